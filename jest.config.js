@@ -1,0 +1,41 @@
+// Two projects: `unit` (co-located *.test.ts, pure logic, no I/O) and `integration`
+// (test/integration/**, real PostgreSQL, Redis, Kafka and real service processes).
+// Workspace imports resolve to TypeScript sources, so unit tests need no build; the
+// integration harness spawns the built services (npm run build first; scripts/test.sh does).
+/** @type {import('jest').Config} */
+const moduleNameMapper = {
+  '^@brand/shared/(.*)$': '<rootDir>/packages/shared/src/$1',
+  '^@brand/proto/access/v1$': '<rootDir>/proto/gen/brand/access/v1/access.ts',
+  '^@brand/proto/records/v1$': '<rootDir>/proto/gen/brand/records/v1/records.ts',
+  '^@brand/testkit$': '<rootDir>/packages/testkit/src/index.ts',
+  '^@brand/records/(.*)$': '<rootDir>/services/records/src/$1',
+};
+
+const transform = {
+  '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.json', isolatedModules: true }],
+};
+
+module.exports = {
+  projects: [
+    {
+      displayName: 'unit',
+      rootDir: __dirname,
+      testMatch: ['<rootDir>/{packages,services,gateway,cli}/**/src/**/*.test.ts'],
+      moduleNameMapper,
+      transform,
+      testEnvironment: 'node',
+    },
+    {
+      displayName: 'integration',
+      rootDir: __dirname,
+      testMatch: ['<rootDir>/{services/*,gateway,cli}/test/integration/**/*.test.ts'],
+      moduleNameMapper,
+      transform,
+      testEnvironment: 'node',
+      globalSetup: '<rootDir>/packages/testkit/src/globalSetup.ts',
+      globalTeardown: '<rootDir>/packages/testkit/src/globalTeardown.ts',
+      testTimeout: 60_000,
+      slowTestThreshold: 20,
+    },
+  ],
+};

@@ -1,0 +1,75 @@
+import { AppError, isAppError } from '../errors';
+
+/** SQLSTATEs we branch on by name. */
+export const SQLSTATE = {
+  uniqueViolation: '23505',
+  foreignKeyViolation: '23503',
+  checkViolation: '23514',
+  queryCanceled: '57014',
+  adminShutdown: '57P01',
+  crashShutdown: '57P02',
+  cannotConnectNow: '57P03',
+  tooManyConnections: '53300',
+} as const;
+
+const UNAVAILABLE_STATES: ReadonlySet<string> = new Set([
+  SQLSTATE.queryCanceled,
+  SQLSTATE.adminShutdown,
+  SQLSTATE.crashShutdown,
+  SQLSTATE.cannotConnectNow,
+  SQLSTATE.tooManyConnections,
+]);
+
+const NETWORK_CODES: ReadonlySet<string> = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+]);
+
+/** The SQLSTATE of a pg error, if it has one. */
+export function sqlState(err: unknown): string | undefined {
+  const code = (err as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code) ? code : undefined;
+}
+
+/**
+ * True when the database could not be reached or could not serve (network failure,
+ * connect timeout, server shutting down, class 08 connection exceptions, statement
+ * timeout): the caller should see 503 and retry, not 500.
+ */
+export function isDatabaseUnavailable(err: unknown): boolean {
+  if (!(err instanceof Error)) return false;
+  const code = (err as { code?: unknown }).code;
+  if (typeof code === 'string' && NETWORK_CODES.has(code)) return true;
+  const state = sqlState(err);
+  if (state !== undefined) return state.startsWith('08') || UNAVAILABLE_STATES.has(state);
+  // pg reports lost connections and pool timeouts as plain Errors without a code.
+  return /Connection terminated|connection timeout|timeout exceeded when trying to connect|Client has encountered a connection error/i.test(
+    err.message,
+  );
+}
+
+/**
+ * Classifies an error thrown by a repository call: AppErrors pass through, an unreachable
+ * database becomes service_unavailable, anything else internal_error. The original error
+ * rides along as `cause` for the log; its text never reaches a client.
+ */
+export function toAppError(err: unknown): AppError {
+  if (isAppError(err)) return err;
+  if (isDatabaseUnavailable(err)) {
+    return new AppError(
+      'service_unavailable',
+      'The records store is temporarily unavailable; retry shortly.',
+      {
+        cause: err,
+        retryAfterSeconds: 2,
+      },
+    );
+  }
+  return new AppError('internal_error', 'An internal error occurred.', { cause: err });
+}

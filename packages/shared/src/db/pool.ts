@@ -1,0 +1,63 @@
+import pg from 'pg';
+import type { Logger } from '../logger';
+
+export type Pool = pg.Pool;
+export type PoolClient = pg.PoolClient;
+
+export interface PoolOptions {
+  connectionString: string;
+  /** The service's own schema; every connection's search_path starts with it. */
+  schema: string;
+  max: number;
+  /** How long to wait for a connection before failing the query (and the call). */
+  connectTimeoutMs: number;
+  /** Server-side cap on any one statement. */
+  statementTimeoutMs: number;
+  applicationName: string;
+  log: Logger;
+}
+
+/**
+ * A pool bound to one service schema. An idle client that loses its connection emits
+ * 'error' on the pool; without a listener that would crash the process, so it is logged
+ * and the pool replaces the client on next use.
+ */
+export function createPool(opts: PoolOptions): Pool {
+  if (!/^[a-z_][a-z0-9_]*$/.test(opts.schema)) throw new Error(`bad schema name ${opts.schema}`);
+  const pool = new pg.Pool({
+    connectionString: opts.connectionString,
+    max: opts.max,
+    connectionTimeoutMillis: opts.connectTimeoutMs,
+    idleTimeoutMillis: 30_000,
+    application_name: opts.applicationName,
+    options: `-c search_path=${opts.schema},public -c statement_timeout=${opts.statementTimeoutMs}`,
+    keepAlive: true,
+  });
+  pool.on('error', (err) => opts.log.warn({ err }, 'idle database connection failed'));
+  return pool;
+}
+
+/**
+ * Runs `fn` in a transaction on one client: commit on success, rollback and rethrow on
+ * failure. The client is released either way (destroyed if rollback itself failed).
+ */
+export async function withTransaction<T>(
+  pool: Pool,
+  fn: (client: PoolClient) => Promise<T>,
+): Promise<T> {
+  const client = await pool.connect();
+  let broken: Error | undefined;
+  try {
+    await client.query('begin');
+    const result = await fn(client);
+    await client.query('commit');
+    return result;
+  } catch (err) {
+    await client.query('rollback').catch((rollbackErr: Error) => {
+      broken = rollbackErr;
+    });
+    throw err;
+  } finally {
+    client.release(broken);
+  }
+}

@@ -1,0 +1,48 @@
+import { status } from '@grpc/grpc-js';
+
+/**
+ * Every error code a client or operator can see. The public ones are the contract's
+ * snake_case words (SPEC section 7, DESIGN "Errors"); the rest serve the admin RPCs and
+ * transport-level refusals. Each code carries its HTTP status and its gRPC status, so a
+ * refusal decided deep in a service reaches REST and MCP clients unchanged.
+ */
+export const ERROR_CODES = {
+  missing_key: { http: 401, grpc: status.UNAUTHENTICATED },
+  invalid_key: { http: 401, grpc: status.UNAUTHENTICATED },
+  unauthenticated: { http: 401, grpc: status.UNAUTHENTICATED },
+  insufficient_permission: { http: 403, grpc: status.PERMISSION_DENIED },
+  forbidden_origin: { http: 403, grpc: status.PERMISSION_DENIED },
+  unknown_resource: { http: 404, grpc: status.NOT_FOUND },
+  not_found: { http: 404, grpc: status.NOT_FOUND },
+  method_not_allowed: { http: 405, grpc: status.UNIMPLEMENTED },
+  invalid_parameter: { http: 400, grpc: status.INVALID_ARGUMENT },
+  invalid_cursor: { http: 400, grpc: status.INVALID_ARGUMENT },
+  malformed_request: { http: 400, grpc: status.INVALID_ARGUMENT },
+  validation_failed: { http: 400, grpc: status.INVALID_ARGUMENT },
+  already_exists: { http: 409, grpc: status.ALREADY_EXISTS },
+  request_conflict: { http: 409, grpc: status.ALREADY_EXISTS },
+  payload_too_large: { http: 413, grpc: status.INVALID_ARGUMENT },
+  unsupported_media_type: { http: 415, grpc: status.INVALID_ARGUMENT },
+  precondition_failed: { http: 422, grpc: status.FAILED_PRECONDITION },
+  pending_plan_limit: { http: 422, grpc: status.FAILED_PRECONDITION },
+  rate_limited: { http: 429, grpc: status.RESOURCE_EXHAUSTED },
+  internal_error: { http: 500, grpc: status.INTERNAL },
+  service_unavailable: { http: 503, grpc: status.UNAVAILABLE },
+} as const satisfies Record<string, { http: number; grpc: status }>;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+/** True when `value` is one of our error codes (used on codes arriving over the wire). */
+export function isErrorCode(value: unknown): value is ErrorCode {
+  return typeof value === 'string' && Object.hasOwn(ERROR_CODES, value);
+}
+
+/** The HTTP status a code is rendered with. */
+export function httpStatusOf(code: ErrorCode): number {
+  return ERROR_CODES[code].http;
+}
+
+/** The gRPC status a code travels with. */
+export function grpcStatusOf(code: ErrorCode): status {
+  return ERROR_CODES[code].grpc;
+}

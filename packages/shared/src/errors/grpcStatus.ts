@@ -1,0 +1,60 @@
+import { Metadata, status, type ServiceError } from '@grpc/grpc-js';
+import { AppError, type FieldIssue } from './appError';
+import { grpcStatusOf, isErrorCode } from './codes';
+
+/** Trailing-metadata keys that carry our error vocabulary across gRPC. */
+export const ERROR_CODE_METADATA = 'x-error-code';
+export const ERROR_DETAILS_METADATA = 'x-error-details';
+
+/** The object a grpc-js handler passes to its callback to fail a call. */
+export interface GrpcFailure {
+  code: status;
+  details: string;
+  metadata: Metadata;
+}
+
+/** Renders an AppError as a gRPC failure that keeps the public code and field details. */
+export function toGrpcFailure(err: AppError): GrpcFailure {
+  const metadata = new Metadata();
+  metadata.set(ERROR_CODE_METADATA, err.code);
+  if (err.details !== undefined) {
+    metadata.set(ERROR_DETAILS_METADATA, JSON.stringify(err.details));
+  }
+  return { code: grpcStatusOf(err.code), details: err.message, metadata };
+}
+
+const UNAVAILABLE_MESSAGE = 'A backing service is temporarily unavailable; retry shortly.';
+
+/**
+ * Turns a failed gRPC call back into an AppError. A code sent by our own service is
+ * trusted with its message; anything else (a crashed or unreachable peer, a proxy)
+ * becomes a generic error whose message reveals nothing about the peer.
+ */
+export function fromServiceError(err: ServiceError): AppError {
+  const sent = err.metadata?.get(ERROR_CODE_METADATA)[0];
+  if (isErrorCode(sent)) {
+    return new AppError(sent, err.details, { cause: err, details: readDetails(err.metadata) });
+  }
+  switch (err.code) {
+    case status.UNAVAILABLE:
+    case status.DEADLINE_EXCEEDED:
+    case status.CANCELLED:
+      return new AppError('service_unavailable', UNAVAILABLE_MESSAGE, {
+        cause: err,
+        retryAfterSeconds: 1,
+      });
+    default:
+      return new AppError('internal_error', 'An internal error occurred.', { cause: err });
+  }
+}
+
+function readDetails(metadata: Metadata | undefined): FieldIssue[] | undefined {
+  const raw = metadata?.get(ERROR_DETAILS_METADATA)[0];
+  if (typeof raw !== 'string') return undefined;
+  try {
+    const parsed: unknown = JSON.parse(raw);
+    return Array.isArray(parsed) ? (parsed as FieldIssue[]) : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,9 @@
+export { AppError, isAppError, type FieldIssue } from './appError';
+export { ERROR_CODES, isErrorCode, httpStatusOf, grpcStatusOf, type ErrorCode } from './codes';
+export {
+  ERROR_CODE_METADATA,
+  ERROR_DETAILS_METADATA,
+  toGrpcFailure,
+  fromServiceError,
+  type GrpcFailure,
+} from './grpcStatus';

@@ -1,0 +1,44 @@
+import { randomBytes } from 'node:crypto';
+
+const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+
+/**
+ * `length` characters of base62 from the OS CSPRNG, without modulo bias (bytes >= 248
+ * are discarded; 248 = 4 * 62).
+ */
+export function randomBase62(length: number): string {
+  let out = '';
+  while (out.length < length) {
+    for (const byte of randomBytes(length * 2)) {
+      if (byte < 248) out += BASE62[byte % 62];
+      if (out.length === length) break;
+    }
+  }
+  return out;
+}
+
+/** Every prefixed id kind, in one table so prefixes never collide. */
+const PREFIXES = {
+  brand: 'br',
+  member: 'mem',
+  apiKey: 'key',
+  campaign: 'cmp',
+  submission: 'sub',
+  payout: 'po',
+  deposit: 'dep',
+  conversion: 'cnv',
+  link: 'lnk',
+  request: 'req',
+} as const;
+
+export type IdKind = keyof typeof PREFIXES;
+
+/** A new id such as `cmp_3kTMd9Q0bXh7RzL2aP1c` (20 base62 characters, ~119 bits). */
+export function newId(kind: IdKind): string {
+  return `${PREFIXES[kind]}_${randomBase62(20)}`;
+}
+
+/** The prefix an id of this kind starts with, including the underscore. */
+export function idPrefix(kind: IdKind): string {
+  return `${PREFIXES[kind]}_`;
+}

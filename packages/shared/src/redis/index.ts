@@ -1,0 +1,53 @@
+import { Redis } from 'ioredis';
+import type { Logger } from '../logger';
+
+export type { Redis };
+
+export interface RedisOptions {
+  url: string;
+  /** Shows in logs and in CLIENT LIST. */
+  name: string;
+  log: Logger;
+  /** A command that takes longer fails (and the caller falls back), rather than stalling a request. */
+  commandTimeoutMs?: number;
+  /**
+   * false for request-path clients: while disconnected, commands fail at once instead of
+   * queueing, so a Redis outage costs no latency. true for the subscriber, whose
+   * SUBSCRIBE may be issued before the first connect.
+   */
+  queueWhileOffline: boolean;
+}
+
+/**
+ * An ioredis client that retries connecting forever with capped backoff and never
+ * crashes the process: without an 'error' listener, ioredis would throw on the event.
+ */
+export function createRedisClient(opts: RedisOptions): Redis {
+  const client = new Redis(opts.url, {
+    connectionName: opts.name,
+    enableOfflineQueue: opts.queueWhileOffline,
+    maxRetriesPerRequest: opts.queueWhileOffline ? null : 1,
+    commandTimeout: opts.commandTimeoutMs,
+    connectTimeout: 2_000,
+    retryStrategy: (attempt) => Math.min(100 * attempt, 2_000),
+  });
+  let down = false;
+  client.on('error', (err: Error) => {
+    if (!down) opts.log.warn({ err: err.message, redis: opts.name }, 'redis connection failed');
+    down = true;
+  });
+  client.on('ready', () => {
+    if (down) opts.log.info({ redis: opts.name }, 'redis connection restored');
+    down = false;
+  });
+  return client;
+}
+
+/** Quits politely, or disconnects if Redis is unreachable (QUIT would wait for it). */
+export async function closeRedis(client: Redis): Promise<void> {
+  if (client.status === 'ready') {
+    await client.quit().catch(() => client.disconnect());
+  } else {
+    client.disconnect();
+  }
+}

@@ -1,0 +1,297 @@
+import { timingSafeEqual } from 'node:crypto';
+import { z } from 'zod';
+import { AppError } from '@brand/shared/errors';
+import { SQLSTATE, sqlState, toAppError, withTransaction, type Pool } from '@brand/shared/db';
+import { newId } from '@brand/shared/ids';
+import {
+  generateApiKey,
+  hashApiKey,
+  isPermission,
+  keyDisplayPrefix,
+  type KeyEnvironment,
+} from '@brand/shared/keys';
+import type { Logger } from '@brand/shared/logger';
+import {
+  insertBrand,
+  insertMember,
+  selectBrand,
+  selectBrands,
+  selectMemberByEmail,
+  updateBrand as updateBrandRow,
+  type BrandRow,
+  type MemberRow,
+} from './brandRepo';
+import { planAtLeastPlus, PLAN_NAMES, ROLE_NAMES, type PlanName, type RoleName } from './enums';
+import {
+  insertKey,
+  markKeyRevoked,
+  selectKey,
+  selectKeyIdentity,
+  selectKeys,
+  touchKey,
+  type KeyRow,
+} from './keyRepo';
+import type { RevocationNotifier } from './revocations';
+
+export interface AccessDeps {
+  pool: Pool;
+  log: Logger;
+  revocations: RevocationNotifier;
+}
+
+export interface KeyIdentity {
+  keyId: string;
+  brandId: string;
+  plan: PlanName;
+  permissions: string[];
+}
+
+const email = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .max(254)
+  .regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, 'must be an email address');
+const brandId = z.string().regex(/^br_[A-Za-z0-9]{1,64}$/, 'must be a brand id (br_...)');
+
+/** Parses admin input with zod; failures become validation_failed with one issue per field. */
+function parse<T>(schema: z.ZodType<T>, input: unknown): T {
+  const result = schema.safeParse(input);
+  if (result.success) return result.data;
+  const details = result.error.issues.map((i) => ({ field: i.path.join('.'), message: i.message }));
+  throw new AppError(
+    'validation_failed',
+    details.map((d) => `${d.field}: ${d.message}`).join('; '),
+    { details },
+  );
+}
+
+/** Runs a repository operation, classifying database failures (503 vs 500). */
+async function db<T>(fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (err) {
+    throw toAppError(err);
+  }
+}
+
+/**
+ * Resolves a presented key's hash to its identity. Every refusal is invalid_key; the
+ * message says which case applies, which helps an integrator and tells an attacker
+ * nothing they did not already have (they hold the key). The lookup is by hash through a
+ * unique index, so its timing depends on the hash, which an attacker cannot steer toward
+ * a stored one; the final comparison is constant-time anyway.
+ */
+export async function authenticateKey(
+  deps: AccessDeps,
+  keyHashHex: string,
+  environment: KeyEnvironment,
+): Promise<KeyIdentity> {
+  if (!/^[0-9a-f]{64}$/.test(keyHashHex))
+    throw new AppError('invalid_key', 'The API key is not valid.');
+  const presented = Buffer.from(keyHashHex, 'hex');
+  const row = await db(() => selectKeyIdentity(deps.pool, presented));
+  if (!row || !timingSafeEqual(row.key_hash, presented)) {
+    throw new AppError('invalid_key', 'The API key is not valid.');
+  }
+  if (row.revoked_at !== null) {
+    throw new AppError(
+      'invalid_key',
+      'This API key has been revoked; create a new key in the Developers area.',
+    );
+  }
+  if (row.environment !== environment) {
+    throw new AppError(
+      'invalid_key',
+      `This is a ${row.environment} key; this deployment serves the ${environment} environment.`,
+    );
+  }
+  touchKey(deps.pool, row.id).catch((err: unknown) =>
+    deps.log.warn({ err }, 'could not record key use'),
+  );
+  return { keyId: row.id, brandId: row.brand_id, plan: row.plan, permissions: row.permissions };
+}
+
+const CreateBrandInput = z.object({
+  name: z.string().trim().min(1, 'is required').max(200),
+  plan: z.enum(PLAN_NAMES, { message: `must be one of ${PLAN_NAMES.join(', ')}` }),
+  verified: z.boolean(),
+  ownerEmail: email,
+});
+
+export async function createBrand(
+  deps: AccessDeps,
+  input: z.input<typeof CreateBrandInput>,
+): Promise<{ brand: BrandRow; owner: MemberRow }> {
+  const v = parse(CreateBrandInput, input);
+  return db(() =>
+    withTransaction(deps.pool, async (client) => {
+      const brand = await insertBrand(client, {
+        id: newId('brand'),
+        name: v.name,
+        plan: v.plan,
+        verified: v.verified,
+      });
+      const owner = await insertMember(client, {
+        id: newId('member'),
+        brandId: brand.id,
+        email: v.ownerEmail,
+        role: 'owner',
+      });
+      return { brand, owner };
+    }),
+  );
+}
+
+export function listBrands(deps: AccessDeps): Promise<BrandRow[]> {
+  return db(() => selectBrands(deps.pool));
+}
+
+const UpdateBrandInput = z.object({
+  brandId,
+  plan: z.enum(PLAN_NAMES).optional(),
+  verified: z.boolean().optional(),
+});
+
+export async function updateBrand(
+  deps: AccessDeps,
+  input: z.input<typeof UpdateBrandInput>,
+): Promise<BrandRow> {
+  const v = parse(UpdateBrandInput, input);
+  const brand = await db(() =>
+    updateBrandRow(deps.pool, v.brandId, { plan: v.plan, verified: v.verified }),
+  );
+  if (!brand) throw new AppError('not_found', `No brand ${v.brandId}.`);
+  return brand;
+}
+
+const AddMemberInput = z.object({
+  brandId,
+  email,
+  role: z.enum(ROLE_NAMES, { message: `must be one of ${ROLE_NAMES.join(', ')}` }),
+});
+
+export async function addMember(
+  deps: AccessDeps,
+  input: z.input<typeof AddMemberInput>,
+): Promise<MemberRow> {
+  const v = parse(AddMemberInput, input);
+  await requireBrand(deps, v.brandId);
+  try {
+    return await insertMember(deps.pool, {
+      id: newId('member'),
+      brandId: v.brandId,
+      email: v.email,
+      role: v.role,
+    });
+  } catch (err) {
+    if (sqlState(err) === SQLSTATE.uniqueViolation) {
+      throw new AppError('already_exists', `${v.email} is already a member of ${v.brandId}.`);
+    }
+    throw toAppError(err);
+  }
+}
+
+const CreateKeyInput = z.object({
+  brandId,
+  name: z
+    .string()
+    .trim()
+    .min(1, 'is required (name the integration, e.g. "Warehouse sync")')
+    .max(100),
+  environment: z.enum(['live', 'test'], { message: 'must be live or test' }),
+  actorEmail: email,
+  permissions: z
+    .array(z.string().refine(isPermission, 'unknown permission (only campaigns:prepare exists)'))
+    .max(5)
+    .transform((p) => [...new Set(p)]),
+});
+
+/**
+ * Creates a key and returns its secret, the only time it exists outside the caller's
+ * hands. The refusal names every unmet condition at once: an owner-level actor
+ * (insufficient_permission), a Plus-or-above plan and a verified brand
+ * (precondition_failed), and campaigns:prepare only on live keys.
+ */
+export async function createKey(
+  deps: AccessDeps,
+  input: z.input<typeof CreateKeyInput>,
+): Promise<{ key: KeyRow; secret: string }> {
+  const v = parse(CreateKeyInput, input);
+  const brand = await requireBrand(deps, v.brandId);
+  const actor = await db(() => selectMemberByEmail(deps.pool, v.brandId, v.actorEmail));
+
+  const unmet: string[] = [];
+  if (!planAtLeastPlus(brand.plan)) {
+    unmet.push(`the brand is on the ${brand.plan} plan; API keys need Plus, Pro or Enterprise`);
+  }
+  if (!brand.verified) unmet.push('the brand is not verified yet');
+  if (v.permissions.includes('campaigns:prepare') && v.environment !== 'live') {
+    unmet.push('campaigns:prepare can only be granted to live keys');
+  }
+  const actorRole: RoleName | undefined = actor?.role;
+  if (actorRole !== 'owner') {
+    const who = actor
+      ? `${v.actorEmail} is a brand ${actorRole}`
+      : `${v.actorEmail} is not a member of this brand`;
+    throw new AppError(
+      'insufficient_permission',
+      `Only a brand owner can create keys: ${[who, ...unmet].join('; ')}.`,
+    );
+  }
+  if (unmet.length > 0) {
+    throw new AppError('precondition_failed', `Cannot create the key: ${unmet.join('; ')}.`);
+  }
+
+  const secret = generateApiKey(v.environment);
+  const key = await db(() =>
+    insertKey(deps.pool, {
+      id: newId('apiKey'),
+      brandId: v.brandId,
+      name: v.name,
+      environment: v.environment,
+      prefix: keyDisplayPrefix(secret),
+      keyHash: Buffer.from(hashApiKey(secret), 'hex'),
+      permissions: v.permissions,
+      createdBy: actor!.id,
+    }),
+  );
+  deps.log.info(
+    { key_id: key.id, brand_id: key.brand_id, environment: key.environment },
+    'API key created',
+  );
+  return { key, secret };
+}
+
+export async function listKeys(deps: AccessDeps, input: { brandId: string }): Promise<KeyRow[]> {
+  const v = parse(z.object({ brandId }), input);
+  await requireBrand(deps, v.brandId);
+  return db(() => selectKeys(deps.pool, v.brandId));
+}
+
+const RevokeKeyInput = z.object({
+  keyId: z.string().regex(/^key_[A-Za-z0-9]{1,64}$/, 'must be a key id (key_...)'),
+  actorEmail: z.union([email, z.literal('')]),
+});
+
+/**
+ * Revokes a key for good (revoking twice keeps the first time) and announces it so every
+ * gateway forgets the key at once.
+ */
+export async function revokeKey(
+  deps: AccessDeps,
+  input: z.input<typeof RevokeKeyInput>,
+): Promise<KeyRow> {
+  const v = parse(RevokeKeyInput, input);
+  const revoked = await db(() => markKeyRevoked(deps.pool, v.keyId, v.actorEmail || 'operator'));
+  if (!revoked) throw new AppError('not_found', `No key ${v.keyId}.`);
+  await deps.revocations.announce(revoked.key_hash.toString('hex'));
+  if (revoked.newly_revoked) deps.log.info({ key_id: v.keyId }, 'API key revoked');
+  return (await db(() => selectKey(deps.pool, v.keyId)))!;
+}
+
+async function requireBrand(deps: AccessDeps, id: string): Promise<BrandRow> {
+  const brand = await db(() => selectBrand(deps.pool, id));
+  if (!brand) throw new AppError('not_found', `No brand ${id}.`);
+  return brand;
+}

@@ -1,0 +1,82 @@
+import type { Pool, PoolClient } from '@brand/shared/db';
+import { rfc3339 } from '../db/sqlFormat';
+import type { PlanName, RoleName } from './enums';
+
+export interface BrandRow {
+  id: string;
+  name: string;
+  plan: PlanName;
+  verified: boolean;
+  created_at: string;
+}
+
+export interface MemberRow {
+  id: string;
+  brand_id: string;
+  email: string;
+  role: RoleName;
+  created_at: string;
+}
+
+const BRAND_COLUMNS = `id, name, plan, verified, ${rfc3339('created_at')} as created_at`;
+const MEMBER_COLUMNS = `id, brand_id, email, role, ${rfc3339('created_at')} as created_at`;
+
+type Db = Pool | PoolClient;
+
+export async function insertBrand(
+  db: Db,
+  brand: { id: string; name: string; plan: PlanName; verified: boolean },
+): Promise<BrandRow> {
+  const r = await db.query<BrandRow>(
+    `insert into brands (id, name, plan, verified) values ($1, $2, $3, $4) returning ${BRAND_COLUMNS}`,
+    [brand.id, brand.name, brand.plan, brand.verified],
+  );
+  return r.rows[0]!;
+}
+
+export async function selectBrand(db: Db, id: string): Promise<BrandRow | undefined> {
+  const r = await db.query<BrandRow>(`select ${BRAND_COLUMNS} from brands where id = $1`, [id]);
+  return r.rows[0];
+}
+
+export async function selectBrands(db: Db): Promise<BrandRow[]> {
+  const r = await db.query<BrandRow>(`select ${BRAND_COLUMNS} from brands order by created_at, id`);
+  return r.rows;
+}
+
+/** Sets the given fields only; returns undefined for an unknown brand. */
+export async function updateBrand(
+  db: Db,
+  id: string,
+  changes: { plan: PlanName | undefined; verified: boolean | undefined },
+): Promise<BrandRow | undefined> {
+  const r = await db.query<BrandRow>(
+    `update brands set plan = coalesce($2, plan), verified = coalesce($3, verified)
+     where id = $1 returning ${BRAND_COLUMNS}`,
+    [id, changes.plan ?? null, changes.verified ?? null],
+  );
+  return r.rows[0];
+}
+
+export async function insertMember(
+  db: Db,
+  member: { id: string; brandId: string; email: string; role: RoleName },
+): Promise<MemberRow> {
+  const r = await db.query<MemberRow>(
+    `insert into brand_members (id, brand_id, email, role) values ($1, $2, $3, $4) returning ${MEMBER_COLUMNS}`,
+    [member.id, member.brandId, member.email, member.role],
+  );
+  return r.rows[0]!;
+}
+
+export async function selectMemberByEmail(
+  db: Db,
+  brandId: string,
+  email: string,
+): Promise<MemberRow | undefined> {
+  const r = await db.query<MemberRow>(
+    `select ${MEMBER_COLUMNS} from brand_members where brand_id = $1 and email = $2`,
+    [brandId, email],
+  );
+  return r.rows[0];
+}

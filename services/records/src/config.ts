@@ -1,0 +1,67 @@
+import { z } from 'zod';
+import { boolEnv, loadConfig, logLevelEnv, msEnv, portEnv } from '@brand/shared/config';
+
+/** Secrets that ship in config/local.env for the local stack; refused in production. */
+const LOCAL_ONLY_SECRETS = [
+  'local-dev-internal-token-change-me',
+  'local-dev-cursor-secret-change-me-0123456789',
+];
+
+export const RecordsEnv = z
+  .object({
+    NODE_ENV: z.string().default('development'),
+    // gRPC
+    GRPC_HOST: z.string().default('0.0.0.0'),
+    GRPC_PORT: portEnv.default(50051),
+    /** Shared by every admin caller (brandctl, operators); at least 16 characters. */
+    INTERNAL_TOKEN: z.string().min(16),
+    // PostgreSQL
+    DATABASE_URL: z.string().url(),
+    /** Connections per process. */
+    DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(100).default(10),
+    /** Below the gateway's gRPC deadline, so an unreachable database is a clean 503. */
+    DATABASE_CONNECT_TIMEOUT_MS: msEnv.default(1_500),
+    DATABASE_STATEMENT_TIMEOUT_MS: msEnv.default(5_000),
+    /** Apply pending migrations at startup (the local stack and tests run them separately). */
+    MIGRATE_ON_START: boolEnv.default(false),
+    // Redis (revocation announcements)
+    REDIS_URL: z.string().url().default('redis://127.0.0.1:6379'),
+    /** Prefix for every Redis key and channel; lets several stacks share one Redis. */
+    REDIS_KEY_PREFIX: z.string().default('brs:'),
+    // Pagination
+    /** HMAC key for next_cursor values; at least 32 characters. */
+    CURSOR_SECRET: z.string().min(32),
+    /** Comma-separated former secrets still accepted while clients finish their walks. */
+    CURSOR_SECRETS_PREVIOUS: z
+      .string()
+      .default('')
+      .transform((s) =>
+        s
+          .split(',')
+          .map((x) => x.trim())
+          .filter(Boolean),
+      ),
+    // Process
+    LOG_LEVEL: logLevelEnv.default('info'),
+    /** How long in-flight calls may finish after SIGTERM. */
+    SHUTDOWN_GRACE_MS: msEnv.default(10_000),
+    /** How often the database is probed for the gRPC health status. */
+    HEALTH_PROBE_INTERVAL_MS: msEnv.default(5_000),
+  })
+  .superRefine((env, ctx) => {
+    if (env.NODE_ENV !== 'production') return;
+    for (const name of ['INTERNAL_TOKEN', 'CURSOR_SECRET'] as const) {
+      if (LOCAL_ONLY_SECRETS.includes(env[name])) {
+        ctx.addIssue({
+          code: 'custom',
+          path: [name],
+          message: 'the local-stack value must not be used in production',
+        });
+      }
+    }
+  });
+
+export type RecordsConfig = z.infer<typeof RecordsEnv>;
+
+export const loadRecordsConfig = (env: NodeJS.ProcessEnv): RecordsConfig =>
+  loadConfig(RecordsEnv, env);

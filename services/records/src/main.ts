@@ -1,0 +1,75 @@
+import { createPool } from '@brand/shared/db';
+import { bindServer, setAllHealth, shutdownServer } from '@brand/shared/grpc';
+import { createLogger } from '@brand/shared/logger';
+import { closeRedis, createRedisClient } from '@brand/shared/redis';
+import { exitOnStartupFailure, onShutdown } from '@brand/shared/shutdown';
+import { redisRevocationNotifier } from './access/revocations';
+import { loadRecordsConfig } from './config';
+import { watchDatabaseHealth } from './db/healthWatch';
+import { migrate, SCHEMA } from './db/migrations';
+import { createServer, SERVICE_NAMES } from './server';
+
+/** Composition root: the only place that reads process.env and listens. */
+async function main(): Promise<void> {
+  const bootLog = createLogger({ service: 'records', level: 'info' });
+  let config;
+  try {
+    config = loadRecordsConfig(process.env);
+  } catch (err) {
+    exitOnStartupFailure(bootLog, err);
+  }
+  const log = createLogger({ service: 'records', level: config.LOG_LEVEL });
+
+  const pool = createPool({
+    connectionString: config.DATABASE_URL,
+    schema: SCHEMA,
+    max: config.DATABASE_POOL_MAX,
+    connectTimeoutMs: config.DATABASE_CONNECT_TIMEOUT_MS,
+    statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT_MS,
+    applicationName: 'records',
+    log,
+  });
+  if (config.MIGRATE_ON_START) await migrate(pool, log);
+
+  const redis = createRedisClient({
+    url: config.REDIS_URL,
+    name: 'records',
+    log,
+    queueWhileOffline: false,
+    commandTimeoutMs: 1_000,
+  });
+  const { server, health } = createServer({
+    pool,
+    log,
+    revocations: redisRevocationNotifier(redis, config.REDIS_KEY_PREFIX, log),
+    internalToken: config.INTERNAL_TOKEN,
+    cursorSecret: config.CURSOR_SECRET,
+    cursorSecretsPrevious: config.CURSOR_SECRETS_PREVIOUS,
+  });
+  const port = await bindServer(server, `${config.GRPC_HOST}:${config.GRPC_PORT}`);
+  const stopWatching = watchDatabaseHealth(
+    { pool, log, intervalMs: config.HEALTH_PROBE_INTERVAL_MS },
+    (ok) => setAllHealth(health, SERVICE_NAMES, ok ? 'SERVING' : 'NOT_SERVING'),
+  );
+  log.info({ port, host: config.GRPC_HOST }, 'listening');
+
+  onShutdown(log, config.SHUTDOWN_GRACE_MS, [
+    {
+      name: 'report NOT_SERVING so balancers stop sending calls',
+      run: () => {
+        stopWatching();
+        setAllHealth(health, SERVICE_NAMES, 'NOT_SERVING');
+      },
+    },
+    {
+      name: 'finish in-flight calls',
+      run: () => shutdownServer(server, config.SHUTDOWN_GRACE_MS - 1_000),
+    },
+    { name: 'close redis', run: () => closeRedis(redis) },
+    { name: 'close database pool', run: () => pool.end() },
+  ]);
+}
+
+main().catch((err: unknown) =>
+  exitOnStartupFailure(createLogger({ service: 'records', level: 'info' }), err),
+);

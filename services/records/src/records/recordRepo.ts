@@ -1,0 +1,65 @@
+import type { Pool } from '@brand/shared/db';
+import type { ResourceName } from '@brand/shared/resources';
+import { RESOURCE_TABLES, selectExpression, type ColumnKind } from './resourceTables';
+
+/** A record as it leaves the database: wire-ready values, nullable columns absent. */
+export type RecordRow = Record<string, string | number | string[] | undefined>;
+
+export interface PageQuery {
+  brandId: string;
+  resource: ResourceName;
+  limit: number;
+  /** Exclusive lower bound on created_at. */
+  since: string | undefined;
+  /** Return only rows strictly after this position in (created_at desc, id desc) order. */
+  after: { createdAt: string; id: string } | undefined;
+}
+
+/** The select list of each resource, built once. */
+const SELECT_LISTS = Object.fromEntries(
+  Object.entries(RESOURCE_TABLES).map(([resource, spec]) => [
+    resource,
+    Object.entries(spec.columns)
+      .map(([column, kind]) => selectExpression(column, kind))
+      .join(', '),
+  ]),
+) as Record<ResourceName, string>;
+
+/**
+ * One page of a brand's resource, newest first. Keyset pagination on
+ * (created_at, id) < (cursor): the *_page_idx index serves every page at the same cost,
+ * rows sharing a created_at are ordered by id so none is skipped or repeated, and rows
+ * inserted or updated during a walk cannot shift it (created_at never changes).
+ */
+export async function selectPage(pool: Pool, q: PageQuery): Promise<RecordRow[]> {
+  const spec = RESOURCE_TABLES[q.resource];
+  const params: unknown[] = [q.brandId];
+  const where = ['brand_id = $1'];
+  if (q.since !== undefined) {
+    params.push(q.since);
+    where.push(`created_at > $${params.length}::timestamptz`);
+  }
+  if (q.after) {
+    params.push(q.after.createdAt, q.after.id);
+    where.push(`(created_at, id) < ($${params.length - 1}::timestamptz, $${params.length}::text)`);
+  }
+  params.push(q.limit);
+  const sql = `select ${SELECT_LISTS[q.resource]} from ${spec.table}
+    where ${where.join(' and ')}
+    order by created_at desc, id desc
+    limit $${params.length}`;
+  const result = await pool.query<Record<string, unknown>>(sql, params);
+  return result.rows.map((row) => toRecordRow(row, spec.columns));
+}
+
+function toRecordRow(
+  row: Record<string, unknown>,
+  columns: Readonly<Record<string, ColumnKind>>,
+): RecordRow {
+  const out: RecordRow = {};
+  for (const column of Object.keys(columns)) {
+    const value = row[column];
+    out[column] = value === null ? undefined : (value as string | number | string[]);
+  }
+  return out;
+}

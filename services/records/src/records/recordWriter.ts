@@ -1,0 +1,40 @@
+import type { Pool, PoolClient } from '@brand/shared/db';
+import type { ResourceName } from '@brand/shared/resources';
+import type { RecordRow } from './recordRepo';
+import { RESOURCE_TABLES, type ColumnKind } from './resourceTables';
+
+const PG_TYPES: Record<ColumnKind, string> = {
+  text: 'text',
+  int8: 'bigint',
+  timestamptz: 'timestamptz',
+  date: 'date',
+  'text[]': 'text[]',
+};
+
+/** One insert statement per resource, built once from RESOURCE_TABLES. */
+const INSERT_SQL = Object.fromEntries(
+  Object.entries(RESOURCE_TABLES).map(([resource, spec]) => {
+    const columns = Object.keys(spec.columns);
+    const types = Object.entries(spec.columns).map(([c, k]) => `${c} ${PG_TYPES[k]}`);
+    return [
+      resource,
+      `insert into ${spec.table} (brand_id, ${columns.join(', ')})
+       select $1, ${columns.join(', ')} from jsonb_to_recordset($2::jsonb) as r(${types.join(', ')})`,
+    ];
+  }),
+) as Record<ResourceName, string>;
+
+/**
+ * Inserts records of one resource for a brand in a single statement (rows travel as one
+ * JSON array; absent optional fields become NULL). Used by demo seeding and by test
+ * fixtures; business writes with events belong to their own operations, not here.
+ */
+export async function insertRecords(
+  db: Pool | PoolClient,
+  brandId: string,
+  resource: ResourceName,
+  rows: RecordRow[],
+): Promise<void> {
+  if (rows.length === 0) return;
+  await db.query(INSERT_SQL[resource], [brandId, JSON.stringify(rows)]);
+}

@@ -1,0 +1,45 @@
+import { AccessServiceService } from '@brand/proto/access/v1';
+import { RecordsServiceService } from '@brand/proto/records/v1';
+import type { Pool } from '@brand/shared/db';
+import { createGrpcServer, createHealth, internalTokenGuard } from '@brand/shared/grpc';
+import type { Logger } from '@brand/shared/logger';
+import type { Server } from '@grpc/grpc-js';
+import type { HealthImplementation } from 'grpc-health-check';
+import { accessHandlers } from './access/grpcHandlers';
+import type { RevocationNotifier } from './access/revocations';
+import { CursorCodec } from './records/cursor';
+import { recordsHandlers } from './records/grpcHandlers';
+
+export interface RecordsDeps {
+  pool: Pool;
+  log: Logger;
+  revocations: RevocationNotifier;
+  internalToken: string;
+  cursorSecret: string;
+  cursorSecretsPrevious: string[];
+}
+
+/** The fully qualified names the health service reports on. */
+export const SERVICE_NAMES = ['brand.records.v1.RecordsService', 'brand.access.v1.AccessService'];
+
+/** Builds the gRPC server with both services and the health service; does not bind. */
+export function createServer(deps: RecordsDeps): { server: Server; health: HealthImplementation } {
+  const server = createGrpcServer();
+  const health = createHealth(SERVICE_NAMES, server);
+  const requireInternalToken = internalTokenGuard(deps.internalToken);
+  const cursors = new CursorCodec(deps.cursorSecret, deps.cursorSecretsPrevious);
+  server.addService(
+    RecordsServiceService,
+    recordsHandlers({ pool: deps.pool, cursors, log: deps.log, requireInternalToken }),
+  );
+  server.addService(
+    AccessServiceService,
+    accessHandlers({
+      pool: deps.pool,
+      log: deps.log,
+      revocations: deps.revocations,
+      requireInternalToken,
+    }),
+  );
+  return { server, health };
+}

@@ -1,0 +1,92 @@
+import { Option, type Command } from 'commander';
+import type { UpdateBrandRequest } from '@brand/proto/access/v1';
+import { PLAN_NAMES, planToProto, type PlanName } from '../enums';
+import { defineCommand, defineGroup, runCommand } from '../run';
+import { brandFields, brandJson, brandTable, memberJson } from '../views';
+
+interface CreateOptions {
+  name: string;
+  plan: PlanName;
+  owner: string;
+  verified?: boolean;
+}
+
+interface UpdateOptions {
+  plan?: PlanName;
+  verified?: boolean;
+  unverified?: boolean;
+}
+
+const planOption = (description: string) =>
+  new Option('--plan <plan>', description).choices(PLAN_NAMES);
+
+/** brandctl brand create | list | update. */
+export function registerBrandCommands(program: Command): void {
+  const brand = defineGroup(program, 'brand', 'Create, list and update brands.', [
+    'brandctl brand create --name "Acme Foods" --plan plus --owner ana@acme.test --verified',
+    'brandctl brand list',
+  ]);
+
+  defineCommand(brand, 'create', 'Create a brand and its owner member.', [
+    'brandctl brand create --name "Acme Foods" --plan plus --owner ana@acme.test --verified',
+  ])
+    .requiredOption('--name <name>', 'the brand name')
+    .addOption(planOption('subscription plan (API keys need plus or above)').makeOptionMandatory())
+    .requiredOption('--owner <email>', "the owner's email; only owners can create keys")
+    .option('--verified', 'mark the brand verified (API keys need a verified brand)')
+    .action((opts: CreateOptions, cmd: Command) =>
+      runCommand(cmd, async ({ backend }) => {
+        const res = await backend.access('createBrand', {
+          name: opts.name,
+          plan: planToProto(opts.plan),
+          verified: opts.verified === true,
+          owner_email: opts.owner,
+        });
+        const { brand: created, owner } = res;
+        if (!created || !owner) throw new Error('the records service returned no brand');
+        return {
+          json: { brand: brandJson(created), owner: memberJson(owner) },
+          human: `Brand created.\n\n${brandFields(created, owner)}`,
+        };
+      }),
+    );
+
+  defineCommand(brand, 'list', 'List every brand, oldest first.', [
+    'brandctl brand list',
+    'brandctl brand list --json',
+  ]).action((_opts: unknown, cmd: Command) =>
+    runCommand(cmd, async ({ backend }) => {
+      const { brands } = await backend.access('listBrands', {});
+      return {
+        json: { brands: brands.map(brandJson) },
+        human:
+          brands.length === 0
+            ? 'No brands yet. Create one with: brandctl brand create --help'
+            : brandTable(brands),
+      };
+    }),
+  );
+
+  defineCommand(brand, 'update <brandId>', "Change a brand's plan or verification.", [
+    'brandctl brand update br_123 --plan pro --verified',
+  ])
+    .addOption(planOption('the new subscription plan'))
+    .addOption(new Option('--verified', 'mark the brand verified').conflicts('unverified'))
+    .addOption(new Option('--unverified', 'mark the brand not verified'))
+    .action((brandId: string, opts: UpdateOptions, cmd: Command) => {
+      if (opts.plan === undefined && !opts.verified && !opts.unverified) {
+        cmd.error('error: nothing to change: pass --plan, --verified or --unverified');
+      }
+      const req: UpdateBrandRequest = { brand_id: brandId };
+      if (opts.plan !== undefined) req.plan = planToProto(opts.plan);
+      if (opts.verified || opts.unverified) req.verified = opts.verified === true;
+      return runCommand(cmd, async ({ backend }) => {
+        const res = await backend.access('updateBrand', req);
+        if (!res.brand) throw new Error('the records service returned no brand');
+        return {
+          json: { brand: brandJson(res.brand) },
+          human: `Brand updated.\n\n${brandFields(res.brand)}`,
+        };
+      });
+    });
+}

@@ -1,0 +1,137 @@
+import type { Command } from 'commander';
+import { Environment, Plan, type Brand } from '@brand/proto/access/v1';
+import { Resource } from '@brand/proto/records/v1';
+import { AppError } from '@brand/shared/errors';
+import { MAX_SEED_SCALE, parseScale } from '../args';
+import type { Backend } from '../client';
+import { formatFields, formatTable, indent } from '../output';
+import { defineCommand, runCommand } from '../run';
+import { brandFields, brandJson, secretBlock } from '../views';
+import { CAMPAIGNS_PREPARE } from './key';
+
+/** The demo brand `npm run up` and the README refer to; found by exact name. */
+export const DEMO_BRAND = { name: 'Demo Brand', owner: 'owner@demo-brand.test' } as const;
+const DEMO_KEY_NAME = 'Demo integration';
+/** Seeding writes thousands of rows per unit of scale in one transaction: allow for it. */
+const SEED_MS_PER_SCALE = 30_000;
+
+interface SeedOptions {
+  brand?: string;
+  scale: number;
+  key: boolean;
+  actor: string;
+}
+
+/** brandctl seed: demo data for the local stack, safe to run again. */
+export function registerSeedCommand(program: Command): void {
+  defineCommand(program, 'seed', 'Fill the local stack with a demo brand, records and a key.', [
+    'brandctl seed',
+    'brandctl seed --brand br_123 --actor ana@acme.test --scale 2',
+    'brandctl seed --no-key --json',
+  ])
+    .option('--brand <brandId>', `seed this brand instead of "${DEMO_BRAND.name}"`)
+    .option(
+      '--scale <n>',
+      `multiply the volume (~4,000 records), 1..${MAX_SEED_SCALE}`,
+      parseScale,
+      1,
+    )
+    .option('--actor <email>', 'the brand owner who creates the demo key', DEMO_BRAND.owner)
+    .option('--no-key', 'do not create a demo key')
+    .action((opts: SeedOptions, cmd: Command) =>
+      runCommand(cmd, async ({ backend, settings, json, notice }) => {
+        const brand = await (opts.brand ? findBrand(backend, opts.brand) : demoBrand(backend));
+        const seeded = (await hasRecords(backend, brand.id))
+          ? null
+          : await seedRecords(backend, brand.id, opts.scale, settings.timeoutMs);
+        if (seeded === null && json) notice(`${brand.id} already has records; nothing seeded.`);
+        const key = opts.key ? await createDemoKey(backend, brand.id, opts.actor) : null;
+        return {
+          json: { brand: brandJson(brand), seeded, key },
+          human: render(brand, seeded, key),
+        };
+      }),
+    );
+}
+
+async function findBrand(backend: Backend, brandId: string): Promise<Brand> {
+  const { brands } = await backend.access('listBrands', {});
+  const brand = brands.find((b) => b.id === brandId);
+  if (!brand) throw new AppError('not_found', `No brand ${brandId}.`);
+  return brand;
+}
+
+/** Finds "Demo Brand" or creates it (enterprise, verified), so a second run reuses it. */
+async function demoBrand(backend: Backend): Promise<Brand> {
+  const { brands } = await backend.access('listBrands', {});
+  const existing = brands.find((b) => b.name === DEMO_BRAND.name);
+  if (existing) return existing;
+  const req = {
+    name: DEMO_BRAND.name,
+    plan: Plan.PLAN_ENTERPRISE,
+    verified: true,
+    owner_email: DEMO_BRAND.owner,
+  };
+  const res = await backend.access('createBrand', req);
+  if (!res.brand) throw new Error('the records service returned no brand');
+  return res.brand;
+}
+
+/** Asks the data-plane RPC for one campaign: any record at all means "already seeded". */
+async function hasRecords(backend: Backend, brandId: string): Promise<boolean> {
+  const req = { brand_id: brandId, resource: Resource.RESOURCE_CAMPAIGNS, limit: 1 };
+  const res = await backend.records('listRecords', req);
+  return res.records.length > 0;
+}
+
+async function seedRecords(
+  backend: Backend,
+  brandId: string,
+  scale: number,
+  timeoutMs: number,
+): Promise<Record<string, number>> {
+  const res = await backend.records(
+    'seedDemoData',
+    { brand_id: brandId, scale },
+    Math.max(timeoutMs, SEED_MS_PER_SCALE * scale),
+  );
+  return res.created;
+}
+
+async function createDemoKey(backend: Backend, brandId: string, actor: string) {
+  const req = {
+    brand_id: brandId,
+    name: DEMO_KEY_NAME,
+    environment: Environment.ENVIRONMENT_LIVE,
+    actor_email: actor,
+    permissions: [CAMPAIGNS_PREPARE],
+  };
+  const res = await backend.access('createKey', req);
+  if (!res.key) throw new Error('the records service returned no key');
+  return { id: res.key.id, secret: res.secret, prefix: res.key.prefix };
+}
+
+function render(
+  brand: Brand,
+  seeded: Record<string, number> | null,
+  key: { id: string; secret: string; prefix: string } | null,
+): string {
+  const parts = [`Brand\n\n${indent(brandFields(brand))}`];
+  if (seeded) {
+    const rows = Object.entries(seeded).map(([resource, n]) => [resource, String(n)]);
+    const total = Object.values(seeded).reduce((a, b) => a + b, 0);
+    parts.push(`Seeded ${total} records\n\n${indent(formatTable(['RESOURCE', 'CREATED'], rows))}`);
+  } else {
+    parts.push('Records: the brand already has records; nothing seeded.');
+  }
+  if (key) {
+    const fields = formatFields([
+      ['id', key.id],
+      ['name', DEMO_KEY_NAME],
+      ['prefix', key.prefix],
+      ['permissions', `read records, ${CAMPAIGNS_PREPARE}`],
+    ]);
+    parts.push(`Demo key (live)\n\n${indent(fields)}\n\n${indent(secretBlock(key.secret))}`);
+  }
+  return parts.join('\n\n');
+}

@@ -1,0 +1,45 @@
+import { status, type ServiceError } from '@grpc/grpc-js';
+import { ERROR_CODE_METADATA, isAppError } from '@brand/shared/errors';
+import type { Failure } from './output';
+
+/** Exit codes: 0 success, 1 refused or invalid, 2 usage (commander), 3 service unreachable. */
+export const EXIT = { ok: 0, refused: 1, usage: 2, unreachable: 3 } as const;
+
+export interface Outcome {
+  failure: Failure;
+  exitCode: (typeof EXIT)['refused' | 'unreachable'];
+}
+
+/**
+ * Turns whatever a command threw into what the operator sees. The service's own refusals
+ * keep its code and message (they say which condition failed). service_unavailable exits 3;
+ * when no service answered at all, the message says where brandctl looked and how to
+ * start the stack, since the generic transport message would not help anyone.
+ */
+export function describeFailure(err: unknown, address: string, timeoutMs: number): Outcome {
+  if (!isAppError(err)) {
+    const message = err instanceof Error ? err.message : String(err);
+    return { failure: { code: 'internal_error', message }, exitCode: EXIT.refused };
+  }
+  if (err.code !== 'service_unavailable') {
+    const failure: Failure = { code: err.code, message: err.message };
+    if (err.details !== undefined) failure.details = err.details;
+    return { failure, exitCode: EXIT.refused };
+  }
+  const transport = transportError(err.cause);
+  let message = err.message;
+  if (transport?.code === status.DEADLINE_EXCEEDED) {
+    message = `the records service at ${address} did not answer within ${timeoutMs} ms; is it running? (npm run up)`;
+  } else if (transport !== undefined) {
+    message = `cannot reach the records service at ${address}; is it running? (npm run up)`;
+  }
+  return { failure: { code: 'service_unavailable', message }, exitCode: EXIT.unreachable };
+}
+
+/** The gRPC error behind an AppError, unless the service itself sent the code. */
+function transportError(cause: unknown): ServiceError | undefined {
+  if (typeof cause !== 'object' || cause === null || !('code' in cause)) return undefined;
+  const err = cause as ServiceError;
+  const sentByService = err.metadata?.get(ERROR_CODE_METADATA).length > 0;
+  return sentByService ? undefined : err;
+}

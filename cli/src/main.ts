@@ -1,0 +1,58 @@
+import { Command, CommanderError } from 'commander';
+import { parseTimeout } from './args';
+import { registerBrandCommands } from './commands/brand';
+import { registerKeyCommands } from './commands/key';
+import { registerMemberCommands } from './commands/member';
+import { registerSeedCommand } from './commands/seed';
+import { EXIT } from './failure';
+import { DEFAULT_RECORDS_ADDR, DEFAULT_TIMEOUT_MS } from './settings';
+
+/**
+ * brandctl's composition root. Connection flags are global (accepted before or after the
+ * subcommand); commands resolve them lazily, so --help never touches the network.
+ */
+function buildProgram(): Command {
+  const program = new Command('brandctl')
+    .description('The Developers area: manage brands, members and API keys, and seed demo data.')
+    .option(
+      '--records <host:port>',
+      `records service address (env RECORDS_GRPC_ADDR; default ${DEFAULT_RECORDS_ADDR})`,
+    )
+    .option('--token <token>', 'internal token for admin calls (env INTERNAL_TOKEN)')
+    .option('--timeout <ms>', `deadline per call (default ${DEFAULT_TIMEOUT_MS})`, parseTimeout)
+    .showHelpAfterError('(add --help for usage)')
+    .configureHelp({ showGlobalOptions: true })
+    // Throw instead of exiting, so main() maps every usage error to exit code 2. Set before
+    // the subcommands are added: they inherit it.
+    .exitOverride();
+  program.addHelpText(
+    'after',
+    '\nSettings missing from flags and environment are read from config/local.env.\n\nExamples:\n  $ brandctl seed\n  $ brandctl brand list --json\n  $ brandctl key list --brand br_123',
+  );
+  registerBrandCommands(program);
+  registerMemberCommands(program);
+  registerKeyCommands(program);
+  registerSeedCommand(program);
+  return program;
+}
+
+async function main(argv: string[]): Promise<void> {
+  try {
+    await buildProgram().parseAsync(argv);
+  } catch (err) {
+    if (!(err instanceof CommanderError)) throw err;
+    // Commander has printed its message; help and version requests exit 0.
+    process.exitCode = err.exitCode === 0 ? EXIT.ok : EXIT.usage;
+  }
+}
+
+// `brandctl key list | head` closes stdout early; that is not an error worth a stack trace.
+process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+  if (err.code === 'EPIPE') process.exit(EXIT.ok);
+  throw err;
+});
+
+main(process.argv).catch((err: unknown) => {
+  process.stderr.write(`error: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.exitCode = EXIT.refused;
+});

@@ -1,0 +1,74 @@
+import type { Command } from 'commander';
+import { createBackend, type Backend } from './client';
+import { describeFailure } from './failure';
+import { printFailure, printResult, processStreams, type Rendered, type Streams } from './output';
+import { resolveSettings, type Settings } from './settings';
+
+/** What a command's handler gets: a connected backend and a way to tell the operator things. */
+export interface CommandContext {
+  backend: Backend;
+  settings: Settings;
+  /** True with --json: the handler's human text is discarded, notices still reach stderr. */
+  json: boolean;
+  /** A line for the operator on stderr (never stdout, which --json keeps parseable). */
+  notice: (text: string) => void;
+}
+
+/** The options commander collects for every command: the connection flags and --json. */
+interface GlobalOptions {
+  records?: string;
+  token?: string;
+  timeout?: number;
+  json?: boolean;
+}
+
+/**
+ * Adds a subcommand group (brand, member, key) with its description and examples.
+ * A group run without a subcommand prints its help and exits 2 (usage).
+ */
+export function defineGroup(parent: Command, name: string, summary: string, examples: string[]) {
+  return withExamples(parent.command(name).description(summary), examples);
+}
+
+/** Adds a runnable command with its description, examples and the --json option. */
+export function defineCommand(parent: Command, usage: string, summary: string, examples: string[]) {
+  return withExamples(
+    parent
+      .command(usage)
+      .description(summary)
+      .option('--json', 'print machine-readable JSON on stdout instead of text'),
+    examples,
+  );
+}
+
+function withExamples(cmd: Command, examples: string[]): Command {
+  const lines = examples.map((e) => `  $ ${e}`).join('\n');
+  return cmd.addHelpText('after', `\nExample${examples.length > 1 ? 's' : ''}:\n${lines}\n`);
+}
+
+/**
+ * Runs one command's handler: resolves the settings (flags > env > config/local.env),
+ * connects, prints the result, and on failure prints the service's reason and sets the
+ * exit code (1 refused, 3 unreachable). Never throws, and never prints the token.
+ */
+export async function runCommand(
+  cmd: Command,
+  handler: (ctx: CommandContext) => Promise<Rendered>,
+  streams: Streams = processStreams,
+): Promise<void> {
+  const opts = cmd.optsWithGlobals<GlobalOptions>();
+  const json = opts.json === true;
+  const settings = resolveSettings(opts, process.env);
+  let backend: Backend | undefined;
+  try {
+    backend = createBackend(settings);
+    const notice = (text: string): void => streams.stderr(`${text}\n`);
+    printResult(streams, json, await handler({ backend, settings, json, notice }));
+  } catch (err) {
+    const { failure, exitCode } = describeFailure(err, settings.recordsAddr, settings.timeoutMs);
+    printFailure(streams, json, failure);
+    process.exitCode = exitCode;
+  } finally {
+    backend?.close();
+  }
+}

@@ -1,0 +1,112 @@
+import { join } from 'node:path';
+import {
+  DEFAULT_RECORDS_ADDR,
+  DEFAULT_TIMEOUT_MS,
+  LOCAL_ENV_FILE,
+  parseEnvFile,
+  readEnvFile,
+  resolveSettings,
+} from './settings';
+
+const FILE = { RECORDS_GRPC_ADDR: 'file-host:1', INTERNAL_TOKEN: 'file-token' };
+
+describe('resolveSettings', () => {
+  it('prefers flags over environment and file', () => {
+    const s = resolveSettings(
+      { records: 'flag-host:3', token: 'flag-token', timeout: 500 },
+      { RECORDS_GRPC_ADDR: 'env-host:2', INTERNAL_TOKEN: 'env-token' },
+      () => FILE,
+    );
+    expect(s).toEqual({ recordsAddr: 'flag-host:3', token: 'flag-token', timeoutMs: 500 });
+  });
+
+  it('prefers environment over the file', () => {
+    const s = resolveSettings(
+      {},
+      { RECORDS_GRPC_ADDR: 'env-host:2', INTERNAL_TOKEN: 'env-token' },
+      () => FILE,
+    );
+    expect(s).toEqual({
+      recordsAddr: 'env-host:2',
+      token: 'env-token',
+      timeoutMs: DEFAULT_TIMEOUT_MS,
+    });
+  });
+
+  it('falls back to the file per setting', () => {
+    const s = resolveSettings({ records: 'flag-host:3' }, {}, () => FILE);
+    expect(s.recordsAddr).toBe('flag-host:3');
+    expect(s.token).toBe('file-token');
+  });
+
+  it('does not read the file when flags and environment say everything', () => {
+    const envFile = jest.fn(() => FILE);
+    resolveSettings({}, { RECORDS_GRPC_ADDR: 'a:1', INTERNAL_TOKEN: 't' }, envFile);
+    expect(envFile).not.toHaveBeenCalled();
+  });
+
+  it('reads the file at most once', () => {
+    const envFile = jest.fn(() => ({}));
+    resolveSettings({}, {}, envFile);
+    expect(envFile).toHaveBeenCalledTimes(1);
+  });
+
+  it('uses the default address and no token when nothing is set', () => {
+    expect(resolveSettings({}, {}, () => ({}))).toEqual({
+      recordsAddr: DEFAULT_RECORDS_ADDR,
+      token: undefined,
+      timeoutMs: DEFAULT_TIMEOUT_MS,
+    });
+  });
+
+  it('treats empty strings as unset', () => {
+    const s = resolveSettings(
+      { records: '' },
+      { RECORDS_GRPC_ADDR: '  ', INTERNAL_TOKEN: '' },
+      () => FILE,
+    );
+    expect(s.recordsAddr).toBe('file-host:1');
+    expect(s.token).toBe('file-token');
+  });
+});
+
+describe('parseEnvFile', () => {
+  it('reads assignments and skips comments, blanks and junk', () => {
+    const text = [
+      '# comment',
+      '',
+      'A=1',
+      'export B = two words ',
+      'C="quoted # not a comment"',
+      "D='single'",
+      'E=value # trailing comment',
+      'not an assignment',
+      'F=',
+    ].join('\n');
+    expect(parseEnvFile(text)).toEqual({
+      A: '1',
+      B: 'two words',
+      C: 'quoted # not a comment',
+      D: 'single',
+      E: 'value',
+      F: '',
+    });
+  });
+
+  it('handles CRLF line endings', () => {
+    expect(parseEnvFile('A=1\r\nB=2\r\n')).toEqual({ A: '1', B: '2' });
+  });
+});
+
+describe('readEnvFile', () => {
+  it("finds the repo's config/local.env from the CLI's own files", () => {
+    expect(LOCAL_ENV_FILE).toBe(join(__dirname, '..', '..', 'config', 'local.env'));
+    const vars = readEnvFile();
+    expect(vars.RECORDS_GRPC_ADDR).toMatch(/^[\w.-]+:\d+$/);
+    expect(vars.INTERNAL_TOKEN).toBeTruthy();
+  });
+
+  it('returns an empty object for a missing file', () => {
+    expect(readEnvFile(join(__dirname, 'no-such-file.env'))).toEqual({});
+  });
+});

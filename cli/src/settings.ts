@@ -1,0 +1,82 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+/** Where brandctl connects and how it authenticates; resolved once per invocation. */
+export interface Settings {
+  /** host:port of the records service (AccessService and RecordsService). */
+  recordsAddr: string;
+  /** The internal token admin RPCs require; undefined when none was found anywhere. */
+  token: string | undefined;
+  /** Deadline of each call, in milliseconds. */
+  timeoutMs: number;
+}
+
+/** The connection flags every command accepts (commander's parsed global options). */
+export interface SettingFlags {
+  records?: string | undefined;
+  token?: string | undefined;
+  timeout?: number | undefined;
+}
+
+export const DEFAULT_RECORDS_ADDR = '127.0.0.1:50051';
+export const DEFAULT_TIMEOUT_MS = 10_000;
+
+/**
+ * The local stack's settings file. Located from this file (src/ or dist/ alike sit one
+ * level below cli/), not from the working directory, so `npx brandctl` works anywhere.
+ */
+export const LOCAL_ENV_FILE = join(__dirname, '..', '..', 'config', 'local.env');
+
+/**
+ * Parses a dotenv-style file: KEY=VALUE lines, `#` comments, blank lines, an optional
+ * `export ` prefix and optional matching quotes around the value. Lines that are not
+ * assignments are ignored.
+ */
+export function parseEnvFile(text: string): Record<string, string> {
+  const vars: Record<string, string> = {};
+  for (const raw of text.split(/\r?\n/)) {
+    const m = /^\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(.*?)\s*$/.exec(raw);
+    if (!m) continue;
+    let value = m[2]!;
+    const quoted = /^(["'])(.*)\1$/.exec(value);
+    if (quoted) value = quoted[2]!;
+    else value = value.replace(/\s+#.*$/, '');
+    vars[m[1]!] = value;
+  }
+  return vars;
+}
+
+/** Reads and parses an env file; a missing or unreadable file is simply empty. */
+export function readEnvFile(path: string = LOCAL_ENV_FILE): Record<string, string> {
+  try {
+    return parseEnvFile(readFileSync(path, 'utf8'));
+  } catch {
+    return {};
+  }
+}
+
+/**
+ * Resolves the settings: flags beat environment variables, which beat the local stack's
+ * config/local.env, which beats the built-in default. The file is read only when a value
+ * is missing from both flags and environment. Empty strings count as unset.
+ */
+export function resolveSettings(
+  flags: SettingFlags,
+  env: NodeJS.ProcessEnv,
+  envFile: () => Record<string, string> = readEnvFile,
+): Settings {
+  let file: Record<string, string> | undefined;
+  const fromFile = (name: string): string | undefined => nonEmpty((file ??= envFile())[name]);
+  const pick = (flag: string | undefined, name: string): string | undefined =>
+    nonEmpty(flag) ?? nonEmpty(env[name]) ?? fromFile(name);
+
+  return {
+    recordsAddr: pick(flags.records, 'RECORDS_GRPC_ADDR') ?? DEFAULT_RECORDS_ADDR,
+    token: pick(flags.token, 'INTERNAL_TOKEN'),
+    timeoutMs: flags.timeout ?? DEFAULT_TIMEOUT_MS,
+  };
+}
+
+function nonEmpty(value: string | undefined): string | undefined {
+  return value === undefined || value.trim() === '' ? undefined : value.trim();
+}

@@ -1,0 +1,103 @@
+import type { ApiKey, Brand, Member } from '@brand/proto/access/v1';
+import { environmentName, planName, roleName } from './enums';
+import { formatFields, formatTable, shortTime, yesNo } from './output';
+
+/**
+ * JSON shapes of what brandctl prints: the proto messages with enums as the words
+ * operators type ("plus", "live", "owner") instead of numbers.
+ */
+export const brandJson = (b: Brand) => ({
+  id: b.id,
+  name: b.name,
+  plan: planName(b.plan),
+  verified: b.verified,
+  created_at: b.created_at,
+});
+
+export const memberJson = (m: Member) => ({
+  id: m.id,
+  brand_id: m.brand_id,
+  email: m.email,
+  role: roleName(m.role),
+  created_at: m.created_at,
+});
+
+/** A key as JSON: never the secret (the proto message has no field for it). */
+export const keyJson = (k: ApiKey) => ({
+  id: k.id,
+  brand_id: k.brand_id,
+  name: k.name,
+  environment: environmentName(k.environment),
+  prefix: k.prefix,
+  permissions: k.permissions,
+  created_at: k.created_at,
+  created_by: k.created_by,
+  last_used_at: k.last_used_at ?? null,
+  revoked_at: k.revoked_at ?? null,
+});
+
+export function brandFields(b: Brand, owner?: Member): string {
+  const fields: Array<[string, string]> = [
+    ['id', b.id],
+    ['name', b.name],
+    ['plan', planName(b.plan)],
+    ['verified', yesNo(b.verified)],
+  ];
+  if (owner) fields.push(['owner', owner.email]);
+  fields.push(['created', shortTime(b.created_at)]);
+  return formatFields(fields);
+}
+
+export function brandTable(brands: Brand[]): string {
+  return formatTable(
+    ['ID', 'NAME', 'PLAN', 'VERIFIED', 'CREATED'],
+    brands.map((b) => [b.id, b.name, planName(b.plan), yesNo(b.verified), shortTime(b.created_at)]),
+  );
+}
+
+/** Every key reads records; opt-in permissions are listed after that. */
+export const permissionsText = (permissions: string[]): string =>
+  ['read records', ...permissions].join(', ');
+
+export function keyFields(k: ApiKey): string {
+  const fields: Array<[string, string]> = [
+    ['id', k.id],
+    ['brand', k.brand_id],
+    ['name', k.name],
+    ['prefix', k.prefix],
+    ['environment', environmentName(k.environment)],
+    ['permissions', permissionsText(k.permissions)],
+    ['created', `${shortTime(k.created_at)} by ${k.created_by}`],
+  ];
+  if (k.revoked_at) fields.push(['revoked', shortTime(k.revoked_at)]);
+  return formatFields(fields);
+}
+
+export function keyTable(keys: ApiKey[]): string {
+  return formatTable(
+    ['ID', 'PREFIX', 'NAME', 'ENV', 'PERMISSIONS', 'CREATED', 'CREATED BY', 'LAST USED', 'REVOKED'],
+    keys.map((k) => [
+      k.id,
+      k.prefix,
+      k.name,
+      environmentName(k.environment),
+      permissionsText(k.permissions),
+      shortTime(k.created_at),
+      k.created_by,
+      shortTime(k.last_used_at),
+      shortTime(k.revoked_at),
+    ]),
+  );
+}
+
+/**
+ * The one and only display of a key's secret (SPEC 5.2, 5.6): labelled, set apart, and
+ * followed by the warning that it cannot be shown again and belongs on a server.
+ */
+export function secretBlock(secret: string): string {
+  return ['Secret (shown once):', '', `    ${secret}`, '', SECRET_WARNING].join('\n');
+}
+
+export const SECRET_WARNING =
+  'Copy it now: it will not be shown again. Keep it server-side (an environment variable or a\n' +
+  'secret store), never in browser code, repositories, screenshots or support messages.';

@@ -8,7 +8,8 @@ const moduleNameMapper = {
   '^@brand/proto/access/v1$': '<rootDir>/proto/gen/brand/access/v1/access.ts',
   '^@brand/proto/records/v1$': '<rootDir>/proto/gen/brand/records/v1/records.ts',
   '^@brand/testkit$': '<rootDir>/packages/testkit/src/index.ts',
-  '^@brand/records/(.*)$': '<rootDir>/services/records/src/$1',
+  '^@brand/records/recordWriter$': '<rootDir>/services/records/src/records/recordWriter.ts',
+  '^@brand/records/migrations$': '<rootDir>/services/records/src/db/migrations.ts',
 };
 
 const transform = {

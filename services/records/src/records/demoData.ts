@@ -97,7 +97,8 @@ export function buildDemoData(
       ['draft', 1],
     ] as const);
     const budget = randomInt(50, 2_000) * 1_000_00;
-    const settledMs = status === 'settled' ? between(createdMs, nowMs) : undefined;
+    const settledAt = status === 'settled' ? timestamp(between(createdMs, nowMs)) : undefined;
+    const createdAt = timestamp(createdMs);
     return {
       id: newId('campaign'),
       title: `${pick(TITLES)} ${new Date(createdMs).getUTCFullYear()}`,
@@ -109,9 +110,9 @@ export function buildDemoData(
       platforms: sample(PLATFORMS, 1 + randomInt(3)),
       starts_on: isoDate(createdMs + DAY_MS),
       ends_on: isoDate(createdMs + 31 * DAY_MS),
-      created_at: timestamp(createdMs),
-      updated_at: timestamp(settledMs ?? createdMs),
-      settled_at: settledMs === undefined ? undefined : timestamp(settledMs),
+      created_at: createdAt,
+      updated_at: settledAt ?? createdAt,
+      settled_at: settledAt,
     };
   });
   const createdMsOf = (row: { created_at: string | number | string[] | undefined }): number =>
@@ -126,6 +127,8 @@ export function buildDemoData(
       ['rejected', 2],
     ] as const);
     const reviewedMs = status === 'pending' ? undefined : between(createdMs, nowMs);
+    const createdAt = timestamp(createdMs);
+    const reviewedAt = reviewedMs === undefined ? undefined : timestamp(reviewedMs);
     const handle = pick(HANDLES);
     const platform = pick(PLATFORMS);
     return {
@@ -140,9 +143,9 @@ export function buildDemoData(
           ? pick(['Brand logo not visible', 'Video under 15 seconds', 'Missing disclosure tag'])
           : undefined,
       views: status === 'approved' ? randomInt(200, 500_000) : 0,
-      created_at: timestamp(createdMs),
-      updated_at: timestamp(reviewedMs ?? createdMs),
-      reviewed_at: reviewedMs === undefined ? undefined : timestamp(reviewedMs),
+      created_at: createdAt,
+      updated_at: reviewedAt ?? createdAt,
+      reviewed_at: reviewedAt,
     };
   });
 
@@ -156,7 +159,8 @@ export function buildDemoData(
       ['pending', 2],
       ['failed', 1],
     ] as const);
-    const paidMs = status === 'paid' ? between(createdMs, nowMs) : undefined;
+    const paidAt = status === 'paid' ? timestamp(between(createdMs, nowMs)) : undefined;
+    const createdAt = timestamp(createdMs);
     return {
       id: newId('payout'),
       campaign_id: submission.campaign_id,
@@ -167,9 +171,9 @@ export function buildDemoData(
       method: pick(['gcash', 'maya', 'bank_transfer']),
       status,
       failure_reason: status === 'failed' ? 'Account name does not match' : undefined,
-      created_at: timestamp(createdMs),
-      updated_at: timestamp(paidMs ?? createdMs),
-      paid_at: paidMs === undefined ? undefined : timestamp(paidMs),
+      created_at: createdAt,
+      updated_at: paidAt ?? createdAt,
+      paid_at: paidAt,
     };
   });
 
@@ -181,7 +185,8 @@ export function buildDemoData(
       ['pending', 1],
       ['failed', 1],
     ] as const);
-    const confirmedMs = status === 'confirmed' ? between(createdMs, nowMs) : undefined;
+    const confirmedAt = status === 'confirmed' ? timestamp(between(createdMs, nowMs)) : undefined;
+    const createdAt = timestamp(createdMs);
     return {
       id: newId('deposit'),
       campaign_id: randomInt(5) === 0 ? undefined : campaign.id,
@@ -190,9 +195,9 @@ export function buildDemoData(
       method: pick(['gcash', 'maya', 'bank_transfer', 'card']),
       status,
       reference: `DEP-${randomInt(10 ** 7, 10 ** 8)}`,
-      created_at: timestamp(createdMs),
-      updated_at: timestamp(confirmedMs ?? createdMs),
-      confirmed_at: confirmedMs === undefined ? undefined : timestamp(confirmedMs),
+      created_at: createdAt,
+      updated_at: confirmedAt ?? createdAt,
+      confirmed_at: confirmedAt,
     };
   });
 

@@ -3,6 +3,9 @@ import type { ResourceName } from '@brand/shared/resources';
 import type { RecordRow } from './recordRepo';
 import { RESOURCE_TABLES, type ColumnKind } from './resourceTables';
 
+// Test fixtures (@brand/testkit) build rows from the same column table the writer uses.
+export { RESOURCE_TABLES, type ColumnKind } from './resourceTables';
+
 const PG_TYPES: Record<ColumnKind, string> = {
   text: 'text',
   int8: 'bigint',

@@ -1,0 +1,58 @@
+import express, { type Express } from 'express';
+import { AppError } from '@brand/shared/errors';
+import type { Logger } from '@brand/shared/logger';
+import type { Redis } from '@brand/shared/redis';
+import type { AccessGate } from './auth/accessGate';
+import type { RecordsApi } from './clients/recordsClient';
+import { errorHandler } from './http/errorHandler';
+import { requestId } from './http/requestId';
+import { accessLog } from './observability/accessLog';
+import type { GatewayMetrics } from './observability/metrics';
+import { registerHealth, type HealthState } from './routes/health';
+import { registerMcp } from './routes/mcp';
+import { registerOpenApiDocument } from './routes/openapiDocument';
+import { registerV1ResourcesList } from './routes/v1ResourcesList';
+
+export interface GatewayDeps {
+  log: Logger;
+  gate: AccessGate;
+  records: RecordsApi;
+  redis: Redis;
+  metrics: GatewayMetrics;
+  health: HealthState;
+  openApiYaml: string;
+  trustProxy: boolean | number | string[];
+  accessLog: boolean;
+  mcp: { allowedOrigins: readonly string[]; maxBodyBytes: number; timeoutMs: number };
+}
+
+/** Builds the HTTP application; does not listen (main.ts does, tests may use it directly). */
+export function createApp(deps: GatewayDeps): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.set('trust proxy', deps.trustProxy);
+
+  app.use(requestId());
+  if (deps.accessLog) app.use(accessLog(deps.log));
+  app.use(deps.metrics.middleware());
+
+  const router = express.Router();
+  registerHealth(router, { records: deps.records, redis: deps.redis, state: deps.health });
+  router.get('/metrics', async (_req, res) => {
+    res.type(deps.metrics.registry.contentType).send(await deps.metrics.registry.metrics());
+  });
+  registerOpenApiDocument(router, { gate: deps.gate, yaml: deps.openApiYaml });
+  registerMcp(router, { gate: deps.gate, records: deps.records, log: deps.log, ...deps.mcp });
+  registerV1ResourcesList(router, { gate: deps.gate, records: deps.records });
+  app.use(router);
+
+  app.use((req) => {
+    throw new AppError(
+      'not_found',
+      `No route for ${req.method} ${req.path}. See /openapi/service.yaml.`,
+    );
+  });
+  app.use(errorHandler(deps.log));
+  return app;
+}

@@ -1,0 +1,121 @@
+import type { Request, Response } from 'express';
+import { AppError, isAppError } from '@brand/shared/errors';
+import { clientAddressKey } from '../http/clientAddress';
+import { requestIdOf } from '../http/requestId';
+import { setRateLimitHeaders } from '../ratelimit/headers';
+import type { RateLimitDecision, RateLimiter } from '../ratelimit/limiter';
+import type { Authenticator } from './authenticator';
+import type { ApiIdentity, Identity } from './identity';
+import { PLAN_RATE_LIMITS } from './plans';
+
+/** An authenticated request and its brand-budget decision (which may be a refusal). */
+export interface Admission {
+  identity: ApiIdentity;
+  decision: RateLimitDecision;
+}
+
+/** The refusal for a spent budget, with the wait the client must honour. */
+export function rateLimitedError(d: RateLimitDecision): AppError {
+  return new AppError(
+    'rate_limited',
+    `Rate limit of ${d.limit} requests a minute exceeded; retry after ${d.retryAfterSeconds} s.`,
+    { retryAfterSeconds: d.retryAfterSeconds },
+  );
+}
+
+/**
+ * Admission for every API request, REST and MCP alike, in one order:
+ * 1. read the key (exact Bearer scheme, our format, this environment, the cache);
+ * 2. a key that is not cached is looked up only while the client address still has
+ *    budget for failures, so guessing keys stops at the per-address limit;
+ * 3. a failure (missing or invalid key) is charged to the client address;
+ * 4. a valid key is charged to its brand's budget, one per request (or per message of a
+ *    batch), shared by all keys, instances, REST and MCP.
+ * RateLimit headers are set on the response for whichever budget was charged.
+ * Throws the AppError to answer with (401, 403, 429 for the address, 503); a spent brand
+ * budget is returned as a refused decision, since MCP answers it inside a tool result.
+ */
+export class AccessGate {
+  constructor(
+    private readonly authenticator: Authenticator,
+    private readonly limiter: RateLimiter,
+    private readonly anonymousLimit: number,
+  ) {}
+
+  async admit(req: Request, res: Response, cost = 1): Promise<Admission> {
+    const identity = await this.identify(req, res);
+    return { identity, decision: await this.charge(res, identity, cost) };
+  }
+
+  /** Charges `cost` units to the identity's brand budget and sets the RateLimit headers. */
+  async charge(res: Response, identity: ApiIdentity, cost: number): Promise<RateLimitDecision> {
+    const decision = await this.limiter.consume(
+      `brand:${identity.brandId}`,
+      PLAN_RATE_LIMITS[identity.plan],
+      cost,
+    );
+    setRateLimitHeaders(res, 'brand', decision);
+    return decision;
+  }
+
+  /** Charges a request that needs no key (the OpenAPI file) to its client address. */
+  async admitAnonymous(req: Request, res: Response): Promise<void> {
+    const decision = await this.chargeAddress(req, res, 1);
+    if (!decision.allowed) throw rateLimitedError(decision);
+  }
+
+  /**
+   * Steps 1-3: the request's brand identity, or the AppError to answer with. Also refuses
+   * brands below Plus (insufficient_permission): API access is a Plus feature.
+   */
+  async identify(req: Request, res: Response): Promise<ApiIdentity> {
+    const identity = await this.authenticate(req, res);
+    if (identity.plan === 'free') {
+      throw new AppError(
+        'insufficient_permission',
+        'API access needs the Plus plan or above; this brand is on Free.',
+      );
+    }
+    res.locals.brandId = identity.brandId;
+    return identity as ApiIdentity;
+  }
+
+  private async authenticate(req: Request, res: Response): Promise<Identity> {
+    const check = this.authenticator.check(req.get('authorization'));
+    if (check.kind === 'known') return check.identity;
+    if (check.kind === 'refused') return this.refuse(req, res, check.error);
+    const budget = await this.chargeAddress(req, res, 0);
+    if (budget.remaining === 0)
+      throw rateLimitedError({
+        ...budget,
+        allowed: false,
+        retryAfterSeconds: Math.max(1, budget.resetSeconds),
+      });
+    try {
+      return await this.authenticator.lookup(check.keyHash, requestIdOf(res));
+    } catch (err) {
+      if (isAppError(err) && err.code === 'invalid_key') return this.refuse(req, res, err);
+      throw err;
+    }
+  }
+
+  /** Charges a failed authentication to the address; past its budget the answer is 429, not 401. */
+  private async refuse(req: Request, res: Response, error: AppError): Promise<never> {
+    const decision = await this.chargeAddress(req, res, 1);
+    throw decision.allowed ? error : rateLimitedError(decision);
+  }
+
+  private async chargeAddress(
+    req: Request,
+    res: Response,
+    cost: number,
+  ): Promise<RateLimitDecision> {
+    const decision = await this.limiter.consume(
+      `addr:${clientAddressKey(req.ip)}`,
+      this.anonymousLimit,
+      cost,
+    );
+    setRateLimitHeaders(res, 'anonymous', decision);
+    return decision;
+  }
+}

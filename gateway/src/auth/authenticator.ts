@@ -1,0 +1,53 @@
+import { AppError } from '@brand/shared/errors';
+import { hashApiKey, type KeyEnvironment } from '@brand/shared/keys';
+import type { RecordsApi } from '../clients/recordsClient';
+import { planNameOf } from './plans';
+import { readBearerKey } from './bearer';
+import type { Identity } from './identity';
+import type { KeyCache } from './keyCache';
+
+/** The outcome of reading a request's key, before any remote lookup. */
+export type KeyCheck =
+  | { kind: 'known'; identity: Identity }
+  | { kind: 'unknown'; keyHash: string }
+  | { kind: 'refused'; error: AppError };
+
+/**
+ * Authentication in one place, for REST and MCP alike. `check` is synchronous and never
+ * leaves the process (header shape, environment, cache); `lookup` asks the records
+ * service. Splitting them lets the caller apply the per-address limit before a lookup.
+ */
+export class Authenticator {
+  constructor(
+    private readonly records: RecordsApi,
+    private readonly cache: KeyCache,
+    private readonly environment: KeyEnvironment,
+  ) {}
+
+  check(authorization: string | undefined): KeyCheck {
+    let key: string;
+    try {
+      key = readBearerKey(authorization, this.environment);
+    } catch (err) {
+      return { kind: 'refused', error: err as AppError };
+    }
+    const keyHash = hashApiKey(key);
+    const identity = this.cache.get(keyHash);
+    return identity ? { kind: 'known', identity } : { kind: 'unknown', keyHash };
+  }
+
+  /** Resolves a key hash through the records service. Throws invalid_key or service_unavailable. */
+  lookup(keyHash: string, requestId: string): Promise<Identity> {
+    return this.cache.resolve(keyHash, async () => {
+      const found = await this.records.authenticateKey(keyHash, this.environment, requestId);
+      const plan = planNameOf(found.plan);
+      if (plan === undefined) throw new AppError('internal_error', 'The key has no valid plan.');
+      return {
+        keyId: found.key_id,
+        brandId: found.brand_id,
+        plan,
+        permissions: new Set(found.permissions),
+      };
+    });
+  }
+}

@@ -1,0 +1,54 @@
+import { LRUCache } from 'lru-cache';
+import type { Identity } from './identity';
+
+/**
+ * Verified keys by SHA-256 hash, for a short TTL, so a busy integration costs one lookup
+ * per TTL rather than one per request. Concurrent misses for one key share a lookup.
+ *
+ * Revocation: invalidate() drops the entry at once, and bumps a generation so that a
+ * lookup which started before the revocation (and may have read the key as valid) cannot
+ * put it back. The TTL bounds staleness only when a revocation announcement is lost
+ * (Redis down), and clear() runs whenever the announcement channel reconnects.
+ */
+export class KeyCache {
+  private readonly entries: LRUCache<string, Identity>;
+  private readonly inFlight = new Map<string, Promise<Identity>>();
+  private generation = 0;
+
+  constructor(opts: { ttlMs: number; maxEntries: number }) {
+    this.entries = new LRUCache({ max: opts.maxEntries, ttl: opts.ttlMs, ttlAutopurge: false });
+  }
+
+  get(keyHash: string): Identity | undefined {
+    return this.entries.get(keyHash);
+  }
+
+  /** The cached identity, or the result of `lookup` (shared by concurrent callers). */
+  async resolve(keyHash: string, lookup: () => Promise<Identity>): Promise<Identity> {
+    const cached = this.entries.get(keyHash);
+    if (cached) return cached;
+    const pending = this.inFlight.get(keyHash);
+    if (pending) return pending;
+    const startedAt = this.generation;
+    const promise = lookup()
+      .then((identity) => {
+        if (this.generation === startedAt) this.entries.set(keyHash, identity);
+        return identity;
+      })
+      .finally(() => this.inFlight.delete(keyHash));
+    this.inFlight.set(keyHash, promise);
+    return promise;
+  }
+
+  invalidate(keyHash: string): void {
+    this.generation += 1;
+    this.entries.delete(keyHash);
+    this.inFlight.delete(keyHash);
+  }
+
+  clear(): void {
+    this.generation += 1;
+    this.entries.clear();
+    this.inFlight.clear();
+  }
+}

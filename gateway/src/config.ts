@@ -1,0 +1,87 @@
+import { z } from 'zod';
+import {
+  boolEnv,
+  loadConfig,
+  logLevelEnv,
+  msEnv,
+  portEnv,
+  serviceEnvironmentEnv,
+} from '@brand/shared/config';
+
+const commaList = z
+  .string()
+  .default('')
+  .transform((s) =>
+    s
+      .split(',')
+      .map((x) => x.trim())
+      .filter(Boolean),
+  );
+
+export const GatewayEnv = z.object({
+  NODE_ENV: z.string().default('development'),
+  // HTTP
+  HTTP_HOST: z.string().default('0.0.0.0'),
+  HTTP_PORT: portEnv.default(8080),
+  /**
+   * Express "trust proxy": false (default; the client address is the socket peer), true,
+   * a hop count, or a comma-separated list of proxy addresses/CIDRs (e.g. the ingress).
+   * It decides whose address the unauthenticated per-address limit counts.
+   */
+  TRUST_PROXY: z.string().default('false'),
+  /** The public origin, shown in the OpenAPI servers list (e.g. https://api.example.com). */
+  PUBLIC_BASE_URL: z.string().url().optional(),
+  // Service
+  /** The key environment this deployment serves; keys of the other one are invalid_key. */
+  SERVICE_ENVIRONMENT: serviceEnvironmentEnv.default('live'),
+  // gRPC
+  RECORDS_GRPC_ADDR: z.string().default('127.0.0.1:50051'),
+  /** Deadline of every call to a backing service. */
+  GRPC_DEADLINE_MS: msEnv.default(3_000),
+  // Redis (rate limits, revocation announcements)
+  REDIS_URL: z.string().url().default('redis://127.0.0.1:6379'),
+  REDIS_KEY_PREFIX: z.string().default('brs:'),
+  /** A rate-limit call slower than this falls back to the in-memory limiter. */
+  REDIS_COMMAND_TIMEOUT_MS: msEnv.default(500),
+  // Authentication
+  /** How long a verified key is trusted without asking the records service again. */
+  KEY_CACHE_TTL_MS: msEnv.default(15_000),
+  KEY_CACHE_MAX_ENTRIES: z.coerce.number().int().positive().default(10_000),
+  // Rate limits
+  /**
+   * While Redis is unreachable each instance enforces limit / this value on its own;
+   * set it to the gateway replica count to keep the brand-wide total near the plan limit.
+   */
+  RATE_LIMIT_FALLBACK_INSTANCES: z.coerce.number().int().min(1).default(1),
+  /** Requests a minute from one client address without a valid key (bad keys, the OpenAPI file). */
+  ANONYMOUS_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(60),
+  // Assistant endpoint
+  /** Browser origins allowed to call POST /api/mcp; requests with any other Origin are 403. */
+  MCP_ALLOWED_ORIGINS: commaList,
+  MCP_MAX_BODY_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1_024)
+    .default(256 * 1024),
+  // Process
+  LOG_LEVEL: logLevelEnv.default('info'),
+  /** Log one line per request (method, path, status, duration, brand). */
+  ACCESS_LOG: boolEnv.default(true),
+  /** After SIGTERM, keep serving while /readyz reports 503 so balancers stop routing here. */
+  SHUTDOWN_DRAIN_MS: z.coerce.number().int().min(0).default(0),
+  /** Then how long in-flight requests may finish. */
+  SHUTDOWN_GRACE_MS: msEnv.default(10_000),
+});
+
+export type GatewayConfig = z.infer<typeof GatewayEnv>;
+
+export const loadGatewayConfig = (env: NodeJS.ProcessEnv): GatewayConfig =>
+  loadConfig(GatewayEnv, env);
+
+/** TRUST_PROXY as express expects it. */
+export function trustProxySetting(value: string): boolean | number | string[] {
+  if (value === 'true') return true;
+  if (value === 'false' || value === '') return false;
+  if (/^\d+$/.test(value)) return Number(value);
+  return value.split(',').map((s) => s.trim());
+}

@@ -1,0 +1,44 @@
+import type { ErrorRequestHandler } from 'express';
+import { AppError, isAppError } from '@brand/shared/errors';
+import type { Logger } from '@brand/shared/logger';
+import { sendError } from './errorResponse';
+import { requestIdOf } from './requestId';
+
+/** body-parser's errors carry a `type`; these are the client's fault, not ours. */
+function fromBodyParser(err: unknown): AppError | undefined {
+  const type = (err as { type?: unknown } | null)?.type;
+  if (type === 'entity.too.large')
+    return new AppError('payload_too_large', 'The request body is too large.');
+  if (type === 'entity.parse.failed')
+    return new AppError('malformed_request', 'The request body is not valid JSON.');
+  if (type === 'encoding.unsupported' || type === 'charset.unsupported') {
+    return new AppError('unsupported_media_type', 'The request body must be UTF-8 JSON.');
+  }
+  return undefined;
+}
+
+/**
+ * The last middleware: renders any error as the REST error body. Expected refusals are
+ * not logged here (the access log has them); 5xx and unclassified errors are logged with
+ * stack and cause, and answered without either.
+ */
+export function errorHandler(log: Logger): ErrorRequestHandler {
+  return (err: unknown, req, res, next) => {
+    if (res.headersSent) return next(err);
+    const appError = isAppError(err) ? err : fromBodyParser(err);
+    if (appError && appError.code !== 'internal_error') {
+      if (appError.code === 'service_unavailable') {
+        log.warn(
+          { request_id: requestIdOf(res), err: appError.cause ?? appError },
+          'backing service unavailable',
+        );
+      }
+      return sendError(res, appError);
+    }
+    log.error(
+      { request_id: requestIdOf(res), err: appError?.cause ?? err, path: req.path },
+      'request failed',
+    );
+    sendError(res, new AppError('internal_error', 'An internal error occurred.'));
+  };
+}

@@ -1,0 +1,124 @@
+import { createServer } from 'node:http';
+import { createLogger } from '@brand/shared/logger';
+import { closeRedis, createRedisClient } from '@brand/shared/redis';
+import { exitOnStartupFailure, onShutdown } from '@brand/shared/shutdown';
+import { createApp } from './app';
+import { AccessGate } from './auth/accessGate';
+import { Authenticator } from './auth/authenticator';
+import { KeyCache } from './auth/keyCache';
+import { listenForRevocations } from './auth/revocationListener';
+import { createRecordsApi } from './clients/recordsClient';
+import { loadGatewayConfig, trustProxySetting, type GatewayConfig } from './config';
+import { GatewayMetrics } from './observability/metrics';
+import { renderOpenApiYaml } from './openapi/document';
+import { MemorySlidingWindowLimiter } from './ratelimit/memoryLimiter';
+import { RedisSlidingWindowLimiter } from './ratelimit/redisLimiter';
+import { ResilientLimiter } from './ratelimit/resilientLimiter';
+
+/** Composition root: the only place that reads process.env and listens. */
+function main(): void {
+  const bootLog = createLogger({ service: 'gateway', level: 'info' });
+  let config: GatewayConfig;
+  try {
+    config = loadGatewayConfig(process.env);
+  } catch (err) {
+    exitOnStartupFailure(bootLog, err);
+  }
+  const log = createLogger({ service: 'gateway', level: config.LOG_LEVEL });
+
+  const records = createRecordsApi(config.RECORDS_GRPC_ADDR, config.GRPC_DEADLINE_MS);
+  const redis = createRedisClient({
+    url: config.REDIS_URL,
+    name: 'gateway',
+    log,
+    queueWhileOffline: false,
+    commandTimeoutMs: config.REDIS_COMMAND_TIMEOUT_MS,
+  });
+  const subscriber = createRedisClient({
+    url: config.REDIS_URL,
+    name: 'gateway-revocations',
+    log,
+    queueWhileOffline: true,
+  });
+
+  const keyCache = new KeyCache({
+    ttlMs: config.KEY_CACHE_TTL_MS,
+    maxEntries: config.KEY_CACHE_MAX_ENTRIES,
+  });
+  const stopListening = listenForRevocations(subscriber, config.REDIS_KEY_PREFIX, keyCache, log);
+  const metrics = new GatewayMetrics();
+  const limiter = new ResilientLimiter(
+    new RedisSlidingWindowLimiter(redis, config.REDIS_KEY_PREFIX),
+    new MemorySlidingWindowLimiter({
+      maxKeys: 100_000,
+      instances: config.RATE_LIMIT_FALLBACK_INSTANCES,
+    }),
+    log,
+    (d) => metrics.recordDecision(d),
+  );
+  const gate = new AccessGate(
+    new Authenticator(records, keyCache, config.SERVICE_ENVIRONMENT),
+    limiter,
+    config.ANONYMOUS_RATE_LIMIT_PER_MINUTE,
+  );
+  const health = { accepting: true };
+
+  const app = createApp({
+    log,
+    gate,
+    records,
+    redis,
+    metrics,
+    health,
+    openApiYaml: renderOpenApiYaml({ serverUrl: config.PUBLIC_BASE_URL }),
+    trustProxy: trustProxySetting(config.TRUST_PROXY),
+    accessLog: config.ACCESS_LOG,
+    mcp: {
+      allowedOrigins: config.MCP_ALLOWED_ORIGINS,
+      maxBodyBytes: config.MCP_MAX_BODY_BYTES,
+      timeoutMs: config.GRPC_DEADLINE_MS + 1_000,
+    },
+  });
+
+  const server = createServer(app);
+  // Longer than common load-balancer idle timeouts (60 s), so the balancer closes first.
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
+  server.requestTimeout = 30_000;
+  server.on('error', (err) => exitOnStartupFailure(log, err));
+  server.listen(config.HTTP_PORT, config.HTTP_HOST, () => {
+    const address = server.address();
+    const port = typeof address === 'object' && address ? address.port : config.HTTP_PORT;
+    log.info(
+      { port, host: config.HTTP_HOST, environment: config.SERVICE_ENVIRONMENT },
+      'listening',
+    );
+  });
+
+  onShutdown(log, config.SHUTDOWN_DRAIN_MS + config.SHUTDOWN_GRACE_MS, [
+    {
+      name: 'report not ready, keep serving while balancers notice',
+      run: async () => {
+        health.accepting = false;
+        await new Promise((resolve) => setTimeout(resolve, config.SHUTDOWN_DRAIN_MS));
+      },
+    },
+    {
+      name: 'stop accepting connections and finish in-flight requests',
+      run: () =>
+        new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          server.closeIdleConnections();
+        }),
+    },
+    { name: 'stop listening for revocations', run: stopListening },
+    { name: 'close gRPC channels', run: () => records.close() },
+    {
+      name: 'close redis',
+      run: async () =>
+        Promise.all([closeRedis(redis), closeRedis(subscriber)]).then(() => undefined),
+    },
+  ]);
+}
+
+main();

@@ -1,0 +1,104 @@
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { z } from 'zod';
+import { isAppError, AppError } from '@brand/shared/errors';
+import type { Logger } from '@brand/shared/logger';
+import { JSON_RPC } from './jsonRpc';
+import { errorResult } from './toolResult';
+import { findTool, toolsFor, type ToolContext } from './tools';
+import { negotiateVersion } from './versions';
+
+/** An error the SDK's protocol layer sends as a JSON-RPC error with exactly this code and message. */
+export class JsonRpcError extends Error {
+  override readonly name = JsonRpcError.name;
+  constructor(
+    readonly code: number,
+    message: string,
+    readonly data?: unknown,
+  ) {
+    super(message);
+  }
+}
+
+const SERVER_INFO = { name: 'brand-records', title: 'Brand Records', version: '1.0.0' };
+const CAPABILITIES = { tools: { listChanged: false } };
+
+const INSTRUCTIONS =
+  "Read-only access to one brand's records (campaigns, submissions, payouts, deposits, conversions, links). " +
+  'Each list_* tool returns one page, newest first; follow next_cursor to read further and stop when it is absent. ' +
+  'Refusals come back as results with isError and a JSON error code (for example rate_limited: wait retry-after seconds).';
+
+/**
+ * Method schemas are registered permissively and params are checked here, because the
+ * SDK reports a params schema failure as -32603 (internal error) where JSON-RPC requires
+ * -32602 (invalid params).
+ */
+const anyParams = (method: string) =>
+  z.object({ method: z.literal(method), params: z.unknown().optional() });
+
+const InitializeParams = z.object({
+  protocolVersion: z.string(),
+  capabilities: z.record(z.string(), z.unknown()).optional(),
+  clientInfo: z.object({ name: z.string(), version: z.string() }).loose().optional(),
+});
+
+const CallToolParams = z.object({
+  name: z.string().min(1),
+  arguments: z.unknown().optional(),
+});
+
+function invalidParams(method: string, detail: string): JsonRpcError {
+  return new JsonRpcError(JSON_RPC.invalidParams, `Invalid params for ${method}: ${detail}`);
+}
+
+/**
+ * One MCP server for one HTTP request, bound to the caller's identity. The SDK's Server
+ * runs the protocol (dispatch, ping, notifications, -32601 for unknown methods); this
+ * module supplies initialize (our three versions), tools/list and tools/call.
+ */
+export function createMcpServer(ctx: ToolContext, log: Logger): Server {
+  const server = new Server(SERVER_INFO, {
+    capabilities: CAPABILITIES,
+    instructions: INSTRUCTIONS,
+  });
+
+  server.setRequestHandler(anyParams('initialize'), (req) => {
+    const params = InitializeParams.safeParse(req.params);
+    if (!params.success) throw invalidParams('initialize', 'protocolVersion (string) is required');
+    return {
+      protocolVersion: negotiateVersion(params.data.protocolVersion),
+      capabilities: CAPABILITIES,
+      serverInfo: SERVER_INFO,
+      instructions: INSTRUCTIONS,
+    };
+  });
+
+  server.setRequestHandler(anyParams('tools/list'), () => ({
+    tools: toolsFor(ctx.identity).map((t) => t.tool),
+  }));
+
+  server.setRequestHandler(anyParams('tools/call'), async (req) => {
+    const params = CallToolParams.safeParse(req.params);
+    if (!params.success)
+      throw invalidParams('tools/call', '"name" (string) is required; "arguments" is an object');
+    const definition = findTool(ctx.identity, params.data.name);
+    if (!definition) {
+      throw new JsonRpcError(JSON_RPC.invalidParams, `Unknown tool: ${params.data.name}`);
+    }
+    try {
+      return await definition.run(params.data.arguments ?? {}, ctx);
+    } catch (err) {
+      if (isAppError(err)) {
+        if (err.code === 'internal_error')
+          log.error({ err: err.cause ?? err, request_id: ctx.requestId }, 'tool failed');
+        return errorResult(err, ctx.requestId);
+      }
+      log.error({ err, request_id: ctx.requestId }, 'tool failed');
+      return errorResult(
+        new AppError('internal_error', 'An internal error occurred.'),
+        ctx.requestId,
+      );
+    }
+  });
+
+  return server;
+}

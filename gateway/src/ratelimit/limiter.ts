@@ -1,0 +1,26 @@
+/** The outcome of asking for `cost` units of a budget. Returned, not thrown: callers branch on it. */
+export interface RateLimitDecision {
+  allowed: boolean;
+  /** Units per window. */
+  limit: number;
+  /** Units left in the current window after this call. */
+  remaining: number;
+  /** Seconds until the oldest counted unit leaves the window (0 when none is counted). */
+  resetSeconds: number;
+  /** When refused: whole seconds until enough units free up for this call (at least 1). */
+  retryAfterSeconds: number;
+  /** True when the decision came from the in-memory fallback because Redis was unreachable. */
+  degraded: boolean;
+}
+
+export const WINDOW_SECONDS = 60;
+
+/**
+ * A sliding-window limiter: at most `limit` units in any WINDOW_SECONDS-long window.
+ * Unlike a fixed window it never lets twice the limit through across a window edge.
+ * Refused calls consume nothing, so a client that backs off as told recovers on time.
+ */
+export interface RateLimiter {
+  /** Consumes `cost` units of `key`'s budget if they fit; cost 0 only inspects. */
+  consume(key: string, limit: number, cost: number): Promise<RateLimitDecision>;
+}

@@ -1,0 +1,61 @@
+import type { Redis } from '@brand/shared/redis';
+import { randomBase62 } from '@brand/shared/ids';
+import { WINDOW_SECONDS, type RateLimitDecision, type RateLimiter } from './limiter';
+import { SLIDING_WINDOW_LUA } from './slidingWindowScript';
+import { toSeconds } from './seconds';
+
+type SlidingWindowResult = [number, number, number, number];
+
+interface SlidingWindowRedis extends Redis {
+  slidingWindow(
+    key: string,
+    limit: number,
+    windowMs: number,
+    cost: number,
+    member: string,
+  ): Promise<SlidingWindowResult>;
+}
+
+/**
+ * The shared limiter: one Lua script per call (EVALSHA), exact under any concurrency
+ * because Redis runs scripts one at a time. Throws when Redis is unreachable or slow;
+ * the fallback wrapper decides what happens then.
+ */
+export class RedisSlidingWindowLimiter implements RateLimiter {
+  private readonly redis: SlidingWindowRedis;
+  private readonly instance = randomBase62(8);
+  private sequence = 0;
+
+  constructor(
+    redis: Redis,
+    private readonly keyPrefix: string,
+  ) {
+    if (!('slidingWindow' in redis))
+      redis.defineCommand('slidingWindow', { numberOfKeys: 1, lua: SLIDING_WINDOW_LUA });
+    this.redis = redis as SlidingWindowRedis;
+  }
+
+  /** True when the connection is up; while it is down, calls fail at once (no offline queue). */
+  isReady(): boolean {
+    return this.redis.status === 'ready';
+  }
+
+  async consume(key: string, limit: number, cost: number): Promise<RateLimitDecision> {
+    const member = `${this.instance}:${(this.sequence = (this.sequence + 1) % 1e9)}`;
+    const [allowed, remaining, resetUs, retryUs] = await this.redis.slidingWindow(
+      `${this.keyPrefix}rl:${key}`,
+      limit,
+      WINDOW_SECONDS * 1000,
+      cost,
+      member,
+    );
+    return {
+      allowed: allowed === 1,
+      limit,
+      remaining: Math.max(0, remaining),
+      resetSeconds: toSeconds(resetUs / 1000),
+      retryAfterSeconds: allowed === 1 ? 0 : Math.max(1, toSeconds(retryUs / 1000)),
+      degraded: false,
+    };
+  }
+}

@@ -1,0 +1,203 @@
+import express, { type Request, type Response, type Router } from 'express';
+import { AppError, httpStatusOf, isAppError } from '@brand/shared/errors';
+import type { Logger } from '@brand/shared/logger';
+import { rateLimitedError, type AccessGate } from '../auth/accessGate';
+import type { ApiIdentity } from '../auth/identity';
+import type { RecordsApi } from '../clients/recordsClient';
+import { setErrorHeaders } from '../http/errorResponse';
+import { requestIdOf } from '../http/requestId';
+import { EnvelopeError, readEnvelope, type Envelope } from '../mcp/envelope';
+import { exchange } from '../mcp/exchange';
+import { JSON_RPC, jsonRpcError, type JsonRpcId } from '../mcp/jsonRpc';
+import { createMcpServer } from '../mcp/mcpServer';
+import { errorResult } from '../mcp/toolResult';
+import {
+  DEFAULT_VERSION,
+  isSupportedVersion,
+  SUPPORTED_VERSIONS,
+  type ProtocolVersion,
+} from '../mcp/versions';
+
+export interface McpRouteDeps {
+  gate: AccessGate;
+  records: RecordsApi;
+  log: Logger;
+  allowedOrigins: readonly string[];
+  maxBodyBytes: number;
+  /** How long the whole exchange may take (a little over the gRPC deadline). */
+  timeoutMs: number;
+}
+
+/** Sends a JSON-RPC error as the whole HTTP answer; AppErrors keep their REST code in error.data. */
+function sendRpcError(res: Response, status: number, body: ReturnType<typeof jsonRpcError>): void {
+  res.status(status).json(body);
+}
+
+function sendAppError(res: Response, err: AppError, id: JsonRpcId | null = null): void {
+  setErrorHeaders(res, err);
+  sendRpcError(
+    res,
+    httpStatusOf(err.code),
+    jsonRpcError(id, JSON_RPC.serverError, err.message, {
+      code: err.code,
+      request_id: requestIdOf(res),
+      ...(err.retryAfterSeconds !== undefined ? { retry_after: err.retryAfterSeconds } : {}),
+    }),
+  );
+}
+
+/** Reads the body only after authentication, so anonymous callers cannot make us parse. */
+function readBody(req: Request, res: Response, maxBytes: number): Promise<unknown> {
+  const parse = express.raw({ type: () => true, limit: maxBytes });
+  return new Promise((resolve, reject) => {
+    parse(req, res, (err?: unknown) => {
+      if (err) {
+        const tooLarge = (err as { type?: string }).type === 'entity.too.large';
+        return reject(
+          new EnvelopeError(
+            jsonRpcError(
+              null,
+              JSON_RPC.invalidRequest,
+              tooLarge
+                ? `Request body exceeds ${maxBytes} bytes.`
+                : 'The request body could not be read.',
+            ),
+            tooLarge ? 413 : 400,
+          ),
+        );
+      }
+      try {
+        resolve(JSON.parse((req.body as Buffer).toString('utf8')));
+      } catch {
+        reject(
+          new EnvelopeError(
+            jsonRpcError(null, JSON_RPC.parseError, 'Parse error: the body is not valid JSON.'),
+          ),
+        );
+      }
+    });
+  });
+}
+
+/** The version the client speaks: the header, or 2025-03-26 without one. An unsupported header is 400. */
+function protocolVersionOf(req: Request): ProtocolVersion {
+  const header = req.get('mcp-protocol-version');
+  if (header === undefined) return DEFAULT_VERSION;
+  if (!isSupportedVersion(header)) {
+    throw new EnvelopeError(
+      jsonRpcError(
+        null,
+        JSON_RPC.invalidRequest,
+        `Unsupported MCP-Protocol-Version "${header}"; supported: ${SUPPORTED_VERSIONS.join(', ')}.`,
+      ),
+    );
+  }
+  return header;
+}
+
+/** A lone tools/call answers a spent budget in-band (SPEC 4.2 rule 2); anything else gets 429. */
+function loneToolCallId(envelope: Envelope): JsonRpcId | undefined {
+  const [only] = envelope.messages;
+  if (
+    envelope.batch ||
+    envelope.messages.length !== 1 ||
+    !only ||
+    !('method' in only) ||
+    !('id' in only)
+  )
+    return undefined;
+  return only.method === 'tools/call' ? only.id : undefined;
+}
+
+/**
+ * POST /api/mcp, the assistant connection (SPEC 4.2), stateless Streamable HTTP answered
+ * with JSON only. In order: Origin allow-list (403), authentication (401, before the body
+ * is read), Content-Type (415), body size and JSON (413, -32700), MCP-Protocol-Version
+ * (400), JSON-RPC shape and batch rules (-32600), the brand budget shared with REST (one
+ * unit per message), then the MCP server. GET and DELETE are 405: there is no stream or
+ * session to open or close.
+ */
+export function registerMcp(router: Router, deps: McpRouteDeps): void {
+  const allowed = new Set(deps.allowedOrigins);
+
+  router.post('/api/mcp', async (req, res) => {
+    const origin = req.get('origin');
+    if (origin !== undefined && !allowed.has(origin)) {
+      return sendAppError(
+        res,
+        new AppError(
+          'forbidden_origin',
+          `Origin ${origin} may not call this endpoint; API keys belong on servers.`,
+        ),
+      );
+    }
+
+    let identity: ApiIdentity;
+    try {
+      identity = await deps.gate.identify(req, res);
+    } catch (err) {
+      if (isAppError(err)) return sendAppError(res, err);
+      throw err;
+    }
+
+    let envelope: Envelope;
+    try {
+      if (!req.is('application/json')) {
+        throw new EnvelopeError(
+          jsonRpcError(null, JSON_RPC.invalidRequest, 'Content-Type must be application/json.'),
+          415,
+        );
+      }
+      const body = await readBody(req, res, deps.maxBodyBytes);
+      envelope = readEnvelope(body, protocolVersionOf(req));
+    } catch (err) {
+      if (!(err instanceof EnvelopeError)) throw err;
+      const decision = await deps.gate.charge(res, identity, 1);
+      if (!decision.allowed) return sendAppError(res, rateLimitedError(decision));
+      return sendRpcError(res, err.status, err.response);
+    }
+
+    const decision = await deps.gate.charge(
+      res,
+      identity,
+      Math.max(1, envelope.messages.length + envelope.rejected.length),
+    );
+    if (!decision.allowed) {
+      const limited = rateLimitedError(decision);
+      const toolCallId = loneToolCallId(envelope);
+      if (toolCallId === undefined)
+        return sendAppError(res, limited, envelope.batch ? null : idOfOnly(envelope));
+      setErrorHeaders(res, limited);
+      return res.json({
+        jsonrpc: '2.0',
+        id: toolCallId,
+        result: errorResult(limited, requestIdOf(res)),
+      });
+    }
+
+    const server = createMcpServer(
+      { identity, records: deps.records, requestId: requestIdOf(res) },
+      deps.log,
+    );
+    const answers = await exchange(server, envelope.messages, deps.timeoutMs);
+    const replies: unknown[] = [...envelope.rejected, ...answers];
+    if (replies.length === 0) return res.status(202).end();
+    res.json(envelope.batch ? replies : replies[0]);
+  });
+
+  router.all('/api/mcp', (req, res) => {
+    res.setHeader('Allow', 'POST');
+    sendAppError(
+      res,
+      new AppError(
+        'method_not_allowed',
+        `${req.method} is not supported: this endpoint is stateless, with no stream or session; use POST.`,
+      ),
+    );
+  });
+}
+
+function idOfOnly(envelope: Envelope): JsonRpcId | null {
+  const only = envelope.messages[0];
+  return only && 'id' in only ? (only.id as JsonRpcId) : null;
+}

@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# npm test: everything CI checks, on a fresh machine of this kind.
+# Installs dependencies, starts PostgreSQL/Redis if down and a Kafka broker if none is
+# listening (stopping it again afterwards), builds, runs the static checks (types, lint,
+# format, generated-code drift, OpenAPI lint), then the unit and integration tests
+# against real PostgreSQL, Redis and service processes. Safe to run repeatedly.
+set -Eeuo pipefail
+# shellcheck source=lib/common.sh
+. "$(dirname "$0")/lib/common.sh"
+cd "$REPO_ROOT"
+
+STARTED_KAFKA=0
+stop_kafka() { if [ "$STARTED_KAFKA" = 1 ]; then scripts/kafka.sh stop >/dev/null || true; fi; }
+trap stop_kafka EXIT
+
+started=$SECONDS
+ensure_dependencies
+ensure_postgres
+ensure_redis
+build_all
+
+say "static checks (npm run check)"
+npm run --silent check
+
+if ! scripts/kafka.sh status >/dev/null 2>&1; then
+  say "starting Kafka"
+  KAFKA_DATA_DIR="$REPO_ROOT/.local/kafka-test" scripts/kafka.sh ensure
+  STARTED_KAFKA=1
+fi
+
+jest_flags=(--passWithNoTests)
+if [ "${CI:-}" = true ]; then jest_flags+=(--ci); fi
+
+say "unit tests"
+npx --no-install jest --selectProjects unit "${jest_flags[@]}"
+
+say "integration tests"
+npx --no-install jest --selectProjects integration --maxWorkers=2 "${jest_flags[@]}"
+
+say "all checks and tests passed in $((SECONDS - started)) s"

@@ -1,0 +1,117 @@
+#!/usr/bin/env bash
+# npm run up: the whole system on this machine, in the foreground.
+# Installs dependencies, starts PostgreSQL/Redis if they are down, creates and migrates
+# the database, starts a Kafka broker if none is listening, builds, starts the records
+# service and the gateway as separate processes, seeds demo data and prints a demo key
+# with a ready-to-paste request. Ctrl-C stops everything this script started (and only
+# that). Safe to run again: the database, the demo brand and its records are reused.
+set -Eeuo pipefail
+# shellcheck source=lib/common.sh
+. "$(dirname "$0")/lib/common.sh"
+cd "$REPO_ROOT"
+
+# Local settings; variables already set in the environment win.
+while IFS='=' read -r name value; do
+  [[ "$name" =~ ^[A-Z_][A-Z0-9_]*$ ]] || continue
+  [ -n "${!name:-}" ] || export "$name=$value"
+done < config/local.env
+
+LOG_DIR="$REPO_ROOT/.local/logs"
+mkdir -p "$LOG_DIR"
+PIDS=()
+STARTED_KAFKA=0
+
+# Stops what this script started, once. Services run in their own sessions (setsid), so
+# Ctrl-C reaches only this script and each service gets exactly one SIGTERM: a graceful stop.
+cleanup() {
+  local status=$1
+  trap - INT TERM EXIT
+  if [ ${#PIDS[@]} -gt 0 ] || [ "$STARTED_KAFKA" = 1 ]; then
+    echo
+    say "stopping"
+  fi
+  for pid in "${PIDS[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
+  for pid in "${PIDS[@]}"; do wait "$pid" 2>/dev/null || true; done
+  if [ "$STARTED_KAFKA" = 1 ]; then scripts/kafka.sh stop || true; fi
+  exit "$status"
+}
+trap 'cleanup 0' INT TERM
+trap 'cleanup $?' EXIT
+
+gateway_url="http://127.0.0.1:${GATEWAY_PORT}"
+if curl -fsS "$gateway_url/healthz" >/dev/null 2>&1; then
+  die "something already answers on $gateway_url: is the stack already running in another terminal?"
+fi
+
+ensure_dependencies
+ensure_postgres
+ensure_redis
+node scripts/lib/createDatabase.cjs "$DATABASE_URL"
+build_all
+say "migrating"
+node services/records/dist/migrate.js >"$LOG_DIR/migrate.log" || { cat "$LOG_DIR/migrate.log"; die "migrations failed"; }
+
+if ! scripts/kafka.sh status >/dev/null 2>&1; then
+  say "starting Kafka (first run resolves its jars with Maven)"
+  scripts/kafka.sh ensure
+  STARTED_KAFKA=1
+fi
+
+# start_service NAME LOGFILE COMMAND...: runs it in the background, waits for its "listening" log line.
+start_service() {
+  local name=$1 log=$2
+  shift 2
+  setsid "$@" >"$log" 2>&1 </dev/null &
+  PIDS+=($!)
+  local pid=$!
+  for _ in $(seq 1 100); do
+    if grep -q '"msg":"listening"' "$log" 2>/dev/null; then
+      say "$name is up (pid $pid, log $log)"
+      return
+    fi
+    kill -0 "$pid" 2>/dev/null || { tail -n 30 "$log"; die "$name exited during startup"; }
+    sleep 0.2
+  done
+  tail -n 30 "$log"
+  die "$name did not start within 20 s"
+}
+
+GRPC_PORT="$RECORDS_GRPC_PORT" start_service records "$LOG_DIR/records.log" node services/records/dist/main.js
+HTTP_PORT="$GATEWAY_PORT" start_service gateway "$LOG_DIR/gateway.log" node gateway/dist/main.js
+
+say "seeding demo data"
+seed_json=$(npx --no-install brandctl seed --json)
+demo_key=$(node -e 'const s=JSON.parse(process.argv[1]); process.stdout.write(s.key.secret)' "$seed_json")
+demo_brand=$(node -e 'const s=JSON.parse(process.argv[1]); process.stdout.write(s.brand.name + " (" + s.brand.id + ")")' "$seed_json")
+
+cat <<EOF
+
+  Brand Records Service is running.
+    gateway   $gateway_url           (logs: .local/logs/gateway.log)
+    records   127.0.0.1:${RECORDS_GRPC_PORT}  gRPC  (logs: .local/logs/records.log)
+    OpenAPI   $gateway_url/openapi/service.yaml
+
+  Demo brand: $demo_brand
+  Demo key (shown once; keep keys on servers): $demo_key
+
+  Try it:
+    curl -s '$gateway_url/api/v1/campaigns?limit=2' -H 'Authorization: Bearer $demo_key'
+
+  Assistant (MCP) endpoint: $gateway_url/api/mcp
+    curl -s $gateway_url/api/mcp -H 'Authorization: Bearer $demo_key' \\
+      -H 'Content-Type: application/json' \\
+      -d '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"list_payouts","arguments":{"limit":2}}}'
+
+  Manage brands and keys: npx brandctl --help      Stop: Ctrl-C
+EOF
+
+# Stay in the foreground until Ctrl-C, or until a service dies.
+while true; do
+  for pid in "${PIDS[@]}"; do
+    if ! kill -0 "$pid" 2>/dev/null; then
+      warn "a service (pid $pid) exited; see .local/logs/"
+      cleanup 1
+    fi
+  done
+  sleep 1
+done

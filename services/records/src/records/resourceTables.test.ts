@@ -7,12 +7,12 @@ import { RESOURCE_TABLES, type ColumnKind } from './resourceTables';
 
 /** Each resource's generated message, with every field at its default. */
 const MESSAGES: Record<ResourceName, Record<string, unknown>> = {
-  campaigns: Campaign.fromPartial({}),
-  submissions: Submission.fromPartial({}),
-  payouts: Payout.fromPartial({}),
-  deposits: Deposit.fromPartial({}),
-  conversions: Conversion.fromPartial({}),
-  links: Link.fromPartial({}),
+  campaigns: { ...Campaign.fromPartial({}) },
+  submissions: { ...Submission.fromPartial({}) },
+  payouts: { ...Payout.fromPartial({}) },
+  deposits: { ...Deposit.fromPartial({}) },
+  conversions: { ...Conversion.fromPartial({}) },
+  links: { ...Link.fromPartial({}) },
 };
 
 interface SqlColumn {

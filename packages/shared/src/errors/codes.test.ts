@@ -1,0 +1,68 @@
+import { status } from '@grpc/grpc-js';
+import { ERROR_CODES, grpcStatusOf, httpStatusOf, isErrorCode, type ErrorCode } from './index';
+
+const CODES = Object.keys(ERROR_CODES) as ErrorCode[];
+
+describe('ERROR_CODES', () => {
+  it.each(CODES)('%s has an HTTP error status and a failing gRPC status', (code) => {
+    expect(httpStatusOf(code)).toBeGreaterThanOrEqual(400);
+    expect(httpStatusOf(code)).toBeLessThan(600);
+    expect(Object.values(status)).toContain(grpcStatusOf(code));
+    expect(grpcStatusOf(code)).not.toBe(status.OK);
+  });
+
+  it('maps the contract and design codes to their HTTP statuses', () => {
+    const expected: Partial<Record<ErrorCode, number>> = {
+      missing_key: 401,
+      invalid_key: 401,
+      insufficient_permission: 403,
+      unknown_resource: 404,
+      invalid_parameter: 400,
+      invalid_cursor: 400,
+      validation_failed: 400,
+      request_conflict: 409,
+      pending_plan_limit: 422,
+      rate_limited: 429,
+      internal_error: 500,
+      service_unavailable: 503,
+    };
+    for (const [code, http] of Object.entries(expected)) {
+      expect([code, httpStatusOf(code as ErrorCode)]).toEqual([code, http]);
+    }
+  });
+
+  it('keeps the gRPC status consistent with the HTTP class', () => {
+    // google/rpc/code.proto "HTTP Mapping" for the statuses we use
+    const byHttp: Record<number, status[]> = {
+      400: [status.INVALID_ARGUMENT],
+      401: [status.UNAUTHENTICATED],
+      403: [status.PERMISSION_DENIED],
+      404: [status.NOT_FOUND],
+      405: [status.UNIMPLEMENTED],
+      409: [status.ALREADY_EXISTS, status.ABORTED],
+      413: [status.INVALID_ARGUMENT],
+      415: [status.INVALID_ARGUMENT],
+      422: [status.FAILED_PRECONDITION],
+      429: [status.RESOURCE_EXHAUSTED],
+      500: [status.INTERNAL],
+      503: [status.UNAVAILABLE],
+    };
+    for (const code of CODES) {
+      expect([code, byHttp[httpStatusOf(code)]]).toEqual([
+        code,
+        expect.arrayContaining([grpcStatusOf(code)]),
+      ]);
+    }
+  });
+});
+
+describe('isErrorCode', () => {
+  it('accepts every code', () => {
+    for (const code of CODES) expect(isErrorCode(code)).toBe(true);
+  });
+
+  it.each(['nope', 'INVALID_KEY', '', 'toString', '__proto__', 'constructor', 401, null])(
+    'refuses %p',
+    (value) => expect(isErrorCode(value)).toBe(false),
+  );
+});

@@ -1,0 +1,40 @@
+// @brand/testkit: the integration-test harness. Explicit named exports only.
+export { createAdminClient, type AdminClient, type ListRecordsInput } from './adminClient';
+export { checkGrpcHealth, type HealthStatus } from './grpcHealth';
+export { makeBrandWithKey, type BrandWithKey } from './makeBrandWithKey';
+export { makeRecords } from './makeRecords';
+export { GATEWAY_MAIN, RECORDS_MAIN, REPO_ROOT } from './paths';
+export {
+  environmentValue,
+  planName,
+  planValue,
+  recordValue,
+  resourceValue,
+  roleValue,
+  type EnvironmentName,
+  type PlanName,
+  type RoleName,
+} from './protoEnums';
+export { randomHex } from './random';
+export { RECORD_FACTORIES, type RecordTypes, type RowContext } from './recordFactories';
+export { freeRedisPrefixKeys, uniqueRedisPrefix } from './redisKeys';
+export {
+  spawnService,
+  stopAllServices,
+  type ServiceProcess,
+  type SpawnServiceOptions,
+} from './serviceProcess';
+export {
+  startGateway,
+  startRecords,
+  TEST_CURSOR_SECRET,
+  TEST_INTERNAL_TOKEN,
+  type GatewayProcess,
+  type RecordsProcess,
+} from './services';
+export { startStack, type Stack, type StackOptions } from './stack';
+export { tcpProxy, type TcpProxy } from './tcpProxy';
+export { createTestDatabase, type TestDatabase } from './testDatabase';
+export { adminDatabaseUrl, testRedisUrl } from './testEnv';
+export { API_TIMESTAMP, formatMicros, newestFirst, parseMicros } from './timestamps';
+export { waitFor } from './waitFor';

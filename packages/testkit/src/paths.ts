@@ -1,0 +1,11 @@
+import path from 'node:path';
+
+/**
+ * Locations in the checkout. Resolved from this file so they hold for ts-jest (src/) and
+ * for jest's globalSetup, which loads this module without moduleNameMapper.
+ */
+export const REPO_ROOT = path.resolve(__dirname, '../../..');
+export const MIGRATIONS_DIR = path.join(REPO_ROOT, 'services/records/migrations');
+export const RECORDS_MAIN = path.join(REPO_ROOT, 'services/records/dist/main.js');
+export const RECORDS_MIGRATE = path.join(REPO_ROOT, 'services/records/dist/migrate.js');
+export const GATEWAY_MAIN = path.join(REPO_ROOT, 'gateway/dist/main.js');

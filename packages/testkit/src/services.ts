@@ -1,0 +1,70 @@
+import { GATEWAY_MAIN, RECORDS_MAIN } from './paths';
+import { spawnService, type ServiceProcess } from './serviceProcess';
+import { testRedisUrl } from './testEnv';
+
+/** The internal token every test stack's records service accepts on admin RPCs. */
+export const TEST_INTERNAL_TOKEN = 'test-internal-token-0123456789abcdef';
+/** The cursor-signing secret of test stacks. */
+export const TEST_CURSOR_SECRET = 'test-cursor-secret-0123456789abcdef-0123456789';
+
+export interface RecordsProcess extends ServiceProcess {
+  /** gRPC address, "127.0.0.1:<port>". */
+  address: string;
+}
+
+export interface GatewayProcess extends ServiceProcess {
+  /** Origin, "http://127.0.0.1:<port>", no trailing slash. */
+  url: string;
+}
+
+const logLevel = (): string => process.env.TEST_LOG_LEVEL ?? 'info';
+
+/** Starts the built records service on an OS-chosen port of 127.0.0.1. */
+export async function startRecords(opts: {
+  databaseUrl: string;
+  redisUrl?: string;
+  redisKeyPrefix: string;
+  env?: Record<string, string>;
+}): Promise<RecordsProcess> {
+  const proc = await spawnService({
+    name: 'records',
+    entry: RECORDS_MAIN,
+    env: {
+      GRPC_PORT: '0',
+      GRPC_HOST: '127.0.0.1',
+      DATABASE_URL: opts.databaseUrl,
+      REDIS_URL: opts.redisUrl ?? testRedisUrl(),
+      REDIS_KEY_PREFIX: opts.redisKeyPrefix,
+      INTERNAL_TOKEN: TEST_INTERNAL_TOKEN,
+      CURSOR_SECRET: TEST_CURSOR_SECRET,
+      LOG_LEVEL: logLevel(),
+      HEALTH_PROBE_INTERVAL_MS: '500',
+      ...opts.env,
+    },
+  });
+  return Object.assign(proc, { address: `127.0.0.1:${proc.port}` });
+}
+
+/** Starts the built gateway on an OS-chosen port of 127.0.0.1, serving the live environment. */
+export async function startGateway(opts: {
+  recordsAddr: string;
+  redisUrl?: string;
+  redisKeyPrefix: string;
+  env?: Record<string, string>;
+}): Promise<GatewayProcess> {
+  const proc = await spawnService({
+    name: 'gateway',
+    entry: GATEWAY_MAIN,
+    env: {
+      HTTP_PORT: '0',
+      HTTP_HOST: '127.0.0.1',
+      SERVICE_ENVIRONMENT: 'live',
+      RECORDS_GRPC_ADDR: opts.recordsAddr,
+      REDIS_URL: opts.redisUrl ?? testRedisUrl(),
+      REDIS_KEY_PREFIX: opts.redisKeyPrefix,
+      LOG_LEVEL: logLevel(),
+      ...opts.env,
+    },
+  });
+  return Object.assign(proc, { url: `http://127.0.0.1:${proc.port}` });
+}

@@ -1,0 +1,73 @@
+import net from 'node:net';
+
+/** A loopback TCP proxy in front of a real server, for making it "go down" in a test. */
+export interface TcpProxy {
+  port: number;
+  /**
+   * A URL through the proxy: `url('postgres', 'brand_t_x')` →
+   * `postgres://postgres@127.0.0.1:<port>/brand_t_x`, `url('redis', '2')` → `redis://127.0.0.1:<port>/2`.
+   */
+  url(scheme: 'redis' | 'postgres', pathOrDb?: string): string;
+  /** The same URL with its host and port replaced by the proxy's (credentials and path kept). */
+  rewrite(url: string): string;
+  /** Stops listening and resets every open connection: new connects are refused, open ones fail. */
+  pause(): Promise<void>;
+  /** Listens again on the same port. */
+  resume(): Promise<void>;
+  /** Stops for good. */
+  close(): Promise<void>;
+}
+
+/** Starts a proxy on 127.0.0.1 (an OS-chosen port) that pipes every connection to `target`. */
+export async function tcpProxy(target: { host: string; port: number }): Promise<TcpProxy> {
+  const sockets = new Set<net.Socket>();
+  const server = net.createServer((client) => {
+    const upstream = net.connect(target.port, target.host);
+    for (const s of [client, upstream]) {
+      sockets.add(s);
+      s.on('close', () => sockets.delete(s));
+    }
+    // either side failing or closing takes the other down, like a real connection would
+    client.on('error', () => upstream.destroy());
+    upstream.on('error', () => client.resetAndDestroy());
+    client.pipe(upstream);
+    upstream.pipe(client);
+  });
+  server.on('error', () => undefined);
+
+  const listen = (port: number) =>
+    new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, '127.0.0.1', () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+  const stop = () =>
+    new Promise<void>((resolve) => {
+      for (const s of sockets) s.resetAndDestroy();
+      sockets.clear();
+      if (!server.listening) return resolve();
+      server.close(() => resolve());
+    });
+
+  await listen(0);
+  const port = (server.address() as net.AddressInfo).port;
+  return {
+    port,
+    url(scheme, pathOrDb = '') {
+      return scheme === 'postgres'
+        ? `postgres://postgres@127.0.0.1:${port}/${pathOrDb || 'postgres'}`
+        : `redis://127.0.0.1:${port}${pathOrDb ? `/${pathOrDb}` : ''}`;
+    },
+    rewrite(url) {
+      const u = new URL(url);
+      u.hostname = '127.0.0.1';
+      u.port = String(port);
+      return u.toString();
+    },
+    pause: stop,
+    resume: () => (server.listening ? Promise.resolve() : listen(port)),
+    close: stop,
+  };
+}

@@ -1,0 +1,78 @@
+import pg from 'pg';
+import {
+  ident,
+  PG_INVALID_CATALOG_NAME,
+  PG_OBJECT_IN_USE,
+  pgCode,
+  withAdminClient,
+} from './pgAdmin';
+import { randomHex } from './random';
+import { dropDatabase, ensureTemplateDatabase } from './templateDb';
+import {
+  databaseUrl,
+  ENV_RUN_ID,
+  ENV_TEMPLATE_DB,
+  requireSetupEnv,
+  TEST_DB_PREFIX,
+} from './testEnv';
+
+/** A throwaway, fully migrated database of the records service. */
+export interface TestDatabase {
+  name: string;
+  /** Connection URL for a service process (DATABASE_URL). */
+  url: string;
+  /** A pool for the test itself; its search_path is the records schema. */
+  pool: pg.Pool;
+  /** Ends the pool and drops the database, cutting off any connection still open. */
+  close(): Promise<void>;
+}
+
+/**
+ * Clones the migrated template into `brand_t_<runId>_<random>` (milliseconds, unlike running
+ * the migrations). If the template vanished meanwhile (another run on a newer migration tree
+ * dropped it), it is rebuilt once.
+ */
+export async function createTestDatabase(): Promise<TestDatabase> {
+  const runId = requireSetupEnv(ENV_RUN_ID);
+  let template = requireSetupEnv(ENV_TEMPLATE_DB);
+  const name = `${TEST_DB_PREFIX}${runId}_${randomHex(4)}`;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await withAdminClient((c) =>
+        c.query(`create database ${ident(name)} template ${ident(template)}`),
+      );
+      break;
+    } catch (err) {
+      const code = pgCode(err);
+      if (attempt >= 5) throw err;
+      if (code === PG_INVALID_CATALOG_NAME) {
+        template = await ensureTemplateDatabase();
+        process.env[ENV_TEMPLATE_DB] = template;
+      } else if (code === PG_OBJECT_IN_USE) {
+        // another session is briefly connected to the template; it goes away on its own
+        await new Promise((r) => setTimeout(r, 200 * attempt));
+      } else {
+        throw err;
+      }
+    }
+  }
+  const url = databaseUrl(name);
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: 4,
+    options: '-c search_path=records,public',
+  });
+  pool.on('error', () => undefined);
+  let closed = false;
+  return {
+    name,
+    url,
+    pool,
+    async close() {
+      if (closed) return;
+      closed = true;
+      await pool.end().catch(() => undefined);
+      await dropDatabase(name, true);
+    },
+  };
+}

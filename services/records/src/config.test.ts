@@ -1,0 +1,62 @@
+import { ConfigError } from '@brand/shared/config';
+import { loadRecordsConfig } from './config';
+
+const VALID = {
+  DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/brand_records',
+  INTERNAL_TOKEN: 'an-internal-token-of-32-characters',
+  CURSOR_SECRET: 'a-cursor-secret-of-at-least-32-characters',
+};
+
+describe('loadRecordsConfig', () => {
+  it('applies the documented defaults', () => {
+    expect(loadRecordsConfig(VALID)).toMatchObject({
+      GRPC_HOST: '0.0.0.0',
+      GRPC_PORT: 50051,
+      DATABASE_POOL_MAX: 10,
+      MIGRATE_ON_START: false,
+      REDIS_KEY_PREFIX: 'brs:',
+      CURSOR_SECRETS_PREVIOUS: [],
+      LOG_LEVEL: 'info',
+    });
+  });
+
+  it('splits previous cursor secrets on commas and drops blanks', () => {
+    const config = loadRecordsConfig({ ...VALID, CURSOR_SECRETS_PREVIOUS: ' old-one , ,old-two,' });
+    expect(config.CURSOR_SECRETS_PREVIOUS).toEqual(['old-one', 'old-two']);
+  });
+
+  it('names every missing or malformed variable at once', () => {
+    let message = '';
+    try {
+      loadRecordsConfig({
+        GRPC_PORT: 'http',
+        MIGRATE_ON_START: 'sometimes',
+        CURSOR_SECRET: 'short',
+      });
+    } catch (err) {
+      expect(err).toBeInstanceOf(ConfigError);
+      message = (err as Error).message;
+    }
+    for (const name of [
+      'GRPC_PORT',
+      'MIGRATE_ON_START',
+      'CURSOR_SECRET',
+      'INTERNAL_TOKEN',
+      'DATABASE_URL',
+    ]) {
+      expect(message).toMatch(new RegExp(`^  ${name}: `, 'm'));
+    }
+  });
+
+  it('refuses the local-stack secrets in production only', () => {
+    const local = {
+      ...VALID,
+      INTERNAL_TOKEN: 'local-dev-internal-token-change-me',
+      CURSOR_SECRET: 'local-dev-cursor-secret-change-me-0123456789',
+    };
+    expect(() => loadRecordsConfig(local)).not.toThrow();
+    expect(() => loadRecordsConfig({ ...local, NODE_ENV: 'production' })).toThrow(
+      /INTERNAL_TOKEN: the local-stack value[\s\S]*CURSOR_SECRET: the local-stack value/,
+    );
+  });
+});

@@ -1,0 +1,91 @@
+import { RESOURCES } from '@brand/shared/resources';
+import {
+  createAdminClient,
+  recordValue,
+  startStack,
+  TEST_INTERNAL_TOKEN,
+  type Stack,
+} from '@brand/testkit';
+
+let stack: Stack;
+beforeAll(async () => {
+  stack = await startStack({ gateways: 0 });
+});
+afterAll(() => stack?.close());
+
+const countRows = async (brandId: string): Promise<Record<string, number>> => {
+  const counts: Record<string, number> = {};
+  for (const table of RESOURCES) {
+    const r = await stack.db.pool.query<{ n: number }>(
+      `select count(*)::int as n from ${table} where brand_id = $1`,
+      [brandId],
+    );
+    counts[table] = r.rows[0]!.n;
+  }
+  return counts;
+};
+
+describe('SeedDemoData', () => {
+  it('creates about 4,000 related records across the six resources', async () => {
+    const { brand } = await stack.admin.createBrand();
+    const created = await stack.admin.seedDemoData(brand.id);
+    expect(Object.keys(created).sort()).toEqual([...RESOURCES].sort());
+    for (const r of RESOURCES) expect(created[r]).toBeGreaterThan(0);
+    const total = Object.values(created).reduce((a, b) => a + b, 0);
+    expect(total).toBeGreaterThanOrEqual(3_800);
+    expect(total).toBeLessThanOrEqual(4_200);
+    expect(await countRows(brand.id)).toEqual(created);
+
+    // every child points at a campaign of the same brand (the foreign keys hold)
+    const orphans = await stack.db.pool.query(
+      `select 1 from submissions s left join campaigns c on c.id = s.campaign_id and c.brand_id = s.brand_id
+       where s.brand_id = $1 and c.id is null`,
+      [brand.id],
+    );
+    expect(orphans.rowCount).toBe(0);
+
+    // and the records read back through ListRecords
+    const page = await stack.admin.listRecords({
+      brand_id: brand.id,
+      resource: 'payouts',
+      limit: 5,
+    });
+    expect(page.records).toHaveLength(5);
+    expect(page.next_cursor).toBeDefined();
+    expect(recordValue(page.records[0]!)).toMatchObject({
+      id: expect.stringMatching(/^po_/) as string,
+      currency: 'PHP',
+      status: expect.stringMatching(/^(pending|processing|paid|failed)$/) as string,
+    });
+  });
+
+  it('refuses an unknown brand with not_found', async () => {
+    await expect(stack.admin.seedDemoData('br_doesNotExist000000')).rejects.toMatchObject({
+      code: 'not_found',
+    });
+  });
+
+  it('refuses a scale above 50 with validation_failed', async () => {
+    const { brand } = await stack.admin.createBrand();
+    await expect(stack.admin.seedDemoData(brand.id, 51)).rejects.toMatchObject({
+      code: 'validation_failed',
+    });
+    expect(Object.values(await countRows(brand.id))).toEqual([0, 0, 0, 0, 0, 0]);
+  });
+
+  it.each([
+    ['no', ''],
+    ['a wrong', `x${TEST_INTERNAL_TOKEN}`],
+  ])('refuses %s internal token with unauthenticated and writes nothing', async (_, token) => {
+    const { brand } = await stack.admin.createBrand();
+    const client = createAdminClient(stack.records.address, token);
+    try {
+      await expect(client.seedDemoData(brand.id)).rejects.toMatchObject({
+        code: 'unauthenticated',
+      });
+    } finally {
+      client.close();
+    }
+    expect(Object.values(await countRows(brand.id))).toEqual([0, 0, 0, 0, 0, 0]);
+  });
+});

@@ -1,0 +1,221 @@
+import { hashApiKey } from '@brand/shared/keys';
+import {
+  brandctl,
+  closedAddress,
+  jsonOf,
+  useBrandctlStack,
+  type BrandOut,
+  type ErrorOut,
+  type SeedOut,
+} from './brandctlHarness';
+
+// brandctl end to end: the built CLI in a child process against a real records process on
+// a throwaway database. Every run also checks that the internal token never appears.
+// Keys have their own file, brandctl.keys.test.ts.
+
+const RESOURCES = ['campaigns', 'submissions', 'payouts', 'deposits', 'conversions', 'links'];
+
+const h = useBrandctlStack();
+const run = h.run;
+const refused = h.refused;
+
+describe('usage', () => {
+  it.each([
+    [[]],
+    [['brand']],
+    [['brand', 'create']],
+    [['brand', 'list']],
+    [['brand', 'update']],
+    [['member']],
+    [['member', 'add']],
+    [['key']],
+    [['key', 'create']],
+    [['key', 'list']],
+    [['key', 'revoke']],
+    [['seed']],
+  ])('brandctl %j --help exits 0 with a description and an example', async (words) => {
+    const r = await run(...words, '--help');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^Usage: brandctl/);
+    expect(r.stdout).toMatch(/\nExamples?:\n {2}\$ brandctl /);
+  });
+
+  it('exits 2 on an unknown command, a missing option or a bad choice', async () => {
+    const unknown = await run('frobnicate');
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(/unknown command 'frobnicate'/);
+    expect((await run('brand', 'create', '--name', 'X')).code).toBe(2);
+    expect(
+      (await run('brand', 'create', '--name', 'X', '--plan', 'gold', '--owner', 'a@b.co')).code,
+    ).toBe(2);
+    expect((await run('seed', '--scale', '0')).code).toBe(2);
+  });
+
+  it('exits 3 with a clear message when the records service is unreachable', async () => {
+    const addr = await closedAddress();
+    const message = `cannot reach the records service at ${addr}; is it running? (npm run up)`;
+    const human = await brandctl(['brand', 'list'], { ...h.env, RECORDS_GRPC_ADDR: addr });
+    expect(human).toMatchObject({ code: 3, stdout: '', stderr: `error: ${message}\n` });
+    const json = await brandctl(['brand', 'list', '--json'], { ...h.env, RECORDS_GRPC_ADDR: addr });
+    expect(json.code).toBe(3);
+    expect(jsonOf<ErrorOut>(json)).toEqual({ error: { code: 'service_unavailable', message } });
+  });
+
+  it('exits 1 with a wrong internal token, without echoing it', async () => {
+    const token = 'wrong-token-wrong-token-wrong';
+    const r = await brandctl(['brand', 'list'], { ...h.env, INTERNAL_TOKEN: token });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^error: .*internal token/);
+    expect(r.stdout + r.stderr).not.toContain(token);
+  });
+});
+
+describe('brands and members', () => {
+  it('creates, lists and updates a brand', async () => {
+    const created = await run(
+      ...['brand', 'create', '--name', 'Acme Foods', '--plan', 'plus'],
+      ...['--owner', 'ana@acme.test', '--verified', '--json'],
+    );
+    expect(created.code).toBe(0);
+    const { brand, owner } = jsonOf<{ brand: BrandOut; owner: { email: string; role: string } }>(
+      created,
+    );
+    expect(brand).toMatchObject({ name: 'Acme Foods', plan: 'plus', verified: true });
+    expect(owner).toMatchObject({ email: 'ana@acme.test', role: 'owner' });
+
+    const human = await run(
+      'brand',
+      'create',
+      '--name',
+      'Beta',
+      '--plan',
+      'free',
+      '--owner',
+      'b@beta.test',
+    );
+    expect(human.code).toBe(0);
+    expect(human.stdout).toMatch(/^id +br_\w+$/m);
+    expect(human.stdout).toMatch(/^plan +free$/m);
+    expect(human.stdout).toMatch(/^verified +no$/m);
+    expect(human.stdout).toMatch(/^owner +b@beta\.test$/m);
+
+    const list = jsonOf<{ brands: BrandOut[] }>(await run('brand', 'list', '--json'));
+    expect(list.brands.map((b) => b.name)).toEqual(expect.arrayContaining(['Acme Foods', 'Beta']));
+    expect((await run('brand', 'list')).stdout).toMatch(
+      new RegExp(`^${brand.id} +Acme Foods +plus +yes `, 'm'),
+    );
+
+    const updated = await run(
+      'brand',
+      'update',
+      brand.id,
+      '--plan',
+      'pro',
+      '--unverified',
+      '--json',
+    );
+    expect(jsonOf<{ brand: BrandOut }>(updated).brand).toMatchObject({
+      plan: 'pro',
+      verified: false,
+    });
+    const reverified = await run('brand', 'update', brand.id, '--verified', '--json');
+    expect(jsonOf<{ brand: BrandOut }>(reverified).brand).toMatchObject({
+      plan: 'pro',
+      verified: true,
+    });
+
+    expect((await run('brand', 'update', brand.id)).code).toBe(2);
+    expect(await refused('brand', 'update', 'br_nope', '--plan', 'pro')).toMatchObject({
+      code: 'not_found',
+    });
+  });
+
+  it('adds a member, and refuses a duplicate or a bad email', async () => {
+    const { brand } = await h.stack.admin.createBrand({ plan: 'plus', verified: true });
+    const added = await run(
+      'member',
+      'add',
+      brand.id,
+      '--email',
+      'dev@acme.test',
+      '--role',
+      'admin',
+      '--json',
+    );
+    expect(added.code).toBe(0);
+    expect(jsonOf<{ member: unknown }>(added).member).toMatchObject({
+      brand_id: brand.id,
+      email: 'dev@acme.test',
+      role: 'admin',
+    });
+    const dup = await refused(
+      'member',
+      'add',
+      brand.id,
+      '--email',
+      'dev@acme.test',
+      '--role',
+      'member',
+    );
+    expect(dup.code).toBe('already_exists');
+    const bad = await refused('member', 'add', brand.id, '--email', 'nope', '--role', 'member');
+    expect(bad.code).toBe('validation_failed');
+    expect(bad.message).toMatch(/email/);
+  });
+});
+
+describe('seed', () => {
+  it('creates Demo Brand, seeds it once, and prints a new key every run', async () => {
+    const first = await run('seed', '--json');
+    expect(first.code).toBe(0);
+    const one = jsonOf<SeedOut>(first);
+    expect(one.brand).toMatchObject({ name: 'Demo Brand', plan: 'enterprise', verified: true });
+    expect(Object.keys(one.seeded ?? {}).sort()).toEqual([...RESOURCES].sort());
+    for (const n of Object.values(one.seeded!)) expect(n).toBeGreaterThan(0);
+    expect(one.key!.secret).toMatch(/^bk_live_[A-Za-z0-9]{40}$/);
+    expect(one.key!.secret.startsWith(one.key!.prefix)).toBe(true);
+
+    const second = await run('seed', '--json');
+    expect(second.code).toBe(0);
+    const two = jsonOf<SeedOut>(second);
+    expect(two.brand.id).toBe(one.brand.id);
+    expect(two.seeded).toBeNull();
+    expect(two.key!.id).not.toBe(one.key!.id);
+    expect(two.key!.secret).toMatch(/^bk_live_[A-Za-z0-9]{40}$/);
+
+    const demo = (await h.stack.admin.listBrands()).filter((b) => b.name === 'Demo Brand');
+    expect(demo).toHaveLength(1);
+    const campaigns = await h.stack.admin.listRecords({
+      brand_id: one.brand.id,
+      resource: 'campaigns',
+      limit: 200,
+    });
+    expect(campaigns.records).toHaveLength(one.seeded!.campaigns!);
+    const keys = await h.stack.admin.listKeys(one.brand.id);
+    expect(keys.map((k) => [k.name, k.permissions, k.created_by])).toEqual([
+      ['Demo integration', ['campaigns:prepare'], 'owner@demo-brand.test'],
+      ['Demo integration', ['campaigns:prepare'], 'owner@demo-brand.test'],
+    ]);
+    const identity = await h.stack.admin.authenticateKey(hashApiKey(two.key!.secret), 'live');
+    expect(identity.brand_id).toBe(one.brand.id);
+
+    const human = await run('seed', '--no-key');
+    expect(human.code).toBe(0);
+    expect(human.stdout).toMatch(/nothing seeded/);
+    expect(human.stdout).not.toContain('bk_live_');
+    expect(jsonOf<SeedOut>(await run('seed', '--no-key', '--json')).key).toBeNull();
+  });
+
+  it('seeds a named brand, and refuses an unknown one', async () => {
+    const { brand } = await h.stack.admin.createBrand({ plan: 'pro', ownerEmail: 'o@named.test' });
+    const r = await run('seed', '--brand', brand.id, '--actor', 'o@named.test', '--json');
+    expect(r.code).toBe(0);
+    const out = jsonOf<SeedOut>(r);
+    expect(out.brand.id).toBe(brand.id);
+    expect(out.seeded?.campaigns).toBeGreaterThan(0);
+    expect(out.key?.secret).toMatch(/^bk_live_/);
+    expect(await refused('seed', '--brand', 'br_doesnotexist')).toMatchObject({
+      code: 'not_found',
+    });
+  });
+});

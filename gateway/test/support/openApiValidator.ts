@@ -1,0 +1,86 @@
+import Ajv2020 from 'ajv/dist/2020';
+import addFormats from 'ajv-formats';
+import type { ValidateFunction } from 'ajv';
+import { parse } from 'yaml';
+
+interface ResponseSpec {
+  content?: Record<string, { schema?: unknown }>;
+}
+interface Operation {
+  responses: Record<string, ResponseSpec>;
+}
+type PathItem = Record<string, Operation>;
+interface Document {
+  paths: Record<string, PathItem>;
+}
+
+const DOC_ID = 'https://brand-records.test/openapi.json';
+const pointer = (...parts: string[]) => parts.map((p) => p.replace(/~/g, '~0').replace(/\//g, '~1')).join('/');
+
+/**
+ * Validates live responses against the OpenAPI document the gateway serves: the path
+ * template (concrete paths before templated ones, as OpenAPI matches), the method, the
+ * status and the JSON body schema, with $refs resolved by Ajv (JSON Schema 2020-12, as
+ * OpenAPI 3.1 uses). A response to an undocumented method or path must still be one of
+ * the documented error bodies (REST Error, or a JSON-RPC error under /api/mcp).
+ */
+export class OpenApiValidator {
+  private readonly ajv = new Ajv2020({ strict: false, allErrors: true });
+  private readonly cache = new Map<string, ValidateFunction>();
+  private readonly templates: Array<{ template: string; regex: RegExp; concrete: boolean }>;
+
+  constructor(private readonly doc: Document) {
+    addFormats(this.ajv);
+    this.ajv.addSchema(doc as object, DOC_ID);
+    this.templates = Object.keys(doc.paths)
+      .map((template) => ({
+        template,
+        regex: new RegExp(`^${template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{[^}]+\\?\}|\{[^}]+\}/g, '[^/]+')}$`),
+        concrete: !template.includes('{'),
+      }))
+      .sort((a, b) => Number(b.concrete) - Number(a.concrete));
+  }
+
+  static fromYaml(yaml: string): OpenApiValidator {
+    return new OpenApiValidator(parse(yaml) as Document);
+  }
+
+  /** Returns a list of problems (empty when the response matches the document). */
+  check(method: string, path: string, status: number, contentType: string | null, body: string): string[] {
+    const pathname = path.split('?')[0]!;
+    const template = this.templates.find((t) => t.regex.test(pathname))?.template;
+    const operation = template ? this.doc.paths[template]?.[method.toLowerCase()] : undefined;
+    if (!template || !operation) return this.checkUndocumented(pathname, status, body);
+
+    const key = operation.responses[String(status)] ? String(status) : operation.responses[`${String(status)[0]}XX`] ? `${String(status)[0]}XX` : 'default';
+    const response = operation.responses[key];
+    if (!response) return [`${method} ${template}: status ${status} is not documented`];
+    if (!response.content) return body.length === 0 ? [] : [`${method} ${template} ${status}: documented without a body, got one`];
+    const mediaType = (contentType ?? '').split(';')[0]!.trim();
+    if (!response.content[mediaType]) return [`${method} ${template} ${status}: content type ${mediaType} is not documented`];
+    if (mediaType !== 'application/json') return [];
+    const schemaRef = `${DOC_ID}#/${pointer('paths', template, method.toLowerCase(), 'responses', key, 'content', mediaType, 'schema')}`;
+    return this.validate(schemaRef, body, `${method} ${template} ${status}`);
+  }
+
+  private checkUndocumented(pathname: string, status: number, body: string): string[] {
+    if (status < 400) return [`${pathname}: undocumented path answered ${status}`];
+    const schema = pathname.startsWith('/api/mcp') ? 'JsonRpcErrorResponse' : 'Error';
+    return this.validate(`${DOC_ID}#/components/schemas/${schema}`, body, `${pathname} ${status} (undocumented, as ${schema})`);
+  }
+
+  private validate(ref: string, body: string, label: string): string[] {
+    let value: unknown;
+    try {
+      value = JSON.parse(body);
+    } catch {
+      return [`${label}: body is not JSON: ${body.slice(0, 200)}`];
+    }
+    let fn = this.cache.get(ref);
+    if (!fn) {
+      fn = this.ajv.compile({ $ref: ref });
+      this.cache.set(ref, fn);
+    }
+    return fn(value) ? [] : [`${label}: ${this.ajv.errorsText(fn.errors, { separator: '; ' })}`];
+  }
+}

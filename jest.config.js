@@ -13,7 +13,7 @@ const moduleNameMapper = {
 };
 
 const transform = {
-  '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.json', isolatedModules: true }],
+  '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.json' }],
 };
 
 module.exports = {

@@ -38,7 +38,11 @@ export class ApiClient {
     return this.request<T>('POST', path, opts);
   }
 
-  async request<T = unknown>(method: string, path: string, opts: RequestOptions = {}): Promise<ApiResponse<T>> {
+  async request<T = unknown>(
+    method: string,
+    path: string,
+    opts: RequestOptions = {},
+  ): Promise<ApiResponse<T>> {
     const validator = await this.loadValidator();
     const headers: Record<string, string> = { ...opts.headers };
     const authorization = opts.authorization ?? (opts.key ? `Bearer ${opts.key}` : undefined);
@@ -50,9 +54,17 @@ export class ApiClient {
     }
     const res = await fetch(`${this.baseUrl}${path}`, { method, headers, body });
     const text = await res.text();
-    const problems = validator.check(method, path, res.status, res.headers.get('content-type'), text);
+    const problems = validator.check(
+      method,
+      path,
+      res.status,
+      res.headers.get('content-type'),
+      text,
+    );
     if (problems.length > 0) {
-      throw new Error(`response does not match /openapi/service.yaml:\n  ${problems.join('\n  ')}\nbody: ${text.slice(0, 500)}`);
+      throw new Error(
+        `response does not match /openapi/service.yaml:\n  ${problems.join('\n  ')}\nbody: ${text.slice(0, 500)}`,
+      );
     }
     this.seen.push({ method, path, status: res.status });
     let parsed: unknown;

@@ -14,8 +14,11 @@ interface Document {
   paths: Record<string, PathItem>;
 }
 
+const escapeRegExp = (s: string) => s.replace(/[.*+?^$()|[\]\\{}]/g, '\\$&');
+
 const DOC_ID = 'https://brand-records.test/openapi.json';
-const pointer = (...parts: string[]) => parts.map((p) => p.replace(/~/g, '~0').replace(/\//g, '~1')).join('/');
+const pointer = (...parts: string[]) =>
+  parts.map((p) => p.replace(/~/g, '~0').replace(/\//g, '~1')).join('/');
 
 /**
  * Validates live responses against the OpenAPI document the gateway serves: the path
@@ -31,11 +34,16 @@ export class OpenApiValidator {
 
   constructor(private readonly doc: Document) {
     addFormats(this.ajv);
-    this.ajv.addSchema(doc as object, DOC_ID);
+    this.ajv.addSchema(doc, DOC_ID);
     this.templates = Object.keys(doc.paths)
       .map((template) => ({
         template,
-        regex: new RegExp(`^${template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{[^}]+\\?\}|\{[^}]+\}/g, '[^/]+')}$`),
+        regex: new RegExp(
+          `^${template
+            .split(/\{[^}]+\}/)
+            .map(escapeRegExp)
+            .join('[^/]+')}$`,
+        ),
         concrete: !template.includes('{'),
       }))
       .sort((a, b) => Number(b.concrete) - Number(a.concrete));
@@ -46,18 +54,32 @@ export class OpenApiValidator {
   }
 
   /** Returns a list of problems (empty when the response matches the document). */
-  check(method: string, path: string, status: number, contentType: string | null, body: string): string[] {
+  check(
+    method: string,
+    path: string,
+    status: number,
+    contentType: string | null,
+    body: string,
+  ): string[] {
     const pathname = path.split('?')[0]!;
     const template = this.templates.find((t) => t.regex.test(pathname))?.template;
     const operation = template ? this.doc.paths[template]?.[method.toLowerCase()] : undefined;
     if (!template || !operation) return this.checkUndocumented(pathname, status, body);
 
-    const key = operation.responses[String(status)] ? String(status) : operation.responses[`${String(status)[0]}XX`] ? `${String(status)[0]}XX` : 'default';
+    const key = operation.responses[String(status)]
+      ? String(status)
+      : operation.responses[`${String(status)[0]}XX`]
+        ? `${String(status)[0]}XX`
+        : 'default';
     const response = operation.responses[key];
     if (!response) return [`${method} ${template}: status ${status} is not documented`];
-    if (!response.content) return body.length === 0 ? [] : [`${method} ${template} ${status}: documented without a body, got one`];
+    if (!response.content)
+      return body.length === 0
+        ? []
+        : [`${method} ${template} ${status}: documented without a body, got one`];
     const mediaType = (contentType ?? '').split(';')[0]!.trim();
-    if (!response.content[mediaType]) return [`${method} ${template} ${status}: content type ${mediaType} is not documented`];
+    if (!response.content[mediaType])
+      return [`${method} ${template} ${status}: content type ${mediaType} is not documented`];
     if (mediaType !== 'application/json') return [];
     const schemaRef = `${DOC_ID}#/${pointer('paths', template, method.toLowerCase(), 'responses', key, 'content', mediaType, 'schema')}`;
     return this.validate(schemaRef, body, `${method} ${template} ${status}`);
@@ -66,7 +88,11 @@ export class OpenApiValidator {
   private checkUndocumented(pathname: string, status: number, body: string): string[] {
     if (status < 400) return [`${pathname}: undocumented path answered ${status}`];
     const schema = pathname.startsWith('/api/mcp') ? 'JsonRpcErrorResponse' : 'Error';
-    return this.validate(`${DOC_ID}#/components/schemas/${schema}`, body, `${pathname} ${status} (undocumented, as ${schema})`);
+    return this.validate(
+      `${DOC_ID}#/components/schemas/${schema}`,
+      body,
+      `${pathname} ${status} (undocumented, as ${schema})`,
+    );
   }
 
   private validate(ref: string, body: string, label: string): string[] {

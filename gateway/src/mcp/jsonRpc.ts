@@ -27,12 +27,14 @@ export const JsonRpcRequest = z
   });
 
 /** A response the client sends back to a server request; we never send any, so they are ignored. */
-export const JsonRpcClientResponse = z.object({
-  jsonrpc: z.literal('2.0'),
-  id,
-  result: z.unknown().optional(),
-  error: z.unknown().optional(),
-});
+export const JsonRpcClientResponse = z.union([
+  z.object({ jsonrpc: z.literal('2.0'), id, result: z.unknown().refine((v) => v !== undefined) }),
+  z.object({
+    jsonrpc: z.literal('2.0'),
+    id: id.nullable(),
+    error: z.object({ code: z.number(), message: z.string() }).loose(),
+  }),
+]);
 
 export const JsonRpcErrorObject = z.object({
   code: z.number().int(),

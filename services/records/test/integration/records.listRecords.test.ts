@@ -149,6 +149,29 @@ describe('ListRecords', () => {
     expect(pages).toEqual([7, 7, 7, 7, 2]);
   });
 
+  it('keeps the since filter of the first page when later pages send only the cursor', async () => {
+    const since = submissions[25]!.created_at;
+    const first = await stack.admin.listRecords({
+      brand_id: brandA,
+      resource: 'submissions',
+      since,
+      limit: 10,
+    });
+    const seen = first.records.map(recordValue);
+    let cursor = first.next_cursor;
+    while (cursor !== undefined) {
+      const page = await stack.admin.listRecords({
+        brand_id: brandA,
+        resource: 'submissions',
+        cursor,
+        limit: 10,
+      });
+      seen.push(...page.records.map(recordValue));
+      cursor = page.next_cursor;
+    }
+    expect(ids(seen)).toEqual(ids(submissions.slice(0, 25)));
+  });
+
   it.each([0, 201, -1])('refuses limit %i with invalid_parameter', async (limit) => {
     await expect(
       stack.admin.listRecords({ brand_id: brandA, resource: 'submissions', limit }),

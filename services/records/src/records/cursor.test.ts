@@ -67,6 +67,19 @@ describe('CursorCodec', () => {
       expectInvalid(() => codec.decode(binding, `${body}.${flip(tag, i)}`));
   });
 
+  it('refuses every single-character change of the tag, the last one included', () => {
+    const cursor = codec.encode(binding, position);
+    const [body, tag] = cursor.split('.') as [string, string];
+    const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+    for (let i = 0; i < tag.length; i++) {
+      for (const c of alphabet) {
+        if (c === tag[i]) continue;
+        const altered = `${body}.${tag.slice(0, i)}${c}${tag.slice(i + 1)}`;
+        expectInvalid(() => codec.decode(binding, altered));
+      }
+    }
+  });
+
   it('refuses a truncated cursor', () => {
     const cursor = codec.encode(binding, position);
     const dot = cursor.indexOf('.');

@@ -53,6 +53,9 @@ export class CursorCodec {
     if (!isCursorShaped(cursor)) throw invalidCursor();
     const [body, tag] = cursor.split('.') as [string, string];
     const presented = Buffer.from(tag, 'base64url');
+    // base64url decoding ignores the spare low bits of the last character, so without this
+    // check four different strings would carry the same tag and an altered cursor would pass
+    if (presented.toString('base64url') !== tag) throw invalidCursor();
     const authentic = this.secrets.some((secret) => {
       const expected = this.mac(secret, binding, body);
       return presented.length === expected.length && timingSafeEqual(presented, expected);

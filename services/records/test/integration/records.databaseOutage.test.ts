@@ -76,8 +76,11 @@ describe('records while PostgreSQL is unreachable', () => {
       expect(err.message).not.toMatch(leak);
     }
 
-    // admin RPCs are refused the same way
+    // admin RPCs are refused the same way, and an outage never looks like a bad key
     await expect(client.createBrand()).rejects.toMatchObject({ code: 'service_unavailable' });
+    await expect(client.authenticateKey('a'.repeat(64), 'live')).rejects.toMatchObject({
+      code: 'service_unavailable',
+    });
 
     await waitFor(async () => (await checkGrpcHealth(records.address)) === 'NOT_SERVING', {
       timeoutMs: 3_000,

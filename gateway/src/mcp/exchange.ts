@@ -1,6 +1,10 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import {
+  isJSONRPCNotification,
+  isJSONRPCRequest,
+  type JSONRPCMessage,
+} from '@modelcontextprotocol/sdk/types.js';
 import { JSON_RPC, jsonRpcError, type JsonRpcId } from './jsonRpc';
 
 /**
@@ -17,6 +21,23 @@ export async function exchange(
 ): Promise<JSONRPCMessage[]> {
   const requestIds = messages.flatMap((m) => ('method' in m && 'id' in m ? [m.id] : []));
   const answers = new Map<JsonRpcId, JSONRPCMessage>();
+  // The SDK silently drops a message its own schema refuses (params that are not an
+  // object, a malformed _meta), which would leave a request unanswered until the timeout.
+  const accepted: JSONRPCMessage[] = [];
+  for (const m of messages) {
+    if (isJSONRPCRequest(m) || isJSONRPCNotification(m)) accepted.push(m);
+    else if ('method' in m && 'id' in m) {
+      const id = m.id as JsonRpcId;
+      answers.set(
+        id,
+        jsonRpcError(
+          id,
+          JSON_RPC.invalidParams,
+          'Invalid params: params must be an object, and params._meta an object when present.',
+        ) as JSONRPCMessage,
+      );
+    }
+  }
   const [client, serverSide] = InMemoryTransport.createLinkedPair();
 
   let timer: NodeJS.Timeout | undefined;
@@ -34,7 +55,7 @@ export async function exchange(
 
   await server.connect(serverSide);
   await client.start();
-  for (const message of messages) await client.send(message);
+  for (const message of accepted) await client.send(message);
   await allAnswered;
   clearTimeout(timer);
   await client.close();

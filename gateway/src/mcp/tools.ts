@@ -30,9 +30,21 @@ export interface ToolDefinition {
   run: (args: unknown, ctx: ToolContext) => Promise<CallToolResult>;
 }
 
-/** JSON Schema for MCP (draft 2020-12), from the zod schemas that also validate. */
-const jsonSchema = (schema: z.ZodType, io: 'input' | 'output') =>
-  z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as Tool['inputSchema'];
+/**
+ * JSON Schema for MCP (draft 2020-12), from the zod schemas that also validate. A schema
+ * with a meta id comes out as `{ $ref, $defs }`; MCP requires `type: "object"` at the
+ * root (the SDK client rejects the whole tools/list otherwise), so the root definition is
+ * inlined and the other definitions stay in $defs for the refs inside it.
+ */
+function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): Tool['inputSchema'] {
+  const out = z.toJSONSchema(schema, { io, unrepresentable: 'any' });
+  const name = out.$ref?.startsWith('#/$defs/') ? out.$ref.slice('#/$defs/'.length) : undefined;
+  const root = name === undefined ? undefined : out.$defs?.[name];
+  if (name === undefined || typeof root !== 'object') return out as Tool['inputSchema'];
+  const { $ref: _ref, $defs: defs, ...rest } = out;
+  const { [name]: _root, ...others } = defs ?? {};
+  return { ...rest, ...root, $defs: others } as Tool['inputSchema'];
+}
 
 const TITLES: Record<ResourceName, string> = {
   campaigns: 'List campaigns',

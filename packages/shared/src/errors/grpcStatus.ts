@@ -5,6 +5,7 @@ import { grpcStatusOf, isErrorCode } from './codes';
 /** Trailing-metadata keys that carry our error vocabulary across gRPC. */
 export const ERROR_CODE_METADATA = 'x-error-code';
 export const ERROR_DETAILS_METADATA = 'x-error-details';
+export const RETRY_AFTER_METADATA = 'x-retry-after';
 
 /** The object a grpc-js handler passes to its callback to fail a call. */
 export interface GrpcFailure {
@@ -20,6 +21,9 @@ export function toGrpcFailure(err: AppError): GrpcFailure {
   if (err.details !== undefined) {
     metadata.set(ERROR_DETAILS_METADATA, JSON.stringify(err.details));
   }
+  if (err.retryAfterSeconds !== undefined) {
+    metadata.set(RETRY_AFTER_METADATA, String(err.retryAfterSeconds));
+  }
   return { code: grpcStatusOf(err.code), details: err.message, metadata };
 }
 
@@ -33,7 +37,11 @@ const UNAVAILABLE_MESSAGE = 'A backing service is temporarily unavailable; retry
 export function fromServiceError(err: ServiceError): AppError {
   const sent = err.metadata?.get(ERROR_CODE_METADATA)[0];
   if (isErrorCode(sent)) {
-    return new AppError(sent, err.details, { cause: err, details: readDetails(err.metadata) });
+    return new AppError(sent, err.details, {
+      cause: err,
+      details: readDetails(err.metadata),
+      retryAfterSeconds: readRetryAfter(err.metadata),
+    });
   }
   switch (err.code) {
     case status.UNAVAILABLE:
@@ -46,6 +54,11 @@ export function fromServiceError(err: ServiceError): AppError {
     default:
       return new AppError('internal_error', 'An internal error occurred.', { cause: err });
   }
+}
+
+function readRetryAfter(metadata: Metadata | undefined): number | undefined {
+  const raw = metadata?.get(RETRY_AFTER_METADATA)[0];
+  return typeof raw === 'string' && /^[1-9]\d{0,5}$/.test(raw) ? Number(raw) : undefined;
 }
 
 function readDetails(metadata: Metadata | undefined): FieldIssue[] | undefined {

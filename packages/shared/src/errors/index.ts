@@ -3,6 +3,7 @@ export { ERROR_CODES, isErrorCode, httpStatusOf, grpcStatusOf, type ErrorCode } 
 export {
   ERROR_CODE_METADATA,
   ERROR_DETAILS_METADATA,
+  RETRY_AFTER_METADATA,
   toGrpcFailure,
   fromServiceError,
   type GrpcFailure,

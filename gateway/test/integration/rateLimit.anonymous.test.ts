@@ -147,6 +147,18 @@ describe('per client address, behind a trusted proxy (X-Forwarded-For)', () => {
     expect((await from('198.51.100.9', uncachedKey)).status).toBe(200);
   });
 
+  it('is exact under concurrency: of 40 simultaneous bad keys from one address, 5 are 401', async () => {
+    const responses = await Promise.all(
+      Array.from({ length: 40 }, (_, i) =>
+        from('198.51.100.20', `bk_live_${String(i).padStart(40, 'Q')}`),
+      ),
+    );
+    expect(responses.filter((r) => r.status === 401)).toHaveLength(5);
+    const refused = responses.filter((r) => r.status === 429);
+    expect(refused).toHaveLength(35);
+    refused.forEach(expectAddressRefusal);
+  });
+
   it('an IPv6 client is limited by its /64, so rotating addresses inside it does not help', async () => {
     const statuses: number[] = [];
     for (let i = 1; i <= 6; i++) statuses.push((await from(`2001:db8:1:2::${i}`)).status);

@@ -2,7 +2,7 @@ import { MemorySlidingWindowLimiter } from './memoryLimiter';
 
 /** A limiter on a hand-driven clock: `at(ms)` sets the time every later call sees. */
 function limiterAt(opts: { maxKeys?: number; instances?: number } = {}) {
-  let now = 1_000_000;
+  let now = 60_000_000; // a whole minute, so t=60 s is where a fixed window would restart
   const start = now;
   const limiter = new MemorySlidingWindowLimiter({
     maxKeys: opts.maxKeys ?? 100,

@@ -39,6 +39,15 @@ const rpcError = (res: Rpc) => {
   return res.body.error;
 };
 
+/** (toMatchObject would accept any string for a RegExp, so messages are matched here.) */
+function expectRpcError(res: Rpc, code: number, message: RegExp | string): void {
+  const error = rpcError(res);
+  expect(error.code).toBe(code);
+  if (typeof message === 'string') expect(error.message).toBe(message);
+  else expect(error.message).toMatch(message);
+  expect(res.body.result).toBeUndefined();
+}
+
 async function rawPost(
   headers: Record<string, string>,
   body: string,
@@ -121,7 +130,7 @@ describe('initialize', () => {
       { protocolVersion: null },
     );
 
-  it.each(SUPPORTED_VERSIONS)('a client asking for %s gets %s', async (version) => {
+  it.each(SUPPORTED_VERSIONS)('a client asking for %s gets that version', async (version) => {
     const res = await initialize(version);
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({
@@ -147,7 +156,7 @@ describe('initialize', () => {
   it('initialize without a protocolVersion is -32602', async () => {
     const res = await mcp.rpc('initialize', { capabilities: {} }, { protocolVersion: null });
     expect(res.status).toBe(200);
-    expect(rpcError(res)).toMatchObject({ code: -32602, message: /protocolVersion/ });
+    expectRpcError(res, -32602, /^Invalid params for initialize: protocolVersion/);
     expect(res.body.id).toBe(res.id);
   });
 });
@@ -274,16 +283,18 @@ describe('JSON-RPC protocol errors', () => {
     },
   );
 
+  const sdkRefusal = (field: string) =>
+    new RegExp(`Invalid tools/call request: [\\s\\S]*"params",\\s*"${field}"`);
   it.each([
-    ['no params', undefined],
-    ['no name', { arguments: {} }],
-    ['an empty name', { name: '', arguments: {} }],
-    ['a numeric name', { name: 7 }],
-    ['params as an array', ['list_campaigns', {}]],
-  ])('tools/call with %s → -32602', async (_, params) => {
+    ['no params', undefined, /Invalid tools\/call request: [\s\S]*"params"/],
+    ['no name', { arguments: {} }, sdkRefusal('name')],
+    ['an empty name', { name: '', arguments: {} }, /^Invalid params for tools\/call: "name"/],
+    ['a numeric name', { name: 7 }, sdkRefusal('name')],
+    ['params as an array', ['list_campaigns', {}], /^Invalid params: params must be an object/],
+  ])('tools/call with %s → -32602', async (_, params, message) => {
     const res = await mcp.rpc('tools/call', params);
     expect(res.status).toBe(200);
-    expect(rpcError(res)).toMatchObject({ code: -32602, message: /Invalid params/ });
+    expectRpcError(res, -32602, message);
   });
 });
 
@@ -318,7 +329,7 @@ describe('Content-Type', () => {
         headers: { 'Content-Type': contentType },
       });
       expect(res.status).toBe(415);
-      expect(rpcError(res)).toMatchObject({ code: -32600, message: /Content-Type/ });
+      expectRpcError(res, -32600, 'Content-Type must be application/json.');
     },
   );
 
@@ -357,7 +368,7 @@ describe('body size limit', () => {
     expect(Buffer.byteLength(rawBody)).toBe(256 * 1024 + 1);
     const res = await mcp.post<RpcResponse>(undefined, { rawBody });
     expect(res.status).toBe(413);
-    expect(rpcError(res)).toMatchObject({ code: -32600, message: /exceeds 262144 bytes/ });
+    expectRpcError(res, -32600, 'Request body exceeds 262144 bytes.');
   });
 
   it('a body of exactly 256 KiB is accepted', async () => {
@@ -471,7 +482,7 @@ describe('batches (JSON arrays)', () => {
   ])('%s → 400 -32600', async (_, body, message) => {
     const res = await mcp.post<RpcResponse>(body, { protocolVersion: '2025-03-26' });
     expect(res.status).toBe(400);
-    expect(rpcError(res)).toMatchObject({ code: -32600, message });
+    expectRpcError(res, -32600, message);
   });
 });
 

@@ -1,11 +1,8 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import {
-  isJSONRPCNotification,
-  isJSONRPCRequest,
-  type JSONRPCMessage,
-} from '@modelcontextprotocol/sdk/types.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { JSON_RPC, jsonRpcError, type JsonRpcId } from './jsonRpc';
+import { paramsProblem } from './paramsCheck';
 
 /**
  * Runs validated JSON-RPC messages through an SDK Server over the SDK's in-memory
@@ -21,20 +18,15 @@ export async function exchange(
 ): Promise<JSONRPCMessage[]> {
   const requestIds = messages.flatMap((m) => ('method' in m && 'id' in m ? [m.id] : []));
   const answers = new Map<JsonRpcId, JSONRPCMessage>();
-  // The SDK silently drops a message its own schema refuses (params that are not an
-  // object, a malformed _meta), which would leave a request unanswered until the timeout.
   const accepted: JSONRPCMessage[] = [];
   for (const m of messages) {
-    if (isJSONRPCRequest(m) || isJSONRPCNotification(m)) accepted.push(m);
+    const problem = paramsProblem(m);
+    if (problem === undefined) accepted.push(m);
     else if ('method' in m && 'id' in m) {
       const id = m.id as JsonRpcId;
       answers.set(
         id,
-        jsonRpcError(
-          id,
-          JSON_RPC.invalidParams,
-          'Invalid params: params must be an object, and params._meta an object when present.',
-        ) as JSONRPCMessage,
+        jsonRpcError(id, JSON_RPC.invalidParams, `Invalid params: ${problem}`) as JSONRPCMessage,
       );
     }
   }

@@ -80,11 +80,18 @@ export function createMcpServer(ctx: ToolContext, log: Logger): Server {
     const params = CallToolParams.safeParse(req.params);
     if (!params.success)
       throw invalidParams('tools/call', '"name" (string) is required; "arguments" is an object');
-    const definition = findTool(ctx.identity, params.data.name);
+    const definition = findTool(params.data.name);
     if (!definition) {
       throw new JsonRpcError(JSON_RPC.invalidParams, `Unknown tool: ${params.data.name}`);
     }
     try {
+      if (!definition.visibleTo(ctx.identity)) {
+        // The tool is public knowledge (SPEC 4.2); what this key lacks is the permission.
+        throw new AppError(
+          'insufficient_permission',
+          `${params.data.name} needs the campaigns:prepare permission; a brand owner can create a live key with it.`,
+        );
+      }
       return await definition.run(params.data.arguments ?? {}, ctx);
     } catch (err) {
       if (isAppError(err)) {

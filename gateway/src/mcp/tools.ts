@@ -105,7 +105,7 @@ export function toolsFor(identity: Identity): ToolDefinition[] {
   return TOOLS.filter((t) => t.visibleTo(identity));
 }
 
-/** The tool of that name, if this key can see it. */
-export function findTool(identity: Identity, name: string): ToolDefinition | undefined {
-  return TOOLS.find((t) => t.tool.name === name && t.visibleTo(identity));
+/** The tool of that name (visible to this key or not), or undefined for a name that is no tool. */
+export function findTool(name: string): ToolDefinition | undefined {
+  return TOOLS.find((t) => t.tool.name === name);
 }

@@ -1,6 +1,6 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { ErrorCode, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { RESOURCES, toolNameOf } from '@brand/shared/resources';
 import { makeBrandWithKey, makeRecords, startStack, type Stack } from '@brand/testkit';
 import { ApiClient } from '../support/apiClient';
@@ -195,14 +195,12 @@ describe('MCP SDK client against POST /api/mcp (issue 3, behaviour 1)', () => {
     expect(body.error.message).toMatch(/not available/);
   });
 
-  it('a key without campaigns:prepare calling prepare_campaign_plan gets -32602 unknown tool', async () => {
+  it('a key without campaigns:prepare calling prepare_campaign_plan gets an isError insufficient_permission result', async () => {
     const { client } = await connect(readKey);
-    const call = client.callTool({ name: 'prepare_campaign_plan', arguments: {} });
-    await expect(call).rejects.toBeInstanceOf(McpError);
-    await expect(call).rejects.toMatchObject({
-      code: ErrorCode.InvalidParams,
-      message: expect.stringMatching(/Unknown tool: prepare_campaign_plan/) as string,
-    });
+    const result = await client.callTool({ name: 'prepare_campaign_plan', arguments: {} });
+    const body = errorOf(result as Parameters<typeof errorOf>[0]);
+    expect(body.error.code).toBe('insufficient_permission');
+    expect(body.error.message).toMatch(/campaigns:prepare/);
   });
 
   it('a refusal of a list tool is an isError result the SDK hands back, not a thrown error', async () => {

@@ -26,16 +26,19 @@ beforeAll(async () => {
 afterAll(() => stack?.close());
 
 describe('GET /api/v1/{resource} envelope (SPEC 2.2)', () => {
-  it.each(RESOURCES)('%s answers {resource, count, data} with count = data.length', async (resource) => {
-    const res = await api.get<Page>(`/api/v1/${resource}`, { key });
-    expect(res.status).toBe(200);
-    expect(res.body.resource).toBe(resource);
-    expect(res.body.count).toBe(res.body.data.length);
-    expect(res.body.count).toBeGreaterThanOrEqual(3);
-    expect(res.body.next_cursor).toBeUndefined();
-    expect(res.headers.get('x-request-id')).toMatch(/^req_/);
-    expect(res.headers.get('ratelimit-policy')).toBe('"brand";q=240;w=60');
-  });
+  it.each(RESOURCES)(
+    '%s answers {resource, count, data} with count = data.length',
+    async (resource) => {
+      const res = await api.get<Page>(`/api/v1/${resource}`, { key });
+      expect(res.status).toBe(200);
+      expect(res.body.resource).toBe(resource);
+      expect(res.body.count).toBe(res.body.data.length);
+      expect(res.body.count).toBeGreaterThanOrEqual(3);
+      expect(res.body.next_cursor).toBeUndefined();
+      expect(res.headers.get('x-request-id')).toMatch(/^req_/);
+      expect(res.headers.get('ratelimit-policy')).toBe('"brand";q=240;w=60');
+    },
+  );
 
   it.each(RESOURCES)('%s of a brand without records is an empty page', async (resource) => {
     const res = await api.get<Page>(`/api/v1/${resource}`, { key: emptyKey });
@@ -46,7 +49,9 @@ describe('GET /api/v1/{resource} envelope (SPEC 2.2)', () => {
   it('absent optional values are null, never missing', async () => {
     const res = await api.get<Page>('/api/v1/payouts', { key });
     for (const payout of res.body.data) {
-      expect(Object.keys(payout)).toEqual(expect.arrayContaining(['paid_at', 'failure_reason', 'submission_id']));
+      expect(Object.keys(payout)).toEqual(
+        expect.arrayContaining(['paid_at', 'failure_reason', 'submission_id']),
+      );
     }
   });
 
@@ -63,9 +68,15 @@ describe('GET /api/v1/{resource} envelope (SPEC 2.2)', () => {
   });
 
   it('echoes a safe caller X-Request-Id and mints one otherwise', async () => {
-    const mine = await api.get('/api/v1/links', { key, headers: { 'X-Request-Id': 'trace-1234-abcd' } });
+    const mine = await api.get('/api/v1/links', {
+      key,
+      headers: { 'X-Request-Id': 'trace-1234-abcd' },
+    });
     expect(mine.headers.get('x-request-id')).toBe('trace-1234-abcd');
-    const unsafe = await api.get('/api/v1/links', { key, headers: { 'X-Request-Id': 'bad id with spaces' } });
+    const unsafe = await api.get('/api/v1/links', {
+      key,
+      headers: { 'X-Request-Id': 'bad id with spaces' },
+    });
     expect(unsafe.headers.get('x-request-id')).toMatch(/^req_[A-Za-z0-9]{20}$/);
   });
 

@@ -24,7 +24,7 @@ export interface RequestOptions {
  * true for every response it sees, success or error. A mismatch throws.
  */
 export class ApiClient {
-  private validator: OpenApiValidator | undefined;
+  private validator: Promise<OpenApiValidator> | undefined;
   /** Every response this client received: method, path, status. */
   readonly seen: Array<{ method: string; path: string; status: number }> = [];
 
@@ -76,12 +76,12 @@ export class ApiClient {
     return { status: res.status, headers: res.headers, body: parsed as T, text };
   }
 
-  private async loadValidator(): Promise<OpenApiValidator> {
-    if (!this.validator) {
-      const res = await fetch(`${this.baseUrl}/openapi/service.yaml`);
+  /** Fetches the document once; concurrent first requests share the one fetch. */
+  private loadValidator(): Promise<OpenApiValidator> {
+    this.validator ??= fetch(`${this.baseUrl}/openapi/service.yaml`).then(async (res) => {
       if (res.status !== 200) throw new Error(`GET /openapi/service.yaml answered ${res.status}`);
-      this.validator = OpenApiValidator.fromYaml(await res.text());
-    }
+      return OpenApiValidator.fromYaml(await res.text());
+    });
     return this.validator;
   }
 }

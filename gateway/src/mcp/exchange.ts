@@ -23,7 +23,7 @@ export async function exchange(
     const problem = paramsProblem(m);
     if (problem === undefined) accepted.push(m);
     else if ('method' in m && 'id' in m) {
-      const id = m.id as JsonRpcId;
+      const id = m.id;
       answers.set(
         id,
         jsonRpcError(id, JSON_RPC.invalidParams, `Invalid params: ${problem}`) as JSONRPCMessage,

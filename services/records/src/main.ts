@@ -4,7 +4,7 @@ import { createLogger } from '@brand/shared/logger';
 import { closeRedis, createRedisClient } from '@brand/shared/redis';
 import { exitOnStartupFailure, onShutdown } from '@brand/shared/shutdown';
 import { redisRevocationNotifier } from './access/revocations';
-import { loadRecordsConfig } from './config';
+import { loadRecordsConfig, type RecordsConfig } from './config';
 import { watchDatabaseHealth } from './db/healthWatch';
 import { migrate, SCHEMA } from './db/migrations';
 import { createServer, SERVICE_NAMES } from './server';
@@ -12,7 +12,7 @@ import { createServer, SERVICE_NAMES } from './server';
 /** Composition root: the only place that reads process.env and listens. */
 async function main(): Promise<void> {
   const bootLog = createLogger({ service: 'records', level: 'info' });
-  let config;
+  let config: RecordsConfig;
   try {
     config = loadRecordsConfig(process.env);
   } catch (err) {

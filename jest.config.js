@@ -17,6 +17,10 @@ const transform = {
 };
 
 module.exports = {
+  // testTimeout and slowTestThreshold are global options: inside a project they are ignored.
+  // Integration hooks start real processes, which takes seconds on a busy 2-core machine.
+  testTimeout: 60_000,
+  slowTestThreshold: 20,
   projects: [
     {
       displayName: 'unit',
@@ -35,8 +39,6 @@ module.exports = {
       testEnvironment: 'node',
       globalSetup: '<rootDir>/packages/testkit/src/globalSetup.ts',
       globalTeardown: '<rootDir>/packages/testkit/src/globalTeardown.ts',
-      testTimeout: 60_000,
-      slowTestThreshold: 20,
     },
   ],
 };

@@ -1,6 +1,6 @@
 import { createServer } from 'node:http';
 import { createLogger } from '@brand/shared/logger';
-import { closeRedis, createRedisClient } from '@brand/shared/redis';
+import { closeRedis, createRedisClient, waitUntilReady } from '@brand/shared/redis';
 import { exitOnStartupFailure, onShutdown } from '@brand/shared/shutdown';
 import { createApp } from './app';
 import { AccessGate } from './auth/accessGate';
@@ -16,7 +16,7 @@ import { RedisSlidingWindowLimiter } from './ratelimit/redisLimiter';
 import { ResilientLimiter } from './ratelimit/resilientLimiter';
 
 /** Composition root: the only place that reads process.env and listens. */
-function main(): void {
+async function main(): Promise<void> {
   const bootLog = createLogger({ service: 'gateway', level: 'info' });
   let config: GatewayConfig;
   try {
@@ -80,6 +80,10 @@ function main(): void {
     },
   });
 
+  // Give Redis a moment so the first requests share the budget instead of falling back.
+  if (!(await waitUntilReady(redis, 2_000)))
+    log.warn('starting without Redis: rate limits are per instance until it connects');
+
   const server = createServer(app);
   // Longer than common load-balancer idle timeouts (60 s), so the balancer closes first.
   server.keepAliveTimeout = 65_000;
@@ -121,4 +125,6 @@ function main(): void {
   ]);
 }
 
-main();
+main().catch((err: unknown) =>
+  exitOnStartupFailure(createLogger({ service: 'gateway', level: 'info' }), err),
+);

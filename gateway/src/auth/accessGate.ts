@@ -26,8 +26,9 @@ export function rateLimitedError(d: RateLimitDecision): AppError {
 /**
  * Admission for every API request, REST and MCP alike, in one order:
  * 1. read the key (exact Bearer scheme, our format, this environment, the cache);
- * 2. a key that is not cached is looked up only while the client address still has
- *    budget for failures, so guessing keys stops at the per-address limit;
+ * 2. a key that is not cached reserves one unit of the client address's budget before it
+ *    is looked up, so even concurrent guesses stop at the per-address limit; a key that
+ *    proves valid gets the unit back;
  * 3. a failure (missing or invalid key) is charged to the client address;
  * 4. a valid key is charged to its brand's budget, one per request (or per message of a
  *    batch), shared by all keys, instances, REST and MCP.
@@ -84,17 +85,36 @@ export class AccessGate {
     const check = this.authenticator.check(req.get('authorization'));
     if (check.kind === 'known') return check.identity;
     if (check.kind === 'refused') return this.refuse(req, res, check.error);
-    const budget = await this.chargeAddress(req, res, 0);
-    if (budget.remaining === 0)
-      throw rateLimitedError({
-        ...budget,
-        allowed: false,
-        retryAfterSeconds: Math.max(1, budget.resetSeconds),
-      });
     try {
-      return await this.authenticator.lookup(check.keyHash, requestIdOf(res));
+      return await this.authenticator.lookup(check.keyHash, requestIdOf(res), (ask) =>
+        this.reserving(req, res, ask),
+      );
     } catch (err) {
-      if (isAppError(err) && err.code === 'invalid_key') return this.refuse(req, res, err);
+      // A request that waited on another's lookup has not been charged; show it its budget.
+      if (!res.hasHeader('RateLimit')) await this.chargeAddress(req, res, 0);
+      throw err;
+    }
+  }
+
+  /**
+   * Runs one remote key lookup on a reserved unit of the address budget, so concurrent
+   * guesses stop at the budget. A key that proves valid, or a lookup that failed on our
+   * side (service_unavailable), gives the unit back; an invalid key keeps it spent.
+   */
+  private async reserving(
+    req: Request,
+    res: Response,
+    ask: () => Promise<Identity>,
+  ): Promise<Identity> {
+    const reservation = await this.chargeAddress(req, res, 1);
+    if (!reservation.allowed) throw rateLimitedError(reservation);
+    try {
+      const identity = await ask();
+      await this.refundAddress(req, reservation);
+      return identity;
+    } catch (err) {
+      if (!(isAppError(err) && err.code === 'invalid_key'))
+        await this.refundAddress(req, reservation);
       throw err;
     }
   }
@@ -105,16 +125,20 @@ export class AccessGate {
     throw decision.allowed ? error : rateLimitedError(decision);
   }
 
+  private refundAddress(req: Request, reservation: RateLimitDecision): Promise<void> {
+    return this.limiter.refund(this.addressKey(req), reservation);
+  }
+
+  private addressKey(req: Request): string {
+    return `addr:${clientAddressKey(req.ip)}`;
+  }
+
   private async chargeAddress(
     req: Request,
     res: Response,
     cost: number,
   ): Promise<RateLimitDecision> {
-    const decision = await this.limiter.consume(
-      `addr:${clientAddressKey(req.ip)}`,
-      this.anonymousLimit,
-      cost,
-    );
+    const decision = await this.limiter.consume(this.addressKey(req), this.anonymousLimit, cost);
     setRateLimitHeaders(res, 'anonymous', decision);
     return decision;
   }

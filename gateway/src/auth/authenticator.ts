@@ -36,18 +36,29 @@ export class Authenticator {
     return identity ? { kind: 'known', identity } : { kind: 'unknown', keyHash };
   }
 
-  /** Resolves a key hash through the records service. Throws invalid_key or service_unavailable. */
-  lookup(keyHash: string, requestId: string): Promise<Identity> {
-    return this.cache.resolve(keyHash, async () => {
-      const found = await this.records.authenticateKey(keyHash, this.environment, requestId);
-      const plan = planNameOf(found.plan);
-      if (plan === undefined) throw new AppError('internal_error', 'The key has no valid plan.');
-      return {
-        keyId: found.key_id,
-        brandId: found.brand_id,
-        plan,
-        permissions: new Set(found.permissions),
-      };
-    });
+  /**
+   * Resolves a key hash through the records service, once for all concurrent callers.
+   * `around` wraps that one remote lookup (the gate reserves address budget there), so it
+   * runs once per lookup, not once per waiting request.
+   * Throws invalid_key, service_unavailable, or whatever `around` throws.
+   */
+  lookup(
+    keyHash: string,
+    requestId: string,
+    around: (ask: () => Promise<Identity>) => Promise<Identity> = (ask) => ask(),
+  ): Promise<Identity> {
+    return this.cache.resolve(keyHash, () => around(() => this.ask(keyHash, requestId)));
+  }
+
+  private async ask(keyHash: string, requestId: string): Promise<Identity> {
+    const found = await this.records.authenticateKey(keyHash, this.environment, requestId);
+    const plan = planNameOf(found.plan);
+    if (plan === undefined) throw new AppError('internal_error', 'The key has no valid plan.');
+    return {
+      keyId: found.key_id,
+      brandId: found.brand_id,
+      plan,
+      permissions: new Set(found.permissions),
+    };
   }
 }

@@ -11,6 +11,8 @@ export interface RateLimitDecision {
   retryAfterSeconds: number;
   /** True when the decision came from the in-memory fallback because Redis was unreachable. */
   degraded: boolean;
+  /** Identifies the units this call admitted, for refund(); absent when nothing was admitted. */
+  reservation?: string;
 }
 
 export const WINDOW_SECONDS = 60;
@@ -23,4 +25,15 @@ export const WINDOW_SECONDS = 60;
 export interface RateLimiter {
   /** Consumes `cost` units of `key`'s budget if they fit; cost 0 only inspects. */
   consume(key: string, limit: number, cost: number): Promise<RateLimitDecision>;
+  /**
+   * Gives back the units an allowed decision admitted (a reservation that turned out not to
+   * be needed). Best effort: a refund that cannot reach its store is dropped, which only
+   * errs on the strict side.
+   */
+  refund(key: string, decision: RateLimitDecision): Promise<void>;
+}
+
+/** A limiter that can say whether its store is reachable right now. */
+export interface ProbedRateLimiter extends RateLimiter {
+  isReady(): boolean;
 }

@@ -158,4 +158,19 @@ describe('MemorySlidingWindowLimiter', () => {
     expect((await lru.consume('x', 5, 1)).allowed).toBe(false);
     expect((await lru.consume('y', 5, 0)).remaining).toBe(5);
   });
+
+  it('refund gives back exactly the units an allowed decision admitted', async () => {
+    const { limiter } = limiterAt();
+    await consumeMany(limiter, 3);
+    const batch = await limiter.consume('brand:b1', 5, 2);
+    expect(batch).toMatchObject({ allowed: true, remaining: 0 });
+    await limiter.refund('brand:b1', batch);
+    expect((await limiter.consume('brand:b1', 5, 0)).remaining).toBe(2);
+    // a refused decision carries no reservation, so refunding it changes nothing
+    await consumeMany(limiter, 2);
+    const refused = await limiter.consume('brand:b1', 5, 1);
+    expect(refused.allowed).toBe(false);
+    await limiter.refund('brand:b1', refused);
+    expect((await limiter.consume('brand:b1', 5, 0)).remaining).toBe(0);
+  });
 });

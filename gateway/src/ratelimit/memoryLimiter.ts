@@ -32,6 +32,20 @@ export class MemorySlidingWindowLimiter implements RateLimiter {
       resetSeconds: oldest === undefined ? 0 : toSeconds(oldest + windowMs - now),
       retryAfterSeconds: allowed ? 0 : Math.max(1, toSeconds((blocking ?? now) + windowMs - now)),
       degraded: true,
+      ...(allowed && cost > 0 ? { reservation: `${now}/${cost}` } : {}),
     });
+  }
+
+  /** Removes the admitted units: entries of the reservation's timestamp (equal times are interchangeable). */
+  refund(key: string, decision: RateLimitDecision): Promise<void> {
+    const [at, cost] = (decision.reservation ?? '').split('/').map(Number);
+    const log = this.logs.get(key);
+    if (log && at !== undefined && cost !== undefined) {
+      for (let n = 0; n < cost; n++) {
+        const index = log.lastIndexOf(at);
+        if (index >= 0) log.splice(index, 1);
+      }
+    }
+    return Promise.resolve();
   }
 }

@@ -1,6 +1,6 @@
 import type { Redis } from '@brand/shared/redis';
 import { randomBase62 } from '@brand/shared/ids';
-import { WINDOW_SECONDS, type RateLimitDecision, type RateLimiter } from './limiter';
+import { WINDOW_SECONDS, type ProbedRateLimiter, type RateLimitDecision } from './limiter';
 import { SLIDING_WINDOW_LUA } from './slidingWindowScript';
 import { toSeconds } from './seconds';
 
@@ -21,7 +21,7 @@ interface SlidingWindowRedis extends Redis {
  * because Redis runs scripts one at a time. Throws when Redis is unreachable or slow;
  * the fallback wrapper decides what happens then.
  */
-export class RedisSlidingWindowLimiter implements RateLimiter {
+export class RedisSlidingWindowLimiter implements ProbedRateLimiter {
   private readonly redis: SlidingWindowRedis;
   private readonly instance = randomBase62(8);
   private sequence = 0;
@@ -43,7 +43,7 @@ export class RedisSlidingWindowLimiter implements RateLimiter {
   async consume(key: string, limit: number, cost: number): Promise<RateLimitDecision> {
     const member = `${this.instance}:${(this.sequence = (this.sequence + 1) % 1e9)}`;
     const [allowed, remaining, resetUs, retryUs] = await this.redis.slidingWindow(
-      `${this.keyPrefix}rl:${key}`,
+      this.storeKey(key),
       limit,
       WINDOW_SECONDS * 1000,
       cost,
@@ -56,6 +56,18 @@ export class RedisSlidingWindowLimiter implements RateLimiter {
       resetSeconds: toSeconds(resetUs / 1000),
       retryAfterSeconds: allowed === 1 ? 0 : Math.max(1, toSeconds(retryUs / 1000)),
       degraded: false,
+      ...(allowed === 1 && cost > 0 ? { reservation: `${member}/${cost}` } : {}),
     };
+  }
+
+  async refund(key: string, decision: RateLimitDecision): Promise<void> {
+    const [member, cost] = (decision.reservation ?? '').split('/');
+    if (!member || !cost) return;
+    const members = Array.from({ length: Number(cost) }, (_, i) => `${member}:${i + 1}`);
+    await this.redis.zrem(this.storeKey(key), ...members);
+  }
+
+  private storeKey(key: string): string {
+    return `${this.keyPrefix}rl:${key}`;
   }
 }

@@ -1,15 +1,15 @@
 import { createLogger } from '@brand/shared/logger';
-import type { RateLimitDecision, RateLimiter } from './limiter';
+import type { ProbedRateLimiter, RateLimitDecision } from './limiter';
 import { MemorySlidingWindowLimiter } from './memoryLimiter';
-import type { RedisSlidingWindowLimiter } from './redisLimiter';
 import { ResilientLimiter } from './resilientLimiter';
 
 /**
- * Stands in for the Redis limiter: the same two methods, with readiness and failure under
+ * Stands in for the Redis limiter: the same methods, with readiness and failure under
  * the test's control. The ResilientLimiter is the unit here; the real Redis limiter is
  * exercised against a real Redis in test/integration/rateLimit.redis.test.ts.
  */
-class FakePrimary implements RateLimiter {
+class FakePrimary implements ProbedRateLimiter {
+  refunds = 0;
   ready = true;
   failWith: Error | undefined;
   calls = 0;
@@ -28,7 +28,13 @@ class FakePrimary implements RateLimiter {
       resetSeconds: 60,
       retryAfterSeconds: 0,
       degraded: false,
+      reservation: 'r/1',
     });
+  }
+
+  refund(): Promise<void> {
+    this.refunds += 1;
+    return Promise.resolve();
   }
 }
 
@@ -42,12 +48,7 @@ function setup() {
     destination: { write: (line: string) => lines.push(JSON.parse(line) as (typeof lines)[0]) },
   });
   const decisions: RateLimitDecision[] = [];
-  const limiter = new ResilientLimiter(
-    primary as unknown as RedisSlidingWindowLimiter,
-    fallback,
-    log,
-    (d) => decisions.push(d),
-  );
+  const limiter = new ResilientLimiter(primary, fallback, log, (d) => decisions.push(d));
   return { primary, fallback, lines, decisions, limiter };
 }
 
@@ -119,5 +120,17 @@ describe('ResilientLimiter', () => {
       allowed: false,
       degraded: true,
     });
+  });
+
+  it('sends a refund to the store that made the decision', async () => {
+    const { primary, limiter } = setup();
+    const shared = await limiter.consume('addr:x', 5, 1);
+    await limiter.refund('addr:x', shared);
+    expect(primary.refunds).toBe(1);
+    primary.ready = false;
+    const local = await limiter.consume('addr:x', 5, 1);
+    expect(local.degraded).toBe(true);
+    await limiter.refund('addr:x', local);
+    expect(primary.refunds).toBe(1);
   });
 });

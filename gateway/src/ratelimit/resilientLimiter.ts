@@ -1,7 +1,5 @@
 import type { Logger } from '@brand/shared/logger';
-import type { RateLimitDecision, RateLimiter } from './limiter';
-import type { MemorySlidingWindowLimiter } from './memoryLimiter';
-import type { RedisSlidingWindowLimiter } from './redisLimiter';
+import type { ProbedRateLimiter, RateLimitDecision, RateLimiter } from './limiter';
 
 /**
  * Redis first; the in-memory limiter when Redis is down or too slow. Never unlimited,
@@ -11,8 +9,8 @@ export class ResilientLimiter implements RateLimiter {
   private degraded = false;
 
   constructor(
-    private readonly primary: RedisSlidingWindowLimiter,
-    private readonly fallback: MemorySlidingWindowLimiter,
+    private readonly primary: ProbedRateLimiter,
+    private readonly fallback: RateLimiter,
     private readonly log: Logger,
     private readonly onDecision: (d: RateLimitDecision) => void = () => undefined,
   ) {}
@@ -33,6 +31,13 @@ export class ResilientLimiter implements RateLimiter {
     }
     this.onDecision(decision);
     return decision;
+  }
+
+  async refund(key: string, decision: RateLimitDecision): Promise<void> {
+    const store = decision.degraded ? this.fallback : this.primary;
+    await store
+      .refund(key, decision)
+      .catch((err: unknown) => this.log.debug({ err }, 'rate-limit refund dropped'));
   }
 
   private setDegraded(degraded: boolean, err?: unknown): void {

@@ -2,6 +2,7 @@ import express, { type Request, type Response, type Router } from 'express';
 import { AppError, httpStatusOf, isAppError } from '@brand/shared/errors';
 import type { Logger } from '@brand/shared/logger';
 import { rateLimitedError, type AccessGate } from '../auth/accessGate';
+import { PLAN_RATE_LIMITS } from '../auth/plans';
 import type { ApiIdentity } from '../auth/identity';
 import type { RecordsApi } from '../clients/recordsClient';
 import { setErrorHeaders } from '../http/errorResponse';
@@ -95,6 +96,11 @@ function protocolVersionOf(req: Request): ProtocolVersion {
   return header;
 }
 
+/** Budget units a POST costs: one per message (a notification-only POST still costs one). */
+function costOf(envelope: Envelope): number {
+  return Math.max(1, envelope.messages.length + envelope.rejected.length);
+}
+
 /** A lone tools/call answers a spent budget in-band (SPEC 4.2 rule 2); anything else gets 429. */
 function loneToolCallId(envelope: Envelope): JsonRpcId | undefined {
   const [only] = envelope.messages;
@@ -150,6 +156,16 @@ export function registerMcp(router: Router, deps: McpRouteDeps): void {
       }
       const body = await readBody(req, res, deps.maxBodyBytes);
       envelope = readEnvelope(body, protocolVersionOf(req));
+      const limit = PLAN_RATE_LIMITS[identity.plan];
+      if (costOf(envelope) > limit) {
+        throw new EnvelopeError(
+          jsonRpcError(
+            null,
+            JSON_RPC.invalidRequest,
+            `Invalid Request: this batch carries ${costOf(envelope)} messages, more than the brand's ${limit} requests a minute; split it.`,
+          ),
+        );
+      }
     } catch (err) {
       if (!(err instanceof EnvelopeError)) throw err;
       const decision = await deps.gate.charge(res, identity, 1);
@@ -157,11 +173,7 @@ export function registerMcp(router: Router, deps: McpRouteDeps): void {
       return sendRpcError(res, err.status, err.response);
     }
 
-    const decision = await deps.gate.charge(
-      res,
-      identity,
-      Math.max(1, envelope.messages.length + envelope.rejected.length),
-    );
+    const decision = await deps.gate.charge(res, identity, costOf(envelope));
     if (!decision.allowed) {
       const limited = rateLimitedError(decision);
       const toolCallId = loneToolCallId(envelope);

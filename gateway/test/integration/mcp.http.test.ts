@@ -500,6 +500,30 @@ describe('batches (JSON arrays)', () => {
   });
 });
 
+describe('a batch that costs more than the whole budget', () => {
+  it('is 400 -32600 saying to split it, not a 429 that could never pass', async () => {
+    const plus = await makeBrandWithKey(stack.admin, { plan: 'plus' });
+    const small = new McpHttp(new ApiClient(stack.gateway.url), {
+      key: plus.secret,
+      protocolVersion: LATEST_VERSION,
+    });
+    const body = Array.from({ length: 61 }, (_, i) => ({
+      jsonrpc: '2.0',
+      id: i + 1,
+      method: 'ping',
+    }));
+    const res = await small.post<RpcResponse>(body, { protocolVersion: '2025-03-26' });
+    expect(res.status).toBe(400);
+    expectRpcError(res, -32600, /61 messages, more than the brand's 60 requests a minute/);
+    // The refused POST itself counted one unit (every authenticated request does): 59 remain,
+    // and a batch of 59 is answered in full.
+    const fits = await small.post<RpcResponse[]>(body.slice(2), { protocolVersion: '2025-03-26' });
+    expect(fits.status).toBe(200);
+    expect(fits.body).toHaveLength(59);
+    expect(fits.headers.get('ratelimit')).toMatch(/^"brand";r=0;/);
+  });
+});
+
 describe('Origin allow-list', () => {
   it('with no allow-list configured, any Origin is 403 forbidden_origin', async () => {
     const res = await mcp.rpc('tools/list', undefined, { headers: { Origin: ALLOWED_ORIGIN } });

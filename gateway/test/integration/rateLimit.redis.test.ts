@@ -169,6 +169,17 @@ describe('RedisSlidingWindowLimiter (Lua, real Redis)', () => {
     expect(await redisA.exists(stale.redisKey)).toBe(0);
   });
 
+  it('refund removes exactly the units of one reservation, even when another instance made it', async () => {
+    const { key, redisKey } = freshKey();
+    await limiterA.consume(key, 5, 1);
+    const reserved = await limiterB.consume(key, 5, 3);
+    expect(reserved).toMatchObject({ allowed: true, remaining: 1 });
+    expect(reserved.reservation).toEqual(expect.any(String));
+    await limiterA.refund(key, reserved);
+    expect(await redisA.zcard(redisKey)).toBe(1);
+    expect((await limiterA.consume(key, 5, 0)).remaining).toBe(4);
+  });
+
   it('fails at once while Redis is unreachable (the fallback decides what happens then)', async () => {
     const closedPort = await new Promise<number>((resolve) => {
       const server = net.createServer().listen(0, '127.0.0.1', () => {

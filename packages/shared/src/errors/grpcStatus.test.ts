@@ -5,6 +5,7 @@ import {
   ERROR_CODES,
   ERROR_DETAILS_METADATA,
   fromServiceError,
+  RETRY_AFTER_METADATA,
   grpcStatusOf,
   isAppError,
   toGrpcFailure,
@@ -41,6 +42,22 @@ describe('toGrpcFailure → fromServiceError', () => {
     expect(failure.metadata.get(ERROR_DETAILS_METADATA)).toEqual([]);
     const back = fromServiceError(serviceError(failure.code, failure.details, failure.metadata));
     expect(back.details).toBeUndefined();
+  });
+
+  it('carries a Retry-After hint across, and only a sane one', () => {
+    const failure = toGrpcFailure(
+      new AppError('service_unavailable', 'Try again.', { retryAfterSeconds: 2 }),
+    );
+    expect(failure.metadata.get(RETRY_AFTER_METADATA)).toEqual(['2']);
+    const back = fromServiceError(serviceError(failure.code, failure.details, failure.metadata));
+    expect(back.retryAfterSeconds).toBe(2);
+    for (const junk of ['0', '-1', 'soon', '1.5']) {
+      failure.metadata.set(RETRY_AFTER_METADATA, junk);
+      expect(
+        fromServiceError(serviceError(failure.code, failure.details, failure.metadata))
+          .retryAfterSeconds,
+      ).toBeUndefined();
+    }
   });
 
   it('does not put the cause on the wire', () => {

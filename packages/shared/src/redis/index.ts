@@ -51,3 +51,22 @@ export async function closeRedis(client: Redis): Promise<void> {
     client.disconnect();
   }
 }
+
+/**
+ * Resolves true once the client is connected, or false after `timeoutMs`. For startup:
+ * serving before the first connection would send the first requests to the fallback path.
+ */
+export function waitUntilReady(client: Redis, timeoutMs: number): Promise<boolean> {
+  if (client.status === 'ready') return Promise.resolve(true);
+  return new Promise((resolve) => {
+    const onReady = (): void => {
+      clearTimeout(timer);
+      resolve(true);
+    };
+    const timer = setTimeout(() => {
+      client.off('ready', onReady);
+      resolve(false);
+    }, timeoutMs);
+    client.once('ready', onReady);
+  });
+}

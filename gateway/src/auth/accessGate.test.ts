@@ -1,0 +1,111 @@
+import type { Request, Response } from 'express';
+import { AppError } from '@brand/shared/errors';
+import { Plan } from '@brand/proto/access/v1';
+import { hashApiKey } from '@brand/shared/keys';
+import type { AuthenticatedKey, RecordsApi } from '../clients/recordsClient';
+import { MemorySlidingWindowLimiter } from '../ratelimit/memoryLimiter';
+import { AccessGate } from './accessGate';
+import { Authenticator } from './authenticator';
+import { KeyCache } from './keyCache';
+
+const VALID = `bk_live_${'V'.repeat(40)}`;
+const WRONG = (i: number) => `bk_live_${String(i).padStart(40, 'w')}`;
+
+/** A records API whose only job here is to count lookups and know one key. */
+function recordsStub(): { api: RecordsApi; lookups: () => number } {
+  let lookups = 0;
+  const api = {
+    authenticateKey: async (hash: string): Promise<AuthenticatedKey> => {
+      lookups += 1;
+      await new Promise((r) => setTimeout(r, 5));
+      if (hash !== hashApiKey(VALID))
+        throw new AppError('invalid_key', 'The API key is not valid.');
+      return { key_id: 'key_1', brand_id: 'br_1', plan: Plan.PLAN_PLUS, permissions: [] };
+    },
+  } as unknown as RecordsApi;
+  return { api, lookups: () => lookups };
+}
+
+function exchange(key: string): { req: Request; res: Response; headers: Record<string, string> } {
+  const headers: Record<string, string> = {};
+  const req = {
+    ip: '203.0.113.9',
+    get: (name: string) => (name.toLowerCase() === 'authorization' ? `Bearer ${key}` : undefined),
+  };
+  const res = {
+    locals: {},
+    setHeader: (k: string, v: string) => (headers[k] = v),
+    hasHeader: (k: string) => k in headers,
+  };
+  return { req: req as unknown as Request, res: res as unknown as Response, headers };
+}
+
+function gate(anonymousLimit: number) {
+  const stub = recordsStub();
+  const limiter = new MemorySlidingWindowLimiter({ maxKeys: 100, instances: 1 });
+  const g = new AccessGate(
+    new Authenticator(stub.api, new KeyCache({ ttlMs: 60_000, maxEntries: 100 }), 'live'),
+    limiter,
+    anonymousLimit,
+  );
+  return { g, stub };
+}
+
+const outcome = (p: Promise<unknown>) =>
+  p.then(
+    () => 'ok',
+    (err: AppError) => err.code,
+  );
+
+describe('AccessGate per-address budget', () => {
+  it('concurrent guesses from one address cause at most `budget` lookups', async () => {
+    const { g, stub } = gate(5);
+    const results = await Promise.all(
+      Array.from({ length: 50 }, (_, i) =>
+        outcome(g.identify(exchange(WRONG(i)).req, exchange(WRONG(i)).res)),
+      ),
+    );
+    expect(stub.lookups()).toBe(5);
+    expect(results.filter((r) => r === 'invalid_key')).toHaveLength(5);
+    expect(results.filter((r) => r === 'rate_limited')).toHaveLength(45);
+  });
+
+  it('a valid key gets its reserved unit back, so valid traffic never spends the address budget', async () => {
+    const { g } = gate(2);
+    const { req, res } = exchange(VALID);
+    await expect(g.identify(req, res)).resolves.toMatchObject({ brandId: 'br_1' });
+    // two failures still fit: the valid lookup refunded its unit
+    expect(await outcome(g.identify(exchange(WRONG(1)).req, exchange(WRONG(1)).res))).toBe(
+      'invalid_key',
+    );
+    expect(await outcome(g.identify(exchange(WRONG(2)).req, exchange(WRONG(2)).res))).toBe(
+      'invalid_key',
+    );
+    expect(await outcome(g.identify(exchange(WRONG(3)).req, exchange(WRONG(3)).res))).toBe(
+      'rate_limited',
+    );
+  });
+
+  it('concurrent requests with one uncached valid key share one lookup and spend no address budget', async () => {
+    const { g, stub } = gate(1);
+    const results = await Promise.all(
+      Array.from({ length: 20 }, () => {
+        const { req, res } = exchange(VALID);
+        return outcome(g.identify(req, res));
+      }),
+    );
+    expect(results).toEqual(Array.from({ length: 20 }, () => 'ok'));
+    expect(stub.lookups()).toBe(1);
+    expect(await outcome(g.identify(exchange(WRONG(1)).req, exchange(WRONG(1)).res))).toBe(
+      'invalid_key',
+    );
+  });
+
+  it('a missing header is charged to the address and answered 429 past the budget', async () => {
+    const { g } = gate(1);
+    const first = exchange('');
+    const noHeader = { ...first.req, get: () => undefined } as unknown as Request;
+    expect(await outcome(g.identify(noHeader, first.res))).toBe('missing_key');
+    expect(await outcome(g.identify(noHeader, exchange('').res))).toBe('rate_limited');
+  });
+});

@@ -1,0 +1,26 @@
+// Preloaded into the gateway and records by `npm run bench`
+// (`node --expose-gc --import <this file's URL> dist/main.js`), and only there.
+// On SIGUSR2 it runs a full garbage collection and appends one JSON line to the file in
+// BENCH_GC_PROBE_FILE: {"seq", "heapUsed", "rss"} (bytes). The heap in use right after a
+// full collection is what the process really retains, so comparing it between phases
+// shows a leak that RSS (which V8 and malloc keep high once grown) would hide.
+// It changes nothing else in the process.
+import { appendFileSync } from 'node:fs';
+
+const file = process.env.BENCH_GC_PROBE_FILE;
+const gc = globalThis.gc;
+
+if (file && typeof gc === 'function') {
+  let seq = 0;
+  process.on('SIGUSR2', () => {
+    // twice: the first pass can leave objects that only die once finalizers have run
+    gc();
+    gc();
+    const memory = process.memoryUsage();
+    seq += 1;
+    appendFileSync(
+      file,
+      `${JSON.stringify({ seq, heapUsed: memory.heapUsed, rss: memory.rss })}\n`,
+    );
+  });
+}

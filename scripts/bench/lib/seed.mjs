@@ -1,0 +1,160 @@
+// Benchmark data: brands and keys through the records service's admin gRPC API (exactly
+// as brandctl creates them), submissions in bulk through SQL, and the deep cursor by
+// following next_cursor through the data-plane RPC.
+import { createRequire } from 'node:module';
+import pg from 'pg';
+
+// The generated clients are CommonJS, built by `tsc -b` into proto/dist.
+const require = createRequire(import.meta.url);
+const grpc = require('@grpc/grpc-js');
+const { AccessServiceClient, Environment, Plan } = require('@brand/proto/access/v1');
+const { RecordsServiceClient, Resource } = require('@brand/proto/records/v1');
+
+const DEADLINE_MS = 10_000;
+
+/** Promise form of one unary call of a generated client. */
+function call(client, method, request, metadata = new grpc.Metadata()) {
+  return new Promise((resolve, reject) => {
+    client[method](request, metadata, { deadline: Date.now() + DEADLINE_MS }, (err, res) =>
+      err ? reject(new Error(`${method}: ${err.details || err.message}`)) : resolve(res),
+    );
+  });
+}
+
+/** Runs `fn(i)` for i in 0..n-1 with at most `concurrency` in flight. */
+async function pooled(n, concurrency, fn) {
+  const results = new Array(n);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(concurrency, n) }, async () => {
+      while (next < n) {
+        const i = next++;
+        results[i] = await fn(i);
+      }
+    }),
+  );
+  return results;
+}
+
+/**
+ * Creates `count` verified Enterprise brands, each with an owner and one live key, via
+ * the admin API. Returns `[{ brandId, secret }]`.
+ */
+export async function createEnterpriseBrands(recordsAddress, internalToken, count) {
+  const access = new AccessServiceClient(recordsAddress, grpc.credentials.createInsecure());
+  const metadata = new grpc.Metadata();
+  metadata.set('x-internal-token', internalToken);
+  try {
+    return await pooled(count, 16, async (i) => {
+      const { brand, owner } = await call(
+        access,
+        'createBrand',
+        {
+          name: `Bench Brand ${i}`,
+          plan: Plan.PLAN_ENTERPRISE,
+          verified: true,
+          owner_email: `owner${i}@bench.test`,
+        },
+        metadata,
+      );
+      const { secret } = await call(
+        access,
+        'createKey',
+        {
+          brand_id: brand.id,
+          name: 'Bench load',
+          environment: Environment.ENVIRONMENT_LIVE,
+          actor_email: owner.email,
+          permissions: [],
+        },
+        metadata,
+      );
+      return { brandId: brand.id, secret };
+    });
+  } finally {
+    access.close();
+  }
+}
+
+/**
+ * Gives each brand one campaign and `perBrand` submissions, one second apart (newest
+ * now), with random microseconds as PostgreSQL would store them; then ANALYZE, so the
+ * planner sees the tables as a long-running database would.
+ */
+export async function insertSubmissions(databaseUrl, brandIds, perBrand) {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    await client.query('set search_path = records');
+    await client.query(
+      `insert into campaigns (id, brand_id, title, type, status, budget_amount, platforms,
+                              starts_on, ends_on, created_at, updated_at)
+       select 'cmp_' || substr(md5(b), 1, 20), b, 'Bench Campaign', 'ugc', 'active', 100000000,
+              array['tiktok', 'instagram'], current_date - 400, current_date + 30,
+              now() - interval '400 days', now() - interval '400 days'
+       from unnest($1::text[]) as b`,
+      [brandIds],
+    );
+    await client.query(
+      `insert into submissions (id, brand_id, campaign_id, creator_handle, platform, content_url,
+                                status, rejection_reason, views, created_at, updated_at, reviewed_at)
+       select 'sub_' || substr(md5(random()::text || b || g), 1, 20), b, 'cmp_' || substr(md5(b), 1, 20),
+              h.handle, p.platform,
+              'https://www.' || p.platform || '.com/@' || h.handle || '/video/' || (7000000000 + g),
+              s.status, case when s.status = 'rejected' then 'Brand logo not visible' end,
+              case when s.status = 'approved' then 1000 + g * 7 else 0 end,
+              t.at, t.at, case when s.status <> 'pending' then t.at end
+       from unnest($1::text[]) as b
+       cross join generate_series(1, $2::int) as g
+       cross join lateral (select now() - g * interval '1 second'
+                                  - floor(random() * 1000000) * interval '1 microsecond' as at) t
+       cross join lateral (select (array['mika.creates', 'jun_eats_mnl', 'bea.styles',
+                                         'carlo.vlogs', 'tita.reviews'])[1 + g % 5] as handle) h
+       cross join lateral (select (array['tiktok', 'instagram', 'youtube', 'facebook'])[1 + g % 4]
+                                  as platform) p
+       cross join lateral (select (array['pending', 'approved', 'rejected'])[1 + g % 3] as status) s`,
+      [brandIds, perBrand],
+    );
+    await client.query('analyze brands, api_keys, campaigns, submissions');
+  } finally {
+    await client.end();
+  }
+}
+
+/** A data-plane client of the records service (no token needed). */
+export function recordsClient(recordsAddress) {
+  return new RecordsServiceClient(recordsAddress, grpc.credentials.createInsecure());
+}
+
+/** One page of a brand's submissions through ListRecords. */
+export function listSubmissions(client, brandId, limit, cursor) {
+  return call(client, 'listRecords', {
+    brand_id: brandId,
+    resource: Resource.RESOURCE_SUBMISSIONS,
+    limit,
+    ...(cursor ? { cursor } : {}),
+  });
+}
+
+/**
+ * Follows next_cursor from the first page until `depth` rows have been read and returns
+ * the cursor of the page that starts there, with how many pages and rows it took.
+ */
+export async function cursorAtDepth(recordsAddress, brandId, depth, pageSize) {
+  const client = recordsClient(recordsAddress);
+  try {
+    let cursor;
+    let rows = 0;
+    let pages = 0;
+    while (rows < depth) {
+      const page = await listSubmissions(client, brandId, pageSize, cursor);
+      pages += 1;
+      rows += page.records.length;
+      if (!page.next_cursor) throw new Error(`the walk ended after ${rows} rows, before ${depth}`);
+      cursor = page.next_cursor;
+    }
+    return { cursor, pages, rows };
+  } finally {
+    client.close();
+  }
+}

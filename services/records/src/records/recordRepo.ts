@@ -26,30 +26,43 @@ const SELECT_LISTS = Object.fromEntries(
 ) as Record<ResourceName, string>;
 
 /**
- * One page of a brand's resource, newest first. Keyset pagination on
- * (created_at, id) < (cursor): the *_page_idx index serves every page at the same cost,
- * rows sharing a created_at are ordered by id so none is skipped or repeated, and rows
- * inserted or updated during a walk cannot shift it (created_at never changes).
+ * The SQL and parameters of one page. Keyset pagination on (created_at, id) < (cursor):
+ * the *_page_idx index serves every page at the same cost, rows sharing a created_at are
+ * ordered by id so none is skipped or repeated, and rows inserted or updated during a walk
+ * cannot shift it (created_at never changes).
+ *
+ * ORDER BY names the table's columns explicitly: unqualified, PostgreSQL would match the
+ * select list's `to_char(created_at) as created_at` first and sort formatted text of every
+ * matching row instead of reading the index in order.
  */
-export async function selectPage(pool: Pool, q: PageQuery): Promise<RecordRow[]> {
+export function pageQuery(q: PageQuery): { sql: string; params: unknown[] } {
   const spec = RESOURCE_TABLES[q.resource];
+  const t = spec.table;
   const params: unknown[] = [q.brandId];
-  const where = ['brand_id = $1'];
+  const where = [`${t}.brand_id = $1`];
   if (q.since !== undefined) {
     params.push(q.since);
-    where.push(`created_at > $${params.length}::timestamptz`);
+    where.push(`${t}.created_at > $${params.length}::timestamptz`);
   }
   if (q.after) {
     params.push(q.after.createdAt, q.after.id);
-    where.push(`(created_at, id) < ($${params.length - 1}::timestamptz, $${params.length}::text)`);
+    where.push(
+      `(${t}.created_at, ${t}.id) < ($${params.length - 1}::timestamptz, $${params.length}::text)`,
+    );
   }
   params.push(q.limit);
-  const sql = `select ${SELECT_LISTS[q.resource]} from ${spec.table}
+  const sql = `select ${SELECT_LISTS[q.resource]} from ${t}
     where ${where.join(' and ')}
-    order by created_at desc, id desc
+    order by ${t}.created_at desc, ${t}.id desc
     limit $${params.length}`;
+  return { sql, params };
+}
+
+/** One page of a brand's resource, newest first (see pageQuery). */
+export async function selectPage(pool: Pool, q: PageQuery): Promise<RecordRow[]> {
+  const { sql, params } = pageQuery(q);
   const result = await pool.query<Record<string, unknown>>(sql, params);
-  return result.rows.map((row) => toRecordRow(row, spec.columns));
+  return result.rows.map((row) => toRecordRow(row, RESOURCE_TABLES[q.resource].columns));
 }
 
 function toRecordRow(

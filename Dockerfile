@@ -12,7 +12,7 @@ COPY packages/testkit/package.json packages/testkit/
 COPY services/records/package.json services/records/
 COPY gateway/package.json gateway/
 COPY cli/package.json cli/
-RUN npm ci --no-audit --no-fund
+RUN npm install --no-audit --no-fund
 COPY proto proto
 COPY packages packages
 COPY services services
@@ -30,7 +30,7 @@ COPY packages/testkit/package.json packages/testkit/
 COPY services/records/package.json services/records/
 COPY gateway/package.json gateway/
 COPY cli/package.json cli/
-RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
+RUN npm install --omit=dev --no-audit --no-fund && npm cache clean --force
 COPY --from=build /app/proto/dist proto/dist
 COPY --from=build /app/packages/shared/dist packages/shared/dist
 COPY --from=build /app/services/records/dist services/records/dist

@@ -9,12 +9,15 @@ warn() { printf '\033[33mwarning:\033[0m %s\n' "$*" >&2; }
 die() { printf '\033[31merror:\033[0m %s\n' "$*" >&2; exit 1; }
 
 # Installs npm dependencies when node_modules is missing or older than package-lock.json.
+# `npm install`, not `npm ci`: it installs exactly the locked versions all the same, but npm
+# 11 leaves other platforms' optional binaries (buf's, jest's resolver's) out of the lock,
+# and `npm ci` then refuses the lock as out of sync.
 ensure_dependencies() {
   command -v node >/dev/null || die "Node.js 20.19+ is required"
   local marker="$REPO_ROOT/node_modules/.package-lock.json"
   if [ ! -f "$marker" ] || [ "$REPO_ROOT/package-lock.json" -nt "$marker" ]; then
-    say "installing npm dependencies (npm ci)"
-    (cd "$REPO_ROOT" && npm ci --no-audit --no-fund --loglevel=error)
+    say "installing npm dependencies (npm install, from package-lock.json)"
+    (cd "$REPO_ROOT" && npm install --no-audit --no-fund --loglevel=error)
   fi
 }
 

@@ -9,6 +9,8 @@ set -Eeuo pipefail
 . "$(dirname "$0")/lib/common.sh"
 cd "$REPO_ROOT"
 
+# The tests' broker keeps its data apart from the local stack's (.local/kafka).
+export KAFKA_DATA_DIR="$REPO_ROOT/.local/kafka-test"
 STARTED_KAFKA=0
 stop_kafka() { if [ "$STARTED_KAFKA" = 1 ]; then scripts/kafka.sh stop >/dev/null || true; fi; }
 trap stop_kafka EXIT
@@ -24,7 +26,7 @@ npm run --silent check
 
 if ! scripts/kafka.sh status >/dev/null 2>&1; then
   say "starting Kafka"
-  KAFKA_DATA_DIR="$REPO_ROOT/.local/kafka-test" scripts/kafka.sh ensure
+  scripts/kafka.sh ensure
   STARTED_KAFKA=1
 fi
 

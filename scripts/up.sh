@@ -52,7 +52,7 @@ say "migrating"
 node services/records/dist/migrate.js >"$LOG_DIR/migrate.log" || { cat "$LOG_DIR/migrate.log"; die "migrations failed"; }
 
 if ! scripts/kafka.sh status >/dev/null 2>&1; then
-  say "starting Kafka (first run resolves its jars with Maven)"
+  say "starting Kafka (the first run on a machine resolves its jars with Maven)"
   scripts/kafka.sh ensure
   STARTED_KAFKA=1
 fi

@@ -19,10 +19,6 @@ import {
 } from '@brand/testkit';
 import { ApiClient, type ApiResponse } from '../support/apiClient';
 
-// The integration project's testTimeout does not reach hooks and tests (jest reads it only
-// as a global option), so this file sets its own: stacks start slowly on a busy machine.
-jest.setTimeout(30_000);
-
 // Issue 2, behaviour 9 (records and PostgreSQL): a backing failure is a clean 503
 // service_unavailable within the gateway's deadline, never a 5xx with internals.
 // The records service reaches PostgreSQL through a TCP proxy the test can pause.

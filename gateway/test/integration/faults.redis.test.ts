@@ -13,10 +13,6 @@ import {
 } from '@brand/testkit';
 import { ApiClient, type ApiResponse } from '../support/apiClient';
 
-// The integration project's testTimeout does not reach hooks and tests (jest reads it only
-// as a global option), so this file sets its own: stacks start slowly on a busy machine.
-jest.setTimeout(30_000);
-
 // Issue 2, behaviour 9 (Redis): the gateways reach Redis only through a TCP proxy, which
 // the test pauses to make Redis "stop" for them. The records service keeps its direct
 // connection, so revocations are still announced, and lost on the gateways' side.

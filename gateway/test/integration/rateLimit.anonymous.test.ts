@@ -9,10 +9,6 @@ import {
 } from '@brand/testkit';
 import { ApiClient, type ApiResponse } from '../support/apiClient';
 
-// The integration project's testTimeout does not reach hooks and tests (jest reads it only
-// as a global option), so this file sets its own: stacks start slowly on a busy machine.
-jest.setTimeout(30_000);
-
 // Requests without a valid key are limited per client address (DESIGN "Rate limits"), so
 // key guessing stops at the budget: ANONYMOUS_RATE_LIMIT_PER_MINUTE=5 here.
 

@@ -1,10 +1,6 @@
 import { makeBrandWithKey, startStack, waitFor, type PlanName, type Stack } from '@brand/testkit';
 import { ApiClient, type ApiResponse } from '../support/apiClient';
 
-// The integration project's testTimeout does not reach hooks and tests (jest reads it only
-// as a global option), so this file sets its own: stacks start slowly on a busy machine.
-jest.setTimeout(30_000);
-
 // Issue 2, behaviour 8: one budget per brand, shared by all its keys and all gateway
 // instances, exact under concurrency; 429 rate_limited with Retry-After; other brands
 // unaffected; requests pass again after the wait.

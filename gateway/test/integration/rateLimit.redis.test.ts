@@ -4,10 +4,6 @@ import { closeRedis, createRedisClient, type Redis } from '@brand/shared/redis';
 import { freeRedisPrefixKeys, testRedisUrl, uniqueRedisPrefix, waitFor } from '@brand/testkit';
 import { RedisSlidingWindowLimiter } from '../../src/ratelimit/redisLimiter';
 
-// The integration project's testTimeout does not reach hooks and tests (jest reads it only
-// as a global option), so this file sets its own: stacks start slowly on a busy machine.
-jest.setTimeout(15_000);
-
 // The Lua sliding-window limiter against the real Redis: two limiter instances with their
 // own connections stand in for two gateway processes sharing one budget.
 

@@ -4,15 +4,25 @@ import type { Logger } from '@brand/shared/logger';
 import { sendError } from './errorResponse';
 import { requestIdOf } from './requestId';
 
-/** body-parser's errors carry a `type`; these are the client's fault, not ours. */
-function fromBodyParser(err: unknown): AppError | undefined {
-  const type = (err as { type?: unknown } | null)?.type;
-  if (type === 'entity.too.large')
+/**
+ * Errors raised by express itself (a path with malformed percent-encoding) and by
+ * body-parser carry an HTTP `status`, and body-parser a `type`: they are the client's
+ * fault, so they become 4xx codes, never a 500.
+ */
+function fromHttpError(err: unknown): AppError | undefined {
+  const { type, status } = (err ?? {}) as { type?: unknown; status?: unknown };
+  if (type === 'entity.too.large' || status === 413)
     return new AppError('payload_too_large', 'The request body is too large.');
   if (type === 'entity.parse.failed')
     return new AppError('malformed_request', 'The request body is not valid JSON.');
-  if (type === 'encoding.unsupported' || type === 'charset.unsupported') {
+  if (type === 'encoding.unsupported' || type === 'charset.unsupported' || status === 415) {
     return new AppError('unsupported_media_type', 'The request body must be UTF-8 JSON.');
+  }
+  if (err instanceof URIError || (typeof status === 'number' && status >= 400 && status < 500)) {
+    return new AppError(
+      'malformed_request',
+      'The request could not be read; check the URL and its percent-encoding.',
+    );
   }
   return undefined;
 }
@@ -25,7 +35,7 @@ function fromBodyParser(err: unknown): AppError | undefined {
 export function errorHandler(log: Logger): ErrorRequestHandler {
   return (err: unknown, req, res, next) => {
     if (res.headersSent) return next(err);
-    const appError = isAppError(err) ? err : fromBodyParser(err);
+    const appError = isAppError(err) ? err : fromHttpError(err);
     if (appError && appError.code !== 'internal_error') {
       if (appError.code === 'service_unavailable') {
         log.warn(

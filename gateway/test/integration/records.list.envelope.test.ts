@@ -87,6 +87,12 @@ describe('GET /api/v1/{resource} envelope (SPEC 2.2)', () => {
     expect(res.body.error.code).toBe('method_not_allowed');
   });
 
+  it('a path with malformed percent-encoding is 400 malformed_request, never a 500', async () => {
+    const res = await api.get<{ error: { code: string } }>('/api/v1/%E0%A4%A', { key });
+    expect(res.status).toBe(400);
+    expect(res.body.error.code).toBe('malformed_request');
+  });
+
   it('an unknown path outside the API is 404 not_found', async () => {
     const res = await api.get<{ error: { code: string } }>('/nothing/here');
     expect(res.status).toBe(404);

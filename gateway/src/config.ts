@@ -1,22 +1,13 @@
 import { z } from 'zod';
 import {
   boolEnv,
+  commaListEnv,
   loadConfig,
   logLevelEnv,
   msEnv,
   portEnv,
   serviceEnvironmentEnv,
 } from '@brand/shared/config';
-
-const commaList = z
-  .string()
-  .default('')
-  .transform((s) =>
-    s
-      .split(',')
-      .map((x) => x.trim())
-      .filter(Boolean),
-  );
 
 export const GatewayEnv = z.object({
   NODE_ENV: z.string().default('development'),
@@ -57,7 +48,7 @@ export const GatewayEnv = z.object({
   ANONYMOUS_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(60),
   // Assistant endpoint
   /** Browser origins allowed to call POST /api/mcp; requests with any other Origin are 403. */
-  MCP_ALLOWED_ORIGINS: commaList,
+  MCP_ALLOWED_ORIGINS: commaListEnv,
   MCP_MAX_BODY_BYTES: z.coerce
     .number()
     .int()

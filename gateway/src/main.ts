@@ -8,7 +8,7 @@ import { Authenticator } from './auth/authenticator';
 import { KeyCache } from './auth/keyCache';
 import { listenForRevocations } from './auth/revocationListener';
 import { createRecordsApi } from './clients/recordsClient';
-import { loadGatewayConfig, trustProxySetting, type GatewayConfig } from './config';
+import { loadGatewayConfig, trustProxySetting } from './config';
 import { GatewayMetrics } from './observability/metrics';
 import { renderOpenApiYaml } from './openapi/document';
 import { MemorySlidingWindowLimiter } from './ratelimit/memoryLimiter';
@@ -17,13 +17,8 @@ import { ResilientLimiter } from './ratelimit/resilientLimiter';
 
 /** Composition root: the only place that reads process.env and listens. */
 async function main(): Promise<void> {
-  const bootLog = createLogger({ service: 'gateway', level: 'info' });
-  let config: GatewayConfig;
-  try {
-    config = loadGatewayConfig(process.env);
-  } catch (err) {
-    exitOnStartupFailure(bootLog, err);
-  }
+  // A bad variable throws a ConfigError naming it; main().catch logs it and exits 1.
+  const config = loadGatewayConfig(process.env);
   const log = createLogger({ service: 'gateway', level: config.LOG_LEVEL });
 
   const records = createRecordsApi(config.RECORDS_GRPC_ADDR, config.GRPC_DEADLINE_MS);

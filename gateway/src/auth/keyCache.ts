@@ -35,7 +35,10 @@ export class KeyCache {
         if (this.generation === startedAt) this.entries.set(keyHash, identity);
         return identity;
       })
-      .finally(() => this.inFlight.delete(keyHash));
+      .finally(() => {
+        // Only our own entry: after invalidate() a newer lookup may hold this key's slot.
+        if (this.inFlight.get(keyHash) === promise) this.inFlight.delete(keyHash);
+      });
     this.inFlight.set(keyHash, promise);
     return promise;
   }

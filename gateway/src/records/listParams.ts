@@ -6,6 +6,7 @@ import {
   LIST_PARAM_MESSAGES,
   MAX_LIMIT,
   normalizeSince,
+  parseLimitString,
 } from '@brand/shared/resources';
 
 /**
@@ -37,13 +38,17 @@ const since = z
     examples: ['2026-11-01T00:00:00Z'],
   });
 
-/** A query-string limit: digits only ("1.5", "-1", " 5", "1e2" are refused, never coerced). */
-const digitsToNumber = (v: unknown): unknown =>
-  typeof v === 'string' && /^[0-9]{1,6}$/.test(v) ? Number(v) : v;
+/**
+ * A query-string limit through the shared rule (digits only, so "1.5", "-1", " 5" and "1e2"
+ * are refused, never coerced); anything it refuses stays a string and fails `limit` below
+ * with the one message.
+ */
+const limitFromQuery = (v: unknown): unknown =>
+  typeof v === 'string' ? (parseLimitString(v) ?? v) : v;
 
 /** GET /api/v1/{resource} query parameters. Unknown parameters are refused, to catch typos. */
 export const ListQuery = z.strictObject({
-  limit: z.preprocess(digitsToNumber, limit).optional(),
+  limit: z.preprocess(limitFromQuery, limit).optional(),
   cursor: cursor.optional(),
   since: since.optional(),
 });

@@ -1,9 +1,6 @@
 import { makeBrandWithKey, startStack, waitFor, type Stack } from '@brand/testkit';
 import { ApiClient } from '../support/apiClient';
-
-interface ErrorBody {
-  error: { code: string; message: string; request_id: string };
-}
+import type { ErrorBody } from '../../src/http/errorResponse';
 
 let stack: Stack;
 let a: ApiClient;
@@ -22,30 +19,26 @@ beforeAll(async () => {
 
 afterAll(() => stack?.close());
 
-async function expect401(
-  res: { status: number; headers: Headers; body: unknown },
-  code: string,
-): Promise<void> {
+function expect401(res: { status: number; headers: Headers; body: unknown }, code: string): void {
   expect(res.status).toBe(401);
   expect((res.body as ErrorBody).error.code).toBe(code);
   expect(res.headers.get('www-authenticate')).toMatch(/^Bearer realm="api"/);
-  await Promise.resolve();
 }
 
 describe('Authorization: Bearer <key> (SPEC 5.1, section 7)', () => {
   it('no Authorization header is missing_key', async () => {
-    await expect401(await a.get('/api/v1/campaigns'), 'missing_key');
+    expect401(await a.get('/api/v1/campaigns'), 'missing_key');
   });
 
   it('another scheme (Basic) is missing_key', async () => {
-    await expect401(
+    expect401(
       await a.get('/api/v1/campaigns', { authorization: 'Basic dXNlcjpwYXNz' }),
       'missing_key',
     );
   });
 
   it('a lower-case bearer prefix is missing_key even with a valid key', async () => {
-    await expect401(
+    expect401(
       await a.get('/api/v1/campaigns', { authorization: `bearer ${brand.secret}` }),
       'missing_key',
     );
@@ -54,17 +47,17 @@ describe('Authorization: Bearer <key> (SPEC 5.1, section 7)', () => {
   it.each(['Bearer', 'Bearer ', 'Bearer    '])(
     '%j with no key is missing_key',
     async (authorization) => {
-      await expect401(await a.get('/api/v1/campaigns', { authorization }), 'missing_key');
+      expect401(await a.get('/api/v1/campaigns', { authorization }), 'missing_key');
     },
   );
 
   it('an unknown well-formed key is invalid_key', async () => {
     const unknown = `bk_live_${'x'.repeat(40)}`;
-    await expect401(await a.get('/api/v1/campaigns', { key: unknown }), 'invalid_key');
+    expect401(await a.get('/api/v1/campaigns', { key: unknown }), 'invalid_key');
   });
 
   it('a token that is not a key at all is invalid_key', async () => {
-    await expect401(await a.get('/api/v1/campaigns', { key: 'not-a-key' }), 'invalid_key');
+    expect401(await a.get('/api/v1/campaigns', { key: 'not-a-key' }), 'invalid_key');
   });
 
   it('a key of the other environment is invalid_key, and says so', async () => {
@@ -74,7 +67,7 @@ describe('Authorization: Bearer <key> (SPEC 5.1, section 7)', () => {
       environment: 'test',
     });
     const res = await a.get<ErrorBody>('/api/v1/campaigns', { key: testKey.secret });
-    await expect401(res, 'invalid_key');
+    expect401(res, 'invalid_key');
     expect(res.body.error.message).toMatch(/test key/);
   });
 
@@ -112,9 +105,9 @@ describe('revocation (SPEC 5.5)', () => {
     expect(elapsed).toBeLessThan(1_000);
 
     const onB = await b.get<ErrorBody>('/api/v1/links', { key: victim.secret });
-    await expect401(onB, 'invalid_key');
+    expect401(onB, 'invalid_key');
     expect(onB.body.error.message).toMatch(/revoked/);
-    await expect401(await a.get('/api/v1/links', { key: victim.secret }), 'invalid_key');
+    expect401(await a.get('/api/v1/links', { key: victim.secret }), 'invalid_key');
   });
 
   it('a revoked key stays revoked: revoking again changes nothing and it never works again', async () => {
@@ -122,7 +115,7 @@ describe('revocation (SPEC 5.5)', () => {
     const first = await stack.admin.revokeKey(victim.key.id);
     const second = await stack.admin.revokeKey(victim.key.id);
     expect(second.revoked_at).toBe(first.revoked_at);
-    await expect401(await a.get('/api/v1/campaigns', { key: victim.secret }), 'invalid_key');
+    expect401(await a.get('/api/v1/campaigns', { key: victim.secret }), 'invalid_key');
   });
 
   it('the replacement flow works: a new key reads the same brand while the old one is revoked', async () => {
@@ -134,7 +127,7 @@ describe('revocation (SPEC 5.5)', () => {
     });
     await stack.admin.revokeKey(old.key.id);
     expect((await a.get('/api/v1/campaigns', { key: replacement.secret })).status).toBe(200);
-    await expect401(await a.get('/api/v1/campaigns', { key: old.secret }), 'invalid_key');
+    expect401(await a.get('/api/v1/campaigns', { key: old.secret }), 'invalid_key');
   });
 });
 

@@ -18,14 +18,12 @@ import {
   type TestDatabase,
 } from '@brand/testkit';
 import { ApiClient, type ApiResponse } from '../support/apiClient';
+import type { ErrorBody } from '../../src/http/errorResponse';
 
 // Issue 2, behaviour 9 (records and PostgreSQL): a backing failure is a clean 503
 // service_unavailable within the gateway's deadline, never a 5xx with internals.
 // The records service reaches PostgreSQL through a TCP proxy the test can pause.
 
-interface ErrorBody {
-  error: { code: string; message: string; request_id: string };
-}
 interface Readiness {
   status: string;
   checks: { records: string; redis: string };

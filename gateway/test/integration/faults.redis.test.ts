@@ -12,14 +12,12 @@ import {
   type TcpProxy,
 } from '@brand/testkit';
 import { ApiClient, type ApiResponse } from '../support/apiClient';
+import type { ErrorBody } from '../../src/http/errorResponse';
 
 // Issue 2, behaviour 9 (Redis): the gateways reach Redis only through a TCP proxy, which
 // the test pauses to make Redis "stop" for them. The records service keeps its direct
 // connection, so revocations are still announced, and lost on the gateways' side.
 
-interface ErrorBody {
-  error: { code: string; message: string; request_id: string };
-}
 interface Readiness {
   status: string;
   checks: { records: string; redis: string };

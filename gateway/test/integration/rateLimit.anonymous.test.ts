@@ -8,13 +8,10 @@ import {
   type Stack,
 } from '@brand/testkit';
 import { ApiClient, type ApiResponse } from '../support/apiClient';
+import type { ErrorBody } from '../../src/http/errorResponse';
 
 // Requests without a valid key are limited per client address (DESIGN "Rate limits"), so
 // key guessing stops at the budget: ANONYMOUS_RATE_LIMIT_PER_MINUTE=5 here.
-
-interface ErrorBody {
-  error: { code: string; message: string; request_id: string };
-}
 
 const ANONYMOUS_POLICY = '"anonymous";q=5;w=60';
 const UNKNOWN_KEY = `bk_live_${'Z'.repeat(40)}`;

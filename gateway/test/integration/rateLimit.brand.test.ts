@@ -1,13 +1,10 @@
 import { makeBrandWithKey, startStack, waitFor, type PlanName, type Stack } from '@brand/testkit';
 import { ApiClient, type ApiResponse } from '../support/apiClient';
+import type { ErrorBody } from '../../src/http/errorResponse';
 
 // Issue 2, behaviour 8: one budget per brand, shared by all its keys and all gateway
 // instances, exact under concurrency; 429 rate_limited with Retry-After; other brands
 // unaffected; requests pass again after the wait.
-
-interface ErrorBody {
-  error: { code: string; message: string; request_id: string };
-}
 
 const POLICY = { plus: 60, pro: 120, enterprise: 240 } as const;
 const RATELIMIT = /^"brand";r=(\d+);t=(\d+)$/;

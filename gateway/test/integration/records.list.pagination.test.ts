@@ -7,6 +7,7 @@ import {
   type Stack,
 } from '@brand/testkit';
 import { ApiClient } from '../support/apiClient';
+import type { ErrorBody } from '../../src/http/errorResponse';
 
 interface Page {
   resource: string;
@@ -14,10 +15,6 @@ interface Page {
   data: Array<{ id: string; created_at: string; status?: string }>;
   next_cursor?: string;
 }
-interface ErrorBody {
-  error: { code: string; message: string; details?: Array<{ field: string }> };
-}
-
 let stack: Stack;
 let api: ApiClient;
 

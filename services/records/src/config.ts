@@ -1,5 +1,12 @@
 import { z } from 'zod';
-import { boolEnv, loadConfig, logLevelEnv, msEnv, portEnv } from '@brand/shared/config';
+import {
+  boolEnv,
+  commaListEnv,
+  loadConfig,
+  logLevelEnv,
+  msEnv,
+  portEnv,
+} from '@brand/shared/config';
 
 /** Secrets that ship in config/local.env for the local stack; refused in production. */
 const LOCAL_ONLY_SECRETS = [
@@ -32,15 +39,7 @@ export const RecordsEnv = z
     /** HMAC key for next_cursor values; at least 32 characters. */
     CURSOR_SECRET: z.string().min(32),
     /** Comma-separated former secrets still accepted while clients finish their walks. */
-    CURSOR_SECRETS_PREVIOUS: z
-      .string()
-      .default('')
-      .transform((s) =>
-        s
-          .split(',')
-          .map((x) => x.trim())
-          .filter(Boolean),
-      ),
+    CURSOR_SECRETS_PREVIOUS: commaListEnv,
     // Process
     LOG_LEVEL: logLevelEnv.default('info'),
     /** How long in-flight calls may finish after SIGTERM. */

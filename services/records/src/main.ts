@@ -4,20 +4,15 @@ import { createLogger } from '@brand/shared/logger';
 import { closeRedis, createRedisClient } from '@brand/shared/redis';
 import { exitOnStartupFailure, onShutdown } from '@brand/shared/shutdown';
 import { redisRevocationNotifier } from './access/revocations';
-import { loadRecordsConfig, type RecordsConfig } from './config';
+import { loadRecordsConfig } from './config';
 import { watchDatabaseHealth } from './db/healthWatch';
 import { migrate, SCHEMA } from './db/migrations';
 import { createServer, SERVICE_NAMES } from './server';
 
 /** Composition root: the only place that reads process.env and listens. */
 async function main(): Promise<void> {
-  const bootLog = createLogger({ service: 'records', level: 'info' });
-  let config: RecordsConfig;
-  try {
-    config = loadRecordsConfig(process.env);
-  } catch (err) {
-    exitOnStartupFailure(bootLog, err);
-  }
+  // A bad variable throws a ConfigError naming it; main().catch logs it and exits 1.
+  const config = loadRecordsConfig(process.env);
   const log = createLogger({ service: 'records', level: config.LOG_LEVEL });
 
   const pool = createPool({

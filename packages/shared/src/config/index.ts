@@ -16,6 +16,17 @@ export const boolEnv = z.union([z.boolean(), z.string()]).transform((v, ctx) => 
 /** A TCP port; 0 lets the OS choose (tests read the bound port from the startup log). */
 export const portEnv = z.coerce.number().int().min(0).max(65535);
 
+/** "a, b,,c" → ["a", "b", "c"]; unset or empty → []. */
+export const commaListEnv = z
+  .string()
+  .default('')
+  .transform((s) =>
+    s
+      .split(',')
+      .map((x) => x.trim())
+      .filter(Boolean),
+  );
+
 /** A positive integer of milliseconds. */
 export const msEnv = z.coerce.number().int().positive();
 

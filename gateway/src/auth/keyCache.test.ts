@@ -78,4 +78,21 @@ describe('KeyCache', () => {
     await new Promise((r) => setTimeout(r, 60));
     expect(cache.get('h1')).toBeUndefined();
   });
+
+  it('an older lookup settling after invalidate() does not evict the newer in-flight one', async () => {
+    const cache = new KeyCache({ ttlMs: 60_000, maxEntries: 10 });
+    const older = deferred<Identity>();
+    const newer = deferred<Identity>();
+    const first = cache.resolve('h1', () => older.promise);
+    cache.invalidate('h1');
+    const lookup = jest.fn(() => newer.promise);
+    const second = cache.resolve('h1', lookup);
+    older.resolve(identity('br_old'));
+    await first;
+    const third = cache.resolve('h1', lookup);
+    newer.resolve(identity('br_new'));
+    expect((await second).brandId).toBe('br_new');
+    expect((await third).brandId).toBe('br_new');
+    expect(lookup).toHaveBeenCalledTimes(1);
+  });
 });

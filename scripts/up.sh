@@ -10,11 +10,10 @@ set -Eeuo pipefail
 . "$(dirname "$0")/lib/common.sh"
 cd "$REPO_ROOT"
 
-# Local settings; variables already set in the environment win.
-while IFS='=' read -r name value; do
-  [[ "$name" =~ ^[A-Z_][A-Z0-9_]*$ ]] || continue
-  [ -n "${!name:-}" ] || export "$name=$value"
-done < config/local.env
+# Local settings and secrets (generated on the first run); variables already set win.
+ensure_local_secrets
+load_env_file config/local.env
+load_env_file .local/secrets.env
 
 LOG_DIR="$REPO_ROOT/.local/logs"
 mkdir -p "$LOG_DIR"

@@ -18,7 +18,7 @@ function buildProgram(): Command {
       '--records <host:port>',
       `records service address (env RECORDS_GRPC_ADDR; default ${DEFAULT_RECORDS_ADDR})`,
     )
-    .option('--token <token>', 'internal token for admin calls (env INTERNAL_TOKEN)')
+    .option('--token <token>', 'admin token for admin calls (env ADMIN_TOKEN)')
     .option('--timeout <ms>', `deadline per call (default ${DEFAULT_TIMEOUT_MS})`, parseTimeout)
     .showHelpAfterError('(add --help for usage)')
     .configureHelp({ showGlobalOptions: true })
@@ -27,7 +27,7 @@ function buildProgram(): Command {
     .exitOverride();
   program.addHelpText(
     'after',
-    '\nSettings missing from flags and environment are read from config/local.env.\n\nExamples:\n  $ brandctl seed\n  $ brandctl brand list --json\n  $ brandctl key list --brand br_123',
+    '\nSettings missing from flags and environment are read from the local stack files\nconfig/local.env and .local/secrets.env.\n\nExamples:\n  $ brandctl seed\n  $ brandctl brand list --json\n  $ brandctl key list --brand br_123',
   );
   registerBrandCommands(program);
   registerMemberCommands(program);

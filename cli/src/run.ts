@@ -47,7 +47,7 @@ function withExamples(cmd: Command, examples: string[]): Command {
 }
 
 /**
- * Runs one command's handler: resolves the settings (flags > env > config/local.env),
+ * Runs one command's handler: resolves the settings (flags > env > the local stack's files),
  * connects, prints the result, and on failure prints the service's reason and sets the
  * exit code (1 refused, 3 unreachable). Never throws, and never prints the token.
  */

@@ -3,18 +3,19 @@ import {
   DEFAULT_RECORDS_ADDR,
   DEFAULT_TIMEOUT_MS,
   LOCAL_ENV_FILE,
+  LOCAL_SECRETS_FILE,
   parseEnvFile,
   readEnvFile,
   resolveSettings,
 } from './settings';
 
-const FILE = { RECORDS_GRPC_ADDR: 'file-host:1', INTERNAL_TOKEN: 'file-token' };
+const FILE = { RECORDS_GRPC_ADDR: 'file-host:1', ADMIN_TOKEN: 'file-token' };
 
 describe('resolveSettings', () => {
   it('prefers flags over environment and file', () => {
     const s = resolveSettings(
       { records: 'flag-host:3', token: 'flag-token', timeout: 500 },
-      { RECORDS_GRPC_ADDR: 'env-host:2', INTERNAL_TOKEN: 'env-token' },
+      { RECORDS_GRPC_ADDR: 'env-host:2', ADMIN_TOKEN: 'env-token' },
       () => FILE,
     );
     expect(s).toEqual({ recordsAddr: 'flag-host:3', token: 'flag-token', timeoutMs: 500 });
@@ -23,7 +24,7 @@ describe('resolveSettings', () => {
   it('prefers environment over the file', () => {
     const s = resolveSettings(
       {},
-      { RECORDS_GRPC_ADDR: 'env-host:2', INTERNAL_TOKEN: 'env-token' },
+      { RECORDS_GRPC_ADDR: 'env-host:2', ADMIN_TOKEN: 'env-token' },
       () => FILE,
     );
     expect(s).toEqual({
@@ -41,7 +42,7 @@ describe('resolveSettings', () => {
 
   it('does not read the file when flags and environment say everything', () => {
     const envFile = jest.fn(() => FILE);
-    resolveSettings({}, { RECORDS_GRPC_ADDR: 'a:1', INTERNAL_TOKEN: 't' }, envFile);
+    resolveSettings({}, { RECORDS_GRPC_ADDR: 'a:1', ADMIN_TOKEN: 't' }, envFile);
     expect(envFile).not.toHaveBeenCalled();
   });
 
@@ -62,7 +63,7 @@ describe('resolveSettings', () => {
   it('treats empty strings as unset', () => {
     const s = resolveSettings(
       { records: '' },
-      { RECORDS_GRPC_ADDR: '  ', INTERNAL_TOKEN: '' },
+      { RECORDS_GRPC_ADDR: '  ', ADMIN_TOKEN: '' },
       () => FILE,
     );
     expect(s.recordsAddr).toBe('file-host:1');
@@ -103,7 +104,14 @@ describe('readEnvFile', () => {
     expect(LOCAL_ENV_FILE).toBe(join(__dirname, '..', '..', 'config', 'local.env'));
     const vars = readEnvFile();
     expect(vars.RECORDS_GRPC_ADDR).toMatch(/^[\w.-]+:\d+$/);
-    expect(vars.INTERNAL_TOKEN).toBeTruthy();
+    // secrets are generated into .local/secrets.env on first `npm run up`, never committed
+    expect(vars.ADMIN_TOKEN).toBeUndefined();
+    expect(vars.INTERNAL_TOKEN).toBeUndefined();
+    expect(vars.CURSOR_SECRET).toBeUndefined();
+  });
+
+  it('takes generated secrets from .local/secrets.env, ignored by git', () => {
+    expect(LOCAL_SECRETS_FILE).toBe(join(__dirname, '..', '..', '.local', 'secrets.env'));
   });
 
   it('returns an empty object for a missing file', () => {

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 export interface Settings {
   /** host:port of the records service (AccessService and RecordsService). */
   recordsAddr: string;
-  /** The internal token admin RPCs require; undefined when none was found anywhere. */
+  /** The admin token admin RPCs require; undefined when none was found anywhere. */
   token: string | undefined;
   /** Deadline of each call, in milliseconds. */
   timeoutMs: number;
@@ -21,11 +21,16 @@ export interface SettingFlags {
 export const DEFAULT_RECORDS_ADDR = '127.0.0.1:50051';
 export const DEFAULT_TIMEOUT_MS = 10_000;
 
+/** The repository root, from this file (src/ or dist/ alike sit one level below cli/). */
+const REPO_ROOT = join(__dirname, '..', '..');
+
 /**
- * The local stack's settings file. Located from this file (src/ or dist/ alike sit one
- * level below cli/), not from the working directory, so `npx brandctl` works anywhere.
+ * The local stack's settings: committed non-secret settings, then the secrets `npm run up`
+ * generates on first run (git-ignored). Located from this file, not from the working
+ * directory, so `npx brandctl` works anywhere in the checkout.
  */
-export const LOCAL_ENV_FILE = join(__dirname, '..', '..', 'config', 'local.env');
+export const LOCAL_ENV_FILE = join(REPO_ROOT, 'config', 'local.env');
+export const LOCAL_SECRETS_FILE = join(REPO_ROOT, '.local', 'secrets.env');
 
 /**
  * Parses a dotenv-style file: KEY=VALUE lines, `#` comments, blank lines, an optional
@@ -55,15 +60,20 @@ export function readEnvFile(path: string = LOCAL_ENV_FILE): Record<string, strin
   }
 }
 
+/** The local stack's settings and generated secrets, merged (secrets win). */
+export function readLocalSettings(): Record<string, string> {
+  return { ...readEnvFile(LOCAL_ENV_FILE), ...readEnvFile(LOCAL_SECRETS_FILE) };
+}
+
 /**
  * Resolves the settings: flags beat environment variables, which beat the local stack's
- * config/local.env, which beats the built-in default. The file is read only when a value
+ * local stack's files (config/local.env, .local/secrets.env), which beat the built-in default. The file is read only when a value
  * is missing from both flags and environment. Empty strings count as unset.
  */
 export function resolveSettings(
   flags: SettingFlags,
   env: NodeJS.ProcessEnv,
-  envFile: () => Record<string, string> = readEnvFile,
+  envFile: () => Record<string, string> = readLocalSettings,
 ): Settings {
   let file: Record<string, string> | undefined;
   const fromFile = (name: string): string | undefined => nonEmpty((file ??= envFile())[name]);
@@ -72,7 +82,7 @@ export function resolveSettings(
 
   return {
     recordsAddr: pick(flags.records, 'RECORDS_GRPC_ADDR') ?? DEFAULT_RECORDS_ADDR,
-    token: pick(flags.token, 'INTERNAL_TOKEN'),
+    token: pick(flags.token, 'ADMIN_TOKEN'),
     timeoutMs: flags.timeout ?? DEFAULT_TIMEOUT_MS,
   };
 }

@@ -1,4 +1,4 @@
-import { Environment, Plan, type ApiKey } from '@brand/proto/access/v1';
+import { BrandTier, Environment, type ApiKey } from '@brand/proto/access/v1';
 import { brandJson, keyJson, keyTable, permissionsText, secretBlock } from './views';
 
 const key: ApiKey = {
@@ -17,8 +17,14 @@ const key: ApiKey = {
 describe('views', () => {
   it('renders enums as the words operators type', () => {
     expect(
-      brandJson({ id: 'br_1', name: 'A', plan: Plan.PLAN_PRO, verified: true, created_at: 't' }),
-    ).toEqual({ id: 'br_1', name: 'A', plan: 'pro', verified: true, created_at: 't' });
+      brandJson({
+        id: 'br_1',
+        name: 'A',
+        tier: BrandTier.BRAND_TIER_PRO,
+        verified: true,
+        created_at: 't',
+      }),
+    ).toEqual({ id: 'br_1', name: 'A', tier: 'pro', verified: true, created_at: 't' });
     expect(keyJson(key)).toMatchObject({
       environment: 'live',
       last_used_at: null,

@@ -1,15 +1,22 @@
 import type { ApiKey, Brand, Member } from '@brand/proto/access/v1';
-import { environmentName, planName, roleName } from './enums';
+import { ENVIRONMENTS, ROLES, TIERS, type EnumTable } from '@brand/shared/enums';
 import { formatFields, formatTable, shortTime, yesNo } from './output';
 
 /**
  * JSON shapes of what brandctl prints: the proto messages with enums as the words
  * operators type ("plus", "live", "owner") instead of numbers.
  */
+/** The operator's word for a wire value; "unspecified" for UNSPECIFIED or unknown numbers. */
+const nameOf = (table: EnumTable<string, number>, value: number): string =>
+  table.fromProto(value) ?? 'unspecified';
+const tierName = (value: number): string => nameOf(TIERS, value);
+const environmentName = (value: number): string => nameOf(ENVIRONMENTS, value);
+export const roleName = (value: number): string => nameOf(ROLES, value);
+
 export const brandJson = (b: Brand) => ({
   id: b.id,
   name: b.name,
-  plan: planName(b.plan),
+  tier: tierName(b.tier),
   verified: b.verified,
   created_at: b.created_at,
 });
@@ -40,7 +47,7 @@ export function brandFields(b: Brand, owner?: Member): string {
   const fields: Array<[string, string]> = [
     ['id', b.id],
     ['name', b.name],
-    ['plan', planName(b.plan)],
+    ['tier', tierName(b.tier)],
     ['verified', yesNo(b.verified)],
   ];
   if (owner) fields.push(['owner', owner.email]);
@@ -50,8 +57,8 @@ export function brandFields(b: Brand, owner?: Member): string {
 
 export function brandTable(brands: Brand[]): string {
   return formatTable(
-    ['ID', 'NAME', 'PLAN', 'VERIFIED', 'CREATED'],
-    brands.map((b) => [b.id, b.name, planName(b.plan), yesNo(b.verified), shortTime(b.created_at)]),
+    ['ID', 'NAME', 'TIER', 'VERIFIED', 'CREATED'],
+    brands.map((b) => [b.id, b.name, tierName(b.tier), yesNo(b.verified), shortTime(b.created_at)]),
   );
 }
 

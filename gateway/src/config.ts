@@ -27,6 +27,8 @@ export const GatewayEnv = z.object({
   SERVICE_ENVIRONMENT: serviceEnvironmentEnv.default('live'),
   // gRPC
   RECORDS_GRPC_ADDR: z.string().default('127.0.0.1:50051'),
+  /** The credential this gateway presents on every gRPC call (README "Internal credentials"). */
+  INTERNAL_TOKEN: z.string().min(32),
   /** Deadline of every call to a backing service. */
   GRPC_DEADLINE_MS: msEnv.default(3_000),
   // Redis (rate limits, revocation announcements)
@@ -41,13 +43,16 @@ export const GatewayEnv = z.object({
   // Rate limits
   /**
    * While Redis is unreachable each instance enforces limit / this value on its own;
-   * set it to the gateway replica count to keep the brand-wide total near the plan limit.
+   * set it to the gateway replica count to keep the brand-wide total near the tier's limit.
    */
   RATE_LIMIT_FALLBACK_INSTANCES: z.coerce.number().int().min(1).default(1),
   /** Requests a minute from one client address without a valid key (bad keys, the OpenAPI file). */
   ANONYMOUS_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(60),
   // Assistant endpoint
-  /** Browser origins allowed to call POST /api/mcp; requests with any other Origin are 403. */
+  /**
+   * Browser origins allowed to call POST /api/mcp; requests with any other Origin are 403.
+   * `loopback` admits http(s)://localhost, 127.0.0.1 and [::1] on any port (local stack only).
+   */
   MCP_ALLOWED_ORIGINS: commaListEnv,
   MCP_MAX_BODY_BYTES: z.coerce
     .number()

@@ -21,7 +21,10 @@ async function main(): Promise<void> {
   const config = loadGatewayConfig(process.env);
   const log = createLogger({ service: 'gateway', level: config.LOG_LEVEL });
 
-  const records = createRecordsApi(config.RECORDS_GRPC_ADDR, config.GRPC_DEADLINE_MS);
+  const records = createRecordsApi(config.RECORDS_GRPC_ADDR, {
+    deadlineMs: config.GRPC_DEADLINE_MS,
+    token: config.INTERNAL_TOKEN,
+  });
   const redis = createRedisClient({
     url: config.REDIS_URL,
     name: 'gateway',

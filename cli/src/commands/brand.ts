@@ -1,44 +1,45 @@
 import { Option, type Command } from 'commander';
 import type { UpdateBrandRequest } from '@brand/proto/access/v1';
-import { PLAN_NAMES, planToProto, type PlanName } from '../enums';
+import { TIERS, type TierName } from '@brand/shared/enums';
 import { defineCommand, defineGroup, runCommand } from '../run';
 import { brandFields, brandJson, brandTable, memberJson } from '../views';
 
 interface CreateOptions {
   name: string;
-  plan: PlanName;
+  tier: TierName;
   owner: string;
   verified?: boolean;
 }
 
 interface UpdateOptions {
-  plan?: PlanName;
+  tier?: TierName;
   verified?: boolean;
   unverified?: boolean;
 }
 
-const planOption = (description: string) =>
-  new Option('--plan <plan>', description).choices(PLAN_NAMES);
+/** The subscription tier (the contract's "plan": Free, Plus, Pro, Enterprise). */
+const tierOption = (description: string) =>
+  new Option('--tier <tier>', description).choices(TIERS.names);
 
 /** brandctl brand create | list | update. */
 export function registerBrandCommands(program: Command): void {
   const brand = defineGroup(program, 'brand', 'Create, list and update brands.', [
-    'brandctl brand create --name "Acme Foods" --plan plus --owner ana@acme.test --verified',
+    'brandctl brand create --name "Acme Foods" --tier plus --owner ana@acme.test --verified',
     'brandctl brand list',
   ]);
 
   defineCommand(brand, 'create', 'Create a brand and its owner member.', [
-    'brandctl brand create --name "Acme Foods" --plan plus --owner ana@acme.test --verified',
+    'brandctl brand create --name "Acme Foods" --tier plus --owner ana@acme.test --verified',
   ])
     .requiredOption('--name <name>', 'the brand name')
-    .addOption(planOption('subscription plan (API keys need plus or above)').makeOptionMandatory())
+    .addOption(tierOption('subscription tier (API keys need plus or above)').makeOptionMandatory())
     .requiredOption('--owner <email>', "the owner's email; only owners can create keys")
     .option('--verified', 'mark the brand verified (API keys need a verified brand)')
     .action((opts: CreateOptions, cmd: Command) =>
       runCommand(cmd, async ({ backend }) => {
         const res = await backend.access('createBrand', {
           name: opts.name,
-          plan: planToProto(opts.plan),
+          tier: TIERS.toProto(opts.tier),
           verified: opts.verified === true,
           owner_email: opts.owner,
         });
@@ -67,18 +68,18 @@ export function registerBrandCommands(program: Command): void {
     }),
   );
 
-  defineCommand(brand, 'update <brandId>', "Change a brand's plan or verification.", [
-    'brandctl brand update br_123 --plan pro --verified',
+  defineCommand(brand, 'update <brandId>', "Change a brand's tier or verification.", [
+    'brandctl brand update br_123 --tier pro --verified',
   ])
-    .addOption(planOption('the new subscription plan'))
+    .addOption(tierOption('the new subscription tier'))
     .addOption(new Option('--verified', 'mark the brand verified').conflicts('unverified'))
     .addOption(new Option('--unverified', 'mark the brand not verified'))
     .action((brandId: string, opts: UpdateOptions, cmd: Command) => {
-      if (opts.plan === undefined && !opts.verified && !opts.unverified) {
-        cmd.error('error: nothing to change: pass --plan, --verified or --unverified');
+      if (opts.tier === undefined && !opts.verified && !opts.unverified) {
+        cmd.error('error: nothing to change: pass --tier, --verified or --unverified');
       }
       const req: UpdateBrandRequest = { brand_id: brandId };
-      if (opts.plan !== undefined) req.plan = planToProto(opts.plan);
+      if (opts.tier !== undefined) req.tier = TIERS.toProto(opts.tier);
       if (opts.verified || opts.unverified) req.verified = opts.verified === true;
       return runCommand(cmd, async ({ backend }) => {
         const res = await backend.access('updateBrand', req);

@@ -1,5 +1,5 @@
 import { Option, type Command } from 'commander';
-import { ENVIRONMENT_NAMES, environmentToProto, type EnvironmentName } from '../enums';
+import { ENVIRONMENTS, type EnvironmentName } from '@brand/shared/enums';
 import { indent } from '../output';
 import { defineCommand, defineGroup, runCommand } from '../run';
 import { keyFields, keyJson, keyTable, SECRET_WARNING, secretBlock } from '../views';
@@ -30,7 +30,7 @@ export function registerKeyCommands(program: Command): void {
     .requiredOption('--name <name>', 'names the integration, e.g. "Warehouse sync"')
     .addOption(
       new Option('--env <env>', 'the environment the key works in')
-        .choices(ENVIRONMENT_NAMES)
+        .choices(ENVIRONMENTS.names)
         .makeOptionMandatory(),
     )
     .requiredOption('--actor <email>', 'the brand owner creating the key')
@@ -40,7 +40,7 @@ export function registerKeyCommands(program: Command): void {
         const res = await backend.access('createKey', {
           brand_id: opts.brand,
           name: opts.name,
-          environment: environmentToProto(opts.env),
+          environment: ENVIRONMENTS.toProto(opts.env),
           actor_email: opts.actor,
           permissions: opts.campaignsPrepare ? [CAMPAIGNS_PREPARE] : [],
         });

@@ -1,8 +1,8 @@
 import { Option, type Command } from 'commander';
-import { ROLE_NAMES, roleName, roleToProto, type RoleName } from '../enums';
+import { ROLES, type RoleName } from '@brand/shared/enums';
 import { formatFields, shortTime } from '../output';
 import { defineCommand, defineGroup, runCommand } from '../run';
-import { memberJson } from '../views';
+import { memberJson, roleName } from '../views';
 
 interface AddOptions {
   email: string;
@@ -22,7 +22,7 @@ export function registerMemberCommands(program: Command): void {
     .requiredOption('--email <email>', "the member's email")
     .addOption(
       new Option('--role <role>', 'the role (only owners can create keys)')
-        .choices(ROLE_NAMES)
+        .choices(ROLES.names)
         .makeOptionMandatory(),
     )
     .action((brandId: string, opts: AddOptions, cmd: Command) =>
@@ -30,7 +30,7 @@ export function registerMemberCommands(program: Command): void {
         const { member: added } = await backend.access('addMember', {
           brand_id: brandId,
           email: opts.email,
-          role: roleToProto(opts.role),
+          role: ROLES.toProto(opts.role),
         });
         if (!added) throw new Error('the records service returned no member');
         return {

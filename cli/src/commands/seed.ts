@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { Environment, Plan, type Brand } from '@brand/proto/access/v1';
+import { BrandTier, Environment, type Brand } from '@brand/proto/access/v1';
 import { Resource } from '@brand/proto/records/v1';
 import { AppError } from '@brand/shared/errors';
 import { MAX_SEED_SCALE, parseScale } from '../args';
@@ -68,7 +68,7 @@ async function demoBrand(backend: Backend): Promise<Brand> {
   if (existing) return existing;
   const req = {
     name: DEMO_BRAND.name,
-    plan: Plan.PLAN_ENTERPRISE,
+    tier: BrandTier.BRAND_TIER_ENTERPRISE,
     verified: true,
     owner_email: DEMO_BRAND.owner,
   };
@@ -93,7 +93,7 @@ async function seedRecords(
   const res = await backend.records(
     'seedDemoData',
     { brand_id: brandId, scale },
-    Math.max(timeoutMs, SEED_MS_PER_SCALE * scale),
+    { deadlineMs: Math.max(timeoutMs, SEED_MS_PER_SCALE * scale) },
   );
   return res.created;
 }

@@ -15,7 +15,7 @@ describe('keys', () => {
 
   beforeAll(async () => {
     const { brand } = await h.stack.admin.createBrand({
-      plan: 'plus',
+      tier: 'plus',
       verified: true,
       ownerEmail: owner,
     });
@@ -71,7 +71,7 @@ describe('keys', () => {
   it.each([
     [
       'the brand is on the free plan',
-      { plan: 'free' as const },
+      { tier: 'free' as const },
       [],
       /free plan; API keys need Plus/,
     ],
@@ -86,7 +86,7 @@ describe('keys', () => {
   ])("refuses a key when %s, with the service's reason", async (_why, brandOpts, extra, reason) => {
     const ownerEmail = 'owner@brand.test';
     const { brand } = await h.stack.admin.createBrand({
-      plan: 'plus',
+      tier: 'plus',
       verified: true,
       ...brandOpts,
       ownerEmail,

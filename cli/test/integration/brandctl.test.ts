@@ -10,7 +10,7 @@ import {
 } from './brandctlHarness';
 
 // brandctl end to end: the built CLI in a child process against a real records process on
-// a throwaway database. Every run also checks that the internal token never appears.
+// a throwaway database. Every run also checks that the admin token never appears.
 // Keys have their own file, brandctl.keys.test.ts.
 
 const RESOURCES = ['campaigns', 'submissions', 'payouts', 'deposits', 'conversions', 'links'];
@@ -46,7 +46,7 @@ describe('usage', () => {
     expect(unknown.stderr).toMatch(/unknown command 'frobnicate'/);
     expect((await run('brand', 'create', '--name', 'X')).code).toBe(2);
     expect(
-      (await run('brand', 'create', '--name', 'X', '--plan', 'gold', '--owner', 'a@b.co')).code,
+      (await run('brand', 'create', '--name', 'X', '--tier', 'gold', '--owner', 'a@b.co')).code,
     ).toBe(2);
     expect((await run('seed', '--scale', '0')).code).toBe(2);
   });
@@ -61,11 +61,11 @@ describe('usage', () => {
     expect(jsonOf<ErrorOut>(json)).toEqual({ error: { code: 'service_unavailable', message } });
   });
 
-  it('exits 1 with a wrong internal token, without echoing it', async () => {
-    const token = 'wrong-token-wrong-token-wrong';
-    const r = await brandctl(['brand', 'list'], { ...h.env, INTERNAL_TOKEN: token });
+  it('exits 1 with a wrong admin token, without echoing it', async () => {
+    const token = 'wrong-token-wrong-token-wrong-token-wrong';
+    const r = await brandctl(['brand', 'list'], { ...h.env, ADMIN_TOKEN: token });
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/^error: .*internal token/);
+    expect(r.stderr).toMatch(/^error: The caller credential is not valid/);
     expect(r.stdout + r.stderr).not.toContain(token);
   });
 });
@@ -73,14 +73,14 @@ describe('usage', () => {
 describe('brands and members', () => {
   it('creates, lists and updates a brand', async () => {
     const created = await run(
-      ...['brand', 'create', '--name', 'Acme Foods', '--plan', 'plus'],
+      ...['brand', 'create', '--name', 'Acme Foods', '--tier', 'plus'],
       ...['--owner', 'ana@acme.test', '--verified', '--json'],
     );
     expect(created.code).toBe(0);
     const { brand, owner } = jsonOf<{ brand: BrandOut; owner: { email: string; role: string } }>(
       created,
     );
-    expect(brand).toMatchObject({ name: 'Acme Foods', plan: 'plus', verified: true });
+    expect(brand).toMatchObject({ name: 'Acme Foods', tier: 'plus', verified: true });
     expect(owner).toMatchObject({ email: 'ana@acme.test', role: 'owner' });
 
     const human = await run(
@@ -88,14 +88,14 @@ describe('brands and members', () => {
       'create',
       '--name',
       'Beta',
-      '--plan',
+      '--tier',
       'free',
       '--owner',
       'b@beta.test',
     );
     expect(human.code).toBe(0);
     expect(human.stdout).toMatch(/^id +br_\w+$/m);
-    expect(human.stdout).toMatch(/^plan +free$/m);
+    expect(human.stdout).toMatch(/^tier +free$/m);
     expect(human.stdout).toMatch(/^verified +no$/m);
     expect(human.stdout).toMatch(/^owner +b@beta\.test$/m);
 
@@ -109,29 +109,29 @@ describe('brands and members', () => {
       'brand',
       'update',
       brand.id,
-      '--plan',
+      '--tier',
       'pro',
       '--unverified',
       '--json',
     );
     expect(jsonOf<{ brand: BrandOut }>(updated).brand).toMatchObject({
-      plan: 'pro',
+      tier: 'pro',
       verified: false,
     });
     const reverified = await run('brand', 'update', brand.id, '--verified', '--json');
     expect(jsonOf<{ brand: BrandOut }>(reverified).brand).toMatchObject({
-      plan: 'pro',
+      tier: 'pro',
       verified: true,
     });
 
     expect((await run('brand', 'update', brand.id)).code).toBe(2);
-    expect(await refused('brand', 'update', 'br_nope', '--plan', 'pro')).toMatchObject({
+    expect(await refused('brand', 'update', 'br_nope', '--tier', 'pro')).toMatchObject({
       code: 'not_found',
     });
   });
 
   it('adds a member, and refuses a duplicate or a bad email', async () => {
-    const { brand } = await h.stack.admin.createBrand({ plan: 'plus', verified: true });
+    const { brand } = await h.stack.admin.createBrand({ tier: 'plus', verified: true });
     const added = await run(
       'member',
       'add',
@@ -169,7 +169,7 @@ describe('seed', () => {
     const first = await run('seed', '--json');
     expect(first.code).toBe(0);
     const one = jsonOf<SeedOut>(first);
-    expect(one.brand).toMatchObject({ name: 'Demo Brand', plan: 'enterprise', verified: true });
+    expect(one.brand).toMatchObject({ name: 'Demo Brand', tier: 'enterprise', verified: true });
     expect(Object.keys(one.seeded ?? {}).sort()).toEqual([...RESOURCES].sort());
     for (const n of Object.values(one.seeded!)) expect(n).toBeGreaterThan(0);
     expect(one.key!.secret).toMatch(/^bk_live_[A-Za-z0-9]{40}$/);
@@ -207,7 +207,7 @@ describe('seed', () => {
   });
 
   it('seeds a named brand, and refuses an unknown one', async () => {
-    const { brand } = await h.stack.admin.createBrand({ plan: 'pro', ownerEmail: 'o@named.test' });
+    const { brand } = await h.stack.admin.createBrand({ tier: 'pro', ownerEmail: 'o@named.test' });
     const r = await run('seed', '--brand', brand.id, '--actor', 'o@named.test', '--json');
     expect(r.code).toBe(0);
     const out = jsonOf<SeedOut>(r);

@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { createServer } from 'node:net';
 import path from 'node:path';
-import { REPO_ROOT, startStack, TEST_INTERNAL_TOKEN, type Stack } from '@brand/testkit';
+import { REPO_ROOT, startStack, TEST_ADMIN_TOKEN, type Stack } from '@brand/testkit';
 
 /** The built CLI, run exactly as `npx brandctl` runs it (through the bin shim). */
 export const BRANDCTL_BIN = path.join(REPO_ROOT, 'cli/bin/brandctl.js');
@@ -13,13 +13,13 @@ export interface BrandctlRun {
 }
 
 /**
- * Runs brandctl in a child process with RECORDS_GRPC_ADDR / INTERNAL_TOKEN taken from
+ * Runs brandctl in a child process with RECORDS_GRPC_ADDR / ADMIN_TOKEN taken from
  * `env` only (never inherited from the developer's shell). Resolves whatever the exit code.
  */
 export function brandctl(args: string[], env: Record<string, string>): Promise<BrandctlRun> {
   const base = { ...process.env };
   delete base.RECORDS_GRPC_ADDR;
-  delete base.INTERNAL_TOKEN;
+  delete base.ADMIN_TOKEN;
   return new Promise((resolve, reject) => {
     execFile(
       process.execPath,
@@ -56,7 +56,7 @@ export async function closedAddress(): Promise<string> {
 export interface BrandOut {
   id: string;
   name: string;
-  plan: string;
+  tier: string;
   verified: boolean;
 }
 export interface KeyOut {
@@ -82,7 +82,7 @@ export const LIVE_SECRET = /bk_live_[A-Za-z0-9]{40}\b/;
 export interface BrandctlHarness {
   /** The records-only stack of this test file (set in beforeAll). */
   readonly stack: Stack;
-  /** RECORDS_GRPC_ADDR and INTERNAL_TOKEN pointing at that stack. */
+  /** RECORDS_GRPC_ADDR and ADMIN_TOKEN pointing at that stack. */
   readonly env: Record<string, string>;
   /** Runs brandctl against the stack; fails the test if the token shows up in its output. */
   run(...args: string[]): Promise<BrandctlRun>;
@@ -109,12 +109,12 @@ export function useBrandctlStack(): BrandctlHarness {
     get env() {
       return {
         RECORDS_GRPC_ADDR: harness.stack.records.address,
-        INTERNAL_TOKEN: TEST_INTERNAL_TOKEN,
+        ADMIN_TOKEN: TEST_ADMIN_TOKEN,
       };
     },
     async run(...args) {
       const result = await brandctl(args, harness.env);
-      expect(result.stdout + result.stderr).not.toContain(TEST_INTERNAL_TOKEN);
+      expect(result.stdout + result.stderr).not.toContain(TEST_ADMIN_TOKEN);
       return result;
     },
     async refused(...args) {

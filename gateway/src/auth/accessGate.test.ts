@@ -1,8 +1,8 @@
 import type { Request, Response } from 'express';
 import { AppError } from '@brand/shared/errors';
-import { Plan } from '@brand/proto/access/v1';
+import { BrandTier, type AuthenticateKeyResponse } from '@brand/proto/access/v1';
 import { hashApiKey } from '@brand/shared/keys';
-import type { AuthenticatedKey, RecordsApi } from '../clients/recordsClient';
+import type { RecordsApi } from '../clients/recordsClient';
 import { MemorySlidingWindowLimiter } from '../ratelimit/memoryLimiter';
 import { AccessGate } from './accessGate';
 import { Authenticator } from './authenticator';
@@ -15,12 +15,17 @@ const WRONG = (i: number) => `bk_live_${String(i).padStart(40, 'w')}`;
 function recordsStub(): { api: RecordsApi; lookups: () => number } {
   let lookups = 0;
   const api = {
-    authenticateKey: async (hash: string): Promise<AuthenticatedKey> => {
+    authenticateKey: async (hash: string): Promise<AuthenticateKeyResponse> => {
       lookups += 1;
       await new Promise((r) => setTimeout(r, 5));
       if (hash !== hashApiKey(VALID))
         throw new AppError('invalid_key', 'The API key is not valid.');
-      return { key_id: 'key_1', brand_id: 'br_1', plan: Plan.PLAN_PLUS, permissions: [] };
+      return {
+        key_id: 'key_1',
+        brand_id: 'br_1',
+        tier: BrandTier.BRAND_TIER_PLUS,
+        permissions: [],
+      };
     },
   } as unknown as RecordsApi;
   return { api, lookups: () => lookups };

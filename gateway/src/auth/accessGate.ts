@@ -5,8 +5,7 @@ import { requestIdOf } from '../http/requestId';
 import { setRateLimitHeaders } from '../ratelimit/headers';
 import type { RateLimitDecision, RateLimiter } from '../ratelimit/limiter';
 import type { Authenticator } from './authenticator';
-import type { ApiIdentity, Identity } from './identity';
-import { PLAN_RATE_LIMITS } from './plans';
+import { TIER_RATE_LIMITS, type ApiIdentity, type Identity } from './identity';
 
 /** An authenticated request and its brand-budget decision (which may be a refusal). */
 export interface Admission {
@@ -52,7 +51,7 @@ export class AccessGate {
   async charge(res: Response, identity: ApiIdentity, cost: number): Promise<RateLimitDecision> {
     const decision = await this.limiter.consume(
       `brand:${identity.brandId}`,
-      PLAN_RATE_LIMITS[identity.plan],
+      TIER_RATE_LIMITS[identity.tier],
       cost,
     );
     setRateLimitHeaders(res, 'brand', decision);
@@ -71,7 +70,7 @@ export class AccessGate {
    */
   async identify(req: Request, res: Response): Promise<ApiIdentity> {
     const identity = await this.authenticate(req, res);
-    if (identity.plan === 'free') {
+    if (identity.tier === 'free') {
       throw new AppError(
         'insufficient_permission',
         'API access needs the Plus plan or above; this brand is on Free.',

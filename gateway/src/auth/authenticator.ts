@@ -1,7 +1,7 @@
 import { AppError } from '@brand/shared/errors';
 import { hashApiKey, type KeyEnvironment } from '@brand/shared/keys';
 import type { RecordsApi } from '../clients/recordsClient';
-import { planNameOf } from './plans';
+import { TIERS } from '@brand/shared/enums';
 import { readBearerKey } from './bearer';
 import type { Identity } from './identity';
 import type { KeyCache } from './keyCache';
@@ -52,12 +52,12 @@ export class Authenticator {
 
   private async ask(keyHash: string, requestId: string): Promise<Identity> {
     const found = await this.records.authenticateKey(keyHash, this.environment, requestId);
-    const plan = planNameOf(found.plan);
-    if (plan === undefined) throw new AppError('internal_error', 'The key has no valid plan.');
+    const tier = TIERS.fromProto(found.tier);
+    if (tier === undefined) throw new AppError('internal_error', 'The key has no valid tier.');
     return {
       keyId: found.key_id,
       brandId: found.brand_id,
-      plan,
+      tier,
       permissions: new Set(found.permissions),
     };
   }

@@ -4,7 +4,7 @@ import { KeyCache } from './keyCache';
 const identity = (brandId: string): Identity => ({
   keyId: 'key_1',
   brandId,
-  plan: 'plus',
+  tier: 'plus',
   permissions: new Set(),
 });
 

@@ -1,10 +1,4 @@
-import {
-  makeClientConstructor,
-  type ChannelCredentials,
-  type ChannelOptions,
-  type Client,
-  type ServiceError,
-} from '@grpc/grpc-js';
+import { makeClientConstructor, type Client, type ServiceError } from '@grpc/grpc-js';
 import { service as healthService, type ServingStatus } from 'grpc-health-check';
 
 export type { ServingStatus };
@@ -17,21 +11,17 @@ type CheckStub = Client & {
   ): void;
 };
 
-// grpc-health-check serves grpc.health.v1 but ships no client; its loaded definition makes one.
-const HealthStub = makeClientConstructor(healthService, 'grpc.health.v1.Health');
-
 /** A grpc.health.v1 client asking about the whole server (service ""). */
 export class HealthClient {
-  private readonly stub: CheckStub;
+  // grpc-health-check serves grpc.health.v1 but ships no client; its loaded definition makes one.
+  static readonly Stub = makeClientConstructor(healthService, 'grpc.health.v1.Health');
 
-  constructor(address: string, creds: ChannelCredentials, options: ChannelOptions) {
-    this.stub = new HealthStub(address, creds, options) as unknown as CheckStub;
-  }
+  constructor(private readonly stub: Client) {}
 
   /** The server's overall status; 'UNKNOWN' when it cannot be reached in time. */
   check(deadlineMs: number): Promise<ServingStatus> {
     return new Promise((resolve) => {
-      this.stub.check(
+      (this.stub as CheckStub).check(
         { service: '' },
         { deadline: new Date(Date.now() + deadlineMs) },
         (err, res) => resolve(err ? 'UNKNOWN' : res.status),

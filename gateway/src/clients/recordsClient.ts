@@ -1,9 +1,9 @@
-import { AccessServiceClient, Environment } from '@brand/proto/access/v1';
-import { RecordsServiceClient, Resource, type ListRecordsResponse } from '@brand/proto/records/v1';
-import { callUnary, CLIENT_CHANNEL_OPTIONS } from '@brand/shared/grpc';
+import { AccessServiceClient, type AuthenticateKeyResponse } from '@brand/proto/access/v1';
+import { RecordsServiceClient, type ListRecordsResponse } from '@brand/proto/records/v1';
+import { ENVIRONMENTS, RESOURCE_ENUM } from '@brand/shared/enums';
+import { connectClient, createCaller } from '@brand/shared/grpc';
 import type { KeyEnvironment } from '@brand/shared/keys';
 import type { ResourceName } from '@brand/shared/resources';
-import { credentials, type ChannelCredentials } from '@grpc/grpc-js';
 import { HealthClient, type ServingStatus } from './healthClient';
 
 export interface ListRecordsCall {
@@ -14,13 +14,6 @@ export interface ListRecordsCall {
   since: string | undefined;
 }
 
-export interface AuthenticatedKey {
-  key_id: string;
-  brand_id: string;
-  plan: number;
-  permissions: string[];
-}
-
 /** What the gateway needs from the records process. Every call has the configured deadline. */
 export interface RecordsApi {
   listRecords(call: ListRecordsCall, requestId: string): Promise<ListRecordsResponse>;
@@ -28,62 +21,45 @@ export interface RecordsApi {
     keyHashHex: string,
     environment: KeyEnvironment,
     requestId: string,
-  ): Promise<AuthenticatedKey>;
+  ): Promise<AuthenticateKeyResponse>;
   health(): Promise<ServingStatus>;
   close(): void;
 }
 
-const resourceEnum = (name: ResourceName): Resource =>
-  Resource[`RESOURCE_${name.toUpperCase()}` as keyof typeof Resource];
-
-const ENVIRONMENTS: Record<KeyEnvironment, Environment> = {
-  live: Environment.ENVIRONMENT_LIVE,
-  test: Environment.ENVIRONMENT_TEST,
-};
-
 /**
- * gRPC clients for the records process (RecordsService, AccessService, health) sharing one
- * channel. Failures arrive as AppErrors: the service's own code, or service_unavailable
- * when it cannot be reached within the deadline.
+ * The records process's RecordsService, AccessService and health, over one channel. This
+ * file only maps domain values to messages; createCaller adds the credential, the deadline
+ * and the error mapping (AppErrors: the service's own code, or service_unavailable).
  */
-export function createRecordsApi(address: string, deadlineMs: number): RecordsApi {
-  const creds: ChannelCredentials = credentials.createInsecure();
-  const records = new RecordsServiceClient(address, creds, CLIENT_CHANNEL_OPTIONS);
-  // Reuse the records channel for the other stubs, so there is one connection to manage.
-  const channelOverride = { ...CLIENT_CHANNEL_OPTIONS, channelOverride: records.getChannel() };
-  const access = new AccessServiceClient(address, creds, channelOverride);
-  const health = new HealthClient(address, creds, channelOverride);
+export function createRecordsApi(
+  address: string,
+  settings: { deadlineMs: number; token: string },
+): RecordsApi {
+  const recordsClient = connectClient(RecordsServiceClient, address);
+  const records = createCaller(recordsClient, settings);
+  const access = createCaller(connectClient(AccessServiceClient, address, recordsClient), settings);
+  const health = new HealthClient(connectClient(HealthClient.Stub, address, recordsClient));
 
   return {
     listRecords: (call, requestId) =>
-      callUnary<ListRecordsResponse>(
-        (md, opts, cb) =>
-          records.listRecords(
-            {
-              brand_id: call.brandId,
-              resource: resourceEnum(call.resource),
-              limit: call.limit,
-              cursor: call.cursor,
-              since: call.since,
-            },
-            md,
-            opts,
-            cb,
-          ),
-        { deadlineMs, requestId },
+      records(
+        'listRecords',
+        {
+          brand_id: call.brandId,
+          resource: RESOURCE_ENUM.toProto(call.resource),
+          limit: call.limit,
+          cursor: call.cursor,
+          since: call.since,
+        },
+        { requestId },
       ),
     authenticateKey: (keyHashHex, environment, requestId) =>
-      callUnary<AuthenticatedKey>(
-        (md, opts, cb) =>
-          access.authenticateKey(
-            { key_hash: keyHashHex, environment: ENVIRONMENTS[environment] },
-            md,
-            opts,
-            cb,
-          ),
-        { deadlineMs, requestId },
+      access(
+        'authenticateKey',
+        { key_hash: keyHashHex, environment: ENVIRONMENTS.toProto(environment) },
+        { requestId },
       ),
-    health: () => health.check(deadlineMs),
-    close: () => records.close(),
+    health: () => health.check(settings.deadlineMs),
+    close: () => recordsClient.close(),
   };
 }

@@ -6,7 +6,7 @@ import { toSeconds } from './seconds';
  * The same sliding-log algorithm in process memory, for when Redis is unreachable. It is
  * bounded (an LRU over `maxKeys` budgets, each at most `limit` timestamps) and per
  * instance: each instance admits limit / `instances`, so a brand's total across the
- * deployment stays near its plan limit rather than becoming unlimited.
+ * deployment stays near its tier's limit rather than becoming unlimited.
  */
 export class MemorySlidingWindowLimiter implements RateLimiter {
   private readonly logs: LRUCache<string, number[]>;

@@ -2,10 +2,10 @@ import express, { type Request, type Response, type Router } from 'express';
 import { AppError, httpStatusOf, isAppError } from '@brand/shared/errors';
 import type { Logger } from '@brand/shared/logger';
 import { rateLimitedError, type AccessGate } from '../auth/accessGate';
-import { PLAN_RATE_LIMITS } from '../auth/plans';
-import type { ApiIdentity } from '../auth/identity';
+import { TIER_RATE_LIMITS, type ApiIdentity } from '../auth/identity';
 import type { RecordsApi } from '../clients/recordsClient';
 import { setErrorHeaders } from '../http/errorResponse';
+import { originPolicy } from '../http/originPolicy';
 import { requestIdOf } from '../http/requestId';
 import { EnvelopeError, readEnvelope, type Envelope } from '../mcp/envelope';
 import { exchange } from '../mcp/exchange';
@@ -124,11 +124,11 @@ function loneToolCallId(envelope: Envelope): JsonRpcId | undefined {
  * session to open or close.
  */
 export function registerMcp(router: Router, deps: McpRouteDeps): void {
-  const allowed = new Set(deps.allowedOrigins);
+  const originAllowed = originPolicy(deps.allowedOrigins);
 
   router.post('/api/mcp', async (req, res) => {
     const origin = req.get('origin');
-    if (origin !== undefined && !allowed.has(origin)) {
+    if (origin !== undefined && !originAllowed(origin)) {
       return sendAppError(
         res,
         new AppError(
@@ -156,7 +156,7 @@ export function registerMcp(router: Router, deps: McpRouteDeps): void {
       }
       const body = await readBody(req, res, deps.maxBodyBytes);
       envelope = readEnvelope(body, protocolVersionOf(req));
-      const limit = PLAN_RATE_LIMITS[identity.plan];
+      const limit = TIER_RATE_LIMITS[identity.tier];
       if (costOf(envelope) > limit) {
         throw new EnvelopeError(
           jsonRpcError(

@@ -14,7 +14,7 @@ beforeAll(async () => {
   });
   a = new ApiClient(stack.gateways[0]!.url);
   b = new ApiClient(stack.gateways[1]!.url);
-  brand = await makeBrandWithKey(stack.admin, { plan: 'enterprise' });
+  brand = await makeBrandWithKey(stack.admin, { tier: 'enterprise' });
 });
 
 afterAll(() => stack?.close());
@@ -77,8 +77,8 @@ describe('Authorization: Bearer <key> (SPEC 5.1, section 7)', () => {
   });
 
   it('a brand moved below Plus is refused with 403 insufficient_permission', async () => {
-    const downgraded = await makeBrandWithKey(stack.admin, { plan: 'plus' });
-    await stack.admin.updateBrand({ brandId: downgraded.brand.id, plan: 'free' });
+    const downgraded = await makeBrandWithKey(stack.admin, { tier: 'plus' });
+    await stack.admin.updateBrand({ brandId: downgraded.brand.id, tier: 'free' });
     const res = await a.get<ErrorBody>('/api/v1/campaigns', { key: downgraded.secret });
     expect(res.status).toBe(403);
     expect(res.body.error.code).toBe('insufficient_permission');
@@ -87,7 +87,7 @@ describe('Authorization: Bearer <key> (SPEC 5.1, section 7)', () => {
 
 describe('revocation (SPEC 5.5)', () => {
   it('a revoked key is refused by every gateway instance within one second', async () => {
-    const victim = await makeBrandWithKey(stack.admin, { plan: 'pro' });
+    const victim = await makeBrandWithKey(stack.admin, { tier: 'pro' });
     // Both instances have verified and cached the key.
     expect((await a.get('/api/v1/links', { key: victim.secret })).status).toBe(200);
     expect((await b.get('/api/v1/links', { key: victim.secret })).status).toBe(200);

@@ -87,7 +87,7 @@ beforeAll(async () => {
   });
   admin = createAdminClient(records.address);
   api = new ApiClient(gateway.url);
-  const brand = await makeBrandWithKey(admin, { plan: 'enterprise' });
+  const brand = await makeBrandWithKey(admin, { tier: 'enterprise' });
   cachedKey = brand.secret;
   brandId = brand.brand.id;
   ownerEmail = brand.owner.email;

@@ -83,7 +83,7 @@ beforeAll(async () => {
   await waitForRedisCheck('ok');
   // A gateway serves before its Redis connection is up, and (rightly) uses the fallback
   // until then; one counted request each puts both limiters on Redis before the outage.
-  pro = await makeBrandWithKey(stack.admin, { plan: 'pro' });
+  pro = await makeBrandWithKey(stack.admin, { tier: 'pro' });
   for (const api of apis) {
     const res = await api.get('/api/v1/links', { key: pro.secret });
     expect(res.headers.get('ratelimit-policy')).toBe('"brand";q=120;w=60');
@@ -105,7 +105,7 @@ describe('Redis unreachable for the gateways (issue 2, behaviour 9)', () => {
   let revocable: BrandWithKey;
 
   it('requests keep succeeding the moment Redis goes away; /readyz stays 200, redis degraded', async () => {
-    revocable = await makeBrandWithKey(stack.admin, { plan: 'pro' });
+    revocable = await makeBrandWithKey(stack.admin, { tier: 'pro' });
     await proxy.pause();
     const during = await Promise.all(apis.map((api) => burst(api, pro.secret, 10)));
     expect(during.flat().map((r) => r.status)).toEqual(Array(20).fill(200));
@@ -120,7 +120,7 @@ describe('Redis unreachable for the gateways (issue 2, behaviour 9)', () => {
 
   it('the fallback still limits: each of the 2 instances admits exactly 30 of a Plus brand', async () => {
     await waitForRedisCheck('degraded');
-    const plus = await makeBrandWithKey(stack.admin, { plan: 'plus' });
+    const plus = await makeBrandWithKey(stack.admin, { tier: 'plus' });
     const results = await Promise.all(apis.map((api) => burst(api, plus.secret, 100)));
     for (const responses of results) {
       expect(count(responses, 200)).toBe(30);
@@ -165,7 +165,7 @@ describe('Redis unreachable for the gateways (issue 2, behaviour 9)', () => {
   it('once Redis is back the budget is shared through Redis again: exactly 60 across both', async () => {
     await proxy.resume();
     await waitForRedisCheck('ok');
-    const plus = await makeBrandWithKey(stack.admin, { plan: 'plus' });
+    const plus = await makeBrandWithKey(stack.admin, { tier: 'plus' });
     const results = await Promise.all(apis.map((api) => burst(api, plus.secret, 50)));
     const all = results.flat();
     expect(count(all, 200)).toBe(60);

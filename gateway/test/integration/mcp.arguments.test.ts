@@ -24,7 +24,7 @@ let campaigns: Array<{ id: string; created_at: string }>;
 beforeAll(async () => {
   stack = await startStack({ gatewayEnv: { ANONYMOUS_RATE_LIMIT_PER_MINUTE: '1000' } });
   api = new ApiClient(stack.gateway.url);
-  const seeded = await makeBrandWithKey(stack.admin, { plan: 'enterprise' });
+  const seeded = await makeBrandWithKey(stack.admin, { tier: 'enterprise' });
   key = seeded.secret;
   mcp = new McpHttp(api, { key, protocolVersion: LATEST_VERSION });
   const made = await makeRecords(stack.db.pool, seeded.brand.id, 'campaigns', 9);

@@ -26,7 +26,7 @@ interface Seeded {
 }
 
 async function seedBrand(): Promise<Seeded> {
-  const { brand, owner, secret } = await makeBrandWithKey(stack.admin, { plan: 'enterprise' });
+  const { brand, owner, secret } = await makeBrandWithKey(stack.admin, { tier: 'enterprise' });
   for (const resource of RESOURCES) await makeRecords(stack.db.pool, brand.id, resource, 4);
   const ids = {} as Record<ResourceName, string[]>;
   for (const resource of RESOURCES) {
@@ -150,7 +150,7 @@ describe('authentication on POST /api/mcp (issue 3, behaviour 3)', () => {
   });
 
   it('refused calls run no tool: the brand budget is untouched and no record is returned', async () => {
-    const c = await makeBrandWithKey(stack.admin, { plan: 'plus' });
+    const c = await makeBrandWithKey(stack.admin, { tier: 'plus' });
     const records = await makeRecords(stack.db.pool, c.brand.id, 'campaigns', 3);
     const cRevoked = await stack.admin.createKey({
       brandId: c.brand.id,

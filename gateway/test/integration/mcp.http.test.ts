@@ -70,11 +70,11 @@ beforeAll(async () => {
       MCP_ALLOWED_ORIGINS: `${ALLOWED_ORIGIN}, https://console.example.com`,
     },
   });
-  const seeded = await makeBrandWithKey(stack.admin, { plan: 'enterprise' });
+  const seeded = await makeBrandWithKey(stack.admin, { tier: 'enterprise' });
   key = seeded.secret;
   await makeRecords(stack.db.pool, seeded.brand.id, 'campaigns', 3);
   mcp = new McpHttp(new ApiClient(stack.gateway.url), { key, protocolVersion: LATEST_VERSION });
-  const other = await makeBrandWithKey(stack.admin, { plan: 'enterprise' });
+  const other = await makeBrandWithKey(stack.admin, { tier: 'enterprise' });
   strictMcp = new McpHttp(new ApiClient(strict.url), {
     key: other.secret,
     protocolVersion: LATEST_VERSION,
@@ -502,7 +502,7 @@ describe('batches (JSON arrays)', () => {
 
 describe('a batch that costs more than the whole budget', () => {
   it('is 400 -32600 saying to split it, not a 429 that could never pass', async () => {
-    const plus = await makeBrandWithKey(stack.admin, { plan: 'plus' });
+    const plus = await makeBrandWithKey(stack.admin, { tier: 'plus' });
     const small = new McpHttp(new ApiClient(stack.gateway.url), {
       key: plus.secret,
       protocolVersion: LATEST_VERSION,

@@ -32,7 +32,7 @@ afterAll(() => stack?.close());
 
 /** A fresh Plus brand with 2 campaigns and `keys` live keys. */
 async function plusBrand(keys = 1): Promise<string[]> {
-  const { brand, owner, secret } = await makeBrandWithKey(stack.admin, { plan: 'plus' });
+  const { brand, owner, secret } = await makeBrandWithKey(stack.admin, { tier: 'plus' });
   await makeRecords(stack.db.pool, brand.id, 'campaigns', 2);
   const more = await Promise.all(
     Array.from({ length: keys - 1 }, () =>

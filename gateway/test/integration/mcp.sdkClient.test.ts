@@ -39,7 +39,7 @@ async function connect(key: string): Promise<{
 beforeAll(async () => {
   stack = await startStack({ gatewayEnv: { ANONYMOUS_RATE_LIMIT_PER_MINUTE: '1000' } });
   api = new ApiClient(stack.gateway.url);
-  const seeded = await makeBrandWithKey(stack.admin, { plan: 'enterprise' });
+  const seeded = await makeBrandWithKey(stack.admin, { tier: 'enterprise' });
   brandId = seeded.brand.id;
   readKey = seeded.secret;
   prepareKey = (

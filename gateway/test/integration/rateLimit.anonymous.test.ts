@@ -52,7 +52,7 @@ beforeAll(async () => {
     env: { ANONYMOUS_RATE_LIMIT_PER_MINUTE: '5', TRUST_PROXY: 'loopback' },
   });
   viaProxy = new ApiClient(proxied.url);
-  const brand = await makeBrandWithKey(stack.admin, { plan: 'plus' });
+  const brand = await makeBrandWithKey(stack.admin, { tier: 'plus' });
   cachedKey = brand.secret;
   uncachedKey = (
     await stack.admin.createKey({ brandId: brand.brand.id, actorEmail: brand.owner.email })

@@ -1,4 +1,4 @@
-import { makeBrandWithKey, startStack, waitFor, type PlanName, type Stack } from '@brand/testkit';
+import { makeBrandWithKey, startStack, waitFor, type TierName, type Stack } from '@brand/testkit';
 import { ApiClient, type ApiResponse } from '../support/apiClient';
 import type { ErrorBody } from '../../src/http/errorResponse';
 
@@ -13,8 +13,8 @@ let stack: Stack;
 let apis: ApiClient[];
 
 /** A brand of `plan` with `keys` live keys, all created by its owner. */
-async function brandWithKeys(plan: PlanName, keys: number): Promise<string[]> {
-  const first = await makeBrandWithKey(stack.admin, { plan });
+async function brandWithKeys(plan: TierName, keys: number): Promise<string[]> {
+  const first = await makeBrandWithKey(stack.admin, { tier: plan });
   const more = await Promise.all(
     Array.from({ length: keys - 1 }, (_, i) =>
       stack.admin.createKey({

@@ -17,10 +17,10 @@ let emptyKey: string;
 beforeAll(async () => {
   stack = await startStack({ gatewayEnv: { ANONYMOUS_RATE_LIMIT_PER_MINUTE: '1000' } });
   api = new ApiClient(stack.gateway.url);
-  const seeded = await makeBrandWithKey(stack.admin, { plan: 'enterprise' });
+  const seeded = await makeBrandWithKey(stack.admin, { tier: 'enterprise' });
   key = seeded.secret;
   for (const resource of RESOURCES) await makeRecords(stack.db.pool, seeded.brand.id, resource, 3);
-  emptyKey = (await makeBrandWithKey(stack.admin, { plan: 'enterprise' })).secret;
+  emptyKey = (await makeBrandWithKey(stack.admin, { tier: 'enterprise' })).secret;
 });
 
 afterAll(() => stack?.close());

@@ -17,7 +17,7 @@ beforeAll(async () => {
   stack = await startStack({ gatewayEnv: { ANONYMOUS_RATE_LIMIT_PER_MINUTE: '1000' } });
   api = new ApiClient(stack.gateway.url);
   for (let i = 0; i < BRANDS; i++) {
-    const b = await makeBrandWithKey(stack.admin, { plan: 'enterprise' });
+    const b = await makeBrandWithKey(stack.admin, { tier: 'enterprise' });
     const ids = new Set<string>();
     for (const resource of RESOURCES) {
       // Interleaved timestamps across brands, so a missing brand filter would surely show.

@@ -47,7 +47,7 @@ async function walk(
 describe('limit (SPEC 4.1, 8)', () => {
   let key: string;
   beforeAll(async () => {
-    const b = await makeBrandWithKey(stack.admin, { plan: 'enterprise' });
+    const b = await makeBrandWithKey(stack.admin, { tier: 'enterprise' });
     key = b.secret;
     await makeRecords(stack.db.pool, b.brand.id, 'deposits', 205);
   });
@@ -109,7 +109,7 @@ describe('limit (SPEC 4.1, 8)', () => {
 
 describe('walking the cursor (SPEC 4.1 rule 2)', () => {
   it('returns 1,000+ records exactly once, newest first, while records are added and change status', async () => {
-    const b = await makeBrandWithKey(stack.admin, { plan: 'enterprise' });
+    const b = await makeBrandWithKey(stack.admin, { tier: 'enterprise' });
     // 1,050 submissions, in runs of 7 sharing one created_at.
     const base = Date.now() * 1000 - 10_000_000_000;
     const rows = await makeRecords(stack.db.pool, b.brand.id, 'submissions', 1_050, (i) => ({
@@ -146,7 +146,7 @@ describe('walking the cursor (SPEC 4.1 rule 2)', () => {
   });
 
   it('orders records sharing one created_at by id, across page boundaries', async () => {
-    const b = await makeBrandWithKey(stack.admin, { plan: 'enterprise' });
+    const b = await makeBrandWithKey(stack.admin, { tier: 'enterprise' });
     const same = formatMicros(Date.now() * 1000 - 5_000_000);
     const rows = await makeRecords(stack.db.pool, b.brand.id, 'links', 30, () => ({
       created_at: same,
@@ -164,7 +164,7 @@ describe('since (SPEC 4.1, 9.2)', () => {
   let key: string;
   let rows: Array<{ id: string; created_at: string }>;
   beforeAll(async () => {
-    const b = await makeBrandWithKey(stack.admin, { plan: 'enterprise' });
+    const b = await makeBrandWithKey(stack.admin, { tier: 'enterprise' });
     key = b.secret;
     rows = await makeRecords(stack.db.pool, b.brand.id, 'conversions', 120);
   });
@@ -239,8 +239,8 @@ describe('cursor integrity (SPEC 4.1, DESIGN "Records and pagination")', () => {
   let cursorA: string;
   let cursorB: string;
   beforeAll(async () => {
-    const a = await makeBrandWithKey(stack.admin, { plan: 'enterprise' });
-    const b = await makeBrandWithKey(stack.admin, { plan: 'enterprise' });
+    const a = await makeBrandWithKey(stack.admin, { tier: 'enterprise' });
+    const b = await makeBrandWithKey(stack.admin, { tier: 'enterprise' });
     keyA = a.secret;
     keyB = b.secret;
     await makeRecords(stack.db.pool, a.brand.id, 'payouts', 12);

@@ -6,14 +6,13 @@ export { makeRecords } from './makeRecords';
 export { GATEWAY_MAIN, RECORDS_MAIN, REPO_ROOT } from './paths';
 export {
   environmentValue,
-  planName,
-  planValue,
   recordValue,
   resourceValue,
   roleValue,
+  tierValue,
   type EnvironmentName,
-  type PlanName,
   type RoleName,
+  type TierName,
 } from './protoEnums';
 export { randomHex } from './random';
 export { RECORD_FACTORIES, type RecordTypes, type RowContext } from './recordFactories';
@@ -27,6 +26,7 @@ export {
 export {
   startGateway,
   startRecords,
+  TEST_ADMIN_TOKEN,
   TEST_CURSOR_SECRET,
   TEST_INTERNAL_TOKEN,
   type GatewayProcess,

@@ -1,6 +1,6 @@
 import type { ApiKey, Brand, Member } from '@brand/proto/access/v1';
 import type { AdminClient } from './adminClient';
-import type { EnvironmentName, PlanName } from './protoEnums';
+import type { EnvironmentName, TierName } from './protoEnums';
 
 export interface BrandWithKey {
   brand: Brand;
@@ -13,13 +13,13 @@ export interface BrandWithKey {
 /**
  * Creates a brand (Plus and verified unless told otherwise) and one key created by its
  * owner. Rejects with the AppError of CreateKey when the options make a key impossible
- * (a free or unverified brand): create the brand with `admin.createBrand` for those cases.
+ * (a free-tier or unverified brand): create the brand with `admin.createBrand` for those cases.
  */
 export async function makeBrandWithKey(
   admin: AdminClient,
   opts: {
     name?: string;
-    plan?: PlanName;
+    tier?: TierName;
     verified?: boolean;
     ownerEmail?: string;
     keyName?: string;
@@ -29,7 +29,7 @@ export async function makeBrandWithKey(
 ): Promise<BrandWithKey> {
   const { brand, owner } = await admin.createBrand({
     name: opts.name,
-    plan: opts.plan ?? 'plus',
+    tier: opts.tier ?? 'plus',
     verified: opts.verified ?? true,
     ownerEmail: opts.ownerEmail,
   });

@@ -5,7 +5,6 @@ import path from 'node:path';
  * for jest's globalSetup, which loads this module without moduleNameMapper.
  */
 export const REPO_ROOT = path.resolve(__dirname, '../../..');
-export const MIGRATIONS_DIR = path.join(REPO_ROOT, 'services/records/migrations');
+export const SERVICES_DIR = path.join(REPO_ROOT, 'services');
 export const RECORDS_MAIN = path.join(REPO_ROOT, 'services/records/dist/main.js');
-export const RECORDS_MIGRATE = path.join(REPO_ROOT, 'services/records/dist/migrate.js');
 export const GATEWAY_MAIN = path.join(REPO_ROOT, 'gateway/dist/main.js');

@@ -1,31 +1,32 @@
-import { Environment, Plan, Role } from '@brand/proto/access/v1';
-import { Resource, type ResourceRecord } from '@brand/proto/records/v1';
+import type { BrandTier, Environment, Role } from '@brand/proto/access/v1';
+import type { Resource, ResourceRecord } from '@brand/proto/records/v1';
+import {
+  ENVIRONMENTS,
+  RESOURCE_ENUM,
+  ROLES,
+  TIERS,
+  type EnumTable,
+  type EnvironmentName,
+  type RoleName,
+  type TierName,
+} from '@brand/shared/enums';
 import type { ResourceName } from '@brand/shared/resources';
 
-export type PlanName = 'free' | 'plus' | 'pro' | 'enterprise';
-export type RoleName = 'owner' | 'admin' | 'member';
-export type EnvironmentName = 'live' | 'test';
+export type { EnvironmentName, RoleName, TierName };
 
 /**
- * Name → proto enum value. A number passes through unchanged, so a test can send
- * UNSPECIFIED or an unknown value on purpose.
+ * Name → wire value through the shared tables. A number passes through unchanged, so a
+ * test can send UNSPECIFIED or an unknown value on purpose.
  */
-export const planValue = (p: PlanName | Plan): Plan =>
-  typeof p === 'number' ? p : Plan[`PLAN_${p.toUpperCase()}` as keyof typeof Plan];
-export const roleValue = (r: RoleName | Role): Role =>
-  typeof r === 'number' ? r : Role[`ROLE_${r.toUpperCase()}` as keyof typeof Role];
-export const environmentValue = (e: EnvironmentName | Environment): Environment =>
-  typeof e === 'number'
-    ? e
-    : Environment[`ENVIRONMENT_${e.toUpperCase()}` as keyof typeof Environment];
-export const resourceValue = (r: ResourceName | Resource): Resource =>
-  typeof r === 'number' ? r : Resource[`RESOURCE_${r.toUpperCase()}` as keyof typeof Resource];
+const valueOf =
+  <Name extends string, Value extends number>(table: EnumTable<Name, Value>) =>
+  (v: Name | Value): Value =>
+    typeof v === 'number' ? v : table.toProto(v);
 
-/** Proto enum value → name ("plus"), or undefined for UNSPECIFIED and unknown values. */
-export function planName(value: Plan): PlanName | undefined {
-  const names: PlanName[] = ['free', 'plus', 'pro', 'enterprise'];
-  return names.find((n) => planValue(n) === value);
-}
+export const tierValue = valueOf<TierName, BrandTier>(TIERS);
+export const roleValue = valueOf<RoleName, Role>(ROLES);
+export const environmentValue = valueOf<EnvironmentName, Environment>(ENVIRONMENTS);
+export const resourceValue = valueOf<ResourceName, Resource>(RESOURCE_ENUM);
 
 /** The record inside a ResourceRecord, whichever of the six it is. */
 export function recordValue(record: ResourceRecord): Record<string, unknown> {

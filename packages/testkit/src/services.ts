@@ -2,8 +2,10 @@ import { GATEWAY_MAIN, RECORDS_MAIN } from './paths';
 import { spawnService, type ServiceProcess } from './serviceProcess';
 import { testRedisUrl } from './testEnv';
 
-/** The internal token every test stack's records service accepts on admin RPCs. */
-export const TEST_INTERNAL_TOKEN = 'test-internal-token-0123456789abcdef';
+/** The internal token of test stacks: services accept it, the gateway presents it. */
+export const TEST_INTERNAL_TOKEN = 'test-internal-token-0123456789abcdef-0123';
+/** The admin token of test stacks: brandctl and the admin client present it. */
+export const TEST_ADMIN_TOKEN = 'test-admin-token-0123456789abcdef-0123456';
 /** The cursor-signing secret of test stacks. */
 export const TEST_CURSOR_SECRET = 'test-cursor-secret-0123456789abcdef-0123456789';
 
@@ -36,6 +38,7 @@ export async function startRecords(opts: {
       REDIS_URL: opts.redisUrl ?? testRedisUrl(),
       REDIS_KEY_PREFIX: opts.redisKeyPrefix,
       INTERNAL_TOKEN: TEST_INTERNAL_TOKEN,
+      ADMIN_TOKEN: TEST_ADMIN_TOKEN,
       CURSOR_SECRET: TEST_CURSOR_SECRET,
       LOG_LEVEL: logLevel(),
       HEALTH_PROBE_INTERVAL_MS: '500',
@@ -60,6 +63,7 @@ export async function startGateway(opts: {
       HTTP_HOST: '127.0.0.1',
       SERVICE_ENVIRONMENT: 'live',
       RECORDS_GRPC_ADDR: opts.recordsAddr,
+      INTERNAL_TOKEN: TEST_INTERNAL_TOKEN,
       REDIS_URL: opts.redisUrl ?? testRedisUrl(),
       REDIS_KEY_PREFIX: opts.redisKeyPrefix,
       LOG_LEVEL: logLevel(),

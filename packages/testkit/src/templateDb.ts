@@ -3,22 +3,32 @@ import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { MIGRATIONS_DIR, RECORDS_MIGRATE } from './paths';
+import { SERVICES_DIR } from './paths';
 import { ident, likePrefix, PG_DUPLICATE_DATABASE, pgCode, withAdminClient } from './pgAdmin';
 import { randomHex } from './random';
 import { databaseUrl, TEMPLATE_DB_PREFIX } from './testEnv';
 
+/** The services that own a schema: every services/<name> with a migrations folder. */
+export async function migratedServices(): Promise<string[]> {
+  const names = (await readdir(SERVICES_DIR)).sort();
+  return names.filter((name) => existsSync(path.join(SERVICES_DIR, name, 'migrations')));
+}
+
 /**
- * `brand_tpl_<first 10 hex of sha1 over the sorted migration files' names and contents>`:
- * a changed or added migration gives a new template, an unchanged tree reuses the old one.
+ * `brand_tpl_<first 10 hex of sha1 over every service's migration files, names and
+ * contents>`: a changed or added migration gives a new template, an unchanged tree reuses
+ * the old one.
  */
 export async function templateDatabaseName(): Promise<string> {
-  const files = (await readdir(MIGRATIONS_DIR)).filter((f) => f.endsWith('.sql')).sort();
   const hash = createHash('sha1');
-  for (const file of files) {
-    hash.update(`${file}\0`);
-    hash.update(await readFile(path.join(MIGRATIONS_DIR, file)));
-    hash.update('\0');
+  for (const service of await migratedServices()) {
+    const dir = path.join(SERVICES_DIR, service, 'migrations');
+    const files = (await readdir(dir)).filter((f) => f.endsWith('.sql')).sort();
+    for (const file of files) {
+      hash.update(`${service}/${file}\0`);
+      hash.update(await readFile(path.join(dir, file)));
+      hash.update('\0');
+    }
   }
   return `${TEMPLATE_DB_PREFIX}${hash.digest('hex').slice(0, 10)}`;
 }
@@ -35,7 +45,9 @@ export async function ensureTemplateDatabase(): Promise<string> {
     const tmp = `${name}_tmp_${randomHex(4)}`;
     await withAdminClient((c) => c.query(`create database ${ident(tmp)}`));
     try {
-      await runMigrateScript(databaseUrl(tmp));
+      for (const service of await migratedServices()) {
+        await runMigrateScript(service, databaseUrl(tmp));
+      }
       await withAdminClient((c) =>
         c.query(`alter database ${ident(tmp)} rename to ${ident(name)}`),
       );
@@ -81,13 +93,14 @@ export async function dropDatabase(name: string, force: boolean): Promise<void> 
   ).catch(() => undefined);
 }
 
-/** Runs the records service's own migration entry point, exactly as deployments do. */
-function runMigrateScript(url: string): Promise<void> {
-  if (!existsSync(RECORDS_MIGRATE)) {
-    return Promise.reject(new Error(`${RECORDS_MIGRATE} is missing: build services/records first`));
+/** Runs a service's own migration entry point (dist/migrate.js), exactly as deployments do. */
+function runMigrateScript(service: string, url: string): Promise<void> {
+  const script = path.join(SERVICES_DIR, service, 'dist', 'migrate.js');
+  if (!existsSync(script)) {
+    return Promise.reject(new Error(`${script} is missing: build services/${service} first`));
   }
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [RECORDS_MIGRATE], {
+    const child = spawn(process.execPath, [script], {
       env: { PATH: process.env.PATH ?? '', DATABASE_URL: url, LOG_LEVEL: 'warn' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -98,7 +111,7 @@ function runMigrateScript(url: string): Promise<void> {
     child.on('exit', (code) =>
       code === 0
         ? resolve()
-        : reject(new Error(`records migrate exited with ${String(code)}:\n${output}`)),
+        : reject(new Error(`${service} migrate exited with ${String(code)}:\n${output}`)),
     );
   });
 }

@@ -16,12 +16,12 @@ import {
   TEST_DB_PREFIX,
 } from './testEnv';
 
-/** A throwaway, fully migrated database of the records service. */
+/** A throwaway database with every service's schema migrated. */
 export interface TestDatabase {
   name: string;
   /** Connection URL for a service process (DATABASE_URL). */
   url: string;
-  /** A pool for the test itself; its search_path is the records schema. */
+  /** A pool for the test itself; its search_path is every service's schema, records first. */
   pool: pg.Pool;
   /** Ends the pool and drops the database, cutting off any connection still open. */
   close(): Promise<void>;
@@ -60,7 +60,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   const pool = new pg.Pool({
     connectionString: url,
     max: 4,
-    options: '-c search_path=records,public',
+    options: '-c search_path=records,plans,webhooks,public',
   });
   pool.on('error', () => undefined);
   let closed = false;

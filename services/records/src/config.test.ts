@@ -4,13 +4,14 @@ import { loadRecordsConfig } from './config';
 const VALID = {
   DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/brand_records',
   INTERNAL_TOKEN: 'an-internal-token-of-32-characters',
+  ADMIN_TOKEN: 'an-admin-token-of-at-least-32-characters',
   CURSOR_SECRET: 'a-cursor-secret-of-at-least-32-characters',
 };
 
 describe('loadRecordsConfig', () => {
   it('applies the documented defaults', () => {
     expect(loadRecordsConfig(VALID)).toMatchObject({
-      GRPC_HOST: '0.0.0.0',
+      GRPC_HOST: '127.0.0.1',
       GRPC_PORT: 50051,
       DATABASE_POOL_MAX: 10,
       MIGRATE_ON_START: false,
@@ -42,21 +43,36 @@ describe('loadRecordsConfig', () => {
       'MIGRATE_ON_START',
       'CURSOR_SECRET',
       'INTERNAL_TOKEN',
+      'ADMIN_TOKEN',
       'DATABASE_URL',
     ]) {
       expect(message).toMatch(new RegExp(`^  ${name}: `, 'm'));
     }
   });
 
-  it('refuses the local-stack secrets in production only', () => {
-    const local = {
+  it('refuses secrets published in the repository, in production only', () => {
+    const published = {
       ...VALID,
       INTERNAL_TOKEN: 'local-dev-internal-token-change-me',
+      ADMIN_TOKENS_PREVIOUS: 'test-admin-token-0123456789abcdef-0123456',
       CURSOR_SECRET: 'local-dev-cursor-secret-change-me-0123456789',
     };
-    expect(() => loadRecordsConfig(local)).not.toThrow();
-    expect(() => loadRecordsConfig({ ...local, NODE_ENV: 'production' })).toThrow(
-      /INTERNAL_TOKEN: the local-stack value[\s\S]*CURSOR_SECRET: the local-stack value/,
+    expect(() => loadRecordsConfig(published)).not.toThrow();
+    let message = '';
+    try {
+      loadRecordsConfig({ ...published, NODE_ENV: 'production' });
+    } catch (err) {
+      message = (err as Error).message;
+    }
+    for (const name of ['INTERNAL_TOKEN', 'ADMIN_TOKENS_PREVIOUS', 'CURSOR_SECRET']) {
+      expect(message).toMatch(new RegExp(`^  ${name}: a value published in the repository`, 'm'));
+    }
+    expect(() => loadRecordsConfig({ ...VALID, NODE_ENV: 'production' })).not.toThrow();
+  });
+
+  it('refuses tokens shorter than 32 characters', () => {
+    expect(() => loadRecordsConfig({ ...VALID, ADMIN_TOKEN: 'short-token' })).toThrow(
+      /ADMIN_TOKEN/,
     );
   });
 });

@@ -1,27 +1,24 @@
 import { z } from 'zod';
 import {
   boolEnv,
+  callerTokenEnv,
   commaListEnv,
   loadConfig,
   logLevelEnv,
   msEnv,
   portEnv,
+  refusePublishedSecrets,
 } from '@brand/shared/config';
-
-/** Secrets that ship in config/local.env for the local stack; refused in production. */
-const LOCAL_ONLY_SECRETS = [
-  'local-dev-internal-token-change-me',
-  'local-dev-cursor-secret-change-me-0123456789',
-];
 
 export const RecordsEnv = z
   .object({
     NODE_ENV: z.string().default('development'),
     // gRPC
-    GRPC_HOST: z.string().default('0.0.0.0'),
+    /** Loopback by default: a container or pod sets 0.0.0.0 explicitly. */
+    GRPC_HOST: z.string().default('127.0.0.1'),
     GRPC_PORT: portEnv.default(50051),
-    /** Shared by every admin caller (brandctl, operators); at least 16 characters. */
-    INTERNAL_TOKEN: z.string().min(16),
+    // Caller credentials: every RPC requires one (README "Internal credentials")
+    ...callerTokenEnv,
     // PostgreSQL
     DATABASE_URL: z.string().url(),
     /** Connections per process. */
@@ -47,18 +44,16 @@ export const RecordsEnv = z
     /** How often the database is probed for the gRPC health status. */
     HEALTH_PROBE_INTERVAL_MS: msEnv.default(5_000),
   })
-  .superRefine((env, ctx) => {
-    if (env.NODE_ENV !== 'production') return;
-    for (const name of ['INTERNAL_TOKEN', 'CURSOR_SECRET'] as const) {
-      if (LOCAL_ONLY_SECRETS.includes(env[name])) {
-        ctx.addIssue({
-          code: 'custom',
-          path: [name],
-          message: 'the local-stack value must not be used in production',
-        });
-      }
-    }
-  });
+  .superRefine(
+    refusePublishedSecrets([
+      'INTERNAL_TOKEN',
+      'INTERNAL_TOKENS_PREVIOUS',
+      'ADMIN_TOKEN',
+      'ADMIN_TOKENS_PREVIOUS',
+      'CURSOR_SECRET',
+      'CURSOR_SECRETS_PREVIOUS',
+    ]),
+  );
 
 export type RecordsConfig = z.infer<typeof RecordsEnv>;
 

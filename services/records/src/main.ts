@@ -1,3 +1,4 @@
+import { callerTokensOf } from '@brand/shared/config';
 import { createPool } from '@brand/shared/db';
 import { bindServer, setAllHealth, shutdownServer } from '@brand/shared/grpc';
 import { createLogger } from '@brand/shared/logger';
@@ -37,7 +38,7 @@ async function main(): Promise<void> {
     pool,
     log,
     revocations: redisRevocationNotifier(redis, config.REDIS_KEY_PREFIX, log),
-    internalToken: config.INTERNAL_TOKEN,
+    callerTokens: callerTokensOf(config),
     cursorSecret: config.CURSOR_SECRET,
     cursorSecretsPrevious: config.CURSOR_SECRETS_PREVIOUS,
   });

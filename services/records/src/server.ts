@@ -1,7 +1,13 @@
 import { AccessServiceService } from '@brand/proto/access/v1';
 import { RecordsServiceService } from '@brand/proto/records/v1';
 import type { Pool } from '@brand/shared/db';
-import { createGrpcServer, createHealth, internalTokenGuard } from '@brand/shared/grpc';
+import {
+  CallerAuth,
+  createGrpcServer,
+  createHealth,
+  rpcBuilder,
+  type CallerTokens,
+} from '@brand/shared/grpc';
 import type { Logger } from '@brand/shared/logger';
 import type { Server } from '@grpc/grpc-js';
 import type { HealthImplementation } from 'grpc-health-check';
@@ -14,7 +20,7 @@ export interface RecordsDeps {
   pool: Pool;
   log: Logger;
   revocations: RevocationNotifier;
-  internalToken: string;
+  callerTokens: CallerTokens;
   cursorSecret: string;
   cursorSecretsPrevious: string[];
 }
@@ -22,24 +28,19 @@ export interface RecordsDeps {
 /** The fully qualified names the health service reports on. */
 export const SERVICE_NAMES = ['brand.records.v1.RecordsService', 'brand.access.v1.AccessService'];
 
-/** Builds the gRPC server with both services and the health service; does not bind. */
+/**
+ * Builds the gRPC server with both services and the health service; does not bind. Every
+ * RPC checks the caller's credential; only grpc.health.v1 is open, for probes.
+ */
 export function createServer(deps: RecordsDeps): { server: Server; health: HealthImplementation } {
   const server = createGrpcServer();
   const health = createHealth(SERVICE_NAMES, server);
-  const requireInternalToken = internalTokenGuard(deps.internalToken);
+  const rpc = rpcBuilder({ log: deps.log, auth: new CallerAuth(deps.callerTokens) });
   const cursors = new CursorCodec(deps.cursorSecret, deps.cursorSecretsPrevious);
-  server.addService(
-    RecordsServiceService,
-    recordsHandlers({ pool: deps.pool, cursors, log: deps.log, requireInternalToken }),
-  );
+  server.addService(RecordsServiceService, recordsHandlers({ pool: deps.pool, cursors }, rpc));
   server.addService(
     AccessServiceService,
-    accessHandlers({
-      pool: deps.pool,
-      log: deps.log,
-      revocations: deps.revocations,
-      requireInternalToken,
-    }),
+    accessHandlers({ pool: deps.pool, log: deps.log, revocations: deps.revocations }, rpc),
   );
   return { server, health };
 }

@@ -1,5 +1,3 @@
-import { AppError, isAppError } from '../errors';
-
 /** SQLSTATEs we branch on by name. */
 export const SQLSTATE = {
   uniqueViolation: '23505',
@@ -52,24 +50,4 @@ export function isDatabaseUnavailable(err: unknown): boolean {
   return /Connection terminated|connection timeout|timeout exceeded when trying to connect|Client has encountered a connection error/i.test(
     err.message,
   );
-}
-
-/**
- * Classifies an error thrown by a repository call: AppErrors pass through, an unreachable
- * database becomes service_unavailable, anything else internal_error. The original error
- * rides along as `cause` for the log; its text never reaches a client.
- */
-export function toAppError(err: unknown): AppError {
-  if (isAppError(err)) return err;
-  if (isDatabaseUnavailable(err)) {
-    return new AppError(
-      'service_unavailable',
-      'The records store is temporarily unavailable; retry shortly.',
-      {
-        cause: err,
-        retryAfterSeconds: 2,
-      },
-    );
-  }
-  return new AppError('internal_error', 'An internal error occurred.', { cause: err });
 }

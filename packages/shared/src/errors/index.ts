@@ -8,3 +8,4 @@ export {
   fromServiceError,
   type GrpcFailure,
 } from './grpcStatus';
+export { describeIssues, fieldIssues, parseOrThrow } from './fieldIssues';

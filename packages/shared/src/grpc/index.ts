@@ -1,5 +1,22 @@
-export { REQUEST_ID_METADATA, INTERNAL_TOKEN_METADATA } from './metadata';
-export { unary, type CallContext } from './unary';
-export { internalTokenGuard } from './internalToken';
+export { INTERNAL_TOKEN_METADATA, REQUEST_ID_METADATA, safeRequestId } from './metadata';
+export { CallerAuth, MIN_TOKEN_LENGTH, type AccessLevel, type CallerTokens } from './callerAuth';
+export {
+  classifyFailure,
+  rpcBuilder,
+  unary,
+  type CallContext,
+  type RpcBuilder,
+  type RpcHandler,
+} from './unary';
 export { createGrpcServer, createHealth, setAllHealth, bindServer, shutdownServer } from './server';
-export { callUnary, CLIENT_CHANNEL_OPTIONS, type CallSettings, type UnaryInvoker } from './client';
+export {
+  CLIENT_CHANNEL_OPTIONS,
+  connectClient,
+  createCaller,
+  type CallOverrides,
+  type Caller,
+  type CallerSettings,
+  type MethodOf,
+  type RequestOf,
+  type ResponseOf,
+} from './client';

@@ -11,6 +11,10 @@ const KINDS: Record<IdKind, string> = {
   conversion: 'cnv_',
   link: 'lnk_',
   request: 'req_',
+  campaignPlan: 'pln_',
+  event: 'evt_',
+  receiver: 'rcv_',
+  delivery: 'dlv_',
 };
 
 describe('newId', () => {

@@ -29,6 +29,10 @@ const PREFIXES = {
   conversion: 'cnv',
   link: 'lnk',
   request: 'req',
+  campaignPlan: 'pln',
+  event: 'evt',
+  receiver: 'rcv',
+  delivery: 'dlv',
 } as const;
 
 export type IdKind = keyof typeof PREFIXES;

@@ -1,7 +1,8 @@
 import { timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
-import { AppError } from '@brand/shared/errors';
-import { SQLSTATE, sqlState, toAppError, withTransaction, type Pool } from '@brand/shared/db';
+import { isPaidTier, ROLES, TIERS, type RoleName, type TierName } from '@brand/shared/enums';
+import { AppError, parseOrThrow } from '@brand/shared/errors';
+import { SQLSTATE, sqlState, withTransaction, type Pool } from '@brand/shared/db';
 import { newId } from '@brand/shared/ids';
 import {
   generateApiKey,
@@ -21,7 +22,6 @@ import {
   type BrandRow,
   type MemberRow,
 } from './brandRepo';
-import { planAtLeastPlus, PLAN_NAMES, ROLE_NAMES, type PlanName, type RoleName } from './enums';
 import {
   insertKey,
   markKeyRevoked,
@@ -42,7 +42,7 @@ export interface AccessDeps {
 export interface KeyIdentity {
   keyId: string;
   brandId: string;
-  plan: PlanName;
+  tier: TierName;
   permissions: string[];
 }
 
@@ -53,27 +53,6 @@ const email = z
   .max(254)
   .regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, 'must be an email address');
 const brandId = z.string().regex(/^br_[A-Za-z0-9]{1,64}$/, 'must be a brand id (br_...)');
-
-/** Parses admin input with zod; failures become validation_failed with one issue per field. */
-function parse<T>(schema: z.ZodType<T>, input: unknown): T {
-  const result = schema.safeParse(input);
-  if (result.success) return result.data;
-  const details = result.error.issues.map((i) => ({ field: i.path.join('.'), message: i.message }));
-  throw new AppError(
-    'validation_failed',
-    details.map((d) => `${d.field}: ${d.message}`).join('; '),
-    { details },
-  );
-}
-
-/** Runs a repository operation, classifying database failures (503 vs 500). */
-async function db<T>(fn: () => Promise<T>): Promise<T> {
-  try {
-    return await fn();
-  } catch (err) {
-    throw toAppError(err);
-  }
-}
 
 /**
  * Resolves a presented key's hash to its identity. Every refusal is invalid_key; the
@@ -90,7 +69,7 @@ export async function authenticateKey(
   if (!/^[0-9a-f]{64}$/.test(keyHashHex))
     throw new AppError('invalid_key', 'The API key is not valid.');
   const presented = Buffer.from(keyHashHex, 'hex');
-  const row = await db(() => selectKeyIdentity(deps.pool, presented));
+  const row = await selectKeyIdentity(deps.pool, presented);
   if (!row || !timingSafeEqual(row.key_hash, presented)) {
     throw new AppError('invalid_key', 'The API key is not valid.');
   }
@@ -109,12 +88,12 @@ export async function authenticateKey(
   touchKey(deps.pool, row.id).catch((err: unknown) =>
     deps.log.warn({ err }, 'could not record key use'),
   );
-  return { keyId: row.id, brandId: row.brand_id, plan: row.plan, permissions: row.permissions };
+  return { keyId: row.id, brandId: row.brand_id, tier: row.tier, permissions: row.permissions };
 }
 
 const CreateBrandInput = z.object({
   name: z.string().trim().min(1, 'is required').max(200),
-  plan: z.enum(PLAN_NAMES, { message: `must be one of ${PLAN_NAMES.join(', ')}` }),
+  tier: z.enum(TIERS.names, { message: `must be one of ${TIERS.names.join(', ')}` }),
   verified: z.boolean(),
   ownerEmail: email,
 });
@@ -123,33 +102,31 @@ export async function createBrand(
   deps: AccessDeps,
   input: z.input<typeof CreateBrandInput>,
 ): Promise<{ brand: BrandRow; owner: MemberRow }> {
-  const v = parse(CreateBrandInput, input);
-  return db(() =>
-    withTransaction(deps.pool, async (client) => {
-      const brand = await insertBrand(client, {
-        id: newId('brand'),
-        name: v.name,
-        plan: v.plan,
-        verified: v.verified,
-      });
-      const owner = await insertMember(client, {
-        id: newId('member'),
-        brandId: brand.id,
-        email: v.ownerEmail,
-        role: 'owner',
-      });
-      return { brand, owner };
-    }),
-  );
+  const v = parseOrThrow(CreateBrandInput, input);
+  return withTransaction(deps.pool, async (client) => {
+    const brand = await insertBrand(client, {
+      id: newId('brand'),
+      name: v.name,
+      tier: v.tier,
+      verified: v.verified,
+    });
+    const owner = await insertMember(client, {
+      id: newId('member'),
+      brandId: brand.id,
+      email: v.ownerEmail,
+      role: 'owner',
+    });
+    return { brand, owner };
+  });
 }
 
 export function listBrands(deps: AccessDeps): Promise<BrandRow[]> {
-  return db(() => selectBrands(deps.pool));
+  return selectBrands(deps.pool);
 }
 
 const UpdateBrandInput = z.object({
   brandId,
-  plan: z.enum(PLAN_NAMES).optional(),
+  tier: z.enum(TIERS.names).optional(),
   verified: z.boolean().optional(),
 });
 
@@ -157,10 +134,8 @@ export async function updateBrand(
   deps: AccessDeps,
   input: z.input<typeof UpdateBrandInput>,
 ): Promise<BrandRow> {
-  const v = parse(UpdateBrandInput, input);
-  const brand = await db(() =>
-    updateBrandRow(deps.pool, v.brandId, { plan: v.plan, verified: v.verified }),
-  );
+  const v = parseOrThrow(UpdateBrandInput, input);
+  const brand = await updateBrandRow(deps.pool, v.brandId, { tier: v.tier, verified: v.verified });
   if (!brand) throw new AppError('not_found', `No brand ${v.brandId}.`);
   return brand;
 }
@@ -168,14 +143,14 @@ export async function updateBrand(
 const AddMemberInput = z.object({
   brandId,
   email,
-  role: z.enum(ROLE_NAMES, { message: `must be one of ${ROLE_NAMES.join(', ')}` }),
+  role: z.enum(ROLES.names, { message: `must be one of ${ROLES.names.join(', ')}` }),
 });
 
 export async function addMember(
   deps: AccessDeps,
   input: z.input<typeof AddMemberInput>,
 ): Promise<MemberRow> {
-  const v = parse(AddMemberInput, input);
+  const v = parseOrThrow(AddMemberInput, input);
   await requireBrand(deps, v.brandId);
   try {
     return await insertMember(deps.pool, {
@@ -188,7 +163,7 @@ export async function addMember(
     if (sqlState(err) === SQLSTATE.uniqueViolation) {
       throw new AppError('already_exists', `${v.email} is already a member of ${v.brandId}.`);
     }
-    throw toAppError(err);
+    throw err;
   }
 }
 
@@ -217,13 +192,13 @@ export async function createKey(
   deps: AccessDeps,
   input: z.input<typeof CreateKeyInput>,
 ): Promise<{ key: KeyRow; secret: string }> {
-  const v = parse(CreateKeyInput, input);
+  const v = parseOrThrow(CreateKeyInput, input);
   const brand = await requireBrand(deps, v.brandId);
-  const actor = await db(() => selectMemberByEmail(deps.pool, v.brandId, v.actorEmail));
+  const actor = await selectMemberByEmail(deps.pool, v.brandId, v.actorEmail);
 
   const unmet: string[] = [];
-  if (!planAtLeastPlus(brand.plan)) {
-    unmet.push(`the brand is on the ${brand.plan} plan; API keys need Plus, Pro or Enterprise`);
+  if (!isPaidTier(brand.tier)) {
+    unmet.push(`the brand is on the ${brand.tier} plan; API keys need Plus, Pro or Enterprise`);
   }
   if (!brand.verified) unmet.push('the brand is not verified yet');
   if (v.permissions.includes('campaigns:prepare') && v.environment !== 'live') {
@@ -244,18 +219,16 @@ export async function createKey(
   }
 
   const secret = generateApiKey(v.environment);
-  const key = await db(() =>
-    insertKey(deps.pool, {
-      id: newId('apiKey'),
-      brandId: v.brandId,
-      name: v.name,
-      environment: v.environment,
-      prefix: keyDisplayPrefix(secret),
-      keyHash: Buffer.from(hashApiKey(secret), 'hex'),
-      permissions: v.permissions,
-      createdBy: actor!.id,
-    }),
-  );
+  const key = await insertKey(deps.pool, {
+    id: newId('apiKey'),
+    brandId: v.brandId,
+    name: v.name,
+    environment: v.environment,
+    prefix: keyDisplayPrefix(secret),
+    keyHash: Buffer.from(hashApiKey(secret), 'hex'),
+    permissions: v.permissions,
+    createdBy: actor!.id,
+  });
   deps.log.info(
     { key_id: key.id, brand_id: key.brand_id, environment: key.environment },
     'API key created',
@@ -264,9 +237,9 @@ export async function createKey(
 }
 
 export async function listKeys(deps: AccessDeps, input: { brandId: string }): Promise<KeyRow[]> {
-  const v = parse(z.object({ brandId }), input);
+  const v = parseOrThrow(z.object({ brandId }), input);
   await requireBrand(deps, v.brandId);
-  return db(() => selectKeys(deps.pool, v.brandId));
+  return selectKeys(deps.pool, v.brandId);
 }
 
 const RevokeKeyInput = z.object({
@@ -282,16 +255,16 @@ export async function revokeKey(
   deps: AccessDeps,
   input: z.input<typeof RevokeKeyInput>,
 ): Promise<KeyRow> {
-  const v = parse(RevokeKeyInput, input);
-  const revoked = await db(() => markKeyRevoked(deps.pool, v.keyId, v.actorEmail || 'operator'));
+  const v = parseOrThrow(RevokeKeyInput, input);
+  const revoked = await markKeyRevoked(deps.pool, v.keyId, v.actorEmail || 'operator');
   if (!revoked) throw new AppError('not_found', `No key ${v.keyId}.`);
   await deps.revocations.announce(revoked.key_hash.toString('hex'));
   if (revoked.newly_revoked) deps.log.info({ key_id: v.keyId }, 'API key revoked');
-  return (await db(() => selectKey(deps.pool, v.keyId)))!;
+  return (await selectKey(deps.pool, v.keyId))!;
 }
 
 async function requireBrand(deps: AccessDeps, id: string): Promise<BrandRow> {
-  const brand = await db(() => selectBrand(deps.pool, id));
+  const brand = await selectBrand(deps.pool, id);
   if (!brand) throw new AppError('not_found', `No brand ${id}.`);
   return brand;
 }

@@ -1,11 +1,11 @@
 import type { Pool, PoolClient } from '@brand/shared/db';
 import { rfc3339 } from '../db/sqlFormat';
-import type { PlanName, RoleName } from './enums';
+import type { RoleName, TierName } from '@brand/shared/enums';
 
 export interface BrandRow {
   id: string;
   name: string;
-  plan: PlanName;
+  tier: TierName;
   verified: boolean;
   created_at: string;
 }
@@ -18,18 +18,18 @@ export interface MemberRow {
   created_at: string;
 }
 
-const BRAND_COLUMNS = `id, name, plan, verified, ${rfc3339('created_at')} as created_at`;
+const BRAND_COLUMNS = `id, name, tier, verified, ${rfc3339('created_at')} as created_at`;
 const MEMBER_COLUMNS = `id, brand_id, email, role, ${rfc3339('created_at')} as created_at`;
 
 type Db = Pool | PoolClient;
 
 export async function insertBrand(
   db: Db,
-  brand: { id: string; name: string; plan: PlanName; verified: boolean },
+  brand: { id: string; name: string; tier: TierName; verified: boolean },
 ): Promise<BrandRow> {
   const r = await db.query<BrandRow>(
-    `insert into brands (id, name, plan, verified) values ($1, $2, $3, $4) returning ${BRAND_COLUMNS}`,
-    [brand.id, brand.name, brand.plan, brand.verified],
+    `insert into brands (id, name, tier, verified) values ($1, $2, $3, $4) returning ${BRAND_COLUMNS}`,
+    [brand.id, brand.name, brand.tier, brand.verified],
   );
   return r.rows[0]!;
 }
@@ -48,12 +48,12 @@ export async function selectBrands(db: Db): Promise<BrandRow[]> {
 export async function updateBrand(
   db: Db,
   id: string,
-  changes: { plan: PlanName | undefined; verified: boolean | undefined },
+  changes: { tier: TierName | undefined; verified: boolean | undefined },
 ): Promise<BrandRow | undefined> {
   const r = await db.query<BrandRow>(
-    `update brands set plan = coalesce($2, plan), verified = coalesce($3, verified)
+    `update brands set tier = coalesce($2, tier), verified = coalesce($3, verified)
      where id = $1 returning ${BRAND_COLUMNS}`,
-    [id, changes.plan ?? null, changes.verified ?? null],
+    [id, changes.tier ?? null, changes.verified ?? null],
   );
   return r.rows[0];
 }

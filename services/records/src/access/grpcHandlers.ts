@@ -1,12 +1,7 @@
-import {
-  type AccessServiceServer,
-  type ApiKey,
-  type Brand,
-  type Member,
-} from '@brand/proto/access/v1';
+import type { AccessServiceServer, ApiKey, Brand, Member } from '@brand/proto/access/v1';
+import { ENVIRONMENTS, ROLES, TIERS, type EnumTable } from '@brand/shared/enums';
 import { AppError } from '@brand/shared/errors';
-import { unary } from '@brand/shared/grpc';
-import type { ServerUnaryCall } from '@grpc/grpc-js';
+import type { RpcBuilder } from '@brand/shared/grpc';
 import {
   addMember,
   authenticateKey,
@@ -19,17 +14,12 @@ import {
   type AccessDeps,
 } from './accessService';
 import type { BrandRow, MemberRow } from './brandRepo';
-import { environments, plans, roles } from './enums';
 import type { KeyRow } from './keyRepo';
-
-export interface AccessHandlerDeps extends AccessDeps {
-  requireInternalToken: (call: ServerUnaryCall<unknown, unknown>) => void;
-}
 
 const toBrand = (b: BrandRow): Brand => ({
   id: b.id,
   name: b.name,
-  plan: plans.toProto(b.plan),
+  tier: TIERS.toProto(b.tier),
   verified: b.verified,
   created_at: b.created_at,
 });
@@ -38,7 +28,7 @@ const toMember = (m: MemberRow): Member => ({
   id: m.id,
   brand_id: m.brand_id,
   email: m.email,
-  role: roles.toProto(m.role),
+  role: ROLES.toProto(m.role),
   created_at: m.created_at,
 });
 
@@ -46,7 +36,7 @@ const toApiKey = (k: KeyRow): ApiKey => ({
   id: k.id,
   brand_id: k.brand_id,
   name: k.name,
-  environment: environments.toProto(k.environment),
+  environment: ENVIRONMENTS.toProto(k.environment),
   prefix: k.prefix,
   permissions: k.permissions,
   created_at: k.created_at,
@@ -56,97 +46,88 @@ const toApiKey = (k: KeyRow): ApiKey => ({
 });
 
 /** An enum value the caller must set: UNSPECIFIED and unknown numbers are refused by name. */
-function required<T>(value: T | undefined, field: string, allowed: string): T {
-  if (value === undefined) {
-    throw new AppError('validation_failed', `${field}: must be one of ${allowed}`, {
-      details: [{ field, message: `must be one of ${allowed}` }],
+function required<Name extends string>(
+  table: EnumTable<Name, number>,
+  value: number,
+  field: string,
+): Name {
+  const name = table.fromProto(value);
+  if (name === undefined) {
+    const message = `must be one of ${table.names.join(', ')}`;
+    throw new AppError('validation_failed', `${field}: ${message}`, {
+      details: [{ field, message }],
     });
   }
-  return value;
+  return name;
 }
 
 /**
- * The AccessService implementation. AuthenticateKey is the gateway's data-plane call;
- * every other method is admin and checks the internal token first.
+ * The AccessService implementation. AuthenticateKey is the gateway's data-plane call
+ * (internal credential); every other method is the Developers area (admin token).
  */
-export function accessHandlers(deps: AccessHandlerDeps): AccessServiceServer {
-  const admin = <Req, Res>(method: string, fn: (req: Req) => Promise<Res>) =>
-    unary<Req, Res>(deps.log, method, async (req, { call }) => {
-      deps.requireInternalToken(call);
-      return fn(req);
-    });
-
+export function accessHandlers(deps: AccessDeps, rpc: RpcBuilder): AccessServiceServer {
   return {
-    authenticateKey: unary(deps.log, 'AuthenticateKey', async (req) => {
-      const environment = environments.fromProto(req.environment);
+    authenticateKey: rpc.internal('AuthenticateKey', async (req) => {
+      const environment = ENVIRONMENTS.fromProto(req.environment);
       if (environment === undefined)
         throw new AppError('invalid_parameter', 'environment is required.');
       const identity = await authenticateKey(deps, req.key_hash, environment);
       return {
         key_id: identity.keyId,
         brand_id: identity.brandId,
-        plan: plans.toProto(identity.plan),
+        tier: TIERS.toProto(identity.tier),
         permissions: identity.permissions,
       };
     }),
 
-    createBrand: admin('CreateBrand', async (req) => {
+    createBrand: rpc.admin('CreateBrand', async (req) => {
       const { brand, owner } = await createBrand(deps, {
         name: req.name,
-        plan: required(plans.fromProto(req.plan), 'plan', 'free, plus, pro, enterprise'),
+        tier: required(TIERS, req.tier, 'tier'),
         verified: req.verified,
         ownerEmail: req.owner_email,
       });
       return { brand: toBrand(brand), owner: toMember(owner) };
     }),
 
-    listBrands: admin('ListBrands', async () => ({
+    listBrands: rpc.admin('ListBrands', async () => ({
       brands: (await listBrands(deps)).map(toBrand),
     })),
 
-    updateBrand: admin('UpdateBrand', async (req) => {
-      const plan =
-        req.plan === undefined
-          ? undefined
-          : required(plans.fromProto(req.plan), 'plan', 'free, plus, pro, enterprise');
+    updateBrand: rpc.admin('UpdateBrand', async (req) => {
       const brand = await updateBrand(deps, {
         brandId: req.brand_id,
-        plan,
+        tier: req.tier === undefined ? undefined : required(TIERS, req.tier, 'tier'),
         verified: req.verified,
       });
       return { brand: toBrand(brand) };
     }),
 
-    addMember: admin('AddMember', async (req) => {
+    addMember: rpc.admin('AddMember', async (req) => {
       const member = await addMember(deps, {
         brandId: req.brand_id,
         email: req.email,
-        role: required(roles.fromProto(req.role), 'role', 'owner, admin, member'),
+        role: required(ROLES, req.role, 'role'),
       });
       return { member: toMember(member) };
     }),
 
-    createKey: admin('CreateKey', async (req) => {
-      const environment = required(
-        environments.fromProto(req.environment),
-        'environment',
-        'live, test',
-      );
+    createKey: rpc.admin('CreateKey', async (req) => {
       const { key, secret } = await createKey(deps, {
         brandId: req.brand_id,
         name: req.name,
-        environment,
+        environment: required(ENVIRONMENTS, req.environment, 'environment'),
         actorEmail: req.actor_email,
         permissions: req.permissions,
       });
       return { key: toApiKey(key), secret };
     }),
 
-    listKeys: admin('ListKeys', async (req) => ({
+    listKeys: rpc.admin('ListKeys', async (req) => ({
       keys: (await listKeys(deps, { brandId: req.brand_id })).map(toApiKey),
     })),
 
-    revokeKey: admin('RevokeKey', async (req) => ({
+    revokeKey: rpc.admin('RevokeKey', async (req) => ({
       key: toApiKey(await revokeKey(deps, { keyId: req.key_id, actorEmail: req.actor_email })),
     })),
   };

@@ -1,7 +1,7 @@
 import type { Pool, PoolClient } from '@brand/shared/db';
 import type { KeyEnvironment } from '@brand/shared/keys';
 import { rfc3339 } from '../db/sqlFormat';
-import type { PlanName } from './enums';
+import type { TierName } from '@brand/shared/enums';
 
 export interface KeyRow {
   id: string;
@@ -17,7 +17,7 @@ export interface KeyRow {
   revoked_at: string | null;
 }
 
-/** A key as authentication needs it: its hash for the constant-time check, and its brand's plan. */
+/** A key as authentication needs it: its hash for the constant-time check, and its brand's tier. */
 export interface KeyIdentityRow {
   id: string;
   brand_id: string;
@@ -25,7 +25,7 @@ export interface KeyIdentityRow {
   key_hash: Buffer;
   permissions: string[];
   revoked_at: string | null;
-  plan: PlanName;
+  tier: TierName;
 }
 
 type Db = Pool | PoolClient;
@@ -88,7 +88,7 @@ export async function selectKeyIdentity(
   keyHash: Buffer,
 ): Promise<KeyIdentityRow | undefined> {
   const r = await db.query<KeyIdentityRow>(
-    `select k.id, k.brand_id, k.environment, k.key_hash, k.permissions, k.revoked_at::text, b.plan
+    `select k.id, k.brand_id, k.environment, k.key_hash, k.permissions, k.revoked_at::text, b.tier
      from api_keys k join brands b on b.id = k.brand_id where k.key_hash = $1`,
     [keyHash],
   );

@@ -1,18 +1,16 @@
-import {
-  Resource,
-  type ListRecordsRequest,
-  type ListRecordsResponse,
-  type RecordsServiceServer,
-  type ResourceRecord,
-  type SeedDemoDataRequest,
-  type SeedDemoDataResponse,
+import type {
+  ListRecordsRequest,
+  ListRecordsResponse,
+  RecordsServiceServer,
+  ResourceRecord,
+  SeedDemoDataRequest,
+  SeedDemoDataResponse,
 } from '@brand/proto/records/v1';
-import { AppError } from '@brand/shared/errors';
-import { unary } from '@brand/shared/grpc';
-import type { Logger } from '@brand/shared/logger';
-import { RESOURCES, type ResourceName } from '@brand/shared/resources';
 import type { Pool } from '@brand/shared/db';
-import type { ServerUnaryCall } from '@grpc/grpc-js';
+import { RESOURCE_ENUM } from '@brand/shared/enums';
+import { AppError } from '@brand/shared/errors';
+import type { RpcBuilder } from '@brand/shared/grpc';
+import type { ResourceName } from '@brand/shared/resources';
 import type { CursorCodec } from './cursor';
 import type { RecordRow } from './recordRepo';
 import { listRecords } from './recordService';
@@ -21,8 +19,6 @@ import { seedDemoData } from './seedService';
 export interface RecordsHandlerDeps {
   pool: Pool;
   cursors: CursorCodec;
-  log: Logger;
-  requireInternalToken: (call: ServerUnaryCall<unknown, unknown>) => void;
 }
 
 /** The oneof case that carries each resource's records. */
@@ -35,13 +31,6 @@ const RECORD_CASE = {
   links: 'link',
 } as const satisfies Record<ResourceName, NonNullable<ResourceRecord['kind']>['$case']>;
 
-/** RESOURCE_CAMPAIGNS → campaigns; anything else (UNSPECIFIED, unknown numbers) → undefined. */
-export function resourceNameOf(resource: Resource): ResourceName | undefined {
-  return RESOURCES.find(
-    (name) => Resource[`RESOURCE_${name.toUpperCase()}` as keyof typeof Resource] === resource,
-  );
-}
-
 function toResourceRecord(resource: ResourceName, row: RecordRow): ResourceRecord {
   // RecordRow's fields are exactly the proto message's (a unit test keeps them in step).
   return {
@@ -50,13 +39,12 @@ function toResourceRecord(resource: ResourceName, row: RecordRow): ResourceRecor
 }
 
 /** The RecordsService implementation: thin adapters from gRPC onto the record operations. */
-export function recordsHandlers(deps: RecordsHandlerDeps): RecordsServiceServer {
+export function recordsHandlers(deps: RecordsHandlerDeps, rpc: RpcBuilder): RecordsServiceServer {
   return {
-    listRecords: unary<ListRecordsRequest, ListRecordsResponse>(
-      deps.log,
+    listRecords: rpc.internal<ListRecordsRequest, ListRecordsResponse>(
       'ListRecords',
       async (req) => {
-        const resource = resourceNameOf(req.resource);
+        const resource = RESOURCE_ENUM.fromProto(req.resource);
         if (resource === undefined) {
           throw new AppError(
             'unknown_resource',
@@ -78,14 +66,9 @@ export function recordsHandlers(deps: RecordsHandlerDeps): RecordsServiceServer 
       },
     ),
 
-    seedDemoData: unary<SeedDemoDataRequest, SeedDemoDataResponse>(
-      deps.log,
+    seedDemoData: rpc.admin<SeedDemoDataRequest, SeedDemoDataResponse>(
       'SeedDemoData',
-      async (req, { call }) => {
-        deps.requireInternalToken(call);
-        const created = await seedDemoData(deps.pool, req.brand_id, req.scale || 1);
-        return { created };
-      },
+      async (req) => ({ created: await seedDemoData(deps.pool, req.brand_id, req.scale || 1) }),
     ),
   };
 }

@@ -1,5 +1,5 @@
 import { AppError } from '@brand/shared/errors';
-import { toAppError, type Pool } from '@brand/shared/db';
+import type { Pool } from '@brand/shared/db';
 import {
   DEFAULT_LIMIT,
   isValidLimit,
@@ -53,18 +53,13 @@ export async function listRecords(
   const position = req.cursor === undefined ? undefined : deps.cursors.decode(binding, req.cursor);
   const effectiveSince = laterSince(since, position?.since);
 
-  let records: RecordRow[];
-  try {
-    records = await selectPage(deps.pool, {
-      brandId: req.brandId,
-      resource: req.resource,
-      limit,
-      since: effectiveSince,
-      after: position,
-    });
-  } catch (err) {
-    throw toAppError(err);
-  }
+  const records = await selectPage(deps.pool, {
+    brandId: req.brandId,
+    resource: req.resource,
+    limit,
+    since: effectiveSince,
+    after: position,
+  });
   const last = records[records.length - 1];
   const nextCursor =
     records.length === limit && last

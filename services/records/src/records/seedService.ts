@@ -1,5 +1,5 @@
 import { AppError } from '@brand/shared/errors';
-import { toAppError, withTransaction, type Pool } from '@brand/shared/db';
+import { withTransaction, type Pool } from '@brand/shared/db';
 import { buildDemoData } from './demoData';
 import { insertRecords } from './recordWriter';
 
@@ -20,18 +20,14 @@ export async function seedDemoData(
       details: [{ field: 'scale', message: `must be from 1 to ${MAX_SCALE}` }],
     });
   }
-  try {
-    return await withTransaction(pool, async (client) => {
-      const brand = await client.query('select 1 from brands where id = $1', [brandId]);
-      if (brand.rowCount === 0) throw new AppError('not_found', `No brand ${brandId}.`);
-      const created: Record<string, number> = {};
-      for (const [resource, rows] of buildDemoData(scale)) {
-        await insertRecords(client, brandId, resource, rows);
-        created[resource] = rows.length;
-      }
-      return created;
-    });
-  } catch (err) {
-    throw toAppError(err);
-  }
+  return withTransaction(pool, async (client) => {
+    const brand = await client.query('select 1 from brands where id = $1', [brandId]);
+    if (brand.rowCount === 0) throw new AppError('not_found', `No brand ${brandId}.`);
+    const created: Record<string, number> = {};
+    for (const [resource, rows] of buildDemoData(scale)) {
+      await insertRecords(client, brandId, resource, rows);
+      created[resource] = rows.length;
+    }
+    return created;
+  });
 }

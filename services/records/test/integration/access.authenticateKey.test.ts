@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { Environment, Plan } from '@brand/proto/access/v1';
+import { Environment, BrandTier } from '@brand/proto/access/v1';
 import { hashApiKey } from '@brand/shared/keys';
 import { API_TIMESTAMP, makeBrandWithKey, startStack, waitFor, type Stack } from '@brand/testkit';
 
@@ -12,22 +12,22 @@ afterAll(() => stack?.close());
 describe('AuthenticateKey', () => {
   it('resolves a valid key to its brand, plan and permissions', async () => {
     const { brand, key, secret } = await makeBrandWithKey(stack.admin, {
-      plan: 'pro',
+      tier: 'pro',
       permissions: ['campaigns:prepare'],
     });
     await expect(stack.admin.authenticateKey(hashApiKey(secret), 'live')).resolves.toEqual({
       key_id: key.id,
       brand_id: brand.id,
-      plan: Plan.PLAN_PRO,
+      tier: BrandTier.BRAND_TIER_PRO,
       permissions: ['campaigns:prepare'],
     });
   });
 
   it('reports the brand plan as it is now', async () => {
-    const { brand, secret } = await makeBrandWithKey(stack.admin, { plan: 'plus' });
-    await stack.admin.updateBrand({ brandId: brand.id, plan: 'enterprise' });
+    const { brand, secret } = await makeBrandWithKey(stack.admin, { tier: 'plus' });
+    await stack.admin.updateBrand({ brandId: brand.id, tier: 'enterprise' });
     await expect(stack.admin.authenticateKey(hashApiKey(secret), 'live')).resolves.toMatchObject({
-      plan: Plan.PLAN_ENTERPRISE,
+      tier: BrandTier.BRAND_TIER_ENTERPRISE,
     });
   });
 

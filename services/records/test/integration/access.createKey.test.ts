@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { Environment } from '@brand/proto/access/v1';
-import { startStack, type PlanName, type Stack } from '@brand/testkit';
+import { startStack, type TierName, type Stack } from '@brand/testkit';
 
 let stack: Stack;
 beforeAll(async () => {
@@ -20,7 +20,7 @@ describe('CreateKey succeeds', () => {
   it.each(['plus', 'pro', 'enterprise'] as const)(
     'for the owner of a verified %s brand, returning the secret once',
     async (plan) => {
-      const { brand, owner } = await stack.admin.createBrand({ plan, verified: true });
+      const { brand, owner } = await stack.admin.createBrand({ tier: plan, verified: true });
       const { key, secret } = await stack.admin.createKey({
         brandId: brand.id,
         actorEmail: owner.email,
@@ -94,7 +94,7 @@ describe('CreateKey succeeds', () => {
 
 describe('CreateKey refuses', () => {
   const refusal = async (
-    setup: { plan?: PlanName; verified?: boolean; role?: 'admin' | 'member' | 'stranger' },
+    setup: { tier?: TierName; verified?: boolean; role?: 'admin' | 'member' | 'stranger' },
     key: {
       environment?: 'live' | 'test' | Environment;
       permissions?: string[];
@@ -102,7 +102,7 @@ describe('CreateKey refuses', () => {
     } = {},
   ) => {
     const { brand, owner } = await stack.admin.createBrand({
-      plan: setup.plan ?? 'plus',
+      tier: setup.tier ?? 'plus',
       verified: setup.verified ?? true,
     });
     let actorEmail = owner.email;
@@ -124,7 +124,7 @@ describe('CreateKey refuses', () => {
   };
 
   it('a Free brand, naming the plan', async () => {
-    const err = await refusal({ plan: 'free' });
+    const err = await refusal({ tier: 'free' });
     expect(err.code).toBe('precondition_failed');
     expect(err.message).toMatch(/free plan/);
     expect(err.message).toMatch(/Plus, Pro or Enterprise/);
@@ -193,7 +193,7 @@ describe('CreateKey refuses', () => {
 
   it('naming every unmet condition at once', async () => {
     const err = await refusal(
-      { plan: 'free', verified: false },
+      { tier: 'free', verified: false },
       { environment: 'test', permissions: ['campaigns:prepare'] },
     );
     expect(err.code).toBe('precondition_failed');
@@ -203,7 +203,7 @@ describe('CreateKey refuses', () => {
   });
 
   it('a non-owner on a Free brand, naming the role and the plan', async () => {
-    const err = await refusal({ plan: 'free', role: 'admin' });
+    const err = await refusal({ tier: 'free', role: 'admin' });
     expect(err.code).toBe('insufficient_permission');
     expect(err.message).toMatch(/is a brand admin/);
     expect(err.message).toMatch(/free plan/);

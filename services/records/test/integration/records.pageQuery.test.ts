@@ -18,7 +18,7 @@ let db: TestDatabase;
 beforeAll(async () => {
   db = await createTestDatabase();
   await db.pool.query(
-    "insert into brands (id, name, plan, verified) values ('br_plan', 'Plan check', 'plus', true)",
+    "insert into brands (id, name, tier, verified) values ('br_plan', 'Plan check', 'plus', true)",
   );
   for (const resource of RESOURCES) await makeRecords(db.pool, 'br_plan', resource, 30);
 });

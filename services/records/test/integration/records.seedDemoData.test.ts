@@ -3,6 +3,7 @@ import {
   createAdminClient,
   recordValue,
   startStack,
+  TEST_ADMIN_TOKEN,
   TEST_INTERNAL_TOKEN,
   type Stack,
 } from '@brand/testkit';
@@ -74,15 +75,14 @@ describe('SeedDemoData', () => {
   });
 
   it.each([
-    ['no', ''],
-    ['a wrong', `x${TEST_INTERNAL_TOKEN}`],
-  ])('refuses %s internal token with unauthenticated and writes nothing', async (_, token) => {
+    ['no token', '', 'unauthenticated'],
+    ['a wrong token', `x${TEST_ADMIN_TOKEN}`, 'unauthenticated'],
+    ['the internal (non-admin) token', TEST_INTERNAL_TOKEN, 'insufficient_permission'],
+  ])('refuses %s and writes nothing', async (_, token, code) => {
     const { brand } = await stack.admin.createBrand();
     const client = createAdminClient(stack.records.address, token);
     try {
-      await expect(client.seedDemoData(brand.id)).rejects.toMatchObject({
-        code: 'unauthenticated',
-      });
+      await expect(client.seedDemoData(brand.id)).rejects.toMatchObject({ code });
     } finally {
       client.close();
     }

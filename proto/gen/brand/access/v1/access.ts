@@ -23,53 +23,57 @@ export const protobufPackage = "brand.access.v1";
 
 export const protobufFileName = "brand/access/v1/access.proto";
 
-/** Plan is a brand's subscription plan; it sets the per-minute request budget. */
-export enum Plan {
-  PLAN_UNSPECIFIED = 0,
-  PLAN_FREE = 1,
-  PLAN_PLUS = 2,
-  PLAN_PRO = 3,
-  PLAN_ENTERPRISE = 4,
+/**
+ * BrandTier is a brand's subscription level (the contract calls it the brand's "plan":
+ * Free, Plus, Pro, Enterprise); it sets the per-minute request budget. Named a tier in
+ * code so that "plan" can mean only a campaign plan (brand.plans.v1).
+ */
+export enum BrandTier {
+  BRAND_TIER_UNSPECIFIED = 0,
+  BRAND_TIER_FREE = 1,
+  BRAND_TIER_PLUS = 2,
+  BRAND_TIER_PRO = 3,
+  BRAND_TIER_ENTERPRISE = 4,
   UNRECOGNIZED = -1,
 }
 
-export function planFromJSON(object: any): Plan {
+export function brandTierFromJSON(object: any): BrandTier {
   switch (object) {
     case 0:
-    case "PLAN_UNSPECIFIED":
-      return Plan.PLAN_UNSPECIFIED;
+    case "BRAND_TIER_UNSPECIFIED":
+      return BrandTier.BRAND_TIER_UNSPECIFIED;
     case 1:
-    case "PLAN_FREE":
-      return Plan.PLAN_FREE;
+    case "BRAND_TIER_FREE":
+      return BrandTier.BRAND_TIER_FREE;
     case 2:
-    case "PLAN_PLUS":
-      return Plan.PLAN_PLUS;
+    case "BRAND_TIER_PLUS":
+      return BrandTier.BRAND_TIER_PLUS;
     case 3:
-    case "PLAN_PRO":
-      return Plan.PLAN_PRO;
+    case "BRAND_TIER_PRO":
+      return BrandTier.BRAND_TIER_PRO;
     case 4:
-    case "PLAN_ENTERPRISE":
-      return Plan.PLAN_ENTERPRISE;
+    case "BRAND_TIER_ENTERPRISE":
+      return BrandTier.BRAND_TIER_ENTERPRISE;
     case -1:
     case "UNRECOGNIZED":
     default:
-      return Plan.UNRECOGNIZED;
+      return BrandTier.UNRECOGNIZED;
   }
 }
 
-export function planToJSON(object: Plan): string {
+export function brandTierToJSON(object: BrandTier): string {
   switch (object) {
-    case Plan.PLAN_UNSPECIFIED:
-      return "PLAN_UNSPECIFIED";
-    case Plan.PLAN_FREE:
-      return "PLAN_FREE";
-    case Plan.PLAN_PLUS:
-      return "PLAN_PLUS";
-    case Plan.PLAN_PRO:
-      return "PLAN_PRO";
-    case Plan.PLAN_ENTERPRISE:
-      return "PLAN_ENTERPRISE";
-    case Plan.UNRECOGNIZED:
+    case BrandTier.BRAND_TIER_UNSPECIFIED:
+      return "BRAND_TIER_UNSPECIFIED";
+    case BrandTier.BRAND_TIER_FREE:
+      return "BRAND_TIER_FREE";
+    case BrandTier.BRAND_TIER_PLUS:
+      return "BRAND_TIER_PLUS";
+    case BrandTier.BRAND_TIER_PRO:
+      return "BRAND_TIER_PRO";
+    case BrandTier.BRAND_TIER_ENTERPRISE:
+      return "BRAND_TIER_ENTERPRISE";
+    case BrandTier.UNRECOGNIZED:
     default:
       return "UNRECOGNIZED";
   }
@@ -165,7 +169,7 @@ export function roleToJSON(object: Role): string {
 export interface Brand {
   id: string;
   name: string;
-  plan: Plan;
+  tier: BrandTier;
   verified: boolean;
   created_at: string;
 }
@@ -206,14 +210,14 @@ export interface AuthenticateKeyRequest {
 export interface AuthenticateKeyResponse {
   key_id: string;
   brand_id: string;
-  plan: Plan;
+  tier: BrandTier;
   permissions: string[];
 }
 
 /** CreateBrandRequest creates a brand with its owner. */
 export interface CreateBrandRequest {
   name: string;
-  plan: Plan;
+  tier: BrandTier;
   verified: boolean;
   owner_email: string;
 }
@@ -236,7 +240,7 @@ export interface ListBrandsResponse {
 /** UpdateBrandRequest changes only the fields that are set. */
 export interface UpdateBrandRequest {
   brand_id: string;
-  plan?: Plan | undefined;
+  tier?: BrandTier | undefined;
   verified?: boolean | undefined;
 }
 
@@ -298,7 +302,7 @@ export interface RevokeKeyResponse {
 }
 
 function createBaseBrand(): Brand {
-  return { id: "", name: "", plan: 0, verified: false, created_at: "" };
+  return { id: "", name: "", tier: 0, verified: false, created_at: "" };
 }
 
 export const Brand: MessageFns<Brand> = {
@@ -309,8 +313,8 @@ export const Brand: MessageFns<Brand> = {
     if (message.name !== "") {
       writer.uint32(18).string(message.name);
     }
-    if (message.plan !== 0) {
-      writer.uint32(24).int32(message.plan);
+    if (message.tier !== 0) {
+      writer.uint32(24).int32(message.tier);
     }
     if (message.verified !== false) {
       writer.uint32(32).bool(message.verified);
@@ -355,7 +359,7 @@ export const Brand: MessageFns<Brand> = {
               break;
             }
 
-            message.plan = reader.int32() as any;
+            message.tier = reader.int32() as any;
             continue;
           }
           case 4: {
@@ -390,7 +394,7 @@ export const Brand: MessageFns<Brand> = {
     return {
       id: isSet(object.id) ? globalThis.String(object.id) : "",
       name: isSet(object.name) ? globalThis.String(object.name) : "",
-      plan: isSet(object.plan) ? planFromJSON(object.plan) : 0,
+      tier: isSet(object.tier) ? brandTierFromJSON(object.tier) : 0,
       verified: isSet(object.verified) ? globalThis.Boolean(object.verified) : false,
       created_at: isSet(object.createdAt)
         ? globalThis.String(object.createdAt)
@@ -408,8 +412,8 @@ export const Brand: MessageFns<Brand> = {
     if (message.name !== "") {
       obj.name = message.name;
     }
-    if (message.plan !== 0) {
-      obj.plan = planToJSON(message.plan);
+    if (message.tier !== 0) {
+      obj.tier = brandTierToJSON(message.tier);
     }
     if (message.verified !== false) {
       obj.verified = message.verified;
@@ -427,7 +431,7 @@ export const Brand: MessageFns<Brand> = {
     const message = createBaseBrand();
     message.id = object.id ?? "";
     message.name = object.name ?? "";
-    message.plan = object.plan ?? 0;
+    message.tier = object.tier ?? 0;
     message.verified = object.verified ?? false;
     message.created_at = object.created_at ?? "";
     return message;
@@ -911,7 +915,7 @@ export const AuthenticateKeyRequest: MessageFns<AuthenticateKeyRequest> = {
 };
 
 function createBaseAuthenticateKeyResponse(): AuthenticateKeyResponse {
-  return { key_id: "", brand_id: "", plan: 0, permissions: [] };
+  return { key_id: "", brand_id: "", tier: 0, permissions: [] };
 }
 
 export const AuthenticateKeyResponse: MessageFns<AuthenticateKeyResponse> = {
@@ -922,8 +926,8 @@ export const AuthenticateKeyResponse: MessageFns<AuthenticateKeyResponse> = {
     if (message.brand_id !== "") {
       writer.uint32(18).string(message.brand_id);
     }
-    if (message.plan !== 0) {
-      writer.uint32(24).int32(message.plan);
+    if (message.tier !== 0) {
+      writer.uint32(24).int32(message.tier);
     }
     for (const v of message.permissions) {
       writer.uint32(34).string(v!);
@@ -965,7 +969,7 @@ export const AuthenticateKeyResponse: MessageFns<AuthenticateKeyResponse> = {
               break;
             }
 
-            message.plan = reader.int32() as any;
+            message.tier = reader.int32() as any;
             continue;
           }
           case 4: {
@@ -1000,7 +1004,7 @@ export const AuthenticateKeyResponse: MessageFns<AuthenticateKeyResponse> = {
         : isSet(object.brand_id)
         ? globalThis.String(object.brand_id)
         : "",
-      plan: isSet(object.plan) ? planFromJSON(object.plan) : 0,
+      tier: isSet(object.tier) ? brandTierFromJSON(object.tier) : 0,
       permissions: globalThis.Array.isArray(object?.permissions)
         ? object.permissions.map((e: any) => globalThis.String(e))
         : [],
@@ -1015,8 +1019,8 @@ export const AuthenticateKeyResponse: MessageFns<AuthenticateKeyResponse> = {
     if (message.brand_id !== "") {
       obj.brandId = message.brand_id;
     }
-    if (message.plan !== 0) {
-      obj.plan = planToJSON(message.plan);
+    if (message.tier !== 0) {
+      obj.tier = brandTierToJSON(message.tier);
     }
     if (message.permissions?.length) {
       obj.permissions = message.permissions;
@@ -1031,14 +1035,14 @@ export const AuthenticateKeyResponse: MessageFns<AuthenticateKeyResponse> = {
     const message = createBaseAuthenticateKeyResponse();
     message.key_id = object.key_id ?? "";
     message.brand_id = object.brand_id ?? "";
-    message.plan = object.plan ?? 0;
+    message.tier = object.tier ?? 0;
     message.permissions = object.permissions?.map((e) => e) || [];
     return message;
   },
 };
 
 function createBaseCreateBrandRequest(): CreateBrandRequest {
-  return { name: "", plan: 0, verified: false, owner_email: "" };
+  return { name: "", tier: 0, verified: false, owner_email: "" };
 }
 
 export const CreateBrandRequest: MessageFns<CreateBrandRequest> = {
@@ -1046,8 +1050,8 @@ export const CreateBrandRequest: MessageFns<CreateBrandRequest> = {
     if (message.name !== "") {
       writer.uint32(10).string(message.name);
     }
-    if (message.plan !== 0) {
-      writer.uint32(16).int32(message.plan);
+    if (message.tier !== 0) {
+      writer.uint32(16).int32(message.tier);
     }
     if (message.verified !== false) {
       writer.uint32(24).bool(message.verified);
@@ -1084,7 +1088,7 @@ export const CreateBrandRequest: MessageFns<CreateBrandRequest> = {
               break;
             }
 
-            message.plan = reader.int32() as any;
+            message.tier = reader.int32() as any;
             continue;
           }
           case 3: {
@@ -1118,7 +1122,7 @@ export const CreateBrandRequest: MessageFns<CreateBrandRequest> = {
   fromJSON(object: any): CreateBrandRequest {
     return {
       name: isSet(object.name) ? globalThis.String(object.name) : "",
-      plan: isSet(object.plan) ? planFromJSON(object.plan) : 0,
+      tier: isSet(object.tier) ? brandTierFromJSON(object.tier) : 0,
       verified: isSet(object.verified) ? globalThis.Boolean(object.verified) : false,
       owner_email: isSet(object.ownerEmail)
         ? globalThis.String(object.ownerEmail)
@@ -1133,8 +1137,8 @@ export const CreateBrandRequest: MessageFns<CreateBrandRequest> = {
     if (message.name !== "") {
       obj.name = message.name;
     }
-    if (message.plan !== 0) {
-      obj.plan = planToJSON(message.plan);
+    if (message.tier !== 0) {
+      obj.tier = brandTierToJSON(message.tier);
     }
     if (message.verified !== false) {
       obj.verified = message.verified;
@@ -1151,7 +1155,7 @@ export const CreateBrandRequest: MessageFns<CreateBrandRequest> = {
   fromPartial<I extends Exact<DeepPartial<CreateBrandRequest>, I>>(object: I): CreateBrandRequest {
     const message = createBaseCreateBrandRequest();
     message.name = object.name ?? "";
-    message.plan = object.plan ?? 0;
+    message.tier = object.tier ?? 0;
     message.verified = object.verified ?? false;
     message.owner_email = object.owner_email ?? "";
     return message;
@@ -1365,7 +1369,7 @@ export const ListBrandsResponse: MessageFns<ListBrandsResponse> = {
 };
 
 function createBaseUpdateBrandRequest(): UpdateBrandRequest {
-  return { brand_id: "", plan: undefined, verified: undefined };
+  return { brand_id: "", tier: undefined, verified: undefined };
 }
 
 export const UpdateBrandRequest: MessageFns<UpdateBrandRequest> = {
@@ -1373,8 +1377,8 @@ export const UpdateBrandRequest: MessageFns<UpdateBrandRequest> = {
     if (message.brand_id !== "") {
       writer.uint32(10).string(message.brand_id);
     }
-    if (message.plan !== undefined) {
-      writer.uint32(16).int32(message.plan);
+    if (message.tier !== undefined) {
+      writer.uint32(16).int32(message.tier);
     }
     if (message.verified !== undefined) {
       writer.uint32(24).bool(message.verified);
@@ -1408,7 +1412,7 @@ export const UpdateBrandRequest: MessageFns<UpdateBrandRequest> = {
               break;
             }
 
-            message.plan = reader.int32() as any;
+            message.tier = reader.int32() as any;
             continue;
           }
           case 3: {
@@ -1438,7 +1442,7 @@ export const UpdateBrandRequest: MessageFns<UpdateBrandRequest> = {
         : isSet(object.brand_id)
         ? globalThis.String(object.brand_id)
         : "",
-      plan: isSet(object.plan) ? planFromJSON(object.plan) : undefined,
+      tier: isSet(object.tier) ? brandTierFromJSON(object.tier) : undefined,
       verified: isSet(object.verified) ? globalThis.Boolean(object.verified) : undefined,
     };
   },
@@ -1448,8 +1452,8 @@ export const UpdateBrandRequest: MessageFns<UpdateBrandRequest> = {
     if (message.brand_id !== "") {
       obj.brandId = message.brand_id;
     }
-    if (message.plan !== undefined) {
-      obj.plan = planToJSON(message.plan);
+    if (message.tier !== undefined) {
+      obj.tier = brandTierToJSON(message.tier);
     }
     if (message.verified !== undefined) {
       obj.verified = message.verified;
@@ -1463,7 +1467,7 @@ export const UpdateBrandRequest: MessageFns<UpdateBrandRequest> = {
   fromPartial<I extends Exact<DeepPartial<UpdateBrandRequest>, I>>(object: I): UpdateBrandRequest {
     const message = createBaseUpdateBrandRequest();
     message.brand_id = object.brand_id ?? "";
-    message.plan = object.plan ?? undefined;
+    message.tier = object.tier ?? undefined;
     message.verified = object.verified ?? undefined;
     return message;
   },
@@ -2286,7 +2290,7 @@ export const AccessServiceService = {
     responseSerialize: (value: ListBrandsResponse): Buffer => Buffer.from(ListBrandsResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ListBrandsResponse => ListBrandsResponse.decode(value),
   },
-  /** UpdateBrand changes a brand's plan or verification. */
+  /** UpdateBrand changes a brand's tier or verification. */
   updateBrand: {
     path: "/brand.access.v1.AccessService/UpdateBrand" as const,
     requestStream: false as const,
@@ -2309,7 +2313,7 @@ export const AccessServiceService = {
   /**
    * CreateKey creates an API key and returns its secret exactly once.
    * FAILED_PRECONDITION (precondition_failed) with the failed condition when the brand is
-   * not on Plus or above or not verified; PERMISSION_DENIED (insufficient_permission)
+   * not on the Plus tier or above or not verified; PERMISSION_DENIED (insufficient_permission)
    * when the actor is not an owner of the brand.
    */
   createKey: {
@@ -2354,14 +2358,14 @@ export interface AccessServiceServer extends UntypedServiceImplementation {
   createBrand: handleUnaryCall<CreateBrandRequest, CreateBrandResponse>;
   /** ListBrands lists all brands, oldest first. */
   listBrands: handleUnaryCall<ListBrandsRequest, ListBrandsResponse>;
-  /** UpdateBrand changes a brand's plan or verification. */
+  /** UpdateBrand changes a brand's tier or verification. */
   updateBrand: handleUnaryCall<UpdateBrandRequest, UpdateBrandResponse>;
   /** AddMember adds a member with a role to a brand. */
   addMember: handleUnaryCall<AddMemberRequest, AddMemberResponse>;
   /**
    * CreateKey creates an API key and returns its secret exactly once.
    * FAILED_PRECONDITION (precondition_failed) with the failed condition when the brand is
-   * not on Plus or above or not verified; PERMISSION_DENIED (insufficient_permission)
+   * not on the Plus tier or above or not verified; PERMISSION_DENIED (insufficient_permission)
    * when the actor is not an owner of the brand.
    */
   createKey: handleUnaryCall<CreateKeyRequest, CreateKeyResponse>;
@@ -2424,7 +2428,7 @@ export interface AccessServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ListBrandsResponse) => void,
   ): ClientUnaryCall;
-  /** UpdateBrand changes a brand's plan or verification. */
+  /** UpdateBrand changes a brand's tier or verification. */
   updateBrand(
     request: UpdateBrandRequest,
     callback: (error: ServiceError | null, response: UpdateBrandResponse) => void,
@@ -2459,7 +2463,7 @@ export interface AccessServiceClient extends Client {
   /**
    * CreateKey creates an API key and returns its secret exactly once.
    * FAILED_PRECONDITION (precondition_failed) with the failed condition when the brand is
-   * not on Plus or above or not verified; PERMISSION_DENIED (insufficient_permission)
+   * not on the Plus tier or above or not verified; PERMISSION_DENIED (insufficient_permission)
    * when the actor is not an owner of the brand.
    */
   createKey(

@@ -1,0 +1,75 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { Metadata } from '@grpc/grpc-js';
+import { AppError } from '../errors';
+import { INTERNAL_TOKEN_METADATA } from './metadata';
+
+/**
+ * Who may call an RPC. `internal`: any internal caller (the gateway, another service)
+ * presenting an internal token; `admin`: operators (brandctl) presenting an admin token.
+ * An admin token also passes `internal` checks, so brandctl can read what it administers.
+ */
+export type AccessLevel = 'internal' | 'admin';
+
+/** The tokens a service accepts: the current one first, then previous ones during a rotation. */
+export interface CallerTokens {
+  internal: readonly string[];
+  admin: readonly string[];
+}
+
+/** Shortest token accepted; generated tokens are 43 characters of base64url (256 bits). */
+export const MIN_TOKEN_LENGTH = 32;
+
+const digest = (s: string): Buffer => createHash('sha256').update(s, 'utf8').digest();
+
+/**
+ * Checks the caller's credential on every RPC (the network is never trusted: DESIGN
+ * "Processes"). Tokens are compared as SHA-256 digests with timingSafeEqual, so neither
+ * content nor length leaks through timing. Construction throws on a short or missing token,
+ * so a misconfigured service fails at startup, not on its first call.
+ */
+export class CallerAuth {
+  private readonly internal: Buffer[];
+  private readonly admin: Buffer[];
+
+  constructor(tokens: CallerTokens) {
+    for (const token of [...tokens.internal, ...tokens.admin]) {
+      if (token.length < MIN_TOKEN_LENGTH) {
+        throw new Error(`caller tokens must be at least ${MIN_TOKEN_LENGTH} characters`);
+      }
+    }
+    if (tokens.internal.length === 0 || tokens.admin.length === 0) {
+      throw new Error('an internal token and an admin token are required');
+    }
+    this.internal = tokens.internal.map(digest);
+    this.admin = tokens.admin.map(digest);
+  }
+
+  /**
+   * Throws AppError unauthenticated (no or unknown token) or insufficient_permission (an
+   * internal token on an admin RPC). Every accepted token is compared, so timing does not
+   * tell which list matched.
+   */
+  check(metadata: Metadata, level: AccessLevel): void {
+    const presented = metadata.get(INTERNAL_TOKEN_METADATA)[0];
+    if (typeof presented !== 'string' || presented === '') {
+      throw new AppError(
+        'unauthenticated',
+        `This RPC requires the caller's credential (${INTERNAL_TOKEN_METADATA} metadata).`,
+      );
+    }
+    const p = digest(presented);
+    const isAdmin = matchesAny(this.admin, p);
+    const isInternal = matchesAny(this.internal, p);
+    if (level === 'admin' ? isAdmin : isAdmin || isInternal) return;
+    if (level === 'admin' && isInternal) {
+      throw new AppError('insufficient_permission', 'This admin RPC requires the admin token.');
+    }
+    throw new AppError('unauthenticated', 'The caller credential is not valid.');
+  }
+}
+
+function matchesAny(accepted: Buffer[], presented: Buffer): boolean {
+  let found = false;
+  for (const a of accepted) found = timingSafeEqual(a, presented) || found;
+  return found;
+}

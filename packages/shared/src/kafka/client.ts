@@ -1,0 +1,41 @@
+import { Kafka, logLevel as KafkaLogLevel, type LogEntry } from 'kafkajs';
+import type { Logger } from '../logger';
+
+export interface KafkaOptions {
+  /** host:port list, e.g. ["127.0.0.1:9092"]. */
+  brokers: string[];
+  /** Shows in broker logs and consumer-group listings, e.g. "records-outbox-relay". */
+  clientId: string;
+  log: Logger;
+}
+
+const LEVELS: Record<number, 'error' | 'warn' | 'info' | 'debug'> = {
+  [KafkaLogLevel.ERROR]: 'error',
+  [KafkaLogLevel.WARN]: 'warn',
+  [KafkaLogLevel.INFO]: 'info',
+  [KafkaLogLevel.DEBUG]: 'debug',
+};
+
+/**
+ * A kafkajs client whose log lines go through our JSON logger (kafkajs prints its own
+ * format to stdout otherwise), retrying connections with capped backoff. kafkajs's INFO
+ * lines (group joins, every rebalance) are logged at debug: they are routine.
+ */
+export function createKafka(opts: KafkaOptions): Kafka {
+  const log = opts.log.child({ kafka: opts.clientId });
+  return new Kafka({
+    clientId: opts.clientId,
+    brokers: opts.brokers,
+    connectionTimeout: 3_000,
+    requestTimeout: 10_000,
+    retry: { initialRetryTime: 200, maxRetryTime: 5_000, retries: 8 },
+    logLevel: KafkaLogLevel.INFO,
+    logCreator:
+      () =>
+      ({ level, log: entry }: LogEntry) => {
+        const { message, ...rest } = entry;
+        const name = LEVELS[level] ?? 'info';
+        log[name === 'info' ? 'debug' : name](rest, message);
+      },
+  });
+}

@@ -1,0 +1,7 @@
+export { createKafka, type KafkaOptions } from './client';
+export {
+  BUSINESS_EVENT_CONTENT_TYPE,
+  BUSINESS_EVENTS_TOPIC,
+  decodeBusinessEvent,
+  encodeBusinessEvent,
+} from './businessEvents';

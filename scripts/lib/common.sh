@@ -47,5 +47,5 @@ ensure_redis() {
 
 build_all() {
   say "building (tsc -b)"
-  (cd "$REPO_ROOT" && npx --no-install tsc -b gateway services/records cli)
+  (cd "$REPO_ROOT" && npx --no-install tsc -b gateway services/records cli examples/receiver examples/relay)
 }

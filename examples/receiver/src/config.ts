@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { type EventType } from './event';
-import { ConfigError, parseEventList, parsePort, parseSecretList } from './envParsing';
+import { parseEventList, parsePort, parseSecretList, parseTlsFiles } from './envParsing';
 
 export interface ReceiverConfig {
   port: number;
@@ -21,28 +21,11 @@ export function loadReceiverConfig(
   env: NodeJS.ProcessEnv,
   readFile: (path: string) => Buffer = (path) => readFileSync(path),
 ): ReceiverConfig {
-  const certPath = env.RECEIVER_TLS_CERT?.trim() ?? '';
-  const keyPath = env.RECEIVER_TLS_KEY?.trim() ?? '';
-  if ((certPath === '') !== (keyPath === '')) {
-    throw new ConfigError(
-      'RECEIVER_TLS_CERT and RECEIVER_TLS_KEY go together: set both or neither',
-    );
-  }
-  const read = (name: string, path: string): Buffer => {
-    try {
-      return readFile(path);
-    } catch (error) {
-      throw new ConfigError(`${name}: cannot read ${path} (${(error as Error).message})`);
-    }
-  };
   return {
     port: parsePort('RECEIVER_PORT', env.RECEIVER_PORT, 8443),
     host: env.RECEIVER_HOST?.trim() || '127.0.0.1',
     secrets: parseSecretList('RECEIVER_SECRETS', env.RECEIVER_SECRETS),
     acceptedTypes: parseEventList('RECEIVER_EVENTS', env.RECEIVER_EVENTS),
-    tls:
-      certPath === ''
-        ? undefined
-        : { cert: read('RECEIVER_TLS_CERT', certPath), key: read('RECEIVER_TLS_KEY', keyPath) },
+    tls: parseTlsFiles('RECEIVER_TLS_CERT', 'RECEIVER_TLS_KEY', env, readFile),
   };
 }

@@ -42,3 +42,26 @@ export function parsePort(name: string, value: string | undefined, fallback: num
   }
   return port;
 }
+
+/** PEM certificate and key read from the files two variables name: both or neither. */
+export function parseTlsFiles(
+  certName: string,
+  keyName: string,
+  env: NodeJS.ProcessEnv,
+  readFile: (path: string) => Buffer,
+): { cert: Buffer; key: Buffer } | undefined {
+  const certPath = env[certName]?.trim() ?? '';
+  const keyPath = env[keyName]?.trim() ?? '';
+  if ((certPath === '') !== (keyPath === '')) {
+    throw new ConfigError(`${certName} and ${keyName} go together: set both or neither`);
+  }
+  if (certPath === '') return undefined;
+  const read = (name: string, path: string): Buffer => {
+    try {
+      return readFile(path);
+    } catch (error) {
+      throw new ConfigError(`${name}: cannot read ${path} (${(error as Error).message})`);
+    }
+  };
+  return { cert: read(certName, certPath), key: read(keyName, keyPath) };
+}

@@ -37,4 +37,10 @@ export {
   type VerifyOptions,
 } from './verify';
 export { loadReceiverConfig, type ReceiverConfig } from './config';
-export { ConfigError, parseEventList, parsePort, parseSecretList } from './envParsing';
+export {
+  ConfigError,
+  parseEventList,
+  parsePort,
+  parseSecretList,
+  parseTlsFiles,
+} from './envParsing';

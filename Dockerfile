@@ -12,6 +12,8 @@ COPY packages/testkit/package.json packages/testkit/
 COPY services/records/package.json services/records/
 COPY gateway/package.json gateway/
 COPY cli/package.json cli/
+COPY examples/receiver/package.json examples/receiver/
+COPY examples/relay/package.json examples/relay/
 RUN npm install --no-audit --no-fund
 COPY proto proto
 COPY packages packages
@@ -30,6 +32,8 @@ COPY packages/testkit/package.json packages/testkit/
 COPY services/records/package.json services/records/
 COPY gateway/package.json gateway/
 COPY cli/package.json cli/
+COPY examples/receiver/package.json examples/receiver/
+COPY examples/relay/package.json examples/relay/
 RUN npm install --omit=dev --no-audit --no-fund && npm cache clean --force
 COPY --from=build /app/proto/dist proto/dist
 COPY --from=build /app/packages/shared/dist packages/shared/dist

@@ -11,6 +11,7 @@ const moduleNameMapper = {
   '^@brand/testkit$': '<rootDir>/packages/testkit/src/index.ts',
   '^@brand/records/recordWriter$': '<rootDir>/services/records/src/records/recordWriter.ts',
   '^@brand/records/migrations$': '<rootDir>/services/records/src/db/migrations.ts',
+  '^@brand/example-receiver$': '<rootDir>/examples/receiver/src/index.ts',
 };
 
 const transform = {
@@ -26,7 +27,10 @@ module.exports = {
     {
       displayName: 'unit',
       rootDir: __dirname,
-      testMatch: ['<rootDir>/{packages,services,gateway,cli}/**/src/**/*.test.ts'],
+      testMatch: [
+        '<rootDir>/{packages,services,gateway,cli}/**/src/**/*.test.ts',
+        '<rootDir>/examples/*/src/**/*.test.ts',
+      ],
       moduleNameMapper,
       transform,
       testEnvironment: 'node',

@@ -1,0 +1,141 @@
+import * as http from 'node:http';
+import { type IncomingMessage, type ServerResponse } from 'node:http';
+import * as https from 'node:https';
+import {
+  type DedupeStore,
+  type EventType,
+  MemoryDedupeStore,
+  baseUrl,
+  closeServer,
+  listen,
+  processOnce,
+  readRawBody,
+  verifyDelivery,
+} from '@brand/example-receiver';
+import { toChatMessage } from './message';
+import { type PostResult, postToChat } from './postToChat';
+
+export interface RelayOptions {
+  port?: number;
+  host?: string;
+  tls?: { key: string | Buffer; cert: string | Buffer } | undefined;
+  secrets: readonly string[];
+  acceptedTypes: readonly EventType[];
+  /** The team-chat incoming-webhook URL. It is a credential: never logged. */
+  targetUrl: string;
+  /** Links in messages point under this, e.g. https://app.example.com. */
+  dashboardBaseUrl: string;
+  /** How long the outward post may take; keep it well under the sender's 30 s. */
+  timeoutMs?: number;
+  dedupe?: DedupeStore;
+  /** One structured line per request (no bodies, no URLs, no secrets). */
+  log?: (entry: Record<string, unknown>) => void;
+  /** The clock for timestamp checks (tests). */
+  now?: () => Date;
+}
+
+export interface RunningRelay {
+  url: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+type PostFailure = Extract<PostResult, { ok: false }>;
+
+class PostFailed extends Error {
+  override name = PostFailed.name;
+  constructor(readonly result: PostFailure) {
+    super('chat post failed');
+  }
+}
+
+function answer(res: ServerResponse, status: number, body: unknown): void {
+  if (res.headersSent || res.destroyed) return;
+  res.writeHead(status, { 'Content-Type': 'application/json' }).end(JSON.stringify(body));
+}
+
+/**
+ * Starts the relay: verifies each delivery exactly as the example receiver does, posts a
+ * short message for each new event, and answers 200 only once the chat accepted it. A
+ * failed post answers 502, so the service retries later; refusals answer 400/401/422.
+ */
+export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
+  const dedupe = options.dedupe ?? new MemoryDedupeStore();
+  const timeoutMs = options.timeoutMs ?? 10_000;
+  const log = options.log ?? (() => undefined);
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (req.method !== 'POST') {
+      res.setHeader('Allow', 'POST');
+      answer(res, 405, { error: 'method_not_allowed' });
+      return;
+    }
+    const read = await readRawBody(req);
+    if (!read.ok) {
+      answer(res, read.reason === 'too_large' ? 413 : 400, { error: read.reason });
+      log({ msg: 'delivery refused', reason: read.reason });
+      return;
+    }
+    const verdict = verifyDelivery({
+      secret: options.secrets,
+      headers: req.headers,
+      rawBody: read.body,
+      now: options.now?.(),
+      acceptedTypes: options.acceptedTypes,
+    });
+    if (!verdict.ok) {
+      answer(res, verdict.status, { error: verdict.reason, message: verdict.message });
+      log({ msg: 'delivery refused', status: verdict.status, reason: verdict.reason });
+      return;
+    }
+    const { event, attempt } = verdict;
+    try {
+      // Claimed before posting and released if the post fails: a retry of a delivery we
+      // already relayed is not posted twice, a failed one is posted on the retry.
+      const outcome = await processOnce(dedupe, event, async () => {
+        const result = await postToChat(
+          options.targetUrl,
+          toChatMessage(event, options.dashboardBaseUrl),
+          timeoutMs,
+        );
+        if (!result.ok) throw new PostFailed(result);
+      });
+      answer(res, 200, { relayed: true, duplicate: outcome === 'duplicate' });
+      log({
+        msg: `event ${outcome === 'duplicate' ? 'duplicate' : 'relayed'}`,
+        event_id: event.id,
+        type: event.type,
+        attempt,
+      });
+    } catch (error) {
+      const failure = error instanceof PostFailed ? error.result : undefined;
+      answer(res, 502, { error: 'relay_failed', reason: failure?.reason ?? 'internal' });
+      log({
+        msg: 'relay failed',
+        event_id: event.id,
+        attempt,
+        reason: failure?.reason,
+        chat_status: failure?.status,
+      });
+    }
+  }
+
+  const serverOptions: http.ServerOptions = { requestTimeout: 15_000, headersTimeout: 10_000 };
+  const listener = (req: IncomingMessage, res: ServerResponse): void => {
+    handle(req, res).catch(() => answer(res, 500, { error: 'internal_error' }));
+  };
+  const server = options.tls
+    ? https.createServer(
+        { ...serverOptions, key: options.tls.key, cert: options.tls.cert },
+        listener,
+      )
+    : http.createServer(serverOptions, listener);
+  server.on('clientError', (_error, socket) => socket.destroy());
+  const host = options.host ?? '127.0.0.1';
+  const port = await listen(server, options.port ?? 0, host);
+  return {
+    url: baseUrl(options.tls ? 'https' : 'http', host, port),
+    port,
+    close: () => closeServer(server),
+  };
+}

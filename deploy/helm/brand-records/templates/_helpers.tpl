@@ -209,3 +209,69 @@ applies. (dict "root" $ "name" "records" "c" <component>)
 {{- end -}}
 {{- end -}}
 {{- end -}}
+
+{{/*
+One egress rule for a backend of networkPolicy.egress: (dict "np" <networkPolicy> "backend" "postgres").
+DNS gets UDP and TCP; receivers get the public-address ipBlocks (private ranges excepted).
+*/}}
+{{- define "brand-records.egressRule" -}}
+{{- $b := index .np.egress .backend -}}
+- ports:
+    {{- range $port := $b.ports }}
+    {{- if eq $.backend "dns" }}
+    - port: {{ $port }}
+      protocol: UDP
+    {{- end }}
+    - port: {{ $port }}
+      protocol: TCP
+    {{- end }}
+  {{- if eq .backend "receivers" }}
+  to:
+    {{- range $cidr := $b.cidrs }}
+    {{- $v6 := contains ":" $cidr }}
+    {{- $except := list }}
+    {{- range $e := $b.except }}
+    {{- if eq $v6 (contains ":" $e) }}
+    {{- $except = append $except $e }}
+    {{- end }}
+    {{- end }}
+    - ipBlock:
+        cidr: {{ $cidr }}
+        {{- with $except }}
+        except:
+          {{- toYaml . | nindent 10 }}
+        {{- end }}
+    {{- end }}
+  {{- else }}
+  {{- with $b.to }}
+  to:
+    {{- toYaml . | nindent 4 }}
+  {{- end }}
+  {{- end }}
+{{- end -}}
+
+{{/* One schema's migration container: (dict "root" $ "service" "records" "secretName" "...") */}}
+{{- define "brand-records.migrateContainer" -}}
+{{- $root := .root -}}
+- name: migrate-{{ .service }}
+  image: {{ include "brand-records.image" $root }}
+  imagePullPolicy: {{ $root.Values.image.pullPolicy }}
+  args: ["node", "services/{{ .service }}/dist/migrate.js"]
+  env:
+    - name: NODE_ENV
+      value: {{ $root.Values.config.NODE_ENV | quote }}
+    - name: LOG_LEVEL
+      value: {{ $root.Values.config.LOG_LEVEL | quote }}
+    - name: DATABASE_URL
+      valueFrom:
+        secretKeyRef:
+          name: {{ .secretName }}
+          key: {{ upper .service }}_DATABASE_URL
+  resources:
+    {{- toYaml $root.Values.migrations.resources | nindent 4 }}
+  securityContext:
+    {{- toYaml $root.Values.securityContext | nindent 4 }}
+  volumeMounts:
+    - name: tmp
+      mountPath: /tmp
+{{- end -}}

@@ -5,7 +5,8 @@
 #  2. helm lint --strict and helm template for each values set: the defaults,
 #     values-production.yaml, and ci/*-values.yaml (inline secrets, optional parts on).
 #  3. Every rendered object validated against the Kubernetes schemas (kubernetes-models)
-#     plus the chart's security promises: scripts/deploy/validateManifests.mjs.
+#     plus the chart's security promises (scripts/deploy/validateManifests.mjs), and checked
+#     for unknown fields with kubernetes-types and tsc (scripts/deploy/checkUnknownFields.mjs).
 #  4. Negative tests: broken values must be REJECTED by values.schema.json.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -44,15 +45,20 @@ check_values() {
   local label=$1
   shift
   "$HELM" lint --strict "$CHART" "$@" >"$tmp/lint.log" 2>&1 || { cat "$tmp/lint.log" >&2; fail "helm lint --strict failed for $label"; }
-  "$HELM" template brand-records "$CHART" --namespace brand-records "$@" >"$tmp/rendered.yaml" \
+  local out="$tmp/rendered-${label//\//-}.yaml"
+  "$HELM" template brand-records "$CHART" --namespace brand-records "$@" >"$out" \
     || fail "helm template failed for $label"
-  node scripts/deploy/validateManifests.mjs "$tmp/rendered.yaml" "$label"
+  node scripts/deploy/validateManifests.mjs "$out" "$label"
+  rendered+=("$label=$out")
 }
+rendered=()
 check_values defaults
 check_values production -f "$CHART/values-production.yaml"
 for f in "$CHART"/ci/*-values.yaml; do
   check_values "ci/$(basename "$f" -values.yaml)" -f "$f"
 done
+
+node scripts/deploy/checkUnknownFields.mjs "${rendered[@]}"
 
 # 4. Broken values must be rejected by values.schema.json (and only for that reason).
 reject() {

@@ -60,7 +60,14 @@ async function main(): Promise<void> {
     new Authenticator(records, keyCache, config.SERVICE_ENVIRONMENT),
     limiter,
     config.ANONYMOUS_RATE_LIMIT_PER_MINUTE,
+    config.RATE_LIMIT_SCALE,
   );
+  if (config.RATE_LIMIT_SCALE !== 1) {
+    log.warn(
+      { scale: config.RATE_LIMIT_SCALE },
+      'RATE_LIMIT_SCALE is set: brand budgets are multiplied (benchmarks and tests only)',
+    );
+  }
   const health = { accepting: true };
 
   const app = createApp({

@@ -138,7 +138,10 @@ function slowRequest(
     const started = Date.now();
     const socket = connect(stack.gateway.port, '127.0.0.1');
     let response = '';
-    let timer: NodeJS.Timeout | undefined;
+    let i = 0;
+    const timer = setInterval(() => {
+      if (i < body.length && !socket.destroyed) socket.write(body[i++]!);
+    }, everyMs);
     socket.on('data', (d) => (response += d.toString()));
     socket.on('close', () => {
       clearInterval(timer);
@@ -146,10 +149,6 @@ function slowRequest(
     });
     socket.on('error', () => undefined);
     socket.write(head);
-    let i = 0;
-    timer = setInterval(() => {
-      if (i < body.length && !socket.destroyed) socket.write(body[i++]!);
-    }, everyMs);
   });
 }
 

@@ -30,11 +30,15 @@ export interface EventTopic {
 /**
  * Creates a topic with `partitions` partitions on the test broker and a consumer (its own
  * group) reading it from the beginning, so a test sees exactly what the relay published.
+ * The consumer keeps reconnecting through a broker restart (kafkajs retries).
  */
-export async function createEventTopic(partitions = 3): Promise<EventTopic> {
+export async function createEventTopic(
+  partitions = 3,
+  brokers = TEST_KAFKA_BROKERS,
+): Promise<EventTopic> {
   const kafka = new Kafka({
     clientId: 'records-events-test',
-    brokers: TEST_KAFKA_BROKERS.split(','),
+    brokers: brokers.split(','),
     logLevel: logLevel.NOTHING,
   });
   const suffix = randomBytes(6).toString('hex');

@@ -185,4 +185,21 @@ describe('relay', () => {
     expect(new Set(received)).toEqual(burst);
     await waitFor(async () => (await unpublished()) === 0, { what: 'rows marked published' });
   });
+
+  it('stops cleanly on SIGTERM: the relay is a shutdown step and the process exits 0', async () => {
+    const brandId = (await stack.admin.createBrand()).brand.id;
+    const [sub] = await makeRecords(stack.db.pool, brandId, 'submissions', 1, () => ({
+      status: 'pending',
+    }));
+    const { event_id } = await stack.admin.records('approveSubmission', {
+      submission_id: sub!.id,
+    });
+    await waitFor(() => topic.messages.some((m) => m.event?.id === event_id), {
+      what: 'the last event on Kafka',
+    });
+    expect(await stack.records.stop('SIGTERM')).toBe(0);
+    const logs = stack.records.logs().join('\n');
+    expect(logs).toContain('outbox relay stopped');
+    expect(await unpublished()).toBe(0);
+  });
 });

@@ -15,10 +15,13 @@ interface ChangeOutcome {
 }
 
 /**
- * The record as JSON, "resource" first: exactly the event's data.object that receivers
- * get, so an operator sees what was sent. Absent optional fields are left out, as in the API.
+ * The record as JSON, "resource" first and absent values as null: the same shape as the
+ * event's object that receivers get, so an operator sees what was sent.
  */
-const recordJson = (resource: string, record: ChangedRecord) => ({ resource, ...record });
+const recordJson = (resource: string, record: ChangedRecord) => ({
+  resource,
+  ...Object.fromEntries(Object.entries(record).map(([k, v]) => [k, v ?? null])),
+});
 
 function render(outcome: ChangeOutcome, done: string): Rendered {
   const { record } = outcome;

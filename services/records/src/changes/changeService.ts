@@ -4,6 +4,7 @@ import type { EventTypeName } from '@brand/shared/enums';
 import { AppError, parseOrThrow } from '@brand/shared/errors';
 import { idPrefix, newId, type IdKind } from '@brand/shared/ids';
 import type { RecordRow } from '../records/recordRepo';
+import { RESOURCE_TABLES } from '../records/resourceTables';
 import { insertOutboxEvent } from '../outbox/outboxRepo';
 import {
   lockCampaign,
@@ -80,12 +81,16 @@ async function applyTransition(pool: Pool, t: Transition, id: string): Promise<C
 const capitalise = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1);
 
 /**
- * BusinessEvent.object_json: "resource" first, then the record's public fields exactly as
- * the read API lists them (id and status among them; absent optionals left out). Records
- * hold no private creator details beyond a handle, and no secrets.
+ * BusinessEvent.object_json: "resource" first, then every public field of the record in the
+ * read API's order, absent values as null (as the REST API renders them), so receivers see
+ * one stable shape. Records hold no private creator details beyond a handle, and no secrets.
  */
 export function eventObjectJson(resource: ChangedResource, record: RecordRow): string {
-  return JSON.stringify({ resource, ...record });
+  const object: Record<string, unknown> = { resource };
+  for (const column of Object.keys(RESOURCE_TABLES[resource].columns)) {
+    object[column] = record[column] ?? null;
+  }
+  return JSON.stringify(object);
 }
 
 /** What approving and rejecting share: both review a pending submission. */

@@ -4,6 +4,7 @@
 // (invalid or repeated transition, unknown id, missing reason) is a clear 4xx and writes
 // nothing. The relay is off here (no KAFKA_BROKERS), so outbox rows stay for inspection.
 import { API_TIMESTAMP, makeRecords, startStack, type Stack } from '@brand/testkit';
+import { asEventObject } from './eventTopic';
 
 let stack: Stack;
 let brandId: string;
@@ -71,7 +72,8 @@ describe('ApproveSubmission', () => {
     });
     // the record's public JSON, resource first, exactly the fields the API lists
     expect(Object.keys(row!.payload)[0]).toBe('resource');
-    expect(row!.payload).toEqual({ resource: 'submissions', ...res.submission });
+    expect(row!.payload).toEqual(asEventObject('submissions', res.submission!));
+    expect(row!.payload).toMatchObject({ rejection_reason: null });
 
     const listed = await stack.admin.listRecords({ brand_id: brandId, resource: 'submissions' });
     const found = listed.records.find(
@@ -136,7 +138,7 @@ describe('PayPayout', () => {
     });
     const [row] = await outboxRows(res.event_id);
     expect(row).toMatchObject({ type: 'payout.paid', brand_id: brandId });
-    expect(row!.payload).toEqual({ resource: 'payouts', ...res.payout });
+    expect(row!.payload).toEqual(asEventObject('payouts', res.payout!));
   });
 });
 
@@ -153,7 +155,7 @@ describe('SettleCampaign', () => {
     });
     const [row] = await outboxRows(res.event_id);
     expect(row).toMatchObject({ type: 'campaign.settled', brand_id: brandId });
-    expect(row!.payload).toEqual({ resource: 'campaigns', ...res.campaign });
+    expect(row!.payload).toEqual(asEventObject('campaigns', res.campaign!));
   });
 });
 

@@ -81,3 +81,11 @@ export async function createEventTopic(
     },
   };
 }
+
+/** A record as the event carries it: "resource" first, absent values as null. */
+export function asEventObject(resource: string, record: object): Record<string, unknown> {
+  return {
+    resource,
+    ...Object.fromEntries(Object.entries(record).map(([k, v]) => [k, (v as unknown) ?? null])),
+  };
+}

@@ -6,7 +6,7 @@
 import { EventType } from '@brand/proto/events/v1';
 import { BUSINESS_EVENT_CONTENT_TYPE } from '@brand/shared/kafka';
 import { makeRecords, startStack, waitFor, type Stack } from '@brand/testkit';
-import { createEventTopic, TEST_KAFKA_BROKERS, type EventTopic } from './eventTopic';
+import { asEventObject, createEventTopic, TEST_KAFKA_BROKERS, type EventTopic } from './eventTopic';
 
 let stack: Stack;
 let topic: EventTopic;
@@ -83,14 +83,14 @@ describe('relay', () => {
     const expected: Array<[EventType, Record<string, unknown>]> = [
       [
         EventType.EVENT_TYPE_SUBMISSION_APPROVED,
-        { resource: 'submissions', ...approved.submission },
+        asEventObject('submissions', approved.submission!),
       ],
       [
         EventType.EVENT_TYPE_SUBMISSION_REJECTED,
-        { resource: 'submissions', ...rejected.submission },
+        asEventObject('submissions', rejected.submission!),
       ],
-      [EventType.EVENT_TYPE_PAYOUT_PAID, { resource: 'payouts', ...paid.payout }],
-      [EventType.EVENT_TYPE_CAMPAIGN_SETTLED, { resource: 'campaigns', ...settled.campaign }],
+      [EventType.EVENT_TYPE_PAYOUT_PAID, asEventObject('payouts', paid.payout!)],
+      [EventType.EVENT_TYPE_CAMPAIGN_SETTLED, asEventObject('campaigns', settled.campaign!)],
     ];
     expected.forEach(([type, object], i) => {
       const m = byId.get(ids[i]!)!;
@@ -106,6 +106,7 @@ describe('relay', () => {
       expect(m.event!.created_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/);
       const parsed = JSON.parse(m.event!.object_json) as Record<string, unknown>;
       expect(parsed).toEqual(object);
+      expect(Object.keys(parsed)).toEqual(Object.keys(object));
       expect([typeof parsed.id, typeof parsed.status]).toEqual(['string', 'string']);
       // no private creator details beyond a handle
       for (const field of ['email', 'phone', 'full_name', 'account_number', 'brand_id']) {

@@ -1,4 +1,4 @@
-import type { Kafka, Message, Producer } from 'kafkajs';
+import { Partitioners, type Kafka, type Message, type Producer } from 'kafkajs';
 import { withTransaction, type Pool } from '@brand/shared/db';
 import { EVENT_TYPES } from '@brand/shared/enums';
 import { BUSINESS_EVENT_CONTENT_TYPE, encodeBusinessEvent } from '@brand/shared/kafka';
@@ -84,10 +84,15 @@ export function startOutboxRelay(opts: RelayOptions): OutboxRelay {
   const connectedProducer = async (): Promise<Producer> => {
     if (producer) return producer;
     const created = opts.kafka.producer({
+      // murmur2 on the key, as Java clients partition: a brand maps to the same partition
+      // whichever client publishes (named explicitly, which also silences kafkajs's notice)
+      createPartitioner: Partitioners.DefaultPartitioner,
       idempotent: true,
       maxInFlightRequests: 1,
-      // Bounded (kafkajs retries an idempotent send forever by default): a send must end so
-      // the batch's transaction ends and shutdown can finish. Ids make a resend harmless.
+      // Bounded (kafkajs retries an idempotent send forever by default, and warns once per
+      // producer that limiting it "may invalidate EoS"): a send must end so the batch's
+      // transaction ends and shutdown can finish. We promise at-least-once, and event ids
+      // make a resend harmless.
       retry: { retries: 5 },
     });
     await created.connect();

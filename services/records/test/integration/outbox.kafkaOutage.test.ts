@@ -110,6 +110,7 @@ describe('Kafka unreachable', () => {
         expect(state).toMatchObject({ unpublished: 20, error: expect.any(String) as string });
         expect(topic.messages).toHaveLength(0);
 
+        // Back: the relay bootstraps through the proxy, then talks to the broker it advertises.
         await proxy.resume();
         await expectAllPublished(topic, brandId, ids);
       } finally {
@@ -119,7 +120,7 @@ describe('Kafka unreachable', () => {
     } finally {
       await proxy.close();
     }
-  });
+  }, 180_000);
 });
 
 describe('Kafka broker restarted mid-burst', () => {

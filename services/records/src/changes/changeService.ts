@@ -123,7 +123,13 @@ const RejectInput = z.object({
     .string()
     .trim()
     .min(1, 'is required')
-    .max(MAX_REJECTION_REASON, `must be at most ${MAX_REJECTION_REASON} characters`),
+    .max(MAX_REJECTION_REASON, `must be at most ${MAX_REJECTION_REASON} characters`)
+    // PostgreSQL text cannot hold NUL (it would be a 500), and a reason shown to creators
+    // has no use for other control characters; line breaks and tabs are fine.
+    // eslint-disable-next-line no-control-regex
+    .refine((s) => !/[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/.test(s), {
+      message: 'must not contain control characters',
+    }),
 });
 
 /**

@@ -110,6 +110,8 @@ describe('RejectSubmission', () => {
     ['missing', ''],
     ['blank', '   '],
     ['over 500 characters', 'x'.repeat(501)],
+    ['NUL-carrying', 'Logo\u0000missing'],
+    ['control-character', 'Logo\u001bmissing'],
   ])('refuses a %s reason with validation_failed and changes nothing', async (_c, reason) => {
     const [sub] = await makeRecords(stack.db.pool, brandId, 'submissions', 1, () => ({
       status: 'pending',

@@ -95,7 +95,13 @@ export function startOutboxRelay(opts: RelayOptions): OutboxRelay {
       // make a resend harmless.
       retry: { retries: 5 },
     });
-    await created.connect();
+    try {
+      await created.connect();
+    } catch (err) {
+      // nothing may keep retrying in the background: the next attempt starts afresh
+      await created.disconnect().catch(() => undefined);
+      throw err;
+    }
     producer = created;
     return created;
   };

@@ -75,13 +75,18 @@ start_service() {
   die "$name did not start within 20 s"
 }
 
-GRPC_PORT="$RECORDS_GRPC_PORT" start_service records "$LOG_DIR/records.log" node services/records/dist/main.js
+# records relays its outbox of business events to Kafka (README "Business changes and events").
+KAFKA_BROKERS="$KAFKA_BROKERS" GRPC_PORT="$RECORDS_GRPC_PORT" start_service records "$LOG_DIR/records.log" node services/records/dist/main.js
 HTTP_PORT="$GATEWAY_PORT" start_service gateway "$LOG_DIR/gateway.log" node gateway/dist/main.js
 
 say "seeding demo data"
 seed_json=$(npx --no-install brandctl seed --json)
 demo_key=$(node -e 'const s=JSON.parse(process.argv[1]); process.stdout.write(s.key.secret)' "$seed_json")
 demo_brand=$(node -e 'const s=JSON.parse(process.argv[1]); process.stdout.write(s.brand.name + " (" + s.brand.id + ")")' "$seed_json")
+# A pending submission of the demo brand, read through the API, for the event example below.
+pending_submission=$(curl -fsS "$gateway_url/api/v1/submissions?limit=200" -H "Authorization: Bearer $demo_key" |
+  node -e 'let s="";process.stdin.on("data",(d)=>(s+=d)).on("end",()=>{const p=JSON.parse(s).data.find((r)=>r.status==="pending");process.stdout.write(p?p.id:"<pending submission id>")})' ||
+  echo "<pending submission id>")
 
 cat <<EOF
 
@@ -100,6 +105,10 @@ cat <<EOF
     curl -s $gateway_url/api/mcp -H 'Authorization: Bearer $demo_key' \\
       -H 'Content-Type: application/json' \\
       -d '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"list_payouts","arguments":{"limit":2}}}'
+
+  Trigger a business event (records' outbox relays it to Kafka, topic brand.business-events.v1,
+  at $KAFKA_BROKERS):
+    npx brandctl submission approve $pending_submission
 
   Manage brands and keys: npx brandctl --help      Stop: Ctrl-C
 EOF

@@ -1,6 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { parseTimeout } from './args';
 import { registerBrandCommands } from './commands/brand';
+import { registerChangeCommands } from './commands/changes';
 import { registerKeyCommands } from './commands/key';
 import { registerMemberCommands } from './commands/member';
 import { registerSeedCommand } from './commands/seed';
@@ -13,7 +14,7 @@ import { DEFAULT_RECORDS_ADDR, DEFAULT_TIMEOUT_MS } from './settings';
  */
 function buildProgram(): Command {
   const program = new Command('brandctl')
-    .description('The Developers area: manage brands, members and API keys, and seed demo data.')
+    .description('The Developers area: brands, members, API keys, demo data and business changes.')
     .option(
       '--records <host:port>',
       `records service address (env RECORDS_GRPC_ADDR; default ${DEFAULT_RECORDS_ADDR})`,
@@ -33,6 +34,7 @@ function buildProgram(): Command {
   registerMemberCommands(program);
   registerKeyCommands(program);
   registerSeedCommand(program);
+  registerChangeCommands(program);
   return program;
 }
 

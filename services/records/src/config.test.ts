@@ -18,7 +18,26 @@ describe('loadRecordsConfig', () => {
       REDIS_KEY_PREFIX: 'brs:',
       CURSOR_SECRETS_PREVIOUS: [],
       LOG_LEVEL: 'info',
+      KAFKA_BROKERS: [],
+      BUSINESS_EVENTS_TOPIC: 'brand.business-events.v1',
+      OUTBOX_RELAY_ENABLED: true,
+      OUTBOX_POLL_MS: 1_000,
+      OUTBOX_BATCH_SIZE: 100,
+      OUTBOX_MAX_BACKOFF_MS: 30_000,
     });
+  });
+
+  it('reads the Kafka brokers as a list and lets the relay be turned off', () => {
+    const config = loadRecordsConfig({
+      ...VALID,
+      KAFKA_BROKERS: '10.0.0.1:9092, 10.0.0.2:9092',
+      OUTBOX_RELAY_ENABLED: 'false',
+    });
+    expect(config.KAFKA_BROKERS).toEqual(['10.0.0.1:9092', '10.0.0.2:9092']);
+    expect(config.OUTBOX_RELAY_ENABLED).toBe(false);
+    expect(() => loadRecordsConfig({ ...VALID, OUTBOX_BATCH_SIZE: '0' })).toThrow(
+      /OUTBOX_BATCH_SIZE/,
+    );
   });
 
   it('splits previous cursor secrets on commas and drops blanks', () => {

@@ -9,6 +9,7 @@ import {
   portEnv,
   refusePublishedSecrets,
 } from '@brand/shared/config';
+import { BUSINESS_EVENTS_TOPIC } from '@brand/shared/kafka';
 
 export const RecordsEnv = z
   .object({
@@ -40,6 +41,19 @@ export const RecordsEnv = z
     CURSOR_SECRET: z.string().min(32),
     /** Comma-separated former secrets still accepted while clients finish their walks. */
     CURSOR_SECRETS_PREVIOUS: commaListEnv,
+    // Kafka: the outbox relay publishes business events (README "Publishing business events")
+    /** Comma-separated host:port list; unset, the relay is off and events wait in the outbox. */
+    KAFKA_BROKERS: commaListEnv,
+    /** The topic events go to; tests set their own. */
+    BUSINESS_EVENTS_TOPIC: z.string().min(1).max(249).default(BUSINESS_EVENTS_TOPIC),
+    /** false keeps this replica from relaying even with KAFKA_BROKERS set. */
+    OUTBOX_RELAY_ENABLED: boolEnv.default(true),
+    /** Poll interval of the relay; a committed change wakes it at once through NOTIFY anyway. */
+    OUTBOX_POLL_MS: msEnv.default(1_000),
+    /** Rows claimed and sent to Kafka per batch. */
+    OUTBOX_BATCH_SIZE: z.coerce.number().int().min(1).max(1_000).default(100),
+    /** Longest wait between publish attempts while Kafka is unreachable (doubling from 250 ms). */
+    OUTBOX_MAX_BACKOFF_MS: msEnv.default(30_000),
     // Process
     LOG_LEVEL: logLevelEnv.default('info'),
     /** How long in-flight calls may finish after SIGTERM. */

@@ -3,15 +3,18 @@ import '@brand/shared/telemetry/register';
 import { callerTokensOf } from '@brand/shared/config';
 import { createPool } from '@brand/shared/db';
 import { bindServer, setAllHealth, shutdownServer } from '@brand/shared/grpc';
-import { createLogger } from '@brand/shared/logger';
+import { createKafka } from '@brand/shared/kafka';
+import { createLogger, type Logger } from '@brand/shared/logger';
 import { createMetricsRegistry, GrpcServerMetrics, startOpsServer } from '@brand/shared/metrics';
 import { stopTelemetry } from '@brand/shared/telemetry';
 import { closeRedis, createRedisClient } from '@brand/shared/redis';
 import { exitOnStartupFailure, onShutdown } from '@brand/shared/shutdown';
 import { redisRevocationNotifier } from './access/revocations';
-import { loadRecordsConfig } from './config';
+import { loadRecordsConfig, type RecordsConfig } from './config';
 import { watchDatabaseHealth } from './db/healthWatch';
 import { migrate, SCHEMA } from './db/migrations';
+import { startOutboxRelay } from './outbox/relay';
+import { listenForOutbox } from './outbox/wakeups';
 import { createServer, SERVICE_NAMES } from './server';
 
 /** Composition root: the only place that reads process.env and listens. */
@@ -59,6 +62,7 @@ async function main(): Promise<void> {
     registry,
   });
   log.info({ port, host: config.GRPC_HOST, ops_port: ops.port }, 'listening');
+  const relay = startRelay(config, log);
 
   onShutdown(log, config.SHUTDOWN_GRACE_MS, [
     {
@@ -72,11 +76,61 @@ async function main(): Promise<void> {
       name: 'finish in-flight calls',
       run: () => shutdownServer(server, config.SHUTDOWN_GRACE_MS - 1_000),
     },
+    {
+      name: 'stop the outbox relay: finish the in-flight batch, disconnect the producer',
+      run: () => relay?.stop(Math.max(1_000, config.SHUTDOWN_GRACE_MS / 3)),
+    },
     { name: 'close the operations listener', run: () => ops.close() },
     { name: 'close redis', run: () => closeRedis(redis) },
     { name: 'close database pool', run: () => pool.end() },
     { name: 'flush traces', run: stopTelemetry },
   ]);
+}
+
+/**
+ * The outbox relay, when Kafka is configured and the relay is not turned off: its own small
+ * pool (a batch holds a connection while Kafka acknowledges, which must never starve the
+ * RPCs) and a LISTEN connection that wakes it when a change commits.
+ */
+function startRelay(
+  config: RecordsConfig,
+  log: Logger,
+): { stop(timeoutMs: number): Promise<void> } | undefined {
+  if (config.KAFKA_BROKERS.length === 0 || !config.OUTBOX_RELAY_ENABLED) {
+    const reason = config.KAFKA_BROKERS.length === 0 ? 'KAFKA_BROKERS is not set' : 'turned off';
+    log.info({ reason }, 'outbox relay off: events wait in the outbox');
+    return undefined;
+  }
+  const pool = createPool({
+    connectionString: config.DATABASE_URL,
+    schema: SCHEMA,
+    max: 2,
+    connectTimeoutMs: config.DATABASE_CONNECT_TIMEOUT_MS,
+    statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT_MS,
+    applicationName: 'records-outbox-relay',
+    log,
+  });
+  const relay = startOutboxRelay({
+    pool,
+    kafka: createKafka({ brokers: config.KAFKA_BROKERS, clientId: 'records-outbox-relay', log }),
+    log,
+    topic: config.BUSINESS_EVENTS_TOPIC,
+    batchSize: config.OUTBOX_BATCH_SIZE,
+    pollMs: config.OUTBOX_POLL_MS,
+    maxBackoffMs: config.OUTBOX_MAX_BACKOFF_MS,
+  });
+  const listener = listenForOutbox({
+    connectionString: config.DATABASE_URL,
+    log,
+    onNotify: () => relay.wake(),
+  });
+  return {
+    async stop(timeoutMs) {
+      await listener.close();
+      await relay.stop(timeoutMs);
+      await pool.end();
+    },
+  };
 }
 
 main().catch((err: unknown) =>

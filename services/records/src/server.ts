@@ -14,6 +14,7 @@ import type { Server } from '@grpc/grpc-js';
 import type { HealthImplementation } from 'grpc-health-check';
 import { accessHandlers } from './access/grpcHandlers';
 import type { RevocationNotifier } from './access/revocations';
+import { changeHandlers } from './changes/grpcHandlers';
 import { CursorCodec } from './records/cursor';
 import { recordsHandlers } from './records/grpcHandlers';
 
@@ -44,7 +45,10 @@ export function createServer(deps: RecordsDeps): { server: Server; health: Healt
     metrics: deps.metrics,
   });
   const cursors = new CursorCodec(deps.cursorSecret, deps.cursorSecretsPrevious);
-  server.addService(RecordsServiceService, recordsHandlers({ pool: deps.pool, cursors }, rpc));
+  server.addService(RecordsServiceService, {
+    ...recordsHandlers({ pool: deps.pool, cursors }, rpc),
+    ...changeHandlers({ pool: deps.pool }, rpc),
+  });
   server.addService(
     AccessServiceService,
     accessHandlers({ pool: deps.pool, log: deps.log, revocations: deps.revocations }, rpc),

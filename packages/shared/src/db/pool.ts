@@ -39,7 +39,8 @@ export function createPool(opts: PoolOptions): Pool {
 
 /**
  * Runs `fn` in a transaction on one client: commit on success, rollback and rethrow on
- * failure. The client is released either way (destroyed if rollback itself failed).
+ * failure. The client is released either way (destroyed if rollback itself failed or its
+ * connection was lost).
  */
 export async function withTransaction<T>(
   pool: Pool,
@@ -47,6 +48,13 @@ export async function withTransaction<T>(
 ): Promise<T> {
   const client = await pool.connect();
   let broken: Error | undefined;
+  // A connection lost while the client is checked out emits 'error' on it, and an 'error'
+  // without a listener crashes the process (pool.query guards its own clients; pool.connect
+  // leaves that to the caller). The pending or next query fails anyway; the client is dropped.
+  const onError = (err: Error): void => {
+    broken = err;
+  };
+  client.on('error', onError);
   try {
     await client.query('begin');
     const result = await fn(client);
@@ -58,6 +66,7 @@ export async function withTransaction<T>(
     });
     throw err;
   } finally {
+    client.removeListener('error', onError);
     client.release(broken);
   }
 }

@@ -39,7 +39,10 @@ function toResourceRecord(resource: ResourceName, row: RecordRow): ResourceRecor
 }
 
 /** The RecordsService implementation: thin adapters from gRPC onto the record operations. */
-export function recordsHandlers(deps: RecordsHandlerDeps, rpc: RpcBuilder): RecordsServiceServer {
+export function recordsHandlers(
+  deps: RecordsHandlerDeps,
+  rpc: RpcBuilder,
+): Pick<RecordsServiceServer, 'listRecords' | 'seedDemoData'> {
   return {
     listRecords: rpc.internal<ListRecordsRequest, ListRecordsResponse>(
       'ListRecords',

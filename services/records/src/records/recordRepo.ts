@@ -15,8 +15,8 @@ export interface PageQuery {
   after: { createdAt: string; id: string } | undefined;
 }
 
-/** The select list of each resource, built once. */
-const SELECT_LISTS = Object.fromEntries(
+/** The select list of each resource, built once; also the RETURNING list of business changes. */
+export const SELECT_LISTS = Object.fromEntries(
   Object.entries(RESOURCE_TABLES).map(([resource, spec]) => [
     resource,
     Object.entries(spec.columns)
@@ -65,7 +65,8 @@ export async function selectPage(pool: Pool, q: PageQuery): Promise<RecordRow[]>
   return result.rows.map((row) => toRecordRow(row, RESOURCE_TABLES[q.resource].columns));
 }
 
-function toRecordRow(
+/** A row selected with SELECT_LISTS, as the wire carries it (nullable columns absent). */
+export function toRecordRow(
   row: Record<string, unknown>,
   columns: Readonly<Record<string, ColumnKind>>,
 ): RecordRow {

@@ -5,6 +5,7 @@ import { hashApiKey } from '@brand/shared/keys';
 import {
   checkGrpcHealth,
   createAdminClient,
+  makeRecords,
   startStack,
   TEST_ADMIN_TOKEN,
   TEST_INTERNAL_TOKEN,
@@ -43,6 +44,22 @@ const RPCS: Array<[string, Level, (c: AdminClient) => Promise<unknown>]> = [
   ],
   ['AccessService/AuthenticateKey', 'internal', (c) => c.authenticateKey(keyHash, 'live')],
   ['RecordsService/SeedDemoData', 'admin', (c) => c.seedDemoData('br_doesNotExist')],
+  [
+    'RecordsService/ApproveSubmission',
+    'admin',
+    (c) => c.records('approveSubmission', { submission_id: 'sub_doesNotExist' }),
+  ],
+  [
+    'RecordsService/RejectSubmission',
+    'admin',
+    (c) => c.records('rejectSubmission', { submission_id: 'sub_doesNotExist', reason: 'x' }),
+  ],
+  ['RecordsService/PayPayout', 'admin', (c) => c.records('payPayout', { payout_id: 'po_none' })],
+  [
+    'RecordsService/SettleCampaign',
+    'admin',
+    (c) => c.records('settleCampaign', { campaign_id: 'cmp_doesNotExist' }),
+  ],
   ['AccessService/CreateBrand', 'admin', (c) => c.createBrand()],
   ['AccessService/ListBrands', 'admin', (c) => c.listBrands()],
   ['AccessService/UpdateBrand', 'admin', (c) => c.updateBrand({ brandId, verified: true })],
@@ -110,6 +127,26 @@ describe('refused calls', () => {
     await withClient(TEST_INTERNAL_TOKEN, (c) => outcome(c.revokeKey(keyId)));
     expect(await stack.admin.listKeys(brandId)).toEqual(before);
     expect(before.find((k) => k.id === keyId)?.revoked_at).toBeUndefined();
+  });
+});
+
+describe('refused business changes', () => {
+  it('change nothing and emit no event', async () => {
+    const [sub] = await makeRecords(stack.db.pool, brandId, 'submissions', 1, () => ({
+      status: 'pending',
+    }));
+    for (const token of ['', TEST_INTERNAL_TOKEN]) {
+      const code = await withClient(token, (c) =>
+        outcome(c.records('approveSubmission', { submission_id: sub!.id })),
+      );
+      expect(AUTH_FAILURES).toContain(code);
+    }
+    const { rows } = await stack.db.pool.query<{ status: string; events: number }>(
+      `select status, (select count(*)::int from records.outbox) as events
+       from submissions where id = $1`,
+      [sub!.id],
+    );
+    expect(rows[0]).toEqual({ status: 'pending', events: 0 });
   });
 });
 

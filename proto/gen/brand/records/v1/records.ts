@@ -244,6 +244,68 @@ export interface SeedDemoDataResponse_CreatedEntry {
   value: number;
 }
 
+/** ApproveSubmissionRequest names the submission to approve. */
+export interface ApproveSubmissionRequest {
+  /** "sub_..." */
+  submission_id: string;
+}
+
+/** ApproveSubmissionResponse is the approved submission and the event it produced. */
+export interface ApproveSubmissionResponse {
+  submission:
+    | Submission
+    | undefined;
+  /** The id of the "submission.approved" event ("evt_..."), minted in the same transaction. */
+  event_id: string;
+}
+
+/** RejectSubmissionRequest names the submission to reject and why. */
+export interface RejectSubmissionRequest {
+  /** "sub_..." */
+  submission_id: string;
+  /** Shown to the creator: 1 to 500 characters after trimming. */
+  reason: string;
+}
+
+/** RejectSubmissionResponse is the rejected submission and the event it produced. */
+export interface RejectSubmissionResponse {
+  submission:
+    | Submission
+    | undefined;
+  /** The id of the "submission.rejected" event ("evt_..."). */
+  event_id: string;
+}
+
+/** PayPayoutRequest names the payout that was paid. */
+export interface PayPayoutRequest {
+  /** "po_..." */
+  payout_id: string;
+}
+
+/** PayPayoutResponse is the paid payout and the event it produced. */
+export interface PayPayoutResponse {
+  payout:
+    | Payout
+    | undefined;
+  /** The id of the "payout.paid" event ("evt_..."). */
+  event_id: string;
+}
+
+/** SettleCampaignRequest names the campaign to settle. */
+export interface SettleCampaignRequest {
+  /** "cmp_..." */
+  campaign_id: string;
+}
+
+/** SettleCampaignResponse is the settled campaign and the event it produced. */
+export interface SettleCampaignResponse {
+  campaign:
+    | Campaign
+    | undefined;
+  /** The id of the "campaign.settled" event ("evt_..."). */
+  event_id: string;
+}
+
 function createBaseListRecordsRequest(): ListRecordsRequest {
   return { brand_id: "", resource: 0, limit: undefined, cursor: undefined, since: undefined };
 }
@@ -2513,9 +2575,681 @@ export const SeedDemoDataResponse_CreatedEntry: MessageFns<SeedDemoDataResponse_
   },
 };
 
+function createBaseApproveSubmissionRequest(): ApproveSubmissionRequest {
+  return { submission_id: "" };
+}
+
+export const ApproveSubmissionRequest: MessageFns<ApproveSubmissionRequest> = {
+  encode(message: ApproveSubmissionRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.submission_id !== "") {
+      writer.uint32(10).string(message.submission_id);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ApproveSubmissionRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseApproveSubmissionRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.submission_id = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ApproveSubmissionRequest {
+    return {
+      submission_id: isSet(object.submissionId)
+        ? globalThis.String(object.submissionId)
+        : isSet(object.submission_id)
+        ? globalThis.String(object.submission_id)
+        : "",
+    };
+  },
+
+  toJSON(message: ApproveSubmissionRequest): unknown {
+    const obj: any = {};
+    if (message.submission_id !== "") {
+      obj.submissionId = message.submission_id;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ApproveSubmissionRequest>, I>>(base?: I): ApproveSubmissionRequest {
+    return ApproveSubmissionRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ApproveSubmissionRequest>, I>>(object: I): ApproveSubmissionRequest {
+    const message = createBaseApproveSubmissionRequest();
+    message.submission_id = object.submission_id ?? "";
+    return message;
+  },
+};
+
+function createBaseApproveSubmissionResponse(): ApproveSubmissionResponse {
+  return { submission: undefined, event_id: "" };
+}
+
+export const ApproveSubmissionResponse: MessageFns<ApproveSubmissionResponse> = {
+  encode(message: ApproveSubmissionResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.submission !== undefined) {
+      Submission.encode(message.submission, writer.uint32(10).fork()).join();
+    }
+    if (message.event_id !== "") {
+      writer.uint32(18).string(message.event_id);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ApproveSubmissionResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseApproveSubmissionResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.submission = Submission.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.event_id = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ApproveSubmissionResponse {
+    return {
+      submission: isSet(object.submission) ? Submission.fromJSON(object.submission) : undefined,
+      event_id: isSet(object.eventId)
+        ? globalThis.String(object.eventId)
+        : isSet(object.event_id)
+        ? globalThis.String(object.event_id)
+        : "",
+    };
+  },
+
+  toJSON(message: ApproveSubmissionResponse): unknown {
+    const obj: any = {};
+    if (message.submission !== undefined) {
+      obj.submission = Submission.toJSON(message.submission);
+    }
+    if (message.event_id !== "") {
+      obj.eventId = message.event_id;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ApproveSubmissionResponse>, I>>(base?: I): ApproveSubmissionResponse {
+    return ApproveSubmissionResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ApproveSubmissionResponse>, I>>(object: I): ApproveSubmissionResponse {
+    const message = createBaseApproveSubmissionResponse();
+    message.submission = (object.submission !== undefined && object.submission !== null)
+      ? Submission.fromPartial(object.submission)
+      : undefined;
+    message.event_id = object.event_id ?? "";
+    return message;
+  },
+};
+
+function createBaseRejectSubmissionRequest(): RejectSubmissionRequest {
+  return { submission_id: "", reason: "" };
+}
+
+export const RejectSubmissionRequest: MessageFns<RejectSubmissionRequest> = {
+  encode(message: RejectSubmissionRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.submission_id !== "") {
+      writer.uint32(10).string(message.submission_id);
+    }
+    if (message.reason !== "") {
+      writer.uint32(18).string(message.reason);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RejectSubmissionRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRejectSubmissionRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.submission_id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.reason = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RejectSubmissionRequest {
+    return {
+      submission_id: isSet(object.submissionId)
+        ? globalThis.String(object.submissionId)
+        : isSet(object.submission_id)
+        ? globalThis.String(object.submission_id)
+        : "",
+      reason: isSet(object.reason) ? globalThis.String(object.reason) : "",
+    };
+  },
+
+  toJSON(message: RejectSubmissionRequest): unknown {
+    const obj: any = {};
+    if (message.submission_id !== "") {
+      obj.submissionId = message.submission_id;
+    }
+    if (message.reason !== "") {
+      obj.reason = message.reason;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RejectSubmissionRequest>, I>>(base?: I): RejectSubmissionRequest {
+    return RejectSubmissionRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RejectSubmissionRequest>, I>>(object: I): RejectSubmissionRequest {
+    const message = createBaseRejectSubmissionRequest();
+    message.submission_id = object.submission_id ?? "";
+    message.reason = object.reason ?? "";
+    return message;
+  },
+};
+
+function createBaseRejectSubmissionResponse(): RejectSubmissionResponse {
+  return { submission: undefined, event_id: "" };
+}
+
+export const RejectSubmissionResponse: MessageFns<RejectSubmissionResponse> = {
+  encode(message: RejectSubmissionResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.submission !== undefined) {
+      Submission.encode(message.submission, writer.uint32(10).fork()).join();
+    }
+    if (message.event_id !== "") {
+      writer.uint32(18).string(message.event_id);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RejectSubmissionResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRejectSubmissionResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.submission = Submission.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.event_id = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RejectSubmissionResponse {
+    return {
+      submission: isSet(object.submission) ? Submission.fromJSON(object.submission) : undefined,
+      event_id: isSet(object.eventId)
+        ? globalThis.String(object.eventId)
+        : isSet(object.event_id)
+        ? globalThis.String(object.event_id)
+        : "",
+    };
+  },
+
+  toJSON(message: RejectSubmissionResponse): unknown {
+    const obj: any = {};
+    if (message.submission !== undefined) {
+      obj.submission = Submission.toJSON(message.submission);
+    }
+    if (message.event_id !== "") {
+      obj.eventId = message.event_id;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RejectSubmissionResponse>, I>>(base?: I): RejectSubmissionResponse {
+    return RejectSubmissionResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RejectSubmissionResponse>, I>>(object: I): RejectSubmissionResponse {
+    const message = createBaseRejectSubmissionResponse();
+    message.submission = (object.submission !== undefined && object.submission !== null)
+      ? Submission.fromPartial(object.submission)
+      : undefined;
+    message.event_id = object.event_id ?? "";
+    return message;
+  },
+};
+
+function createBasePayPayoutRequest(): PayPayoutRequest {
+  return { payout_id: "" };
+}
+
+export const PayPayoutRequest: MessageFns<PayPayoutRequest> = {
+  encode(message: PayPayoutRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.payout_id !== "") {
+      writer.uint32(10).string(message.payout_id);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PayPayoutRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePayPayoutRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.payout_id = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): PayPayoutRequest {
+    return {
+      payout_id: isSet(object.payoutId)
+        ? globalThis.String(object.payoutId)
+        : isSet(object.payout_id)
+        ? globalThis.String(object.payout_id)
+        : "",
+    };
+  },
+
+  toJSON(message: PayPayoutRequest): unknown {
+    const obj: any = {};
+    if (message.payout_id !== "") {
+      obj.payoutId = message.payout_id;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<PayPayoutRequest>, I>>(base?: I): PayPayoutRequest {
+    return PayPayoutRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<PayPayoutRequest>, I>>(object: I): PayPayoutRequest {
+    const message = createBasePayPayoutRequest();
+    message.payout_id = object.payout_id ?? "";
+    return message;
+  },
+};
+
+function createBasePayPayoutResponse(): PayPayoutResponse {
+  return { payout: undefined, event_id: "" };
+}
+
+export const PayPayoutResponse: MessageFns<PayPayoutResponse> = {
+  encode(message: PayPayoutResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.payout !== undefined) {
+      Payout.encode(message.payout, writer.uint32(10).fork()).join();
+    }
+    if (message.event_id !== "") {
+      writer.uint32(18).string(message.event_id);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PayPayoutResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePayPayoutResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.payout = Payout.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.event_id = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): PayPayoutResponse {
+    return {
+      payout: isSet(object.payout) ? Payout.fromJSON(object.payout) : undefined,
+      event_id: isSet(object.eventId)
+        ? globalThis.String(object.eventId)
+        : isSet(object.event_id)
+        ? globalThis.String(object.event_id)
+        : "",
+    };
+  },
+
+  toJSON(message: PayPayoutResponse): unknown {
+    const obj: any = {};
+    if (message.payout !== undefined) {
+      obj.payout = Payout.toJSON(message.payout);
+    }
+    if (message.event_id !== "") {
+      obj.eventId = message.event_id;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<PayPayoutResponse>, I>>(base?: I): PayPayoutResponse {
+    return PayPayoutResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<PayPayoutResponse>, I>>(object: I): PayPayoutResponse {
+    const message = createBasePayPayoutResponse();
+    message.payout = (object.payout !== undefined && object.payout !== null)
+      ? Payout.fromPartial(object.payout)
+      : undefined;
+    message.event_id = object.event_id ?? "";
+    return message;
+  },
+};
+
+function createBaseSettleCampaignRequest(): SettleCampaignRequest {
+  return { campaign_id: "" };
+}
+
+export const SettleCampaignRequest: MessageFns<SettleCampaignRequest> = {
+  encode(message: SettleCampaignRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.campaign_id !== "") {
+      writer.uint32(10).string(message.campaign_id);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SettleCampaignRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSettleCampaignRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.campaign_id = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SettleCampaignRequest {
+    return {
+      campaign_id: isSet(object.campaignId)
+        ? globalThis.String(object.campaignId)
+        : isSet(object.campaign_id)
+        ? globalThis.String(object.campaign_id)
+        : "",
+    };
+  },
+
+  toJSON(message: SettleCampaignRequest): unknown {
+    const obj: any = {};
+    if (message.campaign_id !== "") {
+      obj.campaignId = message.campaign_id;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<SettleCampaignRequest>, I>>(base?: I): SettleCampaignRequest {
+    return SettleCampaignRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<SettleCampaignRequest>, I>>(object: I): SettleCampaignRequest {
+    const message = createBaseSettleCampaignRequest();
+    message.campaign_id = object.campaign_id ?? "";
+    return message;
+  },
+};
+
+function createBaseSettleCampaignResponse(): SettleCampaignResponse {
+  return { campaign: undefined, event_id: "" };
+}
+
+export const SettleCampaignResponse: MessageFns<SettleCampaignResponse> = {
+  encode(message: SettleCampaignResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.campaign !== undefined) {
+      Campaign.encode(message.campaign, writer.uint32(10).fork()).join();
+    }
+    if (message.event_id !== "") {
+      writer.uint32(18).string(message.event_id);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SettleCampaignResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSettleCampaignResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.campaign = Campaign.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.event_id = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SettleCampaignResponse {
+    return {
+      campaign: isSet(object.campaign) ? Campaign.fromJSON(object.campaign) : undefined,
+      event_id: isSet(object.eventId)
+        ? globalThis.String(object.eventId)
+        : isSet(object.event_id)
+        ? globalThis.String(object.event_id)
+        : "",
+    };
+  },
+
+  toJSON(message: SettleCampaignResponse): unknown {
+    const obj: any = {};
+    if (message.campaign !== undefined) {
+      obj.campaign = Campaign.toJSON(message.campaign);
+    }
+    if (message.event_id !== "") {
+      obj.eventId = message.event_id;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<SettleCampaignResponse>, I>>(base?: I): SettleCampaignResponse {
+    return SettleCampaignResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<SettleCampaignResponse>, I>>(object: I): SettleCampaignResponse {
+    const message = createBaseSettleCampaignResponse();
+    message.campaign = (object.campaign !== undefined && object.campaign !== null)
+      ? Campaign.fromPartial(object.campaign)
+      : undefined;
+    message.event_id = object.event_id ?? "";
+    return message;
+  },
+};
+
 /**
  * RecordsService serves one brand's six read-only record resources to the gateway,
- * plus the operator-only demo-data seeding used by brandctl.
+ * plus the operator-only demo-data seeding and business changes used by brandctl.
  *
  * Errors carry the public error code (for example "invalid_cursor") in the
  * "x-error-code" trailing metadata next to the gRPC status, so the gateway renders
@@ -2552,6 +3286,67 @@ export const RecordsServiceService = {
       Buffer.from(SeedDemoDataResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): SeedDemoDataResponse => SeedDemoDataResponse.decode(value),
   },
+  /**
+   * ApproveSubmission moves a pending submission to approved and emits
+   * "submission.approved". The change and its outbox row commit in one transaction.
+   * Admin. NOT_FOUND (not_found) for an unknown id; FAILED_PRECONDITION
+   * (precondition_failed) when the submission is not pending, naming its status.
+   */
+  approveSubmission: {
+    path: "/brand.records.v1.RecordsService/ApproveSubmission" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ApproveSubmissionRequest): Buffer =>
+      Buffer.from(ApproveSubmissionRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ApproveSubmissionRequest => ApproveSubmissionRequest.decode(value),
+    responseSerialize: (value: ApproveSubmissionResponse): Buffer =>
+      Buffer.from(ApproveSubmissionResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ApproveSubmissionResponse => ApproveSubmissionResponse.decode(value),
+  },
+  /**
+   * RejectSubmission moves a pending submission to rejected with a reason and emits
+   * "submission.rejected". Admin. Errors as ApproveSubmission, plus INVALID_ARGUMENT
+   * (validation_failed) for a missing or over-long reason.
+   */
+  rejectSubmission: {
+    path: "/brand.records.v1.RecordsService/RejectSubmission" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: RejectSubmissionRequest): Buffer =>
+      Buffer.from(RejectSubmissionRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): RejectSubmissionRequest => RejectSubmissionRequest.decode(value),
+    responseSerialize: (value: RejectSubmissionResponse): Buffer =>
+      Buffer.from(RejectSubmissionResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): RejectSubmissionResponse => RejectSubmissionResponse.decode(value),
+  },
+  /**
+   * PayPayout marks a pending or processing payout paid and emits "payout.paid".
+   * Admin. Errors as ApproveSubmission (a paid or failed payout is precondition_failed).
+   */
+  payPayout: {
+    path: "/brand.records.v1.RecordsService/PayPayout" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: PayPayoutRequest): Buffer => Buffer.from(PayPayoutRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): PayPayoutRequest => PayPayoutRequest.decode(value),
+    responseSerialize: (value: PayPayoutResponse): Buffer => Buffer.from(PayPayoutResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): PayPayoutResponse => PayPayoutResponse.decode(value),
+  },
+  /**
+   * SettleCampaign moves a completed campaign to settled and emits "campaign.settled".
+   * Admin. Errors as ApproveSubmission (only a completed campaign can be settled).
+   */
+  settleCampaign: {
+    path: "/brand.records.v1.RecordsService/SettleCampaign" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: SettleCampaignRequest): Buffer =>
+      Buffer.from(SettleCampaignRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): SettleCampaignRequest => SettleCampaignRequest.decode(value),
+    responseSerialize: (value: SettleCampaignResponse): Buffer =>
+      Buffer.from(SettleCampaignResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): SettleCampaignResponse => SettleCampaignResponse.decode(value),
+  },
 } as const;
 
 export interface RecordsServiceServer extends UntypedServiceImplementation {
@@ -2567,6 +3362,29 @@ export interface RecordsServiceServer extends UntypedServiceImplementation {
    * Admin: requires the internal token in the "x-internal-token" metadata.
    */
   seedDemoData: handleUnaryCall<SeedDemoDataRequest, SeedDemoDataResponse>;
+  /**
+   * ApproveSubmission moves a pending submission to approved and emits
+   * "submission.approved". The change and its outbox row commit in one transaction.
+   * Admin. NOT_FOUND (not_found) for an unknown id; FAILED_PRECONDITION
+   * (precondition_failed) when the submission is not pending, naming its status.
+   */
+  approveSubmission: handleUnaryCall<ApproveSubmissionRequest, ApproveSubmissionResponse>;
+  /**
+   * RejectSubmission moves a pending submission to rejected with a reason and emits
+   * "submission.rejected". Admin. Errors as ApproveSubmission, plus INVALID_ARGUMENT
+   * (validation_failed) for a missing or over-long reason.
+   */
+  rejectSubmission: handleUnaryCall<RejectSubmissionRequest, RejectSubmissionResponse>;
+  /**
+   * PayPayout marks a pending or processing payout paid and emits "payout.paid".
+   * Admin. Errors as ApproveSubmission (a paid or failed payout is precondition_failed).
+   */
+  payPayout: handleUnaryCall<PayPayoutRequest, PayPayoutResponse>;
+  /**
+   * SettleCampaign moves a completed campaign to settled and emits "campaign.settled".
+   * Admin. Errors as ApproveSubmission (only a completed campaign can be settled).
+   */
+  settleCampaign: handleUnaryCall<SettleCampaignRequest, SettleCampaignResponse>;
 }
 
 export interface RecordsServiceClient extends Client {
@@ -2609,6 +3427,85 @@ export interface RecordsServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: SeedDemoDataResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * ApproveSubmission moves a pending submission to approved and emits
+   * "submission.approved". The change and its outbox row commit in one transaction.
+   * Admin. NOT_FOUND (not_found) for an unknown id; FAILED_PRECONDITION
+   * (precondition_failed) when the submission is not pending, naming its status.
+   */
+  approveSubmission(
+    request: ApproveSubmissionRequest,
+    callback: (error: ServiceError | null, response: ApproveSubmissionResponse) => void,
+  ): ClientUnaryCall;
+  approveSubmission(
+    request: ApproveSubmissionRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ApproveSubmissionResponse) => void,
+  ): ClientUnaryCall;
+  approveSubmission(
+    request: ApproveSubmissionRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ApproveSubmissionResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * RejectSubmission moves a pending submission to rejected with a reason and emits
+   * "submission.rejected". Admin. Errors as ApproveSubmission, plus INVALID_ARGUMENT
+   * (validation_failed) for a missing or over-long reason.
+   */
+  rejectSubmission(
+    request: RejectSubmissionRequest,
+    callback: (error: ServiceError | null, response: RejectSubmissionResponse) => void,
+  ): ClientUnaryCall;
+  rejectSubmission(
+    request: RejectSubmissionRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: RejectSubmissionResponse) => void,
+  ): ClientUnaryCall;
+  rejectSubmission(
+    request: RejectSubmissionRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: RejectSubmissionResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * PayPayout marks a pending or processing payout paid and emits "payout.paid".
+   * Admin. Errors as ApproveSubmission (a paid or failed payout is precondition_failed).
+   */
+  payPayout(
+    request: PayPayoutRequest,
+    callback: (error: ServiceError | null, response: PayPayoutResponse) => void,
+  ): ClientUnaryCall;
+  payPayout(
+    request: PayPayoutRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: PayPayoutResponse) => void,
+  ): ClientUnaryCall;
+  payPayout(
+    request: PayPayoutRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: PayPayoutResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * SettleCampaign moves a completed campaign to settled and emits "campaign.settled".
+   * Admin. Errors as ApproveSubmission (only a completed campaign can be settled).
+   */
+  settleCampaign(
+    request: SettleCampaignRequest,
+    callback: (error: ServiceError | null, response: SettleCampaignResponse) => void,
+  ): ClientUnaryCall;
+  settleCampaign(
+    request: SettleCampaignRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: SettleCampaignResponse) => void,
+  ): ClientUnaryCall;
+  settleCampaign(
+    request: SettleCampaignRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: SettleCampaignResponse) => void,
   ): ClientUnaryCall;
 }
 

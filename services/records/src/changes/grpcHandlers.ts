@@ -1,0 +1,63 @@
+import type {
+  ApproveSubmissionRequest,
+  ApproveSubmissionResponse,
+  Campaign,
+  PayPayoutRequest,
+  PayPayoutResponse,
+  Payout,
+  RecordsServiceServer,
+  RejectSubmissionRequest,
+  RejectSubmissionResponse,
+  SettleCampaignRequest,
+  SettleCampaignResponse,
+  Submission,
+} from '@brand/proto/records/v1';
+import type { Pool } from '@brand/shared/db';
+import type { RpcBuilder } from '@brand/shared/grpc';
+import type { RecordRow } from '../records/recordRepo';
+import { approveSubmission, payPayout, rejectSubmission, settleCampaign } from './changeService';
+
+// RecordRow's fields are exactly the proto message's (records/resourceTables.test.ts keeps
+// them in step), so a changed record maps onto its message as is.
+const asMessage = <M>(row: RecordRow): M => row as unknown as M;
+
+/** The business-change RPCs of RecordsService: admin only (brandctl), thin adapters. */
+export function changeHandlers(
+  deps: { pool: Pool },
+  rpc: RpcBuilder,
+): Pick<
+  RecordsServiceServer,
+  'approveSubmission' | 'rejectSubmission' | 'payPayout' | 'settleCampaign'
+> {
+  return {
+    approveSubmission: rpc.admin<ApproveSubmissionRequest, ApproveSubmissionResponse>(
+      'ApproveSubmission',
+      async (req) => {
+        const { record, eventId } = await approveSubmission(deps.pool, req.submission_id);
+        return { submission: asMessage<Submission>(record), event_id: eventId };
+      },
+    ),
+    rejectSubmission: rpc.admin<RejectSubmissionRequest, RejectSubmissionResponse>(
+      'RejectSubmission',
+      async (req) => {
+        const { record, eventId } = await rejectSubmission(
+          deps.pool,
+          req.submission_id,
+          req.reason,
+        );
+        return { submission: asMessage<Submission>(record), event_id: eventId };
+      },
+    ),
+    payPayout: rpc.admin<PayPayoutRequest, PayPayoutResponse>('PayPayout', async (req) => {
+      const { record, eventId } = await payPayout(deps.pool, req.payout_id);
+      return { payout: asMessage<Payout>(record), event_id: eventId };
+    }),
+    settleCampaign: rpc.admin<SettleCampaignRequest, SettleCampaignResponse>(
+      'SettleCampaign',
+      async (req) => {
+        const { record, eventId } = await settleCampaign(deps.pool, req.campaign_id);
+        return { campaign: asMessage<Campaign>(record), event_id: eventId };
+      },
+    ),
+  };
+}

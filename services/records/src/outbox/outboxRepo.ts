@@ -1,0 +1,72 @@
+import type { Pool, PoolClient } from '@brand/shared/db';
+import type { EventTypeName } from '@brand/shared/enums';
+import { rfc3339 } from '../db/sqlFormat';
+
+/** An outbox row as the relay publishes it. */
+export interface OutboxRow {
+  id: string;
+  brand_id: string;
+  type: EventTypeName;
+  /** The record's public JSON, exactly as written (BusinessEvent.object_json). */
+  payload: string;
+  /** RFC 3339, UTC, microseconds. */
+  created_at: string;
+}
+
+/**
+ * Inserts an event in the caller's transaction (it commits or rolls back with the change).
+ * Returns its created_at, which is the transaction's now(): the same instant as the
+ * record's updated_at. The insert trigger NOTIFYs "outbox" at commit.
+ */
+export async function insertOutboxEvent(
+  client: PoolClient,
+  event: { id: string; brandId: string; type: EventTypeName; payload: string },
+): Promise<{ created_at: string }> {
+  const res = await client.query<{ created_at: string }>(
+    `insert into outbox (id, brand_id, type, payload) values ($1, $2, $3, $4::json)
+     returning ${rfc3339('created_at')} as created_at`,
+    [event.id, event.brandId, event.type, event.payload],
+  );
+  return res.rows[0]!;
+}
+
+/**
+ * Claims up to `limit` unpublished rows, oldest first, locked until the caller's
+ * transaction ends. `skip locked` lets several relays (records replicas) claim disjoint
+ * batches; the per-brand advisory lock keeps one brand's events on a single relay at a
+ * time, so two replicas can never publish a brand's events out of order. A brand whose
+ * lock another relay holds is skipped until that relay's transaction ends.
+ */
+export async function claimUnpublished(client: PoolClient, limit: number): Promise<OutboxRow[]> {
+  const res = await client.query<OutboxRow>(
+    `select id, brand_id, type, payload::text as payload, ${rfc3339('created_at')} as created_at
+     from outbox
+     where published_at is null
+       and pg_try_advisory_xact_lock(hashtext('records.outbox'), hashtext(brand_id))
+     order by seq
+     limit $1
+     for update skip locked`,
+    [limit],
+  );
+  return res.rows;
+}
+
+/** Marks claimed rows published (in the claiming transaction, after the broker acknowledged). */
+export async function markPublished(client: PoolClient, ids: string[]): Promise<void> {
+  await client.query(
+    'update outbox set published_at = now(), attempts = attempts + 1, last_error = null where id = any($1::text[])',
+    [ids],
+  );
+}
+
+/** Records a failed publish of these rows (outside the rolled-back claim), for operators. */
+export async function recordPublishFailure(
+  pool: Pool,
+  ids: string[],
+  error: string,
+): Promise<void> {
+  await pool.query(
+    'update outbox set attempts = attempts + 1, last_error = left($2, 500) where id = any($1::text[])',
+    [ids, error],
+  );
+}

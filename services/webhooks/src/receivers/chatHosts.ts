@@ -5,7 +5,11 @@
  */
 const CHAT_RULES: Array<{ host: RegExp; path?: RegExp; service: string }> = [
   { host: /^hooks\.slack(-gov)?\.com$/, service: 'Slack' },
-  { host: /^(ptb\.|canary\.)?discord(app)?\.com$/, path: /^\/api(\/v\d+)?\/webhooks/, service: 'Discord' },
+  {
+    host: /^(ptb\.|canary\.)?discord(app)?\.com$/,
+    path: /^\/api(\/v\d+)?\/webhooks/,
+    service: 'Discord',
+  },
   { host: /^outlook\.office(365)?\.com$/, path: /^\/webhook/i, service: 'Microsoft Teams' },
   { host: /(^|\.)webhook\.office\.com$/, service: 'Microsoft Teams' },
   { host: /^chat\.googleapis\.com$/, service: 'Google Chat' },

@@ -23,7 +23,10 @@ const systemResolve: Resolve = (hostname, callback) =>
  * DNS answer that changes between check and connect cannot slip a private address in.
  * Node does not call lookup for IP literals: the sender checks those itself.
  */
-export function pinnedLookup(allowLoopback: boolean, resolve: Resolve = systemResolve): LookupFunction {
+export function pinnedLookup(
+  allowLoopback: boolean,
+  resolve: Resolve = systemResolve,
+): LookupFunction {
   return (hostname, options, callback) => {
     if (allowLoopback === false && hostname.toLowerCase() === 'localhost') {
       callback(new BlockedAddressError(`${hostname} is a loopback name`), '', 0);
@@ -37,7 +40,11 @@ export function pinnedLookup(allowLoopback: boolean, resolve: Resolve = systemRe
       for (const a of found) {
         const why = addressRefusal(a.address, allowLoopback);
         if (why) {
-          callback(new BlockedAddressError(`${hostname} resolves to ${a.address}, which ${why}`), '', 0);
+          callback(
+            new BlockedAddressError(`${hostname} resolves to ${a.address}, which ${why}`),
+            '',
+            0,
+          );
           return;
         }
       }

@@ -42,11 +42,13 @@ export function checkUrlShape(raw: string, allowLoopback: boolean): URL {
   } catch {
     throw refuse('is not a valid URL');
   }
-  if (url.protocol !== 'https:') throw refuse('must use https (http and other schemes are refused)');
+  if (url.protocol !== 'https:')
+    throw refuse('must use https (http and other schemes are refused)');
   if (url.username !== '' || url.password !== '')
     throw refuse('must not contain credentials (user:password@); authenticate by the signature');
   const chat = chatServiceOf(url);
-  if (chat) throw refuse(`is a ${chat} incoming webhook, which cannot verify events; ${RELAY_POINTER}`);
+  if (chat)
+    throw refuse(`is a ${chat} incoming webhook, which cannot verify events; ${RELAY_POINTER}`);
   const host = bareHost(url);
   if (host === '') throw refuse('has no host');
   if (isIP(host) !== 0) {

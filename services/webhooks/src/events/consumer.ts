@@ -69,10 +69,13 @@ export async function startConsumer(opts: ConsumerOptions): Promise<{ stop(): Pr
     const admin = opts.kafka.admin();
     await admin.connect();
     try {
-      const created = await admin.createTopics({
-        topics: [{ topic: opts.topic, numPartitions: opts.partitions }],
-        waitForLeaders: true,
-      });
+      const existing = await admin.listTopics();
+      const created =
+        !existing.includes(opts.topic) &&
+        (await admin.createTopics({
+          topics: [{ topic: opts.topic, numPartitions: opts.partitions }],
+          waitForLeaders: true,
+        }));
       if (created) log.info({ partitions: opts.partitions }, 'created the business-events topic');
     } finally {
       await admin.disconnect();

@@ -6,7 +6,13 @@ import { readFileSync } from 'node:fs';
 import { request } from 'node:https';
 import { verifyDelivery, type ReceivedDelivery } from '@brand/example-receiver';
 import { makeBusinessEvent } from '@brand/testkit';
-import { deliveryRows, newBrandId, startHarness, type Harness, type RegisteredReceiver } from './harness';
+import {
+  deliveryRows,
+  newBrandId,
+  startHarness,
+  type Harness,
+  type RegisteredReceiver,
+} from './harness';
 
 let h: Harness;
 const brand = newBrandId();
@@ -20,16 +26,31 @@ let event: ReturnType<typeof makeBusinessEvent>;
 
 beforeAll(async () => {
   h = await startHarness({ label: 'subscribed' });
-  subscribed = await h.addReceiver({ brandId: brand, events: ['submission.approved', 'payout.paid'] });
+  subscribed = await h.addReceiver({
+    brandId: brand,
+    events: ['submission.approved', 'payout.paid'],
+  });
   otherType = await h.addReceiver({ brandId: brand, events: ['payout.paid'] });
-  otherBrandsReceiver = await h.addReceiver({ brandId: otherBrand, events: ['submission.approved'] });
+  otherBrandsReceiver = await h.addReceiver({
+    brandId: otherBrand,
+    events: ['submission.approved'],
+  });
   disabled = await h.addReceiver({ brandId: brand, events: ['submission.approved'] });
-  await h.client.call('updateReceiver', { receiver_id: disabled.receiver.id, enabled: false, events: [] });
+  await h.client.call('updateReceiver', {
+    receiver_id: disabled.receiver.id,
+    enabled: false,
+    events: [],
+  });
   // made now: receivers get only events that happened after they were added
   event = makeBusinessEvent({
     brandId: brand,
     type: 'submission.approved',
-    object: { resource: 'submissions', id: 'sub_abc123', status: 'approved', creator_handle: '@ana' },
+    object: {
+      resource: 'submissions',
+      id: 'sub_abc123',
+      status: 'approved',
+      creator_handle: '@ana',
+    },
   });
   await h.producer.publish([event]);
   await subscribed.server.waitFor((r) => r.length >= 1, 30_000);
@@ -54,7 +75,12 @@ describe('a subscribed receiver', () => {
       test: false,
       brand_id: brand,
       data: {
-        object: { resource: 'submissions', id: 'sub_abc123', status: 'approved', creator_handle: '@ana' },
+        object: {
+          resource: 'submissions',
+          id: 'sub_abc123',
+          status: 'approved',
+          creator_handle: '@ana',
+        },
       },
     });
   });
@@ -73,7 +99,11 @@ describe('a subscribed receiver', () => {
     const r = receivers.find((x) => x.id === subscribed.receiver.id)!;
     expect(r).toMatchObject({ last_status: 200, failure_count: 0, enabled: true });
     expect(r.last_delivery_at).not.toBe('');
-    const { deliveries } = await h.client.call('listDeliveries', { receiver_id: r.id, brand_id: '', limit: 0 });
+    const { deliveries } = await h.client.call('listDeliveries', {
+      receiver_id: r.id,
+      brand_id: '',
+      limit: 0,
+    });
     expect(deliveries).toHaveLength(1);
     expect(deliveries[0]).toMatchObject({ event_id: event.id, attempt_count: 1, last_status: 200 });
   });
@@ -90,7 +120,11 @@ describe('receivers that must get nothing', () => {
 
   it('get their own subscribed events, so the silence above is not a broken pipeline', async () => {
     await h.producer.publish([
-      makeBusinessEvent({ brandId: brand, type: 'payout.paid', object: { resource: 'payouts', id: 'po_1', status: 'paid' } }),
+      makeBusinessEvent({
+        brandId: brand,
+        type: 'payout.paid',
+        object: { resource: 'payouts', id: 'po_1', status: 'paid' },
+      }),
       makeBusinessEvent({ brandId: otherBrand, type: 'submission.approved' }),
     ]);
     await otherType.server.waitFor((r) => r.length === 1, 30_000);
@@ -132,15 +166,42 @@ describe('the example receiver, given the real delivery', () => {
     ['another receiver’s secret', () => verify({ secret: otherType.secret }), 'bad_signature'],
     [
       'a changed body',
-      () => verify({ rawBody: Buffer.from(delivery.rawBody.toString().replace('sub_abc123', 'sub_abc124')) }),
+      () =>
+        verify({
+          rawBody: Buffer.from(delivery.rawBody.toString().replace('sub_abc123', 'sub_abc124')),
+        }),
       'bad_signature',
     ],
-    ['a timestamp 301 s old', () => verify({ now: new Date((ts() + 301) * 1000) }), 'stale_timestamp'],
-    ['a timestamp 301 s ahead', () => verify({ now: new Date((ts() - 301) * 1000) }), 'stale_timestamp'],
-    ['a missing signature', () => verify({ headers: headersWith('x-service-signature', undefined) }), 'missing_header'],
-    ['a missing timestamp', () => verify({ headers: headersWith('x-service-timestamp', undefined) }), 'missing_header'],
-    ['a malformed signature', () => verify({ headers: headersWith('x-service-signature', 'sha1=abc') }), 'malformed_header'],
-    ['a malformed timestamp', () => verify({ headers: headersWith('x-service-timestamp', 'yesterday') }), 'malformed_header'],
+    [
+      'a timestamp 301 s old',
+      () => verify({ now: new Date((ts() + 301) * 1000) }),
+      'stale_timestamp',
+    ],
+    [
+      'a timestamp 301 s ahead',
+      () => verify({ now: new Date((ts() - 301) * 1000) }),
+      'stale_timestamp',
+    ],
+    [
+      'a missing signature',
+      () => verify({ headers: headersWith('x-service-signature', undefined) }),
+      'missing_header',
+    ],
+    [
+      'a missing timestamp',
+      () => verify({ headers: headersWith('x-service-timestamp', undefined) }),
+      'missing_header',
+    ],
+    [
+      'a malformed signature',
+      () => verify({ headers: headersWith('x-service-signature', 'sha1=abc') }),
+      'malformed_header',
+    ],
+    [
+      'a malformed timestamp',
+      () => verify({ headers: headersWith('x-service-timestamp', 'yesterday') }),
+      'malformed_header',
+    ],
     ['an unselected type', () => verify({ types: ['payout.paid'] }), 'unselected_type'],
   ])('refuses %s', (_case, run, reason) => {
     expect(run()).toMatchObject({ ok: false, reason });
@@ -151,7 +212,11 @@ describe('the example receiver, given the real delivery', () => {
     const status = await new Promise<number>((resolve, reject) => {
       const req = request(
         `${subscribed.server.url}/hooks`,
-        { method: 'POST', ca: readFileSync(h.ca.caFile), headers: { ...delivery.headers, 'content-length': body.length } },
+        {
+          method: 'POST',
+          ca: readFileSync(h.ca.caFile),
+          headers: { ...delivery.headers, 'content-length': body.length },
+        },
         (res) => {
           res.resume();
           resolve(res.statusCode ?? 0);

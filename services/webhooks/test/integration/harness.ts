@@ -2,7 +2,7 @@
 // and consumer group of the test file's own, the built webhooks service, and real HTTPS
 // example receivers registered through the admin RPCs.
 import { startReceiver, type ReceiverOptions, type RunningReceiver } from '@brand/example-receiver';
-import type { Receiver } from '@brand/proto/webhooks/v1';
+import type { Delivery, Receiver } from '@brand/proto/webhooks/v1';
 import { EVENT_TYPES, type EventTypeName } from '@brand/shared/enums';
 import {
   createEventProducer,
@@ -46,7 +46,10 @@ export interface Harness {
     events: EventTypeName[];
     acceptedTypes?: EventTypeName[];
     respondWith?: ReceiverOptions['respondWith'];
+    onEvent?: ReceiverOptions['onEvent'];
     keepReceived?: number;
+    /** Registers this URL instead of the receiver's own (a redirecting server, ...). */
+    url?: string;
   }): Promise<RegisteredReceiver>;
   close(): Promise<void>;
 }
@@ -63,7 +66,14 @@ export async function startHarness(
   const groupId = uniqueConsumerGroup(opts.label);
   await createTopic(topic, 3, brokers);
   const start = () =>
-    startWebhooks({ databaseUrl: db.url, topic, groupId, caFile: ca.caFile, brokers, env: opts.env });
+    startWebhooks({
+      databaseUrl: db.url,
+      topic,
+      groupId,
+      caFile: ca.caFile,
+      brokers,
+      env: opts.env,
+    });
   const servers: RunningReceiver[] = [];
   const h: Harness = {
     db,
@@ -85,12 +95,13 @@ export async function startHarness(
         secrets,
         acceptedTypes: r.acceptedTypes ?? r.events,
         respondWith: r.respondWith,
+        onEvent: r.onEvent,
         keepReceived: r.keepReceived,
       });
       servers.push(server);
       const res = await h.client.call('addReceiver', {
         brand_id: r.brandId,
-        url: `${server.url}/hooks`,
+        url: r.url ?? `${server.url}/hooks`,
         label: `test receiver ${servers.length}`,
         events: r.events.map((e) => EVENT_TYPES.toProto(e)),
         actor_email: 'owner@brand.test',
@@ -123,4 +134,19 @@ export async function deliveryRows(
     [receiverId],
   );
   return res.rows;
+}
+
+/** A receiver as the admin RPC shows it now. */
+export async function receiverState(h: Harness, brandId: string, id: string): Promise<Receiver> {
+  const { receivers } = await h.client.call('listReceivers', { brand_id: brandId });
+  const found = receivers.find((r) => r.id === id);
+  if (!found) throw new Error(`receiver ${id} not listed`);
+  return found;
+}
+
+/** The deliveries of a receiver as the admin RPC shows them, newest first. */
+export async function deliveriesOf(h: Harness, receiverId: string): Promise<Delivery[]> {
+  return (
+    await h.client.call('listDeliveries', { receiver_id: receiverId, brand_id: '', limit: 200 })
+  ).deliveries;
 }

@@ -25,6 +25,8 @@ import {
 
 export interface RegisteredReceiver {
   server: RunningReceiver;
+  /** The secrets the server verifies with; push another receiver's to accept its deliveries too. */
+  secrets: string[];
   receiver: Receiver;
   secret: string;
 }
@@ -107,7 +109,7 @@ export async function startHarness(
         actor_email: 'owner@brand.test',
       });
       secrets.push(res.secret);
-      return { server, receiver: res.receiver!, secret: res.secret };
+      return { server, secrets, receiver: res.receiver!, secret: res.secret };
     },
     async close() {
       // WEBHOOKS_TEST_LOGS=1 prints the service's log, to read what a failing test saw

@@ -31,7 +31,7 @@ function brandctl(...args: string[]): Promise<Run> {
       (err, stdout, stderr) => {
         if (err === null) return resolve({ code: 0, stdout, stderr });
         if (typeof err.code === 'number') return resolve({ code: err.code, stdout, stderr });
-        reject(err);
+        reject(new Error(`could not run brandctl: ${err.message}`));
       },
     );
   });
@@ -223,10 +223,9 @@ describe('brandctl receiver', () => {
       ...['--events', 'payout.paid', '--actor', 'owner@cli.test', '--json'],
     );
     expect(http.code).toBe(1);
-    expect(json<{ error: { code: string; message: string } }>(http).error).toMatchObject({
-      code: 'validation_failed',
-      message: expect.stringMatching(/https/),
-    });
+    const error = json<{ error: { code: string; message: string } }>(http).error;
+    expect(error.code).toBe('validation_failed');
+    expect(error.message).toMatch(/https/);
     const slack = await brandctl(
       ...['receiver', 'add', '--brand', brand, '--url', 'https://hooks.slack.com/services/T/B/x'],
       ...['--label', 'x', '--events', 'payout.paid', '--actor', 'owner@cli.test'],

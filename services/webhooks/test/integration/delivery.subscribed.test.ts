@@ -145,7 +145,7 @@ describe('the example receiver, given the real delivery', () => {
   }) =>
     verifyDelivery({
       secret: o.secret ?? subscribed.secret,
-      headers: o.headers ?? (delivery.headers as Record<string, string>),
+      headers: o.headers ?? delivery.headers,
       rawBody: o.rawBody ?? delivery.rawBody,
       now: o.now,
       acceptedTypes: o.types ?? ['submission.approved'],

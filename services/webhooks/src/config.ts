@@ -63,7 +63,7 @@ export const WebhooksEnv = z
     WEBHOOK_MAX_RECEIVERS_PER_BRAND: z.coerce.number().int().min(1).max(1000).default(10),
     // Delivery
     /** Deliveries in flight per worker process. */
-    DELIVERY_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(16),
+    DELIVERY_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(32),
     /** Deliveries in flight per receiver per worker: one hanging receiver cannot take every slot. */
     DELIVERY_PER_RECEIVER_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(4),
     /** How long a claimed delivery is reserved; after that another worker may take it. */

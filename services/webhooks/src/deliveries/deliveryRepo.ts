@@ -50,7 +50,8 @@ export interface AttemptRow {
  * Claims up to `limit` due deliveries for this worker: pending, due, not leased (or the
  * lease expired: its worker died), of an enabled receiver, at most `perReceiver` per
  * receiver and none of the receivers in `busy` (already at their share in this worker),
- * so one slow receiver cannot take every slot. Rows are locked with FOR UPDATE SKIP LOCKED
+ * so one slow receiver cannot take every slot; candidates are taken round-robin across
+ * receivers (each receiver's oldest first), so a backlog of one cannot starve another. Rows are locked with FOR UPDATE SKIP LOCKED
  * and leased for `leaseMs`, so concurrent workers never claim the same row.
  */
 export async function claimDueDeliveries(
@@ -66,7 +67,7 @@ export async function claimDueDeliveries(
          where d.status = 'pending' and d.next_attempt_at <= now()
            and (d.lease_until is null or d.lease_until < now())
            and r.enabled and not (d.receiver_id = any($2::text[]))
-       ) ranked where rn <= $3 order by next_attempt_at limit $1
+       ) ranked where rn <= $3 order by rn, next_attempt_at limit $1
      ), locked as (
        select d.id from deliveries d join candidates c on c.id = d.id
        where d.status = 'pending' and (d.lease_until is null or d.lease_until < now())

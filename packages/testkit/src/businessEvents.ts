@@ -93,7 +93,10 @@ export async function createTopic(
   const admin = new Kafka({ clientId: 'test-admin', brokers, logLevel: logLevel.NOTHING }).admin();
   await admin.connect();
   try {
-    await admin.createTopics({ topics: [{ topic, numPartitions: partitions }], waitForLeaders: true });
+    await admin.createTopics({
+      topics: [{ topic, numPartitions: partitions }],
+      waitForLeaders: true,
+    });
   } finally {
     await admin.disconnect();
   }

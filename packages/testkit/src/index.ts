@@ -52,3 +52,4 @@ export {
 } from './businessEvents';
 export { createTestCa, type TestCa } from './testCa';
 export { createWebhooksClient, type WebhooksClient } from './webhooksClient';
+export { startOwnKafka, type OwnKafka } from './ownKafka';

@@ -7,10 +7,16 @@ import type { Harness, RegisteredReceiver } from './harness';
 export const BURST = 1_000;
 
 /** Publishes `events` 50 at a time, with a short pause, so a fault lands mid-burst. */
-export async function publishInSlices(h: Harness, events: BusinessEvent[]): Promise<void> {
+export async function publishInSlices(
+  h: Harness,
+  events: BusinessEvent[],
+  pauseMs = 20,
+  progress: { published: number } = { published: 0 },
+): Promise<void> {
   for (let i = 0; i < events.length; i += 50) {
     await h.producer.publish(events.slice(i, i + 50));
-    await new Promise((r) => setTimeout(r, 20));
+    progress.published = Math.min(events.length, i + 50);
+    await new Promise((r) => setTimeout(r, pauseMs));
   }
 }
 

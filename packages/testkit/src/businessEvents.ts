@@ -101,3 +101,19 @@ export async function createTopic(
     await admin.disconnect();
   }
 }
+
+/** Deletes a test's topic (and so its data) from the broker; errors are ignored. */
+export async function deleteTopic(
+  topic: string,
+  brokers: string[] = testKafkaBrokers(),
+): Promise<void> {
+  const admin = new Kafka({ clientId: 'test-admin', brokers, logLevel: logLevel.NOTHING }).admin();
+  try {
+    await admin.connect();
+    await admin.deleteTopics({ topics: [topic], timeout: 5_000 });
+  } catch {
+    // a broker that is gone (a test's own, already removed) has nothing left to delete
+  } finally {
+    await admin.disconnect().catch(() => undefined);
+  }
+}

@@ -44,6 +44,7 @@ export { waitFor } from './waitFor';
 export {
   createEventProducer,
   createTopic,
+  deleteTopic,
   makeBusinessEvent,
   testKafkaBrokers,
   uniqueConsumerGroup,

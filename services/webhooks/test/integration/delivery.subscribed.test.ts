@@ -5,10 +5,11 @@
 import { readFileSync } from 'node:fs';
 import { request } from 'node:https';
 import { verifyDelivery, type ReceivedDelivery } from '@brand/example-receiver';
-import { makeBusinessEvent } from '@brand/testkit';
+import { makeBusinessEvent, waitFor } from '@brand/testkit';
 import {
   deliveryRows,
   newBrandId,
+  receiverState,
   startHarness,
   type Harness,
   type RegisteredReceiver,
@@ -95,8 +96,11 @@ describe('a subscribed receiver', () => {
   });
 
   it('shows the success on the receiver and the delivery', async () => {
-    const { receivers } = await h.client.call('listReceivers', { brand_id: brand });
-    const r = receivers.find((x) => x.id === subscribed.receiver.id)!;
+    // the worker records the outcome right after the receiver answered
+    const r = await waitFor(async () => {
+      const s = await receiverState(h, brand, subscribed.receiver.id);
+      return s.last_status !== 0 ? s : undefined;
+    });
     expect(r).toMatchObject({ last_status: 200, failure_count: 0, enabled: true });
     expect(r.last_delivery_at).not.toBe('');
     const { deliveries } = await h.client.call('listDeliveries', {

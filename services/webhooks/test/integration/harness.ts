@@ -10,6 +10,7 @@ import {
   createTestDatabase,
   createTopic,
   createWebhooksClient,
+  deleteTopic,
   randomHex,
   startWebhooks,
   stopAllServices,
@@ -118,6 +119,7 @@ export async function startHarness(
       await h.producer.close().catch(() => undefined);
       await stopAllServices();
       await Promise.all(servers.map((s) => s.close()));
+      await deleteTopic(topic, brokers);
       await db.close();
       ca.remove();
     },

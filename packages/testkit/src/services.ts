@@ -18,6 +18,8 @@ export interface RecordsProcess extends ServiceProcess {
 export interface GatewayProcess extends ServiceProcess {
   /** Origin, "http://127.0.0.1:<port>", no trailing slash. */
   url: string;
+  /** The internal operations listener (/metrics, detailed /readyz), "http://127.0.0.1:<port>". */
+  opsUrl: string;
 }
 
 const logLevel = (): string => process.env.TEST_LOG_LEVEL ?? 'info';
@@ -62,6 +64,7 @@ export async function startGateway(opts: {
     env: {
       HTTP_PORT: '0',
       HTTP_HOST: '127.0.0.1',
+      METRICS_PORT: '0',
       SERVICE_ENVIRONMENT: 'live',
       RECORDS_GRPC_ADDR: opts.recordsAddr,
       INTERNAL_TOKEN: TEST_INTERNAL_TOKEN,
@@ -71,7 +74,10 @@ export async function startGateway(opts: {
       ...opts.env,
     },
   });
-  return Object.assign(proc, { url: `http://127.0.0.1:${proc.port}` });
+  return Object.assign(proc, {
+    url: `http://127.0.0.1:${proc.port}`,
+    opsUrl: `http://127.0.0.1:${String(proc.listening.ops_port)}`,
+  });
 }
 
 /** The webhooks secret-encryption key of test stacks (32 bytes, base64; published: tests only). */

@@ -1,3 +1,5 @@
+// Telemetry first: it instruments libraries as they are loaded (no-op without OTLP config).
+import '@brand/shared/telemetry/register';
 import { readFileSync } from 'node:fs';
 import { callerTokensOf } from '@brand/shared/config';
 import { createPool } from '@brand/shared/db';
@@ -5,6 +7,7 @@ import { bindServer, setAllHealth, shutdownServer } from '@brand/shared/grpc';
 import { createKafka } from '@brand/shared/kafka';
 import { createLogger } from '@brand/shared/logger';
 import { exitOnStartupFailure, onShutdown, type ShutdownStep } from '@brand/shared/shutdown';
+import { stopTelemetry } from '@brand/shared/telemetry';
 import { loadWebhooksConfig } from './config';
 import { watchDatabaseHealth } from './db/healthWatch';
 import { migrate, SCHEMA } from './db/migrations';
@@ -133,6 +136,7 @@ async function main(): Promise<void> {
       run: () => shutdownServer(server, config.SHUTDOWN_GRACE_MS - 1_000),
     },
     { name: 'close database pool', run: () => pool.end() },
+    { name: 'flush traces', run: stopTelemetry },
   ]);
 }
 

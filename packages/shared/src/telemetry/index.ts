@@ -1,0 +1,2 @@
+export { startTelemetry, stopTelemetry } from './sdk';
+export { traceFields } from './traceFields';

@@ -60,7 +60,13 @@ export interface Harness {
 export const newBrandId = (): string => `br_${randomHex(8)}`;
 
 export async function startHarness(
-  opts: { env?: Record<string, string>; brokers?: string[]; label?: string } = {},
+  opts: {
+    env?: Record<string, string>;
+    brokers?: string[];
+    label?: string;
+    /** The service's DATABASE_URL from the test database's (e.g. through a tcpProxy). */
+    databaseUrl?: (url: string) => string;
+  } = {},
 ): Promise<Harness> {
   const brokers = opts.brokers ?? testKafkaBrokers();
   const db = await createTestDatabase();
@@ -70,7 +76,7 @@ export async function startHarness(
   await createTopic(topic, 3, brokers);
   const start = () =>
     startWebhooks({
-      databaseUrl: db.url,
+      databaseUrl: opts.databaseUrl ? opts.databaseUrl(db.url) : db.url,
       topic,
       groupId,
       caFile: ca.caFile,

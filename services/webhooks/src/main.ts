@@ -127,7 +127,7 @@ async function main(): Promise<void> {
     {
       name: 'finish in-flight deliveries (unfinished leases expire and are retried)',
       run: async () => {
-        await worker?.stop();
+        await worker?.stop(Math.floor(config.SHUTDOWN_GRACE_MS / 2));
         await sender?.close();
       },
     },

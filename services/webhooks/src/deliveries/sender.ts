@@ -167,8 +167,9 @@ export class Sender {
     }
   }
 
+  /** Closes every connection at once, ending attempts still in flight (shutdown). */
   close(): Promise<void> {
-    return this.agent.close();
+    return this.agent.destroy();
   }
 }
 

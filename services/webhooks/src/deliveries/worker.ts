@@ -26,6 +26,8 @@ export class DeliveryWorker {
   private readonly perReceiver = new Map<string, number>();
   private readonly running = new Set<Promise<void>>();
   private stopped = false;
+  /** Set when stop() gave up waiting: attempts cut short by shutdown are not recorded. */
+  private abandoned = false;
   private wakeUp: (() => void) | undefined;
   private loop: Promise<void> | undefined;
 
@@ -43,12 +45,26 @@ export class DeliveryWorker {
     this.wakeUp?.();
   }
 
-  /** Stops claiming and waits for in-flight attempts to be recorded. */
-  async stop(): Promise<void> {
+  /**
+   * Stops claiming and waits up to `maxWaitMs` for in-flight attempts to be recorded. An
+   * attempt still running then (a hanging receiver) is abandoned: its lease expires and
+   * another worker repeats it, so shutdown never waits for a slow receiver.
+   */
+  async stop(maxWaitMs: number): Promise<void> {
     this.stopped = true;
     this.wake();
     await this.loop;
-    await Promise.all([...this.running]);
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, maxWaitMs)));
+    await Promise.race([Promise.all([...this.running]), timeout]);
+    clearTimeout(timer);
+    if (this.running.size > 0) {
+      this.abandoned = true;
+      this.deps.log.warn(
+        { in_flight: this.running.size },
+        'stopping with attempts in flight; their leases expire and they are retried',
+      );
+    }
   }
 
   private async run(): Promise<void> {
@@ -145,6 +161,8 @@ export class DeliveryWorker {
       const headers = signedHeaders({ secret, type: d.event_type, body, attempt });
       result = await this.deps.sender.send(target.url, headers, body);
     }
+    // cut short by our own shutdown: not the receiver's failure; the lease brings it back
+    if (this.abandoned) return;
     const verdict = await recordOutcome(this.deps.pool, this.settings, d, startedAt, result);
     this.deps.log[result.ok ? 'debug' : 'info'](
       {

@@ -2,8 +2,11 @@
 # npm run up: the whole system on this machine, in the foreground.
 # Installs dependencies, starts PostgreSQL/Redis if they are down, creates and migrates
 # the database, starts a Kafka broker if none is listening, builds, starts the records
-# service and the gateway as separate processes, seeds demo data and prints a demo key
-# with a ready-to-paste request. Ctrl-C stops everything this script started (and only
+# service, the gateway and the webhooks service (consumer, workers, admin gRPC) as separate
+# processes, seeds demo data and prints a demo key with a ready-to-paste request. It also
+# generates a local test CA under .local/ca/ (once), registers the example receiver
+# (examples/receiver, HTTPS on localhost) for the demo brand, starts it, and prints how to
+# register receivers and trigger an event. Ctrl-C stops everything this script started (and only
 # that). Safe to run again: the database, the demo brand and its records are reused.
 set -Eeuo pipefail
 # shellcheck source=lib/common.sh
@@ -49,6 +52,9 @@ node scripts/lib/createDatabase.cjs "$DATABASE_URL"
 build_all
 say "migrating"
 node services/records/dist/migrate.js >"$LOG_DIR/migrate.log" || { cat "$LOG_DIR/migrate.log"; die "migrations failed"; }
+node services/webhooks/dist/migrate.js >>"$LOG_DIR/migrate.log" || { cat "$LOG_DIR/migrate.log"; die "webhooks migrations failed"; }
+# The local test CA and a localhost certificate (generated once; see README "Webhooks").
+bash scripts/lib/testCa.sh "$REPO_ROOT/.local/ca"
 
 if ! scripts/kafka.sh status >/dev/null 2>&1; then
   say "starting Kafka (the first run on a machine resolves its jars with Maven)"
@@ -56,7 +62,8 @@ if ! scripts/kafka.sh status >/dev/null 2>&1; then
   STARTED_KAFKA=1
 fi
 
-# start_service NAME LOGFILE COMMAND...: runs it in the background, waits for its "listening" log line.
+# start_service NAME LOGFILE COMMAND...: runs it in the background, waits for its "listening"
+# log line (READY, a grep pattern, overrides it).
 start_service() {
   local name=$1 log=$2
   shift 2
@@ -64,7 +71,7 @@ start_service() {
   PIDS+=($!)
   local pid=$!
   for _ in $(seq 1 100); do
-    if grep -q '"msg":"listening"' "$log" 2>/dev/null; then
+    if grep -q "${READY:-\"msg\":\"listening\"}" "$log" 2>/dev/null; then
       say "$name is up (pid $pid, log $log)"
       return
     fi
@@ -78,6 +85,7 @@ start_service() {
 # records relays its outbox of business events to Kafka (README "Business changes and events").
 KAFKA_BROKERS="$KAFKA_BROKERS" GRPC_PORT="$RECORDS_GRPC_PORT" start_service records "$LOG_DIR/records.log" node services/records/dist/main.js
 HTTP_PORT="$GATEWAY_PORT" start_service gateway "$LOG_DIR/gateway.log" node gateway/dist/main.js
+GRPC_PORT="$WEBHOOKS_GRPC_PORT" start_service webhooks "$LOG_DIR/webhooks.log" node services/webhooks/dist/main.js
 
 say "seeding demo data"
 seed_json=$(npx --no-install brandctl seed --json)
@@ -87,12 +95,42 @@ demo_brand=$(node -e 'const s=JSON.parse(process.argv[1]); process.stdout.write(
 pending_submission=$(curl -fsS "$gateway_url/api/v1/submissions?limit=200" -H "Authorization: Bearer $demo_key" |
   node -e 'let s="";process.stdin.on("data",(d)=>(s+=d)).on("end",()=>{const p=JSON.parse(s).data.find((r)=>r.status==="pending");process.stdout.write(p?p.id:"<pending submission id>")})' ||
   echo "<pending submission id>")
+demo_brand_id=$(node -e 'process.stdout.write(JSON.parse(process.argv[1]).brand.id)' "$seed_json")
+
+# The example receiver: registered once for the demo brand (its id and signing secret kept in
+# .local/example-receiver.env, mode 600), then started over HTTPS with the test CA's certificate.
+receiver_url="https://localhost:${EXAMPLE_RECEIVER_PORT}/webhooks"
+receiver_env="$REPO_ROOT/.local/example-receiver.env"
+receiver_id=""
+if [ -f "$receiver_env" ]; then
+  # shellcheck disable=SC1090
+  . "$receiver_env"
+  receiver_id=${EXAMPLE_RECEIVER_ID:-}
+  if ! npx --no-install brandctl receiver list --brand "$demo_brand_id" --json | grep -q "\"$receiver_id\""; then
+    receiver_id=""
+  fi
+fi
+if [ -z "$receiver_id" ]; then
+  say "registering the example receiver for the demo brand"
+  add_json=$(npx --no-install brandctl receiver add --brand "$demo_brand_id" --url "$receiver_url" \
+    --label "Example receiver (local)" --events submission.approved,submission.rejected,payout.paid,campaign.settled \
+    --actor "$(node -e 'process.stdout.write(JSON.parse(process.argv[1]).owner?.email ?? "owner@demo-brand.test")' "$seed_json")" --json 2>/dev/null)
+  receiver_id=$(node -e 'process.stdout.write(JSON.parse(process.argv[1]).receiver.id)' "$add_json")
+  receiver_secret=$(node -e 'process.stdout.write(JSON.parse(process.argv[1]).secret)' "$add_json")
+  (umask 077 && printf 'EXAMPLE_RECEIVER_ID=%s\nEXAMPLE_RECEIVER_SECRET=%s\n' "$receiver_id" "$receiver_secret" >"$receiver_env")
+  EXAMPLE_RECEIVER_SECRET=$receiver_secret
+fi
+READY='receiver listening' RECEIVER_PORT="$EXAMPLE_RECEIVER_PORT" RECEIVER_HOST=127.0.0.1 \
+  RECEIVER_SECRETS="$EXAMPLE_RECEIVER_SECRET" RECEIVER_TLS_CERT=.local/ca/localhost.pem \
+  RECEIVER_TLS_KEY=.local/ca/localhost-key.pem \
+  start_service example-receiver "$LOG_DIR/example-receiver.log" node examples/receiver/dist/main.js
 
 cat <<EOF
 
   Brand Records Service is running.
     gateway   $gateway_url           (logs: .local/logs/gateway.log)
     records   127.0.0.1:${RECORDS_GRPC_PORT}  gRPC  (logs: .local/logs/records.log)
+    webhooks  127.0.0.1:${WEBHOOKS_GRPC_PORT}  gRPC + Kafka consumer + workers  (logs: .local/logs/webhooks.log)
     OpenAPI   $gateway_url/openapi/service.yaml
 
   Demo brand: $demo_brand
@@ -107,10 +145,20 @@ cat <<EOF
       -d '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"list_payouts","arguments":{"limit":2}}}'
 
   Trigger a business event (records' outbox relays it to Kafka, topic brand.business-events.v1,
-  at $KAFKA_BROKERS):
+  at $KAFKA_BROKERS; the webhooks service delivers it to the example receiver):
     npx brandctl submission approve $pending_submission
 
-  Manage brands and keys: npx brandctl --help      Stop: Ctrl-C
+  Webhooks: the example receiver ($receiver_url, receiver $receiver_id) verifies
+  every delivery; accepted events appear in .local/logs/example-receiver.log.
+    npx brandctl receiver test $receiver_id        # queue a test delivery
+    npx brandctl receiver deliveries $receiver_id  # see its outcome
+    npx brandctl submission approve <submission_id>   # a real business event
+  Register another receiver (any HTTPS server; .local/ca/ holds a CA and a localhost
+  certificate the stack trusts):
+    npx brandctl receiver add --brand $demo_brand_id --url https://localhost:9443/hooks \\
+      --label "My receiver" --events submission.approved,payout.paid --actor <owner-email>
+
+  Manage brands, keys and receivers: npx brandctl --help      Stop: Ctrl-C
 EOF
 
 # Stay in the foreground until Ctrl-C, or until a service dies.

@@ -1,4 +1,5 @@
 import { InvalidArgumentError } from 'commander';
+import { EVENT_TYPES, type EventTypeName } from '@brand/shared/enums';
 
 /**
  * Commander argument parsers. Throwing InvalidArgumentError makes commander report a
@@ -22,3 +23,23 @@ export const MAX_SEED_SCALE = 50;
 /** --scale: a whole number from 1 to 50. */
 export const parseScale = (value: string): number =>
   positiveInteger(value, `a whole number from 1 to ${MAX_SEED_SCALE}`, MAX_SEED_SCALE);
+
+/** --events: a comma-separated selection of the four event types (SPEC 6.1). */
+export function parseEventTypes(value: string): EventTypeName[] {
+  const names = value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  const unknown = names.filter((n) => !EVENT_TYPES.isName(n));
+  if (names.length === 0 || unknown.length > 0) {
+    throw new InvalidArgumentError(
+      `must be a comma-separated selection of ${EVENT_TYPES.names.join(', ')}` +
+        (unknown.length ? `; unknown: ${unknown.join(', ')}` : ''),
+    );
+  }
+  return names as EventTypeName[];
+}
+
+/** --limit of deliveries: 1 to 200. */
+export const parseLimit = (value: string): number =>
+  positiveInteger(value, 'a whole number from 1 to 200', 200);

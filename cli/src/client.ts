@@ -1,5 +1,6 @@
 import { AccessServiceClient } from '@brand/proto/access/v1';
 import { RecordsServiceClient } from '@brand/proto/records/v1';
+import { WebhooksServiceClient } from '@brand/proto/webhooks/v1';
 import { AppError } from '@brand/shared/errors';
 import { connectClient, createCaller, type Caller } from '@brand/shared/grpc';
 import type { Settings } from './settings';
@@ -10,6 +11,8 @@ export interface Backend {
   address: string;
   access: Caller<AccessServiceClient>;
   records: Caller<RecordsServiceClient>;
+  /** The webhooks service (receivers, deliveries), on its own address. */
+  webhooks: Caller<WebhooksServiceClient>;
   /** Closes the channels so the process can exit. */
   close(): void;
 }
@@ -30,10 +33,15 @@ export function createBackend(settings: Settings): Backend {
   const call = { deadlineMs: settings.timeoutMs, token };
   const records = connectClient(RecordsServiceClient, settings.recordsAddr);
   const access = connectClient(AccessServiceClient, settings.recordsAddr, records);
+  const webhooks = connectClient(WebhooksServiceClient, settings.webhooksAddr);
   return {
     address: settings.recordsAddr,
     access: createCaller(access, call),
     records: createCaller(records, call),
-    close: () => records.close(),
+    webhooks: createCaller(webhooks, call),
+    close: () => {
+      records.close();
+      webhooks.close();
+    },
   };
 }

@@ -16,7 +16,12 @@ export interface Outcome {
  * when no service answered at all, the message says where brandctl looked and how to
  * start the stack, since the generic transport message would not help anyone.
  */
-export function describeFailure(err: unknown, address: string, timeoutMs: number): Outcome {
+export function describeFailure(
+  err: unknown,
+  address: string,
+  timeoutMs: number,
+  service: 'records' | 'webhooks' = 'records',
+): Outcome {
   if (!isAppError(err)) {
     const message = err instanceof Error ? err.message : String(err);
     return { failure: { code: 'internal_error', message }, exitCode: EXIT.refused };
@@ -29,9 +34,9 @@ export function describeFailure(err: unknown, address: string, timeoutMs: number
   const transport = transportError(err.cause);
   let message = err.message;
   if (transport?.code === status.DEADLINE_EXCEEDED) {
-    message = `the records service at ${address} did not answer within ${timeoutMs} ms; is it running? (npm run up)`;
+    message = `the ${service} service at ${address} did not answer within ${timeoutMs} ms; is it running? (npm run up)`;
   } else if (transport !== undefined) {
-    message = `cannot reach the records service at ${address}; is it running? (npm run up)`;
+    message = `cannot reach the ${service} service at ${address}; is it running? (npm run up)`;
   }
   return { failure: { code: 'service_unavailable', message }, exitCode: EXIT.unreachable };
 }

@@ -4,9 +4,10 @@ import { registerBrandCommands } from './commands/brand';
 import { registerChangeCommands } from './commands/changes';
 import { registerKeyCommands } from './commands/key';
 import { registerMemberCommands } from './commands/member';
+import { registerReceiverCommands } from './commands/receiver';
 import { registerSeedCommand } from './commands/seed';
 import { EXIT } from './failure';
-import { DEFAULT_RECORDS_ADDR, DEFAULT_TIMEOUT_MS } from './settings';
+import { DEFAULT_RECORDS_ADDR, DEFAULT_TIMEOUT_MS, DEFAULT_WEBHOOKS_ADDR } from './settings';
 
 /**
  * brandctl's composition root. Connection flags are global (accepted before or after the
@@ -14,10 +15,16 @@ import { DEFAULT_RECORDS_ADDR, DEFAULT_TIMEOUT_MS } from './settings';
  */
 function buildProgram(): Command {
   const program = new Command('brandctl')
-    .description('The Developers area: brands, members, API keys, demo data and business changes.')
+    .description(
+      'The Developers area: brands, members, API keys, event receivers, demo data and business changes.',
+    )
     .option(
       '--records <host:port>',
       `records service address (env RECORDS_GRPC_ADDR; default ${DEFAULT_RECORDS_ADDR})`,
+    )
+    .option(
+      '--webhooks <host:port>',
+      `webhooks service address (env WEBHOOKS_GRPC_ADDR; default ${DEFAULT_WEBHOOKS_ADDR})`,
     )
     .option('--token <token>', 'admin token for admin calls (env ADMIN_TOKEN)')
     .option('--timeout <ms>', `deadline per call (default ${DEFAULT_TIMEOUT_MS})`, parseTimeout)
@@ -33,6 +40,7 @@ function buildProgram(): Command {
   registerBrandCommands(program);
   registerMemberCommands(program);
   registerKeyCommands(program);
+  registerReceiverCommands(program);
   registerSeedCommand(program);
   registerChangeCommands(program);
   return program;

@@ -17,6 +17,7 @@ export interface CommandContext {
 /** The options commander collects for every command: the connection flags and --json. */
 interface GlobalOptions {
   records?: string;
+  webhooks?: string;
   token?: string;
   timeout?: number;
   json?: boolean;
@@ -55,6 +56,7 @@ export async function runCommand(
   cmd: Command,
   handler: (ctx: CommandContext) => Promise<Rendered>,
   streams: Streams = processStreams,
+  service: 'records' | 'webhooks' = 'records',
 ): Promise<void> {
   const opts = cmd.optsWithGlobals<GlobalOptions>();
   const json = opts.json === true;
@@ -65,7 +67,8 @@ export async function runCommand(
     const notice = (text: string): void => streams.stderr(`${text}\n`);
     printResult(streams, json, await handler({ backend, settings, json, notice }));
   } catch (err) {
-    const { failure, exitCode } = describeFailure(err, settings.recordsAddr, settings.timeoutMs);
+    const address = service === 'webhooks' ? settings.webhooksAddr : settings.recordsAddr;
+    const { failure, exitCode } = describeFailure(err, address, settings.timeoutMs, service);
     printFailure(streams, json, failure);
     process.exitCode = exitCode;
   } finally {

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import {
   DEFAULT_RECORDS_ADDR,
   DEFAULT_TIMEOUT_MS,
+  DEFAULT_WEBHOOKS_ADDR,
   LOCAL_ENV_FILE,
   LOCAL_SECRETS_FILE,
   parseEnvFile,
@@ -14,21 +15,35 @@ const FILE = { RECORDS_GRPC_ADDR: 'file-host:1', ADMIN_TOKEN: 'file-token' };
 describe('resolveSettings', () => {
   it('prefers flags over environment and file', () => {
     const s = resolveSettings(
-      { records: 'flag-host:3', token: 'flag-token', timeout: 500 },
-      { RECORDS_GRPC_ADDR: 'env-host:2', ADMIN_TOKEN: 'env-token' },
+      { records: 'flag-host:3', webhooks: 'flag-host:4', token: 'flag-token', timeout: 500 },
+      {
+        RECORDS_GRPC_ADDR: 'env-host:2',
+        WEBHOOKS_GRPC_ADDR: 'env-host:5',
+        ADMIN_TOKEN: 'env-token',
+      },
       () => FILE,
     );
-    expect(s).toEqual({ recordsAddr: 'flag-host:3', token: 'flag-token', timeoutMs: 500 });
+    expect(s).toEqual({
+      recordsAddr: 'flag-host:3',
+      webhooksAddr: 'flag-host:4',
+      token: 'flag-token',
+      timeoutMs: 500,
+    });
   });
 
   it('prefers environment over the file', () => {
     const s = resolveSettings(
       {},
-      { RECORDS_GRPC_ADDR: 'env-host:2', ADMIN_TOKEN: 'env-token' },
+      {
+        RECORDS_GRPC_ADDR: 'env-host:2',
+        WEBHOOKS_GRPC_ADDR: 'env-host:5',
+        ADMIN_TOKEN: 'env-token',
+      },
       () => FILE,
     );
     expect(s).toEqual({
       recordsAddr: 'env-host:2',
+      webhooksAddr: 'env-host:5',
       token: 'env-token',
       timeoutMs: DEFAULT_TIMEOUT_MS,
     });
@@ -42,7 +57,11 @@ describe('resolveSettings', () => {
 
   it('does not read the file when flags and environment say everything', () => {
     const envFile = jest.fn(() => FILE);
-    resolveSettings({}, { RECORDS_GRPC_ADDR: 'a:1', ADMIN_TOKEN: 't' }, envFile);
+    resolveSettings(
+      {},
+      { RECORDS_GRPC_ADDR: 'a:1', WEBHOOKS_GRPC_ADDR: 'b:2', ADMIN_TOKEN: 't' },
+      envFile,
+    );
     expect(envFile).not.toHaveBeenCalled();
   });
 
@@ -55,6 +74,7 @@ describe('resolveSettings', () => {
   it('uses the default address and no token when nothing is set', () => {
     expect(resolveSettings({}, {}, () => ({}))).toEqual({
       recordsAddr: DEFAULT_RECORDS_ADDR,
+      webhooksAddr: DEFAULT_WEBHOOKS_ADDR,
       token: undefined,
       timeoutMs: DEFAULT_TIMEOUT_MS,
     });

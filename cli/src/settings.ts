@@ -5,6 +5,8 @@ import { join } from 'node:path';
 export interface Settings {
   /** host:port of the records service (AccessService and RecordsService). */
   recordsAddr: string;
+  /** host:port of the webhooks service (WebhooksService). */
+  webhooksAddr: string;
   /** The admin token admin RPCs require; undefined when none was found anywhere. */
   token: string | undefined;
   /** Deadline of each call, in milliseconds. */
@@ -14,11 +16,13 @@ export interface Settings {
 /** The connection flags every command accepts (commander's parsed global options). */
 export interface SettingFlags {
   records?: string | undefined;
+  webhooks?: string | undefined;
   token?: string | undefined;
   timeout?: number | undefined;
 }
 
 export const DEFAULT_RECORDS_ADDR = '127.0.0.1:50051';
+export const DEFAULT_WEBHOOKS_ADDR = '127.0.0.1:50053';
 export const DEFAULT_TIMEOUT_MS = 10_000;
 
 /** The repository root, from this file (src/ or dist/ alike sit one level below cli/). */
@@ -82,6 +86,7 @@ export function resolveSettings(
 
   return {
     recordsAddr: pick(flags.records, 'RECORDS_GRPC_ADDR') ?? DEFAULT_RECORDS_ADDR,
+    webhooksAddr: pick(flags.webhooks, 'WEBHOOKS_GRPC_ADDR') ?? DEFAULT_WEBHOOKS_ADDR,
     token: pick(flags.token, 'ADMIN_TOKEN'),
     timeoutMs: flags.timeout ?? DEFAULT_TIMEOUT_MS,
   };

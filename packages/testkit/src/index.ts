@@ -3,7 +3,7 @@ export { createAdminClient, type AdminClient, type ListRecordsInput } from './ad
 export { checkGrpcHealth, type HealthStatus } from './grpcHealth';
 export { makeBrandWithKey, type BrandWithKey } from './makeBrandWithKey';
 export { makeRecords } from './makeRecords';
-export { GATEWAY_MAIN, RECORDS_MAIN, REPO_ROOT } from './paths';
+export { GATEWAY_MAIN, RECORDS_MAIN, REPO_ROOT, WEBHOOKS_MAIN } from './paths';
 export {
   environmentValue,
   recordValue,
@@ -26,11 +26,14 @@ export {
 export {
   startGateway,
   startRecords,
+  startWebhooks,
   TEST_ADMIN_TOKEN,
   TEST_CURSOR_SECRET,
   TEST_INTERNAL_TOKEN,
+  TEST_WEBHOOK_SECRET_KEY,
   type GatewayProcess,
   type RecordsProcess,
+  type WebhooksProcess,
 } from './services';
 export { startStack, type Stack, type StackOptions } from './stack';
 export { tcpProxy, type TcpProxy } from './tcpProxy';
@@ -38,3 +41,16 @@ export { createTestDatabase, type TestDatabase } from './testDatabase';
 export { adminDatabaseUrl, testRedisUrl } from './testEnv';
 export { API_TIMESTAMP, formatMicros, newestFirst, parseMicros } from './timestamps';
 export { waitFor } from './waitFor';
+export {
+  createEventProducer,
+  createTopic,
+  deleteTopic,
+  makeBusinessEvent,
+  testKafkaBrokers,
+  uniqueConsumerGroup,
+  uniqueTopic,
+  type EventProducer,
+} from './businessEvents';
+export { createTestCa, type TestCa } from './testCa';
+export { createWebhooksClient, type WebhooksClient } from './webhooksClient';
+export { startOwnKafka, type OwnKafka } from './ownKafka';

@@ -1,6 +1,7 @@
-import { GATEWAY_MAIN, RECORDS_MAIN } from './paths';
+import { GATEWAY_MAIN, RECORDS_MAIN, WEBHOOKS_MAIN } from './paths';
 import { spawnService, type ServiceProcess } from './serviceProcess';
 import { testRedisUrl } from './testEnv';
+import { testKafkaBrokers } from './businessEvents';
 
 /** The internal token of test stacks: services accept it, the gateway presents it. */
 export const TEST_INTERNAL_TOKEN = 'test-internal-token-0123456789abcdef-0123';
@@ -83,4 +84,57 @@ export async function startGateway(opts: {
     url: `http://127.0.0.1:${proc.port}`,
     opsUrl: `http://127.0.0.1:${String(proc.listening.ops_port)}`,
   });
+}
+
+/** The webhooks secret-encryption key of test stacks (32 bytes, base64; published: tests only). */
+export const TEST_WEBHOOK_SECRET_KEY = 'dGVzdC13ZWJob29rLXNlY3JldC1rZXktMDEyMzQ1Njc=';
+
+export interface WebhooksProcess extends ServiceProcess {
+  /** gRPC address, "127.0.0.1:<port>". */
+  address: string;
+}
+
+/**
+ * Starts the built webhooks service (all roles unless env says otherwise) on an OS-chosen
+ * port, consuming `topic` as consumer group `groupId`, with the retry schedule scaled by
+ * 0.001 and short timeouts. `caFile` (a createTestCa() CA) turns on the test-only loopback
+ * setting, so a local HTTPS receiver can be registered.
+ */
+export async function startWebhooks(opts: {
+  databaseUrl: string;
+  topic: string;
+  groupId: string;
+  caFile?: string;
+  brokers?: string[];
+  env?: Record<string, string>;
+}): Promise<WebhooksProcess> {
+  const proc = await spawnService({
+    name: 'webhooks',
+    entry: WEBHOOKS_MAIN,
+    env: {
+      GRPC_PORT: '0',
+      GRPC_HOST: '127.0.0.1',
+      DATABASE_URL: opts.databaseUrl,
+      KAFKA_BROKERS: (opts.brokers ?? testKafkaBrokers()).join(','),
+      BUSINESS_EVENTS_TOPIC: opts.topic,
+      KAFKA_CONSUMER_GROUP: opts.groupId,
+      KAFKA_TOPIC_PARTITIONS: '3',
+      INTERNAL_TOKEN: TEST_INTERNAL_TOKEN,
+      ADMIN_TOKEN: TEST_ADMIN_TOKEN,
+      WEBHOOK_SECRET_KEY: TEST_WEBHOOK_SECRET_KEY,
+      RETRY_TIME_SCALE: '0.001',
+      DELIVERY_POLL_MS: '100',
+      DELIVERY_CONNECT_TIMEOUT_MS: '2000',
+      DELIVERY_TIMEOUT_MS: '3000',
+      DELIVERY_LEASE_MS: '5000',
+      LOG_LEVEL: logLevel(),
+      HEALTH_PROBE_INTERVAL_MS: '500',
+      ...(opts.caFile
+        ? { WEBHOOK_ALLOW_LOOPBACK_RECEIVERS: 'true', WEBHOOK_EXTRA_CA_FILE: opts.caFile }
+        : {}),
+      ...opts.env,
+    },
+    readyTimeoutMs: 40_000,
+  });
+  return Object.assign(proc, { address: `127.0.0.1:${proc.port}` });
 }

@@ -1,7 +1,14 @@
 import { createAdminClient, type AdminClient } from './adminClient';
 import { freeRedisPrefixKeys, uniqueRedisPrefix } from './redisKeys';
 import { setOwner, stopAllServices } from './serviceProcess';
-import { startGateway, startRecords, type GatewayProcess, type RecordsProcess } from './services';
+import {
+  startGateway,
+  startRecords,
+  startWebhooks,
+  type GatewayProcess,
+  type RecordsProcess,
+  type WebhooksProcess,
+} from './services';
 import { createTestDatabase, type TestDatabase } from './testDatabase';
 import { testRedisUrl } from './testEnv';
 
@@ -12,6 +19,8 @@ export interface Stack {
   gateways: GatewayProcess[];
   /** The first gateway; undefined only with `gateways: 0`. */
   gateway: GatewayProcess;
+  /** The webhooks service, when `webhooks` was given. */
+  webhooks: WebhooksProcess | undefined;
   redisKeyPrefix: string;
   redisUrl: string;
   /** An admin client of the records process, with the test internal token. */
@@ -30,6 +39,12 @@ export interface StackOptions {
   recordsEnv?: Record<string, string>;
   gatewayEnv?: Record<string, string>;
   redisUrl?: string;
+  /**
+   * Also start the webhooks service on the same database, consuming `topic` (use
+   * uniqueTopic()) as `groupId` (uniqueConsumerGroup()); `caFile` admits local HTTPS
+   * receivers signed by that CA (createTestCa()).
+   */
+  webhooks?: { topic: string; groupId: string; caFile?: string; env?: Record<string, string> };
 }
 
 /**
@@ -43,6 +58,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
   const owner = {};
   const gateways: GatewayProcess[] = [];
   let records: RecordsProcess | undefined;
+  let webhooks: WebhooksProcess | undefined;
   let admin: AdminClient | undefined;
   let closed = false;
 
@@ -50,6 +66,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
     if (closed) return;
     closed = true;
     await Promise.all(gateways.map((g) => g.stop('SIGTERM', 5_000)));
+    await webhooks?.stop('SIGTERM', 5_000);
     await records?.stop('SIGTERM', 5_000);
     await stopAllServices({ onlyUnowned: true });
     admin?.close();
@@ -81,6 +98,10 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
       setOwner(g, owner);
       gateways.push(g);
     }
+    if (opts.webhooks) {
+      webhooks = await startWebhooks({ databaseUrl: db.url, ...opts.webhooks });
+      setOwner(webhooks, owner);
+    }
   } catch (err) {
     await close();
     throw err;
@@ -90,6 +111,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
     records,
     gateways,
     gateway: gateways[0]!,
+    webhooks,
     redisKeyPrefix,
     redisUrl,
     admin,

@@ -12,6 +12,8 @@ export const PUBLISHED_SECRETS: readonly string[] = [
   'test-internal-token-0123456789abcdef-0123',
   'test-admin-token-0123456789abcdef-0123456',
   'test-cursor-secret-0123456789abcdef-0123456789',
+  // the webhooks secret-encryption key of test stacks (32 bytes, base64)
+  'dGVzdC13ZWJob29rLXNlY3JldC1rZXktMDEyMzQ1Njc=',
 ];
 
 /**

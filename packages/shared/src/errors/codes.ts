@@ -25,6 +25,7 @@ export const ERROR_CODES = {
   unsupported_media_type: { http: 415, grpc: status.INVALID_ARGUMENT },
   precondition_failed: { http: 422, grpc: status.FAILED_PRECONDITION },
   pending_plan_limit: { http: 422, grpc: status.FAILED_PRECONDITION },
+  receiver_limit: { http: 422, grpc: status.FAILED_PRECONDITION },
   rate_limited: { http: 429, grpc: status.RESOURCE_EXHAUSTED },
   internal_error: { http: 500, grpc: status.INTERNAL },
   service_unavailable: { http: 503, grpc: status.UNAVAILABLE },

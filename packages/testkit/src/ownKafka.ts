@@ -1,0 +1,63 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { REPO_ROOT } from './paths';
+
+/** A Kafka broker of one test (never the shared one on :9092), which it may stop and restart. */
+export interface OwnKafka {
+  brokers: string[];
+  /** Stops the broker (SIGTERM, SIGKILL after 20 s); its data stays. */
+  stop(): Promise<void>;
+  /** Starts it again on the same ports and data. */
+  start(): Promise<void>;
+  /** Stops it and deletes its data. */
+  remove(): Promise<void>;
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((r) => server.close(() => r()));
+  return port;
+}
+
+function kafkaSh(command: 'ensure' | 'stop', env: Record<string, string>): Promise<void> {
+  return new Promise((resolve, reject) => {
+    execFile(
+      'bash',
+      [path.join(REPO_ROOT, 'scripts/kafka.sh'), command],
+      { env: { ...process.env, ...env }, timeout: 180_000 },
+      (err, stdout, stderr) =>
+        err
+          ? reject(new Error(`kafka.sh ${command} failed: ${err.message}\n${stdout}${stderr}`))
+          : resolve(),
+    );
+  });
+}
+
+/**
+ * Starts a single-node broker of this test with scripts/kafka.sh on two free ports and a
+ * temp data dir (the jars are cached by the shared broker's first start).
+ */
+export async function startOwnKafka(): Promise<OwnKafka> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'brand-kafka-'));
+  const port = await freePort();
+  const env = {
+    KAFKA_PORT: String(port),
+    KAFKA_CONTROLLER_PORT: String(await freePort()),
+    KAFKA_DATA_DIR: dataDir,
+  };
+  await kafkaSh('ensure', env);
+  return {
+    brokers: [`127.0.0.1:${port}`],
+    stop: () => kafkaSh('stop', env),
+    start: () => kafkaSh('ensure', env),
+    remove: async () => {
+      await kafkaSh('stop', env).catch(() => undefined);
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}

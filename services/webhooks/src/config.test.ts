@@ -1,0 +1,69 @@
+import { ConfigError } from '@brand/shared/config';
+import { loadWebhooksConfig } from './config';
+
+const KEY = Buffer.alloc(32, 7).toString('base64');
+const VALID = {
+  DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/brand_records',
+  INTERNAL_TOKEN: 'an-internal-token-of-32-characters',
+  ADMIN_TOKEN: 'an-admin-token-of-at-least-32-characters',
+  WEBHOOK_SECRET_KEY: KEY,
+};
+
+const problems = (env: Record<string, string>): string => {
+  try {
+    loadWebhooksConfig(env);
+    return '';
+  } catch (err) {
+    expect(err).toBeInstanceOf(ConfigError);
+    return (err as Error).message;
+  }
+};
+
+describe('loadWebhooksConfig', () => {
+  it('applies the documented defaults: all roles, the contract topic, loopback off', () => {
+    expect(loadWebhooksConfig(VALID)).toMatchObject({
+      WEBHOOKS_ROLES: ['admin', 'consumer', 'worker'],
+      GRPC_PORT: 50053,
+      BUSINESS_EVENTS_TOPIC: 'brand.business-events.v1',
+      KAFKA_CONSUMER_GROUP: 'brand-webhooks',
+      WEBHOOK_ALLOW_LOOPBACK_RECEIVERS: false,
+      WEBHOOK_MAX_RECEIVERS_PER_BRAND: 10,
+      DELIVERY_TIMEOUT_MS: 30_000,
+      DELIVERY_CONNECT_TIMEOUT_MS: 5_000,
+      RETRY_TIME_SCALE: 1,
+    });
+  });
+
+  it('reads roles', () => {
+    expect(loadWebhooksConfig({ ...VALID, WEBHOOKS_ROLES: 'worker' }).WEBHOOKS_ROLES).toEqual([
+      'worker',
+    ]);
+    expect(problems({ ...VALID, WEBHOOKS_ROLES: 'worker,cook' })).toMatch(/WEBHOOKS_ROLES/);
+  });
+
+  it('refuses to start without a 32-byte secret key', () => {
+    expect(problems({ ...VALID, WEBHOOK_SECRET_KEY: '' })).toMatch(/WEBHOOK_SECRET_KEY/);
+    expect(problems({ ...VALID, WEBHOOK_SECRET_KEY: Buffer.alloc(16).toString('base64') })).toMatch(
+      /WEBHOOK_SECRET_KEY: must be 32 bytes/,
+    );
+    const { WEBHOOK_SECRET_KEY: _omitted, ...withoutKey } = VALID;
+    expect(problems(withoutKey)).toMatch(/WEBHOOK_SECRET_KEY/);
+  });
+
+  it('refuses a published key and the loopback setting in production', () => {
+    const published = 'dGVzdC13ZWJob29rLXNlY3JldC1rZXktMDEyMzQ1Njc=';
+    expect(loadWebhooksConfig({ ...VALID, WEBHOOK_SECRET_KEY: published })).toBeDefined();
+    expect(problems({ ...VALID, NODE_ENV: 'production', WEBHOOK_SECRET_KEY: published })).toMatch(
+      /WEBHOOK_SECRET_KEY: a value published/,
+    );
+    expect(
+      problems({ ...VALID, NODE_ENV: 'production', WEBHOOK_ALLOW_LOOPBACK_RECEIVERS: 'true' }),
+    ).toMatch(/WEBHOOK_ALLOW_LOOPBACK_RECEIVERS/);
+  });
+
+  it('requires the lease to outlast an attempt', () => {
+    expect(
+      problems({ ...VALID, DELIVERY_TIMEOUT_MS: '30000', DELIVERY_LEASE_MS: '20000' }),
+    ).toMatch(/DELIVERY_LEASE_MS/);
+  });
+});

@@ -1,0 +1,115 @@
+import { z } from 'zod';
+import {
+  boolEnv,
+  callerTokenEnv,
+  commaListEnv,
+  loadConfig,
+  logLevelEnv,
+  msEnv,
+  portEnv,
+  refusePublishedSecrets,
+} from '@brand/shared/config';
+import { BUSINESS_EVENTS_TOPIC } from '@brand/shared/kafka';
+
+/** The roles one process can play; each can run as its own Deployment. */
+export const ROLES = ['admin', 'consumer', 'worker'] as const;
+export type WebhooksRole = (typeof ROLES)[number];
+
+/** A 32-byte key given as base64 (`openssl rand -base64 32`). */
+const secretKey = z
+  .string()
+  .refine((v) => Buffer.from(v, 'base64').length === 32, 'must be 32 bytes, base64-encoded');
+
+export const WebhooksEnv = z
+  .object({
+    NODE_ENV: z.string().default('development'),
+    /** Comma-separated roles of this process: admin (gRPC), consumer (Kafka), worker (delivery). */
+    WEBHOOKS_ROLES: commaListEnv
+      .pipe(z.array(z.enum(ROLES)).min(1, 'name at least one role'))
+      .default([...ROLES]),
+    // gRPC (the health service always listens, so every role has probes)
+    /** Loopback by default: a container or pod sets 0.0.0.0 explicitly. */
+    GRPC_HOST: z.string().default('127.0.0.1'),
+    GRPC_PORT: portEnv.default(50053),
+    // Caller credentials: every RPC requires one (README "Internal credentials")
+    ...callerTokenEnv,
+    // PostgreSQL
+    DATABASE_URL: z.string().url(),
+    DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(100).default(10),
+    DATABASE_CONNECT_TIMEOUT_MS: msEnv.default(1_500),
+    DATABASE_STATEMENT_TIMEOUT_MS: msEnv.default(5_000),
+    /** Apply pending migrations at startup (the local stack and tests run them separately). */
+    MIGRATE_ON_START: boolEnv.default(false),
+    // Kafka (business events)
+    KAFKA_BROKERS: commaListEnv.pipe(z.array(z.string()).min(1)).default(['127.0.0.1:9092']),
+    KAFKA_CLIENT_ID: z.string().default('webhooks'),
+    /** The consumer group; every webhooks process of a deployment shares it. */
+    KAFKA_CONSUMER_GROUP: z.string().min(1).default('brand-webhooks'),
+    /** The topic consumed; the contract's name unless an operator (or a test) renames it. */
+    BUSINESS_EVENTS_TOPIC: z.string().min(1).default(BUSINESS_EVENTS_TOPIC),
+    /** Create the topic at startup when it is missing (partitions below). */
+    KAFKA_ENSURE_TOPIC: boolEnv.default(true),
+    KAFKA_TOPIC_PARTITIONS: z.coerce.number().int().min(1).max(1000).default(6),
+    // Receivers
+    /** AES-256-GCM key sealing signing secrets at rest: 32 bytes, base64. */
+    WEBHOOK_SECRET_KEY: secretKey,
+    /** Former keys (comma-separated), still used to open secrets sealed before a rotation. */
+    WEBHOOK_SECRET_KEYS_PREVIOUS: commaListEnv.pipe(z.array(secretKey)),
+    /** Test-only: admit https receivers on 127.0.0.1, ::1 and localhost. Off by default. */
+    WEBHOOK_ALLOW_LOOPBACK_RECEIVERS: boolEnv.default(false),
+    /** A PEM file of an extra CA to trust for receivers (a local test CA). */
+    WEBHOOK_EXTRA_CA_FILE: z.string().optional(),
+    /** Receivers one brand may have. */
+    WEBHOOK_MAX_RECEIVERS_PER_BRAND: z.coerce.number().int().min(1).max(1000).default(10),
+    // Delivery
+    /** Deliveries in flight per worker process. */
+    DELIVERY_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(32),
+    /** Deliveries in flight per receiver per worker: one hanging receiver cannot take every slot. */
+    DELIVERY_PER_RECEIVER_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(4),
+    /** How long a claimed delivery is reserved; after that another worker may take it. */
+    DELIVERY_LEASE_MS: msEnv.default(90_000),
+    /** How often an idle worker looks for due deliveries. */
+    DELIVERY_POLL_MS: msEnv.default(500),
+    DELIVERY_CONNECT_TIMEOUT_MS: msEnv.default(5_000),
+    /** The whole attempt: connect, send, the answer's headers and a short body excerpt. */
+    DELIVERY_TIMEOUT_MS: msEnv.default(30_000),
+    /** Multiplies every retry delay (tests use 0.001 to run the schedule in milliseconds). */
+    RETRY_TIME_SCALE: z.coerce.number().positive().max(1).default(1),
+    /** A receiver without a 2xx for this long is disabled (5 days). */
+    RECEIVER_DISABLE_AFTER_MS: msEnv.default(5 * 24 * 3600 * 1000),
+    // Process
+    LOG_LEVEL: logLevelEnv.default('info'),
+    SHUTDOWN_GRACE_MS: msEnv.default(10_000),
+    HEALTH_PROBE_INTERVAL_MS: msEnv.default(5_000),
+  })
+  .superRefine((env, ctx) => {
+    if (env.DELIVERY_LEASE_MS <= env.DELIVERY_TIMEOUT_MS) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['DELIVERY_LEASE_MS'],
+        message: 'must exceed DELIVERY_TIMEOUT_MS, or a slow attempt would be claimed twice',
+      });
+    }
+    if (env.NODE_ENV === 'production' && env.WEBHOOK_ALLOW_LOOPBACK_RECEIVERS) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['WEBHOOK_ALLOW_LOOPBACK_RECEIVERS'],
+        message: 'is a test setting and must not be on in production',
+      });
+    }
+  })
+  .superRefine(
+    refusePublishedSecrets([
+      'INTERNAL_TOKEN',
+      'INTERNAL_TOKENS_PREVIOUS',
+      'ADMIN_TOKEN',
+      'ADMIN_TOKENS_PREVIOUS',
+      'WEBHOOK_SECRET_KEY',
+      'WEBHOOK_SECRET_KEYS_PREVIOUS',
+    ]),
+  );
+
+export type WebhooksConfig = z.infer<typeof WebhooksEnv>;
+
+export const loadWebhooksConfig = (env: NodeJS.ProcessEnv): WebhooksConfig =>
+  loadConfig(WebhooksEnv, env);

@@ -1,0 +1,205 @@
+import type { Pool, PoolClient } from '@brand/shared/db';
+import type { EventTypeName } from '@brand/shared/enums';
+import { rfc3339 } from '../db/sqlFormat';
+
+type Db = Pool | PoolClient;
+
+export type DeliveryStatusName = 'pending' | 'succeeded' | 'failed';
+
+/** A claimed delivery with everything needed to build, sign and send it. */
+export interface ClaimedDelivery {
+  id: string;
+  receiver_id: string;
+  attempts: number;
+  round_start: number;
+  event_id: string;
+  event_type: EventTypeName;
+  event_created_at: string;
+  brand_id: string;
+  object_json: string;
+  test: boolean;
+}
+
+export interface DeliveryRow {
+  id: string;
+  event_id: string;
+  receiver_id: string;
+  brand_id: string;
+  event_type: EventTypeName;
+  test: boolean;
+  status: DeliveryStatusName;
+  attempts: number;
+  next_attempt_at: string | null;
+  last_status: number | null;
+  last_error: string | null;
+  created_at: string;
+  completed_at: string | null;
+}
+
+export interface AttemptRow {
+  delivery_id: string;
+  number: number;
+  started_at: string;
+  duration_ms: number;
+  status_code: number | null;
+  error_class: string | null;
+  excerpt: string | null;
+}
+
+/**
+ * Claims up to `limit` due deliveries for this worker: pending, due, not leased (or the
+ * lease expired: its worker died), of an enabled receiver, at most `perReceiver` per
+ * receiver and none of the receivers in `busy` (already at their share in this worker),
+ * so one slow receiver cannot take every slot; candidates are taken round-robin across
+ * receivers (each receiver's oldest first), so a backlog of one cannot starve another. Rows are locked with FOR UPDATE SKIP LOCKED
+ * and leased for `leaseMs`, so concurrent workers never claim the same row.
+ */
+export async function claimDueDeliveries(
+  db: Db,
+  opts: { limit: number; perReceiver: number; busy: string[]; leaseMs: number },
+): Promise<ClaimedDelivery[]> {
+  const res = await db.query<ClaimedDelivery>(
+    `with candidates as (
+       select id from (
+         select d.id, d.next_attempt_at,
+                row_number() over (partition by d.receiver_id order by d.next_attempt_at, d.id) as rn
+         from deliveries d join receivers r on r.id = d.receiver_id
+         where d.status = 'pending' and d.next_attempt_at <= now()
+           and (d.lease_until is null or d.lease_until < now())
+           and r.enabled and not (d.receiver_id = any($2::text[]))
+       ) ranked where rn <= $3 order by rn, next_attempt_at limit $1
+     ), locked as (
+       select d.id from deliveries d join candidates c on c.id = d.id
+       where d.status = 'pending' and (d.lease_until is null or d.lease_until < now())
+       for update of d skip locked
+     )
+     update deliveries d set lease_until = now() + $4::int * interval '1 millisecond'
+     from locked, events e
+     where d.id = locked.id and e.id = d.event_id
+     returning d.id, d.receiver_id, d.attempts, d.round_start, d.event_id, e.type as event_type,
+       ${rfc3339('e.created_at')} as event_created_at, d.brand_id, e.object_json, e.test`,
+    [opts.limit, opts.busy, opts.perReceiver, opts.leaseMs],
+  );
+  return res.rows;
+}
+
+/** Records one attempt (the primary key makes a replayed attempt number a no-op). */
+export async function insertAttempt(
+  db: Db,
+  a: {
+    deliveryId: string;
+    number: number;
+    startedAt: Date;
+    durationMs: number;
+    statusCode: number | null;
+    errorClass: string | null;
+    excerpt: string | null;
+  },
+): Promise<void> {
+  await db.query(
+    `insert into attempts (delivery_id, number, started_at, duration_ms, status_code, error_class, excerpt)
+     values ($1, $2, $3, $4, $5, $6, $7) on conflict do nothing`,
+    [a.deliveryId, a.number, a.startedAt, a.durationMs, a.statusCode, a.errorClass, a.excerpt],
+  );
+}
+
+/**
+ * Stores an attempt's result and releases the lease: `next` is the time of the next
+ * attempt (still pending), or undefined when the delivery is finished with `status`.
+ */
+export async function finishAttempt(
+  db: Db,
+  d: {
+    id: string;
+    attempts: number;
+    status: DeliveryStatusName;
+    nextAttemptAt: Date | undefined;
+    lastStatus: number | null;
+    lastError: string | null;
+  },
+): Promise<void> {
+  await db.query(
+    `update deliveries set attempts = $2, status = $3::text,
+       next_attempt_at = coalesce($4::timestamptz, next_attempt_at),
+       lease_until = null, last_status = $5::int, last_error = $6::text,
+       completed_at = case when $3::text = 'pending' then null else now() end
+     where id = $1`,
+    [d.id, d.attempts, d.status, d.nextAttemptAt ?? null, d.lastStatus, d.lastError],
+  );
+}
+
+/** Fails every pending delivery of a receiver that was disabled: visibly failed, not lost. */
+export async function failPendingDeliveries(
+  db: Db,
+  receiverId: string,
+  reason: string,
+): Promise<number> {
+  const res = await db.query(
+    `update deliveries set status = 'failed', last_error = $2, completed_at = now(), lease_until = null
+     where receiver_id = $1 and status = 'pending'`,
+    [receiverId, reason],
+  );
+  return res.rowCount ?? 0;
+}
+
+const DELIVERY_COLUMNS = `d.id, d.event_id, d.receiver_id, d.brand_id, e.type as event_type, e.test,
+  d.status, d.attempts,
+  case when d.status = 'pending' then ${rfc3339('d.next_attempt_at')} end as next_attempt_at,
+  d.last_status, d.last_error, ${rfc3339('d.created_at')} as created_at,
+  ${rfc3339('d.completed_at')} as completed_at`;
+
+/** Deliveries of one receiver or one brand, newest first. */
+export async function selectDeliveries(
+  db: Db,
+  filter: { receiverId?: string; brandId?: string; limit: number },
+): Promise<DeliveryRow[]> {
+  const byReceiver = filter.receiverId !== undefined;
+  const res = await db.query<DeliveryRow>(
+    `select ${DELIVERY_COLUMNS} from deliveries d join events e on e.id = d.event_id
+     where ${byReceiver ? 'd.receiver_id' : 'd.brand_id'} = $1
+     order by d.created_at desc, d.id desc limit $2`,
+    [byReceiver ? filter.receiverId : filter.brandId, filter.limit],
+  );
+  return res.rows;
+}
+
+export async function selectDelivery(db: Db, id: string): Promise<DeliveryRow | undefined> {
+  const res = await db.query<DeliveryRow>(
+    `select ${DELIVERY_COLUMNS} from deliveries d join events e on e.id = d.event_id where d.id = $1`,
+    [id],
+  );
+  return res.rows[0];
+}
+
+export async function selectAttempts(db: Db, deliveryIds: string[]): Promise<AttemptRow[]> {
+  if (deliveryIds.length === 0) return [];
+  const res = await db.query<AttemptRow>(
+    `select delivery_id, number, ${rfc3339('started_at')} as started_at, duration_ms, status_code,
+       error_class, excerpt
+     from attempts where delivery_id = any($1::text[]) order by delivery_id, number`,
+    [deliveryIds],
+  );
+  return res.rows;
+}
+
+/** Queues a finished delivery again, now, with a fresh round of the retry schedule. */
+export async function requeueDelivery(db: Db, id: string): Promise<boolean> {
+  const res = await db.query(
+    `update deliveries set status = 'pending', next_attempt_at = now(), round_start = attempts,
+       lease_until = null, completed_at = null
+     where id = $1 and status <> 'pending'`,
+    [id],
+  );
+  return res.rowCount === 1;
+}
+
+/** Inserts one delivery (the Test action). */
+export async function insertDelivery(
+  db: Db,
+  d: { id: string; eventId: string; receiverId: string; brandId: string },
+): Promise<void> {
+  await db.query(
+    `insert into deliveries (id, event_id, receiver_id, brand_id) values ($1, $2, $3, $4)`,
+    [d.id, d.eventId, d.receiverId, d.brandId],
+  );
+}

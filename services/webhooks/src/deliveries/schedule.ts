@@ -1,0 +1,58 @@
+/** Delays after the 1st, 2nd, ... 9th failed attempt (DESIGN): 10 attempts in all. */
+export const RETRY_DELAYS_MS = [
+  5_000,
+  5 * 60_000,
+  30 * 60_000,
+  2 * 3600_000,
+  5 * 3600_000,
+  10 * 3600_000,
+  14 * 3600_000,
+  20 * 3600_000,
+  24 * 3600_000,
+] as const;
+
+export const MAX_ATTEMPTS = RETRY_DELAYS_MS.length + 1;
+
+/** After a 429, a 503 or a timeout the receiver is overloaded: wait at least this long. */
+export const OVERLOAD_MIN_DELAY_MS = 60_000;
+
+export interface RetryInput {
+  /** Attempts made in this round so far, including the one that just failed (1..). */
+  attemptInRound: number;
+  /** The failed attempt's HTTP status; undefined when no response came. */
+  status: number | undefined;
+  timedOut: boolean;
+  /** The Retry-After header, if any. */
+  retryAfter: string | undefined;
+  /** Multiplies every delay (RETRY_TIME_SCALE). */
+  scale: number;
+  now: Date;
+  /** 0..1; the jitter draw (Math.random by default). */
+  random?: number;
+}
+
+/** Seconds or an HTTP date; undefined when absent or unreadable. */
+export function parseRetryAfterMs(value: string | undefined, now: Date): number | undefined {
+  if (value === undefined) return undefined;
+  const v = value.trim();
+  if (/^\d+$/.test(v)) return Number(v) * 1000;
+  const at = Date.parse(v);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - now.getTime());
+}
+
+/**
+ * When the next attempt is due, or undefined when the round is used up (the delivery is
+ * then failed). The scheduled delay is jittered by +-10%; 429, 503 and timeouts wait at
+ * least 60 s; Retry-After is honoured, capped at twice the scheduled delay.
+ */
+export function nextAttemptAt(input: RetryInput): Date | undefined {
+  if (input.attemptInRound >= MAX_ATTEMPTS) return undefined;
+  const scheduled = RETRY_DELAYS_MS[input.attemptInRound - 1]!;
+  const jitter = 0.9 + 0.2 * (input.random ?? Math.random());
+  let delay = scheduled * jitter;
+  const overloaded = input.status === 429 || input.status === 503 || input.timedOut;
+  if (overloaded) delay = Math.max(delay, OVERLOAD_MIN_DELAY_MS);
+  const asked = parseRetryAfterMs(input.retryAfter, input.now);
+  if (asked !== undefined) delay = Math.max(delay, Math.min(asked, 2 * scheduled));
+  return new Date(input.now.getTime() + delay * input.scale);
+}

@@ -1,0 +1,198 @@
+import { rootCertificates } from 'node:tls';
+import { Agent, request } from 'undici';
+import { AppError } from '@brand/shared/errors';
+import { pinnedLookup } from '../receivers/pinnedLookup';
+import { checkUrlShape } from '../receivers/urlPolicy';
+
+export type ErrorClass =
+  | 'http_status'
+  | 'redirect'
+  | 'timeout'
+  | 'connect_timeout'
+  | 'connection_error'
+  | 'tls_error'
+  | 'blocked_address'
+  | 'invalid_url'
+  | 'secret_unavailable';
+
+/** The outcome of one HTTP attempt; never thrown. */
+export interface SendResult {
+  ok: boolean;
+  /** The HTTP status, undefined when no response came. */
+  status: number | undefined;
+  errorClass: ErrorClass | undefined;
+  /** For people: "503 from the receiver", "no answer within 30 s". */
+  error: string | undefined;
+  /** At most EXCERPT_CHARS of the response body or the error message. */
+  excerpt: string | undefined;
+  retryAfter: string | undefined;
+  /** Timeouts count as overload (at least 60 s before the next attempt). */
+  timedOut: boolean;
+  durationMs: number;
+}
+
+export interface SenderOptions {
+  allowLoopback: boolean;
+  connectTimeoutMs: number;
+  totalTimeoutMs: number;
+  /** PEM of an extra CA to trust besides the system's (WEBHOOK_EXTRA_CA_FILE). */
+  extraCa?: string | undefined;
+}
+
+export const EXCERPT_CHARS = 200;
+const EXCERPT_READ_BYTES = 1024;
+
+const TLS_CODES = /^(CERT_|UNABLE_TO_|DEPTH_ZERO|SELF_SIGNED|ERR_TLS_|ERR_SSL_)/;
+
+function classify(
+  err: unknown,
+  totalTimeoutMs: number,
+): Pick<SendResult, 'errorClass' | 'error' | 'timedOut'> {
+  const e = err as {
+    name?: string;
+    code?: string;
+    message?: string;
+    cause?: { code?: string; message?: string };
+  };
+  const code = e.code ?? e.cause?.code ?? '';
+  const message = e.cause?.message ?? e.message ?? String(err);
+  if (
+    e.name === 'TimeoutError' ||
+    e.name === 'AbortError' ||
+    code === 'UND_ERR_HEADERS_TIMEOUT' ||
+    code === 'UND_ERR_BODY_TIMEOUT'
+  )
+    return {
+      errorClass: 'timeout',
+      error: `no answer within ${totalTimeoutMs / 1000} s`,
+      timedOut: true,
+    };
+  if (code === 'UND_ERR_CONNECT_TIMEOUT')
+    return { errorClass: 'connect_timeout', error: 'could not connect in time', timedOut: true };
+  if (code === 'EBLOCKEDADDRESS')
+    return { errorClass: 'blocked_address', error: message, timedOut: false };
+  if (TLS_CODES.test(code))
+    return { errorClass: 'tls_error', error: `TLS failed: ${code}`, timedOut: false };
+  return {
+    errorClass: 'connection_error',
+    error: `connection failed: ${code || message}`,
+    timedOut: false,
+  };
+}
+
+/**
+ * Sends deliveries: HTTPS POST through one keep-alive agent whose sockets resolve names
+ * with pinnedLookup (every address checked, the checked one used). The URL rules are
+ * applied again before every attempt (IP literals never reach the lookup). Redirects are
+ * never followed: a 3xx is a failure. Any 2xx is success.
+ */
+export class Sender {
+  private readonly agent: Agent;
+
+  constructor(private readonly opts: SenderOptions) {
+    this.agent = new Agent({
+      connect: {
+        timeout: opts.connectTimeoutMs,
+        lookup: pinnedLookup(opts.allowLoopback),
+        ...(opts.extraCa ? { ca: [...rootCertificates, opts.extraCa] } : {}),
+      },
+      headersTimeout: opts.totalTimeoutMs,
+      bodyTimeout: opts.totalTimeoutMs,
+      keepAliveTimeout: 4_000,
+    });
+  }
+
+  async send(url: string, headers: Record<string, string>, body: string): Promise<SendResult> {
+    const started = Date.now();
+    const done = (r: Omit<SendResult, 'durationMs'>): SendResult => ({
+      ...r,
+      durationMs: Date.now() - started,
+    });
+    try {
+      checkUrlShape(url, this.opts.allowLoopback);
+    } catch (err) {
+      const message = err instanceof AppError ? err.message : 'invalid URL';
+      return done({
+        ok: false,
+        status: undefined,
+        errorClass: 'invalid_url',
+        error: message,
+        excerpt: undefined,
+        retryAfter: undefined,
+        timedOut: false,
+      });
+    }
+    try {
+      const res = await request(url, {
+        method: 'POST',
+        headers,
+        body,
+        dispatcher: this.agent,
+        signal: AbortSignal.timeout(this.opts.totalTimeoutMs),
+      });
+      const excerpt = await readExcerpt(res.body);
+      const status = res.statusCode;
+      const retryAfter = headerValue(res.headers['retry-after']);
+      if (status >= 200 && status < 300)
+        return done({
+          ok: true,
+          status,
+          errorClass: undefined,
+          error: undefined,
+          excerpt,
+          retryAfter,
+          timedOut: false,
+        });
+      const redirect = status >= 300 && status < 400;
+      return done({
+        ok: false,
+        status,
+        errorClass: redirect ? 'redirect' : 'http_status',
+        error: redirect
+          ? `${status} redirect from the receiver (redirects are not followed)`
+          : `${status} from the receiver`,
+        excerpt,
+        retryAfter,
+        timedOut: false,
+      });
+    } catch (err) {
+      const c = classify(err, this.opts.totalTimeoutMs);
+      return done({
+        ok: false,
+        status: undefined,
+        ...c,
+        excerpt: c.error?.slice(0, EXCERPT_CHARS),
+        retryAfter: undefined,
+      });
+    }
+  }
+
+  /** Closes every connection at once, ending attempts still in flight (shutdown). */
+  close(): Promise<void> {
+    return this.agent.destroy();
+  }
+}
+
+const headerValue = (v: string | string[] | undefined): string | undefined =>
+  Array.isArray(v) ? v[0] : v;
+
+/** Reads at most ~1 KB of the answer and drops the rest; a body is never stored whole. */
+async function readExcerpt(
+  body: AsyncIterable<Buffer> & { destroy(): unknown },
+): Promise<string | undefined> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  try {
+    for await (const chunk of body) {
+      chunks.push(chunk);
+      size += chunk.length;
+      if (size >= EXCERPT_READ_BYTES) break;
+    }
+  } catch {
+    // a body cut short still leaves the status, which is what decides the outcome
+  } finally {
+    body.destroy();
+  }
+  const text = Buffer.concat(chunks).toString('utf8').replace(/\s+/g, ' ').trim();
+  return text === '' ? undefined : text.slice(0, EXCERPT_CHARS);
+}

@@ -1,0 +1,56 @@
+import { createHmac } from 'node:crypto';
+import type { EventTypeName } from '@brand/shared/enums';
+
+/** The event as stored, from which every attempt's body is built. */
+export interface EventForBody {
+  id: string;
+  type: EventTypeName;
+  createdAt: string;
+  test: boolean;
+  brandId: string;
+  /** The record as a JSON object text (BusinessEvent.object_json). */
+  objectJson: string;
+}
+
+/**
+ * The delivery body (DESIGN "Events and webhooks"):
+ * `{"id","type","created_at","test","brand_id","data":{"object":{...}}}`. Built the same
+ * way on every attempt, so the bytes a receiver deduplicates on never change.
+ */
+export function deliveryBody(e: EventForBody): string {
+  const object: unknown = JSON.parse(e.objectJson);
+  return JSON.stringify({
+    id: e.id,
+    type: e.type,
+    created_at: e.createdAt,
+    test: e.test,
+    brand_id: e.brandId,
+    data: { object },
+  });
+}
+
+/** `sha256=<hex HMAC-SHA256 over "<timestamp>.<raw body>">` (SPEC 6.2, 6.3). */
+export function signature(secret: string, timestamp: number, body: string): string {
+  return `sha256=${createHmac('sha256', secret).update(`${timestamp}.`).update(body).digest('hex')}`;
+}
+
+/**
+ * The five headers of one attempt, signed now: every attempt gets a fresh timestamp and
+ * signature, so a retry hours later still passes the receiver's 5-minute window.
+ */
+export function signedHeaders(opts: {
+  secret: string;
+  type: EventTypeName;
+  body: string;
+  attempt: number;
+  now?: Date;
+}): Record<string, string> {
+  const timestamp = Math.floor((opts.now ?? new Date()).getTime() / 1000);
+  return {
+    'content-type': 'application/json',
+    'x-service-event': opts.type,
+    'x-service-timestamp': String(timestamp),
+    'x-service-signature': signature(opts.secret, timestamp, opts.body),
+    'x-service-attempt': String(opts.attempt),
+  };
+}

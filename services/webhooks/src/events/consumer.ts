@@ -1,0 +1,140 @@
+import type { Kafka, KafkaMessage } from 'kafkajs';
+import { withTransaction, type Pool } from '@brand/shared/db';
+import { EVENT_TYPES } from '@brand/shared/enums';
+import { newId } from '@brand/shared/ids';
+import { decodeBusinessEvent } from '@brand/shared/kafka';
+import type { Logger } from '@brand/shared/logger';
+import { insertDeliveriesForEvent, insertEventOnce, type EventInput } from './eventRepo';
+
+export interface ConsumerOptions {
+  kafka: Kafka;
+  pool: Pool;
+  log: Logger;
+  topic: string;
+  groupId: string;
+  /** Create the topic when missing (the local stack, tests). */
+  ensureTopic: boolean;
+  partitions: number;
+  /** Called after a chunk of events was stored and committed (wakes the workers). */
+  onIngested: () => void;
+  /** Called when the consumer stops for good (kafkajs gave up): the process should exit. */
+  onFatal: (err: unknown) => void;
+}
+
+/** Messages stored per transaction (and per offset commit). */
+const CHUNK = 200;
+
+/**
+ * The event a message carries, or a reason to skip it: undecodable bytes, an unknown
+ * event type (new types may be added; this service delivers only the four), a created_at
+ * or object_json that is not what the envelope promises. Skipped messages are logged and
+ * committed past: retrying cannot make them readable, and they must not block the partition.
+ */
+export function toEventInput(message: KafkaMessage): EventInput | { skip: string } {
+  const event = decodeBusinessEvent(message.value);
+  if (!event) return { skip: 'undecodable BusinessEvent' };
+  const type = EVENT_TYPES.fromProto(event.type);
+  if (!type) return { skip: `unknown event type ${event.type}` };
+  if (Number.isNaN(Date.parse(event.created_at))) return { skip: 'created_at is not a timestamp' };
+  let object: unknown;
+  try {
+    object = JSON.parse(event.object_json);
+  } catch {
+    return { skip: 'object_json is not JSON' };
+  }
+  if (typeof object !== 'object' || object === null || Array.isArray(object))
+    return { skip: 'object_json is not a JSON object' };
+  return {
+    id: event.id,
+    brandId: event.brand_id,
+    type,
+    createdAt: event.created_at,
+    objectJson: event.object_json,
+    test: false,
+    producer: event.producer,
+  };
+}
+
+/**
+ * Consumes business events with manual offset commits: each chunk of a batch is stored in
+ * ONE transaction (the event, deduplicated on its id, and one delivery per subscribed,
+ * enabled receiver of its brand), and only then is the offset committed. A crash between
+ * the two replays the chunk, which the unique keys make harmless (at-least-once, no
+ * duplicates). A failed transaction throws, so kafkajs retries the batch from the last
+ * committed offset. Returns a stop function.
+ */
+export async function startConsumer(opts: ConsumerOptions): Promise<{ stop(): Promise<void> }> {
+  const log = opts.log.child({ role: 'consumer', topic: opts.topic });
+  if (opts.ensureTopic) {
+    const admin = opts.kafka.admin();
+    await admin.connect();
+    try {
+      const existing = await admin.listTopics();
+      const created =
+        !existing.includes(opts.topic) &&
+        (await admin.createTopics({
+          topics: [{ topic: opts.topic, numPartitions: opts.partitions }],
+          waitForLeaders: true,
+        }));
+      if (created) log.info({ partitions: opts.partitions }, 'created the business-events topic');
+    } finally {
+      await admin.disconnect();
+    }
+  }
+  const consumer = opts.kafka.consumer({ groupId: opts.groupId, maxWaitTimeInMs: 250 });
+  consumer.on(consumer.events.CRASH, (e) => {
+    if (!e.payload.restart) opts.onFatal(e.payload.error);
+    else log.warn({ err: e.payload.error }, 'consumer crashed; kafkajs restarts it');
+  });
+  await consumer.connect();
+  await consumer.subscribe({ topic: opts.topic, fromBeginning: true });
+  await consumer.run({
+    autoCommit: false,
+    eachBatchAutoResolve: false,
+    eachBatch: async (payload) => {
+      const { batch } = payload;
+      for (let i = 0; i < batch.messages.length; i += CHUNK) {
+        if (!payload.isRunning() || payload.isStale()) return;
+        const chunk = batch.messages.slice(i, i + CHUNK);
+        const stored = await storeChunk(opts.pool, log, chunk, batch.partition);
+        const last = chunk[chunk.length - 1]!;
+        payload.resolveOffset(last.offset);
+        await consumer.commitOffsets([
+          {
+            topic: batch.topic,
+            partition: batch.partition,
+            offset: (BigInt(last.offset) + 1n).toString(),
+          },
+        ]);
+        await payload.heartbeat();
+        if (stored > 0) opts.onIngested();
+      }
+    },
+  });
+  log.info({ group: opts.groupId }, 'consuming business events');
+  return { stop: () => consumer.disconnect() };
+}
+
+async function storeChunk(
+  pool: Pool,
+  log: Logger,
+  chunk: KafkaMessage[],
+  partition: number,
+): Promise<number> {
+  const events: EventInput[] = [];
+  for (const message of chunk) {
+    const input = toEventInput(message);
+    if ('skip' in input)
+      log.warn({ partition, offset: message.offset, reason: input.skip }, 'skipped a message');
+    else events.push(input);
+  }
+  if (events.length === 0) return 0;
+  return withTransaction(pool, async (db) => {
+    let deliveries = 0;
+    for (const event of events) {
+      if (!(await insertEventOnce(db, event))) continue; // seen before: its deliveries exist
+      deliveries += await insertDeliveriesForEvent(db, event, () => newId('delivery'));
+    }
+    return deliveries;
+  });
+}

@@ -1,0 +1,52 @@
+import type { PoolClient } from '@brand/shared/db';
+import type { EventTypeName } from '@brand/shared/enums';
+
+export interface EventInput {
+  id: string;
+  brandId: string;
+  type: EventTypeName;
+  createdAt: string;
+  objectJson: string;
+  test: boolean;
+  producer: string;
+}
+
+/**
+ * Inserts an event unless its id is already stored (a redelivered Kafka message). Returns
+ * true when this call inserted it: only then are its deliveries created.
+ */
+export async function insertEventOnce(db: PoolClient, e: EventInput): Promise<boolean> {
+  const res = await db.query(
+    `insert into events (id, brand_id, type, created_at, object_json, test, producer)
+     values ($1, $2, $3, $4, $5, $6, $7) on conflict (id) do nothing`,
+    [e.id, e.brandId, e.type, e.createdAt, e.objectJson, e.test, e.producer],
+  );
+  return res.rowCount === 1;
+}
+
+/**
+ * Creates one pending delivery per enabled receiver of the event's brand that selected its
+ * type and existed when the event happened (receivers added later do not get older
+ * events). Ids come from the caller's generator, one per matching receiver. Returns how
+ * many were created.
+ */
+export async function insertDeliveriesForEvent(
+  db: PoolClient,
+  event: { id: string; brandId: string; type: EventTypeName; createdAt: string },
+  newDeliveryId: () => string,
+): Promise<number> {
+  const receivers = await db.query<{ id: string }>(
+    `select id from receivers
+     where brand_id = $1 and enabled and $2 = any(events) and created_at <= $3::timestamptz`,
+    [event.brandId, event.type, event.createdAt],
+  );
+  if (receivers.rows.length === 0) return 0;
+  const ids = receivers.rows.map(() => newDeliveryId());
+  const res = await db.query(
+    `insert into deliveries (id, event_id, receiver_id, brand_id)
+     select d.id, $2, d.receiver_id, $3 from unnest($1::text[], $4::text[]) as d(id, receiver_id)
+     on conflict (event_id, receiver_id) do nothing`,
+    [ids, event.id, event.brandId, receivers.rows.map((r) => r.id)],
+  );
+  return res.rowCount ?? 0;
+}

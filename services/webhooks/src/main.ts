@@ -1,0 +1,145 @@
+// Telemetry first: it instruments libraries as they are loaded (no-op without OTLP config).
+import '@brand/shared/telemetry/register';
+import { readFileSync } from 'node:fs';
+import { callerTokensOf } from '@brand/shared/config';
+import { createPool } from '@brand/shared/db';
+import { bindServer, setAllHealth, shutdownServer } from '@brand/shared/grpc';
+import { createKafka } from '@brand/shared/kafka';
+import { createLogger } from '@brand/shared/logger';
+import { exitOnStartupFailure, onShutdown, type ShutdownStep } from '@brand/shared/shutdown';
+import { stopTelemetry } from '@brand/shared/telemetry';
+import { loadWebhooksConfig } from './config';
+import { watchDatabaseHealth } from './db/healthWatch';
+import { migrate, SCHEMA } from './db/migrations';
+import { Sender } from './deliveries/sender';
+import { DeliveryWorker } from './deliveries/worker';
+import { startConsumer } from './events/consumer';
+import { SecretBox } from './receivers/secretBox';
+import { systemResolver } from './receivers/urlPolicy';
+import { createServer, SERVICE_NAMES } from './server';
+
+/** Composition root: the only place that reads process.env and listens. */
+async function main(): Promise<void> {
+  const config = loadWebhooksConfig(process.env);
+  const log = createLogger({ service: 'webhooks', level: config.LOG_LEVEL });
+  const roles = new Set(config.WEBHOOKS_ROLES);
+  if (config.WEBHOOK_ALLOW_LOOPBACK_RECEIVERS) {
+    log.warn(
+      { setting: 'WEBHOOK_ALLOW_LOOPBACK_RECEIVERS' },
+      'TEST SETTING ON: receivers on 127.0.0.1, ::1 and localhost are admitted; never use this in production',
+    );
+  }
+  const extraCa = config.WEBHOOK_EXTRA_CA_FILE
+    ? readFileSync(config.WEBHOOK_EXTRA_CA_FILE, 'utf8')
+    : undefined;
+  if (extraCa)
+    log.warn({ file: config.WEBHOOK_EXTRA_CA_FILE }, 'trusting an extra CA for receivers');
+
+  const pool = createPool({
+    connectionString: config.DATABASE_URL,
+    schema: SCHEMA,
+    max: config.DATABASE_POOL_MAX,
+    connectTimeoutMs: config.DATABASE_CONNECT_TIMEOUT_MS,
+    statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT_MS,
+    applicationName: 'webhooks',
+    log,
+  });
+  if (config.MIGRATE_ON_START) await migrate(pool, log);
+  const box = new SecretBox(config.WEBHOOK_SECRET_KEY, config.WEBHOOK_SECRET_KEYS_PREVIOUS);
+
+  const steps: ShutdownStep[] = [];
+  let worker: DeliveryWorker | undefined;
+  let sender: Sender | undefined;
+  if (roles.has('worker')) {
+    sender = new Sender({
+      allowLoopback: config.WEBHOOK_ALLOW_LOOPBACK_RECEIVERS,
+      connectTimeoutMs: config.DELIVERY_CONNECT_TIMEOUT_MS,
+      totalTimeoutMs: config.DELIVERY_TIMEOUT_MS,
+      extraCa,
+    });
+    worker = new DeliveryWorker(
+      { pool, log: log.child({ role: 'worker' }), sender, box },
+      {
+        concurrency: config.DELIVERY_CONCURRENCY,
+        perReceiver: config.DELIVERY_PER_RECEIVER_CONCURRENCY,
+        leaseMs: config.DELIVERY_LEASE_MS,
+        pollMs: config.DELIVERY_POLL_MS,
+        scale: config.RETRY_TIME_SCALE,
+        disableAfterMs: config.RECEIVER_DISABLE_AFTER_MS,
+      },
+    );
+    worker.start();
+  }
+  if (roles.has('consumer')) {
+    const kafka = createKafka({
+      brokers: config.KAFKA_BROKERS,
+      clientId: config.KAFKA_CLIENT_ID,
+      log,
+    });
+    const consumer = await startConsumer({
+      kafka,
+      pool,
+      log,
+      topic: config.BUSINESS_EVENTS_TOPIC,
+      groupId: config.KAFKA_CONSUMER_GROUP,
+      ensureTopic: config.KAFKA_ENSURE_TOPIC,
+      partitions: config.KAFKA_TOPIC_PARTITIONS,
+      onIngested: () => worker?.wake(),
+      onFatal: (err) => {
+        // Offsets are committed only after the database has the events: exiting loses
+        // nothing, and the orchestrator (or the local script) restarts the process.
+        log.fatal({ err }, 'the Kafka consumer stopped for good; exiting');
+        process.exit(1);
+      },
+    });
+    steps.push({ name: 'stop consuming (commits are already done)', run: () => consumer.stop() });
+  }
+
+  const { server, health } = createServer({
+    log,
+    callerTokens: callerTokensOf(config),
+    receivers: roles.has('admin')
+      ? {
+          pool,
+          box,
+          resolve: systemResolver,
+          allowLoopback: config.WEBHOOK_ALLOW_LOOPBACK_RECEIVERS,
+          maxPerBrand: config.WEBHOOK_MAX_RECEIVERS_PER_BRAND,
+        }
+      : undefined,
+  });
+  const port = await bindServer(server, `${config.GRPC_HOST}:${config.GRPC_PORT}`);
+  const stopWatching = watchDatabaseHealth(
+    { pool, log, intervalMs: config.HEALTH_PROBE_INTERVAL_MS },
+    (ok) => setAllHealth(health, SERVICE_NAMES, ok ? 'SERVING' : 'NOT_SERVING'),
+  );
+  log.info({ port, host: config.GRPC_HOST, roles: [...roles] }, 'listening');
+
+  onShutdown(log, config.SHUTDOWN_GRACE_MS, [
+    {
+      name: 'report NOT_SERVING so balancers stop sending calls',
+      run: () => {
+        stopWatching();
+        setAllHealth(health, SERVICE_NAMES, 'NOT_SERVING');
+      },
+    },
+    ...steps,
+    {
+      name: 'finish in-flight deliveries (unfinished leases expire and are retried)',
+      run: async () => {
+        await worker?.stop(Math.floor(config.SHUTDOWN_GRACE_MS / 2));
+        await sender?.close();
+      },
+    },
+    {
+      name: 'finish in-flight calls',
+      run: () => shutdownServer(server, config.SHUTDOWN_GRACE_MS - 1_000),
+    },
+    { name: 'close database pool', run: () => pool.end() },
+    { name: 'flush traces', run: stopTelemetry },
+  ]);
+}
+
+main().catch((err: unknown) =>
+  exitOnStartupFailure(createLogger({ service: 'webhooks', level: 'info' }), err),
+);

@@ -1,0 +1,156 @@
+import { z } from 'zod';
+import { withTransaction, type Pool } from '@brand/shared/db';
+import { EVENT_TYPES } from '@brand/shared/enums';
+import { AppError, parseOrThrow } from '@brand/shared/errors';
+import { newId } from '@brand/shared/ids';
+import { failPendingDeliveries } from '../deliveries/deliveryRepo';
+import {
+  countReceivers,
+  deleteReceiver,
+  insertReceiver,
+  lockBrand,
+  selectReceiver,
+  selectReceivers,
+  updateReceiver as updateReceiverRow,
+  type ReceiverRow,
+} from './receiverRepo';
+import { generateSigningSecret, type SecretBox } from './secretBox';
+import { checkReceiverUrl, type Resolver } from './urlPolicy';
+
+export interface ReceiverDeps {
+  pool: Pool;
+  box: SecretBox;
+  resolve: Resolver;
+  allowLoopback: boolean;
+  maxPerBrand: number;
+}
+
+const brandId = z.string().regex(/^br_[A-Za-z0-9]{1,64}$/, 'must be a brand id (br_...)');
+const receiverId = z.string().regex(/^rcv_[A-Za-z0-9]{1,64}$/, 'must be a receiver id (rcv_...)');
+const label = z.string().trim().min(1, 'is required').max(100);
+const email = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .max(254)
+  .regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, 'must be an email address');
+const events = z
+  .array(z.enum(EVENT_TYPES.names, { message: `must be one of ${EVENT_TYPES.names.join(', ')}` }))
+  .min(1, `select at least one of ${EVENT_TYPES.names.join(', ')}`)
+  .transform((list) => [...new Set(list)]);
+
+const AddInput = z.object({
+  brandId,
+  url: z.string().min(1, 'is required'),
+  label,
+  events,
+  actorEmail: email,
+});
+
+const notFound = (id: string): AppError => new AppError('not_found', `No receiver ${id}.`);
+
+/**
+ * Registers a receiver: validates the input and the URL rules (resolving the host), keeps
+ * the brand under its maximum (an advisory lock serialises concurrent adds), seals a new
+ * signing secret and returns it once. The actor is recorded for audit; the admin token is
+ * the authority (this service cannot read the records service's members).
+ */
+export async function addReceiver(
+  deps: ReceiverDeps,
+  input: z.input<typeof AddInput>,
+): Promise<{ receiver: ReceiverRow; secret: string }> {
+  const v = parseOrThrow(AddInput, input);
+  const url = await checkReceiverUrl(v.url, {
+    allowLoopback: deps.allowLoopback,
+    resolve: deps.resolve,
+  });
+  const id = newId('receiver');
+  const secret = generateSigningSecret();
+  const sealed = deps.box.seal(secret, id);
+  const receiver = await withTransaction(deps.pool, async (db) => {
+    await lockBrand(db, v.brandId);
+    if ((await countReceivers(db, v.brandId)) >= deps.maxPerBrand) {
+      throw new AppError(
+        'receiver_limit',
+        `Brand ${v.brandId} already has the maximum of ${deps.maxPerBrand} receivers; remove one first.`,
+      );
+    }
+    return insertReceiver(db, {
+      id,
+      brandId: v.brandId,
+      url: url.toString(),
+      label: v.label,
+      events: v.events,
+      ciphertext: sealed.ciphertext,
+      keyId: sealed.keyId,
+      createdBy: v.actorEmail,
+    });
+  });
+  return { receiver, secret };
+}
+
+export async function listReceivers(
+  deps: ReceiverDeps,
+  input: { brandId: string },
+): Promise<ReceiverRow[]> {
+  const v = parseOrThrow(z.object({ brandId }), input);
+  return selectReceivers(deps.pool, v.brandId);
+}
+
+/** Loads a receiver or throws not_found. */
+export async function getReceiver(deps: { pool: Pool }, id: string): Promise<ReceiverRow> {
+  parseOrThrow(z.object({ receiverId }), { receiverId: id });
+  const row = await selectReceiver(deps.pool, id);
+  if (!row) throw notFound(id);
+  return row;
+}
+
+const UpdateInput = z.object({
+  receiverId,
+  url: z.string().min(1, 'must not be empty').optional(),
+  label: label.optional(),
+  events: events.optional(),
+  enabled: z.boolean().optional(),
+});
+
+/**
+ * Changes the given fields; a new URL passes the URL rules first. Disabling fails the
+ * receiver's pending deliveries visibly; enabling clears the disabled reason and streak.
+ */
+export async function updateReceiver(
+  deps: ReceiverDeps,
+  input: z.input<typeof UpdateInput>,
+): Promise<ReceiverRow> {
+  const v = parseOrThrow(UpdateInput, input);
+  const url =
+    v.url === undefined
+      ? undefined
+      : (
+          await checkReceiverUrl(v.url, {
+            allowLoopback: deps.allowLoopback,
+            resolve: deps.resolve,
+          })
+        ).toString();
+  return withTransaction(deps.pool, async (db) => {
+    const row = await updateReceiverRow(db, v.receiverId, {
+      url,
+      label: v.label,
+      events: v.events,
+      enabled: v.enabled,
+    });
+    if (!row) throw notFound(v.receiverId);
+    if (v.enabled === false)
+      await failPendingDeliveries(db, row.id, 'receiver disabled by an owner');
+    return row;
+  });
+}
+
+export async function removeReceiver(
+  deps: ReceiverDeps,
+  input: { receiverId: string },
+): Promise<ReceiverRow> {
+  const v = parseOrThrow(z.object({ receiverId }), input);
+  const row = await deleteReceiver(deps.pool, v.receiverId);
+  if (!row) throw notFound(v.receiverId);
+  return row;
+}

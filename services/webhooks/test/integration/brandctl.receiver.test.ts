@@ -1,0 +1,251 @@
+// brandctl receiver ... end to end against the real webhooks service and a real HTTPS
+// receiver: the secret is printed once and verifies real deliveries; the Test action says
+// queued (not delivered) and `deliveries` then shows its outcome; refusals carry the
+// service's code with exit 1; every command has --help.
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { REPO_ROOT, TEST_ADMIN_TOKEN, waitFor } from '@brand/testkit';
+import { newBrandId, startHarness, type Harness, type RegisteredReceiver } from './harness';
+
+const BIN = path.join(REPO_ROOT, 'cli/bin/brandctl.js');
+let h: Harness;
+const brand = newBrandId();
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function brandctl(...args: string[]): Promise<Run> {
+  const env = {
+    ...process.env,
+    WEBHOOKS_GRPC_ADDR: h.webhooks.address,
+    ADMIN_TOKEN: TEST_ADMIN_TOKEN,
+  };
+  return new Promise((resolve, reject) => {
+    execFile(
+      process.execPath,
+      [BIN, ...args],
+      { cwd: REPO_ROOT, env, timeout: 30_000 },
+      (err, stdout, stderr) => {
+        if (err === null) return resolve({ code: 0, stdout, stderr });
+        if (typeof err.code === 'number') return resolve({ code: err.code, stdout, stderr });
+        reject(new Error(`could not run brandctl: ${err.message}`));
+      },
+    );
+  });
+}
+const json = <T>(r: Run): T => JSON.parse(r.stdout) as T;
+
+interface ReceiverOut {
+  id: string;
+  events: string[];
+  enabled: boolean;
+  last_status: number | null;
+  failure_count: number;
+}
+interface DeliveryOut {
+  id: string;
+  event_type: string;
+  test: boolean;
+  status: string;
+  attempt_count: number;
+  last_status: number | null;
+}
+
+beforeAll(async () => {
+  h = await startHarness({ label: 'brandctl' });
+});
+afterAll(() => h?.close());
+
+describe('brandctl receiver', () => {
+  let target: RegisteredReceiver;
+  let receiverId: string;
+  let secret: string;
+
+  it('add prints the receiver and its secret once, with a warning', async () => {
+    // a receiver server to point at; its own registration is only used for its URL
+    target = await h.addReceiver({ brandId: newBrandId(), events: ['payout.paid'] });
+    const human = await brandctl(
+      ...['receiver', 'add', '--brand', brand, '--url', `${target.server.url}/cli`],
+      ...[
+        '--label',
+        'CLI hook',
+        '--events',
+        'payout.paid,campaign.settled',
+        '--actor',
+        'owner@cli.test',
+      ],
+    );
+    expect(human.code).toBe(0);
+    expect(human.stdout).toMatch(/Signing secret \(shown once\):\n\n {4,}whsec_[0-9A-Za-z]{32}\n/);
+    expect(human.stdout).toMatch(/will not be shown again/);
+
+    const r = await brandctl(
+      ...['receiver', 'add', '--brand', brand, '--url', `${target.server.url}/cli2`],
+      ...[
+        '--label',
+        'CLI hook 2',
+        '--events',
+        'payout.paid',
+        '--actor',
+        'owner@cli.test',
+        '--json',
+      ],
+    );
+    expect(r.code).toBe(0);
+    const out = json<{ receiver: ReceiverOut; secret: string }>(r);
+    expect(out.receiver).toMatchObject({
+      events: ['payout.paid'],
+      enabled: true,
+      last_status: null,
+      failure_count: 0,
+    });
+    expect(out.secret).toMatch(/^whsec_/);
+    expect(r.stderr).toMatch(/shown once/);
+    receiverId = out.receiver.id;
+    secret = out.secret;
+    // the target server now verifies with this receiver's secret too
+    target.secrets.push(secret);
+  });
+
+  it('list never shows secrets', async () => {
+    const r = await brandctl('receiver', 'list', '--brand', brand, '--json');
+    expect(r.code).toBe(0);
+    expect(json<{ receivers: ReceiverOut[] }>(r).receivers).toHaveLength(2);
+    expect(r.stdout).not.toMatch(/whsec_/);
+    const human = await brandctl('receiver', 'list', '--brand', brand);
+    expect(human.stdout).toMatch(/CLI hook 2/);
+    expect(human.stdout).not.toMatch(/whsec_/);
+  });
+
+  it('test says queued, not delivered, and deliveries then shows the outcome', async () => {
+    const r = await brandctl('receiver', 'test', receiverId);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/queued \(not yet delivered\)/);
+    const j = json<{ delivery: DeliveryOut; queued: boolean; delivered: boolean }>(
+      await brandctl('receiver', 'test', receiverId, '--json'),
+    );
+    expect(j).toMatchObject({
+      queued: true,
+      delivered: false,
+      delivery: { test: true, event_type: 'payout.paid' },
+    });
+
+    const done = await waitFor(
+      async () => {
+        const list = json<{ deliveries: DeliveryOut[] }>(
+          await brandctl('receiver', 'deliveries', receiverId, '--json'),
+        );
+        return list.deliveries.length === 2 && list.deliveries.every((d) => d.status !== 'pending')
+          ? list
+          : undefined;
+      },
+      { timeoutMs: 30_000, intervalMs: 500 },
+    );
+    for (const d of done.deliveries) {
+      expect(d).toMatchObject({
+        test: true,
+        status: 'succeeded',
+        attempt_count: 1,
+        last_status: 200,
+      });
+    }
+    const verified = target.server.received.filter((x) => x.verdict.ok && x.event?.test === true);
+    expect(verified).toHaveLength(2);
+    expect(verified[0]!.event?.data.object.id).toMatch(/Sample$/);
+    const human = await brandctl('receiver', 'deliveries', receiverId);
+    expect(human.stdout).toMatch(/succeeded/);
+  });
+
+  it('a failed test delivery shows as failed and never counts as a failure', async () => {
+    const failing = await h.addReceiver({
+      brandId: brand,
+      events: ['submission.rejected'],
+      respondWith: () => 500,
+    });
+    expect((await brandctl('receiver', 'test', failing.receiver.id)).code).toBe(0);
+    const done = await waitFor(
+      async () => {
+        const list = json<{ deliveries: DeliveryOut[] }>(
+          await brandctl('receiver', 'deliveries', failing.receiver.id, '--json'),
+        );
+        return list.deliveries[0]?.status === 'failed' ? list.deliveries[0] : undefined;
+      },
+      { timeoutMs: 30_000, intervalMs: 500 },
+    );
+    expect(done).toMatchObject({ test: true, attempt_count: 1, last_status: 500 });
+    const list = json<{ receivers: ReceiverOut[] }>(
+      await brandctl('receiver', 'list', '--brand', brand, '--json'),
+    );
+    expect(list.receivers.find((x) => x.id === failing.receiver.id)).toMatchObject({
+      last_status: 500,
+      failure_count: 0,
+      enabled: true,
+    });
+    await h.client.call('removeReceiver', { receiver_id: failing.receiver.id });
+  });
+
+  it('update changes events and state; resend re-queues; remove removes', async () => {
+    const u = json<{ receiver: ReceiverOut }>(
+      await brandctl(
+        'receiver',
+        'update',
+        receiverId,
+        '--events',
+        'campaign.settled',
+        '--disable',
+        '--json',
+      ),
+    );
+    expect(u.receiver).toMatchObject({ events: ['campaign.settled'], enabled: false });
+    const { deliveries } = json<{ deliveries: DeliveryOut[] }>(
+      await brandctl('receiver', 'deliveries', receiverId, '--json'),
+    );
+    const refusedResend = await brandctl('receiver', 'resend', deliveries[0]!.id, '--json');
+    expect(refusedResend.code).toBe(1);
+    expect(json<{ error: { code: string } }>(refusedResend).error.code).toBe('precondition_failed');
+    await brandctl('receiver', 'update', receiverId, '--enable');
+    const resent = json<{ delivery: DeliveryOut; queued: boolean }>(
+      await brandctl('receiver', 'resend', deliveries[0]!.id, '--json'),
+    );
+    expect(resent).toMatchObject({ queued: true, delivery: { status: 'pending' } });
+    const rm = await brandctl('receiver', 'remove', receiverId, '--json');
+    expect(rm.code).toBe(0);
+    expect(json<{ removed: boolean }>(rm).removed).toBe(true);
+    expect((await brandctl('receiver', 'remove', receiverId, '--json')).code).toBe(1);
+  });
+
+  it('refuses bad input with the service’s reason and exit 1, or a usage error with exit 2', async () => {
+    const http = await brandctl(
+      ...['receiver', 'add', '--brand', brand, '--url', 'http://hooks.example/x', '--label', 'x'],
+      ...['--events', 'payout.paid', '--actor', 'owner@cli.test', '--json'],
+    );
+    expect(http.code).toBe(1);
+    const error = json<{ error: { code: string; message: string } }>(http).error;
+    expect(error.code).toBe('validation_failed');
+    expect(error.message).toMatch(/https/);
+    const slack = await brandctl(
+      ...['receiver', 'add', '--brand', brand, '--url', 'https://hooks.slack.com/services/T/B/x'],
+      ...['--label', 'x', '--events', 'payout.paid', '--actor', 'owner@cli.test'],
+    );
+    expect(slack.code).toBe(1);
+    expect(slack.stderr + slack.stdout).toMatch(/examples\/relay/);
+    const badType = await brandctl(
+      ...['receiver', 'add', '--brand', brand, '--url', 'https://x.example/', '--label', 'x'],
+      ...['--events', 'invoice.paid', '--actor', 'owner@cli.test'],
+    );
+    expect(badType.code).toBe(2);
+    expect(badType.stderr).toMatch(/unknown: invoice.paid/);
+  });
+
+  it.each(['add', 'list', 'update', 'remove', 'test', 'deliveries', 'resend'])(
+    '%s has --help',
+    async (cmd) => {
+      const r = await brandctl('receiver', cmd, '--help');
+      expect(r.code).toBe(0);
+      expect(r.stdout).toMatch(/--json/);
+    },
+  );
+});

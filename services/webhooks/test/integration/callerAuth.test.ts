@@ -1,0 +1,129 @@
+// Every RPC of the webhooks service requires the admin credential (they are all admin
+// RPCs): without a credential, with a wrong one, and with the internal (gateway) token the
+// call is refused; with the admin token it is answered. grpc.health.v1 stays open. The
+// signing secrets and the secret-encryption key never reach the log.
+import { EVENT_TYPES } from '@brand/shared/enums';
+import {
+  checkGrpcHealth,
+  createWebhooksClient,
+  TEST_ADMIN_TOKEN,
+  TEST_INTERNAL_TOKEN,
+  TEST_WEBHOOK_SECRET_KEY,
+  type WebhooksClient,
+} from '@brand/testkit';
+import { newBrandId, startHarness, type Harness, type RegisteredReceiver } from './harness';
+
+let h: Harness;
+let target: RegisteredReceiver;
+const brand = newBrandId();
+const secrets: string[] = [];
+
+beforeAll(async () => {
+  h = await startHarness({ label: 'auth' });
+  target = await h.addReceiver({ brandId: brand, events: ['payout.paid'] });
+  secrets.push(target.secret);
+});
+afterAll(() => h?.close());
+
+type Call = (c: WebhooksClient) => Promise<unknown>;
+const RPCS: Array<[string, Call]> = [
+  [
+    'AddReceiver',
+    async (c) => {
+      const res = await c.call('addReceiver', {
+        brand_id: brand,
+        url: `${target.server.url}/auth`,
+        label: 'auth',
+        events: [EVENT_TYPES.toProto('payout.paid')],
+        actor_email: 'owner@auth.test',
+      });
+      secrets.push(res.secret);
+      return res;
+    },
+  ],
+  ['ListReceivers', (c) => c.call('listReceivers', { brand_id: brand })],
+  [
+    'UpdateReceiver',
+    (c) =>
+      c.call('updateReceiver', { receiver_id: target.receiver.id, label: 'renamed', events: [] }),
+  ],
+  ['RemoveReceiver', (c) => c.call('removeReceiver', { receiver_id: 'rcv_doesNotExist' })],
+  [
+    'TestReceiver',
+    (c) => c.call('testReceiver', { receiver_id: target.receiver.id, event_type: 0 }),
+  ],
+  [
+    'ListDeliveries',
+    (c) => c.call('listDeliveries', { receiver_id: target.receiver.id, brand_id: '', limit: 10 }),
+  ],
+  ['ResendDelivery', (c) => c.call('resendDelivery', { delivery_id: 'dlv_doesNotExist' })],
+];
+
+async function withClient<T>(token: string, fn: (c: WebhooksClient) => Promise<T>): Promise<T> {
+  const client = createWebhooksClient(h.webhooks.address, token);
+  try {
+    return await fn(client);
+  } finally {
+    client.close();
+  }
+}
+const outcome = (p: Promise<unknown>): Promise<string> =>
+  p.then(
+    () => 'ok',
+    (err: { code?: string }) => err.code ?? 'error',
+  );
+
+describe.each(RPCS)('WebhooksService/%s (admin)', (_rpc, call) => {
+  it('refuses a caller without a credential', async () => {
+    expect(await withClient('', (c) => outcome(call(c)))).toBe('unauthenticated');
+  });
+
+  it('refuses a wrong credential', async () => {
+    const wrong = `${TEST_ADMIN_TOKEN.slice(0, -1)}x`;
+    expect(await withClient(wrong, (c) => outcome(call(c)))).toBe('unauthenticated');
+  });
+
+  it('refuses the internal (gateway) credential', async () => {
+    expect(await withClient(TEST_INTERNAL_TOKEN, (c) => outcome(call(c)))).toBe(
+      'insufficient_permission',
+    );
+  });
+
+  it('answers the admin credential', async () => {
+    expect(['unauthenticated', 'insufficient_permission']).not.toContain(
+      await withClient(TEST_ADMIN_TOKEN, (c) => outcome(call(c))),
+    );
+  });
+});
+
+describe('refused calls', () => {
+  it('change nothing', async () => {
+    const before = await h.client.call('listReceivers', { brand_id: brand });
+    await withClient('', (c) =>
+      outcome(c.call('removeReceiver', { receiver_id: target.receiver.id })),
+    );
+    await withClient(TEST_INTERNAL_TOKEN, (c) =>
+      outcome(c.call('removeReceiver', { receiver_id: target.receiver.id })),
+    );
+    expect(await h.client.call('listReceivers', { brand_id: brand })).toEqual(before);
+  });
+});
+
+describe('grpc.health.v1', () => {
+  it('answers without a credential, so probes work', async () => {
+    await expect(checkGrpcHealth(h.webhooks.address)).resolves.toBe('SERVING');
+  });
+});
+
+describe('the log', () => {
+  it('never contains a signing secret or the encryption key', async () => {
+    // let the queued test delivery be attempted (and logged) first
+    await target.server.waitFor((r) => r.length >= 1, 30_000);
+    const log = h.webhooks.logs().join('\n');
+    expect(secrets.length).toBeGreaterThanOrEqual(2);
+    for (const secret of secrets) expect(log).not.toContain(secret);
+    expect(log).not.toMatch(/whsec_/);
+    expect(log).not.toContain(TEST_WEBHOOK_SECRET_KEY);
+    expect(log).toMatch(/"msg":"listening"/);
+  });
+});

@@ -1,0 +1,162 @@
+// Shared set-up of the webhooks integration tests: a throwaway database, a test CA, a topic
+// and consumer group of the test file's own, the built webhooks service, and real HTTPS
+// example receivers registered through the admin RPCs.
+import { startReceiver, type ReceiverOptions, type RunningReceiver } from '@brand/example-receiver';
+import type { Delivery, Receiver } from '@brand/proto/webhooks/v1';
+import { EVENT_TYPES, type EventTypeName } from '@brand/shared/enums';
+import {
+  createEventProducer,
+  createTestCa,
+  createTestDatabase,
+  createTopic,
+  createWebhooksClient,
+  deleteTopic,
+  randomHex,
+  startWebhooks,
+  stopAllServices,
+  testKafkaBrokers,
+  uniqueConsumerGroup,
+  uniqueTopic,
+  type EventProducer,
+  type TestCa,
+  type TestDatabase,
+  type WebhooksClient,
+  type WebhooksProcess,
+} from '@brand/testkit';
+
+export interface RegisteredReceiver {
+  server: RunningReceiver;
+  /** The secrets the server verifies with; push another receiver's to accept its deliveries too. */
+  secrets: string[];
+  receiver: Receiver;
+  secret: string;
+}
+
+export interface Harness {
+  db: TestDatabase;
+  ca: TestCa;
+  topic: string;
+  groupId: string;
+  webhooks: WebhooksProcess;
+  client: WebhooksClient;
+  producer: EventProducer;
+  brokers: string[];
+  /** Starts the service again (after a kill) with the same settings. */
+  restart(): Promise<WebhooksProcess>;
+  /** Starts an HTTPS example receiver and registers it for `brandId` with `events`. */
+  addReceiver(opts: {
+    brandId: string;
+    events: EventTypeName[];
+    acceptedTypes?: EventTypeName[];
+    respondWith?: ReceiverOptions['respondWith'];
+    onEvent?: ReceiverOptions['onEvent'];
+    keepReceived?: number;
+    /** Registers this URL instead of the receiver's own (a redirecting server, ...). */
+    url?: string;
+  }): Promise<RegisteredReceiver>;
+  close(): Promise<void>;
+}
+
+export const newBrandId = (): string => `br_${randomHex(8)}`;
+
+export async function startHarness(
+  opts: {
+    env?: Record<string, string>;
+    brokers?: string[];
+    label?: string;
+    /** The service's DATABASE_URL from the test database's (e.g. through a tcpProxy). */
+    databaseUrl?: (url: string) => string;
+  } = {},
+): Promise<Harness> {
+  const brokers = opts.brokers ?? testKafkaBrokers();
+  const db = await createTestDatabase();
+  const ca = createTestCa();
+  const topic = uniqueTopic(opts.label);
+  const groupId = uniqueConsumerGroup(opts.label);
+  await createTopic(topic, 3, brokers);
+  const start = () =>
+    startWebhooks({
+      databaseUrl: opts.databaseUrl ? opts.databaseUrl(db.url) : db.url,
+      topic,
+      groupId,
+      caFile: ca.caFile,
+      brokers,
+      env: opts.env,
+    });
+  const servers: RunningReceiver[] = [];
+  const h: Harness = {
+    db,
+    ca,
+    topic,
+    groupId,
+    brokers,
+    webhooks: await start(),
+    client: undefined as unknown as WebhooksClient,
+    producer: await createEventProducer(topic, brokers),
+    async restart() {
+      h.webhooks = await start();
+      return h.webhooks;
+    },
+    async addReceiver(r) {
+      const secrets: string[] = [];
+      const server = await startReceiver({
+        tls: ca.tls,
+        secrets,
+        acceptedTypes: r.acceptedTypes ?? r.events,
+        respondWith: r.respondWith,
+        onEvent: r.onEvent,
+        keepReceived: r.keepReceived,
+      });
+      servers.push(server);
+      const res = await h.client.call('addReceiver', {
+        brand_id: r.brandId,
+        url: r.url ?? `${server.url}/hooks`,
+        label: `test receiver ${servers.length}`,
+        events: r.events.map((e) => EVENT_TYPES.toProto(e)),
+        actor_email: 'owner@brand.test',
+      });
+      secrets.push(res.secret);
+      return { server, secrets, receiver: res.receiver!, secret: res.secret };
+    },
+    async close() {
+      // WEBHOOKS_TEST_LOGS=1 prints the service's log, to read what a failing test saw
+      if (process.env.WEBHOOKS_TEST_LOGS) process.stdout.write(`${h.webhooks.logs().join('\n')}\n`);
+      h.client.close();
+      await h.producer.close().catch(() => undefined);
+      await stopAllServices();
+      await Promise.all(servers.map((s) => s.close()));
+      await deleteTopic(topic, brokers);
+      await db.close();
+      ca.remove();
+    },
+  };
+  h.client = createWebhooksClient(h.webhooks.address);
+  return h;
+}
+
+/** The deliveries table of the test database, for assertions on what was queued. */
+export async function deliveryRows(
+  h: Harness,
+  receiverId: string,
+): Promise<Array<{ event_id: string; status: string; attempts: number }>> {
+  const res = await h.db.pool.query<{ event_id: string; status: string; attempts: number }>(
+    `select event_id, status, attempts from webhooks.deliveries where receiver_id = $1`,
+    [receiverId],
+  );
+  return res.rows;
+}
+
+/** A receiver as the admin RPC shows it now. */
+export async function receiverState(h: Harness, brandId: string, id: string): Promise<Receiver> {
+  const { receivers } = await h.client.call('listReceivers', { brand_id: brandId });
+  const found = receivers.find((r) => r.id === id);
+  if (!found) throw new Error(`receiver ${id} not listed`);
+  return found;
+}
+
+/** The deliveries of a receiver as the admin RPC shows them, newest first. */
+export async function deliveriesOf(h: Harness, receiverId: string): Promise<Delivery[]> {
+  return (
+    await h.client.call('listDeliveries', { receiver_id: receiverId, brand_id: '', limit: 200 })
+  ).deliveries;
+}

@@ -8,6 +8,7 @@ const moduleNameMapper = {
   '^@brand/proto/access/v1$': '<rootDir>/proto/gen/brand/access/v1/access.ts',
   '^@brand/proto/records/v1$': '<rootDir>/proto/gen/brand/records/v1/records.ts',
   '^@brand/proto/events/v1$': '<rootDir>/proto/gen/brand/events/v1/events.ts',
+  '^@brand/proto/plans/v1$': '<rootDir>/proto/gen/brand/plans/v1/plans.ts',
   '^@brand/testkit$': '<rootDir>/packages/testkit/src/index.ts',
   '^@brand/records/recordWriter$': '<rootDir>/services/records/src/records/recordWriter.ts',
   '^@brand/records/migrations$': '<rootDir>/services/records/src/db/migrations.ts',

@@ -3,7 +3,7 @@ export { createAdminClient, type AdminClient, type ListRecordsInput } from './ad
 export { checkGrpcHealth, type HealthStatus } from './grpcHealth';
 export { makeBrandWithKey, type BrandWithKey } from './makeBrandWithKey';
 export { makeRecords } from './makeRecords';
-export { GATEWAY_MAIN, RECORDS_MAIN, REPO_ROOT } from './paths';
+export { GATEWAY_MAIN, PLANS_MAIN, RECORDS_MAIN, REPO_ROOT } from './paths';
 export {
   environmentValue,
   recordValue,
@@ -14,6 +14,7 @@ export {
   type RoleName,
   type TierName,
 } from './protoEnums';
+export { createPlansClient, type PlansClient } from './plansClient';
 export { randomHex } from './random';
 export { RECORD_FACTORIES, type RecordTypes, type RowContext } from './recordFactories';
 export { freeRedisPrefixKeys, uniqueRedisPrefix } from './redisKeys';
@@ -25,11 +26,13 @@ export {
 } from './serviceProcess';
 export {
   startGateway,
+  startPlans,
   startRecords,
   TEST_ADMIN_TOKEN,
   TEST_CURSOR_SECRET,
   TEST_INTERNAL_TOKEN,
   type GatewayProcess,
+  type PlansProcess,
   type RecordsProcess,
 } from './services';
 export { startStack, type Stack, type StackOptions } from './stack';

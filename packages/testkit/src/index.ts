@@ -14,6 +14,7 @@ export {
   type RoleName,
   type TierName,
 } from './protoEnums';
+export { planBody, planInputMessage } from './planFixtures';
 export { createPlansClient, type PlansClient } from './plansClient';
 export { randomHex } from './random';
 export { RECORD_FACTORIES, type RecordTypes, type RowContext } from './recordFactories';

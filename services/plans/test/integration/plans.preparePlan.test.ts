@@ -60,10 +60,11 @@ describe('PreparePlan', () => {
     });
     expect(res.plan!.id).toMatch(/^pln_[A-Za-z0-9]{20}$/);
     expect(res.plan!.notes).toBeUndefined();
-    const { rows } = await db.pool.query('select notes from plans.plans where id = $1', [
-      res.plan!.id,
-    ]);
-    expect(rows[0].notes).toBe(body.notes);
+    const { rows } = await db.pool.query<{ notes: string }>(
+      'select notes from plans.plans where id = $1',
+      [res.plan!.id],
+    );
+    expect(rows[0]?.notes).toBe(body.notes);
   });
 
   it('replays identical input with the same plan and replayed: true', async () => {
@@ -134,7 +135,7 @@ describe('PreparePlan', () => {
     const refused = bodies[outcomes.indexOf('pending_plan_limit')]!;
     await expect(prepare(brand, refused)).rejects.toMatchObject({
       code: 'pending_plan_limit',
-      message: expect.stringMatching(/cancel/),
+      message: expect.stringMatching(/cancel/) as unknown,
     });
     await admin.plans('completePlan', { plan_id: replay.plan!.id });
     expect((await prepare(brand, refused)).replayed).toBe(false);

@@ -22,3 +22,10 @@ export const MAX_SEED_SCALE = 50;
 /** --scale: a whole number from 1 to 50. */
 export const parseScale = (value: string): number =>
   positiveInteger(value, `a whole number from 1 to ${MAX_SEED_SCALE}`, MAX_SEED_SCALE);
+
+/** The largest page the plans listing returns. */
+export const MAX_PLAN_PAGE = 200;
+
+/** --limit: a whole number from 1 to 200. */
+export const parseLimit = (value: string): number =>
+  positiveInteger(value, `a whole number from 1 to ${MAX_PLAN_PAGE}`, MAX_PLAN_PAGE);

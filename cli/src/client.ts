@@ -1,4 +1,5 @@
 import { AccessServiceClient } from '@brand/proto/access/v1';
+import { PlansServiceClient } from '@brand/proto/plans/v1';
 import { RecordsServiceClient } from '@brand/proto/records/v1';
 import { AppError } from '@brand/shared/errors';
 import { connectClient, createCaller, type Caller } from '@brand/shared/grpc';
@@ -10,6 +11,8 @@ export interface Backend {
   address: string;
   access: Caller<AccessServiceClient>;
   records: Caller<RecordsServiceClient>;
+  /** The plans service (its own address: PLANS_GRPC_ADDR, --plans). */
+  plans: Caller<PlansServiceClient>;
   /** Closes the channels so the process can exit. */
   close(): void;
 }
@@ -30,10 +33,15 @@ export function createBackend(settings: Settings): Backend {
   const call = { deadlineMs: settings.timeoutMs, token };
   const records = connectClient(RecordsServiceClient, settings.recordsAddr);
   const access = connectClient(AccessServiceClient, settings.recordsAddr, records);
+  const plans = connectClient(PlansServiceClient, settings.plansAddr);
   return {
     address: settings.recordsAddr,
     access: createCaller(access, call),
     records: createCaller(records, call),
-    close: () => records.close(),
+    plans: createCaller(plans, call),
+    close: () => {
+      records.close();
+      plans.close();
+    },
   };
 }

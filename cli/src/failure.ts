@@ -5,6 +5,9 @@ import type { Failure } from './output';
 /** Exit codes: 0 success, 1 refused or invalid, 2 usage (commander), 3 service unreachable. */
 export const EXIT = { ok: 0, refused: 1, usage: 2, unreachable: 3 } as const;
 
+/** The service a command talks to, named in "cannot reach" messages. */
+export type ServiceName = 'records' | 'plans';
+
 export interface Outcome {
   failure: Failure;
   exitCode: (typeof EXIT)['refused' | 'unreachable'];
@@ -16,7 +19,12 @@ export interface Outcome {
  * when no service answered at all, the message says where brandctl looked and how to
  * start the stack, since the generic transport message would not help anyone.
  */
-export function describeFailure(err: unknown, address: string, timeoutMs: number): Outcome {
+export function describeFailure(
+  err: unknown,
+  address: string,
+  timeoutMs: number,
+  service: ServiceName = 'records',
+): Outcome {
   if (!isAppError(err)) {
     const message = err instanceof Error ? err.message : String(err);
     return { failure: { code: 'internal_error', message }, exitCode: EXIT.refused };
@@ -29,9 +37,9 @@ export function describeFailure(err: unknown, address: string, timeoutMs: number
   const transport = transportError(err.cause);
   let message = err.message;
   if (transport?.code === status.DEADLINE_EXCEEDED) {
-    message = `the records service at ${address} did not answer within ${timeoutMs} ms; is it running? (npm run up)`;
+    message = `the ${service} service at ${address} did not answer within ${timeoutMs} ms; is it running? (npm run up)`;
   } else if (transport !== undefined) {
-    message = `cannot reach the records service at ${address}; is it running? (npm run up)`;
+    message = `cannot reach the ${service} service at ${address}; is it running? (npm run up)`;
   }
   return { failure: { code: 'service_unavailable', message }, exitCode: EXIT.unreachable };
 }

@@ -3,9 +3,10 @@ import { parseTimeout } from './args';
 import { registerBrandCommands } from './commands/brand';
 import { registerKeyCommands } from './commands/key';
 import { registerMemberCommands } from './commands/member';
+import { registerPlanCommands } from './commands/plan';
 import { registerSeedCommand } from './commands/seed';
 import { EXIT } from './failure';
-import { DEFAULT_RECORDS_ADDR, DEFAULT_TIMEOUT_MS } from './settings';
+import { DEFAULT_PLANS_ADDR, DEFAULT_RECORDS_ADDR, DEFAULT_TIMEOUT_MS } from './settings';
 
 /**
  * brandctl's composition root. Connection flags are global (accepted before or after the
@@ -13,10 +14,16 @@ import { DEFAULT_RECORDS_ADDR, DEFAULT_TIMEOUT_MS } from './settings';
  */
 function buildProgram(): Command {
   const program = new Command('brandctl')
-    .description('The Developers area: manage brands, members and API keys, and seed demo data.')
+    .description(
+      'The Developers area: manage brands, members, API keys and campaign plans, and seed demo data.',
+    )
     .option(
       '--records <host:port>',
       `records service address (env RECORDS_GRPC_ADDR; default ${DEFAULT_RECORDS_ADDR})`,
+    )
+    .option(
+      '--plans <host:port>',
+      `plans service address (env PLANS_GRPC_ADDR; default ${DEFAULT_PLANS_ADDR})`,
     )
     .option('--token <token>', 'admin token for admin calls (env ADMIN_TOKEN)')
     .option('--timeout <ms>', `deadline per call (default ${DEFAULT_TIMEOUT_MS})`, parseTimeout)
@@ -33,6 +40,7 @@ function buildProgram(): Command {
   registerMemberCommands(program);
   registerKeyCommands(program);
   registerSeedCommand(program);
+  registerPlanCommands(program);
   return program;
 }
 

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { createBackend, type Backend } from './client';
-import { describeFailure } from './failure';
+import { describeFailure, type ServiceName } from './failure';
 import { printFailure, printResult, processStreams, type Rendered, type Streams } from './output';
 import { resolveSettings, type Settings } from './settings';
 
@@ -17,6 +17,7 @@ export interface CommandContext {
 /** The options commander collects for every command: the connection flags and --json. */
 interface GlobalOptions {
   records?: string;
+  plans?: string;
   token?: string;
   timeout?: number;
   json?: boolean;
@@ -50,11 +51,13 @@ function withExamples(cmd: Command, examples: string[]): Command {
  * Runs one command's handler: resolves the settings (flags > env > the local stack's files),
  * connects, prints the result, and on failure prints the service's reason and sets the
  * exit code (1 refused, 3 unreachable). Never throws, and never prints the token.
+ * `service` names the service the command calls, for "cannot reach" messages.
  */
 export async function runCommand(
   cmd: Command,
   handler: (ctx: CommandContext) => Promise<Rendered>,
   streams: Streams = processStreams,
+  service: ServiceName = 'records',
 ): Promise<void> {
   const opts = cmd.optsWithGlobals<GlobalOptions>();
   const json = opts.json === true;
@@ -65,7 +68,8 @@ export async function runCommand(
     const notice = (text: string): void => streams.stderr(`${text}\n`);
     printResult(streams, json, await handler({ backend, settings, json, notice }));
   } catch (err) {
-    const { failure, exitCode } = describeFailure(err, settings.recordsAddr, settings.timeoutMs);
+    const address = service === 'plans' ? settings.plansAddr : settings.recordsAddr;
+    const { failure, exitCode } = describeFailure(err, address, settings.timeoutMs, service);
     printFailure(streams, json, failure);
     process.exitCode = exitCode;
   } finally {

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import {
+  DEFAULT_PLANS_ADDR,
   DEFAULT_RECORDS_ADDR,
   DEFAULT_TIMEOUT_MS,
   LOCAL_ENV_FILE,
@@ -9,26 +10,36 @@ import {
   resolveSettings,
 } from './settings';
 
-const FILE = { RECORDS_GRPC_ADDR: 'file-host:1', ADMIN_TOKEN: 'file-token' };
+const FILE = {
+  RECORDS_GRPC_ADDR: 'file-host:1',
+  PLANS_GRPC_ADDR: 'file-host:4',
+  ADMIN_TOKEN: 'file-token',
+};
 
 describe('resolveSettings', () => {
   it('prefers flags over environment and file', () => {
     const s = resolveSettings(
-      { records: 'flag-host:3', token: 'flag-token', timeout: 500 },
-      { RECORDS_GRPC_ADDR: 'env-host:2', ADMIN_TOKEN: 'env-token' },
+      { records: 'flag-host:3', plans: 'flag-host:5', token: 'flag-token', timeout: 500 },
+      { RECORDS_GRPC_ADDR: 'env-host:2', PLANS_GRPC_ADDR: 'env-host:6', ADMIN_TOKEN: 'env-token' },
       () => FILE,
     );
-    expect(s).toEqual({ recordsAddr: 'flag-host:3', token: 'flag-token', timeoutMs: 500 });
+    expect(s).toEqual({
+      recordsAddr: 'flag-host:3',
+      plansAddr: 'flag-host:5',
+      token: 'flag-token',
+      timeoutMs: 500,
+    });
   });
 
   it('prefers environment over the file', () => {
     const s = resolveSettings(
       {},
-      { RECORDS_GRPC_ADDR: 'env-host:2', ADMIN_TOKEN: 'env-token' },
+      { RECORDS_GRPC_ADDR: 'env-host:2', PLANS_GRPC_ADDR: 'env-host:6', ADMIN_TOKEN: 'env-token' },
       () => FILE,
     );
     expect(s).toEqual({
       recordsAddr: 'env-host:2',
+      plansAddr: 'env-host:6',
       token: 'env-token',
       timeoutMs: DEFAULT_TIMEOUT_MS,
     });
@@ -37,12 +48,17 @@ describe('resolveSettings', () => {
   it('falls back to the file per setting', () => {
     const s = resolveSettings({ records: 'flag-host:3' }, {}, () => FILE);
     expect(s.recordsAddr).toBe('flag-host:3');
+    expect(s.plansAddr).toBe('file-host:4');
     expect(s.token).toBe('file-token');
   });
 
   it('does not read the file when flags and environment say everything', () => {
     const envFile = jest.fn(() => FILE);
-    resolveSettings({}, { RECORDS_GRPC_ADDR: 'a:1', ADMIN_TOKEN: 't' }, envFile);
+    resolveSettings(
+      {},
+      { RECORDS_GRPC_ADDR: 'a:1', PLANS_GRPC_ADDR: 'b:2', ADMIN_TOKEN: 't' },
+      envFile,
+    );
     expect(envFile).not.toHaveBeenCalled();
   });
 
@@ -55,6 +71,7 @@ describe('resolveSettings', () => {
   it('uses the default address and no token when nothing is set', () => {
     expect(resolveSettings({}, {}, () => ({}))).toEqual({
       recordsAddr: DEFAULT_RECORDS_ADDR,
+      plansAddr: DEFAULT_PLANS_ADDR,
       token: undefined,
       timeoutMs: DEFAULT_TIMEOUT_MS,
     });
@@ -104,6 +121,7 @@ describe('readEnvFile', () => {
     expect(LOCAL_ENV_FILE).toBe(join(__dirname, '..', '..', 'config', 'local.env'));
     const vars = readEnvFile();
     expect(vars.RECORDS_GRPC_ADDR).toMatch(/^[\w.-]+:\d+$/);
+    expect(vars.PLANS_GRPC_ADDR).toBe('127.0.0.1:50052');
     // secrets are generated into .local/secrets.env on first `npm run up`, never committed
     expect(vars.ADMIN_TOKEN).toBeUndefined();
     expect(vars.INTERNAL_TOKEN).toBeUndefined();

@@ -2,7 +2,7 @@
 # npm run up: the whole system on this machine, in the foreground.
 # Installs dependencies, starts PostgreSQL/Redis if they are down, creates and migrates
 # the database, starts a Kafka broker if none is listening, builds, starts the records
-# service and the gateway as separate processes, seeds demo data and prints a demo key
+# service, the plans service and the gateway as separate processes, seeds demo data and prints a demo key
 # with a ready-to-paste request. Ctrl-C stops everything this script started (and only
 # that). Safe to run again: the database, the demo brand and its records are reused.
 set -Eeuo pipefail
@@ -49,6 +49,7 @@ node scripts/lib/createDatabase.cjs "$DATABASE_URL"
 build_all
 say "migrating"
 node services/records/dist/migrate.js >"$LOG_DIR/migrate.log" || { cat "$LOG_DIR/migrate.log"; die "migrations failed"; }
+node services/plans/dist/migrate.js >>"$LOG_DIR/migrate.log" || { cat "$LOG_DIR/migrate.log"; die "migrations failed"; }
 
 if ! scripts/kafka.sh status >/dev/null 2>&1; then
   say "starting Kafka (the first run on a machine resolves its jars with Maven)"
@@ -76,6 +77,7 @@ start_service() {
 }
 
 GRPC_PORT="$RECORDS_GRPC_PORT" start_service records "$LOG_DIR/records.log" node services/records/dist/main.js
+GRPC_PORT="$PLANS_GRPC_PORT" start_service plans "$LOG_DIR/plans.log" node services/plans/dist/main.js
 HTTP_PORT="$GATEWAY_PORT" start_service gateway "$LOG_DIR/gateway.log" node gateway/dist/main.js
 
 say "seeding demo data"
@@ -88,6 +90,7 @@ cat <<EOF
   Brand Records Service is running.
     gateway   $gateway_url           (logs: .local/logs/gateway.log)
     records   127.0.0.1:${RECORDS_GRPC_PORT}  gRPC  (logs: .local/logs/records.log)
+    plans     127.0.0.1:${PLANS_GRPC_PORT}  gRPC  (logs: .local/logs/plans.log)
     OpenAPI   $gateway_url/openapi/service.yaml
 
   Demo brand: $demo_brand
@@ -101,7 +104,7 @@ cat <<EOF
       -H 'Content-Type: application/json' \\
       -d '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"list_payouts","arguments":{"limit":2}}}'
 
-  Manage brands and keys: npx brandctl --help      Stop: Ctrl-C
+  Manage brands, keys and campaign plans: npx brandctl --help      Stop: Ctrl-C
 EOF
 
 # Stay in the foreground until Ctrl-C, or until a service dies.

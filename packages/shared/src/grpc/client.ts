@@ -9,8 +9,13 @@ import {
 import { fromServiceError } from '../errors';
 import { INTERNAL_TOKEN_METADATA, REQUEST_ID_METADATA } from './metadata';
 
-/** Channel options for every client: keepalive, and fast reconnects after a peer restart. */
+/**
+ * Channel options for every client: keepalive, fast reconnects after a peer restart, and
+ * round-robin over every address a name resolves to, so a `dns:///records-headless:50051`
+ * target (a headless Kubernetes Service) spreads calls over all pods instead of one.
+ */
 export const CLIENT_CHANNEL_OPTIONS = {
+  'grpc.service_config': JSON.stringify({ loadBalancingConfig: [{ round_robin: {} }] }),
   'grpc.keepalive_time_ms': 30_000,
   'grpc.keepalive_timeout_ms': 10_000,
   'grpc.initial_reconnect_backoff_ms': 200,

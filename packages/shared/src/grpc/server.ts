@@ -1,10 +1,16 @@
 import { Server, ServerCredentials } from '@grpc/grpc-js';
 import { HealthImplementation, type ServingStatus } from 'grpc-health-check';
 
-/** Server options for every service: bounded messages and keepalive that survives idle LBs. */
+/**
+ * Server options for every service: bounded messages, keepalive that survives idle LBs, and
+ * a maximum connection age so clients re-resolve and spread onto pods added by a scale-up
+ * (in-flight calls get a grace period).
+ */
 export function createGrpcServer(): Server {
   return new Server({
     'grpc.max_receive_message_length': 4 * 1024 * 1024,
+    'grpc.max_connection_age_ms': 5 * 60_000,
+    'grpc.max_connection_age_grace_ms': 30_000,
     'grpc.keepalive_time_ms': 30_000,
     'grpc.keepalive_timeout_ms': 10_000,
     'grpc.keepalive_permit_without_calls': 1,

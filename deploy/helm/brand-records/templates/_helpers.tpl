@@ -1,0 +1,277 @@
+{{/* Names and labels. */}}
+{{- define "brand-records.name" -}}
+{{- default .Chart.Name .Values.nameOverride | trunc 63 | trimSuffix "-" -}}
+{{- end -}}
+
+{{- define "brand-records.fullname" -}}
+{{- if .Values.fullnameOverride -}}
+{{- .Values.fullnameOverride | trunc 63 | trimSuffix "-" -}}
+{{- else -}}
+{{- $name := default .Chart.Name .Values.nameOverride -}}
+{{- if contains $name .Release.Name -}}
+{{- .Release.Name | trunc 63 | trimSuffix "-" -}}
+{{- else -}}
+{{- printf "%s-%s" .Release.Name $name | trunc 63 | trimSuffix "-" -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+
+{{/* Name of a component's objects: (dict "root" $ "component" "records") */}}
+{{- define "brand-records.componentName" -}}
+{{- printf "%s-%s" (include "brand-records.fullname" .root) .component | trunc 63 | trimSuffix "-" -}}
+{{- end -}}
+
+{{- define "brand-records.labels" -}}
+helm.sh/chart: {{ printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" | trunc 63 | trimSuffix "-" }}
+app.kubernetes.io/name: {{ include "brand-records.name" . }}
+app.kubernetes.io/instance: {{ .Release.Name }}
+app.kubernetes.io/version: {{ .Chart.AppVersion | quote }}
+app.kubernetes.io/managed-by: {{ .Release.Service }}
+app.kubernetes.io/part-of: brand-records
+{{- with .Values.commonLabels }}
+{{ toYaml . }}
+{{- end }}
+{{- end -}}
+
+{{/* (dict "root" $ "component" "records") */}}
+{{- define "brand-records.selectorLabels" -}}
+app.kubernetes.io/name: {{ include "brand-records.name" .root }}
+app.kubernetes.io/instance: {{ .root.Release.Name }}
+app.kubernetes.io/component: {{ .component }}
+{{- end -}}
+
+{{- define "brand-records.componentLabels" -}}
+{{ include "brand-records.labels" .root }}
+app.kubernetes.io/component: {{ .component }}
+{{- end -}}
+
+{{- define "brand-records.image" -}}
+{{- $tag := default .Chart.AppVersion .Values.image.tag -}}
+{{- if .Values.image.digest -}}
+{{- printf "%s@%s" .Values.image.repository .Values.image.digest -}}
+{{- else -}}
+{{- printf "%s:%s" .Values.image.repository $tag -}}
+{{- end -}}
+{{- end -}}
+
+{{- define "brand-records.serviceAccountName" -}}
+{{- if .Values.serviceAccount.create -}}
+{{- default (include "brand-records.fullname" .) .Values.serviceAccount.name -}}
+{{- else -}}
+{{- default "default" .Values.serviceAccount.name -}}
+{{- end -}}
+{{- end -}}
+
+{{- define "brand-records.secretName" -}}
+{{- if .Values.secrets.create -}}
+{{- printf "%s-secrets" (include "brand-records.fullname" .) -}}
+{{- else -}}
+{{- default (printf "%s-secrets" (include "brand-records.fullname" .)) .Values.secrets.existingSecret -}}
+{{- end -}}
+{{- end -}}
+
+{{/* Fully qualified gRPC target of a headless Service, for client-side round-robin. */}}
+{{- define "brand-records.grpcTarget" -}}
+{{- $svc := printf "%s-headless" (include "brand-records.componentName" .) -}}
+{{- printf "dns:///%s.%s.svc.%s:%v" $svc .root.Release.Namespace .root.Values.clusterDomain .port -}}
+{{- end -}}
+
+{{/*
+The components, one Deployment each. Per component: the values key, the process arguments,
+the global config keys it reads, the Secret keys it receives ({env: [secretKey, optional]}),
+and its ports. The webhooks worker shares the webhooks process, ports and config.
+*/}}
+{{- define "brand-records.components" -}}
+{{- $v := .Values -}}
+gateway:
+  key: gateway
+  enabled: {{ $v.gateway.enabled }}
+  args: ["node", "gateway/dist/main.js"]
+  globalKeys: [NODE_ENV, LOG_LEVEL, SHUTDOWN_GRACE_MS, OTEL_EXPORTER_OTLP_ENDPOINT, REDIS_KEY_PREFIX, METRICS_HOST]
+  secretEnv:
+    INTERNAL_TOKEN: [INTERNAL_TOKEN, false]
+    REDIS_URL: [REDIS_URL, false]
+  httpPort: {{ $v.gateway.ports.http }}
+  metricsPort: {{ $v.gateway.ports.metrics }}
+  backends: [dns, redis, otlp]
+records:
+  key: records
+  enabled: {{ $v.records.enabled }}
+  args: ["node", "services/records/dist/main.js"]
+  globalKeys: [NODE_ENV, LOG_LEVEL, SHUTDOWN_GRACE_MS, OTEL_EXPORTER_OTLP_ENDPOINT, REDIS_KEY_PREFIX, KAFKA_BROKERS, GRPC_HOST, METRICS_HOST]
+  secretEnv:
+    DATABASE_URL: [RECORDS_DATABASE_URL, false]
+    INTERNAL_TOKEN: [INTERNAL_TOKEN, false]
+    INTERNAL_TOKENS_PREVIOUS: [INTERNAL_TOKENS_PREVIOUS, true]
+    ADMIN_TOKEN: [ADMIN_TOKEN, false]
+    ADMIN_TOKENS_PREVIOUS: [ADMIN_TOKENS_PREVIOUS, true]
+    CURSOR_SECRET: [CURSOR_SECRET, false]
+    CURSOR_SECRETS_PREVIOUS: [CURSOR_SECRETS_PREVIOUS, true]
+    REDIS_URL: [REDIS_URL, false]
+  grpcPort: {{ $v.records.ports.grpc }}
+  metricsPort: {{ $v.records.ports.metrics }}
+  backends: [dns, postgres, redis, kafka, otlp]
+plans:
+  key: plans
+  enabled: {{ $v.plans.enabled }}
+  args: ["node", "services/plans/dist/main.js"]
+  globalKeys: [NODE_ENV, LOG_LEVEL, SHUTDOWN_GRACE_MS, OTEL_EXPORTER_OTLP_ENDPOINT, GRPC_HOST, METRICS_HOST]
+  secretEnv:
+    DATABASE_URL: [PLANS_DATABASE_URL, false]
+    INTERNAL_TOKEN: [INTERNAL_TOKEN, false]
+    INTERNAL_TOKENS_PREVIOUS: [INTERNAL_TOKENS_PREVIOUS, true]
+    ADMIN_TOKEN: [ADMIN_TOKEN, false]
+    ADMIN_TOKENS_PREVIOUS: [ADMIN_TOKENS_PREVIOUS, true]
+  grpcPort: {{ $v.plans.ports.grpc }}
+  metricsPort: {{ $v.plans.ports.metrics }}
+  backends: [dns, postgres, otlp]
+webhooks:
+  key: webhooks
+  enabled: {{ $v.webhooks.enabled }}
+  args: ["node", "services/webhooks/dist/main.js"]
+  roles: admin,consumer
+  globalKeys: [NODE_ENV, LOG_LEVEL, SHUTDOWN_GRACE_MS, OTEL_EXPORTER_OTLP_ENDPOINT, KAFKA_BROKERS, GRPC_HOST, METRICS_HOST]
+  secretEnv: &webhooksSecretEnv
+    DATABASE_URL: [WEBHOOKS_DATABASE_URL, false]
+    INTERNAL_TOKEN: [INTERNAL_TOKEN, false]
+    INTERNAL_TOKENS_PREVIOUS: [INTERNAL_TOKENS_PREVIOUS, true]
+    ADMIN_TOKEN: [ADMIN_TOKEN, false]
+    ADMIN_TOKENS_PREVIOUS: [ADMIN_TOKENS_PREVIOUS, true]
+    WEBHOOK_SECRET_KEY: [WEBHOOK_SECRET_KEY, false]
+    WEBHOOK_SECRET_KEYS_PREVIOUS: [WEBHOOK_SECRET_KEYS_PREVIOUS, true]
+  grpcPort: {{ $v.webhooks.ports.grpc }}
+  metricsPort: {{ $v.webhooks.ports.metrics }}
+  backends: [dns, postgres, kafka, otlp]
+webhooks-worker:
+  key: webhooksWorker
+  enabled: {{ and $v.webhooks.enabled $v.webhooksWorker.enabled }}
+  args: ["node", "services/webhooks/dist/main.js"]
+  roles: worker
+  configFrom: webhooks
+  globalKeys: [NODE_ENV, LOG_LEVEL, SHUTDOWN_GRACE_MS, OTEL_EXPORTER_OTLP_ENDPOINT, KAFKA_BROKERS, GRPC_HOST, METRICS_HOST]
+  secretEnv: *webhooksSecretEnv
+  grpcPort: {{ $v.webhooks.ports.grpc }}
+  metricsPort: {{ $v.webhooks.ports.metrics }}
+  backends: [dns, postgres, kafka, otlp, receivers]
+{{- end -}}
+
+{{/*
+A component's non-secret environment (the ConfigMap data): the global keys it reads, then its
+own config (for the worker: webhooks.config, then webhooksWorker.config), then what the chart
+computes (ports, addresses, roles). Null and empty values are left out, so the process default
+applies. (dict "root" $ "name" "records" "c" <component>)
+*/}}
+{{- define "brand-records.configData" -}}
+{{- $root := .root -}}
+{{- $c := .c -}}
+{{- $v := $root.Values -}}
+{{- $env := dict -}}
+{{- range $k := $c.globalKeys -}}
+{{- $_ := set $env $k (index $v.config $k) -}}
+{{- end -}}
+{{- if $c.configFrom -}}
+{{- range $k, $val := (index $v $c.configFrom).config -}}
+{{- $_ := set $env $k $val -}}
+{{- end -}}
+{{- end -}}
+{{- range $k, $val := (index $v $c.key).config -}}
+{{- $_ := set $env $k $val -}}
+{{- end -}}
+{{- $_ := set $env "OTEL_SERVICE_NAME" .name -}}
+{{- $_ := set $env "METRICS_PORT" $c.metricsPort -}}
+{{- if $c.httpPort -}}
+{{- $_ := set $env "HTTP_PORT" $c.httpPort -}}
+{{- $_ := set $env "RECORDS_GRPC_ADDR" (include "brand-records.grpcTarget" (dict "root" $root "component" "records" "port" $v.records.ports.grpc)) -}}
+{{- $_ := set $env "PLANS_GRPC_ADDR" (include "brand-records.grpcTarget" (dict "root" $root "component" "plans" "port" $v.plans.ports.grpc)) -}}
+{{- if kindIs "invalid" $v.gateway.config.RATE_LIMIT_FALLBACK_INSTANCES -}}
+{{- $_ := set $env "RATE_LIMIT_FALLBACK_INSTANCES" (ternary $v.gateway.autoscaling.maxReplicas $v.gateway.replicas $v.gateway.autoscaling.enabled) -}}
+{{- end -}}
+{{- end -}}
+{{- if $c.grpcPort -}}
+{{- $_ := set $env "GRPC_PORT" $c.grpcPort -}}
+{{- end -}}
+{{- if ne $c.key "gateway" -}}
+{{- $_ := set $env "MIGRATE_ON_START" "false" -}}
+{{- end -}}
+{{- if $c.roles -}}
+{{- $_ := set $env "WEBHOOKS_ROLES" $c.roles -}}
+{{- if $v.webhooks.extraCa.configMap -}}
+{{- $_ := set $env "WEBHOOK_EXTRA_CA_FILE" (printf "/etc/brand-records/extra-ca/%s" $v.webhooks.extraCa.key) -}}
+{{- end -}}
+{{- end -}}
+{{- range $k := keys $env | sortAlpha -}}
+{{- $val := index $env $k -}}
+{{- if kindIs "float64" $val -}}
+{{- $val = int64 $val -}}
+{{- end -}}
+{{- if not (or (kindIs "invalid" $val) (and (kindIs "string" $val) (eq $val ""))) }}
+{{ $k }}: {{ $val | toString | quote }}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+
+{{/*
+One egress rule for a backend of networkPolicy.egress: (dict "np" <networkPolicy> "backend" "postgres").
+DNS gets UDP and TCP; receivers get the public-address ipBlocks (private ranges excepted).
+*/}}
+{{- define "brand-records.egressRule" -}}
+{{- $b := index .np.egress .backend -}}
+- ports:
+    {{- range $port := $b.ports }}
+    {{- if eq $.backend "dns" }}
+    - port: {{ $port }}
+      protocol: UDP
+    {{- end }}
+    - port: {{ $port }}
+      protocol: TCP
+    {{- end }}
+  {{- if eq .backend "receivers" }}
+  to:
+    {{- range $cidr := $b.cidrs }}
+    {{- $v6 := contains ":" $cidr }}
+    {{- $except := list }}
+    {{- range $e := $b.except }}
+    {{- if eq $v6 (contains ":" $e) }}
+    {{- $except = append $except $e }}
+    {{- end }}
+    {{- end }}
+    - ipBlock:
+        cidr: {{ $cidr }}
+        {{- with $except }}
+        except:
+          {{- toYaml . | nindent 10 }}
+        {{- end }}
+    {{- end }}
+  {{- else }}
+  {{- with $b.to }}
+  to:
+    {{- toYaml . | nindent 4 }}
+  {{- end }}
+  {{- end }}
+{{- end -}}
+
+{{/* One schema's migration container: (dict "root" $ "service" "records" "secretName" "...") */}}
+{{- define "brand-records.migrateContainer" -}}
+{{- $root := .root -}}
+- name: migrate-{{ .service }}
+  image: {{ include "brand-records.image" $root }}
+  imagePullPolicy: {{ $root.Values.image.pullPolicy }}
+  args: ["node", "services/{{ .service }}/dist/migrate.js"]
+  env:
+    - name: NODE_ENV
+      value: {{ $root.Values.config.NODE_ENV | quote }}
+    - name: LOG_LEVEL
+      value: {{ $root.Values.config.LOG_LEVEL | quote }}
+    - name: DATABASE_URL
+      valueFrom:
+        secretKeyRef:
+          name: {{ .secretName }}
+          key: {{ upper .service }}_DATABASE_URL
+  resources:
+    {{- toYaml $root.Values.migrations.resources | nindent 4 }}
+  securityContext:
+    {{- toYaml $root.Values.securityContext | nindent 4 }}
+  volumeMounts:
+    - name: tmp
+      mountPath: /tmp
+{{- end -}}

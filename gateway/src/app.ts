@@ -1,11 +1,14 @@
 import express, { type Express } from 'express';
-import { AppError } from '@brand/shared/errors';
+import { AppError, quoteInput } from '@brand/shared/errors';
 import type { Logger } from '@brand/shared/logger';
 import type { Redis } from '@brand/shared/redis';
 import type { AccessGate } from './auth/accessGate';
 import type { RecordsApi } from './clients/recordsClient';
 import { errorHandler } from './http/errorHandler';
 import { requestId } from './http/requestId';
+import { refuseAmbiguousHeaders } from './http/ambiguousHeaders';
+import { securityHeaders } from './http/securityHeaders';
+import { closeWhenBodyUnread } from './http/unreadBody';
 import { accessLog } from './observability/accessLog';
 import type { GatewayMetrics } from './observability/metrics';
 import { registerHealth, type HealthState } from './routes/health';
@@ -34,14 +37,14 @@ export function createApp(deps: GatewayDeps): Express {
   app.set('trust proxy', deps.trustProxy);
 
   app.use(requestId());
+  app.use(securityHeaders());
+  app.use(closeWhenBodyUnread());
+  app.use(refuseAmbiguousHeaders());
   if (deps.accessLog) app.use(accessLog(deps.log));
   app.use(deps.metrics.middleware());
 
   const router = express.Router();
   registerHealth(router, { records: deps.records, redis: deps.redis, state: deps.health });
-  router.get('/metrics', async (_req, res) => {
-    res.type(deps.metrics.registry.contentType).send(await deps.metrics.registry.metrics());
-  });
   registerOpenApiDocument(router, { gate: deps.gate, yaml: deps.openApiYaml });
   registerMcp(router, { gate: deps.gate, records: deps.records, log: deps.log, ...deps.mcp });
   registerV1ResourcesList(router, { gate: deps.gate, records: deps.records });
@@ -50,7 +53,7 @@ export function createApp(deps: GatewayDeps): Express {
   app.use((req) => {
     throw new AppError(
       'not_found',
-      `No route for ${req.method} ${req.path}. See /openapi/service.yaml.`,
+      `No route for ${req.method} ${quoteInput(req.path)}. See /openapi/service.yaml.`,
     );
   });
   app.use(errorHandler(deps.log));

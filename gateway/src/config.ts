@@ -20,8 +20,19 @@ export const GatewayEnv = z.object({
    * It decides whose address the unauthenticated per-address limit counts.
    */
   TRUST_PROXY: z.string().default('false'),
+  /**
+   * The internal operations listener: /metrics and readiness with its checks. Never the
+   * public port; loopback by default (a pod sets 0.0.0.0 and a NetworkPolicy limits it).
+   */
+  METRICS_HOST: z.string().default('127.0.0.1'),
+  METRICS_PORT: portEnv.default(9464),
   /** The public origin, shown in the OpenAPI servers list (e.g. https://api.example.com). */
   PUBLIC_BASE_URL: z.string().url().optional(),
+  /**
+   * A request's headers and body must arrive within this time (then 408 and the connection
+   * closes), so slow or stalled uploads cannot hold connections.
+   */
+  BODY_TIMEOUT_MS: msEnv.default(10_000),
   // Service
   /** The key environment this deployment serves; keys of the other one are invalid_key. */
   SERVICE_ENVIRONMENT: serviceEnvironmentEnv.default('live'),
@@ -40,6 +51,11 @@ export const GatewayEnv = z.object({
   /** How long a verified key is trusted without asking the records service again. */
   KEY_CACHE_TTL_MS: msEnv.default(15_000),
   KEY_CACHE_MAX_ENTRIES: z.coerce.number().int().positive().default(10_000),
+  /**
+   * How long a key that proved valid is exempt from the per-address lookup budget, so
+   * guesses from a shared address cannot lock it out (it is still looked up: revocation holds).
+   */
+  KEY_PROVEN_TTL_MS: msEnv.default(24 * 3_600_000),
   // Rate limits
   /**
    * While Redis is unreachable each instance enforces limit / this value on its own;

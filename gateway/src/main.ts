@@ -1,8 +1,9 @@
-import { createServer } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import { createLogger } from '@brand/shared/logger';
 import { closeRedis, createRedisClient, waitUntilReady } from '@brand/shared/redis';
 import { exitOnStartupFailure, onShutdown } from '@brand/shared/shutdown';
 import { createApp } from './app';
+import { createOpsApp } from './opsApp';
 import { AccessGate } from './auth/accessGate';
 import { Authenticator } from './auth/authenticator';
 import { KeyCache } from './auth/keyCache';
@@ -42,6 +43,7 @@ async function main(): Promise<void> {
   const keyCache = new KeyCache({
     ttlMs: config.KEY_CACHE_TTL_MS,
     maxEntries: config.KEY_CACHE_MAX_ENTRIES,
+    provenTtlMs: config.KEY_PROVEN_TTL_MS,
   });
   const stopListening = listenForRevocations(subscriber, config.REDIS_KEY_PREFIX, keyCache, log);
   const metrics = new GatewayMetrics();
@@ -82,20 +84,31 @@ async function main(): Promise<void> {
   if (!(await waitUntilReady(redis, 2_000)))
     log.warn('starting without Redis: rate limits are per instance until it connects');
 
-  const server = createServer(app);
+  // Deadlines are checked every second (Node's default is 30 s, which let a slow body
+  // hold a connection for over a minute).
+  const server = createServer({ connectionsCheckingInterval: 1_000 }, app);
   // Longer than common load-balancer idle timeouts (60 s), so the balancer closes first.
   server.keepAliveTimeout = 65_000;
-  server.headersTimeout = 66_000;
-  server.requestTimeout = 30_000;
-  server.on('error', (err) => exitOnStartupFailure(log, err));
-  server.listen(config.HTTP_PORT, config.HTTP_HOST, () => {
-    const address = server.address();
-    const port = typeof address === 'object' && address ? address.port : config.HTTP_PORT;
-    log.info(
-      { port, host: config.HTTP_HOST, environment: config.SERVICE_ENVIRONMENT },
-      'listening',
-    );
-  });
+  // A request's headers and body must arrive within BODY_TIMEOUT_MS, or it gets 408 and
+  // the connection closes: slow-body clients cannot hold connections.
+  server.requestTimeout = config.BODY_TIMEOUT_MS;
+  server.headersTimeout = Math.min(10_000, config.BODY_TIMEOUT_MS);
+  const ops = createServer(createOpsApp({ records, redis, state: health, metrics }));
+  for (const s of [server, ops]) s.on('error', (err) => exitOnStartupFailure(log, err));
+  const [port, opsPort] = await Promise.all([
+    listen(server, config.HTTP_PORT, config.HTTP_HOST),
+    listen(ops, config.METRICS_PORT, config.METRICS_HOST),
+  ]);
+  log.info(
+    {
+      port,
+      host: config.HTTP_HOST,
+      ops_port: opsPort,
+      ops_host: config.METRICS_HOST,
+      environment: config.SERVICE_ENVIRONMENT,
+    },
+    'listening',
+  );
 
   onShutdown(log, config.SHUTDOWN_DRAIN_MS + config.SHUTDOWN_GRACE_MS, [
     {
@@ -113,6 +126,7 @@ async function main(): Promise<void> {
           server.closeIdleConnections();
         }),
     },
+    { name: 'close the operations listener', run: () => closeServer(ops) },
     { name: 'stop listening for revocations', run: stopListening },
     { name: 'close gRPC channels', run: () => records.close() },
     {
@@ -121,6 +135,23 @@ async function main(): Promise<void> {
         Promise.all([closeRedis(redis), closeRedis(subscriber)]).then(() => undefined),
     },
   ]);
+}
+
+/** Listens and resolves with the bound port (port 0: one the OS chose). */
+function listen(server: Server, port: number, host: string): Promise<number> {
+  return new Promise((resolve) => {
+    server.listen(port, host, () => {
+      const address = server.address();
+      resolve(typeof address === 'object' && address ? address.port : port);
+    });
+  });
+}
+
+function closeServer(server: Server): Promise<void> {
+  return new Promise((resolve) => {
+    server.close(() => resolve());
+    server.closeAllConnections();
+  });
 }
 
 main().catch((err: unknown) =>

@@ -45,15 +45,12 @@ function exchange(key: string): { req: Request; res: Response; headers: Record<s
   return { req: req as unknown as Request, res: res as unknown as Response, headers };
 }
 
-function gate(anonymousLimit: number) {
+function gate(anonymousLimit: number, cacheTtlMs = 60_000) {
   const stub = recordsStub();
   const limiter = new MemorySlidingWindowLimiter({ maxKeys: 100, instances: 1 });
-  const g = new AccessGate(
-    new Authenticator(stub.api, new KeyCache({ ttlMs: 60_000, maxEntries: 100 }), 'live'),
-    limiter,
-    anonymousLimit,
-  );
-  return { g, stub };
+  const cache = new KeyCache({ ttlMs: cacheTtlMs, maxEntries: 100 });
+  const g = new AccessGate(new Authenticator(stub.api, cache, 'live'), limiter, anonymousLimit);
+  return { g, stub, cache };
 }
 
 const outcome = (p: Promise<unknown>) =>
@@ -104,6 +101,34 @@ describe('AccessGate per-address budget', () => {
     expect(await outcome(g.identify(exchange(WRONG(1)).req, exchange(WRONG(1)).res))).toBe(
       'invalid_key',
     );
+  });
+
+  // Issue 7, defect 4: strangers spending an address's budget must not lock out a key that
+  // was verified earlier, once its cache entry has expired.
+  it('a key proven valid keeps working after its cache entry expires while guesses from its address are refused', async () => {
+    const { g, stub } = gate(3, 5);
+    expect(await outcome(g.identify(exchange(VALID).req, exchange(VALID).res))).toBe('ok');
+    const guesses = await Promise.all(
+      Array.from({ length: 30 }, (_, i) =>
+        outcome(g.identify(exchange(WRONG(i)).req, exchange(WRONG(i)).res)),
+      ),
+    );
+    expect(guesses.filter((r) => r === 'invalid_key')).toHaveLength(3);
+    expect(guesses.filter((r) => r === 'rate_limited')).toHaveLength(27);
+    await new Promise((r) => setTimeout(r, 20)); // the cache entry (5 ms) has expired
+    const before = stub.lookups();
+    expect(await outcome(g.identify(exchange(VALID).req, exchange(VALID).res))).toBe('ok');
+    expect(stub.lookups()).toBe(before + 1); // looked up again (a revocation would hold)
+    expect(await outcome(g.identify(exchange(WRONG(99)).req, exchange(WRONG(99)).res))).toBe(
+      'rate_limited',
+    );
+  });
+
+  it('a revoked key loses its exemption: the next lookups reserve address budget again', async () => {
+    const { g, cache } = gate(2, 5);
+    expect(await outcome(g.identify(exchange(VALID).req, exchange(VALID).res))).toBe('ok');
+    cache.invalidate(hashApiKey(VALID)); // the revocation announcement
+    expect(cache.isProven(hashApiKey(VALID))).toBe(false);
   });
 
   it('a missing header is charged to the address and answered 429 past the budget', async () => {

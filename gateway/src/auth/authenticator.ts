@@ -1,4 +1,4 @@
-import { AppError } from '@brand/shared/errors';
+import { AppError, isAppError } from '@brand/shared/errors';
 import { hashApiKey, type KeyEnvironment } from '@brand/shared/keys';
 import type { RecordsApi } from '../clients/recordsClient';
 import { TIERS } from '@brand/shared/enums';
@@ -47,7 +47,20 @@ export class Authenticator {
     requestId: string,
     around: (ask: () => Promise<Identity>) => Promise<Identity> = (ask) => ask(),
   ): Promise<Identity> {
-    return this.cache.resolve(keyHash, () => around(() => this.ask(keyHash, requestId)));
+    return this.cache.resolve(keyHash, async () => {
+      const ask = (): Promise<Identity> => this.ask(keyHash, requestId);
+      try {
+        // A key proven valid recently is looked up without `around` (the address
+        // reservation): it still goes to the records service, so a revocation holds, but
+        // guesses from its address cannot lock it out. Unknown keys keep the reservation.
+        const identity = await (this.cache.isProven(keyHash) ? ask() : around(ask));
+        this.cache.markProven(keyHash);
+        return identity;
+      } catch (err) {
+        if (isAppError(err) && err.code === 'invalid_key') this.cache.forgetProven(keyHash);
+        throw err;
+      }
+    });
   }
 
   private async ask(keyHash: string, requestId: string): Promise<Identity> {

@@ -12,11 +12,35 @@ import type { Identity } from './identity';
  */
 export class KeyCache {
   private readonly entries: LRUCache<string, Identity>;
+  /**
+   * Hashes of keys that proved valid within `provenTtlMs`: their lookups skip the
+   * per-address reservation, so strangers spending an address's budget (everyone behind
+   * one load balancer shares an address) cannot lock out an integration whose key we know.
+   */
+  private readonly proven: LRUCache<string, true>;
   private readonly inFlight = new Map<string, Promise<Identity>>();
   private generation = 0;
 
-  constructor(opts: { ttlMs: number; maxEntries: number }) {
+  constructor(opts: { ttlMs: number; maxEntries: number; provenTtlMs?: number }) {
     this.entries = new LRUCache({ max: opts.maxEntries, ttl: opts.ttlMs, ttlAutopurge: false });
+    this.proven = new LRUCache({
+      max: opts.maxEntries,
+      ttl: opts.provenTtlMs ?? 24 * 3_600_000,
+      ttlAutopurge: false,
+    });
+  }
+
+  /** True when this key proved valid recently (it may have been revoked since: look it up). */
+  isProven(keyHash: string): boolean {
+    return this.proven.has(keyHash);
+  }
+
+  markProven(keyHash: string): void {
+    this.proven.set(keyHash, true);
+  }
+
+  forgetProven(keyHash: string): void {
+    this.proven.delete(keyHash);
   }
 
   get(keyHash: string): Identity | undefined {
@@ -46,6 +70,7 @@ export class KeyCache {
   invalidate(keyHash: string): void {
     this.generation += 1;
     this.entries.delete(keyHash);
+    this.proven.delete(keyHash);
     this.inFlight.delete(keyHash);
   }
 

@@ -1,6 +1,7 @@
 import type { ErrorRequestHandler } from 'express';
 import { AppError, isAppError } from '@brand/shared/errors';
 import type { Logger } from '@brand/shared/logger';
+import { MCP_PATH, sendRpcAppError } from '../mcp/rpcErrorResponse';
 import { sendError } from './errorResponse';
 import { requestIdOf } from './requestId';
 
@@ -43,12 +44,18 @@ export function errorHandler(log: Logger): ErrorRequestHandler {
           'backing service unavailable',
         );
       }
-      return sendError(res, appError);
+      return send(req.path, res, appError);
     }
     log.error(
       { request_id: requestIdOf(res), err: appError?.cause ?? err, path: req.path },
       'request failed',
     );
-    sendError(res, new AppError('internal_error', 'An internal error occurred.'));
+    send(req.path, res, new AppError('internal_error', 'An internal error occurred.'));
   };
+}
+
+/** REST error body, or JSON-RPC on the assistant endpoint (its clients parse nothing else). */
+function send(path: string, res: Parameters<typeof sendError>[0], err: AppError): void {
+  if (path === MCP_PATH) sendRpcAppError(res, err);
+  else sendError(res, err);
 }

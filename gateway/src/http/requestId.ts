@@ -1,8 +1,6 @@
 import type { RequestHandler, Response } from 'express';
+import { safeRequestId } from '@brand/shared/grpc';
 import { newId } from '@brand/shared/ids';
-
-/** A caller's own id is kept when it is safe to log and echo; otherwise we mint one. */
-const ACCEPTABLE_ID = /^[A-Za-z0-9._:-]{8,128}$/;
 
 /**
  * Gives every request an id, echoed in X-Request-Id, written in every log line and error
@@ -10,8 +8,8 @@ const ACCEPTABLE_ID = /^[A-Za-z0-9._:-]{8,128}$/;
  */
 export function requestId(): RequestHandler {
   return (req, res, next) => {
-    const incoming = req.get('x-request-id');
-    const id = incoming && ACCEPTABLE_ID.test(incoming) ? incoming : newId('request');
+    // A caller's own id is kept only in a bounded, log-safe form; otherwise we mint one.
+    const id = safeRequestId(req.get('x-request-id')) ?? newId('request');
     res.locals.requestId = id;
     res.setHeader('X-Request-Id', id);
     next();

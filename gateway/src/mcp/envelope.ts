@@ -1,11 +1,6 @@
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import {
-  JSON_RPC,
-  JsonRpcClientResponse,
-  jsonRpcError,
-  JsonRpcRequest,
-  type JsonRpcId,
-} from './jsonRpc';
+import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
+import { JsonRpcClientResponse, jsonRpcError, JsonRpcRequest, type JsonRpcId } from './jsonRpc';
 import { allowsBatches, type ProtocolVersion } from './versions';
 
 /** Most messages a 2025-03-26 batch may carry. */
@@ -38,7 +33,7 @@ const idOf = (value: unknown): JsonRpcId | null => {
 };
 
 const invalid = (value: unknown, message: string): ErrorResponse =>
-  jsonRpcError(idOf(value), JSON_RPC.invalidRequest, `Invalid Request: ${message}`);
+  jsonRpcError(idOf(value), ErrorCode.InvalidRequest, `Invalid Request: ${message}`);
 
 /** One member: a request/notification to run, a client response to ignore, or an invalid one. */
 function classify(value: unknown): { message?: JSONRPCMessage; rejected?: ErrorResponse } {

@@ -1,7 +1,7 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { JSON_RPC, jsonRpcError, type JsonRpcId } from './jsonRpc';
+import { ErrorCode, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { jsonRpcError, type JsonRpcId } from './jsonRpc';
 import { paramsProblem } from './paramsCheck';
 
 /**
@@ -13,9 +13,10 @@ import { paramsProblem } from './paramsCheck';
  */
 export async function exchange(
   server: Server,
-  messages: JSONRPCMessage[],
+  batch: JSONRPCMessage[],
   timeoutMs: number,
 ): Promise<JSONRPCMessage[]> {
+  const messages = withoutCancelled(batch);
   const requestIds = messages.flatMap((m) => ('method' in m && 'id' in m ? [m.id] : []));
   const answers = new Map<JsonRpcId, JSONRPCMessage>();
   const accepted: JSONRPCMessage[] = [];
@@ -26,7 +27,7 @@ export async function exchange(
       const id = m.id;
       answers.set(
         id,
-        jsonRpcError(id, JSON_RPC.invalidParams, `Invalid params: ${problem}`) as JSONRPCMessage,
+        jsonRpcError(id, ErrorCode.InvalidParams, `Invalid params: ${problem}`) as JSONRPCMessage,
       );
     }
   }
@@ -57,8 +58,25 @@ export async function exchange(
       answers.get(id) ??
       (jsonRpcError(
         id,
-        JSON_RPC.internalError,
+        ErrorCode.InternalError,
         'The request was not answered in time.',
       ) as JSONRPCMessage),
   );
+}
+
+/**
+ * Drops the requests that a notifications/cancelled in the same batch cancels. MCP says
+ * the receiver of a cancellation does not answer the cancelled request; since the whole
+ * batch arrives at once, the request is never started and simply gets no response
+ * (waiting for one would hang the POST until the timeout).
+ */
+function withoutCancelled(messages: JSONRPCMessage[]): JSONRPCMessage[] {
+  const cancelled = new Set<unknown>();
+  for (const m of messages) {
+    if ('method' in m && !('id' in m) && m.method === 'notifications/cancelled') {
+      cancelled.add((m.params as { requestId?: unknown } | undefined)?.requestId);
+    }
+  }
+  if (cancelled.size === 0) return messages;
+  return messages.filter((m) => !('method' in m && 'id' in m && cancelled.has(m.id)));
 }

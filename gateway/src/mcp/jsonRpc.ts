@@ -1,15 +1,11 @@
 import { z } from 'zod';
 
-/** JSON-RPC 2.0 error codes (https://www.jsonrpc.org/specification#error_object). */
-export const JSON_RPC = {
-  parseError: -32700,
-  invalidRequest: -32600,
-  methodNotFound: -32601,
-  invalidParams: -32602,
-  internalError: -32603,
-  /** Implementation-defined server errors: authentication, origin, rate limit, transport refusals. */
-  serverError: -32000,
-} as const;
+/**
+ * JSON-RPC's implementation-defined server error (-32000 to -32099 are reserved for them):
+ * authentication, origin, rate-limit and transport refusals, with the REST code in
+ * error.data.code. The protocol codes come from the SDK's ErrorCode.
+ */
+export const SERVER_ERROR = -32000;
 
 const id = z.union([z.string(), z.number().int()]);
 

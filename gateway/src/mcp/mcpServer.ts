@@ -1,24 +1,13 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv-provider.js';
 import { z } from 'zod';
-import { isAppError, AppError } from '@brand/shared/errors';
+import { isAppError, AppError, quoteInput } from '@brand/shared/errors';
 import type { Logger } from '@brand/shared/logger';
-import { JSON_RPC } from './jsonRpc';
+import type { ToolContext } from './toolDefinition';
 import { errorResult } from './toolResult';
-import { findTool, toolsFor, type ToolContext } from './tools';
+import { findTool, toolsFor } from './tools';
 import { negotiateVersion } from './versions';
-
-/** An error the SDK's protocol layer sends as a JSON-RPC error with exactly this code and message. */
-export class JsonRpcError extends Error {
-  override readonly name = JsonRpcError.name;
-  constructor(
-    readonly code: number,
-    message: string,
-    readonly data?: unknown,
-  ) {
-    super(message);
-  }
-}
 
 const SERVER_INFO = { name: 'brand-records', title: 'Brand Records', version: '1.0.0' };
 const CAPABILITIES = { tools: { listChanged: false } };
@@ -48,13 +37,14 @@ const InitializeParams = z.object({
   clientInfo: z.object({ name: z.string(), version: z.string() }).loose().optional(),
 });
 
-const CallToolParams = z.object({
-  name: z.string().min(1),
-  arguments: z.unknown().optional(),
-});
+/** tools/call params as paramsCheck has already vetted them (a non-empty name, object arguments). */
+interface CallToolParams {
+  name: string;
+  arguments?: Record<string, unknown>;
+}
 
-function invalidParams(method: string, detail: string): JsonRpcError {
-  return new JsonRpcError(JSON_RPC.invalidParams, `Invalid params for ${method}: ${detail}`);
+function invalidParams(method: string, detail: string): McpError {
+  return new McpError(ErrorCode.InvalidParams, `Invalid params for ${method}: ${detail}`);
 }
 
 /**
@@ -85,22 +75,20 @@ export function createMcpServer(ctx: ToolContext, log: Logger): Server {
   }));
 
   server.setRequestHandler(anyParams('tools/call'), async (req) => {
-    const params = CallToolParams.safeParse(req.params);
-    if (!params.success)
-      throw invalidParams('tools/call', '"name" (string) is required; "arguments" is an object');
-    const definition = findTool(params.data.name);
+    const params = req.params as CallToolParams;
+    const definition = findTool(params.name);
     if (!definition) {
-      throw new JsonRpcError(JSON_RPC.invalidParams, `Unknown tool: ${params.data.name}`);
+      throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${quoteInput(params.name)}`);
     }
     try {
       if (!definition.visibleTo(ctx.identity)) {
         // The tool is public knowledge (SPEC 4.2); what this key lacks is the permission.
         throw new AppError(
           'insufficient_permission',
-          `${params.data.name} needs the campaigns:prepare permission; a brand owner can create a live key with it.`,
+          `${quoteInput(params.name)} needs the campaigns:prepare permission; a brand owner can create a live key with it.`,
         );
       }
-      return await definition.run(params.data.arguments ?? {}, ctx);
+      return await definition.run(params.arguments ?? {}, ctx);
     } catch (err) {
       if (isAppError(err)) {
         if (err.code === 'internal_error')

@@ -2,18 +2,21 @@ import { OpenApiGeneratorV31, OpenAPIRegistry } from '@asteasolutions/zod-to-ope
 import { stringify } from 'yaml';
 import { registerComponents } from './components';
 import { API_DESCRIPTION } from './description';
-import { registerMcpPath } from './mcpPath';
-import { registerRecordPaths } from './recordPaths';
-import { registerServicePaths } from './servicePaths';
+import { describeMcp } from '../mcp/describeMcp';
+import { describeHealth } from '../routes/health';
+import { describeOpenApiDocument } from '../routes/openapiDocument';
+import { describeV1ResourcesList } from '../routes/v1ResourcesList';
 
 export function buildOpenApiDocument(
   opts: { serverUrl?: string } = {},
 ): ReturnType<OpenApiGeneratorV31['generateDocument']> {
   const registry = new OpenAPIRegistry();
   registerComponents(registry);
-  registerRecordPaths(registry);
-  registerMcpPath(registry);
-  registerServicePaths(registry);
+  // Each route file describes its own operations, next to the schemas that validate them.
+  describeV1ResourcesList(registry);
+  describeMcp(registry);
+  describeOpenApiDocument(registry);
+  describeHealth(registry);
   return new OpenApiGeneratorV31(registry.definitions).generateDocument({
     openapi: '3.1.0',
     info: {
@@ -32,7 +35,7 @@ export function buildOpenApiDocument(
     tags: [
       { name: 'Records', description: 'The six read-only resources.' },
       { name: 'Assistant (MCP)', description: 'The assistant connection.' },
-      { name: 'Service', description: 'The description file, probes and metrics.' },
+      { name: 'Service', description: 'The description file and the probes.' },
     ],
   });
 }

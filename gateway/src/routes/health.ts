@@ -1,34 +1,84 @@
+import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import type { Router } from 'express';
-import type { RecordsApi } from '../clients/recordsClient';
+import { z } from 'zod';
 import type { Redis } from '@brand/shared/redis';
+import type { RecordsApi } from '../clients/recordsClient';
 
 export interface HealthState {
   /** False once shutdown has begun, so balancers stop routing here before the listener closes. */
   accepting: boolean;
 }
 
+export interface HealthDeps {
+  records: RecordsApi;
+  redis: Redis;
+  state: HealthState;
+}
+
+/** Readiness with the reason for each dependency; only the internal listener shows the checks. */
+export async function readiness(deps: HealthDeps): Promise<{
+  ready: boolean;
+  checks: { records: 'ok' | 'unavailable'; redis: 'ok' | 'degraded'; shutting_down: boolean };
+}> {
+  const records = await deps.records.health();
+  const checks = {
+    records: records === 'SERVING' ? ('ok' as const) : ('unavailable' as const),
+    redis: deps.redis.status === 'ready' ? ('ok' as const) : ('degraded' as const),
+    shutting_down: !deps.state.accepting,
+  };
+  return { ready: deps.state.accepting && records === 'SERVING', checks };
+}
+
 /**
  * GET /healthz: the process is alive (the liveness probe; it never checks dependencies,
  * so a database outage cannot make Kubernetes restart healthy gateways).
  * GET /readyz: the gateway can serve: not shutting down and the records service reports
- * SERVING. Redis is reported but does not fail readiness: without it the gateway still
- * serves, rate-limited per instance.
+ * SERVING. Redis does not fail readiness: without it the gateway still serves,
+ * rate-limited per instance. The public listener says only ready or not; which dependency
+ * failed is shown on the internal listener (opsApp), not to the internet.
  */
-export function registerHealth(
-  router: Router,
-  deps: { records: RecordsApi; redis: Redis; state: HealthState },
-): void {
+export function registerHealth(router: Router, deps: HealthDeps): void {
   router.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
   });
   router.get('/readyz', async (_req, res) => {
-    const records = await deps.records.health();
-    const checks = {
-      records: records === 'SERVING' ? 'ok' : 'unavailable',
-      redis: deps.redis.status === 'ready' ? 'ok' : 'degraded',
-      shutting_down: !deps.state.accepting,
-    };
-    const ready = deps.state.accepting && records === 'SERVING';
-    res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'not_ready', checks });
+    const { ready } = await readiness(deps);
+    res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'not_ready' });
+  });
+}
+
+const Readiness = z.object({ status: z.enum(['ready', 'not_ready']) }).meta({ id: 'Readiness' });
+
+export function describeHealth(registry: OpenAPIRegistry): void {
+  registry.registerPath({
+    method: 'get',
+    path: '/healthz',
+    operationId: 'healthz',
+    security: [],
+    tags: ['Service'],
+    summary: 'Liveness: the process is up',
+    responses: {
+      200: {
+        description: 'Alive.',
+        content: { 'application/json': { schema: z.object({ status: z.literal('ok') }) } },
+      },
+    },
+  });
+  registry.registerPath({
+    method: 'get',
+    path: '/readyz',
+    operationId: 'readyz',
+    security: [],
+    tags: ['Service'],
+    summary: 'Readiness: dependencies reachable and not shutting down',
+    description:
+      'Only ready or not: which dependency failed is reported on the internal operations port, never publicly.',
+    responses: {
+      200: {
+        description: 'Ready to serve.',
+        content: { 'application/json': { schema: Readiness } },
+      },
+      503: { description: 'Not ready.', content: { 'application/json': { schema: Readiness } } },
+    },
   });
 }

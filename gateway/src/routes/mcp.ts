@@ -1,15 +1,17 @@
 import express, { type Request, type Response, type Router } from 'express';
-import { AppError, httpStatusOf, isAppError } from '@brand/shared/errors';
+import { AppError, isAppError, quoteInput } from '@brand/shared/errors';
 import type { Logger } from '@brand/shared/logger';
 import { rateLimitedError, type AccessGate } from '../auth/accessGate';
 import { TIER_RATE_LIMITS, type ApiIdentity } from '../auth/identity';
 import type { RecordsApi } from '../clients/recordsClient';
 import { setErrorHeaders } from '../http/errorResponse';
+import { MCP_PATH, sendRpcAppError, sendRpcError } from '../mcp/rpcErrorResponse';
 import { originPolicy } from '../http/originPolicy';
 import { requestIdOf } from '../http/requestId';
 import { EnvelopeError, readEnvelope, type Envelope } from '../mcp/envelope';
 import { exchange } from '../mcp/exchange';
-import { JSON_RPC, jsonRpcError, type JsonRpcId } from '../mcp/jsonRpc';
+import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
+import { jsonRpcError, type JsonRpcId } from '../mcp/jsonRpc';
 import { createMcpServer } from '../mcp/mcpServer';
 import { errorResult } from '../mcp/toolResult';
 import {
@@ -29,24 +31,6 @@ export interface McpRouteDeps {
   timeoutMs: number;
 }
 
-/** Sends a JSON-RPC error as the whole HTTP answer; AppErrors keep their REST code in error.data. */
-function sendRpcError(res: Response, status: number, body: ReturnType<typeof jsonRpcError>): void {
-  res.status(status).json(body);
-}
-
-function sendAppError(res: Response, err: AppError, id: JsonRpcId | null = null): void {
-  setErrorHeaders(res, err);
-  sendRpcError(
-    res,
-    httpStatusOf(err.code),
-    jsonRpcError(id, JSON_RPC.serverError, err.message, {
-      code: err.code,
-      request_id: requestIdOf(res),
-      ...(err.retryAfterSeconds !== undefined ? { retry_after: err.retryAfterSeconds } : {}),
-    }),
-  );
-}
-
 /** Reads the body only after authentication, so anonymous callers cannot make us parse. */
 function readBody(req: Request, res: Response, maxBytes: number): Promise<unknown> {
   const parse = express.raw({ type: () => true, limit: maxBytes });
@@ -58,7 +42,7 @@ function readBody(req: Request, res: Response, maxBytes: number): Promise<unknow
           new EnvelopeError(
             jsonRpcError(
               null,
-              JSON_RPC.invalidRequest,
+              ErrorCode.InvalidRequest,
               tooLarge
                 ? `Request body exceeds ${maxBytes} bytes.`
                 : 'The request body could not be read.',
@@ -72,7 +56,7 @@ function readBody(req: Request, res: Response, maxBytes: number): Promise<unknow
       } catch {
         reject(
           new EnvelopeError(
-            jsonRpcError(null, JSON_RPC.parseError, 'Parse error: the body is not valid JSON.'),
+            jsonRpcError(null, ErrorCode.ParseError, 'Parse error: the body is not valid JSON.'),
           ),
         );
       }
@@ -88,8 +72,8 @@ function protocolVersionOf(req: Request): ProtocolVersion {
     throw new EnvelopeError(
       jsonRpcError(
         null,
-        JSON_RPC.invalidRequest,
-        `Unsupported MCP-Protocol-Version "${header}"; supported: ${SUPPORTED_VERSIONS.join(', ')}.`,
+        ErrorCode.InvalidRequest,
+        `Unsupported MCP-Protocol-Version ${quoteInput(header)}; supported: ${SUPPORTED_VERSIONS.join(', ')}.`,
       ),
     );
   }
@@ -126,14 +110,14 @@ function loneToolCallId(envelope: Envelope): JsonRpcId | undefined {
 export function registerMcp(router: Router, deps: McpRouteDeps): void {
   const originAllowed = originPolicy(deps.allowedOrigins);
 
-  router.post('/api/mcp', async (req, res) => {
+  router.post(MCP_PATH, async (req, res) => {
     const origin = req.get('origin');
     if (origin !== undefined && !originAllowed(origin)) {
-      return sendAppError(
+      return sendRpcAppError(
         res,
         new AppError(
           'forbidden_origin',
-          `Origin ${origin} may not call this endpoint; API keys belong on servers.`,
+          `Origin ${quoteInput(origin)} may not call this endpoint; API keys belong on servers.`,
         ),
       );
     }
@@ -142,7 +126,7 @@ export function registerMcp(router: Router, deps: McpRouteDeps): void {
     try {
       identity = await deps.gate.identify(req, res);
     } catch (err) {
-      if (isAppError(err)) return sendAppError(res, err);
+      if (isAppError(err)) return sendRpcAppError(res, err);
       throw err;
     }
 
@@ -150,7 +134,7 @@ export function registerMcp(router: Router, deps: McpRouteDeps): void {
     try {
       if (!req.is('application/json')) {
         throw new EnvelopeError(
-          jsonRpcError(null, JSON_RPC.invalidRequest, 'Content-Type must be application/json.'),
+          jsonRpcError(null, ErrorCode.InvalidRequest, 'Content-Type must be application/json.'),
           415,
         );
       }
@@ -161,7 +145,7 @@ export function registerMcp(router: Router, deps: McpRouteDeps): void {
         throw new EnvelopeError(
           jsonRpcError(
             null,
-            JSON_RPC.invalidRequest,
+            ErrorCode.InvalidRequest,
             `Invalid Request: this batch carries ${costOf(envelope)} messages, more than the brand's ${limit} requests a minute; split it.`,
           ),
         );
@@ -169,7 +153,7 @@ export function registerMcp(router: Router, deps: McpRouteDeps): void {
     } catch (err) {
       if (!(err instanceof EnvelopeError)) throw err;
       const decision = await deps.gate.charge(res, identity, 1);
-      if (!decision.allowed) return sendAppError(res, rateLimitedError(decision));
+      if (!decision.allowed) return sendRpcAppError(res, rateLimitedError(decision));
       return sendRpcError(res, err.status, err.response);
     }
 
@@ -178,7 +162,7 @@ export function registerMcp(router: Router, deps: McpRouteDeps): void {
       const limited = rateLimitedError(decision);
       const toolCallId = loneToolCallId(envelope);
       if (toolCallId === undefined)
-        return sendAppError(res, limited, envelope.batch ? null : idOfOnly(envelope));
+        return sendRpcAppError(res, limited, envelope.batch ? null : idOfOnly(envelope));
       setErrorHeaders(res, limited);
       return res.json({
         jsonrpc: '2.0',
@@ -197,9 +181,9 @@ export function registerMcp(router: Router, deps: McpRouteDeps): void {
     res.json(envelope.batch ? replies : replies[0]);
   });
 
-  router.all('/api/mcp', (req, res) => {
+  router.all(MCP_PATH, (req, res) => {
     res.setHeader('Allow', 'POST');
-    sendAppError(
+    sendRpcAppError(
       res,
       new AppError(
         'method_not_allowed',

@@ -18,16 +18,12 @@ import {
   type TestDatabase,
 } from '@brand/testkit';
 import { ApiClient, type ApiResponse } from '../support/apiClient';
+import { opsReadiness } from '../support/ops';
 import type { ErrorBody } from '../../src/http/errorResponse';
 
 // Issue 2, behaviour 9 (records and PostgreSQL): a backing failure is a clean 503
 // service_unavailable within the gateway's deadline, never a 5xx with internals.
 // The records service reaches PostgreSQL through a TCP proxy the test can pause.
-
-interface Readiness {
-  status: string;
-  checks: { records: string; redis: string };
-}
 
 const GRPC_DEADLINE_MS = 1_500;
 
@@ -70,8 +66,9 @@ function expectCleanUnavailable(res: ApiResponse<ErrorBody>): void {
   for (const leak of leaks) expect(res.text).not.toMatch(leak);
 }
 
-async function readiness(): Promise<ApiResponse<Readiness>> {
-  return api.get<Readiness>('/readyz');
+/** Detailed readiness from the internal listener; the public /readyz says only ready or not. */
+function readiness(): ReturnType<typeof opsReadiness> {
+  return opsReadiness(gateway);
 }
 
 beforeAll(async () => {

@@ -13,15 +13,11 @@ import {
 } from '@brand/testkit';
 import { ApiClient, type ApiResponse } from '../support/apiClient';
 import type { ErrorBody } from '../../src/http/errorResponse';
+import { opsReadiness } from '../support/ops';
 
 // Issue 2, behaviour 9 (Redis): the gateways reach Redis only through a TCP proxy, which
 // the test pauses to make Redis "stop" for them. The records service keeps its direct
 // connection, so revocations are still announced, and lost on the gateways' side.
-
-interface Readiness {
-  status: string;
-  checks: { records: string; redis: string };
-}
 
 const KEY_CACHE_TTL_MS = 1_000;
 const FALLBACK = 'rate limiting falls back to per-instance memory: Redis unavailable';
@@ -50,10 +46,10 @@ function logged(gateway: GatewayProcess, msg: string): number {
 }
 
 async function waitForRedisCheck(expected: 'ok' | 'degraded'): Promise<void> {
-  for (const api of apis) {
+  for (const gateway of stack.gateways) {
     await waitFor(
       async () => {
-        const res = await api.get<Readiness>('/readyz');
+        const res = await opsReadiness(gateway);
         return res.status === 200 && res.body.checks.redis === expected;
       },
       { timeoutMs: 10_000, what: `readyz redis ${expected}` },
@@ -111,8 +107,8 @@ describe('Redis unreachable for the gateways (issue 2, behaviour 9)', () => {
     expect(during.flat().map((r) => r.status)).toEqual(Array(20).fill(200));
 
     await waitForRedisCheck('degraded');
-    for (const api of apis) {
-      const res = await api.get<Readiness>('/readyz');
+    for (const gateway of stack.gateways) {
+      const res = await opsReadiness(gateway);
       expect(res.status).toBe(200);
       expect(res.body).toMatchObject({ status: 'ready', checks: { records: 'ok' } });
     }

@@ -156,7 +156,11 @@ describe('initialize', () => {
   it('initialize without a protocolVersion is -32602', async () => {
     const res = await mcp.rpc('initialize', { capabilities: {} }, { protocolVersion: null });
     expect(res.status).toBe(200);
-    expectRpcError(res, -32602, /^Invalid params for initialize: protocolVersion/);
+    expectRpcError(
+      res,
+      -32602,
+      /^MCP error -32602: Invalid params for initialize: protocolVersion/,
+    );
     expect(res.body.id).toBe(res.id);
   });
 });
@@ -279,7 +283,10 @@ describe('JSON-RPC protocol errors', () => {
       const res = await mcp.rpc('tools/call', { name, arguments: {} });
       expect(res.status).toBe(200);
       expect(res.body.id).toBe(res.id);
-      expect(rpcError(res)).toMatchObject({ code: -32602, message: `Unknown tool: ${name}` });
+      expect(rpcError(res)).toMatchObject({
+        code: -32602,
+        message: `MCP error -32602: Unknown tool: ${JSON.stringify(name)}`,
+      });
     },
   );
 

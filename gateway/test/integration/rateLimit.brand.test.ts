@@ -1,5 +1,6 @@
 import { makeBrandWithKey, startStack, waitFor, type TierName, type Stack } from '@brand/testkit';
 import { ApiClient, type ApiResponse } from '../support/apiClient';
+import { opsReadiness } from '../support/ops';
 import type { ErrorBody } from '../../src/http/errorResponse';
 
 // Issue 2, behaviour 8: one budget per brand, shared by all its keys and all gateway
@@ -67,15 +68,19 @@ function expectCountedResponses(responses: Array<ApiResponse<ErrorBody>>, limit:
 const ok = (responses: Array<ApiResponse<unknown>>) => responses.filter((r) => r.status === 200);
 
 beforeAll(async () => {
-  stack = await startStack({ gateways: 2 });
+  // This file proves the shared Redis limiter exact; a slow, shared CI machine must not
+  // push a 300-request burst past the command timeout into the per-instance fallback
+  // (tested on its own in faults.redis).
+  stack = await startStack({ gateways: 2, gatewayEnv: { REDIS_COMMAND_TIMEOUT_MS: '10000' } });
   apis = stack.gateways.map((g) => new ApiClient(g.url));
   // Redis must be connected before the bursts, or an instance would (rightly) fall back
   // to its own in-memory limit; this also loads each client's copy of the OpenAPI document.
-  for (const api of apis) {
+  for (const [i, gateway] of stack.gateways.entries()) {
     await waitFor(async () => {
-      const res = await api.get<{ checks: { redis: string } }>('/readyz');
+      const res = await opsReadiness(gateway);
       return res.status === 200 && res.body.checks.redis === 'ok';
     });
+    await apis[i]!.get('/healthz');
   }
 });
 

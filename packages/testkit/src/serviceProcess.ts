@@ -5,6 +5,8 @@ import { createInterface } from 'node:readline';
 export interface ServiceProcess {
   name: string;
   port: number;
+  /** The whole "listening" log entry (e.g. the gateway's ops_port). */
+  listening: Record<string, unknown>;
   pid: number;
   /** Every stdout and stderr line so far, in arrival order. */
   logs(): string[];
@@ -59,10 +61,10 @@ export function spawnService(opts: SpawnServiceOptions): Promise<ServiceProcess>
     const onLine = (line: string): void => {
       lines.push(line);
       if (service !== undefined) return;
-      const port = listeningPort(line);
-      if (port === undefined || child.pid === undefined) return;
+      const entry = listeningEntry(line);
+      if (entry === undefined || child.pid === undefined) return;
       clearTimeout(timer);
-      service = makeService(opts.name, port, child, lines, exited);
+      service = makeService(opts.name, entry, child, lines, exited);
       track(service, child);
       resolve(service);
     };
@@ -86,11 +88,13 @@ export function spawnService(opts: SpawnServiceOptions): Promise<ServiceProcess>
   });
 }
 
-function listeningPort(line: string): number | undefined {
+function listeningEntry(line: string): (Record<string, unknown> & { port: number }) | undefined {
   if (!line.startsWith('{')) return undefined;
   try {
-    const entry = JSON.parse(line) as { msg?: unknown; port?: unknown };
-    return entry.msg === 'listening' && typeof entry.port === 'number' ? entry.port : undefined;
+    const entry = JSON.parse(line) as Record<string, unknown>;
+    return entry.msg === 'listening' && typeof entry.port === 'number'
+      ? (entry as Record<string, unknown> & { port: number })
+      : undefined;
   } catch {
     return undefined;
   }
@@ -98,7 +102,7 @@ function listeningPort(line: string): number | undefined {
 
 function makeService(
   name: string,
-  port: number,
+  listening: Record<string, unknown> & { port: number },
   child: ChildProcess,
   lines: string[],
   exited: Promise<number | null>,
@@ -119,7 +123,8 @@ function makeService(
   };
   return {
     name,
-    port,
+    port: listening.port,
+    listening,
     pid: child.pid!,
     logs: () => [...lines],
     stop,

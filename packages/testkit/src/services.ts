@@ -22,6 +22,8 @@ export interface PlansProcess extends ServiceProcess {
 export interface GatewayProcess extends ServiceProcess {
   /** Origin, "http://127.0.0.1:<port>", no trailing slash. */
   url: string;
+  /** The internal operations listener (/metrics, detailed /readyz), "http://127.0.0.1:<port>". */
+  opsUrl: string;
 }
 
 const logLevel = (): string => process.env.TEST_LOG_LEVEL ?? 'info';
@@ -93,6 +95,7 @@ export async function startGateway(opts: {
     env: {
       HTTP_PORT: '0',
       HTTP_HOST: '127.0.0.1',
+      METRICS_PORT: '0',
       SERVICE_ENVIRONMENT: 'live',
       RECORDS_GRPC_ADDR: opts.recordsAddr,
       ...(opts.plansAddr ? { PLANS_GRPC_ADDR: opts.plansAddr } : {}),
@@ -103,5 +106,8 @@ export async function startGateway(opts: {
       ...opts.env,
     },
   });
-  return Object.assign(proc, { url: `http://127.0.0.1:${proc.port}` });
+  return Object.assign(proc, {
+    url: `http://127.0.0.1:${proc.port}`,
+    opsUrl: `http://127.0.0.1:${String(proc.listening.ops_port)}`,
+  });
 }

@@ -1,32 +1,45 @@
 import type { ZodError, ZodType } from 'zod';
 import { AppError, type FieldIssue } from './appError';
 import type { ErrorCode } from './codes';
+import { MAX_ECHO } from './quoteInput';
+
+/** Most field issues one error reports; the rest are counted, so a hostile body stays small. */
+export const MAX_ISSUES = 10;
 
 /**
  * The one translation of zod issues into field-level problems, for every input the system
  * validates (REST and MCP parameters, admin requests, configuration). An unknown key is one
- * issue per key, named by the key; `unknownKey` words its message.
+ * issue per key, named by the key; `unknownKey` words its message, `root` the message for a
+ * value that is not even an object. Field names (client input when a key is unknown) are
+ * cut to MAX_ECHO characters and at most MAX_ISSUES issues are listed.
  */
-export function fieldIssues(error: ZodError, unknownKey = 'unknown field.'): FieldIssue[] {
-  return error.issues.flatMap((issue): FieldIssue[] => {
+export function fieldIssues(
+  error: ZodError,
+  words: { unknownKey?: string; root?: string } = {},
+): FieldIssue[] {
+  const all = error.issues.flatMap((issue): FieldIssue[] => {
     if (issue.code === 'unrecognized_keys') {
       const base = issue.path.join('.');
       return issue.keys.map((key) => ({
-        field: base ? `${base}.${key}` : key,
-        message: unknownKey,
+        field: (base ? `${base}.${key}` : key).slice(0, MAX_ECHO),
+        message: words.unknownKey ?? 'unknown field.',
       }));
     }
-    return [{ field: issue.path.join('.'), message: issue.message }];
+    if (issue.path.length === 0 && words.root) return [{ field: '', message: words.root }];
+    return [{ field: issue.path.join('.').slice(0, MAX_ECHO), message: issue.message }];
   });
+  if (all.length <= MAX_ISSUES) return all;
+  const more = all.length - MAX_ISSUES;
+  return [...all.slice(0, MAX_ISSUES), { field: '', message: `... and ${more} more.` }];
 }
 
 /** "field: message" pairs joined for a one-line error message. */
-export function describeIssues(details: FieldIssue[]): string {
+export function describeIssues(details: FieldIssue[], separator = '; '): string {
   return details
     .map((d) =>
       d.field && !d.message.startsWith(d.field) ? `${d.field}: ${d.message}` : d.message,
     )
-    .join('; ');
+    .join(separator);
 }
 
 /**

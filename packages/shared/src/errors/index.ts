@@ -8,4 +8,5 @@ export {
   fromServiceError,
   type GrpcFailure,
 } from './grpcStatus';
-export { describeIssues, fieldIssues, parseOrThrow } from './fieldIssues';
+export { describeIssues, fieldIssues, MAX_ISSUES, parseOrThrow } from './fieldIssues';
+export { MAX_ECHO, quoteInput } from './quoteInput';

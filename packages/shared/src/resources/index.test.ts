@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import {
   DEFAULT_LIMIT,
   isCursorShaped,
@@ -8,7 +9,6 @@ import {
   normalizeSince,
   parseLimitString,
   RESOURCES,
-  sinceEpochMicros,
   toolNameOf,
 } from './index';
 
@@ -46,21 +46,29 @@ describe('RESOURCES', () => {
 
 describe('normalizeSince', () => {
   it.each([
-    ['2026-01-31T23:59:59Z', '2026-01-31T23:59:59Z'],
-    ['2026-01-31T23:59:59.123456+08:00', '2026-01-31T23:59:59.123456+08:00'],
-    ['2026-01-31T23:59:59-05:30', '2026-01-31T23:59:59-05:30'],
-    ['2026-01-31T00:00:00+00:00', '2026-01-31T00:00:00+00:00'],
-    ['2026-01-31T23:59:59.1Z', '2026-01-31T23:59:59.1Z'],
-    ['2026-01-31T23:59:59.12Z', '2026-01-31T23:59:59.12Z'],
+    ['2026-01-31T23:59:59Z', '2026-01-31T23:59:59.000000Z'],
+    ['2026-01-31T23:59:59.123456+08:00', '2026-01-31T15:59:59.123456Z'],
+    ['2026-01-31T23:59:59-05:30', '2026-02-01T05:29:59.000000Z'],
+    ['2026-01-31T00:00:00+00:00', '2026-01-31T00:00:00.000000Z'],
+    ['2026-01-31T23:59:59.1Z', '2026-01-31T23:59:59.100000Z'],
     ['2026-01-31T23:59:59.123456789Z', '2026-01-31T23:59:59.123456Z'],
     // truncated, never rounded: t > x.1234569 holds exactly when t > x.123456 for µs data
     ['2026-01-31T23:59:59.1234569Z', '2026-01-31T23:59:59.123456Z'],
-    ['2026-01-31T23:59:59.99999999+14:00', '2026-01-31T23:59:59.999999+14:00'],
-    ['2026-01-31t23:59:59z', '2026-01-31T23:59:59Z'],
-    ['2026-01-31t23:59:59.5-03:00', '2026-01-31T23:59:59.5-03:00'],
-    ['2024-02-29T12:00:00Z', '2024-02-29T12:00:00Z'],
-    ['2000-02-29T12:00:00Z', '2000-02-29T12:00:00Z'],
-    ['2026-12-31T23:59:59Z', '2026-12-31T23:59:59Z'],
+    ['2026-01-31T23:59:59.1234567890123Z', '2026-01-31T23:59:59.123456Z'],
+    ['2026-01-31t23:59:59z', '2026-01-31T23:59:59.000000Z'],
+    // issue 7, defect 3: offsets PostgreSQL refuses (beyond +-15:59) are valid RFC 3339
+    ['2026-11-22T10:00:00+16:00', '2026-11-21T18:00:00.000000Z'],
+    ['2026-11-22T10:00:00+23:59', '2026-11-21T10:01:00.000000Z'],
+    ['2026-11-22T10:00:00-23:59', '2026-11-23T09:59:00.000000Z'],
+    // a leap second is the next second
+    ['2016-12-31T23:59:60Z', '2017-01-01T00:00:00.000000Z'],
+    ['2024-02-29T12:00:00Z', '2024-02-29T12:00:00.000000Z'],
+    ['2000-02-29T12:00:00Z', '2000-02-29T12:00:00.000000Z'],
+    ['0000-02-29T00:00:00Z', '0001-01-01T00:00:00.000000Z'],
+    ['0000-01-01T00:00:00Z', '0001-01-01T00:00:00.000000Z'],
+    ['0001-01-01T00:00:00.5+00:01', '0001-01-01T00:00:00.000000Z'],
+    ['9999-12-31T23:59:59.999999Z', '9999-12-31T23:59:59.999999Z'],
+    ['9999-12-31T23:59:59-23:59', '9999-12-31T23:59:59.999999Z'],
   ])('accepts %s as %s', (input, normalized) => {
     expect(normalizeSince(input)).toBe(normalized);
   });
@@ -73,10 +81,9 @@ describe('normalizeSince', () => {
     ['month 13', '2026-13-01T00:00:00Z'],
     ['month 00', '2026-00-10T00:00:00Z'],
     ['day 00', '2026-01-00T00:00:00Z'],
-    ['year 0000', '0000-01-01T00:00:00Z'],
     ['hour 24', '2026-01-31T24:00:00Z'],
     ['minute 60', '2026-01-31T23:60:00Z'],
-    ['second 60', '2026-01-31T23:59:60Z'],
+    ['second 61', '2026-01-31T23:59:61Z'],
     ['a missing zone', '2026-01-31T23:59:59'],
     ['a missing zone with fraction', '2026-01-31T23:59:59.123456'],
     ['a date only', '2026-01-31'],
@@ -84,11 +91,11 @@ describe('normalizeSince', () => {
     ['an hour-only offset', '2026-01-31T23:59:59+08'],
     ['an offset hour over 23', '2026-01-31T23:59:59+24:00'],
     ['an offset minute over 59', '2026-01-31T23:59:59+05:60'],
-    ['ten fractional digits', '2026-01-31T23:59:59.1234567890Z'],
     ['an empty fraction', '2026-01-31T23:59:59.Z'],
     ['a comma fraction', '2026-01-31T23:59:59,5Z'],
     ['no seconds', '2026-01-31T23:59Z'],
     ['single-digit fields', '2026-1-31T23:59:59Z'],
+    ['a five-digit year', '12026-01-31T23:59:59Z'],
     ['leading whitespace', ' 2026-01-31T23:59:59Z'],
     ['trailing whitespace', '2026-01-31T23:59:59Z '],
     ['a zone name', '2026-01-31T23:59:59 UTC'],
@@ -97,6 +104,51 @@ describe('normalizeSince', () => {
     ['SQL', "2026-01-31T23:59:59Z' or 1=1 --"],
   ])('refuses %s (%s)', (_, input) => {
     expect(normalizeSince(input)).toBeUndefined();
+  });
+
+  /** Generated RFC 3339 inputs over the whole grammar, with the instant they denote. */
+  const pad = (n: number, w: number): string => String(n).padStart(w, '0');
+  const rfc3339 = fc
+    .record({
+      ms: fc.integer({
+        min: Date.parse('0001-01-02T00:00:00Z'),
+        max: Date.parse('9999-12-30T00:00:00Z'),
+      }),
+      extraDigits: fc.stringMatching(/^[0-9]{0,6}$/),
+      offset: fc.integer({ min: -(23 * 60 + 59), max: 23 * 60 + 59 }),
+      t: fc.constantFrom('T', 't'),
+      z: fc.constantFrom('Z', 'z', '+00:00', 'offset'),
+    })
+    .map(({ ms, extraDigits, offset, t, z }) => {
+      const useOffset = z === 'offset';
+      const local = new Date(ms + (useOffset ? offset * 60_000 : 0)).toISOString();
+      const sign = offset < 0 ? '-' : '+';
+      const zone = useOffset
+        ? `${sign}${pad(Math.floor(Math.abs(offset) / 60), 2)}:${pad(Math.abs(offset) % 60, 2)}`
+        : z;
+      const input = `${local.slice(0, 10)}${t}${local.slice(11, 23)}${extraDigits}${zone}`;
+      const expected = `${new Date(ms).toISOString().slice(0, 23)}${extraDigits.slice(0, 3).padEnd(3, '0')}Z`;
+      return { input, expected };
+    });
+
+  it('maps every generated valid input to the same instant in UTC, in a form PostgreSQL takes', () => {
+    fc.assert(
+      fc.property(rfc3339, ({ input, expected }) => {
+        expect(normalizeSince(input)).toBe(expected);
+      }),
+      { numRuns: 2_000 },
+    );
+  });
+
+  it('refuses every generated string that is not RFC 3339, and never throws', () => {
+    fc.assert(
+      fc.property(fc.string({ maxLength: 40 }), (input) => {
+        const out = normalizeSince(input);
+        if (!/^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}/.test(input)) expect(out).toBeUndefined();
+        if (out !== undefined) expect(out).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/);
+      }),
+      { numRuns: 2_000 },
+    );
   });
 });
 
@@ -148,38 +200,24 @@ describe('parseLimitString', () => {
   });
 });
 
-describe('sinceEpochMicros and laterSince', () => {
-  it('keeps microseconds', () => {
-    expect(
-      sinceEpochMicros('2026-01-01T00:00:00.000001Z') - sinceEpochMicros('2026-01-01T00:00:00Z'),
-    ).toBe(1n);
-    expect(sinceEpochMicros('1970-01-01T00:00:01.5Z')).toBe(1_500_000n);
-  });
-
-  it('compares instants, not strings, across time zones', () => {
-    // 08:00+08:00 is midnight UTC, one microsecond before the second bound
-    expect(laterSince('2026-01-01T08:00:00+08:00', '2026-01-01T00:00:00.000001Z')).toBe(
-      '2026-01-01T00:00:00.000001Z',
-    );
-    // string order says the opposite of instant order here
-    expect(laterSince('2025-12-31T23:30:00-01:00', '2026-01-01T00:10:00Z')).toBe(
-      '2025-12-31T23:30:00-01:00',
-    );
-    expect(laterSince('2026-01-01T00:10:00Z', '2025-12-31T23:30:00-01:00')).toBe(
-      '2025-12-31T23:30:00-01:00',
-    );
-  });
-
-  it('treats the same instant in two zones as equal and keeps either', () => {
-    const a = '2026-01-01T08:00:00+08:00';
-    const b = '2026-01-01T00:00:00Z';
-    expect(sinceEpochMicros(a)).toBe(sinceEpochMicros(b));
-    expect([a, b]).toContain(laterSince(a, b));
+describe('laterSince', () => {
+  it('keeps the later of two normalized bounds, to the microsecond', () => {
+    const a = normalizeSince('2026-01-01T08:00:00+08:00')!;
+    const b = normalizeSince('2026-01-01T00:00:00.000001Z')!;
+    expect(laterSince(a, b)).toBe(b);
+    expect(laterSince(b, a)).toBe(b);
+    // local time order says the opposite of instant order here
+    const c = normalizeSince('2025-12-31T23:30:00-01:00')!;
+    expect(laterSince(c, normalizeSince('2026-01-01T00:10:00Z'))).toBe(c);
   });
 
   it('returns the one bound that is present', () => {
-    expect(laterSince(undefined, '2026-01-01T00:00:00Z')).toBe('2026-01-01T00:00:00Z');
-    expect(laterSince('2026-01-01T00:00:00Z', undefined)).toBe('2026-01-01T00:00:00Z');
+    expect(laterSince(undefined, '2026-01-01T00:00:00.000000Z')).toBe(
+      '2026-01-01T00:00:00.000000Z',
+    );
+    expect(laterSince('2026-01-01T00:00:00.000000Z', undefined)).toBe(
+      '2026-01-01T00:00:00.000000Z',
+    );
     expect(laterSince(undefined, undefined)).toBeUndefined();
   });
 });

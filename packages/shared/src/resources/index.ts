@@ -43,13 +43,24 @@ export function parseLimitString(value: string): number | undefined {
 }
 
 const RFC3339 =
-  /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?(?:([Zz])|([+-])(\d{2}):(\d{2}))$/;
+  /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?(?:([Zz])|([+-])(\d{2}):(\d{2}))$/;
+
+/** The bounds PostgreSQL and our data live in; a since outside them is clamped (see below). */
+const EARLIEST = Date.parse('0001-01-01T00:00:00.000Z');
+const LATEST_MS = Date.parse('9999-12-31T23:59:59.999Z');
+
+const isLeapYear = (y: number): boolean => (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 
 /**
- * Validates an RFC 3339 date-time (a real calendar date, a time zone required) and
- * returns it normalised for PostgreSQL, or undefined when it is not one. Fractions beyond
- * microseconds are truncated, which is exact for a strict lower bound over
- * microsecond-precision data: t < x.1234567 holds exactly when t <= x.123456.
+ * Validates an RFC 3339 date-time (the whole grammar: `T` or `t`, `Z` or `z`, offsets up to
+ * +-23:59, any number of fractional digits, second 60, years 0000 to 9999) and returns the
+ * same instant in UTC as `YYYY-MM-DDTHH:MM:SS.ffffffZ`, or undefined when it is not one.
+ * Normalising here matters: PostgreSQL refuses offsets beyond +-15:59, so a valid input
+ * must never reach it unconverted. Fractions beyond microseconds are truncated, which is
+ * exact for a strict lower bound over microsecond data (t > x.1234567 exactly when
+ * t > x.123456). Second 60 (a leap second) is the next second. An instant before year 1
+ * or after 9999 is clamped to that edge: no record lies beyond it, so the filter is the same.
  */
 export function normalizeSince(value: string): string | undefined {
   const m = RFC3339.exec(value);
@@ -58,14 +69,21 @@ export function normalizeSince(value: string): string | undefined {
   const year = Number(y);
   const month = Number(mo);
   const day = Number(d);
-  if (year < 1 || month < 1 || month > 12) return undefined;
-  const daysInMonth = new Date(Date.UTC(year, month, 0)).getUTCDate();
-  if (day < 1 || day > daysInMonth) return undefined;
-  if (Number(h) > 23 || Number(mi) > 59 || Number(s) > 59) return undefined;
+  if (month < 1 || month > 12 || day < 1) return undefined;
+  const days = month === 2 && isLeapYear(year) ? 29 : DAYS_IN_MONTH[month - 1]!;
+  if (day > days) return undefined;
+  if (Number(h) > 23 || Number(mi) > 59 || Number(s) > 60) return undefined;
   if (!z && (Number(oh) > 23 || Number(om) > 59)) return undefined;
-  const fraction = frac ? `.${frac.slice(0, 6)}` : '';
-  const zone = z ? 'Z' : `${sign}${oh}:${om}`;
-  return `${y}-${mo}-${d}T${h}:${mi}:${s}${fraction}${zone}`;
+  const digits = (frac ?? '').slice(0, 6).padEnd(6, '0');
+  const date = new Date(0);
+  date.setUTCFullYear(year, month - 1, day);
+  date.setUTCHours(Number(h), Number(mi), Number(s), Number(digits.slice(0, 3)));
+  const offsetMinutes = z ? 0 : (sign === '-' ? -1 : 1) * (Number(oh) * 60 + Number(om));
+  let ms = date.getTime() - offsetMinutes * 60_000;
+  let micros = digits.slice(3);
+  if (ms < EARLIEST) [ms, micros] = [EARLIEST, '000'];
+  if (ms > LATEST_MS) [ms, micros] = [LATEST_MS, '999'];
+  return new Date(ms).toISOString().replace(/Z$/, `${micros}Z`);
 }
 
 /** A cursor is base64url text with one dot; anything else is refused before any lookup. */
@@ -74,19 +92,11 @@ export function isCursorShaped(value: string): boolean {
 }
 
 /**
- * Microseconds since the epoch of a normalizeSince() result, for comparing bounds given
- * in different time zones.
+ * The later (tighter) of two exclusive lower bounds; either may be absent. Both are
+ * normalizeSince() results (UTC, fixed width), so string order is instant order.
  */
-export function sinceEpochMicros(normalized: string): bigint {
-  const m = /^(.+T\d{2}:\d{2}:\d{2})(?:\.(\d{1,6}))?(Z|[+-]\d{2}:\d{2})$/.exec(normalized);
-  if (!m) throw new Error(`not a normalized timestamp: ${normalized}`);
-  const wholeSeconds = Date.parse(`${m[1]}${m[3]}`);
-  return BigInt(wholeSeconds) * 1000n + BigInt((m[2] ?? '').padEnd(6, '0'));
-}
-
-/** The later (tighter) of two exclusive lower bounds; either may be absent. */
 export function laterSince(a: string | undefined, b: string | undefined): string | undefined {
   if (a === undefined) return b;
   if (b === undefined) return a;
-  return sinceEpochMicros(a) >= sinceEpochMicros(b) ? a : b;
+  return a >= b ? a : b;
 }

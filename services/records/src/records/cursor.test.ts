@@ -39,8 +39,15 @@ describe('CursorCodec', () => {
   });
 
   it('round-trips the since filter a walk was started with', () => {
-    const withSince = { ...position, since: '2026-01-01T08:00:00.5+08:00' };
+    const withSince = { ...position, since: '2026-01-01T00:00:00.500000Z' };
     expect(codec.decode(binding, codec.encode(binding, withSince))).toEqual(withSince);
+  });
+
+  it('reads a since written with an offset (cursors issued before UTC normalisation) as UTC', () => {
+    const older = { ...position, since: '2026-01-01T08:00:00.5+08:00' };
+    expect(codec.decode(binding, codec.encode(binding, older)).since).toBe(
+      '2026-01-01T00:00:00.500000Z',
+    );
   });
 
   it('is opaque: the id and timestamp are not readable as plain text', () => {

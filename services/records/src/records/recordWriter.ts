@@ -41,3 +41,13 @@ export async function insertRecords(
   if (rows.length === 0) return;
   await db.query(INSERT_SQL[resource], [brandId, JSON.stringify(rows)]);
 }
+
+/**
+ * Refreshes the planner statistics of the six tables after a bulk load. Without them (a
+ * fresh database, or autovacuum not yet run or off) PostgreSQL planned a brand's first
+ * page as a bitmap scan plus a sort of all its rows, about 5 ms instead of an ordered read
+ * of 51 index entries. Runs after the load commits: ANALYZE samples committed rows.
+ */
+export async function analyzeRecordTables(db: Pool | PoolClient): Promise<void> {
+  for (const spec of Object.values(RESOURCE_TABLES)) await db.query(`analyze ${spec.table}`);
+}

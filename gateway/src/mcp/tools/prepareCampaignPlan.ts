@@ -1,6 +1,6 @@
-import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { AppError } from '@brand/shared/errors';
-import type { ToolContext } from './tools';
+import type { ToolDefinition } from '../toolDefinition';
 
 /**
  * prepare_campaign_plan (SPEC 2.3, 4.2): listed only for keys holding campaigns:prepare.
@@ -8,7 +8,7 @@ import type { ToolContext } from './tools';
  * the campaign-plans work, and until then a call is refused as a tool result (isError),
  * never a protocol error.
  */
-export const PREPARE_CAMPAIGN_PLAN_TOOL: Tool = {
+const PREPARE_CAMPAIGN_PLAN: Tool = {
   name: 'prepare_campaign_plan',
   title: 'Prepare a campaign plan for review',
   description:
@@ -68,11 +68,14 @@ export const PREPARE_CAMPAIGN_PLAN_TOOL: Tool = {
   },
 };
 
-export function prepareCampaignPlan(_args: unknown, _ctx: ToolContext): Promise<CallToolResult> {
-  return Promise.reject(
-    new AppError(
-      'service_unavailable',
-      'Campaign-plan preparation is not available on this deployment yet.',
+export const prepareCampaignPlanTool: ToolDefinition = {
+  tool: PREPARE_CAMPAIGN_PLAN,
+  visibleTo: (identity) => identity.permissions.has('campaigns:prepare'),
+  run: () =>
+    Promise.reject(
+      new AppError(
+        'service_unavailable',
+        'Campaign-plan preparation is not available on this deployment yet.',
+      ),
     ),
-  );
-}
+};

@@ -1,10 +1,10 @@
 import type { OpenAPIRegistry, ResponseConfig } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
-import { JsonRpcRequest, JsonRpcResponse } from '../mcp/jsonRpc';
-import { COMMON_HEADERS, jsonRpcErrorResponse, ref } from './responses';
+import { COMMON_HEADERS, jsonRpcErrorResponse, ref } from '../openapi/responses';
+import { JsonRpcRequest, JsonRpcResponse } from './jsonRpc';
 
-/** POST /api/mcp. */
-export function registerMcpPath(registry: OpenAPIRegistry): void {
+/** The OpenAPI description of POST /api/mcp. */
+export function describeMcp(registry: OpenAPIRegistry): void {
   registry.registerPath({
     method: 'post',
     path: '/api/mcp',

@@ -35,6 +35,12 @@ async function connect(key: string): Promise<Client> {
   return client;
 }
 
+/** A fresh brand (its own pending count) and an SDK client on its prepare key. */
+async function freshBrand(): Promise<{ brand: PlanBrand; client: Client }> {
+  const fresh = await makePlanBrand(stack);
+  return { brand: fresh, client: await connect(fresh.prepareKey) };
+}
+
 async function prepare(client: Client, args: Record<string, unknown>): Promise<ToolResult> {
   return (await client.callTool({ name: 'prepare_campaign_plan', arguments: args })) as ToolResult;
 }
@@ -89,7 +95,7 @@ describe('prepare_campaign_plan over MCP', () => {
   });
 
   it('prepares a plan: structuredContent and text, no notes', async () => {
-    const client = await connect(brand.prepareKey);
+    const { client } = await freshBrand();
     const args = planBody({ campaign_type: 'blitz' });
     const result = await prepare(client, args);
     const plan = planOf(result);
@@ -104,18 +110,18 @@ describe('prepare_campaign_plan over MCP', () => {
   });
 
   it('replays a REST plan: the same plan as REST returned', async () => {
-    const client = await connect(brand.prepareKey);
+    const { brand: own, client } = await freshBrand();
     const body = planBody();
-    const rest = await postPlan(api, brand.prepareKey, body);
+    const rest = await postPlan(api, own.prepareKey, body);
     expect(rest.status).toBe(201);
     expect(planOf(await prepare(client, body))).toEqual(rest.body);
   });
 
   it('is replayed by REST: 200 Idempotent-Replayed with the plan MCP returned', async () => {
-    const client = await connect(brand.prepareKey);
+    const { brand: own, client } = await freshBrand();
     const body = planBody({ campaign_type: 'package' });
     const viaMcp = planOf(await prepare(client, body));
-    const rest = await postPlan(api, brand.prepareKey, body);
+    const rest = await postPlan(api, own.prepareKey, body);
     expect(rest.status).toBe(200);
     expect(rest.headers.get('idempotent-replayed')).toBe('true');
     expect(rest.body).toEqual(viaMcp);
@@ -123,7 +129,7 @@ describe('prepare_campaign_plan over MCP', () => {
   });
 
   it('refuses changed input with an isError request_conflict', async () => {
-    const client = await connect(brand.prepareKey);
+    const { client } = await freshBrand();
     const body = planBody();
     planOf(await prepare(client, body));
     const error = errorOf(await prepare(client, { ...body, goal: 'Another goal' }));
@@ -131,7 +137,7 @@ describe('prepare_campaign_plan over MCP', () => {
   });
 
   it('refuses a retry of a cancelled plan with an isError request_conflict', async () => {
-    const client = await connect(brand.prepareKey);
+    const { client } = await freshBrand();
     const body = planBody();
     const plan = planOf(await prepare(client, body));
     await admin.plans('cancelPlan', { plan_id: plan.id });
@@ -139,7 +145,7 @@ describe('prepare_campaign_plan over MCP', () => {
   });
 
   it('refuses bad input with an isError validation_failed naming the fields', async () => {
-    const client = await connect(brand.prepareKey);
+    const { client } = await freshBrand();
     const result = await prepare(
       client,
       planBody({ planned_for: '2026-02-30', planning_budget: '1.005', campaign_type: 'tv' }),
@@ -154,8 +160,7 @@ describe('prepare_campaign_plan over MCP', () => {
   });
 
   it('refuses the plan after the pending limit with an isError pending_plan_limit', async () => {
-    const full = await makePlanBrand(stack);
-    const client = await connect(full.prepareKey);
+    const { client } = await freshBrand();
     for (let i = 0; i < LIMIT; i++) planOf(await prepare(client, planBody()));
     const { error } = errorOf(await prepare(client, planBody()));
     expect(error.code).toBe('pending_plan_limit');

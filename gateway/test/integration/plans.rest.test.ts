@@ -115,17 +115,26 @@ describe('POST /api/v1/campaign-plans', () => {
   });
 
   it('replays to another key of the same brand, also after the first key is revoked', async () => {
+    const rotating = await makePlanBrand(stack);
     const body = planBody();
-    const first = await postPlan(api, brand.prepareKey, body);
+    const first = await postPlan(api, rotating.prepareKey, body);
+    expect(first.status).toBe(201);
     const rotated = await stack.admin.createKey({
-      brandId: brand.brandId,
-      actorEmail: brand.ownerEmail,
+      brandId: rotating.brandId,
+      actorEmail: rotating.ownerEmail,
       name: 'Planner v2',
       permissions: ['campaigns:prepare'],
     });
     const viaOther = await postPlan(api, rotated.secret, body);
     expect(viaOther.status).toBe(200);
     expect(viaOther.body).toEqual(first.body);
+
+    await stack.admin.revokeKey(rotating.prepareKeyId, rotating.ownerEmail);
+    expect((await postPlan(api, rotating.prepareKey, body)).status).toBe(401);
+    const afterRevocation = await postPlan(api, rotated.secret, body);
+    expect(afterRevocation.status).toBe(200);
+    expect(afterRevocation.headers.get('idempotent-replayed')).toBe('true');
+    expect(afterRevocation.body).toEqual(first.body);
   });
 
   it('gives a key of another brand using the same request_id an independent plan', async () => {

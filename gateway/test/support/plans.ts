@@ -20,8 +20,9 @@ export interface PlanOut {
 export interface PlanBrand {
   brandId: string;
   ownerEmail: string;
-  /** A live key holding campaigns:prepare. */
+  /** A live key holding campaigns:prepare, and its id. */
   prepareKey: string;
+  prepareKeyId: string;
   /** A live key without it (reads records only). */
   readKey: string;
 }
@@ -45,6 +46,7 @@ export async function makePlanBrand(
     brandId: seeded.brand.id,
     ownerEmail: seeded.owner.email,
     prepareKey: seeded.secret,
+    prepareKeyId: seeded.key.id,
     readKey: read.secret,
   };
 }

@@ -12,9 +12,4 @@ export {
 } from './access';
 export { RESOURCE_ENUM } from './records';
 export { EVENT_TYPES, type EventTypeName } from './events';
-export {
-  CAMPAIGN_TYPES,
-  PLAN_STATUSES,
-  type CampaignTypeName,
-  type PlanStatusName,
-} from './plans';
+export { CAMPAIGN_TYPES, PLAN_STATUSES, type CampaignTypeName, type PlanStatusName } from './plans';

@@ -1,10 +1,10 @@
 import { callerTokensOf } from '@brand/shared/config';
-import { createPool } from '@brand/shared/db';
+import { createPool, watchDatabaseHealth } from '@brand/shared/db';
 import { bindServer, setAllHealth, shutdownServer } from '@brand/shared/grpc';
 import { createLogger } from '@brand/shared/logger';
 import { exitOnStartupFailure, onShutdown } from '@brand/shared/shutdown';
 import { loadPlansConfig } from './config';
-import { watchDatabaseHealth } from './db/healthWatch';
+
 import { migrate, SCHEMA } from './db/migrations';
 import { createServer, SERVICE_NAMES } from './server';
 

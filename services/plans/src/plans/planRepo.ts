@@ -1,7 +1,6 @@
-import type { Pool, PoolClient } from '@brand/shared/db';
+import { rfc3339, type Pool, type PoolClient } from '@brand/shared/db';
 import type { CampaignTypeName, PlanStatusName } from '@brand/shared/enums';
 import type { PlanInput } from '@brand/shared/plans';
-import { rfc3339 } from '../db/sqlFormat';
 
 export interface PlanRow {
   id: string;

@@ -1,5 +1,5 @@
-import type { Pool } from '@brand/shared/db';
-import type { Logger } from '@brand/shared/logger';
+import type { Pool } from './pool';
+import type { Logger } from '../logger';
 
 /**
  * Probes the database now and every `intervalMs`, reporting each change of reachability

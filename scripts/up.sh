@@ -83,6 +83,7 @@ HTTP_PORT="$GATEWAY_PORT" start_service gateway "$LOG_DIR/gateway.log" node gate
 say "seeding demo data"
 seed_json=$(npx --no-install brandctl seed --json)
 demo_key=$(node -e 'const s=JSON.parse(process.argv[1]); process.stdout.write(s.key.secret)' "$seed_json")
+plan_request_id=$(node -e 'process.stdout.write(require("node:crypto").randomUUID())')
 demo_brand=$(node -e 'const s=JSON.parse(process.argv[1]); process.stdout.write(s.brand.name + " (" + s.brand.id + ")")' "$seed_json")
 
 cat <<EOF
@@ -103,6 +104,12 @@ cat <<EOF
     curl -s $gateway_url/api/mcp -H 'Authorization: Bearer $demo_key' \\
       -H 'Content-Type: application/json' \\
       -d '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"list_payouts","arguments":{"limit":2}}}'
+
+  Prepare a campaign plan for the brand to review (nothing is published, funded or approved):
+    curl -s $gateway_url/api/v1/campaign-plans -H 'Authorization: Bearer $demo_key' \\
+      -H 'Content-Type: application/json' \\
+      -d '{"request_id":"$plan_request_id","title":"Summer launch","goal":"Awareness","campaign_type":"ugc","planned_for":"2027-06-01","review_on":"2027-05-15","planning_budget":"25000.50"}'
+    npx brandctl plan list --brand <brand id above>
 
   Manage brands, keys and campaign plans: npx brandctl --help      Stop: Ctrl-C
 EOF

@@ -64,6 +64,11 @@ export const GatewayEnv = z.object({
    * set it to the gateway replica count to keep the brand-wide total near the tier's limit.
    */
   RATE_LIMIT_FALLBACK_INSTANCES: z.coerce.number().int().min(1).default(1),
+  /**
+   * Multiplies every tier's per-minute budget. Benchmarks and load tests only (the Redis
+   * script still runs per request); 1 in production, where a warning is logged otherwise.
+   */
+  RATE_LIMIT_SCALE: z.coerce.number().int().min(1).default(1),
   /** Requests a minute from one client address without a valid key (bad keys, the OpenAPI file). */
   ANONYMOUS_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(60),
   // Assistant endpoint

@@ -1,5 +1,8 @@
+// Telemetry first: it instruments libraries as they are loaded (no-op without OTLP config).
+import '@brand/shared/telemetry/register';
 import { createServer, type Server } from 'node:http';
 import { createLogger } from '@brand/shared/logger';
+import { stopTelemetry } from '@brand/shared/telemetry';
 import { closeRedis, createRedisClient, waitUntilReady } from '@brand/shared/redis';
 import { exitOnStartupFailure, onShutdown } from '@brand/shared/shutdown';
 import { createApp } from './app';
@@ -65,7 +68,14 @@ async function main(): Promise<void> {
     new Authenticator(records, keyCache, config.SERVICE_ENVIRONMENT),
     limiter,
     config.ANONYMOUS_RATE_LIMIT_PER_MINUTE,
+    config.RATE_LIMIT_SCALE,
   );
+  if (config.RATE_LIMIT_SCALE !== 1) {
+    log.warn(
+      { scale: config.RATE_LIMIT_SCALE },
+      'RATE_LIMIT_SCALE is set: brand budgets are multiplied (benchmarks and tests only)',
+    );
+  }
   const health = { accepting: true };
 
   const app = createApp({
@@ -146,6 +156,7 @@ async function main(): Promise<void> {
       run: async () =>
         Promise.all([closeRedis(redis), closeRedis(subscriber)]).then(() => undefined),
     },
+    { name: 'flush traces', run: stopTelemetry },
   ]);
 }
 

@@ -40,7 +40,14 @@ export class AccessGate {
     private readonly authenticator: Authenticator,
     private readonly limiter: RateLimiter,
     private readonly anonymousLimit: number,
+    /** Multiplies every tier's budget: 1 in production; raised only by benchmarks and tests. */
+    private readonly limitScale = 1,
   ) {}
+
+  /** The brand's requests per minute (SPEC 8), shared by REST and MCP. */
+  limitOf(identity: ApiIdentity): number {
+    return TIER_RATE_LIMITS[identity.tier] * this.limitScale;
+  }
 
   async admit(req: Request, res: Response, cost = 1): Promise<Admission> {
     const identity = await this.identify(req, res);
@@ -51,7 +58,7 @@ export class AccessGate {
   async charge(res: Response, identity: ApiIdentity, cost: number): Promise<RateLimitDecision> {
     const decision = await this.limiter.consume(
       `brand:${identity.brandId}`,
-      TIER_RATE_LIMITS[identity.tier],
+      this.limitOf(identity),
       cost,
     );
     setRateLimitHeaders(res, 'brand', decision);

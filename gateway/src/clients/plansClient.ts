@@ -1,8 +1,7 @@
 import { PlansServiceClient, type PreparePlanResponse } from '@brand/proto/plans/v1';
 import { CAMPAIGN_TYPES } from '@brand/shared/enums';
-import { connectClient, createCaller } from '@brand/shared/grpc';
+import { connectClient, createCaller, HealthClient, type ServingStatus } from '@brand/shared/grpc';
 import type { PlanInput } from '@brand/shared/plans';
-import { HealthClient, type ServingStatus } from './healthClient';
 
 /** What the gateway needs from the plans process. Every call has the configured deadline. */
 export interface PlansApi {

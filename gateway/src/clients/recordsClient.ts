@@ -1,10 +1,9 @@
 import { AccessServiceClient, type AuthenticateKeyResponse } from '@brand/proto/access/v1';
 import { RecordsServiceClient, type ListRecordsResponse } from '@brand/proto/records/v1';
 import { ENVIRONMENTS, RESOURCE_ENUM } from '@brand/shared/enums';
-import { connectClient, createCaller } from '@brand/shared/grpc';
+import { connectClient, createCaller, HealthClient, type ServingStatus } from '@brand/shared/grpc';
 import type { KeyEnvironment } from '@brand/shared/keys';
 import type { ResourceName } from '@brand/shared/resources';
-import { HealthClient, type ServingStatus } from './healthClient';
 
 export interface ListRecordsCall {
   brandId: string;

@@ -2,7 +2,7 @@ import express, { type Request, type Response, type Router } from 'express';
 import { AppError, isAppError, quoteInput } from '@brand/shared/errors';
 import type { Logger } from '@brand/shared/logger';
 import { rateLimitedError, type AccessGate } from '../auth/accessGate';
-import { TIER_RATE_LIMITS, type ApiIdentity } from '../auth/identity';
+import type { ApiIdentity } from '../auth/identity';
 import type { PlansApi } from '../clients/plansClient';
 import type { RecordsApi } from '../clients/recordsClient';
 import { setErrorHeaders } from '../http/errorResponse';
@@ -142,7 +142,7 @@ export function registerMcp(router: Router, deps: McpRouteDeps): void {
       }
       const body = await readBody(req, res, deps.maxBodyBytes);
       envelope = readEnvelope(body, protocolVersionOf(req));
-      const limit = TIER_RATE_LIMITS[identity.tier];
+      const limit = deps.gate.limitOf(identity);
       if (costOf(envelope) > limit) {
         throw new EnvelopeError(
           jsonRpcError(

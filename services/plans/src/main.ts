@@ -1,7 +1,10 @@
+// Telemetry first: it instruments libraries as they are loaded (no-op without OTLP config).
+import '@brand/shared/telemetry/register';
 import { callerTokensOf } from '@brand/shared/config';
 import { createPool, watchDatabaseHealth } from '@brand/shared/db';
 import { bindServer, setAllHealth, shutdownServer } from '@brand/shared/grpc';
 import { createLogger } from '@brand/shared/logger';
+import { stopTelemetry } from '@brand/shared/telemetry';
 import { exitOnStartupFailure, onShutdown } from '@brand/shared/shutdown';
 import { loadPlansConfig } from './config';
 
@@ -54,6 +57,7 @@ async function main(): Promise<void> {
       run: () => shutdownServer(server, config.SHUTDOWN_GRACE_MS - 1_000),
     },
     { name: 'close database pool', run: () => pool.end() },
+    { name: 'flush traces', run: stopTelemetry },
   ]);
 }
 

@@ -20,3 +20,4 @@ export {
   type RequestOf,
   type ResponseOf,
 } from './client';
+export { HealthClient, type ServingStatus } from './healthClient';

@@ -11,7 +11,10 @@ type CheckStub = Client & {
   ): void;
 };
 
-/** A grpc.health.v1 client asking about the whole server (service ""). */
+/**
+ * A grpc.health.v1 client (grpc-health-check serves the protocol but ships no client). It
+ * asks about the whole server (service "") unless told otherwise; health needs no credential.
+ */
 export class HealthClient {
   // grpc-health-check serves grpc.health.v1 but ships no client; its loaded definition makes one.
   static readonly Stub = makeClientConstructor(healthService, 'grpc.health.v1.Health');
@@ -20,11 +23,16 @@ export class HealthClient {
 
   /** The server's overall status; 'UNKNOWN' when it cannot be reached in time. */
   check(deadlineMs: number): Promise<ServingStatus> {
-    return new Promise((resolve) => {
+    return this.checkService('', deadlineMs).catch(() => 'UNKNOWN' as const);
+  }
+
+  /** One service's status; rejects with the ServiceError (NOT_FOUND for an unknown name). */
+  checkService(service: string, deadlineMs: number): Promise<ServingStatus> {
+    return new Promise((resolve, reject) => {
       (this.stub as CheckStub).check(
-        { service: '' },
+        { service },
         { deadline: new Date(Date.now() + deadlineMs) },
-        (err, res) => resolve(err ? 'UNKNOWN' : res.status),
+        (err, res) => (err ? reject(err) : resolve(res.status)),
       );
     });
   }

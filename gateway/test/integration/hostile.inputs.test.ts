@@ -1,0 +1,287 @@
+import fc from 'fast-check';
+import { ERROR_CODES } from '@brand/shared/errors';
+import {
+  makeBrandWithKey,
+  makeRecords,
+  startStack,
+  type BrandWithKey,
+  type Stack,
+} from '@brand/testkit';
+import { rawRequest, type RawResponse } from '../support/commonAuthTests';
+
+// Issue 7, "the class": generated hostile inputs against every surface of the running
+// gateway: REST query parameters, paths and headers, every JSON-RPC field and every tool
+// argument. Each answer must be a 2xx or a 4xx with a stable code: never a 5xx, never a
+// hang, never a stack or SQL text, never another brand's data. The run prints how many
+// inputs it tried per surface.
+
+const RUNS = Number(process.env.HOSTILE_RUNS ?? 150);
+const TIMEOUT_MS = 5_000;
+
+let stack: Stack;
+let a: BrandWithKey;
+let bIds: string[];
+const tried: Record<string, number> = {};
+
+beforeAll(async () => {
+  // many requests from one brand and address: the budgets are not what is under test here
+  stack = await startStack({
+    gatewayEnv: { ANONYMOUS_RATE_LIMIT_PER_MINUTE: '100000', RATE_LIMIT_SCALE: '1000' },
+  });
+  a = await makeBrandWithKey(stack.admin, {
+    tier: 'enterprise',
+    permissions: ['campaigns:prepare'],
+  });
+  const b = await makeBrandWithKey(stack.admin, { tier: 'enterprise' });
+  await makeRecords(stack.db.pool, a.brand.id, 'submissions', 5);
+  const bRows = await makeRecords(stack.db.pool, b.brand.id, 'submissions', 5);
+  bIds = [b.brand.id, ...bRows.map((r) => r.id)];
+});
+
+afterAll(async () => {
+  process.stdout.write(
+    `hostile inputs tried: ${Object.entries(tried)
+      .map(([surface, n]) => `${surface} ${n}`)
+      .join(', ')}\n`,
+  );
+  await stack?.close();
+});
+
+const LEAKS = [
+  /\bat .+:\d+:\d+/, // a stack frame
+  /\.(?:js|ts):\d+/,
+  /\b(?:select|insert|update|delete)\b[^"]{0,80}\b(?:from|into|where)\b/i,
+  /sqlstate|syntax error at|relation "|pg_|node_modules/i,
+];
+
+/** The invariants every answer must keep. */
+function checkAnswer(res: RawResponse, surface: string): void {
+  tried[surface] = (tried[surface] ?? 0) + 1;
+  const text = typeof res.body === 'string' ? res.body : JSON.stringify(res.body ?? '');
+  expect(res.status).toBeLessThan(500);
+  for (const leak of LEAKS) expect(text).not.toMatch(leak);
+  for (const id of bIds) expect(text).not.toContain(id);
+  // a HEAD answer has no body to check
+  if (res.status >= 400 && res.status !== 429 && res.body !== undefined) {
+    const body = res.body as { error?: { code?: string; data?: { code?: string } } } | undefined;
+    const code = body?.error?.code ?? body?.error?.data?.code;
+    if (typeof code === 'string') expect(Object.keys(ERROR_CODES)).toContain(code);
+    else expect(typeof (body?.error as { code?: unknown } | undefined)?.code).toBe('number');
+  }
+}
+
+function send(
+  method: string,
+  path: string,
+  headers: string[],
+  body?: string,
+): Promise<RawResponse> {
+  const url = `${stack.gateway.url}${path}`;
+  const host = headers.some((h, i) => i % 2 === 0 && h.toLowerCase() === 'host')
+    ? []
+    : ['Host', new URL(url).host];
+  return Promise.race([
+    rawRequest(url, method, [...host, ...headers], body),
+    new Promise<never>((_, reject) =>
+      setTimeout(() => reject(new Error(`no answer within ${TIMEOUT_MS} ms`)), TIMEOUT_MS),
+    ),
+  ]);
+}
+
+const auth = (): string[] => ['Authorization', `Bearer ${a.secret}`];
+
+/** Strings hostile clients send: junk, huge, control characters, markup, SQL, encodings. */
+const hostileString = fc.oneof(
+  fc.string({ maxLength: 40 }),
+  fc.string({ unit: 'binary', maxLength: 40 }),
+  fc.constantFrom(
+    "' or 1=1 --",
+    '<script>alert(1)</script>',
+    '../../etc/passwd',
+    '%00',
+    '%E0%A4%A',
+    '\u0000',
+    '1e309',
+    '-0',
+    '9'.repeat(400),
+    '2026-11-22T10:00:00+16:00',
+    '0000-01-01T00:00:00Z',
+    '9999-12-31T23:59:60-23:59',
+    'eyJ0IjoiMjAyNiJ9.AAAA',
+  ),
+  fc.integer().map(String),
+);
+
+const encode = (s: string): string => encodeURIComponent(s);
+
+describe('REST', () => {
+  it('query parameters: limit, cursor, since and unknown names', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.dictionary(
+          fc.oneof(fc.constantFrom('limit', 'cursor', 'since'), fc.string({ maxLength: 20 })),
+          hostileString,
+          { maxKeys: 4 },
+        ),
+        async (params) => {
+          const query = Object.entries(params)
+            .map(([k, v]) => `${encode(k)}=${encode(v)}`)
+            .join('&');
+          checkAnswer(await send('GET', `/api/v1/submissions?${query}`, auth()), 'rest query');
+        },
+      ),
+      { numRuns: RUNS },
+    );
+  });
+
+  it('paths under /api/v1 and elsewhere, raw and percent-encoded', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.oneof(
+          hostileString.map((s) => `/api/v1/${encode(s)}`),
+          fc.stringMatching(/^[A-Za-z0-9%._~!$&'()*+,;=:@/-]{0,60}$/).map((s) => `/${s}`),
+          fc.constantFrom(
+            '/api/v1/%ZZ',
+            '/api/v1/campaigns/..%2f..%2f',
+            '//api/v1/links',
+            '/api/v1/',
+          ),
+        ),
+        fc.constantFrom('GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'HEAD', 'OPTIONS'),
+        async (path, method) => {
+          checkAnswer(await send(method, path, auth()), 'rest path');
+        },
+      ),
+      { numRuns: RUNS },
+    );
+  });
+
+  it('headers: Authorization, X-Request-Id, Content-Type, Origin and friends', async () => {
+    const headerValue = fc.stringMatching(/^[\t\x20-\x7e]{0,200}$/);
+    await fc.assert(
+      fc.asyncProperty(
+        fc.oneof(
+          headerValue.map((v) => `Bearer ${v}`),
+          headerValue,
+          fc.constant(`Bearer ${'bk_live_'}${'a'.repeat(64)}`),
+        ),
+        fc.dictionary(
+          fc.constantFrom(
+            'X-Request-Id',
+            'Content-Type',
+            'Origin',
+            'Accept',
+            'X-Forwarded-For',
+            'MCP-Protocol-Version',
+          ),
+          headerValue,
+          { maxKeys: 4 },
+        ),
+        async (authorization, extra) => {
+          const headers = ['Authorization', authorization, ...Object.entries(extra).flat()];
+          checkAnswer(await send('GET', '/api/v1/campaigns', headers), 'rest headers');
+        },
+      ),
+      { numRuns: RUNS },
+    );
+  });
+});
+
+describe('MCP', () => {
+  const mcpHeaders = (): string[] => [...auth(), 'Content-Type', 'application/json'];
+
+  it('every JSON-RPC field: jsonrpc, id, method, params, and whole bodies', async () => {
+    const json = fc.jsonValue({ maxDepth: 3 });
+    await fc.assert(
+      fc.asyncProperty(
+        fc.oneof(
+          fc.record(
+            {
+              jsonrpc: fc.oneof(fc.constant('2.0'), json),
+              id: fc.oneof(fc.integer(), fc.string({ maxLength: 20 }), json),
+              method: fc.oneof(
+                fc.constantFrom(
+                  'initialize',
+                  'tools/list',
+                  'tools/call',
+                  'ping',
+                  'notifications/cancelled',
+                ),
+                fc.string({ maxLength: 30 }),
+              ),
+              params: json,
+            },
+            { requiredKeys: [] },
+          ),
+          fc.array(json, { maxLength: 5 }),
+          json,
+        ),
+        async (message) => {
+          const res = await send('POST', '/api/mcp', mcpHeaders(), JSON.stringify(message));
+          checkAnswer(res, 'json-rpc');
+        },
+      ),
+      { numRuns: RUNS },
+    );
+  });
+
+  it('raw bodies that are not JSON', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.string({ unit: 'binary', maxLength: 200 }), async (body) => {
+        checkAnswer(await send('POST', '/api/mcp', mcpHeaders(), body), 'json-rpc raw');
+      }),
+      { numRuns: RUNS },
+    );
+  });
+
+  it('every tool argument of every tool', async () => {
+    const tools = [
+      'list_campaigns',
+      'list_submissions',
+      'list_payouts',
+      'list_deposits',
+      'list_conversions',
+      'list_links',
+      'prepare_campaign_plan',
+    ];
+    const argument = fc.oneof(hostileString, fc.jsonValue({ maxDepth: 2 }));
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom(...tools),
+        fc.dictionary(
+          fc.oneof(
+            fc.constantFrom(
+              'limit',
+              'cursor',
+              'since',
+              'request_id',
+              'title',
+              'goal',
+              'campaign_type',
+              'planned_for',
+              'review_on',
+              'planning_budget',
+              'platforms',
+              'notes',
+            ),
+            fc.string({ maxLength: 12 }),
+          ),
+          argument,
+          { maxKeys: 6 },
+        ),
+        async (name, args) => {
+          const message = {
+            jsonrpc: '2.0',
+            id: 1,
+            method: 'tools/call',
+            params: { name, arguments: args },
+          };
+          const res = await send('POST', '/api/mcp', mcpHeaders(), JSON.stringify(message));
+          checkAnswer(res, 'tool arguments');
+          expect(res.status).toBe(200);
+        },
+      ),
+      { numRuns: RUNS },
+    );
+  });
+});

@@ -1,5 +1,6 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import fc from 'fast-check';
 import { z } from 'zod';
 import { PlanInputSchema } from '@brand/shared/plans';
 import {
@@ -165,5 +166,38 @@ describe('prepare_campaign_plan over MCP', () => {
     const { error } = errorOf(await prepare(client, planBody()));
     expect(error.code).toBe('pending_plan_limit');
     expect(error.message).toMatch(/cancel/);
+  });
+
+  it('property: random invalid arguments are isError validation_failed, never a protocol error', async () => {
+    const { client } = await freshBrand();
+    const invalid = fc.oneof(
+      fc.record({ planned_for: fc.constantFrom('2026-02-30', '2026-13-01', '01/02/2026', '') }),
+      fc.record({
+        planning_budget: fc.oneof(
+          fc.integer({ max: 0 }),
+          fc.constantFrom('1.234', '1e3', -0.5, null),
+        ),
+      }),
+      fc.record({
+        campaign_type: fc
+          .string()
+          .filter((t) => !['blitz', 'ugc', 'package', 'affiliate'].includes(t)),
+      }),
+      fc.record({ title: fc.oneof(fc.integer(), fc.constant('t'.repeat(201)), fc.constant('')) }),
+      fc.record({
+        requirements: fc.oneof(
+          fc.string({ minLength: 1 }),
+          fc.array(fc.integer(), { minLength: 1 }),
+        ),
+      }),
+    );
+    await fc.assert(
+      fc.asyncProperty(invalid, async (change) => {
+        const { error } = errorOf(await prepare(client, planBody(change)));
+        expect(error.code).toBe('validation_failed');
+        expect(error.details?.length).toBeGreaterThan(0);
+      }),
+      { numRuns: 40 },
+    );
   });
 });

@@ -12,6 +12,8 @@ export const TEST_CURSOR_SECRET = 'test-cursor-secret-0123456789abcdef-012345678
 export interface RecordsProcess extends ServiceProcess {
   /** gRPC address, "127.0.0.1:<port>". */
   address: string;
+  /** The internal operations listener (/metrics), "http://127.0.0.1:<port>". */
+  opsUrl: string;
 }
 
 export interface PlansProcess extends ServiceProcess {
@@ -41,6 +43,7 @@ export async function startRecords(opts: {
     env: {
       GRPC_PORT: '0',
       GRPC_HOST: '127.0.0.1',
+      METRICS_PORT: '0',
       DATABASE_URL: opts.databaseUrl,
       REDIS_URL: opts.redisUrl ?? testRedisUrl(),
       REDIS_KEY_PREFIX: opts.redisKeyPrefix,
@@ -52,7 +55,10 @@ export async function startRecords(opts: {
       ...opts.env,
     },
   });
-  return Object.assign(proc, { address: `127.0.0.1:${proc.port}` });
+  return Object.assign(proc, {
+    address: `127.0.0.1:${proc.port}`,
+    opsUrl: `http://127.0.0.1:${String(proc.listening.ops_port)}`,
+  });
 }
 
 /**

@@ -9,6 +9,7 @@ const moduleNameMapper = {
   '^@brand/proto/records/v1$': '<rootDir>/proto/gen/brand/records/v1/records.ts',
   '^@brand/proto/events/v1$': '<rootDir>/proto/gen/brand/events/v1/events.ts',
   '^@brand/proto/webhooks/v1$': '<rootDir>/proto/gen/brand/webhooks/v1/webhooks.ts',
+  '^@brand/proto/plans/v1$': '<rootDir>/proto/gen/brand/plans/v1/plans.ts',
   '^@brand/testkit$': '<rootDir>/packages/testkit/src/index.ts',
   '^@brand/records/recordWriter$': '<rootDir>/services/records/src/records/recordWriter.ts',
   '^@brand/records/migrations$': '<rootDir>/services/records/src/db/migrations.ts',

@@ -2,11 +2,11 @@
 # npm run up: the whole system on this machine, in the foreground.
 # Installs dependencies, starts PostgreSQL/Redis if they are down, creates and migrates
 # the database, starts a Kafka broker if none is listening, builds, starts the records
-# service, the gateway and the webhooks service (consumer, workers, admin gRPC) as separate
-# processes, seeds demo data and prints a demo key with a ready-to-paste request. It also
-# generates a local test CA under .local/ca/ (once), registers the example receiver
-# (examples/receiver, HTTPS on localhost) for the demo brand, starts it, and prints how to
-# register receivers and trigger an event. Ctrl-C stops everything this script started (and only
+# service, the plans service, the gateway and the webhooks service (consumer, workers, admin
+# gRPC) as separate processes, seeds demo data and prints a demo key with a ready-to-paste
+# request. It also generates a local test CA under .local/ca/ (once), registers the example
+# receiver (examples/receiver, HTTPS on localhost) for the demo brand, starts it, and prints
+# how to register receivers and trigger an event. Ctrl-C stops everything this script started (and only
 # that). Safe to run again: the database, the demo brand and its records are reused.
 set -Eeuo pipefail
 # shellcheck source=lib/common.sh
@@ -52,6 +52,7 @@ node scripts/lib/createDatabase.cjs "$DATABASE_URL"
 build_all
 say "migrating"
 node services/records/dist/migrate.js >"$LOG_DIR/migrate.log" || { cat "$LOG_DIR/migrate.log"; die "migrations failed"; }
+node services/plans/dist/migrate.js >>"$LOG_DIR/migrate.log" || { cat "$LOG_DIR/migrate.log"; die "migrations failed"; }
 node services/webhooks/dist/migrate.js >>"$LOG_DIR/migrate.log" || { cat "$LOG_DIR/migrate.log"; die "webhooks migrations failed"; }
 # The local test CA and a localhost certificate (generated once; see README "Webhooks").
 bash scripts/lib/testCa.sh "$REPO_ROOT/.local/ca"
@@ -84,12 +85,14 @@ start_service() {
 
 # records relays its outbox of business events to Kafka (README "Business changes and events").
 KAFKA_BROKERS="$KAFKA_BROKERS" GRPC_PORT="$RECORDS_GRPC_PORT" start_service records "$LOG_DIR/records.log" node services/records/dist/main.js
+GRPC_PORT="$PLANS_GRPC_PORT" start_service plans "$LOG_DIR/plans.log" node services/plans/dist/main.js
 HTTP_PORT="$GATEWAY_PORT" start_service gateway "$LOG_DIR/gateway.log" node gateway/dist/main.js
 GRPC_PORT="$WEBHOOKS_GRPC_PORT" start_service webhooks "$LOG_DIR/webhooks.log" node services/webhooks/dist/main.js
 
 say "seeding demo data"
 seed_json=$(npx --no-install brandctl seed --json)
 demo_key=$(node -e 'const s=JSON.parse(process.argv[1]); process.stdout.write(s.key.secret)' "$seed_json")
+plan_request_id=$(node -e 'process.stdout.write(require("node:crypto").randomUUID())')
 demo_brand=$(node -e 'const s=JSON.parse(process.argv[1]); process.stdout.write(s.brand.name + " (" + s.brand.id + ")")' "$seed_json")
 # A pending submission of the demo brand, read through the API, for the event example below.
 pending_submission=$(curl -fsS "$gateway_url/api/v1/submissions?limit=200" -H "Authorization: Bearer $demo_key" |
@@ -130,6 +133,7 @@ cat <<EOF
   Brand Records Service is running.
     gateway   $gateway_url           (logs: .local/logs/gateway.log)
     records   127.0.0.1:${RECORDS_GRPC_PORT}  gRPC  (logs: .local/logs/records.log)
+    plans     127.0.0.1:${PLANS_GRPC_PORT}  gRPC  (logs: .local/logs/plans.log)
     webhooks  127.0.0.1:${WEBHOOKS_GRPC_PORT}  gRPC + Kafka consumer + workers  (logs: .local/logs/webhooks.log)
     OpenAPI   $gateway_url/openapi/service.yaml
 
@@ -143,6 +147,12 @@ cat <<EOF
     curl -s $gateway_url/api/mcp -H 'Authorization: Bearer $demo_key' \\
       -H 'Content-Type: application/json' \\
       -d '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"list_payouts","arguments":{"limit":2}}}'
+
+  Prepare a campaign plan for the brand to review (nothing is published, funded or approved):
+    curl -s $gateway_url/api/v1/campaign-plans -H 'Authorization: Bearer $demo_key' \\
+      -H 'Content-Type: application/json' \\
+      -d '{"request_id":"$plan_request_id","title":"Summer launch","goal":"Awareness","campaign_type":"ugc","planned_for":"2027-06-01","review_on":"2027-05-15","planning_budget":"25000.50"}'
+    npx brandctl plan list --brand $demo_brand_id
 
   Trigger a business event (records' outbox relays it to Kafka, topic brand.business-events.v1,
   at $KAFKA_BROKERS; the webhooks service delivers it to the example receiver):
@@ -158,7 +168,7 @@ cat <<EOF
     npx brandctl receiver add --brand $demo_brand_id --url https://localhost:9443/hooks \\
       --label "My receiver" --events submission.approved,payout.paid --actor <owner-email>
 
-  Manage brands, keys and receivers: npx brandctl --help      Stop: Ctrl-C
+  Manage brands, keys, plans and receivers: npx brandctl --help      Stop: Ctrl-C
 EOF
 
 # Stay in the foreground until Ctrl-C, or until a service dies.

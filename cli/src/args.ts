@@ -40,6 +40,9 @@ export function parseEventTypes(value: string): EventTypeName[] {
   return names as EventTypeName[];
 }
 
-/** --limit of deliveries: 1 to 200. */
+/** The largest page the listings (plans, deliveries) return. */
+export const MAX_PAGE = 200;
+
+/** --limit: a whole number from 1 to 200. */
 export const parseLimit = (value: string): number =>
-  positiveInteger(value, 'a whole number from 1 to 200', 200);
+  positiveInteger(value, `a whole number from 1 to ${MAX_PAGE}`, MAX_PAGE);

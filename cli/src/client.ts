@@ -1,4 +1,5 @@
 import { AccessServiceClient } from '@brand/proto/access/v1';
+import { PlansServiceClient } from '@brand/proto/plans/v1';
 import { RecordsServiceClient } from '@brand/proto/records/v1';
 import { WebhooksServiceClient } from '@brand/proto/webhooks/v1';
 import { AppError } from '@brand/shared/errors';
@@ -11,6 +12,8 @@ export interface Backend {
   address: string;
   access: Caller<AccessServiceClient>;
   records: Caller<RecordsServiceClient>;
+  /** The plans service (its own address: PLANS_GRPC_ADDR, --plans). */
+  plans: Caller<PlansServiceClient>;
   /** The webhooks service (receivers, deliveries), on its own address. */
   webhooks: Caller<WebhooksServiceClient>;
   /** Closes the channels so the process can exit. */
@@ -33,14 +36,17 @@ export function createBackend(settings: Settings): Backend {
   const call = { deadlineMs: settings.timeoutMs, token };
   const records = connectClient(RecordsServiceClient, settings.recordsAddr);
   const access = connectClient(AccessServiceClient, settings.recordsAddr, records);
+  const plans = connectClient(PlansServiceClient, settings.plansAddr);
   const webhooks = connectClient(WebhooksServiceClient, settings.webhooksAddr);
   return {
     address: settings.recordsAddr,
     access: createCaller(access, call),
     records: createCaller(records, call),
+    plans: createCaller(plans, call),
     webhooks: createCaller(webhooks, call),
     close: () => {
       records.close();
+      plans.close();
       webhooks.close();
     },
   };

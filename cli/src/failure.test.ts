@@ -43,6 +43,13 @@ describe('describeFailure', () => {
     );
   });
 
+  it('names the plans service for plan commands', () => {
+    const err = fromServiceError(serviceError(status.UNAVAILABLE, 'No connection established'));
+    expect(describeFailure(err, '127.0.0.1:50052', 1000, 'plans').failure.message).toBe(
+      'cannot reach the plans service at 127.0.0.1:50052; is it running? (npm run up)',
+    );
+  });
+
   it("keeps the service's own service_unavailable message (e.g. its database is down)", () => {
     const err = fromServiceError(
       serviceError(status.UNAVAILABLE, 'The database is unavailable.', 'service_unavailable'),

@@ -5,6 +5,9 @@ import type { Failure } from './output';
 /** Exit codes: 0 success, 1 refused or invalid, 2 usage (commander), 3 service unreachable. */
 export const EXIT = { ok: 0, refused: 1, usage: 2, unreachable: 3 } as const;
 
+/** The service a command talks to, named in "cannot reach" messages. */
+export type ServiceName = 'records' | 'plans' | 'webhooks';
+
 export interface Outcome {
   failure: Failure;
   exitCode: (typeof EXIT)['refused' | 'unreachable'];
@@ -20,7 +23,7 @@ export function describeFailure(
   err: unknown,
   address: string,
   timeoutMs: number,
-  service: 'records' | 'webhooks' = 'records',
+  service: ServiceName = 'records',
 ): Outcome {
   if (!isAppError(err)) {
     const message = err instanceof Error ? err.message : String(err);

@@ -4,10 +4,16 @@ import { registerBrandCommands } from './commands/brand';
 import { registerChangeCommands } from './commands/changes';
 import { registerKeyCommands } from './commands/key';
 import { registerMemberCommands } from './commands/member';
+import { registerPlanCommands } from './commands/plan';
 import { registerReceiverCommands } from './commands/receiver';
 import { registerSeedCommand } from './commands/seed';
 import { EXIT } from './failure';
-import { DEFAULT_RECORDS_ADDR, DEFAULT_TIMEOUT_MS, DEFAULT_WEBHOOKS_ADDR } from './settings';
+import {
+  DEFAULT_PLANS_ADDR,
+  DEFAULT_RECORDS_ADDR,
+  DEFAULT_TIMEOUT_MS,
+  DEFAULT_WEBHOOKS_ADDR,
+} from './settings';
 
 /**
  * brandctl's composition root. Connection flags are global (accepted before or after the
@@ -16,7 +22,7 @@ import { DEFAULT_RECORDS_ADDR, DEFAULT_TIMEOUT_MS, DEFAULT_WEBHOOKS_ADDR } from 
 function buildProgram(): Command {
   const program = new Command('brandctl')
     .description(
-      'The Developers area: brands, members, API keys, event receivers, demo data and business changes.',
+      'The Developers area: brands, members, API keys, campaign plans, event receivers, demo data and business changes.',
     )
     .option(
       '--records <host:port>',
@@ -25,6 +31,10 @@ function buildProgram(): Command {
     .option(
       '--webhooks <host:port>',
       `webhooks service address (env WEBHOOKS_GRPC_ADDR; default ${DEFAULT_WEBHOOKS_ADDR})`,
+    )
+    .option(
+      '--plans <host:port>',
+      `plans service address (env PLANS_GRPC_ADDR; default ${DEFAULT_PLANS_ADDR})`,
     )
     .option('--token <token>', 'admin token for admin calls (env ADMIN_TOKEN)')
     .option('--timeout <ms>', `deadline per call (default ${DEFAULT_TIMEOUT_MS})`, parseTimeout)
@@ -43,6 +53,7 @@ function buildProgram(): Command {
   registerReceiverCommands(program);
   registerSeedCommand(program);
   registerChangeCommands(program);
+  registerPlanCommands(program);
   return program;
 }
 

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { createBackend, type Backend } from './client';
-import { describeFailure } from './failure';
+import { describeFailure, type ServiceName } from './failure';
 import { printFailure, printResult, processStreams, type Rendered, type Streams } from './output';
 import { resolveSettings, type Settings } from './settings';
 
@@ -18,6 +18,7 @@ export interface CommandContext {
 interface GlobalOptions {
   records?: string;
   webhooks?: string;
+  plans?: string;
   token?: string;
   timeout?: number;
   json?: boolean;
@@ -51,12 +52,13 @@ function withExamples(cmd: Command, examples: string[]): Command {
  * Runs one command's handler: resolves the settings (flags > env > the local stack's files),
  * connects, prints the result, and on failure prints the service's reason and sets the
  * exit code (1 refused, 3 unreachable). Never throws, and never prints the token.
+ * `service` names the service the command calls, for "cannot reach" messages.
  */
 export async function runCommand(
   cmd: Command,
   handler: (ctx: CommandContext) => Promise<Rendered>,
   streams: Streams = processStreams,
-  service: 'records' | 'webhooks' = 'records',
+  service: ServiceName = 'records',
 ): Promise<void> {
   const opts = cmd.optsWithGlobals<GlobalOptions>();
   const json = opts.json === true;
@@ -67,7 +69,11 @@ export async function runCommand(
     const notice = (text: string): void => streams.stderr(`${text}\n`);
     printResult(streams, json, await handler({ backend, settings, json, notice }));
   } catch (err) {
-    const address = service === 'webhooks' ? settings.webhooksAddr : settings.recordsAddr;
+    const address = {
+      records: settings.recordsAddr,
+      plans: settings.plansAddr,
+      webhooks: settings.webhooksAddr,
+    }[service];
     const { failure, exitCode } = describeFailure(err, address, settings.timeoutMs, service);
     printFailure(streams, json, failure);
     process.exitCode = exitCode;

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import {
+  DEFAULT_PLANS_ADDR,
   DEFAULT_RECORDS_ADDR,
   DEFAULT_TIMEOUT_MS,
   DEFAULT_WEBHOOKS_ADDR,
@@ -10,14 +11,25 @@ import {
   resolveSettings,
 } from './settings';
 
-const FILE = { RECORDS_GRPC_ADDR: 'file-host:1', ADMIN_TOKEN: 'file-token' };
+const FILE = {
+  RECORDS_GRPC_ADDR: 'file-host:1',
+  PLANS_GRPC_ADDR: 'file-host:4',
+  ADMIN_TOKEN: 'file-token',
+};
 
 describe('resolveSettings', () => {
   it('prefers flags over environment and file', () => {
     const s = resolveSettings(
-      { records: 'flag-host:3', webhooks: 'flag-host:4', token: 'flag-token', timeout: 500 },
+      {
+        records: 'flag-host:3',
+        plans: 'flag-host:5',
+        webhooks: 'flag-host:4',
+        token: 'flag-token',
+        timeout: 500,
+      },
       {
         RECORDS_GRPC_ADDR: 'env-host:2',
+        PLANS_GRPC_ADDR: 'env-host:6',
         WEBHOOKS_GRPC_ADDR: 'env-host:5',
         ADMIN_TOKEN: 'env-token',
       },
@@ -25,6 +37,7 @@ describe('resolveSettings', () => {
     );
     expect(s).toEqual({
       recordsAddr: 'flag-host:3',
+      plansAddr: 'flag-host:5',
       webhooksAddr: 'flag-host:4',
       token: 'flag-token',
       timeoutMs: 500,
@@ -36,6 +49,7 @@ describe('resolveSettings', () => {
       {},
       {
         RECORDS_GRPC_ADDR: 'env-host:2',
+        PLANS_GRPC_ADDR: 'env-host:6',
         WEBHOOKS_GRPC_ADDR: 'env-host:5',
         ADMIN_TOKEN: 'env-token',
       },
@@ -43,6 +57,7 @@ describe('resolveSettings', () => {
     );
     expect(s).toEqual({
       recordsAddr: 'env-host:2',
+      plansAddr: 'env-host:6',
       webhooksAddr: 'env-host:5',
       token: 'env-token',
       timeoutMs: DEFAULT_TIMEOUT_MS,
@@ -52,6 +67,7 @@ describe('resolveSettings', () => {
   it('falls back to the file per setting', () => {
     const s = resolveSettings({ records: 'flag-host:3' }, {}, () => FILE);
     expect(s.recordsAddr).toBe('flag-host:3');
+    expect(s.plansAddr).toBe('file-host:4');
     expect(s.token).toBe('file-token');
   });
 
@@ -59,7 +75,7 @@ describe('resolveSettings', () => {
     const envFile = jest.fn(() => FILE);
     resolveSettings(
       {},
-      { RECORDS_GRPC_ADDR: 'a:1', WEBHOOKS_GRPC_ADDR: 'b:2', ADMIN_TOKEN: 't' },
+      { RECORDS_GRPC_ADDR: 'a:1', PLANS_GRPC_ADDR: 'b:2', WEBHOOKS_GRPC_ADDR: 'c:3', ADMIN_TOKEN: 't' },
       envFile,
     );
     expect(envFile).not.toHaveBeenCalled();
@@ -74,6 +90,7 @@ describe('resolveSettings', () => {
   it('uses the default address and no token when nothing is set', () => {
     expect(resolveSettings({}, {}, () => ({}))).toEqual({
       recordsAddr: DEFAULT_RECORDS_ADDR,
+      plansAddr: DEFAULT_PLANS_ADDR,
       webhooksAddr: DEFAULT_WEBHOOKS_ADDR,
       token: undefined,
       timeoutMs: DEFAULT_TIMEOUT_MS,
@@ -124,6 +141,7 @@ describe('readEnvFile', () => {
     expect(LOCAL_ENV_FILE).toBe(join(__dirname, '..', '..', 'config', 'local.env'));
     const vars = readEnvFile();
     expect(vars.RECORDS_GRPC_ADDR).toMatch(/^[\w.-]+:\d+$/);
+    expect(vars.PLANS_GRPC_ADDR).toBe('127.0.0.1:50052');
     // secrets are generated into .local/secrets.env on first `npm run up`, never committed
     expect(vars.ADMIN_TOKEN).toBeUndefined();
     expect(vars.INTERNAL_TOKEN).toBeUndefined();

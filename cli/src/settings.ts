@@ -5,6 +5,8 @@ import { join } from 'node:path';
 export interface Settings {
   /** host:port of the records service (AccessService and RecordsService). */
   recordsAddr: string;
+  /** host:port of the plans service (PlansService). */
+  plansAddr: string;
   /** host:port of the webhooks service (WebhooksService). */
   webhooksAddr: string;
   /** The admin token admin RPCs require; undefined when none was found anywhere. */
@@ -16,12 +18,14 @@ export interface Settings {
 /** The connection flags every command accepts (commander's parsed global options). */
 export interface SettingFlags {
   records?: string | undefined;
+  plans?: string | undefined;
   webhooks?: string | undefined;
   token?: string | undefined;
   timeout?: number | undefined;
 }
 
 export const DEFAULT_RECORDS_ADDR = '127.0.0.1:50051';
+export const DEFAULT_PLANS_ADDR = '127.0.0.1:50052';
 export const DEFAULT_WEBHOOKS_ADDR = '127.0.0.1:50053';
 export const DEFAULT_TIMEOUT_MS = 10_000;
 
@@ -86,6 +90,7 @@ export function resolveSettings(
 
   return {
     recordsAddr: pick(flags.records, 'RECORDS_GRPC_ADDR') ?? DEFAULT_RECORDS_ADDR,
+    plansAddr: pick(flags.plans, 'PLANS_GRPC_ADDR') ?? DEFAULT_PLANS_ADDR,
     webhooksAddr: pick(flags.webhooks, 'WEBHOOKS_GRPC_ADDR') ?? DEFAULT_WEBHOOKS_ADDR,
     token: pick(flags.token, 'ADMIN_TOKEN'),
     timeoutMs: flags.timeout ?? DEFAULT_TIMEOUT_MS,

@@ -3,6 +3,7 @@ import { AppError, quoteInput } from '@brand/shared/errors';
 import type { Logger } from '@brand/shared/logger';
 import type { Redis } from '@brand/shared/redis';
 import type { AccessGate } from './auth/accessGate';
+import type { PlansApi } from './clients/plansClient';
 import type { RecordsApi } from './clients/recordsClient';
 import { errorHandler } from './http/errorHandler';
 import { requestId } from './http/requestId';
@@ -14,12 +15,14 @@ import type { GatewayMetrics } from './observability/metrics';
 import { registerHealth, type HealthState } from './routes/health';
 import { registerMcp } from './routes/mcp';
 import { registerOpenApiDocument } from './routes/openapiDocument';
+import { registerV1CampaignPlans } from './routes/v1CampaignPlans';
 import { registerV1ResourcesList } from './routes/v1ResourcesList';
 
 export interface GatewayDeps {
   log: Logger;
   gate: AccessGate;
   records: RecordsApi;
+  plans: PlansApi;
   redis: Redis;
   metrics: GatewayMetrics;
   health: HealthState;
@@ -44,9 +47,22 @@ export function createApp(deps: GatewayDeps): Express {
   app.use(deps.metrics.middleware());
 
   const router = express.Router();
-  registerHealth(router, { records: deps.records, redis: deps.redis, state: deps.health });
+  registerHealth(router, {
+    records: deps.records,
+    plans: deps.plans,
+    redis: deps.redis,
+    state: deps.health,
+  });
   registerOpenApiDocument(router, { gate: deps.gate, yaml: deps.openApiYaml });
-  registerMcp(router, { gate: deps.gate, records: deps.records, log: deps.log, ...deps.mcp });
+  registerMcp(router, {
+    gate: deps.gate,
+    records: deps.records,
+    plans: deps.plans,
+    log: deps.log,
+    ...deps.mcp,
+  });
+  // Before the list route: its /api/v1/:resource would answer 405 to this POST.
+  registerV1CampaignPlans(router, { gate: deps.gate, plans: deps.plans });
   registerV1ResourcesList(router, { gate: deps.gate, records: deps.records });
   app.use(router);
 

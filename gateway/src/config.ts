@@ -38,6 +38,8 @@ export const GatewayEnv = z.object({
   SERVICE_ENVIRONMENT: serviceEnvironmentEnv.default('live'),
   // gRPC
   RECORDS_GRPC_ADDR: z.string().default('127.0.0.1:50051'),
+  /** The plans service (campaign-plan preparation); its outage does not fail /readyz. */
+  PLANS_GRPC_ADDR: z.string().default('127.0.0.1:50052'),
   /** The credential this gateway presents on every gRPC call (README "Internal credentials"). */
   INTERNAL_TOKEN: z.string().min(32),
   /** Deadline of every call to a backing service. */

@@ -11,6 +11,7 @@ import { AccessGate } from './auth/accessGate';
 import { Authenticator } from './auth/authenticator';
 import { KeyCache } from './auth/keyCache';
 import { listenForRevocations } from './auth/revocationListener';
+import { createPlansApi } from './clients/plansClient';
 import { createRecordsApi } from './clients/recordsClient';
 import { loadGatewayConfig, trustProxySetting } from './config';
 import { GatewayMetrics } from './observability/metrics';
@@ -26,6 +27,10 @@ async function main(): Promise<void> {
   const log = createLogger({ service: 'gateway', level: config.LOG_LEVEL });
 
   const records = createRecordsApi(config.RECORDS_GRPC_ADDR, {
+    deadlineMs: config.GRPC_DEADLINE_MS,
+    token: config.INTERNAL_TOKEN,
+  });
+  const plans = createPlansApi(config.PLANS_GRPC_ADDR, {
     deadlineMs: config.GRPC_DEADLINE_MS,
     token: config.INTERNAL_TOKEN,
   });
@@ -77,6 +82,7 @@ async function main(): Promise<void> {
     log,
     gate,
     records,
+    plans,
     redis,
     metrics,
     health,
@@ -103,7 +109,7 @@ async function main(): Promise<void> {
   // the connection closes: slow-body clients cannot hold connections.
   server.requestTimeout = config.BODY_TIMEOUT_MS;
   server.headersTimeout = Math.min(10_000, config.BODY_TIMEOUT_MS);
-  const ops = createServer(createOpsApp({ records, redis, state: health, metrics }));
+  const ops = createServer(createOpsApp({ records, plans, redis, state: health, metrics }));
   for (const s of [server, ops]) s.on('error', (err) => exitOnStartupFailure(log, err));
   const [port, opsPort] = await Promise.all([
     listen(server, config.HTTP_PORT, config.HTTP_HOST),
@@ -138,7 +144,13 @@ async function main(): Promise<void> {
     },
     { name: 'close the operations listener', run: () => closeServer(ops) },
     { name: 'stop listening for revocations', run: stopListening },
-    { name: 'close gRPC channels', run: () => records.close() },
+    {
+      name: 'close gRPC channels',
+      run: () => {
+        records.close();
+        plans.close();
+      },
+    },
     {
       name: 'close redis',
       run: async () =>

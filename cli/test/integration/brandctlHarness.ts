@@ -1,7 +1,13 @@
 import { execFile } from 'node:child_process';
 import { createServer } from 'node:net';
 import path from 'node:path';
-import { REPO_ROOT, startStack, TEST_ADMIN_TOKEN, type Stack } from '@brand/testkit';
+import {
+  REPO_ROOT,
+  startStack,
+  TEST_ADMIN_TOKEN,
+  type Stack,
+  type StackOptions,
+} from '@brand/testkit';
 
 /** The built CLI, run exactly as `npx brandctl` runs it (through the bin shim). */
 export const BRANDCTL_BIN = path.join(REPO_ROOT, 'cli/bin/brandctl.js');
@@ -19,6 +25,7 @@ export interface BrandctlRun {
 export function brandctl(args: string[], env: Record<string, string>): Promise<BrandctlRun> {
   const base = { ...process.env };
   delete base.RECORDS_GRPC_ADDR;
+  delete base.PLANS_GRPC_ADDR;
   delete base.ADMIN_TOKEN;
   return new Promise((resolve, reject) => {
     execFile(
@@ -80,9 +87,9 @@ export interface SeedOut {
 export const LIVE_SECRET = /bk_live_[A-Za-z0-9]{40}\b/;
 
 export interface BrandctlHarness {
-  /** The records-only stack of this test file (set in beforeAll). */
+  /** The stack of this test file (set in beforeAll). */
   readonly stack: Stack;
-  /** RECORDS_GRPC_ADDR and ADMIN_TOKEN pointing at that stack. */
+  /** RECORDS_GRPC_ADDR, PLANS_GRPC_ADDR (with plans) and ADMIN_TOKEN pointing at that stack. */
   readonly env: Record<string, string>;
   /** Runs brandctl against the stack; fails the test if the token shows up in its output. */
   run(...args: string[]): Promise<BrandctlRun>;
@@ -93,11 +100,14 @@ export interface BrandctlHarness {
   refused(...args: string[]): Promise<ErrorOut['error']>;
 }
 
-/** Starts a records-only stack for the calling test file (beforeAll) and stops it (afterAll). */
-export function useBrandctlStack(): BrandctlHarness {
+/**
+ * Starts a stack without gateways (records, plus whatever `opts` adds, e.g. `plans: true`)
+ * for the calling test file (beforeAll) and stops it (afterAll).
+ */
+export function useBrandctlStack(opts: StackOptions = {}): BrandctlHarness {
   let started: Stack | undefined;
   beforeAll(async () => {
-    started = await startStack({ gateways: 0 });
+    started = await startStack({ gateways: 0, ...opts });
   });
   afterAll(() => started?.close());
 
@@ -107,8 +117,10 @@ export function useBrandctlStack(): BrandctlHarness {
       return started;
     },
     get env() {
+      const plans = harness.stack.plans;
       return {
         RECORDS_GRPC_ADDR: harness.stack.records.address,
+        ...(plans ? { PLANS_GRPC_ADDR: plans.address } : {}),
         ADMIN_TOKEN: TEST_ADMIN_TOKEN,
       };
     },

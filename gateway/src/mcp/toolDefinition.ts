@@ -1,12 +1,14 @@
 import { z } from 'zod';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { Identity } from '../auth/identity';
+import type { PlansApi } from '../clients/plansClient';
 import type { RecordsApi } from '../clients/recordsClient';
 
 /** What a tool needs to run for one request. */
 export interface ToolContext {
   identity: Identity;
   records: RecordsApi;
+  plans: PlansApi;
   requestId: string;
 }
 

@@ -5,6 +5,7 @@ import { API_DESCRIPTION } from './description';
 import { describeMcp } from '../mcp/describeMcp';
 import { describeHealth } from '../routes/health';
 import { describeOpenApiDocument } from '../routes/openapiDocument';
+import { describeV1CampaignPlans } from '../routes/v1CampaignPlans';
 import { describeV1ResourcesList } from '../routes/v1ResourcesList';
 
 export function buildOpenApiDocument(
@@ -14,6 +15,7 @@ export function buildOpenApiDocument(
   registerComponents(registry);
   // Each route file describes its own operations, next to the schemas that validate them.
   describeV1ResourcesList(registry);
+  describeV1CampaignPlans(registry);
   describeMcp(registry);
   describeOpenApiDocument(registry);
   describeHealth(registry);
@@ -34,6 +36,10 @@ export function buildOpenApiDocument(
     ],
     tags: [
       { name: 'Records', description: 'The six read-only resources.' },
+      {
+        name: 'Campaign plans',
+        description: 'Preparing campaign plans for the brand to review; nothing is published.',
+      },
       { name: 'Assistant (MCP)', description: 'The assistant connection.' },
       { name: 'Service', description: 'The description file and the probes.' },
     ],

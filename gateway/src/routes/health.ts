@@ -2,6 +2,7 @@ import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import type { Router } from 'express';
 import { z } from 'zod';
 import type { Redis } from '@brand/shared/redis';
+import type { PlansApi } from '../clients/plansClient';
 import type { RecordsApi } from '../clients/recordsClient';
 
 export interface HealthState {
@@ -11,6 +12,7 @@ export interface HealthState {
 
 export interface HealthDeps {
   records: RecordsApi;
+  plans: PlansApi;
   redis: Redis;
   state: HealthState;
 }
@@ -18,11 +20,19 @@ export interface HealthDeps {
 /** Readiness with the reason for each dependency; only the internal listener shows the checks. */
 export async function readiness(deps: HealthDeps): Promise<{
   ready: boolean;
-  checks: { records: 'ok' | 'unavailable'; redis: 'ok' | 'degraded'; shutting_down: boolean };
+  checks: {
+    records: 'ok' | 'unavailable';
+    plans: 'ok' | 'degraded';
+    redis: 'ok' | 'degraded';
+    shutting_down: boolean;
+  };
 }> {
-  const records = await deps.records.health();
+  const [records, plans] = await Promise.all([deps.records.health(), deps.plans.health()]);
   const checks = {
     records: records === 'SERVING' ? ('ok' as const) : ('unavailable' as const),
+    // Reported, never failing readiness: without plans the gateway still serves every read;
+    // plan preparation alone answers 503 until the plans service is back.
+    plans: plans === 'SERVING' ? ('ok' as const) : ('degraded' as const),
     redis: deps.redis.status === 'ready' ? ('ok' as const) : ('degraded' as const),
     shutting_down: !deps.state.accepting,
   };

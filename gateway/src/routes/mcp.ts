@@ -3,6 +3,7 @@ import { AppError, isAppError, quoteInput } from '@brand/shared/errors';
 import type { Logger } from '@brand/shared/logger';
 import { rateLimitedError, type AccessGate } from '../auth/accessGate';
 import type { ApiIdentity } from '../auth/identity';
+import type { PlansApi } from '../clients/plansClient';
 import type { RecordsApi } from '../clients/recordsClient';
 import { setErrorHeaders } from '../http/errorResponse';
 import { MCP_PATH, sendRpcAppError, sendRpcError } from '../mcp/rpcErrorResponse';
@@ -24,6 +25,7 @@ import {
 export interface McpRouteDeps {
   gate: AccessGate;
   records: RecordsApi;
+  plans: PlansApi;
   log: Logger;
   allowedOrigins: readonly string[];
   maxBodyBytes: number;
@@ -172,7 +174,7 @@ export function registerMcp(router: Router, deps: McpRouteDeps): void {
     }
 
     const server = createMcpServer(
-      { identity, records: deps.records, requestId: requestIdOf(res) },
+      { identity, records: deps.records, plans: deps.plans, requestId: requestIdOf(res) },
       deps.log,
     );
     const answers = await exchange(server, envelope.messages, deps.timeoutMs);

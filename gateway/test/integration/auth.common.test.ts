@@ -1,11 +1,14 @@
-import { startStack, type Stack } from '@brand/testkit';
+import { planBody, startStack, type Stack } from '@brand/testkit';
 import { runCommonAuthTests } from '../support/commonAuthTests';
 
 // Every authenticated route runs the same authentication suite (issue 6, item 6).
 
 let stack: Stack;
 beforeAll(async () => {
-  stack = await startStack({ gatewayEnv: { ANONYMOUS_RATE_LIMIT_PER_MINUTE: '1000' } });
+  stack = await startStack({
+    plans: true,
+    gatewayEnv: { ANONYMOUS_RATE_LIMIT_PER_MINUTE: '1000' },
+  });
 });
 afterAll(() => stack?.close());
 
@@ -34,6 +37,18 @@ runCommonAuthTests(
     }),
     codeOf: (body) =>
       (body as { error?: { data?: { code?: string } } } | undefined)?.error?.data?.code,
+  },
+  env,
+);
+
+runCommonAuthTests(
+  {
+    name: 'POST /api/v1/campaign-plans',
+    method: 'POST',
+    path: '/api/v1/campaign-plans',
+    body: () => planBody(),
+    codeOf: (body) => (body as { error?: { code?: string } } | undefined)?.error?.code,
+    permissions: ['campaigns:prepare'],
   },
   env,
 );

@@ -37,7 +37,10 @@ async function connect(key: string): Promise<{
 }
 
 beforeAll(async () => {
-  stack = await startStack({ gatewayEnv: { ANONYMOUS_RATE_LIMIT_PER_MINUTE: '1000' } });
+  stack = await startStack({
+    plans: true,
+    gatewayEnv: { ANONYMOUS_RATE_LIMIT_PER_MINUTE: '1000' },
+  });
   api = new ApiClient(stack.gateway.url);
   const seeded = await makeBrandWithKey(stack.admin, { tier: 'enterprise' });
   brandId = seeded.brand.id;
@@ -175,7 +178,7 @@ describe('MCP SDK client against POST /api/mcp (issue 3, behaviour 1)', () => {
     },
   );
 
-  it('prepare_campaign_plan answers an isError result until campaign plans exist', async () => {
+  it('prepare_campaign_plan prepares a plan through the plans service', async () => {
     const { client } = await connect(prepareKey);
     await client.listTools();
     const result = await client.callTool({
@@ -190,9 +193,16 @@ describe('MCP SDK client against POST /api/mcp (issue 3, behaviour 1)', () => {
         planning_budget: 25000,
       },
     });
-    const body = errorOf(result as Parameters<typeof errorOf>[0]);
-    expect(body.error.code).toBe('service_unavailable');
-    expect(body.error.message).toMatch(/not available/);
+    expect(result.isError).toBeFalsy();
+    expect(result.structuredContent).toMatchObject({
+      request_id: '6f1c2b1e-8d3a-4c55-9b7e-2f0a1d9c4e11',
+      status: 'pending',
+      campaign_type: 'blitz',
+      planning_budget: '25000.00',
+      review_path: expect.stringMatching(
+        /^\/workspaces\/clipping\/plans\/pln_\w+\/review$/,
+      ) as string,
+    });
   });
 
   it('a key without campaigns:prepare calling prepare_campaign_plan gets an isError insufficient_permission result', async () => {

@@ -11,6 +11,8 @@ export interface AuthenticatedRoute {
   body?: () => unknown;
   /** The stable error code of a refusal, wherever the route's error format puts it. */
   codeOf: (body: unknown) => string | undefined;
+  /** Opt-in permissions the suite's keys need for an accepted request (e.g. campaigns:prepare). */
+  permissions?: string[];
 }
 
 export interface RawResponse {
@@ -66,7 +68,10 @@ export function runCommonAuthTests(
     beforeAll(async () => {
       const { stack } = env();
       url = env().url + route.path;
-      brand = await makeBrandWithKey(stack.admin, { tier: 'enterprise' });
+      brand = await makeBrandWithKey(stack.admin, {
+        tier: 'enterprise',
+        permissions: route.permissions,
+      });
     });
 
     const send = (authorization: string[], extra: string[] = []): Promise<RawResponse> => {
@@ -118,7 +123,7 @@ export function runCommonAuthTests(
 
     it('a revoked key is 401 invalid_key', async () => {
       const { stack } = env();
-      const victim = await makeBrandWithKey(stack.admin);
+      const victim = await makeBrandWithKey(stack.admin, { permissions: route.permissions });
       expect((await send([`Bearer ${victim.secret}`])).status).toBeLessThan(300);
       await stack.admin.revokeKey(victim.key.id);
       expectRefusal(await send([`Bearer ${victim.secret}`]), 401, 'invalid_key');
@@ -126,7 +131,10 @@ export function runCommonAuthTests(
 
     it('a brand below Plus is 403 insufficient_permission', async () => {
       const { stack } = env();
-      const free = await makeBrandWithKey(stack.admin, { tier: 'plus' });
+      const free = await makeBrandWithKey(stack.admin, {
+        tier: 'plus',
+        permissions: route.permissions,
+      });
       await stack.admin.updateBrand({ brandId: free.brand.id, tier: 'free' });
       expectRefusal(await send([`Bearer ${free.secret}`]), 403, 'insufficient_permission');
     });

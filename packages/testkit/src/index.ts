@@ -3,7 +3,7 @@ export { createAdminClient, type AdminClient, type ListRecordsInput } from './ad
 export { checkGrpcHealth, type HealthStatus } from './grpcHealth';
 export { makeBrandWithKey, type BrandWithKey } from './makeBrandWithKey';
 export { makeRecords } from './makeRecords';
-export { GATEWAY_MAIN, RECORDS_MAIN, REPO_ROOT, WEBHOOKS_MAIN } from './paths';
+export { GATEWAY_MAIN, PLANS_MAIN, RECORDS_MAIN, REPO_ROOT, WEBHOOKS_MAIN } from './paths';
 export {
   environmentValue,
   recordValue,
@@ -14,6 +14,8 @@ export {
   type RoleName,
   type TierName,
 } from './protoEnums';
+export { planBody, planInputMessage } from './planFixtures';
+export { createPlansClient, type PlansClient } from './plansClient';
 export { randomHex } from './random';
 export { RECORD_FACTORIES, type RecordTypes, type RowContext } from './recordFactories';
 export { freeRedisPrefixKeys, uniqueRedisPrefix } from './redisKeys';
@@ -25,6 +27,7 @@ export {
 } from './serviceProcess';
 export {
   startGateway,
+  startPlans,
   startRecords,
   startWebhooks,
   TEST_ADMIN_TOKEN,
@@ -32,6 +35,7 @@ export {
   TEST_INTERNAL_TOKEN,
   TEST_WEBHOOK_SECRET_KEY,
   type GatewayProcess,
+  type PlansProcess,
   type RecordsProcess,
   type WebhooksProcess,
 } from './services';

@@ -7,5 +7,6 @@ import path from 'node:path';
 export const REPO_ROOT = path.resolve(__dirname, '../../..');
 export const SERVICES_DIR = path.join(REPO_ROOT, 'services');
 export const RECORDS_MAIN = path.join(REPO_ROOT, 'services/records/dist/main.js');
+export const PLANS_MAIN = path.join(REPO_ROOT, 'services/plans/dist/main.js');
 export const GATEWAY_MAIN = path.join(REPO_ROOT, 'gateway/dist/main.js');
 export const WEBHOOKS_MAIN = path.join(REPO_ROOT, 'services/webhooks/dist/main.js');

@@ -1,4 +1,4 @@
-import { GATEWAY_MAIN, RECORDS_MAIN, WEBHOOKS_MAIN } from './paths';
+import { GATEWAY_MAIN, PLANS_MAIN, RECORDS_MAIN, WEBHOOKS_MAIN } from './paths';
 import { spawnService, type ServiceProcess } from './serviceProcess';
 import { testRedisUrl } from './testEnv';
 import { testKafkaBrokers } from './businessEvents';
@@ -15,6 +15,11 @@ export interface RecordsProcess extends ServiceProcess {
   address: string;
   /** The internal operations listener (/metrics), "http://127.0.0.1:<port>". */
   opsUrl: string;
+}
+
+export interface PlansProcess extends ServiceProcess {
+  /** gRPC address, "127.0.0.1:<port>". */
+  address: string;
 }
 
 export interface GatewayProcess extends ServiceProcess {
@@ -57,9 +62,36 @@ export async function startRecords(opts: {
   });
 }
 
+/**
+ * Starts the built plans service on 127.0.0.1, on an OS-chosen port unless `env.GRPC_PORT`
+ * names one (a restart test brings it back where the gateway expects it).
+ */
+export async function startPlans(opts: {
+  databaseUrl: string;
+  env?: Record<string, string>;
+}): Promise<PlansProcess> {
+  const proc = await spawnService({
+    name: 'plans',
+    entry: PLANS_MAIN,
+    env: {
+      GRPC_PORT: '0',
+      GRPC_HOST: '127.0.0.1',
+      DATABASE_URL: opts.databaseUrl,
+      INTERNAL_TOKEN: TEST_INTERNAL_TOKEN,
+      ADMIN_TOKEN: TEST_ADMIN_TOKEN,
+      LOG_LEVEL: logLevel(),
+      HEALTH_PROBE_INTERVAL_MS: '500',
+      ...opts.env,
+    },
+  });
+  return Object.assign(proc, { address: `127.0.0.1:${proc.port}` });
+}
+
 /** Starts the built gateway on an OS-chosen port of 127.0.0.1, serving the live environment. */
 export async function startGateway(opts: {
   recordsAddr: string;
+  /** The plans service, when the test has one (PLANS_GRPC_ADDR). */
+  plansAddr?: string;
   redisUrl?: string;
   redisKeyPrefix: string;
   env?: Record<string, string>;
@@ -73,6 +105,7 @@ export async function startGateway(opts: {
       METRICS_PORT: '0',
       SERVICE_ENVIRONMENT: 'live',
       RECORDS_GRPC_ADDR: opts.recordsAddr,
+      ...(opts.plansAddr ? { PLANS_GRPC_ADDR: opts.plansAddr } : {}),
       INTERNAL_TOKEN: TEST_INTERNAL_TOKEN,
       REDIS_URL: opts.redisUrl ?? testRedisUrl(),
       REDIS_KEY_PREFIX: opts.redisKeyPrefix,

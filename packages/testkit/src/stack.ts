@@ -3,9 +3,11 @@ import { freeRedisPrefixKeys, uniqueRedisPrefix } from './redisKeys';
 import { setOwner, stopAllServices } from './serviceProcess';
 import {
   startGateway,
+  startPlans,
   startRecords,
   startWebhooks,
   type GatewayProcess,
+  type PlansProcess,
   type RecordsProcess,
   type WebhooksProcess,
 } from './services';
@@ -16,6 +18,8 @@ import { testRedisUrl } from './testEnv';
 export interface Stack {
   db: TestDatabase;
   records: RecordsProcess;
+  /** The plans service; undefined unless started with `plans: true`. */
+  plans: PlansProcess | undefined;
   gateways: GatewayProcess[];
   /** The first gateway; undefined only with `gateways: 0`. */
   gateway: GatewayProcess;
@@ -26,7 +30,7 @@ export interface Stack {
   /** An admin client of the records process, with the test internal token. */
   admin: AdminClient;
   /**
-   * Stops the gateways, then records (SIGTERM, SIGKILL after 5 s), plus any process this
+   * Stops the gateways, then plans and records (SIGTERM, SIGKILL after 5 s), plus any process this
    * test file started outside a stack; closes the admin client, drops the database and
    * deletes the prefix's Redis keys. Safe to call twice.
    */
@@ -37,6 +41,9 @@ export interface StackOptions {
   /** How many gateways to start (default 1; 0 for records-only tests). */
   gateways?: number;
   recordsEnv?: Record<string, string>;
+  /** Start the plans service too (after records, before the gateways, which get its address). */
+  plans?: boolean;
+  plansEnv?: Record<string, string>;
   gatewayEnv?: Record<string, string>;
   redisUrl?: string;
   /**
@@ -48,7 +55,7 @@ export interface StackOptions {
 }
 
 /**
- * Starts records and N gateways on a fresh database. If any step fails, whatever already
+ * Starts records, optionally plans, and N gateways on a fresh database. If any step fails, whatever already
  * started is torn down before the error propagates.
  */
 export async function startStack(opts: StackOptions = {}): Promise<Stack> {
@@ -59,6 +66,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
   const gateways: GatewayProcess[] = [];
   let records: RecordsProcess | undefined;
   let webhooks: WebhooksProcess | undefined;
+  let plans: PlansProcess | undefined;
   let admin: AdminClient | undefined;
   let closed = false;
 
@@ -67,6 +75,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
     closed = true;
     await Promise.all(gateways.map((g) => g.stop('SIGTERM', 5_000)));
     await webhooks?.stop('SIGTERM', 5_000);
+    await plans?.stop('SIGTERM', 5_000);
     await records?.stop('SIGTERM', 5_000);
     await stopAllServices({ onlyUnowned: true });
     admin?.close();
@@ -83,11 +92,16 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
     });
     setOwner(records, owner);
     admin = createAdminClient(records.address);
+    if (opts.plans) {
+      plans = await startPlans({ databaseUrl: db.url, env: opts.plansEnv });
+      setOwner(plans, owner);
+    }
     const count = opts.gateways ?? 1;
     const started = await Promise.all(
       Array.from({ length: count }, () =>
         startGateway({
           recordsAddr: records!.address,
+          plansAddr: plans?.address,
           redisUrl,
           redisKeyPrefix,
           env: opts.gatewayEnv,
@@ -109,6 +123,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
   return {
     db,
     records,
+    plans,
     gateways,
     gateway: gateways[0]!,
     webhooks,

@@ -1,3 +1,5 @@
 export { createPool, withTransaction, type Pool, type PoolClient, type PoolOptions } from './pool';
 export { SQLSTATE, sqlState, isDatabaseUnavailable } from './pgErrors';
 export { runMigrations } from './migrate';
+export { watchDatabaseHealth } from './healthWatch';
+export { rfc3339 } from './sqlFormat';

@@ -1,8 +1,18 @@
 import { BrandTier, Environment, Role } from '@brand/proto/access/v1';
 import { EventType } from '@brand/proto/events/v1';
+import { CampaignType, PlanStatus } from '@brand/proto/plans/v1';
 import { Resource } from '@brand/proto/records/v1';
 import { RESOURCES } from '../resources';
-import { ENVIRONMENTS, EVENT_TYPES, RESOURCE_ENUM, ROLES, TIERS, type EnumTable } from './index';
+import {
+  CAMPAIGN_TYPES,
+  ENVIRONMENTS,
+  EVENT_TYPES,
+  PLAN_STATUSES,
+  RESOURCE_ENUM,
+  ROLES,
+  TIERS,
+  type EnumTable,
+} from './index';
 
 /** The generated enum's real values: everything but UNSPECIFIED (0). */
 const realValues = (e: Record<string, string | number>): number[] =>
@@ -14,6 +24,8 @@ const TABLES: Array<[string, EnumTable<string, number>, Record<string, string | 
   ['environments', ENVIRONMENTS, Environment],
   ['resources', RESOURCE_ENUM, Resource],
   ['event types', EVENT_TYPES, EventType],
+  ['campaign types', CAMPAIGN_TYPES, CampaignType],
+  ['plan statuses', PLAN_STATUSES, PlanStatus],
 ];
 
 describe.each(TABLES)('%s', (_name, table, generated) => {
@@ -44,5 +56,7 @@ describe('spot checks', () => {
       'payout.paid',
       'campaign.settled',
     ]);
+    expect(CAMPAIGN_TYPES.names).toEqual(['blitz', 'ugc', 'package', 'affiliate']);
+    expect(PLAN_STATUSES.names).toEqual(['pending', 'cancelled', 'completed']);
   });
 });

@@ -1,4 +1,4 @@
-// One table per proto enum; campaign types and plan states join when brand.plans.v1 lands.
+// One table per proto enum.
 export { enumTable, type EnumTable } from './enumTable';
 export {
   ENVIRONMENTS,
@@ -12,3 +12,4 @@ export {
 } from './access';
 export { RESOURCE_ENUM } from './records';
 export { EVENT_TYPES, type EventTypeName } from './events';
+export { CAMPAIGN_TYPES, PLAN_STATUSES, type CampaignTypeName, type PlanStatusName } from './plans';

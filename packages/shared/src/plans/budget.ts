@@ -1,0 +1,58 @@
+/**
+ * PHP amounts as exact integer centavos. Floats are never used for money: a number is read
+ * through its shortest decimal text (what JSON.parse gave us), a string as written, and both
+ * are checked against one decimal pattern, so 0.1 + 0.2 style errors cannot arise.
+ */
+
+/** The largest planning budget accepted: PHP 100,000,000.00. */
+export const MAX_PLANNING_BUDGET_CENTAVOS = 10_000_000_000;
+
+/** Plain decimal: digits, optionally a point and one or two digits. No sign, exponent or spaces. */
+const DECIMAL = /^(\d+)(?:\.(\d{1,2}))?$/;
+
+export type BudgetResult = { ok: true; centavos: number } | { ok: false; message: string };
+
+/**
+ * Parses a positive PHP amount given as a JSON number or a decimal string ("25000.5",
+ * "25000.50", 25000.5) into integer centavos. Refuses (never throws) negatives, zero, more
+ * than two decimals, exponents, NaN/Infinity, blank or padded strings and amounts above
+ * MAX_PLANNING_BUDGET_CENTAVOS, each with a message saying what is wrong.
+ */
+export function parseBudget(value: number | string): BudgetResult {
+  let text: string;
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value)) return { ok: false, message: 'must be a finite number.' };
+    text = String(value);
+  } else {
+    text = value;
+  }
+  if (text.startsWith('-')) return { ok: false, message: 'must be a positive amount.' };
+  if (/e/i.test(text))
+    return { ok: false, message: 'must be a plain decimal, without an exponent.' };
+  const m = DECIMAL.exec(text);
+  if (!m) {
+    if (/^\d+\.\d{3,}$/.test(text))
+      return { ok: false, message: 'must have at most two decimals (centavos).' };
+    return {
+      ok: false,
+      message: 'must be a PHP amount: a number or a decimal string such as "25000.50".',
+    };
+  }
+  // More than 12 whole digits is far above the maximum; stop before Number() loses precision.
+  if (m[1]!.length > 12) return { ok: false, message: 'must be at most 100000000.00 PHP.' };
+  const whole = Number(m[1]);
+  const cents = Number((m[2] ?? '').padEnd(2, '0'));
+  const centavos = whole * 100 + cents;
+  if (!Number.isSafeInteger(centavos) || centavos > MAX_PLANNING_BUDGET_CENTAVOS) {
+    return { ok: false, message: 'must be at most 100000000.00 PHP.' };
+  }
+  if (centavos === 0) return { ok: false, message: 'must be a positive amount.' };
+  return { ok: true, centavos };
+}
+
+/** Integer centavos as the canonical decimal string with two decimals: 2500050 -> "25000.50". */
+export function formatCentavos(centavos: number): string {
+  const whole = Math.trunc(centavos / 100);
+  const cents = String(centavos % 100).padStart(2, '0');
+  return `${whole}.${cents}`;
+}

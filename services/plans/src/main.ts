@@ -1,0 +1,66 @@
+// Telemetry first: it instruments libraries as they are loaded (no-op without OTLP config).
+import '@brand/shared/telemetry/register';
+import { callerTokensOf } from '@brand/shared/config';
+import { createPool, watchDatabaseHealth } from '@brand/shared/db';
+import { bindServer, setAllHealth, shutdownServer } from '@brand/shared/grpc';
+import { createLogger } from '@brand/shared/logger';
+import { stopTelemetry } from '@brand/shared/telemetry';
+import { exitOnStartupFailure, onShutdown } from '@brand/shared/shutdown';
+import { loadPlansConfig } from './config';
+
+import { migrate, SCHEMA } from './db/migrations';
+import { createServer, SERVICE_NAMES } from './server';
+
+/** Composition root: the only place that reads process.env and listens. */
+async function main(): Promise<void> {
+  // A bad variable throws a ConfigError naming it; main().catch logs it and exits 1.
+  const config = loadPlansConfig(process.env);
+  const log = createLogger({ service: 'plans', level: config.LOG_LEVEL });
+
+  const pool = createPool({
+    connectionString: config.DATABASE_URL,
+    schema: SCHEMA,
+    max: config.DATABASE_POOL_MAX,
+    connectTimeoutMs: config.DATABASE_CONNECT_TIMEOUT_MS,
+    statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT_MS,
+    applicationName: 'plans',
+    log,
+  });
+  if (config.MIGRATE_ON_START) await migrate(pool, log);
+
+  const { server, health } = createServer({
+    pool,
+    log,
+    callerTokens: callerTokensOf(config),
+    pendingLimit: config.PENDING_PLAN_LIMIT,
+  });
+  const port = await bindServer(server, `${config.GRPC_HOST}:${config.GRPC_PORT}`);
+  const stopWatching = watchDatabaseHealth(
+    { pool, log, intervalMs: config.HEALTH_PROBE_INTERVAL_MS },
+    (ok) => setAllHealth(health, SERVICE_NAMES, ok ? 'SERVING' : 'NOT_SERVING'),
+  );
+  log.info(
+    { port, host: config.GRPC_HOST, pending_plan_limit: config.PENDING_PLAN_LIMIT },
+    'listening',
+  );
+
+  onShutdown(log, config.SHUTDOWN_GRACE_MS, [
+    {
+      name: 'report NOT_SERVING so balancers stop sending calls',
+      run: () => {
+        stopWatching();
+        setAllHealth(health, SERVICE_NAMES, 'NOT_SERVING');
+      },
+    },
+    {
+      name: 'finish in-flight calls',
+      run: () => shutdownServer(server, config.SHUTDOWN_GRACE_MS - 1_000),
+    },
+    { name: 'close database pool', run: () => pool.end() },
+    { name: 'flush traces', run: stopTelemetry },
+  ]);
+}
+
+main().catch((err: unknown) =>
+  exitOnStartupFailure(createLogger({ service: 'plans', level: 'info' }), err),
+);

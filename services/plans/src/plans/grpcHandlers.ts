@@ -1,0 +1,113 @@
+import type {
+  Plan,
+  PlanInput as PlanInputMessage,
+  PlansServiceServer,
+} from '@brand/proto/plans/v1';
+import { CAMPAIGN_TYPES, PLAN_STATUSES } from '@brand/shared/enums';
+import { AppError, parseOrThrow } from '@brand/shared/errors';
+import type { RpcBuilder } from '@brand/shared/grpc';
+import { formatCentavos, PlanInputSchema, reviewPathFor } from '@brand/shared/plans';
+import { finishPlan, getPlan, listPlans, preparePlan, type PlanDeps } from './planService';
+import type { PlanRow } from './planRepo';
+
+const BRAND_ID = /^br_[A-Za-z0-9]{1,64}$/;
+const PLAN_ID = /^pln_[A-Za-z0-9]{1,64}$/;
+
+/**
+ * A plan as a message. `notes` is private: only the admin RPCs (the brand's owners, through
+ * brandctl) pass withNotes; PreparePlan's answer never carries it.
+ */
+function toPlan(row: PlanRow, opts: { withNotes: boolean }): Plan {
+  return {
+    id: row.id,
+    brand_id: row.brand_id,
+    request_id: row.request_id,
+    status: PLAN_STATUSES.toProto(row.status),
+    campaign_type: CAMPAIGN_TYPES.toProto(row.campaign_type),
+    title: row.title,
+    goal: row.goal,
+    planned_for: row.planned_for,
+    review_on: row.review_on,
+    planning_budget_amount: row.planning_budget_amount,
+    summary: row.summary ?? undefined,
+    brief: row.brief ?? undefined,
+    requirements: row.requirements,
+    platforms: row.platforms,
+    review_path: reviewPathFor(row.campaign_type, row.id),
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+    notes: opts.withNotes ? (row.notes ?? undefined) : undefined,
+  };
+}
+
+/**
+ * The message back in the client's wire form, so the one shared schema validates it again:
+ * this API is a contract of its own and trusts no caller's checks. An absent or unknown
+ * campaign type and a non-positive amount reach the schema as values it refuses by field.
+ */
+function toInputBody(m: PlanInputMessage): Record<string, unknown> {
+  const amount = m.planning_budget_amount;
+  return {
+    request_id: m.request_id,
+    title: m.title,
+    goal: m.goal,
+    campaign_type: CAMPAIGN_TYPES.fromProto(m.campaign_type) ?? `unknown (${m.campaign_type})`,
+    planned_for: m.planned_for,
+    review_on: m.review_on,
+    planning_budget: Number.isSafeInteger(amount) && amount > 0 ? formatCentavos(amount) : amount,
+    summary: m.summary,
+    brief: m.brief,
+    requirements: m.requirements,
+    platforms: m.platforms,
+    notes: m.notes,
+  };
+}
+
+function requireId(value: string, pattern: RegExp, field: string, kind: string): string {
+  if (pattern.test(value)) return value;
+  const message = `must be a ${kind} id.`;
+  throw new AppError('validation_failed', `${field}: ${message}`, {
+    details: [{ field, message }],
+  });
+}
+
+/**
+ * The PlansService implementation. PreparePlan is the gateway's data-plane call (internal
+ * credential); the others are the Developers area (admin token, brandctl).
+ */
+export function plansHandlers(deps: PlanDeps, rpc: RpcBuilder): PlansServiceServer {
+  return {
+    preparePlan: rpc.internal('PreparePlan', async (req) => {
+      const brandId = requireId(req.brand_id, BRAND_ID, 'brand_id', 'brand (br_...)');
+      if (!req.input) throw new AppError('validation_failed', 'input is required.');
+      const input = parseOrThrow(PlanInputSchema, toInputBody(req.input));
+      const { plan, replayed } = await preparePlan(deps, brandId, input);
+      return { plan: toPlan(plan, { withNotes: false }), replayed };
+    }),
+    getPlan: rpc.admin('GetPlan', async (req) => {
+      const id = requireId(req.plan_id, PLAN_ID, 'plan_id', 'plan (pln_...)');
+      return { plan: toPlan(await getPlan(deps, id), { withNotes: true }) };
+    }),
+    listPlans: rpc.admin('ListPlans', async (req) => {
+      const brandId = requireId(req.brand_id, BRAND_ID, 'brand_id', 'brand (br_...)');
+      const page = await listPlans(deps, {
+        brandId,
+        status: PLAN_STATUSES.fromProto(req.status),
+        pageSize: req.page_size,
+        pageToken: req.page_token,
+      });
+      return {
+        plans: page.plans.map((p) => toPlan(p, { withNotes: true })),
+        next_page_token: page.nextPageToken,
+      };
+    }),
+    cancelPlan: rpc.admin('CancelPlan', async (req) => {
+      const id = requireId(req.plan_id, PLAN_ID, 'plan_id', 'plan (pln_...)');
+      return { plan: toPlan(await finishPlan(deps, id, 'cancelled'), { withNotes: true }) };
+    }),
+    completePlan: rpc.admin('CompletePlan', async (req) => {
+      const id = requireId(req.plan_id, PLAN_ID, 'plan_id', 'plan (pln_...)');
+      return { plan: toPlan(await finishPlan(deps, id, 'completed'), { withNotes: true }) };
+    }),
+  };
+}

@@ -1,0 +1,142 @@
+import { withTransaction, type Pool } from '@brand/shared/db';
+import type { PlanStatusName } from '@brand/shared/enums';
+import { AppError } from '@brand/shared/errors';
+import { newId } from '@brand/shared/ids';
+import type { Logger } from '@brand/shared/logger';
+import { canonicalHash, type PlanInput } from '@brand/shared/plans';
+import { decodePageToken, encodePageToken } from './pageToken';
+import {
+  countPendingPlans,
+  finishPendingPlan,
+  insertPlan,
+  lockBrandPlans,
+  selectPlan,
+  selectPlanByRequest,
+  selectPlans,
+  type PlanRow,
+} from './planRepo';
+
+export interface PlanDeps {
+  pool: Pool;
+  log: Logger;
+  /** Pending plans a brand may hold (PENDING_PLAN_LIMIT). */
+  pendingLimit: number;
+}
+
+export interface Prepared {
+  plan: PlanRow;
+  /** True when the plan already existed for this request_id and identical input. */
+  replayed: boolean;
+}
+
+/** The answer for a request_id that already has a plan: a replay, or request_conflict. */
+function replayOrConflict(existing: PlanRow, inputHash: string): Prepared {
+  if (existing.input_hash !== inputHash) {
+    throw new AppError(
+      'request_conflict',
+      `request_id ${existing.request_id} was already used with different input (plan ${existing.id}). ` +
+        'Retry with the identical input to get that plan, or use a new request_id for a new plan.',
+    );
+  }
+  if (existing.status === 'cancelled') {
+    throw new AppError(
+      'request_conflict',
+      `The plan prepared under request_id ${existing.request_id} (${existing.id}) was cancelled. ` +
+        'Use a new request_id to prepare a new plan.',
+    );
+  }
+  return { plan: existing, replayed: true };
+}
+
+/**
+ * Prepares a pending plan for `brandId`, exactly once per (brand, request_id):
+ * - a request_id already used with the identical canonical input replays that plan
+ *   (whichever key of the brand asks, and even when the brand is at its pending limit);
+ * - other input under it, or a cancelled plan, is request_conflict;
+ * - otherwise, under a per-brand lock, the pending count is checked and the plan inserted,
+ *   so concurrent identical requests make one plan and the limit cannot be overshot.
+ * Throws pending_plan_limit when the brand already holds `pendingLimit` pending plans.
+ * Nothing is published, funded or approved: the plan only prefills the brand's wizard.
+ */
+export async function preparePlan(
+  deps: PlanDeps,
+  brandId: string,
+  input: PlanInput,
+): Promise<Prepared> {
+  const inputHash = canonicalHash(input);
+  // Replays, the common retry, are answered without taking the brand's lock.
+  const existing = await selectPlanByRequest(deps.pool, brandId, input.request_id);
+  if (existing) return replayOrConflict(existing, inputHash);
+
+  return withTransaction(deps.pool, async (client) => {
+    await lockBrandPlans(client, brandId);
+    // Read again under the lock: a concurrent request may have just created it.
+    const raced = await selectPlanByRequest(client, brandId, input.request_id);
+    if (raced) return replayOrConflict(raced, inputHash);
+    const pending = await countPendingPlans(client, brandId);
+    if (pending >= deps.pendingLimit) {
+      throw new AppError(
+        'pending_plan_limit',
+        `This brand already has ${pending} pending campaign plans, the limit is ${deps.pendingLimit}. ` +
+          'Free room by completing or cancelling pending plans in the campaign wizard ' +
+          '(operators: `brandctl plan list --brand <id> --status pending`, then `brandctl plan cancel <plan_id>`), ' +
+          'then retry with the same request_id.',
+      );
+    }
+    const plan = await insertPlan(client, { id: newId('campaignPlan'), brandId, inputHash, input });
+    if (plan) return { plan, replayed: false };
+    // Unreachable while every writer takes the lock; the constraint still decides if not.
+    const winner = await selectPlanByRequest(client, brandId, input.request_id);
+    return replayOrConflict(winner!, inputHash);
+  });
+}
+
+/** One plan by id; not_found when none. */
+export async function getPlan(deps: PlanDeps, planId: string): Promise<PlanRow> {
+  const plan = await selectPlan(deps.pool, planId);
+  if (!plan) throw new AppError('not_found', `No campaign plan has the id ${planId}.`);
+  return plan;
+}
+
+export const DEFAULT_PAGE_SIZE = 50;
+export const MAX_PAGE_SIZE = 200;
+
+/** One page of a brand's plans, newest first; next_page_token only when the page is full. */
+export async function listPlans(
+  deps: PlanDeps,
+  q: { brandId: string; status?: PlanStatusName; pageSize?: number; pageToken?: string },
+): Promise<{ plans: PlanRow[]; nextPageToken?: string }> {
+  const limit = q.pageSize ?? DEFAULT_PAGE_SIZE;
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE_SIZE) {
+    throw new AppError('invalid_parameter', `page_size must be 1..${MAX_PAGE_SIZE}.`);
+  }
+  const after = q.pageToken === undefined ? undefined : decodePageToken(q.pageToken);
+  const plans = await selectPlans(deps.pool, { ...q, limit, after });
+  const last = plans.at(-1);
+  return {
+    plans,
+    nextPageToken: plans.length === limit && last ? encodePageToken(last) : undefined,
+  };
+}
+
+/**
+ * Ends a pending plan as cancelled or completed. Repeating the same change returns the plan
+ * unchanged; the other terminal state is precondition_failed; an unknown id is not_found.
+ */
+export async function finishPlan(
+  deps: PlanDeps,
+  planId: string,
+  to: 'cancelled' | 'completed',
+): Promise<PlanRow> {
+  const changed = await finishPendingPlan(deps.pool, planId, to);
+  if (changed) {
+    deps.log.info({ plan_id: planId, brand_id: changed.brand_id, status: to }, 'plan finished');
+    return changed;
+  }
+  const plan = await getPlan(deps, planId);
+  if (plan.status === to) return plan;
+  throw new AppError(
+    'precondition_failed',
+    `Plan ${planId} is ${plan.status}; only a pending plan can be ${to}.`,
+  );
+}

@@ -1,0 +1,38 @@
+import { PlansServiceService } from '@brand/proto/plans/v1';
+import type { Pool } from '@brand/shared/db';
+import {
+  CallerAuth,
+  createGrpcServer,
+  createHealth,
+  rpcBuilder,
+  type CallerTokens,
+} from '@brand/shared/grpc';
+import type { Logger } from '@brand/shared/logger';
+import type { Server } from '@grpc/grpc-js';
+import type { HealthImplementation } from 'grpc-health-check';
+import { plansHandlers } from './plans/grpcHandlers';
+
+export interface PlansDeps {
+  pool: Pool;
+  log: Logger;
+  callerTokens: CallerTokens;
+  pendingLimit: number;
+}
+
+/** The fully qualified names the health service reports on. */
+export const SERVICE_NAMES = ['brand.plans.v1.PlansService'];
+
+/**
+ * Builds the gRPC server with the plans service and the health service; does not bind.
+ * Every RPC checks the caller's credential; only grpc.health.v1 is open, for probes.
+ */
+export function createServer(deps: PlansDeps): { server: Server; health: HealthImplementation } {
+  const server = createGrpcServer();
+  const health = createHealth(SERVICE_NAMES, server);
+  const rpc = rpcBuilder({ log: deps.log, auth: new CallerAuth(deps.callerTokens) });
+  server.addService(
+    PlansServiceService,
+    plansHandlers({ pool: deps.pool, log: deps.log, pendingLimit: deps.pendingLimit }, rpc),
+  );
+  return { server, health };
+}

@@ -75,7 +75,12 @@ describe('resolveSettings', () => {
     const envFile = jest.fn(() => FILE);
     resolveSettings(
       {},
-      { RECORDS_GRPC_ADDR: 'a:1', PLANS_GRPC_ADDR: 'b:2', WEBHOOKS_GRPC_ADDR: 'c:3', ADMIN_TOKEN: 't' },
+      {
+        RECORDS_GRPC_ADDR: 'a:1',
+        PLANS_GRPC_ADDR: 'b:2',
+        WEBHOOKS_GRPC_ADDR: 'c:3',
+        ADMIN_TOKEN: 't',
+      },
       envFile,
     );
     expect(envFile).not.toHaveBeenCalled();

@@ -20,6 +20,8 @@ export interface RecordsProcess extends ServiceProcess {
 export interface PlansProcess extends ServiceProcess {
   /** gRPC address, "127.0.0.1:<port>". */
   address: string;
+  /** The internal operations listener (/metrics), "http://127.0.0.1:<port>". */
+  opsUrl: string;
 }
 
 export interface GatewayProcess extends ServiceProcess {
@@ -76,6 +78,7 @@ export async function startPlans(opts: {
     env: {
       GRPC_PORT: '0',
       GRPC_HOST: '127.0.0.1',
+      METRICS_PORT: '0',
       DATABASE_URL: opts.databaseUrl,
       INTERNAL_TOKEN: TEST_INTERNAL_TOKEN,
       ADMIN_TOKEN: TEST_ADMIN_TOKEN,
@@ -84,7 +87,10 @@ export async function startPlans(opts: {
       ...opts.env,
     },
   });
-  return Object.assign(proc, { address: `127.0.0.1:${proc.port}` });
+  return Object.assign(proc, {
+    address: `127.0.0.1:${proc.port}`,
+    opsUrl: `http://127.0.0.1:${String(proc.listening.ops_port)}`,
+  });
 }
 
 /** Starts the built gateway on an OS-chosen port of 127.0.0.1, serving the live environment. */

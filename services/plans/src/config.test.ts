@@ -12,6 +12,7 @@ describe('loadPlansConfig', () => {
     expect(loadPlansConfig(VALID)).toMatchObject({
       GRPC_HOST: '127.0.0.1',
       GRPC_PORT: 50052,
+      METRICS_PORT: 9466,
       PENDING_PLAN_LIMIT: 200,
       MIGRATE_ON_START: false,
       LOG_LEVEL: 'info',

@@ -16,6 +16,9 @@ export const PlansEnv = z
     /** Loopback by default: a container or pod sets 0.0.0.0 explicitly. */
     GRPC_HOST: z.string().default('127.0.0.1'),
     GRPC_PORT: portEnv.default(50052),
+    /** The internal operations listener (/metrics); loopback unless a pod opens it. */
+    METRICS_HOST: z.string().default('127.0.0.1'),
+    METRICS_PORT: portEnv.default(9466),
     // Caller credentials: every RPC requires one (README "Internal credentials")
     ...callerTokenEnv,
     // PostgreSQL

@@ -4,6 +4,7 @@ import { callerTokensOf } from '@brand/shared/config';
 import { createPool, watchDatabaseHealth } from '@brand/shared/db';
 import { bindServer, setAllHealth, shutdownServer } from '@brand/shared/grpc';
 import { createLogger } from '@brand/shared/logger';
+import { createMetricsRegistry, GrpcServerMetrics, startOpsServer } from '@brand/shared/metrics';
 import { stopTelemetry } from '@brand/shared/telemetry';
 import { exitOnStartupFailure, onShutdown } from '@brand/shared/shutdown';
 import { loadPlansConfig } from './config';
@@ -28,10 +29,12 @@ async function main(): Promise<void> {
   });
   if (config.MIGRATE_ON_START) await migrate(pool, log);
 
+  const registry = createMetricsRegistry();
   const { server, health } = createServer({
     pool,
     log,
     callerTokens: callerTokensOf(config),
+    metrics: new GrpcServerMetrics(registry),
     pendingLimit: config.PENDING_PLAN_LIMIT,
   });
   const port = await bindServer(server, `${config.GRPC_HOST}:${config.GRPC_PORT}`);
@@ -39,8 +42,18 @@ async function main(): Promise<void> {
     { pool, log, intervalMs: config.HEALTH_PROBE_INTERVAL_MS },
     (ok) => setAllHealth(health, SERVICE_NAMES, ok ? 'SERVING' : 'NOT_SERVING'),
   );
+  const ops = await startOpsServer({
+    host: config.METRICS_HOST,
+    port: config.METRICS_PORT,
+    registry,
+  });
   log.info(
-    { port, host: config.GRPC_HOST, pending_plan_limit: config.PENDING_PLAN_LIMIT },
+    {
+      port,
+      host: config.GRPC_HOST,
+      ops_port: ops.port,
+      pending_plan_limit: config.PENDING_PLAN_LIMIT,
+    },
     'listening',
   );
 
@@ -56,6 +69,7 @@ async function main(): Promise<void> {
       name: 'finish in-flight calls',
       run: () => shutdownServer(server, config.SHUTDOWN_GRACE_MS - 1_000),
     },
+    { name: 'close the operations listener', run: () => ops.close() },
     { name: 'close database pool', run: () => pool.end() },
     { name: 'flush traces', run: stopTelemetry },
   ]);

@@ -8,6 +8,7 @@ import {
   type CallerTokens,
 } from '@brand/shared/grpc';
 import type { Logger } from '@brand/shared/logger';
+import type { RpcObserver } from '@brand/shared/metrics';
 import type { Server } from '@grpc/grpc-js';
 import type { HealthImplementation } from 'grpc-health-check';
 import { plansHandlers } from './plans/grpcHandlers';
@@ -17,6 +18,8 @@ export interface PlansDeps {
   log: Logger;
   callerTokens: CallerTokens;
   pendingLimit: number;
+  /** Counts and times every call for /metrics; optional so tests may leave it out. */
+  metrics?: RpcObserver;
 }
 
 /** The fully qualified names the health service reports on. */
@@ -29,7 +32,11 @@ export const SERVICE_NAMES = ['brand.plans.v1.PlansService'];
 export function createServer(deps: PlansDeps): { server: Server; health: HealthImplementation } {
   const server = createGrpcServer();
   const health = createHealth(SERVICE_NAMES, server);
-  const rpc = rpcBuilder({ log: deps.log, auth: new CallerAuth(deps.callerTokens) });
+  const rpc = rpcBuilder({
+    log: deps.log,
+    auth: new CallerAuth(deps.callerTokens),
+    metrics: deps.metrics,
+  });
   server.addService(
     PlansServiceService,
     plansHandlers({ pool: deps.pool, log: deps.log, pendingLimit: deps.pendingLimit }, rpc),

@@ -109,6 +109,16 @@ describe('refused calls', () => {
   });
 });
 
+describe('metrics', () => {
+  it('counts every call by method and outcome on the internal listener', async () => {
+    const text = await (await fetch(`${plans.opsUrl}/metrics`)).text();
+    expect(text).toMatch(/^grpc_server_handled_total\{method="PreparePlan",code="ok"\} [1-9]/m);
+    expect(text).toMatch(
+      /^grpc_server_handled_total\{method="GetPlan",code="unauthenticated"\} [1-9]/m,
+    );
+  });
+});
+
 describe('grpc.health.v1', () => {
   it('answers without a credential, so probes work', async () => {
     await expect(checkGrpcHealth(plans.address)).resolves.toBe('SERVING');

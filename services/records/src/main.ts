@@ -5,6 +5,7 @@ import { createPool } from '@brand/shared/db';
 import { bindServer, setAllHealth, shutdownServer } from '@brand/shared/grpc';
 import { createKafka } from '@brand/shared/kafka';
 import { createLogger, type Logger } from '@brand/shared/logger';
+import { createMetricsRegistry, GrpcServerMetrics, startOpsServer } from '@brand/shared/metrics';
 import { stopTelemetry } from '@brand/shared/telemetry';
 import { closeRedis, createRedisClient } from '@brand/shared/redis';
 import { exitOnStartupFailure, onShutdown } from '@brand/shared/shutdown';
@@ -40,11 +41,13 @@ async function main(): Promise<void> {
     queueWhileOffline: false,
     commandTimeoutMs: 1_000,
   });
+  const registry = createMetricsRegistry();
   const { server, health } = createServer({
     pool,
     log,
     revocations: redisRevocationNotifier(redis, config.REDIS_KEY_PREFIX, log),
     callerTokens: callerTokensOf(config),
+    metrics: new GrpcServerMetrics(registry),
     cursorSecret: config.CURSOR_SECRET,
     cursorSecretsPrevious: config.CURSOR_SECRETS_PREVIOUS,
   });
@@ -53,7 +56,12 @@ async function main(): Promise<void> {
     { pool, log, intervalMs: config.HEALTH_PROBE_INTERVAL_MS },
     (ok) => setAllHealth(health, SERVICE_NAMES, ok ? 'SERVING' : 'NOT_SERVING'),
   );
-  log.info({ port, host: config.GRPC_HOST }, 'listening');
+  const ops = await startOpsServer({
+    host: config.METRICS_HOST,
+    port: config.METRICS_PORT,
+    registry,
+  });
+  log.info({ port, host: config.GRPC_HOST, ops_port: ops.port }, 'listening');
   const relay = startRelay(config, log);
 
   onShutdown(log, config.SHUTDOWN_GRACE_MS, [
@@ -72,6 +80,7 @@ async function main(): Promise<void> {
       name: 'stop the outbox relay: finish the in-flight batch, disconnect the producer',
       run: () => relay?.stop(Math.max(1_000, config.SHUTDOWN_GRACE_MS / 3)),
     },
+    { name: 'close the operations listener', run: () => ops.close() },
     { name: 'close redis', run: () => closeRedis(redis) },
     { name: 'close database pool', run: () => pool.end() },
     { name: 'flush traces', run: stopTelemetry },

@@ -14,6 +14,7 @@ import { loadRecordsConfig, type RecordsConfig } from './config';
 import { watchDatabaseHealth } from './db/healthWatch';
 import { migrate, SCHEMA } from './db/migrations';
 import { startOutboxRelay } from './outbox/relay';
+import { outboxMetrics, type RelayObserver } from './outbox/relayMetrics';
 import { listenForOutbox } from './outbox/wakeups';
 import { createServer, SERVICE_NAMES } from './server';
 
@@ -62,7 +63,7 @@ async function main(): Promise<void> {
     registry,
   });
   log.info({ port, host: config.GRPC_HOST, ops_port: ops.port }, 'listening');
-  const relay = startRelay(config, log);
+  const relay = startRelay(config, log, outboxMetrics(registry, pool));
 
   onShutdown(log, config.SHUTDOWN_GRACE_MS, [
     {
@@ -95,6 +96,7 @@ async function main(): Promise<void> {
 function startRelay(
   config: RecordsConfig,
   log: Logger,
+  observer: RelayObserver,
 ): { stop(timeoutMs: number): Promise<void> } | undefined {
   if (config.KAFKA_BROKERS.length === 0 || !config.OUTBOX_RELAY_ENABLED) {
     const reason = config.KAFKA_BROKERS.length === 0 ? 'KAFKA_BROKERS is not set' : 'turned off';
@@ -118,6 +120,7 @@ function startRelay(
     batchSize: config.OUTBOX_BATCH_SIZE,
     pollMs: config.OUTBOX_POLL_MS,
     maxBackoffMs: config.OUTBOX_MAX_BACKOFF_MS,
+    observer,
   });
   const listener = listenForOutbox({
     connectionString: config.DATABASE_URL,

@@ -70,3 +70,15 @@ export async function recordPublishFailure(
     [ids, error],
   );
 }
+
+/** The backlog: how many events wait and how long the oldest has waited (0 when none). */
+export async function selectBacklog(
+  pool: Pool,
+): Promise<{ count: number; oldest_age_seconds: number }> {
+  const res = await pool.query<{ count: number; oldest_age_seconds: number }>(
+    `select count(*)::int as count,
+       coalesce(extract(epoch from now() - min(created_at)), 0)::float8 as oldest_age_seconds
+     from outbox where published_at is null`,
+  );
+  return res.rows[0]!;
+}

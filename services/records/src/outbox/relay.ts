@@ -9,6 +9,7 @@ import {
   recordPublishFailure,
   type OutboxRow,
 } from './outboxRepo';
+import type { RelayObserver } from './relayMetrics';
 import { createSleeper } from './sleeper';
 
 export interface RelayOptions {
@@ -22,6 +23,8 @@ export interface RelayOptions {
   pollMs: number;
   /** Cap of the doubling backoff while publishing fails. */
   maxBackoffMs: number;
+  /** Counts published and failed events (the /metrics series). */
+  observer?: RelayObserver;
 }
 
 export interface OutboxRelay {
@@ -136,11 +139,15 @@ export function startOutboxRelay(opts: RelayOptions): OutboxRelay {
         sent = await relayBatch();
         if (backoffMs > 0) log.info('outbox relay recovered');
         backoffMs = 0;
-        if (sent > 0) log.debug({ sent }, 'published outbox events');
+        if (sent > 0) {
+          opts.observer?.published(sent);
+          log.debug({ sent }, 'published outbox events');
+        }
       } catch (err) {
         backoffMs = Math.min(backoffMs ? backoffMs * 2 : FIRST_BACKOFF_MS, opts.maxBackoffMs);
         log.warn({ err, retryInMs: backoffMs }, 'outbox relay failed; rows stay until published');
         if (err instanceof PublishFailure) {
+          opts.observer?.failed(err.ids.length);
           await recordPublishFailure(opts.pool, err.ids, err.message).catch(() => undefined);
           await dropProducer();
         }

@@ -109,6 +109,16 @@ describe('Kafka unreachable', () => {
         );
         expect(state).toMatchObject({ unpublished: 20, error: expect.any(String) as string });
         expect(topic.messages).toHaveLength(0);
+        const metrics = await (await fetch(`${records.opsUrl}/metrics`)).text();
+        const value = (name: string) =>
+          Number(
+            /^(\S+) (\S+)$/m.exec(
+              metrics.split('\n').find((l) => l.startsWith(`${name} `)) ?? '',
+            )?.[2],
+          );
+        expect(value('outbox_publish_failures_total')).toBeGreaterThanOrEqual(20);
+        expect(value('outbox_unpublished_events')).toBe(20);
+        expect(value('outbox_oldest_unpublished_age_seconds')).toBeGreaterThan(0);
 
         // Back: the relay bootstraps through the proxy, then talks to the broker it advertises.
         await proxy.resume();

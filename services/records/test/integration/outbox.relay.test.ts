@@ -187,6 +187,32 @@ describe('relay', () => {
     await waitFor(async () => (await unpublished()) === 0, { what: 'rows marked published' });
   });
 
+  it('counts published events and reports the backlog on /metrics', async () => {
+    const series = async (name: string): Promise<number> => {
+      const text = await (await fetch(`${stack.records.opsUrl}/metrics`)).text();
+      const line = text.split('\n').find((l) => l.startsWith(`${name} `));
+      return line ? Number(line.split(' ').pop()) : Number.NaN;
+    };
+    const before = await series('outbox_events_published_total');
+    const brandId = (await stack.admin.createBrand()).brand.id;
+    const subs = await makeRecords(stack.db.pool, brandId, 'submissions', 3, () => ({
+      status: 'pending',
+    }));
+    const ids: string[] = [];
+    for (const s of subs) {
+      ids.push((await stack.admin.records('approveSubmission', { submission_id: s.id })).event_id);
+    }
+    await waitFor(() => ids.every((id) => topic.messages.some((m) => m.event?.id === id)), {
+      what: 'the three events on Kafka',
+    });
+    await waitFor(async () => (await series('outbox_events_published_total')) === before + 3, {
+      what: 'published_total + 3',
+    });
+    expect(await series('outbox_unpublished_events')).toBe(0);
+    expect(await series('outbox_oldest_unpublished_age_seconds')).toBe(0);
+    expect(await series('outbox_publish_failures_total')).toBe(0);
+  });
+
   it('stops cleanly on SIGTERM: the relay is a shutdown step and the process exits 0', async () => {
     const brandId = (await stack.admin.createBrand()).brand.id;
     const [sub] = await makeRecords(stack.db.pool, brandId, 'submissions', 1, () => ({

@@ -55,7 +55,9 @@ export function registerV1ResourcesList(
       );
     }
     const params = parseListParams(ListQuery, req.query);
-    res.json(await listPage(deps.records, identityOf(res), resource, params, requestIdOf(res)));
+    const page = await listPage(deps.records, identityOf(res), resource, params, requestIdOf(res));
+    // the page is finished JSON text (records rendered by the records service); no re-encoding
+    res.type('application/json').send(page.json);
   });
   router.all('/api/v1/:resource', methodNotAllowed(['GET', 'HEAD']));
 }

@@ -20,7 +20,7 @@ function areaOf(frame) {
     const rest = url.slice(nm + 'node_modules/'.length).split('/');
     return rest[0].startsWith('@') ? `${rest[0]}/${rest[1]}` : rest[0];
   }
-  if (url.startsWith('node:')) return `node:${url.slice(5).split('/')[0]}`;
+  if (url.startsWith('node:')) return `node:${url.slice(5).split('/').slice(0, 3).join('/')}`;
   return path
     .relative(ROOT, url.replace(/^file:\/\//, ''))
     .split('/')

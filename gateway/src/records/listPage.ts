@@ -17,16 +17,20 @@ export function toPublicRecord(resource: ResourceName, record: object): Record<s
 }
 
 /**
- * One page as the public JSON text `{"resource":..,"count":..,"data":[..],"next_cursor":..}`
+ * One page as the public JSON `{"resource":..,"count":..,"data":[..],"next_cursor":..}`
  * (next_cursor only on a full page), exactly what `JSON.stringify(page)` of the Page
  * schema gives. `data` arrives from the records service already rendered (ListRecordsPage)
- * and is spliced in as is: the gateway never decodes and re-encodes records.
+ * and is spliced in as bytes: the gateway never decodes and re-encodes records.
  */
-export interface PageText {
+export interface PageJson {
   resource: ResourceName;
   count: number;
-  /** The whole page as JSON text. */
-  json: string;
+  /** `{"resource":..,"count":..,"data":` */
+  head: string;
+  /** The records as a UTF-8 JSON array, as the records service sent it. */
+  data: Buffer;
+  /** `,"next_cursor":".."}` or `}` */
+  tail: string;
 }
 
 /**
@@ -40,7 +44,7 @@ export async function listPage(
   resource: ResourceName,
   params: ListParams,
   requestId: string,
-): Promise<PageText> {
+): Promise<PageJson> {
   const response = await records.listRecordsPage(
     {
       brandId: identity.brandId,
@@ -51,18 +55,23 @@ export async function listPage(
     },
     requestId,
   );
-  const data = response.data_json.length > 0 ? response.data_json.toString('utf8') : '[]';
-  const tail = response.next_cursor
-    ? `,"next_cursor":${JSON.stringify(response.next_cursor)}}`
-    : '}';
   return {
     resource,
     count: response.count,
-    json: `{"resource":"${resource}","count":${response.count},"data":${data}${tail}`,
+    head: `{"resource":"${resource}","count":${response.count},"data":`,
+    data: response.data_json.length > 0 ? response.data_json : EMPTY_ARRAY,
+    tail: response.next_cursor ? `,"next_cursor":${JSON.stringify(response.next_cursor)}}` : '}',
   };
 }
 
-/** The page as a value (MCP's structuredContent): parsed once from its JSON text. */
-export function pageValue(page: PageText): Page {
-  return JSON.parse(page.json) as Page;
+const EMPTY_ARRAY = Buffer.from('[]');
+
+/** The page's JSON as bytes, for an HTTP body (no string round trip of the records). */
+export function pageBytes(page: PageJson): Buffer {
+  return Buffer.concat([Buffer.from(page.head), page.data, Buffer.from(page.tail)]);
+}
+
+/** The page's JSON as text (MCP's text content). */
+export function pageText(page: PageJson): string {
+  return `${page.head}${page.data.toString('utf8')}${page.tail}`;
 }

@@ -17,7 +17,7 @@ import { identityOf, requireApiKey } from '../http/requireApiKey';
 import { requestIdOf } from '../http/requestId';
 import { COMMON_HEADERS, errorResponse, ref } from '../openapi/responses';
 import { cursor, limit, parseListParams, since } from '../records/listParams';
-import { listPage } from '../records/listPage';
+import { listPage, pageBytes } from '../records/listPage';
 import { PAGE_SCHEMAS } from '../records/recordSchemas';
 
 /**
@@ -56,8 +56,8 @@ export function registerV1ResourcesList(
     }
     const params = parseListParams(ListQuery, req.query);
     const page = await listPage(deps.records, identityOf(res), resource, params, requestIdOf(res));
-    // the page is finished JSON text (records rendered by the records service); no re-encoding
-    res.type('application/json').send(page.json);
+    // finished JSON bytes (records rendered once by the records service); no re-encoding
+    res.type('application/json').send(pageBytes(page));
   });
   router.all('/api/v1/:resource', methodNotAllowed(['GET', 'HEAD']));
 }

@@ -1,6 +1,7 @@
 import { DEFAULT_LIMIT, MAX_LIMIT, toolNameOf, type ResourceName } from '@brand/shared/resources';
 import { ListArguments, parseListParams } from '../../records/listParams';
-import { listPage, pageValue } from '../../records/listPage';
+import { listPage, pageText } from '../../records/listPage';
+import type { Page } from '../../records/recordSchemas';
 import { PAGE_SCHEMAS } from '../../records/recordSchemas';
 import { structuredTextResult } from '../toolResult';
 import { jsonSchema, type ToolDefinition } from '../toolDefinition';
@@ -49,7 +50,8 @@ export function listRecordsTool(resource: ResourceName): ToolDefinition {
       const params = parseListParams(ListArguments, args);
       const page = await listPage(ctx.records, ctx.identity, resource, params, ctx.requestId);
       // parsed once for structuredContent; the text content reuses the page's JSON text
-      return structuredTextResult(pageValue(page), page.json);
+      const text = pageText(page);
+      return structuredTextResult(JSON.parse(text) as Page, text);
     },
   };
 }

@@ -1,5 +1,8 @@
+// Telemetry first: it instruments libraries as they are loaded (no-op without OTLP config).
+import '@brand/shared/telemetry/register';
 import { createServer, type Server } from 'node:http';
 import { createLogger } from '@brand/shared/logger';
+import { stopTelemetry } from '@brand/shared/telemetry';
 import { closeRedis, createRedisClient, waitUntilReady } from '@brand/shared/redis';
 import { exitOnStartupFailure, onShutdown } from '@brand/shared/shutdown';
 import { createApp } from './app';
@@ -141,6 +144,7 @@ async function main(): Promise<void> {
       run: async () =>
         Promise.all([closeRedis(redis), closeRedis(subscriber)]).then(() => undefined),
     },
+    { name: 'flush traces', run: stopTelemetry },
   ]);
 }
 

@@ -1,7 +1,10 @@
+// Telemetry first: it instruments libraries as they are loaded (no-op without OTLP config).
+import '@brand/shared/telemetry/register';
 import { callerTokensOf } from '@brand/shared/config';
 import { createPool } from '@brand/shared/db';
 import { bindServer, setAllHealth, shutdownServer } from '@brand/shared/grpc';
 import { createLogger } from '@brand/shared/logger';
+import { stopTelemetry } from '@brand/shared/telemetry';
 import { closeRedis, createRedisClient } from '@brand/shared/redis';
 import { exitOnStartupFailure, onShutdown } from '@brand/shared/shutdown';
 import { redisRevocationNotifier } from './access/revocations';
@@ -63,6 +66,7 @@ async function main(): Promise<void> {
     },
     { name: 'close redis', run: () => closeRedis(redis) },
     { name: 'close database pool', run: () => pool.end() },
+    { name: 'flush traces', run: stopTelemetry },
   ]);
 }
 

@@ -1,4 +1,5 @@
 import pino, { type Logger, type LevelWithSilent } from 'pino';
+import { traceFields } from '../telemetry/traceFields';
 
 export type { Logger };
 
@@ -36,6 +37,8 @@ export function createLogger(opts: {
       timestamp: pino.stdTimeFunctions.isoTime,
       redact: { paths: REDACT_PATHS, censor: '[redacted]' },
       formatters: { level: (label) => ({ level: label }) },
+      // trace_id and span_id of the active span, so a request's log lines and trace join up
+      mixin: traceFields,
     },
     opts.destination,
   );

@@ -1,0 +1,2 @@
+export { isTelemetryRunning, stopTelemetry, telemetryConfigured } from './state';
+export { traceFields } from './traceFields';

@@ -2,7 +2,7 @@ import type { ResourceName } from '@brand/shared/resources';
 import type { RecordsApi } from '../clients/recordsClient';
 import type { Identity } from '../auth/identity';
 import type { ListParams } from './listParams';
-import { RECORD_FIELDS, type Page } from './recordSchemas';
+import { RECORD_FIELDS } from './recordSchemas';
 
 /**
  * Keeps exactly the public fields of a record, in schema order, with absent values as

@@ -315,6 +315,7 @@ async function main() {
   const recordsEnv = {
     GRPC_PORT: '0',
     GRPC_HOST: '127.0.0.1',
+    METRICS_PORT: '0',
     DATABASE_URL: dbUrl,
     REDIS_URL: redisUrl(),
     REDIS_KEY_PREFIX: redisPrefix,

@@ -3,7 +3,8 @@
 # Installs dependencies, starts PostgreSQL/Redis if down and a Kafka broker if none is
 # listening (stopping it again afterwards), builds, runs the static checks (types, lint,
 # format, generated-code drift, OpenAPI lint), then the unit and integration tests
-# against real PostgreSQL, Redis and service processes. Safe to run repeatedly.
+# against real PostgreSQL, Redis and service processes, then a smoke run of the benchmark
+# harness (BENCH_SMOKE=1). Safe to run repeatedly.
 set -Eeuo pipefail
 # shellcheck source=lib/common.sh
 . "$(dirname "$0")/lib/common.sh"
@@ -38,5 +39,12 @@ npx --no-install jest --selectProjects unit "${jest_flags[@]}"
 
 say "integration tests"
 npx --no-install jest --selectProjects integration --maxWorkers=2 "${jest_flags[@]}"
+
+# --- benchmark harness smoke run (issue 10) ---------------------------------------------
+# Not the speed targets: a short BENCH_SMOKE run proving `npm run bench` still works end to
+# end (B0 and the system up, every answer a full page, Redis in the path, exact rows read,
+# cleanup). The full benchmark is `npm run bench` (BENCHMARKS.md).
+say "benchmark harness smoke run (BENCH_SMOKE=1, build already done)"
+BENCH_SMOKE=1 BENCH_SKIP_BUILD=1 node scripts/bench/run.mjs
 
 say "all checks and tests passed in $((SECONDS - started)) s"

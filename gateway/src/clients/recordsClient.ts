@@ -1,5 +1,9 @@
 import { AccessServiceClient, type AuthenticateKeyResponse } from '@brand/proto/access/v1';
-import { RecordsServiceClient, type ListRecordsResponse } from '@brand/proto/records/v1';
+import {
+  RecordsServiceClient,
+  type ListRecordsPageResponse,
+  type ListRecordsResponse,
+} from '@brand/proto/records/v1';
 import { ENVIRONMENTS, RESOURCE_ENUM } from '@brand/shared/enums';
 import { connectClient, createCaller, HealthClient, type ServingStatus } from '@brand/shared/grpc';
 import type { KeyEnvironment } from '@brand/shared/keys';
@@ -16,6 +20,8 @@ export interface ListRecordsCall {
 /** What the gateway needs from the records process. Every call has the configured deadline. */
 export interface RecordsApi {
   listRecords(call: ListRecordsCall, requestId: string): Promise<ListRecordsResponse>;
+  /** The same page with its records already rendered as the public JSON array. */
+  listRecordsPage(call: ListRecordsCall, requestId: string): Promise<ListRecordsPageResponse>;
   authenticateKey(
     keyHashHex: string,
     environment: KeyEnvironment,
@@ -39,19 +45,17 @@ export function createRecordsApi(
   const access = createCaller(connectClient(AccessServiceClient, address, recordsClient), settings);
   const health = new HealthClient(connectClient(HealthClient.Stub, address, recordsClient));
 
+  const listRequest = (call: ListRecordsCall) => ({
+    brand_id: call.brandId,
+    resource: RESOURCE_ENUM.toProto(call.resource),
+    limit: call.limit,
+    cursor: call.cursor,
+    since: call.since,
+  });
   return {
-    listRecords: (call, requestId) =>
-      records(
-        'listRecords',
-        {
-          brand_id: call.brandId,
-          resource: RESOURCE_ENUM.toProto(call.resource),
-          limit: call.limit,
-          cursor: call.cursor,
-          since: call.since,
-        },
-        { requestId },
-      ),
+    listRecords: (call, requestId) => records('listRecords', listRequest(call), { requestId }),
+    listRecordsPage: (call, requestId) =>
+      records('listRecordsPage', listRequest(call), { requestId }),
     authenticateKey: (keyHashHex, environment, requestId) =>
       access(
         'authenticateKey',

@@ -2,11 +2,12 @@ import type { ResourceName } from '@brand/shared/resources';
 import type { RecordsApi } from '../clients/recordsClient';
 import type { Identity } from '../auth/identity';
 import type { ListParams } from './listParams';
-import { RECORD_FIELDS, type Page } from './recordSchemas';
+import { RECORD_FIELDS } from './recordSchemas';
 
 /**
  * Keeps exactly the public fields of a record, in schema order, with absent values as
  * null: proto3 leaves unset optionals undefined, and JSON clients expect every key.
+ * (The records service renders pages this way itself now; see ListRecordsPage.)
  */
 export function toPublicRecord(resource: ResourceName, record: object): Record<string, unknown> {
   const source = record as Record<string, unknown>;
@@ -16,8 +17,26 @@ export function toPublicRecord(resource: ResourceName, record: object): Record<s
 }
 
 /**
+ * One page as the public JSON `{"resource":..,"count":..,"data":[..],"next_cursor":..}`
+ * (next_cursor only on a full page), exactly what `JSON.stringify(page)` of the Page
+ * schema gives. `data` arrives from the records service already rendered (ListRecordsPage)
+ * and is spliced in as bytes: the gateway never decodes and re-encodes records.
+ */
+export interface PageJson {
+  resource: ResourceName;
+  count: number;
+  /** `{"resource":..,"count":..,"data":` */
+  head: string;
+  /** The records as a UTF-8 JSON array, as the records service sent it. */
+  data: Buffer;
+  /** `,"next_cursor":".."}` or `}` */
+  tail: string;
+}
+
+/**
  * One page of a brand's resource, for REST and MCP alike. The brand is the key's
- * (SPEC 1.1); nothing in `params` can change it.
+ * (SPEC 1.1); nothing in `params` can change it. Rejects with the records service's
+ * AppError (invalid_parameter, invalid_cursor, service_unavailable, ...).
  */
 export async function listPage(
   records: RecordsApi,
@@ -25,8 +44,8 @@ export async function listPage(
   resource: ResourceName,
   params: ListParams,
   requestId: string,
-): Promise<Page> {
-  const response = await records.listRecords(
+): Promise<PageJson> {
+  const response = await records.listRecordsPage(
     {
       brandId: identity.brandId,
       resource,
@@ -36,13 +55,23 @@ export async function listPage(
     },
     requestId,
   );
-  const data = response.records.flatMap((r) =>
-    r.kind ? [toPublicRecord(resource, r.kind.value)] : [],
-  );
   return {
     resource,
-    count: data.length,
-    data,
-    ...(response.next_cursor ? { next_cursor: response.next_cursor } : {}),
-  } as Page;
+    count: response.count,
+    head: `{"resource":"${resource}","count":${response.count},"data":`,
+    data: response.data_json.length > 0 ? response.data_json : EMPTY_ARRAY,
+    tail: response.next_cursor ? `,"next_cursor":${JSON.stringify(response.next_cursor)}}` : '}',
+  };
+}
+
+const EMPTY_ARRAY = Buffer.from('[]');
+
+/** The page's JSON as bytes, for an HTTP body (no string round trip of the records). */
+export function pageBytes(page: PageJson): Buffer {
+  return Buffer.concat([Buffer.from(page.head), page.data, Buffer.from(page.tail)]);
+}
+
+/** The page's JSON as text (MCP's text content). */
+export function pageText(page: PageJson): string {
+  return `${page.head}${page.data.toString('utf8')}${page.tail}`;
 }

@@ -10,6 +10,7 @@ import {
 } from '@brand/proto/access/v1';
 import {
   RecordsServiceClient,
+  type ListRecordsPageResponse,
   type ListRecordsResponse,
   type Resource,
 } from '@brand/proto/records/v1';
@@ -72,6 +73,7 @@ export interface AdminClient {
   revokeKey(keyId: string, actorEmail?: string): Promise<ApiKey>;
   seedDemoData(brandId: string, scale?: number): Promise<Record<string, number>>;
   listRecords(req: ListRecordsInput): Promise<ListRecordsResponse>;
+  listRecordsPage(req: ListRecordsInput): Promise<ListRecordsPageResponse>;
   authenticateKey(
     keyHashHex: string,
     environment: EnvironmentName | Environment,
@@ -148,6 +150,9 @@ export function createAdminClient(recordsAddr: string, token = TEST_ADMIN_TOKEN)
     },
     listRecords(req) {
       return records('listRecords', { ...req, resource: resourceValue(req.resource) });
+    },
+    listRecordsPage(req) {
+      return records('listRecordsPage', { ...req, resource: resourceValue(req.resource) });
     },
     authenticateKey(keyHashHex, environment) {
       const req = { key_hash: keyHashHex, environment: environmentValue(environment) };

@@ -174,3 +174,49 @@ export async function checkInfrastructure() {
     redis.disconnect();
   }
 }
+
+/**
+ * The pids of the PostgreSQL backends serving database `name` for `applicationName`
+ * (pool connections stay open, so their CPU can be read from /proc between slices).
+ */
+export async function backendPids(name, applicationName) {
+  const client = new pg.Client({ connectionString: adminDatabaseUrl() });
+  await client.connect();
+  try {
+    const r = await client.query(
+      'select pid from pg_stat_activity where datname = $1 and application_name = $2',
+      [name, applicationName],
+    );
+    return r.rows.map((row) => row.pid);
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * Rows PostgreSQL reads per row it returns for one query, exactly, from EXPLAIN ANALYZE:
+ * every scan node's actual rows plus the rows its filter removed (per loop), over the
+ * top node's rows. Keyset + LIMIT reads what it returns (1.0); OFFSET, or an ORDER BY the
+ * index cannot serve (sort every matching row), reads far more. `searchPath` as the
+ * service sets it.
+ */
+export async function rowsReadPerRow(url, sql, params, searchPath = 'records') {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(`set search_path = ${searchPath}`);
+    const r = await client.query(`explain (analyze, format json) ${sql}`, params);
+    const top = r.rows[0]['QUERY PLAN'][0].Plan;
+    let read = 0;
+    const walk = (node) => {
+      if (/Scan/.test(node['Node Type']))
+        read +=
+          (node['Actual Rows'] + (node['Rows Removed by Filter'] ?? 0)) * node['Actual Loops'];
+      for (const child of node.Plans ?? []) walk(child);
+    };
+    walk(top);
+    return { read, returned: top['Actual Rows'], perRow: read / Math.max(1, top['Actual Rows']) };
+  } finally {
+    await client.end();
+  }
+}

@@ -75,32 +75,34 @@ export async function cannon({ url, request, connections, seconds }) {
 }
 
 /**
- * Alternates `pairs` slices of `sliceSeconds` between the baseline and the target (B T B
- * T ...), with the same connections and the same kind of request, so both sides see the
- * machine in the same state however the other tenants' load moves. Also accounts the CPU
- * seconds each process in `cpu` ({ name: { pid, during: 'target' | 'baseline' } }) spent
- * during the slices of its side. Returns { target, baseline, pairRatios, cpu }.
+ * Round-robins `rounds` slices of `sliceSeconds` over the arms (A B C A B C ...), each
+ * with the same connections, so every arm sees the machine in the same state however the
+ * other tenants' load moves. `arms` is [{ name, url, request }]; `cpu` is
+ * { label: { seconds: () => number, during: armName } }: the CPU seconds each label spent
+ * during its arm's slices. Returns { arms: { name: figures }, roundRatios: { name: [..] }
+ * (each round's rate over the first arm's), cpu: { label: seconds } }.
  */
-export async function pairedRuns({ target, baseline, pairs, sliceSeconds, connections, cpu }) {
-  const raw = { target: [], baseline: [] };
-  const cpuUsed = Object.fromEntries(Object.keys(cpu).map((name) => [name, 0]));
-  for (let i = 0; i < pairs; i++) {
-    for (const side of ['baseline', 'target']) {
-      const { url, request } = side === 'target' ? target : baseline;
-      const watched = Object.entries(cpu).filter(([, c]) => c.during === side);
-      const before = watched.map(([, c]) => cpuSeconds(c.pid));
-      raw[side].push(await cannonRaw({ url, request, connections, seconds: sliceSeconds }));
-      watched.forEach(([name, c], j) => (cpuUsed[name] += cpuSeconds(c.pid) - before[j]));
+export async function interleavedArms({ arms, rounds, sliceSeconds, connections, cpu }) {
+  const raw = Object.fromEntries(arms.map((a) => [a.name, []]));
+  const cpuUsed = Object.fromEntries(Object.keys(cpu).map((label) => [label, 0]));
+  for (let i = 0; i < rounds; i++) {
+    for (const arm of arms) {
+      const watched = Object.entries(cpu).filter(([, c]) => c.during === arm.name);
+      const before = watched.map(([, c]) => c.seconds());
+      raw[arm.name].push(
+        await cannonRaw({ url: arm.url, request: arm.request, connections, seconds: sliceSeconds }),
+      );
+      watched.forEach(([label, c], j) => (cpuUsed[label] += c.seconds() - before[j]));
     }
   }
-  const pairRatios = raw.target.map((t, i) => {
-    const count = (r) => Object.values(r.statusCodeStats).reduce((a, s) => a + Number(s.count), 0);
-    return count(t) / t.duration / (count(raw.baseline[i]) / raw.baseline[i].duration);
-  });
+  const rate = (r) =>
+    Object.values(r.statusCodeStats).reduce((a, s) => a + Number(s.count), 0) / r.duration;
+  const first = raw[arms[0].name];
   return {
-    target: combine(raw.target, target.url, connections),
-    baseline: combine(raw.baseline, baseline.url, connections),
-    pairRatios,
+    arms: Object.fromEntries(arms.map((a) => [a.name, combine(raw[a.name], a.url, connections)])),
+    roundRatios: Object.fromEntries(
+      arms.map((a) => [a.name, raw[a.name].map((r, i) => rate(r) / rate(first[i]))]),
+    ),
     cpu: cpuUsed,
   };
 }
@@ -166,6 +168,7 @@ export async function interleavedLatency({ urls, secret, warmup, pairs, expectCo
  */
 export async function grpcDepthLoad({
   recordsAddress,
+  token,
   brandId,
   deepCursor,
   limit,
@@ -188,9 +191,9 @@ export async function grpcDepthLoad({
         Array.from({ length: concurrency }, async () => {
           while (Date.now() < until) {
             const t0 = process.hrtime.bigint();
-            const page = await listSubmissions(client, brandId, limit, cursor);
-            if (page.records.length !== limit)
-              throw new Error(`${arm} page had ${page.records.length} rows, not ${limit}`);
+            const page = await listSubmissions(client, brandId, limit, cursor, token);
+            if (page.count !== limit)
+              throw new Error(`${arm} page had ${page.count} rows, not ${limit}`);
             arms[arm].latencies.push(Number(process.hrtime.bigint() - t0) / 1e6);
           }
         }),

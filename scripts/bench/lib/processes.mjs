@@ -64,9 +64,10 @@ export async function spawnService({
 
   const deadline = Date.now() + readyTimeoutMs;
   while (Date.now() < deadline) {
-    const port = listeningPort(await readFile(logFile, 'utf8').catch(() => ''));
-    if (port !== undefined) {
-      service.port = port;
+    const entry = listeningEntry(await readFile(logFile, 'utf8').catch(() => ''));
+    if (entry !== undefined) {
+      service.port = entry.port;
+      service.opsPort = entry.ops_port; // the gateway's internal listener (/metrics)
       return service;
     }
     if (exitCode !== undefined) break;
@@ -78,12 +79,12 @@ export async function spawnService({
   );
 }
 
-function listeningPort(text) {
+function listeningEntry(text) {
   for (const line of text.split('\n')) {
     if (!line.startsWith('{')) continue;
     try {
       const entry = JSON.parse(line);
-      if (entry.msg === 'listening' && typeof entry.port === 'number') return entry.port;
+      if (entry.msg === 'listening' && typeof entry.port === 'number') return entry;
     } catch {
       // not a JSON line
     }

@@ -7,7 +7,7 @@ import pg from 'pg';
 // The generated clients are CommonJS, built by `tsc -b` into proto/dist.
 const require = createRequire(import.meta.url);
 const grpc = require('@grpc/grpc-js');
-const { AccessServiceClient, Environment, Plan } = require('@brand/proto/access/v1');
+const { AccessServiceClient, BrandTier, Environment } = require('@brand/proto/access/v1');
 const { RecordsServiceClient, Resource } = require('@brand/proto/records/v1');
 
 const DEADLINE_MS = 10_000;
@@ -51,7 +51,7 @@ export async function createEnterpriseBrands(recordsAddress, internalToken, coun
         'createBrand',
         {
           name: `Bench Brand ${i}`,
-          plan: Plan.PLAN_ENTERPRISE,
+          tier: BrandTier.BRAND_TIER_ENTERPRISE,
           verified: true,
           owner_email: `owner${i}@bench.test`,
         },
@@ -121,35 +121,42 @@ export async function insertSubmissions(databaseUrl, brandIds, perBrand) {
   }
 }
 
-/** A data-plane client of the records service (no token needed). */
+/** A data-plane client of the records service (calls carry the internal token). */
 export function recordsClient(recordsAddress) {
   return new RecordsServiceClient(recordsAddress, grpc.credentials.createInsecure());
 }
 
-/** One page of a brand's submissions through ListRecords. */
-export function listSubmissions(client, brandId, limit, cursor) {
-  return call(client, 'listRecords', {
-    brand_id: brandId,
-    resource: Resource.RESOURCE_SUBMISSIONS,
-    limit,
-    ...(cursor ? { cursor } : {}),
-  });
+/** One page of a brand's submissions through ListRecordsPage (the gateway's RPC): { count, next_cursor }. */
+export function listSubmissions(client, brandId, limit, cursor, token) {
+  const metadata = new grpc.Metadata();
+  metadata.set('x-internal-token', token);
+  return call(
+    client,
+    'listRecordsPage',
+    {
+      brand_id: brandId,
+      resource: Resource.RESOURCE_SUBMISSIONS,
+      limit,
+      ...(cursor ? { cursor } : {}),
+    },
+    metadata,
+  );
 }
 
 /**
  * Follows next_cursor from the first page until `depth` rows have been read and returns
  * the cursor of the page that starts there, with how many pages and rows it took.
  */
-export async function cursorAtDepth(recordsAddress, brandId, depth, pageSize) {
+export async function cursorAtDepth(recordsAddress, brandId, depth, pageSize, token) {
   const client = recordsClient(recordsAddress);
   try {
     let cursor;
     let rows = 0;
     let pages = 0;
     while (rows < depth) {
-      const page = await listSubmissions(client, brandId, pageSize, cursor);
+      const page = await listSubmissions(client, brandId, pageSize, cursor, token);
       pages += 1;
-      rows += page.records.length;
+      rows += page.count;
       if (!page.next_cursor) throw new Error(`the walk ended after ${rows} rows, before ${depth}`);
       cursor = page.next_cursor;
     }

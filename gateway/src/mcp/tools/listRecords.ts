@@ -1,8 +1,9 @@
 import { DEFAULT_LIMIT, MAX_LIMIT, toolNameOf, type ResourceName } from '@brand/shared/resources';
 import { ListArguments, parseListParams } from '../../records/listParams';
-import { listPage } from '../../records/listPage';
+import { listPage, pageText } from '../../records/listPage';
+import type { Page } from '../../records/recordSchemas';
 import { PAGE_SCHEMAS } from '../../records/recordSchemas';
-import { structuredResult } from '../toolResult';
+import { structuredTextResult } from '../toolResult';
 import { jsonSchema, type ToolDefinition } from '../toolDefinition';
 
 const TITLES: Record<ResourceName, string> = {
@@ -48,7 +49,9 @@ export function listRecordsTool(resource: ResourceName): ToolDefinition {
     run: async (args, ctx) => {
       const params = parseListParams(ListArguments, args);
       const page = await listPage(ctx.records, ctx.identity, resource, params, ctx.requestId);
-      return structuredResult(page);
+      // parsed once for structuredContent; the text content reuses the page's JSON text
+      const text = pageText(page);
+      return structuredTextResult(JSON.parse(text) as Page, text);
     },
   };
 }

@@ -1,5 +1,7 @@
 import type {
   ListRecordsRequest,
+  ListRecordsPageRequest,
+  ListRecordsPageResponse,
   ListRecordsResponse,
   RecordsServiceServer,
   ResourceRecord,
@@ -13,7 +15,7 @@ import type { RpcBuilder } from '@brand/shared/grpc';
 import type { ResourceName } from '@brand/shared/resources';
 import type { CursorCodec } from './cursor';
 import type { RecordRow } from './recordRepo';
-import { listRecords } from './recordService';
+import { listRecords, listRecordsJson, type ListRequest } from './recordService';
 import { seedDemoData } from './seedService';
 
 export interface RecordsHandlerDeps {
@@ -31,6 +33,22 @@ const RECORD_CASE = {
   links: 'link',
 } as const satisfies Record<ResourceName, NonNullable<ResourceRecord['kind']>['$case']>;
 
+/** The domain request of ListRecords and ListRecordsPage; refuses a missing resource or brand. */
+function listRequestOf(req: ListRecordsRequest | ListRecordsPageRequest): ListRequest {
+  const resource = RESOURCE_ENUM.fromProto(req.resource);
+  if (resource === undefined) {
+    throw new AppError('unknown_resource', 'resource must be one of the six record resources.');
+  }
+  if (!req.brand_id) throw new AppError('invalid_parameter', 'brand_id is required.');
+  return {
+    brandId: req.brand_id,
+    resource,
+    limit: req.limit,
+    cursor: req.cursor,
+    since: req.since,
+  };
+}
+
 function toResourceRecord(resource: ResourceName, row: RecordRow): ResourceRecord {
   // RecordRow's fields are exactly the proto message's (a unit test keeps them in step).
   return {
@@ -47,23 +65,22 @@ export function recordsHandlers(
     listRecords: rpc.internal<ListRecordsRequest, ListRecordsResponse>(
       'ListRecords',
       async (req) => {
-        const resource = RESOURCE_ENUM.fromProto(req.resource);
-        if (resource === undefined) {
-          throw new AppError(
-            'unknown_resource',
-            'resource must be one of the six record resources.',
-          );
-        }
-        if (!req.brand_id) throw new AppError('invalid_parameter', 'brand_id is required.');
-        const page = await listRecords(deps, {
-          brandId: req.brand_id,
-          resource,
-          limit: req.limit,
-          cursor: req.cursor,
-          since: req.since,
-        });
+        const request = listRequestOf(req);
+        const page = await listRecords(deps, request);
         return {
-          records: page.records.map((row) => toResourceRecord(resource, row)),
+          records: page.records.map((row) => toResourceRecord(request.resource, row)),
+          next_cursor: page.nextCursor,
+        };
+      },
+    ),
+
+    listRecordsPage: rpc.internal<ListRecordsPageRequest, ListRecordsPageResponse>(
+      'ListRecordsPage',
+      async (req) => {
+        const page = await listRecordsJson(deps, listRequestOf(req));
+        return {
+          data_json: Buffer.from(page.json),
+          count: page.count,
           next_cursor: page.nextCursor,
         };
       },

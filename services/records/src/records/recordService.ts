@@ -9,7 +9,7 @@ import {
   type ResourceName,
 } from '@brand/shared/resources';
 import type { CursorCodec } from './cursor';
-import { selectPage, type RecordRow } from './recordRepo';
+import { selectPage, selectPageJson, type PageQuery, type RecordRow } from './recordRepo';
 
 export interface ListRequest {
   brandId: string;
@@ -25,15 +25,23 @@ export interface ListResult {
   nextCursor: string | undefined;
 }
 
+/** One page rendered as JSON (ListRecordsPage): `json` is the public records array. */
+export interface JsonListResult {
+  json: string;
+  count: number;
+  /** Present exactly when the page is full (SPEC 4.1 rule 1). */
+  nextCursor: string | undefined;
+}
+
+type ListDeps = { pool: Pool; cursors: CursorCodec };
+
 /**
- * Lists one page. The parameters are validated here too, not only at the gateway, because
- * the gRPC API is a contract of its own. A cursor continues the listing it came from,
- * including its since filter; a since passed alongside a cursor narrows it further.
+ * Validates a list request and resolves it to the page query. The parameters are
+ * validated here too, not only at the gateway, because the gRPC API is a contract of its
+ * own. A cursor continues the listing it came from, including its since filter; a since
+ * passed alongside a cursor narrows it further.
  */
-export async function listRecords(
-  deps: { pool: Pool; cursors: CursorCodec },
-  req: ListRequest,
-): Promise<ListResult> {
+function resolvePage(deps: ListDeps, req: ListRequest): PageQuery {
   const limit = req.limit ?? DEFAULT_LIMIT;
   if (!isValidLimit(limit)) {
     throw new AppError('invalid_parameter', LIST_PARAM_MESSAGES.limit, {
@@ -49,25 +57,52 @@ export async function listRecords(
       });
     }
   }
-  const binding = { brandId: req.brandId, resource: req.resource };
-  const position = req.cursor === undefined ? undefined : deps.cursors.decode(binding, req.cursor);
-  const effectiveSince = laterSince(since, position?.since);
-
-  const records = await selectPage(deps.pool, {
+  const position =
+    req.cursor === undefined
+      ? undefined
+      : deps.cursors.decode({ brandId: req.brandId, resource: req.resource }, req.cursor);
+  return {
     brandId: req.brandId,
     resource: req.resource,
     limit,
-    since: effectiveSince,
+    since: laterSince(since, position?.since),
     after: position,
-  });
+  };
+}
+
+/** The cursor after `last` when the page is full (SPEC 4.1 rule 1), else undefined. */
+function nextCursorOf(
+  deps: ListDeps,
+  q: PageQuery,
+  count: number,
+  last: { createdAt: string; id: string } | undefined,
+): string | undefined {
+  if (count !== q.limit || !last) return undefined;
+  return deps.cursors.encode(
+    { brandId: q.brandId, resource: q.resource },
+    { createdAt: last.createdAt, id: last.id, since: q.since },
+  );
+}
+
+/** Lists one page as records (ListRecords). Throws invalid_parameter / invalid_cursor. */
+export async function listRecords(deps: ListDeps, req: ListRequest): Promise<ListResult> {
+  const q = resolvePage(deps, req);
+  const records = await selectPage(deps.pool, q);
   const last = records[records.length - 1];
-  const nextCursor =
-    records.length === limit && last
-      ? deps.cursors.encode(binding, {
-          createdAt: last.created_at as string,
-          id: last.id as string,
-          since: effectiveSince,
-        })
-      : undefined;
-  return { records, nextCursor };
+  const position = last && { createdAt: last.created_at as string, id: last.id as string };
+  return { records, nextCursor: nextCursorOf(deps, q, records.length, position) };
+}
+
+/**
+ * Lists one page as finished JSON (ListRecordsPage, the gateway's hot path): the same
+ * validation, query and cursor as listRecords. Throws invalid_parameter / invalid_cursor.
+ */
+export async function listRecordsJson(deps: ListDeps, req: ListRequest): Promise<JsonListResult> {
+  const q = resolvePage(deps, req);
+  const page = await selectPageJson(deps.pool, q);
+  return {
+    json: page.json,
+    count: page.count,
+    nextCursor: nextCursorOf(deps, q, page.count, page.last),
+  };
 }

@@ -42,6 +42,11 @@ const RPCS: Array<[string, Level, (c: AdminClient) => Promise<unknown>]> = [
     'internal',
     (c) => c.listRecords({ brand_id: brandId, resource: 'campaigns' }),
   ],
+  [
+    'RecordsService/ListRecordsPage',
+    'internal',
+    (c) => c.listRecordsPage({ brand_id: brandId, resource: 'campaigns' }),
+  ],
   ['AccessService/AuthenticateKey', 'internal', (c) => c.authenticateKey(keyHash, 'live')],
   ['RecordsService/SeedDemoData', 'admin', (c) => c.seedDemoData('br_doesNotExist')],
   [

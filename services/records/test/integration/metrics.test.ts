@@ -16,9 +16,10 @@ async function series(url: string, pattern: RegExp): Promise<number> {
   return line ? Number(line.split(' ').pop()) : 0;
 }
 
-it('counts ListRecords calls by outcome, and times them', async () => {
+it('counts list calls by method and outcome, and times them', async () => {
   const brand = await makeBrandWithKey(stack.admin, { tier: 'enterprise' });
-  const ok = /^grpc_server_handled_total\{method="ListRecords",code="ok"\}/;
+  // REST pages reach records as ListRecordsPage (the finished-JSON RPC, issue 10)
+  const ok = /^grpc_server_handled_total\{method="ListRecordsPage",code="ok"\}/;
   const refused = /^grpc_server_handled_total\{method="ListRecords",code="invalid_parameter"\}/;
   const before = await series(stack.records.opsUrl, ok);
   const refusedBefore = await series(stack.records.opsUrl, refused);
@@ -36,7 +37,7 @@ it('counts ListRecords calls by outcome, and times them', async () => {
   expect(
     await series(
       stack.records.opsUrl,
-      /^grpc_server_handling_seconds_count\{method="ListRecords",code="ok"\}/,
+      /^grpc_server_handling_seconds_count\{method="ListRecordsPage",code="ok"\}/,
     ),
   ).toBe(before + 3);
   expect(await series(stack.records.opsUrl, /^process_resident_memory_bytes /)).toBeGreaterThan(0);

@@ -111,6 +111,38 @@ export interface ListRecordsResponse {
   next_cursor?: string | undefined;
 }
 
+/** ListRecordsPageRequest selects one page, exactly as ListRecordsRequest does. */
+export interface ListRecordsPageRequest {
+  /** The authenticated brand. */
+  brand_id: string;
+  resource: Resource;
+  /** Page size, 1..200; absent means 50. */
+  limit?:
+    | number
+    | undefined;
+  /** An opaque next_cursor from a previous page of the same brand and resource. */
+  cursor?:
+    | string
+    | undefined;
+  /** RFC 3339 timestamp; only records created strictly after it are returned. */
+  since?: string | undefined;
+}
+
+/** ListRecordsPageResponse is one page of records as finished JSON. */
+export interface ListRecordsPageResponse {
+  /**
+   * UTF-8 JSON array of the page's public records, newest first: every field of the
+   * resource's message present, in the message's field order, absent values as null,
+   * money and counters as JSON integers, timestamps RFC 3339 UTC with microseconds,
+   * dates YYYY-MM-DD. Byte for byte the "data" of GET /api/v1/{resource}.
+   */
+  data_json: Buffer;
+  /** How many records data_json holds. */
+  count: number;
+  /** Set only when the page is full (count equals the limit). */
+  next_cursor?: string | undefined;
+}
+
 /** ResourceRecord is one record of any of the six resources. */
 export interface ResourceRecord {
   /** kind is set to exactly one record, matching the requested resource. */
@@ -529,6 +561,252 @@ export const ListRecordsResponse: MessageFns<ListRecordsResponse> = {
   fromPartial<I extends Exact<DeepPartial<ListRecordsResponse>, I>>(object: I): ListRecordsResponse {
     const message = createBaseListRecordsResponse();
     message.records = object.records?.map((e) => ResourceRecord.fromPartial(e)) || [];
+    message.next_cursor = object.next_cursor ?? undefined;
+    return message;
+  },
+};
+
+function createBaseListRecordsPageRequest(): ListRecordsPageRequest {
+  return { brand_id: "", resource: 0, limit: undefined, cursor: undefined, since: undefined };
+}
+
+export const ListRecordsPageRequest: MessageFns<ListRecordsPageRequest> = {
+  encode(message: ListRecordsPageRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.brand_id !== "") {
+      writer.uint32(10).string(message.brand_id);
+    }
+    if (message.resource !== 0) {
+      writer.uint32(16).int32(message.resource);
+    }
+    if (message.limit !== undefined) {
+      writer.uint32(24).int32(message.limit);
+    }
+    if (message.cursor !== undefined) {
+      writer.uint32(34).string(message.cursor);
+    }
+    if (message.since !== undefined) {
+      writer.uint32(42).string(message.since);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListRecordsPageRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListRecordsPageRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.brand_id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.resource = reader.int32() as any;
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.limit = reader.int32();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.cursor = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.since = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListRecordsPageRequest {
+    return {
+      brand_id: isSet(object.brandId)
+        ? globalThis.String(object.brandId)
+        : isSet(object.brand_id)
+        ? globalThis.String(object.brand_id)
+        : "",
+      resource: isSet(object.resource) ? resourceFromJSON(object.resource) : 0,
+      limit: isSet(object.limit) ? globalThis.Number(object.limit) : undefined,
+      cursor: isSet(object.cursor) ? globalThis.String(object.cursor) : undefined,
+      since: isSet(object.since) ? globalThis.String(object.since) : undefined,
+    };
+  },
+
+  toJSON(message: ListRecordsPageRequest): unknown {
+    const obj: any = {};
+    if (message.brand_id !== "") {
+      obj.brandId = message.brand_id;
+    }
+    if (message.resource !== 0) {
+      obj.resource = resourceToJSON(message.resource);
+    }
+    if (message.limit !== undefined) {
+      obj.limit = Math.round(message.limit);
+    }
+    if (message.cursor !== undefined) {
+      obj.cursor = message.cursor;
+    }
+    if (message.since !== undefined) {
+      obj.since = message.since;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListRecordsPageRequest>, I>>(base?: I): ListRecordsPageRequest {
+    return ListRecordsPageRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListRecordsPageRequest>, I>>(object: I): ListRecordsPageRequest {
+    const message = createBaseListRecordsPageRequest();
+    message.brand_id = object.brand_id ?? "";
+    message.resource = object.resource ?? 0;
+    message.limit = object.limit ?? undefined;
+    message.cursor = object.cursor ?? undefined;
+    message.since = object.since ?? undefined;
+    return message;
+  },
+};
+
+function createBaseListRecordsPageResponse(): ListRecordsPageResponse {
+  return { data_json: Buffer.alloc(0), count: 0, next_cursor: undefined };
+}
+
+export const ListRecordsPageResponse: MessageFns<ListRecordsPageResponse> = {
+  encode(message: ListRecordsPageResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.data_json.length !== 0) {
+      writer.uint32(10).bytes(message.data_json);
+    }
+    if (message.count !== 0) {
+      writer.uint32(16).int32(message.count);
+    }
+    if (message.next_cursor !== undefined) {
+      writer.uint32(26).string(message.next_cursor);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListRecordsPageResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListRecordsPageResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.data_json = Buffer.from(reader.bytes());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.count = reader.int32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.next_cursor = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListRecordsPageResponse {
+    return {
+      data_json: isSet(object.dataJson)
+        ? Buffer.from(bytesFromBase64(object.dataJson))
+        : isSet(object.data_json)
+        ? Buffer.from(bytesFromBase64(object.data_json))
+        : Buffer.alloc(0),
+      count: isSet(object.count) ? globalThis.Number(object.count) : 0,
+      next_cursor: isSet(object.nextCursor)
+        ? globalThis.String(object.nextCursor)
+        : isSet(object.next_cursor)
+        ? globalThis.String(object.next_cursor)
+        : undefined,
+    };
+  },
+
+  toJSON(message: ListRecordsPageResponse): unknown {
+    const obj: any = {};
+    if (message.data_json.length !== 0) {
+      obj.dataJson = base64FromBytes(message.data_json);
+    }
+    if (message.count !== 0) {
+      obj.count = Math.round(message.count);
+    }
+    if (message.next_cursor !== undefined) {
+      obj.nextCursor = message.next_cursor;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListRecordsPageResponse>, I>>(base?: I): ListRecordsPageResponse {
+    return ListRecordsPageResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListRecordsPageResponse>, I>>(object: I): ListRecordsPageResponse {
+    const message = createBaseListRecordsPageResponse();
+    message.data_json = object.data_json ?? Buffer.alloc(0);
+    message.count = object.count ?? 0;
     message.next_cursor = object.next_cursor ?? undefined;
     return message;
   },
@@ -3273,6 +3551,22 @@ export const RecordsServiceService = {
     responseDeserialize: (value: Buffer): ListRecordsResponse => ListRecordsResponse.decode(value),
   },
   /**
+   * ListRecordsPage returns the same page as ListRecords, already rendered as the public
+   * JSON array the REST API serves (the gateway's hot path): built once here, written
+   * out by the gateway without being decoded and re-encoded. Same errors as ListRecords.
+   */
+  listRecordsPage: {
+    path: "/brand.records.v1.RecordsService/ListRecordsPage" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListRecordsPageRequest): Buffer =>
+      Buffer.from(ListRecordsPageRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListRecordsPageRequest => ListRecordsPageRequest.decode(value),
+    responseSerialize: (value: ListRecordsPageResponse): Buffer =>
+      Buffer.from(ListRecordsPageResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListRecordsPageResponse => ListRecordsPageResponse.decode(value),
+  },
+  /**
    * SeedDemoData fills a brand with realistic records across all six resources.
    * Admin: requires the internal token in the "x-internal-token" metadata.
    */
@@ -3358,6 +3652,12 @@ export interface RecordsServiceServer extends UntypedServiceImplementation {
    */
   listRecords: handleUnaryCall<ListRecordsRequest, ListRecordsResponse>;
   /**
+   * ListRecordsPage returns the same page as ListRecords, already rendered as the public
+   * JSON array the REST API serves (the gateway's hot path): built once here, written
+   * out by the gateway without being decoded and re-encoded. Same errors as ListRecords.
+   */
+  listRecordsPage: handleUnaryCall<ListRecordsPageRequest, ListRecordsPageResponse>;
+  /**
    * SeedDemoData fills a brand with realistic records across all six resources.
    * Admin: requires the internal token in the "x-internal-token" metadata.
    */
@@ -3408,6 +3708,26 @@ export interface RecordsServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ListRecordsResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * ListRecordsPage returns the same page as ListRecords, already rendered as the public
+   * JSON array the REST API serves (the gateway's hot path): built once here, written
+   * out by the gateway without being decoded and re-encoded. Same errors as ListRecords.
+   */
+  listRecordsPage(
+    request: ListRecordsPageRequest,
+    callback: (error: ServiceError | null, response: ListRecordsPageResponse) => void,
+  ): ClientUnaryCall;
+  listRecordsPage(
+    request: ListRecordsPageRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListRecordsPageResponse) => void,
+  ): ClientUnaryCall;
+  listRecordsPage(
+    request: ListRecordsPageRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListRecordsPageResponse) => void,
   ): ClientUnaryCall;
   /**
    * SeedDemoData fills a brand with realistic records across all six resources.
@@ -3517,6 +3837,14 @@ export const RecordsServiceClient = makeGenericClientConstructor(
   service: typeof RecordsServiceService;
   serviceName: string;
 };
+
+function bytesFromBase64(b64: string): Uint8Array {
+  return Uint8Array.from(globalThis.Buffer.from(b64, "base64"));
+}
+
+function base64FromBytes(arr: Uint8Array): string {
+  return globalThis.Buffer.from(arr).toString("base64");
+}
 
 type Builtin = Date | Function | Uint8Array | string | number | boolean | undefined;
 

@@ -1,0 +1,99 @@
+// B0, the benchmark's baseline that matters: what a competent brand engineer would write
+// instead of this system, in one express 5 process on the same database. `GET
+// /api/v1/submissions?limit=&cursor=` with `Authorization: Bearer <key>`:
+//   - the key's SHA-256 looked up in records.api_keys (live, not revoked, tier Plus or above),
+//     cached in memory for 60 s;
+//   - the same keyset SQL as the records service (same select list, same ORDER BY on the
+//     table's columns, so the (brand_id, created_at desc, id desc) index serves it);
+//   - the same JSON envelope { resource, count, data, next_cursor? } via res.json;
+//   - an HMAC-SHA256-signed cursor bound to the brand.
+// Env: DATABASE_URL, CURSOR_SECRET. Listens on 127.0.0.1, a port the OS picks, and logs
+// {"msg":"listening","port":n} as the services do. No rate limit, no gRPC, no access log.
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import express from 'express';
+import pg from 'pg';
+
+const pool = new pg.Pool({
+  connectionString: process.env.DATABASE_URL,
+  max: 10,
+  application_name: 'bench-b0',
+  options: '-c search_path=records',
+});
+const secret = process.env.CURSOR_SECRET;
+const KEY_TTL_MS = 60_000;
+const keys = new Map();
+
+const ts = (c) => `to_char(${c} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
+const SELECT = `select id, campaign_id, creator_handle, platform, content_url, status,
+  rejection_reason, views::float8 as views, ${ts('created_at')} as created_at,
+  ${ts('updated_at')} as updated_at, ${ts('reviewed_at')} as reviewed_at from submissions`;
+const FIRST = `${SELECT} where submissions.brand_id = $1
+  order by submissions.created_at desc, submissions.id desc limit $2`;
+const AFTER = `${SELECT} where submissions.brand_id = $1
+  and (submissions.created_at, submissions.id) < ($3::timestamptz, $4::text)
+  order by submissions.created_at desc, submissions.id desc limit $2`;
+
+const mac = (brandId, body) =>
+  createHmac('sha256', secret).update(`${brandId}.${body}`).digest('base64url');
+const encodeCursor = (brandId, row) => {
+  const body = Buffer.from(JSON.stringify({ t: row.created_at, i: row.id })).toString('base64url');
+  return `${body}.${mac(brandId, body)}`;
+};
+const decodeCursor = (brandId, cursor) => {
+  const [body, tag] = String(cursor).split('.');
+  if (!body || !tag) return undefined;
+  const a = Buffer.from(tag);
+  const b = Buffer.from(mac(brandId, body));
+  if (a.length !== b.length || !timingSafeEqual(a, b)) return undefined;
+  return JSON.parse(Buffer.from(body, 'base64url').toString('utf8'));
+};
+
+async function brandOf(authorization) {
+  if (!authorization?.startsWith('Bearer ')) return undefined;
+  const hash = createHash('sha256').update(authorization.slice(7)).digest();
+  const cacheKey = hash.toString('hex');
+  const hit = keys.get(cacheKey);
+  if (hit && hit.until > Date.now()) return hit.brandId;
+  const { rows } = await pool.query(
+    `select k.brand_id from api_keys k join brands b on b.id = k.brand_id
+     where k.key_hash = $1 and k.revoked_at is null and k.environment = 'live'
+       and b.tier <> 'free'`,
+    [hash],
+  );
+  const brandId = rows[0]?.brand_id;
+  keys.set(cacheKey, { brandId, until: Date.now() + KEY_TTL_MS });
+  return brandId;
+}
+
+const app = express();
+app.disable('x-powered-by');
+app.set('etag', false);
+app.get('/api/v1/submissions', async (req, res) => {
+  const brandId = await brandOf(req.headers.authorization);
+  if (!brandId) return res.status(401).json({ error: { code: 'invalid_key' } });
+  const limit = req.query.limit === undefined ? 50 : Number(req.query.limit);
+  if (!Number.isInteger(limit) || limit < 1 || limit > 200)
+    return res.status(400).json({ error: { code: 'invalid_parameter' } });
+  let rows;
+  if (req.query.cursor === undefined) {
+    ({ rows } = await pool.query(FIRST, [brandId, limit]));
+  } else {
+    const at = decodeCursor(brandId, req.query.cursor);
+    if (!at) return res.status(400).json({ error: { code: 'invalid_cursor' } });
+    ({ rows } = await pool.query(AFTER, [brandId, limit, at.t, at.i]));
+  }
+  const page = { resource: 'submissions', count: rows.length, data: rows };
+  if (rows.length === limit) page.next_cursor = encodeCursor(brandId, rows[rows.length - 1]);
+  res.json(page);
+});
+
+const server = app.listen(0, '127.0.0.1', () => {
+  console.log(JSON.stringify({ msg: 'listening', port: server.address().port }));
+});
+server.keepAliveTimeout = 65_000;
+for (const signal of ['SIGTERM', 'SIGINT']) {
+  process.on(signal, () => {
+    server.close(() => void pool.end().then(() => process.exit(0)));
+    server.closeAllConnections();
+  });
+}

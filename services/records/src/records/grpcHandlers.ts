@@ -60,7 +60,7 @@ function toResourceRecord(resource: ResourceName, row: RecordRow): ResourceRecor
 export function recordsHandlers(
   deps: RecordsHandlerDeps,
   rpc: RpcBuilder,
-): Pick<RecordsServiceServer, 'listRecords' | 'seedDemoData'> {
+): Pick<RecordsServiceServer, 'listRecords' | 'listRecordsPage' | 'seedDemoData'> {
   return {
     listRecords: rpc.internal<ListRecordsRequest, ListRecordsResponse>(
       'ListRecords',

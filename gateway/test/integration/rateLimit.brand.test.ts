@@ -71,7 +71,10 @@ beforeAll(async () => {
   // This file proves the shared Redis limiter exact; a slow, shared CI machine must not
   // push a 300-request burst past the command timeout into the per-instance fallback
   // (tested on its own in faults.redis).
-  stack = await startStack({ gateways: 2, gatewayEnv: { REDIS_COMMAND_TIMEOUT_MS: '10000' } });
+  stack = await startStack({
+    gateways: 2,
+    gatewayEnv: { REDIS_COMMAND_TIMEOUT_MS: '10000', GRPC_DEADLINE_MS: '15000' },
+  });
   apis = stack.gateways.map((g) => new ApiClient(g.url));
   // Redis must be connected before the bursts, or an instance would (rightly) fall back
   // to its own in-memory limit; this also loads each client's copy of the OpenAPI document.

@@ -13,6 +13,8 @@ export const TEST_CURSOR_SECRET = 'test-cursor-secret-0123456789abcdef-012345678
 export interface RecordsProcess extends ServiceProcess {
   /** gRPC address, "127.0.0.1:<port>". */
   address: string;
+  /** The internal operations listener (/metrics), "http://127.0.0.1:<port>". */
+  opsUrl: string;
 }
 
 export interface GatewayProcess extends ServiceProcess {
@@ -37,6 +39,7 @@ export async function startRecords(opts: {
     env: {
       GRPC_PORT: '0',
       GRPC_HOST: '127.0.0.1',
+      METRICS_PORT: '0',
       DATABASE_URL: opts.databaseUrl,
       REDIS_URL: opts.redisUrl ?? testRedisUrl(),
       REDIS_KEY_PREFIX: opts.redisKeyPrefix,
@@ -48,7 +51,10 @@ export async function startRecords(opts: {
       ...opts.env,
     },
   });
-  return Object.assign(proc, { address: `127.0.0.1:${proc.port}` });
+  return Object.assign(proc, {
+    address: `127.0.0.1:${proc.port}`,
+    opsUrl: `http://127.0.0.1:${String(proc.listening.ops_port)}`,
+  });
 }
 
 /** Starts the built gateway on an OS-chosen port of 127.0.0.1, serving the live environment. */

@@ -17,6 +17,9 @@ export const RecordsEnv = z
     /** Loopback by default: a container or pod sets 0.0.0.0 explicitly. */
     GRPC_HOST: z.string().default('127.0.0.1'),
     GRPC_PORT: portEnv.default(50051),
+    /** The internal operations listener (/metrics); loopback unless a pod opens it. */
+    METRICS_HOST: z.string().default('127.0.0.1'),
+    METRICS_PORT: portEnv.default(9465),
     // Caller credentials: every RPC requires one (README "Internal credentials")
     ...callerTokenEnv,
     // PostgreSQL

@@ -4,6 +4,7 @@ import { callerTokensOf } from '@brand/shared/config';
 import { createPool } from '@brand/shared/db';
 import { bindServer, setAllHealth, shutdownServer } from '@brand/shared/grpc';
 import { createLogger } from '@brand/shared/logger';
+import { createMetricsRegistry, GrpcServerMetrics, startOpsServer } from '@brand/shared/metrics';
 import { stopTelemetry } from '@brand/shared/telemetry';
 import { closeRedis, createRedisClient } from '@brand/shared/redis';
 import { exitOnStartupFailure, onShutdown } from '@brand/shared/shutdown';
@@ -37,11 +38,13 @@ async function main(): Promise<void> {
     queueWhileOffline: false,
     commandTimeoutMs: 1_000,
   });
+  const registry = createMetricsRegistry();
   const { server, health } = createServer({
     pool,
     log,
     revocations: redisRevocationNotifier(redis, config.REDIS_KEY_PREFIX, log),
     callerTokens: callerTokensOf(config),
+    metrics: new GrpcServerMetrics(registry),
     cursorSecret: config.CURSOR_SECRET,
     cursorSecretsPrevious: config.CURSOR_SECRETS_PREVIOUS,
   });
@@ -50,7 +53,12 @@ async function main(): Promise<void> {
     { pool, log, intervalMs: config.HEALTH_PROBE_INTERVAL_MS },
     (ok) => setAllHealth(health, SERVICE_NAMES, ok ? 'SERVING' : 'NOT_SERVING'),
   );
-  log.info({ port, host: config.GRPC_HOST }, 'listening');
+  const ops = await startOpsServer({
+    host: config.METRICS_HOST,
+    port: config.METRICS_PORT,
+    registry,
+  });
+  log.info({ port, host: config.GRPC_HOST, ops_port: ops.port }, 'listening');
 
   onShutdown(log, config.SHUTDOWN_GRACE_MS, [
     {
@@ -64,6 +72,7 @@ async function main(): Promise<void> {
       name: 'finish in-flight calls',
       run: () => shutdownServer(server, config.SHUTDOWN_GRACE_MS - 1_000),
     },
+    { name: 'close the operations listener', run: () => ops.close() },
     { name: 'close redis', run: () => closeRedis(redis) },
     { name: 'close database pool', run: () => pool.end() },
     { name: 'flush traces', run: stopTelemetry },

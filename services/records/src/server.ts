@@ -9,6 +9,7 @@ import {
   type CallerTokens,
 } from '@brand/shared/grpc';
 import type { Logger } from '@brand/shared/logger';
+import type { RpcObserver } from '@brand/shared/metrics';
 import type { Server } from '@grpc/grpc-js';
 import type { HealthImplementation } from 'grpc-health-check';
 import { accessHandlers } from './access/grpcHandlers';
@@ -21,6 +22,8 @@ export interface RecordsDeps {
   log: Logger;
   revocations: RevocationNotifier;
   callerTokens: CallerTokens;
+  /** Counts and times every call for /metrics; optional so tests may leave it out. */
+  metrics?: RpcObserver;
   cursorSecret: string;
   cursorSecretsPrevious: string[];
 }
@@ -35,7 +38,11 @@ export const SERVICE_NAMES = ['brand.records.v1.RecordsService', 'brand.access.v
 export function createServer(deps: RecordsDeps): { server: Server; health: HealthImplementation } {
   const server = createGrpcServer();
   const health = createHealth(SERVICE_NAMES, server);
-  const rpc = rpcBuilder({ log: deps.log, auth: new CallerAuth(deps.callerTokens) });
+  const rpc = rpcBuilder({
+    log: deps.log,
+    auth: new CallerAuth(deps.callerTokens),
+    metrics: deps.metrics,
+  });
   const cursors = new CursorCodec(deps.cursorSecret, deps.cursorSecretsPrevious);
   server.addService(RecordsServiceService, recordsHandlers({ pool: deps.pool, cursors }, rpc));
   server.addService(

@@ -6,6 +6,7 @@ export {
   unary,
   type CallContext,
   type RpcBuilder,
+  type RpcDeps,
   type RpcHandler,
 } from './unary';
 export { createGrpcServer, createHealth, setAllHealth, bindServer, shutdownServer } from './server';

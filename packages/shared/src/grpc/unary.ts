@@ -2,6 +2,7 @@ import type { handleUnaryCall, ServerUnaryCall } from '@grpc/grpc-js';
 import { AppError, isAppError, toGrpcFailure } from '../errors';
 import { isDatabaseUnavailable } from '../db/pgErrors';
 import type { Logger } from '../logger';
+import type { RpcObserver } from '../metrics/grpcServerMetrics';
 import type { AccessLevel, CallerAuth } from './callerAuth';
 import { REQUEST_ID_METADATA, safeRequestId } from './metadata';
 
@@ -37,13 +38,23 @@ export function classifyFailure(err: unknown): AppError {
  * becomes its gRPC status with the public code in trailing metadata; 5xx failures are
  * logged with their cause and answered without it, so no internals reach the caller.
  */
+export interface RpcDeps {
+  log: Logger;
+  auth: CallerAuth;
+  /** Counts and times every call by method and outcome (the service's /metrics). */
+  metrics?: RpcObserver;
+}
+
 export function unary<Req, Res>(
-  deps: { log: Logger; auth: CallerAuth },
+  deps: RpcDeps,
   level: AccessLevel,
   method: string,
   handler: RpcHandler<Req, Res>,
 ): handleUnaryCall<Req, Res> {
   return (call, callback) => {
+    const started = performance.now();
+    const observe = (code: string): void =>
+      deps.metrics?.observe(method, code, (performance.now() - started) / 1000);
     const requestId = safeRequestId(call.metadata.get(REQUEST_ID_METADATA)[0]);
     const log = deps.log.child({ rpc: method, request_id: requestId });
     const run = async (): Promise<Res> => {
@@ -51,9 +62,13 @@ export function unary<Req, Res>(
       return handler(call.request, { call, log, requestId });
     };
     run().then(
-      (res) => callback(null, res),
+      (res) => {
+        observe('ok');
+        callback(null, res);
+      },
       (err: unknown) => {
         const failure = classifyFailure(err);
+        observe(failure.code);
         if (failure.code === 'internal_error' || failure.code === 'service_unavailable') {
           log.error({ err: failure.cause ?? failure }, failure.message);
         }
@@ -67,7 +82,7 @@ export function unary<Req, Res>(
  * The handler builders of one service: `rpc.internal('ListRecords', fn)` for data-plane
  * RPCs, `rpc.admin('CreateKey', fn)` for the Developers area. Every RPC is one or the other.
  */
-export function rpcBuilder(deps: { log: Logger; auth: CallerAuth }) {
+export function rpcBuilder(deps: RpcDeps) {
   return {
     internal: <Req, Res>(method: string, handler: RpcHandler<Req, Res>) =>
       unary(deps, 'internal', method, handler),

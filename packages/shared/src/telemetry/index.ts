@@ -1,2 +1,2 @@
-export { startTelemetry, stopTelemetry } from './sdk';
+export { isTelemetryRunning, stopTelemetry, telemetryConfigured } from './state';
 export { traceFields } from './traceFields';

@@ -7,8 +7,7 @@ import { KafkaJsInstrumentation } from '@opentelemetry/instrumentation-kafkajs';
 import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
 import { NodeSDK } from '@opentelemetry/sdk-node';
 import { BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
-
-let sdk: NodeSDK | undefined;
+import { isTelemetryRunning, setRunning, telemetryConfigured } from './state';
 
 /**
  * Starts tracing when an OTLP endpoint is configured (OTEL_EXPORTER_OTLP_ENDPOINT or
@@ -19,11 +18,8 @@ let sdk: NodeSDK | undefined;
  * Returns true when tracing started.
  */
 export function startTelemetry(env: NodeJS.ProcessEnv): boolean {
-  if (sdk || !(env.OTEL_EXPORTER_OTLP_ENDPOINT || env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT)) {
-    return sdk !== undefined;
-  }
-  if (env.OTEL_SDK_DISABLED === 'true') return false;
-  sdk = new NodeSDK({
+  if (isTelemetryRunning() || !telemetryConfigured(env)) return isTelemetryRunning();
+  const sdk = new NodeSDK({
     serviceName: env.OTEL_SERVICE_NAME,
     spanProcessors: [new BatchSpanProcessor(new OTLPTraceExporter())],
     instrumentations: [
@@ -40,12 +36,6 @@ export function startTelemetry(env: NodeJS.ProcessEnv): boolean {
     ],
   });
   sdk.start();
+  setRunning(sdk);
   return true;
-}
-
-/** Flushes and stops tracing (a shutdown step); resolves at once when tracing is off. */
-export async function stopTelemetry(): Promise<void> {
-  const running = sdk;
-  sdk = undefined;
-  await running?.shutdown().catch(() => undefined);
 }

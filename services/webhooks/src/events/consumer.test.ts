@@ -3,8 +3,14 @@ import { BusinessEvent, EventType } from '@brand/proto/events/v1';
 import { encodeBusinessEvent } from '@brand/shared/kafka';
 import { toEventInput } from './consumer';
 
-const message = (value: Buffer | null): KafkaMessage =>
-  ({ key: null, value, offset: '0', timestamp: '0', attributes: 0, headers: {} });
+const message = (value: Buffer | null): KafkaMessage => ({
+  key: null,
+  value,
+  offset: '0',
+  timestamp: '0',
+  attributes: 0,
+  headers: {},
+});
 
 const event = (overrides: Partial<BusinessEvent> = {}): Buffer =>
   encodeBusinessEvent(

@@ -158,7 +158,10 @@ describe('per-brand rate limit across keys and gateway instances (issue 2, behav
     await sleepUntil(sentAt + longest - 2_000);
     const early = await apis[1]!.get<ErrorBody>('/api/v1/campaigns', { key: keys[2] });
     expect(early.status).toBe(429);
-    expect(Number(early.headers.get('retry-after'))).toBeLessThanOrEqual(3);
+    // units were admitted while the burst was being served, which on a busy machine spans
+    // seconds after sentAt: the wait may be that much longer, never more
+    const spread = Math.ceil((Math.max(...refusals.map((r) => r.receivedAt)) - sentAt) / 1000);
+    expect(Number(early.headers.get('retry-after'))).toBeLessThanOrEqual(3 + spread);
 
     // the last 429 received: waiting its Retry-After from then is enough
     const last = refusals.reduce((a, b) => (b.receivedAt > a.receivedAt ? b : a));

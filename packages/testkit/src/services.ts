@@ -153,6 +153,7 @@ export async function startWebhooks(opts: {
     env: {
       GRPC_PORT: '0',
       GRPC_HOST: '127.0.0.1',
+      METRICS_PORT: '0',
       DATABASE_URL: opts.databaseUrl,
       KAFKA_BROKERS: (opts.brokers ?? testKafkaBrokers()).join(','),
       BUSINESS_EVENTS_TOPIC: opts.topic,

@@ -31,6 +31,9 @@ export const WebhooksEnv = z
     /** Loopback by default: a container or pod sets 0.0.0.0 explicitly. */
     GRPC_HOST: z.string().default('127.0.0.1'),
     GRPC_PORT: portEnv.default(50053),
+    /** The internal operations listener (/metrics); loopback unless a pod opens it. */
+    METRICS_HOST: z.string().default('127.0.0.1'),
+    METRICS_PORT: portEnv.default(9467),
     // Caller credentials: every RPC requires one (README "Internal credentials")
     ...callerTokenEnv,
     // PostgreSQL

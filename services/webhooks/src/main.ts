@@ -6,6 +6,7 @@ import { createPool } from '@brand/shared/db';
 import { bindServer, setAllHealth, shutdownServer } from '@brand/shared/grpc';
 import { createKafka } from '@brand/shared/kafka';
 import { createLogger } from '@brand/shared/logger';
+import { createMetricsRegistry, GrpcServerMetrics, startOpsServer } from '@brand/shared/metrics';
 import { exitOnStartupFailure, onShutdown, type ShutdownStep } from '@brand/shared/shutdown';
 import { stopTelemetry } from '@brand/shared/telemetry';
 import { loadWebhooksConfig } from './config';
@@ -95,9 +96,11 @@ async function main(): Promise<void> {
     steps.push({ name: 'stop consuming (commits are already done)', run: () => consumer.stop() });
   }
 
+  const registry = createMetricsRegistry();
   const { server, health } = createServer({
     log,
     callerTokens: callerTokensOf(config),
+    metrics: new GrpcServerMetrics(registry),
     receivers: roles.has('admin')
       ? {
           pool,
@@ -113,7 +116,12 @@ async function main(): Promise<void> {
     { pool, log, intervalMs: config.HEALTH_PROBE_INTERVAL_MS },
     (ok) => setAllHealth(health, SERVICE_NAMES, ok ? 'SERVING' : 'NOT_SERVING'),
   );
-  log.info({ port, host: config.GRPC_HOST, roles: [...roles] }, 'listening');
+  const ops = await startOpsServer({
+    host: config.METRICS_HOST,
+    port: config.METRICS_PORT,
+    registry,
+  });
+  log.info({ port, host: config.GRPC_HOST, ops_port: ops.port, roles: [...roles] }, 'listening');
 
   onShutdown(log, config.SHUTDOWN_GRACE_MS, [
     {
@@ -135,6 +143,7 @@ async function main(): Promise<void> {
       name: 'finish in-flight calls',
       run: () => shutdownServer(server, config.SHUTDOWN_GRACE_MS - 1_000),
     },
+    { name: 'close the operations listener', run: () => ops.close() },
     { name: 'close database pool', run: () => pool.end() },
     { name: 'flush traces', run: stopTelemetry },
   ]);

@@ -7,6 +7,7 @@ import {
   type CallerTokens,
 } from '@brand/shared/grpc';
 import type { Logger } from '@brand/shared/logger';
+import type { RpcObserver } from '@brand/shared/metrics';
 import type { Server } from '@grpc/grpc-js';
 import type { HealthImplementation } from 'grpc-health-check';
 import { webhooksHandlers } from './receivers/grpcHandlers';
@@ -22,12 +23,18 @@ export const SERVICE_NAMES = ['brand.webhooks.v1.WebhooksService'];
 export function createServer(deps: {
   log: Logger;
   callerTokens: CallerTokens;
+  /** Counts and times every call for /metrics; optional so tests may leave it out. */
+  metrics?: RpcObserver;
   receivers: ReceiverDeps | undefined;
 }): { server: Server; health: HealthImplementation } {
   const server = createGrpcServer();
   const health = createHealth(SERVICE_NAMES, server);
   if (deps.receivers) {
-    const rpc = rpcBuilder({ log: deps.log, auth: new CallerAuth(deps.callerTokens) });
+    const rpc = rpcBuilder({
+      log: deps.log,
+      auth: new CallerAuth(deps.callerTokens),
+      metrics: deps.metrics,
+    });
     server.addService(WebhooksServiceService, webhooksHandlers(deps.receivers, rpc));
   }
   return { server, health };

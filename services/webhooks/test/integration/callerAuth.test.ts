@@ -127,3 +127,16 @@ describe('the log', () => {
     expect(log).toMatch(/"msg":"listening"/);
   });
 });
+
+describe('/metrics', () => {
+  it('counts WebhooksService calls by method and outcome on the operations listener', async () => {
+    const line = h.webhooks.logs().find((l) => l.includes('"msg":"listening"'))!;
+    const { ops_port: opsPort } = JSON.parse(line) as { ops_port: number };
+    await h.client.call('listReceivers', { brand_id: brand });
+    const text = await (await fetch(`http://127.0.0.1:${opsPort}/metrics`)).text();
+    expect(text).toMatch(/^grpc_server_handled_total\{method="ListReceivers",code="ok"\} [1-9]/m);
+    expect(text).toMatch(
+      /^grpc_server_handled_total\{method="AddReceiver",code="unauthenticated"\}/m,
+    );
+  });
+});

@@ -103,6 +103,23 @@ describe('registration refuses', () => {
     expect(outcome).toMatch(reason);
   });
 
+  it('also on update: a receiver cannot be moved to a refused URL', async () => {
+    const r = await h.addReceiver({ brandId: newBrandId(), events: ['payout.paid'] });
+    const outcome = await h.client
+      .call('updateReceiver', {
+        receiver_id: r.receiver.id,
+        url: 'https://169.254.169.254/',
+        events: [],
+      })
+      .then(
+        () => 'accepted',
+        (err: { code?: string; message?: string }) => `${err.code}: ${err.message}`,
+      );
+    expect(outcome).toMatch(/^validation_failed: url: .*metadata/);
+    const { receivers } = await h.client.call('listReceivers', { brand_id: r.receiver.brand_id });
+    expect(receivers[0]!.url).toBe(r.receiver.url);
+  });
+
   it('and creates nothing', async () => {
     const { receivers } = await strictClient.call('listReceivers', { brand_id: brand });
     expect(receivers.map((r) => r.url)).toEqual(['https://localhost:8443/']);

@@ -1,0 +1,55 @@
+import type { KafkaMessage } from 'kafkajs';
+import { BusinessEvent, EventType } from '@brand/proto/events/v1';
+import { encodeBusinessEvent } from '@brand/shared/kafka';
+import { toEventInput } from './consumer';
+
+const message = (value: Buffer | null): KafkaMessage => ({
+  key: null,
+  value,
+  offset: '0',
+  timestamp: '0',
+  attributes: 0,
+  headers: {},
+});
+
+const event = (overrides: Partial<BusinessEvent> = {}): Buffer =>
+  encodeBusinessEvent(
+    BusinessEvent.fromPartial({
+      id: 'evt_abc',
+      type: EventType.EVENT_TYPE_PAYOUT_PAID,
+      brand_id: 'br_1',
+      created_at: '2026-11-22T10:00:00.123456Z',
+      object_json: '{"resource":"payouts","id":"po_1","status":"paid"}',
+      producer: 'records',
+      ...overrides,
+    }),
+  );
+
+describe('toEventInput', () => {
+  it('reads a well-formed event', () => {
+    expect(toEventInput(message(event()))).toEqual({
+      id: 'evt_abc',
+      brandId: 'br_1',
+      type: 'payout.paid',
+      createdAt: '2026-11-22T10:00:00.123456Z',
+      objectJson: '{"resource":"payouts","id":"po_1","status":"paid"}',
+      test: false,
+      producer: 'records',
+    });
+  });
+
+  it.each([
+    ['an empty value', message(null), /undecodable/],
+    ['bytes that are not protobuf', message(Buffer.from([0x0a, 0xff, 0xff])), /undecodable/],
+    ['no event id', message(event({ id: '' })), /undecodable/],
+    ['an unknown event type', message(event({ type: 99 as EventType })), /unknown event type/],
+    ['UNSPECIFIED', message(event({ type: EventType.EVENT_TYPE_UNSPECIFIED })), /unknown/],
+    ['a bad created_at', message(event({ created_at: 'yesterday' })), /created_at/],
+    ['object_json not JSON', message(event({ object_json: '{' })), /not JSON/],
+    ['object_json an array', message(event({ object_json: '[1]' })), /not a JSON object/],
+  ])('skips %s', (_name, m, reason) => {
+    const result = toEventInput(m);
+    expect(result).toHaveProperty('skip');
+    expect((result as { skip: string }).skip).toMatch(reason);
+  });
+});

@@ -1,44 +1,26 @@
 import { z } from 'zod';
 import {
-  boolEnv,
   callerTokenEnv,
+  databaseEnv,
+  grpcServiceEnv,
   loadConfig,
-  logLevelEnv,
-  msEnv,
-  portEnv,
+  processEnv,
   refusePublishedSecrets,
 } from '@brand/shared/config';
 
 export const PlansEnv = z
   .object({
-    NODE_ENV: z.string().default('development'),
-    // gRPC
-    /** Loopback by default: a container or pod sets 0.0.0.0 explicitly. */
-    GRPC_HOST: z.string().default('127.0.0.1'),
-    GRPC_PORT: portEnv.default(50052),
-    /** The internal operations listener (/metrics); loopback unless a pod opens it. */
-    METRICS_HOST: z.string().default('127.0.0.1'),
-    METRICS_PORT: portEnv.default(9466),
+    // Process: NODE_ENV, LOG_LEVEL, SHUTDOWN_GRACE_MS
+    ...processEnv,
+    // gRPC and the internal operations listener
+    ...grpcServiceEnv({ grpc: 50052, metrics: 9466 }),
     // Caller credentials: every RPC requires one (README "Internal credentials")
     ...callerTokenEnv,
-    // PostgreSQL
-    DATABASE_URL: z.string().url(),
-    /** Connections per process. */
-    DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(100).default(10),
-    /** Below the gateway's gRPC deadline, so an unreachable database is a clean 503. */
-    DATABASE_CONNECT_TIMEOUT_MS: msEnv.default(1_500),
-    DATABASE_STATEMENT_TIMEOUT_MS: msEnv.default(5_000),
-    /** Apply pending migrations at startup (the local stack and tests run them separately). */
-    MIGRATE_ON_START: boolEnv.default(false),
+    // PostgreSQL (and the health probe of it)
+    ...databaseEnv,
     // Campaign plans
     /** Pending plans a brand may hold (SPEC 8: 200); the next one is pending_plan_limit. */
     PENDING_PLAN_LIMIT: z.coerce.number().int().min(1).max(100_000).default(200),
-    // Process
-    LOG_LEVEL: logLevelEnv.default('info'),
-    /** How long in-flight calls may finish after SIGTERM. */
-    SHUTDOWN_GRACE_MS: msEnv.default(10_000),
-    /** How often the database is probed for the gRPC health status. */
-    HEALTH_PROBE_INTERVAL_MS: msEnv.default(5_000),
   })
   .superRefine(
     refusePublishedSecrets([

@@ -3,35 +3,25 @@ import {
   boolEnv,
   callerTokenEnv,
   commaListEnv,
+  databaseEnv,
+  grpcServiceEnv,
   loadConfig,
-  logLevelEnv,
   msEnv,
-  portEnv,
+  processEnv,
   refusePublishedSecrets,
 } from '@brand/shared/config';
 import { BUSINESS_EVENTS_TOPIC } from '@brand/shared/kafka';
 
 export const RecordsEnv = z
   .object({
-    NODE_ENV: z.string().default('development'),
-    // gRPC
-    /** Loopback by default: a container or pod sets 0.0.0.0 explicitly. */
-    GRPC_HOST: z.string().default('127.0.0.1'),
-    GRPC_PORT: portEnv.default(50051),
-    /** The internal operations listener (/metrics); loopback unless a pod opens it. */
-    METRICS_HOST: z.string().default('127.0.0.1'),
-    METRICS_PORT: portEnv.default(9465),
+    // Process: NODE_ENV, LOG_LEVEL, SHUTDOWN_GRACE_MS
+    ...processEnv,
+    // gRPC and the internal operations listener
+    ...grpcServiceEnv({ grpc: 50051, metrics: 9465 }),
     // Caller credentials: every RPC requires one (README "Internal credentials")
     ...callerTokenEnv,
-    // PostgreSQL
-    DATABASE_URL: z.string().url(),
-    /** Connections per process. */
-    DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(100).default(10),
-    /** Below the gateway's gRPC deadline, so an unreachable database is a clean 503. */
-    DATABASE_CONNECT_TIMEOUT_MS: msEnv.default(1_500),
-    DATABASE_STATEMENT_TIMEOUT_MS: msEnv.default(5_000),
-    /** Apply pending migrations at startup (the local stack and tests run them separately). */
-    MIGRATE_ON_START: boolEnv.default(false),
+    // PostgreSQL (and the health probe of it)
+    ...databaseEnv,
     // Redis (revocation announcements)
     REDIS_URL: z.string().url().default('redis://127.0.0.1:6379'),
     /** Prefix for every Redis key and channel; lets several stacks share one Redis. */
@@ -54,12 +44,6 @@ export const RecordsEnv = z
     OUTBOX_BATCH_SIZE: z.coerce.number().int().min(1).max(1_000).default(100),
     /** Longest wait between publish attempts while Kafka is unreachable (doubling from 250 ms). */
     OUTBOX_MAX_BACKOFF_MS: msEnv.default(30_000),
-    // Process
-    LOG_LEVEL: logLevelEnv.default('info'),
-    /** How long in-flight calls may finish after SIGTERM. */
-    SHUTDOWN_GRACE_MS: msEnv.default(10_000),
-    /** How often the database is probed for the gRPC health status. */
-    HEALTH_PROBE_INTERVAL_MS: msEnv.default(5_000),
   })
   .superRefine(
     refusePublishedSecrets([

@@ -1,7 +1,7 @@
 // Telemetry first: it instruments libraries as they are loaded (no-op without OTLP config).
 import '@brand/shared/telemetry/register';
 import { callerTokensOf } from '@brand/shared/config';
-import { createPool } from '@brand/shared/db';
+import { createPool, watchDatabaseHealth } from '@brand/shared/db';
 import { bindServer, setAllHealth, shutdownServer } from '@brand/shared/grpc';
 import { createKafka } from '@brand/shared/kafka';
 import { createLogger, type Logger } from '@brand/shared/logger';
@@ -11,7 +11,7 @@ import { closeRedis, createRedisClient } from '@brand/shared/redis';
 import { exitOnStartupFailure, onShutdown } from '@brand/shared/shutdown';
 import { redisRevocationNotifier } from './access/revocations';
 import { loadRecordsConfig, type RecordsConfig } from './config';
-import { watchDatabaseHealth } from './db/healthWatch';
+
 import { migrate, SCHEMA } from './db/migrations';
 import { startOutboxRelay } from './outbox/relay';
 import { outboxMetrics, type RelayObserver } from './outbox/relayMetrics';

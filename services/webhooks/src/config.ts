@@ -3,10 +3,11 @@ import {
   boolEnv,
   callerTokenEnv,
   commaListEnv,
+  databaseEnv,
+  grpcServiceEnv,
   loadConfig,
-  logLevelEnv,
   msEnv,
-  portEnv,
+  processEnv,
   refusePublishedSecrets,
 } from '@brand/shared/config';
 import { BUSINESS_EVENTS_TOPIC } from '@brand/shared/kafka';
@@ -22,27 +23,18 @@ const secretKey = z
 
 export const WebhooksEnv = z
   .object({
-    NODE_ENV: z.string().default('development'),
+    // Process: NODE_ENV, LOG_LEVEL, SHUTDOWN_GRACE_MS
+    ...processEnv,
     /** Comma-separated roles of this process: admin (gRPC), consumer (Kafka), worker (delivery). */
     WEBHOOKS_ROLES: commaListEnv
       .pipe(z.array(z.enum(ROLES)).min(1, 'name at least one role'))
       .default([...ROLES]),
-    // gRPC (the health service always listens, so every role has probes)
-    /** Loopback by default: a container or pod sets 0.0.0.0 explicitly. */
-    GRPC_HOST: z.string().default('127.0.0.1'),
-    GRPC_PORT: portEnv.default(50053),
-    /** The internal operations listener (/metrics); loopback unless a pod opens it. */
-    METRICS_HOST: z.string().default('127.0.0.1'),
-    METRICS_PORT: portEnv.default(9467),
+    // gRPC and the internal operations listener
+    ...grpcServiceEnv({ grpc: 50053, metrics: 9467 }),
     // Caller credentials: every RPC requires one (README "Internal credentials")
     ...callerTokenEnv,
-    // PostgreSQL
-    DATABASE_URL: z.string().url(),
-    DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(100).default(10),
-    DATABASE_CONNECT_TIMEOUT_MS: msEnv.default(1_500),
-    DATABASE_STATEMENT_TIMEOUT_MS: msEnv.default(5_000),
-    /** Apply pending migrations at startup (the local stack and tests run them separately). */
-    MIGRATE_ON_START: boolEnv.default(false),
+    // PostgreSQL (and the health probe of it)
+    ...databaseEnv,
     // Kafka (business events)
     KAFKA_BROKERS: commaListEnv.pipe(z.array(z.string()).min(1)).default(['127.0.0.1:9092']),
     KAFKA_CLIENT_ID: z.string().default('webhooks'),
@@ -80,10 +72,6 @@ export const WebhooksEnv = z
     RETRY_TIME_SCALE: z.coerce.number().positive().max(1).default(1),
     /** A receiver without a 2xx for this long is disabled (5 days). */
     RECEIVER_DISABLE_AFTER_MS: msEnv.default(5 * 24 * 3600 * 1000),
-    // Process
-    LOG_LEVEL: logLevelEnv.default('info'),
-    SHUTDOWN_GRACE_MS: msEnv.default(10_000),
-    HEALTH_PROBE_INTERVAL_MS: msEnv.default(5_000),
   })
   .superRefine((env, ctx) => {
     if (env.DELIVERY_LEASE_MS <= env.DELIVERY_TIMEOUT_MS) {

@@ -2,7 +2,7 @@
 import '@brand/shared/telemetry/register';
 import { readFileSync } from 'node:fs';
 import { callerTokensOf } from '@brand/shared/config';
-import { createPool } from '@brand/shared/db';
+import { createPool, watchDatabaseHealth } from '@brand/shared/db';
 import { bindServer, setAllHealth, shutdownServer } from '@brand/shared/grpc';
 import { createKafka } from '@brand/shared/kafka';
 import { createLogger } from '@brand/shared/logger';
@@ -10,7 +10,7 @@ import { createMetricsRegistry, GrpcServerMetrics, startOpsServer } from '@brand
 import { exitOnStartupFailure, onShutdown, type ShutdownStep } from '@brand/shared/shutdown';
 import { stopTelemetry } from '@brand/shared/telemetry';
 import { loadWebhooksConfig } from './config';
-import { watchDatabaseHealth } from './db/healthWatch';
+
 import { migrate, SCHEMA } from './db/migrations';
 import { Sender } from './deliveries/sender';
 import { DeliveryWorker } from './deliveries/worker';

@@ -13,3 +13,4 @@ export {
   PUBLISHED_SECRETS,
   refusePublishedSecrets,
 } from './callerTokens';
+export { databaseEnv, grpcServiceEnv, processEnv } from './serviceEnv';

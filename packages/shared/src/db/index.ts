@@ -3,3 +3,4 @@ export { SQLSTATE, sqlState, isDatabaseUnavailable } from './pgErrors';
 export { runMigrations } from './migrate';
 export { watchDatabaseHealth } from './healthWatch';
 export { rfc3339 } from './sqlFormat';
+export { runMigrationProcess } from './migrationProcess';

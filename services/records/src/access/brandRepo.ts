@@ -1,5 +1,5 @@
 import type { Pool, PoolClient } from '@brand/shared/db';
-import { rfc3339 } from '../db/sqlFormat';
+import { rfc3339 } from '@brand/shared/db';
 import type { RoleName, TierName } from '@brand/shared/enums';
 
 export interface BrandRow {

@@ -1,6 +1,6 @@
 import type { Pool, PoolClient } from '@brand/shared/db';
 import type { KeyEnvironment } from '@brand/shared/keys';
-import { rfc3339 } from '../db/sqlFormat';
+import { rfc3339 } from '@brand/shared/db';
 import type { TierName } from '@brand/shared/enums';
 
 export interface KeyRow {

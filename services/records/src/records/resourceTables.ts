@@ -1,5 +1,5 @@
 import type { ResourceName } from '@brand/shared/resources';
-import { rfc3339 } from '../db/sqlFormat';
+import { rfc3339 } from '@brand/shared/db';
 
 /** How a column is stored in PostgreSQL and carried on the wire. */
 export type ColumnKind = 'text' | 'int8' | 'timestamptz' | 'date' | 'text[]';

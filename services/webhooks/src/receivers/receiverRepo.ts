@@ -1,6 +1,6 @@
 import type { Pool, PoolClient } from '@brand/shared/db';
 import type { EventTypeName } from '@brand/shared/enums';
-import { rfc3339 } from '../db/sqlFormat';
+import { rfc3339 } from '@brand/shared/db';
 
 /** A receiver as the admin RPCs show it (no secret). */
 export interface ReceiverRow {

@@ -1,0 +1,48 @@
+import { z } from 'zod';
+import { loadConfig, logLevelEnv } from '../config';
+import { createLogger } from '../logger';
+import { runMigrations } from './migrate';
+import { createPool } from './pool';
+
+const MigrateEnv = z.object({
+  DATABASE_URL: z.string().url(),
+  LOG_LEVEL: logLevelEnv.default('info'),
+});
+
+/**
+ * The whole of a service's `dist/migrate.js` (the Helm Job, the local stack, the test
+ * template): applies the service's pending migrations to DATABASE_URL and exits, 0 when the
+ * schema is up to date, 1 with the reason on stderr when it is not.
+ */
+export function runMigrationProcess(
+  env: NodeJS.ProcessEnv,
+  service: { name: string; schema: string; dir: string },
+): void {
+  const run = async (): Promise<void> => {
+    const config = loadConfig(MigrateEnv, env);
+    const log = createLogger({ service: `${service.name}-migrate`, level: config.LOG_LEVEL });
+    const pool = createPool({
+      connectionString: config.DATABASE_URL,
+      schema: service.schema,
+      max: 1,
+      connectTimeoutMs: 10_000,
+      // migrations may rewrite big tables: no statement timeout worth the name
+      statementTimeoutMs: 600_000,
+      applicationName: `${service.name}-migrate`,
+      log,
+    });
+    try {
+      const applied = await runMigrations(pool, { schema: service.schema, dir: service.dir, log });
+      log.info(
+        { applied: applied.length },
+        applied.length ? 'migrations applied' : 'schema up to date',
+      );
+    } finally {
+      await pool.end();
+    }
+  };
+  run().catch((err: unknown) => {
+    process.stderr.write(`migration failed: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.exit(1);
+  });
+}

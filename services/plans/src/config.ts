@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import {
+  CALLER_TOKEN_NAMES,
   callerTokenEnv,
   databaseEnv,
   grpcServiceEnv,
@@ -22,14 +23,7 @@ export const PlansEnv = z
     /** Pending plans a brand may hold (SPEC 8: 200); the next one is pending_plan_limit. */
     PENDING_PLAN_LIMIT: z.coerce.number().int().min(1).max(100_000).default(200),
   })
-  .superRefine(
-    refusePublishedSecrets([
-      'INTERNAL_TOKEN',
-      'INTERNAL_TOKENS_PREVIOUS',
-      'ADMIN_TOKEN',
-      'ADMIN_TOKENS_PREVIOUS',
-    ]),
-  );
+  .superRefine(refusePublishedSecrets([...CALLER_TOKEN_NAMES]));
 
 export type PlansConfig = z.infer<typeof PlansEnv>;
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import {
+  CALLER_TOKEN_NAMES,
   boolEnv,
   callerTokenEnv,
   commaListEnv,
@@ -46,14 +47,7 @@ export const RecordsEnv = z
     OUTBOX_MAX_BACKOFF_MS: msEnv.default(30_000),
   })
   .superRefine(
-    refusePublishedSecrets([
-      'INTERNAL_TOKEN',
-      'INTERNAL_TOKENS_PREVIOUS',
-      'ADMIN_TOKEN',
-      'ADMIN_TOKENS_PREVIOUS',
-      'CURSOR_SECRET',
-      'CURSOR_SECRETS_PREVIOUS',
-    ]),
+    refusePublishedSecrets([...CALLER_TOKEN_NAMES, 'CURSOR_SECRET', 'CURSOR_SECRETS_PREVIOUS']),
   );
 
 export type RecordsConfig = z.infer<typeof RecordsEnv>;

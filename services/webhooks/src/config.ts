@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import {
+  CALLER_TOKEN_NAMES,
   boolEnv,
   callerTokenEnv,
   commaListEnv,
@@ -91,10 +92,7 @@ export const WebhooksEnv = z
   })
   .superRefine(
     refusePublishedSecrets([
-      'INTERNAL_TOKEN',
-      'INTERNAL_TOKENS_PREVIOUS',
-      'ADMIN_TOKEN',
-      'ADMIN_TOKENS_PREVIOUS',
+      ...CALLER_TOKEN_NAMES,
       'WEBHOOK_SECRET_KEY',
       'WEBHOOK_SECRET_KEYS_PREVIOUS',
     ]),

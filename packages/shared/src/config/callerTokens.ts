@@ -31,6 +31,14 @@ export const callerTokenEnv = {
   ADMIN_TOKENS_PREVIOUS: commaListEnv,
 };
 
+/** The names of the caller-credential variables, for refusePublishedSecrets. */
+export const CALLER_TOKEN_NAMES = [
+  'INTERNAL_TOKEN',
+  'INTERNAL_TOKENS_PREVIOUS',
+  'ADMIN_TOKEN',
+  'ADMIN_TOKENS_PREVIOUS',
+] as const;
+
 export function callerTokensOf(env: {
   INTERNAL_TOKEN: string;
   INTERNAL_TOKENS_PREVIOUS: string[];

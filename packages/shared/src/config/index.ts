@@ -8,6 +8,7 @@ export {
 } from './envTypes';
 export { ConfigError, loadConfig } from './loadConfig';
 export {
+  CALLER_TOKEN_NAMES,
   callerTokenEnv,
   callerTokensOf,
   PUBLISHED_SECRETS,

@@ -1,7 +1,7 @@
 // Telemetry first: it instruments libraries as they are loaded (no-op without OTLP config).
 import '@brand/shared/telemetry/register';
 import { callerTokensOf } from '@brand/shared/config';
-import { createPool, watchDatabaseHealth } from '@brand/shared/db';
+import { createServicePool, watchDatabaseHealth } from '@brand/shared/db';
 import { bindServer, setAllHealth, shutdownServer } from '@brand/shared/grpc';
 import { createLogger } from '@brand/shared/logger';
 import { createMetricsRegistry, GrpcServerMetrics, startOpsServer } from '@brand/shared/metrics';
@@ -18,15 +18,7 @@ async function main(): Promise<void> {
   const config = loadPlansConfig(process.env);
   const log = createLogger({ service: 'plans', level: config.LOG_LEVEL });
 
-  const pool = createPool({
-    connectionString: config.DATABASE_URL,
-    schema: SCHEMA,
-    max: config.DATABASE_POOL_MAX,
-    connectTimeoutMs: config.DATABASE_CONNECT_TIMEOUT_MS,
-    statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT_MS,
-    applicationName: 'plans',
-    log,
-  });
+  const pool = createServicePool(config, { schema: SCHEMA, name: 'plans', log });
   if (config.MIGRATE_ON_START) await migrate(pool, log);
 
   const registry = createMetricsRegistry();

@@ -1,7 +1,7 @@
 // Telemetry first: it instruments libraries as they are loaded (no-op without OTLP config).
 import '@brand/shared/telemetry/register';
 import { callerTokensOf } from '@brand/shared/config';
-import { createPool, watchDatabaseHealth } from '@brand/shared/db';
+import { createServicePool, watchDatabaseHealth } from '@brand/shared/db';
 import { bindServer, setAllHealth, shutdownServer } from '@brand/shared/grpc';
 import { createKafka } from '@brand/shared/kafka';
 import { createLogger, type Logger } from '@brand/shared/logger';
@@ -24,15 +24,7 @@ async function main(): Promise<void> {
   const config = loadRecordsConfig(process.env);
   const log = createLogger({ service: 'records', level: config.LOG_LEVEL });
 
-  const pool = createPool({
-    connectionString: config.DATABASE_URL,
-    schema: SCHEMA,
-    max: config.DATABASE_POOL_MAX,
-    connectTimeoutMs: config.DATABASE_CONNECT_TIMEOUT_MS,
-    statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT_MS,
-    applicationName: 'records',
-    log,
-  });
+  const pool = createServicePool(config, { schema: SCHEMA, name: 'records', log });
   if (config.MIGRATE_ON_START) await migrate(pool, log);
 
   const redis = createRedisClient({
@@ -103,14 +95,11 @@ function startRelay(
     log.info({ reason }, 'outbox relay off: events wait in the outbox');
     return undefined;
   }
-  const pool = createPool({
-    connectionString: config.DATABASE_URL,
+  const pool = createServicePool(config, {
     schema: SCHEMA,
-    max: 2,
-    connectTimeoutMs: config.DATABASE_CONNECT_TIMEOUT_MS,
-    statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT_MS,
-    applicationName: 'records-outbox-relay',
+    name: 'records-outbox-relay',
     log,
+    max: 2,
   });
   const relay = startOutboxRelay({
     pool,

@@ -2,7 +2,7 @@
 import '@brand/shared/telemetry/register';
 import { readFileSync } from 'node:fs';
 import { callerTokensOf } from '@brand/shared/config';
-import { createPool, watchDatabaseHealth } from '@brand/shared/db';
+import { createServicePool, watchDatabaseHealth } from '@brand/shared/db';
 import { bindServer, setAllHealth, shutdownServer } from '@brand/shared/grpc';
 import { createKafka } from '@brand/shared/kafka';
 import { createLogger } from '@brand/shared/logger';
@@ -36,15 +36,7 @@ async function main(): Promise<void> {
   if (extraCa)
     log.warn({ file: config.WEBHOOK_EXTRA_CA_FILE }, 'trusting an extra CA for receivers');
 
-  const pool = createPool({
-    connectionString: config.DATABASE_URL,
-    schema: SCHEMA,
-    max: config.DATABASE_POOL_MAX,
-    connectTimeoutMs: config.DATABASE_CONNECT_TIMEOUT_MS,
-    statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT_MS,
-    applicationName: 'webhooks',
-    log,
-  });
+  const pool = createServicePool(config, { schema: SCHEMA, name: 'webhooks', log });
   if (config.MIGRATE_ON_START) await migrate(pool, log);
   const box = new SecretBox(config.WEBHOOK_SECRET_KEY, config.WEBHOOK_SECRET_KEYS_PREVIOUS);
 

@@ -1,4 +1,12 @@
-export { createPool, withTransaction, type Pool, type PoolClient, type PoolOptions } from './pool';
+export {
+  createPool,
+  createServicePool,
+  withTransaction,
+  type DatabaseSettings,
+  type Pool,
+  type PoolClient,
+  type PoolOptions,
+} from './pool';
 export { SQLSTATE, sqlState, isDatabaseUnavailable } from './pgErrors';
 export { runMigrations } from './migrate';
 export { watchDatabaseHealth } from './healthWatch';

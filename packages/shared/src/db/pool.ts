@@ -37,6 +37,33 @@ export function createPool(opts: PoolOptions): Pool {
   return pool;
 }
 
+/** The settings of `databaseEnv` (@brand/shared/config) a pool is built from. */
+export interface DatabaseSettings {
+  DATABASE_URL: string;
+  DATABASE_POOL_MAX: number;
+  DATABASE_CONNECT_TIMEOUT_MS: number;
+  DATABASE_STATEMENT_TIMEOUT_MS: number;
+}
+
+/**
+ * A service's pool from its configuration: `name` shows in pg_stat_activity; `max`
+ * overrides DATABASE_POOL_MAX for a side pool (e.g. the outbox relay's own connections).
+ */
+export function createServicePool(
+  config: DatabaseSettings,
+  opts: { schema: string; name: string; log: Logger; max?: number },
+): Pool {
+  return createPool({
+    connectionString: config.DATABASE_URL,
+    schema: opts.schema,
+    max: opts.max ?? config.DATABASE_POOL_MAX,
+    connectTimeoutMs: config.DATABASE_CONNECT_TIMEOUT_MS,
+    statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT_MS,
+    applicationName: opts.name,
+    log: opts.log,
+  });
+}
+
 /**
  * Runs `fn` in a transaction on one client: commit on success, rollback and rethrow on
  * failure. The client is released either way (destroyed if rollback itself failed or its

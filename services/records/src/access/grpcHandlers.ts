@@ -1,5 +1,5 @@
 import type { AccessServiceServer, ApiKey, Brand, Member } from '@brand/proto/access/v1';
-import { ENVIRONMENTS, ROLES, TIERS, type EnumTable } from '@brand/shared/enums';
+import { ENVIRONMENTS, ROLES, TIERS } from '@brand/shared/enums';
 import { AppError } from '@brand/shared/errors';
 import type { RpcBuilder } from '@brand/shared/grpc';
 import {
@@ -45,22 +45,6 @@ const toApiKey = (k: KeyRow): ApiKey => ({
   revoked_at: k.revoked_at ?? undefined,
 });
 
-/** An enum value the caller must set: UNSPECIFIED and unknown numbers are refused by name. */
-function required<Name extends string>(
-  table: EnumTable<Name, number>,
-  value: number,
-  field: string,
-): Name {
-  const name = table.fromProto(value);
-  if (name === undefined) {
-    const message = `must be one of ${table.names.join(', ')}`;
-    throw new AppError('validation_failed', `${field}: ${message}`, {
-      details: [{ field, message }],
-    });
-  }
-  return name;
-}
-
 /**
  * The AccessService implementation. AuthenticateKey is the gateway's data-plane call
  * (internal credential); every other method is the Developers area (admin token).
@@ -83,7 +67,7 @@ export function accessHandlers(deps: AccessDeps, rpc: RpcBuilder): AccessService
     createBrand: rpc.admin('CreateBrand', async (req) => {
       const { brand, owner } = await createBrand(deps, {
         name: req.name,
-        tier: required(TIERS, req.tier, 'tier'),
+        tier: TIERS.requireName(req.tier, 'tier'),
         verified: req.verified,
         ownerEmail: req.owner_email,
       });
@@ -97,7 +81,7 @@ export function accessHandlers(deps: AccessDeps, rpc: RpcBuilder): AccessService
     updateBrand: rpc.admin('UpdateBrand', async (req) => {
       const brand = await updateBrand(deps, {
         brandId: req.brand_id,
-        tier: req.tier === undefined ? undefined : required(TIERS, req.tier, 'tier'),
+        tier: req.tier === undefined ? undefined : TIERS.requireName(req.tier, 'tier'),
         verified: req.verified,
       });
       return { brand: toBrand(brand) };
@@ -107,7 +91,7 @@ export function accessHandlers(deps: AccessDeps, rpc: RpcBuilder): AccessService
       const member = await addMember(deps, {
         brandId: req.brand_id,
         email: req.email,
-        role: required(ROLES, req.role, 'role'),
+        role: ROLES.requireName(req.role, 'role'),
       });
       return { member: toMember(member) };
     }),
@@ -116,7 +100,7 @@ export function accessHandlers(deps: AccessDeps, rpc: RpcBuilder): AccessService
       const { key, secret } = await createKey(deps, {
         brandId: req.brand_id,
         name: req.name,
-        environment: required(ENVIRONMENTS, req.environment, 'environment'),
+        environment: ENVIRONMENTS.requireName(req.environment, 'environment'),
         actorEmail: req.actor_email,
         permissions: req.permissions,
       });

@@ -6,7 +6,6 @@ import {
 } from '@brand/proto/webhooks/v1';
 import { EventType } from '@brand/proto/events/v1';
 import { EVENT_TYPES, type EventTypeName } from '@brand/shared/enums';
-import { AppError } from '@brand/shared/errors';
 import type { RpcBuilder } from '@brand/shared/grpc';
 import {
   listDeliveries,
@@ -69,18 +68,8 @@ const toDelivery = (d: DeliveryView): Delivery => ({
 });
 
 /** Event types from the wire: UNSPECIFIED and unknown numbers are refused by field. */
-function eventNames(values: number[], field: string): EventTypeName[] {
-  return values.map((value) => {
-    const name = EVENT_TYPES.fromProto(value);
-    if (name === undefined) {
-      const message = `must be one of ${EVENT_TYPES.names.join(', ')}`;
-      throw new AppError('validation_failed', `${field}: ${message}`, {
-        details: [{ field, message }],
-      });
-    }
-    return name;
-  });
-}
+const eventNames = (values: number[], field: string): EventTypeName[] =>
+  values.map((value) => EVENT_TYPES.requireName(value, field));
 
 /** The WebhooksService: every method is an admin RPC (the Developers area). */
 export function webhooksHandlers(deps: ReceiverDeps, rpc: RpcBuilder): WebhooksServiceServer {

@@ -9,6 +9,7 @@ import {
   TEST_ADMIN_TOKEN,
   TEST_INTERNAL_TOKEN,
   TEST_WEBHOOK_SECRET_KEY,
+  waitFor,
   type WebhooksClient,
 } from '@brand/testkit';
 import { newBrandId, startHarness, type Harness, type RegisteredReceiver } from './harness';
@@ -98,6 +99,13 @@ describe.each(RPCS)('WebhooksService/%s (admin)', (_rpc, call) => {
 
 describe('refused calls', () => {
   it('change nothing', async () => {
+    // the TestReceiver call above queued a delivery; let it land first, or its outcome
+    // (last_status, last_delivery_at) would change the receiver between the two reads
+    await target.server.waitFor((r) => r.length >= 1, 30_000);
+    await waitFor(async () => {
+      const { receivers } = await h.client.call('listReceivers', { brand_id: brand });
+      return receivers.find((r) => r.id === target.receiver.id)?.last_delivery_at;
+    });
     const before = await h.client.call('listReceivers', { brand_id: brand });
     await withClient('', (c) =>
       outcome(c.call('removeReceiver', { receiver_id: target.receiver.id })),

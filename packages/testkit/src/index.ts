@@ -58,3 +58,4 @@ export {
 export { createTestCa, type TestCa } from './testCa';
 export { createWebhooksClient, type WebhooksClient } from './webhooksClient';
 export { startOwnKafka, type OwnKafka } from './ownKafka';
+export { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from './otlpReceiver';

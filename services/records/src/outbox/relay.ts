@@ -1,14 +1,8 @@
-import { Partitioners, type Kafka, type Message, type Producer } from 'kafkajs';
+import { Partitioners, type Kafka, type Producer } from 'kafkajs';
 import { withTransaction, type Pool } from '@brand/shared/db';
-import { EVENT_TYPES } from '@brand/shared/enums';
-import { BUSINESS_EVENT_CONTENT_TYPE, encodeBusinessEvent } from '@brand/shared/kafka';
 import type { Logger } from '@brand/shared/logger';
-import {
-  claimUnpublished,
-  markPublished,
-  recordPublishFailure,
-  type OutboxRow,
-} from './outboxRepo';
+import { startPublishing } from './outboxMessages';
+import { claimUnpublished, markPublished, recordPublishFailure } from './outboxRepo';
 import type { RelayObserver } from './relayMetrics';
 import { createSleeper } from './sleeper';
 
@@ -39,8 +33,6 @@ export interface OutboxRelay {
 }
 
 const FIRST_BACKOFF_MS = 250;
-/** BusinessEvent.producer of every event this relay publishes. */
-const PRODUCER_NAME = 'records';
 
 /** A send that failed: the rows it carried, so their attempts can be recorded. */
 class PublishFailure extends Error {
@@ -51,22 +43,6 @@ class PublishFailure extends Error {
   ) {
     super(cause instanceof Error ? cause.message : String(cause), { cause });
   }
-}
-
-/** The Kafka message of one outbox row, exactly as proto/brand/events/v1/events.proto says. */
-export function toKafkaMessage(row: OutboxRow): Message {
-  return {
-    key: row.brand_id,
-    value: encodeBusinessEvent({
-      id: row.id,
-      type: EVENT_TYPES.toProto(row.type),
-      brand_id: row.brand_id,
-      created_at: row.created_at,
-      object_json: row.payload,
-      producer: PRODUCER_NAME,
-    }),
-    headers: { 'content-type': BUSINESS_EVENT_CONTENT_TYPE },
-  };
 }
 
 /**
@@ -121,10 +97,13 @@ export function startOutboxRelay(opts: RelayOptions): OutboxRelay {
       const rows = await claimUnpublished(client, opts.batchSize);
       if (rows.length === 0) return 0;
       const ids = rows.map((r) => r.id);
+      const batch = startPublishing(rows, opts.topic);
       try {
         const p = await connectedProducer();
-        await p.send({ topic: opts.topic, acks: -1, messages: rows.map(toKafkaMessage) });
+        await p.send({ topic: opts.topic, acks: -1, messages: batch.messages });
+        batch.end();
       } catch (err) {
+        batch.end(err);
         throw new PublishFailure(ids, err);
       }
       await markPublished(client, ids);

@@ -1,5 +1,6 @@
-import { Partitioners, type Kafka, type Producer } from 'kafkajs';
+import { Partitioners, type Kafka } from 'kafkajs';
 import { withTransaction, type Pool } from '@brand/shared/db';
+import { lazyKafkaClient } from '@brand/shared/kafka';
 import type { Logger } from '@brand/shared/logger';
 import { startPublishing } from './outboxMessages';
 import { claimUnpublished, markPublished, recordPublishFailure } from './outboxRepo';
@@ -57,12 +58,10 @@ class PublishFailure extends Error {
 export function startOutboxRelay(opts: RelayOptions): OutboxRelay {
   const log = opts.log.child({ component: 'outbox-relay', topic: opts.topic });
   const sleeper = createSleeper();
-  let producer: Producer | undefined;
   let stopping = false;
 
-  const connectedProducer = async (): Promise<Producer> => {
-    if (producer) return producer;
-    const created = opts.kafka.producer({
+  const producer = lazyKafkaClient(() =>
+    opts.kafka.producer({
       // murmur2 on the key, as Java clients partition: a brand maps to the same partition
       // whichever client publishes (named explicitly, which also silences kafkajs's notice)
       createPartitioner: Partitioners.DefaultPartitioner,
@@ -73,24 +72,10 @@ export function startOutboxRelay(opts: RelayOptions): OutboxRelay {
       // transaction ends and shutdown can finish. We promise at-least-once, and event ids
       // make a resend harmless.
       retry: { retries: 5 },
-    });
-    try {
-      await created.connect();
-    } catch (err) {
-      // nothing may keep retrying in the background: the next attempt starts afresh
-      await created.disconnect().catch(() => undefined);
-      throw err;
-    }
-    producer = created;
-    return created;
-  };
-
+    }),
+  );
   /** A failed producer may hold stale sequence numbers: the next attempt gets a fresh one. */
-  const dropProducer = async (): Promise<void> => {
-    const old = producer;
-    producer = undefined;
-    await old?.disconnect().catch(() => undefined);
-  };
+  const dropProducer = (): Promise<void> => producer.drop();
 
   const relayBatch = (): Promise<number> =>
     withTransaction(opts.pool, async (client) => {
@@ -99,7 +84,7 @@ export function startOutboxRelay(opts: RelayOptions): OutboxRelay {
       const ids = rows.map((r) => r.id);
       const batch = startPublishing(rows, opts.topic);
       try {
-        const p = await connectedProducer();
+        const p = await producer.get();
         await p.send({ topic: opts.topic, acks: -1, messages: batch.messages });
         batch.end();
       } catch (err) {

@@ -1,4 +1,5 @@
-import type { Admin, Kafka } from 'kafkajs';
+import type { Kafka } from 'kafkajs';
+import { lazyKafkaClient } from '@brand/shared/kafka';
 import { Counter, Gauge, type Registry } from '@brand/shared/metrics';
 
 /** Why a message was not stored: a bounded set, so it can be a label. */
@@ -50,29 +51,15 @@ export function consumerLagMetrics(
   registry: Registry,
   opts: { kafka: Kafka; topic: string; groupId: string },
 ): { close(): Promise<void> } {
-  let admin: Admin | undefined;
   let closed = false;
-  const connected = async (): Promise<Admin> => {
-    if (admin) return admin;
-    const created = opts.kafka.admin();
-    try {
-      await created.connect();
-    } catch (err) {
-      await created.disconnect().catch(() => undefined);
-      throw err;
-    }
-    admin = created;
-    return created;
-  };
+  const admin = lazyKafkaClient(() => opts.kafka.admin());
   /** A failed read drops the client: the next scrape connects afresh. */
   const dropAdmin = async (): Promise<undefined> => {
-    const a = admin;
-    admin = undefined;
-    await a?.disconnect().catch(() => undefined);
+    await admin.drop();
     return undefined;
   };
   const readLag = async (): Promise<Map<number, number>> => {
-    const a = await connected();
+    const a = await admin.get();
     const [ends, committed] = await Promise.all([
       a.fetchTopicOffsets(opts.topic),
       a.fetchOffsets({ groupId: opts.groupId, topics: [opts.topic] }),

@@ -69,6 +69,7 @@ async function main(): Promise<void> {
     limiter,
     config.ANONYMOUS_RATE_LIMIT_PER_MINUTE,
     config.RATE_LIMIT_SCALE,
+    (reason) => metrics.recordAuthFailure(reason),
   );
   if (config.RATE_LIMIT_SCALE !== 1) {
     log.warn(

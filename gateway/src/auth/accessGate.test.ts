@@ -5,6 +5,7 @@ import { hashApiKey } from '@brand/shared/keys';
 import type { RecordsApi } from '../clients/recordsClient';
 import { MemorySlidingWindowLimiter } from '../ratelimit/memoryLimiter';
 import { AccessGate } from './accessGate';
+import type { AuthFailureReason } from './authFailures';
 import { Authenticator } from './authenticator';
 import { KeyCache } from './keyCache';
 
@@ -49,8 +50,15 @@ function gate(anonymousLimit: number, cacheTtlMs = 60_000) {
   const stub = recordsStub();
   const limiter = new MemorySlidingWindowLimiter({ maxKeys: 100, instances: 1 });
   const cache = new KeyCache({ ttlMs: cacheTtlMs, maxEntries: 100 });
-  const g = new AccessGate(new Authenticator(stub.api, cache, 'live'), limiter, anonymousLimit);
-  return { g, stub, cache };
+  const failures: AuthFailureReason[] = [];
+  const g = new AccessGate(
+    new Authenticator(stub.api, cache, 'live'),
+    limiter,
+    anonymousLimit,
+    1,
+    (reason) => failures.push(reason),
+  );
+  return { g, stub, cache, failures };
 }
 
 const outcome = (p: Promise<unknown>) =>
@@ -137,5 +145,40 @@ describe('AccessGate per-address budget', () => {
     const noHeader = { ...first.req, get: () => undefined } as unknown as Request;
     expect(await outcome(g.identify(noHeader, first.res))).toBe('missing_key');
     expect(await outcome(g.identify(noHeader, exchange('').res))).toBe('rate_limited');
+  });
+});
+
+describe('AccessGate failure reasons', () => {
+  const withHeader = (header: string | undefined) => {
+    const { req, res } = exchange('');
+    return { req: { ...req, get: () => header } as unknown as Request, res };
+  };
+
+  it('reports each refused key once, with why it was refused', async () => {
+    const { g, failures } = gate(100);
+    const cases: Array<[string | undefined, AuthFailureReason]> = [
+      [undefined, 'missing'],
+      ['Bearer ', 'missing'],
+      [`Basic ${VALID}`, 'wrong_scheme'],
+      ['Bearer nope', 'malformed'],
+      [`Bearer bk_test_${'V'.repeat(40)}`, 'wrong_environment'],
+      [`Bearer ${WRONG(1)}`, 'unknown_or_revoked'],
+    ];
+    for (const [header, reason] of cases) {
+      const { req, res } = withHeader(header);
+      await expect(g.identify(req, res)).rejects.toThrow();
+      expect(failures.at(-1)).toBe(reason);
+    }
+    expect(failures).toHaveLength(cases.length);
+    // an admitted key is no failure; a permission check that refuses is
+    const { req, res } = exchange(VALID);
+    const identity = await g.identify(req, res);
+    expect(failures).toHaveLength(cases.length);
+    expect(() =>
+      g.requirePermission(identity, () => {
+        throw new AppError('insufficient_permission', 'no');
+      }),
+    ).toThrow();
+    expect(failures.at(-1)).toBe('forbidden_permission');
   });
 });

@@ -4,6 +4,7 @@ import { clientAddressKey } from '../http/clientAddress';
 import { requestIdOf } from '../http/requestId';
 import { setRateLimitHeaders } from '../ratelimit/headers';
 import type { RateLimitDecision, RateLimiter } from '../ratelimit/limiter';
+import type { AuthFailureObserver } from './authFailures';
 import type { Authenticator } from './authenticator';
 import { TIER_RATE_LIMITS, type ApiIdentity, type Identity } from './identity';
 
@@ -34,6 +35,7 @@ export function rateLimitedError(d: RateLimitDecision): AppError {
  * RateLimit headers are set on the response for whichever budget was charged.
  * Throws the AppError to answer with (401, 403, 429 for the address, 503); a spent brand
  * budget is returned as a refused decision, since MCP answers it inside a tool result.
+ * Every refused key is reported to `onFailure` with its reason (the /metrics counter).
  */
 export class AccessGate {
   constructor(
@@ -42,6 +44,7 @@ export class AccessGate {
     private readonly anonymousLimit: number,
     /** Multiplies every tier's budget: 1 in production; raised only by benchmarks and tests. */
     private readonly limitScale = 1,
+    private readonly onFailure: AuthFailureObserver = () => undefined,
   ) {}
 
   /** The brand's requests per minute (SPEC 8), shared by REST and MCP. */
@@ -78,6 +81,7 @@ export class AccessGate {
   async identify(req: Request, res: Response): Promise<ApiIdentity> {
     const identity = await this.authenticate(req, res);
     if (identity.tier === 'free') {
+      this.onFailure('plan_tier');
       throw new AppError(
         'insufficient_permission',
         'API access needs the Plus plan or above; this brand is on Free.',
@@ -87,15 +91,38 @@ export class AccessGate {
     return identity as ApiIdentity;
   }
 
+  /**
+   * Runs a permission check of an admitted identity (one that throws
+   * insufficient_permission), counting a refusal as forbidden_permission.
+   */
+  requirePermission(identity: Identity, check: (identity: Identity) => void): void {
+    try {
+      check(identity);
+    } catch (err) {
+      this.permissionRefused();
+      throw err;
+    }
+  }
+
+  /** Counts a key refused for lack of a permission where the check is not requirePermission's (MCP tools). */
+  permissionRefused(): void {
+    this.onFailure('forbidden_permission');
+  }
+
   private async authenticate(req: Request, res: Response): Promise<Identity> {
     const check = this.authenticator.check(req.get('authorization'));
     if (check.kind === 'known') return check.identity;
-    if (check.kind === 'refused') return this.refuse(req, res, check.error);
+    if (check.kind === 'refused') {
+      this.onFailure(check.reason);
+      return this.refuse(req, res, check.error);
+    }
     try {
       return await this.authenticator.lookup(check.keyHash, requestIdOf(res), (ask) =>
         this.reserving(req, res, ask),
       );
     } catch (err) {
+      if (isAppError(err) && err.code === 'invalid_key') this.onFailure('unknown_or_revoked');
+      if (isAppError(err) && err.code === 'service_unavailable') this.onFailure('unavailable');
       // A request that waited on another's lookup has not been charged; show it its budget.
       if (!res.hasHeader('RateLimit')) await this.chargeAddress(req, res, 0);
       throw err;

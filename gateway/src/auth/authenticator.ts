@@ -2,7 +2,8 @@ import { AppError, isAppError } from '@brand/shared/errors';
 import { hashApiKey, type KeyEnvironment } from '@brand/shared/keys';
 import type { RecordsApi } from '../clients/recordsClient';
 import { TIERS } from '@brand/shared/enums';
-import { readBearerKey } from './bearer';
+import type { AuthFailureReason } from './authFailures';
+import { readBearerKey, type KeyRefusal } from './bearer';
 import type { Identity } from './identity';
 import type { KeyCache } from './keyCache';
 
@@ -10,7 +11,7 @@ import type { KeyCache } from './keyCache';
 export type KeyCheck =
   | { kind: 'known'; identity: Identity }
   | { kind: 'unknown'; keyHash: string }
-  | { kind: 'refused'; error: AppError };
+  | { kind: 'refused'; error: AppError; reason: AuthFailureReason };
 
 /**
  * Authentication in one place, for REST and MCP alike. `check` is synchronous and never
@@ -29,7 +30,8 @@ export class Authenticator {
     try {
       key = readBearerKey(authorization, this.environment);
     } catch (err) {
-      return { kind: 'refused', error: err as AppError };
+      const refusal = err as KeyRefusal;
+      return { kind: 'refused', error: refusal, reason: refusal.reason };
     }
     const keyHash = hashApiKey(key);
     const identity = this.cache.get(keyHash);

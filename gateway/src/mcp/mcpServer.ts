@@ -82,6 +82,7 @@ export function createMcpServer(ctx: ToolContext, log: Logger): Server {
     }
     try {
       if (!definition.visibleTo(ctx.identity)) {
+        ctx.onPermissionRefused?.();
         // The tool is public knowledge (SPEC 4.2); what this key lacks is the permission.
         throw new AppError(
           'insufficient_permission',

@@ -10,6 +10,8 @@ export interface ToolContext {
   records: RecordsApi;
   plans: PlansApi;
   requestId: string;
+  /** Told when the key may not call a tool it asked for (the auth-failure counter). */
+  onPermissionRefused?: () => void;
 }
 
 /** One tool: what tools/list shows, who may see it, and how it runs. */

@@ -1,5 +1,6 @@
 import type { RequestHandler } from 'express';
 import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
+import type { AuthFailureReason } from '../auth/authFailures';
 import type { RateLimitDecision } from '../ratelimit/limiter';
 
 /** The gateway's Prometheus metrics, in their own registry (no global state between tests). */
@@ -16,6 +17,13 @@ export class GatewayMetrics {
     name: 'rate_limit_decisions_total',
     help: 'Rate-limit decisions by outcome and by backend (redis, or memory while Redis is down).',
     labelNames: ['outcome', 'backend'] as const,
+    registers: [this.registry],
+  });
+
+  private readonly authFailures = new Counter({
+    name: 'api_key_auth_failures_total',
+    help: 'Requests whose API key was refused, by reason (missing, wrong_scheme, malformed, wrong_environment, unknown_or_revoked, plan_tier, forbidden_permission, unavailable).',
+    labelNames: ['reason'] as const,
     registers: [this.registry],
   });
 
@@ -40,5 +48,9 @@ export class GatewayMetrics {
       outcome: d.allowed ? 'allowed' : 'refused',
       backend: d.degraded ? 'memory' : 'redis',
     });
+  }
+
+  recordAuthFailure(reason: AuthFailureReason): void {
+    this.authFailures.inc({ reason });
   }
 }

@@ -174,7 +174,13 @@ export function registerMcp(router: Router, deps: McpRouteDeps): void {
     }
 
     const server = createMcpServer(
-      { identity, records: deps.records, plans: deps.plans, requestId: requestIdOf(res) },
+      {
+        identity,
+        records: deps.records,
+        plans: deps.plans,
+        requestId: requestIdOf(res),
+        onPermissionRefused: () => deps.gate.permissionRefused(),
+      },
       deps.log,
     );
     const answers = await exchange(server, envelope.messages, deps.timeoutMs);

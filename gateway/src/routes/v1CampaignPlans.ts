@@ -48,7 +48,7 @@ export function registerV1CampaignPlans(
     CAMPAIGN_PLANS_PATH,
     requireApiKey(deps.gate),
     (_req, res, next) => {
-      requirePreparePermission(identityOf(res));
+      deps.gate.requirePermission(identityOf(res), requirePreparePermission);
       next();
     },
     ...jsonBody,

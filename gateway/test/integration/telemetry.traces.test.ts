@@ -1,23 +1,25 @@
-import { makeBrandWithKey, makeRecords, startStack, waitFor, type Stack } from '@brand/testkit';
-import { startOtlpReceiver } from '../support/otlpReceiver';
+import {
+  makeBrandWithKey,
+  makeRecords,
+  startOtlpReceiver,
+  startStack,
+  waitFor,
+  type OtlpReceiver,
+  type Stack,
+} from '@brand/testkit';
 
 // Issue 11, behaviour 2 (the request half): one REST request yields one trace whose spans
 // come from the gateway and the records service and include the database query, exported
 // by OTLP to a real receiver. Without OTLP configuration tracing is off (a no-op).
 
 let stack: Stack;
-let otlp: Awaited<ReturnType<typeof startOtlpReceiver>>;
+let otlp: OtlpReceiver;
 
 beforeAll(async () => {
   otlp = await startOtlpReceiver();
-  const telemetry = (service: string) => ({
-    OTEL_EXPORTER_OTLP_ENDPOINT: otlp.url,
-    OTEL_SERVICE_NAME: service,
-    OTEL_BSP_SCHEDULE_DELAY: '100',
-  });
   stack = await startStack({
-    gatewayEnv: telemetry('gateway'),
-    recordsEnv: telemetry('records'),
+    gatewayEnv: otlp.envFor('gateway'),
+    recordsEnv: otlp.envFor('records'),
   });
 });
 afterAll(async () => {

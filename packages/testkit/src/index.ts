@@ -58,3 +58,5 @@ export {
 export { createTestCa, type TestCa } from './testCa';
 export { createWebhooksClient, type WebhooksClient } from './webhooksClient';
 export { startOwnKafka, type OwnKafka } from './ownKafka';
+export { scrapeMetric } from './scrapeMetric';
+export { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from './otlpReceiver';

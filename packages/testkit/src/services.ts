@@ -131,6 +131,8 @@ export const TEST_WEBHOOK_SECRET_KEY = 'dGVzdC13ZWJob29rLXNlY3JldC1rZXktMDEyMzQ1
 export interface WebhooksProcess extends ServiceProcess {
   /** gRPC address, "127.0.0.1:<port>". */
   address: string;
+  /** The internal operations listener (/metrics), "http://127.0.0.1:<port>". */
+  opsUrl: string;
 }
 
 /**
@@ -176,5 +178,8 @@ export async function startWebhooks(opts: {
     },
     readyTimeoutMs: 40_000,
   });
-  return Object.assign(proc, { address: `127.0.0.1:${proc.port}` });
+  return Object.assign(proc, {
+    address: `127.0.0.1:${proc.port}`,
+    opsUrl: `http://127.0.0.1:${String(proc.listening.ops_port)}`,
+  });
 }

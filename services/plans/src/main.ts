@@ -10,6 +10,7 @@ import { exitOnStartupFailure, onShutdown } from '@brand/shared/shutdown';
 import { loadPlansConfig } from './config';
 
 import { migrate, SCHEMA } from './db/migrations';
+import { planMetrics } from './plans/planMetrics';
 import { createServer, SERVICE_NAMES } from './server';
 
 /** Composition root: the only place that reads process.env and listens. */
@@ -27,6 +28,7 @@ async function main(): Promise<void> {
     log,
     callerTokens: callerTokensOf(config),
     metrics: new GrpcServerMetrics(registry),
+    plans: planMetrics(registry),
     pendingLimit: config.PENDING_PLAN_LIMIT,
   });
   const port = await bindServer(server, `${config.GRPC_HOST}:${config.GRPC_PORT}`);

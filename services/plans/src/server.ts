@@ -12,6 +12,7 @@ import type { RpcObserver } from '@brand/shared/metrics';
 import type { Server } from '@grpc/grpc-js';
 import type { HealthImplementation } from 'grpc-health-check';
 import { plansHandlers } from './plans/grpcHandlers';
+import type { PlanObserver } from './plans/planMetrics';
 
 export interface PlansDeps {
   pool: Pool;
@@ -20,6 +21,8 @@ export interface PlansDeps {
   pendingLimit: number;
   /** Counts and times every call for /metrics; optional so tests may leave it out. */
   metrics?: RpcObserver;
+  /** Counts plan outcomes for /metrics. */
+  plans?: PlanObserver;
 }
 
 /** The fully qualified names the health service reports on. */
@@ -39,7 +42,11 @@ export function createServer(deps: PlansDeps): { server: Server; health: HealthI
   });
   server.addService(
     PlansServiceService,
-    plansHandlers({ pool: deps.pool, log: deps.log, pendingLimit: deps.pendingLimit }, rpc),
+    plansHandlers(
+      { pool: deps.pool, log: deps.log, pendingLimit: deps.pendingLimit },
+      rpc,
+      deps.plans,
+    ),
   );
   return { server, health };
 }

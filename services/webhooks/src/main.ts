@@ -12,9 +12,11 @@ import { stopTelemetry } from '@brand/shared/telemetry';
 import { loadWebhooksConfig } from './config';
 
 import { migrate, SCHEMA } from './db/migrations';
+import { deliveryMetrics } from './deliveries/deliveryMetrics';
 import { Sender } from './deliveries/sender';
 import { DeliveryWorker } from './deliveries/worker';
 import { startConsumer } from './events/consumer';
+import { consumerLagMetrics, consumerMetrics } from './events/consumerMetrics';
 import { SecretBox } from './receivers/secretBox';
 import { systemResolver } from './receivers/urlPolicy';
 import { createServer, SERVICE_NAMES } from './server';
@@ -40,6 +42,8 @@ async function main(): Promise<void> {
   if (config.MIGRATE_ON_START) await migrate(pool, log);
   const box = new SecretBox(config.WEBHOOK_SECRET_KEY, config.WEBHOOK_SECRET_KEYS_PREVIOUS);
 
+  const registry = createMetricsRegistry();
+  const deliveryObserver = deliveryMetrics(registry, pool);
   const steps: ShutdownStep[] = [];
   let worker: DeliveryWorker | undefined;
   let sender: Sender | undefined;
@@ -51,7 +55,7 @@ async function main(): Promise<void> {
       extraCa,
     });
     worker = new DeliveryWorker(
-      { pool, log: log.child({ role: 'worker' }), sender, box },
+      { pool, log: log.child({ role: 'worker' }), sender, box, observer: deliveryObserver },
       {
         concurrency: config.DELIVERY_CONCURRENCY,
         perReceiver: config.DELIVERY_PER_RECEIVER_CONCURRENCY,
@@ -78,6 +82,7 @@ async function main(): Promise<void> {
       ensureTopic: config.KAFKA_ENSURE_TOPIC,
       partitions: config.KAFKA_TOPIC_PARTITIONS,
       onIngested: () => worker?.wake(),
+      observer: consumerMetrics(registry),
       onFatal: (err) => {
         // Offsets are committed only after the database has the events: exiting loses
         // nothing, and the orchestrator (or the local script) restarts the process.
@@ -85,10 +90,20 @@ async function main(): Promise<void> {
         process.exit(1);
       },
     });
-    steps.push({ name: 'stop consuming (commits are already done)', run: () => consumer.stop() });
+    const lag = consumerLagMetrics(registry, {
+      kafka,
+      topic: config.BUSINESS_EVENTS_TOPIC,
+      groupId: config.KAFKA_CONSUMER_GROUP,
+    });
+    steps.push({
+      name: 'stop consuming (commits are already done)',
+      run: async () => {
+        await consumer.stop();
+        await lag.close();
+      },
+    });
   }
 
-  const registry = createMetricsRegistry();
   const { server, health } = createServer({
     log,
     callerTokens: callerTokensOf(config),

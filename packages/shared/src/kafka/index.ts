@@ -5,3 +5,4 @@ export {
   decodeBusinessEvent,
   encodeBusinessEvent,
 } from './businessEvents';
+export { lazyKafkaClient, type LazyClient } from './lazyClient';

@@ -1,3 +1,3 @@
 export { GrpcServerMetrics, type RpcObserver } from './grpcServerMetrics';
 export { createMetricsRegistry, startOpsServer, type OpsServer } from './opsServer';
-export type { Registry } from 'prom-client';
+export { Counter, Gauge, Histogram, type Registry } from 'prom-client';

@@ -3,7 +3,6 @@ import { ExpressInstrumentation } from '@opentelemetry/instrumentation-express';
 import { GrpcInstrumentation } from '@opentelemetry/instrumentation-grpc';
 import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
 import { IORedisInstrumentation } from '@opentelemetry/instrumentation-ioredis';
-import { KafkaJsInstrumentation } from '@opentelemetry/instrumentation-kafkajs';
 import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
 import { NodeSDK } from '@opentelemetry/sdk-node';
 import { BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
@@ -14,7 +13,9 @@ import { isTelemetryRunning, setRunning, telemetryConfigured } from './state';
  * OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, read by the exporter itself, with the other standard
  * OTEL_* variables); otherwise does nothing, and the API stays a no-op that costs nothing.
  * Traces cover HTTP in and out, express routes, gRPC client and server (context crosses
- * in metadata), PostgreSQL, Redis and Kafka (context crosses in message headers).
+ * in metadata), PostgreSQL and Redis. Kafka is traced by our own code, per business event:
+ * the outbox relay's PRODUCER span and the webhooks consumer's CONSUMER span (context
+ * crosses in message headers, see records' outbox/outboxMessages.ts).
  * Returns true when tracing started.
  */
 export function startTelemetry(env: NodeJS.ProcessEnv): boolean {
@@ -32,7 +33,13 @@ export function startTelemetry(env: NodeJS.ProcessEnv): boolean {
       // only queries inside a traced operation: the health probe's select 1 is not worth a trace
       new PgInstrumentation({ requireParentSpan: true }),
       new IORedisInstrumentation({ requireParentSpan: true }),
-      new KafkaJsInstrumentation(),
+      // No KafkaJsInstrumentation, deliberately: its producer patch starts one span per
+      // message as a child of the context active at send(), the relay loop's (no trace),
+      // and injects THAT span into the message headers, overwriting the traceparent the
+      // relay put there from the business change's stored context: every event would
+      // start a new, unrelated trace. It has no option to leave the producer alone, and its
+      // eachBatch consumer side only adds a root "poll" span per batch with links. The
+      // relay and the consumer make the semantic-convention spans themselves.
     ],
   });
   sdk.start();

@@ -7,6 +7,13 @@ import { CAMPAIGN_TYPES, PLAN_STATUSES } from '@brand/shared/enums';
 import { AppError, parseOrThrow } from '@brand/shared/errors';
 import type { RpcBuilder } from '@brand/shared/grpc';
 import { formatCentavos, PlanInputSchema, reviewPathFor } from '@brand/shared/plans';
+import {
+  finishFailure,
+  prepareFailure,
+  type FinishOutcome,
+  type PlanObserver,
+  type PrepareOutcome,
+} from './planMetrics';
 import { finishPlan, getPlan, listPlans, preparePlan, type PlanDeps } from './planService';
 import type { PlanRow } from './planRepo';
 
@@ -63,6 +70,23 @@ function toInputBody(m: PlanInputMessage): Record<string, unknown> {
   };
 }
 
+/** Runs a call and reports its outcome, whether it answered or threw. */
+async function counted<T, O>(
+  call: () => Promise<T>,
+  success: (result: T) => O,
+  failure: (err: unknown) => O,
+  report: (outcome: O) => void,
+): Promise<T> {
+  try {
+    const result = await call();
+    report(success(result));
+    return result;
+  } catch (err) {
+    report(failure(err));
+    throw err;
+  }
+}
+
 function requireId(value: string, pattern: RegExp, field: string, kind: string): string {
   if (pattern.test(value)) return value;
   const message = `must be a ${kind} id.`;
@@ -75,15 +99,36 @@ function requireId(value: string, pattern: RegExp, field: string, kind: string):
  * The PlansService implementation. PreparePlan is the gateway's data-plane call (internal
  * credential); the others are the Developers area (admin token, brandctl).
  */
-export function plansHandlers(deps: PlanDeps, rpc: RpcBuilder): PlansServiceServer {
+export function plansHandlers(
+  deps: PlanDeps,
+  rpc: RpcBuilder,
+  observer?: PlanObserver,
+): PlansServiceServer {
+  const finish = (planId: string, to: 'cancelled' | 'completed') =>
+    counted(
+      async () => {
+        const id = requireId(planId, PLAN_ID, 'plan_id', 'plan (pln_...)');
+        return finishPlan(deps, id, to);
+      },
+      (res): FinishOutcome => (res.changed ? 'changed' : 'unchanged'),
+      finishFailure,
+      (outcome) => observer?.finished(to === 'cancelled' ? 'cancel' : 'complete', outcome),
+    ).then(({ plan }) => ({ plan: toPlan(plan, { withNotes: true }) }));
   return {
-    preparePlan: rpc.internal('PreparePlan', async (req) => {
-      const brandId = requireId(req.brand_id, BRAND_ID, 'brand_id', 'brand (br_...)');
-      if (!req.input) throw new AppError('validation_failed', 'input is required.');
-      const input = parseOrThrow(PlanInputSchema, toInputBody(req.input));
-      const { plan, replayed } = await preparePlan(deps, brandId, input);
-      return { plan: toPlan(plan, { withNotes: false }), replayed };
-    }),
+    preparePlan: rpc.internal('PreparePlan', (req) =>
+      counted(
+        async () => {
+          const brandId = requireId(req.brand_id, BRAND_ID, 'brand_id', 'brand (br_...)');
+          if (!req.input) throw new AppError('validation_failed', 'input is required.');
+          const input = parseOrThrow(PlanInputSchema, toInputBody(req.input));
+          const { plan, replayed } = await preparePlan(deps, brandId, input);
+          return { plan: toPlan(plan, { withNotes: false }), replayed };
+        },
+        (res): PrepareOutcome => (res.replayed ? 'replayed' : 'created'),
+        prepareFailure,
+        (outcome) => observer?.prepared(outcome),
+      ),
+    ),
     getPlan: rpc.admin('GetPlan', async (req) => {
       const id = requireId(req.plan_id, PLAN_ID, 'plan_id', 'plan (pln_...)');
       return { plan: toPlan(await getPlan(deps, id), { withNotes: true }) };
@@ -101,13 +146,7 @@ export function plansHandlers(deps: PlanDeps, rpc: RpcBuilder): PlansServiceServ
         next_page_token: page.nextPageToken,
       };
     }),
-    cancelPlan: rpc.admin('CancelPlan', async (req) => {
-      const id = requireId(req.plan_id, PLAN_ID, 'plan_id', 'plan (pln_...)');
-      return { plan: toPlan(await finishPlan(deps, id, 'cancelled'), { withNotes: true }) };
-    }),
-    completePlan: rpc.admin('CompletePlan', async (req) => {
-      const id = requireId(req.plan_id, PLAN_ID, 'plan_id', 'plan (pln_...)');
-      return { plan: toPlan(await finishPlan(deps, id, 'completed'), { withNotes: true }) };
-    }),
+    cancelPlan: rpc.admin('CancelPlan', (req) => finish(req.plan_id, 'cancelled')),
+    completePlan: rpc.admin('CompletePlan', (req) => finish(req.plan_id, 'completed')),
   };
 }

@@ -121,20 +121,21 @@ export async function listPlans(
 
 /**
  * Ends a pending plan as cancelled or completed. Repeating the same change returns the plan
- * unchanged; the other terminal state is precondition_failed; an unknown id is not_found.
+ * unchanged (`changed` false); the other terminal state is precondition_failed; an unknown
+ * id is not_found.
  */
 export async function finishPlan(
   deps: PlanDeps,
   planId: string,
   to: 'cancelled' | 'completed',
-): Promise<PlanRow> {
+): Promise<{ plan: PlanRow; changed: boolean }> {
   const changed = await finishPendingPlan(deps.pool, planId, to);
   if (changed) {
     deps.log.info({ plan_id: planId, brand_id: changed.brand_id, status: to }, 'plan finished');
-    return changed;
+    return { plan: changed, changed: true };
   }
   const plan = await getPlan(deps, planId);
-  if (plan.status === to) return plan;
+  if (plan.status === to) return { plan, changed: false };
   throw new AppError(
     'precondition_failed',
     `Plan ${planId} is ${plan.status}; only a pending plan can be ${to}.`,

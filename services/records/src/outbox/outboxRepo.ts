@@ -1,9 +1,10 @@
 import type { Pool, PoolClient } from '@brand/shared/db';
 import type { EventTypeName } from '@brand/shared/enums';
 import { rfc3339 } from '@brand/shared/db';
+import { traceContextOf, type StoredTraceContext } from '@brand/shared/telemetry';
 
-/** An outbox row as the relay publishes it. */
-export interface OutboxRow {
+/** An outbox row as the relay publishes it, with the trace context of its change. */
+export interface OutboxRow extends StoredTraceContext {
   id: string;
   brand_id: string;
   type: EventTypeName;
@@ -16,16 +17,20 @@ export interface OutboxRow {
 /**
  * Inserts an event in the caller's transaction (it commits or rolls back with the change).
  * Returns its created_at, which is the transaction's now(): the same instant as the
- * record's updated_at. The insert trigger NOTIFYs "outbox" at commit.
+ * record's updated_at. The insert trigger NOTIFYs "outbox" at commit. The active span's
+ * trace context (the admin RPC's, when traced) is stored with the row, so the relay's
+ * publish span continues the change's trace.
  */
 export async function insertOutboxEvent(
   client: PoolClient,
   event: { id: string; brandId: string; type: EventTypeName; payload: string },
 ): Promise<{ created_at: string }> {
+  const trace = traceContextOf();
   const res = await client.query<{ created_at: string }>(
-    `insert into outbox (id, brand_id, type, payload) values ($1, $2, $3, $4::json)
+    `insert into outbox (id, brand_id, type, payload, traceparent, tracestate)
+     values ($1, $2, $3, $4::json, $5, $6)
      returning ${rfc3339('created_at')} as created_at`,
-    [event.id, event.brandId, event.type, event.payload],
+    [event.id, event.brandId, event.type, event.payload, trace.traceparent, trace.tracestate],
   );
   return res.rows[0]!;
 }
@@ -39,7 +44,8 @@ export async function insertOutboxEvent(
  */
 export async function claimUnpublished(client: PoolClient, limit: number): Promise<OutboxRow[]> {
   const res = await client.query<OutboxRow>(
-    `select id, brand_id, type, payload::text as payload, ${rfc3339('created_at')} as created_at
+    `select id, brand_id, type, payload::text as payload, ${rfc3339('created_at')} as created_at,
+       traceparent, tracestate
      from outbox
      where published_at is null
        and pg_try_advisory_xact_lock(hashtext('records.outbox'), hashtext(brand_id))

@@ -1,14 +1,9 @@
-import { Partitioners, type Kafka, type Message, type Producer } from 'kafkajs';
+import { Partitioners, type Kafka } from 'kafkajs';
 import { withTransaction, type Pool } from '@brand/shared/db';
-import { EVENT_TYPES } from '@brand/shared/enums';
-import { BUSINESS_EVENT_CONTENT_TYPE, encodeBusinessEvent } from '@brand/shared/kafka';
+import { lazyKafkaClient } from '@brand/shared/kafka';
 import type { Logger } from '@brand/shared/logger';
-import {
-  claimUnpublished,
-  markPublished,
-  recordPublishFailure,
-  type OutboxRow,
-} from './outboxRepo';
+import { startPublishing } from './outboxMessages';
+import { claimUnpublished, markPublished, recordPublishFailure } from './outboxRepo';
 import type { RelayObserver } from './relayMetrics';
 import { createSleeper } from './sleeper';
 
@@ -39,8 +34,6 @@ export interface OutboxRelay {
 }
 
 const FIRST_BACKOFF_MS = 250;
-/** BusinessEvent.producer of every event this relay publishes. */
-const PRODUCER_NAME = 'records';
 
 /** A send that failed: the rows it carried, so their attempts can be recorded. */
 class PublishFailure extends Error {
@@ -51,22 +44,6 @@ class PublishFailure extends Error {
   ) {
     super(cause instanceof Error ? cause.message : String(cause), { cause });
   }
-}
-
-/** The Kafka message of one outbox row, exactly as proto/brand/events/v1/events.proto says. */
-export function toKafkaMessage(row: OutboxRow): Message {
-  return {
-    key: row.brand_id,
-    value: encodeBusinessEvent({
-      id: row.id,
-      type: EVENT_TYPES.toProto(row.type),
-      brand_id: row.brand_id,
-      created_at: row.created_at,
-      object_json: row.payload,
-      producer: PRODUCER_NAME,
-    }),
-    headers: { 'content-type': BUSINESS_EVENT_CONTENT_TYPE },
-  };
 }
 
 /**
@@ -81,12 +58,10 @@ export function toKafkaMessage(row: OutboxRow): Message {
 export function startOutboxRelay(opts: RelayOptions): OutboxRelay {
   const log = opts.log.child({ component: 'outbox-relay', topic: opts.topic });
   const sleeper = createSleeper();
-  let producer: Producer | undefined;
   let stopping = false;
 
-  const connectedProducer = async (): Promise<Producer> => {
-    if (producer) return producer;
-    const created = opts.kafka.producer({
+  const producer = lazyKafkaClient(() =>
+    opts.kafka.producer({
       // murmur2 on the key, as Java clients partition: a brand maps to the same partition
       // whichever client publishes (named explicitly, which also silences kafkajs's notice)
       createPartitioner: Partitioners.DefaultPartitioner,
@@ -97,34 +72,23 @@ export function startOutboxRelay(opts: RelayOptions): OutboxRelay {
       // transaction ends and shutdown can finish. We promise at-least-once, and event ids
       // make a resend harmless.
       retry: { retries: 5 },
-    });
-    try {
-      await created.connect();
-    } catch (err) {
-      // nothing may keep retrying in the background: the next attempt starts afresh
-      await created.disconnect().catch(() => undefined);
-      throw err;
-    }
-    producer = created;
-    return created;
-  };
-
+    }),
+  );
   /** A failed producer may hold stale sequence numbers: the next attempt gets a fresh one. */
-  const dropProducer = async (): Promise<void> => {
-    const old = producer;
-    producer = undefined;
-    await old?.disconnect().catch(() => undefined);
-  };
+  const dropProducer = (): Promise<void> => producer.drop();
 
   const relayBatch = (): Promise<number> =>
     withTransaction(opts.pool, async (client) => {
       const rows = await claimUnpublished(client, opts.batchSize);
       if (rows.length === 0) return 0;
       const ids = rows.map((r) => r.id);
+      const batch = startPublishing(rows, opts.topic);
       try {
-        const p = await connectedProducer();
-        await p.send({ topic: opts.topic, acks: -1, messages: rows.map(toKafkaMessage) });
+        const p = await producer.get();
+        await p.send({ topic: opts.topic, acks: -1, messages: batch.messages });
+        batch.end();
       } catch (err) {
+        batch.end(err);
         throw new PublishFailure(ids, err);
       }
       await markPublished(client, ids);

@@ -1,13 +1,17 @@
 import type { Pool, PoolClient } from '@brand/shared/db';
 import type { EventTypeName } from '@brand/shared/enums';
 import { rfc3339 } from '@brand/shared/db';
+import type { StoredTraceContext } from '@brand/shared/telemetry';
 
 type Db = Pool | PoolClient;
 
 export type DeliveryStatusName = 'pending' | 'succeeded' | 'failed';
 
-/** A claimed delivery with everything needed to build, sign and send it. */
-export interface ClaimedDelivery {
+/**
+ * A claimed delivery with everything needed to build, sign and send it, and the trace
+ * context its event was stored in (the attempt's span continues it).
+ */
+export interface ClaimedDelivery extends StoredTraceContext {
   id: string;
   receiver_id: string;
   attempts: number;
@@ -77,7 +81,8 @@ export async function claimDueDeliveries(
      from locked, events e
      where d.id = locked.id and e.id = d.event_id
      returning d.id, d.receiver_id, d.attempts, d.round_start, d.event_id, e.type as event_type,
-       ${rfc3339('e.created_at')} as event_created_at, d.brand_id, e.object_json, e.test`,
+       ${rfc3339('e.created_at')} as event_created_at, d.brand_id, e.object_json, e.test,
+       e.traceparent, e.tracestate`,
     [opts.limit, opts.busy, opts.perReceiver, opts.leaseMs],
   );
   return res.rows;
@@ -202,4 +207,24 @@ export async function insertDelivery(
     `insert into deliveries (id, event_id, receiver_id, brand_id) values ($1, $2, $3, $4)`,
     [d.id, d.eventId, d.receiverId, d.brandId],
   );
+}
+
+/**
+ * Pending deliveries by state, for /metrics: leased to a worker now, waiting for a
+ * scheduled (re)try, or due and waiting for a free worker slot. Reads only pending rows
+ * (the partial index deliveries_due).
+ */
+export async function selectPendingDepth(
+  db: Db,
+): Promise<{ due: number; in_flight: number; retry_scheduled: number }> {
+  const res = await db.query<{ due: number; in_flight: number; retry_scheduled: number }>(
+    `select
+       count(*) filter (where lease_until > now())::int as in_flight,
+       count(*) filter (where (lease_until is null or lease_until <= now())
+                          and next_attempt_at > now())::int as retry_scheduled,
+       count(*) filter (where (lease_until is null or lease_until <= now())
+                          and next_attempt_at <= now())::int as due
+     from deliveries where status = 'pending'`,
+  );
+  return res.rows[0]!;
 }

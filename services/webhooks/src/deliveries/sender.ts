@@ -1,6 +1,8 @@
 import { rootCertificates } from 'node:tls';
+import { context, SpanKind, SpanStatusCode, trace, type Span } from '@opentelemetry/api';
 import { Agent, request } from 'undici';
 import { AppError } from '@brand/shared/errors';
+import { withSpan } from '@brand/shared/telemetry';
 import { pinnedLookup } from '../receivers/pinnedLookup';
 import { checkUrlShape } from '../receivers/urlPolicy';
 
@@ -44,6 +46,8 @@ const EXCERPT_READ_BYTES = 1024;
 
 const TLS_CODES = /^(CERT_|UNABLE_TO_|DEPTH_ZERO|SELF_SIGNED|ERR_TLS_|ERR_SSL_)/;
 
+const tracer = trace.getTracer('webhooks.sender');
+
 function classify(
   err: unknown,
   totalTimeoutMs: number,
@@ -85,6 +89,12 @@ function classify(
  * with pinnedLookup (every address checked, the checked one used). The URL rules are
  * applied again before every attempt (IP literals never reach the lookup). Redirects are
  * never followed: a 3xx is a failure. Any 2xx is success.
+ *
+ * Each request is an HTTP CLIENT span (undici is not covered by the HTTP instrumentation),
+ * child of the attempt's span, with the method, host, port, status and error type: never
+ * the URL's path or query, which may hold a receiver's token (chat webhook URLs do). No
+ * trace header is sent: receivers are third parties and the signed headers of SPEC 6.2
+ * are the whole contract; our trace ids stay ours.
  */
 export class Sender {
   private readonly agent: Agent;
@@ -122,6 +132,30 @@ export class Sender {
         timedOut: false,
       });
     }
+    const target = new URL(url);
+    return withSpan(
+      tracer,
+      'POST',
+      {
+        kind: SpanKind.CLIENT,
+        attributes: {
+          'http.request.method': 'POST',
+          'url.scheme': target.protocol.replace(':', ''),
+          'server.address': target.hostname,
+          'server.port': Number(target.port || (target.protocol === 'http:' ? 80 : 443)),
+        },
+      },
+      context.active(),
+      async (span) => traced(span, await this.post(url, headers, body, done)),
+    );
+  }
+
+  private async post(
+    url: string,
+    headers: Record<string, string>,
+    body: string,
+    done: (r: Omit<SendResult, 'durationMs'>) => SendResult,
+  ): Promise<SendResult> {
     try {
       const res = await request(url, {
         method: 'POST',
@@ -171,6 +205,17 @@ export class Sender {
   close(): Promise<void> {
     return this.agent.destroy();
   }
+}
+
+/** Puts an attempt's result on its HTTP span: a non-2xx or no answer is an error. */
+function traced(span: Span, r: SendResult): SendResult {
+  if (r.status !== undefined) span.setAttribute('http.response.status_code', r.status);
+  if (!r.ok) {
+    const errorType = r.status !== undefined ? String(r.status) : (r.errorClass ?? 'error');
+    span.setAttribute('error.type', errorType);
+    span.setStatus({ code: SpanStatusCode.ERROR, message: r.error });
+  }
+  return r;
 }
 
 const headerValue = (v: string | string[] | undefined): string | undefined =>

@@ -1,7 +1,10 @@
+import { SpanKind, trace, type Span } from '@opentelemetry/api';
 import type { Pool } from '@brand/shared/db';
 import type { Logger } from '@brand/shared/logger';
+import { continueTrace, withSpan } from '@brand/shared/telemetry';
 import { selectReceiverTarget } from '../receivers/receiverRepo';
 import type { SecretBox } from '../receivers/secretBox';
+import { attemptOutcome, type DeliveryObserver } from './deliveryMetrics';
 import { claimDueDeliveries, type ClaimedDelivery } from './deliveryRepo';
 import { recordOutcome, type OutcomeSettings } from './recordOutcome';
 import type { Sender, SendResult } from './sender';
@@ -13,6 +16,8 @@ export interface WorkerSettings extends OutcomeSettings {
   leaseMs: number;
   pollMs: number;
 }
+
+const tracer = trace.getTracer('webhooks.worker');
 
 /**
  * A delivery worker: claims due deliveries (leased, SKIP LOCKED), sends each signed, and
@@ -32,7 +37,14 @@ export class DeliveryWorker {
   private loop: Promise<void> | undefined;
 
   constructor(
-    private readonly deps: { pool: Pool; log: Logger; sender: Sender; box: SecretBox },
+    private readonly deps: {
+      pool: Pool;
+      log: Logger;
+      sender: Sender;
+      box: SecretBox;
+      /** Counts and times attempts (the /metrics series). */
+      observer?: DeliveryObserver;
+    },
     private readonly settings: WorkerSettings,
   ) {}
 
@@ -123,7 +135,32 @@ export class DeliveryWorker {
     this.running.add(task);
   }
 
-  private async deliver(d: ClaimedDelivery): Promise<void> {
+  /**
+   * One attempt in a span ("deliver <event type>") that continues the trace its event was
+   * stored in, so the request to the receiver (the sender's HTTP span) and the outcome's
+   * queries belong to the business event's trace.
+   */
+  private deliver(d: ClaimedDelivery): Promise<void> {
+    return withSpan(
+      tracer,
+      `deliver ${d.event_type}`,
+      {
+        kind: SpanKind.INTERNAL,
+        attributes: {
+          'brand.event.id': d.event_id,
+          'brand.event.type': d.event_type,
+          'webhook.delivery.id': d.id,
+          'webhook.receiver.id': d.receiver_id,
+          'webhook.delivery.attempt': d.attempts + 1,
+          'webhook.test': d.test,
+        },
+      },
+      continueTrace(d),
+      (span) => this.attempt(d, span),
+    );
+  }
+
+  private async attempt(d: ClaimedDelivery, span: Span): Promise<void> {
     const startedAt = new Date();
     const target = await selectReceiverTarget(this.deps.pool, d.receiver_id);
     if (!target) return; // removed meanwhile: its deliveries went with it
@@ -164,6 +201,13 @@ export class DeliveryWorker {
     // cut short by our own shutdown: not the receiver's failure; the lease brings it back
     if (this.abandoned) return;
     const verdict = await recordOutcome(this.deps.pool, this.settings, d, startedAt, result);
+    const outcome = attemptOutcome(verdict, result.status);
+    span.setAttribute('webhook.outcome', outcome);
+    this.deps.observer?.attempted({
+      outcome,
+      seconds: result.durationMs / 1000,
+      deliveredEventCreatedAt: result.ok && !d.test ? d.event_created_at : undefined,
+    });
     this.deps.log[result.ok ? 'debug' : 'info'](
       {
         delivery_id: d.id,

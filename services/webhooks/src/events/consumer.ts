@@ -1,9 +1,12 @@
+import { SpanKind, trace } from '@opentelemetry/api';
 import type { Kafka, KafkaMessage } from 'kafkajs';
 import { withTransaction, type Pool } from '@brand/shared/db';
 import { EVENT_TYPES } from '@brand/shared/enums';
 import { newId } from '@brand/shared/ids';
 import { decodeBusinessEvent } from '@brand/shared/kafka';
 import type { Logger } from '@brand/shared/logger';
+import { continueTraceFromHeaders, withSpan } from '@brand/shared/telemetry';
+import type { ConsumerObserver, SkipReason } from './consumerMetrics';
 import { insertDeliveriesForEvent, insertEventOnce, type EventInput } from './eventRepo';
 
 export interface ConsumerOptions {
@@ -19,10 +22,14 @@ export interface ConsumerOptions {
   onIngested: () => void;
   /** Called when the consumer stops for good (kafkajs gave up): the process should exit. */
   onFatal: (err: unknown) => void;
+  /** Counts events stored, duplicates and skipped messages (the /metrics series). */
+  observer?: ConsumerObserver;
 }
 
 /** Messages stored per transaction (and per offset commit). */
 const CHUNK = 200;
+
+const tracer = trace.getTracer('webhooks.consumer');
 
 /**
  * The event a message carries, or a reason to skip it: undecodable bytes, an unknown
@@ -30,20 +37,23 @@ const CHUNK = 200;
  * or object_json that is not what the envelope promises. Skipped messages are logged and
  * committed past: retrying cannot make them readable, and they must not block the partition.
  */
-export function toEventInput(message: KafkaMessage): EventInput | { skip: string } {
+export function toEventInput(
+  message: KafkaMessage,
+): EventInput | { skip: string; reason: SkipReason } {
   const event = decodeBusinessEvent(message.value);
-  if (!event) return { skip: 'undecodable BusinessEvent' };
+  if (!event) return { skip: 'undecodable BusinessEvent', reason: 'undecodable' };
   const type = EVENT_TYPES.fromProto(event.type);
-  if (!type) return { skip: `unknown event type ${event.type}` };
-  if (Number.isNaN(Date.parse(event.created_at))) return { skip: 'created_at is not a timestamp' };
+  if (!type) return { skip: `unknown event type ${event.type}`, reason: 'unknown_type' };
+  if (Number.isNaN(Date.parse(event.created_at)))
+    return { skip: 'created_at is not a timestamp', reason: 'invalid_created_at' };
   let object: unknown;
   try {
     object = JSON.parse(event.object_json);
   } catch {
-    return { skip: 'object_json is not JSON' };
+    return { skip: 'object_json is not JSON', reason: 'invalid_object_json' };
   }
   if (typeof object !== 'object' || object === null || Array.isArray(object))
-    return { skip: 'object_json is not a JSON object' };
+    return { skip: 'object_json is not a JSON object', reason: 'invalid_object_json' };
   return {
     id: event.id,
     brandId: event.brand_id,
@@ -61,7 +71,9 @@ export function toEventInput(message: KafkaMessage): EventInput | { skip: string
  * enabled receiver of its brand), and only then is the offset committed. A crash between
  * the two replays the chunk, which the unique keys make harmless (at-least-once, no
  * duplicates). A failed transaction throws, so kafkajs retries the batch from the last
- * committed offset. Returns a stop function.
+ * committed offset. Each event is stored in a CONSUMER span ("process <topic>") that
+ * continues the trace its message's headers carry, and that span's context is stored with
+ * the event for its deliveries. Returns a stop function.
  */
 export async function startConsumer(opts: ConsumerOptions): Promise<{ stop(): Promise<void> }> {
   const log = opts.log.child({ role: 'consumer', topic: opts.topic });
@@ -96,7 +108,7 @@ export async function startConsumer(opts: ConsumerOptions): Promise<{ stop(): Pr
       for (let i = 0; i < batch.messages.length; i += CHUNK) {
         if (!payload.isRunning() || payload.isStale()) return;
         const chunk = batch.messages.slice(i, i + CHUNK);
-        const stored = await storeChunk(opts.pool, log, chunk, batch.partition);
+        const stored = await storeChunk(opts, log, chunk, batch.partition);
         const last = chunk[chunk.length - 1]!;
         payload.resolveOffset(last.offset);
         await consumer.commitOffsets([
@@ -115,26 +127,67 @@ export async function startConsumer(opts: ConsumerOptions): Promise<{ stop(): Pr
   return { stop: () => consumer.disconnect() };
 }
 
+/** What one chunk's transaction did, counted once it committed. */
+interface ChunkOutcome {
+  ingested: number;
+  duplicates: number;
+  skipped: SkipReason[];
+  deliveries: number;
+}
+
 async function storeChunk(
-  pool: Pool,
+  opts: ConsumerOptions,
   log: Logger,
   chunk: KafkaMessage[],
   partition: number,
 ): Promise<number> {
-  const events: EventInput[] = [];
+  const outcome: ChunkOutcome = { ingested: 0, duplicates: 0, skipped: [], deliveries: 0 };
+  const events: Array<{ event: EventInput; message: KafkaMessage }> = [];
   for (const message of chunk) {
     const input = toEventInput(message);
-    if ('skip' in input)
+    if ('skip' in input) {
       log.warn({ partition, offset: message.offset, reason: input.skip }, 'skipped a message');
-    else events.push(input);
+      outcome.skipped.push(input.reason);
+    } else events.push({ event: input, message });
   }
-  if (events.length === 0) return 0;
-  return withTransaction(pool, async (db) => {
-    let deliveries = 0;
-    for (const event of events) {
-      if (!(await insertEventOnce(db, event))) continue; // seen before: its deliveries exist
-      deliveries += await insertDeliveriesForEvent(db, event, () => newId('delivery'));
-    }
-    return deliveries;
-  });
+  if (events.length > 0) {
+    await withTransaction(opts.pool, async (db) => {
+      for (const { event, message } of events) {
+        await withSpan(
+          tracer,
+          `process ${opts.topic}`,
+          {
+            kind: SpanKind.CONSUMER,
+            attributes: {
+              'messaging.system': 'kafka',
+              'messaging.operation.type': 'process',
+              'messaging.operation.name': 'process',
+              'messaging.destination.name': opts.topic,
+              'messaging.destination.partition.id': String(partition),
+              'messaging.consumer.group.name': opts.groupId,
+              'messaging.kafka.offset': Number(message.offset),
+              'messaging.message.id': event.id,
+              'brand.event.type': event.type,
+            },
+          },
+          continueTraceFromHeaders(message.headers),
+          async (span) => {
+            // stored in this span's context: the event's deliveries continue its trace
+            if (!(await insertEventOnce(db, event))) {
+              span.setAttribute('brand.event.duplicate', true);
+              outcome.duplicates++; // seen before: its deliveries exist
+              return;
+            }
+            outcome.ingested++;
+            outcome.deliveries += await insertDeliveriesForEvent(db, event, () =>
+              newId('delivery'),
+            );
+          },
+        );
+      }
+    });
+  }
+  // counted after the commit: a chunk rolled back and replayed is counted once
+  opts.observer?.chunkStored(outcome);
+  return outcome.deliveries;
 }

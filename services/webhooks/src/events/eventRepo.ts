@@ -1,5 +1,6 @@
 import type { PoolClient } from '@brand/shared/db';
 import type { EventTypeName } from '@brand/shared/enums';
+import { traceContextOf } from '@brand/shared/telemetry';
 
 export interface EventInput {
   id: string;
@@ -13,13 +14,25 @@ export interface EventInput {
 
 /**
  * Inserts an event unless its id is already stored (a redelivered Kafka message). Returns
- * true when this call inserted it: only then are its deliveries created.
+ * true when this call inserted it: only then are its deliveries created. The active span's
+ * trace context is stored with it, so its delivery attempts continue that trace.
  */
 export async function insertEventOnce(db: PoolClient, e: EventInput): Promise<boolean> {
+  const trace = traceContextOf();
   const res = await db.query(
-    `insert into events (id, brand_id, type, created_at, object_json, test, producer)
-     values ($1, $2, $3, $4, $5, $6, $7) on conflict (id) do nothing`,
-    [e.id, e.brandId, e.type, e.createdAt, e.objectJson, e.test, e.producer],
+    `insert into events (id, brand_id, type, created_at, object_json, test, producer, traceparent, tracestate)
+     values ($1, $2, $3, $4, $5, $6, $7, $8, $9) on conflict (id) do nothing`,
+    [
+      e.id,
+      e.brandId,
+      e.type,
+      e.createdAt,
+      e.objectJson,
+      e.test,
+      e.producer,
+      trace.traceparent,
+      trace.tracestate,
+    ],
   );
   return res.rowCount === 1;
 }

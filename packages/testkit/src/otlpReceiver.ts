@@ -28,15 +28,19 @@ interface OtlpExport {
   }>;
 }
 
-/**
- * A real OTLP/HTTP (JSON) trace receiver on 127.0.0.1: what a collector would get. Point a
- * process at it with OTEL_EXPORTER_OTLP_ENDPOINT=url.
- */
-export async function startOtlpReceiver(): Promise<{
+export interface OtlpReceiver {
   url: string;
   spans: ReceivedSpan[];
+  /** The environment that makes a process export its spans here, as `service`. */
+  envFor(service: string): Record<string, string>;
   close(): Promise<void>;
-}> {
+}
+
+/**
+ * A real OTLP/HTTP (JSON) trace receiver on 127.0.0.1: what a collector would get. Point a
+ * process at it with OTEL_EXPORTER_OTLP_ENDPOINT=url (envFor).
+ */
+export async function startOtlpReceiver(): Promise<OtlpReceiver> {
   const spans: ReceivedSpan[] = [];
   const server = createServer((req, res) => {
     let body = '';
@@ -70,9 +74,16 @@ export async function startOtlpReceiver(): Promise<{
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
+  const url = `http://127.0.0.1:${port}`;
   return {
-    url: `http://127.0.0.1:${port}`,
+    url,
     spans,
+    envFor: (service) => ({
+      OTEL_EXPORTER_OTLP_ENDPOINT: url,
+      OTEL_SERVICE_NAME: service,
+      // exported within 100 ms, so tests need not wait for the default 5 s batches
+      OTEL_BSP_SCHEDULE_DELAY: '100',
+    }),
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
 }

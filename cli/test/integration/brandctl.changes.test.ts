@@ -1,4 +1,4 @@
-import { makeRecords } from '@brand/testkit';
+import { makeRecords, makePendingSubmissions } from '@brand/testkit';
 import { jsonOf, useBrandctlStack } from './brandctlHarness';
 
 // brandctl submission approve|reject, payout pay, campaign settle end to end against a real
@@ -27,9 +27,7 @@ const outboxEvent = async (eventId: string) => {
 
 describe('business changes', () => {
   it('submission approve prints the record and event id as JSON', async () => {
-    const [sub] = await makeRecords(h.stack.db.pool, brandId, 'submissions', 1, () => ({
-      status: 'pending',
-    }));
+    const [sub] = await makePendingSubmissions(h.stack.db.pool, brandId, 1);
     const r = await h.run('submission', 'approve', sub!.id, '--json');
     expect(r.code).toBe(0);
     const out = jsonOf<ChangeOut>(r);
@@ -42,9 +40,7 @@ describe('business changes', () => {
   });
 
   it('submission reject needs --reason and records it', async () => {
-    const [sub] = await makeRecords(h.stack.db.pool, brandId, 'submissions', 1, () => ({
-      status: 'pending',
-    }));
+    const [sub] = await makePendingSubmissions(h.stack.db.pool, brandId, 1);
     const missing = await h.run('submission', 'reject', sub!.id);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(/--reason/);

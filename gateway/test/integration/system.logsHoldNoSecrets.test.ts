@@ -13,7 +13,6 @@ import {
   createWebhooksClient,
   deleteTopic,
   makeBrandWithKey,
-  makeRecords,
   planBody,
   startGateway,
   startRecords,
@@ -28,6 +27,7 @@ import {
   type ServiceProcess,
   type Stack,
   type TestCa,
+  makePendingSubmissions,
 } from '@brand/testkit';
 import { PLANS_PATH } from '../support/plans';
 
@@ -176,11 +176,7 @@ it('no process logs an API key, a token, a secret or a signature, on any path', 
     secrets['receiver signing secret'] = added.secret;
     await webhooks.call('testReceiver', { receiver_id: added.receiver!.id, event_type: 0 });
     await receiver.waitFor((r) => r.length >= 1, 30_000);
-    const [pending] = await makeRecords(stack.db.pool, brand.brand.id, 'submissions', 1, () => ({
-      status: 'pending',
-      reviewed_at: undefined,
-      rejection_reason: undefined,
-    }));
+    const [pending] = await makePendingSubmissions(stack.db.pool, brand.brand.id, 1);
     await stack.admin.records('approveSubmission', { submission_id: pending!.id });
     await receiver.waitFor((r) => r.some((d) => d.status === 200 && d.n > 2), 60_000);
   } finally {

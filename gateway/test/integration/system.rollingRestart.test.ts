@@ -16,7 +16,6 @@ import {
   deleteTopic,
   freeRedisPrefixKeys,
   makeBrandWithKey,
-  makeRecords,
   testKafkaBrokers,
   testRedisUrl,
   uniqueConsumerGroup,
@@ -25,6 +24,7 @@ import {
   type AdminClient,
   type TestCa,
   type TestDatabase,
+  makePendingSubmissions,
 } from '@brand/testkit';
 import { startFleet, type Fleet, type Replica } from '../support/fleet';
 import { PLANS_PATH } from '../support/plans';
@@ -100,11 +100,7 @@ it('loses nothing accepted and answers no 5xx but 503 with Retry-After while eve
     tier: 'enterprise',
     permissions: ['campaigns:prepare'],
   });
-  const pending = await makeRecords(db.pool, brand.brand.id, 'submissions', CHANGES, () => ({
-    status: 'pending',
-    reviewed_at: undefined,
-    rejection_reason: undefined,
-  }));
+  const pending = await makePendingSubmissions(db.pool, brand.brand.id, CHANGES);
   const secrets: string[] = [];
   receiver = await startReceiver({
     tls: ca.tls,

@@ -2,7 +2,7 @@
 export { createAdminClient, type AdminClient, type ListRecordsInput } from './adminClient';
 export { checkGrpcHealth, type HealthStatus } from './grpcHealth';
 export { makeBrandWithKey, type BrandWithKey } from './makeBrandWithKey';
-export { makeRecords } from './makeRecords';
+export { makePendingSubmissions, makeRecords } from './makeRecords';
 export { GATEWAY_MAIN, PLANS_MAIN, RECORDS_MAIN, REPO_ROOT, WEBHOOKS_MAIN } from './paths';
 export {
   environmentValue,

@@ -74,3 +74,21 @@ export async function makeRecords<R extends ResourceName>(
   );
   return rows.sort(newestFirst);
 }
+
+/**
+ * `count` submissions of `brandId` awaiting review, the ones a business change (approve,
+ * reject) can act on; returned newest first, like makeRecords.
+ */
+export function makePendingSubmissions(
+  pool: Pool,
+  brandId: string,
+  count: number,
+): Promise<Array<RecordTypes['submissions']>> {
+  // the factory cycles statuses; a pending row has none of a reviewed one's fields
+  return makeRecords(pool, brandId, 'submissions', count, () => ({
+    status: 'pending',
+    reviewed_at: undefined,
+    rejection_reason: undefined,
+    views: 0,
+  }));
+}

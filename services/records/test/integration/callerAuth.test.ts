@@ -5,12 +5,12 @@ import { hashApiKey } from '@brand/shared/keys';
 import {
   checkGrpcHealth,
   createAdminClient,
-  makeRecords,
   startStack,
   TEST_ADMIN_TOKEN,
   TEST_INTERNAL_TOKEN,
   type AdminClient,
   type Stack,
+  makePendingSubmissions,
 } from '@brand/testkit';
 
 let stack: Stack;
@@ -137,9 +137,7 @@ describe('refused calls', () => {
 
 describe('refused business changes', () => {
   it('change nothing and emit no event', async () => {
-    const [sub] = await makeRecords(stack.db.pool, brandId, 'submissions', 1, () => ({
-      status: 'pending',
-    }));
+    const [sub] = await makePendingSubmissions(stack.db.pool, brandId, 1);
     for (const token of ['', TEST_INTERNAL_TOKEN]) {
       const code = await withClient(token, (c) =>
         outcome(c.records('approveSubmission', { submission_id: sub!.id })),

@@ -3,7 +3,13 @@
 // transition commits the new state and exactly one outbox row together; every refusal
 // (invalid or repeated transition, unknown id, missing reason) is a clear 4xx and writes
 // nothing. The relay is off here (no KAFKA_BROKERS), so outbox rows stay for inspection.
-import { API_TIMESTAMP, makeRecords, startStack, type Stack } from '@brand/testkit';
+import {
+  API_TIMESTAMP,
+  makeRecords,
+  startStack,
+  type Stack,
+  makePendingSubmissions,
+} from '@brand/testkit';
 import { asEventObject } from './eventTopic';
 
 let stack: Stack;
@@ -49,9 +55,7 @@ const refusal = (p: Promise<unknown>) =>
 
 describe('ApproveSubmission', () => {
   it('approves a pending submission and commits one outbox event with it', async () => {
-    const [sub] = await makeRecords(stack.db.pool, brandId, 'submissions', 1, () => ({
-      status: 'pending',
-    }));
+    const [sub] = await makePendingSubmissions(stack.db.pool, brandId, 1);
     const res = await stack.admin.records('approveSubmission', { submission_id: sub!.id });
     expect(res.event_id).toMatch(/^evt_[A-Za-z0-9]{20}$/);
     expect(res.submission).toMatchObject({
@@ -85,9 +89,7 @@ describe('ApproveSubmission', () => {
 
 describe('RejectSubmission', () => {
   it('rejects with the trimmed reason and commits submission.rejected', async () => {
-    const [sub] = await makeRecords(stack.db.pool, brandId, 'submissions', 1, () => ({
-      status: 'pending',
-    }));
+    const [sub] = await makePendingSubmissions(stack.db.pool, brandId, 1);
     const res = await stack.admin.records('rejectSubmission', {
       submission_id: sub!.id,
       reason: '  Brand logo not visible  ',
@@ -113,9 +115,7 @@ describe('RejectSubmission', () => {
     ['NUL-carrying', 'Logo\u0000missing'],
     ['control-character', 'Logo\u001bmissing'],
   ])('refuses a %s reason with validation_failed and changes nothing', async (_c, reason) => {
-    const [sub] = await makeRecords(stack.db.pool, brandId, 'submissions', 1, () => ({
-      status: 'pending',
-    }));
+    const [sub] = await makePendingSubmissions(stack.db.pool, brandId, 1);
     const before = (await outboxRows()).length;
     const r = await refusal(call('rejectSubmission', { submission_id: sub!.id, reason }));
     expect(r.code).toBe('validation_failed');
@@ -283,9 +283,7 @@ describe('refusals write nothing', () => {
 
 describe('concurrency', () => {
   it('approves a submission once when two approvals race; one event', async () => {
-    const [sub] = await makeRecords(stack.db.pool, brandId, 'submissions', 1, () => ({
-      status: 'pending',
-    }));
+    const [sub] = await makePendingSubmissions(stack.db.pool, brandId, 1);
     const results = await Promise.all([
       refusal(call('approveSubmission', { submission_id: sub!.id })),
       refusal(call('rejectSubmission', { submission_id: sub!.id, reason: 'Racing' })),

@@ -6,7 +6,6 @@
 // unhandled 'error' and crash the process (withTransaction now listens for it).
 import {
   createAdminClient,
-  makeRecords,
   startRecords,
   startStack,
   stopAllServices,
@@ -16,6 +15,7 @@ import {
   type RecordsProcess,
   type Stack,
   type TcpProxy,
+  makePendingSubmissions,
 } from '@brand/testkit';
 import { createEventTopic, TEST_KAFKA_BROKERS, type EventTopic } from './eventTopic';
 
@@ -53,9 +53,7 @@ afterAll(async () => {
 });
 
 const approve = async (): Promise<string> => {
-  const [sub] = await makeRecords(stack.db.pool, brandId, 'submissions', 1, () => ({
-    status: 'pending',
-  }));
+  const [sub] = await makePendingSubmissions(stack.db.pool, brandId, 1);
   return (await client.records('approveSubmission', { submission_id: sub!.id })).event_id;
 };
 
@@ -69,9 +67,7 @@ it('relays before, refuses changes during, and relays again after a database out
   await published(await approve());
 
   await proxy.pause();
-  const [sub] = await makeRecords(stack.db.pool, brandId, 'submissions', 1, () => ({
-    status: 'pending',
-  }));
+  const [sub] = await makePendingSubmissions(stack.db.pool, brandId, 1);
   const refused = await client.records('approveSubmission', { submission_id: sub!.id }).then(
     () => 'ok',
     (err: { code: string }) => err.code,

@@ -7,7 +7,6 @@
 import {
   createAdminClient,
   createTestDatabase,
-  makeRecords,
   startRecords,
   stopAllServices,
   tcpProxy,
@@ -16,6 +15,7 @@ import {
   type AdminClient,
   type RecordsProcess,
   type TestDatabase,
+  makePendingSubmissions,
 } from '@brand/testkit';
 import { createEventTopic, TEST_KAFKA_BROKERS, type EventTopic } from './eventTopic';
 import { ownBroker, type OwnBroker } from './ownBroker';
@@ -56,9 +56,7 @@ const outboxState = async (ids: string[]) => {
 };
 
 async function approveAll(admin: AdminClient, brandId: string, count: number): Promise<string[]> {
-  const subs = await makeRecords(db.pool, brandId, 'submissions', count, () => ({
-    status: 'pending',
-  }));
+  const subs = await makePendingSubmissions(db.pool, brandId, count);
   const ids: string[] = [];
   for (const s of subs) {
     ids.push((await admin.records('approveSubmission', { submission_id: s.id })).event_id);

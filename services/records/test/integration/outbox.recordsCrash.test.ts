@@ -5,13 +5,13 @@
 import {
   createAdminClient,
   createTestDatabase,
-  makeRecords,
   startRecords,
   stopAllServices,
   uniqueRedisPrefix,
   waitFor,
   type RecordsProcess,
   type TestDatabase,
+  makePendingSubmissions,
 } from '@brand/testkit';
 import { createEventTopic, TEST_KAFKA_BROKERS, type EventTopic } from './eventTopic';
 
@@ -58,9 +58,7 @@ describe('records killed', () => {
     const eventIds: string[] = [];
     try {
       brandId = (await admin.createBrand()).brand.id;
-      const subs = await makeRecords(db.pool, brandId, 'submissions', 30, () => ({
-        status: 'pending',
-      }));
+      const subs = await makePendingSubmissions(db.pool, brandId, 30);
       for (const s of subs) {
         eventIds.push((await admin.records('approveSubmission', { submission_id: s.id })).event_id);
       }
@@ -88,9 +86,7 @@ describe('records killed', () => {
     const first = await start(true);
     const admin = createAdminClient(first.address);
     const brandId = (await admin.createBrand()).brand.id;
-    const subs = await makeRecords(db.pool, brandId, 'submissions', 400, () => ({
-      status: 'pending',
-    }));
+    const subs = await makePendingSubmissions(db.pool, brandId, 400);
     const accepted: string[] = [];
     let next = 0;
     const worker = async (): Promise<void> => {

@@ -5,7 +5,13 @@
 // the LISTEN/NOTIFY wake-up. Real records process, PostgreSQL and Kafka.
 import { EventType } from '@brand/proto/events/v1';
 import { BUSINESS_EVENT_CONTENT_TYPE } from '@brand/shared/kafka';
-import { makeRecords, startStack, waitFor, type Stack } from '@brand/testkit';
+import {
+  makeRecords,
+  startStack,
+  waitFor,
+  type Stack,
+  makePendingSubmissions,
+} from '@brand/testkit';
 import { asEventObject, createEventTopic, TEST_KAFKA_BROKERS, type EventTopic } from './eventTopic';
 
 let stack: Stack;
@@ -195,9 +201,7 @@ describe('relay', () => {
     };
     const before = await series('outbox_events_published_total');
     const brandId = (await stack.admin.createBrand()).brand.id;
-    const subs = await makeRecords(stack.db.pool, brandId, 'submissions', 3, () => ({
-      status: 'pending',
-    }));
+    const subs = await makePendingSubmissions(stack.db.pool, brandId, 3);
     const ids: string[] = [];
     for (const s of subs) {
       ids.push((await stack.admin.records('approveSubmission', { submission_id: s.id })).event_id);
@@ -215,9 +219,7 @@ describe('relay', () => {
 
   it('stops cleanly on SIGTERM: the relay is a shutdown step and the process exits 0', async () => {
     const brandId = (await stack.admin.createBrand()).brand.id;
-    const [sub] = await makeRecords(stack.db.pool, brandId, 'submissions', 1, () => ({
-      status: 'pending',
-    }));
+    const [sub] = await makePendingSubmissions(stack.db.pool, brandId, 1);
     const { event_id } = await stack.admin.records('approveSubmission', {
       submission_id: sub!.id,
     });

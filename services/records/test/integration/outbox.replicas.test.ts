@@ -4,13 +4,13 @@
 import {
   createAdminClient,
   createTestDatabase,
-  makeRecords,
   startRecords,
   stopAllServices,
   uniqueRedisPrefix,
   waitFor,
   type RecordsProcess,
   type TestDatabase,
+  makePendingSubmissions,
 } from '@brand/testkit';
 import { createEventTopic, TEST_KAFKA_BROKERS, type EventTopic } from './eventTopic';
 
@@ -50,9 +50,7 @@ it('three relaying replicas publish every event once, each brand in order', asyn
     const brands = await Promise.all([0, 1, 2, 3].map(() => admins[0]!.createBrand()));
     const committed = await Promise.all(
       brands.map(async ({ brand }, b) => {
-        const subs = await makeRecords(db.pool, brand.id, 'submissions', 60, () => ({
-          status: 'pending',
-        }));
+        const subs = await makePendingSubmissions(db.pool, brand.id, 60);
         const ids: string[] = [];
         for (const [i, s] of subs.entries()) {
           // spread the changes over the replicas: each relays what it and the others wrote

@@ -11,7 +11,6 @@ import {
   createWebhooksClient,
   deleteTopic,
   makeBrandWithKey,
-  makeRecords,
   startStack,
   testKafkaBrokers,
   uniqueConsumerGroup,
@@ -19,6 +18,7 @@ import {
   type Stack,
   type TestCa,
   type WebhooksClient,
+  makePendingSubmissions,
 } from '@brand/testkit';
 
 let stack: Stack;
@@ -71,11 +71,7 @@ it('an approved submission reaches its brand receiver, signed, with the event id
   const other = await makeBrandWithKey(stack.admin, { tier: 'enterprise' });
   const receiver = await receiverFor(brand.brand.id);
   const othersReceiver = await receiverFor(other.brand.id);
-  const [pending] = await makeRecords(stack.db.pool, brand.brand.id, 'submissions', 1, () => ({
-    status: 'pending',
-    reviewed_at: undefined,
-    rejection_reason: undefined,
-  }));
+  const [pending] = await makePendingSubmissions(stack.db.pool, brand.brand.id, 1);
 
   const change = await stack.admin.records('approveSubmission', { submission_id: pending!.id });
   expect(change.event_id).toMatch(/^evt_/);

@@ -12,7 +12,6 @@ import {
   createWebhooksClient,
   deleteTopic,
   makeBrandWithKey,
-  makeRecords,
   startOtlpReceiver,
   startStack,
   testKafkaBrokers,
@@ -24,6 +23,7 @@ import {
   type Stack,
   type TestCa,
   type WebhooksClient,
+  makePendingSubmissions,
 } from '@brand/testkit';
 
 const SERVER = 2;
@@ -71,11 +71,7 @@ afterAll(async () => {
 
 /** Approves a fresh pending submission of `brandId`; returns the change's event id. */
 async function approveOne(brandId: string): Promise<string> {
-  const [pending] = await makeRecords(stack.db.pool, brandId, 'submissions', 1, () => ({
-    status: 'pending',
-    reviewed_at: undefined,
-    rejection_reason: undefined,
-  }));
+  const [pending] = await makePendingSubmissions(stack.db.pool, brandId, 1);
   const change = await stack.admin.records('approveSubmission', { submission_id: pending!.id });
   return change.event_id;
 }

@@ -14,6 +14,7 @@ import { listenForRevocations } from './auth/revocationListener';
 import { createPlansApi } from './clients/plansClient';
 import { createRecordsApi } from './clients/recordsClient';
 import { loadGatewayConfig, trustProxySetting } from './config';
+import { closeConnectionsOnShutdown } from './http/closeConnectionsOnShutdown';
 import { GatewayMetrics } from './observability/metrics';
 import { renderOpenApiYaml } from './openapi/document';
 import { MemorySlidingWindowLimiter } from './ratelimit/memoryLimiter';
@@ -110,6 +111,7 @@ async function main(): Promise<void> {
   // the connection closes: slow-body clients cannot hold connections.
   server.requestTimeout = config.BODY_TIMEOUT_MS;
   server.headersTimeout = Math.min(10_000, config.BODY_TIMEOUT_MS);
+  const connections = closeConnectionsOnShutdown(server);
   const ops = createServer(createOpsApp({ records, plans, redis, state: health, metrics }));
   for (const s of [server, ops]) s.on('error', (err) => exitOnStartupFailure(log, err));
   const [port, opsPort] = await Promise.all([
@@ -132,6 +134,7 @@ async function main(): Promise<void> {
       name: 'report not ready, keep serving while balancers notice',
       run: async () => {
         health.accepting = false;
+        connections.begin();
         await new Promise((resolve) => setTimeout(resolve, config.SHUTDOWN_DRAIN_MS));
       },
     },

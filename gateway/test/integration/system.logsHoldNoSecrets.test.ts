@@ -4,8 +4,7 @@
 // wrong, receiver secrets, signed deliveries (a first attempt refused, then a retry), and
 // services refusing to start on a weak or published secret. Then every line every process
 // wrote is searched for each secret value.
-import { startReceiver, type RunningReceiver } from '@brand/example-receiver';
-import { EVENT_TYPES } from '@brand/shared/enums';
+import type { RunningReceiver } from '@brand/example-receiver';
 import {
   createAdminClient,
   createTestCa,
@@ -16,6 +15,7 @@ import {
   planBody,
   startGateway,
   startRecords,
+  startRegisteredReceiver,
   startStack,
   TEST_ADMIN_TOKEN,
   TEST_CURSOR_SECRET,
@@ -156,25 +156,20 @@ it('no process logs an API key, a token, a secret or a signature, on any path', 
 
   // A receiver: its signing secret, a Test delivery, and a business change whose first
   // attempt the receiver refuses with 500, so a retry is signed again.
-  const signingSecrets: string[] = [];
-  receiver = await startReceiver({
-    tls: ca.tls,
-    secrets: signingSecrets,
-    acceptedTypes: ['submission.approved'],
-    respondWith: (n) => (n === 2 ? 500 : undefined),
-  });
   const webhooks = createWebhooksClient(stack.webhooks!.address);
   try {
-    const added = await webhooks.call('addReceiver', {
-      brand_id: brand.brand.id,
-      url: `${receiver.url}/hooks`,
+    const registered = await startRegisteredReceiver({
+      client: webhooks,
+      ca,
+      brandId: brand.brand.id,
+      events: ['submission.approved'],
+      respondWith: (n) => (n === 2 ? 500 : undefined),
+      actorEmail: brand.owner.email,
       label: 'logs test',
-      events: [EVENT_TYPES.toProto('submission.approved')],
-      actor_email: brand.owner.email,
     });
-    signingSecrets.push(added.secret);
-    secrets['receiver signing secret'] = added.secret;
-    await webhooks.call('testReceiver', { receiver_id: added.receiver!.id, event_type: 0 });
+    receiver = registered.server;
+    secrets['receiver signing secret'] = registered.secret;
+    await webhooks.call('testReceiver', { receiver_id: registered.receiver.id, event_type: 0 });
     await receiver.waitFor((r) => r.length >= 1, 30_000);
     const [pending] = await makePendingSubmissions(stack.db.pool, brand.brand.id, 1);
     await stack.admin.records('approveSubmission', { submission_id: pending!.id });

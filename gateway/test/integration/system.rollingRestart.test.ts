@@ -5,8 +5,7 @@
 // same address. Nothing accepted may be lost (every accepted plan is stored and replays,
 // every committed change reaches the receiver, verified) and no answer may be a 5xx other
 // than 503 with Retry-After.
-import { startReceiver, type RunningReceiver } from '@brand/example-receiver';
-import { EVENT_TYPES } from '@brand/shared/enums';
+import type { RunningReceiver } from '@brand/example-receiver';
 import {
   createAdminClient,
   createTestCa,
@@ -16,6 +15,7 @@ import {
   deleteTopic,
   freeRedisPrefixKeys,
   makeBrandWithKey,
+  startRegisteredReceiver,
   testKafkaBrokers,
   testRedisUrl,
   uniqueConsumerGroup,
@@ -101,23 +101,17 @@ it('loses nothing accepted and answers no 5xx but 503 with Retry-After while eve
     permissions: ['campaigns:prepare'],
   });
   const pending = await makePendingSubmissions(db.pool, brand.brand.id, CHANGES);
-  const secrets: string[] = [];
-  receiver = await startReceiver({
-    tls: ca.tls,
-    secrets,
-    acceptedTypes: ['submission.approved'],
-    keepReceived: 10_000,
-  });
   const webhooks = createWebhooksClient(fleet.webhooksTarget);
   try {
-    const added = await webhooks.call('addReceiver', {
-      brand_id: brand.brand.id,
-      url: `${receiver.url}/hooks`,
+    ({ server: receiver } = await startRegisteredReceiver({
+      client: webhooks,
+      ca,
+      brandId: brand.brand.id,
+      events: ['submission.approved'],
+      keepReceived: 10_000,
+      actorEmail: brand.owner.email,
       label: 'rolling restart receiver',
-      events: [EVENT_TYPES.toProto('submission.approved')],
-      actor_email: brand.owner.email,
-    });
-    secrets.push(added.secret);
+    }));
   } finally {
     webhooks.close();
   }

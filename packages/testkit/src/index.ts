@@ -57,6 +57,7 @@ export {
 } from './businessEvents';
 export { createTestCa, type TestCa } from './testCa';
 export { createWebhooksClient, type WebhooksClient } from './webhooksClient';
+export { startRegisteredReceiver, type RegisteredReceiver } from './registeredReceiver';
 export { startOwnKafka, type OwnKafka } from './ownKafka';
 export { scrapeMetric } from './scrapeMetric';
 export { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from './otlpReceiver';

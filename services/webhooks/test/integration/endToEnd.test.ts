@@ -3,14 +3,14 @@
 // Kafka, consumed by the webhooks service and delivered to a real HTTPS receiver that
 // verifies the signature as SPEC 6.3 tells receivers to. The event id the RPC returns is
 // the id the receiver gets; another brand's receiver gets nothing.
-import { startReceiver, type RunningReceiver } from '@brand/example-receiver';
-import { EVENT_TYPES } from '@brand/shared/enums';
+import type { RunningReceiver } from '@brand/example-receiver';
 import {
   createTestCa,
   createTopic,
   createWebhooksClient,
   deleteTopic,
   makeBrandWithKey,
+  startRegisteredReceiver,
   startStack,
   testKafkaBrokers,
   uniqueConsumerGroup,
@@ -48,21 +48,14 @@ afterAll(async () => {
 
 /** An HTTPS example receiver registered for `brandId`, verifying with its signing secret. */
 async function receiverFor(brandId: string): Promise<RunningReceiver> {
-  const secrets: string[] = [];
-  const server = await startReceiver({
-    tls: ca.tls,
-    secrets,
-    acceptedTypes: ['submission.approved'],
+  const { server } = await startRegisteredReceiver({
+    client,
+    ca,
+    brandId,
+    events: ['submission.approved'],
+    label: 'end-to-end receiver',
   });
   servers.push(server);
-  const res = await client.call('addReceiver', {
-    brand_id: brandId,
-    url: `${server.url}/hooks`,
-    label: 'end-to-end receiver',
-    events: [EVENT_TYPES.toProto('submission.approved')],
-    actor_email: 'owner@brand.test',
-  });
-  secrets.push(res.secret);
   return server;
 }
 

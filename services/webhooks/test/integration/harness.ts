@@ -1,9 +1,9 @@
 // Shared set-up of the webhooks integration tests: a throwaway database, a test CA, a topic
 // and consumer group of the test file's own, the built webhooks service, and real HTTPS
 // example receivers registered through the admin RPCs.
-import { startReceiver, type ReceiverOptions, type RunningReceiver } from '@brand/example-receiver';
+import type { ReceiverOptions, RunningReceiver } from '@brand/example-receiver';
 import type { Delivery, Receiver } from '@brand/proto/webhooks/v1';
-import { EVENT_TYPES, type EventTypeName } from '@brand/shared/enums';
+import type { EventTypeName } from '@brand/shared/enums';
 import {
   createEventProducer,
   createTestCa,
@@ -12,25 +12,21 @@ import {
   createWebhooksClient,
   deleteTopic,
   randomHex,
+  startRegisteredReceiver,
   startWebhooks,
   stopAllServices,
   testKafkaBrokers,
   uniqueConsumerGroup,
   uniqueTopic,
   type EventProducer,
+  type RegisteredReceiver,
   type TestCa,
   type TestDatabase,
   type WebhooksClient,
   type WebhooksProcess,
 } from '@brand/testkit';
 
-export interface RegisteredReceiver {
-  server: RunningReceiver;
-  /** The secrets the server verifies with; push another receiver's to accept its deliveries too. */
-  secrets: string[];
-  receiver: Receiver;
-  secret: string;
-}
+export type { RegisteredReceiver };
 
 export interface Harness {
   db: TestDatabase;
@@ -98,25 +94,14 @@ export async function startHarness(
       return h.webhooks;
     },
     async addReceiver(r) {
-      const secrets: string[] = [];
-      const server = await startReceiver({
-        tls: ca.tls,
-        secrets,
-        acceptedTypes: r.acceptedTypes ?? r.events,
-        respondWith: r.respondWith,
-        onEvent: r.onEvent,
-        keepReceived: r.keepReceived,
+      const registered = await startRegisteredReceiver({
+        ...r,
+        client: h.client,
+        ca,
+        label: `test receiver ${servers.length + 1}`,
       });
-      servers.push(server);
-      const res = await h.client.call('addReceiver', {
-        brand_id: r.brandId,
-        url: r.url ?? `${server.url}/hooks`,
-        label: `test receiver ${servers.length}`,
-        events: r.events.map((e) => EVENT_TYPES.toProto(e)),
-        actor_email: 'owner@brand.test',
-      });
-      secrets.push(res.secret);
-      return { server, secrets, receiver: res.receiver!, secret: res.secret };
+      servers.push(registered.server);
+      return registered;
     },
     async close() {
       // WEBHOOKS_TEST_LOGS=1 prints the service's log, to read what a failing test saw

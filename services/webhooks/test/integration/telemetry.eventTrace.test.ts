@@ -4,8 +4,7 @@
 // span and its outbox insert, the relay's PRODUCER span, the webhooks consumer's
 // processing, the delivery attempt and its HTTPS request to a real receiver; a second
 // change is a second trace. The receiver gets no trace header (README "Observing").
-import { startReceiver, type RunningReceiver } from '@brand/example-receiver';
-import { EVENT_TYPES } from '@brand/shared/enums';
+import type { RunningReceiver } from '@brand/example-receiver';
 import {
   createTestCa,
   createTopic,
@@ -13,6 +12,7 @@ import {
   deleteTopic,
   makeBrandWithKey,
   startOtlpReceiver,
+  startRegisteredReceiver,
   startStack,
   testKafkaBrokers,
   uniqueConsumerGroup,
@@ -102,20 +102,13 @@ async function traceOf(eventId: string): Promise<ReceivedSpan[]> {
 
 it('one business change is one trace: admin RPC, outbox insert, publish, consume, delivery request', async () => {
   const brand = await makeBrandWithKey(stack.admin, { tier: 'enterprise' });
-  const secrets: string[] = [];
-  receiver = await startReceiver({
-    tls: ca.tls,
-    secrets,
-    acceptedTypes: ['submission.approved'],
-  });
-  const added = await client.call('addReceiver', {
-    brand_id: brand.brand.id,
-    url: `${receiver.url}/hooks`,
+  ({ server: receiver } = await startRegisteredReceiver({
+    client,
+    ca,
+    brandId: brand.brand.id,
+    events: ['submission.approved'],
     label: 'traced receiver',
-    events: [EVENT_TYPES.toProto('submission.approved')],
-    actor_email: 'owner@brand.test',
-  });
-  secrets.push(added.secret);
+  }));
 
   const first = await approveOne(brand.brand.id);
   const second = await approveOne(brand.brand.id);

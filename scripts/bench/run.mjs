@@ -105,6 +105,8 @@ const GATEWAY_MAIN = path.join(REPO_ROOT, 'gateway/dist/main.js');
 const CEILING_MAIN = path.join(REPO_ROOT, 'scripts/bench/baselineServer.mjs');
 const B0_MAIN = path.join(REPO_ROOT, 'scripts/bench/baselineMonolith.mjs');
 const PROFILE_DIR = path.join(OUT_DIR, 'profiles');
+/** As the Dockerfile, Helm chart, compose file and scripts/up.sh start the gateway. */
+const GATEWAY_NODE_FLAGS = ['--max-semi-space-size=8'];
 const GC_PROBE = pathToFileURL(path.join(REPO_ROOT, 'scripts/bench/gcProbe.mjs')).href;
 
 const intEnv = (name, fallback) => {
@@ -363,12 +365,12 @@ async function main() {
     rmSync(PROFILE_DIR, { recursive: true, force: true });
     say(`profiling on (figures not comparable): ${PROFILE_DIR}`);
   }
-  const spawnProbed = async (name, entry, env) => {
+  const spawnProbed = async (name, entry, env, nodeArgs = []) => {
     const probe = probeArgs(name);
     const proc = await spawnService({
       name,
       entry,
-      nodeArgs: probe.nodeArgs,
+      nodeArgs: [...nodeArgs, ...probe.nodeArgs],
       env: { ...env, BENCH_GC_PROBE_FILE: probe.gcProbeFile },
       logFile: path.join(LOG_DIR, `${name}.log`),
     });
@@ -380,18 +382,23 @@ async function main() {
     HEALTH_PROBE_INTERVAL_MS: '500',
   });
   const recordsAddress = `127.0.0.1:${records.port}`;
-  const gateway = await spawnProbed('gateway', GATEWAY_MAIN, {
-    HTTP_PORT: '0',
-    HTTP_HOST: '127.0.0.1',
-    METRICS_PORT: '0',
-    SERVICE_ENVIRONMENT: 'live',
-    RECORDS_GRPC_ADDR: recordsAddress,
-    INTERNAL_TOKEN,
-    REDIS_URL: redisUrl(),
-    REDIS_KEY_PREFIX: redisPrefix,
-    RATE_LIMIT_SCALE: String(SETTINGS.rateLimitScale),
-    LOG_LEVEL: 'info',
-  });
+  const gateway = await spawnProbed(
+    'gateway',
+    GATEWAY_MAIN,
+    {
+      HTTP_PORT: '0',
+      HTTP_HOST: '127.0.0.1',
+      METRICS_PORT: '0',
+      SERVICE_ENVIRONMENT: 'live',
+      RECORDS_GRPC_ADDR: recordsAddress,
+      INTERNAL_TOKEN,
+      REDIS_URL: redisUrl(),
+      REDIS_KEY_PREFIX: redisPrefix,
+      RATE_LIMIT_SCALE: String(SETTINGS.rateLimitScale),
+      LOG_LEVEL: 'info',
+    },
+    GATEWAY_NODE_FLAGS,
+  );
   const b0 = await spawnProbed('b0', B0_MAIN, { DATABASE_URL: dbUrl, CURSOR_SECRET });
   const gatewayUrl = `http://127.0.0.1:${gateway.port}`;
   const b0Url = `http://127.0.0.1:${b0.port}`;

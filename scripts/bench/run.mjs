@@ -53,7 +53,7 @@ import {
 import {
   ADMIN_TOKEN,
   CURSOR_SECRET,
-  GATEWAY_NODE_FLAGS,
+  HEAP_FLAGS,
   LOG_DIR,
   MAINS,
   SETTINGS,
@@ -115,14 +115,14 @@ async function main() {
   await waitForNoSessions(dbName);
   const countersBefore = await tableCounters(dbName);
 
-  const records = await spawnMeasured('records', MAINS.records, recordsEnv(infra));
+  const records = await spawnMeasured('records', MAINS.records, recordsEnv(infra), HEAP_FLAGS);
   const recordsAddress = `127.0.0.1:${records.port}`;
   const plans = await startPlans(infra);
   const gateway = await spawnMeasured(
     'gateway',
     MAINS.gateway,
     gatewayEnv(infra, recordsAddress, { PLANS_GRPC_ADDR: `127.0.0.1:${plans.port}` }),
-    GATEWAY_NODE_FLAGS,
+    HEAP_FLAGS,
   );
   const b0 = await spawnMeasured('b0', MAINS.b0, { DATABASE_URL: dbUrl, CURSOR_SECRET });
   const names = ['gateway', 'records', 'b0'];
@@ -169,6 +169,7 @@ async function main() {
     'records',
     MAINS.records,
     recordsEnv(infra, { GRPC_PORT: String(records.port) }),
+    HEAP_FLAGS,
   );
   await waitForPage(ctx.gatewayUrl, loadBrand.secret);
 

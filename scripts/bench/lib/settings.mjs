@@ -36,8 +36,11 @@ export const MAINS = {
   b0: path.join(REPO_ROOT, 'scripts/bench/baselineMonolith.mjs'),
 };
 export const GC_PROBE = pathToFileURL(path.join(REPO_ROOT, 'scripts/bench/gcProbe.mjs')).href;
-/** As the Dockerfile, Helm chart, compose file and scripts/up.sh start the gateway. */
-export const GATEWAY_NODE_FLAGS = ['--max-semi-space-size=8'];
+/**
+ * V8 heap sizing of the gateway and records, as the Dockerfile, Helm chart, compose file and
+ * scripts/up.sh start them (BENCHMARKS.md "Memory").
+ */
+export const HEAP_FLAGS = ['--max-semi-space-size=8', '--heap-growing-percent=200'];
 
 export const INTERNAL_TOKEN = 'bench-internal-token-0123456789abcdef';
 export const ADMIN_TOKEN = 'bench-admin-token-0123456789abcdef-0123';

@@ -25,6 +25,7 @@ import { percentile } from './load.mjs';
 import { createEnterpriseBrands, insertSubmissions } from './seed.mjs';
 import {
   ADMIN_TOKEN,
+  HEAP_FLAGS,
   INTERNAL_TOKEN,
   MAINS,
   REPO_ROOT,
@@ -174,6 +175,7 @@ export async function runWebhooksScenario(ctx) {
     'records-events',
     MAINS.records,
     recordsEnv(ctx, { KAFKA_BROKERS: BROKERS.join(','), BUSINESS_EVENTS_TOPIC: topic }),
+    HEAP_FLAGS,
   );
   const webhooks = await spawnMeasured(
     'webhooks',

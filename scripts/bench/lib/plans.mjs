@@ -18,7 +18,10 @@ import { spawnMeasured } from './stack.mjs';
 
 export const PLANS_PATH = '/api/v1/campaign-plans';
 
-/** A valid plan body (SPEC 2.3) with this request_id. */
+/**
+ * A valid plan body (SPEC 2.3) with this request_id: testkit's planBody without `notes`
+ * (the testkit is TypeScript that only jest compiles; the bench runs plain node).
+ */
 function planBody(requestId) {
   return JSON.stringify({
     request_id: requestId,

@@ -75,22 +75,17 @@ export function evaluate(r) {
   );
   vs('S3 MCP gateway CPU/call (ms)', c1.MCP.gateway, c1.REST.gateway, undefined, '(vs S1 REST)');
 
-  const g = r.depth.depthGateway;
-  vs(
-    'S4 deep page via gateway p50 (ms)',
-    g.deepP50,
-    g.firstP50,
-    (x) => atMost(x, T.depthRatio),
-    '(vs page 1)',
-  );
-  const c = r.depth.depthGrpc;
-  vs(
-    'S4 deep page on records p50 (ms)',
-    c.deepP50,
-    c.firstP50,
-    (x) => atMost(x, T.depthRatio),
-    '(vs page 1)',
-  );
+  for (const [where, d] of [
+    ['via gateway', r.depth.depthGateway],
+    ['on records', r.depth.depthGrpc],
+  ])
+    vs(
+      `S4 deep page ${where} p50 (ms)`,
+      d.deepP50,
+      d.firstP50,
+      (x) => atMost(x, T.depthRatio),
+      '(vs page 1)',
+    );
   const readPerRow = Math.max(r.depth.rowsRead.first.perRow, r.depth.rowsRead.deep.perRow);
   add(
     'S4 DB rows read per row returned',

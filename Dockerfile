@@ -80,4 +80,5 @@ COPY deploy/docker/grpcHealthcheck.cjs deploy/docker/grpcHealthcheck.cjs
 USER 1000:1000
 EXPOSE 8080 9464 50051 9465 50052 9466 50053 9467
 ENTRYPOINT ["/usr/bin/tini", "--"]
-CMD ["node", "gateway/dist/main.js"]
+# The gateway, with the V8 heap sizing BENCHMARKS.md "Memory" explains.
+CMD ["node", "--max-semi-space-size=8", "--heap-growing-percent=200", "gateway/dist/main.js"]

@@ -41,9 +41,10 @@ say "integration tests"
 npx --no-install jest --selectProjects integration --maxWorkers=2 "${jest_flags[@]}"
 
 # --- benchmark harness smoke run (issue 10) ---------------------------------------------
-# Not the speed targets: a short BENCH_SMOKE run proving `npm run bench` still works end to
-# end (B0 and the system up, every answer a full page, Redis in the path, exact rows read,
-# cleanup). The full benchmark is `npm run bench` (BENCHMARKS.md).
+# Not the speed targets: a short BENCH_SMOKE run (about 25 s) proving `npm run bench` still
+# works end to end (B0 and the system up, every answer a full page, Redis in the path, exact
+# rows read, campaign plans new and replayed, a handful of business changes delivered through
+# Kafka to the HTTPS receivers, cleanup). The full benchmark is `npm run bench` (BENCHMARKS.md).
 say "benchmark harness smoke run (BENCH_SMOKE=1, build already done)"
 BENCH_SMOKE=1 BENCH_SKIP_BUILD=1 node scripts/bench/run.mjs
 

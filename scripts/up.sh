@@ -84,9 +84,9 @@ start_service() {
 }
 
 # records relays its outbox of business events to Kafka (README "Business changes and events").
-KAFKA_BROKERS="$KAFKA_BROKERS" GRPC_PORT="$RECORDS_GRPC_PORT" start_service records "$LOG_DIR/records.log" node services/records/dist/main.js
+KAFKA_BROKERS="$KAFKA_BROKERS" GRPC_PORT="$RECORDS_GRPC_PORT" start_service records "$LOG_DIR/records.log" node --max-semi-space-size=8 --heap-growing-percent=200 services/records/dist/main.js
 GRPC_PORT="$PLANS_GRPC_PORT" start_service plans "$LOG_DIR/plans.log" node services/plans/dist/main.js
-HTTP_PORT="$GATEWAY_PORT" start_service gateway "$LOG_DIR/gateway.log" node gateway/dist/main.js
+HTTP_PORT="$GATEWAY_PORT" start_service gateway "$LOG_DIR/gateway.log" node --max-semi-space-size=8 --heap-growing-percent=200 gateway/dist/main.js
 GRPC_PORT="$WEBHOOKS_GRPC_PORT" start_service webhooks "$LOG_DIR/webhooks.log" node services/webhooks/dist/main.js
 
 say "seeding demo data"

@@ -1,3 +1,4 @@
+import type { RequestListener } from 'node:http';
 import express, { type Express } from 'express';
 import { AppError, quoteInput } from '@brand/shared/errors';
 import type { Logger } from '@brand/shared/logger';
@@ -10,6 +11,7 @@ import { requestId } from './http/requestId';
 import { refuseAmbiguousHeaders } from './http/ambiguousHeaders';
 import { securityHeaders } from './http/securityHeaders';
 import { closeWhenBodyUnread } from './http/unreadBody';
+import { withLeanListRoute } from './http/leanListRoute';
 import { accessLog } from './observability/accessLog';
 import type { GatewayMetrics } from './observability/metrics';
 import { registerHealth, type HealthState } from './routes/health';
@@ -30,6 +32,20 @@ export interface GatewayDeps {
   trustProxy: boolean | number | string[];
   accessLog: boolean;
   mcp: { allowedOrigins: readonly string[]; maxBodyBytes: number; timeoutMs: number };
+}
+
+/**
+ * The public listener: the lean list route (http/leanListRoute.ts) ahead of the express
+ * application, which answers everything the lean route does not take.
+ */
+export function createGatewayListener(deps: GatewayDeps): RequestListener {
+  return withLeanListRoute(createApp(deps) as RequestListener, {
+    gate: deps.gate,
+    records: deps.records,
+    metrics: deps.metrics,
+    log: deps.log,
+    accessLog: deps.accessLog,
+  });
 }
 
 /** Builds the HTTP application; does not listen (main.ts does, tests may use it directly). */

@@ -5,7 +5,7 @@ import { createLogger } from '@brand/shared/logger';
 import { stopTelemetry } from '@brand/shared/telemetry';
 import { closeRedis, createRedisClient, waitUntilReady } from '@brand/shared/redis';
 import { exitOnStartupFailure, onShutdown } from '@brand/shared/shutdown';
-import { createApp } from './app';
+import { createGatewayListener } from './app';
 import { createOpsApp } from './opsApp';
 import { AccessGate } from './auth/accessGate';
 import { Authenticator } from './auth/authenticator';
@@ -80,7 +80,7 @@ async function main(): Promise<void> {
   }
   const health = { accepting: true };
 
-  const app = createApp({
+  const app = createGatewayListener({
     log,
     gate,
     records,

@@ -27,8 +27,11 @@ const cell = (xs) => {
 console.log(`${runs.length} runs: ${runs.map((r) => `${r.commit} ${r.finishedAt}`).join('; ')}`);
 console.log('| metric | value | baseline | ratio | target | passed |');
 console.log('|---|---|---|---|---|---|');
-for (const [i, row] of runs[0].table.entries()) {
-  const rows = runs.map((r) => r.table[i]);
+// rows by metric name: a run where a scenario did not run simply lacks its rows
+const metrics = [...new Set(runs.flatMap((r) => r.table.map((row) => row.metric)))];
+for (const metric of metrics) {
+  const rows = runs.flatMap((r) => r.table.filter((row) => row.metric === metric));
+  const row = rows[0];
   const passes = rows.filter((r) => r.pass === true).length;
   const judged = rows.filter((r) => r.pass !== undefined).length;
   console.log(

@@ -1,3 +1,4 @@
+import type { ServerResponse } from 'node:http';
 import type { Request, Response } from 'express';
 import { AppError, isAppError } from '@brand/shared/errors';
 import { clientAddressKey } from '../http/clientAddress';
@@ -57,8 +58,24 @@ export class AccessGate {
     return { identity, decision: await this.charge(res, identity, cost) };
   }
 
+  /**
+   * The identity of a key the cache already holds, when it may use the API: the common case
+   * of a busy integration, decided without leaving the process and without side effects.
+   * Undefined means admission needs the full path (identify: a lookup, a refusal, the
+   * address budget), which the lean list route leaves to express.
+   */
+  knownIdentity(authorization: string | undefined): ApiIdentity | undefined {
+    const check = this.authenticator.check(authorization);
+    if (check.kind !== 'known' || check.identity.tier === 'free') return undefined;
+    return check.identity as ApiIdentity;
+  }
+
   /** Charges `cost` units to the identity's brand budget and sets the RateLimit headers. */
-  async charge(res: Response, identity: ApiIdentity, cost: number): Promise<RateLimitDecision> {
+  async charge(
+    res: Pick<ServerResponse, 'setHeader'>,
+    identity: ApiIdentity,
+    cost: number,
+  ): Promise<RateLimitDecision> {
     const decision = await this.limiter.consume(
       `brand:${identity.brandId}`,
       this.limitOf(identity),

@@ -36,22 +36,29 @@ function fromHttpError(err: unknown): AppError | undefined {
 export function errorHandler(log: Logger): ErrorRequestHandler {
   return (err: unknown, req, res, next) => {
     if (res.headersSent) return next(err);
-    const appError = isAppError(err) ? err : fromHttpError(err);
-    if (appError && appError.code !== 'internal_error') {
-      if (appError.code === 'service_unavailable') {
-        log.warn(
-          { request_id: requestIdOf(res), err: appError.cause ?? appError },
-          'backing service unavailable',
-        );
-      }
-      return send(req.path, res, appError);
-    }
-    log.error(
-      { request_id: requestIdOf(res), err: appError?.cause ?? err, path: req.path },
-      'request failed',
-    );
-    send(req.path, res, new AppError('internal_error', 'An internal error occurred.'));
+    send(req.path, res, answerFor(log, err, requestIdOf(res), req.path));
   };
+}
+
+/**
+ * The AppError to answer `err` with, logging what needs an operator: a backing service
+ * that was unavailable (warn) and anything unclassified (error, with its cause; the
+ * answer is a bare internal_error). Shared with the lean list route, so both answer and
+ * log alike.
+ */
+export function answerFor(log: Logger, err: unknown, requestId: string, path: string): AppError {
+  const appError = isAppError(err) ? err : fromHttpError(err);
+  if (appError && appError.code !== 'internal_error') {
+    if (appError.code === 'service_unavailable') {
+      log.warn(
+        { request_id: requestId, err: appError.cause ?? appError },
+        'backing service unavailable',
+      );
+    }
+    return appError;
+  }
+  log.error({ request_id: requestId, err: appError?.cause ?? err, path }, 'request failed');
+  return new AppError('internal_error', 'An internal error occurred.');
 }
 
 /** REST error body, or JSON-RPC on the assistant endpoint (its clients parse nothing else). */

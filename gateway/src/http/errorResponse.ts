@@ -1,3 +1,4 @@
+import type { ServerResponse } from 'node:http';
 import type { Response } from 'express';
 import { type AppError, httpStatusOf, type FieldIssue } from '@brand/shared/errors';
 import { requestIdOf } from './requestId';
@@ -28,7 +29,7 @@ export function sendError(res: Response, err: AppError): void {
 }
 
 /** The headers an error carries, whatever the body format (REST or JSON-RPC). */
-export function setErrorHeaders(res: Response, err: AppError): void {
+export function setErrorHeaders(res: Pick<ServerResponse, 'setHeader'>, err: AppError): void {
   if (err.retryAfterSeconds !== undefined)
     res.setHeader('Retry-After', String(err.retryAfterSeconds));
   if (httpStatusOf(err.code) === 401) {

@@ -1,5 +1,5 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv-provider.js';
 import { z } from 'zod';
 import { isAppError, AppError, quoteInput } from '@brand/shared/errors';
@@ -91,18 +91,24 @@ export function createMcpServer(ctx: ToolContext, log: Logger): Server {
       }
       return await definition.run(params.arguments ?? {}, ctx);
     } catch (err) {
-      if (isAppError(err)) {
-        if (err.code === 'internal_error')
-          log.error({ err: err.cause ?? err, request_id: ctx.requestId }, 'tool failed');
-        return errorResult(err, ctx.requestId);
-      }
-      log.error({ err, request_id: ctx.requestId }, 'tool failed');
-      return errorResult(
-        new AppError('internal_error', 'An internal error occurred.'),
-        ctx.requestId,
-      );
+      return toolFailure(err, ctx.requestId, log);
     }
   });
 
   return server;
+}
+
+/**
+ * A tool's failure as its result (isError): an AppError as itself, anything else as a bare
+ * internal_error; internal errors are logged with their cause. Shared by the SDK server's
+ * tools/call and the direct list call (directListCall.ts).
+ */
+export function toolFailure(err: unknown, requestId: string, log: Logger): CallToolResult {
+  if (isAppError(err)) {
+    if (err.code === 'internal_error')
+      log.error({ err: err.cause ?? err, request_id: requestId }, 'tool failed');
+    return errorResult(err, requestId);
+  }
+  log.error({ err, request_id: requestId }, 'tool failed');
+  return errorResult(new AppError('internal_error', 'An internal error occurred.'), requestId);
 }

@@ -1,7 +1,9 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RequestHandler } from 'express';
 import type { Logger } from '@brand/shared/logger';
 
-interface LogLocals {
+/** What the access line names besides the request itself; read when the response closes. */
+export interface LogLocals {
   requestId?: string;
   brandId?: string;
 }
@@ -16,23 +18,37 @@ interface LogLocals {
  */
 export function accessLog(log: Logger): RequestHandler {
   return (req, res, next) => {
-    const started = performance.now();
-    res.once('close', () => {
-      const locals = res.locals as LogLocals;
-      const url = req.originalUrl;
-      const q = url.indexOf('?');
-      const line = {
-        method: req.method,
-        path: q === -1 ? url : url.slice(0, q),
-        status: res.statusCode,
-        ms: Math.round((performance.now() - started) * 100) / 100,
-        request_id: locals.requestId,
-        brand_id: locals.brandId,
-      };
-      if (!res.writableFinished) log.warn(line, 'request aborted');
-      else if (res.statusCode >= 500) log.error(line, 'request completed');
-      else log.info(line, 'request completed');
-    });
+    logWhenClosed(log, req, res, res.locals as LogLocals);
     next();
   };
+}
+
+/**
+ * Writes the access line of one request when its response closes; express's middleware
+ * above and the lean list route (http/leanListRoute.ts) share it, so both log alike.
+ * `locals` is read at close time (the brand is known only after admission).
+ */
+export function logWhenClosed(
+  log: Logger,
+  req: IncomingMessage,
+  res: ServerResponse,
+  locals: LogLocals,
+): void {
+  const started = performance.now();
+  res.once('close', () => {
+    // express's originalUrl is the raw request target too (routers rewrite only req.url)
+    const url = (req as { originalUrl?: string }).originalUrl ?? req.url ?? '';
+    const q = url.indexOf('?');
+    const line = {
+      method: req.method,
+      path: q === -1 ? url : url.slice(0, q),
+      status: res.statusCode,
+      ms: Math.round((performance.now() - started) * 100) / 100,
+      request_id: locals.requestId,
+      brand_id: locals.brandId,
+    };
+    if (!res.writableFinished) log.warn(line, 'request aborted');
+    else if (res.statusCode >= 500) log.error(line, 'request completed');
+    else log.info(line, 'request completed');
+  });
 }

@@ -43,6 +43,14 @@ export class GatewayMetrics {
     };
   }
 
+  /**
+   * One request of a route served outside express (the lean list route): the same
+   * histogram and labels the middleware gives it, without a startTimer closure.
+   */
+  observeRequest(route: string, method: string, status: number, seconds: number): void {
+    this.requests.observe({ method, route, status: String(status) }, seconds);
+  }
+
   recordDecision(d: RateLimitDecision): void {
     this.rateLimit.inc({
       outcome: d.allowed ? 'allowed' : 'refused',

@@ -1,4 +1,4 @@
-import type { Response } from 'express';
+import type { ServerResponse } from 'node:http';
 import { WINDOW_SECONDS, type RateLimitDecision } from './limiter';
 
 /**
@@ -9,7 +9,7 @@ import { WINDOW_SECONDS, type RateLimitDecision } from './limiter';
  * plus Retry-After on a refusal.
  */
 export function setRateLimitHeaders(
-  res: Response,
+  res: Pick<ServerResponse, 'setHeader'>,
   policy: 'brand' | 'anonymous',
   d: RateLimitDecision,
 ): void {

@@ -11,6 +11,7 @@ import { originPolicy } from '../http/originPolicy';
 import { requestIdOf } from '../http/requestId';
 import { EnvelopeError, readEnvelope, type Envelope } from '../mcp/envelope';
 import { exchange } from '../mcp/exchange';
+import { answerDirectListCall, directListCall } from '../mcp/directListCall';
 import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import { jsonRpcError, type JsonRpcId } from '../mcp/jsonRpc';
 import { createMcpServer } from '../mcp/mcpServer';
@@ -173,16 +174,19 @@ export function registerMcp(router: Router, deps: McpRouteDeps): void {
       });
     }
 
-    const server = createMcpServer(
-      {
-        identity,
-        records: deps.records,
-        plans: deps.plans,
-        requestId: requestIdOf(res),
-        onPermissionRefused: () => deps.gate.permissionRefused(),
-      },
-      deps.log,
-    );
+    const ctx = {
+      identity,
+      records: deps.records,
+      plans: deps.plans,
+      requestId: requestIdOf(res),
+      onPermissionRefused: () => deps.gate.permissionRefused(),
+    };
+    const direct = directListCall(envelope);
+    if (direct !== undefined) {
+      const text = await answerDirectListCall(direct, ctx, deps.log);
+      return res.type('application/json').send(text);
+    }
+    const server = createMcpServer(ctx, deps.log);
     const answers = await exchange(server, envelope.messages, deps.timeoutMs);
     const replies: unknown[] = [...envelope.rejected, ...answers];
     if (replies.length === 0) return res.status(202).end();

@@ -84,14 +84,19 @@ export async function dropStaleDatabases() {
   return dropped;
 }
 
-/** Waits until no session is connected to `name` (backends flush their statistics on exit). */
-export async function waitForNoSessions(name, timeoutMs = 10_000) {
+/**
+ * Waits until no session is connected to `name` (backends flush their statistics on exit),
+ * or none of these `applicationNames` when given.
+ */
+export async function waitForNoSessions(name, timeoutMs = 10_000, applicationNames = undefined) {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     const n = await withAdmin(async (c) => {
       const r = await c.query(
-        'select count(*)::int as n from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()',
-        [name],
+        `select count(*)::int as n from pg_stat_activity
+         where datname = $1 and pid <> pg_backend_pid()
+           and ($2::text[] is null or application_name = any($2::text[]))`,
+        [name, applicationNames ?? null],
       );
       return r.rows[0].n;
     });
@@ -209,7 +214,8 @@ export async function rowsReadPerRow(url, sql, params, searchPath = 'records') {
     const top = r.rows[0]['QUERY PLAN'][0].Plan;
     let read = 0;
     const walk = (node) => {
-      if (/Scan/.test(node['Node Type']))
+      // a Bitmap Index Scan only finds rows its Bitmap Heap Scan then reads (and counts)
+      if (/Scan/.test(node['Node Type']) && node['Node Type'] !== 'Bitmap Index Scan')
         read +=
           (node['Actual Rows'] + (node['Rows Removed by Filter'] ?? 0)) * node['Actual Loops'];
       for (const child of node.Plans ?? []) walk(child);

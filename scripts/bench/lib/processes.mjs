@@ -68,6 +68,7 @@ export async function spawnService({
     if (entry !== undefined) {
       service.port = entry.port;
       service.opsPort = entry.ops_port; // the gateway's internal listener (/metrics)
+      service.listening = entry;
       return service;
     }
     if (exitCode !== undefined) break;

@@ -37,10 +37,15 @@ async function pooled(n, concurrency, fn) {
 }
 
 /**
- * Creates `count` verified Enterprise brands, each with an owner and one live key, via
- * the admin API. Returns `[{ brandId, secret }]`.
+ * Creates `count` verified Enterprise brands, each with an owner and one live key (with
+ * `permissions`), via the admin API. Returns `[{ brandId, secret }]`.
  */
-export async function createEnterpriseBrands(recordsAddress, internalToken, count) {
+export async function createEnterpriseBrands(
+  recordsAddress,
+  internalToken,
+  count,
+  { permissions = [], namePrefix = 'Bench Brand' } = {},
+) {
   const access = new AccessServiceClient(recordsAddress, grpc.credentials.createInsecure());
   const metadata = new grpc.Metadata();
   metadata.set('x-internal-token', internalToken);
@@ -50,10 +55,10 @@ export async function createEnterpriseBrands(recordsAddress, internalToken, coun
         access,
         'createBrand',
         {
-          name: `Bench Brand ${i}`,
+          name: `${namePrefix} ${i}`,
           tier: BrandTier.BRAND_TIER_ENTERPRISE,
           verified: true,
-          owner_email: `owner${i}@bench.test`,
+          owner_email: `owner${i}.${namePrefix.replace(/\W+/g, '').toLowerCase()}@bench.test`,
         },
         metadata,
       );
@@ -65,7 +70,7 @@ export async function createEnterpriseBrands(recordsAddress, internalToken, coun
           name: 'Bench load',
           environment: Environment.ENVIRONMENT_LIVE,
           actor_email: owner.email,
-          permissions: [],
+          permissions,
         },
         metadata,
       );
@@ -79,9 +84,10 @@ export async function createEnterpriseBrands(recordsAddress, internalToken, coun
 /**
  * Gives each brand one campaign and `perBrand` submissions, one second apart (newest
  * now), with random microseconds as PostgreSQL would store them; then ANALYZE, so the
- * planner sees the tables as a long-running database would.
+ * planner sees the tables as a long-running database would. Statuses cycle through
+ * pending, approved and rejected, or are all `status` when given.
  */
-export async function insertSubmissions(databaseUrl, brandIds, perBrand) {
+export async function insertSubmissions(databaseUrl, brandIds, perBrand, { status } = {}) {
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   try {
@@ -112,8 +118,9 @@ export async function insertSubmissions(databaseUrl, brandIds, perBrand) {
                                          'carlo.vlogs', 'tita.reviews'])[1 + g % 5] as handle) h
        cross join lateral (select (array['tiktok', 'instagram', 'youtube', 'facebook'])[1 + g % 4]
                                   as platform) p
-       cross join lateral (select (array['pending', 'approved', 'rejected'])[1 + g % 3] as status) s`,
-      [brandIds, perBrand],
+       cross join lateral (select coalesce($3, (array['pending', 'approved', 'rejected'])[1 + g % 3])
+                                  as status) s`,
+      [brandIds, perBrand, status ?? null],
     );
     await client.query('analyze brands, api_keys, campaigns, submissions');
   } finally {

@@ -4,6 +4,7 @@ import {
   failPendingDeliveries,
   finishAttempt,
   insertAttempt,
+  recordSucceededAttempt,
   type ClaimedDelivery,
 } from './deliveryRepo';
 import { nextAttemptAt } from './schedule';
@@ -24,7 +25,8 @@ export type Verdict = 'succeeded' | 'retry' | 'failed' | 'receiver_disabled';
  * receiver's last status, last delivery time and failure streak. A 410 disables the
  * receiver, and so do `disableAfterMs` without a 2xx; a disabled receiver's pending
  * deliveries are failed visibly. Test deliveries get one attempt and never count as
- * failures. Returns what happened, for logs.
+ * failures. A success, the common case, is one statement (recordSucceededAttempt).
+ * Returns what happened, for logs.
  */
 export function recordOutcome(
   pool: Pool,
@@ -34,6 +36,18 @@ export function recordOutcome(
   r: SendResult,
 ): Promise<Verdict> {
   const attempt = d.attempts + 1;
+  if (r.ok && r.status !== undefined) {
+    return recordSucceededAttempt(pool, {
+      deliveryId: d.id,
+      receiverId: d.receiver_id,
+      number: attempt,
+      startedAt,
+      durationMs: r.durationMs,
+      statusCode: r.status,
+      excerpt: r.excerpt ?? null,
+      test: d.test,
+    }).then(() => 'succeeded' as const);
+  }
   const now = new Date();
   return withTransaction(pool, async (db) => {
     await insertAttempt(db, {

@@ -1,0 +1,307 @@
+// The side-by-side table: every figure with its baseline, ratio and target; printed, and
+// written with the raw results to .local/bench/last.json (smoke.json for a smoke run).
+import { mkdirSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { execFileSync } from 'node:child_process';
+import {
+  OUT_DIR,
+  REPO_ROOT,
+  SETTINGS,
+  TARGETS,
+  elapsed,
+  elapsedSeconds,
+  round,
+} from './settings.mjs';
+
+const cpuSum = (arm) => Object.values(arm).reduce((a, b) => a + b, 0);
+const ms = (x) => Math.max(x, 1); // autocannon reports whole milliseconds
+
+/** The table's rows from a run's results (scenarios that did not run add no rows). */
+export function evaluate(r) {
+  const T = TARGETS;
+  const rows = [];
+  const check = !SETTINGS.smoke; // a smoke run checks the harness and validity only
+  const add = (metric, value, base, ratio, verdict, note = '') =>
+    rows.push({
+      metric,
+      value: round(value, 3),
+      baseline: base === undefined ? undefined : round(base, 3),
+      ratio: ratio === undefined ? undefined : round(ratio, 3),
+      target: [verdict?.target, note].filter(Boolean).join(' '),
+      pass: check ? verdict?.pass : undefined,
+    });
+  const atLeast = (x, min) => ({ target: `>= ${min}`, pass: x >= min });
+  const atMost = (x, max) => ({ target: `<= ${max}`, pass: x <= max });
+  const vs = (metric, value, base, verdict, note) =>
+    add(metric, value, base, value / base, verdict?.(value / base), note);
+
+  const { s1, s2 } = r;
+  const [b0, rest, mcp, ceil] = ['B0', 'REST', 'MCP', 'ceiling'].map((k) => s1.arms[k]);
+  const c1 = s1.cpuMsPerRequest;
+  add('S1 B0 throughput (req/s)', b0.rps, undefined, undefined, undefined, '(the baseline)');
+  vs('S1 REST throughput (req/s)', rest.rps, b0.rps, (x) => atLeast(x, T.s1VsB0), '(vs B0)');
+  add('S1 REST p50 latency (ms)', rest.p50, b0.p50, rest.p50 / ms(b0.p50), undefined, '(vs B0)');
+  add(
+    'S1 REST p99 latency (ms)',
+    rest.p99,
+    b0.p99,
+    rest.p99 / ms(b0.p99),
+    atMost(rest.p99 / ms(b0.p99), T.s1P99VsB0),
+    '(vs B0)',
+  );
+  vs('S1 ceiling node:http (req/s)', ceil.rps, b0.rps, undefined, '(vs B0)');
+  vs('S1 CPU/request all processes (ms)', cpuSum(c1.REST), cpuSum(c1.B0), undefined, '(vs B0)');
+  for (const proc of ['gateway', 'records', 'postgres'])
+    add(`S1 CPU/request ${proc} (ms)`, c1.REST[proc], undefined, undefined);
+  add('S1 CPU/request B0 node (ms)', c1.B0.b0, undefined, undefined);
+  add('S1 CPU/request B0 postgres (ms)', c1.B0.postgres, undefined, undefined);
+
+  const [b2, r2] = ['B0', 'REST'].map((k) => s2.arms[k]);
+  vs('S2 REST limit=200 (req/s)', r2.rps, b2.rps, (x) => atLeast(x, T.s2VsB0), '(vs B0)');
+  add('S2 REST p99 latency (ms)', r2.p99, b2.p99, r2.p99 / ms(b2.p99), undefined, '(vs B0)');
+  const c2 = s2.cpuMsPerRequest;
+  vs('S2 CPU/request all processes (ms)', cpuSum(c2.REST), cpuSum(c2.B0), undefined, '(vs B0)');
+
+  vs('S3 MCP tools/call (req/s)', mcp.rps, rest.rps, (x) => atLeast(x, T.s3VsS1), '(vs S1 REST)');
+  vs('S3 MCP vs B0 (req/s)', mcp.rps, b0.rps, undefined, '(vs B0)');
+  add(
+    'S3 MCP p99 latency (ms)',
+    mcp.p99,
+    rest.p99,
+    mcp.p99 / ms(rest.p99),
+    undefined,
+    '(vs S1 REST)',
+  );
+  vs('S3 MCP gateway CPU/call (ms)', c1.MCP.gateway, c1.REST.gateway, undefined, '(vs S1 REST)');
+
+  for (const [where, d] of [
+    ['via gateway', r.depth.depthGateway],
+    ['on records', r.depth.depthGrpc],
+  ])
+    vs(
+      `S4 deep page ${where} p50 (ms)`,
+      d.deepP50,
+      d.firstP50,
+      (x) => atMost(x, T.depthRatio),
+      '(vs page 1)',
+    );
+  const readPerRow = Math.max(r.depth.rowsRead.first.perRow, r.depth.rowsRead.deep.perRow);
+  add(
+    'S4 DB rows read per row returned',
+    readPerRow,
+    undefined,
+    undefined,
+    atMost(readPerRow, T.rowsReadPerRow),
+  );
+  const writtenPerPage = r.work.rowsWritten / r.work.pagesServed;
+  add(
+    'DB rows written per page',
+    writtenPerPage,
+    undefined,
+    undefined,
+    atMost(writtenPerPage, T.rowsWrittenPerPage),
+  );
+
+  if (r.plans) {
+    const p = r.plans;
+    const [pRest, pNew, pReplay] = ['S1 REST', 'new', 'replay'].map((k) => p.arms[k]);
+    vs(
+      'S5 plan replay (req/s)',
+      pReplay.rps,
+      pRest.rps,
+      (x) => atLeast(x, T.s5ReplayVsS1),
+      '(vs S1 REST, same rounds)',
+    );
+    add(
+      'S5 plan replay p50 / p99 (ms)',
+      pReplay.p50,
+      pRest.p50,
+      pReplay.p99 / ms(pRest.p99),
+      undefined,
+      `p99 ${pReplay.p99} (ratio: p99 vs S1 REST)`,
+    );
+    vs('S5 new plan (req/s)', pNew.rps, pRest.rps, undefined, '(vs S1 REST, same rounds)');
+    add('S5 new plan p50 / p99 (ms)', pNew.p50, undefined, undefined, undefined, `p99 ${pNew.p99}`);
+    for (const arm of ['new', 'replay'])
+      for (const [proc, value] of Object.entries(p.cpuMsPerRequest[arm]))
+        add(`S5 ${arm} CPU/request ${proc} (ms)`, value, undefined, undefined);
+  }
+  if (r.webhooks) {
+    const w = r.webhooks;
+    add(
+      'S6 deliveries/s out (burst, sustained)',
+      w.burst.deliveriesPerSecond,
+      undefined,
+      undefined,
+      atLeast(w.burst.deliveriesPerSecond, T.s6DeliveriesPerSecond),
+      `(${w.burst.deliveries} deliveries)`,
+    );
+    add(
+      'S6 business changes/s in (burst)',
+      w.burst.changesPerSecond,
+      undefined,
+      undefined,
+      undefined,
+    );
+    add(
+      `S6 commit-to-2xx p50 at ${w.paced.rate}/s (ms)`,
+      w.paced.p50,
+      undefined,
+      undefined,
+      undefined,
+    );
+    add(
+      `S6 commit-to-2xx p99 at ${w.paced.rate}/s (ms)`,
+      w.paced.p99,
+      undefined,
+      undefined,
+      atMost(w.paced.p99, T.s6CommitTo2xxP99Ms),
+    );
+    for (const [proc, value] of Object.entries(w.burst.cpuMsPerDelivery))
+      add(`S6 CPU/delivery ${proc} (ms)`, value, undefined, undefined);
+  }
+  if (r.otherBrands) {
+    const o = r.otherBrands;
+    const note = '(vs mean of alone before and after)';
+    vs(
+      `Small brand p50 beside a ${o.bigRows}-row brand (ms)`,
+      o.withBig.p50,
+      o.aloneMean.p50,
+      (x) => atMost(x, T.otherBrandsRatio),
+      note,
+    );
+    vs(
+      'Small brand CPU/request beside it (ms)',
+      o.withBig.cpuMs,
+      o.aloneMean.cpuMs,
+      (x) => atMost(x, T.otherBrandsRatio),
+      note,
+    );
+    add(
+      'Small brand DB rows read per row beside it',
+      o.rowsRead.perRow,
+      undefined,
+      undefined,
+      atMost(o.rowsRead.perRow, T.rowsReadPerRow),
+    );
+  }
+  const m = r.memory;
+  for (const name of Object.keys(m.peakRss)) {
+    const idle = m.idle[name]?.rss;
+    add(
+      `${name} RSS peak (MB)`,
+      m.peakRss[name],
+      idle,
+      idle ? m.peakRss[name] / idle : undefined,
+      atMost(m.peakRss[name], T.rssPeakMb),
+      'MB',
+    );
+    if (!m.after[name] || !m.warm[name]) continue;
+    const growth = m.after[name].liveHeap / m.warm[name].liveHeap;
+    add(
+      `${name} live heap after GC (MB)`,
+      m.after[name].liveHeap,
+      m.warm[name].liveHeap,
+      growth,
+      atMost(growth, T.liveHeapGrowth),
+      '(vs after S1)',
+    );
+  }
+  return rows;
+}
+
+export function printTable(rows) {
+  const header = ['metric', 'value', 'baseline', 'ratio', 'target', 'result'];
+  const cells = rows.map((row) => [
+    row.metric,
+    String(row.value),
+    row.baseline === undefined ? '' : String(row.baseline),
+    row.ratio === undefined ? '' : String(row.ratio),
+    row.target,
+    row.pass === undefined ? '' : row.pass ? 'pass' : 'FAIL',
+  ]);
+  const widths = header.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i].length)));
+  const line = (c) =>
+    c.map((x, i) => (i === 0 || i === 4 ? x.padEnd(widths[i]) : x.padStart(widths[i]))).join('  ');
+  console.log(line(header));
+  console.log(widths.map((w) => '-'.repeat(w)).join('  '));
+  for (const c of cells) console.log(line(c));
+}
+
+function gitCommit() {
+  try {
+    const opts = { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'ignore'] };
+    const sha = execFileSync('git', ['rev-parse', '--short', 'HEAD'], opts).toString().trim();
+    const dirty = execFileSync('git', ['status', '--porcelain', '--untracked-files=no'], opts)
+      .toString()
+      .trim();
+    return dirty ? `${sha}+dirty` : sha;
+  } catch {
+    return 'unknown';
+  }
+}
+
+const loadavg = () =>
+  os
+    .loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ');
+
+/** Prints the table and the notes under it, writes the JSON; returns whether the run passed. */
+export function report(result) {
+  const rows = evaluate(result);
+  console.log('');
+  printTable(rows);
+  console.log('');
+  for (const [label, s] of [
+    ['S1/S3', result.s1],
+    ['S2', result.s2],
+  ])
+    for (const [arm, ratios] of Object.entries(s.roundRatios))
+      if (arm !== 'B0') console.log(`${label} ${arm} / B0 by round: ${ratios.join(' ')}`);
+  for (const note of result.notes) console.log(note);
+  console.log(
+    `page bodies: REST ${result.sizes.restBodyBytes} bytes (limit=200: ${result.sizes.rest200BodyBytes}), MCP ${result.sizes.mcpBodyBytes} bytes; load average at start ${result.loadAtStart}, now ${loadavg()}`,
+  );
+  console.log(
+    `work (exact): ${result.work.pagesServed} pages, ${result.work.rowsReturned} rows returned, ${result.work.submissionRowsRead} submission rows read, ${result.work.rowsWritten} rows written`,
+  );
+  console.log('memory by phase (MB): RSS / heap in use after a full GC');
+  for (const m of result.memory.timeline)
+    console.log(
+      `  ${m.phase.padEnd(8)} ${Object.entries(m)
+        .filter(([k]) => k !== 'phase' && k !== 'at')
+        .map(([n, v]) => `${n} ${v.rss} / ${v.liveHeap}`)
+        .join('   ')}`,
+    );
+  const failed = rows.filter((r) => r.pass === false);
+  for (const msg of result.invalid) console.log(`INVALID RUN: ${msg}`);
+  const passed = failed.length === 0 && result.invalid.length === 0;
+  mkdirSync(OUT_DIR, { recursive: true });
+  const file = SETTINGS.smoke ? 'smoke.json' : 'last.json';
+  writeFileSync(
+    path.join(OUT_DIR, file),
+    `${JSON.stringify(
+      {
+        finishedAt: new Date().toISOString(),
+        commit: gitCommit(),
+        seconds: round(elapsedSeconds(), 1),
+        machine: { cpus: os.cpus().length, loadavg: os.loadavg(), loadAtStart: result.loadAtStart },
+        settings: SETTINGS,
+        targets: TARGETS,
+        results: result,
+        table: rows,
+        passed,
+      },
+      null,
+      2,
+    )}\n`,
+  );
+  console.log(
+    `${passed ? 'PASS' : 'FAIL'}${SETTINGS.smoke ? ' (smoke: harness and validity only)' : ''}: ${failed.length} target(s) missed${result.invalid.length ? ', run invalid' : ''}; results in .local/bench/${file} (${elapsed()})`,
+  );
+  return passed;
+}
+
+export { loadavg };

@@ -1,0 +1,112 @@
+// The benchmark's settings (environment knobs), targets, fixed secrets and paths, and its
+// console voice. Everything a scenario module needs to know about the run, in one place.
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+/** Issue 10's targets; not lowered to today's figures. */
+export const TARGETS = {
+  s1VsB0: 0.8,
+  s1P99VsB0: 1.5,
+  s2VsB0: 0.8,
+  s3VsS1: 0.85,
+  depthRatio: 1.2,
+  rowsReadPerRow: 1.05,
+  rowsWrittenPerPage: 0.1,
+  rssPeakMb: 200,
+  liveHeapGrowth: 1.3,
+  s5ReplayVsS1: 1,
+  s6DeliveriesPerSecond: 1000,
+  s6CommitTo2xxP99Ms: 1000,
+  otherBrandsRatio: 1.2,
+};
+
+export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+export const OUT_DIR = path.join(REPO_ROOT, '.local/bench');
+export const LOG_DIR = path.join(OUT_DIR, 'logs');
+export const PROFILE_DIR = path.join(OUT_DIR, 'profiles');
+export const MAINS = {
+  records: path.join(REPO_ROOT, 'services/records/dist/main.js'),
+  recordsMigrate: path.join(REPO_ROOT, 'services/records/dist/migrate.js'),
+  plans: path.join(REPO_ROOT, 'services/plans/dist/main.js'),
+  plansMigrate: path.join(REPO_ROOT, 'services/plans/dist/migrate.js'),
+  webhooks: path.join(REPO_ROOT, 'services/webhooks/dist/main.js'),
+  webhooksMigrate: path.join(REPO_ROOT, 'services/webhooks/dist/migrate.js'),
+  gateway: path.join(REPO_ROOT, 'gateway/dist/main.js'),
+  ceiling: path.join(REPO_ROOT, 'scripts/bench/baselineServer.mjs'),
+  b0: path.join(REPO_ROOT, 'scripts/bench/baselineMonolith.mjs'),
+};
+export const GC_PROBE = pathToFileURL(path.join(REPO_ROOT, 'scripts/bench/gcProbe.mjs')).href;
+/**
+ * V8 heap sizing of the gateway and records, as the Dockerfile, Helm chart, compose file and
+ * scripts/up.sh start them (BENCHMARKS.md "Memory").
+ */
+export const HEAP_FLAGS = ['--max-semi-space-size=8', '--heap-growing-percent=200'];
+
+export const INTERNAL_TOKEN = 'bench-internal-token-0123456789abcdef';
+export const ADMIN_TOKEN = 'bench-admin-token-0123456789abcdef-0123';
+export const CURSOR_SECRET = 'bench-cursor-secret-0123456789abcdef-0123456789';
+/** 32 bytes, base64: the webhooks service's key for endpoint signing secrets at rest. */
+export const WEBHOOK_SECRET_KEY = Buffer.alloc(32, 7).toString('base64');
+
+const intEnv = (name, fallback) => {
+  const value = process.env[name];
+  if (value === undefined || value === '') return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n <= 0) throw new Error(`${name} must be a positive integer`);
+  return n;
+};
+
+const SMOKE = process.env.BENCH_SMOKE === '1';
+export const SETTINGS = {
+  /** BENCH_SMOKE=1: harness and validity only, short slices, no speed targets. */
+  smoke: SMOKE,
+  /** Round-robin rounds x slice seconds per arm (4 x 2 s by default), after a warm-up. */
+  rounds: intEnv('BENCH_ROUNDS', SMOKE ? 1 : 4),
+  sliceSeconds: intEnv('BENCH_SLICE_SECONDS', SMOKE ? 1 : 2),
+  warmupSeconds: intEnv('BENCH_WARMUP_SECONDS', SMOKE ? 1 : 2),
+  /** Concurrent connections of every HTTP load (the issue's figure: 50). */
+  connections: intEnv('BENCH_CONNECTIONS', SMOKE ? 8 : 50),
+  /**
+   * Multiplies every tier's rate limit in the gateway (RATE_LIMIT_SCALE, bench-only): one
+   * Enterprise key (240 a minute) x 2,000 carries any load two cores can push, and the
+   * Redis script still runs for every request.
+   */
+  rateLimitScale: intEnv('BENCH_RATE_LIMIT_SCALE', 2000),
+  /** Rows of the load brand (S1-S3: 50- and 200-row pages) and of the deep brand (S4). */
+  loadRows: 1_000,
+  pageSize: 50,
+  bigPageSize: 200,
+  deepRows: SMOKE ? 2_000 : 20_000,
+  depth: SMOKE ? 1_000 : 19_000,
+  depthWarmupPairs: SMOKE ? 2 : 10,
+  depthPairs: SMOKE ? 10 : 100,
+  grpcConcurrency: 4,
+  grpcSlices: SMOKE ? 2 : 16,
+  grpcSliceMs: 250,
+  /**
+   * S5: brands whose keys the new-plan arm rotates through, so no brand nears its 200
+   * pending plans (each brand gets at most planBrandCapacity new plans; see plans.mjs).
+   */
+  planBrands: SMOKE ? 2 : 100,
+  planBrandCapacity: 190,
+  /** S6: webhook receivers, and the paced rate of business changes for latency. */
+  webhookReceivers: 10,
+  webhookPacedRate: 100,
+  webhookPacedSeconds: intEnv('BENCH_WEBHOOK_PACED_SECONDS', SMOKE ? 2 : 10),
+  /** S6 burst: changes committed as fast as possible, then deliveries/s until all landed. */
+  webhookBurstChanges: intEnv('BENCH_WEBHOOK_BURST', SMOKE ? 20 : 1_000),
+  /** The "other brands" scenario: rows of the big brand (one INSERT ... generate_series). */
+  otherBrandRows: intEnv('BENCH_OTHER_BRAND_ROWS', SMOKE ? 10_000 : 1_000_000),
+  otherBrandSmallRows: 10,
+  otherBrandPairs: SMOKE ? 20 : 400,
+  /** BENCH_PROFILE=1: CPU profiles of every measured process into .local/bench/profiles. */
+  profile: process.env.BENCH_PROFILE === '1',
+  /** The whole run is aborted (and cleaned up) after this long. */
+  watchdogSeconds: intEnv('BENCH_WATCHDOG_SECONDS', SMOKE ? 240 : 600),
+};
+
+const startedAt = Date.now();
+export const elapsed = () => `${((Date.now() - startedAt) / 1000).toFixed(1)}s`;
+export const elapsedSeconds = () => (Date.now() - startedAt) / 1000;
+export const say = (msg) => console.log(`[bench ${elapsed().padStart(6)}] ${msg}`);
+export const round = (x, digits = 2) => (Number.isFinite(x) ? Number(x.toFixed(digits)) : x);

@@ -12,6 +12,7 @@ import { refuseAmbiguousHeaders } from './http/ambiguousHeaders';
 import { securityHeaders } from './http/securityHeaders';
 import { closeWhenBodyUnread } from './http/unreadBody';
 import { withLeanListRoute } from './http/leanListRoute';
+import { withLeanMcpRoute } from './http/leanMcpRoute';
 import { accessLog } from './observability/accessLog';
 import type { GatewayMetrics } from './observability/metrics';
 import { registerHealth, type HealthState } from './routes/health';
@@ -35,16 +36,23 @@ export interface GatewayDeps {
 }
 
 /**
- * The public listener: the lean list route (http/leanListRoute.ts) ahead of the express
- * application, which answers everything the lean route does not take.
+ * The public listener: the lean list and MCP routes (http/leanListRoute.ts,
+ * http/leanMcpRoute.ts) ahead of the express application, which answers everything they do
+ * not take.
  */
 export function createGatewayListener(deps: GatewayDeps): RequestListener {
-  return withLeanListRoute(createApp(deps) as RequestListener, {
+  const lean = {
     gate: deps.gate,
     records: deps.records,
     metrics: deps.metrics,
     log: deps.log,
     accessLog: deps.accessLog,
+  };
+  const app = createApp(deps) as RequestListener;
+  return withLeanMcpRoute(withLeanListRoute(app, lean), {
+    ...lean,
+    plans: deps.plans,
+    maxBodyBytes: deps.mcp.maxBodyBytes,
   });
 }
 

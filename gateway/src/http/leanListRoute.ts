@@ -88,8 +88,37 @@ function paramsOf(query: string): ListParams | undefined {
   return limit === undefined ? undefined : { limit };
 }
 
+/**
+ * What express's requestId(), securityHeaders(), accessLog() and metrics middleware do for
+ * a request, in the same order; shared by the lean routes. Returns the request id.
+ */
+export function beginLeanResponse(
+  req: IncomingMessage,
+  res: ServerResponse,
+  deps: Pick<LeanListDeps, 'log' | 'metrics' | 'accessLog'>,
+  brandId: string,
+  route: string,
+): string {
+  const started = performance.now();
+  const requestId = safeRequestId(req.headers['x-request-id']) ?? newId('request');
+  res.setHeader('X-Request-Id', requestId);
+  res.setHeader('Cache-Control', 'no-store');
+  res.setHeader('X-Content-Type-Options', 'nosniff');
+  const locals: LogLocals = { requestId, brandId };
+  if (deps.accessLog) logWhenClosed(deps.log, req, res, locals);
+  res.once('finish', () => {
+    deps.metrics.observeRequest(
+      route,
+      req.method ?? '',
+      res.statusCode,
+      (performance.now() - started) / 1e3,
+    );
+  });
+  return requestId;
+}
+
 /** False when Authorization or Host appears twice (express refuses those: ambiguousHeaders.ts). */
-function singleAuthorizationAndHost(raw: string[]): boolean {
+export function singleAuthorizationAndHost(raw: string[]): boolean {
   let authorization = 0;
   let host = 0;
   for (let i = 0; i < raw.length; i += 2) {
@@ -106,22 +135,12 @@ async function serve(
   lean: LeanRequest,
   deps: LeanListDeps,
 ): Promise<void> {
-  const started = performance.now();
-  // What requestId() and securityHeaders() set, in the same order.
-  const requestId = safeRequestId(req.headers['x-request-id']) ?? newId('request');
-  res.setHeader('X-Request-Id', requestId);
-  res.setHeader('Cache-Control', 'no-store');
-  res.setHeader('X-Content-Type-Options', 'nosniff');
-  const locals: LogLocals = { requestId, brandId: lean.identity.brandId };
-  if (deps.accessLog) logWhenClosed(deps.log, req, res, locals);
-  res.once('finish', () => {
-    deps.metrics.observeRequest(ROUTE, 'GET', res.statusCode, (performance.now() - started) / 1e3);
-  });
+  const requestId = beginLeanResponse(req, res, deps, lean.identity.brandId, ROUTE);
   try {
     const decision = await deps.gate.charge(res, lean.identity, 1);
     if (!decision.allowed) throw rateLimitedError(decision);
     const page = await listPage(deps.records, lean.identity, lean.resource, lean.params, requestId);
-    end(req, res, 200, page);
+    endJson(req, res, 200, page);
   } catch (err) {
     if (res.headersSent) {
       res.destroy();
@@ -129,7 +148,7 @@ async function serve(
     }
     const answer: AppError = answerFor(deps.log, err, requestId, req.url!.split('?')[0]!);
     setErrorHeaders(res, answer);
-    end(req, res, httpStatusOf(answer.code), JSON.stringify(errorBody(answer, requestId)));
+    endJson(req, res, httpStatusOf(answer.code), JSON.stringify(errorBody(answer, requestId)));
   }
 }
 
@@ -138,7 +157,7 @@ async function serve(
  * A page goes out as its three parts (the records' bytes are never copied into one buffer:
  * node writes them in one writev, the socket being corked for the tick).
  */
-function end(
+export function endJson(
   req: IncomingMessage,
   res: ServerResponse,
   status: number,

@@ -151,3 +151,66 @@ describe('the MCP direct list call answers as the SDK server does', () => {
     expect(comparable(direct)).toEqual(comparable(sdk));
   });
 });
+
+describe('the lean MCP route answers as express does, and hands it everything else', () => {
+  const auth = (): Record<string, string> => ({
+    'content-type': 'application/json',
+    accept: 'application/json, text/event-stream',
+    'mcp-protocol-version': '2025-11-25',
+    authorization: `Bearer ${key}`,
+  });
+  const listCall = JSON.stringify({
+    jsonrpc: '2.0',
+    id: 7,
+    method: 'tools/call',
+    params: { name: 'list_submissions', arguments: { limit: 2 } },
+  });
+
+  // `/api/mcp?` is the same route to express, but a form the lean route never takes
+  it.each([
+    ['a direct list call', listCall],
+    ['a refused direct list call', listCall.replace('"limit":2', '"limit":"x"')],
+    ['a body that is not JSON (read by the lean route, answered by express)', '{"jsonrpc":'],
+    ['a batch', `[${listCall}]`],
+    ['another method', '{"jsonrpc":"2.0","id":1,"method":"tools/list"}'],
+    ['an invalid envelope', '{"jsonrpc":"1.0","id":1,"method":"tools/call"}'],
+    ['a notification', '{"jsonrpc":"2.0","method":"notifications/initialized"}'],
+  ])('%s', async (_label, body) => {
+    const lean = await send('POST', '/api/mcp', auth(), body);
+    const general = await send('POST', '/api/mcp?', auth(), body);
+    expect(comparable(lean)).toEqual(comparable(general));
+  });
+
+  it('writes the access line and the route metric like the express route', async () => {
+    const requestId = 'lean-mcp-request-0001';
+    const res = await send('POST', '/api/mcp', { ...auth(), 'x-request-id': requestId }, listCall);
+    expect(res.status).toBe(200);
+    const line = await waitFor(
+      () => stack.gateway.logs().find((l) => l.includes(`"request_id":"${requestId}"`)),
+      { what: 'the access line of the lean MCP request' },
+    );
+    expect(JSON.parse(line)).toMatchObject({
+      msg: 'request completed',
+      method: 'POST',
+      path: '/api/mcp',
+      status: 200,
+      brand_id: brandId,
+    });
+    await waitFor(
+      async () => {
+        const metrics = await (await fetch(`${stack.gateway.opsUrl}/metrics`)).text();
+        const count = metrics
+          .split('\n')
+          .find(
+            (l) =>
+              l.startsWith('http_request_duration_seconds_count{') &&
+              l.includes('route="/api/mcp"') &&
+              l.includes('method="POST"') &&
+              l.includes('status="200"'),
+          );
+        return Number(count?.split(' ').at(-1)) >= 1;
+      },
+      { what: 'the MCP route metric' },
+    );
+  });
+});

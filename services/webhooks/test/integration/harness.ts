@@ -1,9 +1,8 @@
 // Shared set-up of the webhooks integration tests: a throwaway database, a test CA, a topic
 // and consumer group of the test file's own, the built webhooks service, and real HTTPS
 // example receivers registered through the admin RPCs.
-import type { ReceiverOptions, RunningReceiver } from '@brand/example-receiver';
+import type { RunningReceiver } from '@brand/example-receiver';
 import type { Delivery, Receiver } from '@brand/proto/webhooks/v1';
-import type { EventTypeName } from '@brand/shared/enums';
 import {
   createEventProducer,
   createTestCa,
@@ -40,16 +39,9 @@ export interface Harness {
   /** Starts the service again (after a kill) with the same settings. */
   restart(): Promise<WebhooksProcess>;
   /** Starts an HTTPS example receiver and registers it for `brandId` with `events`. */
-  addReceiver(opts: {
-    brandId: string;
-    events: EventTypeName[];
-    acceptedTypes?: EventTypeName[];
-    respondWith?: ReceiverOptions['respondWith'];
-    onEvent?: ReceiverOptions['onEvent'];
-    keepReceived?: number;
-    /** Registers this URL instead of the receiver's own (a redirecting server, ...). */
-    url?: string;
-  }): Promise<RegisteredReceiver>;
+  addReceiver(
+    opts: Omit<Parameters<typeof startRegisteredReceiver>[0], 'client' | 'ca' | 'label'>,
+  ): Promise<RegisteredReceiver>;
   close(): Promise<void>;
 }
 

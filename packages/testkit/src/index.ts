@@ -57,6 +57,14 @@ export {
 } from './businessEvents';
 export { createTestCa, type TestCa } from './testCa';
 export { createWebhooksClient, type WebhooksClient } from './webhooksClient';
+export {
+  AUTH_FAILURES,
+  callOutcome,
+  runCallerAuthTests,
+  withCallerToken,
+  type CallerAuthRpc,
+  type CallerLevel,
+} from './callerAuthSuite';
 export { startRegisteredReceiver, type RegisteredReceiver } from './registeredReceiver';
 export { startOwnKafka, type OwnKafka } from './ownKafka';
 export { scrapeMetric } from './scrapeMetric';

@@ -9,7 +9,10 @@ import {
   planBody,
   planInputMessage,
   startPlans,
-  TEST_ADMIN_TOKEN,
+  callOutcome,
+  runCallerAuthTests,
+  withCallerToken,
+  type CallerAuthRpc,
   TEST_INTERNAL_TOKEN,
   type PlansProcess,
   type TestDatabase,
@@ -39,10 +42,8 @@ afterAll(async () => {
   await db?.close();
 });
 
-type Level = 'internal' | 'admin';
-
 /** Every RPC of the process, with its level and a call that would succeed when allowed. */
-const RPCS: Array<[string, Level, (c: PlansClient) => Promise<unknown>]> = [
+const RPCS: Array<CallerAuthRpc<PlansClient>> = [
   [
     'PreparePlan',
     'internal',
@@ -54,53 +55,18 @@ const RPCS: Array<[string, Level, (c: PlansClient) => Promise<unknown>]> = [
   ['CompletePlan', 'admin', (c) => c.plans('completePlan', { plan_id: 'pln_doesNotExist' })],
 ];
 
-async function withClient<T>(token: string, fn: (c: PlansClient) => Promise<T>): Promise<T> {
-  const client = createPlansClient(plans.address, token);
-  try {
-    return await fn(client);
-  } finally {
-    client.close();
-  }
-}
+const connect = (token: string): PlansClient => createPlansClient(plans.address, token);
 
-/** The error code a call ended with, or 'ok'. Codes other than auth ones mean "authorised". */
-const outcome = (p: Promise<unknown>): Promise<string> =>
-  p.then(
-    () => 'ok',
-    (err: { code?: string }) => err.code ?? 'error',
-  );
-const AUTH_FAILURES = ['unauthenticated', 'insufficient_permission'];
-
-describe.each(RPCS)('PlansService/%s (%s)', (_rpc, level, call) => {
-  it('refuses a caller without a credential', async () => {
-    expect(await withClient('', (c) => outcome(call(c)))).toBe('unauthenticated');
-  });
-
-  it('refuses a wrong credential', async () => {
-    const wrong = `${TEST_INTERNAL_TOKEN.slice(0, -1)}x`;
-    expect(await withClient(wrong, (c) => outcome(call(c)))).toBe('unauthenticated');
-  });
-
-  it(`answers the ${level} credential`, async () => {
-    const token = level === 'admin' ? TEST_ADMIN_TOKEN : TEST_INTERNAL_TOKEN;
-    expect(AUTH_FAILURES).not.toContain(await withClient(token, (c) => outcome(call(c))));
-  });
-
-  if (level === 'admin') {
-    it('refuses the internal (gateway) credential', async () => {
-      expect(await withClient(TEST_INTERNAL_TOKEN, (c) => outcome(call(c)))).toBe(
-        'insufficient_permission',
-      );
-    });
-  }
-});
+runCallerAuthTests('PlansService/', connect, RPCS);
 
 describe('refused calls', () => {
   it('change nothing: a cancel with the gateway token leaves the plan pending', async () => {
-    await withClient(TEST_INTERNAL_TOKEN, (c) =>
-      outcome(c.plans('cancelPlan', { plan_id: planId })),
+    await withCallerToken(connect, TEST_INTERNAL_TOKEN, (c) =>
+      callOutcome(c.plans('cancelPlan', { plan_id: planId })),
     );
-    await withClient('', (c) => outcome(c.plans('cancelPlan', { plan_id: planId })));
+    await withCallerToken(connect, '', (c) =>
+      callOutcome(c.plans('cancelPlan', { plan_id: planId })),
+    );
     const { rows } = await db.pool.query<{ status: string }>(
       'select status from plans.plans where id = $1',
       [planId],

@@ -6,7 +6,11 @@ import {
   checkGrpcHealth,
   createAdminClient,
   startStack,
-  TEST_ADMIN_TOKEN,
+  AUTH_FAILURES,
+  callOutcome,
+  runCallerAuthTests,
+  withCallerToken,
+  type CallerAuthRpc,
   TEST_INTERNAL_TOKEN,
   type AdminClient,
   type Stack,
@@ -33,10 +37,8 @@ beforeAll(async () => {
 });
 afterAll(() => stack?.close());
 
-type Level = 'internal' | 'admin';
-
 /** Every RPC of the process, with its level and a call that would succeed when allowed. */
-const RPCS: Array<[string, Level, (c: AdminClient) => Promise<unknown>]> = [
+const RPCS: Array<CallerAuthRpc<AdminClient>> = [
   [
     'RecordsService/ListRecords',
     'internal',
@@ -78,58 +80,15 @@ const RPCS: Array<[string, Level, (c: AdminClient) => Promise<unknown>]> = [
   ['AccessService/RevokeKey', 'admin', (c) => c.revokeKey('key_doesNotExist')],
 ];
 
-async function withClient<T>(token: string, fn: (c: AdminClient) => Promise<T>): Promise<T> {
-  const client = createAdminClient(stack.records.address, token);
-  try {
-    return await fn(client);
-  } finally {
-    client.close();
-  }
-}
+const connect = (token: string): AdminClient => createAdminClient(stack.records.address, token);
 
-/** The error code a call ended with, or 'ok'. Codes other than auth ones mean "authorised". */
-const outcome = (p: Promise<unknown>): Promise<string> =>
-  p.then(
-    () => 'ok',
-    (err: { code?: string }) => err.code ?? 'error',
-  );
-const AUTH_FAILURES = ['unauthenticated', 'insufficient_permission'];
-
-describe.each(RPCS)('%s (%s)', (_rpc, level, call) => {
-  it('refuses a caller without a credential', async () => {
-    expect(await withClient('', (c) => outcome(call(c)))).toBe('unauthenticated');
-  });
-
-  it('refuses a wrong credential', async () => {
-    const wrong = `${TEST_INTERNAL_TOKEN.slice(0, -1)}x`;
-    expect(await withClient(wrong, (c) => outcome(call(c)))).toBe('unauthenticated');
-  });
-
-  it(`answers the ${level} credential`, async () => {
-    const token = level === 'admin' ? TEST_ADMIN_TOKEN : TEST_INTERNAL_TOKEN;
-    expect(AUTH_FAILURES).not.toContain(await withClient(token, (c) => outcome(call(c))));
-  });
-
-  if (level === 'admin') {
-    it('refuses the internal (gateway) credential', async () => {
-      expect(await withClient(TEST_INTERNAL_TOKEN, (c) => outcome(call(c)))).toBe(
-        'insufficient_permission',
-      );
-    });
-  } else {
-    it('also answers the admin credential (operators may read what they administer)', async () => {
-      expect(AUTH_FAILURES).not.toContain(
-        await withClient(TEST_ADMIN_TOKEN, (c) => outcome(call(c))),
-      );
-    });
-  }
-});
+runCallerAuthTests('', connect, RPCS);
 
 describe('refused calls', () => {
   it('change nothing', async () => {
     const before = await stack.admin.listKeys(brandId);
-    await withClient('', (c) => outcome(c.revokeKey(keyId)));
-    await withClient(TEST_INTERNAL_TOKEN, (c) => outcome(c.revokeKey(keyId)));
+    await withCallerToken(connect, '', (c) => callOutcome(c.revokeKey(keyId)));
+    await withCallerToken(connect, TEST_INTERNAL_TOKEN, (c) => callOutcome(c.revokeKey(keyId)));
     expect(await stack.admin.listKeys(brandId)).toEqual(before);
     expect(before.find((k) => k.id === keyId)?.revoked_at).toBeUndefined();
   });
@@ -139,8 +98,8 @@ describe('refused business changes', () => {
   it('change nothing and emit no event', async () => {
     const [sub] = await makePendingSubmissions(stack.db.pool, brandId, 1);
     for (const token of ['', TEST_INTERNAL_TOKEN]) {
-      const code = await withClient(token, (c) =>
-        outcome(c.records('approveSubmission', { submission_id: sub!.id })),
+      const code = await withCallerToken(connect, token, (c) =>
+        callOutcome(c.records('approveSubmission', { submission_id: sub!.id })),
       );
       expect(AUTH_FAILURES).toContain(code);
     }

@@ -6,7 +6,10 @@ import { EVENT_TYPES } from '@brand/shared/enums';
 import {
   checkGrpcHealth,
   createWebhooksClient,
-  TEST_ADMIN_TOKEN,
+  callOutcome,
+  runCallerAuthTests,
+  withCallerToken,
+  type CallerAuthRpc,
   TEST_INTERNAL_TOKEN,
   TEST_WEBHOOK_SECRET_KEY,
   waitFor,
@@ -26,10 +29,10 @@ beforeAll(async () => {
 });
 afterAll(() => h?.close());
 
-type Call = (c: WebhooksClient) => Promise<unknown>;
-const RPCS: Array<[string, Call]> = [
+const RPCS: Array<CallerAuthRpc<WebhooksClient>> = [
   [
     'AddReceiver',
+    'admin',
     async (c) => {
       const res = await c.call('addReceiver', {
         brand_id: brand,
@@ -42,60 +45,30 @@ const RPCS: Array<[string, Call]> = [
       return res;
     },
   ],
-  ['ListReceivers', (c) => c.call('listReceivers', { brand_id: brand })],
+  ['ListReceivers', 'admin', (c) => c.call('listReceivers', { brand_id: brand })],
   [
     'UpdateReceiver',
+    'admin',
     (c) =>
       c.call('updateReceiver', { receiver_id: target.receiver.id, label: 'renamed', events: [] }),
   ],
-  ['RemoveReceiver', (c) => c.call('removeReceiver', { receiver_id: 'rcv_doesNotExist' })],
+  ['RemoveReceiver', 'admin', (c) => c.call('removeReceiver', { receiver_id: 'rcv_doesNotExist' })],
   [
     'TestReceiver',
+    'admin',
     (c) => c.call('testReceiver', { receiver_id: target.receiver.id, event_type: 0 }),
   ],
   [
     'ListDeliveries',
+    'admin',
     (c) => c.call('listDeliveries', { receiver_id: target.receiver.id, brand_id: '', limit: 10 }),
   ],
-  ['ResendDelivery', (c) => c.call('resendDelivery', { delivery_id: 'dlv_doesNotExist' })],
+  ['ResendDelivery', 'admin', (c) => c.call('resendDelivery', { delivery_id: 'dlv_doesNotExist' })],
 ];
 
-async function withClient<T>(token: string, fn: (c: WebhooksClient) => Promise<T>): Promise<T> {
-  const client = createWebhooksClient(h.webhooks.address, token);
-  try {
-    return await fn(client);
-  } finally {
-    client.close();
-  }
-}
-const outcome = (p: Promise<unknown>): Promise<string> =>
-  p.then(
-    () => 'ok',
-    (err: { code?: string }) => err.code ?? 'error',
-  );
+const connect = (token: string): WebhooksClient => createWebhooksClient(h.webhooks.address, token);
 
-describe.each(RPCS)('WebhooksService/%s (admin)', (_rpc, call) => {
-  it('refuses a caller without a credential', async () => {
-    expect(await withClient('', (c) => outcome(call(c)))).toBe('unauthenticated');
-  });
-
-  it('refuses a wrong credential', async () => {
-    const wrong = `${TEST_ADMIN_TOKEN.slice(0, -1)}x`;
-    expect(await withClient(wrong, (c) => outcome(call(c)))).toBe('unauthenticated');
-  });
-
-  it('refuses the internal (gateway) credential', async () => {
-    expect(await withClient(TEST_INTERNAL_TOKEN, (c) => outcome(call(c)))).toBe(
-      'insufficient_permission',
-    );
-  });
-
-  it('answers the admin credential', async () => {
-    expect(['unauthenticated', 'insufficient_permission']).not.toContain(
-      await withClient(TEST_ADMIN_TOKEN, (c) => outcome(call(c))),
-    );
-  });
-});
+runCallerAuthTests('WebhooksService/', connect, RPCS);
 
 describe('refused calls', () => {
   it('change nothing', async () => {
@@ -107,11 +80,11 @@ describe('refused calls', () => {
       return receivers.find((r) => r.id === target.receiver.id)?.last_delivery_at;
     });
     const before = await h.client.call('listReceivers', { brand_id: brand });
-    await withClient('', (c) =>
-      outcome(c.call('removeReceiver', { receiver_id: target.receiver.id })),
+    await withCallerToken(connect, '', (c) =>
+      callOutcome(c.call('removeReceiver', { receiver_id: target.receiver.id })),
     );
-    await withClient(TEST_INTERNAL_TOKEN, (c) =>
-      outcome(c.call('removeReceiver', { receiver_id: target.receiver.id })),
+    await withCallerToken(connect, TEST_INTERNAL_TOKEN, (c) =>
+      callOutcome(c.call('removeReceiver', { receiver_id: target.receiver.id })),
     );
     expect(await h.client.call('listReceivers', { brand_id: brand })).toEqual(before);
   });

@@ -63,9 +63,12 @@ export class Balancer {
     }
   }
 
-  /** A ready gateway, round-robin; undefined while none is ready. */
-  pick(): string | undefined {
-    if (this.ready.length === 0) return undefined;
+  /** A ready gateway, round-robin, once one is ready; undefined once the balancer closed. */
+  async pick(): Promise<string | undefined> {
+    while (this.ready.length === 0) {
+      if (!this.running) return undefined;
+      await sleep(50);
+    }
     this.next = (this.next + 1) % this.ready.length;
     return this.ready[this.next];
   }
@@ -97,11 +100,8 @@ export interface LoopContext {
 /** GET a page again and again: every answer a 200 page or a 503 with Retry-After. */
 export async function restReads(ctx: LoopContext, key: string): Promise<void> {
   while (ctx.running()) {
-    const url = ctx.balancer.pick();
-    if (!url) {
-      await sleep(50);
-      continue;
-    }
+    const url = await ctx.balancer.pick();
+    if (!url) return;
     try {
       const res = await fetch(`${url}/api/v1/submissions?limit=20`, {
         headers: { Authorization: `Bearer ${key}` },
@@ -139,11 +139,8 @@ export async function mcpCalls(ctx: LoopContext, key: string): Promise<void> {
   };
   try {
     while (ctx.running()) {
-      const url = ctx.balancer.pick();
-      if (!url) {
-        await sleep(50);
-        continue;
-      }
+      const url = await ctx.balancer.pick();
+      if (!url) return;
       try {
         const client = await clientFor(url);
         const result = (await client.callTool({
@@ -185,11 +182,8 @@ export async function planPreparations(
     const body = planBody({ title: `Rolling plan ${n}` });
     const requestId = body.request_id as string;
     for (let attempt = 1; ; attempt += 1) {
-      const url = ctx.balancer.pick();
-      if (!url) {
-        await sleep(50);
-        continue;
-      }
+      const url = await ctx.balancer.pick();
+      if (!url) return;
       try {
         const res = await fetch(`${url}${PLANS_PATH}`, {
           method: 'POST',

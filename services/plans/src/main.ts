@@ -1,10 +1,10 @@
 // Telemetry first: it instruments libraries as they are loaded (no-op without OTLP config).
 import '@brand/shared/telemetry/register';
 import { callerTokensOf } from '@brand/shared/config';
-import { createServicePool, watchDatabaseHealth } from '@brand/shared/db';
-import { bindServer, setAllHealth, shutdownServer } from '@brand/shared/grpc';
+import { createServicePool } from '@brand/shared/db';
 import { createLogger } from '@brand/shared/logger';
-import { createMetricsRegistry, GrpcServerMetrics, startOpsServer } from '@brand/shared/metrics';
+import { createMetricsRegistry, GrpcServerMetrics } from '@brand/shared/metrics';
+import { listenGrpcService } from '@brand/shared/service';
 import { stopTelemetry } from '@brand/shared/telemetry';
 import { exitOnStartupFailure, onShutdown } from '@brand/shared/shutdown';
 import { loadPlansConfig } from './config';
@@ -31,39 +31,29 @@ async function main(): Promise<void> {
     plans: planMetrics(registry),
     pendingLimit: config.PENDING_PLAN_LIMIT,
   });
-  const port = await bindServer(server, `${config.GRPC_HOST}:${config.GRPC_PORT}`);
-  const stopWatching = watchDatabaseHealth(
-    { pool, log, intervalMs: config.HEALTH_PROBE_INTERVAL_MS },
-    (ok) => setAllHealth(health, SERVICE_NAMES, ok ? 'SERVING' : 'NOT_SERVING'),
-  );
-  const ops = await startOpsServer({
-    host: config.METRICS_HOST,
-    port: config.METRICS_PORT,
+  const service = await listenGrpcService({
+    server,
+    health,
+    serviceNames: SERVICE_NAMES,
+    pool,
+    log,
     registry,
+    config,
   });
   log.info(
     {
-      port,
+      port: service.port,
       host: config.GRPC_HOST,
-      ops_port: ops.port,
+      ops_port: service.opsPort,
       pending_plan_limit: config.PENDING_PLAN_LIMIT,
     },
     'listening',
   );
 
   onShutdown(log, config.SHUTDOWN_GRACE_MS, [
-    {
-      name: 'report NOT_SERVING so balancers stop sending calls',
-      run: () => {
-        stopWatching();
-        setAllHealth(health, SERVICE_NAMES, 'NOT_SERVING');
-      },
-    },
-    {
-      name: 'finish in-flight calls',
-      run: () => shutdownServer(server, config.SHUTDOWN_GRACE_MS - 1_000),
-    },
-    { name: 'close the operations listener', run: () => ops.close() },
+    service.reportNotServing,
+    service.finishCalls,
+    service.closeOps,
     { name: 'close database pool', run: () => pool.end() },
     { name: 'flush traces', run: stopTelemetry },
   ]);

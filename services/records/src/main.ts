@@ -1,11 +1,11 @@
 // Telemetry first: it instruments libraries as they are loaded (no-op without OTLP config).
 import '@brand/shared/telemetry/register';
 import { callerTokensOf } from '@brand/shared/config';
-import { createServicePool, watchDatabaseHealth } from '@brand/shared/db';
-import { bindServer, setAllHealth, shutdownServer } from '@brand/shared/grpc';
+import { createServicePool } from '@brand/shared/db';
 import { createKafka } from '@brand/shared/kafka';
 import { createLogger, type Logger } from '@brand/shared/logger';
-import { createMetricsRegistry, GrpcServerMetrics, startOpsServer } from '@brand/shared/metrics';
+import { createMetricsRegistry, GrpcServerMetrics } from '@brand/shared/metrics';
+import { listenGrpcService } from '@brand/shared/service';
 import { stopTelemetry } from '@brand/shared/telemetry';
 import { closeRedis, createRedisClient } from '@brand/shared/redis';
 import { exitOnStartupFailure, onShutdown } from '@brand/shared/shutdown';
@@ -44,36 +44,26 @@ async function main(): Promise<void> {
     cursorSecret: config.CURSOR_SECRET,
     cursorSecretsPrevious: config.CURSOR_SECRETS_PREVIOUS,
   });
-  const port = await bindServer(server, `${config.GRPC_HOST}:${config.GRPC_PORT}`);
-  const stopWatching = watchDatabaseHealth(
-    { pool, log, intervalMs: config.HEALTH_PROBE_INTERVAL_MS },
-    (ok) => setAllHealth(health, SERVICE_NAMES, ok ? 'SERVING' : 'NOT_SERVING'),
-  );
-  const ops = await startOpsServer({
-    host: config.METRICS_HOST,
-    port: config.METRICS_PORT,
+  const service = await listenGrpcService({
+    server,
+    health,
+    serviceNames: SERVICE_NAMES,
+    pool,
+    log,
     registry,
+    config,
   });
-  log.info({ port, host: config.GRPC_HOST, ops_port: ops.port }, 'listening');
+  log.info({ port: service.port, host: config.GRPC_HOST, ops_port: service.opsPort }, 'listening');
   const relay = startRelay(config, log, outboxMetrics(registry, pool));
 
   onShutdown(log, config.SHUTDOWN_GRACE_MS, [
-    {
-      name: 'report NOT_SERVING so balancers stop sending calls',
-      run: () => {
-        stopWatching();
-        setAllHealth(health, SERVICE_NAMES, 'NOT_SERVING');
-      },
-    },
-    {
-      name: 'finish in-flight calls',
-      run: () => shutdownServer(server, config.SHUTDOWN_GRACE_MS - 1_000),
-    },
+    service.reportNotServing,
+    service.finishCalls,
     {
       name: 'stop the outbox relay: finish the in-flight batch, disconnect the producer',
       run: () => relay?.stop(Math.max(1_000, config.SHUTDOWN_GRACE_MS / 3)),
     },
-    { name: 'close the operations listener', run: () => ops.close() },
+    service.closeOps,
     { name: 'close redis', run: () => closeRedis(redis) },
     { name: 'close database pool', run: () => pool.end() },
     { name: 'flush traces', run: stopTelemetry },

@@ -2,11 +2,11 @@
 import '@brand/shared/telemetry/register';
 import { readFileSync } from 'node:fs';
 import { callerTokensOf } from '@brand/shared/config';
-import { createServicePool, watchDatabaseHealth } from '@brand/shared/db';
-import { bindServer, setAllHealth, shutdownServer } from '@brand/shared/grpc';
+import { createServicePool } from '@brand/shared/db';
 import { createKafka } from '@brand/shared/kafka';
 import { createLogger } from '@brand/shared/logger';
-import { createMetricsRegistry, GrpcServerMetrics, startOpsServer } from '@brand/shared/metrics';
+import { createMetricsRegistry, GrpcServerMetrics } from '@brand/shared/metrics';
+import { listenGrpcService } from '@brand/shared/service';
 import { exitOnStartupFailure, onShutdown, type ShutdownStep } from '@brand/shared/shutdown';
 import { stopTelemetry } from '@brand/shared/telemetry';
 import { loadWebhooksConfig } from './config';
@@ -118,26 +118,22 @@ async function main(): Promise<void> {
         }
       : undefined,
   });
-  const port = await bindServer(server, `${config.GRPC_HOST}:${config.GRPC_PORT}`);
-  const stopWatching = watchDatabaseHealth(
-    { pool, log, intervalMs: config.HEALTH_PROBE_INTERVAL_MS },
-    (ok) => setAllHealth(health, SERVICE_NAMES, ok ? 'SERVING' : 'NOT_SERVING'),
-  );
-  const ops = await startOpsServer({
-    host: config.METRICS_HOST,
-    port: config.METRICS_PORT,
+  const service = await listenGrpcService({
+    server,
+    health,
+    serviceNames: SERVICE_NAMES,
+    pool,
+    log,
     registry,
+    config,
   });
-  log.info({ port, host: config.GRPC_HOST, ops_port: ops.port, roles: [...roles] }, 'listening');
+  log.info(
+    { port: service.port, host: config.GRPC_HOST, ops_port: service.opsPort, roles: [...roles] },
+    'listening',
+  );
 
   onShutdown(log, config.SHUTDOWN_GRACE_MS, [
-    {
-      name: 'report NOT_SERVING so balancers stop sending calls',
-      run: () => {
-        stopWatching();
-        setAllHealth(health, SERVICE_NAMES, 'NOT_SERVING');
-      },
-    },
+    service.reportNotServing,
     ...steps,
     {
       name: 'finish in-flight deliveries (unfinished leases expire and are retried)',
@@ -146,11 +142,8 @@ async function main(): Promise<void> {
         await sender?.close();
       },
     },
-    {
-      name: 'finish in-flight calls',
-      run: () => shutdownServer(server, config.SHUTDOWN_GRACE_MS - 1_000),
-    },
-    { name: 'close the operations listener', run: () => ops.close() },
+    service.finishCalls,
+    service.closeOps,
     { name: 'close database pool', run: () => pool.end() },
     { name: 'flush traces', run: stopTelemetry },
   ]);

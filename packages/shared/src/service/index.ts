@@ -1,0 +1,5 @@
+export {
+  listenGrpcService,
+  type GrpcServiceSettings,
+  type ListeningGrpcService,
+} from './listenGrpcService';

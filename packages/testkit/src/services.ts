@@ -33,6 +33,32 @@ export interface GatewayProcess extends ServiceProcess {
 
 const logLevel = (): string => process.env.TEST_LOG_LEVEL ?? 'info';
 
+/**
+ * What every gRPC service of a test gets: 127.0.0.1 and OS-chosen ports (a test may name
+ * GRPC_PORT in its env to restart a service where callers expect it), its database, the test
+ * caller tokens, the test log level and a fast database probe.
+ */
+function grpcServiceEnv(databaseUrl: string): Record<string, string> {
+  return {
+    GRPC_PORT: '0',
+    GRPC_HOST: '127.0.0.1',
+    METRICS_PORT: '0',
+    DATABASE_URL: databaseUrl,
+    INTERNAL_TOKEN: TEST_INTERNAL_TOKEN,
+    ADMIN_TOKEN: TEST_ADMIN_TOKEN,
+    LOG_LEVEL: logLevel(),
+    HEALTH_PROBE_INTERVAL_MS: '500',
+  };
+}
+
+/** A started gRPC service with its address and its operations listener's URL. */
+function withAddresses(proc: ServiceProcess): ServiceProcess & { address: string; opsUrl: string } {
+  return Object.assign(proc, {
+    address: `127.0.0.1:${proc.port}`,
+    opsUrl: `http://127.0.0.1:${String(proc.listening.ops_port)}`,
+  });
+}
+
 /** Starts the built records service on an OS-chosen port of 127.0.0.1. */
 export async function startRecords(opts: {
   databaseUrl: string;
@@ -44,24 +70,14 @@ export async function startRecords(opts: {
     name: 'records',
     entry: RECORDS_MAIN,
     env: {
-      GRPC_PORT: '0',
-      GRPC_HOST: '127.0.0.1',
-      METRICS_PORT: '0',
-      DATABASE_URL: opts.databaseUrl,
+      ...grpcServiceEnv(opts.databaseUrl),
       REDIS_URL: opts.redisUrl ?? testRedisUrl(),
       REDIS_KEY_PREFIX: opts.redisKeyPrefix,
-      INTERNAL_TOKEN: TEST_INTERNAL_TOKEN,
-      ADMIN_TOKEN: TEST_ADMIN_TOKEN,
       CURSOR_SECRET: TEST_CURSOR_SECRET,
-      LOG_LEVEL: logLevel(),
-      HEALTH_PROBE_INTERVAL_MS: '500',
       ...opts.env,
     },
   });
-  return Object.assign(proc, {
-    address: `127.0.0.1:${proc.port}`,
-    opsUrl: `http://127.0.0.1:${String(proc.listening.ops_port)}`,
-  });
+  return withAddresses(proc);
 }
 
 /**
@@ -76,21 +92,11 @@ export async function startPlans(opts: {
     name: 'plans',
     entry: PLANS_MAIN,
     env: {
-      GRPC_PORT: '0',
-      GRPC_HOST: '127.0.0.1',
-      METRICS_PORT: '0',
-      DATABASE_URL: opts.databaseUrl,
-      INTERNAL_TOKEN: TEST_INTERNAL_TOKEN,
-      ADMIN_TOKEN: TEST_ADMIN_TOKEN,
-      LOG_LEVEL: logLevel(),
-      HEALTH_PROBE_INTERVAL_MS: '500',
+      ...grpcServiceEnv(opts.databaseUrl),
       ...opts.env,
     },
   });
-  return Object.assign(proc, {
-    address: `127.0.0.1:${proc.port}`,
-    opsUrl: `http://127.0.0.1:${String(proc.listening.ops_port)}`,
-  });
+  return withAddresses(proc);
 }
 
 /** Starts the built gateway on an OS-chosen port of 127.0.0.1, serving the live environment. */
@@ -153,24 +159,17 @@ export async function startWebhooks(opts: {
     name: 'webhooks',
     entry: WEBHOOKS_MAIN,
     env: {
-      GRPC_PORT: '0',
-      GRPC_HOST: '127.0.0.1',
-      METRICS_PORT: '0',
-      DATABASE_URL: opts.databaseUrl,
+      ...grpcServiceEnv(opts.databaseUrl),
       KAFKA_BROKERS: (opts.brokers ?? testKafkaBrokers()).join(','),
       BUSINESS_EVENTS_TOPIC: opts.topic,
       KAFKA_CONSUMER_GROUP: opts.groupId,
       KAFKA_TOPIC_PARTITIONS: '3',
-      INTERNAL_TOKEN: TEST_INTERNAL_TOKEN,
-      ADMIN_TOKEN: TEST_ADMIN_TOKEN,
       WEBHOOK_SECRET_KEY: TEST_WEBHOOK_SECRET_KEY,
       RETRY_TIME_SCALE: '0.001',
       DELIVERY_POLL_MS: '100',
       DELIVERY_CONNECT_TIMEOUT_MS: '2000',
       DELIVERY_TIMEOUT_MS: '3000',
       DELIVERY_LEASE_MS: '5000',
-      LOG_LEVEL: logLevel(),
-      HEALTH_PROBE_INTERVAL_MS: '500',
       ...(opts.caFile
         ? { WEBHOOK_ALLOW_LOOPBACK_RECEIVERS: 'true', WEBHOOK_EXTRA_CA_FILE: opts.caFile }
         : {}),
@@ -178,8 +177,5 @@ export async function startWebhooks(opts: {
     },
     readyTimeoutMs: 40_000,
   });
-  return Object.assign(proc, {
-    address: `127.0.0.1:${proc.port}`,
-    opsUrl: `http://127.0.0.1:${String(proc.listening.ops_port)}`,
-  });
+  return withAddresses(proc);
 }

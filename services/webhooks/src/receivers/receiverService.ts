@@ -15,7 +15,7 @@ import {
   type ReceiverRow,
 } from './receiverRepo';
 import { generateSigningSecret, type SecretBox } from './secretBox';
-import { checkReceiverUrl, type Resolver } from './urlPolicy';
+import { checkReceiverUrl, type Resolver } from '../egress/urlPolicy';
 
 export interface ReceiverDeps {
   pool: Pool;

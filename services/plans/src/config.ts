@@ -9,7 +9,7 @@ import {
   refusePublishedSecrets,
 } from '@brand/shared/config';
 
-export const PlansEnv = z
+const PlansEnv = z
   .object({
     // Process: NODE_ENV, LOG_LEVEL, SHUTDOWN_GRACE_MS
     ...processEnv,

@@ -13,7 +13,7 @@ import {
 } from '@brand/shared/config';
 import { BUSINESS_EVENTS_TOPIC } from '@brand/shared/kafka';
 
-export const RecordsEnv = z
+const RecordsEnv = z
   .object({
     // Process: NODE_ENV, LOG_LEVEL, SHUTDOWN_GRACE_MS
     ...processEnv,

@@ -57,7 +57,7 @@ if (problems.length > 0) {
   for (const p of problems.slice(0, 40)) console.error(`  ${p}`);
   if (problems.length > 40) console.error(`  ... and ${problems.length - 40} more`);
   console.error(
-    'Regenerate it against a registry that has every platform\'s packages of these versions,\n' +
+    "Regenerate it against a registry that has every platform's packages of these versions,\n" +
       'or pin versions that do (docs/internals.md "Reproducible installs").',
   );
   process.exit(1);

@@ -15,7 +15,7 @@ const PlansEnv = z
     ...processEnv,
     // gRPC and the internal operations listener
     ...grpcServiceEnv({ grpc: 50052, metrics: 9466 }),
-    // Caller credentials: every RPC requires one (README "Internal credentials")
+    // Caller credentials: every RPC requires one (docs/internals.md "Internal credentials")
     ...callerTokenEnv,
     // PostgreSQL (and the health probe of it)
     ...databaseEnv,

@@ -31,7 +31,7 @@ const WebhooksEnv = z
       .default([...ROLES]),
     // gRPC and the internal operations listener
     ...grpcServiceEnv({ grpc: 50053, metrics: 9467 }),
-    // Caller credentials: every RPC requires one (README "Internal credentials")
+    // Caller credentials: every RPC requires one (docs/internals.md "Internal credentials")
     ...callerTokenEnv,
     // PostgreSQL (and the health probe of it)
     ...databaseEnv,

@@ -180,7 +180,7 @@ export function payPayout(pool: Pool, payoutId: string): Promise<ChangeResult> {
 /**
  * Settles a completed campaign (event campaign.settled). Only "completed" qualifies: an
  * active or paused campaign may still receive submissions and owe payouts, and a draft
- * never ran, so settling them would close books that are still open (README "Business
+ * never ran, so settling them would close books that are still open (docs/webhooks.md "Business
  * changes and events"). Errors: see applyTransition.
  */
 export function settleCampaign(pool: Pool, campaignId: string): Promise<ChangeResult> {

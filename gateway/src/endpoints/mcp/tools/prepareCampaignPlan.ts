@@ -1,6 +1,6 @@
 import { PlanInputSchema } from '@brand/shared/plans';
-import { PlanResult } from '../../plans/planResult';
-import { CAMPAIGNS_PREPARE, preparePlan } from '../../plans/preparePlan';
+import { PlanResult } from '../../../plans/planResult';
+import { CAMPAIGNS_PREPARE, preparePlan } from '../../../plans/preparePlan';
 import { structuredResult } from '../toolResult';
 import { jsonSchema, type ToolDefinition } from '../toolDefinition';
 

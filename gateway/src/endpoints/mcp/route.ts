@@ -1,29 +1,29 @@
 import express, { type Request, type Response, type Router } from 'express';
+import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import { AppError, isAppError, quoteInput } from '@brand/shared/errors';
 import type { Logger } from '@brand/shared/logger';
-import { rateLimitedError, type AccessGate } from '../auth/accessGate';
-import type { ApiIdentity } from '../auth/identity';
-import type { PlansApi } from '../clients/plansClient';
-import type { RecordsApi } from '../clients/recordsClient';
-import { setErrorHeaders } from '../http/errorResponse';
-import { MCP_PATH, sendRpcAppError, sendRpcError } from '../mcp/rpcErrorResponse';
-import { originPolicy } from '../http/originPolicy';
-import { requestIdOf } from '../http/requestId';
-import { EnvelopeError, readEnvelope, type Envelope } from '../mcp/envelope';
-import { exchange } from '../mcp/exchange';
-import { answerDirectListCall, directListCall } from '../mcp/directListCall';
-import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
-import { jsonRpcError, type JsonRpcId } from '../mcp/jsonRpc';
-import { createMcpServer } from '../mcp/mcpServer';
-import { errorResult } from '../mcp/toolResult';
+import { rateLimitedError, type AccessGate } from '../../auth/accessGate';
+import type { ApiIdentity } from '../../auth/identity';
+import type { PlansApi } from '../../clients/plansClient';
+import type { RecordsApi } from '../../clients/recordsClient';
+import { sendJson } from '../../http/jsonResponse';
+import { requestIdOf } from '../../http/requestScope';
+import { answerDirectListCall, directListCall } from './directListCall';
+import { EnvelopeError, readEnvelope, type Envelope } from './envelope';
+import { exchange } from './exchange';
+import { jsonRpcError, type JsonRpcId } from './jsonRpc';
+import { createMcpServer } from './mcpServer';
+import { originPolicy } from './originPolicy';
+import { answerSpentBudgetInBand, MCP_PATH, sendRpcAppError, sendRpcError } from './rpcAnswers';
+import { toolContext } from './toolDefinition';
 import {
   DEFAULT_VERSION,
   isSupportedVersion,
   SUPPORTED_VERSIONS,
   type ProtocolVersion,
-} from '../mcp/versions';
+} from './versions';
 
-export interface McpRouteDeps {
+export interface McpDeps {
   gate: AccessGate;
   records: RecordsApi;
   plans: PlansApi;
@@ -110,7 +110,7 @@ function loneToolCallId(envelope: Envelope): JsonRpcId | undefined {
  * unit per message), then the MCP server. GET and DELETE are 405: there is no stream or
  * session to open or close.
  */
-export function registerMcp(router: Router, deps: McpRouteDeps): void {
+export function mountMcp(router: Router, deps: McpDeps): void {
   const originAllowed = originPolicy(deps.allowedOrigins);
 
   router.post(MCP_PATH, async (req, res) => {
@@ -162,35 +162,24 @@ export function registerMcp(router: Router, deps: McpRouteDeps): void {
 
     const decision = await deps.gate.charge(res, identity, costOf(envelope));
     if (!decision.allowed) {
-      const limited = rateLimitedError(decision);
       const toolCallId = loneToolCallId(envelope);
-      if (toolCallId === undefined)
-        return sendRpcAppError(res, limited, envelope.batch ? null : idOfOnly(envelope));
-      setErrorHeaders(res, limited);
-      return res.json({
-        jsonrpc: '2.0',
-        id: toolCallId,
-        result: errorResult(limited, requestIdOf(res)),
-      });
+      if (toolCallId !== undefined) return answerSpentBudgetInBand(res, toolCallId, decision);
+      const limited = rateLimitedError(decision);
+      return sendRpcAppError(res, limited, envelope.batch ? null : idOfOnly(envelope));
     }
 
-    const ctx = {
-      identity,
-      records: deps.records,
-      plans: deps.plans,
-      requestId: requestIdOf(res),
-      onPermissionRefused: () => deps.gate.permissionRefused(),
-    };
+    const ctx = toolContext(deps, identity, requestIdOf(res));
     const direct = directListCall(envelope);
-    if (direct !== undefined) {
-      const text = await answerDirectListCall(direct, ctx, deps.log);
-      return res.type('application/json').send(text);
-    }
+    if (direct !== undefined) return answerDirectListCall(res, direct, ctx, deps.log);
     const server = createMcpServer(ctx, deps.log);
     const answers = await exchange(server, envelope.messages, deps.timeoutMs);
     const replies: unknown[] = [...envelope.rejected, ...answers];
-    if (replies.length === 0) return res.status(202).end();
-    res.json(envelope.batch ? replies : replies[0]);
+    if (replies.length === 0) {
+      res.statusCode = 202;
+      res.end();
+      return;
+    }
+    sendJson(res, 200, JSON.stringify(envelope.batch ? replies : replies[0]));
   });
 
   router.all(MCP_PATH, (req, res) => {

@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
-import type { Identity } from '../auth/identity';
-import type { PlansApi } from '../clients/plansClient';
-import type { RecordsApi } from '../clients/recordsClient';
+import type { AccessGate } from '../../auth/accessGate';
+import type { Identity } from '../../auth/identity';
+import type { PlansApi } from '../../clients/plansClient';
+import type { RecordsApi } from '../../clients/recordsClient';
 
 /** What a tool needs to run for one request. */
 export interface ToolContext {
@@ -12,6 +13,21 @@ export interface ToolContext {
   requestId: string;
   /** Told when the key may not call a tool it asked for (the auth-failure counter). */
   onPermissionRefused?: () => void;
+}
+
+/** The context of one admitted request, for the SDK server and the direct list call alike. */
+export function toolContext(
+  deps: { gate: AccessGate; records: RecordsApi; plans: PlansApi },
+  identity: Identity,
+  requestId: string,
+): ToolContext {
+  return {
+    identity,
+    records: deps.records,
+    plans: deps.plans,
+    requestId,
+    onPermissionRefused: () => deps.gate.permissionRefused(),
+  };
 }
 
 /** One tool: what tools/list shows, who may see it, and how it runs. */

@@ -1,8 +1,8 @@
 import { DEFAULT_LIMIT, MAX_LIMIT, toolNameOf, type ResourceName } from '@brand/shared/resources';
-import { ListArguments, parseListParams } from '../../records/listParams';
-import { listPage, pageText } from '../../records/listPage';
-import type { Page } from '../../records/recordSchemas';
-import { PAGE_SCHEMAS } from '../../records/recordSchemas';
+import { ListArguments, parseListParams } from '../../../records/listParams';
+import { listPage, pageText } from '../../../records/listPage';
+import type { Page } from '../../../records/recordSchemas';
+import { PAGE_SCHEMAS } from '../../../records/recordSchemas';
 import { structuredTextResult } from '../toolResult';
 import { jsonSchema, type ToolDefinition } from '../toolDefinition';
 

@@ -1,6 +1,6 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { AppError } from '@brand/shared/errors';
-import { errorBody } from '../http/errorResponse';
+import { errorBody } from '../../http/errorResponse';
 
 /**
  * A successful tool result: the page as structuredContent and, for clients that only

@@ -1,80 +1,9 @@
 import type { OpenAPIRegistry, ResponseConfig } from '@asteasolutions/zod-to-openapi';
-import type { Router } from 'express';
 import { z } from 'zod';
-import { AppError, quoteInput } from '@brand/shared/errors';
-import {
-  DEFAULT_LIMIT,
-  isResourceName,
-  MAX_LIMIT,
-  parseLimitString,
-  RESOURCES,
-  type ResourceName,
-} from '@brand/shared/resources';
-import type { AccessGate } from '../auth/accessGate';
-import type { RecordsApi } from '../clients/recordsClient';
-import { methodNotAllowed } from '../http/methodNotAllowed';
-import { identityOf, requireApiKey } from '../http/requireApiKey';
-import { requestIdOf } from '../http/requestId';
-import { COMMON_HEADERS, errorResponse, ref } from '../openapi/responses';
-import { cursor, limit, parseListParams, since, type ListParams } from '../records/listParams';
-import { listPage, pageBytes } from '../records/listPage';
-import { PAGE_SCHEMAS } from '../records/recordSchemas';
-
-/**
- * A query-string limit through the shared rule (digits only, so "1.5", "-1", " 5" and "1e2"
- * are refused, never coerced); anything it refuses stays a string and fails `limit` below
- * with the one message.
- */
-const limitFromQuery = (v: unknown): unknown =>
-  typeof v === 'string' ? (parseLimitString(v) ?? v) : v;
-
-/** GET /api/v1/{resource} query parameters. Unknown parameters are refused, to catch typos. */
-export const ListQuery = z.strictObject({
-  limit: z.preprocess(limitFromQuery, limit).optional(),
-  cursor: cursor.optional(),
-  since: since.optional(),
-});
-
-/**
- * The common queries (none, or only a valid `limit`) without a zod pass, which was a
- * measurable share of the gateway's CPU per page (BENCHMARKS.md); anything else, valid or
- * not, takes parseListParams and gets exactly its answer.
- */
-function commonListParams(query: Record<string, unknown>): ListParams | undefined {
-  const keys = Object.keys(query);
-  if (keys.length === 0) return {};
-  if (keys.length !== 1 || keys[0] !== 'limit' || typeof query.limit !== 'string') return undefined;
-  const n = parseLimitString(query.limit);
-  return n === undefined ? undefined : { limit: n };
-}
-
-/**
- * GET /api/v1/{resource}: one page of the brand's records (SPEC 4.1).
- * Order of checks, by design: authentication and the brand's rate limit come first
- * (requireApiKey), so an unauthenticated caller gets 401 for any path under /api/v1 (the
- * resource names are public in the OpenAPI file anyway) and every authenticated request
- * counts; then 404 unknown_resource; then parameter validation.
- */
-export function registerV1ResourcesList(
-  router: Router,
-  deps: { gate: AccessGate; records: RecordsApi },
-): void {
-  router.get('/api/v1/:resource', requireApiKey(deps.gate), async (req, res) => {
-    const resource = String(req.params.resource);
-    if (!isResourceName(resource)) {
-      throw new AppError(
-        'unknown_resource',
-        `Unknown resource ${quoteInput(resource)}; the resources are ${RESOURCES.join(', ')}.`,
-      );
-    }
-    const query = req.query as Record<string, unknown>;
-    const params = commonListParams(query) ?? parseListParams(ListQuery, query);
-    const page = await listPage(deps.records, identityOf(res), resource, params, requestIdOf(res));
-    // finished JSON bytes (records rendered once by the records service); no re-encoding
-    res.type('application/json').send(pageBytes(page));
-  });
-  router.all('/api/v1/:resource', methodNotAllowed(['GET', 'HEAD']));
-}
+import { DEFAULT_LIMIT, MAX_LIMIT, RESOURCES, type ResourceName } from '@brand/shared/resources';
+import { COMMON_HEADERS, errorResponse, ref } from '../../openapi/responses';
+import { PAGE_SCHEMAS } from '../../records/recordSchemas';
+import { ListQuery } from './input';
 
 const RESOURCE_SUMMARIES: Record<ResourceName, string> = {
   campaigns: "List the brand's campaigns",

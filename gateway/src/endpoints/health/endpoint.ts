@@ -2,8 +2,9 @@ import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import type { Router } from 'express';
 import { z } from 'zod';
 import type { Redis } from '@brand/shared/redis';
-import type { PlansApi } from '../clients/plansClient';
-import type { RecordsApi } from '../clients/recordsClient';
+import type { PlansApi } from '../../clients/plansClient';
+import type { RecordsApi } from '../../clients/recordsClient';
+import type { Endpoint } from '../endpoint';
 
 export interface HealthState {
   /** False once shutdown has begun, so balancers stop routing here before the listener closes. */
@@ -47,7 +48,11 @@ export async function readiness(deps: HealthDeps): Promise<{
  * rate-limited per instance. The public listener says only ready or not; which dependency
  * failed is shown on the internal listener (opsApp), not to the internet.
  */
-export function registerHealth(router: Router, deps: HealthDeps): void {
+export function healthEndpoint(deps: HealthDeps): Endpoint {
+  return { mount: (router) => mountHealth(router, deps) };
+}
+
+function mountHealth(router: Router, deps: HealthDeps): void {
   router.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
   });

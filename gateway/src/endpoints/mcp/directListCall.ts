@@ -1,8 +1,10 @@
+import type { ServerResponse } from 'node:http';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from '@brand/shared/logger';
 import { isResourceName, type ResourceName } from '@brand/shared/resources';
-import { listPage, pageText } from '../records/listPage';
-import { ListArguments, parseListParams } from '../records/listParams';
+import { sendJson } from '../../http/jsonResponse';
+import { listPage, pageText } from '../../records/listPage';
+import { ListArguments, parseListParams } from '../../records/listParams';
 import type { Envelope } from './envelope';
 import type { JsonRpcId } from './jsonRpc';
 import { toolFailure } from './mcpServer';
@@ -50,13 +52,23 @@ export function directListCall(envelope: Envelope): DirectListCall | undefined {
 }
 
 /**
- * The JSON-RPC response text of a direct list call, byte for byte what the SDK path sends
+ * Answers a direct list call (HTTP 200) with the JSON-RPC response text, byte for byte what
+ * the SDK path sends
  * (`{"result":{"content":[{"type":"text","text":..}],"structuredContent":..},"jsonrpc":"2.0","id":..}`):
  * the page's JSON from the records service goes in once as structuredContent and once,
  * escaped, as the text; nothing is parsed. A refusal is the same isError result the tool
- * gives through the SDK.
+ * gives through the SDK. Used by the express route and the fast path alike.
  */
 export async function answerDirectListCall(
+  res: ServerResponse,
+  call: DirectListCall,
+  ctx: ToolContext,
+  log: Logger,
+): Promise<void> {
+  sendJson(res, 200, await directCallText(call, ctx, log));
+}
+
+async function directCallText(
   call: DirectListCall,
   ctx: ToolContext,
   log: Logger,

@@ -1,7 +1,11 @@
 import type { OpenAPIRegistry, ResponseConfig } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
-import { COMMON_HEADERS, jsonRpcErrorResponse, ref } from '../openapi/responses';
-import { JsonRpcRequest, JsonRpcResponse } from './jsonRpc';
+import { COMMON_HEADERS, errorResponse, ref } from '../../openapi/responses';
+import { JsonRpcErrorResponse, JsonRpcRequest, JsonRpcResponse } from './jsonRpc';
+
+/** An error answer of this endpoint: a JSON-RPC error body, whatever the status. */
+const jsonRpcErrorResponse = (description: string, extraHeaders: Record<string, unknown> = {}) =>
+  errorResponse(description, extraHeaders, JsonRpcErrorResponse);
 
 /** The OpenAPI description of POST /api/mcp. */
 export function describeMcp(registry: OpenAPIRegistry): void {

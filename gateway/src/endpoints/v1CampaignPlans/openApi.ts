@@ -1,70 +1,7 @@
 import type { OpenAPIRegistry, ResponseConfig } from '@asteasolutions/zod-to-openapi';
-import express, { type RequestHandler, type Router } from 'express';
-import { AppError } from '@brand/shared/errors';
-import { PlanInputSchema } from '@brand/shared/plans';
-import type { AccessGate } from '../auth/accessGate';
-import type { PlansApi } from '../clients/plansClient';
-import { methodNotAllowed } from '../http/methodNotAllowed';
-import { identityOf, requireApiKey } from '../http/requireApiKey';
-import { requestIdOf } from '../http/requestId';
-import { COMMON_HEADERS, errorResponse, ref } from '../openapi/responses';
-import { PlanResult } from '../plans/planResult';
-import { preparePlan, requirePreparePermission } from '../plans/preparePlan';
-
-export const CAMPAIGN_PLANS_PATH = '/api/v1/campaign-plans';
-
-/** Far above the largest valid input (about 45,000 characters of text), far below abuse. */
-const MAX_BODY_BYTES = 256 * 1024;
-
-/** The request body as PlanInputSchema accepts it (the REST body, the tool's arguments). */
-export const CampaignPlanRequest = PlanInputSchema;
-
-/**
- * JSON only, and parsed only after the key and its permission are checked, so anonymous
- * or read-only callers cannot make us parse. Body-parser errors become 4xx in errorHandler.
- */
-const jsonBody: RequestHandler[] = [
-  (req, _res, next) => {
-    if (!req.is('application/json')) {
-      throw new AppError('unsupported_media_type', 'Content-Type must be application/json.');
-    }
-    next();
-  },
-  express.json({ limit: MAX_BODY_BYTES, strict: false }),
-];
-
-/**
- * POST /api/v1/campaign-plans (SPEC 4.3): prepares a campaign plan for human review.
- * In order: the key and one unit of the brand's budget (requireApiKey: 401, 429), the
- * campaigns:prepare permission (403), JSON (415, 400), the input (400 validation_failed),
- * then the plans service: 201 with the new plan, or 200 with `Idempotent-Replayed: true`
- * and the identical plan for a retry; 409 request_conflict; 422 pending_plan_limit.
- */
-export function registerV1CampaignPlans(
-  router: Router,
-  deps: { gate: AccessGate; plans: PlansApi },
-): void {
-  router.post(
-    CAMPAIGN_PLANS_PATH,
-    requireApiKey(deps.gate),
-    (_req, res, next) => {
-      deps.gate.requirePermission(identityOf(res), requirePreparePermission);
-      next();
-    },
-    ...jsonBody,
-    async (req, res) => {
-      const { plan, replayed } = await preparePlan(
-        deps.plans,
-        identityOf(res),
-        req.body,
-        requestIdOf(res),
-      );
-      if (replayed) res.setHeader('Idempotent-Replayed', 'true');
-      res.status(replayed ? 200 : 201).json(plan);
-    },
-  );
-  router.all(CAMPAIGN_PLANS_PATH, methodNotAllowed(['POST']));
-}
+import { COMMON_HEADERS, errorResponse, ref } from '../../openapi/responses';
+import { PlanResult } from '../../plans/planResult';
+import { CAMPAIGN_PLANS_PATH, CampaignPlanRequest } from './input';
 
 /** The OpenAPI operation, from the same schemas that validate and render. */
 export function describeV1CampaignPlans(registry: OpenAPIRegistry): void {

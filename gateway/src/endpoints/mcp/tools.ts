@@ -1,5 +1,5 @@
 import { RESOURCES } from '@brand/shared/resources';
-import type { Identity } from '../auth/identity';
+import type { Identity } from '../../auth/identity';
 import type { ToolDefinition } from './toolDefinition';
 import { listRecordsTool } from './tools/listRecords';
 import { prepareCampaignPlanTool } from './tools/prepareCampaignPlan';

@@ -153,6 +153,16 @@ describe('REST: GET /api/v1/{resource}', () => {
     await expectSameAnswer(get(path), undefined, fastPath);
   });
 
+  it('200 to If-None-Match: * (no conditional answers before issue 18)', async () => {
+    const headers = { ...bearer(key), 'if-none-match': '*' };
+    const res = await expectSameAnswer(
+      get('/api/v1/submissions?limit=1', headers),
+      undefined,
+      true,
+    );
+    expect(res.status).toBe(200);
+  });
+
   it('200 to HEAD, headers only', async () => {
     const res = await expectSameAnswer(
       { ...get('/api/v1/submissions'), method: 'HEAD' },

@@ -33,7 +33,7 @@ function fromHttpError(err: unknown): AppError | undefined {
  * that was unavailable (warn) and anything unclassified (error, with its cause; the
  * answer is a bare internal_error).
  */
-export function answerFor(log: Logger, err: unknown, requestId: string, path: string): AppError {
+function answerFor(log: Logger, err: unknown, requestId: string, path: string): AppError {
   const appError = isAppError(err) ? err : fromHttpError(err);
   if (appError && appError.code !== 'internal_error') {
     if (appError.code === 'service_unavailable') {

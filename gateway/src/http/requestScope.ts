@@ -19,7 +19,7 @@ export interface RequestScope {
 }
 
 /** The scope the prelude gave this response; undefined for a response it never saw. */
-export function scopeOf(res: ServerResponse): RequestScope | undefined {
+function scopeOf(res: ServerResponse): RequestScope | undefined {
   return (res as { locals?: RequestScope }).locals;
 }
 

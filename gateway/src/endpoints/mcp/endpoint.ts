@@ -4,7 +4,6 @@ import { mountMcp, type McpDeps } from './route';
 import { MCP_PATH, sendMcpError } from './rpcAnswers';
 
 export { describeMcp } from './openApi';
-export type { McpDeps };
 
 /**
  * POST /api/mcp, the assistant connection (SPEC 4.2), and the one entry to this folder: the

@@ -9,7 +9,7 @@ import {
   serviceEnvironmentEnv,
 } from '@brand/shared/config';
 
-export const GatewayEnv = z.object({
+const GatewayEnv = z.object({
   NODE_ENV: z.string().default('development'),
   // HTTP
   HTTP_HOST: z.string().default('0.0.0.0'),
@@ -40,7 +40,7 @@ export const GatewayEnv = z.object({
   RECORDS_GRPC_ADDR: z.string().default('127.0.0.1:50051'),
   /** The plans service (campaign-plan preparation); its outage does not fail /readyz. */
   PLANS_GRPC_ADDR: z.string().default('127.0.0.1:50052'),
-  /** The credential this gateway presents on every gRPC call (README "Internal credentials"). */
+  /** The credential this gateway presents on every gRPC call (docs/internals.md "Internal credentials"). */
   INTERNAL_TOKEN: z.string().min(32),
   /** Deadline of every call to a backing service. */
   GRPC_DEADLINE_MS: msEnv.default(3_000),
@@ -82,6 +82,12 @@ export const GatewayEnv = z.object({
     .int()
     .min(1_024)
     .default(256 * 1024),
+  /**
+   * Serve the common requests (a page from a known key, a lone MCP list call) by the
+   * endpoints' fast paths ahead of express (on, the default), or every request by express
+   * (off: the reference behaviour, for tests and for ruling the fast paths out).
+   */
+  GATEWAY_FAST_PATHS: boolEnv.default(true),
   // Process
   LOG_LEVEL: logLevelEnv.default('info'),
   /** Log one line per request (method, path, status, duration, brand). */

@@ -14,7 +14,7 @@
 
 ARG NODE_IMAGE=node:20-bookworm-slim
 
-# Workspace manifests and the lock: the only inputs of `npm install`, so both install layers
+# Workspace manifests and the lock: the only inputs of `npm ci`, so both install layers
 # stay cached until a manifest changes. Every workspace of the root package.json is listed.
 FROM ${NODE_IMAGE} AS manifests
 WORKDIR /app
@@ -30,11 +30,11 @@ COPY cli/package.json cli/
 COPY examples/receiver/package.json examples/receiver/
 COPY examples/relay/package.json examples/relay/
 
-# Compiles every workspace (`npm run build` is the one list of what to build).
-# `npm install`, not `npm ci`: npm 11 leaves other platforms' optional binaries out of the
-# lock and `npm ci` then rejects it (see scripts/lib/common.sh); the lock still pins versions.
+# Compiles every workspace (`npm run build` is the one list of what to build). `npm ci`
+# installs exactly the lock, on any platform (it holds every supported platform's binaries,
+# which `npm run lock:check` keeps true), and fails rather than resolve anything anew.
 FROM manifests AS build
-RUN npm install --no-audit --no-fund --loglevel=error
+RUN npm ci --no-audit --no-fund --loglevel=error
 COPY tsconfig.base.json ./
 COPY proto proto
 COPY packages packages
@@ -46,7 +46,7 @@ RUN npm run build
 
 # Production dependencies only: no compilers, linters or test tools in the runtime image.
 FROM manifests AS prod-deps
-RUN npm install --omit=dev --no-audit --no-fund --loglevel=error && npm cache clean --force
+RUN npm ci --omit=dev --no-audit --no-fund --loglevel=error && npm cache clean --force
 
 FROM ${NODE_IMAGE} AS runtime
 ARG VERSION=dev

@@ -54,7 +54,7 @@ say "migrating"
 node services/records/dist/migrate.js >"$LOG_DIR/migrate.log" || { cat "$LOG_DIR/migrate.log"; die "migrations failed"; }
 node services/plans/dist/migrate.js >>"$LOG_DIR/migrate.log" || { cat "$LOG_DIR/migrate.log"; die "migrations failed"; }
 node services/webhooks/dist/migrate.js >>"$LOG_DIR/migrate.log" || { cat "$LOG_DIR/migrate.log"; die "webhooks migrations failed"; }
-# The local test CA and a localhost certificate (generated once; see README "Webhooks").
+# The local test CA and a localhost certificate (generated once; see docs/webhooks.md "Webhooks").
 bash scripts/lib/testCa.sh "$REPO_ROOT/.local/ca"
 
 if ! scripts/kafka.sh status >/dev/null 2>&1; then
@@ -83,7 +83,7 @@ start_service() {
   die "$name did not start within 20 s"
 }
 
-# records relays its outbox of business events to Kafka (README "Business changes and events").
+# records relays its outbox of business events to Kafka (docs/webhooks.md "Business changes and events").
 KAFKA_BROKERS="$KAFKA_BROKERS" GRPC_PORT="$RECORDS_GRPC_PORT" start_service records "$LOG_DIR/records.log" node --max-semi-space-size=8 --heap-growing-percent=200 services/records/dist/main.js
 GRPC_PORT="$PLANS_GRPC_PORT" start_service plans "$LOG_DIR/plans.log" node services/plans/dist/main.js
 HTTP_PORT="$GATEWAY_PORT" start_service gateway "$LOG_DIR/gateway.log" node --max-semi-space-size=8 --heap-growing-percent=200 gateway/dist/main.js

@@ -41,7 +41,7 @@ export function parseEventTypes(value: string): EventTypeName[] {
 }
 
 /** The largest page the listings (plans, deliveries) return. */
-export const MAX_PAGE = 200;
+const MAX_PAGE = 200;
 
 /** --limit: a whole number from 1 to 200. */
 export const parseLimit = (value: string): number =>

@@ -69,7 +69,7 @@ export function readEnvFile(path: string = LOCAL_ENV_FILE): Record<string, strin
 }
 
 /** The local stack's settings and generated secrets, merged (secrets win). */
-export function readLocalSettings(): Record<string, string> {
+function readLocalSettings(): Record<string, string> {
   return { ...readEnvFile(LOCAL_ENV_FILE), ...readEnvFile(LOCAL_SECRETS_FILE) };
 }
 

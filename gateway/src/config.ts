@@ -9,7 +9,7 @@ import {
   serviceEnvironmentEnv,
 } from '@brand/shared/config';
 
-export const GatewayEnv = z.object({
+const GatewayEnv = z.object({
   NODE_ENV: z.string().default('development'),
   // HTTP
   HTTP_HOST: z.string().default('0.0.0.0'),
@@ -40,7 +40,7 @@ export const GatewayEnv = z.object({
   RECORDS_GRPC_ADDR: z.string().default('127.0.0.1:50051'),
   /** The plans service (campaign-plan preparation); its outage does not fail /readyz. */
   PLANS_GRPC_ADDR: z.string().default('127.0.0.1:50052'),
-  /** The credential this gateway presents on every gRPC call (README "Internal credentials"). */
+  /** The credential this gateway presents on every gRPC call (docs/internals.md "Internal credentials"). */
   INTERNAL_TOKEN: z.string().min(32),
   /** Deadline of every call to a backing service. */
   GRPC_DEADLINE_MS: msEnv.default(3_000),

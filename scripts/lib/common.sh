@@ -8,17 +8,32 @@ say() { printf '\033[1m==>\033[0m %s\n' "$*"; }
 warn() { printf '\033[33mwarning:\033[0m %s\n' "$*" >&2; }
 die() { printf '\033[31merror:\033[0m %s\n' "$*" >&2; exit 1; }
 
-# Installs npm dependencies when node_modules is missing or older than package-lock.json.
-# `npm install`, not `npm ci`: it installs exactly the locked versions all the same, but npm
-# 11 leaves other platforms' optional binaries (buf's, jest's resolver's) out of the lock,
-# and `npm ci` then refuses the lock as out of sync.
+# Installs exactly the locked dependencies (`npm ci`) when node_modules is missing or was
+# installed from other manifests than today's; otherwise does nothing, so running it twice
+# costs a checksum. `npm ci` refuses a lock that is out of step with package.json (run
+# `npm install` and commit the lock); `npm run lock:check` keeps that from reaching main.
 ensure_dependencies() {
   command -v node >/dev/null || die "Node.js 20.19+ is required"
-  local marker="$REPO_ROOT/node_modules/.package-lock.json"
-  if [ ! -f "$marker" ] || [ "$REPO_ROOT/package-lock.json" -nt "$marker" ]; then
-    say "installing npm dependencies (npm install, from package-lock.json)"
-    (cd "$REPO_ROOT" && npm install --no-audit --no-fund --loglevel=error)
-  fi
+  local stamp="$REPO_ROOT/node_modules/.installed-from" wanted
+  wanted=$(dependency_inputs_digest)
+  if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$wanted" ]; then return; fi
+  say "installing npm dependencies (npm ci: exactly package-lock.json)"
+  (cd "$REPO_ROOT" && npm ci --no-audit --no-fund --loglevel=error)
+  printf '%s\n' "$wanted" >"$stamp"
+}
+
+# A checksum of everything npm ci installs from: the lock, the project's npm settings, every
+# workspace manifest, and the Node.js version (node computes it: macOS has no sha256sum).
+dependency_inputs_digest() {
+  (
+    cd "$REPO_ROOT"
+    node -e '
+      const hash = require("node:crypto").createHash("sha256").update(process.version);
+      for (const file of process.argv.slice(1)) hash.update(require("node:fs").readFileSync(file));
+      console.log(hash.digest("hex"));
+    ' package-lock.json .npmrc package.json proto/package.json packages/*/package.json \
+      services/*/package.json gateway/package.json cli/package.json examples/*/package.json
+  )
 }
 
 # Starts the machine's PostgreSQL and Redis if they do not answer (the commands these

@@ -55,7 +55,7 @@ function changeCommand(
 
 /**
  * brandctl submission approve|reject, payout pay, campaign settle: the business changes
- * that emit the four events (README "Business changes and events"). Each prints the new
+ * that emit the four events (docs/webhooks.md "Business changes and events"). Each prints the new
  * record and the event id; a repeated or invalid change is refused with the current status.
  */
 export function registerChangeCommands(program: Command): void {

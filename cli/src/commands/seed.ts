@@ -9,8 +9,8 @@ import { defineCommand, runCommand } from '../run';
 import { brandFields, brandJson, secretBlock } from '../views';
 import { CAMPAIGNS_PREPARE } from './key';
 
-/** The demo brand `npm run up` and the README refer to; found by exact name. */
-export const DEMO_BRAND = { name: 'Demo Brand', owner: 'owner@demo-brand.test' } as const;
+/** The demo brand `npm run up` and the docs refer to; found by exact name. */
+const DEMO_BRAND = { name: 'Demo Brand', owner: 'owner@demo-brand.test' } as const;
 const DEMO_KEY_NAME = 'Demo integration';
 /** Seeding writes thousands of rows per unit of scale in one transaction: allow for it. */
 const SEED_MS_PER_SCALE = 30_000;

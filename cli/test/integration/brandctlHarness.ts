@@ -10,7 +10,7 @@ import {
 } from '@brand/testkit';
 
 /** The built CLI, run exactly as `npx brandctl` runs it (through the bin shim). */
-export const BRANDCTL_BIN = path.join(REPO_ROOT, 'cli/bin/brandctl.js');
+const BRANDCTL_BIN = path.join(REPO_ROOT, 'cli/bin/brandctl.js');
 
 export interface BrandctlRun {
   code: number | null;

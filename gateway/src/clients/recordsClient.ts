@@ -5,7 +5,7 @@ import { connectClient, createCaller, HealthClient, type ServingStatus } from '@
 import type { KeyEnvironment } from '@brand/shared/keys';
 import type { ResourceName } from '@brand/shared/resources';
 
-export interface ListRecordsCall {
+interface ListRecordsCall {
   brandId: string;
   resource: ResourceName;
   limit: number | undefined;

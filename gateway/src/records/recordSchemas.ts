@@ -29,7 +29,7 @@ const id = (prefix: string, description: string) =>
 const day = (description: string) =>
   z.string().meta({ format: 'date', description, examples: ['2026-11-15'] });
 
-export const Campaign = z
+const Campaign = z
   .object({
     id: id('cmp', 'Campaign id'),
     title: z.string().meta({ examples: ['Summer Glow Serum Launch 2026'] }),
@@ -50,7 +50,7 @@ export const Campaign = z
   })
   .meta({ id: 'Campaign' });
 
-export const Submission = z
+const Submission = z
   .object({
     id: id('sub', 'Submission id'),
     campaign_id: id('cmp', 'Campaign'),
@@ -69,7 +69,7 @@ export const Submission = z
   })
   .meta({ id: 'Submission' });
 
-export const Payout = z
+const Payout = z
   .object({
     id: id('po', 'Payout id'),
     campaign_id: id('cmp', 'Campaign'),
@@ -86,7 +86,7 @@ export const Payout = z
   })
   .meta({ id: 'Payout' });
 
-export const Deposit = z
+const Deposit = z
   .object({
     id: id('dep', 'Deposit id'),
     campaign_id: id('cmp', 'Campaign funded, if any').nullable(),
@@ -101,7 +101,7 @@ export const Deposit = z
   })
   .meta({ id: 'Deposit' });
 
-export const Conversion = z
+const Conversion = z
   .object({
     id: id('cnv', 'Conversion id'),
     campaign_id: id('cmp', 'Campaign credited'),
@@ -115,7 +115,7 @@ export const Conversion = z
   })
   .meta({ id: 'Conversion' });
 
-export const Link = z
+const Link = z
   .object({
     id: id('lnk', 'Link id'),
     campaign_id: id('cmp', 'Campaign'),
@@ -130,7 +130,7 @@ export const Link = z
   })
   .meta({ id: 'Link' });
 
-export const RECORD_SCHEMAS = {
+const RECORD_SCHEMAS = {
   campaigns: Campaign,
   submissions: Submission,
   payouts: Payout,
@@ -154,7 +154,7 @@ const pageIds: Record<ResourceName, string> = {
 };
 
 /** The list envelope of SPEC 2.2 for one resource. */
-export function pageSchema<R extends ResourceName>(resource: R) {
+function pageSchema<R extends ResourceName>(resource: R) {
   return z
     .object({
       resource: z.literal(resource).meta({ description: 'The resource requested.' }),

@@ -8,7 +8,7 @@ export const MCP_PATH = '/api/mcp';
 export const LATEST_VERSION = '2025-11-25';
 export const SUPPORTED_VERSIONS = ['2025-03-26', '2025-06-18', '2025-11-25'] as const;
 
-export interface RpcError {
+interface RpcError {
   code: number;
   message: string;
   data?: { code?: string; request_id?: string; [key: string]: unknown };

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { TEST_ADMIN_TOKEN, TEST_INTERNAL_TOKEN } from './services';
 
-/** Which caller credential an RPC requires (README "Internal credentials"). */
+/** Which caller credential an RPC requires (docs/internals.md "Internal credentials"). */
 export type CallerLevel = 'internal' | 'admin';
 
 /** An RPC under test: its name, its level, and a call that would succeed when allowed. */

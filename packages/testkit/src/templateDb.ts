@@ -9,7 +9,7 @@ import { randomHex } from './random';
 import { databaseUrl, TEMPLATE_DB_PREFIX } from './testEnv';
 
 /** The services that own a schema: every services/<name> with a migrations folder. */
-export async function migratedServices(): Promise<string[]> {
+async function migratedServices(): Promise<string[]> {
   const names = (await readdir(SERVICES_DIR)).sort();
   return names.filter((name) => existsSync(path.join(SERVICES_DIR, name, 'migrations')));
 }
@@ -19,7 +19,7 @@ export async function migratedServices(): Promise<string[]> {
  * contents>`: a changed or added migration gives a new template, an unchanged tree reuses
  * the old one.
  */
-export async function templateDatabaseName(): Promise<string> {
+async function templateDatabaseName(): Promise<string> {
   const hash = createHash('sha1');
   for (const service of await migratedServices()) {
     const dir = path.join(SERVICES_DIR, service, 'migrations');

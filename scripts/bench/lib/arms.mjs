@@ -24,11 +24,6 @@ export async function cpuOfBackends(dbName, applicationName) {
     }, 0);
 }
 
-/** Counts what a run served, for the exact work counters (pages and rows of record lists). */
-export function workCounter() {
-  return { pagesServed: 0, rowsReturned: 0 };
-}
-
 /**
  * One scenario. `arms`: [{ name, url, request, rows?, expect?: status[], cpu: async () =>
  * ({ process: () => seconds }) }] (cpu is resolved after the warm-up). `invalid` collects

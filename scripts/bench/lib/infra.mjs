@@ -6,11 +6,11 @@ import { Redis } from 'ioredis';
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-export const DB_PREFIX = 'brand_bench_';
+const DB_PREFIX = 'brand_bench_';
 /** A killed run's database is dropped by a later run once it is this old and unused. */
 const STALE_AFTER_SECONDS = 15 * 60;
 
-export function adminDatabaseUrl() {
+function adminDatabaseUrl() {
   return (
     process.env.BENCH_PG_ADMIN_URL ??
     process.env.TEST_PG_ADMIN_URL ??

@@ -13,16 +13,6 @@ export function percentile(values, p) {
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
 }
 
-/** A setupRequest that sends the keys in turn, one per request, as `Authorization: Bearer`. */
-export function rotatingKeys(secrets) {
-  let next = 0;
-  return (req) => {
-    req.headers.Authorization = `Bearer ${secrets[next]}`;
-    next = (next + 1) % secrets.length;
-    return req;
-  };
-}
-
 /** CPU time (user + system) a process has used so far, in seconds, from /proc/<pid>/stat. */
 export function cpuSeconds(pid) {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');

@@ -16,7 +16,7 @@ import { createEnterpriseBrands } from './seed.mjs';
 import { ADMIN_TOKEN, INTERNAL_TOKEN, MAINS, SETTINGS, say } from './settings.mjs';
 import { spawnMeasured } from './stack.mjs';
 
-export const PLANS_PATH = '/api/v1/campaign-plans';
+const PLANS_PATH = '/api/v1/campaign-plans';
 
 /**
  * A valid plan body (SPEC 2.3) with this request_id: testkit's planBody without `notes`

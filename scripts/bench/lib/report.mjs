@@ -18,7 +18,7 @@ const cpuSum = (arm) => Object.values(arm).reduce((a, b) => a + b, 0);
 const ms = (x) => Math.max(x, 1); // autocannon reports whole milliseconds
 
 /** The table's rows from a run's results (scenarios that did not run add no rows). */
-export function evaluate(r) {
+function evaluate(r) {
   const T = TARGETS;
   const rows = [];
   const check = !SETTINGS.smoke; // a smoke run checks the harness and validity only
@@ -211,7 +211,7 @@ export function evaluate(r) {
   return rows;
 }
 
-export function printTable(rows) {
+function printTable(rows) {
   const header = ['metric', 'value', 'baseline', 'ratio', 'target', 'result'];
   const cells = rows.map((row) => [
     row.metric,

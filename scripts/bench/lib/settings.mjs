@@ -45,8 +45,6 @@ export const HEAP_FLAGS = ['--max-semi-space-size=8', '--heap-growing-percent=20
 export const INTERNAL_TOKEN = 'bench-internal-token-0123456789abcdef';
 export const ADMIN_TOKEN = 'bench-admin-token-0123456789abcdef-0123';
 export const CURSOR_SECRET = 'bench-cursor-secret-0123456789abcdef-0123456789';
-/** 32 bytes, base64: the webhooks service's key for endpoint signing secrets at rest. */
-export const WEBHOOK_SECRET_KEY = Buffer.alloc(32, 7).toString('base64');
 
 const intEnv = (name, fallback) => {
   const value = process.env[name];

@@ -9,13 +9,13 @@ import {
   refusePublishedSecrets,
 } from '@brand/shared/config';
 
-export const PlansEnv = z
+const PlansEnv = z
   .object({
     // Process: NODE_ENV, LOG_LEVEL, SHUTDOWN_GRACE_MS
     ...processEnv,
     // gRPC and the internal operations listener
     ...grpcServiceEnv({ grpc: 50052, metrics: 9466 }),
-    // Caller credentials: every RPC requires one (README "Internal credentials")
+    // Caller credentials: every RPC requires one (docs/internals.md "Internal credentials")
     ...callerTokenEnv,
     // PostgreSQL (and the health probe of it)
     ...databaseEnv,

@@ -13,13 +13,13 @@ import {
 } from '@brand/shared/config';
 import { BUSINESS_EVENTS_TOPIC } from '@brand/shared/kafka';
 
-export const RecordsEnv = z
+const RecordsEnv = z
   .object({
     // Process: NODE_ENV, LOG_LEVEL, SHUTDOWN_GRACE_MS
     ...processEnv,
     // gRPC and the internal operations listener
     ...grpcServiceEnv({ grpc: 50051, metrics: 9465 }),
-    // Caller credentials: every RPC requires one (README "Internal credentials")
+    // Caller credentials: every RPC requires one (docs/internals.md "Internal credentials")
     ...callerTokenEnv,
     // PostgreSQL (and the health probe of it)
     ...databaseEnv,
@@ -32,7 +32,7 @@ export const RecordsEnv = z
     CURSOR_SECRET: z.string().min(32),
     /** Comma-separated former secrets still accepted while clients finish their walks. */
     CURSOR_SECRETS_PREVIOUS: commaListEnv,
-    // Kafka: the outbox relay publishes business events (README "Publishing business events")
+    // Kafka: the outbox relay publishes business events (docs/webhooks.md "Publishing business events")
     /** Comma-separated host:port list; unset, the relay is off and events wait in the outbox. */
     KAFKA_BROKERS: commaListEnv,
     /** The topic events go to; tests set their own. */

@@ -14,15 +14,14 @@ import {
 import { BUSINESS_EVENTS_TOPIC } from '@brand/shared/kafka';
 
 /** The roles one process can play; each can run as its own Deployment. */
-export const ROLES = ['admin', 'consumer', 'worker'] as const;
-export type WebhooksRole = (typeof ROLES)[number];
+const ROLES = ['admin', 'consumer', 'worker'] as const;
 
 /** A 32-byte key given as base64 (`openssl rand -base64 32`). */
 const secretKey = z
   .string()
   .refine((v) => Buffer.from(v, 'base64').length === 32, 'must be 32 bytes, base64-encoded');
 
-export const WebhooksEnv = z
+const WebhooksEnv = z
   .object({
     // Process: NODE_ENV, LOG_LEVEL, SHUTDOWN_GRACE_MS
     ...processEnv,
@@ -32,7 +31,7 @@ export const WebhooksEnv = z
       .default([...ROLES]),
     // gRPC and the internal operations listener
     ...grpcServiceEnv({ grpc: 50053, metrics: 9467 }),
-    // Caller credentials: every RPC requires one (README "Internal credentials")
+    // Caller credentials: every RPC requires one (docs/internals.md "Internal credentials")
     ...callerTokenEnv,
     // PostgreSQL (and the health probe of it)
     ...databaseEnv,

@@ -32,7 +32,7 @@ export const JsonRpcClientResponse = z.union([
   }),
 ]);
 
-export const JsonRpcErrorObject = z.object({
+const JsonRpcErrorObject = z.object({
   code: z.number().int(),
   message: z.string(),
   data: z
@@ -56,7 +56,6 @@ export const JsonRpcErrorResponse = z
   .meta({ id: 'JsonRpcErrorResponse' });
 
 export type JsonRpcId = z.infer<typeof id>;
-export type JsonRpcMessage = z.infer<typeof JsonRpcRequest>;
 
 /** A JSON-RPC error response object. */
 export function jsonRpcError(

@@ -1,5 +1,5 @@
 /** The MCP_ALLOWED_ORIGINS word that admits any loopback origin (local development only). */
-export const LOOPBACK_ORIGINS = 'loopback';
+const LOOPBACK_ORIGINS = 'loopback';
 
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
 

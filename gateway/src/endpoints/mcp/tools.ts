@@ -5,7 +5,7 @@ import { listRecordsTool } from './tools/listRecords';
 import { prepareCampaignPlanTool } from './tools/prepareCampaignPlan';
 
 /** Every tool, in the order tools/list shows them. */
-export const TOOLS: readonly ToolDefinition[] = [
+const TOOLS: readonly ToolDefinition[] = [
   ...RESOURCES.map(listRecordsTool),
   prepareCampaignPlanTool,
 ];

@@ -2,7 +2,7 @@
 export const SUPPORTED_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26'] as const;
 export type ProtocolVersion = (typeof SUPPORTED_VERSIONS)[number];
 
-export const LATEST_VERSION: ProtocolVersion = '2025-11-25';
+const LATEST_VERSION: ProtocolVersion = '2025-11-25';
 
 /** What a request without an MCP-Protocol-Version header is taken to speak (MCP 2025-06-18, transports). */
 export const DEFAULT_VERSION: ProtocolVersion = '2025-03-26';

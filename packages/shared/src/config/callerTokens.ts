@@ -17,7 +17,7 @@ export const PUBLISHED_SECRETS: readonly string[] = [
 ];
 
 /**
- * The caller credentials of a gRPC service (README "Internal credentials"), to spread into
+ * The caller credentials of a gRPC service (docs/internals.md "Internal credentials"), to spread into
  * its Env schema. Each list is the current token first, then former ones still accepted
  * during a rotation.
  */

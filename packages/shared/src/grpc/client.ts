@@ -89,7 +89,7 @@ type ClientConstructor<C> = new (
  * A generated client for `address` with the standard channel options. Pass `shareWith` to
  * reuse another client's channel (several services in one process, one connection).
  * Plaintext: internal traffic stays inside the cluster network, authenticated per call by
- * token (README "Internal credentials"; a mesh may add mTLS underneath).
+ * token (docs/internals.md "Internal credentials"; a mesh may add mTLS underneath).
  */
 export function connectClient<C>(
   Ctor: ClientConstructor<C>,

@@ -98,8 +98,8 @@ export async function getPlan(deps: PlanDeps, planId: string): Promise<PlanRow> 
   return plan;
 }
 
-export const DEFAULT_PAGE_SIZE = 50;
-export const MAX_PAGE_SIZE = 200;
+const DEFAULT_PAGE_SIZE = 50;
+const MAX_PAGE_SIZE = 200;
 
 /** One page of a brand's plans, newest first; next_page_token only when the page is full. */
 export async function listPlans(

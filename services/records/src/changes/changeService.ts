@@ -24,7 +24,7 @@ export interface ChangeResult {
 }
 
 /** The longest rejection reason accepted; it is shown to the creator, so it stays short. */
-export const MAX_REJECTION_REASON = 500;
+const MAX_REJECTION_REASON = 500;
 
 /** One transition: which statuses it leaves, which event it emits, and how it locks and writes. */
 interface Transition {
@@ -85,7 +85,7 @@ const capitalise = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1)
  * read API's order, absent values as null (as the REST API renders them), so receivers see
  * one stable shape. Records hold no private creator details beyond a handle, and no secrets.
  */
-export function eventObjectJson(resource: ChangedResource, record: RecordRow): string {
+function eventObjectJson(resource: ChangedResource, record: RecordRow): string {
   const object: Record<string, unknown> = { resource };
   for (const column of Object.keys(RESOURCE_TABLES[resource].columns)) {
     object[column] = record[column] ?? null;
@@ -180,7 +180,7 @@ export function payPayout(pool: Pool, payoutId: string): Promise<ChangeResult> {
 /**
  * Settles a completed campaign (event campaign.settled). Only "completed" qualifies: an
  * active or paused campaign may still receive submissions and owe payouts, and a draft
- * never ran, so settling them would close books that are still open (README "Business
+ * never ran, so settling them would close books that are still open (docs/webhooks.md "Business
  * changes and events"). Errors: see applyTransition.
  */
 export function settleCampaign(pool: Pool, campaignId: string): Promise<ChangeResult> {

@@ -2,7 +2,7 @@ import pg from 'pg';
 import type { Logger } from '@brand/shared/logger';
 
 /** The channel the outbox insert trigger (migrations/0004_outbox.sql) notifies at commit. */
-export const OUTBOX_CHANNEL = 'outbox';
+const OUTBOX_CHANNEL = 'outbox';
 const RECONNECT_MS = 2_000;
 
 /**

@@ -8,7 +8,7 @@ import { waitFor } from '@brand/testkit';
 export const TEST_KAFKA_BROKERS = process.env.TEST_KAFKA_BROKERS ?? '127.0.0.1:9092';
 
 /** One consumed message, as a consumer of the envelope sees it. */
-export interface ConsumedEvent {
+interface ConsumedEvent {
   key: string | undefined;
   contentType: string | undefined;
   partition: number;

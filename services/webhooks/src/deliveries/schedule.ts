@@ -14,7 +14,7 @@ export const RETRY_DELAYS_MS = [
 export const MAX_ATTEMPTS = RETRY_DELAYS_MS.length + 1;
 
 /** After a 429, a 503 or a timeout the receiver is overloaded: wait at least this long. */
-export const OVERLOAD_MIN_DELAY_MS = 60_000;
+const OVERLOAD_MIN_DELAY_MS = 60_000;
 
 export interface RetryInput {
   /** Attempts made in this round so far, including the one that just failed (1..). */

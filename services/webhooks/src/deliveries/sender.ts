@@ -6,7 +6,7 @@ import { withSpan } from '@brand/shared/telemetry';
 import { pinnedLookup } from '../egress/pinnedLookup';
 import { checkUrlShape } from '../egress/urlPolicy';
 
-export type ErrorClass =
+type ErrorClass =
   | 'http_status'
   | 'redirect'
   | 'timeout'
@@ -41,7 +41,7 @@ export interface SenderOptions {
   extraCa?: string | undefined;
 }
 
-export const EXCERPT_CHARS = 200;
+const EXCERPT_CHARS = 200;
 const EXCERPT_READ_BYTES = 1024;
 
 const TLS_CODES = /^(CERT_|UNABLE_TO_|DEPTH_ZERO|SELF_SIGNED|ERR_TLS_|ERR_SSL_)/;

@@ -3,7 +3,7 @@ import type { LookupFunction } from 'node:net';
 import { addressRefusal } from './addressPolicy';
 
 /** The error a connection fails with when its host resolves to a refused address. */
-export class BlockedAddressError extends Error {
+class BlockedAddressError extends Error {
   override readonly name = BlockedAddressError.name;
   readonly code = 'EBLOCKEDADDRESS';
 }

@@ -18,7 +18,7 @@ export interface UrlPolicyOptions {
 const MAX_URL_LENGTH = 2048;
 
 /** The host of a parsed URL without IPv6 brackets or a trailing dot. */
-export function bareHost(url: URL): string {
+function bareHost(url: URL): string {
   return url.hostname.replace(/^\[(.*)\]$/, '$1').replace(/\.$/, '');
 }
 

@@ -3,7 +3,7 @@
 // business change (approve a submission) yields ONE trace holding the admin RPC's server
 // span and its outbox insert, the relay's PRODUCER span, the webhooks consumer's
 // processing, the delivery attempt and its HTTPS request to a real receiver; a second
-// change is a second trace. The receiver gets no trace header (README "Observing").
+// change is a second trace. The receiver gets no trace header (docs/operating.md "Observing").
 import type { RunningReceiver } from '@brand/example-receiver';
 import {
   createTestCa,

@@ -2273,7 +2273,7 @@ export const ResendDeliveryResponse: MessageFns<ResendDeliveryResponse> = {
  * "x-error-code" trailing metadata.
  *
  * The actor email of AddReceiver is recorded for audit only: this service cannot read the
- * records service's members, so the admin token is the authority (README "Webhooks").
+ * records service's members, so the admin token is the authority (docs/webhooks.md "Webhooks").
  */
 export type WebhooksServiceService = typeof WebhooksServiceService;
 export const WebhooksServiceService = {

@@ -8,7 +8,14 @@ import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
   {
-    ignores: ['**/node_modules/**', '**/dist/**', 'proto/gen/**', 'coverage/**', '.local/**'],
+    ignores: [
+      '**/node_modules/**',
+      '**/dist/**',
+      'proto/gen/**',
+      'sdk/typescript/src/generated/**',
+      'coverage/**',
+      '.local/**',
+    ],
   },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,

@@ -67,7 +67,9 @@ export class BrandRecords {
     const url = checkOptions(options);
     const fetchImpl = options.fetch ?? globalThis.fetch;
     if (typeof fetchImpl !== 'function') {
-      throw new TypeError('BrandRecords: no global fetch here; pass options.fetch (Node 20+ has one).');
+      throw new TypeError(
+        'BrandRecords: no global fetch here; pass options.fetch (Node 20+ has one).',
+      );
     }
     const transport = new Transport({
       apiKey: options.apiKey,

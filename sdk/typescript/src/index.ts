@@ -1,7 +1,12 @@
 // @brand-records/client: the Brand Records API client. Webhook verification is also exported
 // on its own from '@brand-records/client/webhooks' (no client code, for edge runtimes).
 // Explicit named exports only.
-export { BrandRecords, DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_MS, type BrandRecordsOptions } from './client.js';
+export {
+  BrandRecords,
+  DEFAULT_MAX_RETRIES,
+  DEFAULT_TIMEOUT_MS,
+  type BrandRecordsOptions,
+} from './client.js';
 export {
   ApiError,
   BrandRecordsError,

@@ -14,7 +14,12 @@ export interface WebCrypto {
       keyUsages: Array<'sign' | 'verify'>,
     ): Promise<unknown>;
     sign(algorithm: 'HMAC', key: unknown, data: Uint8Array): Promise<ArrayBuffer>;
-    verify(algorithm: 'HMAC', key: unknown, signature: Uint8Array, data: Uint8Array): Promise<boolean>;
+    verify(
+      algorithm: 'HMAC',
+      key: unknown,
+      signature: Uint8Array,
+      data: Uint8Array,
+    ): Promise<boolean>;
   };
 }
 
@@ -22,7 +27,9 @@ export interface WebCrypto {
 export function webCrypto(): WebCrypto {
   const crypto = (globalThis as { crypto?: WebCrypto }).crypto;
   if (!crypto?.subtle) {
-    throw new Error('@brand-records/client needs Web Crypto (globalThis.crypto): use Node 20 or later.');
+    throw new Error(
+      '@brand-records/client needs Web Crypto (globalThis.crypto): use Node 20 or later.',
+    );
   }
   return crypto;
 }

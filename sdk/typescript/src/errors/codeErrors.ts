@@ -109,7 +109,9 @@ export class ReceiverLimitError extends ApiError {
   override name = 'ReceiverLimitError';
 }
 
-type ApiErrorClass = new (init: ApiErrorInit & { retryAfterSeconds?: number | undefined }) => ApiError;
+type ApiErrorClass = new (
+  init: ApiErrorInit & { retryAfterSeconds?: number | undefined },
+) => ApiError;
 
 /** The class of each documented code. `satisfies` makes a code added to the API a build error until it has one. */
 export const API_ERROR_CLASSES = {

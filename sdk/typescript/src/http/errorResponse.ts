@@ -1,4 +1,4 @@
-import { ApiError, type FieldIssue } from '../errors/brandRecordsError.js';
+import type { ApiError, FieldIssue } from '../errors/brandRecordsError.js';
 import { apiErrorFor } from '../errors/codeErrors.js';
 import { parseRetryAfterMs } from './retryPolicy.js';
 import type { ResponseMeta } from './responseMeta.js';

@@ -22,8 +22,7 @@ const RETRYABLE_STATUSES = new Set([429, 502, 503, 504]);
 
 /** Why an attempt failed, as far as retrying is concerned. */
 export type AttemptFailure =
-  | { kind: 'connection' }
-  | { kind: 'status'; status: number; retryAfterMs: number | undefined };
+  { kind: 'connection' } | { kind: 'status'; status: number; retryAfterMs: number | undefined };
 
 export interface RetryContext {
   /** Retries already made for this call (0 after the first attempt). */
@@ -43,7 +42,11 @@ export interface RetryContext {
  * Full-jitter exponential backoff: a uniform wait in [0, min(maxDelayMs, baseDelayMs * 2^n))
  * before retry n (from 0), so clients that failed together do not retry together.
  */
-export function backoffDelayMs(retryNumber: number, tuning: RetryTuning, random: () => number): number {
+export function backoffDelayMs(
+  retryNumber: number,
+  tuning: RetryTuning,
+  random: () => number,
+): number {
   const ceiling = Math.min(tuning.maxDelayMs, tuning.baseDelayMs * 2 ** retryNumber);
   return Math.floor(random() * ceiling);
 }

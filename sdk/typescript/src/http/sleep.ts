@@ -1,13 +1,14 @@
-/** Waits `ms`, or rejects with the signal's reason as soon as it aborts. */
+/** Waits `ms`, or rejects with the signal's reason (an AbortError by default) as soon as it aborts. */
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
+    const abortReason = (): Error => signal?.reason as Error;
     if (signal?.aborted) {
-      reject(signal.reason);
+      reject(abortReason());
       return;
     }
     const onAbort = (): void => {
       clearTimeout(timer);
-      reject(signal?.reason);
+      reject(abortReason());
     };
     const timer = setTimeout(() => {
       signal?.removeEventListener('abort', onAbort);

@@ -1,7 +1,12 @@
 import { ApiError, ConnectionError, TimeoutError } from '../errors/brandRecordsError.js';
 import { errorFromResponse } from './errorResponse.js';
 import { responseMeta, type ResponseMeta } from './responseMeta.js';
-import { parseRetryAfterMs, retryDelayMs, type AttemptFailure, type RetryTuning } from './retryPolicy.js';
+import {
+  parseRetryAfterMs,
+  retryDelayMs,
+  type AttemptFailure,
+  type RetryTuning,
+} from './retryPolicy.js';
 import { sleep as defaultSleep } from './sleep.js';
 
 export interface TransportConfig {

@@ -4,7 +4,8 @@ import type { ResponseMeta } from '../http/responseMeta.js';
 import type { Transport } from '../http/transport.js';
 import { webCrypto } from '../webCrypto.js';
 
-type PrepareBody = operations['prepare_campaign_plan']['requestBody']['content']['application/json'];
+type PrepareBody =
+  operations['prepare_campaign_plan']['requestBody']['content']['application/json'];
 
 /**
  * The plan input of SPEC 2.3 (generated from the OpenAPI document). `request_id` may be
@@ -45,10 +46,15 @@ export class CampaignPlans {
    * with other input, or its plan was cancelled), PendingPlanLimitError, InsufficientPermissionError
    * (the key lacks `campaigns:prepare`), and the transport's errors; each carries `planRequestId`.
    */
-  async prepare(input: CampaignPlanInput, options: PrepareOptions = {}): Promise<PreparedCampaignPlan> {
+  async prepare(
+    input: CampaignPlanInput,
+    options: PrepareOptions = {},
+  ): Promise<PreparedCampaignPlan> {
     const { request_id: inputId, ...fields } = input;
     if (options.requestId !== undefined && inputId !== undefined && options.requestId !== inputId) {
-      throw new TypeError('prepare: options.requestId and input.request_id differ; give one of them.');
+      throw new TypeError(
+        'prepare: options.requestId and input.request_id differ; give one of them.',
+      );
     }
     const requestId = options.requestId ?? inputId ?? webCrypto().randomUUID();
     try {

@@ -44,7 +44,10 @@ export function readDeliveryHeaders(headers: WebhookHeaders): DeliveryHeaderValu
     const found = values.get(name) ?? [];
     const value = found[0];
     if (found.length !== 1 || value === undefined || !FORMATS[name].test(value)) {
-      throw new WebhookVerificationError('malformed_header', `${WEBHOOK_HEADERS[name]} is malformed`);
+      throw new WebhookVerificationError(
+        'malformed_header',
+        `${WEBHOOK_HEADERS[name]} is malformed`,
+      );
     }
     return value;
   };

@@ -3,8 +3,10 @@ import { WebhookVerificationError } from './verificationError.js';
 import type { VerifiedWebhook, VerifyWebhookOptions } from './verifyWebhook.js';
 
 /** Options shared by the ready-made handlers (express, Node http, fetch-style). */
-export interface WebhookHandlerOptions<T extends WebhookEventType = WebhookEventType>
-  extends Omit<VerifyWebhookOptions<T>, 'rawBody' | 'headers' | 'now'> {
+export interface WebhookHandlerOptions<T extends WebhookEventType = WebhookEventType> extends Omit<
+  VerifyWebhookOptions<T>,
+  'rawBody' | 'headers' | 'now'
+> {
   /**
    * Handles a verified event. Keep it fast (enqueue slow work; the service waits 30 s) and
    * idempotent: deduplicate on `event.id` and `event.data.object.id`. Throwing answers 500,
@@ -41,7 +43,10 @@ export async function respondTo<T extends WebhookEventType>(
     return { status: 500, body: { error: 'internal_error' } };
   }
   try {
-    await options.onEvent(verified.event, { attempt: verified.attempt, timestamp: verified.timestamp });
+    await options.onEvent(verified.event, {
+      attempt: verified.attempt,
+      timestamp: verified.timestamp,
+    });
   } catch (error) {
     options.onError?.(error);
     return { status: 500, body: { error: 'processing_failed' } };

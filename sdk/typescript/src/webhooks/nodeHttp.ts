@@ -1,6 +1,11 @@
 import type { WebhookEventType } from './eventTypes.js';
 import { respondTo, type WebhookHandlerOptions } from './handlerOutcome.js';
-import { checkDeclaredLength, DEFAULT_MAX_BODY_BYTES, rawBodyBytes, readBodyChunks } from './rawBody.js';
+import {
+  checkDeclaredLength,
+  DEFAULT_MAX_BODY_BYTES,
+  rawBodyBytes,
+  readBodyChunks,
+} from './rawBody.js';
 import { WebhookVerificationError } from './verificationError.js';
 import {
   verifyWebhookDelivery,
@@ -28,7 +33,10 @@ export interface NodeResponseLike {
   headersSent?: boolean;
 }
 
-type NodeVerifyOptions<T extends WebhookEventType> = Omit<VerifyWebhookOptions<T>, 'rawBody' | 'headers'> & {
+type NodeVerifyOptions<T extends WebhookEventType> = Omit<
+  VerifyWebhookOptions<T>,
+  'rawBody' | 'headers'
+> & {
   maxBodyBytes?: number;
 };
 

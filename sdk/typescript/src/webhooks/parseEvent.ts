@@ -32,7 +32,8 @@ export function parseDelivery(body: Uint8Array): ParsedDelivery | undefined {
   } catch {
     return undefined;
   }
-  if (!isRecord(parsed) || !isRecord(parsed.data) || !isRecord(parsed.data.object)) return undefined;
+  if (!isRecord(parsed) || !isRecord(parsed.data) || !isRecord(parsed.data.object))
+    return undefined;
   const object = parsed.data.object;
   const wellFormed =
     isNonEmptyString(parsed.id) &&

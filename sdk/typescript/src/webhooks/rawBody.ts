@@ -59,7 +59,9 @@ export async function readBodyChunks(
 
 /** Reads a web ReadableStream (a Request body) with the same limit, in every runtime. */
 export async function readWebStream(
-  stream: { getReader(): { read(): Promise<{ done: boolean; value?: unknown }>; cancel(): Promise<void> } },
+  stream: {
+    getReader(): { read(): Promise<{ done: boolean; value?: unknown }>; cancel(): Promise<void> };
+  },
   maxBytes: number = DEFAULT_MAX_BODY_BYTES,
 ): Promise<Uint8Array> {
   const reader = stream.getReader();
@@ -79,7 +81,10 @@ export async function readWebStream(
 }
 
 /** Refuses a declared Content-Length beyond the limit before reading anything. */
-export function checkDeclaredLength(contentLength: string | null | undefined, maxBytes: number): void {
+export function checkDeclaredLength(
+  contentLength: string | null | undefined,
+  maxBytes: number,
+): void {
   const declared = Number(contentLength);
   if (contentLength && Number.isFinite(declared) && declared > maxBytes) throw tooLarge(maxBytes);
 }

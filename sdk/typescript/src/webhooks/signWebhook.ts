@@ -14,7 +14,10 @@ export async function signWebhookForTest(options: {
   attempt?: number;
 }): Promise<Record<string, string>> {
   const timestamp = String(options.timestamp ?? Math.floor(Date.now() / 1000));
-  const digest = await hmacSha256Hex(options.secret, signedPayload(timestamp, rawBodyBytes(options.rawBody)));
+  const digest = await hmacSha256Hex(
+    options.secret,
+    signedPayload(timestamp, rawBodyBytes(options.rawBody)),
+  );
   return {
     'content-type': 'application/json',
     'x-service-event': options.eventType,

@@ -71,10 +71,16 @@ export async function verifyWebhookDelivery<T extends WebhookEventType = Webhook
   const timestamp = Number(headers.timestamp);
   const nowSeconds = Math.floor((options.now ?? new Date()).getTime() / 1000);
   if (nowSeconds - timestamp > tolerance) {
-    throw new WebhookVerificationError('timestamp_too_old', `timestamp is more than ${tolerance} s old`);
+    throw new WebhookVerificationError(
+      'timestamp_too_old',
+      `timestamp is more than ${tolerance} s old`,
+    );
   }
   if (timestamp - nowSeconds > tolerance) {
-    throw new WebhookVerificationError('timestamp_in_future', `timestamp is more than ${tolerance} s ahead`);
+    throw new WebhookVerificationError(
+      'timestamp_in_future',
+      `timestamp is more than ${tolerance} s ahead`,
+    );
   }
 
   const payload = signedPayload(headers.timestamp, body);
@@ -87,11 +93,17 @@ export async function verifyWebhookDelivery<T extends WebhookEventType = Webhook
   if (!event) throw new WebhookVerificationError('malformed_body', 'body is not a delivery event');
   // The header is not signed; the body is. A disagreement means the header was altered.
   if (event.type !== headers.event) {
-    throw new WebhookVerificationError('malformed_header', "x-service-event does not match the body's type");
+    throw new WebhookVerificationError(
+      'malformed_header',
+      "x-service-event does not match the body's type",
+    );
   }
   // A type added later is refused like an unselected one, never as malformed.
   if (!isWebhookEventType(event.type) || !accepted.includes(event.type)) {
-    throw new WebhookVerificationError('unexpected_event_type', `event type ${event.type} is not accepted here`);
+    throw new WebhookVerificationError(
+      'unexpected_event_type',
+      `event type ${event.type} is not accepted here`,
+    );
   }
   return { event: event as unknown as WebhookEvent<T>, attempt: headers.attempt, timestamp };
 }

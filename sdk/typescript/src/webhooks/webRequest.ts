@@ -11,7 +11,9 @@ import {
 /** A fetch-style request: what edge runtimes, Deno, Bun, Next.js route handlers and Hono give. */
 export interface WebRequestLike {
   headers: { get(name: string): string | null };
-  body: { getReader(): { read(): Promise<{ done: boolean; value?: unknown }>; cancel(): Promise<void> } } | null;
+  body: {
+    getReader(): { read(): Promise<{ done: boolean; value?: unknown }>; cancel(): Promise<void> };
+  } | null;
   bodyUsed: boolean;
 }
 

@@ -5,29 +5,13 @@ import {
   ServiceUnavailableError,
   API_ERROR_CLASSES,
 } from '../errors/codeErrors';
-import { errorBody, fetchStub, type StubAnswer } from '../testing/fetchStub';
-import { DEFAULT_RETRY_TUNING } from './retryPolicy';
-import { Transport, type RequestSpec } from './transport';
+import { errorBody, type StubAnswer } from '../testing/fetchStub';
+import { testTransport } from '../testing/testTransport';
+import type { RequestSpec } from './transport';
 
 function transport(script: StubAnswer[], over: { maxRetries?: number; timeoutMs?: number } = {}) {
-  const stub = fetchStub(script);
-  const sleeps: number[] = [];
-  const t = new Transport({
-    apiKey: 'bk_live_test',
-    baseUrl: 'https://api.example.test/prefix',
-    timeoutMs: over.timeoutMs ?? 5_000,
-    maxRetries: over.maxRetries ?? 2,
-    fetch: stub.fetch,
-    tuning: DEFAULT_RETRY_TUNING,
-    userAgent: 'test-agent',
-    random: () => 0.5,
-    sleep: (ms) => {
-      sleeps.push(ms);
-      return Promise.resolve();
-    },
-    now: () => Date.parse('2026-11-22T10:00:00Z'),
-  });
-  return { t, stub, sleeps };
+  const { transport: t, requests, sleeps } = testTransport(script, over);
+  return { t, stub: { requests }, sleeps };
 }
 
 const GET: RequestSpec = { method: 'GET', path: '/api/v1/payouts', idempotent: true };
@@ -53,9 +37,7 @@ describe('Transport requests', () => {
     ]);
     const res = await t.request({ ...GET, query: { limit: '5', cursor: undefined, since: 'a b' } });
     const req = stub.requests[0]!;
-    expect(req.url.toString()).toBe(
-      'https://api.example.test/prefix/api/v1/payouts?limit=5&since=a+b',
-    );
+    expect(req.url.toString()).toBe('https://api.example.test/api/v1/payouts?limit=5&since=a+b');
     expect(req.headers.get('authorization')).toBe('Bearer bk_live_test');
     expect(req.headers.get('accept')).toBe('application/json');
     expect(req.headers.get('user-agent')).toBe('test-agent');

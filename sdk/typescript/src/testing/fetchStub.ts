@@ -26,7 +26,7 @@ export function fetchStub(
   script: StubAnswer[] | ((req: RecordedRequest) => StubAnswer),
 ): FetchStub {
   const requests: RecordedRequest[] = [];
-  const stub = (input: RequestInfo | URL, init: RequestInit = {}): Promise<Response> => {
+  const stub = (input: string | URL, init: RequestInit = {}): Promise<Response> => {
     const text = typeof init.body === 'string' ? init.body : undefined;
     const req: RecordedRequest = {
       url: new URL(String(input)),

@@ -64,6 +64,11 @@ it('walks 320 submissions through a 429: every record once, never sooner than Re
     expect(answer.retryAfter).toBeGreaterThanOrEqual(1);
     expect(next.at - answer.at).toBeGreaterThanOrEqual(answer.retryAfter! * 1000);
   }
+  const waited = refusals.map((r) => answers[answers.indexOf(r) + 1]!.at - r.at);
+  console.log(
+    `walk: ${seen.length} records, ${answers.length} requests, ${refusals.length} refused (429), ` +
+      `Retry-After ${refusals.map((r) => r.retryAfter).join('/')} s, waited ${waited.join('/')} ms`,
+  );
   // 13 pages of 25 (the 13th short) plus the refused attempts.
   expect(answers.filter((a) => a.status === 200)).toHaveLength(Math.ceil(RECORDS / 25));
 }, 180_000);

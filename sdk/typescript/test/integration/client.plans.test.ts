@@ -59,16 +59,32 @@ async function planCount(brandId: string): Promise<number> {
   return Number(res.rows[0]!.n);
 }
 
+interface PlanBrand {
+  brandId: string;
+  /** A live key with campaigns:prepare. */
+  prepareKey: string;
+  /** A live key without it. */
+  readKey: string;
+}
+
+/** A fresh Enterprise brand (its own pending limit) with a prepare key and a read-only key. */
+async function makePlanBrand(): Promise<PlanBrand> {
+  const seeded = await makeBrandWithKey(stack.admin, {
+    tier: 'enterprise',
+    permissions: ['campaigns:prepare'],
+  });
+  const read = await stack.admin.createKey({
+    brandId: seeded.brand.id,
+    actorEmail: seeded.owner.email,
+    name: 'Reporting',
+  });
+  return { brandId: seeded.brand.id, prepareKey: seeded.secret, readKey: read.secret };
+}
+
 describe('campaignPlans.prepare', () => {
   let brand: PlanBrand;
-  beforeAll(async () => {
-    brand = await makePlanBrand(stack);
-  });
-  afterEach(async () => {
-    // keep the brand under its pending limit between tests
-    await stack.db.pool.query(`update plans.plans set status = 'completed' where brand_id = $1`, [
-      brand.brandId,
-    ]);
+  beforeEach(async () => {
+    brand = await makePlanBrand();
   });
 
   it('prepares a plan with a minted request_id; the same id again is a replay of the same plan', async () => {

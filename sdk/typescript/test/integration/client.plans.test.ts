@@ -111,7 +111,7 @@ describe('campaignPlans.prepare', () => {
     const client = clientFor(brand.prepareKey, async (url, init) => {
       const res = await fetch(url, init);
       if (init?.method === 'POST') {
-        sent.push((JSON.parse(String(init.body)) as { request_id: string }).request_id);
+        sent.push((JSON.parse(init.body as string) as { request_id: string }).request_id);
         if (++posts === 1) {
           await res.text();
           throw new TypeError('fetch failed: connection reset');

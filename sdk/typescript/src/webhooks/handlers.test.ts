@@ -200,3 +200,30 @@ describe('fetch-style Request', () => {
     expect(events).toHaveLength(1);
   });
 });
+
+describe('readNodeRawBody over a chunked body without Content-Length', () => {
+  it('answers 413 once the body passes the limit, and the connection still gets the answer', async () => {
+    const { events, options } = recorder();
+    const server = await serve(
+      (req: http.IncomingMessage, res: http.ServerResponse) =>
+        void webhookNodeHandler({ ...options, maxBodyBytes: 1_000 })(req, res),
+    );
+    try {
+      const headers = await signed();
+      const status = await new Promise<number>((resolve, reject) => {
+        const req = http.request(server.url, { method: 'POST', headers }, (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        });
+        req.on('error', reject);
+        // chunked: no Content-Length, so only counting the bytes can stop it
+        for (let i = 0; i < 20; i++) req.write('x'.repeat(500));
+        req.end();
+      });
+      expect(status).toBe(413);
+      expect(events).toHaveLength(0);
+    } finally {
+      await server.close();
+    }
+  });
+});

@@ -1,5 +1,6 @@
 import type { WebhookEventType } from './eventTypes.js';
 import { respondTo, type WebhookHandlerOptions } from './handlerOutcome.js';
+import { readNodeStream, type NodeStream } from './nodeStream.js';
 import {
   checkDeclaredLength,
   DEFAULT_MAX_BODY_BYTES,
@@ -23,6 +24,9 @@ export interface NodeRequestLike extends AsyncIterable<unknown> {
   readableEnded?: boolean;
   /** Set by express body parsers: a Buffer from express.raw(), a string from express.text(). */
   body?: unknown;
+  on?(event: string, listener: (...args: never[]) => void): unknown;
+  removeListener?(event: string, listener: (...args: never[]) => void): unknown;
+  resume?(): unknown;
 }
 
 /** A Node `ServerResponse` (also an express response), typed by what is used. */
@@ -64,7 +68,9 @@ export async function readNodeRawBody(
   }
   const length = req.headers['content-length'];
   checkDeclaredLength(typeof length === 'string' ? length : undefined, maxBytes);
-  return readBodyChunks(req, maxBytes);
+  return req.on && req.removeListener
+    ? readNodeStream(req as NodeStream, maxBytes)
+    : readBodyChunks(req, maxBytes);
 }
 
 /** Reads the raw body of a Node request (see readNodeRawBody) and verifies it. */

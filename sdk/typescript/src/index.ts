@@ -34,6 +34,7 @@ export {
   RateLimitedError,
   ReceiverLimitError,
   RequestConflictError,
+  RetryAfterError,
   ServiceUnavailableError,
   UnauthenticatedError,
   UnknownResourceError,

@@ -42,9 +42,9 @@ export class RequestConflictError extends ApiError {
 export class PendingPlanLimitError extends ApiError {
   override name = 'PendingPlanLimitError';
 }
-/** 429: the brand's per-minute budget is spent. `retryAfterSeconds` says how long to wait. */
-export class RateLimitedError extends ApiError {
-  override name = 'RateLimitedError';
+/** An error whose response said how long to wait (`Retry-After`). */
+export class RetryAfterError extends ApiError {
+  override name = 'RetryAfterError';
   /** From `Retry-After`: wait at least this long before the next request. */
   readonly retryAfterSeconds: number | undefined;
   constructor(init: ApiErrorInit & { retryAfterSeconds?: number | undefined }) {
@@ -52,14 +52,13 @@ export class RateLimitedError extends ApiError {
     this.retryAfterSeconds = init.retryAfterSeconds;
   }
 }
+/** 429: the brand's per-minute budget is spent. `retryAfterSeconds` says how long to wait. */
+export class RateLimitedError extends RetryAfterError {
+  override name = 'RateLimitedError';
+}
 /** 503: a backing service is briefly unreachable; retry later (`retryAfterSeconds` when given). */
-export class ServiceUnavailableError extends ApiError {
+export class ServiceUnavailableError extends RetryAfterError {
   override name = 'ServiceUnavailableError';
-  readonly retryAfterSeconds: number | undefined;
-  constructor(init: ApiErrorInit & { retryAfterSeconds?: number | undefined }) {
-    super(init);
-    this.retryAfterSeconds = init.retryAfterSeconds;
-  }
 }
 /** 500: the API failed; the body never carries internals. Quote `requestId` to support. */
 export class InternalError extends ApiError {

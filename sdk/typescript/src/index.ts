@@ -42,8 +42,7 @@ export {
   ValidationFailedError,
   type ApiErrorCode,
 } from './errors/codeErrors.js';
-export type { RateLimitInfo } from './http/rateLimitHeaders.js';
-export type { ResponseMeta } from './http/responseMeta.js';
+export type { RateLimitInfo, ResponseMeta } from './responseMeta.js';
 export { DEFAULT_RETRY_TUNING, type RetryTuning } from './http/retryPolicy.js';
 export {
   type CampaignPlan,

@@ -1,4 +1,4 @@
-import type { ResponseMeta } from '../http/responseMeta.js';
+import type { ResponseMeta } from '../responseMeta.js';
 
 /** The root of every error this package throws on purpose: `catch (e) { if (e instanceof BrandRecordsError) ... }`. */
 export class BrandRecordsError extends Error {

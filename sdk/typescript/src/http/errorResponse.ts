@@ -1,7 +1,7 @@
 import type { ApiError, FieldIssue } from '../errors/brandRecordsError.js';
 import { apiErrorFor } from '../errors/codeErrors.js';
 import { parseRetryAfterMs } from './retryPolicy.js';
-import type { ResponseMeta } from './responseMeta.js';
+import type { ResponseMeta } from '../responseMeta.js';
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);

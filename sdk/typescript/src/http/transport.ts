@@ -1,6 +1,7 @@
 import { ApiError, ConnectionError, TimeoutError } from '../errors/brandRecordsError.js';
 import { errorFromResponse } from './errorResponse.js';
-import { responseMeta, type ResponseMeta } from './responseMeta.js';
+import type { ResponseMeta } from '../responseMeta.js';
+import { responseMeta } from './readResponseMeta.js';
 import {
   parseRetryAfterMs,
   retryDelayMs,

@@ -1,6 +1,6 @@
 import { BrandRecordsError } from '../errors/brandRecordsError.js';
 import type { components, operations } from '../generated/openapi.js';
-import type { ResponseMeta } from '../http/responseMeta.js';
+import type { ResponseMeta } from '../responseMeta.js';
 import type { Transport } from '../http/transport.js';
 import { webCrypto } from '../webCrypto.js';
 

@@ -1,5 +1,5 @@
 import { RateLimitedError } from '../errors/codeErrors.js';
-import type { ResponseMeta } from '../http/responseMeta.js';
+import type { ResponseMeta } from '../responseMeta.js';
 import type { Transport } from '../http/transport.js';
 import type { Envelope, RecordsByResource, ResourceName } from './recordTypes.js';
 

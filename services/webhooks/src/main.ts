@@ -3,22 +3,19 @@ import '@brand/shared/telemetry/register';
 import { readFileSync } from 'node:fs';
 import { callerTokensOf } from '@brand/shared/config';
 import { createServicePool } from '@brand/shared/db';
-import { createKafka } from '@brand/shared/kafka';
 import { createLogger } from '@brand/shared/logger';
 import { createMetricsRegistry, GrpcServerMetrics } from '@brand/shared/metrics';
 import { listenGrpcService } from '@brand/shared/service';
-import { exitOnStartupFailure, onShutdown, type ShutdownStep } from '@brand/shared/shutdown';
+import { exitOnStartupFailure, onShutdown } from '@brand/shared/shutdown';
 import { stopTelemetry } from '@brand/shared/telemetry';
+import type { AdminDeps } from './admin/adminHandlers';
 import { loadWebhooksConfig } from './config';
-
 import { migrate, SCHEMA } from './db/migrations';
 import { deliveryMetrics } from './deliveries/deliveryMetrics';
-import { Sender } from './deliveries/sender';
-import { DeliveryWorker } from './deliveries/worker';
-import { startConsumer } from './events/consumer';
-import { consumerLagMetrics, consumerMetrics } from './events/consumerMetrics';
+import { startWorkerRole } from './deliveries/workerRole';
+import { systemResolver } from './egress/urlPolicy';
+import { startConsumerRole } from './events/consumerRole';
 import { SecretBox } from './receivers/secretBox';
-import { systemResolver } from './receivers/urlPolicy';
 import { createServer, SERVICE_NAMES } from './server';
 
 /** Composition root: the only place that reads process.env and listens. */
@@ -43,80 +40,30 @@ async function main(): Promise<void> {
   const box = new SecretBox(config.WEBHOOK_SECRET_KEY, config.WEBHOOK_SECRET_KEYS_PREVIOUS);
 
   const registry = createMetricsRegistry();
+  // Registered whatever the roles: every replica reports the pending deliveries it reads.
   const deliveryObserver = deliveryMetrics(registry, pool);
-  const steps: ShutdownStep[] = [];
-  let worker: DeliveryWorker | undefined;
-  let sender: Sender | undefined;
-  if (roles.has('worker')) {
-    sender = new Sender({
-      allowLoopback: config.WEBHOOK_ALLOW_LOOPBACK_RECEIVERS,
-      connectTimeoutMs: config.DELIVERY_CONNECT_TIMEOUT_MS,
-      totalTimeoutMs: config.DELIVERY_TIMEOUT_MS,
-      extraCa,
-    });
-    worker = new DeliveryWorker(
-      { pool, log: log.child({ role: 'worker' }), sender, box, observer: deliveryObserver },
-      {
-        concurrency: config.DELIVERY_CONCURRENCY,
-        perReceiver: config.DELIVERY_PER_RECEIVER_CONCURRENCY,
-        leaseMs: config.DELIVERY_LEASE_MS,
-        pollMs: config.DELIVERY_POLL_MS,
-        scale: config.RETRY_TIME_SCALE,
-        disableAfterMs: config.RECEIVER_DISABLE_AFTER_MS,
-      },
-    );
-    worker.start();
-  }
-  if (roles.has('consumer')) {
-    const kafka = createKafka({
-      brokers: config.KAFKA_BROKERS,
-      clientId: config.KAFKA_CLIENT_ID,
-      log,
-    });
-    const consumer = await startConsumer({
-      kafka,
-      pool,
-      log,
-      topic: config.BUSINESS_EVENTS_TOPIC,
-      groupId: config.KAFKA_CONSUMER_GROUP,
-      ensureTopic: config.KAFKA_ENSURE_TOPIC,
-      partitions: config.KAFKA_TOPIC_PARTITIONS,
-      onIngested: () => worker?.wake(),
-      observer: consumerMetrics(registry),
-      onFatal: (err) => {
-        // Offsets are committed only after the database has the events: exiting loses
-        // nothing, and the orchestrator (or the local script) restarts the process.
-        log.fatal({ err }, 'the Kafka consumer stopped for good; exiting');
-        process.exit(1);
-      },
-    });
-    const lag = consumerLagMetrics(registry, {
-      kafka,
-      topic: config.BUSINESS_EVENTS_TOPIC,
-      groupId: config.KAFKA_CONSUMER_GROUP,
-    });
-    steps.push({
-      name: 'stop consuming (commits are already done)',
-      run: async () => {
-        await consumer.stop();
-        await lag.close();
-      },
-    });
-  }
+  // The roles this process plays (WEBHOOKS_ROLES); each can run as its own Deployment.
+  const worker = roles.has('worker')
+    ? startWorkerRole(config, { pool, log, box, observer: deliveryObserver, extraCa })
+    : undefined;
+  const stopConsuming = roles.has('consumer')
+    ? await startConsumerRole(config, { pool, log, registry, onIngested: () => worker?.wake() })
+    : undefined;
+  const admin: AdminDeps | undefined = roles.has('admin')
+    ? {
+        pool,
+        box,
+        resolve: systemResolver,
+        allowLoopback: config.WEBHOOK_ALLOW_LOOPBACK_RECEIVERS,
+        maxPerBrand: config.WEBHOOK_MAX_RECEIVERS_PER_BRAND,
+      }
+    : undefined;
 
   const { server, health } = createServer({
     log,
     callerTokens: callerTokensOf(config),
     metrics: new GrpcServerMetrics(registry),
-    receivers: roles.has('admin')
-      ? {
-          pool,
-          box,
-          resolve: systemResolver,
-          allowLoopback: config.WEBHOOK_ALLOW_LOOPBACK_RECEIVERS,
-          maxPerBrand: config.WEBHOOK_MAX_RECEIVERS_PER_BRAND,
-        }
-      : undefined,
+    admin,
   });
   const service = await listenGrpcService({
     server,
@@ -134,14 +81,8 @@ async function main(): Promise<void> {
 
   onShutdown(log, config.SHUTDOWN_GRACE_MS, [
     service.reportNotServing,
-    ...steps,
-    {
-      name: 'finish in-flight deliveries (unfinished leases expire and are retried)',
-      run: async () => {
-        await worker?.stop(Math.floor(config.SHUTDOWN_GRACE_MS / 2));
-        await sender?.close();
-      },
-    },
+    ...(stopConsuming ? [stopConsuming] : []),
+    ...(worker ? [worker.stop] : []),
     service.finishCalls,
     service.closeOps,
     { name: 'close database pool', run: () => pool.end() },

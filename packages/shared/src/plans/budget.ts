@@ -39,15 +39,26 @@ export function parseBudget(value: number | string): BudgetResult {
     };
   }
   // More than 12 whole digits is far above the maximum; stop before Number() loses precision.
-  if (m[1]!.length > 12) return { ok: false, message: 'must be at most 100000000.00 PHP.' };
+  if (m[1]!.length > 12) return { ok: false, message: TOO_LARGE };
   const whole = Number(m[1]);
   const cents = Number((m[2] ?? '').padEnd(2, '0'));
   const centavos = whole * 100 + cents;
-  if (!Number.isSafeInteger(centavos) || centavos > MAX_PLANNING_BUDGET_CENTAVOS) {
-    return { ok: false, message: 'must be at most 100000000.00 PHP.' };
-  }
-  if (centavos === 0) return { ok: false, message: 'must be a positive amount.' };
-  return { ok: true, centavos };
+  const problem = centavosProblem(centavos);
+  return problem ? { ok: false, message: problem } : { ok: true, centavos };
+}
+
+const TOO_LARGE = 'must be at most 100000000.00 PHP.';
+
+/**
+ * The problem with an amount already in centavos (the plans service's gRPC form, and the
+ * last step of parseBudget), or undefined when it is a whole, positive amount of at most
+ * MAX_PLANNING_BUDGET_CENTAVOS.
+ */
+export function centavosProblem(centavos: number): string | undefined {
+  if (!Number.isInteger(centavos)) return 'must be a whole number of centavos.';
+  if (centavos <= 0) return 'must be a positive amount.';
+  if (centavos > MAX_PLANNING_BUDGET_CENTAVOS) return TOO_LARGE;
+  return undefined;
 }
 
 /** Integer centavos as the canonical decimal string with two decimals: 2500050 -> "25000.50". */

@@ -1,6 +1,7 @@
 export {
   PLAN_LIMITS,
   PLATFORMS,
+  PlanInputMessageSchema,
   PlanInputSchema,
   toPlanInputBody,
   type PlanInput,

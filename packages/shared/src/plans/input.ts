@@ -1,6 +1,11 @@
 import { z } from 'zod';
 import { CAMPAIGN_TYPES, type CampaignTypeName } from '../enums';
-import { formatCentavos, MAX_PLANNING_BUDGET_CENTAVOS, parseBudget } from './budget';
+import {
+  centavosProblem,
+  formatCentavos,
+  MAX_PLANNING_BUDGET_CENTAVOS,
+  parseBudget,
+} from './budget';
 import { dateProblem, MAX_PLAN_DATE, MIN_PLAN_DATE } from './dates';
 
 /** Length and count bounds of the input fields (characters, items). */
@@ -93,69 +98,128 @@ const list = <T extends z.ZodType<string>>(item: T, max: number, description: st
     )
     .describe(description);
 
+const requestId = z
+  .uuid({ error: 'must be a UUID.' })
+  .transform((s) => s.toLowerCase())
+  .describe('A new UUID per plan; reuse it, with identical input, when retrying.');
+const title = text(PLAN_LIMITS.title, 'Short name of the campaign.');
+const goal = text(PLAN_LIMITS.goal, 'What the campaign should achieve.');
+const CAMPAIGN_TYPE_ERROR = `must be one of ${CAMPAIGN_TYPES.names.join(', ')}.`;
+const plannedFor = date(
+  `Planned date of the campaign, YYYY-MM-DD (${MIN_PLAN_DATE}..${MAX_PLAN_DATE}).`,
+);
+const reviewOn = date('Date the brand reviews the plan, YYYY-MM-DD, on or before planned_for.');
+const summary = optionalText(PLAN_LIMITS.summary, 'Creative field: a one-paragraph summary.');
+const brief = optionalText(PLAN_LIMITS.brief, 'Creative field: the brief for creators.');
+const requirements = list(
+  text(PLAN_LIMITS.requirement, 'One requirement.'),
+  PLAN_LIMITS.requirements,
+  `Creative field: requirements for creators, one per item (at most ${PLAN_LIMITS.requirements}).`,
+);
+const platforms = list(
+  z.enum(PLATFORMS, { error: `must be one of ${PLATFORMS.join(', ')}.` }),
+  PLATFORMS.length,
+  `Creative field: target platforms, each one of ${PLATFORMS.join(', ')}.`,
+);
+const notes = optionalText(
+  PLAN_LIMITS.notes,
+  'Private notes for the brand: stored, never returned by the API or the assistant tool.',
+);
+
+/** The rule across fields, the same in both forms: the review comes on or before the date. */
+function reviewBeforePlanned(
+  input: { review_on: string; planned_for: string },
+  ctx: z.RefinementCtx,
+): void {
+  if (input.review_on > input.planned_for) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['review_on'],
+      message: 'must be on or before planned_for.',
+    });
+  }
+}
+
+const OPTIONAL_KEYS = ['summary', 'brief', 'requirements', 'platforms', 'notes'] as const;
+
+/** The parsed input without the optional keys that were not given, so equal inputs are equal. */
+function withoutAbsentOptionals(input: PlanInput): PlanInput {
+  const out: PlanInput = { ...input };
+  for (const key of OPTIONAL_KEYS) if (out[key] === undefined) delete out[key];
+  return out;
+}
+
 /**
- * The campaign-plan input of SPEC 2.3: the one schema for the REST body, the MCP tool's
- * inputSchema, the OpenAPI document and the plans service's own check. Unknown fields are
- * refused. Parsing normalises (trimmed strings, lower-case request_id, centavos, empty
- * optional fields dropped), so two spellings of one input parse to equal values.
+ * The campaign-plan input of SPEC 2.3 as a client sends it: the one schema for the REST
+ * body, the MCP tool's inputSchema, the OpenAPI document and the testkit's fixtures.
+ * Unknown fields are refused. Parsing normalises (trimmed strings, lower-case request_id,
+ * centavos, empty optional fields dropped), so two spellings of one input parse to equal
+ * values. The plans service checks the same rules on its gRPC form (PlanInputMessageSchema).
  */
 export const PlanInputSchema = z
   .strictObject(
     {
-      request_id: z
-        .uuid({ error: 'must be a UUID.' })
-        .transform((s) => s.toLowerCase())
-        .describe('A new UUID per plan; reuse it, with identical input, when retrying.'),
-      title: text(PLAN_LIMITS.title, 'Short name of the campaign.'),
-      goal: text(PLAN_LIMITS.goal, 'What the campaign should achieve.'),
+      request_id: requestId,
+      title,
+      goal,
       campaign_type: z
-        .enum(CAMPAIGN_TYPES.names, {
-          error: `must be one of ${CAMPAIGN_TYPES.names.join(', ')}.`,
-        })
+        .enum(CAMPAIGN_TYPES.names, { error: CAMPAIGN_TYPE_ERROR })
         .describe(
           'blitz (clipping), ugc (original content), package (influencers), affiliate (tracked promotion).',
         ),
-      planned_for: date(
-        `Planned date of the campaign, YYYY-MM-DD (${MIN_PLAN_DATE}..${MAX_PLAN_DATE}).`,
-      ),
-      review_on: date('Date the brand reviews the plan, YYYY-MM-DD, on or before planned_for.'),
+      planned_for: plannedFor,
+      review_on: reviewOn,
       planning_budget: budget,
-      summary: optionalText(PLAN_LIMITS.summary, 'Creative field: a one-paragraph summary.'),
-      brief: optionalText(PLAN_LIMITS.brief, 'Creative field: the brief for creators.'),
-      requirements: list(
-        text(PLAN_LIMITS.requirement, 'One requirement.'),
-        PLAN_LIMITS.requirements,
-        `Creative field: requirements for creators, one per item (at most ${PLAN_LIMITS.requirements}).`,
-      ),
-      platforms: list(
-        z.enum(PLATFORMS, { error: `must be one of ${PLATFORMS.join(', ')}.` }),
-        PLATFORMS.length,
-        `Creative field: target platforms, each one of ${PLATFORMS.join(', ')}.`,
-      ),
-      notes: optionalText(
-        PLAN_LIMITS.notes,
-        'Private notes for the brand: stored, never returned by the API or the assistant tool.',
-      ),
+      summary,
+      brief,
+      requirements,
+      platforms,
+      notes,
     },
     { error: 'must be an object with the campaign-plan fields.' },
   )
-  .superRefine((input, ctx) => {
-    if (input.review_on > input.planned_for) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['review_on'],
-        message: 'must be on or before planned_for.',
-      });
-    }
-  })
-  .transform((input): PlanInput => {
-    const { planning_budget, ...rest } = input;
-    const out: PlanInput = { ...rest, planning_budget_amount: planning_budget };
-    for (const key of OPTIONAL_KEYS) if (out[key] === undefined) delete out[key];
-    return out;
-  });
+  .superRefine(reviewBeforePlanned)
+  .transform(({ planning_budget, ...rest }): PlanInput =>
+    withoutAbsentOptionals({ ...rest, planning_budget_amount: planning_budget }),
+  );
 
-const OPTIONAL_KEYS = ['summary', 'brief', 'requirements', 'platforms', 'notes'] as const;
+/**
+ * The same input in the form the plans service receives it (the PlanInput message): the
+ * campaign type as its enum number, the budget as integer centavos, an absent string as
+ * absent and an empty list as not given. Checked once, as it arrives, by the same field
+ * rules as PlanInputSchema, to the same PlanInput: this API is a contract of its own and
+ * trusts no caller's checks. UNSPECIFIED and unknown campaign types are refused by field.
+ */
+export const PlanInputMessageSchema = z
+  .object({
+    request_id: requestId,
+    title,
+    goal,
+    campaign_type: z.number({ error: CAMPAIGN_TYPE_ERROR }).transform((value, ctx) => {
+      const name = CAMPAIGN_TYPES.fromProto(value);
+      if (name) return name;
+      ctx.addIssue({ code: 'custom', message: CAMPAIGN_TYPE_ERROR });
+      return z.NEVER;
+    }),
+    planned_for: plannedFor,
+    review_on: reviewOn,
+    planning_budget_amount: z
+      .number({ error: 'must be a whole number of centavos.' })
+      // A transform, like the client form's budget: its refusal also skips the cross-field rule.
+      .transform((centavos, ctx) => {
+        const problem = centavosProblem(centavos);
+        if (!problem) return centavos;
+        ctx.addIssue({ code: 'custom', message: problem });
+        return z.NEVER;
+      }),
+    summary,
+    brief,
+    requirements,
+    platforms,
+    notes,
+  })
+  .superRefine(reviewBeforePlanned)
+  .transform(withoutAbsentOptionals);
 
 /** A validated, normalised plan input; planning_budget_amount is integer centavos. */
 export interface PlanInput {
@@ -177,8 +241,8 @@ export interface PlanInput {
 export type PlanInputBody = z.input<typeof PlanInputSchema>;
 
 /**
- * A parsed input back in the wire form (budget as a two-decimal string): parsing it again
- * gives the same PlanInput. The plans service re-validates through this.
+ * A parsed input back in the client's form (budget as a two-decimal string): parsing it
+ * again gives the same PlanInput. The canonical JSON (idempotency hash) is built on it.
  */
 export function toPlanInputBody(input: PlanInput): Record<string, unknown> {
   const { planning_budget_amount, ...rest } = input;

@@ -1,12 +1,8 @@
-import type {
-  Plan,
-  PlanInput as PlanInputMessage,
-  PlansServiceServer,
-} from '@brand/proto/plans/v1';
+import type { Plan, PlansServiceServer } from '@brand/proto/plans/v1';
 import { CAMPAIGN_TYPES, PLAN_STATUSES } from '@brand/shared/enums';
 import { AppError, parseOrThrow } from '@brand/shared/errors';
 import type { RpcBuilder } from '@brand/shared/grpc';
-import { formatCentavos, PlanInputSchema, reviewPathFor } from '@brand/shared/plans';
+import { PlanInputMessageSchema, reviewPathFor } from '@brand/shared/plans';
 import {
   finishFailure,
   prepareFailure,
@@ -44,29 +40,6 @@ function toPlan(row: PlanRow, opts: { withNotes: boolean }): Plan {
     created_at: row.created_at,
     updated_at: row.updated_at,
     notes: opts.withNotes ? (row.notes ?? undefined) : undefined,
-  };
-}
-
-/**
- * The message back in the client's wire form, so the one shared schema validates it again:
- * this API is a contract of its own and trusts no caller's checks. An absent or unknown
- * campaign type and a non-positive amount reach the schema as values it refuses by field.
- */
-function toInputBody(m: PlanInputMessage): Record<string, unknown> {
-  const amount = m.planning_budget_amount;
-  return {
-    request_id: m.request_id,
-    title: m.title,
-    goal: m.goal,
-    campaign_type: CAMPAIGN_TYPES.fromProto(m.campaign_type) ?? `unknown (${m.campaign_type})`,
-    planned_for: m.planned_for,
-    review_on: m.review_on,
-    planning_budget: Number.isSafeInteger(amount) && amount > 0 ? formatCentavos(amount) : amount,
-    summary: m.summary,
-    brief: m.brief,
-    requirements: m.requirements,
-    platforms: m.platforms,
-    notes: m.notes,
   };
 }
 
@@ -120,7 +93,8 @@ export function plansHandlers(
         async () => {
           const brandId = requireId(req.brand_id, BRAND_ID, 'brand_id', 'brand (br_...)');
           if (!req.input) throw new AppError('validation_failed', 'input is required.');
-          const input = parseOrThrow(PlanInputSchema, toInputBody(req.input));
+          // Validated as it arrives: this API is a contract of its own and trusts no caller's checks.
+          const input = parseOrThrow(PlanInputMessageSchema, req.input);
           const { plan, replayed } = await preparePlan(deps, brandId, input);
           return { plan: toPlan(plan, { withNotes: false }), replayed };
         },

@@ -201,20 +201,6 @@ export async function recordSucceededAttempt(
   );
 }
 
-/** Fails every pending delivery of a receiver that was disabled: visibly failed, not lost. */
-export async function failPendingDeliveries(
-  db: Db,
-  receiverId: string,
-  reason: string,
-): Promise<number> {
-  const res = await db.query(
-    `update deliveries set status = 'failed', last_error = $2, completed_at = now(), lease_until = null
-     where receiver_id = $1 and status = 'pending'`,
-    [receiverId, reason],
-  );
-  return res.rowCount ?? 0;
-}
-
 const DELIVERY_COLUMNS = `d.id, d.event_id, d.receiver_id, d.brand_id, e.type as event_type, e.test,
   d.status, d.attempts,
   case when d.status = 'pending' then ${rfc3339('d.next_attempt_at')} end as next_attempt_at,

@@ -1,7 +1,10 @@
 import { withTransaction, type Pool } from '@brand/shared/db';
-import { disableReceiver, recordReceiverOutcome } from '../receivers/receiverRepo';
 import {
+  disableReceiver,
   failPendingDeliveries,
+  recordReceiverOutcome,
+} from '../receivers/receiverRepo';
+import {
   finishAttempt,
   insertAttempt,
   recordSucceededAttempt,

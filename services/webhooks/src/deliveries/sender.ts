@@ -3,8 +3,8 @@ import { context, SpanKind, SpanStatusCode, trace, type Span } from '@openteleme
 import { Agent, request } from 'undici';
 import { AppError } from '@brand/shared/errors';
 import { withSpan } from '@brand/shared/telemetry';
-import { pinnedLookup } from '../receivers/pinnedLookup';
-import { checkUrlShape } from '../receivers/urlPolicy';
+import { pinnedLookup } from '../egress/pinnedLookup';
+import { checkUrlShape } from '../egress/urlPolicy';
 
 export type ErrorClass =
   | 'http_status'

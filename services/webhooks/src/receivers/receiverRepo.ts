@@ -167,3 +167,20 @@ export async function recordReceiverOutcome(
   );
   return res.rows[0];
 }
+
+/**
+ * Fails every pending delivery of a receiver that was disabled: visibly failed, not lost.
+ * Part of disabling a receiver (by an owner or after a failure streak), so it stands here.
+ */
+export async function failPendingDeliveries(
+  db: Db,
+  receiverId: string,
+  reason: string,
+): Promise<number> {
+  const res = await db.query(
+    `update deliveries set status = 'failed', last_error = $2, completed_at = now(), lease_until = null
+     where receiver_id = $1 and status = 'pending'`,
+    [receiverId, reason],
+  );
+  return res.rowCount ?? 0;
+}

@@ -3,10 +3,10 @@ import { withTransaction, type Pool } from '@brand/shared/db';
 import { EVENT_TYPES } from '@brand/shared/enums';
 import { AppError, parseOrThrow } from '@brand/shared/errors';
 import { newId } from '@brand/shared/ids';
-import { failPendingDeliveries } from '../deliveries/deliveryRepo';
 import {
   countReceivers,
   deleteReceiver,
+  failPendingDeliveries,
   insertReceiver,
   lockBrand,
   selectReceiver,
@@ -15,7 +15,7 @@ import {
   type ReceiverRow,
 } from './receiverRepo';
 import { generateSigningSecret, type SecretBox } from './secretBox';
-import { checkReceiverUrl, type Resolver } from './urlPolicy';
+import { checkReceiverUrl, type Resolver } from '../egress/urlPolicy';
 
 export interface ReceiverDeps {
   pool: Pool;

@@ -1,78 +1,30 @@
-import {
-  DeliveryStatus,
-  type Delivery,
-  type Receiver,
-  type WebhooksServiceServer,
-} from '@brand/proto/webhooks/v1';
+import type { WebhooksServiceServer } from '@brand/proto/webhooks/v1';
 import { EventType } from '@brand/proto/events/v1';
 import { EVENT_TYPES, type EventTypeName } from '@brand/shared/enums';
 import type { RpcBuilder } from '@brand/shared/grpc';
-import {
-  listDeliveries,
-  resendDelivery,
-  testReceiver,
-  type DeliveryView,
-} from '../deliveries/deliveryService';
-import type { ReceiverRow } from './receiverRepo';
+import { listDeliveries, resendDelivery, testReceiver } from '../deliveries/deliveryService';
 import {
   addReceiver,
   listReceivers,
   removeReceiver,
   updateReceiver,
   type ReceiverDeps,
-} from './receiverService';
+} from '../receivers/receiverService';
+import { toDelivery, toReceiver } from './toProto';
 
-const toReceiver = (r: ReceiverRow): Receiver => ({
-  id: r.id,
-  brand_id: r.brand_id,
-  url: r.url,
-  label: r.label,
-  events: r.events.map((e) => EVENT_TYPES.toProto(e)),
-  enabled: r.enabled,
-  disabled_reason: r.disabled_reason ?? '',
-  last_status: r.last_status ?? 0,
-  last_delivery_at: r.last_delivery_at ?? '',
-  failure_count: r.failure_count,
-  created_at: r.created_at,
-  created_by: r.created_by,
-});
-
-const STATUS = {
-  pending: DeliveryStatus.DELIVERY_STATUS_PENDING,
-  succeeded: DeliveryStatus.DELIVERY_STATUS_SUCCEEDED,
-  failed: DeliveryStatus.DELIVERY_STATUS_FAILED,
-} as const;
-
-const toDelivery = (d: DeliveryView): Delivery => ({
-  id: d.id,
-  event_id: d.event_id,
-  receiver_id: d.receiver_id,
-  brand_id: d.brand_id,
-  event_type: EVENT_TYPES.isName(d.event_type) ? EVENT_TYPES.toProto(d.event_type) : 0,
-  test: d.test,
-  status: STATUS[d.status],
-  attempt_count: d.attempts,
-  next_attempt_at: d.next_attempt_at ?? '',
-  last_status: d.last_status ?? 0,
-  last_error: d.last_error ?? '',
-  created_at: d.created_at,
-  completed_at: d.completed_at ?? '',
-  attempts: d.attempt_log.map((a) => ({
-    number: a.number,
-    started_at: a.started_at,
-    duration_ms: a.duration_ms,
-    status_code: a.status_code ?? 0,
-    error_class: a.error_class ?? '',
-    excerpt: a.excerpt ?? '',
-  })),
-});
+/** What the admin role needs: the receivers' store, secrets and URL policy (deliveries use its pool). */
+export type AdminDeps = ReceiverDeps;
 
 /** Event types from the wire: UNSPECIFIED and unknown numbers are refused by field. */
 const eventNames = (values: number[], field: string): EventTypeName[] =>
   values.map((value) => EVENT_TYPES.requireName(value, field));
 
-/** The WebhooksService: every method is an admin RPC (the Developers area). */
-export function webhooksHandlers(deps: ReceiverDeps, rpc: RpcBuilder): WebhooksServiceServer {
+/**
+ * The admin role's gRPC surface, the whole WebhooksService in one place: the receiver RPCs
+ * and the delivery RPCs (test, list, resend) of the Developers area. Every method is an
+ * admin RPC; the gateway is its only caller.
+ */
+export function webhooksAdminHandlers(deps: AdminDeps, rpc: RpcBuilder): WebhooksServiceServer {
   return {
     addReceiver: rpc.admin('AddReceiver', async (req) => {
       const { receiver, secret } = await addReceiver(deps, {

@@ -1,0 +1,67 @@
+import type { Pool } from '@brand/shared/db';
+import type { Logger } from '@brand/shared/logger';
+import type { ShutdownStep } from '@brand/shared/shutdown';
+import type { WebhooksConfig } from '../config';
+import type { SecretBox } from '../receivers/secretBox';
+import type { DeliveryObserver } from './deliveryMetrics';
+import { Sender } from './sender';
+import { DeliveryWorker } from './worker';
+
+/** The worker role while it runs: wake it when events arrive, stop it on shutdown. */
+export interface WorkerRole {
+  /** Claims due deliveries now instead of at the next poll. */
+  wake(): void;
+  /** Finishes in-flight deliveries (unfinished leases expire and are retried), then closes the sender. */
+  stop: ShutdownStep;
+}
+
+/**
+ * Starts the worker role (WEBHOOKS_ROLES=worker): a DeliveryWorker that claims due
+ * deliveries and sends them through a Sender bound to the egress policy.
+ */
+export function startWorkerRole(
+  config: WebhooksConfig,
+  deps: {
+    pool: Pool;
+    log: Logger;
+    box: SecretBox;
+    observer: DeliveryObserver;
+    extraCa: string | undefined;
+  },
+): WorkerRole {
+  const sender = new Sender({
+    allowLoopback: config.WEBHOOK_ALLOW_LOOPBACK_RECEIVERS,
+    connectTimeoutMs: config.DELIVERY_CONNECT_TIMEOUT_MS,
+    totalTimeoutMs: config.DELIVERY_TIMEOUT_MS,
+    extraCa: deps.extraCa,
+  });
+  const worker = new DeliveryWorker(
+    {
+      pool: deps.pool,
+      log: deps.log.child({ role: 'worker' }),
+      sender,
+      box: deps.box,
+      observer: deps.observer,
+    },
+    {
+      concurrency: config.DELIVERY_CONCURRENCY,
+      perReceiver: config.DELIVERY_PER_RECEIVER_CONCURRENCY,
+      leaseMs: config.DELIVERY_LEASE_MS,
+      pollMs: config.DELIVERY_POLL_MS,
+      scale: config.RETRY_TIME_SCALE,
+      disableAfterMs: config.RECEIVER_DISABLE_AFTER_MS,
+    },
+  );
+  worker.start();
+  return {
+    wake: () => worker.wake(),
+    stop: {
+      name: 'finish in-flight deliveries (unfinished leases expire and are retried)',
+      run: async () => {
+        // Half the grace: the steps after this one (gRPC, pool, traces) need the rest.
+        await worker.stop(Math.floor(config.SHUTDOWN_GRACE_MS / 2));
+        await sender.close();
+      },
+    },
+  };
+}

@@ -1,0 +1,53 @@
+import type { Pool } from '@brand/shared/db';
+import { createKafka } from '@brand/shared/kafka';
+import type { Logger } from '@brand/shared/logger';
+import type { Registry } from '@brand/shared/metrics';
+import type { ShutdownStep } from '@brand/shared/shutdown';
+import type { WebhooksConfig } from '../config';
+import { startConsumer } from './consumer';
+import { consumerLagMetrics, consumerMetrics } from './consumerMetrics';
+
+/**
+ * Starts the consumer role (WEBHOOKS_ROLES=consumer): reads business events from Kafka,
+ * stores each with its deliveries, then commits. Returns the shutdown step that stops it.
+ */
+export async function startConsumerRole(
+  config: WebhooksConfig,
+  deps: { pool: Pool; log: Logger; registry: Registry; onIngested: () => void },
+): Promise<ShutdownStep> {
+  const { log } = deps;
+  const kafka = createKafka({
+    brokers: config.KAFKA_BROKERS,
+    clientId: config.KAFKA_CLIENT_ID,
+    log,
+  });
+  const consumer = await startConsumer({
+    kafka,
+    pool: deps.pool,
+    log,
+    topic: config.BUSINESS_EVENTS_TOPIC,
+    groupId: config.KAFKA_CONSUMER_GROUP,
+    ensureTopic: config.KAFKA_ENSURE_TOPIC,
+    partitions: config.KAFKA_TOPIC_PARTITIONS,
+    onIngested: deps.onIngested,
+    observer: consumerMetrics(deps.registry),
+    onFatal: (err) => {
+      // Offsets are committed only after the database has the events: exiting loses
+      // nothing, and the orchestrator (or the local script) restarts the process.
+      log.fatal({ err }, 'the Kafka consumer stopped for good; exiting');
+      process.exit(1);
+    },
+  });
+  const lag = consumerLagMetrics(deps.registry, {
+    kafka,
+    topic: config.BUSINESS_EVENTS_TOPIC,
+    groupId: config.KAFKA_CONSUMER_GROUP,
+  });
+  return {
+    name: 'stop consuming (commits are already done)',
+    run: async () => {
+      await consumer.stop();
+      await lag.close();
+    },
+  };
+}

@@ -36,5 +36,6 @@ cd "$tmp/consumer"
 npm install --offline --no-audit --no-fund --ignore-scripts --loglevel=error "$tarball" >/dev/null
 node esm.mjs
 node cjs.cjs
+node edge.mjs
 node "$repo/node_modules/typescript/bin/tsc" -p tsconfig.json
-echo "pack check: $(basename "$tarball") ($(wc -l <"$tmp/contents") files) installs offline, runs as ESM and CommonJS, and type-checks"
+echo "pack check: $(basename "$tarball") ($(wc -l <"$tmp/contents") files) installs offline, runs as ESM and CommonJS (webhooks also without Node globals), and type-checks"

@@ -4,6 +4,7 @@ import { readNodeStream, type NodeStream } from './nodeStream.js';
 import {
   checkDeclaredLength,
   DEFAULT_MAX_BODY_BYTES,
+  isBytes,
   rawBodyBytes,
   readBodyChunks,
 } from './rawBody.js';
@@ -57,7 +58,7 @@ export async function readNodeRawBody(
   req: NodeRequestLike,
   maxBytes: number = DEFAULT_MAX_BODY_BYTES,
 ): Promise<Uint8Array> {
-  if (typeof req.body === 'string' || req.body instanceof Uint8Array) return rawBodyBytes(req.body);
+  if (typeof req.body === 'string' || isBytes(req.body)) return rawBodyBytes(req.body);
   const unparsed = req.body === undefined || isEmptyObject(req.body);
   if (!unparsed || req.readableEnded === true) {
     throw new WebhookVerificationError(

@@ -12,11 +12,20 @@ const NOT_RAW =
   'With express use express.raw({ type: "application/json" }) on this route; with fetch-style ' +
   'requests use await request.text() (or verifyWebhookRequest).';
 
+/**
+ * True for bytes: any typed array or DataView (a Buffer included) or an ArrayBuffer. Checked by
+ * internal slot rather than instanceof, so bytes made in another realm (a vm context, a test
+ * environment, an iframe) count too.
+ */
+export function isBytes(value: unknown): value is ArrayBufferView | ArrayBuffer {
+  return ArrayBuffer.isView(value) || Object.prototype.toString.call(value) === '[object ArrayBuffer]';
+}
+
 /** The bytes the signature covers. Throws WebhookVerificationError('body_not_raw') for anything else. */
 export function rawBodyBytes(rawBody: unknown): Uint8Array {
   if (typeof rawBody === 'string') return new TextEncoder().encode(rawBody);
-  if (rawBody instanceof Uint8Array) return rawBody;
-  if (rawBody instanceof ArrayBuffer) return new Uint8Array(rawBody);
+  if (ArrayBuffer.isView(rawBody)) return new Uint8Array(rawBody.buffer, rawBody.byteOffset, rawBody.byteLength);
+  if (isBytes(rawBody)) return new Uint8Array(rawBody as ArrayBuffer);
   const what = rawBody === undefined || rawBody === null ? 'missing' : `a ${typeof rawBody}`;
   throw new WebhookVerificationError('body_not_raw', `rawBody is ${what}. ${NOT_RAW}`);
 }

@@ -6,7 +6,7 @@ cd "$(dirname "$0")/.."
 npx --no-install tsc -b gateway
 tmp=$(mktemp)
 trap 'rm -f "$tmp"' EXIT
-node gateway/dist/openapi/writeDocument.js "$tmp"
+node gateway/dist/writeOpenApi.js "$tmp"
 if ! diff -q gateway/openapi/service.yaml "$tmp" >/dev/null; then
   echo "gateway/openapi/service.yaml is out of date; run: npm run openapi:gen" >&2
   diff -u gateway/openapi/service.yaml "$tmp" | head -40 >&2

@@ -3,7 +3,8 @@
 # Installs dependencies, starts PostgreSQL/Redis if down and a Kafka broker if none is
 # listening (stopping it again afterwards), builds, runs the static checks (types, lint,
 # format, generated-code drift, OpenAPI lint), then the unit and integration tests
-# against real PostgreSQL, Redis and service processes, then a smoke run of the benchmark
+# against real PostgreSQL, Redis and service processes (the gateway's twice: fast paths on,
+# then off), then a smoke run of the benchmark
 # harness (BENCH_SMOKE=1). Safe to run repeatedly.
 set -Eeuo pipefail
 # shellcheck source=lib/common.sh
@@ -43,6 +44,14 @@ npx --no-install jest --selectProjects unit "${jest_flags[@]}"
 
 say "integration tests"
 npx --no-install jest --selectProjects integration --maxWorkers=2 "${jest_flags[@]}"
+
+# The gateway's fast paths answer its common requests ahead of express; the tests above ran
+# with them on (the default). Its integration tests run once more with every request answered
+# by express (about 2 minutes), so both paths meet every assertion; fastPaths.comparison
+# holds the two to the same bytes in either run (docs/gateway.md, "Fast paths").
+say "gateway integration tests with the fast paths off (GATEWAY_FAST_PATHS=off)"
+GATEWAY_FAST_PATHS=off npx --no-install jest --selectProjects integration --maxWorkers=2 \
+  "${jest_flags[@]}" gateway/test/integration
 
 # --- benchmark harness smoke run (issue 10) ---------------------------------------------
 # Not the speed targets: a short BENCH_SMOKE run (about 25 s) proving `npm run bench` still

@@ -1,93 +1,69 @@
 import type { RequestListener } from 'node:http';
 import express, { type Express } from 'express';
 import { AppError, quoteInput } from '@brand/shared/errors';
-import type { Logger } from '@brand/shared/logger';
-import type { Redis } from '@brand/shared/redis';
-import type { AccessGate } from './auth/accessGate';
-import type { PlansApi } from './clients/plansClient';
-import type { RecordsApi } from './clients/recordsClient';
-import { errorHandler } from './http/errorHandler';
-import { requestId } from './http/requestId';
-import { refuseAmbiguousHeaders } from './http/ambiguousHeaders';
-import { securityHeaders } from './http/securityHeaders';
-import { closeWhenBodyUnread } from './http/unreadBody';
-import { withLeanListRoute } from './http/leanListRoute';
-import { withLeanMcpRoute } from './http/leanMcpRoute';
-import { accessLog } from './observability/accessLog';
+import type { Endpoint, FastPath } from './endpoints/endpoint';
+import { createEndpoints, type EndpointDeps } from './endpoints/endpoints';
+import type { ErrorSender } from './http/errorResponse';
+import { errorAnswer, errorHandler, sendersByPath, type ErrorAnswer } from './http/errorHandler';
 import type { GatewayMetrics } from './observability/metrics';
-import { registerHealth, type HealthState } from './routes/health';
-import { registerMcp } from './routes/mcp';
-import { registerOpenApiDocument } from './routes/openapiDocument';
-import { registerV1CampaignPlans } from './routes/v1CampaignPlans';
-import { registerV1ResourcesList } from './routes/v1ResourcesList';
+import { createRequestPrelude } from './prelude/requestPrelude';
 
-export interface GatewayDeps {
-  log: Logger;
-  gate: AccessGate;
-  records: RecordsApi;
-  plans: PlansApi;
-  redis: Redis;
+export interface GatewayDeps extends EndpointDeps {
   metrics: GatewayMetrics;
-  health: HealthState;
-  openApiYaml: string;
   trustProxy: boolean | number | string[];
   accessLog: boolean;
-  mcp: { allowedOrigins: readonly string[]; maxBodyBytes: number; timeoutMs: number };
+  /** Serve the common requests by the endpoints' fast paths (GATEWAY_FAST_PATHS); else all by express. */
+  fastPaths: boolean;
 }
 
 /**
- * The public listener: the lean list and MCP routes (http/leanListRoute.ts,
- * http/leanMcpRoute.ts) ahead of the express application, which answers everything they do
- * not take.
+ * The public listener: every request goes through the request prelude (request id, security
+ * headers, access log, metrics, the duplicate-header refusal; prelude/requestPrelude.ts), then
+ * to the first endpoint fast path that takes it, else to the express application, which
+ * answers everything. Errors are answered in one way whoever raised them (errorAnswer).
  */
 export function createGatewayListener(deps: GatewayDeps): RequestListener {
-  const lean = {
-    gate: deps.gate,
-    records: deps.records,
-    metrics: deps.metrics,
+  const endpoints = createEndpoints(deps);
+  const answerError = errorAnswer(deps.log, sendersByPath(errorFormats(endpoints)));
+  const app = createApp(endpoints, answerError, deps.trustProxy) as RequestListener;
+  const prelude = createRequestPrelude({
     log: deps.log,
+    metrics: deps.metrics,
     accessLog: deps.accessLog,
-  };
-  const app = createApp(deps) as RequestListener;
-  return withLeanMcpRoute(withLeanListRoute(app, lean), {
-    ...lean,
-    plans: deps.plans,
-    maxBodyBytes: deps.mcp.maxBodyBytes,
+    health: deps.health,
+    refuse: answerError,
   });
+  const fastPaths: FastPath[] = deps.fastPaths
+    ? endpoints.flatMap((e) => (e.fastPath ? [e.fastPath] : []))
+    : [];
+
+  return (req, res) => {
+    const scope = prelude(req, res);
+    if (scope === undefined) return;
+    for (const fastPath of fastPaths) {
+      const answering = fastPath(req, res, scope, app);
+      if (answering !== undefined) {
+        void answering.catch((err: unknown) => answerError(req, res, err));
+        return;
+      }
+    }
+    app(req, res);
+  };
 }
 
-/** Builds the HTTP application; does not listen (main.ts does, tests may use it directly). */
-export function createApp(deps: GatewayDeps): Express {
+/** The express application of the endpoints' routes; does not listen. */
+function createApp(
+  endpoints: Endpoint[],
+  answerError: ErrorAnswer,
+  trustProxy: GatewayDeps['trustProxy'],
+): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
-  app.set('trust proxy', deps.trustProxy);
-
-  app.use(requestId());
-  app.use(securityHeaders());
-  app.use(closeWhenBodyUnread());
-  app.use(refuseAmbiguousHeaders());
-  if (deps.accessLog) app.use(accessLog(deps.log));
-  app.use(deps.metrics.middleware());
+  app.set('trust proxy', trustProxy);
 
   const router = express.Router();
-  registerHealth(router, {
-    records: deps.records,
-    plans: deps.plans,
-    redis: deps.redis,
-    state: deps.health,
-  });
-  registerOpenApiDocument(router, { gate: deps.gate, yaml: deps.openApiYaml });
-  registerMcp(router, {
-    gate: deps.gate,
-    records: deps.records,
-    plans: deps.plans,
-    log: deps.log,
-    ...deps.mcp,
-  });
-  // Before the list route: its /api/v1/:resource would answer 405 to this POST.
-  registerV1CampaignPlans(router, { gate: deps.gate, plans: deps.plans });
-  registerV1ResourcesList(router, { gate: deps.gate, records: deps.records });
+  for (const endpoint of endpoints) endpoint.mount(router);
   app.use(router);
 
   app.use((req) => {
@@ -96,6 +72,13 @@ export function createApp(deps: GatewayDeps): Express {
       `No route for ${req.method} ${quoteInput(req.path)}. See /openapi/service.yaml.`,
     );
   });
-  app.use(errorHandler(deps.log));
+  app.use(errorHandler(answerError));
   return app;
+}
+
+/** The paths whose errors are not REST bodies (the assistant endpoint's JSON-RPC). */
+function errorFormats(endpoints: Endpoint[]): Map<string, ErrorSender> {
+  return new Map(
+    endpoints.flatMap((e) => (e.errorFormat ? [[e.errorFormat.path, e.errorFormat.send]] : [])),
+  );
 }

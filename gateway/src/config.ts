@@ -82,6 +82,12 @@ export const GatewayEnv = z.object({
     .int()
     .min(1_024)
     .default(256 * 1024),
+  /**
+   * Serve the common requests (a page from a known key, a lone MCP list call) by the
+   * endpoints' fast paths ahead of express (on, the default), or every request by express
+   * (off: the reference behaviour, for tests and for ruling the fast paths out).
+   */
+  GATEWAY_FAST_PATHS: boolEnv.default(true),
   // Process
   LOG_LEVEL: logLevelEnv.default('info'),
   /** Log one line per request (method, path, status, duration, brand). */

@@ -14,8 +14,8 @@ import { listenForRevocations } from './auth/revocationListener';
 import { createPlansApi } from './clients/plansClient';
 import { createRecordsApi } from './clients/recordsClient';
 import { loadGatewayConfig, trustProxySetting } from './config';
-import { closeConnectionsOnShutdown } from './http/closeConnectionsOnShutdown';
 import { GatewayMetrics } from './observability/metrics';
+import { describeEndpoints } from './endpoints/endpoints';
 import { renderOpenApiYaml } from './openapi/document';
 import { MemorySlidingWindowLimiter } from './ratelimit/memoryLimiter';
 import { RedisSlidingWindowLimiter } from './ratelimit/redisLimiter';
@@ -88,9 +88,10 @@ async function main(): Promise<void> {
     redis,
     metrics,
     health,
-    openApiYaml: renderOpenApiYaml({ serverUrl: config.PUBLIC_BASE_URL }),
+    openApiYaml: renderOpenApiYaml(describeEndpoints(), { serverUrl: config.PUBLIC_BASE_URL }),
     trustProxy: trustProxySetting(config.TRUST_PROXY),
     accessLog: config.ACCESS_LOG,
+    fastPaths: config.GATEWAY_FAST_PATHS,
     mcp: {
       allowedOrigins: config.MCP_ALLOWED_ORIGINS,
       maxBodyBytes: config.MCP_MAX_BODY_BYTES,
@@ -111,7 +112,6 @@ async function main(): Promise<void> {
   // the connection closes: slow-body clients cannot hold connections.
   server.requestTimeout = config.BODY_TIMEOUT_MS;
   server.headersTimeout = Math.min(10_000, config.BODY_TIMEOUT_MS);
-  const connections = closeConnectionsOnShutdown(server);
   const ops = createServer(createOpsApp({ records, plans, redis, state: health, metrics }));
   for (const s of [server, ops]) s.on('error', (err) => exitOnStartupFailure(log, err));
   const [port, opsPort] = await Promise.all([
@@ -131,10 +131,10 @@ async function main(): Promise<void> {
 
   onShutdown(log, config.SHUTDOWN_DRAIN_MS + config.SHUTDOWN_GRACE_MS, [
     {
+      // From here on every answer also carries Connection: close (the request prelude).
       name: 'report not ready, keep serving while balancers notice',
       run: async () => {
         health.accepting = false;
-        connections.begin();
         await new Promise((resolve) => setTimeout(resolve, config.SHUTDOWN_DRAIN_MS));
       },
     },

@@ -1,6 +1,6 @@
 import express, { type Express } from 'express';
 import type { GatewayMetrics } from './observability/metrics';
-import { readiness, type HealthDeps } from './routes/health';
+import { readiness, type HealthDeps } from './endpoints/health/endpoint';
 
 /**
  * The internal operations listener (METRICS_HOST:METRICS_PORT): Prometheus /metrics and

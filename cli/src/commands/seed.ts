@@ -80,8 +80,8 @@ async function demoBrand(backend: Backend): Promise<Brand> {
 /** Asks the data-plane RPC for one campaign: any record at all means "already seeded". */
 async function hasRecords(backend: Backend, brandId: string): Promise<boolean> {
   const req = { brand_id: brandId, resource: Resource.RESOURCE_CAMPAIGNS, limit: 1 };
-  const res = await backend.records('listRecords', req);
-  return res.records.length > 0;
+  const res = await backend.records('listRecordsPage', req);
+  return res.count > 0;
 }
 
 async function seedRecords(

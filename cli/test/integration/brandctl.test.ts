@@ -185,7 +185,7 @@ describe('seed', () => {
 
     const demo = (await h.stack.admin.listBrands()).filter((b) => b.name === 'Demo Brand');
     expect(demo).toHaveLength(1);
-    const campaigns = await h.stack.admin.listRecords({
+    const campaigns = await h.stack.admin.listPageRecords({
       brand_id: one.brand.id,
       resource: 'campaigns',
       limit: 200,

@@ -1,19 +1,13 @@
 import type { ServerResponse } from 'node:http';
 import type { Request, Response } from 'express';
 import { AppError, isAppError } from '@brand/shared/errors';
-import { clientAddressKey } from '../http/clientAddress';
-import { requestIdOf } from '../http/requestId';
+import { requestIdOf } from '../http/requestScope';
 import { setRateLimitHeaders } from '../ratelimit/headers';
 import type { RateLimitDecision, RateLimiter } from '../ratelimit/limiter';
 import type { AuthFailureObserver } from './authFailures';
 import type { Authenticator } from './authenticator';
+import { clientAddressKey } from './clientAddress';
 import { TIER_RATE_LIMITS, type ApiIdentity, type Identity } from './identity';
-
-/** An authenticated request and its brand-budget decision (which may be a refusal). */
-export interface Admission {
-  identity: ApiIdentity;
-  decision: RateLimitDecision;
-}
 
 /** The refusal for a spent budget, with the wait the client must honour. */
 export function rateLimitedError(d: RateLimitDecision): AppError {
@@ -53,16 +47,11 @@ export class AccessGate {
     return TIER_RATE_LIMITS[identity.tier] * this.limitScale;
   }
 
-  async admit(req: Request, res: Response, cost = 1): Promise<Admission> {
-    const identity = await this.identify(req, res);
-    return { identity, decision: await this.charge(res, identity, cost) };
-  }
-
   /**
    * The identity of a key the cache already holds, when it may use the API: the common case
    * of a busy integration, decided without leaving the process and without side effects.
    * Undefined means admission needs the full path (identify: a lookup, a refusal, the
-   * address budget), which the lean list route leaves to express.
+   * address budget), which the fast paths leave to express.
    */
   knownIdentity(authorization: string | undefined): ApiIdentity | undefined {
     const check = this.authenticator.check(authorization);

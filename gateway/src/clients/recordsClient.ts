@@ -1,9 +1,5 @@
 import { AccessServiceClient, type AuthenticateKeyResponse } from '@brand/proto/access/v1';
-import {
-  RecordsServiceClient,
-  type ListRecordsPageResponse,
-  type ListRecordsResponse,
-} from '@brand/proto/records/v1';
+import { RecordsServiceClient, type ListRecordsPageResponse } from '@brand/proto/records/v1';
 import { ENVIRONMENTS, RESOURCE_ENUM } from '@brand/shared/enums';
 import { connectClient, createCaller, HealthClient, type ServingStatus } from '@brand/shared/grpc';
 import type { KeyEnvironment } from '@brand/shared/keys';
@@ -19,8 +15,7 @@ export interface ListRecordsCall {
 
 /** What the gateway needs from the records process. Every call has the configured deadline. */
 export interface RecordsApi {
-  listRecords(call: ListRecordsCall, requestId: string): Promise<ListRecordsResponse>;
-  /** The same page with its records already rendered as the public JSON array. */
+  /** One page, its records already rendered as the public JSON array. */
   listRecordsPage(call: ListRecordsCall, requestId: string): Promise<ListRecordsPageResponse>;
   authenticateKey(
     keyHashHex: string,
@@ -53,7 +48,6 @@ export function createRecordsApi(
     since: call.since,
   });
   return {
-    listRecords: (call, requestId) => records('listRecords', listRequest(call), { requestId }),
     listRecordsPage: (call, requestId) =>
       records('listRecordsPage', listRequest(call), { requestId }),
     authenticateKey: (keyHashHex, environment, requestId) =>

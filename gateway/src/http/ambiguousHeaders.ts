@@ -1,29 +1,28 @@
-import type { RequestHandler } from 'express';
 import { AppError } from '@brand/shared/errors';
 
-/** Headers that must appear at most once: which key or host was meant would be a guess. */
-const SINGLE = ['authorization', 'host'];
-
 /**
- * Refuses a request carrying two Authorization or two Host headers with 400: Node keeps
- * the first and drops the rest, so a proxy reading the last one and this gateway would
- * disagree about who is calling or where.
+ * The refusal of a request carrying two Authorization or two Host headers (400
+ * malformed_request), or undefined: Node keeps the first and drops the rest, so a proxy
+ * reading the last one and this gateway would disagree about who is calling or where.
+ * When both repeat, the one that appears first is named. It runs on every request (the
+ * prelude), so it compares lengths before it lowercases anything.
  */
-export function refuseAmbiguousHeaders(): RequestHandler {
-  return (req, _res, next) => {
-    const counts = new Map<string, number>();
-    for (let i = 0; i < req.rawHeaders.length; i += 2) {
-      const name = req.rawHeaders[i]!.toLowerCase();
-      if (SINGLE.includes(name)) counts.set(name, (counts.get(name) ?? 0) + 1);
+export function ambiguousHeaderError(rawHeaders: readonly string[]): AppError | undefined {
+  let authorization = 0;
+  let host = 0;
+  let hostFirst = false;
+  for (let i = 0; i < rawHeaders.length; i += 2) {
+    const name = rawHeaders[i]!;
+    if (name.length === 13 && name.toLowerCase() === 'authorization') authorization += 1;
+    else if (name.length === 4 && name.toLowerCase() === 'host') {
+      if (host === 0 && authorization === 0) hostFirst = true;
+      host += 1;
     }
-    for (const [name, count] of counts) {
-      if (count > 1) {
-        throw new AppError(
-          'malformed_request',
-          `The request carries ${count} ${name === 'host' ? 'Host' : 'Authorization'} headers; send exactly one.`,
-        );
-      }
-    }
-    next();
-  };
+  }
+  if (authorization <= 1 && host <= 1) return undefined;
+  const named = host > 1 && (hostFirst || authorization <= 1) ? 'Host' : 'Authorization';
+  return new AppError(
+    'malformed_request',
+    `The request carries ${named === 'Host' ? host : authorization} ${named} headers; send exactly one.`,
+  );
 }

@@ -1,9 +1,9 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ErrorRequestHandler } from 'express';
 import { AppError, isAppError } from '@brand/shared/errors';
 import type { Logger } from '@brand/shared/logger';
-import { MCP_PATH, sendRpcAppError } from '../mcp/rpcErrorResponse';
-import { sendError } from './errorResponse';
-import { requestIdOf } from './requestId';
+import { sendError, type ErrorSender } from './errorResponse';
+import { pathOf, requestIdOf } from './requestScope';
 
 /**
  * Errors raised by express itself (a path with malformed percent-encoding) and by
@@ -29,24 +29,11 @@ function fromHttpError(err: unknown): AppError | undefined {
 }
 
 /**
- * The last middleware: renders any error as the REST error body. Expected refusals are
- * not logged here (the access log has them); 5xx and unclassified errors are logged with
- * stack and cause, and answered without either.
- */
-export function errorHandler(log: Logger): ErrorRequestHandler {
-  return (err: unknown, req, res, next) => {
-    if (res.headersSent) return next(err);
-    send(req.path, res, answerFor(log, err, requestIdOf(res), req.path));
-  };
-}
-
-/**
  * The AppError to answer `err` with, logging what needs an operator: a backing service
  * that was unavailable (warn) and anything unclassified (error, with its cause; the
- * answer is a bare internal_error). Shared with the lean list route, so both answer and
- * log alike.
+ * answer is a bare internal_error).
  */
-export function answerFor(log: Logger, err: unknown, requestId: string, path: string): AppError {
+function answerFor(log: Logger, err: unknown, requestId: string, path: string): AppError {
   const appError = isAppError(err) ? err : fromHttpError(err);
   if (appError && appError.code !== 'internal_error') {
     if (appError.code === 'service_unavailable') {
@@ -61,8 +48,37 @@ export function answerFor(log: Logger, err: unknown, requestId: string, path: st
   return new AppError('internal_error', 'An internal error occurred.');
 }
 
-/** REST error body, or JSON-RPC on the assistant endpoint (its clients parse nothing else). */
-function send(path: string, res: Parameters<typeof sendError>[0], err: AppError): void {
-  if (path === MCP_PATH) sendRpcAppError(res, err);
-  else sendError(res, err);
+/** Answers a request with the error it failed with (see errorAnswer). */
+export type ErrorAnswer = (req: IncomingMessage, res: ServerResponse, err: unknown) => void;
+
+/**
+ * The one way a failed request is answered, whoever raised the error (the prelude, an
+ * express route, a fast path): answerFor's AppError, rendered by the sender of the path it
+ * was asked on (`senderFor`: the assistant endpoint's JSON-RPC, else the REST body).
+ * Expected refusals are not logged here (the access log has them). A response already
+ * under way cannot be answered any more: its connection is closed.
+ */
+export function errorAnswer(log: Logger, senderFor: (path: string) => ErrorSender): ErrorAnswer {
+  return (req, res, err) => {
+    const path = pathOf(req.url);
+    if (res.headersSent) {
+      log.error({ request_id: requestIdOf(res), err, path }, 'request failed mid-answer');
+      res.destroy();
+      return;
+    }
+    senderFor(path)(res, answerFor(log, err, requestIdOf(res), path));
+  };
+}
+
+/** express's last middleware: the errors its routes throw, answered by errorAnswer. */
+export function errorHandler(answer: ErrorAnswer): ErrorRequestHandler {
+  // four parameters: express tells error handlers from middleware by their arity
+  return (err: unknown, req, res, _next) => answer(req, res, err);
+}
+
+/** The REST sender for every path but the ones listed. */
+export function sendersByPath(
+  special: ReadonlyMap<string, ErrorSender>,
+): (path: string) => ErrorSender {
+  return (path) => special.get(path) ?? sendError;
 }

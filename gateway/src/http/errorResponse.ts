@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
-import type { Response } from 'express';
 import { type AppError, httpStatusOf, type FieldIssue } from '@brand/shared/errors';
-import { requestIdOf } from './requestId';
+import { sendJson } from './jsonResponse';
+import { requestIdOf } from './requestScope';
 
 /** The JSON body of every REST error: `{ error: { code, message, request_id, details? } }`. */
 export interface ErrorBody {
@@ -19,14 +19,17 @@ export function errorBody(err: AppError, requestId: string): ErrorBody {
   };
 }
 
+/** How an endpoint renders an AppError as its whole answer (REST's body, or JSON-RPC's). */
+export type ErrorSender = (res: ServerResponse, err: AppError) => void;
+
 /**
  * Sends an AppError as a REST response: the status from the error table, Retry-After
  * when the error says how long to wait, and WWW-Authenticate on 401 (RFC 6750).
  */
-export function sendError(res: Response, err: AppError): void {
+export const sendError: ErrorSender = (res, err) => {
   setErrorHeaders(res, err);
-  res.status(httpStatusOf(err.code)).json(errorBody(err, requestIdOf(res)));
-}
+  sendJson(res, httpStatusOf(err.code), JSON.stringify(errorBody(err, requestIdOf(res))));
+};
 
 /** The headers an error carries, whatever the body format (REST or JSON-RPC). */
 export function setErrorHeaders(res: Pick<ServerResponse, 'setHeader'>, err: AppError): void {

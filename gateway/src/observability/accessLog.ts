@@ -1,5 +1,4 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { RequestHandler } from 'express';
 import type { Logger } from '@brand/shared/logger';
 
 /** What the access line names besides the request itself; read when the response closes. */
@@ -9,24 +8,14 @@ export interface LogLocals {
 }
 
 /**
- * One log line per request, written when the response is done: method, path, status,
- * duration in ms, request id and brand; `request aborted` (warn) when the client went
- * away first. Headers are not logged at all, so the Authorization header (the key) can
- * never reach a log. One flat object per request on the root logger: pino-http's per-request
- * child logger and serializers were about a quarter of the gateway's CPU under load
- * (BENCHMARKS.md). Errors themselves are logged by the error handler.
- */
-export function accessLog(log: Logger): RequestHandler {
-  return (req, res, next) => {
-    logWhenClosed(log, req, res, res.locals as LogLocals);
-    next();
-  };
-}
-
-/**
- * Writes the access line of one request when its response closes; express's middleware
- * above and the lean list route (http/leanListRoute.ts) share it, so both log alike.
- * `locals` is read at close time (the brand is known only after admission).
+ * One log line per request, written when the response closes (the request prelude starts it
+ * for every request, whichever path answers): method, path, status, duration in ms, request
+ * id and brand; `request aborted` (warn) when the client went away first. Headers are not
+ * logged at all, so the Authorization header (the key) can never reach a log. One flat object
+ * per request on the root logger: pino-http's per-request child logger and serializers were
+ * about a quarter of the gateway's CPU under load (BENCHMARKS.md). Errors themselves are
+ * logged where they are answered (http/errorHandler.ts). `locals` is read at close time
+ * (the brand is known only after admission).
  */
 export function logWhenClosed(
   log: Logger,

@@ -2,23 +2,23 @@ import { OpenApiGeneratorV31, OpenAPIRegistry } from '@asteasolutions/zod-to-ope
 import { stringify } from 'yaml';
 import { registerComponents } from './components';
 import { API_DESCRIPTION } from './description';
-import { describeMcp } from '../mcp/describeMcp';
-import { describeHealth } from '../routes/health';
-import { describeOpenApiDocument } from '../routes/openapiDocument';
-import { describeV1CampaignPlans } from '../routes/v1CampaignPlans';
-import { describeV1ResourcesList } from '../routes/v1ResourcesList';
 
-export function buildOpenApiDocument(
-  opts: { serverUrl?: string } = {},
-): ReturnType<OpenApiGeneratorV31['generateDocument']> {
+/**
+ * A registry for the document, holding the shared components (the security scheme, the
+ * reusable headers). The endpoints register their operations in it, each next to the schemas
+ * that validate it (endpoints/endpoints.ts hands it round); this folder never imports them.
+ */
+export function apiRegistry(): OpenAPIRegistry {
   const registry = new OpenAPIRegistry();
   registerComponents(registry);
-  // Each route file describes its own operations, next to the schemas that validate them.
-  describeV1ResourcesList(registry);
-  describeV1CampaignPlans(registry);
-  describeMcp(registry);
-  describeOpenApiDocument(registry);
-  describeHealth(registry);
+  return registry;
+}
+
+/** The OpenAPI 3.1 document of the operations registered in `registry` (see apiRegistry). */
+function buildOpenApiDocument(
+  registry: OpenAPIRegistry,
+  opts: { serverUrl?: string } = {},
+): ReturnType<OpenApiGeneratorV31['generateDocument']> {
   return new OpenApiGeneratorV31(registry.definitions).generateDocument({
     openapi: '3.1.0',
     info: {
@@ -47,6 +47,12 @@ export function buildOpenApiDocument(
 }
 
 /** The document as YAML, as served at /openapi/service.yaml. */
-export function renderOpenApiYaml(opts: { serverUrl?: string } = {}): string {
-  return stringify(buildOpenApiDocument(opts), { aliasDuplicateObjects: false, lineWidth: 0 });
+export function renderOpenApiYaml(
+  registry: OpenAPIRegistry,
+  opts: { serverUrl?: string } = {},
+): string {
+  return stringify(buildOpenApiDocument(registry, opts), {
+    aliasDuplicateObjects: false,
+    lineWidth: 0,
+  });
 }

@@ -1,5 +1,5 @@
 import type { ResponseConfig } from '@asteasolutions/zod-to-openapi';
-import { JsonRpcErrorResponse } from '../mcp/jsonRpc';
+import type { z } from 'zod';
 import { ErrorBody } from './errorSchema';
 
 /** Shared response pieces of the OpenAPI document. */
@@ -14,20 +14,13 @@ export const COMMON_HEADERS = {
   'RateLimit-Policy': ref('headers', 'RateLimit-Policy'),
 };
 
+/** An error answer: the REST error body, unless the endpoint renders errors otherwise (MCP). */
 export const errorResponse = (
   description: string,
   extraHeaders: Record<string, unknown> = {},
+  schema: z.ZodType = ErrorBody,
 ): ResponseConfig => ({
   description,
   headers: { ...COMMON_HEADERS, ...extraHeaders },
-  content: { 'application/json': { schema: ErrorBody } },
-});
-
-export const jsonRpcErrorResponse = (
-  description: string,
-  extraHeaders: Record<string, unknown> = {},
-): ResponseConfig => ({
-  description,
-  headers: { ...COMMON_HEADERS, ...extraHeaders },
-  content: { 'application/json': { schema: JsonRpcErrorResponse } },
+  content: { 'application/json': { schema } },
 });

@@ -2,19 +2,6 @@ import type { ResourceName } from '@brand/shared/resources';
 import type { RecordsApi } from '../clients/recordsClient';
 import type { Identity } from '../auth/identity';
 import type { ListParams } from './listParams';
-import { RECORD_FIELDS } from './recordSchemas';
-
-/**
- * Keeps exactly the public fields of a record, in schema order, with absent values as
- * null: proto3 leaves unset optionals undefined, and JSON clients expect every key.
- * (The records service renders pages this way itself now; see ListRecordsPage.)
- */
-export function toPublicRecord(resource: ResourceName, record: object): Record<string, unknown> {
-  const source = record as Record<string, unknown>;
-  const out: Record<string, unknown> = {};
-  for (const field of RECORD_FIELDS[resource]) out[field] = source[field] ?? null;
-  return out;
-}
 
 /**
  * One page as the public JSON `{"resource":..,"count":..,"data":[..],"next_cursor":..}`
@@ -65,11 +52,6 @@ export async function listPage(
 }
 
 const EMPTY_ARRAY = Buffer.from('[]');
-
-/** The page's JSON as bytes, for an HTTP body (no string round trip of the records). */
-export function pageBytes(page: PageJson): Buffer {
-  return Buffer.concat([Buffer.from(page.head), page.data, Buffer.from(page.tail)]);
-}
 
 /** The page's JSON as text (MCP's text content). */
 export function pageText(page: PageJson): string {

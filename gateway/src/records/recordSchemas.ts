@@ -2,9 +2,9 @@ import { z } from 'zod';
 import type { ResourceName } from '@brand/shared/resources';
 
 /**
- * The public shape of each resource's records: the one source for the OpenAPI document,
- * the MCP tools' outputSchema, and the proto-to-JSON mapping (toPublicRecord keeps
- * exactly these fields). A unit test checks them against the proto messages.
+ * The public shape of each resource's records: the one source for the OpenAPI document and
+ * the MCP tools' outputSchema (the records service renders pages in this shape: every field
+ * of the proto message, in its order). A unit test checks them against the proto messages.
  * Every field is always present; absent values are null.
  */
 const timestamp = (description: string) =>

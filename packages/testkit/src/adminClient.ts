@@ -11,7 +11,6 @@ import {
 import {
   RecordsServiceClient,
   type ListRecordsPageResponse,
-  type ListRecordsResponse,
   type Resource,
 } from '@brand/proto/records/v1';
 import { connectClient, createCaller, type Caller } from '@brand/shared/grpc';
@@ -25,12 +24,19 @@ import {
   type RoleName,
   type TierName,
 } from './protoEnums';
+import { pageRecords } from './pageRecords';
 import { randomHex } from './random';
 import { TEST_ADMIN_TOKEN } from './services';
 
 const DEADLINE_MS = 5_000;
 /** Seeding writes thousands of rows in one transaction; it gets more than a lookup. */
 const SEED_DEADLINE_MS = 60_000;
+
+/** A page of ListRecordsPage with its records read back (pageRecords). */
+export interface PageOfRecords {
+  records: Array<Record<string, unknown>>;
+  next_cursor: string | undefined;
+}
 
 export interface ListRecordsInput {
   brand_id: string;
@@ -72,8 +78,9 @@ export interface AdminClient {
   listKeys(brandId: string): Promise<ApiKey[]>;
   revokeKey(keyId: string, actorEmail?: string): Promise<ApiKey>;
   seedDemoData(brandId: string, scale?: number): Promise<Record<string, number>>;
-  listRecords(req: ListRecordsInput): Promise<ListRecordsResponse>;
   listRecordsPage(req: ListRecordsInput): Promise<ListRecordsPageResponse>;
+  /** ListRecordsPage, its records read back as the proto messages hold them (pageRecords). */
+  listPageRecords(req: ListRecordsInput): Promise<PageOfRecords>;
   authenticateKey(
     keyHashHex: string,
     environment: EnvironmentName | Environment,
@@ -99,6 +106,8 @@ export function createAdminClient(recordsAddr: string, token = TEST_ADMIN_TOKEN)
     settings,
   );
   const records = createCaller(recordsClient, settings);
+  const listRecordsPage = (req: ListRecordsInput): Promise<ListRecordsPageResponse> =>
+    records('listRecordsPage', { ...req, resource: resourceValue(req.resource) });
 
   return {
     access,
@@ -148,11 +157,10 @@ export function createAdminClient(recordsAddr: string, token = TEST_ADMIN_TOKEN)
       const req = { brand_id: brandId, scale };
       return (await records('seedDemoData', req, { deadlineMs: SEED_DEADLINE_MS })).created;
     },
-    listRecords(req) {
-      return records('listRecords', { ...req, resource: resourceValue(req.resource) });
-    },
-    listRecordsPage(req) {
-      return records('listRecordsPage', { ...req, resource: resourceValue(req.resource) });
+    listRecordsPage,
+    async listPageRecords(req) {
+      const page = await listRecordsPage(req);
+      return { records: pageRecords(page), next_cursor: page.next_cursor };
     },
     authenticateKey(keyHashHex, environment) {
       const req = { key_hash: keyHashHex, environment: environmentValue(environment) };

@@ -1,12 +1,16 @@
 // @brand/testkit: the integration-test harness. Explicit named exports only.
-export { createAdminClient, type AdminClient, type ListRecordsInput } from './adminClient';
+export {
+  createAdminClient,
+  type AdminClient,
+  type ListRecordsInput,
+  type PageOfRecords,
+} from './adminClient';
 export { checkGrpcHealth, type HealthStatus } from './grpcHealth';
 export { makeBrandWithKey, type BrandWithKey } from './makeBrandWithKey';
 export { makePendingSubmissions, makeRecords } from './makeRecords';
 export { GATEWAY_MAIN, PLANS_MAIN, RECORDS_MAIN, REPO_ROOT, WEBHOOKS_MAIN } from './paths';
 export {
   environmentValue,
-  recordValue,
   resourceValue,
   roleValue,
   tierValue,
@@ -14,6 +18,7 @@ export {
   type RoleName,
   type TierName,
 } from './protoEnums';
+export { pageRecords } from './pageRecords';
 export { planBody, planInputMessage } from './planFixtures';
 export { createPlansClient, type PlansClient } from './plansClient';
 export { randomHex } from './random';

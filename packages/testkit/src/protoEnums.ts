@@ -1,5 +1,5 @@
 import type { BrandTier, Environment, Role } from '@brand/proto/access/v1';
-import type { Resource, ResourceRecord } from '@brand/proto/records/v1';
+import type { Resource } from '@brand/proto/records/v1';
 import {
   ENVIRONMENTS,
   RESOURCE_ENUM,
@@ -27,9 +27,3 @@ export const tierValue = valueOf<TierName, BrandTier>(TIERS);
 export const roleValue = valueOf<RoleName, Role>(ROLES);
 export const environmentValue = valueOf<EnvironmentName, Environment>(ENVIRONMENTS);
 export const resourceValue = valueOf<ResourceName, Resource>(RESOURCE_ENUM);
-
-/** The record inside a ResourceRecord, whichever of the six it is. */
-export function recordValue(record: ResourceRecord): Record<string, unknown> {
-  if (record.kind === undefined) throw new Error('ResourceRecord without a record');
-  return record.kind.value as unknown as Record<string, unknown>;
-}

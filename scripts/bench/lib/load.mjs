@@ -161,7 +161,7 @@ export async function interleavedLatency({ urls, secret, warmup, pairs, expectCo
 }
 
 /**
- * Closed-loop ListRecords load on the records service: `concurrency` callers, for
+ * Closed-loop ListRecordsPage load on the records service: `concurrency` callers, for
  * `sliceMs` per slice, slices alternating first page / deep page (A B A B ...), so
  * a change in the machine's load hits both arms alike. Returns per-arm latencies (ms),
  * calls and busy seconds.

@@ -42,7 +42,7 @@ export interface CallOverrides {
 }
 
 /**
- * Calls one RPC of a generated client by name, e.g. `records('listRecords', req, { requestId })`.
+ * Calls one RPC of a generated client by name, e.g. `records('listRecordsPage', req, { requestId })`.
  * Every call carries the credential and a deadline. Rejects with an AppError: the service's
  * own code when it sent one, service_unavailable when the peer cannot be reached or the
  * deadline passed, internal_error otherwise.

@@ -79,7 +79,7 @@ export function unary<Req, Res>(
 }
 
 /**
- * The handler builders of one service: `rpc.internal('ListRecords', fn)` for data-plane
+ * The handler builders of one service: `rpc.internal('ListRecordsPage', fn)` for data-plane
  * RPCs, `rpc.admin('CreateKey', fn)` for the Developers area. Every RPC is one or the other.
  */
 export function rpcBuilder(deps: RpcDeps) {

@@ -1,10 +1,7 @@
 import type {
-  ListRecordsRequest,
   ListRecordsPageRequest,
   ListRecordsPageResponse,
-  ListRecordsResponse,
   RecordsServiceServer,
-  ResourceRecord,
   SeedDemoDataRequest,
   SeedDemoDataResponse,
 } from '@brand/proto/records/v1';
@@ -12,10 +9,8 @@ import type { Pool } from '@brand/shared/db';
 import { RESOURCE_ENUM } from '@brand/shared/enums';
 import { AppError } from '@brand/shared/errors';
 import type { RpcBuilder } from '@brand/shared/grpc';
-import type { ResourceName } from '@brand/shared/resources';
 import type { CursorCodec } from './cursor';
-import type { RecordRow } from './recordRepo';
-import { listRecords, listRecordsJson, type ListRequest } from './recordService';
+import { listRecordsJson, type ListRequest } from './recordService';
 import { seedDemoData } from './seedService';
 
 export interface RecordsHandlerDeps {
@@ -23,18 +18,8 @@ export interface RecordsHandlerDeps {
   cursors: CursorCodec;
 }
 
-/** The oneof case that carries each resource's records. */
-const RECORD_CASE = {
-  campaigns: 'campaign',
-  submissions: 'submission',
-  payouts: 'payout',
-  deposits: 'deposit',
-  conversions: 'conversion',
-  links: 'link',
-} as const satisfies Record<ResourceName, NonNullable<ResourceRecord['kind']>['$case']>;
-
-/** The domain request of ListRecords and ListRecordsPage; refuses a missing resource or brand. */
-function listRequestOf(req: ListRecordsRequest | ListRecordsPageRequest): ListRequest {
+/** The domain request of ListRecordsPage; refuses a missing resource or brand. */
+function listRequestOf(req: ListRecordsPageRequest): ListRequest {
   const resource = RESOURCE_ENUM.fromProto(req.resource);
   if (resource === undefined) {
     throw new AppError('unknown_resource', 'resource must be one of the six record resources.');
@@ -49,31 +34,12 @@ function listRequestOf(req: ListRecordsRequest | ListRecordsPageRequest): ListRe
   };
 }
 
-function toResourceRecord(resource: ResourceName, row: RecordRow): ResourceRecord {
-  // RecordRow's fields are exactly the proto message's (a unit test keeps them in step).
-  return {
-    kind: { $case: RECORD_CASE[resource], value: row } as unknown as ResourceRecord['kind'],
-  };
-}
-
 /** The RecordsService implementation: thin adapters from gRPC onto the record operations. */
 export function recordsHandlers(
   deps: RecordsHandlerDeps,
   rpc: RpcBuilder,
-): Pick<RecordsServiceServer, 'listRecords' | 'listRecordsPage' | 'seedDemoData'> {
+): Pick<RecordsServiceServer, 'listRecordsPage' | 'seedDemoData'> {
   return {
-    listRecords: rpc.internal<ListRecordsRequest, ListRecordsResponse>(
-      'ListRecords',
-      async (req) => {
-        const request = listRequestOf(req);
-        const page = await listRecords(deps, request);
-        return {
-          records: page.records.map((row) => toResourceRecord(request.resource, row)),
-          next_cursor: page.nextCursor,
-        };
-      },
-    ),
-
     listRecordsPage: rpc.internal<ListRecordsPageRequest, ListRecordsPageResponse>(
       'ListRecordsPage',
       async (req) => {

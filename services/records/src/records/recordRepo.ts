@@ -74,13 +74,6 @@ function statementName(sql: string): string {
   return name;
 }
 
-/** One page of a brand's resource, newest first (see pageQuery). */
-export async function selectPage(pool: Pool, q: PageQuery): Promise<RecordRow[]> {
-  const { sql, params } = pageQuery(q);
-  const result = await pool.query<Record<string, unknown>>(sql, params);
-  return result.rows.map((row) => toRecordRow(row, RESOURCE_TABLES[q.resource].columns));
-}
-
 /** One page already rendered as the public JSON array, with what the next cursor needs. */
 export interface JsonPage {
   /** The records as a JSON array: select-list order, nulls kept, numbers as numbers. */
@@ -91,10 +84,10 @@ export interface JsonPage {
 }
 
 /**
- * The same page as selectPage, rendered once as JSON for the gateway to write out as is.
- * The select list already yields every public field in wire order and wire form (text
- * timestamps, float8 counters, null for absent values), so JSON.stringify of pg's rows is
- * byte for byte what the gateway produced from the proto messages. Measured against
+ * One page of a brand's resource, newest first (see pageQuery), rendered once as JSON for
+ * the gateway to write out as is. The select list already yields every public field in wire
+ * order and wire form (text timestamps, float8 counters, null for absent values), so
+ * JSON.stringify of pg's rows is the public records array. Measured against
  * json_agg/row_to_json in PostgreSQL (BENCHMARKS.md): the same total CPU within noise,
  * with less of it in the database, which every process shares.
  */

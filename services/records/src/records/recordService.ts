@@ -9,7 +9,7 @@ import {
   type ResourceName,
 } from '@brand/shared/resources';
 import type { CursorCodec } from './cursor';
-import { selectPage, selectPageJson, type PageQuery, type RecordRow } from './recordRepo';
+import { selectPageJson, type PageQuery } from './recordRepo';
 
 export interface ListRequest {
   brandId: string;
@@ -17,12 +17,6 @@ export interface ListRequest {
   limit: number | undefined;
   cursor: string | undefined;
   since: string | undefined;
-}
-
-export interface ListResult {
-  records: RecordRow[];
-  /** Present exactly when the page is full (SPEC 4.1 rule 1). */
-  nextCursor: string | undefined;
 }
 
 /** One page rendered as JSON (ListRecordsPage): `json` is the public records array. */
@@ -84,18 +78,9 @@ function nextCursorOf(
   );
 }
 
-/** Lists one page as records (ListRecords). Throws invalid_parameter / invalid_cursor. */
-export async function listRecords(deps: ListDeps, req: ListRequest): Promise<ListResult> {
-  const q = resolvePage(deps, req);
-  const records = await selectPage(deps.pool, q);
-  const last = records[records.length - 1];
-  const position = last && { createdAt: last.created_at as string, id: last.id as string };
-  return { records, nextCursor: nextCursorOf(deps, q, records.length, position) };
-}
-
 /**
- * Lists one page as finished JSON (ListRecordsPage, the gateway's hot path): the same
- * validation, query and cursor as listRecords. Throws invalid_parameter / invalid_cursor.
+ * Lists one page as finished JSON (ListRecordsPage, the gateway's hot path): the public
+ * records array, its count and the next cursor. Throws invalid_parameter / invalid_cursor.
  */
 export async function listRecordsJson(deps: ListDeps, req: ListRequest): Promise<JsonListResult> {
   const q = resolvePage(deps, req);

@@ -40,11 +40,6 @@ afterAll(() => stack?.close());
 /** Every RPC of the process, with its level and a call that would succeed when allowed. */
 const RPCS: Array<CallerAuthRpc<AdminClient>> = [
   [
-    'RecordsService/ListRecords',
-    'internal',
-    (c) => c.listRecords({ brand_id: brandId, resource: 'campaigns' }),
-  ],
-  [
     'RecordsService/ListRecordsPage',
     'internal',
     (c) => c.listRecordsPage({ brand_id: brandId, resource: 'campaigns' }),

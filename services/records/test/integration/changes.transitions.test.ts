@@ -79,11 +79,12 @@ describe('ApproveSubmission', () => {
     expect(row!.payload).toEqual(asEventObject('submissions', res.submission!));
     expect(row!.payload).toMatchObject({ rejection_reason: null });
 
-    const listed = await stack.admin.listRecords({ brand_id: brandId, resource: 'submissions' });
-    const found = listed.records.find(
-      (r) => r.kind?.$case === 'submission' && r.kind.value.id === sub!.id,
-    );
-    expect(found?.kind?.value).toMatchObject({ status: 'approved' });
+    const listed = await stack.admin.listPageRecords({
+      brand_id: brandId,
+      resource: 'submissions',
+    });
+    const found = listed.records.find((r) => r.id === sub!.id);
+    expect(found).toMatchObject({ status: 'approved' });
   });
 });
 

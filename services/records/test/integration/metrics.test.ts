@@ -28,7 +28,7 @@ it('counts list calls by method and outcome, and times them', async () => {
   const brand = await makeBrandWithKey(stack.admin, { tier: 'enterprise' });
   // REST pages reach records as ListRecordsPage (the finished-JSON RPC, issue 10)
   const ok = /^grpc_server_handled_total\{method="ListRecordsPage",code="ok"\}/;
-  const refused = /^grpc_server_handled_total\{method="ListRecords",code="invalid_parameter"\}/;
+  const refused = /^grpc_server_handled_total\{method="ListRecordsPage",code="invalid_parameter"\}/;
   const before = await scrapeMetric(stack.records.opsUrl, ok);
   const refusedBefore = await scrapeMetric(stack.records.opsUrl, refused);
   for (let i = 0; i < 3; i++) {
@@ -38,7 +38,7 @@ it('counts list calls by method and outcome, and times them', async () => {
     expect(res.status).toBe(200);
   }
   await expect(
-    stack.admin.listRecords({ brand_id: brand.brand.id, resource: 'links', limit: 0 }),
+    stack.admin.listRecordsPage({ brand_id: brand.brand.id, resource: 'links', limit: 0 }),
   ).rejects.toMatchObject({ code: 'invalid_parameter' });
   expect(await scrapeMetric(stack.records.opsUrl, ok)).toBe(before + 3);
   expect(await scrapeMetric(stack.records.opsUrl, refused)).toBe(refusedBefore + 1);

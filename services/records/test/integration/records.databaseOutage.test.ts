@@ -40,7 +40,7 @@ afterAll(async () => {
   await stack?.close();
 });
 
-const list = () => client.listRecords({ brand_id: brandId, resource: 'campaigns' });
+const list = () => client.listPageRecords({ brand_id: brandId, resource: 'campaigns' });
 
 describe('records while PostgreSQL is unreachable', () => {
   it('serves and reports SERVING while the database answers', async () => {
@@ -57,7 +57,7 @@ describe('records while PostgreSQL is unreachable', () => {
     const started = Date.now();
     const err = await list().then(
       () => {
-        throw new Error('ListRecords succeeded with the database down');
+        throw new Error('ListRecordsPage succeeded with the database down');
       },
       (e: Error & { code: string; cause: ServiceError }) => e,
     );
@@ -100,7 +100,7 @@ describe('records while PostgreSQL is unreachable', () => {
     await proxy.resume();
     const page = await waitFor(() => list().catch(() => null), {
       timeoutMs: 5_000,
-      what: 'ListRecords to succeed again',
+      what: 'ListRecordsPage to succeed again',
     });
     expect(page.records).toHaveLength(3);
     await waitFor(async () => (await checkGrpcHealth(records.address)) === 'SERVING', {

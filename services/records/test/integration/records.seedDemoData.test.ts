@@ -2,7 +2,6 @@ import { RESOURCES } from '@brand/shared/resources';
 import { pageQuery } from '../../src/records/recordRepo';
 import {
   createAdminClient,
-  recordValue,
   startStack,
   TEST_ADMIN_TOKEN,
   TEST_INTERNAL_TOKEN,
@@ -79,15 +78,15 @@ describe('SeedDemoData', () => {
     );
     expect(orphans.rowCount).toBe(0);
 
-    // and the records read back through ListRecords
-    const page = await stack.admin.listRecords({
+    // and the records read back through ListRecordsPage
+    const page = await stack.admin.listPageRecords({
       brand_id: brand.id,
       resource: 'payouts',
       limit: 5,
     });
     expect(page.records).toHaveLength(5);
     expect(page.next_cursor).toBeDefined();
-    expect(recordValue(page.records[0]!)).toMatchObject({
+    expect(page.records[0]).toMatchObject({
       id: expect.stringMatching(/^po_/) as string,
       currency: 'PHP',
       status: expect.stringMatching(/^(pending|processing|paid|failed)$/) as string,

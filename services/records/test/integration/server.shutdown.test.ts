@@ -21,7 +21,7 @@ describe('records on SIGTERM', () => {
     expect(messages).not.toContain('shutdown step failed');
 
     await expect(
-      stack.admin.listRecords({ brand_id: brand.id, resource: 'links' }),
+      stack.admin.listRecordsPage({ brand_id: brand.id, resource: 'links' }),
     ).rejects.toMatchObject({ code: 'service_unavailable' });
   });
 });

@@ -87,31 +87,7 @@ export function resourceToJSON(object: Resource): string {
   }
 }
 
-/** ListRecordsRequest selects one page. */
-export interface ListRecordsRequest {
-  /** The authenticated brand. */
-  brand_id: string;
-  resource: Resource;
-  /** Page size, 1..200; absent means 50. */
-  limit?:
-    | number
-    | undefined;
-  /** An opaque next_cursor from a previous page of the same brand and resource. */
-  cursor?:
-    | string
-    | undefined;
-  /** RFC 3339 timestamp; only records created strictly after it are returned. */
-  since?: string | undefined;
-}
-
-/** ListRecordsResponse is one page of records. */
-export interface ListRecordsResponse {
-  records: ResourceRecord[];
-  /** Set only when the page is full (records count equals the limit). */
-  next_cursor?: string | undefined;
-}
-
-/** ListRecordsPageRequest selects one page, exactly as ListRecordsRequest does. */
+/** ListRecordsPageRequest selects one page. */
 export interface ListRecordsPageRequest {
   /** The authenticated brand. */
   brand_id: string;
@@ -143,22 +119,11 @@ export interface ListRecordsPageResponse {
   next_cursor?: string | undefined;
 }
 
-/** ResourceRecord is one record of any of the six resources. */
-export interface ResourceRecord {
-  /** kind is set to exactly one record, matching the requested resource. */
-  kind:
-    | { $case: "campaign"; value: Campaign }
-    | { $case: "submission"; value: Submission }
-    | { $case: "payout"; value: Payout }
-    | { $case: "deposit"; value: Deposit }
-    | { $case: "conversion"; value: Conversion }
-    | { $case: "link"; value: Link }
-    | undefined;
-}
-
 /**
  * Campaign is a brand's campaign. Money is integer centavos; timestamps are RFC 3339 UTC
- * with microseconds; dates are YYYY-MM-DD.
+ * with microseconds; dates are YYYY-MM-DD. These six messages are the records' public
+ * shape: a ListRecordsPage array holds them as JSON (every field, in field order), and the
+ * business changes answer with them.
  */
 export interface Campaign {
   id: string;
@@ -337,234 +302,6 @@ export interface SettleCampaignResponse {
   /** The id of the "campaign.settled" event ("evt_..."). */
   event_id: string;
 }
-
-function createBaseListRecordsRequest(): ListRecordsRequest {
-  return { brand_id: "", resource: 0, limit: undefined, cursor: undefined, since: undefined };
-}
-
-export const ListRecordsRequest: MessageFns<ListRecordsRequest> = {
-  encode(message: ListRecordsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.brand_id !== "") {
-      writer.uint32(10).string(message.brand_id);
-    }
-    if (message.resource !== 0) {
-      writer.uint32(16).int32(message.resource);
-    }
-    if (message.limit !== undefined) {
-      writer.uint32(24).int32(message.limit);
-    }
-    if (message.cursor !== undefined) {
-      writer.uint32(34).string(message.cursor);
-    }
-    if (message.since !== undefined) {
-      writer.uint32(42).string(message.since);
-    }
-    return writer;
-  },
-
-  decode(input: BinaryReader | Uint8Array, length?: number): ListRecordsRequest {
-    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
-    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
-    if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error("protobuf decode recursion limit exceeded");
-    }
-    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
-    try {
-      const end = length === undefined ? reader.len : reader.pos + length;
-      const message = createBaseListRecordsRequest();
-      while (reader.pos < end) {
-        const tag = reader.uint32();
-        switch (tag >>> 3) {
-          case 1: {
-            if (tag !== 10) {
-              break;
-            }
-
-            message.brand_id = reader.string();
-            continue;
-          }
-          case 2: {
-            if (tag !== 16) {
-              break;
-            }
-
-            message.resource = reader.int32() as any;
-            continue;
-          }
-          case 3: {
-            if (tag !== 24) {
-              break;
-            }
-
-            message.limit = reader.int32();
-            continue;
-          }
-          case 4: {
-            if (tag !== 34) {
-              break;
-            }
-
-            message.cursor = reader.string();
-            continue;
-          }
-          case 5: {
-            if (tag !== 42) {
-              break;
-            }
-
-            message.since = reader.string();
-            continue;
-          }
-        }
-        if ((tag & 7) === 4 || tag === 0) {
-          break;
-        }
-        reader.skip(tag & 7);
-      }
-      return message;
-    } finally {
-      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
-    }
-  },
-
-  fromJSON(object: any): ListRecordsRequest {
-    return {
-      brand_id: isSet(object.brandId)
-        ? globalThis.String(object.brandId)
-        : isSet(object.brand_id)
-        ? globalThis.String(object.brand_id)
-        : "",
-      resource: isSet(object.resource) ? resourceFromJSON(object.resource) : 0,
-      limit: isSet(object.limit) ? globalThis.Number(object.limit) : undefined,
-      cursor: isSet(object.cursor) ? globalThis.String(object.cursor) : undefined,
-      since: isSet(object.since) ? globalThis.String(object.since) : undefined,
-    };
-  },
-
-  toJSON(message: ListRecordsRequest): unknown {
-    const obj: any = {};
-    if (message.brand_id !== "") {
-      obj.brandId = message.brand_id;
-    }
-    if (message.resource !== 0) {
-      obj.resource = resourceToJSON(message.resource);
-    }
-    if (message.limit !== undefined) {
-      obj.limit = Math.round(message.limit);
-    }
-    if (message.cursor !== undefined) {
-      obj.cursor = message.cursor;
-    }
-    if (message.since !== undefined) {
-      obj.since = message.since;
-    }
-    return obj;
-  },
-
-  create<I extends Exact<DeepPartial<ListRecordsRequest>, I>>(base?: I): ListRecordsRequest {
-    return ListRecordsRequest.fromPartial(base ?? ({} as any));
-  },
-  fromPartial<I extends Exact<DeepPartial<ListRecordsRequest>, I>>(object: I): ListRecordsRequest {
-    const message = createBaseListRecordsRequest();
-    message.brand_id = object.brand_id ?? "";
-    message.resource = object.resource ?? 0;
-    message.limit = object.limit ?? undefined;
-    message.cursor = object.cursor ?? undefined;
-    message.since = object.since ?? undefined;
-    return message;
-  },
-};
-
-function createBaseListRecordsResponse(): ListRecordsResponse {
-  return { records: [], next_cursor: undefined };
-}
-
-export const ListRecordsResponse: MessageFns<ListRecordsResponse> = {
-  encode(message: ListRecordsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    for (const v of message.records) {
-      ResourceRecord.encode(v!, writer.uint32(10).fork()).join();
-    }
-    if (message.next_cursor !== undefined) {
-      writer.uint32(18).string(message.next_cursor);
-    }
-    return writer;
-  },
-
-  decode(input: BinaryReader | Uint8Array, length?: number): ListRecordsResponse {
-    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
-    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
-    if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error("protobuf decode recursion limit exceeded");
-    }
-    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
-    try {
-      const end = length === undefined ? reader.len : reader.pos + length;
-      const message = createBaseListRecordsResponse();
-      while (reader.pos < end) {
-        const tag = reader.uint32();
-        switch (tag >>> 3) {
-          case 1: {
-            if (tag !== 10) {
-              break;
-            }
-
-            message.records.push(ResourceRecord.decode(reader, reader.uint32()));
-            continue;
-          }
-          case 2: {
-            if (tag !== 18) {
-              break;
-            }
-
-            message.next_cursor = reader.string();
-            continue;
-          }
-        }
-        if ((tag & 7) === 4 || tag === 0) {
-          break;
-        }
-        reader.skip(tag & 7);
-      }
-      return message;
-    } finally {
-      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
-    }
-  },
-
-  fromJSON(object: any): ListRecordsResponse {
-    return {
-      records: globalThis.Array.isArray(object?.records)
-        ? object.records.map((e: any) => ResourceRecord.fromJSON(e))
-        : [],
-      next_cursor: isSet(object.nextCursor)
-        ? globalThis.String(object.nextCursor)
-        : isSet(object.next_cursor)
-        ? globalThis.String(object.next_cursor)
-        : undefined,
-    };
-  },
-
-  toJSON(message: ListRecordsResponse): unknown {
-    const obj: any = {};
-    if (message.records?.length) {
-      obj.records = message.records.map((e) => ResourceRecord.toJSON(e));
-    }
-    if (message.next_cursor !== undefined) {
-      obj.nextCursor = message.next_cursor;
-    }
-    return obj;
-  },
-
-  create<I extends Exact<DeepPartial<ListRecordsResponse>, I>>(base?: I): ListRecordsResponse {
-    return ListRecordsResponse.fromPartial(base ?? ({} as any));
-  },
-  fromPartial<I extends Exact<DeepPartial<ListRecordsResponse>, I>>(object: I): ListRecordsResponse {
-    const message = createBaseListRecordsResponse();
-    message.records = object.records?.map((e) => ResourceRecord.fromPartial(e)) || [];
-    message.next_cursor = object.next_cursor ?? undefined;
-    return message;
-  },
-};
 
 function createBaseListRecordsPageRequest(): ListRecordsPageRequest {
   return { brand_id: "", resource: 0, limit: undefined, cursor: undefined, since: undefined };
@@ -808,191 +545,6 @@ export const ListRecordsPageResponse: MessageFns<ListRecordsPageResponse> = {
     message.data_json = object.data_json ?? Buffer.alloc(0);
     message.count = object.count ?? 0;
     message.next_cursor = object.next_cursor ?? undefined;
-    return message;
-  },
-};
-
-function createBaseResourceRecord(): ResourceRecord {
-  return { kind: undefined };
-}
-
-export const ResourceRecord: MessageFns<ResourceRecord> = {
-  encode(message: ResourceRecord, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    switch (message.kind?.$case) {
-      case "campaign":
-        Campaign.encode(message.kind.value, writer.uint32(10).fork()).join();
-        break;
-      case "submission":
-        Submission.encode(message.kind.value, writer.uint32(18).fork()).join();
-        break;
-      case "payout":
-        Payout.encode(message.kind.value, writer.uint32(26).fork()).join();
-        break;
-      case "deposit":
-        Deposit.encode(message.kind.value, writer.uint32(34).fork()).join();
-        break;
-      case "conversion":
-        Conversion.encode(message.kind.value, writer.uint32(42).fork()).join();
-        break;
-      case "link":
-        Link.encode(message.kind.value, writer.uint32(50).fork()).join();
-        break;
-    }
-    return writer;
-  },
-
-  decode(input: BinaryReader | Uint8Array, length?: number): ResourceRecord {
-    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
-    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
-    if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error("protobuf decode recursion limit exceeded");
-    }
-    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
-    try {
-      const end = length === undefined ? reader.len : reader.pos + length;
-      const message = createBaseResourceRecord();
-      while (reader.pos < end) {
-        const tag = reader.uint32();
-        switch (tag >>> 3) {
-          case 1: {
-            if (tag !== 10) {
-              break;
-            }
-
-            message.kind = { $case: "campaign", value: Campaign.decode(reader, reader.uint32()) };
-            continue;
-          }
-          case 2: {
-            if (tag !== 18) {
-              break;
-            }
-
-            message.kind = { $case: "submission", value: Submission.decode(reader, reader.uint32()) };
-            continue;
-          }
-          case 3: {
-            if (tag !== 26) {
-              break;
-            }
-
-            message.kind = { $case: "payout", value: Payout.decode(reader, reader.uint32()) };
-            continue;
-          }
-          case 4: {
-            if (tag !== 34) {
-              break;
-            }
-
-            message.kind = { $case: "deposit", value: Deposit.decode(reader, reader.uint32()) };
-            continue;
-          }
-          case 5: {
-            if (tag !== 42) {
-              break;
-            }
-
-            message.kind = { $case: "conversion", value: Conversion.decode(reader, reader.uint32()) };
-            continue;
-          }
-          case 6: {
-            if (tag !== 50) {
-              break;
-            }
-
-            message.kind = { $case: "link", value: Link.decode(reader, reader.uint32()) };
-            continue;
-          }
-        }
-        if ((tag & 7) === 4 || tag === 0) {
-          break;
-        }
-        reader.skip(tag & 7);
-      }
-      return message;
-    } finally {
-      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
-    }
-  },
-
-  fromJSON(object: any): ResourceRecord {
-    return {
-      kind: isSet(object.campaign)
-        ? { $case: "campaign", value: Campaign.fromJSON(object.campaign) }
-        : isSet(object.submission)
-        ? { $case: "submission", value: Submission.fromJSON(object.submission) }
-        : isSet(object.payout)
-        ? { $case: "payout", value: Payout.fromJSON(object.payout) }
-        : isSet(object.deposit)
-        ? { $case: "deposit", value: Deposit.fromJSON(object.deposit) }
-        : isSet(object.conversion)
-        ? { $case: "conversion", value: Conversion.fromJSON(object.conversion) }
-        : isSet(object.link)
-        ? { $case: "link", value: Link.fromJSON(object.link) }
-        : undefined,
-    };
-  },
-
-  toJSON(message: ResourceRecord): unknown {
-    const obj: any = {};
-    if (message.kind?.$case === "campaign") {
-      obj.campaign = Campaign.toJSON(message.kind.value);
-    } else if (message.kind?.$case === "submission") {
-      obj.submission = Submission.toJSON(message.kind.value);
-    } else if (message.kind?.$case === "payout") {
-      obj.payout = Payout.toJSON(message.kind.value);
-    } else if (message.kind?.$case === "deposit") {
-      obj.deposit = Deposit.toJSON(message.kind.value);
-    } else if (message.kind?.$case === "conversion") {
-      obj.conversion = Conversion.toJSON(message.kind.value);
-    } else if (message.kind?.$case === "link") {
-      obj.link = Link.toJSON(message.kind.value);
-    }
-    return obj;
-  },
-
-  create<I extends Exact<DeepPartial<ResourceRecord>, I>>(base?: I): ResourceRecord {
-    return ResourceRecord.fromPartial(base ?? ({} as any));
-  },
-  fromPartial<I extends Exact<DeepPartial<ResourceRecord>, I>>(object: I): ResourceRecord {
-    const message = createBaseResourceRecord();
-    switch (object.kind?.$case) {
-      case "campaign": {
-        if (object.kind?.value !== undefined && object.kind?.value !== null) {
-          message.kind = { $case: "campaign", value: Campaign.fromPartial(object.kind.value) };
-        }
-        break;
-      }
-      case "submission": {
-        if (object.kind?.value !== undefined && object.kind?.value !== null) {
-          message.kind = { $case: "submission", value: Submission.fromPartial(object.kind.value) };
-        }
-        break;
-      }
-      case "payout": {
-        if (object.kind?.value !== undefined && object.kind?.value !== null) {
-          message.kind = { $case: "payout", value: Payout.fromPartial(object.kind.value) };
-        }
-        break;
-      }
-      case "deposit": {
-        if (object.kind?.value !== undefined && object.kind?.value !== null) {
-          message.kind = { $case: "deposit", value: Deposit.fromPartial(object.kind.value) };
-        }
-        break;
-      }
-      case "conversion": {
-        if (object.kind?.value !== undefined && object.kind?.value !== null) {
-          message.kind = { $case: "conversion", value: Conversion.fromPartial(object.kind.value) };
-        }
-        break;
-      }
-      case "link": {
-        if (object.kind?.value !== undefined && object.kind?.value !== null) {
-          message.kind = { $case: "link", value: Link.fromPartial(object.kind.value) };
-        }
-        break;
-      }
-    }
     return message;
   },
 };
@@ -3536,24 +3088,12 @@ export const SettleCampaignResponse: MessageFns<SettleCampaignResponse> = {
 export type RecordsServiceService = typeof RecordsServiceService;
 export const RecordsServiceService = {
   /**
-   * ListRecords returns one page of a resource, newest first (created_at desc, id desc).
+   * ListRecordsPage returns one page of a resource, newest first (created_at desc, id desc),
+   * already rendered as the public JSON array the REST API and the MCP tools serve: built
+   * once here, written out by the gateway without being decoded and re-encoded.
    * The brand comes from the caller's authenticated key, never from user input.
    * INVALID_ARGUMENT with x-error-code invalid_parameter or invalid_cursor for bad input;
    * UNAVAILABLE with service_unavailable when the database cannot be reached.
-   */
-  listRecords: {
-    path: "/brand.records.v1.RecordsService/ListRecords" as const,
-    requestStream: false as const,
-    responseStream: false as const,
-    requestSerialize: (value: ListRecordsRequest): Buffer => Buffer.from(ListRecordsRequest.encode(value).finish()),
-    requestDeserialize: (value: Buffer): ListRecordsRequest => ListRecordsRequest.decode(value),
-    responseSerialize: (value: ListRecordsResponse): Buffer => Buffer.from(ListRecordsResponse.encode(value).finish()),
-    responseDeserialize: (value: Buffer): ListRecordsResponse => ListRecordsResponse.decode(value),
-  },
-  /**
-   * ListRecordsPage returns the same page as ListRecords, already rendered as the public
-   * JSON array the REST API serves (the gateway's hot path): built once here, written
-   * out by the gateway without being decoded and re-encoded. Same errors as ListRecords.
    */
   listRecordsPage: {
     path: "/brand.records.v1.RecordsService/ListRecordsPage" as const,
@@ -3645,16 +3185,12 @@ export const RecordsServiceService = {
 
 export interface RecordsServiceServer extends UntypedServiceImplementation {
   /**
-   * ListRecords returns one page of a resource, newest first (created_at desc, id desc).
+   * ListRecordsPage returns one page of a resource, newest first (created_at desc, id desc),
+   * already rendered as the public JSON array the REST API and the MCP tools serve: built
+   * once here, written out by the gateway without being decoded and re-encoded.
    * The brand comes from the caller's authenticated key, never from user input.
    * INVALID_ARGUMENT with x-error-code invalid_parameter or invalid_cursor for bad input;
    * UNAVAILABLE with service_unavailable when the database cannot be reached.
-   */
-  listRecords: handleUnaryCall<ListRecordsRequest, ListRecordsResponse>;
-  /**
-   * ListRecordsPage returns the same page as ListRecords, already rendered as the public
-   * JSON array the REST API serves (the gateway's hot path): built once here, written
-   * out by the gateway without being decoded and re-encoded. Same errors as ListRecords.
    */
   listRecordsPage: handleUnaryCall<ListRecordsPageRequest, ListRecordsPageResponse>;
   /**
@@ -3689,30 +3225,12 @@ export interface RecordsServiceServer extends UntypedServiceImplementation {
 
 export interface RecordsServiceClient extends Client {
   /**
-   * ListRecords returns one page of a resource, newest first (created_at desc, id desc).
+   * ListRecordsPage returns one page of a resource, newest first (created_at desc, id desc),
+   * already rendered as the public JSON array the REST API and the MCP tools serve: built
+   * once here, written out by the gateway without being decoded and re-encoded.
    * The brand comes from the caller's authenticated key, never from user input.
    * INVALID_ARGUMENT with x-error-code invalid_parameter or invalid_cursor for bad input;
    * UNAVAILABLE with service_unavailable when the database cannot be reached.
-   */
-  listRecords(
-    request: ListRecordsRequest,
-    callback: (error: ServiceError | null, response: ListRecordsResponse) => void,
-  ): ClientUnaryCall;
-  listRecords(
-    request: ListRecordsRequest,
-    metadata: Metadata,
-    callback: (error: ServiceError | null, response: ListRecordsResponse) => void,
-  ): ClientUnaryCall;
-  listRecords(
-    request: ListRecordsRequest,
-    metadata: Metadata,
-    options: Partial<CallOptions>,
-    callback: (error: ServiceError | null, response: ListRecordsResponse) => void,
-  ): ClientUnaryCall;
-  /**
-   * ListRecordsPage returns the same page as ListRecords, already rendered as the public
-   * JSON array the REST API serves (the gateway's hot path): built once here, written
-   * out by the gateway without being decoded and re-encoded. Same errors as ListRecords.
    */
   listRecordsPage(
     request: ListRecordsPageRequest,

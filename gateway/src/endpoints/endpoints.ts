@@ -1,0 +1,54 @@
+import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
+import type { Redis } from '@brand/shared/redis';
+import type { Logger } from '@brand/shared/logger';
+import type { AccessGate } from '../auth/accessGate';
+import type { PlansApi } from '../clients/plansClient';
+import type { RecordsApi } from '../clients/recordsClient';
+import { apiRegistry } from '../openapi/document';
+import type { Endpoint } from './endpoint';
+import { healthEndpoint, describeHealth, type HealthState } from './health/endpoint';
+import { describeMcp, mcpEndpoint } from './mcp/endpoint';
+import { describeOpenApiDocument, openApiDocumentEndpoint } from './openapiDocument/endpoint';
+import { describeV1CampaignPlans, v1CampaignPlansEndpoint } from './v1CampaignPlans/endpoint';
+import { describeV1ResourcesList, v1ResourcesListEndpoint } from './v1ResourcesList/endpoint';
+
+/** What the endpoints need, all of it from the composition root (main.ts). */
+export interface EndpointDeps {
+  log: Logger;
+  gate: AccessGate;
+  records: RecordsApi;
+  plans: PlansApi;
+  redis: Redis;
+  health: HealthState;
+  openApiYaml: string;
+  mcp: { allowedOrigins: readonly string[]; maxBodyBytes: number; timeoutMs: number };
+}
+
+/**
+ * Every endpoint of the public listener, in the order express tries their routes: the
+ * campaign plans before the list, whose `/api/v1/:resource` would answer 405 to their POST.
+ */
+export function createEndpoints(deps: EndpointDeps): Endpoint[] {
+  const { log, gate, records, plans } = deps;
+  return [
+    healthEndpoint({ records, plans, redis: deps.redis, state: deps.health }),
+    openApiDocumentEndpoint({ gate, yaml: deps.openApiYaml }),
+    mcpEndpoint({ gate, records, plans, log, ...deps.mcp }),
+    v1CampaignPlansEndpoint({ gate, plans }),
+    v1ResourcesListEndpoint({ gate, records }),
+  ];
+}
+
+/**
+ * The OpenAPI operations of every endpoint, in the order the document lists them (records
+ * first), each registered by its endpoint next to the schemas that validate it.
+ */
+export function describeEndpoints(): OpenAPIRegistry {
+  const registry = apiRegistry();
+  describeV1ResourcesList(registry);
+  describeV1CampaignPlans(registry);
+  describeMcp(registry);
+  describeOpenApiDocument(registry);
+  describeHealth(registry);
+  return registry;
+}

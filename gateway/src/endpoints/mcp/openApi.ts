@@ -1,0 +1,84 @@
+import type { OpenAPIRegistry, ResponseConfig } from '@asteasolutions/zod-to-openapi';
+import { z } from 'zod';
+import { COMMON_HEADERS, errorResponse, ref } from '../../openapi/responses';
+import { JsonRpcErrorResponse, JsonRpcRequest, JsonRpcResponse } from './jsonRpc';
+
+/** An error answer of this endpoint: a JSON-RPC error body, whatever the status. */
+const jsonRpcErrorResponse = (description: string, extraHeaders: Record<string, unknown> = {}) =>
+  errorResponse(description, extraHeaders, JsonRpcErrorResponse);
+
+/** The OpenAPI description of POST /api/mcp. */
+export function describeMcp(registry: OpenAPIRegistry): void {
+  registry.registerPath({
+    method: 'post',
+    path: '/api/mcp',
+    operationId: 'mcp',
+    tags: ['Assistant (MCP)'],
+    summary: 'Model Context Protocol endpoint (JSON-RPC 2.0, stateless, JSON responses)',
+    description:
+      'Streamable HTTP MCP without sessions or server-sent events: every POST carries one JSON-RPC message (or, under protocol ' +
+      '2025-03-26 only, a batch) and gets one JSON answer, whatever the Accept header says. Protocol versions 2025-03-26, ' +
+      '2025-06-18 and 2025-11-25; `initialize` with any other version is answered with 2025-11-25. Methods: `initialize`, ' +
+      '`ping`, `tools/list`, `tools/call`; notifications get 202 with no body. Tools: `list_campaigns`, `list_submissions`, ' +
+      '`list_payouts`, `list_deposits`, `list_conversions`, `list_links` (arguments `limit`, `cursor`, `since`, as in REST), and ' +
+      '`prepare_campaign_plan` for keys with the `campaigns:prepare` permission. Refusals inside `tools/call` (bad arguments, ' +
+      'permissions, rate limit) are HTTP 200 results with `isError: true` and the REST error code. GET and DELETE are 405. ' +
+      'The brand rate limit is shared with REST; each POST counts one request (a batch, one per message).',
+    security: [{ bearerAuth: [] }],
+    request: {
+      headers: z.object({
+        'MCP-Protocol-Version': z.enum(['2025-03-26', '2025-06-18', '2025-11-25']).optional().meta({
+          description: 'The negotiated version; any other value is 400. Absent means 2025-03-26.',
+        }),
+        Origin: z.string().optional().meta({
+          description: 'When present, it must be on the configured allow-list (else 403).',
+        }),
+      }),
+      body: {
+        required: true,
+        content: {
+          'application/json': {
+            schema: z.union([JsonRpcRequest, z.array(JsonRpcRequest).min(1)]),
+          },
+        },
+      },
+    },
+    responses: {
+      200: {
+        description:
+          'The JSON-RPC response (an array of them for a batch). Protocol errors use the standard codes -32700, -32600, -32601, -32602, -32603.',
+        headers: COMMON_HEADERS as ResponseConfig['headers'],
+        content: {
+          'application/json': { schema: z.union([JsonRpcResponse, z.array(JsonRpcResponse)]) },
+        },
+      },
+      202: {
+        description: 'The message held only notifications (or responses); no body.',
+        headers: COMMON_HEADERS as ResponseConfig['headers'],
+      },
+      400: jsonRpcErrorResponse(
+        'Malformed JSON (-32700), an invalid JSON-RPC message or a batch where batches are not allowed (-32600), or an unsupported MCP-Protocol-Version.',
+      ),
+      401: jsonRpcErrorResponse(
+        'No valid key; `error.data.code` is `missing_key` or `invalid_key`.',
+        {
+          'WWW-Authenticate': ref('headers', 'WWW-Authenticate'),
+        },
+      ),
+      403: jsonRpcErrorResponse(
+        '`forbidden_origin` (Origin not allowed) or `insufficient_permission`.',
+      ),
+      413: jsonRpcErrorResponse('The body exceeds the size limit.'),
+      415: jsonRpcErrorResponse('Content-Type is not application/json.'),
+      429: jsonRpcErrorResponse(
+        '`rate_limited` for methods other than tools/call (which answers with an isError result).',
+        {
+          'Retry-After': ref('headers', 'Retry-After'),
+        },
+      ),
+      503: jsonRpcErrorResponse('A backing service is unavailable while authenticating.', {
+        'Retry-After': ref('headers', 'Retry-After'),
+      }),
+    },
+  });
+}

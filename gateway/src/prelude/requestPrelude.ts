@@ -1,0 +1,78 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { safeRequestId } from '@brand/shared/grpc';
+import { newId } from '@brand/shared/ids';
+import type { Logger } from '@brand/shared/logger';
+import { ambiguousHeaderError } from '../http/ambiguousHeaders';
+import type { ErrorAnswer } from '../http/errorHandler';
+import type { RequestScope } from '../http/requestScope';
+import { logWhenClosed } from '../observability/accessLog';
+import type { GatewayMetrics } from '../observability/metrics';
+
+export interface PreludeDeps {
+  log: Logger;
+  metrics: GatewayMetrics;
+  /** Write the access line of each request (ACCESS_LOG). */
+  accessLog: boolean;
+  /** False once shutdown has begun (the same flag /readyz reports). */
+  health: { accepting: boolean };
+  /** How a request the prelude refuses is answered (the endpoints' error formats). */
+  refuse: ErrorAnswer;
+}
+
+/** The steps of the prelude for one request: its scope, or undefined when it answered itself. */
+export type RequestPrelude = (
+  req: IncomingMessage,
+  res: ServerResponse,
+) => RequestScope | undefined;
+
+/**
+ * What every request of the public listener goes through, once, before an endpoint sees it,
+ * whether a fast path or express answers it (app.ts runs it ahead of both, so a step added
+ * here runs everywhere). In order:
+ * 1. once shutdown has begun, `Connection: close`, so keep-alive clients (a balancer probing
+ *    /readyz, SDK clients) leave after this request instead of holding the process until the
+ *    grace period kills it mid-request;
+ * 2. the request id: the caller's X-Request-Id when bounded and log-safe, else a new one;
+ *    echoed in X-Request-Id, written in every log line and error body, sent to the services;
+ * 3. headers on every answer: nothing may be cached by a shared cache (one brand's data, or a
+ *    refusal naming a key; public documents relax Cache-Control), no browser may sniff JSON
+ *    into something executable;
+ * 4. an answer given before the request's body was read closes the connection (a 401 before
+ *    an upload, a 413): Node would otherwise keep draining the body to reuse the connection,
+ *    so a client sending a byte a second could hold it until the request deadline;
+ * 5. the access line and the request metric, when the response is done;
+ * 6. a request with two Authorization or two Host headers is refused (400).
+ * Admission (the key, then the brand's budget: prelude/admission.ts) comes next, in each
+ * endpoint, since endpoints price and answer it differently (the OpenAPI file charges the
+ * client address; MCP charges per message and answers a spent budget in-band).
+ */
+export function createRequestPrelude(deps: PreludeDeps): RequestPrelude {
+  return (req, res) => {
+    if (!deps.health.accepting) res.setHeader('Connection', 'close');
+    const scope: RequestScope = {
+      requestId: safeRequestId(req.headers['x-request-id']) ?? newId('request'),
+    };
+    (res as { locals?: RequestScope }).locals = scope;
+    res.setHeader('X-Request-Id', scope.requestId);
+    res.setHeader('Cache-Control', 'no-store');
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    closeWhenBodyUnread(req, res);
+    if (deps.accessLog) logWhenClosed(deps.log, req, res, scope);
+    deps.metrics.observeRequest(req, res, scope);
+    const ambiguous = ambiguousHeaderError(req.rawHeaders);
+    if (ambiguous !== undefined) {
+      deps.refuse(req, res, ambiguous);
+      return undefined;
+    }
+    return scope;
+  };
+}
+
+/** Step 4: `Connection: close` on an answer whose request body was not (fully) read. */
+function closeWhenBodyUnread(req: IncomingMessage, res: ServerResponse): void {
+  const writeHead = res.writeHead.bind(res);
+  res.writeHead = ((...args: Parameters<typeof writeHead>) => {
+    if (!req.complete) res.setHeader('Connection', 'close');
+    return writeHead(...args);
+  }) as typeof res.writeHead;
+}

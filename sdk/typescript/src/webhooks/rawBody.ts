@@ -18,13 +18,16 @@ const NOT_RAW =
  * environment, an iframe) count too.
  */
 export function isBytes(value: unknown): value is ArrayBufferView | ArrayBuffer {
-  return ArrayBuffer.isView(value) || Object.prototype.toString.call(value) === '[object ArrayBuffer]';
+  return (
+    ArrayBuffer.isView(value) || Object.prototype.toString.call(value) === '[object ArrayBuffer]'
+  );
 }
 
 /** The bytes the signature covers. Throws WebhookVerificationError('body_not_raw') for anything else. */
 export function rawBodyBytes(rawBody: unknown): Uint8Array {
   if (typeof rawBody === 'string') return new TextEncoder().encode(rawBody);
-  if (ArrayBuffer.isView(rawBody)) return new Uint8Array(rawBody.buffer, rawBody.byteOffset, rawBody.byteLength);
+  if (ArrayBuffer.isView(rawBody))
+    return new Uint8Array(rawBody.buffer, rawBody.byteOffset, rawBody.byteLength);
   if (isBytes(rawBody)) return new Uint8Array(rawBody as ArrayBuffer);
   const what = rawBody === undefined || rawBody === null ? 'missing' : `a ${typeof rawBody}`;
   throw new WebhookVerificationError('body_not_raw', `rawBody is ${what}. ${NOT_RAW}`);

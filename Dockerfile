@@ -27,6 +27,7 @@ COPY services/plans/package.json services/plans/
 COPY services/webhooks/package.json services/webhooks/
 COPY gateway/package.json gateway/
 COPY cli/package.json cli/
+COPY sdk/typescript/package.json sdk/typescript/
 COPY examples/receiver/package.json examples/receiver/
 COPY examples/relay/package.json examples/relay/
 
@@ -41,6 +42,7 @@ COPY packages packages
 COPY services services
 COPY gateway gateway
 COPY cli cli
+COPY sdk sdk
 COPY examples examples
 RUN npm run build
 

@@ -14,6 +14,10 @@ const moduleNameMapper = {
   '^@brand/records/recordWriter$': '<rootDir>/services/records/src/records/recordWriter.ts',
   '^@brand/records/migrations$': '<rootDir>/services/records/src/db/migrations.ts',
   '^@brand/example-receiver$': '<rootDir>/examples/receiver/src/index.ts',
+  '^@brand-records/client$': '<rootDir>/sdk/typescript/src/index.ts',
+  '^@brand-records/client/webhooks$': '<rootDir>/sdk/typescript/src/webhooks/index.ts',
+  // The client package writes ESM-ready relative imports ('./transport.js'); its sources are .ts.
+  '^(\\.{1,2}/.*)\\.js$': '$1',
 };
 
 const transform = {
@@ -32,6 +36,7 @@ module.exports = {
       testMatch: [
         '<rootDir>/{packages,services,gateway,cli}/**/src/**/*.test.ts',
         '<rootDir>/examples/*/src/**/*.test.ts',
+        '<rootDir>/sdk/typescript/src/**/*.test.ts',
       ],
       moduleNameMapper,
       transform,
@@ -40,7 +45,10 @@ module.exports = {
     {
       displayName: 'integration',
       rootDir: __dirname,
-      testMatch: ['<rootDir>/{services/*,gateway,cli}/test/integration/**/*.test.ts'],
+      testMatch: [
+        '<rootDir>/{services/*,gateway,cli}/test/integration/**/*.test.ts',
+        '<rootDir>/sdk/typescript/test/integration/**/*.test.ts',
+      ],
       moduleNameMapper,
       transform,
       testEnvironment: 'node',

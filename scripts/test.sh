@@ -26,6 +26,10 @@ build_all
 say "static checks (npm run check)"
 npm run --silent check
 
+# --- the TypeScript client package as users install it (issue 16) -----------------------
+say "client package: npm pack, offline install, ESM and CommonJS imports, consumer type-check"
+npm run --silent sdk:pack:check
+
 if ! scripts/kafka.sh status >/dev/null 2>&1; then
   say "starting Kafka"
   scripts/kafka.sh ensure

@@ -92,5 +92,5 @@ load_env_file() {
 
 build_all() {
   say "building (tsc -b)"
-  (cd "$REPO_ROOT" && npx --no-install tsc -b gateway services/records services/plans services/webhooks cli examples/receiver examples/relay)
+  (cd "$REPO_ROOT" && npm run --silent build)
 }

@@ -4,11 +4,9 @@ export { dedupeKey, MemoryDedupeStore, processOnce, type DedupeStore } from './d
 export {
   EVENT_TYPES,
   isEventType,
-  parseEvent,
   type DeliveryEvent,
   type EventObject,
   type EventType,
-  type ParsedEvent,
 } from './event';
 export { sampleEvent } from './sampleEvent';
 export { DEFAULT_MAX_BODY_BYTES, readRawBody, type RawBodyResult } from './rawBody';

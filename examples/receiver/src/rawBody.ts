@@ -1,44 +1,28 @@
-import { type IncomingMessage } from 'node:http';
+import {
+  DEFAULT_MAX_BODY_BYTES,
+  readNodeRawBody,
+  WebhookVerificationError,
+} from '@brand-records/client/webhooks';
+import type { IncomingMessage } from 'node:http';
+
+export { DEFAULT_MAX_BODY_BYTES };
 
 export type RawBodyResult =
   { ok: true; body: Buffer } | { ok: false; reason: 'too_large' | 'aborted' };
 
-/** Deliveries are small JSON documents; anything far beyond that is refused unread. */
-export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
-
 /**
- * Reads the request body as raw bytes (SPEC 6.3 rule 1: the signature covers these bytes,
- * not any re-serialisation). Stops buffering past `maxBytes`; never rejects.
+ * Reads the request body as raw bytes with the client package (SPEC 6.3 rule 1: the signature
+ * covers these bytes, not any re-serialisation), refusing it past `maxBytes`. Never rejects.
  */
-export function readRawBody(
+export async function readRawBody(
   req: IncomingMessage,
   maxBytes = DEFAULT_MAX_BODY_BYTES,
 ): Promise<RawBodyResult> {
-  return new Promise((resolve) => {
-    const declared = Number(req.headers['content-length']);
-    if (Number.isFinite(declared) && declared > maxBytes) {
-      resolve({ ok: false, reason: 'too_large' });
-      return;
-    }
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let settled = false;
-    const settle = (result: RawBodyResult): void => {
-      if (settled) return;
-      settled = true;
-      resolve(result);
-    };
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > maxBytes) {
-        chunks.length = 0;
-        settle({ ok: false, reason: 'too_large' });
-        return;
-      }
-      if (!settled) chunks.push(chunk);
-    });
-    req.on('end', () => settle({ ok: true, body: Buffer.concat(chunks) }));
-    req.on('error', () => settle({ ok: false, reason: 'aborted' }));
-    req.on('close', () => settle({ ok: false, reason: 'aborted' }));
-  });
+  try {
+    const bytes = await readNodeRawBody(req, maxBytes);
+    return { ok: true, body: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength) };
+  } catch (error) {
+    const tooLarge = error instanceof WebhookVerificationError && error.reason === 'body_too_large';
+    return { ok: false, reason: tooLarge ? 'too_large' : 'aborted' };
+  }
 }

@@ -98,7 +98,7 @@ describe('startReceiver over HTTP', () => {
     const r = await start({ onEvent });
     const wrong = await deliver(r, sampleEvent(), { secret: 'whsec_wrong000000000000000000000' });
     expect(wrong.status).toBe(401);
-    expect(JSON.parse(wrong.body)).toMatchObject({ error: 'bad_signature' });
+    expect(JSON.parse(wrong.body)).toMatchObject({ error: 'signature_mismatch' });
     const unselected = await deliver(r, sampleEvent({ type: 'campaign.settled' }));
     expect(unselected.status).toBe(422);
     expect(onEvent).not.toHaveBeenCalled();

@@ -104,7 +104,7 @@ export async function startReceiver(options: ReceiverOptions): Promise<RunningRe
     const read = await readRawBody(req, maxBodyBytes);
     const rawBody = read.ok ? read.body : Buffer.alloc(0);
     const verdict: Verdict = read.ok
-      ? verifyDelivery({
+      ? await verifyDelivery({
           secret: options.secrets,
           headers: req.headers,
           rawBody,
@@ -114,8 +114,8 @@ export async function startReceiver(options: ReceiverOptions): Promise<RunningRe
         })
       : {
           ok: false,
-          status: 400,
-          reason: 'malformed_body',
+          status: read.reason === 'too_large' ? 413 : 400,
+          reason: read.reason === 'too_large' ? 'body_too_large' : 'malformed_body',
           message: `body unreadable (${read.reason})`,
         };
     const base = {

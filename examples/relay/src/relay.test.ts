@@ -159,16 +159,22 @@ describe('startRelay', () => {
       { secret: 'whsec_other000000000000000000000' },
       sampleEvent(),
       401,
-      'bad_signature',
+      'signature_mismatch',
     ],
     [
       'a stale timestamp',
       { timestamp: Math.floor(Date.now() / 1000) - 301 },
       sampleEvent(),
       401,
-      'stale_timestamp',
+      'timestamp_too_old',
     ],
-    ['an unselected type', {}, sampleEvent({ type: 'campaign.settled' }), 422, 'unselected_type'],
+    [
+      'an unselected type',
+      {},
+      sampleEvent({ type: 'campaign.settled' }),
+      422,
+      'unexpected_event_type',
+    ],
   ])('refuses %s without posting', async (_label, options, event, status, reason) => {
     await start();
     const res = await deliver(relay, event, options);

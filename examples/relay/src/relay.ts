@@ -9,9 +9,12 @@ import {
   closeServer,
   listen,
   processOnce,
-  readRawBody,
-  verifyDelivery,
 } from '@brand/example-receiver';
+import {
+  verifyNodeWebhook,
+  WebhookVerificationError,
+  type VerifiedWebhook,
+} from '@brand-records/client/webhooks';
 import { toChatMessage } from './message';
 import { type PostResult, postToChat } from './postToChat';
 
@@ -70,25 +73,21 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
       answer(res, 405, { error: 'method_not_allowed' });
       return;
     }
-    const read = await readRawBody(req);
-    if (!read.ok) {
-      answer(res, read.reason === 'too_large' ? 413 : 400, { error: read.reason });
-      log({ msg: 'delivery refused', reason: read.reason });
+    let verified: VerifiedWebhook;
+    try {
+      // The client package reads the raw body (1 MiB at most) and verifies it (SPEC 6.3).
+      verified = await verifyNodeWebhook(req, {
+        secret: options.secrets,
+        eventTypes: options.acceptedTypes,
+        now: options.now?.(),
+      });
+    } catch (error) {
+      if (!(error instanceof WebhookVerificationError)) throw error;
+      answer(res, error.status, { error: error.reason, message: error.message });
+      log({ msg: 'delivery refused', status: error.status, reason: error.reason });
       return;
     }
-    const verdict = verifyDelivery({
-      secret: options.secrets,
-      headers: req.headers,
-      rawBody: read.body,
-      now: options.now?.(),
-      acceptedTypes: options.acceptedTypes,
-    });
-    if (!verdict.ok) {
-      answer(res, verdict.status, { error: verdict.reason, message: verdict.message });
-      log({ msg: 'delivery refused', status: verdict.status, reason: verdict.reason });
-      return;
-    }
-    const { event, attempt } = verdict;
+    const { event, attempt } = verified;
     try {
       // Claimed before posting and released if the post fails: a retry of a delivery we
       // already relayed is not posted twice, a failed one is posted on the retry.

@@ -37,7 +37,7 @@ describe('deliveryBody', () => {
 });
 
 describe('signedHeaders', () => {
-  it('signs "<timestamp>.<raw body>" with HMAC-SHA256, as the example receiver verifies', () => {
+  it('signs "<timestamp>.<raw body>" with HMAC-SHA256, as the example receiver verifies', async () => {
     const body = deliveryBody(event);
     const now = new Date('2026-11-22T10:00:05Z');
     const headers = signedHeaders({
@@ -55,7 +55,7 @@ describe('signedHeaders', () => {
       'x-service-attempt': '3',
     });
     expect(
-      verifyDelivery({
+      await verifyDelivery({
         secret: 'whsec_x',
         headers,
         rawBody: body,

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# npm run sdk:pack:check: the client package as a user gets it. Packs it with `npm pack`, checks
+# the tarball holds the builds and nothing else, installs it offline into a throwaway project
+# (no registry: the package has no dependencies), runs it imported as ESM and as CommonJS
+# (both entry points), and type-checks a consumer of each format with the repository's
+# TypeScript, strict, without Node's types and without skipLibCheck, so the declarations
+# must stand on their own. Takes a few seconds; leaves nothing behind.
+set -euo pipefail
+pkg_dir="$(cd "$(dirname "$0")/.." && pwd -P)"
+repo="$(cd "$pkg_dir/../.." && pwd -P)"
+fixtures="$pkg_dir/scripts/packCheck"
+tmp="$(mktemp -d)"
+trap 'rm -rf "$tmp"' EXIT
+
+# prepack rebuilds (incrementally), so the tarball always holds the current sources.
+(cd "$pkg_dir" && npm pack --json --pack-destination "$tmp" >"$tmp/pack.json" 2>"$tmp/pack.log") || {
+  cat "$tmp/pack.log" >&2
+  exit 1
+}
+tarball="$tmp/$(node -e 'console.log(JSON.parse(require("fs").readFileSync(process.argv[1]))[0].filename)' "$tmp/pack.json")"
+
+tar -tzf "$tarball" | sort >"$tmp/contents"
+for required in package/package.json package/README.md package/dist/esm/index.js package/dist/esm/package.json \
+  package/dist/esm/webhooks/index.d.ts package/dist/cjs/index.js package/dist/cjs/package.json \
+  package/dist/cjs/webhooks/index.d.ts; do
+  grep -qx "$required" "$tmp/contents" || { echo "pack check: $required is missing from the tarball" >&2; exit 1; }
+done
+if grep -E '\.test\.|/testing/|\.tsbuildinfo$|^package/src/|^package/scripts/' "$tmp/contents" >&2; then
+  echo "pack check: the tarball holds files a user must not get (above)" >&2
+  exit 1
+fi
+
+mkdir "$tmp/consumer"
+cp "$fixtures"/* "$tmp/consumer/"
+cd "$tmp/consumer"
+npm install --offline --no-audit --no-fund --ignore-scripts --loglevel=error "$tarball" >/dev/null
+node esm.mjs
+node cjs.cjs
+node edge.mjs
+node "$repo/node_modules/typescript/bin/tsc" -p tsconfig.json
+echo "pack check: $(basename "$tarball") ($(wc -l <"$tmp/contents") files) installs offline, runs as ESM and CommonJS (webhooks also without Node globals), and type-checks"

@@ -1,0 +1,58 @@
+// Type-checked as an ES module consumer: the types an integrator relies on.
+import {
+  type BrandRecords,
+  RateLimitedError,
+  RequestConflictError,
+  type CampaignPlanInput,
+  type Page,
+  type Submission,
+} from '@brand-records/client';
+import { verifyWebhook, type WebhookEvent } from '@brand-records/client/webhooks';
+
+export async function consume(client: BrandRecords): Promise<string[]> {
+  const page: Page<'submissions'> = await client.submissions.list({ limit: 10, since: new Date() });
+  const first: Submission | undefined = page.data[0];
+  const status: 'pending' | 'approved' | 'rejected' | undefined = first?.status;
+  const remaining: number | undefined = page.meta.rateLimit?.remaining;
+  const ids: string[] = [String(status), String(remaining), page.next_cursor ?? ''];
+  for await (const payout of client.payouts.all({ since: '2026-11-01T00:00:00Z' }))
+    ids.push(payout.id, String(payout.amount));
+
+  const input: CampaignPlanInput = {
+    title: 't',
+    goal: 'g',
+    campaign_type: 'ugc',
+    planned_for: '2027-06-01',
+    review_on: '2027-05-15',
+    planning_budget: '100.00',
+  };
+  try {
+    const plan = await client.campaignPlans.prepare(input, {
+      requestId: '7c9e6679-7425-40de-944b-e07fc1f90ae7',
+    });
+    ids.push(plan.review_path, String(plan.replayed));
+  } catch (error) {
+    if (error instanceof RequestConflictError) ids.push(error.code, String(error.planRequestId));
+    if (error instanceof RateLimitedError) ids.push(String(error.retryAfterSeconds));
+  }
+  // @ts-expect-error: not a campaign type
+  input.campaign_type = 'webinar';
+  // @ts-expect-error: limit is a number
+  await client.links.list({ limit: '5' });
+  return ids;
+}
+
+export async function receive(rawBody: string, headers: Headers): Promise<string> {
+  const event: WebhookEvent<'payout.paid' | 'campaign.settled'> = await verifyWebhook({
+    rawBody,
+    headers,
+    secret: 'whsec_x',
+    eventTypes: ['payout.paid', 'campaign.settled'],
+  });
+  switch (event.type) {
+    case 'payout.paid':
+      return `${event.data.object.resource} ${String(event.data.object.amount)}`;
+    case 'campaign.settled':
+      return event.data.object.resource;
+  }
+}

@@ -1,0 +1,92 @@
+import { DEFAULT_RETRY_TUNING, type RetryTuning } from './http/retryPolicy.js';
+import { Transport } from './http/transport.js';
+import { CampaignPlans } from './plans/campaignPlans.js';
+import { RecordsResource } from './records/recordsResource.js';
+import { VERSION } from './version.js';
+
+export interface BrandRecordsOptions {
+  /** A brand API key (`bk_live_...` / `bk_test_...`). Keep it on servers, never in browser code. */
+  apiKey: string;
+  /** The API's origin, e.g. `https://api.example.com` (a trailing slash is ignored). */
+  baseUrl: string;
+  /** Time allowed for each attempt, headers and body (default 30000). */
+  timeoutMs?: number;
+  /** Retries after the first attempt of a retryable failure (default 2; 0 turns retries off). */
+  maxRetries?: number;
+  /** The fetch to use (default the global one), e.g. to add a proxy agent or for tests. */
+  fetch?: typeof fetch;
+  /** Backoff tuning: `baseDelayMs` (500), `maxDelayMs` (8000), `maxRetryAfterSeconds` (60). */
+  retry?: Partial<RetryTuning>;
+}
+
+export const DEFAULT_TIMEOUT_MS = 30_000;
+export const DEFAULT_MAX_RETRIES = 2;
+
+function checkOptions(options: BrandRecordsOptions): URL {
+  if (typeof options.apiKey !== 'string' || options.apiKey.trim() === '') {
+    throw new TypeError('BrandRecords: apiKey is required.');
+  }
+  let url: URL;
+  try {
+    url = new URL(options.baseUrl);
+  } catch {
+    throw new TypeError('BrandRecords: baseUrl must be an absolute http(s) URL.');
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+    throw new TypeError('BrandRecords: baseUrl must be an absolute http(s) URL.');
+  }
+  const { timeoutMs, maxRetries } = options;
+  if (timeoutMs !== undefined && !(Number.isFinite(timeoutMs) && timeoutMs > 0)) {
+    throw new TypeError('BrandRecords: timeoutMs must be a positive number.');
+  }
+  if (maxRetries !== undefined && !(Number.isInteger(maxRetries) && maxRetries >= 0)) {
+    throw new TypeError('BrandRecords: maxRetries must be a whole number, 0 or more.');
+  }
+  return url;
+}
+
+/**
+ * The Brand Records API client:
+ *
+ * ```ts
+ * const client = new BrandRecords({ apiKey: process.env.BRAND_RECORDS_KEY!, baseUrl: 'https://api.example.com' });
+ * for await (const submission of client.submissions.all({ since: '2026-11-01T00:00:00Z' })) { ... }
+ * ```
+ */
+export class BrandRecords {
+  readonly campaigns: RecordsResource<'campaigns'>;
+  readonly submissions: RecordsResource<'submissions'>;
+  readonly payouts: RecordsResource<'payouts'>;
+  readonly deposits: RecordsResource<'deposits'>;
+  readonly conversions: RecordsResource<'conversions'>;
+  readonly links: RecordsResource<'links'>;
+  /** Campaign-plan preparation (keys with `campaigns:prepare`). */
+  readonly campaignPlans: CampaignPlans;
+
+  constructor(options: BrandRecordsOptions) {
+    const url = checkOptions(options);
+    const fetchImpl = options.fetch ?? globalThis.fetch;
+    if (typeof fetchImpl !== 'function') {
+      throw new TypeError(
+        'BrandRecords: no global fetch here; pass options.fetch (Node 20+ has one).',
+      );
+    }
+    const transport = new Transport({
+      apiKey: options.apiKey,
+      baseUrl: `${url.origin}${url.pathname.replace(/\/+$/, '')}`,
+      timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+      maxRetries: options.maxRetries ?? DEFAULT_MAX_RETRIES,
+      // Called as a plain function: some runtimes' fetch refuses any other `this`.
+      fetch: (input, init) => fetchImpl(input, init),
+      tuning: { ...DEFAULT_RETRY_TUNING, ...options.retry },
+      userAgent: `brand-records-client-typescript/${VERSION}`,
+    });
+    this.campaigns = new RecordsResource(transport, 'campaigns');
+    this.submissions = new RecordsResource(transport, 'submissions');
+    this.payouts = new RecordsResource(transport, 'payouts');
+    this.deposits = new RecordsResource(transport, 'deposits');
+    this.conversions = new RecordsResource(transport, 'conversions');
+    this.links = new RecordsResource(transport, 'links');
+    this.campaignPlans = new CampaignPlans(transport);
+  }
+}

@@ -1,0 +1,78 @@
+// @brand-records/client: the Brand Records API client. Webhook verification is also exported
+// on its own from '@brand-records/client/webhooks' (no client code, for edge runtimes).
+// Explicit named exports only.
+export {
+  BrandRecords,
+  DEFAULT_MAX_RETRIES,
+  DEFAULT_TIMEOUT_MS,
+  type BrandRecordsOptions,
+} from './client.js';
+export {
+  ApiError,
+  BrandRecordsError,
+  ConnectionError,
+  TimeoutError,
+  type ApiErrorInit,
+  type FieldIssue,
+} from './errors/brandRecordsError.js';
+export {
+  AlreadyExistsError,
+  API_ERROR_CLASSES,
+  ForbiddenOriginError,
+  InsufficientPermissionError,
+  InternalError,
+  InvalidCursorError,
+  InvalidKeyError,
+  InvalidParameterError,
+  MalformedRequestError,
+  MethodNotAllowedError,
+  MissingKeyError,
+  NotFoundError,
+  PayloadTooLargeError,
+  PendingPlanLimitError,
+  PreconditionFailedError,
+  RateLimitedError,
+  ReceiverLimitError,
+  RequestConflictError,
+  RetryAfterError,
+  ServiceUnavailableError,
+  UnauthenticatedError,
+  UnknownResourceError,
+  UnsupportedMediaTypeError,
+  ValidationFailedError,
+  type ApiErrorCode,
+} from './errors/codeErrors.js';
+export type { RateLimitInfo, ResponseMeta } from './responseMeta.js';
+export { DEFAULT_RETRY_TUNING, type RetryTuning } from './http/retryPolicy.js';
+export {
+  type CampaignPlan,
+  type CampaignPlanInput,
+  type PrepareOptions,
+  type PreparedCampaignPlan,
+} from './plans/campaignPlans.js';
+export {
+  RESOURCE_NAMES,
+  type Campaign,
+  type Conversion,
+  type Deposit,
+  type Envelope,
+  type Link,
+  type Payout,
+  type RecordsByResource,
+  type ResourceName,
+  type Submission,
+} from './records/recordTypes.js';
+export {
+  WALK_PAGE_SIZE,
+  type ListParams,
+  type Page,
+  type RecordsResource,
+  type WalkParams,
+} from './records/recordsResource.js';
+export { VERSION } from './version.js';
+export {
+  verifyWebhook,
+  WebhookVerificationError,
+  type WebhookEvent,
+  type WebhookEventType,
+} from './webhooks/index.js';

@@ -1,0 +1,106 @@
+import { RateLimitedError } from '../errors/codeErrors.js';
+import type { ResponseMeta } from '../responseMeta.js';
+import type { Transport } from '../http/transport.js';
+import type { Envelope, RecordsByResource, ResourceName } from './recordTypes.js';
+
+export interface ListParams {
+  /** Page size, 1 to 200 (API default 50). Anything else is an InvalidParameterError. */
+  limit?: number;
+  /** The `next_cursor` of the previous page. */
+  cursor?: string;
+  /** Only records created strictly after this instant (RFC 3339 string or Date). */
+  since?: string | Date;
+  /** Cancels the call, including any wait between retries. */
+  signal?: AbortSignal;
+}
+
+export interface WalkParams {
+  /** Only records created strictly after this instant. */
+  since?: string | Date;
+  /** Page size of the walk, 1 to 200; default 200, the fewest requests against the budget. */
+  limit?: number;
+  /** Start after this cursor instead of at the newest record. */
+  cursor?: string;
+  signal?: AbortSignal;
+}
+
+/** One page plus what the response said about itself (status, request id, rate limit). */
+export type Page<R extends ResourceName> = Envelope<R> & { meta: ResponseMeta };
+
+/** The walk's default page size: the API's maximum, so a walk spends the fewest requests. */
+export const WALK_PAGE_SIZE = 200;
+
+/**
+ * How many more times a walk waits out a 429 after the client's own retries gave up on one
+ * page. A walk shares the brand's budget with every other client of the brand, so one page
+ * may meet several refusals in a row; past this the RateLimitedError is thrown.
+ */
+export const WALK_RATE_LIMIT_WAITS = 5;
+
+function sinceParam(since: string | Date | undefined): string | undefined {
+  return since instanceof Date ? since.toISOString() : since;
+}
+
+/** The read methods of one resource: `list` for one page, `pages` and `all` to walk them all. */
+export class RecordsResource<R extends ResourceName> {
+  constructor(
+    private readonly transport: Transport,
+    /** The resource's name, as in `/api/v1/{resource}`. */
+    readonly resource: R,
+  ) {}
+
+  /** One page, newest first (GET /api/v1/{resource}). */
+  async list(params: ListParams = {}): Promise<Page<R>> {
+    const { body, meta } = await this.transport.request<Envelope<R>>({
+      method: 'GET',
+      path: `/api/v1/${this.resource}`,
+      query: {
+        limit: params.limit === undefined ? undefined : String(params.limit),
+        cursor: params.cursor,
+        since: sinceParam(params.since),
+      },
+      idempotent: true,
+      signal: params.signal,
+    });
+    return { ...body, meta };
+  }
+
+  /**
+   * Every page from the newest (or from `cursor`) to the last, following `next_cursor`. Stops
+   * after a page without `next_cursor` or shorter than the page size. A page refused with 429
+   * is waited out (never sooner than Retry-After) and asked again, so the walk goes on.
+   */
+  async *pages(params: WalkParams = {}): AsyncGenerator<Page<R>, void, undefined> {
+    const limit = params.limit ?? WALK_PAGE_SIZE;
+    let cursor = params.cursor;
+    for (;;) {
+      const page = await this.listThroughRateLimits({ ...params, limit, cursor });
+      yield page;
+      if (page.next_cursor === undefined || page.data.length < limit) return;
+      cursor = page.next_cursor;
+    }
+  }
+
+  /**
+   * Every record, newest first, each exactly once (SPEC 4.1 rule 2: the cursor walk is not an
+   * update feed, so a record changed during the walk is not read again):
+   * `for await (const s of client.submissions.all({ since })) { ... }`.
+   */
+  async *all(params: WalkParams = {}): AsyncGenerator<RecordsByResource[R], void, undefined> {
+    for await (const page of this.pages(params)) {
+      yield* page.data as RecordsByResource[R][];
+    }
+  }
+
+  private async listThroughRateLimits(params: ListParams): Promise<Page<R>> {
+    for (let waits = 0; ; waits++) {
+      try {
+        return await this.list(params);
+      } catch (error) {
+        if (!(error instanceof RateLimitedError) || waits >= WALK_RATE_LIMIT_WAITS) throw error;
+        // Retry-After is the earliest moment a request can pass; one second when it is missing.
+        await this.transport.pause((error.retryAfterSeconds ?? 1) * 1000, params.signal);
+      }
+    }
+  }
+}

@@ -1,0 +1,55 @@
+/** Which rule of SPEC 6.3 a delivery broke, or which misuse stopped the check. */
+export type WebhookVerificationReason =
+  /** X-Service-Event, -Timestamp, -Signature or -Attempt is absent or empty. */
+  | 'missing_header'
+  /** A header is not in its exact format, is sent twice, or X-Service-Event differs from the body's type. */
+  | 'malformed_header'
+  /** X-Service-Timestamp is more than the tolerance (300 s) in the past: a replay or a stuck queue. */
+  | 'timestamp_too_old'
+  /** X-Service-Timestamp is more than the tolerance in the future: a clock far off, or a forgery. */
+  | 'timestamp_in_future'
+  /** No configured secret produces X-Service-Signature over `<timestamp>.<raw body>`. */
+  | 'signature_mismatch'
+  /** Authentic, but the event type is not one this endpoint accepts. */
+  | 'unexpected_event_type'
+  /** Authentic, but the body is not a delivery event (not JSON, or missing fields). */
+  | 'malformed_body'
+  /** The body exceeds the size limit of the helper that read it. */
+  | 'body_too_large'
+  /** Not a delivery problem: rawBody was a parsed object or an already-read request, not the raw bytes. */
+  | 'body_not_raw'
+  /** Not a delivery problem: no signing secret was configured. */
+  | 'no_secret';
+
+/**
+ * The HTTP status a receiver should answer for each reason: 400 for a request that is not a
+ * well-formed delivery, 401 for one that is not authentic or not fresh, 413 for an oversized
+ * body, 422 for an authentic event of a type not selected, and 500 for the receiver's own
+ * misconfiguration (the sender retries later, so no event is lost while it is fixed).
+ */
+export const WEBHOOK_REFUSAL_STATUS: Readonly<Record<WebhookVerificationReason, number>> = {
+  missing_header: 400,
+  malformed_header: 400,
+  timestamp_too_old: 401,
+  timestamp_in_future: 401,
+  signature_mismatch: 401,
+  unexpected_event_type: 422,
+  malformed_body: 400,
+  body_too_large: 413,
+  body_not_raw: 500,
+  no_secret: 500,
+};
+
+/** A delivery was refused. `reason` is a stable word to branch on and safe to log; so is `message`. */
+export class WebhookVerificationError extends Error {
+  override name = 'WebhookVerificationError';
+  readonly reason: WebhookVerificationReason;
+  /** The HTTP status to answer with (see WEBHOOK_REFUSAL_STATUS). */
+  readonly status: number;
+
+  constructor(reason: WebhookVerificationReason, message: string) {
+    super(message);
+    this.reason = reason;
+    this.status = WEBHOOK_REFUSAL_STATUS[reason];
+  }
+}

@@ -113,5 +113,8 @@ export function webhookNodeHandler<T extends WebhookEventType = WebhookEventType
   };
 }
 
-/** The same handler, named for express routes (after express.raw({ type: 'application/json' })). */
+/**
+ * The same handler, named for express routes (after express.raw({ type: 'application/json' })).
+ * @alias webhookNodeHandler
+ */
 export const webhookExpressHandler = webhookNodeHandler;

@@ -48,6 +48,8 @@ module.exports = {
       testMatch: [
         '<rootDir>/{services/*,gateway,cli}/test/integration/**/*.test.ts',
         '<rootDir>/sdk/typescript/test/integration/**/*.test.ts',
+        // the scripts developers run (scripts/up.sh's supervisor)
+        '<rootDir>/test/scripts/**/*.test.ts',
       ],
       moduleNameMapper,
       transform,

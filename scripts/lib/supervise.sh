@@ -31,8 +31,8 @@ declare -A SUPERVISED_RESTART_AT # name -> $SECONDS at which a dead service is s
 supervise_spawn() {
   local name=$1 mode=$2 log=${SUPERVISED_LOG[$1]}
   if [ "$mode" = first ]; then : >"$log"; fi
-  # shellcheck disable=SC2086  # the command was quoted with printf %q
-  eval "setsid ${SUPERVISED_CMD[$name]}" >>"$log" 2>&1 </dev/null &
+  # exec all the way down (subshell -> setsid -> env -> node), so $! is the service's own pid
+  eval "exec setsid ${SUPERVISED_CMD[$name]}" >>"$log" 2>&1 </dev/null &
   SUPERVISED_PID[$name]=$!
   SUPERVISED_UP_AT[$name]=$SECONDS
 }

@@ -4,13 +4,17 @@
 // again, while the other keeps running; Ctrl-C (SIGINT) stops every process it started and
 // leaves a process it did not start alone.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { REPO_ROOT, waitFor } from '@brand/testkit';
 
-/** A stand-in service: logs the line supervise waits for, then runs until killed. */
-const SERVICE = `node -e 'console.log(JSON.stringify({msg:"listening"})); setInterval(() => {}, 1000)'`;
+/**
+ * A stand-in service: logs the line supervise waits for with its own pid (the test holds the
+ * supervisor to that pid: a wrapper process in between would survive the kills), then runs
+ * until killed.
+ */
+const SERVICE = `node -e 'console.log(JSON.stringify({msg:"listening",pid:process.pid})); setInterval(() => {}, 1000)'`;
 
 const driver = (logDir: string): string => `
 set -Eeuo pipefail
@@ -55,6 +59,12 @@ function startedPids(): number[] {
   return [...output.matchAll(/(?:is up|restarted) \(pid (\d+)/g)].map((m) => Number(m[1]));
 }
 
+/** The pids the service itself logged, in order (its log is appended to across restarts). */
+function servicePids(name: string): number[] {
+  const log = readFileSync(path.join(logDir, `${name}.log`), 'utf8');
+  return [...log.matchAll(/"pid":(\d+)/g)].map((m) => Number(m[1]));
+}
+
 function pidOf(name: string, verb: 'is up' | 'restarted', nth = 0): number | undefined {
   const re = new RegExp(`${name} ${verb === 'is up' ? 'is up' : 'restarted'} \\(pid (\\d+)`, 'g');
   const found = [...output.matchAll(re)][nth];
@@ -65,6 +75,8 @@ it('restarts a SIGKILLed service with a growing back-off; the others keep runnin
   await waitFor(() => pidOf('beta', 'is up'), { timeoutMs: 20_000, what: 'both services up' });
   const alpha = pidOf('alpha', 'is up')!;
   const beta = pidOf('beta', 'is up')!;
+  expect(servicePids('alpha')).toEqual([alpha]);
+  expect(servicePids('beta')).toEqual([beta]);
 
   process.kill(alpha, 'SIGKILL');
   await waitFor(
@@ -75,7 +87,9 @@ it('restarts a SIGKILLed service with a growing back-off; the others keep runnin
   );
   const alpha2 = await waitFor(() => pidOf('alpha', 'restarted', 0), { timeoutMs: 10_000 });
   expect(output).toContain(`alpha restarted (pid ${alpha2}) after a 1 s back-off`);
-  await waitFor(() => alive(alpha2), { timeoutMs: 5_000 });
+  // the restarted process is the service itself (it logs its own pid)
+  await waitFor(() => servicePids('alpha').length === 2, { timeoutMs: 10_000 });
+  expect(servicePids('alpha')).toEqual([alpha, alpha2]);
   expect(alive(beta)).toBe(true);
 
   // dying again soon after: the back-off doubles
@@ -89,6 +103,8 @@ it('restarts a SIGKILLed service with a growing back-off; the others keep runnin
   const alpha3 = await waitFor(() => pidOf('alpha', 'restarted', 1), { timeoutMs: 10_000 });
   expect(output).toContain(`alpha restarted (pid ${alpha3}) after a 2 s back-off`);
   expect(alive(beta)).toBe(true);
+  await waitFor(() => servicePids('alpha').length === 3, { timeoutMs: 10_000 });
+  expect(servicePids('alpha')).toEqual([alpha, alpha2, alpha3]);
   expect(up.exitCode).toBeNull(); // the supervisor itself never stopped
 }, 60_000);
 

@@ -4,6 +4,8 @@ const COLUMNS: Array<[string, (r: FaultResult) => string]> = [
   ['fault', (r) => r.fault],
   ['requests', (r) => String(r.requests)],
   ['5xx other than 503', (r) => String(r.bad5xx)],
+  ['503 + Retry-After', (r) => String(r.unavailable)],
+  ['no answer', (r) => String(r.unanswered)],
   ['lost plans', (r) => String(r.lostPlans)],
   ['lost events', (r) => String(r.lostEvents)],
   ['duplicates', (r) => String(r.duplicates)],

@@ -8,6 +8,10 @@ export interface FaultResult {
   requests: number;
   /** HTTP 5xx answers other than a 503 with Retry-After. */
   bad5xx: number;
+  /** 503 service_unavailable answers with Retry-After: a dependency was down, say so and retry. */
+  unavailable: number;
+  /** Requests that got no answer at all (the gateway itself was down: connection refused). */
+  unanswered: number;
   /** 2xx plan preparations missing from the database, or replayed with another plan id. */
   lostPlans: number;
   /** Accepted business changes whose event never reached the receiver. */
@@ -60,6 +64,9 @@ export async function judge(opts: {
     (r) => r.status >= 500 && !(r.status === 503 && r.retryAfter),
   ).length;
 
+  const unavailable = log.http.filter((r) => r.status === 503 && r.retryAfter).length;
+  const unanswered = log.http.filter((r) => r.status === 0).length;
+
   const ids = log.plans.map((p) => p.planId);
   const { rows } = await world.pool.query<{ id: string; request_id: string }>(
     `select id, request_id from plans.plans where brand_id = $1 and id = any($2::text[])`,
@@ -98,6 +105,8 @@ export async function judge(opts: {
     fault: opts.fault,
     requests: log.http.length,
     bad5xx,
+    unavailable,
+    unanswered,
     lostPlans,
     lostEvents,
     duplicates,

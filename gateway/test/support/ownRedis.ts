@@ -45,7 +45,15 @@ export async function startOwnRedis(): Promise<OwnRedis> {
       { stdio: 'ignore' },
     );
     running.add(child);
-    await waitFor(() => answers(port), { timeoutMs: 10_000, what: `redis-server on ${port}` });
+    let failed: Error | undefined;
+    child.once('error', (err) => (failed = err)); // e.g. no redis-server on PATH
+    await waitFor(
+      () => {
+        if (failed) throw failed;
+        return answers(port);
+      },
+      { timeoutMs: 10_000, what: `redis-server on ${port}` },
+    );
   };
   const kill = async (): Promise<void> => {
     const dying = child;

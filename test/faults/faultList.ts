@@ -64,11 +64,11 @@ export const FAULTS: Fault[] = [
   {
     // The probe brand has spent its minute's budget by then (4 requests a second against 60 a
     // minute): an empty Redis and an empty fallback would admit it again.
-    name: 'Redis restart (empty)',
+    name: 'Redis SIGKILL, restart (empty)',
     short: true,
     warmMs: 20_000,
     async inject(w) {
-      await w.redis.stop();
+      await w.redis.kill(); // it keeps nothing on disk: it comes back empty
       await pause(DOWN_MS);
       await w.redis.start();
       return Date.now();

@@ -4,7 +4,7 @@ import { execFile } from 'node:child_process';
 import { chownSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { freePort } from './freePort';
+import { freePort } from '@brand/testkit';
 
 export interface OwnPostgres {
   port: number;

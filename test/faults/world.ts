@@ -15,12 +15,14 @@ import {
   createTestCa,
   createTopic,
   createWebhooksClient,
+  freePort,
   makeBrandWithKey,
   makePendingSubmissions,
   makeRecords,
   REPO_ROOT,
   startGateway,
   startOwnKafka,
+  startOwnRedis,
   startPlans,
   startRecords,
   startWebhooks,
@@ -29,13 +31,12 @@ import {
   uniqueTopic,
   type AdminClient,
   type OwnKafka,
+  type OwnRedis,
   type ServiceProcess,
   type TestCa,
 } from '@brand/testkit';
 import { EVENT_TYPES } from '@brand/shared/enums';
-import { freePort } from './freePort';
 import { startOwnPostgres, type OwnPostgres } from './ownPostgres';
-import { startOwnRedis, type OwnRedis } from './ownRedis';
 
 export type ProcessName = 'gateway' | 'records' | 'plans' | 'webhooks';
 
@@ -101,7 +102,7 @@ export async function startWorld(): Promise<World> {
     const ownPg = await startOwnPostgres();
     closers.push(() => ownPg.remove());
     const redis = await startOwnRedis();
-    closers.push(() => redis.remove());
+    closers.push(() => redis.kill());
     const kafka = await startOwnKafka();
     closers.push(() => kafka.remove());
     const ca: TestCa = createTestCa();

@@ -103,6 +103,22 @@ describe('AdmissionLedger', () => {
     expect(ledger.times('c')).toHaveLength(1);
   });
 
+  it('stays exact for a busy budget while dropping expired units in batches', () => {
+    const { ledger, at } = ledgerAt();
+    // 1,000 units a second for 3 minutes: three windows' worth pass through one budget
+    for (let ms = 0; ms < 180_000; ms += 1) {
+      ledger.record('brand:busy', `g:${ms}`, 1, at(ms), 'shared');
+      if (ms % 10_007 === 0)
+        expect(ledger.times('brand:busy')).toHaveLength(Math.min(ms + 1, 60_000));
+    }
+    const seeds = ledger.seeds('brand:busy');
+    expect(seeds.members).toHaveLength(60_000);
+    expect(seeds.members[0]).toBe('g:120000:1');
+    ledger.refund('brand:busy', 'g:5', 1); // long expired: nothing to forget
+    ledger.refund('brand:busy', 'g:179999', 1);
+    expect(ledger.times('brand:busy')).toHaveLength(59_999);
+  });
+
   it('ignores a record of no units', () => {
     const { ledger, at } = ledgerAt();
     ledger.record('brand:b1', 'g:1', 0, at(0), 'local');

@@ -4,10 +4,12 @@ import { WINDOW_SECONDS } from './limiter';
 
 /** One budget's admissions by this instance in the current window, oldest first. */
 interface BudgetEntries {
-  /** Admission times (ms, this process's clock), ascending. */
+  /** Admission times (ms, this process's clock), ascending; those before `head` have expired. */
   at: number[];
   /** The unit each time belongs to: the member name Redis holds it under. */
   members: string[];
+  /** Index of the oldest unit still in the window (expired units are dropped in batches). */
+  head: number;
   /** The Redis epoch under which Redis is known to hold every unit above; undefined: not known. */
   syncedEpoch: string | undefined;
   /** Counts admissions Redis was not told of (fallback decisions), so a stale sync mark is ignored. */
@@ -52,9 +54,10 @@ export class AdmissionLedger {
     return `${this.instance}:${this.sequence}`;
   }
 
-  /** Admission times of `key` in the window ending now, oldest first (do not modify). */
-  times(key: string): readonly number[] {
-    return this.live(key)?.at ?? [];
+  /** Admission times of `key` in the window ending now, oldest first (a copy: the fallback's view). */
+  times(key: string): number[] {
+    const entries = this.live(key);
+    return entries ? entries.at.slice(entries.head) : [];
   }
 
   /**
@@ -66,6 +69,7 @@ export class AdmissionLedger {
     const entries = this.live(key) ?? {
       at: [],
       members: [],
+      head: 0,
       syncedEpoch: undefined,
       version: 0,
     };
@@ -86,7 +90,7 @@ export class AdmissionLedger {
     if (!entries) return;
     for (let i = 1; i <= cost; i++) {
       const index = entries.members.lastIndexOf(`${member}:${i}`);
-      if (index < 0) continue;
+      if (index < entries.head) continue;
       entries.at.splice(index, 1);
       entries.members.splice(index, 1);
     }
@@ -104,8 +108,8 @@ export class AdmissionLedger {
     if (!entries) return { members: [], agesMs: [], version: 0 };
     const now = this.now();
     return {
-      members: entries.members.slice(),
-      agesMs: entries.at.map((t) => Math.max(0, now - t)),
+      members: entries.members.slice(entries.head),
+      agesMs: entries.at.slice(entries.head).map((t) => Math.max(0, now - t)),
       version: entries.version,
     };
   }
@@ -116,20 +120,24 @@ export class AdmissionLedger {
     if (entries && entries.version === version) entries.syncedEpoch = epoch;
   }
 
-  /** The budget's entries with those older than the window dropped; undefined when none is left. */
+  /**
+   * The budget's entries with those older than the window skipped; undefined when none is
+   * left. Expired units are cut off in batches (once they are half the arrays), so a busy
+   * budget (a scaled one in a benchmark holds 100,000s of units) costs O(1) per call.
+   */
   private live(key: string): BudgetEntries | undefined {
     const entries = this.budgets.get(key);
     if (!entries) return undefined;
     const horizon = this.now() - this.windowMs;
-    let expired = 0;
-    while (expired < entries.at.length && entries.at[expired]! <= horizon) expired++;
-    if (expired > 0) {
-      entries.at.splice(0, expired);
-      entries.members.splice(0, expired);
-    }
-    if (entries.at.length === 0) {
+    while (entries.head < entries.at.length && entries.at[entries.head]! <= horizon) entries.head++;
+    if (entries.head === entries.at.length) {
       this.budgets.delete(key);
       return undefined;
+    }
+    if (entries.head >= 64 && entries.head * 2 >= entries.at.length) {
+      entries.at.splice(0, entries.head);
+      entries.members.splice(0, entries.head);
+      entries.head = 0;
     }
     return entries;
   }

@@ -17,11 +17,13 @@ export class MemorySlidingWindowLimiter implements RateLimiter {
     const now = ledger.now();
     const windowMs = WINDOW_SECONDS * 1000;
     const share = Math.max(1, Math.floor(limit / this.opts.instances));
-    const before = ledger.times(key);
-    const allowed = before.length + cost <= share;
-    const member = allowed && cost > 0 ? ledger.mint() : undefined;
-    if (member) ledger.record(key, member, cost, now, 'local');
     const log = ledger.times(key);
+    const allowed = log.length + cost <= share;
+    const member = allowed && cost > 0 ? ledger.mint() : undefined;
+    if (member) {
+      ledger.record(key, member, cost, now, 'local');
+      for (let i = 0; i < cost; i++) log.push(now);
+    }
     const oldest = log[0];
     const blocking = log[log.length + cost - share - 1];
     return Promise.resolve({

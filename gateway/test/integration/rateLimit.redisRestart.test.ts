@@ -1,14 +1,16 @@
 import {
   makeBrandWithKey,
   startGateway,
+  startOwnRedis,
   startStack,
+  stopOwnRedises,
   waitFor,
   type GatewayProcess,
+  type OwnRedis,
   type Stack,
 } from '@brand/testkit';
 import { certainMaxInWindow, type Admission } from '../support/admissionWindows';
 import { opsReadiness } from '../support/ops';
-import { startOwnRedis, stopOwnRedises, type OwnRedis } from '../support/ownRedis';
 
 // Issue 19, finding 1: a Plus brand (60 a minute) sending 2 requests a second got 97
 // successes in one 60 s window across a Redis restart. Real gateways, each scenario on a

@@ -1,8 +1,8 @@
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { freePort } from './freePort';
 import { REPO_ROOT } from './paths';
 
 /** A Kafka broker of one test (never the shared one on :9092), which it may stop and restart. */
@@ -16,14 +16,6 @@ export interface OwnKafka {
   start(): Promise<void>;
   /** Stops it and deletes its data. */
   remove(): Promise<void>;
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((r) => server.close(() => r()));
-  return port;
 }
 
 function kafkaSh(command: 'ensure' | 'stop', env: Record<string, string>): Promise<void> {

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createConnection, createServer } from 'node:net';
-import { waitFor } from '@brand/testkit';
+import { createConnection } from 'node:net';
+import { freePort } from './freePort';
+import { waitFor } from './waitFor';
 
 /**
  * A redis-server of one test on a free port (never the shared one), run as a child so the
@@ -13,14 +14,6 @@ export interface OwnRedis {
   kill(): Promise<void>;
   /** Starts it again (empty) on the same port; resolves once it accepts connections. */
   start(): Promise<void>;
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((r) => server.close(() => r()));
-  return port;
 }
 
 function answers(port: number): Promise<boolean> {
@@ -45,7 +38,15 @@ export async function startOwnRedis(): Promise<OwnRedis> {
       { stdio: 'ignore' },
     );
     running.add(child);
-    await waitFor(() => answers(port), { timeoutMs: 10_000, what: `redis-server on ${port}` });
+    let failed: Error | undefined;
+    child.once('error', (err) => (failed = err)); // e.g. no redis-server on PATH
+    await waitFor(
+      () => {
+        if (failed) throw failed;
+        return answers(port);
+      },
+      { timeoutMs: 10_000, what: `redis-server on ${port}` },
+    );
   };
   const kill = async (): Promise<void> => {
     const dying = child;

@@ -1,6 +1,6 @@
 import { createServer } from 'node:net';
 
-/** A TCP port of 127.0.0.1 that was free a moment ago (the OS picks it). */
+/** A loopback TCP port nothing listens on right now (for a server the test starts itself). */
 export async function freePort(): Promise<number> {
   const server = createServer();
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));

@@ -34,7 +34,7 @@ export interface ConsumerOptions {
  * old one (kafkajs's default session is 30 s: the first delivery after a SIGKILL came 25 s
  * late). A clean stop leaves the group at once (stop() disconnects), so only crashes wait.
  */
-export interface ConsumerGroupTiming {
+interface ConsumerGroupTiming {
   /** Without a heartbeat for this long a member is dead (brokers allow 6 s at the least). */
   sessionTimeoutMs: number;
   /** How often a member heartbeats: about a third of the session, or less. */

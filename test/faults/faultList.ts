@@ -34,46 +34,54 @@ const killProcess = (
   },
 });
 
+/** A dependency taken down, kept down DOWN_MS, and started again; over once it answers. */
+const restartDependency = (
+  name: string,
+  short: boolean,
+  warmMs: number,
+  down: (w: World) => Promise<void>,
+  up: (w: World) => Promise<void>,
+): Fault => ({
+  name,
+  short,
+  warmMs,
+  async inject(w) {
+    await down(w);
+    await pause(DOWN_MS);
+    await up(w);
+    return Date.now();
+  },
+});
+
 export const FAULTS: Fault[] = [
   killProcess('webhooks', true),
   killProcess('records', false),
   killProcess('plans', false),
   killProcess('gateway', false),
-  {
-    name: 'Kafka broker SIGKILL, restart',
-    short: true,
-    warmMs: 3_000,
-    async inject(w) {
-      await w.kafka.kill();
-      await pause(DOWN_MS);
-      await w.kafka.start();
-      return Date.now();
-    },
-  },
-  {
-    name: 'PostgreSQL restart',
-    short: false,
-    warmMs: 3_000,
-    async inject(w) {
-      await w.pg.stop();
-      await pause(DOWN_MS);
-      await w.pg.start();
-      return Date.now();
-    },
-  },
-  {
-    // The probe brand has spent its minute's budget by then (4 requests a second against 60 a
-    // minute): an empty Redis and an empty fallback would admit it again.
-    name: 'Redis SIGKILL, restart (empty)',
-    short: true,
-    warmMs: 20_000,
-    async inject(w) {
-      await w.redis.kill(); // it keeps nothing on disk: it comes back empty
-      await pause(DOWN_MS);
-      await w.redis.start();
-      return Date.now();
-    },
-  },
+  restartDependency(
+    'Kafka broker SIGKILL, restart',
+    true,
+    3_000,
+    (w) => w.kafka.kill(),
+    (w) => w.kafka.start(),
+  ),
+  restartDependency(
+    'PostgreSQL restart',
+    false,
+    3_000,
+    (w) => w.pg.stop(),
+    (w) => w.pg.start(),
+  ),
+  // The probe brand has spent its minute's budget by then (4 requests a second against 60 a
+  // minute): an empty Redis and an empty fallback would admit it again. It keeps nothing on
+  // disk: it comes back empty.
+  restartDependency(
+    'Redis SIGKILL, restart (empty)',
+    true,
+    20_000,
+    (w) => w.redis.kill(),
+    (w) => w.redis.start(),
+  ),
   {
     name: 'receiver hangs 8 s',
     short: false,

@@ -2,8 +2,6 @@
 // a Kafka broker it may stop (never the machine's shared ones), the four processes built from
 // dist on fixed ports (a restarted process comes back where its callers expect it), and one
 // HTTPS receiver that verifies every delivery as SPEC 6.3 tells receivers to.
-import { spawn } from 'node:child_process';
-import path from 'node:path';
 import pg from 'pg';
 import {
   startReceiver,
@@ -19,7 +17,7 @@ import {
   makeBrandWithKey,
   makePendingSubmissions,
   makeRecords,
-  REPO_ROOT,
+  runMigrateScript,
   startGateway,
   startOwnKafka,
   startOwnRedis,
@@ -78,21 +76,6 @@ export interface World {
 
 const DATABASE = 'brand_faults';
 
-function migrate(service: string, databaseUrl: string): Promise<void> {
-  const script = path.join(REPO_ROOT, 'services', service, 'dist', 'migrate.js');
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [script], {
-      env: { PATH: process.env.PATH ?? '', DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn' },
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
-    let err = '';
-    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-    child.on('exit', (code) =>
-      code === 0 ? resolve() : reject(new Error(`${service} migrate: ${err}`)),
-    );
-  });
-}
-
 export async function startWorld(): Promise<World> {
   const closers: Array<() => Promise<void> | void> = [];
   const close = async () => {
@@ -112,7 +95,8 @@ export async function startWorld(): Promise<World> {
     await adminPool.query(`create database ${DATABASE}`);
     await adminPool.end();
     const databaseUrl = ownPg.url(DATABASE);
-    for (const service of ['records', 'plans', 'webhooks']) await migrate(service, databaseUrl);
+    for (const service of ['records', 'plans', 'webhooks'])
+      await runMigrateScript(service, databaseUrl);
     const pool = new pg.Pool({
       connectionString: databaseUrl,
       max: 4,

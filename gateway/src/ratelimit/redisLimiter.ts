@@ -52,7 +52,8 @@ export class RedisSlidingWindowLimiter implements ProbedRateLimiter {
   }
 
   async consume(key: string, limit: number, cost: number): Promise<RateLimitDecision> {
-    for (;;) {
+    // At most two calls: a call that carries the units is always decided.
+    for (let call = 1; call <= 2; call++) {
       const sent = this.epoch;
       const seeds = this.ledger.isSynced(key, sent) ? undefined : this.ledger.seeds(key);
       const member = this.ledger.mint();
@@ -89,6 +90,7 @@ export class RedisSlidingWindowLimiter implements ProbedRateLimiter {
         ...(allowed === 1 && cost > 0 ? { reservation: `${member}/${cost}` } : {}),
       };
     }
+    throw new Error('rate-limit script left the call undecided twice'); // the fallback decides
   }
 
   async refund(key: string, decision: RateLimitDecision): Promise<void> {

@@ -66,7 +66,9 @@ export class AdmissionLedger {
    */
   record(key: string, member: string, cost: number, at: number, how: 'shared' | 'local'): void {
     if (cost <= 0) return;
-    const entries = this.live(key) ?? {
+    // No pruning here (reads prune): this runs after every admission through Redis.
+    const existing = this.budgets.get(key);
+    const entries = existing ?? {
       at: [],
       members: [],
       head: 0,
@@ -81,7 +83,8 @@ export class AdmissionLedger {
       entries.syncedEpoch = undefined;
       entries.version += 1;
     }
-    this.budgets.set(key, entries);
+    // get() already made an existing budget the most recently used
+    if (!existing) this.budgets.set(key, entries);
   }
 
   /** Forgets the units of one reservation (a refund). */

@@ -1,11 +1,11 @@
 import type { Redis } from '@brand/shared/redis';
-import { randomBase62 } from '@brand/shared/ids';
 import type { AdmissionLedger } from './admissionLedger';
 import { WINDOW_SECONDS, type ProbedRateLimiter, type RateLimitDecision } from './limiter';
 import { SLIDING_WINDOW_LUA } from './slidingWindowScript';
 import { toSeconds } from './seconds';
 
-type SlidingWindowResult = [number, number, number, number, string];
+/** allowed, remaining, reset_us, retry_us, and the epoch when it is not the one sent (else null). */
+type SlidingWindowResult = [number, number, number, number, string | null];
 
 interface SlidingWindowRedis extends Redis {
   slidingWindow(
@@ -33,8 +33,6 @@ export class RedisSlidingWindowLimiter implements ProbedRateLimiter {
   private readonly redis: SlidingWindowRedis;
   /** The epoch this instance last saw; undefined until the first answer. */
   private epoch: string | undefined;
-  /** What this instance sets as the epoch of a Redis that has none: never one it has seen. */
-  private candidate = randomBase62(16);
 
   constructor(
     redis: Redis,
@@ -54,32 +52,34 @@ export class RedisSlidingWindowLimiter implements ProbedRateLimiter {
   }
 
   async consume(key: string, limit: number, cost: number): Promise<RateLimitDecision> {
-    for (;;) {
-      const seeds = this.ledger.isSynced(key, this.epoch) ? undefined : this.ledger.seeds(key);
+    // At most two calls: a call that carries the units is always decided.
+    for (let call = 1; call <= 2; call++) {
+      const sent = this.epoch;
+      const seeds = this.ledger.isSynced(key, sent) ? undefined : this.ledger.seeds(key);
       const member = this.ledger.mint();
       const args: Array<string | number> = [
         limit,
         WINDOW_SECONDS * 1000,
         cost,
         member,
-        this.epoch ?? '',
-        this.candidate,
+        sent ?? '',
         seeds ? '1' : '0',
       ];
       if (seeds) {
         for (const [i, m] of seeds.members.entries())
           args.push(m, Math.ceil(seeds.agesMs[i]! * 1000));
       }
-      const [allowed, remaining, resetUs, retryUs, epoch] = await this.redis.slidingWindow(
+      const [allowed, remaining, resetUs, retryUs, news] = await this.redis.slidingWindow(
         this.storeKey(key),
         this.epochKey(),
         ...args,
       );
-      this.adoptEpoch(epoch);
+      if (news !== null) this.adoptEpoch(news);
       if (allowed === EPOCH_CHANGED) continue; // the budget is now unsynced: the next call seeds it
       if (allowed === 1 && cost > 0)
         this.ledger.record(key, member, cost, this.ledger.now(), 'shared');
-      if (seeds) this.ledger.markSynced(key, epoch, seeds.version);
+      // the seeds went to the epoch the script saw: the one sent unless it said otherwise
+      if (seeds) this.ledger.markSynced(key, news ?? sent!, seeds.version);
       return {
         allowed: allowed === 1,
         limit,
@@ -90,6 +90,7 @@ export class RedisSlidingWindowLimiter implements ProbedRateLimiter {
         ...(allowed === 1 && cost > 0 ? { reservation: `${member}/${cost}` } : {}),
       };
     }
+    throw new Error('rate-limit script left the call undecided twice'); // the fallback decides
   }
 
   async refund(key: string, decision: RateLimitDecision): Promise<void> {
@@ -101,11 +102,8 @@ export class RedisSlidingWindowLimiter implements ProbedRateLimiter {
   }
 
   private adoptEpoch(epoch: string): void {
-    if (epoch === this.epoch) return;
     const lost = this.epoch !== undefined;
     this.epoch = epoch;
-    // Never offer an epoch this instance has seen: a Redis that restarts again must look new.
-    if (epoch === this.candidate) this.candidate = randomBase62(16);
     if (lost) this.onStateLost();
   }
 

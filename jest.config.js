@@ -48,12 +48,26 @@ module.exports = {
       testMatch: [
         '<rootDir>/{services/*,gateway,cli}/test/integration/**/*.test.ts',
         '<rootDir>/sdk/typescript/test/integration/**/*.test.ts',
+        // the scripts developers run (scripts/up.sh's supervisor)
+        '<rootDir>/test/scripts/**/*.test.ts',
       ],
       moduleNameMapper,
       transform,
       testEnvironment: 'node',
       globalSetup: '<rootDir>/packages/testkit/src/globalSetup.ts',
       globalTeardown: '<rootDir>/packages/testkit/src/globalTeardown.ts',
+    },
+    {
+      // The fault suite (npm run test:faults, RELIABILITY.md): the whole system on a PostgreSQL,
+      // Redis and Kafka of its own, faults injected one at a time. Minutes long: run it by name
+      // (--selectProjects faults), as every npm script does with its own project.
+      displayName: 'faults',
+      rootDir: __dirname,
+      testMatch: ['<rootDir>/test/faults/**/*.test.ts'],
+      moduleNameMapper,
+      transform,
+      testEnvironment: 'node',
+      globalSetup: '<rootDir>/test/faults/globalSetup.ts',
     },
   ],
 };

@@ -4,7 +4,7 @@
 # listening (stopping it again afterwards), builds, runs the static checks (types, lint,
 # format, generated-code drift, OpenAPI lint), then the unit and integration tests
 # against real PostgreSQL, Redis and service processes (the gateway's twice: fast paths on,
-# then off), then a smoke run of the benchmark
+# then off), then the short fault suite (RELIABILITY.md), then a smoke run of the benchmark
 # harness (BENCH_SMOKE=1). Safe to run repeatedly.
 set -Eeuo pipefail
 # shellcheck source=lib/common.sh
@@ -52,6 +52,14 @@ npx --no-install jest --selectProjects integration --maxWorkers=2 "${jest_flags[
 say "gateway integration tests with the fast paths off (GATEWAY_FAST_PATHS=off)"
 GATEWAY_FAST_PATHS=off npx --no-install jest --selectProjects integration --maxWorkers=2 \
   "${jest_flags[@]}" gateway/test/integration
+
+# --- the fault suite, short (issue 19; RELIABILITY.md) -----------------------------------
+# The whole system on a PostgreSQL, Redis and Kafka of its own under steady traffic, with four
+# faults injected one at a time (webhooks SIGKILL, broker SIGKILL, an empty Redis restart, a
+# receiver answering 500 then 200), about 3 minutes; it prints its table. The full suite, nine
+# faults, is `npm run test:faults`.
+say "fault suite, short (FAULTS=short; the full one is npm run test:faults)"
+FAULTS=short BRAND_TEST_SKIP_BUILD=1 npx --no-install jest --selectProjects faults "${jest_flags[@]}"
 
 # --- benchmark harness smoke run (issue 10) ---------------------------------------------
 # Not the speed targets: a short BENCH_SMOKE run (about 25 s) proving `npm run bench` still

@@ -7,10 +7,13 @@
 # request. It also generates a local test CA under .local/ca/ (once), registers the example
 # receiver (examples/receiver, HTTPS on localhost) for the demo brand, starts it, and prints
 # how to register receivers and trigger an event. Ctrl-C stops everything this script started (and only
-# that). Safe to run again: the database, the demo brand and its records are reused.
+# that). A service that dies is restarted with back-off (scripts/lib/supervise.sh) and the
+# rest keeps running. Safe to run again: the database, the demo brand and its records are reused.
 set -Eeuo pipefail
 # shellcheck source=lib/common.sh
 . "$(dirname "$0")/lib/common.sh"
+# shellcheck source=lib/supervise.sh
+. "$(dirname "$0")/lib/supervise.sh"
 cd "$REPO_ROOT"
 
 # Local settings and secrets (generated on the first run); variables already set win.
@@ -20,20 +23,19 @@ load_env_file .local/secrets.env
 
 LOG_DIR="$REPO_ROOT/.local/logs"
 mkdir -p "$LOG_DIR"
-PIDS=()
 STARTED_KAFKA=0
 
 # Stops what this script started, once. Services run in their own sessions (setsid), so
 # Ctrl-C reaches only this script and each service gets exactly one SIGTERM: a graceful stop.
+# Kafka is stopped only when this script started it; PostgreSQL and Redis are left running.
 cleanup() {
   local status=$1
   trap - INT TERM EXIT
-  if [ ${#PIDS[@]} -gt 0 ] || [ "$STARTED_KAFKA" = 1 ]; then
+  if [ ${#SUPERVISED[@]} -gt 0 ] || [ "$STARTED_KAFKA" = 1 ]; then
     echo
     say "stopping"
   fi
-  for pid in "${PIDS[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
-  for pid in "${PIDS[@]}"; do wait "$pid" 2>/dev/null || true; done
+  supervise_stop_all
   if [ "$STARTED_KAFKA" = 1 ]; then scripts/kafka.sh stop || true; fi
   exit "$status"
 }
@@ -63,31 +65,15 @@ if ! scripts/kafka.sh status >/dev/null 2>&1; then
   STARTED_KAFKA=1
 fi
 
-# start_service NAME LOGFILE COMMAND...: runs it in the background, waits for its "listening"
-# log line (READY, a grep pattern, overrides it).
-start_service() {
-  local name=$1 log=$2
-  shift 2
-  setsid "$@" >"$log" 2>&1 </dev/null &
-  PIDS+=($!)
-  local pid=$!
-  for _ in $(seq 1 100); do
-    if grep -q "${READY:-\"msg\":\"listening\"}" "$log" 2>/dev/null; then
-      say "$name is up (pid $pid, log $log)"
-      return
-    fi
-    kill -0 "$pid" 2>/dev/null || { tail -n 30 "$log"; die "$name exited during startup"; }
-    sleep 0.2
-  done
-  tail -n 30 "$log"
-  die "$name did not start within 20 s"
-}
-
+# Each service is started, and kept running, by supervise (scripts/lib/supervise.sh): its
+# environment is part of the command (env ...), so a restart runs exactly the same.
 # records relays its outbox of business events to Kafka (docs/webhooks.md "Business changes and events").
-KAFKA_BROKERS="$KAFKA_BROKERS" GRPC_PORT="$RECORDS_GRPC_PORT" start_service records "$LOG_DIR/records.log" node --max-semi-space-size=8 --heap-growing-percent=200 services/records/dist/main.js
-GRPC_PORT="$PLANS_GRPC_PORT" start_service plans "$LOG_DIR/plans.log" node services/plans/dist/main.js
-HTTP_PORT="$GATEWAY_PORT" start_service gateway "$LOG_DIR/gateway.log" node --max-semi-space-size=8 --heap-growing-percent=200 gateway/dist/main.js
-GRPC_PORT="$WEBHOOKS_GRPC_PORT" start_service webhooks "$LOG_DIR/webhooks.log" node services/webhooks/dist/main.js
+supervise records "$LOG_DIR/records.log" -- env KAFKA_BROKERS="$KAFKA_BROKERS" GRPC_PORT="$RECORDS_GRPC_PORT" \
+  node --max-semi-space-size=8 --heap-growing-percent=200 services/records/dist/main.js
+supervise plans "$LOG_DIR/plans.log" -- env GRPC_PORT="$PLANS_GRPC_PORT" node services/plans/dist/main.js
+supervise gateway "$LOG_DIR/gateway.log" -- env HTTP_PORT="$GATEWAY_PORT" \
+  node --max-semi-space-size=8 --heap-growing-percent=200 gateway/dist/main.js
+supervise webhooks "$LOG_DIR/webhooks.log" -- env GRPC_PORT="$WEBHOOKS_GRPC_PORT" node services/webhooks/dist/main.js
 
 say "seeding demo data"
 seed_json=$(npx --no-install brandctl seed --json)
@@ -123,10 +109,10 @@ if [ -z "$receiver_id" ]; then
   (umask 077 && printf 'EXAMPLE_RECEIVER_ID=%s\nEXAMPLE_RECEIVER_SECRET=%s\n' "$receiver_id" "$receiver_secret" >"$receiver_env")
   EXAMPLE_RECEIVER_SECRET=$receiver_secret
 fi
-READY='receiver listening' RECEIVER_PORT="$EXAMPLE_RECEIVER_PORT" RECEIVER_HOST=127.0.0.1 \
+supervise example-receiver "$LOG_DIR/example-receiver.log" 'receiver listening' -- \
+  env RECEIVER_PORT="$EXAMPLE_RECEIVER_PORT" RECEIVER_HOST=127.0.0.1 \
   RECEIVER_SECRETS="$EXAMPLE_RECEIVER_SECRET" RECEIVER_TLS_CERT=.local/ca/localhost.pem \
-  RECEIVER_TLS_KEY=.local/ca/localhost-key.pem \
-  start_service example-receiver "$LOG_DIR/example-receiver.log" node examples/receiver/dist/main.js
+  RECEIVER_TLS_KEY=.local/ca/localhost-key.pem node examples/receiver/dist/main.js
 
 cat <<EOF
 
@@ -169,15 +155,8 @@ cat <<EOF
       --label "My receiver" --events submission.approved,payout.paid --actor <owner-email>
 
   Manage brands, keys, plans and receivers: npx brandctl --help      Stop: Ctrl-C
+  A service that exits is restarted (1 s, 2 s, 4 s ... back-off, at most 30 s), and says so here.
 EOF
 
-# Stay in the foreground until Ctrl-C, or until a service dies.
-while true; do
-  for pid in "${PIDS[@]}"; do
-    if ! kill -0 "$pid" 2>/dev/null; then
-      warn "a service (pid $pid) exited; see .local/logs/"
-      cleanup 1
-    fi
-  done
-  sleep 1
-done
+# Stay in the foreground until Ctrl-C; a service that dies is restarted with back-off.
+supervise_forever

@@ -17,6 +17,7 @@ import { loadGatewayConfig, trustProxySetting } from './config';
 import { GatewayMetrics } from './observability/metrics';
 import { describeEndpoints } from './endpoints/endpoints';
 import { renderOpenApiYaml } from './openapi/document';
+import { AdmissionLedger } from './ratelimit/admissionLedger';
 import { MemorySlidingWindowLimiter } from './ratelimit/memoryLimiter';
 import { RedisSlidingWindowLimiter } from './ratelimit/redisLimiter';
 import { ResilientLimiter } from './ratelimit/resilientLimiter';
@@ -56,12 +57,16 @@ async function main(): Promise<void> {
   });
   const stopListening = listenForRevocations(subscriber, config.REDIS_KEY_PREFIX, keyCache, log);
   const metrics = new GatewayMetrics();
+  // What this instance admitted in the current window: the fallback starts from it, and a
+  // Redis that restarted empty gets it back (issue 19).
+  const ledger = new AdmissionLedger({ maxKeys: 100_000 });
   const limiter = new ResilientLimiter(
-    new RedisSlidingWindowLimiter(redis, config.REDIS_KEY_PREFIX),
-    new MemorySlidingWindowLimiter({
-      maxKeys: 100_000,
-      instances: config.RATE_LIMIT_FALLBACK_INSTANCES,
-    }),
+    new RedisSlidingWindowLimiter(redis, config.REDIS_KEY_PREFIX, ledger, () =>
+      log.warn(
+        'Redis lost the rate-limit state (restarted or flushed): budgets are re-seeded from what this instance admitted',
+      ),
+    ),
+    new MemorySlidingWindowLimiter({ ledger, instances: config.RATE_LIMIT_FALLBACK_INSTANCES }),
     log,
     (d) => metrics.recordDecision(d),
   );

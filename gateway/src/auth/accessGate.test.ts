@@ -3,6 +3,7 @@ import { AppError } from '@brand/shared/errors';
 import { BrandTier, type AuthenticateKeyResponse } from '@brand/proto/access/v1';
 import { hashApiKey } from '@brand/shared/keys';
 import type { RecordsApi } from '../clients/recordsClient';
+import { AdmissionLedger } from '../ratelimit/admissionLedger';
 import { MemorySlidingWindowLimiter } from '../ratelimit/memoryLimiter';
 import { AccessGate } from './accessGate';
 import type { AuthFailureReason } from './authFailures';
@@ -48,7 +49,10 @@ function exchange(key: string): { req: Request; res: Response; headers: Record<s
 
 function gate(anonymousLimit: number, cacheTtlMs = 60_000) {
   const stub = recordsStub();
-  const limiter = new MemorySlidingWindowLimiter({ maxKeys: 100, instances: 1 });
+  const limiter = new MemorySlidingWindowLimiter({
+    ledger: new AdmissionLedger({ maxKeys: 100 }),
+    instances: 1,
+  });
   const cache = new KeyCache({ ttlMs: cacheTtlMs, maxEntries: 100 });
   const failures: AuthFailureReason[] = [];
   const g = new AccessGate(

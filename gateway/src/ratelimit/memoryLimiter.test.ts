@@ -1,19 +1,19 @@
+import { AdmissionLedger } from './admissionLedger';
 import { MemorySlidingWindowLimiter } from './memoryLimiter';
 
 /** A limiter on a hand-driven clock: `at(ms)` sets the time every later call sees. */
 function limiterAt(opts: { maxKeys?: number; instances?: number } = {}) {
   let now = 60_000_000; // a whole minute, so t=60 s is where a fixed window would restart
   const start = now;
-  const limiter = new MemorySlidingWindowLimiter({
-    maxKeys: opts.maxKeys ?? 100,
-    instances: opts.instances ?? 1,
-    now: () => now,
-  });
+  const ledger = new AdmissionLedger({ maxKeys: opts.maxKeys ?? 100, now: () => now });
+  const limiter = new MemorySlidingWindowLimiter({ ledger, instances: opts.instances ?? 1 });
   return {
     limiter,
+    ledger,
     /** Milliseconds since the start of the test. */
-    at(ms: number) {
+    at(ms: number): number {
       now = start + ms;
+      return now;
     },
   };
 }
@@ -157,6 +157,20 @@ describe('MemorySlidingWindowLimiter', () => {
     await lru.consume('z', 5, 1);
     expect((await lru.consume('x', 5, 1)).allowed).toBe(false);
     expect((await lru.consume('y', 5, 0)).remaining).toBe(5);
+  });
+
+  it('starts from what the instance admitted through Redis: an outage opens no fresh window', async () => {
+    const { limiter, ledger, at } = limiterAt();
+    // 4 of 5 units admitted through Redis in the last 30 s, then Redis goes away
+    for (const t of [0, 10_000, 20_000, 30_000])
+      ledger.record('brand:b1', ledger.mint(), 1, at(t), 'shared');
+    at(40_000);
+    expect(await consumeMany(limiter, 3)).toEqual([true, false, false]);
+    // the unit of t=0 leaves at t=60 s, as it would have in Redis
+    at(60_000);
+    expect(await consumeMany(limiter, 2)).toEqual([true, false]);
+    // and the fallback's own admissions are marked for Redis to be told
+    expect(ledger.isSynced('brand:b1', 'any')).toBe(false);
   });
 
   it('refund gives back exactly the units an allowed decision admitted', async () => {

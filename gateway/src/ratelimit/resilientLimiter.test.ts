@@ -1,5 +1,6 @@
 import { createLogger } from '@brand/shared/logger';
 import type { ProbedRateLimiter, RateLimitDecision } from './limiter';
+import { AdmissionLedger } from './admissionLedger';
 import { MemorySlidingWindowLimiter } from './memoryLimiter';
 import { ResilientLimiter } from './resilientLimiter';
 
@@ -40,7 +41,8 @@ class FakePrimary implements ProbedRateLimiter {
 
 function setup() {
   const primary = new FakePrimary();
-  const fallback = new MemorySlidingWindowLimiter({ maxKeys: 10, instances: 1, now: () => 0 });
+  const ledger = new AdmissionLedger({ maxKeys: 10, now: () => 0 });
+  const fallback = new MemorySlidingWindowLimiter({ ledger, instances: 1 });
   const lines: Array<{ level: string; msg: string; err?: unknown }> = [];
   const log = createLogger({
     service: 'test',

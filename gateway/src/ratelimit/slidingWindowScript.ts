@@ -6,10 +6,18 @@ export const SLIDING_WINDOW_LUA = `
 -- Sliding-log rate limit, atomic in Redis and timed by Redis's own clock, so every
 -- gateway instance shares one budget regardless of their clocks.
 -- KEYS[1]  sorted set of admitted units, scored by admission time in microseconds
+-- KEYS[2]  the epoch: Redis's clock when the first call found none, set once per Redis
+--          lifetime. A Redis that restarted empty (or lost its keys) has none, or a new one,
+--          so callers learn that it forgot their units.
 -- ARGV[1]  limit (units per window)      ARGV[2] window in milliseconds
 -- ARGV[3]  cost (units asked for; 0 only inspects)
 -- ARGV[4]  a member prefix unique to this call
--- Returns { allowed (0/1), remaining, reset_us, retry_us }.
+-- ARGV[5]  the epoch the caller last saw ('' for none)
+-- ARGV[6]  '1' when the call carries the caller's own units of this budget (its ledger)
+-- ARGV[7..] those units: member, age in microseconds, member, age, ...
+-- Returns { allowed (0/1), remaining, reset_us, retry_us, epoch }, epoch nil when it is the
+-- caller's; allowed is -1 when the epoch is not the caller's and it sent no units: nothing
+-- was decided, call again with them.
 local key = KEYS[1]
 local limit = tonumber(ARGV[1])
 local window_us = tonumber(ARGV[2]) * 1000
@@ -17,6 +25,27 @@ local cost = tonumber(ARGV[3])
 
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000000 + tonumber(t[2])
+
+local epoch = redis.call('GET', KEYS[2])
+if not epoch then
+  epoch = t[1] .. '.' .. t[2]
+  redis.call('SET', KEYS[2], epoch)
+end
+local seeded = ARGV[6] == '1'
+if epoch ~= ARGV[5] and not seeded then
+  return { -1, 0, 0, 0, epoch }
+end
+
+-- Put back the caller's units Redis does not hold (lost in a restart, or admitted by its
+-- fallback while Redis was away). NX: a unit Redis still holds keeps its own time.
+if seeded then
+  for i = 7, #ARGV - 1, 2 do
+    local age = tonumber(ARGV[i + 1])
+    if age < window_us then
+      redis.call('ZADD', key, 'NX', now - age, ARGV[i])
+    end
+  end
+end
 
 redis.call('ZREMRANGEBYSCORE', key, '-inf', now - window_us)
 local used = redis.call('ZCARD', key)
@@ -51,5 +80,10 @@ if allowed == 0 then
   end
 end
 
-return { allowed, limit - used, reset_us, retry_us }
+-- The epoch only when it is news to the caller (false becomes a nil reply).
+local news = false
+if epoch ~= ARGV[5] then
+  news = epoch
+end
+return { allowed, limit - used, reset_us, retry_us, news }
 `;

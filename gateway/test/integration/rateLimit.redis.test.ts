@@ -2,6 +2,7 @@ import net from 'node:net';
 import { createLogger } from '@brand/shared/logger';
 import { closeRedis, createRedisClient, type Redis } from '@brand/shared/redis';
 import { freeRedisPrefixKeys, testRedisUrl, uniqueRedisPrefix, waitFor } from '@brand/testkit';
+import { AdmissionLedger } from '../../src/ratelimit/admissionLedger';
 import { RedisSlidingWindowLimiter } from '../../src/ratelimit/redisLimiter';
 
 // The Lua sliding-window limiter against the real Redis: two limiter instances with their
@@ -42,8 +43,8 @@ beforeAll(async () => {
   redisA = client('test-a');
   redisB = client('test-b');
   await waitFor(() => redisA.status === 'ready' && redisB.status === 'ready');
-  limiterA = new RedisSlidingWindowLimiter(redisA, prefix);
-  limiterB = new RedisSlidingWindowLimiter(redisB, prefix);
+  limiterA = new RedisSlidingWindowLimiter(redisA, prefix, new AdmissionLedger({ maxKeys: 100 }));
+  limiterB = new RedisSlidingWindowLimiter(redisB, prefix, new AdmissionLedger({ maxKeys: 100 }));
 });
 
 afterAll(async () => {
@@ -191,7 +192,11 @@ describe('RedisSlidingWindowLimiter (Lua, real Redis)', () => {
       commandTimeoutMs: 500,
     });
     try {
-      const limiter = new RedisSlidingWindowLimiter(down, prefix);
+      const limiter = new RedisSlidingWindowLimiter(
+        down,
+        prefix,
+        new AdmissionLedger({ maxKeys: 10 }),
+      );
       expect(limiter.isReady()).toBe(false);
       const started = Date.now();
       await expect(limiter.consume('brand:down', 5, 1)).rejects.toThrow();

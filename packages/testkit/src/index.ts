@@ -72,5 +72,8 @@ export {
 } from './callerAuthSuite';
 export { startRegisteredReceiver, type RegisteredReceiver } from './registeredReceiver';
 export { startOwnKafka, type OwnKafka } from './ownKafka';
+export { startOwnRedis, stopOwnRedises, type OwnRedis } from './ownRedis';
+export { freePort } from './freePort';
+export { runMigrateScript } from './templateDb';
 export { scrapeMetric } from './scrapeMetric';
 export { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from './otlpReceiver';

@@ -1,8 +1,8 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { freePort } from './freePort';
 import { REPO_ROOT } from './paths';
 
 /** A Kafka broker of one test (never the shared one on :9092), which it may stop and restart. */
@@ -10,18 +10,12 @@ export interface OwnKafka {
   brokers: string[];
   /** Stops the broker (SIGTERM, SIGKILL after 20 s); its data stays. */
   stop(): Promise<void>;
+  /** SIGKILLs the broker (a crash: no clean shutdown) and waits until it is gone; its data stays. */
+  kill(): Promise<void>;
   /** Starts it again on the same ports and data. */
   start(): Promise<void>;
   /** Stops it and deletes its data. */
   remove(): Promise<void>;
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((r) => server.close(() => r()));
-  return port;
 }
 
 function kafkaSh(command: 'ensure' | 'stop', env: Record<string, string>): Promise<void> {
@@ -54,10 +48,31 @@ export async function startOwnKafka(): Promise<OwnKafka> {
   return {
     brokers: [`127.0.0.1:${port}`],
     stop: () => kafkaSh('stop', env),
+    kill: () => killBroker(path.join(dataDir, 'kafka.pid')),
     start: () => kafkaSh('ensure', env),
     remove: async () => {
       await kafkaSh('stop', env).catch(() => undefined);
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** SIGKILL of the JVM kafka.sh recorded in its pid file, then a wait for it to be gone. */
+async function killBroker(pidFile: string): Promise<void> {
+  const pid = Number(readFileSync(pidFile, 'utf8').trim());
+  if (!Number.isInteger(pid) || pid <= 0) throw new Error(`no broker pid in ${pidFile}`);
+  try {
+    process.kill(pid, 'SIGKILL');
+  } catch {
+    return; // already gone
+  }
+  for (let i = 0; i < 200; i++) {
+    try {
+      process.kill(pid, 0);
+    } catch {
+      return;
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`broker pid ${pid} still alive 10 s after SIGKILL`);
 }

@@ -51,7 +51,14 @@ export interface StackOptions {
    * uniqueTopic()) as `groupId` (uniqueConsumerGroup()); `caFile` admits local HTTPS
    * receivers signed by that CA (createTestCa()).
    */
-  webhooks?: { topic: string; groupId: string; caFile?: string; env?: Record<string, string> };
+  webhooks?: {
+    topic: string;
+    groupId: string;
+    caFile?: string;
+    /** The brokers it consumes from (a test's own broker); the shared test broker by default. */
+    brokers?: string[];
+    env?: Record<string, string>;
+  };
 }
 
 /**

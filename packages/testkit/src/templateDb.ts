@@ -94,7 +94,7 @@ export async function dropDatabase(name: string, force: boolean): Promise<void> 
 }
 
 /** Runs a service's own migration entry point (dist/migrate.js), exactly as deployments do. */
-function runMigrateScript(service: string, url: string): Promise<void> {
+export function runMigrateScript(service: string, url: string): Promise<void> {
   const script = path.join(SERVICES_DIR, service, 'dist', 'migrate.js');
   if (!existsSync(script)) {
     return Promise.reject(new Error(`${script} is missing: build services/${service} first`));

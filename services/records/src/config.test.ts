@@ -23,7 +23,7 @@ describe('loadRecordsConfig', () => {
       OUTBOX_RELAY_ENABLED: true,
       OUTBOX_POLL_MS: 1_000,
       OUTBOX_BATCH_SIZE: 100,
-      OUTBOX_MAX_BACKOFF_MS: 30_000,
+      OUTBOX_MAX_BACKOFF_MS: 2_000,
     });
   });
 

@@ -43,8 +43,11 @@ const RecordsEnv = z
     OUTBOX_POLL_MS: msEnv.default(1_000),
     /** Rows claimed and sent to Kafka per batch. */
     OUTBOX_BATCH_SIZE: z.coerce.number().int().min(1).max(1_000).default(100),
-    /** Longest wait between publish attempts while Kafka is unreachable (doubling from 250 ms). */
-    OUTBOX_MAX_BACKOFF_MS: msEnv.default(30_000),
+    /**
+     * Longest wait between publish attempts while Kafka is unreachable (doubling from 250 ms).
+     * Short: a returning broker is found within this (issue 19), and an attempt is cheap.
+     */
+    OUTBOX_MAX_BACKOFF_MS: msEnv.default(2_000),
   })
   .superRefine(
     refusePublishedSecrets([...CALLER_TOKEN_NAMES, 'CURSOR_SECRET', 'CURSOR_SECRETS_PREVIOUS']),

@@ -34,6 +34,17 @@ describe('loadWebhooksConfig', () => {
     });
   });
 
+  it('times the consumer group to hand a crashed consumer’s partitions on within 6 s (issue 19)', () => {
+    expect(loadWebhooksConfig(VALID)).toMatchObject({
+      KAFKA_SESSION_TIMEOUT_MS: 6_000,
+      KAFKA_HEARTBEAT_INTERVAL_MS: 1_000,
+      KAFKA_REBALANCE_TIMEOUT_MS: 15_000,
+    });
+    expect(problems({ ...VALID, KAFKA_HEARTBEAT_INTERVAL_MS: '3000' })).toMatch(
+      /KAFKA_HEARTBEAT_INTERVAL_MS: must be at most a third of KAFKA_SESSION_TIMEOUT_MS/,
+    );
+  });
+
   it('reads roles', () => {
     expect(loadWebhooksConfig({ ...VALID, WEBHOOKS_ROLES: 'worker' }).WEBHOOKS_ROLES).toEqual([
       'worker',

@@ -45,6 +45,12 @@ const WebhooksEnv = z
     /** Create the topic at startup when it is missing (partitions below). */
     KAFKA_ENSURE_TOPIC: boolEnv.default(true),
     KAFKA_TOPIC_PARTITIONS: z.coerce.number().int().min(1).max(1000).default(6),
+    /** A crashed consumer's partitions move on after this (6 s is the brokers' minimum). */
+    KAFKA_SESSION_TIMEOUT_MS: msEnv.default(6_000),
+    /** Heartbeat period of the consumer: a third of the session or less. */
+    KAFKA_HEARTBEAT_INTERVAL_MS: msEnv.default(1_000),
+    /** How long a rebalance waits for live members to rejoin (a chunk's transaction fits). */
+    KAFKA_REBALANCE_TIMEOUT_MS: msEnv.default(15_000),
     // Receivers
     /** AES-256-GCM key sealing signing secrets at rest: 32 bytes, base64. */
     WEBHOOK_SECRET_KEY: secretKey,
@@ -79,6 +85,13 @@ const WebhooksEnv = z
         code: 'custom',
         path: ['DELIVERY_LEASE_MS'],
         message: 'must exceed DELIVERY_TIMEOUT_MS, or a slow attempt would be claimed twice',
+      });
+    }
+    if (env.KAFKA_HEARTBEAT_INTERVAL_MS * 3 > env.KAFKA_SESSION_TIMEOUT_MS) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['KAFKA_HEARTBEAT_INTERVAL_MS'],
+        message: 'must be at most a third of KAFKA_SESSION_TIMEOUT_MS, or live members time out',
       });
     }
     if (env.NODE_ENV === 'production' && env.WEBHOOK_ALLOW_LOOPBACK_RECEIVERS) {

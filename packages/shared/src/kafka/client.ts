@@ -17,9 +17,17 @@ const LEVELS: Record<number, 'error' | 'warn' | 'info' | 'debug'> = {
 };
 
 /**
+ * Reconnect back-off of every client: doubling from 100 ms, capped at 2 s, so a broker that
+ * comes back is found within about 2 s (issue 19: a 5 s cap added up to most of the half
+ * minute a broker restart cost). Retries that run out surface as an error the caller handles:
+ * the consumer restarts itself, the outbox relay backs off and tries again.
+ */
+const RETRY = { initialRetryTime: 100, maxRetryTime: 2_000, retries: 10 };
+
+/**
  * A kafkajs client whose log lines go through our JSON logger (kafkajs prints its own
- * format to stdout otherwise), retrying connections with capped backoff. kafkajs's INFO
- * lines (group joins, every rebalance) are logged at debug: they are routine.
+ * format to stdout otherwise), retrying connections with capped backoff (RETRY). kafkajs's
+ * INFO lines (group joins, every rebalance) are logged at debug: they are routine.
  */
 export function createKafka(opts: KafkaOptions): Kafka {
   const log = opts.log.child({ kafka: opts.clientId });
@@ -28,7 +36,7 @@ export function createKafka(opts: KafkaOptions): Kafka {
     brokers: opts.brokers,
     connectionTimeout: 3_000,
     requestTimeout: 10_000,
-    retry: { initialRetryTime: 200, maxRetryTime: 5_000, retries: 8 },
+    retry: RETRY,
     logLevel: KafkaLogLevel.INFO,
     logCreator:
       () =>

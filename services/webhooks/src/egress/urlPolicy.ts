@@ -3,6 +3,7 @@ import { isIP } from 'node:net';
 import { AppError } from '@brand/shared/errors';
 import { addressRefusal } from './addressPolicy';
 import { chatServiceOf, RELAY_POINTER } from './chatHosts';
+import { HTTPS_PORT, outOfRangePort, portRefusal } from './portPolicy';
 
 /** Resolves a host name to every address it has (injectable, so tests need no DNS). */
 export type Resolver = (hostname: string) => Promise<string[]>;
@@ -29,10 +30,12 @@ const refuse = (message: string): AppError =>
 
 /**
  * The URL rules that need no network (DESIGN "Receiver URLs"): https only, no credentials,
- * no team-chat incoming-webhook host, and a literal IP address must be public. The WHATWG
- * parser already turns decimal, hex and octal IPv4 forms (https://2130706433/,
- * https://0x7f.1/) into dotted quads, so they are judged as the address they name. Returns
- * the parsed URL; throws AppError validation_failed naming the rule broken.
+ * the port policy (portPolicy.ts), no team-chat incoming-webhook host, and a literal IP
+ * address must be allowed by the address policy (addressPolicy.ts). The WHATWG parser
+ * already turns decimal, hex, octal and short IPv4 forms (https://2130706433/,
+ * https://0x7f.1/, https://127.1/) into dotted quads and IPv6 into its compressed form, and
+ * refuses zone ids, so each is judged as the address it names. Returns the parsed URL;
+ * throws AppError validation_failed naming the rule broken.
  */
 export function checkUrlShape(raw: string, allowLoopback: boolean): URL {
   if (raw.length > MAX_URL_LENGTH) throw refuse(`must be at most ${MAX_URL_LENGTH} characters`);
@@ -40,12 +43,16 @@ export function checkUrlShape(raw: string, allowLoopback: boolean): URL {
   try {
     url = new URL(raw.trim());
   } catch {
-    throw refuse('is not a valid URL');
+    const port = outOfRangePort(raw);
+    throw refuse(port === undefined ? 'is not a valid URL' : portRefusal(port)!);
   }
   if (url.protocol !== 'https:')
     throw refuse('must use https (http and other schemes are refused)');
   if (url.username !== '' || url.password !== '')
     throw refuse('must not contain credentials (user:password@); authenticate by the signature');
+  // The parser leaves the port empty for https's default, 443.
+  const portWhy = portRefusal(url.port === '' ? HTTPS_PORT : Number(url.port));
+  if (portWhy) throw refuse(portWhy);
   const chat = chatServiceOf(url);
   if (chat)
     throw refuse(`is a ${chat} incoming webhook, which cannot verify events; ${RELAY_POINTER}`);

@@ -20,10 +20,27 @@ export interface ConsumerOptions {
   partitions: number;
   /** Called after a chunk of events was stored and committed (wakes the workers). */
   onIngested: () => void;
+  /** Consumer-group timing (issue 19): how soon a crashed member's partitions move on. */
+  groupTiming: ConsumerGroupTiming;
   /** Called when the consumer stops for good (kafkajs gave up): the process should exit. */
   onFatal: (err: unknown) => void;
   /** Counts events stored, duplicates and skipped messages (the /metrics series). */
   observer?: ConsumerObserver;
+}
+
+/**
+ * A member that stops heartbeating (SIGKILL, a lost network) keeps its partitions until its
+ * session expires; a restarted process joins as a new member, and the group waits for the
+ * old one (kafkajs's default session is 30 s: the first delivery after a SIGKILL came 25 s
+ * late). A clean stop leaves the group at once (stop() disconnects), so only crashes wait.
+ */
+interface ConsumerGroupTiming {
+  /** Without a heartbeat for this long a member is dead (brokers allow 6 s at the least). */
+  sessionTimeoutMs: number;
+  /** How often a member heartbeats: about a third of the session, or less. */
+  heartbeatIntervalMs: number;
+  /** How long a rebalance waits for live members to rejoin. */
+  rebalanceTimeoutMs: number;
 }
 
 /** Messages stored per transaction (and per offset commit). */
@@ -93,7 +110,13 @@ export async function startConsumer(opts: ConsumerOptions): Promise<{ stop(): Pr
       await admin.disconnect();
     }
   }
-  const consumer = opts.kafka.consumer({ groupId: opts.groupId, maxWaitTimeInMs: 250 });
+  const consumer = opts.kafka.consumer({
+    groupId: opts.groupId,
+    maxWaitTimeInMs: 250,
+    sessionTimeout: opts.groupTiming.sessionTimeoutMs,
+    heartbeatInterval: opts.groupTiming.heartbeatIntervalMs,
+    rebalanceTimeout: opts.groupTiming.rebalanceTimeoutMs,
+  });
   consumer.on(consumer.events.CRASH, (e) => {
     if (!e.payload.restart) opts.onFatal(e.payload.error);
     else log.warn({ err: e.payload.error }, 'consumer crashed; kafkajs restarts it');

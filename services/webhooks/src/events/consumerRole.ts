@@ -30,6 +30,11 @@ export async function startConsumerRole(
     ensureTopic: config.KAFKA_ENSURE_TOPIC,
     partitions: config.KAFKA_TOPIC_PARTITIONS,
     onIngested: deps.onIngested,
+    groupTiming: {
+      sessionTimeoutMs: config.KAFKA_SESSION_TIMEOUT_MS,
+      heartbeatIntervalMs: config.KAFKA_HEARTBEAT_INTERVAL_MS,
+      rebalanceTimeoutMs: config.KAFKA_REBALANCE_TIMEOUT_MS,
+    },
     observer: consumerMetrics(deps.registry),
     onFatal: (err) => {
       // Offsets are committed only after the database has the events: exiting loses

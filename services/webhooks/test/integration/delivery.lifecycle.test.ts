@@ -130,7 +130,7 @@ it('refuses a receiver beyond the per-brand maximum with receiver_limit', async 
   const refused = await h.client
     .call('addReceiver', {
       brand_id: brand,
-      url: 'https://localhost:9/',
+      url: 'https://localhost:9443/',
       label: 'one too many',
       events: [EVENT_TYPES.toProto('payout.paid')],
       actor_email: 'owner@limit.test',

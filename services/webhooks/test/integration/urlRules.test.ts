@@ -1,4 +1,4 @@
-// Issue 9, behaviour 5, against a running service: the URL rules are enforced at
+// Issue 9, behaviour 5, and issue 19, against a running service: the URL rules are enforced at
 // registration (https only; loopback, private, link-local, CGNAT, metadata, IPv4-mapped
 // IPv6, decimal and hex IPs, credentials, a name resolving to a private address
 // (localhost), team-chat hosts with a pointer to the relay) and again at every connection;
@@ -13,6 +13,7 @@ import {
   type WebhooksClient,
   type WebhooksProcess,
 } from '@brand/testkit';
+import { REFUSED_URLS } from '../support/receiverUrlCases';
 import { deliveriesOf, newBrandId, startHarness, type Harness } from './harness';
 
 let h: Harness; // the loopback setting on (a local HTTPS receiver can be registered)
@@ -51,12 +52,12 @@ const add = (client: WebhooksClient, url: string) =>
 
 describe('the loopback setting', () => {
   it('is off by default: loopback receivers are refused and nothing is logged about it', async () => {
-    const port = h.ca.tls.cert.length; // any port: the address is refused before connecting
+    const port = 8443; // an allowed port: the address is refused before connecting
     expect(await add(strictClient, `https://127.0.0.1:${port}/`)).toMatch(
       /^validation_failed: url: 127\.0\.0\.1 is not a public address/,
     );
     expect(await add(strictClient, `https://[::1]:${port}/`)).toMatch(
-      /^validation_failed: .*loopback/,
+      /^validation_failed: .*Loopback/,
     );
     expect(await add(strictClient, `https://localhost:${port}/`)).toMatch(
       /^validation_failed: url: localhost is a loopback name/,
@@ -72,8 +73,8 @@ describe('the loopback setting', () => {
 
   it('admits exactly a local HTTPS receiver when on, and still refuses private addresses', async () => {
     expect(await add(h.client, 'https://localhost:8443/')).toBe('accepted');
-    expect(await add(h.client, 'https://127.0.0.2:8443/')).toMatch(/loopback/);
-    expect(await add(h.client, 'https://10.0.0.1/')).toMatch(/private/);
+    expect(await add(h.client, 'https://127.0.0.2:8443/')).toMatch(/Loopback/);
+    expect(await add(h.client, 'https://10.0.0.1/')).toMatch(/Private-Use/);
     expect(await add(h.client, 'http://127.0.0.1:8443/')).toMatch(/https/);
   });
 });
@@ -82,9 +83,9 @@ describe('registration refuses', () => {
   it.each([
     ['http', 'http://hooks.example.com/x', /must use https/],
     ['credentials', 'https://user:secret@hooks.example.com/x', /credentials/],
-    ['a private address', 'https://192.168.0.10/x', /private/],
-    ['a link-local address', 'https://169.254.1.1/x', /linkLocal/],
-    ['a CGNAT address', 'https://100.64.1.1/x', /carrierGradeNat/],
+    ['a private address', 'https://192.168.0.10/x', /Private-Use/],
+    ['a link-local address', 'https://169.254.1.1/x', /Link Local/],
+    ['a CGNAT address', 'https://100.64.1.1/x', /Shared Address Space/],
     ['the metadata address', 'https://169.254.169.254/latest', /metadata/],
     ['Azure metadata', 'https://168.63.129.16/', /metadata/],
     ['an IPv4-mapped IPv6 address', 'https://[::ffff:7f00:1]/', /IPv4-mapped/],
@@ -101,6 +102,33 @@ describe('registration refuses', () => {
     const outcome = await add(strictClient, url);
     expect(outcome).toMatch(/^validation_failed: url: /);
     expect(outcome).toMatch(reason);
+  });
+
+  // Issue 19: the whole table of refused URLs (>= 70, the probe's forms included) through the
+  // real admin RPC, at registration and at update.
+  it.each(REFUSED_URLS)('the table: $url', async ({ url, reason }) => {
+    const outcome = await add(strictClient, url);
+    expect(outcome).toMatch(/^validation_failed: url: /);
+    expect(outcome).toMatch(reason);
+  });
+
+  it('the table again on update: no receiver can be moved to any of its URLs', async () => {
+    const r = await h.addReceiver({ brandId: newBrandId(), events: ['payout.paid'] });
+    const outcomes = await Promise.all(
+      REFUSED_URLS.map(({ url }) =>
+        // the strict process (loopback setting off) on the same database
+        strictClient.call('updateReceiver', { receiver_id: r.receiver.id, url, events: [] }).then(
+          () => `accepted ${url}`,
+          (err: { code?: string; message?: string }) => `${err.code}: ${err.message}`,
+        ),
+      ),
+    );
+    for (const [i, outcome] of outcomes.entries()) {
+      expect(outcome).toMatch(/^validation_failed: url: /);
+      expect(outcome).toMatch(REFUSED_URLS[i]!.reason);
+    }
+    const { receivers } = await h.client.call('listReceivers', { brand_id: r.receiver.brand_id });
+    expect(receivers.map((x) => x.url)).toEqual([r.receiver.url]);
   });
 
   it('also on update: a receiver cannot be moved to a refused URL', async () => {

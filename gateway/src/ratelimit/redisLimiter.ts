@@ -4,11 +4,20 @@ import { WINDOW_SECONDS, type ProbedRateLimiter, type RateLimitDecision } from '
 import { SLIDING_WINDOW_LUA } from './slidingWindowScript';
 import { toSeconds } from './seconds';
 
-type SlidingWindowResult = [number, number, number, number];
+/** allowed, remaining, reset_us, retry_us, and the peeked key's value when one was named and exists. */
+type SlidingWindowResult = [number, number, number, number, (string | null)?];
 
 interface SlidingWindowRedis extends Redis {
   slidingWindow(
     key: string,
+    limit: number,
+    windowMs: number,
+    cost: number,
+    member: string,
+  ): Promise<SlidingWindowResult>;
+  slidingWindowPeek(
+    key: string,
+    peekKey: string,
     limit: number,
     windowMs: number,
     cost: number,
@@ -32,6 +41,9 @@ export class RedisSlidingWindowLimiter implements ProbedRateLimiter {
   ) {
     if (!('slidingWindow' in redis))
       redis.defineCommand('slidingWindow', { numberOfKeys: 1, lua: SLIDING_WINDOW_LUA });
+    // the same script (one SHA) with the key it reads along
+    if (!('slidingWindowPeek' in redis))
+      redis.defineCommand('slidingWindowPeek', { numberOfKeys: 2, lua: SLIDING_WINDOW_LUA });
     this.redis = redis as SlidingWindowRedis;
   }
 
@@ -40,15 +52,25 @@ export class RedisSlidingWindowLimiter implements ProbedRateLimiter {
     return this.redis.status === 'ready';
   }
 
-  async consume(key: string, limit: number, cost: number): Promise<RateLimitDecision> {
+  async consume(
+    key: string,
+    limit: number,
+    cost: number,
+    peekKey?: string,
+  ): Promise<RateLimitDecision> {
     const member = `${this.instance}:${(this.sequence = (this.sequence + 1) % 1e9)}`;
-    const [allowed, remaining, resetUs, retryUs] = await this.redis.slidingWindow(
-      this.storeKey(key),
-      limit,
-      WINDOW_SECONDS * 1000,
-      cost,
-      member,
-    );
+    const windowMs = WINDOW_SECONDS * 1000;
+    const [allowed, remaining, resetUs, retryUs, peeked] =
+      peekKey === undefined
+        ? await this.redis.slidingWindow(this.storeKey(key), limit, windowMs, cost, member)
+        : await this.redis.slidingWindowPeek(
+            this.storeKey(key),
+            `${this.keyPrefix}${peekKey}`,
+            limit,
+            windowMs,
+            cost,
+            member,
+          );
     return {
       allowed: allowed === 1,
       limit,
@@ -57,6 +79,7 @@ export class RedisSlidingWindowLimiter implements ProbedRateLimiter {
       retryAfterSeconds: allowed === 1 ? 0 : Math.max(1, toSeconds(retryUs / 1000)),
       degraded: false,
       ...(allowed === 1 && cost > 0 ? { reservation: `${member}/${cost}` } : {}),
+      ...(peekKey === undefined ? {} : { peeked: peeked ?? null }),
     };
   }
 

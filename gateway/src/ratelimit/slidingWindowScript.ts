@@ -9,7 +9,9 @@ export const SLIDING_WINDOW_LUA = `
 -- ARGV[1]  limit (units per window)      ARGV[2] window in milliseconds
 -- ARGV[3]  cost (units asked for; 0 only inspects)
 -- ARGV[4]  a member prefix unique to this call
--- Returns { allowed (0/1), remaining, reset_us, retry_us }.
+-- KEYS[2]  optional: a key read along, in the same round trip (the brand's change version
+--          of the listed resource, so a conditional GET needs no second call)
+-- Returns { allowed (0/1), remaining, reset_us, retry_us, value of KEYS[2] or nil }.
 local key = KEYS[1]
 local limit = tonumber(ARGV[1])
 local window_us = tonumber(ARGV[2]) * 1000
@@ -51,5 +53,10 @@ if allowed == 0 then
   end
 end
 
-return { allowed, limit - used, reset_us, retry_us }
+-- a nil (missing key) ends the array: the caller reads it as absent
+local peeked = false
+if KEYS[2] then
+  peeked = redis.call('GET', KEYS[2])
+end
+return { allowed, limit - used, reset_us, retry_us, peeked }
 `;

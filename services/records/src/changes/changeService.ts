@@ -19,6 +19,8 @@ import {
 
 /** A committed business change: the record as it now reads, and the event it produced. */
 export interface ChangeResult {
+  /** The record's brand, whose change version the write advanced (its versions are published). */
+  brandId: string;
   record: RecordRow;
   eventId: string;
 }
@@ -74,7 +76,7 @@ async function applyTransition(pool: Pool, t: Transition, id: string): Promise<C
       type: t.event,
       payload: eventObjectJson(t.resource, record),
     });
-    return { record, eventId };
+    return { brandId: locked.brand_id, record, eventId };
   });
 }
 

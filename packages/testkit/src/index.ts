@@ -72,5 +72,6 @@ export {
 } from './callerAuthSuite';
 export { startRegisteredReceiver, type RegisteredReceiver } from './registeredReceiver';
 export { startOwnKafka, type OwnKafka } from './ownKafka';
+export { startOwnRedis, type OwnRedis } from './ownRedis';
 export { scrapeMetric } from './scrapeMetric';
 export { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from './otlpReceiver';

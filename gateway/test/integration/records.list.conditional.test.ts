@@ -140,9 +140,10 @@ describe('ETag and If-None-Match on GET /api/v1/{resource}', () => {
     for (const res of answers) {
       expect(res.status).toBe(200);
       expect(res.headers.get('etag')).not.toBe(before);
-      expect((res.body as { data: Array<{ id: string; status: string }> }).data[0]).toMatchObject(
-        { id: subs[0]!.id, status: 'approved' },
-      );
+      expect((res.body as { data: Array<{ id: string; status: string }> }).data[0]).toMatchObject({
+        id: subs[0]!.id,
+        status: 'approved',
+      });
     }
     expect(answers[0]!.headers.get('etag')).toBe(answers[1]!.headers.get('etag'));
     await expectNotModifiedOnBoth(path, answers[0]!.headers.get('etag')!);

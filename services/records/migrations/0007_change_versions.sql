@@ -24,8 +24,13 @@ create table change_versions (
 -- The publisher's sweep re-publishes what changed in the last minute (a lost publish heals).
 create index change_versions_changed_idx on change_versions (changed_at);
 
+-- `set search_path from current` pins the migration's search_path (the records schema): a
+-- writer connected with another search_path (a maintenance script naming records.submissions)
+-- must still find change_versions.
 create function bump_change_versions() returns trigger
-language plpgsql as $$
+language plpgsql
+set search_path from current
+as $$
 begin
   insert into change_versions as cv (brand_id, resource, version, changed_at)
   select b.brand_id, tg_argv[0], nextval('change_version_seq'), clock_timestamp()

@@ -33,7 +33,7 @@ const PAGE_HEADERS = { ...COMMON_HEADERS, ETag: ref('headers', 'ETag') };
 const NOT_MODIFIED: ResponseConfig = {
   description:
     '`If-None-Match` lists the current ETag: the page is unchanged. No body; the same `ETag`, `Cache-Control: no-store` and the RateLimit fields. Counts against the rate limit like any request.',
-  headers: PAGE_HEADERS as ResponseConfig['headers'],
+  headers: PAGE_HEADERS,
 };
 
 /** The OpenAPI operations: the six concrete resources and the generic form. */

@@ -8,18 +8,21 @@
 -- not recorded, in name order, so either may land first (and a database that got 0007 first
 -- still gets 0006 later). Nothing here depends on 0006.
 --
--- version: strictly increasing per row. It takes the greater of the row's next value and a
--- global sequence value: the sequence alone can go backwards per row (two transactions draw
--- 10 and 11, the one holding 11 commits first), which would let a later page carry an older
--- version; +1 alone would repeat numbers if a row were ever recreated.
-create sequence change_version_seq;
-
+-- The version of a (brand, resource) is the number of statements that wrote its records,
+-- kept as the sum of 16 shard counters: a writing statement adds 1 to the shard of its
+-- connection (pg_backend_pid() % 16). Each commit adds exactly what it wrote, so the sum grows
+-- strictly in commit order and a snapshot's sum names exactly one state. One counter row would
+-- do the same, but its row lock, held from the write to the commit's WAL flush, serialised every
+-- write of a brand's resource (one business change per fsync, and a pool waiting on the lock);
+-- with shards only writes on the same shard wait for each other. No transaction takes two
+-- shards of one (brand, resource), so shards add no deadlock.
 create table change_versions (
   brand_id text collate "C" not null references brands (id),
   resource text collate "C" not null,
+  shard smallint not null,
   version bigint not null,
   changed_at timestamptz not null,
-  primary key (brand_id, resource)
+  primary key (brand_id, resource, shard)
 );
 -- The publisher's sweep re-publishes what changed in the last minute (a lost publish heals).
 create index change_versions_changed_idx on change_versions (changed_at);
@@ -32,11 +35,11 @@ language plpgsql
 set search_path from current
 as $$
 begin
-  insert into change_versions as cv (brand_id, resource, version, changed_at)
-  select b.brand_id, tg_argv[0], nextval('change_version_seq'), clock_timestamp()
+  insert into change_versions as cv (brand_id, resource, shard, version, changed_at)
+  select b.brand_id, tg_argv[0], pg_backend_pid() % 16, 1, clock_timestamp()
   from (select distinct brand_id from changed_rows) b
-  on conflict (brand_id, resource) do update
-    set version = greatest(cv.version + 1, excluded.version),
+  on conflict (brand_id, resource, shard) do update
+    set version = cv.version + 1,
         changed_at = excluded.changed_at;
   return null;
 end
@@ -61,8 +64,8 @@ begin
          for each statement execute function bump_change_versions(%1$L)', t);
     -- records that exist already: their brand and resource start at a version
     execute format(
-      'insert into change_versions (brand_id, resource, version, changed_at)
-       select brand_id, %1$L, nextval(''change_version_seq''), now() from %1$I group by brand_id', t);
+      'insert into change_versions (brand_id, resource, shard, version, changed_at)
+       select brand_id, %1$L, 0, 1, now() from %1$I group by brand_id', t);
   end loop;
 end
 $$;

@@ -3,9 +3,10 @@ import type { ChangeVersion } from '@brand/shared/changeVersions';
 import type { ResourceName } from '@brand/shared/resources';
 
 /**
- * The brand's change version of a resource (migration 0007), '0' when nothing of it was ever
- * written. Read before the page it labels: read after, it could claim a change the page
- * does not hold, and a client holding that page would then get 304 for the change.
+ * The brand's change version of a resource (migration 0007: the sum of its shard counters),
+ * '0' when nothing of it was ever written. Read before the page it labels: read after, it
+ * could claim a change the page does not hold, and a client holding that page would then get
+ * 304 for the change.
  */
 export async function selectChangeVersion(
   pool: Pool,
@@ -14,7 +15,8 @@ export async function selectChangeVersion(
 ): Promise<string> {
   const { rows } = await pool.query<{ version: string }>({
     name: 'records_change_version',
-    text: 'select version from change_versions where brand_id = $1 and resource = $2',
+    text: `select coalesce(sum(version), 0)::bigint as version from change_versions
+           where brand_id = $1 and resource = $2`,
     values: [brandId, resource],
   });
   return rows[0]?.version ?? '0';
@@ -27,7 +29,9 @@ export async function selectBrandVersions(
   resources: readonly ResourceName[],
 ): Promise<ChangeVersion[]> {
   const { rows } = await pool.query<{ resource: string; version: string }>(
-    'select resource, version from change_versions where brand_id = $1 and resource = any($2)',
+    `select resource, sum(version)::bigint as version from change_versions
+     where brand_id = $1 and resource = any($2)
+     group by resource`,
     [brandId, resources],
   );
   return rows.map((r) => ({ brandId, resource: r.resource, version: r.version }));
@@ -43,9 +47,12 @@ export async function selectRecentVersions(
   max: number,
 ): Promise<ChangeVersion[]> {
   const { rows } = await pool.query<{ brand_id: string; resource: string; version: string }>(
-    `select brand_id, resource, version from change_versions
-     where changed_at > now() - make_interval(secs => $1)
-     order by changed_at desc
+    `select brand_id, resource, sum(version)::bigint as version from change_versions
+     where (brand_id, resource) in (
+       select brand_id, resource from change_versions
+       where changed_at > now() - make_interval(secs => $1))
+     group by brand_id, resource
+     order by max(changed_at) desc
      limit $2`,
     [seconds, max],
   );

@@ -82,3 +82,14 @@ it('a business change is published before it is acknowledged, and a publish neve
   ]);
   expect(await published('submissions')).toBe(String(version));
 });
+
+it('concurrent changes of one brand all commit, and the published version counts every one', async () => {
+  const pending = await makePendingSubmissions(stack.db.pool, brandId, 20);
+  const before = await versionOf('submissions');
+  await Promise.all(
+    pending.map((s) => stack.admin.records('approveSubmission', { submission_id: s.id })),
+  );
+  const after = await versionOf('submissions');
+  expect(after).toBe(before + 20);
+  await waitFor(async () => (await published('submissions')) === String(after));
+});

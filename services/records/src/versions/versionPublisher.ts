@@ -63,14 +63,48 @@ export function startVersionPublisher(opts: VersionPublisherOptions): VersionPub
   };
   const timer = opts.sweepMs > 0 ? setInterval(() => void sweep(), opts.sweepMs) : undefined;
   timer?.unref();
+  const publishNow = async (brandId: string, resources: readonly ResourceName[]) => {
+    try {
+      await publish(await selectBrandVersions(opts.pool, brandId, resources));
+    } catch (err) {
+      opts.log.warn({ err, brand_id: brandId }, 'change version not published; the sweep will');
+    }
+  };
+  const coalesced = coalescing(publishNow);
   return {
-    async published(brandId, resources) {
-      try {
-        await publish(await selectBrandVersions(opts.pool, brandId, resources));
-      } catch (err) {
-        opts.log.warn({ err, brand_id: brandId }, 'change version not published; the sweep will');
-      }
-    },
+    published: (brandId, resources) =>
+      coalesced(`${brandId}/${resources.join(',')}`, brandId, resources),
     stop: () => clearInterval(timer),
+  };
+}
+
+/**
+ * Coalesces concurrent publishes of one brand's resources: while one runs, every later call
+ * shares a single run queued after it. That run reads the versions after every caller's
+ * commit (each calls after committing), so it publishes what each of them needs, and a burst
+ * of changes to one brand costs a few queries and Redis calls rather than one per change.
+ * `run` must not reject.
+ */
+function coalescing<A extends unknown[]>(
+  run: (...args: A) => Promise<void>,
+): (key: string, ...args: A) => Promise<void> {
+  interface Slot {
+    running: Promise<void>;
+    queued?: Promise<void>;
+  }
+  const slots = new Map<string, Slot>();
+  const start = (key: string, args: A): Promise<void> => {
+    const slot: Slot = { running: run(...args) };
+    slots.set(key, slot);
+    void slot.running.then(() => {
+      if (slots.get(key) === slot && slot.queued === undefined) slots.delete(key);
+    });
+    return slot.running;
+  };
+  return (key, ...args) => {
+    const slot = slots.get(key);
+    if (slot === undefined) return start(key, args);
+    slot.queued ??= slot.running.then(() => start(key, args));
+    return slot.queued;
   };
 }

@@ -21,7 +21,9 @@ const REPRESENTATION = '1';
  * The page's entity tag: a hash over the brand, the resource, the normalised query (the limit
  * it resolves to, the cursor, the since filter in its canonical form) and the change version.
  * Any write of any record of the resource moves the version, so every page of the resource,
- * on any gateway, gets a new tag, whichever record changed. Strong: equal tags mean equal bytes.
+ * on any gateway, gets a new tag, whichever record changed. Strong: a page's bytes follow from
+ * what the tag hashes (the version is read before the page, so the page holds at least what it
+ * names; a write still being published may already show, and its publish changes the tag).
  */
 export function listEtag(
   brandId: string,

@@ -1,9 +1,9 @@
 import type { IncomingMessage } from 'node:http';
+import { changeVersionKey } from '@brand/shared/changeVersions';
 import { isResourceName, type ResourceName } from '@brand/shared/resources';
 import type { ListParams } from '../../records/listParams';
 import { chargeBrand, knownIdentity } from '../../prelude/admission';
 import type { FastPath } from '../endpoint';
-import { changeVersionKey } from '@brand/shared/changeVersions';
 import { commonListParams, LIST_ROUTE } from './input';
 import { answerPage } from './page';
 import type { ListDeps } from './route';

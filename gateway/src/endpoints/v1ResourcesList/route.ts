@@ -1,7 +1,7 @@
 import type { Router } from 'express';
-import type { AccessGate } from '../../auth/accessGate';
 import { changeVersionKey } from '@brand/shared/changeVersions';
 import { isResourceName } from '@brand/shared/resources';
+import type { AccessGate } from '../../auth/accessGate';
 import { methodNotAllowed } from '../../http/methodNotAllowed';
 import { requestIdOf } from '../../http/requestScope';
 import { identityOf, peekedOf, requireApiKey } from '../../prelude/admission';

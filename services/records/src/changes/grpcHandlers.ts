@@ -23,7 +23,6 @@ import {
   settleCampaign,
   type ChangeResult,
 } from './changeService';
-import type { ChangedResource } from './changeRepo';
 
 // RecordRow's fields are exactly the proto message's (records/resourceTables.test.ts keeps
 // them in step), so a changed record maps onto its message as is.
@@ -41,12 +40,9 @@ export function changeHandlers(
   RecordsServiceServer,
   'approveSubmission' | 'rejectSubmission' | 'payPayout' | 'settleCampaign'
 > {
-  const published = async (
-    resource: ChangedResource,
-    change: Promise<ChangeResult>,
-  ): Promise<ChangeResult> => {
+  const published = async (change: Promise<ChangeResult>): Promise<ChangeResult> => {
     const result = await change;
-    await deps.versions.published(result.brandId, [resource]);
+    await deps.versions.publish(result.versions);
     return result;
   };
   return {
@@ -54,7 +50,6 @@ export function changeHandlers(
       'ApproveSubmission',
       async (req) => {
         const { record, eventId } = await published(
-          'submissions',
           approveSubmission(deps.pool, req.submission_id),
         );
         return { submission: asMessage<Submission>(record), event_id: eventId };
@@ -64,23 +59,19 @@ export function changeHandlers(
       'RejectSubmission',
       async (req) => {
         const { record, eventId } = await published(
-          'submissions',
           rejectSubmission(deps.pool, req.submission_id, req.reason),
         );
         return { submission: asMessage<Submission>(record), event_id: eventId };
       },
     ),
     payPayout: rpc.admin<PayPayoutRequest, PayPayoutResponse>('PayPayout', async (req) => {
-      const { record, eventId } = await published('payouts', payPayout(deps.pool, req.payout_id));
+      const { record, eventId } = await published(payPayout(deps.pool, req.payout_id));
       return { payout: asMessage<Payout>(record), event_id: eventId };
     }),
     settleCampaign: rpc.admin<SettleCampaignRequest, SettleCampaignResponse>(
       'SettleCampaign',
       async (req) => {
-        const { record, eventId } = await published(
-          'campaigns',
-          settleCampaign(deps.pool, req.campaign_id),
-        );
+        const { record, eventId } = await published(settleCampaign(deps.pool, req.campaign_id));
         return { campaign: asMessage<Campaign>(record), event_id: eventId };
       },
     ),

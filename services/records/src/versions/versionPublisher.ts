@@ -8,10 +8,12 @@ import { selectBrandVersions, selectRecentVersions } from './versionRepo';
 /** Publishes change versions to Redis, where the gateway reads them (issue 18). */
 export interface VersionPublisher {
   /**
-   * After a write of a brand's resources commits: publishes their current versions, before
-   * the write's caller is answered, so whoever saw the write succeed sees a new ETag. Never
+   * After a write commits: publishes the versions it left (read after the commit), before the
+   * write's caller is answered, so whoever saw the write succeed sees a new ETag. Never
    * rejects: a failed publish is logged, and the sweep publishes it again within seconds.
    */
+  publish(versions: readonly ChangeVersion[]): Promise<void>;
+  /** The same for writes that did not read their versions: reads the current ones first. */
   published(brandId: string, resources: readonly ResourceName[]): Promise<void>;
   /** Stops the sweep. */
   stop(): void;
@@ -41,7 +43,7 @@ const CHUNK = 500;
  * serves the full page and writes back the version records returned with it).
  */
 export function startVersionPublisher(opts: VersionPublisherOptions): VersionPublisher {
-  const publish = async (versions: ChangeVersion[]): Promise<void> => {
+  const publish = async (versions: readonly ChangeVersion[]): Promise<void> => {
     for (let i = 0; i < versions.length; i += CHUNK)
       await publishChangeVersions(opts.redis, opts.keyPrefix, versions.slice(i, i + CHUNK));
   };
@@ -63,48 +65,17 @@ export function startVersionPublisher(opts: VersionPublisherOptions): VersionPub
   };
   const timer = opts.sweepMs > 0 ? setInterval(() => void sweep(), opts.sweepMs) : undefined;
   timer?.unref();
-  const publishNow = async (brandId: string, resources: readonly ResourceName[]) => {
+  const publishOrLog = async (versions: () => Promise<readonly ChangeVersion[]>): Promise<void> => {
     try {
-      await publish(await selectBrandVersions(opts.pool, brandId, resources));
+      await publish(await versions());
     } catch (err) {
-      opts.log.warn({ err, brand_id: brandId }, 'change version not published; the sweep will');
+      opts.log.warn({ err }, 'change version not published; the sweep will');
     }
   };
-  const coalesced = coalescing(publishNow);
   return {
+    publish: (versions) => publishOrLog(() => Promise.resolve(versions)),
     published: (brandId, resources) =>
-      coalesced(`${brandId}/${resources.join(',')}`, brandId, resources),
+      publishOrLog(() => selectBrandVersions(opts.pool, brandId, resources)),
     stop: () => clearInterval(timer),
-  };
-}
-
-/**
- * Coalesces concurrent publishes of one brand's resources: while one runs, every later call
- * shares a single run queued after it. That run reads the versions after every caller's
- * commit (each calls after committing), so it publishes what each of them needs, and a burst
- * of changes to one brand costs a few queries and Redis calls rather than one per change.
- * `run` must not reject.
- */
-function coalescing<A extends unknown[]>(
-  run: (...args: A) => Promise<void>,
-): (key: string, ...args: A) => Promise<void> {
-  interface Slot {
-    running: Promise<void>;
-    queued?: Promise<void>;
-  }
-  const slots = new Map<string, Slot>();
-  const start = (key: string, args: A): Promise<void> => {
-    const slot: Slot = { running: run(...args) };
-    slots.set(key, slot);
-    void slot.running.then(() => {
-      if (slots.get(key) === slot && slot.queued === undefined) slots.delete(key);
-    });
-    return slot.running;
-  };
-  return (key, ...args) => {
-    const slot = slots.get(key);
-    if (slot === undefined) return start(key, args);
-    slot.queued ??= slot.running.then(() => start(key, args));
-    return slot.queued;
   };
 }

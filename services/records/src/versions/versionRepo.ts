@@ -1,4 +1,4 @@
-import type { Pool } from '@brand/shared/db';
+import type { Pool, PoolClient } from '@brand/shared/db';
 import type { ChangeVersion } from '@brand/shared/changeVersions';
 import type { ResourceName } from '@brand/shared/resources';
 
@@ -24,11 +24,11 @@ export async function selectChangeVersion(
 
 /** The current versions of a brand's resources, for publishing after a write commits. */
 export async function selectBrandVersions(
-  pool: Pool,
+  db: Pool | PoolClient,
   brandId: string,
   resources: readonly ResourceName[],
 ): Promise<ChangeVersion[]> {
-  const { rows } = await pool.query<{ resource: string; version: string }>(
+  const { rows } = await db.query<{ resource: string; version: string }>(
     `select resource, sum(version)::bigint as version from change_versions
      where brand_id = $1 and resource = any($2)
      group by resource`,

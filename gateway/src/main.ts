@@ -14,6 +14,7 @@ import { listenForRevocations } from './auth/revocationListener';
 import { createPlansApi } from './clients/plansClient';
 import { createRecordsApi } from './clients/recordsClient';
 import { loadGatewayConfig, trustProxySetting } from './config';
+import { changeVersionRepair } from './records/changeVersions';
 import { GatewayMetrics } from './observability/metrics';
 import { describeEndpoints } from './endpoints/endpoints';
 import { renderOpenApiYaml } from './openapi/document';
@@ -91,6 +92,7 @@ async function main(): Promise<void> {
     records,
     plans,
     redis,
+    changeVersions: changeVersionRepair(redis, config.REDIS_KEY_PREFIX, log),
     metrics,
     health,
     openApiYaml: renderOpenApiYaml(describeEndpoints(), { serverUrl: config.PUBLIC_BASE_URL }),

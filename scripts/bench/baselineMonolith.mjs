@@ -9,6 +9,7 @@
 //   - an HMAC-SHA256-signed cursor bound to the brand.
 // Env: DATABASE_URL, CURSOR_SECRET. Listens on 127.0.0.1, a port the OS picks, and logs
 // {"msg":"listening","port":n} as the services do. No rate limit, no gRPC, no access log.
+// With If-None-Match, express's own ETag and 304 (S7; see `conditional` below).
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import express from 'express';
 import pg from 'pg';
@@ -65,10 +66,8 @@ async function brandOf(authorization) {
   return brandId;
 }
 
-const app = express();
-app.disable('x-powered-by');
-app.set('etag', false);
-app.get('/api/v1/submissions', async (req, res) => {
+/** One page as B0 answers it: res.json of the envelope. */
+async function listSubmissions(req, res) {
   const brandId = await brandOf(req.headers.authorization);
   if (!brandId) return res.status(401).json({ error: { code: 'invalid_key' } });
   const limit = req.query.limit === undefined ? 50 : Number(req.query.limit);
@@ -85,7 +84,23 @@ app.get('/api/v1/submissions', async (req, res) => {
   const page = { resource: 'submissions', count: rows.length, data: rows };
   if (rows.length === limit) page.next_cursor = encodeCursor(brandId, rows[rows.length - 1]);
   res.json(page);
-});
+}
+
+const app = express();
+app.disable('x-powered-by');
+app.set('etag', false);
+// S7: a request with If-None-Match is answered by express's own ETag handling, as a brand
+// engineer would get it by leaving the `etag` setting on: res.json builds the page, hashes
+// it into a weak ETag and answers 304 when If-None-Match matches (req.fresh). Requests
+// without it (S1, S2) keep the setting off, as before, so their figures are unchanged.
+const conditional = express();
+conditional.disable('x-powered-by');
+conditional.set('etag', true);
+conditional.get('/api/v1/submissions', listSubmissions);
+app.use((req, res, next) =>
+  req.headers['if-none-match'] === undefined ? next() : conditional(req, res, next),
+);
+app.get('/api/v1/submissions', listSubmissions);
 
 const server = app.listen(0, '127.0.0.1', () => {
   console.log(JSON.stringify({ msg: 'listening', port: server.address().port }));

@@ -8,6 +8,8 @@
 //   plans.mjs        S5 POST /api/v1/campaign-plans, new and replayed, vs S1 REST
 //   webhooks.mjs     S6 business changes -> outbox -> Kafka -> webhooks -> 10 HTTPS receivers
 //   otherBrands.mjs  a 10-row brand served beside a 1,000,000-row brand vs beside small ones
+//   polling.mjs      S7 re-reading an unchanged first page with If-None-Match (304) vs B0 with
+//                    express's ETag; S8 the same poller while a record changes every second
 //   stack.mjs / arms.mjs / report.mjs: processes, the interleaved measurement, the table.
 //
 // Everything runs on 127.0.0.1: a throwaway database (every service migrated, dropped at
@@ -32,10 +34,12 @@
 import os from 'node:os';
 import { installCleanupTriggers, runCleanups, wasInterrupted } from './lib/cleanup.mjs';
 import { tableCounters, waitForNoSessions } from './lib/infra.mjs';
+import { BenchRefusal, ensureKafka } from './lib/kafka.mjs';
 import { logTail } from './lib/processes.mjs';
 import { runDepthScenario } from './lib/depth.mjs';
 import { runOtherBrandsScenario } from './lib/otherBrands.mjs';
 import { runPageScenarios } from './lib/pages.mjs';
+import { runPollingScenarios } from './lib/polling.mjs';
 import { runPlansScenario, startPlans } from './lib/plans.mjs';
 import { loadavg, report } from './lib/report.mjs';
 import { createEnterpriseBrands, insertSubmissions } from './lib/seed.mjs';
@@ -93,6 +97,7 @@ async function main() {
   say(
     `machine: ${os.cpus().length} cpus, load average ${loadAtStart}${SETTINGS.smoke ? '; SMOKE run: harness and validity only' : ''}`,
   );
+  await ensureKafka();
   await build();
   const infra = await createInfrastructure();
   const { dbName, dbUrl } = infra;
@@ -173,6 +178,9 @@ async function main() {
   );
   await waitForPage(ctx.gatewayUrl, loadBrand.secret);
 
+  // after the work counters: B0's 304s read a page each (express builds it to hash it)
+  const polling = await runPollingScenarios(ctx);
+
   const plansResult = await runPlansScenario(ctx);
   const otherBrands = await runOtherBrandsScenario(ctx);
   const counters = await gatewayCounters(`http://127.0.0.1:${gateway.opsPort}`);
@@ -200,6 +208,7 @@ async function main() {
     plans: plansResult,
     webhooks,
     otherBrands,
+    polling,
     memory,
     work,
     invalid: ctx.invalid,
@@ -213,6 +222,11 @@ try {
   exitCode = report(await main()) ? 0 : 1;
 } catch (err) {
   if (wasInterrupted()) await new Promise(() => undefined); // the signal handler exits
+  if (err instanceof BenchRefusal) {
+    console.error(`[bench] refused: ${err.message}`);
+    await runCleanups();
+    process.exit(1);
+  }
   console.error(`[bench] failed: ${err.stack ?? err}`);
   for (const name of ['records-seed', 'records', 'gateway', 'b0', 'ceiling', 'plans', 'webhooks'])
     console.error(`--- ${name} log tail ---\n${logTail(`${LOG_DIR}/${name}.log`, 10)}`);

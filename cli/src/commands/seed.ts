@@ -79,7 +79,12 @@ async function demoBrand(backend: Backend): Promise<Brand> {
 
 /** Asks the data-plane RPC for one campaign: any record at all means "already seeded". */
 async function hasRecords(backend: Backend, brandId: string): Promise<boolean> {
-  const req = { brand_id: brandId, resource: Resource.RESOURCE_CAMPAIGNS, limit: 1 };
+  const req = {
+    brand_id: brandId,
+    resource: Resource.RESOURCE_CAMPAIGNS,
+    limit: 1,
+    with_change_version: false,
+  };
   const res = await backend.records('listRecordsPage', req);
   return res.count > 0;
 }

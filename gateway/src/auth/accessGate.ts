@@ -59,16 +59,21 @@ export class AccessGate {
     return check.identity as ApiIdentity;
   }
 
-  /** Charges `cost` units to the identity's brand budget and sets the RateLimit headers. */
+  /**
+   * Charges `cost` units to the identity's brand budget and sets the RateLimit headers;
+   * `peekKey` is read along in the same round trip (RateLimitDecision.peeked).
+   */
   async charge(
     res: Pick<ServerResponse, 'setHeader'>,
     identity: ApiIdentity,
     cost: number,
+    peekKey?: string,
   ): Promise<RateLimitDecision> {
     const decision = await this.limiter.consume(
       `brand:${identity.brandId}`,
       this.limitOf(identity),
       cost,
+      peekKey,
     );
     setRateLimitHeaders(res, 'brand', decision);
     return decision;

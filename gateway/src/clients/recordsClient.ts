@@ -11,6 +11,7 @@ interface ListRecordsCall {
   limit: number | undefined;
   cursor: string | undefined;
   since: string | undefined;
+  withChangeVersion: boolean;
 }
 
 /** What the gateway needs from the records process. Every call has the configured deadline. */
@@ -46,6 +47,7 @@ export function createRecordsApi(
     limit: call.limit,
     cursor: call.cursor,
     since: call.since,
+    with_change_version: call.withChangeVersion,
   });
   return {
     listRecordsPage: (call, requestId) =>

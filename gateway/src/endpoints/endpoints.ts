@@ -4,6 +4,7 @@ import type { Logger } from '@brand/shared/logger';
 import type { AccessGate } from '../auth/accessGate';
 import type { PlansApi } from '../clients/plansClient';
 import type { RecordsApi } from '../clients/recordsClient';
+import type { ChangeVersionRepair } from '../records/changeVersions';
 import { apiRegistry } from '../openapi/document';
 import type { Endpoint } from './endpoint';
 import { healthEndpoint, describeHealth, type HealthState } from './health/endpoint';
@@ -19,6 +20,8 @@ export interface EndpointDeps {
   records: RecordsApi;
   plans: PlansApi;
   redis: Redis;
+  /** Writes back change versions Redis lost (the list's ETag and 304). */
+  changeVersions: ChangeVersionRepair;
   health: HealthState;
   openApiYaml: string;
   mcp: { allowedOrigins: readonly string[]; maxBodyBytes: number; timeoutMs: number };
@@ -35,7 +38,7 @@ export function createEndpoints(deps: EndpointDeps): Endpoint[] {
     openApiDocumentEndpoint({ gate, yaml: deps.openApiYaml }),
     mcpEndpoint({ gate, records, plans, log, ...deps.mcp }),
     v1CampaignPlansEndpoint({ gate, plans }),
-    v1ResourcesListEndpoint({ gate, records }),
+    v1ResourcesListEndpoint({ gate, records, versions: deps.changeVersions }),
   ];
 }
 

@@ -26,6 +26,11 @@ export function registerComponents(registry: OpenAPIRegistry): void {
     description: 'Whole seconds to wait before retrying. Honour it.',
     schema: { type: 'integer', minimum: 1 },
   });
+  registry.registerComponent('headers', 'ETag', {
+    description:
+      'Strong entity tag of exactly this page: the brand, the resource, the query and every record on it (any insert or status change of a record of the resource gives every page of it a new tag). Send it back as `If-None-Match` to be answered 304 while nothing changed.',
+    schema: { type: 'string', examples: ['"x3Jd0aQ9sLw2VbN7cPz1mKf4YhT"'] },
+  });
   registry.registerComponent('headers', 'WWW-Authenticate', {
     description: 'RFC 6750 challenge: `Bearer realm="api"`.',
     schema: { type: 'string' },

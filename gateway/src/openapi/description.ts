@@ -24,6 +24,17 @@ instances, REST and MCP. Every authenticated request counts. Over the limit: 429
 seconds). Every counted response carries \`RateLimit-Policy\` and \`RateLimit\`. Requests without a valid key (and the public
 OpenAPI file) are limited per client address; past that budget even key checks stop (429) until it recovers.
 
+## Polling: ETag and 304
+Every list page carries a strong \`ETag\` of exactly what it holds: the brand, the resource, the query, and every record on
+it, including later status changes (any insert or status change of a record of a resource gives every page of that
+resource a new tag, on every instance, before the change is acknowledged). Send the tag back as \`If-None-Match\`: while
+the page is unchanged the answer is \`304 Not Modified\` with no body, the same \`ETag\` and the RateLimit fields, decided
+without reading the page. A 304 counts against the rate limit like any other request: the contract counts requests, and
+one rule for every request keeps the budget predictable across REST and MCP (GitHub does not count them; we do). Poll a
+first page every few seconds with its last \`ETag\`; on 200, store the new body and its \`ETag\`. \`If-None-Match: *\` is
+ignored (200). Responses stay \`Cache-Control: no-store\`: shared caches and browsers keep nothing of a brand's records, so
+revalidation is the client's own: it keeps the body it received and sends the tag itself.
+
 ## Errors
 Every error body is \`{"error": {"code", "message", "request_id", "details?"}}\` and every response carries \`X-Request-Id\`.
 Bad input is always a 4xx with a stable code; a 5xx never contains internals. On the MCP endpoint, refusals inside

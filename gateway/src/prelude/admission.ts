@@ -1,8 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { RequestHandler, Response } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import { rateLimitedError, type AccessGate } from '../auth/accessGate';
 import type { ApiIdentity } from '../auth/identity';
 import type { RequestScope } from '../http/requestScope';
+import type { RateLimitDecision } from '../ratelimit/limiter';
 
 /**
  * Admission, the last step of the request prelude, in the forms the two paths take: the key
@@ -17,13 +18,26 @@ import type { RequestScope } from '../http/requestScope';
  * handler (identityOf). MCP admits through the gate itself, since it prices a request by its
  * message count and answers a spent budget inside a tool result.
  */
-export function requireApiKey(gate: AccessGate): RequestHandler {
+export function requireApiKey(
+  gate: AccessGate,
+  /**
+   * A Redis key of the request to read along with the budget (the list's change version,
+   * issue 18), kept for the handler (peekedOf); undefined when the request names none.
+   */
+  peekKeyOf?: (req: Request, identity: ApiIdentity) => string | undefined,
+): RequestHandler {
   return async (req, res, next) => {
     const identity = await gate.identify(req, res);
-    await chargeBrand(gate, res, identity);
+    const decision = await chargeBrand(gate, res, identity, 1, peekKeyOf?.(req, identity));
     res.locals.identity = identity;
+    res.locals.peeked = decision.peeked;
     next();
   };
+}
+
+/** The value requireApiKey's peekKeyOf key had (null: missing; undefined: not read). */
+export function peekedOf(res: Response): string | null | undefined {
+  return res.locals.peeked as string | null | undefined;
 }
 
 /** The identity requireApiKey admitted; throws if the route forgot the step. */
@@ -51,14 +65,17 @@ export function knownIdentity(
 
 /**
  * The budget step for REST, on both paths: `cost` units of the brand's budget, with the
- * RateLimit headers; a spent budget throws rate_limited (429 with Retry-After).
+ * RateLimit headers; a spent budget throws rate_limited (429 with Retry-After). Resolves to
+ * the allowed decision, with `peekKey`'s value read along (RateLimitDecision.peeked).
  */
 export async function chargeBrand(
   gate: AccessGate,
   res: Pick<ServerResponse, 'setHeader'>,
   identity: ApiIdentity,
   cost = 1,
-): Promise<void> {
-  const decision = await gate.charge(res, identity, cost);
+  peekKey?: string,
+): Promise<RateLimitDecision> {
+  const decision = await gate.charge(res, identity, cost, peekKey);
   if (!decision.allowed) throw rateLimitedError(decision);
+  return decision;
 }

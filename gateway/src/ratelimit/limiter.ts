@@ -13,6 +13,11 @@ export interface RateLimitDecision {
   degraded: boolean;
   /** Identifies the units this call admitted, for refund(); absent when nothing was admitted. */
   reservation?: string;
+  /**
+   * The value of the `peekKey` the call named, read in the same round trip: null when the key
+   * does not exist, undefined when it was not read (none named, or the in-memory fallback).
+   */
+  peeked?: string | null;
 }
 
 export const WINDOW_SECONDS = 60;
@@ -23,8 +28,12 @@ export const WINDOW_SECONDS = 60;
  * Refused calls consume nothing, so a client that backs off as told recovers on time.
  */
 export interface RateLimiter {
-  /** Consumes `cost` units of `key`'s budget if they fit; cost 0 only inspects. */
-  consume(key: string, limit: number, cost: number): Promise<RateLimitDecision>;
+  /**
+   * Consumes `cost` units of `key`'s budget if they fit; cost 0 only inspects. `peekKey`, a
+   * key of the same store (same prefix), is read along in the same round trip where the
+   * store can (the brand's change version, issue 18): RateLimitDecision.peeked.
+   */
+  consume(key: string, limit: number, cost: number, peekKey?: string): Promise<RateLimitDecision>;
   /**
    * Gives back the units an allowed decision admitted (a reservation that turned out not to
    * be needed). Best effort: a refund that cannot reach its store is dropped, which only

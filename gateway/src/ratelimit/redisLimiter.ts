@@ -4,13 +4,22 @@ import { WINDOW_SECONDS, type ProbedRateLimiter, type RateLimitDecision } from '
 import { SLIDING_WINDOW_LUA } from './slidingWindowScript';
 import { toSeconds } from './seconds';
 
-/** allowed, remaining, reset_us, retry_us, and the epoch when it is not the one sent (else null). */
-type SlidingWindowResult = [number, number, number, number, string | null];
+/**
+ * allowed, remaining, reset_us, retry_us, the epoch when it is not the one sent (else null),
+ * and the peeked key's value when one was named and exists (else null).
+ */
+type SlidingWindowResult = [number, number, number, number, string | null, string | null];
 
 interface SlidingWindowRedis extends Redis {
   slidingWindow(
     key: string,
     epochKey: string,
+    ...args: Array<string | number>
+  ): Promise<SlidingWindowResult>;
+  slidingWindowPeek(
+    key: string,
+    epochKey: string,
+    peekKey: string,
     ...args: Array<string | number>
   ): Promise<SlidingWindowResult>;
 }
@@ -43,6 +52,9 @@ export class RedisSlidingWindowLimiter implements ProbedRateLimiter {
   ) {
     if (!('slidingWindow' in redis))
       redis.defineCommand('slidingWindow', { numberOfKeys: 2, lua: SLIDING_WINDOW_LUA });
+    // the same script (one SHA) with the key it reads along
+    if (!('slidingWindowPeek' in redis))
+      redis.defineCommand('slidingWindowPeek', { numberOfKeys: 3, lua: SLIDING_WINDOW_LUA });
     this.redis = redis as SlidingWindowRedis;
   }
 
@@ -51,7 +63,12 @@ export class RedisSlidingWindowLimiter implements ProbedRateLimiter {
     return this.redis.status === 'ready';
   }
 
-  async consume(key: string, limit: number, cost: number): Promise<RateLimitDecision> {
+  async consume(
+    key: string,
+    limit: number,
+    cost: number,
+    peekKey?: string,
+  ): Promise<RateLimitDecision> {
     // At most two calls: a call that carries the units is always decided.
     for (let call = 1; call <= 2; call++) {
       const sent = this.epoch;
@@ -69,11 +86,15 @@ export class RedisSlidingWindowLimiter implements ProbedRateLimiter {
         for (const [i, m] of seeds.members.entries())
           args.push(m, Math.ceil(seeds.agesMs[i]! * 1000));
       }
-      const [allowed, remaining, resetUs, retryUs, news] = await this.redis.slidingWindow(
-        this.storeKey(key),
-        this.epochKey(),
-        ...args,
-      );
+      const [allowed, remaining, resetUs, retryUs, news, peeked] =
+        peekKey === undefined
+          ? await this.redis.slidingWindow(this.storeKey(key), this.epochKey(), ...args)
+          : await this.redis.slidingWindowPeek(
+              this.storeKey(key),
+              this.epochKey(),
+              `${this.keyPrefix}${peekKey}`,
+              ...args,
+            );
       if (news !== null) this.adoptEpoch(news);
       if (allowed === EPOCH_CHANGED) continue; // the budget is now unsynced: the next call seeds it
       if (allowed === 1 && cost > 0)
@@ -88,6 +109,7 @@ export class RedisSlidingWindowLimiter implements ProbedRateLimiter {
         retryAfterSeconds: allowed === 1 ? 0 : Math.max(1, toSeconds(retryUs / 1000)),
         degraded: false,
         ...(allowed === 1 && cost > 0 ? { reservation: `${member}/${cost}` } : {}),
+        ...(peekKey === undefined ? {} : { peeked: peeked ?? null }),
       };
     }
     throw new Error('rate-limit script left the call undecided twice'); // the fallback decides

@@ -15,11 +15,16 @@ export class ResilientLimiter implements RateLimiter {
     private readonly onDecision: (d: RateLimitDecision) => void = () => undefined,
   ) {}
 
-  async consume(key: string, limit: number, cost: number): Promise<RateLimitDecision> {
+  async consume(
+    key: string,
+    limit: number,
+    cost: number,
+    peekKey?: string,
+  ): Promise<RateLimitDecision> {
     let decision: RateLimitDecision;
     if (this.primary.isReady()) {
       try {
-        decision = await this.primary.consume(key, limit, cost);
+        decision = await this.primary.consume(key, limit, cost, peekKey);
         this.setDegraded(false);
       } catch (err) {
         this.setDegraded(true, err);

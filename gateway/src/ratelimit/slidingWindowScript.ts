@@ -9,15 +9,18 @@ export const SLIDING_WINDOW_LUA = `
 -- KEYS[2]  the epoch: Redis's clock when the first call found none, set once per Redis
 --          lifetime. A Redis that restarted empty (or lost its keys) has none, or a new one,
 --          so callers learn that it forgot their units.
+-- KEYS[3]  optional: a key read along, in the same round trip (the brand's change version
+--          of the listed resource, so a conditional GET needs no second call)
 -- ARGV[1]  limit (units per window)      ARGV[2] window in milliseconds
 -- ARGV[3]  cost (units asked for; 0 only inspects)
 -- ARGV[4]  a member prefix unique to this call
 -- ARGV[5]  the epoch the caller last saw ('' for none)
 -- ARGV[6]  '1' when the call carries the caller's own units of this budget (its ledger)
 -- ARGV[7..] those units: member, age in microseconds, member, age, ...
--- Returns { allowed (0/1), remaining, reset_us, retry_us, epoch }, epoch nil when it is the
--- caller's; allowed is -1 when the epoch is not the caller's and it sent no units: nothing
--- was decided, call again with them.
+-- Returns { allowed (0/1), remaining, reset_us, retry_us, epoch, value of KEYS[3] }, epoch
+-- nil when it is the caller's, the value nil when KEYS[3] is absent or not named; allowed
+-- is -1 when the epoch is not the caller's and it sent no units: nothing was decided, call
+-- again with them.
 local key = KEYS[1]
 local limit = tonumber(ARGV[1])
 local window_us = tonumber(ARGV[2]) * 1000
@@ -80,10 +83,15 @@ if allowed == 0 then
   end
 end
 
--- The epoch only when it is news to the caller (false becomes a nil reply).
+-- The epoch only when it is news to the caller (false becomes a nil reply, and unlike a
+-- Lua nil it does not end the array).
 local news = false
 if epoch ~= ARGV[5] then
   news = epoch
 end
-return { allowed, limit - used, reset_us, retry_us, news }
+local peeked = false
+if KEYS[3] then
+  peeked = redis.call('GET', KEYS[3])
+end
+return { allowed, limit - used, reset_us, retry_us, news, peeked }
 `;

@@ -18,6 +18,8 @@ export interface PageJson {
   data: Buffer;
   /** `,"next_cursor":".."}` or `}` */
   tail: string;
+  /** With withChangeVersion: the brand's change version of the resource, read before the page. */
+  changeVersion?: string;
 }
 
 /**
@@ -31,6 +33,7 @@ export async function listPage(
   resource: ResourceName,
   params: ListParams,
   requestId: string,
+  opts: { withChangeVersion?: boolean } = {},
 ): Promise<PageJson> {
   const response = await records.listRecordsPage(
     {
@@ -39,15 +42,18 @@ export async function listPage(
       limit: params.limit,
       cursor: params.cursor,
       since: params.since,
+      withChangeVersion: opts.withChangeVersion ?? false,
     },
     requestId,
   );
+  const version = response.change_version;
   return {
     resource,
     count: response.count,
     head: `{"resource":"${resource}","count":${response.count},"data":`,
     data: response.data_json.length > 0 ? response.data_json : EMPTY_ARRAY,
     tail: response.next_cursor ? `,"next_cursor":${JSON.stringify(response.next_cursor)}}` : '}',
+    ...(version === undefined ? {} : { changeVersion: String(version) }),
   };
 }
 

@@ -153,7 +153,7 @@ describe('REST: GET /api/v1/{resource}', () => {
     await expectSameAnswer(get(path), undefined, fastPath);
   });
 
-  it('200 to If-None-Match: * (no conditional answers before issue 18)', async () => {
+  it('200 to If-None-Match: * (ignored: a list page always exists)', async () => {
     const headers = { ...bearer(key), 'if-none-match': '*' };
     const res = await expectSameAnswer(
       get('/api/v1/submissions?limit=1', headers),
@@ -161,6 +161,41 @@ describe('REST: GET /api/v1/{resource}', () => {
       true,
     );
     expect(res.status).toBe(200);
+    expect(headerOf(res, 'etag')).toMatch(/^"[A-Za-z0-9_-]{27}"$/);
+  });
+
+  describe('conditional requests (issue 18)', () => {
+    /** The page's current ETag, once the brand's version is in Redis (a 304 proves it). */
+    async function currentEtag(path: string): Promise<string> {
+      const etag = headerOf(await sendRaw(express.url, 'GET', path, bearer(key)), 'etag')!;
+      await waitFor(async () => {
+        const res = await sendRaw(express.url, 'GET', path, {
+          ...bearer(key),
+          'if-none-match': etag,
+        });
+        return res.status === 304;
+      });
+      return etag;
+    }
+
+    it.each([
+      ['304 to a matching If-None-Match', '/api/v1/submissions?limit=2', (e: string) => e, 304],
+      ['304 to a weak tag in a list', '/api/v1/submissions', (e: string) => `"x", W/${e}`, 304],
+      ['200 to another tag', '/api/v1/submissions?limit=2', () => '"other"', 200],
+    ])('%s', async (_label, path, send, status) => {
+      const etag = await currentEtag(path);
+      const headers = { ...bearer(key), 'if-none-match': send(etag) };
+      const res = await expectSameAnswer(get(path, headers), undefined, true);
+      expect(res.status).toBe(status);
+      expect(headerOf(res, 'etag')).toBe(etag);
+    });
+
+    it('304 to HEAD with a matching tag (express on both)', async () => {
+      const path = '/api/v1/submissions?limit=2';
+      const headers = { ...bearer(key), 'if-none-match': await currentEtag(path) };
+      const res = await expectSameAnswer({ ...get(path, headers), method: 'HEAD' }, '', false);
+      expect(res.status).toBe(304);
+    });
   });
 
   it('200 to HEAD, headers only', async () => {

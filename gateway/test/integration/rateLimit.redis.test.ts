@@ -177,6 +177,25 @@ describe('RedisSlidingWindowLimiter (Lua, real Redis)', () => {
     expect((await limiterA.consume(key, 5, 0)).remaining).toBe(4);
   });
 
+  it('reads a key along in the same script (the change version, issue 18): its value, or null', async () => {
+    const { key } = freshKey();
+    const peekKey = `rv:peek${keyCounter}:submissions`;
+    const missing = await limiterA.consume(key, 60, 1, peekKey);
+    expect(missing).toMatchObject({ allowed: true, remaining: 59, peeked: null });
+    await redisA.set(`${prefix}${peekKey}`, '42');
+    expect(await limiterB.consume(key, 60, 1, peekKey)).toMatchObject({
+      allowed: true,
+      remaining: 58,
+      peeked: '42',
+    });
+    // read also when refused, and never read without a key named
+    expect(await limiterA.consume(key, 60, 100, peekKey)).toMatchObject({
+      allowed: false,
+      peeked: '42',
+    });
+    expect((await limiterA.consume(key, 60, 1)).peeked).toBeUndefined();
+  });
+
   it('fails at once while Redis is unreachable (the fallback decides what happens then)', async () => {
     const closedPort = await new Promise<number>((resolve) => {
       const server = net.createServer().listen(0, '127.0.0.1', () => {

@@ -44,6 +44,8 @@ export interface ListRecordsInput {
   limit?: number;
   cursor?: string;
   since?: string;
+  /** Also return the change version (read before the page). */
+  with_change_version?: boolean;
 }
 
 /**
@@ -107,7 +109,11 @@ export function createAdminClient(recordsAddr: string, token = TEST_ADMIN_TOKEN)
   );
   const records = createCaller(recordsClient, settings);
   const listRecordsPage = (req: ListRecordsInput): Promise<ListRecordsPageResponse> =>
-    records('listRecordsPage', { ...req, resource: resourceValue(req.resource) });
+    records('listRecordsPage', {
+      ...req,
+      resource: resourceValue(req.resource),
+      with_change_version: req.with_change_version ?? false,
+    });
 
   return {
     access,

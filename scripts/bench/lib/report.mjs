@@ -186,6 +186,59 @@ function evaluate(r) {
       atMost(o.rowsRead.perRow, T.rowsReadPerRow),
     );
   }
+  if (r.polling) {
+    const { s7, s8 } = r.polling;
+    const [pb, pr] = ['B0', 'REST'].map((k) => s7.arms[k]);
+    const c7 = s7.cpuMsPerRequest;
+    add(
+      'S7 B0 polls/s (express ETag, 304)',
+      pb.rps,
+      undefined,
+      undefined,
+      undefined,
+      '(the baseline)',
+    );
+    vs('S7 REST polls/s (304)', pr.rps, pb.rps, (x) => atLeast(x, T.s7VsB0), '(vs B0)');
+    add(
+      'S7 REST poll p50 / p99 (ms)',
+      pr.p50,
+      pb.p50,
+      pr.p99 / ms(pb.p99),
+      undefined,
+      `p99 ${pr.p99} vs ${pb.p99}`,
+    );
+    vs(
+      'S7 CPU/poll all processes (ms)',
+      cpuSum(c7.REST),
+      cpuSum(c7.B0),
+      (x) => ({ target: `< ${T.s7CpuVsB0}`, pass: x < T.s7CpuVsB0 }),
+      '(vs B0)',
+    );
+    for (const [proc, value] of Object.entries(c7.REST))
+      add(`S7 CPU/poll ${proc} (ms)`, value, undefined, undefined);
+    for (const [proc, value] of Object.entries(c7.B0))
+      add(`S7 CPU/poll B0 ${proc} (ms)`, value, undefined, undefined);
+    add(
+      'S8 changes seen by the first poll after them',
+      s8.seenWithinOne,
+      s8.changes,
+      s8.seenWithinOne / s8.changes,
+      { target: '= all', pass: s8.seenWithinOne === s8.changes },
+      '(of changes)',
+    );
+    add('S8 stale answers (a 304 hiding a change)', s8.stale, undefined, undefined, {
+      target: '= 0',
+      pass: s8.stale === 0,
+    });
+    add(
+      'S8 polls: 304 / all',
+      s8.notModified,
+      s8.polls,
+      s8.notModified / s8.polls,
+      undefined,
+      `(ack to seen p50 ${s8.seenP50Ms} ms, max ${s8.seenMaxMs} ms)`,
+    );
+  }
   const m = r.memory;
   for (const name of Object.keys(m.peakRss)) {
     const idle = m.idle[name]?.rss;

@@ -18,6 +18,9 @@ export const TARGETS = {
   s6DeliveriesPerSecond: 1000,
   s6CommitTo2xxP99Ms: 1000,
   otherBrandsRatio: 1.2,
+  /** Issue 18: S7 polls/s at least 3x B0's, and CPU per poll of the whole system below B0's. */
+  s7VsB0: 3,
+  s7CpuVsB0: 1,
 };
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -97,6 +100,8 @@ export const SETTINGS = {
   otherBrandRows: intEnv('BENCH_OTHER_BRAND_ROWS', SMOKE ? 10_000 : 1_000_000),
   otherBrandSmallRows: 10,
   otherBrandPairs: SMOKE ? 20 : 400,
+  /** S8: seconds of polling, one record changed a second (so as many changes). */
+  s8Seconds: intEnv('BENCH_S8_SECONDS', SMOKE ? 3 : 10),
   /** BENCH_PROFILE=1: CPU profiles of every measured process into .local/bench/profiles. */
   profile: process.env.BENCH_PROFILE === '1',
   /** The whole run is aborted (and cleaned up) after this long. */

@@ -33,6 +33,7 @@ import {
   round,
   say,
 } from './settings.mjs';
+import { BROKERS } from './kafka.mjs';
 import { recordsEnv, spawnHelper, spawnMeasured } from './stack.mjs';
 
 const require = createRequire(import.meta.url);
@@ -41,11 +42,6 @@ const { RecordsServiceClient } = require('@brand/proto/records/v1');
 const { WebhooksServiceClient } = require('@brand/proto/webhooks/v1');
 const { EventType } = require('@brand/proto/events/v1');
 
-const BROKERS = (
-  process.env.BENCH_KAFKA_BROKERS ??
-  process.env.KAFKA_BROKERS ??
-  '127.0.0.1:9092'
-).split(',');
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function unary(client, method, request) {

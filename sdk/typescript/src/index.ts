@@ -65,7 +65,10 @@ export {
 export {
   WALK_PAGE_SIZE,
   type ListParams,
+  type NotModified,
   type Page,
+  type PollParams,
+  type PollResult,
   type RecordsResource,
   type WalkParams,
 } from './records/recordsResource.js';

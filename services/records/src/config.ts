@@ -27,6 +27,11 @@ const RecordsEnv = z
     REDIS_URL: z.string().url().default('redis://127.0.0.1:6379'),
     /** Prefix for every Redis key and channel; lets several stacks share one Redis. */
     REDIS_KEY_PREFIX: z.string().default('brs:'),
+    // Change versions (ETag and 304 at the gateway; docs/api.md "Polling")
+    /** How often versions changed recently are published again (a lost publish heals); 0: never. */
+    CHANGE_VERSION_SWEEP_MS: z.coerce.number().int().min(0).default(1_000),
+    /** How far back that sweep looks, in seconds. */
+    CHANGE_VERSION_SWEEP_WINDOW_SECONDS: z.coerce.number().int().min(1).max(3_600).default(60),
     // Pagination
     /** HMAC key for next_cursor values; at least 32 characters. */
     CURSOR_SECRET: z.string().min(32),

@@ -14,6 +14,7 @@ import { loadRecordsConfig, type RecordsConfig } from './config';
 
 import { migrate, SCHEMA } from './db/migrations';
 import { startOutboxRelay } from './outbox/relay';
+import { startVersionPublisher } from './versions/versionPublisher';
 import { outboxMetrics, type RelayObserver } from './outbox/relayMetrics';
 import { listenForOutbox } from './outbox/wakeups';
 import { createServer, SERVICE_NAMES } from './server';
@@ -34,6 +35,14 @@ async function main(): Promise<void> {
     queueWhileOffline: false,
     commandTimeoutMs: 1_000,
   });
+  const versions = startVersionPublisher({
+    pool,
+    redis,
+    keyPrefix: config.REDIS_KEY_PREFIX,
+    log,
+    sweepMs: config.CHANGE_VERSION_SWEEP_MS,
+    windowSeconds: config.CHANGE_VERSION_SWEEP_WINDOW_SECONDS,
+  });
   const registry = createMetricsRegistry();
   const { server, health } = createServer({
     pool,
@@ -43,6 +52,7 @@ async function main(): Promise<void> {
     metrics: new GrpcServerMetrics(registry),
     cursorSecret: config.CURSOR_SECRET,
     cursorSecretsPrevious: config.CURSOR_SECRETS_PREVIOUS,
+    versions,
   });
   const service = await listenGrpcService({
     server,
@@ -64,6 +74,7 @@ async function main(): Promise<void> {
       run: () => relay?.stop(Math.max(1_000, config.SHUTDOWN_GRACE_MS / 3)),
     },
     service.closeOps,
+    { name: 'stop the change-version sweep', run: () => versions.stop() },
     { name: 'close redis', run: () => closeRedis(redis) },
     { name: 'close database pool', run: () => pool.end() },
     { name: 'flush traces', run: stopTelemetry },

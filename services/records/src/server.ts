@@ -17,6 +17,7 @@ import type { RevocationNotifier } from './access/revocations';
 import { changeHandlers } from './changes/grpcHandlers';
 import { CursorCodec } from './records/cursor';
 import { recordsHandlers } from './records/grpcHandlers';
+import type { VersionPublisher } from './versions/versionPublisher';
 
 export interface RecordsDeps {
   pool: Pool;
@@ -27,6 +28,8 @@ export interface RecordsDeps {
   metrics?: RpcObserver;
   cursorSecret: string;
   cursorSecretsPrevious: string[];
+  /** Publishes change versions after writes (ETag and 304 at the gateway). */
+  versions: VersionPublisher;
 }
 
 /** The fully qualified names the health service reports on. */
@@ -46,8 +49,8 @@ export function createServer(deps: RecordsDeps): { server: Server; health: Healt
   });
   const cursors = new CursorCodec(deps.cursorSecret, deps.cursorSecretsPrevious);
   server.addService(RecordsServiceService, {
-    ...recordsHandlers({ pool: deps.pool, cursors }, rpc),
-    ...changeHandlers({ pool: deps.pool }, rpc),
+    ...recordsHandlers({ pool: deps.pool, cursors, versions: deps.versions }, rpc),
+    ...changeHandlers({ pool: deps.pool, versions: deps.versions }, rpc),
   });
   server.addService(
     AccessServiceService,

@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import { changeVersionKey } from '@brand/shared/changeVersions';
 import { isResourceName, type ResourceName } from '@brand/shared/resources';
 import type { ListParams } from '../../records/listParams';
 import { chargeBrand, knownIdentity } from '../../prelude/admission';
@@ -16,7 +17,7 @@ const PREFIX = '/api/v1/';
  * (a key's first request, a refusal before admission, an unknown resource, another query or
  * method) is express's. It runs the express route's steps for such a request, without its
  * router, middleware chain and response object: admission (the known key, then the brand's
- * budget: 429), then the page (page.ts).
+ * budget: 429, with the change version read along), then the page or 304 (page.ts).
  */
 export function resourcesListFastPath(deps: ListDeps): FastPath {
   return (req, res, scope) => {
@@ -25,8 +26,16 @@ export function resourcesListFastPath(deps: ListDeps): FastPath {
     const identity = knownIdentity(deps.gate, req, scope);
     if (identity === undefined) return undefined;
     scope.route = LIST_ROUTE;
-    return chargeBrand(deps.gate, res, identity).then(() =>
-      answerPage(deps.records, res, identity, read.resource, read.params, scope.requestId),
+    const versionKey = changeVersionKey(identity.brandId, read.resource);
+    return chargeBrand(deps.gate, res, identity, 1, versionKey).then((decision) =>
+      answerPage(deps, res, {
+        identity,
+        resource: read.resource,
+        params: read.params,
+        requestId: scope.requestId,
+        ifNoneMatch: req.headers['if-none-match'],
+        version: decision.peeked,
+      }),
     );
   };
 }

@@ -14,6 +14,28 @@ const RESOURCE_SUMMARIES: Record<ResourceName, string> = {
   links: 'List tracked creator links',
 };
 
+/** If-None-Match, the request header of a poll. */
+const ConditionalHeaders = z.object({
+  'If-None-Match': z
+    .string()
+    .optional()
+    .meta({
+      description:
+        'The `ETag` of a page you hold (or several, comma-separated; `W/` prefixes are compared weakly, RFC 9110). While the page is unchanged the answer is 304 with no body. `*` is ignored (a list page always exists).',
+      examples: ['"x3Jd0aQ9sLw2VbN7cPz1mKf4YhT"'],
+    }),
+});
+
+/** The page's headers: every response's, plus its ETag. */
+const PAGE_HEADERS = { ...COMMON_HEADERS, ETag: ref('headers', 'ETag') };
+
+/** 304: the poll's page is unchanged. */
+const NOT_MODIFIED: ResponseConfig = {
+  description:
+    '`If-None-Match` lists the current ETag: the page is unchanged. No body; the same `ETag`, `Cache-Control: no-store` and the RateLimit fields. Counts against the rate limit like any request.',
+  headers: PAGE_HEADERS,
+};
+
 /** The OpenAPI operations: the six concrete resources and the generic form. */
 export function describeV1ResourcesList(registry: OpenAPIRegistry): void {
   const commonErrors = {
@@ -53,15 +75,17 @@ export function describeV1ResourcesList(registry: OpenAPIRegistry): void {
       description:
         `One page of ${resource}, newest first (by created_at, then id). Default page size ${DEFAULT_LIMIT}, maximum ${MAX_LIMIT}. ` +
         'A full page carries `next_cursor`; pass it back as `cursor` for the next page, until a page comes back without one. ' +
-        'Walking the cursor reads each record exactly once, even while records are added or change status.',
+        'Walking the cursor reads each record exactly once, even while records are added or change status. ' +
+        'Every page carries an `ETag`; to poll cheaply, send it back as `If-None-Match` and get 304 (no body) while nothing changed.',
       security: [{ bearerAuth: [] }],
-      request: { query: ListQuery },
+      request: { query: ListQuery, headers: ConditionalHeaders },
       responses: {
         200: {
           description: 'One page of records.',
-          headers: COMMON_HEADERS as ResponseConfig['headers'],
+          headers: PAGE_HEADERS as ResponseConfig['headers'],
           content: { 'application/json': { schema: PAGE_SCHEMAS[resource] } },
         },
+        304: NOT_MODIFIED,
         ...commonErrors,
       },
     });
@@ -83,13 +107,15 @@ export function describeV1ResourcesList(registry: OpenAPIRegistry): void {
           .meta({ description: `One of ${RESOURCES.join(', ')}.`, examples: ['campaigns'] }),
       }),
       query: ListQuery,
+      headers: ConditionalHeaders,
     },
     responses: {
       200: {
         description: 'One page of records of the named resource.',
-        headers: COMMON_HEADERS as ResponseConfig['headers'],
+        headers: PAGE_HEADERS as ResponseConfig['headers'],
         content: { 'application/json': { schema: z.union(RESOURCES.map((r) => PAGE_SCHEMAS[r])) } },
       },
+      304: NOT_MODIFIED,
       ...commonErrors,
       404: errorResponse('`unknown_resource`: the name is not one of the six resources.'),
     },

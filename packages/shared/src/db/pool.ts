@@ -67,11 +67,15 @@ export function createServicePool(
 /**
  * Runs `fn` in a transaction on one client: commit on success, rollback and rethrow on
  * failure. The client is released either way (destroyed if rollback itself failed or its
- * connection was lost).
+ * connection was lost). `afterCommit` runs on the same client once the commit succeeded,
+ * before it is released (a read of what the commit made visible, without waiting for the
+ * pool again). It should not reject: the transaction is committed, so its error reaches the
+ * caller as the call's failure although the change took place.
  */
 export async function withTransaction<T>(
   pool: Pool,
   fn: (client: PoolClient) => Promise<T>,
+  afterCommit?: (client: PoolClient, result: T) => Promise<void>,
 ): Promise<T> {
   const client = await pool.connect();
   let broken: Error | undefined;
@@ -83,15 +87,19 @@ export async function withTransaction<T>(
   };
   client.on('error', onError);
   try {
-    await client.query('begin');
-    const result = await fn(client);
-    await client.query('commit');
+    let result: T;
+    try {
+      await client.query('begin');
+      result = await fn(client);
+      await client.query('commit');
+    } catch (err) {
+      await client.query('rollback').catch((rollbackErr: Error) => {
+        broken = rollbackErr;
+      });
+      throw err;
+    }
+    await afterCommit?.(client, result);
     return result;
-  } catch (err) {
-    await client.query('rollback').catch((rollbackErr: Error) => {
-      broken = rollbackErr;
-    });
-    throw err;
   } finally {
     client.removeListener('error', onError);
     client.release(broken);

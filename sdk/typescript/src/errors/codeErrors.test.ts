@@ -6,6 +6,7 @@ const meta = (status: number) => ({
   status,
   requestId: 'req_1',
   rateLimit: undefined,
+  etag: undefined,
   headers: new Headers(),
 });
 

@@ -13,7 +13,7 @@ export interface paths {
         };
         /**
          * List the brand's campaigns
-         * @description One page of campaigns, newest first (by created_at, then id). Default page size 50, maximum 200. A full page carries `next_cursor`; pass it back as `cursor` for the next page, until a page comes back without one. Walking the cursor reads each record exactly once, even while records are added or change status.
+         * @description One page of campaigns, newest first (by created_at, then id). Default page size 50, maximum 200. A full page carries `next_cursor`; pass it back as `cursor` for the next page, until a page comes back without one. Walking the cursor reads each record exactly once, even while records are added or change status. Every page carries an `ETag`; to poll cheaply, send it back as `If-None-Match` and get 304 (no body) while nothing changed.
          */
         get: operations["list_campaigns"];
         put?: never;
@@ -33,7 +33,7 @@ export interface paths {
         };
         /**
          * List creators' submissions (status pending, approved or rejected)
-         * @description One page of submissions, newest first (by created_at, then id). Default page size 50, maximum 200. A full page carries `next_cursor`; pass it back as `cursor` for the next page, until a page comes back without one. Walking the cursor reads each record exactly once, even while records are added or change status.
+         * @description One page of submissions, newest first (by created_at, then id). Default page size 50, maximum 200. A full page carries `next_cursor`; pass it back as `cursor` for the next page, until a page comes back without one. Walking the cursor reads each record exactly once, even while records are added or change status. Every page carries an `ETag`; to poll cheaply, send it back as `If-None-Match` and get 304 (no body) while nothing changed.
          */
         get: operations["list_submissions"];
         put?: never;
@@ -53,7 +53,7 @@ export interface paths {
         };
         /**
          * List payouts to creators (status pending, processing, paid or failed)
-         * @description One page of payouts, newest first (by created_at, then id). Default page size 50, maximum 200. A full page carries `next_cursor`; pass it back as `cursor` for the next page, until a page comes back without one. Walking the cursor reads each record exactly once, even while records are added or change status.
+         * @description One page of payouts, newest first (by created_at, then id). Default page size 50, maximum 200. A full page carries `next_cursor`; pass it back as `cursor` for the next page, until a page comes back without one. Walking the cursor reads each record exactly once, even while records are added or change status. Every page carries an `ETag`; to poll cheaply, send it back as `If-None-Match` and get 304 (no body) while nothing changed.
          */
         get: operations["list_payouts"];
         put?: never;
@@ -73,7 +73,7 @@ export interface paths {
         };
         /**
          * List the brand's deposits
-         * @description One page of deposits, newest first (by created_at, then id). Default page size 50, maximum 200. A full page carries `next_cursor`; pass it back as `cursor` for the next page, until a page comes back without one. Walking the cursor reads each record exactly once, even while records are added or change status.
+         * @description One page of deposits, newest first (by created_at, then id). Default page size 50, maximum 200. A full page carries `next_cursor`; pass it back as `cursor` for the next page, until a page comes back without one. Walking the cursor reads each record exactly once, even while records are added or change status. Every page carries an `ETag`; to poll cheaply, send it back as `If-None-Match` and get 304 (no body) while nothing changed.
          */
         get: operations["list_deposits"];
         put?: never;
@@ -93,7 +93,7 @@ export interface paths {
         };
         /**
          * List tracked conversions
-         * @description One page of conversions, newest first (by created_at, then id). Default page size 50, maximum 200. A full page carries `next_cursor`; pass it back as `cursor` for the next page, until a page comes back without one. Walking the cursor reads each record exactly once, even while records are added or change status.
+         * @description One page of conversions, newest first (by created_at, then id). Default page size 50, maximum 200. A full page carries `next_cursor`; pass it back as `cursor` for the next page, until a page comes back without one. Walking the cursor reads each record exactly once, even while records are added or change status. Every page carries an `ETag`; to poll cheaply, send it back as `If-None-Match` and get 304 (no body) while nothing changed.
          */
         get: operations["list_conversions"];
         put?: never;
@@ -113,7 +113,7 @@ export interface paths {
         };
         /**
          * List tracked creator links
-         * @description One page of links, newest first (by created_at, then id). Default page size 50, maximum 200. A full page carries `next_cursor`; pass it back as `cursor` for the next page, until a page comes back without one. Walking the cursor reads each record exactly once, even while records are added or change status.
+         * @description One page of links, newest first (by created_at, then id). Default page size 50, maximum 200. A full page carries `next_cursor`; pass it back as `cursor` for the next page, until a page comes back without one. Walking the cursor reads each record exactly once, even while records are added or change status. Every page carries an `ETag`; to poll cheaply, send it back as `If-None-Match` and get 304 (no body) while nothing changed.
          */
         get: operations["list_links"];
         put?: never;
@@ -752,6 +752,8 @@ export interface components {
         "RateLimit-Policy": string;
         /** @description Whole seconds to wait before retrying. Honour it. */
         "Retry-After": number;
+        /** @description Strong entity tag of exactly this page: the brand, the resource, the query and every record on it (any insert or status change of a record of the resource gives every page of it a new tag). Send it back as `If-None-Match` to be answered 304 while nothing changed. */
+        ETag: string;
         /** @description RFC 6750 challenge: `Bearer realm="api"`. */
         "WWW-Authenticate": string;
     };
@@ -769,7 +771,10 @@ export interface operations {
                 /** @description Only records created strictly after this RFC 3339 time. Works alone or with cursor; a cursor remembers the since it was issued under. */
                 since?: string;
             };
-            header?: never;
+            header?: {
+                /** @description The `ETag` of a page you hold (or several, comma-separated; `W/` prefixes are compared weakly, RFC 9110). While the page is unchanged the answer is 304 with no body. `*` is ignored (a list page always exists). */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -781,11 +786,23 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["CampaignPage"];
                 };
+            };
+            /** @description `If-None-Match` lists the current ETag: the page is unchanged. No body; the same `ETag`, `Cache-Control: no-store` and the RateLimit fields. Counts against the rate limit like any request. */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description `invalid_parameter` (limit, since or an unknown parameter) or `invalid_cursor`. */
             400: {
@@ -874,7 +891,10 @@ export interface operations {
                 /** @description Only records created strictly after this RFC 3339 time. Works alone or with cursor; a cursor remembers the since it was issued under. */
                 since?: string;
             };
-            header?: never;
+            header?: {
+                /** @description The `ETag` of a page you hold (or several, comma-separated; `W/` prefixes are compared weakly, RFC 9110). While the page is unchanged the answer is 304 with no body. `*` is ignored (a list page always exists). */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -886,11 +906,23 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["SubmissionPage"];
                 };
+            };
+            /** @description `If-None-Match` lists the current ETag: the page is unchanged. No body; the same `ETag`, `Cache-Control: no-store` and the RateLimit fields. Counts against the rate limit like any request. */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description `invalid_parameter` (limit, since or an unknown parameter) or `invalid_cursor`. */
             400: {
@@ -979,7 +1011,10 @@ export interface operations {
                 /** @description Only records created strictly after this RFC 3339 time. Works alone or with cursor; a cursor remembers the since it was issued under. */
                 since?: string;
             };
-            header?: never;
+            header?: {
+                /** @description The `ETag` of a page you hold (or several, comma-separated; `W/` prefixes are compared weakly, RFC 9110). While the page is unchanged the answer is 304 with no body. `*` is ignored (a list page always exists). */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -991,11 +1026,23 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["PayoutPage"];
                 };
+            };
+            /** @description `If-None-Match` lists the current ETag: the page is unchanged. No body; the same `ETag`, `Cache-Control: no-store` and the RateLimit fields. Counts against the rate limit like any request. */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description `invalid_parameter` (limit, since or an unknown parameter) or `invalid_cursor`. */
             400: {
@@ -1084,7 +1131,10 @@ export interface operations {
                 /** @description Only records created strictly after this RFC 3339 time. Works alone or with cursor; a cursor remembers the since it was issued under. */
                 since?: string;
             };
-            header?: never;
+            header?: {
+                /** @description The `ETag` of a page you hold (or several, comma-separated; `W/` prefixes are compared weakly, RFC 9110). While the page is unchanged the answer is 304 with no body. `*` is ignored (a list page always exists). */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -1096,11 +1146,23 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["DepositPage"];
                 };
+            };
+            /** @description `If-None-Match` lists the current ETag: the page is unchanged. No body; the same `ETag`, `Cache-Control: no-store` and the RateLimit fields. Counts against the rate limit like any request. */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description `invalid_parameter` (limit, since or an unknown parameter) or `invalid_cursor`. */
             400: {
@@ -1189,7 +1251,10 @@ export interface operations {
                 /** @description Only records created strictly after this RFC 3339 time. Works alone or with cursor; a cursor remembers the since it was issued under. */
                 since?: string;
             };
-            header?: never;
+            header?: {
+                /** @description The `ETag` of a page you hold (or several, comma-separated; `W/` prefixes are compared weakly, RFC 9110). While the page is unchanged the answer is 304 with no body. `*` is ignored (a list page always exists). */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -1201,11 +1266,23 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ConversionPage"];
                 };
+            };
+            /** @description `If-None-Match` lists the current ETag: the page is unchanged. No body; the same `ETag`, `Cache-Control: no-store` and the RateLimit fields. Counts against the rate limit like any request. */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description `invalid_parameter` (limit, since or an unknown parameter) or `invalid_cursor`. */
             400: {
@@ -1294,7 +1371,10 @@ export interface operations {
                 /** @description Only records created strictly after this RFC 3339 time. Works alone or with cursor; a cursor remembers the since it was issued under. */
                 since?: string;
             };
-            header?: never;
+            header?: {
+                /** @description The `ETag` of a page you hold (or several, comma-separated; `W/` prefixes are compared weakly, RFC 9110). While the page is unchanged the answer is 304 with no body. `*` is ignored (a list page always exists). */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -1306,11 +1386,23 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["LinkPage"];
                 };
+            };
+            /** @description `If-None-Match` lists the current ETag: the page is unchanged. No body; the same `ETag`, `Cache-Control: no-store` and the RateLimit fields. Counts against the rate limit like any request. */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description `invalid_parameter` (limit, since or an unknown parameter) or `invalid_cursor`. */
             400: {
@@ -1399,7 +1491,10 @@ export interface operations {
                 /** @description Only records created strictly after this RFC 3339 time. Works alone or with cursor; a cursor remembers the since it was issued under. */
                 since?: string;
             };
-            header?: never;
+            header?: {
+                /** @description The `ETag` of a page you hold (or several, comma-separated; `W/` prefixes are compared weakly, RFC 9110). While the page is unchanged the answer is 304 with no body. `*` is ignored (a list page always exists). */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description One of campaigns, submissions, payouts, deposits, conversions, links. */
                 resource: string;
@@ -1414,11 +1509,23 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["CampaignPage"] | components["schemas"]["SubmissionPage"] | components["schemas"]["PayoutPage"] | components["schemas"]["DepositPage"] | components["schemas"]["ConversionPage"] | components["schemas"]["LinkPage"];
                 };
+            };
+            /** @description `If-None-Match` lists the current ETag: the page is unchanged. No body; the same `ETag`, `Cache-Control: no-store` and the RateLimit fields. Counts against the rate limit like any request. */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description `invalid_parameter` (limit, since or an unknown parameter) or `invalid_cursor`. */
             400: {

@@ -7,6 +7,7 @@ export function responseMeta(response: Pick<Response, 'status' | 'headers'>): Re
     status: response.status,
     requestId: response.headers.get('x-request-id') ?? undefined,
     rateLimit: parseRateLimit(response.headers),
+    etag: response.headers.get('etag') ?? undefined,
     headers: response.headers,
   };
 }

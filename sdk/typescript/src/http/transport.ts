@@ -34,6 +34,10 @@ export interface RequestSpec {
   body?: unknown;
   /** May the request be sent again after a failure without doing anything twice? */
   idempotent: boolean;
+  /** Extra request headers (If-None-Match). */
+  headers?: Record<string, string>;
+  /** A 304 is a result (body undefined), not an error: the request was conditional. */
+  notModifiedIsResult?: boolean;
   signal?: AbortSignal | undefined;
 }
 
@@ -99,6 +103,7 @@ export class Transport {
       Accept: 'application/json',
       'User-Agent': this.config.userAgent,
       ...(spec.body === undefined ? {} : { 'Content-Type': 'application/json' }),
+      ...spec.headers,
     };
   }
 
@@ -123,6 +128,8 @@ export class Transport {
       const text = await response.text();
       const meta = responseMeta(response);
       if (response.ok) return { ok: true, result: { body: parseJson<T>(text, meta), meta } };
+      if (response.status === 304 && spec.notModifiedIsResult)
+        return { ok: true, result: { body: undefined as T, meta } };
       return {
         ok: false,
         error: errorFromResponse(text, meta, this.now()),

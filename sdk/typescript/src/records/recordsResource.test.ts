@@ -69,6 +69,36 @@ describe('RecordsResource.list', () => {
   });
 });
 
+describe('RecordsResource.poll', () => {
+  it('sends If-None-Match with the held ETag and answers NotModified to a 304', async () => {
+    const { transport, requests } = testTransport([
+      { status: 200, body: pageBody('submissions', ['a']), headers: { etag: '"v1"' } },
+      { status: 304, headers: { etag: '"v1"', ratelimit: '"brand";r=58;t=60' } },
+    ]);
+    const resource = new RecordsResource(transport, 'submissions');
+    const first = await resource.poll({ limit: 1 });
+    expect(requests[0]!.headers.get('if-none-match')).toBeNull();
+    if (first.notModified) throw new Error('the first poll has no ETag to match');
+    expect(first.meta.etag).toBe('"v1"');
+    expect(ids(first.data)).toEqual(['a']);
+    const second = await resource.poll({ limit: 1, etag: first.meta.etag });
+    expect(requests[1]!.headers.get('if-none-match')).toBe('"v1"');
+    expect(second).toMatchObject({ notModified: true, meta: { status: 304, etag: '"v1"' } });
+    expect(second.meta.rateLimit?.remaining).toBe(58);
+  });
+
+  it('answers the new page when it changed, and list() still treats a 304 as an error', async () => {
+    const { transport } = testTransport([
+      { status: 200, body: pageBody('links', ['b']), headers: { etag: '"v2"' } },
+      { status: 304, headers: { etag: '"v2"' } },
+    ]);
+    const resource = new RecordsResource(transport, 'links');
+    const changed = await resource.poll({ etag: '"v1"' });
+    expect(changed).toMatchObject({ notModified: false, meta: { etag: '"v2"' } });
+    await expect(resource.list()).rejects.toThrow();
+  });
+});
+
 describe('RecordsResource.all', () => {
   it('walks the cursor and yields every record once, in order, at the maximum page size by default', async () => {
     const { transport, requests } = testTransport(pagingApi(450));

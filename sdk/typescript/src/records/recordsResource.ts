@@ -1,6 +1,6 @@
 import { RateLimitedError } from '../errors/codeErrors.js';
 import type { ResponseMeta } from '../responseMeta.js';
-import type { Transport } from '../http/transport.js';
+import type { RequestSpec, Transport } from '../http/transport.js';
 import type { Envelope, RecordsByResource, ResourceName } from './recordTypes.js';
 
 export interface ListParams {
@@ -24,8 +24,23 @@ export interface WalkParams {
   signal?: AbortSignal;
 }
 
-/** One page plus what the response said about itself (status, request id, rate limit). */
+/** One page plus what the response said about itself (status, request id, rate limit, ETag). */
 export type Page<R extends ResourceName> = Envelope<R> & { meta: ResponseMeta };
+
+export interface PollParams extends ListParams {
+  /** The `meta.etag` of the page you hold: while it is unchanged the answer is NotModified. */
+  etag?: string;
+}
+
+/** A poll's answer while the page is unchanged (HTTP 304): keep the page you hold. */
+export interface NotModified {
+  notModified: true;
+  /** Status 304, the same `etag`, the rate limit (a 304 counts against it). */
+  meta: ResponseMeta;
+}
+
+/** A poll's answer: the changed (or first) page, or NotModified. */
+export type PollResult<R extends ResourceName> = (Page<R> & { notModified: false }) | NotModified;
 
 /** The walk's default page size: the API's maximum, so a walk spends the fewest requests. */
 export const WALK_PAGE_SIZE = 200;
@@ -51,7 +66,31 @@ export class RecordsResource<R extends ResourceName> {
 
   /** One page, newest first (GET /api/v1/{resource}). */
   async list(params: ListParams = {}): Promise<Page<R>> {
-    const { body, meta } = await this.transport.request<Envelope<R>>({
+    const { body, meta } = await this.transport.request<Envelope<R>>(this.pageRequest(params));
+    return { ...body, meta };
+  }
+
+  /**
+   * One page, conditionally: with the `etag` of the page you hold, an unchanged page answers
+   * NotModified (HTTP 304, no body, decided by the API without reading the page); a changed
+   * one answers the new page with its new `meta.etag`. For integrations that re-read a first
+   * page every few seconds:
+   * `const r = await client.submissions.poll({ etag: held?.meta.etag }); if (!r.notModified) held = r;`
+   * Each poll counts against the brand's rate limit, 304 or not.
+   */
+  async poll(params: PollParams = {}): Promise<PollResult<R>> {
+    const { body, meta } = await this.transport.request<Envelope<R> | undefined>({
+      ...this.pageRequest(params),
+      ...(params.etag === undefined ? {} : { headers: { 'If-None-Match': params.etag } }),
+      notModifiedIsResult: true,
+    });
+    if (body === undefined) return { notModified: true, meta };
+    const page: Page<R> = { ...body, meta };
+    return Object.assign(page, { notModified: false as const });
+  }
+
+  private pageRequest(params: ListParams): RequestSpec {
+    return {
       method: 'GET',
       path: `/api/v1/${this.resource}`,
       query: {
@@ -61,8 +100,7 @@ export class RecordsResource<R extends ResourceName> {
       },
       idempotent: true,
       signal: params.signal,
-    });
-    return { ...body, meta };
+    };
   }
 
   /**

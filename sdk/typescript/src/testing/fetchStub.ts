@@ -55,7 +55,7 @@ export function fetchStub(
           ? answer.body
           : JSON.stringify(answer.body);
     return Promise.resolve(
-      new Response(answer.status === 204 ? null : body, {
+      new Response(answer.status === 204 || answer.status === 304 ? null : body, {
         status: answer.status,
         headers: { 'content-type': 'application/json', ...answer.headers },
       }),

@@ -12,7 +12,7 @@ import {
   RESOURCE_NAMES,
   TimeoutError,
 } from '@brand-records/client';
-import { makeBrandWithKey, makeRecords, startStack, type Stack } from '@brand/testkit';
+import { makeBrandWithKey, makeRecords, startStack, waitFor, type Stack } from '@brand/testkit';
 
 let stack: Stack;
 let client: BrandRecords;
@@ -171,5 +171,29 @@ describe('typed errors from the gateway', () => {
       hanging.closeAllConnections();
       await new Promise<void>((resolve) => hanging.close(() => resolve()));
     }
+  });
+});
+
+describe('poll (issue 18)', () => {
+  it('answers NotModified while the page is unchanged, and the new page after a change', async () => {
+    const first = await client.deposits.poll({ limit: 10 });
+    if (first.notModified) throw new Error('a poll without an ETag is always a page');
+    expect(first.meta.etag).toMatch(/^"[A-Za-z0-9_-]{27}"$/);
+    // the brand's first page writes its change version back to Redis; then 304s come
+    const unchanged = await waitFor(async () => {
+      const r = await client.deposits.poll({ limit: 10, etag: first.meta.etag });
+      return r.notModified ? r : undefined;
+    });
+    expect(unchanged.meta).toMatchObject({ status: 304, etag: first.meta.etag });
+    await makeRecords(stack.db.pool, brandId, 'deposits', 1);
+    const changed = await waitFor(
+      async () => {
+        const r = await client.deposits.poll({ limit: 10, etag: first.meta.etag });
+        return r.notModified ? undefined : r;
+      },
+      { timeoutMs: 5_000, what: 'the new deposit changes the page' },
+    );
+    expect(changed.count).toBe(first.count + 1);
+    expect(changed.meta.etag).not.toBe(first.meta.etag);
   });
 });

@@ -1,11 +1,13 @@
 import { z } from 'zod';
 import { withTransaction, type Pool, type PoolClient } from '@brand/shared/db';
+import type { ChangeVersion } from '@brand/shared/changeVersions';
 import type { EventTypeName } from '@brand/shared/enums';
 import { AppError, parseOrThrow } from '@brand/shared/errors';
 import { idPrefix, newId, type IdKind } from '@brand/shared/ids';
 import type { RecordRow } from '../records/recordRepo';
 import { RESOURCE_TABLES } from '../records/resourceTables';
 import { insertOutboxEvent } from '../outbox/outboxRepo';
+import { selectBrandVersions } from '../versions/versionRepo';
 import {
   lockCampaign,
   lockPayout,
@@ -21,6 +23,11 @@ import {
 export interface ChangeResult {
   record: RecordRow;
   eventId: string;
+  /**
+   * The changed resource's version as the commit left it (read on the same connection right
+   * after the commit), for publishing; empty when that read failed (the sweep publishes it).
+   */
+  versions: ChangeVersion[];
 }
 
 /** The longest rejection reason accepted; it is shown to the creator, so it stays short. */
@@ -56,26 +63,37 @@ async function applyTransition(pool: Pool, t: Transition, id: string): Promise<C
       details: [{ field: t.idField, message }],
     });
   }
-  return withTransaction(pool, async (client) => {
-    const locked = await t.lock(client, id);
-    if (!locked) throw new AppError('not_found', `No ${t.noun} ${id}.`);
-    if (!t.from.includes(locked.status)) {
-      const already = locked.status === t.to ? ' already' : '';
-      throw new AppError(
-        'precondition_failed',
-        `${capitalise(t.noun)} ${id} is${already} ${locked.status}; only a ${t.from.join(' or ')} ${t.noun} can become ${t.to}.`,
-      );
-    }
-    const record = await t.write(client, id);
-    const eventId = newId('event');
-    await insertOutboxEvent(client, {
-      id: eventId,
-      brandId: locked.brand_id,
-      type: t.event,
-      payload: eventObjectJson(t.resource, record),
-    });
-    return { record, eventId };
-  });
+  let brandId = '';
+  const versions: ChangeVersion[] = [];
+  const change = await withTransaction(
+    pool,
+    async (client) => {
+      const locked = await t.lock(client, id);
+      if (!locked) throw new AppError('not_found', `No ${t.noun} ${id}.`);
+      if (!t.from.includes(locked.status)) {
+        const already = locked.status === t.to ? ' already' : '';
+        throw new AppError(
+          'precondition_failed',
+          `${capitalise(t.noun)} ${id} is${already} ${locked.status}; only a ${t.from.join(' or ')} ${t.noun} can become ${t.to}.`,
+        );
+      }
+      const record = await t.write(client, id);
+      const eventId = newId('event');
+      await insertOutboxEvent(client, {
+        id: eventId,
+        brandId: locked.brand_id,
+        type: t.event,
+        payload: eventObjectJson(t.resource, record),
+      });
+      brandId = locked.brand_id;
+      return { record, eventId };
+    },
+    // after the commit, on the same connection: no second wait for the pool per change
+    async (client) => {
+      versions.push(...(await selectBrandVersions(client, brandId, [t.resource]).catch(() => [])));
+    },
+  );
+  return { ...change, versions };
 }
 
 const capitalise = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1);

@@ -9,6 +9,8 @@ import type { Pool } from '@brand/shared/db';
 import { RESOURCE_ENUM } from '@brand/shared/enums';
 import { AppError } from '@brand/shared/errors';
 import type { RpcBuilder } from '@brand/shared/grpc';
+import { RESOURCES } from '@brand/shared/resources';
+import type { VersionPublisher } from '../versions/versionPublisher';
 import type { CursorCodec } from './cursor';
 import { listRecordsJson, type ListRequest } from './recordService';
 import { seedDemoData } from './seedService';
@@ -16,6 +18,7 @@ import { seedDemoData } from './seedService';
 export interface RecordsHandlerDeps {
   pool: Pool;
   cursors: CursorCodec;
+  versions: VersionPublisher;
 }
 
 /** The domain request of ListRecordsPage; refuses a missing resource or brand. */
@@ -31,6 +34,7 @@ function listRequestOf(req: ListRecordsPageRequest): ListRequest {
     limit: req.limit,
     cursor: req.cursor,
     since: req.since,
+    withChangeVersion: req.with_change_version,
   };
 }
 
@@ -48,13 +52,18 @@ export function recordsHandlers(
           data_json: Buffer.from(page.json),
           count: page.count,
           next_cursor: page.nextCursor,
+          change_version: page.changeVersion === undefined ? undefined : Number(page.changeVersion),
         };
       },
     ),
 
     seedDemoData: rpc.admin<SeedDemoDataRequest, SeedDemoDataResponse>(
       'SeedDemoData',
-      async (req) => ({ created: await seedDemoData(deps.pool, req.brand_id, req.scale || 1) }),
+      async (req) => {
+        const created = await seedDemoData(deps.pool, req.brand_id, req.scale || 1);
+        await deps.versions.published(req.brand_id, RESOURCES);
+        return { created };
+      },
     ),
   };
 }

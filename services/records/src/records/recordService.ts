@@ -9,6 +9,7 @@ import {
   type ResourceName,
 } from '@brand/shared/resources';
 import type { CursorCodec } from './cursor';
+import { selectChangeVersion } from '../versions/versionRepo';
 import { selectPageJson, type PageQuery } from './recordRepo';
 
 export interface ListRequest {
@@ -17,6 +18,8 @@ export interface ListRequest {
   limit: number | undefined;
   cursor: string | undefined;
   since: string | undefined;
+  /** Also read the brand's change version of the resource (before the page). */
+  withChangeVersion?: boolean;
 }
 
 /** One page rendered as JSON (ListRecordsPage): `json` is the public records array. */
@@ -25,6 +28,8 @@ export interface JsonListResult {
   count: number;
   /** Present exactly when the page is full (SPEC 4.1 rule 1). */
   nextCursor: string | undefined;
+  /** With withChangeVersion: the version read before the page (versionRepo). */
+  changeVersion?: string;
 }
 
 type ListDeps = { pool: Pool; cursors: CursorCodec };
@@ -84,10 +89,15 @@ function nextCursorOf(
  */
 export async function listRecordsJson(deps: ListDeps, req: ListRequest): Promise<JsonListResult> {
   const q = resolvePage(deps, req);
+  // First, and awaited: the page must hold at least what the version claims.
+  const changeVersion = req.withChangeVersion
+    ? await selectChangeVersion(deps.pool, req.brandId, req.resource)
+    : undefined;
   const page = await selectPageJson(deps.pool, q);
   return {
     json: page.json,
     count: page.count,
     nextCursor: nextCursorOf(deps, q, page.count, page.last),
+    ...(changeVersion === undefined ? {} : { changeVersion }),
   };
 }

@@ -101,7 +101,15 @@ export interface ListRecordsPageRequest {
     | string
     | undefined;
   /** RFC 3339 timestamp; only records created strictly after it are returned. */
-  since?: string | undefined;
+  since?:
+    | string
+    | undefined;
+  /**
+   * Also return the brand's change version of the resource (change_version), read before
+   * the page, so it never claims more than the page holds. The gateway asks when Redis
+   * does not know the version (issue 18: ETag and 304).
+   */
+  with_change_version: boolean;
 }
 
 /** ListRecordsPageResponse is one page of records as finished JSON. */
@@ -116,7 +124,15 @@ export interface ListRecordsPageResponse {
   /** How many records data_json holds. */
   count: number;
   /** Set only when the page is full (count equals the limit). */
-  next_cursor?: string | undefined;
+  next_cursor?:
+    | string
+    | undefined;
+  /**
+   * With with_change_version: the brand's change version of the resource, read before the
+   * page (every record write advances it in its own transaction); 0 when nothing was ever
+   * written. The page may already hold a later change, never an earlier state.
+   */
+  change_version?: number | undefined;
 }
 
 /**
@@ -304,7 +320,14 @@ export interface SettleCampaignResponse {
 }
 
 function createBaseListRecordsPageRequest(): ListRecordsPageRequest {
-  return { brand_id: "", resource: 0, limit: undefined, cursor: undefined, since: undefined };
+  return {
+    brand_id: "",
+    resource: 0,
+    limit: undefined,
+    cursor: undefined,
+    since: undefined,
+    with_change_version: false,
+  };
 }
 
 export const ListRecordsPageRequest: MessageFns<ListRecordsPageRequest> = {
@@ -323,6 +346,9 @@ export const ListRecordsPageRequest: MessageFns<ListRecordsPageRequest> = {
     }
     if (message.since !== undefined) {
       writer.uint32(42).string(message.since);
+    }
+    if (message.with_change_version !== false) {
+      writer.uint32(48).bool(message.with_change_version);
     }
     return writer;
   },
@@ -380,6 +406,14 @@ export const ListRecordsPageRequest: MessageFns<ListRecordsPageRequest> = {
             message.since = reader.string();
             continue;
           }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.with_change_version = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -403,6 +437,11 @@ export const ListRecordsPageRequest: MessageFns<ListRecordsPageRequest> = {
       limit: isSet(object.limit) ? globalThis.Number(object.limit) : undefined,
       cursor: isSet(object.cursor) ? globalThis.String(object.cursor) : undefined,
       since: isSet(object.since) ? globalThis.String(object.since) : undefined,
+      with_change_version: isSet(object.withChangeVersion)
+        ? globalThis.Boolean(object.withChangeVersion)
+        : isSet(object.with_change_version)
+        ? globalThis.Boolean(object.with_change_version)
+        : false,
     };
   },
 
@@ -423,6 +462,9 @@ export const ListRecordsPageRequest: MessageFns<ListRecordsPageRequest> = {
     if (message.since !== undefined) {
       obj.since = message.since;
     }
+    if (message.with_change_version !== false) {
+      obj.withChangeVersion = message.with_change_version;
+    }
     return obj;
   },
 
@@ -436,12 +478,13 @@ export const ListRecordsPageRequest: MessageFns<ListRecordsPageRequest> = {
     message.limit = object.limit ?? undefined;
     message.cursor = object.cursor ?? undefined;
     message.since = object.since ?? undefined;
+    message.with_change_version = object.with_change_version ?? false;
     return message;
   },
 };
 
 function createBaseListRecordsPageResponse(): ListRecordsPageResponse {
-  return { data_json: Buffer.alloc(0), count: 0, next_cursor: undefined };
+  return { data_json: Buffer.alloc(0), count: 0, next_cursor: undefined, change_version: undefined };
 }
 
 export const ListRecordsPageResponse: MessageFns<ListRecordsPageResponse> = {
@@ -454,6 +497,9 @@ export const ListRecordsPageResponse: MessageFns<ListRecordsPageResponse> = {
     }
     if (message.next_cursor !== undefined) {
       writer.uint32(26).string(message.next_cursor);
+    }
+    if (message.change_version !== undefined) {
+      writer.uint32(32).int64(message.change_version);
     }
     return writer;
   },
@@ -495,6 +541,14 @@ export const ListRecordsPageResponse: MessageFns<ListRecordsPageResponse> = {
             message.next_cursor = reader.string();
             continue;
           }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.change_version = longToNumber(reader.int64());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -520,6 +574,11 @@ export const ListRecordsPageResponse: MessageFns<ListRecordsPageResponse> = {
         : isSet(object.next_cursor)
         ? globalThis.String(object.next_cursor)
         : undefined,
+      change_version: isSet(object.changeVersion)
+        ? globalThis.Number(object.changeVersion)
+        : isSet(object.change_version)
+        ? globalThis.Number(object.change_version)
+        : undefined,
     };
   },
 
@@ -534,6 +593,9 @@ export const ListRecordsPageResponse: MessageFns<ListRecordsPageResponse> = {
     if (message.next_cursor !== undefined) {
       obj.nextCursor = message.next_cursor;
     }
+    if (message.change_version !== undefined) {
+      obj.changeVersion = Math.round(message.change_version);
+    }
     return obj;
   },
 
@@ -545,6 +607,7 @@ export const ListRecordsPageResponse: MessageFns<ListRecordsPageResponse> = {
     message.data_json = object.data_json ?? Buffer.alloc(0);
     message.count = object.count ?? 0;
     message.next_cursor = object.next_cursor ?? undefined;
+    message.change_version = object.change_version ?? undefined;
     return message;
   },
 };

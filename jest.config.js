@@ -6,6 +6,8 @@
 const moduleNameMapper = {
   '^@brand/shared/(.*)$': '<rootDir>/packages/shared/src/$1',
   '^@brand/proto/access/v1$': '<rootDir>/proto/gen/brand/access/v1/access.ts',
+  '^@brand/proto/access/v1/sessions$': '<rootDir>/proto/gen/brand/access/v1/sessions.ts',
+  '^@brand/proto/activity/v1$': '<rootDir>/proto/gen/brand/activity/v1/activity.ts',
   '^@brand/proto/records/v1$': '<rootDir>/proto/gen/brand/records/v1/records.ts',
   '^@brand/proto/events/v1$': '<rootDir>/proto/gen/brand/events/v1/events.ts',
   '^@brand/proto/webhooks/v1$': '<rootDir>/proto/gen/brand/webhooks/v1/webhooks.ts',

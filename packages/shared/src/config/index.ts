@@ -15,3 +15,8 @@ export {
   refusePublishedSecrets,
 } from './callerTokens';
 export { databaseEnv, grpcServiceEnv, processEnv } from './serviceEnv';
+export {
+  assertionPrivateKeyEnv,
+  assertionPublicKeyEnv,
+  requireAssertionKeyWithConsoleToken,
+} from './consoleEnv';

@@ -1,7 +1,7 @@
 import type { Plan, PlansServiceServer } from '@brand/proto/plans/v1';
 import { CAMPAIGN_TYPES, PLAN_STATUSES } from '@brand/shared/enums';
 import { AppError, parseOrThrow } from '@brand/shared/errors';
-import type { RpcBuilder } from '@brand/shared/grpc';
+import { notYet, type RpcBuilder } from '@brand/shared/grpc';
 import { PlanInputMessageSchema, reviewPathFor } from '@brand/shared/plans';
 import {
   finishFailure,
@@ -118,9 +118,12 @@ export function plansHandlers(
       return {
         plans: page.plans.map((p) => toPlan(p, { withNotes: true })),
         next_page_token: page.nextPageToken,
+        pending_count: 0,
+        pending_limit: deps.pendingLimit,
       };
     }),
     cancelPlan: rpc.admin('CancelPlan', (req) => finish(req.plan_id, 'cancelled')),
     completePlan: rpc.admin('CompletePlan', (req) => finish(req.plan_id, 'completed')),
+    ...notYet(['listActivity']),
   };
 }

@@ -1,7 +1,7 @@
 import type { AccessServiceServer, ApiKey, Brand, Member } from '@brand/proto/access/v1';
 import { ENVIRONMENTS, ROLES, TIERS } from '@brand/shared/enums';
 import { AppError } from '@brand/shared/errors';
-import type { RpcBuilder } from '@brand/shared/grpc';
+import { notYet, type RpcBuilder } from '@brand/shared/grpc';
 import {
   addMember,
   authenticateKey,
@@ -114,5 +114,6 @@ export function accessHandlers(deps: AccessDeps, rpc: RpcBuilder): AccessService
     revokeKey: rpc.admin('RevokeKey', async (req) => ({
       key: toApiKey(await revokeKey(deps, { keyId: req.key_id, actorEmail: req.actor_email })),
     })),
+    ...notYet(['listMembers', 'inviteMember', 'changeMemberRole', 'removeMember', 'listActivity']),
   };
 }

@@ -1,7 +1,7 @@
 import type { WebhooksServiceServer } from '@brand/proto/webhooks/v1';
 import { EventType } from '@brand/proto/events/v1';
 import { EVENT_TYPES, type EventTypeName } from '@brand/shared/enums';
-import type { RpcBuilder } from '@brand/shared/grpc';
+import { notYet, type RpcBuilder } from '@brand/shared/grpc';
 import { listDeliveries, resendDelivery, testReceiver } from '../deliveries/deliveryService';
 import {
   addReceiver,
@@ -82,5 +82,6 @@ export function webhooksAdminHandlers(deps: AdminDeps, rpc: RpcBuilder): Webhook
     resendDelivery: rpc.admin('ResendDelivery', async (req) => ({
       delivery: toDelivery(await resendDelivery(deps, { deliveryId: req.delivery_id })),
     })),
+    ...notYet(['getReceiver', 'getDelivery', 'listActivity']),
   };
 }

@@ -1,0 +1,4 @@
+import type { Router } from 'express';
+import type { ConsoleDeps } from '../../app';
+
+export function registerActivity(_router: Router, _deps: ConsoleDeps): void {}

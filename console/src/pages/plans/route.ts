@@ -12,7 +12,7 @@ const PLAN_ID = /^pln_[A-Za-z0-9]{1,64}$/;
 export function registerPlans(router: Router, deps: ConsoleDeps): void {
   router.get('/plans', async (req, res) => {
     const s = memberOf(res);
-    const wanted = String(req.query.status ?? 'pending');
+    const wanted = typeof req.query.status === 'string' ? req.query.status : 'pending';
     const status: PlanStatusName = (PLAN_STATUSES.names as readonly string[]).includes(wanted)
       ? (wanted as PlanStatusName)
       : 'pending';

@@ -6,7 +6,6 @@ import type { BrandRow, MemberRow } from './brandRepo';
 type Db = Pool | PoolClient;
 
 const MEMBER_COLUMNS = `m.id, m.brand_id, m.email, m.role, ${rfc3339('m.created_at')} as created_at`;
-const BRAND_COLUMNS = `b.id, b.name, b.tier, b.verified, ${rfc3339('b.created_at')} as created_at`;
 
 /** A current member with its brand, as signing in and resolving sessions need them. */
 export interface Membership {

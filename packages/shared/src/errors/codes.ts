@@ -10,6 +10,10 @@ export const ERROR_CODES = {
   missing_key: { http: 401, grpc: status.UNAUTHENTICATED },
   invalid_key: { http: 401, grpc: status.UNAUTHENTICATED },
   unauthenticated: { http: 401, grpc: status.UNAUTHENTICATED },
+  /** A console sign-in link that is unknown, already used or expired (one answer for all). */
+  invalid_sign_in_link: { http: 401, grpc: status.UNAUTHENTICATED },
+  /** A console session that is unknown, ended or expired. */
+  invalid_session: { http: 401, grpc: status.UNAUTHENTICATED },
   insufficient_permission: { http: 403, grpc: status.PERMISSION_DENIED },
   forbidden_origin: { http: 403, grpc: status.PERMISSION_DENIED },
   unknown_resource: { http: 404, grpc: status.NOT_FOUND },
@@ -26,6 +30,10 @@ export const ERROR_CODES = {
   precondition_failed: { http: 422, grpc: status.FAILED_PRECONDITION },
   pending_plan_limit: { http: 422, grpc: status.FAILED_PRECONDITION },
   receiver_limit: { http: 422, grpc: status.FAILED_PRECONDITION },
+  /** The change would leave a brand without an owner. */
+  last_owner: { http: 422, grpc: status.FAILED_PRECONDITION },
+  /** The brand is below Plus or not verified: the Developers area is closed to it. */
+  brand_not_eligible: { http: 422, grpc: status.FAILED_PRECONDITION },
   rate_limited: { http: 429, grpc: status.RESOURCE_EXHAUSTED },
   internal_error: { http: 500, grpc: status.INTERNAL },
   service_unavailable: { http: 503, grpc: status.UNAVAILABLE },

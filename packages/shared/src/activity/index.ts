@@ -1,0 +1,2 @@
+export { insertActivity, type NewActivity } from './activityRepo';
+export { listActivity } from './listActivity';

@@ -23,7 +23,7 @@ const moduleNameMapper = {
 };
 
 const transform = {
-  '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.json' }],
+  '^.+\\.tsx?$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.json' }],
 };
 
 module.exports = {
@@ -36,7 +36,7 @@ module.exports = {
       displayName: 'unit',
       rootDir: __dirname,
       testMatch: [
-        '<rootDir>/{packages,services,gateway,cli}/**/src/**/*.test.ts',
+        '<rootDir>/{packages,services,gateway,cli,console}/**/src/**/*.test.{ts,tsx}',
         '<rootDir>/examples/*/src/**/*.test.ts',
         '<rootDir>/sdk/typescript/src/**/*.test.ts',
       ],
@@ -48,7 +48,7 @@ module.exports = {
       displayName: 'integration',
       rootDir: __dirname,
       testMatch: [
-        '<rootDir>/{services/*,gateway,cli}/test/integration/**/*.test.ts',
+        '<rootDir>/{services/*,gateway,cli,console}/test/integration/**/*.test.ts',
         '<rootDir>/sdk/typescript/test/integration/**/*.test.ts',
       ],
       moduleNameMapper,

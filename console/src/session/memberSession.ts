@@ -42,20 +42,16 @@ export function csrfTokenOf(csrfSecret: string): string {
  */
 export function requireSession(clients: ConsoleClients, opts: { brand: boolean }): RequestHandler {
   return (req, res, next) => {
-    resolve(clients, req, res, opts.brand).then(
-      (session) => {
-        if (!session) return;
-        if (req.method === 'POST') {
-          assertCsrfToken(
-            (req.body as Record<string, unknown> | undefined)?.[CSRF_FIELD],
-            session.csrfToken,
-          );
-        }
-        res.locals.session = session;
-        next();
-      },
-      (err: unknown) => next(err),
-    );
+    void (async () => {
+      const session = await resolve(clients, req, res, opts.brand);
+      if (!session) return;
+      if (req.method === 'POST') {
+        const posted = (req.body as Record<string, unknown> | undefined)?.[CSRF_FIELD];
+        assertCsrfToken(posted, session.csrfToken);
+      }
+      res.locals.session = session;
+      next();
+    })().catch(next);
   };
 }
 

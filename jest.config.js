@@ -57,5 +57,16 @@ module.exports = {
       globalSetup: '<rootDir>/packages/testkit/src/globalSetup.ts',
       globalTeardown: '<rootDir>/packages/testkit/src/globalTeardown.ts',
     },
+    {
+      // The console in Debian's Chromium (playwright-core): real pages, real services.
+      displayName: 'browser',
+      rootDir: __dirname,
+      testMatch: ['<rootDir>/console/test/browser/**/*.test.ts'],
+      moduleNameMapper,
+      transform,
+      testEnvironment: 'node',
+      globalSetup: '<rootDir>/packages/testkit/src/globalSetup.ts',
+      globalTeardown: '<rootDir>/packages/testkit/src/globalTeardown.ts',
+    },
   ],
 };

@@ -112,7 +112,8 @@ export async function startConsoleStack(
         return link;
       },
       async close() {
-        if (process.env.CONSOLE_TEST_LOGS) console.log(consoleProcess.logs().join('\n'));
+        if (process.env.CONSOLE_TEST_LOGS)
+          process.stdout.write(`${consoleProcess.logs().join('\n')}\n`);
         await consoleProcess.stop('SIGTERM', 5_000);
         await mailbox.close();
         await stack.close();

@@ -19,14 +19,16 @@ export const CONTENT_SECURITY_POLICY = [
 /**
  * Security headers on every answer. Pages show private data (and, once, secrets), so nothing
  * is cached unless a route says otherwise; the sign-in link carries its token in the path,
- * so no Referer ever leaves a page.
+ * so no Referer ever leaves for another origin.
  */
 export function securityHeaders(opts: { https: boolean }): RequestHandler {
   return (_req, res, next) => {
     res.setHeader('Content-Security-Policy', CONTENT_SECURITY_POLICY);
     res.setHeader('X-Content-Type-Options', 'nosniff');
     res.setHeader('X-Frame-Options', 'DENY');
-    res.setHeader('Referrer-Policy', 'no-referrer');
+    // same-origin, not no-referrer: under no-referrer browsers send `Origin: null` on form
+    // posts, and the Origin check needs the real one. Nothing leaves for other origins.
+    res.setHeader('Referrer-Policy', 'same-origin');
     res.setHeader('Cross-Origin-Opener-Policy', 'same-origin');
     res.setHeader('Cross-Origin-Resource-Policy', 'same-origin');
     res.setHeader('Permissions-Policy', 'camera=(), microphone=(), geolocation=(), payment=()');

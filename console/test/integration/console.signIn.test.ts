@@ -117,7 +117,7 @@ describe('headers', () => {
     );
     expect(res.headers.get('x-frame-options')).toBe('DENY');
     expect(res.headers.get('x-content-type-options')).toBe('nosniff');
-    expect(res.headers.get('referrer-policy')).toBe('no-referrer');
+    expect(res.headers.get('referrer-policy')).toBe('same-origin');
     expect(res.headers.get('cache-control')).toBe('no-store');
     const body = await res.text();
     expect(body).not.toMatch(/<script(?![^>]*\bsrc=)/);

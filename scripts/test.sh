@@ -45,6 +45,11 @@ npx --no-install jest --selectProjects unit "${jest_flags[@]}"
 say "integration tests"
 npx --no-install jest --selectProjects integration --maxWorkers=2 "${jest_flags[@]}"
 
+# The console in a real browser: Debian's Chromium driven by playwright-core (issue 15).
+ensure_chromium
+say "browser tests (console, Chromium)"
+npx --no-install jest --selectProjects browser "${jest_flags[@]}"
+
 # The gateway's fast paths answer its common requests ahead of express; the tests above ran
 # with them on (the default). Its integration tests run once more with every request answered
 # by express (about 2 minutes), so both paths meet every assertion; fastPaths.comparison

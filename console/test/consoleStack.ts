@@ -20,7 +20,7 @@ import {
 } from '@brand/testkit';
 import { startDevMailbox, type DevMailbox } from '../src/mail/devMailbox';
 
-export const CONSOLE_MAIN = path.join(REPO_ROOT, 'console/dist/main.js');
+const CONSOLE_MAIN = path.join(REPO_ROOT, 'console/dist/main.js');
 
 /** Everything a console test needs: the services, a gateway, the mailbox and the console. */
 export interface ConsoleStack {

@@ -27,7 +27,7 @@ export class ServiceCallError extends Error {
 }
 
 /** The member assertion the call is made with; absent only for signing in. */
-export interface CallContext {
+interface CallContext {
   assertion?: string;
   requestId?: string;
 }

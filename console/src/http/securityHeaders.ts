@@ -5,7 +5,7 @@ import type { RequestHandler } from 'express';
  * here; no framing; no <base>. No inline script or style anywhere (pages use
  * /static/console.css and the two small files beside it).
  */
-export const CONTENT_SECURITY_POLICY = [
+const CONTENT_SECURITY_POLICY = [
   "default-src 'none'",
   "script-src 'self'",
   "style-src 'self'",

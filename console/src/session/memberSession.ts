@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { status } from '@grpc/grpc-js';
-import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import type { Brand, Member } from '@brand/proto/access/v1';
 import type { BrandMembership } from '@brand/proto/access/v1/sessions';
 import { ROLES, TIERS, type RoleName, type TierName } from '@brand/shared/enums';
@@ -30,7 +30,7 @@ export interface MemberSession extends SignedIn {
 }
 
 /** The form token of a session: derived from its CSRF secret, never the secret itself. */
-export function csrfTokenOf(csrfSecret: string): string {
+function csrfTokenOf(csrfSecret: string): string {
   return createHmac('sha256', csrfSecret).update('console-form-token').digest('base64url');
 }
 
@@ -143,6 +143,3 @@ export function viewerOf(session: MemberSession): Viewer {
     csrfToken: session.csrfToken,
   };
 }
-
-/** Express 5 passes async errors on; this keeps handlers' types simple. */
-export type PageHandler = (req: Request, res: Response, next: NextFunction) => Promise<void>;

@@ -7,7 +7,7 @@ import type { Request, Response } from 'express';
  * `__Host-` cookie without it; config.ts refuses plain HTTP anywhere but loopback.
  * HttpOnly keeps it from scripts; SameSite=Lax keeps it off cross-site POSTs.
  */
-export const SESSION_COOKIE = '__Host-console_session';
+const SESSION_COOKIE = '__Host-console_session';
 
 const TOKEN_FORM = /^[A-Za-z0-9_-]{20,128}$/;
 

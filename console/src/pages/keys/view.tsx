@@ -135,7 +135,7 @@ function CreateKeyForm(props: { viewer: Viewer; form: KeysPageProps['form'] }) {
 }
 
 /** SPEC 5.5: the replacement flow, wherever a key is revoked. */
-export function ReplacementSteps() {
+function ReplacementSteps() {
   return (
     <ol>
       <li>Create a new key.</li>

@@ -4,14 +4,14 @@ import { EVENT_TYPES } from '@brand/shared/enums';
 import { formatTime } from '../../views/format';
 import { Csrf, Layout, type Viewer } from '../../views/layout';
 
-export function deliveryStatusName(s: DeliveryStatus): 'pending' | 'succeeded' | 'failed' {
+function deliveryStatusName(s: DeliveryStatus): 'pending' | 'succeeded' | 'failed' {
   if (s === DeliveryStatus.DELIVERY_STATUS_SUCCEEDED) return 'succeeded';
   if (s === DeliveryStatus.DELIVERY_STATUS_FAILED) return 'failed';
   return 'pending';
 }
 
 /** Pending is said plainly: queued is not delivered (SPEC 6.4). */
-export function DeliveryStatusText(props: { delivery: Delivery }) {
+function DeliveryStatusText(props: { delivery: Delivery }) {
   const name = deliveryStatusName(props.delivery.status);
   const text =
     name === 'succeeded'

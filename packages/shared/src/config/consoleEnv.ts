@@ -61,3 +61,12 @@ export function requireAssertionKeyWithConsoleToken(keyName: string) {
     }
   };
 }
+
+/** The public keys a service checks member assertions with: the current one first. */
+export function assertionKeysOf(env: {
+  CONSOLE_ASSERTION_PUBLIC_KEY?: KeyObject | undefined;
+  CONSOLE_ASSERTION_PUBLIC_KEYS_PREVIOUS: KeyObject[];
+}): KeyObject[] {
+  const current = env.CONSOLE_ASSERTION_PUBLIC_KEY;
+  return current ? [current, ...env.CONSOLE_ASSERTION_PUBLIC_KEYS_PREVIOUS] : [];
+}

@@ -16,6 +16,7 @@ export {
 } from './callerTokens';
 export { databaseEnv, grpcServiceEnv, processEnv } from './serviceEnv';
 export {
+  assertionKeysOf,
   assertionPrivateKeyEnv,
   assertionPublicKeyEnv,
   requireAssertionKeyWithConsoleToken,

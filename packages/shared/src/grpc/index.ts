@@ -28,4 +28,3 @@ export {
   type ResponseOf,
 } from './client';
 export { HealthClient, type ServingStatus } from './healthClient';
-export { notYet } from './notYet';

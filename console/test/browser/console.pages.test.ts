@@ -50,7 +50,7 @@ it('adds a receiver, shows its secret once, tests it, and shows deliveries as th
     ownerEmail: `owner-${randomHex(4)}@brand.test`,
   });
   const page = await signIn(owner.email);
-  await page.getByRole('link', { name: 'Receivers' }).click();
+  await page.getByRole('link', { name: 'Receivers', exact: true }).click();
   await page.getByLabel('URL').fill(`${receiver.url}/hooks`);
   await page.getByLabel('Label').fill('Order system');
   await page.getByLabel('submission.approved').check();
@@ -82,7 +82,7 @@ it('adds a receiver, shows its secret once, tests it, and shows deliveries as th
   await expectAccessible(page);
   await screenshot(page, 'receiver');
 
-  await page.getByRole('link', { name: 'Receivers' }).click();
+  await page.getByRole('link', { name: 'Receivers', exact: true }).click();
   await page.getByText('Order system').waitFor();
   await expectAccessible(page);
   await screenshot(page, 'receivers');
@@ -120,7 +120,7 @@ it('lists plans with their notes and the pending count, and cancels one', async 
   await page.getByText('The plan is cancelled.').waitFor();
   await page.getByText('1 of 200').waitFor();
   await page.getByRole('link', { name: 'Cancelled' }).click();
-  await page.getByText('Summer launch').waitFor();
+  await page.getByText('Summer launch', { exact: true }).waitFor();
 });
 
 it('manages members (the last owner is kept), shows activity, and lets a member of two brands pick one', async () => {
@@ -158,8 +158,16 @@ it('manages members (the last owner is kept), shows activity, and lets a member 
   await expectAccessible(page);
   await screenshot(page, 'members');
 
+  // A key created and revoked, for the log.
+  await page.getByRole('link', { name: 'API keys' }).click();
+  await page.getByLabel('Name (the integration that will use it)').fill('Warehouse sync');
+  await page.getByRole('button', { name: 'Create key' }).click();
+  await page.getByRole('link', { name: 'Back to API keys' }).click();
+  await page.getByRole('link', { name: 'Revoke Warehouse sync' }).click();
+  await page.getByRole('button', { name: 'Revoke this key' }).click();
   await page.getByRole('link', { name: 'Activity' }).click();
   await page.getByText('member.invited').waitFor();
+  await page.getByText('key.revoked').waitFor();
   await expectAccessible(page);
   await screenshot(page, 'activity');
 });

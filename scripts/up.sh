@@ -147,11 +147,11 @@ cat <<EOF
     webhooks  127.0.0.1:${WEBHOOKS_GRPC_PORT}  gRPC + Kafka consumer + workers  (logs: .local/logs/webhooks.log)
     OpenAPI   $gateway_url/openapi/service.yaml
     console   $CONSOLE_PUBLIC_URL     the Developers area (logs: .local/logs/console.log)
-    mailbox   $REPO_ROOT/$MAILBOX_DIR  sign-in mails, one .eml file each
+    mailbox   $REPO_ROOT/$MAILBOX_DIR  sign-in mails (.eml, and .txt to read)
 
   Developers area: open $CONSOLE_PUBLIC_URL and sign in as the demo owner $demo_owner
-  (or the read-only member $demo_member); the sign-in link arrives as the newest file in
-  $MAILBOX_DIR/ (e.g. grep -ho 'http.*/sign-in/[A-Za-z0-9_-]*' \$(ls -t $MAILBOX_DIR/*.eml | head -1)).
+  (or the read-only member $demo_member); each mail arrives in $MAILBOX_DIR/ as .eml,
+  with its text beside it: cat "\$(ls -t $MAILBOX_DIR/*.txt | head -1)"
 
   Demo brand: $demo_brand
   Demo key (shown once; keep keys on servers): $demo_key

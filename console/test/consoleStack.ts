@@ -35,7 +35,7 @@ export interface ConsoleStack {
   /** The business-events topic records publishes to and webhooks consumes. */
   topic: string;
   /** The sign-in link of the newest mail to `email` not handed out before, waiting for it. */
-  latestLink(email: string, after?: number): Promise<string>;
+  latestLink(email: string, after?: number, timeoutMs?: number): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -106,8 +106,8 @@ export async function startConsoleStack(
       mailbox,
       ca,
       topic,
-      latestLink: async (email, after = 0) => {
-        const link = await latestLink(mailbox.dir, email, after, handedOut);
+      latestLink: async (email, after = 0, timeoutMs = 15_000) => {
+        const link = await latestLink(mailbox.dir, email, after, handedOut, timeoutMs);
         handedOut.add(link);
         return link;
       },
@@ -137,11 +137,15 @@ async function latestLink(
   email: string,
   after: number,
   handedOut: Set<string>,
+  timeoutMs: number,
 ): Promise<string> {
   let link = '';
   await waitFor(
     () => {
-      const files = readdirSync(dir).sort().reverse();
+      const files = readdirSync(dir)
+        .filter((f) => f.endsWith('.eml'))
+        .sort()
+        .reverse();
       for (const file of files) {
         const full = path.join(dir, file);
         if (statSync(full).mtimeMs < after) continue;
@@ -158,7 +162,7 @@ async function latestLink(
       }
       return false;
     },
-    { timeoutMs: 15_000, what: `a sign-in mail to ${email}` },
+    { timeoutMs, what: `a sign-in mail to ${email}` },
   );
   return link;
 }

@@ -9,7 +9,7 @@ import { startConsoleStack, type ConsoleStack } from '../consoleStack';
 let cs: ConsoleStack;
 
 beforeAll(async () => {
-  cs = await startConsoleStack();
+  cs = await startConsoleStack({ recordsEnv: { SIGN_IN_LINKS_PER_ADDRESS: '4' } });
 }, 120_000);
 afterAll(async () => {
   await cs?.close();
@@ -47,7 +47,8 @@ describe('sign-in', () => {
     expect(b.status).toBe(200);
     expect(a.body.replace(owner.email, 'X')).toBe(b.body.replace(stranger, 'X'));
     await cs.latestLink(owner.email);
-    await expect(cs.latestLink(stranger)).rejects.toThrow(/not met/);
+    // The member's mail has arrived; the stranger's never comes.
+    await expect(cs.latestLink(stranger, 0, 2_000)).rejects.toThrow(/not met/);
   });
 
   it('opens a link with GET without spending it, spends it once with POST, and sets a __Host- cookie', async () => {
@@ -106,6 +107,43 @@ describe('sign-in', () => {
       expect(res.status).toBe(303);
       expect(res.location).toBe('/sign-in');
     }
+  });
+});
+
+describe('sign-in limits and standing', () => {
+  it('refuses a fifth link in the window with 429 and says when to retry', async () => {
+    const email = `limited-${randomHex(4)}@brand.test`;
+    const http = new ConsoleHttp(cs.url);
+    for (let i = 0; i < 4; i++) expect((await http.post('/sign-in', { email })).status).toBe(200);
+    const refused = await http.post('/sign-in', { email });
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(refused.body).toContain('Too many sign-in requests');
+  });
+
+  it('refuses a removed member, or a brand dropped below Plus, on the very next request', async () => {
+    const { brand, owner } = await brandWithOwner();
+    const email = `member-${randomHex(4)}@brand.test`;
+    await cs.stack.admin.addMember({ brandId: brand.id, email, role: 'member' });
+    const member = await signIn(email);
+    const ownerHttp = await signIn(owner.email);
+    expect((await member.get(`/brands/${brand.id}/keys`)).status).toBe(200);
+
+    const page = await ownerHttp.get(`/brands/${brand.id}/members`);
+    const memberId = new RegExp(`/members/(mem_[A-Za-z0-9]+)/remove`).exec(
+      page.body.slice(page.body.indexOf(email)),
+    )?.[1];
+    expect(memberId).toBeDefined();
+    const removed = await ownerHttp.post(`/brands/${brand.id}/members/${memberId}/remove`, {
+      _csrf: csrfOf(page.body),
+    });
+    expect(removed.status).toBe(303);
+    expect((await member.get(`/brands/${brand.id}/keys`)).status).toBe(404);
+
+    await cs.stack.admin.updateBrand({ brandId: brand.id, tier: 'free' });
+    const dropped = await ownerHttp.get(`/brands/${brand.id}/keys`);
+    expect(dropped.status).toBe(403);
+    expect(dropped.body).toContain('Plus tier or above');
   });
 });
 

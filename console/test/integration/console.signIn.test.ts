@@ -163,6 +163,24 @@ describe('headers', () => {
   });
 });
 
+describe('operations', () => {
+  it('serves metrics, liveness and readiness on the internal listener only', async () => {
+    await fetch(`${cs.url}/sign-in`);
+    const metrics = await (await fetch(`${cs.opsUrl}/metrics`)).text();
+    expect(metrics).toMatch(
+      /console_http_requests_total\{method="GET",route="\/sign-in",status="200"\} \d+/,
+    );
+    expect((await fetch(`${cs.opsUrl}/livez`)).status).toBe(200);
+    const ready = await fetch(`${cs.opsUrl}/readyz`);
+    expect(ready.status).toBe(200);
+    expect(await ready.json()).toMatchObject({
+      status: 'ready',
+      checks: { records: 'ok', redis: 'ok' },
+    });
+    expect((await fetch(`${cs.url}/metrics`)).status).toBe(404);
+  });
+});
+
 describe('CSRF', () => {
   it('refuses a state-changing request without our Origin or without the session token', async () => {
     const { brand, owner } = await brandWithOwner();

@@ -40,7 +40,7 @@ export function MembersPage(props: {
                 <td>
                   <form class="actions" method="post" action={`${base}/${m.id}/role`}>
                     <Csrf token={viewer.csrfToken} />
-                    <label for={`role-${m.id}`} class="skip">
+                    <label for={`role-${m.id}`} class="visually-hidden">
                       Role of {m.email}
                     </label>
                     <select id={`role-${m.id}`} name="role">

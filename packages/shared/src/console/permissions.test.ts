@@ -1,0 +1,61 @@
+import { AppError } from '../errors/appError';
+import { authorize, type Actor } from './actor';
+import { CONSOLE_ACTIONS, CONSOLE_PERMISSIONS, roleAllows } from './permissions';
+
+const member = (role: 'owner' | 'admin' | 'member', brand = 'br_a'): Actor => ({
+  kind: 'member',
+  member: {
+    brand_id: brand,
+    member_id: 'mem_x',
+    email: 'x@y.z',
+    role,
+    tier: 'plus',
+    iat: 1,
+    exp: 2,
+  },
+});
+const notFound = () => new AppError('not_found', 'No such thing.');
+
+describe('the permission table', () => {
+  it('lets owners do everything', () => {
+    for (const action of CONSOLE_ACTIONS) expect(roleAllows('owner', action)).toBe(true);
+  });
+
+  it('gives admins and members reading only, and never the member list', () => {
+    for (const role of ['admin', 'member'] as const) {
+      const allowed = CONSOLE_ACTIONS.filter((a) => roleAllows(role, a));
+      expect(allowed).toEqual([
+        'keys.read',
+        'receivers.read',
+        'deliveries.read',
+        'plans.read',
+        'activity.read',
+      ]);
+    }
+    expect(CONSOLE_PERMISSIONS['members.read']).toEqual(['owner']);
+  });
+});
+
+describe('authorize', () => {
+  it('refuses another brand with the not-found error, whatever the role', () => {
+    expect(() => authorize(member('owner', 'br_b'), 'keys.read', 'br_a', notFound)).toThrow(
+      expect.objectContaining({ code: 'not_found' }),
+    );
+  });
+
+  it('refuses a role the table does not allow with insufficient_permission', () => {
+    expect(() => authorize(member('admin'), 'keys.create', 'br_a', notFound)).toThrow(
+      expect.objectContaining({ code: 'insufficient_permission' }),
+    );
+    expect(() => authorize(member('admin'), 'keys.read', 'br_a', notFound)).not.toThrow();
+  });
+
+  it('lets operators through and refuses services and the bare console', () => {
+    expect(() => authorize({ kind: 'operator' }, 'members.manage', 'br_a', notFound)).not.toThrow();
+    for (const kind of ['service', 'console'] as const) {
+      expect(() => authorize({ kind }, 'keys.read', 'br_a', notFound)).toThrow(
+        expect.objectContaining({ code: 'insufficient_permission' }),
+      );
+    }
+  });
+});

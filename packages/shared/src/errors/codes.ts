@@ -41,6 +41,22 @@ export const ERROR_CODES = {
 
 export type ErrorCode = keyof typeof ERROR_CODES;
 
+/**
+ * Codes only the console (the Developers area) meets: signing in, sessions, members. The
+ * gateway never answers them, so the public API description and the client leave them out.
+ */
+const CONSOLE_ONLY_CODES: readonly ErrorCode[] = [
+  'invalid_sign_in_link',
+  'invalid_session',
+  'last_owner',
+  'brand_not_eligible',
+];
+
+/** Every code the public API (REST, MCP) can answer, in the table's order. */
+export const API_ERROR_CODES = (Object.keys(ERROR_CODES) as ErrorCode[]).filter(
+  (code) => !CONSOLE_ONLY_CODES.includes(code),
+);
+
 /** True when `value` is one of our error codes (used on codes arriving over the wire). */
 export function isErrorCode(value: unknown): value is ErrorCode {
   return typeof value === 'string' && Object.hasOwn(ERROR_CODES, value);

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { insertActivity } from '@brand/shared/activity';
-import { withTransaction } from '@brand/shared/db';
+import { withTransaction, type Pool, type PoolClient } from '@brand/shared/db';
 import { AppError, parseOrThrow } from '@brand/shared/errors';
 import { newId } from '@brand/shared/ids';
 import { selectMemberships, type Membership } from '../access/memberRepo';
@@ -21,11 +21,8 @@ const RequestInput = z.object({
 });
 
 /** The eligible brands of an address: where it may use the Developers area. */
-export async function eligibleMemberships(
-  deps: Pick<SessionDeps, 'pool'>,
-  email: string,
-): Promise<Membership[]> {
-  return (await selectMemberships(deps.pool, email)).filter((m) => isEligible(m.brand));
+async function eligibleMemberships(db: Pool | PoolClient, email: string): Promise<Membership[]> {
+  return (await selectMemberships(db, email)).filter((m) => isEligible(m.brand));
 }
 
 /**
@@ -39,7 +36,7 @@ export async function requestSignInLink(
 ): Promise<{ token: string; expiresAt: string }> {
   const v = parseOrThrow(RequestInput, input);
   await deps.rateLimit.take(v.email, v.clientKey);
-  if ((await eligibleMemberships(deps, v.email)).length === 0) {
+  if ((await eligibleMemberships(deps.pool, v.email)).length === 0) {
     deps.log.info('sign-in link requested for an address with no eligible brand');
     return { token: '', expiresAt: '' };
   }
@@ -82,7 +79,7 @@ export async function redeemSignInLink(
   const opened = await withTransaction(deps.pool, async (db) => {
     const email = await spendSignInLink(db, hashToken(input.token));
     if (email === undefined) throw invalidLink();
-    const brands = (await selectMemberships(db, email)).filter((m) => isEligible(m.brand));
+    const brands = await eligibleMemberships(db, email);
     if (brands.length === 0) throw invalidLink();
     const session = await insertSession(db, {
       id: newId('consoleSession'),

@@ -3,11 +3,7 @@ import { EventType } from '@brand/proto/events/v1';
 import { auditorOf, listActivity } from '@brand/shared/activity';
 import { EVENT_TYPES, type EventTypeName } from '@brand/shared/enums';
 import type { RpcBuilder } from '@brand/shared/grpc';
-import {
-  listDeliveries,
-  resendDelivery,
-  testReceiver,
-} from '../deliveries/deliveryService';
+import { listDeliveries, resendDelivery, testReceiver } from '../deliveries/deliveryService';
 import {
   addReceiver,
   listReceivers,
@@ -57,7 +53,9 @@ export function webhooksAdminHandlers(deps: AdminDeps, rpc: RpcBuilder): Webhook
     }),
 
     getReceiver: rpc.developers('GetReceiver', async (req, { actor }) => ({
-      receiver: toReceiver(await authorizedReceiver(pool, actor, 'receivers.read', req.receiver_id)),
+      receiver: toReceiver(
+        await authorizedReceiver(pool, actor, 'receivers.read', req.receiver_id),
+      ),
     })),
 
     updateReceiver: rpc.developers('UpdateReceiver', async (req, { actor }) => {

@@ -4,6 +4,7 @@
 // ones), lets only owners change anything, and logs who did what.
 import { generateKeyPairSync } from 'node:crypto';
 import { MEMBER_ASSERTION_METADATA, type MemberClaims } from '@brand/shared/console';
+import { DeliveryStatus } from '@brand/proto/webhooks/v1';
 import { EVENT_TYPES } from '@brand/shared/enums';
 import {
   createWebhooksClient,
@@ -80,7 +81,11 @@ describe('an owner through the console', () => {
   it('adds a receiver as themselves, tests it and watches the delivery succeed', async () => {
     const b = await brandWithReceiver();
     expect(b.registered.receiver.created_by).toBe(b.owner.claims.email);
-    expect(b.delivery).toMatchObject({ test: true, status: 2, last_status: 200 });
+    expect(b.delivery).toMatchObject({
+      test: true,
+      status: DeliveryStatus.DELIVERY_STATUS_SUCCEEDED,
+      last_status: 200,
+    });
     expect(b.delivery.attempts[0]).toMatchObject({ number: 1, status_code: 200 });
     expect(b.registered.server.received.at(-1)?.event?.type).toBe('campaign.settled');
   });
@@ -95,11 +100,14 @@ describe('an owner through the console', () => {
     expect(got.receiver).toMatchObject({ label: 'Renamed', enabled: true });
 
     const resent = await c.call('resendDelivery', { delivery_id: b.delivery.id });
-    expect(resent.delivery?.status).toBe(1);
+    expect(resent.delivery?.status).toBe(DeliveryStatus.DELIVERY_STATUS_PENDING);
     await waitFor(
       async () => {
         const d = await c.call('getDelivery', { delivery_id: b.delivery.id });
-        return d.delivery?.status === 2 && d.delivery.attempts.length === 2;
+        return (
+          d.delivery?.status === DeliveryStatus.DELIVERY_STATUS_SUCCEEDED &&
+          d.delivery.attempts.length === 2
+        );
       },
       { timeoutMs: 30_000 },
     );

@@ -1,3 +1,4 @@
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
@@ -38,10 +39,19 @@ export async function expectAccessible(page: Page): Promise<void> {
   expect({ url: page.url(), violations: bad }).toEqual({ url: page.url(), violations: [] });
 }
 
-/** The README's screenshots: docs/console/<name>.png, secrets masked. */
+/**
+ * The screenshots of docs/console.md, secrets masked: into docs/console/ with
+ * CONSOLE_SCREENSHOTS=1 (`npm run console:screenshots`), else into a temporary directory, so
+ * that a test run leaves the committed images (and the work tree) alone.
+ */
+const SHOTS_DIR =
+  process.env.CONSOLE_SCREENSHOTS === '1'
+    ? path.join(REPO_ROOT, 'docs/console')
+    : path.join(tmpdir(), 'console-screenshots');
+
 export async function screenshot(page: Page, name: string, mask: Locator[] = []): Promise<void> {
   await page.screenshot({
-    path: path.join(REPO_ROOT, 'docs/console', `${name}.png`),
+    path: path.join(SHOTS_DIR, `${name}.png`),
     fullPage: true,
     mask,
     maskColor: '#5a5f66',

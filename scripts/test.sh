@@ -4,7 +4,8 @@
 # listening (stopping it again afterwards), builds, runs the static checks (types, lint,
 # format, generated-code drift, OpenAPI lint), then the unit and integration tests
 # against real PostgreSQL, Redis and service processes (the gateway's twice: fast paths on,
-# then off), then a smoke run of the benchmark
+# then off), the console's browser tests in Debian's Chromium (installed with apt when
+# missing), then a smoke run of the benchmark
 # harness (BENCH_SMOKE=1). Safe to run repeatedly.
 set -Eeuo pipefail
 # shellcheck source=lib/common.sh

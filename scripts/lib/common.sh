@@ -79,6 +79,17 @@ ensure_local_secrets() {
       process.stdout.write(`${name}=${value}\n`);
     ' "$name" "$kind" >>"$file"
   done
+  # The console's credential and the Ed25519 pair of its member assertions (records signs,
+  # webhooks and plans verify; docs/console.md). PEM newlines are written as a literal \n.
+  grep -q '^CONSOLE_TOKEN=' "$file" ||
+    node -e 'process.stdout.write(`CONSOLE_TOKEN=${require("node:crypto").randomBytes(32).toString("base64url")}\n`)' >>"$file"
+  grep -q '^CONSOLE_ASSERTION_PRIVATE_KEY=' "$file" || node -e '
+    const { generateKeyPairSync } = require("node:crypto");
+    const { privateKey, publicKey } = generateKeyPairSync("ed25519");
+    const line = (name, pem) => `${name}=${pem.trim().replaceAll("\n", "\\n")}\n`;
+    process.stdout.write(line("CONSOLE_ASSERTION_PRIVATE_KEY", privateKey.export({ type: "pkcs8", format: "pem" })));
+    process.stdout.write(line("CONSOLE_ASSERTION_PUBLIC_KEY", publicKey.export({ type: "spki", format: "pem" })));
+  ' >>"$file"
 }
 
 # Exports every NAME=value of an env file that the environment does not already set.

@@ -84,7 +84,10 @@ it('adds a receiver, shows its secret once, tests it, and shows deliveries as th
 
   // Resend the finished test delivery: queued again, delivered again.
   const delivered = receiver.received.length;
-  await page.getByRole('button', { name: /^Resend delivery/ }).first().click();
+  await page
+    .getByRole('button', { name: /^Resend delivery/ })
+    .first()
+    .click();
   await page.getByText('Delivered: the receiver answered 2xx').waitFor({ timeout: 30_000 });
   await receiver.waitFor((r) => r.length > delivered, 30_000);
 

@@ -4,6 +4,8 @@
 #   node services/records/dist/main.js    gRPC 50051, metrics 9465
 #   node services/plans/dist/main.js      gRPC 50052, metrics 9466
 #   node services/webhooks/dist/main.js   gRPC 50053, metrics 9467 (WEBHOOKS_ROLES picks admin,consumer,worker)
+#   node console/dist/main.js             HTTP 8090, metrics 9468 (the Developers area)
+#   node console/dist/devMailboxMain.js   a local SMTP sink for the console (compose only)
 #   node services/{records,plans,webhooks}/dist/migrate.js   one schema's migrations, then exit
 #   node cli/bin/brandctl.js ...          the operator CLI (ADMIN_TOKEN)
 # Build: docker build -t brand-records .   (pin NODE_IMAGE by digest in a release pipeline)
@@ -26,6 +28,7 @@ COPY services/records/package.json services/records/
 COPY services/plans/package.json services/plans/
 COPY services/webhooks/package.json services/webhooks/
 COPY gateway/package.json gateway/
+COPY console/package.json console/
 COPY cli/package.json cli/
 COPY sdk/typescript/package.json sdk/typescript/
 COPY examples/receiver/package.json examples/receiver/
@@ -41,6 +44,7 @@ COPY proto proto
 COPY packages packages
 COPY services services
 COPY gateway gateway
+COPY console console
 COPY cli cli
 COPY sdk sdk
 COPY examples examples
@@ -54,7 +58,7 @@ FROM ${NODE_IMAGE} AS runtime
 ARG VERSION=dev
 ARG REVISION=unknown
 LABEL org.opencontainers.image.title="brand-records" \
-      org.opencontainers.image.description="Brand Records Service: gateway, records, plans, webhooks, brandctl and migrations" \
+      org.opencontainers.image.description="Brand Records Service: gateway, records, plans, webhooks, console, brandctl and migrations" \
       org.opencontainers.image.version="${VERSION}" \
       org.opencontainers.image.revision="${REVISION}"
 RUN apt-get update \
@@ -74,13 +78,15 @@ COPY --from=build /app/services/plans/migrations services/plans/migrations
 COPY --from=build /app/services/webhooks/dist services/webhooks/dist
 COPY --from=build /app/services/webhooks/migrations services/webhooks/migrations
 COPY --from=build /app/gateway/dist gateway/dist
+COPY --from=build /app/console/dist console/dist
+COPY console/public console/public
 COPY --from=build /app/cli/dist cli/dist
 COPY cli/bin cli/bin
 # Health check for docker-compose (Kubernetes uses native gRPC probes instead).
 COPY deploy/docker/grpcHealthcheck.cjs deploy/docker/grpcHealthcheck.cjs
 # Numeric UID/GID (the image's `node` user), so Kubernetes can verify runAsNonRoot.
 USER 1000:1000
-EXPOSE 8080 9464 50051 9465 50052 9466 50053 9467
+EXPOSE 8080 9464 50051 9465 50052 9466 50053 9467 8090 9468
 ENTRYPOINT ["/usr/bin/tini", "--"]
 # The gateway, with the V8 heap sizing BENCHMARKS.md "Memory" explains.
 CMD ["node", "--max-semi-space-size=8", "--heap-growing-percent=200", "gateway/dist/main.js"]

@@ -66,6 +66,11 @@ export default tseslint.config(
     ...tseslint.configs.disableTypeChecked,
   },
   {
+    // The console's two small browser scripts (served as /static/*.js).
+    files: ['console/public/**/*.js'],
+    languageOptions: { globals: { ...globals.browser }, sourceType: 'script' },
+  },
+  {
     // CommonJS scripts: require() is their module system.
     files: ['**/*.cjs'],
     languageOptions: { sourceType: 'commonjs' },

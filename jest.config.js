@@ -6,6 +6,8 @@
 const moduleNameMapper = {
   '^@brand/shared/(.*)$': '<rootDir>/packages/shared/src/$1',
   '^@brand/proto/access/v1$': '<rootDir>/proto/gen/brand/access/v1/access.ts',
+  '^@brand/proto/access/v1/sessions$': '<rootDir>/proto/gen/brand/access/v1/sessions.ts',
+  '^@brand/proto/activity/v1$': '<rootDir>/proto/gen/brand/activity/v1/activity.ts',
   '^@brand/proto/records/v1$': '<rootDir>/proto/gen/brand/records/v1/records.ts',
   '^@brand/proto/events/v1$': '<rootDir>/proto/gen/brand/events/v1/events.ts',
   '^@brand/proto/webhooks/v1$': '<rootDir>/proto/gen/brand/webhooks/v1/webhooks.ts',
@@ -21,7 +23,7 @@ const moduleNameMapper = {
 };
 
 const transform = {
-  '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.json' }],
+  '^.+\\.tsx?$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.json' }],
 };
 
 module.exports = {
@@ -34,7 +36,7 @@ module.exports = {
       displayName: 'unit',
       rootDir: __dirname,
       testMatch: [
-        '<rootDir>/{packages,services,gateway,cli}/**/src/**/*.test.ts',
+        '<rootDir>/{packages,services,gateway,cli,console}/**/src/**/*.test.{ts,tsx}',
         '<rootDir>/examples/*/src/**/*.test.ts',
         '<rootDir>/sdk/typescript/src/**/*.test.ts',
       ],
@@ -46,7 +48,7 @@ module.exports = {
       displayName: 'integration',
       rootDir: __dirname,
       testMatch: [
-        '<rootDir>/{services/*,gateway,cli}/test/integration/**/*.test.ts',
+        '<rootDir>/{services/*,gateway,cli,console}/test/integration/**/*.test.ts',
         '<rootDir>/sdk/typescript/test/integration/**/*.test.ts',
         // the scripts developers run (scripts/up.sh's supervisor)
         '<rootDir>/test/scripts/**/*.test.ts',
@@ -68,6 +70,17 @@ module.exports = {
       transform,
       testEnvironment: 'node',
       globalSetup: '<rootDir>/test/faults/globalSetup.ts',
+    },
+    {
+      // The console in Debian's Chromium (playwright-core): real pages, real services.
+      displayName: 'browser',
+      rootDir: __dirname,
+      testMatch: ['<rootDir>/console/test/browser/**/*.test.ts'],
+      moduleNameMapper,
+      transform,
+      testEnvironment: 'node',
+      globalSetup: '<rootDir>/packages/testkit/src/globalSetup.ts',
+      globalTeardown: '<rootDir>/packages/testkit/src/globalTeardown.ts',
     },
   ],
 };

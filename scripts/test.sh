@@ -4,7 +4,8 @@
 # listening (stopping it again afterwards), builds, runs the static checks (types, lint,
 # format, generated-code drift, OpenAPI lint), then the unit and integration tests
 # against real PostgreSQL, Redis and service processes (the gateway's twice: fast paths on,
-# then off), then the short fault suite (RELIABILITY.md), then a smoke run of the benchmark
+# then off), the console's browser tests in Debian's Chromium (installed with apt when
+# missing), then the short fault suite (RELIABILITY.md), then a smoke run of the benchmark
 # harness (BENCH_SMOKE=1). Safe to run repeatedly.
 set -Eeuo pipefail
 # shellcheck source=lib/common.sh
@@ -44,6 +45,11 @@ npx --no-install jest --selectProjects unit "${jest_flags[@]}"
 
 say "integration tests"
 npx --no-install jest --selectProjects integration --maxWorkers=2 "${jest_flags[@]}"
+
+# The console in a real browser: Debian's Chromium driven by playwright-core (issue 15).
+ensure_chromium
+say "browser tests (console, Chromium)"
+npx --no-install jest --selectProjects browser "${jest_flags[@]}"
 
 # The gateway's fast paths answer its common requests ahead of express; the tests above ran
 # with them on (the default). Its integration tests run once more with every request answered

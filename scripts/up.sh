@@ -6,7 +6,9 @@
 # gRPC) as separate processes, seeds demo data and prints a demo key with a ready-to-paste
 # request. It also generates a local test CA under .local/ca/ (once), registers the example
 # receiver (examples/receiver, HTTPS on localhost) for the demo brand, starts it, and prints
-# how to register receivers and trigger an event. Ctrl-C stops everything this script started (and only
+# how to register receivers and trigger an event. It also starts a local mailbox (an SMTP sink
+# writing .local/mailbox/*.eml) and the console (the Developers area) on 127.0.0.1:8090, and
+# prints its address and the demo owner's email. Ctrl-C stops everything this script started (and only
 # that). A service that dies is restarted with back-off (scripts/lib/supervise.sh) and the
 # rest keeps running. Safe to run again: the database, the demo brand and its records are reused.
 set -Eeuo pipefail
@@ -74,6 +76,10 @@ supervise plans "$LOG_DIR/plans.log" -- env GRPC_PORT="$PLANS_GRPC_PORT" node se
 supervise gateway "$LOG_DIR/gateway.log" -- env HTTP_PORT="$GATEWAY_PORT" \
   node --max-semi-space-size=8 --heap-growing-percent=200 gateway/dist/main.js
 supervise webhooks "$LOG_DIR/webhooks.log" -- env GRPC_PORT="$WEBHOOKS_GRPC_PORT" node services/webhooks/dist/main.js
+# The console's sign-in mails land in .local/mailbox/*.eml (a local SMTP sink, nothing relayed).
+supervise mailbox "$LOG_DIR/mailbox.log" -- node console/dist/devMailboxMain.js
+supervise console "$LOG_DIR/console.log" -- env HTTP_PORT="$CONSOLE_PORT" HTTP_HOST=127.0.0.1 \
+  METRICS_PORT="$CONSOLE_METRICS_PORT" node console/dist/main.js
 
 say "seeding demo data"
 seed_json=$(npx --no-install brandctl seed --json)
@@ -85,6 +91,10 @@ pending_submission=$(curl -fsS "$gateway_url/api/v1/submissions?limit=200" -H "A
   node -e 'let s="";process.stdin.on("data",(d)=>(s+=d)).on("end",()=>{const p=JSON.parse(s).data.find((r)=>r.status==="pending");process.stdout.write(p?p.id:"<pending submission id>")})' ||
   echo "<pending submission id>")
 demo_brand_id=$(node -e 'process.stdout.write(JSON.parse(process.argv[1]).brand.id)' "$seed_json")
+demo_owner=$(node -e 'process.stdout.write(JSON.parse(process.argv[1]).owner?.email ?? "owner@demo-brand.test")' "$seed_json")
+# A non-owner too, to see what the console shows a member who may only read.
+demo_member=developer@demo-brand.test
+npx --no-install brandctl member add "$demo_brand_id" --email "$demo_member" --role member >/dev/null 2>&1 || true
 
 # The example receiver: registered once for the demo brand (its id and signing secret kept in
 # .local/example-receiver.env, mode 600), then started over HTTPS with the test CA's certificate.
@@ -122,6 +132,12 @@ cat <<EOF
     plans     127.0.0.1:${PLANS_GRPC_PORT}  gRPC  (logs: .local/logs/plans.log)
     webhooks  127.0.0.1:${WEBHOOKS_GRPC_PORT}  gRPC + Kafka consumer + workers  (logs: .local/logs/webhooks.log)
     OpenAPI   $gateway_url/openapi/service.yaml
+    console   $CONSOLE_PUBLIC_URL     the Developers area (logs: .local/logs/console.log)
+    mailbox   $REPO_ROOT/$MAILBOX_DIR  sign-in mails (.eml, and .txt to read)
+
+  Developers area: open $CONSOLE_PUBLIC_URL and sign in as the demo owner $demo_owner
+  (or the read-only member $demo_member); each mail arrives in $MAILBOX_DIR/ as .eml,
+  with its text beside it: cat "\$(ls -t $MAILBOX_DIR/*.txt | head -1)"
 
   Demo brand: $demo_brand
   Demo key (shown once; keep keys on servers): $demo_key

@@ -79,6 +79,29 @@ ensure_local_secrets() {
       process.stdout.write(`${name}=${value}\n`);
     ' "$name" "$kind" >>"$file"
   done
+  # The console's credential and the Ed25519 pair of its member assertions (records signs,
+  # webhooks and plans verify; docs/console.md). PEM newlines are written as a literal \n.
+  grep -q '^CONSOLE_TOKEN=' "$file" ||
+    node -e 'process.stdout.write(`CONSOLE_TOKEN=${require("node:crypto").randomBytes(32).toString("base64url")}\n`)' >>"$file"
+  grep -q '^CONSOLE_ASSERTION_PRIVATE_KEY=' "$file" || node -e '
+    const { generateKeyPairSync } = require("node:crypto");
+    const { privateKey, publicKey } = generateKeyPairSync("ed25519");
+    const line = (name, pem) => `${name}=${pem.trim().replaceAll("\n", "\\n")}\n`;
+    process.stdout.write(line("CONSOLE_ASSERTION_PRIVATE_KEY", privateKey.export({ type: "pkcs8", format: "pem" })));
+    process.stdout.write(line("CONSOLE_ASSERTION_PUBLIC_KEY", publicKey.export({ type: "spki", format: "pem" })));
+  ' >>"$file"
+}
+
+# Debian's Chromium for the console's browser tests (playwright-core drives the system
+# binary; nothing downloads a browser). Installs it with apt when it is missing.
+ensure_chromium() {
+  if [ -x "${CHROMIUM_PATH:-/usr/bin/chromium}" ]; then return; fi
+  say "installing chromium (apt) for the browser tests"
+  command -v apt-get >/dev/null || die "chromium is missing and apt-get is not available: install Chromium and set CHROMIUM_PATH"
+  local sudo=""
+  if [ "$(id -u)" != 0 ]; then sudo="sudo"; fi
+  $sudo apt-get update -qq >/dev/null && $sudo apt-get install -y -qq chromium >/dev/null \
+    || die "could not install chromium with apt-get"
 }
 
 # Exports every NAME=value of an env file that the environment does not already set.

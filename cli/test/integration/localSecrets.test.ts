@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { createPublicKey } from 'node:crypto';
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -32,14 +33,24 @@ describe('local secrets', () => {
     const first = ensureSecrets(root);
     expect(Object.keys(first).sort()).toEqual([
       'ADMIN_TOKEN',
+      'CONSOLE_ASSERTION_PRIVATE_KEY',
+      'CONSOLE_ASSERTION_PUBLIC_KEY',
+      'CONSOLE_TOKEN',
       'CURSOR_SECRET',
       'INTERNAL_TOKEN',
       'WEBHOOK_SECRET_KEY',
     ]);
-    for (const name of ['ADMIN_TOKEN', 'CURSOR_SECRET', 'INTERNAL_TOKEN']) {
+    for (const name of ['ADMIN_TOKEN', 'CONSOLE_TOKEN', 'CURSOR_SECRET', 'INTERNAL_TOKEN']) {
       expect(first[name]).toMatch(/^[A-Za-z0-9_-]{43}$/);
     }
     expect(Buffer.from(first.WEBHOOK_SECRET_KEY!, 'base64')).toHaveLength(32);
+    // one Ed25519 pair, its PEM newlines written as \n (the services read them back)
+    const pem = (name: string): string => first[name]!.replaceAll('\\n', '\n');
+    const publicKey = createPublicKey(pem('CONSOLE_ASSERTION_PUBLIC_KEY'));
+    expect(publicKey.asymmetricKeyType).toBe('ed25519');
+    expect(
+      createPublicKey(pem('CONSOLE_ASSERTION_PRIVATE_KEY')).export({ type: 'spki', format: 'der' }),
+    ).toEqual(publicKey.export({ type: 'spki', format: 'der' }));
     expect(statSync(join(root, '.local/secrets.env')).mode & 0o777).toBe(0o600);
     expect(ensureSecrets(root)).toEqual(first);
     expect(ensureSecrets(scratch()).ADMIN_TOKEN).not.toBe(first.ADMIN_TOKEN);

@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import { ERROR_CODES } from '@brand/shared/errors';
+import { API_ERROR_CODES } from '@brand/shared/errors';
 
 /** The REST error body, as errorBody() renders it. */
 export const ErrorBody = z
   .object({
     error: z.object({
-      code: z.enum(Object.keys(ERROR_CODES) as [string, ...string[]]).meta({
+      code: z.enum(API_ERROR_CODES as [string, ...string[]]).meta({
         description:
           'Stable machine-readable code. 400 invalid_parameter / invalid_cursor / malformed_request / validation_failed; ' +
           '401 missing_key / invalid_key; 403 insufficient_permission / forbidden_origin; 404 unknown_resource / not_found; ' +

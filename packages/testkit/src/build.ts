@@ -4,7 +4,14 @@ import path from 'node:path';
 import { REPO_ROOT } from './paths';
 
 /** The projects `npm run build` builds, in the same order. */
-const PROJECTS = ['gateway', 'services/records', 'services/plans', 'services/webhooks', 'cli'];
+const PROJECTS = [
+  'gateway',
+  'console',
+  'services/records',
+  'services/plans',
+  'services/webhooks',
+  'cli',
+];
 
 /**
  * Runs `tsc -b` (incremental) over the projects that exist yet, so spawned services always

@@ -1,8 +1,12 @@
 import { describe, expect, it } from '@jest/globals';
-import { TEST_ADMIN_TOKEN, TEST_INTERNAL_TOKEN } from './services';
+import { TEST_ADMIN_TOKEN, TEST_CONSOLE_TOKEN, TEST_INTERNAL_TOKEN } from './services';
 
-/** Which caller credential an RPC requires (docs/internals.md "Internal credentials"). */
-export type CallerLevel = 'internal' | 'admin';
+/**
+ * Which caller credential an RPC requires (docs/internals.md "Internal credentials").
+ * `admin` also covers the Developers-area RPCs the console may call with a member
+ * assertion: without one, the console token is refused there like any other non-admin.
+ */
+export type CallerLevel = 'internal' | 'admin' | 'console';
 
 /** An RPC under test: its name, its level, and a call that would succeed when allowed. */
 export type CallerAuthRpc<C> = [name: string, level: CallerLevel, call: (c: C) => Promise<unknown>];
@@ -34,8 +38,12 @@ export const callOutcome = (p: Promise<unknown>): Promise<string> =>
     (err: { code?: string }) => err.code ?? 'error',
   );
 
-const tokenOf = (level: CallerLevel): string =>
-  level === 'admin' ? TEST_ADMIN_TOKEN : TEST_INTERNAL_TOKEN;
+const TOKENS: Record<CallerLevel, string> = {
+  internal: TEST_INTERNAL_TOKEN,
+  admin: TEST_ADMIN_TOKEN,
+  console: TEST_CONSOLE_TOKEN,
+};
+const tokenOf = (level: CallerLevel): string => TOKENS[level];
 
 /**
  * The caller-credential rules every gRPC service keeps (issue 7, defect 1), one describe per
@@ -69,9 +77,20 @@ export function runCallerAuthTests<C>(
       it('refuses the internal (gateway) credential', async () => {
         expect(await outcomeWith(TEST_INTERNAL_TOKEN, call)).toBe('insufficient_permission');
       });
+      it('refuses the console credential without a member assertion', async () => {
+        expect(AUTH_FAILURES).toContain(await outcomeWith(TEST_CONSOLE_TOKEN, call));
+      });
+    } else if (level === 'console') {
+      it('refuses the admin and internal credentials (only the console signs members in)', async () => {
+        expect(await outcomeWith(TEST_ADMIN_TOKEN, call)).toBe('insufficient_permission');
+        expect(await outcomeWith(TEST_INTERNAL_TOKEN, call)).toBe('insufficient_permission');
+      });
     } else {
       it('also answers the admin credential (operators may read what they administer)', async () => {
         expect(AUTH_FAILURES).not.toContain(await outcomeWith(TEST_ADMIN_TOKEN, call));
+      });
+      it('refuses the console credential', async () => {
+        expect(await outcomeWith(TEST_CONSOLE_TOKEN, call)).toBe('insufficient_permission');
       });
     }
   });

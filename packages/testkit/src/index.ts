@@ -5,6 +5,12 @@ export {
   type ListRecordsInput,
   type PageOfRecords,
 } from './adminClient';
+export {
+  createConsoleClient,
+  signTestAssertion,
+  type ActingMember,
+  type ConsoleClient,
+} from './consoleClient';
 export { checkGrpcHealth, type HealthStatus } from './grpcHealth';
 export { makeBrandWithKey, type BrandWithKey } from './makeBrandWithKey';
 export { makePendingSubmissions, makeRecords } from './makeRecords';
@@ -36,6 +42,8 @@ export {
   startRecords,
   startWebhooks,
   TEST_ADMIN_TOKEN,
+  TEST_ASSERTION_KEYS,
+  TEST_CONSOLE_TOKEN,
   TEST_CURSOR_SECRET,
   TEST_INTERNAL_TOKEN,
   TEST_WEBHOOK_SECRET_KEY,

@@ -12,10 +12,14 @@ export interface PlansClient {
  * Connects to a plans process presenting `token` (the admin token by default) on every
  * call; '' sends none. Failures reject with the AppError the shared caller makes of them.
  */
-export function createPlansClient(plansAddr: string, token = TEST_ADMIN_TOKEN): PlansClient {
+export function createPlansClient(
+  plansAddr: string,
+  token = TEST_ADMIN_TOKEN,
+  metadata?: Record<string, string>,
+): PlansClient {
   const client = connectClient(PlansServiceClient, plansAddr);
   return {
-    plans: createCaller(client, { deadlineMs: 10_000, token }),
+    plans: createCaller(client, { deadlineMs: 10_000, token, metadata }),
     close: () => client.close(),
   };
 }

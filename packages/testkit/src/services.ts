@@ -1,3 +1,4 @@
+import { generateKeyPairSync } from 'node:crypto';
 import { GATEWAY_MAIN, PLANS_MAIN, RECORDS_MAIN, WEBHOOKS_MAIN } from './paths';
 import { spawnService, type ServiceProcess } from './serviceProcess';
 import { testRedisUrl } from './testEnv';
@@ -7,6 +8,21 @@ import { testKafkaBrokers } from './businessEvents';
 export const TEST_INTERNAL_TOKEN = 'test-internal-token-0123456789abcdef-0123';
 /** The admin token of test stacks: brandctl and the admin client present it. */
 export const TEST_ADMIN_TOKEN = 'test-admin-token-0123456789abcdef-0123456';
+/** The console token of test stacks: the console (and console tests) present it. */
+export const TEST_CONSOLE_TOKEN = 'test-console-token-0123456789abcdef-01234';
+
+/**
+ * The member-assertion key pair of this test process, made fresh for it: records signs with
+ * the private key, webhooks and plans verify with the public one (docs/console.md).
+ */
+export const TEST_ASSERTION_KEYS = (() => {
+  const { privateKey, publicKey } = generateKeyPairSync('ed25519');
+  return {
+    privateKeyPem: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+    publicKeyPem: publicKey.export({ type: 'spki', format: 'pem' }).toString(),
+  };
+})();
+
 /** The cursor-signing secret of test stacks. */
 export const TEST_CURSOR_SECRET = 'test-cursor-secret-0123456789abcdef-0123456789';
 
@@ -46,6 +62,7 @@ function grpcServiceEnv(databaseUrl: string): Record<string, string> {
     DATABASE_URL: databaseUrl,
     INTERNAL_TOKEN: TEST_INTERNAL_TOKEN,
     ADMIN_TOKEN: TEST_ADMIN_TOKEN,
+    CONSOLE_TOKEN: TEST_CONSOLE_TOKEN,
     LOG_LEVEL: logLevel(),
     HEALTH_PROBE_INTERVAL_MS: '500',
   };
@@ -74,6 +91,7 @@ export async function startRecords(opts: {
       REDIS_URL: opts.redisUrl ?? testRedisUrl(),
       REDIS_KEY_PREFIX: opts.redisKeyPrefix,
       CURSOR_SECRET: TEST_CURSOR_SECRET,
+      CONSOLE_ASSERTION_PRIVATE_KEY: TEST_ASSERTION_KEYS.privateKeyPem,
       ...opts.env,
     },
   });
@@ -93,6 +111,7 @@ export async function startPlans(opts: {
     entry: PLANS_MAIN,
     env: {
       ...grpcServiceEnv(opts.databaseUrl),
+      CONSOLE_ASSERTION_PUBLIC_KEY: TEST_ASSERTION_KEYS.publicKeyPem,
       ...opts.env,
     },
   });
@@ -179,6 +198,7 @@ export async function startWebhooks(opts: {
       KAFKA_CONSUMER_GROUP: opts.groupId,
       KAFKA_TOPIC_PARTITIONS: '3',
       WEBHOOK_SECRET_KEY: TEST_WEBHOOK_SECRET_KEY,
+      CONSOLE_ASSERTION_PUBLIC_KEY: TEST_ASSERTION_KEYS.publicKeyPem,
       RETRY_TIME_SCALE: '0.001',
       DELIVERY_POLL_MS: '100',
       DELIVERY_CONNECT_TIMEOUT_MS: '2000',

@@ -8,10 +8,15 @@ export interface WebhooksClient {
   close(): void;
 }
 
-export function createWebhooksClient(address: string, token = TEST_ADMIN_TOKEN): WebhooksClient {
+/** `metadata` rides on every call, e.g. `{ 'x-brand-member-assertion': ... }` with the console token. */
+export function createWebhooksClient(
+  address: string,
+  token = TEST_ADMIN_TOKEN,
+  metadata?: Record<string, string>,
+): WebhooksClient {
   const client = connectClient(WebhooksServiceClient, address);
   return {
-    call: createCaller(client, { deadlineMs: 10_000, token }),
+    call: createCaller(client, { deadlineMs: 10_000, token, metadata }),
     close: () => client.close(),
   };
 }

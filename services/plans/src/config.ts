@@ -1,12 +1,14 @@
 import { z } from 'zod';
 import {
   CALLER_TOKEN_NAMES,
+  assertionPublicKeyEnv,
   callerTokenEnv,
   databaseEnv,
   grpcServiceEnv,
   loadConfig,
   processEnv,
   refusePublishedSecrets,
+  requireAssertionKeyWithConsoleToken,
 } from '@brand/shared/config';
 
 const PlansEnv = z
@@ -17,12 +19,15 @@ const PlansEnv = z
     ...grpcServiceEnv({ grpc: 50052, metrics: 9466 }),
     // Caller credentials: every RPC requires one (docs/internals.md "Internal credentials")
     ...callerTokenEnv,
+    // The console: records' Ed25519 public key checks member assertions (docs/console.md)
+    ...assertionPublicKeyEnv,
     // PostgreSQL (and the health probe of it)
     ...databaseEnv,
     // Campaign plans
     /** Pending plans a brand may hold (SPEC 8: 200); the next one is pending_plan_limit. */
     PENDING_PLAN_LIMIT: z.coerce.number().int().min(1).max(100_000).default(200),
   })
+  .superRefine(requireAssertionKeyWithConsoleToken('CONSOLE_ASSERTION_PUBLIC_KEY'))
   .superRefine(refusePublishedSecrets([...CALLER_TOKEN_NAMES]));
 
 export type PlansConfig = z.infer<typeof PlansEnv>;

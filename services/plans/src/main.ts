@@ -1,6 +1,6 @@
 // Telemetry first: it instruments libraries as they are loaded (no-op without OTLP config).
 import '@brand/shared/telemetry/register';
-import { callerTokensOf } from '@brand/shared/config';
+import { assertionKeysOf, callerTokensOf } from '@brand/shared/config';
 import { createServicePool } from '@brand/shared/db';
 import { createLogger } from '@brand/shared/logger';
 import { createMetricsRegistry, GrpcServerMetrics } from '@brand/shared/metrics';
@@ -27,6 +27,7 @@ async function main(): Promise<void> {
     pool,
     log,
     callerTokens: callerTokensOf(config),
+    memberAssertionKeys: assertionKeysOf(config),
     metrics: new GrpcServerMetrics(registry),
     plans: planMetrics(registry),
     pendingLimit: config.PENDING_PLAN_LIMIT,

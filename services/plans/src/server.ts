@@ -1,3 +1,4 @@
+import type { KeyObject } from 'node:crypto';
 import { PlansServiceService } from '@brand/proto/plans/v1';
 import type { Pool } from '@brand/shared/db';
 import {
@@ -18,6 +19,8 @@ export interface PlansDeps {
   pool: Pool;
   log: Logger;
   callerTokens: CallerTokens;
+  /** Records' public keys (current first) that console member assertions are checked with. */
+  memberAssertionKeys: readonly KeyObject[];
   pendingLimit: number;
   /** Counts and times every call for /metrics; optional so tests may leave it out. */
   metrics?: RpcObserver;
@@ -39,6 +42,7 @@ export function createServer(deps: PlansDeps): { server: Server; health: HealthI
     log: deps.log,
     auth: new CallerAuth(deps.callerTokens),
     metrics: deps.metrics,
+    memberAssertionKeys: deps.memberAssertionKeys,
   });
   server.addService(
     PlansServiceService,

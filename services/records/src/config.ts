@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import {
   CALLER_TOKEN_NAMES,
+  assertionPrivateKeyEnv,
   boolEnv,
   callerTokenEnv,
   commaListEnv,
@@ -10,6 +11,7 @@ import {
   msEnv,
   processEnv,
   refusePublishedSecrets,
+  requireAssertionKeyWithConsoleToken,
 } from '@brand/shared/config';
 import { BUSINESS_EVENTS_TOPIC } from '@brand/shared/kafka';
 
@@ -53,6 +55,30 @@ const RecordsEnv = z
      * Short: a returning broker is found within this (issue 19), and an attempt is cheap.
      */
     OUTBOX_MAX_BACKOFF_MS: msEnv.default(2_000),
+    // The console (docs/console.md "How the console acts for a member")
+    /** Ed25519 private key (PKCS#8 PEM) signing member assertions; required with CONSOLE_TOKEN. */
+    ...assertionPrivateKeyEnv,
+    /** Sign-in links expire after this long (15 minutes). */
+    SIGN_IN_LINK_TTL_MS: msEnv.default(15 * 60_000),
+    /** Sign-in links one address may request per window. */
+    SIGN_IN_LINKS_PER_ADDRESS: z.coerce.number().int().min(1).max(1_000).default(5),
+    /** Sign-in links one client (the console's client key) may request per window. */
+    SIGN_IN_LINKS_PER_CLIENT: z.coerce.number().int().min(1).max(100_000).default(20),
+    SIGN_IN_LINK_WINDOW_MS: msEnv.default(15 * 60_000),
+    /** A console session ends after this long without a request (sliding; 30 minutes). */
+    CONSOLE_SESSION_IDLE_MS: msEnv.default(30 * 60_000),
+    /** A console session ends this long after sign-in whatever happens (12 hours). */
+    CONSOLE_SESSION_MAX_MS: msEnv.default(12 * 3600_000),
+  })
+  .superRefine(requireAssertionKeyWithConsoleToken('CONSOLE_ASSERTION_PRIVATE_KEY'))
+  .superRefine((env, ctx) => {
+    if (env.CONSOLE_SESSION_IDLE_MS > env.CONSOLE_SESSION_MAX_MS) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['CONSOLE_SESSION_IDLE_MS'],
+        message: 'must not exceed CONSOLE_SESSION_MAX_MS',
+      });
+    }
   })
   .superRefine(
     refusePublishedSecrets([...CALLER_TOKEN_NAMES, 'CURSOR_SECRET', 'CURSOR_SECRETS_PREVIOUS']),

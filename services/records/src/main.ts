@@ -18,6 +18,7 @@ import { startVersionPublisher } from './versions/versionPublisher';
 import { outboxMetrics, type RelayObserver } from './outbox/relayMetrics';
 import { listenForOutbox } from './outbox/wakeups';
 import { createServer, SERVICE_NAMES } from './server';
+import { SignInRateLimit } from './sessions/signInRateLimit';
 
 /** Composition root: the only place that reads process.env and listens. */
 async function main(): Promise<void> {
@@ -53,6 +54,22 @@ async function main(): Promise<void> {
     cursorSecret: config.CURSOR_SECRET,
     cursorSecretsPrevious: config.CURSOR_SECRETS_PREVIOUS,
     versions,
+    sessions: {
+      rateLimit: new SignInRateLimit(
+        redis,
+        config.REDIS_KEY_PREFIX,
+        {
+          perAddress: config.SIGN_IN_LINKS_PER_ADDRESS,
+          perClient: config.SIGN_IN_LINKS_PER_CLIENT,
+          windowMs: config.SIGN_IN_LINK_WINDOW_MS,
+        },
+        log,
+      ),
+      assertionKey: config.CONSOLE_ASSERTION_PRIVATE_KEY,
+      linkTtlMs: config.SIGN_IN_LINK_TTL_MS,
+      idleMs: config.CONSOLE_SESSION_IDLE_MS,
+      maxAgeMs: config.CONSOLE_SESSION_MAX_MS,
+    },
   });
   const service = await listenGrpcService({
     server,

@@ -1,4 +1,6 @@
+import { createPublicKey, type KeyObject } from 'node:crypto';
 import { AccessServiceService } from '@brand/proto/access/v1';
+import { ConsoleSessionServiceService } from '@brand/proto/access/v1/sessions';
 import { RecordsServiceService } from '@brand/proto/records/v1';
 import type { Pool } from '@brand/shared/db';
 import {
@@ -18,6 +20,8 @@ import { changeHandlers } from './changes/grpcHandlers';
 import { CursorCodec } from './records/cursor';
 import { recordsHandlers } from './records/grpcHandlers';
 import type { VersionPublisher } from './versions/versionPublisher';
+import { sessionHandlers } from './sessions/grpcHandlers';
+import type { SessionDeps } from './sessions/sessionDeps';
 
 export interface RecordsDeps {
   pool: Pool;
@@ -30,10 +34,16 @@ export interface RecordsDeps {
   cursorSecretsPrevious: string[];
   /** Publishes change versions after writes (ETag and 304 at the gateway). */
   versions: VersionPublisher;
+  /** Signing in and sessions (the console); the assertion key also verifies assertions here. */
+  sessions: Omit<SessionDeps, 'pool' | 'log'>;
 }
 
 /** The fully qualified names the health service reports on. */
-export const SERVICE_NAMES = ['brand.records.v1.RecordsService', 'brand.access.v1.AccessService'];
+export const SERVICE_NAMES = [
+  'brand.records.v1.RecordsService',
+  'brand.access.v1.AccessService',
+  'brand.access.v1.ConsoleSessionService',
+];
 
 /**
  * Builds the gRPC server with both services and the health service; does not bind. Every
@@ -42,10 +52,13 @@ export const SERVICE_NAMES = ['brand.records.v1.RecordsService', 'brand.access.v
 export function createServer(deps: RecordsDeps): { server: Server; health: HealthImplementation } {
   const server = createGrpcServer();
   const health = createHealth(SERVICE_NAMES, server);
+  const assertionKey: KeyObject | undefined = deps.sessions.assertionKey;
   const rpc = rpcBuilder({
     log: deps.log,
     auth: new CallerAuth(deps.callerTokens),
     metrics: deps.metrics,
+    // records signs the assertions and checks them with the public half of its own key
+    memberAssertionKeys: assertionKey ? [createPublicKey(assertionKey)] : [],
   });
   const cursors = new CursorCodec(deps.cursorSecret, deps.cursorSecretsPrevious);
   server.addService(RecordsServiceService, {
@@ -55,6 +68,10 @@ export function createServer(deps: RecordsDeps): { server: Server; health: Healt
   server.addService(
     AccessServiceService,
     accessHandlers({ pool: deps.pool, log: deps.log, revocations: deps.revocations }, rpc),
+  );
+  server.addService(
+    ConsoleSessionServiceService,
+    sessionHandlers({ ...deps.sessions, pool: deps.pool, log: deps.log }, rpc),
   );
   return { server, health };
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import {
   CALLER_TOKEN_NAMES,
+  assertionPublicKeyEnv,
   boolEnv,
   callerTokenEnv,
   commaListEnv,
@@ -10,6 +11,7 @@ import {
   msEnv,
   processEnv,
   refusePublishedSecrets,
+  requireAssertionKeyWithConsoleToken,
 } from '@brand/shared/config';
 import { BUSINESS_EVENTS_TOPIC } from '@brand/shared/kafka';
 
@@ -33,6 +35,8 @@ const WebhooksEnv = z
     ...grpcServiceEnv({ grpc: 50053, metrics: 9467 }),
     // Caller credentials: every RPC requires one (docs/internals.md "Internal credentials")
     ...callerTokenEnv,
+    // The console: records' Ed25519 public key checks member assertions (docs/console.md)
+    ...assertionPublicKeyEnv,
     // PostgreSQL (and the health probe of it)
     ...databaseEnv,
     // Kafka (business events)
@@ -102,6 +106,7 @@ const WebhooksEnv = z
       });
     }
   })
+  .superRefine(requireAssertionKeyWithConsoleToken('CONSOLE_ASSERTION_PUBLIC_KEY'))
   .superRefine(
     refusePublishedSecrets([
       ...CALLER_TOKEN_NAMES,

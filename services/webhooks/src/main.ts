@@ -1,7 +1,7 @@
 // Telemetry first: it instruments libraries as they are loaded (no-op without OTLP config).
 import '@brand/shared/telemetry/register';
 import { readFileSync } from 'node:fs';
-import { callerTokensOf } from '@brand/shared/config';
+import { assertionKeysOf, callerTokensOf } from '@brand/shared/config';
 import { createServicePool } from '@brand/shared/db';
 import { createLogger } from '@brand/shared/logger';
 import { createMetricsRegistry, GrpcServerMetrics } from '@brand/shared/metrics';
@@ -62,6 +62,7 @@ async function main(): Promise<void> {
   const { server, health } = createServer({
     log,
     callerTokens: callerTokensOf(config),
+    memberAssertionKeys: assertionKeysOf(config),
     metrics: new GrpcServerMetrics(registry),
     admin,
   });

@@ -1,3 +1,4 @@
+import type { KeyObject } from 'node:crypto';
 import { WebhooksServiceService } from '@brand/proto/webhooks/v1';
 import {
   CallerAuth,
@@ -22,6 +23,8 @@ export const SERVICE_NAMES = ['brand.webhooks.v1.WebhooksService'];
 export function createServer(deps: {
   log: Logger;
   callerTokens: CallerTokens;
+  /** Records' public keys (current first) that console member assertions are checked with. */
+  memberAssertionKeys: readonly KeyObject[];
   /** Counts and times every call for /metrics; optional so tests may leave it out. */
   metrics?: RpcObserver;
   /** The admin role's dependencies; undefined when this process does not play it. */
@@ -34,6 +37,7 @@ export function createServer(deps: {
       log: deps.log,
       auth: new CallerAuth(deps.callerTokens),
       metrics: deps.metrics,
+      memberAssertionKeys: deps.memberAssertionKeys,
     });
     server.addService(WebhooksServiceService, webhooksAdminHandlers(deps.admin, rpc));
   }

@@ -94,7 +94,25 @@ gateway:
     REDIS_URL: [REDIS_URL, false]
   httpPort: {{ $v.gateway.ports.http }}
   metricsPort: {{ $v.gateway.ports.metrics }}
+  # The services this component calls over gRPC (egress and the services' ingress).
+  grpcClientOf: [records, plans]
   backends: [dns, redis, otlp]
+console:
+  key: console
+  enabled: {{ $v.console.enabled }}
+  args: ["node", "console/dist/main.js"]
+  globalKeys: [NODE_ENV, LOG_LEVEL, SHUTDOWN_GRACE_MS, OTEL_EXPORTER_OTLP_ENDPOINT, REDIS_KEY_PREFIX, METRICS_HOST]
+  secretEnv:
+    CONSOLE_TOKEN: [CONSOLE_TOKEN, false]
+    REDIS_URL: [REDIS_URL, false]
+    SMTP_URL: [SMTP_URL, false]
+  httpPort: {{ $v.console.ports.http }}
+  metricsPort: {{ $v.console.ports.metrics }}
+  # Probes on the internal listener: the public port serves people only.
+  probePort: metrics
+  livenessPath: /livez
+  grpcClientOf: [records, plans, webhooks]
+  backends: [dns, redis, smtp, otlp]
 records:
   key: records
   enabled: {{ $v.records.enabled }}
@@ -110,6 +128,9 @@ records:
     CURSOR_SECRET: [CURSOR_SECRET, false]
     CURSOR_SECRETS_PREVIOUS: [CURSOR_SECRETS_PREVIOUS, true]
     REDIS_URL: [REDIS_URL, false]
+    CONSOLE_TOKEN: [CONSOLE_TOKEN, true]
+    CONSOLE_TOKENS_PREVIOUS: [CONSOLE_TOKENS_PREVIOUS, true]
+    CONSOLE_ASSERTION_PRIVATE_KEY: [CONSOLE_ASSERTION_PRIVATE_KEY, true]
   grpcPort: {{ $v.records.ports.grpc }}
   metricsPort: {{ $v.records.ports.metrics }}
   backends: [dns, postgres, redis, kafka, otlp]
@@ -124,6 +145,9 @@ plans:
     INTERNAL_TOKENS_PREVIOUS: [INTERNAL_TOKENS_PREVIOUS, true]
     ADMIN_TOKEN: [ADMIN_TOKEN, false]
     ADMIN_TOKENS_PREVIOUS: [ADMIN_TOKENS_PREVIOUS, true]
+    CONSOLE_TOKEN: [CONSOLE_TOKEN, true]
+    CONSOLE_TOKENS_PREVIOUS: [CONSOLE_TOKENS_PREVIOUS, true]
+    CONSOLE_ASSERTION_PUBLIC_KEY: [CONSOLE_ASSERTION_PUBLIC_KEY, true]
   grpcPort: {{ $v.plans.ports.grpc }}
   metricsPort: {{ $v.plans.ports.metrics }}
   backends: [dns, postgres, otlp]
@@ -141,6 +165,9 @@ webhooks:
     ADMIN_TOKENS_PREVIOUS: [ADMIN_TOKENS_PREVIOUS, true]
     WEBHOOK_SECRET_KEY: [WEBHOOK_SECRET_KEY, false]
     WEBHOOK_SECRET_KEYS_PREVIOUS: [WEBHOOK_SECRET_KEYS_PREVIOUS, true]
+    CONSOLE_TOKEN: [CONSOLE_TOKEN, true]
+    CONSOLE_TOKENS_PREVIOUS: [CONSOLE_TOKENS_PREVIOUS, true]
+    CONSOLE_ASSERTION_PUBLIC_KEY: [CONSOLE_ASSERTION_PUBLIC_KEY, true]
   grpcPort: {{ $v.webhooks.ports.grpc }}
   metricsPort: {{ $v.webhooks.ports.metrics }}
   backends: [dns, postgres, kafka, otlp]
@@ -183,8 +210,11 @@ applies. (dict "root" $ "name" "records" "c" <component>)
 {{- $_ := set $env "METRICS_PORT" $c.metricsPort -}}
 {{- if $c.httpPort -}}
 {{- $_ := set $env "HTTP_PORT" $c.httpPort -}}
-{{- $_ := set $env "RECORDS_GRPC_ADDR" (include "brand-records.grpcTarget" (dict "root" $root "component" "records" "port" $v.records.ports.grpc)) -}}
-{{- $_ := set $env "PLANS_GRPC_ADDR" (include "brand-records.grpcTarget" (dict "root" $root "component" "plans" "port" $v.plans.ports.grpc)) -}}
+{{- end -}}
+{{- range $svc := $c.grpcClientOf -}}
+{{- $_ := set $env (printf "%s_GRPC_ADDR" (upper $svc)) (include "brand-records.grpcTarget" (dict "root" $root "component" $svc "port" (index $v $svc).ports.grpc)) -}}
+{{- end -}}
+{{- if eq $c.key "gateway" -}}
 {{- if kindIs "invalid" $v.gateway.config.RATE_LIMIT_FALLBACK_INSTANCES -}}
 {{- $_ := set $env "RATE_LIMIT_FALLBACK_INSTANCES" (ternary $v.gateway.autoscaling.maxReplicas $v.gateway.replicas $v.gateway.autoscaling.enabled) -}}
 {{- end -}}
@@ -192,7 +222,7 @@ applies. (dict "root" $ "name" "records" "c" <component>)
 {{- if $c.grpcPort -}}
 {{- $_ := set $env "GRPC_PORT" $c.grpcPort -}}
 {{- end -}}
-{{- if ne $c.key "gateway" -}}
+{{- if $c.grpcPort -}}
 {{- $_ := set $env "MIGRATE_ON_START" "false" -}}
 {{- end -}}
 {{- if $c.roles -}}

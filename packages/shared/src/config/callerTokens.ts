@@ -11,6 +11,7 @@ export const PUBLISHED_SECRETS: readonly string[] = [
   'local-dev-cursor-secret-change-me-0123456789',
   'test-internal-token-0123456789abcdef-0123',
   'test-admin-token-0123456789abcdef-0123456',
+  'test-console-token-0123456789abcdef-01234',
   'test-cursor-secret-0123456789abcdef-0123456789',
   // the webhooks secret-encryption key of test stacks (32 bytes, base64)
   'dGVzdC13ZWJob29rLXNlY3JldC1rZXktMDEyMzQ1Njc=',
@@ -29,6 +30,12 @@ export const callerTokenEnv = {
   /** Presented by operators (brandctl) on admin RPCs; also passes internal checks. */
   ADMIN_TOKEN: z.string().min(32),
   ADMIN_TOKENS_PREVIOUS: commaListEnv,
+  /**
+   * Presented by the console (the Developers area) with a member assertion; unset, the
+   * service refuses every console call.
+   */
+  CONSOLE_TOKEN: z.string().min(32).optional(),
+  CONSOLE_TOKENS_PREVIOUS: commaListEnv,
 };
 
 /** The names of the caller-credential variables, for refusePublishedSecrets. */
@@ -37,6 +44,8 @@ export const CALLER_TOKEN_NAMES = [
   'INTERNAL_TOKENS_PREVIOUS',
   'ADMIN_TOKEN',
   'ADMIN_TOKENS_PREVIOUS',
+  'CONSOLE_TOKEN',
+  'CONSOLE_TOKENS_PREVIOUS',
 ] as const;
 
 export function callerTokensOf(env: {
@@ -44,10 +53,14 @@ export function callerTokensOf(env: {
   INTERNAL_TOKENS_PREVIOUS: string[];
   ADMIN_TOKEN: string;
   ADMIN_TOKENS_PREVIOUS: string[];
+  CONSOLE_TOKEN?: string | undefined;
+  CONSOLE_TOKENS_PREVIOUS: string[];
 }): CallerTokens {
   return {
     internal: [env.INTERNAL_TOKEN, ...env.INTERNAL_TOKENS_PREVIOUS],
     admin: [env.ADMIN_TOKEN, ...env.ADMIN_TOKENS_PREVIOUS],
+    console:
+      env.CONSOLE_TOKEN === undefined ? [] : [env.CONSOLE_TOKEN, ...env.CONSOLE_TOKENS_PREVIOUS],
   };
 }
 
@@ -56,7 +69,10 @@ export function callerTokensOf(env: {
  * PUBLISHED_SECRETS is an issue on that variable.
  */
 export function refusePublishedSecrets<Name extends string>(names: readonly Name[]) {
-  return (env: { NODE_ENV: string } & Record<Name, unknown>, ctx: z.RefinementCtx): void => {
+  return (
+    env: { NODE_ENV: string } & Partial<Record<Name, unknown>>,
+    ctx: z.RefinementCtx,
+  ): void => {
     if (env.NODE_ENV !== 'production') return;
     for (const name of names) {
       const value = env[name];

@@ -15,3 +15,9 @@ export {
   refusePublishedSecrets,
 } from './callerTokens';
 export { databaseEnv, grpcServiceEnv, processEnv } from './serviceEnv';
+export {
+  assertionKeysOf,
+  assertionPrivateKeyEnv,
+  assertionPublicKeyEnv,
+  requireAssertionKeyWithConsoleToken,
+} from './consoleEnv';

@@ -10,6 +10,10 @@ export const ERROR_CODES = {
   missing_key: { http: 401, grpc: status.UNAUTHENTICATED },
   invalid_key: { http: 401, grpc: status.UNAUTHENTICATED },
   unauthenticated: { http: 401, grpc: status.UNAUTHENTICATED },
+  /** A console sign-in link that is unknown, already used or expired (one answer for all). */
+  invalid_sign_in_link: { http: 401, grpc: status.UNAUTHENTICATED },
+  /** A console session that is unknown, ended or expired. */
+  invalid_session: { http: 401, grpc: status.UNAUTHENTICATED },
   insufficient_permission: { http: 403, grpc: status.PERMISSION_DENIED },
   forbidden_origin: { http: 403, grpc: status.PERMISSION_DENIED },
   unknown_resource: { http: 404, grpc: status.NOT_FOUND },
@@ -26,12 +30,32 @@ export const ERROR_CODES = {
   precondition_failed: { http: 422, grpc: status.FAILED_PRECONDITION },
   pending_plan_limit: { http: 422, grpc: status.FAILED_PRECONDITION },
   receiver_limit: { http: 422, grpc: status.FAILED_PRECONDITION },
+  /** The change would leave a brand without an owner. */
+  last_owner: { http: 422, grpc: status.FAILED_PRECONDITION },
+  /** The brand is below Plus or not verified: the Developers area is closed to it. */
+  brand_not_eligible: { http: 422, grpc: status.FAILED_PRECONDITION },
   rate_limited: { http: 429, grpc: status.RESOURCE_EXHAUSTED },
   internal_error: { http: 500, grpc: status.INTERNAL },
   service_unavailable: { http: 503, grpc: status.UNAVAILABLE },
 } as const satisfies Record<string, { http: number; grpc: status }>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;
+
+/**
+ * Codes only the console (the Developers area) meets: signing in, sessions, members. The
+ * gateway never answers them, so the public API description and the client leave them out.
+ */
+const CONSOLE_ONLY_CODES: readonly ErrorCode[] = [
+  'invalid_sign_in_link',
+  'invalid_session',
+  'last_owner',
+  'brand_not_eligible',
+];
+
+/** Every code the public API (REST, MCP) can answer, in the table's order. */
+export const API_ERROR_CODES = (Object.keys(ERROR_CODES) as ErrorCode[]).filter(
+  (code) => !CONSOLE_ONLY_CODES.includes(code),
+);
 
 /** True when `value` is one of our error codes (used on codes arriving over the wire). */
 export function isErrorCode(value: unknown): value is ErrorCode {

@@ -1,5 +1,12 @@
 export { AppError, isAppError, type FieldIssue } from './appError';
-export { ERROR_CODES, isErrorCode, httpStatusOf, grpcStatusOf, type ErrorCode } from './codes';
+export {
+  API_ERROR_CODES,
+  ERROR_CODES,
+  isErrorCode,
+  httpStatusOf,
+  grpcStatusOf,
+  type ErrorCode,
+} from './codes';
 export {
   ERROR_CODE_METADATA,
   ERROR_DETAILS_METADATA,

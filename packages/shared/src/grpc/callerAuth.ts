@@ -7,14 +7,32 @@ import { INTERNAL_TOKEN_METADATA } from './metadata';
  * Who may call an RPC. `internal`: any internal caller (the gateway, another service)
  * presenting an internal token; `admin`: operators (brandctl) presenting an admin token.
  * An admin token also passes `internal` checks, so brandctl can read what it administers.
+ * `console`: only the console (signing members in). `developers`: the Developers area,
+ * either an operator (admin token) or the console acting for a member (console token plus
+ * a member assertion, checked by unary()).
  */
-export type AccessLevel = 'internal' | 'admin';
+export type AccessLevel = 'internal' | 'admin' | 'console' | 'developers';
 
-/** The tokens a service accepts: the current one first, then previous ones during a rotation. */
+/** The credential class a caller presented. */
+export type CallerClass = 'internal' | 'admin' | 'console';
+
+/**
+ * The tokens a service accepts: the current one first, then previous ones during a rotation.
+ * `console` may be empty: the service then refuses every console call.
+ */
 export interface CallerTokens {
   internal: readonly string[];
   admin: readonly string[];
+  console: readonly string[];
 }
+
+/** Which credential classes pass each access level. */
+const ACCEPTS: Record<AccessLevel, readonly CallerClass[]> = {
+  internal: ['internal', 'admin'],
+  admin: ['admin'],
+  console: ['console'],
+  developers: ['admin', 'console'],
+};
 
 /** Shortest token accepted; generated tokens are 43 characters of base64url (256 bits). */
 export const MIN_TOKEN_LENGTH = 32;
@@ -30,9 +48,10 @@ const digest = (s: string): Buffer => createHash('sha256').update(s, 'utf8').dig
 export class CallerAuth {
   private readonly internal: Buffer[];
   private readonly admin: Buffer[];
+  private readonly console: Buffer[];
 
   constructor(tokens: CallerTokens) {
-    for (const token of [...tokens.internal, ...tokens.admin]) {
+    for (const token of [...tokens.internal, ...tokens.admin, ...tokens.console]) {
       if (token.length < MIN_TOKEN_LENGTH) {
         throw new Error(`caller tokens must be at least ${MIN_TOKEN_LENGTH} characters`);
       }
@@ -42,14 +61,20 @@ export class CallerAuth {
     }
     this.internal = tokens.internal.map(digest);
     this.admin = tokens.admin.map(digest);
+    this.console = tokens.console.map(digest);
+    const all = [...this.internal, ...this.admin, ...this.console].map((d) => d.toString('hex'));
+    if (new Set(all).size !== all.length) {
+      throw new Error('the internal, admin and console tokens must all differ');
+    }
   }
 
   /**
-   * Throws AppError unauthenticated (no or unknown token) or insufficient_permission (an
-   * internal token on an admin RPC). Every accepted token is compared, so timing does not
-   * tell which list matched.
+   * Returns the caller's credential class, or throws AppError unauthenticated (no or
+   * unknown token) or insufficient_permission (a known token of a class this level does not
+   * accept, e.g. an internal token on an admin RPC). Every accepted token is compared, so
+   * timing does not tell which list matched.
    */
-  check(metadata: Metadata, level: AccessLevel): void {
+  check(metadata: Metadata, level: AccessLevel): CallerClass {
     const presented = metadata.get(INTERNAL_TOKEN_METADATA)[0];
     if (typeof presented !== 'string' || presented === '') {
       throw new AppError(
@@ -60,11 +85,24 @@ export class CallerAuth {
     const p = digest(presented);
     const isAdmin = matchesAny(this.admin, p);
     const isInternal = matchesAny(this.internal, p);
-    if (level === 'admin' ? isAdmin : isAdmin || isInternal) return;
-    if (level === 'admin' && isInternal) {
-      throw new AppError('insufficient_permission', 'This admin RPC requires the admin token.');
+    const isConsole = matchesAny(this.console, p);
+    const caller: CallerClass | undefined = isAdmin
+      ? 'admin'
+      : isInternal
+        ? 'internal'
+        : isConsole
+          ? 'console'
+          : undefined;
+    if (caller === undefined) {
+      throw new AppError('unauthenticated', 'The caller credential is not valid.');
     }
-    throw new AppError('unauthenticated', 'The caller credential is not valid.');
+    if (ACCEPTS[level].includes(caller)) return caller;
+    throw new AppError(
+      'insufficient_permission',
+      level === 'admin'
+        ? 'This admin RPC requires the admin token.'
+        : `This RPC does not accept the ${caller} credential.`,
+    );
   }
 }
 

@@ -39,6 +39,8 @@ export interface CallOverrides {
   /** Replaces the caller's default deadline, e.g. for a call known to be slow. */
   deadlineMs?: number;
   requestId?: string;
+  /** More metadata for this call, e.g. the member assertion of a console call. */
+  metadata?: Readonly<Record<string, string>>;
 }
 
 /**
@@ -56,8 +58,10 @@ export type Caller<C> = <M extends MethodOf<C>>(
 export interface CallerSettings {
   /** Every call has a deadline; no default, so each caller decides consciously. */
   deadlineMs: number;
-  /** Sent as the caller's credential on every call (internal or admin token). */
+  /** Sent as the caller's credential on every call (internal, admin or console token). */
   token: string;
+  /** More metadata for every call, e.g. the console's member assertion for one request. */
+  metadata?: Readonly<Record<string, string>>;
 }
 
 /** The one way this system calls gRPC: a typed caller over a generated client. */
@@ -66,6 +70,8 @@ export function createCaller<C extends Client>(client: C, settings: CallerSettin
     const metadata = new Metadata();
     metadata.set(INTERNAL_TOKEN_METADATA, settings.token);
     if (overrides.requestId) metadata.set(REQUEST_ID_METADATA, overrides.requestId);
+    const extra = { ...settings.metadata, ...overrides.metadata };
+    for (const [key, value] of Object.entries(extra)) metadata.set(key, value);
     const deadline = new Date(Date.now() + (overrides.deadlineMs ?? settings.deadlineMs));
     const fn = client[method] as unknown as UnaryMethod<
       typeof request,

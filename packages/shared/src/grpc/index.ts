@@ -1,5 +1,11 @@
 export { INTERNAL_TOKEN_METADATA, REQUEST_ID_METADATA, safeRequestId } from './metadata';
-export { CallerAuth, MIN_TOKEN_LENGTH, type AccessLevel, type CallerTokens } from './callerAuth';
+export {
+  CallerAuth,
+  MIN_TOKEN_LENGTH,
+  type AccessLevel,
+  type CallerClass,
+  type CallerTokens,
+} from './callerAuth';
 export {
   classifyFailure,
   rpcBuilder,

@@ -1,9 +1,13 @@
-import type { handleUnaryCall, ServerUnaryCall } from '@grpc/grpc-js';
+import type { KeyObject } from 'node:crypto';
+import type { handleUnaryCall, Metadata, ServerUnaryCall } from '@grpc/grpc-js';
+import type { Actor } from '../console/actor';
+import { MemberAssertionError, verifyMemberAssertion } from '../console/memberAssertion';
+import { MEMBER_ASSERTION_METADATA } from '../console/metadata';
 import { AppError, isAppError, toGrpcFailure } from '../errors';
 import { isDatabaseUnavailable } from '../db/pgErrors';
 import type { Logger } from '../logger';
 import type { RpcObserver } from '../metrics/grpcServerMetrics';
-import type { AccessLevel, CallerAuth } from './callerAuth';
+import type { AccessLevel, CallerAuth, CallerClass } from './callerAuth';
 import { REQUEST_ID_METADATA, safeRequestId } from './metadata';
 
 /** What a handler gets besides the request: the call and a logger bound to its request id. */
@@ -12,6 +16,8 @@ export interface CallContext<Req> {
   log: Logger;
   /** The caller's request id when it sent a safe one, for logs and downstream calls. */
   requestId: string | undefined;
+  /** Who is calling: an operator, a member through the console (verified), a service, the console. */
+  actor: Actor;
 }
 
 export type RpcHandler<Req, Res> = (req: Req, ctx: CallContext<Req>) => Promise<Res>;
@@ -43,6 +49,42 @@ export interface RpcDeps {
   auth: CallerAuth;
   /** Counts and times every call by method and outcome (the service's /metrics). */
   metrics?: RpcObserver;
+  /**
+   * The records service's Ed25519 public keys (current first) that member assertions are
+   * checked with; without them every console call on a `developers` RPC is refused.
+   */
+  memberAssertionKeys?: readonly KeyObject[];
+}
+
+/**
+ * The actor of a call whose credential passed: on a `developers` RPC the console must also
+ * present a valid member assertion, and the member it names is the actor.
+ */
+function actorOf(
+  deps: RpcDeps,
+  level: AccessLevel,
+  caller: CallerClass,
+  metadata: Metadata,
+): Actor {
+  if (caller === 'admin') return { kind: 'operator' };
+  if (caller === 'internal') return { kind: 'service' };
+  if (level !== 'developers') return { kind: 'console' };
+  const presented = metadata.get(MEMBER_ASSERTION_METADATA)[0];
+  if (typeof presented !== 'string' || presented === '') {
+    throw new AppError(
+      'unauthenticated',
+      `The console must act for a member (${MEMBER_ASSERTION_METADATA} metadata).`,
+    );
+  }
+  if (!deps.memberAssertionKeys || deps.memberAssertionKeys.length === 0) {
+    throw new AppError('unauthenticated', 'This service is not configured for the console.');
+  }
+  try {
+    return { kind: 'member', member: verifyMemberAssertion(deps.memberAssertionKeys, presented) };
+  } catch (err) {
+    if (err instanceof MemberAssertionError) throw new AppError('unauthenticated', err.message);
+    throw err;
+  }
 }
 
 export function unary<Req, Res>(
@@ -58,8 +100,9 @@ export function unary<Req, Res>(
     const requestId = safeRequestId(call.metadata.get(REQUEST_ID_METADATA)[0]);
     const log = deps.log.child({ rpc: method, request_id: requestId });
     const run = async (): Promise<Res> => {
-      deps.auth.check(call.metadata, level);
-      return handler(call.request, { call, log, requestId });
+      const caller = deps.auth.check(call.metadata, level);
+      const actor = actorOf(deps, level, caller, call.metadata);
+      return handler(call.request, { call, log, requestId, actor });
     };
     run().then(
       (res) => {
@@ -80,7 +123,9 @@ export function unary<Req, Res>(
 
 /**
  * The handler builders of one service: `rpc.internal('ListRecordsPage', fn)` for data-plane
- * RPCs, `rpc.admin('CreateKey', fn)` for the Developers area. Every RPC is one or the other.
+ * RPCs, `rpc.admin('CreateBrand', fn)` for operators only, `rpc.developers('CreateKey', fn)`
+ * for the Developers area (operators, or the console for a member: the handler authorizes
+ * ctx.actor), `rpc.console('RedeemSignInLink', fn)` for the console alone.
  */
 export function rpcBuilder(deps: RpcDeps) {
   return {
@@ -88,6 +133,10 @@ export function rpcBuilder(deps: RpcDeps) {
       unary(deps, 'internal', method, handler),
     admin: <Req, Res>(method: string, handler: RpcHandler<Req, Res>) =>
       unary(deps, 'admin', method, handler),
+    developers: <Req, Res>(method: string, handler: RpcHandler<Req, Res>) =>
+      unary(deps, 'developers', method, handler),
+    console: <Req, Res>(method: string, handler: RpcHandler<Req, Res>) =>
+      unary(deps, 'console', method, handler),
   };
 }
 export type RpcBuilder = ReturnType<typeof rpcBuilder>;

@@ -15,6 +15,8 @@ const KINDS: Record<IdKind, string> = {
   event: 'evt_',
   receiver: 'rcv_',
   delivery: 'dlv_',
+  activity: 'act_',
+  consoleSession: 'ses_',
 };
 
 describe('newId', () => {

@@ -33,6 +33,8 @@ const PREFIXES = {
   event: 'evt',
   receiver: 'rcv',
   delivery: 'dlv',
+  activity: 'act',
+  consoleSession: 'ses',
 } as const;
 
 export type IdKind = keyof typeof PREFIXES;

@@ -90,7 +90,7 @@ describe('verifyWebhook: authentic deliveries', () => {
     const { headers, rawBody } = delivery();
     const lower = Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v]));
     const upper = Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toUpperCase(), v]));
-    for (const h of [lower, upper, new Headers(headers)]) {
+    for (const h of [lower, upper, new Headers(headers as Record<string, string>)]) {
       await expect(verify({ headers: h, rawBody })).resolves.toMatchObject({ event: EVENT });
     }
   });

@@ -1,5 +1,7 @@
 import type { Plan, PlansServiceServer } from '@brand/proto/plans/v1';
 import { CAMPAIGN_TYPES, PLAN_STATUSES } from '@brand/shared/enums';
+import { auditorOf, listActivity } from '@brand/shared/activity';
+import { authorize, type Actor, type ConsoleAction } from '@brand/shared/console';
 import { AppError, parseOrThrow } from '@brand/shared/errors';
 import type { RpcBuilder } from '@brand/shared/grpc';
 import { PlanInputMessageSchema, reviewPathFor } from '@brand/shared/plans';
@@ -69,19 +71,44 @@ function requireId(value: string, pattern: RegExp, field: string, kind: string):
 }
 
 /**
+ * Loads a plan for an action, refusing another brand's plan exactly as a missing one
+ * (not_found, the same message), never with a 403 that would confirm it exists.
+ */
+async function authorizedPlan(
+  deps: PlanDeps,
+  actor: Actor,
+  action: ConsoleAction,
+  planId: string,
+): Promise<PlanRow> {
+  const id = requireId(planId, PLAN_ID, 'plan_id', 'plan (pln_...)');
+  const plan = await getPlan(deps, id);
+  authorize(actor, action, plan.brand_id, () => {
+    return new AppError('not_found', `No campaign plan has the id ${id}.`);
+  });
+  return plan;
+}
+
+const authorizeBrand = (actor: Actor, action: ConsoleAction, brandId: string): void =>
+  authorize(actor, action, brandId, () => new AppError('not_found', `No brand ${brandId}.`));
+
+/**
  * The PlansService implementation. PreparePlan is the gateway's data-plane call (internal
- * credential); the others are the Developers area (admin token, brandctl).
+ * credential); CompletePlan is operators' (admin token, brandctl); reading, cancelling and
+ * the activity are the Developers area (the admin token, or the console for a member,
+ * authorized against the plan's own brand and the permission table). Nothing here approves,
+ * funds, pays or publishes anything (SPEC 1.2).
  */
 export function plansHandlers(
   deps: PlanDeps,
   rpc: RpcBuilder,
   observer?: PlanObserver,
 ): PlansServiceServer {
-  const finish = (planId: string, to: 'cancelled' | 'completed') =>
+  const finish = (planId: string, to: 'cancelled' | 'completed', actor: Actor) =>
     counted(
       async () => {
         const id = requireId(planId, PLAN_ID, 'plan_id', 'plan (pln_...)');
-        return finishPlan(deps, id, to);
+        if (actor.kind === 'member') await authorizedPlan(deps, actor, 'plans.cancel', id);
+        return finishPlan(deps, id, to, auditorOf(actor));
       },
       (res): FinishOutcome => (res.changed ? 'changed' : 'unchanged'),
       finishFailure,
@@ -103,11 +130,13 @@ export function plansHandlers(
         (outcome) => observer?.prepared(outcome),
       ),
     ),
-    getPlan: rpc.admin('GetPlan', async (req) => {
-      const id = requireId(req.plan_id, PLAN_ID, 'plan_id', 'plan (pln_...)');
-      return { plan: toPlan(await getPlan(deps, id), { withNotes: true }) };
-    }),
-    listPlans: rpc.admin('ListPlans', async (req) => {
+    getPlan: rpc.developers('GetPlan', async (req, { actor }) => ({
+      plan: toPlan(await authorizedPlan(deps, actor, 'plans.read', req.plan_id), {
+        withNotes: true,
+      }),
+    })),
+    listPlans: rpc.developers('ListPlans', async (req, { actor }) => {
+      authorizeBrand(actor, 'plans.read', req.brand_id);
       const brandId = requireId(req.brand_id, BRAND_ID, 'brand_id', 'brand (br_...)');
       const page = await listPlans(deps, {
         brandId,
@@ -118,9 +147,19 @@ export function plansHandlers(
       return {
         plans: page.plans.map((p) => toPlan(p, { withNotes: true })),
         next_page_token: page.nextPageToken,
+        pending_count: page.pendingCount,
+        pending_limit: deps.pendingLimit,
       };
     }),
-    cancelPlan: rpc.admin('CancelPlan', (req) => finish(req.plan_id, 'cancelled')),
-    completePlan: rpc.admin('CompletePlan', (req) => finish(req.plan_id, 'completed')),
+    cancelPlan: rpc.developers('CancelPlan', (req, { actor }) =>
+      finish(req.plan_id, 'cancelled', actor),
+    ),
+    completePlan: rpc.admin('CompletePlan', (req, { actor }) =>
+      finish(req.plan_id, 'completed', actor),
+    ),
+    listActivity: rpc.developers('ListActivity', async (req, { actor }) => {
+      authorizeBrand(actor, 'activity.read', req.brand_id);
+      return listActivity(deps.pool, req);
+    }),
   };
 }

@@ -1,3 +1,4 @@
+import { insertActivity, type Auditor } from '@brand/shared/activity';
 import { withTransaction, type Pool } from '@brand/shared/db';
 import type { PlanStatusName } from '@brand/shared/enums';
 import { AppError } from '@brand/shared/errors';
@@ -101,11 +102,14 @@ export async function getPlan(deps: PlanDeps, planId: string): Promise<PlanRow> 
 const DEFAULT_PAGE_SIZE = 50;
 const MAX_PAGE_SIZE = 200;
 
-/** One page of a brand's plans, newest first; next_page_token only when the page is full. */
+/**
+ * One page of a brand's plans, newest first; next_page_token only when the page is full;
+ * with the brand's pending count against its limit, whatever the status filter.
+ */
 export async function listPlans(
   deps: PlanDeps,
   q: { brandId: string; status?: PlanStatusName; pageSize?: number; pageToken?: string },
-): Promise<{ plans: PlanRow[]; nextPageToken?: string }> {
+): Promise<{ plans: PlanRow[]; nextPageToken?: string; pendingCount: number }> {
   const limit = q.pageSize ?? DEFAULT_PAGE_SIZE;
   if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE_SIZE) {
     throw new AppError('invalid_parameter', `page_size must be 1..${MAX_PAGE_SIZE}.`);
@@ -115,6 +119,7 @@ export async function listPlans(
   const last = plans.at(-1);
   return {
     plans,
+    pendingCount: await countPendingPlans(deps.pool, q.brandId),
     nextPageToken: plans.length === limit && last ? encodePageToken(last) : undefined,
   };
 }
@@ -128,8 +133,22 @@ export async function finishPlan(
   deps: PlanDeps,
   planId: string,
   to: 'cancelled' | 'completed',
+  audit: Auditor,
 ): Promise<{ plan: PlanRow; changed: boolean }> {
-  const changed = await finishPendingPlan(deps.pool, planId, to);
+  const changed = await withTransaction(deps.pool, async (db) => {
+    const row = await finishPendingPlan(db, planId, to);
+    if (row) {
+      await insertActivity(db, {
+        brandId: row.brand_id,
+        action: `plan.${to}`,
+        actorMemberId: audit.memberId,
+        actorEmail: audit.email,
+        subjectId: row.id,
+        summary: `${row.title} (${row.campaign_type})`,
+      });
+    }
+    return row;
+  });
   if (changed) {
     deps.log.info({ plan_id: planId, brand_id: changed.brand_id, status: to }, 'plan finished');
     return { plan: changed, changed: true };

@@ -53,6 +53,11 @@ const RPCS: Array<CallerAuthRpc<PlansClient>> = [
   ['ListPlans', 'admin', (c) => c.plans('listPlans', { brand_id: brandId, status: 0 })],
   ['CancelPlan', 'admin', (c) => c.plans('cancelPlan', { plan_id: 'pln_doesNotExist' })],
   ['CompletePlan', 'admin', (c) => c.plans('completePlan', { plan_id: 'pln_doesNotExist' })],
+  [
+    'ListActivity',
+    'admin',
+    (c) => c.plans('listActivity', { brand_id: brandId, page_size: 0, page_token: '' }),
+  ],
 ];
 
 const connect = (token: string): PlansClient => createPlansClient(plans.address, token);

@@ -1,5 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
+import { insertActivity } from '@brand/shared/activity';
+import { actorMemberId, authorize, type Actor } from '@brand/shared/console';
 import { isPaidTier, ROLES, TIERS, type RoleName, type TierName } from '@brand/shared/enums';
 import { AppError, parseOrThrow } from '@brand/shared/errors';
 import { SQLSTATE, sqlState, withTransaction, type Pool } from '@brand/shared/db';
@@ -31,6 +33,7 @@ import {
   touchKey,
   type KeyRow,
 } from './keyRepo';
+import { currentActor } from './currentActor';
 import type { RevocationNotifier } from './revocations';
 
 export interface AccessDeps {
@@ -182,19 +185,29 @@ const CreateKeyInput = z.object({
     .transform((p) => [...new Set(p)]),
 });
 
+const noBrand = (id: string) => () => new AppError('not_found', `No brand ${id}.`);
+
 /**
  * Creates a key and returns its secret, the only time it exists outside the caller's
  * hands. The refusal names every unmet condition at once: an owner-level actor
  * (insufficient_permission), a Plus-or-above plan and a verified brand
- * (precondition_failed), and campaigns:prepare only on live keys.
+ * (precondition_failed), and campaigns:prepare only on live keys. A member acting through
+ * the console is the creator (actorEmail is theirs, whatever the request said); an operator
+ * names the member.
  */
 export async function createKey(
   deps: AccessDeps,
-  input: z.input<typeof CreateKeyInput>,
+  actor: Actor,
+  input: Omit<z.input<typeof CreateKeyInput>, 'actorEmail'> & { actorEmail: string },
 ): Promise<{ key: KeyRow; secret: string }> {
+  const who = await currentActor(deps.pool, actor);
+  if (who.kind === 'member') {
+    authorize(who, 'keys.create', input.brandId, noBrand(input.brandId));
+    input = { ...input, actorEmail: who.member.email };
+  }
   const v = parseOrThrow(CreateKeyInput, input);
   const brand = await requireBrand(deps, v.brandId);
-  const actor = await selectMemberByEmail(deps.pool, v.brandId, v.actorEmail);
+  const creator = await selectMemberByEmail(deps.pool, v.brandId, v.actorEmail);
 
   const unmet: string[] = [];
   if (!isPaidTier(brand.tier)) {
@@ -204,14 +217,14 @@ export async function createKey(
   if (v.permissions.includes('campaigns:prepare') && v.environment !== 'live') {
     unmet.push('campaigns:prepare can only be granted to live keys');
   }
-  const actorRole: RoleName | undefined = actor?.role;
+  const actorRole: RoleName | undefined = creator?.role;
   if (actorRole !== 'owner') {
-    const who = actor
+    const named = creator
       ? `${v.actorEmail} is a brand ${actorRole}`
       : `${v.actorEmail} is not a member of this brand`;
     throw new AppError(
       'insufficient_permission',
-      `Only a brand owner can create keys: ${[who, ...unmet].join('; ')}.`,
+      `Only a brand owner can create keys: ${[named, ...unmet].join('; ')}.`,
     );
   }
   if (unmet.length > 0) {
@@ -219,15 +232,26 @@ export async function createKey(
   }
 
   const secret = generateApiKey(v.environment);
-  const key = await insertKey(deps.pool, {
-    id: newId('apiKey'),
-    brandId: v.brandId,
-    name: v.name,
-    environment: v.environment,
-    prefix: keyDisplayPrefix(secret),
-    keyHash: Buffer.from(hashApiKey(secret), 'hex'),
-    permissions: v.permissions,
-    createdBy: actor!.id,
+  const key = await withTransaction(deps.pool, async (db) => {
+    const row = await insertKey(db, {
+      id: newId('apiKey'),
+      brandId: v.brandId,
+      name: v.name,
+      environment: v.environment,
+      prefix: keyDisplayPrefix(secret),
+      keyHash: Buffer.from(hashApiKey(secret), 'hex'),
+      permissions: v.permissions,
+      createdBy: creator!.id,
+    });
+    await insertActivity(db, {
+      brandId: row.brand_id,
+      action: 'key.created',
+      actorMemberId: creator!.id,
+      actorEmail: creator!.email,
+      subjectId: row.id,
+      summary: `${row.name} (${row.prefix}, ${row.environment})`,
+    });
+    return row;
   });
   deps.log.info(
     { key_id: key.id, brand_id: key.brand_id, environment: key.environment },
@@ -236,8 +260,13 @@ export async function createKey(
   return { key, secret };
 }
 
-export async function listKeys(deps: AccessDeps, input: { brandId: string }): Promise<KeyRow[]> {
+export async function listKeys(
+  deps: AccessDeps,
+  actor: Actor,
+  input: { brandId: string },
+): Promise<KeyRow[]> {
   const v = parseOrThrow(z.object({ brandId }), input);
+  authorize(await currentActor(deps.pool, actor), 'keys.read', v.brandId, noBrand(v.brandId));
   await requireBrand(deps, v.brandId);
   return selectKeys(deps.pool, v.brandId);
 }
@@ -249,15 +278,36 @@ const RevokeKeyInput = z.object({
 
 /**
  * Revokes a key for good (revoking twice keeps the first time) and announces it so every
- * gateway forgets the key at once.
+ * gateway forgets the key at once. A member acting through the console must be an owner of
+ * the key's brand (another brand's key is not_found) and is recorded as the revoker.
  */
 export async function revokeKey(
   deps: AccessDeps,
+  actor: Actor,
   input: z.input<typeof RevokeKeyInput>,
 ): Promise<KeyRow> {
   const v = parseOrThrow(RevokeKeyInput, input);
-  const revoked = await markKeyRevoked(deps.pool, v.keyId, v.actorEmail || 'operator');
-  if (!revoked) throw new AppError('not_found', `No key ${v.keyId}.`);
+  const noKey = () => new AppError('not_found', `No key ${v.keyId}.`);
+  const key = await selectKey(deps.pool, v.keyId);
+  if (!key) throw noKey();
+  const who = await currentActor(deps.pool, actor);
+  authorize(who, 'keys.revoke', key.brand_id, noKey);
+  const revoker = who.kind === 'member' ? who.member.email : v.actorEmail || 'operator';
+  const revoked = await withTransaction(deps.pool, async (db) => {
+    const row = await markKeyRevoked(db, v.keyId, revoker);
+    if (row?.newly_revoked) {
+      await insertActivity(db, {
+        brandId: key.brand_id,
+        action: 'key.revoked',
+        actorMemberId: actorMemberId(who),
+        actorEmail: revoker,
+        subjectId: key.id,
+        summary: `${key.name} (${key.prefix}, ${key.environment})`,
+      });
+    }
+    return row;
+  });
+  if (!revoked) throw noKey();
   await deps.revocations.announce(revoked.key_hash.toString('hex'));
   if (revoked.newly_revoked) deps.log.info({ key_id: v.keyId }, 'API key revoked');
   return (await selectKey(deps.pool, v.keyId))!;

@@ -75,7 +75,7 @@ export async function selectMemberByEmail(
   email: string,
 ): Promise<MemberRow | undefined> {
   const r = await db.query<MemberRow>(
-    `select ${MEMBER_COLUMNS} from brand_members where brand_id = $1 and email = $2`,
+    `select ${MEMBER_COLUMNS} from brand_members where brand_id = $1 and email = $2 and removed_at is null`,
     [brandId, email],
   );
   return r.rows[0];

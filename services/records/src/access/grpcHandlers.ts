@@ -1,4 +1,6 @@
-import type { AccessServiceServer, ApiKey, Brand, Member } from '@brand/proto/access/v1';
+import type { AccessServiceServer } from '@brand/proto/access/v1';
+import { listActivity } from '@brand/shared/activity';
+import { authorize } from '@brand/shared/console';
 import { ENVIRONMENTS, ROLES, TIERS } from '@brand/shared/enums';
 import { AppError } from '@brand/shared/errors';
 import type { RpcBuilder } from '@brand/shared/grpc';
@@ -13,41 +15,15 @@ import {
   updateBrand,
   type AccessDeps,
 } from './accessService';
-import type { BrandRow, MemberRow } from './brandRepo';
-import type { KeyRow } from './keyRepo';
-
-const toBrand = (b: BrandRow): Brand => ({
-  id: b.id,
-  name: b.name,
-  tier: TIERS.toProto(b.tier),
-  verified: b.verified,
-  created_at: b.created_at,
-});
-
-const toMember = (m: MemberRow): Member => ({
-  id: m.id,
-  brand_id: m.brand_id,
-  email: m.email,
-  role: ROLES.toProto(m.role),
-  created_at: m.created_at,
-});
-
-const toApiKey = (k: KeyRow): ApiKey => ({
-  id: k.id,
-  brand_id: k.brand_id,
-  name: k.name,
-  environment: ENVIRONMENTS.toProto(k.environment),
-  prefix: k.prefix,
-  permissions: k.permissions,
-  created_at: k.created_at,
-  created_by: k.created_by,
-  last_used_at: k.last_used_at ?? undefined,
-  revoked_at: k.revoked_at ?? undefined,
-});
+import { currentActor } from './currentActor';
+import { changeMemberRole, inviteMember, listMembers, removeMember } from './memberService';
+import { toApiKey, toBrand, toMember } from './toProto';
 
 /**
  * The AccessService implementation. AuthenticateKey is the gateway's data-plane call
- * (internal credential); every other method is the Developers area (admin token).
+ * (internal credential); brands are operators' (admin token); keys, members and activity
+ * are the Developers area (the admin token, or the console acting for a member, whose
+ * standing each service function checks against the permission table).
  */
 export function accessHandlers(deps: AccessDeps, rpc: RpcBuilder): AccessServiceServer {
   return {
@@ -96,8 +72,8 @@ export function accessHandlers(deps: AccessDeps, rpc: RpcBuilder): AccessService
       return { member: toMember(member) };
     }),
 
-    createKey: rpc.admin('CreateKey', async (req) => {
-      const { key, secret } = await createKey(deps, {
+    createKey: rpc.developers('CreateKey', async (req, { actor }) => {
+      const { key, secret } = await createKey(deps, actor, {
         brandId: req.brand_id,
         name: req.name,
         environment: ENVIRONMENTS.requireName(req.environment, 'environment'),
@@ -107,12 +83,47 @@ export function accessHandlers(deps: AccessDeps, rpc: RpcBuilder): AccessService
       return { key: toApiKey(key), secret };
     }),
 
-    listKeys: rpc.admin('ListKeys', async (req) => ({
-      keys: (await listKeys(deps, { brandId: req.brand_id })).map(toApiKey),
+    listKeys: rpc.developers('ListKeys', async (req, { actor }) => ({
+      keys: (await listKeys(deps, actor, { brandId: req.brand_id })).map(toApiKey),
     })),
 
-    revokeKey: rpc.admin('RevokeKey', async (req) => ({
-      key: toApiKey(await revokeKey(deps, { keyId: req.key_id, actorEmail: req.actor_email })),
+    revokeKey: rpc.developers('RevokeKey', async (req, { actor }) => ({
+      key: toApiKey(
+        await revokeKey(deps, actor, { keyId: req.key_id, actorEmail: req.actor_email }),
+      ),
     })),
+
+    listMembers: rpc.developers('ListMembers', async (req, { actor }) => ({
+      members: (await listMembers(deps.pool, actor, { brandId: req.brand_id })).map(toMember),
+    })),
+
+    inviteMember: rpc.developers('InviteMember', async (req, { actor }) => ({
+      member: toMember(
+        await inviteMember(deps.pool, actor, {
+          brandId: req.brand_id,
+          email: req.email,
+          role: ROLES.fromProto(req.role),
+        }),
+      ),
+    })),
+
+    changeMemberRole: rpc.developers('ChangeMemberRole', async (req, { actor }) => ({
+      member: toMember(
+        await changeMemberRole(deps.pool, actor, {
+          memberId: req.member_id,
+          role: ROLES.fromProto(req.role),
+        }),
+      ),
+    })),
+
+    removeMember: rpc.developers('RemoveMember', async (req, { actor }) => ({
+      member: toMember(await removeMember(deps.pool, actor, { memberId: req.member_id })),
+    })),
+
+    listActivity: rpc.developers('ListActivity', async (req, { actor }) => {
+      const noBrand = () => new AppError('not_found', `No brand ${req.brand_id}.`);
+      authorize(await currentActor(deps.pool, actor), 'activity.read', req.brand_id, noBrand);
+      return listActivity(deps.pool, req);
+    }),
   };
 }

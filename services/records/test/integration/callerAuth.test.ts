@@ -5,6 +5,7 @@ import { hashApiKey } from '@brand/shared/keys';
 import {
   checkGrpcHealth,
   createAdminClient,
+  createConsoleClient,
   startStack,
   AUTH_FAILURES,
   callOutcome,
@@ -13,6 +14,7 @@ import {
   type CallerAuthRpc,
   TEST_INTERNAL_TOKEN,
   type AdminClient,
+  type ConsoleClient,
   type Stack,
   makePendingSubmissions,
 } from '@brand/testkit';
@@ -73,11 +75,62 @@ const RPCS: Array<CallerAuthRpc<AdminClient>> = [
   ['AccessService/CreateKey', 'admin', (c) => c.createKey({ brandId, actorEmail: ownerEmail })],
   ['AccessService/ListKeys', 'admin', (c) => c.listKeys(brandId)],
   ['AccessService/RevokeKey', 'admin', (c) => c.revokeKey('key_doesNotExist')],
+  ['AccessService/ListMembers', 'admin', (c) => c.access('listMembers', { brand_id: brandId })],
+  [
+    'AccessService/InviteMember',
+    'admin',
+    (c) => c.access('inviteMember', { brand_id: brandId, email: 'inv@x.test', role: 3 }),
+  ],
+  [
+    'AccessService/ChangeMemberRole',
+    'admin',
+    (c) => c.access('changeMemberRole', { member_id: 'mem_doesNotExist', role: 3 }),
+  ],
+  [
+    'AccessService/RemoveMember',
+    'admin',
+    (c) => c.access('removeMember', { member_id: 'mem_doesNotExist' }),
+  ],
+  [
+    'AccessService/ListActivity',
+    'admin',
+    (c) => c.access('listActivity', { brand_id: brandId, page_size: 0, page_token: '' }),
+  ],
+];
+
+/** The console's own RPCs: only the console token. */
+const SESSION_RPCS: Array<CallerAuthRpc<ConsoleClient>> = [
+  [
+    'ConsoleSessionService/RequestSignInLink',
+    'console',
+    (c) => c.sessions('requestSignInLink', { email: 'a@x.test', client_key: 'k' }),
+  ],
+  [
+    'ConsoleSessionService/RedeemSignInLink',
+    'console',
+    (c) => c.sessions('redeemSignInLink', { token: 'x' }),
+  ],
+  [
+    'ConsoleSessionService/ResolveConsoleSession',
+    'console',
+    (c) => c.sessions('resolveConsoleSession', { session_token: 'x', brand_id: '' }),
+  ],
+  [
+    'ConsoleSessionService/SignOut',
+    'console',
+    (c) => c.sessions('signOut', { session_token: 'x' }),
+  ],
+  [
+    'ConsoleSessionService/SignOutEverywhere',
+    'console',
+    (c) => c.sessions('signOutEverywhere', { session_token: 'x' }),
+  ],
 ];
 
 const connect = (token: string): AdminClient => createAdminClient(stack.records.address, token);
 
 runCallerAuthTests('', connect, RPCS);
+runCallerAuthTests('', (token) => createConsoleClient(stack.records.address, token), SESSION_RPCS);
 
 describe('refused calls', () => {
   it('change nothing', async () => {

@@ -1,5 +1,6 @@
 import type { WebhooksServiceServer } from '@brand/proto/webhooks/v1';
 import { EventType } from '@brand/proto/events/v1';
+import { auditorOf, listActivity } from '@brand/shared/activity';
 import { EVENT_TYPES, type EventTypeName } from '@brand/shared/enums';
 import type { RpcBuilder } from '@brand/shared/grpc';
 import { listDeliveries, resendDelivery, testReceiver } from '../deliveries/deliveryService';
@@ -10,6 +11,7 @@ import {
   updateReceiver,
   type ReceiverDeps,
 } from '../receivers/receiverService';
+import { authorizeBrand, authorizedDelivery, authorizedReceiver } from './authorized';
 import { toDelivery, toReceiver } from './toProto';
 
 /** What the admin role needs: the receivers' store, secrets and URL policy (deliveries use its pool). */
@@ -21,66 +23,116 @@ const eventNames = (values: number[], field: string): EventTypeName[] =>
 
 /**
  * The admin role's gRPC surface, the whole WebhooksService in one place: the receiver RPCs
- * and the delivery RPCs (test, list, resend) of the Developers area. Every method is an
- * admin RPC; the gateway is its only caller.
+ * and the delivery RPCs (test, list, get, resend) of the Developers area, and its activity.
+ * Every method is a Developers-area RPC: brandctl with the admin token, or the console for a
+ * member, authorized against the resource's own brand and the permission table first.
  */
 export function webhooksAdminHandlers(deps: AdminDeps, rpc: RpcBuilder): WebhooksServiceServer {
+  const { pool } = deps;
   return {
-    addReceiver: rpc.admin('AddReceiver', async (req) => {
-      const { receiver, secret } = await addReceiver(deps, {
-        brandId: req.brand_id,
-        url: req.url,
-        label: req.label,
-        events: eventNames(req.events, 'events'),
-        actorEmail: req.actor_email,
-      });
+    addReceiver: rpc.developers('AddReceiver', async (req, { actor }) => {
+      authorizeBrand(actor, 'receivers.manage', req.brand_id);
+      const { receiver, secret } = await addReceiver(
+        deps,
+        {
+          brandId: req.brand_id,
+          url: req.url,
+          label: req.label,
+          events: eventNames(req.events, 'events'),
+          // a member is recorded as themselves, whatever the request said
+          actorEmail: actor.kind === 'member' ? actor.member.email : req.actor_email,
+        },
+        auditorOf(actor),
+      );
       return { receiver: toReceiver(receiver), secret };
     }),
 
-    listReceivers: rpc.admin('ListReceivers', async (req) => ({
-      receivers: (await listReceivers(deps, { brandId: req.brand_id })).map(toReceiver),
+    listReceivers: rpc.developers('ListReceivers', async (req, { actor }) => {
+      authorizeBrand(actor, 'receivers.read', req.brand_id);
+      return { receivers: (await listReceivers(deps, { brandId: req.brand_id })).map(toReceiver) };
+    }),
+
+    getReceiver: rpc.developers('GetReceiver', async (req, { actor }) => ({
+      receiver: toReceiver(
+        await authorizedReceiver(pool, actor, 'receivers.read', req.receiver_id),
+      ),
     })),
 
-    updateReceiver: rpc.admin('UpdateReceiver', async (req) => ({
-      receiver: toReceiver(
-        await updateReceiver(deps, {
+    updateReceiver: rpc.developers('UpdateReceiver', async (req, { actor }) => {
+      await authorizedReceiver(pool, actor, 'receivers.manage', req.receiver_id);
+      const receiver = await updateReceiver(
+        deps,
+        {
           receiverId: req.receiver_id,
           url: req.url,
           label: req.label,
           events: req.events.length > 0 ? eventNames(req.events, 'events') : undefined,
           enabled: req.enabled,
-        }),
-      ),
-    })),
+        },
+        auditorOf(actor),
+      );
+      return { receiver: toReceiver(receiver) };
+    }),
 
-    removeReceiver: rpc.admin('RemoveReceiver', async (req) => ({
-      receiver: toReceiver(await removeReceiver(deps, { receiverId: req.receiver_id })),
-    })),
+    removeReceiver: rpc.developers('RemoveReceiver', async (req, { actor }) => {
+      await authorizedReceiver(pool, actor, 'receivers.manage', req.receiver_id);
+      const receiver = await removeReceiver(
+        deps,
+        { receiverId: req.receiver_id },
+        auditorOf(actor),
+      );
+      return { receiver: toReceiver(receiver) };
+    }),
 
-    testReceiver: rpc.admin('TestReceiver', async (req) => ({
-      delivery: toDelivery(
-        await testReceiver(deps, {
+    testReceiver: rpc.developers('TestReceiver', async (req, { actor }) => {
+      await authorizedReceiver(pool, actor, 'receivers.test', req.receiver_id);
+      const delivery = await testReceiver(
+        deps,
+        {
           receiverId: req.receiver_id,
           type:
             req.event_type === EventType.EVENT_TYPE_UNSPECIFIED
               ? undefined
               : eventNames([req.event_type], 'event_type')[0],
-        }),
+        },
+        auditorOf(actor),
+      );
+      return { delivery: toDelivery(delivery) };
+    }),
+
+    listDeliveries: rpc.developers('ListDeliveries', async (req, { actor }) => {
+      if (req.receiver_id) {
+        await authorizedReceiver(pool, actor, 'deliveries.read', req.receiver_id);
+      } else {
+        authorizeBrand(actor, 'deliveries.read', req.brand_id);
+      }
+      const deliveries = await listDeliveries(deps, {
+        receiverId: req.receiver_id || undefined,
+        brandId: req.brand_id || undefined,
+        limit: req.limit === 0 ? 50 : req.limit,
+      });
+      return { deliveries: deliveries.map(toDelivery) };
+    }),
+
+    getDelivery: rpc.developers('GetDelivery', async (req, { actor }) => ({
+      delivery: toDelivery(
+        await authorizedDelivery(pool, actor, 'deliveries.read', req.delivery_id),
       ),
     })),
 
-    listDeliveries: rpc.admin('ListDeliveries', async (req) => ({
-      deliveries: (
-        await listDeliveries(deps, {
-          receiverId: req.receiver_id || undefined,
-          brandId: req.brand_id || undefined,
-          limit: req.limit === 0 ? 50 : req.limit,
-        })
-      ).map(toDelivery),
-    })),
+    resendDelivery: rpc.developers('ResendDelivery', async (req, { actor }) => {
+      await authorizedDelivery(pool, actor, 'deliveries.resend', req.delivery_id);
+      const delivery = await resendDelivery(
+        deps,
+        { deliveryId: req.delivery_id },
+        auditorOf(actor),
+      );
+      return { delivery: toDelivery(delivery) };
+    }),
 
-    resendDelivery: rpc.admin('ResendDelivery', async (req) => ({
-      delivery: toDelivery(await resendDelivery(deps, { deliveryId: req.delivery_id })),
-    })),
+    listActivity: rpc.developers('ListActivity', async (req, { actor }) => {
+      authorizeBrand(actor, 'activity.read', req.brand_id);
+      return listActivity(pool, req);
+    }),
   };
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { insertActivity, type Auditor } from '@brand/shared/activity';
 import { withTransaction, type Pool } from '@brand/shared/db';
 import type { EventTypeName } from '@brand/shared/enums';
 import { AppError, parseOrThrow } from '@brand/shared/errors';
@@ -16,6 +17,8 @@ import {
 } from './deliveryRepo';
 import { sampleObject } from './sampleData';
 
+const deliveryId = z.string().regex(/^dlv_[A-Za-z0-9]{1,64}$/, 'must be a delivery id (dlv_...)');
+
 export interface DeliveryView extends DeliveryRow {
   attempt_log: AttemptRow[];
 }
@@ -28,7 +31,9 @@ async function withAttempts(pool: Pool, rows: DeliveryRow[]): Promise<DeliveryVi
   return rows.map((r) => ({ ...r, attempt_log: attempts.filter((a) => a.delivery_id === r.id) }));
 }
 
-async function getDelivery(pool: Pool, id: string): Promise<DeliveryView> {
+/** Loads one delivery with its attempts, or throws not_found. */
+export async function getDelivery(pool: Pool, id: string): Promise<DeliveryView> {
+  parseOrThrow(z.object({ deliveryId }), { deliveryId: id });
   const row = await selectDelivery(pool, id);
   if (!row) throw new AppError('not_found', `No delivery ${id}.`);
   return (await withAttempts(pool, [row]))[0]!;
@@ -42,6 +47,7 @@ async function getDelivery(pool: Pool, id: string): Promise<DeliveryView> {
 export async function testReceiver(
   deps: { pool: Pool },
   input: { receiverId: string; type: EventTypeName | undefined },
+  audit: Auditor,
 ): Promise<DeliveryView> {
   const receiver = await getReceiver(deps, input.receiverId);
   if (!receiver.enabled)
@@ -73,6 +79,14 @@ export async function testReceiver(
       eventId,
       receiverId: receiver.id,
       brandId: receiver.brand_id,
+    });
+    await insertActivity(db, {
+      brandId: receiver.brand_id,
+      action: 'receiver.tested',
+      actorMemberId: audit.memberId,
+      actorEmail: audit.email,
+      subjectId: receiver.id,
+      summary: `${receiver.label}: test ${type} queued (${deliveryId})`,
     });
   });
   return getDelivery(deps.pool, deliveryId);
@@ -109,13 +123,9 @@ export async function listDeliveries(
 export async function resendDelivery(
   deps: { pool: Pool },
   input: { deliveryId: string },
+  audit: Auditor,
 ): Promise<DeliveryView> {
-  const v = parseOrThrow(
-    z.object({
-      deliveryId: z.string().regex(/^dlv_[A-Za-z0-9]{1,64}$/, 'must be a delivery id (dlv_...)'),
-    }),
-    input,
-  );
+  const v = parseOrThrow(z.object({ deliveryId }), input);
   const delivery = await getDelivery(deps.pool, v.deliveryId);
   const receiver = await getReceiver(deps, delivery.receiver_id);
   if (!receiver.enabled)
@@ -123,7 +133,17 @@ export async function resendDelivery(
       'precondition_failed',
       `Receiver ${receiver.id} is disabled; enable it first.`,
     );
-  if (!(await requeueDelivery(deps.pool, v.deliveryId)))
-    throw new AppError('precondition_failed', `Delivery ${v.deliveryId} is already queued.`);
+  await withTransaction(deps.pool, async (db) => {
+    if (!(await requeueDelivery(db, v.deliveryId)))
+      throw new AppError('precondition_failed', `Delivery ${v.deliveryId} is already queued.`);
+    await insertActivity(db, {
+      brandId: delivery.brand_id,
+      action: 'delivery.resent',
+      actorMemberId: audit.memberId,
+      actorEmail: audit.email,
+      subjectId: delivery.id,
+      summary: `${delivery.event_type} to ${receiver.label}`,
+    });
+  });
   return getDelivery(deps.pool, v.deliveryId);
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { withTransaction, type Pool } from '@brand/shared/db';
+import { insertActivity, type Auditor } from '@brand/shared/activity';
+import { withTransaction, type Pool, type PoolClient } from '@brand/shared/db';
 import { EVENT_TYPES } from '@brand/shared/enums';
 import { AppError, parseOrThrow } from '@brand/shared/errors';
 import { newId } from '@brand/shared/ids';
@@ -58,6 +59,7 @@ const notFound = (id: string): AppError => new AppError('not_found', `No receive
 export async function addReceiver(
   deps: ReceiverDeps,
   input: z.input<typeof AddInput>,
+  audit: Auditor,
 ): Promise<{ receiver: ReceiverRow; secret: string }> {
   const v = parseOrThrow(AddInput, input);
   const url = await checkReceiverUrl(v.url, {
@@ -75,7 +77,7 @@ export async function addReceiver(
         `Brand ${v.brandId} already has the maximum of ${deps.maxPerBrand} receivers; remove one first.`,
       );
     }
-    return insertReceiver(db, {
+    const row = await insertReceiver(db, {
       id,
       brandId: v.brandId,
       url: url.toString(),
@@ -85,6 +87,8 @@ export async function addReceiver(
       keyId: sealed.keyId,
       createdBy: v.actorEmail,
     });
+    await record(db, audit, row, 'receiver.added', `${row.label} (${row.url})`);
+    return row;
   });
   return { receiver, secret };
 }
@@ -120,6 +124,7 @@ const UpdateInput = z.object({
 export async function updateReceiver(
   deps: ReceiverDeps,
   input: z.input<typeof UpdateInput>,
+  audit: Auditor,
 ): Promise<ReceiverRow> {
   const v = parseOrThrow(UpdateInput, input);
   const url =
@@ -141,16 +146,46 @@ export async function updateReceiver(
     if (!row) throw notFound(v.receiverId);
     if (v.enabled === false)
       await failPendingDeliveries(db, row.id, 'receiver disabled by an owner');
+    await record(db, audit, row, 'receiver.changed', `${row.label}: ${describeChange(v)}`);
     return row;
+  });
+}
+
+/** "url, events changed; disabled": what an update did, for the activity log. */
+function describeChange(v: z.output<typeof UpdateInput>): string {
+  const fields = (['url', 'label', 'events'] as const).filter((f) => v[f] !== undefined);
+  const parts = fields.length > 0 ? [`${fields.join(', ')} changed`] : [];
+  if (v.enabled !== undefined) parts.push(v.enabled ? 'enabled' : 'disabled');
+  return parts.join('; ') || 'no change';
+}
+
+function record(
+  db: PoolClient,
+  audit: Auditor,
+  receiver: ReceiverRow,
+  action: string,
+  summary: string,
+): Promise<void> {
+  return insertActivity(db, {
+    brandId: receiver.brand_id,
+    action,
+    actorMemberId: audit.memberId,
+    actorEmail: audit.email,
+    subjectId: receiver.id,
+    summary,
   });
 }
 
 export async function removeReceiver(
   deps: ReceiverDeps,
   input: { receiverId: string },
+  audit: Auditor,
 ): Promise<ReceiverRow> {
   const v = parseOrThrow(z.object({ receiverId }), input);
-  const row = await deleteReceiver(deps.pool, v.receiverId);
-  if (!row) throw notFound(v.receiverId);
-  return row;
+  return withTransaction(deps.pool, async (db) => {
+    const row = await deleteReceiver(db, v.receiverId);
+    if (!row) throw notFound(v.receiverId);
+    await record(db, audit, row, 'receiver.removed', `${row.label} (${row.url})`);
+    return row;
+  });
 }

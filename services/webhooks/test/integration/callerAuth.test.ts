@@ -64,6 +64,13 @@ const RPCS: Array<CallerAuthRpc<WebhooksClient>> = [
     (c) => c.call('listDeliveries', { receiver_id: target.receiver.id, brand_id: '', limit: 10 }),
   ],
   ['ResendDelivery', 'admin', (c) => c.call('resendDelivery', { delivery_id: 'dlv_doesNotExist' })],
+  ['GetReceiver', 'admin', (c) => c.call('getReceiver', { receiver_id: target.receiver.id })],
+  ['GetDelivery', 'admin', (c) => c.call('getDelivery', { delivery_id: 'dlv_doesNotExist' })],
+  [
+    'ListActivity',
+    'admin',
+    (c) => c.call('listActivity', { brand_id: brand, page_size: 0, page_token: '' }),
+  ],
 ];
 
 const connect = (token: string): WebhooksClient => createWebhooksClient(h.webhooks.address, token);

@@ -18,6 +18,7 @@ import {
   type ServiceError,
   type UntypedServiceImplementation,
 } from "@grpc/grpc-js";
+import { ActivityEntry } from "../../activity/v1/activity";
 
 export const protobufPackage = "brand.access.v1";
 
@@ -261,7 +262,10 @@ export interface AddMemberResponse {
   member: Member | undefined;
 }
 
-/** CreateKeyRequest creates a key for an integration. */
+/**
+ * CreateKeyRequest creates a key for an integration. Console callers leave actor_email empty:
+ * the member of the assertion is the creator.
+ */
 export interface CreateKeyRequest {
   brand_id: string;
   /** Names the integration, e.g. "Warehouse sync". */
@@ -299,6 +303,67 @@ export interface RevokeKeyRequest {
 /** RevokeKeyResponse returns the revoked key. */
 export interface RevokeKeyResponse {
   key: ApiKey | undefined;
+}
+
+/** ListMembersRequest names the brand. */
+export interface ListMembersRequest {
+  brand_id: string;
+}
+
+/** ListMembersResponse holds the brand's current members, oldest first. */
+export interface ListMembersResponse {
+  members: Member[];
+}
+
+/** InviteMemberRequest names the address and its role. */
+export interface InviteMemberRequest {
+  brand_id: string;
+  email: string;
+  role: Role;
+}
+
+/** InviteMemberResponse returns the new member. */
+export interface InviteMemberResponse {
+  member: Member | undefined;
+}
+
+/** ChangeMemberRoleRequest names the member and the new role. */
+export interface ChangeMemberRoleRequest {
+  /** "mem_..." */
+  member_id: string;
+  role: Role;
+}
+
+/** ChangeMemberRoleResponse returns the member after the change. */
+export interface ChangeMemberRoleResponse {
+  member: Member | undefined;
+}
+
+/** RemoveMemberRequest names the member to remove. */
+export interface RemoveMemberRequest {
+  /** "mem_..." */
+  member_id: string;
+}
+
+/** RemoveMemberResponse returns the member as it was. */
+export interface RemoveMemberResponse {
+  member: Member | undefined;
+}
+
+/** ListActivityRequest selects one page of a brand's activity. */
+export interface ListActivityRequest {
+  brand_id: string;
+  /** 1..200; 0 means 50. */
+  page_size: number;
+  /** The next_page_token of the previous page; empty for the first page. */
+  page_token: string;
+}
+
+/** ListActivityResponse is one page, newest first. */
+export interface ListActivityResponse {
+  entries: ActivityEntry[];
+  /** Set only when the page is full. */
+  next_page_token: string;
 }
 
 function createBaseBrand(): Brand {
@@ -2242,13 +2307,841 @@ export const RevokeKeyResponse: MessageFns<RevokeKeyResponse> = {
   },
 };
 
+function createBaseListMembersRequest(): ListMembersRequest {
+  return { brand_id: "" };
+}
+
+export const ListMembersRequest: MessageFns<ListMembersRequest> = {
+  encode(message: ListMembersRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.brand_id !== "") {
+      writer.uint32(10).string(message.brand_id);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListMembersRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListMembersRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.brand_id = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListMembersRequest {
+    return {
+      brand_id: isSet(object.brandId)
+        ? globalThis.String(object.brandId)
+        : isSet(object.brand_id)
+        ? globalThis.String(object.brand_id)
+        : "",
+    };
+  },
+
+  toJSON(message: ListMembersRequest): unknown {
+    const obj: any = {};
+    if (message.brand_id !== "") {
+      obj.brandId = message.brand_id;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListMembersRequest>, I>>(base?: I): ListMembersRequest {
+    return ListMembersRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListMembersRequest>, I>>(object: I): ListMembersRequest {
+    const message = createBaseListMembersRequest();
+    message.brand_id = object.brand_id ?? "";
+    return message;
+  },
+};
+
+function createBaseListMembersResponse(): ListMembersResponse {
+  return { members: [] };
+}
+
+export const ListMembersResponse: MessageFns<ListMembersResponse> = {
+  encode(message: ListMembersResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.members) {
+      Member.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListMembersResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListMembersResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.members.push(Member.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListMembersResponse {
+    return {
+      members: globalThis.Array.isArray(object?.members) ? object.members.map((e: any) => Member.fromJSON(e)) : [],
+    };
+  },
+
+  toJSON(message: ListMembersResponse): unknown {
+    const obj: any = {};
+    if (message.members?.length) {
+      obj.members = message.members.map((e) => Member.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListMembersResponse>, I>>(base?: I): ListMembersResponse {
+    return ListMembersResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListMembersResponse>, I>>(object: I): ListMembersResponse {
+    const message = createBaseListMembersResponse();
+    message.members = object.members?.map((e) => Member.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseInviteMemberRequest(): InviteMemberRequest {
+  return { brand_id: "", email: "", role: 0 };
+}
+
+export const InviteMemberRequest: MessageFns<InviteMemberRequest> = {
+  encode(message: InviteMemberRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.brand_id !== "") {
+      writer.uint32(10).string(message.brand_id);
+    }
+    if (message.email !== "") {
+      writer.uint32(18).string(message.email);
+    }
+    if (message.role !== 0) {
+      writer.uint32(24).int32(message.role);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): InviteMemberRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseInviteMemberRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.brand_id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.email = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.role = reader.int32() as any;
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): InviteMemberRequest {
+    return {
+      brand_id: isSet(object.brandId)
+        ? globalThis.String(object.brandId)
+        : isSet(object.brand_id)
+        ? globalThis.String(object.brand_id)
+        : "",
+      email: isSet(object.email) ? globalThis.String(object.email) : "",
+      role: isSet(object.role) ? roleFromJSON(object.role) : 0,
+    };
+  },
+
+  toJSON(message: InviteMemberRequest): unknown {
+    const obj: any = {};
+    if (message.brand_id !== "") {
+      obj.brandId = message.brand_id;
+    }
+    if (message.email !== "") {
+      obj.email = message.email;
+    }
+    if (message.role !== 0) {
+      obj.role = roleToJSON(message.role);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<InviteMemberRequest>, I>>(base?: I): InviteMemberRequest {
+    return InviteMemberRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<InviteMemberRequest>, I>>(object: I): InviteMemberRequest {
+    const message = createBaseInviteMemberRequest();
+    message.brand_id = object.brand_id ?? "";
+    message.email = object.email ?? "";
+    message.role = object.role ?? 0;
+    return message;
+  },
+};
+
+function createBaseInviteMemberResponse(): InviteMemberResponse {
+  return { member: undefined };
+}
+
+export const InviteMemberResponse: MessageFns<InviteMemberResponse> = {
+  encode(message: InviteMemberResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.member !== undefined) {
+      Member.encode(message.member, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): InviteMemberResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseInviteMemberResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.member = Member.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): InviteMemberResponse {
+    return { member: isSet(object.member) ? Member.fromJSON(object.member) : undefined };
+  },
+
+  toJSON(message: InviteMemberResponse): unknown {
+    const obj: any = {};
+    if (message.member !== undefined) {
+      obj.member = Member.toJSON(message.member);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<InviteMemberResponse>, I>>(base?: I): InviteMemberResponse {
+    return InviteMemberResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<InviteMemberResponse>, I>>(object: I): InviteMemberResponse {
+    const message = createBaseInviteMemberResponse();
+    message.member = (object.member !== undefined && object.member !== null)
+      ? Member.fromPartial(object.member)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseChangeMemberRoleRequest(): ChangeMemberRoleRequest {
+  return { member_id: "", role: 0 };
+}
+
+export const ChangeMemberRoleRequest: MessageFns<ChangeMemberRoleRequest> = {
+  encode(message: ChangeMemberRoleRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.member_id !== "") {
+      writer.uint32(10).string(message.member_id);
+    }
+    if (message.role !== 0) {
+      writer.uint32(16).int32(message.role);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ChangeMemberRoleRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseChangeMemberRoleRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.member_id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.role = reader.int32() as any;
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ChangeMemberRoleRequest {
+    return {
+      member_id: isSet(object.memberId)
+        ? globalThis.String(object.memberId)
+        : isSet(object.member_id)
+        ? globalThis.String(object.member_id)
+        : "",
+      role: isSet(object.role) ? roleFromJSON(object.role) : 0,
+    };
+  },
+
+  toJSON(message: ChangeMemberRoleRequest): unknown {
+    const obj: any = {};
+    if (message.member_id !== "") {
+      obj.memberId = message.member_id;
+    }
+    if (message.role !== 0) {
+      obj.role = roleToJSON(message.role);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ChangeMemberRoleRequest>, I>>(base?: I): ChangeMemberRoleRequest {
+    return ChangeMemberRoleRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ChangeMemberRoleRequest>, I>>(object: I): ChangeMemberRoleRequest {
+    const message = createBaseChangeMemberRoleRequest();
+    message.member_id = object.member_id ?? "";
+    message.role = object.role ?? 0;
+    return message;
+  },
+};
+
+function createBaseChangeMemberRoleResponse(): ChangeMemberRoleResponse {
+  return { member: undefined };
+}
+
+export const ChangeMemberRoleResponse: MessageFns<ChangeMemberRoleResponse> = {
+  encode(message: ChangeMemberRoleResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.member !== undefined) {
+      Member.encode(message.member, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ChangeMemberRoleResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseChangeMemberRoleResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.member = Member.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ChangeMemberRoleResponse {
+    return { member: isSet(object.member) ? Member.fromJSON(object.member) : undefined };
+  },
+
+  toJSON(message: ChangeMemberRoleResponse): unknown {
+    const obj: any = {};
+    if (message.member !== undefined) {
+      obj.member = Member.toJSON(message.member);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ChangeMemberRoleResponse>, I>>(base?: I): ChangeMemberRoleResponse {
+    return ChangeMemberRoleResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ChangeMemberRoleResponse>, I>>(object: I): ChangeMemberRoleResponse {
+    const message = createBaseChangeMemberRoleResponse();
+    message.member = (object.member !== undefined && object.member !== null)
+      ? Member.fromPartial(object.member)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseRemoveMemberRequest(): RemoveMemberRequest {
+  return { member_id: "" };
+}
+
+export const RemoveMemberRequest: MessageFns<RemoveMemberRequest> = {
+  encode(message: RemoveMemberRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.member_id !== "") {
+      writer.uint32(10).string(message.member_id);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RemoveMemberRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRemoveMemberRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.member_id = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RemoveMemberRequest {
+    return {
+      member_id: isSet(object.memberId)
+        ? globalThis.String(object.memberId)
+        : isSet(object.member_id)
+        ? globalThis.String(object.member_id)
+        : "",
+    };
+  },
+
+  toJSON(message: RemoveMemberRequest): unknown {
+    const obj: any = {};
+    if (message.member_id !== "") {
+      obj.memberId = message.member_id;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RemoveMemberRequest>, I>>(base?: I): RemoveMemberRequest {
+    return RemoveMemberRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RemoveMemberRequest>, I>>(object: I): RemoveMemberRequest {
+    const message = createBaseRemoveMemberRequest();
+    message.member_id = object.member_id ?? "";
+    return message;
+  },
+};
+
+function createBaseRemoveMemberResponse(): RemoveMemberResponse {
+  return { member: undefined };
+}
+
+export const RemoveMemberResponse: MessageFns<RemoveMemberResponse> = {
+  encode(message: RemoveMemberResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.member !== undefined) {
+      Member.encode(message.member, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RemoveMemberResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRemoveMemberResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.member = Member.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RemoveMemberResponse {
+    return { member: isSet(object.member) ? Member.fromJSON(object.member) : undefined };
+  },
+
+  toJSON(message: RemoveMemberResponse): unknown {
+    const obj: any = {};
+    if (message.member !== undefined) {
+      obj.member = Member.toJSON(message.member);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RemoveMemberResponse>, I>>(base?: I): RemoveMemberResponse {
+    return RemoveMemberResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RemoveMemberResponse>, I>>(object: I): RemoveMemberResponse {
+    const message = createBaseRemoveMemberResponse();
+    message.member = (object.member !== undefined && object.member !== null)
+      ? Member.fromPartial(object.member)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseListActivityRequest(): ListActivityRequest {
+  return { brand_id: "", page_size: 0, page_token: "" };
+}
+
+export const ListActivityRequest: MessageFns<ListActivityRequest> = {
+  encode(message: ListActivityRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.brand_id !== "") {
+      writer.uint32(10).string(message.brand_id);
+    }
+    if (message.page_size !== 0) {
+      writer.uint32(16).int32(message.page_size);
+    }
+    if (message.page_token !== "") {
+      writer.uint32(26).string(message.page_token);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListActivityRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListActivityRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.brand_id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.page_size = reader.int32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.page_token = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListActivityRequest {
+    return {
+      brand_id: isSet(object.brandId)
+        ? globalThis.String(object.brandId)
+        : isSet(object.brand_id)
+        ? globalThis.String(object.brand_id)
+        : "",
+      page_size: isSet(object.pageSize)
+        ? globalThis.Number(object.pageSize)
+        : isSet(object.page_size)
+        ? globalThis.Number(object.page_size)
+        : 0,
+      page_token: isSet(object.pageToken)
+        ? globalThis.String(object.pageToken)
+        : isSet(object.page_token)
+        ? globalThis.String(object.page_token)
+        : "",
+    };
+  },
+
+  toJSON(message: ListActivityRequest): unknown {
+    const obj: any = {};
+    if (message.brand_id !== "") {
+      obj.brandId = message.brand_id;
+    }
+    if (message.page_size !== 0) {
+      obj.pageSize = Math.round(message.page_size);
+    }
+    if (message.page_token !== "") {
+      obj.pageToken = message.page_token;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListActivityRequest>, I>>(base?: I): ListActivityRequest {
+    return ListActivityRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListActivityRequest>, I>>(object: I): ListActivityRequest {
+    const message = createBaseListActivityRequest();
+    message.brand_id = object.brand_id ?? "";
+    message.page_size = object.page_size ?? 0;
+    message.page_token = object.page_token ?? "";
+    return message;
+  },
+};
+
+function createBaseListActivityResponse(): ListActivityResponse {
+  return { entries: [], next_page_token: "" };
+}
+
+export const ListActivityResponse: MessageFns<ListActivityResponse> = {
+  encode(message: ListActivityResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.entries) {
+      ActivityEntry.encode(v!, writer.uint32(10).fork()).join();
+    }
+    if (message.next_page_token !== "") {
+      writer.uint32(18).string(message.next_page_token);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListActivityResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListActivityResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.entries.push(ActivityEntry.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.next_page_token = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListActivityResponse {
+    return {
+      entries: globalThis.Array.isArray(object?.entries)
+        ? object.entries.map((e: any) => ActivityEntry.fromJSON(e))
+        : [],
+      next_page_token: isSet(object.nextPageToken)
+        ? globalThis.String(object.nextPageToken)
+        : isSet(object.next_page_token)
+        ? globalThis.String(object.next_page_token)
+        : "",
+    };
+  },
+
+  toJSON(message: ListActivityResponse): unknown {
+    const obj: any = {};
+    if (message.entries?.length) {
+      obj.entries = message.entries.map((e) => ActivityEntry.toJSON(e));
+    }
+    if (message.next_page_token !== "") {
+      obj.nextPageToken = message.next_page_token;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListActivityResponse>, I>>(base?: I): ListActivityResponse {
+    return ListActivityResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListActivityResponse>, I>>(object: I): ListActivityResponse {
+    const message = createBaseListActivityResponse();
+    message.entries = object.entries?.map((e) => ActivityEntry.fromPartial(e)) || [];
+    message.next_page_token = object.next_page_token ?? "";
+    return message;
+  },
+};
+
 /**
  * AccessService owns brands, their members and their API keys. It runs inside the
  * records process, which owns those tables.
  *
  * AuthenticateKey is the gateway's data-plane call. Every other RPC is an admin RPC
- * (the Developers area, driven by brandctl) and requires the internal token in the
+ * (the Developers area, driven by brandctl) and requires the admin token in the
  * "x-internal-token" metadata; without it they fail with UNAUTHENTICATED.
+ *
+ * The console: the RPCs marked "Console" also accept the console's credential
+ * (CONSOLE_TOKEN in "x-internal-token") together with a member assertion in
+ * "x-brand-member-assertion" (see ConsoleSessionService.ResolveConsoleSession). The member
+ * is then the actor (actor_email fields are ignored), the assertion's brand must be the
+ * brand acted on (another brand's ids are NOT_FOUND, never PERMISSION_DENIED), and the
+ * member's current role must allow the action (PERMISSION_DENIED insufficient_permission
+ * otherwise; packages/shared/src/console/permissions.ts is the one table).
  *
  * Errors carry the public error code in the "x-error-code" trailing metadata.
  */
@@ -2311,7 +3204,7 @@ export const AccessServiceService = {
     responseDeserialize: (value: Buffer): AddMemberResponse => AddMemberResponse.decode(value),
   },
   /**
-   * CreateKey creates an API key and returns its secret exactly once.
+   * CreateKey creates an API key and returns its secret exactly once. Console (owners).
    * FAILED_PRECONDITION (precondition_failed) with the failed condition when the brand is
    * not on the Plus tier or above or not verified; PERMISSION_DENIED (insufficient_permission)
    * when the actor is not an owner of the brand.
@@ -2325,7 +3218,7 @@ export const AccessServiceService = {
     responseSerialize: (value: CreateKeyResponse): Buffer => Buffer.from(CreateKeyResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): CreateKeyResponse => CreateKeyResponse.decode(value),
   },
-  /** ListKeys lists a brand's keys (never their secrets), newest first. */
+  /** ListKeys lists a brand's keys (never their secrets), newest first. Console (every role). */
   listKeys: {
     path: "/brand.access.v1.AccessService/ListKeys" as const,
     requestStream: false as const,
@@ -2335,7 +3228,10 @@ export const AccessServiceService = {
     responseSerialize: (value: ListKeysResponse): Buffer => Buffer.from(ListKeysResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ListKeysResponse => ListKeysResponse.decode(value),
   },
-  /** RevokeKey revokes a key for good and tells every gateway to forget it at once. */
+  /**
+   * RevokeKey revokes a key for good and tells every gateway to forget it at once.
+   * Console (owners).
+   */
   revokeKey: {
     path: "/brand.access.v1.AccessService/RevokeKey" as const,
     requestStream: false as const,
@@ -2344,6 +3240,74 @@ export const AccessServiceService = {
     requestDeserialize: (value: Buffer): RevokeKeyRequest => RevokeKeyRequest.decode(value),
     responseSerialize: (value: RevokeKeyResponse): Buffer => Buffer.from(RevokeKeyResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): RevokeKeyResponse => RevokeKeyResponse.decode(value),
+  },
+  /** ListMembers lists a brand's current members, oldest first. Console (owners). */
+  listMembers: {
+    path: "/brand.access.v1.AccessService/ListMembers" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListMembersRequest): Buffer => Buffer.from(ListMembersRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListMembersRequest => ListMembersRequest.decode(value),
+    responseSerialize: (value: ListMembersResponse): Buffer => Buffer.from(ListMembersResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListMembersResponse => ListMembersResponse.decode(value),
+  },
+  /**
+   * InviteMember adds a member with a role (a removed member comes back with the new role);
+   * the console then mails the address a sign-in link. ALREADY_EXISTS already_exists when the
+   * address is a current member. Console (owners).
+   */
+  inviteMember: {
+    path: "/brand.access.v1.AccessService/InviteMember" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: InviteMemberRequest): Buffer => Buffer.from(InviteMemberRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): InviteMemberRequest => InviteMemberRequest.decode(value),
+    responseSerialize: (value: InviteMemberResponse): Buffer =>
+      Buffer.from(InviteMemberResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): InviteMemberResponse => InviteMemberResponse.decode(value),
+  },
+  /**
+   * ChangeMemberRole sets a member's role. FAILED_PRECONDITION last_owner when it would
+   * leave the brand without an owner. Console (owners).
+   */
+  changeMemberRole: {
+    path: "/brand.access.v1.AccessService/ChangeMemberRole" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ChangeMemberRoleRequest): Buffer =>
+      Buffer.from(ChangeMemberRoleRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ChangeMemberRoleRequest => ChangeMemberRoleRequest.decode(value),
+    responseSerialize: (value: ChangeMemberRoleResponse): Buffer =>
+      Buffer.from(ChangeMemberRoleResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ChangeMemberRoleResponse => ChangeMemberRoleResponse.decode(value),
+  },
+  /**
+   * RemoveMember removes a member from the brand and ends the effect of their sessions on
+   * it at the next request. FAILED_PRECONDITION last_owner for the last owner. Console (owners).
+   */
+  removeMember: {
+    path: "/brand.access.v1.AccessService/RemoveMember" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: RemoveMemberRequest): Buffer => Buffer.from(RemoveMemberRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): RemoveMemberRequest => RemoveMemberRequest.decode(value),
+    responseSerialize: (value: RemoveMemberResponse): Buffer =>
+      Buffer.from(RemoveMemberResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): RemoveMemberResponse => RemoveMemberResponse.decode(value),
+  },
+  /**
+   * ListActivity pages the brand's audit log of keys, members and sign-ins, newest first.
+   * Console (every role).
+   */
+  listActivity: {
+    path: "/brand.access.v1.AccessService/ListActivity" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListActivityRequest): Buffer => Buffer.from(ListActivityRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListActivityRequest => ListActivityRequest.decode(value),
+    responseSerialize: (value: ListActivityResponse): Buffer =>
+      Buffer.from(ListActivityResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListActivityResponse => ListActivityResponse.decode(value),
   },
 } as const;
 
@@ -2363,16 +3327,42 @@ export interface AccessServiceServer extends UntypedServiceImplementation {
   /** AddMember adds a member with a role to a brand. */
   addMember: handleUnaryCall<AddMemberRequest, AddMemberResponse>;
   /**
-   * CreateKey creates an API key and returns its secret exactly once.
+   * CreateKey creates an API key and returns its secret exactly once. Console (owners).
    * FAILED_PRECONDITION (precondition_failed) with the failed condition when the brand is
    * not on the Plus tier or above or not verified; PERMISSION_DENIED (insufficient_permission)
    * when the actor is not an owner of the brand.
    */
   createKey: handleUnaryCall<CreateKeyRequest, CreateKeyResponse>;
-  /** ListKeys lists a brand's keys (never their secrets), newest first. */
+  /** ListKeys lists a brand's keys (never their secrets), newest first. Console (every role). */
   listKeys: handleUnaryCall<ListKeysRequest, ListKeysResponse>;
-  /** RevokeKey revokes a key for good and tells every gateway to forget it at once. */
+  /**
+   * RevokeKey revokes a key for good and tells every gateway to forget it at once.
+   * Console (owners).
+   */
   revokeKey: handleUnaryCall<RevokeKeyRequest, RevokeKeyResponse>;
+  /** ListMembers lists a brand's current members, oldest first. Console (owners). */
+  listMembers: handleUnaryCall<ListMembersRequest, ListMembersResponse>;
+  /**
+   * InviteMember adds a member with a role (a removed member comes back with the new role);
+   * the console then mails the address a sign-in link. ALREADY_EXISTS already_exists when the
+   * address is a current member. Console (owners).
+   */
+  inviteMember: handleUnaryCall<InviteMemberRequest, InviteMemberResponse>;
+  /**
+   * ChangeMemberRole sets a member's role. FAILED_PRECONDITION last_owner when it would
+   * leave the brand without an owner. Console (owners).
+   */
+  changeMemberRole: handleUnaryCall<ChangeMemberRoleRequest, ChangeMemberRoleResponse>;
+  /**
+   * RemoveMember removes a member from the brand and ends the effect of their sessions on
+   * it at the next request. FAILED_PRECONDITION last_owner for the last owner. Console (owners).
+   */
+  removeMember: handleUnaryCall<RemoveMemberRequest, RemoveMemberResponse>;
+  /**
+   * ListActivity pages the brand's audit log of keys, members and sign-ins, newest first.
+   * Console (every role).
+   */
+  listActivity: handleUnaryCall<ListActivityRequest, ListActivityResponse>;
 }
 
 export interface AccessServiceClient extends Client {
@@ -2461,7 +3451,7 @@ export interface AccessServiceClient extends Client {
     callback: (error: ServiceError | null, response: AddMemberResponse) => void,
   ): ClientUnaryCall;
   /**
-   * CreateKey creates an API key and returns its secret exactly once.
+   * CreateKey creates an API key and returns its secret exactly once. Console (owners).
    * FAILED_PRECONDITION (precondition_failed) with the failed condition when the brand is
    * not on the Plus tier or above or not verified; PERMISSION_DENIED (insufficient_permission)
    * when the actor is not an owner of the brand.
@@ -2481,7 +3471,7 @@ export interface AccessServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: CreateKeyResponse) => void,
   ): ClientUnaryCall;
-  /** ListKeys lists a brand's keys (never their secrets), newest first. */
+  /** ListKeys lists a brand's keys (never their secrets), newest first. Console (every role). */
   listKeys(
     request: ListKeysRequest,
     callback: (error: ServiceError | null, response: ListKeysResponse) => void,
@@ -2497,7 +3487,10 @@ export interface AccessServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ListKeysResponse) => void,
   ): ClientUnaryCall;
-  /** RevokeKey revokes a key for good and tells every gateway to forget it at once. */
+  /**
+   * RevokeKey revokes a key for good and tells every gateway to forget it at once.
+   * Console (owners).
+   */
   revokeKey(
     request: RevokeKeyRequest,
     callback: (error: ServiceError | null, response: RevokeKeyResponse) => void,
@@ -2512,6 +3505,99 @@ export interface AccessServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: RevokeKeyResponse) => void,
+  ): ClientUnaryCall;
+  /** ListMembers lists a brand's current members, oldest first. Console (owners). */
+  listMembers(
+    request: ListMembersRequest,
+    callback: (error: ServiceError | null, response: ListMembersResponse) => void,
+  ): ClientUnaryCall;
+  listMembers(
+    request: ListMembersRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListMembersResponse) => void,
+  ): ClientUnaryCall;
+  listMembers(
+    request: ListMembersRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListMembersResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * InviteMember adds a member with a role (a removed member comes back with the new role);
+   * the console then mails the address a sign-in link. ALREADY_EXISTS already_exists when the
+   * address is a current member. Console (owners).
+   */
+  inviteMember(
+    request: InviteMemberRequest,
+    callback: (error: ServiceError | null, response: InviteMemberResponse) => void,
+  ): ClientUnaryCall;
+  inviteMember(
+    request: InviteMemberRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: InviteMemberResponse) => void,
+  ): ClientUnaryCall;
+  inviteMember(
+    request: InviteMemberRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: InviteMemberResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * ChangeMemberRole sets a member's role. FAILED_PRECONDITION last_owner when it would
+   * leave the brand without an owner. Console (owners).
+   */
+  changeMemberRole(
+    request: ChangeMemberRoleRequest,
+    callback: (error: ServiceError | null, response: ChangeMemberRoleResponse) => void,
+  ): ClientUnaryCall;
+  changeMemberRole(
+    request: ChangeMemberRoleRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ChangeMemberRoleResponse) => void,
+  ): ClientUnaryCall;
+  changeMemberRole(
+    request: ChangeMemberRoleRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ChangeMemberRoleResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * RemoveMember removes a member from the brand and ends the effect of their sessions on
+   * it at the next request. FAILED_PRECONDITION last_owner for the last owner. Console (owners).
+   */
+  removeMember(
+    request: RemoveMemberRequest,
+    callback: (error: ServiceError | null, response: RemoveMemberResponse) => void,
+  ): ClientUnaryCall;
+  removeMember(
+    request: RemoveMemberRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: RemoveMemberResponse) => void,
+  ): ClientUnaryCall;
+  removeMember(
+    request: RemoveMemberRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: RemoveMemberResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * ListActivity pages the brand's audit log of keys, members and sign-ins, newest first.
+   * Console (every role).
+   */
+  listActivity(
+    request: ListActivityRequest,
+    callback: (error: ServiceError | null, response: ListActivityResponse) => void,
+  ): ClientUnaryCall;
+  listActivity(
+    request: ListActivityRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListActivityResponse) => void,
+  ): ClientUnaryCall;
+  listActivity(
+    request: ListActivityRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListActivityResponse) => void,
   ): ClientUnaryCall;
 }
 

@@ -18,6 +18,7 @@ import {
   type ServiceError,
   type UntypedServiceImplementation,
 } from "@grpc/grpc-js";
+import { ActivityEntry } from "../../activity/v1/activity";
 
 export const protobufPackage = "brand.plans.v1";
 
@@ -227,7 +228,15 @@ export interface ListPlansRequest {
 export interface ListPlansResponse {
   plans: Plan[];
   /** Set only when the page is full. */
-  next_page_token?: string | undefined;
+  next_page_token?:
+    | string
+    | undefined;
+  /**
+   * The brand's pending plans now, whatever the status filter, and the limit they count
+   * against (SPEC 8: 200).
+   */
+  pending_count: number;
+  pending_limit: number;
 }
 
 /** CancelPlanRequest names the plan to cancel. */
@@ -248,6 +257,22 @@ export interface CompletePlanRequest {
 /** CompletePlanResponse carries the plan after the change. */
 export interface CompletePlanResponse {
   plan: Plan | undefined;
+}
+
+/** ListActivityRequest selects one page of a brand's activity. */
+export interface ListActivityRequest {
+  brand_id: string;
+  /** 1..200; 0 means 50. */
+  page_size: number;
+  /** The next_page_token of the previous page; empty for the first page. */
+  page_token: string;
+}
+
+/** ListActivityResponse is one page, newest first. */
+export interface ListActivityResponse {
+  entries: ActivityEntry[];
+  /** Set only when the page is full. */
+  next_page_token: string;
 }
 
 function createBasePlanInput(): PlanInput {
@@ -1378,7 +1403,7 @@ export const ListPlansRequest: MessageFns<ListPlansRequest> = {
 };
 
 function createBaseListPlansResponse(): ListPlansResponse {
-  return { plans: [], next_page_token: undefined };
+  return { plans: [], next_page_token: undefined, pending_count: 0, pending_limit: 0 };
 }
 
 export const ListPlansResponse: MessageFns<ListPlansResponse> = {
@@ -1388,6 +1413,12 @@ export const ListPlansResponse: MessageFns<ListPlansResponse> = {
     }
     if (message.next_page_token !== undefined) {
       writer.uint32(18).string(message.next_page_token);
+    }
+    if (message.pending_count !== 0) {
+      writer.uint32(24).int32(message.pending_count);
+    }
+    if (message.pending_limit !== 0) {
+      writer.uint32(32).int32(message.pending_limit);
     }
     return writer;
   },
@@ -1421,6 +1452,22 @@ export const ListPlansResponse: MessageFns<ListPlansResponse> = {
             message.next_page_token = reader.string();
             continue;
           }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.pending_count = reader.int32();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.pending_limit = reader.int32();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1441,6 +1488,16 @@ export const ListPlansResponse: MessageFns<ListPlansResponse> = {
         : isSet(object.next_page_token)
         ? globalThis.String(object.next_page_token)
         : undefined,
+      pending_count: isSet(object.pendingCount)
+        ? globalThis.Number(object.pendingCount)
+        : isSet(object.pending_count)
+        ? globalThis.Number(object.pending_count)
+        : 0,
+      pending_limit: isSet(object.pendingLimit)
+        ? globalThis.Number(object.pendingLimit)
+        : isSet(object.pending_limit)
+        ? globalThis.Number(object.pending_limit)
+        : 0,
     };
   },
 
@@ -1452,6 +1509,12 @@ export const ListPlansResponse: MessageFns<ListPlansResponse> = {
     if (message.next_page_token !== undefined) {
       obj.nextPageToken = message.next_page_token;
     }
+    if (message.pending_count !== 0) {
+      obj.pendingCount = Math.round(message.pending_count);
+    }
+    if (message.pending_limit !== 0) {
+      obj.pendingLimit = Math.round(message.pending_limit);
+    }
     return obj;
   },
 
@@ -1462,6 +1525,8 @@ export const ListPlansResponse: MessageFns<ListPlansResponse> = {
     const message = createBaseListPlansResponse();
     message.plans = object.plans?.map((e) => Plan.fromPartial(e)) || [];
     message.next_page_token = object.next_page_token ?? undefined;
+    message.pending_count = object.pending_count ?? 0;
+    message.pending_limit = object.pending_limit ?? 0;
     return message;
   },
 };
@@ -1746,6 +1811,210 @@ export const CompletePlanResponse: MessageFns<CompletePlanResponse> = {
   },
 };
 
+function createBaseListActivityRequest(): ListActivityRequest {
+  return { brand_id: "", page_size: 0, page_token: "" };
+}
+
+export const ListActivityRequest: MessageFns<ListActivityRequest> = {
+  encode(message: ListActivityRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.brand_id !== "") {
+      writer.uint32(10).string(message.brand_id);
+    }
+    if (message.page_size !== 0) {
+      writer.uint32(16).int32(message.page_size);
+    }
+    if (message.page_token !== "") {
+      writer.uint32(26).string(message.page_token);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListActivityRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListActivityRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.brand_id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.page_size = reader.int32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.page_token = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListActivityRequest {
+    return {
+      brand_id: isSet(object.brandId)
+        ? globalThis.String(object.brandId)
+        : isSet(object.brand_id)
+        ? globalThis.String(object.brand_id)
+        : "",
+      page_size: isSet(object.pageSize)
+        ? globalThis.Number(object.pageSize)
+        : isSet(object.page_size)
+        ? globalThis.Number(object.page_size)
+        : 0,
+      page_token: isSet(object.pageToken)
+        ? globalThis.String(object.pageToken)
+        : isSet(object.page_token)
+        ? globalThis.String(object.page_token)
+        : "",
+    };
+  },
+
+  toJSON(message: ListActivityRequest): unknown {
+    const obj: any = {};
+    if (message.brand_id !== "") {
+      obj.brandId = message.brand_id;
+    }
+    if (message.page_size !== 0) {
+      obj.pageSize = Math.round(message.page_size);
+    }
+    if (message.page_token !== "") {
+      obj.pageToken = message.page_token;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListActivityRequest>, I>>(base?: I): ListActivityRequest {
+    return ListActivityRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListActivityRequest>, I>>(object: I): ListActivityRequest {
+    const message = createBaseListActivityRequest();
+    message.brand_id = object.brand_id ?? "";
+    message.page_size = object.page_size ?? 0;
+    message.page_token = object.page_token ?? "";
+    return message;
+  },
+};
+
+function createBaseListActivityResponse(): ListActivityResponse {
+  return { entries: [], next_page_token: "" };
+}
+
+export const ListActivityResponse: MessageFns<ListActivityResponse> = {
+  encode(message: ListActivityResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.entries) {
+      ActivityEntry.encode(v!, writer.uint32(10).fork()).join();
+    }
+    if (message.next_page_token !== "") {
+      writer.uint32(18).string(message.next_page_token);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListActivityResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListActivityResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.entries.push(ActivityEntry.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.next_page_token = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListActivityResponse {
+    return {
+      entries: globalThis.Array.isArray(object?.entries)
+        ? object.entries.map((e: any) => ActivityEntry.fromJSON(e))
+        : [],
+      next_page_token: isSet(object.nextPageToken)
+        ? globalThis.String(object.nextPageToken)
+        : isSet(object.next_page_token)
+        ? globalThis.String(object.next_page_token)
+        : "",
+    };
+  },
+
+  toJSON(message: ListActivityResponse): unknown {
+    const obj: any = {};
+    if (message.entries?.length) {
+      obj.entries = message.entries.map((e) => ActivityEntry.toJSON(e));
+    }
+    if (message.next_page_token !== "") {
+      obj.nextPageToken = message.next_page_token;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListActivityResponse>, I>>(base?: I): ListActivityResponse {
+    return ListActivityResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListActivityResponse>, I>>(object: I): ListActivityResponse {
+    const message = createBaseListActivityResponse();
+    message.entries = object.entries?.map((e) => ActivityEntry.fromPartial(e)) || [];
+    message.next_page_token = object.next_page_token ?? "";
+    return message;
+  },
+};
+
 /**
  * PlansService prepares campaign plans for human review and lets the brand's owners (the
  * Developers area, brandctl) read, cancel and complete them. A plan only prefills a wizard
@@ -1756,6 +2025,14 @@ export const CompletePlanResponse: MessageFns<CompletePlanResponse> = {
  * "x-error-details", so the gateway renders exactly what the service meant.
  * Every RPC requires the caller credential in the "x-internal-token" metadata: the
  * internal token for PreparePlan, the admin token for the others.
+ *
+ * The console: GetPlan, ListPlans, CancelPlan and ListActivity also accept the console's
+ * credential (CONSOLE_TOKEN) together with a member assertion signed by the records service
+ * in "x-brand-member-assertion" (UNAUTHENTICATED without a valid, unexpired one). A plan of
+ * another brand than the assertion's is NOT_FOUND, never PERMISSION_DENIED, and the member's
+ * role must allow the action (PERMISSION_DENIED insufficient_permission;
+ * packages/shared/src/console/permissions.ts). Nothing here approves, funds, pays or
+ * publishes anything (SPEC 1.2).
  */
 export type PlansServiceService = typeof PlansServiceService;
 export const PlansServiceService = {
@@ -1827,6 +2104,17 @@ export const PlansServiceService = {
       Buffer.from(CompletePlanResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): CompletePlanResponse => CompletePlanResponse.decode(value),
   },
+  /** ListActivity pages the brand's audit log of plans (plan cancelled), newest first. */
+  listActivity: {
+    path: "/brand.plans.v1.PlansService/ListActivity" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListActivityRequest): Buffer => Buffer.from(ListActivityRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListActivityRequest => ListActivityRequest.decode(value),
+    responseSerialize: (value: ListActivityResponse): Buffer =>
+      Buffer.from(ListActivityResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListActivityResponse => ListActivityResponse.decode(value),
+  },
 } as const;
 
 export interface PlansServiceServer extends UntypedServiceImplementation {
@@ -1857,6 +2145,8 @@ export interface PlansServiceServer extends UntypedServiceImplementation {
    * precondition_failed. Admin.
    */
   completePlan: handleUnaryCall<CompletePlanRequest, CompletePlanResponse>;
+  /** ListActivity pages the brand's audit log of plans (plan cancelled), newest first. */
+  listActivity: handleUnaryCall<ListActivityRequest, ListActivityResponse>;
 }
 
 export interface PlansServiceClient extends Client {
@@ -1956,6 +2246,22 @@ export interface PlansServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: CompletePlanResponse) => void,
+  ): ClientUnaryCall;
+  /** ListActivity pages the brand's audit log of plans (plan cancelled), newest first. */
+  listActivity(
+    request: ListActivityRequest,
+    callback: (error: ServiceError | null, response: ListActivityResponse) => void,
+  ): ClientUnaryCall;
+  listActivity(
+    request: ListActivityRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListActivityResponse) => void,
+  ): ClientUnaryCall;
+  listActivity(
+    request: ListActivityRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListActivityResponse) => void,
   ): ClientUnaryCall;
 }
 

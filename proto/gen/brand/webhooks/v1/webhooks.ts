@@ -18,6 +18,7 @@ import {
   type ServiceError,
   type UntypedServiceImplementation,
 } from "@grpc/grpc-js";
+import { ActivityEntry } from "../../activity/v1/activity";
 import { EventType, eventTypeFromJSON, eventTypeToJSON } from "../../events/v1/events";
 
 export const protobufPackage = "brand.webhooks.v1";
@@ -230,6 +231,42 @@ export interface ResendDeliveryRequest {
 /** ResendDeliveryResponse holds the re-queued delivery. */
 export interface ResendDeliveryResponse {
   delivery: Delivery | undefined;
+}
+
+/** GetReceiverRequest names the receiver. */
+export interface GetReceiverRequest {
+  receiver_id: string;
+}
+
+/** GetReceiverResponse holds the receiver. */
+export interface GetReceiverResponse {
+  receiver: Receiver | undefined;
+}
+
+/** GetDeliveryRequest names the delivery. */
+export interface GetDeliveryRequest {
+  delivery_id: string;
+}
+
+/** GetDeliveryResponse holds the delivery with its attempts. */
+export interface GetDeliveryResponse {
+  delivery: Delivery | undefined;
+}
+
+/** ListActivityRequest selects one page of a brand's activity. */
+export interface ListActivityRequest {
+  brand_id: string;
+  /** 1..200; 0 means 50. */
+  page_size: number;
+  /** The next_page_token of the previous page; empty for the first page. */
+  page_token: string;
+}
+
+/** ListActivityResponse is one page, newest first. */
+export interface ListActivityResponse {
+  entries: ActivityEntry[];
+  /** Set only when the page is full. */
+  next_page_token: string;
 }
 
 function createBaseReceiver(): Receiver {
@@ -2263,6 +2300,494 @@ export const ResendDeliveryResponse: MessageFns<ResendDeliveryResponse> = {
   },
 };
 
+function createBaseGetReceiverRequest(): GetReceiverRequest {
+  return { receiver_id: "" };
+}
+
+export const GetReceiverRequest: MessageFns<GetReceiverRequest> = {
+  encode(message: GetReceiverRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.receiver_id !== "") {
+      writer.uint32(10).string(message.receiver_id);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetReceiverRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetReceiverRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.receiver_id = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetReceiverRequest {
+    return {
+      receiver_id: isSet(object.receiverId)
+        ? globalThis.String(object.receiverId)
+        : isSet(object.receiver_id)
+        ? globalThis.String(object.receiver_id)
+        : "",
+    };
+  },
+
+  toJSON(message: GetReceiverRequest): unknown {
+    const obj: any = {};
+    if (message.receiver_id !== "") {
+      obj.receiverId = message.receiver_id;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetReceiverRequest>, I>>(base?: I): GetReceiverRequest {
+    return GetReceiverRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetReceiverRequest>, I>>(object: I): GetReceiverRequest {
+    const message = createBaseGetReceiverRequest();
+    message.receiver_id = object.receiver_id ?? "";
+    return message;
+  },
+};
+
+function createBaseGetReceiverResponse(): GetReceiverResponse {
+  return { receiver: undefined };
+}
+
+export const GetReceiverResponse: MessageFns<GetReceiverResponse> = {
+  encode(message: GetReceiverResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.receiver !== undefined) {
+      Receiver.encode(message.receiver, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetReceiverResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetReceiverResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.receiver = Receiver.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetReceiverResponse {
+    return { receiver: isSet(object.receiver) ? Receiver.fromJSON(object.receiver) : undefined };
+  },
+
+  toJSON(message: GetReceiverResponse): unknown {
+    const obj: any = {};
+    if (message.receiver !== undefined) {
+      obj.receiver = Receiver.toJSON(message.receiver);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetReceiverResponse>, I>>(base?: I): GetReceiverResponse {
+    return GetReceiverResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetReceiverResponse>, I>>(object: I): GetReceiverResponse {
+    const message = createBaseGetReceiverResponse();
+    message.receiver = (object.receiver !== undefined && object.receiver !== null)
+      ? Receiver.fromPartial(object.receiver)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseGetDeliveryRequest(): GetDeliveryRequest {
+  return { delivery_id: "" };
+}
+
+export const GetDeliveryRequest: MessageFns<GetDeliveryRequest> = {
+  encode(message: GetDeliveryRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.delivery_id !== "") {
+      writer.uint32(10).string(message.delivery_id);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetDeliveryRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetDeliveryRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.delivery_id = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetDeliveryRequest {
+    return {
+      delivery_id: isSet(object.deliveryId)
+        ? globalThis.String(object.deliveryId)
+        : isSet(object.delivery_id)
+        ? globalThis.String(object.delivery_id)
+        : "",
+    };
+  },
+
+  toJSON(message: GetDeliveryRequest): unknown {
+    const obj: any = {};
+    if (message.delivery_id !== "") {
+      obj.deliveryId = message.delivery_id;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetDeliveryRequest>, I>>(base?: I): GetDeliveryRequest {
+    return GetDeliveryRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetDeliveryRequest>, I>>(object: I): GetDeliveryRequest {
+    const message = createBaseGetDeliveryRequest();
+    message.delivery_id = object.delivery_id ?? "";
+    return message;
+  },
+};
+
+function createBaseGetDeliveryResponse(): GetDeliveryResponse {
+  return { delivery: undefined };
+}
+
+export const GetDeliveryResponse: MessageFns<GetDeliveryResponse> = {
+  encode(message: GetDeliveryResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.delivery !== undefined) {
+      Delivery.encode(message.delivery, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetDeliveryResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetDeliveryResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.delivery = Delivery.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetDeliveryResponse {
+    return { delivery: isSet(object.delivery) ? Delivery.fromJSON(object.delivery) : undefined };
+  },
+
+  toJSON(message: GetDeliveryResponse): unknown {
+    const obj: any = {};
+    if (message.delivery !== undefined) {
+      obj.delivery = Delivery.toJSON(message.delivery);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetDeliveryResponse>, I>>(base?: I): GetDeliveryResponse {
+    return GetDeliveryResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetDeliveryResponse>, I>>(object: I): GetDeliveryResponse {
+    const message = createBaseGetDeliveryResponse();
+    message.delivery = (object.delivery !== undefined && object.delivery !== null)
+      ? Delivery.fromPartial(object.delivery)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseListActivityRequest(): ListActivityRequest {
+  return { brand_id: "", page_size: 0, page_token: "" };
+}
+
+export const ListActivityRequest: MessageFns<ListActivityRequest> = {
+  encode(message: ListActivityRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.brand_id !== "") {
+      writer.uint32(10).string(message.brand_id);
+    }
+    if (message.page_size !== 0) {
+      writer.uint32(16).int32(message.page_size);
+    }
+    if (message.page_token !== "") {
+      writer.uint32(26).string(message.page_token);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListActivityRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListActivityRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.brand_id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.page_size = reader.int32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.page_token = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListActivityRequest {
+    return {
+      brand_id: isSet(object.brandId)
+        ? globalThis.String(object.brandId)
+        : isSet(object.brand_id)
+        ? globalThis.String(object.brand_id)
+        : "",
+      page_size: isSet(object.pageSize)
+        ? globalThis.Number(object.pageSize)
+        : isSet(object.page_size)
+        ? globalThis.Number(object.page_size)
+        : 0,
+      page_token: isSet(object.pageToken)
+        ? globalThis.String(object.pageToken)
+        : isSet(object.page_token)
+        ? globalThis.String(object.page_token)
+        : "",
+    };
+  },
+
+  toJSON(message: ListActivityRequest): unknown {
+    const obj: any = {};
+    if (message.brand_id !== "") {
+      obj.brandId = message.brand_id;
+    }
+    if (message.page_size !== 0) {
+      obj.pageSize = Math.round(message.page_size);
+    }
+    if (message.page_token !== "") {
+      obj.pageToken = message.page_token;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListActivityRequest>, I>>(base?: I): ListActivityRequest {
+    return ListActivityRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListActivityRequest>, I>>(object: I): ListActivityRequest {
+    const message = createBaseListActivityRequest();
+    message.brand_id = object.brand_id ?? "";
+    message.page_size = object.page_size ?? 0;
+    message.page_token = object.page_token ?? "";
+    return message;
+  },
+};
+
+function createBaseListActivityResponse(): ListActivityResponse {
+  return { entries: [], next_page_token: "" };
+}
+
+export const ListActivityResponse: MessageFns<ListActivityResponse> = {
+  encode(message: ListActivityResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.entries) {
+      ActivityEntry.encode(v!, writer.uint32(10).fork()).join();
+    }
+    if (message.next_page_token !== "") {
+      writer.uint32(18).string(message.next_page_token);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListActivityResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListActivityResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.entries.push(ActivityEntry.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.next_page_token = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListActivityResponse {
+    return {
+      entries: globalThis.Array.isArray(object?.entries)
+        ? object.entries.map((e: any) => ActivityEntry.fromJSON(e))
+        : [],
+      next_page_token: isSet(object.nextPageToken)
+        ? globalThis.String(object.nextPageToken)
+        : isSet(object.next_page_token)
+        ? globalThis.String(object.next_page_token)
+        : "",
+    };
+  },
+
+  toJSON(message: ListActivityResponse): unknown {
+    const obj: any = {};
+    if (message.entries?.length) {
+      obj.entries = message.entries.map((e) => ActivityEntry.toJSON(e));
+    }
+    if (message.next_page_token !== "") {
+      obj.nextPageToken = message.next_page_token;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListActivityResponse>, I>>(base?: I): ListActivityResponse {
+    return ListActivityResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListActivityResponse>, I>>(object: I): ListActivityResponse {
+    const message = createBaseListActivityResponse();
+    message.entries = object.entries?.map((e) => ActivityEntry.fromPartial(e)) || [];
+    message.next_page_token = object.next_page_token ?? "";
+    return message;
+  },
+};
+
 /**
  * WebhooksService manages a brand's event receivers (SPEC 2.4) and their deliveries. It runs
  * in the webhooks process, which owns the receivers, events, deliveries and attempts tables.
@@ -2274,6 +2799,13 @@ export const ResendDeliveryResponse: MessageFns<ResendDeliveryResponse> = {
  *
  * The actor email of AddReceiver is recorded for audit only: this service cannot read the
  * records service's members, so the admin token is the authority (docs/webhooks.md "Webhooks").
+ *
+ * The console: every RPC also accepts the console's credential (CONSOLE_TOKEN in
+ * "x-internal-token") together with a member assertion signed by the records service in
+ * "x-brand-member-assertion" (UNAUTHENTICATED without a valid, unexpired one). The member is
+ * then the actor (actor_email is ignored); a receiver or delivery of another brand than the
+ * assertion's is NOT_FOUND, never PERMISSION_DENIED; and the member's role must allow the
+ * action (PERMISSION_DENIED insufficient_permission; packages/shared/src/console/permissions.ts).
  */
 export type WebhooksServiceService = typeof WebhooksServiceService;
 export const WebhooksServiceService = {
@@ -2303,6 +2835,16 @@ export const WebhooksServiceService = {
     responseSerialize: (value: ListReceiversResponse): Buffer =>
       Buffer.from(ListReceiversResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ListReceiversResponse => ListReceiversResponse.decode(value),
+  },
+  /** GetReceiver returns one receiver (never its secret). NOT_FOUND not_found. */
+  getReceiver: {
+    path: "/brand.webhooks.v1.WebhooksService/GetReceiver" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetReceiverRequest): Buffer => Buffer.from(GetReceiverRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetReceiverRequest => GetReceiverRequest.decode(value),
+    responseSerialize: (value: GetReceiverResponse): Buffer => Buffer.from(GetReceiverResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetReceiverResponse => GetReceiverResponse.decode(value),
   },
   /**
    * UpdateReceiver changes a receiver's URL, label, events or enabled state. Enabling a
@@ -2357,6 +2899,19 @@ export const WebhooksServiceService = {
       Buffer.from(ListDeliveriesResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ListDeliveriesResponse => ListDeliveriesResponse.decode(value),
   },
+  /**
+   * GetDelivery returns one delivery with its attempts, as it stands now (poll it to watch a
+   * queued test delivery succeed or fail). NOT_FOUND not_found.
+   */
+  getDelivery: {
+    path: "/brand.webhooks.v1.WebhooksService/GetDelivery" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetDeliveryRequest): Buffer => Buffer.from(GetDeliveryRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetDeliveryRequest => GetDeliveryRequest.decode(value),
+    responseSerialize: (value: GetDeliveryResponse): Buffer => Buffer.from(GetDeliveryResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetDeliveryResponse => GetDeliveryResponse.decode(value),
+  },
   /** ResendDelivery queues a finished delivery again, at once, with a fresh round of retries. */
   resendDelivery: {
     path: "/brand.webhooks.v1.WebhooksService/ResendDelivery" as const,
@@ -2368,6 +2923,20 @@ export const WebhooksServiceService = {
     responseSerialize: (value: ResendDeliveryResponse): Buffer =>
       Buffer.from(ResendDeliveryResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ResendDeliveryResponse => ResendDeliveryResponse.decode(value),
+  },
+  /**
+   * ListActivity pages the brand's audit log of receivers and deliveries (receiver added,
+   * changed, removed, tested; delivery resent), newest first.
+   */
+  listActivity: {
+    path: "/brand.webhooks.v1.WebhooksService/ListActivity" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListActivityRequest): Buffer => Buffer.from(ListActivityRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListActivityRequest => ListActivityRequest.decode(value),
+    responseSerialize: (value: ListActivityResponse): Buffer =>
+      Buffer.from(ListActivityResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListActivityResponse => ListActivityResponse.decode(value),
   },
 } as const;
 
@@ -2382,6 +2951,8 @@ export interface WebhooksServiceServer extends UntypedServiceImplementation {
   addReceiver: handleUnaryCall<AddReceiverRequest, AddReceiverResponse>;
   /** ListReceivers lists a brand's receivers, newest first (never their secrets). */
   listReceivers: handleUnaryCall<ListReceiversRequest, ListReceiversResponse>;
+  /** GetReceiver returns one receiver (never its secret). NOT_FOUND not_found. */
+  getReceiver: handleUnaryCall<GetReceiverRequest, GetReceiverResponse>;
   /**
    * UpdateReceiver changes a receiver's URL, label, events or enabled state. Enabling a
    * receiver clears its disabled reason and failure count.
@@ -2396,8 +2967,18 @@ export interface WebhooksServiceServer extends UntypedServiceImplementation {
   testReceiver: handleUnaryCall<TestReceiverRequest, TestReceiverResponse>;
   /** ListDeliveries lists deliveries of one receiver or of a whole brand, newest first. */
   listDeliveries: handleUnaryCall<ListDeliveriesRequest, ListDeliveriesResponse>;
+  /**
+   * GetDelivery returns one delivery with its attempts, as it stands now (poll it to watch a
+   * queued test delivery succeed or fail). NOT_FOUND not_found.
+   */
+  getDelivery: handleUnaryCall<GetDeliveryRequest, GetDeliveryResponse>;
   /** ResendDelivery queues a finished delivery again, at once, with a fresh round of retries. */
   resendDelivery: handleUnaryCall<ResendDeliveryRequest, ResendDeliveryResponse>;
+  /**
+   * ListActivity pages the brand's audit log of receivers and deliveries (receiver added,
+   * changed, removed, tested; delivery resent), newest first.
+   */
+  listActivity: handleUnaryCall<ListActivityRequest, ListActivityResponse>;
 }
 
 export interface WebhooksServiceClient extends Client {
@@ -2439,6 +3020,22 @@ export interface WebhooksServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ListReceiversResponse) => void,
   ): ClientUnaryCall;
+  /** GetReceiver returns one receiver (never its secret). NOT_FOUND not_found. */
+  getReceiver(
+    request: GetReceiverRequest,
+    callback: (error: ServiceError | null, response: GetReceiverResponse) => void,
+  ): ClientUnaryCall;
+  getReceiver(
+    request: GetReceiverRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetReceiverResponse) => void,
+  ): ClientUnaryCall;
+  getReceiver(
+    request: GetReceiverRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetReceiverResponse) => void,
+  ): ClientUnaryCall;
   /**
    * UpdateReceiver changes a receiver's URL, label, events or enabled state. Enabling a
    * receiver clears its disabled reason and failure count.
@@ -2509,6 +3106,25 @@ export interface WebhooksServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ListDeliveriesResponse) => void,
   ): ClientUnaryCall;
+  /**
+   * GetDelivery returns one delivery with its attempts, as it stands now (poll it to watch a
+   * queued test delivery succeed or fail). NOT_FOUND not_found.
+   */
+  getDelivery(
+    request: GetDeliveryRequest,
+    callback: (error: ServiceError | null, response: GetDeliveryResponse) => void,
+  ): ClientUnaryCall;
+  getDelivery(
+    request: GetDeliveryRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetDeliveryResponse) => void,
+  ): ClientUnaryCall;
+  getDelivery(
+    request: GetDeliveryRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetDeliveryResponse) => void,
+  ): ClientUnaryCall;
   /** ResendDelivery queues a finished delivery again, at once, with a fresh round of retries. */
   resendDelivery(
     request: ResendDeliveryRequest,
@@ -2524,6 +3140,25 @@ export interface WebhooksServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ResendDeliveryResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * ListActivity pages the brand's audit log of receivers and deliveries (receiver added,
+   * changed, removed, tested; delivery resent), newest first.
+   */
+  listActivity(
+    request: ListActivityRequest,
+    callback: (error: ServiceError | null, response: ListActivityResponse) => void,
+  ): ClientUnaryCall;
+  listActivity(
+    request: ListActivityRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListActivityResponse) => void,
+  ): ClientUnaryCall;
+  listActivity(
+    request: ListActivityRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListActivityResponse) => void,
   ): ClientUnaryCall;
 }
 

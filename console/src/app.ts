@@ -1,0 +1,64 @@
+import path from 'node:path';
+import express, { type Express } from 'express';
+import type { Logger } from '@brand/shared/logger';
+import type { ConsoleClients } from './clients/consoleClients';
+import { originCheck } from './csrf/originCheck';
+import { ConsoleHttpError } from './http/consoleHttpError';
+import { securityHeaders } from './http/securityHeaders';
+import type { SignInMailer } from './mail/signInMail';
+import type { ConsoleMetrics } from './observability/metrics';
+import { registerBrands } from './pages/brands/route';
+import { errorPages } from './pages/errors/errorPage';
+import { registerBrandPages } from './pages/brandPages';
+import { registerSignIn } from './pages/signIn/route';
+import type { OneTimeReveal } from './reveal/oneTimeReveal';
+
+export interface ConsoleDeps {
+  log: Logger;
+  clients: ConsoleClients;
+  mailer: SignInMailer;
+  reveal: OneTimeReveal;
+  metrics: ConsoleMetrics;
+  /** CONSOLE_PUBLIC_URL's origin, e.g. "https://console.example.com". */
+  publicOrigin: string;
+  gatewayUrl: string;
+  trustProxy: boolean | number | string[];
+}
+
+/** Where the stylesheet and the two small scripts live (console/public). */
+const PUBLIC_DIR = path.resolve(__dirname, '../public');
+
+/**
+ * The console's express application; does not listen. Order: security headers on every
+ * answer, static files, then the Origin check on every state-changing request, then the
+ * pages (each brand page resolves the session and checks the form's CSRF token).
+ */
+export function createConsoleApp(deps: ConsoleDeps): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.set('trust proxy', deps.trustProxy);
+  app.use(deps.metrics.middleware());
+  app.use(securityHeaders({ https: deps.publicOrigin.startsWith('https:') }));
+  app.use(
+    '/static',
+    express.static(PUBLIC_DIR, {
+      index: false,
+      maxAge: '1h',
+      setHeaders: (res) => res.setHeader('Cache-Control', 'public, max-age=3600'),
+    }),
+  );
+  app.use(originCheck(deps.publicOrigin));
+  app.use(express.urlencoded({ extended: false, limit: '32kb', parameterLimit: 50 }));
+
+  const router = express.Router();
+  registerSignIn(router, deps);
+  registerBrands(router, deps.clients);
+  registerBrandPages(router, deps);
+  app.use(router);
+  app.use(() => {
+    throw new ConsoleHttpError(404, 'not_found', 'There is nothing here.');
+  });
+  app.use(errorPages(deps.log));
+  return app;
+}

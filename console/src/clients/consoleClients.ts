@@ -1,0 +1,63 @@
+import { AccessServiceClient } from '@brand/proto/access/v1';
+import { ConsoleSessionServiceClient } from '@brand/proto/access/v1/sessions';
+import { PlansServiceClient } from '@brand/proto/plans/v1';
+import { WebhooksServiceClient } from '@brand/proto/webhooks/v1';
+import type { Client } from '@grpc/grpc-js';
+import { connectClient, HealthClient, type ServingStatus } from '@brand/shared/grpc';
+import { createMemberCaller, type MemberCaller } from './memberCaller';
+
+/**
+ * The services the console calls, each with the console's credential: records (sign-in,
+ * sessions, keys, members, activity), webhooks (receivers, deliveries) and plans. Calls made
+ * for a member carry the member assertion; the owning service decides what the member may do.
+ */
+export interface ConsoleClients {
+  sessions: MemberCaller<InstanceType<typeof ConsoleSessionServiceClient>>;
+  access: MemberCaller<InstanceType<typeof AccessServiceClient>>;
+  webhooks: MemberCaller<InstanceType<typeof WebhooksServiceClient>>;
+  plans: MemberCaller<InstanceType<typeof PlansServiceClient>>;
+  /** grpc.health.v1 of each service, for /readyz. */
+  health(): Promise<Record<'records' | 'webhooks' | 'plans', ServingStatus>>;
+  close(): void;
+}
+
+export function createConsoleClients(opts: {
+  recordsAddr: string;
+  webhooksAddr: string;
+  plansAddr: string;
+  token: string;
+  deadlineMs: number;
+}): ConsoleClients {
+  const settings = { token: opts.token, deadlineMs: opts.deadlineMs };
+  const sessionClient = connectClient(ConsoleSessionServiceClient, opts.recordsAddr);
+  // Records serves both services: one channel.
+  const accessClient = connectClient(AccessServiceClient, opts.recordsAddr, sessionClient);
+  const webhooksClient = connectClient(WebhooksServiceClient, opts.webhooksAddr);
+  const plansClient = connectClient(PlansServiceClient, opts.plansAddr);
+  const healthOf = (shareWith: Client, address: string) =>
+    new HealthClient(connectClient(HealthClient.Stub, address, shareWith));
+  const health = {
+    records: healthOf(sessionClient, opts.recordsAddr),
+    webhooks: healthOf(webhooksClient, opts.webhooksAddr),
+    plans: healthOf(plansClient, opts.plansAddr),
+  };
+  return {
+    sessions: createMemberCaller(sessionClient, settings),
+    access: createMemberCaller(accessClient, settings),
+    webhooks: createMemberCaller(webhooksClient, settings),
+    plans: createMemberCaller(plansClient, settings),
+    async health() {
+      const [records, webhooks, plans] = await Promise.all([
+        health.records.check(1_000),
+        health.webhooks.check(1_000),
+        health.plans.check(1_000),
+      ]);
+      return { records, webhooks, plans };
+    },
+    close() {
+      sessionClient.close();
+      webhooksClient.close();
+      plansClient.close();
+    },
+  };
+}

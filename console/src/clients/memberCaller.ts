@@ -1,0 +1,100 @@
+import { Metadata, status, type Client, type ServiceError } from '@grpc/grpc-js';
+import { MEMBER_ASSERTION_METADATA } from '@brand/shared/console';
+import { ERROR_CODE_METADATA, RETRY_AFTER_METADATA } from '@brand/shared/errors';
+import {
+  INTERNAL_TOKEN_METADATA,
+  REQUEST_ID_METADATA,
+  type MethodOf,
+  type RequestOf,
+  type ResponseOf,
+} from '@brand/shared/grpc';
+
+/**
+ * A refused or failed call, as the console renders it: the gRPC status decides the page
+ * (NOT_FOUND 404, PERMISSION_DENIED 403, a refused form 4xx, UNAVAILABLE 503), the service's
+ * own code and message say why. A peer that sent no code of ours gets a generic message.
+ */
+export class ServiceCallError extends Error {
+  override readonly name = ServiceCallError.name;
+  constructor(
+    readonly grpcStatus: status,
+    readonly code: string,
+    message: string,
+    readonly retryAfterSeconds: number | undefined,
+  ) {
+    super(message);
+  }
+}
+
+/** The member assertion the call is made with; absent only for signing in. */
+interface CallContext {
+  assertion?: string;
+  requestId?: string;
+}
+
+export type MemberCaller<C> = <M extends MethodOf<C>>(
+  method: M,
+  request: RequestOf<C[M]>,
+  context?: CallContext,
+) => Promise<ResponseOf<C[M]>>;
+
+type UnaryMethod = (
+  request: unknown,
+  metadata: Metadata,
+  options: { deadline: Date },
+  callback: (err: ServiceError | null, response: unknown) => void,
+) => unknown;
+
+/**
+ * Calls one RPC with the console's credential, a deadline and, when given, the member
+ * assertion: the owning service checks the member's role itself (packages/shared/src/console).
+ * Rejects with ServiceCallError.
+ */
+export function createMemberCaller<C extends Client>(
+  client: C,
+  settings: { token: string; deadlineMs: number },
+): MemberCaller<C> {
+  return (method, request, context = {}) => {
+    const metadata = new Metadata();
+    metadata.set(INTERNAL_TOKEN_METADATA, settings.token);
+    if (context.assertion) metadata.set(MEMBER_ASSERTION_METADATA, context.assertion);
+    if (context.requestId) metadata.set(REQUEST_ID_METADATA, context.requestId);
+    const fn = client[method] as unknown as UnaryMethod;
+    return new Promise((resolve, reject) => {
+      fn.call(
+        client,
+        request,
+        metadata,
+        { deadline: new Date(Date.now() + settings.deadlineMs) },
+        (err, res) =>
+          err ? reject(toCallError(err)) : resolve(res as ResponseOf<C[typeof method]>),
+      );
+    });
+  };
+}
+
+function toCallError(err: ServiceError): ServiceCallError {
+  const code = err.metadata?.get(ERROR_CODE_METADATA)[0];
+  const retry = err.metadata?.get(RETRY_AFTER_METADATA)[0];
+  const retryAfter =
+    typeof retry === 'string' && /^\d{1,6}$/.test(retry) ? Number(retry) : undefined;
+  if (typeof code === 'string' && /^[a-z_]{1,64}$/.test(code)) {
+    return new ServiceCallError(err.code, code, err.details, retryAfter);
+  }
+  const unavailable = [status.UNAVAILABLE, status.DEADLINE_EXCEEDED, status.CANCELLED].includes(
+    err.code,
+  );
+  return unavailable
+    ? new ServiceCallError(
+        status.UNAVAILABLE,
+        'service_unavailable',
+        'A service is temporarily unavailable. Try again in a moment.',
+        1,
+      )
+    : new ServiceCallError(
+        err.code,
+        'internal_error',
+        'Something went wrong on our side.',
+        undefined,
+      );
+}

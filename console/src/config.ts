@@ -1,0 +1,83 @@
+import { z } from 'zod';
+import {
+  logLevelEnv,
+  loadConfig,
+  msEnv,
+  portEnv,
+  refusePublishedSecrets,
+} from '@brand/shared/config';
+
+const ConsoleEnv = z
+  .object({
+    NODE_ENV: z.string().default('development'),
+    // HTTP
+    HTTP_HOST: z.string().default('0.0.0.0'),
+    HTTP_PORT: portEnv.default(8090),
+    /**
+     * The address people type, e.g. https://console.example.com (no path). Sign-in links are
+     * built on it and every state-changing request must come from its origin (CSRF).
+     */
+    CONSOLE_PUBLIC_URL: z.url().transform((u) => new URL(u)),
+    /** Express "trust proxy" (the ingress ending TLS): false, true, a hop count or addresses. */
+    TRUST_PROXY: z.string().default('false'),
+    /** The internal operations listener: /metrics, /livez, /readyz. Never the public port. */
+    METRICS_HOST: z.string().default('127.0.0.1'),
+    METRICS_PORT: portEnv.default(9468),
+    /** The gateway's public origin, shown in the examples on the keys and receivers pages. */
+    GATEWAY_PUBLIC_URL: z.url().default('http://127.0.0.1:8080'),
+    // gRPC: the console acts for the signed-in member on each of these
+    RECORDS_GRPC_ADDR: z.string().default('127.0.0.1:50051'),
+    PLANS_GRPC_ADDR: z.string().default('127.0.0.1:50052'),
+    WEBHOOKS_GRPC_ADDR: z.string().default('127.0.0.1:50053'),
+    /** The console's own caller credential (docs/internals.md "Internal credentials"). */
+    CONSOLE_TOKEN: z.string().min(32),
+    GRPC_DEADLINE_MS: msEnv.default(5_000),
+    // Mail
+    /** Where sign-in links are sent from: smtp://host:port or smtps://user:pass@host:465. */
+    SMTP_URL: z.url(),
+    MAIL_FROM: z.string().min(3).default('Brand Records <no-reply@localhost>'),
+    // Redis: the one-time reveal of new keys and signing secrets
+    REDIS_URL: z.url().default('redis://127.0.0.1:6379'),
+    REDIS_KEY_PREFIX: z.string().default('brs:'),
+    // Process
+    LOG_LEVEL: logLevelEnv.default('info'),
+    SHUTDOWN_GRACE_MS: msEnv.default(10_000),
+  })
+  .superRefine(refusePublishedSecrets(['CONSOLE_TOKEN']))
+  .superRefine((env, ctx) => {
+    const url = env.CONSOLE_PUBLIC_URL;
+    if (url.pathname !== '/' || url.search || url.hash) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['CONSOLE_PUBLIC_URL'],
+        message: 'must be an origin only (scheme, host, port), without a path',
+      });
+    }
+    // Over plain HTTP the session cookie would cross the network readable; only a browser on
+    // the same machine may use it (browsers treat loopback as a secure context).
+    if (url.protocol !== 'https:' && !isLoopbackHost(url.hostname)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['CONSOLE_PUBLIC_URL'],
+        message: 'must be https unless the host is localhost or a loopback address',
+      });
+    }
+  });
+
+export type ConsoleConfig = z.infer<typeof ConsoleEnv>;
+
+/** Parses the environment; throws a ConfigError naming every bad variable. */
+export const loadConsoleConfig = (env: NodeJS.ProcessEnv): ConsoleConfig =>
+  loadConfig(ConsoleEnv, env);
+
+function isLoopbackHost(hostname: string): boolean {
+  return hostname === 'localhost' || hostname === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(hostname);
+}
+
+/** TRUST_PROXY as express expects it. */
+export function trustProxySetting(value: string): boolean | number | string[] {
+  if (value === 'true') return true;
+  if (value === 'false' || value === '') return false;
+  if (/^\d+$/.test(value)) return Number(value);
+  return value.split(',').map((s) => s.trim());
+}

@@ -1,0 +1,112 @@
+// Telemetry first: it instruments libraries as they are loaded (no-op without OTLP config).
+import '@brand/shared/telemetry/register';
+import { createServer, type Server } from 'node:http';
+import { createLogger } from '@brand/shared/logger';
+import { closeRedis, createRedisClient } from '@brand/shared/redis';
+import { exitOnStartupFailure, onShutdown } from '@brand/shared/shutdown';
+import { stopTelemetry } from '@brand/shared/telemetry';
+import { createConsoleApp } from './app';
+import { createConsoleClients } from './clients/consoleClients';
+import { loadConsoleConfig, trustProxySetting } from './config';
+import { createSignInMailer } from './mail/signInMail';
+import { ConsoleMetrics } from './observability/metrics';
+import { createOpsApp } from './opsApp';
+import { OneTimeReveal } from './reveal/oneTimeReveal';
+
+/** Composition root: the only place that reads process.env and listens. */
+async function main(): Promise<void> {
+  const config = loadConsoleConfig(process.env);
+  const log = createLogger({ service: 'console', level: config.LOG_LEVEL });
+  const publicOrigin = config.CONSOLE_PUBLIC_URL.origin;
+
+  const clients = createConsoleClients({
+    recordsAddr: config.RECORDS_GRPC_ADDR,
+    webhooksAddr: config.WEBHOOKS_GRPC_ADDR,
+    plansAddr: config.PLANS_GRPC_ADDR,
+    token: config.CONSOLE_TOKEN,
+    deadlineMs: config.GRPC_DEADLINE_MS,
+  });
+  const redis = createRedisClient({
+    url: config.REDIS_URL,
+    name: 'console',
+    log,
+    queueWhileOffline: true,
+    commandTimeoutMs: 2_000,
+  });
+  const metrics = new ConsoleMetrics();
+  const mailer = createSignInMailer({
+    smtpUrl: config.SMTP_URL,
+    from: config.MAIL_FROM,
+    publicOrigin,
+    onOutcome: (outcome) => metrics.signInMails.inc({ outcome }),
+  });
+  const state = { accepting: true };
+
+  const app = createConsoleApp({
+    log,
+    clients,
+    mailer,
+    reveal: new OneTimeReveal(redis, config.REDIS_KEY_PREFIX),
+    metrics,
+    publicOrigin,
+    gatewayUrl: config.GATEWAY_PUBLIC_URL.replace(/\/$/, ''),
+    trustProxy: trustProxySetting(config.TRUST_PROXY),
+  });
+  const server = createServer({ connectionsCheckingInterval: 1_000 }, app);
+  server.keepAliveTimeout = 65_000;
+  server.requestTimeout = 15_000;
+  server.headersTimeout = 10_000;
+  const ops = createServer(createOpsApp({ clients, redis, metrics, state }));
+  for (const s of [server, ops]) s.on('error', (err) => exitOnStartupFailure(log, err));
+  const [port, opsPort] = await Promise.all([
+    listen(server, config.HTTP_PORT, config.HTTP_HOST),
+    listen(ops, config.METRICS_PORT, config.METRICS_HOST),
+  ]);
+  log.info(
+    {
+      port,
+      host: config.HTTP_HOST,
+      ops_port: opsPort,
+      ops_host: config.METRICS_HOST,
+      public_url: publicOrigin,
+    },
+    'listening',
+  );
+
+  onShutdown(log, config.SHUTDOWN_GRACE_MS, [
+    {
+      name: 'stop accepting connections and finish in-flight requests',
+      run: () =>
+        new Promise<void>((resolve) => {
+          state.accepting = false;
+          server.close(() => resolve());
+          server.closeIdleConnections();
+        }),
+    },
+    { name: 'close the operations listener', run: () => closeServer(ops) },
+    { name: 'close gRPC channels and SMTP', run: () => (clients.close(), mailer.close()) },
+    { name: 'close redis', run: () => closeRedis(redis) },
+    { name: 'flush traces', run: stopTelemetry },
+  ]);
+}
+
+/** Listens and resolves with the bound port (port 0: one the OS chose). */
+function listen(server: Server, port: number, host: string): Promise<number> {
+  return new Promise((resolve) => {
+    server.listen(port, host, () => {
+      const address = server.address();
+      resolve(typeof address === 'object' && address ? address.port : port);
+    });
+  });
+}
+
+function closeServer(server: Server): Promise<void> {
+  return new Promise((resolve) => {
+    server.close(() => resolve());
+    server.closeAllConnections();
+  });
+}
+
+main().catch((err: unknown) =>
+  exitOnStartupFailure(createLogger({ service: 'console', level: 'info' }), err),
+);

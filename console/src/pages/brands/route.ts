@@ -1,0 +1,32 @@
+import type { Router } from 'express';
+import type { ConsoleClients } from '../../clients/consoleClients';
+import { requireSession, signedInOf } from '../../session/memberSession';
+import { clearSessionCookie } from '../../session/sessionCookie';
+import { sendPage } from '../../views/render';
+import { BrandsPage } from './view';
+
+/** The brand picker, sign-out and sign-out everywhere: pages of a session, not of a brand. */
+export function registerBrands(router: Router, clients: ConsoleClients): void {
+  const signedIn = requireSession(clients, { brand: false });
+
+  router.get('/', (req, res) => {
+    res.redirect(303, req.headers.cookie ? '/brands' : '/sign-in');
+  });
+
+  router.get('/brands', signedIn, (_req, res) => {
+    const s = signedInOf(res);
+    sendPage(res, BrandsPage({ email: s.email, csrfToken: s.csrfToken, brands: s.brands }));
+  });
+
+  router.post('/sign-out', signedIn, async (_req, res) => {
+    await clients.sessions('signOut', { session_token: signedInOf(res).token });
+    clearSessionCookie(res);
+    res.redirect(303, '/sign-in?signed_out=1');
+  });
+
+  router.post('/sign-out-everywhere', signedIn, async (_req, res) => {
+    await clients.sessions('signOutEverywhere', { session_token: signedInOf(res).token });
+    clearSessionCookie(res);
+    res.redirect(303, '/sign-in?signed_out=1');
+  });
+}

@@ -1,0 +1,48 @@
+import type { BrandMembership } from '@brand/proto/access/v1/sessions';
+import { ROLES, TIERS } from '@brand/shared/enums';
+import { Csrf, Layout } from '../../views/layout';
+
+/** The brand picker: a member of several brands chooses which one to act on. */
+export function BrandsPage(props: { email: string; csrfToken: string; brands: BrandMembership[] }) {
+  return (
+    <Layout title="Choose a brand">
+      <h1>Choose a brand</h1>
+      <p>
+        Signed in as <strong>{props.email}</strong>.
+      </p>
+      {props.brands.length === 0 ? (
+        <p>You are not a member of any brand that can use the Developers area.</p>
+      ) : (
+        <ul>
+          {props.brands.map((m) => (
+            <li>
+              <a href={`/brands/${m.brand?.id ?? ''}/keys`}>{m.brand?.name}</a>{' '}
+              <span class="hint">
+                ({ROLES.fromProto(m.member?.role ?? 0) ?? 'member'},{' '}
+                {TIERS.fromProto(m.brand?.tier ?? 0) ?? 'free'} tier)
+              </span>
+            </li>
+          ))}
+        </ul>
+      )}
+      <h2>Your sessions</h2>
+      <div class="actions">
+        <form method="post" action="/sign-out">
+          <Csrf token={props.csrfToken} />
+          <button type="submit" class="secondary">
+            Sign out
+          </button>
+        </form>
+        <form method="post" action="/sign-out-everywhere">
+          <Csrf token={props.csrfToken} />
+          <button type="submit" class="danger">
+            Sign out everywhere
+          </button>
+        </form>
+      </div>
+      <p class="hint">
+        Sign out everywhere ends every session of your address, on every device and browser.
+      </p>
+    </Layout>
+  );
+}

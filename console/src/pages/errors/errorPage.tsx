@@ -1,0 +1,80 @@
+import { status } from '@grpc/grpc-js';
+import type { ErrorRequestHandler } from 'express';
+import type { Logger } from '@brand/shared/logger';
+import { ServiceCallError } from '../../clients/memberCaller';
+import { ConsoleHttpError } from '../../http/consoleHttpError';
+import { Layout } from '../../views/layout';
+import { sendPage } from '../../views/render';
+
+/** HTTP status of a service's refusal, when a page does not handle it itself. */
+const HTTP_OF_GRPC: Partial<Record<status, number>> = {
+  [status.INVALID_ARGUMENT]: 400,
+  [status.UNAUTHENTICATED]: 401,
+  [status.PERMISSION_DENIED]: 403,
+  [status.NOT_FOUND]: 404,
+  [status.ALREADY_EXISTS]: 409,
+  [status.FAILED_PRECONDITION]: 422,
+  [status.RESOURCE_EXHAUSTED]: 429,
+  [status.UNAVAILABLE]: 503,
+};
+
+const TITLES: Record<number, string> = {
+  400: 'That did not work',
+  401: 'Please sign in',
+  403: 'Not allowed',
+  404: 'Not found',
+  409: 'Already exists',
+  422: 'That did not work',
+  429: 'Too many requests',
+  503: 'Temporarily unavailable',
+};
+
+/**
+ * The one error answer: a page with the status, a stable code (also in X-Console-Error) and a
+ * sentence. Refusals are 4xx with the service's own message; only unexpected failures are
+ * 500, logged with their stack, and they show nothing of it.
+ */
+export function errorPages(log: Logger): ErrorRequestHandler {
+  return (err: unknown, req, res, _next) => {
+    let httpStatus = 500;
+    let code = 'internal_error';
+    let message = 'Something went wrong on our side. Try again; if it keeps happening, tell us.';
+    if (err instanceof ConsoleHttpError) {
+      ({ status: httpStatus, code, message } = err);
+    } else if (err instanceof ServiceCallError && HTTP_OF_GRPC[err.grpcStatus] !== undefined) {
+      httpStatus = HTTP_OF_GRPC[err.grpcStatus]!;
+      code = err.code;
+      message = httpStatus === 404 ? 'There is nothing here.' : err.message;
+      if (err.retryAfterSeconds !== undefined)
+        res.setHeader('Retry-After', String(err.retryAfterSeconds));
+    } else if (isBodyError(err)) {
+      httpStatus = 400;
+      code = 'malformed_request';
+      message = 'The form could not be read. Reload the page and try again.';
+    } else {
+      log.error({ err, path: req.path, method: req.method }, 'request failed');
+    }
+    if (res.headersSent) return;
+    res.setHeader('X-Console-Error', code);
+    sendPage(
+      res,
+      <Layout title={TITLES[httpStatus] ?? 'Error'}>
+        <h1>{TITLES[httpStatus] ?? 'Something went wrong'}</h1>
+        <p>{message}</p>
+        <p class="hint">
+          Code: <code>{code}</code>
+        </p>
+        <p>
+          <a href="/brands">Back to the Developers area</a>
+        </p>
+      </Layout>,
+      httpStatus,
+    );
+  };
+}
+
+/** body-parser's errors (too large, malformed) carry a 4xx status of their own. */
+function isBodyError(err: unknown): boolean {
+  const s = (err as { status?: unknown } | null)?.status;
+  return typeof s === 'number' && s >= 400 && s < 500;
+}

@@ -1,0 +1,119 @@
+import type { Member } from '@brand/proto/access/v1';
+import { ROLES } from '@brand/shared/enums';
+import { formatTime } from '../../views/format';
+import { Csrf, Layout, Notice, type Viewer } from '../../views/layout';
+
+const ROLE_HELP =
+  'Owners do everything here (keys, receivers, plans, members). Admins and members see keys, receivers, deliveries and plans, and change nothing.';
+
+export function MembersPage(props: {
+  viewer: Viewer;
+  members: Member[];
+  error?: string;
+  notice?: string;
+  form?: { email?: string; role?: string };
+}) {
+  const { viewer } = props;
+  const base = `/brands/${viewer.brandId}/members`;
+  return (
+    <Layout title="Members" viewer={viewer} section="members">
+      <h1>Members</h1>
+      <p>{ROLE_HELP}</p>
+      {props.notice && <Notice tone="ok">{props.notice}</Notice>}
+      {props.error && <Notice tone="error">{props.error}</Notice>}
+      <table>
+        <caption class="hint">Members of {viewer.brandName}</caption>
+        <thead>
+          <tr>
+            <th scope="col">Email</th>
+            <th scope="col">Role</th>
+            <th scope="col">Member since</th>
+            <th scope="col">Actions</th>
+          </tr>
+        </thead>
+        <tbody>
+          {props.members.map((m) => {
+            const role = ROLES.fromProto(m.role) ?? 'member';
+            return (
+              <tr>
+                <td>{m.email}</td>
+                <td>
+                  <form class="actions" method="post" action={`${base}/${m.id}/role`}>
+                    <Csrf token={viewer.csrfToken} />
+                    <label for={`role-${m.id}`} class="visually-hidden">
+                      Role of {m.email}
+                    </label>
+                    <select id={`role-${m.id}`} name="role">
+                      {ROLES.names.map((r) => (
+                        <option value={r} selected={r === role}>
+                          {r}
+                        </option>
+                      ))}
+                    </select>
+                    <button
+                      type="submit"
+                      class="secondary"
+                      aria-label={`Change role of ${m.email}`}
+                    >
+                      Change role
+                    </button>
+                  </form>
+                </td>
+                <td>{formatTime(m.created_at)}</td>
+                <td>
+                  <form method="post" action={`${base}/${m.id}/remove`}>
+                    <Csrf token={viewer.csrfToken} />
+                    <button type="submit" class="danger" aria-label={`Remove ${m.email}`}>
+                      Remove
+                    </button>
+                  </form>
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+      <p class="hint">The last owner can be neither removed nor demoted.</p>
+      <section aria-labelledby="invite">
+        <h2 id="invite">Invite a member</h2>
+        <form class="stack" method="post" action={base}>
+          <Csrf token={viewer.csrfToken} />
+          <label for="invite-email">Email address</label>
+          <input
+            id="invite-email"
+            name="email"
+            type="email"
+            required
+            maxLength={254}
+            value={props.form?.email ?? ''}
+          />
+          <label for="invite-role">Role</label>
+          <select id="invite-role" name="role">
+            {ROLES.names.map((r) => (
+              <option value={r} selected={r === (props.form?.role ?? 'member')}>
+                {r}
+              </option>
+            ))}
+          </select>
+          <div>
+            <button type="submit">Invite and email a sign-in link</button>
+          </div>
+        </form>
+      </section>
+    </Layout>
+  );
+}
+
+/** What a non-owner sees: the page exists, and says why its content is not shown. */
+export function MembersNotAllowedPage(props: { viewer: Viewer }) {
+  return (
+    <Layout title="Members" viewer={props.viewer} section="members">
+      <h1>Members</h1>
+      <Notice>
+        Only brand owners see and manage the brand's members. You are a {props.viewer.role} of this
+        brand; ask an owner to invite someone or change a role.
+      </Notice>
+      <p>{ROLE_HELP}</p>
+    </Layout>
+  );
+}

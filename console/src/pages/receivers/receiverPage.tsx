@@ -1,0 +1,132 @@
+import type { Delivery, Receiver } from '@brand/proto/webhooks/v1';
+import { EVENT_TYPES } from '@brand/shared/enums';
+import { formatTime } from '../../views/format';
+import { Csrf, Layout, Notice, type Viewer } from '../../views/layout';
+import { DeliveryTable } from './deliveryView';
+import { ReceiverGuide } from './guide';
+import { ReceiverFields, type ReceiverFormValues } from './view';
+
+/** One receiver: its state, Test, the delivery log, edit, enable/disable, remove, the guide. */
+export function ReceiverPage(props: {
+  viewer: Viewer;
+  receiver: Receiver;
+  deliveries: Delivery[];
+  canManage: boolean;
+  canTest: boolean;
+  canResend: boolean;
+  error?: string;
+  notice?: string;
+  form?: ReceiverFormValues;
+}) {
+  const { viewer, receiver: r } = props;
+  const base = `/brands/${viewer.brandId}/receivers/${r.id}`;
+  const events = r.events.map((e) => EVENT_TYPES.fromProto(e) ?? 'unknown');
+  return (
+    <Layout title={r.label} viewer={viewer} section="receivers">
+      <p>
+        <a href={`/brands/${viewer.brandId}/receivers`}>All receivers</a>
+      </p>
+      <h1>{r.label}</h1>
+      {props.notice && <Notice tone="ok">{props.notice}</Notice>}
+      {props.error && <Notice tone="error">{props.error}</Notice>}
+      {!props.canManage && (
+        <Notice>
+          Only brand owners change, test and remove receivers. You are a {viewer.role} of this
+          brand.
+        </Notice>
+      )}
+      <table>
+        <caption class="hint">Receiver details</caption>
+        <tbody>
+          <tr>
+            <th scope="row">URL</th>
+            <td>
+              <code>{r.url}</code>
+            </td>
+          </tr>
+          <tr>
+            <th scope="row">Events</th>
+            <td>{events.join(', ')}</td>
+          </tr>
+          <tr>
+            <th scope="row">State</th>
+            <td>
+              {r.enabled
+                ? 'enabled'
+                : `disabled${r.disabled_reason ? `: ${r.disabled_reason}` : ''}`}
+            </td>
+          </tr>
+          <tr>
+            <th scope="row">Last status</th>
+            <td>{r.last_status ? `HTTP ${r.last_status}` : '—'}</td>
+          </tr>
+          <tr>
+            <th scope="row">Last delivery</th>
+            <td>{r.last_delivery_at ? formatTime(r.last_delivery_at) : 'never'}</td>
+          </tr>
+          <tr>
+            <th scope="row">Failures in a row</th>
+            <td>{r.failure_count}</td>
+          </tr>
+          <tr>
+            <th scope="row">Added</th>
+            <td>
+              {formatTime(r.created_at)} by {r.created_by || 'operator'}
+            </td>
+          </tr>
+        </tbody>
+      </table>
+      {props.canTest && (
+        <section aria-labelledby="test">
+          <h2 id="test">Send a test delivery</h2>
+          <p class="hint">
+            Queues one delivery marked <code>"test": true</code> with sample data. It creates no
+            business event, and queued is not delivered: the result appears below as it happens.
+          </p>
+          <form class="actions" method="post" action={`${base}/test`}>
+            <Csrf token={viewer.csrfToken} />
+            <label for="test-event">Event type</label>
+            <select id="test-event" name="event_type">
+              {events.map((e) => (
+                <option value={e}>{e}</option>
+              ))}
+            </select>
+            <button type="submit">Test</button>
+          </form>
+        </section>
+      )}
+      <h2>Delivery log</h2>
+      <DeliveryTable
+        viewer={viewer}
+        receiverId={r.id}
+        deliveries={props.deliveries}
+        canResend={props.canResend}
+      />
+      {props.canManage && (
+        <section aria-labelledby="edit">
+          <h2 id="edit">Edit</h2>
+          <ReceiverFields
+            viewer={viewer}
+            action={`${base}/edit`}
+            values={props.form ?? { url: r.url, label: r.label, events }}
+            submit="Save changes"
+          />
+          <h2>Enable, disable or remove</h2>
+          <div class="actions">
+            <form method="post" action={`${base}/${r.enabled ? 'disable' : 'enable'}`}>
+              <Csrf token={viewer.csrfToken} />
+              <button type="submit" class="secondary">
+                {r.enabled ? 'Disable' : 'Enable'}
+              </button>
+            </form>
+            <a href={`${base}/remove`}>Remove…</a>
+          </div>
+          <p class="hint">
+            Disabled receivers get no deliveries; enabling one clears its failure count.
+          </p>
+        </section>
+      )}
+      <ReceiverGuide receiver={r} />
+    </Layout>
+  );
+}

@@ -1,0 +1,227 @@
+import type { Receiver } from '@brand/proto/webhooks/v1';
+import { EVENT_TYPES } from '@brand/shared/enums';
+import { formatTime } from '../../views/format';
+import { Csrf, Layout, Notice, type Viewer } from '../../views/layout';
+
+export interface ReceiverFormValues {
+  url?: string;
+  label?: string;
+  events?: string[];
+}
+
+const eventNames = (r: Receiver) =>
+  r.events.map((e) => EVENT_TYPES.fromProto(e) ?? 'unknown').join(', ');
+
+export function ReceiversPage(props: {
+  viewer: Viewer;
+  receivers: Receiver[];
+  canManage: boolean;
+  error?: string;
+  notice?: string;
+  form?: ReceiverFormValues;
+}) {
+  const { viewer } = props;
+  return (
+    <Layout title="Receivers" viewer={viewer} section="receivers">
+      <h1>Event receivers</h1>
+      <p>
+        HTTPS endpoints of your brand that receive signed events (submission.approved,
+        submission.rejected, payout.paid, campaign.settled). Receivers are shared by the whole
+        brand.
+      </p>
+      {props.notice && <Notice tone="ok">{props.notice}</Notice>}
+      {props.error && <Notice tone="error">{props.error}</Notice>}
+      {!props.canManage && (
+        <Notice>
+          Only brand owners add, change, test and remove receivers. You are a {viewer.role} of this
+          brand: you can see receivers and their deliveries.
+        </Notice>
+      )}
+      <table>
+        <caption class="hint">Receivers, newest first</caption>
+        <thead>
+          <tr>
+            <th scope="col">Label</th>
+            <th scope="col">URL</th>
+            <th scope="col">Events</th>
+            <th scope="col">State</th>
+            <th scope="col">Last status</th>
+            <th scope="col">Last delivery</th>
+            <th scope="col">Failures in a row</th>
+          </tr>
+        </thead>
+        <tbody>
+          {props.receivers.length === 0 && (
+            <tr>
+              <td colSpan={7}>No receivers yet.</td>
+            </tr>
+          )}
+          {props.receivers.map((r) => (
+            <tr>
+              <td>
+                <a href={`/brands/${viewer.brandId}/receivers/${r.id}`}>{r.label}</a>
+              </td>
+              <td>
+                <code>{r.url}</code>
+              </td>
+              <td>{eventNames(r)}</td>
+              <td>
+                {r.enabled
+                  ? 'enabled'
+                  : `disabled${r.disabled_reason ? `: ${r.disabled_reason}` : ''}`}
+              </td>
+              <td>{r.last_status ? `HTTP ${r.last_status}` : '—'}</td>
+              <td>{r.last_delivery_at ? formatTime(r.last_delivery_at) : 'never'}</td>
+              <td>{r.failure_count}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {props.canManage && (
+        <section aria-labelledby="add-receiver">
+          <h2 id="add-receiver">Add a receiver</h2>
+          <ReceiverFields
+            viewer={viewer}
+            action={`/brands/${viewer.brandId}/receivers`}
+            values={props.form}
+            submit="Add receiver"
+          />
+        </section>
+      )}
+    </Layout>
+  );
+}
+
+/** The add and edit form: URL, label, events. */
+export function ReceiverFields(props: {
+  viewer: Viewer;
+  action: string;
+  values?: ReceiverFormValues;
+  submit: string;
+}) {
+  const selected = new Set(props.values?.events ?? []);
+  const idPrefix = props.submit.startsWith('Add') ? 'add' : 'edit';
+  return (
+    <form class="stack" method="post" action={props.action}>
+      <Csrf token={props.viewer.csrfToken} />
+      <label for={`${idPrefix}-url`}>URL</label>
+      <input
+        id={`${idPrefix}-url`}
+        name="url"
+        type="url"
+        required
+        maxLength={2048}
+        placeholder="https://hooks.your-brand.example/brand-records"
+        value={props.values?.url ?? ''}
+        aria-describedby={`${idPrefix}-url-hint`}
+      />
+      <span id={`${idPrefix}-url-hint`} class="hint">
+        Public HTTPS only. Team-chat incoming-webhook URLs are refused: run a relay (see the guide
+        on each receiver's page).
+      </span>
+      <label for={`${idPrefix}-label`}>Label</label>
+      <input
+        id={`${idPrefix}-label`}
+        name="label"
+        type="text"
+        required
+        maxLength={200}
+        value={props.values?.label ?? ''}
+      />
+      <fieldset>
+        <legend>Events to send</legend>
+        {EVENT_TYPES.names.map((name) => (
+          <label>
+            <input type="checkbox" name="events" value={name} checked={selected.has(name)} /> {name}
+            <br />
+          </label>
+        ))}
+      </fieldset>
+      <div>
+        <button type="submit">{props.submit}</button>
+      </div>
+    </form>
+  );
+}
+
+/** The signing secret, shown once (the same one-time reveal as a new key). */
+export function SecretCreatedPage(props: {
+  viewer: Viewer;
+  receiverId: string;
+  created?: { label: string; secret: string };
+}) {
+  const { viewer, created } = props;
+  const back = `/brands/${viewer.brandId}/receivers/${props.receiverId}`;
+  return (
+    <Layout
+      title="Signing secret"
+      viewer={viewer}
+      section="receivers"
+      scripts={['/static/copy.js']}
+    >
+      {created ? (
+        <>
+          <h1>Receiver “{created.label}” added</h1>
+          <Notice tone="warn">
+            This is the only time its signing secret is shown. Store it where the receiver reads its
+            configuration: reloading this page will not show it again.
+          </Notice>
+          <code id="new-secret" class="secret">
+            {created.secret}
+          </code>
+          <p class="actions">
+            <button
+              type="button"
+              class="secondary"
+              data-copy-target="new-secret"
+              data-copy-status="copy-status"
+              hidden
+            >
+              Copy secret
+            </button>
+            <span id="copy-status" class="copy-status" role="status"></span>
+          </p>
+          <p>
+            The receiver verifies every delivery with it (HMAC-SHA256 over{' '}
+            <code>timestamp.body</code>). Keep it server-side, never in browser code, repositories,
+            screenshots or support messages.
+          </p>
+        </>
+      ) : (
+        <>
+          <h1>This secret is no longer shown</h1>
+          <Notice tone="error">
+            A signing secret is shown exactly once. If you did not store it, remove the receiver and
+            add it again to get a new secret.
+          </Notice>
+        </>
+      )}
+      <p>
+        <a href={back}>Go to the receiver: Test it</a>
+      </p>
+    </Layout>
+  );
+}
+
+export function RemoveReceiverPage(props: { viewer: Viewer; receiver: Receiver }) {
+  const { viewer, receiver } = props;
+  const base = `/brands/${viewer.brandId}/receivers/${receiver.id}`;
+  return (
+    <Layout title="Remove receiver" viewer={viewer} section="receivers">
+      <h1>Remove “{receiver.label}”?</h1>
+      <p>
+        <code>{receiver.url}</code> stops receiving events, and its delivery history is deleted.
+        This cannot be undone. To pause deliveries instead, disable it.
+      </p>
+      <form method="post" action={`${base}/remove`}>
+        <Csrf token={viewer.csrfToken} />
+        <div class="actions">
+          <button type="submit" class="danger">
+            Remove this receiver
+          </button>
+          <a href={base}>Cancel</a>
+        </div>
+      </form>
+    </Layout>
+  );
+}

@@ -1,0 +1,109 @@
+import { createHash } from 'node:crypto';
+import { status } from '@grpc/grpc-js';
+import type { Router } from 'express';
+import type { Logger } from '@brand/shared/logger';
+import type { ConsoleClients } from '../../clients/consoleClients';
+import { ServiceCallError } from '../../clients/memberCaller';
+import type { SignInMailer } from '../../mail/signInMail';
+import { ConsoleHttpError } from '../../http/consoleHttpError';
+import { setSessionCookie } from '../../session/sessionCookie';
+import { sendPage } from '../../views/render';
+import { LINK_TOKEN, SignInForm } from './input';
+import { CheckEmailPage, ConfirmSignInPage, InvalidLinkPage, SignInPage } from './view';
+
+export interface SignInDeps {
+  clients: ConsoleClients;
+  mailer: SignInMailer;
+  publicOrigin: string;
+  log: Logger;
+}
+
+/**
+ * Passwordless sign-in: the email form, the emailed one-time link (opened with GET, spent
+ * with POST), and the session cookie. Records owns links and sessions (single use, 15
+ * minutes, rate limited per address and per client); the console only mails and sets cookies.
+ */
+export function registerSignIn(router: Router, deps: SignInDeps): void {
+  router.get('/sign-in', (req, res) => {
+    const notice = req.query.signed_out === '1' ? 'You are signed out.' : undefined;
+    sendPage(res, SignInPage({ notice }));
+  });
+
+  router.post('/sign-in', async (req, res) => {
+    const parsed = SignInForm.safeParse(req.body);
+    if (!parsed.success) {
+      const typed = (req.body as { email?: unknown } | undefined)?.email;
+      const email = typeof typed === 'string' ? typed.slice(0, 254) : '';
+      sendPage(res, SignInPage({ email, error: parsed.error.issues[0]?.message }), 400);
+      return;
+    }
+    const { email } = parsed.data;
+    try {
+      const answer = await deps.clients.sessions('requestSignInLink', {
+        email,
+        client_key: clientKey(req.ip),
+      });
+      if (answer.token) {
+        // Not awaited: a member's answer must not take longer than a stranger's. A failed
+        // send is logged (the person asks again).
+        deps.mailer
+          .sendSignInLink(email, `${deps.publicOrigin}/sign-in/${answer.token}`)
+          .catch((err: unknown) => deps.log.error({ err }, 'sign-in mail could not be sent'));
+      }
+    } catch (err) {
+      if (err instanceof ServiceCallError && err.grpcStatus === status.RESOURCE_EXHAUSTED) {
+        const minutes = Math.max(1, Math.ceil((err.retryAfterSeconds ?? 60) / 60));
+        res.setHeader('Retry-After', String(err.retryAfterSeconds ?? 60));
+        sendPage(
+          res,
+          SignInPage({
+            email,
+            error: `Too many sign-in requests. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
+          }),
+          429,
+        );
+        return;
+      }
+      throw err;
+    }
+    sendPage(res, CheckEmailPage({ email }));
+  });
+
+  router.get('/sign-in/:token', (req, res) => {
+    const token = req.params.token;
+    if (!LINK_TOKEN.test(token)) {
+      sendPage(res, InvalidLinkPage(), 400);
+      return;
+    }
+    sendPage(res, ConfirmSignInPage({ token }));
+  });
+
+  router.post('/sign-in/:token', async (req, res) => {
+    const token = req.params.token;
+    if (!LINK_TOKEN.test(token)) {
+      sendPage(res, InvalidLinkPage(), 400);
+      return;
+    }
+    let session;
+    try {
+      session = await deps.clients.sessions('redeemSignInLink', { token });
+    } catch (err) {
+      if (err instanceof ServiceCallError && err.grpcStatus === status.UNAUTHENTICATED) {
+        sendPage(res, InvalidLinkPage(), 400);
+        return;
+      }
+      throw err;
+    }
+    if (!session.session_token) throw new ConsoleHttpError(502, 'internal_error', 'No session.');
+    setSessionCookie(res, session.session_token, new Date(session.expires_at));
+    const only = session.brands.length === 1 ? session.brands[0]?.brand : undefined;
+    res.redirect(303, only ? `/brands/${only.id}/keys` : '/brands');
+  });
+}
+
+/** The per-client rate-limit key records counts: a hash, so records never stores addresses. */
+function clientKey(ip: string | undefined): string {
+  return createHash('sha256')
+    .update(ip ?? 'unknown')
+    .digest('base64url');
+}

@@ -1,0 +1,83 @@
+import { Layout, Notice } from '../../views/layout';
+
+export function SignInPage(props: { email?: string; error?: string; notice?: string }) {
+  return (
+    <Layout title="Sign in">
+      <h1>Sign in to the Developers area</h1>
+      <p>
+        Enter the email address you use at your brand. We email you a link that signs you in; no
+        password needed.
+      </p>
+      {props.notice && <Notice tone="ok">{props.notice}</Notice>}
+      {props.error && <Notice tone="error">{props.error}</Notice>}
+      <form class="stack" method="post" action="/sign-in">
+        <label for="email">Email address</label>
+        <input
+          id="email"
+          name="email"
+          type="email"
+          autocomplete="email"
+          required
+          maxLength={254}
+          value={props.email ?? ''}
+          aria-describedby={props.error ? undefined : 'email-hint'}
+        />
+        <span id="email-hint" class="hint">
+          Only members of a verified brand on the Plus tier or above can sign in.
+        </span>
+        <div>
+          <button type="submit">Email me a sign-in link</button>
+        </div>
+      </form>
+      <p class="hint">
+        Operators manage brands with <code>brandctl</code>; API keys never sign in here.
+      </p>
+    </Layout>
+  );
+}
+
+/** The same answer whether or not the address belongs to a member. */
+export function CheckEmailPage(props: { email: string }) {
+  return (
+    <Layout title="Check your email">
+      <h1>Check your email</h1>
+      <Notice tone="ok">
+        If {props.email} belongs to a member of a brand that can use the Developers area, a sign-in
+        link is on its way. It works once, within 15 minutes.
+      </Notice>
+      <p>
+        Nothing arrived? Check your spam folder, or <a href="/sign-in">request another link</a>.
+      </p>
+    </Layout>
+  );
+}
+
+/**
+ * The page a sign-in link opens. Mail scanners follow links, so opening it signs nobody in:
+ * the person presses the button (a POST), which spends the link.
+ */
+export function ConfirmSignInPage(props: { token: string }) {
+  return (
+    <Layout title="Confirm sign-in">
+      <h1>Sign in</h1>
+      <p>Press the button to finish signing in on this device.</p>
+      <form method="post" action={`/sign-in/${props.token}`}>
+        <button type="submit">Sign in</button>
+      </form>
+    </Layout>
+  );
+}
+
+export function InvalidLinkPage() {
+  return (
+    <Layout title="Link not valid">
+      <h1>This sign-in link does not work</h1>
+      <Notice tone="error">
+        It was already used, has expired (links last 15 minutes), or was copied incompletely.
+      </Notice>
+      <p>
+        <a href="/sign-in">Request a new link</a>
+      </p>
+    </Layout>
+  );
+}

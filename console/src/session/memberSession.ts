@@ -1,0 +1,145 @@
+import { createHmac } from 'node:crypto';
+import { status } from '@grpc/grpc-js';
+import type { Request, RequestHandler, Response } from 'express';
+import type { Brand, Member } from '@brand/proto/access/v1';
+import type { BrandMembership } from '@brand/proto/access/v1/sessions';
+import { ROLES, TIERS, type RoleName, type TierName } from '@brand/shared/enums';
+import type { ConsoleClients } from '../clients/consoleClients';
+import { ServiceCallError } from '../clients/memberCaller';
+import { assertCsrfToken, CSRF_FIELD } from '../csrf/csrfToken';
+import { ConsoleHttpError } from '../http/consoleHttpError';
+import type { Viewer } from '../views/layout';
+import { clearSessionCookie, readSessionToken } from './sessionCookie';
+
+/** A signed-in address, before a brand is chosen (the brand picker, signing out). */
+export interface SignedIn {
+  token: string;
+  email: string;
+  csrfToken: string;
+  brands: BrandMembership[];
+}
+
+/** A signed-in member acting on one brand: what every brand page works with. */
+export interface MemberSession extends SignedIn {
+  brand: Brand;
+  member: Member;
+  role: RoleName;
+  tier: TierName;
+  /** Sent on every call made for the member; the owning service checks the role itself. */
+  assertion: string;
+}
+
+/** The form token of a session: derived from its CSRF secret, never the secret itself. */
+function csrfTokenOf(csrfSecret: string): string {
+  return createHmac('sha256', csrfSecret).update('console-form-token').digest('base64url');
+}
+
+/**
+ * Resolves the session on every request (records reads its database each time, so a member
+ * removed or a brand dropping below Plus is refused at once). With `brand`, the member's
+ * standing on the brand in the URL: another brand's id is 404, whatever the session. On a
+ * state-changing request the form's CSRF token must match the session's.
+ */
+export function requireSession(clients: ConsoleClients, opts: { brand: boolean }): RequestHandler {
+  return (req, res, next) => {
+    void (async () => {
+      const session = await resolve(clients, req, res, opts.brand);
+      if (!session) return;
+      if (req.method === 'POST') {
+        const posted = (req.body as Record<string, unknown> | undefined)?.[CSRF_FIELD];
+        assertCsrfToken(posted, session.csrfToken);
+      }
+      res.locals.session = session;
+      next();
+    })().catch(next);
+  };
+}
+
+async function resolve(
+  clients: ConsoleClients,
+  req: Request,
+  res: Response,
+  withBrand: boolean,
+): Promise<SignedIn | MemberSession | undefined> {
+  const token = readSessionToken(req);
+  if (!token) {
+    toSignIn(req, res);
+    return undefined;
+  }
+  const brandId = withBrand ? String(req.params.brandId ?? '') : '';
+  if (withBrand && !/^br_[A-Za-z0-9]{1,64}$/.test(brandId)) throw notFound();
+  try {
+    const r = await clients.sessions('resolveConsoleSession', {
+      session_token: token,
+      brand_id: brandId,
+    });
+    const base: SignedIn = {
+      token,
+      email: r.email,
+      csrfToken: csrfTokenOf(r.csrf_secret),
+      brands: r.brands,
+    };
+    if (!withBrand) return base;
+    if (!r.brand || !r.member) throw notFound();
+    return {
+      ...base,
+      brand: r.brand,
+      member: r.member,
+      // Unknown values read as the least privilege.
+      role: ROLES.fromProto(r.member.role) ?? 'member',
+      tier: TIERS.fromProto(r.brand.tier) ?? 'free',
+      assertion: r.member_assertion,
+    };
+  } catch (err) {
+    if (err instanceof ServiceCallError && err.grpcStatus === status.UNAUTHENTICATED) {
+      clearSessionCookie(res);
+      toSignIn(req, res);
+      return undefined;
+    }
+    if (err instanceof ServiceCallError && err.grpcStatus === status.NOT_FOUND) throw notFound();
+    if (err instanceof ServiceCallError && err.grpcStatus === status.FAILED_PRECONDITION) {
+      throw new ConsoleHttpError(
+        403,
+        err.code,
+        'This brand cannot use the Developers area now: it must be verified and on the Plus tier or above.',
+      );
+    }
+    throw err;
+  }
+}
+
+/** Pages send people to sign in; a form post without a session is refused outright. */
+function toSignIn(req: Request, res: Response): void {
+  if (req.method === 'GET' || req.method === 'HEAD') {
+    res.redirect(303, '/sign-in');
+    return;
+  }
+  throw new ConsoleHttpError(
+    401,
+    'not_signed_in',
+    'You are not signed in (or your session ended). Sign in again.',
+  );
+}
+
+export function notFound(): ConsoleHttpError {
+  return new ConsoleHttpError(404, 'not_found', 'There is nothing here.');
+}
+
+export function signedInOf(res: Response): SignedIn {
+  return res.locals.session as SignedIn;
+}
+
+export function memberOf(res: Response): MemberSession {
+  return res.locals.session as MemberSession;
+}
+
+/** What the page header shows. */
+export function viewerOf(session: MemberSession): Viewer {
+  return {
+    email: session.email,
+    role: session.role,
+    brandId: session.brand.id,
+    brandName: session.brand.name,
+    csrfToken: session.csrfToken,
+  };
+}

@@ -1,0 +1,106 @@
+import type { ComponentChildren } from 'preact';
+
+/** What the header shows about the signed-in member, when there is one. */
+export interface Viewer {
+  email: string;
+  role: string;
+  brandId: string;
+  brandName: string;
+  csrfToken: string;
+}
+
+export type Section = 'keys' | 'receivers' | 'plans' | 'members' | 'activity';
+
+const SECTIONS: { id: Section; label: string }[] = [
+  { id: 'keys', label: 'API keys' },
+  { id: 'receivers', label: 'Receivers' },
+  { id: 'plans', label: 'Campaign plans' },
+  { id: 'members', label: 'Members' },
+  { id: 'activity', label: 'Activity' },
+];
+
+/**
+ * Every page: a skip link, the header (brand, sections, who is signed in, sign-out) and the
+ * main region. Scripts are external files only (CSP script-src 'self').
+ */
+export function Layout(props: {
+  title: string;
+  viewer?: Viewer;
+  section?: Section;
+  scripts?: string[];
+  children: ComponentChildren;
+}) {
+  const { viewer } = props;
+  return (
+    <html lang="en">
+      <head>
+        <meta charset="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <title>{`${props.title} · Developers · Brand Records`}</title>
+        <link rel="stylesheet" href="/static/console.css" />
+        {(props.scripts ?? []).map((src) => (
+          <script src={src} defer />
+        ))}
+      </head>
+      <body>
+        <a class="skip" href="#main">
+          Skip to content
+        </a>
+        <header class="top">
+          <span class="brand">Developers{viewer ? ` · ${viewer.brandName}` : ''}</span>
+          {viewer && (
+            <nav aria-label="Sections">
+              <ul>
+                {SECTIONS.map((s) => (
+                  <li>
+                    <a
+                      href={`/brands/${viewer.brandId}/${s.id}`}
+                      aria-current={props.section === s.id ? 'page' : undefined}
+                    >
+                      {s.label}
+                    </a>
+                  </li>
+                ))}
+              </ul>
+            </nav>
+          )}
+          {viewer && (
+            <div class="who">
+              <span>
+                {viewer.email} ({viewer.role})
+              </span>
+              <a href="/brands">Switch brand</a>
+              <form class="inline" method="post" action="/sign-out">
+                <input type="hidden" name="_csrf" value={viewer.csrfToken} />
+                <button type="submit" class="secondary">
+                  Sign out
+                </button>
+              </form>
+            </div>
+          )}
+        </header>
+        <main id="main" tabIndex={-1}>
+          {props.children}
+        </main>
+      </body>
+    </html>
+  );
+}
+
+/** A short message box; `tone` picks its colour and role (errors are announced). */
+export function Notice(props: {
+  tone?: 'info' | 'ok' | 'warn' | 'error';
+  children: ComponentChildren;
+}) {
+  const tone = props.tone ?? 'info';
+  return (
+    <div class={`notice ${tone}`} role={tone === 'error' ? 'alert' : 'status'}>
+      {props.children}
+    </div>
+  );
+}
+
+/** The hidden CSRF field every state-changing form carries. */
+export function Csrf(props: { token: string }) {
+  return <input type="hidden" name="_csrf" value={props.token} />;
+}

@@ -1,0 +1,59 @@
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
+import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
+import { REPO_ROOT } from '@brand/testkit';
+
+/** Debian's Chromium (scripts/test.sh installs it when missing); no browser download. */
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+/**
+ * Chromium headless with a fresh temporary profile (playwright makes one per launch), kept off
+ * every network but loopback's (the flags stop its background calls).
+ */
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+}
+
+/**
+ * Runs axe-core in the page (injected over the DevTools protocol, so the strict CSP does not
+ * stop it) and fails on any serious or critical violation, naming each.
+ */
+export async function expectAccessible(page: Page): Promise<void> {
+  const { violations } = await new AxeBuilder({ page }).analyze();
+  const bad = violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  expect({ url: page.url(), violations: bad }).toEqual({ url: page.url(), violations: [] });
+}
+
+/**
+ * The screenshots of docs/console.md, secrets masked: into docs/console/ with
+ * CONSOLE_SCREENSHOTS=1 (`npm run console:screenshots`), else into a temporary directory, so
+ * that a test run leaves the committed images (and the work tree) alone.
+ */
+const SHOTS_DIR =
+  process.env.CONSOLE_SCREENSHOTS === '1'
+    ? path.join(REPO_ROOT, 'docs/console')
+    : path.join(tmpdir(), 'console-screenshots');
+
+export async function screenshot(page: Page, name: string, mask: Locator[] = []): Promise<void> {
+  await page.screenshot({
+    path: path.join(SHOTS_DIR, `${name}.png`),
+    fullPage: true,
+    mask,
+    maskColor: '#5a5f66',
+  });
+}

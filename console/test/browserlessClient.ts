@@ -1,0 +1,66 @@
+/**
+ * A minimal HTTP client for the console's integration tests: one cookie jar, no redirects
+ * followed, and the Origin a browser would send on a form post (overridable, to forge).
+ */
+export interface Answer {
+  status: number;
+  headers: Headers;
+  body: string;
+  location: string | null;
+}
+
+export class ConsoleHttp {
+  cookie = '';
+  constructor(readonly origin: string) {}
+
+  async get(path: string): Promise<Answer> {
+    return this.send('GET', path);
+  }
+
+  /** Posts a form; `origin: null` sends none, a string sends that one. */
+  async post(
+    path: string,
+    form: Record<string, string | string[]>,
+    opts: { origin?: string | null } = {},
+  ): Promise<Answer> {
+    const body = new URLSearchParams();
+    for (const [k, v] of Object.entries(form)) for (const x of [v].flat()) body.append(k, x);
+    return this.send(
+      'POST',
+      path,
+      body.toString(),
+      opts.origin === undefined ? this.origin : opts.origin,
+    );
+  }
+
+  private async send(
+    method: string,
+    path: string,
+    body?: string,
+    origin?: string | null,
+  ): Promise<Answer> {
+    const headers: Record<string, string> = {};
+    if (this.cookie) headers.cookie = this.cookie;
+    if (body !== undefined) headers['content-type'] = 'application/x-www-form-urlencoded';
+    if (origin) headers.origin = origin;
+    const res = await fetch(`${this.origin}${path}`, { method, headers, body, redirect: 'manual' });
+    for (const c of res.headers.getSetCookie()) {
+      const [pair] = c.split(';');
+      const [name, value] = pair!.split('=');
+      if (name === '__Host-console_session') this.cookie = value ? `${name}=${value}` : '';
+    }
+    return {
+      status: res.status,
+      headers: res.headers,
+      body: await res.text(),
+      location: res.headers.get('location'),
+    };
+  }
+}
+
+/** The hidden CSRF token of the first form on a page. */
+export function csrfOf(page: string): string {
+  const token = /name="_csrf" value="([^"]+)"/.exec(page)?.[1];
+  if (!token) throw new Error('no CSRF token on the page');
+  return token;
+}

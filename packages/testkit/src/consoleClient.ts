@@ -1,0 +1,98 @@
+import { createPrivateKey } from 'node:crypto';
+import { AccessServiceClient } from '@brand/proto/access/v1';
+import {
+  ConsoleSessionServiceClient,
+  type BrandMembership,
+  type ResolveConsoleSessionResponse,
+} from '@brand/proto/access/v1/sessions';
+import {
+  MEMBER_ASSERTION_METADATA,
+  signMemberAssertion,
+  type MemberClaims,
+} from '@brand/shared/console';
+import { connectClient, createCaller, type Caller } from '@brand/shared/grpc';
+import { randomHex } from './random';
+import { TEST_ASSERTION_KEYS, TEST_CONSOLE_TOKEN } from './services';
+
+const DEADLINE_MS = 10_000;
+
+/** A member signed in through the console RPCs, acting on one brand. */
+export interface ActingMember {
+  sessionToken: string;
+  resolved: ResolveConsoleSessionResponse;
+  assertion: string;
+  /** The metadata a console call on this member's behalf carries. */
+  metadata: Record<string, string>;
+  /** AccessService as the console calls it for this member. */
+  access: Caller<AccessServiceClient>;
+}
+
+/**
+ * The records process as the console calls it: the session RPCs with the console token, and
+ * helpers that sign a member in (link requested and redeemed) and act for them.
+ */
+export interface ConsoleClient {
+  sessions: Caller<ConsoleSessionServiceClient>;
+  /** Requests a link for `email` and redeems it; fails when no link is minted. */
+  signIn(email: string): Promise<{ sessionToken: string; brands: BrandMembership[] }>;
+  /** Resolves the session for `brandId` and returns callers acting for the member there. */
+  actAs(sessionToken: string, brandId: string): Promise<ActingMember>;
+  /** AccessService with the console token and the given assertion ('' sends none). */
+  accessWith(assertion: string): Caller<AccessServiceClient>;
+  close(): void;
+}
+
+export function createConsoleClient(
+  recordsAddr: string,
+  token = TEST_CONSOLE_TOKEN,
+): ConsoleClient {
+  const sessionClient = connectClient(ConsoleSessionServiceClient, recordsAddr);
+  const accessClient = connectClient(AccessServiceClient, recordsAddr, sessionClient);
+  const sessions = createCaller(sessionClient, { deadlineMs: DEADLINE_MS, token });
+  const accessWith = (assertion: string): Caller<AccessServiceClient> =>
+    createCaller(accessClient, {
+      deadlineMs: DEADLINE_MS,
+      token,
+      metadata: assertion === '' ? {} : { [MEMBER_ASSERTION_METADATA]: assertion },
+    });
+  return {
+    sessions,
+    accessWith,
+    async signIn(email) {
+      const link = await sessions('requestSignInLink', {
+        email,
+        client_key: `test-client-${randomHex(4)}`,
+      });
+      if (link.token === '') throw new Error(`no sign-in link was minted for ${email}`);
+      const opened = await sessions('redeemSignInLink', { token: link.token });
+      return { sessionToken: opened.session_token, brands: opened.brands };
+    },
+    async actAs(sessionToken, brandId) {
+      const resolved = await sessions('resolveConsoleSession', {
+        session_token: sessionToken,
+        brand_id: brandId,
+      });
+      const assertion = resolved.member_assertion;
+      return {
+        sessionToken,
+        resolved,
+        assertion,
+        metadata: { [MEMBER_ASSERTION_METADATA]: assertion },
+        access: accessWith(assertion),
+      };
+    },
+    close: () => sessionClient.close(),
+  };
+}
+
+/**
+ * An assertion signed with the test stack's key for any claims, as records would sign it:
+ * for tests of the verifying side (webhooks, plans) and of forged or stale assertions.
+ */
+export function signTestAssertion(
+  member: Omit<MemberClaims, 'iat' | 'exp'>,
+  opts: { nowMs?: number; privateKeyPem?: string } = {},
+): string {
+  const key = createPrivateKey(opts.privateKeyPem ?? TEST_ASSERTION_KEYS.privateKeyPem);
+  return signMemberAssertion(key, member, opts.nowMs).assertion;
+}

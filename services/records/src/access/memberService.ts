@@ -1,0 +1,152 @@
+import { z } from 'zod';
+import { insertActivity } from '@brand/shared/activity';
+import { actorEmail, actorMemberId, authorize, type Actor } from '@brand/shared/console';
+import { withTransaction, type Pool, type PoolClient } from '@brand/shared/db';
+import { ROLES, type RoleName } from '@brand/shared/enums';
+import { AppError, parseOrThrow } from '@brand/shared/errors';
+import { newId } from '@brand/shared/ids';
+import { selectBrand, type MemberRow } from './brandRepo';
+import { currentActor } from './currentActor';
+import {
+  countOwners,
+  insertOrRestoreMember,
+  lockBrandMembers,
+  markMemberRemoved,
+  selectCurrentMember,
+  selectCurrentMembers,
+  updateMemberRole,
+} from './memberRepo';
+
+const brandId = z.string().regex(/^br_[A-Za-z0-9]{1,64}$/, 'must be a brand id (br_...)');
+const memberId = z.string().regex(/^mem_[A-Za-z0-9]{1,64}$/, 'must be a member id (mem_...)');
+const email = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .max(254)
+  .regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, 'must be an email address');
+const role = z.enum(ROLES.names, { message: `must be one of ${ROLES.names.join(', ')}` });
+
+const noBrand = (id: string) => () => new AppError('not_found', `No brand ${id}.`);
+const noMember = (id: string) => () => new AppError('not_found', `No member ${id}.`);
+
+/** A brand's current members, oldest first (owners only through the console). */
+export async function listMembers(
+  pool: Pool,
+  actor: Actor,
+  input: { brandId: string },
+): Promise<MemberRow[]> {
+  const v = parseOrThrow(z.object({ brandId }), input);
+  authorize(await currentActor(pool, actor), 'members.read', v.brandId, noBrand(v.brandId));
+  if (!(await selectBrand(pool, v.brandId))) throw noBrand(v.brandId)();
+  return selectCurrentMembers(pool, v.brandId);
+}
+
+/** Adds a member (or restores a removed one with the new role); already_exists for a current one. */
+export async function inviteMember(
+  pool: Pool,
+  actor: Actor,
+  input: { brandId: string; email: string; role: RoleName | undefined },
+): Promise<MemberRow> {
+  const v = parseOrThrow(z.object({ brandId, email, role }), input);
+  const who = await currentActor(pool, actor);
+  authorize(who, 'members.manage', v.brandId, noBrand(v.brandId));
+  if (!(await selectBrand(pool, v.brandId))) throw noBrand(v.brandId)();
+  return withTransaction(pool, async (db) => {
+    const member = await insertOrRestoreMember(db, {
+      id: newId('member'),
+      brandId: v.brandId,
+      email: v.email,
+      role: v.role,
+    });
+    if (!member) {
+      throw new AppError('already_exists', `${v.email} is already a member of this brand.`);
+    }
+    await record(db, who, member, 'member.invited', `${member.email} invited as ${member.role}`);
+    return member;
+  });
+}
+
+/** Sets a member's role; last_owner when it would leave the brand without an owner. */
+export async function changeMemberRole(
+  pool: Pool,
+  actor: Actor,
+  input: { memberId: string; role: RoleName | undefined },
+): Promise<MemberRow> {
+  const v = parseOrThrow(z.object({ memberId, role }), input);
+  return changeMember(pool, actor, v.memberId, async (db, before, who) => {
+    if (before.role === 'owner' && v.role !== 'owner') await requireAnotherOwner(db, before);
+    const after = (await updateMemberRole(db, before.id, v.role))!;
+    if (before.role !== after.role) {
+      const summary = `${after.email}: ${before.role} to ${after.role}`;
+      await record(db, who, after, 'member.role_changed', summary);
+    }
+    return after;
+  });
+}
+
+/**
+ * Removes a member from the brand; their sessions lose it at the next request. last_owner
+ * for the brand's last owner.
+ */
+export async function removeMember(
+  pool: Pool,
+  actor: Actor,
+  input: { memberId: string },
+): Promise<MemberRow> {
+  const v = parseOrThrow(z.object({ memberId }), input);
+  return changeMember(pool, actor, v.memberId, async (db, before, who) => {
+    if (before.role === 'owner') await requireAnotherOwner(db, before);
+    await markMemberRemoved(db, before.id);
+    await record(db, who, before, 'member.removed', `${before.email} (${before.role}) removed`);
+    return before;
+  });
+}
+
+/**
+ * Loads the member, authorizes members.manage on their brand (another brand's member is
+ * not_found), and runs the change under the brand's member lock.
+ */
+async function changeMember(
+  pool: Pool,
+  actor: Actor,
+  id: string,
+  change: (db: PoolClient, before: MemberRow, who: Actor) => Promise<MemberRow>,
+): Promise<MemberRow> {
+  const found = await selectCurrentMember(pool, id);
+  if (!found) throw noMember(id)();
+  const who = await currentActor(pool, actor);
+  authorize(who, 'members.manage', found.brand_id, noMember(id));
+  return withTransaction(pool, async (db) => {
+    await lockBrandMembers(db, found.brand_id);
+    const before = await selectCurrentMember(db, id);
+    if (!before) throw noMember(id)();
+    return change(db, before, who);
+  });
+}
+
+async function requireAnotherOwner(db: PoolClient, member: MemberRow): Promise<void> {
+  if ((await countOwners(db, member.brand_id)) <= 1) {
+    throw new AppError(
+      'last_owner',
+      `${member.email} is the brand's last owner; make another member an owner first.`,
+    );
+  }
+}
+
+function record(
+  db: PoolClient,
+  who: Actor,
+  member: MemberRow,
+  action: string,
+  summary: string,
+): Promise<void> {
+  return insertActivity(db, {
+    brandId: member.brand_id,
+    action,
+    actorMemberId: actorMemberId(who),
+    actorEmail: actorEmail(who),
+    subjectId: member.id,
+    summary,
+  });
+}

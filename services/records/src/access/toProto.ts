@@ -1,0 +1,33 @@
+import type { ApiKey, Brand, Member } from '@brand/proto/access/v1';
+import { ENVIRONMENTS, ROLES, TIERS } from '@brand/shared/enums';
+import type { BrandRow, MemberRow } from './brandRepo';
+import type { KeyRow } from './keyRepo';
+
+export const toBrand = (b: BrandRow): Brand => ({
+  id: b.id,
+  name: b.name,
+  tier: TIERS.toProto(b.tier),
+  verified: b.verified,
+  created_at: b.created_at,
+});
+
+export const toMember = (m: MemberRow): Member => ({
+  id: m.id,
+  brand_id: m.brand_id,
+  email: m.email,
+  role: ROLES.toProto(m.role),
+  created_at: m.created_at,
+});
+
+export const toApiKey = (k: KeyRow): ApiKey => ({
+  id: k.id,
+  brand_id: k.brand_id,
+  name: k.name,
+  environment: ENVIRONMENTS.toProto(k.environment),
+  prefix: k.prefix,
+  permissions: k.permissions,
+  created_at: k.created_at,
+  created_by: k.created_by,
+  last_used_at: k.last_used_at ?? undefined,
+  revoked_at: k.revoked_at ?? undefined,
+});

@@ -1,0 +1,18 @@
+import { isPaidTier } from '@brand/shared/enums';
+import type { BrandRow } from '../access/brandRepo';
+
+/**
+ * Whether a brand's members may use the Developers area: the same conditions as creating a
+ * key (SPEC 5.2: Plus or above, verified). Read from the database on every sign-in and
+ * every session resolve, so a tier drop takes effect on the next request.
+ */
+export function isEligible(brand: BrandRow): boolean {
+  return isPaidTier(brand.tier) && brand.verified;
+}
+
+/** Why a brand is not eligible, for the refusal. */
+export function ineligibleReason(brand: BrandRow): string {
+  return isPaidTier(brand.tier)
+    ? `${brand.name} is not verified yet; the Developers area opens once it is.`
+    : `${brand.name} is on the ${brand.tier} plan; the Developers area needs Plus, Pro or Enterprise.`;
+}

@@ -1,0 +1,59 @@
+import type { BrandMembership, ConsoleSessionServiceServer } from '@brand/proto/access/v1/sessions';
+import type { RpcBuilder } from '@brand/shared/grpc';
+import type { Membership } from '../access/memberRepo';
+import { toBrand, toMember } from '../access/toProto';
+import type { SessionDeps } from './sessionDeps';
+import { resolveSession, signOut, signOutEverywhere } from './sessionService';
+import { redeemSignInLink, requestSignInLink } from './signInService';
+
+const toMembership = (m: Membership): BrandMembership => ({
+  brand: toBrand(m.brand),
+  member: toMember(m.member),
+});
+
+/** The ConsoleSessionService: signing members in and keeping their sessions; the console only. */
+export function sessionHandlers(deps: SessionDeps, rpc: RpcBuilder): ConsoleSessionServiceServer {
+  return {
+    requestSignInLink: rpc.console('RequestSignInLink', async (req) => {
+      const link = await requestSignInLink(deps, { email: req.email, clientKey: req.client_key });
+      return { token: link.token, expires_at: link.expiresAt };
+    }),
+
+    redeemSignInLink: rpc.console('RedeemSignInLink', async (req) => {
+      const opened = await redeemSignInLink(deps, { token: req.token });
+      return {
+        session_token: opened.sessionToken,
+        csrf_secret: opened.csrfSecret,
+        email: opened.email,
+        brands: opened.brands.map(toMembership),
+        expires_at: opened.expiresAt.toISOString(),
+      };
+    }),
+
+    resolveConsoleSession: rpc.console('ResolveConsoleSession', async (req) => {
+      const r = await resolveSession(deps, {
+        sessionToken: req.session_token,
+        brandId: req.brand_id,
+      });
+      return {
+        email: r.session.email,
+        csrf_secret: r.session.csrf_secret,
+        brands: r.brands.map(toMembership),
+        brand: r.acting ? toBrand(r.acting.brand) : undefined,
+        member: r.acting ? toMember(r.acting.member) : undefined,
+        member_assertion: r.acting?.assertion ?? '',
+        member_assertion_expires_at: r.acting?.assertionExpiresAt.toISOString() ?? '',
+        expires_at: r.session.expires_at.toISOString(),
+      };
+    }),
+
+    signOut: rpc.console('SignOut', async (req) => {
+      await signOut(deps, { sessionToken: req.session_token });
+      return {};
+    }),
+
+    signOutEverywhere: rpc.console('SignOutEverywhere', async (req) => ({
+      sessions_ended: await signOutEverywhere(deps, { sessionToken: req.session_token }),
+    })),
+  };
+}

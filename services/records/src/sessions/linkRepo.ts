@@ -1,0 +1,33 @@
+import type { Pool, PoolClient } from '@brand/shared/db';
+
+type Db = Pool | PoolClient;
+
+export async function insertSignInLink(
+  db: Db,
+  link: { tokenHash: Buffer; email: string; ttlMs: number },
+): Promise<{ expires_at: string }> {
+  const r = await db.query<{ expires_at: Date }>(
+    `insert into sign_in_links (token_hash, email, expires_at)
+     values ($1, $2, now() + $3 * interval '1 millisecond') returning expires_at`,
+    [link.tokenHash, link.email, link.ttlMs],
+  );
+  return { expires_at: r.rows[0]!.expires_at.toISOString() };
+}
+
+/**
+ * Spends a link: one statement marks it used only if it is unused and unexpired, so two
+ * concurrent redemptions cannot both succeed. Returns the address, or undefined.
+ */
+export async function spendSignInLink(db: Db, tokenHash: Buffer): Promise<string | undefined> {
+  const r = await db.query<{ email: string }>(
+    `update sign_in_links set used_at = now()
+     where token_hash = $1 and used_at is null and expires_at > now() returning email`,
+    [tokenHash],
+  );
+  return r.rows[0]?.email;
+}
+
+/** Forgets links that expired a day ago: they can no longer be spent, and are only clutter. */
+export async function deleteStaleSignInLinks(db: Db): Promise<void> {
+  await db.query(`delete from sign_in_links where expires_at < now() - interval '1 day'`);
+}

@@ -1,0 +1,98 @@
+import { insertActivity } from '@brand/shared/activity';
+import { signMemberAssertion } from '@brand/shared/console';
+import { withTransaction, type PoolClient } from '@brand/shared/db';
+import { AppError } from '@brand/shared/errors';
+import { selectMemberships, type Membership } from '../access/memberRepo';
+import { ineligibleReason, isEligible } from './eligibility';
+import type { SessionDeps } from './sessionDeps';
+import { endSession, endSessionsOf, touchLiveSession, type SessionRow } from './sessionRepo';
+import { hashToken, TOKEN_PATTERN } from './tokens';
+
+const BRAND_ID = /^br_[A-Za-z0-9]{1,64}$/;
+
+const invalidSession = (): AppError =>
+  new AppError('invalid_session', 'The session has ended or expired; sign in again.');
+
+export interface ResolvedSession {
+  session: SessionRow;
+  brands: Membership[];
+  /** Set when a brand was asked for. */
+  acting?: Membership & { assertion: string; assertionExpiresAt: Date };
+}
+
+async function liveSession(deps: SessionDeps, token: string): Promise<SessionRow> {
+  if (!TOKEN_PATTERN.test(token)) throw invalidSession();
+  const session = await touchLiveSession(deps.pool, hashToken(token), deps.idleMs);
+  if (!session) throw invalidSession();
+  return session;
+}
+
+/**
+ * Checks a session and slides its idle expiry; with a brand, checks the address's standing
+ * on it now (a member removed, or a brand below Plus or unverified, is refused at once) and
+ * signs a member assertion for the calls the console makes on the member's behalf. Another
+ * brand's id is not_found, like an unknown one.
+ */
+export async function resolveSession(
+  deps: SessionDeps,
+  input: { sessionToken: string; brandId: string },
+): Promise<ResolvedSession> {
+  const session = await liveSession(deps, input.sessionToken);
+  const memberships = await selectMemberships(deps.pool, session.email);
+  const brands = memberships.filter((m) => isEligible(m.brand));
+  if (input.brandId === '') return { session, brands };
+
+  const found = BRAND_ID.test(input.brandId)
+    ? memberships.find((m) => m.brand.id === input.brandId)
+    : undefined;
+  if (!found) throw new AppError('not_found', `No brand ${input.brandId}.`);
+  if (!isEligible(found.brand)) {
+    throw new AppError('brand_not_eligible', ineligibleReason(found.brand));
+  }
+  if (!deps.assertionKey) {
+    throw new AppError('service_unavailable', 'The console is not configured on this service.');
+  }
+  const { assertion, expiresAt } = signMemberAssertion(deps.assertionKey, {
+    brand_id: found.brand.id,
+    member_id: found.member.id,
+    email: found.member.email,
+    role: found.member.role,
+    tier: found.brand.tier,
+  });
+  return { session, brands, acting: { ...found, assertion, assertionExpiresAt: expiresAt } };
+}
+
+async function recordSignOut(db: PoolClient, email: string): Promise<void> {
+  for (const { member } of await selectMemberships(db, email)) {
+    await insertActivity(db, {
+      brandId: member.brand_id,
+      action: 'member.signed_out',
+      actorMemberId: member.id,
+      actorEmail: member.email,
+      subjectId: member.id,
+      summary: `${member.email} signed out`,
+    });
+  }
+}
+
+/** Ends one session; an unknown or ended one is fine (signing out twice is not an error). */
+export async function signOut(deps: SessionDeps, input: { sessionToken: string }): Promise<void> {
+  if (!TOKEN_PATTERN.test(input.sessionToken)) return;
+  await withTransaction(deps.pool, async (db) => {
+    const email = await endSession(db, hashToken(input.sessionToken));
+    if (email !== undefined) await recordSignOut(db, email);
+  });
+}
+
+/** Ends every session of the live session's address; returns how many ended. */
+export async function signOutEverywhere(
+  deps: SessionDeps,
+  input: { sessionToken: string },
+): Promise<number> {
+  const session = await liveSession(deps, input.sessionToken);
+  return withTransaction(deps.pool, async (db) => {
+    const ended = await endSessionsOf(db, session.email);
+    await recordSignOut(db, session.email);
+    return ended;
+  });
+}

@@ -8,7 +8,7 @@ import { selectMemberships, type Membership } from '../access/memberRepo';
 import { isEligible } from './eligibility';
 import { deleteStaleSignInLinks, insertSignInLink, spendSignInLink } from './linkRepo';
 import type { SessionDeps } from './sessionDeps';
-import { insertSession } from './sessionRepo';
+import { deleteStaleSessions, insertSession } from './sessionRepo';
 import { hashToken, newSecretToken, TOKEN_PATTERN } from './tokens';
 
 const RequestInput = z.object({
@@ -97,6 +97,9 @@ export async function redeemSignInLink(
     return { email: address, brands, session };
   });
   deps.log.info({ session_id: opened.session.id }, 'console session opened');
+  deleteStaleSessions(deps.pool).catch((err: unknown) =>
+    deps.log.warn({ err }, 'could not delete stale console sessions'),
+  );
   return {
     sessionToken,
     csrfSecret,

@@ -11,6 +11,7 @@ export {
   type ActingMember,
   type ConsoleClient,
 } from './consoleClient';
+export { runConsoleSettingsTests } from './consoleSettingsSuite';
 export { checkGrpcHealth, type HealthStatus } from './grpcHealth';
 export { makeBrandWithKey, type BrandWithKey } from './makeBrandWithKey';
 export { makePendingSubmissions, makeRecords } from './makeRecords';

@@ -1,5 +1,5 @@
-import { generateKeyPairSync } from 'node:crypto';
 import { ConfigError } from '@brand/shared/config';
+import { runConsoleSettingsTests } from '@brand/testkit';
 import { loadRecordsConfig } from './config';
 
 const VALID = {
@@ -97,52 +97,9 @@ describe('loadRecordsConfig', () => {
   });
 });
 
-describe('the console settings', () => {
-  const pair = generateKeyPairSync('ed25519');
-  const pem = pair.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
-  const CONSOLE_TOKEN = 'a-console-token-of-at-least-32-characters';
+runConsoleSettingsTests(loadRecordsConfig, VALID, 'CONSOLE_ASSERTION_PRIVATE_KEY');
 
-  it('leave the console off by default', () => {
-    const config = loadRecordsConfig(VALID);
-    expect(config.CONSOLE_TOKEN).toBeUndefined();
-    expect(config.CONSOLE_ASSERTION_PRIVATE_KEY).toBeUndefined();
-  });
-
-  it('read the token and the PEM key, also with its newlines written as \\n', () => {
-    for (const value of [pem, pem.replaceAll('\n', '\\n')]) {
-      const config = loadRecordsConfig({
-        ...VALID,
-        CONSOLE_TOKEN,
-        CONSOLE_ASSERTION_PRIVATE_KEY: value,
-      });
-      expect(config.CONSOLE_TOKEN).toBe(CONSOLE_TOKEN);
-      expect(config.CONSOLE_ASSERTION_PRIVATE_KEY?.asymmetricKeyType).toBe('ed25519');
-    }
-  });
-
-  it('refuse a console token without the key, a bad key, and a short token', () => {
-    expect(() => loadRecordsConfig({ ...VALID, CONSOLE_TOKEN })).toThrow(
-      /CONSOLE_ASSERTION_PRIVATE_KEY/,
-    );
-    expect(() =>
-      loadRecordsConfig({ ...VALID, CONSOLE_TOKEN, CONSOLE_ASSERTION_PRIVATE_KEY: 'not a key' }),
-    ).toThrow(/CONSOLE_ASSERTION_PRIVATE_KEY/);
-    expect(() =>
-      loadRecordsConfig({ ...VALID, CONSOLE_TOKEN: 'short', CONSOLE_ASSERTION_PRIVATE_KEY: pem }),
-    ).toThrow(/CONSOLE_TOKEN/);
-  });
-
-  it('refuse the published test console token in production', () => {
-    expect(() =>
-      loadRecordsConfig({
-        ...VALID,
-        NODE_ENV: 'production',
-        CONSOLE_TOKEN: 'test-console-token-0123456789abcdef-01234',
-        CONSOLE_ASSERTION_PRIVATE_KEY: pem,
-      }),
-    ).toThrow(/CONSOLE_TOKEN/);
-  });
-
+describe('the console settings of this service', () => {
   it('default the sign-in and session durations and limits, and keep idle within absolute', () => {
     expect(loadRecordsConfig(VALID)).toMatchObject({
       SIGN_IN_LINK_TTL_MS: 15 * 60_000,

@@ -1,5 +1,6 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { ConfigError } from '@brand/shared/config';
+import { runConsoleSettingsTests } from '@brand/testkit';
 import { loadWebhooksConfig } from './config';
 
 const KEY = Buffer.alloc(32, 7).toString('base64');
@@ -69,57 +70,16 @@ describe('loadWebhooksConfig', () => {
   });
 });
 
-describe('the console settings', () => {
-  const pair = generateKeyPairSync('ed25519');
-  const pem = pair.publicKey.export({ type: 'spki', format: 'pem' }).toString();
-  const CONSOLE_TOKEN = 'a-console-token-of-at-least-32-characters';
+runConsoleSettingsTests(loadWebhooksConfig, VALID, 'CONSOLE_ASSERTION_PUBLIC_KEY');
 
-  it('leave the console off by default', () => {
-    const config = loadWebhooksConfig(VALID);
-    expect(config.CONSOLE_TOKEN).toBeUndefined();
-    expect(config.CONSOLE_ASSERTION_PUBLIC_KEY).toBeUndefined();
-  });
-
-  it('read the token and the PEM key, also with its newlines written as \\n', () => {
-    for (const value of [pem, pem.replaceAll('\n', '\\n')]) {
-      const config = loadWebhooksConfig({
-        ...VALID,
-        CONSOLE_TOKEN,
-        CONSOLE_ASSERTION_PUBLIC_KEY: value,
-      });
-      expect(config.CONSOLE_TOKEN).toBe(CONSOLE_TOKEN);
-      expect(config.CONSOLE_ASSERTION_PUBLIC_KEY?.asymmetricKeyType).toBe('ed25519');
-    }
-  });
-
-  it('refuse a console token without the key, a bad key, and a short token', () => {
-    expect(() => loadWebhooksConfig({ ...VALID, CONSOLE_TOKEN })).toThrow(
-      /CONSOLE_ASSERTION_PUBLIC_KEY/,
-    );
-    expect(() =>
-      loadWebhooksConfig({ ...VALID, CONSOLE_TOKEN, CONSOLE_ASSERTION_PUBLIC_KEY: 'not a key' }),
-    ).toThrow(/CONSOLE_ASSERTION_PUBLIC_KEY/);
-    expect(() =>
-      loadWebhooksConfig({ ...VALID, CONSOLE_TOKEN: 'short', CONSOLE_ASSERTION_PUBLIC_KEY: pem }),
-    ).toThrow(/CONSOLE_TOKEN/);
-  });
-
-  it('refuse the published test console token in production', () => {
-    expect(() =>
-      loadWebhooksConfig({
-        ...VALID,
-        NODE_ENV: 'production',
-        CONSOLE_TOKEN: 'test-console-token-0123456789abcdef-01234',
-        CONSOLE_ASSERTION_PUBLIC_KEY: pem,
-      }),
-    ).toThrow(/CONSOLE_TOKEN/);
-  });
-
+describe('the console settings of this service', () => {
   it('read former public keys for a rotation', () => {
     const other = generateKeyPairSync('ed25519').publicKey.export({ type: 'spki', format: 'pem' });
     const config = loadWebhooksConfig({
       ...VALID,
-      CONSOLE_ASSERTION_PUBLIC_KEY: pem,
+      CONSOLE_ASSERTION_PUBLIC_KEY: generateKeyPairSync('ed25519')
+        .publicKey.export({ type: 'spki', format: 'pem' })
+        .toString(),
       CONSOLE_ASSERTION_PUBLIC_KEYS_PREVIOUS: other.toString().replaceAll('\n', '\\n'),
     });
     expect(config.CONSOLE_ASSERTION_PUBLIC_KEYS_PREVIOUS).toHaveLength(1);

@@ -34,6 +34,7 @@ import {
   type KeyRow,
 } from './keyRepo';
 import { currentActor } from './currentActor';
+import { brandId, email } from './inputs';
 import type { RevocationNotifier } from './revocations';
 
 export interface AccessDeps {
@@ -48,14 +49,6 @@ export interface KeyIdentity {
   tier: TierName;
   permissions: string[];
 }
-
-const email = z
-  .string()
-  .trim()
-  .toLowerCase()
-  .max(254)
-  .regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, 'must be an email address');
-const brandId = z.string().regex(/^br_[A-Za-z0-9]{1,64}$/, 'must be a brand id (br_...)');
 
 /**
  * Resolves a presented key's hash to its identity. Every refusal is invalid_key; the

@@ -7,6 +7,7 @@ import { AppError, parseOrThrow } from '@brand/shared/errors';
 import { newId } from '@brand/shared/ids';
 import { selectBrand, type MemberRow } from './brandRepo';
 import { currentActor } from './currentActor';
+import { brandId, email } from './inputs';
 import {
   countOwners,
   insertOrRestoreMember,
@@ -17,14 +18,7 @@ import {
   updateMemberRole,
 } from './memberRepo';
 
-const brandId = z.string().regex(/^br_[A-Za-z0-9]{1,64}$/, 'must be a brand id (br_...)');
 const memberId = z.string().regex(/^mem_[A-Za-z0-9]{1,64}$/, 'must be a member id (mem_...)');
-const email = z
-  .string()
-  .trim()
-  .toLowerCase()
-  .max(254)
-  .regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, 'must be an email address');
 const role = z.enum(ROLES.names, { message: `must be one of ${ROLES.names.join(', ')}` });
 
 const noBrand = (id: string) => () => new AppError('not_found', `No brand ${id}.`);

@@ -51,6 +51,17 @@ export async function endSession(db: Db, tokenHash: Buffer): Promise<string | un
   return r.rows[0]?.email;
 }
 
+/**
+ * Forgets sessions that ended, or passed their absolute expiry, a day ago (a session idle too
+ * long passes its absolute expiry within 12 hours): they can never be used again.
+ */
+export async function deleteStaleSessions(db: Db): Promise<void> {
+  await db.query(
+    `delete from console_sessions
+     where ended_at < now() - interval '1 day' or expires_at < now() - interval '1 day'`,
+  );
+}
+
 /** Ends every session of an address; returns how many were open. */
 export async function endSessionsOf(db: Db, email: string): Promise<number> {
   const r = await db.query(

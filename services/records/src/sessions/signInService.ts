@@ -3,20 +3,16 @@ import { insertActivity } from '@brand/shared/activity';
 import { withTransaction, type Pool, type PoolClient } from '@brand/shared/db';
 import { AppError, parseOrThrow } from '@brand/shared/errors';
 import { newId } from '@brand/shared/ids';
+import { email } from '../access/inputs';
 import { selectMemberships, type Membership } from '../access/memberRepo';
 import { isEligible } from './eligibility';
 import { deleteStaleSignInLinks, insertSignInLink, spendSignInLink } from './linkRepo';
 import type { SessionDeps } from './sessionDeps';
-import { insertSession } from './sessionRepo';
+import { deleteStaleSessions, insertSession } from './sessionRepo';
 import { hashToken, newSecretToken, TOKEN_PATTERN } from './tokens';
 
 const RequestInput = z.object({
-  email: z
-    .string()
-    .trim()
-    .toLowerCase()
-    .max(254)
-    .regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, 'must be an email address'),
+  email,
   clientKey: z.string().min(1, 'is required').max(128),
 });
 
@@ -77,14 +73,14 @@ export async function redeemSignInLink(
   const sessionToken = newSecretToken();
   const csrfSecret = newSecretToken();
   const opened = await withTransaction(deps.pool, async (db) => {
-    const email = await spendSignInLink(db, hashToken(input.token));
-    if (email === undefined) throw invalidLink();
-    const brands = await eligibleMemberships(db, email);
+    const address = await spendSignInLink(db, hashToken(input.token));
+    if (address === undefined) throw invalidLink();
+    const brands = await eligibleMemberships(db, address);
     if (brands.length === 0) throw invalidLink();
     const session = await insertSession(db, {
       id: newId('consoleSession'),
       tokenHash: hashToken(sessionToken),
-      email,
+      email: address,
       csrfSecret,
       maxAgeMs: deps.maxAgeMs,
     });
@@ -98,9 +94,12 @@ export async function redeemSignInLink(
         summary: `${member.email} signed in`,
       });
     }
-    return { email, brands, session };
+    return { email: address, brands, session };
   });
   deps.log.info({ session_id: opened.session.id }, 'console session opened');
+  deleteStaleSessions(deps.pool).catch((err: unknown) =>
+    deps.log.warn({ err }, 'could not delete stale console sessions'),
+  );
   return {
     sessionToken,
     csrfSecret,

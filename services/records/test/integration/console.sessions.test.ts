@@ -9,6 +9,7 @@ import {
   randomHex,
   startStack,
   TEST_ASSERTION_KEYS,
+  waitFor,
   type ConsoleClient,
   type Stack,
 } from '@brand/testkit';
@@ -251,6 +252,32 @@ describe('ResolveConsoleSession', () => {
       [sha256(old)],
     );
     await expect(resolve(old)).rejects.toMatchObject({ code: 'invalid_session' });
+  });
+});
+
+describe('stale sessions', () => {
+  it('are deleted a day after they ended or expired, live ones kept', async () => {
+    const { owner } = await brandWithOwner();
+    const ended = (await console_.signIn(owner.email)).sessionToken;
+    const live = (await console_.signIn(owner.email)).sessionToken;
+    await console_.sessions('signOut', { session_token: ended });
+    await stack.db.pool.query(
+      `update records.console_sessions set ended_at = now() - interval '25 hours' where token_hash = $1`,
+      [sha256(ended)],
+    );
+    await console_.signIn(owner.email); // sweeps
+    await waitFor(async () => {
+      const { rows } = await stack.db.pool.query<{ n: number }>(
+        `select count(*)::int as n from records.console_sessions where token_hash = $1`,
+        [sha256(ended)],
+      );
+      return rows[0]!.n === 0;
+    });
+    const { rows } = await stack.db.pool.query<{ n: number }>(
+      `select count(*)::int as n from records.console_sessions where token_hash = $1`,
+      [sha256(live)],
+    );
+    expect(rows[0]!.n).toBe(1);
   });
 });
 

@@ -15,16 +15,18 @@ import {
   waitFor,
   type WebhooksClient,
 } from '@brand/testkit';
-import { newBrandId, startHarness, type Harness } from './harness';
+import { newBrandId, startHarness, type Harness, type RegisteredReceiver } from './harness';
 
 let h: Harness;
 const clients: WebhooksClient[] = [];
+const servers: RegisteredReceiver[] = [];
 
 beforeAll(async () => {
   h = await startHarness({ label: 'console' });
 });
 afterAll(async () => {
   clients.forEach((c) => c.close());
+  await Promise.all(servers.map((r) => r.server.close()));
   await h?.close();
 });
 
@@ -63,6 +65,7 @@ async function brandWithReceiver() {
     events: ['payout.paid', 'campaign.settled'],
     actorEmail: 'ignored@x.test',
   });
+  servers.push(registered);
   const { delivery } = await owner.client.call('testReceiver', {
     receiver_id: registered.receiver.id,
     event_type: SETTLED,

@@ -1,8 +1,9 @@
 // Telemetry first: it instruments libraries as they are loaded (no-op without OTLP config).
 import '@brand/shared/telemetry/register';
-import { createServer, type Server } from 'node:http';
+import { createServer } from 'node:http';
 import { createLogger } from '@brand/shared/logger';
 import { closeRedis, createRedisClient } from '@brand/shared/redis';
+import { closeHttpServer, listenHttp } from '@brand/shared/service';
 import { exitOnStartupFailure, onShutdown } from '@brand/shared/shutdown';
 import { stopTelemetry } from '@brand/shared/telemetry';
 import { createConsoleApp } from './app';
@@ -59,8 +60,8 @@ async function main(): Promise<void> {
   const ops = createServer(createOpsApp({ clients, redis, metrics, state }));
   for (const s of [server, ops]) s.on('error', (err) => exitOnStartupFailure(log, err));
   const [port, opsPort] = await Promise.all([
-    listen(server, config.HTTP_PORT, config.HTTP_HOST),
-    listen(ops, config.METRICS_PORT, config.METRICS_HOST),
+    listenHttp(server, config.HTTP_PORT, config.HTTP_HOST),
+    listenHttp(ops, config.METRICS_PORT, config.METRICS_HOST),
   ]);
   log.info(
     {
@@ -83,28 +84,11 @@ async function main(): Promise<void> {
           server.closeIdleConnections();
         }),
     },
-    { name: 'close the operations listener', run: () => closeServer(ops) },
+    { name: 'close the operations listener', run: () => closeHttpServer(ops) },
     { name: 'close gRPC channels and SMTP', run: () => (clients.close(), mailer.close()) },
     { name: 'close redis', run: () => closeRedis(redis) },
     { name: 'flush traces', run: stopTelemetry },
   ]);
-}
-
-/** Listens and resolves with the bound port (port 0: one the OS chose). */
-function listen(server: Server, port: number, host: string): Promise<number> {
-  return new Promise((resolve) => {
-    server.listen(port, host, () => {
-      const address = server.address();
-      resolve(typeof address === 'object' && address ? address.port : port);
-    });
-  });
-}
-
-function closeServer(server: Server): Promise<void> {
-  return new Promise((resolve) => {
-    server.close(() => resolve());
-    server.closeAllConnections();
-  });
 }
 
 main().catch((err: unknown) =>

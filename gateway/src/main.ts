@@ -1,9 +1,10 @@
 // Telemetry first: it instruments libraries as they are loaded (no-op without OTLP config).
 import '@brand/shared/telemetry/register';
-import { createServer, type Server } from 'node:http';
+import { createServer } from 'node:http';
 import { createLogger } from '@brand/shared/logger';
 import { stopTelemetry } from '@brand/shared/telemetry';
 import { closeRedis, createRedisClient, waitUntilReady } from '@brand/shared/redis';
+import { closeHttpServer, listenHttp } from '@brand/shared/service';
 import { exitOnStartupFailure, onShutdown } from '@brand/shared/shutdown';
 import { createGatewayListener } from './app';
 import { createOpsApp } from './opsApp';
@@ -122,8 +123,8 @@ async function main(): Promise<void> {
   const ops = createServer(createOpsApp({ records, plans, redis, state: health, metrics }));
   for (const s of [server, ops]) s.on('error', (err) => exitOnStartupFailure(log, err));
   const [port, opsPort] = await Promise.all([
-    listen(server, config.HTTP_PORT, config.HTTP_HOST),
-    listen(ops, config.METRICS_PORT, config.METRICS_HOST),
+    listenHttp(server, config.HTTP_PORT, config.HTTP_HOST),
+    listenHttp(ops, config.METRICS_PORT, config.METRICS_HOST),
   ]);
   log.info(
     {
@@ -153,7 +154,7 @@ async function main(): Promise<void> {
           server.closeIdleConnections();
         }),
     },
-    { name: 'close the operations listener', run: () => closeServer(ops) },
+    { name: 'close the operations listener', run: () => closeHttpServer(ops) },
     { name: 'stop listening for revocations', run: stopListening },
     {
       name: 'close gRPC channels',
@@ -169,23 +170,6 @@ async function main(): Promise<void> {
     },
     { name: 'flush traces', run: stopTelemetry },
   ]);
-}
-
-/** Listens and resolves with the bound port (port 0: one the OS chose). */
-function listen(server: Server, port: number, host: string): Promise<number> {
-  return new Promise((resolve) => {
-    server.listen(port, host, () => {
-      const address = server.address();
-      resolve(typeof address === 'object' && address ? address.port : port);
-    });
-  });
-}
-
-function closeServer(server: Server): Promise<void> {
-  return new Promise((resolve) => {
-    server.close(() => resolve());
-    server.closeAllConnections();
-  });
 }
 
 main().catch((err: unknown) =>

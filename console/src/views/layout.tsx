@@ -104,3 +104,34 @@ export function Notice(props: {
 export function Csrf(props: { token: string }) {
   return <input type="hidden" name="_csrf" value={props.token} />;
 }
+
+/**
+ * A key or signing secret on the one page that ever shows it: the warning, the value and a
+ * copy button (shown by /static/copy.js; without JavaScript the value is selected by hand).
+ */
+export function SecretShownOnce(props: {
+  secret: string;
+  copyLabel: string;
+  children: ComponentChildren;
+}) {
+  return (
+    <>
+      <Notice tone="warn">{props.children}</Notice>
+      <code id="new-secret" class="secret">
+        {props.secret}
+      </code>
+      <p class="actions">
+        <button
+          type="button"
+          class="secondary"
+          data-copy-target="new-secret"
+          data-copy-status="copy-status"
+          hidden
+        >
+          {props.copyLabel}
+        </button>
+        <span id="copy-status" class="copy-status" role="status"></span>
+      </p>
+    </>
+  );
+}

@@ -1,6 +1,6 @@
 import type { ApiKey } from '@brand/proto/access/v1';
 import { ENVIRONMENTS } from '@brand/shared/enums';
-import { Csrf, Layout, Notice, type Viewer } from '../../views/layout';
+import { Csrf, Layout, Notice, SecretShownOnce, type Viewer } from '../../views/layout';
 import { formatTime } from '../../views/format';
 
 export interface KeysPageProps {
@@ -182,25 +182,10 @@ export function KeyCreatedPage(props: {
       {created ? (
         <>
           <h1>Your new key “{created.name}”</h1>
-          <Notice tone="warn">
+          <SecretShownOnce secret={created.secret} copyLabel="Copy key">
             This is the only time the key is shown. Copy it now and store it in your secret manager:
             reloading this page will not show it again.
-          </Notice>
-          <code id="new-secret" class="secret">
-            {created.secret}
-          </code>
-          <p class="actions">
-            <button
-              type="button"
-              class="secondary"
-              data-copy-target="new-secret"
-              data-copy-status="copy-status"
-              hidden
-            >
-              Copy key
-            </button>
-            <span id="copy-status" class="copy-status" role="status"></span>
-          </p>
+          </SecretShownOnce>
           <h2>Keep it safe</h2>
           <p>
             Keep keys on servers only: never in browser code, public widgets, repositories,

@@ -1,7 +1,7 @@
 import type { Receiver } from '@brand/proto/webhooks/v1';
 import { EVENT_TYPES } from '@brand/shared/enums';
 import { formatTime } from '../../views/format';
-import { Csrf, Layout, Notice, type Viewer } from '../../views/layout';
+import { Csrf, Layout, Notice, SecretShownOnce, type Viewer } from '../../views/layout';
 
 export interface ReceiverFormValues {
   url?: string;
@@ -162,25 +162,10 @@ export function SecretCreatedPage(props: {
       {created ? (
         <>
           <h1>Receiver “{created.label}” added</h1>
-          <Notice tone="warn">
+          <SecretShownOnce secret={created.secret} copyLabel="Copy secret">
             This is the only time its signing secret is shown. Store it where the receiver reads its
             configuration: reloading this page will not show it again.
-          </Notice>
-          <code id="new-secret" class="secret">
-            {created.secret}
-          </code>
-          <p class="actions">
-            <button
-              type="button"
-              class="secondary"
-              data-copy-target="new-secret"
-              data-copy-status="copy-status"
-              hidden
-            >
-              Copy secret
-            </button>
-            <span id="copy-status" class="copy-status" role="status"></span>
-          </p>
+          </SecretShownOnce>
           <p>
             The receiver verifies every delivery with it (HMAC-SHA256 over{' '}
             <code>timestamp.body</code>). Keep it server-side, never in browser code, repositories,

@@ -3,3 +3,4 @@ export {
   type GrpcServiceSettings,
   type ListeningGrpcService,
 } from './listenGrpcService';
+export { closeHttpServer, listenHttp } from './httpServer';

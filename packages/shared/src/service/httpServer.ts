@@ -1,0 +1,19 @@
+import type { Server } from 'node:http';
+
+/** Listens and resolves with the bound port (port 0: one the OS chose). */
+export function listenHttp(server: Server, port: number, host: string): Promise<number> {
+  return new Promise((resolve) => {
+    server.listen(port, host, () => {
+      const address = server.address();
+      resolve(typeof address === 'object' && address ? address.port : port);
+    });
+  });
+}
+
+/** Stops listening and drops every connection, idle or not (the operations listener's end). */
+export function closeHttpServer(server: Server): Promise<void> {
+  return new Promise((resolve) => {
+    server.close(() => resolve());
+    server.closeAllConnections();
+  });
+}

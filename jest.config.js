@@ -53,6 +53,22 @@ module.exports = {
         // the scripts developers run (scripts/up.sh's supervisor)
         '<rootDir>/test/scripts/**/*.test.ts',
       ],
+      // minutes-long outage tests (*.long.test.ts) run with the full fault suite (project long)
+      testPathIgnorePatterns: ['\\.long\\.test\\.ts$'],
+      moduleNameMapper,
+      transform,
+      testEnvironment: 'node',
+      globalSetup: '<rootDir>/packages/testkit/src/globalSetup.ts',
+      globalTeardown: '<rootDir>/packages/testkit/src/globalTeardown.ts',
+    },
+    {
+      // Integration tests of long outages, each minutes of mostly waiting (a broker down for a
+      // burst, recovery after SIGKILLs on a broker of their own). `npm run test:faults` runs
+      // them after the fault suite; `npm test` runs the fault suite's short form, which injects
+      // the same faults (RELIABILITY.md).
+      displayName: 'long',
+      rootDir: __dirname,
+      testMatch: ['<rootDir>/{services/*,gateway}/test/integration/**/*.long.test.ts'],
       moduleNameMapper,
       transform,
       testEnvironment: 'node',

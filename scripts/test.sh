@@ -3,8 +3,7 @@
 # Installs dependencies, starts PostgreSQL/Redis if down and a Kafka broker if none is
 # listening (stopping it again afterwards), builds, runs the static checks (types, lint,
 # format, generated-code drift, OpenAPI lint), then the unit and integration tests
-# against real PostgreSQL, Redis and service processes (the gateway's twice: fast paths on,
-# then off), the console's browser tests in Debian's Chromium (installed with apt when
+# against real PostgreSQL, Redis and service processes, the console's browser tests in Debian's Chromium (installed with apt when
 # missing), then the short fault suite (RELIABILITY.md), then a smoke run of the benchmark
 # harness (BENCH_SMOKE=1). Safe to run repeatedly.
 set -Eeuo pipefail
@@ -49,27 +48,22 @@ npx --no-install jest --selectProjects integration --maxWorkers=2 "${jest_flags[
 # The console in a real browser: Debian's Chromium driven by playwright-core (issue 15).
 ensure_chromium
 say "browser tests (console, Chromium)"
-npx --no-install jest --selectProjects browser "${jest_flags[@]}"
-
-# The gateway's fast paths answer its common requests ahead of express; the tests above ran
-# with them on (the default). Its integration tests run once more with every request answered
-# by express (about 2 minutes), so both paths meet every assertion; fastPaths.comparison
-# holds the two to the same bytes in either run (docs/gateway.md, "Fast paths").
-say "gateway integration tests with the fast paths off (GATEWAY_FAST_PATHS=off)"
-GATEWAY_FAST_PATHS=off npx --no-install jest --selectProjects integration --maxWorkers=2 \
-  "${jest_flags[@]}" gateway/test/integration
+# two workers: each file has its own stack and browser, and much of a page test is waiting
+npx --no-install jest --selectProjects browser --maxWorkers=2 "${jest_flags[@]}"
 
 # --- the fault suite, short (issue 19; RELIABILITY.md) -----------------------------------
-# The whole system on a PostgreSQL, Redis and Kafka of its own under steady traffic, with four
-# faults injected one at a time (webhooks SIGKILL, broker SIGKILL, an empty Redis restart, a
-# receiver answering 500 then 200), about 3 minutes; it prints its table. The full suite, nine
-# faults, is `npm run test:faults`.
+# The whole system on a PostgreSQL, Redis and Kafka of its own under steady traffic (REST and
+# MCP walking by cursor), with five faults injected one at a time (webhooks SIGKILL, records
+# SIGKILL mid-walk, broker SIGKILL, an empty Redis restart, a receiver answering 500 then 200),
+# a little over 3 minutes; it prints its table. The full suite is `npm run test:faults`, which
+# also runs the minutes-long outage tests (*.long.test.ts, jest project long).
 say "fault suite, short (FAULTS=short; the full one is npm run test:faults)"
 FAULTS=short BRAND_TEST_SKIP_BUILD=1 npx --no-install jest --selectProjects faults "${jest_flags[@]}"
 
 # --- benchmark harness smoke run (issue 10) ---------------------------------------------
-# Not the speed targets: a short BENCH_SMOKE run (about 25 s) proving `npm run bench` still
-# works end to end (B0 and the system up, every answer a full page, Redis in the path, exact
+# Not the speed targets: a short BENCH_SMOKE run (about 25 s on a quiet machine) proving `npm run bench` still
+# works end to end (B0 and the system up, a short walk of every resource by cursor on each
+# server with wrk, installed when missing; every answer a full page, Redis in the path, exact
 # rows read, campaign plans new and replayed, a handful of business changes delivered through
 # Kafka to the HTTPS receivers, cleanup). The full benchmark is `npm run bench` (BENCHMARKS.md).
 say "benchmark harness smoke run (BENCH_SMOKE=1, build already done)"

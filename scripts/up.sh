@@ -82,7 +82,9 @@ supervise console "$LOG_DIR/console.log" -- env HTTP_PORT="$CONSOLE_PORT" HTTP_H
   METRICS_PORT="$CONSOLE_METRICS_PORT" node console/dist/main.js
 
 say "seeding demo data"
-seed_json=$(npx --no-install brandctl seed --json)
+# The demo key is kept in .local/demo-key.env (mode 600) and reused while it is live, so
+# running up again leaves one live "Demo integration" key, not one more per run.
+seed_json=$(npx --no-install brandctl seed --json --key-file "$REPO_ROOT/.local/demo-key.env")
 demo_key=$(node -e 'const s=JSON.parse(process.argv[1]); process.stdout.write(s.key.secret)' "$seed_json")
 plan_request_id=$(node -e 'process.stdout.write(require("node:crypto").randomUUID())')
 demo_brand=$(node -e 'const s=JSON.parse(process.argv[1]); process.stdout.write(s.brand.name + " (" + s.brand.id + ")")' "$seed_json")
@@ -140,7 +142,7 @@ cat <<EOF
   with its text beside it: cat "\$(ls -t $MAILBOX_DIR/*.txt | head -1)"
 
   Demo brand: $demo_brand
-  Demo key (shown once; keep keys on servers): $demo_key
+  Demo key (kept in .local/demo-key.env and reused by the next run; keep keys on servers): $demo_key
 
   Try it:
     curl -s '$gateway_url/api/v1/campaigns?limit=2' -H 'Authorization: Bearer $demo_key'

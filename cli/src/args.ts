@@ -46,3 +46,22 @@ const MAX_PAGE = 200;
 /** --limit: a whole number from 1 to 200. */
 export const parseLimit = (value: string): number =>
   positiveInteger(value, `a whole number from 1 to ${MAX_PAGE}`, MAX_PAGE);
+
+const DURATION_UNITS_MS = { m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
+
+/** --in: a duration such as 30m, 1h, 24h or 7d, in milliseconds. */
+export function parseDuration(value: string): number {
+  const m = /^(\d{1,4})([mhd])$/.exec(value.trim());
+  const ms = m ? Number(m[1]) * DURATION_UNITS_MS[m[2] as keyof typeof DURATION_UNITS_MS] : 0;
+  if (ms <= 0) throw new InvalidArgumentError('must be a duration such as 30m, 1h, 24h or 7d.');
+  return ms;
+}
+
+/**
+ * --since: an RFC 3339 time as is (the service checks it), or a duration back from now
+ * (6h, 3d) made into one, so a preview and the recovery after it name the same instant.
+ */
+export function parseSince(value: string, now = new Date()): string {
+  if (!/^\d{1,4}[mhd]$/.test(value.trim())) return value.trim();
+  return `${new Date(now.getTime() - parseDuration(value)).toISOString().slice(0, 19)}Z`;
+}

@@ -1,4 +1,5 @@
 import { AccessServiceClient } from '@brand/proto/access/v1';
+import { UsageServiceClient } from '@brand/proto/access/v1/usage';
 import { PlansServiceClient } from '@brand/proto/plans/v1';
 import { RecordsServiceClient } from '@brand/proto/records/v1';
 import { WebhooksServiceClient } from '@brand/proto/webhooks/v1';
@@ -11,6 +12,8 @@ export interface Backend {
   /** Where the clients connect, for messages ("cannot reach ... at <addr>"). */
   address: string;
   access: Caller<AccessServiceClient>;
+  /** Usage and the request log (records' UsageService). */
+  usage: Caller<UsageServiceClient>;
   records: Caller<RecordsServiceClient>;
   /** The plans service (its own address: PLANS_GRPC_ADDR, --plans). */
   plans: Caller<PlansServiceClient>;
@@ -36,11 +39,13 @@ export function createBackend(settings: Settings): Backend {
   const call = { deadlineMs: settings.timeoutMs, token };
   const records = connectClient(RecordsServiceClient, settings.recordsAddr);
   const access = connectClient(AccessServiceClient, settings.recordsAddr, records);
+  const usage = connectClient(UsageServiceClient, settings.recordsAddr, records);
   const plans = connectClient(PlansServiceClient, settings.plansAddr);
   const webhooks = connectClient(WebhooksServiceClient, settings.webhooksAddr);
   return {
     address: settings.recordsAddr,
     access: createCaller(access, call),
+    usage: createCaller(usage, call),
     records: createCaller(records, call),
     plans: createCaller(plans, call),
     webhooks: createCaller(webhooks, call),

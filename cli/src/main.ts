@@ -7,6 +7,7 @@ import { registerMemberCommands } from './commands/member';
 import { registerPlanCommands } from './commands/plan';
 import { registerReceiverCommands } from './commands/receiver';
 import { registerSeedCommand } from './commands/seed';
+import { registerUsageCommands } from './commands/usage';
 import { EXIT } from './failure';
 import {
   DEFAULT_PLANS_ADDR,
@@ -50,6 +51,7 @@ function buildProgram(): Command {
   registerBrandCommands(program);
   registerMemberCommands(program);
   registerKeyCommands(program);
+  registerUsageCommands(program);
   registerReceiverCommands(program);
   registerSeedCommand(program);
   registerChangeCommands(program);

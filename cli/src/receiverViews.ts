@@ -1,18 +1,17 @@
-import { DeliveryStatus, type Delivery, type Receiver } from '@brand/proto/webhooks/v1';
-import { EVENT_TYPES } from '@brand/shared/enums';
+import type { Receiver, SecretRotation } from '@brand/proto/webhooks/v1';
 import { formatFields, formatTable, shortTime, yesNo } from './output';
+import { eventName, orNull, statusOrNull, statusWord } from './viewWords';
 
-/** JSON shapes of receivers and deliveries: event types and statuses as words. */
-const eventName = (value: number): string => EVENT_TYPES.fromProto(value) ?? 'unspecified';
-
-const STATUS_WORDS: Record<number, string> = {
-  [DeliveryStatus.DELIVERY_STATUS_PENDING]: 'pending',
-  [DeliveryStatus.DELIVERY_STATUS_SUCCEEDED]: 'succeeded',
-  [DeliveryStatus.DELIVERY_STATUS_FAILED]: 'failed',
-};
-const statusWord = (value: number): string => STATUS_WORDS[value] ?? 'unspecified';
-const orNull = (v: string): string | null => (v === '' ? null : v);
-const statusOrNull = (v: number): number | null => (v === 0 ? null : v);
+/** A pending rotation as JSON (never a secret): its switch time and its latest Test. */
+const rotationJson = (r: SecretRotation) => ({
+  created_at: r.created_at,
+  created_by: r.created_by,
+  switch_at: orNull(r.switch_at),
+  test_delivery_id: orNull(r.test_delivery_id),
+  test_status: r.test_delivery_id === '' ? null : statusWord(r.test_status),
+  test_last_status: statusOrNull(r.test_last_status),
+  test_last_error: orNull(r.test_last_error),
+});
 
 /** A receiver as JSON: never the secret (the proto message has no field for it). */
 export const receiverJson = (r: Receiver) => ({
@@ -26,33 +25,37 @@ export const receiverJson = (r: Receiver) => ({
   last_status: statusOrNull(r.last_status),
   last_delivery_at: orNull(r.last_delivery_at),
   failure_count: r.failure_count,
+  failing_since: orNull(r.failing_since),
+  last_error: orNull(r.last_error),
+  disabled_by_service: r.disabled_by_service,
+  disabled_at: orNull(r.disabled_at),
+  rotation: r.rotation ? rotationJson(r.rotation) : null,
   created_at: r.created_at,
   created_by: r.created_by,
 });
 
-export const deliveryJson = (d: Delivery) => ({
-  id: d.id,
-  event_id: d.event_id,
-  receiver_id: d.receiver_id,
-  brand_id: d.brand_id,
-  event_type: eventName(d.event_type),
-  test: d.test,
-  status: statusWord(d.status),
-  attempt_count: d.attempt_count,
-  next_attempt_at: orNull(d.next_attempt_at),
-  last_status: statusOrNull(d.last_status),
-  last_error: orNull(d.last_error),
-  created_at: d.created_at,
-  completed_at: orNull(d.completed_at),
-  attempts: d.attempts.map((a) => ({
-    number: a.number,
-    started_at: a.started_at,
-    duration_ms: a.duration_ms,
-    status_code: statusOrNull(a.status_code),
-    error_class: orNull(a.error_class),
-    excerpt: orNull(a.excerpt),
-  })),
-});
+/** "pending since 14:00Z, switch at 15:00Z; test: succeeded (200)". */
+function rotationText(r: SecretRotation): string {
+  const when = r.switch_at === '' ? 'switch not scheduled' : `switch at ${shortTime(r.switch_at)}`;
+  const test =
+    r.test_delivery_id === ''
+      ? 'not tested with the new secret yet'
+      : `test with the new secret ${statusWord(r.test_status)}` +
+        (r.test_last_error
+          ? ` (${r.test_last_error})`
+          : r.test_last_status
+            ? ` (${r.test_last_status})`
+            : '');
+  return `new secret since ${shortTime(r.created_at)}; ${when}; ${test}`;
+}
+
+/** "yes", "no (by the service: gone ...)" or "no (disabled by an owner)". */
+function enabledText(r: Receiver): string {
+  if (r.enabled) return 'yes';
+  const reason = r.disabled_reason || 'disabled';
+  const by = r.disabled_by_service ? 'by the service: ' : '';
+  return `no (${by}${reason}${r.disabled_at ? `, ${shortTime(r.disabled_at)}` : ''})`;
+}
 
 const lastText = (status: number, at: string): string =>
   at === '' ? 'never' : `${status === 0 ? 'no response' : status} at ${shortTime(at)}`;
@@ -64,9 +67,15 @@ export function receiverFields(r: Receiver): string {
     ['url', r.url],
     ['label', r.label],
     ['events', r.events.map(eventName).join(', ')],
-    ['enabled', r.enabled ? 'yes' : `no (${r.disabled_reason || 'disabled'})`],
+    ['enabled', enabledText(r)],
     ['last delivery', lastText(r.last_status, r.last_delivery_at)],
-    ['failures', String(r.failure_count)],
+    [
+      'failures',
+      r.failing_since
+        ? `${r.failure_count} in a row, failing since ${shortTime(r.failing_since)}: ${r.last_error}`
+        : String(r.failure_count),
+    ],
+    ['secret rotation', r.rotation ? rotationText(r.rotation) : 'none'],
     ['created', `${shortTime(r.created_at)} by ${r.created_by}`],
   ];
   return formatFields(fields);
@@ -74,7 +83,17 @@ export function receiverFields(r: Receiver): string {
 
 export function receiverTable(receivers: Receiver[]): string {
   return formatTable(
-    ['ID', 'LABEL', 'URL', 'EVENTS', 'ENABLED', 'LAST STATUS', 'LAST DELIVERY', 'FAILURES'],
+    [
+      'ID',
+      'LABEL',
+      'URL',
+      'EVENTS',
+      'ENABLED',
+      'LAST STATUS',
+      'LAST DELIVERY',
+      'FAILURES',
+      'FAILING SINCE',
+    ],
     receivers.map((r) => [
       r.id,
       r.label,
@@ -84,52 +103,15 @@ export function receiverTable(receivers: Receiver[]): string {
       r.last_status === 0 ? '-' : String(r.last_status),
       shortTime(r.last_delivery_at),
       String(r.failure_count),
+      r.failing_since ? shortTime(r.failing_since) : '-',
     ]),
   );
-}
-
-export function deliveryTable(deliveries: Delivery[]): string {
-  return formatTable(
-    [
-      'ID',
-      'EVENT',
-      'TYPE',
-      'TEST',
-      'STATUS',
-      'ATTEMPTS',
-      'LAST STATUS',
-      'NEXT ATTEMPT',
-      'LAST ERROR',
-    ],
-    deliveries.map((d) => [
-      d.id,
-      d.event_id,
-      eventName(d.event_type),
-      yesNo(d.test),
-      statusWord(d.status),
-      String(d.attempt_count),
-      d.last_status === 0 ? '-' : String(d.last_status),
-      shortTime(d.next_attempt_at),
-      d.last_error || '-',
-    ]),
-  );
-}
-
-export function deliveryFields(d: Delivery): string {
-  return formatFields([
-    ['id', d.id],
-    ['event', `${d.event_id} (${eventName(d.event_type)}${d.test ? ', test' : ''})`],
-    ['receiver', d.receiver_id],
-    ['status', statusWord(d.status)],
-    ['attempts', String(d.attempt_count)],
-    ['next attempt', shortTime(d.next_attempt_at)],
-  ]);
 }
 
 /** The one and only display of a signing secret, with the same warning as key secrets. */
-export function signingSecretBlock(secret: string): string {
+export function signingSecretBlock(secret: string, title = 'Signing secret'): string {
   return [
-    'Signing secret (shown once):',
+    `${title} (shown once):`,
     '',
     `    ${secret}`,
     '',

@@ -81,3 +81,9 @@ export async function runCommand(
     backend?.close();
   }
 }
+
+/** Runs a receiver command against the webhooks service (its address in failures). */
+export const onWebhooks = (
+  cmd: Command,
+  handler: (ctx: CommandContext) => Promise<Rendered>,
+): Promise<void> => runCommand(cmd, handler, undefined, 'webhooks');

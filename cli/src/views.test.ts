@@ -29,6 +29,8 @@ describe('views', () => {
       environment: 'live',
       last_used_at: null,
       revoked_at: null,
+      expires_at: null,
+      replaced_by: null,
     });
   });
 
@@ -49,6 +51,7 @@ describe('views', () => {
       'CREATED BY',
       'LAST USED',
       'REVOKED',
+      'EXPIRES',
     ]);
     expect(row!.split(/\s{2,}/)).toEqual([
       'key_1',
@@ -58,6 +61,7 @@ describe('views', () => {
       'read records, campaigns:prepare',
       '2025-01-31 09:15:02Z',
       'ana@acme.test',
+      '-',
       '-',
       '-',
     ]);

@@ -41,6 +41,8 @@ export const keyJson = (k: ApiKey) => ({
   created_by: k.created_by,
   last_used_at: k.last_used_at ?? null,
   revoked_at: k.revoked_at ?? null,
+  expires_at: k.expires_at ?? null,
+  replaced_by: k.replaced_by ?? null,
 });
 
 export function brandFields(b: Brand, owner?: Member): string {
@@ -77,12 +79,25 @@ export function keyFields(k: ApiKey): string {
     ['created', `${shortTime(k.created_at)} by ${k.created_by}`],
   ];
   if (k.revoked_at) fields.push(['revoked', shortTime(k.revoked_at)]);
+  if (k.expires_at) fields.push(['expires', shortTime(k.expires_at)]);
+  if (k.replaced_by) fields.push(['replaced by', k.replaced_by]);
   return formatFields(fields);
 }
 
 export function keyTable(keys: ApiKey[]): string {
   return formatTable(
-    ['ID', 'PREFIX', 'NAME', 'ENV', 'PERMISSIONS', 'CREATED', 'CREATED BY', 'LAST USED', 'REVOKED'],
+    [
+      'ID',
+      'PREFIX',
+      'NAME',
+      'ENV',
+      'PERMISSIONS',
+      'CREATED',
+      'CREATED BY',
+      'LAST USED',
+      'REVOKED',
+      'EXPIRES',
+    ],
     keys.map((k) => [
       k.id,
       k.prefix,
@@ -93,6 +108,7 @@ export function keyTable(keys: ApiKey[]): string {
       k.created_by,
       shortTime(k.last_used_at),
       shortTime(k.revoked_at),
+      shortTime(k.expires_at),
     ]),
   );
 }

@@ -1,29 +1,13 @@
 import path from 'node:path';
 import express, { type Express } from 'express';
-import type { Logger } from '@brand/shared/logger';
-import type { ConsoleClients } from './clients/consoleClients';
+import type { ConsoleDeps } from './consoleDeps';
 import { originCheck } from './csrf/originCheck';
 import { ConsoleHttpError } from './http/consoleHttpError';
 import { securityHeaders } from './http/securityHeaders';
-import type { SignInMailer } from './mail/signInMail';
-import type { ConsoleMetrics } from './observability/metrics';
 import { registerBrands } from './pages/brands/route';
 import { errorPages } from './pages/errors/errorPage';
 import { registerBrandPages } from './pages/brandPages';
 import { registerSignIn } from './pages/signIn/route';
-import type { OneTimeReveal } from './reveal/oneTimeReveal';
-
-export interface ConsoleDeps {
-  log: Logger;
-  clients: ConsoleClients;
-  mailer: SignInMailer;
-  reveal: OneTimeReveal;
-  metrics: ConsoleMetrics;
-  /** CONSOLE_PUBLIC_URL's origin, e.g. "https://console.example.com". */
-  publicOrigin: string;
-  gatewayUrl: string;
-  trustProxy: boolean | number | string[];
-}
 
 /** Where the stylesheet and the two small scripts live (console/public). */
 const PUBLIC_DIR = path.resolve(__dirname, '../public');

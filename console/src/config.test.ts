@@ -13,6 +13,20 @@ describe('console config', () => {
     expect(c.HTTP_PORT).toBe(8090);
     expect(c.METRICS_PORT).toBe(9468);
     expect(c.METRICS_HOST).toBe('127.0.0.1');
+    expect(c.SIGN_IN_MAIL_POLL_MS).toBe(1_000);
+    expect(c.RECEIVER_NOTICE_INTERVAL_MS).toBe(15_000);
+    expect(c.RECEIVER_NOTICE_LEASE_MS).toBe(60_000);
+  });
+
+  it('bounds the receiver-notice lease as the webhooks service does (1 s to 10 min)', () => {
+    expect(
+      loadConsoleConfig({ ...base, RECEIVER_NOTICE_LEASE_MS: '5000' }).RECEIVER_NOTICE_LEASE_MS,
+    ).toBe(5_000);
+    for (const bad of ['999', '600001', '0', 'soon']) {
+      expect(() => loadConsoleConfig({ ...base, RECEIVER_NOTICE_LEASE_MS: bad })).toThrow(
+        /RECEIVER_NOTICE_LEASE_MS/,
+      );
+    }
   });
 
   it('admits plain HTTP only on loopback, where browsers still keep Secure cookies', () => {

@@ -36,6 +36,15 @@ const ConsoleEnv = z
     /** Where sign-in links are sent from: smtp://host:port or smtps://user:pass@host:465. */
     SMTP_URL: z.url(),
     MAIL_FROM: z.string().min(3).default('Brand Records <no-reply@localhost>'),
+    /** How often the console asks records for sign-in mails to send (they wait at most this). */
+    SIGN_IN_MAIL_POLL_MS: msEnv.default(1_000),
+    // Receiver notices: the owners' mail when the webhooks service disables a receiver
+    /** The pause between claims of notices when none are waiting. */
+    RECEIVER_NOTICE_INTERVAL_MS: msEnv.default(15_000),
+    /** How long a claim holds before another replica may take the notices (1 s .. 10 min). */
+    RECEIVER_NOTICE_LEASE_MS: msEnv
+      .default(60_000)
+      .refine((ms) => ms >= 1_000 && ms <= 600_000, 'must be from 1000 to 600000'),
     // Redis: the one-time reveal of new keys and signing secrets
     REDIS_URL: z.url().default('redis://127.0.0.1:6379'),
     REDIS_KEY_PREFIX: z.string().default('brs:'),

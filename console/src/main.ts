@@ -7,9 +7,14 @@ import { closeHttpServer, listenHttp } from '@brand/shared/service';
 import { exitOnStartupFailure, onShutdown } from '@brand/shared/shutdown';
 import { stopTelemetry } from '@brand/shared/telemetry';
 import { createConsoleApp } from './app';
+import { startPollLoop } from './background/pollLoop';
 import { createConsoleClients } from './clients/consoleClients';
 import { loadConsoleConfig, trustProxySetting } from './config';
+import { createMailSender } from './mail/mailSender';
 import { createSignInMailer } from './mail/signInMail';
+import { noticeSourceOf } from './notices/noticeSource';
+import { RECEIVER_NOTICE_BATCH, receiverNoticeTurn } from './notices/receiverNoticeTurn';
+import { SIGN_IN_MAIL_BATCH, signInMailTurn } from './mail/signInMailTurn';
 import { ConsoleMetrics } from './observability/metrics';
 import { createOpsApp } from './opsApp';
 import { OneTimeReveal } from './reveal/oneTimeReveal';
@@ -35,18 +40,43 @@ async function main(): Promise<void> {
     commandTimeoutMs: 2_000,
   });
   const metrics = new ConsoleMetrics();
+  const sender = createMailSender({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM });
   const mailer = createSignInMailer({
-    smtpUrl: config.SMTP_URL,
-    from: config.MAIL_FROM,
+    sender,
     publicOrigin,
     onOutcome: (outcome) => metrics.signInMails.inc({ outcome }),
   });
   const state = { accepting: true };
+  // Sign-in links are minted and mailed here, never on the answer's path (issue 23).
+  const signInMails = startPollLoop(signInMailTurn({ clients, mailer, publicOrigin, log }), {
+    intervalMs: config.SIGN_IN_MAIL_POLL_MS,
+    batchSize: SIGN_IN_MAIL_BATCH,
+    log,
+    what: 'sign-in mail',
+  });
+
+  // The owners' mail when the webhooks service disables a receiver (issue 24).
+  const notices = startPollLoop(
+    receiverNoticeTurn({
+      source: noticeSourceOf(clients),
+      sender,
+      publicOrigin,
+      log,
+      leaseMs: config.RECEIVER_NOTICE_LEASE_MS,
+      batchSize: RECEIVER_NOTICE_BATCH,
+      onOutcome: (outcome) => metrics.receiverNoticeMails.inc({ outcome }),
+    }),
+    {
+      intervalMs: config.RECEIVER_NOTICE_INTERVAL_MS,
+      batchSize: RECEIVER_NOTICE_BATCH,
+      log,
+      what: 'receiver notices',
+    },
+  );
 
   const app = createConsoleApp({
     log,
     clients,
-    mailer,
     reveal: new OneTimeReveal(redis, config.REDIS_KEY_PREFIX),
     metrics,
     publicOrigin,
@@ -85,7 +115,12 @@ async function main(): Promise<void> {
         }),
     },
     { name: 'close the operations listener', run: () => closeHttpServer(ops) },
-    { name: 'close gRPC channels and SMTP', run: () => (clients.close(), mailer.close()) },
+    {
+      name: 'stop mailing sign-in links (finish the turn in flight)',
+      run: () => signInMails.stop(),
+    },
+    { name: 'stop mailing receiver notices', run: () => notices.stop() },
+    { name: 'close gRPC channels and SMTP', run: () => (clients.close(), sender.close()) },
     { name: 'close redis', run: () => closeRedis(redis) },
     { name: 'flush traces', run: stopTelemetry },
   ]);

@@ -11,7 +11,14 @@ export interface Answer {
 
 export class ConsoleHttp {
   cookie = '';
-  constructor(readonly origin: string) {}
+  /**
+   * `clientIp`, when given, is sent as X-Forwarded-For: the address the console sees when it
+   * trusts its proxy (TRUST_PROXY), so one test can act as several clients.
+   */
+  constructor(
+    readonly origin: string,
+    readonly clientIp?: string,
+  ) {}
 
   async get(path: string): Promise<Answer> {
     return this.send('GET', path);
@@ -43,6 +50,7 @@ export class ConsoleHttp {
     if (this.cookie) headers.cookie = this.cookie;
     if (body !== undefined) headers['content-type'] = 'application/x-www-form-urlencoded';
     if (origin) headers.origin = origin;
+    if (this.clientIp) headers['x-forwarded-for'] = this.clientIp;
     const res = await fetch(`${this.origin}${path}`, { method, headers, body, redirect: 'manual' });
     for (const c of res.headers.getSetCookie()) {
       const [pair] = c.split(';');

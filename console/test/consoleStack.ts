@@ -29,13 +29,22 @@ export interface ConsoleStack {
   url: string;
   opsUrl: string;
   consoleProcess: ServiceProcess;
-  mailbox: DevMailbox;
+  /** Where the mailbox writes each message it accepts. */
+  mailDir: string;
   /** The test CA local HTTPS receivers use (the webhooks service trusts it). */
   ca: TestCa;
   /** The business-events topic records publishes to and webhooks consumes. */
   topic: string;
   /** The sign-in link of the newest mail to `email` not handed out before, waiting for it. */
   latestLink(email: string, after?: number, timeoutMs?: number): Promise<string>;
+  /** The sign-in links of every mail to `email` so far, oldest first. */
+  linksTo(email: string): string[];
+  /** The address of every mail so far (one entry per mail). */
+  recipients(): string[];
+  /** Stops the mailbox (the SMTP server refuses connections) until startMailbox(). */
+  stopMailbox(): Promise<void>;
+  /** Starts the mailbox again, on the same port and directory. */
+  startMailbox(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -51,29 +60,49 @@ async function freePort(): Promise<number> {
   });
 }
 
+/** An address nothing answers on: the services a sign-in-only stack leaves out. */
+const NOWHERE = '127.0.0.1:9';
+
 /**
  * Starts records, plans, webhooks (admitting local HTTPS receivers of a test CA), a gateway,
- * a dev mailbox in a temp directory and the built console pointed at all of them.
+ * a dev mailbox in a temp directory and the built console pointed at all of them. With
+ * `signInOnly`, only records, the mailbox and the console: all signing in needs, with nothing
+ * else competing for the CPU (the timing test).
  */
 export async function startConsoleStack(
-  opts: { recordsEnv?: Record<string, string>; consoleEnv?: Record<string, string> } = {},
+  opts: {
+    recordsEnv?: Record<string, string>;
+    webhooksEnv?: Record<string, string>;
+    consoleEnv?: Record<string, string>;
+    signInOnly?: boolean;
+  } = {},
 ): Promise<ConsoleStack> {
   const ca = createTestCa();
   const topic = uniqueTopic('console');
-  await createTopic(topic);
-  const stack = await startStack({
-    plans: true,
-    recordsEnv: {
-      KAFKA_BROKERS: testKafkaBrokers().join(','),
-      BUSINESS_EVENTS_TOPIC: topic,
-      ...opts.recordsEnv,
-    },
-    webhooks: { topic, groupId: uniqueConsumerGroup('console'), caFile: ca.caFile },
-  });
-  const mailbox = await startDevMailbox({
+  if (!opts.signInOnly) await createTopic(topic);
+  const stack = await startStack(
+    opts.signInOnly
+      ? { gateways: 0, recordsEnv: opts.recordsEnv }
+      : {
+          plans: true,
+          recordsEnv: {
+            KAFKA_BROKERS: testKafkaBrokers().join(','),
+            BUSINESS_EVENTS_TOPIC: topic,
+            ...opts.recordsEnv,
+          },
+          webhooks: {
+            topic,
+            groupId: uniqueConsumerGroup('console'),
+            caFile: ca.caFile,
+            env: opts.webhooksEnv,
+          },
+        },
+  );
+  let mailbox: DevMailbox | undefined = await startDevMailbox({
     dir: mkdtempSync(path.join(tmpdir(), 'console-mailbox-')),
     port: 0,
   });
+  const { dir: mailDir, port: mailPort } = mailbox;
   try {
     const handedOut = new Set<string>();
     const port = await freePort();
@@ -86,15 +115,19 @@ export async function startConsoleStack(
         HTTP_HOST: '127.0.0.1',
         METRICS_PORT: '0',
         CONSOLE_PUBLIC_URL: url,
-        GATEWAY_PUBLIC_URL: stack.gateway.url,
+        GATEWAY_PUBLIC_URL: stack.gateways[0]?.url ?? `http://${NOWHERE}`,
         RECORDS_GRPC_ADDR: stack.records.address,
-        PLANS_GRPC_ADDR: stack.plans!.address,
-        WEBHOOKS_GRPC_ADDR: stack.webhooks!.address,
+        PLANS_GRPC_ADDR: stack.plans?.address ?? NOWHERE,
+        WEBHOOKS_GRPC_ADDR: stack.webhooks?.address ?? NOWHERE,
         CONSOLE_TOKEN: TEST_CONSOLE_TOKEN,
-        SMTP_URL: `smtp://127.0.0.1:${mailbox.port}`,
+        SMTP_URL: `smtp://127.0.0.1:${mailPort}`,
         REDIS_URL: stack.redisUrl,
         REDIS_KEY_PREFIX: stack.redisKeyPrefix,
         LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'info',
+        // Mail goes out within a tenth of a second, so tests wait little for links.
+        SIGN_IN_MAIL_POLL_MS: '100',
+        // Without webhooks there are no receiver notices to ask for.
+        ...(opts.signInOnly ? { RECEIVER_NOTICE_INTERVAL_MS: '3600000' } : {}),
         ...opts.consoleEnv,
       },
     });
@@ -103,21 +136,30 @@ export async function startConsoleStack(
       url,
       opsUrl: `http://127.0.0.1:${String(consoleProcess.listening.ops_port)}`,
       consoleProcess,
-      mailbox,
+      mailDir,
       ca,
       topic,
       latestLink: async (email, after = 0, timeoutMs = 15_000) => {
-        const link = await latestLink(mailbox.dir, email, after, handedOut, timeoutMs);
+        const link = await latestLink(mailDir, email, after, handedOut, timeoutMs);
         handedOut.add(link);
         return link;
+      },
+      linksTo: (email) => mailsTo(mailDir, email).map((m) => m.link),
+      recipients: () => readMails(mailDir).map((m) => m.to),
+      async stopMailbox() {
+        await mailbox?.close();
+        mailbox = undefined;
+      },
+      async startMailbox() {
+        mailbox ??= await startDevMailbox({ dir: mailDir, port: mailPort });
       },
       async close() {
         if (process.env.CONSOLE_TEST_LOGS)
           process.stdout.write(`${consoleProcess.logs().join('\n')}\n`);
         await consoleProcess.stop('SIGTERM', 5_000);
-        await mailbox.close();
+        await mailbox?.close();
         await stack.close();
-        await deleteTopic(topic).catch(() => undefined);
+        if (!opts.signInOnly) await deleteTopic(topic).catch(() => undefined);
         ca.remove();
       },
     };
@@ -126,6 +168,29 @@ export async function startConsoleStack(
     await stack.close();
     throw err;
   }
+}
+
+/** Every mail in `dir`, oldest first: its address, its time and the sign-in link in it. */
+function readMails(dir: string): { to: string; mtimeMs: number; link: string | undefined }[] {
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.eml'))
+    .sort()
+    .map((file) => {
+      const full = path.join(dir, file);
+      const raw = readFileSync(full, 'utf8');
+      const to = (/^To: (.*)$/im.exec(raw)?.[1] ?? '').trim().replace(/^<(.*)>$/, '$1');
+      // Quoted-printable soft line breaks ("=\r\n") may split a long link.
+      const body = raw.replace(/=\r?\n/g, '');
+      const link = /(https?:\/\/\S+\/sign-in\/[A-Za-z0-9_-]+)/.exec(body)?.[1];
+      return { to, mtimeMs: statSync(full).mtimeMs, link };
+    });
+}
+
+/** The mails to `email` in `dir` that carry a link, oldest first. */
+function mailsTo(dir: string, email: string): { mtimeMs: number; link: string }[] {
+  return readMails(dir).flatMap((m) =>
+    m.to === email && m.link ? [{ mtimeMs: m.mtimeMs, link: m.link }] : [],
+  );
 }
 
 /**
@@ -142,25 +207,11 @@ async function latestLink(
   let link = '';
   await waitFor(
     () => {
-      const files = readdirSync(dir)
-        .filter((f) => f.endsWith('.eml'))
-        .sort()
-        .reverse();
-      for (const file of files) {
-        const full = path.join(dir, file);
-        if (statSync(full).mtimeMs < after) continue;
-        const raw = readFileSync(full, 'utf8');
-        const to = /^To: (.*)$/im.exec(raw)?.[1] ?? '';
-        if (!to.includes(email)) continue;
-        // Quoted-printable soft line breaks ("=\r\n") may split a long link.
-        const body = raw.replace(/=\r?\n/g, '');
-        const found = /(https?:\/\/\S+\/sign-in\/[A-Za-z0-9_-]+)/.exec(body)?.[1];
-        if (found && !handedOut.has(found)) {
-          link = found;
-          return true;
-        }
-      }
-      return false;
+      const fresh = mailsTo(dir, email)
+        .reverse()
+        .find((m) => m.mtimeMs >= after && !handedOut.has(m.link));
+      link = fresh?.link ?? '';
+      return fresh !== undefined;
     },
     { timeoutMs, what: `a sign-in mail to ${email}` },
   );

@@ -1,26 +1,28 @@
 import type { RequestListener } from 'node:http';
 import express, { type Express } from 'express';
 import { AppError, quoteInput } from '@brand/shared/errors';
-import type { Endpoint, FastPath } from './endpoints/endpoint';
+import type { Endpoint, LeanPath } from './endpoints/endpoint';
 import { createEndpoints, type EndpointDeps } from './endpoints/endpoints';
 import type { ErrorSender } from './http/errorResponse';
 import { errorAnswer, errorHandler, sendersByPath, type ErrorAnswer } from './http/errorHandler';
 import type { GatewayMetrics } from './observability/metrics';
 import { createRequestPrelude } from './prelude/requestPrelude';
+import type { UsageRecorder } from './usage/usageRecorder';
 
 export interface GatewayDeps extends EndpointDeps {
   metrics: GatewayMetrics;
   trustProxy: boolean | number | string[];
   accessLog: boolean;
-  /** Serve the common requests by the endpoints' fast paths (GATEWAY_FAST_PATHS); else all by express. */
-  fastPaths: boolean;
+  /** Usage counting (issue 26). */
+  usage?: UsageRecorder;
 }
 
 /**
  * The public listener: every request goes through the request prelude (request id, security
  * headers, access log, metrics, the duplicate-header refusal; prelude/requestPrelude.ts), then
- * to the first endpoint fast path that takes it, else to the express application, which
- * answers everything. Errors are answered in one way whoever raised them (errorAnswer).
+ * to the endpoint lean path whose request it is (every list request, REST and MCP), else to
+ * the express application (the rest of the surface, and unmatched routes). Errors are answered
+ * in one way whoever raised them (errorAnswer).
  */
 export function createGatewayListener(deps: GatewayDeps): RequestListener {
   const endpoints = createEndpoints(deps);
@@ -32,16 +34,15 @@ export function createGatewayListener(deps: GatewayDeps): RequestListener {
     accessLog: deps.accessLog,
     health: deps.health,
     refuse: answerError,
+    usage: deps.usage,
   });
-  const fastPaths: FastPath[] = deps.fastPaths
-    ? endpoints.flatMap((e) => (e.fastPath ? [e.fastPath] : []))
-    : [];
+  const leanPaths: LeanPath[] = endpoints.flatMap((e) => (e.lean ? [e.lean] : []));
 
   return (req, res) => {
     const scope = prelude(req, res);
     if (scope === undefined) return;
-    for (const fastPath of fastPaths) {
-      const answering = fastPath(req, res, scope, app);
+    for (const lean of leanPaths) {
+      const answering = lean(req, res, scope);
       if (answering !== undefined) {
         void answering.catch((err: unknown) => answerError(req, res, err));
         return;
@@ -63,7 +64,7 @@ function createApp(
   app.set('trust proxy', trustProxy);
 
   const router = express.Router();
-  for (const endpoint of endpoints) endpoint.mount(router);
+  for (const endpoint of endpoints) endpoint.mount?.(router);
   app.use(router);
 
   app.use((req) => {

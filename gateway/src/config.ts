@@ -42,8 +42,21 @@ const GatewayEnv = z.object({
   PLANS_GRPC_ADDR: z.string().default('127.0.0.1:50052'),
   /** The credential this gateway presents on every gRPC call (docs/internals.md "Internal credentials"). */
   INTERNAL_TOKEN: z.string().min(32),
-  /** Deadline of every call to a backing service. */
+  /** Deadline of every call to a backing service (and of every page on a page stream). */
   GRPC_DEADLINE_MS: msEnv.default(3_000),
+  // Page streams to records (docs/internals.md "The page hop")
+  /** Long-lived page streams kept open to each records replica (address). */
+  PAGE_STREAMS_PER_ADDRESS: z.coerce.number().int().min(1).max(16).default(2),
+  /** Pages in flight on one stream; more wait in the queue below (back-pressure). */
+  PAGE_STREAM_MAX_IN_FLIGHT: z.coerce.number().int().min(1).max(1_000).default(64),
+  /** Pages that may wait for room on a stream; past it a page is 503 at once. */
+  PAGE_STREAM_MAX_QUEUED: z.coerce.number().int().min(0).max(100_000).default(1_000),
+  /** A stream is replaced after this long (±20%), so new connections and replicas get traffic. */
+  PAGE_STREAM_MAX_AGE_MS: msEnv.default(60_000),
+  /** How often RECORDS_GRPC_ADDR is resolved again to find replicas added or gone. */
+  RECORDS_RESOLVE_INTERVAL_MS: msEnv.default(5_000),
+  /** Times a page is sent again on another stream after its stream broke (reads are idempotent). */
+  PAGE_STREAM_MAX_FAILOVERS: z.coerce.number().int().min(0).max(5).default(2),
   // Redis (rate limits, revocation announcements)
   REDIS_URL: z.string().url().default('redis://127.0.0.1:6379'),
   REDIS_KEY_PREFIX: z.string().default('brs:'),
@@ -82,12 +95,17 @@ const GatewayEnv = z.object({
     .int()
     .min(1_024)
     .default(256 * 1024),
-  /**
-   * Serve the common requests (a page from a known key, a lone MCP list call) by the
-   * endpoints' fast paths ahead of express (on, the default), or every request by express
-   * (off: the reference behaviour, for tests and for ruling the fast paths out).
-   */
-  GATEWAY_FAST_PATHS: boolEnv.default(true),
+  // Usage counting (issue 26; docs/console.md "Usage")
+  /** How often each gateway sends its usage counts and refused requests to records. */
+  USAGE_FLUSH_INTERVAL_MS: msEnv.default(5_000),
+  /** Attempts of one flush before its batch is dropped (usage_dropped_total). */
+  USAGE_FLUSH_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(10).default(3),
+  /** Distinct usage buckets (brand, key, minute, surface, outcome) held between flushes. */
+  USAGE_MAX_BUCKETS: z.coerce.number().int().min(1).max(10_000).default(10_000),
+  /** Refused requests held between flushes for the request log. */
+  USAGE_MAX_LOG_ENTRIES: z.coerce.number().int().min(1).max(5_000).default(1_000),
+  /** Client addresses remembered with the brand they were admitted for (24 hours). */
+  USAGE_MAX_ADDRESSES: z.coerce.number().int().min(1).default(5_000),
   // Process
   LOG_LEVEL: logLevelEnv.default('info'),
   /** Log one line per request (method, path, status, duration, brand). */

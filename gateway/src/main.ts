@@ -9,6 +9,7 @@ import { exitOnStartupFailure, onShutdown } from '@brand/shared/shutdown';
 import { createGatewayListener } from './app';
 import { createOpsApp } from './opsApp';
 import { AccessGate } from './auth/accessGate';
+import { clientAddressOf } from './auth/requestAddress';
 import { Authenticator } from './auth/authenticator';
 import { KeyCache } from './auth/keyCache';
 import { listenForRevocations } from './auth/revocationListener';
@@ -23,6 +24,11 @@ import { AdmissionLedger } from './ratelimit/admissionLedger';
 import { MemorySlidingWindowLimiter } from './ratelimit/memoryLimiter';
 import { RedisSlidingWindowLimiter } from './ratelimit/redisLimiter';
 import { ResilientLimiter } from './ratelimit/resilientLimiter';
+import { MCP_PATH } from './endpoints/mcp/rpcAnswers';
+import { AddressBrands } from './usage/addressBrands';
+import { UsageBuffer } from './usage/usageBuffer';
+import { UsageFlusher } from './usage/usageFlusher';
+import { UsageRecorder } from './usage/usageRecorder';
 
 /** Composition root: the only place that reads process.env and listens. */
 async function main(): Promise<void> {
@@ -30,9 +36,20 @@ async function main(): Promise<void> {
   const config = loadGatewayConfig(process.env);
   const log = createLogger({ service: 'gateway', level: config.LOG_LEVEL });
 
+  const metrics = new GatewayMetrics();
   const records = createRecordsApi(config.RECORDS_GRPC_ADDR, {
     deadlineMs: config.GRPC_DEADLINE_MS,
     token: config.INTERNAL_TOKEN,
+    log,
+    pageStreams: {
+      streamsPerAddress: config.PAGE_STREAMS_PER_ADDRESS,
+      maxInFlightPerStream: config.PAGE_STREAM_MAX_IN_FLIGHT,
+      maxQueued: config.PAGE_STREAM_MAX_QUEUED,
+      maxAgeMs: config.PAGE_STREAM_MAX_AGE_MS,
+      resolveIntervalMs: config.RECORDS_RESOLVE_INTERVAL_MS,
+      maxFailovers: config.PAGE_STREAM_MAX_FAILOVERS,
+    },
+    observe: (stats) => metrics.observePageStreams(stats),
   });
   const plans = createPlansApi(config.PLANS_GRPC_ADDR, {
     deadlineMs: config.GRPC_DEADLINE_MS,
@@ -58,7 +75,6 @@ async function main(): Promise<void> {
     provenTtlMs: config.KEY_PROVEN_TTL_MS,
   });
   const stopListening = listenForRevocations(subscriber, config.REDIS_KEY_PREFIX, keyCache, log);
-  const metrics = new GatewayMetrics();
   // What this instance admitted in the current window: the fallback starts from it, and a
   // Redis that restarted empty gets it back (issue 19).
   const ledger = new AdmissionLedger({ maxKeys: 100_000 });
@@ -72,12 +88,40 @@ async function main(): Promise<void> {
     log,
     (d) => metrics.recordDecision(d),
   );
+  const addressOf = clientAddressOf(trustProxySetting(config.TRUST_PROXY));
+  // Usage counting (issue 26): a bounded buffer per instance, flushed to records in batches.
+  const usageBuffer = new UsageBuffer(
+    { maxBuckets: config.USAGE_MAX_BUCKETS, maxLogEntries: config.USAGE_MAX_LOG_ENTRIES },
+    (kind, n) => metrics.usageDrop(kind, n),
+  );
+  const usageFlusher = new UsageFlusher({
+    buffer: usageBuffer,
+    send: (batch) => records.recordUsage(batch, config.SERVICE_ENVIRONMENT),
+    log,
+    intervalMs: config.USAGE_FLUSH_INTERVAL_MS,
+    maxAttempts: config.USAGE_FLUSH_MAX_ATTEMPTS,
+    onFlush: (outcome) => metrics.usageFlush(outcome),
+    onDropBatch: (counts, logEntries) => {
+      metrics.usageDrop('counts', counts);
+      metrics.usageDrop('log', logEntries);
+    },
+  });
+  const usage = new UsageRecorder({
+    buffer: usageBuffer,
+    addresses: new AddressBrands({
+      maxAddresses: config.USAGE_MAX_ADDRESSES,
+      ttlMs: 24 * 3_600_000,
+    }),
+    addressOf,
+    assistantRoute: MCP_PATH,
+  });
   const gate = new AccessGate(
     new Authenticator(records, keyCache, config.SERVICE_ENVIRONMENT),
     limiter,
     config.ANONYMOUS_RATE_LIMIT_PER_MINUTE,
     config.RATE_LIMIT_SCALE,
     (reason) => metrics.recordAuthFailure(reason),
+    addressOf,
   );
   if (config.RATE_LIMIT_SCALE !== 1) {
     log.warn(
@@ -99,7 +143,7 @@ async function main(): Promise<void> {
     openApiYaml: renderOpenApiYaml(describeEndpoints(), { serverUrl: config.PUBLIC_BASE_URL }),
     trustProxy: trustProxySetting(config.TRUST_PROXY),
     accessLog: config.ACCESS_LOG,
-    fastPaths: config.GATEWAY_FAST_PATHS,
+    usage,
     mcp: {
       allowedOrigins: config.MCP_ALLOWED_ORIGINS,
       maxBodyBytes: config.MCP_MAX_BODY_BYTES,
@@ -126,6 +170,7 @@ async function main(): Promise<void> {
     listenHttp(server, config.HTTP_PORT, config.HTTP_HOST),
     listenHttp(ops, config.METRICS_PORT, config.METRICS_HOST),
   ]);
+  usageFlusher.start();
   log.info(
     {
       port,
@@ -155,6 +200,8 @@ async function main(): Promise<void> {
         }),
     },
     { name: 'close the operations listener', run: () => closeHttpServer(ops) },
+    // After the last request finished, before the channel to records closes.
+    { name: 'flush usage counts to records', run: () => usageFlusher.stop() },
     { name: 'stop listening for revocations', run: stopListening },
     {
       name: 'close gRPC channels',

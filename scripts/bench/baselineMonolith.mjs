@@ -1,12 +1,12 @@
 // B0, the benchmark's baseline that matters: what a competent brand engineer would write
 // instead of this system, in one express 5 process on the same database. `GET
-// /api/v1/submissions?limit=&cursor=` with `Authorization: Bearer <key>`:
+// /api/v1/{resource}?limit=&cursor=` for the six resources with `Authorization: Bearer <key>`:
 //   - the key's SHA-256 looked up in records.api_keys (live, not revoked, tier Plus or above),
 //     cached in memory for 60 s;
-//   - the same keyset SQL as the records service (same select list, same ORDER BY on the
-//     table's columns, so the (brand_id, created_at desc, id desc) index serves it);
+//   - the same keyset SQL as the records service (the same select lists, the same ORDER BY on
+//     the table's columns, so the (brand_id, created_at desc, id desc) index serves it);
 //   - the same JSON envelope { resource, count, data, next_cursor? } via res.json;
-//   - an HMAC-SHA256-signed cursor bound to the brand.
+//   - an HMAC-SHA256-signed cursor bound to the brand and the resource.
 // Env: DATABASE_URL, CURSOR_SECRET. Listens on 127.0.0.1, a port the OS picks, and logs
 // {"msg":"listening","port":n} as the services do. No rate limit, no gRPC, no access log.
 // With If-None-Match, express's own ETag and 304 (S7; see `conditional` below).
@@ -24,27 +24,51 @@ const secret = process.env.CURSOR_SECRET;
 const KEY_TTL_MS = 60_000;
 const keys = new Map();
 
-const ts = (c) => `to_char(${c} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
-const SELECT = `select id, campaign_id, creator_handle, platform, content_url, status,
-  rejection_reason, views::float8 as views, ${ts('created_at')} as created_at,
-  ${ts('updated_at')} as updated_at, ${ts('reviewed_at')} as reviewed_at from submissions`;
-const FIRST = `${SELECT} where submissions.brand_id = $1
-  order by submissions.created_at desc, submissions.id desc limit $2`;
-const AFTER = `${SELECT} where submissions.brand_id = $1
-  and (submissions.created_at, submissions.id) < ($3::timestamptz, $4::text)
-  order by submissions.created_at desc, submissions.id desc limit $2`;
-
-const mac = (brandId, body) =>
-  createHmac('sha256', secret).update(`${brandId}.${body}`).digest('base64url');
-const encodeCursor = (brandId, row) => {
-  const body = Buffer.from(JSON.stringify({ t: row.created_at, i: row.id })).toString('base64url');
-  return `${body}.${mac(brandId, body)}`;
+const ts = (c) => `to_char(${c} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as ${c}`;
+const day = (c) => `to_char(${c}, 'YYYY-MM-DD') as ${c}`;
+const int = (c) => `${c}::float8 as ${c}`; // bigint arrives as a string from pg
+/** Each resource's table and its public fields in wire order (the API's field order). */
+const SELECT_LISTS = {
+  campaigns: `id, title, type, status, ${int('budget_amount')}, ${int('spent_amount')}, currency,
+    platforms, ${day('starts_on')}, ${day('ends_on')}, ${ts('created_at')}, ${ts('updated_at')},
+    ${ts('settled_at')}`,
+  submissions: `id, campaign_id, creator_handle, platform, content_url, status, rejection_reason,
+    ${int('views')}, ${ts('created_at')}, ${ts('updated_at')}, ${ts('reviewed_at')}`,
+  payouts: `id, campaign_id, submission_id, creator_handle, ${int('amount')}, currency, method,
+    status, failure_reason, ${ts('created_at')}, ${ts('updated_at')}, ${ts('paid_at')}`,
+  deposits: `id, campaign_id, ${int('amount')}, currency, method, status, reference,
+    ${ts('created_at')}, ${ts('updated_at')}, ${ts('confirmed_at')}`,
+  conversions: `id, campaign_id, link_id, event, ${int('value_amount')}, currency, order_reference,
+    ${ts('occurred_at')}, ${ts('created_at')}`,
+  links: `id, campaign_id, creator_handle, destination_url, short_url, status, ${int('clicks')},
+    ${int('conversions')}, ${ts('created_at')}, ${ts('updated_at')}`,
 };
-const decodeCursor = (brandId, cursor) => {
+/** The first page and the page after a cursor, per resource (the table is named as the resource). */
+const QUERIES = Object.fromEntries(
+  Object.entries(SELECT_LISTS).map(([t, list]) => {
+    const select = `select ${list} from ${t} where ${t}.brand_id = $1`;
+    const order = `order by ${t}.created_at desc, ${t}.id desc limit $2`;
+    return [
+      t,
+      {
+        first: `${select} ${order}`,
+        after: `${select} and (${t}.created_at, ${t}.id) < ($3::timestamptz, $4::text) ${order}`,
+      },
+    ];
+  }),
+);
+
+const mac = (binding, body) =>
+  createHmac('sha256', secret).update(`${binding}.${body}`).digest('base64url');
+const encodeCursor = (binding, row) => {
+  const body = Buffer.from(JSON.stringify({ t: row.created_at, i: row.id })).toString('base64url');
+  return `${body}.${mac(binding, body)}`;
+};
+const decodeCursor = (binding, cursor) => {
   const [body, tag] = String(cursor).split('.');
   if (!body || !tag) return undefined;
   const a = Buffer.from(tag);
-  const b = Buffer.from(mac(brandId, body));
+  const b = Buffer.from(mac(binding, body));
   if (a.length !== b.length || !timingSafeEqual(a, b)) return undefined;
   return JSON.parse(Buffer.from(body, 'base64url').toString('utf8'));
 };
@@ -67,22 +91,26 @@ async function brandOf(authorization) {
 }
 
 /** One page as B0 answers it: res.json of the envelope. */
-async function listSubmissions(req, res) {
+async function listRecords(req, res) {
+  const { resource } = req.params;
+  const queries = Object.hasOwn(QUERIES, resource) ? QUERIES[resource] : undefined;
+  if (!queries) return res.status(404).json({ error: { code: 'not_found' } });
   const brandId = await brandOf(req.headers.authorization);
   if (!brandId) return res.status(401).json({ error: { code: 'invalid_key' } });
   const limit = req.query.limit === undefined ? 50 : Number(req.query.limit);
   if (!Number.isInteger(limit) || limit < 1 || limit > 200)
     return res.status(400).json({ error: { code: 'invalid_parameter' } });
+  const binding = `${brandId}.${resource}`;
   let rows;
   if (req.query.cursor === undefined) {
-    ({ rows } = await pool.query(FIRST, [brandId, limit]));
+    ({ rows } = await pool.query(queries.first, [brandId, limit]));
   } else {
-    const at = decodeCursor(brandId, req.query.cursor);
+    const at = decodeCursor(binding, req.query.cursor);
     if (!at) return res.status(400).json({ error: { code: 'invalid_cursor' } });
-    ({ rows } = await pool.query(AFTER, [brandId, limit, at.t, at.i]));
+    ({ rows } = await pool.query(queries.after, [brandId, limit, at.t, at.i]));
   }
-  const page = { resource: 'submissions', count: rows.length, data: rows };
-  if (rows.length === limit) page.next_cursor = encodeCursor(brandId, rows[rows.length - 1]);
+  const page = { resource, count: rows.length, data: rows };
+  if (rows.length === limit) page.next_cursor = encodeCursor(binding, rows[rows.length - 1]);
   res.json(page);
 }
 
@@ -96,11 +124,11 @@ app.set('etag', false);
 const conditional = express();
 conditional.disable('x-powered-by');
 conditional.set('etag', true);
-conditional.get('/api/v1/submissions', listSubmissions);
+conditional.get('/api/v1/:resource', listRecords);
 app.use((req, res, next) =>
   req.headers['if-none-match'] === undefined ? next() : conditional(req, res, next),
 );
-app.get('/api/v1/submissions', listSubmissions);
+app.get('/api/v1/:resource', listRecords);
 
 const server = app.listen(0, '127.0.0.1', () => {
   console.log(JSON.stringify({ msg: 'listening', port: server.address().port }));

@@ -2,10 +2,13 @@
 // npm run bench: the gateway + records stack side by side with B0, the single express
 // process a brand engineer would write instead, in the same run; then campaign plans,
 // webhooks and a brand's independence from other brands' data. See BENCHMARKS.md and
-// "Benchmark" in README.md. One module per scenario under lib/:
-//   pages.mjs        S1 GET 50-row page (B0, REST, MCP = S3, the node:http ceiling), S2 limit=200
+// "Benchmark" in docs/internals.md. One module per scenario under lib/:
+//   walk.mjs         S1 the walk: every page of six resources of many brands by cursor, each
+//                    connection on its own distinct pages (B0, REST, MCP = S3; wrk)
+//   pages.mjs        S1f GET one brand's 50-row first page again and again (B0, REST, the
+//                    node:http ceiling), S2 limit=200
 //   depth.mjs        S4 a page 19,000 rows deep by cursor vs the first page; rows read per row
-//   plans.mjs        S5 POST /api/v1/campaign-plans, new and replayed, vs S1 REST
+//   plans.mjs        S5 POST /api/v1/campaign-plans, new and replayed, vs S1f REST
 //   webhooks.mjs     S6 business changes -> outbox -> Kafka -> webhooks -> 10 HTTPS receivers
 //   otherBrands.mjs  a 10-row brand served beside a 1,000,000-row brand vs beside small ones
 //   polling.mjs      S7 re-reading an unchanged first page with If-None-Match (304) vs B0 with
@@ -29,6 +32,7 @@
 // Targets: lib/settings.mjs (issue 10; not lowered to today's figures). Validity (an
 // invalid run fails too): every answer is the expected status, no rate-limit refusal,
 // Redis never bypassed (no in-memory decision), every webhook delivered.
+// BENCH_WALK_ONLY=1: the walk (S1, S3) alone, about a minute: for A/B runs and profiles.
 // BENCH_SMOKE=1: a short run that checks the harness, every scenario's path end to end
 // and the validity conditions, not the speed targets (scripts/test.sh runs it).
 import os from 'node:os';
@@ -39,6 +43,8 @@ import { logTail } from './lib/processes.mjs';
 import { runDepthScenario } from './lib/depth.mjs';
 import { runOtherBrandsScenario } from './lib/otherBrands.mjs';
 import { runPageScenarios } from './lib/pages.mjs';
+import { runWalkScenario, seedWalkBrands } from './lib/walk.mjs';
+import { ensureWrk } from './lib/wrk.mjs';
 import { runPollingScenarios } from './lib/polling.mjs';
 import { runPlansScenario, startPlans } from './lib/plans.mjs';
 import { loadavg, report } from './lib/report.mjs';
@@ -75,6 +81,19 @@ async function gatewayCounters(opsUrl) {
   };
 }
 
+/** Marks the run invalid when any request was rate limited or decided without Redis. */
+async function checkAdmission(ctx, opsUrl, atStart) {
+  const counters = await gatewayCounters(opsUrl);
+  if (counters.refused > atStart.refused)
+    ctx.invalid.push(
+      `${counters.refused - atStart.refused} requests were rate limited; raise BENCH_RATE_LIMIT_SCALE`,
+    );
+  if (counters.memoryDecisions > 0)
+    ctx.invalid.push(
+      `${counters.memoryDecisions} rate-limit decisions fell back to memory (Redis slow or down)`,
+    );
+}
+
 /** Waits (up to 15 s) until the gateway serves a page again (after a records restart). */
 async function waitForPage(gatewayUrl, secret) {
   const deadline = Date.now() + 15_000;
@@ -98,6 +117,7 @@ async function main() {
     `machine: ${os.cpus().length} cpus, load average ${loadAtStart}${SETTINGS.smoke ? '; SMOKE run: harness and validity only' : ''}`,
   );
   await ensureKafka();
+  ensureWrk();
   await build();
   const infra = await createInfrastructure();
   const { dbName, dbUrl } = infra;
@@ -111,9 +131,13 @@ async function main() {
     ADMIN_TOKEN,
     2,
   );
+  say(
+    `seeding: ${SETTINGS.walkBrands} Enterprise brands for the walk, demo records at scale ${SETTINGS.walkScale}`,
+  );
+  const walkSeed = await seedWalkBrands(`127.0.0.1:${seeder.port}`, ADMIN_TOKEN);
   await seeder.stop();
   say(
-    `seeding: ${SETTINGS.loadRows} submissions for the load brand, ${SETTINGS.deepRows} for the deep one (SQL)`,
+    `seeding: ${walkSeed.records} demo records; ${SETTINGS.loadRows} submissions for the load brand, ${SETTINGS.deepRows} for the deep one (SQL)`,
   );
   await insertSubmissions(dbUrl, [loadBrand.brandId], SETTINGS.loadRows);
   await insertSubmissions(dbUrl, [deepBrand.brandId], SETTINGS.deepRows);
@@ -143,6 +167,7 @@ async function main() {
     plans,
     loadBrand,
     deepBrand,
+    walkBrands: walkSeed.brands,
     memory,
     markMemory: (phase) => markMemory(memory, phase, names),
     invalid: [],
@@ -154,8 +179,16 @@ async function main() {
   );
   memory.idle = await ctx.markMemory('idle');
 
-  const countersAtStart = await gatewayCounters(`http://127.0.0.1:${gateway.opsPort}`);
-  const { sizes, s1, s2 } = await runPageScenarios(ctx);
+  const opsUrl = `http://127.0.0.1:${gateway.opsPort}`;
+  const countersAtStart = await gatewayCounters(opsUrl);
+  const s1 = await runWalkScenario(ctx);
+  if (SETTINGS.walkOnly) {
+    memory.warm = await ctx.markMemory('S1');
+    await checkAdmission(ctx, opsUrl, countersAtStart);
+    sampler.stop();
+    return { dbName, loadAtStart, s1, memory, invalid: ctx.invalid, notes: ctx.notes };
+  }
+  const { sizes, s1f, s2 } = await runPageScenarios(ctx);
   const depth = await runDepthScenario(ctx);
   memory.after = await ctx.markMemory('end of S4');
   // B0 and the ceiling are done; the exact work counters cover the page scenarios only
@@ -183,15 +216,7 @@ async function main() {
 
   const plansResult = await runPlansScenario(ctx);
   const otherBrands = await runOtherBrandsScenario(ctx);
-  const counters = await gatewayCounters(`http://127.0.0.1:${gateway.opsPort}`);
-  if (counters.refused > countersAtStart.refused)
-    ctx.invalid.push(
-      `${counters.refused - countersAtStart.refused} requests were rate limited; raise BENCH_RATE_LIMIT_SCALE`,
-    );
-  if (counters.memoryDecisions > 0)
-    ctx.invalid.push(
-      `${counters.memoryDecisions} rate-limit decisions fell back to memory (Redis slow or down)`,
-    );
+  await checkAdmission(ctx, opsUrl, countersAtStart);
   await markMemory(memory, 'S5, brands', ['gateway', 'records', 'plans']);
   await gateway.stop();
   await ctx.records.stop();
@@ -203,6 +228,7 @@ async function main() {
     loadAtStart,
     sizes,
     s1,
+    s1f,
     s2,
     depth,
     plans: plansResult,

@@ -66,6 +66,12 @@ async function send(
   }
 }
 
+/** What the walk reads of a list tool's result. */
+interface McpListResult {
+  isError?: boolean;
+  structuredContent?: { next_cursor?: string };
+}
+
 /** Starts every stream; stop() ends them and waits for requests in flight. */
 export function startTraffic(world: World, main: FaultBrand, probe: FaultBrand): Traffic {
   const log: TrafficLog = {
@@ -91,31 +97,42 @@ export function startTraffic(world: World, main: FaultBrand, probe: FaultBrand):
     }
   };
 
+  // REST and MCP walk the campaigns as a sync job does (issue 25): follow next_cursor, start
+  // over after the last page, ask a refused page again. Each page is a message on a page
+  // stream, so a records replica killed mid-walk breaks streams with pages in flight.
+  let restCursor: string | undefined;
   const rest = () =>
     every(EVERY_MS.rest, async () => {
-      record(
-        'rest',
-        await send(`${world.gatewayUrl}/api/v1/campaigns?limit=5`, { headers: auth(main.key) }),
-      );
+      const query = restCursor === undefined ? '' : `&cursor=${encodeURIComponent(restCursor)}`;
+      const r = await send(`${world.gatewayUrl}/api/v1/campaigns?limit=2${query}`, {
+        headers: auth(main.key),
+      });
+      record('rest', r);
+      if (r.status === 200) restCursor = (r.body as { next_cursor?: string }).next_cursor;
     });
 
   let rpcId = 0;
+  let mcpCursor: string | undefined;
   const mcp = () =>
     every(EVERY_MS.mcp, async () => {
       const body = {
         jsonrpc: '2.0',
         id: ++rpcId,
         method: 'tools/call',
-        params: { name: 'list_payouts', arguments: { limit: 3 } },
+        params: {
+          name: 'list_campaigns',
+          arguments: mcpCursor === undefined ? { limit: 2 } : { limit: 2, cursor: mcpCursor },
+        },
       };
-      record(
-        'mcp',
-        await send(`${world.gatewayUrl}/api/mcp`, {
-          method: 'POST',
-          headers: auth(main.key),
-          body: JSON.stringify(body),
-        }),
-      );
+      const r = await send(`${world.gatewayUrl}/api/mcp`, {
+        method: 'POST',
+        headers: auth(main.key),
+        body: JSON.stringify(body),
+      });
+      record('mcp', r);
+      const result = (r.body as { result?: McpListResult } | undefined)?.result;
+      if (r.status === 200 && result && !result.isError)
+        mcpCursor = result.structuredContent?.next_cursor;
     });
 
   // A plan whose answer did not come (503, no answer) is retried under the same request_id.

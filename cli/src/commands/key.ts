@@ -1,5 +1,10 @@
 import { Option, type Command } from 'commander';
-import { ENVIRONMENTS, type EnvironmentName } from '@brand/shared/enums';
+import {
+  ENVIRONMENTS,
+  KEY_OVERLAPS,
+  type EnvironmentName,
+  type KeyOverlapName,
+} from '@brand/shared/enums';
 import { indent } from '../output';
 import { defineCommand, defineGroup, runCommand } from '../run';
 import { keyFields, keyJson, keyTable, SECRET_WARNING, secretBlock } from '../views';
@@ -10,17 +15,24 @@ interface CreateOptions {
   env: EnvironmentName;
   actor: string;
   campaignsPrepare?: boolean;
+  expiresAt?: string;
 }
 
 /** The only opt-in permission (DESIGN "Keys"); reading records needs none. */
 export const CAMPAIGNS_PREPARE = 'campaigns:prepare';
 
-/** brandctl key create | list | revoke. */
+/** brandctl key create | list | revoke | roll | expire. */
 export function registerKeyCommands(program: Command): void {
-  const key = defineGroup(program, 'key', "Create, list and revoke a brand's API keys.", [
-    'brandctl key create --brand br_123 --name "Warehouse sync" --env live --actor ana@acme.test',
-    'brandctl key list --brand br_123',
-  ]);
+  const key = defineGroup(
+    program,
+    'key',
+    "Create, list, roll, expire and revoke a brand's API keys.",
+    [
+      'brandctl key create --brand br_123 --name "Warehouse sync" --env live --actor ana@acme.test',
+      'brandctl key list --brand br_123',
+      'brandctl key roll key_123 --expires-in 24h --actor ana@acme.test',
+    ],
+  );
 
   defineCommand(key, 'create', 'Create an API key; its secret is printed once.', [
     'brandctl key create --brand br_123 --name "Warehouse sync" --env live --actor ana@acme.test',
@@ -35,6 +47,10 @@ export function registerKeyCommands(program: Command): void {
     )
     .requiredOption('--actor <email>', 'the brand owner creating the key')
     .option('--campaigns-prepare', `also grant ${CAMPAIGNS_PREPARE} (live keys only)`)
+    .option(
+      '--expires-at <time>',
+      'refuse the key from this time on (RFC 3339, e.g. 2030-01-31T12:00:00Z)',
+    )
     .action((opts: CreateOptions, cmd: Command) =>
       runCommand(cmd, async ({ backend, json, notice }) => {
         const res = await backend.access('createKey', {
@@ -43,6 +59,7 @@ export function registerKeyCommands(program: Command): void {
           environment: ENVIRONMENTS.toProto(opts.env),
           actor_email: opts.actor,
           permissions: opts.campaignsPrepare ? [CAMPAIGNS_PREPARE] : [],
+          expires_at: opts.expiresAt ?? '',
         });
         if (!res.key) throw new Error('the records service returned no key');
         if (json) notice(`warning: ${SECRET_WARNING.replace(/\n/g, ' ')}`);
@@ -89,4 +106,68 @@ export function registerKeyCommands(program: Command): void {
         };
       }),
     );
+
+  defineCommand(
+    key,
+    'roll <keyId>',
+    'Replace a key: a new one with the same name, environment and permissions (its secret printed once); the old one expires after the overlap.',
+    [
+      'brandctl key roll key_123 --expires-in 24h --actor ana@acme.test',
+      'brandctl key roll key_123 --expires-in now --actor ana@acme.test',
+    ],
+  )
+    .addOption(
+      new Option('--expires-in <overlap>', 'how long the old key keeps working')
+        .choices(KEY_OVERLAPS.names)
+        .makeOptionMandatory(),
+    )
+    .requiredOption('--actor <email>', "the brand owner rolling it (the new key's creator)")
+    .action((keyId: string, opts: { expiresIn: KeyOverlapName; actor: string }, cmd: Command) =>
+      runCommand(cmd, async ({ backend, json, notice }) => {
+        const res = await backend.access('rollKey', {
+          key_id: keyId,
+          old_key_expires_in: KEY_OVERLAPS.toProto(opts.expiresIn),
+          actor_email: opts.actor,
+        });
+        if (!res.key || !res.replaced) throw new Error('the records service returned no key');
+        if (json) notice(`warning: ${SECRET_WARNING.replace(/\n/g, ' ')}`);
+        return {
+          json: { key: keyJson(res.key), secret: res.secret, replaced: keyJson(res.replaced) },
+          human:
+            `Key ${res.replaced.id} rolled; it expires at ${res.replaced.expires_at ?? '-'}, then every request with it gets 401 invalid_key.\n\n` +
+            `New key:\n\n${indent(keyFields(res.key))}\n\n${indent(secretBlock(res.secret))}`,
+        };
+      }),
+    );
+
+  defineCommand(
+    key,
+    'expire <keyId>',
+    "Give a key an expiry, or bring it forward (--now ends a roll's overlap). Never later.",
+    [
+      'brandctl key expire key_123 --now',
+      'brandctl key expire key_123 --at 2030-01-31T12:00:00Z --actor ana@acme.test',
+    ],
+  )
+    .addOption(new Option('--now', 'expire the key at once').conflicts('at'))
+    .option('--at <time>', 'expire it at this time (RFC 3339, in the future)')
+    .option('--actor <email>', 'who is changing it, for the record (default: operator)')
+    .action((keyId: string, opts: { now?: boolean; at?: string; actor?: string }, cmd: Command) => {
+      if (!opts.now && opts.at === undefined) cmd.error('error: give --now or --at <time>');
+      return runCommand(cmd, async ({ backend }) => {
+        const res = await backend.access('setKeyExpiry', {
+          key_id: keyId,
+          now: opts.now === true,
+          expires_at: opts.at ?? '',
+          actor_email: opts.actor ?? '',
+        });
+        if (!res.key) throw new Error('the records service returned no key');
+        return {
+          json: { key: keyJson(res.key) },
+          human:
+            `Key ${res.key.id} expires at ${res.key.expires_at ?? '-'}; from then on it can never be used again.\n\n` +
+            indent(keyFields(res.key)),
+        };
+      });
+    });
 }

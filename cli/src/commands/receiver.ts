@@ -1,28 +1,22 @@
 import { Option, type Command } from 'commander';
 import { EVENT_TYPES, type EventTypeName } from '@brand/shared/enums';
-import { parseEventTypes, parseLimit } from '../args';
+import { parseEventTypes } from '../args';
+import { deliveryFields, deliveryJson } from '../deliveryViews';
+import { healthJson, healthText } from '../healthViews';
 import { indent } from '../output';
-import {
-  deliveryFields,
-  deliveryJson,
-  deliveryTable,
-  receiverFields,
-  receiverJson,
-  receiverTable,
-  signingSecretBlock,
-} from '../receiverViews';
-import { defineCommand, defineGroup, runCommand, type CommandContext } from '../run';
-import type { Rendered } from '../output';
+import { receiverFields, receiverJson, receiverTable, signingSecretBlock } from '../receiverViews';
+import { defineCommand, defineGroup, onWebhooks } from '../run';
+import { registerDeliveryCommands } from './receiverDeliveries';
+import { registerSecretCommands } from './receiverSecret';
 
 const TYPES = EVENT_TYPES.names.join(',');
 
-/** Runs a receiver command against the webhooks service (its address in failures). */
-const onWebhooks = (cmd: Command, handler: (ctx: CommandContext) => Promise<Rendered>) =>
-  runCommand(cmd, handler, undefined, 'webhooks');
-
 const toProto = (names: EventTypeName[]): number[] => names.map((n) => EVENT_TYPES.toProto(n));
 
-/** brandctl receiver add | list | update | remove | test | deliveries | resend. */
+/**
+ * brandctl receiver add | list | update | remove | test | health, the secret rotation
+ * (receiverSecret.ts) and the deliveries (receiverDeliveries.ts).
+ */
 export function registerReceiverCommands(program: Command): void {
   const receiver = defineGroup(
     program,
@@ -32,6 +26,8 @@ export function registerReceiverCommands(program: Command): void {
       `brandctl receiver add --brand br_123 --url https://hooks.acme.example/brand --label "Order sync" --events submission.approved,payout.paid --actor ana@acme.test`,
       'brandctl receiver list --brand br_123',
       'brandctl receiver deliveries rcv_123',
+      'brandctl receiver rotate-secret rcv_123',
+      'brandctl receiver recover rcv_123 --since 6h',
     ],
   );
 
@@ -152,69 +148,55 @@ export function registerReceiverCommands(program: Command): void {
     receiver,
     'test <receiverId>',
     'Queue one test delivery ("test": true, sample data). Queued is not delivered.',
-    ['brandctl receiver test rcv_123', 'brandctl receiver test rcv_123 --event payout.paid'],
+    [
+      'brandctl receiver test rcv_123',
+      'brandctl receiver test rcv_123 --event payout.paid',
+      'brandctl receiver test rcv_123 --new-secret',
+    ],
   )
     .addOption(
       new Option('--event <type>', "one of the receiver's own types (default: its first)").choices(
         EVENT_TYPES.names,
       ),
     )
-    .action((receiverId: string, opts: { event?: EventTypeName }, cmd: Command) =>
-      onWebhooks(cmd, async ({ backend }) => {
-        const res = await backend.webhooks('testReceiver', {
-          receiver_id: receiverId,
-          event_type: opts.event ? EVENT_TYPES.toProto(opts.event) : 0,
-        });
-        if (!res.delivery) throw new Error('the webhooks service returned no delivery');
-        return {
-          json: { delivery: deliveryJson(res.delivery), queued: true, delivered: false },
-          human:
-            `Test delivery queued (not yet delivered).\n\n${indent(deliveryFields(res.delivery))}\n\n` +
-            'A worker sends it shortly; only a 2xx from the receiver means it was accepted there.\n' +
-            `See the outcome with: brandctl receiver deliveries ${receiverId}`,
-        };
-      }),
-    );
-
-  defineCommand(
-    receiver,
-    'deliveries [receiverId]',
-    "List a receiver's (or a whole brand's) deliveries, newest first, with their attempts.",
-    ['brandctl receiver deliveries rcv_123', 'brandctl receiver deliveries --brand br_123 --json'],
-  )
-    .option(
-      '--brand <brandId>',
-      "a brand's deliveries across its receivers, instead of one receiver",
-    )
-    .option('--limit <n>', 'how many (1-200, default 50)', parseLimit)
+    .option('--new-secret', "sign it with the pending rotation's new secret (see rotate-secret)")
     .action(
-      (receiverId: string | undefined, opts: { brand?: string; limit?: number }, cmd: Command) =>
+      (receiverId: string, opts: { event?: EventTypeName; newSecret?: boolean }, cmd: Command) =>
         onWebhooks(cmd, async ({ backend }) => {
-          const { deliveries } = await backend.webhooks('listDeliveries', {
-            receiver_id: receiverId ?? '',
-            brand_id: opts.brand ?? '',
-            limit: opts.limit ?? 0,
+          const res = await backend.webhooks('testReceiver', {
+            receiver_id: receiverId,
+            event_type: opts.event ? EVENT_TYPES.toProto(opts.event) : 0,
+            with_new_secret: opts.newSecret === true,
           });
+          if (!res.delivery) throw new Error('the webhooks service returned no delivery');
           return {
-            json: { deliveries: deliveries.map(deliveryJson) },
-            human: deliveries.length === 0 ? 'No deliveries yet.' : deliveryTable(deliveries),
+            json: { delivery: deliveryJson(res.delivery), queued: true, delivered: false },
+            human:
+              `Test delivery queued (not yet delivered).\n\n${indent(deliveryFields(res.delivery))}\n\n` +
+              'A worker sends it shortly; only a 2xx from the receiver means it was accepted there.\n' +
+              (opts.newSecret
+                ? `See whether it accepted the new secret with: brandctl receiver list --brand ${res.delivery.brand_id}`
+                : `See the outcome with: brandctl receiver delivery ${res.delivery.id}`),
           };
         }),
     );
 
   defineCommand(
     receiver,
-    'resend <deliveryId>',
-    'Queue a finished delivery again (same event id).',
-    ['brandctl receiver resend dlv_123'],
-  ).action((deliveryId: string, _opts: unknown, cmd: Command) =>
+    'health <receiverId>',
+    "A receiver's health over the last hour, 24 hours and 7 days: success rate, failures, latency.",
+    ['brandctl receiver health rcv_123', 'brandctl receiver health rcv_123 --json'],
+  ).action((receiverId: string, _opts: unknown, cmd: Command) =>
     onWebhooks(cmd, async ({ backend }) => {
-      const res = await backend.webhooks('resendDelivery', { delivery_id: deliveryId });
-      if (!res.delivery) throw new Error('the webhooks service returned no delivery');
-      return {
-        json: { delivery: deliveryJson(res.delivery), queued: true, delivered: false },
-        human: `Delivery queued again (not yet delivered).\n\n${indent(deliveryFields(res.delivery))}`,
-      };
+      const [{ receiver: r }, { windows }] = await Promise.all([
+        backend.webhooks('getReceiver', { receiver_id: receiverId }),
+        backend.webhooks('getReceiverHealth', { receiver_id: receiverId }),
+      ]);
+      if (!r) throw new Error('the webhooks service returned no receiver');
+      return { json: healthJson(r, windows), human: healthText(r, windows) };
     }),
   );
+
+  registerSecretCommands(receiver);
+  registerDeliveryCommands(receiver);
 }

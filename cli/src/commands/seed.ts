@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { BrandTier, Environment, type Brand } from '@brand/proto/access/v1';
+import { BrandTier, type Brand } from '@brand/proto/access/v1';
 import { Resource } from '@brand/proto/records/v1';
 import { AppError } from '@brand/shared/errors';
 import { MAX_SEED_SCALE, parseScale } from '../args';
@@ -7,11 +7,11 @@ import type { Backend } from '../client';
 import { formatFields, formatTable, indent } from '../output';
 import { defineCommand, runCommand } from '../run';
 import { brandFields, brandJson, secretBlock } from '../views';
+import { DEMO_KEY_NAME, ensureDemoKey, type DemoKey } from './demoKey';
 import { CAMPAIGNS_PREPARE } from './key';
 
 /** The demo brand `npm run up` and the docs refer to; found by exact name. */
 const DEMO_BRAND = { name: 'Demo Brand', owner: 'owner@demo-brand.test' } as const;
-const DEMO_KEY_NAME = 'Demo integration';
 /** Seeding writes thousands of rows per unit of scale in one transaction: allow for it. */
 const SEED_MS_PER_SCALE = 30_000;
 
@@ -20,14 +20,19 @@ interface SeedOptions {
   scale: number;
   key: boolean;
   actor: string;
+  keyFile?: string;
 }
 
-/** brandctl seed: demo data for the local stack, safe to run again. */
+/**
+ * brandctl seed: demo data for the local stack, safe to run again. It leaves one live demo
+ * key: the one kept in --key-file while it is live, else a new one (earlier ones revoked).
+ */
 export function registerSeedCommand(program: Command): void {
   defineCommand(program, 'seed', 'Fill the local stack with a demo brand, records and a key.', [
     'brandctl seed',
     'brandctl seed --brand br_123 --actor ana@acme.test --scale 2',
     'brandctl seed --no-key --json',
+    'brandctl seed --key-file .local/demo-key.env',
   ])
     .option('--brand <brandId>', `seed this brand instead of "${DEMO_BRAND.name}"`)
     .option(
@@ -38,6 +43,10 @@ export function registerSeedCommand(program: Command): void {
     )
     .option('--actor <email>', 'the brand owner who creates the demo key', DEMO_BRAND.owner)
     .option('--no-key', 'do not create a demo key')
+    .option(
+      '--key-file <path>',
+      'keep the demo key here (mode 600) and reuse it on the next run while it is live',
+    )
     .action((opts: SeedOptions, cmd: Command) =>
       runCommand(cmd, async ({ backend, settings, json, notice }) => {
         const brand = await (opts.brand ? findBrand(backend, opts.brand) : demoBrand(backend));
@@ -45,7 +54,14 @@ export function registerSeedCommand(program: Command): void {
           ? null
           : await seedRecords(backend, brand.id, opts.scale, settings.timeoutMs);
         if (seeded === null && json) notice(`${brand.id} already has records; nothing seeded.`);
-        const key = opts.key ? await createDemoKey(backend, brand.id, opts.actor) : null;
+        const key = opts.key
+          ? await ensureDemoKey(backend, {
+              brandId: brand.id,
+              actor: opts.actor,
+              permissions: [CAMPAIGNS_PREPARE],
+              keyFile: opts.keyFile,
+            })
+          : null;
         return {
           json: { brand: brandJson(brand), seeded, key },
           human: render(brand, seeded, key),
@@ -103,24 +119,7 @@ async function seedRecords(
   return res.created;
 }
 
-async function createDemoKey(backend: Backend, brandId: string, actor: string) {
-  const req = {
-    brand_id: brandId,
-    name: DEMO_KEY_NAME,
-    environment: Environment.ENVIRONMENT_LIVE,
-    actor_email: actor,
-    permissions: [CAMPAIGNS_PREPARE],
-  };
-  const res = await backend.access('createKey', req);
-  if (!res.key) throw new Error('the records service returned no key');
-  return { id: res.key.id, secret: res.secret, prefix: res.key.prefix };
-}
-
-function render(
-  brand: Brand,
-  seeded: Record<string, number> | null,
-  key: { id: string; secret: string; prefix: string } | null,
-): string {
+function render(brand: Brand, seeded: Record<string, number> | null, key: DemoKey | null): string {
   const parts = [`Brand\n\n${indent(brandFields(brand))}`];
   if (seeded) {
     const rows = Object.entries(seeded).map(([resource, n]) => [resource, String(n)]);
@@ -136,7 +135,8 @@ function render(
       ['prefix', key.prefix],
       ['permissions', `read records, ${CAMPAIGNS_PREPARE}`],
     ]);
-    parts.push(`Demo key (live)\n\n${indent(fields)}\n\n${indent(secretBlock(key.secret))}`);
+    const title = key.reused ? 'Demo key (live, reused from the key file)' : 'Demo key (live)';
+    parts.push(`${title}\n\n${indent(fields)}\n\n${indent(secretBlock(key.secret))}`);
   }
   return parts.join('\n\n');
 }

@@ -51,7 +51,7 @@ describe('keys', () => {
     expect(secret.startsWith(key!.prefix)).toBe(true);
     expect(key).toMatchObject({ environment: 'live', created_by: owner, revoked_at: null });
     expect(human.stdout).toMatch(
-      /^ID +PREFIX +NAME +ENV +PERMISSIONS +CREATED +CREATED BY +LAST USED +REVOKED$/m,
+      /^ID +PREFIX +NAME +ENV +PERMISSIONS +CREATED +CREATED BY +LAST USED +REVOKED +EXPIRES$/m,
     );
     expect(human.stdout).toContain(`${key!.id}  ${key!.prefix}  Warehouse sync  live`);
   });
@@ -127,8 +127,73 @@ describe('keys', () => {
     expect(again.code).toBe(0);
     expect(again.stdout).toContain(`revoked at ${revoked.revoked_at!}`);
     expect((await run('key', 'list', '--brand', brandId)).stdout).toMatch(
-      new RegExp(`^${key.id} .* \\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}Z$`, 'm'),
+      new RegExp(`^${key.id} .* \\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}Z +-$`, 'm'),
     );
     expect(await refused('key', 'revoke', 'key_doesnotexist')).toMatchObject({ code: 'not_found' });
+  });
+
+  it('rolls a key: the new secret printed once, the old key expiring after the overlap', async () => {
+    const { key, secret } = await h.stack.admin.createKey({
+      brandId,
+      actorEmail: owner,
+      name: 'Nightly export',
+    });
+    const r = await run('key', 'roll', key.id, '--expires-in', '1h', '--actor', owner);
+    expect(r.code).toBe(0);
+    const secrets = r.stdout.match(new RegExp(LIVE_SECRET.source, 'g')) ?? [];
+    expect(secrets).toHaveLength(1);
+    expect(secrets[0]).not.toBe(secret);
+    expect(r.stdout).toMatch(/Secret \(shown once\):/);
+    expect(r.stdout).toMatch(new RegExp(`Key ${key.id} rolled; it expires at \\d{4}-`));
+    // Both work during the overlap.
+    for (const s of [secret, secrets[0]!]) {
+      await expect(h.stack.admin.authenticateKey(hashApiKey(s), 'live')).resolves.toBeDefined();
+    }
+
+    const json = jsonOf<{
+      keys: Array<KeyOut & { expires_at: string | null; replaced_by: string | null; name: string }>;
+    }>(await run('key', 'list', '--brand', brandId, '--json')).keys;
+    const old = json.find((k) => k.id === key.id)!;
+    const replacement = json.find((k) => k.id === old.replaced_by)!;
+    expect(replacement.name).toBe('Nightly export');
+    expect(Date.parse(old.expires_at!)).toBeGreaterThan(Date.now() + 3_500_000);
+
+    // Ending the overlap early; the expiry never moves later; a second roll is refused.
+    const ended = await run('key', 'expire', key.id, '--now', '--actor', owner);
+    expect(ended.code).toBe(0);
+    expect(ended.stdout).toContain(`Key ${key.id} expires at`);
+    await expect(h.stack.admin.authenticateKey(hashApiKey(secret), 'live')).rejects.toMatchObject({
+      code: 'invalid_key',
+    });
+    const later = new Date(Date.now() + 86_400_000).toISOString();
+    expect(await refused('key', 'expire', key.id, '--at', later)).toMatchObject({
+      code: 'key_inactive',
+    });
+    expect(
+      await refused('key', 'roll', key.id, '--expires-in', 'now', '--actor', owner),
+    ).toMatchObject({ code: 'key_inactive' });
+  });
+
+  it('refuses a roll by a non-owner and an expire without --now or --at', async () => {
+    const { key } = await h.stack.admin.createKey({ brandId, actorEmail: owner });
+    expect(
+      await refused('key', 'roll', key.id, '--expires-in', '24h', '--actor', 'admin@keys.test'),
+    ).toMatchObject({ code: 'insufficient_permission' });
+    const bare = await run('key', 'expire', key.id);
+    expect(bare.code).not.toBe(0);
+    expect(bare.stderr).toContain('give --now or --at');
+    const bad = await run('key', 'roll', key.id, '--expires-in', '2w', '--actor', owner);
+    expect(bad.code).not.toBe(0);
+  });
+
+  it('creates a key with an expiry', async () => {
+    const at = new Date(Date.now() + 7 * 86_400_000).toISOString();
+    const r = await run(
+      ...['key', 'create', '--brand', brandId, '--name', 'Temp', '--env', 'live'],
+      ...['--actor', owner, '--expires-at', at, '--json'],
+    );
+    expect(r.code).toBe(0);
+    const created = jsonOf<{ key: { expires_at: string } }>(r).key;
+    expect(Date.parse(created.expires_at)).toBe(Date.parse(at));
   });
 });

@@ -1,3 +1,6 @@
+import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { hashApiKey } from '@brand/shared/keys';
 import {
   brandctl,
@@ -32,6 +35,8 @@ describe('usage', () => {
     [['key', 'create']],
     [['key', 'list']],
     [['key', 'revoke']],
+    [['key', 'roll']],
+    [['key', 'expire']],
     [['seed']],
   ])('brandctl %j --help exits 0 with a description and an example', async (words) => {
     const r = await run(...words, '--help');
@@ -165,7 +170,7 @@ describe('brands and members', () => {
 });
 
 describe('seed', () => {
-  it('creates Demo Brand, seeds it once, and prints a new key every run', async () => {
+  it('creates Demo Brand, seeds it once, and leaves one live demo key however often it runs', async () => {
     const first = await run('seed', '--json');
     expect(first.code).toBe(0);
     const one = jsonOf<SeedOut>(first);
@@ -191,10 +196,11 @@ describe('seed', () => {
       limit: 200,
     });
     expect(campaigns.records).toHaveLength(one.seeded!.campaigns!);
+    // Without a key file each run mints a key and revokes the earlier demo key.
     const keys = await h.stack.admin.listKeys(one.brand.id);
-    expect(keys.map((k) => [k.name, k.permissions, k.created_by])).toEqual([
-      ['Demo integration', ['campaigns:prepare'], 'owner@demo-brand.test'],
-      ['Demo integration', ['campaigns:prepare'], 'owner@demo-brand.test'],
+    expect(keys.map((k) => [k.id, k.name, k.permissions, k.created_by, !!k.revoked_at])).toEqual([
+      [two.key!.id, 'Demo integration', ['campaigns:prepare'], 'owner@demo-brand.test', false],
+      [one.key!.id, 'Demo integration', ['campaigns:prepare'], 'owner@demo-brand.test', true],
     ]);
     const identity = await h.stack.admin.authenticateKey(hashApiKey(two.key!.secret), 'live');
     expect(identity.brand_id).toBe(one.brand.id);
@@ -204,6 +210,45 @@ describe('seed', () => {
     expect(human.stdout).toMatch(/nothing seeded/);
     expect(human.stdout).not.toContain('bk_live_');
     expect(jsonOf<SeedOut>(await run('seed', '--no-key', '--json')).key).toBeNull();
+  });
+
+  it('with --key-file reuses the demo key while it is live, and replaces it once it is not', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'brandctl-seed-'));
+    const keyFile = path.join(dir, 'nested', 'demo-key.env');
+    const first = jsonOf<SeedOut>(await run('seed', '--no-key', '--json'));
+    const live = async () =>
+      (await h.stack.admin.listKeys(first.brand.id)).filter(
+        (k) => k.name === 'Demo integration' && !k.revoked_at,
+      );
+
+    const a = jsonOf<SeedOut & { key: { reused: boolean } }>(
+      await run('seed', '--key-file', keyFile, '--json'),
+    ).key;
+    expect(a.reused).toBe(false);
+    expect(statSync(keyFile).mode & 0o777).toBe(0o600);
+    expect(readFileSync(keyFile, 'utf8')).toContain(`DEMO_KEY_SECRET=${a.secret}`);
+
+    const b = jsonOf<SeedOut & { key: { reused: boolean } }>(
+      await run('seed', '--key-file', keyFile, '--json'),
+    ).key;
+    expect(b).toMatchObject({ id: a.id, secret: a.secret, reused: true });
+    expect((await live()).map((k) => k.id)).toEqual([a.id]);
+
+    // Revoked meanwhile (or a file that does not match the key): a new key, earlier ones revoked.
+    await h.stack.admin.revokeKey(a.id);
+    const c = jsonOf<SeedOut & { key: { reused: boolean } }>(
+      await run('seed', '--key-file', keyFile, '--json'),
+    ).key;
+    expect(c.reused).toBe(false);
+    expect(c.id).not.toBe(a.id);
+    writeFileSync(keyFile, `DEMO_KEY_ID=${c.id}\nDEMO_KEY_SECRET=bk_live_${'x'.repeat(40)}\n`);
+    const d = jsonOf<SeedOut & { key: { reused: boolean } }>(
+      await run('seed', '--key-file', keyFile, '--json'),
+    ).key;
+    expect(d.reused).toBe(false);
+    expect((await live()).map((k) => k.id)).toEqual([d.id]);
+    const identity = await h.stack.admin.authenticateKey(hashApiKey(d.secret), 'live');
+    expect(identity.key_id).toBe(d.id);
   });
 
   it('seeds a named brand, and refuses an unknown one', async () => {

@@ -1,5 +1,6 @@
 import { AccessServiceClient } from '@brand/proto/access/v1';
 import { ConsoleSessionServiceClient } from '@brand/proto/access/v1/sessions';
+import { UsageServiceClient } from '@brand/proto/access/v1/usage';
 import { PlansServiceClient } from '@brand/proto/plans/v1';
 import { WebhooksServiceClient } from '@brand/proto/webhooks/v1';
 import type { Client } from '@grpc/grpc-js';
@@ -14,6 +15,8 @@ import { createMemberCaller, type MemberCaller } from './memberCaller';
 export interface ConsoleClients {
   sessions: MemberCaller<InstanceType<typeof ConsoleSessionServiceClient>>;
   access: MemberCaller<InstanceType<typeof AccessServiceClient>>;
+  /** Usage and the request log (records' UsageService). */
+  usage: MemberCaller<InstanceType<typeof UsageServiceClient>>;
   webhooks: MemberCaller<InstanceType<typeof WebhooksServiceClient>>;
   plans: MemberCaller<InstanceType<typeof PlansServiceClient>>;
   /** grpc.health.v1 of each service, for /readyz. */
@@ -32,6 +35,7 @@ export function createConsoleClients(opts: {
   const sessionClient = connectClient(ConsoleSessionServiceClient, opts.recordsAddr);
   // Records serves both services: one channel.
   const accessClient = connectClient(AccessServiceClient, opts.recordsAddr, sessionClient);
+  const usageClient = connectClient(UsageServiceClient, opts.recordsAddr, sessionClient);
   const webhooksClient = connectClient(WebhooksServiceClient, opts.webhooksAddr);
   const plansClient = connectClient(PlansServiceClient, opts.plansAddr);
   const healthOf = (shareWith: Client, address: string) =>
@@ -44,6 +48,7 @@ export function createConsoleClients(opts: {
   return {
     sessions: createMemberCaller(sessionClient, settings),
     access: createMemberCaller(accessClient, settings),
+    usage: createMemberCaller(usageClient, settings),
     webhooks: createMemberCaller(webhooksClient, settings),
     plans: createMemberCaller(plansClient, settings),
     async health() {

@@ -29,6 +29,14 @@ export class ConsoleMetrics {
     registers: [this.registry],
   });
 
+  /** Mails to owners about a receiver the webhooks service disabled, and failures to send. */
+  readonly receiverNoticeMails = new Counter({
+    name: 'console_receiver_notice_mails_total',
+    help: 'Receiver-disabled mails to owners, by outcome (sent, failed).',
+    labelNames: ['outcome'] as const,
+    registers: [this.registry],
+  });
+
   middleware(): RequestHandler {
     return (req, res, next) => {
       const started = process.hrtime.bigint();

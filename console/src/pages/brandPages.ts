@@ -1,24 +1,29 @@
 import express, { type Router } from 'express';
-import type { ConsoleDeps } from '../app';
+import type { ConsoleDeps } from '../consoleDeps';
 import { requireSession } from '../session/memberSession';
 import { registerActivity } from './activity/route';
 import { registerKeys } from './keys/route';
 import { registerMembers } from './members/route';
 import { registerPlans } from './plans/route';
+import { loadReceiverAttention } from './receivers/attentionLoader';
 import { registerReceivers } from './receivers/route';
+import { registerUsage } from './usage/route';
 
 /**
  * Every page of one brand lives under /brands/:brandId/. Each request resolves the session
  * for that brand first (404 for a brand the member does not belong to, whatever the id) and
- * checks the CSRF token of a form; the page then calls the owning service as the member.
+ * checks the CSRF token of a form, and a page (GET) learns which receivers need attention for
+ * the notice every page shows; the page then calls the owning service as the member.
  */
 export function registerBrandPages(router: Router, deps: ConsoleDeps): void {
   const brand = express.Router({ mergeParams: true });
   brand.use(requireSession(deps.clients, { brand: true }));
+  brand.use(loadReceiverAttention(deps));
   brand.get('/', (req, res) =>
     res.redirect(303, `/brands/${String((req.params as { brandId?: string }).brandId)}/keys`),
   );
   registerKeys(brand, deps);
+  registerUsage(brand, deps);
   registerReceivers(brand, deps);
   registerPlans(brand, deps);
   registerMembers(brand, deps);

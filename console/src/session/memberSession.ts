@@ -9,6 +9,7 @@ import { ServiceCallError } from '../clients/memberCaller';
 import { assertCsrfToken, CSRF_FIELD } from '../csrf/csrfToken';
 import { ConsoleHttpError } from '../http/consoleHttpError';
 import type { Viewer } from '../views/layout';
+import type { ReceiverAttention } from '../views/receiverAttention';
 import { clearSessionCookie, readSessionToken } from './sessionCookie';
 
 /** A signed-in address, before a brand is chosen (the brand picker, signing out). */
@@ -27,6 +28,8 @@ export interface MemberSession extends SignedIn {
   tier: TierName;
   /** Sent on every call made for the member; the owning service checks the role itself. */
   assertion: string;
+  /** Receivers failing or disabled by the service, for the notice on every page (GET only). */
+  attention?: ReceiverAttention[];
 }
 
 /** The form token of a session: derived from its CSRF secret, never the secret itself. */
@@ -141,5 +144,6 @@ export function viewerOf(session: MemberSession): Viewer {
     brandId: session.brand.id,
     brandName: session.brand.name,
     csrfToken: session.csrfToken,
+    attention: session.attention,
   };
 }

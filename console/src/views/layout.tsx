@@ -1,4 +1,8 @@
 import type { ComponentChildren } from 'preact';
+import { Notice } from './notice';
+import { ReceiverAttentionNotice, type ReceiverAttention } from './receiverAttention';
+
+export { Notice };
 
 /** What the header shows about the signed-in member, when there is one. */
 export interface Viewer {
@@ -7,12 +11,17 @@ export interface Viewer {
   brandId: string;
   brandName: string;
   csrfToken: string;
+  /** Receivers failing or disabled by the service: one notice on every page of the brand. */
+  attention?: ReceiverAttention[];
 }
 
-export type Section = 'keys' | 'receivers' | 'plans' | 'members' | 'activity';
+export type Section =
+  'keys' | 'usage' | 'requests' | 'receivers' | 'plans' | 'members' | 'activity';
 
 const SECTIONS: { id: Section; label: string }[] = [
   { id: 'keys', label: 'API keys' },
+  { id: 'usage', label: 'Usage' },
+  { id: 'requests', label: 'Request log' },
   { id: 'receivers', label: 'Receivers' },
   { id: 'plans', label: 'Campaign plans' },
   { id: 'members', label: 'Members' },
@@ -80,23 +89,13 @@ export function Layout(props: {
           )}
         </header>
         <main id="main" tabIndex={-1}>
+          {viewer?.attention && (
+            <ReceiverAttentionNotice brandId={viewer.brandId} receivers={viewer.attention} />
+          )}
           {props.children}
         </main>
       </body>
     </html>
-  );
-}
-
-/** A short message box; `tone` picks its colour and role (errors are announced). */
-export function Notice(props: {
-  tone?: 'info' | 'ok' | 'warn' | 'error';
-  children: ComponentChildren;
-}) {
-  const tone = props.tone ?? 'info';
-  return (
-    <div class={`notice ${tone}`} role={tone === 'error' ? 'alert' : 'status'}>
-      {props.children}
-    </div>
   );
 }
 

@@ -57,3 +57,16 @@ export async function screenshot(page: Page, name: string, mask: Locator[] = [])
     maskColor: '#5a5f66',
   });
 }
+
+/** One part of a page (a section, a chart), for the docs where the whole page would be too tall. */
+export async function screenshotOf(
+  part: Locator,
+  name: string,
+  mask: Locator[] = [],
+): Promise<void> {
+  await part.screenshot({
+    path: path.join(SHOTS_DIR, `${name}.png`),
+    mask,
+    maskColor: '#5a5f66',
+  });
+}

@@ -115,7 +115,7 @@ it('a non-owner sees keys but has no create button, and the POST is refused', as
   await cs.stack.admin.addMember({ brandId: brand.id, email, role: 'member' });
   const { context, page } = await signIn(email);
   await page.getByText('Existing').waitFor();
-  await page.getByText('Only brand owners create and revoke keys').waitFor();
+  await page.getByText('Only brand owners create, roll and revoke keys').waitFor();
   expect(await page.getByRole('button', { name: 'Create key' }).count()).toBe(0);
   await expectAccessible(page);
   const token = await page.locator('input[name="_csrf"]').first().inputValue();

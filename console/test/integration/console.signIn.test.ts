@@ -4,37 +4,20 @@
 // what a non-owner may do. Real records, webhooks, plans, gateway, SMTP sink and console.
 import { randomHex } from '@brand/testkit';
 import { ConsoleHttp, csrfOf } from '../browserlessClient';
+import { brandWithOwner as brandWithOwnerOf, signInHttp } from '../consoleActors';
 import { startConsoleStack, type ConsoleStack } from '../consoleStack';
 
 let cs: ConsoleStack;
 
 beforeAll(async () => {
-  cs = await startConsoleStack({ recordsEnv: { SIGN_IN_LINKS_PER_ADDRESS: '4' } });
+  cs = await startConsoleStack({ recordsEnv: { SIGN_IN_LINKS_PER_ADDRESS_AND_CLIENT: '4' } });
 }, 120_000);
 afterAll(async () => {
   await cs?.close();
 });
 
-async function brandWithOwner() {
-  return cs.stack.admin.createBrand({
-    tier: 'plus',
-    verified: true,
-    ownerEmail: `owner-${randomHex(4)}@brand.test`,
-  });
-}
-
-/** Signs `email` in through the form and the mailed link, as a person would. */
-async function signIn(email: string): Promise<ConsoleHttp> {
-  const http = new ConsoleHttp(cs.url);
-  const since = Date.now() - 1_000;
-  const asked = await http.post('/sign-in', { email });
-  expect(asked.status).toBe(200);
-  const link = await cs.latestLink(email, since);
-  const path = new URL(link).pathname;
-  const redeemed = await http.post(path, {});
-  expect(redeemed.status).toBe(303);
-  return http;
-}
+const brandWithOwner = () => brandWithOwnerOf(cs);
+const signIn = (email: string) => signInHttp(cs, email);
 
 describe('sign-in', () => {
   it('answers a member and a stranger alike, and mails only the member', async () => {
@@ -138,7 +121,10 @@ describe('sign-in limits and standing', () => {
       _csrf: csrfOf(page.body),
     });
     expect(removed.status).toBe(303);
-    expect((await member.get(`/brands/${brand.id}/keys`)).status).toBe(404);
+    // Issue 23: the removal ended the member's session.
+    const after = await member.get(`/brands/${brand.id}/keys`);
+    expect(after.status).toBe(303);
+    expect(after.location).toBe('/sign-in');
 
     await cs.stack.admin.updateBrand({ brandId: brand.id, tier: 'free' });
     const dropped = await ownerHttp.get(`/brands/${brand.id}/keys`);
@@ -239,7 +225,7 @@ describe('keys', () => {
     const http = await signIn(email);
     const page = await http.get(`/brands/${brand.id}/keys`);
     expect(page.status).toBe(200);
-    expect(page.body).toContain('Only brand owners create and revoke keys');
+    expect(page.body).toContain('Only brand owners create, roll and revoke keys');
     expect(page.body).not.toContain('Create key');
     const refused = await http.post(`/brands/${brand.id}/keys`, {
       _csrf: csrfOf(page.body),

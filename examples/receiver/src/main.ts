@@ -12,7 +12,7 @@ async function main(): Promise<void> {
   const config = loadReceiverConfig(process.env);
   const receiver = await startReceiver({
     ...config,
-    onEvent: (event, { attempt }) => {
+    onEvent: (event, { attempt, secretIndex }) => {
       // A real receiver would enqueue the work here and return at once.
       logLine(process.stdout, {
         msg: 'event accepted',
@@ -23,6 +23,8 @@ async function main(): Promise<void> {
         resource: event.data.object.resource,
         record_id: event.data.object.id,
         attempt,
+        // while rotating (RECEIVER_SECRETS=new,old): 1 = the new secret signed it, 2 = the old
+        ...(config.secrets.length > 1 ? { secret: secretIndex + 1 } : {}),
       });
     },
     onDelivery: (delivery) => {

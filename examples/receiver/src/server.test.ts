@@ -75,7 +75,7 @@ describe('startReceiver over HTTP', () => {
     const r = await start({ onEvent });
     const answer = await deliver(r);
     expect(answer).toEqual({ status: 200, body: '{"received":true,"duplicate":false}' });
-    expect(onEvent).toHaveBeenCalledWith(sampleEvent(), { attempt: 1 });
+    expect(onEvent).toHaveBeenCalledWith(sampleEvent(), { attempt: 1, secretIndex: 0 });
     expect(r.received).toHaveLength(1);
     expect(r.received[0]).toMatchObject({ n: 1, attempt: 1, outcome: 'processed', status: 200 });
     expect(r.received[0]!.event).toEqual(sampleEvent());
@@ -150,7 +150,7 @@ describe('startReceiver over HTTP', () => {
       statuses.push((await deliver(r, sampleEvent(), { attempt })).status);
     expect(statuses).toEqual([500, 500, 200]);
     expect(onEvent).toHaveBeenCalledTimes(1);
-    expect(onEvent).toHaveBeenCalledWith(sampleEvent(), { attempt: 3 });
+    expect(onEvent).toHaveBeenCalledWith(sampleEvent(), { attempt: 3, secretIndex: 0 });
     expect(r.received.map((d) => d.verdict.ok)).toEqual([true, true, true]);
   });
 

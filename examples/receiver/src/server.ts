@@ -41,7 +41,10 @@ export interface ReceiverOptions {
    * Processes a verified, first-seen event. Keep it fast (enqueue slow work): the sender
    * waits at most 30 s. A throw answers 500, so the sender retries.
    */
-  onEvent?: (event: DeliveryEvent, context: { attempt: number }) => void | Promise<void>;
+  onEvent?: (
+    event: DeliveryEvent,
+    context: { attempt: number; secretIndex: number },
+  ) => void | Promise<void>;
   /** For tests: answer request `n` (from 1) with this instead; undefined keeps normal behaviour. */
   respondWith?: (
     n: number,
@@ -158,7 +161,7 @@ export async function startReceiver(options: ReceiverOptions): Promise<RunningRe
     try {
       const onEvent = options.onEvent ?? (() => undefined);
       const outcome = await processOnce(dedupe, verdict.event, (event) =>
-        onEvent(event, { attempt: verdict.attempt }),
+        onEvent(event, { attempt: verdict.attempt, secretIndex: verdict.secretIndex }),
       );
       answer(res, 200, { received: true, duplicate: outcome === 'duplicate' });
       record({ ...base, outcome, status: 200 });

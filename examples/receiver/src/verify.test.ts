@@ -30,7 +30,13 @@ function verify(
 describe('verifyDelivery', () => {
   it('accepts a correctly signed delivery and returns the parsed event and attempt', async () => {
     const verdict = await verify(delivery());
-    expect(verdict).toEqual({ ok: true, event: sampleEvent(), attempt: 1, timestamp: NOW_S });
+    expect(verdict).toEqual({
+      ok: true,
+      event: sampleEvent(),
+      attempt: 1,
+      timestamp: NOW_S,
+      secretIndex: 0,
+    });
   });
 
   it('accepts the raw body as a Buffer and headers in any letter case', async () => {
@@ -158,8 +164,14 @@ describe('verifyDelivery', () => {
     const NEW = 'whsec_new1111111111111111111111111';
     const signedWithOld = delivery({ secret: OLD });
     const signedWithNew = delivery({ secret: NEW });
-    expect((await verify({ ...signedWithOld, secret: [NEW, OLD] })).ok).toBe(true);
-    expect((await verify({ ...signedWithNew, secret: [NEW, OLD] })).ok).toBe(true);
+    expect(await verify({ ...signedWithOld, secret: [NEW, OLD] })).toMatchObject({
+      ok: true,
+      secretIndex: 1,
+    });
+    expect(await verify({ ...signedWithNew, secret: [NEW, OLD] })).toMatchObject({
+      ok: true,
+      secretIndex: 0,
+    });
     expect(await verify({ ...signedWithOld, secret: [NEW] })).toMatchObject({
       reason: 'signature_mismatch',
     });

@@ -13,7 +13,18 @@ export { DEFAULT_TOLERANCE_SECONDS };
 export type RefusalReason = WebhookVerificationReason;
 
 export type Verdict =
-  | { ok: true; event: DeliveryEvent; attempt: number; timestamp: number }
+  | {
+      ok: true;
+      event: DeliveryEvent;
+      attempt: number;
+      timestamp: number;
+      /**
+       * Which of the configured secrets signed it (0 = the first). While rotating, list the new
+       * secret first: once every delivery shows 0 the switch has happened, and the old secret
+       * can go.
+       */
+      secretIndex: number;
+    }
   | { ok: false; status: number; reason: RefusalReason; message: string };
 
 /** Headers as node gives them (`req.headers`), a fetch Headers, or any plain object. */
@@ -42,9 +53,10 @@ export interface VerifyOptions {
  * Never rejects on bad input.
  */
 export async function verifyDelivery(options: VerifyOptions): Promise<Verdict> {
-  try {
-    const verified = await verifyWebhookDelivery({
-      secret: options.secret,
+  const secrets = typeof options.secret === 'string' ? [options.secret] : [...options.secret];
+  const verify = (secret: readonly string[]) =>
+    verifyWebhookDelivery({
+      secret,
       headers: options.headers,
       rawBody: options.rawBody,
       now: options.now,
@@ -54,14 +66,35 @@ export async function verifyDelivery(options: VerifyOptions): Promise<Verdict> {
         typeof verifyWebhookDelivery
       >[0]['eventTypes'],
     });
+  try {
+    // Every configured secret is tried by the package, in constant time each.
+    const verified = await verify(secrets);
     return {
       ok: true,
       event: verified.event,
       attempt: verified.attempt,
       timestamp: verified.timestamp,
+      secretIndex: secrets.length === 1 ? 0 : await whichSecret(secrets, verify),
     };
   } catch (error) {
     if (!(error instanceof WebhookVerificationError)) throw error;
     return { ok: false, status: error.status, reason: error.reason, message: error.message };
   }
+}
+
+/** The first secret that verifies alone: only asked during a rotation, for the log. */
+async function whichSecret(
+  secrets: readonly string[],
+  verify: (secret: readonly string[]) => Promise<unknown>,
+): Promise<number> {
+  for (const [i, secret] of secrets.entries()) {
+    if (
+      await verify([secret]).then(
+        () => true,
+        () => false,
+      )
+    )
+      return i;
+  }
+  return 0;
 }

@@ -1,4 +1,4 @@
-import type { Request, Response } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { AppError } from '@brand/shared/errors';
 import { BrandTier, type AuthenticateKeyResponse } from '@brand/proto/access/v1';
 import { hashApiKey } from '@brand/shared/keys';
@@ -33,18 +33,25 @@ function recordsStub(): { api: RecordsApi; lookups: () => number } {
   return { api, lookups: () => lookups };
 }
 
+type Request = IncomingMessage;
+type Response = ServerResponse;
+
+/** A request as node hands it over: its headers and its socket's peer address. */
+const request = (authorization: string | undefined): Request =>
+  ({
+    headers: authorization === undefined ? {} : { authorization },
+    socket: { remoteAddress: '203.0.113.9' },
+  }) as unknown as Request;
+
 function exchange(key: string): { req: Request; res: Response; headers: Record<string, string> } {
   const headers: Record<string, string> = {};
-  const req = {
-    ip: '203.0.113.9',
-    get: (name: string) => (name.toLowerCase() === 'authorization' ? `Bearer ${key}` : undefined),
-  };
+  const req = request(`Bearer ${key}`);
   const res = {
     locals: {},
     setHeader: (k: string, v: string) => (headers[k] = v),
     hasHeader: (k: string) => k in headers,
   };
-  return { req: req as unknown as Request, res: res as unknown as Response, headers };
+  return { req, res: res as unknown as Response, headers };
 }
 
 function gate(anonymousLimit: number, cacheTtlMs = 60_000) {
@@ -146,7 +153,7 @@ describe('AccessGate per-address budget', () => {
   it('a missing header is charged to the address and answered 429 past the budget', async () => {
     const { g } = gate(1);
     const first = exchange('');
-    const noHeader = { ...first.req, get: () => undefined } as unknown as Request;
+    const noHeader = request(undefined);
     expect(await outcome(g.identify(noHeader, first.res))).toBe('missing_key');
     expect(await outcome(g.identify(noHeader, exchange('').res))).toBe('rate_limited');
   });
@@ -154,8 +161,8 @@ describe('AccessGate per-address budget', () => {
 
 describe('AccessGate failure reasons', () => {
   const withHeader = (header: string | undefined) => {
-    const { req, res } = exchange('');
-    return { req: { ...req, get: () => header } as unknown as Request, res };
+    const { res } = exchange('');
+    return { req: request(header), res };
   };
 
   it('reports each refused key once, with why it was refused', async () => {

@@ -1,13 +1,14 @@
-import type { ServerResponse } from 'node:http';
-import type { Request, Response } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { AppError, isAppError } from '@brand/shared/errors';
-import { requestIdOf } from '../http/requestScope';
+import { requestIdOf, scopeOf } from '../http/requestScope';
 import { setRateLimitHeaders } from '../ratelimit/headers';
 import type { RateLimitDecision, RateLimiter } from '../ratelimit/limiter';
 import type { AuthFailureObserver } from './authFailures';
 import type { Authenticator } from './authenticator';
 import { clientAddressKey } from './clientAddress';
-import { TIER_RATE_LIMITS, type ApiIdentity, type Identity } from './identity';
+import { TIER_RATE_LIMITS } from '@brand/shared/enums';
+import type { ApiIdentity, Identity } from './identity';
+import type { AddressOf } from './requestAddress';
 
 /** The refusal for a spent budget, with the wait the client must honour. */
 export function rateLimitedError(d: RateLimitDecision): AppError {
@@ -40,23 +41,13 @@ export class AccessGate {
     /** Multiplies every tier's budget: 1 in production; raised only by benchmarks and tests. */
     private readonly limitScale = 1,
     private readonly onFailure: AuthFailureObserver = () => undefined,
+    /** The client address the per-address budget counts (requestAddress.ts: TRUST_PROXY). */
+    private readonly addressOf: AddressOf = (req) => req.socket.remoteAddress,
   ) {}
 
   /** The brand's requests per minute (SPEC 8), shared by REST and MCP. */
   limitOf(identity: ApiIdentity): number {
     return TIER_RATE_LIMITS[identity.tier] * this.limitScale;
-  }
-
-  /**
-   * The identity of a key the cache already holds, when it may use the API: the common case
-   * of a busy integration, decided without leaving the process and without side effects.
-   * Undefined means admission needs the full path (identify: a lookup, a refusal, the
-   * address budget), which the fast paths leave to express.
-   */
-  knownIdentity(authorization: string | undefined): ApiIdentity | undefined {
-    const check = this.authenticator.check(authorization);
-    if (check.kind !== 'known' || check.identity.tier === 'free') return undefined;
-    return check.identity as ApiIdentity;
   }
 
   /**
@@ -80,7 +71,7 @@ export class AccessGate {
   }
 
   /** Charges a request that needs no key (the OpenAPI file) to its client address. */
-  async admitAnonymous(req: Request, res: Response): Promise<void> {
+  async admitAnonymous(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const decision = await this.chargeAddress(req, res, 1);
     if (!decision.allowed) throw rateLimitedError(decision);
   }
@@ -89,8 +80,13 @@ export class AccessGate {
    * Steps 1-3: the request's brand identity, or the AppError to answer with. Also refuses
    * brands below Plus (insufficient_permission): API access is a Plus feature.
    */
-  async identify(req: Request, res: Response): Promise<ApiIdentity> {
+  async identify(req: IncomingMessage, res: ServerResponse): Promise<ApiIdentity> {
     const identity = await this.authenticate(req, res);
+    const scope = scopeOf(res);
+    if (scope) {
+      scope.brandId = identity.brandId;
+      scope.keyId = identity.keyId;
+    }
     if (identity.tier === 'free') {
       this.onFailure('plan_tier');
       throw new AppError(
@@ -98,7 +94,6 @@ export class AccessGate {
         'API access needs the Plus plan or above; this brand is on Free.',
       );
     }
-    res.locals.brandId = identity.brandId;
     return identity as ApiIdentity;
   }
 
@@ -120,13 +115,20 @@ export class AccessGate {
     this.onFailure('forbidden_permission');
   }
 
-  private async authenticate(req: Request, res: Response): Promise<Identity> {
-    const check = this.authenticator.check(req.get('authorization'));
+  private async authenticate(req: IncomingMessage, res: ServerResponse): Promise<Identity> {
+    const check = this.authenticator.check(req.headers.authorization);
     if (check.kind === 'known') return check.identity;
+    // What usage counting learns of a key that was not admitted from the cache.
+    const scope = scopeOf(res);
     if (check.kind === 'refused') {
+      if (scope) {
+        scope.keyRefusal = check.reason;
+        scope.keyHash = check.keyHash;
+      }
       this.onFailure(check.reason);
       return this.refuse(req, res, check.error);
     }
+    if (scope) scope.keyHash = check.keyHash;
     try {
       return await this.authenticator.lookup(check.keyHash, requestIdOf(res), (ask) =>
         this.reserving(req, res, ask),
@@ -146,8 +148,8 @@ export class AccessGate {
    * side (service_unavailable), gives the unit back; an invalid key keeps it spent.
    */
   private async reserving(
-    req: Request,
-    res: Response,
+    req: IncomingMessage,
+    res: ServerResponse,
     ask: () => Promise<Identity>,
   ): Promise<Identity> {
     const reservation = await this.chargeAddress(req, res, 1);
@@ -164,22 +166,22 @@ export class AccessGate {
   }
 
   /** Charges a failed authentication to the address; past its budget the answer is 429, not 401. */
-  private async refuse(req: Request, res: Response, error: AppError): Promise<never> {
+  private async refuse(req: IncomingMessage, res: ServerResponse, error: AppError): Promise<never> {
     const decision = await this.chargeAddress(req, res, 1);
     throw decision.allowed ? error : rateLimitedError(decision);
   }
 
-  private refundAddress(req: Request, reservation: RateLimitDecision): Promise<void> {
+  private refundAddress(req: IncomingMessage, reservation: RateLimitDecision): Promise<void> {
     return this.limiter.refund(this.addressKey(req), reservation);
   }
 
-  private addressKey(req: Request): string {
-    return `addr:${clientAddressKey(req.ip)}`;
+  private addressKey(req: IncomingMessage): string {
+    return `addr:${clientAddressKey(this.addressOf(req))}`;
   }
 
   private async chargeAddress(
-    req: Request,
-    res: Response,
+    req: IncomingMessage,
+    res: ServerResponse,
     cost: number,
   ): Promise<RateLimitDecision> {
     const decision = await this.limiter.consume(this.addressKey(req), this.anonymousLimit, cost);

@@ -4,7 +4,8 @@
  * - wrong_scheme: a header with another scheme (`Basic`, `bearer`, a bare key);
  * - malformed: a token not shaped like one of our keys;
  * - wrong_environment: a key of the other environment (test on live or the reverse);
- * - unknown_or_revoked: shaped right, but the records service knows no active key for it;
+ * - unknown_or_revoked: shaped right, but the records service knows no active key for it
+ *   (unknown, revoked, or expired: a rolled key past its overlap counts here too);
  * - plan_tier: a valid key of a brand whose plan has no API access (Free);
  * - forbidden_permission: a valid key without the permission the call needs;
  * - unavailable: the key could not be checked (the records service did not answer).

@@ -11,7 +11,7 @@ import type { KeyCache } from './keyCache';
 export type KeyCheck =
   | { kind: 'known'; identity: Identity }
   | { kind: 'unknown'; keyHash: string }
-  | { kind: 'refused'; error: AppError; reason: AuthFailureReason };
+  | { kind: 'refused'; error: AppError; reason: AuthFailureReason; keyHash?: string };
 
 /**
  * Authentication in one place, for REST and MCP alike. `check` is synchronous and never
@@ -31,7 +31,13 @@ export class Authenticator {
       key = readBearerKey(authorization, this.environment);
     } catch (err) {
       const refusal = err as KeyRefusal;
-      return { kind: 'refused', error: refusal, reason: refusal.reason };
+      // A key of the other environment is still a key: its hash lets usage attribute the
+      // refusal to the brand that owns it ("a test key used against live").
+      const keyHash =
+        refusal.reason === 'wrong_environment' && authorization !== undefined
+          ? hashApiKey(authorization.slice('Bearer '.length).trim())
+          : undefined;
+      return { kind: 'refused', error: refusal, reason: refusal.reason, keyHash };
     }
     const keyHash = hashApiKey(key);
     const identity = this.cache.get(keyHash);
@@ -74,6 +80,7 @@ export class Authenticator {
       brandId: found.brand_id,
       tier,
       permissions: new Set(found.permissions),
+      expiresAtMs: found.expires_at === undefined ? undefined : Date.parse(found.expires_at),
     };
   }
 }

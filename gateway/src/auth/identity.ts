@@ -7,14 +7,12 @@ export interface Identity {
   tier: TierName;
   /** Opt-in permissions the key holds (reading records needs none). */
   permissions: ReadonlySet<string>;
+  /**
+   * The key's expiry in epoch milliseconds, if it has one (a rolled key's overlap, or an
+   * expiry given at creation): the cache refuses to serve the identity from that instant.
+   */
+  expiresAtMs?: number;
 }
 
 /** An identity admitted to the API: its brand is on a tier with API access. */
 export type ApiIdentity = Identity & { tier: PaidTier };
-
-/** Requests a minute per brand (SPEC 8), shared by all its keys, instances, REST and MCP. */
-export const TIER_RATE_LIMITS: Record<PaidTier, number> = {
-  plus: 60,
-  pro: 120,
-  enterprise: 240,
-};

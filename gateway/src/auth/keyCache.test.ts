@@ -95,4 +95,42 @@ describe('KeyCache', () => {
     expect((await third).brandId).toBe('br_new');
     expect(lookup).toHaveBeenCalledTimes(1);
   });
+
+  describe('a key with an expiry', () => {
+    const expiring = (expiresAtMs: number): Identity => ({ ...identity('br_a'), expiresAtMs });
+
+    it('is served up to its expiry instant and never from it, whatever the TTL', async () => {
+      let now = 1_000_000;
+      const cache = new KeyCache({ ttlMs: 60_000, maxEntries: 10, now: () => now });
+      const lookup = jest.fn(() => Promise.resolve(expiring(1_002_000)));
+      await cache.resolve('h1', lookup);
+      now = 1_001_999;
+      expect(cache.get('h1')?.brandId).toBe('br_a');
+      now = 1_002_000;
+      expect(cache.get('h1')).toBeUndefined();
+      // Dropped, not hidden: going back in time (a test clock) does not bring it back.
+      now = 1_001_000;
+      expect(cache.get('h1')).toBeUndefined();
+      expect(lookup).toHaveBeenCalledTimes(1);
+    });
+
+    it('is looked up again once expired (the records service then refuses it)', async () => {
+      let now = 5_000;
+      const cache = new KeyCache({ ttlMs: 60_000, maxEntries: 10, now: () => now });
+      await cache.resolve('h1', () => Promise.resolve(expiring(6_000)));
+      now = 6_000;
+      const refused = jest.fn(() => Promise.reject(new Error('invalid_key')));
+      await expect(cache.resolve('h1', refused)).rejects.toThrow('invalid_key');
+      expect(refused).toHaveBeenCalledTimes(1);
+      expect(cache.get('h1')).toBeUndefined();
+    });
+
+    it('without an expiry is served for the whole TTL', async () => {
+      let now = 0;
+      const cache = new KeyCache({ ttlMs: 60_000, maxEntries: 10, now: () => now });
+      await cache.resolve('h1', () => Promise.resolve(identity('br_a')));
+      now = 10 ** 12;
+      expect(cache.get('h1')?.brandId).toBe('br_a');
+    });
+  });
 });

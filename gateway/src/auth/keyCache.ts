@@ -9,6 +9,12 @@ import type { Identity } from './identity';
  * lookup which started before the revocation (and may have read the key as valid) cannot
  * put it back. The TTL bounds staleness only when a revocation announcement is lost
  * (Redis down), and clear() runs whenever the announcement channel reconnects.
+ *
+ * Expiry: an identity carries its key's expiry, and every read compares it with the clock,
+ * so a cached key stops being served at its expiry instant on every instance with no
+ * announcement at all (the announcement of a roll or "expire now" only brings a new expiry
+ * in sooner than the TTL). An expired entry is dropped: the next lookup asks the records
+ * service, which refuses the key (invalid_key) from then on.
  */
 export class KeyCache {
   private readonly entries: LRUCache<string, Identity>;
@@ -21,7 +27,16 @@ export class KeyCache {
   private readonly inFlight = new Map<string, Promise<Identity>>();
   private generation = 0;
 
-  constructor(opts: { ttlMs: number; maxEntries: number; provenTtlMs?: number }) {
+  private readonly now: () => number;
+
+  constructor(opts: {
+    ttlMs: number;
+    maxEntries: number;
+    provenTtlMs?: number;
+    /** The wall clock expiries are compared with (tests pass their own). */
+    now?: () => number;
+  }) {
+    this.now = opts.now ?? Date.now;
     this.entries = new LRUCache({ max: opts.maxEntries, ttl: opts.ttlMs, ttlAutopurge: false });
     this.proven = new LRUCache({
       max: opts.maxEntries,
@@ -43,13 +58,19 @@ export class KeyCache {
     this.proven.delete(keyHash);
   }
 
+  /** The cached identity, unless its key has expired by now (the entry is then dropped). */
   get(keyHash: string): Identity | undefined {
-    return this.entries.get(keyHash);
+    const identity = this.entries.get(keyHash);
+    if (identity?.expiresAtMs !== undefined && identity.expiresAtMs <= this.now()) {
+      this.entries.delete(keyHash);
+      return undefined;
+    }
+    return identity;
   }
 
   /** The cached identity, or the result of `lookup` (shared by concurrent callers). */
   async resolve(keyHash: string, lookup: () => Promise<Identity>): Promise<Identity> {
-    const cached = this.entries.get(keyHash);
+    const cached = this.get(keyHash);
     if (cached) return cached;
     const pending = this.inFlight.get(keyHash);
     if (pending) return pending;

@@ -1,9 +1,19 @@
 import { AccessServiceClient, type AuthenticateKeyResponse } from '@brand/proto/access/v1';
-import { RecordsServiceClient, type ListRecordsPageResponse } from '@brand/proto/records/v1';
+import type { ListRecordsPageResponse } from '@brand/proto/records/v1';
+import { UsageServiceClient, type RecordUsageRequest } from '@brand/proto/access/v1/usage';
 import { ENVIRONMENTS, RESOURCE_ENUM } from '@brand/shared/enums';
 import { connectClient, createCaller, HealthClient, type ServingStatus } from '@brand/shared/grpc';
 import type { KeyEnvironment } from '@brand/shared/keys';
+import type { Logger } from '@brand/shared/logger';
 import type { ResourceName } from '@brand/shared/resources';
+import { SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+import { traceContextOfSpan } from '@brand/shared/telemetry';
+import { PageStreamPool } from './pageStreams/pageStreamPool';
+import type { PageStreamSettings, PoolObserver, PoolStats } from './pageStreams/poolSettings';
+import { recordsAddresses } from './pageStreams/recordsAddresses';
+import { grpcStreams } from './pageStreams/streamTransport';
+
+const tracer = trace.getTracer('gateway.records-client');
 
 interface ListRecordsCall {
   brandId: string;
@@ -16,30 +26,59 @@ interface ListRecordsCall {
 
 /** What the gateway needs from the records process. Every call has the configured deadline. */
 export interface RecordsApi {
-  /** One page, its records already rendered as the public JSON array. */
-  listRecordsPage(call: ListRecordsCall, requestId: string): Promise<ListRecordsPageResponse>;
+  /**
+   * One page, its records already rendered as the public JSON array, as a message on a page
+   * stream (pageStreams/pageStreamPool.ts). `signal` withdraws it (its client went away).
+   */
+  listRecordsPage(
+    call: ListRecordsCall,
+    requestId: string,
+    signal?: AbortSignal,
+  ): Promise<ListRecordsPageResponse>;
   authenticateKey(
     keyHashHex: string,
     environment: KeyEnvironment,
     requestId: string,
   ): Promise<AuthenticateKeyResponse>;
+  /** One flush of the usage buffer (UsageService.RecordUsage). */
+  recordUsage(
+    batch: Omit<RecordUsageRequest, 'environment'>,
+    environment: KeyEnvironment,
+  ): Promise<void>;
   health(): Promise<ServingStatus>;
   close(): void;
 }
 
+export interface RecordsClientSettings {
+  deadlineMs: number;
+  token: string;
+  pageStreams: PageStreamSettings;
+  log: Logger;
+  /** The pool's metrics (GatewayMetrics.observePageStreams). */
+  observe?: (stats: () => PoolStats) => PoolObserver;
+}
+
 /**
- * The records process's RecordsService, AccessService and health, over one channel. This
- * file only maps domain values to messages; createCaller adds the credential, the deadline
- * and the error mapping (AppErrors: the service's own code, or service_unavailable).
+ * The records process's RecordsService, AccessService and health: pages on the page-stream
+ * pool, every other call unary over one channel. This file only maps domain values to
+ * messages; createCaller adds the credential, the deadline and the error mapping (AppErrors:
+ * the service's own code, or service_unavailable), the pool the same for pages.
  */
-export function createRecordsApi(
-  address: string,
-  settings: { deadlineMs: number; token: string },
-): RecordsApi {
-  const recordsClient = connectClient(RecordsServiceClient, address);
-  const records = createCaller(recordsClient, settings);
-  const access = createCaller(connectClient(AccessServiceClient, address, recordsClient), settings);
-  const health = new HealthClient(connectClient(HealthClient.Stub, address, recordsClient));
+export function createRecordsApi(address: string, settings: RecordsClientSettings): RecordsApi {
+  const streams = grpcStreams(settings.token);
+  let stats: () => PoolStats = () => ({ streamsOpen: 0, inFlight: 0, queued: 0 });
+  const pool = new PageStreamPool(
+    recordsAddresses(address),
+    streams.open,
+    settings.pageStreams,
+    settings.log,
+    settings.observe?.(() => stats()),
+  );
+  stats = () => pool.stats();
+  const accessClient = connectClient(AccessServiceClient, address);
+  const access = createCaller(accessClient, settings);
+  const usage = createCaller(connectClient(UsageServiceClient, address, accessClient), settings);
+  const health = new HealthClient(connectClient(HealthClient.Stub, address, accessClient));
 
   const listRequest = (call: ListRecordsCall) => ({
     brand_id: call.brandId,
@@ -50,15 +89,48 @@ export function createRecordsApi(
     with_change_version: call.withChangeVersion,
   });
   return {
-    listRecordsPage: (call, requestId) =>
-      records('listRecordsPage', listRequest(call), { requestId }),
+    listRecordsPage: (call, requestId, signal) =>
+      tracer.startActiveSpan(
+        'ListRecordsPage (page stream)',
+        { kind: SpanKind.CLIENT, attributes: { 'rpc.method': 'ListRecordsPage' } },
+        (span) => {
+          const { traceparent, tracestate } = traceContextOfSpan(span);
+          return pool
+            .page({
+              page: listRequest(call),
+              requestId,
+              timeoutMs: settings.deadlineMs,
+              traceparent: traceparent ?? '',
+              tracestate: tracestate ?? '',
+              signal,
+            })
+            .catch((err: unknown) => {
+              span.setStatus({ code: SpanStatusCode.ERROR });
+              throw err;
+            })
+            .finally(() => span.end());
+        },
+      ),
     authenticateKey: (keyHashHex, environment, requestId) =>
       access(
         'authenticateKey',
         { key_hash: keyHashHex, environment: ENVIRONMENTS.toProto(environment) },
         { requestId },
       ),
+    recordUsage: async (batch, environment) => {
+      await usage(
+        'recordUsage',
+        { ...batch, environment: ENVIRONMENTS.toProto(environment) },
+        {
+          requestId: `usage_${batch.batch_id}`,
+        },
+      );
+    },
     health: () => health.check(settings.deadlineMs),
-    close: () => recordsClient.close(),
+    close: () => {
+      pool.close();
+      streams.close();
+      accessClient.close();
+    },
   };
 }

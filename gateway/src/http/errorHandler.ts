@@ -53,7 +53,7 @@ export type ErrorAnswer = (req: IncomingMessage, res: ServerResponse, err: unkno
 
 /**
  * The one way a failed request is answered, whoever raised the error (the prelude, an
- * express route, a fast path): answerFor's AppError, rendered by the sender of the path it
+ * express route, a lean path): answerFor's AppError, rendered by the sender of the path it
  * was asked on (`senderFor`: the assistant endpoint's JSON-RPC, else the REST body).
  * Expected refusals are not logged here (the access log has them). A response already
  * under way cannot be answered any more: its connection is closed.

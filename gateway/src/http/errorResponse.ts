@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { type AppError, httpStatusOf, type FieldIssue } from '@brand/shared/errors';
 import { sendJson } from './jsonResponse';
-import { requestIdOf } from './requestScope';
+import { requestIdOf, scopeOf } from './requestScope';
 
 /** The JSON body of every REST error: `{ error: { code, message, request_id, details? } }`. */
 export interface ErrorBody {
@@ -31,8 +31,13 @@ export const sendError: ErrorSender = (res, err) => {
   sendJson(res, httpStatusOf(err.code), JSON.stringify(errorBody(err, requestIdOf(res))));
 };
 
-/** The headers an error carries, whatever the body format (REST or JSON-RPC). */
-export function setErrorHeaders(res: Pick<ServerResponse, 'setHeader'>, err: AppError): void {
+/**
+ * The headers an error carries, whatever the body format (REST or JSON-RPC); the code is
+ * kept on the request scope for usage counting and the request log.
+ */
+export function setErrorHeaders(res: ServerResponse, err: AppError): void {
+  const scope = scopeOf(res);
+  if (scope) scope.errorCode = err.code;
   if (err.retryAfterSeconds !== undefined)
     res.setHeader('Retry-After', String(err.retryAfterSeconds));
   if (httpStatusOf(err.code) === 401) {

@@ -10,7 +10,7 @@ const JSON_TYPE = 'application/json; charset=utf-8';
 export type JsonParts = readonly (string | Buffer)[];
 
 /**
- * Every JSON answer of the gateway, on express routes and fast paths alike: the status, then
+ * Every JSON answer of the gateway, on express routes and lean paths alike: the status, then
  * exactly the headers express's res.json() writes (Content-Type with its charset, an exact
  * Content-Length), then the body. A HEAD request gets the same headers and no body (node drops
  * the writes).

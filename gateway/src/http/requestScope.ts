@@ -1,9 +1,10 @@
 import type { ServerResponse } from 'node:http';
+import type { AuthFailureReason } from '../auth/authFailures';
 
 /**
  * What the request prelude (prelude/requestPrelude.ts) knows of one request, and what the
  * path that answers adds to it. It is kept on the response as `res.locals` (express keeps a
- * `locals` it finds already set), so express middleware, the fast paths, the access line and
+ * `locals` it finds already set), so express middleware, the lean paths, the access line and
  * the request metric all read this one object.
  */
 export interface RequestScope {
@@ -12,14 +13,27 @@ export interface RequestScope {
   /** The brand, once admission knows it (the access line names it). */
   brandId?: string;
   /**
-   * The metric's route label, set only by a fast path that answers the request itself
+   * The metric's route label, set by the lean path that answers the request
    * (express's answers are labelled with the route pattern its router matched).
    */
   route?: string;
+  // What usage counting (usage/usageRecorder.ts) reads when the response is done:
+  /** The admitted key (set with brandId when admission knows the key). */
+  keyId?: string;
+  /** The SHA-256 (hex) of a well-formed key that was not admitted from the cache. */
+  keyHash?: string;
+  /** Why the key was refused before any lookup (no key, another scheme, malformed, wrong environment). */
+  keyRefusal?: AuthFailureReason;
+  /** The error code the answer carried (REST body, JSON-RPC error, in-band rate limit). */
+  errorCode?: string;
+  /** Requests this HTTP request stands for: the assistant's messages (one unit each); else 1. */
+  units?: number;
+  /** Error codes of tool calls answered with isError inside a 200 (one unit each). */
+  toolErrors?: string[];
 }
 
 /** The scope the prelude gave this response; undefined for a response it never saw. */
-function scopeOf(res: ServerResponse): RequestScope | undefined {
+export function scopeOf(res: ServerResponse): RequestScope | undefined {
   return (res as { locals?: RequestScope }).locals;
 }
 

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { AuthFailureReason } from '../auth/authFailures';
+import type { PoolObserver, PoolStats } from '../clients/pageStreams/poolSettings';
 import type { RequestScope } from '../http/requestScope';
 import type { RateLimitDecision } from '../ratelimit/limiter';
 
@@ -12,12 +13,6 @@ export class GatewayMetrics {
     help: 'HTTP request duration by route, method and status.',
     labelNames: ['route', 'method', 'status'] as const,
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
-    registers: [this.registry],
-  });
-  private readonly fastAnswers = new Counter({
-    name: 'http_fast_path_answers_total',
-    help: 'Requests a fast path answered ahead of express, by route (a subset of http_request_duration_seconds).',
-    labelNames: ['route'] as const,
     registers: [this.registry],
   });
   private readonly rateLimit = new Counter({
@@ -34,23 +29,73 @@ export class GatewayMetrics {
     registers: [this.registry],
   });
 
+  private readonly pageStreamFailovers = new Counter({
+    name: 'records_page_stream_failovers_total',
+    help: 'Pages sent again on another stream after theirs broke.',
+    registers: [this.registry],
+  });
+  private readonly pageStreamRecycles = new Counter({
+    name: 'records_page_stream_recycles_total',
+    help: 'Page streams replaced for their age.',
+    registers: [this.registry],
+  });
+
+  private readonly usageDropped = new Counter({
+    name: 'usage_dropped_total',
+    help: 'Requests (counts) and request-log entries (log) that usage counting dropped: the buffer was full, or a flush failed too often.',
+    labelNames: ['kind'] as const,
+    registers: [this.registry],
+  });
+  private readonly usageFlushes = new Counter({
+    name: 'usage_flushes_total',
+    help: 'Flushes of the usage buffer to records, by outcome (ok, failed).',
+    labelNames: ['outcome'] as const,
+    registers: [this.registry],
+  });
+
   constructor() {
     collectDefaultMetrics({ register: this.registry });
   }
 
+  /** The page-stream pool's gauges, read from `stats` at each scrape, and its counters. */
+  observePageStreams(stats: () => PoolStats): PoolObserver {
+    const gauge = (name: string, help: string, read: (s: PoolStats) => number): void => {
+      new Gauge({
+        name,
+        help,
+        registers: [this.registry],
+        collect() {
+          this.set(read(stats()));
+        },
+      });
+    };
+    gauge(
+      'records_page_streams_open',
+      'Page streams open or opening to records.',
+      (s) => s.streamsOpen,
+    );
+    gauge(
+      'records_page_stream_in_flight',
+      'Pages sent on a stream and not yet answered.',
+      (s) => s.inFlight,
+    );
+    gauge('records_page_stream_queued', 'Pages waiting for room on a stream.', (s) => s.queued);
+    return {
+      failover: () => this.pageStreamFailovers.inc(),
+      recycle: () => this.pageStreamRecycles.inc(),
+    };
+  }
+
   /**
    * Times one request from the prelude to its last byte. The route label is the matched
-   * pattern, never the raw path: the one a fast path that answered named (scope.route, also
-   * counted in http_fast_path_answers_total), else the one express's router matched, else
-   * `unmatched`.
+   * pattern, never the raw path: the one a lean path named (scope.route), else the one
+   * express's router matched, else `unmatched`.
    */
   observeRequest(req: IncomingMessage, res: ServerResponse, scope: RequestScope): void {
     const started = performance.now();
     res.once('finish', () => {
-      let route = scope.route;
-      if (route === undefined)
-        route = (req as { route?: { path?: string } }).route?.path ?? 'unmatched';
-      else this.fastAnswers.inc({ route });
+      const route =
+        scope.route ?? (req as { route?: { path?: string } }).route?.path ?? 'unmatched';
       this.requests.observe(
         { method: req.method ?? '', route, status: String(res.statusCode) },
         (performance.now() - started) / 1e3,
@@ -63,6 +108,14 @@ export class GatewayMetrics {
       outcome: d.allowed ? 'allowed' : 'refused',
       backend: d.degraded ? 'memory' : 'redis',
     });
+  }
+
+  usageDrop(kind: 'counts' | 'log', n: number): void {
+    this.usageDropped.inc({ kind }, n);
+  }
+
+  usageFlush(outcome: 'ok' | 'failed'): void {
+    this.usageFlushes.inc({ outcome });
   }
 
   recordAuthFailure(reason: AuthFailureReason): void {

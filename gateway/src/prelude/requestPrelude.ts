@@ -7,6 +7,7 @@ import type { ErrorAnswer } from '../http/errorHandler';
 import type { RequestScope } from '../http/requestScope';
 import { logWhenClosed } from '../observability/accessLog';
 import type { GatewayMetrics } from '../observability/metrics';
+import type { UsageRecorder } from '../usage/usageRecorder';
 
 export interface PreludeDeps {
   log: Logger;
@@ -17,6 +18,8 @@ export interface PreludeDeps {
   health: { accepting: boolean };
   /** How a request the prelude refuses is answered (the endpoints' error formats). */
   refuse: ErrorAnswer;
+  /** Usage counting (issue 26): absent in tests that do not count. */
+  usage?: UsageRecorder;
 }
 
 /** The steps of the prelude for one request: its scope, or undefined when it answered itself. */
@@ -27,7 +30,7 @@ export type RequestPrelude = (
 
 /**
  * What every request of the public listener goes through, once, before an endpoint sees it,
- * whether a fast path or express answers it (app.ts runs it ahead of both, so a step added
+ * whether a lean path or express answers it (app.ts runs it ahead of both, so a step added
  * here runs everywhere). In order:
  * 1. once shutdown has begun, `Connection: close`, so keep-alive clients (a balancer probing
  *    /readyz, SDK clients) leave after this request instead of holding the process until the
@@ -40,7 +43,8 @@ export type RequestPrelude = (
  * 4. an answer given before the request's body was read closes the connection (a 401 before
  *    an upload, a 413): Node would otherwise keep draining the body to reuse the connection,
  *    so a client sending a byte a second could hold it until the request deadline;
- * 5. the access line and the request metric, when the response is done;
+ * 5. the access line, the request metric and usage counting (usage/usageRecorder.ts: a
+ *    counter in memory, flushed to records off the request path), when the response is done;
  * 6. a request with two Authorization or two Host headers is refused (400).
  * Admission (the key, then the brand's budget: prelude/admission.ts) comes next, in each
  * endpoint, since endpoints price and answer it differently (the OpenAPI file charges the
@@ -59,6 +63,7 @@ export function createRequestPrelude(deps: PreludeDeps): RequestPrelude {
     closeWhenBodyUnread(req, res);
     if (deps.accessLog) logWhenClosed(deps.log, req, res, scope);
     deps.metrics.observeRequest(req, res, scope);
+    deps.usage?.observe(req, res, scope);
     const ambiguous = ambiguousHeaderError(req.rawHeaders);
     if (ambiguous !== undefined) {
       deps.refuse(req, res, ambiguous);

@@ -33,7 +33,7 @@ export async function listPage(
   resource: ResourceName,
   params: ListParams,
   requestId: string,
-  opts: { withChangeVersion?: boolean } = {},
+  opts: { withChangeVersion?: boolean; signal?: AbortSignal } = {},
 ): Promise<PageJson> {
   const response = await records.listRecordsPage(
     {
@@ -45,6 +45,7 @@ export async function listPage(
       withChangeVersion: opts.withChangeVersion ?? false,
     },
     requestId,
+    opts.signal,
   );
   const version = response.change_version;
   return {

@@ -63,7 +63,11 @@ async function expectNotModifiedOnBoth(path: string, etag: string): Promise<ApiR
 }
 
 const listRecordsCalls = (): Promise<number> =>
-  scrapeMetric(stack.records.opsUrl, /^grpc_server_handled_total\{method="ListRecordsPage",/);
+  // pages travel on page streams (StreamRecordsPages); the unary ListRecordsPage counts too
+  scrapeMetric(
+    stack.records.opsUrl,
+    /^grpc_server_handled_total\{method="(ListRecordsPage|StreamRecordsPages)",/,
+  );
 
 describe('ETag and If-None-Match on GET /api/v1/{resource}', () => {
   it('a page carries a strong ETag, the same through both gateways, one per query', async () => {

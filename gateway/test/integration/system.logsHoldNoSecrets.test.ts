@@ -169,7 +169,11 @@ it('no process logs an API key, a token, a secret or a signature, on any path', 
     });
     receiver = registered.server;
     secrets['receiver signing secret'] = registered.secret;
-    await webhooks.call('testReceiver', { receiver_id: registered.receiver.id, event_type: 0 });
+    await webhooks.call('testReceiver', {
+      receiver_id: registered.receiver.id,
+      event_type: 0,
+      with_new_secret: false,
+    });
     await receiver.waitFor((r) => r.length >= 1, 30_000);
     const [pending] = await makePendingSubmissions(stack.db.pool, brand.brand.id, 1);
     await stack.admin.records('approveSubmission', { submission_id: pending!.id });

@@ -8,6 +8,7 @@ import {
   type Member,
   type Role,
 } from '@brand/proto/access/v1';
+import { UsageServiceClient } from '@brand/proto/access/v1/usage';
 import {
   RecordsServiceClient,
   type ListRecordsPageResponse,
@@ -56,6 +57,8 @@ export interface ListRecordsInput {
 export interface AdminClient {
   /** Typed callers for calls the helpers below do not cover. */
   access: Caller<AccessServiceClient>;
+  /** UsageService (usage and the request log) with the same token. */
+  usage: Caller<UsageServiceClient>;
   records: Caller<RecordsServiceClient>;
   createBrand(opts?: {
     name?: string;
@@ -108,6 +111,10 @@ export function createAdminClient(recordsAddr: string, token = TEST_ADMIN_TOKEN)
     settings,
   );
   const records = createCaller(recordsClient, settings);
+  const usage = createCaller(
+    connectClient(UsageServiceClient, recordsAddr, recordsClient),
+    settings,
+  );
   const listRecordsPage = (req: ListRecordsInput): Promise<ListRecordsPageResponse> =>
     records('listRecordsPage', {
       ...req,
@@ -117,6 +124,7 @@ export function createAdminClient(recordsAddr: string, token = TEST_ADMIN_TOKEN)
 
   return {
     access,
+    usage,
     records,
     async createBrand(opts = {}) {
       const res = await access('createBrand', {

@@ -92,6 +92,8 @@ export async function startRecords(opts: {
       REDIS_KEY_PREFIX: opts.redisKeyPrefix,
       CURSOR_SECRET: TEST_CURSOR_SECRET,
       CONSOLE_ASSERTION_PRIVATE_KEY: TEST_ASSERTION_KEYS.privateKeyPem,
+      // Tests sign one address in several times in a row; the spacing's own tests set theirs.
+      SIGN_IN_MAIL_SPACING_MS: '1',
       ...opts.env,
     },
   });
@@ -118,20 +120,7 @@ export async function startPlans(opts: {
   return withAddresses(proc);
 }
 
-/**
- * GATEWAY_FAST_PATHS of the test run, passed on to every gateway a test starts unless its own
- * env says otherwise: `GATEWAY_FAST_PATHS=off npx jest ...` runs the suite with every request
- * answered by express (scripts/test.sh does, for the gateway's tests).
- */
-function fastPathsEnv(): Record<string, string> {
-  const value = process.env.GATEWAY_FAST_PATHS;
-  return value === undefined ? {} : { GATEWAY_FAST_PATHS: value };
-}
-
-/**
- * Starts the built gateway on an OS-chosen port of 127.0.0.1, serving the live environment,
- * with the test run's GATEWAY_FAST_PATHS (fastPathsEnv).
- */
+/** Starts the built gateway on an OS-chosen port of 127.0.0.1, serving the live environment. */
 export async function startGateway(opts: {
   recordsAddr: string;
   /** The plans service, when the test has one (PLANS_GRPC_ADDR). */
@@ -154,7 +143,6 @@ export async function startGateway(opts: {
       REDIS_URL: opts.redisUrl ?? testRedisUrl(),
       REDIS_KEY_PREFIX: opts.redisKeyPrefix,
       LOG_LEVEL: logLevel(),
-      ...fastPathsEnv(),
       ...opts.env,
     },
   });

@@ -25,8 +25,10 @@ export async function cpuOfBackends(dbName, applicationName) {
 }
 
 /**
- * One scenario. `arms`: [{ name, url, request, rows?, expect?: status[], cpu: async () =>
- * ({ process: () => seconds }) }] (cpu is resolved after the warm-up). `invalid` collects
+ * One scenario. `arms`: [{ name, url, request, tool?, rows?, expect?: status[], cpu: async
+ * () => ({ process: () => seconds }) }] (cpu is resolved after the warm-up; tool: the load
+ * generator, autocannon unless given, see interleavedArms). `rows` is the rows of a page
+ * (on average, for a walk). `invalid` collects
  * validity failures (any answer other than the expected statuses, errors, timeouts);
  * `work` counts the list pages served (arms with `rows`). Returns each arm's figures, its
  * rate over the first arm's per round, and CPU ms per request per process.
@@ -34,7 +36,7 @@ export async function cpuOfBackends(dbName, applicationName) {
 export async function runArms(label, arms, { invalid, work }) {
   const { warmupSeconds, connections, rounds, sliceSeconds } = SETTINGS;
   const expectOnly = (what, arm, r) => {
-    const allowed = (arm.expect ?? [200]).map(String);
+    const allowed = (arm.expect ?? arm.tool?.expect ?? [200]).map(String);
     const others = Object.keys(r.statusCounts).filter((code) => !allowed.includes(code));
     if (others.length > 0 || r.errors > 0 || r.timeouts > 0)
       invalid.push(
@@ -43,9 +45,10 @@ export async function runArms(label, arms, { invalid, work }) {
   };
   const countPages = (arm, figures) => {
     if (!arm.rows) return;
-    const ok = figures.statusCounts['200'] ?? 0;
+    // 200s (autocannon), or every answer below 400 (wrk: a walk's pages are all 200s)
+    const ok = figures.statusCounts['200'] ?? figures.statusCounts['2xx/3xx'] ?? 0;
     work.pagesServed += ok;
-    work.rowsReturned += ok * arm.rows;
+    work.rowsReturned += Math.round(ok * arm.rows);
   };
   // a smoke run's slices are its warm-up: it checks the path, not the speed
   for (const arm of SETTINGS.smoke ? [] : arms) {
@@ -54,6 +57,7 @@ export async function runArms(label, arms, { invalid, work }) {
       request: arm.request,
       connections,
       seconds: warmupSeconds,
+      tool: arm.tool,
     });
     expectOnly(`${label} ${arm.name} (warm-up)`, arm, warm);
     countPages(arm, warm);

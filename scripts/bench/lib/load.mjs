@@ -1,4 +1,4 @@
-// Load generators: autocannon for HTTP throughput, a sequential interleaved client for
+// Load generators: autocannon for HTTP throughput (wrk for the walk: wrk.mjs), a sequential interleaved client for
 // first-page vs deep-page latency through the gateway, and a closed-loop gRPC client for
 // the same comparison on the records service itself.
 import { readFileSync } from 'node:fs';
@@ -59,39 +59,60 @@ function combine(results, url, connections) {
   };
 }
 
-/** One plain autocannon run (a warm-up): the combined figures of that single run. */
-export async function cannon({ url, request, connections, seconds }) {
-  return combine([await cannonRaw({ url, request, connections, seconds })], url, connections);
+/** Requests per second of one raw autocannon slice. */
+const rateOf = (r) =>
+  Object.values(r.statusCodeStats).reduce((a, s) => a + Number(s.count), 0) / r.duration;
+
+/**
+ * A load tool as interleavedArms drives it: `slice({ url, request, connections, seconds })`
+ * runs one slice and resolves with its raw result, `combine(raws, url, connections)` sums
+ * slices into { seconds, requests, rps, p50, p99 (ms), statusCounts, errors, timeouts },
+ * `rate(raw)` is one slice's requests per second. autocannon is the default; the walk's
+ * arms use wrk (wrk.mjs).
+ */
+const AUTOCANNON = { slice: cannonRaw, combine, rate: rateOf };
+
+/** One plain run of an arm's tool (a warm-up): the combined figures of that single run. */
+export async function cannon({ url, request, connections, seconds, tool = AUTOCANNON }) {
+  return tool.combine([await tool.slice({ url, request, connections, seconds })], url, connections);
 }
 
 /**
  * Round-robins `rounds` slices of `sliceSeconds` over the arms (A B C A B C ...), each
  * with the same connections, so every arm sees the machine in the same state however the
- * other tenants' load moves. `arms` is [{ name, url, request }]; `cpu` is
- * { label: { seconds: () => number, during: armName } }: the CPU seconds each label spent
- * during its arm's slices. Returns { arms: { name: figures }, roundRatios: { name: [..] }
- * (each round's rate over the first arm's), cpu: { label: seconds } }.
+ * other tenants' load moves. `arms` is [{ name, url, request, tool? }] (tool: AUTOCANNON
+ * unless given); `cpu` is { label: { seconds: () => number, during: armName } }: the CPU
+ * seconds each label spent during its arm's slices. Returns { arms: { name: figures },
+ * roundRatios: { name: [..] } (each round's rate over the first arm's), cpu: { label:
+ * seconds } }.
  */
 export async function interleavedArms({ arms, rounds, sliceSeconds, connections, cpu }) {
   const raw = Object.fromEntries(arms.map((a) => [a.name, []]));
   const cpuUsed = Object.fromEntries(Object.keys(cpu).map((label) => [label, 0]));
+  const toolOf = (arm) => arm.tool ?? AUTOCANNON;
   for (let i = 0; i < rounds; i++) {
     for (const arm of arms) {
       const watched = Object.entries(cpu).filter(([, c]) => c.during === arm.name);
       const before = watched.map(([, c]) => c.seconds());
       raw[arm.name].push(
-        await cannonRaw({ url: arm.url, request: arm.request, connections, seconds: sliceSeconds }),
+        await toolOf(arm).slice({
+          url: arm.url,
+          request: arm.request,
+          connections,
+          seconds: sliceSeconds,
+        }),
       );
       watched.forEach(([label, c], j) => (cpuUsed[label] += c.seconds() - before[j]));
     }
   }
-  const rate = (r) =>
-    Object.values(r.statusCodeStats).reduce((a, s) => a + Number(s.count), 0) / r.duration;
+  const rate = (arm, r) => toolOf(arm).rate(r);
   const first = raw[arms[0].name];
   return {
-    arms: Object.fromEntries(arms.map((a) => [a.name, combine(raw[a.name], a.url, connections)])),
+    arms: Object.fromEntries(
+      arms.map((a) => [a.name, toolOf(a).combine(raw[a.name], a.url, connections)]),
+    ),
     roundRatios: Object.fromEntries(
-      arms.map((a) => [a.name, raw[a.name].map((r, i) => rate(r) / rate(first[i]))]),
+      arms.map((a) => [a.name, raw[a.name].map((r, i) => rate(a, r) / rate(arms[0], first[i]))]),
     ),
     cpu: cpuUsed,
   };

@@ -1,6 +1,7 @@
-// S1-S3: the system's record pages side by side with B0 and the ceiling. S1 GET a 50-row
-// page (B0, REST, MCP tools/call of the same page, and a bare node:http server answering
-// the same bytes, in the same rounds); S2 the same at limit=200 (B0, REST).
+// S1f and S2: the first page of one brand, re-read, side by side with B0 and the ceiling.
+// S1f GET a 50-row first page (B0, REST, and a bare node:http server answering the same
+// bytes, in the same rounds: issue 10's S1, which the lean paths answer); S2 the same at
+// limit=200 (B0, REST). S1 and S3 proper are the walk (walk.mjs).
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { cpuOfBackends, cpuOfPid, runArms } from './arms.mjs';
@@ -9,19 +10,6 @@ import { spawnHelper } from './stack.mjs';
 import { MAINS, OUT_DIR, SETTINGS } from './settings.mjs';
 
 export const listPath = (limit) => `/api/v1/submissions?limit=${limit}`;
-const MCP_HEADERS = {
-  'content-type': 'application/json',
-  accept: 'application/json, text/event-stream',
-  'mcp-protocol-version': '2025-06-18',
-};
-const mcpBody = (limit) =>
-  JSON.stringify({
-    jsonrpc: '2.0',
-    id: 1,
-    method: 'tools/call',
-    params: { name: 'list_submissions', arguments: { limit } },
-  });
-
 /** An autocannon GET of the load brand's page. */
 export const getPage = (secret, limit) => ({
   method: 'GET',
@@ -30,9 +18,9 @@ export const getPage = (secret, limit) => ({
 });
 
 /**
- * Checks one page of each kind before any load (B0's page must be the system's, byte for
- * byte in its data; the MCP result's text must be its structuredContent) and starts the
- * ceiling on the system's page bytes. Returns the body sizes and the ceiling's URL.
+ * Checks one page of each size before any load (B0's page must be the system's, byte for
+ * byte in its data) and starts the ceiling on the system's page bytes. Returns the body
+ * sizes and the ceiling's URL.
  */
 async function checkPages(ctx) {
   const { gatewayUrl, b0Url, loadBrand, work } = ctx;
@@ -49,24 +37,6 @@ async function checkPages(ctx) {
       throw new Error(`B0's page differs from the system's: ${base.body.slice(0, 300)}`);
     samples[limit] = sys.body;
   }
-  const mcpSample = await fetch(`${gatewayUrl}/api/mcp`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${loadBrand.secret}`, ...MCP_HEADERS },
-    body: mcpBody(SETTINGS.pageSize),
-  });
-  const mcpText = await mcpSample.text();
-  const mcpJson = JSON.parse(mcpText);
-  work.pagesServed += 1;
-  work.rowsReturned += SETTINGS.pageSize;
-  if (
-    mcpSample.status !== 200 ||
-    mcpJson.result?.isError ||
-    mcpJson.result?.structuredContent?.count !== SETTINGS.pageSize ||
-    mcpJson.result.content?.[0]?.text !== JSON.stringify(mcpJson.result.structuredContent)
-  )
-    throw new Error(
-      `the MCP tool call is not a full page: ${mcpSample.status} ${mcpText.slice(0, 300)}`,
-    );
   const pageBodyFile = path.join(OUT_DIR, 'baseline-body.json');
   writeFileSync(pageBodyFile, samples[SETTINGS.pageSize]);
   const ceiling = await spawnHelper('ceiling', MAINS.ceiling, {}, { args: [pageBodyFile] });
@@ -75,7 +45,6 @@ async function checkPages(ctx) {
     sizes: {
       restBodyBytes: Buffer.byteLength(samples[SETTINGS.pageSize]),
       rest200BodyBytes: Buffer.byteLength(samples[SETTINGS.bigPageSize]),
-      mcpBodyBytes: Buffer.byteLength(mcpText),
     },
   };
 }
@@ -94,27 +63,20 @@ export function cpuSources(ctx, kind) {
   });
 }
 
-/** S1 and S3 in the same rounds, then S2. Returns { sizes, s1, s2 }. */
+/** S1f, then S2. Returns { sizes, s1f, s2 }. */
 export async function runPageScenarios(ctx) {
   const { ceiling, sizes } = await checkPages(ctx);
   const { gatewayUrl, b0Url, loadBrand } = ctx;
   const page = SETTINGS.pageSize;
   const big = SETTINGS.bigPageSize;
-  const mcpRequest = {
-    method: 'POST',
-    path: '/api/mcp',
-    headers: { authorization: `Bearer ${loadBrand.secret}`, ...MCP_HEADERS },
-    body: mcpBody(page),
-  };
   const b0 = cpuSources(ctx, 'B0');
   const system = cpuSources(ctx, 'system');
   const request = (limit) => getPage(loadBrand.secret, limit);
-  const s1 = await runArms(
-    'S1/S3',
+  const s1f = await runArms(
+    'S1f',
     [
       { name: 'B0', url: b0Url, request: request(page), rows: page, cpu: b0 },
       { name: 'REST', url: gatewayUrl, request: request(page), rows: page, cpu: system },
-      { name: 'MCP', url: gatewayUrl, request: mcpRequest, rows: page, cpu: system },
       {
         name: 'ceiling',
         url: `http://127.0.0.1:${ceiling.port}`,
@@ -125,7 +87,7 @@ export async function runPageScenarios(ctx) {
     ctx,
   );
   await ceiling.stop();
-  ctx.memory.warm = await ctx.markMemory('S1/S3');
+  ctx.memory.warm = await ctx.markMemory('S1, S1f');
   const s2 = await runArms(
     'S2',
     [
@@ -135,5 +97,5 @@ export async function runPageScenarios(ctx) {
     ctx,
   );
   await ctx.markMemory('S2');
-  return { sizes, s1, s2 };
+  return { sizes, s1f, s2 };
 }

@@ -1,5 +1,5 @@
 // S5: POST /api/v1/campaign-plans through the gateway to the plans service, in the same
-// round-robin rounds as an S1 REST page (the target: replays at least as fast as S1).
+// round-robin rounds as an S1f REST page (the target: replays at least as fast as S1f).
 //   - "new": every request a fresh request_id (the idempotency key of SPEC 4.3), so each
 //     one inserts a pending plan. A brand holds at most 200 pending plans (the next is 422
 //     pending_plan_limit, SPEC 8), so the arm rotates through SETTINGS.planBrands brands'
@@ -121,7 +121,7 @@ export async function runPlansScenario(ctx) {
     'S5',
     [
       {
-        name: 'S1 REST',
+        name: 'S1f REST',
         url: gatewayUrl,
         request: getPage(ctx.loadBrand.secret, SETTINGS.pageSize),
         rows: SETTINGS.pageSize,

@@ -16,64 +16,40 @@ import {
 
 const cpuSum = (arm) => Object.values(arm).reduce((a, b) => a + b, 0);
 const ms = (x) => Math.max(x, 1); // autocannon reports whole milliseconds
+/** The system's node processes' CPU of an arm (the issue-25 target compares it with B0's). */
+const nodeCpu = (c) => c.gateway + c.records;
 
-/** The table's rows from a run's results (scenarios that did not run add no rows). */
-function evaluate(r) {
+/** S1f, S2, S4 and the work counters (a walk-only run has none of them). */
+function firstPageRows(r, { add, vs, atLeast, atMost }) {
   const T = TARGETS;
-  const rows = [];
-  const check = !SETTINGS.smoke; // a smoke run checks the harness and validity only
-  const add = (metric, value, base, ratio, verdict, note = '') =>
-    rows.push({
-      metric,
-      value: round(value, 3),
-      baseline: base === undefined ? undefined : round(base, 3),
-      ratio: ratio === undefined ? undefined : round(ratio, 3),
-      target: [verdict?.target, note].filter(Boolean).join(' '),
-      pass: check ? verdict?.pass : undefined,
-    });
-  const atLeast = (x, min) => ({ target: `>= ${min}`, pass: x >= min });
-  const atMost = (x, max) => ({ target: `<= ${max}`, pass: x <= max });
-  const vs = (metric, value, base, verdict, note) =>
-    add(metric, value, base, value / base, verdict?.(value / base), note);
-
-  const { s1, s2 } = r;
-  const [b0, rest, mcp, ceil] = ['B0', 'REST', 'MCP', 'ceiling'].map((k) => s1.arms[k]);
-  const c1 = s1.cpuMsPerRequest;
-  add('S1 B0 throughput (req/s)', b0.rps, undefined, undefined, undefined, '(the baseline)');
-  vs('S1 REST throughput (req/s)', rest.rps, b0.rps, (x) => atLeast(x, T.s1VsB0), '(vs B0)');
-  add('S1 REST p50 latency (ms)', rest.p50, b0.p50, rest.p50 / ms(b0.p50), undefined, '(vs B0)');
+  const { s1f, s2 } = r;
+  const [fb0, frest, ceil] = ['B0', 'REST', 'ceiling'].map((k) => s1f.arms[k]);
+  const cf = s1f.cpuMsPerRequest;
+  add('S1f B0 first page (req/s)', fb0.rps, undefined, undefined, undefined, '(the baseline)');
+  vs('S1f REST first page (req/s)', frest.rps, fb0.rps, (x) => atLeast(x, T.s1fVsB0), '(vs B0)');
   add(
-    'S1 REST p99 latency (ms)',
-    rest.p99,
-    b0.p99,
-    rest.p99 / ms(b0.p99),
-    atMost(rest.p99 / ms(b0.p99), T.s1P99VsB0),
+    'S1f REST p99 latency (ms)',
+    frest.p99,
+    fb0.p99,
+    frest.p99 / ms(fb0.p99),
+    atMost(frest.p99 / ms(fb0.p99), T.s1fP99VsB0),
     '(vs B0)',
   );
-  vs('S1 ceiling node:http (req/s)', ceil.rps, b0.rps, undefined, '(vs B0)');
-  vs('S1 CPU/request all processes (ms)', cpuSum(c1.REST), cpuSum(c1.B0), undefined, '(vs B0)');
-  for (const proc of ['gateway', 'records', 'postgres'])
-    add(`S1 CPU/request ${proc} (ms)`, c1.REST[proc], undefined, undefined);
-  add('S1 CPU/request B0 node (ms)', c1.B0.b0, undefined, undefined);
-  add('S1 CPU/request B0 postgres (ms)', c1.B0.postgres, undefined, undefined);
+  vs('S1f ceiling node:http (req/s)', ceil.rps, fb0.rps, undefined, '(vs B0)');
+  vs('S1f CPU/request all processes (ms)', cpuSum(cf.REST), cpuSum(cf.B0), undefined, '(vs B0)');
+  vs(
+    'S1f CPU/request gateway + records (ms)',
+    nodeCpu(cf.REST),
+    cf.B0.b0,
+    undefined,
+    "(vs B0's node)",
+  );
 
   const [b2, r2] = ['B0', 'REST'].map((k) => s2.arms[k]);
   vs('S2 REST limit=200 (req/s)', r2.rps, b2.rps, (x) => atLeast(x, T.s2VsB0), '(vs B0)');
   add('S2 REST p99 latency (ms)', r2.p99, b2.p99, r2.p99 / ms(b2.p99), undefined, '(vs B0)');
   const c2 = s2.cpuMsPerRequest;
   vs('S2 CPU/request all processes (ms)', cpuSum(c2.REST), cpuSum(c2.B0), undefined, '(vs B0)');
-
-  vs('S3 MCP tools/call (req/s)', mcp.rps, rest.rps, (x) => atLeast(x, T.s3VsS1), '(vs S1 REST)');
-  vs('S3 MCP vs B0 (req/s)', mcp.rps, b0.rps, undefined, '(vs B0)');
-  add(
-    'S3 MCP p99 latency (ms)',
-    mcp.p99,
-    rest.p99,
-    mcp.p99 / ms(rest.p99),
-    undefined,
-    '(vs S1 REST)',
-  );
-  vs('S3 MCP gateway CPU/call (ms)', c1.MCP.gateway, c1.REST.gateway, undefined, '(vs S1 REST)');
 
   for (const [where, d] of [
     ['via gateway', r.depth.depthGateway],
@@ -102,16 +78,74 @@ function evaluate(r) {
     undefined,
     atMost(writtenPerPage, T.rowsWrittenPerPage),
   );
+}
+
+/** The table's rows from a run's results (scenarios that did not run add no rows). */
+function evaluate(r) {
+  const T = TARGETS;
+  const rows = [];
+  const check = !SETTINGS.smoke; // a smoke run checks the harness and validity only
+  const add = (metric, value, base, ratio, verdict, note = '') =>
+    rows.push({
+      metric,
+      value: round(value, 3),
+      baseline: base === undefined ? undefined : round(base, 3),
+      ratio: ratio === undefined ? undefined : round(ratio, 3),
+      target: [verdict?.target, note].filter(Boolean).join(' '),
+      pass: check ? verdict?.pass : undefined,
+    });
+  const atLeast = (x, min) => ({ target: `>= ${min}`, pass: x >= min });
+  const atMost = (x, max) => ({ target: `<= ${max}`, pass: x <= max });
+  const vs = (metric, value, base, verdict, note) =>
+    add(metric, value, base, value / base, verdict?.(value / base), note);
+
+  const { s1, s1f } = r;
+  const [b0, rest, mcp] = ['B0', 'REST', 'MCP'].map((k) => s1.arms[k]);
+  const c1 = s1.cpuMsPerRequest;
+  add('S1 walk B0 (pages/s)', b0.rps, undefined, undefined, undefined, '(the baseline)');
+  vs('S1 walk REST (pages/s)', rest.rps, b0.rps, (x) => atLeast(x, T.s1VsB0), '(vs B0)');
+  add('S1 walk REST p50 (ms)', rest.p50, b0.p50, rest.p50 / b0.p50, undefined, '(vs B0)');
+  vs('S1 walk REST p99 (ms)', rest.p99, b0.p99, (x) => atMost(x, T.s1P99VsB0), '(vs B0)');
+  vs(
+    'S1 walk CPU/page gateway + records (ms)',
+    nodeCpu(c1.REST),
+    c1.B0.b0,
+    (x) => atMost(x, T.s1NodeCpuVsB0),
+    "(vs B0's node)",
+  );
+  vs('S1 walk CPU/page all processes (ms)', cpuSum(c1.REST), cpuSum(c1.B0), undefined, '(vs B0)');
+  for (const proc of ['gateway', 'records', 'postgres'])
+    add(`S1 walk CPU/page ${proc} (ms)`, c1.REST[proc], undefined, undefined);
+  add('S1 walk CPU/page B0 node (ms)', c1.B0.b0, undefined, undefined);
+  add('S1 walk CPU/page B0 postgres (ms)', c1.B0.postgres, undefined, undefined);
+  vs(
+    'S3 walk MCP tools/call (pages/s)',
+    mcp.rps,
+    rest.rps,
+    (x) => atLeast(x, T.s3VsS1),
+    '(vs S1 REST)',
+  );
+  vs('S3 walk MCP vs B0 (pages/s)', mcp.rps, b0.rps, undefined, '(vs B0)');
+  vs('S3 walk MCP p99 (ms)', mcp.p99, rest.p99, undefined, '(vs S1 REST)');
+  vs(
+    'S3 walk MCP gateway CPU/call (ms)',
+    c1.MCP.gateway,
+    c1.REST.gateway,
+    undefined,
+    '(vs S1 REST)',
+  );
+
+  if (s1f) firstPageRows(r, { add, vs, atLeast, atMost });
 
   if (r.plans) {
     const p = r.plans;
-    const [pRest, pNew, pReplay] = ['S1 REST', 'new', 'replay'].map((k) => p.arms[k]);
+    const [pRest, pNew, pReplay] = ['S1f REST', 'new', 'replay'].map((k) => p.arms[k]);
     vs(
       'S5 plan replay (req/s)',
       pReplay.rps,
       pRest.rps,
       (x) => atLeast(x, T.s5ReplayVsS1),
-      '(vs S1 REST, same rounds)',
+      '(vs S1f REST, same rounds)',
     );
     add(
       'S5 plan replay p50 / p99 (ms)',
@@ -119,9 +153,9 @@ function evaluate(r) {
       pRest.p50,
       pReplay.p99 / ms(pRest.p99),
       undefined,
-      `p99 ${pReplay.p99} (ratio: p99 vs S1 REST)`,
+      `p99 ${pReplay.p99} (ratio: p99 vs S1f REST)`,
     );
-    vs('S5 new plan (req/s)', pNew.rps, pRest.rps, undefined, '(vs S1 REST, same rounds)');
+    vs('S5 new plan (req/s)', pNew.rps, pRest.rps, undefined, '(vs S1f REST, same rounds)');
     add('S5 new plan p50 / p99 (ms)', pNew.p50, undefined, undefined, undefined, `p99 ${pNew.p99}`);
     for (const arm of ['new', 'replay'])
       for (const [proc, value] of Object.entries(p.cpuMsPerRequest[arm]))
@@ -250,7 +284,7 @@ function evaluate(r) {
       atMost(m.peakRss[name], T.rssPeakMb),
       'MB',
     );
-    if (!m.after[name] || !m.warm[name]) continue;
+    if (!m.after?.[name] || !m.warm?.[name]) continue;
     const growth = m.after[name].liveHeap / m.warm[name].liveHeap;
     add(
       `${name} live heap after GC (MB)`,
@@ -258,7 +292,7 @@ function evaluate(r) {
       m.warm[name].liveHeap,
       growth,
       atMost(growth, T.liveHeapGrowth),
-      '(vs after S1)',
+      '(vs after S1f)',
     );
   }
   return rows;
@@ -308,18 +342,27 @@ export function report(result) {
   printTable(rows);
   console.log('');
   for (const [label, s] of [
-    ['S1/S3', result.s1],
+    ['S1/S3 walk', result.s1],
+    ['S1f', result.s1f],
     ['S2', result.s2],
-  ])
+  ].filter(([, scenario]) => scenario))
     for (const [arm, ratios] of Object.entries(s.roundRatios))
       if (arm !== 'B0') console.log(`${label} ${arm} / B0 by round: ${ratios.join(' ')}`);
   for (const note of result.notes) console.log(note);
+  const walk = result.s1.walk;
+  const mean = (arm) => Math.round(walk.meanBodyBytes[arm]);
   console.log(
-    `page bodies: REST ${result.sizes.restBodyBytes} bytes (limit=200: ${result.sizes.rest200BodyBytes}), MCP ${result.sizes.mcpBodyBytes} bytes; load average at start ${result.loadAtStart}, now ${loadavg()}`,
+    `the walk: ${walk.brands} brands x ${walk.resources} resources, ${walk.pages} pages (${walk.rows} records), ${round(walk.pagesPerConnection, 1)} distinct pages per connection; mean body REST ${mean('REST')} bytes, B0 ${mean('B0')}, MCP ${mean('MCP')}`,
   );
-  console.log(
-    `work (exact): ${result.work.pagesServed} pages, ${result.work.rowsReturned} rows returned, ${result.work.submissionRowsRead} submission rows read, ${result.work.rowsWritten} rows written`,
-  );
+  if (result.sizes)
+    console.log(
+      `first page bodies: REST ${result.sizes.restBodyBytes} bytes (limit=200: ${result.sizes.rest200BodyBytes})`,
+    );
+  console.log(`load average at start ${result.loadAtStart}, now ${loadavg()}`);
+  if (result.work)
+    console.log(
+      `work (exact): ${result.work.pagesServed} pages, ${result.work.rowsReturned} rows returned, ${result.work.submissionRowsRead} submission rows read, ${result.work.rowsWritten} rows written`,
+    );
   console.log('memory by phase (MB): RSS / heap in use after a full GC');
   for (const m of result.memory.timeline)
     console.log(

@@ -1,5 +1,6 @@
 // Benchmark data: brands and keys through the records service's admin gRPC API (exactly
-// as brandctl creates them), submissions in bulk through SQL, and the deep cursor by
+// as brandctl creates them), the walk's demo records (SeedDemoData, as brandctl seeds them),
+// submissions in bulk through SQL, and the deep cursor by
 // following next_cursor through the data-plane RPC.
 import { createRequire } from 'node:module';
 import pg from 'pg';
@@ -13,16 +14,16 @@ const { RecordsServiceClient, Resource } = require('@brand/proto/records/v1');
 const DEADLINE_MS = 10_000;
 
 /** Promise form of one unary call of a generated client. */
-function call(client, method, request, metadata = new grpc.Metadata()) {
+function call(client, method, request, metadata = new grpc.Metadata(), deadlineMs = DEADLINE_MS) {
   return new Promise((resolve, reject) => {
-    client[method](request, metadata, { deadline: Date.now() + DEADLINE_MS }, (err, res) =>
+    client[method](request, metadata, { deadline: Date.now() + deadlineMs }, (err, res) =>
       err ? reject(new Error(`${method}: ${err.details || err.message}`)) : resolve(res),
     );
   });
 }
 
 /** Runs `fn(i)` for i in 0..n-1 with at most `concurrency` in flight. */
-async function pooled(n, concurrency, fn) {
+export async function pooled(n, concurrency, fn) {
   const results = new Array(n);
   let next = 0;
   await Promise.all(
@@ -125,6 +126,31 @@ export async function insertSubmissions(databaseUrl, brandIds, perBrand, { statu
     await client.query('analyze brands, api_keys, campaigns, submissions');
   } finally {
     await client.end();
+  }
+}
+
+/**
+ * Fills each brand with demo records across the six resources at `scale` (SeedDemoData,
+ * the admin RPC `brandctl seed` calls: about 4,000 records per brand at scale 1), a few
+ * brands at a time. Returns the records created per brand and resource.
+ */
+export async function seedDemoData(recordsAddress, adminToken, brandIds, scale) {
+  const client = recordsClient(recordsAddress);
+  const metadata = new grpc.Metadata();
+  metadata.set('x-internal-token', adminToken);
+  try {
+    return await pooled(brandIds.length, 4, async (i) => {
+      const { created } = await call(
+        client,
+        'seedDemoData',
+        { brand_id: brandIds[i], scale },
+        metadata,
+        60_000,
+      );
+      return created;
+    });
+  } finally {
+    client.close();
   }
 }
 

@@ -34,6 +34,7 @@ import {
   say,
 } from './settings.mjs';
 import { BROKERS } from './kafka.mjs';
+import { logTail } from './processes.mjs';
 import { recordsEnv, spawnHelper, spawnMeasured } from './stack.mjs';
 
 const require = createRequire(import.meta.url);
@@ -139,11 +140,20 @@ async function approvePaced(records, ids, rate) {
   return { events: results.map((r) => r.event_id), seconds: (Date.now() - started) / 1000 };
 }
 
-/** Waits until every event has reached every receiver (or the deadline); returns them. */
-async function awaitDeliveries(controlUrl, eventIds, receivers, timeoutMs) {
+/**
+ * Waits until every event has reached every receiver (or the deadline); returns them. Fails
+ * at once when one of `pipeline` (the processes the deliveries need) has exited, rather than
+ * waiting out the deadline for deliveries that cannot come.
+ */
+async function awaitDeliveries(controlUrl, eventIds, receivers, timeoutMs, pipeline) {
   const wanted = new Set(eventIds);
   const deadline = Date.now() + timeoutMs;
   for (;;) {
+    const exited = pipeline.find((p) => !p.alive);
+    if (exited)
+      throw new Error(
+        `S6: ${exited.name} exited during the run; log tail:\n${logTail(exited.logFile)}`,
+      );
     const all = await (await fetch(`${controlUrl}/deliveries`)).json();
     const mine = all.filter((d) => wanted.has(d[1]));
     const pairs = new Set(mine.map((d) => `${d[1]}/${d[3]}`));
@@ -194,6 +204,7 @@ export async function runWebhooksScenario(ctx) {
     [],
     { readyTimeoutMs: 40_000 },
   );
+  const pipeline = [receivers, eventsRecords, webhooks];
   const recordsAddress = `127.0.0.1:${eventsRecords.port}`;
   const records = new RecordsServiceClient(recordsAddress, grpc.credentials.createInsecure());
   const hooks = new WebhooksServiceClient(
@@ -218,7 +229,7 @@ export async function runWebhooksScenario(ctx) {
     const ids = await pendingSubmissions(ctx.dbUrl, brand.brandId);
     // one change end to end first: the pipeline is up (consumer joined, connections open)
     const [warm] = await approveAll(records, ids.slice(0, 1), 1);
-    const warmed = await awaitDeliveries(controlUrl, [warm], receiversCount, 60_000);
+    const warmed = await awaitDeliveries(controlUrl, [warm], receiversCount, 60_000, pipeline);
     if (warmed.pairs < warmed.expected)
       throw new Error(
         `S6: the first change reached ${warmed.pairs} of ${receiversCount} receivers within 60 s`,
@@ -239,7 +250,7 @@ export async function runWebhooksScenario(ctx) {
     const burstStart = Date.now();
     const burstEvents = await approveAll(records, ids.slice(1, 1 + burstChanges));
     const changesSeconds = (Date.now() - burstStart) / 1000;
-    const burst = await awaitDeliveries(controlUrl, burstEvents, receiversCount, 300_000);
+    const burst = await awaitDeliveries(controlUrl, burstEvents, receiversCount, 300_000, pipeline);
     const cpuMsPerDelivery = Object.fromEntries(
       Object.entries(cpu).map(([k, f]) => [
         k,
@@ -271,7 +282,13 @@ export async function runWebhooksScenario(ctx) {
 
     // --- paced: commit-to-2xx latency ---------------------------------------------
     const paced = await approvePaced(records, ids.slice(1 + burstChanges), pacedRate);
-    const pacedDone = await awaitDeliveries(controlUrl, paced.events, receiversCount, 120_000);
+    const pacedDone = await awaitDeliveries(
+      controlUrl,
+      paced.events,
+      receiversCount,
+      120_000,
+      pipeline,
+    );
     const latencies = pacedDone.deliveries.map((d) => d[0] - d[2]).filter(Number.isFinite);
     const pacedFigures = {
       rate: pacedRate,

@@ -4,7 +4,10 @@
 # (no registry: the package has no dependencies), runs it imported as ESM and as CommonJS
 # (both entry points), and type-checks a consumer of each format with the repository's
 # TypeScript, strict, without Node's types and without skipLibCheck, so the declarations
-# must stand on their own. Takes a few seconds; leaves nothing behind.
+# must stand on their own. Then the install step the README gives a team (the package is on no
+# public registry): the tarball committed under vendor/, named in package.json as a file:
+# dependency, and a clean `npm ci` from the lockfile that produced, offline, as a CI would run it.
+# Takes a few seconds; leaves nothing behind.
 set -euo pipefail
 pkg_dir="$(cd "$(dirname "$0")/.." && pwd -P)"
 repo="$(cd "$pkg_dir/../.." && pwd -P)"
@@ -38,4 +41,22 @@ node esm.mjs
 node cjs.cjs
 node edge.mjs
 node "$repo/node_modules/typescript/bin/tsc" -p tsconfig.json
-echo "pack check: $(basename "$tarball") ($(wc -l <"$tmp/contents") files) installs offline, runs as ESM and CommonJS (webhooks also without Node globals), and type-checks"
+
+# The README's install step: vendor/<tarball> as a file: dependency, then npm ci from the lockfile.
+mkdir vendor
+cp "$tarball" vendor/
+spec="file:vendor/$(basename "$tarball")"
+node -e '
+  const fs = require("fs");
+  const pkg = JSON.parse(fs.readFileSync("package.json"));
+  pkg.dependencies = { "@brand-records/client": process.argv[1] };
+  fs.writeFileSync("package.json", JSON.stringify(pkg, null, 2));
+' "$spec"
+rm -rf node_modules package-lock.json
+npm install --offline --no-audit --no-fund --ignore-scripts --loglevel=error >/dev/null
+grep -q "\"resolved\": \"$spec\"" package-lock.json || { echo "pack check: the lockfile does not pin $spec" >&2; exit 1; }
+rm -rf node_modules
+npm ci --offline --no-audit --no-fund --ignore-scripts --loglevel=error >/dev/null
+node esm.mjs
+node cjs.cjs
+echo "pack check: $(basename "$tarball") ($(wc -l <"$tmp/contents") files) installs offline, runs as ESM and CommonJS (webhooks also without Node globals), type-checks, and installs again with npm ci as a vendored file: dependency"

@@ -103,9 +103,11 @@ describe('the console settings of this service', () => {
   it('default the sign-in and session durations and limits, and keep idle within absolute', () => {
     expect(loadRecordsConfig(VALID)).toMatchObject({
       SIGN_IN_LINK_TTL_MS: 15 * 60_000,
-      SIGN_IN_LINKS_PER_ADDRESS: 5,
+      SIGN_IN_LINKS_PER_ADDRESS_AND_CLIENT: 5,
       SIGN_IN_LINKS_PER_CLIENT: 20,
       SIGN_IN_LINK_WINDOW_MS: 15 * 60_000,
+      SIGN_IN_MAIL_SPACING_MS: 60_000,
+      SIGN_IN_MAIL_LEASE_MS: 60_000,
       CONSOLE_SESSION_IDLE_MS: 30 * 60_000,
       CONSOLE_SESSION_MAX_MS: 12 * 3600_000,
     });

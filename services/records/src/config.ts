@@ -34,6 +34,14 @@ const RecordsEnv = z
     CHANGE_VERSION_SWEEP_MS: z.coerce.number().int().min(0).default(1_000),
     /** How far back that sweep looks, in seconds. */
     CHANGE_VERSION_SWEEP_WINDOW_SECONDS: z.coerce.number().int().min(1).max(3_600).default(60),
+    // Page streams (StreamRecordsPages; docs/internals.md "The page hop")
+    /** Pages one stream may have in flight; more are refused with service_unavailable at once. */
+    PAGE_STREAM_MAX_IN_FLIGHT: z.coerce.number().int().min(1).max(10_000).default(256),
+    /**
+     * How often usage retention runs (minute rows past 24 h, hour rows and request-log entries
+     * past 7 days, each brand's log beyond its newest 10,000): plain DELETEs in batches.
+     */
+    USAGE_SWEEP_INTERVAL_MS: msEnv.default(60_000),
     // Pagination
     /** HMAC key for next_cursor values; at least 32 characters. */
     CURSOR_SECRET: z.string().min(32),
@@ -60,11 +68,15 @@ const RecordsEnv = z
     ...assertionPrivateKeyEnv,
     /** Sign-in links expire after this long (15 minutes). */
     SIGN_IN_LINK_TTL_MS: msEnv.default(15 * 60_000),
-    /** Sign-in links one address may request per window. */
-    SIGN_IN_LINKS_PER_ADDRESS: z.coerce.number().int().min(1).max(1_000).default(5),
-    /** Sign-in links one client (the console's client key) may request per window. */
+    /** Sign-in links one client (the console's client key) may request for one address per window. */
+    SIGN_IN_LINKS_PER_ADDRESS_AND_CLIENT: z.coerce.number().int().min(1).max(1_000).default(5),
+    /** Sign-in links one client may request per window, whatever the addresses. */
     SIGN_IN_LINKS_PER_CLIENT: z.coerce.number().int().min(1).max(100_000).default(20),
     SIGN_IN_LINK_WINDOW_MS: msEnv.default(15 * 60_000),
+    /** One address is mailed at most one link per this long, however many clients ask. */
+    SIGN_IN_MAIL_SPACING_MS: msEnv.default(60_000),
+    /** A sign-in mail the console claimed but did not confirm is claimed again after this. */
+    SIGN_IN_MAIL_LEASE_MS: msEnv.default(60_000),
     /** A console session ends after this long without a request (sliding; 30 minutes). */
     CONSOLE_SESSION_IDLE_MS: msEnv.default(30 * 60_000),
     /** A console session ends this long after sign-in whatever happens (12 hours). */

@@ -14,6 +14,7 @@ import { loadRecordsConfig, type RecordsConfig } from './config';
 
 import { migrate, SCHEMA } from './db/migrations';
 import { startOutboxRelay } from './outbox/relay';
+import { startUsageSweep } from './usage/retentionSweep';
 import { startVersionPublisher } from './versions/versionPublisher';
 import { outboxMetrics, type RelayObserver } from './outbox/relayMetrics';
 import { listenForOutbox } from './outbox/wakeups';
@@ -45,7 +46,8 @@ async function main(): Promise<void> {
     windowSeconds: config.CHANGE_VERSION_SWEEP_WINDOW_SECONDS,
   });
   const registry = createMetricsRegistry();
-  const { server, health } = createServer({
+  const usageSweep = startUsageSweep(pool, log, config.USAGE_SWEEP_INTERVAL_MS);
+  const { server, health, pageStreams } = createServer({
     pool,
     log,
     revocations: redisRevocationNotifier(redis, config.REDIS_KEY_PREFIX, log),
@@ -54,12 +56,14 @@ async function main(): Promise<void> {
     cursorSecret: config.CURSOR_SECRET,
     cursorSecretsPrevious: config.CURSOR_SECRETS_PREVIOUS,
     versions,
+    pageStreamMaxInFlight: config.PAGE_STREAM_MAX_IN_FLIGHT,
+    usageTouched: usageSweep.touch,
     sessions: {
       rateLimit: new SignInRateLimit(
         redis,
         config.REDIS_KEY_PREFIX,
         {
-          perAddress: config.SIGN_IN_LINKS_PER_ADDRESS,
+          perAddressAndClient: config.SIGN_IN_LINKS_PER_ADDRESS_AND_CLIENT,
           perClient: config.SIGN_IN_LINKS_PER_CLIENT,
           windowMs: config.SIGN_IN_LINK_WINDOW_MS,
         },
@@ -67,6 +71,8 @@ async function main(): Promise<void> {
       ),
       assertionKey: config.CONSOLE_ASSERTION_PRIVATE_KEY,
       linkTtlMs: config.SIGN_IN_LINK_TTL_MS,
+      mailSpacingMs: config.SIGN_IN_MAIL_SPACING_MS,
+      mailLeaseMs: config.SIGN_IN_MAIL_LEASE_MS,
       idleMs: config.CONSOLE_SESSION_IDLE_MS,
       maxAgeMs: config.CONSOLE_SESSION_MAX_MS,
     },
@@ -85,6 +91,13 @@ async function main(): Promise<void> {
 
   onShutdown(log, config.SHUTDOWN_GRACE_MS, [
     service.reportNotServing,
+    {
+      // Page streams live as long as the gateway keeps them: ask each gateway to send its pages
+      // elsewhere, answer what is under way, and let the streams end, so finishing calls does
+      // not wait out the grace period nor cut a page off.
+      name: 'drain page streams',
+      run: () => pageStreams.drain(config.SHUTDOWN_GRACE_MS / 3),
+    },
     service.finishCalls,
     {
       name: 'stop the outbox relay: finish the in-flight batch, disconnect the producer',
@@ -92,6 +105,7 @@ async function main(): Promise<void> {
     },
     service.closeOps,
     { name: 'stop the change-version sweep', run: () => versions.stop() },
+    { name: 'stop the usage retention sweep', run: () => usageSweep.stop() },
     { name: 'close redis', run: () => closeRedis(redis) },
     { name: 'close database pool', run: () => pool.end() },
     { name: 'flush traces', run: stopTelemetry },

@@ -1,6 +1,7 @@
 import { createPublicKey, type KeyObject } from 'node:crypto';
 import { AccessServiceService } from '@brand/proto/access/v1';
 import { ConsoleSessionServiceService } from '@brand/proto/access/v1/sessions';
+import { UsageServiceService } from '@brand/proto/access/v1/usage';
 import { RecordsServiceService } from '@brand/proto/records/v1';
 import type { Pool } from '@brand/shared/db';
 import {
@@ -19,8 +20,10 @@ import type { RevocationNotifier } from './access/revocations';
 import { changeHandlers } from './changes/grpcHandlers';
 import { CursorCodec } from './records/cursor';
 import { recordsHandlers } from './records/grpcHandlers';
+import type { PageStreams } from './records/pageStreams';
 import type { VersionPublisher } from './versions/versionPublisher';
 import { sessionHandlers } from './sessions/grpcHandlers';
+import { usageHandlers } from './usage/grpcHandlers';
 import type { SessionDeps } from './sessions/sessionDeps';
 
 export interface RecordsDeps {
@@ -36,6 +39,10 @@ export interface RecordsDeps {
   versions: VersionPublisher;
   /** Signing in and sessions (the console); the assertion key also verifies assertions here. */
   sessions: Omit<SessionDeps, 'pool' | 'log'>;
+  /** Pages one StreamRecordsPages stream may have in flight. */
+  pageStreamMaxInFlight: number;
+  /** Told which brands' request logs grew (the usage retention sweep trims them). */
+  usageTouched?: (brands: Iterable<string>) => void;
 }
 
 /** The fully qualified names the health service reports on. */
@@ -43,13 +50,19 @@ export const SERVICE_NAMES = [
   'brand.records.v1.RecordsService',
   'brand.access.v1.AccessService',
   'brand.access.v1.ConsoleSessionService',
+  'brand.access.v1.UsageService',
 ];
 
 /**
  * Builds the gRPC server with both services and the health service; does not bind. Every
  * RPC checks the caller's credential; only grpc.health.v1 is open, for probes.
  */
-export function createServer(deps: RecordsDeps): { server: Server; health: HealthImplementation } {
+export function createServer(deps: RecordsDeps): {
+  server: Server;
+  health: HealthImplementation;
+  /** The open page streams, drained at shutdown before the server stops. */
+  pageStreams: PageStreams;
+} {
   const server = createGrpcServer();
   const health = createHealth(SERVICE_NAMES, server);
   const assertionKey: KeyObject | undefined = deps.sessions.assertionKey;
@@ -61,8 +74,18 @@ export function createServer(deps: RecordsDeps): { server: Server; health: Healt
     memberAssertionKeys: assertionKey ? [createPublicKey(assertionKey)] : [],
   });
   const cursors = new CursorCodec(deps.cursorSecret, deps.cursorSecretsPrevious);
+  const records = recordsHandlers(
+    {
+      pool: deps.pool,
+      cursors,
+      versions: deps.versions,
+      pageStreamMaxInFlight: deps.pageStreamMaxInFlight,
+      metrics: deps.metrics,
+    },
+    rpc,
+  );
   server.addService(RecordsServiceService, {
-    ...recordsHandlers({ pool: deps.pool, cursors, versions: deps.versions }, rpc),
+    ...records.handlers,
     ...changeHandlers({ pool: deps.pool, versions: deps.versions }, rpc),
   });
   server.addService(
@@ -73,5 +96,9 @@ export function createServer(deps: RecordsDeps): { server: Server; health: Healt
     ConsoleSessionServiceService,
     sessionHandlers({ ...deps.sessions, pool: deps.pool, log: deps.log }, rpc),
   );
-  return { server, health };
+  server.addService(
+    UsageServiceService,
+    usageHandlers({ pool: deps.pool, touched: deps.usageTouched ?? (() => undefined) }, rpc),
+  );
+  return { server, health, pageStreams: records.pageStreams };
 }

@@ -14,6 +14,7 @@ import {
   requireAssertionKeyWithConsoleToken,
 } from '@brand/shared/config';
 import { BUSINESS_EVENTS_TOPIC } from '@brand/shared/kafka';
+import { RECOVERY_MAX_PER_REQUEST } from '@brand/shared/webhooks';
 
 /** The roles one process can play; each can run as its own Deployment. */
 const ROLES = ['admin', 'consumer', 'worker'] as const;
@@ -82,6 +83,20 @@ const WebhooksEnv = z
     RETRY_TIME_SCALE: z.coerce.number().positive().max(1).default(1),
     /** A receiver without a 2xx for this long is disabled (5 days). */
     RECEIVER_DISABLE_AFTER_MS: msEnv.default(5 * 24 * 3600 * 1000),
+    // Day 2: recovery, attempt detail, the maintenance sweep (docs/webhooks.md "Day 2")
+    /** Failed deliveries one RecoverDeliveries request re-queues at most. */
+    RECOVERY_MAX_PER_REQUEST: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(RECOVERY_MAX_PER_REQUEST)
+      .default(RECOVERY_MAX_PER_REQUEST),
+    /** How long what each attempt sent and got back (headers, first 4 KB of the body) is kept. */
+    ATTEMPT_DETAIL_RETENTION_MS: msEnv.default(14 * 24 * 3600 * 1000),
+    /** How often the worker role sweeps: scheduled secret switches that came due, retentions. */
+    MAINTENANCE_INTERVAL_MS: msEnv.default(10_000),
+    /** Rows one sweep statement deletes at most (a pass runs up to 10 per table). */
+    SWEEP_BATCH_SIZE: z.coerce.number().int().min(1).max(100_000).default(1_000),
   })
   .superRefine((env, ctx) => {
     if (env.DELIVERY_LEASE_MS <= env.DELIVERY_TIMEOUT_MS) {

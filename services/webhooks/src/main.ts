@@ -56,6 +56,7 @@ async function main(): Promise<void> {
         resolve: systemResolver,
         allowLoopback: config.WEBHOOK_ALLOW_LOOPBACK_RECEIVERS,
         maxPerBrand: config.WEBHOOK_MAX_RECEIVERS_PER_BRAND,
+        recoveryMaxPerRequest: config.RECOVERY_MAX_PER_REQUEST,
       }
     : undefined;
 

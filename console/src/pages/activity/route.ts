@@ -1,6 +1,6 @@
 import type { Router } from 'express';
 import type { ActivityEntry } from '@brand/proto/activity/v1';
-import type { ConsoleDeps } from '../../app';
+import type { ConsoleDeps } from '../../consoleDeps';
 import { memberOf, viewerOf } from '../../session/memberSession';
 import { sendPage } from '../../views/render';
 import { ActivityPage } from './view';

@@ -1,10 +1,41 @@
 import { z } from 'zod';
+import { KEY_OVERLAP_SECONDS, KEY_OVERLAPS } from '@brand/shared/enums';
+import { parseUtcDateTimeLocal } from '../../views/utcDateTime';
+
+/** The expiry choices of the create-key form: none, a span from now, or a time (UTC). */
+const CREATE_EXPIRIES = ['none', '1h', '24h', '7d', 'at'] as const;
 
 /** The create-key form. The rules (tier, owner, live-only campaigns:prepare) live in records. */
 export const CreateKeyForm = z.object({
   name: z.string().trim().min(1, 'Give the key a name, e.g. "Warehouse sync".').max(200),
   environment: z.enum(['live', 'test'], 'Choose live or test.'),
   campaigns_prepare: z.literal('on').optional(),
+  expires: z.enum(CREATE_EXPIRIES, 'Choose when the key expires.').default('none'),
+  expires_at: z.string().max(40).optional(),
+});
+
+/**
+ * The expiry a create-key form asks for, as the RFC 3339 time CreateKey takes ('' for none),
+ * or an error sentence. Spans count from now; a time is read as UTC, like every time the
+ * console shows. Records checks the rest (in the future, within ten years).
+ */
+export function requestedExpiry(
+  form: z.infer<typeof CreateKeyForm>,
+  now = Date.now(),
+): { expiresAt: string } | { error: string } {
+  if (form.expires === 'none') return { expiresAt: '' };
+  if (form.expires === 'at') {
+    const at = parseUtcDateTimeLocal(form.expires_at);
+    if (!at) return { error: 'Give the expiry as a date and time (UTC).' };
+    if (at.getTime() <= now) return { error: 'The expiry must be in the future.' };
+    return { expiresAt: at.toISOString() };
+  }
+  return { expiresAt: new Date(now + KEY_OVERLAP_SECONDS[form.expires] * 1000).toISOString() };
+}
+
+/** The roll form: how long the old key keeps working next to its replacement. */
+export const RollKeyForm = z.object({
+  old_key_expires_in: z.enum(KEY_OVERLAPS.names, 'Choose when the old key stops working.'),
 });
 
 /** Key ids as records mints them. */

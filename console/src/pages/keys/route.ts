@@ -1,24 +1,34 @@
 import type { Request, Response, Router } from 'express';
 import { roleAllows } from '@brand/shared/console';
-import { ENVIRONMENTS } from '@brand/shared/enums';
-import type { ConsoleDeps } from '../../app';
+import { ENVIRONMENTS, KEY_OVERLAPS } from '@brand/shared/enums';
+import type { ConsoleDeps } from '../../consoleDeps';
 import { formRefusal } from '../../http/formRefusal';
 import { memberOf, notFound, viewerOf, type MemberSession } from '../../session/memberSession';
 import { sendPage } from '../../views/render';
-import { CreateKeyForm, KEY_ID } from './input';
-import { KeyCreatedPage, KeysPage, RevokeKeyPage, type KeysPageProps } from './view';
+import { CreateKeyForm, KEY_ID, requestedExpiry, RollKeyForm } from './input';
+import { keyState } from './keyState';
+import {
+  ExpireKeyPage,
+  KeyCreatedPage,
+  KeysPage,
+  RevokeKeyPage,
+  RollKeyPage,
+  type KeysPageProps,
+} from './view';
 
-/** What the one-time reveal holds between creating a key and showing it. */
+/** What the one-time reveal holds between creating (or rolling) a key and showing it. */
 interface CreatedKey {
   name: string;
   prefix: string;
   secret: string;
+  replaced?: { prefix: string; expiresAt: string };
 }
 
 /**
- * The keys page: list, create (the key shown once on a page that cannot be shown again),
- * revoke with confirmation. Records decides who may create or revoke and with which
- * permissions; the console hides the forms a member's role would be refused.
+ * The keys page: list, create (the key shown once on a page that cannot be shown again,
+ * optionally with an expiry), roll (a replacement shown once, the old key expiring after the
+ * chosen overlap), expire now and revoke, each with confirmation. Records decides who may do
+ * what; the console hides the forms a member's role would be refused.
  */
 export function registerKeys(router: Router, deps: ConsoleDeps): void {
   const listPage = async (
@@ -47,7 +57,13 @@ export function registerKeys(router: Router, deps: ConsoleDeps): void {
   router.get('/keys', async (req: Request, res) => {
     const s = memberOf(res);
     const revoked = typeof req.query.revoked === 'string' ? req.query.revoked : undefined;
-    await listPage(res, s, revoked ? { notice: 'The key is revoked. It no longer works.' } : {});
+    const expired = typeof req.query.expired === 'string' ? req.query.expired : undefined;
+    const notice = revoked
+      ? 'The key is revoked. It no longer works.'
+      : expired
+        ? 'The key has expired. It no longer works.'
+        : undefined;
+    await listPage(res, s, notice ? { notice } : {});
   });
 
   router.post('/keys', async (req, res) => {
@@ -57,10 +73,17 @@ export function registerKeys(router: Router, deps: ConsoleDeps): void {
       name: typeof body.name === 'string' ? body.name.slice(0, 200) : '',
       environment: typeof body.environment === 'string' ? body.environment : 'live',
       campaignsPrepare: body.campaigns_prepare === 'on',
+      expires: typeof body.expires === 'string' ? body.expires.slice(0, 10) : 'none',
+      expiresAt: typeof body.expires_at === 'string' ? body.expires_at.slice(0, 40) : '',
     };
     const parsed = CreateKeyForm.safeParse(body);
     if (!parsed.success) {
       await listPage(res, s, { form, error: parsed.error.issues[0]?.message }, 400);
+      return;
+    }
+    const expiry = requestedExpiry(parsed.data);
+    if ('error' in expiry) {
+      await listPage(res, s, { form, error: expiry.error }, 400);
       return;
     }
     try {
@@ -72,6 +95,7 @@ export function registerKeys(router: Router, deps: ConsoleDeps): void {
           environment: ENVIRONMENTS.toProto(parsed.data.environment),
           actor_email: '',
           permissions: parsed.data.campaigns_prepare ? ['campaigns:prepare'] : [],
+          expires_at: expiry.expiresAt,
         },
         { assertion: s.assertion },
       );
@@ -100,8 +124,8 @@ export function registerKeys(router: Router, deps: ConsoleDeps): void {
     );
   });
 
-  router.get('/keys/:keyId/revoke', async (req, res) => {
-    const s = memberOf(res);
+  /** The brand's key named in the path, or 404 (another brand's key does not exist here). */
+  const pathKey = async (req: Request, s: MemberSession) => {
     const keyId = String(req.params.keyId);
     if (!KEY_ID.test(keyId)) throw notFound();
     const { keys } = await deps.clients.access(
@@ -111,7 +135,86 @@ export function registerKeys(router: Router, deps: ConsoleDeps): void {
     );
     const apiKey = keys.find((k) => k.id === keyId);
     if (!apiKey) throw notFound();
-    sendPage(res, RevokeKeyPage({ viewer: viewerOf(s), apiKey }));
+    return apiKey;
+  };
+
+  router.get('/keys/:keyId/revoke', async (req, res) => {
+    const s = memberOf(res);
+    sendPage(res, RevokeKeyPage({ viewer: viewerOf(s), apiKey: await pathKey(req, s) }));
+  });
+
+  router.get('/keys/:keyId/roll', async (req, res) => {
+    const s = memberOf(res);
+    sendPage(res, RollKeyPage({ viewer: viewerOf(s), apiKey: await pathKey(req, s) }));
+  });
+
+  router.post('/keys/:keyId/roll', async (req, res) => {
+    const s = memberOf(res);
+    const keyId = String(req.params.keyId);
+    if (!KEY_ID.test(keyId)) throw notFound();
+    const parsed = RollKeyForm.safeParse(req.body);
+    if (!parsed.success) {
+      const apiKey = await pathKey(req, s);
+      const error = parsed.error.issues[0]?.message;
+      sendPage(res, RollKeyPage({ viewer: viewerOf(s), apiKey, error }), 400);
+      return;
+    }
+    try {
+      const rolled = await deps.clients.access(
+        'rollKey',
+        {
+          key_id: keyId,
+          old_key_expires_in: KEY_OVERLAPS.toProto(parsed.data.old_key_expires_in),
+          actor_email: '',
+        },
+        { assertion: s.assertion },
+      );
+      const reveal: CreatedKey = {
+        name: rolled.key?.name ?? '',
+        prefix: rolled.key?.prefix ?? '',
+        secret: rolled.secret,
+        replaced: {
+          prefix: rolled.replaced?.prefix ?? '',
+          expiresAt: rolled.replaced?.expires_at ?? '',
+        },
+      };
+      const id = await deps.reveal.put(s.token, reveal);
+      res.redirect(303, `/brands/${s.brand.id}/keys/created/${id}`);
+    } catch (err) {
+      const refused = formRefusal(err);
+      if (!refused) throw err;
+      await listPage(res, s, { error: refused.message }, refused.httpStatus);
+    }
+  });
+
+  router.get('/keys/:keyId/expire', async (req, res) => {
+    const s = memberOf(res);
+    const apiKey = await pathKey(req, s);
+    // Only a key counting down has an overlap to end; anything else goes back to the list.
+    if (keyState(apiKey, Date.now()) !== 'expiring') {
+      res.redirect(303, `/brands/${s.brand.id}/keys`);
+      return;
+    }
+    sendPage(res, ExpireKeyPage({ viewer: viewerOf(s), apiKey }));
+  });
+
+  router.post('/keys/:keyId/expire', async (req, res) => {
+    const s = memberOf(res);
+    const keyId = String(req.params.keyId);
+    if (!KEY_ID.test(keyId)) throw notFound();
+    try {
+      await deps.clients.access(
+        'setKeyExpiry',
+        { key_id: keyId, now: true, expires_at: '', actor_email: '' },
+        { assertion: s.assertion },
+      );
+    } catch (err) {
+      const refused = formRefusal(err);
+      if (!refused) throw err;
+      await listPage(res, s, { error: refused.message }, refused.httpStatus);
+      return;
+    }
+    res.redirect(303, `/brands/${s.brand.id}/keys?expired=${keyId}`);
   });
 
   router.post('/keys/:keyId/revoke', async (req, res) => {

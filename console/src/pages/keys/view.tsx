@@ -2,6 +2,8 @@ import type { ApiKey } from '@brand/proto/access/v1';
 import { ENVIRONMENTS } from '@brand/shared/enums';
 import { Csrf, Layout, Notice, SecretShownOnce, type Viewer } from '../../views/layout';
 import { formatTime } from '../../views/format';
+import { formatRemaining } from '../../views/countdown';
+import { keyState } from './keyState';
 
 export interface KeysPageProps {
   viewer: Viewer;
@@ -9,14 +11,30 @@ export interface KeysPageProps {
   canManage: boolean;
   error?: string;
   notice?: string;
-  form?: { name?: string; environment?: string; campaignsPrepare?: boolean };
+  form?: {
+    name?: string;
+    environment?: string;
+    campaignsPrepare?: boolean;
+    expires?: string;
+    expiresAt?: string;
+  };
+  /** The clock the countdowns are rendered with (tests pass their own). */
+  now?: number;
 }
 
 export function KeysPage(props: KeysPageProps) {
   const { viewer } = props;
   const base = `/brands/${viewer.brandId}/keys`;
+  const now = props.now ?? Date.now();
+  const prefixOf = new Map(props.keys.map((k) => [k.id, k.prefix]));
+  const counting = props.keys.some((k) => keyState(k, now) === 'expiring');
   return (
-    <Layout title="API keys" viewer={viewer} section="keys">
+    <Layout
+      title="API keys"
+      viewer={viewer}
+      section="keys"
+      scripts={counting ? ['/static/countdown.js'] : []}
+    >
       <h1>API keys</h1>
       <p>
         Integrations read this brand's records with a key (<code>Authorization: Bearer …</code>).
@@ -26,8 +44,8 @@ export function KeysPage(props: KeysPageProps) {
       {props.error && <Notice tone="error">{props.error}</Notice>}
       {!props.canManage && (
         <Notice>
-          Only brand owners create and revoke keys. You are a {viewer.role} of this brand: you can
-          see the keys, not change them.
+          Only brand owners create, roll and revoke keys. You are a {viewer.role} of this brand: you
+          can see the keys, not change them.
         </Notice>
       )}
       <table>
@@ -62,17 +80,23 @@ export function KeysPage(props: KeysPageProps) {
                 <br />
                 <span class="hint">by {k.created_by || 'operator'}</span>
               </td>
-              <td>{k.last_used_at ? formatTime(k.last_used_at) : 'never'}</td>
               <td>
-                {k.revoked_at ? (
-                  `revoked ${formatTime(k.revoked_at)}`
-                ) : props.canManage ? (
-                  <a href={`${base}/${k.id}/revoke`} aria-label={`Revoke ${k.name}`}>
-                    Revoke…
-                  </a>
-                ) : (
-                  'active'
-                )}
+                {k.last_used_at ? formatTime(k.last_used_at) : 'never'}
+                <br />
+                <a
+                  href={`/brands/${viewer.brandId}/usage?key=${k.id}`}
+                  aria-label={`Usage of ${k.name}`}
+                >
+                  Usage
+                </a>
+              </td>
+              <td>
+                <KeyStatus
+                  apiKey={k}
+                  now={now}
+                  replacedByPrefix={prefixOf.get(k.replaced_by ?? '')}
+                />
+                {props.canManage && <KeyActions apiKey={k} now={now} base={base} />}
               </td>
             </tr>
           ))}
@@ -80,13 +104,82 @@ export function KeysPage(props: KeysPageProps) {
       </table>
       {props.canManage && <CreateKeyForm viewer={viewer} form={props.form} />}
       <h2>Replacing a key</h2>
+      <p>
+        <strong>Roll</strong> a key to replace it in one step: the new key has the same name,
+        environment and permissions and is shown once, and the old key keeps working for the overlap
+        you choose (none, 1 hour, 24 hours or 7 days), then is refused with{' '}
+        <code>401 invalid_key</code>. You can end the overlap early with <em>Expire now</em>. An
+        expiry can only be brought forward, never extended. By hand, the same steps are:
+      </p>
       <ReplacementSteps />
     </Layout>
   );
 }
 
+/** A key's status in words; an expiring key's countdown is ticked by /static/countdown.js. */
+function KeyStatus(props: { apiKey: ApiKey; now: number; replacedByPrefix?: string }) {
+  const k = props.apiKey;
+  const replaced = k.replaced_by && (
+    <>
+      <br />
+      <span class="hint">
+        replaced by <code>{props.replacedByPrefix ?? k.replaced_by}…</code>
+      </span>
+    </>
+  );
+  switch (keyState(k, props.now)) {
+    case 'revoked':
+      return <>revoked {formatTime(k.revoked_at!)}</>;
+    case 'expired':
+      return (
+        <>
+          expired {formatTime(k.expires_at!)}
+          {replaced}
+        </>
+      );
+    case 'expiring':
+      return (
+        <>
+          <span data-expires-at={k.expires_at}>
+            expires in {formatRemaining(Date.parse(k.expires_at!) - props.now)}
+          </span>
+          <br />
+          <span class="hint">at {formatTime(k.expires_at!)}</span>
+          {replaced}
+        </>
+      );
+    default:
+      return <>active</>;
+  }
+}
+
+/** Roll (a key not rolled yet), expire now (a key with an expiry) and revoke, for owners. */
+function KeyActions(props: { apiKey: ApiKey; now: number; base: string }) {
+  const k = props.apiKey;
+  const state = keyState(k, props.now);
+  if (state === 'revoked' || state === 'expired') return null;
+  return (
+    <div class="row-actions">
+      {!k.replaced_by && (
+        <a href={`${props.base}/${k.id}/roll`} aria-label={`Roll ${k.name}`}>
+          Roll…
+        </a>
+      )}
+      {state === 'expiring' && (
+        <a href={`${props.base}/${k.id}/expire`} aria-label={`Expire ${k.name} now`}>
+          Expire now…
+        </a>
+      )}
+      <a href={`${props.base}/${k.id}/revoke`} aria-label={`Revoke ${k.name}`}>
+        Revoke…
+      </a>
+    </div>
+  );
+}
+
 function CreateKeyForm(props: { viewer: Viewer; form: KeysPageProps['form'] }) {
   const env = props.form?.environment ?? 'live';
+  const expires = props.form?.expires ?? 'none';
   return (
     <section aria-labelledby="create-key">
       <h2 id="create-key">Create a key</h2>
@@ -124,6 +217,44 @@ function CreateKeyForm(props: { viewer: Viewer; form: KeysPageProps['form'] }) {
           <p id="prepare-hint" class="hint">
             Live keys only. A plan is a draft a person at the brand reviews: nothing is published,
             funded or approved.
+          </p>
+        </fieldset>
+        <fieldset>
+          <legend>Expires</legend>
+          {(
+            [
+              ['none', 'Never'],
+              ['1h', 'In 1 hour'],
+              ['24h', 'In 24 hours'],
+              ['7d', 'In 7 days'],
+            ] as const
+          ).map(([value, label]) => (
+            <>
+              <label>
+                <input type="radio" name="expires" value={value} checked={expires === value} />{' '}
+                {label}
+              </label>{' '}
+            </>
+          ))}
+          <div>
+            <label>
+              <input type="radio" name="expires" value="at" checked={expires === 'at'} /> At a time
+              (UTC):
+            </label>{' '}
+            <label for="key-expires-at" class="visually-hidden">
+              Expiry time (UTC)
+            </label>
+            <input
+              id="key-expires-at"
+              name="expires_at"
+              type="datetime-local"
+              value={props.form?.expiresAt ?? ''}
+              aria-describedby="expires-hint"
+            />
+          </div>
+          <p id="expires-hint" class="hint">
+            From then on every request with the key is refused with <code>401 invalid_key</code>. An
+            expiry can be brought forward later, never extended.
           </p>
         </fieldset>
         <div>
@@ -173,7 +304,13 @@ export function RevokeKeyPage(props: { viewer: Viewer; apiKey: ApiKey }) {
 /** The only time a key is shown (no-store; the secret is gone from the server once read). */
 export function KeyCreatedPage(props: {
   viewer: Viewer;
-  created?: { name: string; secret: string; prefix: string };
+  created?: {
+    name: string;
+    secret: string;
+    prefix: string;
+    /** Set when the key replaces another in a roll. */
+    replaced?: { prefix: string; expiresAt: string };
+  };
   gatewayUrl: string;
 }) {
   const { viewer, created } = props;
@@ -186,6 +323,14 @@ export function KeyCreatedPage(props: {
             This is the only time the key is shown. Copy it now and store it in your secret manager:
             reloading this page will not show it again.
           </SecretShownOnce>
+          {created.replaced && (
+            <Notice tone="warn">
+              The old key <code>{created.replaced.prefix}…</code>{' '}
+              {Date.parse(created.replaced.expiresAt) <= Date.now()
+                ? `stopped working at ${formatTime(created.replaced.expiresAt)}.`
+                : `keeps working until ${formatTime(created.replaced.expiresAt)}; move your integration to the new key before then.`}
+            </Notice>
+          )}
           <h2>Keep it safe</h2>
           <p>
             Keep keys on servers only: never in browser code, public widgets, repositories,
@@ -208,6 +353,76 @@ export function KeyCreatedPage(props: {
       <p>
         <a href={`/brands/${viewer.brandId}/keys`}>Back to API keys</a>
       </p>
+    </Layout>
+  );
+}
+
+export function RollKeyPage(props: { viewer: Viewer; apiKey: ApiKey; error?: string }) {
+  const { viewer, apiKey } = props;
+  const choices = [
+    ['now', 'Now: the old key stops working at once'],
+    ['1h', 'In 1 hour'],
+    ['24h', 'In 24 hours'],
+    ['7d', 'In 7 days'],
+  ] as const;
+  return (
+    <Layout title="Roll key" viewer={viewer} section="keys">
+      <h1>Roll “{apiKey.name}”?</h1>
+      {props.error && <Notice tone="error">{props.error}</Notice>}
+      <p>
+        Rolling creates a new key with the same name, environment and permissions, shown to you
+        once. The old key <code>{apiKey.prefix}…</code> keeps working until the time you choose
+        below, so you can move your integration to the new key; from then on every request with it
+        gets <code>401 invalid_key</code>, on every server at once, and it can never be used again.
+      </p>
+      <form class="stack" method="post" action={`/brands/${viewer.brandId}/keys/${apiKey.id}/roll`}>
+        <Csrf token={viewer.csrfToken} />
+        <fieldset>
+          <legend>The old key expires</legend>
+          {choices.map(([value, label]) => (
+            <div>
+              <label>
+                <input
+                  type="radio"
+                  name="old_key_expires_in"
+                  value={value}
+                  checked={value === '24h'}
+                />{' '}
+                {label}
+              </label>
+            </div>
+          ))}
+        </fieldset>
+        <div class="actions">
+          <button type="submit">Roll key</button>
+          <a href={`/brands/${viewer.brandId}/keys`}>Cancel</a>
+        </div>
+      </form>
+    </Layout>
+  );
+}
+
+export function ExpireKeyPage(props: { viewer: Viewer; apiKey: ApiKey; now?: number }) {
+  const { viewer, apiKey } = props;
+  const now = props.now ?? Date.now();
+  return (
+    <Layout title="Expire key" viewer={viewer} section="keys">
+      <h1>Expire “{apiKey.name}” now?</h1>
+      <p>
+        Key <code>{apiKey.prefix}…</code> expires at {formatTime(apiKey.expires_at ?? '')} (in{' '}
+        {formatRemaining(Date.parse(apiKey.expires_at ?? '') - now)}). Expiring it now ends that
+        early: every request with it gets <code>401 invalid_key</code> at once. This cannot be
+        undone.
+      </p>
+      <form method="post" action={`/brands/${viewer.brandId}/keys/${apiKey.id}/expire`}>
+        <Csrf token={viewer.csrfToken} />
+        <div class="actions">
+          <button type="submit" class="danger">
+            Expire now
+          </button>
+          <a href={`/brands/${viewer.brandId}/keys`}>Cancel</a>
+        </div>
+      </form>
     </Layout>
   );
 }

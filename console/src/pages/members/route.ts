@@ -3,7 +3,7 @@ import type { Response, Router } from 'express';
 import { z } from 'zod';
 import { roleAllows } from '@brand/shared/console';
 import { ROLES } from '@brand/shared/enums';
-import type { ConsoleDeps } from '../../app';
+import type { ConsoleDeps } from '../../consoleDeps';
 import { formRefusal } from '../../http/formRefusal';
 import { memberOf, notFound, viewerOf, type MemberSession } from '../../session/memberSession';
 import { sendPage } from '../../views/render';
@@ -86,7 +86,7 @@ export function registerMembers(router: Router, deps: ConsoleDeps): void {
           { brand_id: s.brand.id, email: parsed.data.email, role: ROLES.toProto(parsed.data.role) },
           { assertion: s.assertion },
         );
-        await mailInvite(deps, parsed.data.email, s);
+        await requestInviteLink(deps, parsed.data.email, s);
       },
       'invited',
     );
@@ -128,15 +128,22 @@ export function registerMembers(router: Router, deps: ConsoleDeps): void {
   });
 }
 
-/** An invited member gets a sign-in link at once; a refused or failed mail is only logged. */
-async function mailInvite(deps: ConsoleDeps, email: string, s: MemberSession): Promise<void> {
+/**
+ * An invited member is mailed a sign-in link like anyone who asks (the sign-in mail loop
+ * sends it); a refused request (the inviter's own limit) is only logged: the
+ * invitation stands and the member can ask for a link themselves.
+ */
+async function requestInviteLink(
+  deps: ConsoleDeps,
+  email: string,
+  s: MemberSession,
+): Promise<void> {
   try {
-    const { token } = await deps.clients.sessions('requestSignInLink', {
+    await deps.clients.sessions('requestSignInLink', {
       email,
       client_key: createHash('sha256').update(`invite:${s.member.id}`).digest('base64url'),
     });
-    if (token) await deps.mailer.sendSignInLink(email, `${deps.publicOrigin}/sign-in/${token}`);
   } catch (err) {
-    deps.log.warn({ err }, 'the invitation sign-in mail could not be sent');
+    deps.log.warn({ err }, 'no sign-in link could be requested for the invited member');
   }
 }

@@ -1,7 +1,7 @@
 import type { Router } from 'express';
 import { roleAllows } from '@brand/shared/console';
 import { PLAN_STATUSES, type PlanStatusName } from '@brand/shared/enums';
-import type { ConsoleDeps } from '../../app';
+import type { ConsoleDeps } from '../../consoleDeps';
 import { memberOf, notFound, viewerOf } from '../../session/memberSession';
 import { sendPage } from '../../views/render';
 import { PlansPage } from './view';

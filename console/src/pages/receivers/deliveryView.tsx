@@ -1,27 +1,16 @@
 import type { Delivery } from '@brand/proto/webhooks/v1';
-import { DeliveryStatus } from '@brand/proto/webhooks/v1';
 import { EVENT_TYPES } from '@brand/shared/enums';
-import { formatTime } from '../../views/format';
-import { Csrf, Layout, type Viewer } from '../../views/layout';
+import { formatTime, formatTimeToSecond } from '../../views/format';
+import { Csrf, type Viewer } from '../../views/layout';
+import { attemptOutcome } from './attemptWords';
+import { DeliveryStatusText, deliveryStatusName, isWaitingToRetry } from './deliveryStatus';
 
-function deliveryStatusName(s: DeliveryStatus): 'pending' | 'succeeded' | 'failed' {
-  if (s === DeliveryStatus.DELIVERY_STATUS_SUCCEEDED) return 'succeeded';
-  if (s === DeliveryStatus.DELIVERY_STATUS_FAILED) return 'failed';
-  return 'pending';
-}
-
-/** Pending is said plainly: queued is not delivered (SPEC 6.4). */
-function DeliveryStatusText(props: { delivery: Delivery }) {
-  const name = deliveryStatusName(props.delivery.status);
-  const text =
-    name === 'succeeded'
-      ? 'Delivered: the receiver answered 2xx'
-      : name === 'failed'
-        ? 'Failed'
-        : props.delivery.attempt_count === 0
-          ? 'Queued, not delivered yet'
-          : 'Waiting to retry';
-  return <span class={`status-${name}`}>{text}</span>;
+/** What the member may do to deliveries of this receiver, from the permission table. */
+export interface DeliveryRights {
+  canResend: boolean;
+  canRetry: boolean;
+  /** A disabled receiver gets nothing: Retry now is not offered (the service would refuse). */
+  receiverEnabled: boolean;
 }
 
 /** The delivery log of a receiver, newest first, each attempt on its own line. */
@@ -29,7 +18,7 @@ export function DeliveryTable(props: {
   viewer: Viewer;
   receiverId: string;
   deliveries: Delivery[];
-  canResend: boolean;
+  rights: DeliveryRights;
 }) {
   const base = `/brands/${props.viewer.brandId}/receivers/${props.receiverId}/deliveries`;
   return (
@@ -39,7 +28,7 @@ export function DeliveryTable(props: {
         <tr>
           <th scope="col">Event</th>
           <th scope="col">Status</th>
-          <th scope="col">Attempts (time, HTTP status or error, duration)</th>
+          <th scope="col">Attempts (time, outcome, duration)</th>
           <th scope="col">Next retry</th>
           <th scope="col">Actions</th>
         </tr>
@@ -66,14 +55,7 @@ export function DeliveryTable(props: {
             </td>
             <td>{d.next_attempt_at ? formatTime(d.next_attempt_at) : '—'}</td>
             <td>
-              {props.canResend && deliveryStatusName(d.status) !== 'pending' && (
-                <form method="post" action={`${base}/${d.id}/resend`}>
-                  <Csrf token={props.viewer.csrfToken} />
-                  <button type="submit" class="secondary" aria-label={`Resend delivery ${d.id}`}>
-                    Resend
-                  </button>
-                </form>
-              )}
+              <DeliveryActions viewer={props.viewer} delivery={d} rights={props.rights} />
             </td>
           </tr>
         ))}
@@ -82,15 +64,14 @@ export function DeliveryTable(props: {
   );
 }
 
+/** Each attempt on one line: number, time to the second, outcome in words, duration. */
 function AttemptList(props: { delivery: Delivery }) {
   if (props.delivery.attempts.length === 0) return <span>none yet</span>;
   return (
     <ul>
       {props.delivery.attempts.map((a) => (
         <li>
-          #{a.number} {formatTime(a.started_at)}:{' '}
-          {a.status_code ? `HTTP ${a.status_code}` : a.error_class || 'no response'}
-          {a.error_class && a.status_code ? ` (${a.error_class})` : ''}, {a.duration_ms} ms
+          #{a.number} {formatTimeToSecond(a.started_at)}: {attemptOutcome(a)}, {a.duration_ms} ms
         </li>
       ))}
     </ul>
@@ -98,46 +79,35 @@ function AttemptList(props: { delivery: Delivery }) {
 }
 
 /**
- * One delivery as it stands. While it is pending, /static/poll.js refreshes the region marked
- * data-poll (aria-live), and the Refresh link does the same without JavaScript.
+ * Retry now (a delivery waiting for its next attempt) or Resend (a finished one), for those
+ * the permission table allows; nothing otherwise.
  */
-export function DeliveryPage(props: { viewer: Viewer; receiverLabel: string; delivery: Delivery }) {
-  const { viewer, delivery } = props;
-  const state = deliveryStatusName(delivery.status);
-  const receiverPath = `/brands/${viewer.brandId}/receivers/${delivery.receiver_id}`;
-  return (
-    <Layout
-      title="Delivery"
-      viewer={viewer}
-      section="receivers"
-      scripts={state === 'pending' ? ['/static/poll.js'] : []}
-    >
-      <h1>
-        Delivery of {EVENT_TYPES.fromProto(delivery.event_type)}
-        {delivery.test ? ' (test)' : ''}
-      </h1>
-      <p>
-        To <a href={receiverPath}>{props.receiverLabel}</a>. Event <code>{delivery.event_id}</code>,
-        delivery <code>{delivery.id}</code>, queued {formatTime(delivery.created_at)}.
-      </p>
-      <div data-poll={state} aria-live="polite" id="delivery-state">
-        <p>
-          Status: <DeliveryStatusText delivery={delivery} />
-          {delivery.completed_at ? ` (${formatTime(delivery.completed_at)})` : ''}
-        </p>
-        {delivery.last_error && <p>Last error: {delivery.last_error}</p>}
-        {delivery.next_attempt_at && <p>Next attempt: {formatTime(delivery.next_attempt_at)}</p>}
-        <AttemptList delivery={delivery} />
-      </div>
-      {state === 'pending' && (
-        <p class="hint">
-          Queued is not delivered: a worker sends it and the receiver must accept it. This page
-          updates by itself; or <a href={`${receiverPath}/deliveries/${delivery.id}`}>refresh</a>.
-        </p>
-      )}
-      <p>
-        <a href={receiverPath}>Back to the receiver</a>
-      </p>
-    </Layout>
-  );
+export function DeliveryActions(props: {
+  viewer: Viewer;
+  delivery: Delivery;
+  rights: DeliveryRights;
+}) {
+  const { delivery: d, rights } = props;
+  const base = `/brands/${props.viewer.brandId}/receivers/${d.receiver_id}/deliveries/${d.id}`;
+  if (rights.canRetry && rights.receiverEnabled && isWaitingToRetry(d)) {
+    return (
+      <form method="post" action={`${base}/retry`}>
+        <Csrf token={props.viewer.csrfToken} />
+        <button type="submit" class="secondary" aria-label={`Retry delivery ${d.id} now`}>
+          Retry now
+        </button>
+      </form>
+    );
+  }
+  if (rights.canResend && deliveryStatusName(d.status) !== 'pending') {
+    return (
+      <form method="post" action={`${base}/resend`}>
+        <Csrf token={props.viewer.csrfToken} />
+        <button type="submit" class="secondary" aria-label={`Resend delivery ${d.id}`}>
+          Resend
+        </button>
+      </form>
+    );
+  }
+  return null;
 }

@@ -2,6 +2,13 @@ import type { Receiver } from '@brand/proto/webhooks/v1';
 import { EVENT_TYPES } from '@brand/shared/enums';
 
 /**
+ * A value the owner typed, as a JavaScript string literal: JSON-encoded, so no quote, newline
+ * or line separator in it can end the string (JSON is a subset of JavaScript since ES2019).
+ * User values never go into comments or templates of the example, where nothing escapes them.
+ */
+const js = (value: unknown): string => JSON.stringify(value);
+
+/**
  * How to verify this receiver's deliveries (SPEC 6.3) and relay them to a team chat (SPEC
  * 6.5), with the receiver's own URL and event types filled in.
  */
@@ -9,26 +16,33 @@ export function ReceiverGuide(props: { receiver: Receiver }) {
   const { receiver } = props;
   const events = receiver.events.map((e) => EVENT_TYPES.fromProto(e) ?? 'unknown');
   const path = safePath(receiver.url);
-  const code = `// ${receiver.label}: ${receiver.url}
-import express from 'express';
+  const code = `import express from 'express';
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
+// The receiver this example serves, as registered in the Developers area.
+const RECEIVER_LABEL = ${js(receiver.label)};
+const RECEIVER_URL = ${js(receiver.url)};
+const PATH = ${js(path)}; // RECEIVER_URL's path, compared exactly (no route pattern)
 // The signing secret shown once when this receiver was added (whsec_...).
 const SECRET = process.env.BRAND_RECORDS_SIGNING_SECRET;
-const ACCEPTED = new Set(${JSON.stringify(events)});
+if (!SECRET) throw new Error('Set BRAND_RECORDS_SIGNING_SECRET to the signing secret.');
+const ACCEPTED = new Set(${js(events)});
 const seen = new Set(); // use a database table in production
 
 const app = express();
 // 1. Read the raw body before parsing it.
-app.post('${path}', express.raw({ type: 'application/json' }), (req, res) => {
+app.use(express.raw({ type: 'application/json' }));
+app.use((req, res, next) => {
+  if (req.method !== 'POST' || req.path !== PATH) return next();
   const type = req.get('X-Service-Event');
   const timestamp = req.get('X-Service-Timestamp');
   const signature = req.get('X-Service-Signature') ?? '';
-  // 4. Reject missing or malformed headers and timestamps more than 5 minutes away.
+  // 4. Reject missing or malformed headers (400), and timestamps more than 5 minutes away
+  //    (401: not fresh, like a signature that does not match).
   if (!type || !/^\\d+$/.test(timestamp ?? '') || !/^sha256=[0-9a-f]{64}$/.test(signature)) {
     return res.status(400).end();
   }
-  if (Math.abs(Date.now() / 1000 - Number(timestamp)) > 300) return res.status(400).end();
+  if (Math.abs(Date.now() / 1000 - Number(timestamp)) > 300) return res.status(401).end();
   // 2. HMAC-SHA256 with the secret over "<timestamp>.<raw body>".
   const expected = createHmac('sha256', SECRET).update(\`\${timestamp}.\`).update(req.body).digest();
   // 3. Compare in constant time.
@@ -45,7 +59,11 @@ app.post('${path}', express.raw({ type: 'application/json' }), (req, res) => {
     // ... your work (event.test is true for deliveries of the Test button)
   }
   res.status(204).end();
-});`;
+});
+
+// Serve it over HTTPS at RECEIVER_URL: behind a proxy that ends TLS, or with node:https.
+const port = Number(process.env.PORT ?? 3000);
+app.listen(port, () => console.log('Receiving', RECEIVER_LABEL, 'deliveries for', RECEIVER_URL));`;
   return (
     <section aria-labelledby="guide">
       <h2 id="guide">Guide: verifying this receiver's deliveries</h2>
@@ -60,8 +78,11 @@ app.post('${path}', express.raw({ type: 'application/json' }), (req, res) => {
         <code>{code}</code>
       </pre>
       <p>
-        From TypeScript, <code>verifyNodeWebhook</code> of{' '}
-        <code>@brand-records/client/webhooks</code> does steps 2 to 5 for you.
+        Refusals: 400 for a request that is not a well-formed delivery, 401 for one that is not
+        authentic or not fresh (the signature, or a timestamp more than 5 minutes away), 422 for an
+        event type you did not select. From TypeScript, <code>verifyNodeWebhook</code> of{' '}
+        <code>@brand-records/client/webhooks</code> does steps 2 to 5 for you, with the same
+        statuses.
       </p>
       <h2>Posting events to a team chat</h2>
       <p>
@@ -77,7 +98,7 @@ app.post('${path}', express.raw({ type: 'application/json' }), (req, res) => {
 }
 
 /** The URL's path for the example route; "/" when it cannot be read. */
-function safePath(url: string): string {
+export function safePath(url: string): string {
   try {
     return new URL(url).pathname || '/';
   } catch {

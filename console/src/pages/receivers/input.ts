@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { EVENT_TYPES } from '@brand/shared/enums';
+import { MAX_SWITCH_AHEAD_MS } from '@brand/shared/webhooks';
+import { parseUtcDateTimeLocal } from '../../views/utcDateTime';
 
 /** One checkbox per event type posts `events` once or several times. */
 const eventList = z
@@ -18,7 +20,60 @@ export const ReceiverForm = z.object({
   events: eventList,
 });
 
-export const TestForm = z.object({ event_type: z.enum(EVENT_TYPES.names) });
+export const TestForm = z.object({
+  event_type: z.enum(EVENT_TYPES.names),
+  /** "1" signs the test with a pending rotation's new secret. */
+  with_new_secret: z.literal('1').optional(),
+});
 
 export const RECEIVER_ID = /^rcv_[A-Za-z0-9]{1,64}$/;
 export const DELIVERY_ID = /^dlv_[A-Za-z0-9]{1,64}$/;
+
+const HOUR_MS = 3_600_000;
+
+/**
+ * The switch form as SwitchSecretRequest.at: "" for now, else an RFC 3339 time. A chosen
+ * time must be ahead of `now` and at most 7 days ahead; it is read as UTC (the page says so).
+ */
+export function switchTimeOf(
+  body: Record<string, unknown>,
+  now: Date,
+): { at: string } | { error: string } {
+  const when = body.when;
+  if (when === 'now') return { at: '' };
+  if (when === '1h' || when === '24h') {
+    return { at: new Date(now.getTime() + (when === '1h' ? 1 : 24) * HOUR_MS).toISOString() };
+  }
+  if (when !== 'at')
+    return { error: 'Choose when to switch: now, in 1 hour, in 24 hours or at a time.' };
+  const at = parseUtcDateTimeLocal(body.at);
+  if (!at) return { error: 'Enter the time to switch at, in UTC (for example 2026-11-24 09:00).' };
+  if (at.getTime() <= now.getTime()) {
+    return { error: 'That time has passed: choose a time ahead, or switch now.' };
+  }
+  if (at.getTime() - now.getTime() > MAX_SWITCH_AHEAD_MS) {
+    return { error: 'A switch can be scheduled at most 7 days ahead.' };
+  }
+  return { at: at.toISOString() };
+}
+
+/**
+ * The start of a recovery window, from the preview form (a datetime-local value, UTC) or the
+ * confirm form (the RFC 3339 time the preview was made for). The window's bounds are the
+ * service's to enforce; a time ahead of now is refused here, as it could match nothing.
+ */
+export function recoverySinceOf(value: unknown, now: Date): { since: Date } | { error: string } {
+  const since =
+    parseUtcDateTimeLocal(value) ??
+    (typeof value === 'string' && RFC3339.test(value) ? new Date(value) : undefined);
+  if (!since || Number.isNaN(since.getTime())) {
+    return { error: 'Enter the time to recover from, in UTC (for example 2026-11-20 14:00).' };
+  }
+  if (since.getTime() > now.getTime()) return { error: 'Choose a time in the past.' };
+  return { since };
+}
+
+const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?Z$/;
+
+/** A recovery's idempotency key: a UUID made when the preview was shown. */
+export const REQUEST_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;

@@ -1,38 +1,68 @@
-import type { Delivery, Receiver } from '@brand/proto/webhooks/v1';
+import type { Delivery, HealthWindow, Receiver } from '@brand/proto/webhooks/v1';
 import { EVENT_TYPES } from '@brand/shared/enums';
 import { formatTime } from '../../views/format';
 import { Csrf, Layout, Notice, type Viewer } from '../../views/layout';
+import { deliveryStatusName } from './deliveryStatus';
 import { DeliveryTable } from './deliveryView';
 import { ReceiverGuide } from './guide';
+import { HealthPanel, type HealthWindowName } from './healthPanel';
+import { ReceiverHealthText } from './receiverHealthText';
+import { RecoveryForm } from './recoveryView';
+import { RotationGuide } from './rotationGuide';
+import { RotationPanel } from './rotationView';
 import { ReceiverFields, type ReceiverFormValues } from './view';
 
-/** One receiver: its state, Test, the delivery log, edit, enable/disable, remove, the guide. */
+/** What the member may do on a receiver's page, from the permission table. */
+export interface ReceiverRights {
+  canManage: boolean;
+  canTest: boolean;
+  canResend: boolean;
+  canRetry: boolean;
+  canRecover: boolean;
+  /** Start or cancel a rotation, and Test with its new secret. */
+  canRotate: boolean;
+  canSwitch: boolean;
+  canSeeHealth: boolean;
+}
+
+/**
+ * One receiver: its state and health, Test, the signing secret and its rotation, the
+ * delivery log (retry now, resend), recovery, edit, enable/disable, remove, the guide.
+ */
 export function ReceiverPage(props: {
   viewer: Viewer;
   receiver: Receiver;
   deliveries: Delivery[];
-  canManage: boolean;
-  canTest: boolean;
-  canResend: boolean;
+  health: HealthWindow[];
+  healthWindow: HealthWindowName;
+  rights: ReceiverRights;
+  now: Date;
   error?: string;
   notice?: string;
   form?: ReceiverFormValues;
 }) {
-  const { viewer, receiver: r } = props;
+  const { viewer, receiver: r, rights } = props;
   const base = `/brands/${viewer.brandId}/receivers/${r.id}`;
   const events = r.events.map((e) => EVENT_TYPES.fromProto(e) ?? 'unknown');
+  const polling =
+    !!r.rotation?.test_delivery_id && deliveryStatusName(r.rotation.test_status) === 'pending';
   return (
-    <Layout title={r.label} viewer={viewer} section="receivers">
+    <Layout
+      title={r.label}
+      viewer={viewer}
+      section="receivers"
+      scripts={polling ? ['/static/poll.js'] : []}
+    >
       <p>
         <a href={`/brands/${viewer.brandId}/receivers`}>All receivers</a>
       </p>
       <h1>{r.label}</h1>
       {props.notice && <Notice tone="ok">{props.notice}</Notice>}
       {props.error && <Notice tone="error">{props.error}</Notice>}
-      {!props.canManage && (
+      {!rights.canManage && (
         <Notice>
-          Only brand owners change, test and remove receivers. You are a {viewer.role} of this
-          brand.
+          Only brand owners change, test, rotate, recover and remove receivers. You are a{' '}
+          {viewer.role} of this brand.
         </Notice>
       )}
       <table>
@@ -53,7 +83,13 @@ export function ReceiverPage(props: {
             <td>
               {r.enabled
                 ? 'enabled'
-                : `disabled${r.disabled_reason ? `: ${r.disabled_reason}` : ''}`}
+                : `disabled${r.disabled_by_service ? ' by the service' : ''}${r.disabled_at ? ` since ${formatTime(r.disabled_at)}` : ''}${r.disabled_reason ? `: ${r.disabled_reason}` : ''}`}
+            </td>
+          </tr>
+          <tr>
+            <th scope="row">Health</th>
+            <td>
+              <ReceiverHealthText receiver={r} />
             </td>
           </tr>
           <tr>
@@ -65,10 +101,6 @@ export function ReceiverPage(props: {
             <td>{r.last_delivery_at ? formatTime(r.last_delivery_at) : 'never'}</td>
           </tr>
           <tr>
-            <th scope="row">Failures in a row</th>
-            <td>{r.failure_count}</td>
-          </tr>
-          <tr>
             <th scope="row">Added</th>
             <td>
               {formatTime(r.created_at)} by {r.created_by || 'operator'}
@@ -76,7 +108,7 @@ export function ReceiverPage(props: {
           </tr>
         </tbody>
       </table>
-      {props.canTest && (
+      {rights.canTest && (
         <section aria-labelledby="test">
           <h2 id="test">Send a test delivery</h2>
           <p class="hint">
@@ -95,14 +127,30 @@ export function ReceiverPage(props: {
           </form>
         </section>
       )}
+      {rights.canSeeHealth && (
+        <HealthPanel base={base} windows={props.health} selected={props.healthWindow} />
+      )}
       <h2>Delivery log</h2>
       <DeliveryTable
         viewer={viewer}
         receiverId={r.id}
         deliveries={props.deliveries}
-        canResend={props.canResend}
+        rights={{
+          canResend: rights.canResend,
+          canRetry: rights.canRetry,
+          receiverEnabled: r.enabled,
+        }}
       />
-      {props.canManage && (
+      {rights.canRecover && <RecoveryForm viewer={viewer} receiver={r} now={props.now} />}
+      <RotationPanel
+        viewer={viewer}
+        receiver={r}
+        events={events}
+        canRotate={rights.canRotate}
+        canSwitch={rights.canSwitch}
+        now={props.now}
+      />
+      {rights.canManage && (
         <section aria-labelledby="edit">
           <h2 id="edit">Edit</h2>
           <ReceiverFields
@@ -127,6 +175,7 @@ export function ReceiverPage(props: {
         </section>
       )}
       <ReceiverGuide receiver={r} />
+      <RotationGuide receiver={r} />
     </Layout>
   );
 }

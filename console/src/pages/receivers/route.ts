@@ -1,14 +1,17 @@
 import type { Response, Router } from 'express';
-import type { Receiver } from '@brand/proto/webhooks/v1';
 import { roleAllows } from '@brand/shared/console';
 import { EVENT_TYPES } from '@brand/shared/enums';
-import type { ConsoleDeps } from '../../app';
+import type { ConsoleDeps } from '../../consoleDeps';
 import { formRefusal } from '../../http/formRefusal';
-import { memberOf, notFound, viewerOf, type MemberSession } from '../../session/memberSession';
+import { memberOf, viewerOf, type MemberSession } from '../../session/memberSession';
 import { sendPage } from '../../views/render';
-import { DeliveryPage } from './deliveryView';
-import { DELIVERY_ID, RECEIVER_ID, ReceiverForm, TestForm } from './input';
-import { ReceiverPage } from './receiverPage';
+import { registerDeliveries } from './deliveryRoutes';
+import { healthWindowOf } from './healthPanel';
+import { ReceiverForm, TestForm } from './input';
+import { receiverKit } from './receiverKit';
+import { registerSecretReveal } from './secretReveal';
+import { registerRecovery } from './recoveryRoutes';
+import { registerRotation } from './rotationRoutes';
 import {
   RemoveReceiverPage,
   ReceiversPage,
@@ -16,13 +19,30 @@ import {
   type ReceiverFormValues,
 } from './view';
 
+/** The notices a redirect back to a receiver's page names with `?done=`. */
+const DONE: Record<string, string> = {
+  saved: 'Changes saved.',
+  enabled: 'The receiver is enabled.',
+  disabled: 'The receiver is disabled: it gets no deliveries until enabled.',
+  resent: 'The delivery is queued again.',
+  'new-secret-tested':
+    'A test signed with the new secret is queued: its outcome appears under “Test with the new secret”.',
+  switched:
+    'Switched: the new secret signs every delivery from now on, retries of older events included. The old secret is destroyed.',
+  'switch-scheduled':
+    'The switch is scheduled. Until then deliveries stay signed with the current secret.',
+  'rotation-cancelled':
+    'The rotation is cancelled: the new secret is discarded and the current one keeps signing.',
+};
+
 /**
  * Receivers and their deliveries, all served by the webhooks service as the member: list,
- * add (secret shown once), edit, enable/disable, remove, Test, the delivery log, resend.
+ * add (secret shown once), edit, enable/disable, remove, Test, health; the secret's rotation,
+ * the delivery log and detail (retry now, resend) and recovery have their own modules.
  */
 export function registerReceivers(router: Router, deps: ConsoleDeps): void {
-  const webhooks = deps.clients.webhooks;
-  const as = (s: MemberSession) => ({ assertion: s.assertion });
+  const kit = receiverKit(deps);
+  const { webhooks, as, getReceiver, receiverPage } = kit;
 
   const formValues = (body: Record<string, unknown>): ReceiverFormValues => ({
     url: typeof body.url === 'string' ? body.url.slice(0, 2048) : '',
@@ -41,41 +61,6 @@ export function registerReceivers(router: Router, deps: ConsoleDeps): void {
     sendPage(
       res,
       ReceiversPage({ viewer: viewerOf(s), receivers, canManage, ...extra }),
-      httpStatus,
-    );
-  };
-
-  const getReceiver = async (s: MemberSession, id: string): Promise<Receiver> => {
-    if (!RECEIVER_ID.test(id)) throw notFound();
-    const { receiver } = await webhooks('getReceiver', { receiver_id: id }, as(s));
-    // The service answers NOT_FOUND for another brand's receiver; this guards a stray answer.
-    if (!receiver || receiver.brand_id !== s.brand.id) throw notFound();
-    return receiver;
-  };
-
-  const receiverPage = async (
-    res: Response,
-    s: MemberSession,
-    receiver: Receiver,
-    extra: { error?: string; notice?: string; form?: ReceiverFormValues } = {},
-    httpStatus = 200,
-  ) => {
-    const { deliveries } = await webhooks(
-      'listDeliveries',
-      { receiver_id: receiver.id, brand_id: '', limit: 50 },
-      as(s),
-    );
-    sendPage(
-      res,
-      ReceiverPage({
-        viewer: viewerOf(s),
-        receiver,
-        deliveries,
-        canManage: roleAllows(s.role, 'receivers.manage'),
-        canTest: roleAllows(s.role, 'receivers.test'),
-        canResend: roleAllows(s.role, 'deliveries.resend'),
-        ...extra,
-      }),
       httpStatus,
     );
   };
@@ -125,30 +110,22 @@ export function registerReceivers(router: Router, deps: ConsoleDeps): void {
     }
   });
 
-  router.get('/receivers/:receiverId/created/:revealId', async (req, res) => {
-    const s = memberOf(res);
-    const receiverId = String(req.params.receiverId);
-    if (!RECEIVER_ID.test(receiverId)) throw notFound();
-    const created = (await deps.reveal.take(s.token, String(req.params.revealId))) as
-      { label: string; secret: string } | undefined;
-    sendPage(
-      res,
-      SecretCreatedPage({ viewer: viewerOf(s), receiverId, created }),
-      created ? 200 : 410,
-    );
-  });
+  registerSecretReveal(router, deps, 'created', SecretCreatedPage);
 
   router.get('/receivers/:receiverId', async (req, res) => {
     const s = memberOf(res);
     const receiver = await getReceiver(s, String(req.params.receiverId));
-    const notices: Record<string, string> = {
-      saved: 'Changes saved.',
-      enabled: 'The receiver is enabled.',
-      disabled: 'The receiver is disabled: it gets no deliveries until enabled.',
-      resent: 'The delivery is queued again.',
-    };
-    const done = typeof req.query.done === 'string' ? notices[req.query.done] : undefined;
-    await receiverPage(res, s, receiver, { notice: done });
+    const done = req.query.done;
+    const notice =
+      done === 'recovered'
+        ? recoveredNotice(req.query)
+        : typeof done === 'string' && Object.hasOwn(DONE, done)
+          ? DONE[done]
+          : undefined;
+    await receiverPage(res, s, receiver, {
+      notice,
+      healthWindow: healthWindowOf(req.query.health),
+    });
   });
 
   router.post('/receivers/:receiverId/edit', async (req, res) => {
@@ -224,12 +201,20 @@ export function registerReceivers(router: Router, deps: ConsoleDeps): void {
     try {
       const { delivery } = await webhooks(
         'testReceiver',
-        { receiver_id: receiver.id, event_type: EVENT_TYPES.toProto(parsed.data.event_type) },
+        {
+          receiver_id: receiver.id,
+          event_type: EVENT_TYPES.toProto(parsed.data.event_type),
+          with_new_secret: parsed.data.with_new_secret === '1',
+        },
         as(s),
       );
+      const base = `/brands/${s.brand.id}/receivers/${receiver.id}`;
+      // A test of the new secret is followed where the rotation continues: the switch.
       res.redirect(
         303,
-        `/brands/${s.brand.id}/receivers/${receiver.id}/deliveries/${delivery?.id ?? ''}`,
+        parsed.data.with_new_secret
+          ? `${base}?done=new-secret-tested`
+          : `${base}/deliveries/${delivery?.id ?? ''}`,
       );
     } catch (err) {
       const refused = formRefusal(err);
@@ -238,24 +223,27 @@ export function registerReceivers(router: Router, deps: ConsoleDeps): void {
     }
   });
 
-  router.get('/receivers/:receiverId/deliveries/:deliveryId', async (req, res) => {
-    const s = memberOf(res);
-    const receiver = await getReceiver(s, String(req.params.receiverId));
-    const deliveryId = String(req.params.deliveryId);
-    if (!DELIVERY_ID.test(deliveryId)) throw notFound();
-    const { delivery } = await webhooks('getDelivery', { delivery_id: deliveryId }, as(s));
-    if (!delivery || delivery.receiver_id !== receiver.id) throw notFound();
-    sendPage(res, DeliveryPage({ viewer: viewerOf(s), receiverLabel: receiver.label, delivery }));
-  });
+  registerRotation(router, deps, kit);
+  registerDeliveries(router, kit);
+  registerRecovery(router, kit);
+}
 
-  router.post('/receivers/:receiverId/deliveries/:deliveryId/resend', async (req, res) => {
-    const s = memberOf(res);
-    const receiver = await getReceiver(s, String(req.params.receiverId));
-    const deliveryId = String(req.params.deliveryId);
-    if (!DELIVERY_ID.test(deliveryId)) throw notFound();
-    const { delivery } = await webhooks('getDelivery', { delivery_id: deliveryId }, as(s));
-    if (!delivery || delivery.receiver_id !== receiver.id) throw notFound();
-    await webhooks('resendDelivery', { delivery_id: deliveryId }, as(s));
-    res.redirect(303, `/brands/${s.brand.id}/receivers/${receiver.id}/deliveries/${deliveryId}`);
-  });
+/** "37 failed deliveries are queued again", from the numbers the recovery redirect carries. */
+function recoveredNotice(query: Record<string, unknown>): string {
+  const n = (v: unknown) => (typeof v === 'string' && /^\d{1,7}$/.test(v) ? Number(v) : 0);
+  const requeued = n(query.requeued);
+  const remaining = n(query.remaining);
+  const parts = [
+    requeued === 0
+      ? 'Nothing was queued again.'
+      : `${requeued.toLocaleString('en-US')} failed ${requeued === 1 ? 'delivery is' : 'deliveries are'} queued again, each as a new attempt of the same event.`,
+  ];
+  if (remaining > 0) {
+    parts.push(
+      `${remaining.toLocaleString('en-US')} more in the window were beyond this request's bound: recover again to queue them.`,
+    );
+  }
+  if (query.replayed === '1')
+    parts.push('(This recovery was already done: nothing was queued twice.)');
+  return parts.join(' ');
 }

@@ -1,7 +1,9 @@
 import type { Receiver } from '@brand/proto/webhooks/v1';
 import { EVENT_TYPES } from '@brand/shared/enums';
 import { formatTime } from '../../views/format';
-import { Csrf, Layout, Notice, SecretShownOnce, type Viewer } from '../../views/layout';
+import { Csrf, Layout, Notice, type Viewer } from '../../views/layout';
+import { attentionOf, ReceiverHealthText } from './receiverHealthText';
+import { SecretRevealPage, type RevealedSecret, type SecretRevealWords } from './secretReveal';
 
 export interface ReceiverFormValues {
   url?: string;
@@ -47,7 +49,7 @@ export function ReceiversPage(props: {
             <th scope="col">State</th>
             <th scope="col">Last status</th>
             <th scope="col">Last delivery</th>
-            <th scope="col">Failures in a row</th>
+            <th scope="col">Health</th>
           </tr>
         </thead>
         <tbody>
@@ -57,7 +59,7 @@ export function ReceiversPage(props: {
             </tr>
           )}
           {props.receivers.map((r) => (
-            <tr>
+            <tr class={attentionOf(r) ? 'failing' : undefined}>
               <td>
                 <a href={`/brands/${viewer.brandId}/receivers/${r.id}`}>{r.label}</a>
               </td>
@@ -69,10 +71,22 @@ export function ReceiversPage(props: {
                 {r.enabled
                   ? 'enabled'
                   : `disabled${r.disabled_reason ? `: ${r.disabled_reason}` : ''}`}
+                {r.rotation && (
+                  <>
+                    <br />
+                    <span class="hint">
+                      {r.rotation.switch_at
+                        ? `secret switch at ${formatTime(r.rotation.switch_at)}`
+                        : 'secret rotation pending'}
+                    </span>
+                  </>
+                )}
               </td>
               <td>{r.last_status ? `HTTP ${r.last_status}` : '—'}</td>
               <td>{r.last_delivery_at ? formatTime(r.last_delivery_at) : 'never'}</td>
-              <td>{r.failure_count}</td>
+              <td>
+                <ReceiverHealthText receiver={r} />
+              </td>
             </tr>
           ))}
         </tbody>
@@ -148,45 +162,26 @@ export function ReceiverFields(props: {
 export function SecretCreatedPage(props: {
   viewer: Viewer;
   receiverId: string;
-  created?: { label: string; secret: string };
+  created?: RevealedSecret;
 }) {
-  const { viewer, created } = props;
-  const back = `/brands/${viewer.brandId}/receivers/${props.receiverId}`;
-  return (
-    <Layout
-      title="Signing secret"
-      viewer={viewer}
-      section="receivers"
-      scripts={['/static/copy.js']}
-    >
-      {created ? (
-        <>
-          <h1>Receiver “{created.label}” added</h1>
-          <SecretShownOnce secret={created.secret} copyLabel="Copy secret">
-            This is the only time its signing secret is shown. Store it where the receiver reads its
-            configuration: reloading this page will not show it again.
-          </SecretShownOnce>
-          <p>
-            The receiver verifies every delivery with it (HMAC-SHA256 over{' '}
-            <code>timestamp.body</code>). Keep it server-side, never in browser code, repositories,
-            screenshots or support messages.
-          </p>
-        </>
-      ) : (
-        <>
-          <h1>This secret is no longer shown</h1>
-          <Notice tone="error">
-            A signing secret is shown exactly once. If you did not store it, remove the receiver and
-            add it again to get a new secret.
-          </Notice>
-        </>
-      )}
-      <p>
-        <a href={back}>Go to the receiver: Test it</a>
-      </p>
-    </Layout>
-  );
+  return SecretRevealPage({ ...props, words: CREATED_WORDS });
 }
+
+const CREATED_WORDS: SecretRevealWords = {
+  title: 'Signing secret',
+  heading: (label) => `Receiver “${label}” added`,
+  copyLabel: 'Copy secret',
+  warning:
+    'This is the only time its signing secret is shown. Store it where the receiver reads its configuration: reloading this page will not show it again.',
+  next: (
+    <>
+      The receiver verifies every delivery with it (HMAC-SHA256 over <code>timestamp.body</code>).
+      Keep it server-side, never in browser code, repositories, screenshots or support messages.
+    </>
+  ),
+  gone: 'A signing secret is shown exactly once. If you did not store it, rotate it on the receiver’s page: a new secret is shown once, and the current one keeps signing until you switch.',
+  backLink: { label: 'Go to the receiver: Test it' },
+};
 
 export function RemoveReceiverPage(props: { viewer: Viewer; receiver: Receiver }) {
   const { viewer, receiver } = props;

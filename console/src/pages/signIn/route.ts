@@ -1,10 +1,8 @@
 import { createHash } from 'node:crypto';
 import { status } from '@grpc/grpc-js';
 import type { Router } from 'express';
-import type { Logger } from '@brand/shared/logger';
 import type { ConsoleClients } from '../../clients/consoleClients';
 import { ServiceCallError } from '../../clients/memberCaller';
-import type { SignInMailer } from '../../mail/signInMail';
 import { ConsoleHttpError } from '../../http/consoleHttpError';
 import { setSessionCookie } from '../../session/sessionCookie';
 import { sendPage } from '../../views/render';
@@ -13,15 +11,13 @@ import { CheckEmailPage, ConfirmSignInPage, InvalidLinkPage, SignInPage } from '
 
 export interface SignInDeps {
   clients: ConsoleClients;
-  mailer: SignInMailer;
-  publicOrigin: string;
-  log: Logger;
 }
 
 /**
  * Passwordless sign-in: the email form, the emailed one-time link (opened with GET, spent
  * with POST), and the session cookie. Records owns links and sessions (single use, 15
- * minutes, rate limited per address and per client); the console only mails and sets cookies.
+ * minutes, rate limited per address from one client and per client); the console sets
+ * cookies, and its sign-in mail loop (mail/signInMailTurn.ts) mails the links.
  */
 export function registerSignIn(router: Router, deps: SignInDeps): void {
   router.get('/sign-in', (req, res) => {
@@ -39,17 +35,10 @@ export function registerSignIn(router: Router, deps: SignInDeps): void {
     }
     const { email } = parsed.data;
     try {
-      const answer = await deps.clients.sessions('requestSignInLink', {
-        email,
-        client_key: clientKey(req.ip),
-      });
-      if (answer.token) {
-        // Not awaited: a member's answer must not take longer than a stranger's. A failed
-        // send is logged (the person asks again).
-        deps.mailer
-          .sendSignInLink(email, `${deps.publicOrigin}/sign-in/${answer.token}`)
-          .catch((err: unknown) => deps.log.error({ err }, 'sign-in mail could not be sent'));
-      }
+      // Records only stores the request, the same work for a member and a stranger, so the
+      // answer's timing tells nothing; the link is minted and mailed later, off this path
+      // (mail/signInMailTurn.ts).
+      await deps.clients.sessions('requestSignInLink', { email, client_key: clientKey(req.ip) });
     } catch (err) {
       if (err instanceof ServiceCallError && err.grpcStatus === status.RESOURCE_EXHAUSTED) {
         const minutes = Math.max(1, Math.ceil((err.retryAfterSeconds ?? 60) / 60));

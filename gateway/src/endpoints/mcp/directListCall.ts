@@ -57,7 +57,7 @@ export function directListCall(envelope: Envelope): DirectListCall | undefined {
  * (`{"result":{"content":[{"type":"text","text":..}],"structuredContent":..},"jsonrpc":"2.0","id":..}`):
  * the page's JSON from the records service goes in once as structuredContent and once,
  * escaped, as the text; nothing is parsed. A refusal is the same isError result the tool
- * gives through the SDK. Used by the express route and the fast path alike.
+ * gives through the SDK. Used by the lean path (leanPath.ts).
  */
 export async function answerDirectListCall(
   res: ServerResponse,
@@ -81,7 +81,7 @@ async function directCallText(
     return `{"result":{"content":[{"type":"text","text":${JSON.stringify(text)}}],"structuredContent":${text}},"jsonrpc":"2.0","id":${id}}`;
   } catch (err) {
     return JSON.stringify({
-      result: toolFailure(err, ctx.requestId, log),
+      result: toolFailure(err, ctx.requestId, log, ctx.onToolError),
       jsonrpc: '2.0',
       id: call.id,
     });

@@ -1,21 +1,19 @@
 import type { Endpoint } from '../endpoint';
-import { mcpFastPath } from './fastPath';
-import { mountMcp, type McpDeps } from './route';
+import { mcpPath, type McpDeps } from './leanPath';
 import { MCP_PATH, sendMcpError } from './rpcAnswers';
 
 export { describeMcp } from './openApi';
 
 /**
- * POST /api/mcp, the assistant connection (SPEC 4.2), and the one entry to this folder: the
- * express route (route.ts: origin, key, body, envelope, budget, then the SDK server or a
- * direct list call), its fast path for a lone list tools/call (fastPath.ts), its OpenAPI
- * operation (openApi.ts), and its error format: every error on this path is a JSON-RPC body.
- * The protocol's pieces (envelope, versions, exchange, tools) live beside them.
+ * POST /api/mcp, the assistant connection (SPEC 4.2), and the one entry to this folder: its
+ * lean path (leanPath.ts: origin, key, body, envelope, budget, then a direct list call or the
+ * SDK server), its OpenAPI operation (openApi.ts), and its error format: every error on this
+ * path is a JSON-RPC body. The protocol's pieces (envelope, versions, exchange, tools) live
+ * beside them.
  */
 export function mcpEndpoint(deps: McpDeps): Endpoint {
   return {
-    mount: (router) => mountMcp(router, deps),
-    fastPath: mcpFastPath(deps),
+    lean: mcpPath(deps),
     errorFormat: { path: MCP_PATH, send: sendMcpError },
   };
 }

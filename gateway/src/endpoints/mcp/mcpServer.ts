@@ -91,7 +91,7 @@ export function createMcpServer(ctx: ToolContext, log: Logger): Server {
       }
       return await definition.run(params.arguments ?? {}, ctx);
     } catch (err) {
-      return toolFailure(err, ctx.requestId, log);
+      return toolFailure(err, ctx.requestId, log, ctx.onToolError);
     }
   });
 
@@ -103,7 +103,13 @@ export function createMcpServer(ctx: ToolContext, log: Logger): Server {
  * internal_error; internal errors are logged with their cause. Shared by the SDK server's
  * tools/call and the direct list call (directListCall.ts).
  */
-export function toolFailure(err: unknown, requestId: string, log: Logger): CallToolResult {
+export function toolFailure(
+  err: unknown,
+  requestId: string,
+  log: Logger,
+  onToolError?: (code: string) => void,
+): CallToolResult {
+  onToolError?.(isAppError(err) ? err.code : 'internal_error');
   if (isAppError(err)) {
     if (err.code === 'internal_error')
       log.error({ err: err.cause ?? err, request_id: requestId }, 'tool failed');

@@ -13,6 +13,8 @@ export interface ToolContext {
   requestId: string;
   /** Told when the key may not call a tool it asked for (the auth-failure counter). */
   onPermissionRefused?: () => void;
+  /** Told of each tool call answered with isError (usage counts it by its code). */
+  onToolError?: (code: string) => void;
 }
 
 /** The context of one admitted request, for the SDK server and the direct list call alike. */

@@ -7,7 +7,7 @@ export { describeV1CampaignPlans } from './openApi';
 
 /**
  * POST /api/v1/campaign-plans (SPEC 4.3): the route (route.ts), its input (input.ts) and its
- * OpenAPI operation (openApi.ts). No fast path: plans are rare next to pages.
+ * OpenAPI operation (openApi.ts). Express: plans are rare next to pages.
  */
 export function v1CampaignPlansEndpoint(deps: { gate: AccessGate; plans: PlansApi }): Endpoint {
   return { mount: (router) => mountCampaignPlans(router, deps) };

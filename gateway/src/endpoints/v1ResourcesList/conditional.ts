@@ -56,7 +56,7 @@ export function ifNoneMatchLists(fieldValue: string, etag: string): boolean {
 
 /**
  * 304 Not Modified: no body, the ETag, and whatever the steps before set (X-Request-Id,
- * Cache-Control, the RateLimit fields), on the express route and the fast path alike.
+ * Cache-Control, the RateLimit fields).
  */
 export function sendNotModified(res: ServerResponse, etag: string): void {
   res.statusCode = 304;

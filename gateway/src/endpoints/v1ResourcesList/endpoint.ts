@@ -1,17 +1,13 @@
 import type { Endpoint } from '../endpoint';
-import { resourcesListFastPath } from './fastPath';
-import { mountResourcesList, type ListDeps } from './route';
+import { resourcesListPath, type ListDeps } from './leanPath';
 
 export { describeV1ResourcesList } from './openApi';
 
 /**
- * GET /api/v1/{resource} (SPEC 4.1): the route (route.ts) and its fast path (fastPath.ts),
- * both through the same input rules (input.ts) and answer (page.ts); its OpenAPI operations
- * (openApi.ts) come from the same schemas.
+ * GET /api/v1/{resource} (SPEC 4.1): its lean path (leanPath.ts), the one implementation of
+ * every list request, through its input rules (input.ts) and answer (page.ts); its OpenAPI
+ * operations (openApi.ts) come from the same schemas.
  */
 export function v1ResourcesListEndpoint(deps: ListDeps): Endpoint {
-  return {
-    mount: (router) => mountResourcesList(router, deps),
-    fastPath: resourcesListFastPath(deps),
-  };
+  return { lean: resourcesListPath(deps) };
 }

@@ -1,26 +1,48 @@
 import { AppError } from '@brand/shared/errors';
-import { commonListParams, rawQueryOf, readListQuery, resourceNamed } from './input';
+import { rawQueryOf, readListQuery, resourceNamed, validListParams } from './input';
 
 describe('list input', () => {
   it.each([
     ['', {}],
     ['limit=1', { limit: 1 }],
     ['limit=200', { limit: 200 }],
-  ])('reads the common query %j without zod', (query, params) => {
-    expect(commonListParams(query)).toEqual(params);
+    ['limit=50&cursor=abc.def', { limit: 50, cursor: 'abc.def' }],
+    ['cursor=abc.def&limit=50', { limit: 50, cursor: 'abc.def' }],
+    ['since=2026-11-01T00:00:00Z&limit=2', { limit: 2, since: '2026-11-01T00:00:00Z' }],
+  ])('reads the valid query %j without zod', (query, params) => {
+    expect(validListParams(query)).toEqual(params);
+    // and ListQuery reads it the same
+    expect(readListQuery(query)).toEqual(params);
   });
 
-  it.each(['limit=0', 'limit=201', 'limit=1.5', 'limit=%31', 'limit=5&', 'cursor=x', 'since=x'])(
-    'leaves %j to ListQuery',
-    (query) => {
-      expect(commonListParams(query)).toBeUndefined();
-    },
-  );
+  it.each([
+    'limit=0',
+    'limit=201',
+    'limit=1.5',
+    'limit=%31',
+    'limit=5&',
+    'limit=5&limit=6',
+    'cursor=x',
+    'cursor=',
+    'since=x',
+    'since=2026-11-01T00:00:00+08:00',
+    'nope=1',
+    'limit',
+  ])('leaves %j to ListQuery', (query) => {
+    expect(validListParams(query)).toBeUndefined();
+  });
 
   it("gives every other query ListQuery's answer", () => {
-    expect(readListQuery('limit=%31', { limit: '1' })).toEqual({ limit: 1 });
-    expect(() => readListQuery('limit=0', { limit: '0' })).toThrow(AppError);
-    expect(() => readListQuery('nope=1', { nope: '1' })).toThrow(
+    expect(readListQuery('limit=%31')).toEqual({ limit: 1 });
+    expect(readListQuery('limit=5&')).toEqual({ limit: 5 });
+    expect(() => readListQuery('limit=0')).toThrow(AppError);
+    expect(() => readListQuery('limit=5&limit=6')).toThrow(
+      expect.objectContaining({ code: 'invalid_parameter' }) as Error,
+    );
+    expect(() => readListQuery('cursor=x')).toThrow(
+      expect.objectContaining({ code: 'invalid_cursor' }) as Error,
+    );
+    expect(() => readListQuery('nope=1')).toThrow(
       expect.objectContaining({ code: 'invalid_parameter' }) as Error,
     );
   });

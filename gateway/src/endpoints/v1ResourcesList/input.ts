@@ -1,7 +1,10 @@
+import { parse as parseQuery } from 'node:querystring';
 import { z } from 'zod';
 import { AppError, quoteInput } from '@brand/shared/errors';
 import {
+  isCursorShaped,
   isResourceName,
+  normalizeSince,
   parseLimitString,
   RESOURCES,
   type ResourceName,
@@ -26,24 +29,47 @@ export const ListQuery = z.strictObject({
   since: since.optional(),
 });
 
+/** Characters that make a raw value differ from its decoded form (percent escapes, '+'). */
+const ENCODED = /[%+]/;
+
 /**
- * The common queries as they arrive, unparsed: none, an empty one, or exactly
- * `limit=<valid>`. Read without a zod pass, which was a measurable share of the gateway's
- * CPU per page (BENCHMARKS.md). Undefined for anything else, valid or not: ListQuery judges it.
+ * The valid queries as they arrive, read without a zod pass (a measurable share of the
+ * gateway's CPU per page, BENCHMARKS.md): none, or `limit`, `cursor` and `since` each at most
+ * once, with values that need no decoding and pass their rules, in any order. Undefined for
+ * anything else, valid or not: ListQuery judges it, with its messages. A walk's every page
+ * (`limit=50&cursor=...`) is read here.
  */
-export function commonListParams(rawQuery: string): ListParams | undefined {
-  if (rawQuery === '') return {};
-  if (!rawQuery.startsWith('limit=')) return undefined;
-  const n = parseLimitString(rawQuery.slice('limit='.length));
-  return n === undefined ? undefined : { limit: n };
+export function validListParams(rawQuery: string): ListParams | undefined {
+  const params: { limit?: number; cursor?: string; since?: string } = {};
+  if (rawQuery === '') return params;
+  for (const pair of rawQuery.split('&')) {
+    const eq = pair.indexOf('=');
+    if (eq === -1) return undefined;
+    const name = pair.slice(0, eq);
+    const value = pair.slice(eq + 1);
+    if (ENCODED.test(value)) return undefined;
+    if (name === 'limit' && params.limit === undefined) {
+      const n = parseLimitString(value);
+      if (n === undefined) return undefined;
+      params.limit = n;
+    } else if (name === 'cursor' && params.cursor === undefined && isCursorShaped(value)) {
+      params.cursor = value;
+    } else if (name === 'since' && params.since === undefined && normalizeSince(value)) {
+      params.since = value;
+    } else {
+      return undefined;
+    }
+  }
+  return params;
 }
 
 /**
- * The list parameters of a request: the common forms, else ListQuery over the parsed query
- * (invalid_parameter or invalid_cursor, with one detail per offending parameter).
+ * The list parameters of a request: the valid forms read directly, else ListQuery over the
+ * query as express's simple parser read it (invalid_parameter or invalid_cursor, with one
+ * detail per offending parameter).
  */
-export function readListQuery(rawQuery: string, parsed: Record<string, unknown>): ListParams {
-  return commonListParams(rawQuery) ?? parseListParams(ListQuery, parsed);
+export function readListQuery(rawQuery: string): ListParams {
+  return validListParams(rawQuery) ?? parseListParams(ListQuery, parseQuery(rawQuery));
 }
 
 /** The resource a path names, or 404 unknown_resource. */

@@ -8,6 +8,18 @@ import { listPage } from '../../records/listPage';
 import type { ListParams } from '../../records/listParams';
 import { ifNoneMatchLists, listEtag, sendNotModified } from './conditional';
 
+/**
+ * Aborts when the client goes away before its answer is written, so the page is withdrawn
+ * from records (a cancel on its page stream) instead of being built for nobody.
+ */
+function clientGone(res: ServerResponse): AbortSignal {
+  const controller = new AbortController();
+  res.once('close', () => {
+    if (!res.writableFinished) controller.abort();
+  });
+  return controller.signal;
+}
+
 /** What answering a page needs beyond the request. */
 export interface PageDeps {
   records: RecordsApi;
@@ -30,8 +42,7 @@ export interface PageRequest {
 }
 
 /**
- * The answer of an admitted, valid list request, on the express route and the fast path
- * alike. With a known change version: a matching If-None-Match is 304, decided before any
+ * The answer of an admitted, valid list request (leanPath.ts). With a known change version: a matching If-None-Match is 304, decided before any
  * page is asked for (no records call, no PostgreSQL query); otherwise one page from the
  * records service, written out as the records' bytes arrived (never decoded and re-encoded),
  * with its ETag. With an unknown version the page is always served whole (never a 304 on a
@@ -53,6 +64,7 @@ export async function answerPage(
   }
   const page = await listPage(deps.records, identity, resource, params, request.requestId, {
     withChangeVersion: known === undefined,
+    signal: clientGone(res),
   });
   if (etag === undefined && page.changeVersion !== undefined) {
     etag = listEtag(identity.brandId, resource, params, page.changeVersion);

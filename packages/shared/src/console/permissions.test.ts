@@ -37,12 +37,17 @@ describe('the permission table', () => {
       expect(allowed).toEqual([
         'keys.read',
         'receivers.read',
+        'receivers.health',
         'deliveries.read',
         'plans.read',
         'activity.read',
+        'usage.read',
+        'requests.read',
       ]);
     }
     expect(CONSOLE_PERMISSIONS['members.read']).toEqual(['owner']);
+    // Why a key was refused is for owners' eyes only (issue 26).
+    expect(CONSOLE_PERMISSIONS['requests.reasons']).toEqual(['owner']);
   });
 });
 

@@ -17,18 +17,38 @@ export const CONSOLE_PERMISSIONS = {
   'keys.read': EVERY_ROLE,
   'keys.create': OWNERS,
   'keys.revoke': OWNERS,
+  /** Replace a key (same name, environment, permissions), the old one expiring after an overlap. */
+  'keys.roll': OWNERS,
+  /** Give a key an expiry or bring it forward ("expire now"); never later. */
+  'keys.expire': OWNERS,
   'members.read': OWNERS,
   'members.manage': OWNERS,
   'receivers.read': EVERY_ROLE,
   /** Add, edit, enable, disable and remove receivers. */
   'receivers.manage': OWNERS,
   'receivers.test': OWNERS,
+  /** Start or cancel a signing-secret rotation, and send a Test signed with the new secret. */
+  'receivers.rotate': OWNERS,
+  /** Put a rotation's new secret in force, now or at a chosen time (the old one is destroyed). */
+  'receivers.switch': OWNERS,
+  /** A receiver's health: attempts, success rate, failures by class, latency, the chart. */
+  'receivers.health': EVERY_ROLE,
   'deliveries.read': EVERY_ROLE,
   'deliveries.resend': OWNERS,
+  /** "Retry now": a pending delivery's next attempt due at once. */
+  'deliveries.retry': OWNERS,
+  /** Preview and re-queue a receiver's failed deliveries since a time. */
+  'deliveries.recover': OWNERS,
   /** Pending, cancelled and completed plans, notes included (private to the brand). */
   'plans.read': EVERY_ROLE,
   'plans.cancel': OWNERS,
   'activity.read': EVERY_ROLE,
+  /** Requests per minute and hour, per key and outcome, against the brand's budget (issue 26). */
+  'usage.read': EVERY_ROLE,
+  /** The log of refused and failed requests (time, key, path, status, code, request id). */
+  'requests.read': EVERY_ROLE,
+  /** The reason behind a 401 in that log (revoked by whom, expired, a test key, another brand's key). */
+  'requests.reasons': OWNERS,
 } as const satisfies Record<string, readonly RoleName[]>;
 
 export type ConsoleAction = keyof typeof CONSOLE_PERMISSIONS;

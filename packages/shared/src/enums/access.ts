@@ -1,4 +1,4 @@
-import { BrandTier, Environment, Role } from '@brand/proto/access/v1';
+import { BrandTier, Environment, KeyOverlap, Role } from '@brand/proto/access/v1';
 import { enumTable } from './enumTable';
 
 /**
@@ -19,6 +19,16 @@ export function isPaidTier(tier: TierName): tier is PaidTier {
   return tier !== 'free';
 }
 
+/**
+ * Requests a minute per brand (SPEC 8), shared by all its keys, gateway instances, REST and
+ * assistant calls. The gateway enforces it; the console draws it against the usage chart.
+ */
+export const TIER_RATE_LIMITS: Record<PaidTier, number> = {
+  plus: 60,
+  pro: 120,
+  enterprise: 240,
+};
+
 export const ROLES = enumTable({
   owner: Role.ROLE_OWNER,
   admin: Role.ROLE_ADMIN,
@@ -32,3 +42,20 @@ export const ENVIRONMENTS = enumTable({
   test: Environment.ENVIRONMENT_TEST,
 } as const satisfies Record<string, Environment>);
 export type EnvironmentName = (typeof ENVIRONMENTS.names)[number];
+
+/** How long a rolled key keeps working next to its replacement: the owner picks one. */
+export const KEY_OVERLAPS = enumTable({
+  now: KeyOverlap.KEY_OVERLAP_NONE,
+  '1h': KeyOverlap.KEY_OVERLAP_ONE_HOUR,
+  '24h': KeyOverlap.KEY_OVERLAP_ONE_DAY,
+  '7d': KeyOverlap.KEY_OVERLAP_SEVEN_DAYS,
+} as const satisfies Record<string, KeyOverlap>);
+export type KeyOverlapName = (typeof KEY_OVERLAPS.names)[number];
+
+/** Each overlap in seconds; the old key's expiry is the database's now() plus this. */
+export const KEY_OVERLAP_SECONDS: Record<KeyOverlapName, number> = {
+  now: 0,
+  '1h': 3_600,
+  '24h': 86_400,
+  '7d': 7 * 86_400,
+};

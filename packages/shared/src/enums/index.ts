@@ -3,9 +3,13 @@ export { enumTable, type EnumTable } from './enumTable';
 export {
   ENVIRONMENTS,
   isPaidTier,
+  KEY_OVERLAP_SECONDS,
+  KEY_OVERLAPS,
+  TIER_RATE_LIMITS,
   ROLES,
   TIERS,
   type EnvironmentName,
+  type KeyOverlapName,
   type PaidTier,
   type RoleName,
   type TierName,

@@ -30,6 +30,14 @@ export const ERROR_CODES = {
   precondition_failed: { http: 422, grpc: status.FAILED_PRECONDITION },
   pending_plan_limit: { http: 422, grpc: status.FAILED_PRECONDITION },
   receiver_limit: { http: 422, grpc: status.FAILED_PRECONDITION },
+  /** A receiver already has a signing-secret rotation pending: switch or cancel it first. */
+  rotation_pending: { http: 422, grpc: status.FAILED_PRECONDITION },
+  /** A receiver has no signing-secret rotation pending (none started, cancelled, or switched). */
+  no_rotation: { http: 422, grpc: status.FAILED_PRECONDITION },
+  /** The receiver is disabled; enable it first (retry now, recover since). */
+  receiver_disabled: { http: 422, grpc: status.FAILED_PRECONDITION },
+  /** The key is revoked or expired: it cannot be rolled and its expiry cannot change. */
+  key_inactive: { http: 422, grpc: status.FAILED_PRECONDITION },
   /** The change would leave a brand without an owner. */
   last_owner: { http: 422, grpc: status.FAILED_PRECONDITION },
   /** The brand is below Plus or not verified: the Developers area is closed to it. */
@@ -42,14 +50,19 @@ export const ERROR_CODES = {
 export type ErrorCode = keyof typeof ERROR_CODES;
 
 /**
- * Codes only the console (the Developers area) meets: signing in, sessions, members. The
- * gateway never answers them, so the public API description and the client leave them out.
+ * Codes only the console (the Developers area) and brandctl meet: signing in, sessions,
+ * members, a receiver's secret rotation and recovery. The gateway never answers them, so the
+ * public API description and the client leave them out.
  */
 const CONSOLE_ONLY_CODES: readonly ErrorCode[] = [
   'invalid_sign_in_link',
   'invalid_session',
+  'key_inactive',
   'last_owner',
   'brand_not_eligible',
+  'rotation_pending',
+  'no_rotation',
+  'receiver_disabled',
 ];
 
 /** Every code the public API (REST, MCP) can answer, in the table's order. */

@@ -6,8 +6,8 @@ export {
   type CallerClass,
   type CallerTokens,
 } from './callerAuth';
+export { classifyFailure } from './failure';
 export {
-  classifyFailure,
   rpcBuilder,
   unary,
   type CallContext,
@@ -15,6 +15,7 @@ export {
   type RpcDeps,
   type RpcHandler,
 } from './unary';
+export { type StreamContext, type StreamHandler } from './bidiStream';
 export { createGrpcServer, createHealth, setAllHealth, bindServer, shutdownServer } from './server';
 export {
   CLIENT_CHANNEL_OPTIONS,

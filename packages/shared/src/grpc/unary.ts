@@ -3,11 +3,12 @@ import type { handleUnaryCall, Metadata, ServerUnaryCall } from '@grpc/grpc-js';
 import type { Actor } from '../console/actor';
 import { MemberAssertionError, verifyMemberAssertion } from '../console/memberAssertion';
 import { MEMBER_ASSERTION_METADATA } from '../console/metadata';
-import { AppError, isAppError, toGrpcFailure } from '../errors';
-import { isDatabaseUnavailable } from '../db/pgErrors';
+import { AppError, toGrpcFailure } from '../errors';
 import type { Logger } from '../logger';
 import type { RpcObserver } from '../metrics/grpcServerMetrics';
 import type { AccessLevel, CallerAuth, CallerClass } from './callerAuth';
+import { bidiStream, type StreamHandler } from './bidiStream';
+import { classifyFailure } from './failure';
 import { REQUEST_ID_METADATA, safeRequestId } from './metadata';
 
 /** What a handler gets besides the request: the call and a logger bound to its request id. */
@@ -21,23 +22,6 @@ export interface CallContext<Req> {
 }
 
 export type RpcHandler<Req, Res> = (req: Req, ctx: CallContext<Req>) => Promise<Res>;
-
-/**
- * Classifies any failure once, at the gRPC boundary: an AppError passes through, an
- * unreachable database is service_unavailable (503 and retry), anything else
- * internal_error. Handlers and services just throw; no call site wraps its own.
- */
-export function classifyFailure(err: unknown): AppError {
-  if (isAppError(err)) return err;
-  if (isDatabaseUnavailable(err)) {
-    return new AppError(
-      'service_unavailable',
-      'A data store is temporarily unavailable; retry shortly.',
-      { cause: err, retryAfterSeconds: 2 },
-    );
-  }
-  return new AppError('internal_error', 'An internal error occurred.', { cause: err });
-}
 
 /**
  * Adapts an async handler to grpc-js, checking the caller's credential first. An AppError
@@ -137,6 +121,9 @@ export function rpcBuilder(deps: RpcDeps) {
       unary(deps, 'developers', method, handler),
     console: <Req, Res>(method: string, handler: RpcHandler<Req, Res>) =>
       unary(deps, 'console', method, handler),
+    /** A long-lived bidirectional stream of a data-plane RPC (the caller checked once, at open). */
+    internalStream: <Req, Res>(method: string, handler: StreamHandler<Req, Res>) =>
+      bidiStream(deps, 'internal', method, handler),
   };
 }
 export type RpcBuilder = ReturnType<typeof rpcBuilder>;

@@ -17,6 +17,9 @@ const KINDS: Record<IdKind, string> = {
   delivery: 'dlv_',
   activity: 'act_',
   consoleSession: 'ses_',
+  signInRequest: 'sir_',
+  signInClaim: 'sic_',
+  receiverNotice: 'rcn_',
 };
 
 describe('newId', () => {

@@ -35,6 +35,9 @@ const PREFIXES = {
   delivery: 'dlv',
   activity: 'act',
   consoleSession: 'ses',
+  signInRequest: 'sir',
+  signInClaim: 'sic',
+  receiverNotice: 'rcn',
 } as const;
 
 export type IdKind = keyof typeof PREFIXES;

@@ -339,6 +339,21 @@ describe('verifyWebhook: hostile and broken deliveries', () => {
     await expectRefused(verify({ ...delivery(), secret: '' }), 'no_secret', 500);
   });
 
+  it('refuses an unset secret with no_secret, not a TypeError (issue 23)', async () => {
+    // What `process.env.WEBHOOK_SECRET!` gives when the variable is unset, alone or in a list.
+    const unset = process.env.BRAND_TEST_UNSET_WEBHOOK_SECRET!;
+    await expectRefused(verify({ ...delivery(), secret: unset }), 'no_secret', 500);
+    for (const secret of [[unset], [SECRET, unset], [unset, SECRET], [SECRET, '']]) {
+      await expectRefused(verify({ ...delivery(), secret }), 'no_secret', 500);
+    }
+    for (const secret of [null, 42, {}] as unknown as string[]) {
+      await expectRefused(verify({ ...delivery(), secret }), 'no_secret', 500);
+    }
+    await expect(verify({ ...delivery(), secret: [unset] })).rejects.toThrow(
+      'secret[0] must be a non-empty string, got undefined (is its environment variable set?)',
+    );
+  });
+
   it('reports the most basic problem first: missing before malformed before stale', async () => {
     const { headers, rawBody } = delivery({ timestamp: NOW_S - 3600 });
     const { 'X-Service-Attempt': _a, ...noAttempt } = headers;

@@ -38,13 +38,28 @@ export interface VerifiedWebhook<T extends WebhookEventType = WebhookEventType> 
   timestamp: number;
 }
 
-function secretsOf(secret: string | readonly string[]): string[] {
-  const list = typeof secret === 'string' ? [secret] : [...secret];
-  const usable = list.filter((s) => typeof s === 'string' && s.length > 0);
-  if (usable.length === 0) {
+/**
+ * The secrets to try. Checked at run time, not only by the types: `process.env.X!` compiles
+ * whatever the environment holds, so an unset variable arrives here as undefined, alone or in
+ * a list. Every entry must be a non-empty string: a list with a hole is a misconfiguration
+ * (a rotation's new secret unset would otherwise pass unnoticed on the old one alone).
+ */
+function secretsOf(secret: unknown): string[] {
+  const list: unknown[] = Array.isArray(secret) ? secret : [secret];
+  if (list.length === 0) {
     throw new WebhookVerificationError('no_secret', 'no signing secret is configured');
   }
-  return usable;
+  list.forEach((s, i) => {
+    if (typeof s !== 'string' || s.length === 0) {
+      const which = Array.isArray(secret) ? `secret[${i}]` : 'secret';
+      const got = s === undefined ? 'undefined (is its environment variable set?)' : typeof s;
+      throw new WebhookVerificationError(
+        'no_secret',
+        `${which} must be a non-empty string, got ${s === '' ? 'an empty string' : got}`,
+      );
+    }
+  });
+  return list as string[];
 }
 
 /**

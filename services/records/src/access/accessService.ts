@@ -2,7 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
 import { insertActivity } from '@brand/shared/activity';
 import { actorMemberId, authorize, type Actor } from '@brand/shared/console';
-import { isPaidTier, ROLES, TIERS, type RoleName, type TierName } from '@brand/shared/enums';
+import { ROLES, TIERS, type RoleName, type TierName } from '@brand/shared/enums';
 import { AppError, parseOrThrow } from '@brand/shared/errors';
 import { SQLSTATE, sqlState, withTransaction, type Pool } from '@brand/shared/db';
 import { newId } from '@brand/shared/ids';
@@ -34,7 +34,8 @@ import {
   type KeyRow,
 } from './keyRepo';
 import { currentActor } from './currentActor';
-import { brandId, email } from './inputs';
+import { unmetKeyConditions } from './keyConditions';
+import { brandId, email, keyExpiresAt } from './inputs';
 import type { RevocationNotifier } from './revocations';
 
 export interface AccessDeps {
@@ -48,6 +49,8 @@ export interface KeyIdentity {
   brandId: string;
   tier: TierName;
   permissions: string[];
+  /** RFC 3339; gateways refuse the key from this instant even while it is cached. */
+  expiresAt: string | null;
 }
 
 /**
@@ -75,6 +78,14 @@ export async function authenticateKey(
       'This API key has been revoked; create a new key in the Developers area.',
     );
   }
+  // Exactly like a revoked key: from the instant of its expiry (a roll's overlap ending, or
+  // an expiry given at creation) the key is refused and nothing can make it valid again.
+  if (row.expired) {
+    throw new AppError(
+      'invalid_key',
+      'This API key has expired; use the key that replaced it or create a new key in the Developers area.',
+    );
+  }
   if (row.environment !== environment) {
     throw new AppError(
       'invalid_key',
@@ -84,7 +95,13 @@ export async function authenticateKey(
   touchKey(deps.pool, row.id).catch((err: unknown) =>
     deps.log.warn({ err }, 'could not record key use'),
   );
-  return { keyId: row.id, brandId: row.brand_id, tier: row.tier, permissions: row.permissions };
+  return {
+    keyId: row.id,
+    brandId: row.brand_id,
+    tier: row.tier,
+    permissions: row.permissions,
+    expiresAt: row.expires_at,
+  };
 }
 
 const CreateBrandInput = z.object({
@@ -176,6 +193,8 @@ const CreateKeyInput = z.object({
     .array(z.string().refine(isPermission, 'unknown permission (only campaigns:prepare exists)'))
     .max(5)
     .transform((p) => [...new Set(p)]),
+  /** Empty or absent for a key that does not expire. */
+  expiresAt: keyExpiresAt.optional(),
 });
 
 const noBrand = (id: string) => () => new AppError('not_found', `No brand ${id}.`);
@@ -202,14 +221,7 @@ export async function createKey(
   const brand = await requireBrand(deps, v.brandId);
   const creator = await selectMemberByEmail(deps.pool, v.brandId, v.actorEmail);
 
-  const unmet: string[] = [];
-  if (!isPaidTier(brand.tier)) {
-    unmet.push(`the brand is on the ${brand.tier} plan; API keys need Plus, Pro or Enterprise`);
-  }
-  if (!brand.verified) unmet.push('the brand is not verified yet');
-  if (v.permissions.includes('campaigns:prepare') && v.environment !== 'live') {
-    unmet.push('campaigns:prepare can only be granted to live keys');
-  }
+  const unmet = unmetKeyConditions(brand, v.environment, v.permissions);
   const actorRole: RoleName | undefined = creator?.role;
   if (actorRole !== 'owner') {
     const named = creator
@@ -235,6 +247,7 @@ export async function createKey(
       keyHash: Buffer.from(hashApiKey(secret), 'hex'),
       permissions: v.permissions,
       createdBy: creator!.id,
+      expiresAt: v.expiresAt ?? null,
     });
     await insertActivity(db, {
       brandId: row.brand_id,
@@ -242,7 +255,9 @@ export async function createKey(
       actorMemberId: creator!.id,
       actorEmail: creator!.email,
       subjectId: row.id,
-      summary: `${row.name} (${row.prefix}, ${row.environment})`,
+      summary:
+        `${row.name} (${row.prefix}, ${row.environment})` +
+        (row.expires_at ? `, expires ${row.expires_at}` : ''),
     });
     return row;
   });

@@ -1,7 +1,7 @@
 import type { AccessServiceServer } from '@brand/proto/access/v1';
 import { listActivity } from '@brand/shared/activity';
 import { authorize } from '@brand/shared/console';
-import { ENVIRONMENTS, ROLES, TIERS } from '@brand/shared/enums';
+import { ENVIRONMENTS, KEY_OVERLAPS, ROLES, TIERS } from '@brand/shared/enums';
 import { AppError } from '@brand/shared/errors';
 import type { RpcBuilder } from '@brand/shared/grpc';
 import {
@@ -16,6 +16,7 @@ import {
   type AccessDeps,
 } from './accessService';
 import { currentActor } from './currentActor';
+import { rollKey, setKeyExpiry } from './keyRollService';
 import { changeMemberRole, inviteMember, listMembers, removeMember } from './memberService';
 import { toApiKey, toBrand, toMember } from './toProto';
 
@@ -37,6 +38,7 @@ export function accessHandlers(deps: AccessDeps, rpc: RpcBuilder): AccessService
         brand_id: identity.brandId,
         tier: TIERS.toProto(identity.tier),
         permissions: identity.permissions,
+        expires_at: identity.expiresAt ?? undefined,
       };
     }),
 
@@ -79,6 +81,7 @@ export function accessHandlers(deps: AccessDeps, rpc: RpcBuilder): AccessService
         environment: ENVIRONMENTS.requireName(req.environment, 'environment'),
         actorEmail: req.actor_email,
         permissions: req.permissions,
+        expiresAt: req.expires_at ?? '',
       });
       return { key: toApiKey(key), secret };
     }),
@@ -90,6 +93,26 @@ export function accessHandlers(deps: AccessDeps, rpc: RpcBuilder): AccessService
     revokeKey: rpc.developers('RevokeKey', async (req, { actor }) => ({
       key: toApiKey(
         await revokeKey(deps, actor, { keyId: req.key_id, actorEmail: req.actor_email }),
+      ),
+    })),
+
+    rollKey: rpc.developers('RollKey', async (req, { actor }) => {
+      const { key, secret, replaced } = await rollKey(deps, actor, {
+        keyId: req.key_id,
+        oldKeyExpiresIn: KEY_OVERLAPS.requireName(req.old_key_expires_in, 'old_key_expires_in'),
+        actorEmail: req.actor_email,
+      });
+      return { key: toApiKey(key), secret, replaced: toApiKey(replaced) };
+    }),
+
+    setKeyExpiry: rpc.developers('SetKeyExpiry', async (req, { actor }) => ({
+      key: toApiKey(
+        await setKeyExpiry(deps, actor, {
+          keyId: req.key_id,
+          now: req.now,
+          expiresAt: req.expires_at,
+          actorEmail: req.actor_email,
+        }),
       ),
     })),
 

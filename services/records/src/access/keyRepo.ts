@@ -15,6 +15,10 @@ export interface KeyRow {
   created_by: string;
   last_used_at: string | null;
   revoked_at: string | null;
+  /** From this instant the key is refused like a revoked one; only ever moves earlier. */
+  expires_at: string | null;
+  /** The key that replaced this one in a roll (its expiry then ends the overlap). */
+  replaced_by: string | null;
 }
 
 /** A key as authentication needs it: its hash for the constant-time check, and its brand's tier. */
@@ -25,6 +29,9 @@ export interface KeyIdentityRow {
   key_hash: Buffer;
   permissions: string[];
   revoked_at: string | null;
+  expires_at: string | null;
+  /** expires_at <= now() by the database's clock, the one every expiry is set by. */
+  expired: boolean;
   tier: TierName;
 }
 
@@ -32,7 +39,8 @@ type Db = Pool | PoolClient;
 
 const KEY_COLUMNS = `k.id, k.brand_id, k.name, k.environment, k.prefix, k.permissions,
   ${rfc3339('k.created_at')} as created_at, m.email as created_by,
-  ${rfc3339('k.last_used_at')} as last_used_at, ${rfc3339('k.revoked_at')} as revoked_at`;
+  ${rfc3339('k.last_used_at')} as last_used_at, ${rfc3339('k.revoked_at')} as revoked_at,
+  ${rfc3339('k.expires_at')} as expires_at, k.replaced_by`;
 
 export async function insertKey(
   db: Db,
@@ -45,11 +53,14 @@ export async function insertKey(
     keyHash: Buffer;
     permissions: string[];
     createdBy: string;
+    /** RFC 3339, or null for a key that does not expire. */
+    expiresAt?: string | null;
   },
 ): Promise<KeyRow> {
   await db.query(
-    `insert into api_keys (id, brand_id, name, environment, prefix, key_hash, permissions, created_by)
-     values ($1, $2, $3, $4, $5, $6, $7, $8)`,
+    `insert into api_keys
+       (id, brand_id, name, environment, prefix, key_hash, permissions, created_by, expires_at)
+     values ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
     [
       key.id,
       key.brandId,
@@ -59,6 +70,7 @@ export async function insertKey(
       key.keyHash,
       key.permissions,
       key.createdBy,
+      key.expiresAt ?? null,
     ],
   );
   return (await selectKey(db, key.id))!;
@@ -88,7 +100,9 @@ export async function selectKeyIdentity(
   keyHash: Buffer,
 ): Promise<KeyIdentityRow | undefined> {
   const r = await db.query<KeyIdentityRow>(
-    `select k.id, k.brand_id, k.environment, k.key_hash, k.permissions, k.revoked_at::text, b.tier
+    `select k.id, k.brand_id, k.environment, k.key_hash, k.permissions, k.revoked_at::text,
+       ${rfc3339('k.expires_at')} as expires_at, coalesce(k.expires_at <= now(), false) as expired,
+       b.tier
      from api_keys k join brands b on b.id = k.brand_id where k.key_hash = $1`,
     [keyHash],
   );
@@ -125,4 +139,57 @@ export async function touchKey(db: Db, id: string): Promise<void> {
      where id = $1 and (last_used_at is null or last_used_at < now() - interval '1 minute')`,
     [id],
   );
+}
+
+/** A key's state as a roll or an expiry change needs it, read under a row lock. */
+export interface KeyStateRow {
+  key_hash: Buffer;
+  revoked: boolean;
+  /** By the database's clock, the one every expiry is set by. */
+  expired: boolean;
+  expires_at: string | null;
+  replaced_by: string | null;
+}
+
+/** Locks a key's row for the rest of the transaction and reads its state. */
+export async function lockKeyState(db: PoolClient, id: string): Promise<KeyStateRow | undefined> {
+  const r = await db.query<KeyStateRow>(
+    `select key_hash, revoked_at is not null as revoked,
+       coalesce(expires_at <= now(), false) as expired,
+       ${rfc3339('expires_at')} as expires_at, replaced_by
+     from api_keys where id = $1 for update`,
+    [id],
+  );
+  return r.rows[0];
+}
+
+/** When a key should expire: an instant, or seconds from the database's now(). */
+export type KeyExpiry = { at: string } | { inSeconds: number };
+
+/**
+ * Sets a key's expiry, never later than one it already has (the earlier stays; the
+ * migration's trigger refuses anything else), and the key that replaced it after a roll.
+ * Returns the instant in force, RFC 3339.
+ */
+export async function setKeyExpiresAt(
+  db: PoolClient,
+  id: string,
+  expiry: KeyExpiry,
+  replacedBy?: string,
+): Promise<string> {
+  const r = await db.query<{ expires_at: string }>(
+    `update api_keys
+       set expires_at = least(coalesce(expires_at, 'infinity'),
+             coalesce($2::timestamptz, now() + make_interval(secs => $3::double precision))),
+           replaced_by = coalesce($4, replaced_by)
+     where id = $1
+     returning ${rfc3339('expires_at')} as expires_at`,
+    [
+      id,
+      'at' in expiry ? expiry.at : null,
+      'inSeconds' in expiry ? expiry.inSeconds : null,
+      replacedBy ?? null,
+    ],
+  );
+  return r.rows[0]!.expires_at;
 }

@@ -73,6 +73,16 @@ export async function selectCurrentMembers(db: Db, brandId: string): Promise<Mem
   return r.rows;
 }
 
+/** The addresses of a brand's current owners, oldest owner first. */
+export async function selectOwnerEmails(db: Db, brandId: string): Promise<string[]> {
+  const r = await db.query<{ email: string }>(
+    `select email from brand_members
+     where brand_id = $1 and role = 'owner' and removed_at is null order by created_at, id`,
+    [brandId],
+  );
+  return r.rows.map((row) => row.email);
+}
+
 /**
  * Adds a member, or brings a removed one back with the new role. Returns undefined when the
  * address is already a current member.

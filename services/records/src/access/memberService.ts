@@ -6,6 +6,7 @@ import { ROLES, type RoleName } from '@brand/shared/enums';
 import { AppError, parseOrThrow } from '@brand/shared/errors';
 import { newId } from '@brand/shared/ids';
 import { selectBrand, type MemberRow } from './brandRepo';
+import { endSessionsOf } from '../sessions/sessionRepo';
 import { currentActor } from './currentActor';
 import { brandId, email } from './inputs';
 import {
@@ -15,6 +16,7 @@ import {
   markMemberRemoved,
   selectCurrentMember,
   selectCurrentMembers,
+  selectOwnerEmails,
   updateMemberRole,
 } from './memberRepo';
 
@@ -34,6 +36,22 @@ export async function listMembers(
   authorize(await currentActor(pool, actor), 'members.read', v.brandId, noBrand(v.brandId));
   if (!(await selectBrand(pool, v.brandId))) throw noBrand(v.brandId)();
   return selectCurrentMembers(pool, v.brandId);
+}
+
+/**
+ * A brand's name and the addresses of its current owners, for mail the console sends when no
+ * member is signed in (a receiver disabled by the webhooks service). The console's credential
+ * alone decides; an unknown brand has no name and no owners. validation_failed for a
+ * malformed brand id.
+ */
+export async function listOwnerEmails(
+  pool: Pool,
+  input: { brandId: string },
+): Promise<{ brandName: string; emails: string[] }> {
+  const v = parseOrThrow(z.object({ brandId }), input);
+  const brand = await selectBrand(pool, v.brandId);
+  if (!brand) return { brandName: '', emails: [] };
+  return { brandName: brand.name, emails: await selectOwnerEmails(pool, v.brandId) };
 }
 
 /** Adds a member (or restores a removed one with the new role); already_exists for a current one. */
@@ -72,7 +90,8 @@ export async function changeMemberRole(
     if (before.role === 'owner' && v.role !== 'owner') await requireAnotherOwner(db, before);
     const after = (await updateMemberRole(db, before.id, v.role))!;
     if (before.role !== after.role) {
-      const summary = `${after.email}: ${before.role} to ${after.role}`;
+      const ended = await endSessionsOf(db, after.email);
+      const summary = `${after.email}: ${before.role} to ${after.role}${sessionsEnded(ended)}`;
       await record(db, who, after, 'member.role_changed', summary);
     }
     return after;
@@ -80,8 +99,9 @@ export async function changeMemberRole(
 }
 
 /**
- * Removes a member from the brand; their sessions lose it at the next request. last_owner
- * for the brand's last owner.
+ * Removes a member from the brand and ends the sessions of their address (a session belongs to
+ * an address, so their sessions on other brands end too: they sign in again). last_owner for
+ * the brand's last owner.
  */
 export async function removeMember(
   pool: Pool,
@@ -92,7 +112,9 @@ export async function removeMember(
   return changeMember(pool, actor, v.memberId, async (db, before, who) => {
     if (before.role === 'owner') await requireAnotherOwner(db, before);
     await markMemberRemoved(db, before.id);
-    await record(db, who, before, 'member.removed', `${before.email} (${before.role}) removed`);
+    const ended = await endSessionsOf(db, before.email);
+    const summary = `${before.email} (${before.role}) removed${sessionsEnded(ended)}`;
+    await record(db, who, before, 'member.removed', summary);
     return before;
   });
 }
@@ -118,6 +140,10 @@ async function changeMember(
     return change(db, before, who);
   });
 }
+
+/** The activity summary's note of sessions a change ended. */
+const sessionsEnded = (n: number): string =>
+  n === 0 ? '' : `; ${n} session${n === 1 ? '' : 's'} ended`;
 
 async function requireAnotherOwner(db: PoolClient, member: MemberRow): Promise<void> {
   if ((await countOwners(db, member.brand_id)) <= 1) {

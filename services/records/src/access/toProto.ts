@@ -30,4 +30,6 @@ export const toApiKey = (k: KeyRow): ApiKey => ({
   created_by: k.created_by,
   last_used_at: k.last_used_at ?? undefined,
   revoked_at: k.revoked_at ?? undefined,
+  expires_at: k.expires_at ?? undefined,
+  replaced_by: k.replaced_by ?? undefined,
 });

@@ -2,6 +2,8 @@ import type {
   ListRecordsPageRequest,
   ListRecordsPageResponse,
   RecordsServiceServer,
+  StreamRecordsPagesRequest,
+  StreamRecordsPagesResponse,
   SeedDemoDataRequest,
   SeedDemoDataResponse,
 } from '@brand/proto/records/v1';
@@ -9,9 +11,11 @@ import type { Pool } from '@brand/shared/db';
 import { RESOURCE_ENUM } from '@brand/shared/enums';
 import { AppError } from '@brand/shared/errors';
 import type { RpcBuilder } from '@brand/shared/grpc';
+import type { RpcObserver } from '@brand/shared/metrics';
 import { RESOURCES } from '@brand/shared/resources';
 import type { VersionPublisher } from '../versions/versionPublisher';
 import type { CursorCodec } from './cursor';
+import { PageStreams } from './pageStreams';
 import { listRecordsJson, type ListRequest } from './recordService';
 import { seedDemoData } from './seedService';
 
@@ -19,6 +23,9 @@ export interface RecordsHandlerDeps {
   pool: Pool;
   cursors: CursorCodec;
   versions: VersionPublisher;
+  /** Pages one StreamRecordsPages stream may have in flight (PAGE_STREAM_MAX_IN_FLIGHT). */
+  pageStreamMaxInFlight: number;
+  metrics?: RpcObserver;
 }
 
 /** The domain request of ListRecordsPage; refuses a missing resource or brand. */
@@ -38,23 +45,73 @@ function listRequestOf(req: ListRecordsPageRequest): ListRequest {
   };
 }
 
+/**
+ * One page, as ListRecordsPage answers it and as a PageCall on a stream is answered: the one
+ * function both run. With a signal, the page's queries are not started once it aborted.
+ */
+async function answerListRecordsPage(
+  deps: Pick<RecordsHandlerDeps, 'pool' | 'cursors'>,
+  req: ListRecordsPageRequest,
+): Promise<ListRecordsPageResponse> {
+  const page = await listRecordsJson(deps, listRequestOf(req));
+  return {
+    data_json: Buffer.from(page.json),
+    count: page.count,
+    next_cursor: page.nextCursor,
+    change_version: page.changeVersion === undefined ? undefined : Number(page.changeVersion),
+  };
+}
+
+/**
+ * The pool as a page that may be withdrawn sees it: once `signal` aborted (the caller's time
+ * passed, it cancelled, its stream broke), no further query starts, so a page stops between
+ * its change-version read and its page query instead of running both for nobody.
+ */
+function stopsWhenAborted(pool: Pool, signal: AbortSignal): Pool {
+  return new Proxy(pool, {
+    get(target, prop, receiver) {
+      if (prop !== 'query') return Reflect.get(target, prop, receiver) as unknown;
+      return (...args: Parameters<Pool['query']>) => {
+        signal.throwIfAborted();
+        return (target.query as (...a: unknown[]) => unknown).apply(target, args);
+      };
+    },
+  });
+}
+
 /** The RecordsService implementation: thin adapters from gRPC onto the record operations. */
 export function recordsHandlers(
   deps: RecordsHandlerDeps,
   rpc: RpcBuilder,
-): Pick<RecordsServiceServer, 'listRecordsPage' | 'seedDemoData'> {
+): {
+  handlers: Pick<RecordsServiceServer, 'listRecordsPage' | 'streamRecordsPages' | 'seedDemoData'>;
+  pageStreams: PageStreams;
+} {
+  const pageStreams = new PageStreams(
+    (req, signal) =>
+      answerListRecordsPage(
+        { pool: stopsWhenAborted(deps.pool, signal), cursors: deps.cursors },
+        req,
+      ),
+    { maxInFlight: deps.pageStreamMaxInFlight, metrics: deps.metrics },
+  );
+  return { handlers: handlersOf(deps, rpc, pageStreams), pageStreams };
+}
+
+function handlersOf(
+  deps: RecordsHandlerDeps,
+  rpc: RpcBuilder,
+  pageStreams: PageStreams,
+): Pick<RecordsServiceServer, 'listRecordsPage' | 'streamRecordsPages' | 'seedDemoData'> {
   return {
     listRecordsPage: rpc.internal<ListRecordsPageRequest, ListRecordsPageResponse>(
       'ListRecordsPage',
-      async (req) => {
-        const page = await listRecordsJson(deps, listRequestOf(req));
-        return {
-          data_json: Buffer.from(page.json),
-          count: page.count,
-          next_cursor: page.nextCursor,
-          change_version: page.changeVersion === undefined ? undefined : Number(page.changeVersion),
-        };
-      },
+      (req) => answerListRecordsPage(deps, req),
+    ),
+
+    streamRecordsPages: rpc.internalStream<StreamRecordsPagesRequest, StreamRecordsPagesResponse>(
+      'StreamRecordsPages',
+      pageStreams.serve,
     ),
 
     seedDemoData: rpc.admin<SeedDemoDataRequest, SeedDemoDataResponse>(

@@ -1,5 +1,6 @@
 import type { Pool } from '@brand/shared/db';
 import type { ResourceName } from '@brand/shared/resources';
+import { pageJsonOf, POSITION_COLUMNS } from './pageJson';
 import { RESOURCE_TABLES, selectExpression, type ColumnKind } from './resourceTables';
 
 /** A record as it leaves the database: wire-ready values, nullable columns absent. */
@@ -26,52 +27,64 @@ export const SELECT_LISTS = Object.fromEntries(
 ) as Record<ResourceName, string>;
 
 /**
- * The SQL and parameters of one page. Keyset pagination on (created_at, id) < (cursor):
- * the *_page_idx index serves every page at the same cost, rows sharing a created_at are
- * ordered by id so none is skipped or repeated, and rows inserted or updated during a walk
- * cannot shift it (created_at never changes).
+ * The SQL of a page of `resource`, with or without a since bound and a cursor position.
+ * Keyset pagination on (created_at, id) < (cursor): the *_page_idx index serves every page
+ * at the same cost, rows sharing a created_at are ordered by id so none is skipped or
+ * repeated, and rows inserted or updated during a walk cannot shift it (created_at never
+ * changes).
  *
  * ORDER BY names the table's columns explicitly: unqualified, PostgreSQL would match the
  * select list's `to_char(created_at) as created_at` first and sort formatted text of every
  * matching row instead of reading the index in order.
  */
-export function pageQuery(q: PageQuery): { sql: string; params: unknown[] } {
-  const spec = RESOURCE_TABLES[q.resource];
-  const t = spec.table;
-  const params: unknown[] = [q.brandId];
+function pageSql(resource: ResourceName, withSince: boolean, withAfter: boolean): string {
+  const t = RESOURCE_TABLES[resource].table;
   const where = [`${t}.brand_id = $1`];
-  if (q.since !== undefined) {
-    params.push(q.since);
-    where.push(`${t}.created_at > $${params.length}::timestamptz`);
+  let n = 1;
+  if (withSince) where.push(`${t}.created_at > $${++n}::timestamptz`);
+  if (withAfter) {
+    where.push(`(${t}.created_at, ${t}.id) < ($${n + 1}::timestamptz, $${n + 2}::text)`);
+    n += 2;
   }
-  if (q.after) {
-    params.push(q.after.createdAt, q.after.id);
-    where.push(
-      `(${t}.created_at, ${t}.id) < ($${params.length - 1}::timestamptz, $${params.length}::text)`,
-    );
-  }
-  params.push(q.limit);
-  const sql = `select ${SELECT_LISTS[q.resource]} from ${t}
+  return `select ${SELECT_LISTS[resource]} from ${t}
     where ${where.join(' and ')}
     order by ${t}.created_at desc, ${t}.id desc
-    limit $${params.length}`;
-  return { sql, params };
+    limit $${n + 1}`;
 }
 
 /**
- * A prepared-statement name per distinct page SQL (6 resources x with/without since and
- * cursor: at most 24): each pool connection parses the hot page query once instead of on
- * every request. The plan stays PostgreSQL's choice per execution (plan_cache_mode auto);
- * S4 of the bench checks that a page still reads only the rows it returns.
+ * Each distinct page SQL (6 resources x with/without since and cursor: 24) with a
+ * prepared-statement name, built once: each pool connection parses the hot page query once
+ * instead of on every request. The plan stays PostgreSQL's choice per execution
+ * (plan_cache_mode auto); S4 of the bench checks that a page still reads only the rows it
+ * returns.
  */
-const STATEMENT_NAMES = new Map<string, string>();
-function statementName(sql: string): string {
-  let name = STATEMENT_NAMES.get(sql);
-  if (name === undefined) {
-    name = `records_page_${STATEMENT_NAMES.size + 1}`;
-    STATEMENT_NAMES.set(sql, name);
+const PAGE_STATEMENTS = new Map<string, { name: string; text: string }>();
+function pageStatement(q: PageQuery): { name: string; text: string } {
+  const key = `${q.resource}:${q.since === undefined ? '' : 's'}${q.after ? 'a' : ''}`;
+  let statement = PAGE_STATEMENTS.get(key);
+  if (statement === undefined) {
+    statement = {
+      name: `records_page_${PAGE_STATEMENTS.size + 1}`,
+      text: pageSql(q.resource, q.since !== undefined, q.after !== undefined),
+    };
+    PAGE_STATEMENTS.set(key, statement);
   }
-  return name;
+  return statement;
+}
+
+/** The parameters of a page's statement, in the order pageSql numbers them. */
+function pageParams(q: PageQuery): unknown[] {
+  const params: unknown[] = [q.brandId];
+  if (q.since !== undefined) params.push(q.since);
+  if (q.after) params.push(q.after.createdAt, q.after.id);
+  params.push(q.limit);
+  return params;
+}
+
+/** The SQL and parameters of one page (see pageSql). */
+export function pageQuery(q: PageQuery): { sql: string; params: unknown[] } {
+  return { sql: pageStatement(q).text, params: pageParams(q) };
 }
 
 /** One page already rendered as the public JSON array, with what the next cursor needs. */
@@ -84,25 +97,27 @@ export interface JsonPage {
 }
 
 /**
- * One page of a brand's resource, newest first (see pageQuery), rendered once as JSON for
+ * One page of a brand's resource, newest first (see pageSql), rendered once as JSON for
  * the gateway to write out as is. The select list already yields every public field in wire
- * order and wire form (text timestamps, float8 counters, null for absent values), so
- * JSON.stringify of pg's rows is the public records array. Measured against
- * json_agg/row_to_json in PostgreSQL (BENCHMARKS.md): the same total CPU within noise,
- * with less of it in the database, which every process shares.
+ * order and wire form (text timestamps, float8 counters, null for absent values); the rows
+ * come as arrays and pageJsonOf writes them through the resource's row shape. Measured
+ * against the page built by PostgreSQL (row_to_json) on the walk (BENCHMARKS.md): the same
+ * total CPU within noise, with more of it in the database, which every process shares.
  */
 export async function selectPageJson(pool: Pool, q: PageQuery): Promise<JsonPage> {
-  const { sql, params } = pageQuery(q);
-  const { rows } = await pool.query<Record<string, unknown>>({
-    name: statementName(sql),
-    text: sql,
-    values: params,
+  const { name, text } = pageStatement(q);
+  const { rows } = await pool.query<unknown[]>({
+    name,
+    text,
+    values: pageParams(q),
+    rowMode: 'array',
   });
   const lastRow = rows[rows.length - 1];
+  const at = POSITION_COLUMNS[q.resource];
   return {
-    json: JSON.stringify(rows),
+    json: pageJsonOf(q.resource, rows),
     count: rows.length,
-    last: lastRow && { createdAt: lastRow.created_at as string, id: lastRow.id as string },
+    last: lastRow && { createdAt: lastRow[at.createdAt] as string, id: lastRow[at.id] as string },
   };
 }
 

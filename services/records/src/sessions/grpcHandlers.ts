@@ -1,22 +1,41 @@
 import type { BrandMembership, ConsoleSessionServiceServer } from '@brand/proto/access/v1/sessions';
 import type { RpcBuilder } from '@brand/shared/grpc';
 import type { Membership } from '../access/memberRepo';
+import { listOwnerEmails } from '../access/memberService';
 import { toBrand, toMember } from '../access/toProto';
 import type { SessionDeps } from './sessionDeps';
 import { resolveSession, signOut, signOutEverywhere } from './sessionService';
-import { redeemSignInLink, requestSignInLink } from './signInService';
+import { claimSignInMails, completeSignInMails, requestSignInLink } from './signInRequestService';
+import { redeemSignInLink } from './signInService';
 
 const toMembership = (m: Membership): BrandMembership => ({
   brand: toBrand(m.brand),
   member: toMember(m.member),
 });
 
-/** The ConsoleSessionService: signing members in and keeping their sessions; the console only. */
+/**
+ * The ConsoleSessionService: signing members in, keeping their sessions, and the owners to
+ * mail about a brand; the console only.
+ */
 export function sessionHandlers(deps: SessionDeps, rpc: RpcBuilder): ConsoleSessionServiceServer {
   return {
     requestSignInLink: rpc.console('RequestSignInLink', async (req) => {
-      const link = await requestSignInLink(deps, { email: req.email, clientKey: req.client_key });
-      return { token: link.token, expires_at: link.expiresAt };
+      await requestSignInLink(deps, { email: req.email, clientKey: req.client_key });
+      return {};
+    }),
+
+    claimSignInMails: rpc.console('ClaimSignInMails', async (req) => ({
+      mails: (await claimSignInMails(deps, { maxMails: req.max_mails })).map((m) => ({
+        claim_id: m.claimId,
+        email: m.email,
+        token: m.token,
+        expires_at: m.expiresAt,
+      })),
+    })),
+
+    completeSignInMails: rpc.console('CompleteSignInMails', async (req) => {
+      await completeSignInMails(deps, { claimIds: req.claim_ids });
+      return {};
     }),
 
     redeemSignInLink: rpc.console('RedeemSignInLink', async (req) => {
@@ -55,5 +74,10 @@ export function sessionHandlers(deps: SessionDeps, rpc: RpcBuilder): ConsoleSess
     signOutEverywhere: rpc.console('SignOutEverywhere', async (req) => ({
       sessions_ended: await signOutEverywhere(deps, { sessionToken: req.session_token }),
     })),
+
+    listOwnerEmails: rpc.console('ListOwnerEmails', async (req) => {
+      const owners = await listOwnerEmails(deps.pool, { brandId: req.brand_id });
+      return { emails: owners.emails, brand_name: owners.brandName };
+    }),
   };
 }

@@ -15,6 +15,17 @@ export async function insertSignInLink(
 }
 
 /**
+ * Ends the address's links that were never used: a new link replaces them, and signing out
+ * everywhere ends them. Deleted rather than marked: nothing refers to an unused link.
+ */
+export async function endUnusedSignInLinksOf(db: Db, email: string): Promise<number> {
+  const r = await db.query(`delete from sign_in_links where email = $1 and used_at is null`, [
+    email,
+  ]);
+  return r.rowCount ?? 0;
+}
+
+/**
  * Spends a link: one statement marks it used only if it is unused and unexpired, so two
  * concurrent redemptions cannot both succeed. Returns the address, or undefined.
  */

@@ -12,6 +12,10 @@ export interface SessionDeps {
   assertionKey: KeyObject | undefined;
   /** Sign-in links expire after this long (15 minutes). */
   linkTtlMs: number;
+  /** One address is mailed at most one link per this long, whoever asks (one minute). */
+  mailSpacingMs: number;
+  /** A claimed mail not confirmed sent within this long is claimed again (one minute). */
+  mailLeaseMs: number;
   /** Sessions end after this long without a request (30 minutes, sliding). */
   idleMs: number;
   /** Sessions end this long after sign-in whatever happens (12 hours). */

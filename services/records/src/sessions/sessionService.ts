@@ -4,8 +4,10 @@ import { withTransaction, type PoolClient } from '@brand/shared/db';
 import { AppError } from '@brand/shared/errors';
 import { selectMemberships, type Membership } from '../access/memberRepo';
 import { ineligibleReason, isEligible } from './eligibility';
+import { endUnusedSignInLinksOf } from './linkRepo';
 import type { SessionDeps } from './sessionDeps';
 import { endSession, endSessionsOf, touchLiveSession, type SessionRow } from './sessionRepo';
+import { deleteSignInRequestsOf, lockSignInClaims } from './signInRequestRepo';
 import { hashToken, TOKEN_PATTERN } from './tokens';
 
 const BRAND_ID = /^br_[A-Za-z0-9]{1,64}$/;
@@ -84,14 +86,21 @@ export async function signOut(deps: SessionDeps, input: { sessionToken: string }
   });
 }
 
-/** Ends every session of the live session's address; returns how many ended. */
+/**
+ * Ends every session of the live session's address, and every way in it has not used yet: its
+ * unused sign-in links and the requests not mailed yet. Under the claims lock: a link being
+ * minted at that moment is committed first and ended here. Returns how many sessions ended.
+ */
 export async function signOutEverywhere(
   deps: SessionDeps,
   input: { sessionToken: string },
 ): Promise<number> {
   const session = await liveSession(deps, input.sessionToken);
   return withTransaction(deps.pool, async (db) => {
+    await lockSignInClaims(db);
     const ended = await endSessionsOf(db, session.email);
+    await endUnusedSignInLinksOf(db, session.email);
+    await deleteSignInRequestsOf(db, session.email);
     await recordSignOut(db, session.email);
     return ended;
   });

@@ -13,23 +13,36 @@ describe('SignInRateLimit while Redis is unreachable', () => {
     const limit = new SignInRateLimit(
       downRedis,
       't:',
-      { perAddress: 2, perClient: 10, windowMs: 60_000 },
+      { perAddressAndClient: 2, perClient: 10, windowMs: 60_000 },
       log,
     );
     await limit.take('a@x.test', 'c1');
-    await limit.take('a@x.test', 'c2');
-    await expect(limit.take('a@x.test', 'c3')).rejects.toMatchObject({
+    await limit.take('a@x.test', 'c1');
+    await expect(limit.take('a@x.test', 'c1')).rejects.toMatchObject({
       code: 'rate_limited',
       retryAfterSeconds: 60,
     });
-    await expect(limit.take('b@x.test', 'c3')).resolves.toBeUndefined();
+    await expect(limit.take('b@x.test', 'c1')).resolves.toBeUndefined();
+  });
+
+  it('keeps one client from spending the address for another (issue 23)', async () => {
+    const limit = new SignInRateLimit(
+      downRedis,
+      't:',
+      { perAddressAndClient: 2, perClient: 10, windowMs: 60_000 },
+      log,
+    );
+    await limit.take('a@x.test', 'abuser');
+    await limit.take('a@x.test', 'abuser');
+    await expect(limit.take('a@x.test', 'abuser')).rejects.toMatchObject({ code: 'rate_limited' });
+    await expect(limit.take('a@x.test', 'member')).resolves.toBeUndefined();
   });
 
   it('limits one client across addresses', async () => {
     const limit = new SignInRateLimit(
       downRedis,
       't:',
-      { perAddress: 5, perClient: 2, windowMs: 1_000 },
+      { perAddressAndClient: 5, perClient: 2, windowMs: 1_000 },
       log,
     );
     await limit.take('a@x.test', 'same');

@@ -3,9 +3,13 @@ import { AppError } from '@brand/shared/errors';
 import type { Logger } from '@brand/shared/logger';
 import type { Redis } from '@brand/shared/redis';
 
-/** How many sign-in links one address and one client may ask for per window. */
+/**
+ * How many sign-in links one client may ask for one address, and for all addresses, per
+ * window. There is deliberately no limit per address alone: anyone could spend it and lock
+ * the member out (issue 23). Mail to one address is spaced instead, when links are minted.
+ */
 export interface SignInLimits {
-  perAddress: number;
+  perAddressAndClient: number;
   perClient: number;
   windowMs: number;
 }
@@ -44,9 +48,11 @@ class MemoryCounters {
 const digest = (s: string): string => createHash('sha256').update(s).digest('hex').slice(0, 32);
 
 /**
- * The sign-in link rate limit, per address and per client, shared by every records replica
- * through Redis (keys hold hashes, never the address). Every request counts, whether or not
- * the address is a member, so the limit tells nothing about membership.
+ * The sign-in link rate limit, per address from one client and per client, shared by every
+ * records replica through Redis (keys hold hashes, never the address). Every request counts,
+ * whether or not the address is a member, so the limit tells nothing about membership. A
+ * client that spends an address's budget spends only its own: the member asking from another
+ * client is still answered.
  */
 export class SignInRateLimit {
   private readonly memory = new MemoryCounters();
@@ -61,7 +67,10 @@ export class SignInRateLimit {
   /** Throws rate_limited with the seconds to wait when either limit is exceeded. */
   async take(email: string, clientKey: string): Promise<void> {
     const checks: [string, number][] = [
-      [`${this.keyPrefix}signin:addr:${digest(email)}`, this.limits.perAddress],
+      [
+        `${this.keyPrefix}signin:addr-client:${digest(`${clientKey}\n${email}`)}`,
+        this.limits.perAddressAndClient,
+      ],
       [`${this.keyPrefix}signin:client:${digest(clientKey)}`, this.limits.perClient],
     ];
     for (const [key, limit] of checks) {

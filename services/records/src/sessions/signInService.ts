@@ -1,52 +1,13 @@
-import { z } from 'zod';
 import { insertActivity } from '@brand/shared/activity';
-import { withTransaction, type Pool, type PoolClient } from '@brand/shared/db';
-import { AppError, parseOrThrow } from '@brand/shared/errors';
+import { withTransaction } from '@brand/shared/db';
+import { AppError } from '@brand/shared/errors';
 import { newId } from '@brand/shared/ids';
-import { email } from '../access/inputs';
-import { selectMemberships, type Membership } from '../access/memberRepo';
-import { isEligible } from './eligibility';
-import { deleteStaleSignInLinks, insertSignInLink, spendSignInLink } from './linkRepo';
+import type { Membership } from '../access/memberRepo';
+import { eligibleMemberships } from './eligibility';
+import { spendSignInLink } from './linkRepo';
 import type { SessionDeps } from './sessionDeps';
 import { deleteStaleSessions, insertSession } from './sessionRepo';
 import { hashToken, newSecretToken, TOKEN_PATTERN } from './tokens';
-
-const RequestInput = z.object({
-  email,
-  clientKey: z.string().min(1, 'is required').max(128),
-});
-
-/** The eligible brands of an address: where it may use the Developers area. */
-async function eligibleMemberships(db: Pool | PoolClient, email: string): Promise<Membership[]> {
-  return (await selectMemberships(db, email)).filter((m) => isEligible(m.brand));
-}
-
-/**
- * Mints a one-time sign-in link token for an address, after the rate limit (which counts
- * every request, member or not). The token comes back only when the address is a member of
- * an eligible brand; the console answers the person the same way either way.
- */
-export async function requestSignInLink(
-  deps: SessionDeps,
-  input: { email: string; clientKey: string },
-): Promise<{ token: string; expiresAt: string }> {
-  const v = parseOrThrow(RequestInput, input);
-  await deps.rateLimit.take(v.email, v.clientKey);
-  if ((await eligibleMemberships(deps.pool, v.email)).length === 0) {
-    deps.log.info('sign-in link requested for an address with no eligible brand');
-    return { token: '', expiresAt: '' };
-  }
-  const token = newSecretToken();
-  const { expires_at } = await insertSignInLink(deps.pool, {
-    tokenHash: hashToken(token),
-    email: v.email,
-    ttlMs: deps.linkTtlMs,
-  });
-  deleteStaleSignInLinks(deps.pool).catch((err: unknown) =>
-    deps.log.warn({ err }, 'could not delete stale sign-in links'),
-  );
-  return { token, expiresAt: expires_at };
-}
 
 const invalidLink = (): AppError =>
   new AppError(

@@ -65,6 +65,41 @@ describe('AuthenticateKey', () => {
     });
   });
 
+  it('refuses a key from its expiry instant with invalid_key, like a revoked key', async () => {
+    const { key, secret } = await makeBrandWithKey(stack.admin);
+    await stack.db.pool.query(
+      `update api_keys set expires_at = now() + interval '1 hour' where id = $1`,
+      [key.id],
+    );
+    const valid = await stack.admin.authenticateKey(hashApiKey(secret), 'live');
+    expect(valid.expires_at).toMatch(API_TIMESTAMP);
+    expect(Date.parse(valid.expires_at!)).toBeGreaterThan(Date.now() + 3_500_000);
+
+    await stack.db.pool.query(`update api_keys set expires_at = now() where id = $1`, [key.id]);
+    await expect(stack.admin.authenticateKey(hashApiKey(secret), 'live')).rejects.toMatchObject({
+      code: 'invalid_key',
+      message: expect.stringMatching(/expired/) as string,
+    });
+  });
+
+  it('never lets an expiry be cleared or moved later, whoever writes it', async () => {
+    const { key } = await makeBrandWithKey(stack.admin);
+    await stack.db.pool.query(`update api_keys set expires_at = now() where id = $1`, [key.id]);
+    await expect(
+      stack.db.pool.query(`update api_keys set expires_at = null where id = $1`, [key.id]),
+    ).rejects.toThrow(/only move earlier/);
+    await expect(
+      stack.db.pool.query(
+        `update api_keys set expires_at = now() + interval '1 day' where id = $1`,
+        [key.id],
+      ),
+    ).rejects.toThrow(/only move earlier/);
+    await stack.db.pool.query(
+      `update api_keys set expires_at = expires_at - interval '1 second' where id = $1`,
+      [key.id],
+    );
+  });
+
   it('refuses a key of the other environment with invalid_key', async () => {
     const live = await makeBrandWithKey(stack.admin, { environment: 'live' });
     const test = await makeBrandWithKey(stack.admin, { environment: 'test' });

@@ -96,6 +96,29 @@ const RPCS: Array<CallerAuthRpc<AdminClient>> = [
     'admin',
     (c) => c.access('listActivity', { brand_id: brandId, page_size: 0, page_token: '' }),
   ],
+  [
+    'UsageService/RecordUsage',
+    'internal',
+    (c) =>
+      c.usage('recordUsage', { environment: 1, counts: [], requests: [], batch_id: 'callerAuth1' }),
+  ],
+  [
+    'UsageService/GetUsage',
+    'admin',
+    (c) => c.usage('getUsage', { brand_id: brandId, key_id: '', window: '24h' }),
+  ],
+  [
+    'UsageService/ListRequestLog',
+    'admin',
+    (c) =>
+      c.usage('listRequestLog', {
+        brand_id: brandId,
+        key_id: '',
+        error_code: '',
+        page_size: 0,
+        page_token: '',
+      }),
+  ],
 ];
 
 /** The console's own RPCs: only the console token. */
@@ -104,6 +127,16 @@ const SESSION_RPCS: Array<CallerAuthRpc<ConsoleClient>> = [
     'ConsoleSessionService/RequestSignInLink',
     'console',
     (c) => c.sessions('requestSignInLink', { email: 'a@x.test', client_key: 'k' }),
+  ],
+  [
+    'ConsoleSessionService/ClaimSignInMails',
+    'console',
+    (c) => c.sessions('claimSignInMails', { max_mails: 1 }),
+  ],
+  [
+    'ConsoleSessionService/CompleteSignInMails',
+    'console',
+    (c) => c.sessions('completeSignInMails', { claim_ids: [] }),
   ],
   [
     'ConsoleSessionService/RedeemSignInLink',
@@ -124,6 +157,11 @@ const SESSION_RPCS: Array<CallerAuthRpc<ConsoleClient>> = [
     'ConsoleSessionService/SignOutEverywhere',
     'console',
     (c) => c.sessions('signOutEverywhere', { session_token: 'x' }),
+  ],
+  [
+    'ConsoleSessionService/ListOwnerEmails',
+    'console',
+    (c) => c.sessions('listOwnerEmails', { brand_id: brandId }),
   ],
 ];
 

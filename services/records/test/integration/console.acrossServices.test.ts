@@ -93,12 +93,13 @@ it('a member acts on webhooks and plans with the assertion records signed, until
     });
     expect(entries[0]).toMatchObject({ action: 'plan.cancelled', actor_email: owner.email });
 
-    // removed: records refuses the next resolve, so no fresh assertion reaches any service
+    // removed: the removal ended the member's sessions (issue 23), so no fresh assertion
+    // reaches any service
     await asOwner.webhooks('listReceivers', { brand_id: brand.id });
     const ownerAccess = (await console_.actAs(ownerSession, brand.id)).access;
     await ownerAccess('removeMember', { member_id: dev.id });
     await expect(console_.actAs(devSession, brand.id)).rejects.toMatchObject({
-      code: 'not_found',
+      code: 'invalid_session',
     });
   } finally {
     asOwner.close();

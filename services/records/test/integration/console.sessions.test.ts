@@ -1,7 +1,10 @@
 // Issue 15: signing brand members in to the console. Links are single use, expire, are
 // minted only for members of an eligible brand (the same answer otherwise) and are rate
-// limited per address and per client; sessions are stored as hashes, slide an idle expiry,
-// end absolutely, and every resolve reads the member's standing from the database.
+// limited per address from one client and per client; sessions are stored as hashes, slide an
+// idle expiry, end absolutely, and every resolve reads the member's standing from the database.
+// Issue 23: a request is only stored (the same work for everyone) and links are minted by
+// ClaimSignInMails, leased until CompleteSignInMails; a new link ends the earlier unused ones,
+// and signing out everywhere, removal and a role change end what they must.
 import { createHash, createPublicKey } from 'node:crypto';
 import { verifyMemberAssertion } from '@brand/shared/console';
 import {
@@ -14,13 +17,18 @@ import {
   type Stack,
 } from '@brand/testkit';
 
+const LEASE_MS = 1_000;
 let stack: Stack;
 let console_: ConsoleClient;
 
 beforeAll(async () => {
   stack = await startStack({
     gateways: 0,
-    recordsEnv: { SIGN_IN_LINKS_PER_ADDRESS: '3', SIGN_IN_LINKS_PER_CLIENT: '6' },
+    recordsEnv: {
+      SIGN_IN_LINKS_PER_ADDRESS_AND_CLIENT: '3',
+      SIGN_IN_LINKS_PER_CLIENT: '6',
+      SIGN_IN_MAIL_LEASE_MS: String(LEASE_MS),
+    },
   });
   console_ = createConsoleClient(stack.records.address);
 });
@@ -42,26 +50,43 @@ async function brandWithOwner(opts: { tier?: 'free' | 'plus' | 'pro'; verified?:
 
 const requestLink = (email: string, clientKey = client()) =>
   console_.sessions('requestSignInLink', { email, client_key: clientKey });
+const claim = async () => (await console_.sessions('claimSignInMails', { max_mails: 100 })).mails;
+const complete = (claimIds: string[]) =>
+  console_.sessions('completeSignInMails', { claim_ids: claimIds });
+const redeem = (token: string) => console_.sessions('redeemSignInLink', { token });
+const pendingRequests = async (email: string): Promise<number> => {
+  const { rows } = await stack.db.pool.query<{ n: number }>(
+    `select count(*)::int as n from records.sign_in_requests where email = $1`,
+    [email],
+  );
+  return rows[0]!.n;
+};
 
-describe('RequestSignInLink', () => {
-  it('mints a token only for a member of an eligible brand, and answers the same shape otherwise', async () => {
+describe('RequestSignInLink and ClaimSignInMails', () => {
+  it('answers every address alike, and mints a link only for a member of an eligible brand', async () => {
     const { owner } = await brandWithOwner();
     const { owner: freeOwner } = await brandWithOwner({ tier: 'free' });
     const { owner: unverifiedOwner } = await brandWithOwner({ verified: false });
+    const others = [`nobody-${randomHex(4)}@x.test`, freeOwner.email, unverifiedOwner.email];
+    for (const email of [owner.email, ...others]) expect(await requestLink(email)).toEqual({});
 
-    const member = await requestLink(owner.email);
-    expect(member.token).toMatch(/^[A-Za-z0-9_-]{43}$/);
-    expect(Date.parse(member.expires_at) - Date.now()).toBeGreaterThan(14 * 60_000);
-    expect(Date.parse(member.expires_at) - Date.now()).toBeLessThanOrEqual(15 * 60_000 + 5_000);
-
-    for (const email of [`nobody-${randomHex(4)}@x.test`, freeOwner.email, unverifiedOwner.email]) {
-      expect(await requestLink(email)).toEqual({ token: '', expires_at: '' });
-    }
+    const mails = await claim();
+    await complete(mails.map((m) => m.claim_id));
+    const mine = mails.filter((m) => m.email === owner.email);
+    expect(mine).toHaveLength(1);
+    expect(mine[0]!.token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(mine[0]!.claim_id).toMatch(/^sic_/);
+    const ttl = Date.parse(mine[0]!.expires_at) - Date.now();
+    expect(ttl).toBeGreaterThan(14 * 60_000);
+    expect(ttl).toBeLessThanOrEqual(15 * 60_000 + 5_000);
+    expect(mails.filter((m) => others.includes(m.email))).toEqual([]);
+    // Strangers' requests are dropped, the member's forgotten once its mail is confirmed.
+    for (const email of [owner.email, ...others]) expect(await pendingRequests(email)).toBe(0);
   });
 
   it('stores only the hash of the token', async () => {
     const { owner } = await brandWithOwner();
-    const { token } = await requestLink(owner.email);
+    const token = await console_.mintLink(owner.email);
     const { rows } = await stack.db.pool.query<{ n: number; raw: number }>(
       `select count(*) filter (where token_hash = $1)::int as n,
               count(*) filter (where encode(token_hash, 'escape') like '%' || $2 || '%')::int as raw
@@ -71,14 +96,68 @@ describe('RequestSignInLink', () => {
     expect(rows[0]).toEqual({ n: 1, raw: 0 });
   });
 
-  it('limits requests per address, members or not, with the seconds to wait', async () => {
+  it('folds several requests for one address into one mail', async () => {
+    const { owner } = await brandWithOwner();
+    for (let i = 0; i < 3; i++) await requestLink(owner.email);
+    const mails = (await claim()).filter((m) => m.email === owner.email);
+    expect(mails).toHaveLength(1);
+    await complete(mails.map((m) => m.claim_id));
+    expect(await pendingRequests(owner.email)).toBe(0);
+  });
+
+  it('leases a claim: a mail not confirmed comes back with a new link, which ends the first', async () => {
+    const { owner } = await brandWithOwner();
+    await requestLink(owner.email);
+    const [first] = (await claim()).filter((m) => m.email === owner.email);
+    expect(first).toBeDefined();
+    // Leased: not handed out again while the console may still be sending it.
+    expect((await claim()).filter((m) => m.email === owner.email)).toEqual([]);
+    const again = await waitFor(async () => (await claim()).find((m) => m.email === owner.email), {
+      timeoutMs: LEASE_MS * 5,
+      what: 'the unconfirmed mail claimed again',
+    });
+    expect(again.token).not.toBe(first!.token);
+    expect(again.claim_id).not.toBe(first!.claim_id);
+    await complete([again.claim_id]);
+    await expect(redeem(first!.token)).rejects.toMatchObject({ code: 'invalid_sign_in_link' });
+    await expect(redeem(again.token)).resolves.toMatchObject({ email: owner.email });
+  });
+
+  it('hands a mail to one of two concurrent claims only', async () => {
+    const { owner } = await brandWithOwner();
+    await requestLink(owner.email);
+    const rounds = await Promise.all([claim(), claim(), claim()]);
+    const mine = rounds.flat().filter((m) => m.email === owner.email);
+    expect(mine).toHaveLength(1);
+    await complete(rounds.flat().map((m) => m.claim_id));
+  });
+
+  it('drops a request not mailed within an hour, and says so in the log', async () => {
+    const { owner } = await brandWithOwner();
+    await requestLink(owner.email);
+    await stack.db.pool.query(
+      `update records.sign_in_requests set requested_at = now() - interval '61 minutes'
+       where email = $1`,
+      [owner.email],
+    );
+    expect((await claim()).filter((m) => m.email === owner.email)).toEqual([]);
+    expect(await pendingRequests(owner.email)).toBe(0);
+    await waitFor(() =>
+      stack.records.logs().some((l) => l.includes('sign-in requests dropped unmailed')),
+    );
+  });
+
+  it('limits one client per address (members or not), while another client is still answered', async () => {
     for (const email of [(await brandWithOwner()).owner.email, `ghost-${randomHex(4)}@x.test`]) {
-      for (let i = 0; i < 3; i++) await requestLink(email);
-      const refused = await requestLink(email).catch((e: unknown) => e);
+      const abuser = client();
+      for (let i = 0; i < 3; i++) await requestLink(email, abuser);
+      const refused = await requestLink(email, abuser).catch((e: unknown) => e);
       expect(refused).toMatchObject({ code: 'rate_limited' });
       const wait = (refused as { retryAfterSeconds: number }).retryAfterSeconds;
       expect(wait).toBeGreaterThan(0);
       expect(wait).toBeLessThanOrEqual(15 * 60);
+      // Issue 23: the address is not locked for everyone.
+      await expect(requestLink(email, client())).resolves.toEqual({});
     }
   });
 
@@ -91,8 +170,16 @@ describe('RequestSignInLink', () => {
     await expect(requestLink(`late-${randomHex(3)}@x.test`)).resolves.toBeDefined();
   });
 
-  it('refuses a malformed address with validation_failed', async () => {
+  it('refuses a malformed address, a bad batch size and a bad claim id with validation_failed', async () => {
     await expect(requestLink('not-an-address')).rejects.toMatchObject({
+      code: 'validation_failed',
+    });
+    for (const max_mails of [0, 101]) {
+      await expect(console_.sessions('claimSignInMails', { max_mails })).rejects.toMatchObject({
+        code: 'validation_failed',
+      });
+    }
+    await expect(complete(["sic_x'; drop table x"])).rejects.toMatchObject({
       code: 'validation_failed',
     });
   });
@@ -101,7 +188,7 @@ describe('RequestSignInLink', () => {
 describe('RedeemSignInLink', () => {
   it('opens a session once: a link is single use', async () => {
     const { brand, owner } = await brandWithOwner();
-    const { token } = await requestLink(owner.email);
+    const token = await console_.mintLink(owner.email);
     const opened = await console_.sessions('redeemSignInLink', { token });
     expect(opened.email).toBe(owner.email);
     expect(opened.session_token).toMatch(/^[A-Za-z0-9_-]{43}$/);
@@ -112,9 +199,17 @@ describe('RedeemSignInLink', () => {
     });
   });
 
+  it('ends the earlier unused links of an address when a new one is minted (issue 23)', async () => {
+    const { owner } = await brandWithOwner();
+    const older = await console_.mintLink(owner.email);
+    const newer = await console_.mintLink(owner.email);
+    await expect(redeem(older)).rejects.toMatchObject({ code: 'invalid_sign_in_link' });
+    await expect(redeem(newer)).resolves.toMatchObject({ email: owner.email });
+  });
+
   it('refuses an expired link and an unknown one with the same code', async () => {
     const { owner } = await brandWithOwner();
-    const { token } = await requestLink(owner.email);
+    const token = await console_.mintLink(owner.email);
     await stack.db.pool.query(
       `update records.sign_in_links set expires_at = now() - interval '1 second' where token_hash = $1`,
       [sha256(token)],
@@ -200,7 +295,10 @@ describe('ResolveConsoleSession', () => {
     await resolve(devSession);
 
     await stack.admin.access('removeMember', { member_id: dev.id });
-    await expect(resolve(devSession)).rejects.toMatchObject({ code: 'not_found' });
+    // Issue 23: removal ends the member's sessions, so a re-invitation revives none of them.
+    await expect(resolve(devSession)).rejects.toMatchObject({ code: 'invalid_session' });
+    await stack.admin.access('inviteMember', { brand_id: brand.id, email, role: 3 });
+    await expect(resolve(devSession)).rejects.toMatchObject({ code: 'invalid_session' });
 
     await stack.admin.updateBrand({ brandId: brand.id, tier: 'free' });
     await expect(resolve(ownerSession)).rejects.toMatchObject({ code: 'brand_not_eligible' });
@@ -255,6 +353,30 @@ describe('ResolveConsoleSession', () => {
   });
 });
 
+describe('member changes (issue 23)', () => {
+  it("end the member's sessions on a role change, and leave them alone when nothing changed", async () => {
+    const { brand } = await brandWithOwner();
+    const email = `dev-${randomHex(4)}@x.test`;
+    const dev = await stack.admin.addMember({ brandId: brand.id, email, role: 'member' });
+    const resolve = (token: string) =>
+      console_.sessions('resolveConsoleSession', { session_token: token, brand_id: brand.id });
+    const kept = (await console_.signIn(email)).sessionToken;
+    await stack.admin.access('changeMemberRole', { member_id: dev.id, role: 3 });
+    await expect(resolve(kept)).resolves.toMatchObject({ member: { id: dev.id } });
+
+    const ended = (await console_.signIn(email)).sessionToken;
+    await stack.admin.access('changeMemberRole', { member_id: dev.id, role: 2 });
+    await expect(resolve(ended)).rejects.toMatchObject({ code: 'invalid_session' });
+    const { entries } = await stack.admin.access('listActivity', {
+      brand_id: brand.id,
+      page_size: 5,
+      page_token: '',
+    });
+    expect(entries[0]).toMatchObject({ action: 'member.role_changed' });
+    expect(entries[0]!.summary).toMatch(/2 sessions ended$/);
+  });
+});
+
 describe('stale sessions', () => {
   it('are deleted a day after they ended or expired, live ones kept', async () => {
     const { owner } = await brandWithOwner();
@@ -295,8 +417,13 @@ describe('SignOut and SignOutEverywhere', () => {
     await expect(resolve(one)).rejects.toMatchObject({ code: 'invalid_session' });
     await expect(resolve(two)).resolves.toBeDefined();
 
+    // Issue 23: an unused link, and a request not mailed yet, end with the sessions.
+    const unused = await console_.mintLink(owner.email);
+    await requestLink(owner.email);
     const ended = await console_.sessions('signOutEverywhere', { session_token: two });
     expect(ended.sessions_ended).toBe(2);
+    await expect(redeem(unused)).rejects.toMatchObject({ code: 'invalid_sign_in_link' });
+    expect(await pendingRequests(owner.email)).toBe(0);
     for (const t of [two, three]) {
       await expect(resolve(t)).rejects.toMatchObject({ code: 'invalid_session' });
     }
@@ -310,5 +437,45 @@ describe('SignOut and SignOutEverywhere', () => {
       page_token: '',
     });
     expect(entries.filter((e) => e.action === 'member.signed_out')).toHaveLength(2);
+  });
+});
+
+describe('ListOwnerEmails', () => {
+  it('names a brand and its current owners only, oldest first, and nothing for an unknown brand', async () => {
+    const { brand, owner } = await brandWithOwner();
+    const other = await brandWithOwner();
+    const second = await stack.admin.addMember({
+      brandId: brand.id,
+      email: `co-owner-${randomHex(4)}@brand.test`,
+      role: 'owner',
+    });
+    const gone = await stack.admin.addMember({
+      brandId: brand.id,
+      email: `gone-${randomHex(4)}@brand.test`,
+      role: 'owner',
+    });
+    await stack.admin.addMember({
+      brandId: brand.id,
+      email: `a-${randomHex(4)}@x.test`,
+      role: 'admin',
+    });
+    await stack.admin.addMember({
+      brandId: brand.id,
+      email: `m-${randomHex(4)}@x.test`,
+      role: 'member',
+    });
+    await stack.admin.access('removeMember', { member_id: gone.id });
+
+    const list = (brandId: string) => console_.sessions('listOwnerEmails', { brand_id: brandId });
+    expect(await list(brand.id)).toEqual({
+      emails: [owner.email, second.email],
+      brand_name: brand.name,
+    });
+    expect(await list(other.brand.id)).toEqual({
+      emails: [other.owner.email],
+      brand_name: other.brand.name,
+    });
+    expect(await list('br_doesNotExist')).toEqual({ emails: [], brand_name: '' });
+    await expect(list('not-a-brand')).rejects.toMatchObject({ code: 'validation_failed' });
   });
 });

@@ -26,8 +26,9 @@ afterAll(async () => {
 
 it('counts list calls by method and outcome, and times them', async () => {
   const brand = await makeBrandWithKey(stack.admin, { tier: 'enterprise' });
-  // REST pages reach records as ListRecordsPage (the finished-JSON RPC, issue 10)
-  const ok = /^grpc_server_handled_total\{method="ListRecordsPage",code="ok"\}/;
+  // REST pages reach records on the page stream (StreamRecordsPages, issue 25), each page
+  // counted under the stream's method; a unary ListRecordsPage call counts under its own.
+  const ok = /^grpc_server_handled_total\{method="StreamRecordsPages",code="ok"\}/;
   const refused = /^grpc_server_handled_total\{method="ListRecordsPage",code="invalid_parameter"\}/;
   const before = await scrapeMetric(stack.records.opsUrl, ok);
   const refusedBefore = await scrapeMetric(stack.records.opsUrl, refused);
@@ -45,7 +46,7 @@ it('counts list calls by method and outcome, and times them', async () => {
   expect(
     await scrapeMetric(
       stack.records.opsUrl,
-      /^grpc_server_handling_seconds_count\{method="ListRecordsPage",code="ok"\}/,
+      /^grpc_server_handling_seconds_count\{method="StreamRecordsPages",code="ok"\}/,
     ),
   ).toBe(before + 3);
   expect(

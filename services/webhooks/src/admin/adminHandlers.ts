@@ -11,21 +11,31 @@ import {
   updateReceiver,
   type ReceiverDeps,
 } from '../receivers/receiverService';
+import type { RecoveryDeps } from '../deliveries/recoveryService';
+import { getReceiverHealth } from '../health/healthService';
 import { authorizeBrand, authorizedDelivery, authorizedReceiver } from './authorized';
-import { toDelivery, toReceiver } from './toProto';
+import { noticeHandlers } from './noticeHandlers';
+import { recoveryHandlers } from './recoveryHandlers';
+import { rotationHandlers } from './rotationHandlers';
+import { toDelivery, toHealthWindow, toReceiver } from './toProto';
 
-/** What the admin role needs: the receivers' store, secrets and URL policy (deliveries use its pool). */
-export type AdminDeps = ReceiverDeps;
+/**
+ * What the admin role needs: the receivers' store, secrets and URL policy (deliveries use
+ * its pool), and the recovery bound.
+ */
+export type AdminDeps = ReceiverDeps & RecoveryDeps;
 
 /** Event types from the wire: UNSPECIFIED and unknown numbers are refused by field. */
 const eventNames = (values: number[], field: string): EventTypeName[] =>
   values.map((value) => EVENT_TYPES.requireName(value, field));
 
 /**
- * The admin role's gRPC surface, the whole WebhooksService in one place: the receiver RPCs
- * and the delivery RPCs (test, list, get, resend) of the Developers area, and its activity.
- * Every method is a Developers-area RPC: brandctl with the admin token, or the console for a
- * member, authorized against the resource's own brand and the permission table first.
+ * The admin role's gRPC surface, the whole WebhooksService: the receiver RPCs and the
+ * delivery RPCs (test, list, get, resend) of the Developers area, its activity and a
+ * receiver's health here; the secret rotation, retry and recovery, and disable-notice RPCs
+ * from their own files. Every method but the notices' is a Developers-area RPC: brandctl
+ * with the admin token, or the console for a member, authorized against the resource's own
+ * brand and the permission table first.
  */
 export function webhooksAdminHandlers(deps: AdminDeps, rpc: RpcBuilder): WebhooksServiceServer {
   const { pool } = deps;
@@ -85,7 +95,9 @@ export function webhooksAdminHandlers(deps: AdminDeps, rpc: RpcBuilder): Webhook
     }),
 
     testReceiver: rpc.developers('TestReceiver', async (req, { actor }) => {
-      await authorizedReceiver(pool, actor, 'receivers.test', req.receiver_id);
+      // a Test signed with a rotation's new secret is a step of the rotation
+      const action = req.with_new_secret ? 'receivers.rotate' : 'receivers.test';
+      await authorizedReceiver(pool, actor, action, req.receiver_id);
       const delivery = await testReceiver(
         deps,
         {
@@ -94,6 +106,7 @@ export function webhooksAdminHandlers(deps: AdminDeps, rpc: RpcBuilder): Webhook
             req.event_type === EventType.EVENT_TYPE_UNSPECIFIED
               ? undefined
               : eventNames([req.event_type], 'event_type')[0],
+          withNewSecret: req.with_new_secret,
         },
         auditorOf(actor),
       );
@@ -134,5 +147,15 @@ export function webhooksAdminHandlers(deps: AdminDeps, rpc: RpcBuilder): Webhook
       authorizeBrand(actor, 'activity.read', req.brand_id);
       return listActivity(pool, req);
     }),
+
+    getReceiverHealth: rpc.developers('GetReceiverHealth', async (req, { actor }) => {
+      await authorizedReceiver(pool, actor, 'receivers.health', req.receiver_id);
+      const windows = await getReceiverHealth(deps, { receiverId: req.receiver_id });
+      return { windows: windows.map(toHealthWindow) };
+    }),
+
+    ...rotationHandlers(deps, rpc),
+    ...recoveryHandlers(deps, rpc),
+    ...noticeHandlers(deps, rpc),
   };
 }

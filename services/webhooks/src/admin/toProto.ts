@@ -1,9 +1,36 @@
-import { DeliveryStatus, type Delivery, type Receiver } from '@brand/proto/webhooks/v1';
+import {
+  DeliveryStatus,
+  type Attempt,
+  type Delivery,
+  type HealthWindow,
+  type Receiver,
+  type ReceiverNotice,
+  type SecretRotation,
+} from '@brand/proto/webhooks/v1';
 import { EVENT_TYPES } from '@brand/shared/enums';
+import type { AttemptDetailRow, AttemptRow } from '../deliveries/deliveryRepo';
 import type { DeliveryView } from '../deliveries/deliveryService';
-import type { ReceiverRow } from '../receivers/receiverRepo';
+import type { HealthWindowView } from '../health/healthWindows';
+import type { NoticeRow } from '../notices/noticeRepo';
+import type { ReceiverRow, RotationView } from '../receivers/receiverRepo';
 
-/** A stored receiver as the WebhooksService returns it (no secret: it is shown once, on add). */
+const STATUS = {
+  pending: DeliveryStatus.DELIVERY_STATUS_PENDING,
+  succeeded: DeliveryStatus.DELIVERY_STATUS_SUCCEEDED,
+  failed: DeliveryStatus.DELIVERY_STATUS_FAILED,
+} as const;
+
+const toRotation = (r: RotationView): SecretRotation => ({
+  created_at: r.created_at,
+  switch_at: r.switch_at ?? '',
+  created_by: r.created_by,
+  test_delivery_id: r.test_delivery_id ?? '',
+  test_status: r.test ? STATUS[r.test.status] : DeliveryStatus.DELIVERY_STATUS_UNSPECIFIED,
+  test_last_status: r.test?.last_status ?? 0,
+  test_last_error: r.test?.last_error ?? '',
+});
+
+/** A stored receiver as the WebhooksService returns it (no secret: it is shown once). */
 export const toReceiver = (r: ReceiverRow): Receiver => ({
   id: r.id,
   brand_id: r.brand_id,
@@ -17,15 +44,36 @@ export const toReceiver = (r: ReceiverRow): Receiver => ({
   failure_count: r.failure_count,
   created_at: r.created_at,
   created_by: r.created_by,
+  rotation: r.rotation ? toRotation(r.rotation) : undefined,
+  failing_since: r.failing_since ?? '',
+  last_error: r.failing_since ? (r.last_error ?? '') : '',
+  disabled_by_service: !r.enabled && r.disabled_by_service,
+  disabled_at: r.enabled ? '' : (r.disabled_at ?? ''),
 });
 
-const STATUS = {
-  pending: DeliveryStatus.DELIVERY_STATUS_PENDING,
-  succeeded: DeliveryStatus.DELIVERY_STATUS_SUCCEEDED,
-  failed: DeliveryStatus.DELIVERY_STATUS_FAILED,
-} as const;
+function toAttempt(a: AttemptRow, detail: AttemptDetailRow | undefined): Attempt {
+  return {
+    number: a.number,
+    started_at: a.started_at,
+    duration_ms: a.duration_ms,
+    status_code: a.status_code ?? 0,
+    error_class: a.error_class ?? '',
+    excerpt: a.excerpt ?? '',
+    error_message: a.error_message ?? '',
+    detail: detail && {
+      request_headers: detail.request_headers,
+      response_headers: detail.response_headers,
+      response_body: detail.response_body,
+      response_body_truncated: detail.response_body_truncated,
+      response_body_bytes: Number(detail.response_body_bytes),
+    },
+  };
+}
 
-/** A delivery with its attempt log as the WebhooksService returns it. */
+/**
+ * A delivery with its attempt log as the WebhooksService returns it; the attempts' detail
+ * and the payload only when loaded (GetDelivery and the calls answering one delivery).
+ */
 export const toDelivery = (d: DeliveryView): Delivery => ({
   id: d.id,
   event_id: d.event_id,
@@ -40,12 +88,35 @@ export const toDelivery = (d: DeliveryView): Delivery => ({
   last_error: d.last_error ?? '',
   created_at: d.created_at,
   completed_at: d.completed_at ?? '',
-  attempts: d.attempt_log.map((a) => ({
-    number: a.number,
-    started_at: a.started_at,
-    duration_ms: a.duration_ms,
-    status_code: a.status_code ?? 0,
-    error_class: a.error_class ?? '',
-    excerpt: a.excerpt ?? '',
-  })),
+  attempts: d.attempt_log.map((a) =>
+    toAttempt(
+      a,
+      d.details?.find((x) => x.number === a.number),
+    ),
+  ),
+  payload: d.payload ?? '',
+  signed_with_new_secret: d.signed_with_new_secret,
+});
+
+export const toHealthWindow = (w: HealthWindowView): HealthWindow => ({
+  window: w.window,
+  attempts: w.attempts,
+  succeeded: w.succeeded,
+  failures: w.failures,
+  p50_ms: w.p50Ms,
+  p95_ms: w.p95Ms,
+  buckets: w.buckets,
+  bucket_seconds: w.bucketSeconds,
+});
+
+export const toNotice = (n: NoticeRow): ReceiverNotice => ({
+  id: n.id,
+  brand_id: n.brand_id,
+  receiver_id: n.receiver_id,
+  receiver_label: n.receiver_label,
+  receiver_url: n.receiver_url,
+  disabled_at: n.disabled_at,
+  failing_since: n.failing_since ?? '',
+  reason: n.reason,
+  last_error: n.last_error,
 });

@@ -2,6 +2,7 @@ import type { Pool, PoolClient } from '@brand/shared/db';
 import type { EventTypeName } from '@brand/shared/enums';
 import { rfc3339 } from '@brand/shared/db';
 import type { StoredTraceContext } from '@brand/shared/telemetry';
+import type { Header } from './responseBody';
 
 type Db = Pool | PoolClient;
 
@@ -22,6 +23,8 @@ export interface ClaimedDelivery extends StoredTraceContext {
   brand_id: string;
   object_json: string;
   test: boolean;
+  /** Set on a Test signed with a rotation's new secret: the secret version to sign with. */
+  secret_version: number | null;
 }
 
 export interface DeliveryRow {
@@ -38,6 +41,7 @@ export interface DeliveryRow {
   last_error: string | null;
   created_at: string;
   completed_at: string | null;
+  signed_with_new_secret: boolean;
 }
 
 export interface AttemptRow {
@@ -48,6 +52,17 @@ export interface AttemptRow {
   status_code: number | null;
   error_class: string | null;
   excerpt: string | null;
+  error_message: string | null;
+}
+
+/** What an attempt sent and got back, while its retention lasts. */
+export interface AttemptDetailRow {
+  number: number;
+  request_headers: Header[];
+  response_headers: Header[];
+  response_body: string;
+  response_body_truncated: boolean;
+  response_body_bytes: string;
 }
 
 /**
@@ -101,111 +116,18 @@ export async function claimDueDeliveries(
      where d.id = locked.id and e.id = d.event_id
      returning d.id, d.receiver_id, d.attempts, d.round_start, d.event_id, e.type as event_type,
        ${rfc3339('e.created_at')} as event_created_at, d.brand_id, e.object_json, e.test,
-       e.traceparent, e.tracestate`,
+       d.secret_version, e.traceparent, e.tracestate`,
     [opts.limit, opts.busy, opts.perReceiver, opts.leaseMs],
   );
   return res.rows;
-}
-
-/** Records one attempt (the primary key makes a replayed attempt number a no-op). */
-export async function insertAttempt(
-  db: Db,
-  a: {
-    deliveryId: string;
-    number: number;
-    startedAt: Date;
-    durationMs: number;
-    statusCode: number | null;
-    errorClass: string | null;
-    excerpt: string | null;
-  },
-): Promise<void> {
-  await db.query(
-    `insert into attempts (delivery_id, number, started_at, duration_ms, status_code, error_class, excerpt)
-     values ($1, $2, $3, $4, $5, $6, $7) on conflict do nothing`,
-    [a.deliveryId, a.number, a.startedAt, a.durationMs, a.statusCode, a.errorClass, a.excerpt],
-  );
-}
-
-/**
- * Stores an attempt's result and releases the lease: `next` is the time of the next
- * attempt (still pending), or undefined when the delivery is finished with `status`.
- */
-export async function finishAttempt(
-  db: Db,
-  d: {
-    id: string;
-    attempts: number;
-    status: DeliveryStatusName;
-    nextAttemptAt: Date | undefined;
-    lastStatus: number | null;
-    lastError: string | null;
-  },
-): Promise<void> {
-  await db.query(
-    `update deliveries set attempts = $2, status = $3::text,
-       next_attempt_at = coalesce($4::timestamptz, next_attempt_at),
-       lease_until = null, last_status = $5::int, last_error = $6::text,
-       completed_at = case when $3::text = 'pending' then null else now() end
-     where id = $1`,
-    [d.id, d.attempts, d.status, d.nextAttemptAt ?? null, d.lastStatus, d.lastError],
-  );
-}
-
-/**
- * A successful attempt in ONE statement (so one round trip, and atomic as a transaction):
- * the attempt row, the delivery succeeded (lease released), and the receiver's last status
- * and delivery time with its failure streak cleared (a test delivery leaves the streak as
- * it is). Exactly what insertAttempt + finishAttempt + recordReceiverOutcome write for a
- * 2xx; a success can never disable a receiver, so nothing else follows. Five round trips
- * per delivery were most of the worker's and PostgreSQL's CPU in the S6 benchmark.
- */
-export async function recordSucceededAttempt(
-  db: Db,
-  a: {
-    deliveryId: string;
-    receiverId: string;
-    number: number;
-    startedAt: Date;
-    durationMs: number;
-    statusCode: number;
-    excerpt: string | null;
-    test: boolean;
-  },
-): Promise<void> {
-  await db.query(
-    `with attempt as (
-       insert into attempts (delivery_id, number, started_at, duration_ms, status_code, error_class, excerpt)
-       values ($1, $2, $3, $4, $5, null, $6) on conflict do nothing
-     ), delivery as (
-       update deliveries set attempts = $2, status = 'succeeded', lease_until = null,
-         last_status = $5::int, last_error = null, completed_at = now()
-       where id = $1
-     )
-     update receivers set
-       last_status = $5::int,
-       last_delivery_at = now(),
-       failure_count = case when $8::boolean then failure_count else 0 end,
-       failing_since = case when $8::boolean then failing_since else null end
-     where id = $7`,
-    [
-      a.deliveryId,
-      a.number,
-      a.startedAt,
-      a.durationMs,
-      a.statusCode,
-      a.excerpt,
-      a.receiverId,
-      a.test,
-    ],
-  );
 }
 
 const DELIVERY_COLUMNS = `d.id, d.event_id, d.receiver_id, d.brand_id, e.type as event_type, e.test,
   d.status, d.attempts,
   case when d.status = 'pending' then ${rfc3339('d.next_attempt_at')} end as next_attempt_at,
   d.last_status, d.last_error, ${rfc3339('d.created_at')} as created_at,
-  ${rfc3339('d.completed_at')} as completed_at`;
+  ${rfc3339('d.completed_at')} as completed_at,
+  d.secret_version is not null as signed_with_new_secret`;
 
 /** Deliveries of one receiver or one brand, newest first. */
 export async function selectDeliveries(
@@ -222,9 +144,16 @@ export async function selectDeliveries(
   return res.rows;
 }
 
-export async function selectDelivery(db: Db, id: string): Promise<DeliveryRow | undefined> {
-  const res = await db.query<DeliveryRow>(
-    `select ${DELIVERY_COLUMNS} from deliveries d join events e on e.id = d.event_id where d.id = $1`,
+/** One delivery, with its event's stored form (from which the exact body sent is rebuilt). */
+export interface DeliveryWithEvent extends DeliveryRow {
+  event_created_at: string;
+  object_json: string;
+}
+
+export async function selectDelivery(db: Db, id: string): Promise<DeliveryWithEvent | undefined> {
+  const res = await db.query<DeliveryWithEvent>(
+    `select ${DELIVERY_COLUMNS}, ${rfc3339('e.created_at')} as event_created_at, e.object_json
+     from deliveries d join events e on e.id = d.event_id where d.id = $1`,
     [id],
   );
   return res.rows[0];
@@ -234,11 +163,38 @@ export async function selectAttempts(db: Db, deliveryIds: string[]): Promise<Att
   if (deliveryIds.length === 0) return [];
   const res = await db.query<AttemptRow>(
     `select delivery_id, number, ${rfc3339('started_at')} as started_at, duration_ms, status_code,
-       error_class, excerpt
+       error_class, excerpt, error_message
      from attempts where delivery_id = any($1::text[]) order by delivery_id, number`,
     [deliveryIds],
   );
   return res.rows;
+}
+
+/** The retained detail of one delivery's attempts (none once swept). */
+export async function selectAttemptDetails(
+  db: Db,
+  deliveryId: string,
+): Promise<AttemptDetailRow[]> {
+  const res = await db.query<AttemptDetailRow>(
+    `select number, request_headers, response_headers, response_body, response_body_truncated,
+       response_body_bytes
+     from attempt_details where delivery_id = $1 order by number`,
+    [deliveryId],
+  );
+  return res.rows;
+}
+
+/**
+ * "Retry now": a pending delivery's next attempt due at once, unless an attempt is in
+ * flight (leased). Returns false when the delivery is not waiting for a retry.
+ */
+export async function makeDueNow(db: Db, id: string): Promise<boolean> {
+  const res = await db.query(
+    `update deliveries set next_attempt_at = now()
+     where id = $1 and status = 'pending' and (lease_until is null or lease_until < now())`,
+    [id],
+  );
+  return res.rowCount === 1;
 }
 
 /** Queues a finished delivery again, now, with a fresh round of the retry schedule. */
@@ -252,14 +208,21 @@ export async function requeueDelivery(db: Db, id: string): Promise<boolean> {
   return res.rowCount === 1;
 }
 
-/** Inserts one delivery (the Test action). */
-export async function insertDelivery(
+/** Inserts one test delivery (the Test action), to sign with `secretVersion` when set. */
+export async function insertTestDelivery(
   db: Db,
-  d: { id: string; eventId: string; receiverId: string; brandId: string },
+  d: {
+    id: string;
+    eventId: string;
+    receiverId: string;
+    brandId: string;
+    secretVersion: number | null;
+  },
 ): Promise<void> {
   await db.query(
-    `insert into deliveries (id, event_id, receiver_id, brand_id) values ($1, $2, $3, $4)`,
-    [d.id, d.eventId, d.receiverId, d.brandId],
+    `insert into deliveries (id, event_id, receiver_id, brand_id, test, secret_version)
+     values ($1, $2, $3, $4, true, $5)`,
+    [d.id, d.eventId, d.receiverId, d.brandId, d.secretVersion],
   );
 }
 

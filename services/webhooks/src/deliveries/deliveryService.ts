@@ -1,26 +1,36 @@
 import { z } from 'zod';
 import { insertActivity, type Auditor } from '@brand/shared/activity';
-import { withTransaction, type Pool } from '@brand/shared/db';
+import { withTransaction, type Pool, type PoolClient } from '@brand/shared/db';
 import type { EventTypeName } from '@brand/shared/enums';
 import { AppError, parseOrThrow } from '@brand/shared/errors';
 import { newId } from '@brand/shared/ids';
 import { insertEventOnce } from '../events/eventRepo';
 import { getReceiver } from '../receivers/receiverService';
+import { setRotationTest } from '../receivers/rotationRepo';
+import { lockForRotation } from '../receivers/rotationService';
 import {
-  insertDelivery,
+  insertTestDelivery,
+  makeDueNow,
   requeueDelivery,
+  selectAttemptDetails,
   selectAttempts,
   selectDeliveries,
   selectDelivery,
+  type AttemptDetailRow,
   type AttemptRow,
   type DeliveryRow,
 } from './deliveryRepo';
 import { sampleObject } from './sampleData';
+import { deliveryBody } from './sign';
 
 const deliveryId = z.string().regex(/^dlv_[A-Za-z0-9]{1,64}$/, 'must be a delivery id (dlv_...)');
 
 export interface DeliveryView extends DeliveryRow {
   attempt_log: AttemptRow[];
+  /** One delivery only (GetDelivery): the retained detail of its attempts. */
+  details?: AttemptDetailRow[];
+  /** One delivery only: the exact event JSON sent. */
+  payload?: string;
 }
 
 async function withAttempts(pool: Pool, rows: DeliveryRow[]): Promise<DeliveryView[]> {
@@ -31,22 +41,40 @@ async function withAttempts(pool: Pool, rows: DeliveryRow[]): Promise<DeliveryVi
   return rows.map((r) => ({ ...r, attempt_log: attempts.filter((a) => a.delivery_id === r.id) }));
 }
 
-/** Loads one delivery with its attempts, or throws not_found. */
+/**
+ * Loads one delivery with its attempts, their retained detail and the exact body sent
+ * (rebuilt from the stored event: the same bytes on every attempt), or throws not_found.
+ */
 export async function getDelivery(pool: Pool, id: string): Promise<DeliveryView> {
   parseOrThrow(z.object({ deliveryId }), { deliveryId: id });
   const row = await selectDelivery(pool, id);
   if (!row) throw new AppError('not_found', `No delivery ${id}.`);
-  return (await withAttempts(pool, [row]))[0]!;
+  const [attempts, details] = await Promise.all([
+    selectAttempts(pool, [id]),
+    selectAttemptDetails(pool, id),
+  ]);
+  const { event_created_at, object_json, ...delivery } = row;
+  const payload = deliveryBody({
+    id: row.event_id,
+    type: row.event_type,
+    createdAt: event_created_at,
+    test: row.test,
+    brandId: row.brand_id,
+    objectJson: object_json,
+  });
+  return { ...delivery, attempt_log: attempts, details, payload };
 }
 
 /**
  * The Test action: stores a test event (`"test": true`, sample data of one of the
  * receiver's own types; no business event is created) and queues one delivery of it to
- * this receiver only. Returns the queued delivery: queued is not delivered.
+ * this receiver only. With `withNewSecret` it is signed with the pending rotation's new
+ * secret (no_rotation when none is pending) and shown with the rotation. Returns the queued
+ * delivery: queued is not delivered.
  */
 export async function testReceiver(
   deps: { pool: Pool },
-  input: { receiverId: string; type: EventTypeName | undefined },
+  input: { receiverId: string; type: EventTypeName | undefined; withNewSecret: boolean },
   audit: Auditor,
 ): Promise<DeliveryView> {
   const receiver = await getReceiver(deps, input.receiverId);
@@ -65,6 +93,17 @@ export async function testReceiver(
   const eventId = newId('event');
   const deliveryId = newId('delivery');
   await withTransaction(deps.pool, async (db) => {
+    let secretVersion: number | null = null;
+    if (input.withNewSecret) {
+      const locked = await lockForRotation(db, receiver.id);
+      if (!locked.pending) {
+        throw new AppError(
+          'no_rotation',
+          `Receiver ${receiver.id} has no secret rotation pending: there is no new secret to test.`,
+        );
+      }
+      secretVersion = locked.secret_version + 1;
+    }
     await insertEventOnce(db, {
       id: eventId,
       brandId: receiver.brand_id,
@@ -74,19 +113,22 @@ export async function testReceiver(
       test: true,
       producer: 'webhooks-test-action',
     });
-    await insertDelivery(db, {
+    await insertTestDelivery(db, {
       id: deliveryId,
       eventId,
       receiverId: receiver.id,
       brandId: receiver.brand_id,
+      secretVersion,
     });
+    if (secretVersion !== null) await setRotationTest(db, receiver.id, deliveryId);
+    const signed = secretVersion === null ? '' : ' signed with the new secret';
     await insertActivity(db, {
       brandId: receiver.brand_id,
       action: 'receiver.tested',
       actorMemberId: audit.memberId,
       actorEmail: audit.email,
       subjectId: receiver.id,
-      summary: `${receiver.label}: test ${type} queued (${deliveryId})`,
+      summary: `${receiver.label}: test ${type}${signed} queued (${deliveryId})`,
     });
   });
   return getDelivery(deps.pool, deliveryId);
@@ -119,31 +161,81 @@ export async function listDeliveries(
   return withAttempts(deps.pool, await selectDeliveries(deps.pool, v));
 }
 
+/**
+ * A change to one delivery from the Developers area: loads it and its receiver, refuses a
+ * disabled receiver with `disabled`, then in one transaction applies `change` (false: the
+ * delivery is not in a state for it, refused with `refused`) and writes the activity entry.
+ * Returns the delivery as it stands after.
+ */
+async function changeDelivery(
+  deps: { pool: Pool },
+  id: string,
+  audit: Auditor,
+  how: {
+    disabled: (receiverId: string) => AppError;
+    change: (db: PoolClient, id: string) => Promise<boolean>;
+    refused: (d: DeliveryView) => AppError;
+    action: string;
+    summary: (d: DeliveryView, receiverLabel: string) => string;
+  },
+): Promise<DeliveryView> {
+  const v = parseOrThrow(z.object({ deliveryId }), { deliveryId: id });
+  const delivery = await getDelivery(deps.pool, v.deliveryId);
+  const receiver = await getReceiver(deps, delivery.receiver_id);
+  if (!receiver.enabled) throw how.disabled(receiver.id);
+  await withTransaction(deps.pool, async (db) => {
+    if (!(await how.change(db, v.deliveryId))) throw how.refused(delivery);
+    await insertActivity(db, {
+      brandId: delivery.brand_id,
+      action: how.action,
+      actorMemberId: audit.memberId,
+      actorEmail: audit.email,
+      subjectId: delivery.id,
+      summary: how.summary(delivery, receiver.label),
+    });
+  });
+  return getDelivery(deps.pool, v.deliveryId);
+}
+
 /** Queues a finished delivery again with a fresh round of retries (same event id). */
-export async function resendDelivery(
+export function resendDelivery(
   deps: { pool: Pool },
   input: { deliveryId: string },
   audit: Auditor,
 ): Promise<DeliveryView> {
-  const v = parseOrThrow(z.object({ deliveryId }), input);
-  const delivery = await getDelivery(deps.pool, v.deliveryId);
-  const receiver = await getReceiver(deps, delivery.receiver_id);
-  if (!receiver.enabled)
-    throw new AppError(
-      'precondition_failed',
-      `Receiver ${receiver.id} is disabled; enable it first.`,
-    );
-  await withTransaction(deps.pool, async (db) => {
-    if (!(await requeueDelivery(db, v.deliveryId)))
-      throw new AppError('precondition_failed', `Delivery ${v.deliveryId} is already queued.`);
-    await insertActivity(db, {
-      brandId: delivery.brand_id,
-      action: 'delivery.resent',
-      actorMemberId: audit.memberId,
-      actorEmail: audit.email,
-      subjectId: delivery.id,
-      summary: `${delivery.event_type} to ${receiver.label}`,
-    });
+  return changeDelivery(deps, input.deliveryId, audit, {
+    disabled: (id) =>
+      new AppError('precondition_failed', `Receiver ${id} is disabled; enable it first.`),
+    change: requeueDelivery,
+    refused: (d) => new AppError('precondition_failed', `Delivery ${d.id} is already queued.`),
+    action: 'delivery.resent',
+    summary: (d, label) => `${d.event_type} to ${label}`,
   });
-  return getDelivery(deps.pool, v.deliveryId);
+}
+
+/**
+ * "Retry now": a delivery waiting for its next attempt gets it at once, in the same round
+ * (the retry schedule continues after it). receiver_disabled when its receiver is
+ * disabled; precondition_failed when it is not waiting (finished: use resend; or an
+ * attempt is in flight).
+ */
+export function retryDelivery(
+  deps: { pool: Pool },
+  input: { deliveryId: string },
+  audit: Auditor,
+): Promise<DeliveryView> {
+  return changeDelivery(deps, input.deliveryId, audit, {
+    disabled: (id) =>
+      new AppError('receiver_disabled', `Receiver ${id} is disabled; enable it first.`),
+    change: makeDueNow,
+    refused: (d) =>
+      new AppError(
+        'precondition_failed',
+        d.status === 'pending'
+          ? `Delivery ${d.id} is being attempted right now.`
+          : `Delivery ${d.id} is not waiting for a retry (it ${d.status}); resend it instead.`,
+      ),
+    action: 'delivery.retried',
+    summary: (d, label) => `${d.event_type} to ${label}: next attempt now`,
+  });
 }

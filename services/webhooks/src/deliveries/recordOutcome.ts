@@ -1,6 +1,10 @@
 import { withTransaction, type Pool } from '@brand/shared/db';
+import { newId } from '@brand/shared/ids';
+import { healthClass } from '../health/healthRepo';
+import { latencySlot } from '../health/latencyHistogram';
+import { recordReceiverActivity, SERVICE_AUDITOR } from '../receivers/receiverActivity';
 import {
-  disableReceiver,
+  disableReceiverByService,
   failPendingDeliveries,
   recordReceiverOutcome,
 } from '../receivers/receiverRepo';
@@ -8,8 +12,10 @@ import {
   finishAttempt,
   insertAttempt,
   recordSucceededAttempt,
-  type ClaimedDelivery,
-} from './deliveryRepo';
+  type AttemptRecord,
+} from './attemptRepo';
+import type { ClaimedDelivery } from './deliveryRepo';
+import type { Header } from './responseBody';
 import { nextAttemptAt } from './schedule';
 import type { SendResult } from './sender';
 
@@ -23,13 +29,14 @@ export interface OutcomeSettings {
 export type Verdict = 'succeeded' | 'retry' | 'failed' | 'receiver_disabled';
 
 /**
- * Stores one attempt's result in one transaction: the attempt row, the delivery's new
- * state (succeeded; pending with its next time; or failed after the last attempt), and the
- * receiver's last status, last delivery time and failure streak. A 410 disables the
- * receiver, and so do `disableAfterMs` without a 2xx; a disabled receiver's pending
- * deliveries are failed visibly. Test deliveries get one attempt and never count as
- * failures. A success, the common case, is one statement (recordSucceededAttempt).
- * Returns what happened, for logs.
+ * Stores one attempt's result in one transaction: the attempt row with its detail (the
+ * request headers as sent, what came back) and its health count, the delivery's new state
+ * (succeeded; pending with its next time; or failed after the last attempt), and the
+ * receiver's last status, last delivery time, failure streak and last error. A 410 disables
+ * the receiver, and so do `disableAfterMs` without a 2xx; a disabled receiver's pending
+ * deliveries are failed visibly, and the notice its owners are mailed is written in the same
+ * transaction. Test deliveries get one attempt and never count as failures. A success, the
+ * common case, is one statement (recordSucceededAttempt). Returns what happened, for logs.
  */
 export function recordOutcome(
   pool: Pool,
@@ -37,36 +44,44 @@ export function recordOutcome(
   d: ClaimedDelivery,
   startedAt: Date,
   r: SendResult,
+  requestHeaders: Header[],
 ): Promise<Verdict> {
-  const attempt = d.attempts + 1;
+  const attempt: AttemptRecord = {
+    deliveryId: d.id,
+    receiverId: d.receiver_id,
+    number: d.attempts + 1,
+    startedAt,
+    durationMs: r.durationMs,
+    statusCode: r.status ?? null,
+    errorClass: r.ok ? null : (r.errorClass ?? null),
+    errorMessage: r.ok ? null : (r.error ?? null),
+    excerpt: r.excerpt ?? null,
+    test: d.test,
+    healthClass: healthClass(r) ?? null,
+    latencySlot: r.status === undefined ? null : latencySlot(r.durationMs),
+    requestHeaders,
+    response: r.response,
+  };
   if (r.ok && r.status !== undefined) {
-    return recordSucceededAttempt(pool, {
-      deliveryId: d.id,
-      receiverId: d.receiver_id,
-      number: attempt,
-      startedAt,
-      durationMs: r.durationMs,
-      statusCode: r.status,
-      excerpt: r.excerpt ?? null,
-      test: d.test,
-    }).then(() => 'succeeded' as const);
+    return recordSucceededAttempt(pool, attempt).then(() => 'succeeded' as const);
   }
   const now = new Date();
   return withTransaction(pool, async (db) => {
-    await insertAttempt(db, {
-      deliveryId: d.id,
-      number: attempt,
-      startedAt,
-      durationMs: r.durationMs,
-      statusCode: r.status ?? null,
-      errorClass: r.errorClass ?? null,
-      excerpt: r.excerpt ?? null,
+    // The receiver row first, then its health bucket (in insertAttempt): the one lock order
+    // of every attempt's writes (attemptRepo.ts), or concurrent attempts to one receiver
+    // deadlock on the two.
+    const streak = await recordReceiverOutcome(db, d.receiver_id, {
+      status: r.status ?? null,
+      ok: r.ok,
+      test: d.test,
+      error: r.error ?? null,
     });
+    await insertAttempt(db, attempt);
     const next =
       r.ok || d.test || r.status === 410
         ? undefined
         : nextAttemptAt({
-            attemptInRound: attempt - d.round_start,
+            attemptInRound: attempt.number - d.round_start,
             status: r.status,
             timedOut: r.timedOut,
             retryAfter: r.retryAfter,
@@ -75,29 +90,37 @@ export function recordOutcome(
           });
     await finishAttempt(db, {
       id: d.id,
-      attempts: attempt,
+      attempts: attempt.number,
       status: r.ok ? 'succeeded' : next ? 'pending' : 'failed',
       nextAttemptAt: next,
       lastStatus: r.status ?? null,
       lastError: r.ok ? null : (r.error ?? null),
     });
-    const streak = await recordReceiverOutcome(db, d.receiver_id, {
-      status: r.status ?? null,
-      ok: r.ok,
-      test: d.test,
-    });
-    let disabled: string | undefined;
-    if (r.status === 410) disabled = `gone: the receiver answered 410 at ${now.toISOString()}`;
+    let reason: string | undefined;
+    if (r.status === 410) reason = `gone: the receiver answered 410 at ${now.toISOString()}`;
     else if (
       !r.ok &&
       !d.test &&
       streak?.failing_since &&
       now.getTime() - streak.failing_since.getTime() >= settings.disableAfterMs
     )
-      disabled = `no 2xx since ${streak.failing_since.toISOString()}`;
-    if (disabled) {
-      await disableReceiver(db, d.receiver_id, disabled);
-      await failPendingDeliveries(db, d.receiver_id, `receiver disabled (${disabled})`);
+      reason = `no 2xx since ${streak.failing_since.toISOString()}`;
+    if (reason) {
+      const disabled = await disableReceiverByService(db, d.receiver_id, {
+        reason,
+        lastError: r.error ?? '',
+        noticeId: newId('receiverNotice'),
+      });
+      if (disabled) {
+        await recordReceiverActivity(
+          db,
+          SERVICE_AUDITOR,
+          { id: d.receiver_id, brand_id: disabled.brand_id },
+          'receiver.disabled',
+          `${disabled.label}: disabled by the service (${reason}); the brand's owners are told by email`,
+        );
+      }
+      await failPendingDeliveries(db, d.receiver_id, `receiver disabled (${reason})`);
       return 'receiver_disabled';
     }
     return r.ok ? 'succeeded' : next ? 'retry' : 'failed';

@@ -5,17 +5,14 @@ import { AppError } from '@brand/shared/errors';
 import { withSpan } from '@brand/shared/telemetry';
 import { pinnedLookup } from '../egress/pinnedLookup';
 import { checkUrlShape } from '../egress/urlPolicy';
-
-type ErrorClass =
-  | 'http_status'
-  | 'redirect'
-  | 'timeout'
-  | 'connect_timeout'
-  | 'connection_error'
-  | 'tls_error'
-  | 'blocked_address'
-  | 'invalid_url'
-  | 'secret_unavailable';
+import {
+  excerptOf,
+  keptHeaders,
+  readBounded,
+  storableText,
+  type ResponseDetail,
+} from './responseBody';
+import { describeNoResponse, type ErrorClass } from './sendErrors';
 
 /** The outcome of one HTTP attempt; never thrown. */
 export interface SendResult {
@@ -23,10 +20,12 @@ export interface SendResult {
   /** The HTTP status, undefined when no response came. */
   status: number | undefined;
   errorClass: ErrorClass | undefined;
-  /** For people: "503 from the receiver", "no answer within 30 s". */
+  /** For people: "503 from the receiver", "connection refused by 203.0.113.7:443". */
   error: string | undefined;
-  /** At most EXCERPT_CHARS of the response body or the error message. */
+  /** At most 200 characters of the response body or the error message. */
   excerpt: string | undefined;
+  /** What came back (headers that matter, the first 4 KB); undefined when no response came. */
+  response: ResponseDetail | undefined;
   retryAfter: string | undefined;
   /** Timeouts count as overload (at least 60 s before the next attempt). */
   timedOut: boolean;
@@ -41,48 +40,7 @@ export interface SenderOptions {
   extraCa?: string | undefined;
 }
 
-const EXCERPT_CHARS = 200;
-const EXCERPT_READ_BYTES = 1024;
-
-const TLS_CODES = /^(CERT_|UNABLE_TO_|DEPTH_ZERO|SELF_SIGNED|ERR_TLS_|ERR_SSL_)/;
-
 const tracer = trace.getTracer('webhooks.sender');
-
-function classify(
-  err: unknown,
-  totalTimeoutMs: number,
-): Pick<SendResult, 'errorClass' | 'error' | 'timedOut'> {
-  const e = err as {
-    name?: string;
-    code?: string;
-    message?: string;
-    cause?: { code?: string; message?: string };
-  };
-  const code = e.code ?? e.cause?.code ?? '';
-  const message = e.cause?.message ?? e.message ?? String(err);
-  if (
-    e.name === 'TimeoutError' ||
-    e.name === 'AbortError' ||
-    code === 'UND_ERR_HEADERS_TIMEOUT' ||
-    code === 'UND_ERR_BODY_TIMEOUT'
-  )
-    return {
-      errorClass: 'timeout',
-      error: `no answer within ${totalTimeoutMs / 1000} s`,
-      timedOut: true,
-    };
-  if (code === 'UND_ERR_CONNECT_TIMEOUT')
-    return { errorClass: 'connect_timeout', error: 'could not connect in time', timedOut: true };
-  if (code === 'EBLOCKEDADDRESS')
-    return { errorClass: 'blocked_address', error: message, timedOut: false };
-  if (TLS_CODES.test(code))
-    return { errorClass: 'tls_error', error: `TLS failed: ${code}`, timedOut: false };
-  return {
-    errorClass: 'connection_error',
-    error: `connection failed: ${code || message}`,
-    timedOut: false,
-  };
-}
 
 /**
  * Sends deliveries: HTTPS POST through one keep-alive agent whose sockets resolve names
@@ -133,6 +91,7 @@ export class Sender {
         errorClass: 'invalid_url',
         error: message,
         excerpt: undefined,
+        response: undefined,
         retryAfter: undefined,
         timedOut: false,
       });
@@ -151,12 +110,12 @@ export class Sender {
         },
       },
       context.active(),
-      async (span) => traced(span, await this.post(url, headers, body, done)),
+      async (span) => traced(span, await this.post(target, headers, body, done)),
     );
   }
 
   private async post(
-    url: string,
+    url: URL,
     headers: Record<string, string>,
     body: string,
     done: (r: Omit<SendResult, 'durationMs'>) => SendResult,
@@ -169,7 +128,15 @@ export class Sender {
         dispatcher: this.agent,
         signal: AbortSignal.timeout(this.opts.totalTimeoutMs),
       });
-      const excerpt = await readExcerpt(res.body);
+      const read = await readBounded(res.body, headerValue(res.headers['content-length']));
+      const text = storableText(read.kept);
+      const response: ResponseDetail = {
+        headers: keptHeaders(res.headers),
+        body: text,
+        truncated: read.truncated,
+        bytes: read.bytes,
+      };
+      const excerpt = excerptOf(text);
       const status = res.statusCode;
       const retryAfter = headerValue(res.headers['retry-after']);
       if (status >= 200 && status < 300)
@@ -179,6 +146,7 @@ export class Sender {
           errorClass: undefined,
           error: undefined,
           excerpt,
+          response,
           retryAfter,
           timedOut: false,
         });
@@ -191,16 +159,21 @@ export class Sender {
           ? `${status} redirect from the receiver (redirects are not followed)`
           : `${status} from the receiver`,
         excerpt,
+        response,
         retryAfter,
         timedOut: false,
       });
     } catch (err) {
-      const c = classify(err, this.opts.totalTimeoutMs);
+      const c = describeNoResponse(err, url, {
+        connectMs: this.opts.connectTimeoutMs,
+        totalMs: this.opts.totalTimeoutMs,
+      });
       return done({
         ok: false,
         status: undefined,
         ...c,
-        excerpt: c.error?.slice(0, EXCERPT_CHARS),
+        excerpt: excerptOf(c.error),
+        response: undefined,
         retryAfter: undefined,
       });
     }
@@ -225,24 +198,3 @@ function traced(span: Span, r: SendResult): SendResult {
 
 const headerValue = (v: string | string[] | undefined): string | undefined =>
   Array.isArray(v) ? v[0] : v;
-
-/** Reads at most ~1 KB of the answer and drops the rest; a body is never stored whole. */
-async function readExcerpt(
-  body: AsyncIterable<Buffer> & { destroy(): unknown },
-): Promise<string | undefined> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  try {
-    for await (const chunk of body) {
-      chunks.push(chunk);
-      size += chunk.length;
-      if (size >= EXCERPT_READ_BYTES) break;
-    }
-  } catch {
-    // a body cut short still leaves the status, which is what decides the outcome
-  } finally {
-    body.destroy();
-  }
-  const text = Buffer.concat(chunks).toString('utf8').replace(/\s+/g, ' ').trim();
-  return text === '' ? undefined : text.slice(0, EXCERPT_CHARS);
-}

@@ -54,3 +54,23 @@ export function signedHeaders(opts: {
     'x-service-attempt': String(opts.attempt),
   };
 }
+
+/** How many hex digits of the signature the attempt detail keeps: enough to compare, not to reuse. */
+const SIGNATURE_SHOWN_HEX = 8;
+
+/**
+ * The headers of an attempt as its detail keeps and shows them: the signature shortened to
+ * "sha256=" and its first characters (a whole signature of a known body could be replayed
+ * within the 5-minute window).
+ */
+export function headersAsShown(
+  headers: Record<string, string>,
+): Array<{ name: string; value: string }> {
+  return Object.entries(headers).map(([name, value]) => ({
+    name,
+    value:
+      name === 'x-service-signature'
+        ? `${value.slice(0, 'sha256='.length + SIGNATURE_SHOWN_HEX)}…`
+        : value,
+  }));
+}

@@ -7,8 +7,11 @@ import type { SecretBox } from '../receivers/secretBox';
 import { attemptOutcome, type DeliveryObserver } from './deliveryMetrics';
 import { claimDueDeliveries, type ClaimedDelivery } from './deliveryRepo';
 import { recordOutcome, type OutcomeSettings } from './recordOutcome';
+import type { Header } from './responseBody';
+import { retryRecording } from './retryRecording';
 import type { Sender, SendResult } from './sender';
-import { deliveryBody, signedHeaders } from './sign';
+import { deliveryBody, headersAsShown, signedHeaders } from './sign';
+import { secretInForce } from './signingSecret';
 
 export interface WorkerSettings extends OutcomeSettings {
   concurrency: number;
@@ -165,27 +168,23 @@ export class DeliveryWorker {
     const target = await selectReceiverTarget(this.deps.pool, d.receiver_id);
     if (!target) return; // removed meanwhile: its deliveries went with it
     const attempt = d.attempts + 1;
-    let result: SendResult;
+    // the secret in force at the instant of signing: a rotation's new one from its switch time
+    const signedAt = new Date();
+    const choice = secretInForce(target, d.secret_version, signedAt);
     let secret: string | undefined;
-    try {
-      secret = this.deps.box.open(
-        { ciphertext: target.secret_ciphertext, keyId: target.secret_key_id },
-        target.id,
-      );
-    } catch (err) {
-      this.deps.log.error({ err, receiver_id: target.id }, 'cannot open the signing secret');
+    if (choice.ok) {
+      try {
+        secret = this.deps.box.open(choice.sealed, target.id);
+      } catch (err) {
+        this.deps.log.error({ err, receiver_id: target.id }, 'cannot open the signing secret');
+      }
     }
+    let result: SendResult;
+    let sentHeaders: Header[] = [];
     if (secret === undefined) {
-      result = {
-        ok: false,
-        status: undefined,
-        errorClass: 'secret_unavailable',
-        error: 'the signing secret cannot be opened with the configured keys',
-        excerpt: undefined,
-        retryAfter: undefined,
-        timedOut: false,
-        durationMs: 0,
-      };
+      result = secretUnavailable(
+        choice.ok ? 'the signing secret cannot be opened with the configured keys' : choice.reason,
+      );
     } else {
       const body = deliveryBody({
         id: d.event_id,
@@ -195,12 +194,26 @@ export class DeliveryWorker {
         brandId: d.brand_id,
         objectJson: d.object_json,
       });
-      const headers = signedHeaders({ secret, type: d.event_type, body, attempt });
+      const headers = signedHeaders({ secret, type: d.event_type, body, attempt, now: signedAt });
+      sentHeaders = headersAsShown(headers);
       result = await this.deps.sender.send(target.url, headers, body);
     }
     // cut short by our own shutdown: not the receiver's failure; the lease brings it back
     if (this.abandoned) return;
-    const verdict = await recordOutcome(this.deps.pool, this.settings, d, startedAt, result);
+    // Recording is tried again after a transient failure while half the lease remains, so an
+    // answer the receiver gave is not sent again when the lease runs out (retryRecording.ts).
+    const verdict = await retryRecording(
+      () => recordOutcome(this.deps.pool, this.settings, d, startedAt, result, sentHeaders),
+      {
+        giveUpAt: startedAt.getTime() + this.settings.leaseMs / 2,
+        abandoned: () => this.abandoned,
+        onRetry: (err, pauseMs) =>
+          this.deps.log.warn(
+            { err, delivery_id: d.id, retry_in_ms: pauseMs },
+            'recording a delivery attempt failed; trying again',
+          ),
+      },
+    );
     const outcome = attemptOutcome(verdict, result.status);
     span.setAttribute('webhook.outcome', outcome);
     this.deps.observer?.attempted({
@@ -222,4 +235,19 @@ export class DeliveryWorker {
       'delivery attempt',
     );
   }
+}
+
+/** An attempt that could not be signed: nothing was sent; it fails and is retried. */
+function secretUnavailable(error: string): SendResult {
+  return {
+    ok: false,
+    status: undefined,
+    errorClass: 'secret_unavailable',
+    error,
+    excerpt: undefined,
+    response: undefined,
+    retryAfter: undefined,
+    timedOut: false,
+    durationMs: 0,
+  };
 }

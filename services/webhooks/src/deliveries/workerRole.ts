@@ -4,6 +4,7 @@ import type { ShutdownStep } from '@brand/shared/shutdown';
 import type { WebhooksConfig } from '../config';
 import type { SecretBox } from '../receivers/secretBox';
 import type { DeliveryObserver } from './deliveryMetrics';
+import { startSweeper } from '../maintenance/sweeper';
 import { Sender } from './sender';
 import { DeliveryWorker } from './worker';
 
@@ -17,7 +18,8 @@ export interface WorkerRole {
 
 /**
  * Starts the worker role (WEBHOOKS_ROLES=worker): a DeliveryWorker that claims due
- * deliveries and sends them through a Sender bound to the egress policy.
+ * deliveries and sends them through a Sender bound to the egress policy, and the
+ * maintenance sweep (scheduled secret switches that came due, retentions).
  */
 export function startWorkerRole(
   config: WebhooksConfig,
@@ -53,12 +55,21 @@ export function startWorkerRole(
     },
   );
   worker.start();
+  const sweeper = startSweeper(
+    { pool: deps.pool, log: deps.log.child({ role: 'sweeper' }) },
+    {
+      intervalMs: config.MAINTENANCE_INTERVAL_MS,
+      attemptDetailRetentionMs: config.ATTEMPT_DETAIL_RETENTION_MS,
+      batchSize: config.SWEEP_BATCH_SIZE,
+    },
+  );
   return {
     wake: () => worker.wake(),
     stop: {
       name: 'finish in-flight deliveries (unfinished leases expire and are retried)',
       run: async () => {
         // Half the grace: the steps after this one (gRPC, pool, traces) need the rest.
+        await sweeper.stop();
         await worker.stop(Math.floor(config.SHUTDOWN_GRACE_MS / 2));
         await sender.close();
       },

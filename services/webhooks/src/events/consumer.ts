@@ -8,6 +8,7 @@ import type { Logger } from '@brand/shared/logger';
 import { continueTraceFromHeaders, withSpan } from '@brand/shared/telemetry';
 import type { ConsumerObserver, SkipReason } from './consumerMetrics';
 import { insertDeliveriesForEvent, insertEventOnce, type EventInput } from './eventRepo';
+import { MemberSupervisor, type GroupMember } from './memberSupervisor';
 
 export interface ConsumerOptions {
   kafka: Kafka;
@@ -22,7 +23,10 @@ export interface ConsumerOptions {
   onIngested: () => void;
   /** Consumer-group timing (issue 19): how soon a crashed member's partitions move on. */
   groupTiming: ConsumerGroupTiming;
-  /** Called when the consumer stops for good (kafkajs gave up): the process should exit. */
+  /**
+   * Called when group members keep failing without joining (memberSupervisor.ts): the
+   * process should exit.
+   */
   onFatal: (err: unknown) => void;
   /** Counts events stored, duplicates and skipped messages (the /metrics series). */
   observer?: ConsumerObserver;
@@ -90,7 +94,8 @@ export function toEventInput(
  * duplicates). A failed transaction throws, so kafkajs retries the batch from the last
  * committed offset. Each event is stored in a CONSUMER span ("process <topic>") that
  * continues the trace its message's headers carry, and that span's context is stored with
- * the event for its deliveries. Returns a stop function.
+ * the event for its deliveries. A member the group dropped (its batch outlived the session)
+ * is replaced in this process (memberSupervisor.ts). Returns a stop function.
  */
 export async function startConsumer(opts: ConsumerOptions): Promise<{ stop(): Promise<void> }> {
   const log = opts.log.child({ role: 'consumer', topic: opts.topic });
@@ -110,6 +115,14 @@ export async function startConsumer(opts: ConsumerOptions): Promise<{ stop(): Pr
       await admin.disconnect();
     }
   }
+  const supervisor = new MemberSupervisor(() => groupMember(opts, log), log, opts.onFatal);
+  await supervisor.start();
+  log.info({ group: opts.groupId }, 'consuming business events');
+  return { stop: () => supervisor.stop() };
+}
+
+/** One kafkajs consumer of the group, for the supervisor to start, replace and stop. */
+function groupMember(opts: ConsumerOptions, log: Logger): GroupMember {
   const consumer = opts.kafka.consumer({
     groupId: opts.groupId,
     maxWaitTimeInMs: 250,
@@ -117,37 +130,67 @@ export async function startConsumer(opts: ConsumerOptions): Promise<{ stop(): Pr
     heartbeatInterval: opts.groupTiming.heartbeatIntervalMs,
     rebalanceTimeout: opts.groupTiming.rebalanceTimeoutMs,
   });
-  consumer.on(consumer.events.CRASH, (e) => {
-    if (!e.payload.restart) opts.onFatal(e.payload.error);
-    else log.warn({ err: e.payload.error }, 'consumer crashed; kafkajs restarts it');
-  });
-  await consumer.connect();
-  await consumer.subscribe({ topic: opts.topic, fromBeginning: true });
-  await consumer.run({
-    autoCommit: false,
-    eachBatchAutoResolve: false,
-    eachBatch: async (payload) => {
-      const { batch } = payload;
-      for (let i = 0; i < batch.messages.length; i += CHUNK) {
-        if (!payload.isRunning() || payload.isStale()) return;
-        const chunk = batch.messages.slice(i, i + CHUNK);
-        const stored = await storeChunk(opts, log, chunk, batch.partition);
-        const last = chunk[chunk.length - 1]!;
-        payload.resolveOffset(last.offset);
-        await consumer.commitOffsets([
-          {
-            topic: batch.topic,
-            partition: batch.partition,
-            offset: (BigInt(last.offset) + 1n).toString(),
-          },
-        ]);
-        await payload.heartbeat();
-        if (stored > 0) opts.onIngested();
-      }
+  return {
+    stop: () => consumer.disconnect(),
+    start: async (events) => {
+      consumer.on(consumer.events.GROUP_JOIN, () => events.joined());
+      consumer.on(consumer.events.CRASH, (e) => {
+        if (!e.payload.restart) events.failed(e.payload.error);
+        else log.warn({ err: e.payload.error }, 'consumer crashed; kafkajs restarts it');
+      });
+      await consumer.connect();
+      await consumer.subscribe({ topic: opts.topic, fromBeginning: true });
+      await consumer.run({
+        autoCommit: false,
+        eachBatchAutoResolve: false,
+        eachBatch: async (payload) => {
+          const { batch } = payload;
+          for (let i = 0; i < batch.messages.length; i += CHUNK) {
+            if (!payload.isRunning() || payload.isStale()) return;
+            const chunk = batch.messages.slice(i, i + CHUNK);
+            // kafkajs heartbeats only when asked: a chunk whose transaction waits (a slow
+            // or locked database) would otherwise outlive the session and be dropped
+            const stored = await whileHeartbeating(
+              () => payload.heartbeat(),
+              opts.groupTiming,
+              () => storeChunk(opts, log, chunk, batch.partition),
+            );
+            const last = chunk[chunk.length - 1]!;
+            payload.resolveOffset(last.offset);
+            await consumer.commitOffsets([
+              {
+                topic: batch.topic,
+                partition: batch.partition,
+                offset: (BigInt(last.offset) + 1n).toString(),
+              },
+            ]);
+            await payload.heartbeat();
+            if (stored > 0) opts.onIngested();
+          }
+        },
+      });
     },
-  });
-  log.info({ group: opts.groupId }, 'consuming business events');
-  return { stop: () => consumer.disconnect() };
+  };
+}
+
+/**
+ * Runs `work`, heartbeating every heartbeat interval until it settles. A heartbeat that fails
+ * (a rebalance began) is left to the commit after the work, which kafkajs handles.
+ */
+async function whileHeartbeating<T>(
+  heartbeat: () => Promise<void>,
+  timing: ConsumerGroupTiming,
+  work: () => Promise<T>,
+): Promise<T> {
+  const beat = setInterval(
+    () => void heartbeat().catch(() => undefined),
+    timing.heartbeatIntervalMs,
+  );
+  try {
+    return await work();
+  } finally {
+    clearInterval(beat);
+  }
 }
 
 /** What one chunk's transaction did, counted once it committed. */

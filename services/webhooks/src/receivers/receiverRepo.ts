@@ -1,6 +1,20 @@
 import type { Pool, PoolClient } from '@brand/shared/db';
 import type { EventTypeName } from '@brand/shared/enums';
 import { rfc3339 } from '@brand/shared/db';
+import type { DeliveryStatusName } from '../deliveries/deliveryRepo';
+
+/** A pending rotation as the admin RPCs show it (never a secret), with its latest Test. */
+export interface RotationView {
+  created_at: string;
+  switch_at: string | null;
+  created_by: string;
+  test_delivery_id: string | null;
+  test: {
+    status: DeliveryStatusName;
+    last_status: number | null;
+    last_error: string | null;
+  } | null;
+}
 
 /** A receiver as the admin RPCs show it (no secret). */
 export interface ReceiverRow {
@@ -16,22 +30,59 @@ export interface ReceiverRow {
   failure_count: number;
   created_at: string;
   created_by: string;
+  failing_since: string | null;
+  last_error: string | null;
+  disabled_by_service: boolean;
+  disabled_at: string | null;
+  /** Null when none is pending, or once its switch time has come (the new secret is in force). */
+  rotation: RotationView | null;
 }
 
-/** What a worker needs to deliver: the URL and the sealed secret. */
+/**
+ * What a worker needs to deliver: the URL and the sealed secrets, the current one and a
+ * pending rotation's new one with its switch time, to sign with the one in force
+ * (signingSecret.ts).
+ */
 export interface ReceiverTarget {
   id: string;
   url: string;
   enabled: boolean;
   secret_ciphertext: Buffer;
   secret_key_id: string;
+  secret_version: number;
+  pending_secret_ciphertext: Buffer | null;
+  pending_secret_key_id: string | null;
+  rotation_switch_at: Date | null;
 }
 
 type Db = Pool | PoolClient;
 
+/**
+ * A rotation is shown while its new secret is not in force yet: once its switch time has
+ * come, attempts are signed with the new secret (signingSecret.ts) even before the sweep
+ * moves it into place, so it is shown as switched.
+ */
+const ROTATION_PENDING = `(pending_secret_ciphertext is not null
+  and (rotation_switch_at is null or rotation_switch_at > now()))`;
+
+/**
+ * The receiver columns, usable in SELECT and RETURNING alike (the rotation's Test is a
+ * scalar subquery on the row's own rotation_test_delivery_id).
+ */
 const COLUMNS = `id, brand_id, url, label, events, enabled, disabled_reason, last_status,
   ${rfc3339('last_delivery_at')} as last_delivery_at, failure_count,
-  ${rfc3339('created_at')} as created_at, created_by`;
+  ${rfc3339('created_at')} as created_at, created_by,
+  ${rfc3339('failing_since')} as failing_since, last_error, disabled_by_service,
+  ${rfc3339('disabled_at')} as disabled_at,
+  case when ${ROTATION_PENDING} then json_build_object(
+    'created_at', ${rfc3339('rotation_created_at')},
+    'switch_at', ${rfc3339('rotation_switch_at')},
+    'created_by', rotation_created_by,
+    'test_delivery_id', rotation_test_delivery_id,
+    'test', (select json_build_object('status', t.status, 'last_status', t.last_status,
+                                      'last_error', t.last_error)
+             from deliveries t where t.id = rotation_test_delivery_id)
+  ) end as rotation`;
 
 export async function insertReceiver(
   db: Db,
@@ -80,7 +131,9 @@ export async function selectReceiverTarget(
   id: string,
 ): Promise<ReceiverTarget | undefined> {
   const res = await db.query<ReceiverTarget>(
-    `select id, url, enabled, secret_ciphertext, secret_key_id from receivers where id = $1`,
+    `select id, url, enabled, secret_ciphertext, secret_key_id, secret_version,
+       pending_secret_ciphertext, pending_secret_key_id, rotation_switch_at
+     from receivers where id = $1`,
     [id],
   );
   return res.rows[0];
@@ -94,7 +147,10 @@ export async function selectReceivers(db: Db, brandId: string): Promise<Receiver
   return res.rows;
 }
 
-/** Sets the given fields only; enabling clears the disabled state and the failure streak. */
+/**
+ * Sets the given fields only. Disabling records the time (by a person: no notice is sent);
+ * enabling clears the disabled state and the failure streak.
+ */
 export async function updateReceiver(
   db: Db,
   id: string,
@@ -113,8 +169,13 @@ export async function updateReceiver(
        enabled = coalesce($5::boolean, enabled),
        disabled_reason = case when $5::boolean is null then disabled_reason
                               when $5::boolean then null else 'disabled by an owner' end,
+       disabled_by_service = case when $5::boolean is null then disabled_by_service else false end,
+       disabled_at = case when $5::boolean is null then disabled_at
+                          when $5::boolean then null
+                          when enabled then now() else disabled_at end,
        failure_count = case when $5::boolean and not enabled then 0 else failure_count end,
        failing_since = case when $5::boolean and not enabled then null else failing_since end,
+       last_error = case when $5::boolean and not enabled then null else last_error end,
        updated_at = now()
      where id = $1 returning ${COLUMNS}`,
     [
@@ -136,24 +197,45 @@ export async function deleteReceiver(db: Db, id: string): Promise<ReceiverRow | 
   return res.rows[0];
 }
 
-/** Disables a receiver (410, 5 days without a 2xx) with the reason shown to owners. */
-export async function disableReceiver(db: Db, id: string, reason: string): Promise<void> {
-  await db.query(
-    `update receivers set enabled = false, disabled_reason = $2, updated_at = now()
-     where id = $1 and enabled`,
-    [id, reason],
+/**
+ * The service disables a receiver (410, or no 2xx within the failure window) with the reason
+ * shown to owners, and writes the notice that the console mails to the brand's owners, in
+ * the one statement (so in the caller's transaction): one notice per disable. Returns the
+ * receiver's brand and label when this call disabled it, undefined when it already was.
+ */
+export async function disableReceiverByService(
+  db: Db,
+  id: string,
+  why: { reason: string; lastError: string; noticeId: string },
+): Promise<{ brand_id: string; label: string } | undefined> {
+  const res = await db.query<{ brand_id: string; label: string }>(
+    `with disabled as (
+       update receivers set enabled = false, disabled_reason = $2, disabled_by_service = true,
+         disabled_at = now(), updated_at = now()
+       where id = $1 and enabled
+       returning id, brand_id, label, url, disabled_at, failing_since, last_error
+     ), notice as (
+       insert into receiver_notices (id, brand_id, receiver_id, receiver_label, receiver_url,
+         disabled_at, failing_since, reason, last_error)
+       select $3, brand_id, id, label, url, disabled_at, coalesce(failing_since, disabled_at), $2, $4
+       from disabled
+     )
+     select brand_id, label from disabled`,
+    [id, why.reason, why.noticeId, why.lastError],
   );
+  return res.rows[0];
 }
 
 /**
  * Records an attempt's outcome on the receiver: last status and time always; for real
- * (non-test) deliveries a 2xx ends the failure streak and a failure extends it. Returns
- * when the streak began, so the caller can apply the 5-day rule.
+ * (non-test) deliveries a 2xx ends the failure streak and a failure extends it, with the
+ * failure in words as last_error. Returns when the streak began, so the caller can apply
+ * the 5-day rule.
  */
 export async function recordReceiverOutcome(
   db: Db,
   id: string,
-  outcome: { status: number | null; ok: boolean; test: boolean },
+  outcome: { status: number | null; ok: boolean; test: boolean; error: string | null },
 ): Promise<{ failing_since: Date | null } | undefined> {
   const res = await db.query<{ failing_since: Date | null }>(
     `update receivers set
@@ -161,9 +243,10 @@ export async function recordReceiverOutcome(
        last_delivery_at = now(),
        failure_count = case when $4::boolean then failure_count when $3::boolean then 0 else failure_count + 1 end,
        failing_since = case when $4::boolean then failing_since when $3::boolean then null
-                            else coalesce(failing_since, now()) end
+                            else coalesce(failing_since, now()) end,
+       last_error = case when $4::boolean then last_error when $3::boolean then null else $5::text end
      where id = $1 returning failing_since`,
-    [id, outcome.status, outcome.ok, outcome.test],
+    [id, outcome.status, outcome.ok, outcome.test, outcome.error],
   );
   return res.rows[0];
 }

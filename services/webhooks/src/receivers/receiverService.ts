@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { insertActivity, type Auditor } from '@brand/shared/activity';
-import { withTransaction, type Pool, type PoolClient } from '@brand/shared/db';
+import type { Auditor } from '@brand/shared/activity';
+import { withTransaction, type Pool } from '@brand/shared/db';
 import { EVENT_TYPES } from '@brand/shared/enums';
 import { AppError, parseOrThrow } from '@brand/shared/errors';
 import { newId } from '@brand/shared/ids';
@@ -15,6 +15,7 @@ import {
   updateReceiver as updateReceiverRow,
   type ReceiverRow,
 } from './receiverRepo';
+import { recordReceiverActivity as record } from './receiverActivity';
 import { generateSigningSecret, type SecretBox } from './secretBox';
 import { checkReceiverUrl, type Resolver } from '../egress/urlPolicy';
 
@@ -28,7 +29,17 @@ export interface ReceiverDeps {
 
 const brandId = z.string().regex(/^br_[A-Za-z0-9]{1,64}$/, 'must be a brand id (br_...)');
 const receiverId = z.string().regex(/^rcv_[A-Za-z0-9]{1,64}$/, 'must be a receiver id (rcv_...)');
-const label = z.string().trim().min(1, 'is required').max(100);
+/**
+ * One line of text: control characters (tabs, newlines, escape sequences, C1 controls) and the
+ * Unicode line and paragraph separators are refused. A label is shown in pages, logs, mails and
+ * code examples, and none of them should break a line or run a terminal escape (issue 23).
+ */
+const label = z
+  .string()
+  .trim()
+  .min(1, 'is required')
+  .max(100)
+  .regex(/^[^\p{Cc}\u2028\u2029]*$/u, 'must be one line without control characters');
 const email = z
   .string()
   .trim()
@@ -157,23 +168,6 @@ function describeChange(v: z.output<typeof UpdateInput>): string {
   const parts = fields.length > 0 ? [`${fields.join(', ')} changed`] : [];
   if (v.enabled !== undefined) parts.push(v.enabled ? 'enabled' : 'disabled');
   return parts.join('; ') || 'no change';
-}
-
-function record(
-  db: PoolClient,
-  audit: Auditor,
-  receiver: ReceiverRow,
-  action: string,
-  summary: string,
-): Promise<void> {
-  return insertActivity(db, {
-    brandId: receiver.brand_id,
-    action,
-    actorMemberId: audit.memberId,
-    actorEmail: audit.email,
-    subjectId: receiver.id,
-    summary,
-  });
 }
 
 export async function removeReceiver(

@@ -2,41 +2,13 @@
 // receiver: the secret is printed once and verifies real deliveries; the Test action says
 // queued (not delivered) and `deliveries` then shows its outcome; refusals carry the
 // service's code with exit 1; every command has --help.
-import { execFile } from 'node:child_process';
-import path from 'node:path';
-import { REPO_ROOT, TEST_ADMIN_TOKEN, waitFor } from '@brand/testkit';
+import { waitFor } from '@brand/testkit';
+import { brandctl as run, json } from './brandctlRun';
 import { newBrandId, startHarness, type Harness, type RegisteredReceiver } from './harness';
 
-const BIN = path.join(REPO_ROOT, 'cli/bin/brandctl.js');
 let h: Harness;
 const brand = newBrandId();
-
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function brandctl(...args: string[]): Promise<Run> {
-  const env = {
-    ...process.env,
-    WEBHOOKS_GRPC_ADDR: h.webhooks.address,
-    ADMIN_TOKEN: TEST_ADMIN_TOKEN,
-  };
-  return new Promise((resolve, reject) => {
-    execFile(
-      process.execPath,
-      [BIN, ...args],
-      { cwd: REPO_ROOT, env, timeout: 30_000 },
-      (err, stdout, stderr) => {
-        if (err === null) return resolve({ code: 0, stdout, stderr });
-        if (typeof err.code === 'number') return resolve({ code: err.code, stdout, stderr });
-        reject(new Error(`could not run brandctl: ${err.message}`));
-      },
-    );
-  });
-}
-const json = <T>(r: Run): T => JSON.parse(r.stdout) as T;
+const brandctl = (...args: string[]) => run(h, ...args);
 
 interface ReceiverOut {
   id: string;

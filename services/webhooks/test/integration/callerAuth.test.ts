@@ -1,7 +1,9 @@
 // Every RPC of the webhooks service requires the admin credential (they are all admin
 // RPCs): without a credential, with a wrong one, and with the internal (gateway) token the
-// call is refused; with the admin token it is answered. grpc.health.v1 stays open. The
-// signing secrets and the secret-encryption key never reach the log.
+// call is refused; with the admin token it is answered. The disable notices' RPCs answer the
+// console's credential alone (its mailer). grpc.health.v1 stays open. The signing secrets
+// and the secret-encryption key never reach the log.
+import { randomUUID } from 'node:crypto';
 import { EVENT_TYPES } from '@brand/shared/enums';
 import {
   checkGrpcHealth,
@@ -56,7 +58,12 @@ const RPCS: Array<CallerAuthRpc<WebhooksClient>> = [
   [
     'TestReceiver',
     'admin',
-    (c) => c.call('testReceiver', { receiver_id: target.receiver.id, event_type: 0 }),
+    (c) =>
+      c.call('testReceiver', {
+        receiver_id: target.receiver.id,
+        event_type: 0,
+        with_new_secret: false,
+      }),
   ],
   [
     'ListDeliveries',
@@ -71,6 +78,44 @@ const RPCS: Array<CallerAuthRpc<WebhooksClient>> = [
     'admin',
     (c) => c.call('listActivity', { brand_id: brand, page_size: 0, page_token: '' }),
   ],
+  ['RotateSecret', 'admin', (c) => c.call('rotateSecret', { receiver_id: 'rcv_doesNotExist' })],
+  [
+    'SwitchSecret',
+    'admin',
+    (c) => c.call('switchSecret', { receiver_id: 'rcv_doesNotExist', at: '' }),
+  ],
+  ['CancelRotation', 'admin', (c) => c.call('cancelRotation', { receiver_id: 'rcv_doesNotExist' })],
+  ['RetryDelivery', 'admin', (c) => c.call('retryDelivery', { delivery_id: 'dlv_doesNotExist' })],
+  [
+    'PreviewRecovery',
+    'admin',
+    (c) =>
+      c.call('previewRecovery', {
+        receiver_id: target.receiver.id,
+        since: new Date(Date.now() - 3600_000).toISOString(),
+      }),
+  ],
+  [
+    'RecoverDeliveries',
+    'admin',
+    (c) =>
+      c.call('recoverDeliveries', {
+        receiver_id: 'rcv_doesNotExist',
+        since: new Date(Date.now() - 3600_000).toISOString(),
+        request_id: randomUUID(),
+      }),
+  ],
+  [
+    'GetReceiverHealth',
+    'admin',
+    (c) => c.call('getReceiverHealth', { receiver_id: target.receiver.id }),
+  ],
+  [
+    'ClaimReceiverNotices',
+    'console',
+    (c) => c.call('claimReceiverNotices', { limit: 1, lease_ms: 0 }),
+  ],
+  ['AckReceiverNotice', 'console', (c) => c.call('ackReceiverNotice', { id: 'rcn_doesNotExist' })],
 ];
 
 const connect = (token: string): WebhooksClient => createWebhooksClient(h.webhooks.address, token);

@@ -2,7 +2,7 @@
 // service verifies the member assertion itself (records' Ed25519 signature, expiry), keeps
 // brands apart (another brand's receivers and deliveries are not_found, exactly like missing
 // ones), lets only owners change anything, and logs who did what.
-import { generateKeyPairSync } from 'node:crypto';
+import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import { MEMBER_ASSERTION_METADATA, type MemberClaims } from '@brand/shared/console';
 import { DeliveryStatus } from '@brand/proto/webhooks/v1';
 import { EVENT_TYPES } from '@brand/shared/enums';
@@ -52,6 +52,7 @@ function consoleClient(assertion: string): WebhooksClient {
 }
 
 const PAID = EVENT_TYPES.toProto('payout.paid');
+const hourAgo = (): string => new Date(Date.now() - 3600_000).toISOString();
 const SETTLED = EVENT_TYPES.toProto('campaign.settled');
 
 /** A brand with a receiver its owner added through the console, and one test delivered. */
@@ -69,6 +70,7 @@ async function brandWithReceiver() {
   const { delivery } = await owner.client.call('testReceiver', {
     receiver_id: registered.receiver.id,
     event_type: SETTLED,
+    with_new_secret: false,
   });
   const done = await waitFor(
     async () => {
@@ -149,6 +151,48 @@ describe('an owner through the console', () => {
   });
 });
 
+describe('an owner on day 2 (issue 24)', () => {
+  it('rotates, tests the new secret, switches, recovers and reads health; the activity names them', async () => {
+    const b = await brandWithReceiver();
+    const c = b.owner.client;
+    const rid = { receiver_id: b.receiverId };
+    const rotated = await c.call('rotateSecret', rid);
+    expect(rotated.receiver?.rotation?.created_by).toBe(b.owner.claims.email);
+    b.registered.secrets.push(rotated.new_secret);
+    const { delivery } = await c.call('testReceiver', {
+      ...rid,
+      event_type: PAID,
+      with_new_secret: true,
+    });
+    await waitFor(
+      async () =>
+        (await c.call('getReceiver', rid)).receiver?.rotation?.test_status ===
+        DeliveryStatus.DELIVERY_STATUS_SUCCEEDED,
+      { timeoutMs: 30_000 },
+    );
+    expect(delivery?.signed_with_new_secret).toBe(true);
+    await c.call('switchSecret', { ...rid, at: '' });
+    await expect(
+      c.call('recoverDeliveries', { ...rid, since: hourAgo(), request_id: randomUUID() }),
+    ).resolves.toMatchObject({ requeued: 0, replayed: false });
+    await expect(c.call('getReceiverHealth', rid)).resolves.toMatchObject({
+      windows: [{ window: '1h' }, { window: '24h' }, { window: '7d' }],
+    });
+    const { entries } = await c.call('listActivity', {
+      brand_id: b.brandId,
+      page_size: 4,
+      page_token: '',
+    });
+    expect(entries.map((e) => [e.action, e.actor_email])).toEqual([
+      ['deliveries.recovered', b.owner.claims.email],
+      ['receiver.secret_switched', b.owner.claims.email],
+      ['receiver.tested', b.owner.claims.email],
+      ['receiver.secret_rotation_started', b.owner.claims.email],
+    ]);
+    expect(JSON.stringify(entries)).not.toContain(rotated.new_secret);
+  });
+});
+
 describe('admins and members', () => {
   it.each<Role>(['admin', 'member'])('a %s reads everything and changes nothing', async (role) => {
     const b = await brandWithReceiver();
@@ -165,6 +209,9 @@ describe('admins and members', () => {
     await expect(
       client.call('listActivity', { brand_id: b.brandId, page_size: 0, page_token: '' }),
     ).resolves.toBeDefined();
+    await expect(client.call('getReceiverHealth', rid)).resolves.toMatchObject({
+      windows: [{ window: '1h' }, { window: '24h' }, { window: '7d' }],
+    });
 
     const refused = [
       client.call('addReceiver', {
@@ -177,8 +224,15 @@ describe('admins and members', () => {
       client.call('updateReceiver', { ...rid, label: 'mine', events: [] }),
       client.call('updateReceiver', { ...rid, enabled: false, events: [] }),
       client.call('removeReceiver', rid),
-      client.call('testReceiver', { ...rid, event_type: PAID }),
+      client.call('testReceiver', { ...rid, event_type: PAID, with_new_secret: false }),
       client.call('resendDelivery', { delivery_id: b.delivery.id }),
+      client.call('rotateSecret', rid),
+      client.call('switchSecret', { ...rid, at: '' }),
+      client.call('cancelRotation', rid),
+      client.call('testReceiver', { ...rid, event_type: PAID, with_new_secret: true }),
+      client.call('retryDelivery', { delivery_id: b.delivery.id }),
+      client.call('previewRecovery', { ...rid, since: hourAgo() }),
+      client.call('recoverDeliveries', { ...rid, since: hourAgo(), request_id: randomUUID() }),
     ];
     for (const call of refused) {
       await expect(call).rejects.toMatchObject({ code: 'insufficient_permission' });
@@ -205,12 +259,20 @@ describe("another brand's owner", () => {
       other.call('listReceivers', { brand_id: b.brandId }),
       other.call('updateReceiver', { ...rid, label: 'stolen', events: [] }),
       other.call('removeReceiver', rid),
-      other.call('testReceiver', { ...rid, event_type: PAID }),
+      other.call('testReceiver', { ...rid, event_type: PAID, with_new_secret: false }),
       other.call('listDeliveries', { ...rid, brand_id: '', limit: 10 }),
       other.call('listDeliveries', { receiver_id: '', brand_id: b.brandId, limit: 10 }),
       other.call('getDelivery', { delivery_id: b.delivery.id }),
       other.call('resendDelivery', { delivery_id: b.delivery.id }),
       other.call('listActivity', { brand_id: b.brandId, page_size: 0, page_token: '' }),
+      other.call('rotateSecret', rid),
+      other.call('switchSecret', { ...rid, at: '' }),
+      other.call('cancelRotation', rid),
+      other.call('testReceiver', { ...rid, event_type: PAID, with_new_secret: true }),
+      other.call('retryDelivery', { delivery_id: b.delivery.id }),
+      other.call('previewRecovery', { ...rid, since: hourAgo() }),
+      other.call('recoverDeliveries', { ...rid, since: hourAgo(), request_id: randomUUID() }),
+      other.call('getReceiverHealth', rid),
       other.call('addReceiver', {
         brand_id: b.brandId,
         url: `${b.registered.server.url}/x`,

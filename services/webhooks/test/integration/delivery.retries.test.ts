@@ -157,7 +157,7 @@ describe('failures', () => {
     const [d] = await deliveriesOf(h, r.receiver.id);
     expect(d!.attempts[0]).toMatchObject({ status_code: 0, error_class: 'timeout' });
     expect(d!.attempts[0]!.duration_ms).toBeGreaterThanOrEqual(2_900);
-    expect(d!.last_error).toMatch(/no answer within 3 s/);
+    expect(d!.last_error).toMatch(/timed out after 3 s without an answer/);
     expect(await receiverState(h, brand, r.receiver.id)).toMatchObject({
       last_status: 0,
       failure_count: 1,

@@ -137,3 +137,8 @@ export async function deliveriesOf(h: Harness, receiverId: string): Promise<Deli
     await h.client.call('listDeliveries', { receiver_id: receiverId, brand_id: '', limit: 200 })
   ).deliveries;
 }
+
+/** Enables or disables a receiver as an owner would (disabling fails its pending deliveries). */
+export async function setEnabled(h: Harness, receiverId: string, enabled: boolean): Promise<void> {
+  await h.client.call('updateReceiver', { receiver_id: receiverId, enabled, events: [] });
+}

@@ -120,6 +120,59 @@ export function environmentToJSON(object: Environment): string {
   }
 }
 
+/** KeyOverlap is how long a rolled key keeps working next to its replacement. */
+export enum KeyOverlap {
+  KEY_OVERLAP_UNSPECIFIED = 0,
+  /** KEY_OVERLAP_NONE - The old key expires at once. */
+  KEY_OVERLAP_NONE = 1,
+  KEY_OVERLAP_ONE_HOUR = 2,
+  KEY_OVERLAP_ONE_DAY = 3,
+  KEY_OVERLAP_SEVEN_DAYS = 4,
+  UNRECOGNIZED = -1,
+}
+
+export function keyOverlapFromJSON(object: any): KeyOverlap {
+  switch (object) {
+    case 0:
+    case "KEY_OVERLAP_UNSPECIFIED":
+      return KeyOverlap.KEY_OVERLAP_UNSPECIFIED;
+    case 1:
+    case "KEY_OVERLAP_NONE":
+      return KeyOverlap.KEY_OVERLAP_NONE;
+    case 2:
+    case "KEY_OVERLAP_ONE_HOUR":
+      return KeyOverlap.KEY_OVERLAP_ONE_HOUR;
+    case 3:
+    case "KEY_OVERLAP_ONE_DAY":
+      return KeyOverlap.KEY_OVERLAP_ONE_DAY;
+    case 4:
+    case "KEY_OVERLAP_SEVEN_DAYS":
+      return KeyOverlap.KEY_OVERLAP_SEVEN_DAYS;
+    case -1:
+    case "UNRECOGNIZED":
+    default:
+      return KeyOverlap.UNRECOGNIZED;
+  }
+}
+
+export function keyOverlapToJSON(object: KeyOverlap): string {
+  switch (object) {
+    case KeyOverlap.KEY_OVERLAP_UNSPECIFIED:
+      return "KEY_OVERLAP_UNSPECIFIED";
+    case KeyOverlap.KEY_OVERLAP_NONE:
+      return "KEY_OVERLAP_NONE";
+    case KeyOverlap.KEY_OVERLAP_ONE_HOUR:
+      return "KEY_OVERLAP_ONE_HOUR";
+    case KeyOverlap.KEY_OVERLAP_ONE_DAY:
+      return "KEY_OVERLAP_ONE_DAY";
+    case KeyOverlap.KEY_OVERLAP_SEVEN_DAYS:
+      return "KEY_OVERLAP_SEVEN_DAYS";
+    case KeyOverlap.UNRECOGNIZED:
+    default:
+      return "UNRECOGNIZED";
+  }
+}
+
 /** Role is a brand member's role; only owners create keys. */
 export enum Role {
   ROLE_UNSPECIFIED = 0,
@@ -196,7 +249,18 @@ export interface ApiKey {
   created_at: string;
   created_by: string;
   last_used_at?: string | undefined;
-  revoked_at?: string | undefined;
+  revoked_at?:
+    | string
+    | undefined;
+  /**
+   * From this instant the key is refused with invalid_key, like a revoked key. An expiry only
+   * ever moves earlier; an expired key is never valid again.
+   */
+  expires_at?:
+    | string
+    | undefined;
+  /** The key that replaced this one in a roll ("key_..."); its expiry ends the overlap. */
+  replaced_by?: string | undefined;
 }
 
 /** AuthenticateKeyRequest carries the hash of a presented key. */
@@ -213,6 +277,11 @@ export interface AuthenticateKeyResponse {
   brand_id: string;
   tier: BrandTier;
   permissions: string[];
+  /**
+   * The key's expiry (RFC 3339), if it has one: a gateway that caches the identity refuses
+   * the key from this instant on each request, without asking again.
+   */
+  expires_at?: string | undefined;
 }
 
 /** CreateBrandRequest creates a brand with its owner. */
@@ -275,6 +344,8 @@ export interface CreateKeyRequest {
   actor_email: string;
   /** Opt-in permissions beyond reading records: only "campaigns:prepare" exists. */
   permissions: string[];
+  /** Optional expiry (RFC 3339, in the future, at most 10 years ahead); unset or empty for none. */
+  expires_at?: string | undefined;
 }
 
 /** CreateKeyResponse carries the only copy of the secret. */
@@ -302,6 +373,40 @@ export interface RevokeKeyRequest {
 
 /** RevokeKeyResponse returns the revoked key. */
 export interface RevokeKeyResponse {
+  key: ApiKey | undefined;
+}
+
+/** RollKeyRequest names the key to replace and how long it keeps working. */
+export interface RollKeyRequest {
+  key_id: string;
+  old_key_expires_in: KeyOverlap;
+  /** The brand owner rolling it (the new key's creator); ignored for console callers. */
+  actor_email: string;
+}
+
+/**
+ * RollKeyResponse carries the replacement with the only copy of its secret, and the old key
+ * with its expiry.
+ */
+export interface RollKeyResponse {
+  key: ApiKey | undefined;
+  secret: string;
+  replaced: ApiKey | undefined;
+}
+
+/** SetKeyExpiryRequest sets exactly one of now and expires_at. */
+export interface SetKeyExpiryRequest {
+  key_id: string;
+  /** Expire the key at once. */
+  now: boolean;
+  /** A future instant (RFC 3339), no later than the key's current expiry. */
+  expires_at: string;
+  /** Who changed it, for the record; optional for operators, ignored for console callers. */
+  actor_email: string;
+}
+
+/** SetKeyExpiryResponse returns the key with its expiry. */
+export interface SetKeyExpiryResponse {
   key: ApiKey | undefined;
 }
 
@@ -656,6 +761,8 @@ function createBaseApiKey(): ApiKey {
     created_by: "",
     last_used_at: undefined,
     revoked_at: undefined,
+    expires_at: undefined,
+    replaced_by: undefined,
   };
 }
 
@@ -690,6 +797,12 @@ export const ApiKey: MessageFns<ApiKey> = {
     }
     if (message.revoked_at !== undefined) {
       writer.uint32(82).string(message.revoked_at);
+    }
+    if (message.expires_at !== undefined) {
+      writer.uint32(90).string(message.expires_at);
+    }
+    if (message.replaced_by !== undefined) {
+      writer.uint32(98).string(message.replaced_by);
     }
     return writer;
   },
@@ -787,6 +900,22 @@ export const ApiKey: MessageFns<ApiKey> = {
             message.revoked_at = reader.string();
             continue;
           }
+          case 11: {
+            if (tag !== 90) {
+              break;
+            }
+
+            message.expires_at = reader.string();
+            continue;
+          }
+          case 12: {
+            if (tag !== 98) {
+              break;
+            }
+
+            message.replaced_by = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -833,6 +962,16 @@ export const ApiKey: MessageFns<ApiKey> = {
         : isSet(object.revoked_at)
         ? globalThis.String(object.revoked_at)
         : undefined,
+      expires_at: isSet(object.expiresAt)
+        ? globalThis.String(object.expiresAt)
+        : isSet(object.expires_at)
+        ? globalThis.String(object.expires_at)
+        : undefined,
+      replaced_by: isSet(object.replacedBy)
+        ? globalThis.String(object.replacedBy)
+        : isSet(object.replaced_by)
+        ? globalThis.String(object.replaced_by)
+        : undefined,
     };
   },
 
@@ -868,6 +1007,12 @@ export const ApiKey: MessageFns<ApiKey> = {
     if (message.revoked_at !== undefined) {
       obj.revokedAt = message.revoked_at;
     }
+    if (message.expires_at !== undefined) {
+      obj.expiresAt = message.expires_at;
+    }
+    if (message.replaced_by !== undefined) {
+      obj.replacedBy = message.replaced_by;
+    }
     return obj;
   },
 
@@ -886,6 +1031,8 @@ export const ApiKey: MessageFns<ApiKey> = {
     message.created_by = object.created_by ?? "";
     message.last_used_at = object.last_used_at ?? undefined;
     message.revoked_at = object.revoked_at ?? undefined;
+    message.expires_at = object.expires_at ?? undefined;
+    message.replaced_by = object.replaced_by ?? undefined;
     return message;
   },
 };
@@ -980,7 +1127,7 @@ export const AuthenticateKeyRequest: MessageFns<AuthenticateKeyRequest> = {
 };
 
 function createBaseAuthenticateKeyResponse(): AuthenticateKeyResponse {
-  return { key_id: "", brand_id: "", tier: 0, permissions: [] };
+  return { key_id: "", brand_id: "", tier: 0, permissions: [], expires_at: undefined };
 }
 
 export const AuthenticateKeyResponse: MessageFns<AuthenticateKeyResponse> = {
@@ -996,6 +1143,9 @@ export const AuthenticateKeyResponse: MessageFns<AuthenticateKeyResponse> = {
     }
     for (const v of message.permissions) {
       writer.uint32(34).string(v!);
+    }
+    if (message.expires_at !== undefined) {
+      writer.uint32(42).string(message.expires_at);
     }
     return writer;
   },
@@ -1045,6 +1195,14 @@ export const AuthenticateKeyResponse: MessageFns<AuthenticateKeyResponse> = {
             message.permissions.push(reader.string());
             continue;
           }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.expires_at = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1073,6 +1231,11 @@ export const AuthenticateKeyResponse: MessageFns<AuthenticateKeyResponse> = {
       permissions: globalThis.Array.isArray(object?.permissions)
         ? object.permissions.map((e: any) => globalThis.String(e))
         : [],
+      expires_at: isSet(object.expiresAt)
+        ? globalThis.String(object.expiresAt)
+        : isSet(object.expires_at)
+        ? globalThis.String(object.expires_at)
+        : undefined,
     };
   },
 
@@ -1090,6 +1253,9 @@ export const AuthenticateKeyResponse: MessageFns<AuthenticateKeyResponse> = {
     if (message.permissions?.length) {
       obj.permissions = message.permissions;
     }
+    if (message.expires_at !== undefined) {
+      obj.expiresAt = message.expires_at;
+    }
     return obj;
   },
 
@@ -1102,6 +1268,7 @@ export const AuthenticateKeyResponse: MessageFns<AuthenticateKeyResponse> = {
     message.brand_id = object.brand_id ?? "";
     message.tier = object.tier ?? 0;
     message.permissions = object.permissions?.map((e) => e) || [];
+    message.expires_at = object.expires_at ?? undefined;
     return message;
   },
 };
@@ -1780,7 +1947,7 @@ export const AddMemberResponse: MessageFns<AddMemberResponse> = {
 };
 
 function createBaseCreateKeyRequest(): CreateKeyRequest {
-  return { brand_id: "", name: "", environment: 0, actor_email: "", permissions: [] };
+  return { brand_id: "", name: "", environment: 0, actor_email: "", permissions: [], expires_at: undefined };
 }
 
 export const CreateKeyRequest: MessageFns<CreateKeyRequest> = {
@@ -1799,6 +1966,9 @@ export const CreateKeyRequest: MessageFns<CreateKeyRequest> = {
     }
     for (const v of message.permissions) {
       writer.uint32(42).string(v!);
+    }
+    if (message.expires_at !== undefined) {
+      writer.uint32(50).string(message.expires_at);
     }
     return writer;
   },
@@ -1856,6 +2026,14 @@ export const CreateKeyRequest: MessageFns<CreateKeyRequest> = {
             message.permissions.push(reader.string());
             continue;
           }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.expires_at = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1885,6 +2063,11 @@ export const CreateKeyRequest: MessageFns<CreateKeyRequest> = {
       permissions: globalThis.Array.isArray(object?.permissions)
         ? object.permissions.map((e: any) => globalThis.String(e))
         : [],
+      expires_at: isSet(object.expiresAt)
+        ? globalThis.String(object.expiresAt)
+        : isSet(object.expires_at)
+        ? globalThis.String(object.expires_at)
+        : undefined,
     };
   },
 
@@ -1905,6 +2088,9 @@ export const CreateKeyRequest: MessageFns<CreateKeyRequest> = {
     if (message.permissions?.length) {
       obj.permissions = message.permissions;
     }
+    if (message.expires_at !== undefined) {
+      obj.expiresAt = message.expires_at;
+    }
     return obj;
   },
 
@@ -1918,6 +2104,7 @@ export const CreateKeyRequest: MessageFns<CreateKeyRequest> = {
     message.environment = object.environment ?? 0;
     message.actor_email = object.actor_email ?? "";
     message.permissions = object.permissions?.map((e) => e) || [];
+    message.expires_at = object.expires_at ?? undefined;
     return message;
   },
 };
@@ -2302,6 +2489,418 @@ export const RevokeKeyResponse: MessageFns<RevokeKeyResponse> = {
   },
   fromPartial<I extends Exact<DeepPartial<RevokeKeyResponse>, I>>(object: I): RevokeKeyResponse {
     const message = createBaseRevokeKeyResponse();
+    message.key = (object.key !== undefined && object.key !== null) ? ApiKey.fromPartial(object.key) : undefined;
+    return message;
+  },
+};
+
+function createBaseRollKeyRequest(): RollKeyRequest {
+  return { key_id: "", old_key_expires_in: 0, actor_email: "" };
+}
+
+export const RollKeyRequest: MessageFns<RollKeyRequest> = {
+  encode(message: RollKeyRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.key_id !== "") {
+      writer.uint32(10).string(message.key_id);
+    }
+    if (message.old_key_expires_in !== 0) {
+      writer.uint32(16).int32(message.old_key_expires_in);
+    }
+    if (message.actor_email !== "") {
+      writer.uint32(26).string(message.actor_email);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RollKeyRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRollKeyRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.key_id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.old_key_expires_in = reader.int32() as any;
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.actor_email = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RollKeyRequest {
+    return {
+      key_id: isSet(object.keyId)
+        ? globalThis.String(object.keyId)
+        : isSet(object.key_id)
+        ? globalThis.String(object.key_id)
+        : "",
+      old_key_expires_in: isSet(object.oldKeyExpiresIn)
+        ? keyOverlapFromJSON(object.oldKeyExpiresIn)
+        : isSet(object.old_key_expires_in)
+        ? keyOverlapFromJSON(object.old_key_expires_in)
+        : 0,
+      actor_email: isSet(object.actorEmail)
+        ? globalThis.String(object.actorEmail)
+        : isSet(object.actor_email)
+        ? globalThis.String(object.actor_email)
+        : "",
+    };
+  },
+
+  toJSON(message: RollKeyRequest): unknown {
+    const obj: any = {};
+    if (message.key_id !== "") {
+      obj.keyId = message.key_id;
+    }
+    if (message.old_key_expires_in !== 0) {
+      obj.oldKeyExpiresIn = keyOverlapToJSON(message.old_key_expires_in);
+    }
+    if (message.actor_email !== "") {
+      obj.actorEmail = message.actor_email;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RollKeyRequest>, I>>(base?: I): RollKeyRequest {
+    return RollKeyRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RollKeyRequest>, I>>(object: I): RollKeyRequest {
+    const message = createBaseRollKeyRequest();
+    message.key_id = object.key_id ?? "";
+    message.old_key_expires_in = object.old_key_expires_in ?? 0;
+    message.actor_email = object.actor_email ?? "";
+    return message;
+  },
+};
+
+function createBaseRollKeyResponse(): RollKeyResponse {
+  return { key: undefined, secret: "", replaced: undefined };
+}
+
+export const RollKeyResponse: MessageFns<RollKeyResponse> = {
+  encode(message: RollKeyResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.key !== undefined) {
+      ApiKey.encode(message.key, writer.uint32(10).fork()).join();
+    }
+    if (message.secret !== "") {
+      writer.uint32(18).string(message.secret);
+    }
+    if (message.replaced !== undefined) {
+      ApiKey.encode(message.replaced, writer.uint32(26).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RollKeyResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRollKeyResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.key = ApiKey.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.secret = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.replaced = ApiKey.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RollKeyResponse {
+    return {
+      key: isSet(object.key) ? ApiKey.fromJSON(object.key) : undefined,
+      secret: isSet(object.secret) ? globalThis.String(object.secret) : "",
+      replaced: isSet(object.replaced) ? ApiKey.fromJSON(object.replaced) : undefined,
+    };
+  },
+
+  toJSON(message: RollKeyResponse): unknown {
+    const obj: any = {};
+    if (message.key !== undefined) {
+      obj.key = ApiKey.toJSON(message.key);
+    }
+    if (message.secret !== "") {
+      obj.secret = message.secret;
+    }
+    if (message.replaced !== undefined) {
+      obj.replaced = ApiKey.toJSON(message.replaced);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RollKeyResponse>, I>>(base?: I): RollKeyResponse {
+    return RollKeyResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RollKeyResponse>, I>>(object: I): RollKeyResponse {
+    const message = createBaseRollKeyResponse();
+    message.key = (object.key !== undefined && object.key !== null) ? ApiKey.fromPartial(object.key) : undefined;
+    message.secret = object.secret ?? "";
+    message.replaced = (object.replaced !== undefined && object.replaced !== null)
+      ? ApiKey.fromPartial(object.replaced)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseSetKeyExpiryRequest(): SetKeyExpiryRequest {
+  return { key_id: "", now: false, expires_at: "", actor_email: "" };
+}
+
+export const SetKeyExpiryRequest: MessageFns<SetKeyExpiryRequest> = {
+  encode(message: SetKeyExpiryRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.key_id !== "") {
+      writer.uint32(10).string(message.key_id);
+    }
+    if (message.now !== false) {
+      writer.uint32(16).bool(message.now);
+    }
+    if (message.expires_at !== "") {
+      writer.uint32(26).string(message.expires_at);
+    }
+    if (message.actor_email !== "") {
+      writer.uint32(34).string(message.actor_email);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SetKeyExpiryRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSetKeyExpiryRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.key_id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.now = reader.bool();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.expires_at = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.actor_email = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SetKeyExpiryRequest {
+    return {
+      key_id: isSet(object.keyId)
+        ? globalThis.String(object.keyId)
+        : isSet(object.key_id)
+        ? globalThis.String(object.key_id)
+        : "",
+      now: isSet(object.now) ? globalThis.Boolean(object.now) : false,
+      expires_at: isSet(object.expiresAt)
+        ? globalThis.String(object.expiresAt)
+        : isSet(object.expires_at)
+        ? globalThis.String(object.expires_at)
+        : "",
+      actor_email: isSet(object.actorEmail)
+        ? globalThis.String(object.actorEmail)
+        : isSet(object.actor_email)
+        ? globalThis.String(object.actor_email)
+        : "",
+    };
+  },
+
+  toJSON(message: SetKeyExpiryRequest): unknown {
+    const obj: any = {};
+    if (message.key_id !== "") {
+      obj.keyId = message.key_id;
+    }
+    if (message.now !== false) {
+      obj.now = message.now;
+    }
+    if (message.expires_at !== "") {
+      obj.expiresAt = message.expires_at;
+    }
+    if (message.actor_email !== "") {
+      obj.actorEmail = message.actor_email;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<SetKeyExpiryRequest>, I>>(base?: I): SetKeyExpiryRequest {
+    return SetKeyExpiryRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<SetKeyExpiryRequest>, I>>(object: I): SetKeyExpiryRequest {
+    const message = createBaseSetKeyExpiryRequest();
+    message.key_id = object.key_id ?? "";
+    message.now = object.now ?? false;
+    message.expires_at = object.expires_at ?? "";
+    message.actor_email = object.actor_email ?? "";
+    return message;
+  },
+};
+
+function createBaseSetKeyExpiryResponse(): SetKeyExpiryResponse {
+  return { key: undefined };
+}
+
+export const SetKeyExpiryResponse: MessageFns<SetKeyExpiryResponse> = {
+  encode(message: SetKeyExpiryResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.key !== undefined) {
+      ApiKey.encode(message.key, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SetKeyExpiryResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSetKeyExpiryResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.key = ApiKey.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SetKeyExpiryResponse {
+    return { key: isSet(object.key) ? ApiKey.fromJSON(object.key) : undefined };
+  },
+
+  toJSON(message: SetKeyExpiryResponse): unknown {
+    const obj: any = {};
+    if (message.key !== undefined) {
+      obj.key = ApiKey.toJSON(message.key);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<SetKeyExpiryResponse>, I>>(base?: I): SetKeyExpiryResponse {
+    return SetKeyExpiryResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<SetKeyExpiryResponse>, I>>(object: I): SetKeyExpiryResponse {
+    const message = createBaseSetKeyExpiryResponse();
     message.key = (object.key !== undefined && object.key !== null) ? ApiKey.fromPartial(object.key) : undefined;
     return message;
   },
@@ -3149,7 +3748,8 @@ export type AccessServiceService = typeof AccessServiceService;
 export const AccessServiceService = {
   /**
    * AuthenticateKey resolves the SHA-256 hash of a presented key to its brand.
-   * UNAUTHENTICATED (invalid_key) when the key is unknown, revoked or of another environment.
+   * UNAUTHENTICATED (invalid_key) when the key is unknown, revoked, expired or of another
+   * environment.
    * The raw key never leaves the gateway.
    */
   authenticateKey: {
@@ -3241,6 +3841,40 @@ export const AccessServiceService = {
     responseSerialize: (value: RevokeKeyResponse): Buffer => Buffer.from(RevokeKeyResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): RevokeKeyResponse => RevokeKeyResponse.decode(value),
   },
+  /**
+   * RollKey replaces a key (SPEC 5.5 done for the owner): in one transaction it creates a key
+   * with the same name, environment and permissions, returns its secret exactly once, and
+   * gives the old key an expiry (now, 1 h, 24 h or 7 days; an earlier expiry it already had
+   * stays). Every gateway refuses the old key from that instant. FAILED_PRECONDITION
+   * key_inactive for a revoked or expired key, precondition_failed for a key already rolled
+   * or a brand that can no longer have keys. Console (owners); operators name an owner in
+   * actor_email, recorded as the new key's creator.
+   */
+  rollKey: {
+    path: "/brand.access.v1.AccessService/RollKey" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: RollKeyRequest): Buffer => Buffer.from(RollKeyRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): RollKeyRequest => RollKeyRequest.decode(value),
+    responseSerialize: (value: RollKeyResponse): Buffer => Buffer.from(RollKeyResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): RollKeyResponse => RollKeyResponse.decode(value),
+  },
+  /**
+   * SetKeyExpiry gives a key an expiry or brings its expiry forward ("expire now" ends a
+   * roll's overlap early). An expiry only ever moves earlier: a later one is
+   * precondition_failed; a revoked or expired key is key_inactive. Gateways are told to
+   * forget the key at once, and check the new expiry on each request. Console (owners).
+   */
+  setKeyExpiry: {
+    path: "/brand.access.v1.AccessService/SetKeyExpiry" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: SetKeyExpiryRequest): Buffer => Buffer.from(SetKeyExpiryRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): SetKeyExpiryRequest => SetKeyExpiryRequest.decode(value),
+    responseSerialize: (value: SetKeyExpiryResponse): Buffer =>
+      Buffer.from(SetKeyExpiryResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): SetKeyExpiryResponse => SetKeyExpiryResponse.decode(value),
+  },
   /** ListMembers lists a brand's current members, oldest first. Console (owners). */
   listMembers: {
     path: "/brand.access.v1.AccessService/ListMembers" as const,
@@ -3314,7 +3948,8 @@ export const AccessServiceService = {
 export interface AccessServiceServer extends UntypedServiceImplementation {
   /**
    * AuthenticateKey resolves the SHA-256 hash of a presented key to its brand.
-   * UNAUTHENTICATED (invalid_key) when the key is unknown, revoked or of another environment.
+   * UNAUTHENTICATED (invalid_key) when the key is unknown, revoked, expired or of another
+   * environment.
    * The raw key never leaves the gateway.
    */
   authenticateKey: handleUnaryCall<AuthenticateKeyRequest, AuthenticateKeyResponse>;
@@ -3340,6 +3975,23 @@ export interface AccessServiceServer extends UntypedServiceImplementation {
    * Console (owners).
    */
   revokeKey: handleUnaryCall<RevokeKeyRequest, RevokeKeyResponse>;
+  /**
+   * RollKey replaces a key (SPEC 5.5 done for the owner): in one transaction it creates a key
+   * with the same name, environment and permissions, returns its secret exactly once, and
+   * gives the old key an expiry (now, 1 h, 24 h or 7 days; an earlier expiry it already had
+   * stays). Every gateway refuses the old key from that instant. FAILED_PRECONDITION
+   * key_inactive for a revoked or expired key, precondition_failed for a key already rolled
+   * or a brand that can no longer have keys. Console (owners); operators name an owner in
+   * actor_email, recorded as the new key's creator.
+   */
+  rollKey: handleUnaryCall<RollKeyRequest, RollKeyResponse>;
+  /**
+   * SetKeyExpiry gives a key an expiry or brings its expiry forward ("expire now" ends a
+   * roll's overlap early). An expiry only ever moves earlier: a later one is
+   * precondition_failed; a revoked or expired key is key_inactive. Gateways are told to
+   * forget the key at once, and check the new expiry on each request. Console (owners).
+   */
+  setKeyExpiry: handleUnaryCall<SetKeyExpiryRequest, SetKeyExpiryResponse>;
   /** ListMembers lists a brand's current members, oldest first. Console (owners). */
   listMembers: handleUnaryCall<ListMembersRequest, ListMembersResponse>;
   /**
@@ -3368,7 +4020,8 @@ export interface AccessServiceServer extends UntypedServiceImplementation {
 export interface AccessServiceClient extends Client {
   /**
    * AuthenticateKey resolves the SHA-256 hash of a presented key to its brand.
-   * UNAUTHENTICATED (invalid_key) when the key is unknown, revoked or of another environment.
+   * UNAUTHENTICATED (invalid_key) when the key is unknown, revoked, expired or of another
+   * environment.
    * The raw key never leaves the gateway.
    */
   authenticateKey(
@@ -3505,6 +4158,51 @@ export interface AccessServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: RevokeKeyResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * RollKey replaces a key (SPEC 5.5 done for the owner): in one transaction it creates a key
+   * with the same name, environment and permissions, returns its secret exactly once, and
+   * gives the old key an expiry (now, 1 h, 24 h or 7 days; an earlier expiry it already had
+   * stays). Every gateway refuses the old key from that instant. FAILED_PRECONDITION
+   * key_inactive for a revoked or expired key, precondition_failed for a key already rolled
+   * or a brand that can no longer have keys. Console (owners); operators name an owner in
+   * actor_email, recorded as the new key's creator.
+   */
+  rollKey(
+    request: RollKeyRequest,
+    callback: (error: ServiceError | null, response: RollKeyResponse) => void,
+  ): ClientUnaryCall;
+  rollKey(
+    request: RollKeyRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: RollKeyResponse) => void,
+  ): ClientUnaryCall;
+  rollKey(
+    request: RollKeyRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: RollKeyResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * SetKeyExpiry gives a key an expiry or brings its expiry forward ("expire now" ends a
+   * roll's overlap early). An expiry only ever moves earlier: a later one is
+   * precondition_failed; a revoked or expired key is key_inactive. Gateways are told to
+   * forget the key at once, and check the new expiry on each request. Console (owners).
+   */
+  setKeyExpiry(
+    request: SetKeyExpiryRequest,
+    callback: (error: ServiceError | null, response: SetKeyExpiryResponse) => void,
+  ): ClientUnaryCall;
+  setKeyExpiry(
+    request: SetKeyExpiryRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: SetKeyExpiryResponse) => void,
+  ): ClientUnaryCall;
+  setKeyExpiry(
+    request: SetKeyExpiryRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: SetKeyExpiryResponse) => void,
   ): ClientUnaryCall;
   /** ListMembers lists a brand's current members, oldest first. Console (owners). */
   listMembers(

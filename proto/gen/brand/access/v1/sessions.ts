@@ -40,15 +40,41 @@ export interface RequestSignInLinkRequest {
   client_key: string;
 }
 
-/** RequestSignInLinkResponse carries the token to mail, or nothing. */
+/** RequestSignInLinkResponse is empty: the same answer for every accepted request. */
 export interface RequestSignInLinkResponse {
+}
+
+/** ClaimSignInMailsRequest asks for at most max_mails mails (1..100). */
+export interface ClaimSignInMailsRequest {
+  max_mails: number;
+}
+
+/** SignInMail is one mail to send: a new sign-in link for one address. */
+export interface SignInMail {
+  /** Confirms this mail with CompleteSignInMails. */
+  claim_id: string;
+  email: string;
   /**
-   * The raw link token (43 characters base64url); empty when the address is not a member
-   * of an eligible brand. Never shown to the requester: the console mails it.
+   * The raw link token (43 characters base64url), stored only as its hash. It goes into the
+   * mail and nowhere else.
    */
   token: string;
-  /** When the token expires (RFC 3339); empty with an empty token. */
+  /** When the link expires (RFC 3339). */
   expires_at: string;
+}
+
+/** ClaimSignInMailsResponse lists the mails to send now; often none. */
+export interface ClaimSignInMailsResponse {
+  mails: SignInMail[];
+}
+
+/** CompleteSignInMailsRequest names the claims whose mails were sent. */
+export interface CompleteSignInMailsRequest {
+  claim_ids: string[];
+}
+
+/** CompleteSignInMailsResponse is empty. */
+export interface CompleteSignInMailsResponse {
 }
 
 /** RedeemSignInLinkRequest spends a link token. */
@@ -118,6 +144,18 @@ export interface SignOutEverywhereRequest {
 /** SignOutEverywhereResponse says how many sessions ended. */
 export interface SignOutEverywhereResponse {
   sessions_ended: number;
+}
+
+/** ListOwnerEmailsRequest names the brand. */
+export interface ListOwnerEmailsRequest {
+  brand_id: string;
+}
+
+/** ListOwnerEmailsResponse holds the brand's name and its owners' addresses, oldest owner first. */
+export interface ListOwnerEmailsResponse {
+  emails: string[];
+  /** Empty for an unknown brand. */
+  brand_name: string;
 }
 
 function createBaseBrandMembership(): BrandMembership {
@@ -297,17 +335,11 @@ export const RequestSignInLinkRequest: MessageFns<RequestSignInLinkRequest> = {
 };
 
 function createBaseRequestSignInLinkResponse(): RequestSignInLinkResponse {
-  return { token: "", expires_at: "" };
+  return {};
 }
 
 export const RequestSignInLinkResponse: MessageFns<RequestSignInLinkResponse> = {
-  encode(message: RequestSignInLinkResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.token !== "") {
-      writer.uint32(10).string(message.token);
-    }
-    if (message.expires_at !== "") {
-      writer.uint32(18).string(message.expires_at);
-    }
+  encode(_: RequestSignInLinkResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     return writer;
   },
 
@@ -324,16 +356,169 @@ export const RequestSignInLinkResponse: MessageFns<RequestSignInLinkResponse> = 
       while (reader.pos < end) {
         const tag = reader.uint32();
         switch (tag >>> 3) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(_: any): RequestSignInLinkResponse {
+    return {};
+  },
+
+  toJSON(_: RequestSignInLinkResponse): unknown {
+    const obj: any = {};
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RequestSignInLinkResponse>, I>>(base?: I): RequestSignInLinkResponse {
+    return RequestSignInLinkResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RequestSignInLinkResponse>, I>>(_: I): RequestSignInLinkResponse {
+    const message = createBaseRequestSignInLinkResponse();
+    return message;
+  },
+};
+
+function createBaseClaimSignInMailsRequest(): ClaimSignInMailsRequest {
+  return { max_mails: 0 };
+}
+
+export const ClaimSignInMailsRequest: MessageFns<ClaimSignInMailsRequest> = {
+  encode(message: ClaimSignInMailsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.max_mails !== 0) {
+      writer.uint32(8).int32(message.max_mails);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ClaimSignInMailsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseClaimSignInMailsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.max_mails = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ClaimSignInMailsRequest {
+    return {
+      max_mails: isSet(object.maxMails)
+        ? globalThis.Number(object.maxMails)
+        : isSet(object.max_mails)
+        ? globalThis.Number(object.max_mails)
+        : 0,
+    };
+  },
+
+  toJSON(message: ClaimSignInMailsRequest): unknown {
+    const obj: any = {};
+    if (message.max_mails !== 0) {
+      obj.maxMails = Math.round(message.max_mails);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ClaimSignInMailsRequest>, I>>(base?: I): ClaimSignInMailsRequest {
+    return ClaimSignInMailsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ClaimSignInMailsRequest>, I>>(object: I): ClaimSignInMailsRequest {
+    const message = createBaseClaimSignInMailsRequest();
+    message.max_mails = object.max_mails ?? 0;
+    return message;
+  },
+};
+
+function createBaseSignInMail(): SignInMail {
+  return { claim_id: "", email: "", token: "", expires_at: "" };
+}
+
+export const SignInMail: MessageFns<SignInMail> = {
+  encode(message: SignInMail, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.claim_id !== "") {
+      writer.uint32(10).string(message.claim_id);
+    }
+    if (message.email !== "") {
+      writer.uint32(18).string(message.email);
+    }
+    if (message.token !== "") {
+      writer.uint32(26).string(message.token);
+    }
+    if (message.expires_at !== "") {
+      writer.uint32(34).string(message.expires_at);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SignInMail {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSignInMail();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
           case 1: {
             if (tag !== 10) {
+              break;
+            }
+
+            message.claim_id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.email = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
               break;
             }
 
             message.token = reader.string();
             continue;
           }
-          case 2: {
-            if (tag !== 18) {
+          case 4: {
+            if (tag !== 34) {
               break;
             }
 
@@ -352,8 +537,14 @@ export const RequestSignInLinkResponse: MessageFns<RequestSignInLinkResponse> = 
     }
   },
 
-  fromJSON(object: any): RequestSignInLinkResponse {
+  fromJSON(object: any): SignInMail {
     return {
+      claim_id: isSet(object.claimId)
+        ? globalThis.String(object.claimId)
+        : isSet(object.claim_id)
+        ? globalThis.String(object.claim_id)
+        : "",
+      email: isSet(object.email) ? globalThis.String(object.email) : "",
       token: isSet(object.token) ? globalThis.String(object.token) : "",
       expires_at: isSet(object.expiresAt)
         ? globalThis.String(object.expiresAt)
@@ -363,8 +554,14 @@ export const RequestSignInLinkResponse: MessageFns<RequestSignInLinkResponse> = 
     };
   },
 
-  toJSON(message: RequestSignInLinkResponse): unknown {
+  toJSON(message: SignInMail): unknown {
     const obj: any = {};
+    if (message.claim_id !== "") {
+      obj.claimId = message.claim_id;
+    }
+    if (message.email !== "") {
+      obj.email = message.email;
+    }
     if (message.token !== "") {
       obj.token = message.token;
     }
@@ -374,13 +571,209 @@ export const RequestSignInLinkResponse: MessageFns<RequestSignInLinkResponse> = 
     return obj;
   },
 
-  create<I extends Exact<DeepPartial<RequestSignInLinkResponse>, I>>(base?: I): RequestSignInLinkResponse {
-    return RequestSignInLinkResponse.fromPartial(base ?? ({} as any));
+  create<I extends Exact<DeepPartial<SignInMail>, I>>(base?: I): SignInMail {
+    return SignInMail.fromPartial(base ?? ({} as any));
   },
-  fromPartial<I extends Exact<DeepPartial<RequestSignInLinkResponse>, I>>(object: I): RequestSignInLinkResponse {
-    const message = createBaseRequestSignInLinkResponse();
+  fromPartial<I extends Exact<DeepPartial<SignInMail>, I>>(object: I): SignInMail {
+    const message = createBaseSignInMail();
+    message.claim_id = object.claim_id ?? "";
+    message.email = object.email ?? "";
     message.token = object.token ?? "";
     message.expires_at = object.expires_at ?? "";
+    return message;
+  },
+};
+
+function createBaseClaimSignInMailsResponse(): ClaimSignInMailsResponse {
+  return { mails: [] };
+}
+
+export const ClaimSignInMailsResponse: MessageFns<ClaimSignInMailsResponse> = {
+  encode(message: ClaimSignInMailsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.mails) {
+      SignInMail.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ClaimSignInMailsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseClaimSignInMailsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.mails.push(SignInMail.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ClaimSignInMailsResponse {
+    return {
+      mails: globalThis.Array.isArray(object?.mails) ? object.mails.map((e: any) => SignInMail.fromJSON(e)) : [],
+    };
+  },
+
+  toJSON(message: ClaimSignInMailsResponse): unknown {
+    const obj: any = {};
+    if (message.mails?.length) {
+      obj.mails = message.mails.map((e) => SignInMail.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ClaimSignInMailsResponse>, I>>(base?: I): ClaimSignInMailsResponse {
+    return ClaimSignInMailsResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ClaimSignInMailsResponse>, I>>(object: I): ClaimSignInMailsResponse {
+    const message = createBaseClaimSignInMailsResponse();
+    message.mails = object.mails?.map((e) => SignInMail.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseCompleteSignInMailsRequest(): CompleteSignInMailsRequest {
+  return { claim_ids: [] };
+}
+
+export const CompleteSignInMailsRequest: MessageFns<CompleteSignInMailsRequest> = {
+  encode(message: CompleteSignInMailsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.claim_ids) {
+      writer.uint32(10).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CompleteSignInMailsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCompleteSignInMailsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.claim_ids.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CompleteSignInMailsRequest {
+    return {
+      claim_ids: globalThis.Array.isArray(object?.claimIds)
+        ? object.claimIds.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.claim_ids)
+        ? object.claim_ids.map((e: any) => globalThis.String(e))
+        : [],
+    };
+  },
+
+  toJSON(message: CompleteSignInMailsRequest): unknown {
+    const obj: any = {};
+    if (message.claim_ids?.length) {
+      obj.claimIds = message.claim_ids;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CompleteSignInMailsRequest>, I>>(base?: I): CompleteSignInMailsRequest {
+    return CompleteSignInMailsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CompleteSignInMailsRequest>, I>>(object: I): CompleteSignInMailsRequest {
+    const message = createBaseCompleteSignInMailsRequest();
+    message.claim_ids = object.claim_ids?.map((e) => e) || [];
+    return message;
+  },
+};
+
+function createBaseCompleteSignInMailsResponse(): CompleteSignInMailsResponse {
+  return {};
+}
+
+export const CompleteSignInMailsResponse: MessageFns<CompleteSignInMailsResponse> = {
+  encode(_: CompleteSignInMailsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CompleteSignInMailsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCompleteSignInMailsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(_: any): CompleteSignInMailsResponse {
+    return {};
+  },
+
+  toJSON(_: CompleteSignInMailsResponse): unknown {
+    const obj: any = {};
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CompleteSignInMailsResponse>, I>>(base?: I): CompleteSignInMailsResponse {
+    return CompleteSignInMailsResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CompleteSignInMailsResponse>, I>>(_: I): CompleteSignInMailsResponse {
+    const message = createBaseCompleteSignInMailsResponse();
     return message;
   },
 };
@@ -1175,9 +1568,172 @@ export const SignOutEverywhereResponse: MessageFns<SignOutEverywhereResponse> = 
   },
 };
 
+function createBaseListOwnerEmailsRequest(): ListOwnerEmailsRequest {
+  return { brand_id: "" };
+}
+
+export const ListOwnerEmailsRequest: MessageFns<ListOwnerEmailsRequest> = {
+  encode(message: ListOwnerEmailsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.brand_id !== "") {
+      writer.uint32(10).string(message.brand_id);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListOwnerEmailsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListOwnerEmailsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.brand_id = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListOwnerEmailsRequest {
+    return {
+      brand_id: isSet(object.brandId)
+        ? globalThis.String(object.brandId)
+        : isSet(object.brand_id)
+        ? globalThis.String(object.brand_id)
+        : "",
+    };
+  },
+
+  toJSON(message: ListOwnerEmailsRequest): unknown {
+    const obj: any = {};
+    if (message.brand_id !== "") {
+      obj.brandId = message.brand_id;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListOwnerEmailsRequest>, I>>(base?: I): ListOwnerEmailsRequest {
+    return ListOwnerEmailsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListOwnerEmailsRequest>, I>>(object: I): ListOwnerEmailsRequest {
+    const message = createBaseListOwnerEmailsRequest();
+    message.brand_id = object.brand_id ?? "";
+    return message;
+  },
+};
+
+function createBaseListOwnerEmailsResponse(): ListOwnerEmailsResponse {
+  return { emails: [], brand_name: "" };
+}
+
+export const ListOwnerEmailsResponse: MessageFns<ListOwnerEmailsResponse> = {
+  encode(message: ListOwnerEmailsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.emails) {
+      writer.uint32(10).string(v!);
+    }
+    if (message.brand_name !== "") {
+      writer.uint32(18).string(message.brand_name);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListOwnerEmailsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListOwnerEmailsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.emails.push(reader.string());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.brand_name = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListOwnerEmailsResponse {
+    return {
+      emails: globalThis.Array.isArray(object?.emails) ? object.emails.map((e: any) => globalThis.String(e)) : [],
+      brand_name: isSet(object.brandName)
+        ? globalThis.String(object.brandName)
+        : isSet(object.brand_name)
+        ? globalThis.String(object.brand_name)
+        : "",
+    };
+  },
+
+  toJSON(message: ListOwnerEmailsResponse): unknown {
+    const obj: any = {};
+    if (message.emails?.length) {
+      obj.emails = message.emails;
+    }
+    if (message.brand_name !== "") {
+      obj.brandName = message.brand_name;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListOwnerEmailsResponse>, I>>(base?: I): ListOwnerEmailsResponse {
+    return ListOwnerEmailsResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListOwnerEmailsResponse>, I>>(object: I): ListOwnerEmailsResponse {
+    const message = createBaseListOwnerEmailsResponse();
+    message.emails = object.emails?.map((e) => e) || [];
+    message.brand_name = object.brand_name ?? "";
+    return message;
+  },
+};
+
 /**
  * ConsoleSessionService signs brand members in to the console (the Developers area) without
- * passwords, and keeps their sessions. It runs in the records process, which owns members.
+ * passwords, keeps their sessions, and tells the console whom to mail about a brand. It runs
+ * in the records process, which owns members.
  *
  * Only the console calls it: every RPC requires the console's credential (CONSOLE_TOKEN) in
  * the "x-internal-token" metadata. Sign-in link and session tokens are random 32 bytes
@@ -1190,11 +1746,13 @@ export const SignOutEverywhereResponse: MessageFns<SignOutEverywhereResponse> = 
 export type ConsoleSessionServiceService = typeof ConsoleSessionServiceService;
 export const ConsoleSessionServiceService = {
   /**
-   * RequestSignInLink mints a one-time sign-in link token for an address, single use, valid
-   * 15 minutes. The token is returned only when the address is a member of at least one
-   * eligible brand (Plus or above, verified); otherwise the answer is empty and the console
-   * shows the same page either way. RESOURCE_EXHAUSTED rate_limited (with retry-after
-   * seconds) beyond 5 requests per address or 20 per client_key in 15 minutes.
+   * RequestSignInLink accepts a request for a sign-in link and answers at once, doing the same
+   * work whether or not the address is a member: the rate limit, then storing the request. It
+   * mints nothing: ClaimSignInMails turns accepted requests of members into links later, off
+   * the answer's path, so the answer's timing cannot tell a member from a stranger.
+   * RESOURCE_EXHAUSTED rate_limited (with retry-after seconds) beyond 5 requests for one
+   * address from one client_key, or 20 from one client_key, in 15 minutes. No limit refuses
+   * an address for every client: mails to one address are spaced instead (ClaimSignInMails).
    */
   requestSignInLink: {
     path: "/brand.access.v1.ConsoleSessionService/RequestSignInLink" as const,
@@ -1206,6 +1764,40 @@ export const ConsoleSessionServiceService = {
     responseSerialize: (value: RequestSignInLinkResponse): Buffer =>
       Buffer.from(RequestSignInLinkResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): RequestSignInLinkResponse => RequestSignInLinkResponse.decode(value),
+  },
+  /**
+   * ClaimSignInMails hands the console the sign-in mails to send now: for each address with
+   * accepted requests and no link minted in the last minute (SIGN_IN_MAIL_SPACING_MS), one new
+   * link (single use, 15 minutes), which ends the address's earlier unused links. Requests for
+   * addresses that are not members of an eligible brand are dropped here, unmailed. A claim
+   * is leased (SIGN_IN_MAIL_LEASE_MS): unless CompleteSignInMails confirms it first, its
+   * requests are claimed again with a new link, so a console that dies mid-send loses nothing.
+   */
+  claimSignInMails: {
+    path: "/brand.access.v1.ConsoleSessionService/ClaimSignInMails" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ClaimSignInMailsRequest): Buffer =>
+      Buffer.from(ClaimSignInMailsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ClaimSignInMailsRequest => ClaimSignInMailsRequest.decode(value),
+    responseSerialize: (value: ClaimSignInMailsResponse): Buffer =>
+      Buffer.from(ClaimSignInMailsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ClaimSignInMailsResponse => ClaimSignInMailsResponse.decode(value),
+  },
+  /**
+   * CompleteSignInMails confirms that claimed mails were handed to the mail server (or were
+   * refused by it for good); their requests are forgotten. Unknown claim ids are ignored.
+   */
+  completeSignInMails: {
+    path: "/brand.access.v1.ConsoleSessionService/CompleteSignInMails" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: CompleteSignInMailsRequest): Buffer =>
+      Buffer.from(CompleteSignInMailsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): CompleteSignInMailsRequest => CompleteSignInMailsRequest.decode(value),
+    responseSerialize: (value: CompleteSignInMailsResponse): Buffer =>
+      Buffer.from(CompleteSignInMailsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): CompleteSignInMailsResponse => CompleteSignInMailsResponse.decode(value),
   },
   /**
    * RedeemSignInLink spends a link token and opens a session. UNAUTHENTICATED
@@ -1252,7 +1844,8 @@ export const ConsoleSessionServiceService = {
     responseDeserialize: (value: Buffer): SignOutResponse => SignOutResponse.decode(value),
   },
   /**
-   * SignOutEverywhere ends every session of the session's address, this one included.
+   * SignOutEverywhere ends every session of the session's address, this one included, and
+   * every sign-in link of the address not used yet (and requests for one not yet mailed).
    * UNAUTHENTICATED invalid_session when the presented session is not valid.
    */
   signOutEverywhere: {
@@ -1266,17 +1859,51 @@ export const ConsoleSessionServiceService = {
       Buffer.from(SignOutEverywhereResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): SignOutEverywhereResponse => SignOutEverywhereResponse.decode(value),
   },
+  /**
+   * ListOwnerEmails returns the brand's name and the addresses of its current owners, for mail
+   * no member is signed in to ask for (the console mails them when the webhooks service
+   * disables a receiver). The console's credential alone; an unknown brand answers no name
+   * and no addresses.
+   * INVALID_ARGUMENT validation_failed for a malformed brand id.
+   */
+  listOwnerEmails: {
+    path: "/brand.access.v1.ConsoleSessionService/ListOwnerEmails" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListOwnerEmailsRequest): Buffer =>
+      Buffer.from(ListOwnerEmailsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListOwnerEmailsRequest => ListOwnerEmailsRequest.decode(value),
+    responseSerialize: (value: ListOwnerEmailsResponse): Buffer =>
+      Buffer.from(ListOwnerEmailsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListOwnerEmailsResponse => ListOwnerEmailsResponse.decode(value),
+  },
 } as const;
 
 export interface ConsoleSessionServiceServer extends UntypedServiceImplementation {
   /**
-   * RequestSignInLink mints a one-time sign-in link token for an address, single use, valid
-   * 15 minutes. The token is returned only when the address is a member of at least one
-   * eligible brand (Plus or above, verified); otherwise the answer is empty and the console
-   * shows the same page either way. RESOURCE_EXHAUSTED rate_limited (with retry-after
-   * seconds) beyond 5 requests per address or 20 per client_key in 15 minutes.
+   * RequestSignInLink accepts a request for a sign-in link and answers at once, doing the same
+   * work whether or not the address is a member: the rate limit, then storing the request. It
+   * mints nothing: ClaimSignInMails turns accepted requests of members into links later, off
+   * the answer's path, so the answer's timing cannot tell a member from a stranger.
+   * RESOURCE_EXHAUSTED rate_limited (with retry-after seconds) beyond 5 requests for one
+   * address from one client_key, or 20 from one client_key, in 15 minutes. No limit refuses
+   * an address for every client: mails to one address are spaced instead (ClaimSignInMails).
    */
   requestSignInLink: handleUnaryCall<RequestSignInLinkRequest, RequestSignInLinkResponse>;
+  /**
+   * ClaimSignInMails hands the console the sign-in mails to send now: for each address with
+   * accepted requests and no link minted in the last minute (SIGN_IN_MAIL_SPACING_MS), one new
+   * link (single use, 15 minutes), which ends the address's earlier unused links. Requests for
+   * addresses that are not members of an eligible brand are dropped here, unmailed. A claim
+   * is leased (SIGN_IN_MAIL_LEASE_MS): unless CompleteSignInMails confirms it first, its
+   * requests are claimed again with a new link, so a console that dies mid-send loses nothing.
+   */
+  claimSignInMails: handleUnaryCall<ClaimSignInMailsRequest, ClaimSignInMailsResponse>;
+  /**
+   * CompleteSignInMails confirms that claimed mails were handed to the mail server (or were
+   * refused by it for good); their requests are forgotten. Unknown claim ids are ignored.
+   */
+  completeSignInMails: handleUnaryCall<CompleteSignInMailsRequest, CompleteSignInMailsResponse>;
   /**
    * RedeemSignInLink spends a link token and opens a session. UNAUTHENTICATED
    * invalid_sign_in_link when the token is unknown, used or expired (one message for all).
@@ -1294,19 +1921,30 @@ export interface ConsoleSessionServiceServer extends UntypedServiceImplementatio
   /** SignOut ends one session. Ending an unknown or ended session succeeds (idempotent). */
   signOut: handleUnaryCall<SignOutRequest, SignOutResponse>;
   /**
-   * SignOutEverywhere ends every session of the session's address, this one included.
+   * SignOutEverywhere ends every session of the session's address, this one included, and
+   * every sign-in link of the address not used yet (and requests for one not yet mailed).
    * UNAUTHENTICATED invalid_session when the presented session is not valid.
    */
   signOutEverywhere: handleUnaryCall<SignOutEverywhereRequest, SignOutEverywhereResponse>;
+  /**
+   * ListOwnerEmails returns the brand's name and the addresses of its current owners, for mail
+   * no member is signed in to ask for (the console mails them when the webhooks service
+   * disables a receiver). The console's credential alone; an unknown brand answers no name
+   * and no addresses.
+   * INVALID_ARGUMENT validation_failed for a malformed brand id.
+   */
+  listOwnerEmails: handleUnaryCall<ListOwnerEmailsRequest, ListOwnerEmailsResponse>;
 }
 
 export interface ConsoleSessionServiceClient extends Client {
   /**
-   * RequestSignInLink mints a one-time sign-in link token for an address, single use, valid
-   * 15 minutes. The token is returned only when the address is a member of at least one
-   * eligible brand (Plus or above, verified); otherwise the answer is empty and the console
-   * shows the same page either way. RESOURCE_EXHAUSTED rate_limited (with retry-after
-   * seconds) beyond 5 requests per address or 20 per client_key in 15 minutes.
+   * RequestSignInLink accepts a request for a sign-in link and answers at once, doing the same
+   * work whether or not the address is a member: the rate limit, then storing the request. It
+   * mints nothing: ClaimSignInMails turns accepted requests of members into links later, off
+   * the answer's path, so the answer's timing cannot tell a member from a stranger.
+   * RESOURCE_EXHAUSTED rate_limited (with retry-after seconds) beyond 5 requests for one
+   * address from one client_key, or 20 from one client_key, in 15 minutes. No limit refuses
+   * an address for every client: mails to one address are spaced instead (ClaimSignInMails).
    */
   requestSignInLink(
     request: RequestSignInLinkRequest,
@@ -1322,6 +1960,48 @@ export interface ConsoleSessionServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: RequestSignInLinkResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * ClaimSignInMails hands the console the sign-in mails to send now: for each address with
+   * accepted requests and no link minted in the last minute (SIGN_IN_MAIL_SPACING_MS), one new
+   * link (single use, 15 minutes), which ends the address's earlier unused links. Requests for
+   * addresses that are not members of an eligible brand are dropped here, unmailed. A claim
+   * is leased (SIGN_IN_MAIL_LEASE_MS): unless CompleteSignInMails confirms it first, its
+   * requests are claimed again with a new link, so a console that dies mid-send loses nothing.
+   */
+  claimSignInMails(
+    request: ClaimSignInMailsRequest,
+    callback: (error: ServiceError | null, response: ClaimSignInMailsResponse) => void,
+  ): ClientUnaryCall;
+  claimSignInMails(
+    request: ClaimSignInMailsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ClaimSignInMailsResponse) => void,
+  ): ClientUnaryCall;
+  claimSignInMails(
+    request: ClaimSignInMailsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ClaimSignInMailsResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * CompleteSignInMails confirms that claimed mails were handed to the mail server (or were
+   * refused by it for good); their requests are forgotten. Unknown claim ids are ignored.
+   */
+  completeSignInMails(
+    request: CompleteSignInMailsRequest,
+    callback: (error: ServiceError | null, response: CompleteSignInMailsResponse) => void,
+  ): ClientUnaryCall;
+  completeSignInMails(
+    request: CompleteSignInMailsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: CompleteSignInMailsResponse) => void,
+  ): ClientUnaryCall;
+  completeSignInMails(
+    request: CompleteSignInMailsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: CompleteSignInMailsResponse) => void,
   ): ClientUnaryCall;
   /**
    * RedeemSignInLink spends a link token and opens a session. UNAUTHENTICATED
@@ -1382,7 +2062,8 @@ export interface ConsoleSessionServiceClient extends Client {
     callback: (error: ServiceError | null, response: SignOutResponse) => void,
   ): ClientUnaryCall;
   /**
-   * SignOutEverywhere ends every session of the session's address, this one included.
+   * SignOutEverywhere ends every session of the session's address, this one included, and
+   * every sign-in link of the address not used yet (and requests for one not yet mailed).
    * UNAUTHENTICATED invalid_session when the presented session is not valid.
    */
   signOutEverywhere(
@@ -1399,6 +2080,28 @@ export interface ConsoleSessionServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: SignOutEverywhereResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * ListOwnerEmails returns the brand's name and the addresses of its current owners, for mail
+   * no member is signed in to ask for (the console mails them when the webhooks service
+   * disables a receiver). The console's credential alone; an unknown brand answers no name
+   * and no addresses.
+   * INVALID_ARGUMENT validation_failed for a malformed brand id.
+   */
+  listOwnerEmails(
+    request: ListOwnerEmailsRequest,
+    callback: (error: ServiceError | null, response: ListOwnerEmailsResponse) => void,
+  ): ClientUnaryCall;
+  listOwnerEmails(
+    request: ListOwnerEmailsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListOwnerEmailsResponse) => void,
+  ): ClientUnaryCall;
+  listOwnerEmails(
+    request: ListOwnerEmailsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListOwnerEmailsResponse) => void,
   ): ClientUnaryCall;
 }
 

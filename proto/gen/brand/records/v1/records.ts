@@ -10,8 +10,10 @@ import {
   type CallOptions,
   type ChannelCredentials,
   Client,
+  type ClientDuplexStream,
   type ClientOptions,
   type ClientUnaryCall,
+  type handleBidiStreamingCall,
   type handleUnaryCall,
   makeGenericClientConstructor,
   type Metadata,
@@ -133,6 +135,80 @@ export interface ListRecordsPageResponse {
    * written. The page may already hold a later change, never an earlier state.
    */
   change_version?: number | undefined;
+}
+
+/** StreamRecordsPagesRequest is one message of the gateway on a StreamRecordsPages stream. */
+export interface StreamRecordsPagesRequest {
+  /** A page to answer, or one to withdraw. */
+  kind: { $case: "call"; value: PageCall } | { $case: "cancel"; value: PageCancel } | undefined;
+}
+
+/** PageCall asks for one page, as ListRecordsPage does. */
+export interface PageCall {
+  /**
+   * Chosen by the caller, unique among its pages in flight on this stream; the answer
+   * carries it back. A page resent on another stream keeps its id there.
+   */
+  call_id: number;
+  /** The request id of the HTTP request the page answers (logs, errors), as x-request-id. */
+  request_id: string;
+  /**
+   * How long the caller waits for the answer, from when it sent the message; the server
+   * does not start (or answer) a page whose time has passed. Relative, like grpc-timeout,
+   * so the two hosts' clocks need not agree.
+   */
+  timeout_ms: number;
+  /** W3C trace context of the caller's span (traceparent, tracestate); empty when untraced. */
+  traceparent: string;
+  tracestate: string;
+  /** The page: the brand is the caller's authenticated key's, as in ListRecordsPage. */
+  page: ListRecordsPageRequest | undefined;
+}
+
+/**
+ * PageCancel withdraws a page the caller no longer waits for (its client went away, or its
+ * time passed): the server drops it, or does not start it, and sends no answer.
+ */
+export interface PageCancel {
+  call_id: number;
+}
+
+/** StreamRecordsPagesResponse is one message of records on a StreamRecordsPages stream. */
+export interface StreamRecordsPagesResponse {
+  /** The outcome of one page, or the server's notice that it takes no more. */
+  kind: { $case: "answer"; value: PageAnswer } | { $case: "draining"; value: StreamDraining } | undefined;
+}
+
+/**
+ * PageAnswer is the outcome of one PageCall: the page, or the failure ListRecordsPage
+ * would have ended with.
+ */
+export interface PageAnswer {
+  call_id: number;
+  /** The page, or why there is none. */
+  outcome: { $case: "page"; value: ListRecordsPageResponse } | { $case: "failure"; value: PageFailure } | undefined;
+}
+
+/**
+ * PageFailure carries the public error vocabulary a unary call carries in its trailing
+ * metadata (x-error-code, x-error-details, x-retry-after).
+ */
+export interface PageFailure {
+  /** The public error code, e.g. "invalid_cursor" or "service_unavailable". */
+  code: string;
+  message: string;
+  /** JSON array of field issues, when the code has them; empty otherwise. */
+  details_json: string;
+  /** Seconds the client should wait before retrying; 0 when not said. */
+  retry_after_seconds: number;
+}
+
+/**
+ * StreamDraining says the server takes no more pages on this stream (it is shutting down):
+ * pages it has not answered yet are answered before the stream ends; the caller sends new
+ * pages elsewhere.
+ */
+export interface StreamDraining {
 }
 
 /**
@@ -608,6 +684,742 @@ export const ListRecordsPageResponse: MessageFns<ListRecordsPageResponse> = {
     message.count = object.count ?? 0;
     message.next_cursor = object.next_cursor ?? undefined;
     message.change_version = object.change_version ?? undefined;
+    return message;
+  },
+};
+
+function createBaseStreamRecordsPagesRequest(): StreamRecordsPagesRequest {
+  return { kind: undefined };
+}
+
+export const StreamRecordsPagesRequest: MessageFns<StreamRecordsPagesRequest> = {
+  encode(message: StreamRecordsPagesRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    switch (message.kind?.$case) {
+      case "call":
+        PageCall.encode(message.kind.value, writer.uint32(10).fork()).join();
+        break;
+      case "cancel":
+        PageCancel.encode(message.kind.value, writer.uint32(18).fork()).join();
+        break;
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): StreamRecordsPagesRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseStreamRecordsPagesRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.kind = { $case: "call", value: PageCall.decode(reader, reader.uint32()) };
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.kind = { $case: "cancel", value: PageCancel.decode(reader, reader.uint32()) };
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): StreamRecordsPagesRequest {
+    return {
+      kind: isSet(object.call)
+        ? { $case: "call", value: PageCall.fromJSON(object.call) }
+        : isSet(object.cancel)
+        ? { $case: "cancel", value: PageCancel.fromJSON(object.cancel) }
+        : undefined,
+    };
+  },
+
+  toJSON(message: StreamRecordsPagesRequest): unknown {
+    const obj: any = {};
+    if (message.kind?.$case === "call") {
+      obj.call = PageCall.toJSON(message.kind.value);
+    } else if (message.kind?.$case === "cancel") {
+      obj.cancel = PageCancel.toJSON(message.kind.value);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<StreamRecordsPagesRequest>, I>>(base?: I): StreamRecordsPagesRequest {
+    return StreamRecordsPagesRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<StreamRecordsPagesRequest>, I>>(object: I): StreamRecordsPagesRequest {
+    const message = createBaseStreamRecordsPagesRequest();
+    switch (object.kind?.$case) {
+      case "call": {
+        if (object.kind?.value !== undefined && object.kind?.value !== null) {
+          message.kind = { $case: "call", value: PageCall.fromPartial(object.kind.value) };
+        }
+        break;
+      }
+      case "cancel": {
+        if (object.kind?.value !== undefined && object.kind?.value !== null) {
+          message.kind = { $case: "cancel", value: PageCancel.fromPartial(object.kind.value) };
+        }
+        break;
+      }
+    }
+    return message;
+  },
+};
+
+function createBasePageCall(): PageCall {
+  return { call_id: 0, request_id: "", timeout_ms: 0, traceparent: "", tracestate: "", page: undefined };
+}
+
+export const PageCall: MessageFns<PageCall> = {
+  encode(message: PageCall, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.call_id !== 0) {
+      writer.uint32(8).uint64(message.call_id);
+    }
+    if (message.request_id !== "") {
+      writer.uint32(18).string(message.request_id);
+    }
+    if (message.timeout_ms !== 0) {
+      writer.uint32(24).uint32(message.timeout_ms);
+    }
+    if (message.traceparent !== "") {
+      writer.uint32(34).string(message.traceparent);
+    }
+    if (message.tracestate !== "") {
+      writer.uint32(42).string(message.tracestate);
+    }
+    if (message.page !== undefined) {
+      ListRecordsPageRequest.encode(message.page, writer.uint32(50).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PageCall {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePageCall();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.call_id = longToNumber(reader.uint64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.request_id = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.timeout_ms = reader.uint32();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.traceparent = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.tracestate = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.page = ListRecordsPageRequest.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): PageCall {
+    return {
+      call_id: isSet(object.callId)
+        ? globalThis.Number(object.callId)
+        : isSet(object.call_id)
+        ? globalThis.Number(object.call_id)
+        : 0,
+      request_id: isSet(object.requestId)
+        ? globalThis.String(object.requestId)
+        : isSet(object.request_id)
+        ? globalThis.String(object.request_id)
+        : "",
+      timeout_ms: isSet(object.timeoutMs)
+        ? globalThis.Number(object.timeoutMs)
+        : isSet(object.timeout_ms)
+        ? globalThis.Number(object.timeout_ms)
+        : 0,
+      traceparent: isSet(object.traceparent) ? globalThis.String(object.traceparent) : "",
+      tracestate: isSet(object.tracestate) ? globalThis.String(object.tracestate) : "",
+      page: isSet(object.page) ? ListRecordsPageRequest.fromJSON(object.page) : undefined,
+    };
+  },
+
+  toJSON(message: PageCall): unknown {
+    const obj: any = {};
+    if (message.call_id !== 0) {
+      obj.callId = Math.round(message.call_id);
+    }
+    if (message.request_id !== "") {
+      obj.requestId = message.request_id;
+    }
+    if (message.timeout_ms !== 0) {
+      obj.timeoutMs = Math.round(message.timeout_ms);
+    }
+    if (message.traceparent !== "") {
+      obj.traceparent = message.traceparent;
+    }
+    if (message.tracestate !== "") {
+      obj.tracestate = message.tracestate;
+    }
+    if (message.page !== undefined) {
+      obj.page = ListRecordsPageRequest.toJSON(message.page);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<PageCall>, I>>(base?: I): PageCall {
+    return PageCall.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<PageCall>, I>>(object: I): PageCall {
+    const message = createBasePageCall();
+    message.call_id = object.call_id ?? 0;
+    message.request_id = object.request_id ?? "";
+    message.timeout_ms = object.timeout_ms ?? 0;
+    message.traceparent = object.traceparent ?? "";
+    message.tracestate = object.tracestate ?? "";
+    message.page = (object.page !== undefined && object.page !== null)
+      ? ListRecordsPageRequest.fromPartial(object.page)
+      : undefined;
+    return message;
+  },
+};
+
+function createBasePageCancel(): PageCancel {
+  return { call_id: 0 };
+}
+
+export const PageCancel: MessageFns<PageCancel> = {
+  encode(message: PageCancel, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.call_id !== 0) {
+      writer.uint32(8).uint64(message.call_id);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PageCancel {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePageCancel();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.call_id = longToNumber(reader.uint64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): PageCancel {
+    return {
+      call_id: isSet(object.callId)
+        ? globalThis.Number(object.callId)
+        : isSet(object.call_id)
+        ? globalThis.Number(object.call_id)
+        : 0,
+    };
+  },
+
+  toJSON(message: PageCancel): unknown {
+    const obj: any = {};
+    if (message.call_id !== 0) {
+      obj.callId = Math.round(message.call_id);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<PageCancel>, I>>(base?: I): PageCancel {
+    return PageCancel.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<PageCancel>, I>>(object: I): PageCancel {
+    const message = createBasePageCancel();
+    message.call_id = object.call_id ?? 0;
+    return message;
+  },
+};
+
+function createBaseStreamRecordsPagesResponse(): StreamRecordsPagesResponse {
+  return { kind: undefined };
+}
+
+export const StreamRecordsPagesResponse: MessageFns<StreamRecordsPagesResponse> = {
+  encode(message: StreamRecordsPagesResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    switch (message.kind?.$case) {
+      case "answer":
+        PageAnswer.encode(message.kind.value, writer.uint32(10).fork()).join();
+        break;
+      case "draining":
+        StreamDraining.encode(message.kind.value, writer.uint32(18).fork()).join();
+        break;
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): StreamRecordsPagesResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseStreamRecordsPagesResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.kind = { $case: "answer", value: PageAnswer.decode(reader, reader.uint32()) };
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.kind = { $case: "draining", value: StreamDraining.decode(reader, reader.uint32()) };
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): StreamRecordsPagesResponse {
+    return {
+      kind: isSet(object.answer)
+        ? { $case: "answer", value: PageAnswer.fromJSON(object.answer) }
+        : isSet(object.draining)
+        ? { $case: "draining", value: StreamDraining.fromJSON(object.draining) }
+        : undefined,
+    };
+  },
+
+  toJSON(message: StreamRecordsPagesResponse): unknown {
+    const obj: any = {};
+    if (message.kind?.$case === "answer") {
+      obj.answer = PageAnswer.toJSON(message.kind.value);
+    } else if (message.kind?.$case === "draining") {
+      obj.draining = StreamDraining.toJSON(message.kind.value);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<StreamRecordsPagesResponse>, I>>(base?: I): StreamRecordsPagesResponse {
+    return StreamRecordsPagesResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<StreamRecordsPagesResponse>, I>>(object: I): StreamRecordsPagesResponse {
+    const message = createBaseStreamRecordsPagesResponse();
+    switch (object.kind?.$case) {
+      case "answer": {
+        if (object.kind?.value !== undefined && object.kind?.value !== null) {
+          message.kind = { $case: "answer", value: PageAnswer.fromPartial(object.kind.value) };
+        }
+        break;
+      }
+      case "draining": {
+        if (object.kind?.value !== undefined && object.kind?.value !== null) {
+          message.kind = { $case: "draining", value: StreamDraining.fromPartial(object.kind.value) };
+        }
+        break;
+      }
+    }
+    return message;
+  },
+};
+
+function createBasePageAnswer(): PageAnswer {
+  return { call_id: 0, outcome: undefined };
+}
+
+export const PageAnswer: MessageFns<PageAnswer> = {
+  encode(message: PageAnswer, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.call_id !== 0) {
+      writer.uint32(8).uint64(message.call_id);
+    }
+    switch (message.outcome?.$case) {
+      case "page":
+        ListRecordsPageResponse.encode(message.outcome.value, writer.uint32(18).fork()).join();
+        break;
+      case "failure":
+        PageFailure.encode(message.outcome.value, writer.uint32(26).fork()).join();
+        break;
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PageAnswer {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePageAnswer();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.call_id = longToNumber(reader.uint64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.outcome = { $case: "page", value: ListRecordsPageResponse.decode(reader, reader.uint32()) };
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.outcome = { $case: "failure", value: PageFailure.decode(reader, reader.uint32()) };
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): PageAnswer {
+    return {
+      call_id: isSet(object.callId)
+        ? globalThis.Number(object.callId)
+        : isSet(object.call_id)
+        ? globalThis.Number(object.call_id)
+        : 0,
+      outcome: isSet(object.page)
+        ? { $case: "page", value: ListRecordsPageResponse.fromJSON(object.page) }
+        : isSet(object.failure)
+        ? { $case: "failure", value: PageFailure.fromJSON(object.failure) }
+        : undefined,
+    };
+  },
+
+  toJSON(message: PageAnswer): unknown {
+    const obj: any = {};
+    if (message.call_id !== 0) {
+      obj.callId = Math.round(message.call_id);
+    }
+    if (message.outcome?.$case === "page") {
+      obj.page = ListRecordsPageResponse.toJSON(message.outcome.value);
+    } else if (message.outcome?.$case === "failure") {
+      obj.failure = PageFailure.toJSON(message.outcome.value);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<PageAnswer>, I>>(base?: I): PageAnswer {
+    return PageAnswer.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<PageAnswer>, I>>(object: I): PageAnswer {
+    const message = createBasePageAnswer();
+    message.call_id = object.call_id ?? 0;
+    switch (object.outcome?.$case) {
+      case "page": {
+        if (object.outcome?.value !== undefined && object.outcome?.value !== null) {
+          message.outcome = { $case: "page", value: ListRecordsPageResponse.fromPartial(object.outcome.value) };
+        }
+        break;
+      }
+      case "failure": {
+        if (object.outcome?.value !== undefined && object.outcome?.value !== null) {
+          message.outcome = { $case: "failure", value: PageFailure.fromPartial(object.outcome.value) };
+        }
+        break;
+      }
+    }
+    return message;
+  },
+};
+
+function createBasePageFailure(): PageFailure {
+  return { code: "", message: "", details_json: "", retry_after_seconds: 0 };
+}
+
+export const PageFailure: MessageFns<PageFailure> = {
+  encode(message: PageFailure, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.code !== "") {
+      writer.uint32(10).string(message.code);
+    }
+    if (message.message !== "") {
+      writer.uint32(18).string(message.message);
+    }
+    if (message.details_json !== "") {
+      writer.uint32(26).string(message.details_json);
+    }
+    if (message.retry_after_seconds !== 0) {
+      writer.uint32(32).uint32(message.retry_after_seconds);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PageFailure {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePageFailure();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.code = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.message = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.details_json = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.retry_after_seconds = reader.uint32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): PageFailure {
+    return {
+      code: isSet(object.code) ? globalThis.String(object.code) : "",
+      message: isSet(object.message) ? globalThis.String(object.message) : "",
+      details_json: isSet(object.detailsJson)
+        ? globalThis.String(object.detailsJson)
+        : isSet(object.details_json)
+        ? globalThis.String(object.details_json)
+        : "",
+      retry_after_seconds: isSet(object.retryAfterSeconds)
+        ? globalThis.Number(object.retryAfterSeconds)
+        : isSet(object.retry_after_seconds)
+        ? globalThis.Number(object.retry_after_seconds)
+        : 0,
+    };
+  },
+
+  toJSON(message: PageFailure): unknown {
+    const obj: any = {};
+    if (message.code !== "") {
+      obj.code = message.code;
+    }
+    if (message.message !== "") {
+      obj.message = message.message;
+    }
+    if (message.details_json !== "") {
+      obj.detailsJson = message.details_json;
+    }
+    if (message.retry_after_seconds !== 0) {
+      obj.retryAfterSeconds = Math.round(message.retry_after_seconds);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<PageFailure>, I>>(base?: I): PageFailure {
+    return PageFailure.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<PageFailure>, I>>(object: I): PageFailure {
+    const message = createBasePageFailure();
+    message.code = object.code ?? "";
+    message.message = object.message ?? "";
+    message.details_json = object.details_json ?? "";
+    message.retry_after_seconds = object.retry_after_seconds ?? 0;
+    return message;
+  },
+};
+
+function createBaseStreamDraining(): StreamDraining {
+  return {};
+}
+
+export const StreamDraining: MessageFns<StreamDraining> = {
+  encode(_: StreamDraining, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): StreamDraining {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseStreamDraining();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(_: any): StreamDraining {
+    return {};
+  },
+
+  toJSON(_: StreamDraining): unknown {
+    const obj: any = {};
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<StreamDraining>, I>>(base?: I): StreamDraining {
+    return StreamDraining.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<StreamDraining>, I>>(_: I): StreamDraining {
+    const message = createBaseStreamDraining();
     return message;
   },
 };
@@ -3170,6 +3982,27 @@ export const RecordsServiceService = {
     responseDeserialize: (value: Buffer): ListRecordsPageResponse => ListRecordsPageResponse.decode(value),
   },
   /**
+   * StreamRecordsPages carries ListRecordsPage calls as messages on one long-lived stream
+   * (the gateway keeps a small pool of them per records replica): the same pages, without
+   * a call's setup, metadata and deadline per page. The caller's credential is checked once,
+   * when the stream opens ("x-internal-token" metadata, as for every RPC); each PageCall
+   * names its own request id, time budget, trace context and brand. Answers come back in
+   * the order pages finish, matched by call_id. Reads only: a caller may resend a page on
+   * another stream when this one breaks. The server ends the stream with OK after a
+   * StreamDraining message when it shuts down.
+   */
+  streamRecordsPages: {
+    path: "/brand.records.v1.RecordsService/StreamRecordsPages" as const,
+    requestStream: true as const,
+    responseStream: true as const,
+    requestSerialize: (value: StreamRecordsPagesRequest): Buffer =>
+      Buffer.from(StreamRecordsPagesRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): StreamRecordsPagesRequest => StreamRecordsPagesRequest.decode(value),
+    responseSerialize: (value: StreamRecordsPagesResponse): Buffer =>
+      Buffer.from(StreamRecordsPagesResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): StreamRecordsPagesResponse => StreamRecordsPagesResponse.decode(value),
+  },
+  /**
    * SeedDemoData fills a brand with realistic records across all six resources.
    * Admin: requires the internal token in the "x-internal-token" metadata.
    */
@@ -3257,6 +4090,17 @@ export interface RecordsServiceServer extends UntypedServiceImplementation {
    */
   listRecordsPage: handleUnaryCall<ListRecordsPageRequest, ListRecordsPageResponse>;
   /**
+   * StreamRecordsPages carries ListRecordsPage calls as messages on one long-lived stream
+   * (the gateway keeps a small pool of them per records replica): the same pages, without
+   * a call's setup, metadata and deadline per page. The caller's credential is checked once,
+   * when the stream opens ("x-internal-token" metadata, as for every RPC); each PageCall
+   * names its own request id, time budget, trace context and brand. Answers come back in
+   * the order pages finish, matched by call_id. Reads only: a caller may resend a page on
+   * another stream when this one breaks. The server ends the stream with OK after a
+   * StreamDraining message when it shuts down.
+   */
+  streamRecordsPages: handleBidiStreamingCall<StreamRecordsPagesRequest, StreamRecordsPagesResponse>;
+  /**
    * SeedDemoData fills a brand with realistic records across all six resources.
    * Admin: requires the internal token in the "x-internal-token" metadata.
    */
@@ -3310,6 +4154,24 @@ export interface RecordsServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ListRecordsPageResponse) => void,
   ): ClientUnaryCall;
+  /**
+   * StreamRecordsPages carries ListRecordsPage calls as messages on one long-lived stream
+   * (the gateway keeps a small pool of them per records replica): the same pages, without
+   * a call's setup, metadata and deadline per page. The caller's credential is checked once,
+   * when the stream opens ("x-internal-token" metadata, as for every RPC); each PageCall
+   * names its own request id, time budget, trace context and brand. Answers come back in
+   * the order pages finish, matched by call_id. Reads only: a caller may resend a page on
+   * another stream when this one breaks. The server ends the stream with OK after a
+   * StreamDraining message when it shuts down.
+   */
+  streamRecordsPages(): ClientDuplexStream<StreamRecordsPagesRequest, StreamRecordsPagesResponse>;
+  streamRecordsPages(
+    options: Partial<CallOptions>,
+  ): ClientDuplexStream<StreamRecordsPagesRequest, StreamRecordsPagesResponse>;
+  streamRecordsPages(
+    metadata: Metadata,
+    options?: Partial<CallOptions>,
+  ): ClientDuplexStream<StreamRecordsPagesRequest, StreamRecordsPagesResponse>;
   /**
    * SeedDemoData fills a brand with realistic records across all six resources.
    * Admin: requires the internal token in the "x-internal-token" metadata.

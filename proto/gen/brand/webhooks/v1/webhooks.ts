@@ -95,6 +95,51 @@ export interface Receiver {
   created_at: string;
   /** The email the receiver was added by, for audit. */
   created_by: string;
+  /** A pending secret rotation; absent when none. */
+  rotation?:
+    | SecretRotation
+    | undefined;
+  /**
+   * When the current run of failures began (the first failed non-test attempt since the last
+   * 2xx, RFC 3339); empty when the last attempt succeeded or none failed.
+   */
+  failing_since: string;
+  /**
+   * The last failure in words ("503 from the receiver", "timed out after 30 s"); empty when
+   * failing_since is empty.
+   */
+  last_error: string;
+  /**
+   * True when the service disabled it (410, or no 2xx within the failure window); false when
+   * enabled or disabled by a person.
+   */
+  disabled_by_service: boolean;
+  /** When it was disabled (RFC 3339); empty when enabled. */
+  disabled_at: string;
+}
+
+/**
+ * SecretRotation is a receiver's pending rotation: a new secret exists, the current one still
+ * signs.
+ */
+export interface SecretRotation {
+  /** When the new secret was created (RFC 3339). */
+  created_at: string;
+  /** When the switch is scheduled (RFC 3339); empty until the owner chooses a time. */
+  switch_at: string;
+  created_by: string;
+  /**
+   * The delivery id of the latest Test signed with the new secret, and how it went: empty
+   * when none was sent yet.
+   */
+  test_delivery_id: string;
+  test_status: DeliveryStatus;
+  /**
+   * That Test's last HTTP status (0 while queued or when no response came) and its failure in
+   * words ("401 from the receiver": it does not hold the new secret yet); empty on success.
+   */
+  test_last_status: number;
+  test_last_error: string;
 }
 
 /** Attempt is one HTTP attempt of a delivery. */
@@ -112,6 +157,39 @@ export interface Attempt {
   error_class: string;
   /** At most 200 characters of the response body or the error message. */
   excerpt: string;
+  /**
+   * The failure in words ("connection refused by 203.0.113.7:443", "timed out after 30 s",
+   * "the receiver answered 400"); empty on success.
+   */
+  error_message: string;
+  /**
+   * Detail, kept for the attempt-detail retention (docs/webhooks.md); absent once swept and in
+   * lists (ListDeliveries), present in GetDelivery.
+   */
+  detail?: AttemptDetail | undefined;
+}
+
+/** AttemptDetail is what was sent and what came back, for debugging a failure. */
+export interface AttemptDetail {
+  /**
+   * The request headers as sent; X-Service-Signature shows only "sha256=" and its first
+   * characters.
+   */
+  request_headers: Header[];
+  /** The response headers that matter (content-type, content-length, retry-after). */
+  response_headers: Header[];
+  /** The first 4 KB of the response body, as text (invalid UTF-8 replaced); never HTML-rendered. */
+  response_body: string;
+  /** True when the body was longer than what is kept. */
+  response_body_truncated: boolean;
+  /** The response body's size in bytes when the receiver declared or sent it; -1 when unknown. */
+  response_body_bytes: number;
+}
+
+/** Header is one HTTP header. */
+export interface Header {
+  name: string;
+  value: string;
 }
 
 /** Delivery is one event for one receiver, with its attempts. */
@@ -139,6 +217,13 @@ export interface Delivery {
   completed_at: string;
   /** Every attempt, oldest first. */
   attempts: Attempt[];
+  /**
+   * The exact event JSON sent (the same bytes on every attempt); in GetDelivery only (empty in
+   * ListDeliveries). Kept as long as the delivery.
+   */
+  payload: string;
+  /** True when this test delivery was signed with a pending rotation's new secret. */
+  signed_with_new_secret: boolean;
 }
 
 /** AddReceiverRequest describes a new receiver. */
@@ -203,6 +288,11 @@ export interface TestReceiverRequest {
   receiver_id: string;
   /** One of the receiver's own types; UNSPECIFIED picks its first. */
   event_type: EventType;
+  /**
+   * Sign the test with the pending rotation's new secret (FAILED_PRECONDITION no_rotation when
+   * none is pending).
+   */
+  with_new_secret: boolean;
 }
 
 /** TestReceiverResponse holds the queued (not yet delivered) test delivery. */
@@ -269,6 +359,191 @@ export interface ListActivityResponse {
   next_page_token: string;
 }
 
+/** RotateSecretRequest names the receiver. */
+export interface RotateSecretRequest {
+  receiver_id: string;
+}
+
+/**
+ * RotateSecretResponse carries the receiver with its rotation and the new secret, shown only
+ * here.
+ */
+export interface RotateSecretResponse {
+  receiver:
+    | Receiver
+    | undefined;
+  /** "whsec_..."; stored encrypted and never returned again. */
+  new_secret: string;
+}
+
+/** SwitchSecretRequest names the receiver and when to switch. */
+export interface SwitchSecretRequest {
+  receiver_id: string;
+  /** RFC 3339, at most 7 days ahead; empty means now. A time in the past means now. */
+  at: string;
+}
+
+/** SwitchSecretResponse holds the receiver after the switch, or with the switch scheduled. */
+export interface SwitchSecretResponse {
+  receiver: Receiver | undefined;
+}
+
+/** CancelRotationRequest names the receiver. */
+export interface CancelRotationRequest {
+  receiver_id: string;
+}
+
+/** CancelRotationResponse holds the receiver without a rotation. */
+export interface CancelRotationResponse {
+  receiver: Receiver | undefined;
+}
+
+/** RetryDeliveryRequest names the delivery. */
+export interface RetryDeliveryRequest {
+  delivery_id: string;
+}
+
+/** RetryDeliveryResponse holds the delivery, now due. */
+export interface RetryDeliveryResponse {
+  delivery: Delivery | undefined;
+}
+
+/** PreviewRecoveryRequest names the receiver and the start of the window. */
+export interface PreviewRecoveryRequest {
+  receiver_id: string;
+  /** RFC 3339; at most 14 days back. */
+  since: string;
+}
+
+/** PreviewRecoveryResponse counts the failed deliveries in the window. */
+export interface PreviewRecoveryResponse {
+  /** Failed deliveries of the receiver created since `since` (test deliveries excluded). */
+  failed: number;
+  /** How many one request would re-queue (min(failed, 10000)). */
+  would_requeue: number;
+  /** The earliest `since` accepted now (RFC 3339): 14 days ago. */
+  earliest_since: string;
+  max_per_request: number;
+}
+
+/** RecoverDeliveriesRequest re-queues a receiver's failed deliveries since a time. */
+export interface RecoverDeliveriesRequest {
+  receiver_id: string;
+  /** RFC 3339; at most 14 days back. */
+  since: string;
+  /**
+   * A new UUID per recovery, reused by a double click or a retry: the same id answers the first
+   * result again and re-queues nothing more.
+   */
+  request_id: string;
+}
+
+/** RecoverDeliveriesResponse says what was re-queued. */
+export interface RecoverDeliveriesResponse {
+  requeued: number;
+  /** Failed deliveries left in the window beyond the per-request bound. */
+  remaining: number;
+  /** True when this answers an earlier request with the same request_id. */
+  replayed: boolean;
+}
+
+/** GetReceiverHealthRequest names the receiver. */
+export interface GetReceiverHealthRequest {
+  receiver_id: string;
+}
+
+/**
+ * HealthWindow is one window of a receiver's health (test deliveries excluded; counted per
+ * attempt).
+ */
+export interface HealthWindow {
+  /** "1h", "24h" or "7d". */
+  window: string;
+  attempts: number;
+  succeeded: number;
+  /**
+   * Failures by class: "http_4xx", "http_5xx", "http_429", "redirect", "timeout",
+   * "connect_timeout", "connection_error", "tls_error", "blocked_address", "invalid_url",
+   * "secret_unavailable", with their counts, largest first.
+   */
+  failures: FailureCount[];
+  /**
+   * Latency of attempts that got a response; 0 when none. Estimated from a latency histogram
+   * (docs/webhooks.md "Receiver health"), within its bucket's width.
+   */
+  p50_ms: number;
+  p95_ms: number;
+  /**
+   * Evenly spaced buckets over the window, oldest first (for the chart): 12 of 5 minutes for
+   * 1h, 24 of 1 hour for 24h, 28 of 6 hours for 7d. The last one holds the present.
+   */
+  buckets: HealthBucket[];
+  /** Each bucket's width in seconds. */
+  bucket_seconds: number;
+}
+
+/** FailureCount is the number of failed attempts of one class. */
+export interface FailureCount {
+  class: string;
+  count: number;
+}
+
+/** HealthBucket is one slice of a window. */
+export interface HealthBucket {
+  /** Start of the slice (RFC 3339). */
+  start: string;
+  succeeded: number;
+  failed: number;
+}
+
+/** GetReceiverHealthResponse holds the three windows: 1h, 24h, 7d. */
+export interface GetReceiverHealthResponse {
+  windows: HealthWindow[];
+}
+
+/** ReceiverNotice tells the brand's owners that the service disabled a receiver. */
+export interface ReceiverNotice {
+  id: string;
+  brand_id: string;
+  receiver_id: string;
+  receiver_label: string;
+  receiver_url: string;
+  /** When the service disabled it, and since when it had been failing (RFC 3339). */
+  disabled_at: string;
+  failing_since: string;
+  /** The disabled reason and the last error in words. */
+  reason: string;
+  last_error: string;
+}
+
+/** ClaimReceiverNoticesRequest asks for up to `limit` notices under a lease. */
+export interface ClaimReceiverNoticesRequest {
+  /** 1..100; 0 means 20. */
+  limit: number;
+  /**
+   * How long the claim holds before the notices are handed out again: 1000..600000; 0 means
+   * 60000.
+   */
+  lease_ms: number;
+}
+
+/** ClaimReceiverNoticesResponse holds the leased notices, oldest first. */
+export interface ClaimReceiverNoticesResponse {
+  notices: ReceiverNotice[];
+}
+
+/**
+ * AckReceiverNoticeRequest names the notice sent. Acknowledging it again is a no-op; an
+ * unknown id is NOT_FOUND.
+ */
+export interface AckReceiverNoticeRequest {
+  id: string;
+}
+
+/** AckReceiverNoticeResponse is empty. */
+export interface AckReceiverNoticeResponse {
+}
+
 function createBaseReceiver(): Receiver {
   return {
     id: "",
@@ -283,6 +558,11 @@ function createBaseReceiver(): Receiver {
     failure_count: 0,
     created_at: "",
     created_by: "",
+    rotation: undefined,
+    failing_since: "",
+    last_error: "",
+    disabled_by_service: false,
+    disabled_at: "",
   };
 }
 
@@ -327,6 +607,21 @@ export const Receiver: MessageFns<Receiver> = {
     }
     if (message.created_by !== "") {
       writer.uint32(98).string(message.created_by);
+    }
+    if (message.rotation !== undefined) {
+      SecretRotation.encode(message.rotation, writer.uint32(106).fork()).join();
+    }
+    if (message.failing_since !== "") {
+      writer.uint32(114).string(message.failing_since);
+    }
+    if (message.last_error !== "") {
+      writer.uint32(122).string(message.last_error);
+    }
+    if (message.disabled_by_service !== false) {
+      writer.uint32(128).bool(message.disabled_by_service);
+    }
+    if (message.disabled_at !== "") {
+      writer.uint32(138).string(message.disabled_at);
     }
     return writer;
   },
@@ -450,6 +745,46 @@ export const Receiver: MessageFns<Receiver> = {
             message.created_by = reader.string();
             continue;
           }
+          case 13: {
+            if (tag !== 106) {
+              break;
+            }
+
+            message.rotation = SecretRotation.decode(reader, reader.uint32());
+            continue;
+          }
+          case 14: {
+            if (tag !== 114) {
+              break;
+            }
+
+            message.failing_since = reader.string();
+            continue;
+          }
+          case 15: {
+            if (tag !== 122) {
+              break;
+            }
+
+            message.last_error = reader.string();
+            continue;
+          }
+          case 16: {
+            if (tag !== 128) {
+              break;
+            }
+
+            message.disabled_by_service = reader.bool();
+            continue;
+          }
+          case 17: {
+            if (tag !== 138) {
+              break;
+            }
+
+            message.disabled_at = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -504,6 +839,27 @@ export const Receiver: MessageFns<Receiver> = {
         : isSet(object.created_by)
         ? globalThis.String(object.created_by)
         : "",
+      rotation: isSet(object.rotation) ? SecretRotation.fromJSON(object.rotation) : undefined,
+      failing_since: isSet(object.failingSince)
+        ? globalThis.String(object.failingSince)
+        : isSet(object.failing_since)
+        ? globalThis.String(object.failing_since)
+        : "",
+      last_error: isSet(object.lastError)
+        ? globalThis.String(object.lastError)
+        : isSet(object.last_error)
+        ? globalThis.String(object.last_error)
+        : "",
+      disabled_by_service: isSet(object.disabledByService)
+        ? globalThis.Boolean(object.disabledByService)
+        : isSet(object.disabled_by_service)
+        ? globalThis.Boolean(object.disabled_by_service)
+        : false,
+      disabled_at: isSet(object.disabledAt)
+        ? globalThis.String(object.disabledAt)
+        : isSet(object.disabled_at)
+        ? globalThis.String(object.disabled_at)
+        : "",
     };
   },
 
@@ -545,6 +901,21 @@ export const Receiver: MessageFns<Receiver> = {
     if (message.created_by !== "") {
       obj.createdBy = message.created_by;
     }
+    if (message.rotation !== undefined) {
+      obj.rotation = SecretRotation.toJSON(message.rotation);
+    }
+    if (message.failing_since !== "") {
+      obj.failingSince = message.failing_since;
+    }
+    if (message.last_error !== "") {
+      obj.lastError = message.last_error;
+    }
+    if (message.disabled_by_service !== false) {
+      obj.disabledByService = message.disabled_by_service;
+    }
+    if (message.disabled_at !== "") {
+      obj.disabledAt = message.disabled_at;
+    }
     return obj;
   },
 
@@ -565,12 +936,229 @@ export const Receiver: MessageFns<Receiver> = {
     message.failure_count = object.failure_count ?? 0;
     message.created_at = object.created_at ?? "";
     message.created_by = object.created_by ?? "";
+    message.rotation = (object.rotation !== undefined && object.rotation !== null)
+      ? SecretRotation.fromPartial(object.rotation)
+      : undefined;
+    message.failing_since = object.failing_since ?? "";
+    message.last_error = object.last_error ?? "";
+    message.disabled_by_service = object.disabled_by_service ?? false;
+    message.disabled_at = object.disabled_at ?? "";
+    return message;
+  },
+};
+
+function createBaseSecretRotation(): SecretRotation {
+  return {
+    created_at: "",
+    switch_at: "",
+    created_by: "",
+    test_delivery_id: "",
+    test_status: 0,
+    test_last_status: 0,
+    test_last_error: "",
+  };
+}
+
+export const SecretRotation: MessageFns<SecretRotation> = {
+  encode(message: SecretRotation, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.created_at !== "") {
+      writer.uint32(10).string(message.created_at);
+    }
+    if (message.switch_at !== "") {
+      writer.uint32(18).string(message.switch_at);
+    }
+    if (message.created_by !== "") {
+      writer.uint32(26).string(message.created_by);
+    }
+    if (message.test_delivery_id !== "") {
+      writer.uint32(34).string(message.test_delivery_id);
+    }
+    if (message.test_status !== 0) {
+      writer.uint32(40).int32(message.test_status);
+    }
+    if (message.test_last_status !== 0) {
+      writer.uint32(48).int32(message.test_last_status);
+    }
+    if (message.test_last_error !== "") {
+      writer.uint32(58).string(message.test_last_error);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SecretRotation {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSecretRotation();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.created_at = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.switch_at = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.created_by = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.test_delivery_id = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.test_status = reader.int32() as any;
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.test_last_status = reader.int32();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.test_last_error = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SecretRotation {
+    return {
+      created_at: isSet(object.createdAt)
+        ? globalThis.String(object.createdAt)
+        : isSet(object.created_at)
+        ? globalThis.String(object.created_at)
+        : "",
+      switch_at: isSet(object.switchAt)
+        ? globalThis.String(object.switchAt)
+        : isSet(object.switch_at)
+        ? globalThis.String(object.switch_at)
+        : "",
+      created_by: isSet(object.createdBy)
+        ? globalThis.String(object.createdBy)
+        : isSet(object.created_by)
+        ? globalThis.String(object.created_by)
+        : "",
+      test_delivery_id: isSet(object.testDeliveryId)
+        ? globalThis.String(object.testDeliveryId)
+        : isSet(object.test_delivery_id)
+        ? globalThis.String(object.test_delivery_id)
+        : "",
+      test_status: isSet(object.testStatus)
+        ? deliveryStatusFromJSON(object.testStatus)
+        : isSet(object.test_status)
+        ? deliveryStatusFromJSON(object.test_status)
+        : 0,
+      test_last_status: isSet(object.testLastStatus)
+        ? globalThis.Number(object.testLastStatus)
+        : isSet(object.test_last_status)
+        ? globalThis.Number(object.test_last_status)
+        : 0,
+      test_last_error: isSet(object.testLastError)
+        ? globalThis.String(object.testLastError)
+        : isSet(object.test_last_error)
+        ? globalThis.String(object.test_last_error)
+        : "",
+    };
+  },
+
+  toJSON(message: SecretRotation): unknown {
+    const obj: any = {};
+    if (message.created_at !== "") {
+      obj.createdAt = message.created_at;
+    }
+    if (message.switch_at !== "") {
+      obj.switchAt = message.switch_at;
+    }
+    if (message.created_by !== "") {
+      obj.createdBy = message.created_by;
+    }
+    if (message.test_delivery_id !== "") {
+      obj.testDeliveryId = message.test_delivery_id;
+    }
+    if (message.test_status !== 0) {
+      obj.testStatus = deliveryStatusToJSON(message.test_status);
+    }
+    if (message.test_last_status !== 0) {
+      obj.testLastStatus = Math.round(message.test_last_status);
+    }
+    if (message.test_last_error !== "") {
+      obj.testLastError = message.test_last_error;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<SecretRotation>, I>>(base?: I): SecretRotation {
+    return SecretRotation.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<SecretRotation>, I>>(object: I): SecretRotation {
+    const message = createBaseSecretRotation();
+    message.created_at = object.created_at ?? "";
+    message.switch_at = object.switch_at ?? "";
+    message.created_by = object.created_by ?? "";
+    message.test_delivery_id = object.test_delivery_id ?? "";
+    message.test_status = object.test_status ?? 0;
+    message.test_last_status = object.test_last_status ?? 0;
+    message.test_last_error = object.test_last_error ?? "";
     return message;
   },
 };
 
 function createBaseAttempt(): Attempt {
-  return { number: 0, started_at: "", duration_ms: 0, status_code: 0, error_class: "", excerpt: "" };
+  return {
+    number: 0,
+    started_at: "",
+    duration_ms: 0,
+    status_code: 0,
+    error_class: "",
+    excerpt: "",
+    error_message: "",
+    detail: undefined,
+  };
 }
 
 export const Attempt: MessageFns<Attempt> = {
@@ -592,6 +1180,12 @@ export const Attempt: MessageFns<Attempt> = {
     }
     if (message.excerpt !== "") {
       writer.uint32(50).string(message.excerpt);
+    }
+    if (message.error_message !== "") {
+      writer.uint32(58).string(message.error_message);
+    }
+    if (message.detail !== undefined) {
+      AttemptDetail.encode(message.detail, writer.uint32(66).fork()).join();
     }
     return writer;
   },
@@ -657,6 +1251,22 @@ export const Attempt: MessageFns<Attempt> = {
             message.excerpt = reader.string();
             continue;
           }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.error_message = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.detail = AttemptDetail.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -693,6 +1303,12 @@ export const Attempt: MessageFns<Attempt> = {
         ? globalThis.String(object.error_class)
         : "",
       excerpt: isSet(object.excerpt) ? globalThis.String(object.excerpt) : "",
+      error_message: isSet(object.errorMessage)
+        ? globalThis.String(object.errorMessage)
+        : isSet(object.error_message)
+        ? globalThis.String(object.error_message)
+        : "",
+      detail: isSet(object.detail) ? AttemptDetail.fromJSON(object.detail) : undefined,
     };
   },
 
@@ -716,6 +1332,12 @@ export const Attempt: MessageFns<Attempt> = {
     if (message.excerpt !== "") {
       obj.excerpt = message.excerpt;
     }
+    if (message.error_message !== "") {
+      obj.errorMessage = message.error_message;
+    }
+    if (message.detail !== undefined) {
+      obj.detail = AttemptDetail.toJSON(message.detail);
+    }
     return obj;
   },
 
@@ -730,6 +1352,254 @@ export const Attempt: MessageFns<Attempt> = {
     message.status_code = object.status_code ?? 0;
     message.error_class = object.error_class ?? "";
     message.excerpt = object.excerpt ?? "";
+    message.error_message = object.error_message ?? "";
+    message.detail = (object.detail !== undefined && object.detail !== null)
+      ? AttemptDetail.fromPartial(object.detail)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseAttemptDetail(): AttemptDetail {
+  return {
+    request_headers: [],
+    response_headers: [],
+    response_body: "",
+    response_body_truncated: false,
+    response_body_bytes: 0,
+  };
+}
+
+export const AttemptDetail: MessageFns<AttemptDetail> = {
+  encode(message: AttemptDetail, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.request_headers) {
+      Header.encode(v!, writer.uint32(10).fork()).join();
+    }
+    for (const v of message.response_headers) {
+      Header.encode(v!, writer.uint32(18).fork()).join();
+    }
+    if (message.response_body !== "") {
+      writer.uint32(26).string(message.response_body);
+    }
+    if (message.response_body_truncated !== false) {
+      writer.uint32(32).bool(message.response_body_truncated);
+    }
+    if (message.response_body_bytes !== 0) {
+      writer.uint32(40).int64(message.response_body_bytes);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): AttemptDetail {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseAttemptDetail();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.request_headers.push(Header.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.response_headers.push(Header.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.response_body = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.response_body_truncated = reader.bool();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.response_body_bytes = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): AttemptDetail {
+    return {
+      request_headers: globalThis.Array.isArray(object?.requestHeaders)
+        ? object.requestHeaders.map((e: any) => Header.fromJSON(e))
+        : globalThis.Array.isArray(object?.request_headers)
+        ? object.request_headers.map((e: any) => Header.fromJSON(e))
+        : [],
+      response_headers: globalThis.Array.isArray(object?.responseHeaders)
+        ? object.responseHeaders.map((e: any) => Header.fromJSON(e))
+        : globalThis.Array.isArray(object?.response_headers)
+        ? object.response_headers.map((e: any) => Header.fromJSON(e))
+        : [],
+      response_body: isSet(object.responseBody)
+        ? globalThis.String(object.responseBody)
+        : isSet(object.response_body)
+        ? globalThis.String(object.response_body)
+        : "",
+      response_body_truncated: isSet(object.responseBodyTruncated)
+        ? globalThis.Boolean(object.responseBodyTruncated)
+        : isSet(object.response_body_truncated)
+        ? globalThis.Boolean(object.response_body_truncated)
+        : false,
+      response_body_bytes: isSet(object.responseBodyBytes)
+        ? globalThis.Number(object.responseBodyBytes)
+        : isSet(object.response_body_bytes)
+        ? globalThis.Number(object.response_body_bytes)
+        : 0,
+    };
+  },
+
+  toJSON(message: AttemptDetail): unknown {
+    const obj: any = {};
+    if (message.request_headers?.length) {
+      obj.requestHeaders = message.request_headers.map((e) => Header.toJSON(e));
+    }
+    if (message.response_headers?.length) {
+      obj.responseHeaders = message.response_headers.map((e) => Header.toJSON(e));
+    }
+    if (message.response_body !== "") {
+      obj.responseBody = message.response_body;
+    }
+    if (message.response_body_truncated !== false) {
+      obj.responseBodyTruncated = message.response_body_truncated;
+    }
+    if (message.response_body_bytes !== 0) {
+      obj.responseBodyBytes = Math.round(message.response_body_bytes);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<AttemptDetail>, I>>(base?: I): AttemptDetail {
+    return AttemptDetail.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<AttemptDetail>, I>>(object: I): AttemptDetail {
+    const message = createBaseAttemptDetail();
+    message.request_headers = object.request_headers?.map((e) => Header.fromPartial(e)) || [];
+    message.response_headers = object.response_headers?.map((e) => Header.fromPartial(e)) || [];
+    message.response_body = object.response_body ?? "";
+    message.response_body_truncated = object.response_body_truncated ?? false;
+    message.response_body_bytes = object.response_body_bytes ?? 0;
+    return message;
+  },
+};
+
+function createBaseHeader(): Header {
+  return { name: "", value: "" };
+}
+
+export const Header: MessageFns<Header> = {
+  encode(message: Header, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.name !== "") {
+      writer.uint32(10).string(message.name);
+    }
+    if (message.value !== "") {
+      writer.uint32(18).string(message.value);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): Header {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseHeader();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.value = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): Header {
+    return {
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
+      value: isSet(object.value) ? globalThis.String(object.value) : "",
+    };
+  },
+
+  toJSON(message: Header): unknown {
+    const obj: any = {};
+    if (message.name !== "") {
+      obj.name = message.name;
+    }
+    if (message.value !== "") {
+      obj.value = message.value;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<Header>, I>>(base?: I): Header {
+    return Header.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<Header>, I>>(object: I): Header {
+    const message = createBaseHeader();
+    message.name = object.name ?? "";
+    message.value = object.value ?? "";
     return message;
   },
 };
@@ -750,6 +1620,8 @@ function createBaseDelivery(): Delivery {
     created_at: "",
     completed_at: "",
     attempts: [],
+    payload: "",
+    signed_with_new_secret: false,
   };
 }
 
@@ -796,6 +1668,12 @@ export const Delivery: MessageFns<Delivery> = {
     }
     for (const v of message.attempts) {
       Attempt.encode(v!, writer.uint32(114).fork()).join();
+    }
+    if (message.payload !== "") {
+      writer.uint32(122).string(message.payload);
+    }
+    if (message.signed_with_new_secret !== false) {
+      writer.uint32(128).bool(message.signed_with_new_secret);
     }
     return writer;
   },
@@ -925,6 +1803,22 @@ export const Delivery: MessageFns<Delivery> = {
             message.attempts.push(Attempt.decode(reader, reader.uint32()));
             continue;
           }
+          case 15: {
+            if (tag !== 122) {
+              break;
+            }
+
+            message.payload = reader.string();
+            continue;
+          }
+          case 16: {
+            if (tag !== 128) {
+              break;
+            }
+
+            message.signed_with_new_secret = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -995,6 +1889,12 @@ export const Delivery: MessageFns<Delivery> = {
       attempts: globalThis.Array.isArray(object?.attempts)
         ? object.attempts.map((e: any) => Attempt.fromJSON(e))
         : [],
+      payload: isSet(object.payload) ? globalThis.String(object.payload) : "",
+      signed_with_new_secret: isSet(object.signedWithNewSecret)
+        ? globalThis.Boolean(object.signedWithNewSecret)
+        : isSet(object.signed_with_new_secret)
+        ? globalThis.Boolean(object.signed_with_new_secret)
+        : false,
     };
   },
 
@@ -1042,6 +1942,12 @@ export const Delivery: MessageFns<Delivery> = {
     if (message.attempts?.length) {
       obj.attempts = message.attempts.map((e) => Attempt.toJSON(e));
     }
+    if (message.payload !== "") {
+      obj.payload = message.payload;
+    }
+    if (message.signed_with_new_secret !== false) {
+      obj.signedWithNewSecret = message.signed_with_new_secret;
+    }
     return obj;
   },
 
@@ -1064,6 +1970,8 @@ export const Delivery: MessageFns<Delivery> = {
     message.created_at = object.created_at ?? "";
     message.completed_at = object.completed_at ?? "";
     message.attempts = object.attempts?.map((e) => Attempt.fromPartial(e)) || [];
+    message.payload = object.payload ?? "";
+    message.signed_with_new_secret = object.signed_with_new_secret ?? false;
     return message;
   },
 };
@@ -1817,7 +2725,7 @@ export const RemoveReceiverResponse: MessageFns<RemoveReceiverResponse> = {
 };
 
 function createBaseTestReceiverRequest(): TestReceiverRequest {
-  return { receiver_id: "", event_type: 0 };
+  return { receiver_id: "", event_type: 0, with_new_secret: false };
 }
 
 export const TestReceiverRequest: MessageFns<TestReceiverRequest> = {
@@ -1827,6 +2735,9 @@ export const TestReceiverRequest: MessageFns<TestReceiverRequest> = {
     }
     if (message.event_type !== 0) {
       writer.uint32(16).int32(message.event_type);
+    }
+    if (message.with_new_secret !== false) {
+      writer.uint32(24).bool(message.with_new_secret);
     }
     return writer;
   },
@@ -1860,6 +2771,14 @@ export const TestReceiverRequest: MessageFns<TestReceiverRequest> = {
             message.event_type = reader.int32() as any;
             continue;
           }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.with_new_secret = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1884,6 +2803,11 @@ export const TestReceiverRequest: MessageFns<TestReceiverRequest> = {
         : isSet(object.event_type)
         ? eventTypeFromJSON(object.event_type)
         : 0,
+      with_new_secret: isSet(object.withNewSecret)
+        ? globalThis.Boolean(object.withNewSecret)
+        : isSet(object.with_new_secret)
+        ? globalThis.Boolean(object.with_new_secret)
+        : false,
     };
   },
 
@@ -1895,6 +2819,9 @@ export const TestReceiverRequest: MessageFns<TestReceiverRequest> = {
     if (message.event_type !== 0) {
       obj.eventType = eventTypeToJSON(message.event_type);
     }
+    if (message.with_new_secret !== false) {
+      obj.withNewSecret = message.with_new_secret;
+    }
     return obj;
   },
 
@@ -1905,6 +2832,7 @@ export const TestReceiverRequest: MessageFns<TestReceiverRequest> = {
     const message = createBaseTestReceiverRequest();
     message.receiver_id = object.receiver_id ?? "";
     message.event_type = object.event_type ?? 0;
+    message.with_new_secret = object.with_new_secret ?? false;
     return message;
   },
 };
@@ -2788,6 +3716,2081 @@ export const ListActivityResponse: MessageFns<ListActivityResponse> = {
   },
 };
 
+function createBaseRotateSecretRequest(): RotateSecretRequest {
+  return { receiver_id: "" };
+}
+
+export const RotateSecretRequest: MessageFns<RotateSecretRequest> = {
+  encode(message: RotateSecretRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.receiver_id !== "") {
+      writer.uint32(10).string(message.receiver_id);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RotateSecretRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRotateSecretRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.receiver_id = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RotateSecretRequest {
+    return {
+      receiver_id: isSet(object.receiverId)
+        ? globalThis.String(object.receiverId)
+        : isSet(object.receiver_id)
+        ? globalThis.String(object.receiver_id)
+        : "",
+    };
+  },
+
+  toJSON(message: RotateSecretRequest): unknown {
+    const obj: any = {};
+    if (message.receiver_id !== "") {
+      obj.receiverId = message.receiver_id;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RotateSecretRequest>, I>>(base?: I): RotateSecretRequest {
+    return RotateSecretRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RotateSecretRequest>, I>>(object: I): RotateSecretRequest {
+    const message = createBaseRotateSecretRequest();
+    message.receiver_id = object.receiver_id ?? "";
+    return message;
+  },
+};
+
+function createBaseRotateSecretResponse(): RotateSecretResponse {
+  return { receiver: undefined, new_secret: "" };
+}
+
+export const RotateSecretResponse: MessageFns<RotateSecretResponse> = {
+  encode(message: RotateSecretResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.receiver !== undefined) {
+      Receiver.encode(message.receiver, writer.uint32(10).fork()).join();
+    }
+    if (message.new_secret !== "") {
+      writer.uint32(18).string(message.new_secret);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RotateSecretResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRotateSecretResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.receiver = Receiver.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.new_secret = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RotateSecretResponse {
+    return {
+      receiver: isSet(object.receiver) ? Receiver.fromJSON(object.receiver) : undefined,
+      new_secret: isSet(object.newSecret)
+        ? globalThis.String(object.newSecret)
+        : isSet(object.new_secret)
+        ? globalThis.String(object.new_secret)
+        : "",
+    };
+  },
+
+  toJSON(message: RotateSecretResponse): unknown {
+    const obj: any = {};
+    if (message.receiver !== undefined) {
+      obj.receiver = Receiver.toJSON(message.receiver);
+    }
+    if (message.new_secret !== "") {
+      obj.newSecret = message.new_secret;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RotateSecretResponse>, I>>(base?: I): RotateSecretResponse {
+    return RotateSecretResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RotateSecretResponse>, I>>(object: I): RotateSecretResponse {
+    const message = createBaseRotateSecretResponse();
+    message.receiver = (object.receiver !== undefined && object.receiver !== null)
+      ? Receiver.fromPartial(object.receiver)
+      : undefined;
+    message.new_secret = object.new_secret ?? "";
+    return message;
+  },
+};
+
+function createBaseSwitchSecretRequest(): SwitchSecretRequest {
+  return { receiver_id: "", at: "" };
+}
+
+export const SwitchSecretRequest: MessageFns<SwitchSecretRequest> = {
+  encode(message: SwitchSecretRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.receiver_id !== "") {
+      writer.uint32(10).string(message.receiver_id);
+    }
+    if (message.at !== "") {
+      writer.uint32(18).string(message.at);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SwitchSecretRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSwitchSecretRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.receiver_id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.at = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SwitchSecretRequest {
+    return {
+      receiver_id: isSet(object.receiverId)
+        ? globalThis.String(object.receiverId)
+        : isSet(object.receiver_id)
+        ? globalThis.String(object.receiver_id)
+        : "",
+      at: isSet(object.at) ? globalThis.String(object.at) : "",
+    };
+  },
+
+  toJSON(message: SwitchSecretRequest): unknown {
+    const obj: any = {};
+    if (message.receiver_id !== "") {
+      obj.receiverId = message.receiver_id;
+    }
+    if (message.at !== "") {
+      obj.at = message.at;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<SwitchSecretRequest>, I>>(base?: I): SwitchSecretRequest {
+    return SwitchSecretRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<SwitchSecretRequest>, I>>(object: I): SwitchSecretRequest {
+    const message = createBaseSwitchSecretRequest();
+    message.receiver_id = object.receiver_id ?? "";
+    message.at = object.at ?? "";
+    return message;
+  },
+};
+
+function createBaseSwitchSecretResponse(): SwitchSecretResponse {
+  return { receiver: undefined };
+}
+
+export const SwitchSecretResponse: MessageFns<SwitchSecretResponse> = {
+  encode(message: SwitchSecretResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.receiver !== undefined) {
+      Receiver.encode(message.receiver, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SwitchSecretResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSwitchSecretResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.receiver = Receiver.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SwitchSecretResponse {
+    return { receiver: isSet(object.receiver) ? Receiver.fromJSON(object.receiver) : undefined };
+  },
+
+  toJSON(message: SwitchSecretResponse): unknown {
+    const obj: any = {};
+    if (message.receiver !== undefined) {
+      obj.receiver = Receiver.toJSON(message.receiver);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<SwitchSecretResponse>, I>>(base?: I): SwitchSecretResponse {
+    return SwitchSecretResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<SwitchSecretResponse>, I>>(object: I): SwitchSecretResponse {
+    const message = createBaseSwitchSecretResponse();
+    message.receiver = (object.receiver !== undefined && object.receiver !== null)
+      ? Receiver.fromPartial(object.receiver)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseCancelRotationRequest(): CancelRotationRequest {
+  return { receiver_id: "" };
+}
+
+export const CancelRotationRequest: MessageFns<CancelRotationRequest> = {
+  encode(message: CancelRotationRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.receiver_id !== "") {
+      writer.uint32(10).string(message.receiver_id);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CancelRotationRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCancelRotationRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.receiver_id = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CancelRotationRequest {
+    return {
+      receiver_id: isSet(object.receiverId)
+        ? globalThis.String(object.receiverId)
+        : isSet(object.receiver_id)
+        ? globalThis.String(object.receiver_id)
+        : "",
+    };
+  },
+
+  toJSON(message: CancelRotationRequest): unknown {
+    const obj: any = {};
+    if (message.receiver_id !== "") {
+      obj.receiverId = message.receiver_id;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CancelRotationRequest>, I>>(base?: I): CancelRotationRequest {
+    return CancelRotationRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CancelRotationRequest>, I>>(object: I): CancelRotationRequest {
+    const message = createBaseCancelRotationRequest();
+    message.receiver_id = object.receiver_id ?? "";
+    return message;
+  },
+};
+
+function createBaseCancelRotationResponse(): CancelRotationResponse {
+  return { receiver: undefined };
+}
+
+export const CancelRotationResponse: MessageFns<CancelRotationResponse> = {
+  encode(message: CancelRotationResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.receiver !== undefined) {
+      Receiver.encode(message.receiver, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CancelRotationResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCancelRotationResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.receiver = Receiver.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CancelRotationResponse {
+    return { receiver: isSet(object.receiver) ? Receiver.fromJSON(object.receiver) : undefined };
+  },
+
+  toJSON(message: CancelRotationResponse): unknown {
+    const obj: any = {};
+    if (message.receiver !== undefined) {
+      obj.receiver = Receiver.toJSON(message.receiver);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CancelRotationResponse>, I>>(base?: I): CancelRotationResponse {
+    return CancelRotationResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CancelRotationResponse>, I>>(object: I): CancelRotationResponse {
+    const message = createBaseCancelRotationResponse();
+    message.receiver = (object.receiver !== undefined && object.receiver !== null)
+      ? Receiver.fromPartial(object.receiver)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseRetryDeliveryRequest(): RetryDeliveryRequest {
+  return { delivery_id: "" };
+}
+
+export const RetryDeliveryRequest: MessageFns<RetryDeliveryRequest> = {
+  encode(message: RetryDeliveryRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.delivery_id !== "") {
+      writer.uint32(10).string(message.delivery_id);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RetryDeliveryRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRetryDeliveryRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.delivery_id = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RetryDeliveryRequest {
+    return {
+      delivery_id: isSet(object.deliveryId)
+        ? globalThis.String(object.deliveryId)
+        : isSet(object.delivery_id)
+        ? globalThis.String(object.delivery_id)
+        : "",
+    };
+  },
+
+  toJSON(message: RetryDeliveryRequest): unknown {
+    const obj: any = {};
+    if (message.delivery_id !== "") {
+      obj.deliveryId = message.delivery_id;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RetryDeliveryRequest>, I>>(base?: I): RetryDeliveryRequest {
+    return RetryDeliveryRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RetryDeliveryRequest>, I>>(object: I): RetryDeliveryRequest {
+    const message = createBaseRetryDeliveryRequest();
+    message.delivery_id = object.delivery_id ?? "";
+    return message;
+  },
+};
+
+function createBaseRetryDeliveryResponse(): RetryDeliveryResponse {
+  return { delivery: undefined };
+}
+
+export const RetryDeliveryResponse: MessageFns<RetryDeliveryResponse> = {
+  encode(message: RetryDeliveryResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.delivery !== undefined) {
+      Delivery.encode(message.delivery, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RetryDeliveryResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRetryDeliveryResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.delivery = Delivery.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RetryDeliveryResponse {
+    return { delivery: isSet(object.delivery) ? Delivery.fromJSON(object.delivery) : undefined };
+  },
+
+  toJSON(message: RetryDeliveryResponse): unknown {
+    const obj: any = {};
+    if (message.delivery !== undefined) {
+      obj.delivery = Delivery.toJSON(message.delivery);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RetryDeliveryResponse>, I>>(base?: I): RetryDeliveryResponse {
+    return RetryDeliveryResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RetryDeliveryResponse>, I>>(object: I): RetryDeliveryResponse {
+    const message = createBaseRetryDeliveryResponse();
+    message.delivery = (object.delivery !== undefined && object.delivery !== null)
+      ? Delivery.fromPartial(object.delivery)
+      : undefined;
+    return message;
+  },
+};
+
+function createBasePreviewRecoveryRequest(): PreviewRecoveryRequest {
+  return { receiver_id: "", since: "" };
+}
+
+export const PreviewRecoveryRequest: MessageFns<PreviewRecoveryRequest> = {
+  encode(message: PreviewRecoveryRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.receiver_id !== "") {
+      writer.uint32(10).string(message.receiver_id);
+    }
+    if (message.since !== "") {
+      writer.uint32(18).string(message.since);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PreviewRecoveryRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePreviewRecoveryRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.receiver_id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.since = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): PreviewRecoveryRequest {
+    return {
+      receiver_id: isSet(object.receiverId)
+        ? globalThis.String(object.receiverId)
+        : isSet(object.receiver_id)
+        ? globalThis.String(object.receiver_id)
+        : "",
+      since: isSet(object.since) ? globalThis.String(object.since) : "",
+    };
+  },
+
+  toJSON(message: PreviewRecoveryRequest): unknown {
+    const obj: any = {};
+    if (message.receiver_id !== "") {
+      obj.receiverId = message.receiver_id;
+    }
+    if (message.since !== "") {
+      obj.since = message.since;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<PreviewRecoveryRequest>, I>>(base?: I): PreviewRecoveryRequest {
+    return PreviewRecoveryRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<PreviewRecoveryRequest>, I>>(object: I): PreviewRecoveryRequest {
+    const message = createBasePreviewRecoveryRequest();
+    message.receiver_id = object.receiver_id ?? "";
+    message.since = object.since ?? "";
+    return message;
+  },
+};
+
+function createBasePreviewRecoveryResponse(): PreviewRecoveryResponse {
+  return { failed: 0, would_requeue: 0, earliest_since: "", max_per_request: 0 };
+}
+
+export const PreviewRecoveryResponse: MessageFns<PreviewRecoveryResponse> = {
+  encode(message: PreviewRecoveryResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.failed !== 0) {
+      writer.uint32(8).int32(message.failed);
+    }
+    if (message.would_requeue !== 0) {
+      writer.uint32(16).int32(message.would_requeue);
+    }
+    if (message.earliest_since !== "") {
+      writer.uint32(26).string(message.earliest_since);
+    }
+    if (message.max_per_request !== 0) {
+      writer.uint32(32).int32(message.max_per_request);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PreviewRecoveryResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePreviewRecoveryResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.failed = reader.int32();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.would_requeue = reader.int32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.earliest_since = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.max_per_request = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): PreviewRecoveryResponse {
+    return {
+      failed: isSet(object.failed) ? globalThis.Number(object.failed) : 0,
+      would_requeue: isSet(object.wouldRequeue)
+        ? globalThis.Number(object.wouldRequeue)
+        : isSet(object.would_requeue)
+        ? globalThis.Number(object.would_requeue)
+        : 0,
+      earliest_since: isSet(object.earliestSince)
+        ? globalThis.String(object.earliestSince)
+        : isSet(object.earliest_since)
+        ? globalThis.String(object.earliest_since)
+        : "",
+      max_per_request: isSet(object.maxPerRequest)
+        ? globalThis.Number(object.maxPerRequest)
+        : isSet(object.max_per_request)
+        ? globalThis.Number(object.max_per_request)
+        : 0,
+    };
+  },
+
+  toJSON(message: PreviewRecoveryResponse): unknown {
+    const obj: any = {};
+    if (message.failed !== 0) {
+      obj.failed = Math.round(message.failed);
+    }
+    if (message.would_requeue !== 0) {
+      obj.wouldRequeue = Math.round(message.would_requeue);
+    }
+    if (message.earliest_since !== "") {
+      obj.earliestSince = message.earliest_since;
+    }
+    if (message.max_per_request !== 0) {
+      obj.maxPerRequest = Math.round(message.max_per_request);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<PreviewRecoveryResponse>, I>>(base?: I): PreviewRecoveryResponse {
+    return PreviewRecoveryResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<PreviewRecoveryResponse>, I>>(object: I): PreviewRecoveryResponse {
+    const message = createBasePreviewRecoveryResponse();
+    message.failed = object.failed ?? 0;
+    message.would_requeue = object.would_requeue ?? 0;
+    message.earliest_since = object.earliest_since ?? "";
+    message.max_per_request = object.max_per_request ?? 0;
+    return message;
+  },
+};
+
+function createBaseRecoverDeliveriesRequest(): RecoverDeliveriesRequest {
+  return { receiver_id: "", since: "", request_id: "" };
+}
+
+export const RecoverDeliveriesRequest: MessageFns<RecoverDeliveriesRequest> = {
+  encode(message: RecoverDeliveriesRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.receiver_id !== "") {
+      writer.uint32(10).string(message.receiver_id);
+    }
+    if (message.since !== "") {
+      writer.uint32(18).string(message.since);
+    }
+    if (message.request_id !== "") {
+      writer.uint32(26).string(message.request_id);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RecoverDeliveriesRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRecoverDeliveriesRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.receiver_id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.since = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.request_id = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RecoverDeliveriesRequest {
+    return {
+      receiver_id: isSet(object.receiverId)
+        ? globalThis.String(object.receiverId)
+        : isSet(object.receiver_id)
+        ? globalThis.String(object.receiver_id)
+        : "",
+      since: isSet(object.since) ? globalThis.String(object.since) : "",
+      request_id: isSet(object.requestId)
+        ? globalThis.String(object.requestId)
+        : isSet(object.request_id)
+        ? globalThis.String(object.request_id)
+        : "",
+    };
+  },
+
+  toJSON(message: RecoverDeliveriesRequest): unknown {
+    const obj: any = {};
+    if (message.receiver_id !== "") {
+      obj.receiverId = message.receiver_id;
+    }
+    if (message.since !== "") {
+      obj.since = message.since;
+    }
+    if (message.request_id !== "") {
+      obj.requestId = message.request_id;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RecoverDeliveriesRequest>, I>>(base?: I): RecoverDeliveriesRequest {
+    return RecoverDeliveriesRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RecoverDeliveriesRequest>, I>>(object: I): RecoverDeliveriesRequest {
+    const message = createBaseRecoverDeliveriesRequest();
+    message.receiver_id = object.receiver_id ?? "";
+    message.since = object.since ?? "";
+    message.request_id = object.request_id ?? "";
+    return message;
+  },
+};
+
+function createBaseRecoverDeliveriesResponse(): RecoverDeliveriesResponse {
+  return { requeued: 0, remaining: 0, replayed: false };
+}
+
+export const RecoverDeliveriesResponse: MessageFns<RecoverDeliveriesResponse> = {
+  encode(message: RecoverDeliveriesResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.requeued !== 0) {
+      writer.uint32(8).int32(message.requeued);
+    }
+    if (message.remaining !== 0) {
+      writer.uint32(16).int32(message.remaining);
+    }
+    if (message.replayed !== false) {
+      writer.uint32(24).bool(message.replayed);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RecoverDeliveriesResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRecoverDeliveriesResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.requeued = reader.int32();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.remaining = reader.int32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.replayed = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RecoverDeliveriesResponse {
+    return {
+      requeued: isSet(object.requeued) ? globalThis.Number(object.requeued) : 0,
+      remaining: isSet(object.remaining) ? globalThis.Number(object.remaining) : 0,
+      replayed: isSet(object.replayed) ? globalThis.Boolean(object.replayed) : false,
+    };
+  },
+
+  toJSON(message: RecoverDeliveriesResponse): unknown {
+    const obj: any = {};
+    if (message.requeued !== 0) {
+      obj.requeued = Math.round(message.requeued);
+    }
+    if (message.remaining !== 0) {
+      obj.remaining = Math.round(message.remaining);
+    }
+    if (message.replayed !== false) {
+      obj.replayed = message.replayed;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RecoverDeliveriesResponse>, I>>(base?: I): RecoverDeliveriesResponse {
+    return RecoverDeliveriesResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RecoverDeliveriesResponse>, I>>(object: I): RecoverDeliveriesResponse {
+    const message = createBaseRecoverDeliveriesResponse();
+    message.requeued = object.requeued ?? 0;
+    message.remaining = object.remaining ?? 0;
+    message.replayed = object.replayed ?? false;
+    return message;
+  },
+};
+
+function createBaseGetReceiverHealthRequest(): GetReceiverHealthRequest {
+  return { receiver_id: "" };
+}
+
+export const GetReceiverHealthRequest: MessageFns<GetReceiverHealthRequest> = {
+  encode(message: GetReceiverHealthRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.receiver_id !== "") {
+      writer.uint32(10).string(message.receiver_id);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetReceiverHealthRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetReceiverHealthRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.receiver_id = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetReceiverHealthRequest {
+    return {
+      receiver_id: isSet(object.receiverId)
+        ? globalThis.String(object.receiverId)
+        : isSet(object.receiver_id)
+        ? globalThis.String(object.receiver_id)
+        : "",
+    };
+  },
+
+  toJSON(message: GetReceiverHealthRequest): unknown {
+    const obj: any = {};
+    if (message.receiver_id !== "") {
+      obj.receiverId = message.receiver_id;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetReceiverHealthRequest>, I>>(base?: I): GetReceiverHealthRequest {
+    return GetReceiverHealthRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetReceiverHealthRequest>, I>>(object: I): GetReceiverHealthRequest {
+    const message = createBaseGetReceiverHealthRequest();
+    message.receiver_id = object.receiver_id ?? "";
+    return message;
+  },
+};
+
+function createBaseHealthWindow(): HealthWindow {
+  return { window: "", attempts: 0, succeeded: 0, failures: [], p50_ms: 0, p95_ms: 0, buckets: [], bucket_seconds: 0 };
+}
+
+export const HealthWindow: MessageFns<HealthWindow> = {
+  encode(message: HealthWindow, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.window !== "") {
+      writer.uint32(10).string(message.window);
+    }
+    if (message.attempts !== 0) {
+      writer.uint32(16).int32(message.attempts);
+    }
+    if (message.succeeded !== 0) {
+      writer.uint32(24).int32(message.succeeded);
+    }
+    for (const v of message.failures) {
+      FailureCount.encode(v!, writer.uint32(34).fork()).join();
+    }
+    if (message.p50_ms !== 0) {
+      writer.uint32(40).int32(message.p50_ms);
+    }
+    if (message.p95_ms !== 0) {
+      writer.uint32(48).int32(message.p95_ms);
+    }
+    for (const v of message.buckets) {
+      HealthBucket.encode(v!, writer.uint32(58).fork()).join();
+    }
+    if (message.bucket_seconds !== 0) {
+      writer.uint32(64).int32(message.bucket_seconds);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): HealthWindow {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseHealthWindow();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.window = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.attempts = reader.int32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.succeeded = reader.int32();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.failures.push(FailureCount.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.p50_ms = reader.int32();
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.p95_ms = reader.int32();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.buckets.push(HealthBucket.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 8: {
+            if (tag !== 64) {
+              break;
+            }
+
+            message.bucket_seconds = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): HealthWindow {
+    return {
+      window: isSet(object.window) ? globalThis.String(object.window) : "",
+      attempts: isSet(object.attempts) ? globalThis.Number(object.attempts) : 0,
+      succeeded: isSet(object.succeeded) ? globalThis.Number(object.succeeded) : 0,
+      failures: globalThis.Array.isArray(object?.failures)
+        ? object.failures.map((e: any) => FailureCount.fromJSON(e))
+        : [],
+      p50_ms: isSet(object.p50Ms)
+        ? globalThis.Number(object.p50Ms)
+        : isSet(object.p50_ms)
+        ? globalThis.Number(object.p50_ms)
+        : 0,
+      p95_ms: isSet(object.p95Ms)
+        ? globalThis.Number(object.p95Ms)
+        : isSet(object.p95_ms)
+        ? globalThis.Number(object.p95_ms)
+        : 0,
+      buckets: globalThis.Array.isArray(object?.buckets)
+        ? object.buckets.map((e: any) => HealthBucket.fromJSON(e))
+        : [],
+      bucket_seconds: isSet(object.bucketSeconds)
+        ? globalThis.Number(object.bucketSeconds)
+        : isSet(object.bucket_seconds)
+        ? globalThis.Number(object.bucket_seconds)
+        : 0,
+    };
+  },
+
+  toJSON(message: HealthWindow): unknown {
+    const obj: any = {};
+    if (message.window !== "") {
+      obj.window = message.window;
+    }
+    if (message.attempts !== 0) {
+      obj.attempts = Math.round(message.attempts);
+    }
+    if (message.succeeded !== 0) {
+      obj.succeeded = Math.round(message.succeeded);
+    }
+    if (message.failures?.length) {
+      obj.failures = message.failures.map((e) => FailureCount.toJSON(e));
+    }
+    if (message.p50_ms !== 0) {
+      obj.p50Ms = Math.round(message.p50_ms);
+    }
+    if (message.p95_ms !== 0) {
+      obj.p95Ms = Math.round(message.p95_ms);
+    }
+    if (message.buckets?.length) {
+      obj.buckets = message.buckets.map((e) => HealthBucket.toJSON(e));
+    }
+    if (message.bucket_seconds !== 0) {
+      obj.bucketSeconds = Math.round(message.bucket_seconds);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<HealthWindow>, I>>(base?: I): HealthWindow {
+    return HealthWindow.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<HealthWindow>, I>>(object: I): HealthWindow {
+    const message = createBaseHealthWindow();
+    message.window = object.window ?? "";
+    message.attempts = object.attempts ?? 0;
+    message.succeeded = object.succeeded ?? 0;
+    message.failures = object.failures?.map((e) => FailureCount.fromPartial(e)) || [];
+    message.p50_ms = object.p50_ms ?? 0;
+    message.p95_ms = object.p95_ms ?? 0;
+    message.buckets = object.buckets?.map((e) => HealthBucket.fromPartial(e)) || [];
+    message.bucket_seconds = object.bucket_seconds ?? 0;
+    return message;
+  },
+};
+
+function createBaseFailureCount(): FailureCount {
+  return { class: "", count: 0 };
+}
+
+export const FailureCount: MessageFns<FailureCount> = {
+  encode(message: FailureCount, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.class !== "") {
+      writer.uint32(10).string(message.class);
+    }
+    if (message.count !== 0) {
+      writer.uint32(16).int32(message.count);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): FailureCount {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseFailureCount();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.class = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.count = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): FailureCount {
+    return {
+      class: isSet(object.class) ? globalThis.String(object.class) : "",
+      count: isSet(object.count) ? globalThis.Number(object.count) : 0,
+    };
+  },
+
+  toJSON(message: FailureCount): unknown {
+    const obj: any = {};
+    if (message.class !== "") {
+      obj.class = message.class;
+    }
+    if (message.count !== 0) {
+      obj.count = Math.round(message.count);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<FailureCount>, I>>(base?: I): FailureCount {
+    return FailureCount.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<FailureCount>, I>>(object: I): FailureCount {
+    const message = createBaseFailureCount();
+    message.class = object.class ?? "";
+    message.count = object.count ?? 0;
+    return message;
+  },
+};
+
+function createBaseHealthBucket(): HealthBucket {
+  return { start: "", succeeded: 0, failed: 0 };
+}
+
+export const HealthBucket: MessageFns<HealthBucket> = {
+  encode(message: HealthBucket, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.start !== "") {
+      writer.uint32(10).string(message.start);
+    }
+    if (message.succeeded !== 0) {
+      writer.uint32(16).int32(message.succeeded);
+    }
+    if (message.failed !== 0) {
+      writer.uint32(24).int32(message.failed);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): HealthBucket {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseHealthBucket();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.start = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.succeeded = reader.int32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.failed = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): HealthBucket {
+    return {
+      start: isSet(object.start) ? globalThis.String(object.start) : "",
+      succeeded: isSet(object.succeeded) ? globalThis.Number(object.succeeded) : 0,
+      failed: isSet(object.failed) ? globalThis.Number(object.failed) : 0,
+    };
+  },
+
+  toJSON(message: HealthBucket): unknown {
+    const obj: any = {};
+    if (message.start !== "") {
+      obj.start = message.start;
+    }
+    if (message.succeeded !== 0) {
+      obj.succeeded = Math.round(message.succeeded);
+    }
+    if (message.failed !== 0) {
+      obj.failed = Math.round(message.failed);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<HealthBucket>, I>>(base?: I): HealthBucket {
+    return HealthBucket.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<HealthBucket>, I>>(object: I): HealthBucket {
+    const message = createBaseHealthBucket();
+    message.start = object.start ?? "";
+    message.succeeded = object.succeeded ?? 0;
+    message.failed = object.failed ?? 0;
+    return message;
+  },
+};
+
+function createBaseGetReceiverHealthResponse(): GetReceiverHealthResponse {
+  return { windows: [] };
+}
+
+export const GetReceiverHealthResponse: MessageFns<GetReceiverHealthResponse> = {
+  encode(message: GetReceiverHealthResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.windows) {
+      HealthWindow.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetReceiverHealthResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetReceiverHealthResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.windows.push(HealthWindow.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetReceiverHealthResponse {
+    return {
+      windows: globalThis.Array.isArray(object?.windows)
+        ? object.windows.map((e: any) => HealthWindow.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: GetReceiverHealthResponse): unknown {
+    const obj: any = {};
+    if (message.windows?.length) {
+      obj.windows = message.windows.map((e) => HealthWindow.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetReceiverHealthResponse>, I>>(base?: I): GetReceiverHealthResponse {
+    return GetReceiverHealthResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetReceiverHealthResponse>, I>>(object: I): GetReceiverHealthResponse {
+    const message = createBaseGetReceiverHealthResponse();
+    message.windows = object.windows?.map((e) => HealthWindow.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseReceiverNotice(): ReceiverNotice {
+  return {
+    id: "",
+    brand_id: "",
+    receiver_id: "",
+    receiver_label: "",
+    receiver_url: "",
+    disabled_at: "",
+    failing_since: "",
+    reason: "",
+    last_error: "",
+  };
+}
+
+export const ReceiverNotice: MessageFns<ReceiverNotice> = {
+  encode(message: ReceiverNotice, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== "") {
+      writer.uint32(10).string(message.id);
+    }
+    if (message.brand_id !== "") {
+      writer.uint32(18).string(message.brand_id);
+    }
+    if (message.receiver_id !== "") {
+      writer.uint32(26).string(message.receiver_id);
+    }
+    if (message.receiver_label !== "") {
+      writer.uint32(34).string(message.receiver_label);
+    }
+    if (message.receiver_url !== "") {
+      writer.uint32(42).string(message.receiver_url);
+    }
+    if (message.disabled_at !== "") {
+      writer.uint32(50).string(message.disabled_at);
+    }
+    if (message.failing_since !== "") {
+      writer.uint32(58).string(message.failing_since);
+    }
+    if (message.reason !== "") {
+      writer.uint32(66).string(message.reason);
+    }
+    if (message.last_error !== "") {
+      writer.uint32(74).string(message.last_error);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ReceiverNotice {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseReceiverNotice();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.brand_id = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.receiver_id = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.receiver_label = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.receiver_url = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.disabled_at = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.failing_since = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.reason = reader.string();
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.last_error = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ReceiverNotice {
+    return {
+      id: isSet(object.id) ? globalThis.String(object.id) : "",
+      brand_id: isSet(object.brandId)
+        ? globalThis.String(object.brandId)
+        : isSet(object.brand_id)
+        ? globalThis.String(object.brand_id)
+        : "",
+      receiver_id: isSet(object.receiverId)
+        ? globalThis.String(object.receiverId)
+        : isSet(object.receiver_id)
+        ? globalThis.String(object.receiver_id)
+        : "",
+      receiver_label: isSet(object.receiverLabel)
+        ? globalThis.String(object.receiverLabel)
+        : isSet(object.receiver_label)
+        ? globalThis.String(object.receiver_label)
+        : "",
+      receiver_url: isSet(object.receiverUrl)
+        ? globalThis.String(object.receiverUrl)
+        : isSet(object.receiver_url)
+        ? globalThis.String(object.receiver_url)
+        : "",
+      disabled_at: isSet(object.disabledAt)
+        ? globalThis.String(object.disabledAt)
+        : isSet(object.disabled_at)
+        ? globalThis.String(object.disabled_at)
+        : "",
+      failing_since: isSet(object.failingSince)
+        ? globalThis.String(object.failingSince)
+        : isSet(object.failing_since)
+        ? globalThis.String(object.failing_since)
+        : "",
+      reason: isSet(object.reason) ? globalThis.String(object.reason) : "",
+      last_error: isSet(object.lastError)
+        ? globalThis.String(object.lastError)
+        : isSet(object.last_error)
+        ? globalThis.String(object.last_error)
+        : "",
+    };
+  },
+
+  toJSON(message: ReceiverNotice): unknown {
+    const obj: any = {};
+    if (message.id !== "") {
+      obj.id = message.id;
+    }
+    if (message.brand_id !== "") {
+      obj.brandId = message.brand_id;
+    }
+    if (message.receiver_id !== "") {
+      obj.receiverId = message.receiver_id;
+    }
+    if (message.receiver_label !== "") {
+      obj.receiverLabel = message.receiver_label;
+    }
+    if (message.receiver_url !== "") {
+      obj.receiverUrl = message.receiver_url;
+    }
+    if (message.disabled_at !== "") {
+      obj.disabledAt = message.disabled_at;
+    }
+    if (message.failing_since !== "") {
+      obj.failingSince = message.failing_since;
+    }
+    if (message.reason !== "") {
+      obj.reason = message.reason;
+    }
+    if (message.last_error !== "") {
+      obj.lastError = message.last_error;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ReceiverNotice>, I>>(base?: I): ReceiverNotice {
+    return ReceiverNotice.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ReceiverNotice>, I>>(object: I): ReceiverNotice {
+    const message = createBaseReceiverNotice();
+    message.id = object.id ?? "";
+    message.brand_id = object.brand_id ?? "";
+    message.receiver_id = object.receiver_id ?? "";
+    message.receiver_label = object.receiver_label ?? "";
+    message.receiver_url = object.receiver_url ?? "";
+    message.disabled_at = object.disabled_at ?? "";
+    message.failing_since = object.failing_since ?? "";
+    message.reason = object.reason ?? "";
+    message.last_error = object.last_error ?? "";
+    return message;
+  },
+};
+
+function createBaseClaimReceiverNoticesRequest(): ClaimReceiverNoticesRequest {
+  return { limit: 0, lease_ms: 0 };
+}
+
+export const ClaimReceiverNoticesRequest: MessageFns<ClaimReceiverNoticesRequest> = {
+  encode(message: ClaimReceiverNoticesRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.limit !== 0) {
+      writer.uint32(8).int32(message.limit);
+    }
+    if (message.lease_ms !== 0) {
+      writer.uint32(16).int32(message.lease_ms);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ClaimReceiverNoticesRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseClaimReceiverNoticesRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.limit = reader.int32();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.lease_ms = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ClaimReceiverNoticesRequest {
+    return {
+      limit: isSet(object.limit) ? globalThis.Number(object.limit) : 0,
+      lease_ms: isSet(object.leaseMs)
+        ? globalThis.Number(object.leaseMs)
+        : isSet(object.lease_ms)
+        ? globalThis.Number(object.lease_ms)
+        : 0,
+    };
+  },
+
+  toJSON(message: ClaimReceiverNoticesRequest): unknown {
+    const obj: any = {};
+    if (message.limit !== 0) {
+      obj.limit = Math.round(message.limit);
+    }
+    if (message.lease_ms !== 0) {
+      obj.leaseMs = Math.round(message.lease_ms);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ClaimReceiverNoticesRequest>, I>>(base?: I): ClaimReceiverNoticesRequest {
+    return ClaimReceiverNoticesRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ClaimReceiverNoticesRequest>, I>>(object: I): ClaimReceiverNoticesRequest {
+    const message = createBaseClaimReceiverNoticesRequest();
+    message.limit = object.limit ?? 0;
+    message.lease_ms = object.lease_ms ?? 0;
+    return message;
+  },
+};
+
+function createBaseClaimReceiverNoticesResponse(): ClaimReceiverNoticesResponse {
+  return { notices: [] };
+}
+
+export const ClaimReceiverNoticesResponse: MessageFns<ClaimReceiverNoticesResponse> = {
+  encode(message: ClaimReceiverNoticesResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.notices) {
+      ReceiverNotice.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ClaimReceiverNoticesResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseClaimReceiverNoticesResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.notices.push(ReceiverNotice.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ClaimReceiverNoticesResponse {
+    return {
+      notices: globalThis.Array.isArray(object?.notices)
+        ? object.notices.map((e: any) => ReceiverNotice.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: ClaimReceiverNoticesResponse): unknown {
+    const obj: any = {};
+    if (message.notices?.length) {
+      obj.notices = message.notices.map((e) => ReceiverNotice.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ClaimReceiverNoticesResponse>, I>>(base?: I): ClaimReceiverNoticesResponse {
+    return ClaimReceiverNoticesResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ClaimReceiverNoticesResponse>, I>>(object: I): ClaimReceiverNoticesResponse {
+    const message = createBaseClaimReceiverNoticesResponse();
+    message.notices = object.notices?.map((e) => ReceiverNotice.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseAckReceiverNoticeRequest(): AckReceiverNoticeRequest {
+  return { id: "" };
+}
+
+export const AckReceiverNoticeRequest: MessageFns<AckReceiverNoticeRequest> = {
+  encode(message: AckReceiverNoticeRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== "") {
+      writer.uint32(10).string(message.id);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): AckReceiverNoticeRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseAckReceiverNoticeRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): AckReceiverNoticeRequest {
+    return { id: isSet(object.id) ? globalThis.String(object.id) : "" };
+  },
+
+  toJSON(message: AckReceiverNoticeRequest): unknown {
+    const obj: any = {};
+    if (message.id !== "") {
+      obj.id = message.id;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<AckReceiverNoticeRequest>, I>>(base?: I): AckReceiverNoticeRequest {
+    return AckReceiverNoticeRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<AckReceiverNoticeRequest>, I>>(object: I): AckReceiverNoticeRequest {
+    const message = createBaseAckReceiverNoticeRequest();
+    message.id = object.id ?? "";
+    return message;
+  },
+};
+
+function createBaseAckReceiverNoticeResponse(): AckReceiverNoticeResponse {
+  return {};
+}
+
+export const AckReceiverNoticeResponse: MessageFns<AckReceiverNoticeResponse> = {
+  encode(_: AckReceiverNoticeResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): AckReceiverNoticeResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseAckReceiverNoticeResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(_: any): AckReceiverNoticeResponse {
+    return {};
+  },
+
+  toJSON(_: AckReceiverNoticeResponse): unknown {
+    const obj: any = {};
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<AckReceiverNoticeResponse>, I>>(base?: I): AckReceiverNoticeResponse {
+    return AckReceiverNoticeResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<AckReceiverNoticeResponse>, I>>(_: I): AckReceiverNoticeResponse {
+    const message = createBaseAckReceiverNoticeResponse();
+    return message;
+  },
+};
+
 /**
  * WebhooksService manages a brand's event receivers (SPEC 2.4) and their deliveries. It runs
  * in the webhooks process, which owns the receivers, events, deliveries and attempts tables.
@@ -2938,6 +5941,145 @@ export const WebhooksServiceService = {
       Buffer.from(ListActivityResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ListActivityResponse => ListActivityResponse.decode(value),
   },
+  /**
+   * RotateSecret starts a rotation of the receiver's signing secret: a new secret is created
+   * and returned exactly once; deliveries stay signed with the current secret until the
+   * switch. FAILED_PRECONDITION (rotation_pending) while a rotation is already pending.
+   */
+  rotateSecret: {
+    path: "/brand.webhooks.v1.WebhooksService/RotateSecret" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: RotateSecretRequest): Buffer => Buffer.from(RotateSecretRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): RotateSecretRequest => RotateSecretRequest.decode(value),
+    responseSerialize: (value: RotateSecretResponse): Buffer =>
+      Buffer.from(RotateSecretResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): RotateSecretResponse => RotateSecretResponse.decode(value),
+  },
+  /**
+   * SwitchSecret switches a pending rotation now, or schedules the switch at a later time.
+   * After the switch every attempt, retries of older events included, is signed with the new
+   * secret and the old one is destroyed. FAILED_PRECONDITION (no_rotation) when none is pending;
+   * INVALID_ARGUMENT (validation_failed) for an unreadable `at` or one more than 7 days ahead.
+   */
+  switchSecret: {
+    path: "/brand.webhooks.v1.WebhooksService/SwitchSecret" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: SwitchSecretRequest): Buffer => Buffer.from(SwitchSecretRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): SwitchSecretRequest => SwitchSecretRequest.decode(value),
+    responseSerialize: (value: SwitchSecretResponse): Buffer =>
+      Buffer.from(SwitchSecretResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): SwitchSecretResponse => SwitchSecretResponse.decode(value),
+  },
+  /**
+   * CancelRotation discards a pending rotation's new secret before its switch.
+   * FAILED_PRECONDITION (no_rotation) when none is pending.
+   */
+  cancelRotation: {
+    path: "/brand.webhooks.v1.WebhooksService/CancelRotation" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: CancelRotationRequest): Buffer =>
+      Buffer.from(CancelRotationRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): CancelRotationRequest => CancelRotationRequest.decode(value),
+    responseSerialize: (value: CancelRotationResponse): Buffer =>
+      Buffer.from(CancelRotationResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): CancelRotationResponse => CancelRotationResponse.decode(value),
+  },
+  /**
+   * RetryDelivery makes a pending delivery's next attempt due now ("retry now").
+   * FAILED_PRECONDITION: receiver_disabled when its receiver is disabled, precondition_failed
+   * when the delivery is not waiting for a retry (finished, or an attempt is in flight).
+   */
+  retryDelivery: {
+    path: "/brand.webhooks.v1.WebhooksService/RetryDelivery" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: RetryDeliveryRequest): Buffer => Buffer.from(RetryDeliveryRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): RetryDeliveryRequest => RetryDeliveryRequest.decode(value),
+    responseSerialize: (value: RetryDeliveryResponse): Buffer =>
+      Buffer.from(RetryDeliveryResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): RetryDeliveryResponse => RetryDeliveryResponse.decode(value),
+  },
+  /**
+   * PreviewRecovery counts what RecoverDeliveries would re-queue, without changing anything.
+   * INVALID_ARGUMENT (validation_failed) for a `since` out of the window.
+   */
+  previewRecovery: {
+    path: "/brand.webhooks.v1.WebhooksService/PreviewRecovery" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: PreviewRecoveryRequest): Buffer =>
+      Buffer.from(PreviewRecoveryRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): PreviewRecoveryRequest => PreviewRecoveryRequest.decode(value),
+    responseSerialize: (value: PreviewRecoveryResponse): Buffer =>
+      Buffer.from(PreviewRecoveryResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): PreviewRecoveryResponse => PreviewRecoveryResponse.decode(value),
+  },
+  /**
+   * RecoverDeliveries re-queues every failed delivery of one receiver created since a time
+   * (at most 14 days back, at most 10,000 per request, oldest first), each as a new attempt of
+   * the same event. Idempotent by request_id (ALREADY_EXISTS request_conflict when the id was
+   * used for another receiver or time). FAILED_PRECONDITION (receiver_disabled) for a disabled
+   * receiver; INVALID_ARGUMENT (validation_failed) for a time out of the window (at most 14
+   * days back, not in the future) or a request_id that is not a UUID.
+   */
+  recoverDeliveries: {
+    path: "/brand.webhooks.v1.WebhooksService/RecoverDeliveries" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: RecoverDeliveriesRequest): Buffer =>
+      Buffer.from(RecoverDeliveriesRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): RecoverDeliveriesRequest => RecoverDeliveriesRequest.decode(value),
+    responseSerialize: (value: RecoverDeliveriesResponse): Buffer =>
+      Buffer.from(RecoverDeliveriesResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): RecoverDeliveriesResponse => RecoverDeliveriesResponse.decode(value),
+  },
+  /**
+   * GetReceiverHealth returns the receiver's delivery health over the last hour, 24 hours and
+   * 7 days, with chart buckets.
+   */
+  getReceiverHealth: {
+    path: "/brand.webhooks.v1.WebhooksService/GetReceiverHealth" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetReceiverHealthRequest): Buffer =>
+      Buffer.from(GetReceiverHealthRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetReceiverHealthRequest => GetReceiverHealthRequest.decode(value),
+    responseSerialize: (value: GetReceiverHealthResponse): Buffer =>
+      Buffer.from(GetReceiverHealthResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetReceiverHealthResponse => GetReceiverHealthResponse.decode(value),
+  },
+  /**
+   * ClaimReceiverNotices leases up to `limit` unsent notices (a receiver disabled by the
+   * service) for the console's mailer. Console credential only (no member assertion): the
+   * console mails every owner of the brand, then acknowledges. A notice not acknowledged
+   * within its lease is handed out again (at least once; one email per disable in practice).
+   */
+  claimReceiverNotices: {
+    path: "/brand.webhooks.v1.WebhooksService/ClaimReceiverNotices" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ClaimReceiverNoticesRequest): Buffer =>
+      Buffer.from(ClaimReceiverNoticesRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ClaimReceiverNoticesRequest => ClaimReceiverNoticesRequest.decode(value),
+    responseSerialize: (value: ClaimReceiverNoticesResponse): Buffer =>
+      Buffer.from(ClaimReceiverNoticesResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ClaimReceiverNoticesResponse => ClaimReceiverNoticesResponse.decode(value),
+  },
+  /** AckReceiverNotice marks a claimed notice sent. Console credential only. */
+  ackReceiverNotice: {
+    path: "/brand.webhooks.v1.WebhooksService/AckReceiverNotice" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: AckReceiverNoticeRequest): Buffer =>
+      Buffer.from(AckReceiverNoticeRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): AckReceiverNoticeRequest => AckReceiverNoticeRequest.decode(value),
+    responseSerialize: (value: AckReceiverNoticeResponse): Buffer =>
+      Buffer.from(AckReceiverNoticeResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): AckReceiverNoticeResponse => AckReceiverNoticeResponse.decode(value),
+  },
 } as const;
 
 export interface WebhooksServiceServer extends UntypedServiceImplementation {
@@ -2979,6 +6121,58 @@ export interface WebhooksServiceServer extends UntypedServiceImplementation {
    * changed, removed, tested; delivery resent), newest first.
    */
   listActivity: handleUnaryCall<ListActivityRequest, ListActivityResponse>;
+  /**
+   * RotateSecret starts a rotation of the receiver's signing secret: a new secret is created
+   * and returned exactly once; deliveries stay signed with the current secret until the
+   * switch. FAILED_PRECONDITION (rotation_pending) while a rotation is already pending.
+   */
+  rotateSecret: handleUnaryCall<RotateSecretRequest, RotateSecretResponse>;
+  /**
+   * SwitchSecret switches a pending rotation now, or schedules the switch at a later time.
+   * After the switch every attempt, retries of older events included, is signed with the new
+   * secret and the old one is destroyed. FAILED_PRECONDITION (no_rotation) when none is pending;
+   * INVALID_ARGUMENT (validation_failed) for an unreadable `at` or one more than 7 days ahead.
+   */
+  switchSecret: handleUnaryCall<SwitchSecretRequest, SwitchSecretResponse>;
+  /**
+   * CancelRotation discards a pending rotation's new secret before its switch.
+   * FAILED_PRECONDITION (no_rotation) when none is pending.
+   */
+  cancelRotation: handleUnaryCall<CancelRotationRequest, CancelRotationResponse>;
+  /**
+   * RetryDelivery makes a pending delivery's next attempt due now ("retry now").
+   * FAILED_PRECONDITION: receiver_disabled when its receiver is disabled, precondition_failed
+   * when the delivery is not waiting for a retry (finished, or an attempt is in flight).
+   */
+  retryDelivery: handleUnaryCall<RetryDeliveryRequest, RetryDeliveryResponse>;
+  /**
+   * PreviewRecovery counts what RecoverDeliveries would re-queue, without changing anything.
+   * INVALID_ARGUMENT (validation_failed) for a `since` out of the window.
+   */
+  previewRecovery: handleUnaryCall<PreviewRecoveryRequest, PreviewRecoveryResponse>;
+  /**
+   * RecoverDeliveries re-queues every failed delivery of one receiver created since a time
+   * (at most 14 days back, at most 10,000 per request, oldest first), each as a new attempt of
+   * the same event. Idempotent by request_id (ALREADY_EXISTS request_conflict when the id was
+   * used for another receiver or time). FAILED_PRECONDITION (receiver_disabled) for a disabled
+   * receiver; INVALID_ARGUMENT (validation_failed) for a time out of the window (at most 14
+   * days back, not in the future) or a request_id that is not a UUID.
+   */
+  recoverDeliveries: handleUnaryCall<RecoverDeliveriesRequest, RecoverDeliveriesResponse>;
+  /**
+   * GetReceiverHealth returns the receiver's delivery health over the last hour, 24 hours and
+   * 7 days, with chart buckets.
+   */
+  getReceiverHealth: handleUnaryCall<GetReceiverHealthRequest, GetReceiverHealthResponse>;
+  /**
+   * ClaimReceiverNotices leases up to `limit` unsent notices (a receiver disabled by the
+   * service) for the console's mailer. Console credential only (no member assertion): the
+   * console mails every owner of the brand, then acknowledges. A notice not acknowledged
+   * within its lease is handed out again (at least once; one email per disable in practice).
+   */
+  claimReceiverNotices: handleUnaryCall<ClaimReceiverNoticesRequest, ClaimReceiverNoticesResponse>;
+  /** AckReceiverNotice marks a claimed notice sent. Console credential only. */
+  ackReceiverNotice: handleUnaryCall<AckReceiverNoticeRequest, AckReceiverNoticeResponse>;
 }
 
 export interface WebhooksServiceClient extends Client {
@@ -3160,6 +6354,184 @@ export interface WebhooksServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ListActivityResponse) => void,
   ): ClientUnaryCall;
+  /**
+   * RotateSecret starts a rotation of the receiver's signing secret: a new secret is created
+   * and returned exactly once; deliveries stay signed with the current secret until the
+   * switch. FAILED_PRECONDITION (rotation_pending) while a rotation is already pending.
+   */
+  rotateSecret(
+    request: RotateSecretRequest,
+    callback: (error: ServiceError | null, response: RotateSecretResponse) => void,
+  ): ClientUnaryCall;
+  rotateSecret(
+    request: RotateSecretRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: RotateSecretResponse) => void,
+  ): ClientUnaryCall;
+  rotateSecret(
+    request: RotateSecretRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: RotateSecretResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * SwitchSecret switches a pending rotation now, or schedules the switch at a later time.
+   * After the switch every attempt, retries of older events included, is signed with the new
+   * secret and the old one is destroyed. FAILED_PRECONDITION (no_rotation) when none is pending;
+   * INVALID_ARGUMENT (validation_failed) for an unreadable `at` or one more than 7 days ahead.
+   */
+  switchSecret(
+    request: SwitchSecretRequest,
+    callback: (error: ServiceError | null, response: SwitchSecretResponse) => void,
+  ): ClientUnaryCall;
+  switchSecret(
+    request: SwitchSecretRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: SwitchSecretResponse) => void,
+  ): ClientUnaryCall;
+  switchSecret(
+    request: SwitchSecretRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: SwitchSecretResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * CancelRotation discards a pending rotation's new secret before its switch.
+   * FAILED_PRECONDITION (no_rotation) when none is pending.
+   */
+  cancelRotation(
+    request: CancelRotationRequest,
+    callback: (error: ServiceError | null, response: CancelRotationResponse) => void,
+  ): ClientUnaryCall;
+  cancelRotation(
+    request: CancelRotationRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: CancelRotationResponse) => void,
+  ): ClientUnaryCall;
+  cancelRotation(
+    request: CancelRotationRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: CancelRotationResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * RetryDelivery makes a pending delivery's next attempt due now ("retry now").
+   * FAILED_PRECONDITION: receiver_disabled when its receiver is disabled, precondition_failed
+   * when the delivery is not waiting for a retry (finished, or an attempt is in flight).
+   */
+  retryDelivery(
+    request: RetryDeliveryRequest,
+    callback: (error: ServiceError | null, response: RetryDeliveryResponse) => void,
+  ): ClientUnaryCall;
+  retryDelivery(
+    request: RetryDeliveryRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: RetryDeliveryResponse) => void,
+  ): ClientUnaryCall;
+  retryDelivery(
+    request: RetryDeliveryRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: RetryDeliveryResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * PreviewRecovery counts what RecoverDeliveries would re-queue, without changing anything.
+   * INVALID_ARGUMENT (validation_failed) for a `since` out of the window.
+   */
+  previewRecovery(
+    request: PreviewRecoveryRequest,
+    callback: (error: ServiceError | null, response: PreviewRecoveryResponse) => void,
+  ): ClientUnaryCall;
+  previewRecovery(
+    request: PreviewRecoveryRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: PreviewRecoveryResponse) => void,
+  ): ClientUnaryCall;
+  previewRecovery(
+    request: PreviewRecoveryRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: PreviewRecoveryResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * RecoverDeliveries re-queues every failed delivery of one receiver created since a time
+   * (at most 14 days back, at most 10,000 per request, oldest first), each as a new attempt of
+   * the same event. Idempotent by request_id (ALREADY_EXISTS request_conflict when the id was
+   * used for another receiver or time). FAILED_PRECONDITION (receiver_disabled) for a disabled
+   * receiver; INVALID_ARGUMENT (validation_failed) for a time out of the window (at most 14
+   * days back, not in the future) or a request_id that is not a UUID.
+   */
+  recoverDeliveries(
+    request: RecoverDeliveriesRequest,
+    callback: (error: ServiceError | null, response: RecoverDeliveriesResponse) => void,
+  ): ClientUnaryCall;
+  recoverDeliveries(
+    request: RecoverDeliveriesRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: RecoverDeliveriesResponse) => void,
+  ): ClientUnaryCall;
+  recoverDeliveries(
+    request: RecoverDeliveriesRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: RecoverDeliveriesResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * GetReceiverHealth returns the receiver's delivery health over the last hour, 24 hours and
+   * 7 days, with chart buckets.
+   */
+  getReceiverHealth(
+    request: GetReceiverHealthRequest,
+    callback: (error: ServiceError | null, response: GetReceiverHealthResponse) => void,
+  ): ClientUnaryCall;
+  getReceiverHealth(
+    request: GetReceiverHealthRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetReceiverHealthResponse) => void,
+  ): ClientUnaryCall;
+  getReceiverHealth(
+    request: GetReceiverHealthRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetReceiverHealthResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * ClaimReceiverNotices leases up to `limit` unsent notices (a receiver disabled by the
+   * service) for the console's mailer. Console credential only (no member assertion): the
+   * console mails every owner of the brand, then acknowledges. A notice not acknowledged
+   * within its lease is handed out again (at least once; one email per disable in practice).
+   */
+  claimReceiverNotices(
+    request: ClaimReceiverNoticesRequest,
+    callback: (error: ServiceError | null, response: ClaimReceiverNoticesResponse) => void,
+  ): ClientUnaryCall;
+  claimReceiverNotices(
+    request: ClaimReceiverNoticesRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ClaimReceiverNoticesResponse) => void,
+  ): ClientUnaryCall;
+  claimReceiverNotices(
+    request: ClaimReceiverNoticesRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ClaimReceiverNoticesResponse) => void,
+  ): ClientUnaryCall;
+  /** AckReceiverNotice marks a claimed notice sent. Console credential only. */
+  ackReceiverNotice(
+    request: AckReceiverNoticeRequest,
+    callback: (error: ServiceError | null, response: AckReceiverNoticeResponse) => void,
+  ): ClientUnaryCall;
+  ackReceiverNotice(
+    request: AckReceiverNoticeRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: AckReceiverNoticeResponse) => void,
+  ): ClientUnaryCall;
+  ackReceiverNotice(
+    request: AckReceiverNoticeRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: AckReceiverNoticeResponse) => void,
+  ): ClientUnaryCall;
 }
 
 export const WebhooksServiceClient = makeGenericClientConstructor(
@@ -3183,6 +6555,17 @@ export type DeepPartial<T> = T extends Builtin ? T
 type KeysOfUnion<T> = T extends T ? keyof T : never;
 export type Exact<P, I extends P> = P extends Builtin ? P
   : P & { [K in keyof P]: Exact<P[K], I[K]> } & { [K in Exclude<keyof I, KeysOfUnion<P>>]: never };
+
+function longToNumber(int64: { toString(): string }): number {
+  const num = globalThis.Number(int64.toString());
+  if (num > globalThis.Number.MAX_SAFE_INTEGER) {
+    throw new globalThis.Error("Value is larger than Number.MAX_SAFE_INTEGER");
+  }
+  if (num < globalThis.Number.MIN_SAFE_INTEGER) {
+    throw new globalThis.Error("Value is smaller than Number.MIN_SAFE_INTEGER");
+  }
+  return num;
+}
 
 function isSet(value: any): boolean {
   return value !== null && value !== undefined;

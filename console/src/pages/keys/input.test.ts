@@ -1,0 +1,52 @@
+import { formatRemaining } from '../../views/countdown';
+import { CreateKeyForm, requestedExpiry } from './input';
+import { keyState } from './keyState';
+
+const NOW = Date.parse('2030-01-10T12:00:00Z');
+const form = (extra: Record<string, string>) =>
+  CreateKeyForm.parse({ name: 'Sync', environment: 'live', ...extra });
+
+describe('requestedExpiry', () => {
+  it('is none unless asked', () => {
+    expect(requestedExpiry(form({}), NOW)).toEqual({ expiresAt: '' });
+  });
+
+  it('counts spans from now', () => {
+    expect(requestedExpiry(form({ expires: '24h' }), NOW)).toEqual({
+      expiresAt: '2030-01-11T12:00:00.000Z',
+    });
+  });
+
+  it('reads a time as UTC and refuses a past or unreadable one', () => {
+    expect(requestedExpiry(form({ expires: 'at', expires_at: '2030-02-01T09:30' }), NOW)).toEqual({
+      expiresAt: '2030-02-01T09:30:00.000Z',
+    });
+    expect(requestedExpiry(form({ expires: 'at', expires_at: '2030-01-10T11:59' }), NOW)).toEqual({
+      error: 'The expiry must be in the future.',
+    });
+    expect(requestedExpiry(form({ expires: 'at', expires_at: '' }), NOW)).toHaveProperty('error');
+  });
+});
+
+describe('formatRemaining', () => {
+  it.each([
+    [0, '0 s'],
+    [-5_000, '0 s'],
+    [12_400, '12 s'],
+    [245_000, '4 min 05 s'],
+    [3 * 3_600_000 + 12 * 60_000, '3 h 12 min'],
+    [2 * 86_400_000 + 4 * 3_600_000 + 59_000, '2 d 4 h'],
+  ])('%p ms reads %p', (ms, words) => {
+    expect(formatRemaining(ms)).toBe(words);
+  });
+});
+
+describe('keyState', () => {
+  it('tells revoked, expired, expiring and active apart at the instant', () => {
+    const at = '2030-01-10T12:00:00.000Z';
+    expect(keyState({ revoked_at: at, expires_at: undefined }, NOW)).toBe('revoked');
+    expect(keyState({ revoked_at: undefined, expires_at: at }, NOW)).toBe('expired');
+    expect(keyState({ revoked_at: undefined, expires_at: at }, NOW - 1)).toBe('expiring');
+    expect(keyState({ revoked_at: undefined, expires_at: undefined }, NOW)).toBe('active');
+  });
+});

@@ -1,0 +1,101 @@
+import type { HealthWindow } from '@brand/proto/webhooks/v1';
+import { failureClassWords } from './attemptWords';
+import { HealthChart, WINDOW_NAMES } from './healthChart';
+
+const HEALTH_WINDOWS = ['1h', '24h', '7d'] as const;
+export type HealthWindowName = (typeof HEALTH_WINDOWS)[number];
+
+/** The window a `?health=` query names; 24 hours otherwise. */
+export function healthWindowOf(value: unknown): HealthWindowName {
+  return HEALTH_WINDOWS.find((w) => w === value) ?? '24h';
+}
+
+/** "97.5%"; "100%" and "0%" without decimals; "—" when nothing was attempted. */
+export function successRate(w: HealthWindow): string {
+  if (w.attempts === 0) return '—';
+  const rate = (w.succeeded / w.attempts) * 100;
+  return Number.isInteger(rate) ? `${rate}%` : `${rate.toFixed(1)}%`;
+}
+
+const latency = (ms: number) => (ms > 0 ? `${ms} ms` : '—');
+
+/**
+ * A receiver's health over the last hour, 24 hours and 7 days (test deliveries left out,
+ * counted per attempt): attempts, success rate, failures by kind, latency p50/p95, and a
+ * chart of the chosen window. The window is picked by a link (no script needed).
+ */
+export function HealthPanel(props: {
+  base: string;
+  windows: HealthWindow[];
+  selected: HealthWindowName;
+}) {
+  const byName = new Map(props.windows.map((w) => [w.window, w]));
+  const shown = byName.get(props.selected);
+  return (
+    <section aria-labelledby="health">
+      <h2 id="health">Health</h2>
+      {props.windows.length === 0 ? (
+        <p class="hint">Health figures are not available right now.</p>
+      ) : (
+        <>
+          <table>
+            <caption class="hint">Attempts of real events (tests left out)</caption>
+            <thead>
+              <tr>
+                <th scope="col">Window</th>
+                <th scope="col">Attempts</th>
+                <th scope="col">Success rate</th>
+                <th scope="col">Failures by kind</th>
+                <th scope="col">Latency p50</th>
+                <th scope="col">Latency p95</th>
+              </tr>
+            </thead>
+            <tbody>
+              {HEALTH_WINDOWS.map((name) => byName.get(name))
+                .filter((w): w is HealthWindow => w !== undefined)
+                .map((w) => (
+                  <tr>
+                    <th scope="row">{WINDOW_NAMES[w.window]}</th>
+                    <td>{w.attempts}</td>
+                    <td>{successRate(w)}</td>
+                    <td>
+                      {w.failures.length === 0
+                        ? 'none'
+                        : w.failures
+                            .map((f) => `${f.count} ${failureClassWords(f.class)}`)
+                            .join('; ')}
+                    </td>
+                    <td>{latency(w.p50_ms)}</td>
+                    <td>{latency(w.p95_ms)}</td>
+                  </tr>
+                ))}
+            </tbody>
+          </table>
+          <nav aria-label="Chart window">
+            <ul class="actions">
+              {HEALTH_WINDOWS.map((name) => (
+                <li>
+                  <a
+                    href={`${props.base}?health=${name}#health`}
+                    aria-current={name === props.selected ? 'true' : undefined}
+                  >
+                    {WINDOW_NAMES[name]}
+                  </a>
+                </li>
+              ))}
+            </ul>
+          </nav>
+          {shown && (
+            <figure class="chart">
+              <HealthChart window={shown} idPrefix="health-chart" />
+              <figcaption class="legend">
+                <span class="swatch ok" aria-hidden="true"></span> succeeded{' '}
+                <span class="swatch failed" aria-hidden="true"></span> failed
+              </figcaption>
+            </figure>
+          )}
+        </>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,56 @@
+import { parseUtcDateTimeLocal } from '../../views/utcDateTime';
+import { recoverySinceOf, switchTimeOf } from './input';
+
+const now = new Date('2026-11-23T12:00:00.000Z');
+
+describe('switchTimeOf', () => {
+  it('reads now, in 1 h, in 24 h and a time typed as UTC', () => {
+    expect(switchTimeOf({ when: 'now' }, now)).toEqual({ at: '' });
+    expect(switchTimeOf({ when: '1h' }, now)).toEqual({ at: '2026-11-23T13:00:00.000Z' });
+    expect(switchTimeOf({ when: '24h' }, now)).toEqual({ at: '2026-11-24T12:00:00.000Z' });
+    expect(switchTimeOf({ when: 'at', at: '2026-11-25T09:30' }, now)).toEqual({
+      at: '2026-11-25T09:30:00.000Z',
+    });
+  });
+
+  it('refuses no choice, a past time, more than 7 days ahead and garbage, in words', () => {
+    for (const body of [
+      {},
+      { when: ['now'] },
+      { when: 'at', at: '2026-11-23T11:59' },
+      { when: 'at', at: '2026-11-30T12:01' },
+      { when: 'at', at: 'tomorrow' },
+      { when: 'at' },
+    ]) {
+      expect(switchTimeOf(body, now)).toEqual({ error: expect.any(String) as string });
+    }
+  });
+});
+
+describe('recoverySinceOf', () => {
+  it('reads the preview form (UTC wall clock) and the confirm form (RFC 3339)', () => {
+    expect(recoverySinceOf('2026-11-20T14:00', now)).toEqual({
+      since: new Date('2026-11-20T14:00:00.000Z'),
+    });
+    expect(recoverySinceOf('2026-11-20T14:00:00.000Z', now)).toEqual({
+      since: new Date('2026-11-20T14:00:00.000Z'),
+    });
+  });
+
+  it('refuses a time ahead, an impossible date and anything else', () => {
+    for (const v of ['2026-11-23T12:01', '2026-02-30T10:00', '', 'x', ['2026-11-20T14:00'], 7]) {
+      expect(recoverySinceOf(v, now)).toEqual({ error: expect.any(String) as string });
+    }
+  });
+});
+
+describe('parseUtcDateTimeLocal', () => {
+  it('accepts seconds, refuses zones and overflowing fields', () => {
+    expect(parseUtcDateTimeLocal('2026-11-20T14:00:30')?.toISOString()).toBe(
+      '2026-11-20T14:00:30.000Z',
+    );
+    for (const v of ['2026-11-20T14:00Z', '2026-11-20T24:00', '2026-13-01T00:00', '2026-11-20']) {
+      expect(parseUtcDateTimeLocal(v)).toBeUndefined();
+    }
+  });
+});

@@ -1,0 +1,76 @@
+import { html, receiver, viewer } from '../../../test/receiverFixtures';
+import { RecoveryForm, RecoveryPreviewPage } from './recoveryView';
+
+const since = new Date('2026-11-20T14:00:00.000Z');
+const preview = (failed: number, wouldRequeue = Math.min(failed, 10_000)) => ({
+  failed,
+  would_requeue: wouldRequeue,
+  earliest_since: '2026-11-09T12:00:00.000Z',
+  max_per_request: 10_000,
+});
+const page = (over: Partial<Parameters<typeof RecoveryPreviewPage>[0]> = {}) =>
+  html(
+    <RecoveryPreviewPage
+      viewer={viewer()}
+      receiver={receiver()}
+      since={since}
+      preview={preview(37)}
+      requestId="0b1d8a4e-3f1c-4c55-9d7e-2f3a4b5c6d7e"
+      canRecover
+      {...over}
+    />,
+  );
+
+describe('RecoveryPreviewPage', () => {
+  it('counts what would be re-queued since the time and states the bounds', () => {
+    const shown = page();
+    expect(shown).toContain('37 failed deliveries since 2026-11-20 14:00 UTC.');
+    expect(shown).toContain(
+      'at most 14 days back and re-queues at most 10,000 deliveries per request',
+    );
+    expect(shown).toContain('Re-queue 37 deliveries');
+    expect(shown).toContain('name="since" value="2026-11-20T14:00:00.000Z"');
+    expect(shown).toContain('name="request_id" value="0b1d8a4e-3f1c-4c55-9d7e-2f3a4b5c6d7e"');
+  });
+
+  it('says what is left beyond the per-request bound', () => {
+    const shown = page({ preview: preview(12_345) });
+    expect(shown).toContain('12,345 failed deliveries');
+    expect(shown).toContain('re-queues the oldest 10,000');
+    expect(shown).toContain('for the other 2,345');
+  });
+
+  it('offers nothing to confirm when nothing failed, for a disabled receiver, or to a non-owner', () => {
+    expect(page({ preview: preview(0) })).toContain('there is nothing to recover');
+    expect(page({ preview: preview(0) })).not.toContain('Re-queue');
+    const disabled = page({ receiver: receiver({ enabled: false, disabled_reason: 'paused' }) });
+    expect(disabled).toContain('is disabled, so recovery is refused');
+    expect(disabled).not.toContain('Re-queue');
+    expect(page({ canRecover: false })).not.toContain('Re-queue');
+  });
+});
+
+describe('RecoveryForm', () => {
+  const now = new Date('2026-11-23T12:00:00.000Z');
+  it('starts where the failures began, within 14 days, as UTC', () => {
+    const form = html(
+      <RecoveryForm
+        viewer={viewer()}
+        receiver={receiver({ failing_since: '2026-11-22T08:15:30.000Z' })}
+        now={now}
+      />,
+    );
+    expect(form).toContain('method="get"');
+    expect(form).toContain('value="2026-11-22T08:15"');
+    expect(form).toContain('min="2026-11-09T12:01"');
+    expect(form).toContain('at most 14 days back');
+  });
+
+  it('says a disabled receiver must be enabled first', () => {
+    const form = html(
+      <RecoveryForm viewer={viewer()} receiver={receiver({ enabled: false })} now={now} />,
+    );
+    expect(form).toContain('enable it first');
+    expect(form).not.toContain('<form');
+  });
+});

@@ -1,0 +1,132 @@
+import type { PreviewRecoveryResponse, Receiver } from '@brand/proto/webhooks/v1';
+import { formatTime } from '../../views/format';
+import { Csrf, Layout, Notice, type Viewer } from '../../views/layout';
+import { toUtcDateTimeLocal } from '../../views/utcDateTime';
+import { RECOVERY_MAX_AGE_MS, RECOVERY_MAX_PER_REQUEST } from '@brand/shared/webhooks';
+
+const count = (n: number) => n.toLocaleString('en-US');
+
+/** The bounds of a recovery, said wherever one is asked for. */
+const RECOVERY_BOUNDS = `Recovery reaches at most 14 days back and re-queues at most ${count(RECOVERY_MAX_PER_REQUEST)} deliveries per request.`;
+
+/** Where a recovery starts by default: when the current failures began, else a day ago. */
+function defaultSince(r: Receiver, now: Date): Date {
+  const earliest = now.getTime() - RECOVERY_MAX_AGE_MS;
+  const failing = r.failing_since ? Date.parse(r.failing_since) : Number.NaN;
+  if (!Number.isNaN(failing) && failing >= earliest) return new Date(failing - (failing % 60_000));
+  return new Date(now.getTime() - 24 * 3_600_000);
+}
+
+/**
+ * "Recover since" on the receiver's page: a GET form (it changes nothing) that leads to the
+ * preview, where the re-queue is confirmed. A disabled receiver gets nothing, so it says so.
+ */
+export function RecoveryForm(props: { viewer: Viewer; receiver: Receiver; now: Date }) {
+  const { viewer, receiver: r, now } = props;
+  const base = `/brands/${viewer.brandId}/receivers/${r.id}`;
+  return (
+    <section aria-labelledby="recover">
+      <h2 id="recover">Recover failed deliveries</h2>
+      <p class="hint">
+        After an outage, queue every failed delivery of this receiver since a time again; each goes
+        out as a new attempt of the same event (the same event id, so your receiver deduplicates
+        it). {RECOVERY_BOUNDS}
+      </p>
+      {r.enabled ? (
+        <form class="actions" method="get" action={`${base}/recover`}>
+          <label for="recover-since">Since (UTC)</label>
+          <input
+            id="recover-since"
+            type="datetime-local"
+            name="since"
+            required
+            step={60}
+            min={toUtcDateTimeLocal(new Date(now.getTime() - RECOVERY_MAX_AGE_MS + 60_000))}
+            max={toUtcDateTimeLocal(now)}
+            value={toUtcDateTimeLocal(defaultSince(r, now))}
+          />
+          <button type="submit" class="secondary">
+            Preview
+          </button>
+        </form>
+      ) : (
+        <p>This receiver is disabled: enable it first, then recover its failed deliveries.</p>
+      )}
+    </section>
+  );
+}
+
+/**
+ * What a recovery would do, before it is done: how many failed deliveries since the time,
+ * the bounds, and the button. The form carries a request id made here, so a double click or
+ * a resubmitted form re-queues nothing twice.
+ */
+export function RecoveryPreviewPage(props: {
+  viewer: Viewer;
+  receiver: Receiver;
+  since: Date;
+  preview?: PreviewRecoveryResponse;
+  requestId: string;
+  canRecover: boolean;
+  error?: string;
+}) {
+  const { viewer, receiver: r, preview } = props;
+  const base = `/brands/${viewer.brandId}/receivers/${r.id}`;
+  const since = formatTime(props.since.toISOString());
+  const max = preview?.max_per_request || RECOVERY_MAX_PER_REQUEST;
+  return (
+    <Layout title="Recover failed deliveries" viewer={viewer} section="receivers">
+      <p>
+        <a href={base}>Back to {r.label}</a>
+      </p>
+      <h1>Recover failed deliveries of “{r.label}”</h1>
+      {props.error && <Notice tone="error">{props.error}</Notice>}
+      {preview && (
+        <p class="lead">
+          {preview.failed === 0
+            ? `No failed deliveries since ${since}: there is nothing to recover.`
+            : `${count(preview.failed)} failed ${preview.failed === 1 ? 'delivery' : 'deliveries'} since ${since}.`}
+        </p>
+      )}
+      <p>
+        {RECOVERY_BOUNDS}
+        {preview?.earliest_since &&
+          ` The earliest time accepted now is ${formatTime(preview.earliest_since)}.`}{' '}
+        Test deliveries are left out. Each delivery goes out again as a new attempt of the same
+        event, signed with the receiver's current secret, and follows the usual retries.
+      </p>
+      {preview && preview.failed > preview.would_requeue && (
+        <Notice tone="warn">
+          This request re-queues the oldest {count(preview.would_requeue)} (at most {count(max)} per
+          request); recover again afterwards for the other{' '}
+          {count(preview.failed - preview.would_requeue)}.
+        </Notice>
+      )}
+      {!r.enabled && (
+        <Notice tone="error">
+          “{r.label}” is disabled, so recovery is refused: a disabled receiver gets no deliveries.
+          Enable it on its page first.
+        </Notice>
+      )}
+      {props.canRecover && r.enabled && preview && preview.would_requeue > 0 && (
+        <form method="post" action={`${base}/recover`}>
+          <Csrf token={viewer.csrfToken} />
+          <input type="hidden" name="since" value={props.since.toISOString()} />
+          <input type="hidden" name="request_id" value={props.requestId} />
+          <div class="actions">
+            <button type="submit">
+              Re-queue {count(preview.would_requeue)}{' '}
+              {preview.would_requeue === 1 ? 'delivery' : 'deliveries'}
+            </button>
+            <a href={base}>Cancel</a>
+          </div>
+        </form>
+      )}
+      {!props.canRecover && (
+        <p class="hint">
+          Only brand owners recover deliveries. You are a {viewer.role} of this brand.
+        </p>
+      )}
+    </Layout>
+  );
+}

@@ -1,0 +1,162 @@
+import type { ApiKey } from '@brand/proto/access/v1';
+import type { ListRequestLogResponse, RequestLogEntry } from '@brand/proto/access/v1/usage';
+import { formatTime, formatTimeToSecond } from '../../views/format';
+import { Layout, type Viewer } from '../../views/layout';
+import { surfaceOf } from './usageSeries';
+
+export interface RequestLogPageProps {
+  viewer: Viewer;
+  log: ListRequestLogResponse;
+  keys: ApiKey[];
+  filters: { key: string; code: string };
+  /** Owners see the reason behind each 401. */
+  showReasons: boolean;
+  codes: readonly string[];
+}
+
+/** The owner-only reason of a 401 in words; the API itself only ever said invalid_key or missing_key. */
+export function reasonWords(e: RequestLogEntry): string {
+  switch (e.reason) {
+    case 'revoked':
+      return `The key was revoked${e.reason_at ? ` on ${formatTime(e.reason_at)}` : ''}${e.reason_by ? ` by ${e.reason_by}` : ''}.`;
+    case 'expired':
+      return `The key expired${e.reason_at ? ` on ${formatTime(e.reason_at)}` : ''}${e.reason_by ? `: it was rolled, and ${e.reason_by} replaced it` : ''}.`;
+    case 'wrong_environment':
+      return 'A test key was used against this live deployment.';
+    case 'other_brand':
+      return "A key of another brand was sent from an address that uses this brand's keys.";
+    case 'no_key':
+      return 'No key: no Authorization header, or not the Bearer scheme.';
+    case 'unknown_key':
+      return 'An unknown key: not one of ours, or mistyped.';
+    default:
+      return '';
+  }
+}
+
+function keyCell(e: RequestLogEntry) {
+  if (e.key_id !== '') {
+    return (
+      <>
+        {e.key_name} <code>{e.key_prefix}…</code>
+      </>
+    );
+  }
+  return e.reason === 'unknown_key' || e.reason === 'other_brand' || e.error_code === 'invalid_key'
+    ? 'unknown key'
+    : 'no key';
+}
+
+/**
+ * The request log: a brand's refused and failed requests of the last 7 days (at most the
+ * newest 10,000), newest first, filtered by key and code, paged; owners also see why a 401
+ * was refused.
+ */
+export function RequestLogPage(props: RequestLogPageProps) {
+  const { log, viewer, filters } = props;
+  const base = `/brands/${viewer.brandId}`;
+  const columns = props.showReasons ? 8 : 7;
+  const next = new URLSearchParams({
+    ...(filters.key ? { key: filters.key } : {}),
+    ...(filters.code ? { code: filters.code } : {}),
+    page: log.next_page_token,
+  });
+  return (
+    <Layout title="Request log" viewer={viewer} section="requests">
+      <h1>Request log</h1>
+      <p>
+        Requests that were refused or failed (every 4xx and 5xx answer, not the successful ones),
+        newest first. The log keeps the last {log.retention_days} days, at most the newest{' '}
+        {log.bound.toLocaleString('en')} requests of this brand. Paths are shown without their query
+        string, and a key is never shown in full. Quote the request id when you ask for help.
+      </p>
+      {!props.showReasons && (
+        <p class="notice" role="note">
+          Only brand owners see why a key was refused (the API answers <code>invalid_key</code> to
+          everyone).
+        </p>
+      )}
+      <form method="get" action={`${base}/requests`} class="filters">
+        <label for="log-key">Key</label>
+        <select id="log-key" name="key">
+          <option value="" selected={filters.key === ''}>
+            Any key
+          </option>
+          <option value="none" selected={filters.key === 'none'}>
+            No key of this brand
+          </option>
+          {props.keys.map((k) => (
+            <option value={k.id} selected={k.id === filters.key}>
+              {k.name} ({k.prefix}…)
+            </option>
+          ))}
+        </select>
+        <label for="log-code">Error code</label>
+        <select id="log-code" name="code">
+          <option value="" selected={filters.code === ''}>
+            Any code
+          </option>
+          {props.codes.map((c) => (
+            <option value={c} selected={c === filters.code}>
+              {c}
+            </option>
+          ))}
+        </select>
+        <button type="submit" class="secondary">
+          Filter
+        </button>
+      </form>
+      <table>
+        <caption class="hint">Refused and failed requests, newest first</caption>
+        <thead>
+          <tr>
+            <th scope="col">Time</th>
+            <th scope="col">Key</th>
+            <th scope="col">Request</th>
+            <th scope="col">Status</th>
+            <th scope="col">Code</th>
+            <th scope="col">Request id</th>
+            <th scope="col">Via</th>
+            {props.showReasons && <th scope="col">Why (owners only)</th>}
+          </tr>
+        </thead>
+        <tbody>
+          {log.entries.length === 0 && (
+            <tr>
+              <td colSpan={columns}>
+                Nothing refused or failed{filters.key || filters.code ? ' with these filters' : ''}.
+              </td>
+            </tr>
+          )}
+          {log.entries.map((e) => (
+            <tr>
+              <td>{formatTimeToSecond(e.at)}</td>
+              <td>{keyCell(e)}</td>
+              <td>
+                <code>
+                  {e.method} {e.path}
+                </code>
+              </td>
+              <td>{e.status}</td>
+              <td>
+                <code>{e.error_code}</code>
+              </td>
+              <td>
+                <code>{e.request_id}</code>
+              </td>
+              <td>{surfaceOf(e.surface) === 'assistant' ? 'assistant' : 'REST'}</td>
+              {props.showReasons && <td>{reasonWords(e)}</td>}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {log.next_page_token && (
+        <p>
+          <a href={`${base}/requests?${next.toString()}`} rel="next">
+            Older requests
+          </a>
+        </p>
+      )}
+    </Layout>
+  );
+}

@@ -1,0 +1,93 @@
+import {
+  createWebhooksClient,
+  makePendingSubmissions,
+  randomHex,
+  startRegisteredReceiver,
+  type RegisteredReceiver,
+  type WebhooksClient,
+} from '@brand/testkit';
+import { ConsoleHttp } from './browserlessClient';
+import { startConsoleStack, type ConsoleStack } from './consoleStack';
+
+/** A verified Plus brand with a fresh owner, as the console's tests start from. */
+export function brandWithOwner(cs: ConsoleStack) {
+  return cs.stack.admin.createBrand({
+    tier: 'plus',
+    verified: true,
+    ownerEmail: `owner-${randomHex(4)}@brand.test`,
+  });
+}
+
+/** Signs `email` in over HTTP through the form and the mailed link, as a person would. */
+export async function signInHttp(cs: ConsoleStack, email: string): Promise<ConsoleHttp> {
+  const http = new ConsoleHttp(cs.url);
+  const since = Date.now() - 1_000;
+  const asked = await http.post('/sign-in', { email });
+  if (asked.status !== 200) throw new Error(`sign-in form answered ${asked.status}`);
+  const link = await cs.latestLink(email, since);
+  const redeemed = await http.post(new URL(link).pathname, {});
+  if (redeemed.status !== 303) throw new Error(`sign-in link answered ${redeemed.status}`);
+  return http;
+}
+
+/** A console stack for receiver tests, with an admin webhooks client and verifying receivers. */
+export interface ReceiverStack {
+  cs: ConsoleStack;
+  admin: WebhooksClient;
+  /**
+   * Starts a verifying HTTPS receiver (the example receiver, trusting the stack's test CA) and
+   * registers it for the brand through the admin RPC.
+   */
+  receiverFor(
+    brandId: string,
+    opts?: Partial<Parameters<typeof startRegisteredReceiver>[0]>,
+  ): Promise<RegisteredReceiver>;
+  close(): Promise<void>;
+}
+
+/**
+ * The console stack with retries a hundred times faster than in production (5 s, 5 min,
+ * 30 min become 50 ms, 3 s, 18 s), so a delivery waits long enough after its third failure to
+ * be retried by hand, and none is in flight then.
+ */
+export async function startReceiverStack(
+  consoleEnv: Record<string, string> = {},
+): Promise<ReceiverStack> {
+  const cs = await startConsoleStack({ webhooksEnv: { RETRY_TIME_SCALE: '0.01' }, consoleEnv });
+  const admin = createWebhooksClient(cs.stack.webhooks!.address);
+  const started: RegisteredReceiver[] = [];
+  return {
+    cs,
+    admin,
+    async receiverFor(brandId, opts = {}) {
+      const r = await startRegisteredReceiver({
+        client: admin,
+        ca: cs.ca,
+        brandId,
+        events: ['submission.approved', 'payout.paid'],
+        label: 'Order system',
+        ...opts,
+      });
+      started.push(r);
+      return r;
+    },
+    async close() {
+      for (const r of started) await r.server.close();
+      admin.close();
+      await cs.close();
+    },
+  };
+}
+
+/** Approves `n` new pending submissions of the brand (business events); their event ids. */
+export async function approveSubmissions(
+  cs: ConsoleStack,
+  brandId: string,
+  n = 1,
+): Promise<string[]> {
+  const ids: string[] = [];
+  for (const s of await makePendingSubmissions(cs.stack.db.pool, brandId, n)) {
+    ids.push((await cs.stack.admin.records('approveSubmission', { submission_id: s.id })).event_id);
+  }
+  return ids;
+}

@@ -1,0 +1,41 @@
+import type { ListRecordsPageRequest } from '@brand/proto/records/v1';
+
+/** The pool's settings (gateway config PAGE_STREAM_*; docs/internals.md "The page hop"). */
+export interface PageStreamSettings {
+  /** Streams kept open to each records address. */
+  streamsPerAddress: number;
+  /** Pages in flight on one stream; more wait in the queue (back-pressure). */
+  maxInFlightPerStream: number;
+  /** Pages that may wait for room on a stream; past it a page is refused with 503 at once. */
+  maxQueued: number;
+  /** A stream is replaced after this long (±20%), so traffic moves to new connections and replicas. */
+  maxAgeMs: number;
+  /** How often the records address is resolved again (a scale-up is found within it). */
+  resolveIntervalMs: number;
+  /** Times a page is sent again on another stream after its stream broke (reads are idempotent). */
+  maxFailovers: number;
+}
+
+/** One page to ask for, with what travels in its message besides the page. */
+export interface PageOrder {
+  page: ListRecordsPageRequest;
+  requestId: string;
+  /** The page's whole time budget, failovers included. */
+  timeoutMs: number;
+  traceparent: string;
+  tracestate: string;
+  /** Aborted when nobody waits any more (the HTTP client went away): the page is cancelled. */
+  signal?: AbortSignal;
+}
+
+/** What the pool reports for /metrics. */
+export interface PoolObserver {
+  failover(): void;
+  recycle(): void;
+}
+
+export interface PoolStats {
+  streamsOpen: number;
+  inFlight: number;
+  queued: number;
+}

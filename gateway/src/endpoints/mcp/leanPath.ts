@@ -1,0 +1,243 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import express from 'express';
+import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
+import { AppError, isAppError, quoteInput } from '@brand/shared/errors';
+import type { Logger } from '@brand/shared/logger';
+import { rateLimitedError, type AccessGate } from '../../auth/accessGate';
+import type { ApiIdentity } from '../../auth/identity';
+import type { PlansApi } from '../../clients/plansClient';
+import type { RecordsApi } from '../../clients/recordsClient';
+import { sendJson } from '../../http/jsonResponse';
+import type { RequestScope } from '../../http/requestScope';
+import type { LeanPath } from '../endpoint';
+import { answerDirectListCall, directListCall } from './directListCall';
+import { EnvelopeError, readEnvelope, type Envelope } from './envelope';
+import { exchange } from './exchange';
+import { jsonRpcError, type JsonRpcId } from './jsonRpc';
+import { createMcpServer } from './mcpServer';
+import { originPolicy } from './originPolicy';
+import { answerSpentBudgetInBand, MCP_PATH, sendRpcAppError, sendRpcError } from './rpcAnswers';
+import { toolContext } from './toolDefinition';
+import {
+  DEFAULT_VERSION,
+  isSupportedVersion,
+  SUPPORTED_VERSIONS,
+  type ProtocolVersion,
+} from './versions';
+
+export interface McpDeps {
+  gate: AccessGate;
+  records: RecordsApi;
+  plans: PlansApi;
+  log: Logger;
+  allowedOrigins: readonly string[];
+  maxBodyBytes: number;
+  /** How long the whole exchange may take (a little over the gRPC deadline). */
+  timeoutMs: number;
+}
+
+/**
+ * Reads the body only after authentication, so anonymous callers cannot make us parse. With
+ * body-parser's raw reader (as express.raw): the size limit, Content-Encoding and aborted
+ * uploads are handled as before; no express request or response object is involved.
+ */
+function readBody(req: IncomingMessage, res: ServerResponse, maxBytes: number): Promise<unknown> {
+  const parse = express.raw({ type: () => true, limit: maxBytes }) as unknown as (
+    req: IncomingMessage,
+    res: ServerResponse,
+    next: (err?: unknown) => void,
+  ) => void;
+  return new Promise((resolve, reject) => {
+    parse(req, res, (err?: unknown) => {
+      if (err) {
+        const tooLarge = (err as { type?: string }).type === 'entity.too.large';
+        return reject(
+          new EnvelopeError(
+            jsonRpcError(
+              null,
+              ErrorCode.InvalidRequest,
+              tooLarge
+                ? `Request body exceeds ${maxBytes} bytes.`
+                : 'The request body could not be read.',
+            ),
+            tooLarge ? 413 : 400,
+          ),
+        );
+      }
+      try {
+        resolve(JSON.parse((req as { body?: Buffer }).body?.toString('utf8') ?? ''));
+      } catch {
+        reject(
+          new EnvelopeError(
+            jsonRpcError(null, ErrorCode.ParseError, 'Parse error: the body is not valid JSON.'),
+          ),
+        );
+      }
+    });
+  });
+}
+
+/** The version the client speaks: the header, or 2025-03-26 without one. An unsupported header is 400. */
+function protocolVersionOf(req: IncomingMessage): ProtocolVersion {
+  const raw = req.headers['mcp-protocol-version'];
+  const header = Array.isArray(raw) ? raw.join(', ') : raw;
+  if (header === undefined) return DEFAULT_VERSION;
+  if (!isSupportedVersion(header)) {
+    throw new EnvelopeError(
+      jsonRpcError(
+        null,
+        ErrorCode.InvalidRequest,
+        `Unsupported MCP-Protocol-Version ${quoteInput(header)}; supported: ${SUPPORTED_VERSIONS.join(', ')}.`,
+      ),
+    );
+  }
+  return header;
+}
+
+/** Budget units a POST costs: one per message (a notification-only POST still costs one). */
+function costOf(envelope: Envelope): number {
+  return Math.max(1, envelope.messages.length + envelope.rejected.length);
+}
+
+/** A lone tools/call answers a spent budget in-band (SPEC 4.2 rule 2); anything else gets 429. */
+function loneToolCallId(envelope: Envelope): JsonRpcId | undefined {
+  const [only] = envelope.messages;
+  if (
+    envelope.batch ||
+    envelope.messages.length !== 1 ||
+    !only ||
+    !('method' in only) ||
+    !('id' in only)
+  )
+    return undefined;
+  return only.method === 'tools/call' ? only.id : undefined;
+}
+
+/** `/api/mcp` as express's router matched it: any case, an optional trailing slash. */
+const MCP_PATH_PATTERN = /^\/api\/mcp\/?$/i;
+
+/**
+ * POST /api/mcp, the assistant connection (SPEC 4.2), stateless Streamable HTTP answered
+ * with JSON only, on plain node:http: the one implementation of every request to the path,
+ * a list tool call and every other message alike. In order: the method (405 but for POST:
+ * there is no stream or session to open or close), Origin allow-list (403), authentication
+ * (401, before the body is read), Content-Type (415), body size and JSON (413, -32700),
+ * MCP-Protocol-Version (400), JSON-RPC shape and batch rules (-32600), the brand budget shared
+ * with REST (one unit per message), then the answer: a lone list tools/call directly
+ * (directListCall.ts: the page's bytes, never parsed), anything else by the SDK's server.
+ */
+export function mcpPath(deps: McpDeps): LeanPath {
+  const originAllowed = originPolicy(deps.allowedOrigins);
+  return (req, res, scope) => {
+    const target = req.url ?? '';
+    const end = target.search(/[?#]/);
+    if (!MCP_PATH_PATTERN.test(end === -1 ? target : target.slice(0, end))) return undefined;
+    scope.route = MCP_PATH;
+    return answerMcp(deps, originAllowed, req, res, scope);
+  };
+}
+
+async function answerMcp(
+  deps: McpDeps,
+  originAllowed: (origin: string) => boolean,
+  req: IncomingMessage,
+  res: ServerResponse,
+  scope: RequestScope,
+): Promise<void> {
+  if (req.method !== 'POST') {
+    res.setHeader('Allow', 'POST');
+    return sendRpcAppError(
+      res,
+      new AppError(
+        'method_not_allowed',
+        `${req.method} is not supported: this endpoint is stateless, with no stream or session; use POST.`,
+      ),
+    );
+  }
+  const origin = req.headers.origin;
+  if (origin !== undefined && !originAllowed(origin)) {
+    return sendRpcAppError(
+      res,
+      new AppError(
+        'forbidden_origin',
+        `Origin ${quoteInput(origin)} may not call this endpoint; API keys belong on servers.`,
+      ),
+    );
+  }
+
+  let identity: ApiIdentity;
+  try {
+    identity = await deps.gate.identify(req, res);
+  } catch (err) {
+    if (isAppError(err)) return sendRpcAppError(res, err);
+    throw err;
+  }
+
+  let envelope: Envelope;
+  try {
+    if (!isJsonBody(req)) {
+      throw new EnvelopeError(
+        jsonRpcError(null, ErrorCode.InvalidRequest, 'Content-Type must be application/json.'),
+        415,
+      );
+    }
+    const body = await readBody(req, res, deps.maxBodyBytes);
+    envelope = readEnvelope(body, protocolVersionOf(req));
+    // Usage counts each message as one request, as the budget charges it.
+    scope.units = costOf(envelope);
+    const limit = deps.gate.limitOf(identity);
+    if (costOf(envelope) > limit) {
+      throw new EnvelopeError(
+        jsonRpcError(
+          null,
+          ErrorCode.InvalidRequest,
+          `Invalid Request: this batch carries ${costOf(envelope)} messages, more than the brand's ${limit} requests a minute; split it.`,
+        ),
+      );
+    }
+  } catch (err) {
+    if (!(err instanceof EnvelopeError)) throw err;
+    const decision = await deps.gate.charge(res, identity, 1);
+    if (!decision.allowed) return sendRpcAppError(res, rateLimitedError(decision));
+    return sendRpcError(res, err.status, err.response);
+  }
+
+  const decision = await deps.gate.charge(res, identity, costOf(envelope));
+  if (!decision.allowed) {
+    const toolCallId = loneToolCallId(envelope);
+    if (toolCallId !== undefined) return answerSpentBudgetInBand(res, toolCallId, decision);
+    const limited = rateLimitedError(decision);
+    return sendRpcAppError(res, limited, envelope.batch ? null : idOfOnly(envelope));
+  }
+
+  const ctx = toolContext(deps, identity, scope.requestId);
+  ctx.onToolError = (code) => (scope.toolErrors ??= []).push(code);
+  const direct = directListCall(envelope);
+  if (direct !== undefined) return answerDirectListCall(res, direct, ctx, deps.log);
+  const server = createMcpServer(ctx, deps.log);
+  const answers = await exchange(server, envelope.messages, deps.timeoutMs);
+  const replies: unknown[] = [...envelope.rejected, ...answers];
+  if (replies.length === 0) {
+    res.statusCode = 202;
+    res.end();
+    return;
+  }
+  sendJson(res, 200, JSON.stringify(envelope.batch ? replies : replies[0]));
+}
+
+/**
+ * A JSON body, as express's `req.is('application/json')` decided: the request has a body
+ * (Content-Length or Transfer-Encoding) and its media type is application/json.
+ */
+function isJsonBody(req: IncomingMessage): boolean {
+  const { headers } = req;
+  const hasBody =
+    headers['transfer-encoding'] !== undefined || !Number.isNaN(Number(headers['content-length']));
+  const type = headers['content-type'];
+  return hasBody && type !== undefined && /^\s*application\/json\s*(?:;|$)/i.test(type);
+}
+
+function idOfOnly(envelope: Envelope): JsonRpcId | null {
+  const only = envelope.messages[0];
+  return only && 'id' in only ? (only.id as JsonRpcId) : null;
+}

@@ -1,0 +1,15 @@
+const DAY_MS = 24 * 3_600_000;
+
+/**
+ * The bounds of receivers on day 2 (issue 24), in one place: the webhooks service enforces
+ * them, the console and brandctl state them on their pages and in their help.
+ */
+
+/** Recover since reaches back at most this far (14 days). */
+export const RECOVERY_MAX_AGE_MS = 14 * DAY_MS;
+
+/** Recover since re-queues at most this many deliveries per request (RECOVERY_MAX_PER_REQUEST may lower it). */
+export const RECOVERY_MAX_PER_REQUEST = 10_000;
+
+/** A secret switch can be scheduled at most this far ahead (7 days). */
+export const MAX_SWITCH_AHEAD_MS = 7 * DAY_MS;

@@ -1,0 +1,46 @@
+import type { WebhooksServiceServer } from '@brand/proto/webhooks/v1';
+import { auditorOf } from '@brand/shared/activity';
+import type { RpcBuilder } from '@brand/shared/grpc';
+import { retryDelivery } from '../deliveries/deliveryService';
+import {
+  previewRecovery,
+  recoverDeliveries,
+  type RecoveryDeps,
+} from '../deliveries/recoveryService';
+import { authorizedDelivery, authorizedReceiver } from './authorized';
+import { toDelivery } from './toProto';
+
+/** "Retry now" on a waiting delivery, and "recover since" on a receiver (preview, then re-queue). */
+export function recoveryHandlers(
+  deps: RecoveryDeps,
+  rpc: RpcBuilder,
+): Pick<WebhooksServiceServer, 'retryDelivery' | 'previewRecovery' | 'recoverDeliveries'> {
+  const { pool } = deps;
+  return {
+    retryDelivery: rpc.developers('RetryDelivery', async (req, { actor }) => {
+      await authorizedDelivery(pool, actor, 'deliveries.retry', req.delivery_id);
+      const delivery = await retryDelivery(deps, { deliveryId: req.delivery_id }, auditorOf(actor));
+      return { delivery: toDelivery(delivery) };
+    }),
+
+    previewRecovery: rpc.developers('PreviewRecovery', async (req, { actor }) => {
+      await authorizedReceiver(pool, actor, 'deliveries.recover', req.receiver_id);
+      const p = await previewRecovery(deps, { receiverId: req.receiver_id, since: req.since });
+      return {
+        failed: p.failed,
+        would_requeue: p.wouldRequeue,
+        earliest_since: p.earliestSince,
+        max_per_request: p.maxPerRequest,
+      };
+    }),
+
+    recoverDeliveries: rpc.developers('RecoverDeliveries', async (req, { actor }) => {
+      await authorizedReceiver(pool, actor, 'deliveries.recover', req.receiver_id);
+      return recoverDeliveries(
+        deps,
+        { receiverId: req.receiver_id, since: req.since, requestId: req.request_id },
+        auditorOf(actor),
+      );
+    }),
+  };
+}

@@ -1,0 +1,97 @@
+import type { Pool } from '@brand/shared/db';
+import type { Logger } from '@brand/shared/logger';
+import { applyDueSwitches } from '../receivers/rotationService';
+import { deleteBefore, type RetainedTable } from './retentionRepo';
+
+const DAY_MS = 24 * 3600_000;
+/** Health rollup rows outlive the 7-day window by a day. */
+const HEALTH_RETENTION_MS = 8 * DAY_MS;
+/** Disable notices (sent or given up) and recovery request ids are kept a week. */
+const NOTICE_RETENTION_MS = 7 * DAY_MS;
+const RECOVERY_RETENTION_MS = 7 * DAY_MS;
+/** Batches one task deletes per pass at most, so a pass stays short; the next pass goes on. */
+const BATCHES_PER_PASS = 10;
+
+export interface SweepSettings {
+  /** MAINTENANCE_INTERVAL_MS: how often a pass runs. */
+  intervalMs: number;
+  /** ATTEMPT_DETAIL_RETENTION_MS: how long what an attempt sent and got back is kept. */
+  attemptDetailRetentionMs: number;
+  /** SWEEP_BATCH_SIZE: rows per delete statement. */
+  batchSize: number;
+}
+
+/** What one pass did, for logs and tests. */
+interface SweepResult {
+  switched: number;
+  attemptDetails: number;
+  health: number;
+  notices: number;
+  recoveries: number;
+}
+
+/** Deletes in batches until a batch comes back short or the pass's share is used up. */
+async function inBatches(
+  batchSize: number,
+  del: (limit: number) => Promise<number>,
+): Promise<number> {
+  let total = 0;
+  for (let i = 0; i < BATCHES_PER_PASS; i++) {
+    const n = await del(batchSize);
+    total += n;
+    if (n < batchSize) break;
+  }
+  return total;
+}
+
+/**
+ * One maintenance pass: applies scheduled secret switches that came due (destroying the old
+ * secrets), and enforces the retentions of attempt detail, health buckets, notices and
+ * recovery ids in bounded batches. Every statement is idempotent, so replicas may sweep at
+ * once (switches are taken with SKIP LOCKED).
+ */
+async function sweepOnce(pool: Pool, s: SweepSettings, now = new Date()): Promise<SweepResult> {
+  const before = (ms: number): Date => new Date(now.getTime() - ms);
+  const switched = await applyDueSwitches(pool, s.batchSize);
+  const retain = (table: RetainedTable, ms: number) =>
+    inBatches(s.batchSize, (limit) => deleteBefore(pool, table, before(ms), limit));
+  const attemptDetails = await retain('attempt_details', s.attemptDetailRetentionMs);
+  const health = await retain('receiver_health', HEALTH_RETENTION_MS);
+  const notices = await retain('receiver_notices', NOTICE_RETENTION_MS);
+  const recoveries = await retain('recoveries', RECOVERY_RETENTION_MS);
+  return { switched, attemptDetails, health, notices, recoveries };
+}
+
+/**
+ * Runs sweepOnce every `intervalMs` (the first pass at once) until stopped. A failed pass
+ * (the database away) is logged and the next one tries again.
+ */
+export function startSweeper(
+  deps: { pool: Pool; log: Logger },
+  s: SweepSettings,
+): { stop(): Promise<void> } {
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<void> | undefined;
+  let stopped = false;
+  const pass = async (): Promise<void> => {
+    try {
+      const r = await sweepOnce(deps.pool, s);
+      if (Object.values(r).some((n) => n > 0)) deps.log.info(r, 'maintenance sweep');
+    } catch (err) {
+      deps.log.warn({ err }, 'maintenance sweep failed; the next pass retries');
+    }
+  };
+  const loop = (): void => {
+    running = pass().finally(() => {
+      if (!stopped) timer = setTimeout(loop, s.intervalMs);
+    });
+  };
+  loop();
+  return {
+    async stop() {
+      stopped = true;
+      clearTimeout(timer);
+      await running;
+    },
+  };
+}

@@ -112,15 +112,17 @@ it('flags a failing receiver, shows a delivery to debug it, and retries it now',
   const { brandId, page } = await ownerPage();
   const hostile = '<script>alert("owned")</script><img src=x onerror=alert(1)> invalid "amount"';
   const r = await receiverFor(brandId, {
-    respondWith: (n) => (n <= 3 ? { status: 400, body: hostile } : undefined),
+    // Four refusals: at RETRY_TIME_SCALE 0.01 the wait after the 4th is ~72 s (after the 3rd
+    // only ~18 s, which a loaded CI machine spent on the pages below before the click).
+    respondWith: (n) => (n <= 4 ? { status: 400, body: hostile } : undefined),
   });
   const [eventId] = await approve(brandId);
   const waiting = await waitFor(
     async () =>
       (
         await admin.call('listDeliveries', { receiver_id: r.receiver.id, brand_id: '', limit: 10 })
-      ).deliveries.find((d) => d.event_id === eventId && d.attempt_count === 3),
-    { timeoutMs: 30_000, what: 'three failed attempts' },
+      ).deliveries.find((d) => d.event_id === eventId && d.attempt_count === 4),
+    { timeoutMs: 45_000, what: 'four failed attempts' },
   );
 
   // Failing: one notice on the brand's pages, and the flag in the list.

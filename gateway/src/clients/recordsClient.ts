@@ -9,7 +9,12 @@ import type { ResourceName } from '@brand/shared/resources';
 import { SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { traceContextOfSpan } from '@brand/shared/telemetry';
 import { PageStreamPool } from './pageStreams/pageStreamPool';
-import type { PageStreamSettings, PoolObserver, PoolStats } from './pageStreams/poolSettings';
+import type {
+  Cancellation,
+  PageStreamSettings,
+  PoolObserver,
+  PoolStats,
+} from './pageStreams/poolSettings';
 import { recordsAddresses } from './pageStreams/recordsAddresses';
 import { grpcStreams } from './pageStreams/streamTransport';
 
@@ -33,7 +38,7 @@ export interface RecordsApi {
   listRecordsPage(
     call: ListRecordsCall,
     requestId: string,
-    signal?: AbortSignal,
+    signal?: Cancellation,
   ): Promise<ListRecordsPageResponse>;
   authenticateKey(
     keyHashHex: string,

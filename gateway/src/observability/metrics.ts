@@ -91,16 +91,18 @@ export class GatewayMetrics {
    * pattern, never the raw path: the one a lean path named (scope.route), else the one
    * express's router matched, else `unmatched`.
    */
-  observeRequest(req: IncomingMessage, res: ServerResponse, scope: RequestScope): void {
-    const started = performance.now();
-    res.once('finish', () => {
-      const route =
-        scope.route ?? (req as { route?: { path?: string } }).route?.path ?? 'unmatched';
-      this.requests.observe(
-        { method: req.method ?? '', route, status: String(res.statusCode) },
-        (performance.now() - started) / 1e3,
-      );
-    });
+  /** A finished request (the prelude calls it when the response is done), `seconds` long. */
+  observeRequest(
+    req: IncomingMessage,
+    res: ServerResponse,
+    scope: RequestScope,
+    seconds: number,
+  ): void {
+    const route = scope.route ?? (req as { route?: { path?: string } }).route?.path ?? 'unmatched';
+    this.requests.observe(
+      { method: req.method ?? '', route, status: String(res.statusCode) },
+      seconds,
+    );
   }
 
   recordDecision(d: RateLimitDecision): void {

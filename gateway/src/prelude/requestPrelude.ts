@@ -5,7 +5,7 @@ import type { Logger } from '@brand/shared/logger';
 import { ambiguousHeaderError } from '../http/ambiguousHeaders';
 import type { ErrorAnswer } from '../http/errorHandler';
 import type { RequestScope } from '../http/requestScope';
-import { logWhenClosed } from '../observability/accessLog';
+import { writeAccessLine } from '../observability/accessLog';
 import type { GatewayMetrics } from '../observability/metrics';
 import type { UsageRecorder } from '../usage/usageRecorder';
 
@@ -61,9 +61,7 @@ export function createRequestPrelude(deps: PreludeDeps): RequestPrelude {
     res.setHeader('Cache-Control', 'no-store');
     res.setHeader('X-Content-Type-Options', 'nosniff');
     closeWhenBodyUnread(req, res);
-    if (deps.accessLog) logWhenClosed(deps.log, req, res, scope);
-    deps.metrics.observeRequest(req, res, scope);
-    deps.usage?.observe(req, res, scope);
+    whenDone(deps, req, res, scope);
     const ambiguous = ambiguousHeaderError(req.rawHeaders);
     if (ambiguous !== undefined) {
       deps.refuse(req, res, ambiguous);
@@ -71,6 +69,27 @@ export function createRequestPrelude(deps: PreludeDeps): RequestPrelude {
     }
     return scope;
   };
+}
+
+/**
+ * Step 5, on one 'close' listener per request (a response closes once, after 'finish' or when
+ * the client went away first): the access line for every request; the metric and usage count
+ * for the finished ones.
+ */
+function whenDone(
+  deps: PreludeDeps,
+  req: IncomingMessage,
+  res: ServerResponse,
+  scope: RequestScope,
+): void {
+  const started = performance.now();
+  res.once('close', () => {
+    const ms = performance.now() - started;
+    if (deps.accessLog) writeAccessLine(deps.log, req, res, scope, ms);
+    if (!res.writableFinished) return;
+    deps.metrics.observeRequest(req, res, scope, ms / 1e3);
+    deps.usage?.observe(req, res, scope);
+  });
 }
 
 /** Step 4: `Connection: close` on an answer whose request body was not (fully) read. */

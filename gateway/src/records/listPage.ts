@@ -1,5 +1,6 @@
 import type { ResourceName } from '@brand/shared/resources';
 import type { RecordsApi } from '../clients/recordsClient';
+import type { Cancellation } from '../clients/pageStreams/poolSettings';
 import type { Identity } from '../auth/identity';
 import type { ListParams } from './listParams';
 
@@ -33,7 +34,7 @@ export async function listPage(
   resource: ResourceName,
   params: ListParams,
   requestId: string,
-  opts: { withChangeVersion?: boolean; signal?: AbortSignal } = {},
+  opts: { withChangeVersion?: boolean; signal?: Cancellation } = {},
 ): Promise<PageJson> {
   const response = await records.listRecordsPage(
     {

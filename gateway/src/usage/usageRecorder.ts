@@ -33,11 +33,8 @@ export class UsageRecorder {
     this.now = deps.now ?? Date.now;
   }
 
+  /** Counts a finished request (the prelude calls it when the response is done). */
   observe(req: IncomingMessage, res: ServerResponse, scope: RequestScope): void {
-    res.once('finish', () => this.finished(req, res, scope));
-  }
-
-  private finished(req: IncomingMessage, res: ServerResponse, scope: RequestScope): void {
     const { keyId, keyHash, keyRefusal } = scope;
     if (keyId === undefined && keyHash === undefined && keyRefusal === undefined) return;
     const now = this.now();

@@ -25,7 +25,18 @@ export interface PageOrder {
   traceparent: string;
   tracestate: string;
   /** Aborted when nobody waits any more (the HTTP client went away): the page is cancelled. */
-  signal?: AbortSignal;
+  signal?: Cancellation;
+}
+
+/**
+ * What the pool reads of a cancellation: an AbortSignal, or anything as small. The list path
+ * passes its own (http/clientGone.ts): an AbortController and its listener cost ~5-8 µs a page,
+ * about 1 % of the gateway's CPU on the walk.
+ */
+export interface Cancellation {
+  readonly aborted: boolean;
+  addEventListener(type: 'abort', listener: () => void, options?: { once?: boolean }): void;
+  removeEventListener(type: 'abort', listener: () => void): void;
 }
 
 /** What the pool reports for /metrics. */

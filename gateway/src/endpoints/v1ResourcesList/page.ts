@@ -2,23 +2,12 @@ import type { ServerResponse } from 'node:http';
 import type { ResourceName } from '@brand/shared/resources';
 import type { ApiIdentity } from '../../auth/identity';
 import type { RecordsApi } from '../../clients/recordsClient';
+import { ClientGone } from '../../http/clientGone';
 import { sendJson } from '../../http/jsonResponse';
 import type { ChangeVersionRepair } from '../../records/changeVersions';
 import { listPage } from '../../records/listPage';
 import type { ListParams } from '../../records/listParams';
 import { ifNoneMatchLists, listEtag, sendNotModified } from './conditional';
-
-/**
- * Aborts when the client goes away before its answer is written, so the page is withdrawn
- * from records (a cancel on its page stream) instead of being built for nobody.
- */
-function clientGone(res: ServerResponse): AbortSignal {
-  const controller = new AbortController();
-  res.once('close', () => {
-    if (!res.writableFinished) controller.abort();
-  });
-  return controller.signal;
-}
 
 /** What answering a page needs beyond the request. */
 export interface PageDeps {
@@ -64,7 +53,7 @@ export async function answerPage(
   }
   const page = await listPage(deps.records, identity, resource, params, request.requestId, {
     withChangeVersion: known === undefined,
-    signal: clientGone(res),
+    signal: new ClientGone(res),
   });
   if (etag === undefined && page.changeVersion !== undefined) {
     etag = listEtag(identity.brandId, resource, params, page.changeVersion);

@@ -1,6 +1,23 @@
-import { randomBytes } from 'node:crypto';
+import { randomFillSync } from 'node:crypto';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+
+/**
+ * Bytes from the OS CSPRNG, drawn 4 KB at a time and each used once, as node's own
+ * crypto.randomUUID does with its entropy cache: one getrandom call per ~100 ids instead of
+ * one per id (the gateway makes an id per request; the call was 2 % of its CPU on the walk).
+ */
+const POOL_SIZE = 4096;
+const pool = Buffer.allocUnsafe(POOL_SIZE);
+let poolOffset = POOL_SIZE;
+
+function randomByte(): number {
+  if (poolOffset === POOL_SIZE) {
+    randomFillSync(pool);
+    poolOffset = 0;
+  }
+  return pool[poolOffset++]!;
+}
 
 /**
  * `length` characters of base62 from the OS CSPRNG, without modulo bias (bytes >= 248
@@ -9,10 +26,8 @@ const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 export function randomBase62(length: number): string {
   let out = '';
   while (out.length < length) {
-    for (const byte of randomBytes(length * 2)) {
-      if (byte < 248) out += BASE62[byte % 62];
-      if (out.length === length) break;
-    }
+    const byte = randomByte();
+    if (byte < 248) out += BASE62[byte % 62];
   }
   return out;
 }

@@ -1,6 +1,7 @@
 import type { RequestListener } from 'node:http';
 import express, { type Express } from 'express';
 import { AppError, quoteInput } from '@brand/shared/errors';
+import type { Logger } from '@brand/shared/logger';
 import type { Endpoint, LeanPath } from './endpoints/endpoint';
 import { createEndpoints, type EndpointDeps } from './endpoints/endpoints';
 import type { ErrorSender } from './http/errorResponse';
@@ -12,7 +13,8 @@ import type { UsageRecorder } from './usage/usageRecorder';
 export interface GatewayDeps extends EndpointDeps {
   metrics: GatewayMetrics;
   trustProxy: boolean | number | string[];
-  accessLog: boolean;
+  /** Where access lines go (a buffered logger: createBufferedLogger); undefined: none. */
+  accessLog: Logger | undefined;
   /** Usage counting (issue 26). */
   usage?: UsageRecorder;
 }

@@ -1,7 +1,7 @@
 // Telemetry first: it instruments libraries as they are loaded (no-op without OTLP config).
 import '@brand/shared/telemetry/register';
 import { createServer } from 'node:http';
-import { createLogger } from '@brand/shared/logger';
+import { createBufferedLogger, createLogger } from '@brand/shared/logger';
 import { stopTelemetry } from '@brand/shared/telemetry';
 import { closeRedis, createRedisClient, waitUntilReady } from '@brand/shared/redis';
 import { closeHttpServer, listenHttp } from '@brand/shared/service';
@@ -61,6 +61,7 @@ async function main(): Promise<void> {
     log,
     queueWhileOffline: false,
     commandTimeoutMs: config.REDIS_COMMAND_TIMEOUT_MS,
+    autoPipelining: true,
   });
   const subscriber = createRedisClient({
     url: config.REDIS_URL,
@@ -142,7 +143,9 @@ async function main(): Promise<void> {
     health,
     openApiYaml: renderOpenApiYaml(describeEndpoints(), { serverUrl: config.PUBLIC_BASE_URL }),
     trustProxy: trustProxySetting(config.TRUST_PROXY),
-    accessLog: config.ACCESS_LOG,
+    accessLog: config.ACCESS_LOG
+      ? createBufferedLogger({ service: 'gateway', level: config.LOG_LEVEL })
+      : undefined,
     usage,
     mcp: {
       allowedOrigins: config.MCP_ALLOWED_ORIGINS,

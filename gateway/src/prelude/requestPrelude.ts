@@ -12,8 +12,8 @@ import type { UsageRecorder } from '../usage/usageRecorder';
 export interface PreludeDeps {
   log: Logger;
   metrics: GatewayMetrics;
-  /** Write the access line of each request (ACCESS_LOG). */
-  accessLog: boolean;
+  /** Where the access line of each request goes; undefined when ACCESS_LOG is off. */
+  accessLog: Logger | undefined;
   /** False once shutdown has begun (the same flag /readyz reports). */
   health: { accepting: boolean };
   /** How a request the prelude refuses is answered (the endpoints' error formats). */
@@ -85,7 +85,7 @@ function whenDone(
   const started = performance.now();
   res.once('close', () => {
     const ms = performance.now() - started;
-    if (deps.accessLog) writeAccessLine(deps.log, req, res, scope, ms);
+    if (deps.accessLog) writeAccessLine(deps.accessLog, req, res, scope, ms);
     if (!res.writableFinished) return;
     deps.metrics.observeRequest(req, res, scope, ms / 1e3);
     deps.usage?.observe(req, res, scope);

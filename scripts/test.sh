@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # npm test: everything CI checks, on a fresh machine of this kind.
 # Installs dependencies, starts PostgreSQL/Redis if down and a Kafka broker if none is
-# listening (stopping it again afterwards), builds, runs the static checks (types, lint,
+# listening (stopping it again afterwards; started in the background, as is Chromium's
+# install, while the build and the checks run), builds, runs the static checks (types, lint,
 # format, generated-code drift, OpenAPI lint), then the unit and integration tests
 # against real PostgreSQL, Redis and service processes, the console's browser tests in Debian's Chromium (installed with apt when
 # missing), then the short fault suite (RELIABILITY.md), then a smoke run of the benchmark
@@ -21,6 +22,33 @@ started=$SECONDS
 ensure_dependencies
 ensure_postgres
 ensure_redis
+
+# Set-up that is mostly waiting (on a fresh machine: Kafka's jars from Maven Central and the
+# broker's JVM start, Chromium from apt) runs in the background while the build and the static
+# checks use the cores; each is waited for before the first test that needs it.
+mkdir -p "$REPO_ROOT/.local"
+kafka_pid=""
+kafka_log="$REPO_ROOT/.local/test-kafka-start.log"
+if ! scripts/kafka.sh status >/dev/null 2>&1; then
+  say "starting Kafka in the background (.local/test-kafka-start.log)"
+  STARTED_KAFKA=1
+  scripts/kafka.sh ensure >"$kafka_log" 2>&1 &
+  kafka_pid=$!
+fi
+chromium_log="$REPO_ROOT/.local/test-chromium-install.log"
+ensure_chromium >"$chromium_log" 2>&1 &
+chromium_pid=$!
+# Waits for a background set-up step; on failure shows its log and stops.
+await_setup() {
+  local what=$1 pid=$2 log=$3
+  if [ -z "$pid" ]; then return; fi
+  if ! wait "$pid"; then
+    cat "$log" >&2
+    die "$what failed (log above)"
+  fi
+  cat "$log"
+}
+
 build_all
 
 say "static checks (npm run check)"
@@ -30,11 +58,8 @@ npm run --silent check
 say "client package: npm pack, offline install, ESM and CommonJS imports, consumer type-check"
 npm run --silent sdk:pack:check
 
-if ! scripts/kafka.sh status >/dev/null 2>&1; then
-  say "starting Kafka"
-  scripts/kafka.sh ensure
-  STARTED_KAFKA=1
-fi
+say "waiting for Kafka"
+await_setup "starting Kafka" "$kafka_pid" "$kafka_log"
 
 jest_flags=(--passWithNoTests)
 if [ "${CI:-}" = true ]; then jest_flags+=(--ci); fi
@@ -66,7 +91,7 @@ if [ "$integration_rc" != 0 ] || [ "$window_rc" != 0 ]; then
 fi
 
 # The console in a real browser: Debian's Chromium driven by playwright-core (issue 15).
-ensure_chromium
+await_setup "installing Chromium" "$chromium_pid" "$chromium_log"
 say "browser tests (console, Chromium)"
 # two workers: each file has its own stack and browser, and much of a page test is waiting
 npx --no-install jest --selectProjects browser --maxWorkers=2 "${jest_flags[@]}"

@@ -2,6 +2,7 @@ import { createHmac } from 'node:crypto';
 import { status } from '@grpc/grpc-js';
 import type { Request, RequestHandler, Response } from 'express';
 import type { Brand, Member } from '@brand/proto/access/v1';
+import type { Receiver } from '@brand/proto/webhooks/v1';
 import type { BrandMembership } from '@brand/proto/access/v1/sessions';
 import { ROLES, TIERS, type RoleName, type TierName } from '@brand/shared/enums';
 import type { ConsoleClients } from '../clients/consoleClients';
@@ -30,6 +31,8 @@ export interface MemberSession extends SignedIn {
   assertion: string;
   /** Receivers failing or disabled by the service, for the notice on every page (GET only). */
   attention?: ReceiverAttention[];
+  /** The brand's receivers as that notice's loader read them for this GET (the receivers page reuses them). */
+  receivers?: Receiver[];
 }
 
 /** The form token of a session: derived from its CSRF secret, never the secret itself. */

@@ -20,6 +20,7 @@ export function loadReceiverAttention(deps: ConsoleDeps): RequestHandler {
       .webhooks('listReceivers', { brand_id: s.brand.id }, { assertion: s.assertion })
       .then(
         ({ receivers }) => {
+          s.receivers = receivers;
           s.attention = receivers.flatMap((r) => attentionOf(r) ?? []);
         },
         (err: unknown) => {

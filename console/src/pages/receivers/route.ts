@@ -56,7 +56,9 @@ export function registerReceivers(router: Router, deps: ConsoleDeps): void {
     extra: { error?: string; notice?: string; form?: ReceiverFormValues } = {},
     httpStatus = 200,
   ) => {
-    const { receivers } = await webhooks('listReceivers', { brand_id: s.brand.id }, as(s));
+    // A GET's receivers were read once already, for the attention notice (attentionLoader.ts).
+    const receivers =
+      s.receivers ?? (await webhooks('listReceivers', { brand_id: s.brand.id }, as(s))).receivers;
     const canManage = roleAllows(s.role, 'receivers.manage');
     sendPage(
       res,

@@ -181,7 +181,8 @@ describe('a scheduled switch', () => {
     const brand = newBrandId();
     const r = await receiver(brand); // keeps only the old secret
     const { secret } = await rotate(r);
-    const at = new Date(Date.now() + 2_500);
+    // Six seconds: room for one delivery before the switch on a loaded CI machine.
+    const at = new Date(Date.now() + 6_000);
     const scheduled = (
       await h.client.call('switchSecret', { receiver_id: r.receiver.id, at: at.toISOString() })
     ).receiver!;

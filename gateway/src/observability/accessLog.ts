@@ -12,8 +12,9 @@ export interface LogLocals {
  * it for every request, whichever path answered): method, path, status, duration in ms,
  * request id and brand; `request aborted` (warn) when the client went away first. Headers are
  * not logged at all, so the Authorization header (the key) can never reach a log. One flat
- * object per request on the root logger: pino-http's per-request child logger and serializers
- * were about a quarter of the gateway's CPU under load (BENCHMARKS.md). Errors themselves are
+ * object per request on the access logger, which writes in batches (createBufferedLogger):
+ * pino-http's per-request child logger and serializers were about a quarter of the gateway's
+ * CPU under load, and a write() per line 7 % on the walk (BENCHMARKS.md). Errors themselves are
  * logged where they are answered (http/errorHandler.ts). `locals` is read at close time (the
  * brand is known only after admission).
  */

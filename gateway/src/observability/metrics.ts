@@ -87,11 +87,11 @@ export class GatewayMetrics {
   }
 
   /**
-   * Times one request from the prelude to its last byte. The route label is the matched
-   * pattern, never the raw path: the one a lean path named (scope.route), else the one
-   * express's router matched, else `unmatched`.
+   * One finished request, `seconds` from the prelude to its last byte (the prelude calls it
+   * when the response is done). The route label is the matched pattern, never the raw path:
+   * the one a lean path named (scope.route), else the one express's router matched, else
+   * `unmatched`.
    */
-  /** A finished request (the prelude calls it when the response is done), `seconds` long. */
   observeRequest(
     req: IncomingMessage,
     res: ServerResponse,

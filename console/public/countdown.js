@@ -1,6 +1,7 @@
 // Ticks the "expires in …" countdowns of the keys page (elements with data-expires-at). The
 // server already wrote the words and the absolute UTC time, so without this script the page
-// still reads right; with it the words stay current. Same words as src/views/countdown.ts.
+// still reads right; with it the words stay current. Same words as src/views/countdown.ts
+// (pages/keys/input.test.ts runs both and checks they agree).
 'use strict';
 function formatRemaining(ms) {
   const s = Math.max(0, Math.floor(ms / 1000));

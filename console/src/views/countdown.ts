@@ -1,7 +1,7 @@
 /**
  * How long until an instant, as people read a countdown: "2 d 4 h", "3 h 12 min",
  * "4 min 05 s", "12 s". The server renders it; /static/countdown.js ticks the same words
- * (keep the two in step). Zero or less is "0 s".
+ * (pages/keys/input.test.ts checks the two agree). Zero or less is "0 s".
  */
 export function formatRemaining(ms: number): string {
   const s = Math.max(0, Math.floor(ms / 1000));

@@ -3,6 +3,7 @@ import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
 import { REPO_ROOT } from '@brand/testkit';
+import type { ConsoleStack } from '../consoleStack';
 
 /** Debian's Chromium (scripts/test.sh installs it when missing); no browser download. */
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -69,4 +70,21 @@ export async function screenshotOf(
     mask,
     maskColor: '#5a5f66',
   });
+}
+
+/**
+ * Signs `email` in as a person does, in a new browser context: the sign-in form, the link
+ * from the mailbox, its confirm button. Resolves on the member's first brand page.
+ */
+export async function signIn(browser: Browser, cs: ConsoleStack, email: string): Promise<Page> {
+  const page = await (await browser.newContext()).newPage();
+  const since = Date.now() - 1_000;
+  await page.goto(`${cs.url}/sign-in`);
+  await page.getByLabel('Email address').fill(email);
+  await page.getByRole('button', { name: 'Email me a sign-in link' }).click();
+  await page.getByRole('heading', { name: 'Check your email' }).waitFor();
+  await page.goto(await cs.latestLink(email, since));
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL(/\/brands/);
+  return page;
 }

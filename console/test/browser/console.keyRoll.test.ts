@@ -6,7 +6,7 @@
 import type { Browser } from 'playwright-core';
 import { randomHex, waitFor } from '@brand/testkit';
 import { startConsoleStack, type ConsoleStack } from '../consoleStack';
-import { expectAccessible, launchChromium, screenshot } from './browserKit';
+import { expectAccessible, launchChromium, screenshot, signIn } from './browserKit';
 
 let cs: ConsoleStack;
 let browser: Browser;
@@ -41,16 +41,7 @@ it('an owner rolls a key with an overlap, watches the countdown and ends it earl
     permissions: ['campaigns:prepare'],
   });
 
-  const context = await browser.newContext();
-  const page = await context.newPage();
-  const since = Date.now() - 1_000;
-  await page.goto(`${cs.url}/sign-in`);
-  await page.getByLabel('Email address').fill(owner.email);
-  await page.getByRole('button', { name: 'Email me a sign-in link' }).click();
-  await page.getByRole('heading', { name: 'Check your email' }).waitFor();
-  await page.goto(await cs.latestLink(owner.email, since));
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.waitForURL(/\/brands\//);
+  const page = await signIn(browser, cs, owner.email);
   await page.goto(`${cs.url}/brands/${brand.id}/keys`);
 
   await page.getByRole('link', { name: 'Roll Warehouse sync' }).click();
@@ -95,5 +86,5 @@ it('an owner rolls a key with an overlap, watches the countdown and ends it earl
     what: 'the gateway to refuse the expired key',
   });
   expect(await gatewayStatus(secret)).toBe(200);
-  await context.close();
+  await page.context().close();
 });

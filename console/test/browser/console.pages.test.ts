@@ -7,7 +7,7 @@ import type { Browser, Page } from 'playwright-core';
 import { startReceiver, type RunningReceiver } from '@brand/example-receiver';
 import { makePendingSubmissions, planBody, randomHex } from '@brand/testkit';
 import { startConsoleStack, type ConsoleStack } from '../consoleStack';
-import { expectAccessible, launchChromium, screenshot } from './browserKit';
+import { expectAccessible, launchChromium, screenshot, signIn as signInAs } from './browserKit';
 
 let cs: ConsoleStack;
 let browser: Browser;
@@ -29,18 +29,7 @@ afterAll(async () => {
   await cs?.close();
 });
 
-async function signIn(email: string): Promise<Page> {
-  const page = await (await browser.newContext()).newPage();
-  const since = Date.now() - 1_000;
-  await page.goto(`${cs.url}/sign-in`);
-  await page.getByLabel('Email address').fill(email);
-  await page.getByRole('button', { name: 'Email me a sign-in link' }).click();
-  await page.getByRole('heading', { name: 'Check your email' }).waitFor();
-  await page.goto(await cs.latestLink(email, since));
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.waitForURL(/\/brands/);
-  return page;
-}
+const signIn = (email: string): Promise<Page> => signInAs(browser, cs, email);
 
 it('adds a receiver, shows its secret once, tests it, and shows deliveries as they happen', async () => {
   const { brand, owner } = await cs.stack.admin.createBrand({

@@ -9,7 +9,7 @@ import type { Browser, Page } from 'playwright-core';
 import { randomHex, waitFor, type RegisteredReceiver, type WebhooksClient } from '@brand/testkit';
 import { approveSubmissions, startReceiverStack, type ReceiverStack } from '../consoleActors';
 import type { ConsoleStack } from '../consoleStack';
-import { expectAccessible, launchChromium, screenshot, screenshotOf } from './browserKit';
+import { expectAccessible, launchChromium, screenshot, screenshotOf, signIn } from './browserKit';
 
 let rs: ReceiverStack;
 let cs: ConsoleStack;
@@ -33,18 +33,10 @@ async function ownerPage(): Promise<{ brandId: string; page: Page }> {
     verified: true,
     ownerEmail: `owner-${randomHex(4)}@brand.test`,
   });
-  const page = await (await browser.newContext()).newPage();
+  const page = await signIn(browser, cs, owner.email);
   page.on('dialog', (d) => {
     throw new Error(`a page opened a dialog: ${d.message()}`);
   });
-  const since = Date.now() - 1_000;
-  await page.goto(`${cs.url}/sign-in`);
-  await page.getByLabel('Email address').fill(owner.email);
-  await page.getByRole('button', { name: 'Email me a sign-in link' }).click();
-  await page.getByRole('heading', { name: 'Check your email' }).waitFor();
-  await page.goto(await cs.latestLink(owner.email, since));
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.waitForURL(/\/brands\//);
   return { brandId: brand.id, page };
 }
 

@@ -9,7 +9,13 @@ import { ENVIRONMENTS } from '@brand/shared/enums';
 import { hashApiKey } from '@brand/shared/keys';
 import { createAdminClient, randomHex, TEST_INTERNAL_TOKEN } from '@brand/testkit';
 import { startConsoleStack, type ConsoleStack } from '../consoleStack';
-import { expectAccessible, launchChromium, screenshot, screenshotOf } from './browserKit';
+import {
+  expectAccessible,
+  launchChromium,
+  screenshot,
+  screenshotOf,
+  signIn as signInAs,
+} from './browserKit';
 
 let cs: ConsoleStack;
 let browser: Browser;
@@ -23,18 +29,7 @@ afterAll(async () => {
   await cs?.close();
 });
 
-async function signIn(email: string): Promise<Page> {
-  const page = await (await browser.newContext()).newPage();
-  const since = Date.now() - 1_000;
-  await page.goto(`${cs.url}/sign-in`);
-  await page.getByLabel('Email address').fill(email);
-  await page.getByRole('button', { name: 'Email me a sign-in link' }).click();
-  await page.getByRole('heading', { name: 'Check your email' }).waitFor();
-  await page.goto(await cs.latestLink(email, since));
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.waitForURL(/\/brands\//);
-  return page;
-}
+const signIn = (email: string): Promise<Page> => signInAs(browser, cs, email);
 
 const REST = UsageSurface.USAGE_SURFACE_REST;
 const ASSISTANT = UsageSurface.USAGE_SURFACE_ASSISTANT;

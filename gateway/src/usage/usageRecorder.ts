@@ -68,24 +68,7 @@ export class UsageRecorder {
       }
     }
     const { buffer } = this.deps;
-    let units = scope.units ?? 1;
-    if (scope.toolErrors)
-      for (const code of scope.toolErrors) {
-        const toolOutcome = outcomeOf(statusOf(code), code);
-        buffer.count(
-          subjectKey,
-          brandId,
-          countedKeyId,
-          countedHash,
-          addressBrandId,
-          minute,
-          surface,
-          toolOutcome,
-          1,
-        );
-        units -= 1;
-      }
-    if (units > 0)
+    const count = (counted: string, n: number): void =>
       buffer.count(
         subjectKey,
         brandId,
@@ -94,9 +77,16 @@ export class UsageRecorder {
         addressBrandId,
         minute,
         surface,
-        outcome,
-        units,
+        counted,
+        n,
       );
+    let units = scope.units ?? 1;
+    // An assistant message whose tool call failed inside a 200 counts under its own code.
+    for (const code of scope.toolErrors ?? NO_TOOL_ERRORS) {
+      count(outcomeOf(statusOf(code), code), 1);
+      units -= 1;
+    }
+    if (units > 0) count(outcome, units);
     const errorCode = scope.errorCode ?? scope.toolErrors?.[0];
     if (status >= 400 || errorCode !== undefined) {
       this.deps.buffer.logRequest({
@@ -116,6 +106,8 @@ export class UsageRecorder {
     }
   }
 }
+
+const NO_TOOL_ERRORS: readonly string[] = [];
 
 /** What the gateway itself knows of a refused key, for the owner-only reason. */
 function gatewayReason(scope: RequestScope): string {

@@ -1,3 +1,6 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { runInNewContext } from 'node:vm';
 import { formatRemaining } from '../../views/countdown';
 import { CreateKeyForm, requestedExpiry } from './input';
 import { keyState } from './keyState';
@@ -38,6 +41,18 @@ describe('formatRemaining', () => {
     [2 * 86_400_000 + 4 * 3_600_000 + 59_000, '2 d 4 h'],
   ])('%p ms reads %p', (ms, words) => {
     expect(formatRemaining(ms)).toBe(words);
+  });
+
+  it('reads the same as the copy public/countdown.js ticks in the browser', () => {
+    const script = readFileSync(path.join(__dirname, '../../../public/countdown.js'), 'utf8');
+    const page: { formatRemaining?: (ms: number) => string } = {
+      document: { querySelectorAll: () => [] },
+    } as never;
+    runInNewContext(`${script}\nthis.formatRemaining = formatRemaining;`, page);
+    for (let ms = -2_000; ms < 3 * 86_400_000; ms += 7_777_777 + (ms % 997))
+      expect(page.formatRemaining!(ms)).toBe(formatRemaining(ms));
+    for (const ms of [0, 59_999, 60_000, 3_599_999, 3_600_000, 86_399_999, 86_400_000])
+      expect(page.formatRemaining!(ms)).toBe(formatRemaining(ms));
   });
 });
 

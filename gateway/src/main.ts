@@ -61,7 +61,6 @@ async function main(): Promise<void> {
     log,
     queueWhileOffline: false,
     commandTimeoutMs: config.REDIS_COMMAND_TIMEOUT_MS,
-    autoPipelining: true,
   });
   const subscriber = createRedisClient({
     url: config.REDIS_URL,

@@ -6,72 +6,30 @@
 //   - the same keyset SQL as the records service (the same select lists, the same ORDER BY on
 //     the table's columns, so the (brand_id, created_at desc, id desc) index serves it);
 //   - the same JSON envelope { resource, count, data, next_cursor? } via res.json;
-//   - an HMAC-SHA256-signed cursor bound to the brand and the resource.
+//   - an HMAC-SHA256-signed cursor bound to the brand and the resource
+//     (the SQL and the cursors: baselinePages.mjs, shared with the bare split's back).
 // Env: DATABASE_URL, CURSOR_SECRET. Listens on 127.0.0.1, a port the OS picks, and logs
 // {"msg":"listening","port":n} as the services do. No rate limit, no gRPC, no access log.
 // With If-None-Match, express's own ETag and 304 (S7; see `conditional` below).
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import express from 'express';
 import pg from 'pg';
+import { KEYSET_QUERIES, cursorCodec } from './baselinePages.mjs';
 
 const pool = new pg.Pool({
   connectionString: process.env.DATABASE_URL,
   max: 10,
   application_name: 'bench-b0',
+  // pg closes idle connections after 10 s by default: while the other arms ran, B0's backends
+  // were replaced, and the new ones' CPU went uncounted (arms.mjs looks them up once)
+  idleTimeoutMillis: 0,
   options: '-c search_path=records',
 });
 const secret = process.env.CURSOR_SECRET;
 const KEY_TTL_MS = 60_000;
 const keys = new Map();
 
-const ts = (c) => `to_char(${c} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as ${c}`;
-const day = (c) => `to_char(${c}, 'YYYY-MM-DD') as ${c}`;
-const int = (c) => `${c}::float8 as ${c}`; // bigint arrives as a string from pg
-/** Each resource's table and its public fields in wire order (the API's field order). */
-const SELECT_LISTS = {
-  campaigns: `id, title, type, status, ${int('budget_amount')}, ${int('spent_amount')}, currency,
-    platforms, ${day('starts_on')}, ${day('ends_on')}, ${ts('created_at')}, ${ts('updated_at')},
-    ${ts('settled_at')}`,
-  submissions: `id, campaign_id, creator_handle, platform, content_url, status, rejection_reason,
-    ${int('views')}, ${ts('created_at')}, ${ts('updated_at')}, ${ts('reviewed_at')}`,
-  payouts: `id, campaign_id, submission_id, creator_handle, ${int('amount')}, currency, method,
-    status, failure_reason, ${ts('created_at')}, ${ts('updated_at')}, ${ts('paid_at')}`,
-  deposits: `id, campaign_id, ${int('amount')}, currency, method, status, reference,
-    ${ts('created_at')}, ${ts('updated_at')}, ${ts('confirmed_at')}`,
-  conversions: `id, campaign_id, link_id, event, ${int('value_amount')}, currency, order_reference,
-    ${ts('occurred_at')}, ${ts('created_at')}`,
-  links: `id, campaign_id, creator_handle, destination_url, short_url, status, ${int('clicks')},
-    ${int('conversions')}, ${ts('created_at')}, ${ts('updated_at')}`,
-};
-/** The first page and the page after a cursor, per resource (the table is named as the resource). */
-const QUERIES = Object.fromEntries(
-  Object.entries(SELECT_LISTS).map(([t, list]) => {
-    const select = `select ${list} from ${t} where ${t}.brand_id = $1`;
-    const order = `order by ${t}.created_at desc, ${t}.id desc limit $2`;
-    return [
-      t,
-      {
-        first: `${select} ${order}`,
-        after: `${select} and (${t}.created_at, ${t}.id) < ($3::timestamptz, $4::text) ${order}`,
-      },
-    ];
-  }),
-);
-
-const mac = (binding, body) =>
-  createHmac('sha256', secret).update(`${binding}.${body}`).digest('base64url');
-const encodeCursor = (binding, row) => {
-  const body = Buffer.from(JSON.stringify({ t: row.created_at, i: row.id })).toString('base64url');
-  return `${body}.${mac(binding, body)}`;
-};
-const decodeCursor = (binding, cursor) => {
-  const [body, tag] = String(cursor).split('.');
-  if (!body || !tag) return undefined;
-  const a = Buffer.from(tag);
-  const b = Buffer.from(mac(binding, body));
-  if (a.length !== b.length || !timingSafeEqual(a, b)) return undefined;
-  return JSON.parse(Buffer.from(body, 'base64url').toString('utf8'));
-};
+const cursors = cursorCodec(secret);
 
 async function brandOf(authorization) {
   if (!authorization?.startsWith('Bearer ')) return undefined;
@@ -93,7 +51,7 @@ async function brandOf(authorization) {
 /** One page as B0 answers it: res.json of the envelope. */
 async function listRecords(req, res) {
   const { resource } = req.params;
-  const queries = Object.hasOwn(QUERIES, resource) ? QUERIES[resource] : undefined;
+  const queries = Object.hasOwn(KEYSET_QUERIES, resource) ? KEYSET_QUERIES[resource] : undefined;
   if (!queries) return res.status(404).json({ error: { code: 'not_found' } });
   const brandId = await brandOf(req.headers.authorization);
   if (!brandId) return res.status(401).json({ error: { code: 'invalid_key' } });
@@ -105,12 +63,12 @@ async function listRecords(req, res) {
   if (req.query.cursor === undefined) {
     ({ rows } = await pool.query(queries.first, [brandId, limit]));
   } else {
-    const at = decodeCursor(binding, req.query.cursor);
+    const at = cursors.decode(binding, req.query.cursor);
     if (!at) return res.status(400).json({ error: { code: 'invalid_cursor' } });
     ({ rows } = await pool.query(queries.after, [brandId, limit, at.t, at.i]));
   }
   const page = { resource, count: rows.length, data: rows };
-  if (rows.length === limit) page.next_cursor = encodeCursor(binding, rows[rows.length - 1]);
+  if (rows.length === limit) page.next_cursor = cursors.encode(binding, rows[rows.length - 1]);
   res.json(page);
 }
 

@@ -135,6 +135,32 @@ function evaluate(r) {
     '(vs S1 REST)',
   );
 
+  for (const [name, arm] of Object.entries(s1.arms).filter(([n]) => n.startsWith('lean-'))) {
+    const cpu = c1[name];
+    vs(`S1 walk bare split ${name} (pages/s)`, arm.rps, b0.rps, undefined, '(vs B0)');
+    vs(
+      `S1 walk bare split CPU/page front + back (ms)`,
+      cpu.front + cpu.back,
+      c1.B0.b0,
+      undefined,
+      "(vs B0's node)",
+    );
+    vs(
+      'S1 walk CPU/page gateway vs bare front (ms)',
+      c1.REST.gateway,
+      cpu.front,
+      undefined,
+      '(vs front)',
+    );
+    vs(
+      'S1 walk CPU/page records vs bare back (ms)',
+      c1.REST.records,
+      cpu.back,
+      undefined,
+      '(vs back)',
+    );
+  }
+
   if (s1f) firstPageRows(r, { add, vs, atLeast, atMost });
 
   if (r.plans) {

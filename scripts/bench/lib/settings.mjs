@@ -118,6 +118,13 @@ export const SETTINGS = {
   s8Seconds: intEnv('BENCH_S8_SECONDS', SMOKE ? 3 : 10),
   /** BENCH_PROFILE=1: CPU profiles of every measured process into .local/bench/profiles. */
   profile: process.env.BENCH_PROFILE === '1',
+  /**
+   * BENCH_LEAN=1: the bare split (leanSplit/) walks beside B0 too: the design's floor on this
+   * machine (BENCHMARKS.md, "The split's floor"); BENCH_LEAN_REDIS picks its Redis modes.
+   */
+  leanSplit: process.env.BENCH_LEAN === '1',
+  /** BENCH_NODE_FLAGS: extra node flags of every measured process (e.g. --perf-basic-prof). */
+  nodeFlags: (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean),
   /** The whole run is aborted (and cleaned up) after this long. */
   watchdogSeconds: intEnv('BENCH_WATCHDOG_SECONDS', SMOKE ? 240 : 900),
 };

@@ -132,6 +132,7 @@ export async function spawnMeasured(name, entry, env, nodeArgs = [], opts = {}) 
       '--import',
       GC_PROBE,
       ...(SETTINGS.profile ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}/${name}`] : []),
+      ...SETTINGS.nodeFlags,
     ],
     env: { ...env, BENCH_GC_PROBE_FILE: gcProbeFile },
     logFile: path.join(LOG_DIR, `${name}.log`),

@@ -12,10 +12,12 @@
 import { createHash } from 'node:crypto';
 import http from 'node:http';
 import path from 'node:path';
-import { runArms } from './arms.mjs';
+import { cpuOfBackends, cpuOfPid, runArms } from './arms.mjs';
+import { redisUrl } from './infra.mjs';
+import { spawnMeasured } from './stack.mjs';
 import { cpuSources } from './pages.mjs';
 import { createEnterpriseBrands, pooled, seedDemoData } from './seed.mjs';
-import { OUT_DIR, SETTINGS, say } from './settings.mjs';
+import { CURSOR_SECRET, OUT_DIR, SETTINGS, say } from './settings.mjs';
 import { WRK, ensureWrk, writeRequestLists } from './wrk.mjs';
 
 const RESOURCES = ['campaigns', 'submissions', 'payouts', 'deposits', 'conversions', 'links'];
@@ -227,10 +229,12 @@ export async function runWalkScenario(ctx) {
   const system = cpuSources(ctx, 'system');
   const perPage = rows / pages;
   const arm = (name, url, dir, cpu) => ({ name, url, request: dir, tool: WRK, rows: perPage, cpu });
+  const lean = SETTINGS.leanSplit ? await startLeanSplit(ctx) : [];
   const result = await runArms(
     'S1/S3 walk',
     [
       arm('B0', b0Url, dirs.b0, cpuSources(ctx, 'B0')),
+      ...lean.map((l) => arm(l.name, l.url, dirs.b0, l.cpu)),
       arm('REST', gatewayUrl, dirs.rest, system),
       arm('MCP', gatewayUrl, dirs.mcp, system),
     ],
@@ -247,4 +251,39 @@ export async function runWalkScenario(ctx) {
       meanBodyBytes: { REST: bytes(walks.rest), B0: bytes(walks.b0), MCP: bytes(walks.mcp) },
     },
   };
+}
+
+/**
+ * BENCH_LEAN=1: the bare split (leanSplit/front.mjs and back.mjs), what the design's two
+ * processes cost with nothing but the page on them, as arms beside B0 on B0's request lists:
+ * one front per ioredis mode of BENCH_LEAN_REDIS (comma-separated: ioredis, ioredis-auto,
+ * none; default ioredis), one back shared by them (each arm's CPU is counted in its own slices).
+ */
+async function startLeanSplit(ctx) {
+  const dir = new URL('../leanSplit/', import.meta.url).pathname;
+  const env = {
+    DATABASE_URL: ctx.dbUrl,
+    CURSOR_SECRET,
+    REDIS_URL: redisUrl(),
+    REDIS_KEY_PREFIX: ctx.redisPrefix,
+  };
+  const back = await spawnMeasured('lean-back', path.join(dir, 'back.mjs'), env);
+  const arms = [];
+  for (const mode of (process.env.BENCH_LEAN_REDIS || 'ioredis').split(',')) {
+    const front = await spawnMeasured(`lean-${mode}`, path.join(dir, 'front.mjs'), {
+      ...env,
+      LEAN_BACK: `127.0.0.1:${back.port}`,
+      LEAN_REDIS: mode,
+    });
+    arms.push({
+      name: `lean-${mode}`,
+      url: `http://127.0.0.1:${front.port}`,
+      cpu: async () => ({
+        front: cpuOfPid(front.pid),
+        back: cpuOfPid(back.pid),
+        postgres: await cpuOfBackends(ctx.dbName, 'bench-lean'),
+      }),
+    });
+  }
+  return arms;
 }

@@ -16,12 +16,6 @@ export interface RedisOptions {
    * SUBSCRIBE may be issued before the first connect.
    */
   queueWhileOffline: boolean;
-  /**
-   * Commands issued in one turn of the event loop go out in one write and come back in one
-   * read (ioredis's auto-pipelining): for the gateway's per-request rate-limit script, one
-   * socket write per request was most of its Redis cost on the walk (BENCHMARKS.md, issue 25).
-   */
-  autoPipelining?: boolean;
 }
 
 /**
@@ -36,7 +30,6 @@ export function createRedisClient(opts: RedisOptions): Redis {
     commandTimeout: opts.commandTimeoutMs,
     connectTimeout: 2_000,
     retryStrategy: (attempt) => Math.min(100 * attempt, 2_000),
-    enableAutoPipelining: opts.autoPipelining ?? false,
   });
   let down = false;
   client.on('error', (err: Error) => {

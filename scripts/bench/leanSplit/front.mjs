@@ -77,7 +77,14 @@ async function admit(brandId) {
   return false;
 }
 
-const client = new RecordsServiceClient(process.env.LEAN_BACK, grpc.credentials.createInsecure());
+// the system's channel options (its 4 MiB receive window among them): the floor is the
+// design at its best, not grpc-js's defaults
+const { CLIENT_CHANNEL_OPTIONS } = require('../../../packages/shared/dist/grpc/client.js');
+const client = new RecordsServiceClient(
+  process.env.LEAN_BACK,
+  grpc.credentials.createInsecure(),
+  CLIENT_CHANNEL_OPTIONS,
+);
 const waiting = new Map();
 let nextId = 1;
 const streams = [0, 1].map(() => {

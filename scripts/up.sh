@@ -71,7 +71,7 @@ fi
 # environment is part of the command (env ...), so a restart runs exactly the same.
 # records relays its outbox of business events to Kafka (docs/webhooks.md "Business changes and events").
 supervise records "$LOG_DIR/records.log" -- env KAFKA_BROKERS="$KAFKA_BROKERS" GRPC_PORT="$RECORDS_GRPC_PORT" \
-  node --max-semi-space-size=8 --heap-growing-percent=200 services/records/dist/main.js
+  node --max-semi-space-size=16 --heap-growing-percent=200 services/records/dist/main.js
 supervise plans "$LOG_DIR/plans.log" -- env GRPC_PORT="$PLANS_GRPC_PORT" node services/plans/dist/main.js
 supervise gateway "$LOG_DIR/gateway.log" -- env HTTP_PORT="$GATEWAY_PORT" \
   node --max-semi-space-size=8 --heap-growing-percent=200 gateway/dist/main.js

@@ -1,11 +1,11 @@
 import type { RequestListener } from 'node:http';
 import express, { type Express } from 'express';
 import { AppError, quoteInput } from '@brand/shared/errors';
-import type { Logger } from '@brand/shared/logger';
 import type { Endpoint, LeanPath } from './endpoints/endpoint';
 import { createEndpoints, type EndpointDeps } from './endpoints/endpoints';
 import type { ErrorSender } from './http/errorResponse';
 import { errorAnswer, errorHandler, sendersByPath, type ErrorAnswer } from './http/errorHandler';
+import type { AccessLog } from './observability/accessLog';
 import type { GatewayMetrics } from './observability/metrics';
 import { createRequestPrelude } from './prelude/requestPrelude';
 import type { UsageRecorder } from './usage/usageRecorder';
@@ -13,8 +13,8 @@ import type { UsageRecorder } from './usage/usageRecorder';
 export interface GatewayDeps extends EndpointDeps {
   metrics: GatewayMetrics;
   trustProxy: boolean | number | string[];
-  /** Where access lines go (a buffered logger: createBufferedLogger); undefined: none. */
-  accessLog: Logger | undefined;
+  /** Where access lines go (observability/accessLog.ts); undefined: none. */
+  accessLog: AccessLog | undefined;
   /** Usage counting (issue 26). */
   usage?: UsageRecorder;
 }

@@ -1,7 +1,7 @@
 // Telemetry first: it instruments libraries as they are loaded (no-op without OTLP config).
 import '@brand/shared/telemetry/register';
 import { createServer } from 'node:http';
-import { createBufferedLogger, createLogger } from '@brand/shared/logger';
+import { createBatchedStdout, createLogger } from '@brand/shared/logger';
 import { stopTelemetry } from '@brand/shared/telemetry';
 import { closeRedis, createRedisClient, waitUntilReady } from '@brand/shared/redis';
 import { closeHttpServer, listenHttp } from '@brand/shared/service';
@@ -29,6 +29,7 @@ import { AddressBrands } from './usage/addressBrands';
 import { UsageBuffer } from './usage/usageBuffer';
 import { UsageFlusher } from './usage/usageFlusher';
 import { UsageRecorder } from './usage/usageRecorder';
+import { AccessLog } from './observability/accessLog';
 
 /** Composition root: the only place that reads process.env and listens. */
 async function main(): Promise<void> {
@@ -143,7 +144,7 @@ async function main(): Promise<void> {
     openApiYaml: renderOpenApiYaml(describeEndpoints(), { serverUrl: config.PUBLIC_BASE_URL }),
     trustProxy: trustProxySetting(config.TRUST_PROXY),
     accessLog: config.ACCESS_LOG
-      ? createBufferedLogger({ service: 'gateway', level: config.LOG_LEVEL })
+      ? new AccessLog({ service: 'gateway', level: config.LOG_LEVEL, sink: createBatchedStdout() })
       : undefined,
     usage,
     mcp: {

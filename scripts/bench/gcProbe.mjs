@@ -1,7 +1,8 @@
 // Preloaded into the gateway and records by `npm run bench`
 // (`node --expose-gc --import <this file's URL> dist/main.js`), and only there.
 // On SIGUSR2 it runs a full garbage collection and appends one JSON line to the file in
-// BENCH_GC_PROBE_FILE: {"seq", "heapUsed", "rss"} (bytes). The heap in use right after a
+// BENCH_GC_PROBE_FILE: {"seq", "heapUsed", "rss", "heapTotal", "external", "arrayBuffers"}
+// (bytes; what V8 keeps committed and what lives outside its heap, to tell them from malloc's). The heap in use right after a
 // full collection is what the process really retains, so comparing it between phases
 // shows a leak that RSS (which V8 and malloc keep high once grown) would hide.
 // It changes nothing else in the process.
@@ -20,7 +21,7 @@ if (file && typeof gc === 'function') {
     seq += 1;
     appendFileSync(
       file,
-      `${JSON.stringify({ seq, heapUsed: memory.heapUsed, rss: memory.rss })}\n`,
+      `${JSON.stringify({ seq, heapUsed: memory.heapUsed, rss: memory.rss, heapTotal: memory.heapTotal, external: memory.external, arrayBuffers: memory.arrayBuffers })}\n`,
     );
   });
 }

@@ -64,6 +64,7 @@ import {
   ADMIN_TOKEN,
   CURSOR_SECRET,
   HEAP_FLAGS,
+  RECORDS_HEAP_FLAGS,
   LOG_DIR,
   MAINS,
   SETTINGS,
@@ -144,7 +145,12 @@ async function main() {
   await waitForNoSessions(dbName);
   const countersBefore = await tableCounters(dbName);
 
-  const records = await spawnMeasured('records', MAINS.records, recordsEnv(infra), HEAP_FLAGS);
+  const records = await spawnMeasured(
+    'records',
+    MAINS.records,
+    recordsEnv(infra),
+    RECORDS_HEAP_FLAGS,
+  );
   const recordsAddress = `127.0.0.1:${records.port}`;
   const plans = await startPlans(infra);
   const gateway = await spawnMeasured(
@@ -207,7 +213,7 @@ async function main() {
     'records',
     MAINS.records,
     recordsEnv(infra, { GRPC_PORT: String(records.port) }),
-    HEAP_FLAGS,
+    RECORDS_HEAP_FLAGS,
   );
   await waitForPage(ctx.gatewayUrl, loadBrand.secret);
 

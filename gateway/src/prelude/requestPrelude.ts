@@ -5,7 +5,7 @@ import type { Logger } from '@brand/shared/logger';
 import { ambiguousHeaderError } from '../http/ambiguousHeaders';
 import type { ErrorAnswer } from '../http/errorHandler';
 import type { RequestScope } from '../http/requestScope';
-import { writeAccessLine } from '../observability/accessLog';
+import type { AccessLog } from '../observability/accessLog';
 import type { GatewayMetrics } from '../observability/metrics';
 import type { UsageRecorder } from '../usage/usageRecorder';
 
@@ -13,7 +13,7 @@ export interface PreludeDeps {
   log: Logger;
   metrics: GatewayMetrics;
   /** Where the access line of each request goes; undefined when ACCESS_LOG is off. */
-  accessLog: Logger | undefined;
+  accessLog: AccessLog | undefined;
   /** False once shutdown has begun (the same flag /readyz reports). */
   health: { accepting: boolean };
   /** How a request the prelude refuses is answered (the endpoints' error formats). */
@@ -83,9 +83,10 @@ function whenDone(
   scope: RequestScope,
 ): void {
   const started = performance.now();
-  res.once('close', () => {
+  // 'on', not 'once': a response closes once, and once's wrapper is one more object a request
+  res.on('close', () => {
     const ms = performance.now() - started;
-    if (deps.accessLog) writeAccessLine(deps.accessLog, req, res, scope, ms);
+    deps.accessLog?.write(req, res, scope, ms);
     if (!res.writableFinished) return;
     deps.metrics.observeRequest(req, res, scope, ms / 1e3);
     deps.usage?.observe(req, res, scope);

@@ -118,22 +118,56 @@ function evaluate(r) {
     add(`S1 walk CPU/page ${proc} (ms)`, c1.REST[proc], undefined, undefined);
   add('S1 walk CPU/page B0 node (ms)', c1.B0.b0, undefined, undefined);
   add('S1 walk CPU/page B0 postgres (ms)', c1.B0.postgres, undefined, undefined);
-  vs(
-    'S3 walk MCP tools/call (pages/s)',
-    mcp.rps,
-    rest.rps,
-    (x) => atLeast(x, T.s3VsS1),
-    '(vs S1 REST)',
+  // without its arm (BENCH_WALK_ARMS) S3 is not reported
+  if (mcp) {
+    vs(
+      'S3 walk MCP tools/call (pages/s)',
+      mcp.rps,
+      rest.rps,
+      (x) => atLeast(x, T.s3VsS1),
+      '(vs S1 REST)',
+    );
+    vs('S3 walk MCP vs B0 (pages/s)', mcp.rps, b0.rps, undefined, '(vs B0)');
+    vs('S3 walk MCP p99 (ms)', mcp.p99, rest.p99, undefined, '(vs S1 REST)');
+    vs(
+      'S3 walk MCP gateway CPU/call (ms)',
+      c1.MCP.gateway,
+      c1.REST.gateway,
+      undefined,
+      '(vs S1 REST)',
+    );
+  }
+
+  // BENCH_VARIANTS: each variant beside REST, in the same rounds
+  const variantNames = Object.keys(s1.arms).filter(
+    (n) => !['B0', 'REST', 'MCP'].includes(n) && !n.startsWith('lean-'),
   );
-  vs('S3 walk MCP vs B0 (pages/s)', mcp.rps, b0.rps, undefined, '(vs B0)');
-  vs('S3 walk MCP p99 (ms)', mcp.p99, rest.p99, undefined, '(vs S1 REST)');
-  vs(
-    'S3 walk MCP gateway CPU/call (ms)',
-    c1.MCP.gateway,
-    c1.REST.gateway,
-    undefined,
-    '(vs S1 REST)',
-  );
+  for (const name of variantNames) {
+    const cpu = c1[name];
+    vs(`S1 walk variant ${name} (pages/s)`, s1.arms[name].rps, rest.rps, undefined, '(vs REST)');
+    vs(`S1 walk variant ${name} vs B0 (pages/s)`, s1.arms[name].rps, b0.rps, undefined, '(vs B0)');
+    vs(
+      `S1 walk variant ${name} CPU/page gateway + records (ms)`,
+      nodeCpu(cpu),
+      c1.B0.b0,
+      undefined,
+      "(vs B0's node)",
+    );
+    vs(
+      `S1 walk variant ${name} gateway (ms)`,
+      cpu.gateway,
+      c1.REST.gateway,
+      undefined,
+      '(vs REST)',
+    );
+    vs(
+      `S1 walk variant ${name} records (ms)`,
+      cpu.records,
+      c1.REST.records,
+      undefined,
+      '(vs REST)',
+    );
+  }
 
   for (const [name, arm] of Object.entries(s1.arms).filter(([n]) => n.startsWith('lean-'))) {
     const cpu = c1[name];

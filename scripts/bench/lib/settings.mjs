@@ -46,10 +46,11 @@ export const MAINS = {
 };
 export const GC_PROBE = pathToFileURL(path.join(REPO_ROOT, 'scripts/bench/gcProbe.mjs')).href;
 /**
- * V8 heap sizing of the gateway and records, as the Dockerfile, Helm chart, compose file and
- * scripts/up.sh start them (BENCHMARKS.md "Memory").
+ * V8 heap sizing of the gateway and of records, as the Dockerfile, Helm chart, compose file
+ * and scripts/up.sh start them (BENCHMARKS.md "Memory").
  */
 export const HEAP_FLAGS = ['--max-semi-space-size=8', '--heap-growing-percent=200'];
+export const RECORDS_HEAP_FLAGS = ['--max-semi-space-size=16', '--heap-growing-percent=200'];
 
 export const INTERNAL_TOKEN = 'bench-internal-token-0123456789abcdef';
 export const ADMIN_TOKEN = 'bench-admin-token-0123456789abcdef-0123';
@@ -123,6 +124,36 @@ export const SETTINGS = {
    * machine (BENCHMARKS.md, "The split's floor"); BENCH_LEAN_REDIS picks its Redis modes.
    */
   leanSplit: process.env.BENCH_LEAN === '1',
+  /**
+   * BENCH_WALK_ARMS: which of the walk's other arms run beside B0 and REST, comma-separated
+   * (MCP, lean-ioredis, ...); all by default, none with `-`. For a profile of the REST path
+   * alone: BENCH_PROFILE=1 BENCH_WALK_ONLY=1 BENCH_WALK_ARMS=- npm run bench.
+   */
+  walkArms: (process.env.BENCH_WALK_ARMS ?? '').split(',').filter(Boolean),
+  /**
+   * BENCH_VARIANTS: extra systems as walk arms, for an A/B of a change within one run:
+   * `name=gatewayMain[+recordsMain][@gateway's node flags[|records' node flags]];...` (built
+   * entry points, e.g. a copy of gateway/dist edited by hand; flags replace the heap flags). Each variant gets its own gateway (and records, when given, on the same
+   * database), walks the system's request lists in the same rounds, and is reported beside
+   * REST as CPU per page of each of its processes.
+   */
+  variants: (process.env.BENCH_VARIANTS ?? '')
+    .split(';')
+    .filter(Boolean)
+    .map((v) => {
+      const [name, rest] = v.split(/=(.*)/s);
+      const [mains, flags] = rest.split('@');
+      const [gateway, records] = mains.split('+');
+      const [gatewayFlags, recordsFlags = gatewayFlags] = flags?.split('|') ?? [];
+      const list = (f) => f?.split(' ').filter(Boolean);
+      return {
+        name,
+        gateway,
+        records,
+        gatewayFlags: list(gatewayFlags),
+        recordsFlags: list(recordsFlags),
+      };
+    }),
   /** BENCH_NODE_FLAGS: extra node flags of every measured process (e.g. --perf-basic-prof). */
   nodeFlags: (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean),
   /** The whole run is aborted (and cleaned up) after this long. */

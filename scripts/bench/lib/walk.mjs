@@ -14,10 +14,17 @@ import http from 'node:http';
 import path from 'node:path';
 import { cpuOfBackends, cpuOfPid, runArms } from './arms.mjs';
 import { redisUrl } from './infra.mjs';
-import { spawnMeasured } from './stack.mjs';
+import { gatewayEnv, recordsEnv, spawnMeasured } from './stack.mjs';
 import { cpuSources } from './pages.mjs';
 import { createEnterpriseBrands, pooled, seedDemoData } from './seed.mjs';
-import { CURSOR_SECRET, OUT_DIR, SETTINGS, say } from './settings.mjs';
+import {
+  CURSOR_SECRET,
+  HEAP_FLAGS,
+  OUT_DIR,
+  RECORDS_HEAP_FLAGS,
+  SETTINGS,
+  say,
+} from './settings.mjs';
 import { WRK, ensureWrk, writeRequestLists } from './wrk.mjs';
 
 const RESOURCES = ['campaigns', 'submissions', 'payouts', 'deposits', 'conversions', 'links'];
@@ -230,14 +237,24 @@ export async function runWalkScenario(ctx) {
   const perPage = rows / pages;
   const arm = (name, url, dir, cpu) => ({ name, url, request: dir, tool: WRK, rows: perPage, cpu });
   const lean = SETTINGS.leanSplit ? await startLeanSplit(ctx) : [];
+  const variants = await startVariants(ctx);
+  const arms = [
+    arm('B0', b0Url, dirs.b0, cpuSources(ctx, 'B0')),
+    ...lean.map((l) => arm(l.name, l.url, dirs.b0, l.cpu)),
+    arm('REST', gatewayUrl, dirs.rest, system),
+    ...variants.map((v) => arm(v.name, v.url, dirs.rest, v.cpu)),
+    arm('MCP', gatewayUrl, dirs.mcp, system),
+  ];
+  const picked = SETTINGS.walkArms;
   const result = await runArms(
     'S1/S3 walk',
-    [
-      arm('B0', b0Url, dirs.b0, cpuSources(ctx, 'B0')),
-      ...lean.map((l) => arm(l.name, l.url, dirs.b0, l.cpu)),
-      arm('REST', gatewayUrl, dirs.rest, system),
-      arm('MCP', gatewayUrl, dirs.mcp, system),
-    ],
+    arms.filter(
+      (a) =>
+        ['B0', 'REST'].includes(a.name) ||
+        variants.some((v) => v.name === a.name) ||
+        !picked.length ||
+        picked.includes(a.name),
+    ),
     ctx,
   );
   return {
@@ -282,6 +299,43 @@ async function startLeanSplit(ctx) {
         front: cpuOfPid(front.pid),
         back: cpuOfPid(back.pid),
         postgres: await cpuOfBackends(ctx.dbName, 'bench-lean'),
+      }),
+    });
+  }
+  return arms;
+}
+
+/**
+ * BENCH_VARIANTS: each variant's gateway (and records, if it has its own) started as the
+ * system's are, with the same settings; arms on the system's request lists (a variant must
+ * serve the same pages: cursors are signed with the same secret).
+ */
+async function startVariants(ctx) {
+  const arms = [];
+  for (const variant of SETTINGS.variants) {
+    const records = variant.records
+      ? await spawnMeasured(
+          `records-${variant.name}`,
+          variant.records,
+          recordsEnv(ctx),
+          variant.recordsFlags ?? RECORDS_HEAP_FLAGS,
+        )
+      : ctx.records;
+    const gateway = await spawnMeasured(
+      `gateway-${variant.name}`,
+      variant.gateway,
+      gatewayEnv(ctx, `127.0.0.1:${records.port}`, {
+        PLANS_GRPC_ADDR: `127.0.0.1:${ctx.plans.port}`,
+      }),
+      variant.gatewayFlags ?? HEAP_FLAGS,
+    );
+    arms.push({
+      name: variant.name,
+      url: `http://127.0.0.1:${gateway.port}`,
+      cpu: async () => ({
+        gateway: cpuOfPid(gateway.pid),
+        records: cpuOfPid(records.pid),
+        postgres: await cpuOfBackends(ctx.dbName, 'records'),
       }),
     });
   }

@@ -25,9 +25,9 @@ import { percentile } from './load.mjs';
 import { createEnterpriseBrands, insertSubmissions } from './seed.mjs';
 import {
   ADMIN_TOKEN,
-  HEAP_FLAGS,
   INTERNAL_TOKEN,
   MAINS,
+  RECORDS_HEAP_FLAGS,
   REPO_ROOT,
   SETTINGS,
   round,
@@ -181,7 +181,7 @@ export async function runWebhooksScenario(ctx) {
     'records-events',
     MAINS.records,
     recordsEnv(ctx, { KAFKA_BROKERS: BROKERS.join(','), BUSINESS_EVENTS_TOPIC: topic }),
-    HEAP_FLAGS,
+    RECORDS_HEAP_FLAGS,
   );
   const webhooks = await spawnMeasured(
     'webhooks',

@@ -117,7 +117,7 @@ records:
   key: records
   enabled: {{ $v.records.enabled }}
   # V8 heap sizing: BENCHMARKS.md "Memory"
-  args: ["node", "--max-semi-space-size=8", "--heap-growing-percent=200", "services/records/dist/main.js"]
+  args: ["node", "--max-semi-space-size=16", "--heap-growing-percent=200", "services/records/dist/main.js"]
   globalKeys: [NODE_ENV, LOG_LEVEL, SHUTDOWN_GRACE_MS, OTEL_EXPORTER_OTLP_ENDPOINT, REDIS_KEY_PREFIX, KAFKA_BROKERS, GRPC_HOST, METRICS_HOST]
   secretEnv:
     DATABASE_URL: [RECORDS_DATABASE_URL, false]

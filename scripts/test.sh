@@ -51,12 +51,10 @@ await_setup() {
 
 build_all
 
+# The static checks include the TypeScript client package as users install it (issue 16:
+# npm pack, offline install, ESM and CommonJS imports, consumer type-check; sdk:pack:check).
 say "static checks (npm run check)"
 npm run --silent check
-
-# --- the TypeScript client package as users install it (issue 16) -----------------------
-say "client package: npm pack, offline install, ESM and CommonJS imports, consumer type-check"
-npm run --silent sdk:pack:check
 
 say "waiting for Kafka"
 await_setup "starting Kafka" "$kafka_pid" "$kafka_log"

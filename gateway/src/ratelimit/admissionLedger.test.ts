@@ -44,6 +44,23 @@ describe('AdmissionLedger', () => {
     for (const n of names) expect(n).toMatch(/^[0-9A-Za-z]{8}:\d+$/);
   });
 
+  it('gives back the names it minted, unit by unit, for re-seeding Redis', () => {
+    const { ledger, at } = ledgerAt();
+    const first = ledger.mint();
+    const second = ledger.mint();
+    const [t0, t1, t2] = [at(0), at(5_000), at(6_000)];
+    ledger.record('brand:b1', first, 2, t0, 'shared');
+    ledger.record('brand:b1', second, 1, t1, 'local');
+    ledger.record('brand:b1', 'other:7', 1, t2, 'shared');
+    expect(ledger.seeds('brand:b1')).toMatchObject({
+      members: [`${first}:1`, `${first}:2`, `${second}:1`, 'other:7:1'],
+      agesMs: [6_000, 6_000, 1_000, 0],
+    });
+    expect(ledger.times('brand:b1')).toEqual([t0, t0, t1, t2]);
+    ledger.refund('brand:b1', first, 2);
+    expect(ledger.seeds('brand:b1').members).toEqual([`${second}:1`, 'other:7:1']);
+  });
+
   it('refund forgets exactly the units of one reservation', () => {
     const { ledger, at } = ledgerAt();
     ledger.record('addr:x', 'g:1', 1, at(0), 'shared');

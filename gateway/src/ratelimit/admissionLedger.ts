@@ -2,13 +2,24 @@ import { LRUCache } from 'lru-cache';
 import { randomBase62 } from '@brand/shared/ids';
 import { WINDOW_SECONDS } from './limiter';
 
-/** One budget's admissions by this instance in the current window, oldest first. */
+/**
+ * One budget's admissions by this instance in the current window, oldest first: one entry per
+ * admission (a reservation of `cost` units), in three parallel arrays of numbers, so a busy
+ * budget costs about 24 bytes an admission. (An entry per unit, each with its member name as a
+ * string, took about 90: a benchmark gateway admitting 10,000 requests a second held 600,000 of
+ * them, 50 MB of its heap; BENCHMARKS.md, issue 25.)
+ */
 interface BudgetEntries {
   /** Admission times (ms, this process's clock), ascending; those before `head` have expired. */
   at: number[];
-  /** The unit each time belongs to: the member name Redis holds it under. */
-  members: string[];
-  /** Index of the oldest unit still in the window (expired units are dropped in batches). */
+  /**
+   * Each admission's member name (its units are `<member>:1..cost` in Redis): the sequence
+   * number alone for a name this ledger minted (`<instance>:<sequence>`), else the name.
+   */
+  members: (number | string)[];
+  /** Each admission's units. */
+  costs: number[];
+  /** Index of the oldest admission still in the window (expired ones are dropped in batches). */
   head: number;
   /** The Redis epoch under which Redis is known to hold every unit above; undefined: not known. */
   syncedEpoch: string | undefined;
@@ -34,7 +45,7 @@ export interface LedgerSeeds {
  *
  * Bounded: an LRU over `maxKeys` budgets; within one, entries older than the window are
  * dropped whenever the budget is touched, so a budget holds at most what the instance
- * admitted in one window.
+ * admitted in one window, an entry per admission.
  */
 export class AdmissionLedger {
   private readonly budgets: LRUCache<string, BudgetEntries>;
@@ -54,10 +65,14 @@ export class AdmissionLedger {
     return `${this.instance}:${this.sequence}`;
   }
 
-  /** Admission times of `key` in the window ending now, oldest first (a copy: the fallback's view). */
+  /** Admission times of `key`'s units in the window ending now, oldest first (the fallback's view). */
   times(key: string): number[] {
     const entries = this.live(key);
-    return entries ? entries.at.slice(entries.head) : [];
+    const times: number[] = [];
+    if (!entries) return times;
+    for (let i = entries.head; i < entries.at.length; i++)
+      for (let unit = 0; unit < entries.costs[i]!; unit++) times.push(entries.at[i]!);
+    return times;
   }
 
   /**
@@ -71,14 +86,14 @@ export class AdmissionLedger {
     const entries = existing ?? {
       at: [],
       members: [],
+      costs: [],
       head: 0,
       syncedEpoch: undefined,
       version: 0,
     };
-    for (let i = 1; i <= cost; i++) {
-      entries.at.push(at);
-      entries.members.push(`${member}:${i}`);
-    }
+    entries.at.push(at);
+    entries.members.push(this.compact(member));
+    entries.costs.push(cost);
     if (how === 'local') {
       entries.syncedEpoch = undefined;
       entries.version += 1;
@@ -91,12 +106,11 @@ export class AdmissionLedger {
   refund(key: string, member: string, cost: number): void {
     const entries = this.budgets.get(key);
     if (!entries) return;
-    for (let i = 1; i <= cost; i++) {
-      const index = entries.members.lastIndexOf(`${member}:${i}`);
-      if (index < entries.head) continue;
-      entries.at.splice(index, 1);
-      entries.members.splice(index, 1);
-    }
+    const index = entries.members.lastIndexOf(this.compact(member));
+    if (index < entries.head || entries.costs[index] !== cost) return;
+    entries.at.splice(index, 1);
+    entries.members.splice(index, 1);
+    entries.costs.splice(index, 1);
   }
 
   /** True when Redis, at `epoch`, is known to hold every unit of `key` this instance admitted. */
@@ -110,11 +124,18 @@ export class AdmissionLedger {
     const entries = this.live(key);
     if (!entries) return { members: [], agesMs: [], version: 0 };
     const now = this.now();
-    return {
-      members: entries.members.slice(entries.head),
-      agesMs: entries.at.slice(entries.head).map((t) => Math.max(0, now - t)),
-      version: entries.version,
-    };
+    const members: string[] = [];
+    const agesMs: number[] = [];
+    for (let i = entries.head; i < entries.at.length; i++) {
+      const stored = entries.members[i]!;
+      const member = typeof stored === 'number' ? `${this.instance}:${stored}` : stored;
+      const age = Math.max(0, now - entries.at[i]!);
+      for (let unit = 1; unit <= entries.costs[i]!; unit++) {
+        members.push(`${member}:${unit}`);
+        agesMs.push(age);
+      }
+    }
+    return { members, agesMs, version: entries.version };
   }
 
   /** Notes that Redis at `epoch` holds the seeds taken at `version` (ignored if stale). */
@@ -140,8 +161,20 @@ export class AdmissionLedger {
     if (entries.head >= 64 && entries.head * 2 >= entries.at.length) {
       entries.at.splice(0, entries.head);
       entries.members.splice(0, entries.head);
+      entries.costs.splice(0, entries.head);
       entries.head = 0;
     }
     return entries;
+  }
+
+  /** How a member name is stored: the sequence number of a name this ledger minted, else the name. */
+  private compact(member: string): number | string {
+    const prefix = this.instance.length + 1;
+    if (member.length <= prefix || !member.startsWith(this.instance) || member[prefix - 1] !== ':')
+      return member;
+    const sequence = Number(member.slice(prefix));
+    return Number.isInteger(sequence) && String(sequence) === member.slice(prefix)
+      ? sequence
+      : member;
   }
 }

@@ -219,6 +219,8 @@ async function main() {
 
   // after the work counters: B0's 304s read a page each (express builds it to hash it)
   const polling = await runPollingScenarios(ctx);
+  // S7 is the gateway's busiest phase (over 10,000 admissions a second of one budget)
+  await markMemory(memory, 'S7, S8', ['gateway', 'records']);
 
   const plansResult = await runPlansScenario(ctx);
   const otherBrands = await runOtherBrandsScenario(ctx);

@@ -6,8 +6,8 @@ import { connectClient, createCaller, HealthClient, type ServingStatus } from '@
 import type { KeyEnvironment } from '@brand/shared/keys';
 import type { Logger } from '@brand/shared/logger';
 import type { ResourceName } from '@brand/shared/resources';
-import { SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
-import { isTelemetryRunning, traceContextOfSpan } from '@brand/shared/telemetry';
+import { context, SpanKind, trace } from '@opentelemetry/api';
+import { traceContextOfSpan, withSpan } from '@brand/shared/telemetry';
 import { PageStreamPool } from './pageStreams/pageStreamPool';
 import type {
   Cancellation,
@@ -19,7 +19,7 @@ import { recordsAddresses } from './pageStreams/recordsAddresses';
 import { grpcStreams } from './pageStreams/streamTransport';
 
 const tracer = trace.getTracer('gateway.records-client');
-const UNTRACED = { traceparent: null, tracestate: null };
+const PAGE_SPAN = { kind: SpanKind.CLIENT, attributes: { 'rpc.method': 'ListRecordsPage' } };
 
 interface ListRecordsCall {
   brandId: string;
@@ -94,37 +94,20 @@ export function createRecordsApi(address: string, settings: RecordsClientSetting
     since: call.since,
     with_change_version: call.withChangeVersion,
   });
-  const order = (
-    call: ListRecordsCall,
-    requestId: string,
-    signal: Cancellation | undefined,
-    trace: { traceparent: string | null; tracestate: string | null },
-  ) => ({
-    page: listRequest(call),
-    requestId,
-    timeoutMs: settings.deadlineMs,
-    traceparent: trace.traceparent ?? '',
-    tracestate: trace.tracestate ?? '',
-    signal,
-  });
   return {
+    // withSpan hands a shared non-recording span over at once while tracing is off
     listRecordsPage: (call, requestId, signal) =>
-      // untraced, the page goes straight to the pool (the no-op tracer's span, context and
-      // promise chain were pure cost on every page)
-      !isTelemetryRunning()
-        ? pool.page(order(call, requestId, signal, UNTRACED))
-        : tracer.startActiveSpan(
-            'ListRecordsPage (page stream)',
-            { kind: SpanKind.CLIENT, attributes: { 'rpc.method': 'ListRecordsPage' } },
-            (span) =>
-              pool
-                .page(order(call, requestId, signal, traceContextOfSpan(span)))
-                .catch((err: unknown) => {
-                  span.setStatus({ code: SpanStatusCode.ERROR });
-                  throw err;
-                })
-                .finally(() => span.end()),
-          ),
+      withSpan(tracer, 'ListRecordsPage (page stream)', PAGE_SPAN, context.active(), (span) => {
+        const { traceparent, tracestate } = traceContextOfSpan(span);
+        return pool.page({
+          page: listRequest(call),
+          requestId,
+          timeoutMs: settings.deadlineMs,
+          traceparent: traceparent ?? '',
+          tracestate: tracestate ?? '',
+          signal,
+        });
+      }),
     authenticateKey: (keyHashHex, environment, requestId) =>
       access(
         'authenticateKey',

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { LevelWithSilent, LineSink } from '@brand/shared/logger';
+import { levelValue, type LevelWithSilent, type LineSink } from '@brand/shared/logger';
 import { isTelemetryRunning, traceFields } from '@brand/shared/telemetry';
 
 /** What the access line names besides the request itself; read when the response closes. */
@@ -7,17 +7,6 @@ export interface LogLocals {
   requestId?: string;
   brandId?: string;
 }
-
-/** pino's numbers for its level labels: a line is written when its level is at least the threshold. */
-const LEVELS: Record<LevelWithSilent, number> = {
-  trace: 10,
-  debug: 20,
-  info: 30,
-  warn: 40,
-  error: 50,
-  fatal: 60,
-  silent: Infinity,
-};
 
 /**
  * The one log line of a request, written when its response closes (the request prelude calls
@@ -38,19 +27,18 @@ const LEVELS: Record<LevelWithSilent, number> = {
 export class AccessLog {
   private readonly threshold: number;
   private readonly service: string;
+  private readonly sink: LineSink;
 
   constructor(opts: { service: string; level: LevelWithSilent; sink: LineSink }) {
-    this.threshold = LEVELS[opts.level];
+    this.threshold = levelValue(opts.level);
     this.service = JSON.stringify(opts.service);
     this.sink = opts.sink;
   }
 
-  private readonly sink: LineSink;
-
   write(req: IncomingMessage, res: ServerResponse, locals: LogLocals, ms: number): void {
     const aborted = !res.writableFinished;
     const level = aborted ? 'warn' : res.statusCode >= 500 ? 'error' : 'info';
-    if (LEVELS[level] < this.threshold) return;
+    if (levelValue(level) < this.threshold) return;
     // express's originalUrl is the raw request target too (routers rewrite only req.url)
     const url = (req as { originalUrl?: string }).originalUrl ?? req.url ?? '';
     const q = url.indexOf('?');

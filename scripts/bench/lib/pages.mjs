@@ -56,10 +56,16 @@ export function cpuSources(ctx, kind) {
       b0: cpuOfPid(ctx.b0.pid),
       postgres: await cpuOfBackends(ctx.dbName, 'bench-b0'),
     });
+  // read when the arm starts: a scenario may have replaced ctx.records
+  return () => systemCpu(ctx.dbName, ctx.gateway, ctx.records)();
+}
+
+/** A system's CPU sources: one gateway, one records process and records' backends. */
+export function systemCpu(dbName, gateway, records) {
   return async () => ({
-    gateway: cpuOfPid(ctx.gateway.pid),
-    records: cpuOfPid(ctx.records.pid),
-    postgres: await cpuOfBackends(ctx.dbName, 'records'),
+    gateway: cpuOfPid(gateway.pid),
+    records: cpuOfPid(records.pid),
+    postgres: await cpuOfBackends(dbName, 'records'),
   });
 }
 

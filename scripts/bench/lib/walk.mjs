@@ -15,7 +15,7 @@ import path from 'node:path';
 import { cpuOfBackends, cpuOfPid, runArms } from './arms.mjs';
 import { redisUrl } from './infra.mjs';
 import { gatewayEnv, recordsEnv, spawnMeasured } from './stack.mjs';
-import { cpuSources } from './pages.mjs';
+import { cpuSources, systemCpu } from './pages.mjs';
 import { createEnterpriseBrands, pooled, seedDemoData } from './seed.mjs';
 import {
   CURSOR_SECRET,
@@ -332,11 +332,7 @@ async function startVariants(ctx) {
     arms.push({
       name: variant.name,
       url: `http://127.0.0.1:${gateway.port}`,
-      cpu: async () => ({
-        gateway: cpuOfPid(gateway.pid),
-        records: cpuOfPid(records.pid),
-        postgres: await cpuOfBackends(ctx.dbName, 'records'),
-      }),
+      cpu: systemCpu(ctx.dbName, gateway, records),
     });
   }
   return arms;

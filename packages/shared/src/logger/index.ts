@@ -3,6 +3,11 @@ import { traceFields } from '../telemetry/traceFields';
 
 export type { LevelWithSilent, Logger };
 
+/** pino's number for a level label (a line is written when its level is at least the logger's). */
+export function levelValue(level: LevelWithSilent): number {
+  return level === 'silent' ? Infinity : pino.levels.values[level]!;
+}
+
 /**
  * Paths that must never reach a log line. Keys travel in the Authorization header and in
  * CreateKey responses; signing secrets and tokens in their own fields.

@@ -1,5 +1,6 @@
 import {
   context,
+  isSpanContextValid,
   propagation,
   ROOT_CONTEXT,
   trace,
@@ -29,8 +30,13 @@ export function traceContextOf(ctx: Context = context.active()): StoredTraceCont
   return { traceparent: carrier.traceparent ?? null, tracestate: carrier.tracestate ?? null };
 }
 
-/** The W3C context of one span, e.g. to put in the headers of the message it sends. */
+/**
+ * The W3C context of one span, e.g. to put in the headers of the message it sends. A span
+ * with no valid context (every span while tracing is off) has none to give: answered without
+ * building a context for the propagator to find nothing in (the gateway asks on every page).
+ */
 export function traceContextOfSpan(span: Span): StoredTraceContext {
+  if (!isSpanContextValid(span.spanContext())) return { traceparent: null, tracestate: null };
   return traceContextOf(trace.setSpan(ROOT_CONTEXT, span));
 }
 

@@ -5,6 +5,8 @@
 // (bytes; what V8 keeps committed and what lives outside its heap, to tell them from malloc's). The heap in use right after a
 // full collection is what the process really retains, so comparing it between phases
 // shows a leak that RSS (which V8 and malloc keep high once grown) would hide.
+// With BENCH_MEMORY_TRACE_FILE it also appends process.memoryUsage() once a second, without
+// a GC (where RSS goes between collections: the V8 heap's headroom, or buffers outside it).
 // It changes nothing else in the process.
 import { appendFileSync } from 'node:fs';
 
@@ -24,4 +26,17 @@ if (file && typeof gc === 'function') {
       `${JSON.stringify({ seq, heapUsed: memory.heapUsed, rss: memory.rss, heapTotal: memory.heapTotal, external: memory.external, arrayBuffers: memory.arrayBuffers })}\n`,
     );
   });
+}
+
+const traceFile = process.env.BENCH_MEMORY_TRACE_FILE;
+if (traceFile) {
+  const started = Date.now();
+  setInterval(() => {
+    const m = process.memoryUsage();
+    const mb = (bytes) => Math.round(bytes / 2 ** 20);
+    appendFileSync(
+      traceFile,
+      `${JSON.stringify({ s: Math.round((Date.now() - started) / 1000), rss: mb(m.rss), heapTotal: mb(m.heapTotal), heapUsed: mb(m.heapUsed), external: mb(m.external), arrayBuffers: mb(m.arrayBuffers) })}\n`,
+    );
+  }, 1000).unref();
 }

@@ -49,7 +49,7 @@ export const GC_PROBE = pathToFileURL(path.join(REPO_ROOT, 'scripts/bench/gcProb
  * V8 heap sizing of the gateway and of records, as the Dockerfile, Helm chart, compose file
  * and scripts/up.sh start them (BENCHMARKS.md "Memory").
  */
-export const HEAP_FLAGS = ['--max-semi-space-size=8', '--heap-growing-percent=200'];
+export const HEAP_FLAGS = ['--max-semi-space-size=8', '--heap-growing-percent=100'];
 export const RECORDS_HEAP_FLAGS = ['--max-semi-space-size=16', '--heap-growing-percent=200'];
 
 export const INTERNAL_TOKEN = 'bench-internal-token-0123456789abcdef';
@@ -154,6 +154,8 @@ export const SETTINGS = {
         recordsFlags: list(recordsFlags),
       };
     }),
+  /** BENCH_MEMORY_TRACE=1: each measured process logs its memory once a second (logs/<name>.memory.jsonl). */
+  memoryTrace: process.env.BENCH_MEMORY_TRACE === '1',
   /** BENCH_NODE_FLAGS: extra node flags of every measured process (e.g. --perf-basic-prof). */
   nodeFlags: (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean),
   /** The whole run is aborted (and cleaned up) after this long. */

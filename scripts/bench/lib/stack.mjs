@@ -134,7 +134,13 @@ export async function spawnMeasured(name, entry, env, nodeArgs = [], opts = {}) 
       ...(SETTINGS.profile ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}/${name}`] : []),
       ...SETTINGS.nodeFlags,
     ],
-    env: { ...env, BENCH_GC_PROBE_FILE: gcProbeFile },
+    env: {
+      ...env,
+      BENCH_GC_PROBE_FILE: gcProbeFile,
+      ...(SETTINGS.memoryTrace
+        ? { BENCH_MEMORY_TRACE_FILE: path.join(LOG_DIR, `${name}.memory.jsonl`) }
+        : {}),
+    },
     logFile: path.join(LOG_DIR, `${name}.log`),
     ...opts,
   });

@@ -87,7 +87,7 @@ gateway:
   key: gateway
   enabled: {{ $v.gateway.enabled }}
   # V8 heap sizing: BENCHMARKS.md "Memory" (peak RSS under load, at no measurable CPU cost)
-  args: ["node", "--max-semi-space-size=8", "--heap-growing-percent=200", "gateway/dist/main.js"]
+  args: ["node", "--max-semi-space-size=8", "--heap-growing-percent=100", "gateway/dist/main.js"]
   globalKeys: [NODE_ENV, LOG_LEVEL, SHUTDOWN_GRACE_MS, OTEL_EXPORTER_OTLP_ENDPOINT, REDIS_KEY_PREFIX, METRICS_HOST]
   secretEnv:
     INTERNAL_TOKEN: [INTERNAL_TOKEN, false]

@@ -122,7 +122,7 @@ export interface ListRecordsPageResponse {
    * money and counters as JSON integers, timestamps RFC 3339 UTC with microseconds,
    * dates YYYY-MM-DD. Byte for byte the "data" of GET /api/v1/{resource}.
    */
-  data_json: Buffer;
+  data_json: Uint8Array;
   /** How many records data_json holds. */
   count: number;
   /** Set only when the page is full (count equals the limit). */
@@ -560,7 +560,7 @@ export const ListRecordsPageRequest: MessageFns<ListRecordsPageRequest> = {
 };
 
 function createBaseListRecordsPageResponse(): ListRecordsPageResponse {
-  return { data_json: Buffer.alloc(0), count: 0, next_cursor: undefined, change_version: undefined };
+  return { data_json: new Uint8Array(0), count: 0, next_cursor: undefined, change_version: undefined };
 }
 
 export const ListRecordsPageResponse: MessageFns<ListRecordsPageResponse> = {
@@ -598,7 +598,7 @@ export const ListRecordsPageResponse: MessageFns<ListRecordsPageResponse> = {
               break;
             }
 
-            message.data_json = Buffer.from(reader.bytes());
+            message.data_json = reader.bytes();
             continue;
           }
           case 2: {
@@ -640,10 +640,10 @@ export const ListRecordsPageResponse: MessageFns<ListRecordsPageResponse> = {
   fromJSON(object: any): ListRecordsPageResponse {
     return {
       data_json: isSet(object.dataJson)
-        ? Buffer.from(bytesFromBase64(object.dataJson))
+        ? bytesFromBase64(object.dataJson)
         : isSet(object.data_json)
-        ? Buffer.from(bytesFromBase64(object.data_json))
-        : Buffer.alloc(0),
+        ? bytesFromBase64(object.data_json)
+        : new Uint8Array(0),
       count: isSet(object.count) ? globalThis.Number(object.count) : 0,
       next_cursor: isSet(object.nextCursor)
         ? globalThis.String(object.nextCursor)
@@ -680,7 +680,7 @@ export const ListRecordsPageResponse: MessageFns<ListRecordsPageResponse> = {
   },
   fromPartial<I extends Exact<DeepPartial<ListRecordsPageResponse>, I>>(object: I): ListRecordsPageResponse {
     const message = createBaseListRecordsPageResponse();
-    message.data_json = object.data_json ?? Buffer.alloc(0);
+    message.data_json = object.data_json ?? new Uint8Array(0);
     message.count = object.count ?? 0;
     message.next_cursor = object.next_cursor ?? undefined;
     message.change_version = object.change_version ?? undefined;
@@ -4282,11 +4282,28 @@ export const RecordsServiceClient = makeGenericClientConstructor(
 };
 
 function bytesFromBase64(b64: string): Uint8Array {
-  return Uint8Array.from(globalThis.Buffer.from(b64, "base64"));
+  if ((globalThis as any).Buffer) {
+    return Uint8Array.from((globalThis as any).Buffer.from(b64, "base64"));
+  } else {
+    const bin = globalThis.atob(b64);
+    const arr = new Uint8Array(bin.length);
+    for (let i = 0; i < bin.length; ++i) {
+      arr[i] = bin.charCodeAt(i);
+    }
+    return arr;
+  }
 }
 
 function base64FromBytes(arr: Uint8Array): string {
-  return globalThis.Buffer.from(arr).toString("base64");
+  if ((globalThis as any).Buffer) {
+    return (globalThis as any).Buffer.from(arr).toString("base64");
+  } else {
+    const bin: string[] = [];
+    arr.forEach((byte) => {
+      bin.push(globalThis.String.fromCharCode(byte));
+    });
+    return globalThis.btoa(bin.join(""));
+  }
 }
 
 type Builtin = Date | Function | Uint8Array | string | number | boolean | undefined;

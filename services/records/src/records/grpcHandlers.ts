@@ -16,7 +16,7 @@ import { RESOURCES } from '@brand/shared/resources';
 import type { VersionPublisher } from '../versions/versionPublisher';
 import type { CursorCodec } from './cursor';
 import { PageStreams } from './pageStreams';
-import { listRecordsJson, type ListRequest } from './recordService';
+import { listRecordsJson, type ListRequest, type PageSignal } from './recordService';
 import { seedDemoData } from './seedService';
 
 export interface RecordsHandlerDeps {
@@ -50,7 +50,7 @@ function listRequestOf(req: ListRecordsPageRequest): ListRequest {
  * function both run. With a signal, the page's queries are not started once it aborted.
  */
 async function answerListRecordsPage(
-  deps: Pick<RecordsHandlerDeps, 'pool' | 'cursors'>,
+  deps: Pick<RecordsHandlerDeps, 'pool' | 'cursors'> & { signal?: PageSignal },
   req: ListRecordsPageRequest,
 ): Promise<ListRecordsPageResponse> {
   const page = await listRecordsJson(deps, listRequestOf(req));
@@ -62,23 +62,6 @@ async function answerListRecordsPage(
   };
 }
 
-/**
- * The pool as a page that may be withdrawn sees it: once `signal` aborted (the caller's time
- * passed, it cancelled, its stream broke), no further query starts, so a page stops between
- * its change-version read and its page query instead of running both for nobody.
- */
-function stopsWhenAborted(pool: Pool, signal: AbortSignal): Pool {
-  return new Proxy(pool, {
-    get(target, prop, receiver) {
-      if (prop !== 'query') return Reflect.get(target, prop, receiver) as unknown;
-      return (...args: Parameters<Pool['query']>) => {
-        signal.throwIfAborted();
-        return (target.query as (...a: unknown[]) => unknown).apply(target, args);
-      };
-    },
-  });
-}
-
 /** The RecordsService implementation: thin adapters from gRPC onto the record operations. */
 export function recordsHandlers(
   deps: RecordsHandlerDeps,
@@ -88,11 +71,7 @@ export function recordsHandlers(
   pageStreams: PageStreams;
 } {
   const pageStreams = new PageStreams(
-    (req, signal) =>
-      answerListRecordsPage(
-        { pool: stopsWhenAborted(deps.pool, signal), cursors: deps.cursors },
-        req,
-      ),
+    (req, signal) => answerListRecordsPage({ pool: deps.pool, cursors: deps.cursors, signal }, req),
     { maxInFlight: deps.pageStreamMaxInFlight, metrics: deps.metrics },
   );
   return { handlers: handlersOf(deps, rpc, pageStreams), pageStreams };

@@ -12,6 +12,7 @@ import { classifyFailure, safeRequestId, type StreamContext } from '@brand/share
 import type { Logger } from '@brand/shared/logger';
 import type { RpcObserver } from '@brand/shared/metrics';
 import { continueTrace, withSpan } from '@brand/shared/telemetry';
+import type { PageSignal } from './recordService';
 
 const tracer = trace.getTracer('records.page-streams');
 
@@ -21,12 +22,12 @@ const METHOD = 'StreamRecordsPages';
 type PageCallStream = ServerDuplexStream<StreamRecordsPagesRequest, StreamRecordsPagesResponse>;
 
 /**
- * One page's work, given a signal that aborts once the caller stopped waiting (its time
+ * One page's work, given a flag that is set once the caller stopped waiting (its time
  * passed, it cancelled, the stream broke): the same function the unary ListRecordsPage runs.
  */
 export type AnswerPage = (
   req: ListRecordsPageRequest,
-  signal: AbortSignal,
+  signal: PageSignal,
 ) => Promise<ListRecordsPageResponse>;
 
 export interface PageStreamSettings {
@@ -43,7 +44,7 @@ export interface PageStreamSettings {
  * The records side of StreamRecordsPages (proto/brand/records/v1): every open stream, each
  * answering its PageCalls concurrently, in the order they finish. A page is not started once
  * its time budget passed or it was cancelled, and its answer is dropped then; the function
- * doing the work gets the abort signal, so it stops between queries (see answerPage).
+ * doing the work reads the page's flag, so it stops between queries (recordService.ts).
  * `drain()` (shutdown) tells every stream to take no more pages, answers what they hold, and
  * ends them with OK, so the gateway moves its traffic to the other replicas without one
  * failed page.
@@ -82,9 +83,9 @@ export class PageStreams {
   }
 }
 
-/** One page under way: its abort controller and the timer of its time budget. */
+/** One page under way: the flag its work reads (set when it is withdrawn) and the timer of its time budget. */
 interface Running {
-  controller: AbortController;
+  signal: { aborted: boolean };
   timer: NodeJS.Timeout;
 }
 
@@ -147,18 +148,18 @@ class PageStream {
       });
       return;
     }
-    const controller = new AbortController();
+    const signal = { aborted: false };
     const budget = page.timeout_ms > 0 ? page.timeout_ms : 1;
     const timer = setTimeout(() => this.stop(id), budget);
-    this.running.set(id, { controller, timer });
-    void this.run(page, controller.signal).finally(() => {
+    this.running.set(id, { signal, timer });
+    void this.run(page, signal).finally(() => {
       clearTimeout(timer);
       this.running.delete(id);
       this.endWhenIdle();
     });
   }
 
-  private async run(page: PageCall, signal: AbortSignal): Promise<void> {
+  private async run(page: PageCall, signal: PageSignal): Promise<void> {
     const started = performance.now();
     const requestId = safeRequestId(page.request_id);
     const parent = continueTrace({ traceparent: page.traceparent, tracestate: page.tracestate });
@@ -187,7 +188,7 @@ class PageStream {
     const running = this.running.get(id);
     if (!running) return;
     clearTimeout(running.timer);
-    running.controller.abort();
+    running.signal.aborted = true;
     this.running.delete(id);
     this.endWhenIdle();
   }

@@ -32,7 +32,21 @@ export interface JsonListResult {
   changeVersion?: string;
 }
 
-type ListDeps = { pool: Pool; cursors: CursorCodec };
+/**
+ * Whether the page's caller stopped waiting (its time passed, it cancelled, its stream broke:
+ * pageStreams.ts). An AbortSignal is one; the page stream passes a plain flag, since an
+ * AbortController per page was measurable on the walk.
+ */
+export interface PageSignal {
+  readonly aborted: boolean;
+}
+
+type ListDeps = {
+  pool: Pool;
+  cursors: CursorCodec;
+  /** Once aborted, no further query of the page starts (it would run for nobody). */
+  signal?: PageSignal;
+};
 
 /**
  * Validates a list request and resolves it to the page query. The parameters are
@@ -83,6 +97,12 @@ function nextCursorOf(
   );
 }
 
+/** The pool for the page's next query; throws once the page's caller stopped waiting. */
+function startQuery(deps: ListDeps): Pool {
+  if (deps.signal?.aborted) throw new AppError('service_unavailable', 'The page was withdrawn.');
+  return deps.pool;
+}
+
 /**
  * Lists one page as finished JSON (ListRecordsPage, the gateway's hot path): the public
  * records array, its count and the next cursor. Throws invalid_parameter / invalid_cursor.
@@ -91,9 +111,9 @@ export async function listRecordsJson(deps: ListDeps, req: ListRequest): Promise
   const q = resolvePage(deps, req);
   // First, and awaited: the page must hold at least what the version claims.
   const changeVersion = req.withChangeVersion
-    ? await selectChangeVersion(deps.pool, req.brandId, req.resource)
+    ? await selectChangeVersion(startQuery(deps), req.brandId, req.resource)
     : undefined;
-  const page = await selectPageJson(deps.pool, q);
+  const page = await selectPageJson(startQuery(deps), q);
   return {
     json: page.json,
     count: page.count,

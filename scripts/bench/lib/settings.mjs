@@ -133,7 +133,8 @@ export const SETTINGS = {
   /**
    * BENCH_VARIANTS: extra systems as walk arms, for an A/B of a change within one run:
    * `name=gatewayMain[+recordsMain][@gateway's node flags[|records' node flags]];...` (built
-   * entry points, e.g. a copy of gateway/dist edited by hand; flags replace the heap flags). Each variant gets its own gateway (and records, when given, on the same
+   * entry points, e.g. a copy of gateway/dist edited by hand; flags given replace that process's
+   * heap flags). Each variant gets its own gateway (and records, when given, on the same
    * database), walks the system's request lists in the same rounds, and is reported beside
    * REST as CPU per page of each of its processes.
    */
@@ -144,8 +145,9 @@ export const SETTINGS = {
       const [name, rest] = v.split(/=(.*)/s);
       const [mains, flags] = rest.split('@');
       const [gateway, records] = mains.split('+');
-      const [gatewayFlags, recordsFlags = gatewayFlags] = flags?.split('|') ?? [];
-      const list = (f) => f?.split(' ').filter(Boolean);
+      // flags not given keep the system's own (HEAP_FLAGS, RECORDS_HEAP_FLAGS)
+      const [gatewayFlags, recordsFlags] = flags?.split('|') ?? [];
+      const list = (f) => (f ? f.split(' ').filter(Boolean) : undefined);
       return {
         name,
         gateway,

@@ -34,8 +34,8 @@ export interface JsonListResult {
 
 /**
  * Whether the page's caller stopped waiting (its time passed, it cancelled, its stream broke:
- * pageStreams.ts). An AbortSignal is one; the page stream passes a plain flag, since an
- * AbortController per page was measurable on the walk.
+ * pageStreams.ts). An AbortSignal is one; the page stream passes a plain flag: nothing
+ * listens for the abort, so an AbortController (an EventTarget) per page bought nothing.
  */
 export interface PageSignal {
   readonly aborted: boolean;

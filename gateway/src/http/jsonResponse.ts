@@ -5,9 +5,10 @@ const JSON_TYPE = 'application/json; charset=utf-8';
 /**
  * A JSON body in parts, written in order and never joined: a page's records pass through as
  * the bytes the records service sent (node writes the parts in one writev, the socket being
- * corked for the tick).
+ * corked for the tick). sendJson empties the array once written: a promise that resolved with
+ * it keeps no page bytes (takeData in records/listPage.ts says why that matters).
  */
-export type JsonParts = readonly (string | Buffer)[];
+export type JsonParts = (string | Buffer)[];
 
 /**
  * Every JSON answer of the gateway, on express routes and lean paths alike: the status, then
@@ -30,4 +31,5 @@ export function sendJson(res: ServerResponse, status: number, body: string | Jso
   const last = body.length - 1;
   for (let i = 0; i < last; i++) res.write(body[i]);
   res.end(body[last]);
+  body.length = 0;
 }

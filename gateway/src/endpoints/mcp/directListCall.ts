@@ -3,7 +3,7 @@ import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from '@brand/shared/logger';
 import { isResourceName, type ResourceName } from '@brand/shared/resources';
 import { sendJson, type JsonParts } from '../../http/jsonResponse';
-import { listPage, pageText } from '../../records/listPage';
+import { listPage, pageTextLiteral, takeData } from '../../records/listPage';
 import { ListArguments, parseListParams } from '../../records/listParams';
 import type { Envelope } from './envelope';
 import type { JsonRpcId } from './jsonRpc';
@@ -80,12 +80,13 @@ async function directCallText(
   try {
     const params = parseListParams(ListArguments, call.args);
     const page = await listPage(ctx.records, ctx.identity, call.resource, params, ctx.requestId);
-    const escaped = Buffer.from(JSON.stringify(pageText(page)));
+    const data = takeData(page);
+    const escaped = pageTextLiteral(page, data);
     return [
       `{"result":{"content":[{"type":"text","text":`,
       escaped,
       `}],"structuredContent":${page.head}`,
-      page.data,
+      data,
       `${page.tail}},"jsonrpc":"2.0","id":${id}}`,
     ];
   } catch (err) {

@@ -5,7 +5,7 @@ import type { RecordsApi } from '../../clients/recordsClient';
 import { ClientGone } from '../../http/clientGone';
 import { sendJson } from '../../http/jsonResponse';
 import type { ChangeVersionRepair } from '../../records/changeVersions';
-import { listPage } from '../../records/listPage';
+import { listPage, takeData } from '../../records/listPage';
 import type { ListParams } from '../../records/listParams';
 import { ifNoneMatchLists, listEtag, sendNotModified } from './conditional';
 
@@ -61,5 +61,5 @@ export async function answerPage(
       deps.versions.repair(identity.brandId, resource, page.changeVersion);
   }
   if (etag !== undefined) res.setHeader('ETag', etag);
-  sendJson(res, 200, [page.head, page.data, page.tail]);
+  sendJson(res, 200, [page.head, takeData(page), page.tail]);
 }

@@ -1,6 +1,6 @@
 import { DEFAULT_LIMIT, MAX_LIMIT, toolNameOf, type ResourceName } from '@brand/shared/resources';
 import { ListArguments, parseListParams } from '../../../records/listParams';
-import { listPage, pageText } from '../../../records/listPage';
+import { listPage, pageText, takeData } from '../../../records/listPage';
 import type { Page } from '../../../records/recordSchemas';
 import { PAGE_SCHEMAS } from '../../../records/recordSchemas';
 import { structuredTextResult } from '../toolResult';
@@ -50,7 +50,7 @@ export function listRecordsTool(resource: ResourceName): ToolDefinition {
       const params = parseListParams(ListArguments, args);
       const page = await listPage(ctx.records, ctx.identity, resource, params, ctx.requestId);
       // parsed once for structuredContent; the text content reuses the page's JSON text
-      const text = pageText(page);
+      const text = pageText(page, takeData(page));
       return structuredTextResult(JSON.parse(text) as Page, text);
     },
   };

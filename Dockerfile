@@ -88,5 +88,5 @@ COPY deploy/docker/grpcHealthcheck.cjs deploy/docker/grpcHealthcheck.cjs
 USER 1000:1000
 EXPOSE 8080 9464 50051 9465 50052 9466 50053 9467 8090 9468
 ENTRYPOINT ["/usr/bin/tini", "--"]
-# The gateway, with the V8 heap sizing BENCHMARKS.md "Memory" explains.
-CMD ["node", "--max-semi-space-size=8", "--heap-growing-percent=100", "gateway/dist/main.js"]
+# The gateway, with the V8 heap flags BENCHMARKS.md explains ("Memory"; issue 25, sixth pass).
+CMD ["node", "--max-semi-space-size=8", "--heap-growing-percent=100", "--no-allocation-site-pretenuring", "gateway/dist/main.js"]

@@ -74,7 +74,7 @@ supervise records "$LOG_DIR/records.log" -- env KAFKA_BROKERS="$KAFKA_BROKERS" G
   node --max-semi-space-size=16 --heap-growing-percent=200 services/records/dist/main.js
 supervise plans "$LOG_DIR/plans.log" -- env GRPC_PORT="$PLANS_GRPC_PORT" node services/plans/dist/main.js
 supervise gateway "$LOG_DIR/gateway.log" -- env HTTP_PORT="$GATEWAY_PORT" \
-  node --max-semi-space-size=8 --heap-growing-percent=100 gateway/dist/main.js
+  node --max-semi-space-size=8 --heap-growing-percent=100 --no-allocation-site-pretenuring gateway/dist/main.js
 supervise webhooks "$LOG_DIR/webhooks.log" -- env GRPC_PORT="$WEBHOOKS_GRPC_PORT" node services/webhooks/dist/main.js
 # The console's sign-in mails land in .local/mailbox/*.eml (a local SMTP sink, nothing relayed).
 supervise mailbox "$LOG_DIR/mailbox.log" -- node console/dist/devMailboxMain.js

@@ -13,30 +13,35 @@ import { appendFileSync } from 'node:fs';
 const file = process.env.BENCH_GC_PROBE_FILE;
 const gc = globalThis.gc;
 
+/** process.memoryUsage()'s figures, each through `unit`, for one JSON line. */
+function memoryFigures(unit) {
+  const m = process.memoryUsage();
+  return {
+    heapUsed: unit(m.heapUsed),
+    rss: unit(m.rss),
+    heapTotal: unit(m.heapTotal),
+    external: unit(m.external),
+    arrayBuffers: unit(m.arrayBuffers),
+  };
+}
+
 if (file && typeof gc === 'function') {
   let seq = 0;
   process.on('SIGUSR2', () => {
     // twice: the first pass can leave objects that only die once finalizers have run
     gc();
     gc();
-    const memory = process.memoryUsage();
     seq += 1;
-    appendFileSync(
-      file,
-      `${JSON.stringify({ seq, heapUsed: memory.heapUsed, rss: memory.rss, heapTotal: memory.heapTotal, external: memory.external, arrayBuffers: memory.arrayBuffers })}\n`,
-    );
+    appendFileSync(file, `${JSON.stringify({ seq, ...memoryFigures((bytes) => bytes) })}\n`);
   });
 }
 
 const traceFile = process.env.BENCH_MEMORY_TRACE_FILE;
 if (traceFile) {
   const started = Date.now();
+  const mb = (bytes) => Math.round(bytes / 2 ** 20);
   setInterval(() => {
-    const m = process.memoryUsage();
-    const mb = (bytes) => Math.round(bytes / 2 ** 20);
-    appendFileSync(
-      traceFile,
-      `${JSON.stringify({ s: Math.round((Date.now() - started) / 1000), rss: mb(m.rss), heapTotal: mb(m.heapTotal), heapUsed: mb(m.heapUsed), external: mb(m.external), arrayBuffers: mb(m.arrayBuffers) })}\n`,
-    );
+    const s = Math.round((Date.now() - started) / 1000);
+    appendFileSync(traceFile, `${JSON.stringify({ s, ...memoryFigures(mb) })}\n`);
   }, 1000).unref();
 }

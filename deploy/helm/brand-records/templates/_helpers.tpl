@@ -86,8 +86,9 @@ and its ports. The webhooks worker shares the webhooks process, ports and config
 gateway:
   key: gateway
   enabled: {{ $v.gateway.enabled }}
-  # V8 heap sizing: BENCHMARKS.md "Memory" (peak RSS under load, at no measurable CPU cost)
-  args: ["node", "--max-semi-space-size=8", "--heap-growing-percent=100", "gateway/dist/main.js"]
+  # V8 heap flags: BENCHMARKS.md "Memory" (peak RSS under load) and "issue 25, sixth pass" (no
+  # allocation-site pretenuring: the request path's objects start young)
+  args: ["node", "--max-semi-space-size=8", "--heap-growing-percent=100", "--no-allocation-site-pretenuring", "gateway/dist/main.js"]
   globalKeys: [NODE_ENV, LOG_LEVEL, SHUTDOWN_GRACE_MS, OTEL_EXPORTER_OTLP_ENDPOINT, REDIS_KEY_PREFIX, METRICS_HOST]
   secretEnv:
     INTERNAL_TOKEN: [INTERNAL_TOKEN, false]

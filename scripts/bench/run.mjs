@@ -33,6 +33,7 @@
 // invalid run fails too): every answer is the expected status, no rate-limit refusal,
 // Redis never bypassed (no in-memory decision), every webhook delivered.
 // BENCH_WALK_ONLY=1: the walk (S1, S3) alone, about a minute: for A/B runs and profiles.
+// BENCH_WEBHOOKS_ONLY=1: S6 alone, with its latency split by pipeline stage.
 // BENCH_SMOKE=1: a short run that checks the harness, every scenario's path end to end
 // and the validity conditions, not the speed targets (scripts/test.sh runs it).
 import os from 'node:os';
@@ -122,6 +123,13 @@ async function main() {
   await build();
   const infra = await createInfrastructure();
   const { dbName, dbUrl } = infra;
+  if (SETTINGS.webhooksOnly) {
+    const ctx = { ...infra, invalid: [], notes: [] };
+    const webhooks = await runWebhooksScenario(ctx);
+    sampler.stop();
+    const memory = { timeline: [], peakRss: sampler.peak };
+    return { dbName, loadAtStart, webhooks, memory, invalid: ctx.invalid, notes: ctx.notes };
+  }
 
   // Seed with a separate records process, stopped before the measurement, so the
   // database's work counters afterwards contain only the measured processes' work.

@@ -7,7 +7,8 @@
 // stand in for fast brand endpoints; the webhooks tests verify signatures.
 // Usage: node webhookReceivers.mjs <count> <key.pem> <cert.pem>. Logs
 // {"msg":"listening","port":<control port>,"receivers":[ports]}; the control port
-// (plain HTTP) answers GET /deliveries with [[receipt ms, event id, created_at ms, receiver]].
+// (plain HTTP) answers GET /deliveries?from=N with [[receipt ms, event id, created_at ms,
+// receiver]] from the N-th delivery on (the bench polls it: only what is new, not all of it).
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
@@ -39,8 +40,9 @@ for (let i = 0; i < Number(count); i++) {
 }
 
 const control = http.createServer((req, res) => {
+  const from = Number(new URL(req.url, 'http://control').searchParams.get('from') ?? 0);
   res.setHeader('content-type', 'application/json');
-  res.end(JSON.stringify(deliveries));
+  res.end(JSON.stringify(deliveries.slice(from)));
 });
 const port = await listen(control);
 console.log(JSON.stringify({ msg: 'listening', port, receivers: receiverPorts }));

@@ -25,6 +25,23 @@ export async function cpuOfBackends(dbName, applicationName) {
 }
 
 /**
+ * CPU seconds so far of every backend of `applicationNames` open at the moment of each call
+ * (async): for a phase whose pools open connections as its load grows (S6), where the
+ * backends looked up at its start miss the ones opened later. A backend that closes within
+ * the phase takes its CPU with it, so the figure can only be low.
+ */
+export function cpuOfBackendsOpen(dbName, applicationNames) {
+  return async () =>
+    (await backendPids(dbName, applicationNames)).reduce((sum, pid) => {
+      try {
+        return sum + cpuSeconds(pid);
+      } catch {
+        return sum;
+      }
+    }, 0);
+}
+
+/**
  * One scenario. `arms`: [{ name, url, request, tool?, rows?, expect?: status[], cpu: async
  * () => ({ process: () => seconds }) }] (cpu is resolved after the warm-up; tool: the load
  * generator, autocannon unless given, see interleavedArms). `rows` is the rows of a page

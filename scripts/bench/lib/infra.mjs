@@ -181,16 +181,17 @@ export async function checkInfrastructure() {
 }
 
 /**
- * The pids of the PostgreSQL backends serving database `name` for `applicationName`
- * (pool connections stay open, so their CPU can be read from /proc between slices).
+ * The pids of the PostgreSQL backends serving database `name` for `applicationName` (one
+ * name or several; pool connections stay open, so their CPU can be read from /proc between
+ * slices).
  */
 export async function backendPids(name, applicationName) {
   const client = new pg.Client({ connectionString: adminDatabaseUrl() });
   await client.connect();
   try {
     const r = await client.query(
-      'select pid from pg_stat_activity where datname = $1 and application_name = $2',
-      [name, applicationName],
+      'select pid from pg_stat_activity where datname = $1 and application_name = any($2::text[])',
+      [name, [applicationName].flat()],
     );
     return r.rows.map((row) => row.pid);
   } finally {

@@ -80,26 +80,10 @@ function firstPageRows(r, { add, vs, atLeast, atMost }) {
   );
 }
 
-/** The table's rows from a run's results (scenarios that did not run add no rows). */
-function evaluate(r) {
+/** S1 (the walk), S3 and the walk's A/B arms (a webhooks-only run has none of them). */
+function walkRows(r, { add, vs, atLeast, atMost }) {
   const T = TARGETS;
-  const rows = [];
-  const check = !SETTINGS.smoke; // a smoke run checks the harness and validity only
-  const add = (metric, value, base, ratio, verdict, note = '') =>
-    rows.push({
-      metric,
-      value: round(value, 3),
-      baseline: base === undefined ? undefined : round(base, 3),
-      ratio: ratio === undefined ? undefined : round(ratio, 3),
-      target: [verdict?.target, note].filter(Boolean).join(' '),
-      pass: check ? verdict?.pass : undefined,
-    });
-  const atLeast = (x, min) => ({ target: `>= ${min}`, pass: x >= min });
-  const atMost = (x, max) => ({ target: `<= ${max}`, pass: x <= max });
-  const vs = (metric, value, base, verdict, note) =>
-    add(metric, value, base, value / base, verdict?.(value / base), note);
-
-  const { s1, s1f } = r;
+  const { s1 } = r;
   const [b0, rest, mcp] = ['B0', 'REST', 'MCP'].map((k) => s1.arms[k]);
   const c1 = s1.cpuMsPerRequest;
   add('S1 walk B0 (pages/s)', b0.rps, undefined, undefined, undefined, '(the baseline)');
@@ -194,8 +178,30 @@ function evaluate(r) {
       '(vs back)',
     );
   }
+}
 
-  if (s1f) firstPageRows(r, { add, vs, atLeast, atMost });
+/** The table's rows from a run's results (scenarios that did not run add no rows). */
+function evaluate(r) {
+  const T = TARGETS;
+  const rows = [];
+  const check = !SETTINGS.smoke; // a smoke run checks the harness and validity only
+  const add = (metric, value, base, ratio, verdict, note = '') =>
+    rows.push({
+      metric,
+      value: round(value, 3),
+      baseline: base === undefined ? undefined : round(base, 3),
+      ratio: ratio === undefined ? undefined : round(ratio, 3),
+      target: [verdict?.target, note].filter(Boolean).join(' '),
+      pass: check ? verdict?.pass : undefined,
+    });
+  const atLeast = (x, min) => ({ target: `>= ${min}`, pass: x >= min });
+  const atMost = (x, max) => ({ target: `<= ${max}`, pass: x <= max });
+  const vs = (metric, value, base, verdict, note) =>
+    add(metric, value, base, value / base, verdict?.(value / base), note);
+
+  const helpers = { add, vs, atLeast, atMost };
+  if (r.s1) walkRows(r, helpers);
+  if (r.s1f) firstPageRows(r, helpers);
 
   if (r.plans) {
     const p = r.plans;
@@ -335,7 +341,7 @@ function evaluate(r) {
   }
   const m = r.memory;
   for (const name of Object.keys(m.peakRss)) {
-    const idle = m.idle[name]?.rss;
+    const idle = m.idle?.[name]?.rss;
     add(
       `${name} RSS peak (MB)`,
       m.peakRss[name],
@@ -409,11 +415,12 @@ export function report(result) {
     for (const [arm, ratios] of Object.entries(s.roundRatios))
       if (arm !== 'B0') console.log(`${label} ${arm} / B0 by round: ${ratios.join(' ')}`);
   for (const note of result.notes) console.log(note);
-  const walk = result.s1.walk;
+  const walk = result.s1?.walk;
   const mean = (arm) => Math.round(walk.meanBodyBytes[arm]);
-  console.log(
-    `the walk: ${walk.brands} brands x ${walk.resources} resources, ${walk.pages} pages (${walk.rows} records), ${round(walk.pagesPerConnection, 1)} distinct pages per connection; mean body REST ${mean('REST')} bytes, B0 ${mean('B0')}, MCP ${mean('MCP')}`,
-  );
+  if (walk)
+    console.log(
+      `the walk: ${walk.brands} brands x ${walk.resources} resources, ${walk.pages} pages (${walk.rows} records), ${round(walk.pagesPerConnection, 1)} distinct pages per connection; mean body REST ${mean('REST')} bytes, B0 ${mean('B0')}, MCP ${mean('MCP')}`,
+    );
   if (result.sizes)
     console.log(
       `first page bodies: REST ${result.sizes.restBodyBytes} bytes (limit=200: ${result.sizes.rest200BodyBytes})`,

@@ -93,6 +93,8 @@ export const SETTINGS = {
   walkScale: intEnv('BENCH_WALK_SCALE', SMOKE ? 1 : 2),
   /** BENCH_WALK_ONLY=1: the walk (S1, S3) and nothing after it (A/B runs, profiles). */
   walkOnly: process.env.BENCH_WALK_ONLY === '1',
+  /** BENCH_WEBHOOKS_ONLY=1: S6 and nothing else (its pipeline's own processes; 1-2 min). */
+  webhooksOnly: process.env.BENCH_WEBHOOKS_ONLY === '1',
   /** Rows of the load brand (S1f, S2: 50- and 200-row pages) and of the deep brand (S4). */
   loadRows: 1_000,
   pageSize: 50,

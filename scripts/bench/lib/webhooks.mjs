@@ -10,6 +10,7 @@
 //   - paced: SETTINGS.webhookPacedRate approvals a second for webhookPacedSeconds; for every
 //     delivery, receipt time at the receiver minus the event's created_at (the change's
 //     transaction time, which the delivery body carries): commit-to-2xx, p50 and p99.
+//   - both: the time split into the pipeline's stages (webhookStages.mjs).
 // Validity: every (event, receiver) pair arrives (at-least-once: duplicates are counted).
 import { randomBytes } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
@@ -19,9 +20,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { Kafka, logLevel } from 'kafkajs';
-import { cpuOfBackends, cpuOfPid } from './arms.mjs';
+import { cpuOfBackendsOpen, cpuOfPid } from './arms.mjs';
 import { onCleanup } from './cleanup.mjs';
 import { percentile } from './load.mjs';
+import { pipelineStages, stagesText } from './webhookStages.mjs';
 import { createEnterpriseBrands, insertSubmissions } from './seed.mjs';
 import {
   ADMIN_TOKEN,
@@ -140,12 +142,22 @@ async function approvePaced(records, ids, rate) {
   return { events: results.map((r) => r.event_id), seconds: (Date.now() - started) / 1000 };
 }
 
+/** Every delivery the receivers have logged, fetched a new part at a time. */
+function deliveryLog(controlUrl) {
+  const all = [];
+  return async () => {
+    const added = await (await fetch(`${controlUrl}/deliveries?from=${all.length}`)).json();
+    for (const d of added) all.push(d);
+    return all;
+  };
+}
+
 /**
  * Waits until every event has reached every receiver (or the deadline); returns them. Fails
  * at once when one of `pipeline` (the processes the deliveries need) has exited, rather than
- * waiting out the deadline for deliveries that cannot come.
+ * waiting out the deadline for deliveries that cannot come. `log`: deliveryLog's reader.
  */
-async function awaitDeliveries(controlUrl, eventIds, receivers, timeoutMs, pipeline) {
+async function awaitDeliveries(log, eventIds, receivers, timeoutMs, pipeline) {
   const wanted = new Set(eventIds);
   const deadline = Date.now() + timeoutMs;
   for (;;) {
@@ -154,7 +166,7 @@ async function awaitDeliveries(controlUrl, eventIds, receivers, timeoutMs, pipel
       throw new Error(
         `S6: ${exited.name} exited during the run; log tail:\n${logTail(exited.logFile)}`,
       );
-    const all = await (await fetch(`${controlUrl}/deliveries`)).json();
+    const all = await log();
     const mine = all.filter((d) => wanted.has(d[1]));
     const pairs = new Set(mine.map((d) => `${d[1]}/${d[3]}`));
     if (pairs.size >= wanted.size * receivers || Date.now() > deadline)
@@ -176,7 +188,7 @@ export async function runWebhooksScenario(ctx) {
     {},
     { args: [String(receiversCount), ca.keyFile, ca.certFile] },
   );
-  const controlUrl = `http://127.0.0.1:${receivers.port}`;
+  const deliveries = deliveryLog(`http://127.0.0.1:${receivers.port}`);
   const eventsRecords = await spawnMeasured(
     'records-events',
     MAINS.records,
@@ -229,7 +241,7 @@ export async function runWebhooksScenario(ctx) {
     const ids = await pendingSubmissions(ctx.dbUrl, brand.brandId);
     // one change end to end first: the pipeline is up (consumer joined, connections open)
     const [warm] = await approveAll(records, ids.slice(0, 1), 1);
-    const warmed = await awaitDeliveries(controlUrl, [warm], receiversCount, 60_000, pipeline);
+    const warmed = await awaitDeliveries(deliveries, [warm], receiversCount, 60_000, pipeline);
     if (warmed.pairs < warmed.expected)
       throw new Error(
         `S6: the first change reached ${warmed.pairs} of ${receiversCount} receivers within 60 s`,
@@ -242,19 +254,25 @@ export async function runWebhooksScenario(ctx) {
     const cpu = {
       webhooks: cpuOfPid(webhooks.pid),
       'records (relay)': cpuOfPid(eventsRecords.pid),
-      'postgres (webhooks)': await cpuOfBackends(ctx.dbName, 'webhooks'),
-      'postgres (records)': await cpuOfBackends(ctx.dbName, 'records'),
+      'postgres (webhooks)': cpuOfBackendsOpen(ctx.dbName, ['webhooks']),
+      'postgres (records)': cpuOfBackendsOpen(ctx.dbName, ['records', 'records-outbox-relay']),
       receivers: cpuOfPid(receivers.pid),
     };
-    const cpuBefore = Object.fromEntries(Object.entries(cpu).map(([k, f]) => [k, f()]));
+    // every reader as one figure each (the PostgreSQL ones look their backends up: async)
+    const readCpu = async () =>
+      Object.fromEntries(
+        await Promise.all(Object.entries(cpu).map(async ([k, f]) => [k, await f()])),
+      );
+    const cpuBefore = await readCpu();
     const burstStart = Date.now();
     const burstEvents = await approveAll(records, ids.slice(1, 1 + burstChanges));
     const changesSeconds = (Date.now() - burstStart) / 1000;
-    const burst = await awaitDeliveries(controlUrl, burstEvents, receiversCount, 300_000, pipeline);
+    const burst = await awaitDeliveries(deliveries, burstEvents, receiversCount, 300_000, pipeline);
+    const cpuAfter = await readCpu();
     const cpuMsPerDelivery = Object.fromEntries(
-      Object.entries(cpu).map(([k, f]) => [
+      Object.keys(cpu).map((k) => [
         k,
-        round(((f() - cpuBefore[k]) * 1000) / Math.max(1, burst.deliveries.length), 4),
+        round(((cpuAfter[k] - cpuBefore[k]) * 1000) / Math.max(1, burst.deliveries.length), 4),
       ]),
     );
     const times = burst.deliveries.map((d) => d[0]).sort((a, b) => a - b);
@@ -275,6 +293,8 @@ export async function runWebhooksScenario(ctx) {
     say(
       `S6 burst: ${burstFigures.changes} changes at ${burstFigures.changesPerSecond}/s in; ${burst.deliveries.length} deliveries, ${burstFigures.deliveriesPerSecond}/s sustained out (${burstFigures.overallPerSecond}/s from the first change to the last delivery)`,
     );
+    burstFigures.stages = await pipelineStages(ctx.dbUrl, burst.deliveries);
+    say(`S6 burst stages p50/p99/max ms: ${stagesText(burstFigures.stages)}`);
     if (burst.pairs < burst.expected)
       ctx.invalid.push(
         `S6 burst: ${burst.pairs} of ${burst.expected} deliveries arrived within 300 s`,
@@ -283,7 +303,7 @@ export async function runWebhooksScenario(ctx) {
     // --- paced: commit-to-2xx latency ---------------------------------------------
     const paced = await approvePaced(records, ids.slice(1 + burstChanges), pacedRate);
     const pacedDone = await awaitDeliveries(
-      controlUrl,
+      deliveries,
       paced.events,
       receiversCount,
       120_000,
@@ -298,10 +318,12 @@ export async function runWebhooksScenario(ctx) {
       p50: percentile(latencies, 50),
       p99: percentile(latencies, 99),
       max: Math.max(...latencies),
+      stages: await pipelineStages(ctx.dbUrl, pacedDone.deliveries),
     };
     say(
       `S6 paced: ${pacedFigures.changes} changes at ${pacedFigures.achievedRate}/s; commit-to-2xx p50 ${pacedFigures.p50} ms, p99 ${pacedFigures.p99} ms, max ${pacedFigures.max} ms`,
     );
+    say(`S6 paced stages p50/p99/max ms: ${stagesText(pacedFigures.stages)}`);
     if (pacedDone.pairs < pacedDone.expected)
       ctx.invalid.push(
         `S6 paced: ${pacedDone.pairs} of ${pacedDone.expected} deliveries arrived within 120 s`,

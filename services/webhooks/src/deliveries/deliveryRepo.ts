@@ -83,8 +83,9 @@ export async function claimDueDeliveries(
   db: Db,
   opts: { limit: number; perReceiver: number; busy: string[]; leaseMs: number },
 ): Promise<ClaimedDelivery[]> {
-  const res = await db.query<ClaimedDelivery>(
-    `with recursive active as (
+  const res = await db.query<ClaimedDelivery>({
+    name: 'webhooks.claim-due-deliveries',
+    text: `with recursive active as (
        (select receiver_id from deliveries where status = 'pending' order by receiver_id limit 1)
        union all
        select (select d.receiver_id from deliveries d
@@ -117,8 +118,8 @@ export async function claimDueDeliveries(
      returning d.id, d.receiver_id, d.attempts, d.round_start, d.event_id, e.type as event_type,
        ${rfc3339('e.created_at')} as event_created_at, d.brand_id, e.object_json, e.test,
        d.secret_version, e.traceparent, e.tracestate`,
-    [opts.limit, opts.busy, opts.perReceiver, opts.leaseMs],
-  );
+    values: [opts.limit, opts.busy, opts.perReceiver, opts.leaseMs],
+  });
   return res.rows;
 }
 

@@ -19,10 +19,11 @@ export interface EventInput {
  */
 export async function insertEventOnce(db: PoolClient, e: EventInput): Promise<boolean> {
   const trace = traceContextOf();
-  const res = await db.query(
-    `insert into events (id, brand_id, type, created_at, object_json, test, producer, traceparent, tracestate)
+  const res = await db.query({
+    name: 'webhooks.insert-event',
+    text: `insert into events (id, brand_id, type, created_at, object_json, test, producer, traceparent, tracestate)
      values ($1, $2, $3, $4, $5, $6, $7, $8, $9) on conflict (id) do nothing`,
-    [
+    values: [
       e.id,
       e.brandId,
       e.type,
@@ -33,7 +34,7 @@ export async function insertEventOnce(db: PoolClient, e: EventInput): Promise<bo
       trace.traceparent,
       trace.tracestate,
     ],
-  );
+  });
   return res.rowCount === 1;
 }
 
@@ -48,18 +49,20 @@ export async function insertDeliveriesForEvent(
   event: { id: string; brandId: string; type: EventTypeName; createdAt: string },
   newDeliveryId: () => string,
 ): Promise<number> {
-  const receivers = await db.query<{ id: string }>(
-    `select id from receivers
+  const receivers = await db.query<{ id: string }>({
+    name: 'webhooks.event-receivers',
+    text: `select id from receivers
      where brand_id = $1 and enabled and $2 = any(events) and created_at <= $3::timestamptz`,
-    [event.brandId, event.type, event.createdAt],
-  );
+    values: [event.brandId, event.type, event.createdAt],
+  });
   if (receivers.rows.length === 0) return 0;
   const ids = receivers.rows.map(() => newDeliveryId());
-  const res = await db.query(
-    `insert into deliveries (id, event_id, receiver_id, brand_id)
+  const res = await db.query({
+    name: 'webhooks.insert-deliveries',
+    text: `insert into deliveries (id, event_id, receiver_id, brand_id)
      select d.id, $2, d.receiver_id, $3 from unnest($1::text[], $4::text[]) as d(id, receiver_id)
      on conflict (event_id, receiver_id) do nothing`,
-    [ids, event.id, event.brandId, receivers.rows.map((r) => r.id)],
-  );
+    values: [ids, event.id, event.brandId, receivers.rows.map((r) => r.id)],
+  });
   return res.rowCount ?? 0;
 }

@@ -130,12 +130,13 @@ export async function selectReceiverTarget(
   db: Db,
   id: string,
 ): Promise<ReceiverTarget | undefined> {
-  const res = await db.query<ReceiverTarget>(
-    `select id, url, enabled, secret_ciphertext, secret_key_id, secret_version,
+  const res = await db.query<ReceiverTarget>({
+    name: 'webhooks.receiver-target',
+    text: `select id, url, enabled, secret_ciphertext, secret_key_id, secret_version,
        pending_secret_ciphertext, pending_secret_key_id, rotation_switch_at
      from receivers where id = $1`,
-    [id],
-  );
+    values: [id],
+  });
   return res.rows[0];
 }
 

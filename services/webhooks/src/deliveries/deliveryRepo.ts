@@ -2,6 +2,7 @@ import type { Pool, PoolClient } from '@brand/shared/db';
 import type { EventTypeName } from '@brand/shared/enums';
 import { rfc3339 } from '@brand/shared/db';
 import type { StoredTraceContext } from '@brand/shared/telemetry';
+import type { ReceiverTarget } from '../receivers/receiverRepo';
 import type { Header } from './responseBody';
 
 type Db = Pool | PoolClient;
@@ -9,8 +10,9 @@ type Db = Pool | PoolClient;
 export type DeliveryStatusName = 'pending' | 'succeeded' | 'failed';
 
 /**
- * A claimed delivery with everything needed to build, sign and send it, and the trace
- * context its event was stored in (the attempt's span continues it).
+ * A claimed delivery with everything needed to build, sign and send it (its receiver's
+ * address and secrets as the claim read them: no query of its own before the send), and the
+ * trace context its event was stored in (the attempt's span continues it).
  */
 export interface ClaimedDelivery extends StoredTraceContext {
   id: string;
@@ -25,7 +27,13 @@ export interface ClaimedDelivery extends StoredTraceContext {
   test: boolean;
   /** Set on a Test signed with a rotation's new secret: the secret version to sign with. */
   secret_version: number | null;
+  target: ReceiverTarget;
 }
+
+/** A claim's row as PostgreSQL returns it: the receiver's columns prefixed `target_`. */
+type ClaimRow = Omit<ClaimedDelivery, 'target'> & {
+  [K in keyof ReceiverTarget as `target_${K}`]: ReceiverTarget[K];
+};
 
 export interface DeliveryRow {
   id: string;
@@ -83,7 +91,7 @@ export async function claimDueDeliveries(
   db: Db,
   opts: { limit: number; perReceiver: number; busy: string[]; leaseMs: number },
 ): Promise<ClaimedDelivery[]> {
-  const res = await db.query<ClaimedDelivery>({
+  const res = await db.query<ClaimRow>({
     name: 'webhooks.claim-due-deliveries',
     text: `with recursive active as (
        (select receiver_id from deliveries where status = 'pending' order by receiver_id limit 1)
@@ -113,14 +121,46 @@ export async function claimDueDeliveries(
        for update of d skip locked
      )
      update deliveries d set lease_until = now() + $4::int * interval '1 millisecond'
-     from locked, events e
-     where d.id = locked.id and e.id = d.event_id
+     from locked, events e, receivers r
+     where d.id = locked.id and e.id = d.event_id and r.id = d.receiver_id
      returning d.id, d.receiver_id, d.attempts, d.round_start, d.event_id, e.type as event_type,
        ${rfc3339('e.created_at')} as event_created_at, d.brand_id, e.object_json, e.test,
-       d.secret_version, e.traceparent, e.tracestate`,
+       d.secret_version, e.traceparent, e.tracestate,
+       r.id as target_id, r.url as target_url, r.enabled as target_enabled,
+       r.secret_ciphertext as target_secret_ciphertext, r.secret_key_id as target_secret_key_id,
+       r.secret_version as target_secret_version,
+       r.pending_secret_ciphertext as target_pending_secret_ciphertext,
+       r.pending_secret_key_id as target_pending_secret_key_id,
+       r.rotation_switch_at as target_rotation_switch_at`,
     values: [opts.limit, opts.busy, opts.perReceiver, opts.leaseMs],
   });
-  return res.rows;
+  return res.rows.map(
+    ({
+      target_id: id,
+      target_url: url,
+      target_enabled: enabled,
+      target_secret_ciphertext: secret_ciphertext,
+      target_secret_key_id: secret_key_id,
+      target_secret_version: secret_version,
+      target_pending_secret_ciphertext: pending_secret_ciphertext,
+      target_pending_secret_key_id: pending_secret_key_id,
+      target_rotation_switch_at: rotation_switch_at,
+      ...delivery
+    }) => ({
+      ...delivery,
+      target: {
+        id,
+        url,
+        enabled,
+        secret_ciphertext,
+        secret_key_id,
+        secret_version,
+        pending_secret_ciphertext,
+        pending_secret_key_id,
+        rotation_switch_at,
+      },
+    }),
+  );
 }
 
 const DELIVERY_COLUMNS = `d.id, d.event_id, d.receiver_id, d.brand_id, e.type as event_type, e.test,

@@ -8,16 +8,12 @@ import {
   failPendingDeliveries,
   recordReceiverOutcome,
 } from '../receivers/receiverRepo';
-import {
-  finishAttempt,
-  insertAttempt,
-  recordSucceededAttempt,
-  type AttemptRecord,
-} from './attemptRepo';
+import { finishAttempt, insertAttempt, type AttemptRecord } from './attemptRepo';
 import type { ClaimedDelivery } from './deliveryRepo';
 import type { Header } from './responseBody';
 import { nextAttemptAt } from './schedule';
 import type { SendResult } from './sender';
+import type { SuccessBatcher } from './successBatcher';
 
 export interface OutcomeSettings {
   /** RETRY_TIME_SCALE */
@@ -36,10 +32,11 @@ export type Verdict = 'succeeded' | 'retry' | 'failed' | 'receiver_disabled';
  * the receiver, and so do `disableAfterMs` without a 2xx; a disabled receiver's pending
  * deliveries are failed visibly, and the notice its owners are mailed is written in the same
  * transaction. Test deliveries get one attempt and never count as failures. A success, the
- * common case, is one statement (recordSucceededAttempt). Returns what happened, for logs.
+ * common case, goes to `successes`, which writes it with the others of its moment in one
+ * statement (recordSucceededAttempts). Returns what happened, for logs.
  */
 export function recordOutcome(
-  pool: Pool,
+  { pool, successes }: { pool: Pool; successes: SuccessBatcher },
   settings: OutcomeSettings,
   d: ClaimedDelivery,
   startedAt: Date,
@@ -63,7 +60,7 @@ export function recordOutcome(
     response: r.response,
   };
   if (r.ok && r.status !== undefined) {
-    return recordSucceededAttempt(pool, attempt).then(() => 'succeeded' as const);
+    return successes.record(attempt).then(() => 'succeeded' as const);
   }
   const now = new Date();
   return withTransaction(pool, async (db) => {

@@ -2,16 +2,17 @@ import { SpanKind, trace, type Span } from '@opentelemetry/api';
 import type { Pool } from '@brand/shared/db';
 import type { Logger } from '@brand/shared/logger';
 import { continueTrace, withSpan } from '@brand/shared/telemetry';
-import { selectReceiverTarget } from '../receivers/receiverRepo';
 import type { SecretBox } from '../receivers/secretBox';
 import { attemptOutcome, type DeliveryObserver } from './deliveryMetrics';
 import { claimDueDeliveries, type ClaimedDelivery } from './deliveryRepo';
+import { recordSucceededAttempts } from './attemptRepo';
 import { recordOutcome, type OutcomeSettings } from './recordOutcome';
 import type { Header } from './responseBody';
 import { retryRecording } from './retryRecording';
 import type { Sender, SendResult } from './sender';
 import { deliveryBody, headersAsShown, signedHeaders } from './sign';
 import { secretInForce } from './signingSecret';
+import { SuccessBatcher } from './successBatcher';
 
 export interface WorkerSettings extends OutcomeSettings {
   concurrency: number;
@@ -38,6 +39,8 @@ export class DeliveryWorker {
   private abandoned = false;
   private wakeUp: (() => void) | undefined;
   private loop: Promise<void> | undefined;
+  /** Successes of the same moment, written in one statement (successBatcher.ts). */
+  private readonly successes: SuccessBatcher;
 
   constructor(
     private readonly deps: {
@@ -49,7 +52,9 @@ export class DeliveryWorker {
       observer?: DeliveryObserver;
     },
     private readonly settings: WorkerSettings,
-  ) {}
+  ) {
+    this.successes = new SuccessBatcher((attempts) => recordSucceededAttempts(deps.pool, attempts));
+  }
 
   start(): void {
     this.loop = this.run();
@@ -165,8 +170,7 @@ export class DeliveryWorker {
 
   private async attempt(d: ClaimedDelivery, span: Span): Promise<void> {
     const startedAt = new Date();
-    const target = await selectReceiverTarget(this.deps.pool, d.receiver_id);
-    if (!target) return; // removed meanwhile: its deliveries went with it
+    const target = d.target;
     const attempt = d.attempts + 1;
     // the secret in force at the instant of signing: a rotation's new one from its switch time
     const signedAt = new Date();
@@ -203,7 +207,15 @@ export class DeliveryWorker {
     // Recording is tried again after a transient failure while half the lease remains, so an
     // answer the receiver gave is not sent again when the lease runs out (retryRecording.ts).
     const verdict = await retryRecording(
-      () => recordOutcome(this.deps.pool, this.settings, d, startedAt, result, sentHeaders),
+      () =>
+        recordOutcome(
+          { pool: this.deps.pool, successes: this.successes },
+          this.settings,
+          d,
+          startedAt,
+          result,
+          sentHeaders,
+        ),
       {
         giveUpAt: startedAt.getTime() + this.settings.leaseMs / 2,
         abandoned: () => this.abandoned,

@@ -6,6 +6,17 @@ type Db = Pool | PoolClient;
 /** Width of one stored health bucket. */
 export const HEALTH_BUCKET_SECONDS = 300;
 
+/** The start of the stored bucket `at` counts into (as healthUpsertSql computes it). */
+export function healthBucketStart(at: Date): Date {
+  const seconds = Math.floor(at.getTime() / 1000 / HEALTH_BUCKET_SECONDS) * HEALTH_BUCKET_SECONDS;
+  return new Date(seconds * 1000);
+}
+
+/** A latency histogram with nothing counted yet (one slot per bound and the overflow). */
+export function emptyLatency(): number[] {
+  return new Array<number>(LATENCY_SLOTS).fill(0);
+}
+
 /** The placeholders (e.g. "$7") of an attempt's values inside a larger statement. */
 export interface HealthParams {
   /** A FROM clause giving one row per count to make, e.g. of a CTE that locked the receiver. */

@@ -39,7 +39,8 @@ export interface ReceiverRow {
 }
 
 /**
- * What a worker needs to deliver: the URL and the sealed secrets, the current one and a
+ * What a worker needs to deliver, read with each claim (claimDueDeliveries): the URL and the
+ * sealed secrets, the current one and a
  * pending rotation's new one with its switch time, to sign with the one in force
  * (signingSecret.ts).
  */
@@ -123,20 +124,6 @@ export async function countReceivers(db: Db, brandId: string): Promise<number> {
 
 export async function selectReceiver(db: Db, id: string): Promise<ReceiverRow | undefined> {
   const res = await db.query<ReceiverRow>(`select ${COLUMNS} from receivers where id = $1`, [id]);
-  return res.rows[0];
-}
-
-export async function selectReceiverTarget(
-  db: Db,
-  id: string,
-): Promise<ReceiverTarget | undefined> {
-  const res = await db.query<ReceiverTarget>({
-    name: 'webhooks.receiver-target',
-    text: `select id, url, enabled, secret_ciphertext, secret_key_id, secret_version,
-       pending_secret_ciphertext, pending_secret_key_id, rotation_switch_at
-     from receivers where id = $1`,
-    values: [id],
-  });
   return res.rows[0];
 }
 

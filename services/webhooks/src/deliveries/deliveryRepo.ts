@@ -2,12 +2,28 @@ import type { Pool, PoolClient } from '@brand/shared/db';
 import type { EventTypeName } from '@brand/shared/enums';
 import { rfc3339 } from '@brand/shared/db';
 import type { StoredTraceContext } from '@brand/shared/telemetry';
-import type { ReceiverTarget } from '../receivers/receiverRepo';
 import type { Header } from './responseBody';
 
 type Db = Pool | PoolClient;
 
 export type DeliveryStatusName = 'pending' | 'succeeded' | 'failed';
+
+/**
+ * What a worker needs to deliver, read with each claim (claimDueDeliveries): the receiver's
+ * URL and sealed secrets, the current one and a pending rotation's new one with its switch
+ * time, to sign with the one in force (signingSecret.ts).
+ */
+export interface ReceiverTarget {
+  id: string;
+  url: string;
+  enabled: boolean;
+  secret_ciphertext: Buffer;
+  secret_key_id: string;
+  secret_version: number;
+  pending_secret_ciphertext: Buffer | null;
+  pending_secret_key_id: string | null;
+  rotation_switch_at: Date | null;
+}
 
 /**
  * A claimed delivery with everything needed to build, sign and send it (its receiver's

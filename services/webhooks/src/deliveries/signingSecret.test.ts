@@ -1,4 +1,4 @@
-import type { ReceiverTarget } from '../receivers/receiverRepo';
+import type { ReceiverTarget } from './deliveryRepo';
 import { secretInForce } from './signingSecret';
 
 const OLD = Buffer.from('old');

@@ -1,4 +1,4 @@
-import type { ReceiverTarget } from '../receivers/receiverRepo';
+import type { ReceiverTarget } from './deliveryRepo';
 import type { SealedSecret } from '../receivers/secretBox';
 
 /** Which sealed secret signs an attempt, or why none can. */

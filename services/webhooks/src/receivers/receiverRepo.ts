@@ -38,24 +38,6 @@ export interface ReceiverRow {
   rotation: RotationView | null;
 }
 
-/**
- * What a worker needs to deliver, read with each claim (claimDueDeliveries): the URL and the
- * sealed secrets, the current one and a
- * pending rotation's new one with its switch time, to sign with the one in force
- * (signingSecret.ts).
- */
-export interface ReceiverTarget {
-  id: string;
-  url: string;
-  enabled: boolean;
-  secret_ciphertext: Buffer;
-  secret_key_id: string;
-  secret_version: number;
-  pending_secret_ciphertext: Buffer | null;
-  pending_secret_key_id: string | null;
-  rotation_switch_at: Date | null;
-}
-
 type Db = Pool | PoolClient;
 
 /**

@@ -8,20 +8,24 @@ import { SETTINGS, round, say } from './settings.mjs';
 /** CPU seconds so far of one process. */
 export const cpuOfPid = (pid) => () => cpuSeconds(pid);
 
+/** CPU seconds so far of these processes (a backend that exited: its CPU is missing). */
+function cpuOfPids(pids) {
+  return pids.reduce((sum, pid) => {
+    try {
+      return sum + cpuSeconds(pid);
+    } catch {
+      return sum;
+    }
+  }, 0);
+}
+
 /**
  * CPU seconds so far of the PostgreSQL backends of `applicationName` on the run's database,
  * looked up now (call after a warm-up, when the pools are open; pool connections stay).
  */
 export async function cpuOfBackends(dbName, applicationName) {
   const pids = await backendPids(dbName, applicationName);
-  return () =>
-    pids.reduce((sum, pid) => {
-      try {
-        return sum + cpuSeconds(pid);
-      } catch {
-        return sum; // a backend that exited: its CPU is missing from the figure
-      }
-    }, 0);
+  return () => cpuOfPids(pids);
 }
 
 /**
@@ -31,14 +35,7 @@ export async function cpuOfBackends(dbName, applicationName) {
  * the phase takes its CPU with it, so the figure can only be low.
  */
 export function cpuOfBackendsOpen(dbName, applicationNames) {
-  return async () =>
-    (await backendPids(dbName, applicationNames)).reduce((sum, pid) => {
-      try {
-        return sum + cpuSeconds(pid);
-      } catch {
-        return sum;
-      }
-    }, 0);
+  return async () => cpuOfPids(await backendPids(dbName, applicationNames));
 }
 
 /**

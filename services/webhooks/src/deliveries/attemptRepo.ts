@@ -1,5 +1,5 @@
 import type { Pool, PoolClient } from '@brand/shared/db';
-import { emptyLatency, healthBucketStart, healthUpsertSql } from '../health/healthRepo';
+import { healthUpsertSql, healthValues } from '../health/healthRepo';
 import type { DeliveryStatusName } from './deliveryRepo';
 import type { Header } from './responseBody';
 
@@ -26,38 +26,16 @@ export interface AttemptRecord {
   response: { headers: Header[]; body: string; truncated: boolean; bytes: number } | undefined;
 }
 
-/** The values of an AttemptRecord in the order of ATTEMPT_CTES' placeholders $1..$16. */
-function attemptValues(a: AttemptRecord): unknown[] {
-  return [
-    a.deliveryId,
-    a.number,
-    a.startedAt,
-    a.durationMs,
-    a.statusCode,
-    a.errorClass,
-    a.excerpt,
-    a.errorMessage,
-    JSON.stringify(a.requestHeaders),
-    JSON.stringify(a.response?.headers ?? []),
-    a.response?.body ?? '',
-    a.response?.truncated ?? false,
-    a.response?.bytes ?? -1,
-    a.receiverId,
-    a.healthClass,
-    a.latencySlot,
-    a.test,
-  ];
-}
-
 /**
- * The attempt row, its detail and its health count, as CTEs of one statement (the primary
- * key makes a replayed attempt number a no-op, and then its detail is not written either).
- * The receiver row is locked (the `receiver` CTE) before its health bucket, whose insert
- * reads that CTE: the order every writer keeps. Without it a success and a failure of one
- * receiver deadlocked, each holding one of the two. A statement that also updates the
- * receiver must read `receiver` in its main query, so the lock is taken first: a row the
- * statement has already updated cannot be locked again by it (the CTE would come back empty).
- * A receiver removed meanwhile gets no count.
+ * The attempts of one statement, their details and their health counts, as CTEs (the
+ * primary key makes a replayed attempt number a no-op, and then its detail is not written
+ * either): `input` holds the attempts ($1..$13, attemptsValues), `receiver` locks their
+ * receivers ($14) in id order before any health bucket (healthUpsertSql reads it, $15..$20):
+ * the one lock order of every writer, or a success and a failure of one receiver deadlock,
+ * each holding one of the two; several receivers in id order, so two statements cannot
+ * either. A statement that also updates the receivers must read `receiver` in its main
+ * query, so the locks are taken first: a row the statement has already updated cannot be
+ * locked again by it (the CTE would come back empty).
  *
  * The lock is FOR NO KEY UPDATE, the lock the receiver's UPDATE itself takes: it orders the
  * writers of one receiver but, unlike FOR UPDATE, does not wait for the consumer's
@@ -65,24 +43,61 @@ function attemptValues(a: AttemptRecord): unknown[] {
  * until their chunk commits. With FOR UPDATE every attempt waited out the ingest in flight,
  * and deliveries slowed to half while events arrived (S6 at 100 changes/s: 5-6 s queued).
  */
-const ATTEMPT_CTES = `receiver as (
-    select id from receivers where id = $14 for no key update
+const ATTEMPTS_CTES = `input as (
+    select * from unnest($1::text[], $2::int[], $3::timestamptz[], $4::int[], $5::int[],
+      $6::text[], $7::text[], $8::text[], $9::jsonb[], $10::jsonb[], $11::text[],
+      $12::boolean[], $13::bigint[])
+      as i(delivery_id, number, started_at, duration_ms, status_code, error_class, excerpt,
+           error_message, request_headers, response_headers, response_body, truncated,
+           body_bytes)
+  ), receiver as (
+    select id from receivers where id = any($14::text[]) order by id for no key update
   ), attempt as (
     insert into attempts (delivery_id, number, started_at, duration_ms, status_code, error_class,
       excerpt, error_message)
-    values ($1, $2, $3, $4, $5, $6, $7, $8) on conflict do nothing
+    select delivery_id, number, started_at, duration_ms, status_code, error_class, excerpt,
+      error_message
+    from input
+    on conflict do nothing
     returning delivery_id, number
   ), detail as (
     insert into attempt_details (delivery_id, number, request_headers, response_headers,
       response_body, response_body_truncated, response_body_bytes)
-    select delivery_id, number, $9::jsonb, $10::jsonb, $11, $12, $13 from attempt
+    select a.delivery_id, a.number, i.request_headers, i.response_headers, i.response_body,
+      i.truncated, i.body_bytes
+    from attempt a join input i using (delivery_id, number)
   ), health as (
-    ${healthUpsertSql({ from: 'from receiver', receiverId: 'receiver.id', at: '$3', ok: '($6::text is null)', failureClass: '$15', slot: '$16', test: '$17' })}
+    ${healthUpsertSql(15, 'receiver')}
   )`;
+
+/** ATTEMPTS_CTES' values $1..$20 for `attempts` of `receiverIds`. */
+function attemptsValues(attempts: readonly AttemptRecord[], receiverIds: string[]): unknown[] {
+  return [
+    attempts.map((a) => a.deliveryId),
+    attempts.map((a) => a.number),
+    attempts.map((a) => a.startedAt),
+    attempts.map((a) => a.durationMs),
+    attempts.map((a) => a.statusCode),
+    attempts.map((a) => a.errorClass),
+    attempts.map((a) => a.excerpt),
+    attempts.map((a) => a.errorMessage),
+    attempts.map((a) => JSON.stringify(a.requestHeaders)),
+    attempts.map((a) => JSON.stringify(a.response?.headers ?? [])),
+    attempts.map((a) => a.response?.body ?? ''),
+    attempts.map((a) => a.response?.truncated ?? false),
+    attempts.map((a) => a.response?.bytes ?? -1),
+    receiverIds,
+    ...healthValues(attempts),
+  ];
+}
 
 /** Records one failed attempt with its detail and health count (in the caller's transaction). */
 export async function insertAttempt(db: Db, a: AttemptRecord): Promise<void> {
-  await db.query(`with ${ATTEMPT_CTES} select 1`, attemptValues(a));
+  await db.query({
+    name: 'webhooks.insert-attempt',
+    text: `with ${ATTEMPTS_CTES} select 1`,
+    values: attemptsValues([a], [a.receiverId]),
+  });
 }
 
 /**
@@ -124,52 +139,18 @@ export async function finishAttempt(
  * last status and delivery time with its failure streak cleared (test deliveries leave the
  * streak and health as they are). Exactly what insertAttempt + finishAttempt +
  * recordReceiverOutcome write for each 2xx; a success can never disable a receiver, so
- * nothing else follows. The receivers are locked first, in id order (the one lock order:
- * receiver, then its bucket; several in id order), so batches of any two workers and a
- * failure's transaction cannot deadlock. An attempt whose delivery was removed meanwhile
- * (its receiver deleted) is skipped. Written a batch at a time by SuccessBatcher: at 1,000
- * deliveries a second, one statement per delivery locked each receiver's row and bucket a
- * thousand times a second (BENCHMARKS.md, "S6: where the queue was").
+ * nothing else follows. Locks are taken as ATTEMPTS_CTES says, so batches of two workers and
+ * a failure's transaction cannot deadlock. An attempt whose delivery was removed meanwhile
+ * (its receiver deleted) fails the statement on the foreign key; SuccessBatcher then writes
+ * each attempt alone, so only that one fails. At 1,000 deliveries a second, one statement
+ * per delivery locked each receiver's row and bucket a thousand times a second (BENCHMARKS.md,
+ * "S6: where the queue was").
  */
 export async function recordSucceededAttempts(db: Db, attempts: AttemptRecord[]): Promise<void> {
-  const health = healthCounts(attempts);
   const receivers = receiverOutcomes(attempts);
   await db.query({
     name: 'webhooks.record-succeeded-attempts',
-    text: `with input as (
-       select * from unnest($1::text[], $2::int[], $3::timestamptz[], $4::int[], $5::int[],
-         $6::text[], $7::jsonb[], $8::jsonb[], $9::text[], $10::boolean[], $11::bigint[])
-         as i(delivery_id, number, started_at, duration_ms, status_code, excerpt,
-              request_headers, response_headers, response_body, truncated, body_bytes)
-     ), receiver as (
-       select id from receivers where id = any($12::text[]) order by id for no key update
-     ), attempt as (
-       insert into attempts (delivery_id, number, started_at, duration_ms, status_code,
-         error_class, excerpt, error_message)
-       select i.delivery_id, i.number, i.started_at, i.duration_ms, i.status_code, null,
-         i.excerpt, null
-       from input i join deliveries d on d.id = i.delivery_id
-       on conflict do nothing
-       returning delivery_id, number
-     ), detail as (
-       insert into attempt_details (delivery_id, number, request_headers, response_headers,
-         response_body, response_body_truncated, response_body_bytes)
-       select a.delivery_id, a.number, i.request_headers, i.response_headers, i.response_body,
-         i.truncated, i.body_bytes
-       from attempt a join input i using (delivery_id, number)
-     ), health as (
-       insert into receiver_health as h (receiver_id, bucket_start, attempts, succeeded,
-         failures, latency)
-       select c.receiver_id, c.bucket_start, c.n, c.n, '{}'::jsonb, c.latency::int[]
-       from unnest($15::text[], $16::timestamptz[], $17::int[], $18::text[])
-         as c(receiver_id, bucket_start, n, latency)
-       join receiver on receiver.id = c.receiver_id
-       on conflict (receiver_id, bucket_start) do update set
-         attempts = h.attempts + excluded.attempts,
-         succeeded = h.succeeded + excluded.succeeded,
-         latency = array(select h.latency[k] + excluded.latency[k]
-                         from generate_subscripts(h.latency, 1) k order by k)
-     ), delivery as (
+    text: `with ${ATTEMPTS_CTES}, delivery as (
        update deliveries d set attempts = i.number, status = 'succeeded', lease_until = null,
          last_status = i.status_code, last_error = null, completed_at = now()
        from input i where d.id = i.delivery_id
@@ -180,28 +161,16 @@ export async function recordSucceededAttempts(db: Db, attempts: AttemptRecord[])
        failure_count = case when o.counted then 0 else r.failure_count end,
        failing_since = case when o.counted then null else r.failing_since end,
        last_error = case when o.counted then null else r.last_error end
-     from unnest($12::text[], $13::int[], $14::boolean[]) as o(receiver_id, last_status, counted)
+     from unnest($14::text[], $21::int[], $22::boolean[]) as o(receiver_id, last_status, counted)
      join receiver on receiver.id = o.receiver_id
      where r.id = o.receiver_id`,
     values: [
-      attempts.map((a) => a.deliveryId),
-      attempts.map((a) => a.number),
-      attempts.map((a) => a.startedAt),
-      attempts.map((a) => a.durationMs),
-      attempts.map((a) => a.statusCode),
-      attempts.map((a) => a.excerpt),
-      attempts.map((a) => JSON.stringify(a.requestHeaders)),
-      attempts.map((a) => JSON.stringify(a.response?.headers ?? [])),
-      attempts.map((a) => a.response?.body ?? ''),
-      attempts.map((a) => a.response?.truncated ?? false),
-      attempts.map((a) => a.response?.bytes ?? -1),
-      receivers.map((r) => r.receiverId),
+      ...attemptsValues(
+        attempts,
+        receivers.map((r) => r.receiverId),
+      ),
       receivers.map((r) => r.lastStatus),
       receivers.map((r) => r.counted),
-      health.map((c) => c.receiverId),
-      health.map((c) => c.bucketStart),
-      health.map((c) => c.attempts),
-      health.map((c) => `{${c.latency.join(',')}}`),
     ],
   });
 }
@@ -224,30 +193,4 @@ function receiverOutcomes(
     lastStatus: latest.statusCode,
     counted,
   }));
-}
-
-/**
- * The health counts of successful attempts, one per receiver and bucket (an upsert may touch
- * a row once per statement): attempts and the latency histogram; tests are not counted.
- */
-function healthCounts(
-  attempts: AttemptRecord[],
-): Array<{ receiverId: string; bucketStart: Date; attempts: number; latency: number[] }> {
-  const counts = new Map<
-    string,
-    { receiverId: string; bucketStart: Date; attempts: number; latency: number[] }
-  >();
-  for (const a of attempts) {
-    if (a.test) continue;
-    const bucketStart = healthBucketStart(a.startedAt);
-    const key = `${a.receiverId} ${bucketStart.getTime()}`;
-    let c = counts.get(key);
-    if (!c) {
-      c = { receiverId: a.receiverId, bucketStart, attempts: 0, latency: emptyLatency() };
-      counts.set(key, c);
-    }
-    c.attempts += 1;
-    if (a.latencySlot !== null) c.latency[a.latencySlot - 1]! += 1;
-  }
-  return [...counts.values()];
 }

@@ -1,63 +1,104 @@
 import type { Pool, PoolClient } from '@brand/shared/db';
-import { LATENCY_SLOTS } from './latencyHistogram';
+import { emptyLatency } from './latencyHistogram';
 
 type Db = Pool | PoolClient;
 
 /** Width of one stored health bucket. */
-export const HEALTH_BUCKET_SECONDS = 300;
+const HEALTH_BUCKET_SECONDS = 300;
 
-/** The start of the stored bucket `at` counts into (as healthUpsertSql computes it). */
+/** The start of the stored bucket an attempt started at `at` counts into. */
 export function healthBucketStart(at: Date): Date {
   const seconds = Math.floor(at.getTime() / 1000 / HEALTH_BUCKET_SECONDS) * HEALTH_BUCKET_SECONDS;
   return new Date(seconds * 1000);
 }
 
-/** A latency histogram with nothing counted yet (one slot per bound and the overflow). */
-export function emptyLatency(): number[] {
-  return new Array<number>(LATENCY_SLOTS).fill(0);
+/** What one attempt adds to its receiver's health (the fields of an AttemptRecord it reads). */
+export interface HealthSample {
+  receiverId: string;
+  startedAt: Date;
+  /** A test delivery's attempt is not counted. */
+  test: boolean;
+  /** Null when the attempt succeeded. */
+  errorClass: string | null;
+  /** The failure's health class (healthClass); null on success. */
+  healthClass: string | null;
+  /** The latency slot when a response came (latencySlot); null otherwise. */
+  latencySlot: number | null;
 }
 
-/** The placeholders (e.g. "$7") of an attempt's values inside a larger statement. */
-export interface HealthParams {
-  /** A FROM clause giving one row per count to make, e.g. of a CTE that locked the receiver. */
-  from: string;
-  /** The receiver's id, an expression over `from`. */
+/** One receiver's bucket as a statement adds to it. */
+interface HealthCount {
   receiverId: string;
-  /** timestamptz: when the attempt started. */
-  at: string;
-  ok: string;
-  /** text, null on success: the failure's health class (healthClass). */
-  failureClass: string;
-  /** int, null when no response came: the latency slot (latencySlot). */
-  slot: string;
-  /** boolean: a test delivery's attempt is not counted. */
-  test: string;
+  bucketStart: Date;
+  attempts: number;
+  succeeded: number;
+  failures: Record<string, number>;
+  latency: number[];
 }
 
 /**
- * SQL that counts one attempt into its receiver's 5-minute health bucket (insert or add),
- * for use as a CTE of the statement recording the attempt, so the count commits with it
- * and costs no round trip of its own. Test deliveries are skipped. `from` orders the locks:
- * given a CTE that locked the receiver row, the bucket is locked after it, as everywhere.
+ * The values of healthUpsertSql's six placeholders for `samples`: their counts summed per
+ * receiver and bucket (an upsert may touch a row only once per statement), tests left out.
  */
-export function healthUpsertSql(p: HealthParams): string {
-  const slot = `coalesce(${p.slot}::int, 1)`;
-  const cls = `${p.failureClass}::text`;
-  return `insert into receiver_health as h (receiver_id, bucket_start, attempts, succeeded, failures, latency)
-    select ${p.receiverId}::text,
-      to_timestamp(floor(extract(epoch from ${p.at}::timestamptz) / ${HEALTH_BUCKET_SECONDS}) * ${HEALTH_BUCKET_SECONDS}),
-      1, case when ${p.ok}::boolean then 1 else 0 end,
-      case when ${cls} is null then '{}'::jsonb else jsonb_build_object(${cls}, 1) end,
-      array(select case when i = ${p.slot}::int then 1 else 0 end
-            from generate_series(1, ${LATENCY_SLOTS}) i)
-    ${p.from}
-    where not ${p.test}::boolean
+export function healthValues(samples: readonly HealthSample[]): unknown[] {
+  const counts = new Map<string, HealthCount>();
+  for (const a of samples) {
+    if (a.test) continue;
+    const bucketStart = healthBucketStart(a.startedAt);
+    const key = `${a.receiverId} ${bucketStart.getTime()}`;
+    let c = counts.get(key);
+    if (!c) {
+      c = {
+        receiverId: a.receiverId,
+        bucketStart,
+        attempts: 0,
+        succeeded: 0,
+        failures: {},
+        latency: emptyLatency(),
+      };
+      counts.set(key, c);
+    }
+    c.attempts += 1;
+    if (a.errorClass === null) c.succeeded += 1;
+    if (a.healthClass !== null) c.failures[a.healthClass] = (c.failures[a.healthClass] ?? 0) + 1;
+    if (a.latencySlot !== null) c.latency[a.latencySlot - 1]! += 1;
+  }
+  const all = [...counts.values()];
+  return [
+    all.map((c) => c.receiverId),
+    all.map((c) => c.bucketStart),
+    all.map((c) => c.attempts),
+    all.map((c) => c.succeeded),
+    all.map((c) => JSON.stringify(c.failures)),
+    all.map((c) => `{${c.latency.join(',')}}`),
+  ];
+}
+
+/**
+ * SQL that adds attempts' counts (healthValues, at placeholders $first..$first+5) into their
+ * receivers' 5-minute health buckets (insert or add), as a CTE of the statement recording
+ * the attempts, so the counts commit with them and cost no round trip of their own.
+ * `lockedReceivers` names the CTE that locked the receiver rows: the buckets are locked
+ * after them, the order every writer keeps, and a receiver removed meanwhile gets no count.
+ */
+export function healthUpsertSql(first: number, lockedReceivers: string): string {
+  const $ = (k: number) => `$${first + k}`;
+  return `insert into receiver_health as h (receiver_id, bucket_start, attempts, succeeded,
+      failures, latency)
+    select c.receiver_id, c.bucket_start, c.attempts, c.succeeded, c.failures, c.latency::int[]
+    from unnest(${$(0)}::text[], ${$(1)}::timestamptz[], ${$(2)}::int[], ${$(3)}::int[],
+      ${$(4)}::jsonb[], ${$(5)}::text[])
+      as c(receiver_id, bucket_start, attempts, succeeded, failures, latency)
+    join ${lockedReceivers} locked on locked.id = c.receiver_id
     on conflict (receiver_id, bucket_start) do update set
-      attempts = h.attempts + 1,
+      attempts = h.attempts + excluded.attempts,
       succeeded = h.succeeded + excluded.succeeded,
-      failures = case when ${cls} is null then h.failures
-                      else h.failures || jsonb_build_object(${cls}, coalesce((h.failures ->> ${cls})::int, 0) + 1) end,
-      latency[${slot}] = h.latency[${slot}] + case when ${p.slot}::int is null then 0 else 1 end`;
+      failures = h.failures || (
+        select coalesce(jsonb_object_agg(f.key,
+                          f.value::int + coalesce((h.failures ->> f.key)::int, 0)), '{}')
+        from jsonb_each_text(excluded.failures) f),
+      latency = array(select h.latency[k] + excluded.latency[k]
+                      from generate_subscripts(h.latency, 1) k order by k)`;
 }
 
 /**

@@ -1,7 +1,7 @@
 import { toSecond } from '../requestFields';
 import type { HealthRow } from './healthRepo';
-import { HEALTH_BUCKET_SECONDS } from './healthRepo';
-import { addHistograms, latencyQuantile, LATENCY_SLOTS } from './latencyHistogram';
+import { healthBucketStart } from './healthRepo';
+import { addHistograms, emptyLatency, latencyQuantile } from './latencyHistogram';
 
 /** The windows GetReceiverHealth answers: name, chart bucket width and count. */
 const HEALTH_WINDOWS = [
@@ -37,7 +37,7 @@ function windowStart(w: (typeof HEALTH_WINDOWS)[number], nowSec: number): number
 export function healthFrom(nowSec: number): Date {
   const starts = HEALTH_WINDOWS.map((w) => windowStart(w, nowSec));
   const first = Math.min(...starts);
-  return new Date(Math.floor(first / HEALTH_BUCKET_SECONDS) * HEALTH_BUCKET_SECONDS * 1000);
+  return healthBucketStart(new Date(first * 1000));
 }
 
 /** Folds stored 5-minute rows (oldest first) into the three windows with their charts. */
@@ -50,7 +50,7 @@ export function healthWindows(rows: readonly HealthRow[], nowSec: number): Healt
       failed: 0,
     }));
     const failures = new Map<string, number>();
-    const latency = new Array<number>(LATENCY_SLOTS).fill(0);
+    const latency = emptyLatency();
     let attempts = 0;
     let succeeded = 0;
     for (const row of rows) {

@@ -40,6 +40,11 @@ export function latencyQuantile(counts: readonly number[], q: number): number {
   return LATENCY_BOUNDS_MS.at(-1)!;
 }
 
+/** A histogram with nothing counted yet. */
+export function emptyLatency(): number[] {
+  return new Array<number>(LATENCY_SLOTS).fill(0);
+}
+
 /** Adds histograms slot by slot (rows of different windows or buckets). */
 export function addHistograms(into: number[], more: readonly (number | null)[]): number[] {
   for (let i = 0; i < LATENCY_SLOTS; i++) into[i] = (into[i] ?? 0) + (more[i] ?? 0);

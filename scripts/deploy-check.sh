@@ -75,6 +75,13 @@ reject 'negative replica count' --set gateway.replicas=-1
 reject 'wrong type' --set-string gateway.config.GRPC_DEADLINE_MS=fast
 reject 'misspelt key' --set gateway.replicaz=3
 reject 'unknown enum value' --set gateway.config.SERVICE_ENVIRONMENT=staging
+reject 'a public listener left on its loopback default' --set gateway.config.HTTP_HOST=null
 reject 'loopback receivers in a deployment' --set webhooks.config.WEBHOOK_ALLOW_LOOPBACK_RECEIVERS=true
 reject 'short internal token' -f "$CHART/ci/inline-secrets-values.yaml" --set secrets.values.INTERNAL_TOKEN=short
+# A listener set to loopback passes the schema but not the chart's promises (validateManifests).
+"$HELM" template brand-records "$CHART" --set config.METRICS_HOST=127.0.0.1 >"$tmp/loopback.yaml"
+if node scripts/deploy/validateManifests.mjs "$tmp/loopback.yaml" loopback >/dev/null 2>&1; then
+  fail "a listener on 127.0.0.1 in a pod was accepted"
+fi
+echo "rejected as intended: a listener on 127.0.0.1 in a pod"
 echo "deploy:check passed"

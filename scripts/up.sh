@@ -16,10 +16,17 @@ set -Eeuo pipefail
 . "$(dirname "$0")/lib/common.sh"
 # shellcheck source=lib/supervise.sh
 . "$(dirname "$0")/lib/supervise.sh"
+# shellcheck source=lib/localStack.sh
+. "$(dirname "$0")/lib/localStack.sh"
+# shellcheck source=lib/kafkaWatch.sh
+. "$(dirname "$0")/lib/kafkaWatch.sh"
 cd "$REPO_ROOT"
 
-# Local settings and secrets (generated on the first run); variables already set win.
+# Local settings and secrets (generated on the first run); variables already set win. This
+# checkout's own database, Redis prefix, consumer group and topic come first (.local/checkout.env).
 ensure_local_secrets
+ensure_local_checkout
+load_env_file .local/checkout.env
 load_env_file config/local.env
 load_env_file .local/secrets.env
 
@@ -38,6 +45,7 @@ cleanup() {
     say "stopping"
   fi
   supervise_stop_all
+  kafka_watch_stop
   if [ "$STARTED_KAFKA" = 1 ]; then scripts/kafka.sh stop || true; fi
   exit "$status"
 }
@@ -66,20 +74,12 @@ if ! scripts/kafka.sh status >/dev/null 2>&1; then
   scripts/kafka.sh ensure
   STARTED_KAFKA=1
 fi
+# A broker up started is restarted when it goes away; a reused one is watched and reported
+# (scripts/lib/kafkaWatch.sh, docs/operating.md "The local stack's broker").
+kafka_watch_start "$STARTED_KAFKA"
+SUPERVISE_WATCHERS+=(kafka_watch_check)
 
-# Each service is started, and kept running, by supervise (scripts/lib/supervise.sh): its
-# environment is part of the command (env ...), so a restart runs exactly the same.
-# records relays its outbox of business events to Kafka (docs/webhooks.md "Business changes and events").
-supervise records "$LOG_DIR/records.log" -- env KAFKA_BROKERS="$KAFKA_BROKERS" GRPC_PORT="$RECORDS_GRPC_PORT" \
-  node --max-semi-space-size=16 --heap-growing-percent=200 services/records/dist/main.js
-supervise plans "$LOG_DIR/plans.log" -- env GRPC_PORT="$PLANS_GRPC_PORT" node services/plans/dist/main.js
-supervise gateway "$LOG_DIR/gateway.log" -- env HTTP_PORT="$GATEWAY_PORT" \
-  node --max-semi-space-size=8 --heap-growing-percent=100 --no-allocation-site-pretenuring gateway/dist/main.js
-supervise webhooks "$LOG_DIR/webhooks.log" -- env GRPC_PORT="$WEBHOOKS_GRPC_PORT" node services/webhooks/dist/main.js
-# The console's sign-in mails land in .local/mailbox/*.eml (a local SMTP sink, nothing relayed).
-supervise mailbox "$LOG_DIR/mailbox.log" -- node console/dist/devMailboxMain.js
-supervise console "$LOG_DIR/console.log" -- env HTTP_PORT="$CONSOLE_PORT" HTTP_HOST=127.0.0.1 \
-  METRICS_PORT="$CONSOLE_METRICS_PORT" node console/dist/main.js
+start_local_services
 
 say "seeding demo data"
 # The demo key is kept in .local/demo-key.env (mode 600) and reused while it is live, so
@@ -121,10 +121,7 @@ if [ -z "$receiver_id" ]; then
   (umask 077 && printf 'EXAMPLE_RECEIVER_ID=%s\nEXAMPLE_RECEIVER_SECRET=%s\n' "$receiver_id" "$receiver_secret" >"$receiver_env")
   EXAMPLE_RECEIVER_SECRET=$receiver_secret
 fi
-supervise example-receiver "$LOG_DIR/example-receiver.log" 'receiver listening' -- \
-  env RECEIVER_PORT="$EXAMPLE_RECEIVER_PORT" RECEIVER_HOST=127.0.0.1 \
-  RECEIVER_SECRETS="$EXAMPLE_RECEIVER_SECRET" RECEIVER_TLS_CERT=.local/ca/localhost.pem \
-  RECEIVER_TLS_KEY=.local/ca/localhost-key.pem node examples/receiver/dist/main.js
+start_example_receiver
 
 cat <<EOF
 
@@ -133,6 +130,8 @@ cat <<EOF
     records   127.0.0.1:${RECORDS_GRPC_PORT}  gRPC  (logs: .local/logs/records.log)
     plans     127.0.0.1:${PLANS_GRPC_PORT}  gRPC  (logs: .local/logs/plans.log)
     webhooks  127.0.0.1:${WEBHOOKS_GRPC_PORT}  gRPC + Kafka consumer + workers  (logs: .local/logs/webhooks.log)
+              readiness, Kafka included: curl -s 127.0.0.1:${WEBHOOKS_METRICS_PORT}/readyz
+    Kafka     ${KAFKA_BROKERS}  $([ "$STARTED_KAFKA" = 1 ] && echo "started by up (restarted if it goes away)" || echo "already running, not started by up (watched: up says when it goes away)")
     OpenAPI   $gateway_url/openapi/service.yaml
     console   $CONSOLE_PUBLIC_URL     the Developers area (logs: .local/logs/console.log)
     mailbox   $REPO_ROOT/$MAILBOX_DIR  sign-in mails (.eml, and .txt to read)
@@ -140,6 +139,9 @@ cat <<EOF
   Developers area: open $CONSOLE_PUBLIC_URL and sign in as the demo owner $demo_owner
   (or the read-only member $demo_member); each mail arrives in $MAILBOX_DIR/ as .eml,
   with its text beside it: cat "\$(ls -t $MAILBOX_DIR/*.txt | head -1)"
+
+  This checkout's data: database ${DATABASE_URL##*/}, Redis prefix $REDIS_KEY_PREFIX, topic
+  $BUSINESS_EVENTS_TOPIC (.local/checkout.env); another checkout's stack touches none of it.
 
   Demo brand: $demo_brand
   Demo key (kept in .local/demo-key.env and reused by the next run; keep keys on servers): $demo_key
@@ -158,8 +160,8 @@ cat <<EOF
       -d '{"request_id":"$plan_request_id","title":"Summer launch","goal":"Awareness","campaign_type":"ugc","planned_for":"2027-06-01","review_on":"2027-05-15","planning_budget":"25000.50"}'
     npx brandctl plan list --brand $demo_brand_id
 
-  Trigger a business event (records' outbox relays it to Kafka, topic brand.business-events.v1,
-  at $KAFKA_BROKERS; the webhooks service delivers it to the example receiver):
+  Trigger a business event (records' outbox relays it to Kafka, topic $BUSINESS_EVENTS_TOPIC
+  at $KAFKA_BROKERS, this checkout's own; the webhooks service delivers it to the example receiver):
     npx brandctl submission approve $pending_submission
 
   Webhooks: the example receiver ($receiver_url, receiver $receiver_id) verifies
@@ -173,7 +175,8 @@ cat <<EOF
       --label "My receiver" --events submission.approved,payout.paid --actor <owner-email>
 
   Manage brands, keys, plans and receivers: npx brandctl --help      Stop: Ctrl-C
-  A service that exits is restarted (1 s, 2 s, 4 s ... back-off, at most 30 s), and says so here.
+  A service that exits is restarted (1 s, 2 s, 4 s ... back-off, at most 30 s), and says so here;
+  so does Kafka going away and coming back.
 EOF
 
 # Stay in the foreground until Ctrl-C; a service that dies is restarted with back-off.

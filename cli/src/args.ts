@@ -24,7 +24,7 @@ export const MAX_SEED_SCALE = 50;
 export const parseScale = (value: string): number =>
   positiveInteger(value, `a whole number from 1 to ${MAX_SEED_SCALE}`, MAX_SEED_SCALE);
 
-/** --events: a comma-separated selection of the four event types (SPEC 6.1). */
+/** --events: a comma-separated selection of the four event types (docs/contract.md#event-types). */
 export function parseEventTypes(value: string): EventTypeName[] {
   const names = value
     .split(',')
@@ -65,3 +65,7 @@ export function parseSince(value: string, now = new Date()): string {
   if (!/^\d{1,4}[mhd]$/.test(value.trim())) return value.trim();
   return `${new Date(now.getTime() - parseDuration(value)).toISOString().slice(0, 19)}Z`;
 }
+
+/** --actor on changes that may be made by an operator for someone: named in the activity log. */
+export const ACTOR_FLAGS = '--actor <email>';
+export const ACTOR_HELP = 'who is acting, recorded in the activity log (default: operator)';

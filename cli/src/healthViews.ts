@@ -10,6 +10,8 @@ export const healthJson = (r: Receiver, windows: HealthWindow[]) => ({
   enabled: r.enabled,
   failing_since: r.failing_since === '' ? null : r.failing_since,
   last_error: r.last_error === '' ? null : r.last_error,
+  waiting: r.waiting,
+  oldest_waiting_at: r.oldest_waiting_at === '' ? null : r.oldest_waiting_at,
   windows: windows.map((w) => ({
     window: w.window,
     attempts: w.attempts,
@@ -29,7 +31,13 @@ export function healthText(r: Receiver, windows: HealthWindow[]): string {
     ? `Disabled${r.disabled_by_service ? ' by the service' : ''}: ${r.disabled_reason}`
     : r.failing_since
       ? `Failing since ${shortTime(r.failing_since)}: ${r.last_error}`
-      : 'Healthy: the last attempt succeeded (or none failed).';
+      : r.waiting > 0
+        ? 'Catching up: the last attempt succeeded.'
+        : 'Healthy: the last attempt succeeded (or none failed).';
+  const backlog =
+    r.waiting > 0
+      ? `\n${r.waiting >= 10_000 ? 'Over ' : ''}${r.waiting} deliveries waiting (due or waiting for a retry), the oldest from ${shortTime(r.oldest_waiting_at)}.`
+      : '\nNothing waiting.';
   const table = formatTable(
     ['WINDOW', 'ATTEMPTS', 'SUCCESS', 'P50', 'P95', 'FAILURES'],
     windows.map((w) => [
@@ -41,5 +49,5 @@ export function healthText(r: Receiver, windows: HealthWindow[]): string {
       w.failures.map((f) => `${f.class} ${f.count}`).join(', ') || '-',
     ]),
   );
-  return `${state}\n\n${table}\n\nPer attempt, test deliveries excluded; latency estimated from a histogram.`;
+  return `${state}${backlog}\n\n${table}\n\nPer attempt, test deliveries excluded; latency estimated from a histogram.`;
 }

@@ -1,64 +1,8 @@
-import { Command, CommanderError } from 'commander';
-import { parseTimeout } from './args';
-import { registerBrandCommands } from './commands/brand';
-import { registerChangeCommands } from './commands/changes';
-import { registerKeyCommands } from './commands/key';
-import { registerMemberCommands } from './commands/member';
-import { registerPlanCommands } from './commands/plan';
-import { registerReceiverCommands } from './commands/receiver';
-import { registerSeedCommand } from './commands/seed';
-import { registerUsageCommands } from './commands/usage';
+import { CommanderError } from 'commander';
 import { EXIT } from './failure';
-import {
-  DEFAULT_PLANS_ADDR,
-  DEFAULT_RECORDS_ADDR,
-  DEFAULT_TIMEOUT_MS,
-  DEFAULT_WEBHOOKS_ADDR,
-} from './settings';
+import { buildProgram } from './program';
 
-/**
- * brandctl's composition root. Connection flags are global (accepted before or after the
- * subcommand); commands resolve them lazily, so --help never touches the network.
- */
-function buildProgram(): Command {
-  const program = new Command('brandctl')
-    .description(
-      'The Developers area: brands, members, API keys, campaign plans, event receivers, demo data and business changes.',
-    )
-    .option(
-      '--records <host:port>',
-      `records service address (env RECORDS_GRPC_ADDR; default ${DEFAULT_RECORDS_ADDR})`,
-    )
-    .option(
-      '--webhooks <host:port>',
-      `webhooks service address (env WEBHOOKS_GRPC_ADDR; default ${DEFAULT_WEBHOOKS_ADDR})`,
-    )
-    .option(
-      '--plans <host:port>',
-      `plans service address (env PLANS_GRPC_ADDR; default ${DEFAULT_PLANS_ADDR})`,
-    )
-    .option('--token <token>', 'admin token for admin calls (env ADMIN_TOKEN)')
-    .option('--timeout <ms>', `deadline per call (default ${DEFAULT_TIMEOUT_MS})`, parseTimeout)
-    .showHelpAfterError('(add --help for usage)')
-    .configureHelp({ showGlobalOptions: true })
-    // Throw instead of exiting, so main() maps every usage error to exit code 2. Set before
-    // the subcommands are added: they inherit it.
-    .exitOverride();
-  program.addHelpText(
-    'after',
-    '\nSettings missing from flags and environment are read from the local stack files\nconfig/local.env and .local/secrets.env.\n\nExamples:\n  $ brandctl seed\n  $ brandctl brand list --json\n  $ brandctl key list --brand br_123',
-  );
-  registerBrandCommands(program);
-  registerMemberCommands(program);
-  registerKeyCommands(program);
-  registerUsageCommands(program);
-  registerReceiverCommands(program);
-  registerSeedCommand(program);
-  registerChangeCommands(program);
-  registerPlanCommands(program);
-  return program;
-}
-
+/** brandctl's entry point: runs the command tree and maps usage errors to exit code 2. */
 async function main(argv: string[]): Promise<void> {
   try {
     await buildProgram().parseAsync(argv);

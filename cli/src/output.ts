@@ -6,6 +6,8 @@
 export interface Rendered {
   json: unknown;
   human: string;
+  /** The command already wrote its output (an export streamed to stdout): print nothing. */
+  streamed?: boolean;
 }
 
 /** Where output goes; tests pass collectors instead of the process streams. */
@@ -21,6 +23,7 @@ export const processStreams: Streams = {
 
 /** Prints a command's result in the chosen mode, always ending with a newline. */
 export function printResult(streams: Streams, json: boolean, result: Rendered): void {
+  if (result.streamed) return;
   streams.stdout(json ? `${JSON.stringify(result.json, null, 2)}\n` : withNewline(result.human));
 }
 

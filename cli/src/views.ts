@@ -114,7 +114,7 @@ export function keyTable(keys: ApiKey[]): string {
 }
 
 /**
- * The one and only display of a key's secret (SPEC 5.2, 5.6): labelled, set apart, and
+ * The one and only display of a key's secret (docs/contract.md#authentication, rules 2 and 6): labelled, set apart, and
  * followed by the warning that it cannot be shown again and belongs on a server.
  */
 export function secretBlock(secret: string): string {

@@ -1,4 +1,4 @@
-// Keeps something pending current (queued is not delivered: SPEC 6.4): a delivery's outcome,
+// Keeps something pending current (queued is not delivered: docs/contract.md#test-deliveries): a delivery's outcome,
 // or a rotation's test with the new secret. While the element marked data-poll says
 // "pending", it fetches this same page every 2 s and swaps in each region marked
 // data-refresh (matched by id) whose content changed; the status region is aria-live, so

@@ -11,7 +11,8 @@ const ConsoleEnv = z
   .object({
     NODE_ENV: z.string().default('development'),
     // HTTP
-    HTTP_HOST: z.string().default('0.0.0.0'),
+    /** Loopback unless a deployment opens it (the Helm chart and docker-compose set 0.0.0.0). */
+    HTTP_HOST: z.string().default('127.0.0.1'),
     HTTP_PORT: portEnv.default(8090),
     /**
      * The address people type, e.g. https://console.example.com (no path). Sign-in links are

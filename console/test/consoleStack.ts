@@ -112,7 +112,6 @@ export async function startConsoleStack(
       entry: CONSOLE_MAIN,
       env: {
         HTTP_PORT: String(port),
-        HTTP_HOST: '127.0.0.1',
         METRICS_PORT: '0',
         CONSOLE_PUBLIC_URL: url,
         GATEWAY_PUBLIC_URL: stack.gateways[0]?.url ?? `http://${NOWHERE}`,

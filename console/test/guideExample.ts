@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createHmac } from 'node:crypto';
 import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
-import { createServer as createHttpsServer } from 'node:https';
+import { createServer as createHttpsServer, request as httpsRequest } from 'node:https';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { freePort, REPO_ROOT, waitFor } from '@brand/testkit';
@@ -38,6 +38,8 @@ export async function runExample(
   code: string,
   secret: string,
   env: Record<string, string> = {},
+  /** Serve HTTPS with this CA's localhost certificate; without it, plain HTTP behind a TLS proxy. */
+  tls?: { dir: string },
 ): Promise<RunningExample> {
   const dir = mkdtempSync(path.join(tmpdir(), 'receiver-guide-'));
   symlinkSync(path.join(REPO_ROOT, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
@@ -49,6 +51,12 @@ export async function runExample(
       PATH: process.env.PATH,
       BRAND_RECORDS_SIGNING_SECRET: secret,
       PORT: String(port),
+      ...(tls
+        ? {
+            TLS_CERT_FILE: path.join(tls.dir, 'localhost.pem'),
+            TLS_KEY_FILE: path.join(tls.dir, 'localhost-key.pem'),
+          }
+        : { TLS_BEHIND_PROXY: 'true' }),
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -77,10 +85,15 @@ export async function runExample(
     await stop();
     throw err;
   }
-  return { url: `http://127.0.0.1:${port}`, output: () => printed, running, stop };
+  return {
+    url: `${tls ? 'https' : 'http'}://127.0.0.1:${port}`,
+    output: () => printed,
+    running,
+    stop,
+  };
 }
 
-/** A delivery as SPEC 6.2 and 6.3 describe it, signed with `secret` at `timestamp` (seconds). */
+/** A delivery as docs/contract.md#delivery-request, #receiver-verification describe it, signed with `secret` at `timestamp` (seconds). */
 export function signedDelivery(opts: { secret: string; timestamp?: number; type?: string }): {
   headers: Record<string, string>;
   body: string;
@@ -108,12 +121,23 @@ export function signedDelivery(opts: { secret: string; timestamp?: number; type?
   };
 }
 
-/** Posts a delivery to `url` and returns the status answered. */
+/** Posts a delivery to `url` and returns the status answered; https URLs trust only `ca`. */
 export async function deliver(
   url: string,
   d: { headers: Record<string, string>; body: string },
+  ca?: Buffer,
 ): Promise<number> {
-  return (await fetch(url, { method: 'POST', headers: d.headers, body: d.body })).status;
+  if (!url.startsWith('https:')) {
+    return (await fetch(url, { method: 'POST', headers: d.headers, body: d.body })).status;
+  }
+  return new Promise((resolve, reject) => {
+    const req = httpsRequest(url, { method: 'POST', headers: d.headers, ca }, (res) => {
+      res.resume();
+      resolve(res.statusCode ?? 0);
+    });
+    req.on('error', reject);
+    req.end(d.body);
+  });
 }
 
 /** An HTTPS front for a plain-HTTP example, as a TLS-ending proxy would serve it. */

@@ -38,6 +38,8 @@ export const receiver = (over: Partial<Receiver> = {}): Receiver => ({
   last_error: '',
   disabled_by_service: false,
   disabled_at: '',
+  waiting: 0,
+  oldest_waiting_at: '',
   ...over,
 });
 

@@ -12,7 +12,8 @@ import {
 const GatewayEnv = z.object({
   NODE_ENV: z.string().default('development'),
   // HTTP
-  HTTP_HOST: z.string().default('0.0.0.0'),
+  /** Loopback unless a deployment opens it (the Helm chart and docker-compose set 0.0.0.0). */
+  HTTP_HOST: z.string().default('127.0.0.1'),
   HTTP_PORT: portEnv.default(8080),
   /**
    * Express "trust proxy": false (default; the client address is the socket peer), true,

@@ -10,6 +10,9 @@
 //   depth.mjs        S4 a page 19,000 rows deep by cursor vs the first page; rows read per row
 //   plans.mjs        S5 POST /api/v1/campaign-plans, new and replayed, vs S1f REST
 //   webhooks.mjs     S6 business changes -> outbox -> Kafka -> webhooks -> 10 HTTPS receivers
+//   webhookFanOut.mjs      S6f one brand's change to 20 receivers (cost per delivery)
+//   webhookNeighbours.mjs  S6n a fast receiver beside 50 hanging ones (fair delivery)
+//   webhookCatchUp.mjs     S6c 1,000 waiting deliveries caught up (recover; by itself)
 //   otherBrands.mjs  a 10-row brand served beside a 1,000,000-row brand vs beside small ones
 //   polling.mjs      S7 re-reading an unchanged first page with If-None-Match (304) vs B0 with
 //                    express's ETag; S8 the same poller while a record changes every second
@@ -72,6 +75,9 @@ import {
   say,
 } from './lib/settings.mjs';
 import { runWebhooksScenario } from './lib/webhooks.mjs';
+import { runNeighboursScenario } from './lib/webhookNeighbours.mjs';
+import { runCatchUpScenario } from './lib/webhookCatchUp.mjs';
+import { runFanOutScenario } from './lib/webhookFanOut.mjs';
 
 /** The gateway's Prometheus counters the validity checks need (its internal listener). */
 async function gatewayCounters(opsUrl) {
@@ -126,9 +132,22 @@ async function main() {
   if (SETTINGS.webhooksOnly) {
     const ctx = { ...infra, invalid: [], notes: [] };
     const webhooks = await runWebhooksScenario(ctx);
+    const fanOut = await runFanOutScenario(ctx);
+    const neighbours = await runNeighboursScenario(ctx);
+    const catchUp = await runCatchUpScenario(ctx);
     sampler.stop();
     const memory = { timeline: [], peakRss: sampler.peak };
-    return { dbName, loadAtStart, webhooks, memory, invalid: ctx.invalid, notes: ctx.notes };
+    return {
+      dbName,
+      loadAtStart,
+      webhooks,
+      fanOut,
+      neighbours,
+      catchUp,
+      memory,
+      invalid: ctx.invalid,
+      notes: ctx.notes,
+    };
   }
 
   // Seed with a separate records process, stopped before the measurement, so the
@@ -238,8 +257,14 @@ async function main() {
   await ctx.records.stop();
   await plans.stop();
   const webhooks = await runWebhooksScenario(ctx);
+  const fanOut = await runFanOutScenario(ctx);
+  const neighbours = await runNeighboursScenario(ctx);
+  const catchUp = await runCatchUpScenario(ctx);
   sampler.stop();
   return {
+    fanOut,
+    neighbours,
+    catchUp,
     dbName,
     loadAtStart,
     sizes,

@@ -5,7 +5,9 @@
 // Fails on YAML errors, on an object without apiVersion/kind, on a kind the schemas do not
 // know (a typo in `kind` or a CRD must not pass silently), and on any schema violation. On
 // top of the schemas, which allow unknown fields, it checks what the chart promises: every
-// container runs non-root with a read-only root filesystem and no capabilities.
+// container runs non-root with a read-only root filesystem and no capabilities, and every
+// component's ConfigMap opens its listeners explicitly (the processes default to 127.0.0.1, the
+// local stack's loopback, so a pod that left a host unset would be unreachable).
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { parseAllDocuments } from 'yaml';
@@ -60,6 +62,30 @@ function policyErrors(obj) {
   return errors;
 }
 
+/** The listen-address variables each component's process reads (each defaults to 127.0.0.1). */
+const LISTEN_HOSTS = {
+  gateway: ['HTTP_HOST', 'METRICS_HOST'],
+  console: ['HTTP_HOST', 'METRICS_HOST'],
+  records: ['GRPC_HOST', 'METRICS_HOST'],
+  plans: ['GRPC_HOST', 'METRICS_HOST'],
+  webhooks: ['GRPC_HOST', 'METRICS_HOST'],
+  'webhooks-worker': ['GRPC_HOST', 'METRICS_HOST'],
+};
+const LOOPBACK = /^(127\.|localhost$|::1$|\[::1\]$)/;
+
+/** A component's ConfigMap must set each of its listen hosts, and not to loopback. */
+function listenHostErrors(obj) {
+  if (obj.kind !== 'ConfigMap') return [];
+  const hosts = LISTEN_HOSTS[obj.metadata?.labels?.['app.kubernetes.io/component']];
+  if (!hosts) return [];
+  return hosts.flatMap((name) => {
+    const value = obj.data?.[name];
+    if (value === undefined || value === '')
+      return [`${name} is not set (the process would listen on 127.0.0.1)`];
+    return LOOPBACK.test(value) ? [`${name} is ${value}: unreachable from other pods`] : [];
+  });
+}
+
 let failures = 0;
 const counts = new Map();
 const docs = parseAllDocuments(text);
@@ -90,7 +116,7 @@ for (const doc of docs) {
     console.error(`${where}: ${err instanceof Error ? err.message : String(err)}`);
     continue;
   }
-  for (const e of policyErrors(obj)) {
+  for (const e of [...policyErrors(obj), ...listenHostErrors(obj)]) {
     failures++;
     console.error(`${where}: ${e}`);
   }

@@ -1,17 +1,35 @@
-// npm run docs:check: every relative link in the repository's Markdown files points at a file
-// that exists, and every #fragment at a heading of that file (GitHub's anchor rules). Links to
-// the web are not fetched; links that leave the repository (../shared/SPEC.md, beside it in CI
-// and on the steering side) are not checked. Exits 1 with one line per broken link.
+// npm run docs:check: the documentation stands alone.
+// - Every link in the repository's Markdown files stays inside the repository's tree and points
+//   at a file that exists, and every #fragment at a heading of that file (GitHub's anchor
+//   rules). A link that leaves the tree (`../shared/SPEC.md`, `/etc/hosts`) is broken even when
+//   the file happens to exist on this machine: someone who clones the repository has only it.
+// - The only way out is a deliberate external URL: a link with an allowed scheme
+//   (EXTERNAL_SCHEMES). Those are not fetched.
+// - Code, proto and OpenAPI text cite pages by repository path (`docs/contract.md#errors`); each
+//   such citation must name a file that exists and a heading it has.
+// Run from the repository's root (or any directory: the check reads the tree of `cwd`). Exits 1
+// with one line per broken link.
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
-import { dirname, join, normalize, relative } from 'node:path';
+import { dirname, isAbsolute, join, normalize, relative } from 'node:path';
+
+/** Link schemes that deliberately leave the repository. Anything else with a scheme is refused. */
+const EXTERNAL_SCHEMES = new Set(['http', 'https', 'mailto']);
+
+/** Files whose text may cite documentation pages by repository path. */
+const CITING_FILES = ['*.ts', '*.tsx', '*.mjs', '*.js', '*.sh', '*.proto', '*.yaml', '*.json'];
+
+/** A citation of a page by repository path in code: `docs/contract.md#errors`. */
+const CITATION =
+  /(?<![\w./-])((?:docs|examples|sdk|cli|console|services|gateway)\/[\w./-]*\.md)(?:#([\w-]+))?/g;
 
 const root = process.cwd();
-const files = execFileSync('git', ['ls-files', '-co', '--exclude-standard', '*.md'], {
-  encoding: 'utf8',
-})
-  .split('\n')
-  .filter((f) => f && !f.includes('node_modules/') && existsSync(f));
+const tracked = (patterns) =>
+  execFileSync('git', ['ls-files', '-co', '--exclude-standard', '--', ...patterns], {
+    encoding: 'utf8',
+  })
+    .split('\n')
+    .filter((f) => f && !f.includes('node_modules/') && !f.includes('/dist/') && existsSync(f));
 
 /** GitHub's anchor of a heading: lower case, punctuation dropped, spaces to hyphens. */
 const slug = (heading) =>
@@ -21,8 +39,10 @@ const slug = (heading) =>
     .replace(/[^\p{L}\p{N}\s_-]/gu, '')
     .replace(/\s/g, '-');
 
+const anchorCache = new Map();
 /** The anchors of a Markdown file's headings (outside code blocks), numbered when repeated. */
 function anchorsOf(file) {
+  if (anchorCache.has(file)) return anchorCache.get(file);
   const seen = new Map();
   const anchors = new Set();
   let fenced = false;
@@ -35,10 +55,11 @@ function anchorsOf(file) {
     seen.set(base, n + 1);
     anchors.add(n === 0 ? base : `${base}-${n}`);
   }
+  anchorCache.set(file, anchors);
   return anchors;
 }
 
-/** Relative link targets of a Markdown file, outside code blocks and inline code. */
+/** Link targets of a Markdown file, outside code blocks and inline code. */
 function linksOf(file) {
   const links = [];
   let fenced = false;
@@ -51,26 +72,61 @@ function linksOf(file) {
       for (const m of text.matchAll(/\]\(([^)\s]+)(?:\s+"[^"]*")?\)/g)) {
         links.push({ target: m[1], line: i + 1 });
       }
+      for (const m of text.matchAll(/^\s*\[[^\]]+\]:\s*(\S+)/g)) {
+        links.push({ target: m[1], line: i + 1 });
+      }
     });
   return links;
 }
 
+/** Why a file path and fragment inside the tree do not resolve, or undefined when they do. */
+function problemWith(resolved, fragment) {
+  if (!existsSync(resolved)) return 'no such file';
+  if (fragment && statSync(resolved).isFile() && resolved.endsWith('.md')) {
+    if (!anchorsOf(resolved).has(fragment)) return 'no such heading';
+  }
+  return undefined;
+}
+
 const broken = [];
-for (const file of files) {
+const markdown = tracked(['*.md']);
+for (const file of markdown) {
   for (const { target, line } of linksOf(file)) {
-    if (/^[a-z][a-z0-9+.-]*:/i.test(target)) continue; // https:, mailto:
-    const [path, fragment] = target.split('#', 2);
-    const resolved = path ? normalize(join(dirname(file), decodeURI(path))) : file;
-    if (relative(root, join(root, resolved)).startsWith('..')) continue;
     const where = `${file}:${line}: ${target}`;
-    if (!existsSync(resolved)) {
-      broken.push(`${where} (no such file)`);
+    const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(target);
+    if (scheme) {
+      if (!EXTERNAL_SCHEMES.has(scheme[1].toLowerCase())) {
+        broken.push(`${where} (scheme "${scheme[1]}" is not an external URL the docs may use)`);
+      }
       continue;
     }
-    if (fragment && statSync(resolved).isFile() && resolved.endsWith('.md')) {
-      if (!anchorsOf(resolved).has(fragment)) broken.push(`${where} (no such heading)`);
+    const [path, fragment] = target.split('#', 2);
+    if (isAbsolute(path)) {
+      broken.push(`${where} (absolute path: link relative to this file instead)`);
+      continue;
     }
+    const resolved = path ? normalize(join(dirname(file), decodeURI(path))) : file;
+    if (relative(root, join(root, resolved)).startsWith('..')) {
+      broken.push(`${where} (leaves the repository: describe it here or link an https URL)`);
+      continue;
+    }
+    const problem = problemWith(resolved, fragment);
+    if (problem) broken.push(`${where} (${problem})`);
   }
+}
+
+let citations = 0;
+for (const file of tracked(CITING_FILES)) {
+  if (file === 'package-lock.json' || file.startsWith('proto/gen/')) continue;
+  readFileSync(file, 'utf8')
+    .split('\n')
+    .forEach((text, i) => {
+      for (const m of text.matchAll(CITATION)) {
+        citations += 1;
+        const problem = problemWith(m[1], m[2]);
+        if (problem) broken.push(`${file}:${i + 1}: ${m[0]} (${problem})`);
+      }
+    });
 }
 
 if (broken.length > 0) {
@@ -78,4 +134,6 @@ if (broken.length > 0) {
   for (const b of broken) console.error(`  ${b}`);
   process.exit(1);
 }
-console.log(`docs:check: ${files.length} Markdown files, every relative link resolves`);
+console.log(
+  `docs:check: ${markdown.length} Markdown files and ${citations} citations in code, every link stays in the repository and resolves`,
+);

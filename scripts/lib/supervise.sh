@@ -91,10 +91,16 @@ supervise_check() {
   done
 }
 
+# Functions called on every look besides the services' (e.g. kafka_watch_check); each keeps
+# its own pace.
+SUPERVISE_WATCHERS=()
+
 # Watches the services until a signal ends the calling script (its trap stops them).
 supervise_forever() {
+  local watcher
   while true; do
     supervise_check
+    for watcher in "${SUPERVISE_WATCHERS[@]}"; do "$watcher"; done
     # sleep in the background and wait for it, so a signal is handled at once
     sleep 0.5 &
     wait $! 2>/dev/null || true

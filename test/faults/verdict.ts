@@ -29,7 +29,7 @@ export interface FaultResult {
   recoverySeconds: number;
 }
 
-/** Plus: 60 a minute (SPEC 8). */
+/** Plus: 60 a minute (docs/contract.md#limits). */
 const PLUS_BUDGET = 60;
 const WINDOW_MS = 60_000;
 /**

@@ -1,7 +1,7 @@
 // The whole system of the fault suite, on infrastructure of its own: a PostgreSQL, a Redis and
 // a Kafka broker it may stop (never the machine's shared ones), the four processes built from
 // dist on fixed ports (a restarted process comes back where its callers expect it), and one
-// HTTPS receiver that verifies every delivery as SPEC 6.3 tells receivers to.
+// HTTPS receiver that verifies every delivery as docs/contract.md#receiver-verification tells receivers to.
 import pg from 'pg';
 import {
   startReceiver,

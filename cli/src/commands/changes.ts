@@ -3,6 +3,7 @@ import type { Campaign, Payout, Submission } from '@brand/proto/records/v1';
 import type { EventTypeName } from '@brand/shared/enums';
 import { formatFields, indent, shortTime, type Rendered } from '../output';
 import { defineCommand, defineGroup, runCommand, type CommandContext } from '../run';
+import { registerSubmissionList } from './submissionList';
 
 type ChangedRecord = Submission | Payout | Campaign;
 
@@ -59,10 +60,17 @@ function changeCommand(
  * record and the event id; a repeated or invalid change is refused with the current status.
  */
 export function registerChangeCommands(program: Command): void {
-  const submission = defineGroup(program, 'submission', 'Approve or reject a submission.', [
-    'brandctl submission approve sub_123',
-    'brandctl submission reject sub_123 --reason "Brand logo not visible"',
-  ]);
+  const submission = defineGroup(
+    program,
+    'submission',
+    'List submissions waiting for review, and approve or reject them.',
+    [
+      'brandctl submission list --brand br_123 --status pending',
+      'brandctl submission approve sub_123',
+      'brandctl submission reject sub_123 --reason "Brand logo not visible"',
+    ],
+  );
+  registerSubmissionList(submission);
   changeCommand(
     submission,
     {

@@ -18,7 +18,7 @@ interface CreateOptions {
   expiresAt?: string;
 }
 
-/** The only opt-in permission (DESIGN "Keys"); reading records needs none. */
+/** The only opt-in permission (docs/contract.md#key-format-and-permissions); reading records needs none. */
 export const CAMPAIGNS_PREPARE = 'campaigns:prepare';
 
 /** brandctl key create | list | revoke | roll | expire. */

@@ -1,34 +1,78 @@
 import { randomUUID } from 'node:crypto';
 import type { Command } from 'commander';
-import { parseLimit, parseSince } from '../args';
+import type { Delivery } from '@brand/proto/webhooks/v1';
+import { ACTOR_FLAGS, ACTOR_HELP, parseLimit, parseSince } from '../args';
+import {
+  deliveryLogRequest,
+  parseDeliveryState,
+  parseEventType,
+  type DeliveryLogOptions,
+} from '../deliveryLogArgs';
 import { deliveryDetail, deliveryFields, deliveryJson, deliveryTable } from '../deliveryViews';
 import { indent, shortTime } from '../output';
 import { defineCommand, onWebhooks } from '../run';
+import { orNull } from '../viewWords';
+
+/** The most deliveries --all gathers; narrow with --since/--until for more. */
+const ALL_AT_MOST = 10_000;
 
 /** brandctl receiver deliveries | delivery | resend | retry | recover. */
 export function registerDeliveryCommands(receiver: Command): void {
   defineCommand(
     receiver,
     'deliveries [receiverId]',
-    "List a receiver's (or a whole brand's) deliveries, newest first, with their attempts.",
-    ['brandctl receiver deliveries rcv_123', 'brandctl receiver deliveries --brand br_123 --json'],
+    "A receiver's (or a whole brand's) delivery log, newest first, with attempts: filter by state, event type, time, event id or record id, and page on with --cursor (or --all).",
+    [
+      'brandctl receiver deliveries rcv_123',
+      'brandctl receiver deliveries rcv_123 --status failed --since 6h',
+      'brandctl receiver deliveries --brand br_123 --record-id sub_123 --json',
+      'brandctl receiver deliveries rcv_123 --status waiting --all --json',
+    ],
   )
     .option(
       '--brand <brandId>',
       "a brand's deliveries across its receivers, instead of one receiver",
     )
-    .option('--limit <n>', 'how many (1-200, default 50)', parseLimit)
+    .option('--status <state>', 'only delivered, waiting or failed ones', parseDeliveryState)
+    .option('--event <type>', 'only this event type, e.g. subscription.updated', parseEventType)
+    .option('--since <time>', 'created at or after: RFC 3339, or 90m, 6h, 3d back from now')
+    .option('--until <time>', 'created before: RFC 3339, or a duration back from now')
+    .option('--event-id <evt>', 'only the deliveries of this event (evt_...)')
+    .option('--record-id <id>', 'only deliveries of events about this record (sub_..., po_...)')
+    .option('--limit <n>', 'how many per page (1-200, default 50)', parseLimit)
+    .option('--cursor <cursor>', 'the next page: the cursor the previous page printed')
+    .option('--all', `every page, up to ${ALL_AT_MOST.toLocaleString('en')} deliveries`)
     .action(
-      (receiverId: string | undefined, opts: { brand?: string; limit?: number }, cmd: Command) =>
+      (
+        receiverId: string | undefined,
+        opts: DeliveryLogOptions & { all?: boolean },
+        cmd: Command,
+      ) =>
         onWebhooks(cmd, async ({ backend }) => {
-          const { deliveries } = await backend.webhooks('listDeliveries', {
-            receiver_id: receiverId ?? '',
-            brand_id: opts.brand ?? '',
-            limit: opts.limit ?? 0,
-          });
+          const request = deliveryLogRequest(receiverId, opts);
+          const deliveries: Delivery[] = [];
+          let nextCursor = request.cursor;
+          do {
+            const page = await backend.webhooks('listDeliveries', {
+              ...request,
+              limit: opts.all ? (opts.limit ?? 200) : request.limit,
+              cursor: nextCursor,
+            });
+            deliveries.push(...page.deliveries);
+            nextCursor = page.next_cursor;
+          } while (opts.all && nextCursor !== '' && deliveries.length < ALL_AT_MOST);
+          const more =
+            nextCursor === ''
+              ? ''
+              : `\nMore: run it again with --cursor ${nextCursor}${opts.all ? ` (--all stops at ${ALL_AT_MOST.toLocaleString('en')})` : ''}`;
           return {
-            json: { deliveries: deliveries.map(deliveryJson) },
-            human: deliveries.length === 0 ? 'No deliveries yet.' : deliveryTable(deliveries),
+            json: { deliveries: deliveries.map(deliveryJson), next_cursor: orNull(nextCursor) },
+            human:
+              (deliveries.length === 0
+                ? nextCursor === ''
+                  ? 'No deliveries match.'
+                  : 'None in this stretch of the log.'
+                : deliveryTable(deliveries)) + more,
           };
         }),
     );
@@ -81,10 +125,10 @@ export function registerDeliveryCommands(receiver: Command): void {
   defineCommand(
     receiver,
     'recover <receiverId>',
-    'Re-queue the failed deliveries of a receiver since a time (at most 14 days back, 10,000 per run, oldest first); shows a preview, and changes nothing without --yes.',
+    'Send everything of a receiver since a time that was not delivered, failed or waiting for a retry (at most 14 days back, 10,000 per run, oldest first); shows a preview, and changes nothing without --yes.',
     [
       'brandctl receiver recover rcv_123 --since 6h',
-      'brandctl receiver recover rcv_123 --since 2026-11-20T14:00:00Z --yes',
+      'brandctl receiver recover rcv_123 --since 2026-11-20T14:00:00Z --yes --actor ana@acme.test',
     ],
   )
     .requiredOption(
@@ -92,7 +136,8 @@ export function registerDeliveryCommands(receiver: Command): void {
       'RFC 3339 time, or a duration back from now: 90m, 6h, 3d',
       (v) => parseSince(v),
     )
-    .option('--yes', 're-queue them (without it, only the preview is shown)')
+    .option('--yes', 'send them now (without it, only the preview is shown)')
+    .option(ACTOR_FLAGS, ACTOR_HELP)
     .option(
       '--request-id <uuid>',
       'make a retry of this command answer the first run (default: a new UUID)',
@@ -100,7 +145,7 @@ export function registerDeliveryCommands(receiver: Command): void {
     .action(
       (
         receiverId: string,
-        opts: { since: string; yes?: boolean; requestId?: string },
+        opts: { since: string; yes?: boolean; requestId?: string; actor?: string },
         cmd: Command,
       ) =>
         onWebhooks(cmd, async ({ backend }) => {
@@ -108,16 +153,17 @@ export function registerDeliveryCommands(receiver: Command): void {
             receiver_id: receiverId,
             since: opts.since,
           });
+          const undelivered = preview.failed + preview.waiting;
           const counted =
-            `${preview.failed} failed deliveries since ${shortTime(opts.since)}` +
-            (preview.failed > preview.would_requeue
-              ? `; one run re-queues the oldest ${preview.would_requeue} (at most ${preview.max_per_request})`
+            `${undelivered} not delivered since ${shortTime(opts.since)} (${preview.failed} failed, ${preview.waiting} waiting for a retry)` +
+            (undelivered > preview.would_requeue
+              ? `; one run sends the oldest ${preview.would_requeue} (at most ${preview.max_per_request})`
               : '');
           if (!opts.yes) {
             return {
               json: { preview: { ...preview, since: opts.since }, recovered: null },
               human:
-                `${counted}.\nNothing changed. Re-queue them with:\n` +
+                `${counted}.\nNothing changed. Send them now with:\n` +
                 `  brandctl receiver recover ${receiverId} --since ${opts.since} --yes`,
             };
           }
@@ -125,14 +171,15 @@ export function registerDeliveryCommands(receiver: Command): void {
             receiver_id: receiverId,
             since: opts.since,
             request_id: opts.requestId ?? randomUUID(),
+            actor_email: opts.actor ?? '',
           });
           const left =
-            res.remaining > 0 ? ` ${res.remaining} remain: run it again to re-queue more.` : '';
+            res.remaining > 0 ? ` ${res.remaining} remain: run it again to send more.` : '';
           return {
             json: { preview: { ...preview, since: opts.since }, recovered: res },
             human:
               `${counted}.\n${res.replayed ? 'Already done by this request id: ' : ''}` +
-              `${res.requeued} re-queued as new attempts of the same events.${left}`,
+              `${res.requeued} due now, oldest first (${res.requeued_failed} failed re-queued, ${res.made_due} waiting made due), as attempts of the same events.${left}`,
           };
         }),
     );

@@ -1,5 +1,5 @@
 import { Option, type Command } from 'commander';
-import { parseDuration } from '../args';
+import { ACTOR_FLAGS, ACTOR_HELP, parseDuration } from '../args';
 import { indent, shortTime } from '../output';
 import { receiverFields, receiverJson, signingSecretBlock } from '../receiverViews';
 import { defineCommand, onWebhooks } from '../run';
@@ -22,21 +22,26 @@ export function registerSecretCommands(receiver: Command): void {
     receiver,
     'rotate-secret <receiverId>',
     'Start a signing-secret rotation: a new secret is printed once; deliveries keep the current one until the switch.',
-    ['brandctl receiver rotate-secret rcv_123'],
-  ).action((receiverId: string, _opts: unknown, cmd: Command) =>
-    onWebhooks(cmd, async ({ backend, json, notice }) => {
-      const res = await backend.webhooks('rotateSecret', { receiver_id: receiverId });
-      if (!res.receiver) throw new Error('the webhooks service returned no receiver');
-      if (json)
-        notice('warning: the new signing secret is shown once; keep it on the receiving server.');
-      return {
-        json: { receiver: receiverJson(res.receiver), new_secret: res.new_secret },
-        human:
-          `Rotation started.\n\n${indent(signingSecretBlock(res.new_secret, 'New signing secret'))}\n\n` +
-          NEXT_STEPS(receiverId),
-      };
-    }),
-  );
+    ['brandctl receiver rotate-secret rcv_123 --actor ana@acme.test'],
+  )
+    .option(ACTOR_FLAGS, ACTOR_HELP)
+    .action((receiverId: string, opts: { actor?: string }, cmd: Command) =>
+      onWebhooks(cmd, async ({ backend, json, notice }) => {
+        const res = await backend.webhooks('rotateSecret', {
+          receiver_id: receiverId,
+          actor_email: opts.actor ?? '',
+        });
+        if (!res.receiver) throw new Error('the webhooks service returned no receiver');
+        if (json)
+          notice('warning: the new signing secret is shown once; keep it on the receiving server.');
+        return {
+          json: { receiver: receiverJson(res.receiver), new_secret: res.new_secret },
+          human:
+            `Rotation started.\n\n${indent(signingSecretBlock(res.new_secret, 'New signing secret'))}\n\n` +
+            NEXT_STEPS(receiverId),
+        };
+      }),
+    );
 
   defineCommand(
     receiver,
@@ -45,9 +50,10 @@ export function registerSecretCommands(receiver: Command): void {
     [
       'brandctl receiver switch-secret rcv_123',
       'brandctl receiver switch-secret rcv_123 --in 24h',
-      'brandctl receiver switch-secret rcv_123 --at 2026-11-21T09:00:00Z',
+      'brandctl receiver switch-secret rcv_123 --at 2026-11-21T09:00:00Z --actor ana@acme.test',
     ],
   )
+    .option(ACTOR_FLAGS, ACTOR_HELP)
     .addOption(
       new Option('--at <time>', 'when to switch (RFC 3339 with its offset)').conflicts('in'),
     )
@@ -56,41 +62,51 @@ export function registerSecretCommands(receiver: Command): void {
         parseDuration,
       ),
     )
-    .action((receiverId: string, opts: { at?: string; in?: number }, cmd: Command) =>
-      onWebhooks(cmd, async ({ backend }) => {
-        const at =
-          opts.in !== undefined ? new Date(Date.now() + opts.in).toISOString() : (opts.at ?? '');
-        const res = await backend.webhooks('switchSecret', { receiver_id: receiverId, at });
-        if (!res.receiver) throw new Error('the webhooks service returned no receiver');
-        const switchAt = res.receiver.rotation?.switch_at ?? '';
-        return {
-          json: {
-            receiver: receiverJson(res.receiver),
-            switched: switchAt === '',
-            switch_at: switchAt || null,
-          },
-          human:
-            (switchAt === ''
-              ? 'Switched: every delivery, retries included, is now signed with the new secret; the old one is destroyed.'
-              : `Switch scheduled for ${shortTime(switchAt)}: from then on every delivery is signed with the new secret.`) +
-            `\n\n${indent(receiverFields(res.receiver))}`,
-        };
-      }),
+    .action(
+      (receiverId: string, opts: { at?: string; in?: number; actor?: string }, cmd: Command) =>
+        onWebhooks(cmd, async ({ backend }) => {
+          const at =
+            opts.in !== undefined ? new Date(Date.now() + opts.in).toISOString() : (opts.at ?? '');
+          const res = await backend.webhooks('switchSecret', {
+            receiver_id: receiverId,
+            at,
+            actor_email: opts.actor ?? '',
+          });
+          if (!res.receiver) throw new Error('the webhooks service returned no receiver');
+          const switchAt = res.receiver.rotation?.switch_at ?? '';
+          return {
+            json: {
+              receiver: receiverJson(res.receiver),
+              switched: switchAt === '',
+              switch_at: switchAt || null,
+            },
+            human:
+              (switchAt === ''
+                ? 'Switched: every delivery, retries included, is now signed with the new secret; the old one is destroyed.'
+                : `Switch scheduled for ${shortTime(switchAt)}: from then on every delivery is signed with the new secret.`) +
+              `\n\n${indent(receiverFields(res.receiver))}`,
+          };
+        }),
     );
 
   defineCommand(
     receiver,
     'cancel-rotation <receiverId>',
     'Cancel a pending rotation before its switch: the new secret is discarded.',
-    ['brandctl receiver cancel-rotation rcv_123'],
-  ).action((receiverId: string, _opts: unknown, cmd: Command) =>
-    onWebhooks(cmd, async ({ backend }) => {
-      const res = await backend.webhooks('cancelRotation', { receiver_id: receiverId });
-      if (!res.receiver) throw new Error('the webhooks service returned no receiver');
-      return {
-        json: { receiver: receiverJson(res.receiver), cancelled: true },
-        human: `Rotation cancelled: the new secret is discarded; deliveries stay signed with the current one.`,
-      };
-    }),
-  );
+    ['brandctl receiver cancel-rotation rcv_123 --actor ana@acme.test'],
+  )
+    .option(ACTOR_FLAGS, ACTOR_HELP)
+    .action((receiverId: string, opts: { actor?: string }, cmd: Command) =>
+      onWebhooks(cmd, async ({ backend }) => {
+        const res = await backend.webhooks('cancelRotation', {
+          receiver_id: receiverId,
+          actor_email: opts.actor ?? '',
+        });
+        if (!res.receiver) throw new Error('the webhooks service returned no receiver');
+        return {
+          json: { receiver: receiverJson(res.receiver), cancelled: true },
+          human: `Rotation cancelled: the new secret is discarded; deliveries stay signed with the current one.`,
+        };
+      }),
+    );
 }

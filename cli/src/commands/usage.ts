@@ -2,8 +2,11 @@ import { Option, type Command } from 'commander';
 import {
   UsageSurface,
   type GetUsageResponse,
+  type ListRequestLogRequest,
+  type ListRequestLogResponse,
   type RequestLogEntry,
 } from '@brand/proto/access/v1/usage';
+import { addExportOptions, collectAll, exportToStdout, parseLimit } from '../exportArgs';
 import { formatTable } from '../output';
 import { defineCommand, runCommand } from '../run';
 
@@ -94,13 +97,14 @@ export function registerUsageCommands(program: Command): void {
       }),
     );
 
-  defineCommand(
+  const requests = defineCommand(
     program,
     'requests',
     "A brand's refused and failed requests, newest first, with the reason behind each 401.",
     [
       'brandctl requests --brand br_123',
-      'brandctl requests --brand br_123 --key key_123 --code invalid_key',
+      'brandctl requests --brand br_123 --key key_123 --code invalid_key --since 2026-11-24',
+      'brandctl requests --brand br_123 --since 2026-11-24 --format jsonl > requests.jsonl',
     ],
   )
     .requiredOption('--brand <brandId>', 'the brand (br_...)')
@@ -109,35 +113,96 @@ export function registerUsageCommands(program: Command): void {
       'only this key (key_...), or "none" for requests without a key of the brand',
     )
     .option('--code <code>', 'only this error code, e.g. invalid_key')
-    .option('--limit <n>', 'how many (1..200)', '50')
-    .option('--page <token>', 'the next page (from the previous output)')
-    .action(
-      (
-        opts: { brand: string; key?: string; code?: string; limit: string; page?: string },
-        cmd: Command,
-      ) =>
-        runCommand(cmd, async ({ backend }) => {
-          const res = await backend.usage('listRequestLog', {
-            brand_id: opts.brand,
-            key_id: opts.key ?? '',
-            error_code: opts.code ?? '',
-            page_size: Number(opts.limit),
-            page_token: opts.page ?? '',
-          });
-          const bound = `The log keeps ${res.retention_days} days, at most the newest ${res.bound} requests of the brand.`;
-          const more = res.next_page_token ? `\n\nMore: --page ${res.next_page_token}` : '';
-          return {
-            json: {
-              entries: res.entries.map(entryJson),
-              next_page_token: res.next_page_token,
-              bound: res.bound,
-              retention_days: res.retention_days,
-            },
-            human:
-              res.entries.length === 0
-                ? `Nothing refused or failed. ${bound}`
-                : `${formatTable(['TIME', 'KEY', 'REQUEST', 'STATUS', 'CODE', 'REQUEST ID', 'REASON'], res.entries.map(entryRow))}\n\n${bound}${more}`,
-          };
-        }),
-    );
+    .option(
+      '--since <time>',
+      'from this time (inclusive; 2026-11-25 or RFC 3339, UTC if no offset)',
+    )
+    .option('--until <time>', 'before this time (exclusive)')
+    .option('--limit <n>', 'how many (1..199)', parseLimit, 50)
+    .option('--page <token>', 'the next page (from the previous output); the same as --cursor');
+  addExportOptions(requests).action((opts: RequestsOptions, cmd: Command) =>
+    runCommand(cmd, async ({ backend, notice }) => {
+      const request = {
+        brand_id: opts.brand,
+        key_id: opts.key ?? '',
+        error_code: opts.code ?? '',
+        page_token: opts.cursor ?? opts.page ?? '',
+        since: opts.since ?? '',
+        until: opts.until ?? '',
+      };
+      const list = (r: ListRequestLogRequest) => backend.usage('listRequestLog', r);
+      if (opts.format) {
+        const reasons = [...REQUEST_COLUMNS, 'reason', 'reason_at', 'reason_by'];
+        return exportToStdout({
+          format: opts.format,
+          columns: reasons,
+          rows: (async function* () {
+            for await (const e of walkRequestLog(list, request)) yield entryJson(e);
+          })(),
+          cursorAfter: (r) => `${String(r.at)}~${String(r.id)}`,
+          notice,
+        });
+      }
+      const res = await list({ ...request, page_size: opts.limit });
+      const entries = opts.all
+        ? await collectAll(walkRequestLog(list, request), notice)
+        : res.entries;
+      const next = opts.all ? '' : res.next_page_token;
+      const bound = `The log keeps ${res.retention_days} days, at most the newest ${res.bound} requests of the brand.`;
+      const more = next ? `\n\nMore: --cursor ${next}` : '';
+      return {
+        json: {
+          entries: entries.map(entryJson),
+          next_page_token: next,
+          next_cursor: next,
+          bound: res.bound,
+          retention_days: res.retention_days,
+        },
+        human:
+          entries.length === 0
+            ? `Nothing refused or failed. ${bound}`
+            : `${formatTable(['TIME', 'KEY', 'REQUEST', 'STATUS', 'CODE', 'REQUEST ID', 'REASON'], entries.map(entryRow))}\n\n${bound}${more}`,
+      };
+    }),
+  );
+}
+
+const REQUEST_COLUMNS = [
+  'at',
+  'method',
+  'path',
+  'status',
+  'error_code',
+  'request_id',
+  'key_id',
+  'key_name',
+  'key_prefix',
+  'surface',
+  'id',
+];
+
+interface RequestsOptions {
+  brand: string;
+  key?: string;
+  code?: string;
+  since?: string;
+  until?: string;
+  limit: number;
+  page?: string;
+  cursor?: string;
+  all?: boolean;
+  format?: 'csv' | 'jsonl';
+}
+
+/** Every entry of the filtered log from the request's page_token on, 200 a page. */
+async function* walkRequestLog(
+  list: (r: ListRequestLogRequest) => Promise<ListRequestLogResponse>,
+  request: Omit<ListRequestLogRequest, 'page_size'>,
+): AsyncGenerator<RequestLogEntry> {
+  let token = request.page_token;
+  do {
+    const page = await list({ ...request, page_size: 200, page_token: token });
+    yield* page.entries;
+    token = page.next_page_token;
+  } while (token !== '');
 }

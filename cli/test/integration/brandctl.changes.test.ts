@@ -25,6 +25,57 @@ const outboxEvent = async (eventId: string) => {
   return rows[0];
 };
 
+describe('submission list: what waits for review', () => {
+  it('lists a brand’s pending submissions, newest first, in pages, and refuses bad input', async () => {
+    const brand = (await h.stack.admin.createBrand()).brand.id;
+    const pending = await makePendingSubmissions(h.stack.db.pool, brand, 5);
+    const decided = pending[0]!;
+    expect((await h.run('submission', 'approve', decided.id)).code).toBe(0);
+
+    type ListOut = {
+      submissions: Array<{ id: string; status: string }>;
+      next_cursor: string | null;
+    };
+    const list = async (...args: string[]) =>
+      jsonOf<ListOut>(await h.run('submission', 'list', '--brand', brand, ...args, '--json'));
+    const all = await list('--status', 'pending');
+    expect(all.submissions.map((x) => x.status)).toEqual(Array(4).fill('pending'));
+    expect(new Set(all.submissions.map((x) => x.id))).toEqual(
+      new Set(pending.slice(1).map((x) => x.id)),
+    );
+    expect(all.next_cursor).toBeNull();
+
+    const first = await list('--status', 'pending', '--limit', '3');
+    expect(first.submissions).toHaveLength(3);
+    const rest = await list('--status', 'pending', '--limit', '3', '--cursor', first.next_cursor!);
+    expect([...first.submissions, ...rest.submissions].map((x) => x.id)).toEqual(
+      all.submissions.map((x) => x.id),
+    );
+    const approved = await list('--status', 'approved');
+    expect(approved.submissions.map((x) => x.id)).toEqual([decided.id]);
+
+    const human = await h.run('submission', 'list', '--brand', brand, '--status', 'pending');
+    expect(human.stdout).toMatch(/^id +status +created/);
+    expect(human.stdout).toContain(pending[1]!.id);
+
+    const badStatus = await h.run('submission', 'list', '--brand', brand, '--status', 'waiting');
+    expect(badStatus.code).toBe(2);
+    const badCursor = await h.run(
+      'submission',
+      'list',
+      '--brand',
+      brand,
+      '--cursor',
+      'x!',
+      '--json',
+    );
+    expect(badCursor.code).toBe(1);
+    expect(jsonOf<{ error: { code: string } }>(badCursor).error.code).toBe('validation_failed');
+    const badBrand = await h.run('submission', 'list', '--brand', 'acme', '--json');
+    expect(jsonOf<{ error: { code: string } }>(badBrand).error.code).toBe('validation_failed');
+  });
+});
+
 describe('business changes', () => {
   it('submission approve prints the record and event id as JSON', async () => {
     const [sub] = await makePendingSubmissions(h.stack.db.pool, brandId, 1);

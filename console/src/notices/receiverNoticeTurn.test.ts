@@ -1,4 +1,4 @@
-import type { ReceiverNotice } from '@brand/proto/webhooks/v1';
+import { ReceiverNoticeKind, type ReceiverNotice } from '@brand/proto/webhooks/v1';
 import { createLogger } from '@brand/shared/logger';
 import type { Mail, MailSender } from '../mail/mailSender';
 import { receiverNoticeTurn, type NoticeSource } from './receiverNoticeTurn';
@@ -15,6 +15,9 @@ const notice = (id: string, brandId = 'br_one'): ReceiverNotice => ({
   failing_since: '2026-11-18T09:00:00.000Z',
   reason: 'no 2xx for 5 days',
   last_error: '503 from the receiver',
+  kind: ReceiverNoticeKind.RECEIVER_NOTICE_KIND_DISABLED,
+  failures: 212,
+  created_at: '2026-11-23T14:02:00.000Z',
 });
 
 /** The webhooks service's notices (leased until acknowledged) and records' owners, in memory. */

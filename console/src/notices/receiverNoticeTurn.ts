@@ -2,7 +2,7 @@ import type { ReceiverNotice } from '@brand/proto/webhooks/v1';
 import type { Logger } from '@brand/shared/logger';
 import type { PollTurn } from '../background/pollLoop';
 import { refusedForGood, sendCounted, type MailSender } from '../mail/mailSender';
-import { receiverDisabledMail } from '../mail/receiverDisabledMail';
+import { receiverNoticeMail } from '../mail/receiverNoticeMail';
 
 /** Where notices come from and go back to (the webhooks service), and whom to mail (records). */
 export interface NoticeSource {
@@ -33,7 +33,8 @@ export const RECEIVER_NOTICE_BATCH = 20;
 const MAX_REMEMBERED = 10_000;
 
 /**
- * Mails every owner of a brand, once, when the webhooks service disables one of its receivers.
+ * Mails every owner of a brand, once per notice: a receiver started failing, recovered, or was
+ * disabled by the webhooks service (receiverNoticeMail.ts).
  * Each turn leases a batch of notices (ClaimReceiverNotices), mails each owner (records'
  * ListOwnerEmails), then acknowledges the notice. Replicas are safe together: a leased
  * notice goes to one of them. A notice is acknowledged only once every owner's mail was
@@ -49,7 +50,7 @@ export function receiverNoticeTurn(opts: NoticeMailerOptions): PollTurn {
     const done = mailedTo.get(notice.id) ?? new Set<string>();
     mailedTo.set(notice.id, done);
     if (mailedTo.size > MAX_REMEMBERED) mailedTo.delete(mailedTo.keys().next().value!);
-    const mail = receiverDisabledMail(notice, brandName, opts.publicOrigin);
+    const mail = receiverNoticeMail(notice, brandName, opts.publicOrigin);
     let failed = 0;
     for (const to of emails) {
       if (done.has(to)) continue;

@@ -14,3 +14,15 @@ export function formatRemaining(ms: number): string {
   if (m > 0) return `${m} min ${String(sec).padStart(2, '0')} s`;
   return `${sec} s`;
 }
+
+/**
+ * How long ago an instant was, to the second while it is recent: "12 s ago", "4 min 05 s ago",
+ * "3 h 12 min ago", "2 d 4 h ago"; an instant ahead (clocks apart) is "just now". Issue 35: a
+ * key's "last used" showed only the minute, so nobody could tell whether a rolled key was
+ * still in use right now.
+ */
+export function formatAgo(at: string, now: number): string {
+  const ms = now - Date.parse(at);
+  if (Number.isNaN(ms)) return at;
+  return ms < 1000 ? 'just now' : `${formatRemaining(ms)} ago`;
+}

@@ -95,7 +95,7 @@ it('an owner signs in by emailed link, creates, copies, uses and revokes a key t
   await page.goto(createdUrl);
   expect(await page.content()).not.toContain(secret);
 
-  // Revoke with a confirmation that explains the replacement flow (SPEC 5.5).
+  // Revoke with a confirmation that explains the replacement flow (docs/contract.md#replacing-a-key).
   await page.goto(`${cs.url}/brands/${brand.id}/keys`);
   await screenshot(page, 'keys');
   await page.getByRole('link', { name: 'Revoke Warehouse sync' }).click();

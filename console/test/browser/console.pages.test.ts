@@ -164,8 +164,8 @@ it('manages members (the last owner is kept), shows activity, and lets a member 
   await page.getByRole('link', { name: 'Revoke Warehouse sync' }).click();
   await page.getByRole('button', { name: 'Revoke this key' }).click();
   await page.getByRole('link', { name: 'Activity' }).click();
-  await page.getByText('member.invited').waitFor();
-  await page.getByText('key.revoked').waitFor();
+  await page.locator('tbody').getByText('member.invited').first().waitFor();
+  await page.locator('tbody').getByText('key.revoked').first().waitFor();
   await expectAccessible(page);
   await screenshot(page, 'activity');
 });

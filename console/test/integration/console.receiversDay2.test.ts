@@ -1,5 +1,5 @@
 // Issue 24, the console's side of receivers on day 2, over HTTP against real records, webhooks
-// (real HTTPS receivers that verify signatures as SPEC 6.3 says), plans, gateway, SMTP sink
+// (real HTTPS receivers that verify signatures as docs/contract.md#receiver-verification says), plans, gateway, SMTP sink
 // and console: rotating a signing secret (the new one shown once, a Test signed with it,
 // switch now or later, cancel), Retry now, Recover since (bounded, idempotent under a double
 // click, refused for a disabled receiver), a hostile receiver answer shown inert, the failing
@@ -7,7 +7,7 @@
 // disables a receiver. Every new form checks Origin and the CSRF token; non-owners are refused.
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { DeliveryStatus, type Delivery } from '@brand/proto/webhooks/v1';
+import { DeliveryStatus, type Delivery, ListDeliveriesRequest } from '@brand/proto/webhooks/v1';
 import { randomHex, waitFor, type RegisteredReceiver, type WebhooksClient } from '@brand/testkit';
 import { csrfOf } from '../browserlessClient';
 import {
@@ -39,8 +39,12 @@ const receiverFor: ReceiverStack['receiverFor'] = (brandId, opts = {}) =>
   rs.receiverFor(brandId, { label: `Orders ${randomHex(2)}`, ...opts });
 
 async function deliveriesOf(receiverId: string): Promise<Delivery[]> {
-  return (await admin.call('listDeliveries', { receiver_id: receiverId, brand_id: '', limit: 100 }))
-    .deliveries;
+  return (
+    await admin.call(
+      'listDeliveries',
+      ListDeliveriesRequest.fromPartial({ receiver_id: receiverId, brand_id: '', limit: 100 }),
+    )
+  ).deliveries;
 }
 
 const verifiedBy = (r: RegisteredReceiver) =>
@@ -257,10 +261,10 @@ describe('retry now and recover since', () => {
     const preview = await http.get(`${base}/recover?since=${sinceValue}`);
     expect(preview.status).toBe(200);
     expect(preview.body).toContain(
-      `3 failed deliveries since ${since.toISOString().slice(0, 16).replace('T', ' ')} UTC.`,
+      `Since ${since.toISOString().slice(0, 16).replace('T', ' ')} UTC: 3 deliveries failed and 0 deliveries waiting for a retry.`,
     );
     expect(preview.body).toContain(
-      'at most 14 days back and re-queues at most 10,000 deliveries per request',
+      'at most 14 days back and sends at most 10,000 deliveries per request',
     );
     const requestId = /name="request_id" value="([^"]+)"/.exec(preview.body)?.[1];
     const form = {
@@ -271,9 +275,9 @@ describe('retry now and recover since', () => {
     const first = await http.post(`${base}/recover`, form);
     const second = await http.post(`${base}/recover`, form);
     expect(first.status).toBe(303);
-    expect(new URL(first.location!, cs.url).searchParams.get('requeued')).toBe('3');
+    expect(new URL(first.location!, cs.url).searchParams.get('failed')).toBe('3');
     expect(new URL(second.location!, cs.url).searchParams.get('replayed')).toBe('1');
-    expect((await http.get(second.location!)).body).toContain('nothing was queued twice');
+    expect((await http.get(second.location!)).body).toContain('nothing was sent twice');
 
     // Each event arrives once more, with the same event id; nothing for the other receiver.
     await r.server.waitFor(
@@ -329,5 +333,51 @@ describe('the mail when the service disables a receiver', () => {
     expect(mails[0]).toMatch(/Why: .*410/);
     expect(mailsAbout('Paused hook')).toHaveLength(0);
     expect(Date.now() - started).toBeLessThan(40_000);
+  });
+});
+
+describe('the mails when a receiver starts failing and when it recovers', () => {
+  it('reach every owner once each, not per attempt', async () => {
+    const { brand, owner } = await brandWithOwner();
+    const coOwner = `co-owner-${randomHex(4)}@brand.test`;
+    await cs.stack.admin.addMember({ brandId: brand.id, email: coOwner, role: 'owner' });
+    let down = true;
+    const r = await receiverFor(brand.id, {
+      respondWith: () => (down ? 503 : undefined),
+      label: 'Flaky hook',
+    });
+    const mailsAbout = (words: RegExp) =>
+      readdirSync(cs.mailDir)
+        .filter((f) => f.endsWith('.txt'))
+        .map((f) => readFileSync(path.join(cs.mailDir, f), 'utf8'))
+        .filter((m) => words.test(m));
+    const failing = /The receiver “Flaky hook”.* is failing: \d+ failed attempts in a row/;
+    const recovered = /The receiver “Flaky hook”.* answered 2xx again after/;
+
+    const events = await approveSubmissions(cs, brand.id, 6);
+    await waitFor(() => mailsAbout(failing).length >= 2, {
+      timeoutMs: 30_000,
+      what: 'the failing mail to both owners',
+    });
+    const failingMails = mailsAbout(failing);
+    expect(failingMails.map((m) => /^To: (.*)$/m.exec(m)?.[1]).sort()).toEqual(
+      [owner.email, coOwner].sort(),
+    );
+    expect(failingMails[0]).toMatch(/Last error: 503 from the receiver/);
+    expect(failingMails[0]).toContain(`${cs.url}/brands/${brand.id}/receivers/${r.receiver.id}`);
+
+    down = false;
+    await r.server.waitFor(
+      () => events.every((id) => verifiedBy(r).some((d) => d.event?.id === id)),
+      30_000,
+    );
+    await waitFor(() => mailsAbout(recovered).length >= 2, {
+      timeoutMs: 20_000,
+      what: 'the recovered mail to both owners',
+    });
+    // Longer than a lease: nothing more comes, however many attempts failed.
+    await new Promise((resolve) => setTimeout(resolve, 6_000));
+    expect(mailsAbout(failing)).toHaveLength(2);
+    expect(mailsAbout(recovered)).toHaveLength(2);
   });
 });

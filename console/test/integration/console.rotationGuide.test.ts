@@ -2,9 +2,13 @@
 // copied, with node and the official client: while a rotation is pending it accepts deliveries
 // signed with the new secret and with the current one, and refuses any other signature; after
 // the switch, with the old secret removed as it says, the old one is refused. The receiver's
-// path stays a string compared exactly, whatever it holds.
+// path stays a string compared exactly, whatever it holds. Issue 35: both guides serve HTTPS
+// (the receiver's URL is HTTPS) with a certificate, here the local test CA's, as on the page.
+import { readFileSync } from 'node:fs';
 import { EventType } from '@brand/proto/events/v1';
+import { createTestCa } from '@brand/testkit';
 import { html, receiver } from '../receiverFixtures';
+import { ReceiverGuide } from '../../src/pages/receivers/guide';
 import { RotationGuide } from '../../src/pages/receivers/rotationGuide';
 import {
   deliver,
@@ -57,4 +61,43 @@ it('keeps a hostile path a string: it runs, and only that exact path answers', a
   const exact = `${example.url}${new URL("https://x/in'),process.exit(3),('/:id*").pathname}`;
   expect(await deliver(exact, signedDelivery({ secret: next }))).toBe(200);
   expect(await deliver(`${example.url}/in/anything`, signedDelivery({ secret: next }))).toBe(404);
+});
+
+describe('HTTPS, as the receiver URL says (issue 35)', () => {
+  const ca = createTestCa();
+  afterAll(() => ca.remove());
+  const trust = readFileSync(ca.caFile);
+  const guides = {
+    guide: () =>
+      exampleCodeOf(
+        html(
+          ReceiverGuide({
+            receiver: receiver({
+              url: 'https://localhost:9443/in',
+              events: [EventType.EVENT_TYPE_PAYOUT_PAID],
+            }),
+          }),
+        ),
+      ),
+    'rotation guide': () => codeFor('https://localhost:9443/in'),
+  };
+
+  it.each(Object.keys(guides))(
+    'the %s serves HTTPS with the local CA certificate',
+    async (name) => {
+      const example = await runExample(guides[name as keyof typeof guides](), next, {}, ca);
+      running.push(example);
+      expect(example.url).toMatch(/^https:/);
+      expect(example.output()).toContain('over HTTPS');
+      const status = await deliver(`${example.url}/in`, signedDelivery({ secret: next }), trust);
+      expect([200, 204]).toContain(status);
+    },
+  );
+
+  // One guide is enough: both end with the same serving code (serveHttps.tsx).
+  it('refuses to start with neither a certificate nor a TLS proxy', async () => {
+    await expect(runExample(guides.guide(), next, { TLS_BEHIND_PROXY: '' })).rejects.toThrow(
+      /TLS_CERT_FILE and TLS_KEY_FILE/,
+    );
+  });
 });

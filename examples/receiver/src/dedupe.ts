@@ -13,7 +13,7 @@ export interface DedupeStore {
 }
 
 /**
- * The deduplication key: the event id and the record id (SPEC 6.3). Never the attempt
+ * The deduplication key: the event id and the record id (docs/contract.md#receiver-verification). Never the attempt
  * number: every retry of one event carries a new X-Service-Attempt and a new signature.
  */
 export function dedupeKey(event: DeliveryEvent): string {

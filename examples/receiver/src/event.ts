@@ -4,7 +4,7 @@ import {
   type WebhookEventType,
 } from '@brand-records/client/webhooks';
 
-/** The four event types a delivery can carry (SPEC 6.1), from the client package. */
+/** The four event types a delivery can carry (docs/contract.md#event-types), from the client package. */
 export const EVENT_TYPES = WEBHOOK_EVENT_TYPES;
 
 export type EventType = WebhookEventType;

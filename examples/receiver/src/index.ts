@@ -1,4 +1,4 @@
-// @brand/example-receiver: a webhook receiver that verifies deliveries as SPEC 6.3 asks.
+// @brand/example-receiver: a webhook receiver that verifies deliveries as docs/contract.md#receiver-verification asks.
 // Explicit named exports only.
 export { dedupeKey, MemoryDedupeStore, processOnce, type DedupeStore } from './dedupe';
 export {

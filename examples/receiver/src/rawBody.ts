@@ -11,7 +11,7 @@ export type RawBodyResult =
   { ok: true; body: Buffer } | { ok: false; reason: 'too_large' | 'aborted' };
 
 /**
- * Reads the request body as raw bytes with the client package (SPEC 6.3 rule 1: the signature
+ * Reads the request body as raw bytes with the client package (docs/contract.md#receiver-verification rule 1: the signature
  * covers these bytes, not any re-serialisation), refusing it past `maxBytes`. Never rejects.
  */
 export async function readRawBody(

@@ -77,7 +77,7 @@ function answer(res: ServerResponse, status: number, body: unknown): void {
 }
 
 /**
- * Starts a receiver that verifies each delivery (SPEC 6.3), processes each event once
+ * Starts a receiver that verifies each delivery (docs/contract.md#receiver-verification), processes each event once
  * (duplicates are answered 200 without reprocessing), and answers 2xx, 400/401/422 for
  * refusals, 413 for oversized bodies, or 500 when `onEvent` fails. Bad input never throws.
  */

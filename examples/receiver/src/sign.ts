@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 
-/** The header names of a delivery (SPEC 6.2), lower-cased as node presents them. */
+/** The header names of a delivery (docs/contract.md#delivery-request), lower-cased as node presents them. */
 export const HEADERS = {
   event: 'x-service-event',
   timestamp: 'x-service-timestamp',
@@ -46,7 +46,7 @@ export function signDelivery(
   };
 }
 
-/** Every header of a delivery (SPEC 6.2), signed: for tests that play the sender. */
+/** Every header of a delivery (docs/contract.md#delivery-request), signed: for tests that play the sender. */
 export function deliveryHeaders(options: {
   secret: string;
   body: Buffer | string;

@@ -38,14 +38,14 @@ export interface VerifyOptions {
   rawBody: Uint8Array | string;
   /** The clock to judge the timestamp by; defaults to the current time. */
   now?: Date | undefined;
-  /** Accepted clock difference in either direction (SPEC 8: five minutes). */
+  /** Accepted clock difference in either direction (docs/contract.md#limits: five minutes). */
   toleranceSeconds?: number | undefined;
   /** The event types this endpoint selected; anything else is refused. */
   acceptedTypes: readonly string[];
 }
 
 /**
- * Verifies one delivery with `@brand-records/client/webhooks` (SPEC 6.3: headers present and
+ * Verifies one delivery with `@brand-records/client/webhooks` (docs/contract.md#receiver-verification: headers present and
  * well formed, a timestamp within the window either way, the HMAC over `<timestamp>.<raw body>`
  * compared in constant time, the body's type equal to X-Service-Event and selected), and
  * turns the outcome into a verdict carrying the HTTP status to answer: 400 malformed, 401 not

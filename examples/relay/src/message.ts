@@ -23,7 +23,7 @@ const SECTIONS: Record<EventType, string> = {
 
 /**
  * Turns an event into a short chat message: what happened, the record id and a dashboard
- * link (SPEC 6.5). It reads only the type, the test flag and the record id, so creator
+ * link (docs/contract.md#channel-relay). It reads only the type, the test flag and the record id, so creator
  * handles, amounts, payment details and anything else in the record can never leak into a
  * channel, whatever fields the record gains later.
  */

@@ -75,7 +75,7 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
     }
     let verified: VerifiedWebhook;
     try {
-      // The client package reads the raw body (1 MiB at most) and verifies it (SPEC 6.3).
+      // The client package reads the raw body (1 MiB at most) and verifies it (docs/contract.md#receiver-verification).
       verified = await verifyNodeWebhook(req, {
         secret: options.secrets,
         eventTypes: options.acceptedTypes,

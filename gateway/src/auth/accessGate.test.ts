@@ -6,7 +6,7 @@ import type { RecordsApi } from '../clients/recordsClient';
 import { AdmissionLedger } from '../ratelimit/admissionLedger';
 import { MemorySlidingWindowLimiter } from '../ratelimit/memoryLimiter';
 import { AccessGate } from './accessGate';
-import type { AuthFailureReason } from './authFailures';
+import type { AuthFailureReason } from '../http/authFailureReason';
 import { Authenticator } from './authenticator';
 import { KeyCache } from './keyCache';
 

@@ -45,7 +45,7 @@ export class AccessGate {
     private readonly addressOf: AddressOf = (req) => req.socket.remoteAddress,
   ) {}
 
-  /** The brand's requests per minute (SPEC 8), shared by REST and MCP. */
+  /** The brand's requests per minute (docs/contract.md#limits), shared by REST and MCP. */
   limitOf(identity: ApiIdentity): number {
     return TIER_RATE_LIMITS[identity.tier] * this.limitScale;
   }

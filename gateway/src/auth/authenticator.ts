@@ -2,7 +2,7 @@ import { AppError, isAppError } from '@brand/shared/errors';
 import { hashApiKey, type KeyEnvironment } from '@brand/shared/keys';
 import type { RecordsApi } from '../clients/recordsClient';
 import { TIERS } from '@brand/shared/enums';
-import type { AuthFailureReason } from './authFailures';
+import type { AuthFailureReason } from '../http/authFailureReason';
 import { readBearerKey, type KeyRefusal } from './bearer';
 import type { Identity } from './identity';
 import type { KeyCache } from './keyCache';

@@ -1,6 +1,6 @@
 import { AppError } from '@brand/shared/errors';
 import { keyEnvironment, type KeyEnvironment } from '@brand/shared/keys';
-import type { AuthFailureReason } from './authFailures';
+import type { AuthFailureReason } from '../http/authFailureReason';
 
 const SCHEME = 'Bearer ';
 
@@ -16,7 +16,7 @@ export class KeyRefusal extends AppError {
 }
 
 /**
- * Reads `Authorization: Bearer <key>` exactly as SPEC 5.1 requires: the scheme must be
+ * Reads `Authorization: Bearer <key>` exactly as docs/contract.md#authentication requires: the scheme must be
  * spelled `Bearer` (not `bearer`, not `Basic`), else missing_key — there is no header
  * with the Bearer prefix. A token that is not shaped like one of our keys, or belongs to
  * the other environment, is invalid_key without any lookup.

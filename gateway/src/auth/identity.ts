@@ -1,6 +1,6 @@
 import type { PaidTier, TierName } from '@brand/shared/enums';
 
-/** Who a request acts for, resolved from its key. The brand comes from the key alone (SPEC 1.1). */
+/** Who a request acts for, resolved from its key. The brand comes from the key alone (docs/contract.md#scope-and-rules). */
 export interface Identity {
   keyId: string;
   brandId: string;

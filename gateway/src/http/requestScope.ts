@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import type { AuthFailureReason } from '../auth/authFailures';
+import type { AuthFailureReason } from './authFailureReason';
 
 /**
  * What the request prelude (prelude/requestPrelude.ts) knows of one request, and what the

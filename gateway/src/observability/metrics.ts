@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import type { AuthFailureReason } from '../auth/authFailures';
+import type { AuthFailureReason } from '../http/authFailureReason';
 import type { PoolObserver, PoolStats } from '../clients/pageStreams/poolSettings';
 import type { RequestScope } from '../http/requestScope';
 import type { RateLimitDecision } from '../ratelimit/limiter';

@@ -1,5 +1,7 @@
 /** The API's front page in the OpenAPI document: the decisions a client needs to know. */
 export const API_DESCRIPTION = `Read-only access to one brand's records for that brand's own integrations, plus an assistant (MCP) endpoint.
+The whole contract (the API rules, the assistant tools, campaign plans, webhooks and what receivers must check, errors,
+limits and versioning) is described in the service's repository at docs/contract.md.
 
 ## Authentication
 Send a brand API key as \`Authorization: Bearer <key>\`, with the scheme spelled exactly \`Bearer\`. The key alone selects the

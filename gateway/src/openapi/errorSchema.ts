@@ -1,16 +1,23 @@
 import { z } from 'zod';
-import { API_ERROR_CODES } from '@brand/shared/errors';
+import {
+  API_ERROR_CODES,
+  GATEWAY_ERROR_CODES,
+  gatewayCodesOfStatus,
+  httpStatusOf,
+} from '@brand/shared/errors';
+
+/** "400 invalid_parameter / invalid_cursor; 401 ...": the codes the gateway answers, by status. */
+function codesByStatus(): string {
+  const statuses = [...new Set(GATEWAY_ERROR_CODES.map(httpStatusOf))].sort((a, b) => a - b);
+  return statuses.map((s) => `${s} ${gatewayCodesOfStatus(s).join(' / ')}`).join('; ');
+}
 
 /** The REST error body, as errorBody() renders it. */
 export const ErrorBody = z
   .object({
     error: z.object({
       code: z.enum(API_ERROR_CODES as [string, ...string[]]).meta({
-        description:
-          'Stable machine-readable code. 400 invalid_parameter / invalid_cursor / malformed_request / validation_failed; ' +
-          '401 missing_key / invalid_key; 403 insufficient_permission / forbidden_origin; 404 unknown_resource / not_found; ' +
-          '405 method_not_allowed; 409 request_conflict; 413 payload_too_large; 415 unsupported_media_type; ' +
-          '422 pending_plan_limit; 429 rate_limited; 500 internal_error; 503 service_unavailable.',
+        description: `Stable machine-readable code. ${codesByStatus()}.`,
       }),
       message: z.string().meta({
         description: 'A human-readable explanation; its wording may change, the code will not.',

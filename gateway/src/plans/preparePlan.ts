@@ -4,7 +4,7 @@ import type { Identity } from '../auth/identity';
 import type { PlansApi } from '../clients/plansClient';
 import { toPlanResult, type PlanResult } from './planResult';
 
-/** The opt-in permission a key needs to prepare plans (DESIGN "Keys"). */
+/** The opt-in permission a key needs to prepare plans (docs/contract.md#key-format-and-permissions). */
 export const CAMPAIGNS_PREPARE = 'campaigns:prepare';
 
 /** insufficient_permission unless the key holds campaigns:prepare (only live keys can). */

@@ -28,7 +28,7 @@ export interface PageJson {
 
 /**
  * One page of a brand's resource, for REST and MCP alike. The brand is the key's
- * (SPEC 1.1); nothing in `params` can change it. Rejects with the records service's
+ * (docs/contract.md#scope-and-rules); nothing in `params` can change it. Rejects with the records service's
  * AppError (invalid_parameter, invalid_cursor, service_unavailable, ...).
  */
 export async function listPage(

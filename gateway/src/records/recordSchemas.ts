@@ -153,7 +153,7 @@ const pageIds: Record<ResourceName, string> = {
   links: 'LinkPage',
 };
 
-/** The list envelope of SPEC 2.2 for one resource. */
+/** The list envelope of docs/contract.md#list-envelope for one resource. */
 function pageSchema<R extends ResourceName>(resource: R) {
   return z
     .object({

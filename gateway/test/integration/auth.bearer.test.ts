@@ -25,7 +25,7 @@ function expect401(res: { status: number; headers: Headers; body: unknown }, cod
   expect(res.headers.get('www-authenticate')).toMatch(/^Bearer realm="api"/);
 }
 
-describe('Authorization: Bearer <key> (SPEC 5.1, section 7)', () => {
+describe('Authorization: Bearer <key> (docs/contract.md#authentication, #errors)', () => {
   it('no Authorization header is missing_key', async () => {
     expect401(await a.get('/api/v1/campaigns'), 'missing_key');
   });
@@ -85,7 +85,7 @@ describe('Authorization: Bearer <key> (SPEC 5.1, section 7)', () => {
   });
 });
 
-describe('revocation (SPEC 5.5)', () => {
+describe('revocation (docs/contract.md#replacing-a-key)', () => {
   it('a revoked key is refused by every gateway instance within one second', async () => {
     const victim = await makeBrandWithKey(stack.admin, { tier: 'pro' });
     // Both instances have verified and cached the key.
@@ -131,7 +131,7 @@ describe('revocation (SPEC 5.5)', () => {
   });
 });
 
-describe('keys never reach a log (SPEC 5.6)', () => {
+describe('keys never reach a log (docs/contract.md#authentication)', () => {
   it('neither process logs a presented key, valid or not', async () => {
     const wrong = `bk_live_${'Z'.repeat(40)}`;
     await a.get('/api/v1/campaigns', { key: brand.secret });

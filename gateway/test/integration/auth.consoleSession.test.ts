@@ -1,4 +1,4 @@
-// Issue 15 (SPEC 1.3): the read interfaces are separate from signing in. The gateway never
+// Issue 15 (docs/contract.md#scope-and-rules): the read interfaces are separate from signing in. The gateway never
 // accepts a console session: not as a cookie (it never reads cookies), not as a Bearer key.
 import {
   createConsoleClient,

@@ -21,7 +21,7 @@ beforeAll(async () => {
 
 afterAll(() => stack?.close());
 
-describe('GET /openapi/service.yaml (SPEC 4.4)', () => {
+describe('GET /openapi/service.yaml (docs/contract.md#openapi-document)', () => {
   it('is public and identical to the committed gateway/openapi/service.yaml', async () => {
     const committed = await readFile(path.join(REPO_ROOT, 'gateway/openapi/service.yaml'), 'utf8');
     expect(served).toBe(committed);

@@ -10,7 +10,7 @@ import {
 import { ApiClient, type ApiResponse } from '../support/apiClient';
 import type { ErrorBody } from '../../src/http/errorResponse';
 
-// Requests without a valid key are limited per client address (DESIGN "Rate limits"), so
+// Requests without a valid key are limited per client address (docs/contract.md#rate-limits), so
 // key guessing stops at the budget: ANONYMOUS_RATE_LIMIT_PER_MINUTE=5 here.
 
 const ANONYMOUS_POLICY = '"anonymous";q=5;w=60';

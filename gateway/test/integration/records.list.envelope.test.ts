@@ -25,7 +25,7 @@ beforeAll(async () => {
 
 afterAll(() => stack?.close());
 
-describe('GET /api/v1/{resource} envelope (SPEC 2.2)', () => {
+describe('GET /api/v1/{resource} envelope (docs/contract.md#list-envelope)', () => {
   it.each(RESOURCES)(
     '%s answers {resource, count, data} with count = data.length',
     async (resource) => {

@@ -36,7 +36,7 @@ beforeAll(async () => {
 
 afterAll(() => stack?.close());
 
-describe('brand isolation (SPEC 1.1, 5.4)', () => {
+describe('brand isolation (docs/contract.md#scope-and-rules, #authentication)', () => {
   it('every key sees exactly its own brand across all resources and pages', async () => {
     for (const tenant of tenants) {
       const seen = new Set<string>();

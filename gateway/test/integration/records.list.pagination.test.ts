@@ -44,7 +44,7 @@ async function walk(
   }
 }
 
-describe('limit (SPEC 4.1, 8)', () => {
+describe('limit (docs/contract.md#reading-records, #limits)', () => {
   let key: string;
   beforeAll(async () => {
     const b = await makeBrandWithKey(stack.admin, { tier: 'enterprise' });
@@ -107,7 +107,7 @@ describe('limit (SPEC 4.1, 8)', () => {
   });
 });
 
-describe('walking the cursor (SPEC 4.1 rule 2)', () => {
+describe('walking the cursor (docs/contract.md#reading-records rule 2)', () => {
   it('returns 1,000+ records exactly once, newest first, while records are added and change status', async () => {
     const b = await makeBrandWithKey(stack.admin, { tier: 'enterprise' });
     // 1,050 submissions, in runs of 7 sharing one created_at.
@@ -160,7 +160,7 @@ describe('walking the cursor (SPEC 4.1 rule 2)', () => {
   });
 });
 
-describe('since (SPEC 4.1, 9.2)', () => {
+describe('since (docs/contract.md#reading-records, #versioning)', () => {
   let key: string;
   let rows: Array<{ id: string; created_at: string }>;
   beforeAll(async () => {
@@ -233,7 +233,7 @@ describe('since (SPEC 4.1, 9.2)', () => {
   });
 });
 
-describe('cursor integrity (SPEC 4.1, DESIGN "Records and pagination")', () => {
+describe('cursor integrity (docs/contract.md#reading-records, #pagination)', () => {
   let keyA: string;
   let keyB: string;
   let cursorA: string;

@@ -128,6 +128,8 @@ async function logOf(brandId: string): Promise<RequestLogEntry[]> {
     error_code: '',
     page_size: 200,
     page_token: '',
+    since: '',
+    until: '',
   });
   return res.entries;
 }
@@ -297,6 +299,8 @@ it('counts every request per key and outcome across two gateways and a SIGTERM, 
       error_code,
       page_size: 200,
       page_token: '',
+      since: '',
+      until: '',
     });
   expect((await page(revoked.id)).entries).toHaveLength(2);
   expect((await page('none')).entries).toHaveLength(5);
@@ -343,6 +347,8 @@ it('shows the reasons to owners only', async () => {
           error_code: '',
           page_size: 200,
           page_token: '',
+          since: '',
+          until: '',
         })
       ).entries.filter((e) => e.status === 401);
     };

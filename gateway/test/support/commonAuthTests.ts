@@ -52,7 +52,7 @@ export function rawRequest(
 }
 
 /**
- * The authentication rules every authenticated route shares (SPEC 5, section 7; issue 7
+ * The authentication rules every authenticated route shares (docs/contract.md#authentication, #errors; issue 7
  * defects 5 and 6), run against one route of a running gateway: missing or malformed
  * credentials, unknown, other-environment and revoked keys, brands below Plus, ambiguous
  * headers, and the headers every refusal carries.

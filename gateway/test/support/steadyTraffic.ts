@@ -178,7 +178,7 @@ export async function planPreparations(
   let n = 0;
   while (ctx.running() && ctx.log.plans.length < opts.max) {
     n += 1;
-    // request_id is the plan's idempotency key (SPEC 2.3): a retry sends the same body
+    // request_id is the plan's idempotency key (docs/contract.md#plan-input): a retry sends the same body
     const body = planBody({ title: `Rolling plan ${n}` });
     const requestId = body.request_id as string;
     for (let attempt = 1; ; attempt += 1) {

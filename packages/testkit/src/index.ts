@@ -13,6 +13,7 @@ export {
 } from './consoleClient';
 export { runConsoleSettingsTests } from './consoleSettingsSuite';
 export { checkGrpcHealth, type HealthStatus } from './grpcHealth';
+export { listeningSockets, type ListeningSocket } from './listeningSockets';
 export { makeBrandWithKey, type BrandWithKey } from './makeBrandWithKey';
 export { makePendingSubmissions, makeRecords } from './makeRecords';
 export { GATEWAY_MAIN, PLANS_MAIN, RECORDS_MAIN, REPO_ROOT, WEBHOOKS_MAIN } from './paths';

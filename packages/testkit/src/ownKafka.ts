@@ -16,6 +16,8 @@ export interface OwnKafka {
   start(): Promise<void>;
   /** Stops it and deletes its data. */
   remove(): Promise<void>;
+  /** The broker JVM's pid (scripts/kafka.sh's pid file). */
+  pid(): number;
 }
 
 function kafkaSh(command: 'ensure' | 'stop', env: Record<string, string>): Promise<void> {
@@ -49,6 +51,7 @@ export async function startOwnKafka(): Promise<OwnKafka> {
     brokers: [`127.0.0.1:${port}`],
     stop: () => kafkaSh('stop', env),
     kill: () => killBroker(path.join(dataDir, 'kafka.pid')),
+    pid: () => readPid(path.join(dataDir, 'kafka.pid')),
     start: () => kafkaSh('ensure', env),
     remove: async () => {
       await kafkaSh('stop', env).catch(() => undefined);
@@ -57,10 +60,15 @@ export async function startOwnKafka(): Promise<OwnKafka> {
   };
 }
 
-/** SIGKILL of the JVM kafka.sh recorded in its pid file, then a wait for it to be gone. */
-async function killBroker(pidFile: string): Promise<void> {
+function readPid(pidFile: string): number {
   const pid = Number(readFileSync(pidFile, 'utf8').trim());
   if (!Number.isInteger(pid) || pid <= 0) throw new Error(`no broker pid in ${pidFile}`);
+  return pid;
+}
+
+/** SIGKILL of the JVM kafka.sh recorded in its pid file, then a wait for it to be gone. */
+async function killBroker(pidFile: string): Promise<void> {
+  const pid = readPid(pidFile);
   try {
     process.kill(pid, 'SIGKILL');
   } catch {

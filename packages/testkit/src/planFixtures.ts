@@ -3,7 +3,7 @@ import type { PlanInput as PlanInputMessage } from '@brand/proto/plans/v1';
 import { CAMPAIGN_TYPES } from '@brand/shared/enums';
 import { PlanInputSchema } from '@brand/shared/plans';
 
-/** A valid campaign-plan request body (SPEC 2.3) with a fresh request_id, plus overrides. */
+/** A valid campaign-plan request body (docs/contract.md#plan-input) with a fresh request_id, plus overrides. */
 export function planBody(overrides: Record<string, unknown> = {}): Record<string, unknown> {
   return {
     request_id: randomUUID(),

@@ -14,7 +14,7 @@ export interface RegisteredReceiver {
 }
 
 /**
- * Starts an HTTPS example receiver (verifying every delivery as SPEC 6.3 says, with a
+ * Starts an HTTPS example receiver (verifying every delivery as docs/contract.md#receiver-verification says, with a
  * certificate of `ca`) and registers it with the webhooks service for `brandId` and
  * `events`, so it verifies with the secret the registration answered.
  */

@@ -50,14 +50,14 @@ export interface GatewayProcess extends ServiceProcess {
 const logLevel = (): string => process.env.TEST_LOG_LEVEL ?? 'info';
 
 /**
- * What every gRPC service of a test gets: 127.0.0.1 and OS-chosen ports (a test may name
+ * What every gRPC service of a test gets: the default listen address (loopback, asserted by
+ * console.loopback.test.ts) and OS-chosen ports (a test may name
  * GRPC_PORT in its env to restart a service where callers expect it), its database, the test
  * caller tokens, the test log level and a fast database probe.
  */
 function grpcServiceEnv(databaseUrl: string): Record<string, string> {
   return {
     GRPC_PORT: '0',
-    GRPC_HOST: '127.0.0.1',
     METRICS_PORT: '0',
     DATABASE_URL: databaseUrl,
     INTERNAL_TOKEN: TEST_INTERNAL_TOKEN,
@@ -134,7 +134,6 @@ export async function startGateway(opts: {
     entry: GATEWAY_MAIN,
     env: {
       HTTP_PORT: '0',
-      HTTP_HOST: '127.0.0.1',
       METRICS_PORT: '0',
       SERVICE_ENVIRONMENT: 'live',
       RECORDS_GRPC_ADDR: opts.recordsAddr,

@@ -1,8 +1,8 @@
 // S5: POST /api/v1/campaign-plans through the gateway to the plans service, in the same
 // round-robin rounds as an S1f REST page (the target: replays at least as fast as S1f).
-//   - "new": every request a fresh request_id (the idempotency key of SPEC 4.3), so each
+//   - "new": every request a fresh request_id (the idempotency key of docs/contract.md#campaign-plans), so each
 //     one inserts a pending plan. A brand holds at most 200 pending plans (the next is 422
-//     pending_plan_limit, SPEC 8), so the arm rotates through SETTINGS.planBrands brands'
+//     pending_plan_limit, docs/contract.md#limits), so the arm rotates through SETTINGS.planBrands brands'
 //     keys (100 by default: 19,000 plans at 190 each, more than two cores create in the
 //     run). Pending counts grow evenly over the run, as a busy brand's would; the limit
 //     itself is never raised. A 422 makes the run invalid (the arm expects 201 only).
@@ -19,7 +19,7 @@ import { spawnMeasured } from './stack.mjs';
 const PLANS_PATH = '/api/v1/campaign-plans';
 
 /**
- * A valid plan body (SPEC 2.3) with this request_id: testkit's planBody without `notes`
+ * A valid plan body (docs/contract.md#plan-input) with this request_id: testkit's planBody without `notes`
  * (the testkit is TypeScript that only jest compiles; the bench runs plain node).
  */
 function planBody(requestId) {

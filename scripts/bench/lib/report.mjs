@@ -260,6 +260,68 @@ function evaluate(r) {
     );
     for (const [proc, value] of Object.entries(w.burst.cpuMsPerDelivery))
       add(`S6 CPU/delivery ${proc} (ms)`, value, undefined, undefined);
+    const own = w.burst.cpuMsPerDelivery.webhooks + w.burst.cpuMsPerDelivery['postgres (webhooks)'];
+    add(
+      'S6 CPU/delivery webhooks + its PostgreSQL (ms)',
+      own,
+      undefined,
+      undefined,
+      atMost(own, T.s6CpuMsPerDelivery),
+    );
+  }
+  if (r.fanOut) {
+    const f = r.fanOut;
+    add(
+      `S6f deliveries/s out, one change to ${f.receivers} receivers`,
+      f.deliveriesPerSecond,
+      undefined,
+      undefined,
+      undefined,
+      `(${f.deliveries} deliveries)`,
+    );
+    const own = f.cpuMsPerDelivery.webhooks + f.cpuMsPerDelivery['postgres (webhooks)'];
+    add(
+      'S6f CPU/delivery webhooks + its PostgreSQL (ms)',
+      own,
+      undefined,
+      undefined,
+      atMost(own, T.s6CpuMsPerDelivery),
+      `(webhooks ${f.cpuMsPerDelivery.webhooks}, PostgreSQL ${f.cpuMsPerDelivery['postgres (webhooks)']})`,
+    );
+  }
+  if (r.neighbours) {
+    const n = r.neighbours;
+    vs(
+      `S6n fast receiver p99 beside ${n.hangingReceivers} hanging (ms)`,
+      n.beside.p99,
+      n.alone.p99,
+      (x) => atMost(x, T.s6nP99VsAlone),
+      `(vs alone, ${n.queued} queued among them; p50 ${n.beside.p50} vs ${n.alone.p50})`,
+    );
+    add(
+      'S6n fast receiver p99 beside them, absolute (ms)',
+      n.beside.p99,
+      undefined,
+      undefined,
+      atMost(n.beside.p99, T.s6nP99Ms),
+    );
+  }
+  if (r.catchUp) {
+    const c = r.catchUp;
+    add(
+      `S6c ${c.deliveries} waiting delivered after one recover (s)`,
+      c.recover.seconds,
+      undefined,
+      undefined,
+      atMost(c.recover.seconds, T.s6cSeconds),
+    );
+    add(
+      `S6c ${c.deliveries} waiting delivered after the first 2xx, no action (s)`,
+      c.byItself.seconds,
+      undefined,
+      undefined,
+      atMost(c.byItself.seconds, T.s6cSeconds),
+    );
   }
   if (r.otherBrands) {
     const o = r.otherBrands;

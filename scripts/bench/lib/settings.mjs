@@ -23,6 +23,16 @@ export const TARGETS = {
   s5ReplayVsS1: 1,
   s6DeliveriesPerSecond: 1000,
   s6CommitTo2xxP99Ms: 1000,
+  /**
+   * Issue 34, S6n: a fast receiver's p99 while 50 receivers hang, at most 1.5x its p99 alone
+   * and under 1 s; S6c: 1,000 waiting deliveries all delivered within 60 s of the receiver's
+   * first 2xx, and of a recover.
+   */
+  s6nP99VsAlone: 1.5,
+  s6nP99Ms: 1000,
+  s6cSeconds: 60,
+  /** Issue 36: webhooks + its PostgreSQL backends' CPU per delivery (S6 burst, S6f fan-out). */
+  s6CpuMsPerDelivery: 1.0,
   otherBrandsRatio: 1.2,
   /** Issue 18: S7 polls/s at least 3x B0's, and CPU per poll of the whole system below B0's. */
   s7VsB0: 3,
@@ -118,6 +128,16 @@ export const SETTINGS = {
   webhookReceivers: 10,
   webhookPacedRate: 100,
   webhookPacedSeconds: intEnv('BENCH_WEBHOOK_PACED_SECONDS', SMOKE ? 2 : 10),
+  /** S6n: hanging brands x 10 receivers, and the changes queued per hanging brand (10 deliveries each). */
+  neighbourHangingBrands: 5,
+  neighbourQueuedPerBrand: 20,
+  /** S6n: the fast receiver's paced changes a second, for this many seconds, alone and beside. */
+  neighbourRate: 20,
+  neighbourSeconds: intEnv('BENCH_S6N_SECONDS', SMOKE ? 2 : 20),
+  /** S6f: changes to one brand's 20 receivers (20 deliveries each). */
+  fanOutChanges: intEnv('BENCH_S6F_CHANGES', SMOKE ? 10 : 250),
+  /** S6c: waiting deliveries of one receiver to catch up (by a recover, then by itself). */
+  catchUpDeliveries: intEnv('BENCH_S6C_DELIVERIES', SMOKE ? 50 : 1_000),
   /** S6 burst: changes committed as fast as possible, then deliveries/s until all landed. */
   webhookBurstChanges: intEnv('BENCH_WEBHOOK_BURST', SMOKE ? 20 : 1_000),
   /** The "other brands" scenario: rows of the big brand (one INSERT ... generate_series). */

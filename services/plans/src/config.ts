@@ -24,7 +24,7 @@ const PlansEnv = z
     // PostgreSQL (and the health probe of it)
     ...databaseEnv,
     // Campaign plans
-    /** Pending plans a brand may hold (SPEC 8: 200); the next one is pending_plan_limit. */
+    /** Pending plans a brand may hold (docs/contract.md#limits: 200); the next one is pending_plan_limit. */
     PENDING_PLAN_LIMIT: z.coerce.number().int().min(1).max(100_000).default(200),
   })
   .superRefine(requireAssertionKeyWithConsoleToken('CONSOLE_ASSERTION_PUBLIC_KEY'))

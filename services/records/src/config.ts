@@ -63,6 +63,10 @@ const RecordsEnv = z
      * Short: a returning broker is found within this (issue 19), and an attempt is cheap.
      */
     OUTBOX_MAX_BACKOFF_MS: msEnv.default(2_000),
+    /** How long a published event is kept in the outbox; whole days go after it (7 days). */
+    OUTBOX_RETENTION_MS: msEnv.default(7 * 24 * 3600_000),
+    /** How often the outbox's day partitions are kept: made ahead, dropped past the retention. */
+    OUTBOX_PARTITION_INTERVAL_MS: msEnv.default(3600_000),
     // The console (docs/console.md "How the console acts for a member")
     /** Ed25519 private key (PKCS#8 PEM) signing member assertions; required with CONSOLE_TOKEN. */
     ...assertionPrivateKeyEnv,

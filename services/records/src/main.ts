@@ -14,6 +14,7 @@ import { loadRecordsConfig, type RecordsConfig } from './config';
 
 import { migrate, SCHEMA } from './db/migrations';
 import { startOutboxRelay } from './outbox/relay';
+import { startOutboxPartitionKeeper } from './outbox/outboxPartitions';
 import { startUsageSweep } from './usage/retentionSweep';
 import { startVersionPublisher } from './versions/versionPublisher';
 import { outboxMetrics, type RelayObserver } from './outbox/relayMetrics';
@@ -47,6 +48,10 @@ async function main(): Promise<void> {
   });
   const registry = createMetricsRegistry();
   const usageSweep = startUsageSweep(pool, log, config.USAGE_SWEEP_INTERVAL_MS);
+  const outboxDays = startOutboxPartitionKeeper(pool, log, {
+    retentionMs: config.OUTBOX_RETENTION_MS,
+    intervalMs: config.OUTBOX_PARTITION_INTERVAL_MS,
+  });
   const { server, health, pageStreams } = createServer({
     pool,
     log,
@@ -106,6 +111,7 @@ async function main(): Promise<void> {
     service.closeOps,
     { name: 'stop the change-version sweep', run: () => versions.stop() },
     { name: 'stop the usage retention sweep', run: () => usageSweep.stop() },
+    { name: 'stop the outbox partition keeper', run: () => outboxDays.stop() },
     { name: 'close redis', run: () => closeRedis(redis) },
     { name: 'close database pool', run: () => pool.end() },
     { name: 'flush traces', run: stopTelemetry },

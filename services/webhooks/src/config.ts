@@ -56,6 +56,8 @@ const WebhooksEnv = z
     KAFKA_HEARTBEAT_INTERVAL_MS: msEnv.default(1_000),
     /** How long a rebalance waits for live members to rejoin (a chunk's transaction fits). */
     KAFKA_REBALANCE_TIMEOUT_MS: msEnv.default(15_000),
+    /** How often the consumer role checks a broker accepts connections (/readyz, /metrics). */
+    KAFKA_PROBE_INTERVAL_MS: msEnv.default(2_000),
     // Receivers
     /** AES-256-GCM key sealing signing secrets at rest: 32 bytes, base64. */
     WEBHOOK_SECRET_KEY: secretKey,
@@ -68,10 +70,14 @@ const WebhooksEnv = z
     /** Receivers one brand may have. */
     WEBHOOK_MAX_RECEIVERS_PER_BRAND: z.coerce.number().int().min(1).max(1000).default(10),
     // Delivery
-    /** Deliveries in flight per worker process. */
+    /** Deliveries in flight per worker process to receivers that answer promptly (the shared budget). */
     DELIVERY_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(32),
-    /** Deliveries in flight per receiver per worker: one hanging receiver cannot take every slot. */
+    /** Deliveries in flight per receiver per worker, in either lane. */
     DELIVERY_PER_RECEIVER_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(4),
+    /** An attempt still waiting for its answer after this long leaves the shared budget for the slow lane. */
+    DELIVERY_SLOW_AFTER_MS: msEnv.default(500),
+    /** Attempts of slow receivers claimed into the slow lane per worker (idle sockets: cheap). */
+    DELIVERY_SLOW_LANE_CONCURRENCY: z.coerce.number().int().min(1).max(10_000).default(256),
     /** How long a claimed delivery is reserved; after that another worker may take it. */
     DELIVERY_LEASE_MS: msEnv.default(90_000),
     /** How often an idle worker looks for due deliveries. */
@@ -83,6 +89,10 @@ const WebhooksEnv = z
     RETRY_TIME_SCALE: z.coerce.number().positive().max(1).default(1),
     /** A receiver without a 2xx for this long is disabled (5 days). */
     RECEIVER_DISABLE_AFTER_MS: msEnv.default(5 * 24 * 3600 * 1000),
+    /** The owners get one "failing" mail after this many consecutive failed attempts... */
+    RECEIVER_FAILING_ALERT_AFTER_FAILURES: z.coerce.number().int().min(1).max(1000).default(5),
+    /** ...or when a failure comes this long after the run began (10 minutes), whichever first. */
+    RECEIVER_FAILING_ALERT_AFTER_MS: msEnv.default(10 * 60_000),
     // Day 2: recovery, attempt detail, the maintenance sweep (docs/webhooks.md "Day 2")
     /** Failed deliveries one RecoverDeliveries request re-queues at most. */
     RECOVERY_MAX_PER_REQUEST: z.coerce

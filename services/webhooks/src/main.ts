@@ -3,6 +3,7 @@ import '@brand/shared/telemetry/register';
 import { readFileSync } from 'node:fs';
 import { assertionKeysOf, callerTokensOf } from '@brand/shared/config';
 import { createServicePool } from '@brand/shared/db';
+import { watchKafkaReachability } from '@brand/shared/kafka';
 import { createLogger } from '@brand/shared/logger';
 import { createMetricsRegistry, GrpcServerMetrics } from '@brand/shared/metrics';
 import { listenGrpcService } from '@brand/shared/service';
@@ -11,9 +12,10 @@ import { stopTelemetry } from '@brand/shared/telemetry';
 import type { AdminDeps } from './admin/adminHandlers';
 import { loadWebhooksConfig } from './config';
 import { migrate, SCHEMA } from './db/migrations';
-import { deliveryMetrics } from './deliveries/deliveryMetrics';
+import { deliveryMetrics, laneMetrics } from './deliveries/deliveryMetrics';
 import { startWorkerRole } from './deliveries/workerRole';
 import { systemResolver } from './egress/urlPolicy';
+import { kafkaReachableMetric } from './events/consumerMetrics';
 import { startConsumerRole } from './events/consumerRole';
 import { SecretBox } from './receivers/secretBox';
 import { createServer, SERVICE_NAMES } from './server';
@@ -46,6 +48,16 @@ async function main(): Promise<void> {
   const worker = roles.has('worker')
     ? startWorkerRole(config, { pool, log, box, observer: deliveryObserver, extraCa })
     : undefined;
+  if (worker) laneMetrics(registry, () => worker.inFlight());
+  // Watched before the consumer starts, so a broker that is gone is said from the first probe.
+  const kafka = roles.has('consumer')
+    ? watchKafkaReachability({
+        brokers: config.KAFKA_BROKERS,
+        intervalMs: config.KAFKA_PROBE_INTERVAL_MS,
+        log,
+      })
+    : undefined;
+  if (kafka) kafkaReachableMetric(registry, () => kafka.reachable());
   const stopConsuming = roles.has('consumer')
     ? await startConsumerRole(config, { pool, log, registry, onIngested: () => worker?.wake() })
     : undefined;
@@ -75,6 +87,7 @@ async function main(): Promise<void> {
     log,
     registry,
     config,
+    dependencies: kafka ? { kafka: () => kafka.reachable() } : {},
   });
   log.info(
     { port: service.port, host: config.GRPC_HOST, ops_port: service.opsPort, roles: [...roles] },
@@ -84,6 +97,7 @@ async function main(): Promise<void> {
   onShutdown(log, config.SHUTDOWN_GRACE_MS, [
     service.reportNotServing,
     ...(stopConsuming ? [stopConsuming] : []),
+    ...(kafka ? [{ name: 'stop watching Kafka', run: () => kafka.stop() }] : []),
     ...(worker ? [worker.stop] : []),
     service.finishCalls,
     service.closeOps,

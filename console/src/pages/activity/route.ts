@@ -1,41 +1,106 @@
 import type { Router } from 'express';
 import type { ActivityEntry } from '@brand/proto/activity/v1';
+import {
+  decodeActivityCursor,
+  encodeActivityCursor,
+  mergeActivity,
+  mergedActivityPage,
+  parseActivityFilters,
+  type ActivityFilterFields,
+} from '@brand/shared/activity';
+import { parseExportFormat, type ExportRow } from '@brand/shared/export';
 import type { ConsoleDeps } from '../../consoleDeps';
+import { sendExport } from '../../http/exportResponse';
+import { asRefusal, queryFields } from '../../http/queryFields';
 import { memberOf, viewerOf } from '../../session/memberSession';
 import { sendPage } from '../../views/render';
+import { activitySources, tolerant } from './activitySources';
 import { ActivityPage } from './view';
 
-const PAGE = 100;
+const PAGE = 50;
+/** Rows read from each service per round of an export (the services' maximum page). */
+const EXPORT_PAGE = 200;
+const FIELDS = ['actor', 'action', 'subject_id', 'since', 'until', 'cursor'] as const;
+const COLUMNS = [
+  'created_at',
+  'actor_email',
+  'actor_member_id',
+  'action',
+  'subject_id',
+  'summary',
+  'id',
+] as const;
+
+/** The query string read and checked (400 in words for a bad one: never sent on as is). */
+function activityQuery(query: Record<string, unknown>) {
+  const q = queryFields(query, FIELDS);
+  asRefusal(() => {
+    parseActivityFilters(q);
+    if (q.cursor !== '') decodeActivityCursor(q.cursor);
+  });
+  const filters: ActivityFilterFields = {
+    actor: q.actor,
+    action: q.action,
+    subject_id: q.subject_id,
+    since: q.since,
+    until: q.until,
+  };
+  return { filters, cursor: q.cursor };
+}
 
 /**
  * The brand's audit log: records (keys, members, sign-ins), webhooks (receivers, deliveries)
- * and plans each keep their own; the page merges their newest entries by time. A service that
- * does not answer leaves its part out and the page says so.
+ * and plans each keep their own; the page merges them newest first (mergeActivity), filtered
+ * by actor, action, subject and time, paged by one cursor all three understand. A service
+ * that does not answer leaves its part out of the page and the page says so; the export
+ * (CSV or JSON Lines, streamed, at most EXPORT_MAX_ROWS) then fails instead.
  */
 export function registerActivity(router: Router, deps: ConsoleDeps): void {
-  router.get('/activity', async (_req, res) => {
+  router.get('/activity', async (req, res) => {
     const s = memberOf(res);
-    const request = { brand_id: s.brand.id, page_size: PAGE, page_token: '' };
-    const ctx = { assertion: s.assertion };
-    const sources = [
-      ['keys, members and sign-ins', deps.clients.access('listActivity', request, ctx)],
-      ['receivers and deliveries', deps.clients.webhooks('listActivity', request, ctx)],
-      ['plans', deps.clients.plans('listActivity', request, ctx)],
-    ] as const;
-    const settled = await Promise.allSettled(sources.map(([, call]) => call));
-    const entries: ActivityEntry[] = [];
+    const { filters, cursor } = activityQuery(req.query);
     const unavailable: string[] = [];
-    settled.forEach((result, i) => {
-      if (result.status === 'fulfilled') entries.push(...result.value.entries);
-      else unavailable.push(sources[i]![0]);
+    const sources = activitySources(deps, s.assertion).map((n) => tolerant(n, unavailable));
+    const page = await mergedActivityPage(sources, {
+      brand_id: s.brand.id,
+      cursor,
+      limit: PAGE,
+      ...filters,
     });
-    // RFC 3339 UTC with microseconds of one width: string order is time order.
-    entries.sort((a, b) =>
-      a.created_at < b.created_at ? 1 : a.created_at > b.created_at ? -1 : 0,
-    );
     sendPage(
       res,
-      ActivityPage({ viewer: viewerOf(s), entries: entries.slice(0, PAGE), unavailable }),
+      ActivityPage({
+        viewer: viewerOf(s),
+        entries: page.entries,
+        nextCursor: page.next_cursor,
+        paged: cursor !== '',
+        filters,
+        unavailable,
+      }),
     );
   });
+
+  router.get('/activity/export', async (req, res) => {
+    const s = memberOf(res);
+    const format = asRefusal(() => parseExportFormat(queryFields(req.query, ['format']).format));
+    const { filters, cursor } = activityQuery(req.query);
+    const entries = mergeActivity(
+      activitySources(deps, s.assertion).map((n) => n.source),
+      { brand_id: s.brand.id, cursor, pageSize: EXPORT_PAGE, ...filters },
+    );
+    await sendExport(res, deps.log, {
+      name: `activity-${s.brand.id}`,
+      format,
+      columns: COLUMNS,
+      rows: asRows(entries),
+      cursorAfter: (row) =>
+        encodeActivityCursor({ created_at: String(row.created_at), id: String(row.id) }),
+    });
+  });
+}
+
+async function* asRows(entries: AsyncGenerator<ActivityEntry>): AsyncGenerator<ExportRow> {
+  for await (const e of entries) {
+    yield Object.fromEntries(COLUMNS.map((c) => [c, e[c]]));
+  }
 }

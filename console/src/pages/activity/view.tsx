@@ -1,18 +1,120 @@
 import type { ActivityEntry } from '@brand/proto/activity/v1';
+import type { ActivityFilterFields } from '@brand/shared/activity';
+import { EXPORT_MAX_ROWS } from '@brand/shared/export';
 import { formatTime } from '../../views/format';
 import { Layout, type Viewer } from '../../views/layout';
+
+/** The actions the three services write (proto/brand/activity/v1), grouped by kind for the filter. */
+const ACTIONS: Record<string, string[]> = {
+  'key.': ['key.created', 'key.revoked', 'key.rolled', 'key.expiry_set', 'key.expired'],
+  'member.': [
+    'member.invited',
+    'member.role_changed',
+    'member.removed',
+    'member.signed_in',
+    'member.signed_out',
+  ],
+  'receiver.': [
+    'receiver.added',
+    'receiver.changed',
+    'receiver.disabled',
+    'receiver.removed',
+    'receiver.tested',
+    'receiver.secret_rotation_started',
+    'receiver.secret_rotation_cancelled',
+    'receiver.secret_switch_scheduled',
+    'receiver.secret_switched',
+  ],
+  'delivery.': ['delivery.resent', 'delivery.retried'],
+  'deliveries.': ['deliveries.recovered'],
+  'plan.': ['plan.cancelled', 'plan.completed'],
+};
+
+function query(filters: ActivityFilterFields, extra: Record<string, string> = {}): string {
+  const p = new URLSearchParams();
+  for (const [k, v] of Object.entries({ ...filters, ...extra })) if (v !== '') p.set(k, v);
+  const s = p.toString();
+  return s === '' ? '' : `?${s}`;
+}
+
+function FilterForm(props: { base: string; filters: ActivityFilterFields }) {
+  const f = props.filters;
+  const known = Object.entries(ACTIONS).flatMap(([kind, list]) => [kind, ...list]);
+  return (
+    <form
+      method="get"
+      action={`${props.base}/activity`}
+      class="filters"
+      aria-label="Filter activity"
+    >
+      <label for="act-actor">Who (email or mem_…)</label>
+      <input id="act-actor" name="actor" value={f.actor} autocomplete="off" />
+      <label for="act-action">What</label>
+      <select id="act-action" name="action">
+        <option value="" selected={f.action === ''}>
+          Any action
+        </option>
+        {f.action !== '' && !known.includes(f.action) && (
+          <option value={f.action} selected>
+            {f.action}
+          </option>
+        )}
+        {Object.entries(ACTIONS).map(([kind, list]) => (
+          <optgroup label={kind.slice(0, -1)}>
+            <option value={kind} selected={f.action === kind}>
+              every {kind.slice(0, -1)} action
+            </option>
+            {list.map((a) => (
+              <option value={a} selected={f.action === a}>
+                {a}
+              </option>
+            ))}
+          </optgroup>
+        ))}
+      </select>
+      <label for="act-subject">About (id)</label>
+      <input id="act-subject" name="subject_id" value={f.subject_id} autocomplete="off" />
+      <label for="act-since">From (UTC)</label>
+      <input id="act-since" type="datetime-local" name="since" value={f.since} />
+      <label for="act-until">Before (UTC)</label>
+      <input id="act-until" type="datetime-local" name="until" value={f.until} />
+      <button type="submit" class="secondary">
+        Filter
+      </button>
+    </form>
+  );
+}
 
 export function ActivityPage(props: {
   viewer: Viewer;
   entries: ActivityEntry[];
+  nextCursor: string;
+  /** Not the newest page: offer the way back to it. */
+  paged: boolean;
+  filters: ActivityFilterFields;
   unavailable: string[];
 }) {
+  const base = `/brands/${props.viewer.brandId}`;
+  const filtered = Object.values(props.filters).some((v) => v !== '');
   return (
     <Layout title="Activity" viewer={props.viewer} section="activity">
       <h1>Activity</h1>
       <p>
         Who did what in the Developers area, newest first: keys, receivers and deliveries, plans,
-        members and sign-ins. Each service keeps the log of the changes it owns.
+        members and sign-ins. Each service keeps the log of the changes it owns. Entries are kept
+        for as long as the brand exists (nothing is deleted by age); times are UTC.
+      </p>
+      <FilterForm base={base} filters={props.filters} />
+      <p>
+        Download everything these filters match (newest first, at most{' '}
+        {EXPORT_MAX_ROWS.toLocaleString('en')} entries):{' '}
+        <a href={`${base}/activity/export${query(props.filters, { format: 'csv' })}`} download>
+          CSV
+        </a>{' '}
+        ·{' '}
+        <a href={`${base}/activity/export${query(props.filters, { format: 'jsonl' })}`} download>
+          JSON Lines
+        </a>
       </p>
       {props.unavailable.length > 0 && (
         <p class="notice warn" role="status">
@@ -20,7 +122,10 @@ export function ActivityPage(props: {
         </p>
       )}
       <table>
-        <caption class="hint">The latest {props.entries.length} entries</caption>
+        <caption class="hint">
+          {filtered ? 'Matching entries' : 'Entries'}, newest first, {props.entries.length} on this
+          page
+        </caption>
         <thead>
           <tr>
             <th scope="col">When</th>
@@ -32,7 +137,7 @@ export function ActivityPage(props: {
         <tbody>
           {props.entries.length === 0 && (
             <tr>
-              <td colSpan={4}>Nothing yet.</td>
+              <td colSpan={4}>{filtered ? 'Nothing matches these filters.' : 'Nothing yet.'}</td>
             </tr>
           )}
           {props.entries.map((e) => (
@@ -49,6 +154,19 @@ export function ActivityPage(props: {
           ))}
         </tbody>
       </table>
+      {(props.nextCursor !== '' || props.paged) && (
+        <nav class="actions" aria-label="Activity pages">
+          {props.paged && <a href={`${base}/activity${query(props.filters)}`}>Newest</a>}
+          {props.nextCursor !== '' && (
+            <a
+              href={`${base}/activity${query(props.filters, { cursor: props.nextCursor })}`}
+              rel="next"
+            >
+              Older entries
+            </a>
+          )}
+        </nav>
+      )}
     </Layout>
   );
 }

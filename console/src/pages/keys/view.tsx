@@ -1,8 +1,8 @@
 import type { ApiKey } from '@brand/proto/access/v1';
 import { ENVIRONMENTS } from '@brand/shared/enums';
 import { Csrf, Layout, Notice, SecretShownOnce, type Viewer } from '../../views/layout';
-import { formatTime } from '../../views/format';
-import { formatRemaining } from '../../views/countdown';
+import { formatTime, formatTimeToSecond } from '../../views/format';
+import { formatAgo, formatRemaining } from '../../views/countdown';
 import { keyState } from './keyState';
 
 export interface KeysPageProps {
@@ -81,7 +81,13 @@ export function KeysPage(props: KeysPageProps) {
                 <span class="hint">by {k.created_by || 'operator'}</span>
               </td>
               <td>
-                {k.last_used_at ? formatTime(k.last_used_at) : 'never'}
+                {k.last_used_at ? (
+                  <time datetime={k.last_used_at} title={formatTimeToSecond(k.last_used_at)}>
+                    {formatAgo(k.last_used_at, now)}
+                  </time>
+                ) : (
+                  'never'
+                )}
                 <br />
                 <a
                   href={`/brands/${viewer.brandId}/usage?key=${k.id}`}
@@ -265,7 +271,7 @@ function CreateKeyForm(props: { viewer: Viewer; form: KeysPageProps['form'] }) {
   );
 }
 
-/** SPEC 5.5: the replacement flow, wherever a key is revoked. */
+/** docs/contract.md#replacing-a-key: the replacement flow, wherever a key is revoked. */
 function ReplacementSteps() {
   return (
     <ol>

@@ -14,7 +14,7 @@ export function isWaitingToRetry(d: Delivery): boolean {
   return deliveryStatusName(d.status) === 'pending' && d.attempt_count > 0;
 }
 
-/** Pending is said plainly: queued is not delivered (SPEC 6.4). */
+/** Pending is said plainly: queued is not delivered (docs/contract.md#test-deliveries). */
 export function DeliveryStatusText(props: { delivery: Delivery }) {
   const name = deliveryStatusName(props.delivery.status);
   const text =

@@ -18,6 +18,8 @@ export function DeliveryTable(props: {
   viewer: Viewer;
   receiverId: string;
   deliveries: Delivery[];
+  /** The log shows part of the history (filters, an older page): "none match", not "none yet". */
+  filtered?: boolean;
   rights: DeliveryRights;
 }) {
   const base = `/brands/${props.viewer.brandId}/receivers/${props.receiverId}/deliveries`;
@@ -36,7 +38,9 @@ export function DeliveryTable(props: {
       <tbody>
         {props.deliveries.length === 0 && (
           <tr>
-            <td colSpan={5}>No deliveries yet.</td>
+            <td colSpan={5}>
+              {props.filtered ? 'No deliveries here match.' : 'No deliveries yet.'}
+            </td>
           </tr>
         )}
         {props.deliveries.map((d) => (

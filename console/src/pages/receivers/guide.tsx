@@ -1,5 +1,6 @@
 import type { Receiver } from '@brand/proto/webhooks/v1';
 import { EVENT_TYPES } from '@brand/shared/enums';
+import { LocalTls, SERVE_HTTPS } from './serveHttps';
 
 /**
  * A value the owner typed, as a JavaScript string literal: JSON-encoded, so no quote, newline
@@ -9,8 +10,8 @@ import { EVENT_TYPES } from '@brand/shared/enums';
 const js = (value: unknown): string => JSON.stringify(value);
 
 /**
- * How to verify this receiver's deliveries (SPEC 6.3) and relay them to a team chat (SPEC
- * 6.5), with the receiver's own URL and event types filled in.
+ * How to verify this receiver's deliveries (docs/contract.md#receiver-verification) and relay them to a team chat
+ * (docs/contract.md#channel-relay), with the receiver's own URL and event types filled in.
  */
 export function ReceiverGuide(props: { receiver: Receiver }) {
   const { receiver } = props;
@@ -18,6 +19,8 @@ export function ReceiverGuide(props: { receiver: Receiver }) {
   const path = safePath(receiver.url);
   const code = `import express from 'express';
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:https';
 
 // The receiver this example serves, as registered in the Developers area.
 const RECEIVER_LABEL = ${js(receiver.label)};
@@ -61,9 +64,10 @@ app.use((req, res, next) => {
   res.status(204).end();
 });
 
-// Serve it over HTTPS at RECEIVER_URL: behind a proxy that ends TLS, or with node:https.
-const port = Number(process.env.PORT ?? 3000);
-app.listen(port, () => console.log('Receiving', RECEIVER_LABEL, 'deliveries for', RECEIVER_URL));`;
+${SERVE_HTTPS}
+server.listen(port, () =>
+  console.log('Receiving', RECEIVER_LABEL, 'deliveries for', RECEIVER_URL, 'over', SCHEME),
+);`;
   return (
     <section aria-labelledby="guide">
       <h2 id="guide">Guide: verifying this receiver's deliveries</h2>
@@ -77,6 +81,7 @@ app.listen(port, () => console.log('Receiving', RECEIVER_LABEL, 'deliveries for'
       <pre>
         <code>{code}</code>
       </pre>
+      <LocalTls />
       <p>
         Refusals: 400 for a request that is not a well-formed delivery, 401 for one that is not
         authentic or not fresh (the signature, or a timestamp more than 5 minutes away), 422 for an

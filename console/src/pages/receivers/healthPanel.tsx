@@ -1,5 +1,6 @@
-import type { HealthWindow } from '@brand/proto/webhooks/v1';
+import type { HealthWindow, Receiver } from '@brand/proto/webhooks/v1';
 import { failureClassWords } from './attemptWords';
+import { waitingWords } from './receiverHealthText';
 import { HealthChart, WINDOW_NAMES } from './healthChart';
 
 const HEALTH_WINDOWS = ['1h', '24h', '7d'] as const;
@@ -28,12 +29,26 @@ export function HealthPanel(props: {
   base: string;
   windows: HealthWindow[];
   selected: HealthWindowName;
+  /** What waits to be delivered now (the receiver's backlog). */
+  backlog?: Pick<Receiver, 'waiting' | 'oldest_waiting_at'>;
 }) {
   const byName = new Map(props.windows.map((w) => [w.window, w]));
   const shown = byName.get(props.selected);
   return (
     <section aria-labelledby="health">
       <h2 id="health">Health</h2>
+      {props.backlog && (
+        <p class={props.backlog.waiting > 0 ? 'flag-waiting' : undefined}>
+          {props.backlog.waiting > 0 ? (
+            <>
+              <strong>Backlog</strong>: {waitingWords(props.backlog)} (due now, or waiting for their
+              next retry).
+            </>
+          ) : (
+            'Nothing waits: every delivery so far was delivered or has failed for good.'
+          )}
+        </p>
+      )}
       {props.windows.length === 0 ? (
         <p class="hint">Health figures are not available right now.</p>
       ) : (

@@ -42,8 +42,24 @@ export function ReceiverHealthText(props: { receiver: Receiver }) {
         <strong>Failing</strong> since {formatTime(r.failing_since)} ({r.failure_count}{' '}
         {r.failure_count === 1 ? 'failure' : 'failures'} in a row)
         {r.last_error ? `. Last error: ${r.last_error}` : ''}
+        {r.waiting > 0 ? `. ${waitingWords(r)}` : ''}
+      </span>
+    );
+  }
+  // a backlog that waits is never "OK": it is catching up, and says how far behind it is
+  if (r.waiting > 0) {
+    return (
+      <span class="flag-waiting">
+        <strong>Catching up</strong>: the last attempt succeeded; {waitingWords(r)}
       </span>
     );
   }
   return <span>{r.last_delivery_at ? 'OK: the last attempt succeeded' : 'no deliveries yet'}</span>;
+}
+
+/** "29 deliveries waiting, the oldest from 25 Nov 12:03 UTC" (10,000 means at least that). */
+export function waitingWords(r: Pick<Receiver, 'waiting' | 'oldest_waiting_at'>): string {
+  const n = `${r.waiting >= 10_000 ? 'over ' : ''}${r.waiting.toLocaleString('en-US')}`;
+  const oldest = r.oldest_waiting_at ? `, the oldest from ${formatTime(r.oldest_waiting_at)}` : '';
+  return `${n} ${r.waiting === 1 ? 'delivery' : 'deliveries'} waiting${oldest}`;
 }

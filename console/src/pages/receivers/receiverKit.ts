@@ -6,6 +6,8 @@ import type { ConsoleDeps } from '../../consoleDeps';
 import { notFound, viewerOf, type MemberSession } from '../../session/memberSession';
 import { sendPage } from '../../views/render';
 import type { HealthWindowName } from './healthPanel';
+import { formRefusal } from '../../http/formRefusal';
+import { logRequest, type LogFilter } from './deliveryLogFilter';
 import { DELIVERY_ID, RECEIVER_ID } from './input';
 import { ReceiverPage, type ReceiverRights } from './receiverPage';
 import type { ReceiverFormValues } from './view';
@@ -16,7 +18,12 @@ export interface ReceiverPageExtra {
   notice?: string;
   form?: ReceiverFormValues;
   healthWindow?: HealthWindowName;
+  /** The delivery log's filter and page (the page's query string). */
+  log?: LogFilter;
 }
+
+/** Deliveries per page of a receiver's log. */
+const LOG_PAGE = 50;
 
 /**
  * What every receiver route needs: the webhooks service as the member, the receiver and
@@ -70,6 +77,35 @@ export function receiverKit(deps: ConsoleDeps) {
     }
   };
 
+  /**
+   * A page of the receiver's delivery log. A filter the service refuses (a cursor from another
+   * log, a range it does not take) shows the newest deliveries with the service's reason.
+   */
+  const logOf = async (
+    s: MemberSession,
+    receiver: Receiver,
+    filter: LogFilter,
+  ): Promise<{ deliveries: Delivery[]; nextCursor: string; filter: LogFilter; error?: string }> => {
+    try {
+      const page = await webhooks(
+        'listDeliveries',
+        logRequest(receiver.id, filter, LOG_PAGE),
+        as(s),
+      );
+      return { deliveries: page.deliveries, nextCursor: page.next_cursor, filter };
+    } catch (err) {
+      const refused = formRefusal(err);
+      if (!refused || refused.httpStatus !== 400) throw err;
+      const page = await webhooks('listDeliveries', logRequest(receiver.id, {}, LOG_PAGE), as(s));
+      return {
+        deliveries: page.deliveries,
+        nextCursor: page.next_cursor,
+        filter: {},
+        error: refused.message,
+      };
+    }
+  };
+
   const receiverPage = async (
     res: Response,
     s: MemberSession,
@@ -77,26 +113,25 @@ export function receiverKit(deps: ConsoleDeps) {
     extra: ReceiverPageExtra = {},
     httpStatus = 200,
   ) => {
-    const [{ deliveries }, health]: [{ deliveries: Delivery[] }, HealthWindow[]] =
-      await Promise.all([
-        webhooks('listDeliveries', { receiver_id: receiver.id, brand_id: '', limit: 50 }, as(s)),
-        healthOf(s, receiver),
-      ]);
+    const filter = extra.log ?? {};
+    const [log, health] = await Promise.all([logOf(s, receiver, filter), healthOf(s, receiver)]);
+    const error = [extra.error, log.error].filter(Boolean).join(' ') || undefined;
     sendPage(
       res,
       ReceiverPage({
         viewer: viewerOf(s),
         receiver,
-        deliveries,
+        deliveries: log.deliveries,
+        log: { filter: log.filter, nextCursor: log.nextCursor },
         health,
         healthWindow: extra.healthWindow ?? '24h',
         rights: rightsOf(s),
         now: new Date(),
-        error: extra.error,
+        error,
         notice: extra.notice,
         form: extra.form,
       }),
-      httpStatus,
+      log.error && httpStatus === 200 ? 400 : httpStatus,
     );
   };
 

@@ -3,6 +3,8 @@ import { EVENT_TYPES } from '@brand/shared/enums';
 import { formatTime } from '../../views/format';
 import { Csrf, Layout, Notice, type Viewer } from '../../views/layout';
 import { deliveryStatusName } from './deliveryStatus';
+import { isFiltered, type LogFilter } from './deliveryLogFilter';
+import { DeliveryLogFilters, DeliveryLogPager } from './deliveryLogView';
 import { DeliveryTable } from './deliveryView';
 import { ReceiverGuide } from './guide';
 import { HealthPanel, type HealthWindowName } from './healthPanel';
@@ -33,6 +35,8 @@ export function ReceiverPage(props: {
   viewer: Viewer;
   receiver: Receiver;
   deliveries: Delivery[];
+  /** The log's filter and the cursor of its next (older) page ('' at the end). */
+  log: { filter: LogFilter; nextCursor: string };
   health: HealthWindow[];
   healthWindow: HealthWindowName;
   rights: ReceiverRights;
@@ -128,19 +132,30 @@ export function ReceiverPage(props: {
         </section>
       )}
       {rights.canSeeHealth && (
-        <HealthPanel base={base} windows={props.health} selected={props.healthWindow} />
+        <HealthPanel base={base} windows={props.health} selected={props.healthWindow} backlog={r} />
       )}
-      <h2>Delivery log</h2>
-      <DeliveryTable
-        viewer={viewer}
-        receiverId={r.id}
-        deliveries={props.deliveries}
-        rights={{
-          canResend: rights.canResend,
-          canRetry: rights.canRetry,
-          receiverEnabled: r.enabled,
-        }}
-      />
+      <section aria-labelledby="log">
+        <h2 id="log">Delivery log</h2>
+        <DeliveryLogFilters base={base} filter={props.log.filter} health={props.healthWindow} />
+        <DeliveryTable
+          viewer={viewer}
+          receiverId={r.id}
+          deliveries={props.deliveries}
+          filtered={isFiltered(props.log.filter) || !!props.log.filter.cursor}
+          rights={{
+            canResend: rights.canResend,
+            canRetry: rights.canRetry,
+            receiverEnabled: r.enabled,
+          }}
+        />
+        <DeliveryLogPager
+          base={base}
+          filter={props.log.filter}
+          health={props.healthWindow}
+          nextCursor={props.log.nextCursor}
+          shown={props.deliveries.length}
+        />
+      </section>
       {rights.canRecover && <RecoveryForm viewer={viewer} receiver={r} now={props.now} />}
       <RotationPanel
         viewer={viewer}

@@ -76,12 +76,19 @@ export function registerRecovery(router: Router, kit: ReceiverKit): void {
     try {
       const done = await webhooks(
         'recoverDeliveries',
-        { receiver_id: receiver.id, since: parsed.since.toISOString(), request_id: requestId },
+        {
+          receiver_id: receiver.id,
+          since: parsed.since.toISOString(),
+          request_id: requestId,
+          // the member is recorded as themselves
+          actor_email: '',
+        },
         as(s),
       );
       const query = new URLSearchParams({
         done: 'recovered',
-        requeued: String(done.requeued),
+        failed: String(done.requeued_failed),
+        waiting: String(done.made_due),
         remaining: String(done.remaining),
         replayed: done.replayed ? '1' : '0',
       });

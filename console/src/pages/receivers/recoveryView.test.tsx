@@ -2,9 +2,10 @@ import { html, receiver, viewer } from '../../../test/receiverFixtures';
 import { RecoveryForm, RecoveryPreviewPage } from './recoveryView';
 
 const since = new Date('2026-11-20T14:00:00.000Z');
-const preview = (failed: number, wouldRequeue = Math.min(failed, 10_000)) => ({
+const preview = (failed: number, waiting = 0) => ({
   failed,
-  would_requeue: wouldRequeue,
+  waiting,
+  would_requeue: Math.min(failed + waiting, 10_000),
   earliest_since: '2026-11-09T12:00:00.000Z',
   max_per_request: 10_000,
 });
@@ -22,31 +23,38 @@ const page = (over: Partial<Parameters<typeof RecoveryPreviewPage>[0]> = {}) =>
   );
 
 describe('RecoveryPreviewPage', () => {
-  it('counts what would be re-queued since the time and states the bounds', () => {
-    const shown = page();
-    expect(shown).toContain('37 failed deliveries since 2026-11-20 14:00 UTC.');
+  it('counts what is not delivered since the time, failed and waiting, and states the bounds', () => {
+    const shown = page({ preview: preview(8, 29) });
     expect(shown).toContain(
-      'at most 14 days back and re-queues at most 10,000 deliveries per request',
+      'Since 2026-11-20 14:00 UTC: 8 deliveries failed and 29 deliveries waiting for a retry.',
     );
-    expect(shown).toContain('Re-queue 37 deliveries');
+    expect(shown).toContain('at most 14 days back and sends at most 10,000 deliveries per request');
+    expect(shown).toContain('Send 37 deliveries now');
     expect(shown).toContain('name="since" value="2026-11-20T14:00:00.000Z"');
     expect(shown).toContain('name="request_id" value="0b1d8a4e-3f1c-4c55-9d7e-2f3a4b5c6d7e"');
   });
 
   it('says what is left beyond the per-request bound', () => {
-    const shown = page({ preview: preview(12_345) });
-    expect(shown).toContain('12,345 failed deliveries');
-    expect(shown).toContain('re-queues the oldest 10,000');
+    const shown = page({ preview: preview(12_000, 345) });
+    expect(shown).toContain('12,000 deliveries failed and 345 deliveries waiting');
+    expect(shown).toContain('sends the oldest 10,000');
     expect(shown).toContain('for the other 2,345');
   });
 
-  it('offers nothing to confirm when nothing failed, for a disabled receiver, or to a non-owner', () => {
+  it('never says "nothing to recover" while deliveries wait for a retry', () => {
+    const shown = page({ preview: preview(0, 29) });
+    expect(shown).not.toContain('nothing to recover');
+    expect(shown).toContain('0 deliveries failed and 29 deliveries waiting for a retry');
+    expect(shown).toContain('Send 29 deliveries now');
+  });
+
+  it('offers nothing to confirm when everything was delivered, for a disabled receiver, or to a non-owner', () => {
     expect(page({ preview: preview(0) })).toContain('there is nothing to recover');
-    expect(page({ preview: preview(0) })).not.toContain('Re-queue');
+    expect(page({ preview: preview(0) })).not.toContain('Send ');
     const disabled = page({ receiver: receiver({ enabled: false, disabled_reason: 'paused' }) });
     expect(disabled).toContain('is disabled, so recovery is refused');
-    expect(disabled).not.toContain('Re-queue');
-    expect(page({ canRecover: false })).not.toContain('Re-queue');
+    expect(disabled).not.toContain('deliveries now');
+    expect(page({ canRecover: false })).not.toContain('deliveries now');
   });
 });
 

@@ -7,7 +7,9 @@ import { RECOVERY_MAX_AGE_MS, RECOVERY_MAX_PER_REQUEST } from '@brand/shared/web
 const count = (n: number) => n.toLocaleString('en-US');
 
 /** The bounds of a recovery, said wherever one is asked for. */
-const RECOVERY_BOUNDS = `Recovery reaches at most 14 days back and re-queues at most ${count(RECOVERY_MAX_PER_REQUEST)} deliveries per request.`;
+const RECOVERY_BOUNDS = `Recovery reaches at most 14 days back and sends at most ${count(RECOVERY_MAX_PER_REQUEST)} deliveries per request.`;
+
+const deliveries = (n: number) => `${count(n)} ${n === 1 ? 'delivery' : 'deliveries'}`;
 
 /** Where a recovery starts by default: when the current failures began, else a day ago. */
 function defaultSince(r: Receiver, now: Date): Date {
@@ -26,11 +28,12 @@ export function RecoveryForm(props: { viewer: Viewer; receiver: Receiver; now: D
   const base = `/brands/${viewer.brandId}/receivers/${r.id}`;
   return (
     <section aria-labelledby="recover">
-      <h2 id="recover">Recover failed deliveries</h2>
+      <h2 id="recover">Recover deliveries since an outage</h2>
       <p class="hint">
-        After an outage, queue every failed delivery of this receiver since a time again; each goes
-        out as a new attempt of the same event (the same event id, so your receiver deduplicates
-        it). {RECOVERY_BOUNDS}
+        After an outage, send everything of this receiver since a time that was not delivered, in
+        one action: deliveries that failed for good and those still waiting for their next retry,
+        oldest first (the same event ids, so your receiver deduplicates them). A receiver that
+        answers 2xx again catches up by itself as well. {RECOVERY_BOUNDS}
       </p>
       {r.enabled ? (
         <form class="actions" method="get" action={`${base}/recover`}>
@@ -50,15 +53,15 @@ export function RecoveryForm(props: { viewer: Viewer; receiver: Receiver; now: D
           </button>
         </form>
       ) : (
-        <p>This receiver is disabled: enable it first, then recover its failed deliveries.</p>
+        <p>This receiver is disabled: enable it first, then recover its deliveries.</p>
       )}
     </section>
   );
 }
 
 /**
- * What a recovery would do, before it is done: how many failed deliveries since the time,
- * the bounds, and the button. The form carries a request id made here, so a double click or
+ * What a recovery would do, before it is done: how many deliveries since the time were not
+ * delivered (failed, and waiting for a retry), the bounds, and the button. The form carries a request id made here, so a double click or
  * a resubmitted form re-queues nothing twice.
  */
 export function RecoveryPreviewPage(props: {
@@ -75,31 +78,33 @@ export function RecoveryPreviewPage(props: {
   const since = formatTime(props.since.toISOString());
   const max = preview?.max_per_request || RECOVERY_MAX_PER_REQUEST;
   return (
-    <Layout title="Recover failed deliveries" viewer={viewer} section="receivers">
+    <Layout title="Recover deliveries" viewer={viewer} section="receivers">
       <p>
         <a href={base}>Back to {r.label}</a>
       </p>
-      <h1>Recover failed deliveries of “{r.label}”</h1>
+      <h1>Recover deliveries of “{r.label}”</h1>
       {props.error && <Notice tone="error">{props.error}</Notice>}
       {preview && (
         <p class="lead">
-          {preview.failed === 0
-            ? `No failed deliveries since ${since}: there is nothing to recover.`
-            : `${count(preview.failed)} failed ${preview.failed === 1 ? 'delivery' : 'deliveries'} since ${since}.`}
+          {preview.failed + preview.waiting === 0
+            ? `Every delivery since ${since} was delivered: there is nothing to recover.`
+            : `Since ${since}: ${deliveries(preview.failed)} failed and ${deliveries(preview.waiting)} waiting for a retry.`}
         </p>
       )}
       <p>
         {RECOVERY_BOUNDS}
         {preview?.earliest_since &&
           ` The earliest time accepted now is ${formatTime(preview.earliest_since)}.`}{' '}
-        Test deliveries are left out. Each delivery goes out again as a new attempt of the same
-        event, signed with the receiver's current secret, and follows the usual retries.
+        Test deliveries are left out. Failed deliveries go out again as a new round of attempts of
+        the same event; waiting ones get their next attempt now. All are signed with the receiver's
+        current secret, sent oldest first at the receiver's usual pace, and follow the usual
+        retries.
       </p>
-      {preview && preview.failed > preview.would_requeue && (
+      {preview && preview.failed + preview.waiting > preview.would_requeue && (
         <Notice tone="warn">
-          This request re-queues the oldest {count(preview.would_requeue)} (at most {count(max)} per
+          This request sends the oldest {count(preview.would_requeue)} (at most {count(max)} per
           request); recover again afterwards for the other{' '}
-          {count(preview.failed - preview.would_requeue)}.
+          {count(preview.failed + preview.waiting - preview.would_requeue)}.
         </Notice>
       )}
       {!r.enabled && (
@@ -114,10 +119,7 @@ export function RecoveryPreviewPage(props: {
           <input type="hidden" name="since" value={props.since.toISOString()} />
           <input type="hidden" name="request_id" value={props.requestId} />
           <div class="actions">
-            <button type="submit">
-              Re-queue {count(preview.would_requeue)}{' '}
-              {preview.would_requeue === 1 ? 'delivery' : 'deliveries'}
-            </button>
+            <button type="submit">Send {deliveries(preview.would_requeue)} now</button>
             <a href={base}>Cancel</a>
           </div>
         </form>

@@ -1,6 +1,7 @@
 import type { Receiver } from '@brand/proto/webhooks/v1';
 import { EVENT_TYPES } from '@brand/shared/enums';
 import { safePath } from './guide';
+import { LocalTls, SERVE_HTTPS } from './serveHttps';
 
 /**
  * How a receiver holds both secrets while a rotation is pending, with the official client
@@ -12,6 +13,8 @@ export function RotationGuide(props: { receiver: Receiver }) {
   const { receiver } = props;
   const events = receiver.events.map((e) => EVENT_TYPES.fromProto(e) ?? 'unknown');
   const code = `import express from 'express';
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:https';
 import { webhookExpressHandler } from '@brand-records/client/webhooks';
 
 const PATH = ${JSON.stringify(safePath(receiver.url))}; // compared exactly (no route pattern)
@@ -40,8 +43,10 @@ app.use(express.raw({ type: 'application/json' })); // the raw body, before any 
 app.use((req, res, next) =>
   req.method === 'POST' && req.path === PATH ? handle(req, res).catch(next) : next(),
 );
-const port = Number(process.env.PORT ?? 3000);
-app.listen(port, () => console.log('Receiving with', secrets.length, 'secret(s) on', port));`;
+${SERVE_HTTPS}
+server.listen(port, () =>
+  console.log('Receiving with', secrets.length, 'secret(s) on', port, 'over', SCHEME),
+);`;
   return (
     <section aria-labelledby="rotation-guide">
       <h2 id="rotation-guide">Guide: rotating the signing secret without losing a delivery</h2>
@@ -56,6 +61,7 @@ app.listen(port, () => console.log('Receiving with', secrets.length, 'secret(s) 
       <pre>
         <code>{code}</code>
       </pre>
+      <LocalTls />
       <p class="hint">
         <code>verifyWebhook</code>, <code>verifyNodeWebhook</code> and{' '}
         <code>verifyWebhookRequest</code> take the same list. The repository's{' '}

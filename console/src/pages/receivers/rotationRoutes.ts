@@ -19,7 +19,11 @@ export function registerRotation(router: Router, deps: ConsoleDeps, kit: Receive
     const s = memberOf(res);
     const receiver = await getReceiver(s, String(req.params.receiverId));
     try {
-      const rotated = await webhooks('rotateSecret', { receiver_id: receiver.id }, as(s));
+      const rotated = await webhooks(
+        'rotateSecret',
+        { receiver_id: receiver.id, actor_email: '' },
+        as(s),
+      );
       const id = await deps.reveal.put(s.token, {
         label: receiver.label,
         secret: rotated.new_secret,
@@ -43,7 +47,11 @@ export function registerRotation(router: Router, deps: ConsoleDeps, kit: Receive
       return;
     }
     try {
-      await webhooks('switchSecret', { receiver_id: receiver.id, at: when.at }, as(s));
+      await webhooks(
+        'switchSecret',
+        { receiver_id: receiver.id, at: when.at, actor_email: '' },
+        as(s),
+      );
     } catch (err) {
       const refused = formRefusal(err);
       if (!refused) throw err;
@@ -58,7 +66,7 @@ export function registerRotation(router: Router, deps: ConsoleDeps, kit: Receive
     const s = memberOf(res);
     const receiver = await getReceiver(s, String(req.params.receiverId));
     try {
-      await webhooks('cancelRotation', { receiver_id: receiver.id }, as(s));
+      await webhooks('cancelRotation', { receiver_id: receiver.id, actor_email: '' }, as(s));
     } catch (err) {
       const refused = formRefusal(err);
       if (!refused) throw err;

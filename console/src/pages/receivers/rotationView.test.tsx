@@ -40,6 +40,24 @@ describe('RotationPanel', () => {
     expect(page).toContain('data-poll="done"');
   });
 
+  it('starts the switch form on a choice: now once the new secret is accepted, else in 24 h (issue 35)', () => {
+    const checked = (page: string) =>
+      [...page.matchAll(/<input[^>]*name="when"[^>]*>/g)]
+        .filter((m) => / checked/.test(m[0]))
+        .map((m) => /value="([^"]+)"/.exec(m[0])?.[1]);
+    expect(checked(panel(receiver({ rotation: rotation() })))).toEqual(['24h']);
+    const accepted = rotation({
+      test_delivery_id: 'dlv_t',
+      test_status: DeliveryStatus.DELIVERY_STATUS_SUCCEEDED,
+    });
+    expect(checked(panel(receiver({ rotation: accepted })))).toEqual(['now']);
+    const refused = rotation({
+      test_delivery_id: 'dlv_t',
+      test_status: DeliveryStatus.DELIVERY_STATUS_FAILED,
+    });
+    expect(checked(panel(receiver({ rotation: refused })))).toEqual(['24h']);
+  });
+
   it('says how the test with the new secret went, polling while it is pending', () => {
     const tested = (over: Partial<SecretRotation>) =>
       panel(receiver({ rotation: rotation({ test_delivery_id: 'dlv_t', ...over }) }));

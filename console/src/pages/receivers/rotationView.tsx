@@ -143,8 +143,20 @@ function RotationTestStatus(props: {
   );
 }
 
+/**
+ * The switch choice the form starts on (issue 35: it had none). Now, once the receiver has
+ * accepted a Test signed with the new secret; until then in 24 hours, which leaves a day to
+ * deploy the new secret, since switching before the receiver holds it fails deliveries.
+ */
+function defaultSwitchChoice(rotation: SecretRotation): 'now' | '24h' {
+  const tested =
+    rotation.test_delivery_id !== '' && deliveryStatusName(rotation.test_status) === 'succeeded';
+  return tested ? 'now' : '24h';
+}
+
 function SwitchForm(props: { viewer: Viewer; base: string; rotation: SecretRotation; now: Date }) {
   const { viewer, base } = props;
+  const choice = defaultSwitchChoice(props.rotation);
   const earliest = toUtcDateTimeLocal(new Date(props.now.getTime() + 60_000));
   const latest = toUtcDateTimeLocal(new Date(props.now.getTime() + MAX_SWITCH_AHEAD_MS));
   return (
@@ -154,7 +166,7 @@ function SwitchForm(props: { viewer: Viewer; base: string; rotation: SecretRotat
         <fieldset>
           <legend>When should the new secret start signing?</legend>
           <label>
-            <input type="radio" name="when" value="now" required /> Now
+            <input type="radio" name="when" value="now" required checked={choice === 'now'} /> Now
           </label>
           <br />
           <label>
@@ -162,7 +174,7 @@ function SwitchForm(props: { viewer: Viewer; base: string; rotation: SecretRotat
           </label>
           <br />
           <label>
-            <input type="radio" name="when" value="24h" /> In 24 hours
+            <input type="radio" name="when" value="24h" checked={choice === '24h'} /> In 24 hours
           </label>
           <br />
           <label>

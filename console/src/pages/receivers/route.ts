@@ -5,6 +5,7 @@ import type { ConsoleDeps } from '../../consoleDeps';
 import { formRefusal } from '../../http/formRefusal';
 import { memberOf, viewerOf, type MemberSession } from '../../session/memberSession';
 import { sendPage } from '../../views/render';
+import { logFilterOf } from './deliveryLogFilter';
 import { registerDeliveries } from './deliveryRoutes';
 import { healthWindowOf } from './healthPanel';
 import { ReceiverForm, TestForm } from './input';
@@ -124,10 +125,14 @@ export function registerReceivers(router: Router, deps: ConsoleDeps): void {
         : typeof done === 'string' && Object.hasOwn(DONE, done)
           ? DONE[done]
           : undefined;
-    await receiverPage(res, s, receiver, {
-      notice,
-      healthWindow: healthWindowOf(req.query.health),
-    });
+    const log = logFilterOf(req.query);
+    await receiverPage(
+      res,
+      s,
+      receiver,
+      { notice, error: log.error, log: log.filter, healthWindow: healthWindowOf(req.query.health) },
+      log.error ? 400 : 200,
+    );
   });
 
   router.post('/receivers/:receiverId/edit', async (req, res) => {
@@ -230,22 +235,24 @@ export function registerReceivers(router: Router, deps: ConsoleDeps): void {
   registerRecovery(router, kit);
 }
 
-/** "37 failed deliveries are queued again", from the numbers the recovery redirect carries. */
+/** "37 deliveries are being sent now ...", from the numbers the recovery redirect carries. */
 function recoveredNotice(query: Record<string, unknown>): string {
   const n = (v: unknown) => (typeof v === 'string' && /^\d{1,7}$/.test(v) ? Number(v) : 0);
-  const requeued = n(query.requeued);
+  const failed = n(query.failed);
+  const waiting = n(query.waiting);
   const remaining = n(query.remaining);
+  const count = (k: number) => k.toLocaleString('en-US');
   const parts = [
-    requeued === 0
-      ? 'Nothing was queued again.'
-      : `${requeued.toLocaleString('en-US')} failed ${requeued === 1 ? 'delivery is' : 'deliveries are'} queued again, each as a new attempt of the same event.`,
+    failed + waiting === 0
+      ? 'Nothing needed sending again.'
+      : `${count(failed + waiting)} ${failed + waiting === 1 ? 'delivery is' : 'deliveries are'} being sent now, oldest first (${count(failed)} failed, ${count(waiting)} waiting for a retry), as attempts of the same events.`,
   ];
   if (remaining > 0) {
     parts.push(
-      `${remaining.toLocaleString('en-US')} more in the window were beyond this request's bound: recover again to queue them.`,
+      `${count(remaining)} more in the window were beyond this request's bound: recover again to send them.`,
     );
   }
   if (query.replayed === '1')
-    parts.push('(This recovery was already done: nothing was queued twice.)');
+    parts.push('(This recovery was already done: nothing was sent twice.)');
   return parts.join(' ');
 }

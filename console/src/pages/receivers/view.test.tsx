@@ -34,6 +34,25 @@ describe('the receivers list', () => {
     expect(page.match(/<tr class="failing">/g)).toHaveLength(2);
   });
 
+  it('never reads OK while a backlog waits: it is catching up, with how many and the oldest', () => {
+    const catchingUp = receiver({
+      waiting: 29,
+      oldest_waiting_at: '2026-11-23T09:03:00.000Z',
+    });
+    const page = html(<ReceiversPage viewer={viewer()} receivers={[catchingUp]} canManage />);
+    expect(page).not.toContain('OK: the last attempt succeeded');
+    expect(page).toContain('Catching up');
+    expect(page).toContain('29 deliveries waiting, the oldest from 2026-11-23 09:03 UTC');
+    const failingWithBacklog = html(
+      <ReceiversPage
+        viewer={viewer()}
+        receivers={[{ ...failing, waiting: 10_000, oldest_waiting_at: '2026-11-20T00:00:00.000Z' }]}
+        canManage
+      />,
+    );
+    expect(failingWithBacklog).toContain('over 10,000 deliveries waiting');
+  });
+
   it('says when a secret rotation is pending, and when it switches', () => {
     const rotation = {
       created_at: '2026-11-23T11:30:00.000Z',

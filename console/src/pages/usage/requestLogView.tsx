@@ -1,4 +1,5 @@
 import type { ApiKey } from '@brand/proto/access/v1';
+import { EXPORT_MAX_ROWS } from '@brand/shared/export';
 import type { ListRequestLogResponse, RequestLogEntry } from '@brand/proto/access/v1/usage';
 import { formatTime, formatTimeToSecond } from '../../views/format';
 import { Layout, type Viewer } from '../../views/layout';
@@ -8,7 +9,7 @@ export interface RequestLogPageProps {
   viewer: Viewer;
   log: ListRequestLogResponse;
   keys: ApiKey[];
-  filters: { key: string; code: string };
+  filters: { key: string; code: string; since: string; until: string };
   /** Owners see the reason behind each 401. */
   showReasons: boolean;
   codes: readonly string[];
@@ -49,18 +50,19 @@ function keyCell(e: RequestLogEntry) {
 
 /**
  * The request log: a brand's refused and failed requests of the last 7 days (at most the
- * newest 10,000), newest first, filtered by key and code, paged; owners also see why a 401
- * was refused.
+ * newest 10,000), newest first, filtered by key, code and time range, paged and exported
+ * (CSV, JSON Lines); owners also see why a 401 was refused.
  */
 export function RequestLogPage(props: RequestLogPageProps) {
   const { log, viewer, filters } = props;
   const base = `/brands/${viewer.brandId}`;
   const columns = props.showReasons ? 8 : 7;
-  const next = new URLSearchParams({
-    ...(filters.key ? { key: filters.key } : {}),
-    ...(filters.code ? { code: filters.code } : {}),
-    page: log.next_page_token,
-  });
+  const withFilters = (extra: Record<string, string>) => {
+    const p = new URLSearchParams();
+    for (const [k, v] of Object.entries({ ...filters, ...extra })) if (v !== '') p.set(k, v);
+    return p.toString();
+  };
+  const filtered = Object.values(filters).some((v) => v !== '');
   return (
     <Layout title="Request log" viewer={viewer} section="requests">
       <h1>Request log</h1>
@@ -102,10 +104,25 @@ export function RequestLogPage(props: RequestLogPageProps) {
             </option>
           ))}
         </select>
+        <label for="log-since">From (UTC)</label>
+        <input id="log-since" type="datetime-local" name="since" value={filters.since} />
+        <label for="log-until">Before (UTC)</label>
+        <input id="log-until" type="datetime-local" name="until" value={filters.until} />
         <button type="submit" class="secondary">
           Filter
         </button>
       </form>
+      <p>
+        Download everything these filters match (newest first, at most{' '}
+        {Math.min(log.bound, EXPORT_MAX_ROWS).toLocaleString('en')} requests):{' '}
+        <a href={`${base}/requests/export?${withFilters({ format: 'csv' })}`} download>
+          CSV
+        </a>{' '}
+        ·{' '}
+        <a href={`${base}/requests/export?${withFilters({ format: 'jsonl' })}`} download>
+          JSON Lines
+        </a>
+      </p>
       <table>
         <caption class="hint">Refused and failed requests, newest first</caption>
         <thead>
@@ -124,7 +141,7 @@ export function RequestLogPage(props: RequestLogPageProps) {
           {log.entries.length === 0 && (
             <tr>
               <td colSpan={columns}>
-                Nothing refused or failed{filters.key || filters.code ? ' with these filters' : ''}.
+                Nothing refused or failed{filtered ? ' with these filters' : ''}.
               </td>
             </tr>
           )}
@@ -152,7 +169,7 @@ export function RequestLogPage(props: RequestLogPageProps) {
       </table>
       {log.next_page_token && (
         <p>
-          <a href={`${base}/requests?${next.toString()}`} rel="next">
+          <a href={`${base}/requests?${withFilters({ page: log.next_page_token })}`} rel="next">
             Older requests
           </a>
         </p>

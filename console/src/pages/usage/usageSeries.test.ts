@@ -1,6 +1,7 @@
 import { UsageSurface, type GetUsageResponse, type KeyUsage } from '@brand/proto/access/v1/usage';
 import { usageDescription } from './usageChart';
-import { classOf, keyRows, refusalsByCode, slicesOf } from './usageSeries';
+import { GATEWAY_ERROR_CODES, httpStatusOf } from '@brand/shared/errors';
+import { classOf, keyRows, refusalCodeOf, refusalsByCode, slicesOf } from './usageSeries';
 import { reasonWords } from './requestLogView';
 
 const REST = UsageSurface.USAGE_SURFACE_REST;
@@ -69,10 +70,24 @@ describe('usage series', () => {
       ['key_small', 6, 0, 6],
       ['', 3, 0, 3],
     ]);
+    // Issue 35: the 429s (counted apart as the budget spent) are refusals of their own code.
     expect(refusalsByCode(keys)).toEqual([
+      ['rate_limited', 4],
       ['invalid_key', 3],
       ['missing_key', 3],
     ]);
+  });
+
+  it('names the code of every 4xx the gateway answers, from the error table (issue 35)', () => {
+    // the outcomes the gateway counts: "429" for its one 429 code, "4xx:<code>" for the others
+    const refusals = GATEWAY_ERROR_CODES.filter((c) => httpStatusOf(c) < 500);
+    for (const code of refusals) {
+      const outcome = httpStatusOf(code) === 429 ? '429' : `4xx:${code}`;
+      expect([outcome, refusalCodeOf(outcome)]).toEqual([outcome, code]);
+    }
+    expect(refusals).toContain('rate_limited');
+    expect(refusalCodeOf('2xx')).toBeUndefined();
+    expect(refusalCodeOf('5xx')).toBeUndefined();
   });
 });
 

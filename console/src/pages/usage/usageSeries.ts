@@ -1,4 +1,5 @@
 import { UsageSurface, type GetUsageResponse, type KeyUsage } from '@brand/proto/access/v1/usage';
+import { gatewayCodesOfStatus } from '@brand/shared/errors';
 
 /** The outcome classes the chart stacks, bottom to top, with their CSS class and words. */
 export const OUTCOME_CLASSES = [
@@ -89,12 +90,21 @@ export function keyRows(keys: KeyUsage[]): KeyRow[] {
   return [...rows.values()].sort((a, b) => b.total - a.total);
 }
 
-/** The 4xx counts by error code over the window, most frequent first. */
+/**
+ * The code of a refusal outcome: "4xx:<code>" carries it; "429" (counted apart, as the budget
+ * spent) is the code the error table answers 429 with, rate_limited. Others are no refusal.
+ */
+export function refusalCodeOf(outcome: string): string | undefined {
+  if (outcome.startsWith('4xx:')) return outcome.slice(4);
+  return outcome === '429' ? gatewayCodesOfStatus(429)[0] : undefined;
+}
+
+/** The 4xx counts by error code over the window (429 included), most frequent first. */
 export function refusalsByCode(keys: KeyUsage[]): [string, number][] {
   const codes = new Map<string, number>();
   for (const k of keys) {
-    if (!k.outcome.startsWith('4xx:')) continue;
-    const code = k.outcome.slice(4);
+    const code = refusalCodeOf(k.outcome);
+    if (code === undefined) continue;
     codes.set(code, (codes.get(code) ?? 0) + k.count);
   }
   return [...codes.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));

@@ -5,7 +5,7 @@ import { MCP_PATH, sendMcpError } from './rpcAnswers';
 export { describeMcp } from './openApi';
 
 /**
- * POST /api/mcp, the assistant connection (SPEC 4.2), and the one entry to this folder: its
+ * POST /api/mcp, the assistant connection (docs/contract.md#assistant-endpoint), and the one entry to this folder: its
  * lean path (leanPath.ts: origin, key, body, envelope, budget, then a direct list call or the
  * SDK server), its OpenAPI operation (openApi.ts), and its error format: every error on this
  * path is a JSON-RPC body. The protocol's pieces (envelope, versions, exchange, tools) live

@@ -99,7 +99,7 @@ function costOf(envelope: Envelope): number {
   return Math.max(1, envelope.messages.length + envelope.rejected.length);
 }
 
-/** A lone tools/call answers a spent budget in-band (SPEC 4.2 rule 2); anything else gets 429. */
+/** A lone tools/call answers a spent budget in-band (docs/contract.md#assistant-tools rule 2); anything else gets 429. */
 function loneToolCallId(envelope: Envelope): JsonRpcId | undefined {
   const [only] = envelope.messages;
   if (
@@ -117,7 +117,7 @@ function loneToolCallId(envelope: Envelope): JsonRpcId | undefined {
 const MCP_PATH_PATTERN = /^\/api\/mcp\/?$/i;
 
 /**
- * POST /api/mcp, the assistant connection (SPEC 4.2), stateless Streamable HTTP answered
+ * POST /api/mcp, the assistant connection (docs/contract.md#assistant-endpoint), stateless Streamable HTTP answered
  * with JSON only, on plain node:http: the one implementation of every request to the path,
  * a list tool call and every other message alike. In order: the method (405 but for POST:
  * there is no stream or session to open or close), Origin allow-list (403), authentication

@@ -83,7 +83,7 @@ export function createMcpServer(ctx: ToolContext, log: Logger): Server {
     try {
       if (!definition.visibleTo(ctx.identity)) {
         ctx.onPermissionRefused?.();
-        // The tool is public knowledge (SPEC 4.2); what this key lacks is the permission.
+        // The tool is public knowledge (docs/contract.md#assistant-endpoint); what this key lacks is the permission.
         throw new AppError(
           'insufficient_permission',
           `${quoteInput(params.name)} needs the campaigns:prepare permission; a brand owner can create a live key with it.`,

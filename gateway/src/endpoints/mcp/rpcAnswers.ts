@@ -46,7 +46,7 @@ export function sendRpcAppError(
 export const sendMcpError: ErrorSender = (res, err) => sendRpcAppError(res, err);
 
 /**
- * A lone tools/call that the brand's spent budget refuses, answered in-band (SPEC 4.2 rule
+ * A lone tools/call that the brand's spent budget refuses, answered in-band (docs/contract.md#assistant-tools rule
  * 2): HTTP 200 with the Retry-After the client must honour, and the refusal as the tool's
  * isError result, on the lean path, whichever way the call came.
  */

@@ -19,7 +19,7 @@ export function structuredTextResult(value: Record<string, unknown>, text: strin
 }
 
 /**
- * A refusal as a tool result (HTTP 200, isError), per SPEC 4.2 rule 2: the text is the
+ * A refusal as a tool result (HTTP 200, isError), per docs/contract.md#assistant-tools rule 2: the text is the
  * REST error body, so an assistant reads the same code and message an HTTP client would.
  */
 export function errorResult(err: AppError, requestId: string): CallToolResult {

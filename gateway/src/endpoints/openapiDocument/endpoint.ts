@@ -6,7 +6,7 @@ import { COMMON_HEADERS, errorResponse, ref } from '../../openapi/responses';
 import type { Endpoint } from '../endpoint';
 
 /**
- * GET /openapi/service.yaml: the OpenAPI description (SPEC 4.4). Public, since a client
+ * GET /openapi/service.yaml: the OpenAPI description (docs/contract.md#openapi-document). Public, since a client
  * needs it before it has a key; charged to the per-address budget like any unauthenticated
  * request. The document is rendered once at startup (main.ts, from what the endpoints
  * register: endpoints.ts).

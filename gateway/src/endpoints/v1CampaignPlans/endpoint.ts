@@ -6,7 +6,7 @@ import { mountCampaignPlans } from './route';
 export { describeV1CampaignPlans } from './openApi';
 
 /**
- * POST /api/v1/campaign-plans (SPEC 4.3): the route (route.ts), its input (input.ts) and its
+ * POST /api/v1/campaign-plans (docs/contract.md#campaign-plans): the route (route.ts), its input (input.ts) and its
  * OpenAPI operation (openApi.ts). Express: plans are rare next to pages.
  */
 export function v1CampaignPlansEndpoint(deps: { gate: AccessGate; plans: PlansApi }): Endpoint {

@@ -24,7 +24,7 @@ const jsonBody: RequestHandler[] = [
 ];
 
 /**
- * POST /api/v1/campaign-plans (SPEC 4.3): prepares a campaign plan for human review.
+ * POST /api/v1/campaign-plans (docs/contract.md#campaign-plans): prepares a campaign plan for human review.
  * In order: the key and one unit of the brand's budget (requireApiKey: 401, 429), the
  * campaigns:prepare permission (403), JSON (415, 400), the input (400 validation_failed),
  * then the plans service: 201 with the new plan, or 200 with `Idempotent-Replayed: true`

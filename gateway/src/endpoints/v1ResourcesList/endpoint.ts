@@ -4,7 +4,7 @@ import { resourcesListPath, type ListDeps } from './leanPath';
 export { describeV1ResourcesList } from './openApi';
 
 /**
- * GET /api/v1/{resource} (SPEC 4.1): its lean path (leanPath.ts), the one implementation of
+ * GET /api/v1/{resource} (docs/contract.md#reading-records): its lean path (leanPath.ts), the one implementation of
  * every list request, through its input rules (input.ts) and answer (page.ts); its OpenAPI
  * operations (openApi.ts) come from the same schemas.
  */

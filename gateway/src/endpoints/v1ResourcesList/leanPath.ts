@@ -23,7 +23,7 @@ const PLANS_SEGMENT = /^campaign-plans$/i;
 const ALLOWED = ['GET', 'HEAD'];
 
 /**
- * GET /api/v1/{resource} (SPEC 4.1), the one implementation of every list request: any query
+ * GET /api/v1/{resource} (docs/contract.md#reading-records), the one implementation of every list request: any query
  * (limit, cursor, since), If-None-Match, HEAD, a key's first request as a cached one's, and
  * every refusal. Plain node:http, no express on the way.
  * Order of checks, by design: the method (405 with Allow), then authentication and the

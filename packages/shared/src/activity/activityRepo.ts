@@ -2,6 +2,7 @@ import type { ActivityEntry } from '@brand/proto/activity/v1';
 import { rfc3339 } from '../db/sqlFormat';
 import type { Pool, PoolClient } from '../db/pool';
 import { newId } from '../ids';
+import type { ActivityFilters } from './activityQuery';
 
 /**
  * The audit log of the Developers area. Each service that owns a change keeps its own
@@ -48,20 +49,44 @@ export async function insertActivity(db: Db, entry: NewActivity): Promise<void> 
   );
 }
 
-/** One page of a brand's entries, newest first, strictly after `after` when given. */
+/**
+ * One page of a brand's entries, newest first, strictly after `after` when given, filtered.
+ * Keyset on (created_at, id), never OFFSET: the index on (brand_id, created_at desc, id desc)
+ * walks the page whatever its depth; a filter is a condition on that walk.
+ */
 export async function selectActivityPage(
   db: Db,
-  q: { brandId: string; limit: number; after: ActivityPosition | undefined },
+  q: {
+    brandId: string;
+    limit: number;
+    after: ActivityPosition | undefined;
+    filters: ActivityFilters;
+  },
 ): Promise<ActivityRow[]> {
+  const f = q.filters;
+  const params: unknown[] = [q.brandId];
+  const where = ['brand_id = $1'];
+  const add = (sql: (n: string) => string, value: unknown) =>
+    where.push(sql(`$${params.push(value)}`));
+  if (q.after) {
+    const at = `$${params.push(q.after.created_at)}::timestamptz`;
+    where.push(`(created_at, id) < (${at}, $${params.push(q.after.id)}::text)`);
+  }
+  if (f.actorMemberId) add((n) => `actor_member_id = ${n}`, f.actorMemberId);
+  if (f.actorEmail) add((n) => `lower(actor_email) = ${n}`, f.actorEmail);
+  if (f.action) add((n) => `action = ${n}`, f.action);
+  if (f.actionPrefix) add((n) => `starts_with(action, ${n})`, f.actionPrefix);
+  if (f.subjectId) add((n) => `subject_id = ${n}`, f.subjectId);
+  if (f.since) add((n) => `created_at >= ${n}`, f.since);
+  if (f.until) add((n) => `created_at < ${n}`, f.until);
   const r = await db.query<ActivityRow>(
     `select id, brand_id, action, actor_member_id, actor_email, subject_id, summary,
             ${rfc3339('created_at')} as created_at
      from activity
-     where brand_id = $1
-       and ($2::timestamptz is null or (created_at, id) < ($2::timestamptz, $3::text))
+     where ${where.join(' and ')}
      order by created_at desc, id desc
-     limit $4`,
-    [q.brandId, q.after?.created_at ?? null, q.after?.id ?? null, q.limit],
+     limit ${q.limit}`,
+    params,
   );
   return r.rows;
 }

@@ -1,3 +1,4 @@
+export { emailAddress } from './emailAddress';
 export { actorEmail, actorMemberId, authorize, type Actor } from './actor';
 export {
   MEMBER_ASSERTION_TTL_SECONDS,

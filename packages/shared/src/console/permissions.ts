@@ -9,7 +9,7 @@ const OWNERS = ['owner'] as const satisfies readonly RoleName[];
  * made for a member (records for keys, members and its activity; webhooks for receivers and
  * deliveries; plans for plans); the console reads it only to hide what would be refused.
  *
- * SPEC 2.4 and 5.2 give receivers and keys to owners ("owner-level brand account"), so
+ * docs/contract.md#receivers, #authentication give receivers and keys to owners ("owner-level brand account"), so
  * owners do everything and admins and members read only; members management is owners
  * only, reading the member list included.
  */

@@ -11,4 +11,12 @@ export { SQLSTATE, sqlState, isDatabaseUnavailable } from './pgErrors';
 export { runMigrations } from './migrate';
 export { watchDatabaseHealth } from './healthWatch';
 export { rfc3339 } from './sqlFormat';
+export { decodeKeysetCursor, encodeKeysetCursor, type KeysetPosition } from './keysetCursor';
 export { runMigrationProcess } from './migrationProcess';
+export {
+  dropDayPartitionsBefore,
+  ensureDayPartitions,
+  listDayPartitions,
+  type DailyPartitionedTable,
+  type DayPartition,
+} from './timePartitions';

@@ -3,6 +3,7 @@ export const SQLSTATE = {
   uniqueViolation: '23505',
   foreignKeyViolation: '23503',
   checkViolation: '23514',
+  duplicateTable: '42P07',
   queryCanceled: '57014',
   adminShutdown: '57P01',
   crashShutdown: '57P02',

@@ -13,14 +13,14 @@ export const TIERS = enumTable({
 } as const satisfies Record<string, BrandTier>);
 export type TierName = (typeof TIERS.names)[number];
 
-/** Tiers that include API access (SPEC 5.2: Plus or above). */
+/** Tiers that include API access (docs/contract.md#authentication: Plus or above). */
 export type PaidTier = Exclude<TierName, 'free'>;
 export function isPaidTier(tier: TierName): tier is PaidTier {
   return tier !== 'free';
 }
 
 /**
- * Requests a minute per brand (SPEC 8), shared by all its keys, gateway instances, REST and
+ * Requests a minute per brand (docs/contract.md#limits), shared by all its keys, gateway instances, REST and
  * assistant calls. The gateway enforces it; the console draws it against the usage chart.
  */
 export const TIER_RATE_LIMITS: Record<PaidTier, number> = {

@@ -2,7 +2,7 @@ import { EventType } from '@brand/proto/events/v1';
 import { enumTable } from './enumTable';
 
 /**
- * The four business events receivers can subscribe to (SPEC 6.1), by the names that appear
+ * The four business events receivers can subscribe to (docs/contract.md#event-types), by the names that appear
  * in X-Service-Event, in the body's "type" and in a receiver's event selection.
  */
 export const EVENT_TYPES = enumTable({

@@ -1,7 +1,7 @@
 import { CampaignType, PlanStatus } from '@brand/proto/plans/v1';
 import { enumTable } from './enumTable';
 
-/** Campaign types of SPEC 2.3, in the contract's order; each opens its own review workspace. */
+/** Campaign types of docs/contract.md#plan-input, in the contract's order; each opens its own review workspace. */
 export const CAMPAIGN_TYPES = enumTable({
   blitz: CampaignType.CAMPAIGN_TYPE_BLITZ,
   ugc: CampaignType.CAMPAIGN_TYPE_UGC,
@@ -10,7 +10,7 @@ export const CAMPAIGN_TYPES = enumTable({
 } as const satisfies Record<string, CampaignType>);
 export type CampaignTypeName = (typeof CAMPAIGN_TYPES.names)[number];
 
-/** Plan states (SPEC 3): only pending plans count toward the pending limit. */
+/** Plan states (docs/contract.md#idempotency): only pending plans count toward the pending limit. */
 export const PLAN_STATUSES = enumTable({
   pending: PlanStatus.PLAN_STATUS_PENDING,
   cancelled: PlanStatus.PLAN_STATUS_CANCELLED,

@@ -2,7 +2,7 @@ import { Resource } from '@brand/proto/records/v1';
 import type { ResourceName } from '../resources';
 import { enumTable } from './enumTable';
 
-/** The six readable resources (SPEC 2.1) and their wire values, in the contract's order. */
+/** The six readable resources (docs/contract.md#resources) and their wire values, in the contract's order. */
 export const RESOURCE_ENUM = enumTable({
   campaigns: Resource.RESOURCE_CAMPAIGNS,
   submissions: Resource.RESOURCE_SUBMISSIONS,

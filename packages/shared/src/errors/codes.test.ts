@@ -1,5 +1,14 @@
 import { status } from '@grpc/grpc-js';
-import { ERROR_CODES, grpcStatusOf, httpStatusOf, isErrorCode, type ErrorCode } from './index';
+import {
+  API_ERROR_CODES,
+  ERROR_CODES,
+  GATEWAY_ERROR_CODES,
+  gatewayCodesOfStatus,
+  grpcStatusOf,
+  httpStatusOf,
+  isErrorCode,
+  type ErrorCode,
+} from './index';
 
 const CODES = Object.keys(ERROR_CODES) as ErrorCode[];
 
@@ -65,4 +74,36 @@ describe('isErrorCode', () => {
     'refuses %p',
     (value) => expect(isErrorCode(value)).toBe(false),
   );
+});
+
+describe('GATEWAY_ERROR_CODES (issue 35: the request log filter lists only these)', () => {
+  it('holds the codes the gateway answers and none only admin RPCs answer', () => {
+    expect(GATEWAY_ERROR_CODES).toEqual([
+      'missing_key',
+      'invalid_key',
+      'insufficient_permission',
+      'forbidden_origin',
+      'unknown_resource',
+      'not_found',
+      'method_not_allowed',
+      'invalid_parameter',
+      'invalid_cursor',
+      'malformed_request',
+      'validation_failed',
+      'request_conflict',
+      'payload_too_large',
+      'unsupported_media_type',
+      'pending_plan_limit',
+      'rate_limited',
+      'internal_error',
+      'service_unavailable',
+    ]);
+    for (const code of GATEWAY_ERROR_CODES) expect(API_ERROR_CODES).toContain(code);
+  });
+
+  it('names the codes of a status', () => {
+    expect(gatewayCodesOfStatus(429)).toEqual(['rate_limited']);
+    expect(gatewayCodesOfStatus(401)).toEqual(['missing_key', 'invalid_key']);
+    expect(gatewayCodesOfStatus(422)).toEqual(['pending_plan_limit']);
+  });
 });

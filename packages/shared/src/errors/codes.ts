@@ -2,7 +2,7 @@ import { status } from '@grpc/grpc-js';
 
 /**
  * Every error code a client or operator can see. The public ones are the contract's
- * snake_case words (SPEC section 7, DESIGN "Errors"); the rest serve the admin RPCs and
+ * snake_case words (docs/contract.md#errors); the rest serve the admin RPCs and
  * transport-level refusals. Each code carries its HTTP status and its gRPC status, so a
  * refusal decided deep in a service reaches REST and MCP clients unchanged.
  */
@@ -69,6 +69,32 @@ const CONSOLE_ONLY_CODES: readonly ErrorCode[] = [
 export const API_ERROR_CODES = (Object.keys(ERROR_CODES) as ErrorCode[]).filter(
   (code) => !CONSOLE_ONLY_CODES.includes(code),
 );
+
+/**
+ * Codes only the admin and internal RPCs answer (brandctl, one service calling another): a
+ * caller credential refused, a member or brand that exists already, a plan or record change
+ * that does not apply, the receiver limit. The gateway never renders them.
+ */
+const ADMIN_ONLY_CODES: readonly ErrorCode[] = [
+  'unauthenticated',
+  'already_exists',
+  'precondition_failed',
+  'receiver_limit',
+];
+
+/**
+ * Every code the gateway actually answers (REST and MCP), in the table's order: what its
+ * request log can hold and what the API description lists by status. Issue 35: the console's
+ * request-log filter offered codes the API never returns.
+ */
+export const GATEWAY_ERROR_CODES = API_ERROR_CODES.filter(
+  (code) => !ADMIN_ONLY_CODES.includes(code),
+);
+
+/** The codes a status is answered with (GATEWAY_ERROR_CODES), e.g. 429 → ['rate_limited']. */
+export function gatewayCodesOfStatus(http: number): ErrorCode[] {
+  return GATEWAY_ERROR_CODES.filter((code) => ERROR_CODES[code].http === http);
+}
 
 /** True when `value` is one of our error codes (used on codes arriving over the wire). */
 export function isErrorCode(value: unknown): value is ErrorCode {

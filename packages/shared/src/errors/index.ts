@@ -2,6 +2,8 @@ export { AppError, isAppError, type FieldIssue } from './appError';
 export {
   API_ERROR_CODES,
   ERROR_CODES,
+  GATEWAY_ERROR_CODES,
+  gatewayCodesOfStatus,
   isErrorCode,
   httpStatusOf,
   grpcStatusOf,

@@ -40,8 +40,8 @@ export const MIN_TOKEN_LENGTH = 32;
 const digest = (s: string): Buffer => createHash('sha256').update(s, 'utf8').digest();
 
 /**
- * Checks the caller's credential on every RPC (the network is never trusted: DESIGN
- * "Processes"). Tokens are compared as SHA-256 digests with timingSafeEqual, so neither
+ * Checks the caller's credential on every RPC (the network is never trusted:
+ * docs/internals.md#internal-credentials). Tokens are compared as SHA-256 digests with timingSafeEqual, so neither
  * content nor length leaks through timing. Construction throws on a short or missing token,
  * so a misconfigured service fails at startup, not on its first call.
  */

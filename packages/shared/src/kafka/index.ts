@@ -6,3 +6,4 @@ export {
   encodeBusinessEvent,
 } from './businessEvents';
 export { lazyKafkaClient, type LazyClient } from './lazyClient';
+export { canConnect, watchKafkaReachability, type KafkaReachability } from './reachability';

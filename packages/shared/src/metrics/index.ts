@@ -1,3 +1,8 @@
 export { GrpcServerMetrics, type RpcObserver } from './grpcServerMetrics';
-export { createMetricsRegistry, startOpsServer, type OpsServer } from './opsServer';
+export {
+  createMetricsRegistry,
+  startOpsServer,
+  type OpsServer,
+  type ReadinessChecks,
+} from './opsServer';
 export { Counter, Gauge, Histogram, type Registry } from 'prom-client';

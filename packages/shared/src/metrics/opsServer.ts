@@ -8,20 +8,26 @@ export function createMetricsRegistry(): Registry {
   return registry;
 }
 
+/** What GET /readyz answers: each check's state ("ok" or why not), ready when all are ok. */
+export type ReadinessChecks = () => Record<string, string>;
+
 export interface OpsServer {
   port: number;
   close(): Promise<void>;
 }
 
 /**
- * The internal operations listener of a service: GET /metrics (Prometheus) and GET /healthz.
- * Bound to its own port so it never shares a listener with traffic; the chart lets only the
- * monitoring namespace reach it. Resolves once listening (port 0: one the OS chose).
+ * The internal operations listener of a service: GET /metrics (Prometheus), GET /healthz and,
+ * given `readiness`, GET /readyz (200 or 503 with each check, for people and `npm run up`;
+ * the chart's probes use grpc.health.v1). Bound to its own port so it never shares a listener
+ * with traffic; the chart lets only the monitoring namespace reach it. Resolves once listening
+ * (port 0: one the OS chose).
  */
 export function startOpsServer(opts: {
   host: string;
   port: number;
   registry: Registry;
+  readiness?: ReadinessChecks;
 }): Promise<OpsServer> {
   const server: Server = createServer((req, res) => {
     if (req.method === 'GET' && req.url === '/metrics') {
@@ -31,6 +37,12 @@ export function startOpsServer(opts: {
       );
     } else if (req.method === 'GET' && req.url === '/healthz') {
       res.writeHead(200, { 'Content-Type': 'application/json' }).end('{"status":"ok"}');
+    } else if (req.method === 'GET' && req.url === '/readyz' && opts.readiness) {
+      const checks = opts.readiness();
+      const ready = Object.values(checks).every((c) => c === 'ok');
+      res
+        .writeHead(ready ? 200 : 503, { 'Content-Type': 'application/json' })
+        .end(JSON.stringify({ status: ready ? 'ready' : 'not_ready', checks }));
     } else {
       res.writeHead(404).end();
     }

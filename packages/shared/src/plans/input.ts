@@ -150,7 +150,7 @@ function withoutAbsentOptionals(input: PlanInput): PlanInput {
 }
 
 /**
- * The campaign-plan input of SPEC 2.3 as a client sends it: the one schema for the REST
+ * The campaign-plan input of docs/contract.md#plan-input as a client sends it: the one schema for the REST
  * body, the MCP tool's inputSchema, the OpenAPI document and the testkit's fixtures.
  * Unknown fields are refused. Parsing normalises (trimmed strings, lower-case request_id,
  * centavos, empty optional fields dropped), so two spellings of one input parse to equal

@@ -1,6 +1,6 @@
 import type { CampaignTypeName } from '../enums';
 
-/** The workspace of the dashboard where each campaign type's wizard lives (DESIGN "Campaign plans"). */
+/** The workspace of the dashboard where each campaign type's wizard lives (docs/contract.md#plan-input). */
 export const REVIEW_WORKSPACES = {
   blitz: 'clipping',
   ugc: 'ugc',

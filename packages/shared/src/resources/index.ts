@@ -1,4 +1,4 @@
-/** The six readable resources, in the contract's order (SPEC 2.1). */
+/** The six readable resources, in the contract's order (docs/contract.md#resources). */
 export const RESOURCES = [
   'campaigns',
   'submissions',

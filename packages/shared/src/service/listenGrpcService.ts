@@ -40,17 +40,35 @@ export async function listenGrpcService(opts: {
   log: Logger;
   registry: Registry;
   config: GrpcServiceSettings;
+  /**
+   * Dependencies besides the database that /readyz reports (e.g. kafka), each true while
+   * reachable. They do not change grpc.health.v1: a service keeps serving its RPCs without them.
+   */
+  dependencies?: Record<string, () => boolean>;
 }): Promise<ListeningGrpcService> {
   const { config, health, serviceNames } = opts;
   const port = await bindServer(opts.server, `${config.GRPC_HOST}:${config.GRPC_PORT}`);
+  let databaseOk = false;
   const stopWatching = watchDatabaseHealth(
     { pool: opts.pool, log: opts.log, intervalMs: config.HEALTH_PROBE_INTERVAL_MS },
-    (ok) => setAllHealth(health, serviceNames, ok ? 'SERVING' : 'NOT_SERVING'),
+    (ok) => {
+      databaseOk = ok;
+      setAllHealth(health, serviceNames, ok ? 'SERVING' : 'NOT_SERVING');
+    },
   );
   const ops = await startOpsServer({
     host: config.METRICS_HOST,
     port: config.METRICS_PORT,
     registry: opts.registry,
+    readiness: () => ({
+      database: databaseOk ? 'ok' : 'unreachable',
+      ...Object.fromEntries(
+        Object.entries(opts.dependencies ?? {}).map(([name, ok]) => [
+          name,
+          ok() ? 'ok' : 'unreachable',
+        ]),
+      ),
+    }),
   });
   return {
     port,

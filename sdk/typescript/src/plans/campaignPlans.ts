@@ -8,7 +8,7 @@ type PrepareBody =
   operations['prepare_campaign_plan']['requestBody']['content']['application/json'];
 
 /**
- * The plan input of SPEC 2.3 (generated from the OpenAPI document). `request_id` may be
+ * The plan input of docs/contract.md#plan-input (generated from the OpenAPI document). `request_id` may be
  * left out: `prepare` then mints one.
  */
 export type CampaignPlanInput = Omit<PrepareBody, 'request_id'> & { request_id?: string };

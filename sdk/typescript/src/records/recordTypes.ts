@@ -25,7 +25,7 @@ export interface RecordsByResource {
   links: Link;
 }
 
-/** The six resource names (SPEC 2.1). */
+/** The six resource names (docs/contract.md#resources). */
 export type ResourceName = keyof RecordsByResource;
 
 export const RESOURCE_NAMES: readonly ResourceName[] = [
@@ -48,7 +48,7 @@ interface PagesByResource {
 }
 
 /**
- * One page of a resource (SPEC 2.2): `resource`, `count`, `data` (newest first) and
+ * One page of a resource (docs/contract.md#list-envelope): `resource`, `count`, `data` (newest first) and
  * `next_cursor`, present only on a full page.
  */
 export type Envelope<R extends ResourceName> = PagesByResource[R];

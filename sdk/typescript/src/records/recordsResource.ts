@@ -120,7 +120,7 @@ export class RecordsResource<R extends ResourceName> {
   }
 
   /**
-   * Every record, newest first, each exactly once (SPEC 4.1 rule 2: the cursor walk is not an
+   * Every record, newest first, each exactly once (docs/contract.md#reading-records rule 2: the cursor walk is not an
    * update feed, so a record changed during the walk is not read again):
    * `for await (const s of client.submissions.all({ since })) { ... }`.
    */

@@ -1,7 +1,7 @@
 import { headerValues, type WebhookHeaders } from './headerValue.js';
 import { WebhookVerificationError } from './verificationError.js';
 
-/** The delivery headers of SPEC 6.2, in lower case. */
+/** The delivery headers of docs/contract.md#delivery-request, in lower case. */
 export const WEBHOOK_HEADERS = {
   event: 'x-service-event',
   timestamp: 'x-service-timestamp',

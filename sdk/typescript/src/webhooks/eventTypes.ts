@@ -1,6 +1,6 @@
 import type { Campaign, Payout, Submission } from '../records/recordTypes.js';
 
-/** The four event types a delivery can carry (SPEC 6.1). */
+/** The four event types a delivery can carry (docs/contract.md#event-types). */
 export const WEBHOOK_EVENT_TYPES = [
   'submission.approved',
   'submission.rejected',

@@ -3,7 +3,7 @@ import { concatBytes } from './rawBody.js';
 
 const encoder = new TextEncoder();
 
-/** The signed message of SPEC 6.3: `<timestamp>.<raw body>`, as bytes. */
+/** The signed message of docs/contract.md#receiver-verification: `<timestamp>.<raw body>`, as bytes. */
 export function signedPayload(timestamp: string, body: Uint8Array): Uint8Array {
   return concatBytes([encoder.encode(`${timestamp}.`), body]);
 }

@@ -1,4 +1,4 @@
-// @brand-records/client/webhooks: verifying signed deliveries (SPEC 6.3). Uses only Web
+// @brand-records/client/webhooks: verifying signed deliveries (docs/contract.md#receiver-verification). Uses only Web
 // Crypto, TextEncoder and (for the fetch handler) Response, so it runs in Node 20+ and in edge
 // runtimes alike. Explicit named exports only.
 export {

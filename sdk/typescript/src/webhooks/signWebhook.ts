@@ -2,7 +2,7 @@ import { hmacSha256Hex, signedPayload } from './hmac.js';
 import { rawBodyBytes, type WebhookRawBody } from './rawBody.js';
 
 /**
- * Signs a body as the service does (SPEC 6.2), for testing your own receiver: returns the
+ * Signs a body as the service does (docs/contract.md#delivery-request), for testing your own receiver: returns the
  * delivery headers to send with `rawBody`. A real receiver never needs this.
  */
 export async function signWebhookForTest(options: {

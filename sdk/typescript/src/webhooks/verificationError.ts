@@ -1,4 +1,4 @@
-/** Which rule of SPEC 6.3 a delivery broke, or which misuse stopped the check. */
+/** Which rule of docs/contract.md#receiver-verification a delivery broke, or which misuse stopped the check. */
 export type WebhookVerificationReason =
   /** X-Service-Event, -Timestamp, -Signature or -Attempt is absent or empty. */
   | 'missing_header'

@@ -11,7 +11,7 @@ import { parseDelivery } from './parseEvent.js';
 import { rawBodyBytes, type WebhookRawBody } from './rawBody.js';
 import { WebhookVerificationError } from './verificationError.js';
 
-/** SPEC 6.3 rule 4 and SPEC 8: five minutes either way. */
+/** docs/contract.md#receiver-verification rule 4, #limits: five minutes either way. */
 export const DEFAULT_TOLERANCE_SECONDS = 300;
 
 export interface VerifyWebhookOptions<T extends WebhookEventType = WebhookEventType> {
@@ -63,7 +63,7 @@ function secretsOf(secret: unknown): string[] {
 }
 
 /**
- * Verifies one delivery by SPEC 6.3, in order: the four headers present and well formed; the
+ * Verifies one delivery by docs/contract.md#receiver-verification, in order: the four headers present and well formed; the
  * timestamp within `toleranceSeconds` of `now` either way; HMAC-SHA256 over
  * `<timestamp>.<raw body>` equal, in constant time, for one of the secrets; then, trusting the
  * body, its shape, its `type` equal to X-Service-Event, and that type among `eventTypes`.

@@ -96,7 +96,7 @@ const authorizeBrand = (actor: Actor, action: ConsoleAction, brandId: string): v
  * credential); CompletePlan is operators' (admin token, brandctl); reading, cancelling and
  * the activity are the Developers area (the admin token, or the console for a member,
  * authorized against the plan's own brand and the permission table). Nothing here approves,
- * funds, pays or publishes anything (SPEC 1.2).
+ * funds, pays or publishes anything (docs/contract.md#scope-and-rules).
  */
 export function plansHandlers(
   deps: PlanDeps,

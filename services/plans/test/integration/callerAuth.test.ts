@@ -56,7 +56,17 @@ const RPCS: Array<CallerAuthRpc<PlansClient>> = [
   [
     'ListActivity',
     'admin',
-    (c) => c.plans('listActivity', { brand_id: brandId, page_size: 0, page_token: '' }),
+    (c) =>
+      c.plans('listActivity', {
+        brand_id: brandId,
+        page_size: 0,
+        page_token: '',
+        actor: '',
+        action: '',
+        subject_id: '',
+        since: '',
+        until: '',
+      }),
   ],
 ];
 

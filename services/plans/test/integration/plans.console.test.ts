@@ -97,6 +97,11 @@ describe('cancelling', () => {
       brand_id: brandId,
       page_size: 0,
       page_token: '',
+      actor: '',
+      action: '',
+      subject_id: '',
+      since: '',
+      until: '',
     });
     expect(entries).toEqual([
       expect.objectContaining({
@@ -141,7 +146,16 @@ describe("another brand's owner", () => {
     for (const call of [
       other.plans('cancelPlan', { plan_id: ids[0]! }),
       other.plans('listPlans', { brand_id: brandId, status: 0 }),
-      other.plans('listActivity', { brand_id: brandId, page_size: 0, page_token: '' }),
+      other.plans('listActivity', {
+        brand_id: brandId,
+        page_size: 0,
+        page_token: '',
+        actor: '',
+        action: '',
+        subject_id: '',
+        since: '',
+        until: '',
+      }),
     ]) {
       await expect(call).rejects.toMatchObject({ code: 'not_found' });
     }
@@ -150,7 +164,7 @@ describe("another brand's owner", () => {
   });
 });
 
-describe('SPEC 1.2', () => {
+describe('docs/contract.md#scope-and-rules', () => {
   it('the plans service offers nothing that approves, funds, pays, settles or publishes', () => {
     const methods = Object.keys(PlansServiceService);
     expect(methods.filter((m) => /approve|fund|pay|settle|publish/i.test(m))).toEqual([]);

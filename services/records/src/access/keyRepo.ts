@@ -130,13 +130,15 @@ export async function markKeyRevoked(
 }
 
 /**
- * Records use, at most once a minute per key: last_used_at is for humans deciding which
- * keys are idle, and a write per request would cost more than it tells.
+ * Records use, at most once every 10 seconds per key: last_used_at is for humans deciding
+ * which keys are idle and whether a rolled key is still in use right now (issue 35: once a
+ * minute could not tell), and a write per request would cost more than it tells. With the
+ * gateway's key cache (KEY_CACHE_TTL_MS, 15 s) an active key's last use is seconds old.
  */
 export async function touchKey(db: Db, id: string): Promise<void> {
   await db.query(
     `update api_keys set last_used_at = now()
-     where id = $1 and (last_used_at is null or last_used_at < now() - interval '1 minute')`,
+     where id = $1 and (last_used_at is null or last_used_at < now() - interval '10 seconds')`,
     [id],
   );
 }

@@ -68,7 +68,7 @@ const RollKeyInput = z.object({
 });
 
 /**
- * Rolls a key (SPEC 5.5 done for the owner): one transaction creates the replacement with the
+ * Rolls a key (docs/contract.md#replacing-a-key done for the owner): one transaction creates the replacement with the
  * same name, environment and permissions (no expiry of its own) and gives the old key an
  * expiry `oldKeyExpiresIn` from now, by the database's clock; an earlier expiry the old key
  * already had stays. Then every gateway is told to forget the old key, so its next request

@@ -1,4 +1,6 @@
 import type {
+  ListSubmissionsRequest,
+  ListSubmissionsResponse,
   ApproveSubmissionRequest,
   ApproveSubmissionResponse,
   Campaign,
@@ -23,6 +25,7 @@ import {
   settleCampaign,
   type ChangeResult,
 } from './changeService';
+import { listSubmissions } from './submissionList';
 
 // RecordRow's fields are exactly the proto message's (records/resourceTables.test.ts keeps
 // them in step), so a changed record maps onto its message as is.
@@ -38,7 +41,7 @@ export function changeHandlers(
   rpc: RpcBuilder,
 ): Pick<
   RecordsServiceServer,
-  'approveSubmission' | 'rejectSubmission' | 'payPayout' | 'settleCampaign'
+  'approveSubmission' | 'rejectSubmission' | 'payPayout' | 'settleCampaign' | 'listSubmissions'
 > {
   const published = async (change: Promise<ChangeResult>): Promise<ChangeResult> => {
     const result = await change;
@@ -68,6 +71,21 @@ export function changeHandlers(
       const { record, eventId } = await published(payPayout(deps.pool, req.payout_id));
       return { payout: asMessage<Payout>(record), event_id: eventId };
     }),
+    listSubmissions: rpc.admin<ListSubmissionsRequest, ListSubmissionsResponse>(
+      'ListSubmissions',
+      async (req) => {
+        const page = await listSubmissions(deps.pool, {
+          brandId: req.brand_id,
+          status: req.status || undefined,
+          limit: req.limit === 0 ? 50 : req.limit,
+          cursor: req.cursor || undefined,
+        });
+        return {
+          submissions: page.rows.map((r) => asMessage<Submission>(r)),
+          next_cursor: page.nextCursor,
+        };
+      },
+    ),
     settleCampaign: rpc.admin<SettleCampaignRequest, SettleCampaignResponse>(
       'SettleCampaign',
       async (req) => {

@@ -26,7 +26,7 @@ export interface ListRequest {
 export interface JsonListResult {
   json: string;
   count: number;
-  /** Present exactly when the page is full (SPEC 4.1 rule 1). */
+  /** Present exactly when the page is full (docs/contract.md#reading-records rule 1). */
   nextCursor: string | undefined;
   /** With withChangeVersion: the version read before the page (versionRepo). */
   changeVersion?: string;
@@ -83,7 +83,7 @@ function resolvePage(deps: ListDeps, req: ListRequest): PageQuery {
   };
 }
 
-/** The cursor after `last` when the page is full (SPEC 4.1 rule 1), else undefined. */
+/** The cursor after `last` when the page is full (docs/contract.md#reading-records rule 1), else undefined. */
 function nextCursorOf(
   deps: ListDeps,
   q: PageQuery,

@@ -5,7 +5,7 @@ import { selectMemberships, type Membership } from '../access/memberRepo';
 
 /**
  * Whether a brand's members may use the Developers area: the same conditions as creating a
- * key (SPEC 5.2: Plus or above, verified). Read from the database on every sign-in and
+ * key (docs/contract.md#authentication: Plus or above, verified). Read from the database on every sign-in and
  * every session resolve, so a tier drop takes effect on the next request.
  */
 export function isEligible(brand: BrandRow): boolean {

@@ -30,6 +30,8 @@ export function usageHandlers(deps: UsageDeps, rpc: RpcBuilder): UsageServiceSer
         errorCode: req.error_code,
         pageSize: req.page_size,
         pageToken: req.page_token,
+        since: req.since,
+        until: req.until,
       }),
     ),
   };

@@ -8,6 +8,7 @@ import { authorize, roleAllows, type Actor } from '@brand/shared/console';
 import { isPaidTier, TIER_RATE_LIMITS } from '@brand/shared/enums';
 import { AppError, parseOrThrow } from '@brand/shared/errors';
 import { rfc3339, type Pool } from '@brand/shared/db';
+import { parseTimeRange } from '@brand/shared/export';
 import { selectBrand } from '../access/brandRepo';
 import { currentActor } from '../access/currentActor';
 import { brandId } from '../access/inputs';
@@ -118,11 +119,15 @@ const ListInput = z.object({
     z.literal(''),
     z.string().regex(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z~\d{1,18}$/, 'is not a page token'),
   ]),
+  // Read by parseTimeRange (a day, a UTC time or RFC 3339); empty: unbounded.
+  since: z.string().max(40).default(''),
+  until: z.string().max(40).default(''),
 });
 
 /**
  * A brand's refused and failed requests, newest first, filtered by key ("none": without a
- * key of the brand) and error code, paged by (time, id). Every role may read the log
+ * key of the brand), error code and time range (since inclusive, until exclusive), paged by
+ * (time, id). Every role may read the log
  * (requests.read); the reason behind a 401 goes to owners and operators only
  * (requests.reasons): revoked (when and by whom), expired (when), a key of the other
  * environment, a key of another brand (never which), no key, an unknown key.
@@ -145,6 +150,9 @@ export async function listRequestLog(
   if (v.keyId === 'none') where.push('l.key_id is null');
   else if (v.keyId !== '') where.push(`l.key_id = $${params.push(v.keyId)}`);
   if (v.errorCode !== '') where.push(`l.error_code = $${params.push(v.errorCode)}`);
+  const range = parseTimeRange({ since: v.since, until: v.until });
+  if (range.since) where.push(`l.at >= $${params.push(range.since)}`);
+  if (range.until) where.push(`l.at < $${params.push(range.until)}`);
   if (v.pageToken !== '') {
     const [at, id] = v.pageToken.split('~') as [string, string];
     where.push(`(l.at, l.id) < ($${params.push(at)}::timestamptz, $${params.push(id)}::bigint)`);

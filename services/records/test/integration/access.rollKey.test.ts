@@ -38,8 +38,18 @@ const expire = (keyId: string, opts: { now?: boolean; expiresAt?: string } = {})
 const authenticate = (secret: string) => stack.admin.authenticateKey(hashApiKey(secret), 'live');
 
 const activityOf = async (brandId: string) =>
-  (await stack.admin.access('listActivity', { brand_id: brandId, page_size: 50, page_token: '' }))
-    .entries;
+  (
+    await stack.admin.access('listActivity', {
+      brand_id: brandId,
+      page_size: 50,
+      page_token: '',
+      actor: '',
+      action: '',
+      subject_id: '',
+      since: '',
+      until: '',
+    })
+  ).entries;
 
 describe('RollKey', () => {
   it('creates the replacement with the same name, environment and permissions; the old key works until its expiry', async () => {

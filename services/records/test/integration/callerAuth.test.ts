@@ -64,6 +64,12 @@ const RPCS: Array<CallerAuthRpc<AdminClient>> = [
     'admin',
     (c) => c.records('settleCampaign', { campaign_id: 'cmp_doesNotExist' }),
   ],
+  [
+    'RecordsService/ListSubmissions',
+    'admin',
+    (c) =>
+      c.records('listSubmissions', { brand_id: brandId, status: 'pending', limit: 1, cursor: '' }),
+  ],
   ['AccessService/CreateBrand', 'admin', (c) => c.createBrand()],
   ['AccessService/ListBrands', 'admin', (c) => c.listBrands()],
   ['AccessService/UpdateBrand', 'admin', (c) => c.updateBrand({ brandId, verified: true })],
@@ -94,7 +100,17 @@ const RPCS: Array<CallerAuthRpc<AdminClient>> = [
   [
     'AccessService/ListActivity',
     'admin',
-    (c) => c.access('listActivity', { brand_id: brandId, page_size: 0, page_token: '' }),
+    (c) =>
+      c.access('listActivity', {
+        brand_id: brandId,
+        page_size: 0,
+        page_token: '',
+        actor: '',
+        action: '',
+        subject_id: '',
+        since: '',
+        until: '',
+      }),
   ],
   [
     'UsageService/RecordUsage',
@@ -117,6 +133,8 @@ const RPCS: Array<CallerAuthRpc<AdminClient>> = [
         error_code: '',
         page_size: 0,
         page_token: '',
+        since: '',
+        until: '',
       }),
   ],
 ];

@@ -90,6 +90,11 @@ it('a member acts on webhooks and plans with the assertion records signed, until
       brand_id: brand.id,
       page_size: 0,
       page_token: '',
+      actor: '',
+      action: '',
+      subject_id: '',
+      since: '',
+      until: '',
     });
     expect(entries[0]).toMatchObject({ action: 'plan.cancelled', actor_email: owner.email });
 

@@ -87,6 +87,11 @@ describe('keys through the console', () => {
       brand_id: t.brand.id,
       page_size: 10,
       page_token: '',
+      actor: '',
+      action: '',
+      subject_id: '',
+      since: '',
+      until: '',
     });
     const keyEntries = entries.filter((e) => e.action.startsWith('key.'));
     expect(keyEntries.map((e) => [e.action, e.subject_id, e.actor_email])).toEqual([
@@ -126,7 +131,16 @@ describe('keys through the console', () => {
       b.asOwner.access('revokeKey', { key_id: key!.id, actor_email: '' }),
     ).rejects.toMatchObject({ code: 'not_found' });
     await expect(
-      b.asOwner.access('listActivity', { brand_id: a.brand.id, page_size: 0, page_token: '' }),
+      b.asOwner.access('listActivity', {
+        brand_id: a.brand.id,
+        page_size: 0,
+        page_token: '',
+        actor: '',
+        action: '',
+        subject_id: '',
+        since: '',
+        until: '',
+      }),
     ).rejects.toMatchObject({ code: 'not_found' });
     expect((await stack.admin.listKeys(a.brand.id))[0]!.revoked_at).toBeUndefined();
   });
@@ -192,6 +206,11 @@ describe('members through the console', () => {
       brand_id: t.brand.id,
       page_size: 4,
       page_token: '',
+      actor: '',
+      action: '',
+      subject_id: '',
+      since: '',
+      until: '',
     });
     expect(entries.map((e) => e.action)).toEqual([
       'member.invited',
@@ -312,6 +331,11 @@ describe('ListActivity paging', () => {
       brand_id: t.brand.id,
       page_size: 200,
       page_token: '',
+      actor: '',
+      action: '',
+      subject_id: '',
+      since: '',
+      until: '',
     });
     const seen: string[] = [];
     let token = '';
@@ -320,6 +344,11 @@ describe('ListActivity paging', () => {
         brand_id: t.brand.id,
         page_size: 2,
         page_token: token,
+        actor: '',
+        action: '',
+        subject_id: '',
+        since: '',
+        until: '',
       });
       seen.push(...page.entries.map((e) => e.id));
       token = page.next_page_token;
@@ -327,10 +356,28 @@ describe('ListActivity paging', () => {
     expect(seen).toEqual(all.entries.map((e) => e.id));
     expect(all.entries.length).toBeGreaterThanOrEqual(6); // 3 sign-ins, 3 keys
     await expect(
-      t.asOwner.access('listActivity', { brand_id: t.brand.id, page_size: 2, page_token: 'x' }),
+      t.asOwner.access('listActivity', {
+        brand_id: t.brand.id,
+        page_size: 2,
+        page_token: 'x',
+        actor: '',
+        action: '',
+        subject_id: '',
+        since: '',
+        until: '',
+      }),
     ).rejects.toMatchObject({ code: 'invalid_cursor' });
     await expect(
-      t.asOwner.access('listActivity', { brand_id: t.brand.id, page_size: 201, page_token: '' }),
+      t.asOwner.access('listActivity', {
+        brand_id: t.brand.id,
+        page_size: 201,
+        page_token: '',
+        actor: '',
+        action: '',
+        subject_id: '',
+        since: '',
+        until: '',
+      }),
     ).rejects.toMatchObject({ code: 'invalid_parameter' });
   });
 });

@@ -240,6 +240,11 @@ describe('RedeemSignInLink', () => {
       brand_id: brand.id,
       page_size: 10,
       page_token: '',
+      actor: '',
+      action: '',
+      subject_id: '',
+      since: '',
+      until: '',
     });
     expect(entries[0]).toMatchObject({ action: 'member.signed_in', actor_email: owner.email });
   });
@@ -371,6 +376,11 @@ describe('member changes (issue 23)', () => {
       brand_id: brand.id,
       page_size: 5,
       page_token: '',
+      actor: '',
+      action: '',
+      subject_id: '',
+      since: '',
+      until: '',
     });
     expect(entries[0]).toMatchObject({ action: 'member.role_changed' });
     expect(entries[0]!.summary).toMatch(/2 sessions ended$/);
@@ -435,6 +445,11 @@ describe('SignOut and SignOutEverywhere', () => {
       brand_id: brand.id,
       page_size: 50,
       page_token: '',
+      actor: '',
+      action: '',
+      subject_id: '',
+      since: '',
+      until: '',
     });
     expect(entries.filter((e) => e.action === 'member.signed_out')).toHaveLength(2);
   });

@@ -2,6 +2,7 @@ import type { WebhooksServiceServer } from '@brand/proto/webhooks/v1';
 import { EventType } from '@brand/proto/events/v1';
 import { auditorOf, listActivity } from '@brand/shared/activity';
 import { EVENT_TYPES, type EventTypeName } from '@brand/shared/enums';
+import { AppError } from '@brand/shared/errors';
 import type { RpcBuilder } from '@brand/shared/grpc';
 import { listDeliveries, resendDelivery, testReceiver } from '../deliveries/deliveryService';
 import {
@@ -17,7 +18,7 @@ import { authorizeBrand, authorizedDelivery, authorizedReceiver } from './author
 import { noticeHandlers } from './noticeHandlers';
 import { recoveryHandlers } from './recoveryHandlers';
 import { rotationHandlers } from './rotationHandlers';
-import { toDelivery, toHealthWindow, toReceiver } from './toProto';
+import { deliveryStatusName, toDelivery, toHealthWindow, toReceiver } from './toProto';
 
 /**
  * What the admin role needs: the receivers' store, secrets and URL policy (deliveries use
@@ -119,12 +120,22 @@ export function webhooksAdminHandlers(deps: AdminDeps, rpc: RpcBuilder): Webhook
       } else {
         authorizeBrand(actor, 'deliveries.read', req.brand_id);
       }
-      const deliveries = await listDeliveries(deps, {
+      const eventType = req.event_type ? EVENT_TYPES.fromProto(req.event_type) : undefined;
+      if (req.event_type && !eventType)
+        throw new AppError('validation_failed', 'event_type: must be one of the four event types');
+      const page = await listDeliveries(deps, {
         receiverId: req.receiver_id || undefined,
         brandId: req.brand_id || undefined,
         limit: req.limit === 0 ? 50 : req.limit,
+        cursor: req.cursor || undefined,
+        status: deliveryStatusName(req.status),
+        eventType,
+        since: req.since || undefined,
+        until: req.until || undefined,
+        eventId: req.event_id || undefined,
+        recordId: req.record_id || undefined,
       });
-      return { deliveries: deliveries.map(toDelivery) };
+      return { deliveries: page.deliveries.map(toDelivery), next_cursor: page.nextCursor };
     }),
 
     getDelivery: rpc.developers('GetDelivery', async (req, { actor }) => ({

@@ -1,5 +1,5 @@
 import type { WebhooksServiceServer } from '@brand/proto/webhooks/v1';
-import { auditorOf } from '@brand/shared/activity';
+import { auditorNamed, auditorOf } from '@brand/shared/activity';
 import type { RpcBuilder } from '@brand/shared/grpc';
 import { retryDelivery } from '../deliveries/deliveryService';
 import {
@@ -28,6 +28,7 @@ export function recoveryHandlers(
       const p = await previewRecovery(deps, { receiverId: req.receiver_id, since: req.since });
       return {
         failed: p.failed,
+        waiting: p.waiting,
         would_requeue: p.wouldRequeue,
         earliest_since: p.earliestSince,
         max_per_request: p.maxPerRequest,
@@ -36,11 +37,18 @@ export function recoveryHandlers(
 
     recoverDeliveries: rpc.developers('RecoverDeliveries', async (req, { actor }) => {
       await authorizedReceiver(pool, actor, 'deliveries.recover', req.receiver_id);
-      return recoverDeliveries(
+      const r = await recoverDeliveries(
         deps,
         { receiverId: req.receiver_id, since: req.since, requestId: req.request_id },
-        auditorOf(actor),
+        auditorNamed(actor, req.actor_email),
       );
+      return {
+        requeued: r.requeued,
+        requeued_failed: r.requeuedFailed,
+        made_due: r.madeDue,
+        remaining: r.remaining,
+        replayed: r.replayed,
+      };
     }),
   };
 }

@@ -1,5 +1,5 @@
 import type { WebhooksServiceServer } from '@brand/proto/webhooks/v1';
-import { auditorOf } from '@brand/shared/activity';
+import { auditorNamed } from '@brand/shared/activity';
 import type { Pool } from '@brand/shared/db';
 import type { RpcBuilder } from '@brand/shared/grpc';
 import { cancelRotation, rotateSecret, switchSecret } from '../receivers/rotationService';
@@ -22,7 +22,7 @@ export function rotationHandlers(
       const { receiver, secret } = await rotateSecret(
         deps,
         { receiverId: req.receiver_id },
-        auditorOf(actor),
+        auditorNamed(actor, req.actor_email),
       );
       return { receiver: toReceiver(receiver), new_secret: secret };
     }),
@@ -32,7 +32,7 @@ export function rotationHandlers(
       const receiver = await switchSecret(
         deps,
         { receiverId: req.receiver_id, at: req.at },
-        auditorOf(actor),
+        auditorNamed(actor, req.actor_email),
       );
       return { receiver: toReceiver(receiver) };
     }),
@@ -42,7 +42,7 @@ export function rotationHandlers(
       const receiver = await cancelRotation(
         deps,
         { receiverId: req.receiver_id },
-        auditorOf(actor),
+        auditorNamed(actor, req.actor_email),
       );
       return { receiver: toReceiver(receiver) };
     }),

@@ -1,5 +1,6 @@
 import {
   DeliveryStatus,
+  ReceiverNoticeKind,
   type Attempt,
   type Delivery,
   type HealthWindow,
@@ -8,6 +9,7 @@ import {
   type SecretRotation,
 } from '@brand/proto/webhooks/v1';
 import { EVENT_TYPES } from '@brand/shared/enums';
+import { AppError } from '@brand/shared/errors';
 import type { AttemptDetailRow, AttemptRow } from '../deliveries/deliveryRepo';
 import type { DeliveryView } from '../deliveries/deliveryService';
 import type { HealthWindowView } from '../health/healthWindows';
@@ -19,6 +21,18 @@ const STATUS = {
   succeeded: DeliveryStatus.DELIVERY_STATUS_SUCCEEDED,
   failed: DeliveryStatus.DELIVERY_STATUS_FAILED,
 } as const;
+
+/**
+ * The state a ListDeliveries request filters on; undefined for UNSPECIFIED (all states), and
+ * validation_failed for a value this service does not know.
+ */
+export function deliveryStatusName(s: DeliveryStatus): keyof typeof STATUS | undefined {
+  if (s === DeliveryStatus.DELIVERY_STATUS_UNSPECIFIED) return undefined;
+  const name = (Object.keys(STATUS) as Array<keyof typeof STATUS>).find((k) => STATUS[k] === s);
+  if (!name)
+    throw new AppError('validation_failed', 'status: must be pending, succeeded or failed');
+  return name;
+}
 
 const toRotation = (r: RotationView): SecretRotation => ({
   created_at: r.created_at,
@@ -49,6 +63,8 @@ export const toReceiver = (r: ReceiverRow): Receiver => ({
   last_error: r.failing_since ? (r.last_error ?? '') : '',
   disabled_by_service: !r.enabled && r.disabled_by_service,
   disabled_at: r.enabled ? '' : (r.disabled_at ?? ''),
+  waiting: r.waiting,
+  oldest_waiting_at: r.oldest_waiting_at ?? '',
 });
 
 function toAttempt(a: AttemptRow, detail: AttemptDetailRow | undefined): Attempt {
@@ -109,14 +125,23 @@ export const toHealthWindow = (w: HealthWindowView): HealthWindow => ({
   bucket_seconds: w.bucketSeconds,
 });
 
+const NOTICE_KIND = {
+  failing: ReceiverNoticeKind.RECEIVER_NOTICE_KIND_FAILING,
+  recovered: ReceiverNoticeKind.RECEIVER_NOTICE_KIND_RECOVERED,
+  disabled: ReceiverNoticeKind.RECEIVER_NOTICE_KIND_DISABLED,
+} as const;
+
 export const toNotice = (n: NoticeRow): ReceiverNotice => ({
   id: n.id,
   brand_id: n.brand_id,
   receiver_id: n.receiver_id,
   receiver_label: n.receiver_label,
   receiver_url: n.receiver_url,
-  disabled_at: n.disabled_at,
+  disabled_at: n.disabled_at ?? '',
   failing_since: n.failing_since ?? '',
   reason: n.reason,
   last_error: n.last_error,
+  kind: NOTICE_KIND[n.kind],
+  failures: n.failures,
+  created_at: n.created_at,
 });

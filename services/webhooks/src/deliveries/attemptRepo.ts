@@ -1,4 +1,5 @@
 import type { Pool, PoolClient } from '@brand/shared/db';
+import { newId } from '@brand/shared/ids';
 import { healthUpsertSql, healthValues } from '../health/healthRepo';
 import type { DeliveryStatusName } from './deliveryRepo';
 import type { Header } from './responseBody';
@@ -51,7 +52,8 @@ const ATTEMPTS_CTES = `input as (
            error_message, request_headers, response_headers, response_body, truncated,
            body_bytes)
   ), receiver as (
-    select id from receivers where id = any($14::text[]) order by id for no key update
+    select id, brand_id, label, url, failure_count, failing_since, failing_alerted_at, last_error
+    from receivers where id = any($14::text[]) order by id for no key update
   ), attempt as (
     insert into attempts (delivery_id, number, started_at, duration_ms, status_code, error_class,
       excerpt, error_message)
@@ -138,13 +140,21 @@ export async function finishAttempt(
  * each receiver's health bucket counted once for all its attempts here, and each receiver's
  * last status and delivery time with its failure streak cleared (test deliveries leave the
  * streak and health as they are). Exactly what insertAttempt + finishAttempt +
- * recordReceiverOutcome write for each 2xx; a success can never disable a receiver, so
- * nothing else follows. Locks are taken as ATTEMPTS_CTES says, so batches of two workers and
- * a failure's transaction cannot deadlock. An attempt whose delivery was removed meanwhile
- * (its receiver deleted) fails the statement on the foreign key; SuccessBatcher then writes
- * each attempt alone, so only that one fails. At 1,000 deliveries a second, one statement
- * per delivery locked each receiver's row and bucket a thousand times a second (BENCHMARKS.md,
- * "S6: where the queue was").
+ * recordReceiverOutcome write for each 2xx; a success can never disable a receiver.
+ *
+ * Catch-up (issue 34): a receiver that was failing (failure_count > 0 as its lock read it)
+ * and answers 2xx again, to a delivery, a retry or a Test, gets every delivery that waits for
+ * its next retry due now, oldest first a microsecond apart, so its backlog drains without a
+ * click, paced by the worker's per-receiver bound; at most once per delivery and round
+ * (caught_up), so one that the receiver refuses by itself keeps to its schedule; one activity entry says so ($23: an id
+ * per receiver). A 2xx that ends a run of failures the owners were alerted to writes the
+ * "recovered" notice ($24: an id per receiver) and clears the alert.
+ *
+ * Locks are taken as ATTEMPTS_CTES says, so batches of two workers and a failure's
+ * transaction cannot deadlock. An attempt whose delivery was removed meanwhile (its receiver
+ * deleted) fails the statement on the foreign key; SuccessBatcher then writes each attempt
+ * alone, so only that one fails. At 1,000 deliveries a second, one statement per delivery
+ * locked each receiver's row and bucket a thousand times a second (BENCHMARKS.md).
  */
 export async function recordSucceededAttempts(db: Db, attempts: AttemptRecord[]): Promise<void> {
   const receivers = receiverOutcomes(attempts);
@@ -154,14 +164,44 @@ export async function recordSucceededAttempts(db: Db, attempts: AttemptRecord[])
        update deliveries d set attempts = i.number, status = 'succeeded', lease_until = null,
          last_status = i.status_code, last_error = null, completed_at = now()
        from input i where d.id = i.delivery_id
+     ), outcome as (
+       select * from unnest($14::text[], $21::int[], $22::boolean[], $23::text[], $24::text[])
+         as o(receiver_id, last_status, counted, activity_id, notice_id)
+     ), due as (
+       select w.id, w.receiver_id,
+              row_number() over (partition by w.receiver_id order by w.created_at, w.id) as n
+       from receiver rc join deliveries w on w.receiver_id = rc.id
+       where rc.failure_count > 0 and w.status = 'pending' and w.next_attempt_at > now()
+         and not w.caught_up and (w.lease_until is null or w.lease_until < now())
+     ), drained as (
+       update deliveries d set next_attempt_at = now() + due.n * interval '1 microsecond',
+         caught_up = true
+       from due where d.id = due.id
+       returning d.receiver_id
+     ), caught_up as (
+       insert into activity (id, brand_id, action, actor_member_id, actor_email, subject_id, summary)
+       select o.activity_id, rc.brand_id, 'deliveries.caught_up', '', 'service', rc.id,
+         left(rc.label || ': answered 2xx again after ' || rc.failure_count
+              || ' failed attempts; ' || n.due || ' waiting deliveries are due now', 300)
+       from (select receiver_id, count(*) as due from drained group by receiver_id) n
+       join receiver rc on rc.id = n.receiver_id
+       join outcome o on o.receiver_id = n.receiver_id
+     ), recovered as (
+       insert into receiver_notices (id, brand_id, receiver_id, receiver_label, receiver_url,
+         failing_since, reason, last_error, kind, failures)
+       select o.notice_id, rc.brand_id, rc.id, rc.label, rc.url, rc.failing_since,
+         'answered 2xx again', coalesce(rc.last_error, ''), 'recovered', rc.failure_count
+       from receiver rc join outcome o on o.receiver_id = rc.id
+       where o.counted and rc.failing_alerted_at is not null
      )
      update receivers r set
        last_status = o.last_status,
        last_delivery_at = now(),
        failure_count = case when o.counted then 0 else r.failure_count end,
        failing_since = case when o.counted then null else r.failing_since end,
-       last_error = case when o.counted then null else r.last_error end
-     from unnest($14::text[], $21::int[], $22::boolean[]) as o(receiver_id, last_status, counted)
+       last_error = case when o.counted then null else r.last_error end,
+       failing_alerted_at = case when o.counted then null else r.failing_alerted_at end
+     from outcome o
      join receiver on receiver.id = o.receiver_id
      where r.id = o.receiver_id`,
     values: [
@@ -171,6 +211,8 @@ export async function recordSucceededAttempts(db: Db, attempts: AttemptRecord[])
       ),
       receivers.map((r) => r.lastStatus),
       receivers.map((r) => r.counted),
+      receivers.map(() => newId('activity')),
+      receivers.map(() => newId('receiverNotice')),
     ],
   });
 }

@@ -84,3 +84,25 @@ export function deliveryMetrics(registry: Registry, pool: Pool): DeliveryObserve
     },
   };
 }
+
+/**
+ * This worker's attempts in flight by lane (deliveryLanes.ts): `shared` is the budget of
+ * receivers that answer promptly (DELIVERY_CONCURRENCY), `slow` the lane of slow and hanging
+ * ones. A slow lane near its bound means many receivers hang at once.
+ */
+export function laneMetrics(
+  registry: Registry,
+  inFlight: () => { shared: number; slow: number },
+): void {
+  new Gauge({
+    name: 'webhook_worker_attempts_in_flight',
+    help: "This worker's delivery attempts in flight by lane: shared (receivers answering promptly), slow (slow or hanging receivers).",
+    labelNames: ['lane'] as const,
+    registers: [registry],
+    collect() {
+      const n = inFlight();
+      this.set({ lane: 'shared' }, n.shared);
+      this.set({ lane: 'slow' }, n.slow);
+    },
+  });
+}

@@ -1,4 +1,4 @@
-import type { Pool, PoolClient } from '@brand/shared/db';
+import type { KeysetPosition, Pool, PoolClient } from '@brand/shared/db';
 import type { EventTypeName } from '@brand/shared/enums';
 import { rfc3339 } from '@brand/shared/db';
 import type { StoredTraceContext } from '@brand/shared/telemetry';
@@ -89,36 +89,63 @@ export interface AttemptDetailRow {
   response_body_bytes: string;
 }
 
+/** Which receivers one claim may take deliveries of, and how many of each. */
+export interface ClaimScope {
+  /** Deliveries to claim at most. */
+  limit: number;
+  /** Due rows of one receiver per claim at most (DELIVERY_PER_RECEIVER_CONCURRENCY). */
+  perReceiver: number;
+  /** Receivers with attempts in this worker, and how many more each may take (0: none). */
+  receiverRoom: Map<string, number>;
+  /**
+   * `only`: just these receivers (the slow lane's claim). `except`: every receiver with
+   * pending deliveries but these (the shared budget's claim, which leaves slow ones out).
+   */
+  receivers: { only: string[] } | { except: string[] };
+  leaseMs: number;
+}
+
+/**
+ * The receivers a claim considers. With `except`, those with pending deliveries, found by a
+ * skip scan of deliveries_pending_receiver (one index probe per such receiver), so a claim's
+ * cost follows the number of active receivers, not the backlog (ranking every due delivery
+ * took 16 ms at 10,000); with `only`, the list given.
+ */
+const ACTIVE_EXCEPT = `active as (
+       select receiver_id from (
+         with recursive pending as (
+           (select receiver_id from deliveries where status = 'pending' order by receiver_id limit 1)
+           union all
+           select (select d.receiver_id from deliveries d
+                   where d.status = 'pending' and d.receiver_id > p.receiver_id
+                   order by d.receiver_id limit 1)
+           from pending p where p.receiver_id is not null
+         ) select receiver_id from pending
+       ) p where receiver_id is not null and not (receiver_id = any($2::text[]))
+     )`;
+const ACTIVE_ONLY = `active as (select unnest($2::text[]) as receiver_id)`;
+
 /**
  * Claims up to `limit` due deliveries for this worker: pending, due, not leased (or the
- * lease expired: its worker died), of an enabled receiver, at most `perReceiver` per
- * receiver and none of the receivers in `busy` (already at their share in this worker),
- * so one slow receiver cannot take every slot; candidates are taken round-robin across
- * receivers (each receiver's oldest first), so a backlog of one cannot starve another.
- * Rows are locked with FOR UPDATE SKIP LOCKED and leased for `leaseMs`, so concurrent
- * workers never claim the same row.
- *
- * The receivers with pending deliveries are found by a skip scan of
- * deliveries_pending_receiver (one index probe per such receiver) and each one's first
- * `perReceiver` due rows read from the same index, so a claim's cost follows the number of
- * active receivers, not the backlog (ranking every due delivery took 16 ms at 10,000).
+ * lease expired: its worker died), of an enabled receiver in the scope, each receiver's
+ * oldest first and at most its room (`receiverRoom`, else `perReceiver`); candidates are
+ * taken round-robin across receivers (every receiver's first, then every receiver's second,
+ * ...), so the claim is fair across receivers with ready work and a backlog of one cannot
+ * starve another. Rows are locked with FOR UPDATE SKIP LOCKED and leased for `leaseMs`, so
+ * concurrent workers never claim the same row.
  */
-export async function claimDueDeliveries(
-  db: Db,
-  opts: { limit: number; perReceiver: number; busy: string[]; leaseMs: number },
-): Promise<ClaimedDelivery[]> {
+export async function claimDueDeliveries(db: Db, scope: ClaimScope): Promise<ClaimedDelivery[]> {
+  const only = 'only' in scope.receivers;
+  const named = 'only' in scope.receivers ? scope.receivers.only : scope.receivers.except;
+  const room = [...scope.receiverRoom];
   const res = await db.query<ClaimRow>({
-    name: 'webhooks.claim-due-deliveries',
-    text: `with recursive active as (
-       (select receiver_id from deliveries where status = 'pending' order by receiver_id limit 1)
-       union all
-       select (select d.receiver_id from deliveries d
-               where d.status = 'pending' and d.receiver_id > a.receiver_id
-               order by d.receiver_id limit 1)
-       from active a where a.receiver_id is not null
+    name: only ? 'webhooks.claim-due-deliveries-of' : 'webhooks.claim-due-deliveries',
+    text: `with ${only ? ACTIVE_ONLY : ACTIVE_EXCEPT}, room as (
+       select * from unnest($5::text[], $6::int[]) as room(receiver_id, free)
      ), candidates as (
        select c.id from active a
        join receivers r on r.id = a.receiver_id
+       left join room on room.receiver_id = a.receiver_id
        cross join lateral (
          select d.id, d.next_attempt_at,
                 row_number() over (order by d.next_attempt_at, d.id) as rn
@@ -127,9 +154,9 @@ export async function claimDueDeliveries(
            and d.next_attempt_at <= now()
            and (d.lease_until is null or d.lease_until < now())
          order by d.next_attempt_at, d.id
-         limit $3
+         limit coalesce(room.free, $3)
        ) c
-       where r.enabled and not (a.receiver_id = any($2::text[]))
+       where r.enabled
        order by c.rn, c.next_attempt_at limit $1
      ), locked as (
        select d.id from deliveries d join candidates c on c.id = d.id
@@ -148,7 +175,14 @@ export async function claimDueDeliveries(
        r.pending_secret_ciphertext as target_pending_secret_ciphertext,
        r.pending_secret_key_id as target_pending_secret_key_id,
        r.rotation_switch_at as target_rotation_switch_at`,
-    values: [opts.limit, opts.busy, opts.perReceiver, opts.leaseMs],
+    values: [
+      scope.limit,
+      named,
+      scope.perReceiver,
+      scope.leaseMs,
+      room.map(([id]) => id),
+      room.map(([, free]) => free),
+    ],
   });
   return res.rows.map(
     ({
@@ -186,20 +220,130 @@ const DELIVERY_COLUMNS = `d.id, d.event_id, d.receiver_id, d.brand_id, e.type as
   ${rfc3339('d.completed_at')} as completed_at,
   d.secret_version is not null as signed_with_new_secret`;
 
-/** Deliveries of one receiver or one brand, newest first. */
-export async function selectDeliveries(
-  db: Db,
-  filter: { receiverId?: string; brandId?: string; limit: number },
-): Promise<DeliveryRow[]> {
-  const byReceiver = filter.receiverId !== undefined;
-  const res = await db.query<DeliveryRow>(
-    `select ${DELIVERY_COLUMNS} from deliveries d join events e on e.id = d.event_id
-     where ${byReceiver ? 'd.receiver_id' : 'd.brand_id'} = $1
-     order by d.created_at desc, d.id desc limit $2`,
-    [byReceiver ? filter.receiverId : filter.brandId, filter.limit],
-  );
-  return res.rows;
+/** Where a page of the log ended: the exact created_at (microseconds) and id of a row. */
+type LogPosition = KeysetPosition;
+
+/** What one page of the delivery log asks for (deliveryLog.ts validates it). */
+export interface DeliveryLogQuery {
+  /** Exactly one of receiverId and brandId. */
+  receiverId?: string;
+  brandId?: string;
+  limit: number;
+  /** Rows strictly older than this position (the previous page's end). */
+  after?: LogPosition;
+  status?: DeliveryStatusName;
+  eventType?: EventTypeName;
+  since?: Date;
+  until?: Date;
+  eventId?: string;
+  recordId?: string;
 }
+
+/** Deliveries one filtered page scans at most (state or event type filters). */
+const LOG_SCAN_BOUND = 20_000;
+
+/**
+ * One page of the delivery log, newest first ((created_at, id) descending; keyset, never
+ * OFFSET), and where a next page would start (undefined: nothing more). The work is bounded
+ * whatever the history holds:
+ * - a find by event id or record id reads that event's deliveries by index (the unique
+ *   (event_id, receiver_id) key; events_brand_record for a record);
+ * - otherwise the log's index ((receiver_id | brand_id, created_at desc, id desc), with the
+ *   time range as its bounds) is walked from the cursor. Without a state or event-type filter
+ *   every row read is returned, so the walk stops at `limit`. With one, at most
+ *   LOG_SCAN_BOUND rows are walked; when they hold fewer than `limit` matches and the walk
+ *   reached its bound, the page ends early and the next one goes on from the last row walked.
+ */
+export async function selectDeliveryLog(
+  db: Db,
+  q: DeliveryLogQuery,
+): Promise<{ rows: DeliveryRow[]; next: LogPosition | undefined }> {
+  const values: unknown[] = [];
+  const $ = (v: unknown): string => {
+    values.push(v);
+    return `$${values.length}`;
+  };
+  const owner =
+    q.receiverId !== undefined
+      ? `d.receiver_id = ${$(q.receiverId)}`
+      : `d.brand_id = ${$(q.brandId)}`;
+  const walk = [owner];
+  if (q.after)
+    walk.push(`(d.created_at, d.id) < (${$(q.after.created_at)}::timestamptz, ${$(q.after.id)})`);
+  if (q.since) walk.push(`d.created_at >= ${$(q.since)}`);
+  if (q.until) walk.push(`d.created_at < ${$(q.until)}`);
+  if (q.eventId) walk.push(`d.event_id = ${$(q.eventId)}`);
+  if (q.recordId) {
+    // the brand's events about this record; the receiver's brand when a receiver is named
+    const brand =
+      q.receiverId !== undefined ? `(select brand_id from receivers where id = $1)` : '$1';
+    walk.push(
+      `d.event_id = any(array(select r.id from events r where r.brand_id = ${brand} and r.record_id = ${$(q.recordId)}))`,
+    );
+  }
+  const match: string[] = [];
+  if (q.status) match.push(`d.status = ${$(q.status)}`);
+  if (q.eventType) match.push(`e.type = ${$(q.eventType)}`);
+  const limit = $(q.limit);
+  const order = 'order by d.created_at desc, d.id desc';
+  if (match.length === 0) {
+    const res = await db.query<DeliveryRow & { position_at: string }>(
+      `select ${DELIVERY_COLUMNS}, ${rfc3339('d.created_at')} as position_at
+       from deliveries d join events e on e.id = d.event_id
+       where ${walk.join(' and ')} ${order} limit ${limit}`,
+      values,
+    );
+    const last = res.rows.at(-1);
+    const next =
+      last && res.rows.length === q.limit
+        ? { created_at: last.position_at, id: last.id }
+        : undefined;
+    return { rows: res.rows.map(withoutPosition), next };
+  }
+  const bound = $(LOG_SCAN_BOUND);
+  const res = await db.query<
+    DeliveryRow & {
+      position_at: string;
+      walked: number;
+      edge_at: string | null;
+      edge_id: string | null;
+    }
+  >(
+    `with walked as materialized (
+       select d.id, d.created_at, d.event_id, d.status from deliveries d
+       where ${walk.join(' and ')} ${order} limit ${bound}
+     ), edge as (
+       select count(*)::int as walked,
+         (select ${rfc3339('w.created_at')} from walked w order by w.created_at, w.id limit 1) as edge_at,
+         (select w.id from walked w order by w.created_at, w.id limit 1) as edge_id
+       from walked
+     ), page as (
+       select d.id from walked d join events e on e.id = d.event_id
+       where ${match.join(' and ')} ${order} limit ${limit}
+     )
+     select ${DELIVERY_COLUMNS}, ${rfc3339('d.created_at')} as position_at,
+       edge.walked, edge.edge_at, edge.edge_id
+     from edge left join (page p join deliveries d on d.id = p.id join events e on e.id = d.event_id) on true
+     ${order}`,
+    values,
+  );
+  const edge = res.rows[0]!;
+  const rows = res.rows.filter((r) => r.id !== null);
+  const last = rows.at(-1);
+  let next: LogPosition | undefined;
+  if (last && rows.length === q.limit) next = { created_at: last.position_at, id: last.id };
+  else if (edge.walked === LOG_SCAN_BOUND && edge.edge_at && edge.edge_id)
+    next = { created_at: edge.edge_at, id: edge.edge_id };
+  return {
+    rows: rows.map(({ walked: _w, edge_at: _a, edge_id: _i, ...row }) => withoutPosition(row)),
+    next,
+  };
+}
+
+const withoutPosition = <T extends { position_at: string }>({
+  position_at: _p,
+  ...row
+}: T): Omit<T, 'position_at'> => row;
 
 /** One delivery, with its event's stored form (from which the exact body sent is rebuilt). */
 export interface DeliveryWithEvent extends DeliveryRow {
@@ -258,7 +402,7 @@ export async function makeDueNow(db: Db, id: string): Promise<boolean> {
 export async function requeueDelivery(db: Db, id: string): Promise<boolean> {
   const res = await db.query(
     `update deliveries set status = 'pending', next_attempt_at = now(), round_start = attempts,
-       lease_until = null, completed_at = null
+       lease_until = null, completed_at = null, caught_up = false
      where id = $1 and status <> 'pending'`,
     [id],
   );

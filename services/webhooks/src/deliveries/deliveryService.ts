@@ -14,12 +14,12 @@ import {
   requeueDelivery,
   selectAttemptDetails,
   selectAttempts,
-  selectDeliveries,
   selectDelivery,
   type AttemptDetailRow,
   type AttemptRow,
   type DeliveryRow,
 } from './deliveryRepo';
+import { deliveryLogPage, type DeliveryLogInput } from './deliveryLog';
 import { sampleObject } from './sampleData';
 import { deliveryBody } from './sign';
 
@@ -134,31 +134,16 @@ export async function testReceiver(
   return getDelivery(deps.pool, deliveryId);
 }
 
-const ListInput = z
-  .object({
-    receiverId: z
-      .string()
-      .regex(/^rcv_[A-Za-z0-9]{1,64}$/, 'must be a receiver id (rcv_...)')
-      .optional(),
-    brandId: z
-      .string()
-      .regex(/^br_[A-Za-z0-9]{1,64}$/, 'must be a brand id (br_...)')
-      .optional(),
-    limit: z.number().int().min(1, 'must be 1..200').max(200, 'must be 1..200'),
-  })
-  .refine((v) => (v.receiverId === undefined) !== (v.brandId === undefined), {
-    message: 'name exactly one of receiver_id and brand_id',
-    path: ['receiver_id'],
-  });
-
-/** Deliveries of one receiver or one brand, newest first, each with its attempts. */
+/**
+ * One page of the delivery log of a receiver or a brand (deliveryLog.ts: filters, cursor,
+ * bounded work), each delivery with its attempts, and the next page's cursor ('' at the end).
+ */
 export async function listDeliveries(
   deps: { pool: Pool },
-  input: z.input<typeof ListInput>,
-): Promise<DeliveryView[]> {
-  const v = parseOrThrow(ListInput, input);
-  if (v.receiverId) await getReceiver(deps, v.receiverId);
-  return withAttempts(deps.pool, await selectDeliveries(deps.pool, v));
+  input: DeliveryLogInput,
+): Promise<{ deliveries: DeliveryView[]; nextCursor: string }> {
+  const page = await deliveryLogPage(deps, input);
+  return { deliveries: await withAttempts(deps.pool, page.rows), nextCursor: page.nextCursor };
 }
 
 /**

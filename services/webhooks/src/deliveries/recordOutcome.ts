@@ -4,10 +4,12 @@ import { healthClass } from '../health/healthRepo';
 import { latencySlot } from '../health/latencyHistogram';
 import { recordReceiverActivity, SERVICE_AUDITOR } from '../receivers/receiverActivity';
 import {
+  alertFailingReceiver,
   disableReceiverByService,
   failPendingDeliveries,
   recordReceiverOutcome,
 } from '../receivers/receiverRepo';
+import { failingAlertDue, type FailingAlertSettings } from './failingAlert';
 import { finishAttempt, insertAttempt, type AttemptRecord } from './attemptRepo';
 import type { ClaimedDelivery } from './deliveryRepo';
 import type { Header } from './responseBody';
@@ -20,6 +22,8 @@ export interface OutcomeSettings {
   scale: number;
   /** RECEIVER_DISABLE_AFTER_MS: no 2xx for this long disables the receiver. */
   disableAfterMs: number;
+  /** When a run of failures is worth one mail to the owners (failingAlert.ts). */
+  failingAlert: FailingAlertSettings;
 }
 
 export type Verdict = 'succeeded' | 'retry' | 'failed' | 'receiver_disabled';
@@ -93,6 +97,9 @@ export function recordOutcome(
       lastStatus: r.status ?? null,
       lastError: r.ok ? null : (r.error ?? null),
     });
+    // one mail to the owners when a run of failures crosses the threshold (never per attempt)
+    if (!r.ok && !d.test && streak && failingAlertDue(streak, now, settings.failingAlert))
+      await alertFailingReceiver(db, d.receiver_id, newId('receiverNotice'));
     let reason: string | undefined;
     if (r.status === 410) reason = `gone: the receiver answered 410 at ${now.toISOString()}`;
     else if (

@@ -7,20 +7,37 @@ export interface RecoveryRow {
   receiver_id: string;
   since: Date;
   requeued: number;
+  requeued_failed: number;
+  made_due: number;
   remaining: number;
 }
 
+/** What is not yet delivered of a receiver since a time: failed, and waiting for a retry. */
+export interface Undelivered {
+  failed: number;
+  waiting: number;
+}
+
 /**
- * Failed (non-test) deliveries of a receiver created since `since`: a range of the partial
- * index deliveries_failed_receiver.
+ * The receiver's non-test deliveries created since `since` that are not delivered: failed
+ * (a range of deliveries_failed_receiver) and pending without an attempt in flight (a range
+ * of deliveries_waiting_receiver; due now or waiting for their next retry).
  */
-export async function countFailedSince(db: Db, receiverId: string, since: Date): Promise<number> {
-  const res = await db.query<{ n: number }>(
-    `select count(*)::int as n from deliveries
-     where receiver_id = $1 and status = 'failed' and not test and created_at >= $2`,
+export async function countUndeliveredSince(
+  db: Db,
+  receiverId: string,
+  since: Date,
+): Promise<Undelivered> {
+  const res = await db.query<Undelivered>(
+    `select
+       (select count(*)::int from deliveries
+        where receiver_id = $1 and status = 'failed' and not test and created_at >= $2) as failed,
+       (select count(*)::int from deliveries
+        where receiver_id = $1 and status = 'pending' and not test and created_at >= $2
+          and (lease_until is null or lease_until < now())) as waiting`,
     [receiverId, since],
   );
-  return res.rows[0]!.n;
+  return res.rows[0]!;
 }
 
 /**
@@ -43,7 +60,8 @@ export async function claimRecovery(
 
 export async function selectRecovery(db: Db, requestId: string): Promise<RecoveryRow | undefined> {
   const res = await db.query<RecoveryRow>(
-    `select receiver_id, since, requeued, remaining from recoveries where request_id = $1`,
+    `select receiver_id, since, requeued, requeued_failed, made_due, remaining
+     from recoveries where request_id = $1`,
     [requestId],
   );
   return res.rows[0];
@@ -52,39 +70,58 @@ export async function selectRecovery(db: Db, requestId: string): Promise<Recover
 export async function storeRecoveryResult(
   db: PoolClient,
   requestId: string,
-  result: { requeued: number; remaining: number },
+  result: { requeuedFailed: number; madeDue: number; remaining: number },
 ): Promise<void> {
-  await db.query(`update recoveries set requeued = $2, remaining = $3 where request_id = $1`, [
-    requestId,
-    result.requeued,
-    result.remaining,
-  ]);
+  await db.query(
+    `update recoveries set requeued = $2::int + $3::int, requeued_failed = $2, made_due = $3, remaining = $4
+     where request_id = $1`,
+    [requestId, result.requeuedFailed, result.madeDue, result.remaining],
+  );
 }
 
 /**
- * Re-queues up to `limit` of the receiver's failed (non-test) deliveries created since
- * `since`, oldest first, each due now with a fresh round of retries (the same delivery, so
- * the same event id; the attempt counter goes on). Their due times follow their age by a
- * microsecond each, so the worker sends them oldest first. Rows another transaction holds
- * are skipped (and counted as remaining). Returns how many it re-queued.
+ * Everything of the receiver not yet delivered since `since`, due now, oldest first, up to
+ * `limit`: failed (non-test) deliveries get a fresh round of retries (the same delivery, so
+ * the same event id; the attempt counter goes on), and pending ones without an attempt in
+ * flight (waiting for their next retry) keep their round and are due now, as "Retry now"
+ * does. Their due times follow their age by a microsecond each, so the worker sends them
+ * oldest first, paced by the receiver's concurrency. Rows another transaction holds are
+ * skipped (and counted as remaining). Returns how many of each.
  */
-export async function requeueFailedSince(
+export async function requeueUndeliveredSince(
   db: PoolClient,
   receiverId: string,
   since: Date,
   limit: number,
-): Promise<number> {
-  const res = await db.query(
-    `with picked as (
-       select id, row_number() over (order by created_at, id) as n
-       from (select id, created_at from deliveries
-             where receiver_id = $1 and status = 'failed' and not test and created_at >= $2
-             order by created_at, id limit $3 for update skip locked) oldest
+): Promise<{ requeuedFailed: number; madeDue: number }> {
+  const res = await db.query<{ requeued_failed: number; made_due: number }>(
+    `with failed as (
+       select id, created_at, status from deliveries
+       where receiver_id = $1 and status = 'failed' and not test and created_at >= $2
+       order by created_at, id limit $3 for update skip locked
+     ), waiting as (
+       select id, created_at, status from deliveries
+       where receiver_id = $1 and status = 'pending' and not test and created_at >= $2
+         and (lease_until is null or lease_until < now())
+       order by created_at, id limit $3 for update skip locked
+     ), picked as (
+       select id, status, row_number() over (order by created_at, id) as n
+       from (select * from failed union all select * from waiting) undelivered
+       order by created_at, id limit $3
+     ), changed as (
+       update deliveries d set
+         status = 'pending', lease_until = null, completed_at = null,
+         round_start = case when d.status = 'failed' then d.attempts else d.round_start end,
+         caught_up = d.caught_up and d.status <> 'failed',
+         next_attempt_at = now() + picked.n * interval '1 microsecond'
+       from picked where d.id = picked.id
+       returning picked.status as was
      )
-     update deliveries d set status = 'pending', round_start = d.attempts, lease_until = null,
-       completed_at = null, next_attempt_at = now() + picked.n * interval '1 microsecond'
-     from picked where d.id = picked.id`,
+     select count(*) filter (where was = 'failed')::int as requeued_failed,
+            count(*) filter (where was = 'pending')::int as made_due
+     from changed`,
     [receiverId, since, limit],
   );
-  return res.rowCount ?? 0;
+  const row = res.rows[0]!;
+  return { requeuedFailed: row.requeued_failed, madeDue: row.made_due };
 }

@@ -9,8 +9,8 @@ import { getReceiver } from '../receivers/receiverService';
 import { lockReceiver } from '../receivers/rotationRepo';
 import {
   claimRecovery,
-  countFailedSince,
-  requeueFailedSince,
+  countUndeliveredSince,
+  requeueUndeliveredSince,
   selectRecovery,
   storeRecoveryResult,
 } from './recoveryRepo';
@@ -38,19 +38,29 @@ function windowStart(since: string, now: Date): Date {
 
 const earliest = (now: Date): Date => new Date(now.getTime() - RECOVERY_MAX_AGE_MS);
 
-/** What RecoverDeliveries would re-queue now, changing nothing. */
+/**
+ * What RecoverDeliveries would do now, changing nothing: the receiver's deliveries since
+ * `since` not yet delivered, failed and waiting (for their next retry, or due).
+ */
 export async function previewRecovery(
   deps: RecoveryDeps,
   input: { receiverId: string; since: string },
-): Promise<{ failed: number; wouldRequeue: number; earliestSince: string; maxPerRequest: number }> {
+): Promise<{
+  failed: number;
+  waiting: number;
+  wouldRequeue: number;
+  earliestSince: string;
+  maxPerRequest: number;
+}> {
   const v = parseOrThrow(z.object({ receiverId, since: z.string() }), input);
   const now = new Date();
   const since = windowStart(v.since, now);
   await getReceiver(deps, v.receiverId);
-  const failed = await countFailedSince(deps.pool, v.receiverId, since);
+  const { failed, waiting } = await countUndeliveredSince(deps.pool, v.receiverId, since);
   return {
     failed,
-    wouldRequeue: Math.min(failed, deps.recoveryMaxPerRequest),
+    waiting,
+    wouldRequeue: Math.min(failed + waiting, deps.recoveryMaxPerRequest),
     earliestSince: toSecond(earliest(now)),
     maxPerRequest: deps.recoveryMaxPerRequest,
   };
@@ -62,10 +72,22 @@ const RecoverInput = z.object({
   requestId: z.uuid({ message: 'must be a UUID, new for each recovery' }),
 });
 
+/** What one recovery did: failed deliveries re-queued, waiting ones made due now. */
+export interface RecoveryResult {
+  /** requeuedFailed + madeDue. */
+  requeued: number;
+  requeuedFailed: number;
+  madeDue: number;
+  /** Not yet delivered in the window beyond the per-request bound. */
+  remaining: number;
+  replayed: boolean;
+}
+
 /**
- * Re-queues the receiver's failed deliveries created since `since` (test deliveries
- * excluded; at most RECOVERY_MAX_PER_REQUEST, oldest first), each as a new attempt of the
- * same event. Idempotent by request_id: a repeated request (a double click, a retry)
+ * Catches a receiver up after an outage: everything created since `since` that has not been
+ * delivered (test deliveries excluded; at most RECOVERY_MAX_PER_REQUEST, oldest first) is
+ * due now: failed deliveries as a new round of attempts of the same event, deliveries waiting
+ * for their next retry in their round. Idempotent by request_id: a repeated request (a double click, a retry)
  * answers the first result with `replayed` and re-queues nothing more; the same id for
  * another receiver or time is request_conflict. receiver_disabled for a disabled receiver.
  */
@@ -73,7 +95,7 @@ export async function recoverDeliveries(
   deps: RecoveryDeps,
   input: z.input<typeof RecoverInput>,
   audit: Auditor,
-): Promise<{ requeued: number; remaining: number; replayed: boolean }> {
+): Promise<RecoveryResult> {
   const v = parseOrThrow(RecoverInput, input);
   const since = windowStart(v.since, new Date());
   return withTransaction(deps.pool, async (db) => {
@@ -88,7 +110,13 @@ export async function recoverDeliveries(
           'request_id was already used for another recovery; send a new UUID for each recovery.',
         );
       }
-      return { requeued: first.requeued, remaining: first.remaining, replayed: true };
+      return {
+        requeued: first.requeued,
+        requeuedFailed: first.requeued_failed,
+        madeDue: first.made_due,
+        remaining: first.remaining,
+        replayed: true,
+      };
     }
     if (!r.enabled) {
       throw new AppError(
@@ -96,17 +124,27 @@ export async function recoverDeliveries(
         `Receiver ${r.id} is disabled: enable it before recovering its deliveries, or they would fail again at once.`,
       );
     }
-    const requeued = await requeueFailedSince(db, r.id, since, deps.recoveryMaxPerRequest);
-    const remaining = await countFailedSince(db, r.id, since);
-    await storeRecoveryResult(db, v.requestId, { requeued, remaining });
+    const done = await requeueUndeliveredSince(db, r.id, since, deps.recoveryMaxPerRequest);
+    // what is left beyond the bound: everything still undelivered and not due now
+    const after = await countUndeliveredSince(db, r.id, since);
+    const remaining = Math.max(
+      0,
+      after.failed + after.waiting - done.madeDue - done.requeuedFailed,
+    );
+    await storeRecoveryResult(db, v.requestId, { ...done, remaining });
     const left = remaining > 0 ? `; ${remaining} left beyond the per-request bound` : '';
     await recordReceiverActivity(
       db,
       audit,
       r,
       'deliveries.recovered',
-      `${r.label}: ${requeued} failed deliveries since ${toSecond(since)} re-queued${left}`,
+      `${r.label}: since ${toSecond(since)}, ${done.requeuedFailed} failed deliveries re-queued and ${done.madeDue} waiting ones due now${left}`,
     );
-    return { requeued, remaining, replayed: false };
+    return {
+      requeued: done.requeuedFailed + done.madeDue,
+      ...done,
+      remaining,
+      replayed: false,
+    };
   });
 }

@@ -1,4 +1,4 @@
-/** Delays after the 1st, 2nd, ... 9th failed attempt (DESIGN): 10 attempts in all. */
+/** Delays after the 1st, 2nd, ... 9th failed attempt (docs/contract.md#retries): 10 attempts in all. */
 export const RETRY_DELAYS_MS = [
   5_000,
   5 * 60_000,

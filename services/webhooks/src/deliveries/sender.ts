@@ -51,7 +51,7 @@ const tracer = trace.getTracer('webhooks.sender');
  * Each request is an HTTP CLIENT span (undici is not covered by the HTTP instrumentation),
  * child of the attempt's span, with the method, host, port, status and error type: never
  * the URL's path or query, which may hold a receiver's token (chat webhook URLs do). No
- * trace header is sent: receivers are third parties and the signed headers of SPEC 6.2
+ * trace header is sent: receivers are third parties and the signed headers of docs/contract.md#delivery-request
  * are the whole contract; our trace ids stay ours.
  */
 export class Sender {

@@ -13,7 +13,7 @@ export interface EventForBody {
 }
 
 /**
- * The delivery body (DESIGN "Events and webhooks"):
+ * The delivery body (docs/contract.md#delivery-body):
  * `{"id","type","created_at","test","brand_id","data":{"object":{...}}}`. Built the same
  * way on every attempt, so the bytes a receiver deduplicates on never change.
  */
@@ -29,7 +29,7 @@ export function deliveryBody(e: EventForBody): string {
   });
 }
 
-/** `sha256=<hex HMAC-SHA256 over "<timestamp>.<raw body>">` (SPEC 6.2, 6.3). */
+/** `sha256=<hex HMAC-SHA256 over "<timestamp>.<raw body>">` (docs/contract.md#delivery-request, #receiver-verification). */
 export function signature(secret: string, timestamp: number, body: string): string {
   return `sha256=${createHmac('sha256', secret).update(`${timestamp}.`).update(body).digest('hex')}`;
 }

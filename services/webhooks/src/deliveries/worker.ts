@@ -4,6 +4,7 @@ import type { Logger } from '@brand/shared/logger';
 import { continueTrace, withSpan } from '@brand/shared/telemetry';
 import type { SecretBox } from '../receivers/secretBox';
 import { attemptOutcome, type DeliveryObserver } from './deliveryMetrics';
+import { DeliveryLanes, type Lane, type LaneSettings } from './deliveryLanes';
 import { claimDueDeliveries, type ClaimedDelivery } from './deliveryRepo';
 import { recordSucceededAttempts } from './attemptRepo';
 import { recordOutcome, type OutcomeSettings } from './recordOutcome';
@@ -15,24 +16,28 @@ import { secretInForce } from './signingSecret';
 import { SuccessBatcher } from './successBatcher';
 
 export interface WorkerSettings extends OutcomeSettings {
-  concurrency: number;
-  perReceiver: number;
+  /** The lanes' bounds: the shared budget, the slow lane, per receiver (deliveryLanes.ts). */
+  lanes: Omit<LaneSettings, 'forgetSlowAfterMs'>;
   leaseMs: number;
   pollMs: number;
 }
+
+/** A receiver found slow is claimed into the slow lane for this long after its last slow answer. */
+const FORGET_SLOW_AFTER_MS = 10 * 60_000;
 
 const tracer = trace.getTracer('webhooks.worker');
 
 /**
  * A delivery worker: claims due deliveries (leased, SKIP LOCKED), sends each signed, and
- * records the outcome. At most `concurrency` deliveries are in flight and at most about
- * `perReceiver` per receiver, so a hanging receiver holds a few slots while the others
- * keep flowing. A worker that dies holds its leases until they expire; then any worker
- * takes them, so nothing is lost.
+ * records the outcome. Attempts in flight are counted in two lanes (deliveryLanes.ts): the
+ * shared budget for receivers that answer promptly, and a wide slow lane that attempts move
+ * to once they have waited `slowAfterMs`, so slow and hanging receivers hold only their own
+ * share; at most `perReceiver` attempts of one receiver are in flight in either. Each claim
+ * takes receivers round-robin. A worker that dies holds its leases until they expire; then
+ * any worker takes them, so nothing is lost.
  */
 export class DeliveryWorker {
-  private inFlight = 0;
-  private readonly perReceiver = new Map<string, number>();
+  private readonly lanes: DeliveryLanes;
   private readonly running = new Set<Promise<void>>();
   private stopped = false;
   /** Set when stop() gave up waiting: attempts cut short by shutdown are not recorded. */
@@ -54,6 +59,12 @@ export class DeliveryWorker {
     private readonly settings: WorkerSettings,
   ) {
     this.successes = new SuccessBatcher((attempts) => recordSucceededAttempts(deps.pool, attempts));
+    this.lanes = new DeliveryLanes({ ...settings.lanes, forgetSlowAfterMs: FORGET_SLOW_AFTER_MS });
+  }
+
+  /** Attempts in flight by lane (the /metrics gauge). */
+  inFlight(): { shared: number; slow: number } {
+    return this.lanes.counts();
   }
 
   start(): void {
@@ -95,8 +106,9 @@ export class DeliveryWorker {
       } catch (err) {
         this.deps.log.warn({ err }, 'claiming deliveries failed; retrying');
       }
-      const free = this.settings.concurrency - this.inFlight;
-      if (claimed > 0 && free > 0) continue;
+      const room = this.lanes.room();
+      if (claimed > 0 && (room.shared > 0 || (room.slow > 0 && room.slowReceivers.length > 0)))
+        continue;
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, this.settings.pollMs);
         this.wakeUp = () => {
@@ -108,35 +120,58 @@ export class DeliveryWorker {
     }
   }
 
+  /**
+   * Fills the free places of both lanes: the slow lane with its own receivers' due
+   * deliveries, the shared budget with everyone else's. Returns how many were claimed.
+   */
   private async claimAndStart(): Promise<number> {
-    const free = this.settings.concurrency - this.inFlight;
-    if (free <= 0) return 0;
-    const busy = [...this.perReceiver]
-      .filter(([, n]) => n >= this.settings.perReceiver)
-      .map(([id]) => id);
-    const rows = await claimDueDeliveries(this.deps.pool, {
-      limit: free,
-      perReceiver: this.settings.perReceiver,
-      busy,
-      leaseMs: this.settings.leaseMs,
-    });
-    for (const row of rows) this.launch(row);
-    return rows.length;
+    const room = this.lanes.room();
+    const { perReceiver } = this.lanes.settings;
+    const claim = (limit: number, receivers: { only: string[] } | { except: string[] }) =>
+      limit <= 0
+        ? Promise.resolve([])
+        : claimDueDeliveries(this.deps.pool, {
+            limit,
+            perReceiver,
+            receiverRoom: room.receiverRoom,
+            receivers,
+            leaseMs: this.settings.leaseMs,
+          });
+    const full = [...room.receiverRoom].filter(([, free]) => free <= 0).map(([id]) => id);
+    const slow = room.slowReceivers.length > 0 ? room.slow : 0;
+    const [slowRows, sharedRows] = await Promise.all([
+      claim(slow, { only: room.slowReceivers }),
+      claim(room.shared, { except: [...full, ...room.slowReceivers] }),
+    ]);
+    for (const row of slowRows) this.launch(row);
+    for (const row of sharedRows) this.launch(row);
+    return slowRows.length + sharedRows.length;
   }
 
   private launch(d: ClaimedDelivery): void {
-    this.inFlight++;
-    this.perReceiver.set(d.receiver_id, (this.perReceiver.get(d.receiver_id) ?? 0) + 1);
-    const task = this.deliver(d)
+    let lane: Lane = this.lanes.start(d.receiver_id);
+    // still waiting for its answer: the attempt leaves the shared budget for the slow lane
+    const slowTimer =
+      lane === 'shared'
+        ? setTimeout(() => {
+            lane = this.lanes.demote(d.receiver_id);
+            this.wake();
+          }, this.lanes.settings.slowAfterMs)
+        : undefined;
+    // the receiver's answer time decides its lane, not the recording after it
+    let answeredInMs = 0;
+    const answered = (durationMs: number): void => {
+      answeredInMs = durationMs;
+      clearTimeout(slowTimer);
+    };
+    const task = this.deliver(d, answered)
       .catch((err: unknown) =>
         // the lease expires and another attempt follows: nothing is lost
         this.deps.log.error({ err, delivery_id: d.id }, 'delivery attempt could not be recorded'),
       )
       .finally(() => {
-        this.inFlight--;
-        const n = (this.perReceiver.get(d.receiver_id) ?? 1) - 1;
-        if (n <= 0) this.perReceiver.delete(d.receiver_id);
-        else this.perReceiver.set(d.receiver_id, n);
+        clearTimeout(slowTimer);
+        this.lanes.finish(d.receiver_id, lane, answeredInMs);
         this.running.delete(task);
         this.wake();
       });
@@ -148,7 +183,7 @@ export class DeliveryWorker {
    * stored in, so the request to the receiver (the sender's HTTP span) and the outcome's
    * queries belong to the business event's trace.
    */
-  private deliver(d: ClaimedDelivery): Promise<void> {
+  private deliver(d: ClaimedDelivery, answered: (durationMs: number) => void): Promise<void> {
     return withSpan(
       tracer,
       `deliver ${d.event_type}`,
@@ -164,11 +199,15 @@ export class DeliveryWorker {
         },
       },
       continueTrace(d),
-      (span) => this.attempt(d, span),
+      (span) => this.attempt(d, span, answered),
     );
   }
 
-  private async attempt(d: ClaimedDelivery, span: Span): Promise<void> {
+  private async attempt(
+    d: ClaimedDelivery,
+    span: Span,
+    answered: (durationMs: number) => void,
+  ): Promise<void> {
     const startedAt = new Date();
     const target = d.target;
     const attempt = d.attempts + 1;
@@ -202,6 +241,7 @@ export class DeliveryWorker {
       sentHeaders = headersAsShown(headers);
       result = await this.deps.sender.send(target.url, headers, body);
     }
+    answered(result.durationMs);
     // cut short by our own shutdown: not the receiver's failure; the lease brings it back
     if (this.abandoned) return;
     // Recording is tried again after a transient failure while half the lease remains, so an

@@ -12,6 +12,8 @@ import { DeliveryWorker } from './worker';
 export interface WorkerRole {
   /** Claims due deliveries now instead of at the next poll. */
   wake(): void;
+  /** Attempts in flight by lane (deliveryLanes.ts). */
+  inFlight(): { shared: number; slow: number };
   /** Finishes in-flight deliveries (unfinished leases expire and are retried), then closes the sender. */
   stop: ShutdownStep;
 }
@@ -46,12 +48,20 @@ export function startWorkerRole(
       observer: deps.observer,
     },
     {
-      concurrency: config.DELIVERY_CONCURRENCY,
-      perReceiver: config.DELIVERY_PER_RECEIVER_CONCURRENCY,
+      lanes: {
+        shared: config.DELIVERY_CONCURRENCY,
+        slow: config.DELIVERY_SLOW_LANE_CONCURRENCY,
+        perReceiver: config.DELIVERY_PER_RECEIVER_CONCURRENCY,
+        slowAfterMs: config.DELIVERY_SLOW_AFTER_MS,
+      },
       leaseMs: config.DELIVERY_LEASE_MS,
       pollMs: config.DELIVERY_POLL_MS,
       scale: config.RETRY_TIME_SCALE,
       disableAfterMs: config.RECEIVER_DISABLE_AFTER_MS,
+      failingAlert: {
+        afterFailures: config.RECEIVER_FAILING_ALERT_AFTER_FAILURES,
+        afterMs: config.RECEIVER_FAILING_ALERT_AFTER_MS,
+      },
     },
   );
   worker.start();
@@ -65,6 +75,7 @@ export function startWorkerRole(
   );
   return {
     wake: () => worker.wake(),
+    inFlight: () => worker.inFlight(),
     stop: {
       name: 'finish in-flight deliveries (unfinished leases expire and are retried)',
       run: async () => {

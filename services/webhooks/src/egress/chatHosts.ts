@@ -1,6 +1,6 @@
 /**
  * Team-chat incoming-webhook endpoints. They expect their own message format, not our
- * signed event JSON, and they would publish whatever we send to a channel (SPEC 6.5):
+ * signed event JSON, and they would publish whatever we send to a channel (docs/contract.md#channel-relay):
  * such URLs are refused, pointing to a relay that verifies and converts (examples/relay).
  */
 const CHAT_RULES: Array<{ host: RegExp; path?: RegExp; service: string }> = [
@@ -19,7 +19,7 @@ const CHAT_RULES: Array<{ host: RegExp; path?: RegExp; service: string }> = [
 ];
 
 export const RELAY_POINTER =
-  'register a relay that verifies our signature and posts a short message instead (examples/relay, SPEC 6.5)';
+  'register a relay that verifies our signature and posts a short message instead (examples/relay, docs/contract.md#channel-relay)';
 
 /** The chat service a URL is an incoming webhook of, or undefined. */
 export function chatServiceOf(url: URL): string | undefined {

@@ -29,7 +29,7 @@ const refuse = (message: string): AppError =>
   });
 
 /**
- * The URL rules that need no network (DESIGN "Receiver URLs"): https only, no credentials,
+ * The URL rules that need no network (docs/contract.md#receiver-urls): https only, no credentials,
  * the port policy (portPolicy.ts), no team-chat incoming-webhook host, and a literal IP
  * address must be allowed by the address policy (addressPolicy.ts). The WHATWG parser
  * already turns decimal, hex, octal and short IPv4 forms (https://2130706433/,

@@ -100,3 +100,18 @@ export function consumerLagMetrics(
     },
   };
 }
+
+/**
+ * webhook_kafka_reachable on /metrics: 1 while a broker accepts connections, 0 while none
+ * does (the consumer cannot read events then; they wait in records' outbox and on the topic).
+ */
+export function kafkaReachableMetric(registry: Registry, reachable: () => boolean): void {
+  new Gauge({
+    name: 'webhook_kafka_reachable',
+    help: 'Whether a Kafka broker accepts connections (1) or none does (0), probed every KAFKA_PROBE_INTERVAL_MS.',
+    registers: [registry],
+    collect() {
+      this.set(reachable() ? 1 : 0);
+    },
+  });
+}

@@ -12,6 +12,16 @@ export interface EventInput {
   producer: string;
 }
 
+/** The id of the record an event is about (its data.object's id), for finding its deliveries. */
+function recordIdOf(objectJson: string): string | null {
+  try {
+    const id = (JSON.parse(objectJson) as { id?: unknown }).id;
+    return typeof id === 'string' && id.length <= 200 ? id : null;
+  } catch {
+    return null;
+  }
+}
+
 /**
  * Inserts an event unless its id is already stored (a redelivered Kafka message). Returns
  * true when this call inserted it: only then are its deliveries created. The active span's
@@ -21,8 +31,8 @@ export async function insertEventOnce(db: PoolClient, e: EventInput): Promise<bo
   const trace = traceContextOf();
   const res = await db.query({
     name: 'webhooks.insert-event',
-    text: `insert into events (id, brand_id, type, created_at, object_json, test, producer, traceparent, tracestate)
-     values ($1, $2, $3, $4, $5, $6, $7, $8, $9) on conflict (id) do nothing`,
+    text: `insert into events (id, brand_id, type, created_at, object_json, test, producer, traceparent, tracestate, record_id)
+     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) on conflict (id) do nothing`,
     values: [
       e.id,
       e.brandId,
@@ -33,6 +43,7 @@ export async function insertEventOnce(db: PoolClient, e: EventInput): Promise<bo
       e.producer,
       trace.traceparent,
       trace.tracestate,
+      recordIdOf(e.objectJson),
     ],
   });
   return res.rowCount === 1;

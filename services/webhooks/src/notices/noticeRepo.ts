@@ -2,18 +2,24 @@ import { rfc3339, type Pool, type PoolClient } from '@brand/shared/db';
 
 type Db = Pool | PoolClient;
 
-/** A "the service disabled your receiver" notice as the console's mailer gets it. */
+/**
+ * A notice as the console's mailer gets it: the receiver started failing, recovered, or was
+ * disabled by the service.
+ */
 export interface NoticeRow {
   id: string;
   brand_id: string;
   receiver_id: string;
   receiver_label: string;
   receiver_url: string;
-  disabled_at: string;
+  /** Set on a disable notice only. */
+  disabled_at: string | null;
   failing_since: string | null;
   reason: string;
   last_error: string;
   created_at: string;
+  kind: 'failing' | 'recovered' | 'disabled';
+  failures: number;
 }
 
 /**
@@ -33,7 +39,7 @@ export async function claimNotices(db: Db, limit: number, leaseMs: number): Prom
      from picked where n.id = picked.id
      returning n.id, n.brand_id, n.receiver_id, n.receiver_label, n.receiver_url,
        ${rfc3339('n.disabled_at')} as disabled_at, ${rfc3339('n.failing_since')} as failing_since,
-       n.reason, n.last_error, ${rfc3339('n.created_at')} as created_at`,
+       n.reason, n.last_error, ${rfc3339('n.created_at')} as created_at, n.kind, n.failures`,
     [limit, leaseMs],
   );
   // RETURNING keeps no order; the fixed-width timestamps sort as text

@@ -36,7 +36,14 @@ export interface ReceiverRow {
   disabled_at: string | null;
   /** Null when none is pending, or once its switch time has come (the new secret is in force). */
   rotation: RotationView | null;
+  /** Deliveries not yet delivered (pending, not test), counted up to WAITING_COUNT_CAP. */
+  waiting: number;
+  /** When the oldest of them was created; null when none waits. */
+  oldest_waiting_at: string | null;
 }
+
+/** Waiting deliveries are counted up to this many: a receiver's page stays one bounded read. */
+const WAITING_COUNT_CAP = 10_000;
 
 type Db = Pool | PoolClient;
 
@@ -65,7 +72,13 @@ const COLUMNS = `id, brand_id, url, label, events, enabled, disabled_reason, las
     'test', (select json_build_object('status', t.status, 'last_status', t.last_status,
                                       'last_error', t.last_error)
              from deliveries t where t.id = rotation_test_delivery_id)
-  ) end as rotation`;
+  ) end as rotation,
+  (select count(*)::int from (select 1 from deliveries w
+     where w.receiver_id = receivers.id and w.status = 'pending' and not w.test
+     limit ${WAITING_COUNT_CAP}) capped) as waiting,
+  (select ${rfc3339('w.created_at')} from deliveries w
+     where w.receiver_id = receivers.id and w.status = 'pending' and not w.test
+     order by w.created_at, w.id limit 1) as oldest_waiting_at`;
 
 export async function insertReceiver(
   db: Db,
@@ -146,6 +159,7 @@ export async function updateReceiver(
        failure_count = case when $5::boolean and not enabled then 0 else failure_count end,
        failing_since = case when $5::boolean and not enabled then null else failing_since end,
        last_error = case when $5::boolean and not enabled then null else last_error end,
+       failing_alerted_at = case when $5::boolean and not enabled then null else failing_alerted_at end,
        updated_at = now()
      where id = $1 returning ${COLUMNS}`,
     [
@@ -183,11 +197,12 @@ export async function disableReceiverByService(
        update receivers set enabled = false, disabled_reason = $2, disabled_by_service = true,
          disabled_at = now(), updated_at = now()
        where id = $1 and enabled
-       returning id, brand_id, label, url, disabled_at, failing_since, last_error
+       returning id, brand_id, label, url, disabled_at, failing_since, last_error, failure_count
      ), notice as (
        insert into receiver_notices (id, brand_id, receiver_id, receiver_label, receiver_url,
-         disabled_at, failing_since, reason, last_error)
-       select $3, brand_id, id, label, url, disabled_at, coalesce(failing_since, disabled_at), $2, $4
+         disabled_at, failing_since, reason, last_error, kind, failures)
+       select $3, brand_id, id, label, url, disabled_at, coalesce(failing_since, disabled_at), $2, $4,
+         'disabled', failure_count
        from disabled
      )
      select brand_id, label from disabled`,
@@ -196,29 +211,61 @@ export async function disableReceiverByService(
   return res.rows[0];
 }
 
+/** A receiver's run of failures as an attempt's outcome left it. */
+export interface FailureStreak {
+  failing_since: Date | null;
+  failure_count: number;
+  /** When this run's failing alert was written; null while none was. */
+  failing_alerted_at: Date | null;
+}
+
 /**
  * Records an attempt's outcome on the receiver: last status and time always; for real
  * (non-test) deliveries a 2xx ends the failure streak and a failure extends it, with the
- * failure in words as last_error. Returns when the streak began, so the caller can apply
- * the 5-day rule.
+ * failure in words as last_error. Returns the streak, so the caller can apply the alert
+ * threshold and the 5-day rule.
  */
 export async function recordReceiverOutcome(
   db: Db,
   id: string,
   outcome: { status: number | null; ok: boolean; test: boolean; error: string | null },
-): Promise<{ failing_since: Date | null } | undefined> {
-  const res = await db.query<{ failing_since: Date | null }>(
+): Promise<FailureStreak | undefined> {
+  const res = await db.query<FailureStreak>(
     `update receivers set
        last_status = $2::int,
        last_delivery_at = now(),
        failure_count = case when $4::boolean then failure_count when $3::boolean then 0 else failure_count + 1 end,
        failing_since = case when $4::boolean then failing_since when $3::boolean then null
                             else coalesce(failing_since, now()) end,
-       last_error = case when $4::boolean then last_error when $3::boolean then null else $5::text end
-     where id = $1 returning failing_since`,
+       last_error = case when $4::boolean then last_error when $3::boolean then null else $5::text end,
+       failing_alerted_at = case when $4::boolean or not $3::boolean then failing_alerted_at end
+     where id = $1 returning failing_since, failure_count, failing_alerted_at`,
     [id, outcome.status, outcome.ok, outcome.test, outcome.error],
   );
   return res.rows[0];
+}
+
+/**
+ * The owners' one alert of this run of failures: marks the run alerted and writes the
+ * "failing" notice that the console mails them, in one statement (so in the caller's
+ * transaction, with the failure that crossed the threshold). Nothing when the run was
+ * alerted already. Returns whether this call wrote it.
+ */
+export async function alertFailingReceiver(db: Db, id: string, noticeId: string): Promise<boolean> {
+  const res = await db.query(
+    `with alerted as (
+       update receivers set failing_alerted_at = now()
+       where id = $1 and failing_alerted_at is null and failing_since is not null and enabled
+       returning id, brand_id, label, url, failing_since, last_error, failure_count
+     )
+     insert into receiver_notices (id, brand_id, receiver_id, receiver_label, receiver_url,
+       failing_since, reason, last_error, kind, failures)
+     select $2, brand_id, id, label, url, failing_since, 'failing', coalesce(last_error, ''),
+       'failing', failure_count
+     from alerted`,
+    [id, noticeId],
+  );
+  return res.rowCount === 1;
 }
 
 /**

@@ -38,6 +38,11 @@ export class SecretBox {
     this.current = { id: keyIdOf(keys[0]!), key: keys[0]! };
   }
 
+  /** The id of the key new secrets are sealed with (WEBHOOK_SECRET_KEY). */
+  get currentKeyId(): string {
+    return this.current.id;
+  }
+
   seal(secret: string, aad: string): SealedSecret {
     const iv = randomBytes(IV_BYTES);
     const cipher = createCipheriv('aes-256-gcm', this.current.key, iv);

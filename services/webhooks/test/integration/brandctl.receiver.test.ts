@@ -2,7 +2,7 @@
 // receiver: the secret is printed once and verifies real deliveries; the Test action says
 // queued (not delivered) and `deliveries` then shows its outcome; refusals carry the
 // service's code with exit 1; every command has --help.
-import { waitFor } from '@brand/testkit';
+import { makeBusinessEvent, waitFor } from '@brand/testkit';
 import { brandctl as run, json } from './brandctlRun';
 import { newBrandId, startHarness, type Harness, type RegisteredReceiver } from './harness';
 
@@ -220,4 +220,112 @@ describe('brandctl receiver', () => {
       expect(r.stdout).toMatch(/--json/);
     },
   );
+});
+
+describe('brandctl receiver deliveries: the log with filters and pages', () => {
+  const logBrand = newBrandId();
+  let receiverId: string;
+  const payoutId = `po_cli${Date.now()}`;
+
+  beforeAll(async () => {
+    // payouts are taken, submissions refused (503: they wait for a retry a minute or more away)
+    const r = await h.addReceiver({
+      brandId: logBrand,
+      events: ['payout.paid', 'submission.approved'],
+      respondWith: (_n, d) =>
+        d.verdict.ok && d.verdict.event.type === 'submission.approved' ? 503 : undefined,
+    });
+    receiverId = r.receiver.id;
+    const events = [
+      ...Array.from({ length: 4 }, (_, i) =>
+        makeBusinessEvent({
+          brandId: logBrand,
+          type: 'payout.paid',
+          object: { resource: 'payouts', id: i === 0 ? payoutId : `po_cli${i}x`, status: 'paid' },
+        }),
+      ),
+      ...Array.from({ length: 2 }, () =>
+        makeBusinessEvent({ brandId: logBrand, type: 'submission.approved' }),
+      ),
+    ];
+    await h.producer.publish(events);
+    await waitFor(
+      async () => {
+        const list = json<{ deliveries: DeliveryOut[] }>(
+          await brandctl('receiver', 'deliveries', receiverId, '--json'),
+        );
+        return list.deliveries.length === 6 && list.deliveries.every((d) => d.attempt_count >= 1)
+          ? true
+          : undefined;
+      },
+      { timeoutMs: 30_000, intervalMs: 500 },
+    );
+  });
+
+  const list = async (...args: string[]) =>
+    json<{ deliveries: DeliveryOut[]; next_cursor: string | null }>(
+      await brandctl('receiver', 'deliveries', receiverId, ...args, '--json'),
+    );
+
+  it('filters by state (delivered, waiting, failed), event type and record id', async () => {
+    expect((await list('--status', 'delivered')).deliveries).toHaveLength(4);
+    const waiting = await list('--status', 'waiting');
+    expect(waiting.deliveries.map((d) => d.event_type)).toEqual([
+      'submission.approved',
+      'submission.approved',
+    ]);
+    expect(await list('--status', 'failed')).toEqual({ deliveries: [], next_cursor: null });
+    expect((await list('--event', 'payout.paid', '--since', '1h')).deliveries).toHaveLength(4);
+    expect((await list('--until', '1h')).deliveries).toHaveLength(0);
+    const byRecord = json<{ deliveries: DeliveryOut[] }>(
+      await brandctl(
+        'receiver',
+        'deliveries',
+        '--brand',
+        logBrand,
+        '--record-id',
+        payoutId,
+        '--json',
+      ),
+    );
+    expect(byRecord.deliveries).toHaveLength(1);
+  });
+
+  it('pages with --limit and --cursor, or all at once with --all', async () => {
+    const first = await list('--limit', '4');
+    expect(first.deliveries).toHaveLength(4);
+    expect(first.next_cursor).toEqual(expect.any(String));
+    const second = await list('--limit', '4', '--cursor', first.next_cursor!);
+    expect(second.deliveries).toHaveLength(2);
+    expect(second.next_cursor).toBeNull();
+    const ids = [...first.deliveries, ...second.deliveries].map((d) => d.id);
+    expect(new Set(ids).size).toBe(6);
+    const all = await list('--all', '--limit', '2');
+    expect(all.deliveries.map((d) => d.id)).toEqual(ids);
+    expect(all.next_cursor).toBeNull();
+    const human = await brandctl('receiver', 'deliveries', receiverId, '--limit', '4');
+    expect(human.stdout).toContain(`--cursor ${first.next_cursor}`);
+  });
+
+  it('refuses a bad filter: usage errors exit 2, the service’s refusals exit 1', async () => {
+    const badState = await brandctl('receiver', 'deliveries', receiverId, '--status', 'lost');
+    expect(badState.code).toBe(2);
+    expect(badState.stderr).toMatch(/delivered, waiting or failed/);
+    const badType = await brandctl('receiver', 'deliveries', receiverId, '--event', 'invoice.paid');
+    expect(badType.code).toBe(2);
+    const badCursor = await brandctl(
+      'receiver',
+      'deliveries',
+      receiverId,
+      '--cursor',
+      'abc',
+      '--json',
+    );
+    expect(badCursor.code).toBe(1);
+    const cursorError = json<{ error: { code: string; message: string } }>(badCursor).error;
+    expect(cursorError.code).toBe('validation_failed');
+    expect(cursorError.message).toMatch(/cursor/);
+    const badTime = await brandctl('receiver', 'deliveries', receiverId, '--since', 'tuesday');
+    expect(badTime.code).toBe(1);
+  });
 });

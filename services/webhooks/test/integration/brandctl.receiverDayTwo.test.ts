@@ -25,7 +25,10 @@ describe('brandctl receiver, day 2', () => {
   it('rotates a secret: shown once with the steps, tested, scheduled, switched', async () => {
     const r = await h.addReceiver({ brandId: newBrandId(), events: ['payout.paid'] });
     const id = r.receiver.id;
-    const rotated = await brandctl('receiver', 'rotate-secret', id);
+    const badActor = await brandctl('receiver', 'rotate-secret', id, '--actor', 'ana', '--json');
+    expect(badActor.code).toBe(1);
+    expect(json<{ error: { code: string } }>(badActor).error.code).toBe('validation_failed');
+    const rotated = await brandctl('receiver', 'rotate-secret', id, '--actor', 'Ana@Acme.test');
     expect(rotated.code).toBe(0);
     const secret = /New signing secret \(shown once\):\n\n {4,}(whsec_[0-9A-Za-z]{32})\n/.exec(
       rotated.stdout,
@@ -54,9 +57,19 @@ describe('brandctl receiver, day 2', () => {
       /secret rotation +new secret since .*; switch at .*; test with the new secret succeeded/,
     );
     const now = json<{ switched: boolean; receiver: ReceiverOut }>(
-      await brandctl('receiver', 'switch-secret', id, '--json'),
+      await brandctl('receiver', 'switch-secret', id, '--actor', 'ops@acme.test', '--json'),
     );
     expect(now).toMatchObject({ switched: true, receiver: { rotation: null } });
+    // the activity log says who: the named actors, "operator" without --actor
+    const { rows } = await h.db.pool.query<{ action: string; actor_email: string }>(
+      `select action, actor_email from webhooks.activity where subject_id = $1 order by created_at`,
+      [id],
+    );
+    expect(rows.filter((a) => a.action.startsWith('receiver.secret'))).toEqual([
+      { action: 'receiver.secret_rotation_started', actor_email: 'ana@acme.test' },
+      { action: 'receiver.secret_switch_scheduled', actor_email: 'operator' },
+      { action: 'receiver.secret_switched', actor_email: 'ops@acme.test' },
+    ]);
     const cancel = await brandctl('receiver', 'cancel-rotation', id);
     expect(cancel.code).toBe(1);
     expect(cancel.stderr).toMatch(/no secret rotation pending/);
@@ -91,33 +104,43 @@ describe('brandctl receiver, day 2', () => {
     down = false;
     const retried = await brandctl('receiver', 'retry', waiting!.id);
     expect(retried.stdout).toMatch(/^Next attempt due now/);
-    await r.server.waitFor((rx) => rx.some((d) => d.outcome === 'processed'), 15_000);
+    // answering 2xx again catches the receiver up by itself: the other waiting one follows
+    await r.server.waitFor(
+      (rx) => rx.filter((d) => d.outcome === 'processed').length === 2,
+      15_000,
+    );
+    expect((await deliveriesOf(h, id)).find((d) => d.id === other!.id)?.attempt_count).toBe(2);
 
-    // the other one fails for good: disabling fails what is pending; then recover it
+    // one more fails for good (disabling fails what is pending); then recover it
+    down = true;
+    await h.producer.publish([
+      makeBusinessEvent({ brandId: r.receiver.brand_id, type: 'payout.paid' }),
+    ]);
+    await r.server.waitFor((rx) => rx.length === 5, 15_000);
     await setEnabled(h, id, false);
     await setEnabled(h, id, true);
+    down = false;
     const preview = await brandctl('receiver', 'recover', id, '--since', '1h');
     expect(preview.code).toBe(0);
     expect(preview.stdout).toMatch(
-      /^1 failed deliveries since .*\.\nNothing changed\. Re-queue them with:\n {2}brandctl receiver recover .* --yes/,
+      /^1 not delivered since .* \(1 failed, 0 waiting for a retry\)\.\nNothing changed\. Send them now with:\n {2}brandctl receiver recover .* --yes/,
     );
-    expect((await deliveriesOf(h, id)).find((d) => d.id === other!.id)?.attempt_count).toBe(1);
-    const recovered = json<{ recovered: { requeued: number; replayed: boolean } }>(
-      await brandctl('receiver', 'recover', id, '--since', '1h', '--yes', '--json'),
-    );
-    expect(recovered.recovered).toMatchObject({ requeued: 1, replayed: false });
+    const recovered = json<{
+      recovered: { requeued: number; requeued_failed: number; replayed: boolean };
+    }>(await brandctl('receiver', 'recover', id, '--since', '1h', '--yes', '--json'));
+    expect(recovered.recovered).toMatchObject({ requeued: 1, requeued_failed: 1, replayed: false });
     await r.server.waitFor(
-      (rx) => rx.filter((d) => d.outcome === 'processed').length === 2,
+      (rx) => rx.filter((d) => d.outcome === 'processed').length === 3,
       15_000,
     );
 
     const health = json<{
       windows: Array<{ window: string; attempts: number; succeeded: number }>;
     }>(await brandctl('receiver', 'health', id, '--json'));
-    expect(health.windows[0]).toMatchObject({ window: '1h', attempts: 4, succeeded: 2 });
+    expect(health.windows[0]).toMatchObject({ window: '1h', attempts: 6, succeeded: 3 });
     const text = await brandctl('receiver', 'health', id);
-    expect(text.stdout).toMatch(/^Healthy/);
-    expect(text.stdout).toMatch(/1h +4 +50% +/);
+    expect(text.stdout).toMatch(/^Healthy.*\nNothing waiting\./);
+    expect(text.stdout).toMatch(/1h +6 +50% +/);
   });
 
   it('says the bounds in --help', async () => {

@@ -1,3 +1,4 @@
+import { ListDeliveriesRequest } from '@brand/proto/webhooks/v1';
 // Every RPC of the webhooks service requires the admin credential (they are all admin
 // RPCs): without a credential, with a wrong one, and with the internal (gateway) token the
 // call is refused; with the admin token it is answered. The disable notices' RPCs answer the
@@ -68,7 +69,15 @@ const RPCS: Array<CallerAuthRpc<WebhooksClient>> = [
   [
     'ListDeliveries',
     'admin',
-    (c) => c.call('listDeliveries', { receiver_id: target.receiver.id, brand_id: '', limit: 10 }),
+    (c) =>
+      c.call(
+        'listDeliveries',
+        ListDeliveriesRequest.fromPartial({
+          receiver_id: target.receiver.id,
+          brand_id: '',
+          limit: 10,
+        }),
+      ),
   ],
   ['ResendDelivery', 'admin', (c) => c.call('resendDelivery', { delivery_id: 'dlv_doesNotExist' })],
   ['GetReceiver', 'admin', (c) => c.call('getReceiver', { receiver_id: target.receiver.id })],
@@ -76,15 +85,33 @@ const RPCS: Array<CallerAuthRpc<WebhooksClient>> = [
   [
     'ListActivity',
     'admin',
-    (c) => c.call('listActivity', { brand_id: brand, page_size: 0, page_token: '' }),
+    (c) =>
+      c.call('listActivity', {
+        brand_id: brand,
+        page_size: 0,
+        page_token: '',
+        actor: '',
+        action: '',
+        subject_id: '',
+        since: '',
+        until: '',
+      }),
   ],
-  ['RotateSecret', 'admin', (c) => c.call('rotateSecret', { receiver_id: 'rcv_doesNotExist' })],
+  [
+    'RotateSecret',
+    'admin',
+    (c) => c.call('rotateSecret', { receiver_id: 'rcv_doesNotExist', actor_email: '' }),
+  ],
   [
     'SwitchSecret',
     'admin',
-    (c) => c.call('switchSecret', { receiver_id: 'rcv_doesNotExist', at: '' }),
+    (c) => c.call('switchSecret', { receiver_id: 'rcv_doesNotExist', at: '', actor_email: '' }),
   ],
-  ['CancelRotation', 'admin', (c) => c.call('cancelRotation', { receiver_id: 'rcv_doesNotExist' })],
+  [
+    'CancelRotation',
+    'admin',
+    (c) => c.call('cancelRotation', { receiver_id: 'rcv_doesNotExist', actor_email: '' }),
+  ],
   ['RetryDelivery', 'admin', (c) => c.call('retryDelivery', { delivery_id: 'dlv_doesNotExist' })],
   [
     'PreviewRecovery',
@@ -103,6 +130,7 @@ const RPCS: Array<CallerAuthRpc<WebhooksClient>> = [
         receiver_id: 'rcv_doesNotExist',
         since: new Date(Date.now() - 3600_000).toISOString(),
         request_id: randomUUID(),
+        actor_email: '',
       }),
   ],
   [

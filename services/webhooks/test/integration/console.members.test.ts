@@ -4,7 +4,7 @@
 // ones), lets only owners change anything, and logs who did what.
 import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import { MEMBER_ASSERTION_METADATA, type MemberClaims } from '@brand/shared/console';
-import { DeliveryStatus } from '@brand/proto/webhooks/v1';
+import { DeliveryStatus, ListDeliveriesRequest } from '@brand/proto/webhooks/v1';
 import { EVENT_TYPES } from '@brand/shared/enums';
 import {
   createWebhooksClient,
@@ -116,11 +116,14 @@ describe('an owner through the console', () => {
       },
       { timeoutMs: 30_000 },
     );
-    const { deliveries } = await c.call('listDeliveries', {
-      receiver_id: b.receiverId,
-      brand_id: '',
-      limit: 0,
-    });
+    const { deliveries } = await c.call(
+      'listDeliveries',
+      ListDeliveriesRequest.fromPartial({
+        receiver_id: b.receiverId,
+        brand_id: '',
+        limit: 0,
+      }),
+    );
     expect(deliveries.map((d) => d.id)).toEqual([b.delivery.id]);
 
     await c.call('removeReceiver', { receiver_id: b.receiverId });
@@ -132,6 +135,11 @@ describe('an owner through the console', () => {
       brand_id: b.brandId,
       page_size: 0,
       page_token: '',
+      actor: '',
+      action: '',
+      subject_id: '',
+      since: '',
+      until: '',
     });
     expect(entries.map((e) => e.action)).toEqual([
       'receiver.removed',
@@ -156,7 +164,11 @@ describe('an owner on day 2 (issue 24)', () => {
     const b = await brandWithReceiver();
     const c = b.owner.client;
     const rid = { receiver_id: b.receiverId };
-    const rotated = await c.call('rotateSecret', rid);
+    // a member is recorded as themselves, whatever actor_email says
+    const rotated = await c.call('rotateSecret', {
+      ...rid,
+      actor_email: 'someone-else@brand.test',
+    });
     expect(rotated.receiver?.rotation?.created_by).toBe(b.owner.claims.email);
     b.registered.secrets.push(rotated.new_secret);
     const { delivery } = await c.call('testReceiver', {
@@ -171,9 +183,14 @@ describe('an owner on day 2 (issue 24)', () => {
       { timeoutMs: 30_000 },
     );
     expect(delivery?.signed_with_new_secret).toBe(true);
-    await c.call('switchSecret', { ...rid, at: '' });
+    await c.call('switchSecret', { ...rid, at: '', actor_email: '' });
     await expect(
-      c.call('recoverDeliveries', { ...rid, since: hourAgo(), request_id: randomUUID() }),
+      c.call('recoverDeliveries', {
+        ...rid,
+        since: hourAgo(),
+        request_id: randomUUID(),
+        actor_email: '',
+      }),
     ).resolves.toMatchObject({ requeued: 0, replayed: false });
     await expect(c.call('getReceiverHealth', rid)).resolves.toMatchObject({
       windows: [{ window: '1h' }, { window: '24h' }, { window: '7d' }],
@@ -182,6 +199,11 @@ describe('an owner on day 2 (issue 24)', () => {
       brand_id: b.brandId,
       page_size: 4,
       page_token: '',
+      actor: '',
+      action: '',
+      subject_id: '',
+      since: '',
+      until: '',
     });
     expect(entries.map((e) => [e.action, e.actor_email])).toEqual([
       ['deliveries.recovered', b.owner.claims.email],
@@ -203,11 +225,23 @@ describe('admins and members', () => {
     });
     await expect(client.call('getReceiver', rid)).resolves.toBeDefined();
     await expect(
-      client.call('listDeliveries', { ...rid, brand_id: '', limit: 10 }),
+      client.call(
+        'listDeliveries',
+        ListDeliveriesRequest.fromPartial({ ...rid, brand_id: '', limit: 10 }),
+      ),
     ).resolves.toMatchObject({ deliveries: [{ id: b.delivery.id }] });
     await expect(client.call('getDelivery', { delivery_id: b.delivery.id })).resolves.toBeDefined();
     await expect(
-      client.call('listActivity', { brand_id: b.brandId, page_size: 0, page_token: '' }),
+      client.call('listActivity', {
+        brand_id: b.brandId,
+        page_size: 0,
+        page_token: '',
+        actor: '',
+        action: '',
+        subject_id: '',
+        since: '',
+        until: '',
+      }),
     ).resolves.toBeDefined();
     await expect(client.call('getReceiverHealth', rid)).resolves.toMatchObject({
       windows: [{ window: '1h' }, { window: '24h' }, { window: '7d' }],
@@ -226,13 +260,18 @@ describe('admins and members', () => {
       client.call('removeReceiver', rid),
       client.call('testReceiver', { ...rid, event_type: PAID, with_new_secret: false }),
       client.call('resendDelivery', { delivery_id: b.delivery.id }),
-      client.call('rotateSecret', rid),
-      client.call('switchSecret', { ...rid, at: '' }),
-      client.call('cancelRotation', rid),
+      client.call('rotateSecret', { ...rid, actor_email: '' }),
+      client.call('switchSecret', { ...rid, at: '', actor_email: '' }),
+      client.call('cancelRotation', { ...rid, actor_email: '' }),
       client.call('testReceiver', { ...rid, event_type: PAID, with_new_secret: true }),
       client.call('retryDelivery', { delivery_id: b.delivery.id }),
       client.call('previewRecovery', { ...rid, since: hourAgo() }),
-      client.call('recoverDeliveries', { ...rid, since: hourAgo(), request_id: randomUUID() }),
+      client.call('recoverDeliveries', {
+        ...rid,
+        since: hourAgo(),
+        request_id: randomUUID(),
+        actor_email: '',
+      }),
     ];
     for (const call of refused) {
       await expect(call).rejects.toMatchObject({ code: 'insufficient_permission' });
@@ -260,18 +299,38 @@ describe("another brand's owner", () => {
       other.call('updateReceiver', { ...rid, label: 'stolen', events: [] }),
       other.call('removeReceiver', rid),
       other.call('testReceiver', { ...rid, event_type: PAID, with_new_secret: false }),
-      other.call('listDeliveries', { ...rid, brand_id: '', limit: 10 }),
-      other.call('listDeliveries', { receiver_id: '', brand_id: b.brandId, limit: 10 }),
+      other.call(
+        'listDeliveries',
+        ListDeliveriesRequest.fromPartial({ ...rid, brand_id: '', limit: 10 }),
+      ),
+      other.call(
+        'listDeliveries',
+        ListDeliveriesRequest.fromPartial({ receiver_id: '', brand_id: b.brandId, limit: 10 }),
+      ),
       other.call('getDelivery', { delivery_id: b.delivery.id }),
       other.call('resendDelivery', { delivery_id: b.delivery.id }),
-      other.call('listActivity', { brand_id: b.brandId, page_size: 0, page_token: '' }),
-      other.call('rotateSecret', rid),
-      other.call('switchSecret', { ...rid, at: '' }),
-      other.call('cancelRotation', rid),
+      other.call('listActivity', {
+        brand_id: b.brandId,
+        page_size: 0,
+        page_token: '',
+        actor: '',
+        action: '',
+        subject_id: '',
+        since: '',
+        until: '',
+      }),
+      other.call('rotateSecret', { ...rid, actor_email: '' }),
+      other.call('switchSecret', { ...rid, at: '', actor_email: '' }),
+      other.call('cancelRotation', { ...rid, actor_email: '' }),
       other.call('testReceiver', { ...rid, event_type: PAID, with_new_secret: true }),
       other.call('retryDelivery', { delivery_id: b.delivery.id }),
       other.call('previewRecovery', { ...rid, since: hourAgo() }),
-      other.call('recoverDeliveries', { ...rid, since: hourAgo(), request_id: randomUUID() }),
+      other.call('recoverDeliveries', {
+        ...rid,
+        since: hourAgo(),
+        request_id: randomUUID(),
+        actor_email: '',
+      }),
       other.call('getReceiverHealth', rid),
       other.call('addReceiver', {
         brand_id: b.brandId,

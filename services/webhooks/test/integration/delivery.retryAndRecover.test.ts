@@ -96,6 +96,11 @@ describe('retry now', () => {
       brand_id: brand,
       page_size: 0,
       page_token: '',
+      actor: '',
+      action: '',
+      subject_id: '',
+      since: '',
+      until: '',
     });
     expect(entries.map((e) => e.action)).toContain('delivery.retried');
   });
@@ -190,11 +195,13 @@ describe('recover since', () => {
         receiver_id: a.receiver.id,
         since,
         request_id: requestId,
+        actor_email: '',
       }),
       h.client.call('recoverDeliveries', {
         receiver_id: a.receiver.id,
         since,
         request_id: requestId,
+        actor_email: '',
       }),
     ]);
     expect(twice.map((x) => [x.requeued, x.remaining]).sort()).toEqual([
@@ -208,14 +215,28 @@ describe('recover since', () => {
       receiver_id: a.receiver.id,
       since,
       request_id: requestId,
+      actor_email: '',
     });
-    expect(again).toEqual({ requeued: 2, remaining: 1, replayed: true });
+    expect(again).toEqual({
+      requeued: 2,
+      requeued_failed: 2,
+      made_due: 0,
+      remaining: 1,
+      replayed: true,
+    });
     const rest = await h.client.call('recoverDeliveries', {
       receiver_id: a.receiver.id,
       since,
       request_id: randomUUID(),
+      actor_email: '',
     });
-    expect(rest).toEqual({ requeued: 1, remaining: 0, replayed: false });
+    expect(rest).toEqual({
+      requeued: 1,
+      requeued_failed: 1,
+      made_due: 0,
+      remaining: 0,
+      replayed: false,
+    });
     await a.server.waitFor((rx) => rx.length >= seenBefore[0]! + 3, 15_000);
 
     // a got the three events of the window, the two oldest first (sent side by side), as new
@@ -252,12 +273,19 @@ describe('recover since', () => {
       brand_id: brand,
       page_size: 0,
       page_token: '',
+      actor: '',
+      action: '',
+      subject_id: '',
+      since: '',
+      until: '',
     });
     const recovered = entries.filter((e) => e.action === 'deliveries.recovered');
     expect(recovered.map((e) => e.summary)).toEqual([
-      expect.stringMatching(/1 failed deliveries since .* re-queued$/) as string,
       expect.stringMatching(
-        /2 failed deliveries since .* re-queued; 1 left beyond the per-request bound$/,
+        /since \S+, 1 failed deliveries re-queued and 0 waiting ones due now$/,
+      ) as string,
+      expect.stringMatching(
+        /since \S+, 2 failed deliveries re-queued and 0 waiting ones due now; 1 left beyond the per-request bound$/,
       ) as string,
     ]);
   });
@@ -273,6 +301,7 @@ describe('recover since', () => {
         since,
         request_id: randomUUID(),
         ...over,
+        actor_email: '',
       });
     for (const bad of [
       sinceAgo(15 * 24 * 3600_000),
@@ -290,6 +319,8 @@ describe('recover since', () => {
     const requestId = randomUUID();
     await expect(call({ request_id: requestId })).resolves.toEqual({
       requeued: 0,
+      requeued_failed: 0,
+      made_due: 0,
       remaining: 0,
       replayed: false,
     });

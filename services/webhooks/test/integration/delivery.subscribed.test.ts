@@ -1,7 +1,8 @@
+import { ListDeliveriesRequest } from '@brand/proto/webhooks/v1';
 // Issue 9, behaviours 1 and 2: a business event published to Kafka reaches the subscribed
-// receiver of its brand, validly signed (the example receiver verifies as SPEC 6.3 says);
+// receiver of its brand, validly signed (the example receiver verifies as docs/contract.md#receiver-verification says);
 // receivers not subscribed to the type, of other brands, or disabled get nothing. The real
-// delivery is then tampered with in every way SPEC 6.3 lists, and the receiver refuses each.
+// delivery is then tampered with in every way docs/contract.md#receiver-verification lists, and the receiver refuses each.
 import { readFileSync } from 'node:fs';
 import { request } from 'node:https';
 import { verifyDelivery, type ReceivedDelivery } from '@brand/example-receiver';
@@ -67,7 +68,7 @@ describe('a subscribed receiver', () => {
     expect(subscribed.server.received).toHaveLength(1);
   });
 
-  it('gets the body of DESIGN "Events and webhooks"', () => {
+  it('gets the body of docs/contract.md#delivery-body', () => {
     expect(JSON.parse(delivery.rawBody.toString('utf8'))).toEqual({
       id: event.id,
       type: 'submission.approved',
@@ -86,7 +87,7 @@ describe('a subscribed receiver', () => {
     });
   });
 
-  it('gets the five headers of SPEC 6.2', () => {
+  it('gets the five headers of docs/contract.md#delivery-request', () => {
     const hd = delivery.headers;
     expect(hd['content-type']).toBe('application/json');
     expect(hd['x-service-event']).toBe('submission.approved');
@@ -103,11 +104,14 @@ describe('a subscribed receiver', () => {
     });
     expect(r).toMatchObject({ last_status: 200, failure_count: 0, enabled: true });
     expect(r.last_delivery_at).not.toBe('');
-    const { deliveries } = await h.client.call('listDeliveries', {
-      receiver_id: r.id,
-      brand_id: '',
-      limit: 0,
-    });
+    const { deliveries } = await h.client.call(
+      'listDeliveries',
+      ListDeliveriesRequest.fromPartial({
+        receiver_id: r.id,
+        brand_id: '',
+        limit: 0,
+      }),
+    );
     expect(deliveries).toHaveLength(1);
     expect(deliveries[0]).toMatchObject({ event_id: event.id, attempt_count: 1, last_status: 200 });
   });

@@ -2,7 +2,7 @@
 // and consumer group of the test file's own, the built webhooks service, and real HTTPS
 // example receivers registered through the admin RPCs.
 import type { RunningReceiver } from '@brand/example-receiver';
-import type { Delivery, Receiver } from '@brand/proto/webhooks/v1';
+import { ListDeliveriesRequest, type Delivery, type Receiver } from '@brand/proto/webhooks/v1';
 import {
   createEventProducer,
   createTestCa,
@@ -134,7 +134,10 @@ export async function receiverState(h: Harness, brandId: string, id: string): Pr
 /** The deliveries of a receiver as the admin RPC shows them, newest first. */
 export async function deliveriesOf(h: Harness, receiverId: string): Promise<Delivery[]> {
   return (
-    await h.client.call('listDeliveries', { receiver_id: receiverId, brand_id: '', limit: 200 })
+    await h.client.call(
+      'listDeliveries',
+      ListDeliveriesRequest.fromPartial({ receiver_id: receiverId, brand_id: '', limit: 200 }),
+    )
   ).deliveries;
 }
 

@@ -1,4 +1,4 @@
-// DESIGN "Endpoint state": a receiver without a 2xx for 5 days is disabled. The period is a
+// docs/contract.md#receiver-state: a receiver without a 2xx for 5 days is disabled. The period is a
 // setting (RECEIVER_DISABLE_AFTER_MS); here 1.5 s, with the schedule scaled by 0.001.
 import { DeliveryStatus } from '@brand/proto/webhooks/v1';
 import { makeBusinessEvent, waitFor } from '@brand/testkit';

@@ -139,6 +139,11 @@ describe('a failing receiver', () => {
       brand_id: brand,
       page_size: 0,
       page_token: '',
+      actor: '',
+      action: '',
+      subject_id: '',
+      since: '',
+      until: '',
     });
     expect(entries[0]).toMatchObject({
       action: 'receiver.disabled',

@@ -1,5 +1,5 @@
 // Issue 24, rotating a signing secret with an overlap, against real HTTPS receivers that verify
-// every delivery as SPEC 6.3 says: the new secret is shown once and deliveries stay signed
+// every delivery as docs/contract.md#receiver-verification says: the new secret is shown once and deliveries stay signed
 // with the current one; a Test signed with the new secret shows whether the receiver accepts
 // it; after the switch (now, or at a chosen time) every attempt, a retry of an event first
 // sent before it included, is signed with the new secret and the old one is destroyed; a
@@ -43,7 +43,7 @@ async function receiver(
 }
 
 async function rotate(r: RegisteredReceiver): Promise<{ receiver: Receiver; secret: string }> {
-  const res = await h.client.call('rotateSecret', { receiver_id: r.receiver.id });
+  const res = await h.client.call('rotateSecret', { receiver_id: r.receiver.id, actor_email: '' });
   secretsSeen.push(res.new_secret);
   return { receiver: res.receiver!, secret: res.new_secret };
 }
@@ -143,8 +143,9 @@ describe('switching now', () => {
     const eventId = await publish(brand);
     await r.server.waitFor((rx) => rx.length >= 1, 30_000);
 
-    const switched = (await h.client.call('switchSecret', { receiver_id: r.receiver.id, at: '' }))
-      .receiver!;
+    const switched = (
+      await h.client.call('switchSecret', { receiver_id: r.receiver.id, at: '', actor_email: '' })
+    ).receiver!;
     expect(switched.rotation).toBeUndefined();
     await r.server.waitFor((rx) => rx.some((d) => d.outcome === 'processed'), 30_000);
     const [first, retry] = r.server.received;
@@ -168,10 +169,10 @@ describe('switching now', () => {
     expect(rows).toHaveLength(0);
 
     await expect(
-      h.client.call('switchSecret', { receiver_id: r.receiver.id, at: '' }),
+      h.client.call('switchSecret', { receiver_id: r.receiver.id, at: '', actor_email: '' }),
     ).rejects.toMatchObject({ code: 'no_rotation' });
     await expect(
-      h.client.call('cancelRotation', { receiver_id: r.receiver.id }),
+      h.client.call('cancelRotation', { receiver_id: r.receiver.id, actor_email: '' }),
     ).rejects.toMatchObject({ code: 'no_rotation' });
   });
 });
@@ -184,7 +185,11 @@ describe('a scheduled switch', () => {
     // Six seconds: room for one delivery before the switch on a loaded CI machine.
     const at = new Date(Date.now() + 6_000);
     const scheduled = (
-      await h.client.call('switchSecret', { receiver_id: r.receiver.id, at: at.toISOString() })
+      await h.client.call('switchSecret', {
+        receiver_id: r.receiver.id,
+        at: at.toISOString(),
+        actor_email: '',
+      })
     ).receiver!;
     expect(Date.parse(scheduled.rotation!.switch_at)).toBe(at.getTime());
 
@@ -221,6 +226,11 @@ describe('a scheduled switch', () => {
       brand_id: brand,
       page_size: 0,
       page_token: '',
+      actor: '',
+      action: '',
+      subject_id: '',
+      since: '',
+      until: '',
     });
     expect(entries.find((e) => e.action === 'receiver.secret_switched')).toMatchObject({
       actor_email: 'webhooks service',
@@ -230,7 +240,7 @@ describe('a scheduled switch', () => {
   it('refuses a time more than 7 days ahead or unreadable, and a switch without a rotation', async () => {
     const r = await receiver(newBrandId());
     await expect(
-      h.client.call('switchSecret', { receiver_id: r.receiver.id, at: '' }),
+      h.client.call('switchSecret', { receiver_id: r.receiver.id, at: '', actor_email: '' }),
     ).rejects.toMatchObject({ code: 'no_rotation' });
     await rotate(r);
     for (const at of [
@@ -239,7 +249,7 @@ describe('a scheduled switch', () => {
       '2026-11-20T14:00',
     ]) {
       await expect(
-        h.client.call('switchSecret', { receiver_id: r.receiver.id, at }),
+        h.client.call('switchSecret', { receiver_id: r.receiver.id, at, actor_email: '' }),
       ).rejects.toMatchObject({ code: 'validation_failed' });
     }
     expect((await get(r.receiver.id)).rotation?.switch_at).toBe('');
@@ -251,8 +261,9 @@ describe('cancelling', () => {
     const brand = newBrandId();
     const r = await receiver(brand);
     const { secret } = await rotate(r);
-    const cancelled = (await h.client.call('cancelRotation', { receiver_id: r.receiver.id }))
-      .receiver!;
+    const cancelled = (
+      await h.client.call('cancelRotation', { receiver_id: r.receiver.id, actor_email: '' })
+    ).receiver!;
     expect(cancelled.rotation).toBeUndefined();
     expect((await storedSecrets(r.receiver.id)).pending_secret_ciphertext).toBeNull();
     await expect(testWithNewSecret(r.receiver.id)).rejects.toMatchObject({ code: 'no_rotation' });
@@ -267,6 +278,11 @@ describe('cancelling', () => {
       brand_id: brand,
       page_size: 0,
       page_token: '',
+      actor: '',
+      action: '',
+      subject_id: '',
+      since: '',
+      until: '',
     });
     expect(entries.map((e) => e.action).slice(0, 2)).toEqual([
       'receiver.secret_rotation_cancelled',

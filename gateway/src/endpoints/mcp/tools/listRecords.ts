@@ -26,7 +26,7 @@ function describeListTool(resource: ResourceName): string {
 }
 
 /**
- * list_campaigns ... list_links (SPEC 4.2): one page of a resource, exactly as REST's
+ * list_campaigns ... list_links (docs/contract.md#assistant-endpoint): one page of a resource, exactly as REST's
  * GET /api/v1/{resource} returns it, sharing its brand access and rate limit.
  */
 export function listRecordsTool(resource: ResourceName): ToolDefinition {

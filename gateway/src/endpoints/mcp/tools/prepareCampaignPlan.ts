@@ -7,7 +7,7 @@ import { jsonSchema, type ToolDefinition } from '../toolDefinition';
 const TITLE = 'Prepare a campaign plan for review';
 
 /**
- * prepare_campaign_plan (SPEC 2.3, 4.2): listed only for keys holding campaigns:prepare.
+ * prepare_campaign_plan (docs/contract.md#plan-input, #assistant-endpoint): listed only for keys holding campaigns:prepare.
  * The same preparation as POST /api/v1/campaign-plans, through the same code: its
  * inputSchema is the shared zod schema's, its result the same plan (structuredContent and
  * the same JSON as text), and refusals are isError results with REST's codes. A replay

@@ -460,8 +460,23 @@ export interface ListActivityRequest {
   brand_id: string;
   /** 1..200; 0 means 50. */
   page_size: number;
-  /** The next_page_token of the previous page; empty for the first page. */
+  /**
+   * The next_page_token of the previous page, or the console's merged cursor (the same
+   * base64url [created_at, id]: the three logs share one order); empty for the first page.
+   */
   page_token: string;
+  /**
+   * Filters (issue 37); empty means any. The member who acted: "mem_...", an email
+   * (case-insensitive), or "operator".
+   */
+  actor: string;
+  /** One action ("key.created"), or every action of a kind with a trailing dot ("key."). */
+  action: string;
+  /** Only entries about this id ("key_...", "rcv_...", "pln_..."). */
+  subject_id: string;
+  /** RFC 3339 (no offset means UTC); since is inclusive, until exclusive, until after since. */
+  since: string;
+  until: string;
 }
 
 /** ListActivityResponse is one page, newest first. */
@@ -3523,7 +3538,7 @@ export const RemoveMemberResponse: MessageFns<RemoveMemberResponse> = {
 };
 
 function createBaseListActivityRequest(): ListActivityRequest {
-  return { brand_id: "", page_size: 0, page_token: "" };
+  return { brand_id: "", page_size: 0, page_token: "", actor: "", action: "", subject_id: "", since: "", until: "" };
 }
 
 export const ListActivityRequest: MessageFns<ListActivityRequest> = {
@@ -3536,6 +3551,21 @@ export const ListActivityRequest: MessageFns<ListActivityRequest> = {
     }
     if (message.page_token !== "") {
       writer.uint32(26).string(message.page_token);
+    }
+    if (message.actor !== "") {
+      writer.uint32(34).string(message.actor);
+    }
+    if (message.action !== "") {
+      writer.uint32(42).string(message.action);
+    }
+    if (message.subject_id !== "") {
+      writer.uint32(50).string(message.subject_id);
+    }
+    if (message.since !== "") {
+      writer.uint32(58).string(message.since);
+    }
+    if (message.until !== "") {
+      writer.uint32(66).string(message.until);
     }
     return writer;
   },
@@ -3577,6 +3607,46 @@ export const ListActivityRequest: MessageFns<ListActivityRequest> = {
             message.page_token = reader.string();
             continue;
           }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.actor = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.action = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.subject_id = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.since = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.until = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -3606,6 +3676,15 @@ export const ListActivityRequest: MessageFns<ListActivityRequest> = {
         : isSet(object.page_token)
         ? globalThis.String(object.page_token)
         : "",
+      actor: isSet(object.actor) ? globalThis.String(object.actor) : "",
+      action: isSet(object.action) ? globalThis.String(object.action) : "",
+      subject_id: isSet(object.subjectId)
+        ? globalThis.String(object.subjectId)
+        : isSet(object.subject_id)
+        ? globalThis.String(object.subject_id)
+        : "",
+      since: isSet(object.since) ? globalThis.String(object.since) : "",
+      until: isSet(object.until) ? globalThis.String(object.until) : "",
     };
   },
 
@@ -3620,6 +3699,21 @@ export const ListActivityRequest: MessageFns<ListActivityRequest> = {
     if (message.page_token !== "") {
       obj.pageToken = message.page_token;
     }
+    if (message.actor !== "") {
+      obj.actor = message.actor;
+    }
+    if (message.action !== "") {
+      obj.action = message.action;
+    }
+    if (message.subject_id !== "") {
+      obj.subjectId = message.subject_id;
+    }
+    if (message.since !== "") {
+      obj.since = message.since;
+    }
+    if (message.until !== "") {
+      obj.until = message.until;
+    }
     return obj;
   },
 
@@ -3631,6 +3725,11 @@ export const ListActivityRequest: MessageFns<ListActivityRequest> = {
     message.brand_id = object.brand_id ?? "";
     message.page_size = object.page_size ?? 0;
     message.page_token = object.page_token ?? "";
+    message.actor = object.actor ?? "";
+    message.action = object.action ?? "";
+    message.subject_id = object.subject_id ?? "";
+    message.since = object.since ?? "";
+    message.until = object.until ?? "";
     return message;
   },
 };
@@ -3842,7 +3941,7 @@ export const AccessServiceService = {
     responseDeserialize: (value: Buffer): RevokeKeyResponse => RevokeKeyResponse.decode(value),
   },
   /**
-   * RollKey replaces a key (SPEC 5.5 done for the owner): in one transaction it creates a key
+   * RollKey replaces a key (docs/contract.md#replacing-a-key done for the owner): in one transaction it creates a key
    * with the same name, environment and permissions, returns its secret exactly once, and
    * gives the old key an expiry (now, 1 h, 24 h or 7 days; an earlier expiry it already had
    * stays). Every gateway refuses the old key from that instant. FAILED_PRECONDITION
@@ -3976,7 +4075,7 @@ export interface AccessServiceServer extends UntypedServiceImplementation {
    */
   revokeKey: handleUnaryCall<RevokeKeyRequest, RevokeKeyResponse>;
   /**
-   * RollKey replaces a key (SPEC 5.5 done for the owner): in one transaction it creates a key
+   * RollKey replaces a key (docs/contract.md#replacing-a-key done for the owner): in one transaction it creates a key
    * with the same name, environment and permissions, returns its secret exactly once, and
    * gives the old key an expiry (now, 1 h, 24 h or 7 days; an earlier expiry it already had
    * stays). Every gateway refuses the old key from that instant. FAILED_PRECONDITION
@@ -4160,7 +4259,7 @@ export interface AccessServiceClient extends Client {
     callback: (error: ServiceError | null, response: RevokeKeyResponse) => void,
   ): ClientUnaryCall;
   /**
-   * RollKey replaces a key (SPEC 5.5 done for the owner): in one transaction it creates a key
+   * RollKey replaces a key (docs/contract.md#replacing-a-key done for the owner): in one transaction it creates a key
    * with the same name, environment and permissions, returns its secret exactly once, and
    * gives the old key an expiry (now, 1 h, 24 h or 7 days; an earlier expiry it already had
    * stays). Every gateway refuses the old key from that instant. FAILED_PRECONDITION

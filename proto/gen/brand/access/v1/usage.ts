@@ -162,7 +162,7 @@ export interface GetUsageResponse {
   from: string;
   /** Only slices with requests, oldest first. */
   buckets: UsageBucket[];
-  /** The brand's budget (SPEC 8), shared by all its keys, REST and assistant. */
+  /** The brand's budget (docs/contract.md#limits), shared by all its keys, REST and assistant. */
   limit_per_minute: number;
   keys: KeyUsage[];
 }
@@ -177,6 +177,12 @@ export interface ListRequestLogRequest {
   /** 1..200; default 50. */
   page_size: number;
   page_token: string;
+  /**
+   * A time range (issue 37), RFC 3339 (no offset means UTC); since is inclusive, until
+   * exclusive, until after since; empty means unbounded. INVALID_ARGUMENT validation_failed.
+   */
+  since: string;
+  until: string;
 }
 
 /**
@@ -1430,7 +1436,7 @@ export const GetUsageResponse: MessageFns<GetUsageResponse> = {
 };
 
 function createBaseListRequestLogRequest(): ListRequestLogRequest {
-  return { brand_id: "", key_id: "", error_code: "", page_size: 0, page_token: "" };
+  return { brand_id: "", key_id: "", error_code: "", page_size: 0, page_token: "", since: "", until: "" };
 }
 
 export const ListRequestLogRequest: MessageFns<ListRequestLogRequest> = {
@@ -1449,6 +1455,12 @@ export const ListRequestLogRequest: MessageFns<ListRequestLogRequest> = {
     }
     if (message.page_token !== "") {
       writer.uint32(42).string(message.page_token);
+    }
+    if (message.since !== "") {
+      writer.uint32(50).string(message.since);
+    }
+    if (message.until !== "") {
+      writer.uint32(58).string(message.until);
     }
     return writer;
   },
@@ -1506,6 +1518,22 @@ export const ListRequestLogRequest: MessageFns<ListRequestLogRequest> = {
             message.page_token = reader.string();
             continue;
           }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.since = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.until = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1545,6 +1573,8 @@ export const ListRequestLogRequest: MessageFns<ListRequestLogRequest> = {
         : isSet(object.page_token)
         ? globalThis.String(object.page_token)
         : "",
+      since: isSet(object.since) ? globalThis.String(object.since) : "",
+      until: isSet(object.until) ? globalThis.String(object.until) : "",
     };
   },
 
@@ -1565,6 +1595,12 @@ export const ListRequestLogRequest: MessageFns<ListRequestLogRequest> = {
     if (message.page_token !== "") {
       obj.pageToken = message.page_token;
     }
+    if (message.since !== "") {
+      obj.since = message.since;
+    }
+    if (message.until !== "") {
+      obj.until = message.until;
+    }
     return obj;
   },
 
@@ -1578,6 +1614,8 @@ export const ListRequestLogRequest: MessageFns<ListRequestLogRequest> = {
     message.error_code = object.error_code ?? "";
     message.page_size = object.page_size ?? 0;
     message.page_token = object.page_token ?? "";
+    message.since = object.since ?? "";
+    message.until = object.until ?? "";
     return message;
   },
 };

@@ -11,7 +11,7 @@ export const protobufPackage = "brand.events.v1";
 
 export const protobufFileName = "brand/events/v1/events.proto";
 
-/** EventType is one of the four business events receivers can subscribe to (SPEC 6.1). */
+/** EventType is one of the four business events receivers can subscribe to (docs/contract.md#event-types). */
 export enum EventType {
   EVENT_TYPE_UNSPECIFIED = 0,
   /** EVENT_TYPE_SUBMISSION_APPROVED - A submission was approved ("submission.approved"). */

@@ -127,7 +127,7 @@ export function planStatusToJSON(object: PlanStatus): string {
 }
 
 /**
- * PlanInput is the campaign-plan input of SPEC 2.3 after the gateway's validation. The
+ * PlanInput is the campaign-plan input of docs/contract.md#plan-input after the gateway's validation. The
  * service validates it again with the same schema: this API is a contract of its own.
  * Optional strings are absent when not given; an empty list means not given.
  */
@@ -233,7 +233,7 @@ export interface ListPlansResponse {
     | undefined;
   /**
    * The brand's pending plans now, whatever the status filter, and the limit they count
-   * against (SPEC 8: 200).
+   * against (docs/contract.md#limits: 200).
    */
   pending_count: number;
   pending_limit: number;
@@ -264,8 +264,23 @@ export interface ListActivityRequest {
   brand_id: string;
   /** 1..200; 0 means 50. */
   page_size: number;
-  /** The next_page_token of the previous page; empty for the first page. */
+  /**
+   * The next_page_token of the previous page, or the console's merged cursor (the same
+   * base64url [created_at, id]: the three logs share one order); empty for the first page.
+   */
   page_token: string;
+  /**
+   * Filters (issue 37); empty means any. The member who acted: "mem_...", an email
+   * (case-insensitive), or "operator".
+   */
+  actor: string;
+  /** One action ("key.created"), or every action of a kind with a trailing dot ("key."). */
+  action: string;
+  /** Only entries about this id ("key_...", "rcv_...", "pln_..."). */
+  subject_id: string;
+  /** RFC 3339 (no offset means UTC); since is inclusive, until exclusive, until after since. */
+  since: string;
+  until: string;
 }
 
 /** ListActivityResponse is one page, newest first. */
@@ -1812,7 +1827,7 @@ export const CompletePlanResponse: MessageFns<CompletePlanResponse> = {
 };
 
 function createBaseListActivityRequest(): ListActivityRequest {
-  return { brand_id: "", page_size: 0, page_token: "" };
+  return { brand_id: "", page_size: 0, page_token: "", actor: "", action: "", subject_id: "", since: "", until: "" };
 }
 
 export const ListActivityRequest: MessageFns<ListActivityRequest> = {
@@ -1825,6 +1840,21 @@ export const ListActivityRequest: MessageFns<ListActivityRequest> = {
     }
     if (message.page_token !== "") {
       writer.uint32(26).string(message.page_token);
+    }
+    if (message.actor !== "") {
+      writer.uint32(34).string(message.actor);
+    }
+    if (message.action !== "") {
+      writer.uint32(42).string(message.action);
+    }
+    if (message.subject_id !== "") {
+      writer.uint32(50).string(message.subject_id);
+    }
+    if (message.since !== "") {
+      writer.uint32(58).string(message.since);
+    }
+    if (message.until !== "") {
+      writer.uint32(66).string(message.until);
     }
     return writer;
   },
@@ -1866,6 +1896,46 @@ export const ListActivityRequest: MessageFns<ListActivityRequest> = {
             message.page_token = reader.string();
             continue;
           }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.actor = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.action = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.subject_id = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.since = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.until = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1895,6 +1965,15 @@ export const ListActivityRequest: MessageFns<ListActivityRequest> = {
         : isSet(object.page_token)
         ? globalThis.String(object.page_token)
         : "",
+      actor: isSet(object.actor) ? globalThis.String(object.actor) : "",
+      action: isSet(object.action) ? globalThis.String(object.action) : "",
+      subject_id: isSet(object.subjectId)
+        ? globalThis.String(object.subjectId)
+        : isSet(object.subject_id)
+        ? globalThis.String(object.subject_id)
+        : "",
+      since: isSet(object.since) ? globalThis.String(object.since) : "",
+      until: isSet(object.until) ? globalThis.String(object.until) : "",
     };
   },
 
@@ -1909,6 +1988,21 @@ export const ListActivityRequest: MessageFns<ListActivityRequest> = {
     if (message.page_token !== "") {
       obj.pageToken = message.page_token;
     }
+    if (message.actor !== "") {
+      obj.actor = message.actor;
+    }
+    if (message.action !== "") {
+      obj.action = message.action;
+    }
+    if (message.subject_id !== "") {
+      obj.subjectId = message.subject_id;
+    }
+    if (message.since !== "") {
+      obj.since = message.since;
+    }
+    if (message.until !== "") {
+      obj.until = message.until;
+    }
     return obj;
   },
 
@@ -1920,6 +2014,11 @@ export const ListActivityRequest: MessageFns<ListActivityRequest> = {
     message.brand_id = object.brand_id ?? "";
     message.page_size = object.page_size ?? 0;
     message.page_token = object.page_token ?? "";
+    message.actor = object.actor ?? "";
+    message.action = object.action ?? "";
+    message.subject_id = object.subject_id ?? "";
+    message.since = object.since ?? "";
+    message.until = object.until ?? "";
     return message;
   },
 };
@@ -2032,7 +2131,7 @@ export const ListActivityResponse: MessageFns<ListActivityResponse> = {
  * another brand than the assertion's is NOT_FOUND, never PERMISSION_DENIED, and the member's
  * role must allow the action (PERMISSION_DENIED insufficient_permission;
  * packages/shared/src/console/permissions.ts). Nothing here approves, funds, pays or
- * publishes anything (SPEC 1.2).
+ * publishes anything (docs/contract.md#scope-and-rules).
  */
 export type PlansServiceService = typeof PlansServiceService;
 export const PlansServiceService = {

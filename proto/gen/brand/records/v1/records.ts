@@ -395,6 +395,24 @@ export interface SettleCampaignResponse {
   event_id: string;
 }
 
+/** ListSubmissionsRequest names the brand and, optionally, a status and a page. */
+export interface ListSubmissionsRequest {
+  brand_id: string;
+  /** "pending", "approved" or "rejected"; empty for all. */
+  status: string;
+  /** 1..200; 0 means 50. */
+  limit: number;
+  /** The next_cursor of the previous page; empty for the newest. */
+  cursor: string;
+}
+
+/** ListSubmissionsResponse is one page, newest first. */
+export interface ListSubmissionsResponse {
+  submissions: Submission[];
+  /** Present when the page is full: pass it as `cursor` for the next. */
+  next_cursor: string;
+}
+
 function createBaseListRecordsPageRequest(): ListRecordsPageRequest {
   return {
     brand_id: "",
@@ -3952,6 +3970,218 @@ export const SettleCampaignResponse: MessageFns<SettleCampaignResponse> = {
   },
 };
 
+function createBaseListSubmissionsRequest(): ListSubmissionsRequest {
+  return { brand_id: "", status: "", limit: 0, cursor: "" };
+}
+
+export const ListSubmissionsRequest: MessageFns<ListSubmissionsRequest> = {
+  encode(message: ListSubmissionsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.brand_id !== "") {
+      writer.uint32(10).string(message.brand_id);
+    }
+    if (message.status !== "") {
+      writer.uint32(18).string(message.status);
+    }
+    if (message.limit !== 0) {
+      writer.uint32(24).int32(message.limit);
+    }
+    if (message.cursor !== "") {
+      writer.uint32(34).string(message.cursor);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListSubmissionsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListSubmissionsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.brand_id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.status = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.limit = reader.int32();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.cursor = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListSubmissionsRequest {
+    return {
+      brand_id: isSet(object.brandId)
+        ? globalThis.String(object.brandId)
+        : isSet(object.brand_id)
+        ? globalThis.String(object.brand_id)
+        : "",
+      status: isSet(object.status) ? globalThis.String(object.status) : "",
+      limit: isSet(object.limit) ? globalThis.Number(object.limit) : 0,
+      cursor: isSet(object.cursor) ? globalThis.String(object.cursor) : "",
+    };
+  },
+
+  toJSON(message: ListSubmissionsRequest): unknown {
+    const obj: any = {};
+    if (message.brand_id !== "") {
+      obj.brandId = message.brand_id;
+    }
+    if (message.status !== "") {
+      obj.status = message.status;
+    }
+    if (message.limit !== 0) {
+      obj.limit = Math.round(message.limit);
+    }
+    if (message.cursor !== "") {
+      obj.cursor = message.cursor;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListSubmissionsRequest>, I>>(base?: I): ListSubmissionsRequest {
+    return ListSubmissionsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListSubmissionsRequest>, I>>(object: I): ListSubmissionsRequest {
+    const message = createBaseListSubmissionsRequest();
+    message.brand_id = object.brand_id ?? "";
+    message.status = object.status ?? "";
+    message.limit = object.limit ?? 0;
+    message.cursor = object.cursor ?? "";
+    return message;
+  },
+};
+
+function createBaseListSubmissionsResponse(): ListSubmissionsResponse {
+  return { submissions: [], next_cursor: "" };
+}
+
+export const ListSubmissionsResponse: MessageFns<ListSubmissionsResponse> = {
+  encode(message: ListSubmissionsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.submissions) {
+      Submission.encode(v!, writer.uint32(10).fork()).join();
+    }
+    if (message.next_cursor !== "") {
+      writer.uint32(18).string(message.next_cursor);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListSubmissionsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListSubmissionsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.submissions.push(Submission.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.next_cursor = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListSubmissionsResponse {
+    return {
+      submissions: globalThis.Array.isArray(object?.submissions)
+        ? object.submissions.map((e: any) => Submission.fromJSON(e))
+        : [],
+      next_cursor: isSet(object.nextCursor)
+        ? globalThis.String(object.nextCursor)
+        : isSet(object.next_cursor)
+        ? globalThis.String(object.next_cursor)
+        : "",
+    };
+  },
+
+  toJSON(message: ListSubmissionsResponse): unknown {
+    const obj: any = {};
+    if (message.submissions?.length) {
+      obj.submissions = message.submissions.map((e) => Submission.toJSON(e));
+    }
+    if (message.next_cursor !== "") {
+      obj.nextCursor = message.next_cursor;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListSubmissionsResponse>, I>>(base?: I): ListSubmissionsResponse {
+    return ListSubmissionsResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListSubmissionsResponse>, I>>(object: I): ListSubmissionsResponse {
+    const message = createBaseListSubmissionsResponse();
+    message.submissions = object.submissions?.map((e) => Submission.fromPartial(e)) || [];
+    message.next_cursor = object.next_cursor ?? "";
+    return message;
+  },
+};
+
 /**
  * RecordsService serves one brand's six read-only record resources to the gateway,
  * plus the operator-only demo-data seeding and business changes used by brandctl.
@@ -4077,6 +4307,23 @@ export const RecordsServiceService = {
       Buffer.from(SettleCampaignResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): SettleCampaignResponse => SettleCampaignResponse.decode(value),
   },
+  /**
+   * ListSubmissions lists one brand's submissions for operators, newest first, optionally of
+   * one status: `brandctl submission list --brand br_... --status pending` is what waits to be
+   * approved or rejected. Admin. INVALID_ARGUMENT (validation_failed) for a bad brand id,
+   * status, limit or cursor.
+   */
+  listSubmissions: {
+    path: "/brand.records.v1.RecordsService/ListSubmissions" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListSubmissionsRequest): Buffer =>
+      Buffer.from(ListSubmissionsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListSubmissionsRequest => ListSubmissionsRequest.decode(value),
+    responseSerialize: (value: ListSubmissionsResponse): Buffer =>
+      Buffer.from(ListSubmissionsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListSubmissionsResponse => ListSubmissionsResponse.decode(value),
+  },
 } as const;
 
 export interface RecordsServiceServer extends UntypedServiceImplementation {
@@ -4128,6 +4375,13 @@ export interface RecordsServiceServer extends UntypedServiceImplementation {
    * Admin. Errors as ApproveSubmission (only a completed campaign can be settled).
    */
   settleCampaign: handleUnaryCall<SettleCampaignRequest, SettleCampaignResponse>;
+  /**
+   * ListSubmissions lists one brand's submissions for operators, newest first, optionally of
+   * one status: `brandctl submission list --brand br_... --status pending` is what waits to be
+   * approved or rejected. Admin. INVALID_ARGUMENT (validation_failed) for a bad brand id,
+   * status, limit or cursor.
+   */
+  listSubmissions: handleUnaryCall<ListSubmissionsRequest, ListSubmissionsResponse>;
 }
 
 export interface RecordsServiceClient extends Client {
@@ -4269,6 +4523,27 @@ export interface RecordsServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: SettleCampaignResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * ListSubmissions lists one brand's submissions for operators, newest first, optionally of
+   * one status: `brandctl submission list --brand br_... --status pending` is what waits to be
+   * approved or rejected. Admin. INVALID_ARGUMENT (validation_failed) for a bad brand id,
+   * status, limit or cursor.
+   */
+  listSubmissions(
+    request: ListSubmissionsRequest,
+    callback: (error: ServiceError | null, response: ListSubmissionsResponse) => void,
+  ): ClientUnaryCall;
+  listSubmissions(
+    request: ListSubmissionsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListSubmissionsResponse) => void,
+  ): ClientUnaryCall;
+  listSubmissions(
+    request: ListSubmissionsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListSubmissionsResponse) => void,
   ): ClientUnaryCall;
 }
 

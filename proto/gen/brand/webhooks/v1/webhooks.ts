@@ -74,6 +74,55 @@ export function deliveryStatusToJSON(object: DeliveryStatus): string {
   }
 }
 
+/** ReceiverNoticeKind is what a notice tells the owners. */
+export enum ReceiverNoticeKind {
+  RECEIVER_NOTICE_KIND_UNSPECIFIED = 0,
+  /** RECEIVER_NOTICE_KIND_FAILING - A run of failures crossed RECEIVER_FAILING_ALERT_AFTER_FAILURES or _AFTER_MS. */
+  RECEIVER_NOTICE_KIND_FAILING = 1,
+  /** RECEIVER_NOTICE_KIND_RECOVERED - A 2xx ended a run of failures that was alerted. */
+  RECEIVER_NOTICE_KIND_RECOVERED = 2,
+  /** RECEIVER_NOTICE_KIND_DISABLED - The service disabled the receiver (410, or no 2xx for RECEIVER_DISABLE_AFTER_MS). */
+  RECEIVER_NOTICE_KIND_DISABLED = 3,
+  UNRECOGNIZED = -1,
+}
+
+export function receiverNoticeKindFromJSON(object: any): ReceiverNoticeKind {
+  switch (object) {
+    case 0:
+    case "RECEIVER_NOTICE_KIND_UNSPECIFIED":
+      return ReceiverNoticeKind.RECEIVER_NOTICE_KIND_UNSPECIFIED;
+    case 1:
+    case "RECEIVER_NOTICE_KIND_FAILING":
+      return ReceiverNoticeKind.RECEIVER_NOTICE_KIND_FAILING;
+    case 2:
+    case "RECEIVER_NOTICE_KIND_RECOVERED":
+      return ReceiverNoticeKind.RECEIVER_NOTICE_KIND_RECOVERED;
+    case 3:
+    case "RECEIVER_NOTICE_KIND_DISABLED":
+      return ReceiverNoticeKind.RECEIVER_NOTICE_KIND_DISABLED;
+    case -1:
+    case "UNRECOGNIZED":
+    default:
+      return ReceiverNoticeKind.UNRECOGNIZED;
+  }
+}
+
+export function receiverNoticeKindToJSON(object: ReceiverNoticeKind): string {
+  switch (object) {
+    case ReceiverNoticeKind.RECEIVER_NOTICE_KIND_UNSPECIFIED:
+      return "RECEIVER_NOTICE_KIND_UNSPECIFIED";
+    case ReceiverNoticeKind.RECEIVER_NOTICE_KIND_FAILING:
+      return "RECEIVER_NOTICE_KIND_FAILING";
+    case ReceiverNoticeKind.RECEIVER_NOTICE_KIND_RECOVERED:
+      return "RECEIVER_NOTICE_KIND_RECOVERED";
+    case ReceiverNoticeKind.RECEIVER_NOTICE_KIND_DISABLED:
+      return "RECEIVER_NOTICE_KIND_DISABLED";
+    case ReceiverNoticeKind.UNRECOGNIZED:
+    default:
+      return "UNRECOGNIZED";
+  }
+}
+
 /** Receiver is one HTTPS endpoint of a brand that receives signed events. */
 export interface Receiver {
   /** "rcv_" followed by 20 base62 characters. */
@@ -116,6 +165,13 @@ export interface Receiver {
   disabled_by_service: boolean;
   /** When it was disabled (RFC 3339); empty when enabled. */
   disabled_at: string;
+  /**
+   * Deliveries not yet delivered (pending: due, or waiting for their next retry; test
+   * deliveries excluded), counted up to 10,000 (10000 means "10,000 or more").
+   */
+  waiting: number;
+  /** When the oldest of them was created (RFC 3339); empty when none waits. */
+  oldest_waiting_at: string;
 }
 
 /**
@@ -300,17 +356,48 @@ export interface TestReceiverResponse {
   delivery: Delivery | undefined;
 }
 
-/** ListDeliveriesRequest names a receiver or a brand (exactly one). */
+/**
+ * ListDeliveriesRequest names a receiver or a brand (exactly one), and optionally filters
+ * (all of them together) and a cursor. Every page does bounded work: a find by event or record
+ * id reads its few rows by index; without a state or event-type filter the page is an ordered
+ * index walk of at most `limit` rows; with one, at most 20,000 deliveries are scanned per
+ * request, and when they hold fewer than `limit` matches the page is shorter and carries a
+ * next_cursor to scan on (docs/webhooks.md "The delivery log").
+ */
 export interface ListDeliveriesRequest {
   receiver_id: string;
   brand_id: string;
   /** 1..200; 0 means 50. */
   limit: number;
+  /** The next_cursor of the previous page; empty for the newest. */
+  cursor: string;
+  /**
+   * Only deliveries in this state: PENDING (waiting: due, or waiting for a retry), SUCCEEDED
+   * (delivered) or FAILED; UNSPECIFIED for all.
+   */
+  status: DeliveryStatus;
+  /** Only deliveries of this event type; UNSPECIFIED for all. */
+  event_type: EventType;
+  /** Only deliveries created at or after `since` and before `until` (RFC 3339; empty: open). */
+  since: string;
+  until: string;
+  /** Only the deliveries of this event ("evt_..."). */
+  event_id: string;
+  /**
+   * Only the deliveries of events about this record (the id in the event's data.object, e.g.
+   * "sub_...", "po_...").
+   */
+  record_id: string;
 }
 
 /** ListDeliveriesResponse holds deliveries, newest first. */
 export interface ListDeliveriesResponse {
   deliveries: Delivery[];
+  /**
+   * Present when there may be more: pass it as `cursor` for the next page. A filtered page may
+   * be shorter than the limit and still carry one (its scan stopped at the bound).
+   */
+  next_cursor: string;
 }
 
 /** ResendDeliveryRequest names the delivery. */
@@ -348,8 +435,23 @@ export interface ListActivityRequest {
   brand_id: string;
   /** 1..200; 0 means 50. */
   page_size: number;
-  /** The next_page_token of the previous page; empty for the first page. */
+  /**
+   * The next_page_token of the previous page, or the console's merged cursor (the same
+   * base64url [created_at, id]: the three logs share one order); empty for the first page.
+   */
   page_token: string;
+  /**
+   * Filters (issue 37); empty means any. The member who acted: "mem_...", an email
+   * (case-insensitive), or "operator".
+   */
+  actor: string;
+  /** One action ("key.created"), or every action of a kind with a trailing dot ("key."). */
+  action: string;
+  /** Only entries about this id ("key_...", "rcv_...", "pln_..."). */
+  subject_id: string;
+  /** RFC 3339 (no offset means UTC); since is inclusive, until exclusive, until after since. */
+  since: string;
+  until: string;
 }
 
 /** ListActivityResponse is one page, newest first. */
@@ -362,6 +464,11 @@ export interface ListActivityResponse {
 /** RotateSecretRequest names the receiver. */
 export interface RotateSecretRequest {
   receiver_id: string;
+  /**
+   * Who acted, for the activity log when an operator calls (brandctl --actor); a member acting
+   * through the console is recorded as themselves whatever this says. Empty: "operator".
+   */
+  actor_email: string;
 }
 
 /**
@@ -381,6 +488,11 @@ export interface SwitchSecretRequest {
   receiver_id: string;
   /** RFC 3339, at most 7 days ahead; empty means now. A time in the past means now. */
   at: string;
+  /**
+   * Who acted, for the activity log when an operator calls (brandctl --actor); a member acting
+   * through the console is recorded as themselves whatever this says. Empty: "operator".
+   */
+  actor_email: string;
 }
 
 /** SwitchSecretResponse holds the receiver after the switch, or with the switch scheduled. */
@@ -391,6 +503,11 @@ export interface SwitchSecretResponse {
 /** CancelRotationRequest names the receiver. */
 export interface CancelRotationRequest {
   receiver_id: string;
+  /**
+   * Who acted, for the activity log when an operator calls (brandctl --actor); a member acting
+   * through the console is recorded as themselves whatever this says. Empty: "operator".
+   */
+  actor_email: string;
 }
 
 /** CancelRotationResponse holds the receiver without a rotation. */
@@ -415,18 +532,26 @@ export interface PreviewRecoveryRequest {
   since: string;
 }
 
-/** PreviewRecoveryResponse counts the failed deliveries in the window. */
+/** PreviewRecoveryResponse counts what is not yet delivered in the window. */
 export interface PreviewRecoveryResponse {
   /** Failed deliveries of the receiver created since `since` (test deliveries excluded). */
   failed: number;
-  /** How many one request would re-queue (min(failed, 10000)). */
+  /** How many one request would catch up (min(failed + waiting, 10000)). */
   would_requeue: number;
   /** The earliest `since` accepted now (RFC 3339): 14 days ago. */
   earliest_since: string;
   max_per_request: number;
+  /**
+   * Deliveries since `since` waiting for their next retry (or due), not failed yet (test
+   * deliveries excluded).
+   */
+  waiting: number;
 }
 
-/** RecoverDeliveriesRequest re-queues a receiver's failed deliveries since a time. */
+/**
+ * RecoverDeliveriesRequest catches a receiver up: everything since a time not yet delivered
+ * (failed, or waiting for a retry) is due now, oldest first.
+ */
 export interface RecoverDeliveriesRequest {
   receiver_id: string;
   /** RFC 3339; at most 14 days back. */
@@ -436,15 +561,25 @@ export interface RecoverDeliveriesRequest {
    * result again and re-queues nothing more.
    */
   request_id: string;
+  /**
+   * Who acted, for the activity log when an operator calls (brandctl --actor); a member acting
+   * through the console is recorded as themselves whatever this says. Empty: "operator".
+   */
+  actor_email: string;
 }
 
-/** RecoverDeliveriesResponse says what was re-queued. */
+/** RecoverDeliveriesResponse says what was made due. */
 export interface RecoverDeliveriesResponse {
+  /** requeued_failed + made_due. */
   requeued: number;
-  /** Failed deliveries left in the window beyond the per-request bound. */
+  /** Deliveries not yet delivered left in the window beyond the per-request bound. */
   remaining: number;
   /** True when this answers an earlier request with the same request_id. */
   replayed: boolean;
+  /** Failed deliveries re-queued with a fresh round of retries. */
+  requeued_failed: number;
+  /** Deliveries that were waiting for their next retry, due now in their round. */
+  made_due: number;
 }
 
 /** GetReceiverHealthRequest names the receiver. */
@@ -501,7 +636,10 @@ export interface GetReceiverHealthResponse {
   windows: HealthWindow[];
 }
 
-/** ReceiverNotice tells the brand's owners that the service disabled a receiver. */
+/**
+ * ReceiverNotice tells the brand's owners that a receiver started failing, recovered, or was
+ * disabled by the service.
+ */
 export interface ReceiverNotice {
   id: string;
   brand_id: string;
@@ -514,6 +652,12 @@ export interface ReceiverNotice {
   /** The disabled reason and the last error in words. */
   reason: string;
   last_error: string;
+  /** What happened. */
+  kind: ReceiverNoticeKind;
+  /** The run's consecutive failed attempts when the notice was written. */
+  failures: number;
+  /** When the notice was written (RFC 3339): the run crossed the threshold, or a 2xx ended it. */
+  created_at: string;
 }
 
 /** ClaimReceiverNoticesRequest asks for up to `limit` notices under a lease. */
@@ -563,6 +707,8 @@ function createBaseReceiver(): Receiver {
     last_error: "",
     disabled_by_service: false,
     disabled_at: "",
+    waiting: 0,
+    oldest_waiting_at: "",
   };
 }
 
@@ -622,6 +768,12 @@ export const Receiver: MessageFns<Receiver> = {
     }
     if (message.disabled_at !== "") {
       writer.uint32(138).string(message.disabled_at);
+    }
+    if (message.waiting !== 0) {
+      writer.uint32(144).int32(message.waiting);
+    }
+    if (message.oldest_waiting_at !== "") {
+      writer.uint32(154).string(message.oldest_waiting_at);
     }
     return writer;
   },
@@ -785,6 +937,22 @@ export const Receiver: MessageFns<Receiver> = {
             message.disabled_at = reader.string();
             continue;
           }
+          case 18: {
+            if (tag !== 144) {
+              break;
+            }
+
+            message.waiting = reader.int32();
+            continue;
+          }
+          case 19: {
+            if (tag !== 154) {
+              break;
+            }
+
+            message.oldest_waiting_at = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -860,6 +1028,12 @@ export const Receiver: MessageFns<Receiver> = {
         : isSet(object.disabled_at)
         ? globalThis.String(object.disabled_at)
         : "",
+      waiting: isSet(object.waiting) ? globalThis.Number(object.waiting) : 0,
+      oldest_waiting_at: isSet(object.oldestWaitingAt)
+        ? globalThis.String(object.oldestWaitingAt)
+        : isSet(object.oldest_waiting_at)
+        ? globalThis.String(object.oldest_waiting_at)
+        : "",
     };
   },
 
@@ -916,6 +1090,12 @@ export const Receiver: MessageFns<Receiver> = {
     if (message.disabled_at !== "") {
       obj.disabledAt = message.disabled_at;
     }
+    if (message.waiting !== 0) {
+      obj.waiting = Math.round(message.waiting);
+    }
+    if (message.oldest_waiting_at !== "") {
+      obj.oldestWaitingAt = message.oldest_waiting_at;
+    }
     return obj;
   },
 
@@ -943,6 +1123,8 @@ export const Receiver: MessageFns<Receiver> = {
     message.last_error = object.last_error ?? "";
     message.disabled_by_service = object.disabled_by_service ?? false;
     message.disabled_at = object.disabled_at ?? "";
+    message.waiting = object.waiting ?? 0;
+    message.oldest_waiting_at = object.oldest_waiting_at ?? "";
     return message;
   },
 };
@@ -2907,7 +3089,18 @@ export const TestReceiverResponse: MessageFns<TestReceiverResponse> = {
 };
 
 function createBaseListDeliveriesRequest(): ListDeliveriesRequest {
-  return { receiver_id: "", brand_id: "", limit: 0 };
+  return {
+    receiver_id: "",
+    brand_id: "",
+    limit: 0,
+    cursor: "",
+    status: 0,
+    event_type: 0,
+    since: "",
+    until: "",
+    event_id: "",
+    record_id: "",
+  };
 }
 
 export const ListDeliveriesRequest: MessageFns<ListDeliveriesRequest> = {
@@ -2920,6 +3113,27 @@ export const ListDeliveriesRequest: MessageFns<ListDeliveriesRequest> = {
     }
     if (message.limit !== 0) {
       writer.uint32(24).int32(message.limit);
+    }
+    if (message.cursor !== "") {
+      writer.uint32(34).string(message.cursor);
+    }
+    if (message.status !== 0) {
+      writer.uint32(40).int32(message.status);
+    }
+    if (message.event_type !== 0) {
+      writer.uint32(48).int32(message.event_type);
+    }
+    if (message.since !== "") {
+      writer.uint32(58).string(message.since);
+    }
+    if (message.until !== "") {
+      writer.uint32(66).string(message.until);
+    }
+    if (message.event_id !== "") {
+      writer.uint32(74).string(message.event_id);
+    }
+    if (message.record_id !== "") {
+      writer.uint32(82).string(message.record_id);
     }
     return writer;
   },
@@ -2961,6 +3175,62 @@ export const ListDeliveriesRequest: MessageFns<ListDeliveriesRequest> = {
             message.limit = reader.int32();
             continue;
           }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.cursor = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.status = reader.int32() as any;
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.event_type = reader.int32() as any;
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.since = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.until = reader.string();
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.event_id = reader.string();
+            continue;
+          }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.record_id = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2986,6 +3256,25 @@ export const ListDeliveriesRequest: MessageFns<ListDeliveriesRequest> = {
         ? globalThis.String(object.brand_id)
         : "",
       limit: isSet(object.limit) ? globalThis.Number(object.limit) : 0,
+      cursor: isSet(object.cursor) ? globalThis.String(object.cursor) : "",
+      status: isSet(object.status) ? deliveryStatusFromJSON(object.status) : 0,
+      event_type: isSet(object.eventType)
+        ? eventTypeFromJSON(object.eventType)
+        : isSet(object.event_type)
+        ? eventTypeFromJSON(object.event_type)
+        : 0,
+      since: isSet(object.since) ? globalThis.String(object.since) : "",
+      until: isSet(object.until) ? globalThis.String(object.until) : "",
+      event_id: isSet(object.eventId)
+        ? globalThis.String(object.eventId)
+        : isSet(object.event_id)
+        ? globalThis.String(object.event_id)
+        : "",
+      record_id: isSet(object.recordId)
+        ? globalThis.String(object.recordId)
+        : isSet(object.record_id)
+        ? globalThis.String(object.record_id)
+        : "",
     };
   },
 
@@ -3000,6 +3289,27 @@ export const ListDeliveriesRequest: MessageFns<ListDeliveriesRequest> = {
     if (message.limit !== 0) {
       obj.limit = Math.round(message.limit);
     }
+    if (message.cursor !== "") {
+      obj.cursor = message.cursor;
+    }
+    if (message.status !== 0) {
+      obj.status = deliveryStatusToJSON(message.status);
+    }
+    if (message.event_type !== 0) {
+      obj.eventType = eventTypeToJSON(message.event_type);
+    }
+    if (message.since !== "") {
+      obj.since = message.since;
+    }
+    if (message.until !== "") {
+      obj.until = message.until;
+    }
+    if (message.event_id !== "") {
+      obj.eventId = message.event_id;
+    }
+    if (message.record_id !== "") {
+      obj.recordId = message.record_id;
+    }
     return obj;
   },
 
@@ -3011,18 +3321,28 @@ export const ListDeliveriesRequest: MessageFns<ListDeliveriesRequest> = {
     message.receiver_id = object.receiver_id ?? "";
     message.brand_id = object.brand_id ?? "";
     message.limit = object.limit ?? 0;
+    message.cursor = object.cursor ?? "";
+    message.status = object.status ?? 0;
+    message.event_type = object.event_type ?? 0;
+    message.since = object.since ?? "";
+    message.until = object.until ?? "";
+    message.event_id = object.event_id ?? "";
+    message.record_id = object.record_id ?? "";
     return message;
   },
 };
 
 function createBaseListDeliveriesResponse(): ListDeliveriesResponse {
-  return { deliveries: [] };
+  return { deliveries: [], next_cursor: "" };
 }
 
 export const ListDeliveriesResponse: MessageFns<ListDeliveriesResponse> = {
   encode(message: ListDeliveriesResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     for (const v of message.deliveries) {
       Delivery.encode(v!, writer.uint32(10).fork()).join();
+    }
+    if (message.next_cursor !== "") {
+      writer.uint32(18).string(message.next_cursor);
     }
     return writer;
   },
@@ -3048,6 +3368,14 @@ export const ListDeliveriesResponse: MessageFns<ListDeliveriesResponse> = {
             message.deliveries.push(Delivery.decode(reader, reader.uint32()));
             continue;
           }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.next_cursor = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -3065,6 +3393,11 @@ export const ListDeliveriesResponse: MessageFns<ListDeliveriesResponse> = {
       deliveries: globalThis.Array.isArray(object?.deliveries)
         ? object.deliveries.map((e: any) => Delivery.fromJSON(e))
         : [],
+      next_cursor: isSet(object.nextCursor)
+        ? globalThis.String(object.nextCursor)
+        : isSet(object.next_cursor)
+        ? globalThis.String(object.next_cursor)
+        : "",
     };
   },
 
@@ -3072,6 +3405,9 @@ export const ListDeliveriesResponse: MessageFns<ListDeliveriesResponse> = {
     const obj: any = {};
     if (message.deliveries?.length) {
       obj.deliveries = message.deliveries.map((e) => Delivery.toJSON(e));
+    }
+    if (message.next_cursor !== "") {
+      obj.nextCursor = message.next_cursor;
     }
     return obj;
   },
@@ -3082,6 +3418,7 @@ export const ListDeliveriesResponse: MessageFns<ListDeliveriesResponse> = {
   fromPartial<I extends Exact<DeepPartial<ListDeliveriesResponse>, I>>(object: I): ListDeliveriesResponse {
     const message = createBaseListDeliveriesResponse();
     message.deliveries = object.deliveries?.map((e) => Delivery.fromPartial(e)) || [];
+    message.next_cursor = object.next_cursor ?? "";
     return message;
   },
 };
@@ -3513,7 +3850,7 @@ export const GetDeliveryResponse: MessageFns<GetDeliveryResponse> = {
 };
 
 function createBaseListActivityRequest(): ListActivityRequest {
-  return { brand_id: "", page_size: 0, page_token: "" };
+  return { brand_id: "", page_size: 0, page_token: "", actor: "", action: "", subject_id: "", since: "", until: "" };
 }
 
 export const ListActivityRequest: MessageFns<ListActivityRequest> = {
@@ -3526,6 +3863,21 @@ export const ListActivityRequest: MessageFns<ListActivityRequest> = {
     }
     if (message.page_token !== "") {
       writer.uint32(26).string(message.page_token);
+    }
+    if (message.actor !== "") {
+      writer.uint32(34).string(message.actor);
+    }
+    if (message.action !== "") {
+      writer.uint32(42).string(message.action);
+    }
+    if (message.subject_id !== "") {
+      writer.uint32(50).string(message.subject_id);
+    }
+    if (message.since !== "") {
+      writer.uint32(58).string(message.since);
+    }
+    if (message.until !== "") {
+      writer.uint32(66).string(message.until);
     }
     return writer;
   },
@@ -3567,6 +3919,46 @@ export const ListActivityRequest: MessageFns<ListActivityRequest> = {
             message.page_token = reader.string();
             continue;
           }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.actor = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.action = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.subject_id = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.since = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.until = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -3596,6 +3988,15 @@ export const ListActivityRequest: MessageFns<ListActivityRequest> = {
         : isSet(object.page_token)
         ? globalThis.String(object.page_token)
         : "",
+      actor: isSet(object.actor) ? globalThis.String(object.actor) : "",
+      action: isSet(object.action) ? globalThis.String(object.action) : "",
+      subject_id: isSet(object.subjectId)
+        ? globalThis.String(object.subjectId)
+        : isSet(object.subject_id)
+        ? globalThis.String(object.subject_id)
+        : "",
+      since: isSet(object.since) ? globalThis.String(object.since) : "",
+      until: isSet(object.until) ? globalThis.String(object.until) : "",
     };
   },
 
@@ -3610,6 +4011,21 @@ export const ListActivityRequest: MessageFns<ListActivityRequest> = {
     if (message.page_token !== "") {
       obj.pageToken = message.page_token;
     }
+    if (message.actor !== "") {
+      obj.actor = message.actor;
+    }
+    if (message.action !== "") {
+      obj.action = message.action;
+    }
+    if (message.subject_id !== "") {
+      obj.subjectId = message.subject_id;
+    }
+    if (message.since !== "") {
+      obj.since = message.since;
+    }
+    if (message.until !== "") {
+      obj.until = message.until;
+    }
     return obj;
   },
 
@@ -3621,6 +4037,11 @@ export const ListActivityRequest: MessageFns<ListActivityRequest> = {
     message.brand_id = object.brand_id ?? "";
     message.page_size = object.page_size ?? 0;
     message.page_token = object.page_token ?? "";
+    message.actor = object.actor ?? "";
+    message.action = object.action ?? "";
+    message.subject_id = object.subject_id ?? "";
+    message.since = object.since ?? "";
+    message.until = object.until ?? "";
     return message;
   },
 };
@@ -3717,13 +4138,16 @@ export const ListActivityResponse: MessageFns<ListActivityResponse> = {
 };
 
 function createBaseRotateSecretRequest(): RotateSecretRequest {
-  return { receiver_id: "" };
+  return { receiver_id: "", actor_email: "" };
 }
 
 export const RotateSecretRequest: MessageFns<RotateSecretRequest> = {
   encode(message: RotateSecretRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.receiver_id !== "") {
       writer.uint32(10).string(message.receiver_id);
+    }
+    if (message.actor_email !== "") {
+      writer.uint32(18).string(message.actor_email);
     }
     return writer;
   },
@@ -3749,6 +4173,14 @@ export const RotateSecretRequest: MessageFns<RotateSecretRequest> = {
             message.receiver_id = reader.string();
             continue;
           }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.actor_email = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -3768,6 +4200,11 @@ export const RotateSecretRequest: MessageFns<RotateSecretRequest> = {
         : isSet(object.receiver_id)
         ? globalThis.String(object.receiver_id)
         : "",
+      actor_email: isSet(object.actorEmail)
+        ? globalThis.String(object.actorEmail)
+        : isSet(object.actor_email)
+        ? globalThis.String(object.actor_email)
+        : "",
     };
   },
 
@@ -3775,6 +4212,9 @@ export const RotateSecretRequest: MessageFns<RotateSecretRequest> = {
     const obj: any = {};
     if (message.receiver_id !== "") {
       obj.receiverId = message.receiver_id;
+    }
+    if (message.actor_email !== "") {
+      obj.actorEmail = message.actor_email;
     }
     return obj;
   },
@@ -3785,6 +4225,7 @@ export const RotateSecretRequest: MessageFns<RotateSecretRequest> = {
   fromPartial<I extends Exact<DeepPartial<RotateSecretRequest>, I>>(object: I): RotateSecretRequest {
     const message = createBaseRotateSecretRequest();
     message.receiver_id = object.receiver_id ?? "";
+    message.actor_email = object.actor_email ?? "";
     return message;
   },
 };
@@ -3881,7 +4322,7 @@ export const RotateSecretResponse: MessageFns<RotateSecretResponse> = {
 };
 
 function createBaseSwitchSecretRequest(): SwitchSecretRequest {
-  return { receiver_id: "", at: "" };
+  return { receiver_id: "", at: "", actor_email: "" };
 }
 
 export const SwitchSecretRequest: MessageFns<SwitchSecretRequest> = {
@@ -3891,6 +4332,9 @@ export const SwitchSecretRequest: MessageFns<SwitchSecretRequest> = {
     }
     if (message.at !== "") {
       writer.uint32(18).string(message.at);
+    }
+    if (message.actor_email !== "") {
+      writer.uint32(26).string(message.actor_email);
     }
     return writer;
   },
@@ -3924,6 +4368,14 @@ export const SwitchSecretRequest: MessageFns<SwitchSecretRequest> = {
             message.at = reader.string();
             continue;
           }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.actor_email = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -3944,6 +4396,11 @@ export const SwitchSecretRequest: MessageFns<SwitchSecretRequest> = {
         ? globalThis.String(object.receiver_id)
         : "",
       at: isSet(object.at) ? globalThis.String(object.at) : "",
+      actor_email: isSet(object.actorEmail)
+        ? globalThis.String(object.actorEmail)
+        : isSet(object.actor_email)
+        ? globalThis.String(object.actor_email)
+        : "",
     };
   },
 
@@ -3955,6 +4412,9 @@ export const SwitchSecretRequest: MessageFns<SwitchSecretRequest> = {
     if (message.at !== "") {
       obj.at = message.at;
     }
+    if (message.actor_email !== "") {
+      obj.actorEmail = message.actor_email;
+    }
     return obj;
   },
 
@@ -3965,6 +4425,7 @@ export const SwitchSecretRequest: MessageFns<SwitchSecretRequest> = {
     const message = createBaseSwitchSecretRequest();
     message.receiver_id = object.receiver_id ?? "";
     message.at = object.at ?? "";
+    message.actor_email = object.actor_email ?? "";
     return message;
   },
 };
@@ -4039,13 +4500,16 @@ export const SwitchSecretResponse: MessageFns<SwitchSecretResponse> = {
 };
 
 function createBaseCancelRotationRequest(): CancelRotationRequest {
-  return { receiver_id: "" };
+  return { receiver_id: "", actor_email: "" };
 }
 
 export const CancelRotationRequest: MessageFns<CancelRotationRequest> = {
   encode(message: CancelRotationRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.receiver_id !== "") {
       writer.uint32(10).string(message.receiver_id);
+    }
+    if (message.actor_email !== "") {
+      writer.uint32(18).string(message.actor_email);
     }
     return writer;
   },
@@ -4071,6 +4535,14 @@ export const CancelRotationRequest: MessageFns<CancelRotationRequest> = {
             message.receiver_id = reader.string();
             continue;
           }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.actor_email = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -4090,6 +4562,11 @@ export const CancelRotationRequest: MessageFns<CancelRotationRequest> = {
         : isSet(object.receiver_id)
         ? globalThis.String(object.receiver_id)
         : "",
+      actor_email: isSet(object.actorEmail)
+        ? globalThis.String(object.actorEmail)
+        : isSet(object.actor_email)
+        ? globalThis.String(object.actor_email)
+        : "",
     };
   },
 
@@ -4097,6 +4574,9 @@ export const CancelRotationRequest: MessageFns<CancelRotationRequest> = {
     const obj: any = {};
     if (message.receiver_id !== "") {
       obj.receiverId = message.receiver_id;
+    }
+    if (message.actor_email !== "") {
+      obj.actorEmail = message.actor_email;
     }
     return obj;
   },
@@ -4107,6 +4587,7 @@ export const CancelRotationRequest: MessageFns<CancelRotationRequest> = {
   fromPartial<I extends Exact<DeepPartial<CancelRotationRequest>, I>>(object: I): CancelRotationRequest {
     const message = createBaseCancelRotationRequest();
     message.receiver_id = object.receiver_id ?? "";
+    message.actor_email = object.actor_email ?? "";
     return message;
   },
 };
@@ -4412,7 +4893,7 @@ export const PreviewRecoveryRequest: MessageFns<PreviewRecoveryRequest> = {
 };
 
 function createBasePreviewRecoveryResponse(): PreviewRecoveryResponse {
-  return { failed: 0, would_requeue: 0, earliest_since: "", max_per_request: 0 };
+  return { failed: 0, would_requeue: 0, earliest_since: "", max_per_request: 0, waiting: 0 };
 }
 
 export const PreviewRecoveryResponse: MessageFns<PreviewRecoveryResponse> = {
@@ -4428,6 +4909,9 @@ export const PreviewRecoveryResponse: MessageFns<PreviewRecoveryResponse> = {
     }
     if (message.max_per_request !== 0) {
       writer.uint32(32).int32(message.max_per_request);
+    }
+    if (message.waiting !== 0) {
+      writer.uint32(40).int32(message.waiting);
     }
     return writer;
   },
@@ -4477,6 +4961,14 @@ export const PreviewRecoveryResponse: MessageFns<PreviewRecoveryResponse> = {
             message.max_per_request = reader.int32();
             continue;
           }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.waiting = reader.int32();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -4507,6 +4999,7 @@ export const PreviewRecoveryResponse: MessageFns<PreviewRecoveryResponse> = {
         : isSet(object.max_per_request)
         ? globalThis.Number(object.max_per_request)
         : 0,
+      waiting: isSet(object.waiting) ? globalThis.Number(object.waiting) : 0,
     };
   },
 
@@ -4524,6 +5017,9 @@ export const PreviewRecoveryResponse: MessageFns<PreviewRecoveryResponse> = {
     if (message.max_per_request !== 0) {
       obj.maxPerRequest = Math.round(message.max_per_request);
     }
+    if (message.waiting !== 0) {
+      obj.waiting = Math.round(message.waiting);
+    }
     return obj;
   },
 
@@ -4536,12 +5032,13 @@ export const PreviewRecoveryResponse: MessageFns<PreviewRecoveryResponse> = {
     message.would_requeue = object.would_requeue ?? 0;
     message.earliest_since = object.earliest_since ?? "";
     message.max_per_request = object.max_per_request ?? 0;
+    message.waiting = object.waiting ?? 0;
     return message;
   },
 };
 
 function createBaseRecoverDeliveriesRequest(): RecoverDeliveriesRequest {
-  return { receiver_id: "", since: "", request_id: "" };
+  return { receiver_id: "", since: "", request_id: "", actor_email: "" };
 }
 
 export const RecoverDeliveriesRequest: MessageFns<RecoverDeliveriesRequest> = {
@@ -4554,6 +5051,9 @@ export const RecoverDeliveriesRequest: MessageFns<RecoverDeliveriesRequest> = {
     }
     if (message.request_id !== "") {
       writer.uint32(26).string(message.request_id);
+    }
+    if (message.actor_email !== "") {
+      writer.uint32(34).string(message.actor_email);
     }
     return writer;
   },
@@ -4595,6 +5095,14 @@ export const RecoverDeliveriesRequest: MessageFns<RecoverDeliveriesRequest> = {
             message.request_id = reader.string();
             continue;
           }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.actor_email = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -4620,6 +5128,11 @@ export const RecoverDeliveriesRequest: MessageFns<RecoverDeliveriesRequest> = {
         : isSet(object.request_id)
         ? globalThis.String(object.request_id)
         : "",
+      actor_email: isSet(object.actorEmail)
+        ? globalThis.String(object.actorEmail)
+        : isSet(object.actor_email)
+        ? globalThis.String(object.actor_email)
+        : "",
     };
   },
 
@@ -4634,6 +5147,9 @@ export const RecoverDeliveriesRequest: MessageFns<RecoverDeliveriesRequest> = {
     if (message.request_id !== "") {
       obj.requestId = message.request_id;
     }
+    if (message.actor_email !== "") {
+      obj.actorEmail = message.actor_email;
+    }
     return obj;
   },
 
@@ -4645,12 +5161,13 @@ export const RecoverDeliveriesRequest: MessageFns<RecoverDeliveriesRequest> = {
     message.receiver_id = object.receiver_id ?? "";
     message.since = object.since ?? "";
     message.request_id = object.request_id ?? "";
+    message.actor_email = object.actor_email ?? "";
     return message;
   },
 };
 
 function createBaseRecoverDeliveriesResponse(): RecoverDeliveriesResponse {
-  return { requeued: 0, remaining: 0, replayed: false };
+  return { requeued: 0, remaining: 0, replayed: false, requeued_failed: 0, made_due: 0 };
 }
 
 export const RecoverDeliveriesResponse: MessageFns<RecoverDeliveriesResponse> = {
@@ -4663,6 +5180,12 @@ export const RecoverDeliveriesResponse: MessageFns<RecoverDeliveriesResponse> = 
     }
     if (message.replayed !== false) {
       writer.uint32(24).bool(message.replayed);
+    }
+    if (message.requeued_failed !== 0) {
+      writer.uint32(32).int32(message.requeued_failed);
+    }
+    if (message.made_due !== 0) {
+      writer.uint32(40).int32(message.made_due);
     }
     return writer;
   },
@@ -4704,6 +5227,22 @@ export const RecoverDeliveriesResponse: MessageFns<RecoverDeliveriesResponse> = 
             message.replayed = reader.bool();
             continue;
           }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.requeued_failed = reader.int32();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.made_due = reader.int32();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -4721,6 +5260,16 @@ export const RecoverDeliveriesResponse: MessageFns<RecoverDeliveriesResponse> = 
       requeued: isSet(object.requeued) ? globalThis.Number(object.requeued) : 0,
       remaining: isSet(object.remaining) ? globalThis.Number(object.remaining) : 0,
       replayed: isSet(object.replayed) ? globalThis.Boolean(object.replayed) : false,
+      requeued_failed: isSet(object.requeuedFailed)
+        ? globalThis.Number(object.requeuedFailed)
+        : isSet(object.requeued_failed)
+        ? globalThis.Number(object.requeued_failed)
+        : 0,
+      made_due: isSet(object.madeDue)
+        ? globalThis.Number(object.madeDue)
+        : isSet(object.made_due)
+        ? globalThis.Number(object.made_due)
+        : 0,
     };
   },
 
@@ -4735,6 +5284,12 @@ export const RecoverDeliveriesResponse: MessageFns<RecoverDeliveriesResponse> = 
     if (message.replayed !== false) {
       obj.replayed = message.replayed;
     }
+    if (message.requeued_failed !== 0) {
+      obj.requeuedFailed = Math.round(message.requeued_failed);
+    }
+    if (message.made_due !== 0) {
+      obj.madeDue = Math.round(message.made_due);
+    }
     return obj;
   },
 
@@ -4746,6 +5301,8 @@ export const RecoverDeliveriesResponse: MessageFns<RecoverDeliveriesResponse> = 
     message.requeued = object.requeued ?? 0;
     message.remaining = object.remaining ?? 0;
     message.replayed = object.replayed ?? false;
+    message.requeued_failed = object.requeued_failed ?? 0;
+    message.made_due = object.made_due ?? 0;
     return message;
   },
 };
@@ -5288,6 +5845,9 @@ function createBaseReceiverNotice(): ReceiverNotice {
     failing_since: "",
     reason: "",
     last_error: "",
+    kind: 0,
+    failures: 0,
+    created_at: "",
   };
 }
 
@@ -5319,6 +5879,15 @@ export const ReceiverNotice: MessageFns<ReceiverNotice> = {
     }
     if (message.last_error !== "") {
       writer.uint32(74).string(message.last_error);
+    }
+    if (message.kind !== 0) {
+      writer.uint32(80).int32(message.kind);
+    }
+    if (message.failures !== 0) {
+      writer.uint32(88).int32(message.failures);
+    }
+    if (message.created_at !== "") {
+      writer.uint32(98).string(message.created_at);
     }
     return writer;
   },
@@ -5408,6 +5977,30 @@ export const ReceiverNotice: MessageFns<ReceiverNotice> = {
             message.last_error = reader.string();
             continue;
           }
+          case 10: {
+            if (tag !== 80) {
+              break;
+            }
+
+            message.kind = reader.int32() as any;
+            continue;
+          }
+          case 11: {
+            if (tag !== 88) {
+              break;
+            }
+
+            message.failures = reader.int32();
+            continue;
+          }
+          case 12: {
+            if (tag !== 98) {
+              break;
+            }
+
+            message.created_at = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -5459,6 +6052,13 @@ export const ReceiverNotice: MessageFns<ReceiverNotice> = {
         : isSet(object.last_error)
         ? globalThis.String(object.last_error)
         : "",
+      kind: isSet(object.kind) ? receiverNoticeKindFromJSON(object.kind) : 0,
+      failures: isSet(object.failures) ? globalThis.Number(object.failures) : 0,
+      created_at: isSet(object.createdAt)
+        ? globalThis.String(object.createdAt)
+        : isSet(object.created_at)
+        ? globalThis.String(object.created_at)
+        : "",
     };
   },
 
@@ -5491,6 +6091,15 @@ export const ReceiverNotice: MessageFns<ReceiverNotice> = {
     if (message.last_error !== "") {
       obj.lastError = message.last_error;
     }
+    if (message.kind !== 0) {
+      obj.kind = receiverNoticeKindToJSON(message.kind);
+    }
+    if (message.failures !== 0) {
+      obj.failures = Math.round(message.failures);
+    }
+    if (message.created_at !== "") {
+      obj.createdAt = message.created_at;
+    }
     return obj;
   },
 
@@ -5508,6 +6117,9 @@ export const ReceiverNotice: MessageFns<ReceiverNotice> = {
     message.failing_since = object.failing_since ?? "";
     message.reason = object.reason ?? "";
     message.last_error = object.last_error ?? "";
+    message.kind = object.kind ?? 0;
+    message.failures = object.failures ?? 0;
+    message.created_at = object.created_at ?? "";
     return message;
   },
 };
@@ -5792,7 +6404,7 @@ export const AckReceiverNoticeResponse: MessageFns<AckReceiverNoticeResponse> = 
 };
 
 /**
- * WebhooksService manages a brand's event receivers (SPEC 2.4) and their deliveries. It runs
+ * WebhooksService manages a brand's event receivers (docs/contract.md#receivers) and their deliveries. It runs
  * in the webhooks process, which owns the receivers, events, deliveries and attempts tables.
  *
  * Every RPC is an admin RPC (the Developers area, driven by brandctl): it requires the admin

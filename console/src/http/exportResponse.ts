@@ -1,0 +1,50 @@
+import type { Response } from 'express';
+import type { Logger } from '@brand/shared/logger';
+import {
+  EXPORT_CONTENT_TYPES,
+  EXPORT_MAX_ROWS,
+  writeExport,
+  type ExportFormat,
+  type ExportRow,
+} from '@brand/shared/export';
+
+/**
+ * Streams an export as a download: an attachment named after what it holds and when, the
+ * format's content type, never cached. The first rows are read before any header goes out,
+ * so a refusal (bad cursor, a service down) is still an error page; after that a failure
+ * can only cut the connection, which the browser or curl reports as a failed download
+ * rather than a complete-looking file.
+ */
+export async function sendExport(
+  res: Response,
+  log: Logger,
+  opts: {
+    name: string;
+    format: ExportFormat;
+    columns: readonly string[];
+    rows: AsyncGenerator<ExportRow>;
+    cursorAfter: (row: ExportRow) => string;
+  },
+): Promise<void> {
+  const first = await opts.rows.next();
+  async function* all(): AsyncGenerator<ExportRow> {
+    if (first.done) return;
+    yield first.value;
+    yield* opts.rows;
+  }
+  const stamp = new Date().toISOString().slice(0, 19).replace(/:/g, '');
+  res.status(200);
+  res.setHeader('Content-Type', EXPORT_CONTENT_TYPES[opts.format]);
+  res.setHeader(
+    'Content-Disposition',
+    `attachment; filename="${opts.name}-${stamp}Z.${opts.format}"`,
+  );
+  res.setHeader('Cache-Control', 'no-store');
+  try {
+    await writeExport(res, { ...opts, rows: all(), maxRows: EXPORT_MAX_ROWS });
+    res.end();
+  } catch (err) {
+    log.warn({ err, export: opts.name }, 'export cut short');
+    res.destroy();
+  }
+}

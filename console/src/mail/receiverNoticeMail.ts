@@ -1,0 +1,92 @@
+import { ReceiverNoticeKind, type ReceiverNotice } from '@brand/proto/webhooks/v1';
+import { formatTime } from '../views/format';
+
+/** A value from outside on one line, bounded (a label in a subject, a URL in a body). */
+function oneLine(value: string, max: number): string {
+  // eslint-disable-next-line no-control-regex -- line breaks and controls are what is removed
+  const flat = value.replace(/[\u0000-\u001F\u007F-\u009F\u2028\u2029]+/g, ' ').trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}
+
+/**
+ * The mail every owner of the brand gets, once per notice: when a receiver starts failing (a
+ * run of failures crossed the threshold: RECEIVER_FAILING_ALERT_AFTER_*), when it recovers
+ * (a 2xx ended that run), and when the webhooks service disables it (410, or no 2xx within
+ * the failure window). What happened in words, since when, the last error, and a link to
+ * the receiver's page. Plain text; the values the brand typed (label, URL) are kept to one
+ * line each.
+ */
+export function receiverNoticeMail(
+  notice: ReceiverNotice,
+  brandName: string,
+  publicOrigin: string,
+): { subject: string; text: string } {
+  const label = oneLine(notice.receiver_label, 80) || notice.receiver_id;
+  const brand = oneLine(brandName, 80);
+  const of = brand ? ` of ${brand}` : '';
+  const link = `${publicOrigin}/brands/${notice.brand_id}/receivers/${notice.receiver_id}`;
+  const row = (name: string, value: string) => (value ? [`${name}: ${value}`] : []);
+  const facts = [...row('Receiver', label), ...row('URL', oneLine(notice.receiver_url, 2048))];
+  const footer = [
+    '',
+    'Open the receiver:',
+    link,
+    '',
+    'You get this mail as an owner of the brand. A receiver that fails is mailed about once',
+    'when it starts failing, once when it recovers, and once if the service disables it;',
+    'never for each attempt.',
+  ];
+  const failures = `${notice.failures} failed ${notice.failures === 1 ? 'attempt' : 'attempts'} in a row`;
+  switch (notice.kind) {
+    case ReceiverNoticeKind.RECEIVER_NOTICE_KIND_FAILING:
+      return {
+        subject: `Receiver “${label}” is failing: deliveries are waiting`,
+        text: [
+          `The receiver “${label}”${of} is failing: ${failures}.`,
+          '',
+          ...facts,
+          ...row('Failing since', formatTime(notice.failing_since)),
+          ...row('Last error', oneLine(notice.last_error, 500)),
+          '',
+          'Nothing is lost: its deliveries wait and are retried on the schedule. As soon as it',
+          'answers 2xx again, everything waiting is sent at once, oldest first, with no action',
+          'needed; "Recover" on its page sends what failed for good. If it stays down for 5',
+          'days the service disables it.',
+          ...footer,
+        ].join('\n'),
+      };
+    case ReceiverNoticeKind.RECEIVER_NOTICE_KIND_RECOVERED:
+      return {
+        subject: `Receiver “${label}” recovered: it answers again`,
+        text: [
+          `The receiver “${label}”${of} answered 2xx again after ${failures}.`,
+          '',
+          ...facts,
+          ...row('Failing since', formatTime(notice.failing_since)),
+          ...row('Recovered', formatTime(notice.created_at)),
+          '',
+          'The deliveries that waited during the outage are being sent now, oldest first. Its',
+          'page shows how many still wait.',
+          ...footer,
+        ].join('\n'),
+      };
+    default:
+      return {
+        subject: `Receiver “${label}” was disabled: it gets no deliveries`,
+        text: [
+          `The webhooks service disabled the receiver “${label}”${of}.`,
+          '',
+          ...facts,
+          ...row('Disabled', formatTime(notice.disabled_at)),
+          ...row('Why', oneLine(notice.reason, 500)),
+          ...row('Failing since', formatTime(notice.failing_since)),
+          ...row('Last error', oneLine(notice.last_error, 500)),
+          '',
+          'It gets no deliveries until an owner enables it again. Its pending deliveries are marked',
+          'failed, never dropped: once it is enabled and answering, "Recover" on its page queues',
+          'them again.',
+          ...footer,
+        ].join('\n'),
+      };
+  }
+}

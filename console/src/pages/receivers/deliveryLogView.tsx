@@ -1,0 +1,91 @@
+import { EVENT_TYPES } from '@brand/shared/enums';
+import { isFiltered, type LOG_STATES, logQuery, type LogFilter } from './deliveryLogFilter';
+
+const STATE_WORDS: Record<keyof typeof LOG_STATES, string> = {
+  delivered: 'Delivered',
+  waiting: 'Waiting (due or for a retry)',
+  failed: 'Failed',
+};
+
+/**
+ * The delivery log's filters: a GET form (it changes nothing, and its URL can be shared) by
+ * state, event type, time range (UTC) and an event or record id. The health window chosen
+ * stays as it was.
+ */
+export function DeliveryLogFilters(props: { base: string; filter: LogFilter; health: string }) {
+  const f = props.filter;
+  return (
+    <form method="get" action={`${props.base}#log`} class="filters" aria-label="Filter the log">
+      <input type="hidden" name="health" value={props.health} />
+      <label for="log-state">State</label>
+      <select id="log-state" name="state">
+        <option value="" selected={!f.state}>
+          Any state
+        </option>
+        {(Object.keys(STATE_WORDS) as Array<keyof typeof STATE_WORDS>).map((s) => (
+          <option value={s} selected={f.state === s}>
+            {STATE_WORDS[s]}
+          </option>
+        ))}
+      </select>
+      <label for="log-event">Event</label>
+      <select id="log-event" name="event">
+        <option value="" selected={!f.event}>
+          Any event
+        </option>
+        {EVENT_TYPES.names.map((e) => (
+          <option value={e} selected={f.event === e}>
+            {e}
+          </option>
+        ))}
+      </select>
+      <label for="log-since">From (UTC)</label>
+      <input id="log-since" type="datetime-local" name="since" value={f.since ?? ''} />
+      <label for="log-until">Before (UTC)</label>
+      <input id="log-until" type="datetime-local" name="until" value={f.until ?? ''} />
+      <label for="log-find">Event or record id</label>
+      <input
+        id="log-find"
+        name="find"
+        value={f.find ?? ''}
+        placeholder="evt_… or sub_…"
+        spellcheck={false}
+        autocomplete="off"
+      />
+      <button type="submit" class="secondary">
+        Filter
+      </button>
+      {isFiltered(f) && <a href={`${props.base}?health=${props.health}#log`}>Clear filters</a>}
+    </form>
+  );
+}
+
+/**
+ * Below the log: older deliveries (the service's cursor, the filter kept) and, on a later
+ * page, the way back to the newest. A filtered page may hold fewer rows than a full one and
+ * still have older ones: each page reads a bounded stretch of the history.
+ */
+export function DeliveryLogPager(props: {
+  base: string;
+  filter: LogFilter;
+  health: string;
+  nextCursor: string;
+  shown: number;
+}) {
+  const { base, filter, health } = props;
+  if (!props.nextCursor && !filter.cursor) return null;
+  const newest = logQuery({ ...filter, cursor: undefined }, { health });
+  return (
+    <nav class="actions" aria-label="Delivery log pages">
+      {filter.cursor && <a href={`${base}${newest}#log`}>Newest deliveries</a>}
+      {props.nextCursor && (
+        <a href={`${base}${logQuery(filter, { health, cursor: props.nextCursor })}#log`} rel="next">
+          Older deliveries
+        </a>
+      )}
+      {props.nextCursor && props.shown === 0 && (
+        <span class="hint">None in this stretch of the history; older ones may match.</span>
+      )}
+    </nav>
+  );
+}

@@ -1,0 +1,102 @@
+// Issue 37 item 4 in a real browser (Debian's Chromium via playwright-core): an owner filters
+// the Activity page (merged from records, webhooks and plans) to key actions, pages to the
+// older entries, and downloads the CSV export of the filtered range. axe-core checks each
+// page; the screenshot goes to docs/console/ (activity-filtered).
+import { readFile } from 'node:fs/promises';
+import type { Browser } from 'playwright-core';
+import { randomHex } from '@brand/testkit';
+import { startConsoleStack, type ConsoleStack } from '../consoleStack';
+import { expectAccessible, launchChromium, screenshot, signIn } from './browserKit';
+
+let cs: ConsoleStack;
+let browser: Browser;
+
+beforeAll(async () => {
+  cs = await startConsoleStack();
+  browser = await launchChromium();
+}, 120_000);
+afterAll(async () => {
+  await browser?.close();
+  await cs?.close();
+});
+
+/** A week of activity in the three services' own tables, at known times, newest last. */
+async function seed(brandId: string, owner: string): Promise<void> {
+  const names = ['Warehouse sync', 'Reports', 'Nightly export', 'CRM bridge', 'Staging'];
+  const rows: [string, string, string, string, string][] = [];
+  for (let i = 0; i < 60; i++) {
+    const name = names[i % names.length]!;
+    const action = i % 3 === 0 ? 'key.revoked' : i % 3 === 1 ? 'key.created' : 'key.rolled';
+    rows.push([
+      'records',
+      action,
+      `key_${randomHex(6)}`,
+      `${name} (bk_live_${randomHex(2)})`,
+      owner,
+    ]);
+    if (i % 4 === 0) {
+      rows.push([
+        'webhooks',
+        'receiver.tested',
+        `rcv_${randomHex(6)}`,
+        `Orders hook: 200 in 84 ms`,
+        owner,
+      ]);
+    }
+    if (i % 10 === 0)
+      rows.push(['plans', 'plan.cancelled', `pln_${randomHex(6)}`, 'Spring launch', 'operator']);
+  }
+  for (const [n, [schema, action, subject, summary, actor]] of rows.entries()) {
+    await cs.stack.db.pool.query(
+      `insert into ${schema}.activity (id, brand_id, action, actor_member_id, actor_email, subject_id, summary, created_at)
+       values ($1, $2, $3, '', $4, $5, $6, timestamptz '2026-11-18T09:00:00Z' + make_interval(mins => $7 * 97))`,
+      [`act_${randomHex(10)}`, brandId, action, actor, subject, summary, n],
+    );
+  }
+}
+
+it('filters the activity page, pages it, and downloads the export of the filtered range', async () => {
+  const ownerEmail = `owner-${randomHex(4)}@brand.test`;
+  const { brand } = await cs.stack.admin.createBrand({
+    name: 'Demo Brand',
+    tier: 'plus',
+    verified: true,
+    ownerEmail,
+  });
+  await seed(brand.id, ownerEmail);
+  const page = await signIn(browser, cs, ownerEmail);
+  await page.goto(`${cs.url}/brands/${brand.id}/activity`);
+  await expectAccessible(page);
+
+  await page.getByLabel('What').selectOption('key.');
+  await page.getByLabel('From (UTC)').fill('2026-11-18T00:00');
+  await page.getByLabel('Before (UTC)').fill('2026-11-26T00:00');
+  await page.getByRole('button', { name: 'Filter' }).click();
+  await page.waitForURL(/action=key\./);
+  const rows = page.locator('tbody tr');
+  expect(await rows.count()).toBe(50);
+  expect(await page.locator('tbody code:not(.hint)').allTextContents()).toEqual(
+    expect.arrayContaining(['key.created', 'key.revoked', 'key.rolled']),
+  );
+  expect(await page.locator('tbody').textContent()).not.toContain('receiver.tested');
+  await expectAccessible(page);
+
+  await page.getByRole('link', { name: 'Older entries' }).click();
+  await page.waitForURL(/cursor=/);
+  expect(await rows.count()).toBe(10);
+  expect(await page.getByRole('link', { name: 'Newest' }).count()).toBe(1);
+  expect(await page.getByRole('link', { name: 'Older entries' }).count()).toBe(0);
+  await expectAccessible(page);
+  await screenshot(page, 'activity-filtered');
+
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('link', { name: 'CSV' }).click(),
+  ]);
+  expect(download.suggestedFilename()).toMatch(/^activity-br_\w+-.*\.csv$/);
+  const csv = await readFile(await download.path(), 'utf8');
+  const lines = csv.trim().split('\r\n');
+  expect(lines[0]).toBe('created_at,actor_email,actor_member_id,action,subject_id,summary,id');
+  expect(lines).toHaveLength(61);
+  expect(lines.slice(1).every((l) => /,key\.(created|revoked|rolled),key_/.test(l))).toBe(true);
+});

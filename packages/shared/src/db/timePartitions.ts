@@ -1,0 +1,123 @@
+import { withTransaction, type Pool, type PoolClient } from './pool';
+import { SQLSTATE, sqlState } from './pgErrors';
+
+type Db = Pool | PoolClient;
+
+const DAY_MS = 24 * 3600_000;
+
+/**
+ * A table partitioned by range of a timestamptz column into one partition per UTC day, named
+ * `<table>_pYYYYMMDD`, plus a `<table>_default` partition that catches a row no day partition
+ * holds (the keeper was down longer than it creates ahead), so an insert never fails for want
+ * of a partition. History is bounded by dropping whole day partitions: no mass DELETE, no
+ * dead rows for vacuum to chase (the test machines run with autovacuum off; production's
+ * autovacuum then has only the live days to visit).
+ */
+export interface DailyPartitionedTable {
+  /** The schema that owns the table (each service's own). */
+  schema: string;
+  table: string;
+}
+
+/** One day partition and the UTC day it holds [from, to). */
+export interface DayPartition {
+  name: string;
+  from: Date;
+  to: Date;
+}
+
+const quote = (name: string): string => `"${name.replaceAll('"', '""')}"`;
+const dayName = (t: DailyPartitionedTable, day: Date): string =>
+  `${t.table}_p${day.toISOString().slice(0, 10).replaceAll('-', '')}`;
+const startOfDay = (at: Date): Date =>
+  new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), at.getUTCDate()));
+
+/** The day partitions that exist, oldest first (the default partition is not one). */
+export async function listDayPartitions(db: Db, t: DailyPartitionedTable): Promise<DayPartition[]> {
+  const res = await db.query<{ name: string }>(
+    `select c.relname as name from pg_inherits i
+     join pg_class c on c.oid = i.inhrelid
+     join pg_class p on p.oid = i.inhparent
+     join pg_namespace n on n.oid = p.relnamespace
+     where n.nspname = $1 and p.relname = $2 and c.relname ~ ('^' || $2 || '_p[0-9]{8}$')
+     order by c.relname`,
+    [t.schema, t.table],
+  );
+  return res.rows.map(({ name }) => {
+    const d = name.slice(-8);
+    const from = new Date(`${d.slice(0, 4)}-${d.slice(4, 6)}-${d.slice(6, 8)}T00:00:00Z`);
+    return { name, from, to: new Date(from.getTime() + DAY_MS) };
+  });
+}
+
+/**
+ * Runs `ddl` in a transaction of its own under the table's advisory lock (replicas keeping
+ * partitions at once take turns) and a short lock_timeout: creating or dropping a partition
+ * locks the parent briefly, and must not queue every insert behind a long transaction; a
+ * timeout is left to the next pass.
+ */
+async function partitionDdl(pool: Pool, t: DailyPartitionedTable, ddl: string): Promise<void> {
+  await withTransaction(pool, async (c) => {
+    await c.query(`select pg_advisory_xact_lock(hashtext($1))`, [`${t.schema}.${t.table}`]);
+    await c.query(`set local lock_timeout = '5s'`);
+    await c.query(ddl);
+  });
+}
+
+/**
+ * Creates the day partitions of [now - 1 day, now + daysAhead] that are missing. Safe for
+ * replicas at once. A day whose rows already sit in the default partition cannot get its own
+ * partition (PostgreSQL refuses it): it is skipped and reported, and those rows stay in the
+ * default partition. Returns the partitions created and the days skipped.
+ */
+export async function ensureDayPartitions(
+  pool: Pool,
+  t: DailyPartitionedTable,
+  opts: { now?: Date; daysAhead: number },
+): Promise<{ created: string[]; skipped: string[] }> {
+  const today = startOfDay(opts.now ?? new Date());
+  const existing = new Set((await listDayPartitions(pool, t)).map((p) => p.name));
+  const created: string[] = [];
+  const skipped: string[] = [];
+  for (let i = -1; i <= opts.daysAhead; i++) {
+    const from = new Date(today.getTime() + i * DAY_MS);
+    const name = dayName(t, from);
+    if (existing.has(name)) continue;
+    const to = new Date(from.getTime() + DAY_MS);
+    try {
+      await partitionDdl(
+        pool,
+        t,
+        `create table if not exists ${quote(t.schema)}.${quote(name)}
+         partition of ${quote(t.schema)}.${quote(t.table)}
+         for values from ('${from.toISOString()}') to ('${to.toISOString()}')`,
+      );
+      created.push(name);
+    } catch (err) {
+      if (sqlState(err) !== SQLSTATE.checkViolation) throw err;
+      skipped.push(name); // its rows are in the default partition
+    }
+  }
+  return { created, skipped };
+}
+
+/**
+ * Drops the day partitions that end at or before `before`, oldest first, unless `keep` says a
+ * partition still holds something that must not go (an unpublished outbox row, say). Returns
+ * the partitions dropped.
+ */
+export async function dropDayPartitionsBefore(
+  pool: Pool,
+  t: DailyPartitionedTable,
+  before: Date,
+  keep: (partition: string) => Promise<boolean> = () => Promise.resolve(false),
+): Promise<string[]> {
+  const dropped: string[] = [];
+  for (const p of await listDayPartitions(pool, t)) {
+    if (p.to.getTime() > before.getTime()) break;
+    if (await keep(p.name)) continue;
+    await partitionDdl(pool, t, `drop table if exists ${quote(t.schema)}.${quote(p.name)}`);
+    dropped.push(p.name);
+  }
+  return dropped;
+}

@@ -1,0 +1,10 @@
+export { csvCell } from './csv';
+export {
+  EXPORT_CONTENT_TYPES,
+  EXPORT_MAX_ROWS,
+  parseExportFormat,
+  writeExport,
+  type ExportFormat,
+  type ExportRow,
+} from './exportWriter';
+export { parseTimeRange } from './timeBound';

@@ -1,0 +1,75 @@
+import { Socket } from 'node:net';
+import type { Logger } from '../logger';
+
+/** Whether any broker of a Kafka cluster accepts connections, as last probed. */
+export interface KafkaReachability {
+  /** True until a probe finds no broker answering; then false until one answers again. */
+  reachable(): boolean;
+  stop(): void;
+}
+
+/** "host:port" or "[v6]:port" → its parts. */
+function splitAddress(address: string): { host: string; port: number } {
+  const at = address.lastIndexOf(':');
+  return {
+    host: address.slice(0, at).replace(/^\[(.*)\]$/, '$1'),
+    port: Number(address.slice(at + 1)),
+  };
+}
+
+/** True when a TCP connection to `address` opens within `timeoutMs`. */
+export function canConnect(address: string, timeoutMs: number): Promise<boolean> {
+  const { host, port } = splitAddress(address);
+  return new Promise((resolve) => {
+    const socket = new Socket();
+    const done = (ok: boolean): void => {
+      socket.destroy();
+      resolve(ok);
+    };
+    socket.setTimeout(timeoutMs, () => done(false));
+    socket.once('error', () => done(false));
+    socket.connect(port, host, () => done(true));
+  });
+}
+
+/**
+ * Probes the brokers now and every `intervalMs` with a plain TCP connect (cheap, and exactly
+ * what fails when a broker is gone: ECONNREFUSED). Logs each change loudly, the first
+ * unreachable result included, and reports it to `onChange`. Issue 35: a broker that vanished
+ * left the webhooks service logging ECONNREFUSED while everything said ready.
+ */
+export function watchKafkaReachability(opts: {
+  brokers: readonly string[];
+  intervalMs: number;
+  log: Logger;
+  timeoutMs?: number;
+  onChange?: (reachable: boolean) => void;
+}): KafkaReachability {
+  let reachable = true;
+  let stopped = false;
+  const probe = async (): Promise<void> => {
+    const answers = await Promise.all(
+      opts.brokers.map((b) => canConnect(b, opts.timeoutMs ?? 1_000)),
+    );
+    const now = answers.some(Boolean);
+    if (stopped || now === reachable) return;
+    reachable = now;
+    if (now) opts.log.info({ brokers: opts.brokers, kafka: 'reachable' }, 'Kafka reachable again');
+    else
+      opts.log.error(
+        { brokers: opts.brokers, kafka: 'unreachable' },
+        'Kafka unreachable: no broker accepts connections; events wait in the outbox until one does',
+      );
+    opts.onChange?.(now);
+  };
+  void probe();
+  const timer = setInterval(() => void probe(), opts.intervalMs);
+  timer.unref();
+  return {
+    reachable: () => reachable,
+    stop: () => {
+      stopped = true;
+      clearInterval(timer);
+    },
+  };
+}

@@ -1,0 +1,133 @@
+// S6n (issue 34, fair delivery): a fast receiver's commit-to-2xx latency while 50 receivers of
+// 5 other brands hang to the timeout (their sockets held open, never answered) with 1,000
+// deliveries queued among them, against the same receiver alone, in the same run and the same
+// processes. The baseline is the receiver alone on this pipeline: what its brand sees on a
+// quiet platform.
+//   - alone: SETTINGS.neighbourRate changes a second on the fast brand for neighbourSeconds;
+//   - beside: the 50 receivers switched to hang, SETTINGS.neighbourQueuedPerBrand changes on
+//     each of their brands (x 10 receivers = 1,000 deliveries), and once their sockets are
+//     held, the same paced changes on the fast brand.
+// Validity: every fast delivery arrives; the hanging receivers held sockets through the phase.
+import { createEnterpriseBrands, insertSubmissions } from './seed.mjs';
+import { percentile } from './load.mjs';
+import { ADMIN_TOKEN, SETTINGS, say } from './settings.mjs';
+import {
+  approveAll,
+  approvePaced,
+  awaitDeliveries,
+  deliveryLog,
+  pendingSubmissions,
+  sleep,
+  startWebhookRig,
+  unary,
+} from './webhookRig.mjs';
+import { createRequire } from 'node:module';
+
+const require = createRequire(import.meta.url);
+const { EventType } = require('@brand/proto/events/v1');
+
+const RECEIVERS_PER_BRAND = 10;
+
+export async function runNeighboursScenario(ctx) {
+  const hangingBrands = SETTINGS.neighbourHangingBrands;
+  const hangingCount = hangingBrands * RECEIVERS_PER_BRAND;
+  const paced = SETTINGS.neighbourRate * SETTINGS.neighbourSeconds;
+  const rig = await startWebhookRig(ctx, { count: 1 + hangingCount });
+  const deliveries = deliveryLog(rig.control);
+  try {
+    const brands = await createEnterpriseBrands(
+      rig.recordsAddress,
+      ADMIN_TOKEN,
+      1 + hangingBrands,
+      {
+        namePrefix: 'Neighbours Brand',
+      },
+    );
+    const [fast, ...others] = brands;
+    const ports = rig.receivers.listening.receivers;
+    const addReceiver = (brandId, i) =>
+      unary(rig.hooks, 'addReceiver', {
+        brand_id: brandId,
+        url: `https://127.0.0.1:${ports[i]}/hooks/${i}`,
+        label: `bench receiver ${i}`,
+        events: [EventType.EVENT_TYPE_SUBMISSION_APPROVED],
+        actor_email: 'owner@bench.test',
+      });
+    await addReceiver(fast.brandId, 0);
+    for (const [b, brand] of others.entries())
+      for (let r = 0; r < RECEIVERS_PER_BRAND; r++)
+        await addReceiver(brand.brandId, 1 + b * RECEIVERS_PER_BRAND + r);
+    await insertSubmissions(
+      ctx.dbUrl,
+      brands.map((b) => b.brandId),
+      Math.max(2 * paced + 1, SETTINGS.neighbourQueuedPerBrand),
+      { status: 'pending' },
+    );
+    const fastIds = await pendingSubmissions(ctx.dbUrl, fast.brandId);
+    const [warm] = await approveAll(rig.records, fastIds.slice(0, 1), 1);
+    await awaitDeliveries(deliveries, [warm], 1, 60_000, rig.pipeline);
+
+    const measure = async (ids) => {
+      const { events } = await approvePaced(rig.records, ids, SETTINGS.neighbourRate);
+      const done = await awaitDeliveries(deliveries, events, 1, 120_000, rig.pipeline);
+      const latencies = done.deliveries.map((d) => d[0] - d[2]).filter(Number.isFinite);
+      return {
+        deliveries: done.pairs,
+        expected: done.expected,
+        p50: percentile(latencies, 50),
+        p99: percentile(latencies, 99),
+        max: Math.max(...latencies),
+      };
+    };
+    const alone = await measure(fastIds.slice(1, 1 + paced));
+    say(`S6n alone: ${alone.deliveries} deliveries, p50 ${alone.p50} ms, p99 ${alone.p99} ms`);
+
+    // 50 receivers hang from now on; 1,000 deliveries are queued among them
+    await rig.setMode(1, 1 + hangingCount, 'hang');
+    const queuedIds = [];
+    for (const brand of others)
+      queuedIds.push(
+        ...(await pendingSubmissions(ctx.dbUrl, brand.brandId)).slice(
+          0,
+          SETTINGS.neighbourQueuedPerBrand,
+        ),
+      );
+    await approveAll(rig.records, queuedIds);
+    // the steady state the scenario is about: every hanging receiver holds its four places
+    // (DELIVERY_PER_RECEIVER_CONCURRENCY) and no more sockets are opening
+    const held = hangingCount * 4;
+    const deadline = Date.now() + 30_000;
+    let last = -1;
+    for (;;) {
+      const { hanging } = await rig.counters();
+      if ((hanging >= held && hanging === last) || Date.now() > deadline) break;
+      last = hanging;
+      await sleep(500);
+    }
+    const hangingBefore = (await rig.counters()).hanging;
+    const beside = await measure(fastIds.slice(1 + paced, 1 + 2 * paced));
+    const hangingAfter = (await rig.counters()).hanging;
+    say(
+      `S6n beside ${hangingCount} hanging receivers (${queuedIds.length * RECEIVERS_PER_BRAND} deliveries queued, ${hangingBefore} then ${hangingAfter} sockets held): p50 ${beside.p50} ms, p99 ${beside.p99} ms`,
+    );
+    for (const [name, phase] of Object.entries({ alone, beside }))
+      if (phase.deliveries < phase.expected)
+        ctx.invalid.push(
+          `S6n ${name}: ${phase.deliveries} of ${phase.expected} deliveries arrived`,
+        );
+    if (hangingBefore < hangingCount || hangingAfter < hangingCount)
+      ctx.invalid.push(
+        `S6n: the hanging receivers held ${hangingBefore} then ${hangingAfter} sockets (fewer than ${hangingCount})`,
+      );
+    return {
+      hangingReceivers: hangingCount,
+      queued: queuedIds.length * RECEIVERS_PER_BRAND,
+      rate: SETTINGS.neighbourRate,
+      alone,
+      beside,
+      hangingHeld: [hangingBefore, hangingAfter],
+    };
+  } finally {
+    await rig.stop();
+  }
+}

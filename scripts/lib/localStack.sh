@@ -1,0 +1,40 @@
+# shellcheck shell=bash
+# The processes of the local stack, started exactly as scripts/up.sh starts them. Source it
+# after common.sh and supervise.sh; it defines functions only. test/scripts/loopback.test.ts
+# drives these same functions, so what it checks (every listener on 127.0.0.1) is what up runs.
+#
+# Every listener binds loopback because no host variable is passed here: each process's
+# default is 127.0.0.1 (HTTP_HOST, GRPC_HOST, METRICS_HOST, MAILBOX_HOST, RECEIVER_HOST), and
+# only a deployment (the Helm chart, docker-compose) sets 0.0.0.0, explicitly.
+#
+# Reads LOG_DIR and the settings of config/local.env and .local/secrets.env (exported by
+# load_env_file); LOCAL_CA_DIR (default .local/ca) holds the example receiver's certificate.
+
+# records, plans, the gateway, webhooks, the dev mailbox and the console, each supervised.
+start_local_services() {
+  # Each service is started, and kept running, by supervise (scripts/lib/supervise.sh): its
+  # environment is part of the command (env ...), so a restart runs exactly the same.
+  # records relays its outbox of business events to Kafka (docs/webhooks.md "Business changes and events").
+  supervise records "$LOG_DIR/records.log" -- env KAFKA_BROKERS="$KAFKA_BROKERS" GRPC_PORT="$RECORDS_GRPC_PORT" \
+    node --max-semi-space-size=16 --heap-growing-percent=200 services/records/dist/main.js
+  supervise plans "$LOG_DIR/plans.log" -- env GRPC_PORT="$PLANS_GRPC_PORT" node services/plans/dist/main.js
+  supervise gateway "$LOG_DIR/gateway.log" -- env HTTP_PORT="$GATEWAY_PORT" \
+    node --max-semi-space-size=8 --heap-growing-percent=100 --no-allocation-site-pretenuring gateway/dist/main.js
+  # webhooks' /readyz (its operations port) says whether Kafka is reachable; up watches it.
+  supervise webhooks "$LOG_DIR/webhooks.log" -- env GRPC_PORT="$WEBHOOKS_GRPC_PORT" \
+    METRICS_PORT="$WEBHOOKS_METRICS_PORT" node services/webhooks/dist/main.js
+  # The console's sign-in mails land in $MAILBOX_DIR/*.eml (a local SMTP sink, nothing relayed).
+  supervise mailbox "$LOG_DIR/mailbox.log" -- node console/dist/devMailboxMain.js
+  supervise console "$LOG_DIR/console.log" -- env HTTP_PORT="$CONSOLE_PORT" \
+    METRICS_PORT="$CONSOLE_METRICS_PORT" node console/dist/main.js
+}
+
+# The example receiver (examples/receiver), over HTTPS with the local CA's localhost
+# certificate, verifying with EXAMPLE_RECEIVER_SECRET.
+start_example_receiver() {
+  local ca=${LOCAL_CA_DIR:-.local/ca}
+  supervise example-receiver "$LOG_DIR/example-receiver.log" 'receiver listening' -- \
+    env RECEIVER_PORT="$EXAMPLE_RECEIVER_PORT" RECEIVER_SECRETS="$EXAMPLE_RECEIVER_SECRET" \
+    RECEIVER_TLS_CERT="$ca/localhost.pem" RECEIVER_TLS_KEY="$ca/localhost-key.pem" \
+    node examples/receiver/dist/main.js
+}

@@ -1,0 +1,79 @@
+import { DeliveryLanes } from './deliveryLanes';
+
+const settings = {
+  shared: 3,
+  slow: 10,
+  perReceiver: 2,
+  slowAfterMs: 1_000,
+  forgetSlowAfterMs: 60_000,
+};
+
+describe('DeliveryLanes', () => {
+  it('counts a new receiver in the shared budget and probes it one attempt at a time', () => {
+    const lanes = new DeliveryLanes(settings);
+    expect(lanes.start('rcv_a', 0)).toBe('shared');
+    expect(lanes.room(0)).toMatchObject({ shared: 2, slow: 10, slowReceivers: [] });
+    // not heard from yet: nothing more until its first answer
+    expect(lanes.room(0).receiverRoom.get('rcv_a')).toBe(0);
+    lanes.finish('rcv_a', 'shared', 20, 20);
+    lanes.start('rcv_a', 30);
+    // answered promptly: its whole share
+    expect(lanes.room(30).receiverRoom.get('rcv_a')).toBe(1);
+  });
+
+  it('moves an attempt that waits to the slow lane and claims its receiver there from then on', () => {
+    const lanes = new DeliveryLanes(settings);
+    lanes.start('rcv_hang', 0);
+    lanes.start('rcv_hang', 0);
+    expect(lanes.room(0).shared).toBe(1);
+    lanes.demote('rcv_hang', 1_000);
+    lanes.demote('rcv_hang', 1_000);
+    // both left the shared budget: it is whole again for everyone else
+    expect(lanes.counts()).toEqual({ shared: 0, slow: 2 });
+    expect(lanes.room(1_000).shared).toBe(3);
+    // at its per-receiver bound: not offered to the slow lane's claim yet
+    expect(lanes.room(1_000).slowReceivers).toEqual([]);
+    lanes.finish('rcv_hang', 'slow', 30_000, 31_000);
+    expect(lanes.room(31_000).slowReceivers).toEqual(['rcv_hang']);
+    expect(lanes.start('rcv_hang', 31_000)).toBe('slow');
+  });
+
+  it('makes a receiver ordinary again after a prompt answer', () => {
+    const lanes = new DeliveryLanes(settings);
+    lanes.start('rcv_a', 0);
+    lanes.demote('rcv_a', 1_000);
+    expect(lanes.isSlow('rcv_a', 1_000)).toBe(true);
+    lanes.finish('rcv_a', 'slow', 20, 2_000);
+    expect(lanes.isSlow('rcv_a', 2_000)).toBe(false);
+    expect(lanes.start('rcv_a', 2_000)).toBe('shared');
+  });
+
+  it('forgets a slow receiver that was not attempted for a while', () => {
+    const lanes = new DeliveryLanes(settings);
+    lanes.start('rcv_a', 0);
+    lanes.finish('rcv_a', 'shared', 5_000, 5_000);
+    expect(lanes.isSlow('rcv_a', 5_000 + 59_999)).toBe(true);
+    expect(lanes.isSlow('rcv_a', 5_000 + 60_000)).toBe(false);
+    expect(lanes.room(5_000 + 60_000).slowReceivers).toEqual([]);
+  });
+
+  it('keeps the bound per receiver across both lanes and frees places on finish', () => {
+    const lanes = new DeliveryLanes(settings);
+    lanes.finish('rcv_a', lanes.start('rcv_a', 0), 5, 5); // heard from: a prompt answer
+    const a = lanes.start('rcv_a', 0);
+    lanes.start('rcv_a', 0);
+    expect(lanes.room(0).receiverRoom.get('rcv_a')).toBe(0);
+    lanes.finish('rcv_a', a, 10, 10);
+    expect(lanes.room(10).receiverRoom.get('rcv_a')).toBe(1);
+    expect(lanes.counts()).toEqual({ shared: 1, slow: 0 });
+  });
+
+  it('offers no slow-lane room beyond its bound', () => {
+    const lanes = new DeliveryLanes({ ...settings, slow: 1, perReceiver: 5 });
+    lanes.start('rcv_a', 0);
+    lanes.demote('rcv_a', 1_000);
+    expect(lanes.room(1_000).slow).toBe(0);
+    expect(lanes.start('rcv_a', 1_000)).toBe('slow');
+    expect(lanes.room(1_000).slow).toBe(0);
+  });
+});

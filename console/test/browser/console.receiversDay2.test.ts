@@ -222,8 +222,9 @@ it('shows a backlog waiting after an outage, recovers the waiting deliveries in 
   await expectAccessible(page);
   await screenshot(page, 'receiver-backlog');
 
-  // Recover since: the waiting deliveries are counted and sent in one action
-  down = false;
+  // Recover since: the waiting deliveries are counted and sent in one action. The receiver
+  // stays down until the click: a retry falling due while the page is looked at then fails
+  // again (the next one waits 72 s) instead of draining the backlog by itself first.
   await page.getByLabel('Since (UTC)').fill(outage.toISOString().slice(0, 16));
   await page.getByRole('button', { name: 'Preview' }).click();
   expect(await page.locator('p.lead').first().textContent()).toMatch(
@@ -231,8 +232,8 @@ it('shows a backlog waiting after an outage, recovers the waiting deliveries in 
   );
   await expectAccessible(page);
   await screenshot(page, 'receiver-recover');
+  down = false;
   await page.getByRole('button', { name: 'Send 6 deliveries now' }).click();
-  // the receiver is back: a retry falling due meanwhile may have sent some by itself already
   await page.getByText(/\d deliver(y is|ies are) being sent now/).waitFor();
 
   // while they drain, at the receiver's pace, it reads "Catching up", never OK

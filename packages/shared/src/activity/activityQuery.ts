@@ -1,8 +1,8 @@
 import { AppError } from '../errors/appError';
+import { decodeKeysetCursor, encodeKeysetCursor } from '../db/keysetCursor';
 import { parseTimeRange } from '../export/timeBound';
 import type { ActivityPosition } from './activityRepo';
 
-const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
 const ACTIVITY_ID = /^act_[A-Za-z0-9]{1,64}$/;
 const MEMBER_ID = /^mem_[A-Za-z0-9]{1,64}$/;
 const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,255}$/;
@@ -73,25 +73,17 @@ export function parseActivityFilters(raw: ActivityFilterFields): ActivityFilters
  * log the caller may read anyway.
  */
 export function encodeActivityCursor(last: ActivityPosition): string {
-  return Buffer.from(JSON.stringify([last.created_at, last.id]), 'utf8').toString('base64url');
+  return encodeKeysetCursor(last);
 }
 
+/** The shared keyset cursor, refused with the activity listings' own code, invalid_cursor. */
 export function decodeActivityCursor(cursor: string): ActivityPosition {
-  if (/^[A-Za-z0-9_-]{1,200}$/.test(cursor)) {
-    try {
-      const value: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-      if (Array.isArray(value) && value.length === 2) {
-        const [createdAt, id] = value as unknown[];
-        if (typeof createdAt === 'string' && TIMESTAMP.test(createdAt)) {
-          if (typeof id === 'string' && ACTIVITY_ID.test(id)) return { created_at: createdAt, id };
-        }
-      }
-    } catch {
-      // fall through: not JSON
-    }
+  try {
+    return decodeKeysetCursor(cursor, ACTIVITY_ID);
+  } catch {
+    throw new AppError(
+      'invalid_cursor',
+      'cursor: not a cursor this listing issued (pass it as given).',
+    );
   }
-  throw new AppError(
-    'invalid_cursor',
-    'cursor: not a cursor this listing issued (pass it as given).',
-  );
 }

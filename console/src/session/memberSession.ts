@@ -114,6 +114,32 @@ async function resolve(
   }
 }
 
+/** An assertion lives 60 s (records); one older than this is replaced before the next call. */
+const ASSERTION_REFRESH_MS = 30_000;
+
+/**
+ * The member assertion for work that outlives one (an export of 100,000 rows can take
+ * minutes): the session's own at first, then re-resolved from the session every 30 s. So a
+ * long export never fails on an expired assertion, and a member removed or signed out
+ * meanwhile is refused at the next page, as on any request.
+ */
+export function freshAssertion(clients: ConsoleClients, s: MemberSession): () => Promise<string> {
+  let assertion = s.assertion;
+  let at = Date.now();
+  return async () => {
+    if (Date.now() - at >= ASSERTION_REFRESH_MS) {
+      const r = await clients.sessions('resolveConsoleSession', {
+        session_token: s.token,
+        brand_id: s.brand.id,
+      });
+      if (!r.member_assertion) throw notFound();
+      assertion = r.member_assertion;
+      at = Date.now();
+    }
+    return assertion;
+  };
+}
+
 /** Pages send people to sign in; a form post without a session is refused outright. */
 function toSignIn(req: Request, res: Response): void {
   if (req.method === 'GET' || req.method === 'HEAD') {

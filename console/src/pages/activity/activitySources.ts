@@ -6,19 +6,19 @@ import type { ConsoleDeps } from '../../consoleDeps';
 /** The three services that keep a part of the log, named as the page says them. */
 export function activitySources(
   deps: ConsoleDeps,
-  assertion: string,
+  assertion: () => Promise<string>,
 ): { name: string; source: ActivitySource }[] {
-  const ctx = { assertion };
+  const ctx = async () => ({ assertion: await assertion() });
   return [
     {
       name: 'keys, members and sign-ins',
-      source: (req) => deps.clients.access('listActivity', req, ctx),
+      source: async (req) => deps.clients.access('listActivity', req, await ctx()),
     },
     {
       name: 'receivers and deliveries',
-      source: (req) => deps.clients.webhooks('listActivity', req, ctx),
+      source: async (req) => deps.clients.webhooks('listActivity', req, await ctx()),
     },
-    { name: 'plans', source: (req) => deps.clients.plans('listActivity', req, ctx) },
+    { name: 'plans', source: async (req) => deps.clients.plans('listActivity', req, await ctx()) },
   ];
 }
 

@@ -12,7 +12,7 @@ import { parseExportFormat, type ExportRow } from '@brand/shared/export';
 import type { ConsoleDeps } from '../../consoleDeps';
 import { sendExport } from '../../http/exportResponse';
 import { asRefusal, queryFields } from '../../http/queryFields';
-import { memberOf, viewerOf } from '../../session/memberSession';
+import { freshAssertion, memberOf, viewerOf } from '../../session/memberSession';
 import { sendPage } from '../../views/render';
 import { activitySources, tolerant } from './activitySources';
 import { ActivityPage } from './view';
@@ -60,7 +60,9 @@ export function registerActivity(router: Router, deps: ConsoleDeps): void {
     const s = memberOf(res);
     const { filters, cursor } = activityQuery(req.query);
     const unavailable: string[] = [];
-    const sources = activitySources(deps, s.assertion).map((n) => tolerant(n, unavailable));
+    const sources = activitySources(deps, () => Promise.resolve(s.assertion)).map((n) =>
+      tolerant(n, unavailable),
+    );
     const page = await mergedActivityPage(sources, {
       brand_id: s.brand.id,
       cursor,
@@ -85,7 +87,7 @@ export function registerActivity(router: Router, deps: ConsoleDeps): void {
     const format = asRefusal(() => parseExportFormat(queryFields(req.query, ['format']).format));
     const { filters, cursor } = activityQuery(req.query);
     const entries = mergeActivity(
-      activitySources(deps, s.assertion).map((n) => n.source),
+      activitySources(deps, freshAssertion(deps.clients, s)).map((n) => n.source),
       { brand_id: s.brand.id, cursor, pageSize: EXPORT_PAGE, ...filters },
     );
     await sendExport(res, deps.log, {

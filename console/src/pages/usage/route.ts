@@ -2,7 +2,7 @@ import type { Router } from 'express';
 import { roleAllows } from '@brand/shared/console';
 import { GATEWAY_ERROR_CODES } from '@brand/shared/errors';
 import type { ConsoleDeps } from '../../consoleDeps';
-import { memberOf, viewerOf } from '../../session/memberSession';
+import { freshAssertion, memberOf, viewerOf } from '../../session/memberSession';
 import { sendPage } from '../../views/render';
 import { parseExportFormat, parseTimeRange } from '@brand/shared/export';
 import { sendExport } from '../../http/exportResponse';
@@ -86,14 +86,15 @@ export function registerUsage(router: Router, deps: ConsoleDeps): void {
       ...timeRangeOf(req.query),
     };
     const showReasons = roleAllows(s.role, 'requests.reasons');
+    const fresh = freshAssertion(deps.clients, s);
     await sendExport(res, deps.log, {
       name: `requests-${s.brand.id}`,
       format,
       columns: showReasons ? [...REQUEST_COLUMNS, ...REASON_COLUMNS] : REQUEST_COLUMNS,
-      rows: requestLogRows(
-        (r) => deps.clients.usage('listRequestLog', r, { assertion: s.assertion }),
-        request,
-      ),
+      rows: requestLogRows(async (r) => {
+        const assertion = await fresh();
+        return deps.clients.usage('listRequestLog', r, { assertion });
+      }, request),
       cursorAfter: (row) => `${String(row.at)}~${String(row.id)}`,
     });
   });

@@ -52,6 +52,7 @@ export function registerDeliveryCommands(receiver: Command): void {
           const request = deliveryLogRequest(receiverId, opts);
           const deliveries: Delivery[] = [];
           let nextCursor = request.cursor;
+          let retentionDays = 0;
           do {
             const page = await backend.webhooks('listDeliveries', {
               ...request,
@@ -60,19 +61,28 @@ export function registerDeliveryCommands(receiver: Command): void {
             });
             deliveries.push(...page.deliveries);
             nextCursor = page.next_cursor;
+            retentionDays = page.history_retention_days;
           } while (opts.all && nextCursor !== '' && deliveries.length < ALL_AT_MOST);
           const more =
             nextCursor === ''
               ? ''
               : `\nMore: run it again with --cursor ${nextCursor}${opts.all ? ` (--all stops at ${ALL_AT_MOST.toLocaleString('en')})` : ''}`;
           return {
-            json: { deliveries: deliveries.map(deliveryJson), next_cursor: orNull(nextCursor) },
+            json: {
+              deliveries: deliveries.map(deliveryJson),
+              next_cursor: orNull(nextCursor),
+              history_retention_days: retentionDays,
+            },
             human:
               (deliveries.length === 0
                 ? nextCursor === ''
                   ? 'No deliveries match.'
                   : 'None in this stretch of the log.'
-                : deliveryTable(deliveries)) + more,
+                : deliveryTable(deliveries)) +
+              more +
+              (nextCursor === '' && retentionDays > 0
+                ? `\n(Deliveries are kept ${retentionDays} days after their event: the log reaches no further back.)`
+                : ''),
           };
         }),
     );

@@ -14,7 +14,11 @@ import {
   requireAssertionKeyWithConsoleToken,
 } from '@brand/shared/config';
 import { BUSINESS_EVENTS_TOPIC } from '@brand/shared/kafka';
-import { RECOVERY_MAX_PER_REQUEST } from '@brand/shared/webhooks';
+import {
+  DELIVERY_HISTORY_RETENTION_DEFAULT_MS,
+  RECOVERY_MAX_AGE_MS,
+  RECOVERY_MAX_PER_REQUEST,
+} from '@brand/shared/webhooks';
 
 /** The roles one process can play; each can run as its own Deployment. */
 const ROLES = ['admin', 'consumer', 'worker'] as const;
@@ -103,6 +107,16 @@ const WebhooksEnv = z
       .default(RECOVERY_MAX_PER_REQUEST),
     /** How long what each attempt sent and got back (headers, first 4 KB of the body) is kept. */
     ATTEMPT_DETAIL_RETENTION_MS: msEnv.default(14 * 24 * 3600 * 1000),
+    /**
+     * How long events, deliveries and attempts are kept after the event, a day partition at a
+     * time (docs/operating.md "Delivery history"). At least the recovery window (14 days):
+     * "Recover since" never reaches back past the history.
+     */
+    DELIVERY_HISTORY_RETENTION_MS: msEnv
+      .refine((ms) => ms >= RECOVERY_MAX_AGE_MS, {
+        message: 'must be at least 14 days (1209600000), the reach of Recover since',
+      })
+      .default(DELIVERY_HISTORY_RETENTION_DEFAULT_MS),
     /** How often the worker role sweeps: scheduled secret switches that came due, retentions. */
     MAINTENANCE_INTERVAL_MS: msEnv.default(10_000),
     /** Rows one sweep statement deletes at most (a pass runs up to 10 per table). */

@@ -69,6 +69,7 @@ async function main(): Promise<void> {
         allowLoopback: config.WEBHOOK_ALLOW_LOOPBACK_RECEIVERS,
         maxPerBrand: config.WEBHOOK_MAX_RECEIVERS_PER_BRAND,
         recoveryMaxPerRequest: config.RECOVERY_MAX_PER_REQUEST,
+        historyRetentionMs: config.DELIVERY_HISTORY_RETENTION_MS,
       }
     : undefined;
 

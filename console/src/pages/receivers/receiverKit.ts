@@ -85,14 +85,25 @@ export function receiverKit(deps: ConsoleDeps) {
     s: MemberSession,
     receiver: Receiver,
     filter: LogFilter,
-  ): Promise<{ deliveries: Delivery[]; nextCursor: string; filter: LogFilter; error?: string }> => {
+  ): Promise<{
+    deliveries: Delivery[];
+    nextCursor: string;
+    retentionDays: number;
+    filter: LogFilter;
+    error?: string;
+  }> => {
     try {
       const page = await webhooks(
         'listDeliveries',
         logRequest(receiver.id, filter, LOG_PAGE),
         as(s),
       );
-      return { deliveries: page.deliveries, nextCursor: page.next_cursor, filter };
+      return {
+        deliveries: page.deliveries,
+        nextCursor: page.next_cursor,
+        retentionDays: page.history_retention_days,
+        filter,
+      };
     } catch (err) {
       const refused = formRefusal(err);
       if (!refused || refused.httpStatus !== 400) throw err;
@@ -100,6 +111,7 @@ export function receiverKit(deps: ConsoleDeps) {
       return {
         deliveries: page.deliveries,
         nextCursor: page.next_cursor,
+        retentionDays: page.history_retention_days,
         filter: {},
         error: refused.message,
       };
@@ -122,7 +134,7 @@ export function receiverKit(deps: ConsoleDeps) {
         viewer: viewerOf(s),
         receiver,
         deliveries: log.deliveries,
-        log: { filter: log.filter, nextCursor: log.nextCursor },
+        log: { filter: log.filter, nextCursor: log.nextCursor, retentionDays: log.retentionDays },
         health,
         healthWindow: extra.healthWindow ?? '24h',
         rights: rightsOf(s),

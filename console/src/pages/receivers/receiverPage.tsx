@@ -36,7 +36,7 @@ export function ReceiverPage(props: {
   receiver: Receiver;
   deliveries: Delivery[];
   /** The log's filter and the cursor of its next (older) page ('' at the end). */
-  log: { filter: LogFilter; nextCursor: string };
+  log: { filter: LogFilter; nextCursor: string; retentionDays: number };
   health: HealthWindow[];
   healthWindow: HealthWindowName;
   rights: ReceiverRights;
@@ -136,6 +136,12 @@ export function ReceiverPage(props: {
       )}
       <section aria-labelledby="log">
         <h2 id="log">Delivery log</h2>
+        {props.log.retentionDays > 0 && (
+          <p class="hint">
+            Deliveries are kept {props.log.retentionDays} days after their event, then removed a
+            week at a time: the log reaches back that far.
+          </p>
+        )}
         <DeliveryLogFilters base={base} filter={props.log.filter} health={props.healthWindow} />
         <DeliveryTable
           viewer={viewer}

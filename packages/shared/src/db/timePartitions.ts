@@ -6,8 +6,8 @@ type Db = Pool | PoolClient;
 const DAY_MS = 24 * 3600_000;
 
 /**
- * A table partitioned by range of a timestamptz column into one partition per UTC day, named
- * `<table>_pYYYYMMDD`, plus a `<table>_default` partition that catches a row no day partition
+ * A table partitioned by range of a timestamptz column into one partition per UTC day (or per
+ * run of `days` UTC days), named `<table>_pYYYYMMDD` after its first day, plus a `<table>_default` partition that catches a row no day partition
  * holds (the keeper was down longer than it creates ahead), so an insert never fails for want
  * of a partition. History is bounded by dropping whole day partitions: no mass DELETE, no
  * dead rows for vacuum to chase (the test machines run with autovacuum off; production's
@@ -17,9 +17,16 @@ export interface DailyPartitionedTable {
   /** The schema that owns the table (each service's own). */
   schema: string;
   table: string;
+  /**
+   * Days per partition (default 1). Periods start at multiples of this many days since
+   * 1970-01-01, so every replica names the same ones. A longer period keeps the count of
+   * partitions small under a long retention: every query that cannot prune by the key
+   * visits each partition's index.
+   */
+  days?: number;
 }
 
-/** One day partition and the UTC day it holds [from, to). */
+/** One partition and the UTC days it holds [from, to). */
 export interface DayPartition {
   name: string;
   from: Date;
@@ -29,8 +36,10 @@ export interface DayPartition {
 const quote = (name: string): string => `"${name.replaceAll('"', '""')}"`;
 const dayName = (t: DailyPartitionedTable, day: Date): string =>
   `${t.table}_p${day.toISOString().slice(0, 10).replaceAll('-', '')}`;
-const startOfDay = (at: Date): Date =>
-  new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), at.getUTCDate()));
+const periodMs = (t: DailyPartitionedTable): number => (t.days ?? 1) * DAY_MS;
+/** The start of the period holding `at`. */
+const startOfPeriod = (t: DailyPartitionedTable, at: Date): Date =>
+  new Date(Math.floor(at.getTime() / periodMs(t)) * periodMs(t));
 
 /** The day partitions that exist, oldest first (the default partition is not one). */
 export async function listDayPartitions(db: Db, t: DailyPartitionedTable): Promise<DayPartition[]> {
@@ -46,7 +55,7 @@ export async function listDayPartitions(db: Db, t: DailyPartitionedTable): Promi
   return res.rows.map(({ name }) => {
     const d = name.slice(-8);
     const from = new Date(`${d.slice(0, 4)}-${d.slice(4, 6)}-${d.slice(6, 8)}T00:00:00Z`);
-    return { name, from, to: new Date(from.getTime() + DAY_MS) };
+    return { name, from, to: new Date(from.getTime() + periodMs(t)) };
   });
 }
 
@@ -65,7 +74,7 @@ async function partitionDdl(pool: Pool, t: DailyPartitionedTable, ddl: string): 
 }
 
 /**
- * Creates the day partitions of [now - 1 day, now + daysAhead] that are missing. Safe for
+ * Creates the partitions of [now - 1 day, now + daysAhead] that are missing. Safe for
  * replicas at once. A day whose rows already sit in the default partition cannot get its own
  * partition (PostgreSQL refuses it): it is skipped and reported, and those rows stay in the
  * default partition. Returns the partitions created and the days skipped.
@@ -75,15 +84,19 @@ export async function ensureDayPartitions(
   t: DailyPartitionedTable,
   opts: { now?: Date; daysAhead: number },
 ): Promise<{ created: string[]; skipped: string[] }> {
-  const today = startOfDay(opts.now ?? new Date());
+  const now = (opts.now ?? new Date()).getTime();
   const existing = new Set((await listDayPartitions(pool, t)).map((p) => p.name));
   const created: string[] = [];
   const skipped: string[] = [];
-  for (let i = -1; i <= opts.daysAhead; i++) {
-    const from = new Date(today.getTime() + i * DAY_MS);
+  const last = now + opts.daysAhead * DAY_MS;
+  for (
+    let from = startOfPeriod(t, new Date(now - DAY_MS));
+    from.getTime() <= last;
+    from = new Date(from.getTime() + periodMs(t))
+  ) {
     const name = dayName(t, from);
     if (existing.has(name)) continue;
-    const to = new Date(from.getTime() + DAY_MS);
+    const to = new Date(from.getTime() + periodMs(t));
     try {
       await partitionDdl(
         pool,

@@ -8,6 +8,13 @@ const DAY_MS = 24 * 3_600_000;
 /** Recover since reaches back at most this far (14 days). */
 export const RECOVERY_MAX_AGE_MS = 14 * DAY_MS;
 
+/**
+ * Events, deliveries and attempts are kept this long after the event by default
+ * (DELIVERY_HISTORY_RETENTION_MS; never less than RECOVERY_MAX_AGE_MS): the delivery log
+ * reaches back this far.
+ */
+export const DELIVERY_HISTORY_RETENTION_DEFAULT_MS = 30 * DAY_MS;
+
 /** Recover since re-queues at most this many deliveries per request (RECOVERY_MAX_PER_REQUEST may lower it). */
 export const RECOVERY_MAX_PER_REQUEST = 10_000;
 

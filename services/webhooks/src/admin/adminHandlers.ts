@@ -24,7 +24,11 @@ import { deliveryStatusName, toDelivery, toHealthWindow, toReceiver } from './to
  * What the admin role needs: the receivers' store, secrets and URL policy (deliveries use
  * its pool), and the recovery bound.
  */
-export type AdminDeps = ReceiverDeps & RecoveryDeps;
+export type AdminDeps = ReceiverDeps &
+  RecoveryDeps & {
+    /** DELIVERY_HISTORY_RETENTION_MS, which the delivery log states. */
+    historyRetentionMs: number;
+  };
 
 /** Event types from the wire: UNSPECIFIED and unknown numbers are refused by field. */
 const eventNames = (values: number[], field: string): EventTypeName[] =>
@@ -135,7 +139,11 @@ export function webhooksAdminHandlers(deps: AdminDeps, rpc: RpcBuilder): Webhook
         eventId: req.event_id || undefined,
         recordId: req.record_id || undefined,
       });
-      return { deliveries: page.deliveries.map(toDelivery), next_cursor: page.nextCursor };
+      return {
+        deliveries: page.deliveries.map(toDelivery),
+        next_cursor: page.nextCursor,
+        history_retention_days: Math.floor(deps.historyRetentionMs / 86_400_000),
+      };
     }),
 
     getDelivery: rpc.developers('GetDelivery', async (req, { actor }) => ({

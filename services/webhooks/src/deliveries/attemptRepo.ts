@@ -9,6 +9,8 @@ type Db = Pool | PoolClient;
 /** One attempt as it is recorded: the outcome, and its detail (kept for the retention). */
 export interface AttemptRecord {
   deliveryId: string;
+  /** The delivery's event_at (its partition key), exactly as the claim returned it. */
+  eventAt: string;
   receiverId: string;
   number: number;
   startedAt: Date;
@@ -30,8 +32,9 @@ export interface AttemptRecord {
 /**
  * The attempts of one statement, their details and their health counts, as CTEs (the
  * primary key makes a replayed attempt number a no-op, and then its detail is not written
- * either): `input` holds the attempts ($1..$13, attemptsValues), `receiver` locks their
- * receivers ($14) in id order before any health bucket (healthUpsertSql reads it, $15..$20):
+ * either): `input` holds the attempts ($1..$14, attemptsValues; $14 is each delivery's
+ * event_at, so every write names its partition), `receiver` locks their receivers ($15) in id
+ * order before any health bucket (healthUpsertSql reads it, $16..$21):
  * the one lock order of every writer, or a success and a failure of one receiver deadlock,
  * each holding one of the two; several receivers in id order, so two statements cannot
  * either. A statement that also updates the receivers must read `receiver` in its main
@@ -47,32 +50,32 @@ export interface AttemptRecord {
 const ATTEMPTS_CTES = `input as (
     select * from unnest($1::text[], $2::int[], $3::timestamptz[], $4::int[], $5::int[],
       $6::text[], $7::text[], $8::text[], $9::jsonb[], $10::jsonb[], $11::text[],
-      $12::boolean[], $13::bigint[])
+      $12::boolean[], $13::bigint[], $14::timestamptz[])
       as i(delivery_id, number, started_at, duration_ms, status_code, error_class, excerpt,
            error_message, request_headers, response_headers, response_body, truncated,
-           body_bytes)
+           body_bytes, event_at)
   ), receiver as (
     select id, brand_id, label, url, failure_count, failing_since, failing_alerted_at, last_error
-    from receivers where id = any($14::text[]) order by id for no key update
+    from receivers where id = any($15::text[]) order by id for no key update
   ), attempt as (
-    insert into attempts (delivery_id, number, started_at, duration_ms, status_code, error_class,
-      excerpt, error_message)
-    select delivery_id, number, started_at, duration_ms, status_code, error_class, excerpt,
-      error_message
+    insert into attempts (delivery_id, number, event_at, started_at, duration_ms, status_code,
+      error_class, excerpt, error_message)
+    select delivery_id, number, event_at, started_at, duration_ms, status_code, error_class,
+      excerpt, error_message
     from input
     on conflict do nothing
-    returning delivery_id, number
+    returning delivery_id, number, event_at
   ), detail as (
-    insert into attempt_details (delivery_id, number, request_headers, response_headers,
-      response_body, response_body_truncated, response_body_bytes)
-    select a.delivery_id, a.number, i.request_headers, i.response_headers, i.response_body,
-      i.truncated, i.body_bytes
-    from attempt a join input i using (delivery_id, number)
+    insert into attempt_details (delivery_id, number, event_at, request_headers,
+      response_headers, response_body, response_body_truncated, response_body_bytes)
+    select a.delivery_id, a.number, a.event_at, i.request_headers, i.response_headers,
+      i.response_body, i.truncated, i.body_bytes
+    from attempt a join input i using (delivery_id, number, event_at)
   ), health as (
-    ${healthUpsertSql(15, 'receiver')}
+    ${healthUpsertSql(16, 'receiver')}
   )`;
 
-/** ATTEMPTS_CTES' values $1..$20 for `attempts` of `receiverIds`. */
+/** ATTEMPTS_CTES' values $1..$21 for `attempts` of `receiverIds`. */
 function attemptsValues(attempts: readonly AttemptRecord[], receiverIds: string[]): unknown[] {
   return [
     attempts.map((a) => a.deliveryId),
@@ -88,6 +91,7 @@ function attemptsValues(attempts: readonly AttemptRecord[], receiverIds: string[
     attempts.map((a) => a.response?.body ?? ''),
     attempts.map((a) => a.response?.truncated ?? false),
     attempts.map((a) => a.response?.bytes ?? -1),
+    attempts.map((a) => a.eventAt),
     receiverIds,
     ...healthValues(attempts),
   ];
@@ -114,6 +118,8 @@ export async function finishAttempt(
   db: Db,
   d: {
     id: string;
+    /** The delivery's event_at as the claim returned it: the write touches one partition. */
+    eventAt: string;
     attempts: number;
     status: DeliveryStatusName;
     nextAttemptAt: Date | undefined;
@@ -129,8 +135,8 @@ export async function finishAttempt(
        last_error = case when d.status = 'pending' then $6::text else d.last_error end,
        completed_at = case when d.status <> 'pending' then d.completed_at
          when $3::text = 'pending' then null else now() end
-     where d.id = $1`,
-    [d.id, d.attempts, d.status, d.nextAttemptAt ?? null, d.lastStatus, d.lastError],
+     where d.id = $1 and d.event_at = $7::timestamptz`,
+    [d.id, d.attempts, d.status, d.nextAttemptAt ?? null, d.lastStatus, d.lastError, d.eventAt],
   );
 }
 
@@ -146,9 +152,9 @@ export async function finishAttempt(
  * and answers 2xx again, to a delivery, a retry or a Test, gets every delivery that waits for
  * its next retry due now, oldest first a microsecond apart, so its backlog drains without a
  * click, paced by the worker's per-receiver bound; at most once per delivery and round
- * (caught_up), so one that the receiver refuses by itself keeps to its schedule; one activity entry says so ($23: an id
+ * (caught_up), so one that the receiver refuses by itself keeps to its schedule; one activity entry says so ($24: an id
  * per receiver). A 2xx that ends a run of failures the owners were alerted to writes the
- * "recovered" notice ($24: an id per receiver) and clears the alert.
+ * "recovered" notice ($25: an id per receiver) and clears the alert.
  *
  * Locks are taken as ATTEMPTS_CTES says, so batches of two workers and a failure's
  * transaction cannot deadlock. An attempt whose delivery was removed meanwhile (its receiver
@@ -163,12 +169,12 @@ export async function recordSucceededAttempts(db: Db, attempts: AttemptRecord[])
     text: `with ${ATTEMPTS_CTES}, delivery as (
        update deliveries d set attempts = i.number, status = 'succeeded', lease_until = null,
          last_status = i.status_code, last_error = null, completed_at = now()
-       from input i where d.id = i.delivery_id
+       from input i where d.id = i.delivery_id and d.event_at = i.event_at
      ), outcome as (
-       select * from unnest($14::text[], $21::int[], $22::boolean[], $23::text[], $24::text[])
+       select * from unnest($15::text[], $22::int[], $23::boolean[], $24::text[], $25::text[])
          as o(receiver_id, last_status, counted, activity_id, notice_id)
      ), due as (
-       select w.id, w.receiver_id,
+       select w.id, w.event_at, w.receiver_id,
               row_number() over (partition by w.receiver_id order by w.created_at, w.id) as n
        from receiver rc join deliveries w on w.receiver_id = rc.id
        where rc.failure_count > 0 and w.status = 'pending' and w.next_attempt_at > now()
@@ -176,7 +182,7 @@ export async function recordSucceededAttempts(db: Db, attempts: AttemptRecord[])
      ), drained as (
        update deliveries d set next_attempt_at = now() + due.n * interval '1 microsecond',
          caught_up = true
-       from due where d.id = due.id
+       from due where d.id = due.id and d.event_at = due.event_at
        returning d.receiver_id
      ), caught_up as (
        insert into activity (id, brand_id, action, actor_member_id, actor_email, subject_id, summary)

@@ -143,11 +143,11 @@ export async function claimDueDeliveries(db: Db, scope: ClaimScope): Promise<Cla
     text: `with ${only ? ACTIVE_ONLY : ACTIVE_EXCEPT}, room as (
        select * from unnest($5::text[], $6::int[]) as room(receiver_id, free)
      ), candidates as (
-       select c.id from active a
+       select c.id, c.event_at from active a
        join receivers r on r.id = a.receiver_id
        left join room on room.receiver_id = a.receiver_id
        cross join lateral (
-         select d.id, d.next_attempt_at,
+         select d.id, d.event_at, d.next_attempt_at,
                 row_number() over (order by d.next_attempt_at, d.id) as rn
          from deliveries d
          where d.receiver_id = a.receiver_id and d.status = 'pending'
@@ -159,15 +159,17 @@ export async function claimDueDeliveries(db: Db, scope: ClaimScope): Promise<Cla
        where r.enabled
        order by c.rn, c.next_attempt_at limit $1
      ), locked as (
-       select d.id from deliveries d join candidates c on c.id = d.id
+       select d.id, d.event_at from deliveries d
+       join candidates c on c.id = d.id and c.event_at = d.event_at
        where d.status = 'pending' and (d.lease_until is null or d.lease_until < now())
        for update of d skip locked
      )
      update deliveries d set lease_until = now() + $4::int * interval '1 millisecond'
      from locked, events e, receivers r
-     where d.id = locked.id and e.id = d.event_id and r.id = d.receiver_id
+     where d.id = locked.id and d.event_at = locked.event_at
+       and e.id = d.event_id and e.created_at = d.event_at and r.id = d.receiver_id
      returning d.id, d.receiver_id, d.attempts, d.round_start, d.event_id, e.type as event_type,
-       ${rfc3339('e.created_at')} as event_created_at, d.brand_id, e.object_json, e.test,
+       ${rfc3339('d.event_at')} as event_created_at, d.brand_id, e.object_json, e.test,
        d.secret_version, e.traceparent, e.tracestate,
        r.id as target_id, r.url as target_url, r.enabled as target_enabled,
        r.secret_ciphertext as target_secret_ciphertext, r.secret_key_id as target_secret_key_id,
@@ -213,7 +215,8 @@ export async function claimDueDeliveries(db: Db, scope: ClaimScope): Promise<Cla
   );
 }
 
-const DELIVERY_COLUMNS = `d.id, d.event_id, d.receiver_id, d.brand_id, e.type as event_type, e.test,
+/** A delivery as the log and the admin RPCs show it: the deliveries row alone. */
+const DELIVERY_COLUMNS = `d.id, d.event_id, d.receiver_id, d.brand_id, d.event_type, d.test,
   d.status, d.attempts,
   case when d.status = 'pending' then ${rfc3339('d.next_attempt_at')} end as next_attempt_at,
   d.last_status, d.last_error, ${rfc3339('d.created_at')} as created_at,
@@ -283,13 +286,13 @@ export async function selectDeliveryLog(
   }
   const match: string[] = [];
   if (q.status) match.push(`d.status = ${$(q.status)}`);
-  if (q.eventType) match.push(`e.type = ${$(q.eventType)}`);
+  if (q.eventType) match.push(`d.event_type = ${$(q.eventType)}`);
   const limit = $(q.limit);
   const order = 'order by d.created_at desc, d.id desc';
   if (match.length === 0) {
     const res = await db.query<DeliveryRow & { position_at: string }>(
       `select ${DELIVERY_COLUMNS}, ${rfc3339('d.created_at')} as position_at
-       from deliveries d join events e on e.id = d.event_id
+       from deliveries d
        where ${walk.join(' and ')} ${order} limit ${limit}`,
       values,
     );
@@ -310,7 +313,7 @@ export async function selectDeliveryLog(
     }
   >(
     `with walked as materialized (
-       select d.id, d.created_at, d.event_id, d.status from deliveries d
+       select d.id, d.created_at, d.event_id, d.event_at, d.event_type, d.status from deliveries d
        where ${walk.join(' and ')} ${order} limit ${bound}
      ), edge as (
        select count(*)::int as walked,
@@ -318,12 +321,14 @@ export async function selectDeliveryLog(
          (select w.id from walked w order by w.created_at, w.id limit 1) as edge_id
        from walked
      ), page as (
-       select d.id from walked d join events e on e.id = d.event_id
+       select d.id, d.event_at from walked d
        where ${match.join(' and ')} ${order} limit ${limit}
      )
      select ${DELIVERY_COLUMNS}, ${rfc3339('d.created_at')} as position_at,
        edge.walked, edge.edge_at, edge.edge_id
-     from edge left join (page p join deliveries d on d.id = p.id join events e on e.id = d.event_id) on true
+     from edge left join (
+       page p join deliveries d on d.id = p.id and d.event_at = p.event_at
+     ) on true
      ${order}`,
     values,
   );
@@ -353,8 +358,11 @@ export interface DeliveryWithEvent extends DeliveryRow {
 
 export async function selectDelivery(db: Db, id: string): Promise<DeliveryWithEvent | undefined> {
   const res = await db.query<DeliveryWithEvent>(
-    `select ${DELIVERY_COLUMNS}, ${rfc3339('e.created_at')} as event_created_at, e.object_json
-     from deliveries d join events e on e.id = d.event_id where d.id = $1`,
+    `select ${DELIVERY_COLUMNS}, ${rfc3339('d.event_at')} as event_created_at, e.object_json
+     from deliveries d cross join lateral (
+       select object_json from events e where e.id = d.event_id and e.created_at = d.event_at
+     ) e
+     where d.id = $1`,
     [id],
   );
   return res.rows[0];
@@ -416,14 +424,18 @@ export async function insertTestDelivery(
     id: string;
     eventId: string;
     receiverId: string;
+    /** The test event's created_at, exactly as stored, and its type. */
+    eventAt: string;
+    eventType: EventTypeName;
     brandId: string;
     secretVersion: number | null;
   },
 ): Promise<void> {
   await db.query(
-    `insert into deliveries (id, event_id, receiver_id, brand_id, test, secret_version)
-     values ($1, $2, $3, $4, true, $5)`,
-    [d.id, d.eventId, d.receiverId, d.brandId, d.secretVersion],
+    `insert into deliveries (id, event_id, event_at, event_type, receiver_id, brand_id, test,
+       secret_version)
+     values ($1, $2, $3, $4, $5, $6, true, $7)`,
+    [d.id, d.eventId, d.eventAt, d.eventType, d.receiverId, d.brandId, d.secretVersion],
   );
 }
 

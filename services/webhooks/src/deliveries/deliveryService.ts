@@ -92,6 +92,7 @@ export async function testReceiver(
   }
   const eventId = newId('event');
   const deliveryId = newId('delivery');
+  const createdAt = new Date().toISOString();
   await withTransaction(deps.pool, async (db) => {
     let secretVersion: number | null = null;
     if (input.withNewSecret) {
@@ -108,7 +109,7 @@ export async function testReceiver(
       id: eventId,
       brandId: receiver.brand_id,
       type,
-      createdAt: new Date().toISOString(),
+      createdAt,
       objectJson: JSON.stringify(sampleObject(type)),
       test: true,
       producer: 'webhooks-test-action',
@@ -116,6 +117,8 @@ export async function testReceiver(
     await insertTestDelivery(db, {
       id: deliveryId,
       eventId,
+      eventAt: createdAt,
+      eventType: type,
       receiverId: receiver.id,
       brandId: receiver.brand_id,
       secretVersion,

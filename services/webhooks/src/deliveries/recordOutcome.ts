@@ -49,6 +49,7 @@ export function recordOutcome(
 ): Promise<Verdict> {
   const attempt: AttemptRecord = {
     deliveryId: d.id,
+    eventAt: d.event_created_at,
     receiverId: d.receiver_id,
     number: d.attempts + 1,
     startedAt,
@@ -91,6 +92,7 @@ export function recordOutcome(
           });
     await finishAttempt(db, {
       id: d.id,
+      eventAt: d.event_created_at,
       attempts: attempt.number,
       status: r.ok ? 'succeeded' : next ? 'pending' : 'failed',
       nextAttemptAt: next,

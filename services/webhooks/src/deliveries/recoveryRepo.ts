@@ -96,16 +96,16 @@ export async function requeueUndeliveredSince(
 ): Promise<{ requeuedFailed: number; madeDue: number }> {
   const res = await db.query<{ requeued_failed: number; made_due: number }>(
     `with failed as (
-       select id, created_at, status from deliveries
+       select id, event_at, created_at, status from deliveries
        where receiver_id = $1 and status = 'failed' and not test and created_at >= $2
        order by created_at, id limit $3 for update skip locked
      ), waiting as (
-       select id, created_at, status from deliveries
+       select id, event_at, created_at, status from deliveries
        where receiver_id = $1 and status = 'pending' and not test and created_at >= $2
          and (lease_until is null or lease_until < now())
        order by created_at, id limit $3 for update skip locked
      ), picked as (
-       select id, status, row_number() over (order by created_at, id) as n
+       select id, event_at, status, row_number() over (order by created_at, id) as n
        from (select * from failed union all select * from waiting) undelivered
        order by created_at, id limit $3
      ), changed as (
@@ -114,7 +114,7 @@ export async function requeueUndeliveredSince(
          round_start = case when d.status = 'failed' then d.attempts else d.round_start end,
          caught_up = d.caught_up and d.status <> 'failed',
          next_attempt_at = now() + picked.n * interval '1 microsecond'
-       from picked where d.id = picked.id
+       from picked where d.id = picked.id and d.event_at = picked.event_at
        returning picked.status as was
      )
      select count(*) filter (where was = 'failed')::int as requeued_failed,

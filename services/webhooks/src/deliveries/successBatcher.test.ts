@@ -2,6 +2,7 @@ import type { AttemptRecord } from './attemptRepo';
 import { SuccessBatcher } from './successBatcher';
 
 const attempt = (deliveryId: string): AttemptRecord => ({
+  eventAt: '2026-11-25T10:00:00.000000Z',
   deliveryId,
   receiverId: 'whr_1',
   number: 1,

@@ -70,6 +70,7 @@ export function startWorkerRole(
     {
       intervalMs: config.MAINTENANCE_INTERVAL_MS,
       attemptDetailRetentionMs: config.ATTEMPT_DETAIL_RETENTION_MS,
+      historyRetentionMs: config.DELIVERY_HISTORY_RETENTION_MS,
       batchSize: config.SWEEP_BATCH_SIZE,
     },
   );

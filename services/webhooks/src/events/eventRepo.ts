@@ -23,7 +23,8 @@ function recordIdOf(objectJson: string): string | null {
 }
 
 /**
- * Inserts an event unless its id is already stored (a redelivered Kafka message). Returns
+ * Inserts an event unless its id is already stored (a redelivered Kafka message, which
+ * carries the same created_at: the key that holds the partition key is exact). Returns
  * true when this call inserted it: only then are its deliveries created. The active span's
  * trace context is stored with it, so its delivery attempts continue that trace.
  */
@@ -32,7 +33,7 @@ export async function insertEventOnce(db: PoolClient, e: EventInput): Promise<bo
   const res = await db.query({
     name: 'webhooks.insert-event',
     text: `insert into events (id, brand_id, type, created_at, object_json, test, producer, traceparent, tracestate, record_id)
-     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) on conflict (id) do nothing`,
+     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) on conflict (id, created_at) do nothing`,
     values: [
       e.id,
       e.brandId,
@@ -70,10 +71,18 @@ export async function insertDeliveriesForEvent(
   const ids = receivers.rows.map(() => newDeliveryId());
   const res = await db.query({
     name: 'webhooks.insert-deliveries',
-    text: `insert into deliveries (id, event_id, receiver_id, brand_id)
-     select d.id, $2, d.receiver_id, $3 from unnest($1::text[], $4::text[]) as d(id, receiver_id)
-     on conflict (event_id, receiver_id) do nothing`,
-    values: [ids, event.id, event.brandId, receivers.rows.map((r) => r.id)],
+    text: `insert into deliveries (id, event_id, event_at, event_type, receiver_id, brand_id)
+     select d.id, $2, $5::timestamptz, $6, d.receiver_id, $3
+     from unnest($1::text[], $4::text[]) as d(id, receiver_id)
+     on conflict (event_id, receiver_id, event_at) do nothing`,
+    values: [
+      ids,
+      event.id,
+      event.brandId,
+      receivers.rows.map((r) => r.id),
+      event.createdAt,
+      event.type,
+    ],
   });
   return res.rowCount ?? 0;
 }

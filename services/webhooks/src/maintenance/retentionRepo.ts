@@ -1,11 +1,11 @@
 import type { Pool } from '@brand/shared/db';
 
 /**
- * The tables the sweep keeps bounded, and the time column each one's retention is measured
- * on (each has an index on it).
+ * The tables the sweep keeps bounded row by row, and the time column each one's retention is
+ * measured on (each has an index on it). The delivery history goes a day partition at a time
+ * instead (historyPartitions.ts).
  */
 const RETAINED = {
-  attempt_details: 'recorded_at',
   receiver_health: 'bucket_start',
   receiver_notices: 'created_at',
   recoveries: 'created_at',

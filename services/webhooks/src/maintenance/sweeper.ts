@@ -1,6 +1,7 @@
 import type { Pool } from '@brand/shared/db';
 import type { Logger } from '@brand/shared/logger';
 import { applyDueSwitches } from '../receivers/rotationService';
+import { keepHistoryPartitions, type HistoryPass } from './historyPartitions';
 import { deleteBefore, type RetainedTable } from './retentionRepo';
 
 const DAY_MS = 24 * 3600_000;
@@ -17,6 +18,8 @@ export interface SweepSettings {
   intervalMs: number;
   /** ATTEMPT_DETAIL_RETENTION_MS: how long what an attempt sent and got back is kept. */
   attemptDetailRetentionMs: number;
+  /** DELIVERY_HISTORY_RETENTION_MS: how long events, deliveries and attempts are kept. */
+  historyRetentionMs: number;
   /** SWEEP_BATCH_SIZE: rows per delete statement. */
   batchSize: number;
 }
@@ -24,7 +27,7 @@ export interface SweepSettings {
 /** What one pass did, for logs and tests. */
 interface SweepResult {
   switched: number;
-  attemptDetails: number;
+  history: HistoryPass;
   health: number;
   notices: number;
   recoveries: number;
@@ -46,8 +49,9 @@ async function inBatches(
 
 /**
  * One maintenance pass: applies scheduled secret switches that came due (destroying the old
- * secrets), and enforces the retentions of attempt detail, health buckets, notices and
- * recovery ids in bounded batches. Every statement is idempotent, so replicas may sweep at
+ * secrets), keeps the delivery history's day partitions (made ahead, dropped past their
+ * retention), and enforces the retentions of health buckets, notices and recovery ids in
+ * bounded batches. Every statement is idempotent, so replicas may sweep at
  * once (switches are taken with SKIP LOCKED).
  */
 async function sweepOnce(pool: Pool, s: SweepSettings, now = new Date()): Promise<SweepResult> {
@@ -55,11 +59,19 @@ async function sweepOnce(pool: Pool, s: SweepSettings, now = new Date()): Promis
   const switched = await applyDueSwitches(pool, s.batchSize);
   const retain = (table: RetainedTable, ms: number) =>
     inBatches(s.batchSize, (limit) => deleteBefore(pool, table, before(ms), limit));
-  const attemptDetails = await retain('attempt_details', s.attemptDetailRetentionMs);
+  const history = await keepHistoryPartitions(
+    pool,
+    {
+      historyMs: s.historyRetentionMs,
+      detailMs: s.attemptDetailRetentionMs,
+      batchSize: s.batchSize,
+    },
+    now,
+  );
   const health = await retain('receiver_health', HEALTH_RETENTION_MS);
   const notices = await retain('receiver_notices', NOTICE_RETENTION_MS);
   const recoveries = await retain('recoveries', RECOVERY_RETENTION_MS);
-  return { switched, attemptDetails, health, notices, recoveries };
+  return { switched, history, health, notices, recoveries };
 }
 
 /**
@@ -76,7 +88,15 @@ export function startSweeper(
   const pass = async (): Promise<void> => {
     try {
       const r = await sweepOnce(deps.pool, s);
-      if (Object.values(r).some((n) => n > 0)) deps.log.info(r, 'maintenance sweep');
+      const { history: h, ...rows } = r;
+      const historyChanged = h.created.length + h.dropped.length + h.defaultRows > 0;
+      if (historyChanged || Object.values(rows).some((n) => n > 0))
+        deps.log.info(r, 'maintenance sweep');
+      if (h.keptPending.length > 0)
+        deps.log.warn(
+          { days: h.keptPending },
+          'delivery history past its retention still holds pending deliveries; kept until they finish',
+        );
     } catch (err) {
       deps.log.warn({ err }, 'maintenance sweep failed; the next pass retries');
     }

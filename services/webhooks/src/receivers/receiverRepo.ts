@@ -174,8 +174,18 @@ export async function updateReceiver(
 }
 
 export async function deleteReceiver(db: Db, id: string): Promise<ReceiverRow | undefined> {
+  // Its deliveries go by the foreign key's cascade; attempts and their detail have no key to
+  // the partitioned deliveries (migrations/0012), so they go here, partition by partition.
   const res = await db.query<ReceiverRow>(
-    `delete from receivers where id = $1 returning ${COLUMNS}`,
+    `with gone as (
+       select id, event_at from deliveries where receiver_id = $1
+     ), detail as (
+       delete from attempt_details x using gone
+       where x.delivery_id = gone.id and x.event_at = gone.event_at
+     ), attempt as (
+       delete from attempts a using gone where a.delivery_id = gone.id and a.event_at = gone.event_at
+     )
+     delete from receivers where id = $1 returning ${COLUMNS}`,
     [id],
   );
   return res.rows[0];

@@ -274,7 +274,11 @@ describe('brandctl receiver deliveries: the log with filters and pages', () => {
       'submission.approved',
       'submission.approved',
     ]);
-    expect(await list('--status', 'failed')).toEqual({ deliveries: [], next_cursor: null });
+    expect(await list('--status', 'failed')).toEqual({
+      deliveries: [],
+      next_cursor: null,
+      history_retention_days: 30,
+    });
     expect((await list('--event', 'payout.paid', '--since', '1h')).deliveries).toHaveLength(4);
     expect((await list('--until', '1h')).deliveries).toHaveLength(0);
     const byRecord = json<{ deliveries: DeliveryOut[] }>(

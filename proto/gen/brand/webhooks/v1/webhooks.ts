@@ -398,6 +398,11 @@ export interface ListDeliveriesResponse {
    * be shorter than the limit and still carry one (its scan stopped at the bound).
    */
   next_cursor: string;
+  /**
+   * How many days after its event a delivery is kept (DELIVERY_HISTORY_RETENTION_MS, whole
+   * weeks go after that): the log reaches no further back.
+   */
+  history_retention_days: number;
 }
 
 /** ResendDeliveryRequest names the delivery. */
@@ -3333,7 +3338,7 @@ export const ListDeliveriesRequest: MessageFns<ListDeliveriesRequest> = {
 };
 
 function createBaseListDeliveriesResponse(): ListDeliveriesResponse {
-  return { deliveries: [], next_cursor: "" };
+  return { deliveries: [], next_cursor: "", history_retention_days: 0 };
 }
 
 export const ListDeliveriesResponse: MessageFns<ListDeliveriesResponse> = {
@@ -3343,6 +3348,9 @@ export const ListDeliveriesResponse: MessageFns<ListDeliveriesResponse> = {
     }
     if (message.next_cursor !== "") {
       writer.uint32(18).string(message.next_cursor);
+    }
+    if (message.history_retention_days !== 0) {
+      writer.uint32(24).int32(message.history_retention_days);
     }
     return writer;
   },
@@ -3376,6 +3384,14 @@ export const ListDeliveriesResponse: MessageFns<ListDeliveriesResponse> = {
             message.next_cursor = reader.string();
             continue;
           }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.history_retention_days = reader.int32();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -3398,6 +3414,11 @@ export const ListDeliveriesResponse: MessageFns<ListDeliveriesResponse> = {
         : isSet(object.next_cursor)
         ? globalThis.String(object.next_cursor)
         : "",
+      history_retention_days: isSet(object.historyRetentionDays)
+        ? globalThis.Number(object.historyRetentionDays)
+        : isSet(object.history_retention_days)
+        ? globalThis.Number(object.history_retention_days)
+        : 0,
     };
   },
 
@@ -3409,6 +3430,9 @@ export const ListDeliveriesResponse: MessageFns<ListDeliveriesResponse> = {
     if (message.next_cursor !== "") {
       obj.nextCursor = message.next_cursor;
     }
+    if (message.history_retention_days !== 0) {
+      obj.historyRetentionDays = Math.round(message.history_retention_days);
+    }
     return obj;
   },
 
@@ -3419,6 +3443,7 @@ export const ListDeliveriesResponse: MessageFns<ListDeliveriesResponse> = {
     const message = createBaseListDeliveriesResponse();
     message.deliveries = object.deliveries?.map((e) => Delivery.fromPartial(e)) || [];
     message.next_cursor = object.next_cursor ?? "";
+    message.history_retention_days = object.history_retention_days ?? 0;
     return message;
   },
 };

@@ -1,0 +1,123 @@
+import {
+  dropDayPartitionsBefore,
+  ensureDayPartitions,
+  listDayPartitions,
+  type DailyPartitionedTable,
+  type Pool,
+} from '@brand/shared/db';
+
+/**
+ * The delivery history, one partition per 7 UTC days of the event's time
+ * (migrations/0012_history_by_week.sql): detail first, so a week goes from the tables that
+ * name its deliveries before the deliveries and their events themselves.
+ */
+const week = (table: string): DailyPartitionedTable => ({ schema: 'webhooks', table, days: 7 });
+const DETAILS = week('attempt_details');
+const ATTEMPTS = week('attempts');
+const DELIVERIES = week('deliveries');
+const EVENTS = week('events');
+const HISTORY = [DETAILS, ATTEMPTS, DELIVERIES, EVENTS] as const;
+
+/** Days of partitions made ahead: a keeper down this long still sends nothing to the default. */
+const DAYS_AHEAD = 7;
+
+export interface HistoryRetention {
+  /** DELIVERY_HISTORY_RETENTION_MS: events, deliveries and attempts, after the event. */
+  historyMs: number;
+  /** ATTEMPT_DETAIL_RETENTION_MS: what each attempt sent and got back, after the event. */
+  detailMs: number;
+  /** SWEEP_BATCH_SIZE: rows one delete of a default partition takes at most. */
+  batchSize: number;
+}
+
+export interface HistoryPass {
+  created: string[];
+  dropped: string[];
+  /** Weeks past the retention kept because a delivery of theirs is still pending. */
+  keptPending: string[];
+  /** Rows past their retention deleted from the default partitions. */
+  defaultRows: number;
+}
+
+const dayOf = (partition: string): string => partition.slice(-8);
+
+/**
+ * One pass of the history's upkeep, safe from several replicas at once:
+ * - every history table has its week partitions from yesterday to a week ahead;
+ * - a week wholly older than the history retention is dropped from all four tables, unless a
+ *   delivery of that week is still pending (it waits for its last retry: nothing accepted is
+ *   lost), and attempt detail goes a week at a time after its own, shorter retention;
+ * - rows that landed in a default partition (an event older than the partitions, or the
+ *   keeper down for a week) are deleted past the same retentions in bounded batches, pending
+ *   deliveries and their events excepted.
+ */
+export async function keepHistoryPartitions(
+  pool: Pool,
+  r: HistoryRetention,
+  now = new Date(),
+): Promise<HistoryPass> {
+  const created: string[] = [];
+  for (const t of HISTORY)
+    created.push(...(await ensureDayPartitions(pool, t, { now, daysAhead: DAYS_AHEAD })).created);
+
+  const historyBefore = new Date(now.getTime() - r.historyMs);
+  const detailBefore = new Date(now.getTime() - Math.min(r.detailMs, r.historyMs));
+  const keptPending: string[] = [];
+  for (const p of await listDayPartitions(pool, DELIVERIES)) {
+    if (p.to.getTime() > historyBefore.getTime()) break;
+    const pending = await pool.query(
+      `select 1 from webhooks.${p.name} where status = 'pending' limit 1`,
+    );
+    if ((pending.rowCount ?? 0) > 0) keptPending.push(dayOf(p.name));
+  }
+  const kept = new Set(keptPending);
+  const dropped = await dropDayPartitionsBefore(pool, DETAILS, detailBefore);
+  for (const t of HISTORY)
+    dropped.push(
+      ...(await dropDayPartitionsBefore(pool, t, historyBefore, (name) =>
+        Promise.resolve(kept.has(dayOf(name))),
+      )),
+    );
+
+  const defaultRows = await sweepDefaults(pool, r.batchSize, historyBefore, detailBefore);
+  return { created, dropped, keptPending, defaultRows };
+}
+
+/** The default partitions' rows past their retention, a batch per statement. */
+async function sweepDefaults(
+  pool: Pool,
+  batchSize: number,
+  historyBefore: Date,
+  detailBefore: Date,
+): Promise<number> {
+  const sweeps: Array<[string, Date]> = [
+    [`attempt_details_default where event_at < $1`, detailBefore],
+    [
+      `attempts_default a where event_at < $1 and not exists (
+         select 1 from webhooks.deliveries_default d
+         where d.id = a.delivery_id and d.event_at = a.event_at and d.status = 'pending')`,
+      historyBefore,
+    ],
+    [`deliveries_default where event_at < $1 and status <> 'pending'`, historyBefore],
+    [
+      `events_default e where created_at < $1 and not exists (
+         select 1 from webhooks.deliveries_default d
+         where d.event_id = e.id and d.event_at = e.created_at and d.status = 'pending')`,
+      historyBefore,
+    ],
+  ];
+  let total = 0;
+  for (const [rows, before] of sweeps) {
+    const [table] = rows.split(' ');
+    for (;;) {
+      const res = await pool.query(
+        `delete from webhooks.${table} where ctid = any(array(
+           select ctid from webhooks.${rows} limit ${batchSize}))`,
+        [before],
+      );
+      total += res.rowCount ?? 0;
+      if ((res.rowCount ?? 0) < batchSize) break;
+    }
+  }
+  return total;
+}

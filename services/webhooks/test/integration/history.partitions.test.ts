@@ -1,0 +1,245 @@
+import { copyFileSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import {
+  ensureDayPartitions,
+  listDayPartitions,
+  runMigrations,
+  withTransaction,
+} from '@brand/shared/db';
+import { createLogger } from '@brand/shared/logger';
+import { createTestDatabase, type TestDatabase } from '@brand/testkit';
+import { MIGRATIONS_DIR } from '../../src/db/migrations';
+import { insertDeliveriesForEvent, insertEventOnce } from '../../src/events/eventRepo';
+import { keepHistoryPartitions } from '../../src/maintenance/historyPartitions';
+
+// Issue 36: the delivery history (events, deliveries, attempts, attempt detail) is partitioned
+// by the event's week; retention drops whole weeks (a week still holding a pending delivery
+// is kept), attempt detail goes after its own shorter retention, rows in the default
+// partitions are swept past the same bounds, and the migration moved every existing row.
+
+const DAY = 24 * 3600_000;
+const WEEK = 7 * DAY;
+const log = createLogger({ service: 'test', level: 'silent' });
+const TABLES = ['events', 'deliveries', 'attempts', 'attempt_details'] as const;
+const RETENTION = { historyMs: 30 * DAY, detailMs: 14 * DAY, batchSize: 2 };
+/** The name of the week partition holding `at` (weeks start at multiples of 7 days since 1970). */
+const weekOf = (table: string, at: Date) =>
+  `${table}_p${new Date(Math.floor(at.getTime() / WEEK) * WEEK).toISOString().slice(0, 10).replaceAll('-', '')}`;
+
+let db: TestDatabase;
+beforeAll(async () => {
+  db = await createTestDatabase();
+  await db.pool.query(
+    `insert into webhooks.receivers (id, brand_id, url, label, events, secret_ciphertext, secret_key_id, created_by, created_at)
+     values ('rcv_weeks', 'br_weeks', 'https://receiver.example/hook', 'weeks', '{payout.paid}', '\\x00', 'k1', 'test', '2026-01-01')`,
+  );
+});
+afterAll(() => db?.close());
+
+/** An event at `at` with one delivery in `status`, one attempt and its detail. */
+async function history(id: string, at: Date, status: 'pending' | 'succeeded', schema = 'webhooks') {
+  await withTransaction(db.pool, async (c) => {
+    await c.query(
+      `insert into ${schema}.events (id, brand_id, type, created_at, object_json)
+       values ($1, 'br_weeks', 'payout.paid', $2, '{"id":"po_1"}')`,
+      [`evt_${id}`, at],
+    );
+    await c.query(
+      `insert into ${schema}.deliveries (id, event_id, event_at, event_type, receiver_id, brand_id, status, attempts)
+       values ($1, $2, $3, 'payout.paid', 'rcv_weeks', 'br_weeks', $4, 1)`,
+      [`dlv_${id}`, `evt_${id}`, at, status],
+    );
+    await c.query(
+      `insert into ${schema}.attempts (delivery_id, number, event_at, started_at, duration_ms, status_code)
+       values ($1, 1, $2, $2, 5, 500)`,
+      [`dlv_${id}`, at],
+    );
+    await c.query(
+      `insert into ${schema}.attempt_details (delivery_id, number, event_at, request_headers, response_headers)
+       values ($1, 1, $2, '[]', '[]')`,
+      [`dlv_${id}`, at],
+    );
+  });
+}
+
+const ids = async (table: (typeof TABLES)[number]) => {
+  const column = table === 'events' ? 'id' : table === 'deliveries' ? 'id' : 'delivery_id';
+  const res = await db.pool.query<{ id: string }>(
+    `select ${column} as id from webhooks.${table} order by 1`,
+  );
+  return res.rows.map((r) => r.id.replace(/^(evt|dlv)_/, ''));
+};
+
+it('keeps week partitions ahead and drops weeks past the retention, a pending one kept', async () => {
+  const now = new Date();
+  const ago = (days: number) => new Date(now.getTime() - days * DAY);
+  // the weeks of 52, 45 and 22 days ago get partitions, as a keeper running then made them
+  for (const table of TABLES)
+    for (const days of [52, 45, 22])
+      await ensureDayPartitions(
+        db.pool,
+        { schema: 'webhooks', table, days: 7 },
+        {
+          now: ago(days),
+          daysAhead: 0,
+        },
+      );
+  await history('old', ago(52), 'succeeded');
+  await history('oldpending', ago(45), 'pending');
+  await history('detailold', ago(22), 'succeeded');
+  // no partition for 60 days ago: the default partitions hold these
+  await history('defaultold', ago(60), 'succeeded');
+  await history('defaultpending', ago(61), 'pending');
+  await history('fresh', now, 'succeeded');
+
+  const done = await keepHistoryPartitions(db.pool, RETENTION, now);
+  for (const table of TABLES) expect(done.dropped).toContain(weekOf(table, ago(52)));
+  expect(done.dropped).toContain(weekOf('attempt_details', ago(22)));
+  expect(done.keptPending).toEqual([weekOf('deliveries', ago(45)).slice(-8)]);
+  // the old event's event, delivery, attempt and detail, and the pending one's detail, in
+  // batches of two
+  expect(done.defaultRows).toBe(5);
+
+  const kept = ['defaultpending', 'detailold', 'fresh', 'oldpending'];
+  expect(await ids('events')).toEqual(kept);
+  expect(await ids('deliveries')).toEqual(kept);
+  expect(await ids('attempts')).toEqual(kept);
+  // detail goes after 14 days, a pending delivery's too (the attempts stay)
+  expect(await ids('attempt_details')).toEqual(['fresh']);
+
+  // a week is made ahead for every table
+  for (const table of TABLES) {
+    const names = (await listDayPartitions(db.pool, { schema: 'webhooks', table, days: 7 })).map(
+      (p) => p.name,
+    );
+    expect(names).toContain(weekOf(table, new Date(now.getTime() + 7 * DAY)));
+    expect(names).not.toContain(weekOf(table, ago(52)));
+  }
+
+  // once its delivery is finished, the pending week goes too
+  await db.pool.query(
+    `update webhooks.deliveries set status = 'failed' where id = 'dlv_oldpending'`,
+  );
+  const again = await keepHistoryPartitions(db.pool, RETENTION, now);
+  expect(again.dropped.sort()).toEqual(
+    ['attempts', 'deliveries', 'events'].map((t) => weekOf(t, ago(45))).sort(),
+  );
+  expect(await ids('events')).toEqual(['defaultpending', 'detailold', 'fresh']);
+  // and a pass with nothing to do does nothing
+  expect(await keepHistoryPartitions(db.pool, RETENTION, now)).toEqual({
+    created: [],
+    dropped: [],
+    keptPending: [],
+    defaultRows: 0,
+  });
+});
+
+it('stores an event and its deliveries once however often Kafka hands it over', async () => {
+  const event = {
+    id: 'evt_twice',
+    brandId: 'br_weeks',
+    type: 'payout.paid' as const,
+    createdAt: '2026-11-25T09:30:00.123456Z',
+    objectJson: '{"id":"po_twice"}',
+    test: false,
+    producer: 'test',
+  };
+  let n = 0;
+  for (let i = 0; i < 2; i++) {
+    await withTransaction(db.pool, async (c) => {
+      if (await insertEventOnce(c, event))
+        n += await insertDeliveriesForEvent(c, event, () => `dlv_twice${i}`);
+      // even a second insert of the deliveries themselves adds nothing: the key is exact
+      n += await insertDeliveriesForEvent(c, event, () => `dlv_again${i}`);
+    });
+  }
+  expect(n).toBe(1);
+  const { rows } = await db.pool.query(
+    `select d.id, d.event_type, d.event_at = e.created_at as same_week_key
+     from webhooks.deliveries d join webhooks.events e on e.id = d.event_id where e.id = 'evt_twice'`,
+  );
+  expect(rows).toEqual([{ id: 'dlv_twice0', event_type: 'payout.paid', same_week_key: true }]);
+});
+
+it('migrates existing history into week partitions, keeping every row', async () => {
+  const schema = 'webhooks_before_weeks';
+  const dir = mkdtempSync(path.join(tmpdir(), 'webhooks-migrations-'));
+  try {
+    const files = readdirSync(MIGRATIONS_DIR)
+      .filter((f) => f.endsWith('.sql'))
+      .sort();
+    const byWeek = files.filter((f) => f >= '0012_history_by_week');
+    for (const f of files.filter((f) => !byWeek.includes(f)))
+      copyFileSync(path.join(MIGRATIONS_DIR, f), path.join(dir, f));
+    await runMigrations(db.pool, { schema, dir, log });
+    await db.pool.query(
+      `insert into ${schema}.receivers (id, brand_id, url, label, events, secret_ciphertext, secret_key_id, created_by)
+       values ('rcv_weeks', 'br_weeks', 'https://receiver.example/hook', 'weeks', '{payout.paid}', '\\x00', 'k1', 'test')`,
+    );
+    const days = [50, 9, 3, 0];
+    for (const [i, d] of days.entries()) {
+      const at = new Date(Date.now() - d * DAY);
+      await db.pool.query(
+        `insert into ${schema}.events (id, brand_id, type, created_at, object_json) values ($1, 'br_weeks', 'payout.paid', $2, '{}')`,
+        [`evt_m${i}`, at],
+      );
+      await db.pool.query(
+        `insert into ${schema}.deliveries (id, event_id, receiver_id, brand_id, status, attempts) values ($1, $2, 'rcv_weeks', 'br_weeks', 'succeeded', 2)`,
+        [`dlv_m${i}`, `evt_m${i}`],
+      );
+      for (const number of [1, 2]) {
+        await db.pool.query(
+          `insert into ${schema}.attempts (delivery_id, number, started_at, duration_ms, status_code) values ($1, $2, now(), 5, 200)`,
+          [`dlv_m${i}`, number],
+        );
+        await db.pool.query(
+          `insert into ${schema}.attempt_details (delivery_id, number, request_headers, response_headers) values ($1, $2, '[]', '[]')`,
+          [`dlv_m${i}`, number],
+        );
+      }
+    }
+    const snapshot = async () => ({
+      events: (await db.pool.query(`select id, created_at from ${schema}.events order by id`)).rows,
+      deliveries: (
+        await db.pool.query(
+          `select id, event_id, status, attempts, created_at from ${schema}.deliveries order by id`,
+        )
+      ).rows,
+      attempts: (
+        await db.pool.query(
+          `select delivery_id, number, status_code from ${schema}.attempts order by 1, 2`,
+        )
+      ).rows,
+      details: (
+        await db.pool.query(
+          `select delivery_id, number, recorded_at from ${schema}.attempt_details order by 1, 2`,
+        )
+      ).rows,
+    });
+    const before = await snapshot();
+
+    for (const f of byWeek) copyFileSync(path.join(MIGRATIONS_DIR, f), path.join(dir, f));
+    await runMigrations(db.pool, { schema, dir, log });
+
+    expect(await snapshot()).toEqual(before);
+    // every row carries its event's time and type, and sits in its event's week
+    const { rows: keyed } = await db.pool.query<{ n: number }>(
+      `select count(*)::int as n from ${schema}.deliveries d join ${schema}.events e
+         on e.id = d.event_id and e.created_at = d.event_at and e.type = d.event_type`,
+    );
+    expect(keyed[0]!.n).toBe(days.length);
+    for (const table of TABLES) {
+      const { rows } = await db.pool.query<{ n: number }>(
+        `select count(*)::int as n from ${schema}.${table}_default`,
+      );
+      expect(rows[0]!.n).toBe(0);
+    }
+    const weeks = (await listDayPartitions(db.pool, { schema, table: 'events', days: 7 })).map(
+      (p) => p.name,
+    );
+    expect(weeks).toContain(weekOf('events', new Date(Date.now() - 50 * DAY)));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

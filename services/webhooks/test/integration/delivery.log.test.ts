@@ -130,7 +130,7 @@ describe('a receiver with delivered and waiting deliveries', () => {
       receiver_id: receiverId,
       status: DeliveryStatus.DELIVERY_STATUS_FAILED,
     });
-    expect(failed).toEqual({ deliveries: [], next_cursor: '' });
+    expect(failed).toEqual({ deliveries: [], next_cursor: '', history_retention_days: 30 });
   });
 
   it('filters by event type, and pages within the filter', async () => {

@@ -250,7 +250,7 @@ const LOG_SCAN_BOUND = 20_000;
  * OFFSET), and where a next page would start (undefined: nothing more). The work is bounded
  * whatever the history holds:
  * - a find by event id or record id reads that event's deliveries by index (the unique
- *   (event_id, receiver_id) key; events_brand_record for a record);
+ *   (event_id, receiver_id, event_at) key; events_brand_record for a record);
  * - otherwise the log's index ((receiver_id | brand_id, created_at desc, id desc), with the
  *   time range as its bounds) is walked from the cursor. Without a state or event-type filter
  *   every row read is returned, so the walk stops at `limit`. With one, at most

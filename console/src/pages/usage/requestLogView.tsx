@@ -39,7 +39,7 @@ function keyCell(e: RequestLogEntry) {
   if (e.key_id !== '') {
     return (
       <>
-        {e.key_name} <code>{e.key_prefix}…</code>
+        {e.key_name} <code class="token">{e.key_prefix}…</code>
       </>
     );
   }
@@ -147,19 +147,19 @@ export function RequestLogPage(props: RequestLogPageProps) {
           )}
           {log.entries.map((e) => (
             <tr>
-              <td>{formatTimeToSecond(e.at)}</td>
+              <td class="when">{formatTimeToSecond(e.at)}</td>
               <td>{keyCell(e)}</td>
               <td>
-                <code>
-                  {e.method} {e.path}
+                <code class="path">
+                  {e.method} {withSlashBreaks(e.path)}
                 </code>
               </td>
               <td>{e.status}</td>
               <td>
-                <code>{e.error_code}</code>
+                <code class="token">{e.error_code}</code>
               </td>
               <td>
-                <code>{e.request_id}</code>
+                <code class="token">{e.request_id}</code>
               </td>
               <td>{surfaceOf(e.surface) === 'assistant' ? 'assistant' : 'REST'}</td>
               {props.showReasons && <td>{reasonWords(e)}</td>}
@@ -176,4 +176,9 @@ export function RequestLogPage(props: RequestLogPageProps) {
       )}
     </Layout>
   );
+}
+
+/** A path that may wrap after each slash rather than inside a word ("/api/v1/cam paigns"). */
+function withSlashBreaks(path: string) {
+  return path.split('/').map((part, i) => (i === 0 ? part : [<wbr />, '/', part]));
 }

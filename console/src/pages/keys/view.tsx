@@ -72,7 +72,7 @@ export function KeysPage(props: KeysPageProps) {
               <td>{k.name}</td>
               <td>{ENVIRONMENTS.fromProto(k.environment) ?? 'unknown'}</td>
               <td>
-                <code>{k.prefix}…</code>
+                <code class="token">{k.prefix}…</code>
               </td>
               <td>{['read records', ...k.permissions].join(', ')}</td>
               <td>

@@ -124,7 +124,7 @@ export function UsagePage(props: UsagePageProps) {
                   'No key of this brand'
                 ) : (
                   <a href={query(props.window, r.keyId)}>
-                    {r.name || r.keyId} {r.prefix && <code>{r.prefix}…</code>}
+                    {r.name || r.keyId} {r.prefix && <code class="token">{r.prefix}…</code>}
                   </a>
                 )}
               </th>

@@ -13,6 +13,8 @@
 //   webhookFanOut.mjs      S6f one brand's change to 20 receivers (cost per delivery)
 //   webhookNeighbours.mjs  S6n a fast receiver beside 50 hanging ones (fair delivery)
 //   webhookCatchUp.mjs     S6c 1,000 waiting deliveries caught up (recover; by itself)
+//   historyGrowth.mjs      S9 2 million deliveries of weekly history, retention 14 days: size
+//                          and claim latency as it grows
 //   otherBrands.mjs  a 10-row brand served beside a 1,000,000-row brand vs beside small ones
 //   polling.mjs      S7 re-reading an unchanged first page with If-None-Match (304) vs B0 with
 //                    express's ETag; S8 the same poller while a record changes every second
@@ -78,6 +80,7 @@ import { runWebhooksScenario } from './lib/webhooks.mjs';
 import { runNeighboursScenario } from './lib/webhookNeighbours.mjs';
 import { runCatchUpScenario } from './lib/webhookCatchUp.mjs';
 import { runFanOutScenario } from './lib/webhookFanOut.mjs';
+import { runHistoryScenario } from './lib/historyGrowth.mjs';
 
 /** The gateway's Prometheus counters the validity checks need (its internal listener). */
 async function gatewayCounters(opsUrl) {
@@ -135,6 +138,7 @@ async function main() {
     const fanOut = await runFanOutScenario(ctx);
     const neighbours = await runNeighboursScenario(ctx);
     const catchUp = await runCatchUpScenario(ctx);
+    const history = await runHistoryScenario(ctx);
     sampler.stop();
     const memory = { timeline: [], peakRss: sampler.peak };
     return {
@@ -144,6 +148,7 @@ async function main() {
       fanOut,
       neighbours,
       catchUp,
+      history,
       memory,
       invalid: ctx.invalid,
       notes: ctx.notes,
@@ -260,11 +265,13 @@ async function main() {
   const fanOut = await runFanOutScenario(ctx);
   const neighbours = await runNeighboursScenario(ctx);
   const catchUp = await runCatchUpScenario(ctx);
+  const history = await runHistoryScenario(ctx);
   sampler.stop();
   return {
     fanOut,
     neighbours,
     catchUp,
+    history,
     dbName,
     loadAtStart,
     sizes,

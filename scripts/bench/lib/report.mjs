@@ -323,6 +323,25 @@ function evaluate(r) {
       atMost(c.byItself.seconds, T.s6cSeconds),
     );
   }
+  if (r.history) {
+    const h = r.history;
+    add(
+      `S9 history size after ${h.written.toLocaleString('en')} deliveries vs when retention engaged`,
+      h.sizeRatio,
+      undefined,
+      undefined,
+      atMost(h.sizeRatio, T.s9SizeRatio),
+      `(${h.last.mb} MB in ${h.last.partitions} partitions, ${h.retentionDays} days kept)`,
+    );
+    add(
+      'S9 claim p99 at the end vs the first week',
+      h.claimP99Ratio,
+      undefined,
+      undefined,
+      atMost(h.claimP99Ratio, T.s9ClaimP99Ratio),
+      `(${h.last.claim.p99} ms vs ${h.rows[0].claim.p99} ms; p50 ${h.last.claim.p50} ms)`,
+    );
+  }
   if (r.otherBrands) {
     const o = r.otherBrands;
     const note = '(vs mean of alone before and after)';

@@ -33,6 +33,13 @@ export const TARGETS = {
   s6cSeconds: 60,
   /** Issue 36: webhooks + its PostgreSQL backends' CPU per delivery (S6 burst, S6f fan-out). */
   s6CpuMsPerDelivery: 1.0,
+  /**
+   * Issue 36, S9: history that stays bounded. After 2 million deliveries across weekly
+   * partitions (retention 14 days), the history's size within 1.25x of what it was when the
+   * retention engaged, and the claim's p99 within 1.5x of the first week's.
+   */
+  s9SizeRatio: 1.25,
+  s9ClaimP99Ratio: 1.5,
   otherBrandsRatio: 1.2,
   /** Issue 18: S7 polls/s at least 3x B0's, and CPU per poll of the whole system below B0's. */
   s7VsB0: 3,
@@ -138,6 +145,10 @@ export const SETTINGS = {
   fanOutChanges: intEnv('BENCH_S6F_CHANGES', SMOKE ? 10 : 250),
   /** S6c: waiting deliveries of one receiver to catch up (by a recover, then by itself). */
   catchUpDeliveries: intEnv('BENCH_S6C_DELIVERIES', SMOKE ? 50 : 1_000),
+  /** S9: simulated weeks of delivery history, deliveries per week, claims timed after each. */
+  historyWeeks: intEnv('BENCH_S9_WEEKS', SMOKE ? 3 : 10),
+  historyPerWeek: intEnv('BENCH_S9_PER_WEEK', SMOKE ? 2_000 : 200_000),
+  historyClaims: intEnv('BENCH_S9_CLAIMS', SMOKE ? 20 : 200),
   /** S6 burst: changes committed as fast as possible, then deliveries/s until all landed. */
   webhookBurstChanges: intEnv('BENCH_WEBHOOK_BURST', SMOKE ? 20 : 1_000),
   /** The "other brands" scenario: rows of the big brand (one INSERT ... generate_series). */

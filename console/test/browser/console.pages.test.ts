@@ -84,7 +84,9 @@ it('adds a receiver, shows its secret once, tests it, and shows deliveries as th
   await page.getByText('Order system').waitFor();
   await expectAccessible(page);
   await screenshot(page, 'receivers');
-});
+  // six pages, four accessibility scans and three deliveries waited for: about 60 s on a busy
+  // 2-core machine, twice that in a full run beside other test files
+}, 150_000);
 
 it('lists plans with their notes and the pending count, and cancels one', async () => {
   const { brand, owner } = await cs.stack.admin.createBrand({

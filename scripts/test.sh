@@ -91,8 +91,10 @@ fi
 # The console in a real browser: Debian's Chromium driven by playwright-core (issue 15).
 await_setup "installing Chromium" "$chromium_pid" "$chromium_log"
 say "browser tests (console, Chromium)"
-# two workers: each file has its own stack and browser, and much of a page test is waiting
-npx --no-install jest --selectProjects browser --maxWorkers=2 "${jest_flags[@]}"
+# two workers: each file has its own stack and browser, and much of a page test is waiting.
+# A page test walks several pages with an accessibility scan each: 120 s, not 60, per test
+# (a walk of 58 s alone ran past 60 s beside the other file).
+npx --no-install jest --selectProjects browser --maxWorkers=2 --testTimeout=120000 "${jest_flags[@]}"
 
 # --- the fault suite, short (issue 19; RELIABILITY.md) -----------------------------------
 # The whole system on a PostgreSQL, Redis and Kafka of its own under steady traffic (REST and

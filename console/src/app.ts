@@ -7,6 +7,7 @@ import { securityHeaders } from './http/securityHeaders';
 import { registerBrands } from './pages/brands/route';
 import { errorPages } from './pages/errors/errorPage';
 import { registerBrandPages } from './pages/brandPages';
+import { registerSessions } from './pages/sessions/route';
 import { registerSignIn } from './pages/signIn/route';
 
 /** Where the stylesheet and the two small scripts live (console/public). */
@@ -38,6 +39,7 @@ export function createConsoleApp(deps: ConsoleDeps): Express {
   const router = express.Router();
   registerSignIn(router, deps);
   registerBrands(router, deps.clients);
+  registerSessions(router, deps.clients);
   registerBrandPages(router, deps);
   app.use(router);
   app.use(() => {

@@ -79,6 +79,7 @@ export function Layout(props: {
                 {viewer.email} ({viewer.role})
               </span>
               <a href="/brands">Switch brand</a>
+              <a href="/sessions">Your sessions</a>
               <form class="inline" method="post" action="/sign-out">
                 <input type="hidden" name="_csrf" value={viewer.csrfToken} />
                 <button type="submit" class="secondary">

@@ -87,7 +87,10 @@ export function createConsoleClient(
     accessWith,
     mintLink,
     async signIn(email) {
-      const opened = await sessions('redeemSignInLink', { token: await mintLink(email) });
+      const opened = await sessions('redeemSignInLink', {
+        token: await mintLink(email),
+        client: { user_agent: 'testkit consoleClient', address: '127.0.0.1' },
+      });
       return { sessionToken: opened.session_token, brands: opened.brands };
     },
     async actAs(sessionToken, brandId) {

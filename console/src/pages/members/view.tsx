@@ -2,6 +2,7 @@ import type { Member } from '@brand/proto/access/v1';
 import { ROLES } from '@brand/shared/enums';
 import { formatTime } from '../../views/format';
 import { Csrf, Layout, Notice, type Viewer } from '../../views/layout';
+import { signInMethodWords } from '../../views/signInMethod';
 
 const ROLE_HELP =
   'Owners do everything here (keys, receivers, plans, members). Admins and members see keys, receivers, deliveries and plans, and change nothing.';
@@ -28,6 +29,7 @@ export function MembersPage(props: {
             <th scope="col">Email</th>
             <th scope="col">Role</th>
             <th scope="col">Member since</th>
+            <th scope="col">Last sign-in</th>
             <th scope="col">Actions</th>
           </tr>
         </thead>
@@ -60,6 +62,16 @@ export function MembersPage(props: {
                   </form>
                 </td>
                 <td>{formatTime(m.created_at)}</td>
+                <td>
+                  {m.last_signed_in_at ? (
+                    <>
+                      {formatTime(m.last_signed_in_at)}{' '}
+                      <span class="hint">by {signInMethodWords(m.last_sign_in_method)}</span>
+                    </>
+                  ) : (
+                    <span class="hint">Never</span>
+                  )}
+                </td>
                 <td>
                   <form method="post" action={`${base}/${m.id}/remove`}>
                     <Csrf token={viewer.csrfToken} />

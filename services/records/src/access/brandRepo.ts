@@ -16,6 +16,9 @@ export interface MemberRow {
   email: string;
   role: RoleName;
   created_at: string;
+  /** Read only for the member list (selectCurrentMembers): when and how they last signed in. */
+  last_signed_in_at?: string | null;
+  last_sign_in_method?: string | null;
 }
 
 const BRAND_COLUMNS = `id, name, tier, verified, ${rfc3339('created_at')} as created_at`;

@@ -63,10 +63,12 @@ export async function selectCurrentMember(db: Db, id: string): Promise<MemberRow
   return r.rows[0];
 }
 
-/** A brand's current members, oldest first. */
+/** A brand's current members, oldest first, with when and how each last signed in. */
 export async function selectCurrentMembers(db: Db, brandId: string): Promise<MemberRow[]> {
   const r = await db.query<MemberRow>(
-    `select ${MEMBER_COLUMNS} from brand_members m
+    `select ${MEMBER_COLUMNS}, ${rfc3339('m.last_signed_in_at')} as last_signed_in_at,
+            m.last_sign_in_method
+     from brand_members m
      where m.brand_id = $1 and m.removed_at is null order by m.created_at, m.id`,
     [brandId],
   );

@@ -22,7 +22,8 @@ export interface ResolvedSession {
   acting?: Membership & { assertion: string; assertionExpiresAt: Date };
 }
 
-async function liveSession(deps: SessionDeps, token: string): Promise<SessionRow> {
+/** The live session a token names (its idle expiry slid), or invalid_session. */
+export async function liveSession(deps: SessionDeps, token: string): Promise<SessionRow> {
   if (!TOKEN_PATTERN.test(token)) throw invalidSession();
   const session = await touchLiveSession(deps.pool, hashToken(token), deps.idleMs);
   if (!session) throw invalidSession();
@@ -64,7 +65,8 @@ export async function resolveSession(
   return { session, brands, acting: { ...found, assertion, assertionExpiresAt: expiresAt } };
 }
 
-async function recordSignOut(db: PoolClient, email: string): Promise<void> {
+/** member.signed_out in the activity of every brand the address is a member of. */
+export async function recordSignOut(db: PoolClient, email: string): Promise<void> {
   for (const { member } of await selectMemberships(db, email)) {
     await insertActivity(db, {
       brandId: member.brand_id,

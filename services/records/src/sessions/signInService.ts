@@ -6,6 +6,7 @@ import type { Membership } from '../access/memberRepo';
 import { eligibleMemberships } from './eligibility';
 import { spendSignInLink } from './linkRepo';
 import type { SessionDeps } from './sessionDeps';
+import type { SignInClient } from './signInClient';
 import { deleteStaleSessions, insertSession } from './sessionRepo';
 import { hashToken, newSecretToken, TOKEN_PATTERN } from './tokens';
 
@@ -22,7 +23,7 @@ const invalidLink = (): AppError =>
  */
 export async function redeemSignInLink(
   deps: SessionDeps,
-  input: { token: string },
+  input: { token: string; client: SignInClient },
 ): Promise<{
   sessionToken: string;
   csrfSecret: string;
@@ -44,6 +45,8 @@ export async function redeemSignInLink(
       email: address,
       csrfSecret,
       maxAgeMs: deps.maxAgeMs,
+      method: 'link',
+      client: input.client,
     });
     for (const { member } of brands) {
       await insertActivity(db, {

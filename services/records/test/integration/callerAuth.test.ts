@@ -159,7 +159,7 @@ const SESSION_RPCS: Array<CallerAuthRpc<ConsoleClient>> = [
   [
     'ConsoleSessionService/RedeemSignInLink',
     'console',
-    (c) => c.sessions('redeemSignInLink', { token: 'x' }),
+    (c) => c.sessions('redeemSignInLink', { token: 'x', client: undefined }),
   ],
   [
     'ConsoleSessionService/ResolveConsoleSession',
@@ -175,6 +175,21 @@ const SESSION_RPCS: Array<CallerAuthRpc<ConsoleClient>> = [
     'ConsoleSessionService/SignOutEverywhere',
     'console',
     (c) => c.sessions('signOutEverywhere', { session_token: 'x' }),
+  ],
+  [
+    'ConsoleSessionService/ListConsoleSessions',
+    'console',
+    (c) => c.sessions('listConsoleSessions', { session_token: 'x' }),
+  ],
+  [
+    'ConsoleSessionService/EndConsoleSession',
+    'console',
+    (c) => c.sessions('endConsoleSession', { session_token: 'x', session_id: 'ses_x' }),
+  ],
+  [
+    'ConsoleSessionService/EndOtherConsoleSessions',
+    'console',
+    (c) => c.sessions('endOtherConsoleSessions', { session_token: 'x' }),
   ],
   [
     'ConsoleSessionService/ListOwnerEmails',

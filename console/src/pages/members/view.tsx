@@ -10,6 +10,8 @@ const ROLE_HELP =
 export function MembersPage(props: {
   viewer: Viewer;
   members: Member[];
+  /** The brand's sign-in policy: "any" or "passkey_or_sso". */
+  signInPolicy: string;
   error?: string;
   notice?: string;
   form?: { email?: string; role?: string };
@@ -86,6 +88,44 @@ export function MembersPage(props: {
         </tbody>
       </table>
       <p class="hint">The last owner can be neither removed nor demoted.</p>
+      <section aria-labelledby="sign-in-policy">
+        <h2 id="sign-in-policy">How members sign in</h2>
+        <form class="stack" method="post" action={`${base}/sign-in-policy`}>
+          <Csrf token={viewer.csrfToken} />
+          <fieldset>
+            <legend>Members of {viewer.brandName} may sign in with</legend>
+            <div>
+              <label>
+                <input
+                  type="radio"
+                  name="policy"
+                  value="any"
+                  checked={props.signInPolicy !== 'passkey_or_sso'}
+                />{' '}
+                An emailed link or a passkey
+              </label>
+            </div>
+            <div>
+              <label>
+                <input
+                  type="radio"
+                  name="policy"
+                  value="passkey_or_sso"
+                  checked={props.signInPolicy === 'passkey_or_sso'}
+                />{' '}
+                A passkey only: emailed links no longer open this brand
+              </label>
+            </div>
+          </fieldset>
+          <p class="hint">
+            Changing this needs a session opened with a passkey, so you keep your own way in.
+            Members without a passkey sign in by link once and add one on “Your passkeys”.
+          </p>
+          <div>
+            <button type="submit">Save how members sign in</button>
+          </div>
+        </form>
+      </section>
       <section aria-labelledby="invite">
         <h2 id="invite">Invite a member</h2>
         <form class="stack" method="post" action={base}>

@@ -14,7 +14,7 @@ export function SessionsPage(props: {
   return (
     <Layout title="Your sessions">
       <p>
-        <a href="/brands">Back to your brands</a>
+        <a href="/brands">Back to your brands</a> · <a href="/passkeys">Your passkeys</a>
       </p>
       <h1>Your sessions</h1>
       <p>

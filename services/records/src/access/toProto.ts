@@ -9,6 +9,7 @@ export const toBrand = (b: BrandRow): Brand => ({
   tier: TIERS.toProto(b.tier),
   verified: b.verified,
   created_at: b.created_at,
+  sign_in_policy: b.sign_in_policy,
 });
 
 export const toMember = (m: MemberRow): Member => ({

@@ -52,6 +52,12 @@ export async function resolveSession(
   if (!isEligible(found.brand)) {
     throw new AppError('brand_not_eligible', ineligibleReason(found.brand));
   }
+  if (found.brand.sign_in_policy === 'passkey_or_sso' && session.sign_in_method === 'link') {
+    throw new AppError(
+      'sign_in_method_required',
+      `${found.brand.name} requires signing in with a passkey; an emailed link does not open it.`,
+    );
+  }
   if (!deps.assertionKey) {
     throw new AppError('service_unavailable', 'The console is not configured on this service.');
   }

@@ -192,6 +192,32 @@ const SESSION_RPCS: Array<CallerAuthRpc<ConsoleClient>> = [
     (c) => c.sessions('endOtherConsoleSessions', { session_token: 'x' }),
   ],
   [
+    'ConsolePasskeyService/BeginPasskeySignIn',
+    'console',
+    (c) => c.passkeys('beginPasskeySignIn', { origin: 'http://localhost:8090', client_key: 'k' }),
+  ],
+  [
+    'ConsolePasskeyService/FinishPasskeySignIn',
+    'console',
+    (c) =>
+      c.passkeys('finishPasskeySignIn', {
+        origin: 'http://localhost:8090',
+        response_json: '{}',
+        client: undefined,
+      }),
+  ],
+  [
+    'ConsolePasskeyService/ListPasskeys',
+    'console',
+    (c) => c.passkeys('listPasskeys', { session_token: 'x' }),
+  ],
+  [
+    'ConsolePasskeyService/SetBrandSignInPolicy',
+    'console',
+    (c) =>
+      c.passkeys('setBrandSignInPolicy', { session_token: 'x', brand_id: brandId, policy: 'any' }),
+  ],
+  [
     'ConsoleSessionService/ListOwnerEmails',
     'console',
     (c) => c.sessions('listOwnerEmails', { brand_id: brandId }),

@@ -226,6 +226,8 @@ export interface Brand {
   tier: BrandTier;
   verified: boolean;
   created_at: string;
+  /** How its members may sign in to it: "any", or "passkey_or_sso" (no emailed links). */
+  sign_in_policy: string;
 }
 
 /** Member is a person with a role on a brand. */
@@ -493,7 +495,7 @@ export interface ListActivityResponse {
 }
 
 function createBaseBrand(): Brand {
-  return { id: "", name: "", tier: 0, verified: false, created_at: "" };
+  return { id: "", name: "", tier: 0, verified: false, created_at: "", sign_in_policy: "" };
 }
 
 export const Brand: MessageFns<Brand> = {
@@ -512,6 +514,9 @@ export const Brand: MessageFns<Brand> = {
     }
     if (message.created_at !== "") {
       writer.uint32(42).string(message.created_at);
+    }
+    if (message.sign_in_policy !== "") {
+      writer.uint32(50).string(message.sign_in_policy);
     }
     return writer;
   },
@@ -569,6 +574,14 @@ export const Brand: MessageFns<Brand> = {
             message.created_at = reader.string();
             continue;
           }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.sign_in_policy = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -592,6 +605,11 @@ export const Brand: MessageFns<Brand> = {
         : isSet(object.created_at)
         ? globalThis.String(object.created_at)
         : "",
+      sign_in_policy: isSet(object.signInPolicy)
+        ? globalThis.String(object.signInPolicy)
+        : isSet(object.sign_in_policy)
+        ? globalThis.String(object.sign_in_policy)
+        : "",
     };
   },
 
@@ -612,6 +630,9 @@ export const Brand: MessageFns<Brand> = {
     if (message.created_at !== "") {
       obj.createdAt = message.created_at;
     }
+    if (message.sign_in_policy !== "") {
+      obj.signInPolicy = message.sign_in_policy;
+    }
     return obj;
   },
 
@@ -625,6 +646,7 @@ export const Brand: MessageFns<Brand> = {
     message.tier = object.tier ?? 0;
     message.verified = object.verified ?? false;
     message.created_at = object.created_at ?? "";
+    message.sign_in_policy = object.sign_in_policy ?? "";
     return message;
   },
 };

@@ -23,6 +23,7 @@ describe('views', () => {
         tier: BrandTier.BRAND_TIER_PRO,
         verified: true,
         created_at: 't',
+        sign_in_policy: 'any',
       }),
     ).toEqual({ id: 'br_1', name: 'A', tier: 'pro', verified: true, created_at: 't' });
     expect(keyJson(key)).toMatchObject({

@@ -4,9 +4,12 @@ import type { ConsoleDeps } from './consoleDeps';
 import { originCheck } from './csrf/originCheck';
 import { ConsoleHttpError } from './http/consoleHttpError';
 import { securityHeaders } from './http/securityHeaders';
+import { serveVendorScripts } from './http/vendorScripts';
 import { registerBrands } from './pages/brands/route';
 import { errorPages } from './pages/errors/errorPage';
 import { registerBrandPages } from './pages/brandPages';
+import { registerPasskeys } from './pages/passkeys/route';
+import { registerSessions } from './pages/sessions/route';
 import { registerSignIn } from './pages/signIn/route';
 
 /** Where the stylesheet and the two small scripts live (console/public). */
@@ -32,12 +35,16 @@ export function createConsoleApp(deps: ConsoleDeps): Express {
       setHeaders: (res) => res.setHeader('Cache-Control', 'public, max-age=3600'),
     }),
   );
+  serveVendorScripts(app);
   app.use(originCheck(deps.publicOrigin));
   app.use(express.urlencoded({ extended: false, limit: '32kb', parameterLimit: 50 }));
 
   const router = express.Router();
+  // Before the link routes: /sign-in/passkey is not a link token.
+  registerPasskeys(router, deps);
   registerSignIn(router, deps);
   registerBrands(router, deps.clients);
+  registerSessions(router, deps.clients);
   registerBrandPages(router, deps);
   app.use(router);
   app.use(() => {

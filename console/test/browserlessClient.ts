@@ -11,6 +11,8 @@ export interface Answer {
 
 export class ConsoleHttp {
   cookie = '';
+  /** Sent as User-Agent when set (the device "Your sessions" names). */
+  userAgent = '';
   /**
    * `clientIp`, when given, is sent as X-Forwarded-For: the address the console sees when it
    * trusts its proxy (TRUST_PROXY), so one test can act as several clients.
@@ -51,6 +53,7 @@ export class ConsoleHttp {
     if (body !== undefined) headers['content-type'] = 'application/x-www-form-urlencoded';
     if (origin) headers.origin = origin;
     if (this.clientIp) headers['x-forwarded-for'] = this.clientIp;
+    if (this.userAgent) headers['user-agent'] = this.userAgent;
     const res = await fetch(`${this.origin}${path}`, { method, headers, body, redirect: 'manual' });
     for (const c of res.headers.getSetCookie()) {
       const [pair] = c.split(';');

@@ -75,6 +75,12 @@ export async function startConsoleStack(
     webhooksEnv?: Record<string, string>;
     consoleEnv?: Record<string, string>;
     signInOnly?: boolean;
+    /**
+     * The host of the console's public URL: "localhost" where WebAuthn runs in a browser
+     * (browsers refuse passkeys on an IP address); 127.0.0.1 otherwise. The console listens on
+     * 127.0.0.1 either way, which is where browsers resolve localhost.
+     */
+    publicHost?: 'localhost' | '127.0.0.1';
   } = {},
 ): Promise<ConsoleStack> {
   const ca = createTestCa();
@@ -106,7 +112,7 @@ export async function startConsoleStack(
   try {
     const handedOut = new Set<string>();
     const port = await freePort();
-    const url = `http://127.0.0.1:${port}`;
+    const url = `http://${opts.publicHost ?? '127.0.0.1'}:${port}`;
     const consoleProcess = await spawnService({
       name: 'console',
       entry: CONSOLE_MAIN,

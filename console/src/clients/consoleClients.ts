@@ -1,4 +1,5 @@
 import { AccessServiceClient } from '@brand/proto/access/v1';
+import { ConsolePasskeyServiceClient } from '@brand/proto/access/v1/passkeys';
 import { ConsoleSessionServiceClient } from '@brand/proto/access/v1/sessions';
 import { UsageServiceClient } from '@brand/proto/access/v1/usage';
 import { PlansServiceClient } from '@brand/proto/plans/v1';
@@ -14,6 +15,8 @@ import { createMemberCaller, type MemberCaller } from './memberCaller';
  */
 export interface ConsoleClients {
   sessions: MemberCaller<InstanceType<typeof ConsoleSessionServiceClient>>;
+  /** Passkeys and signing in with one (records' ConsolePasskeyService). */
+  passkeys: MemberCaller<InstanceType<typeof ConsolePasskeyServiceClient>>;
   access: MemberCaller<InstanceType<typeof AccessServiceClient>>;
   /** Usage and the request log (records' UsageService). */
   usage: MemberCaller<InstanceType<typeof UsageServiceClient>>;
@@ -33,9 +36,10 @@ export function createConsoleClients(opts: {
 }): ConsoleClients {
   const settings = { token: opts.token, deadlineMs: opts.deadlineMs };
   const sessionClient = connectClient(ConsoleSessionServiceClient, opts.recordsAddr);
-  // Records serves both services: one channel.
+  // Records serves all four services: one channel.
   const accessClient = connectClient(AccessServiceClient, opts.recordsAddr, sessionClient);
   const usageClient = connectClient(UsageServiceClient, opts.recordsAddr, sessionClient);
+  const passkeyClient = connectClient(ConsolePasskeyServiceClient, opts.recordsAddr, sessionClient);
   const webhooksClient = connectClient(WebhooksServiceClient, opts.webhooksAddr);
   const plansClient = connectClient(PlansServiceClient, opts.plansAddr);
   const healthOf = (shareWith: Client, address: string) =>
@@ -47,6 +51,7 @@ export function createConsoleClients(opts: {
   };
   return {
     sessions: createMemberCaller(sessionClient, settings),
+    passkeys: createMemberCaller(passkeyClient, settings),
     access: createMemberCaller(accessClient, settings),
     usage: createMemberCaller(usageClient, settings),
     webhooks: createMemberCaller(webhooksClient, settings),

@@ -103,6 +103,13 @@ async function resolve(
       return undefined;
     }
     if (err instanceof ServiceCallError && err.grpcStatus === status.NOT_FOUND) throw notFound();
+    if (err instanceof ServiceCallError && err.code === 'sign_in_method_required') {
+      throw new ConsoleHttpError(
+        403,
+        err.code,
+        `${err.message} Add a passkey on “Your passkeys” (/passkeys), then sign out and choose “Sign in with a passkey”.`,
+      );
+    }
     if (err instanceof ServiceCallError && err.grpcStatus === status.FAILED_PRECONDITION) {
       throw new ConsoleHttpError(
         403,

@@ -79,6 +79,8 @@ export function Layout(props: {
                 {viewer.email} ({viewer.role})
               </span>
               <a href="/brands">Switch brand</a>
+              <a href="/sessions">Your sessions</a>
+              <a href="/passkeys">Passkeys</a>
               <form class="inline" method="post" action="/sign-out">
                 <input type="hidden" name="_csrf" value={viewer.csrfToken} />
                 <button type="submit" class="secondary">

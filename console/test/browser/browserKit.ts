@@ -1,7 +1,13 @@
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
-import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
+import {
+  chromium,
+  type Browser,
+  type BrowserContextOptions,
+  type Locator,
+  type Page,
+} from 'playwright-core';
 import { REPO_ROOT } from '@brand/testkit';
 import type { ConsoleStack } from '../consoleStack';
 
@@ -74,10 +80,16 @@ export async function screenshotOf(
 
 /**
  * Signs `email` in as a person does, in a new browser context: the sign-in form, the link
- * from the mailbox, its confirm button. Resolves on the member's first brand page.
+ * from the mailbox, its confirm button. Resolves on the member's first brand page. `context`
+ * sets up the browser context (another User-Agent, say).
  */
-export async function signIn(browser: Browser, cs: ConsoleStack, email: string): Promise<Page> {
-  const page = await (await browser.newContext()).newPage();
+export async function signIn(
+  browser: Browser,
+  cs: ConsoleStack,
+  email: string,
+  context: BrowserContextOptions = {},
+): Promise<Page> {
+  const page = await (await browser.newContext(context)).newPage();
   const since = Date.now() - 1_000;
   await page.goto(`${cs.url}/sign-in`);
   await page.getByLabel('Email address').fill(email);

@@ -1,5 +1,6 @@
 import { createPrivateKey } from 'node:crypto';
 import { AccessServiceClient } from '@brand/proto/access/v1';
+import { ConsolePasskeyServiceClient } from '@brand/proto/access/v1/passkeys';
 import {
   ConsoleSessionServiceClient,
   type BrandMembership,
@@ -36,6 +37,8 @@ export interface ActingMember {
  */
 export interface ConsoleClient {
   sessions: Caller<ConsoleSessionServiceClient>;
+  /** Passkeys and signing in with one (ConsolePasskeyService), with the console token. */
+  passkeys: Caller<ConsolePasskeyServiceClient>;
   /**
    * Requests a link for `email` and claims the due sign-in mails, as the console's mail loop
    * would (confirming every mail it claims), until the one for `email` comes; returns its
@@ -60,6 +63,10 @@ export function createConsoleClient(
   const accessClient = connectClient(AccessServiceClient, recordsAddr, sessionClient);
   const usageClient = connectClient(UsageServiceClient, recordsAddr, sessionClient);
   const sessions = createCaller(sessionClient, { deadlineMs: DEADLINE_MS, token });
+  const passkeys = createCaller(
+    connectClient(ConsolePasskeyServiceClient, recordsAddr, sessionClient),
+    { deadlineMs: DEADLINE_MS, token },
+  );
   const accessWith = (assertion: string): Caller<AccessServiceClient> =>
     createCaller(accessClient, {
       deadlineMs: DEADLINE_MS,
@@ -84,10 +91,14 @@ export function createConsoleClient(
 
   return {
     sessions,
+    passkeys,
     accessWith,
     mintLink,
     async signIn(email) {
-      const opened = await sessions('redeemSignInLink', { token: await mintLink(email) });
+      const opened = await sessions('redeemSignInLink', {
+        token: await mintLink(email),
+        client: { user_agent: 'testkit consoleClient', address: '127.0.0.1' },
+      });
       return { sessionToken: opened.session_token, brands: opened.brands };
     },
     async actAs(sessionToken, brandId) {

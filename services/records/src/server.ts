@@ -1,5 +1,6 @@
 import { createPublicKey, type KeyObject } from 'node:crypto';
 import { AccessServiceService } from '@brand/proto/access/v1';
+import { ConsolePasskeyServiceService } from '@brand/proto/access/v1/passkeys';
 import { ConsoleSessionServiceService } from '@brand/proto/access/v1/sessions';
 import { UsageServiceService } from '@brand/proto/access/v1/usage';
 import { RecordsServiceService } from '@brand/proto/records/v1';
@@ -22,6 +23,7 @@ import { CursorCodec } from './records/cursor';
 import { recordsHandlers } from './records/grpcHandlers';
 import type { PageStreams } from './records/pageStreams';
 import type { VersionPublisher } from './versions/versionPublisher';
+import { passkeyHandlers } from './passkeys/grpcHandlers';
 import { sessionHandlers } from './sessions/grpcHandlers';
 import { usageHandlers } from './usage/grpcHandlers';
 import type { SessionDeps } from './sessions/sessionDeps';
@@ -50,6 +52,7 @@ export const SERVICE_NAMES = [
   'brand.records.v1.RecordsService',
   'brand.access.v1.AccessService',
   'brand.access.v1.ConsoleSessionService',
+  'brand.access.v1.ConsolePasskeyService',
   'brand.access.v1.UsageService',
 ];
 
@@ -95,6 +98,10 @@ export function createServer(deps: RecordsDeps): {
   server.addService(
     ConsoleSessionServiceService,
     sessionHandlers({ ...deps.sessions, pool: deps.pool, log: deps.log }, rpc),
+  );
+  server.addService(
+    ConsolePasskeyServiceService,
+    passkeyHandlers({ ...deps.sessions, pool: deps.pool, log: deps.log }, rpc),
   );
   server.addService(
     UsageServiceService,

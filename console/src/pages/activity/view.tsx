@@ -13,7 +13,10 @@ const ACTIONS: Record<string, string[]> = {
     'member.removed',
     'member.signed_in',
     'member.signed_out',
+    'member.passkey_added',
+    'member.passkey_removed',
   ],
+  'brand.': ['brand.sign_in_policy_changed'],
   'receiver.': [
     'receiver.added',
     'receiver.changed',

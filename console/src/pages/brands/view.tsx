@@ -26,6 +26,10 @@ export function BrandsPage(props: { email: string; csrfToken: string; brands: Br
         </ul>
       )}
       <h2>Your sessions</h2>
+      <p>
+        <a href="/sessions">See where you are signed in</a>, and sign out a device you do not
+        recognise.
+      </p>
       <div class="actions">
         <form method="post" action="/sign-out">
           <Csrf token={props.csrfToken} />

@@ -7,6 +7,7 @@ import type { ConsoleDeps } from '../../consoleDeps';
 import { formRefusal } from '../../http/formRefusal';
 import { memberOf, notFound, viewerOf, type MemberSession } from '../../session/memberSession';
 import { sendPage } from '../../views/render';
+import { SignInPolicyForm } from '../passkeys/input';
 import { MembersNotAllowedPage, MembersPage } from './view';
 
 const InviteForm = z.object({
@@ -32,7 +33,11 @@ export function registerMembers(router: Router, deps: ConsoleDeps): void {
       { brand_id: s.brand.id },
       { assertion: s.assertion },
     );
-    sendPage(res, MembersPage({ viewer: viewerOf(s), members, ...extra }), httpStatus);
+    sendPage(
+      res,
+      MembersPage({ viewer: viewerOf(s), members, signInPolicy: s.brand.sign_in_policy, ...extra }),
+      httpStatus,
+    );
   };
 
   /** Runs a change, then shows the list with the outcome (the service's refusal on the form). */
@@ -63,6 +68,7 @@ export function registerMembers(router: Router, deps: ConsoleDeps): void {
       invited: 'Invited: a sign-in link is on its way to them.',
       role: 'Role changed.',
       removed: 'Member removed. Their next request is refused.',
+      policy: 'Saved: how members sign in to this brand.',
     };
     const done = typeof req.query.done === 'string' ? notices[req.query.done] : undefined;
     await listPage(res, s, { notice: done });
@@ -89,6 +95,26 @@ export function registerMembers(router: Router, deps: ConsoleDeps): void {
         await requestInviteLink(deps, parsed.data.email, s);
       },
       'invited',
+    );
+  });
+
+  router.post('/members/sign-in-policy', async (req, res) => {
+    const s = memberOf(res);
+    const parsed = SignInPolicyForm.safeParse(req.body);
+    if (!parsed.success) {
+      await listPage(res, s, { error: parsed.error.issues[0]?.message }, 400);
+      return;
+    }
+    await change(
+      res,
+      s,
+      () =>
+        deps.clients.passkeys('setBrandSignInPolicy', {
+          session_token: s.token,
+          brand_id: s.brand.id,
+          policy: parsed.data.policy,
+        }),
+      'policy',
     );
   });
 

@@ -2,6 +2,7 @@ import type { Member } from '@brand/proto/access/v1';
 import { ROLES } from '@brand/shared/enums';
 import { formatTime } from '../../views/format';
 import { Csrf, Layout, Notice, type Viewer } from '../../views/layout';
+import { signInMethodWords } from '../../views/signInMethod';
 
 const ROLE_HELP =
   'Owners do everything here (keys, receivers, plans, members). Admins and members see keys, receivers, deliveries and plans, and change nothing.';
@@ -9,6 +10,8 @@ const ROLE_HELP =
 export function MembersPage(props: {
   viewer: Viewer;
   members: Member[];
+  /** The brand's sign-in policy: "any" or "passkey_or_sso". */
+  signInPolicy: string;
   error?: string;
   notice?: string;
   form?: { email?: string; role?: string };
@@ -28,6 +31,7 @@ export function MembersPage(props: {
             <th scope="col">Email</th>
             <th scope="col">Role</th>
             <th scope="col">Member since</th>
+            <th scope="col">Last sign-in</th>
             <th scope="col">Actions</th>
           </tr>
         </thead>
@@ -61,6 +65,16 @@ export function MembersPage(props: {
                 </td>
                 <td>{formatTime(m.created_at)}</td>
                 <td>
+                  {m.last_signed_in_at ? (
+                    <>
+                      {formatTime(m.last_signed_in_at)}{' '}
+                      <span class="hint">by {signInMethodWords(m.last_sign_in_method)}</span>
+                    </>
+                  ) : (
+                    <span class="hint">Never</span>
+                  )}
+                </td>
+                <td>
                   <form method="post" action={`${base}/${m.id}/remove`}>
                     <Csrf token={viewer.csrfToken} />
                     <button type="submit" class="danger" aria-label={`Remove ${m.email}`}>
@@ -74,6 +88,44 @@ export function MembersPage(props: {
         </tbody>
       </table>
       <p class="hint">The last owner can be neither removed nor demoted.</p>
+      <section aria-labelledby="sign-in-policy">
+        <h2 id="sign-in-policy">How members sign in</h2>
+        <form class="stack" method="post" action={`${base}/sign-in-policy`}>
+          <Csrf token={viewer.csrfToken} />
+          <fieldset>
+            <legend>Members of {viewer.brandName} may sign in with</legend>
+            <div>
+              <label>
+                <input
+                  type="radio"
+                  name="policy"
+                  value="any"
+                  checked={props.signInPolicy !== 'passkey_or_sso'}
+                />{' '}
+                An emailed link or a passkey
+              </label>
+            </div>
+            <div>
+              <label>
+                <input
+                  type="radio"
+                  name="policy"
+                  value="passkey_or_sso"
+                  checked={props.signInPolicy === 'passkey_or_sso'}
+                />{' '}
+                A passkey only: emailed links no longer open this brand
+              </label>
+            </div>
+          </fieldset>
+          <p class="hint">
+            Changing this needs a session opened with a passkey, so you keep your own way in.
+            Members without a passkey sign in by link once and add one on “Your passkeys”.
+          </p>
+          <div>
+            <button type="submit">Save how members sign in</button>
+          </div>
+        </form>
+      </section>
       <section aria-labelledby="invite">
         <h2 id="invite">Invite a member</h2>
         <form class="stack" method="post" action={base}>

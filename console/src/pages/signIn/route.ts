@@ -5,6 +5,7 @@ import type { ConsoleClients } from '../../clients/consoleClients';
 import { ServiceCallError } from '../../clients/memberCaller';
 import { ConsoleHttpError } from '../../http/consoleHttpError';
 import { setSessionCookie } from '../../session/sessionCookie';
+import { signInClientOf } from '../../session/signInClient';
 import { sendPage } from '../../views/render';
 import { LINK_TOKEN, SignInForm } from './input';
 import { CheckEmailPage, ConfirmSignInPage, InvalidLinkPage, SignInPage } from './view';
@@ -75,7 +76,10 @@ export function registerSignIn(router: Router, deps: SignInDeps): void {
     }
     let session;
     try {
-      session = await deps.clients.sessions('redeemSignInLink', { token });
+      session = await deps.clients.sessions('redeemSignInLink', {
+        token,
+        client: signInClientOf(req),
+      });
     } catch (err) {
       if (err instanceof ServiceCallError && err.grpcStatus === status.UNAUTHENTICATED) {
         sendPage(res, InvalidLinkPage(), 400);

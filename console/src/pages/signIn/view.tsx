@@ -1,8 +1,9 @@
 import { Layout, Notice } from '../../views/layout';
+import { PASSKEY_SCRIPTS } from '../passkeys/view';
 
 export function SignInPage(props: { email?: string; error?: string; notice?: string }) {
   return (
-    <Layout title="Sign in">
+    <Layout title="Sign in" scripts={PASSKEY_SCRIPTS}>
       <h1>Sign in to the Developers area</h1>
       <p>
         Enter the email address you use at your brand. We email you a link that signs you in; no
@@ -29,6 +30,27 @@ export function SignInPage(props: { email?: string; error?: string; notice?: str
           <button type="submit">Email me a sign-in link</button>
         </div>
       </form>
+      <section aria-labelledby="passkey-heading">
+        <h2 id="passkey-heading">Or use a passkey</h2>
+        <p class="hint">
+          Added a passkey on “Your passkeys”? Sign in with this device's screen lock or your
+          security key. Some brands require it.
+        </p>
+        <form
+          method="post"
+          action="/sign-in/passkey"
+          data-passkey="sign-in"
+          data-passkey-options="/sign-in/passkey/options"
+          data-passkey-status="passkey-status"
+          hidden
+        >
+          <input type="hidden" name="response" value="" />
+          <button type="submit" class="secondary">
+            Sign in with a passkey
+          </button>
+        </form>
+        <p id="passkey-status" class="hint" role="status"></p>
+      </section>
       <p class="hint">
         Operators manage brands with <code>brandctl</code>; API keys never sign in here.
       </p>

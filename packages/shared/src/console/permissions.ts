@@ -23,6 +23,8 @@ export const CONSOLE_PERMISSIONS = {
   'keys.expire': OWNERS,
   'members.read': OWNERS,
   'members.manage': OWNERS,
+  /** Require a passkey or SSO for the brand (no emailed links), or lift that (issue 37). */
+  'members.sign_in_policy': OWNERS,
   'receivers.read': EVERY_ROLE,
   /** Add, edit, enable, disable and remove receivers. */
   'receivers.manage': OWNERS,

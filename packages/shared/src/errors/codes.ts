@@ -14,6 +14,8 @@ export const ERROR_CODES = {
   invalid_sign_in_link: { http: 401, grpc: status.UNAUTHENTICATED },
   /** A console session that is unknown, ended or expired. */
   invalid_session: { http: 401, grpc: status.UNAUTHENTICATED },
+  /** A passkey answer that does not verify: unknown passkey, used or expired challenge, bad signature or counter. */
+  invalid_passkey: { http: 401, grpc: status.UNAUTHENTICATED },
   insufficient_permission: { http: 403, grpc: status.PERMISSION_DENIED },
   forbidden_origin: { http: 403, grpc: status.PERMISSION_DENIED },
   unknown_resource: { http: 404, grpc: status.NOT_FOUND },
@@ -42,6 +44,10 @@ export const ERROR_CODES = {
   last_owner: { http: 422, grpc: status.FAILED_PRECONDITION },
   /** The brand is below Plus or not verified: the Developers area is closed to it. */
   brand_not_eligible: { http: 422, grpc: status.FAILED_PRECONDITION },
+  /** The brand requires a passkey or SSO, and the session was opened by an emailed link. */
+  sign_in_method_required: { http: 422, grpc: status.FAILED_PRECONDITION },
+  /** The change needs a session opened by a passkey (or SSO), not by an emailed link. */
+  passkey_session_required: { http: 422, grpc: status.FAILED_PRECONDITION },
   rate_limited: { http: 429, grpc: status.RESOURCE_EXHAUSTED },
   internal_error: { http: 500, grpc: status.INTERNAL },
   service_unavailable: { http: 503, grpc: status.UNAVAILABLE },
@@ -57,6 +63,9 @@ export type ErrorCode = keyof typeof ERROR_CODES;
 const CONSOLE_ONLY_CODES: readonly ErrorCode[] = [
   'invalid_sign_in_link',
   'invalid_session',
+  'invalid_passkey',
+  'sign_in_method_required',
+  'passkey_session_required',
   'key_inactive',
   'last_owner',
   'brand_not_eligible',

@@ -20,6 +20,7 @@ const KINDS: Record<IdKind, string> = {
   signInRequest: 'sir_',
   signInClaim: 'sic_',
   receiverNotice: 'rcn_',
+  passkey: 'pk_',
 };
 
 describe('newId', () => {

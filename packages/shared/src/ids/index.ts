@@ -53,6 +53,7 @@ const PREFIXES = {
   signInRequest: 'sir',
   signInClaim: 'sic',
   receiverNotice: 'rcn',
+  passkey: 'pk',
 } as const;
 
 export type IdKind = keyof typeof PREFIXES;

@@ -8,7 +8,11 @@ export interface BrandRow {
   tier: TierName;
   verified: boolean;
   created_at: string;
+  /** 'any', or 'passkey_or_sso': sessions opened by an emailed link are refused on it. */
+  sign_in_policy: SignInPolicy;
 }
+
+export type SignInPolicy = 'any' | 'passkey_or_sso';
 
 export interface MemberRow {
   id: string;
@@ -16,9 +20,12 @@ export interface MemberRow {
   email: string;
   role: RoleName;
   created_at: string;
+  /** Read only for the member list (selectCurrentMembers): when and how they last signed in. */
+  last_signed_in_at?: string | null;
+  last_sign_in_method?: string | null;
 }
 
-const BRAND_COLUMNS = `id, name, tier, verified, ${rfc3339('created_at')} as created_at`;
+const BRAND_COLUMNS = `id, name, tier, verified, ${rfc3339('created_at')} as created_at, sign_in_policy`;
 const MEMBER_COLUMNS = `id, brand_id, email, role, ${rfc3339('created_at')} as created_at`;
 
 type Db = Pool | PoolClient;

@@ -19,6 +19,7 @@ type MembershipRow = MemberRow & {
   b_tier: BrandRow['tier'];
   b_verified: boolean;
   b_created_at: string;
+  b_sign_in_policy: BrandRow['sign_in_policy'];
 };
 
 const toMembership = (r: MembershipRow): Membership => ({
@@ -35,6 +36,7 @@ const toMembership = (r: MembershipRow): Membership => ({
     tier: r.b_tier,
     verified: r.b_verified,
     created_at: r.b_created_at,
+    sign_in_policy: r.b_sign_in_policy,
   },
 });
 
@@ -45,7 +47,8 @@ const toMembership = (r: MembershipRow): Membership => ({
 export async function selectMemberships(db: Db, email: string): Promise<Membership[]> {
   const r = await db.query<MembershipRow>(
     `select ${MEMBER_COLUMNS}, b.id as b_id, b.name as b_name, b.tier as b_tier,
-            b.verified as b_verified, ${rfc3339('b.created_at')} as b_created_at
+            b.verified as b_verified, ${rfc3339('b.created_at')} as b_created_at,
+            b.sign_in_policy as b_sign_in_policy
      from brand_members m join brands b on b.id = m.brand_id
      where m.email = $1 and m.removed_at is null
      order by b.name, b.id`,
@@ -63,10 +66,12 @@ export async function selectCurrentMember(db: Db, id: string): Promise<MemberRow
   return r.rows[0];
 }
 
-/** A brand's current members, oldest first. */
+/** A brand's current members, oldest first, with when and how each last signed in. */
 export async function selectCurrentMembers(db: Db, brandId: string): Promise<MemberRow[]> {
   const r = await db.query<MemberRow>(
-    `select ${MEMBER_COLUMNS} from brand_members m
+    `select ${MEMBER_COLUMNS}, ${rfc3339('m.last_signed_in_at')} as last_signed_in_at,
+            m.last_sign_in_method
+     from brand_members m
      where m.brand_id = $1 and m.removed_at is null order by m.created_at, m.id`,
     [brandId],
   );

@@ -9,6 +9,7 @@ export const toBrand = (b: BrandRow): Brand => ({
   tier: TIERS.toProto(b.tier),
   verified: b.verified,
   created_at: b.created_at,
+  sign_in_policy: b.sign_in_policy,
 });
 
 export const toMember = (m: MemberRow): Member => ({
@@ -17,6 +18,8 @@ export const toMember = (m: MemberRow): Member => ({
   email: m.email,
   role: ROLES.toProto(m.role),
   created_at: m.created_at,
+  last_signed_in_at: m.last_signed_in_at ?? undefined,
+  last_sign_in_method: m.last_sign_in_method ?? '',
 });
 
 export const toApiKey = (k: KeyRow): ApiKey => ({

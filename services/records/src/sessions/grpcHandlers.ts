@@ -4,6 +4,8 @@ import type { Membership } from '../access/memberRepo';
 import { listOwnerEmails } from '../access/memberService';
 import { toBrand, toMember } from '../access/toProto';
 import type { SessionDeps } from './sessionDeps';
+import { boundedClient } from './signInClient';
+import { endOneSession, endOtherSessions, listSessions } from './sessionListService';
 import { resolveSession, signOut, signOutEverywhere } from './sessionService';
 import { claimSignInMails, completeSignInMails, requestSignInLink } from './signInRequestService';
 import { redeemSignInLink } from './signInService';
@@ -39,7 +41,10 @@ export function sessionHandlers(deps: SessionDeps, rpc: RpcBuilder): ConsoleSess
     }),
 
     redeemSignInLink: rpc.console('RedeemSignInLink', async (req) => {
-      const opened = await redeemSignInLink(deps, { token: req.token });
+      const opened = await redeemSignInLink(deps, {
+        token: req.token,
+        client: boundedClient(req.client),
+      });
       return {
         session_token: opened.sessionToken,
         csrf_secret: opened.csrfSecret,
@@ -73,6 +78,33 @@ export function sessionHandlers(deps: SessionDeps, rpc: RpcBuilder): ConsoleSess
 
     signOutEverywhere: rpc.console('SignOutEverywhere', async (req) => ({
       sessions_ended: await signOutEverywhere(deps, { sessionToken: req.session_token }),
+    })),
+
+    listConsoleSessions: rpc.console('ListConsoleSessions', async (req) => {
+      const { currentId, sessions } = await listSessions(deps, { sessionToken: req.session_token });
+      return {
+        sessions: sessions.map((s) => ({
+          id: s.id,
+          user_agent: s.user_agent,
+          address: s.client_address,
+          sign_in_method: s.sign_in_method,
+          signed_in_at: s.created_at.toISOString(),
+          last_seen_at: s.last_seen_at.toISOString(),
+          current: s.id === currentId,
+        })),
+      };
+    }),
+
+    endConsoleSession: rpc.console('EndConsoleSession', async (req) => {
+      const r = await endOneSession(deps, {
+        sessionToken: req.session_token,
+        sessionId: req.session_id,
+      });
+      return { ended_current: r.endedCurrent };
+    }),
+
+    endOtherConsoleSessions: rpc.console('EndOtherConsoleSessions', async (req) => ({
+      sessions_ended: await endOtherSessions(deps, { sessionToken: req.session_token }),
     })),
 
     listOwnerEmails: rpc.console('ListOwnerEmails', async (req) => {

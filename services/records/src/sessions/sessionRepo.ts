@@ -1,4 +1,5 @@
 import type { Pool, PoolClient } from '@brand/shared/db';
+import type { SignInClient, SignInMethod } from './signInClient';
 
 type Db = Pool | PoolClient;
 
@@ -7,38 +8,83 @@ export interface SessionRow {
   email: string;
   csrf_secret: string;
   expires_at: Date;
+  sign_in_method: SignInMethod;
 }
 
+const SESSION_COLUMNS = 'id, email, csrf_secret, expires_at, sign_in_method';
+
+/**
+ * last_seen_at is written at most this often: resolving a session is every page and form,
+ * and "last seen" to the minute is all "Your sessions" shows. The idle expiry is measured
+ * from it, so it is up to this much early, never late.
+ */
+const LAST_SEEN_STEP_MS = 60_000;
+
+/**
+ * Opens a session, and records on every current membership of the address when and how it
+ * signed in (what owners see on the members page).
+ */
 export async function insertSession(
   db: Db,
-  s: { id: string; tokenHash: Buffer; email: string; csrfSecret: string; maxAgeMs: number },
+  s: {
+    id: string;
+    tokenHash: Buffer;
+    email: string;
+    csrfSecret: string;
+    maxAgeMs: number;
+    method: SignInMethod;
+    client: SignInClient;
+  },
 ): Promise<SessionRow> {
   const r = await db.query<SessionRow>(
-    `insert into console_sessions (id, token_hash, email, csrf_secret, expires_at)
-     values ($1, $2, $3, $4, now() + $5 * interval '1 millisecond')
-     returning id, email, csrf_secret, expires_at`,
-    [s.id, s.tokenHash, s.email, s.csrfSecret, s.maxAgeMs],
+    `insert into console_sessions
+       (id, token_hash, email, csrf_secret, expires_at, sign_in_method, user_agent, client_address)
+     values ($1, $2, $3, $4, now() + $5 * interval '1 millisecond', $6, $7, $8)
+     returning ${SESSION_COLUMNS}`,
+    [
+      s.id,
+      s.tokenHash,
+      s.email,
+      s.csrfSecret,
+      s.maxAgeMs,
+      s.method,
+      s.client.userAgent,
+      s.client.address,
+    ],
+  );
+  await db.query(
+    `update brand_members set last_signed_in_at = now(), last_sign_in_method = $2
+     where email = $1 and removed_at is null`,
+    [s.email, s.method],
   );
   return r.rows[0]!;
 }
 
 /**
- * Finds a live session and slides its idle expiry, in one statement: a session idle longer
- * than `idleMs`, past its absolute expiry, or ended, is not found.
+ * Finds a live session and slides its idle expiry: a session idle longer than `idleMs`, past
+ * its absolute expiry, or ended, is not found. The row is written only when last_seen_at is
+ * LAST_SEEN_STEP_MS old, so most requests only read.
  */
 export async function touchLiveSession(
   db: Db,
   tokenHash: Buffer,
   idleMs: number,
 ): Promise<SessionRow | undefined> {
-  const r = await db.query<SessionRow>(
-    `update console_sessions set last_seen_at = now()
+  const r = await db.query<SessionRow & { stale: boolean }>(
+    `select ${SESSION_COLUMNS},
+            last_seen_at < now() - $3 * interval '1 millisecond' as stale
+     from console_sessions
      where token_hash = $1 and ended_at is null and expires_at > now()
-       and last_seen_at > now() - $2 * interval '1 millisecond'
-     returning id, email, csrf_secret, expires_at`,
-    [tokenHash, idleMs],
+       and last_seen_at > now() - $2 * interval '1 millisecond'`,
+    [tokenHash, idleMs, LAST_SEEN_STEP_MS],
   );
-  return r.rows[0];
+  const row = r.rows[0];
+  if (!row) return undefined;
+  if (row.stale) {
+    await db.query(`update console_sessions set last_seen_at = now() where id = $1`, [row.id]);
+  }
+  const { stale: _stale, ...session } = row;
+  return session;
 }
 
 /** Ends one session; returns its address when it was live. */
@@ -60,6 +106,53 @@ export async function deleteStaleSessions(db: Db): Promise<void> {
     `delete from console_sessions
      where ended_at < now() - interval '1 day' or expires_at < now() - interval '1 day'`,
   );
+}
+
+/** A live session as "Your sessions" lists it. */
+export interface SessionListRow {
+  id: string;
+  user_agent: string;
+  client_address: string;
+  sign_in_method: SignInMethod;
+  created_at: Date;
+  last_seen_at: Date;
+}
+
+/** The live sessions of an address (not ended, not expired, not idle too long), newest first. */
+export async function selectLiveSessionsOf(
+  db: Db,
+  email: string,
+  idleMs: number,
+): Promise<SessionListRow[]> {
+  const r = await db.query<SessionListRow>(
+    `select id, user_agent, client_address, sign_in_method, created_at, last_seen_at
+     from console_sessions
+     where email = $1 and ended_at is null and expires_at > now()
+       and last_seen_at > now() - $2 * interval '1 millisecond'
+     order by created_at desc, id desc`,
+    [email, idleMs],
+  );
+  return r.rows;
+}
+
+/** Ends one session of an address by id; false when it is unknown, ended, or another's. */
+export async function endSessionOf(db: Db, email: string, id: string): Promise<boolean> {
+  const r = await db.query(
+    `update console_sessions set ended_at = now()
+     where id = $1 and email = $2 and ended_at is null`,
+    [id, email],
+  );
+  return (r.rowCount ?? 0) > 0;
+}
+
+/** Ends every session of an address but one; returns how many were open. */
+export async function endSessionsOfExcept(db: Db, email: string, keepId: string): Promise<number> {
+  const r = await db.query(
+    `update console_sessions set ended_at = now()
+     where email = $1 and id <> $2 and ended_at is null`,
+    [email, keepId],
+  );
+  return r.rowCount ?? 0;
 }
 
 /** Ends every session of an address; returns how many were open. */

@@ -22,7 +22,8 @@ export interface ResolvedSession {
   acting?: Membership & { assertion: string; assertionExpiresAt: Date };
 }
 
-async function liveSession(deps: SessionDeps, token: string): Promise<SessionRow> {
+/** The live session a token names (its idle expiry slid), or invalid_session. */
+export async function liveSession(deps: SessionDeps, token: string): Promise<SessionRow> {
   if (!TOKEN_PATTERN.test(token)) throw invalidSession();
   const session = await touchLiveSession(deps.pool, hashToken(token), deps.idleMs);
   if (!session) throw invalidSession();
@@ -51,6 +52,12 @@ export async function resolveSession(
   if (!isEligible(found.brand)) {
     throw new AppError('brand_not_eligible', ineligibleReason(found.brand));
   }
+  if (found.brand.sign_in_policy === 'passkey_or_sso' && session.sign_in_method === 'link') {
+    throw new AppError(
+      'sign_in_method_required',
+      `${found.brand.name} requires signing in with a passkey; an emailed link does not open it.`,
+    );
+  }
   if (!deps.assertionKey) {
     throw new AppError('service_unavailable', 'The console is not configured on this service.');
   }
@@ -64,7 +71,8 @@ export async function resolveSession(
   return { session, brands, acting: { ...found, assertion, assertionExpiresAt: expiresAt } };
 }
 
-async function recordSignOut(db: PoolClient, email: string): Promise<void> {
+/** member.signed_out in the activity of every brand the address is a member of. */
+export async function recordSignOut(db: PoolClient, email: string): Promise<void> {
   for (const { member } of await selectMemberships(db, email)) {
     await insertActivity(db, {
       brandId: member.brand_id,

@@ -86,6 +86,23 @@ export class SignInRateLimit {
     }
   }
 
+  /**
+   * Counts a passkey sign-in challenge asked for by a client: each stores a row for two
+   * minutes, so one client may not ask for more than three times its link budget per window.
+   */
+  async takePasskeyChallenge(clientKey: string): Promise<void> {
+    const key = `${this.keyPrefix}signin:passkey-client:${digest(clientKey)}`;
+    const [count, ttlMs] = await this.count(key);
+    if (count > this.limits.perClient * 3) {
+      const retryAfterSeconds = Math.max(1, Math.ceil(ttlMs / 1000));
+      throw new AppError(
+        'rate_limited',
+        `Too many passkey sign-ins were started; try again in ${retryAfterSeconds} seconds.`,
+        { retryAfterSeconds },
+      );
+    }
+  }
+
   private async count(key: string): Promise<[number, number]> {
     try {
       const [count, ttl] = (await this.redis.eval(COUNT_SCRIPT, 1, key, this.limits.windowMs)) as [

@@ -159,7 +159,7 @@ const SESSION_RPCS: Array<CallerAuthRpc<ConsoleClient>> = [
   [
     'ConsoleSessionService/RedeemSignInLink',
     'console',
-    (c) => c.sessions('redeemSignInLink', { token: 'x' }),
+    (c) => c.sessions('redeemSignInLink', { token: 'x', client: undefined }),
   ],
   [
     'ConsoleSessionService/ResolveConsoleSession',
@@ -175,6 +175,47 @@ const SESSION_RPCS: Array<CallerAuthRpc<ConsoleClient>> = [
     'ConsoleSessionService/SignOutEverywhere',
     'console',
     (c) => c.sessions('signOutEverywhere', { session_token: 'x' }),
+  ],
+  [
+    'ConsoleSessionService/ListConsoleSessions',
+    'console',
+    (c) => c.sessions('listConsoleSessions', { session_token: 'x' }),
+  ],
+  [
+    'ConsoleSessionService/EndConsoleSession',
+    'console',
+    (c) => c.sessions('endConsoleSession', { session_token: 'x', session_id: 'ses_x' }),
+  ],
+  [
+    'ConsoleSessionService/EndOtherConsoleSessions',
+    'console',
+    (c) => c.sessions('endOtherConsoleSessions', { session_token: 'x' }),
+  ],
+  [
+    'ConsolePasskeyService/BeginPasskeySignIn',
+    'console',
+    (c) => c.passkeys('beginPasskeySignIn', { origin: 'http://localhost:8090', client_key: 'k' }),
+  ],
+  [
+    'ConsolePasskeyService/FinishPasskeySignIn',
+    'console',
+    (c) =>
+      c.passkeys('finishPasskeySignIn', {
+        origin: 'http://localhost:8090',
+        response_json: '{}',
+        client: undefined,
+      }),
+  ],
+  [
+    'ConsolePasskeyService/ListPasskeys',
+    'console',
+    (c) => c.passkeys('listPasskeys', { session_token: 'x' }),
+  ],
+  [
+    'ConsolePasskeyService/SetBrandSignInPolicy',
+    'console',
+    (c) =>
+      c.passkeys('setBrandSignInPolicy', { session_token: 'x', brand_id: brandId, policy: 'any' }),
   ],
   [
     'ConsoleSessionService/ListOwnerEmails',

@@ -53,7 +53,8 @@ const requestLink = (email: string, clientKey = client()) =>
 const claim = async () => (await console_.sessions('claimSignInMails', { max_mails: 100 })).mails;
 const complete = (claimIds: string[]) =>
   console_.sessions('completeSignInMails', { claim_ids: claimIds });
-const redeem = (token: string) => console_.sessions('redeemSignInLink', { token });
+const redeem = (token: string) =>
+  console_.sessions('redeemSignInLink', { token, client: undefined });
 const pendingRequests = async (email: string): Promise<number> => {
   const { rows } = await stack.db.pool.query<{ n: number }>(
     `select count(*)::int as n from records.sign_in_requests where email = $1`,
@@ -189,12 +190,14 @@ describe('RedeemSignInLink', () => {
   it('opens a session once: a link is single use', async () => {
     const { brand, owner } = await brandWithOwner();
     const token = await console_.mintLink(owner.email);
-    const opened = await console_.sessions('redeemSignInLink', { token });
+    const opened = await console_.sessions('redeemSignInLink', { token, client: undefined });
     expect(opened.email).toBe(owner.email);
     expect(opened.session_token).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(opened.csrf_secret).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(opened.brands.map((b) => b.brand?.id)).toEqual([brand.id]);
-    await expect(console_.sessions('redeemSignInLink', { token })).rejects.toMatchObject({
+    await expect(
+      console_.sessions('redeemSignInLink', { token, client: undefined }),
+    ).rejects.toMatchObject({
       code: 'invalid_sign_in_link',
     });
   });
@@ -215,7 +218,9 @@ describe('RedeemSignInLink', () => {
       [sha256(token)],
     );
     for (const t of [token, 'A'.repeat(43), 'short']) {
-      await expect(console_.sessions('redeemSignInLink', { token: t })).rejects.toMatchObject({
+      await expect(
+        console_.sessions('redeemSignInLink', { token: t, client: undefined }),
+      ).rejects.toMatchObject({
         code: 'invalid_sign_in_link',
       });
     }

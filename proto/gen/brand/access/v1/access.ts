@@ -226,6 +226,8 @@ export interface Brand {
   tier: BrandTier;
   verified: boolean;
   created_at: string;
+  /** How its members may sign in to it: "any", or "passkey_or_sso" (no emailed links). */
+  sign_in_policy: string;
 }
 
 /** Member is a person with a role on a brand. */
@@ -235,6 +237,12 @@ export interface Member {
   email: string;
   role: Role;
   created_at: string;
+  /** When a session of the member's address last opened (RFC 3339); absent before the first. */
+  last_signed_in_at?:
+    | string
+    | undefined;
+  /** How: "link", "passkey" or "sso"; empty before the first sign-in. */
+  last_sign_in_method: string;
 }
 
 /** ApiKey describes a key without its secret. */
@@ -487,7 +495,7 @@ export interface ListActivityResponse {
 }
 
 function createBaseBrand(): Brand {
-  return { id: "", name: "", tier: 0, verified: false, created_at: "" };
+  return { id: "", name: "", tier: 0, verified: false, created_at: "", sign_in_policy: "" };
 }
 
 export const Brand: MessageFns<Brand> = {
@@ -506,6 +514,9 @@ export const Brand: MessageFns<Brand> = {
     }
     if (message.created_at !== "") {
       writer.uint32(42).string(message.created_at);
+    }
+    if (message.sign_in_policy !== "") {
+      writer.uint32(50).string(message.sign_in_policy);
     }
     return writer;
   },
@@ -563,6 +574,14 @@ export const Brand: MessageFns<Brand> = {
             message.created_at = reader.string();
             continue;
           }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.sign_in_policy = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -586,6 +605,11 @@ export const Brand: MessageFns<Brand> = {
         : isSet(object.created_at)
         ? globalThis.String(object.created_at)
         : "",
+      sign_in_policy: isSet(object.signInPolicy)
+        ? globalThis.String(object.signInPolicy)
+        : isSet(object.sign_in_policy)
+        ? globalThis.String(object.sign_in_policy)
+        : "",
     };
   },
 
@@ -606,6 +630,9 @@ export const Brand: MessageFns<Brand> = {
     if (message.created_at !== "") {
       obj.createdAt = message.created_at;
     }
+    if (message.sign_in_policy !== "") {
+      obj.signInPolicy = message.sign_in_policy;
+    }
     return obj;
   },
 
@@ -619,12 +646,21 @@ export const Brand: MessageFns<Brand> = {
     message.tier = object.tier ?? 0;
     message.verified = object.verified ?? false;
     message.created_at = object.created_at ?? "";
+    message.sign_in_policy = object.sign_in_policy ?? "";
     return message;
   },
 };
 
 function createBaseMember(): Member {
-  return { id: "", brand_id: "", email: "", role: 0, created_at: "" };
+  return {
+    id: "",
+    brand_id: "",
+    email: "",
+    role: 0,
+    created_at: "",
+    last_signed_in_at: undefined,
+    last_sign_in_method: "",
+  };
 }
 
 export const Member: MessageFns<Member> = {
@@ -643,6 +679,12 @@ export const Member: MessageFns<Member> = {
     }
     if (message.created_at !== "") {
       writer.uint32(42).string(message.created_at);
+    }
+    if (message.last_signed_in_at !== undefined) {
+      writer.uint32(50).string(message.last_signed_in_at);
+    }
+    if (message.last_sign_in_method !== "") {
+      writer.uint32(58).string(message.last_sign_in_method);
     }
     return writer;
   },
@@ -700,6 +742,22 @@ export const Member: MessageFns<Member> = {
             message.created_at = reader.string();
             continue;
           }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.last_signed_in_at = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.last_sign_in_method = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -727,6 +785,16 @@ export const Member: MessageFns<Member> = {
         : isSet(object.created_at)
         ? globalThis.String(object.created_at)
         : "",
+      last_signed_in_at: isSet(object.lastSignedInAt)
+        ? globalThis.String(object.lastSignedInAt)
+        : isSet(object.last_signed_in_at)
+        ? globalThis.String(object.last_signed_in_at)
+        : undefined,
+      last_sign_in_method: isSet(object.lastSignInMethod)
+        ? globalThis.String(object.lastSignInMethod)
+        : isSet(object.last_sign_in_method)
+        ? globalThis.String(object.last_sign_in_method)
+        : "",
     };
   },
 
@@ -747,6 +815,12 @@ export const Member: MessageFns<Member> = {
     if (message.created_at !== "") {
       obj.createdAt = message.created_at;
     }
+    if (message.last_signed_in_at !== undefined) {
+      obj.lastSignedInAt = message.last_signed_in_at;
+    }
+    if (message.last_sign_in_method !== "") {
+      obj.lastSignInMethod = message.last_sign_in_method;
+    }
     return obj;
   },
 
@@ -760,6 +834,8 @@ export const Member: MessageFns<Member> = {
     message.email = object.email ?? "";
     message.role = object.role ?? 0;
     message.created_at = object.created_at ?? "";
+    message.last_signed_in_at = object.last_signed_in_at ?? undefined;
+    message.last_sign_in_method = object.last_sign_in_method ?? "";
     return message;
   },
 };

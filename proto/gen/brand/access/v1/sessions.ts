@@ -80,6 +80,17 @@ export interface CompleteSignInMailsResponse {
 /** RedeemSignInLinkRequest spends a link token. */
 export interface RedeemSignInLinkRequest {
   token: string;
+  /** The browser that signs in, kept with the session for "Your sessions". */
+  client: SignInClient | undefined;
+}
+
+/**
+ * SignInClient is what the console saw of the browser signing in: its User-Agent header (cut
+ * to 512 characters) and its address (the proxy's client address when TRUST_PROXY is set).
+ */
+export interface SignInClient {
+  user_agent: string;
+  address: string;
 }
 
 /** RedeemSignInLinkResponse opens a session. */
@@ -156,6 +167,55 @@ export interface ListOwnerEmailsResponse {
   emails: string[];
   /** Empty for an unknown brand. */
   brand_name: string;
+}
+
+/** ListConsoleSessionsRequest names a session of the address. */
+export interface ListConsoleSessionsRequest {
+  session_token: string;
+}
+
+/** ConsoleSession is one live session as its owner sees it; never its token. */
+export interface ConsoleSession {
+  /** "ses_..." */
+  id: string;
+  /** The User-Agent header at sign-in; the console puts it in words. */
+  user_agent: string;
+  /** The client address at sign-in. */
+  address: string;
+  /** "link", "passkey" or "sso". */
+  sign_in_method: string;
+  /** RFC 3339. */
+  signed_in_at: string;
+  /** RFC 3339; written at most once a minute, so up to a minute behind. */
+  last_seen_at: string;
+  /** True for the presented session. */
+  current: boolean;
+}
+
+/** ListConsoleSessionsResponse lists the live sessions, newest first. */
+export interface ListConsoleSessionsResponse {
+  sessions: ConsoleSession[];
+}
+
+/** EndConsoleSessionRequest names the presented session and the session to end. */
+export interface EndConsoleSessionRequest {
+  session_token: string;
+  session_id: string;
+}
+
+/** EndConsoleSessionResponse says whether the presented session itself ended. */
+export interface EndConsoleSessionResponse {
+  ended_current: boolean;
+}
+
+/** EndOtherConsoleSessionsRequest names the session to keep. */
+export interface EndOtherConsoleSessionsRequest {
+  session_token: string;
+}
+
+/** EndOtherConsoleSessionsResponse says how many sessions ended. */
+export interface EndOtherConsoleSessionsResponse {
+  sessions_ended: number;
 }
 
 function createBaseBrandMembership(): BrandMembership {
@@ -779,13 +839,16 @@ export const CompleteSignInMailsResponse: MessageFns<CompleteSignInMailsResponse
 };
 
 function createBaseRedeemSignInLinkRequest(): RedeemSignInLinkRequest {
-  return { token: "" };
+  return { token: "", client: undefined };
 }
 
 export const RedeemSignInLinkRequest: MessageFns<RedeemSignInLinkRequest> = {
   encode(message: RedeemSignInLinkRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.token !== "") {
       writer.uint32(10).string(message.token);
+    }
+    if (message.client !== undefined) {
+      SignInClient.encode(message.client, writer.uint32(18).fork()).join();
     }
     return writer;
   },
@@ -811,6 +874,14 @@ export const RedeemSignInLinkRequest: MessageFns<RedeemSignInLinkRequest> = {
             message.token = reader.string();
             continue;
           }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.client = SignInClient.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -824,13 +895,19 @@ export const RedeemSignInLinkRequest: MessageFns<RedeemSignInLinkRequest> = {
   },
 
   fromJSON(object: any): RedeemSignInLinkRequest {
-    return { token: isSet(object.token) ? globalThis.String(object.token) : "" };
+    return {
+      token: isSet(object.token) ? globalThis.String(object.token) : "",
+      client: isSet(object.client) ? SignInClient.fromJSON(object.client) : undefined,
+    };
   },
 
   toJSON(message: RedeemSignInLinkRequest): unknown {
     const obj: any = {};
     if (message.token !== "") {
       obj.token = message.token;
+    }
+    if (message.client !== undefined) {
+      obj.client = SignInClient.toJSON(message.client);
     }
     return obj;
   },
@@ -841,6 +918,98 @@ export const RedeemSignInLinkRequest: MessageFns<RedeemSignInLinkRequest> = {
   fromPartial<I extends Exact<DeepPartial<RedeemSignInLinkRequest>, I>>(object: I): RedeemSignInLinkRequest {
     const message = createBaseRedeemSignInLinkRequest();
     message.token = object.token ?? "";
+    message.client = (object.client !== undefined && object.client !== null)
+      ? SignInClient.fromPartial(object.client)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseSignInClient(): SignInClient {
+  return { user_agent: "", address: "" };
+}
+
+export const SignInClient: MessageFns<SignInClient> = {
+  encode(message: SignInClient, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.user_agent !== "") {
+      writer.uint32(10).string(message.user_agent);
+    }
+    if (message.address !== "") {
+      writer.uint32(18).string(message.address);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SignInClient {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSignInClient();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.user_agent = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.address = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SignInClient {
+    return {
+      user_agent: isSet(object.userAgent)
+        ? globalThis.String(object.userAgent)
+        : isSet(object.user_agent)
+        ? globalThis.String(object.user_agent)
+        : "",
+      address: isSet(object.address) ? globalThis.String(object.address) : "",
+    };
+  },
+
+  toJSON(message: SignInClient): unknown {
+    const obj: any = {};
+    if (message.user_agent !== "") {
+      obj.userAgent = message.user_agent;
+    }
+    if (message.address !== "") {
+      obj.address = message.address;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<SignInClient>, I>>(base?: I): SignInClient {
+    return SignInClient.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<SignInClient>, I>>(object: I): SignInClient {
+    const message = createBaseSignInClient();
+    message.user_agent = object.user_agent ?? "";
+    message.address = object.address ?? "";
     return message;
   },
 };
@@ -1730,6 +1899,655 @@ export const ListOwnerEmailsResponse: MessageFns<ListOwnerEmailsResponse> = {
   },
 };
 
+function createBaseListConsoleSessionsRequest(): ListConsoleSessionsRequest {
+  return { session_token: "" };
+}
+
+export const ListConsoleSessionsRequest: MessageFns<ListConsoleSessionsRequest> = {
+  encode(message: ListConsoleSessionsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.session_token !== "") {
+      writer.uint32(10).string(message.session_token);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListConsoleSessionsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListConsoleSessionsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.session_token = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListConsoleSessionsRequest {
+    return {
+      session_token: isSet(object.sessionToken)
+        ? globalThis.String(object.sessionToken)
+        : isSet(object.session_token)
+        ? globalThis.String(object.session_token)
+        : "",
+    };
+  },
+
+  toJSON(message: ListConsoleSessionsRequest): unknown {
+    const obj: any = {};
+    if (message.session_token !== "") {
+      obj.sessionToken = message.session_token;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListConsoleSessionsRequest>, I>>(base?: I): ListConsoleSessionsRequest {
+    return ListConsoleSessionsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListConsoleSessionsRequest>, I>>(object: I): ListConsoleSessionsRequest {
+    const message = createBaseListConsoleSessionsRequest();
+    message.session_token = object.session_token ?? "";
+    return message;
+  },
+};
+
+function createBaseConsoleSession(): ConsoleSession {
+  return {
+    id: "",
+    user_agent: "",
+    address: "",
+    sign_in_method: "",
+    signed_in_at: "",
+    last_seen_at: "",
+    current: false,
+  };
+}
+
+export const ConsoleSession: MessageFns<ConsoleSession> = {
+  encode(message: ConsoleSession, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== "") {
+      writer.uint32(10).string(message.id);
+    }
+    if (message.user_agent !== "") {
+      writer.uint32(18).string(message.user_agent);
+    }
+    if (message.address !== "") {
+      writer.uint32(26).string(message.address);
+    }
+    if (message.sign_in_method !== "") {
+      writer.uint32(34).string(message.sign_in_method);
+    }
+    if (message.signed_in_at !== "") {
+      writer.uint32(42).string(message.signed_in_at);
+    }
+    if (message.last_seen_at !== "") {
+      writer.uint32(50).string(message.last_seen_at);
+    }
+    if (message.current !== false) {
+      writer.uint32(56).bool(message.current);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ConsoleSession {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseConsoleSession();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.user_agent = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.address = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.sign_in_method = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.signed_in_at = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.last_seen_at = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.current = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ConsoleSession {
+    return {
+      id: isSet(object.id) ? globalThis.String(object.id) : "",
+      user_agent: isSet(object.userAgent)
+        ? globalThis.String(object.userAgent)
+        : isSet(object.user_agent)
+        ? globalThis.String(object.user_agent)
+        : "",
+      address: isSet(object.address) ? globalThis.String(object.address) : "",
+      sign_in_method: isSet(object.signInMethod)
+        ? globalThis.String(object.signInMethod)
+        : isSet(object.sign_in_method)
+        ? globalThis.String(object.sign_in_method)
+        : "",
+      signed_in_at: isSet(object.signedInAt)
+        ? globalThis.String(object.signedInAt)
+        : isSet(object.signed_in_at)
+        ? globalThis.String(object.signed_in_at)
+        : "",
+      last_seen_at: isSet(object.lastSeenAt)
+        ? globalThis.String(object.lastSeenAt)
+        : isSet(object.last_seen_at)
+        ? globalThis.String(object.last_seen_at)
+        : "",
+      current: isSet(object.current) ? globalThis.Boolean(object.current) : false,
+    };
+  },
+
+  toJSON(message: ConsoleSession): unknown {
+    const obj: any = {};
+    if (message.id !== "") {
+      obj.id = message.id;
+    }
+    if (message.user_agent !== "") {
+      obj.userAgent = message.user_agent;
+    }
+    if (message.address !== "") {
+      obj.address = message.address;
+    }
+    if (message.sign_in_method !== "") {
+      obj.signInMethod = message.sign_in_method;
+    }
+    if (message.signed_in_at !== "") {
+      obj.signedInAt = message.signed_in_at;
+    }
+    if (message.last_seen_at !== "") {
+      obj.lastSeenAt = message.last_seen_at;
+    }
+    if (message.current !== false) {
+      obj.current = message.current;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ConsoleSession>, I>>(base?: I): ConsoleSession {
+    return ConsoleSession.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ConsoleSession>, I>>(object: I): ConsoleSession {
+    const message = createBaseConsoleSession();
+    message.id = object.id ?? "";
+    message.user_agent = object.user_agent ?? "";
+    message.address = object.address ?? "";
+    message.sign_in_method = object.sign_in_method ?? "";
+    message.signed_in_at = object.signed_in_at ?? "";
+    message.last_seen_at = object.last_seen_at ?? "";
+    message.current = object.current ?? false;
+    return message;
+  },
+};
+
+function createBaseListConsoleSessionsResponse(): ListConsoleSessionsResponse {
+  return { sessions: [] };
+}
+
+export const ListConsoleSessionsResponse: MessageFns<ListConsoleSessionsResponse> = {
+  encode(message: ListConsoleSessionsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.sessions) {
+      ConsoleSession.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListConsoleSessionsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListConsoleSessionsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.sessions.push(ConsoleSession.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListConsoleSessionsResponse {
+    return {
+      sessions: globalThis.Array.isArray(object?.sessions)
+        ? object.sessions.map((e: any) => ConsoleSession.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: ListConsoleSessionsResponse): unknown {
+    const obj: any = {};
+    if (message.sessions?.length) {
+      obj.sessions = message.sessions.map((e) => ConsoleSession.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListConsoleSessionsResponse>, I>>(base?: I): ListConsoleSessionsResponse {
+    return ListConsoleSessionsResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListConsoleSessionsResponse>, I>>(object: I): ListConsoleSessionsResponse {
+    const message = createBaseListConsoleSessionsResponse();
+    message.sessions = object.sessions?.map((e) => ConsoleSession.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseEndConsoleSessionRequest(): EndConsoleSessionRequest {
+  return { session_token: "", session_id: "" };
+}
+
+export const EndConsoleSessionRequest: MessageFns<EndConsoleSessionRequest> = {
+  encode(message: EndConsoleSessionRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.session_token !== "") {
+      writer.uint32(10).string(message.session_token);
+    }
+    if (message.session_id !== "") {
+      writer.uint32(18).string(message.session_id);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): EndConsoleSessionRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseEndConsoleSessionRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.session_token = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.session_id = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): EndConsoleSessionRequest {
+    return {
+      session_token: isSet(object.sessionToken)
+        ? globalThis.String(object.sessionToken)
+        : isSet(object.session_token)
+        ? globalThis.String(object.session_token)
+        : "",
+      session_id: isSet(object.sessionId)
+        ? globalThis.String(object.sessionId)
+        : isSet(object.session_id)
+        ? globalThis.String(object.session_id)
+        : "",
+    };
+  },
+
+  toJSON(message: EndConsoleSessionRequest): unknown {
+    const obj: any = {};
+    if (message.session_token !== "") {
+      obj.sessionToken = message.session_token;
+    }
+    if (message.session_id !== "") {
+      obj.sessionId = message.session_id;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<EndConsoleSessionRequest>, I>>(base?: I): EndConsoleSessionRequest {
+    return EndConsoleSessionRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<EndConsoleSessionRequest>, I>>(object: I): EndConsoleSessionRequest {
+    const message = createBaseEndConsoleSessionRequest();
+    message.session_token = object.session_token ?? "";
+    message.session_id = object.session_id ?? "";
+    return message;
+  },
+};
+
+function createBaseEndConsoleSessionResponse(): EndConsoleSessionResponse {
+  return { ended_current: false };
+}
+
+export const EndConsoleSessionResponse: MessageFns<EndConsoleSessionResponse> = {
+  encode(message: EndConsoleSessionResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.ended_current !== false) {
+      writer.uint32(8).bool(message.ended_current);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): EndConsoleSessionResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseEndConsoleSessionResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.ended_current = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): EndConsoleSessionResponse {
+    return {
+      ended_current: isSet(object.endedCurrent)
+        ? globalThis.Boolean(object.endedCurrent)
+        : isSet(object.ended_current)
+        ? globalThis.Boolean(object.ended_current)
+        : false,
+    };
+  },
+
+  toJSON(message: EndConsoleSessionResponse): unknown {
+    const obj: any = {};
+    if (message.ended_current !== false) {
+      obj.endedCurrent = message.ended_current;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<EndConsoleSessionResponse>, I>>(base?: I): EndConsoleSessionResponse {
+    return EndConsoleSessionResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<EndConsoleSessionResponse>, I>>(object: I): EndConsoleSessionResponse {
+    const message = createBaseEndConsoleSessionResponse();
+    message.ended_current = object.ended_current ?? false;
+    return message;
+  },
+};
+
+function createBaseEndOtherConsoleSessionsRequest(): EndOtherConsoleSessionsRequest {
+  return { session_token: "" };
+}
+
+export const EndOtherConsoleSessionsRequest: MessageFns<EndOtherConsoleSessionsRequest> = {
+  encode(message: EndOtherConsoleSessionsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.session_token !== "") {
+      writer.uint32(10).string(message.session_token);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): EndOtherConsoleSessionsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseEndOtherConsoleSessionsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.session_token = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): EndOtherConsoleSessionsRequest {
+    return {
+      session_token: isSet(object.sessionToken)
+        ? globalThis.String(object.sessionToken)
+        : isSet(object.session_token)
+        ? globalThis.String(object.session_token)
+        : "",
+    };
+  },
+
+  toJSON(message: EndOtherConsoleSessionsRequest): unknown {
+    const obj: any = {};
+    if (message.session_token !== "") {
+      obj.sessionToken = message.session_token;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<EndOtherConsoleSessionsRequest>, I>>(base?: I): EndOtherConsoleSessionsRequest {
+    return EndOtherConsoleSessionsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<EndOtherConsoleSessionsRequest>, I>>(
+    object: I,
+  ): EndOtherConsoleSessionsRequest {
+    const message = createBaseEndOtherConsoleSessionsRequest();
+    message.session_token = object.session_token ?? "";
+    return message;
+  },
+};
+
+function createBaseEndOtherConsoleSessionsResponse(): EndOtherConsoleSessionsResponse {
+  return { sessions_ended: 0 };
+}
+
+export const EndOtherConsoleSessionsResponse: MessageFns<EndOtherConsoleSessionsResponse> = {
+  encode(message: EndOtherConsoleSessionsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.sessions_ended !== 0) {
+      writer.uint32(8).int32(message.sessions_ended);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): EndOtherConsoleSessionsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseEndOtherConsoleSessionsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.sessions_ended = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): EndOtherConsoleSessionsResponse {
+    return {
+      sessions_ended: isSet(object.sessionsEnded)
+        ? globalThis.Number(object.sessionsEnded)
+        : isSet(object.sessions_ended)
+        ? globalThis.Number(object.sessions_ended)
+        : 0,
+    };
+  },
+
+  toJSON(message: EndOtherConsoleSessionsResponse): unknown {
+    const obj: any = {};
+    if (message.sessions_ended !== 0) {
+      obj.sessionsEnded = Math.round(message.sessions_ended);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<EndOtherConsoleSessionsResponse>, I>>(base?: I): EndOtherConsoleSessionsResponse {
+    return EndOtherConsoleSessionsResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<EndOtherConsoleSessionsResponse>, I>>(
+    object: I,
+  ): EndOtherConsoleSessionsResponse {
+    const message = createBaseEndOtherConsoleSessionsResponse();
+    message.sessions_ended = object.sessions_ended ?? 0;
+    return message;
+  },
+};
+
 /**
  * ConsoleSessionService signs brand members in to the console (the Developers area) without
  * passwords, keeps their sessions, and tells the console whom to mail about a brand. It runs
@@ -1860,6 +2678,54 @@ export const ConsoleSessionServiceService = {
     responseDeserialize: (value: Buffer): SignOutEverywhereResponse => SignOutEverywhereResponse.decode(value),
   },
   /**
+   * ListConsoleSessions lists the live sessions of the presented session's address, newest
+   * first, the presented one marked current: "Your sessions" in the console.
+   * UNAUTHENTICATED invalid_session when the presented session is not valid.
+   */
+  listConsoleSessions: {
+    path: "/brand.access.v1.ConsoleSessionService/ListConsoleSessions" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListConsoleSessionsRequest): Buffer =>
+      Buffer.from(ListConsoleSessionsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListConsoleSessionsRequest => ListConsoleSessionsRequest.decode(value),
+    responseSerialize: (value: ListConsoleSessionsResponse): Buffer =>
+      Buffer.from(ListConsoleSessionsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListConsoleSessionsResponse => ListConsoleSessionsResponse.decode(value),
+  },
+  /**
+   * EndConsoleSession ends one live session of the presented session's address (the presented
+   * one included). NOT_FOUND not_found for an unknown id, an ended session, or a session of
+   * another address (one answer for all); UNAUTHENTICATED invalid_session as above.
+   */
+  endConsoleSession: {
+    path: "/brand.access.v1.ConsoleSessionService/EndConsoleSession" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: EndConsoleSessionRequest): Buffer =>
+      Buffer.from(EndConsoleSessionRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): EndConsoleSessionRequest => EndConsoleSessionRequest.decode(value),
+    responseSerialize: (value: EndConsoleSessionResponse): Buffer =>
+      Buffer.from(EndConsoleSessionResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): EndConsoleSessionResponse => EndConsoleSessionResponse.decode(value),
+  },
+  /**
+   * EndOtherConsoleSessions ends every live session of the address except the presented one.
+   * UNAUTHENTICATED invalid_session as above.
+   */
+  endOtherConsoleSessions: {
+    path: "/brand.access.v1.ConsoleSessionService/EndOtherConsoleSessions" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: EndOtherConsoleSessionsRequest): Buffer =>
+      Buffer.from(EndOtherConsoleSessionsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): EndOtherConsoleSessionsRequest => EndOtherConsoleSessionsRequest.decode(value),
+    responseSerialize: (value: EndOtherConsoleSessionsResponse): Buffer =>
+      Buffer.from(EndOtherConsoleSessionsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): EndOtherConsoleSessionsResponse =>
+      EndOtherConsoleSessionsResponse.decode(value),
+  },
+  /**
    * ListOwnerEmails returns the brand's name and the addresses of its current owners, for mail
    * no member is signed in to ask for (the console mails them when the webhooks service
    * disables a receiver). The console's credential alone; an unknown brand answers no name
@@ -1926,6 +2792,23 @@ export interface ConsoleSessionServiceServer extends UntypedServiceImplementatio
    * UNAUTHENTICATED invalid_session when the presented session is not valid.
    */
   signOutEverywhere: handleUnaryCall<SignOutEverywhereRequest, SignOutEverywhereResponse>;
+  /**
+   * ListConsoleSessions lists the live sessions of the presented session's address, newest
+   * first, the presented one marked current: "Your sessions" in the console.
+   * UNAUTHENTICATED invalid_session when the presented session is not valid.
+   */
+  listConsoleSessions: handleUnaryCall<ListConsoleSessionsRequest, ListConsoleSessionsResponse>;
+  /**
+   * EndConsoleSession ends one live session of the presented session's address (the presented
+   * one included). NOT_FOUND not_found for an unknown id, an ended session, or a session of
+   * another address (one answer for all); UNAUTHENTICATED invalid_session as above.
+   */
+  endConsoleSession: handleUnaryCall<EndConsoleSessionRequest, EndConsoleSessionResponse>;
+  /**
+   * EndOtherConsoleSessions ends every live session of the address except the presented one.
+   * UNAUTHENTICATED invalid_session as above.
+   */
+  endOtherConsoleSessions: handleUnaryCall<EndOtherConsoleSessionsRequest, EndOtherConsoleSessionsResponse>;
   /**
    * ListOwnerEmails returns the brand's name and the addresses of its current owners, for mail
    * no member is signed in to ask for (the console mails them when the webhooks service
@@ -2080,6 +2963,65 @@ export interface ConsoleSessionServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: SignOutEverywhereResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * ListConsoleSessions lists the live sessions of the presented session's address, newest
+   * first, the presented one marked current: "Your sessions" in the console.
+   * UNAUTHENTICATED invalid_session when the presented session is not valid.
+   */
+  listConsoleSessions(
+    request: ListConsoleSessionsRequest,
+    callback: (error: ServiceError | null, response: ListConsoleSessionsResponse) => void,
+  ): ClientUnaryCall;
+  listConsoleSessions(
+    request: ListConsoleSessionsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListConsoleSessionsResponse) => void,
+  ): ClientUnaryCall;
+  listConsoleSessions(
+    request: ListConsoleSessionsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListConsoleSessionsResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * EndConsoleSession ends one live session of the presented session's address (the presented
+   * one included). NOT_FOUND not_found for an unknown id, an ended session, or a session of
+   * another address (one answer for all); UNAUTHENTICATED invalid_session as above.
+   */
+  endConsoleSession(
+    request: EndConsoleSessionRequest,
+    callback: (error: ServiceError | null, response: EndConsoleSessionResponse) => void,
+  ): ClientUnaryCall;
+  endConsoleSession(
+    request: EndConsoleSessionRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: EndConsoleSessionResponse) => void,
+  ): ClientUnaryCall;
+  endConsoleSession(
+    request: EndConsoleSessionRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: EndConsoleSessionResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * EndOtherConsoleSessions ends every live session of the address except the presented one.
+   * UNAUTHENTICATED invalid_session as above.
+   */
+  endOtherConsoleSessions(
+    request: EndOtherConsoleSessionsRequest,
+    callback: (error: ServiceError | null, response: EndOtherConsoleSessionsResponse) => void,
+  ): ClientUnaryCall;
+  endOtherConsoleSessions(
+    request: EndOtherConsoleSessionsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: EndOtherConsoleSessionsResponse) => void,
+  ): ClientUnaryCall;
+  endOtherConsoleSessions(
+    request: EndOtherConsoleSessionsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: EndOtherConsoleSessionsResponse) => void,
   ): ClientUnaryCall;
   /**
    * ListOwnerEmails returns the brand's name and the addresses of its current owners, for mail

@@ -24,6 +24,7 @@ export interface ActivityEntry {
   /**
    * What happened, a stable dotted word: "key.created", "key.revoked", "member.invited",
    * "member.role_changed", "member.removed", "member.signed_in", "member.signed_out",
+   * "member.passkey_added", "member.passkey_removed", "brand.sign_in_policy_changed",
    * "receiver.added", "receiver.changed", "receiver.removed", "receiver.tested",
    * "delivery.resent", "plan.cancelled".
    */

@@ -1,0 +1,144 @@
+import { createHash } from 'node:crypto';
+import { status } from '@grpc/grpc-js';
+import type { Request, Response, Router } from 'express';
+import type { ConsoleDeps } from '../../consoleDeps';
+import { ServiceCallError } from '../../clients/memberCaller';
+import { formRefusal } from '../../http/formRefusal';
+import { notFound, requireSession, signedInOf, type SignedIn } from '../../session/memberSession';
+import { setSessionCookie } from '../../session/sessionCookie';
+import { signInClientOf } from '../../session/signInClient';
+import { sendPage } from '../../views/render';
+import { SignInPage } from '../signIn/view';
+import { sendCeremonyOptions } from './ceremonyOptions';
+import { AddPasskeyForm, PASSKEY_ID, PasskeySignInForm } from './input';
+import { PasskeysPage } from './view';
+
+const NOTICES: Record<string, string> = {
+  added: 'Passkey added. Next time, choose “Sign in with a passkey” on the sign-in page.',
+  removed: 'Passkey removed. It no longer signs you in.',
+};
+
+/**
+ * Passkeys: a person's own list (add, remove) and signing in with one. Records makes the
+ * WebAuthn options, keeps the challenges and verifies every answer against the console's
+ * public origin; this only carries them between the browser (/static/passkey.js) and records.
+ * Registered before the sign-in link routes: /sign-in/passkey is not a link token.
+ */
+export function registerPasskeys(router: Router, deps: ConsoleDeps): void {
+  const { clients, publicOrigin: origin } = deps;
+  const signedIn = requireSession(clients, { brand: false });
+
+  const listPage = async (
+    res: Response,
+    s: SignedIn,
+    extra: { notice?: string; error?: string; name?: string } = {},
+    httpStatus = 200,
+  ) => {
+    const { passkeys } = await clients.passkeys('listPasskeys', { session_token: s.token });
+    sendPage(
+      res,
+      PasskeysPage({ email: s.email, csrfToken: s.csrfToken, passkeys, ...extra }),
+      httpStatus,
+    );
+  };
+
+  router.get('/passkeys', signedIn, async (req, res) => {
+    const done = typeof req.query.done === 'string' ? NOTICES[req.query.done] : undefined;
+    await listPage(res, signedInOf(res), { notice: done });
+  });
+
+  router.post('/passkeys/options', signedIn, async (_req, res) => {
+    const s = signedInOf(res);
+    await sendCeremonyOptions(res, () =>
+      clients.passkeys('beginPasskeyRegistration', { session_token: s.token, origin }),
+    );
+  });
+
+  router.post('/passkeys', signedIn, async (req, res) => {
+    const s = signedInOf(res);
+    const parsed = AddPasskeyForm.safeParse(req.body);
+    const typed = (req.body as { name?: unknown }).name;
+    const name = typeof typed === 'string' ? typed.slice(0, 60) : '';
+    if (!parsed.success) {
+      await listPage(res, s, { name, error: parsed.error.issues[0]?.message }, 400);
+      return;
+    }
+    try {
+      await clients.passkeys('finishPasskeyRegistration', {
+        session_token: s.token,
+        origin,
+        name: parsed.data.name,
+        response_json: parsed.data.response,
+      });
+    } catch (err) {
+      const refused = refusalOf(err);
+      if (!refused) throw err;
+      await listPage(res, s, { name, error: refused.message }, refused.httpStatus);
+      return;
+    }
+    res.redirect(303, '/passkeys?done=added');
+  });
+
+  router.post('/passkeys/:passkeyId/remove', signedIn, async (req, res) => {
+    const passkeyId = String(req.params.passkeyId);
+    if (!PASSKEY_ID.test(passkeyId)) throw notFound();
+    await clients.passkeys('removePasskey', {
+      session_token: signedInOf(res).token,
+      passkey_id: passkeyId,
+    });
+    res.redirect(303, '/passkeys?done=removed');
+  });
+
+  router.post('/sign-in/passkey/options', async (req, res) => {
+    await sendCeremonyOptions(res, () =>
+      clients.passkeys('beginPasskeySignIn', { origin, client_key: clientKey(req) }),
+    );
+  });
+
+  router.post('/sign-in/passkey', async (req, res) => {
+    const parsed = PasskeySignInForm.safeParse(req.body);
+    const refuse = (httpStatus: number) =>
+      sendPage(
+        res,
+        SignInPage({
+          error: 'Your passkey did not sign you in. Try again, or ask for an emailed link below.',
+        }),
+        httpStatus,
+      );
+    if (!parsed.success) {
+      refuse(400);
+      return;
+    }
+    let opened;
+    try {
+      opened = await clients.passkeys('finishPasskeySignIn', {
+        origin,
+        response_json: parsed.data.response,
+        client: signInClientOf(req),
+      });
+    } catch (err) {
+      const refused = refusalOf(err);
+      if (!refused) throw err;
+      refuse(refused.httpStatus);
+      return;
+    }
+    setSessionCookie(res, opened.session_token, new Date(opened.expires_at));
+    const only = opened.brands.length === 1 ? opened.brands[0]?.brand : undefined;
+    res.redirect(303, only ? `/brands/${only.id}/keys` : '/brands');
+  });
+}
+
+/** A refused ceremony (invalid_passkey included) as a status and the service's sentence. */
+function refusalOf(err: unknown): { httpStatus: number; message: string } | undefined {
+  if (err instanceof ServiceCallError && err.grpcStatus === status.UNAUTHENTICATED) {
+    return { httpStatus: 401, message: err.message };
+  }
+  return formRefusal(err);
+}
+
+/** The per-client rate-limit key, as the link sign-in sends it: a hash of the address. */
+function clientKey(req: Request): string {
+  return createHash('sha256')
+    .update(req.ip ?? 'unknown')
+    .digest('base64url');
+}

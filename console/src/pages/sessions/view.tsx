@@ -1,0 +1,81 @@
+import type { ConsoleSession } from '@brand/proto/access/v1/sessions';
+import { formatTime } from '../../views/format';
+import { Csrf, Layout, Notice } from '../../views/layout';
+import { signInMethodWords } from '../../views/signInMethod';
+import { deviceName } from './deviceName';
+
+export function SessionsPage(props: {
+  email: string;
+  csrfToken: string;
+  sessions: ConsoleSession[];
+  notice?: string;
+}) {
+  const others = props.sessions.filter((s) => !s.current).length;
+  return (
+    <Layout title="Your sessions">
+      <p>
+        <a href="/brands">Back to your brands</a> · <a href="/passkeys">Your passkeys</a>
+      </p>
+      <h1>Your sessions</h1>
+      <p>
+        Every browser signed in as <strong>{props.email}</strong>. Sign out any you do not
+        recognise; the device and address are what the browser told us when it signed in.
+      </p>
+      {props.notice && <Notice tone="ok">{props.notice}</Notice>}
+      <table>
+        <caption class="hint">Sessions of {props.email}, newest first</caption>
+        <thead>
+          <tr>
+            <th scope="col">Device</th>
+            <th scope="col">Address</th>
+            <th scope="col">Signed in</th>
+            <th scope="col">Last seen</th>
+            <th scope="col">Actions</th>
+          </tr>
+        </thead>
+        <tbody>
+          {props.sessions.map((s) => {
+            const device = deviceName(s.user_agent);
+            return (
+              <tr>
+                <td>
+                  {device}
+                  {s.current && <strong> (this session)</strong>}
+                </td>
+                <td>
+                  <code>{s.address || 'unknown'}</code>
+                </td>
+                <td>
+                  {formatTime(s.signed_in_at)}{' '}
+                  <span class="hint">by {signInMethodWords(s.sign_in_method)}</span>
+                </td>
+                <td>{formatTime(s.last_seen_at)}</td>
+                <td>
+                  <form method="post" action={`/sessions/${s.id}/end`}>
+                    <Csrf token={props.csrfToken} />
+                    <button
+                      type="submit"
+                      class={s.current ? 'secondary' : 'danger'}
+                      aria-label={`Sign out ${s.current ? 'this session' : `${device} from ${s.address}`} (signed in ${formatTime(s.signed_in_at)})`}
+                    >
+                      Sign out
+                    </button>
+                  </form>
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+      <p class="hint">"Last seen" is updated at most once a minute.</p>
+      {others > 0 && (
+        <form method="post" action="/sessions/others/end">
+          <Csrf token={props.csrfToken} />
+          <button type="submit" class="danger">
+            Sign out all other sessions ({others})
+          </button>
+        </form>
+      )}
+    </Layout>
+  );
+}

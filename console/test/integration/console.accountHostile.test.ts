@@ -1,0 +1,198 @@
+// Issue 37: hostile inputs to the routes of signing in and of a person's own account, beside
+// console.hostileProbe.test.ts. Each is sent through the console's HTTP surface (real records,
+// webhooks, plans, gateway, SMTP sink and console) and checked by its real outcome.
+import { ConsoleHttp, csrfOf, type Answer } from '../browserlessClient';
+import { brandWithOwner, signInHttp } from '../consoleActors';
+import { startConsoleStack, type ConsoleStack } from '../consoleStack';
+import { addPasskey, signInOptions, signInWithPasskey } from '../passkeyActors';
+import { SoftAuthenticator } from '../softAuthenticator';
+
+let cs: ConsoleStack;
+
+beforeAll(async () => {
+  cs = await startConsoleStack();
+}, 120_000);
+afterAll(async () => {
+  await cs?.close();
+});
+
+const sessionIdsOf = (page: string): string[] =>
+  [...page.matchAll(/action="\/sessions\/(ses_[A-Za-z0-9]+)\/end"/g)].map((m) => m[1]!);
+
+describe('sessions of another address', () => {
+  it('cannot be ended: 404, and that session goes on working', async () => {
+    const a = await brandWithOwner(cs);
+    const b = await brandWithOwner(cs);
+    const attacker = await signInHttp(cs, a.owner.email);
+    const victim = await signInHttp(cs, b.owner.email);
+    const [victimSession] = sessionIdsOf((await victim.get('/sessions')).body);
+    const page = await attacker.get('/sessions');
+    expect(page.body).not.toContain(victimSession);
+
+    for (const id of [victimSession!, 'ses_doesnotexist', "ses_x'--", '..%2Fsign-out']) {
+      const res = await attacker.post(`/sessions/${id}/end`, { _csrf: csrfOf(page.body) });
+      expect({ id, status: res.status }).toEqual({ id, status: 404 });
+    }
+    expect((await victim.get(`/brands/${b.brand.id}/keys`)).status).toBe(200);
+    expect(sessionIdsOf((await victim.get('/sessions')).body)).toEqual([victimSession]);
+  });
+
+  it('a form without a session, or from another origin, changes nothing', async () => {
+    const { brand, owner } = await brandWithOwner(cs);
+    const victim = await signInHttp(cs, owner.email);
+    const page = await victim.get('/sessions');
+    const [id] = sessionIdsOf(page.body);
+    const stranger = new ConsoleHttp(cs.url);
+    expect((await stranger.post(`/sessions/${id}/end`, {})).status).toBe(401);
+    expect((await stranger.post('/sessions/others/end', {})).status).toBe(401);
+    const crossSite = await victim.post(
+      `/sessions/${id}/end`,
+      { _csrf: csrfOf(page.body) },
+      { origin: 'https://evil.example' },
+    );
+    expect(crossSite.status).toBe(403);
+    expect((await victim.get(`/brands/${brand.id}/keys`)).status).toBe(200);
+  });
+});
+
+/** A passkey sign-in refused: 401, the sign-in page's sentence, and no cookie. */
+function expectRefused(answer: Answer): void {
+  expect(answer.status).toBe(401);
+  expect(answer.body).toContain('Your passkey did not sign you in.');
+  expect(answer.headers.get('set-cookie')).toBeNull();
+}
+
+/** A member with a passkey (added from a link session) and their authenticator. */
+async function memberWithPasskey() {
+  const { brand, owner } = await brandWithOwner(cs);
+  const linked = await signInHttp(cs, owner.email);
+  const added = await addPasskey(cs, linked, 'Laptop');
+  expect(added.status).toBe(303);
+  return { brand, owner, linked, ...added };
+}
+
+describe('passkey ceremonies', () => {
+  it('a replayed sign-in answer is refused: its challenge was spent by the first', async () => {
+    const { authenticator } = await memberWithPasskey();
+    const first = await signInWithPasskey(cs, authenticator);
+    expect(first.answer.status).toBe(303);
+    expectRefused(
+      await new ConsoleHttp(cs.url).post('/sign-in/passkey', { response: first.response }),
+    );
+  });
+
+  it('a refused answer spends its challenge too: the same challenge cannot be tried again', async () => {
+    const { authenticator } = await memberWithPasskey();
+    const http = new ConsoleHttp(cs.url);
+    const options = await signInOptions(http);
+    const wrongOrigin = authenticator.assert(options, { origin: 'https://evil.example' });
+    expectRefused(await http.post('/sign-in/passkey', { response: wrongOrigin }));
+    expectRefused(await http.post('/sign-in/passkey', { response: authenticator.assert(options) }));
+  });
+
+  it('an answer made for another origin, or for another relying party, is refused', async () => {
+    const { authenticator } = await memberWithPasskey();
+    const http = new ConsoleHttp(cs.url);
+    const options = await signInOptions(http);
+    expectRefused(
+      await http.post('/sign-in/passkey', {
+        response: authenticator.assert(options, { origin: 'https://evil.example' }),
+      }),
+    );
+    const again = await signInOptions(http);
+    expectRefused(
+      await http.post('/sign-in/passkey', {
+        response: authenticator.assert({ ...again, rpId: 'evil.example' }),
+      }),
+    );
+  });
+
+  it('a counter that did not grow (a cloned authenticator) is refused', async () => {
+    const { authenticator } = await memberWithPasskey();
+    const http = new ConsoleHttp(cs.url);
+    const ok = authenticator.assert(await signInOptions(http), { counter: 5 });
+    expect((await http.post('/sign-in/passkey', { response: ok })).status).toBe(303);
+    for (const counter of [5, 4]) {
+      const stale = authenticator.assert(await signInOptions(http), { counter });
+      expectRefused(await new ConsoleHttp(cs.url).post('/sign-in/passkey', { response: stale }));
+    }
+    const next = authenticator.assert(await signInOptions(http), { counter: 6 });
+    expect(
+      (await new ConsoleHttp(cs.url).post('/sign-in/passkey', { response: next })).status,
+    ).toBe(303);
+  });
+
+  it('a passkey nobody registered, or garbage, is refused without a 5xx', async () => {
+    const stranger = new SoftAuthenticator(cs.url);
+    const http = new ConsoleHttp(cs.url);
+    stranger.register({ challenge: 'AAAAAAAAAAAAAAAAAAAAAA', rp: {}, user: { id: 'dXNlcg' } });
+    expectRefused(
+      await http.post('/sign-in/passkey', { response: stranger.assert(await signInOptions(http)) }),
+    );
+    for (const response of ['{}', 'not json', '[1,2]', 'x'.repeat(20_000)]) {
+      const res = await http.post('/sign-in/passkey', { response });
+      expect({ response: response.slice(0, 10), status: res.status }).toEqual({
+        response: response.slice(0, 10),
+        status: 400,
+      });
+    }
+  });
+
+  it('a registration answer is bound to the session that asked: replayed, or posted by another session, it is refused', async () => {
+    const { linked, response } = await memberWithPasskey();
+    const csrf = csrfOf((await linked.get('/passkeys')).body);
+    const replayed = await linked.post('/passkeys', { _csrf: csrf, name: 'Again', response });
+    expect(replayed.status).toBe(401);
+    expect(replayed.body).toContain('could not be verified');
+    expect((await linked.get('/passkeys')).body).not.toContain('Again');
+
+    // One session asks for options; another address's session, with no passkey yet (so it may
+    // add one), posts the answer to them as its own.
+    const asker = await signInHttp(cs, (await brandWithOwner(cs)).owner.email);
+    const askerCsrf = csrfOf((await asker.get('/passkeys')).body);
+    const options = JSON.parse(
+      (await asker.post('/passkeys/options', { _csrf: askerCsrf })).body,
+    ) as Parameters<SoftAuthenticator['register']>[0];
+    const thief = await signInHttp(cs, (await brandWithOwner(cs)).owner.email);
+    const thiefCsrf = csrfOf((await thief.get('/passkeys')).body);
+    const stolen = await thief.post('/passkeys', {
+      _csrf: thiefCsrf,
+      name: 'Stolen',
+      response: new SoftAuthenticator(cs.url).register(options),
+    });
+    expect(stolen.status).toBe(401);
+    expect((await thief.get('/passkeys')).body).toContain('You have no passkey yet.');
+    expect((await asker.get('/passkeys')).body).toContain('You have no passkey yet.');
+  });
+
+  it("another member's passkey cannot be removed: 404, and it still signs them in", async () => {
+    const victim = await memberWithPasskey();
+    const attacker = await signInHttp(cs, (await brandWithOwner(cs)).owner.email);
+    const victimPage = await victim.linked.get('/passkeys');
+    const id = /action="\/passkeys\/(pk_[A-Za-z0-9]+)\/remove"/.exec(victimPage.body)![1]!;
+    const csrf = csrfOf((await attacker.get('/passkeys')).body);
+    for (const target of [id, 'pk_unknown', 'ses_x']) {
+      const res = await attacker.post(`/passkeys/${target}/remove`, { _csrf: csrf });
+      expect({ target, status: res.status }).toEqual({ target, status: 404 });
+    }
+    expect((await victim.linked.get('/passkeys')).body).toContain('<td>Laptop</td>');
+    expect((await signInWithPasskey(cs, victim.authenticator)).answer.status).toBe(303);
+  });
+
+  it("another brand's sign-in policy cannot be set: 404", async () => {
+    const mine = await memberWithPasskey();
+    const theirs = await brandWithOwner(cs);
+    const { http } = await signInWithPasskey(cs, mine.authenticator);
+    const csrf = csrfOf((await http.get('/passkeys')).body);
+    const res = await http.post(`/brands/${theirs.brand.id}/members/sign-in-policy`, {
+      _csrf: csrf,
+      policy: 'passkey_or_sso',
+    });
+    expect(res.status).toBe(404);
+    const { rows } = await cs.stack.db.pool.query<{ sign_in_policy: string }>(
+      `select sign_in_policy from records.brands where id = $1`,
+      [theirs.brand.id],
+    );
+    expect(rows[0]!.sign_in_policy).toBe('any');
+  });
+});

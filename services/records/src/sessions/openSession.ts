@@ -1,0 +1,74 @@
+import { insertActivity } from '@brand/shared/activity';
+import type { PoolClient } from '@brand/shared/db';
+import { newId } from '@brand/shared/ids';
+import type { Membership } from '../access/memberRepo';
+import type { SessionDeps } from './sessionDeps';
+import type { SignInClient, SignInMethod } from './signInClient';
+import { deleteStaleSessions, insertSession } from './sessionRepo';
+import { hashToken, newSecretToken } from './tokens';
+
+/** A session just opened: the raw token goes into the cookie and nowhere else. */
+export interface OpenedSession {
+  sessionId: string;
+  sessionToken: string;
+  csrfSecret: string;
+  email: string;
+  brands: Membership[];
+  expiresAt: Date;
+}
+
+const METHOD_WORDS: Record<SignInMethod, string> = {
+  link: 'an emailed link',
+  passkey: 'a passkey',
+  sso: 'single sign-on',
+};
+
+/**
+ * Opens a session for an address whose eligible brands are known, inside the caller's
+ * transaction (whatever proved the address, a link or a passkey, is spent in the same one):
+ * a random token and CSRF secret, stored as a hash and as is, and member.signed_in, naming the
+ * method, in the activity of each of those brands.
+ */
+export async function openSession(
+  db: PoolClient,
+  deps: SessionDeps,
+  opening: { email: string; brands: Membership[]; method: SignInMethod; client: SignInClient },
+): Promise<OpenedSession> {
+  const sessionToken = newSecretToken();
+  const csrfSecret = newSecretToken();
+  const session = await insertSession(db, {
+    id: newId('consoleSession'),
+    tokenHash: hashToken(sessionToken),
+    email: opening.email,
+    csrfSecret,
+    maxAgeMs: deps.maxAgeMs,
+    method: opening.method,
+    client: opening.client,
+  });
+  for (const { member } of opening.brands) {
+    await insertActivity(db, {
+      brandId: member.brand_id,
+      action: 'member.signed_in',
+      actorMemberId: member.id,
+      actorEmail: member.email,
+      subjectId: member.id,
+      summary: `${member.email} signed in with ${METHOD_WORDS[opening.method]}`,
+    });
+  }
+  return {
+    sessionId: session.id,
+    sessionToken,
+    csrfSecret,
+    email: opening.email,
+    brands: opening.brands,
+    expiresAt: session.expires_at,
+  };
+}
+
+/** After a session opened: logs it and forgets sessions that can never be used again. */
+export function afterSessionOpened(deps: SessionDeps, opened: OpenedSession): void {
+  deps.log.info({ session_id: opened.sessionId }, 'console session opened');
+  deleteStaleSessions(deps.pool).catch((err: unknown) =>
+    deps.log.warn({ err }, 'could not delete stale console sessions'),
+  );
+}

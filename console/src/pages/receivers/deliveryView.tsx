@@ -49,7 +49,7 @@ export function DeliveryTable(props: {
               <a href={`${base}/${d.id}`}>{EVENT_TYPES.fromProto(d.event_type)}</a>
               {d.test ? ' (test)' : ''}
               <br />
-              <code class="hint">{d.event_id}</code>
+              <code class="hint token">{d.event_id}</code>
             </td>
             <td>
               <DeliveryStatusText delivery={d} />

@@ -90,29 +90,37 @@ async function sweepDefaults(
   historyBefore: Date,
   detailBefore: Date,
 ): Promise<number> {
-  const sweeps: Array<[string, Date]> = [
-    [`attempt_details_default where event_at < $1`, detailBefore],
-    [
-      `attempts_default a where event_at < $1 and not exists (
+  // each default partition, with what of it is past its retention
+  const sweeps: Array<{ table: string; past: string; before: Date }> = [
+    { table: 'attempt_details_default', past: 'event_at < $1', before: detailBefore },
+    {
+      table: 'attempts_default',
+      past: `event_at < $1 and not exists (
          select 1 from webhooks.deliveries_default d
-         where d.id = a.delivery_id and d.event_at = a.event_at and d.status = 'pending')`,
-      historyBefore,
-    ],
-    [`deliveries_default where event_at < $1 and status <> 'pending'`, historyBefore],
-    [
-      `events_default e where created_at < $1 and not exists (
+         where d.id = attempts_default.delivery_id and d.event_at = attempts_default.event_at
+           and d.status = 'pending')`,
+      before: historyBefore,
+    },
+    {
+      table: 'deliveries_default',
+      past: `event_at < $1 and status <> 'pending'`,
+      before: historyBefore,
+    },
+    {
+      table: 'events_default',
+      past: `created_at < $1 and not exists (
          select 1 from webhooks.deliveries_default d
-         where d.event_id = e.id and d.event_at = e.created_at and d.status = 'pending')`,
-      historyBefore,
-    ],
+         where d.event_id = events_default.id and d.event_at = events_default.created_at
+           and d.status = 'pending')`,
+      before: historyBefore,
+    },
   ];
   let total = 0;
-  for (const [rows, before] of sweeps) {
-    const [table] = rows.split(' ');
+  for (const { table, past, before } of sweeps) {
     for (;;) {
       const res = await pool.query(
         `delete from webhooks.${table} where ctid = any(array(
-           select ctid from webhooks.${rows} limit ${batchSize}))`,
+           select ctid from webhooks.${table} where ${past} limit ${batchSize}))`,
         [before],
       );
       total += res.rowCount ?? 0;

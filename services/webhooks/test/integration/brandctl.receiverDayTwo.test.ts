@@ -83,6 +83,14 @@ describe('brandctl receiver, day 2', () => {
       respondWith: () => (down ? { status: 503, body: '<h1>maintenance</h1>' } : undefined),
     });
     const id = r.receiver.id;
+    const recorded = (done: (list: Awaited<ReturnType<typeof deliveriesOf>>) => boolean) =>
+      waitFor(
+        async () => {
+          const list = await deliveriesOf(h, id);
+          return done(list) ? list : undefined;
+        },
+        { timeoutMs: 15_000 },
+      );
     await h.producer.publish([
       makeBusinessEvent({ brandId: r.receiver.brand_id, type: 'payout.paid' }),
       makeBusinessEvent({ brandId: r.receiver.brand_id, type: 'payout.paid' }),
@@ -109,7 +117,9 @@ describe('brandctl receiver, day 2', () => {
       (rx) => rx.filter((d) => d.outcome === 'processed').length === 2,
       15_000,
     );
-    expect((await deliveriesOf(h, id)).find((d) => d.id === other!.id)?.attempt_count).toBe(2);
+    // the receiver answers before the worker records the attempt: read what was recorded
+    const caughtUp = await recorded((list) => list.every((d) => d.completed_at !== ''));
+    expect(caughtUp.find((d) => d.id === other!.id)?.attempt_count).toBe(2);
 
     // one more fails for good (disabling fails what is pending); then recover it
     down = true;
@@ -117,6 +127,7 @@ describe('brandctl receiver, day 2', () => {
       makeBusinessEvent({ brandId: r.receiver.brand_id, type: 'payout.paid' }),
     ]);
     await r.server.waitFor((rx) => rx.length === 5, 15_000);
+    await recorded((list) => list.length === 3 && list.some((d) => d.attempt_count === 1));
     await setEnabled(h, id, false);
     await setEnabled(h, id, true);
     down = false;
@@ -133,6 +144,7 @@ describe('brandctl receiver, day 2', () => {
       (rx) => rx.filter((d) => d.outcome === 'processed').length === 3,
       15_000,
     );
+    await recorded((list) => list.every((d) => d.completed_at !== '' && d.last_status === 200));
 
     const health = json<{
       windows: Array<{ window: string; attempts: number; succeeded: number }>;

@@ -14,9 +14,9 @@ export { rfc3339 } from './sqlFormat';
 export { decodeKeysetCursor, encodeKeysetCursor, type KeysetPosition } from './keysetCursor';
 export { runMigrationProcess } from './migrationProcess';
 export {
-  dropDayPartitionsBefore,
-  ensureDayPartitions,
-  listDayPartitions,
-  type DailyPartitionedTable,
-  type DayPartition,
+  dropTimePartitionsBefore,
+  ensureTimePartitions,
+  listTimePartitions,
+  type TimePartitionedTable,
+  type TimePartition,
 } from './timePartitions';

@@ -6,14 +6,15 @@ type Db = Pool | PoolClient;
 const DAY_MS = 24 * 3600_000;
 
 /**
- * A table partitioned by range of a timestamptz column into one partition per UTC day (or per
- * run of `days` UTC days), named `<table>_pYYYYMMDD` after its first day, plus a `<table>_default` partition that catches a row no day partition
- * holds (the keeper was down longer than it creates ahead), so an insert never fails for want
- * of a partition. History is bounded by dropping whole day partitions: no mass DELETE, no
- * dead rows for vacuum to chase (the test machines run with autovacuum off; production's
- * autovacuum then has only the live days to visit).
+ * A table partitioned by range of a timestamptz column into one partition per run of `days`
+ * UTC days (one day unless said), named `<table>_pYYYYMMDD` after its first day, plus a
+ * `<table>_default` partition that catches a row no period's partition holds (the keeper was
+ * down longer than it creates ahead), so an insert never fails for want of a partition.
+ * History is bounded by dropping whole partitions: no mass DELETE, no dead rows for vacuum to
+ * chase (the test machines run with autovacuum off; production's autovacuum then has only the
+ * live periods to visit).
  */
-export interface DailyPartitionedTable {
+export interface TimePartitionedTable {
   /** The schema that owns the table (each service's own). */
   schema: string;
   table: string;
@@ -26,23 +27,26 @@ export interface DailyPartitionedTable {
   days?: number;
 }
 
-/** One partition and the UTC days it holds [from, to). */
-export interface DayPartition {
+/** One period's partition and the UTC time it holds [from, to). */
+export interface TimePartition {
   name: string;
   from: Date;
   to: Date;
 }
 
 const quote = (name: string): string => `"${name.replaceAll('"', '""')}"`;
-const dayName = (t: DailyPartitionedTable, day: Date): string =>
+const partitionName = (t: TimePartitionedTable, day: Date): string =>
   `${t.table}_p${day.toISOString().slice(0, 10).replaceAll('-', '')}`;
-const periodMs = (t: DailyPartitionedTable): number => (t.days ?? 1) * DAY_MS;
+const periodMs = (t: TimePartitionedTable): number => (t.days ?? 1) * DAY_MS;
 /** The start of the period holding `at`. */
-const startOfPeriod = (t: DailyPartitionedTable, at: Date): Date =>
+const startOfPeriod = (t: TimePartitionedTable, at: Date): Date =>
   new Date(Math.floor(at.getTime() / periodMs(t)) * periodMs(t));
 
-/** The day partitions that exist, oldest first (the default partition is not one). */
-export async function listDayPartitions(db: Db, t: DailyPartitionedTable): Promise<DayPartition[]> {
+/** The periods' partitions that exist, oldest first (the default partition is not one). */
+export async function listTimePartitions(
+  db: Db,
+  t: TimePartitionedTable,
+): Promise<TimePartition[]> {
   const res = await db.query<{ name: string }>(
     `select c.relname as name from pg_inherits i
      join pg_class c on c.oid = i.inhrelid
@@ -65,7 +69,7 @@ export async function listDayPartitions(db: Db, t: DailyPartitionedTable): Promi
  * locks the parent briefly, and must not queue every insert behind a long transaction; a
  * timeout is left to the next pass.
  */
-async function partitionDdl(pool: Pool, t: DailyPartitionedTable, ddl: string): Promise<void> {
+async function partitionDdl(pool: Pool, t: TimePartitionedTable, ddl: string): Promise<void> {
   await withTransaction(pool, async (c) => {
     await c.query(`select pg_advisory_xact_lock(hashtext($1))`, [`${t.schema}.${t.table}`]);
     await c.query(`set local lock_timeout = '5s'`);
@@ -79,13 +83,13 @@ async function partitionDdl(pool: Pool, t: DailyPartitionedTable, ddl: string): 
  * partition (PostgreSQL refuses it): it is skipped and reported, and those rows stay in the
  * default partition. Returns the partitions created and the days skipped.
  */
-export async function ensureDayPartitions(
+export async function ensureTimePartitions(
   pool: Pool,
-  t: DailyPartitionedTable,
+  t: TimePartitionedTable,
   opts: { now?: Date; daysAhead: number },
 ): Promise<{ created: string[]; skipped: string[] }> {
   const now = (opts.now ?? new Date()).getTime();
-  const existing = new Set((await listDayPartitions(pool, t)).map((p) => p.name));
+  const existing = new Set((await listTimePartitions(pool, t)).map((p) => p.name));
   const created: string[] = [];
   const skipped: string[] = [];
   const last = now + opts.daysAhead * DAY_MS;
@@ -94,7 +98,7 @@ export async function ensureDayPartitions(
     from.getTime() <= last;
     from = new Date(from.getTime() + periodMs(t))
   ) {
-    const name = dayName(t, from);
+    const name = partitionName(t, from);
     if (existing.has(name)) continue;
     const to = new Date(from.getTime() + periodMs(t));
     try {
@@ -115,18 +119,18 @@ export async function ensureDayPartitions(
 }
 
 /**
- * Drops the day partitions that end at or before `before`, oldest first, unless `keep` says a
+ * Drops the partitions that end at or before `before`, oldest first, unless `keep` says a
  * partition still holds something that must not go (an unpublished outbox row, say). Returns
  * the partitions dropped.
  */
-export async function dropDayPartitionsBefore(
+export async function dropTimePartitionsBefore(
   pool: Pool,
-  t: DailyPartitionedTable,
+  t: TimePartitionedTable,
   before: Date,
   keep: (partition: string) => Promise<boolean> = () => Promise.resolve(false),
 ): Promise<string[]> {
   const dropped: string[] = [];
-  for (const p of await listDayPartitions(pool, t)) {
+  for (const p of await listTimePartitions(pool, t)) {
     if (p.to.getTime() > before.getTime()) break;
     if (await keep(p.name)) continue;
     await partitionDdl(pool, t, `drop table if exists ${quote(t.schema)}.${quote(p.name)}`);

@@ -1,13 +1,13 @@
 import {
-  dropDayPartitionsBefore,
-  ensureDayPartitions,
-  type DailyPartitionedTable,
+  dropTimePartitionsBefore,
+  ensureTimePartitions,
+  type TimePartitionedTable,
   type Pool,
 } from '@brand/shared/db';
 import type { Logger } from '@brand/shared/logger';
 
 /** The outbox, one partition per UTC day (migrations/0013_outbox_by_day.sql). */
-const OUTBOX: DailyPartitionedTable = { schema: 'records', table: 'outbox' };
+const OUTBOX: TimePartitionedTable = { schema: 'records', table: 'outbox' };
 
 /** Days of partitions made ahead: a keeper down this long still loses no insert (the default catches more). */
 const DAYS_AHEAD = 7;
@@ -37,10 +37,10 @@ export async function keepOutboxPartitions(
   keptUnpublished: string[];
   defaultRows: number;
 }> {
-  const { created } = await ensureDayPartitions(pool, OUTBOX, { now, daysAhead: DAYS_AHEAD });
+  const { created } = await ensureTimePartitions(pool, OUTBOX, { now, daysAhead: DAYS_AHEAD });
   const before = new Date(now.getTime() - r.retentionMs);
   const keptUnpublished: string[] = [];
-  const dropped = await dropDayPartitionsBefore(pool, OUTBOX, before, async (partition) => {
+  const dropped = await dropTimePartitionsBefore(pool, OUTBOX, before, async (partition) => {
     const res = await pool.query(
       `select 1 from records.${partition} where published_at is null limit 1`,
     );

@@ -1,7 +1,7 @@
 import { copyFileSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { ensureDayPartitions, listDayPartitions, runMigrations } from '@brand/shared/db';
+import { ensureTimePartitions, listTimePartitions, runMigrations } from '@brand/shared/db';
 import { createLogger } from '@brand/shared/logger';
 import { MIGRATIONS_DIR } from '@brand/records/migrations';
 import { createTestDatabase, type TestDatabase } from '@brand/testkit';
@@ -40,7 +40,7 @@ it('keeps day partitions a week ahead and drops published days past the retentio
   const now = new Date();
   const ago = (days: number) => new Date(now.getTime() - days * DAY);
   // the days of ten and nine days ago get partitions, as a keeper running then would have made
-  await ensureDayPartitions(db.pool, OUTBOX, { now: ago(10), daysAhead: 1 });
+  await ensureTimePartitions(db.pool, OUTBOX, { now: ago(10), daysAhead: 1 });
   await insertEvent('evt_tendays', ago(10), true);
   await insertEvent('evt_ninedays_waiting', ago(9), false);
   await insertEvent('evt_ninedays_sent', ago(9), true);
@@ -54,7 +54,7 @@ it('keeps day partitions a week ahead and drops published days past the retentio
   expect(done.defaultRows).toBe(1);
   // nothing unpublished went; the day that holds one is whole
   expect(await ids()).toEqual(['evt_ninedays_sent', 'evt_ninedays_waiting', 'evt_today']);
-  const names = (await listDayPartitions(db.pool, OUTBOX)).map((p) => p.name);
+  const names = (await listTimePartitions(db.pool, OUTBOX)).map((p) => p.name);
   for (let d = 0; d <= 7; d++) expect(names).toContain(dayName(new Date(now.getTime() + d * DAY)));
   expect(names).not.toContain(dayName(ago(10)));
 
@@ -101,7 +101,7 @@ it('migrates an existing outbox into day partitions, keeping every row and the o
       `select id, seq, created_at, published_at from ${schema}.outbox order by seq`,
     );
     expect(after.rows).toEqual(before.rows);
-    const partitions = (await listDayPartitions(db.pool, { schema, table: 'outbox' })).map(
+    const partitions = (await listTimePartitions(db.pool, { schema, table: 'outbox' })).map(
       (p) => p.name,
     );
     expect(partitions).toEqual(expect.arrayContaining([...new Set(days.map(dayName))]));

@@ -1,8 +1,8 @@
 import {
-  dropDayPartitionsBefore,
-  ensureDayPartitions,
-  listDayPartitions,
-  type DailyPartitionedTable,
+  dropTimePartitionsBefore,
+  ensureTimePartitions,
+  listTimePartitions,
+  type TimePartitionedTable,
   type Pool,
 } from '@brand/shared/db';
 
@@ -11,7 +11,7 @@ import {
  * (migrations/0012_history_by_week.sql): detail first, so a week goes from the tables that
  * name its deliveries before the deliveries and their events themselves.
  */
-const week = (table: string): DailyPartitionedTable => ({ schema: 'webhooks', table, days: 7 });
+const week = (table: string): TimePartitionedTable => ({ schema: 'webhooks', table, days: 7 });
 const DETAILS = week('attempt_details');
 const ATTEMPTS = week('attempts');
 const DELIVERIES = week('deliveries');
@@ -58,12 +58,12 @@ export async function keepHistoryPartitions(
 ): Promise<HistoryPass> {
   const created: string[] = [];
   for (const t of HISTORY)
-    created.push(...(await ensureDayPartitions(pool, t, { now, daysAhead: DAYS_AHEAD })).created);
+    created.push(...(await ensureTimePartitions(pool, t, { now, daysAhead: DAYS_AHEAD })).created);
 
   const historyBefore = new Date(now.getTime() - r.historyMs);
   const detailBefore = new Date(now.getTime() - Math.min(r.detailMs, r.historyMs));
   const keptPending: string[] = [];
-  for (const p of await listDayPartitions(pool, DELIVERIES)) {
+  for (const p of await listTimePartitions(pool, DELIVERIES)) {
     if (p.to.getTime() > historyBefore.getTime()) break;
     const pending = await pool.query(
       `select 1 from webhooks.${p.name} where status = 'pending' limit 1`,
@@ -71,10 +71,10 @@ export async function keepHistoryPartitions(
     if ((pending.rowCount ?? 0) > 0) keptPending.push(dayOf(p.name));
   }
   const kept = new Set(keptPending);
-  const dropped = await dropDayPartitionsBefore(pool, DETAILS, detailBefore);
+  const dropped = await dropTimePartitionsBefore(pool, DETAILS, detailBefore);
   for (const t of HISTORY)
     dropped.push(
-      ...(await dropDayPartitionsBefore(pool, t, historyBefore, (name) =>
+      ...(await dropTimePartitionsBefore(pool, t, historyBefore, (name) =>
         Promise.resolve(kept.has(dayOf(name))),
       )),
     );

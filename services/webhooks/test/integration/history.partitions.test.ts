@@ -2,8 +2,8 @@ import { copyFileSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import {
-  ensureDayPartitions,
-  listDayPartitions,
+  ensureTimePartitions,
+  listTimePartitions,
   runMigrations,
   withTransaction,
 } from '@brand/shared/db';
@@ -77,7 +77,7 @@ it('keeps week partitions ahead and drops weeks past the retention, a pending on
   // the weeks of 52, 45 and 22 days ago get partitions, as a keeper running then made them
   for (const table of TABLES)
     for (const days of [52, 45, 22])
-      await ensureDayPartitions(
+      await ensureTimePartitions(
         db.pool,
         { schema: 'webhooks', table, days: 7 },
         {
@@ -110,7 +110,7 @@ it('keeps week partitions ahead and drops weeks past the retention, a pending on
 
   // a week is made ahead for every table
   for (const table of TABLES) {
-    const names = (await listDayPartitions(db.pool, { schema: 'webhooks', table, days: 7 })).map(
+    const names = (await listTimePartitions(db.pool, { schema: 'webhooks', table, days: 7 })).map(
       (p) => p.name,
     );
     expect(names).toContain(weekOf(table, new Date(now.getTime() + 7 * DAY)));
@@ -235,7 +235,7 @@ it('migrates existing history into week partitions, keeping every row', async ()
       );
       expect(rows[0]!.n).toBe(0);
     }
-    const weeks = (await listDayPartitions(db.pool, { schema, table: 'events', days: 7 })).map(
+    const weeks = (await listTimePartitions(db.pool, { schema, table: 'events', days: 7 })).map(
       (p) => p.name,
     );
     expect(weeks).toContain(weekOf('events', new Date(Date.now() - 50 * DAY)));

@@ -4,7 +4,7 @@
 
 REPO_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd -P)"
 
-say() { printf '\033[1m==>\033[0m %s\n' "$*"; }
+say() { printf '\033[1m==>\033[0m %s  (%s)\n' "$*" "$(date -u +%H:%M:%S)"; }
 warn() { printf '\033[33mwarning:\033[0m %s\n' "$*" >&2; }
 die() { printf '\033[31merror:\033[0m %s\n' "$*" >&2; exit 1; }
 

@@ -14,6 +14,7 @@ export { rfc3339 } from './sqlFormat';
 export { decodeKeysetCursor, encodeKeysetCursor, type KeysetPosition } from './keysetCursor';
 export { runMigrationProcess } from './migrationProcess';
 export {
+  analyzeChangedPartitions,
   dropTimePartitionsBefore,
   ensureTimePartitions,
   listTimePartitions,

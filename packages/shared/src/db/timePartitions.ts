@@ -25,6 +25,11 @@ export interface TimePartitionedTable {
    * visits each partition's index.
    */
   days?: number;
+  /**
+   * The partitions' fillfactor (PostgreSQL's default, 100, unless said): room left in each
+   * page so an update that changes no indexed column stays in its page (a HOT update).
+   */
+  fillfactor?: number;
 }
 
 /** One period's partition and the UTC time it holds [from, to). */
@@ -107,7 +112,9 @@ export async function ensureTimePartitions(
         t,
         `create table if not exists ${quote(t.schema)}.${quote(name)}
          partition of ${quote(t.schema)}.${quote(t.table)}
-         for values from ('${from.toISOString()}') to ('${to.toISOString()}')`,
+         for values from ('${from.toISOString()}') to ('${to.toISOString()}')${
+           t.fillfactor === undefined ? '' : ` with (fillfactor = ${Math.trunc(t.fillfactor)})`
+         }`,
       );
       created.push(name);
     } catch (err) {
@@ -137,4 +144,33 @@ export async function dropTimePartitionsBefore(
     dropped.push(p.name);
   }
   return dropped;
+}
+
+/**
+ * Gives the table's partitions (the default one too) fresh planner statistics where their
+ * rows changed more than autovacuum's default analyze threshold (50 rows and 10 % of those
+ * counted at the last analyze) since they were last analyzed, and returns the partitions
+ * analyzed. A period's partition is made empty, ahead of time: until something analyzes it,
+ * the plans of the statements prepared against it (the hot path's named statements keep a
+ * generic plan per connection) take it for the size it had then, and a claim seq-scanned a
+ * week of deliveries to lock thirteen (issue 36). Production's autovacuum does the same, so
+ * this is cheap there; where autovacuum is off (the test machines) it is the only analyze.
+ */
+export async function analyzeChangedPartitions(
+  pool: Pool,
+  t: TimePartitionedTable,
+): Promise<string[]> {
+  const res = await pool.query<{ name: string }>(
+    `select c.relname as name from pg_inherits i
+     join pg_class c on c.oid = i.inhrelid
+     join pg_class p on p.oid = i.inhparent
+     join pg_namespace n on n.oid = p.relnamespace
+     join pg_stat_user_tables s on s.relid = c.oid
+     where n.nspname = $1 and p.relname = $2
+       and s.n_mod_since_analyze > 50 + 0.1 * greatest(c.reltuples, 0)
+     order by c.relname`,
+    [t.schema, t.table],
+  );
+  for (const { name } of res.rows) await pool.query(`analyze ${quote(t.schema)}.${quote(name)}`);
+  return res.rows.map(({ name }) => name);
 }

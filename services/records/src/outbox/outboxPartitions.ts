@@ -1,4 +1,5 @@
 import {
+  analyzeChangedPartitions,
   dropTimePartitionsBefore,
   ensureTimePartitions,
   type TimePartitionedTable,
@@ -24,7 +25,8 @@ export interface OutboxRetention {
  * day partitions wholly older than the retention are dropped (a whole day at once: no mass
  * DELETE, nothing for vacuum), except one that still holds an unpublished event, which waits
  * for the relay (nothing accepted is ever lost); and published rows past the retention that
- * landed in the default partition are deleted in batches. Every statement is safe to run
+ * landed in the default partition are deleted in batches; partitions that changed much since
+ * their last analyze are analyzed, as autovacuum would. Every statement is safe to run
  * from several replicas at once. Returns what it did.
  */
 export async function keepOutboxPartitions(
@@ -36,6 +38,8 @@ export async function keepOutboxPartitions(
   dropped: string[];
   keptUnpublished: string[];
   defaultRows: number;
+  /** Partitions given fresh planner statistics (analyzeChangedPartitions): the relay's claim. */
+  analyzed: string[];
 }> {
   const { created } = await ensureTimePartitions(pool, OUTBOX, { now, daysAhead: DAYS_AHEAD });
   const before = new Date(now.getTime() - r.retentionMs);
@@ -59,7 +63,8 @@ export async function keepOutboxPartitions(
     defaultRows += res.rowCount ?? 0;
     if ((res.rowCount ?? 0) < DEFAULT_BATCH) break;
   }
-  return { created, dropped, keptUnpublished, defaultRows };
+  const analyzed = await analyzeChangedPartitions(pool, OUTBOX);
+  return { created, dropped, keptUnpublished, defaultRows, analyzed };
 }
 
 /**

@@ -71,6 +71,7 @@ it('keeps day partitions a week ahead and drops published days past the retentio
     dropped: [],
     keptUnpublished: [],
     defaultRows: 0,
+    analyzed: [],
   });
 });
 

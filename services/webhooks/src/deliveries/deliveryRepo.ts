@@ -132,7 +132,11 @@ const ACTIVE_ONLY = `active as (select unnest($2::text[]) as receiver_id)`;
  * taken round-robin across receivers (every receiver's first, then every receiver's second,
  * ...), so the claim is fair across receivers with ready work and a backlog of one cannot
  * starve another. Rows are locked with FOR UPDATE SKIP LOCKED and leased for `leaseMs`, so
- * concurrent workers never claim the same row.
+ * concurrent workers never claim the same row. The lease is the only column the claim
+ * writes, no index holds it, and the partitions leave room in each page (fillfactor,
+ * historyPartitions.ts), so the claim's update can be a HOT one. Its plan depends on the week
+ * partition's statistics, which the history keeper refreshes (without them the generic plan
+ * made while the week was empty hashed every pending row to lock a dozen).
  */
 export async function claimDueDeliveries(db: Db, scope: ClaimScope): Promise<ClaimedDelivery[]> {
   const only = 'only' in scope.receivers;

@@ -1,13 +1,13 @@
-import { SpanKind, trace } from '@opentelemetry/api';
+import { SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import type { Kafka, KafkaMessage } from 'kafkajs';
 import { withTransaction, type Pool } from '@brand/shared/db';
 import { EVENT_TYPES } from '@brand/shared/enums';
 import { newId } from '@brand/shared/ids';
 import { decodeBusinessEvent } from '@brand/shared/kafka';
 import type { Logger } from '@brand/shared/logger';
-import { continueTraceFromHeaders, withSpan } from '@brand/shared/telemetry';
+import { continueTraceFromHeaders, traceContextOfSpan } from '@brand/shared/telemetry';
 import type { ConsumerObserver, SkipReason } from './consumerMetrics';
-import { insertDeliveriesForEvent, insertEventOnce, type EventInput } from './eventRepo';
+import { insertDeliveries, insertEvents, type EventInput, type NewDelivery } from './eventRepo';
 import { MemberSupervisor, type GroupMember } from './memberSupervisor';
 
 export interface ConsumerOptions {
@@ -88,13 +88,14 @@ export function toEventInput(
 
 /**
  * Consumes business events with manual offset commits: each chunk of a batch is stored in
- * ONE transaction (the event, deduplicated on its id, and one delivery per subscribed,
- * enabled receiver of its brand), and only then is the offset committed. A crash between
+ * ONE transaction of two statements (the events, deduplicated on their ids, then one
+ * delivery per subscribed, enabled receiver of each one's brand), and only then is the offset
+ * committed. A crash between
  * the two replays the chunk, which the unique keys make harmless (at-least-once, no
  * duplicates). A failed transaction throws, so kafkajs retries the batch from the last
- * committed offset. Each event is stored in a CONSUMER span ("process <topic>") that
- * continues the trace its message's headers carry, and that span's context is stored with
- * the event for its deliveries. A member the group dropped (its batch outlived the session)
+ * committed offset. Each event has a CONSUMER span ("process <topic>") that continues the
+ * trace its message's headers carry, open while its chunk is stored, and that span's context
+ * is stored with the event for its deliveries. A member the group dropped (its batch outlived the session)
  * is replaced in this process (memberSupervisor.ts). Returns a stop function.
  */
 export async function startConsumer(opts: ConsumerOptions): Promise<{ stop(): Promise<void> }> {
@@ -217,41 +218,68 @@ async function storeChunk(
     } else events.push({ event: input, message });
   }
   if (events.length > 0) {
-    await withTransaction(opts.pool, async (db) => {
-      for (const { event, message } of events) {
-        await withSpan(
-          tracer,
-          `process ${opts.topic}`,
-          {
-            kind: SpanKind.CONSUMER,
-            attributes: {
-              'messaging.system': 'kafka',
-              'messaging.operation.type': 'process',
-              'messaging.operation.name': 'process',
-              'messaging.destination.name': opts.topic,
-              'messaging.destination.partition.id': String(partition),
-              'messaging.consumer.group.name': opts.groupId,
-              'messaging.kafka.offset': Number(message.offset),
-              'messaging.message.id': event.id,
-              'brand.event.type': event.type,
-            },
+    // one CONSUMER span per event ("process <topic>"), continuing its message's trace; the
+    // event is stored in that span's context, so its delivery attempts continue it
+    const spans = events.map(({ event, message }) =>
+      tracer.startSpan(
+        `process ${opts.topic}`,
+        {
+          kind: SpanKind.CONSUMER,
+          attributes: {
+            'messaging.system': 'kafka',
+            'messaging.operation.type': 'process',
+            'messaging.operation.name': 'process',
+            'messaging.destination.name': opts.topic,
+            'messaging.destination.partition.id': String(partition),
+            'messaging.consumer.group.name': opts.groupId,
+            'messaging.kafka.offset': Number(message.offset),
+            'messaging.message.id': event.id,
+            'brand.event.type': event.type,
           },
-          continueTraceFromHeaders(message.headers),
-          async (span) => {
-            // stored in this span's context: the event's deliveries continue its trace
-            if (!(await insertEventOnce(db, event))) {
-              span.setAttribute('brand.event.duplicate', true);
-              outcome.duplicates++; // seen before: its deliveries exist
-              return;
-            }
-            outcome.ingested++;
-            outcome.deliveries += await insertDeliveriesForEvent(db, event, () =>
-              newId('delivery'),
-            );
-          },
+        },
+        continueTraceFromHeaders(message.headers),
+      ),
+    );
+    try {
+      // two statements a chunk, whatever its size: the events, then all their deliveries
+      await withTransaction(opts.pool, async (db) => {
+        const stored = await insertEvents(
+          db,
+          events.map(({ event }, i) => ({ ...event, ...traceContextOfSpan(spans[i]!) })),
         );
+        const deliveries: NewDelivery[] = [];
+        const taken = new Set<string>();
+        events.forEach(({ event }, i) => {
+          const receivers = stored.get(event.id);
+          // seen before (or twice in this chunk): its deliveries exist
+          if (!receivers || taken.has(event.id)) {
+            spans[i]!.setAttribute('brand.event.duplicate', true);
+            outcome.duplicates++;
+            return;
+          }
+          taken.add(event.id);
+          outcome.ingested++;
+          for (const receiverId of receivers)
+            deliveries.push({
+              id: newId('delivery'),
+              eventId: event.id,
+              eventAt: event.createdAt,
+              eventType: event.type,
+              receiverId,
+              brandId: event.brandId,
+            });
+        });
+        outcome.deliveries = await insertDeliveries(db, deliveries);
+      });
+    } catch (err) {
+      for (const span of spans) {
+        span.recordException(err as Error);
+        span.setStatus({ code: SpanStatusCode.ERROR });
       }
-    });
+      throw err;
+    } finally {
+      for (const span of spans) span.end();
+    }
   }
   // counted after the commit: a chunk rolled back and replayed is counted once
   opts.observer?.chunkStored(outcome);

@@ -1,4 +1,5 @@
 import {
+  analyzeChangedPartitions,
   dropTimePartitionsBefore,
   ensureTimePartitions,
   listTimePartitions,
@@ -14,7 +15,11 @@ import {
 const week = (table: string): TimePartitionedTable => ({ schema: 'webhooks', table, days: 7 });
 const DETAILS = week('attempt_details');
 const ATTEMPTS = week('attempts');
-const DELIVERIES = week('deliveries');
+/**
+ * Deliveries are updated in place twice (the claim's lease, the outcome): pages keep a fifth
+ * free so the lease's update is HOT (migrations/0013_deliveries_fillfactor.sql).
+ */
+const DELIVERIES: TimePartitionedTable = { ...week('deliveries'), fillfactor: 80 };
 const EVENTS = week('events');
 const HISTORY = [DETAILS, ATTEMPTS, DELIVERIES, EVENTS] as const;
 
@@ -37,6 +42,8 @@ export interface HistoryPass {
   keptPending: string[];
   /** Rows past their retention deleted from the default partitions. */
   defaultRows: number;
+  /** Partitions given fresh planner statistics (analyzeChangedPartitions). */
+  analyzed: string[];
 }
 
 const dayOf = (partition: string): string => partition.slice(-8);
@@ -49,7 +56,9 @@ const dayOf = (partition: string): string => partition.slice(-8);
  *   lost), and attempt detail goes a week at a time after its own, shorter retention;
  * - rows that landed in a default partition (an event older than the partitions, or the
  *   keeper down for a week) are deleted past the same retentions in bounded batches, pending
- *   deliveries and their events excepted.
+ *   deliveries and their events excepted;
+ * - partitions whose rows changed much since their last analyze are analyzed, as autovacuum
+ *   would (the claim's plans depend on it; the test machines run without autovacuum).
  */
 export async function keepHistoryPartitions(
   pool: Pool,
@@ -80,7 +89,9 @@ export async function keepHistoryPartitions(
     );
 
   const defaultRows = await sweepDefaults(pool, r.batchSize, historyBefore, detailBefore);
-  return { created, dropped, keptPending, defaultRows };
+  const analyzed: string[] = [];
+  for (const t of HISTORY) analyzed.push(...(await analyzeChangedPartitions(pool, t)));
+  return { created, dropped, keptPending, defaultRows, analyzed };
 }
 
 /** The default partitions' rows past their retention, a batch per statement. */

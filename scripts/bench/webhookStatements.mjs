@@ -1,0 +1,170 @@
+#!/usr/bin/env node
+// The webhooks pipeline's PostgreSQL statements alone (issue 36): the CPU the database spends
+// on each step of a delivery, measured on the backend that runs it (/proc/<pid>/stat of
+// pg_backend_pid(): the local PostgreSQL only), on built code (npm run build), in a scratch
+// database that is dropped at the end. S6 measures the whole pipeline; on a shared, loaded
+// machine its CPU per delivery moves by more than one statement's change, so this isolates
+// the three statements a delivery costs the database:
+//   node scripts/bench/webhookStatements.mjs        # ROUNDS=5 rounds, medians printed
+// - ingest: a Kafka chunk of 20 events, 10 receivers each (insertEvents + insertDeliveries);
+// - claim: a worker's claim of up to 12 due deliveries out of the backlog the ingest left, with
+//   the week's statistics fresh as the history keeper leaves them;
+// - success: 12 claimed deliveries recorded as 2xx in one statement (recordSucceededAttempts).
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createDatabase, databaseUrl, dropDatabase, newDatabaseName } from './lib/infra.mjs';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const require = createRequire(path.join(root, 'services/webhooks/package.json'));
+const pg = require('pg');
+const dist = (file) => require(path.join(root, 'services/webhooks/dist', file));
+const { insertEvents, insertDeliveries } = dist('events/eventRepo.js');
+const { claimDueDeliveries } = dist('deliveries/deliveryRepo.js');
+const { recordSucceededAttempts } = dist('deliveries/attemptRepo.js');
+const { keepHistoryPartitions } = dist('maintenance/historyPartitions.js');
+
+const ROUNDS = Number(process.env.ROUNDS ?? 5);
+const RECEIVERS = 10;
+const CHUNK = 20;
+const CHUNKS = 20;
+const CLAIMS = 300;
+const BATCH = 12;
+
+/** CPU milliseconds the process has used (user + system), from /proc. */
+function cpuMs(pid) {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+const name = newDatabaseName();
+const url = databaseUrl(name);
+await createDatabase(name);
+try {
+  execFileSync(process.execPath, [path.join(root, 'services/webhooks/dist/migrate.js')], {
+    env: { PATH: process.env.PATH ?? '', DATABASE_URL: url, LOG_LEVEL: 'warn' },
+  });
+  const pool = new pg.Pool({ connectionString: url, options: '-c search_path=webhooks,public' });
+  await keepHistoryPartitions(pool, {
+    historyMs: 30 * 86_400_000,
+    detailMs: 14 * 86_400_000,
+    batchSize: 1000,
+  });
+  const brand = 'br_statements';
+  const receivers = Array.from({ length: RECEIVERS }, (_, i) => `rcv_statements${i}`);
+  for (const id of receivers)
+    await pool.query(
+      `insert into receivers (id, brand_id, url, label, events, secret_ciphertext, secret_key_id, created_by, created_at)
+       values ($1, $2, 'https://receiver.example/hook', $1, '{submission.approved}', '\\x00', 'k1', 'bench', now() - interval '1 day')`,
+      [id, brand],
+    );
+  const client = await pool.connect();
+  const pid = (await client.query('select pg_backend_pid() as pid')).rows[0].pid;
+  let seq = 0;
+  const event = () => ({
+    id: `evt_statements${seq++}`,
+    brandId: brand,
+    type: 'submission.approved',
+    createdAt: new Date().toISOString(),
+    objectJson: '{"id":"sub_statements","status":"approved"}',
+    test: false,
+    producer: 'bench',
+    traceparent: null,
+    tracestate: null,
+  });
+  const ingestChunk = async () => {
+    const events = Array.from({ length: CHUNK }, event);
+    await client.query('begin');
+    const stored = await insertEvents(client, events);
+    const deliveries = events.flatMap((e) =>
+      (stored.get(e.id) ?? []).map((receiverId) => ({
+        id: `dlv_statements${seq++}`,
+        eventId: e.id,
+        eventAt: e.createdAt,
+        eventType: e.type,
+        receiverId,
+        brandId: e.brandId,
+      })),
+    );
+    await insertDeliveries(client, deliveries);
+    await client.query('commit');
+    return deliveries.length;
+  };
+  const scope = {
+    limit: BATCH,
+    perReceiver: 4,
+    receiverRoom: new Map(),
+    receivers: { except: [] },
+    leaseMs: 90_000,
+  };
+  const measured = { ingest: [], claim: [], success: [] };
+  for (let round = 0; round < ROUNDS; round++) {
+    // ingest: CHUNKS chunks, PostgreSQL CPU per delivery created
+    let made = 0;
+    let before = cpuMs(pid);
+    for (let i = 0; i < CHUNKS; i++) made += await ingestChunk();
+    measured.ingest.push((cpuMs(pid) - before) / made);
+    // the keeper's statistics, as a running service has them
+    await keepHistoryPartitions(pool, {
+      historyMs: 30 * 86_400_000,
+      detailMs: 14 * 86_400_000,
+      batchSize: 1000,
+    });
+    await new Promise((r) => setTimeout(r, 1500)); // changed-row counts reach pg_stat a moment later
+    await keepHistoryPartitions(pool, {
+      historyMs: 30 * 86_400_000,
+      detailMs: 14 * 86_400_000,
+      batchSize: 1000,
+    });
+    // claim, then record the batch as 2xx: PostgreSQL CPU of each, per delivery
+    let claimMs = 0;
+    let recordedMs = 0;
+    let recorded = 0;
+    for (let i = 0; i < CLAIMS; i++) {
+      before = cpuMs(pid);
+      const batch = await claimDueDeliveries(client, scope);
+      claimMs += cpuMs(pid) - before;
+      if (batch.length === 0) break;
+      const startedAt = new Date();
+      const attempts = batch.map((d) => ({
+        deliveryId: d.id,
+        eventAt: d.event_created_at,
+        receiverId: d.receiver_id,
+        number: d.attempts + 1,
+        startedAt,
+        durationMs: 3,
+        statusCode: 200,
+        errorClass: null,
+        errorMessage: null,
+        excerpt: 'ok',
+        test: false,
+        healthClass: null,
+        latencySlot: 0,
+        requestHeaders: [{ name: 'content-type', value: 'application/json' }],
+        response: { headers: [], body: 'ok', truncated: false, bytes: 2 },
+      }));
+      before = cpuMs(pid);
+      await recordSucceededAttempts(client, attempts);
+      recordedMs += cpuMs(pid) - before;
+      recorded += batch.length;
+    }
+    measured.claim.push(claimMs / recorded);
+    measured.success.push(recordedMs / recorded);
+  }
+  client.release();
+  await pool.end();
+  const row = (step, what) =>
+    `${step.padEnd(8)} ${median(measured[step]).toFixed(3).padStart(6)} ms  (${measured[step].map((x) => x.toFixed(3)).join(', ')})  ${what}`;
+  console.log(
+    `PostgreSQL CPU per delivery, median of ${ROUNDS} rounds (each round's figure in brackets):`,
+  );
+  console.log(row('ingest', `chunks of ${CHUNK} events x ${RECEIVERS} receivers`));
+  console.log(row('claim', `claims of up to ${BATCH} out of the backlog`));
+  console.log(row('success', `batches of up to ${BATCH} 2xx recorded in one statement`));
+} finally {
+  await dropDatabase(name);
+}

@@ -22,12 +22,39 @@ const { WebhooksServiceClient } = require('@brand/proto/webhooks/v1');
 
 export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-export function unary(client, method, request) {
+/** Calls refused as UNAVAILABLE and tried again (see unary); the scenarios report them. */
+export const refusedAndRetried = { count: 0 };
+
+/**
+ * One admin RPC. A call refused as UNAVAILABLE ("a data store is temporarily unavailable;
+ * retry shortly": the records service's pool full on a machine at load 6) is tried again after
+ * a pause, up to five times, as the service asks of its clients; before, one such refusal
+ * ended the whole run.
+ */
+export async function unary(client, method, request) {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await unaryOnce(client, method, request);
+    } catch (err) {
+      if (err.code !== grpc.status.UNAVAILABLE || attempt >= 5) throw err;
+      refusedAndRetried.count++;
+      await sleep(200 * attempt);
+    }
+  }
+}
+
+function unaryOnce(client, method, request) {
   const metadata = new grpc.Metadata();
   metadata.set('x-internal-token', ADMIN_TOKEN);
   return new Promise((resolve, reject) =>
     client[method](request, metadata, { deadline: Date.now() + 30_000 }, (err, res) =>
-      err ? reject(new Error(`${method}: ${err.details || err.message}`)) : resolve(res),
+      err
+        ? reject(
+            Object.assign(new Error(`${method}: ${err.details || err.message}`), {
+              code: err.code,
+            }),
+          )
+        : resolve(res),
     ),
   );
 }

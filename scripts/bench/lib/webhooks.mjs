@@ -24,6 +24,7 @@ import {
   awaitDeliveries,
   deliveryLog,
   pendingSubmissions,
+  refusedAndRetried,
   startWebhookRig,
   unary,
 } from './webhookRig.mjs';
@@ -147,7 +148,7 @@ export async function runWebhooksScenario(ctx) {
     const duplicates =
       burst.deliveries.length - burst.pairs + (pacedDone.deliveries.length - pacedDone.pairs);
     ctx.notes.push(
-      `S6: ${receiversCount} receivers, topic ${topic}; ${duplicates} duplicate deliveries (at-least-once)`,
+      `S6: ${receiversCount} receivers, topic ${topic}; ${duplicates} duplicate deliveries (at-least-once); ${refusedAndRetried.count} changes refused as unavailable and retried`,
     );
     return { burst: burstFigures, paced: pacedFigures, duplicates };
   } finally {

@@ -25,14 +25,22 @@ const METHOD_WORDS: Record<SignInMethod, string> = {
 
 /**
  * Opens a session for an address whose eligible brands are known, inside the caller's
- * transaction (whatever proved the address, a link or a passkey, is spent in the same one):
+ * transaction (whatever proved the address, a link, a passkey or a single sign-on state, is
+ * spent in the same one):
  * a random token and CSRF secret, stored as a hash and as is, and member.signed_in, naming the
  * method, in the activity of each of those brands.
  */
 export async function openSession(
   db: PoolClient,
   deps: SessionDeps,
-  opening: { email: string; brands: Membership[]; method: SignInMethod; client: SignInClient },
+  opening: {
+    email: string;
+    brands: Membership[];
+    method: SignInMethod;
+    client: SignInClient;
+    /** Single sign-on: the one brand (brands is that membership alone). */
+    ssoBrandId?: string;
+  },
 ): Promise<OpenedSession> {
   const sessionToken = newSecretToken();
   const csrfSecret = newSecretToken();
@@ -44,6 +52,7 @@ export async function openSession(
     maxAgeMs: deps.maxAgeMs,
     method: opening.method,
     client: opening.client,
+    ssoBrandId: opening.ssoBrandId,
   });
   for (const { member } of opening.brands) {
     await insertActivity(db, {

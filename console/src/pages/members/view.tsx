@@ -10,7 +10,7 @@ const ROLE_HELP =
 export function MembersPage(props: {
   viewer: Viewer;
   members: Member[];
-  /** The brand's sign-in policy: "any" or "passkey_or_sso". */
+  /** The brand's sign-in policy: "any", "passkey_or_sso" or "sso". */
   signInPolicy: string;
   error?: string;
   notice?: string;
@@ -100,7 +100,7 @@ export function MembersPage(props: {
                   type="radio"
                   name="policy"
                   value="any"
-                  checked={props.signInPolicy !== 'passkey_or_sso'}
+                  checked={props.signInPolicy === 'any'}
                 />{' '}
                 An emailed link or a passkey
               </label>
@@ -116,10 +116,23 @@ export function MembersPage(props: {
                 A passkey only: emailed links no longer open this brand
               </label>
             </div>
+            <div>
+              <label>
+                <input
+                  type="radio"
+                  name="policy"
+                  value="sso"
+                  checked={props.signInPolicy === 'sso'}
+                />{' '}
+                Single sign-on only: neither emailed links nor passkeys open this brand
+              </label>
+            </div>
           </fieldset>
           <p class="hint">
-            Changing this needs a session opened with a passkey, so you keep your own way in.
-            Members without a passkey sign in by link once and add one on “Your passkeys”.
+            Changing this needs a session opened with a passkey or single sign-on, so you keep
+            your own way in. Members without a passkey sign in by link once and add one on “Your
+            passkeys”. Requiring single sign-on needs it{' '}
+            <a href={`/brands/${viewer.brandId}/sso`}>connected</a> and a session opened by it.
           </p>
           <div>
             <button type="submit">Save how members sign in</button>

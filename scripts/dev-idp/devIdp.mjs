@@ -13,7 +13,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
-import Provider from 'oidc-provider';
+import Provider, { interactionPolicy } from 'oidc-provider';
 
 const config = JSON.parse(readFileSync(process.argv[2] ?? process.env.DEV_IDP_CONFIG, 'utf8'));
 
@@ -48,6 +48,19 @@ async function formOf(req) {
   return Object.fromEntries(new URLSearchParams(body));
 }
 
+// A person whose account was deleted while their session here lives must sign in again (and
+// cannot): without this check oidc-provider would go on to consent with no account and fail.
+const policy = interactionPolicy.base();
+policy
+  .get('login')
+  .checks.add(
+    new interactionPolicy.Check('account_gone', 'the account no longer exists', (ctx) =>
+      ctx.oidc.session.accountId && !ctx.oidc.account
+        ? interactionPolicy.Check.REQUEST_PROMPT
+        : interactionPolicy.Check.NO_NEED_TO_PROMPT,
+    ),
+  );
+
 const server = createServer();
 server.listen(config.port ?? 0, '127.0.0.1', () => {
   const issuer = `http://127.0.0.1:${server.address().port}`;
@@ -72,7 +85,14 @@ server.listen(config.port ?? 0, '127.0.0.1', () => {
     pkce: { required: () => true },
     cookies: { keys: [randomBytes(32).toString('base64url')] },
     features: { devInteractions: { enabled: false } },
-    interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
+    interactions: { policy, url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
+    renderError(ctx, out, error) {
+      process.stderr.write(
+        `${JSON.stringify({ msg: 'error page', out, error: String(error), stack: error?.stack })}\n`,
+      );
+      ctx.type = 'html';
+      ctx.body = `<!doctype html><title>Error</title><h1>${escapeHtml(out.error)}</h1><p>${escapeHtml(out.error_description ?? '')}</p>`;
+    },
     // First-party clients: no consent screen, the grant is made at once.
     async loadExistingGrant(ctx) {
       const grantId =
@@ -104,7 +124,9 @@ server.listen(config.port ?? 0, '127.0.0.1', () => {
       );
       if (!user) {
         res.writeHead(401, { 'content-type': 'text/html; charset=utf-8' });
-        res.end(loginPage(details.uid, { hint: form.email, error: 'No such user, or a wrong password.' }));
+        res.end(
+          loginPage(details.uid, { hint: form.email, error: 'No such user, or a wrong password.' }),
+        );
         return;
       }
       await provider.interactionFinished(
@@ -122,4 +144,5 @@ server.listen(config.port ?? 0, '127.0.0.1', () => {
   process.stdout.write(`${JSON.stringify({ msg: 'listening', port, issuer })}\n`);
 });
 
-for (const signal of ['SIGTERM', 'SIGINT']) process.on(signal, () => server.close(() => process.exit(0)));
+for (const signal of ['SIGTERM', 'SIGINT'])
+  process.on(signal, () => server.close(() => process.exit(0)));

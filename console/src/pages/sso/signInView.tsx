@@ -6,8 +6,8 @@ export function SsoSignInPage(props: { email?: string; brand?: string; error?: s
     <Layout title="Single sign-on">
       <h1>Sign in with single sign-on</h1>
       <p>
-        If your brand connected its identity provider (Okta, Microsoft Entra ID, Google Workspace
-        or any OpenID Connect provider), sign in there with your work account.
+        If your brand connected its identity provider (Okta, Microsoft Entra ID, Google Workspace or
+        any OpenID Connect provider), sign in there with your work account.
       </p>
       {props.error && <Notice tone="error">{props.error}</Notice>}
       <SsoStartForm email={props.email} brand={props.brand} />

@@ -27,10 +27,10 @@ export function SsoPage(props: {
     <Layout title="Single sign-on" viewer={viewer} section="members">
       <h1>Single sign-on</h1>
       <p>
-        Connect {viewer.brandName}’s identity provider (OpenID Connect). Members whose verified
-        work address is at an allowed domain then sign in there; an address that is not a member
-        of {viewer.brandName} is refused, whatever the provider says. Removing a member stays
-        here, on Members.
+        Connect {viewer.brandName}’s identity provider (OpenID Connect). Members whose verified work
+        address is at an allowed domain then sign in there; an address that is not a member of{' '}
+        {viewer.brandName} is refused, whatever the provider says. Removing a member stays here, on
+        Members.
       </p>
       {props.notice && <Notice tone="ok">{props.notice}</Notice>}
       {props.error && <Notice tone="error">{props.error}</Notice>}

@@ -55,6 +55,15 @@ export async function upsertSsoConnection(
     enabled: boolean;
   },
 ): Promise<SsoConnectionRow> {
+  if (!c.secret) {
+    const r = await db.query<SsoConnectionRow>(
+      `update sso_connections
+         set issuer = $2, client_id = $3, allowed_domains = $4, enabled = $5, updated_at = now()
+       where brand_id = $1 returning ${COLUMNS}`,
+      [c.brandId, c.issuer, c.clientId, c.allowedDomains, c.enabled],
+    );
+    return r.rows[0]!;
+  }
   const r = await db.query<SsoConnectionRow>(
     `insert into sso_connections
        (brand_id, issuer, client_id, client_secret_ciphertext, client_secret_key_id,
@@ -62,9 +71,8 @@ export async function upsertSsoConnection(
      values ($1, $2, $3, $4, $5, $6, $7)
      on conflict (brand_id) do update set
        issuer = excluded.issuer, client_id = excluded.client_id,
-       client_secret_ciphertext =
-         coalesce($4, sso_connections.client_secret_ciphertext),
-       client_secret_key_id = coalesce($5, sso_connections.client_secret_key_id),
+       client_secret_ciphertext = excluded.client_secret_ciphertext,
+       client_secret_key_id = excluded.client_secret_key_id,
        allowed_domains = excluded.allowed_domains, enabled = excluded.enabled,
        updated_at = now()
      returning ${COLUMNS}`,
@@ -72,8 +80,8 @@ export async function upsertSsoConnection(
       c.brandId,
       c.issuer,
       c.clientId,
-      c.secret?.ciphertext ?? null,
-      c.secret?.keyId ?? null,
+      c.secret.ciphertext,
+      c.secret.keyId,
       c.allowedDomains,
       c.enabled,
     ],

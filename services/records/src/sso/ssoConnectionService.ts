@@ -102,7 +102,8 @@ export async function setSsoConnection(
   if (!v.enabled && brand.sign_in_policy === 'sso') throw ssoRequired(brand.name);
   let secret = v.clientSecret;
   if (secret === '') {
-    if (!existing) throw new AppError('validation_failed', 'clientSecret: Enter the client secret.');
+    if (!existing)
+      throw new AppError('validation_failed', 'clientSecret: Enter the client secret.');
     secret = box.open(
       { ciphertext: existing.client_secret_ciphertext, keyId: existing.client_secret_key_id },
       brand.id,

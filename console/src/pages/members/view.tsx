@@ -102,7 +102,7 @@ export function MembersPage(props: {
                   value="any"
                   checked={props.signInPolicy === 'any'}
                 />{' '}
-                An emailed link or a passkey
+                An emailed link, a passkey or single sign-on
               </label>
             </div>
             <div>
@@ -113,7 +113,7 @@ export function MembersPage(props: {
                   value="passkey_or_sso"
                   checked={props.signInPolicy === 'passkey_or_sso'}
                 />{' '}
-                A passkey only: emailed links no longer open this brand
+                A passkey or single sign-on: emailed links no longer open this brand
               </label>
             </div>
             <div>
@@ -129,8 +129,8 @@ export function MembersPage(props: {
             </div>
           </fieldset>
           <p class="hint">
-            Changing this needs a session opened with a passkey or single sign-on, so you keep
-            your own way in. Members without a passkey sign in by link once and add one on “Your
+            Changing this needs a session opened with a passkey or single sign-on, so you keep your
+            own way in. Members without a passkey sign in by link once and add one on “Your
             passkeys”. Requiring single sign-on needs it{' '}
             <a href={`/brands/${viewer.brandId}/sso`}>connected</a> and a session opened by it.
           </p>

@@ -55,8 +55,8 @@ export function SignInPage(props: { email?: string; error?: string; notice?: str
       <section aria-labelledby="sso-heading">
         <h2 id="sso-heading">Or use single sign-on</h2>
         <p class="hint">
-          If your brand connected its identity provider, sign in there with your work account.
-          Some brands require it.
+          If your brand connected its identity provider, sign in there with your work account. Some
+          brands require it.
         </p>
         <SsoStartForm />
       </section>

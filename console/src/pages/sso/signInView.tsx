@@ -23,7 +23,7 @@ export function SsoStartForm(props: { email?: string; brand?: string }) {
   return (
     <form class="stack" method="post" action="/sign-in/sso">
       {props.brand && <input type="hidden" name="brand" value={props.brand} />}
-      <label for="sso-email">Work email address</label>
+      <label for="sso-email">Your work email</label>
       <input
         id="sso-email"
         name="email"

@@ -78,6 +78,7 @@ export function SsoPage(props: {
           <input
             id="sso-client-id"
             name="client_id"
+            type="text"
             required
             maxLength={255}
             value={props.form.client_id}
@@ -110,12 +111,13 @@ export function SsoPage(props: {
           <span id="sso-domains-hint" class="hint">
             One a line, e.g. example.com. Subdomains are not included unless listed.
           </span>
-          <div>
+          <fieldset>
+            <legend>Use</legend>
             <label>
               <input type="checkbox" name="enabled" checked={props.form.enabled} /> Members may sign
               in with it
             </label>
-          </div>
+          </fieldset>
           <div>
             <button type="submit">{connection ? 'Save changes' : 'Connect'}</button>
           </div>

@@ -76,7 +76,9 @@ export async function membershipsOpenedBy(
   session: SessionRow,
 ): Promise<Membership[]> {
   const all = await selectMemberships(deps.pool, session.email);
-  return session.sso_brand_id === null ? all : all.filter((m) => m.brand.id === session.sso_brand_id);
+  return session.sso_brand_id === null
+    ? all
+    : all.filter((m) => m.brand.id === session.sso_brand_id);
 }
 
 /** Refuses a session whose way of signing in the brand does not accept (its sign-in policy). */
@@ -88,7 +90,10 @@ export function assertSignInPolicy(brand: BrandRow, session: SessionRow): void {
       `${brand.name} requires signing in with a passkey; an emailed link does not open it.`,
     );
   }
-  if (policy === 'sso' && !(session.sign_in_method === 'sso' && session.sso_brand_id === brand.id)) {
+  if (
+    policy === 'sso' &&
+    !(session.sign_in_method === 'sso' && session.sso_brand_id === brand.id)
+  ) {
     throw new AppError(
       'sign_in_method_required',
       `${brand.name} requires single sign-on; sign in through its identity provider.`,

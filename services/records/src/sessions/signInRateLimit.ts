@@ -91,7 +91,10 @@ export class SignInRateLimit {
    * each stores a row for minutes, so one client may not ask for more than three times its
    * link budget per window (each kind counted apart).
    */
-  async takePasskeyChallenge(clientKey: string, kind: 'passkey' | 'sso' = 'passkey'): Promise<void> {
+  async takePasskeyChallenge(
+    clientKey: string,
+    kind: 'passkey' | 'sso' = 'passkey',
+  ): Promise<void> {
     const key = `${this.keyPrefix}signin:${kind}-client:${digest(clientKey)}`;
     const [count, ttlMs] = await this.count(key);
     if (count > this.limits.perClient * 3) {

@@ -204,7 +204,7 @@ export async function finishSsoSignIn(
       connection.allowed_domains,
     );
   } catch (err) {
-    deps.log.info({ err, brand_id: pending.brand_id }, 'SSO sign-in refused');
+    deps.log.info({ reason: reasonOf(err), brand_id: pending.brand_id }, 'SSO sign-in refused');
     throw ssoRefused();
   }
 
@@ -233,6 +233,17 @@ const invalidState = (): AppError =>
     'invalid_sso_state',
     'This single sign-on cannot be finished here: it was finished already, took longer than ten minutes, or was started in another browser. Start again from the sign-in page.',
   );
+
+/**
+ * Why openid-client (or the claims check) refused, for the log: the error's name, code and
+ * message only. Its `cause` can carry the provider's answer or the ID token's claims (an
+ * address, a nonce), which the log never holds.
+ */
+function reasonOf(err: unknown): string {
+  if (!(err instanceof Error)) return String(err).slice(0, 200);
+  const code = (err as { code?: unknown }).code;
+  return `${err.name}${typeof code === 'string' ? ` ${code}` : ''}: ${err.message}`.slice(0, 300);
+}
 
 function openSecret(box: SecretBox, c: SsoConnectionRow): string {
   return box.open(

@@ -114,7 +114,7 @@ export async function signInWithSso(
 }
 
 /** The redirect URI brands register at the provider. */
-export const callbackOf = (cs: ConsoleStack): string => `${cs.url}/sign-in/sso/callback`;
+const callbackOf = (cs: ConsoleStack): string => `${cs.url}/sign-in/sso/callback`;
 
 /**
  * A verified Plus brand whose owner is owner@<a domain of its own>, its identity provider

@@ -132,8 +132,7 @@ export function MembersPage(props: {
             Changing this needs a session opened with a passkey or single sign-on, so you keep your
             own way in. Members without a passkey sign in by link once and add one on “Your
             passkeys”. Requiring single sign-on needs it connected on{' '}
-            <a href={`/brands/${viewer.brandId}/sso`}>Single sign-on</a> and a session opened by
-            it.
+            <a href={`/brands/${viewer.brandId}/sso`}>Single sign-on</a> and a session opened by it.
           </p>
           <div>
             <button type="submit">Save how members sign in</button>

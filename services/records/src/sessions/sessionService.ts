@@ -82,7 +82,7 @@ export async function membershipsOpenedBy(
 }
 
 /** Refuses a session whose way of signing in the brand does not accept (its sign-in policy). */
-export function assertSignInPolicy(brand: BrandRow, session: SessionRow): void {
+function assertSignInPolicy(brand: BrandRow, session: SessionRow): void {
   const policy = brand.sign_in_policy;
   if (policy === 'passkey_or_sso' && session.sign_in_method === 'link') {
     throw new AppError(

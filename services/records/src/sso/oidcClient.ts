@@ -1,9 +1,7 @@
+import type * as OpenIdClientModule from 'openid-client' with { 'resolution-mode': 'import' };
 import { isLoopbackIssuer } from './issuerUrl';
 
-type OpenIdClient = typeof import('openid-client', { with: { 'resolution-mode': 'import' } });
-export type OidcConfiguration = import('openid-client', {
-  with: { 'resolution-mode': 'import' },
-}).Configuration;
+type OpenIdClient = typeof OpenIdClientModule;
 
 /**
  * openid-client is an ES module and records is built as CommonJS: loaded once, with import()
@@ -29,7 +27,7 @@ export async function discoverProvider(c: {
   issuer: string;
   clientId: string;
   clientSecret: string;
-}): Promise<OidcConfiguration> {
+}): Promise<OpenIdClientModule.Configuration> {
   const oidc = await openIdClient();
   const url = new URL(c.issuer);
   return oidc.discovery(url, c.clientId, undefined, oidc.ClientSecretBasic(c.clientSecret), {

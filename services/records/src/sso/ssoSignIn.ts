@@ -30,7 +30,7 @@ const BRAND_ID = /^br_[A-Za-z0-9]{1,64}$/;
 const BINDING = /^[A-Za-z0-9_-]{43}$/;
 
 /** Where the provider sends the browser back: one path under the console's public origin. */
-export const callbackUrlOf = (origin: string): string => `${origin}/sign-in/sso/callback`;
+const callbackUrlOf = (origin: string): string => `${origin}/sign-in/sso/callback`;
 
 const bindingHash = (binding: string): Buffer => createHash('sha256').update(binding).digest();
 
@@ -41,7 +41,7 @@ const notConfigured = (): AppError =>
   );
 
 /** Every refusal after the state was taken: one code; the reason goes to the log. */
-export const ssoRefused = (): AppError =>
+const ssoRefused = (): AppError =>
   new AppError(
     'sso_refused',
     'Your identity provider did not sign you in to this brand. Check that you signed in with your work address, or ask a brand owner.',

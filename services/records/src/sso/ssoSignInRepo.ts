@@ -3,7 +3,7 @@ import type { Pool, PoolClient } from '@brand/shared/db';
 type Db = Pool | PoolClient;
 
 /** A single sign-on is finished within this long, or started again (ten minutes). */
-export const SSO_SIGN_IN_TTL_MS = 10 * 60_000;
+const SSO_SIGN_IN_TTL_MS = 10 * 60_000;
 
 /** A sign-in started and not finished: what the callback needs, never sent to the browser. */
 export interface PendingSsoSignIn {

@@ -4,6 +4,13 @@ import { formatTime } from '../../views/format';
 import { Csrf, Layout, Notice, type Viewer } from '../../views/layout';
 import { signInMethodWords } from '../../views/signInMethod';
 
+/** How members may sign in (records' sign-in policy), in the owner's words. */
+const SIGN_IN_POLICIES = [
+  ['any', 'An emailed link, a passkey or single sign-on'],
+  ['passkey_or_sso', 'A passkey or single sign-on: emailed links no longer open this brand'],
+  ['sso', 'Single sign-on only: neither emailed links nor passkeys open this brand'],
+] as const;
+
 const ROLE_HELP =
   'Owners do everything here (keys, receivers, plans, members). Admins and members see keys, receivers, deliveries and plans, and change nothing.';
 
@@ -94,39 +101,19 @@ export function MembersPage(props: {
           <Csrf token={viewer.csrfToken} />
           <fieldset>
             <legend>Members of {viewer.brandName} may sign in with</legend>
-            <div>
-              <label>
-                <input
-                  type="radio"
-                  name="policy"
-                  value="any"
-                  checked={props.signInPolicy === 'any'}
-                />{' '}
-                An emailed link, a passkey or single sign-on
-              </label>
-            </div>
-            <div>
-              <label>
-                <input
-                  type="radio"
-                  name="policy"
-                  value="passkey_or_sso"
-                  checked={props.signInPolicy === 'passkey_or_sso'}
-                />{' '}
-                A passkey or single sign-on: emailed links no longer open this brand
-              </label>
-            </div>
-            <div>
-              <label>
-                <input
-                  type="radio"
-                  name="policy"
-                  value="sso"
-                  checked={props.signInPolicy === 'sso'}
-                />{' '}
-                Single sign-on only: neither emailed links nor passkeys open this brand
-              </label>
-            </div>
+            {SIGN_IN_POLICIES.map(([value, words]) => (
+              <div>
+                <label>
+                  <input
+                    type="radio"
+                    name="policy"
+                    value={value}
+                    checked={props.signInPolicy === value}
+                  />{' '}
+                  {words}
+                </label>
+              </div>
+            ))}
           </fieldset>
           <p class="hint">
             Changing this needs a session opened with a passkey or single sign-on, so you keep your

@@ -1,7 +1,9 @@
 import { insertActivity } from '@brand/shared/activity';
+import type { RedeemSignInLinkResponse } from '@brand/proto/access/v1/sessions';
 import type { PoolClient } from '@brand/shared/db';
 import { newId } from '@brand/shared/ids';
 import type { Membership } from '../access/memberRepo';
+import { toBrand, toMember } from '../access/toProto';
 import type { SessionDeps } from './sessionDeps';
 import type { SignInClient, SignInMethod } from './signInClient';
 import { deleteStaleSessions, insertSession } from './sessionRepo';
@@ -80,4 +82,18 @@ export function afterSessionOpened(deps: SessionDeps, opened: OpenedSession): vo
   deleteStaleSessions(deps.pool).catch((err: unknown) =>
     deps.log.warn({ err }, 'could not delete stale console sessions'),
   );
+}
+
+/**
+ * A session just opened as every sign-in RPC answers it (a link, a passkey, single sign-on):
+ * the raw token and CSRF secret for the console's cookie, the address and its brands.
+ */
+export function toOpenedResponse(opened: OpenedSession): RedeemSignInLinkResponse {
+  return {
+    session_token: opened.sessionToken,
+    csrf_secret: opened.csrfSecret,
+    email: opened.email,
+    brands: opened.brands.map((m) => ({ brand: toBrand(m.brand), member: toMember(m.member) })),
+    expires_at: opened.expiresAt.toISOString(),
+  };
 }

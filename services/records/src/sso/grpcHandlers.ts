@@ -1,6 +1,6 @@
 import type { ConsoleSsoServiceServer, SsoConnection } from '@brand/proto/access/v1/sso';
 import type { RpcBuilder } from '@brand/shared/grpc';
-import { toBrand, toMember } from '../access/toProto';
+import { toOpenedResponse } from '../sessions/openSession';
 import { boundedClient } from '../sessions/signInClient';
 import type { SsoConnectionRow } from './ssoConnectionRepo';
 import { getSsoConnection, removeSsoConnection, setSsoConnection } from './ssoConnectionService';
@@ -63,13 +63,7 @@ export function ssoHandlers(deps: SsoSignInDeps, rpc: RpcBuilder): ConsoleSsoSer
         binding: req.browser_binding,
         client: boundedClient(req.client),
       });
-      return {
-        session_token: opened.sessionToken,
-        csrf_secret: opened.csrfSecret,
-        email: opened.email,
-        brands: opened.brands.map((m) => ({ brand: toBrand(m.brand), member: toMember(m.member) })),
-        expires_at: opened.expiresAt.toISOString(),
-      };
+      return toOpenedResponse(opened);
     }),
   };
 }

@@ -85,9 +85,11 @@ export function registerSsoSignIn(router: Router, deps: ConsoleDeps): void {
         client: signInClientOf(req),
       });
     } catch (err) {
+      if (err instanceof ServiceCallError && err.code === 'invalid_sso_state') {
+        throw new ConsoleHttpError(400, err.code, err.message);
+      }
       if (err instanceof ServiceCallError && err.grpcStatus === status.UNAUTHENTICATED) {
-        const httpStatus = err.code === 'invalid_sso_state' ? 400 : 401;
-        throw new ConsoleHttpError(httpStatus, err.code, err.message);
+        throw new ConsoleHttpError(401, err.code, err.message);
       }
       throw err;
     }

@@ -17,7 +17,7 @@ export const ERROR_CODES = {
   /** A passkey answer that does not verify: unknown passkey, used or expired challenge, bad signature or counter. */
   invalid_passkey: { http: 401, grpc: status.UNAUTHENTICATED },
   /** An SSO callback whose state is unknown, used, expired, or was started by another browser. */
-  invalid_sso_state: { http: 400, grpc: status.UNAUTHENTICATED },
+  invalid_sso_state: { http: 400, grpc: status.INVALID_ARGUMENT },
   /** An SSO sign-in the identity provider or records refused (token, email, domain, membership). */
   sso_refused: { http: 401, grpc: status.UNAUTHENTICATED },
   insufficient_permission: { http: 403, grpc: status.PERMISSION_DENIED },

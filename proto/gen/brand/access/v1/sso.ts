@@ -1373,7 +1373,7 @@ export const ConsoleSsoServiceService = {
   },
   /**
    * FinishSsoSignIn finishes at the callback and opens a session as RedeemSignInLink does, for
-   * the one brand. UNAUTHENTICATED invalid_sso_state for a state unknown, used, expired or
+   * the one brand. INVALID_ARGUMENT invalid_sso_state for a state unknown, used, expired or
    * started by another browser; UNAUTHENTICATED sso_refused for everything after it (the
    * identity provider's error, an ID token that does not check, an unverified email, a domain
    * not allowed, an address that is not a member of the brand).
@@ -1417,7 +1417,7 @@ export interface ConsoleSsoServiceServer extends UntypedServiceImplementation {
   beginSsoSignIn: handleUnaryCall<BeginSsoSignInRequest, BeginSsoSignInResponse>;
   /**
    * FinishSsoSignIn finishes at the callback and opens a session as RedeemSignInLink does, for
-   * the one brand. UNAUTHENTICATED invalid_sso_state for a state unknown, used, expired or
+   * the one brand. INVALID_ARGUMENT invalid_sso_state for a state unknown, used, expired or
    * started by another browser; UNAUTHENTICATED sso_refused for everything after it (the
    * identity provider's error, an ID token that does not check, an unverified email, a domain
    * not allowed, an address that is not a member of the brand).
@@ -1507,7 +1507,7 @@ export interface ConsoleSsoServiceClient extends Client {
   ): ClientUnaryCall;
   /**
    * FinishSsoSignIn finishes at the callback and opens a session as RedeemSignInLink does, for
-   * the one brand. UNAUTHENTICATED invalid_sso_state for a state unknown, used, expired or
+   * the one brand. INVALID_ARGUMENT invalid_sso_state for a state unknown, used, expired or
    * started by another browser; UNAUTHENTICATED sso_refused for everything after it (the
    * identity provider's error, an ID token that does not check, an unverified email, a domain
    * not allowed, an address that is not a member of the brand).

@@ -41,9 +41,10 @@ start_example_receiver() {
 
 # The local OpenID provider (scripts/dev-idp/devIdp.mjs, oidc-provider) on 127.0.0.1, with one
 # client for the console and the given addresses as its users, all with DEV_IDP_PASSWORD. Its
-# configuration is written under .local/dev-idp/ (mode 600: it holds the client secret).
+# configuration is written under DEV_IDP_DIR (default .local/dev-idp/; mode 600: it holds the
+# client secret).
 start_dev_idp() {
-  local dir="$REPO_ROOT/.local/dev-idp"
+  local dir=${DEV_IDP_DIR:-$REPO_ROOT/.local/dev-idp}
   mkdir -p "$dir"
   (umask 077 && node -e '
     const fs = require("node:fs");

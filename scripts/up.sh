@@ -8,7 +8,8 @@
 # receiver (examples/receiver, HTTPS on localhost) for the demo brand, starts it, and prints
 # how to register receivers and trigger an event. It also starts a local mailbox (an SMTP sink
 # writing .local/mailbox/*.eml) and the console (the Developers area) on 127.0.0.1:8090, and
-# prints its address and the demo owner's email. Ctrl-C stops everything this script started (and only
+# prints its address and the demo owner's email, and a local OpenID provider (scripts/dev-idp)
+# connected to the demo brand as its single sign-on, with how to sign in through it. Ctrl-C stops everything this script started (and only
 # that). A service that dies is restarted with back-off (scripts/lib/supervise.sh) and the
 # rest keeps running. Safe to run again: the database, the demo brand and its records are reused.
 set -Eeuo pipefail
@@ -98,6 +99,12 @@ demo_owner=$(node -e 'process.stdout.write(JSON.parse(process.argv[1]).owner?.em
 demo_member=developer@demo-brand.test
 npx --no-install brandctl member add "$demo_brand_id" --email "$demo_member" --role member >/dev/null 2>&1 || true
 
+# Single sign-on for the demo brand: the local OpenID provider with the demo members as its
+# users, connected to the demo brand as its identity provider (docs/console.md "Single sign-on").
+start_dev_idp "$demo_owner" "$demo_member"
+node scripts/dev-idp/connectDemoBrand.cjs "$demo_brand_id" "$DEV_IDP_ISSUER" brand-records-console \
+  "${demo_owner##*@}" || die "could not connect the local OpenID provider to the demo brand"
+
 # The example receiver: registered once for the demo brand (its id and signing secret kept in
 # .local/example-receiver.env, mode 600), then started over HTTPS with the test CA's certificate.
 receiver_url="https://localhost:${EXAMPLE_RECEIVER_PORT}/webhooks"
@@ -135,10 +142,14 @@ cat <<EOF
     OpenAPI   $gateway_url/openapi/service.yaml
     console   $CONSOLE_PUBLIC_URL     the Developers area (logs: .local/logs/console.log)
     mailbox   $REPO_ROOT/$MAILBOX_DIR  sign-in mails (.eml, and .txt to read)
+    OpenID    $DEV_IDP_ISSUER     the demo brand's identity provider (logs: .local/logs/dev-idp.log)
 
   Developers area: open $CONSOLE_PUBLIC_URL and sign in as the demo owner $demo_owner
   (or the read-only member $demo_member); each mail arrives in $MAILBOX_DIR/ as .eml,
   with its text beside it: cat "\$(ls -t $MAILBOX_DIR/*.txt | head -1)"
+  Single sign-on: on the sign-in page choose "Sign in with single sign-on" with $demo_owner,
+  continue to the local identity provider and sign in there as $demo_owner (or $demo_member)
+  with the password $DEV_IDP_PASSWORD (kept in .local/secrets.env).
 
   This checkout's data: database ${DATABASE_URL##*/}, Redis prefix $REDIS_KEY_PREFIX, topic
   $BUSINESS_EVENTS_TOPIC (.local/checkout.env); another checkout's stack touches none of it.

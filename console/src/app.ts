@@ -11,6 +11,7 @@ import { registerBrandPages } from './pages/brandPages';
 import { registerPasskeys } from './pages/passkeys/route';
 import { registerSessions } from './pages/sessions/route';
 import { registerSignIn } from './pages/signIn/route';
+import { registerSsoSignIn } from './pages/sso/signInRoute';
 
 /** Where the stylesheet and the two small scripts live (console/public). */
 const PUBLIC_DIR = path.resolve(__dirname, '../public');
@@ -40,8 +41,9 @@ export function createConsoleApp(deps: ConsoleDeps): Express {
   app.use(express.urlencoded({ extended: false, limit: '32kb', parameterLimit: 50 }));
 
   const router = express.Router();
-  // Before the link routes: /sign-in/passkey is not a link token.
+  // Before the link routes: /sign-in/passkey and /sign-in/sso are not link tokens.
   registerPasskeys(router, deps);
+  registerSsoSignIn(router, deps);
   registerSignIn(router, deps);
   registerBrands(router, deps.clients);
   registerSessions(router, deps.clients);

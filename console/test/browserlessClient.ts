@@ -11,6 +11,8 @@ export interface Answer {
 
 export class ConsoleHttp {
   cookie = '';
+  /** The single sign-on browser binding (__Host-console_sso), kept like the session cookie. */
+  ssoCookie = '';
   /** Sent as User-Agent when set (the device "Your sessions" names). */
   userAgent = '';
   /**
@@ -49,7 +51,8 @@ export class ConsoleHttp {
     origin?: string | null,
   ): Promise<Answer> {
     const headers: Record<string, string> = {};
-    if (this.cookie) headers.cookie = this.cookie;
+    const cookies = [this.cookie, this.ssoCookie].filter((c) => c !== '');
+    if (cookies.length > 0) headers.cookie = cookies.join('; ');
     if (body !== undefined) headers['content-type'] = 'application/x-www-form-urlencoded';
     if (origin) headers.origin = origin;
     if (this.clientIp) headers['x-forwarded-for'] = this.clientIp;
@@ -59,6 +62,7 @@ export class ConsoleHttp {
       const [pair] = c.split(';');
       const [name, value] = pair!.split('=');
       if (name === '__Host-console_session') this.cookie = value ? `${name}=${value}` : '';
+      if (name === '__Host-console_sso') this.ssoCookie = value ? `${name}=${value}` : '';
     }
     return {
       status: res.status,

@@ -38,3 +38,24 @@ start_example_receiver() {
     RECEIVER_TLS_CERT="$ca/localhost.pem" RECEIVER_TLS_KEY="$ca/localhost-key.pem" \
     node examples/receiver/dist/main.js
 }
+
+# The local OpenID provider (scripts/dev-idp/devIdp.mjs, oidc-provider) on 127.0.0.1, with one
+# client for the console and the given addresses as its users, all with DEV_IDP_PASSWORD. Its
+# configuration is written under DEV_IDP_DIR (default .local/dev-idp/; mode 600: it holds the
+# client secret).
+start_dev_idp() {
+  local dir=${DEV_IDP_DIR:-$REPO_ROOT/.local/dev-idp}
+  mkdir -p "$dir"
+  (umask 077 && node -e '
+    const fs = require("node:fs");
+    const [dir, port, redirect, ...emails] = process.argv.slice(1);
+    const users = emails.map((email) => ({ email, password: process.env.DEV_IDP_PASSWORD }));
+    fs.writeFileSync(`${dir}/users.json`, JSON.stringify({ users }, null, 2));
+    fs.writeFileSync(`${dir}/config.json`, JSON.stringify({
+      port: Number(port),
+      usersFile: `${dir}/users.json`,
+      clients: [{ client_id: "brand-records-console", client_secret: process.env.DEV_IDP_CLIENT_SECRET, redirect_uris: [redirect] }],
+    }, null, 2));
+  ' "$dir" "$DEV_IDP_PORT" "$CONSOLE_PUBLIC_URL/sign-in/sso/callback" "$@")
+  supervise dev-idp "$LOG_DIR/dev-idp.log" -- node scripts/dev-idp/devIdp.mjs "$dir/config.json"
+}

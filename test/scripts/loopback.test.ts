@@ -39,6 +39,7 @@ load_env_file config/local.env
 trap 'supervise_stop_all; exit 0' INT TERM
 start_local_services
 start_example_receiver
+start_dev_idp owner@loopback.test
 echo "local stack started"
 supervise_forever
 `;
@@ -52,6 +53,7 @@ const PROCESSES = [
   'mailbox',
   'console',
   'example-receiver',
+  'dev-idp',
 ];
 
 let kafka: OwnKafka;
@@ -67,9 +69,8 @@ beforeAll(async () => {
   db = await createTestDatabase();
   ca = createTestCa();
   workDir = mkdtempSync(path.join(tmpdir(), 'loopback-'));
-  const [records, plans, webhooks, gateway, consolePort, mailbox, receiver] = await Promise.all(
-    Array.from({ length: 7 }, () => freePort()),
-  );
+  const [records, plans, webhooks, gateway, consolePort, mailbox, receiver, idp] =
+    await Promise.all(Array.from({ length: 8 }, () => freePort()));
   const env: Record<string, string> = {
     PATH: process.env.PATH ?? '',
     HOME: process.env.HOME ?? '',
@@ -98,6 +99,10 @@ beforeAll(async () => {
     EXAMPLE_RECEIVER_PORT: String(receiver),
     EXAMPLE_RECEIVER_SECRET: 'whsec_loopbackTestSecret0123456789abcd',
     LOCAL_CA_DIR: ca.dir,
+    DEV_IDP_PORT: String(idp),
+    DEV_IDP_DIR: path.join(workDir, 'dev-idp'),
+    DEV_IDP_CLIENT_SECRET: 'loopback-test-client-secret',
+    DEV_IDP_PASSWORD: 'loopback-test-password',
     WEBHOOK_EXTRA_CA_FILE: ca.caFile,
     INTERNAL_TOKEN: TEST_INTERNAL_TOKEN,
     ADMIN_TOKEN: TEST_ADMIN_TOKEN,

@@ -1,6 +1,7 @@
 import { AccessServiceClient } from '@brand/proto/access/v1';
 import { ConsolePasskeyServiceClient } from '@brand/proto/access/v1/passkeys';
 import { ConsoleSessionServiceClient } from '@brand/proto/access/v1/sessions';
+import { ConsoleSsoServiceClient } from '@brand/proto/access/v1/sso';
 import { UsageServiceClient } from '@brand/proto/access/v1/usage';
 import { PlansServiceClient } from '@brand/proto/plans/v1';
 import { WebhooksServiceClient } from '@brand/proto/webhooks/v1';
@@ -17,6 +18,8 @@ export interface ConsoleClients {
   sessions: MemberCaller<InstanceType<typeof ConsoleSessionServiceClient>>;
   /** Passkeys and signing in with one (records' ConsolePasskeyService). */
   passkeys: MemberCaller<InstanceType<typeof ConsolePasskeyServiceClient>>;
+  /** A brand's identity provider and signing in through it (records' ConsoleSsoService). */
+  sso: MemberCaller<InstanceType<typeof ConsoleSsoServiceClient>>;
   access: MemberCaller<InstanceType<typeof AccessServiceClient>>;
   /** Usage and the request log (records' UsageService). */
   usage: MemberCaller<InstanceType<typeof UsageServiceClient>>;
@@ -36,10 +39,11 @@ export function createConsoleClients(opts: {
 }): ConsoleClients {
   const settings = { token: opts.token, deadlineMs: opts.deadlineMs };
   const sessionClient = connectClient(ConsoleSessionServiceClient, opts.recordsAddr);
-  // Records serves all four services: one channel.
+  // Records serves all five services: one channel.
   const accessClient = connectClient(AccessServiceClient, opts.recordsAddr, sessionClient);
   const usageClient = connectClient(UsageServiceClient, opts.recordsAddr, sessionClient);
   const passkeyClient = connectClient(ConsolePasskeyServiceClient, opts.recordsAddr, sessionClient);
+  const ssoClient = connectClient(ConsoleSsoServiceClient, opts.recordsAddr, sessionClient);
   const webhooksClient = connectClient(WebhooksServiceClient, opts.webhooksAddr);
   const plansClient = connectClient(PlansServiceClient, opts.plansAddr);
   const healthOf = (shareWith: Client, address: string) =>
@@ -52,6 +56,7 @@ export function createConsoleClients(opts: {
   return {
     sessions: createMemberCaller(sessionClient, settings),
     passkeys: createMemberCaller(passkeyClient, settings),
+    sso: createMemberCaller(ssoClient, settings),
     access: createMemberCaller(accessClient, settings),
     usage: createMemberCaller(usageClient, settings),
     webhooks: createMemberCaller(webhooksClient, settings),

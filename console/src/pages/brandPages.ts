@@ -7,6 +7,7 @@ import { registerMembers } from './members/route';
 import { registerPlans } from './plans/route';
 import { loadReceiverAttention } from './receivers/attentionLoader';
 import { registerReceivers } from './receivers/route';
+import { registerSso } from './sso/route';
 import { registerUsage } from './usage/route';
 
 /**
@@ -27,6 +28,7 @@ export function registerBrandPages(router: Router, deps: ConsoleDeps): void {
   registerReceivers(brand, deps);
   registerPlans(brand, deps);
   registerMembers(brand, deps);
+  registerSso(brand, deps);
   registerActivity(brand, deps);
   router.use('/brands/:brandId', brand);
 }

@@ -104,11 +104,10 @@ async function resolve(
     }
     if (err instanceof ServiceCallError && err.grpcStatus === status.NOT_FOUND) throw notFound();
     if (err instanceof ServiceCallError && err.code === 'sign_in_method_required') {
-      throw new ConsoleHttpError(
-        403,
-        err.code,
-        `${err.message} Add a passkey on “Your passkeys” (/passkeys), then sign out and choose “Sign in with a passkey”.`,
-      );
+      const how = err.message.includes('single sign-on')
+        ? 'Sign out, then choose “Sign in with single sign-on” (/sign-in/sso).'
+        : 'Add a passkey on “Your passkeys” (/passkeys), then sign out and choose “Sign in with a passkey”.';
+      throw new ConsoleHttpError(403, err.code, `${err.message} ${how}`);
     }
     if (err instanceof ServiceCallError && err.grpcStatus === status.FAILED_PRECONDITION) {
       throw new ConsoleHttpError(

@@ -75,7 +75,7 @@ it('adds a passkey, signs in with it alone, and requires passkeys for the brand'
 
   // From this passkey session the owner requires a passkey or SSO for the brand.
   await page.goto(`${cs.url}/brands/${brand.id}/members`);
-  await page.getByLabel(/A passkey only/).check();
+  await page.getByLabel(/A passkey or single sign-on:/).check();
   await page.getByRole('button', { name: 'Save how members sign in' }).click();
   await page.getByText('Saved: how members sign in to this brand.').waitFor();
   await expectAccessible(page);

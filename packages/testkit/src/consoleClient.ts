@@ -1,6 +1,7 @@
 import { createPrivateKey } from 'node:crypto';
 import { AccessServiceClient } from '@brand/proto/access/v1';
 import { ConsolePasskeyServiceClient } from '@brand/proto/access/v1/passkeys';
+import { ConsoleSsoServiceClient } from '@brand/proto/access/v1/sso';
 import {
   ConsoleSessionServiceClient,
   type BrandMembership,
@@ -39,6 +40,8 @@ export interface ConsoleClient {
   sessions: Caller<ConsoleSessionServiceClient>;
   /** Passkeys and signing in with one (ConsolePasskeyService), with the console token. */
   passkeys: Caller<ConsolePasskeyServiceClient>;
+  /** A brand's single sign-on and signing in with it (ConsoleSsoService), with the token given. */
+  sso: Caller<ConsoleSsoServiceClient>;
   /**
    * Requests a link for `email` and claims the due sign-in mails, as the console's mail loop
    * would (confirming every mail it claims), until the one for `email` comes; returns its
@@ -67,6 +70,10 @@ export function createConsoleClient(
     connectClient(ConsolePasskeyServiceClient, recordsAddr, sessionClient),
     { deadlineMs: DEADLINE_MS, token },
   );
+  const sso = createCaller(connectClient(ConsoleSsoServiceClient, recordsAddr, sessionClient), {
+    deadlineMs: DEADLINE_MS,
+    token,
+  });
   const accessWith = (assertion: string): Caller<AccessServiceClient> =>
     createCaller(accessClient, {
       deadlineMs: DEADLINE_MS,
@@ -92,6 +99,7 @@ export function createConsoleClient(
   return {
     sessions,
     passkeys,
+    sso,
     accessWith,
     mintLink,
     async signIn(email) {

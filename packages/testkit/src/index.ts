@@ -87,3 +87,4 @@ export { freePort } from './freePort';
 export { runMigrateScript } from './templateDb';
 export { scrapeMetric } from './scrapeMetric';
 export { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from './otlpReceiver';
+export { startTestIdp, type IdpClient, type IdpUser, type TestIdp } from './testIdp';

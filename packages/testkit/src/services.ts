@@ -92,6 +92,8 @@ export async function startRecords(opts: {
       REDIS_KEY_PREFIX: opts.redisKeyPrefix,
       CURSOR_SECRET: TEST_CURSOR_SECRET,
       CONSOLE_ASSERTION_PRIVATE_KEY: TEST_ASSERTION_KEYS.privateKeyPem,
+      // Seals SSO client secrets, as webhooks seals receivers' (the same setting).
+      WEBHOOK_SECRET_KEY: TEST_WEBHOOK_SECRET_KEY,
       // Tests sign one address in several times in a row; the spacing's own tests set theirs.
       SIGN_IN_MAIL_SPACING_MS: '1',
       ...opts.env,

@@ -14,6 +14,7 @@ import {
   requireAssertionKeyWithConsoleToken,
 } from '@brand/shared/config';
 import { BUSINESS_EVENTS_TOPIC } from '@brand/shared/kafka';
+import { secretKeyEnv } from '@brand/shared/secrets';
 
 const RecordsEnv = z
   .object({
@@ -67,6 +68,14 @@ const RecordsEnv = z
     OUTBOX_RETENTION_MS: msEnv.default(7 * 24 * 3600_000),
     /** How often the outbox's day partitions are kept: made ahead, dropped past the retention. */
     OUTBOX_PARTITION_INTERVAL_MS: msEnv.default(3600_000),
+    // Single sign-on (docs/console.md "Single sign-on")
+    /**
+     * The AES-256-GCM key webhooks seals receivers' secrets with (32 bytes, base64): records
+     * seals SSO client secrets with it. Unset, SSO cannot be connected or used.
+     */
+    WEBHOOK_SECRET_KEY: secretKeyEnv.optional(),
+    /** Former keys (comma-separated), still opening secrets sealed before a rotation. */
+    WEBHOOK_SECRET_KEYS_PREVIOUS: commaListEnv.pipe(z.array(secretKeyEnv)),
     // The console (docs/console.md "How the console acts for a member")
     /** Ed25519 private key (PKCS#8 PEM) signing member assertions; required with CONSOLE_TOKEN. */
     ...assertionPrivateKeyEnv,
@@ -97,7 +106,13 @@ const RecordsEnv = z
     }
   })
   .superRefine(
-    refusePublishedSecrets([...CALLER_TOKEN_NAMES, 'CURSOR_SECRET', 'CURSOR_SECRETS_PREVIOUS']),
+    refusePublishedSecrets([
+      ...CALLER_TOKEN_NAMES,
+      'CURSOR_SECRET',
+      'CURSOR_SECRETS_PREVIOUS',
+      'WEBHOOK_SECRET_KEY',
+      'WEBHOOK_SECRET_KEYS_PREVIOUS',
+    ]),
   );
 
 export type RecordsConfig = z.infer<typeof RecordsEnv>;

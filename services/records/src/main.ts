@@ -21,6 +21,7 @@ import { outboxMetrics, type RelayObserver } from './outbox/relayMetrics';
 import { listenForOutbox } from './outbox/wakeups';
 import { createServer, SERVICE_NAMES } from './server';
 import { SignInRateLimit } from './sessions/signInRateLimit';
+import { SecretBox } from '@brand/shared/secrets';
 
 /** Composition root: the only place that reads process.env and listens. */
 async function main(): Promise<void> {
@@ -63,6 +64,9 @@ async function main(): Promise<void> {
     versions,
     pageStreamMaxInFlight: config.PAGE_STREAM_MAX_IN_FLIGHT,
     usageTouched: usageSweep.touch,
+    secretBox: config.WEBHOOK_SECRET_KEY
+      ? new SecretBox(config.WEBHOOK_SECRET_KEY, config.WEBHOOK_SECRET_KEYS_PREVIOUS)
+      : undefined,
     sessions: {
       rateLimit: new SignInRateLimit(
         redis,

@@ -2,6 +2,7 @@ import { createPublicKey, type KeyObject } from 'node:crypto';
 import { AccessServiceService } from '@brand/proto/access/v1';
 import { ConsolePasskeyServiceService } from '@brand/proto/access/v1/passkeys';
 import { ConsoleSessionServiceService } from '@brand/proto/access/v1/sessions';
+import { ConsoleSsoServiceService } from '@brand/proto/access/v1/sso';
 import { UsageServiceService } from '@brand/proto/access/v1/usage';
 import { RecordsServiceService } from '@brand/proto/records/v1';
 import type { Pool } from '@brand/shared/db';
@@ -13,6 +14,7 @@ import {
   type CallerTokens,
 } from '@brand/shared/grpc';
 import type { Logger } from '@brand/shared/logger';
+import type { SecretBox } from '@brand/shared/secrets';
 import type { RpcObserver } from '@brand/shared/metrics';
 import type { Server } from '@grpc/grpc-js';
 import type { HealthImplementation } from 'grpc-health-check';
@@ -25,6 +27,7 @@ import type { PageStreams } from './records/pageStreams';
 import type { VersionPublisher } from './versions/versionPublisher';
 import { passkeyHandlers } from './passkeys/grpcHandlers';
 import { sessionHandlers } from './sessions/grpcHandlers';
+import { ssoHandlers } from './sso/grpcHandlers';
 import { usageHandlers } from './usage/grpcHandlers';
 import type { SessionDeps } from './sessions/sessionDeps';
 
@@ -41,6 +44,8 @@ export interface RecordsDeps {
   versions: VersionPublisher;
   /** Signing in and sessions (the console); the assertion key also verifies assertions here. */
   sessions: Omit<SessionDeps, 'pool' | 'log'>;
+  /** Seals SSO client secrets (WEBHOOK_SECRET_KEY); without it SSO is refused. */
+  secretBox?: SecretBox;
   /** Pages one StreamRecordsPages stream may have in flight. */
   pageStreamMaxInFlight: number;
   /** Told which brands' request logs grew (the usage retention sweep trims them). */
@@ -53,6 +58,7 @@ export const SERVICE_NAMES = [
   'brand.access.v1.AccessService',
   'brand.access.v1.ConsoleSessionService',
   'brand.access.v1.ConsolePasskeyService',
+  'brand.access.v1.ConsoleSsoService',
   'brand.access.v1.UsageService',
 ];
 
@@ -102,6 +108,10 @@ export function createServer(deps: RecordsDeps): {
   server.addService(
     ConsolePasskeyServiceService,
     passkeyHandlers({ ...deps.sessions, pool: deps.pool, log: deps.log }, rpc),
+  );
+  server.addService(
+    ConsoleSsoServiceService,
+    ssoHandlers({ ...deps.sessions, pool: deps.pool, log: deps.log, box: deps.secretBox }, rpc),
   );
   server.addService(
     UsageServiceService,

@@ -14,6 +14,7 @@ import {
   requireAssertionKeyWithConsoleToken,
 } from '@brand/shared/config';
 import { BUSINESS_EVENTS_TOPIC } from '@brand/shared/kafka';
+import { secretKeyEnv } from '@brand/shared/secrets';
 import {
   DELIVERY_HISTORY_RETENTION_DEFAULT_MS,
   RECOVERY_MAX_AGE_MS,
@@ -24,9 +25,7 @@ import {
 const ROLES = ['admin', 'consumer', 'worker'] as const;
 
 /** A 32-byte key given as base64 (`openssl rand -base64 32`). */
-const secretKey = z
-  .string()
-  .refine((v) => Buffer.from(v, 'base64').length === 32, 'must be 32 bytes, base64-encoded');
+const secretKey = secretKeyEnv;
 
 const WebhooksEnv = z
   .object({

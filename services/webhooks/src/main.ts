@@ -17,7 +17,7 @@ import { startWorkerRole } from './deliveries/workerRole';
 import { systemResolver } from './egress/urlPolicy';
 import { kafkaReachableMetric } from './events/consumerMetrics';
 import { startConsumerRole } from './events/consumerRole';
-import { SecretBox } from './receivers/secretBox';
+import { SecretBox } from '@brand/shared/secrets';
 import { createServer, SERVICE_NAMES } from './server';
 
 /** Composition root: the only place that reads process.env and listens. */

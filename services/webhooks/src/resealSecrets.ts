@@ -4,7 +4,7 @@ import { createServicePool } from '@brand/shared/db';
 import { createLogger } from '@brand/shared/logger';
 import { SCHEMA } from './db/migrations';
 import { resealSecrets } from './receivers/resealSecrets';
-import { SecretBox } from './receivers/secretBox';
+import { SecretBox } from '@brand/shared/secrets';
 
 const ResealEnv = z.object({
   ...databaseEnv,

@@ -4,13 +4,20 @@ import { formatTime } from '../../views/format';
 import { Csrf, Layout, Notice, type Viewer } from '../../views/layout';
 import { signInMethodWords } from '../../views/signInMethod';
 
+/** How members may sign in (records' sign-in policy), in the owner's words. */
+const SIGN_IN_POLICIES = [
+  ['any', 'An emailed link, a passkey or single sign-on'],
+  ['passkey_or_sso', 'A passkey or single sign-on: emailed links no longer open this brand'],
+  ['sso', 'Single sign-on only: neither emailed links nor passkeys open this brand'],
+] as const;
+
 const ROLE_HELP =
   'Owners do everything here (keys, receivers, plans, members). Admins and members see keys, receivers, deliveries and plans, and change nothing.';
 
 export function MembersPage(props: {
   viewer: Viewer;
   members: Member[];
-  /** The brand's sign-in policy: "any" or "passkey_or_sso". */
+  /** The brand's sign-in policy: "any", "passkey_or_sso" or "sso". */
   signInPolicy: string;
   error?: string;
   notice?: string;
@@ -94,32 +101,25 @@ export function MembersPage(props: {
           <Csrf token={viewer.csrfToken} />
           <fieldset>
             <legend>Members of {viewer.brandName} may sign in with</legend>
-            <div>
-              <label>
-                <input
-                  type="radio"
-                  name="policy"
-                  value="any"
-                  checked={props.signInPolicy !== 'passkey_or_sso'}
-                />{' '}
-                An emailed link or a passkey
-              </label>
-            </div>
-            <div>
-              <label>
-                <input
-                  type="radio"
-                  name="policy"
-                  value="passkey_or_sso"
-                  checked={props.signInPolicy === 'passkey_or_sso'}
-                />{' '}
-                A passkey only: emailed links no longer open this brand
-              </label>
-            </div>
+            {SIGN_IN_POLICIES.map(([value, words]) => (
+              <div>
+                <label>
+                  <input
+                    type="radio"
+                    name="policy"
+                    value={value}
+                    checked={props.signInPolicy === value}
+                  />{' '}
+                  {words}
+                </label>
+              </div>
+            ))}
           </fieldset>
           <p class="hint">
-            Changing this needs a session opened with a passkey, so you keep your own way in.
-            Members without a passkey sign in by link once and add one on “Your passkeys”.
+            Changing this needs a session opened with a passkey or single sign-on, so you keep your
+            own way in. Members without a passkey sign in by link once and add one on “Your
+            passkeys”. Requiring single sign-on needs it connected on{' '}
+            <a href={`/brands/${viewer.brandId}/sso`}>Single sign-on</a> and a session opened by it.
           </p>
           <div>
             <button type="submit">Save how members sign in</button>

@@ -20,5 +20,5 @@ export const PasskeySignInForm = z.object({
 
 /** The owner's choice on the members page. */
 export const SignInPolicyForm = z.object({
-  policy: z.enum(['any', 'passkey_or_sso'], 'Choose how members sign in.'),
+  policy: z.enum(['any', 'passkey_or_sso', 'sso'], 'Choose how members sign in.'),
 });

@@ -1,5 +1,6 @@
 import { Layout, Notice } from '../../views/layout';
 import { PASSKEY_SCRIPTS } from '../passkeys/view';
+import { SsoStartForm } from '../sso/signInView';
 
 export function SignInPage(props: { email?: string; error?: string; notice?: string }) {
   return (
@@ -50,6 +51,14 @@ export function SignInPage(props: { email?: string; error?: string; notice?: str
           </button>
         </form>
         <p id="passkey-status" class="hint" role="status"></p>
+      </section>
+      <section aria-labelledby="sso-heading">
+        <h2 id="sso-heading">Or use single sign-on</h2>
+        <p class="hint">
+          If your brand connected its identity provider, sign in there with your work account. Some
+          brands require it.
+        </p>
+        <SsoStartForm />
       </section>
       <p class="hint">
         Operators manage brands with <code>brandctl</code>; API keys never sign in here.

@@ -132,9 +132,12 @@ records:
     CONSOLE_TOKEN: [CONSOLE_TOKEN, true]
     CONSOLE_TOKENS_PREVIOUS: [CONSOLE_TOKENS_PREVIOUS, true]
     CONSOLE_ASSERTION_PRIVATE_KEY: [CONSOLE_ASSERTION_PRIVATE_KEY, true]
+    # Seals SSO client secrets: the webhooks key, the same value (docs/console.md "Single sign-on").
+    WEBHOOK_SECRET_KEY: [WEBHOOK_SECRET_KEY, false]
+    WEBHOOK_SECRET_KEYS_PREVIOUS: [WEBHOOK_SECRET_KEYS_PREVIOUS, true]
   grpcPort: {{ $v.records.ports.grpc }}
   metricsPort: {{ $v.records.ports.metrics }}
-  backends: [dns, postgres, redis, kafka, otlp]
+  backends: [dns, postgres, redis, kafka, otlp, identityProviders]
 plans:
   key: plans
   enabled: {{ $v.plans.enabled }}

@@ -25,6 +25,8 @@ export const CONSOLE_PERMISSIONS = {
   'members.manage': OWNERS,
   /** Require a passkey or SSO for the brand (no emailed links), or lift that (issue 37). */
   'members.sign_in_policy': OWNERS,
+  /** Connect, change or remove the brand's identity provider (single sign-on, issue 37). */
+  'members.sso': OWNERS,
   'receivers.read': EVERY_ROLE,
   /** Add, edit, enable, disable and remove receivers. */
   'receivers.manage': OWNERS,

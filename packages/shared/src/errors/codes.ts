@@ -16,10 +16,16 @@ export const ERROR_CODES = {
   invalid_session: { http: 401, grpc: status.UNAUTHENTICATED },
   /** A passkey answer that does not verify: unknown passkey, used or expired challenge, bad signature or counter. */
   invalid_passkey: { http: 401, grpc: status.UNAUTHENTICATED },
+  /** An SSO callback whose state is unknown, used, expired, or was started by another browser. */
+  invalid_sso_state: { http: 400, grpc: status.INVALID_ARGUMENT },
+  /** An SSO sign-in the identity provider or records refused (token, email, domain, membership). */
+  sso_refused: { http: 401, grpc: status.UNAUTHENTICATED },
   insufficient_permission: { http: 403, grpc: status.PERMISSION_DENIED },
   forbidden_origin: { http: 403, grpc: status.PERMISSION_DENIED },
   unknown_resource: { http: 404, grpc: status.NOT_FOUND },
   not_found: { http: 404, grpc: status.NOT_FOUND },
+  /** No brand has single sign-on for this address (or several do: use the brand's SSO link). */
+  sso_not_configured: { http: 404, grpc: status.NOT_FOUND },
   method_not_allowed: { http: 405, grpc: status.UNIMPLEMENTED },
   invalid_parameter: { http: 400, grpc: status.INVALID_ARGUMENT },
   invalid_cursor: { http: 400, grpc: status.INVALID_ARGUMENT },
@@ -48,6 +54,8 @@ export const ERROR_CODES = {
   sign_in_method_required: { http: 422, grpc: status.FAILED_PRECONDITION },
   /** The change needs a session opened by a passkey (or SSO), not by an emailed link. */
   passkey_session_required: { http: 422, grpc: status.FAILED_PRECONDITION },
+  /** The brand requires SSO: its connection can be neither removed nor disabled until that is lifted. */
+  sso_required: { http: 422, grpc: status.FAILED_PRECONDITION },
   rate_limited: { http: 429, grpc: status.RESOURCE_EXHAUSTED },
   internal_error: { http: 500, grpc: status.INTERNAL },
   service_unavailable: { http: 503, grpc: status.UNAVAILABLE },
@@ -66,6 +74,10 @@ const CONSOLE_ONLY_CODES: readonly ErrorCode[] = [
   'invalid_passkey',
   'sign_in_method_required',
   'passkey_session_required',
+  'invalid_sso_state',
+  'sso_refused',
+  'sso_not_configured',
+  'sso_required',
   'key_inactive',
   'last_owner',
   'brand_not_eligible',

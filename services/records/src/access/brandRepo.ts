@@ -8,11 +8,14 @@ export interface BrandRow {
   tier: TierName;
   verified: boolean;
   created_at: string;
-  /** 'any', or 'passkey_or_sso': sessions opened by an emailed link are refused on it. */
+  /**
+   * 'any'; 'passkey_or_sso': sessions opened by an emailed link are refused on it; 'sso': only
+   * sessions opened by this brand's single sign-on open it.
+   */
   sign_in_policy: SignInPolicy;
 }
 
-export type SignInPolicy = 'any' | 'passkey_or_sso';
+export type SignInPolicy = 'any' | 'passkey_or_sso' | 'sso';
 
 export interface MemberRow {
   id: string;

@@ -1,7 +1,7 @@
 import type { ConsolePasskeyServiceServer, Passkey } from '@brand/proto/access/v1/passkeys';
 import type { RpcBuilder } from '@brand/shared/grpc';
-import { toBrand, toMember } from '../access/toProto';
 import type { SessionDeps } from '../sessions/sessionDeps';
+import { toOpenedResponse } from '../sessions/openSession';
 import { boundedClient } from '../sessions/signInClient';
 import { finishPasskeySignIn, beginPasskeySignIn } from './passkeySignIn';
 import type { PasskeyRow } from './passkeyRepo';
@@ -63,13 +63,7 @@ export function passkeyHandlers(deps: SessionDeps, rpc: RpcBuilder): ConsolePass
         responseJson: req.response_json,
         client: boundedClient(req.client),
       });
-      return {
-        session_token: opened.sessionToken,
-        csrf_secret: opened.csrfSecret,
-        email: opened.email,
-        brands: opened.brands.map((m) => ({ brand: toBrand(m.brand), member: toMember(m.member) })),
-        expires_at: opened.expiresAt.toISOString(),
-      };
+      return toOpenedResponse(opened);
     }),
 
     setBrandSignInPolicy: rpc.console('SetBrandSignInPolicy', async (req) => {

@@ -3,17 +3,24 @@ import { roleAllows } from '@brand/shared/console';
 import { withTransaction } from '@brand/shared/db';
 import { AppError } from '@brand/shared/errors';
 import type { SignInPolicy } from '../access/brandRepo';
-import { selectMemberships } from '../access/memberRepo';
 import type { SessionDeps } from '../sessions/sessionDeps';
-import { liveSession } from '../sessions/sessionService';
+import { liveSession, membershipsOpenedBy } from '../sessions/sessionService';
+import { selectSsoConnection } from '../sso/ssoConnectionRepo';
 
-const POLICIES: readonly SignInPolicy[] = ['any', 'passkey_or_sso'];
+const POLICIES: readonly SignInPolicy[] = ['any', 'passkey_or_sso', 'sso'];
+
+const SUMMARIES: Record<SignInPolicy, string> = {
+  any: 'Members may sign in by emailed link again',
+  passkey_or_sso: 'Members must sign in with a passkey',
+  sso: 'Members must sign in with single sign-on',
+};
 
 /**
- * An owner requires a passkey (or SSO) for the brand, or lifts that. Records checks the
- * member's standing and role now, from the database; another brand is not_found. Only a
- * session opened by a passkey may change it: the owner then keeps access, and someone who
- * holds only the owner's mailbox cannot lift it.
+ * An owner requires a passkey (or SSO), or SSO alone, for the brand, or lifts that. Records
+ * checks the member's standing and role now, from the database; another brand is not_found.
+ * Only a session opened by a passkey or SSO may change it: the owner then keeps access, and
+ * someone who holds only the owner's mailbox cannot lift it. Requiring SSO also needs the
+ * brand's connection enabled and a session opened by it, so the owner proves the way in works.
  */
 export async function setBrandSignInPolicy(
   deps: SessionDeps,
@@ -22,9 +29,9 @@ export async function setBrandSignInPolicy(
   const session = await liveSession(deps, input.sessionToken);
   const policy = POLICIES.find((p) => p === input.policy);
   if (!policy) {
-    throw new AppError('validation_failed', 'policy must be "any" or "passkey_or_sso".');
+    throw new AppError('validation_failed', 'policy must be "any", "passkey_or_sso" or "sso".');
   }
-  const found = (await selectMemberships(deps.pool, session.email)).find(
+  const found = (await membershipsOpenedBy(deps, session)).find(
     (m) => m.brand.id === input.brandId,
   );
   if (!found) throw new AppError('not_found', `No brand ${input.brandId}.`);
@@ -40,6 +47,21 @@ export async function setBrandSignInPolicy(
       'Sign in with a passkey to change how members sign in: a session opened by an emailed link cannot.',
     );
   }
+  if (policy === 'sso') {
+    const connection = await selectSsoConnection(deps.pool, found.brand.id);
+    if (!connection?.enabled) {
+      throw new AppError(
+        'precondition_failed',
+        'Connect and enable the brand’s identity provider (Single sign-on) before requiring it.',
+      );
+    }
+    if (session.sso_brand_id !== found.brand.id) {
+      throw new AppError(
+        'passkey_session_required',
+        'Sign in with single sign-on to require it: you then know it lets you in.',
+      );
+    }
+  }
   if (found.brand.sign_in_policy === policy) return;
   await withTransaction(deps.pool, async (db) => {
     await db.query(`update brands set sign_in_policy = $2 where id = $1`, [found.brand.id, policy]);
@@ -49,10 +71,7 @@ export async function setBrandSignInPolicy(
       actorMemberId: found.member.id,
       actorEmail: found.member.email,
       subjectId: found.brand.id,
-      summary:
-        policy === 'any'
-          ? 'Members may sign in by emailed link again'
-          : 'Members must sign in with a passkey',
+      summary: SUMMARIES[policy],
     });
   });
 }

@@ -4,6 +4,7 @@ import type { Membership } from '../access/memberRepo';
 import { listOwnerEmails } from '../access/memberService';
 import { toBrand, toMember } from '../access/toProto';
 import type { SessionDeps } from './sessionDeps';
+import { toOpenedResponse } from './openSession';
 import { boundedClient } from './signInClient';
 import { endOneSession, endOtherSessions, listSessions } from './sessionListService';
 import { resolveSession, signOut, signOutEverywhere } from './sessionService';
@@ -45,13 +46,7 @@ export function sessionHandlers(deps: SessionDeps, rpc: RpcBuilder): ConsoleSess
         token: req.token,
         client: boundedClient(req.client),
       });
-      return {
-        session_token: opened.sessionToken,
-        csrf_secret: opened.csrfSecret,
-        email: opened.email,
-        brands: opened.brands.map(toMembership),
-        expires_at: opened.expiresAt.toISOString(),
-      };
+      return toOpenedResponse(opened);
     }),
 
     resolveConsoleSession: rpc.console('ResolveConsoleSession', async (req) => {

@@ -1,7 +1,9 @@
 import { insertActivity } from '@brand/shared/activity';
+import type { RedeemSignInLinkResponse } from '@brand/proto/access/v1/sessions';
 import type { PoolClient } from '@brand/shared/db';
 import { newId } from '@brand/shared/ids';
 import type { Membership } from '../access/memberRepo';
+import { toBrand, toMember } from '../access/toProto';
 import type { SessionDeps } from './sessionDeps';
 import type { SignInClient, SignInMethod } from './signInClient';
 import { deleteStaleSessions, insertSession } from './sessionRepo';
@@ -25,14 +27,22 @@ const METHOD_WORDS: Record<SignInMethod, string> = {
 
 /**
  * Opens a session for an address whose eligible brands are known, inside the caller's
- * transaction (whatever proved the address, a link or a passkey, is spent in the same one):
+ * transaction (whatever proved the address, a link, a passkey or a single sign-on state, is
+ * spent in the same one):
  * a random token and CSRF secret, stored as a hash and as is, and member.signed_in, naming the
  * method, in the activity of each of those brands.
  */
 export async function openSession(
   db: PoolClient,
   deps: SessionDeps,
-  opening: { email: string; brands: Membership[]; method: SignInMethod; client: SignInClient },
+  opening: {
+    email: string;
+    brands: Membership[];
+    method: SignInMethod;
+    client: SignInClient;
+    /** Single sign-on: the one brand (brands is that membership alone). */
+    ssoBrandId?: string;
+  },
 ): Promise<OpenedSession> {
   const sessionToken = newSecretToken();
   const csrfSecret = newSecretToken();
@@ -44,6 +54,7 @@ export async function openSession(
     maxAgeMs: deps.maxAgeMs,
     method: opening.method,
     client: opening.client,
+    ssoBrandId: opening.ssoBrandId,
   });
   for (const { member } of opening.brands) {
     await insertActivity(db, {
@@ -71,4 +82,18 @@ export function afterSessionOpened(deps: SessionDeps, opened: OpenedSession): vo
   deleteStaleSessions(deps.pool).catch((err: unknown) =>
     deps.log.warn({ err }, 'could not delete stale console sessions'),
   );
+}
+
+/**
+ * A session just opened as every sign-in RPC answers it (a link, a passkey, single sign-on):
+ * the raw token and CSRF secret for the console's cookie, the address and its brands.
+ */
+export function toOpenedResponse(opened: OpenedSession): RedeemSignInLinkResponse {
+  return {
+    session_token: opened.sessionToken,
+    csrf_secret: opened.csrfSecret,
+    email: opened.email,
+    brands: opened.brands.map((m) => ({ brand: toBrand(m.brand), member: toMember(m.member) })),
+    expires_at: opened.expiresAt.toISOString(),
+  };
 }

@@ -9,9 +9,11 @@ export interface SessionRow {
   csrf_secret: string;
   expires_at: Date;
   sign_in_method: SignInMethod;
+  /** The one brand a session opened by single sign-on opens; null for every other session. */
+  sso_brand_id: string | null;
 }
 
-const SESSION_COLUMNS = 'id, email, csrf_secret, expires_at, sign_in_method';
+const SESSION_COLUMNS = 'id, email, csrf_secret, expires_at, sign_in_method, sso_brand_id';
 
 /**
  * last_seen_at is written at most this often: resolving a session is every page and form,
@@ -22,7 +24,8 @@ const LAST_SEEN_STEP_MS = 60_000;
 
 /**
  * Opens a session, and records on every current membership of the address when and how it
- * signed in (what owners see on the members page).
+ * signed in (what owners see on the members page); a single sign-on session, on the one
+ * membership of its brand.
  */
 export async function insertSession(
   db: Db,
@@ -34,12 +37,14 @@ export async function insertSession(
     maxAgeMs: number;
     method: SignInMethod;
     client: SignInClient;
+    ssoBrandId?: string;
   },
 ): Promise<SessionRow> {
   const r = await db.query<SessionRow>(
     `insert into console_sessions
-       (id, token_hash, email, csrf_secret, expires_at, sign_in_method, user_agent, client_address)
-     values ($1, $2, $3, $4, now() + $5 * interval '1 millisecond', $6, $7, $8)
+       (id, token_hash, email, csrf_secret, expires_at, sign_in_method, user_agent, client_address,
+        sso_brand_id)
+     values ($1, $2, $3, $4, now() + $5 * interval '1 millisecond', $6, $7, $8, $9)
      returning ${SESSION_COLUMNS}`,
     [
       s.id,
@@ -50,12 +55,13 @@ export async function insertSession(
       s.method,
       s.client.userAgent,
       s.client.address,
+      s.ssoBrandId ?? null,
     ],
   );
   await db.query(
     `update brand_members set last_signed_in_at = now(), last_sign_in_method = $2
-     where email = $1 and removed_at is null`,
-    [s.email, s.method],
+     where email = $1 and removed_at is null and ($3::text is null or brand_id = $3)`,
+    [s.email, s.method, s.ssoBrandId ?? null],
   );
   return r.rows[0]!;
 }

@@ -2,6 +2,7 @@ import { insertActivity } from '@brand/shared/activity';
 import { signMemberAssertion } from '@brand/shared/console';
 import { withTransaction, type PoolClient } from '@brand/shared/db';
 import { AppError } from '@brand/shared/errors';
+import type { BrandRow } from '../access/brandRepo';
 import { selectMemberships, type Membership } from '../access/memberRepo';
 import { ineligibleReason, isEligible } from './eligibility';
 import { endUnusedSignInLinksOf } from './linkRepo';
@@ -41,7 +42,7 @@ export async function resolveSession(
   input: { sessionToken: string; brandId: string },
 ): Promise<ResolvedSession> {
   const session = await liveSession(deps, input.sessionToken);
-  const memberships = await selectMemberships(deps.pool, session.email);
+  const memberships = await membershipsOpenedBy(deps, session);
   const brands = memberships.filter((m) => isEligible(m.brand));
   if (input.brandId === '') return { session, brands };
 
@@ -52,12 +53,7 @@ export async function resolveSession(
   if (!isEligible(found.brand)) {
     throw new AppError('brand_not_eligible', ineligibleReason(found.brand));
   }
-  if (found.brand.sign_in_policy === 'passkey_or_sso' && session.sign_in_method === 'link') {
-    throw new AppError(
-      'sign_in_method_required',
-      `${found.brand.name} requires signing in with a passkey; an emailed link does not open it.`,
-    );
-  }
+  assertSignInPolicy(found.brand, session);
   if (!deps.assertionKey) {
     throw new AppError('service_unavailable', 'The console is not configured on this service.');
   }
@@ -69,6 +65,40 @@ export async function resolveSession(
     tier: found.brand.tier,
   });
   return { session, brands, acting: { ...found, assertion, assertionExpiresAt: expiresAt } };
+}
+
+/**
+ * The memberships a session opens: every one of its address, or, for a session opened by a
+ * brand's single sign-on, that brand's alone (the provider vouched for the address there only).
+ */
+export async function membershipsOpenedBy(
+  deps: Pick<SessionDeps, 'pool'>,
+  session: SessionRow,
+): Promise<Membership[]> {
+  const all = await selectMemberships(deps.pool, session.email);
+  return session.sso_brand_id === null
+    ? all
+    : all.filter((m) => m.brand.id === session.sso_brand_id);
+}
+
+/** Refuses a session whose way of signing in the brand does not accept (its sign-in policy). */
+function assertSignInPolicy(brand: BrandRow, session: SessionRow): void {
+  const policy = brand.sign_in_policy;
+  if (policy === 'passkey_or_sso' && session.sign_in_method === 'link') {
+    throw new AppError(
+      'sign_in_method_required',
+      `${brand.name} requires signing in with a passkey; an emailed link does not open it.`,
+    );
+  }
+  if (
+    policy === 'sso' &&
+    !(session.sign_in_method === 'sso' && session.sso_brand_id === brand.id)
+  ) {
+    throw new AppError(
+      'sign_in_method_required',
+      `${brand.name} requires single sign-on; sign in through its identity provider.`,
+    );
+  }
 }
 
 /** member.signed_out in the activity of every brand the address is a member of. */

@@ -87,17 +87,22 @@ export class SignInRateLimit {
   }
 
   /**
-   * Counts a passkey sign-in challenge asked for by a client: each stores a row for two
-   * minutes, so one client may not ask for more than three times its link budget per window.
+   * Counts a passkey sign-in challenge, or a single sign-on started, asked for by a client:
+   * each stores a row for minutes, so one client may not ask for more than three times its
+   * link budget per window (each kind counted apart).
    */
-  async takePasskeyChallenge(clientKey: string): Promise<void> {
-    const key = `${this.keyPrefix}signin:passkey-client:${digest(clientKey)}`;
+  async takePasskeyChallenge(
+    clientKey: string,
+    kind: 'passkey' | 'sso' = 'passkey',
+  ): Promise<void> {
+    const key = `${this.keyPrefix}signin:${kind}-client:${digest(clientKey)}`;
     const [count, ttlMs] = await this.count(key);
     if (count > this.limits.perClient * 3) {
       const retryAfterSeconds = Math.max(1, Math.ceil(ttlMs / 1000));
+      const what = kind === 'sso' ? 'single sign-ons' : 'passkey sign-ins';
       throw new AppError(
         'rate_limited',
-        `Too many passkey sign-ins were started; try again in ${retryAfterSeconds} seconds.`,
+        `Too many ${what} were started; try again in ${retryAfterSeconds} seconds.`,
         { retryAfterSeconds },
       );
     }

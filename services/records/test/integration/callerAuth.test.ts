@@ -218,6 +218,52 @@ const SESSION_RPCS: Array<CallerAuthRpc<ConsoleClient>> = [
       c.passkeys('setBrandSignInPolicy', { session_token: 'x', brand_id: brandId, policy: 'any' }),
   ],
   [
+    'ConsoleSsoService/GetSsoConnection',
+    'admin',
+    (c) => c.sso('getSsoConnection', { brand_id: brandId }),
+  ],
+  [
+    'ConsoleSsoService/SetSsoConnection',
+    'admin',
+    (c) =>
+      c.sso('setSsoConnection', {
+        brand_id: brandId,
+        issuer: 'http://127.0.0.1:9',
+        client_id: 'x',
+        client_secret: 'y',
+        allowed_domains: ['example.com'],
+        enabled: true,
+      }),
+  ],
+  [
+    'ConsoleSsoService/RemoveSsoConnection',
+    'admin',
+    (c) => c.sso('removeSsoConnection', { brand_id: brandId }),
+  ],
+  [
+    'ConsoleSsoService/BeginSsoSignIn',
+    'console',
+    (c) =>
+      c.sso('beginSsoSignIn', {
+        email: 'a@example.com',
+        brand_id: '',
+        origin: 'http://localhost:8090',
+        browser_binding: 'x',
+        client_key: 'k',
+      }),
+  ],
+  [
+    'ConsoleSsoService/FinishSsoSignIn',
+    'console',
+    (c) =>
+      c.sso('finishSsoSignIn', {
+        origin: 'http://localhost:8090',
+        callback_url: 'http://localhost:8090/sign-in/sso/callback?state=x&code=y',
+        browser_binding: 'x',
+        client: undefined,
+      }),
+  ],
+  [
     'ConsoleSessionService/ListOwnerEmails',
     'console',
     (c) => c.sessions('listOwnerEmails', { brand_id: brandId }),

@@ -3,7 +3,7 @@ import { auditorNamed } from '@brand/shared/activity';
 import type { Pool } from '@brand/shared/db';
 import type { RpcBuilder } from '@brand/shared/grpc';
 import { cancelRotation, rotateSecret, switchSecret } from '../receivers/rotationService';
-import type { SecretBox } from '../receivers/secretBox';
+import type { SecretBox } from '@brand/shared/secrets';
 import { authorizedReceiver } from './authorized';
 import { toReceiver } from './toProto';
 

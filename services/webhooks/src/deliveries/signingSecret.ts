@@ -1,5 +1,5 @@
 import type { ReceiverTarget } from './deliveryRepo';
-import type { SealedSecret } from '../receivers/secretBox';
+import type { SealedSecret } from '@brand/shared/secrets';
 
 /** Which sealed secret signs an attempt, or why none can. */
 export type SecretChoice =

@@ -2,7 +2,7 @@ import { SpanKind, trace, type Span } from '@opentelemetry/api';
 import type { Pool } from '@brand/shared/db';
 import type { Logger } from '@brand/shared/logger';
 import { continueTrace, withSpan } from '@brand/shared/telemetry';
-import type { SecretBox } from '../receivers/secretBox';
+import type { SecretBox } from '@brand/shared/secrets';
 import { attemptOutcome, type DeliveryObserver } from './deliveryMetrics';
 import { DeliveryLanes, type Lane, type LaneSettings } from './deliveryLanes';
 import { claimDueDeliveries, type ClaimedDelivery } from './deliveryRepo';

@@ -2,7 +2,7 @@ import type { Pool } from '@brand/shared/db';
 import type { Logger } from '@brand/shared/logger';
 import type { ShutdownStep } from '@brand/shared/shutdown';
 import type { WebhooksConfig } from '../config';
-import type { SecretBox } from '../receivers/secretBox';
+import type { SecretBox } from '@brand/shared/secrets';
 import type { DeliveryObserver } from './deliveryMetrics';
 import { startSweeper } from '../maintenance/sweeper';
 import { Sender } from './sender';

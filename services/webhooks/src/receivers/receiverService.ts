@@ -16,7 +16,8 @@ import {
   type ReceiverRow,
 } from './receiverRepo';
 import { recordReceiverActivity as record } from './receiverActivity';
-import { generateSigningSecret, type SecretBox } from './secretBox';
+import type { SecretBox } from '@brand/shared/secrets';
+import { generateSigningSecret } from './newSigningSecret';
 import { checkReceiverUrl, type Resolver } from '../egress/urlPolicy';
 
 export interface ReceiverDeps {

@@ -1,6 +1,6 @@
 import { withTransaction, type Pool } from '@brand/shared/db';
 import type { Logger } from '@brand/shared/logger';
-import type { SecretBox } from './secretBox';
+import type { SecretBox } from '@brand/shared/secrets';
 
 /** What one reseal run did. */
 export interface ResealOutcome {

@@ -1,5 +1,5 @@
 import type { PoolClient } from '@brand/shared/db';
-import type { SealedSecret } from './secretBox';
+import type { SealedSecret } from '@brand/shared/secrets';
 
 /** A receiver locked for a rotation change, as the rotation rules need it. */
 export interface LockedReceiver {

@@ -16,7 +16,8 @@ import {
   switchToNewSecret,
   type LockedReceiver,
 } from './rotationRepo';
-import { generateSigningSecret, type SecretBox } from './secretBox';
+import type { SecretBox } from '@brand/shared/secrets';
+import { generateSigningSecret } from './newSigningSecret';
 
 const receiverId = z.string().regex(/^rcv_[A-Za-z0-9]{1,64}$/, 'must be a receiver id (rcv_...)');
 

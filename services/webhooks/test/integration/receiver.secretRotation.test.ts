@@ -10,7 +10,7 @@ import type { ReceivedDelivery, ScriptedResponse } from '@brand/example-receiver
 import { DeliveryStatus, type Receiver } from '@brand/proto/webhooks/v1';
 import { EVENT_TYPES } from '@brand/shared/enums';
 import { makeBusinessEvent, TEST_WEBHOOK_SECRET_KEY, waitFor } from '@brand/testkit';
-import { SecretBox } from '../../src/receivers/secretBox';
+import { SecretBox } from '@brand/shared/secrets';
 import { newBrandId, startHarness, type Harness, type RegisteredReceiver } from './harness';
 
 let h: Harness;

@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { createTestDatabase, REPO_ROOT, type TestDatabase } from '@brand/testkit';
-import { SecretBox } from '../../src/receivers/secretBox';
+import { SecretBox } from '@brand/shared/secrets';
 
 const RESEAL = path.join(REPO_ROOT, 'services/webhooks/dist/resealSecrets.js');
 const newKey = (): string => randomBytes(32).toString('base64');

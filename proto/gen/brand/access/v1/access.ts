@@ -226,7 +226,10 @@ export interface Brand {
   tier: BrandTier;
   verified: boolean;
   created_at: string;
-  /** How its members may sign in to it: "any", or "passkey_or_sso" (no emailed links). */
+  /**
+   * How its members may sign in to it: "any", "passkey_or_sso" (no emailed links), or "sso"
+   * (only the brand's single sign-on).
+   */
   sign_in_policy: string;
 }
 

@@ -1,11 +1,4 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
-import { randomBase62 } from '@brand/shared/ids';
-
-/** A receiver's signing secret: `whsec_` and 32 base62 characters (~190 bits). */
-export function generateSigningSecret(): string {
-  return `whsec_${randomBase62(32)}`;
-}
-
 /** A sealed secret as stored: the ciphertext and the id of the key that sealed it. */
 export interface SealedSecret {
   ciphertext: Buffer;
@@ -15,12 +8,17 @@ export interface SealedSecret {
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
 
-/** A short, non-secret fingerprint naming a key, stored beside each ciphertext. */
+/**
+ * A short, non-secret fingerprint naming a key, stored beside each ciphertext. The prefix
+ * stays "webhooks-secret-key:" now that records seals SSO client secrets with the same key:
+ * the ids already stored beside receivers' secrets must keep naming their key.
+ */
 const keyIdOf = (key: Buffer): string =>
   createHash('sha256').update('webhooks-secret-key:').update(key).digest('hex').slice(0, 12);
 
 /**
- * Seals signing secrets at rest with AES-256-GCM under WEBHOOK_SECRET_KEY. Former keys
+ * Seals secrets at rest (receivers' signing secrets in webhooks, SSO client secrets in
+ * records) with AES-256-GCM under WEBHOOK_SECRET_KEY. Former keys
  * (WEBHOOK_SECRET_KEYS_PREVIOUS) still open what they sealed, so a key can be rotated
  * without re-encrypting every row at once. Layout: iv (12) | tag (16) | ciphertext.
  */
@@ -52,8 +50,8 @@ export class SecretBox {
   }
 
   /**
-   * Opens a sealed secret. `aad` binds it to its receiver, so a ciphertext copied onto
-   * another row does not open. Throws when the key is unknown (rotated away too early) or
+   * Opens a sealed secret. `aad` binds it to its row (a receiver's id, an SSO
+   * connection's brand), so a ciphertext copied onto another row does not open. Throws when the key is unknown (rotated away too early) or
    * the ciphertext was tampered with.
    */
   open(sealed: SealedSecret, aad: string): string {

@@ -1,0 +1,119 @@
+import type { Response, Router } from 'express';
+import type { SsoConnection } from '@brand/proto/access/v1/sso';
+import { roleAllows } from '@brand/shared/console';
+import type { ConsoleDeps } from '../../consoleDeps';
+import { formRefusal } from '../../http/formRefusal';
+import { memberOf, viewerOf, type MemberSession } from '../../session/memberSession';
+import { sendPage } from '../../views/render';
+import { ConnectionForm } from './input';
+import { SsoNotAllowedPage, SsoPage, type SsoFormValues } from './view';
+
+const NOTICES: Record<string, string> = {
+  saved: 'Saved. Members at the allowed domains can sign in with single sign-on.',
+  removed: 'Single sign-on removed. Members sign in by emailed link or passkey.',
+};
+
+/**
+ * A brand's single sign-on (owners only): connect the identity provider, change or disable
+ * it, remove it. Records checks the role, reads the issuer's discovery document before
+ * saving and seals the client secret; the page never shows the secret again.
+ */
+export function registerSso(router: Router, deps: ConsoleDeps): void {
+  const page = async (
+    res: Response,
+    s: MemberSession,
+    extra: { notice?: string; error?: string; form?: SsoFormValues } = {},
+    httpStatus = 200,
+  ) => {
+    const { connection } = await deps.clients.sso(
+      'getSsoConnection',
+      { brand_id: s.brand.id },
+      { assertion: s.assertion },
+    );
+    sendPage(
+      res,
+      SsoPage({
+        viewer: viewerOf(s),
+        connection,
+        origin: deps.publicOrigin,
+        signInPolicy: s.brand.sign_in_policy,
+        ...extra,
+        form: extra.form ?? formOf(connection),
+      }),
+      httpStatus,
+    );
+  };
+
+  router.get('/sso', async (req, res) => {
+    const s = memberOf(res);
+    if (!roleAllows(s.role, 'members.sso')) {
+      sendPage(res, SsoNotAllowedPage({ viewer: viewerOf(s) }), 403);
+      return;
+    }
+    const done = typeof req.query.done === 'string' ? NOTICES[req.query.done] : undefined;
+    await page(res, s, { notice: done });
+  });
+
+  router.post('/sso', async (req, res) => {
+    const s = memberOf(res);
+    const body = req.body as Record<string, unknown>;
+    const typed = (k: string) => (typeof body[k] === 'string' ? body[k].slice(0, 2_000) : '');
+    const form: SsoFormValues = {
+      issuer: typed('issuer'),
+      client_id: typed('client_id'),
+      allowed_domains: typed('allowed_domains'),
+      enabled: body.enabled === 'on',
+    };
+    const parsed = ConnectionForm.safeParse(body);
+    if (!parsed.success) {
+      await page(res, s, { form, error: parsed.error.issues[0]?.message }, 400);
+      return;
+    }
+    try {
+      await deps.clients.sso(
+        'setSsoConnection',
+        {
+          brand_id: s.brand.id,
+          issuer: parsed.data.issuer,
+          client_id: parsed.data.client_id,
+          client_secret: parsed.data.client_secret,
+          allowed_domains: parsed.data.allowed_domains,
+          enabled: parsed.data.enabled === 'on',
+        },
+        { assertion: s.assertion },
+      );
+    } catch (err) {
+      const refused = formRefusal(err);
+      if (!refused) throw err;
+      await page(res, s, { form, error: refused.message }, refused.httpStatus);
+      return;
+    }
+    res.redirect(303, `/brands/${s.brand.id}/sso?done=saved`);
+  });
+
+  router.post('/sso/remove', async (_req, res) => {
+    const s = memberOf(res);
+    try {
+      await deps.clients.sso(
+        'removeSsoConnection',
+        { brand_id: s.brand.id },
+        { assertion: s.assertion },
+      );
+    } catch (err) {
+      const refused = formRefusal(err);
+      if (!refused) throw err;
+      await page(res, s, { error: refused.message }, refused.httpStatus);
+      return;
+    }
+    res.redirect(303, `/brands/${s.brand.id}/sso?done=removed`);
+  });
+}
+
+function formOf(c: SsoConnection | undefined): SsoFormValues {
+  return {
+    issuer: c?.issuer ?? '',
+    client_id: c?.client_id ?? '',
+    allowed_domains: c?.allowed_domains.join('\n') ?? '',
+    enabled: c?.enabled ?? true,
+  };
+}

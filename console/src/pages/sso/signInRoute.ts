@@ -1,0 +1,107 @@
+import { createHash } from 'node:crypto';
+import { status } from '@grpc/grpc-js';
+import type { Request, Router } from 'express';
+import type { ConsoleDeps } from '../../consoleDeps';
+import { ServiceCallError } from '../../clients/memberCaller';
+import { ConsoleHttpError } from '../../http/consoleHttpError';
+import { setSessionCookie } from '../../session/sessionCookie';
+import { signInClientOf } from '../../session/signInClient';
+import { sendPage } from '../../views/render';
+import { clearBrowserBinding, newBrowserBinding, readBrowserBinding } from './browserBinding';
+import { brandOfQuery, SsoStartForm } from './input';
+import { ContinueToProviderPage, SsoSignInPage } from './signInView';
+
+/**
+ * Signing in with a brand's identity provider (OpenID Connect, authorization code with PKCE).
+ * Records makes and keeps the state, nonce and verifier and checks everything the provider
+ * answers; the console binds the attempt to this browser with a cookie, sends the person to the
+ * provider and carries the callback back to records. Registered before the sign-in link
+ * routes: /sign-in/sso is not a link token.
+ */
+export function registerSsoSignIn(router: Router, deps: ConsoleDeps): void {
+  const { clients, publicOrigin: origin } = deps;
+
+  router.get('/sign-in/sso', (req, res) => {
+    sendPage(res, SsoSignInPage({ brand: brandOfQuery(req.query.brand) }));
+  });
+
+  router.post('/sign-in/sso', async (req, res) => {
+    const body = req.body as Record<string, unknown>;
+    const typed = typeof body.email === 'string' ? body.email.slice(0, 254) : '';
+    const parsed = SsoStartForm.safeParse(body);
+    if (!parsed.success || (parsed.data.email === '' && parsed.data.brand === '')) {
+      const error = parsed.success
+        ? 'Enter your work email address.'
+        : parsed.error.issues[0]?.message;
+      sendPage(res, SsoSignInPage({ email: typed, brand: brandOfQuery(body.brand), error }), 400);
+      return;
+    }
+    let begun;
+    try {
+      begun = await clients.sso('beginSsoSignIn', {
+        email: parsed.data.email,
+        brand_id: parsed.data.brand,
+        origin,
+        browser_binding: newBrowserBinding(res),
+        client_key: clientKey(req),
+      });
+    } catch (err) {
+      if (!(err instanceof ServiceCallError)) throw err;
+      const httpStatus =
+        err.grpcStatus === status.NOT_FOUND
+          ? 404
+          : err.grpcStatus === status.RESOURCE_EXHAUSTED
+            ? 429
+            : err.grpcStatus === status.INVALID_ARGUMENT
+              ? 400
+              : undefined;
+      if (httpStatus === undefined) throw err;
+      if (err.retryAfterSeconds !== undefined) {
+        res.setHeader('Retry-After', String(err.retryAfterSeconds));
+      }
+      clearBrowserBinding(res);
+      const page = { email: typed, brand: parsed.data.brand, error: err.message };
+      sendPage(res, SsoSignInPage(page), httpStatus);
+      return;
+    }
+    // A page with the link, not a redirect: the sign-in page's CSP (form-action 'self') would
+    // stop a form's redirect to another origin.
+    sendPage(
+      res,
+      ContinueToProviderPage({ url: begun.authorization_url, brandName: begun.brand_name }),
+    );
+  });
+
+  router.get('/sign-in/sso/callback', async (req, res) => {
+    const binding = readBrowserBinding(req);
+    clearBrowserBinding(res);
+    let opened;
+    try {
+      opened = await clients.sso('finishSsoSignIn', {
+        origin,
+        // As the browser asked for it, under the console's public origin (never the Host header).
+        callback_url: `${origin}${req.originalUrl}`,
+        browser_binding: binding,
+        client: signInClientOf(req),
+      });
+    } catch (err) {
+      if (err instanceof ServiceCallError && err.code === 'invalid_sso_state') {
+        throw new ConsoleHttpError(400, err.code, err.message);
+      }
+      if (err instanceof ServiceCallError && err.grpcStatus === status.UNAUTHENTICATED) {
+        throw new ConsoleHttpError(401, err.code, err.message);
+      }
+      throw err;
+    }
+    setSessionCookie(res, opened.session_token, new Date(opened.expires_at));
+    const only = opened.brands[0]?.brand;
+    res.redirect(303, only ? `/brands/${only.id}/keys` : '/brands');
+  });
+}
+
+/** The per-client rate-limit key, as the other sign-ins send it: a hash of the address. */
+function clientKey(req: Request): string {
+  return createHash('sha256')
+    .update(req.ip ?? 'unknown')
+    .digest('base64url');
+}

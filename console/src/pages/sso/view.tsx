@@ -1,0 +1,159 @@
+import type { SsoConnection } from '@brand/proto/access/v1/sso';
+import { formatTime } from '../../views/format';
+import { Csrf, Layout, Notice, type Viewer } from '../../views/layout';
+
+/** What the form shows: the stored connection, or what the owner typed (never a secret). */
+export interface SsoFormValues {
+  issuer: string;
+  client_id: string;
+  allowed_domains: string;
+  enabled: boolean;
+}
+
+export function SsoPage(props: {
+  viewer: Viewer;
+  connection: SsoConnection | undefined;
+  /** The console's public origin: the redirect URI and the brand's SSO link start with it. */
+  origin: string;
+  signInPolicy: string;
+  form: SsoFormValues;
+  notice?: string;
+  error?: string;
+}) {
+  const { viewer, connection } = props;
+  const base = `/brands/${viewer.brandId}/sso`;
+  const link = `${props.origin}/sign-in/sso?brand=${viewer.brandId}`;
+  return (
+    <Layout title="Single sign-on" viewer={viewer} section="members">
+      <h1>Single sign-on</h1>
+      <p>
+        Connect {viewer.brandName}’s identity provider (OpenID Connect). Members whose verified work
+        address is at an allowed domain then sign in there; an address that is not a member of{' '}
+        {viewer.brandName} is refused, whatever the provider says. Removing a member stays here, on
+        Members.
+      </p>
+      {props.notice && <Notice tone="ok">{props.notice}</Notice>}
+      {props.error && <Notice tone="error">{props.error}</Notice>}
+      <section aria-labelledby="sso-status">
+        <h2 id="sso-status">Status</h2>
+        {connection ? (
+          <p>
+            {connection.enabled ? 'On' : 'Off (disabled)'}: {connection.issuer}, for{' '}
+            {connection.allowed_domains.join(', ')}.{' '}
+            <span class="hint">Changed {formatTime(connection.updated_at)}.</span>
+          </p>
+        ) : (
+          <p>Not connected: members sign in by emailed link or passkey.</p>
+        )}
+        {props.signInPolicy === 'sso' && (
+          <p>Members must sign in with single sign-on (Members, “How members sign in”).</p>
+        )}
+      </section>
+      <section aria-labelledby="sso-provider">
+        <h2 id="sso-provider">Your identity provider</h2>
+        <p>
+          Register the Developers area at your provider as a web application (authorization code,
+          PKCE) with this redirect URI, and ask for the <code>openid email</code> scopes:
+        </p>
+        <p>
+          <code id="sso-redirect-uri">{`${props.origin}/sign-in/sso/callback`}</code>
+        </p>
+        <form class="stack" method="post" action={base}>
+          <Csrf token={viewer.csrfToken} />
+          <label for="sso-issuer">Issuer URL</label>
+          <input
+            id="sso-issuer"
+            name="issuer"
+            type="url"
+            required
+            maxLength={512}
+            value={props.form.issuer}
+            aria-describedby="sso-issuer-hint"
+          />
+          <span id="sso-issuer-hint" class="hint">
+            As the provider names itself, e.g. https://login.example.com. https only (http for a
+            provider on this machine).
+          </span>
+          <label for="sso-client-id">Client id</label>
+          <input
+            id="sso-client-id"
+            name="client_id"
+            type="text"
+            required
+            maxLength={255}
+            value={props.form.client_id}
+          />
+          <label for="sso-client-secret">Client secret</label>
+          <input
+            id="sso-client-secret"
+            name="client_secret"
+            type="password"
+            autocomplete="off"
+            maxLength={1024}
+            required={!connection}
+            aria-describedby="sso-secret-hint"
+          />
+          <span id="sso-secret-hint" class="hint">
+            {connection
+              ? 'Stored encrypted and never shown. Leave empty to keep it.'
+              : 'Stored encrypted and never shown again.'}
+          </span>
+          <label for="sso-domains">Allowed email domains</label>
+          <textarea
+            id="sso-domains"
+            name="allowed_domains"
+            rows={3}
+            required
+            aria-describedby="sso-domains-hint"
+          >
+            {props.form.allowed_domains}
+          </textarea>
+          <span id="sso-domains-hint" class="hint">
+            One a line, e.g. example.com. Subdomains are not included unless listed.
+          </span>
+          <fieldset>
+            <legend>Use</legend>
+            <label>
+              <input type="checkbox" name="enabled" checked={props.form.enabled} /> Members may sign
+              in with it
+            </label>
+          </fieldset>
+          <div>
+            <button type="submit">{connection ? 'Save changes' : 'Connect'}</button>
+          </div>
+        </form>
+      </section>
+      {connection && (
+        <section aria-labelledby="sso-link">
+          <h2 id="sso-link">Share with members</h2>
+          <p>
+            The sign-in page finds {viewer.brandName} from a member’s address. This link goes
+            straight to it:
+          </p>
+          <p>
+            <code>{link}</code>
+          </p>
+          <form method="post" action={`${base}/remove`}>
+            <Csrf token={viewer.csrfToken} />
+            <button type="submit" class="danger">
+              Remove single sign-on
+            </button>
+          </form>
+        </section>
+      )}
+    </Layout>
+  );
+}
+
+/** What a member who is not an owner sees. */
+export function SsoNotAllowedPage(props: { viewer: Viewer }) {
+  return (
+    <Layout title="Single sign-on" viewer={props.viewer} section="members">
+      <h1>Single sign-on</h1>
+      <Notice>
+        Only brand owners connect and change the brand’s identity provider. You are a{' '}
+        {props.viewer.role} of this brand.
+      </Notice>
+    </Layout>
+  );
+}

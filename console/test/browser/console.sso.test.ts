@@ -1,0 +1,100 @@
+// Issue 37 item 1 in a real browser (Debian's Chromium via playwright-core) against a real
+// OpenID provider (oidc-provider, packages/testkit/src/testIdp.ts): an owner signed in by link
+// connects the brand's identity provider on its Single sign-on page, signs out, and signs in
+// again through the provider's own login form; then requires single sign-on for the brand, after
+// which an emailed link no longer opens it. axe-core checks each console page; screenshots go
+// to docs/console/ (sso, sign-in-sso, sso-continue, sign-in-policy-sso), the secret masked.
+import type { Browser } from 'playwright-core';
+import { randomHex, startTestIdp, type TestIdp } from '@brand/testkit';
+import { startConsoleStack, type ConsoleStack } from '../consoleStack';
+import { expectAccessible, launchChromium, screenshot, screenshotOf, signIn } from './browserKit';
+
+let cs: ConsoleStack;
+let idp: TestIdp;
+let browser: Browser;
+const client = { client_id: 'brand-records-console', client_secret: `secret-${randomHex(16)}` };
+
+beforeAll(async () => {
+  // As the local stack: the console on localhost, the provider on 127.0.0.1.
+  cs = await startConsoleStack({ publicHost: 'localhost' });
+  idp = await startTestIdp({
+    clients: [{ ...client, redirect_uris: [`${cs.url}/sign-in/sso/callback`] }],
+  });
+  browser = await launchChromium();
+}, 120_000);
+afterAll(async () => {
+  await browser?.close();
+  await idp?.close();
+  await cs?.close();
+});
+
+it('connects the provider, signs in through it, and requires it for the brand', async () => {
+  const domain = `demo-${randomHex(3)}.test`;
+  const { brand, owner } = await cs.stack.admin.createBrand({
+    name: 'Demo Brand',
+    tier: 'pro',
+    verified: true,
+    ownerEmail: `owner@${domain}`,
+  });
+  idp.addUser({ email: owner.email, password: 'correct horse' });
+
+  const page = await signIn(browser, cs, owner.email);
+  await page.goto(`${cs.url}/brands/${brand.id}/sso`);
+  await page.getByRole('heading', { name: 'Single sign-on', level: 1 }).waitFor();
+  await page.getByLabel('Issuer URL').fill(idp.issuer);
+  await page.getByLabel('Client id').fill(client.client_id);
+  await page.getByLabel('Client secret').fill(client.client_secret);
+  await page.getByLabel('Allowed email domains').fill(domain);
+  await page.getByRole('button', { name: 'Connect' }).click();
+  await page.getByText('Saved. Members at the allowed domains').waitFor();
+  await expect(page.content()).resolves.not.toContain(client.client_secret);
+  await expectAccessible(page);
+  await screenshot(page, 'sso');
+
+  // Signed out, the sign-in page offers single sign-on; the address finds the brand.
+  await page
+    .getByRole('link', { name: 'Back to your brands' })
+    .or(page.getByRole('link', { name: 'Switch brand' }))
+    .first()
+    .click();
+  await page.getByRole('button', { name: 'Sign out', exact: true }).click();
+  await page.waitForURL(/\/sign-in\?signed_out=1$/);
+  await page.getByLabel('Your work email').fill(owner.email);
+  await expectAccessible(page);
+  await screenshot(page, 'sign-in-sso');
+  await page.getByRole('button', { name: 'Sign in with single sign-on' }).click();
+  await page.getByRole('heading', { name: 'Continue to your identity provider' }).waitFor();
+  await expectAccessible(page);
+  await screenshot(page, 'sso-continue');
+  await page.getByRole('link', { name: /^Continue to 127\.0\.0\.1:/ }).click();
+
+  // The provider's own login form (prefilled with the address as a login hint).
+  await page.getByRole('heading', { name: 'Local identity provider' }).waitFor();
+  await expect(page.getByLabel('Email').inputValue()).resolves.toBe(owner.email);
+  await page.getByLabel('Password').fill('correct horse');
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL(new RegExp(`^${cs.url}/brands/${brand.id}/keys$`));
+
+  await page.goto(`${cs.url}/sessions`);
+  await expect(page.locator('tbody tr').first().textContent()).resolves.toMatch(
+    /this session[\s\S]*by single sign-on/,
+  );
+
+  // From this SSO session the owner requires single sign-on for the brand.
+  await page.goto(`${cs.url}/brands/${brand.id}/members`);
+  await page.getByLabel(/Single sign-on only/).check();
+  await page.getByRole('button', { name: 'Save how members sign in' }).click();
+  await page.getByText('Saved: how members sign in to this brand.').waitFor();
+  await expectAccessible(page);
+  await screenshotOf(
+    page.locator('section[aria-labelledby="sign-in-policy"]'),
+    'sign-in-policy-sso',
+  );
+
+  // An emailed link no longer opens the brand.
+  const other = await signIn(browser, cs, owner.email);
+  await other.goto(`${cs.url}/brands/${brand.id}/keys`);
+  await other.getByRole('heading', { name: 'Not allowed' }).waitFor();
+  await expect(other.locator('main').textContent()).resolves.toContain('requires single sign-on');
+  await expectAccessible(other);
+});

@@ -1,0 +1,297 @@
+// Issue 37 item 1, single sign-on per brand, through the console's HTTP surface: an owner
+// connects the brand's identity provider, members sign in through it (authorization code with
+// PKCE, records checking the ID token with openid-client), an owner requires it. The provider
+// is real: oidc-provider in a child process (packages/testkit/src/testIdp.ts), its login form
+// driven as a browser would. Real records, webhooks, plans, gateway, SMTP sink and console.
+import { randomHex, TEST_WEBHOOK_SECRET_KEY } from '@brand/testkit';
+import { SecretBox } from '@brand/shared/secrets';
+import { csrfOf } from '../browserlessClient';
+import { signInHttp } from '../consoleActors';
+import { startConsoleStack, type ConsoleStack } from '../consoleStack';
+import { brandWithSso, IdpBrowser, idpClient, signInWithSso, startTestIdp } from '../ssoActors';
+import type { TestIdp } from '@brand/testkit';
+
+let cs: ConsoleStack;
+let idp: TestIdp;
+const clients = Array.from({ length: 16 }, (_, i) => `c${i}`);
+let registered: ReturnType<typeof idpClient>[];
+
+beforeAll(async () => {
+  cs = await startConsoleStack();
+  registered = clients.map((name) => idpClient(cs, name));
+  idp = await startTestIdp({ clients: registered });
+}, 120_000);
+afterAll(async () => {
+  await idp?.close();
+  await cs?.close();
+});
+
+/** The next unused client at the provider: one per brand connection. */
+let next = 0;
+const nextClient = () => registered[next++]!;
+
+describe('connecting the identity provider', () => {
+  it('is an owner’s act; the secret is sealed at rest and never shown again', async () => {
+    const client = nextClient();
+    const { brand, domain, ownerHttp } = await brandWithSso(cs, idp, client);
+    const page = await ownerHttp.get(`/brands/${brand.id}/sso`);
+    expect(page.status).toBe(200);
+    expect(page.body).toContain(`On: ${idp.issuer}, for ${domain}.`);
+    expect(page.body).toContain(`${cs.url}/sign-in/sso/callback`);
+    expect(page.body).not.toContain(client.client_secret);
+
+    const { rows } = await cs.stack.db.pool.query<{
+      client_secret_ciphertext: Buffer;
+      client_secret_key_id: string;
+    }>(`select * from records.sso_connections where brand_id = $1`, [brand.id]);
+    const row = rows[0]!;
+    expect(JSON.stringify(rows)).not.toContain(client.client_secret);
+    expect(row.client_secret_ciphertext.toString('latin1')).not.toContain(client.client_secret);
+    // Sealed like receivers' secrets: the same key, the brand id bound in.
+    const box = new SecretBox(TEST_WEBHOOK_SECRET_KEY);
+    expect(row.client_secret_key_id).toBe(box.currentKeyId);
+    expect(
+      box.open(
+        { ciphertext: row.client_secret_ciphertext, keyId: row.client_secret_key_id },
+        brand.id,
+      ),
+    ).toBe(client.client_secret);
+    expect(() =>
+      box.open(
+        { ciphertext: row.client_secret_ciphertext, keyId: row.client_secret_key_id },
+        'br_other',
+      ),
+    ).toThrow();
+
+    // Saving again without a secret keeps the stored one (it still signs members in).
+    const kept = await ownerHttp.post(`/brands/${brand.id}/sso`, {
+      _csrf: csrfOf(page.body),
+      issuer: idp.issuer,
+      client_id: client.client_id,
+      client_secret: '',
+      allowed_domains: `${domain}\nother-${domain}`,
+      enabled: 'on',
+    });
+    expect(kept).toMatchObject({ status: 303, location: `/brands/${brand.id}/sso?done=saved` });
+    const { rows: activity } = await cs.stack.db.pool.query<{ action: string; summary: string }>(
+      `select action, summary from records.activity
+       where brand_id = $1 and action like 'brand.sso%' order by created_at, id`,
+      [brand.id],
+    );
+    expect(activity).toEqual([
+      {
+        action: 'brand.sso_connected',
+        summary: `Single sign-on connected: ${idp.issuer}, ${domain}`,
+      },
+      {
+        action: 'brand.sso_changed',
+        summary: `Single sign-on changed: ${idp.issuer}, ${domain}, other-${domain}`,
+      },
+    ]);
+    expect(JSON.stringify(activity)).not.toContain(client.client_secret);
+  });
+
+  it('refuses an issuer that answers no discovery document, and plain http beyond loopback', async () => {
+    const { brand, ownerHttp } = await brandWithSso(cs, idp, nextClient());
+    const page = await ownerHttp.get(`/brands/${brand.id}/sso`);
+    for (const issuer of [
+      'http://login.example.com',
+      'http://127.0.0.1:9',
+      `${idp.issuer}/elsewhere`,
+    ]) {
+      const res = await ownerHttp.post(`/brands/${brand.id}/sso`, {
+        _csrf: csrfOf(page.body),
+        issuer,
+        client_id: 'x',
+        client_secret: 'y',
+        allowed_domains: 'example.com',
+        enabled: 'on',
+      });
+      expect({ issuer, status: res.status }).toEqual({ issuer, status: 400 });
+      expect(res.body).toMatch(/issuer: /);
+    }
+    // The connection stands as it was.
+    expect((await ownerHttp.get(`/brands/${brand.id}/sso`)).body).toContain(`On: ${idp.issuer}`);
+  });
+
+  it('is owners’ only: other roles see why, and cannot change it; another brand’s is 404', async () => {
+    const { brand, domain } = await brandWithSso(cs, idp, nextClient());
+    const adminEmail = `admin@${domain}`;
+    await cs.stack.admin.addMember({ brandId: brand.id, email: adminEmail, role: 'admin' });
+    const admin = await signInHttp(cs, adminEmail);
+    const page = await admin.get(`/brands/${brand.id}/sso`);
+    expect(page.status).toBe(403);
+    expect(page.body).toContain('Only brand owners connect');
+    const csrf = csrfOf((await admin.get(`/brands/${brand.id}/keys`)).body);
+    const post = await admin.post(`/brands/${brand.id}/sso/remove`, { _csrf: csrf });
+    expect(post.status).toBe(403);
+    expect(post.headers.get('x-console-error')).toBe('insufficient_permission');
+
+    const other = await brandWithSso(cs, idp, nextClient());
+    expect((await other.ownerHttp.get(`/brands/${brand.id}/sso`)).status).toBe(404);
+    const otherCsrf = csrfOf((await other.ownerHttp.get(`/brands/${other.brand.id}/sso`)).body);
+    const removed = await other.ownerHttp.post(`/brands/${brand.id}/sso/remove`, {
+      _csrf: otherCsrf,
+    });
+    expect(removed.status).toBe(404);
+    expect(
+      (await signInHttp(cs, `owner@${domain}`).then((h) => h.get(`/brands/${brand.id}/sso`))).body,
+    ).toContain('On: ');
+  });
+});
+
+describe('signing in with single sign-on', () => {
+  it('opens a session for that brand only, recorded as single sign-on', async () => {
+    const { brand, domain, owner } = await brandWithSso(cs, idp, nextClient());
+    // The owner is also a member of another brand: the provider does not vouch for them there.
+    const second = await cs.stack.admin.createBrand({
+      tier: 'plus',
+      verified: true,
+      ownerEmail: `someone-${randomHex(3)}@elsewhere.test`,
+    });
+    await cs.stack.admin.addMember({ brandId: second.brand.id, email: owner.email, role: 'owner' });
+    idp.addUser({ email: owner.email, password: 'pw-owner' });
+
+    const { http, answer } = await signInWithSso(cs, { email: owner.email, password: 'pw-owner' });
+    expect(answer).toMatchObject({ status: 303, location: `/brands/${brand.id}/keys` });
+    expect(answer.headers.get('set-cookie')).toMatch(/__Host-console_session=[A-Za-z0-9_-]{43}; /);
+    expect((await http.get(`/brands/${brand.id}/keys`)).status).toBe(200);
+    expect((await http.get(`/brands/${second.brand.id}/keys`)).status).toBe(404);
+    const brands = await http.get('/brands');
+    expect(brands.body).not.toContain(second.brand.id);
+    expect((await http.get('/sessions')).body).toMatch(/this session[\s\S]*by single sign-on/);
+    expect((await http.get(`/brands/${brand.id}/members`)).body).toMatch(
+      /UTC <span class="hint">by single sign-on/,
+    );
+    const { rows } = await cs.stack.db.pool.query<{ brand_id: string; summary: string }>(
+      `select brand_id, summary from records.activity
+       where action = 'member.signed_in' and actor_email = $1 and summary like '%single sign-on'`,
+      [owner.email],
+    );
+    expect(rows).toEqual([
+      { brand_id: brand.id, summary: `${owner.email} signed in with single sign-on` },
+    ]);
+    // The other brand's member row was not told of a sign-in there.
+    const { rows: members } = await cs.stack.db.pool.query<{ brand_id: string; m: string | null }>(
+      `select brand_id, last_sign_in_method as m from records.brand_members where email = $1 order by brand_id`,
+      [owner.email],
+    );
+    expect(members.find((m) => m.brand_id === brand.id)?.m).toBe('sso');
+    expect(members.find((m) => m.brand_id === second.brand.id)?.m).not.toBe('sso');
+    expect(domain).toMatch(/^sso-/);
+  });
+
+  it('from the brand’s SSO link with no address typed, and with the sign-in page’s address', async () => {
+    const { brand, owner } = await brandWithSso(cs, idp, nextClient());
+    idp.addUser({ email: owner.email, password: 'pw' });
+    const viaLink = await signInWithSso(
+      cs,
+      { email: owner.email, password: 'pw' },
+      { brand: brand.id },
+    );
+    expect(viaLink.answer).toMatchObject({ status: 303, location: `/brands/${brand.id}/keys` });
+    const unknown = await cs.stack.admin.createBrand({ tier: 'plus', verified: true });
+    const none = await signInWithSso(cs, { email: 'x@nowhere-sso.test', password: 'pw' });
+    expect(none.answer.status).toBe(404);
+    expect(none.answer.body).toContain('No brand has single sign-on for this address');
+    const noConnection = await signInWithSso(
+      cs,
+      { email: '', password: 'pw' },
+      { brand: unknown.brand.id },
+    );
+    expect(noConnection.answer.status).toBe(404);
+  });
+
+  it('refuses a member whose account at the provider is gone, even with a provider session', async () => {
+    const { brand, domain } = await brandWithSso(cs, idp, nextClient());
+    const email = `leaver@${domain}`;
+    await cs.stack.admin.addMember({ brandId: brand.id, email, role: 'member' });
+    idp.addUser({ email, password: 'pw' });
+    const browser = new IdpBrowser();
+    const first = await signInWithSso(cs, { email, password: 'pw' }, { idpBrowser: browser });
+    expect(first.answer.status).toBe(303);
+
+    idp.removeUser(email);
+    // The provider keeps its session cookie in this browser, and the person tries their password.
+    const again = await signInWithSso(cs, { email, password: 'pw' }, { idpBrowser: browser });
+    expect(again.callbackUrl).toBeUndefined();
+    expect(again.answer.status).toBe(401);
+    expect(again.answer.body).toContain('No such user');
+    expect(again.http.cookie).toBe('');
+    // Their membership is the owner's to remove, as before: it is still there.
+    const { rows } = await cs.stack.db.pool.query(
+      `select 1 from records.brand_members where email = $1 and removed_at is null`,
+      [email],
+    );
+    expect(rows).toHaveLength(1);
+  });
+
+  it('refuses an address the provider has not verified', async () => {
+    const { domain } = await brandWithSso(cs, idp, nextClient());
+    const email = `unverified@${domain}`;
+    idp.addUser({ email, password: 'pw', email_verified: false });
+    const { answer, http } = await signInWithSso(cs, { email, password: 'pw' });
+    expect(answer.status).toBe(401);
+    expect(answer.headers.get('x-console-error')).toBe('sso_refused');
+    expect(http.cookie).toBe('');
+  });
+});
+
+describe('requiring single sign-on', () => {
+  it('needs an SSO session; then links no longer open the brand, and the connection stays', async () => {
+    const { brand, domain, owner, ownerHttp } = await brandWithSso(cs, idp, nextClient());
+    const memberEmail = `member@${domain}`;
+    await cs.stack.admin.addMember({ brandId: brand.id, email: memberEmail, role: 'member' });
+    idp.addUser({ email: owner.email, password: 'pw' });
+    idp.addUser({ email: memberEmail, password: 'pw' });
+
+    const members = await ownerHttp.get(`/brands/${brand.id}/members`);
+    const fromLink = await ownerHttp.post(`/brands/${brand.id}/members/sign-in-policy`, {
+      _csrf: csrfOf(members.body),
+      policy: 'sso',
+    });
+    expect(fromLink.status).toBe(422);
+
+    const { http } = await signInWithSso(cs, { email: owner.email, password: 'pw' });
+    const page = await http.get(`/brands/${brand.id}/members`);
+    const set = await http.post(`/brands/${brand.id}/members/sign-in-policy`, {
+      _csrf: csrfOf(page.body),
+      policy: 'sso',
+    });
+    expect(set).toMatchObject({ status: 303, location: `/brands/${brand.id}/members?done=policy` });
+    expect((await http.get(`/brands/${brand.id}/members`)).body).toMatch(/value="sso" checked/);
+
+    const memberLink = await signInHttp(cs, memberEmail);
+    for (const s of [ownerHttp, memberLink]) {
+      const res = await s.get(`/brands/${brand.id}/keys`);
+      expect(res.status).toBe(403);
+      expect(res.headers.get('x-console-error')).toBe('sign_in_method_required');
+      expect(res.body).toContain('Sign in with single sign-on');
+    }
+    const memberSso = await signInWithSso(cs, { email: memberEmail, password: 'pw' });
+    expect((await memberSso.http.get(`/brands/${brand.id}/keys`)).status).toBe(200);
+
+    // While it is required, the connection can be neither disabled nor removed.
+    const ssoPage = await http.get(`/brands/${brand.id}/sso`);
+    const disable = await http.post(`/brands/${brand.id}/sso`, {
+      _csrf: csrfOf(ssoPage.body),
+      issuer: idp.issuer,
+      client_id: registered[next - 1]!.client_id,
+      client_secret: '',
+      allowed_domains: domain,
+    });
+    expect(disable.status).toBe(422);
+    const remove = await http.post(`/brands/${brand.id}/sso/remove`, {
+      _csrf: csrfOf(ssoPage.body),
+    });
+    expect(remove.status).toBe(422);
+    expect(remove.body).toContain('requires single sign-on');
+
+    const { rows } = await cs.stack.db.pool.query<{ summary: string }>(
+      `select summary from records.activity
+       where brand_id = $1 and action = 'brand.sign_in_policy_changed'`,
+      [brand.id],
+    );
+    expect(rows.map((r) => r.summary)).toEqual(['Members must sign in with single sign-on']);
+  });
+});

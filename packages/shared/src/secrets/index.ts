@@ -1,0 +1,2 @@
+export { SecretBox, type SealedSecret } from './secretBox';
+export { secretKeyEnv } from './secretKeyEnv';

@@ -1,0 +1,74 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { REPO_ROOT } from './paths';
+import { spawnService, type ServiceProcess } from './serviceProcess';
+
+const DEV_IDP = path.join(REPO_ROOT, 'scripts/dev-idp/devIdp.mjs');
+
+/** A person at the test identity provider. */
+export interface IdpUser {
+  email: string;
+  password: string;
+  /** Defaults to true; false makes the provider say the address is unverified. */
+  email_verified?: boolean;
+  /** The subject; defaults to the email. */
+  sub?: string;
+}
+
+/** A client registered at the provider (one per brand connection). */
+export interface IdpClient {
+  client_id: string;
+  client_secret: string;
+  redirect_uris: string[];
+}
+
+/** A running identity provider and its users, which a test may change while it runs. */
+export interface TestIdp {
+  /** "http://127.0.0.1:<port>": a loopback issuer, which records accepts over http. */
+  issuer: string;
+  process: ServiceProcess;
+  addUser(user: IdpUser): void;
+  /** The account is gone: the provider no longer signs it in or answers for it. */
+  removeUser(email: string): void;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts a real OpenID provider (oidc-provider, scripts/dev-idp/devIdp.mjs, the one `npm run
+ * up` runs) as a child process on 127.0.0.1 with these clients and users. Never a mock: the
+ * ID tokens are signed, the code is exchanged with PKCE, the login form is the provider's.
+ */
+export async function startTestIdp(opts: {
+  clients: IdpClient[];
+  users?: IdpUser[];
+}): Promise<TestIdp> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'test-idp-'));
+  const usersFile = path.join(dir, 'users.json');
+  const configFile = path.join(dir, 'config.json');
+  let users = [...(opts.users ?? [])];
+  const save = () => writeFileSync(usersFile, JSON.stringify({ users }));
+  save();
+  writeFileSync(configFile, JSON.stringify({ port: 0, clients: opts.clients, usersFile }));
+  const proc = await spawnService({
+    name: 'idp',
+    entry: DEV_IDP,
+    env: { DEV_IDP_CONFIG: configFile },
+  });
+  return {
+    issuer: String(proc.listening.issuer),
+    process: proc,
+    addUser(user) {
+      users = [...users.filter((u) => u.email !== user.email), user];
+      save();
+    },
+    removeUser(email) {
+      users = users.filter((u) => u.email !== email);
+      save();
+    },
+    async close() {
+      await proc.stop('SIGTERM', 5_000);
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}

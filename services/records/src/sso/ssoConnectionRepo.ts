@@ -1,0 +1,95 @@
+import type { Pool, PoolClient } from '@brand/shared/db';
+import { rfc3339 } from '@brand/shared/db';
+import type { SealedSecret } from '@brand/shared/secrets';
+
+type Db = Pool | PoolClient;
+
+/** A brand's identity provider as stored; the client secret sealed. */
+export interface SsoConnectionRow {
+  brand_id: string;
+  issuer: string;
+  client_id: string;
+  client_secret_ciphertext: Buffer;
+  client_secret_key_id: string;
+  allowed_domains: string[];
+  enabled: boolean;
+  updated_at: string;
+}
+
+const COLUMNS = `brand_id, issuer, client_id, client_secret_ciphertext, client_secret_key_id,
+  allowed_domains, enabled, ${rfc3339('updated_at')} as updated_at`;
+
+export async function selectSsoConnection(
+  db: Db,
+  brandId: string,
+): Promise<SsoConnectionRow | undefined> {
+  const r = await db.query<SsoConnectionRow>(
+    `select ${COLUMNS} from sso_connections where brand_id = $1`,
+    [brandId],
+  );
+  return r.rows[0];
+}
+
+/** The enabled connections that allow a domain (a brand's connection matches once). */
+export async function selectEnabledConnectionsForDomain(
+  db: Db,
+  domain: string,
+): Promise<SsoConnectionRow[]> {
+  const r = await db.query<SsoConnectionRow>(
+    `select ${COLUMNS} from sso_connections
+     where enabled and $1 = any(allowed_domains) order by brand_id limit 2`,
+    [domain],
+  );
+  return r.rows;
+}
+
+/** Creates or replaces the brand's connection; without a new secret the stored one stays. */
+export async function upsertSsoConnection(
+  db: Db,
+  c: {
+    brandId: string;
+    issuer: string;
+    clientId: string;
+    secret: SealedSecret | undefined;
+    allowedDomains: string[];
+    enabled: boolean;
+  },
+): Promise<SsoConnectionRow> {
+  if (!c.secret) {
+    const r = await db.query<SsoConnectionRow>(
+      `update sso_connections
+         set issuer = $2, client_id = $3, allowed_domains = $4, enabled = $5, updated_at = now()
+       where brand_id = $1 returning ${COLUMNS}`,
+      [c.brandId, c.issuer, c.clientId, c.allowedDomains, c.enabled],
+    );
+    return r.rows[0]!;
+  }
+  const r = await db.query<SsoConnectionRow>(
+    `insert into sso_connections
+       (brand_id, issuer, client_id, client_secret_ciphertext, client_secret_key_id,
+        allowed_domains, enabled)
+     values ($1, $2, $3, $4, $5, $6, $7)
+     on conflict (brand_id) do update set
+       issuer = excluded.issuer, client_id = excluded.client_id,
+       client_secret_ciphertext = excluded.client_secret_ciphertext,
+       client_secret_key_id = excluded.client_secret_key_id,
+       allowed_domains = excluded.allowed_domains, enabled = excluded.enabled,
+       updated_at = now()
+     returning ${COLUMNS}`,
+    [
+      c.brandId,
+      c.issuer,
+      c.clientId,
+      c.secret.ciphertext,
+      c.secret.keyId,
+      c.allowedDomains,
+      c.enabled,
+    ],
+  );
+  return r.rows[0]!;
+}
+
+export async function deleteSsoConnection(db: Db, brandId: string): Promise<boolean> {
+  const r = await db.query(`delete from sso_connections where brand_id = $1`, [brandId]);
+  return (r.rowCount ?? 0) > 0;
+}

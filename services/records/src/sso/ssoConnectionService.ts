@@ -1,0 +1,169 @@
+import { z } from 'zod';
+import { insertActivity } from '@brand/shared/activity';
+import { actorEmail, actorMemberId, authorize, type Actor } from '@brand/shared/console';
+import { withTransaction, type Pool } from '@brand/shared/db';
+import { AppError, parseOrThrow } from '@brand/shared/errors';
+import type { Logger } from '@brand/shared/logger';
+import type { SecretBox } from '@brand/shared/secrets';
+import { selectBrand } from '../access/brandRepo';
+import { currentActor } from '../access/currentActor';
+import { brandId } from '../access/inputs';
+import { checkIssuer } from './issuerUrl';
+import { discoverProvider } from './oidcClient';
+import {
+  deleteSsoConnection,
+  selectSsoConnection,
+  upsertSsoConnection,
+  type SsoConnectionRow,
+} from './ssoConnectionRepo';
+
+/** What managing a brand's connection needs; without `box` (no WEBHOOK_SECRET_KEY) it is refused. */
+export interface SsoConnectionDeps {
+  pool: Pool;
+  log: Logger;
+  box: SecretBox | undefined;
+}
+
+// eslint-disable-next-line no-control-regex -- control characters are what is refused
+const ONE_LINE = /^[^\u0000-\u001f\u007f\u2028\u2029]*$/;
+const DOMAIN = /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;
+
+const ConnectionInput = z.object({
+  brandId,
+  issuer: z.string().max(512),
+  clientId: z
+    .string()
+    .trim()
+    .min(1, 'Enter the client id your identity provider gave you.')
+    .max(255)
+    .regex(ONE_LINE, 'The client id is one line.'),
+  clientSecret: z.string().max(1024).regex(ONE_LINE, 'The client secret is one line.'),
+  allowedDomains: z
+    .array(
+      z
+        .string()
+        .trim()
+        .toLowerCase()
+        .regex(DOMAIN, 'Each allowed domain is a domain name, such as example.com.'),
+    )
+    .min(1, 'Allow at least one email domain.')
+    .max(20, 'At most 20 email domains.')
+    .transform((ds) => [...new Set(ds)]),
+  enabled: z.boolean(),
+});
+
+const noBrand = (id: string) => () => new AppError('not_found', `No brand ${id}.`);
+
+/** The caller may manage this brand's connection (owners; operators), and the brand exists. */
+async function authorized(pool: Pool, actor: Actor, id: string) {
+  const v = parseOrThrow(z.object({ brandId }), { brandId: id });
+  authorize(await currentActor(pool, actor), 'members.sso', v.brandId, noBrand(v.brandId));
+  const brand = await selectBrand(pool, v.brandId);
+  if (!brand) throw noBrand(v.brandId)();
+  return brand;
+}
+
+/** The brand's connection, or undefined. Owners only: it names the brand's provider. */
+export async function getSsoConnection(
+  deps: SsoConnectionDeps,
+  actor: Actor,
+  input: { brandId: string },
+): Promise<SsoConnectionRow | undefined> {
+  await authorized(deps.pool, actor, input.brandId);
+  return selectSsoConnection(deps.pool, input.brandId);
+}
+
+/**
+ * Connects the brand's identity provider, or changes the connection. The issuer must answer
+ * its discovery document for that very issuer (openid-client checks), so a typo is refused
+ * here rather than at a member's sign-in. The secret is sealed with the brand id as
+ * associated data; an empty one keeps the stored secret. Disabling it while the brand
+ * requires SSO is refused (sso_required): nobody could sign in.
+ */
+export async function setSsoConnection(
+  deps: SsoConnectionDeps,
+  actor: Actor,
+  input: z.input<typeof ConnectionInput>,
+): Promise<SsoConnectionRow> {
+  const brand = await authorized(deps.pool, actor, input.brandId);
+  const v = parseOrThrow(ConnectionInput, input);
+  const checked = checkIssuer(v.issuer);
+  if (!checked.ok) {
+    throw new AppError('validation_failed', `issuer: ${checked.message}`);
+  }
+  const box = deps.box;
+  if (!box) {
+    throw new AppError(
+      'service_unavailable',
+      'Single sign-on is not configured on this service (records has no WEBHOOK_SECRET_KEY).',
+    );
+  }
+  const existing = await selectSsoConnection(deps.pool, brand.id);
+  if (!v.enabled && brand.sign_in_policy === 'sso') throw ssoRequired(brand.name);
+  let secret = v.clientSecret;
+  if (secret === '') {
+    if (!existing)
+      throw new AppError('validation_failed', 'clientSecret: Enter the client secret.');
+    secret = box.open(
+      { ciphertext: existing.client_secret_ciphertext, keyId: existing.client_secret_key_id },
+      brand.id,
+    );
+  }
+  try {
+    await discoverProvider({ issuer: checked.issuer, clientId: v.clientId, clientSecret: secret });
+  } catch (err) {
+    deps.log.info({ err, brand_id: brand.id }, 'SSO issuer discovery failed');
+    throw new AppError(
+      'validation_failed',
+      `issuer: ${checked.issuer}/.well-known/openid-configuration did not answer a discovery document for this issuer.`,
+    );
+  }
+  return withTransaction(deps.pool, async (db) => {
+    const row = await upsertSsoConnection(db, {
+      brandId: brand.id,
+      issuer: checked.issuer,
+      clientId: v.clientId,
+      secret: v.clientSecret === '' ? undefined : box.seal(v.clientSecret, brand.id),
+      allowedDomains: v.allowedDomains,
+      enabled: v.enabled,
+    });
+    await insertActivity(db, {
+      brandId: brand.id,
+      action: existing ? 'brand.sso_changed' : 'brand.sso_connected',
+      actorMemberId: actorMemberId(actor),
+      actorEmail: actorEmail(actor),
+      subjectId: brand.id,
+      summary: `${existing ? 'Single sign-on changed' : 'Single sign-on connected'}: ${row.issuer}, ${row.allowed_domains.join(', ')}${row.enabled ? '' : ' (disabled)'}`,
+    });
+    return row;
+  });
+}
+
+/** Removes the brand's connection; refused while the brand requires SSO. */
+export async function removeSsoConnection(
+  deps: SsoConnectionDeps,
+  actor: Actor,
+  input: { brandId: string },
+): Promise<void> {
+  const brand = await authorized(deps.pool, actor, input.brandId);
+  if (brand.sign_in_policy === 'sso') throw ssoRequired(brand.name);
+  await withTransaction(deps.pool, async (db) => {
+    if (!(await deleteSsoConnection(db, brand.id))) {
+      throw new AppError('not_found', `${brand.name} has no single sign-on connection.`);
+    }
+    await insertActivity(db, {
+      brandId: brand.id,
+      action: 'brand.sso_removed',
+      actorMemberId: actorMemberId(actor),
+      actorEmail: actorEmail(actor),
+      subjectId: brand.id,
+      summary: 'Single sign-on removed',
+    });
+  });
+}
+
+const ssoRequired = (name: string): AppError =>
+  new AppError(
+    'sso_required',
+    `${name} requires single sign-on: let members sign in another way first (Members, “How members sign in”).`,
+  );

@@ -1,0 +1,253 @@
+import { createHash } from 'node:crypto';
+import { withTransaction } from '@brand/shared/db';
+import { emailAddress } from '@brand/shared/console';
+import { AppError } from '@brand/shared/errors';
+import type { SecretBox } from '@brand/shared/secrets';
+import { selectBrand } from '../access/brandRepo';
+import { selectMemberships } from '../access/memberRepo';
+import { isEligible } from '../sessions/eligibility';
+import { afterSessionOpened, openSession, type OpenedSession } from '../sessions/openSession';
+import type { SessionDeps } from '../sessions/sessionDeps';
+import type { SignInClient } from '../sessions/signInClient';
+import { verifiedEmailOf } from './ssoClaims';
+import { discoverProvider, openIdClient } from './oidcClient';
+import {
+  selectEnabledConnectionsForDomain,
+  selectSsoConnection,
+  type SsoConnectionRow,
+} from './ssoConnectionRepo';
+import {
+  deleteExpiredSsoSignIns,
+  insertPendingSsoSignIn,
+  takePendingSsoSignIn,
+} from './ssoSignInRepo';
+
+/** What signing in with SSO needs: sessions, and the box that opens client secrets. */
+export type SsoSignInDeps = SessionDeps & { box: SecretBox | undefined };
+
+const BRAND_ID = /^br_[A-Za-z0-9]{1,64}$/;
+/** The cookie value the console binds a sign-in to its browser with: 32 random bytes, base64url. */
+const BINDING = /^[A-Za-z0-9_-]{43}$/;
+
+/** Where the provider sends the browser back: one path under the console's public origin. */
+const callbackUrlOf = (origin: string): string => `${origin}/sign-in/sso/callback`;
+
+const bindingHash = (binding: string): Buffer => createHash('sha256').update(binding).digest();
+
+const notConfigured = (): AppError =>
+  new AppError(
+    'sso_not_configured',
+    'No brand has single sign-on for this address. Sign in with an emailed link, or use your brand’s single sign-on link.',
+  );
+
+/** Every refusal after the state was taken: one code; the reason goes to the log. */
+const ssoRefused = (): AppError =>
+  new AppError(
+    'sso_refused',
+    'Your identity provider did not sign you in to this brand. Check that you signed in with your work address, or ask a brand owner.',
+  );
+
+function checkOrigin(origin: string): string {
+  let url: URL;
+  try {
+    url = new URL(origin);
+  } catch {
+    throw new AppError('validation_failed', 'origin must be the console’s origin.');
+  }
+  if (url.origin !== origin) throw new AppError('validation_failed', 'origin must be an origin.');
+  return origin;
+}
+
+/** The connection a sign-in uses: the brand named, or the one that allows the address's domain. */
+async function connectionFor(
+  deps: SsoSignInDeps,
+  input: { email: string; brandId: string },
+): Promise<SsoConnectionRow> {
+  if (input.brandId !== '') {
+    if (!BRAND_ID.test(input.brandId)) throw notConfigured();
+    const c = await selectSsoConnection(deps.pool, input.brandId);
+    if (!c?.enabled) throw notConfigured();
+    return c;
+  }
+  const parsed = emailAddress.safeParse(input.email);
+  if (!parsed.success) throw new AppError('validation_failed', 'email: Enter an email address.');
+  const domain = parsed.data.slice(parsed.data.lastIndexOf('@') + 1);
+  const found = await selectEnabledConnectionsForDomain(deps.pool, domain);
+  // Several brands with one domain: the address alone cannot choose (the brand's link can).
+  if (found.length !== 1) throw notConfigured();
+  return found[0]!;
+}
+
+/**
+ * Starts a single sign-on: finds the brand's connection, reads the provider's discovery
+ * document, makes the state, the nonce and the PKCE verifier (openid-client's random values),
+ * stores them bound to the browser (the hash of the console's cookie), ten minutes, single use,
+ * and answers the provider's authorization URL (code flow, S256, login_hint). Rate limited per
+ * client, since anyone may ask.
+ */
+export async function beginSsoSignIn(
+  deps: SsoSignInDeps,
+  input: { email: string; brandId: string; origin: string; binding: string; clientKey: string },
+): Promise<{ authorizationUrl: string; brandName: string }> {
+  const origin = checkOrigin(input.origin);
+  if (!BINDING.test(input.binding)) {
+    throw new AppError('validation_failed', 'browser_binding must be 32 random bytes.');
+  }
+  if (input.clientKey.length < 1 || input.clientKey.length > 128) {
+    throw new AppError('validation_failed', 'client_key must be 1 to 128 characters.');
+  }
+  await deps.rateLimit.takePasskeyChallenge(input.clientKey, 'sso');
+  const box = deps.box;
+  if (!box) throw notConfigured();
+  const connection = await connectionFor(deps, input);
+  const brand = await selectBrand(deps.pool, connection.brand_id);
+  if (!brand || !isEligible(brand)) throw notConfigured();
+
+  const oidc = await openIdClient();
+  let config;
+  try {
+    config = await discoverProvider({
+      issuer: connection.issuer,
+      clientId: connection.client_id,
+      clientSecret: openSecret(box, connection),
+    });
+  } catch (err) {
+    deps.log.warn({ err, brand_id: brand.id }, 'SSO issuer discovery failed');
+    throw new AppError(
+      'service_unavailable',
+      `${brand.name}’s identity provider did not answer. Try again in a minute.`,
+    );
+  }
+  const state = oidc.randomState();
+  const nonce = oidc.randomNonce();
+  const codeVerifier = oidc.randomPKCECodeVerifier();
+  const redirectUri = callbackUrlOf(origin);
+  const params: Record<string, string> = {
+    redirect_uri: redirectUri,
+    scope: 'openid email',
+    response_type: 'code',
+    code_challenge: await oidc.calculatePKCECodeChallenge(codeVerifier),
+    code_challenge_method: 'S256',
+    state,
+    nonce,
+  };
+  const hint = emailAddress.safeParse(input.email);
+  if (hint.success) params.login_hint = hint.data;
+  await deleteExpiredSsoSignIns(deps.pool);
+  await insertPendingSsoSignIn(deps.pool, {
+    state,
+    brand_id: brand.id,
+    nonce,
+    code_verifier: codeVerifier,
+    redirect_uri: redirectUri,
+    bindingHash: bindingHash(input.binding),
+  });
+  return {
+    authorizationUrl: oidc.buildAuthorizationUrl(config, params).href,
+    brandName: brand.name,
+  };
+}
+
+/**
+ * Finishes at the callback. The state is taken first (spent whatever follows; only by the
+ * browser that started it); then openid-client checks the answer: the provider's error if
+ * any, the issuer (RFC 9207 when advertised), the code exchanged with the PKCE verifier, and
+ * the ID token's signature, issuer, audience, expiry and nonce. Then records requires a
+ * verified email at one of the connection's domains that is a current member of that brand
+ * (eligible now), and opens a session for that brand only.
+ */
+export async function finishSsoSignIn(
+  deps: SsoSignInDeps,
+  input: { origin: string; callbackUrl: string; binding: string; client: SignInClient },
+): Promise<OpenedSession> {
+  const origin = checkOrigin(input.origin);
+  let callback: URL;
+  try {
+    callback = new URL(input.callbackUrl);
+  } catch {
+    throw invalidState();
+  }
+  if (`${callback.origin}${callback.pathname}` !== callbackUrlOf(origin)) throw invalidState();
+  const state = callback.searchParams.get('state') ?? '';
+  const pending =
+    state !== '' && state.length <= 128 && BINDING.test(input.binding)
+      ? await takePendingSsoSignIn(deps.pool, { state, bindingHash: bindingHash(input.binding) })
+      : undefined;
+  if (!pending) throw invalidState();
+
+  const connection = await selectSsoConnection(deps.pool, pending.brand_id);
+  if (!connection?.enabled || !deps.box) throw ssoRefused();
+  const oidc = await openIdClient();
+  let email: string;
+  try {
+    const config = await discoverProvider({
+      issuer: connection.issuer,
+      clientId: connection.client_id,
+      clientSecret: openSecret(deps.box, connection),
+    });
+    const tokens = await oidc.authorizationCodeGrant(config, callback, {
+      pkceCodeVerifier: pending.code_verifier,
+      expectedState: state,
+      expectedNonce: pending.nonce,
+      idTokenExpected: true,
+    });
+    const claims = tokens.claims();
+    if (!claims) throw new Error('no ID token');
+    // A provider may keep the email out of the ID token and answer it at userinfo, for the
+    // same subject (openid-client checks it is the ID token's).
+    const fromUserInfo =
+      claims.email === undefined
+        ? await oidc.fetchUserInfo(config, tokens.access_token, claims.sub)
+        : undefined;
+    email = verifiedEmailOf(
+      (fromUserInfo ?? claims) as { email?: unknown; email_verified?: unknown },
+      connection.allowed_domains,
+    );
+  } catch (err) {
+    deps.log.info({ reason: reasonOf(err), brand_id: pending.brand_id }, 'SSO sign-in refused');
+    throw ssoRefused();
+  }
+
+  const opened = await withTransaction(deps.pool, async (db) => {
+    const membership = (await selectMemberships(db, email)).find(
+      (m) => m.brand.id === pending.brand_id,
+    );
+    if (!membership || !isEligible(membership.brand)) {
+      deps.log.info({ brand_id: pending.brand_id }, 'SSO sign-in refused: not a member');
+      throw ssoRefused();
+    }
+    return openSession(db, deps, {
+      email,
+      brands: [membership],
+      method: 'sso',
+      client: input.client,
+      ssoBrandId: membership.brand.id,
+    });
+  });
+  afterSessionOpened(deps, opened);
+  return opened;
+}
+
+const invalidState = (): AppError =>
+  new AppError(
+    'invalid_sso_state',
+    'This single sign-on cannot be finished here: it was finished already, took longer than ten minutes, or was started in another browser. Start again from the sign-in page.',
+  );
+
+/**
+ * Why openid-client (or the claims check) refused, for the log: the error's name, code and
+ * message only. Its `cause` can carry the provider's answer or the ID token's claims (an
+ * address, a nonce), which the log never holds.
+ */
+function reasonOf(err: unknown): string {
+  if (!(err instanceof Error)) return String(err).slice(0, 200);
+  const code = (err as { code?: unknown }).code;
+  return `${err.name}${typeof code === 'string' ? ` ${code}` : ''}: ${err.message}`.slice(0, 300);
+}
+
+function openSecret(box: SecretBox, c: SsoConnectionRow): string {
+  return box.open(
+    { ciphertext: c.client_secret_ciphertext, keyId: c.client_secret_key_id },
+    c.brand_id,
+  );
+}

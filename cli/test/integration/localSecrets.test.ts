@@ -37,12 +37,22 @@ describe('local secrets', () => {
       'CONSOLE_ASSERTION_PUBLIC_KEY',
       'CONSOLE_TOKEN',
       'CURSOR_SECRET',
+      'DEV_IDP_CLIENT_SECRET',
+      'DEV_IDP_PASSWORD',
       'INTERNAL_TOKEN',
       'WEBHOOK_SECRET_KEY',
     ]);
-    for (const name of ['ADMIN_TOKEN', 'CONSOLE_TOKEN', 'CURSOR_SECRET', 'INTERNAL_TOKEN']) {
+    for (const name of [
+      'ADMIN_TOKEN',
+      'CONSOLE_TOKEN',
+      'CURSOR_SECRET',
+      'INTERNAL_TOKEN',
+      'DEV_IDP_CLIENT_SECRET',
+    ]) {
       expect(first[name]).toMatch(/^[A-Za-z0-9_-]{43}$/);
     }
+    // the local OpenID provider's demo users' password: typed by a person, so shorter
+    expect(first.DEV_IDP_PASSWORD).toMatch(/^[A-Za-z0-9_-]{12}$/);
     expect(Buffer.from(first.WEBHOOK_SECRET_KEY!, 'base64')).toHaveLength(32);
     // one Ed25519 pair, its PEM newlines written as \n (the services read them back)
     const pem = (name: string): string => first[name]!.replaceAll('\\n', '\n');

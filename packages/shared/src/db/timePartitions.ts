@@ -47,16 +47,19 @@ const periodMs = (t: TimePartitionedTable): number => (t.days ?? 1) * DAY_MS;
 const startOfPeriod = (t: TimePartitionedTable, at: Date): Date =>
   new Date(Math.floor(at.getTime() / periodMs(t)) * periodMs(t));
 
+/** The partitions (`c`) of a table (`p`, in schema `n`): the FROM of the queries below. */
+const PARTITIONS_OF = `select c.relname as name from pg_inherits i
+     join pg_class c on c.oid = i.inhrelid
+     join pg_class p on p.oid = i.inhparent
+     join pg_namespace n on n.oid = p.relnamespace`;
+
 /** The periods' partitions that exist, oldest first (the default partition is not one). */
 export async function listTimePartitions(
   db: Db,
   t: TimePartitionedTable,
 ): Promise<TimePartition[]> {
   const res = await db.query<{ name: string }>(
-    `select c.relname as name from pg_inherits i
-     join pg_class c on c.oid = i.inhrelid
-     join pg_class p on p.oid = i.inhparent
-     join pg_namespace n on n.oid = p.relnamespace
+    `${PARTITIONS_OF}
      where n.nspname = $1 and p.relname = $2 and c.relname ~ ('^' || $2 || '_p[0-9]{8}$')
      order by c.relname`,
     [t.schema, t.table],
@@ -161,10 +164,7 @@ export async function analyzeChangedPartitions(
   t: TimePartitionedTable,
 ): Promise<string[]> {
   const res = await pool.query<{ name: string }>(
-    `select c.relname as name from pg_inherits i
-     join pg_class c on c.oid = i.inhrelid
-     join pg_class p on p.oid = i.inhparent
-     join pg_namespace n on n.oid = p.relnamespace
+    `${PARTITIONS_OF}
      join pg_stat_user_tables s on s.relid = c.oid
      where n.nspname = $1 and p.relname = $2
        and s.n_mod_since_analyze > 50 + 0.1 * greatest(c.reltuples, 0)

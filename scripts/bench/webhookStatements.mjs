@@ -7,8 +7,11 @@
 // the three statements a delivery costs the database:
 //   node scripts/bench/webhookStatements.mjs        # ROUNDS=5 rounds, medians printed
 // - ingest: a Kafka chunk of 20 events, 10 receivers each (insertEvents + insertDeliveries);
-// - claim: a worker's claim of up to 12 due deliveries out of the backlog the ingest left, with
+// - claim: a worker's scan for up to 12 due deliveries out of the backlog the ingest left, with
 //   the week's statistics fresh as the history keeper leaves them;
+// - claim by key: the same backlog claimed 12 at a time by primary key, as the feed from the
+//   consumer to its own worker does (deliveryFeed.ts; each round ingests and drains twice, once
+//   for each way of claiming);
 // - success: 12 claimed deliveries recorded as 2xx in one statement (recordSucceededAttempts).
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -22,7 +25,7 @@ const require = createRequire(path.join(root, 'services/webhooks/package.json'))
 const pg = require('pg');
 const dist = (file) => require(path.join(root, 'services/webhooks/dist', file));
 const { insertEvents, insertDeliveries } = dist('events/eventRepo.js');
-const { claimDueDeliveries } = dist('deliveries/deliveryRepo.js');
+const { claimDueDeliveries, claimFedDeliveries } = dist('deliveries/deliveryRepo.js');
 const { recordSucceededAttempts } = dist('deliveries/attemptRepo.js');
 const { keepHistoryPartitions } = dist('maintenance/historyPartitions.js');
 
@@ -92,7 +95,7 @@ try {
     );
     await insertDeliveries(client, deliveries);
     await client.query('commit');
-    return deliveries.length;
+    return deliveries;
   };
   const scope = {
     limit: BATCH,
@@ -101,59 +104,63 @@ try {
     receivers: { except: [] },
     leaseMs: 90_000,
   };
-  const measured = { ingest: [], claim: [], success: [] };
+  const measured = { ingest: [], claim: [], 'by key': [], success: [] };
+  const keepHistory = async () => {
+    await keepHistoryPartitions(pool, {
+      historyMs: 30 * 86_400_000,
+      detailMs: 14 * 86_400_000,
+      batchSize: 1000,
+    });
+  };
   for (let round = 0; round < ROUNDS; round++) {
-    // ingest: CHUNKS chunks, PostgreSQL CPU per delivery created
-    let made = 0;
-    let before = cpuMs(pid);
-    for (let i = 0; i < CHUNKS; i++) made += await ingestChunk();
-    measured.ingest.push((cpuMs(pid) - before) / made);
-    // the keeper's statistics, as a running service has them
-    await keepHistoryPartitions(pool, {
-      historyMs: 30 * 86_400_000,
-      detailMs: 14 * 86_400_000,
-      batchSize: 1000,
-    });
-    await new Promise((r) => setTimeout(r, 1500)); // changed-row counts reach pg_stat a moment later
-    await keepHistoryPartitions(pool, {
-      historyMs: 30 * 86_400_000,
-      detailMs: 14 * 86_400_000,
-      batchSize: 1000,
-    });
-    // claim, then record the batch as 2xx: PostgreSQL CPU of each, per delivery
-    let claimMs = 0;
-    let recordedMs = 0;
-    let recorded = 0;
-    for (let i = 0; i < CLAIMS; i++) {
-      before = cpuMs(pid);
-      const batch = await claimDueDeliveries(client, scope);
-      claimMs += cpuMs(pid) - before;
-      if (batch.length === 0) break;
-      const startedAt = new Date();
-      const attempts = batch.map((d) => ({
-        deliveryId: d.id,
-        eventAt: d.event_created_at,
-        receiverId: d.receiver_id,
-        number: d.attempts + 1,
-        startedAt,
-        durationMs: 3,
-        statusCode: 200,
-        errorClass: null,
-        errorMessage: null,
-        excerpt: 'ok',
-        test: false,
-        healthClass: null,
-        latencySlot: 0,
-        requestHeaders: [{ name: 'content-type', value: 'application/json' }],
-        response: { headers: [], body: 'ok', truncated: false, bytes: 2 },
-      }));
-      before = cpuMs(pid);
-      await recordSucceededAttempts(client, attempts);
-      recordedMs += cpuMs(pid) - before;
-      recorded += batch.length;
+    for (const way of ['claim', 'by key']) {
+      // ingest: CHUNKS chunks, PostgreSQL CPU per delivery created
+      const made = [];
+      let before = cpuMs(pid);
+      for (let i = 0; i < CHUNKS; i++) made.push(...(await ingestChunk()));
+      measured.ingest.push((cpuMs(pid) - before) / made.length);
+      // the keeper's statistics, as a running service has them
+      await keepHistory();
+      await new Promise((r) => setTimeout(r, 1500)); // changed-row counts reach pg_stat a moment later
+      await keepHistory();
+      // claim, then record the batch as 2xx: PostgreSQL CPU of each, per delivery
+      let claimMs = 0;
+      let recordedMs = 0;
+      let recorded = 0;
+      for (let i = 0; i < CLAIMS; i++) {
+        before = cpuMs(pid);
+        const batch =
+          way === 'claim'
+            ? await claimDueDeliveries(client, scope)
+            : await claimFedDeliveries(client, made.splice(0, BATCH), 90_000);
+        claimMs += cpuMs(pid) - before;
+        if (batch.length === 0) break;
+        const startedAt = new Date();
+        const attempts = batch.map((d) => ({
+          deliveryId: d.id,
+          eventAt: d.event_created_at,
+          receiverId: d.receiver_id,
+          number: d.attempts + 1,
+          startedAt,
+          durationMs: 3,
+          statusCode: 200,
+          errorClass: null,
+          errorMessage: null,
+          excerpt: 'ok',
+          test: false,
+          healthClass: null,
+          latencySlot: 0,
+          requestHeaders: [{ name: 'content-type', value: 'application/json' }],
+          response: { headers: [], body: 'ok', truncated: false, bytes: 2 },
+        }));
+        before = cpuMs(pid);
+        await recordSucceededAttempts(client, attempts);
+        recordedMs += cpuMs(pid) - before;
+        recorded += batch.length;
+      }
+      measured[way].push(claimMs / recorded);
+      measured.success.push(recordedMs / recorded);
     }
-    measured.claim.push(claimMs / recorded);
-    measured.success.push(recordedMs / recorded);
   }
   client.release();
   await pool.end();
@@ -163,7 +170,8 @@ try {
     `PostgreSQL CPU per delivery, median of ${ROUNDS} rounds (each round's figure in brackets):`,
   );
   console.log(row('ingest', `chunks of ${CHUNK} events x ${RECEIVERS} receivers`));
-  console.log(row('claim', `claims of up to ${BATCH} out of the backlog`));
+  console.log(row('claim', `scans for up to ${BATCH} out of the backlog`));
+  console.log(row('by key', `claims of ${BATCH} by primary key (the feed)`));
   console.log(row('success', `batches of up to ${BATCH} 2xx recorded in one statement`));
 } finally {
   await dropDatabase(name);

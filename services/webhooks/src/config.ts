@@ -85,6 +85,11 @@ const WebhooksEnv = z
     DELIVERY_LEASE_MS: msEnv.default(90_000),
     /** How often an idle worker looks for due deliveries. */
     DELIVERY_POLL_MS: msEnv.default(500),
+    /**
+     * Deliveries the consumer hands to the worker of its own process, to be claimed by primary
+     * key (deliveryFeed.ts); 0 turns the feed off (every claim then scans the table).
+     */
+    DELIVERY_FEED_MAX: z.coerce.number().int().min(0).max(1_000_000).default(20_000),
     DELIVERY_CONNECT_TIMEOUT_MS: msEnv.default(5_000),
     /** The whole attempt: connect, send, the answer's headers and a short body excerpt. */
     DELIVERY_TIMEOUT_MS: msEnv.default(30_000),

@@ -59,7 +59,12 @@ async function main(): Promise<void> {
     : undefined;
   if (kafka) kafkaReachableMetric(registry, () => kafka.reachable());
   const stopConsuming = roles.has('consumer')
-    ? await startConsumerRole(config, { pool, log, registry, onIngested: () => worker?.wake() })
+    ? await startConsumerRole(config, {
+        pool,
+        log,
+        registry,
+        onIngested: (deliveries) => worker?.feedStored(deliveries),
+      })
     : undefined;
   const admin: AdminDeps | undefined = roles.has('admin')
     ? {

@@ -32,7 +32,14 @@ export interface DeliveryObserver {
     /** The event's created_at, for a business event's first 2xx (not for Test deliveries). */
     deliveredEventCreatedAt?: string;
   }): void;
+  /**
+   * Deliveries a claim took: by primary key from the consumer's feed, or found by a scan of
+   * the table (worker.ts).
+   */
+  claimed(way: ClaimWay, count: number): void;
 }
+
+type ClaimWay = 'feed' | 'scan';
 
 /**
  * The delivery series on /metrics: attempts by outcome and their HTTP duration (this
@@ -73,7 +80,16 @@ export function deliveryMetrics(registry: Registry, pool: Pool): DeliveryObserve
       this.set({ state: 'retry_scheduled' }, depth.retry_scheduled);
     },
   });
+  const claims = new Counter({
+    name: 'webhook_deliveries_claimed_total',
+    help: "Deliveries this process's worker claimed, by way: feed (by primary key, stored by this process's consumer) or scan (found in the table: retries, recoveries, other processes').",
+    labelNames: ['way'] as const,
+    registers: [registry],
+  });
   return {
+    claimed(way, count) {
+      if (count > 0) claims.inc({ way }, count);
+    },
     attempted(a) {
       attempts.inc({ outcome: a.outcome });
       duration.observe({ outcome: a.outcome }, a.seconds);

@@ -126,6 +126,53 @@ const ACTIVE_EXCEPT = `active as (
 const ACTIVE_ONLY = `active as (select unnest($2::text[]) as receiver_id)`;
 
 /**
+ * The end of both claims: leases the rows of the `locked` CTE for `leaseMs` (the parameter
+ * named) and returns each with its event and its receiver's target.
+ */
+const leaseLocked = (leaseMs: string): string => `
+     update deliveries d set lease_until = now() + ${leaseMs}::int * interval '1 millisecond'
+     from locked, events e, receivers r
+     where d.id = locked.id and d.event_at = locked.event_at
+       and e.id = d.event_id and e.created_at = d.event_at and r.id = d.receiver_id
+     returning d.id, d.receiver_id, d.attempts, d.round_start, d.event_id, e.type as event_type,
+       ${rfc3339('d.event_at')} as event_created_at, d.brand_id, e.object_json, e.test,
+       d.secret_version, e.traceparent, e.tracestate,
+       r.id as target_id, r.url as target_url, r.enabled as target_enabled,
+       r.secret_ciphertext as target_secret_ciphertext, r.secret_key_id as target_secret_key_id,
+       r.secret_version as target_secret_version,
+       r.pending_secret_ciphertext as target_pending_secret_ciphertext,
+       r.pending_secret_key_id as target_pending_secret_key_id,
+       r.rotation_switch_at as target_rotation_switch_at`;
+
+function toClaimed({
+  target_id: id,
+  target_url: url,
+  target_enabled: enabled,
+  target_secret_ciphertext: secret_ciphertext,
+  target_secret_key_id: secret_key_id,
+  target_secret_version: secret_version,
+  target_pending_secret_ciphertext: pending_secret_ciphertext,
+  target_pending_secret_key_id: pending_secret_key_id,
+  target_rotation_switch_at: rotation_switch_at,
+  ...delivery
+}: ClaimRow): ClaimedDelivery {
+  return {
+    ...delivery,
+    target: {
+      id,
+      url,
+      enabled,
+      secret_ciphertext,
+      secret_key_id,
+      secret_version,
+      pending_secret_ciphertext,
+      pending_secret_key_id,
+      rotation_switch_at,
+    },
+  };
+}
+
+/**
  * Claims up to `limit` due deliveries for this worker: pending, due, not leased (or the
  * lease expired: its worker died), of an enabled receiver in the scope, each receiver's
  * oldest first and at most its room (`receiverRoom`, else `perReceiver`); candidates are
@@ -168,19 +215,7 @@ export async function claimDueDeliveries(db: Db, scope: ClaimScope): Promise<Cla
        where d.status = 'pending' and (d.lease_until is null or d.lease_until < now())
        for update of d skip locked
      )
-     update deliveries d set lease_until = now() + $4::int * interval '1 millisecond'
-     from locked, events e, receivers r
-     where d.id = locked.id and d.event_at = locked.event_at
-       and e.id = d.event_id and e.created_at = d.event_at and r.id = d.receiver_id
-     returning d.id, d.receiver_id, d.attempts, d.round_start, d.event_id, e.type as event_type,
-       ${rfc3339('d.event_at')} as event_created_at, d.brand_id, e.object_json, e.test,
-       d.secret_version, e.traceparent, e.tracestate,
-       r.id as target_id, r.url as target_url, r.enabled as target_enabled,
-       r.secret_ciphertext as target_secret_ciphertext, r.secret_key_id as target_secret_key_id,
-       r.secret_version as target_secret_version,
-       r.pending_secret_ciphertext as target_pending_secret_ciphertext,
-       r.pending_secret_key_id as target_pending_secret_key_id,
-       r.rotation_switch_at as target_rotation_switch_at`,
+     ${leaseLocked('$4')}`,
     values: [
       scope.limit,
       named,
@@ -190,33 +225,37 @@ export async function claimDueDeliveries(db: Db, scope: ClaimScope): Promise<Cla
       room.map(([, free]) => free),
     ],
   });
-  return res.rows.map(
-    ({
-      target_id: id,
-      target_url: url,
-      target_enabled: enabled,
-      target_secret_ciphertext: secret_ciphertext,
-      target_secret_key_id: secret_key_id,
-      target_secret_version: secret_version,
-      target_pending_secret_ciphertext: pending_secret_ciphertext,
-      target_pending_secret_key_id: pending_secret_key_id,
-      target_rotation_switch_at: rotation_switch_at,
-      ...delivery
-    }) => ({
-      ...delivery,
-      target: {
-        id,
-        url,
-        enabled,
-        secret_ciphertext,
-        secret_key_id,
-        secret_version,
-        pending_secret_ciphertext,
-        pending_secret_key_id,
-        rotation_switch_at,
-      },
-    }),
-  );
+  return res.rows.map(toClaimed);
+}
+
+/**
+ * Claims deliveries named by primary key (the feed from this process's consumer,
+ * deliveryFeed.ts) on the same terms as claimDueDeliveries: pending, due, not leased (or the
+ * lease expired), of an enabled receiver, locked with FOR UPDATE SKIP LOCKED and leased for
+ * `leaseMs`. A named delivery that another worker holds, that was delivered, or that is not
+ * due is not returned. Each row is found by its key, so the cost is the rows named, whatever
+ * the pending index holds.
+ */
+export async function claimFedDeliveries(
+  db: Db,
+  fed: ReadonlyArray<{ id: string; eventAt: string }>,
+  leaseMs: number,
+): Promise<ClaimedDelivery[]> {
+  if (fed.length === 0) return [];
+  const res = await db.query<ClaimRow>({
+    name: 'webhooks.claim-fed-deliveries',
+    text: `with locked as (
+       select d.id, d.event_at
+       from unnest($1::text[], $2::timestamptz[]) as fed(id, event_at)
+       join deliveries d on d.id = fed.id and d.event_at = fed.event_at
+       join receivers r on r.id = d.receiver_id
+       where d.status = 'pending' and d.next_attempt_at <= now()
+         and (d.lease_until is null or d.lease_until < now()) and r.enabled
+       for update of d skip locked
+     ) ${leaseLocked('$3')}`,
+    values: [fed.map((d) => d.id), fed.map((d) => d.eventAt), leaseMs],
+  });
+  return res.rows.map(toClaimed);
 }
 
 /** A delivery as the log and the admin RPCs show it: the deliveries row alone. */

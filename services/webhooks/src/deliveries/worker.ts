@@ -5,7 +5,8 @@ import { continueTrace, withSpan } from '@brand/shared/telemetry';
 import type { SecretBox } from '@brand/shared/secrets';
 import { attemptOutcome, type DeliveryObserver } from './deliveryMetrics';
 import { DeliveryLanes, type Lane, type LaneSettings } from './deliveryLanes';
-import { claimDueDeliveries, type ClaimedDelivery } from './deliveryRepo';
+import { DeliveryFeed, type FedDelivery } from './deliveryFeed';
+import { claimDueDeliveries, claimFedDeliveries, type ClaimedDelivery } from './deliveryRepo';
 import { recordSucceededAttempts } from './attemptRepo';
 import { recordOutcome, type OutcomeSettings } from './recordOutcome';
 import type { Header } from './responseBody';
@@ -20,7 +21,12 @@ export interface WorkerSettings extends OutcomeSettings {
   lanes: Omit<LaneSettings, 'forgetSlowAfterMs'>;
   leaseMs: number;
   pollMs: number;
+  /** DELIVERY_FEED_MAX: deliveries the feed from this process's consumer holds (0: no feed). */
+  feedMax: number;
 }
+
+/** A receiver's deliveries held in the feed at most (a hanging one's cannot fill it). */
+const FEED_MAX_PER_RECEIVER = 1_000;
 
 /** A receiver found slow is claimed into the slow lane for this long after its last slow answer. */
 const FORGET_SLOW_AFTER_MS = 10 * 60_000;
@@ -35,6 +41,14 @@ const tracer = trace.getTracer('webhooks.worker');
  * share; at most `perReceiver` attempts of one receiver are in flight in either. Each claim
  * takes receivers round-robin. A worker that dies holds its leases until they expire; then
  * any worker takes them, so nothing is lost.
+ *
+ * Two ways to claim. The deliveries this process's consumer has just stored come through the
+ * feed (deliveryFeed.ts) and are claimed by primary key. The scan searches the table for the
+ * rest: retries come due, expired leases, deliveries other processes stored, recoveries and
+ * tests. Without a feed the worker scans whenever it is woken; once fed, it scans every
+ * `pollMs`, and at every turn while scans find deliveries the feed did not hold (a backlog)
+ * or after the feed dropped some over its bounds. So at volume each
+ * delivery is found by its key, while the table stays the record of what is owed.
  */
 export class DeliveryWorker {
   private readonly lanes: DeliveryLanes;
@@ -43,7 +57,20 @@ export class DeliveryWorker {
   /** Set when stop() gave up waiting: attempts cut short by shutdown are not recorded. */
   private abandoned = false;
   private wakeUp: (() => void) | undefined;
+  /** Set by wake(), so a wake that comes while a claim runs is not lost. */
+  private woken = false;
   private loop: Promise<void> | undefined;
+  private readonly feed: DeliveryFeed;
+  /** Whether this process's consumer feeds the worker: then the scan is paced (see above). */
+  private fed = false;
+  /** A claim failed, or the feed dropped deliveries: scan at the next turn. */
+  private scanWanted = true;
+  /**
+   * Receivers whose last scans found due deliveries the feed did not hold (a retry come due,
+   * a recovery, another process's): scanned at every turn until a scan finds them drained.
+   */
+  private readonly backlog = new Set<string>();
+  private lastScanAt = 0;
   /** Successes of the same moment, written in one statement (successBatcher.ts). */
   private readonly successes: SuccessBatcher;
 
@@ -60,6 +87,10 @@ export class DeliveryWorker {
   ) {
     this.successes = new SuccessBatcher((attempts) => recordSucceededAttempts(deps.pool, attempts));
     this.lanes = new DeliveryLanes({ ...settings.lanes, forgetSlowAfterMs: FORGET_SLOW_AFTER_MS });
+    this.feed = new DeliveryFeed({
+      max: settings.feedMax,
+      maxPerReceiver: Math.min(settings.feedMax, FEED_MAX_PER_RECEIVER),
+    });
   }
 
   /** Attempts in flight by lane (the /metrics gauge). */
@@ -73,7 +104,17 @@ export class DeliveryWorker {
 
   /** Looks for due deliveries now (after an ingest, after a slot frees up). */
   wake(): void {
+    this.woken = true;
     this.wakeUp?.();
+  }
+
+  /** Deliveries this process's consumer has just stored (committed): claims them by key. */
+  feedStored(deliveries: readonly FedDelivery[]): void {
+    if (this.settings.feedMax > 0) {
+      this.fed = true;
+      this.feed.offer(deliveries);
+    }
+    this.wake();
   }
 
   /**
@@ -100,17 +141,19 @@ export class DeliveryWorker {
 
   private async run(): Promise<void> {
     while (!this.stopped) {
+      this.woken = false;
       let claimed = 0;
       try {
         claimed = await this.claimAndStart();
       } catch (err) {
+        this.scanWanted = true;
         this.deps.log.warn({ err }, 'claiming deliveries failed; retrying');
       }
       const room = this.lanes.room();
-      if (claimed > 0 && (room.shared > 0 || (room.slow > 0 && room.slowReceivers.length > 0)))
-        continue;
+      const hasRoom = room.shared > 0 || (room.slow > 0 && room.slowReceivers.length > 0);
+      if ((claimed > 0 || this.woken) && hasRoom) continue;
       await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, this.settings.pollMs);
+        const timer = setTimeout(resolve, this.untilNextScanMs());
         this.wakeUp = () => {
           clearTimeout(timer);
           resolve();
@@ -120,11 +163,52 @@ export class DeliveryWorker {
     }
   }
 
-  /**
-   * Fills the free places of both lanes: the slow lane with its own receivers' due
-   * deliveries, the shared budget with everyone else's. Returns how many were claimed.
-   */
+  private untilNextScanMs(): number {
+    const sinceScan = Date.now() - this.lastScanAt;
+    return Math.max(0, Math.min(this.settings.pollMs, this.settings.pollMs - sinceScan));
+  }
+
+  private scanDue(): boolean {
+    return !this.fed || this.scanWanted || this.backlog.size > 0 || this.untilNextScanMs() === 0;
+  }
+
+  /** Fills the lanes' free places: from the feed first, then by a scan when one is due. */
   private async claimAndStart(): Promise<number> {
+    let claimed = 0;
+    if (this.feed.size > 0) claimed += await this.claimFed();
+    if (this.feed.takeDropped()) this.scanWanted = true;
+    if (this.scanDue()) claimed += await this.scan();
+    return claimed;
+  }
+
+  /** Claims fed deliveries by primary key, within the lanes' room. */
+  private async claimFed(): Promise<number> {
+    const pick = this.feed.take(this.lanes.room(), this.lanes.settings.perReceiver, (id) =>
+      this.lanes.isSlow(id),
+    );
+    const fed = [...pick.slow, ...pick.shared];
+    if (fed.length === 0) return 0;
+    let rows: ClaimedDelivery[];
+    try {
+      rows = await claimFedDeliveries(this.deps.pool, fed, this.settings.leaseMs);
+    } catch (err) {
+      // the picked deliveries left the feed: the next scan finds them in the table
+      this.scanWanted = true;
+      throw err;
+    }
+    this.deps.observer?.claimed('feed', rows.length);
+    for (const row of rows) this.launch(row);
+    return rows.length;
+  }
+
+  /**
+   * Searches the table for due deliveries to fill the free places of both lanes: the slow
+   * lane with its own receivers' due deliveries, the shared budget with everyone else's.
+   * Returns how many were claimed.
+   */
+  private async scan(): Promise<number> {
+    this.lastScanAt = Date.now();
+    this.scanWanted = false;
     const room = this.lanes.room();
     const { perReceiver } = this.lanes.settings;
     const claim = (limit: number, receivers: { only: string[] } | { except: string[] }) =>
@@ -143,9 +227,32 @@ export class DeliveryWorker {
       claim(slow, { only: room.slowReceivers }),
       claim(room.shared, { except: [...full, ...room.slowReceivers] }),
     ]);
-    for (const row of slowRows) this.launch(row);
-    for (const row of sharedRows) this.launch(row);
-    return slowRows.length + sharedRows.length;
+    const rows = [...slowRows, ...sharedRows];
+    this.noteBacklog(rows, {
+      // a claim that reached its limit may have left receivers out: nothing is known of them
+      complete: sharedRows.length < room.shared && (slow === 0 || slowRows.length < slow),
+      scanned: (id) =>
+        room.slowReceivers.includes(id) ? slow > 0 : (room.receiverRoom.get(id) ?? 1) > 0,
+    });
+    this.deps.observer?.claimed('scan', rows.length);
+    for (const row of rows) this.launch(row);
+    return rows.length;
+  }
+
+  /**
+   * Keeps `backlog` from a scan's rows: a receiver with rows the feed did not hold is in it; one
+   * the scan looked at (`scanned`, in a `complete` scan) and found nothing of is out.
+   */
+  private noteBacklog(
+    rows: ClaimedDelivery[],
+    scan: { complete: boolean; scanned: (receiverId: string) => boolean },
+  ): void {
+    const held = this.feed.forget(rows);
+    const found = new Set(rows.map((r) => r.receiver_id));
+    if (scan.complete)
+      for (const id of this.backlog)
+        if (!found.has(id) && scan.scanned(id)) this.backlog.delete(id);
+    for (const row of rows) if (!held.has(row.id)) this.backlog.add(row.receiver_id);
   }
 
   private launch(d: ClaimedDelivery): void {

@@ -5,13 +5,14 @@ import type { WebhooksConfig } from '../config';
 import type { SecretBox } from '@brand/shared/secrets';
 import type { DeliveryObserver } from './deliveryMetrics';
 import { startSweeper } from '../maintenance/sweeper';
+import type { FedDelivery } from './deliveryFeed';
 import { Sender } from './sender';
 import { DeliveryWorker } from './worker';
 
-/** The worker role while it runs: wake it when events arrive, stop it on shutdown. */
+/** The worker role while it runs: feed it what the consumer stored, stop it on shutdown. */
 export interface WorkerRole {
-  /** Claims due deliveries now instead of at the next poll. */
-  wake(): void;
+  /** Deliveries this process's consumer has just stored: claimed now, by primary key. */
+  feedStored(deliveries: readonly FedDelivery[]): void;
   /** Attempts in flight by lane (deliveryLanes.ts). */
   inFlight(): { shared: number; slow: number };
   /** Finishes in-flight deliveries (unfinished leases expire and are retried), then closes the sender. */
@@ -56,6 +57,7 @@ export function startWorkerRole(
       },
       leaseMs: config.DELIVERY_LEASE_MS,
       pollMs: config.DELIVERY_POLL_MS,
+      feedMax: config.DELIVERY_FEED_MAX,
       scale: config.RETRY_TIME_SCALE,
       disableAfterMs: config.RECEIVER_DISABLE_AFTER_MS,
       failingAlert: {
@@ -75,7 +77,7 @@ export function startWorkerRole(
     },
   );
   return {
-    wake: () => worker.wake(),
+    feedStored: (deliveries) => worker.feedStored(deliveries),
     inFlight: () => worker.inFlight(),
     stop: {
       name: 'finish in-flight deliveries (unfinished leases expire and are retried)',

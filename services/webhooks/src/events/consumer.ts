@@ -19,8 +19,11 @@ export interface ConsumerOptions {
   /** Create the topic when missing (the local stack, tests). */
   ensureTopic: boolean;
   partitions: number;
-  /** Called after a chunk of events was stored and committed (wakes the workers). */
-  onIngested: () => void;
+  /**
+   * Called with a chunk's new deliveries once they are committed: the worker of this process
+   * claims them by primary key (deliveryFeed.ts).
+   */
+  onIngested: (deliveries: readonly NewDelivery[]) => void;
   /** Consumer-group timing (issue 19): how soon a crashed member's partitions move on. */
   groupTiming: ConsumerGroupTiming;
   /**
@@ -166,7 +169,7 @@ function groupMember(opts: ConsumerOptions, log: Logger): GroupMember {
               },
             ]);
             await payload.heartbeat();
-            if (stored > 0) opts.onIngested();
+            if (stored.length > 0) opts.onIngested(stored);
           }
         },
       });
@@ -207,9 +210,11 @@ async function storeChunk(
   log: Logger,
   chunk: KafkaMessage[],
   partition: number,
-): Promise<number> {
+): Promise<NewDelivery[]> {
   const outcome: ChunkOutcome = { ingested: 0, duplicates: 0, skipped: [], deliveries: 0 };
   const events: Array<{ event: EventInput; message: KafkaMessage }> = [];
+  /** The chunk's new deliveries, for the feed once committed. */
+  let deliveries: NewDelivery[] = [];
   for (const message of chunk) {
     const input = toEventInput(message);
     if ('skip' in input) {
@@ -242,12 +247,12 @@ async function storeChunk(
     );
     try {
       // two statements a chunk, whatever its size: the events, then all their deliveries
-      await withTransaction(opts.pool, async (db) => {
+      deliveries = await withTransaction(opts.pool, async (db) => {
         const stored = await insertEvents(
           db,
           events.map(({ event }, i) => ({ ...event, ...traceContextOfSpan(spans[i]!) })),
         );
-        const deliveries: NewDelivery[] = [];
+        const made: NewDelivery[] = [];
         const taken = new Set<string>();
         events.forEach(({ event }, i) => {
           const receivers = stored.get(event.id);
@@ -260,7 +265,7 @@ async function storeChunk(
           taken.add(event.id);
           outcome.ingested++;
           for (const receiverId of receivers)
-            deliveries.push({
+            made.push({
               id: newId('delivery'),
               eventId: event.id,
               eventAt: event.createdAt,
@@ -269,7 +274,8 @@ async function storeChunk(
               brandId: event.brandId,
             });
         });
-        outcome.deliveries = await insertDeliveries(db, deliveries);
+        outcome.deliveries = await insertDeliveries(db, made);
+        return made;
       });
     } catch (err) {
       for (const span of spans) {
@@ -283,5 +289,5 @@ async function storeChunk(
   }
   // counted after the commit: a chunk rolled back and replayed is counted once
   opts.observer?.chunkStored(outcome);
-  return outcome.deliveries;
+  return deliveries;
 }

@@ -4,7 +4,7 @@ import type { Logger } from '@brand/shared/logger';
 import type { Registry } from '@brand/shared/metrics';
 import type { ShutdownStep } from '@brand/shared/shutdown';
 import type { WebhooksConfig } from '../config';
-import { startConsumer } from './consumer';
+import { startConsumer, type ConsumerOptions } from './consumer';
 import { consumerLagMetrics, consumerMetrics } from './consumerMetrics';
 
 /**
@@ -13,7 +13,7 @@ import { consumerLagMetrics, consumerMetrics } from './consumerMetrics';
  */
 export async function startConsumerRole(
   config: WebhooksConfig,
-  deps: { pool: Pool; log: Logger; registry: Registry; onIngested: () => void },
+  deps: { pool: Pool; log: Logger; registry: Registry; onIngested: ConsumerOptions['onIngested'] },
 ): Promise<ShutdownStep> {
   const { log } = deps;
   const kafka = createKafka({

@@ -3,12 +3,7 @@
 // brand's fast receiver still gets each event within moments, because attempts that wait
 // leave the shared budget for the slow lane (deliveryLanes.ts), and the per-receiver bound
 // holds in each worker.
-import {
-  makeBusinessEvent,
-  scrapeMetric,
-  startWebhooks,
-  type WebhooksProcess,
-} from '@brand/testkit';
+import { makeBusinessEvent, scrapeMetric, type WebhooksProcess } from '@brand/testkit';
 import { newBrandId, startHarness, type Harness, type RegisteredReceiver } from './harness';
 
 const SETTINGS = {
@@ -29,14 +24,7 @@ const hanging: RegisteredReceiver[] = [];
 beforeAll(async () => {
   h = await startHarness({ label: 'fairbrands', env: SETTINGS });
   // a second process with only the worker role shares the same queue
-  secondWorker = await startWebhooks({
-    databaseUrl: h.db.url,
-    topic: h.topic,
-    groupId: h.groupId,
-    caFile: h.ca.caFile,
-    brokers: h.brokers,
-    env: { ...SETTINGS, WEBHOOKS_ROLES: 'worker' },
-  });
+  secondWorker = await h.another({ ...SETTINGS, WEBHOOKS_ROLES: 'worker' });
 });
 afterAll(() => h?.close());
 

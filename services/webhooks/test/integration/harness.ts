@@ -38,6 +38,8 @@ export interface Harness {
   brokers: string[];
   /** Starts the service again (after a kill) with the same settings. */
   restart(): Promise<WebhooksProcess>;
+  /** Starts one more webhooks process on the same database, topic and group, with `env`. */
+  another(env: Record<string, string>): Promise<WebhooksProcess>;
   /** Starts an HTTPS example receiver and registers it for `brandId` with `events`. */
   addReceiver(
     opts: Omit<Parameters<typeof startRegisteredReceiver>[0], 'client' | 'ca' | 'label'>,
@@ -85,6 +87,15 @@ export async function startHarness(
       h.webhooks = await start();
       return h.webhooks;
     },
+    another: (env) =>
+      startWebhooks({
+        databaseUrl: db.url,
+        topic,
+        groupId,
+        caFile: ca.caFile,
+        brokers,
+        env,
+      }),
     async addReceiver(r) {
       const registered = await startRegisteredReceiver({
         ...r,

@@ -1,0 +1,128 @@
+import type { LaneRoom } from './deliveryLanes';
+
+/** A delivery the consumer of this process stored, by its primary key and its receiver. */
+export interface FedDelivery {
+  id: string;
+  /** The partition key: the event's created_at, exactly as stored. */
+  eventAt: string;
+  receiverId: string;
+}
+
+export interface FeedBounds {
+  /** Deliveries held at most, across receivers. */
+  max: number;
+  /** Deliveries of one receiver held at most (a hanging receiver's cannot fill the feed). */
+  maxPerReceiver: number;
+}
+
+/** What `take` picked: for the shared budget's claim and for the slow lane's. */
+export interface FeedPick {
+  shared: FedDelivery[];
+  slow: FedDelivery[];
+}
+
+/**
+ * The deliveries this process's consumer has just stored, handed to its own worker in memory
+ * so that it can claim them by primary key instead of searching the pending index for them
+ * (a search whose cost grows with the rows already delivered: their index entries stay until
+ * vacuum). The table stays the record: the feed is only a hint. A delivery it drops (over its
+ * bounds, or lost with the process) is found by the worker's scan of the table as before; one
+ * it names that another worker took, or that is not due, is simply not claimed.
+ *
+ * Each receiver's deliveries are kept in the order they were stored, and `take` serves
+ * receivers round-robin within the room the lanes give (deliveryLanes.ts), starting each time
+ * after the receiver it served last, so the feed is as fair across receivers as the scan is.
+ */
+export class DeliveryFeed {
+  private readonly byReceiver = new Map<string, FedDelivery[]>();
+  private held = 0;
+  /** Set when a delivery was dropped over the bounds; cleared by `takeDropped`. */
+  private dropped = false;
+
+  constructor(private readonly bounds: FeedBounds) {}
+
+  /** Deliveries held. */
+  get size(): number {
+    return this.held;
+  }
+
+  /** Adds stored deliveries; those over the bounds are dropped (the scan finds them). */
+  offer(deliveries: readonly FedDelivery[]): void {
+    for (const d of deliveries) {
+      let queue = this.byReceiver.get(d.receiverId);
+      if (this.held >= this.bounds.max || (queue?.length ?? 0) >= this.bounds.maxPerReceiver) {
+        this.dropped = true;
+        continue;
+      }
+      if (!queue) {
+        queue = [];
+        this.byReceiver.set(d.receiverId, queue);
+      }
+      queue.push(d);
+      this.held++;
+    }
+  }
+
+  /** Whether deliveries were dropped since the last call: the table holds some the feed does not. */
+  takeDropped(): boolean {
+    const dropped = this.dropped;
+    this.dropped = false;
+    return dropped;
+  }
+
+  /**
+   * Removes and returns deliveries to claim within `room`: a receiver known to be slow
+   * (`isSlow`) takes places of the slow lane, any other the shared budget's; each at most its
+   * own room (`receiverRoom`, else `perReceiver`). One delivery of each receiver per round.
+   */
+  take(room: LaneRoom, perReceiver: number, isSlow: (receiverId: string) => boolean): FeedPick {
+    const pick: FeedPick = { shared: [], slow: [] };
+    const free = { shared: room.shared, slow: room.slow };
+    const left = new Map<string, number>();
+    const served = new Set<string>();
+    for (let progress = true; progress && (free.shared > 0 || free.slow > 0);) {
+      progress = false;
+      for (const [receiverId, queue] of this.byReceiver) {
+        const lane = isSlow(receiverId) ? 'slow' : 'shared';
+        const own = left.get(receiverId) ?? room.receiverRoom.get(receiverId) ?? perReceiver;
+        if (free[lane] <= 0 || own <= 0 || queue.length === 0) continue;
+        pick[lane].push(queue.shift()!);
+        this.held--;
+        free[lane]--;
+        left.set(receiverId, own - 1);
+        served.add(receiverId);
+        progress = true;
+      }
+    }
+    // the receivers served go to the back, so the next take starts with those that were not
+    for (const receiverId of served) {
+      const queue = this.byReceiver.get(receiverId)!;
+      this.byReceiver.delete(receiverId);
+      if (queue.length > 0) this.byReceiver.set(receiverId, queue);
+    }
+    return pick;
+  }
+
+  /**
+   * Forgets deliveries claimed another way (the worker's scan took them first). Returns the
+   * ids of those it held.
+   */
+  forget(claimed: ReadonlyArray<{ id: string; receiver_id: string }>): Set<string> {
+    const forgotten = new Set<string>();
+    if (this.held === 0) return forgotten;
+    const byReceiver = new Map<string, Set<string>>();
+    for (const { id, receiver_id } of claimed) {
+      if (!this.byReceiver.has(receiver_id)) continue;
+      const ids = byReceiver.get(receiver_id) ?? new Set<string>();
+      byReceiver.set(receiver_id, ids.add(id));
+    }
+    for (const [receiverId, ids] of byReceiver) {
+      const queue = this.byReceiver.get(receiverId)!;
+      const kept = queue.filter((d) => !ids.has(d.id) || !forgotten.add(d.id));
+      if (kept.length === 0) this.byReceiver.delete(receiverId);
+      else this.byReceiver.set(receiverId, kept);
+    }
+    this.held -= forgotten.size;
+    return forgotten;
+  }
+}

@@ -22,7 +22,8 @@ export interface GatewayDeps extends EndpointDeps {
 /**
  * The public listener: every request goes through the request prelude (request id, security
  * headers, access log, metrics, the duplicate-header refusal; prelude/requestPrelude.ts), then
- * to the endpoint lean path whose request it is (every list request, REST and MCP), else to
+ * to the endpoint lean path whose request it is (every list request, REST and MCP, and a
+ * campaign plan's POST), else to
  * the express application (the rest of the surface, and unmatched routes). Errors are answered
  * in one way whoever raised them (errorAnswer).
  */

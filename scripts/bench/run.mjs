@@ -39,6 +39,7 @@
 // Redis never bypassed (no in-memory decision), every webhook delivered.
 // BENCH_WALK_ONLY=1: the walk (S1, S3) alone, about a minute: for A/B runs and profiles.
 // BENCH_WEBHOOKS_ONLY=1: S6 alone, with its latency split by pipeline stage.
+// BENCH_PLANS_ONLY=1: S5 alone (with its S1f REST arm), for A/B runs and profiles.
 // BENCH_SMOKE=1: a short run that checks the harness, every scenario's path end to end
 // and the validity conditions, not the speed targets (scripts/test.sh runs it).
 import os from 'node:os';
@@ -219,6 +220,19 @@ async function main() {
 
   const opsUrl = `http://127.0.0.1:${gateway.opsPort}`;
   const countersAtStart = await gatewayCounters(opsUrl);
+  if (SETTINGS.plansOnly) {
+    const plansResult = await runPlansScenario(ctx);
+    await checkAdmission(ctx, opsUrl, countersAtStart);
+    sampler.stop();
+    return {
+      dbName,
+      loadAtStart,
+      plans: plansResult,
+      memory,
+      invalid: ctx.invalid,
+      notes: ctx.notes,
+    };
+  }
   const s1 = await runWalkScenario(ctx);
   if (SETTINGS.walkOnly) {
     memory.warm = await ctx.markMemory('S1');

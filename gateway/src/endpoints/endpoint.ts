@@ -12,7 +12,8 @@ import type { RequestScope } from '../http/requestScope';
 export interface Endpoint {
   /**
    * The endpoint's requests that traffic is made of (every list request: REST pages and the
-   * MCP POST), answered on plain node:http: the one implementation of those requests.
+   * MCP POST; a campaign plan's POST), answered on plain node:http: the one implementation of
+   * those requests.
    */
   lean?: LeanPath;
   /** Mounts its express routes: the rest of the surface. */

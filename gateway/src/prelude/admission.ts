@@ -1,5 +1,4 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { RequestHandler, Response } from 'express';
 import { rateLimitedError, type AccessGate } from '../auth/accessGate';
 import type { ApiIdentity } from '../auth/identity';
 import type { RateLimitDecision } from '../ratelimit/limiter';
@@ -7,8 +6,8 @@ import type { RateLimitDecision } from '../ratelimit/limiter';
 /**
  * Admission, the step after the request prelude: the key (401/403/503, auth/accessGate.ts)
  * and then the brand's budget (429). The steps and their order are the AccessGate's; this
- * module is the one place endpoints take them from: admitApiKey on a lean path, its express
- * form requireApiKey on an express route. MCP admits through the same two steps (the gate's
+ * module is the one place endpoints take them from: admitApiKey on the lean paths (lists and
+ * campaign plans). MCP admits through the same two steps (the gate's
  * identify, then chargeBrand's budget), priced per message and answering a spent budget
  * inside a tool result.
  */
@@ -27,25 +26,6 @@ export async function admitApiKey(
   const identity = await gate.identify(req, res);
   const decision = await chargeBrand(gate, res, identity, 1, peekKeyOf?.(identity));
   return { identity, decision };
-}
-
-/**
- * admitApiKey as an express route's step (campaign plans). The admitted identity is kept on
- * the response for the handler (identityOf).
- */
-export function requireApiKey(gate: AccessGate): RequestHandler {
-  return async (req, res, next) => {
-    const { identity } = await admitApiKey(gate, req, res);
-    res.locals.identity = identity;
-    next();
-  };
-}
-
-/** The identity requireApiKey admitted; throws if the route forgot the step. */
-export function identityOf(res: Response): ApiIdentity {
-  const identity = res.locals.identity as ApiIdentity | undefined;
-  if (!identity) throw new Error('identityOf: the route has no requireApiKey step');
-  return identity;
 }
 
 /**

@@ -112,6 +112,8 @@ export const SETTINGS = {
   walkOnly: process.env.BENCH_WALK_ONLY === '1',
   /** BENCH_WEBHOOKS_ONLY=1: S6 and nothing else (its pipeline's own processes; 1-2 min). */
   webhooksOnly: process.env.BENCH_WEBHOOKS_ONLY === '1',
+  /** BENCH_PLANS_ONLY=1: S5 (and its S1f REST arm) and nothing else (A/B runs, profiles). */
+  plansOnly: process.env.BENCH_PLANS_ONLY === '1',
   /** Rows of the load brand (S1f, S2: 50- and 200-row pages) and of the deep brand (S4). */
   loadRows: 1_000,
   pageSize: 50,

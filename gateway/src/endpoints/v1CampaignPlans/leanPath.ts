@@ -1,0 +1,73 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import express from 'express';
+import typeis from 'type-is';
+import { AppError } from '@brand/shared/errors';
+import type { AccessGate } from '../../auth/accessGate';
+import type { PlansApi } from '../../clients/plansClient';
+import { sendJson } from '../../http/jsonResponse';
+import { pathOf, type RequestScope } from '../../http/requestScope';
+import { admitApiKey } from '../../prelude/admission';
+import { preparePlan, requirePreparePermission } from '../../plans/preparePlan';
+import type { LeanPath } from '../endpoint';
+import { CAMPAIGN_PLANS_PATH, MAX_BODY_BYTES } from './input';
+
+export interface PlansDeps {
+  gate: AccessGate;
+  plans: PlansApi;
+}
+
+/** CAMPAIGN_PLANS_PATH as express's router matched it: any case, an optional trailing slash. */
+const PLANS_PATH = /^\/api\/v1\/campaign-plans\/?$/i;
+
+/**
+ * body-parser's JSON reader, as the express route used it (size limit, charset,
+ * Content-Encoding, aborted uploads, `strict: false`); its errors carry the `type` that
+ * errorAnswer turns into 413, 400 or 415 (http/errorHandler.ts).
+ */
+const readJson = express.json({ limit: MAX_BODY_BYTES, strict: false }) as unknown as (
+  req: IncomingMessage,
+  res: ServerResponse,
+  next: (err?: Error) => void,
+) => void;
+
+/**
+ * POST /api/v1/campaign-plans (docs/contract.md#campaign-plans): prepares a campaign plan for
+ * human review, on plain node:http (a retry's replay is as frequent as a page for an agent
+ * that retries, and express's router and body middleware were half the gateway's CPU of one).
+ * In order: the key and one unit of the brand's budget (admitApiKey: 401, 429), the
+ * campaigns:prepare permission (403), JSON (415; then 413 or 400 as the body is read, only
+ * after the key and its permission, so anonymous or read-only callers cannot make us parse),
+ * the input (400 validation_failed), then the plans service: 201 with the new plan, or 200
+ * with `Idempotent-Replayed: true` and the identical plan for a retry; 409 request_conflict;
+ * 422 pending_plan_limit. Other methods are express's 405 (route.ts).
+ */
+export function campaignPlansPath(deps: PlansDeps): LeanPath {
+  return (req, res, scope) => {
+    if (req.method !== 'POST' || !PLANS_PATH.test(pathOf(req.url))) return undefined;
+    scope.route = CAMPAIGN_PLANS_PATH;
+    return answerPlan(deps, req, res, scope);
+  };
+}
+
+async function answerPlan(
+  deps: PlansDeps,
+  req: IncomingMessage,
+  res: ServerResponse,
+  scope: RequestScope,
+): Promise<void> {
+  const { identity } = await admitApiKey(deps.gate, req, res);
+  deps.gate.requirePermission(identity, requirePreparePermission);
+  // express's req.is: no body at all is not JSON either
+  if (!typeis(req, ['application/json'])) {
+    throw new AppError('unsupported_media_type', 'Content-Type must be application/json.');
+  }
+  const body = await new Promise<unknown>((resolve, reject) =>
+    readJson(req, res, (err) =>
+      // body-parser's errors are http-errors (Error, with the `type` errorAnswer reads)
+      err ? reject(err) : resolve((req as { body?: unknown }).body),
+    ),
+  );
+  const { plan, replayed } = await preparePlan(deps.plans, identity, body, scope.requestId);
+  if (replayed) res.setHeader('Idempotent-Replayed', 'true');
+  sendJson(res, replayed ? 200 : 201, JSON.stringify(plan));
+}

@@ -1,0 +1,126 @@
+import { gzipSync } from 'node:zlib';
+import { planBody, startStack, type Stack } from '@brand/testkit';
+import { makePlanBrand, PLANS_PATH, type PlanBrand } from '../support/plans';
+
+// The campaign-plans POST reads its body on plain node:http (its lean path, issue 36): the
+// refusals come in the documented order, and the body is read as express's JSON parser read
+// it: the key (401) and its permission (403) before the body is parsed, then Content-Type
+// (415), size (413), JSON (400), compression, and the path matched in any case with an
+// optional trailing slash; every other method is 405 with Allow: POST.
+
+let stack: Stack;
+let brand: PlanBrand;
+
+beforeAll(async () => {
+  stack = await startStack({
+    plans: true,
+    gatewayEnv: { ANONYMOUS_RATE_LIMIT_PER_MINUTE: '1000' },
+  });
+  brand = await makePlanBrand(stack);
+});
+afterAll(() => stack?.close());
+
+async function post(
+  opts: {
+    key?: string;
+    body?: string | Blob;
+    type?: string;
+    encoding?: string;
+    path?: string;
+    method?: string;
+  } = {},
+): Promise<{ status: number; code: string | undefined; headers: Headers }> {
+  const headers: Record<string, string> = {};
+  if (opts.key) headers.authorization = `Bearer ${opts.key}`;
+  if (opts.type) headers['content-type'] = opts.type;
+  if (opts.encoding) headers['content-encoding'] = opts.encoding;
+  const res = await fetch(`${stack.gateway.url}${opts.path ?? PLANS_PATH}`, {
+    method: opts.method ?? 'POST',
+    headers,
+    body: opts.body,
+  });
+  const text = await res.text();
+  const code = text ? (JSON.parse(text) as { error?: { code?: string } }).error?.code : undefined;
+  return { status: res.status, code, headers: res.headers };
+}
+
+const json = 'application/json';
+const valid = () => JSON.stringify(planBody());
+
+it('checks the key and its permission before reading the body', async () => {
+  expect(await post({ body: '{not json', type: json })).toMatchObject({
+    status: 401,
+    code: 'missing_key',
+  });
+  expect(await post({ key: brand.readKey, body: '{not json', type: json })).toMatchObject({
+    status: 403,
+    code: 'insufficient_permission',
+  });
+  expect(await post({ key: brand.readKey, body: 'x'.repeat(300_000), type: json })).toMatchObject({
+    status: 403,
+    code: 'insufficient_permission',
+  });
+});
+
+it('answers a body it cannot read with a 4xx and a stable code', async () => {
+  const key = brand.prepareKey;
+  expect(await post({ key, body: valid(), type: 'text/plain' })).toMatchObject({
+    status: 415,
+    code: 'unsupported_media_type',
+  });
+  expect(await post({ key, body: valid() })).toMatchObject({
+    status: 415,
+    code: 'unsupported_media_type',
+  });
+  expect(await post({ key, body: valid(), type: `${json}; charset=latin1` })).toMatchObject({
+    status: 415,
+    code: 'unsupported_media_type',
+  });
+  expect(await post({ key, body: valid(), type: json, encoding: 'compress' })).toMatchObject({
+    status: 415,
+    code: 'unsupported_media_type',
+  });
+  expect(await post({ key, body: '{"request_id": ', type: json })).toMatchObject({
+    status: 400,
+    code: 'malformed_request',
+  });
+  expect(await post({ key, body: 'x'.repeat(300_000), type: json })).toMatchObject({
+    status: 413,
+    code: 'payload_too_large',
+  });
+  // any JSON value is read (not only objects and arrays); the input's schema refuses it
+  expect(await post({ key, body: '"a plan"', type: json })).toMatchObject({
+    status: 400,
+    code: 'validation_failed',
+  });
+  expect(await post({ key, body: '', type: json })).toMatchObject({
+    status: 400,
+    code: 'validation_failed',
+  });
+});
+
+it('reads a compressed body, and the path in any case with a trailing slash', async () => {
+  const key = brand.prepareKey;
+  expect(
+    await post({
+      key,
+      body: new Blob([new Uint8Array(gzipSync(valid()))]),
+      type: `${json}; charset=utf-8`,
+      encoding: 'gzip',
+    }),
+  ).toMatchObject({ status: 201 });
+  expect(await post({ key, body: valid(), type: json, path: `${PLANS_PATH}/` })).toMatchObject({
+    status: 201,
+  });
+  expect(
+    await post({ key, body: valid(), type: json, path: PLANS_PATH.toUpperCase() }),
+  ).toMatchObject({ status: 201 });
+});
+
+it('answers every other method 405 with Allow: POST', async () => {
+  for (const method of ['GET', 'PUT', 'DELETE', 'PATCH']) {
+    const res = await post({ key: brand.prepareKey, method });
+    expect(res).toMatchObject({ status: 405, code: 'method_not_allowed' });
+    expect(res.headers.get('allow')).toBe('POST');
+  }
+});

@@ -31,16 +31,20 @@ const PLAN_COLUMNS = `id, brand_id, request_id::text as request_id, input_hash, 
   planning_budget_amount::float8 as planning_budget_amount, summary, brief, requirements,
   platforms, notes, ${rfc3339('created_at')} as created_at, ${rfc3339('updated_at')} as updated_at`;
 
-/** The plan a brand prepared under a request_id, if any. */
+/**
+ * The plan a brand prepared under a request_id, if any. A named statement: it answers every
+ * replay (an agent's retry), so each connection parses and plans it once.
+ */
 export async function selectPlanByRequest(
   db: Db,
   brandId: string,
   requestId: string,
 ): Promise<PlanRow | undefined> {
-  const r = await db.query<PlanRow>(
-    `select ${PLAN_COLUMNS} from plans where brand_id = $1 and request_id = $2`,
-    [brandId, requestId],
-  );
+  const r = await db.query<PlanRow>({
+    name: 'plans.select-by-request',
+    text: `select ${PLAN_COLUMNS} from plans where brand_id = $1 and request_id = $2`,
+    values: [brandId, requestId],
+  });
   return r.rows[0];
 }
 

@@ -116,6 +116,25 @@ describe('the callback', () => {
     expect(http.cookie).toBe('');
   });
 
+  it('an ID token whose nonce is not the one this sign-in stored is refused (the nonce alone)', async () => {
+    const { brand, user } = await brandAndMember();
+    const http = new ConsoleHttp(cs.url);
+    const callback = await callbackFor(http, user);
+    // Same state, same browser, same PKCE verifier: only the nonce the token must carry differs
+    // (as when a token minted for another sign-in is injected), so only the nonce check can refuse.
+    const state = new URL(callback, cs.url).searchParams.get('state')!;
+    const changed = await cs.stack.db.pool.query(
+      `update records.sso_sign_ins set nonce = $2 where state = $1`,
+      [state, `other-${randomHex(8)}`],
+    );
+    expect(changed.rowCount).toBe(1);
+    const res = await http.get(callback);
+    expect(res.status).toBe(401);
+    expect(res.headers.get('x-console-error')).toBe('sso_refused');
+    expect(http.cookie).toBe('');
+    expect((await http.get(`/brands/${brand.id}/keys`)).status).toBe(303);
+  });
+
   it("an identity provider answering for another brand's sign-in is refused", async () => {
     const a = await brandAndMember();
     const b = await brandAndMember();

@@ -6,10 +6,11 @@
 //   node scripts/dev-idp/devIdp.mjs <config.json>   (or DEV_IDP_CONFIG=<config.json>)
 //
 // config.json: { "port": 0, "clients": [{ "client_id", "client_secret", "redirect_uris": [] }],
-//               "usersFile": "<path>" }
+//               "usersFile": "<path>", "logRequests"?: false }
 // usersFile:   { "users": [{ "email", "password", "email_verified"?: true, "sub"?: email }] }
 // Prints one JSON line {"msg":"listening","port":<port>,"issuer":"http://127.0.0.1:<port>"}
-// once it serves.
+// once it serves; with logRequests, one {"msg":"request","method","path"} line per request
+// (the tests count what a sign-in asked of its provider).
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -109,6 +110,10 @@ server.listen(config.port ?? 0, '127.0.0.1', () => {
   });
   const oidc = provider.callback();
   server.on('request', (req, res) => {
+    if (config.logRequests)
+      process.stdout.write(
+        `${JSON.stringify({ msg: 'request', method: req.method, path: req.url.split('?')[0] })}\n`,
+      );
     const m = /^\/interaction\/([A-Za-z0-9_-]+)(\/login)?$/.exec(req.url.split('?')[0]);
     if (!m) return oidc(req, res);
     void (async () => {

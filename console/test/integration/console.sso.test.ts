@@ -181,6 +181,32 @@ describe('signing in with single sign-on', () => {
     expect(domain).toMatch(/^sso-/);
   });
 
+  it('reads the provider’s discovery document once, not at each sign-in', async () => {
+    const { brand, domain } = await brandWithSso(cs, idp, nextClient());
+    const members = [1, 2, 3].map((i) => ({
+      email: `member${i}-${randomHex(3)}@${domain}`,
+      password: `pw-${randomHex(4)}`,
+    }));
+    for (const m of members) {
+      await cs.stack.admin.addMember({ brandId: brand.id, email: m.email, role: 'member' });
+      idp.addUser(m);
+    }
+    const asked = () => ({
+      discovery: idp.requests('/.well-known/openid-configuration'),
+      tokens: idp.requests('/token'),
+    });
+    const before = asked();
+    for (const m of members) {
+      const { answer } = await signInWithSso(cs, m);
+      expect(answer).toMatchObject({ status: 303, location: `/brands/${brand.id}/keys` });
+    }
+    const after = asked();
+    // three sign-ins, each a start and a callback (before: six discoveries); the connection's
+    // save read it too, afresh, before these
+    expect(after.tokens - before.tokens).toBe(3);
+    expect(after.discovery - before.discovery).toBe(1);
+  });
+
   it('from the brand’s SSO link with no address typed, and with the sign-in page’s address', async () => {
     const { brand, owner } = await brandWithSso(cs, idp, nextClient());
     idp.addUser({ email: owner.email, password: 'pw' });

@@ -31,6 +31,8 @@ export interface TestIdp {
   addUser(user: IdpUser): void;
   /** The account is gone: the provider no longer signs it in or answers for it. */
   removeUser(email: string): void;
+  /** How many requests the provider has answered on `path` (its log of requests). */
+  requests(path: string): number;
   close(): Promise<void>;
 }
 
@@ -49,7 +51,10 @@ export async function startTestIdp(opts: {
   let users = [...(opts.users ?? [])];
   const save = () => writeFileSync(usersFile, JSON.stringify({ users }));
   save();
-  writeFileSync(configFile, JSON.stringify({ port: 0, clients: opts.clients, usersFile }));
+  writeFileSync(
+    configFile,
+    JSON.stringify({ port: 0, clients: opts.clients, usersFile, logRequests: true }),
+  );
   const proc = await spawnService({
     name: 'idp',
     entry: DEV_IDP,
@@ -66,6 +71,11 @@ export async function startTestIdp(opts: {
       users = users.filter((u) => u.email !== email);
       save();
     },
+    requests: (path) =>
+      proc
+        .logs()
+        .filter((line) => line.includes('"msg":"request"'))
+        .filter((line) => (JSON.parse(line) as { path?: string }).path === path).length,
     async close() {
       await proc.stop('SIGTERM', 5_000);
       rmSync(dir, { recursive: true, force: true });

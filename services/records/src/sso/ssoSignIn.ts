@@ -10,7 +10,7 @@ import { afterSessionOpened, openSession, type OpenedSession } from '../sessions
 import type { SessionDeps } from '../sessions/sessionDeps';
 import type { SignInClient } from '../sessions/signInClient';
 import { verifiedEmailOf } from './ssoClaims';
-import { discoverProvider, openIdClient } from './oidcClient';
+import { openIdClient, signInProviders, type ProviderClient } from './oidcClient';
 import {
   selectEnabledConnectionsForDomain,
   selectSsoConnection,
@@ -106,11 +106,7 @@ export async function beginSsoSignIn(
   const oidc = await openIdClient();
   let config;
   try {
-    config = await discoverProvider({
-      issuer: connection.issuer,
-      clientId: connection.client_id,
-      clientSecret: openSecret(box, connection),
-    });
+    config = await signInProviders.get(providerClientOf(box, connection));
   } catch (err) {
     deps.log.warn({ err, brand_id: brand.id }, 'SSO issuer discovery failed');
     throw new AppError(
@@ -178,13 +174,11 @@ export async function finishSsoSignIn(
   const connection = await selectSsoConnection(deps.pool, pending.brand_id);
   if (!connection?.enabled || !deps.box) throw ssoRefused();
   const oidc = await openIdClient();
+  let client: ProviderClient | undefined;
   let email: string;
   try {
-    const config = await discoverProvider({
-      issuer: connection.issuer,
-      clientId: connection.client_id,
-      clientSecret: openSecret(deps.box, connection),
-    });
+    client = providerClientOf(deps.box, connection);
+    const config = await signInProviders.get(client);
     const tokens = await oidc.authorizationCodeGrant(config, callback, {
       pkceCodeVerifier: pending.code_verifier,
       expectedState: state,
@@ -204,6 +198,8 @@ export async function finishSsoSignIn(
       connection.allowed_domains,
     );
   } catch (err) {
+    // read the provider afresh next time: it may have moved its endpoints or keys
+    if (client) signInProviders.forget(client);
     deps.log.info({ reason: reasonOf(err), brand_id: pending.brand_id }, 'SSO sign-in refused');
     throw ssoRefused();
   }
@@ -245,9 +241,11 @@ function reasonOf(err: unknown): string {
   return `${err.name}${typeof code === 'string' ? ` ${code}` : ''}: ${err.message}`.slice(0, 300);
 }
 
-function openSecret(box: SecretBox, c: SsoConnectionRow): string {
-  return box.open(
+/** The brand's client at its provider, with the client secret opened. */
+function providerClientOf(box: SecretBox, c: SsoConnectionRow): ProviderClient {
+  const clientSecret = box.open(
     { ciphertext: c.client_secret_ciphertext, keyId: c.client_secret_key_id },
     c.brand_id,
   );
+  return { issuer: c.issuer, clientId: c.client_id, clientSecret };
 }

@@ -25,7 +25,14 @@ describe('views', () => {
         created_at: 't',
         sign_in_policy: 'any',
       }),
-    ).toEqual({ id: 'br_1', name: 'A', tier: 'pro', verified: true, created_at: 't' });
+    ).toEqual({
+      id: 'br_1',
+      name: 'A',
+      tier: 'pro',
+      verified: true,
+      sign_in_policy: 'any',
+      created_at: 't',
+    });
     expect(keyJson(key)).toMatchObject({
       environment: 'live',
       last_used_at: null,

@@ -18,6 +18,7 @@ export const brandJson = (b: Brand) => ({
   name: b.name,
   tier: tierName(b.tier),
   verified: b.verified,
+  sign_in_policy: b.sign_in_policy,
   created_at: b.created_at,
 });
 
@@ -51,6 +52,7 @@ export function brandFields(b: Brand, owner?: Member): string {
     ['name', b.name],
     ['tier', tierName(b.tier)],
     ['verified', yesNo(b.verified)],
+    ['sign-in', b.sign_in_policy],
   ];
   if (owner) fields.push(['owner', owner.email]);
   fields.push(['created', shortTime(b.created_at)]);

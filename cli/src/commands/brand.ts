@@ -15,6 +15,8 @@ interface UpdateOptions {
   tier?: TierName;
   verified?: boolean;
   unverified?: boolean;
+  signInPolicy?: string;
+  actor?: string;
 }
 
 /** The subscription tier (the contract's "plan": Free, Plus, Pro, Enterprise). */
@@ -68,19 +70,44 @@ export function registerBrandCommands(program: Command): void {
     }),
   );
 
-  defineCommand(brand, 'update <brandId>', "Change a brand's tier or verification.", [
-    'brandctl brand update br_123 --tier pro --verified',
-  ])
+  defineCommand(
+    brand,
+    'update <brandId>',
+    "Change a brand's tier or verification, or lift its sign-in policy.",
+    [
+      'brandctl brand update br_123 --tier pro --verified',
+      'brandctl brand update br_123 --sign-in-policy any --actor support@ops.example',
+    ],
+  )
     .addOption(tierOption('the new subscription tier'))
     .addOption(new Option('--verified', 'mark the brand verified').conflicts('unverified'))
     .addOption(new Option('--unverified', 'mark the brand not verified'))
+    .addOption(
+      new Option(
+        '--sign-in-policy <policy>',
+        "lift the brand's sign-in policy (its identity provider is down and it requires SSO): " +
+          "any (emailed links again) or passkey_or_sso; requiring SSO is an owner's act in the console",
+      ).choices(['any', 'passkey_or_sso']),
+    )
+    .option(
+      '--actor <email>',
+      "who the brand's activity names for a policy change (default: operator)",
+    )
     .action((brandId: string, opts: UpdateOptions, cmd: Command) => {
-      if (opts.tier === undefined && !opts.verified && !opts.unverified) {
-        cmd.error('error: nothing to change: pass --tier, --verified or --unverified');
+      if (
+        opts.tier === undefined &&
+        !opts.verified &&
+        !opts.unverified &&
+        opts.signInPolicy === undefined
+      ) {
+        cmd.error(
+          'error: nothing to change: pass --tier, --verified, --unverified or --sign-in-policy',
+        );
       }
-      const req: UpdateBrandRequest = { brand_id: brandId };
+      const req: UpdateBrandRequest = { brand_id: brandId, actor_email: opts.actor ?? '' };
       if (opts.tier !== undefined) req.tier = TIERS.toProto(opts.tier);
       if (opts.verified || opts.unverified) req.verified = opts.verified === true;
+      if (opts.signInPolicy !== undefined) req.sign_in_policy = opts.signInPolicy;
       return runCommand(cmd, async ({ backend }) => {
         const res = await backend.access('updateBrand', req);
         if (!res.brand) throw new Error('the records service returned no brand');

@@ -135,6 +135,52 @@ describe('brands and members', () => {
     });
   });
 
+  it("lifts a brand's SSO requirement when its identity provider is down, and says so in its activity", async () => {
+    const { brand } = await h.stack.admin.createBrand({ tier: 'plus', verified: true });
+    // the brand requires single sign-on (an owner set it in the console)
+    await h.stack.db.pool.query(`update records.brands set sign_in_policy = 'sso' where id = $1`, [
+      brand.id,
+    ]);
+    const lifted = await run(
+      'brand',
+      'update',
+      brand.id,
+      '--sign-in-policy',
+      'any',
+      '--actor',
+      'support@ops.example',
+      '--json',
+    );
+    expect(jsonOf<{ brand: BrandOut }>(lifted).brand).toMatchObject({ sign_in_policy: 'any' });
+    const human = await run('brand', 'update', brand.id, '--sign-in-policy', 'passkey_or_sso');
+    expect(human.stdout).toMatch(/^sign-in +passkey_or_sso$/m);
+    // once more with the same policy: nothing changes, nothing more is recorded
+    await run('brand', 'update', brand.id, '--sign-in-policy', 'passkey_or_sso');
+    const { rows } = await h.stack.db.pool.query<{ actor_email: string; summary: string }>(
+      `select actor_email, summary from records.activity
+       where brand_id = $1 and action = 'brand.sign_in_policy_changed' order by created_at, id`,
+      [brand.id],
+    );
+    expect(rows).toEqual([
+      {
+        actor_email: 'support@ops.example',
+        summary: 'Members may sign in by emailed link again (set by an operator)',
+      },
+      {
+        actor_email: 'operator',
+        summary: 'Members must sign in with a passkey (set by an operator)',
+      },
+    ]);
+    // requiring SSO is the owner's, in the console: brandctl has no such choice
+    const sso = await run('brand', 'update', brand.id, '--sign-in-policy', 'sso');
+    expect(sso.code).toBe(2);
+    expect(sso.stderr).toMatch(/Allowed choices are any, passkey_or_sso/);
+    // nor does the RPC take it from an operator
+    await expect(
+      h.stack.admin.updateBrand({ brandId: brand.id, signInPolicy: 'sso' }),
+    ).rejects.toThrow(/requiring single sign-on is a brand owner's act/);
+  });
+
   it('adds a member, and refuses a duplicate or a bad email', async () => {
     const { brand } = await h.stack.admin.createBrand({ tier: 'plus', verified: true });
     const added = await run(

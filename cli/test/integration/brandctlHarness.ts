@@ -65,6 +65,7 @@ export interface BrandOut {
   name: string;
   tier: string;
   verified: boolean;
+  sign_in_policy: string;
 }
 export interface KeyOut {
   id: string;

@@ -71,6 +71,7 @@ export interface AdminClient {
     brandId: string;
     tier?: TierName | BrandTier;
     verified?: boolean;
+    signInPolicy?: string;
   }): Promise<Brand>;
   addMember(opts: { brandId: string; email: string; role: RoleName | Role }): Promise<Member>;
   createKey(opts: {
@@ -143,6 +144,8 @@ export function createAdminClient(recordsAddr: string, token = TEST_ADMIN_TOKEN)
         brand_id: opts.brandId,
         tier: opts.tier === undefined ? undefined : tierValue(opts.tier),
         verified: opts.verified,
+        sign_in_policy: opts.signInPolicy,
+        actor_email: '',
       });
       return present(res.brand, 'brand');
     },

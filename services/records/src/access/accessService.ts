@@ -33,6 +33,7 @@ import {
   touchKey,
   type KeyRow,
 } from './keyRepo';
+import { POLICY_SUMMARIES } from '../passkeys/signInPolicy';
 import { currentActor } from './currentActor';
 import { unmetKeyConditions } from './keyConditions';
 import { brandId, email, keyExpiresAt } from './inputs';
@@ -141,14 +142,49 @@ const UpdateBrandInput = z.object({
   brandId,
   tier: z.enum(TIERS.names).optional(),
   verified: z.boolean().optional(),
+  // an operator lifts a policy; requiring SSO is the owner's, with its proofs (signInPolicy.ts)
+  signInPolicy: z
+    .string()
+    .pipe(
+      z.enum(['any', 'passkey_or_sso'], {
+        message:
+          'must be "any" or "passkey_or_sso"; requiring single sign-on is a brand owner\'s act in the console',
+      }),
+    )
+    .optional(),
+  actorEmail: z.string().max(320).optional(),
 });
 
+/**
+ * An operator changes a brand's tier or verification, or lifts its sign-in policy (the way
+ * back in when the brand's identity provider is down and the brand requires it). A policy that
+ * changes is recorded in the brand's activity, naming the operator.
+ */
 export async function updateBrand(
   deps: AccessDeps,
   input: z.input<typeof UpdateBrandInput>,
 ): Promise<BrandRow> {
   const v = parseOrThrow(UpdateBrandInput, input);
-  const brand = await updateBrandRow(deps.pool, v.brandId, { tier: v.tier, verified: v.verified });
+  const brand = await withTransaction(deps.pool, async (db) => {
+    const updated = await updateBrandRow(db, v.brandId, {
+      tier: v.tier,
+      verified: v.verified,
+      signInPolicy: v.signInPolicy,
+    });
+    if (!updated) return undefined;
+    const { previous_sign_in_policy: previous, ...after } = updated;
+    if (v.signInPolicy && previous !== v.signInPolicy) {
+      await insertActivity(db, {
+        brandId: v.brandId,
+        action: 'brand.sign_in_policy_changed',
+        actorMemberId: '',
+        actorEmail: v.actorEmail || 'operator',
+        subjectId: v.brandId,
+        summary: `${POLICY_SUMMARIES[v.signInPolicy]} (set by an operator)`,
+      });
+    }
+    return after;
+  });
   if (!brand) throw new AppError('not_found', `No brand ${v.brandId}.`);
   return brand;
 }

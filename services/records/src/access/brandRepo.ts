@@ -54,16 +54,29 @@ export async function selectBrands(db: Db): Promise<BrandRow[]> {
   return r.rows;
 }
 
-/** Sets the given fields only; returns undefined for an unknown brand. */
+/**
+ * Sets the given fields only; returns undefined for an unknown brand. With the row as it is
+ * now, the sign-in policy it had before (the row locked between the two).
+ */
 export async function updateBrand(
   db: Db,
   id: string,
-  changes: { tier: TierName | undefined; verified: boolean | undefined },
-): Promise<BrandRow | undefined> {
-  const r = await db.query<BrandRow>(
-    `update brands set tier = coalesce($2, tier), verified = coalesce($3, verified)
-     where id = $1 returning ${BRAND_COLUMNS}`,
-    [id, changes.tier ?? null, changes.verified ?? null],
+  changes: {
+    tier: TierName | undefined;
+    verified: boolean | undefined;
+    signInPolicy: SignInPolicy | undefined;
+  },
+): Promise<(BrandRow & { previous_sign_in_policy: SignInPolicy }) | undefined> {
+  const r = await db.query<BrandRow & { previous_sign_in_policy: SignInPolicy }>(
+    `with before as (
+       select id as before_id, sign_in_policy as previous_sign_in_policy
+       from brands where id = $1 for update
+     )
+     update brands set tier = coalesce($2, tier), verified = coalesce($3, verified),
+       sign_in_policy = coalesce($4, sign_in_policy)
+     from before where id = before_id
+     returning ${BRAND_COLUMNS}, previous_sign_in_policy`,
+    [id, changes.tier ?? null, changes.verified ?? null, changes.signInPolicy ?? null],
   );
   return r.rows[0];
 }

@@ -61,6 +61,8 @@ export function accessHandlers(deps: AccessDeps, rpc: RpcBuilder): AccessService
         brandId: req.brand_id,
         tier: req.tier === undefined ? undefined : TIERS.requireName(req.tier, 'tier'),
         verified: req.verified,
+        signInPolicy: req.sign_in_policy,
+        actorEmail: req.actor_email,
       });
       return { brand: toBrand(brand) };
     }),

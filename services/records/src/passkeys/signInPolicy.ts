@@ -9,7 +9,8 @@ import { selectSsoConnection } from '../sso/ssoConnectionRepo';
 
 const POLICIES: readonly SignInPolicy[] = ['any', 'passkey_or_sso', 'sso'];
 
-const SUMMARIES: Record<SignInPolicy, string> = {
+/** The activity's words for each policy (the console's change and an operator's). */
+export const POLICY_SUMMARIES: Record<SignInPolicy, string> = {
   any: 'Members may sign in by emailed link again',
   passkey_or_sso: 'Members must sign in with a passkey',
   sso: 'Members must sign in with single sign-on',
@@ -71,7 +72,7 @@ export async function setBrandSignInPolicy(
       actorMemberId: found.member.id,
       actorEmail: found.member.email,
       subjectId: found.brand.id,
-      summary: SUMMARIES[policy],
+      summary: POLICY_SUMMARIES[policy],
     });
   });
 }

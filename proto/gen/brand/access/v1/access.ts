@@ -322,7 +322,19 @@ export interface ListBrandsResponse {
 export interface UpdateBrandRequest {
   brand_id: string;
   tier?: BrandTier | undefined;
-  verified?: boolean | undefined;
+  verified?:
+    | boolean
+    | undefined;
+  /**
+   * An operator's way back in when a brand's identity provider is down and the brand requires
+   * it: "any" or "passkey_or_sso" only. Requiring "sso" stays an owner's act in the console,
+   * where the owner proves the way in works. Recorded in the brand's activity.
+   */
+  sign_in_policy?:
+    | string
+    | undefined;
+  /** Who the activity names for a policy change; "operator" when empty. */
+  actor_email: string;
 }
 
 /** UpdateBrandResponse returns the updated brand. */
@@ -1695,7 +1707,7 @@ export const ListBrandsResponse: MessageFns<ListBrandsResponse> = {
 };
 
 function createBaseUpdateBrandRequest(): UpdateBrandRequest {
-  return { brand_id: "", tier: undefined, verified: undefined };
+  return { brand_id: "", tier: undefined, verified: undefined, sign_in_policy: undefined, actor_email: "" };
 }
 
 export const UpdateBrandRequest: MessageFns<UpdateBrandRequest> = {
@@ -1708,6 +1720,12 @@ export const UpdateBrandRequest: MessageFns<UpdateBrandRequest> = {
     }
     if (message.verified !== undefined) {
       writer.uint32(24).bool(message.verified);
+    }
+    if (message.sign_in_policy !== undefined) {
+      writer.uint32(34).string(message.sign_in_policy);
+    }
+    if (message.actor_email !== "") {
+      writer.uint32(42).string(message.actor_email);
     }
     return writer;
   },
@@ -1749,6 +1767,22 @@ export const UpdateBrandRequest: MessageFns<UpdateBrandRequest> = {
             message.verified = reader.bool();
             continue;
           }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.sign_in_policy = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.actor_email = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1770,6 +1804,16 @@ export const UpdateBrandRequest: MessageFns<UpdateBrandRequest> = {
         : "",
       tier: isSet(object.tier) ? brandTierFromJSON(object.tier) : undefined,
       verified: isSet(object.verified) ? globalThis.Boolean(object.verified) : undefined,
+      sign_in_policy: isSet(object.signInPolicy)
+        ? globalThis.String(object.signInPolicy)
+        : isSet(object.sign_in_policy)
+        ? globalThis.String(object.sign_in_policy)
+        : undefined,
+      actor_email: isSet(object.actorEmail)
+        ? globalThis.String(object.actorEmail)
+        : isSet(object.actor_email)
+        ? globalThis.String(object.actor_email)
+        : "",
     };
   },
 
@@ -1784,6 +1828,12 @@ export const UpdateBrandRequest: MessageFns<UpdateBrandRequest> = {
     if (message.verified !== undefined) {
       obj.verified = message.verified;
     }
+    if (message.sign_in_policy !== undefined) {
+      obj.signInPolicy = message.sign_in_policy;
+    }
+    if (message.actor_email !== "") {
+      obj.actorEmail = message.actor_email;
+    }
     return obj;
   },
 
@@ -1795,6 +1845,8 @@ export const UpdateBrandRequest: MessageFns<UpdateBrandRequest> = {
     message.brand_id = object.brand_id ?? "";
     message.tier = object.tier ?? undefined;
     message.verified = object.verified ?? undefined;
+    message.sign_in_policy = object.sign_in_policy ?? undefined;
+    message.actor_email = object.actor_email ?? "";
     return message;
   },
 };
@@ -3961,7 +4013,7 @@ export const AccessServiceService = {
     responseSerialize: (value: ListBrandsResponse): Buffer => Buffer.from(ListBrandsResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ListBrandsResponse => ListBrandsResponse.decode(value),
   },
-  /** UpdateBrand changes a brand's tier or verification. */
+  /** UpdateBrand changes a brand's tier or verification, or lifts its sign-in policy. */
   updateBrand: {
     path: "/brand.access.v1.AccessService/UpdateBrand" as const,
     requestStream: false as const,
@@ -4135,7 +4187,7 @@ export interface AccessServiceServer extends UntypedServiceImplementation {
   createBrand: handleUnaryCall<CreateBrandRequest, CreateBrandResponse>;
   /** ListBrands lists all brands, oldest first. */
   listBrands: handleUnaryCall<ListBrandsRequest, ListBrandsResponse>;
-  /** UpdateBrand changes a brand's tier or verification. */
+  /** UpdateBrand changes a brand's tier or verification, or lifts its sign-in policy. */
   updateBrand: handleUnaryCall<UpdateBrandRequest, UpdateBrandResponse>;
   /** AddMember adds a member with a role to a brand. */
   addMember: handleUnaryCall<AddMemberRequest, AddMemberResponse>;
@@ -4249,7 +4301,7 @@ export interface AccessServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ListBrandsResponse) => void,
   ): ClientUnaryCall;
-  /** UpdateBrand changes a brand's tier or verification. */
+  /** UpdateBrand changes a brand's tier or verification, or lifts its sign-in policy. */
   updateBrand(
     request: UpdateBrandRequest,
     callback: (error: ServiceError | null, response: UpdateBrandResponse) => void,

@@ -23,6 +23,11 @@ export interface ReceiverTarget {
   pending_secret_ciphertext: Buffer | null;
   pending_secret_key_id: string | null;
   rotation_switch_at: Date | null;
+  /**
+   * Its failed attempts in a row as the claim read them: a 2xx now makes its waiting
+   * deliveries due (catch-up, attemptRepo.ts), which the worker then scans for at once.
+   */
+  failure_count: number;
 }
 
 /**
@@ -142,7 +147,8 @@ const leaseLocked = (leaseMs: string): string => `
        r.secret_version as target_secret_version,
        r.pending_secret_ciphertext as target_pending_secret_ciphertext,
        r.pending_secret_key_id as target_pending_secret_key_id,
-       r.rotation_switch_at as target_rotation_switch_at`;
+       r.rotation_switch_at as target_rotation_switch_at,
+       r.failure_count as target_failure_count`;
 
 function toClaimed({
   target_id: id,
@@ -154,6 +160,7 @@ function toClaimed({
   target_pending_secret_ciphertext: pending_secret_ciphertext,
   target_pending_secret_key_id: pending_secret_key_id,
   target_rotation_switch_at: rotation_switch_at,
+  target_failure_count: failure_count,
   ...delivery
 }: ClaimRow): ClaimedDelivery {
   return {
@@ -168,6 +175,7 @@ function toClaimed({
       pending_secret_ciphertext,
       pending_secret_key_id,
       rotation_switch_at,
+      failure_count,
     },
   };
 }

@@ -15,6 +15,7 @@ const target = (over: Partial<ReceiverTarget> = {}): ReceiverTarget => ({
   pending_secret_ciphertext: null,
   pending_secret_key_id: null,
   rotation_switch_at: null,
+  failure_count: 0,
   ...over,
 });
 const rotating = (switchAt: string | null): ReceiverTarget =>

@@ -46,8 +46,9 @@ const tracer = trace.getTracer('webhooks.worker');
  * feed (deliveryFeed.ts) and are claimed by primary key. The scan searches the table for the
  * rest: retries come due, expired leases, deliveries other processes stored, recoveries and
  * tests. Without a feed the worker scans whenever it is woken; once fed, it scans every
- * `pollMs`, and at every turn while scans find deliveries the feed did not hold (a backlog)
- * or after the feed dropped some over its bounds. So at volume each
+ * `pollMs`, and at every turn while scans find deliveries the feed did not hold (a backlog),
+ * after a 2xx from a receiver that was failing (its waiting deliveries are then due), or after
+ * the feed dropped some over its bounds. So at volume each
  * delivery is found by its key, while the table stays the record of what is owed.
  */
 export class DeliveryWorker {
@@ -373,6 +374,9 @@ export class DeliveryWorker {
           ),
       },
     );
+    // a 2xx from a receiver that was failing made its waiting deliveries due (catch-up):
+    // deliveries the feed does not hold, so scan for them from the next turn
+    if (verdict === 'succeeded' && d.target.failure_count > 0) this.backlog.add(d.receiver_id);
     const outcome = attemptOutcome(verdict, result.status);
     span.setAttribute('webhook.outcome', outcome);
     this.deps.observer?.attempted({

@@ -8,6 +8,7 @@ import type { ApiIdentity } from '../../auth/identity';
 import type { PlansApi } from '../../clients/plansClient';
 import type { RecordsApi } from '../../clients/recordsClient';
 import { sendJson } from '../../http/jsonResponse';
+import { isJsonBody, readBodyWith, type BodyParser } from '../../http/requestBody';
 import type { RequestScope } from '../../http/requestScope';
 import type { LeanPath } from '../endpoint';
 import { answerDirectListCall, directListCall } from './directListCall';
@@ -37,44 +38,41 @@ export interface McpDeps {
 }
 
 /**
- * Reads the body only after authentication, so anonymous callers cannot make us parse. With
+ * Reads the body only after authentication, so anonymous callers cannot make us parse, with
  * body-parser's raw reader (as express.raw): the size limit, Content-Encoding and aborted
- * uploads are handled as before; no express request or response object is involved.
+ * uploads are handled as before; then the bytes as JSON.
  */
-function readBody(req: IncomingMessage, res: ServerResponse, maxBytes: number): Promise<unknown> {
-  const parse = express.raw({ type: () => true, limit: maxBytes }) as unknown as (
-    req: IncomingMessage,
-    res: ServerResponse,
-    next: (err?: unknown) => void,
-  ) => void;
-  return new Promise((resolve, reject) => {
-    parse(req, res, (err?: unknown) => {
-      if (err) {
-        const tooLarge = (err as { type?: string }).type === 'entity.too.large';
-        return reject(
-          new EnvelopeError(
-            jsonRpcError(
-              null,
-              ErrorCode.InvalidRequest,
-              tooLarge
-                ? `Request body exceeds ${maxBytes} bytes.`
-                : 'The request body could not be read.',
-            ),
-            tooLarge ? 413 : 400,
-          ),
-        );
-      }
-      try {
-        resolve(JSON.parse((req as { body?: Buffer }).body?.toString('utf8') ?? ''));
-      } catch {
-        reject(
-          new EnvelopeError(
-            jsonRpcError(null, ErrorCode.ParseError, 'Parse error: the body is not valid JSON.'),
-          ),
-        );
-      }
-    });
-  });
+const rawBody = (maxBytes: number): BodyParser =>
+  express.raw({ type: () => true, limit: maxBytes });
+
+async function readBody(
+  req: IncomingMessage,
+  res: ServerResponse,
+  maxBytes: number,
+): Promise<unknown> {
+  let bytes: unknown;
+  try {
+    bytes = await readBodyWith(rawBody(maxBytes), req, res);
+  } catch (err) {
+    const tooLarge = (err as { type?: string }).type === 'entity.too.large';
+    throw new EnvelopeError(
+      jsonRpcError(
+        null,
+        ErrorCode.InvalidRequest,
+        tooLarge
+          ? `Request body exceeds ${maxBytes} bytes.`
+          : 'The request body could not be read.',
+      ),
+      tooLarge ? 413 : 400,
+    );
+  }
+  try {
+    return JSON.parse((bytes as Buffer | undefined)?.toString('utf8') ?? '');
+  } catch {
+    throw new EnvelopeError(
+      jsonRpcError(null, ErrorCode.ParseError, 'Parse error: the body is not valid JSON.'),
+    );
+  }
 }
 
 /** The version the client speaks: the header, or 2025-03-26 without one. An unsupported header is 400. */
@@ -223,18 +221,6 @@ async function answerMcp(
     return;
   }
   sendJson(res, 200, JSON.stringify(envelope.batch ? replies : replies[0]));
-}
-
-/**
- * A JSON body, as express's `req.is('application/json')` decided: the request has a body
- * (Content-Length or Transfer-Encoding) and its media type is application/json.
- */
-function isJsonBody(req: IncomingMessage): boolean {
-  const { headers } = req;
-  const hasBody =
-    headers['transfer-encoding'] !== undefined || !Number.isNaN(Number(headers['content-length']));
-  const type = headers['content-type'];
-  return hasBody && type !== undefined && /^\s*application\/json\s*(?:;|$)/i.test(type);
 }
 
 function idOfOnly(envelope: Envelope): JsonRpcId | null {

@@ -1,10 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import express from 'express';
-import typeis from 'type-is';
 import { AppError } from '@brand/shared/errors';
 import type { AccessGate } from '../../auth/accessGate';
 import type { PlansApi } from '../../clients/plansClient';
 import { sendJson } from '../../http/jsonResponse';
+import { isJsonBody, readBodyWith, type BodyParser } from '../../http/requestBody';
 import { pathOf, type RequestScope } from '../../http/requestScope';
 import { admitApiKey } from '../../prelude/admission';
 import { preparePlan, requirePreparePermission } from '../../plans/preparePlan';
@@ -24,11 +24,7 @@ const PLANS_PATH = /^\/api\/v1\/campaign-plans\/?$/i;
  * Content-Encoding, aborted uploads, `strict: false`); its errors carry the `type` that
  * errorAnswer turns into 413, 400 or 415 (http/errorHandler.ts).
  */
-const readJson = express.json({ limit: MAX_BODY_BYTES, strict: false }) as unknown as (
-  req: IncomingMessage,
-  res: ServerResponse,
-  next: (err?: Error) => void,
-) => void;
+const jsonBody = express.json({ limit: MAX_BODY_BYTES, strict: false }) as unknown as BodyParser;
 
 /**
  * POST /api/v1/campaign-plans (docs/contract.md#campaign-plans): prepares a campaign plan for
@@ -57,16 +53,10 @@ async function answerPlan(
 ): Promise<void> {
   const { identity } = await admitApiKey(deps.gate, req, res);
   deps.gate.requirePermission(identity, requirePreparePermission);
-  // express's req.is: no body at all is not JSON either
-  if (!typeis(req, ['application/json'])) {
+  if (!isJsonBody(req)) {
     throw new AppError('unsupported_media_type', 'Content-Type must be application/json.');
   }
-  const body = await new Promise<unknown>((resolve, reject) =>
-    readJson(req, res, (err) =>
-      // body-parser's errors are http-errors (Error, with the `type` errorAnswer reads)
-      err ? reject(err) : resolve((req as { body?: unknown }).body),
-    ),
-  );
+  const body = await readBodyWith(jsonBody, req, res);
   const { plan, replayed } = await preparePlan(deps.plans, identity, body, scope.requestId);
   if (replayed) res.setHeader('Idempotent-Replayed', 'true');
   sendJson(res, replayed ? 200 : 201, JSON.stringify(plan));

@@ -1,7 +1,7 @@
 import path from 'node:path';
 
 /**
- * Locations in the checkout. Resolved from this file so they hold for ts-jest (src/) and
+ * Locations in the checkout. Resolved from this file so they hold for jest (src/) and
  * for jest's globalSetup, which loads this module without moduleNameMapper.
  */
 export const REPO_ROOT = path.resolve(__dirname, '../../..');

@@ -5,7 +5,7 @@ import type { Logger } from '@brand/shared/logger';
 /** The records service's schema; it owns every table in it and reads no other. */
 export const SCHEMA = 'records';
 
-/** services/records/migrations, from both src/db (ts-jest) and dist/db (node). */
+/** services/records/migrations, from both src/db (jest) and dist/db (node). */
 export const MIGRATIONS_DIR = path.resolve(__dirname, '../../migrations');
 
 export function migrate(pool: Pool, log: Logger): Promise<string[]> {

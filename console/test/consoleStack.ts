@@ -86,15 +86,18 @@ export async function startConsoleStack(
   const ca = createTestCa();
   const topic = uniqueTopic('console');
   if (!opts.signInOnly) await createTopic(topic);
+  // The test identity provider runs on loopback over http: records admits it only with the
+  // local-only setting, as the local stack does (docs/console.md "Single sign-on").
+  const recordsEnv = { WEBHOOK_ALLOW_LOOPBACK_RECEIVERS: 'true', ...opts.recordsEnv };
   const stack = await startStack(
     opts.signInOnly
-      ? { gateways: 0, recordsEnv: opts.recordsEnv }
+      ? { gateways: 0, recordsEnv }
       : {
           plans: true,
           recordsEnv: {
             KAFKA_BROKERS: testKafkaBrokers().join(','),
             BUSINESS_EVENTS_TOPIC: topic,
-            ...opts.recordsEnv,
+            ...recordsEnv,
           },
           webhooks: {
             topic,

@@ -16,6 +16,24 @@ import {
 import { BUSINESS_EVENTS_TOPIC } from '@brand/shared/kafka';
 import { secretKeyEnv } from '@brand/shared/secrets';
 
+/** An https origin as operators write it ("https://oauth2.googleapis.com"), normalised. */
+const httpsOrigin = z.string().transform((raw, ctx) => {
+  let url: URL | undefined;
+  try {
+    url = new URL(raw);
+  } catch {
+    url = undefined;
+  }
+  if (url?.protocol !== 'https:' || url.origin !== raw.replace(/\/$/, '')) {
+    ctx.addIssue({
+      code: 'custom',
+      message: `${raw} is not an https origin (https://host[:port])`,
+    });
+    return z.NEVER;
+  }
+  return url.origin;
+});
+
 const RecordsEnv = z
   .object({
     // Process: NODE_ENV, LOG_LEVEL, SHUTDOWN_GRACE_MS
@@ -76,6 +94,18 @@ const RecordsEnv = z
     WEBHOOK_SECRET_KEY: secretKeyEnv.optional(),
     /** Former keys (comma-separated), still opening secrets sealed before a rotation. */
     WEBHOOK_SECRET_KEYS_PREVIOUS: commaListEnv.pipe(z.array(secretKeyEnv)),
+    /**
+     * The webhooks service's test-only setting, given to records too: admit an identity
+     * provider on 127.0.0.1, ::1 or localhost (over plain http too: the local stack's and the
+     * tests' provider). Off by default; refused in production.
+     */
+    WEBHOOK_ALLOW_LOOPBACK_RECEIVERS: boolEnv.default(false),
+    /**
+     * Origins (comma-separated, https) a provider's discovery document may name besides its
+     * issuer's own, e.g. Google's token and key endpoints. Every one still passes the egress
+     * policy (public addresses, pinned lookup); empty: endpoints stay on the issuer's origin.
+     */
+    SSO_EXTRA_ORIGINS: commaListEnv.pipe(z.array(httpsOrigin)),
     // The console (docs/console.md "How the console acts for a member")
     /** Ed25519 private key (PKCS#8 PEM) signing member assertions; required with CONSOLE_TOKEN. */
     ...assertionPrivateKeyEnv,
@@ -97,6 +127,13 @@ const RecordsEnv = z
   })
   .superRefine(requireAssertionKeyWithConsoleToken('CONSOLE_ASSERTION_PRIVATE_KEY'))
   .superRefine((env, ctx) => {
+    if (env.NODE_ENV === 'production' && env.WEBHOOK_ALLOW_LOOPBACK_RECEIVERS) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['WEBHOOK_ALLOW_LOOPBACK_RECEIVERS'],
+        message: 'is a test setting and must not be on in production',
+      });
+    }
     if (env.CONSOLE_SESSION_IDLE_MS > env.CONSOLE_SESSION_MAX_MS) {
       ctx.addIssue({
         code: 'custom',

@@ -28,6 +28,12 @@ async function main(): Promise<void> {
   // A bad variable throws a ConfigError naming it; main().catch logs it and exits 1.
   const config = loadRecordsConfig(process.env);
   const log = createLogger({ service: 'records', level: config.LOG_LEVEL });
+  if (config.WEBHOOK_ALLOW_LOOPBACK_RECEIVERS) {
+    log.warn(
+      { setting: 'WEBHOOK_ALLOW_LOOPBACK_RECEIVERS' },
+      'TEST SETTING ON: identity providers on 127.0.0.1, ::1 and localhost (plain http too) are admitted; never use this in production',
+    );
+  }
 
   const pool = createServicePool(config, { schema: SCHEMA, name: 'records', log });
   if (config.MIGRATE_ON_START) await migrate(pool, log);
@@ -64,6 +70,12 @@ async function main(): Promise<void> {
     versions,
     pageStreamMaxInFlight: config.PAGE_STREAM_MAX_IN_FLIGHT,
     usageTouched: usageSweep.touch,
+    sso: {
+      providerPolicy: {
+        allowLoopback: config.WEBHOOK_ALLOW_LOOPBACK_RECEIVERS,
+        extraOrigins: config.SSO_EXTRA_ORIGINS,
+      },
+    },
     secretBox: config.WEBHOOK_SECRET_KEY
       ? new SecretBox(config.WEBHOOK_SECRET_KEY, config.WEBHOOK_SECRET_KEYS_PREVIOUS)
       : undefined,

@@ -28,6 +28,8 @@ import type { VersionPublisher } from './versions/versionPublisher';
 import { passkeyHandlers } from './passkeys/grpcHandlers';
 import { sessionHandlers } from './sessions/grpcHandlers';
 import { ssoHandlers } from './sso/grpcHandlers';
+import { signInProviderCache } from './sso/oidcClient';
+import type { ProviderPolicy } from './sso/provider/providerPolicy';
 import { usageHandlers } from './usage/grpcHandlers';
 import type { SessionDeps } from './sessions/sessionDeps';
 
@@ -46,6 +48,8 @@ export interface RecordsDeps {
   sessions: Omit<SessionDeps, 'pool' | 'log'>;
   /** Seals SSO client secrets (WEBHOOK_SECRET_KEY); without it SSO is refused. */
   secretBox?: SecretBox;
+  /** Single sign-on: where records may send requests on a brand's provider's say-so. */
+  sso: { providerPolicy: ProviderPolicy };
   /** Pages one StreamRecordsPages stream may have in flight. */
   pageStreamMaxInFlight: number;
   /** Told which brands' request logs grew (the usage retention sweep trims them). */
@@ -111,7 +115,17 @@ export function createServer(deps: RecordsDeps): {
   );
   server.addService(
     ConsoleSsoServiceService,
-    ssoHandlers({ ...deps.sessions, pool: deps.pool, log: deps.log, box: deps.secretBox }, rpc),
+    ssoHandlers(
+      {
+        ...deps.sessions,
+        pool: deps.pool,
+        log: deps.log,
+        box: deps.secretBox,
+        providerPolicy: deps.sso.providerPolicy,
+        providers: signInProviderCache(deps.sso.providerPolicy),
+      },
+      rpc,
+    ),
   );
   server.addService(
     UsageServiceService,

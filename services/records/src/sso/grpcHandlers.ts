@@ -3,7 +3,12 @@ import type { RpcBuilder } from '@brand/shared/grpc';
 import { toOpenedResponse } from '../sessions/openSession';
 import { boundedClient } from '../sessions/signInClient';
 import type { SsoConnectionRow } from './ssoConnectionRepo';
-import { getSsoConnection, removeSsoConnection, setSsoConnection } from './ssoConnectionService';
+import {
+  getSsoConnection,
+  removeSsoConnection,
+  setSsoConnection,
+  type SsoConnectionDeps,
+} from './ssoConnectionService';
 import { beginSsoSignIn, finishSsoSignIn, type SsoSignInDeps } from './ssoSignIn';
 
 /** A connection as owners see it: never the secret, sealed or not. */
@@ -20,7 +25,10 @@ const toConnection = (c: SsoConnectionRow): SsoConnection => ({
  * The ConsoleSsoService: a brand's identity provider (owners, through the console, or
  * operators) and signing in through it (the console only).
  */
-export function ssoHandlers(deps: SsoSignInDeps, rpc: RpcBuilder): ConsoleSsoServiceServer {
+export function ssoHandlers(
+  deps: SsoSignInDeps & SsoConnectionDeps,
+  rpc: RpcBuilder,
+): ConsoleSsoServiceServer {
   return {
     getSsoConnection: rpc.developers('GetSsoConnection', async (req, { actor }) => {
       const c = await getSsoConnection(deps, actor, { brandId: req.brand_id });

@@ -10,6 +10,8 @@ import { currentActor } from '../access/currentActor';
 import { brandId } from '../access/inputs';
 import { checkIssuer } from './issuerUrl';
 import { discoverProvider } from './oidcClient';
+import { providerRefusalIn } from './provider/providerFetch';
+import type { ProviderPolicy } from './provider/providerPolicy';
 import {
   deleteSsoConnection,
   selectSsoConnection,
@@ -22,6 +24,8 @@ export interface SsoConnectionDeps {
   pool: Pool;
   log: Logger;
   box: SecretBox | undefined;
+  /** Where records may send requests on a provider's say-so (the egress policy). */
+  providerPolicy: ProviderPolicy;
 }
 
 // eslint-disable-next-line no-control-regex -- control characters are what is refused
@@ -87,7 +91,7 @@ export async function setSsoConnection(
 ): Promise<SsoConnectionRow> {
   const brand = await authorized(deps.pool, actor, input.brandId);
   const v = parseOrThrow(ConnectionInput, input);
-  const checked = checkIssuer(v.issuer);
+  const checked = checkIssuer(v.issuer, deps.providerPolicy);
   if (!checked.ok) {
     throw new AppError('validation_failed', `issuer: ${checked.message}`);
   }
@@ -110,9 +114,19 @@ export async function setSsoConnection(
     );
   }
   try {
-    await discoverProvider({ issuer: checked.issuer, clientId: v.clientId, clientSecret: secret });
+    await discoverProvider(
+      { issuer: checked.issuer, clientId: v.clientId, clientSecret: secret },
+      deps.providerPolicy,
+    );
   } catch (err) {
     deps.log.info({ err, brand_id: brand.id }, 'SSO issuer discovery failed');
+    const refused = providerRefusalIn(err);
+    if (refused) {
+      throw new AppError(
+        'sso_provider_refused',
+        `issuer: records will not use this identity provider: ${refused.message}`,
+      );
+    }
     throw new AppError(
       'validation_failed',
       `issuer: ${checked.issuer}/.well-known/openid-configuration did not answer a discovery document for this issuer.`,

@@ -10,7 +10,8 @@ import { afterSessionOpened, openSession, type OpenedSession } from '../sessions
 import type { SessionDeps } from '../sessions/sessionDeps';
 import type { SignInClient } from '../sessions/signInClient';
 import { verifiedEmailOf } from './ssoClaims';
-import { openIdClient, signInProviders, type ProviderClient } from './oidcClient';
+import { openIdClient, type ProviderCache, type ProviderClient } from './oidcClient';
+import { providerRefusalIn } from './provider/providerFetch';
 import {
   selectEnabledConnectionsForDomain,
   selectSsoConnection,
@@ -22,8 +23,15 @@ import {
   takePendingSsoSignIn,
 } from './ssoSignInRepo';
 
-/** What signing in with SSO needs: sessions, and the box that opens client secrets. */
-export type SsoSignInDeps = SessionDeps & { box: SecretBox | undefined };
+/**
+ * What signing in with SSO needs: sessions, the box that opens client secrets, and the
+ * providers discovered under the deployment's egress policy (reused between a start and its
+ * callback).
+ */
+export type SsoSignInDeps = SessionDeps & {
+  box: SecretBox | undefined;
+  providers: ProviderCache;
+};
 
 const BRAND_ID = /^br_[A-Za-z0-9]{1,64}$/;
 /** The cookie value the console binds a sign-in to its browser with: 32 random bytes, base64url. */
@@ -106,12 +114,17 @@ export async function beginSsoSignIn(
   const oidc = await openIdClient();
   let config;
   try {
-    config = await signInProviders.get(providerClientOf(box, connection));
+    config = await deps.providers.get(providerClientOf(box, connection));
   } catch (err) {
     deps.log.warn({ err, brand_id: brand.id }, 'SSO issuer discovery failed');
+    // A 4xx either way: what the provider answered is the brand's configuration, not a fault
+    // of this service (issue 42: a hostile document made this a 500).
+    const refused = providerRefusalIn(err);
     throw new AppError(
-      'service_unavailable',
-      `${brand.name}’s identity provider did not answer. Try again in a minute.`,
+      'sso_provider_refused',
+      refused
+        ? `${brand.name}’s identity provider cannot be used: ${refused.message} Ask a brand owner to check single sign-on.`
+        : `${brand.name}’s identity provider did not answer with a usable discovery document. Try again in a minute, or ask a brand owner.`,
     );
   }
   const state = oidc.randomState();
@@ -178,7 +191,7 @@ export async function finishSsoSignIn(
   let email: string;
   try {
     client = providerClientOf(deps.box, connection);
-    const config = await signInProviders.get(client);
+    const config = await deps.providers.get(client);
     const tokens = await oidc.authorizationCodeGrant(config, callback, {
       pkceCodeVerifier: pending.code_verifier,
       expectedState: state,
@@ -199,7 +212,7 @@ export async function finishSsoSignIn(
     );
   } catch (err) {
     // read the provider afresh next time: it may have moved its endpoints or keys
-    if (client) signInProviders.forget(client);
+    if (client) deps.providers.forget(client);
     deps.log.info({ reason: reasonOf(err), brand_id: pending.brand_id }, 'SSO sign-in refused');
     throw ssoRefused();
   }

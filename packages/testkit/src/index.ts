@@ -94,3 +94,4 @@ export {
   type HostileIssuer,
   type ReceivedRequest,
 } from './hostileIssuer';
+export { startTestDns, type TestDns } from './testDns';

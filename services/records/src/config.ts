@@ -34,6 +34,14 @@ const httpsOrigin = z.string().transform((raw, ctx) => {
   return url.origin;
 });
 
+/** A DNS server as node:dns's setServers takes it: "1.1.1.1", "1.1.1.1:53", "[2001:db8::1]:53". */
+const dnsServer = z
+  .string()
+  .regex(
+    /^(?:\d{1,3}(?:\.\d{1,3}){3}(?::\d{1,5})?|\[[0-9a-fA-F:.]+\](?::\d{1,5})?|[0-9a-fA-F:.]*:[0-9a-fA-F:.]*)$/,
+    'must be an IP address, optionally with a port ("1.1.1.1:53", "[2001:db8::1]:53")',
+  );
+
 const RecordsEnv = z
   .object({
     // Process: NODE_ENV, LOG_LEVEL, SHUTDOWN_GRACE_MS
@@ -106,6 +114,19 @@ const RecordsEnv = z
      * policy (public addresses, pinned lookup); empty: endpoints stay on the issuer's origin.
      */
     SSO_EXTRA_ORIGINS: commaListEnv.pipe(z.array(httpsOrigin)),
+    /**
+     * DNS servers (comma-separated "ip" or "ip:port") records asks for the TXT records that
+     * prove a brand's SSO domains; empty: the system's resolvers. The local stack points it at
+     * its own DNS server (scripts/dev-dns).
+     */
+    SSO_DNS_SERVERS: commaListEnv.pipe(z.array(dnsServer)),
+    /** Each of those lookups gives up after this long (two tries). */
+    SSO_DNS_TIMEOUT_MS: msEnv.default(2_000),
+    /**
+     * Changing a brand's single sign-on while it is in use needs the owner's session opened by
+     * it within this long (10 minutes).
+     */
+    SSO_CHANGE_PROOF_MS: msEnv.default(10 * 60_000),
     // The console (docs/console.md "How the console acts for a member")
     /** Ed25519 private key (PKCS#8 PEM) signing member assertions; required with CONSOLE_TOKEN. */
     ...assertionPrivateKeyEnv,

@@ -18,6 +18,7 @@ import { startOutboxPartitionKeeper } from './outbox/outboxPartitions';
 import { startUsageSweep } from './usage/retentionSweep';
 import { startVersionPublisher } from './versions/versionPublisher';
 import { outboxMetrics, type RelayObserver } from './outbox/relayMetrics';
+import { dnsProofFinder } from './sso/domains/txtLookup';
 import { listenForOutbox } from './outbox/wakeups';
 import { createServer, SERVICE_NAMES } from './server';
 import { SignInRateLimit } from './sessions/signInRateLimit';
@@ -75,6 +76,11 @@ async function main(): Promise<void> {
         allowLoopback: config.WEBHOOK_ALLOW_LOOPBACK_RECEIVERS,
         extraOrigins: config.SSO_EXTRA_ORIGINS,
       },
+      findProof: dnsProofFinder({
+        servers: config.SSO_DNS_SERVERS,
+        timeoutMs: config.SSO_DNS_TIMEOUT_MS,
+      }),
+      changeProofMs: config.SSO_CHANGE_PROOF_MS,
     },
     secretBox: config.WEBHOOK_SECRET_KEY
       ? new SecretBox(config.WEBHOOK_SECRET_KEY, config.WEBHOOK_SECRET_KEYS_PREVIOUS)

@@ -60,6 +60,11 @@ export const ERROR_CODES = {
    * private address), or it answered too much, too slowly, or no usable document at all.
    */
   sso_provider_refused: { http: 422, grpc: status.FAILED_PRECONDITION },
+  /**
+   * Changing a brand's single sign-on while it is in use needs a fresh sign-in through it (the
+   * acting owner's session opened by it within the last ten minutes).
+   */
+  sso_proof_required: { http: 422, grpc: status.FAILED_PRECONDITION },
   /** The brand requires SSO: its connection can be neither removed nor disabled until that is lifted. */
   sso_required: { http: 422, grpc: status.FAILED_PRECONDITION },
   rate_limited: { http: 429, grpc: status.RESOURCE_EXHAUSTED },
@@ -85,6 +90,7 @@ const CONSOLE_ONLY_CODES: readonly ErrorCode[] = [
   'sso_not_configured',
   'sso_required',
   'sso_provider_refused',
+  'sso_proof_required',
   'key_inactive',
   'last_owner',
   'brand_not_eligible',

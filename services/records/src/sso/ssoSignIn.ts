@@ -12,11 +12,8 @@ import type { SignInClient } from '../sessions/signInClient';
 import { verifiedEmailOf } from './ssoClaims';
 import { openIdClient, type ProviderCache, type ProviderClient } from './oidcClient';
 import { providerRefusalIn } from './provider/providerFetch';
-import {
-  selectEnabledConnectionsForDomain,
-  selectSsoConnection,
-  type SsoConnectionRow,
-} from './ssoConnectionRepo';
+import { selectBrandVerifiedFor, selectVerifiedDomains } from './domains/ssoDomainRepo';
+import { selectSsoConnection, type SsoConnectionRow } from './ssoConnectionRepo';
 import {
   deleteExpiredSsoSignIns,
   insertPendingSsoSignIn,
@@ -66,24 +63,31 @@ function checkOrigin(origin: string): string {
   return origin;
 }
 
-/** The connection a sign-in uses: the brand named, or the one that allows the address's domain. */
+/**
+ * The connection a sign-in uses: the brand named (its SSO link), or the one brand that has
+ * verified the address's domain. Only a verified domain routes: a brand that merely lists a
+ * domain neither captures its people nor hides another brand's (issue 42). A connection with no
+ * verified domain admits nobody, so it is not started either.
+ */
 async function connectionFor(
   deps: SsoSignInDeps,
   input: { email: string; brandId: string },
 ): Promise<SsoConnectionRow> {
-  if (input.brandId !== '') {
-    if (!BRAND_ID.test(input.brandId)) throw notConfigured();
-    const c = await selectSsoConnection(deps.pool, input.brandId);
-    if (!c?.enabled) throw notConfigured();
-    return c;
+  let brandId = input.brandId;
+  if (brandId !== '') {
+    if (!BRAND_ID.test(brandId)) throw notConfigured();
+  } else {
+    const parsed = emailAddress.safeParse(input.email);
+    if (!parsed.success) throw new AppError('validation_failed', 'email: Enter an email address.');
+    const domain = parsed.data.slice(parsed.data.lastIndexOf('@') + 1);
+    brandId = (await selectBrandVerifiedFor(deps.pool, domain)) ?? '';
+    if (brandId === '') throw notConfigured();
   }
-  const parsed = emailAddress.safeParse(input.email);
-  if (!parsed.success) throw new AppError('validation_failed', 'email: Enter an email address.');
-  const domain = parsed.data.slice(parsed.data.lastIndexOf('@') + 1);
-  const found = await selectEnabledConnectionsForDomain(deps.pool, domain);
-  // Several brands with one domain: the address alone cannot choose (the brand's link can).
-  if (found.length !== 1) throw notConfigured();
-  return found[0]!;
+  const c = await selectSsoConnection(deps.pool, brandId);
+  if (!c?.enabled || (await selectVerifiedDomains(deps.pool, brandId)).length === 0) {
+    throw notConfigured();
+  }
+  return c;
 }
 
 /**
@@ -162,7 +166,7 @@ export async function beginSsoSignIn(
  * browser that started it); then openid-client checks the answer: the provider's error if
  * any, the issuer (RFC 9207 when advertised), the code exchanged with the PKCE verifier, and
  * the ID token's signature, issuer, audience, expiry and nonce. Then records requires a
- * verified email at one of the connection's domains that is a current member of that brand
+ * verified email at one of the brand's verified domains that is a current member of that brand
  * (eligible now), and opens a session for that brand only.
  */
 export async function finishSsoSignIn(
@@ -208,7 +212,7 @@ export async function finishSsoSignIn(
         : undefined;
     email = verifiedEmailOf(
       (fromUserInfo ?? claims) as { email?: unknown; email_verified?: unknown },
-      connection.allowed_domains,
+      await selectVerifiedDomains(deps.pool, connection.brand_id),
     );
   } catch (err) {
     // read the provider afresh next time: it may have moved its endpoints or keys

@@ -84,6 +84,7 @@ const connect = (client: ConsoleClient, brandId: string, issuerUrl: string) =>
     client_secret: 'the-client-secret',
     allowed_domains: ['example.com'],
     enabled: true,
+    session_token: '',
   });
 
 /** A brand connected to the hostile issuer while it still served a benign document. */

@@ -95,6 +95,7 @@ export function registerSso(router: Router, deps: ConsoleDeps): void {
     } catch (err) {
       const refused = formRefusal(err);
       if (!refused) throw err;
+      res.setHeader('X-Console-Error', refused.code);
       await page(res, s, { form, error: refused.message }, refused.httpStatus);
       return;
     }
@@ -114,6 +115,7 @@ export function registerSso(router: Router, deps: ConsoleDeps): void {
     } catch (err) {
       const refused = formRefusal(err);
       if (!refused) throw err;
+      res.setHeader('X-Console-Error', refused.code);
       await page(res, s, { error: refused.message }, refused.httpStatus);
       return;
     }
@@ -144,6 +146,7 @@ function registerVerifyDomain(router: Router, deps: ConsoleDeps, page: SsoPageRe
     } catch (err) {
       const refused = formRefusal(err);
       if (!refused) throw err;
+      res.setHeader('X-Console-Error', refused.code);
       await page(res, s, { error: refused.message }, refused.httpStatus);
       return;
     }

@@ -65,6 +65,7 @@ export function registerSsoSignIn(router: Router, deps: ConsoleDeps): void {
         res.setHeader('Retry-After', String(err.retryAfterSeconds));
       }
       clearBrowserBinding(res);
+      res.setHeader('X-Console-Error', err.code);
       const page = { email: typed, brand: parsed.data.brand, error: err.message };
       sendPage(res, SsoSignInPage(page), httpStatus);
       return;

@@ -110,7 +110,9 @@ npm run docs:check resolves to a heading), or under monitoring.prometheusRule.ru
 
 {{/*
 The components, one Deployment each. Per component: the values key, the process arguments,
-the global config keys it reads, the Secret keys it receives ({env: [secretKey, optional]}),
+the global config keys it reads, the Secret keys it receives ({env: [secretKey, optional]};
+a third element "console": optional only while the console is off, since the console's calls
+need them),
 and its ports. The webhooks worker shares the webhooks process, ports and config.
 */}}
 {{- define "brand-records.components" -}}
@@ -161,9 +163,9 @@ records:
     CURSOR_SECRET: [CURSOR_SECRET, false]
     CURSOR_SECRETS_PREVIOUS: [CURSOR_SECRETS_PREVIOUS, true]
     REDIS_URL: [REDIS_URL, false]
-    CONSOLE_TOKEN: [CONSOLE_TOKEN, true]
+    CONSOLE_TOKEN: [CONSOLE_TOKEN, true, console]
     CONSOLE_TOKENS_PREVIOUS: [CONSOLE_TOKENS_PREVIOUS, true]
-    CONSOLE_ASSERTION_PRIVATE_KEY: [CONSOLE_ASSERTION_PRIVATE_KEY, true]
+    CONSOLE_ASSERTION_PRIVATE_KEY: [CONSOLE_ASSERTION_PRIVATE_KEY, true, console]
     # Seals SSO client secrets: the webhooks key, the same value (docs/console.md "Single sign-on").
     WEBHOOK_SECRET_KEY: [WEBHOOK_SECRET_KEY, false]
     WEBHOOK_SECRET_KEYS_PREVIOUS: [WEBHOOK_SECRET_KEYS_PREVIOUS, true]
@@ -181,9 +183,9 @@ plans:
     INTERNAL_TOKENS_PREVIOUS: [INTERNAL_TOKENS_PREVIOUS, true]
     ADMIN_TOKEN: [ADMIN_TOKEN, false]
     ADMIN_TOKENS_PREVIOUS: [ADMIN_TOKENS_PREVIOUS, true]
-    CONSOLE_TOKEN: [CONSOLE_TOKEN, true]
+    CONSOLE_TOKEN: [CONSOLE_TOKEN, true, console]
     CONSOLE_TOKENS_PREVIOUS: [CONSOLE_TOKENS_PREVIOUS, true]
-    CONSOLE_ASSERTION_PUBLIC_KEY: [CONSOLE_ASSERTION_PUBLIC_KEY, true]
+    CONSOLE_ASSERTION_PUBLIC_KEY: [CONSOLE_ASSERTION_PUBLIC_KEY, true, console]
   grpcPort: {{ $v.plans.ports.grpc }}
   metricsPort: {{ $v.plans.ports.metrics }}
   backends: [dns, postgres, otlp]
@@ -201,9 +203,9 @@ webhooks:
     ADMIN_TOKENS_PREVIOUS: [ADMIN_TOKENS_PREVIOUS, true]
     WEBHOOK_SECRET_KEY: [WEBHOOK_SECRET_KEY, false]
     WEBHOOK_SECRET_KEYS_PREVIOUS: [WEBHOOK_SECRET_KEYS_PREVIOUS, true]
-    CONSOLE_TOKEN: [CONSOLE_TOKEN, true]
+    CONSOLE_TOKEN: [CONSOLE_TOKEN, true, console]
     CONSOLE_TOKENS_PREVIOUS: [CONSOLE_TOKENS_PREVIOUS, true]
-    CONSOLE_ASSERTION_PUBLIC_KEY: [CONSOLE_ASSERTION_PUBLIC_KEY, true]
+    CONSOLE_ASSERTION_PUBLIC_KEY: [CONSOLE_ASSERTION_PUBLIC_KEY, true, console]
   grpcPort: {{ $v.webhooks.ports.grpc }}
   metricsPort: {{ $v.webhooks.ports.metrics }}
   backends: [dns, postgres, otlp]

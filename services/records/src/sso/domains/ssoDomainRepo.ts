@@ -4,7 +4,7 @@ import { newDomainToken } from './domainProof';
 
 type Db = Pool | PoolClient;
 
-export type DomainState = 'pending' | 'verified' | 'failed';
+type DomainState = 'pending' | 'verified' | 'failed';
 
 /** One domain of a brand's connection and its proof (table sso_domains, migration 0019). */
 export interface SsoDomainRow {

@@ -10,7 +10,7 @@ export interface DnsSettings {
 }
 
 /** What one check found: the proof, or why not in words an owner can act on. */
-export type ProofLookup = { found: true } | { found: false; problem: string };
+type ProofLookup = { found: true } | { found: false; problem: string };
 
 /** Finds a brand's proof for a domain; injectable so a test may count or fail lookups. */
 export type ProofFinder = (domain: string, token: string) => Promise<ProofLookup>;

@@ -16,7 +16,7 @@ export const PROVIDER_REQUEST_TIMEOUT_MS = 4_000;
  * The most of one answer records reads: discovery documents and key sets are a few KB (the
  * largest public ones under 20 KB); beyond this the answer is refused, not buffered.
  */
-export const PROVIDER_ANSWER_MAX_BYTES = 256 * 1024;
+const PROVIDER_ANSWER_MAX_BYTES = 256 * 1024;
 
 /** Statuses whose Response may carry no body (the Fetch standard's "null body status"). */
 const NULL_BODY = new Set([101, 103, 204, 205, 304]);

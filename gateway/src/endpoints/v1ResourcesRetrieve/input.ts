@@ -95,7 +95,7 @@ export function refuseQuery(rawQuery: string): void {
 /** The path parameters, for the OpenAPI document. */
 export const RetrieveParams = z.object({
   resource: z
-    .enum(RESOURCES)
+    .string()
     .meta({ description: `One of ${RESOURCES.join(', ')}.`, examples: ['payouts'] }),
   id: z.string().meta({
     description: `The record's id, with its resource's prefix (\`cmp_\`, \`sub_\`, \`po_\`, \`dep_\`, \`cnv_\`, \`lnk_\`). At most ${MAX_RECORD_ID_LENGTH} characters of A-Z, a-z, 0-9 and _, else 400 \`invalid_parameter\`.`,

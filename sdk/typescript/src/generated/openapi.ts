@@ -2603,7 +2603,7 @@ export interface operations {
             };
             path: {
                 /** @description One of campaigns, submissions, payouts, deposits, conversions, links. */
-                resource: "campaigns" | "submissions" | "payouts" | "deposits" | "conversions" | "links";
+                resource: string;
                 /** @description The record's id, with its resource's prefix (`cmp_`, `sub_`, `po_`, `dep_`, `cnv_`, `lnk_`). At most 64 characters of A-Z, a-z, 0-9 and _, else 400 `invalid_parameter`. */
                 id: string;
             };

@@ -140,8 +140,9 @@ describe('refusals: 4xx of the one error table, never a 5xx', () => {
     for (const path of ['/api/v1/events/evt_abc', '/api/v1/campaign-plans/pln_abc']) {
       const res = await sendRaw(stack.gateway.url, 'GET', path, {});
       expect(res.status).toBe(404);
-      expect(JSON.parse(res.body)).toMatchObject({ error: { code: 'not_found' } });
-      expect(JSON.parse(res.body).error.message).toMatch(/^No route for GET/);
+      expect(JSON.parse(res.body)).toMatchObject({
+        error: { code: 'not_found', message: expect.stringMatching(/^No route for GET/) as string },
+      });
     }
   });
 });

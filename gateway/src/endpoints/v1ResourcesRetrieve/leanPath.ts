@@ -3,10 +3,10 @@ import { AppError } from '@brand/shared/errors';
 import { changeVersionKey } from '@brand/shared/changeVersions';
 import { isResourceName } from '@brand/shared/resources';
 import type { AccessGate } from '../../auth/accessGate';
-import type { RequestScope } from '../../http/requestScope';
+import { rawQueryOf, type RequestScope } from '../../http/requestScope';
 import { admitApiKey } from '../../prelude/admission';
 import type { LeanPath } from '../endpoint';
-import { rawQueryOf, resourceNamed } from '../v1ResourcesList/input';
+import { resourceNamed } from '../../records/resourceNamed';
 import { recordIdOf, refuseQuery, RETRIEVE_ROUTE, retrieveSegmentsOf } from './input';
 import { answerRecord, type RecordDeps } from './record';
 

@@ -6,7 +6,7 @@ import { ClientGone } from '../../http/clientGone';
 import { sendJson } from '../../http/jsonResponse';
 import type { ChangeVersionRepair } from '../../records/changeVersions';
 import { recordById } from '../../records/recordById';
-import { ifNoneMatchLists, sendNotModified } from '../v1ResourcesList/conditional';
+import { ifNoneMatchLists, sendNotModified } from '../../http/conditional';
 import { recordEtag } from './conditional';
 import { recordNotFound } from './input';
 

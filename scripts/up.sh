@@ -9,7 +9,8 @@
 # how to register receivers and trigger an event. It also starts a local mailbox (an SMTP sink
 # writing .local/mailbox/*.eml) and the console (the Developers area) on 127.0.0.1:8090, and
 # prints its address and the demo owner's email, and a local OpenID provider (scripts/dev-idp)
-# connected to the demo brand as its single sign-on, with how to sign in through it. Ctrl-C stops everything this script started (and only
+# connected to the demo brand as its single sign-on, with how to sign in through it, and a local
+# DNS server (scripts/dev-dns) that serves the demo brand's domain proof. Ctrl-C stops everything this script started (and only
 # that). A service that dies is restarted with back-off (scripts/lib/supervise.sh) and the
 # rest keeps running. Safe to run again: the database, the demo brand and its records are reused.
 set -Eeuo pipefail
@@ -101,9 +102,13 @@ npx --no-install brandctl member add "$demo_brand_id" --email "$demo_member" --r
 
 # Single sign-on for the demo brand: the local OpenID provider with the demo members as its
 # users, connected to the demo brand as its identity provider (docs/console.md "Single sign-on").
+# Its domain is proven the way every brand proves one: a TXT record, here on the local DNS
+# server (scripts/dev-dns), found by records through SSO_DNS_SERVERS.
 start_dev_idp "$demo_owner" "$demo_member"
+start_dev_dns
 node scripts/dev-idp/connectDemoBrand.cjs "$demo_brand_id" "$DEV_IDP_ISSUER" brand-records-console \
-  "${demo_owner##*@}" || die "could not connect the local OpenID provider to the demo brand"
+  "${demo_owner##*@}" "${DEV_DNS_DIR:-$REPO_ROOT/.local/dev-dns}/zone.json" ||
+  die "could not connect the local OpenID provider to the demo brand"
 
 # The example receiver: registered once for the demo brand (its id and signing secret kept in
 # .local/example-receiver.env, mode 600), then started over HTTPS with the test CA's certificate.
@@ -143,6 +148,7 @@ cat <<EOF
     console   $CONSOLE_PUBLIC_URL     the Developers area (logs: .local/logs/console.log)
     mailbox   $REPO_ROOT/$MAILBOX_DIR  sign-in mails (.eml, and .txt to read)
     OpenID    $DEV_IDP_ISSUER     the demo brand's identity provider (logs: .local/logs/dev-idp.log)
+    DNS       127.0.0.1:${DEV_DNS_PORT} (UDP)  the demo brand's domain proof (logs: .local/logs/dev-dns.log)
 
   Developers area: open $CONSOLE_PUBLIC_URL and sign in as the demo owner $demo_owner
   (or the read-only member $demo_member); each mail arrives in $MAILBOX_DIR/ as .eml,

@@ -9,6 +9,7 @@ import {
   REPO_ROOT,
   spawnService,
   startStack,
+  startTestDns,
   TEST_CONSOLE_TOKEN,
   testKafkaBrokers,
   uniqueConsumerGroup,
@@ -17,6 +18,7 @@ import {
   type ServiceProcess,
   type Stack,
   type TestCa,
+  type TestDns,
 } from '@brand/testkit';
 import { startDevMailbox, type DevMailbox } from '../src/mail/devMailbox';
 
@@ -35,6 +37,8 @@ export interface ConsoleStack {
   ca: TestCa;
   /** The business-events topic records publishes to and webhooks consumes. */
   topic: string;
+  /** The DNS server records checks single sign-on domains' proofs with (SSO_DNS_SERVERS). */
+  dns: TestDns;
   /** The sign-in link of the newest mail to `email` not handed out before, waiting for it. */
   latestLink(email: string, after?: number, timeoutMs?: number): Promise<string>;
   /** The sign-in links of every mail to `email` so far, oldest first. */
@@ -86,15 +90,24 @@ export async function startConsoleStack(
   const ca = createTestCa();
   const topic = uniqueTopic('console');
   if (!opts.signInOnly) await createTopic(topic);
+  // The test identity provider runs on loopback over http: records admits it only with the
+  // local-only setting, as the local stack does; brands prove their SSO domains to records
+  // through a DNS server of the test's own (docs/console.md "Single sign-on").
+  const dns = await startTestDns();
+  const recordsEnv = {
+    WEBHOOK_ALLOW_LOOPBACK_RECEIVERS: 'true',
+    SSO_DNS_SERVERS: dns.server,
+    ...opts.recordsEnv,
+  };
   const stack = await startStack(
     opts.signInOnly
-      ? { gateways: 0, recordsEnv: opts.recordsEnv }
+      ? { gateways: 0, recordsEnv }
       : {
           plans: true,
           recordsEnv: {
             KAFKA_BROKERS: testKafkaBrokers().join(','),
             BUSINESS_EVENTS_TOPIC: topic,
-            ...opts.recordsEnv,
+            ...recordsEnv,
           },
           webhooks: {
             topic,
@@ -144,6 +157,7 @@ export async function startConsoleStack(
       mailDir,
       ca,
       topic,
+      dns,
       latestLink: async (email, after = 0, timeoutMs = 15_000) => {
         const link = await latestLink(mailDir, email, after, handedOut, timeoutMs);
         handedOut.add(link);
@@ -164,6 +178,7 @@ export async function startConsoleStack(
         await consoleProcess.stop('SIGTERM', 5_000);
         await mailbox?.close();
         await stack.close();
+        await dns.close();
         if (!opts.signInOnly) await deleteTopic(topic).catch(() => undefined);
         ca.remove();
       },
@@ -171,6 +186,7 @@ export async function startConsoleStack(
   } catch (err) {
     await mailbox.close();
     await stack.close();
+    await dns.close();
     throw err;
   }
 }

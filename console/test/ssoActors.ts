@@ -116,10 +116,42 @@ export async function signInWithSso(
 /** The redirect URI brands register at the provider. */
 const callbackOf = (cs: ConsoleStack): string => `${cs.url}/sign-in/sso/callback`;
 
+/** The TXT record the Single sign-on page asks the owner to publish for `domain`. */
+export function proofRecordOf(page: string, domain: string): { name: string; value: string } {
+  const row = new RegExp(`<tr id="domain-${domain.replaceAll('.', '\\.')}">([\\s\\S]*?)</tr>`).exec(
+    page,
+  )?.[1];
+  const name = row && /Name <code>([^<]+)<\/code>/.exec(row)?.[1];
+  const value = row && /Value <code>([^<]+)<\/code>/.exec(row)?.[1];
+  if (!name || !value) throw new Error(`no record to publish for ${domain} on the page`);
+  return { name, value };
+}
+
+/**
+ * Proves `domain` for the brand as an owner does: reads the record to publish on the Single
+ * sign-on page, publishes it on the test's DNS server, and presses Verify now. Answers the
+ * page's answer to the press (a 303 to the page).
+ */
+export async function verifyDomainHttp(
+  cs: ConsoleStack,
+  ownerHttp: ConsoleHttp,
+  brandId: string,
+  domain: string,
+): Promise<Answer> {
+  const page = await ownerHttp.get(`/brands/${brandId}/sso`);
+  const record = proofRecordOf(page.body, domain);
+  cs.dns.publishTxt(record.name, [record.value]);
+  return ownerHttp.post(`/brands/${brandId}/sso/domains/verify`, {
+    _csrf: csrfOf(page.body),
+    domain,
+  });
+}
+
 /**
  * A verified Plus brand whose owner is owner@<a domain of its own>, its identity provider
  * connected by that owner through the console's page (client `client_id` at `idp`), allowing
- * that domain. Answers the domain and the owner's link-session client too.
+ * that domain, which the owner then proves by DNS (verifyDomainHttp). Answers the domain and
+ * the owner's link-session client too.
  */
 export async function brandWithSso(
   cs: ConsoleStack,
@@ -144,6 +176,9 @@ export async function brandWithSso(
   });
   if (saved.status !== 303)
     throw new Error(`connecting SSO answered ${saved.status}: ${saved.body}`);
+  const verified = await verifyDomainHttp(cs, ownerHttp, made.brand.id, domain);
+  if (verified.location !== `/brands/${made.brand.id}/sso?done=verified#domain-${domain}`)
+    throw new Error(`verifying ${domain} answered ${verified.status} ${verified.location ?? ''}`);
   return { ...made, domain, ownerHttp };
 }
 

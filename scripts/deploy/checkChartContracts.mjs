@@ -8,7 +8,7 @@
 //     would sit in CreateContainerConfigError), unless the reference is optional.
 //  2. Every alert's runbook_url names a heading of docs/operating.md.
 //  3. The receivers' default egress ports are the service's own URL policy
-//     (services/webhooks/src/egress/portPolicy.ts): 443 and the unprivileged ports.
+//     (packages/shared/src/egress/portPolicy.ts): 443 and the unprivileged ports.
 //  4. The console's HTTP port is open only to named peers (the ingress controller's namespace).
 //   node scripts/deploy/checkChartContracts.mjs <rendered production.yaml> [README.md]
 import { readFileSync } from 'node:fs';
@@ -132,7 +132,7 @@ for (const rule of objects.filter((o) => o.kind === 'PrometheusRule')) {
 
 // 3. Receivers' ports follow the service's URL policy ----------------------------------------
 
-const policy = readFileSync(path.join(root, 'services/webhooks/src/egress/portPolicy.ts'), 'utf8');
+const policy = readFileSync(path.join(root, 'packages/shared/src/egress/portPolicy.ts'), 'utf8');
 const constant = (name) => Number(new RegExp(`const ${name} = (\\d+);`).exec(policy)?.[1]);
 const expected = [
   { port: constant('HTTPS_PORT') },

@@ -59,3 +59,16 @@ start_dev_idp() {
   ' "$dir" "$DEV_IDP_PORT" "$CONSOLE_PUBLIC_URL/sign-in/sso/callback" "$@")
   supervise dev-idp "$LOG_DIR/dev-idp.log" -- node scripts/dev-idp/devIdp.mjs "$dir/config.json"
 }
+
+# The local DNS server (scripts/dev-dns/devDns.mjs, dns-packet) on 127.0.0.1:DEV_DNS_PORT (UDP),
+# answering TXT questions from DEV_DNS_DIR/zone.json (default .local/dev-dns/), read on every
+# query. Records checks brands' single sign-on domains through it (SSO_DNS_SERVERS in
+# config/local.env), exactly as it checks them through an operator's resolvers in production:
+# connectDemoBrand.cjs publishes the demo brand's proof there and presses "Verify now".
+start_dev_dns() {
+  local dir=${DEV_DNS_DIR:-$REPO_ROOT/.local/dev-dns}
+  mkdir -p "$dir"
+  [ -f "$dir/zone.json" ] || printf '{ "txt": {} }\n' >"$dir/zone.json"
+  printf '{ "port": %s, "zoneFile": "%s" }\n' "$DEV_DNS_PORT" "$dir/zone.json" >"$dir/config.json"
+  supervise dev-dns "$LOG_DIR/dev-dns.log" -- node scripts/dev-dns/devDns.mjs "$dir/config.json"
+}

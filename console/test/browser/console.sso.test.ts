@@ -2,8 +2,12 @@
 // OpenID provider (oidc-provider, packages/testkit/src/testIdp.ts): an owner signed in by link
 // connects the brand's identity provider on its Single sign-on page, signs out, and signs in
 // again through the provider's own login form; then requires single sign-on for the brand, after
-// which an emailed link no longer opens it. axe-core checks each console page; screenshots go
-// to docs/console/ (sso, sign-in-sso, sso-continue, sign-in-policy-sso), the secret masked.
+// which an emailed link no longer opens it. Before anyone can sign in, the owner proves the
+// domain (issue 42): the page shows it pending with the TXT record to publish, "Verify now"
+// before publishing says why it failed, and after publishing (on the test's real DNS server)
+// it is verified. axe-core checks each console page; screenshots go to docs/console/ (sso,
+// sso-domain-pending, sso-domain-failed, sign-in-sso, sso-continue, sign-in-policy-sso), the
+// secret masked.
 import type { Browser } from 'playwright-core';
 import { randomHex, startTestIdp, type TestIdp } from '@brand/testkit';
 import { startConsoleStack, type ConsoleStack } from '../consoleStack';
@@ -46,8 +50,34 @@ it('connects the provider, signs in through it, and requires it for the brand', 
   await page.getByLabel('Client secret').fill(client.client_secret);
   await page.getByLabel('Allowed email domains').fill(domain);
   await page.getByRole('button', { name: 'Connect' }).click();
-  await page.getByText('Saved. Members at the allowed domains').waitFor();
+  await page.getByText('Saved. Members at the verified domains').waitFor();
   await expect(page.content()).resolves.not.toContain(client.client_secret);
+
+  // The domain is pending: its TXT record is on the page, and nobody can sign in with it yet.
+  const row = page.locator(`tr#domain-${domain.replaceAll('.', '\\.')}`);
+  await row.getByText('Pending: publish the record, then verify').waitFor();
+  const recordName = await row.locator('code').nth(0).textContent();
+  const recordValue = await row.locator('code').nth(1).textContent();
+  expect(recordName).toBe(`_brand-records-verification.${domain}`);
+  expect(recordValue).toMatch(/^brand-records-verification=[A-Za-z0-9]{32}$/);
+  await expectAccessible(page);
+  await screenshot(page, 'sso-domain-pending');
+
+  // Verify now before the record is published: failed, saying why.
+  await row.getByRole('button', { name: `Verify ${domain} now` }).click();
+  await page.getByText('Checked: the domain is not verified yet').waitFor();
+  await row.getByText(/No TXT record at _brand-records-verification\./).waitFor();
+  await expectAccessible(page);
+  await screenshotOf(
+    page.locator('section[aria-labelledby="sso-domains-title"]'),
+    'sso-domain-failed',
+  );
+
+  // Published in the DNS records asks: verified.
+  cs.dns.publishTxt(recordName!, [recordValue!]);
+  await row.getByRole('button', { name: `Verify ${domain} now` }).click();
+  await page.getByText('Domain verified: members at it can sign in').waitFor();
+  await row.getByText(/^Verified \d{4}-/).waitFor();
   await expectAccessible(page);
   await screenshot(page, 'sso');
 

@@ -33,7 +33,7 @@ const nextClient = () => registered[next++]!;
 describe('connecting the identity provider', () => {
   it('is an owner’s act; the secret is sealed at rest and never shown again', async () => {
     const client = nextClient();
-    const { brand, domain, ownerHttp } = await brandWithSso(cs, idp, client);
+    const { brand, domain, owner: brandOwner, ownerHttp } = await brandWithSso(cs, idp, client);
     const page = await ownerHttp.get(`/brands/${brand.id}/sso`);
     expect(page.status).toBe(200);
     expect(page.body).toContain(`On: ${idp.issuer}, for ${domain}.`);
@@ -63,9 +63,14 @@ describe('connecting the identity provider', () => {
       ),
     ).toThrow();
 
-    // Saving again without a secret keeps the stored one (it still signs members in).
-    const kept = await ownerHttp.post(`/brands/${brand.id}/sso`, {
-      _csrf: csrfOf(page.body),
+    // Saving again without a secret keeps the stored one (it still signs members in). The
+    // connection is in use, so the change comes from a fresh sign-in through it (issue 42).
+    const owner = brandOwner.email;
+    idp.addUser({ email: owner, password: 'pw-owner' });
+    const { http: fresh } = await signInWithSso(cs, { email: owner, password: 'pw-owner' });
+    const freshPage = await fresh.get(`/brands/${brand.id}/sso`);
+    const kept = await fresh.post(`/brands/${brand.id}/sso`, {
+      _csrf: csrfOf(freshPage.body),
       issuer: idp.issuer,
       client_id: client.client_id,
       client_secret: '',
@@ -84,6 +89,10 @@ describe('connecting the identity provider', () => {
         summary: `Single sign-on connected: ${idp.issuer}, ${domain}`,
       },
       {
+        action: 'brand.sso_domain_verified',
+        summary: `Single sign-on domain verified by DNS: ${domain}`,
+      },
+      {
         action: 'brand.sso_changed',
         summary: `Single sign-on changed: ${idp.issuer}, ${domain}, other-${domain}`,
       },
@@ -92,7 +101,13 @@ describe('connecting the identity provider', () => {
   });
 
   it('refuses an issuer that answers no discovery document, and plain http beyond loopback', async () => {
-    const { brand, ownerHttp } = await brandWithSso(cs, idp, nextClient());
+    const { brand, owner } = await brandWithSso(cs, idp, nextClient());
+    idp.addUser({ email: owner.email, password: 'pw-owner' });
+    // a fresh sign-in through it: the connection is in use (issue 42)
+    const { http: ownerHttp } = await signInWithSso(cs, {
+      email: owner.email,
+      password: 'pw-owner',
+    });
     const page = await ownerHttp.get(`/brands/${brand.id}/sso`);
     for (const issuer of [
       'http://login.example.com',

@@ -88,3 +88,10 @@ export { runMigrateScript } from './templateDb';
 export { scrapeMetric } from './scrapeMetric';
 export { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from './otlpReceiver';
 export { startTestIdp, type IdpClient, type IdpUser, type TestIdp } from './testIdp';
+export {
+  startHostileIssuer,
+  type DiscoveryAnswer,
+  type HostileIssuer,
+  type ReceivedRequest,
+} from './hostileIssuer';
+export { startTestDns, type TestDns } from './testDns';

@@ -41,6 +41,29 @@ describe('loadRecordsConfig', () => {
     );
   });
 
+  it('reads single sign-on egress settings: extra https origins, the loopback test setting', () => {
+    const config = loadRecordsConfig({
+      ...VALID,
+      SSO_EXTRA_ORIGINS: 'https://oauth2.googleapis.com, https://www.googleapis.com/',
+    });
+    expect(config.SSO_EXTRA_ORIGINS).toEqual([
+      'https://oauth2.googleapis.com',
+      'https://www.googleapis.com',
+    ]);
+    expect(config.WEBHOOK_ALLOW_LOOPBACK_RECEIVERS).toBe(false);
+    for (const bad of ['http://oauth2.googleapis.com', 'https://x.example/token', 'nope'])
+      expect(() => loadRecordsConfig({ ...VALID, SSO_EXTRA_ORIGINS: bad })).toThrow(
+        /SSO_EXTRA_ORIGINS/,
+      );
+    expect(() =>
+      loadRecordsConfig({
+        ...VALID,
+        NODE_ENV: 'production',
+        WEBHOOK_ALLOW_LOOPBACK_RECEIVERS: 'true',
+      }),
+    ).toThrow(/WEBHOOK_ALLOW_LOOPBACK_RECEIVERS/);
+  });
+
   it('splits previous cursor secrets on commas and drops blanks', () => {
     const config = loadRecordsConfig({ ...VALID, CURSOR_SECRETS_PREVIOUS: ' old-one , ,old-two,' });
     expect(config.CURSOR_SECRETS_PREVIOUS).toEqual(['old-one', 'old-two']);

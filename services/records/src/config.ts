@@ -16,6 +16,32 @@ import {
 import { BUSINESS_EVENTS_TOPIC } from '@brand/shared/kafka';
 import { secretKeyEnv } from '@brand/shared/secrets';
 
+/** An https origin as operators write it ("https://oauth2.googleapis.com"), normalised. */
+const httpsOrigin = z.string().transform((raw, ctx) => {
+  let url: URL | undefined;
+  try {
+    url = new URL(raw);
+  } catch {
+    url = undefined;
+  }
+  if (url?.protocol !== 'https:' || url.origin !== raw.replace(/\/$/, '')) {
+    ctx.addIssue({
+      code: 'custom',
+      message: `${raw} is not an https origin (https://host[:port])`,
+    });
+    return z.NEVER;
+  }
+  return url.origin;
+});
+
+/** A DNS server as node:dns's setServers takes it: "1.1.1.1", "1.1.1.1:53", "[2001:db8::1]:53". */
+const dnsServer = z
+  .string()
+  .regex(
+    /^(?:\d{1,3}(?:\.\d{1,3}){3}(?::\d{1,5})?|\[[0-9a-fA-F:.]+\](?::\d{1,5})?|[0-9a-fA-F:.]*:[0-9a-fA-F:.]*)$/,
+    'must be an IP address, optionally with a port ("1.1.1.1:53", "[2001:db8::1]:53")',
+  );
+
 const RecordsEnv = z
   .object({
     // Process: NODE_ENV, LOG_LEVEL, SHUTDOWN_GRACE_MS
@@ -76,6 +102,31 @@ const RecordsEnv = z
     WEBHOOK_SECRET_KEY: secretKeyEnv.optional(),
     /** Former keys (comma-separated), still opening secrets sealed before a rotation. */
     WEBHOOK_SECRET_KEYS_PREVIOUS: commaListEnv.pipe(z.array(secretKeyEnv)),
+    /**
+     * The webhooks service's test-only setting, given to records too: admit an identity
+     * provider on 127.0.0.1, ::1 or localhost (over plain http too: the local stack's and the
+     * tests' provider). Off by default; refused in production.
+     */
+    WEBHOOK_ALLOW_LOOPBACK_RECEIVERS: boolEnv.default(false),
+    /**
+     * Origins (comma-separated, https) a provider's discovery document may name besides its
+     * issuer's own, e.g. Google's token and key endpoints. Every one still passes the egress
+     * policy (public addresses, pinned lookup); empty: endpoints stay on the issuer's origin.
+     */
+    SSO_EXTRA_ORIGINS: commaListEnv.pipe(z.array(httpsOrigin)),
+    /**
+     * DNS servers (comma-separated "ip" or "ip:port") records asks for the TXT records that
+     * prove a brand's SSO domains; empty: the system's resolvers. The local stack points it at
+     * its own DNS server (scripts/dev-dns).
+     */
+    SSO_DNS_SERVERS: commaListEnv.pipe(z.array(dnsServer)),
+    /** Each of those lookups gives up after this long (two tries). */
+    SSO_DNS_TIMEOUT_MS: msEnv.default(2_000),
+    /**
+     * Changing a brand's single sign-on while it is in use needs the owner's session opened by
+     * it within this long (10 minutes).
+     */
+    SSO_CHANGE_PROOF_MS: msEnv.default(10 * 60_000),
     // The console (docs/console.md "How the console acts for a member")
     /** Ed25519 private key (PKCS#8 PEM) signing member assertions; required with CONSOLE_TOKEN. */
     ...assertionPrivateKeyEnv,
@@ -97,6 +148,13 @@ const RecordsEnv = z
   })
   .superRefine(requireAssertionKeyWithConsoleToken('CONSOLE_ASSERTION_PRIVATE_KEY'))
   .superRefine((env, ctx) => {
+    if (env.NODE_ENV === 'production' && env.WEBHOOK_ALLOW_LOOPBACK_RECEIVERS) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['WEBHOOK_ALLOW_LOOPBACK_RECEIVERS'],
+        message: 'is a test setting and must not be on in production',
+      });
+    }
     if (env.CONSOLE_SESSION_IDLE_MS > env.CONSOLE_SESSION_MAX_MS) {
       ctx.addIssue({
         code: 'custom',

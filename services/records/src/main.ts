@@ -18,6 +18,7 @@ import { startOutboxPartitionKeeper } from './outbox/outboxPartitions';
 import { startUsageSweep } from './usage/retentionSweep';
 import { startVersionPublisher } from './versions/versionPublisher';
 import { outboxMetrics, type RelayObserver } from './outbox/relayMetrics';
+import { dnsProofFinder } from './sso/domains/txtLookup';
 import { listenForOutbox } from './outbox/wakeups';
 import { createServer, SERVICE_NAMES } from './server';
 import { SignInRateLimit } from './sessions/signInRateLimit';
@@ -28,6 +29,12 @@ async function main(): Promise<void> {
   // A bad variable throws a ConfigError naming it; main().catch logs it and exits 1.
   const config = loadRecordsConfig(process.env);
   const log = createLogger({ service: 'records', level: config.LOG_LEVEL });
+  if (config.WEBHOOK_ALLOW_LOOPBACK_RECEIVERS) {
+    log.warn(
+      { setting: 'WEBHOOK_ALLOW_LOOPBACK_RECEIVERS' },
+      'TEST SETTING ON: identity providers on 127.0.0.1, ::1 and localhost (plain http too) are admitted; never use this in production',
+    );
+  }
 
   const pool = createServicePool(config, { schema: SCHEMA, name: 'records', log });
   if (config.MIGRATE_ON_START) await migrate(pool, log);
@@ -64,6 +71,17 @@ async function main(): Promise<void> {
     versions,
     pageStreamMaxInFlight: config.PAGE_STREAM_MAX_IN_FLIGHT,
     usageTouched: usageSweep.touch,
+    sso: {
+      providerPolicy: {
+        allowLoopback: config.WEBHOOK_ALLOW_LOOPBACK_RECEIVERS,
+        extraOrigins: config.SSO_EXTRA_ORIGINS,
+      },
+      findProof: dnsProofFinder({
+        servers: config.SSO_DNS_SERVERS,
+        timeoutMs: config.SSO_DNS_TIMEOUT_MS,
+      }),
+      changeProofMs: config.SSO_CHANGE_PROOF_MS,
+    },
     secretBox: config.WEBHOOK_SECRET_KEY
       ? new SecretBox(config.WEBHOOK_SECRET_KEY, config.WEBHOOK_SECRET_KEYS_PREVIOUS)
       : undefined,

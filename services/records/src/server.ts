@@ -28,6 +28,8 @@ import type { VersionPublisher } from './versions/versionPublisher';
 import { passkeyHandlers } from './passkeys/grpcHandlers';
 import { sessionHandlers } from './sessions/grpcHandlers';
 import { ssoHandlers } from './sso/grpcHandlers';
+import { signInProviderCache } from './sso/oidcClient';
+import type { SsoConnectionDeps } from './sso/ssoConnectionService';
 import { usageHandlers } from './usage/grpcHandlers';
 import type { SessionDeps } from './sessions/sessionDeps';
 
@@ -46,6 +48,11 @@ export interface RecordsDeps {
   sessions: Omit<SessionDeps, 'pool' | 'log'>;
   /** Seals SSO client secrets (WEBHOOK_SECRET_KEY); without it SSO is refused. */
   secretBox?: SecretBox;
+  /**
+   * Single sign-on: where records may send requests on a brand's provider's say-so, how it
+   * finds domains' DNS proofs, and how fresh a sign-in through it must be to change it.
+   */
+  sso: Pick<SsoConnectionDeps, 'providerPolicy' | 'findProof' | 'changeProofMs'>;
   /** Pages one StreamRecordsPages stream may have in flight. */
   pageStreamMaxInFlight: number;
   /** Told which brands' request logs grew (the usage retention sweep trims them). */
@@ -111,7 +118,17 @@ export function createServer(deps: RecordsDeps): {
   );
   server.addService(
     ConsoleSsoServiceService,
-    ssoHandlers({ ...deps.sessions, pool: deps.pool, log: deps.log, box: deps.secretBox }, rpc),
+    ssoHandlers(
+      {
+        ...deps.sessions,
+        pool: deps.pool,
+        log: deps.log,
+        box: deps.secretBox,
+        ...deps.sso,
+        providers: signInProviderCache(deps.sso.providerPolicy),
+      },
+      rpc,
+    ),
   );
   server.addService(
     UsageServiceService,

@@ -9,9 +9,22 @@ import { ConnectionForm } from './input';
 import { SsoNotAllowedPage, SsoPage, type SsoFormValues } from './view';
 
 const NOTICES: Record<string, string> = {
-  saved: 'Saved. Members at the allowed domains can sign in with single sign-on.',
+  saved: 'Saved. Members at the verified domains can sign in with single sign-on.',
   removed: 'Single sign-on removed. Members sign in by emailed link or passkey.',
+  verified: 'Domain verified: members at it can sign in with single sign-on.',
+  checked: 'Checked: the domain is not verified yet (see why below).',
 };
+
+/** A domain as the Verify now form posts it (records checks it is one of the connection's). */
+const DOMAIN_FIELD = /^[a-z0-9.-]{1,253}$/;
+
+/** Renders the page with the stored connection and what the request adds. */
+type SsoPageRenderer = (
+  res: Response,
+  s: MemberSession,
+  extra?: { notice?: string; error?: string; form?: SsoFormValues },
+  httpStatus?: number,
+) => Promise<void>;
 
 /**
  * A brand's single sign-on (owners only): connect the identity provider, change or disable
@@ -19,15 +32,10 @@ const NOTICES: Record<string, string> = {
  * saving and seals the client secret; the page never shows the secret again.
  */
 export function registerSso(router: Router, deps: ConsoleDeps): void {
-  const page = async (
-    res: Response,
-    s: MemberSession,
-    extra: { notice?: string; error?: string; form?: SsoFormValues } = {},
-    httpStatus = 200,
-  ) => {
-    const { connection } = await deps.clients.sso(
+  const page: SsoPageRenderer = async (res, s, extra = {}, httpStatus = 200) => {
+    const { connection, change_proof } = await deps.clients.sso(
       'getSsoConnection',
-      { brand_id: s.brand.id },
+      { brand_id: s.brand.id, session_token: s.token },
       { assertion: s.assertion },
     );
     sendPage(
@@ -35,6 +43,7 @@ export function registerSso(router: Router, deps: ConsoleDeps): void {
       SsoPage({
         viewer: viewerOf(s),
         connection,
+        changeProof: change_proof,
         origin: deps.publicOrigin,
         signInPolicy: s.brand.sign_in_policy,
         ...extra,
@@ -79,33 +88,70 @@ export function registerSso(router: Router, deps: ConsoleDeps): void {
           client_secret: parsed.data.client_secret,
           allowed_domains: parsed.data.allowed_domains,
           enabled: parsed.data.enabled === 'on',
+          session_token: s.token,
         },
         { assertion: s.assertion },
       );
     } catch (err) {
       const refused = formRefusal(err);
       if (!refused) throw err;
+      res.setHeader('X-Console-Error', refused.code);
       await page(res, s, { form, error: refused.message }, refused.httpStatus);
       return;
     }
     res.redirect(303, `/brands/${s.brand.id}/sso?done=saved`);
   });
 
+  registerVerifyDomain(router, deps, page);
+
   router.post('/sso/remove', async (_req, res) => {
     const s = memberOf(res);
     try {
       await deps.clients.sso(
         'removeSsoConnection',
-        { brand_id: s.brand.id },
+        { brand_id: s.brand.id, session_token: s.token },
         { assertion: s.assertion },
       );
     } catch (err) {
       const refused = formRefusal(err);
       if (!refused) throw err;
+      res.setHeader('X-Console-Error', refused.code);
       await page(res, s, { error: refused.message }, refused.httpStatus);
       return;
     }
     res.redirect(303, `/brands/${s.brand.id}/sso?done=removed`);
+  });
+}
+
+/**
+ * "Verify now" on one domain: records looks up its TXT record and answers the domain's state;
+ * the page shows it (a domain still unproven says why in its row).
+ */
+function registerVerifyDomain(router: Router, deps: ConsoleDeps, page: SsoPageRenderer): void {
+  router.post('/sso/domains/verify', async (req, res) => {
+    const s = memberOf(res);
+    const domain = (req.body as Record<string, unknown>).domain;
+    if (typeof domain !== 'string' || !DOMAIN_FIELD.test(domain)) {
+      await page(res, s, { error: 'Choose a domain of the connection to verify.' }, 400);
+      return;
+    }
+    let state: string;
+    try {
+      const verified = await deps.clients.sso(
+        'verifySsoDomain',
+        { brand_id: s.brand.id, domain },
+        { assertion: s.assertion },
+      );
+      state = verified.domain?.state ?? '';
+    } catch (err) {
+      const refused = formRefusal(err);
+      if (!refused) throw err;
+      res.setHeader('X-Console-Error', refused.code);
+      await page(res, s, { error: refused.message }, refused.httpStatus);
+      return;
+    }
+    const done = state === 'verified' ? 'verified' : 'checked';
+    res.redirect(303, `/brands/${s.brand.id}/sso?done=${done}#domain-${domain}`);
   });
 }
 

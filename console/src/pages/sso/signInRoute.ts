@@ -12,6 +12,18 @@ import { brandOfQuery, SsoStartForm } from './input';
 import { ContinueToProviderPage, SsoSignInPage } from './signInView';
 
 /**
+ * How a refused start is answered: no brand for the address, too many starts, a bad form, and
+ * a provider records will not use (sso_provider_refused: its discovery document breaks the
+ * egress policy, or is oversized, slow or unusable; issue 42, where that was a 500).
+ */
+const START_REFUSALS = new Map<number, number>([
+  [status.NOT_FOUND, 404],
+  [status.RESOURCE_EXHAUSTED, 429],
+  [status.INVALID_ARGUMENT, 400],
+  [status.FAILED_PRECONDITION, 422],
+]);
+
+/**
  * Signing in with a brand's identity provider (OpenID Connect, authorization code with PKCE).
  * Records makes and keeps the state, nonce and verifier and checks everything the provider
  * answers; the console binds the attempt to this browser with a cookie, sends the person to the
@@ -47,19 +59,13 @@ export function registerSsoSignIn(router: Router, deps: ConsoleDeps): void {
       });
     } catch (err) {
       if (!(err instanceof ServiceCallError)) throw err;
-      const httpStatus =
-        err.grpcStatus === status.NOT_FOUND
-          ? 404
-          : err.grpcStatus === status.RESOURCE_EXHAUSTED
-            ? 429
-            : err.grpcStatus === status.INVALID_ARGUMENT
-              ? 400
-              : undefined;
+      const httpStatus = START_REFUSALS.get(err.grpcStatus);
       if (httpStatus === undefined) throw err;
       if (err.retryAfterSeconds !== undefined) {
         res.setHeader('Retry-After', String(err.retryAfterSeconds));
       }
       clearBrowserBinding(res);
+      res.setHeader('X-Console-Error', err.code);
       const page = { email: typed, brand: parsed.data.brand, error: err.message };
       sendPage(res, SsoSignInPage(page), httpStatus);
       return;

@@ -1,6 +1,7 @@
-import type { SsoConnection } from '@brand/proto/access/v1/sso';
+import type { SsoChangeProof, SsoConnection } from '@brand/proto/access/v1/sso';
 import { formatTime } from '../../views/format';
 import { Csrf, Layout, Notice, type Viewer } from '../../views/layout';
+import { ChangeProofNotice, SsoDomains } from './domainsView';
 
 /** What the form shows: the stored connection, or what the owner typed (never a secret). */
 export interface SsoFormValues {
@@ -13,6 +14,8 @@ export interface SsoFormValues {
 export function SsoPage(props: {
   viewer: Viewer;
   connection: SsoConnection | undefined;
+  /** Whether changing it needs a fresh single sign-on, and until when this session gives one. */
+  changeProof: SsoChangeProof | undefined;
   /** The console's public origin: the redirect URI and the brand's SSO link start with it. */
   origin: string;
   signInPolicy: string;
@@ -28,12 +31,13 @@ export function SsoPage(props: {
       <h1>Single sign-on</h1>
       <p>
         Connect {viewer.brandName}’s identity provider (OpenID Connect). Members whose verified work
-        address is at an allowed domain then sign in there; an address that is not a member of{' '}
-        {viewer.brandName} is refused, whatever the provider says. Removing a member stays here, on
-        Members.
+        address is at one of the brand’s verified domains then sign in there; an address that is not
+        a member of {viewer.brandName} is refused, whatever the provider says. Removing a member
+        stays on Members.
       </p>
       {props.notice && <Notice tone="ok">{props.notice}</Notice>}
       {props.error && <Notice tone="error">{props.error}</Notice>}
+      <ChangeProofNotice brandId={viewer.brandId} proof={props.changeProof} />
       <section aria-labelledby="sso-status">
         <h2 id="sso-status">Status</h2>
         {connection ? (
@@ -49,6 +53,13 @@ export function SsoPage(props: {
           <p>Members must sign in with single sign-on (Members, “How members sign in”).</p>
         )}
       </section>
+      {connection && connection.domains.length > 0 && (
+        <SsoDomains
+          brandId={viewer.brandId}
+          csrfToken={viewer.csrfToken}
+          domains={connection.domains}
+        />
+      )}
       <section aria-labelledby="sso-provider">
         <h2 id="sso-provider">Your identity provider</h2>
         <p>
@@ -109,7 +120,8 @@ export function SsoPage(props: {
             {props.form.allowed_domains}
           </textarea>
           <span id="sso-domains-hint" class="hint">
-            One a line, e.g. example.com. Subdomains are not included unless listed.
+            One a line, e.g. example.com. Subdomains are not included unless listed. A domain new
+            here starts pending: publish its TXT record, then verify it.
           </span>
           <fieldset>
             <legend>Use</legend>

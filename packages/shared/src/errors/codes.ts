@@ -54,6 +54,17 @@ export const ERROR_CODES = {
   sign_in_method_required: { http: 422, grpc: status.FAILED_PRECONDITION },
   /** The change needs a session opened by a passkey (or SSO), not by an emailed link. */
   passkey_session_required: { http: 422, grpc: status.FAILED_PRECONDITION },
+  /**
+   * A brand's identity provider that records will not use: its discovery document names an
+   * endpoint outside the egress policy or the issuer's origin (javascript:, data:, plain http, a
+   * private address), or it answered too much, too slowly, or no usable document at all.
+   */
+  sso_provider_refused: { http: 422, grpc: status.FAILED_PRECONDITION },
+  /**
+   * Changing a brand's single sign-on while it is in use needs a fresh sign-in through it (the
+   * acting owner's session opened by it within the last ten minutes).
+   */
+  sso_proof_required: { http: 422, grpc: status.FAILED_PRECONDITION },
   /** The brand requires SSO: its connection can be neither removed nor disabled until that is lifted. */
   sso_required: { http: 422, grpc: status.FAILED_PRECONDITION },
   rate_limited: { http: 429, grpc: status.RESOURCE_EXHAUSTED },
@@ -78,6 +89,8 @@ const CONSOLE_ONLY_CODES: readonly ErrorCode[] = [
   'sso_refused',
   'sso_not_configured',
   'sso_required',
+  'sso_provider_refused',
+  'sso_proof_required',
   'key_inactive',
   'last_owner',
   'brand_not_eligible',

@@ -1,34 +1,70 @@
-import type { ConsoleSsoServiceServer, SsoConnection } from '@brand/proto/access/v1/sso';
+import type { ConsoleSsoServiceServer, SsoConnection, SsoDomain } from '@brand/proto/access/v1/sso';
+import type { Pool } from '@brand/shared/db';
 import type { RpcBuilder } from '@brand/shared/grpc';
 import { toOpenedResponse } from '../sessions/openSession';
 import { boundedClient } from '../sessions/signInClient';
-import type { SsoConnectionRow } from './ssoConnectionRepo';
-import { getSsoConnection, removeSsoConnection, setSsoConnection } from './ssoConnectionService';
+import { proofRecordName, proofRecordValue } from './domains/domainProof';
+import { verifySsoDomain } from './domains/domainVerification';
+import { selectSsoDomains, type SsoDomainRow } from './domains/ssoDomainRepo';
+import { selectSsoConnection, type SsoConnectionRow } from './ssoConnectionRepo';
+import {
+  getSsoConnection,
+  removeSsoConnection,
+  setSsoConnection,
+  type SsoConnectionDeps,
+} from './ssoConnectionService';
 import { beginSsoSignIn, finishSsoSignIn, type SsoSignInDeps } from './ssoSignIn';
 
-/** A connection as owners see it: never the secret, sealed or not. */
-const toConnection = (c: SsoConnectionRow): SsoConnection => ({
-  brand_id: c.brand_id,
-  issuer: c.issuer,
-  client_id: c.client_id,
-  allowed_domains: c.allowed_domains,
-  enabled: c.enabled,
-  updated_at: c.updated_at,
+/** A domain as owners see it: its state and the record to publish (the token is no secret). */
+const toDomain = (d: SsoDomainRow): SsoDomain => ({
+  domain: d.domain,
+  state: d.state,
+  record_name: proofRecordName(d.domain),
+  record_value: proofRecordValue(d.token),
+  checked_at: d.checked_at ?? '',
+  verified_at: d.verified_at ?? '',
+  problem: d.problem ?? '',
 });
 
+/** A connection as owners see it, with its domains: never the secret, sealed or not. */
+async function toConnection(pool: Pool, c: SsoConnectionRow): Promise<SsoConnection> {
+  return {
+    brand_id: c.brand_id,
+    issuer: c.issuer,
+    client_id: c.client_id,
+    allowed_domains: c.allowed_domains,
+    enabled: c.enabled,
+    updated_at: c.updated_at,
+    domains: (await selectSsoDomains(pool, c.brand_id)).map(toDomain),
+  };
+}
+
 /**
- * The ConsoleSsoService: a brand's identity provider (owners, through the console, or
- * operators) and signing in through it (the console only).
+ * The ConsoleSsoService: a brand's identity provider and its domains (owners, through the
+ * console, or operators) and signing in through it (the console only).
  */
-export function ssoHandlers(deps: SsoSignInDeps, rpc: RpcBuilder): ConsoleSsoServiceServer {
+export function ssoHandlers(
+  deps: SsoSignInDeps & SsoConnectionDeps,
+  rpc: RpcBuilder,
+): ConsoleSsoServiceServer {
   return {
     getSsoConnection: rpc.developers('GetSsoConnection', async (req, { actor }) => {
-      const c = await getSsoConnection(deps, actor, { brandId: req.brand_id });
-      return { connection: c ? toConnection(c) : undefined };
+      const got = await getSsoConnection(deps, actor, {
+        brandId: req.brand_id,
+        sessionToken: req.session_token,
+      });
+      return {
+        connection: got.connection ? await toConnection(deps.pool, got.connection) : undefined,
+        change_proof: {
+          required: got.proofRequired,
+          fresh_until: got.freshUntil?.toISOString() ?? '',
+        },
+      };
     }),
 
     setSsoConnection: rpc.developers('SetSsoConnection', async (req, { actor }) => ({
-      connection: toConnection(
+      connection: await toConnection(
+        deps.pool,
         await setSsoConnection(deps, actor, {
           brandId: req.brand_id,
           issuer: req.issuer,
@@ -36,13 +72,29 @@ export function ssoHandlers(deps: SsoSignInDeps, rpc: RpcBuilder): ConsoleSsoSer
           clientSecret: req.client_secret,
           allowedDomains: req.allowed_domains,
           enabled: req.enabled,
+          sessionToken: req.session_token,
         }),
       ),
     })),
 
     removeSsoConnection: rpc.developers('RemoveSsoConnection', async (req, { actor }) => {
-      await removeSsoConnection(deps, actor, { brandId: req.brand_id });
+      await removeSsoConnection(deps, actor, {
+        brandId: req.brand_id,
+        sessionToken: req.session_token,
+      });
       return {};
+    }),
+
+    verifySsoDomain: rpc.developers('VerifySsoDomain', async (req, { actor }) => {
+      const domain = await verifySsoDomain(deps, actor, {
+        brandId: req.brand_id,
+        domain: req.domain,
+      });
+      const connection = await selectSsoConnection(deps.pool, domain.brand_id);
+      return {
+        connection: connection ? await toConnection(deps.pool, connection) : undefined,
+        domain: toDomain(domain),
+      };
     }),
 
     beginSsoSignIn: rpc.console('BeginSsoSignIn', async (req) => {

@@ -1,6 +1,13 @@
 import type * as OpenIdClientModule from 'openid-client' with { 'resolution-mode': 'import' };
 import { createHash } from 'node:crypto';
 import { isLoopbackIssuer } from './issuerUrl';
+import {
+  PROVIDER_REQUEST_TIMEOUT_MS,
+  ProviderRefusedError,
+  providerFetch,
+  providerRefusalIn,
+} from './provider/providerFetch';
+import { discoveryRefusal, type ProviderPolicy } from './provider/providerPolicy';
 
 type OpenIdClient = typeof OpenIdClientModule;
 
@@ -14,9 +21,6 @@ export function openIdClient(): Promise<OpenIdClient> {
   return loaded;
 }
 
-/** Each request to an identity provider gives up after this long (the console waits 5 s). */
-const PROVIDER_TIMEOUT_SECONDS = 4;
-
 /** A brand's client at its identity provider. */
 export interface ProviderClient {
   issuer: string;
@@ -26,22 +30,44 @@ export interface ProviderClient {
 
 /**
  * Reads the issuer's discovery document and returns the client configuration openid-client
- * checks everything against (issuer, endpoints, keys). The client authenticates with HTTP
+ * checks everything against (issuer, endpoints, keys). Every request it makes, now and for
+ * the sign-ins that use the configuration, goes through providerFetch (the egress policy,
+ * bounded in size and time); every endpoint the document names must pass the same policy
+ * (discoveryRefusal), so a `javascript:` authorization endpoint or a token endpoint on another
+ * origin is refused here, before anyone is sent there. The client authenticates with HTTP
  * Basic (client_secret_basic, what OpenID Connect assumes when a client registers nothing
- * else). Plain http is allowed for a loopback issuer only (checkIssuer refused the rest).
- * Throws what openid-client throws (the issuer not answering, a document for another issuer).
+ * else). Throws ProviderRefusedError for what the policy refused, otherwise what openid-client
+ * throws (the issuer not answering, a document for another issuer).
  */
 export async function discoverProvider(
   c: ProviderClient,
+  policy: ProviderPolicy,
 ): Promise<OpenIdClientModule.Configuration> {
   const oidc = await openIdClient();
   const url = new URL(c.issuer);
-  return oidc.discovery(url, c.clientId, undefined, oidc.ClientSecretBasic(c.clientSecret), {
-    timeout: PROVIDER_TIMEOUT_SECONDS,
-    ...(isLoopbackIssuer(url) && url.protocol === 'http:'
-      ? { execute: [oidc.allowInsecureRequests] }
-      : {}),
-  });
+  let config: OpenIdClientModule.Configuration;
+  try {
+    config = await oidc.discovery(
+      url,
+      c.clientId,
+      undefined,
+      oidc.ClientSecretBasic(c.clientSecret),
+      {
+        // a second more than providerFetch's own limit, so its refusal (with a reason) comes first
+        timeout: PROVIDER_REQUEST_TIMEOUT_MS / 1000 + 1,
+        [oidc.customFetch]: providerFetch(policy, url),
+        // plain http only reaches a loopback provider with the local-only setting (providerFetch)
+        ...(isLoopbackIssuer(url) && url.protocol === 'http:'
+          ? { execute: [oidc.allowInsecureRequests] }
+          : {}),
+      },
+    );
+  } catch (err) {
+    throw providerRefusalIn(err) ?? err;
+  }
+  const why = discoveryRefusal(config.serverMetadata(), url, policy);
+  if (why) throw new ProviderRefusedError(`The discovery document's ${why}.`);
+  return config;
 }
 
 /**
@@ -87,8 +113,6 @@ export class ProviderCache<C = OpenIdClientModule.Configuration> {
 const keyOf = (c: ProviderClient): string =>
   `${c.issuer}\n${c.clientId}\n${createHash('sha256').update(c.clientSecret).digest('base64')}`;
 
-/** The providers sign-ins use (ssoSignIn.ts). */
-export const signInProviders = new ProviderCache(discoverProvider, {
-  ttlMs: 10 * 60_000,
-  maxEntries: 1_000,
-});
+/** The providers sign-ins use (ssoSignIn.ts), discovered under the deployment's policy. */
+export const signInProviderCache = (policy: ProviderPolicy) =>
+  new ProviderCache((c) => discoverProvider(c, policy), { ttlMs: 10 * 60_000, maxEntries: 1_000 });

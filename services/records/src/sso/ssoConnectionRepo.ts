@@ -30,19 +30,6 @@ export async function selectSsoConnection(
   return r.rows[0];
 }
 
-/** The enabled connections that allow a domain (a brand's connection matches once). */
-export async function selectEnabledConnectionsForDomain(
-  db: Db,
-  domain: string,
-): Promise<SsoConnectionRow[]> {
-  const r = await db.query<SsoConnectionRow>(
-    `select ${COLUMNS} from sso_connections
-     where enabled and $1 = any(allowed_domains) order by brand_id limit 2`,
-    [domain],
-  );
-  return r.rows;
-}
-
 /** Creates or replaces the brand's connection; without a new secret the stored one stays. */
 export async function upsertSsoConnection(
   db: Db,

@@ -8,8 +8,15 @@ import type { SecretBox } from '@brand/shared/secrets';
 import { selectBrand } from '../access/brandRepo';
 import { currentActor } from '../access/currentActor';
 import { brandId } from '../access/inputs';
+import { selectOwnerEmails } from '../access/memberRepo';
+import { freshSsoUntil, requireFreshSsoProof } from './changeProof';
+import { selectVerifiedDomains, syncSsoDomains } from './domains/ssoDomainRepo';
+import type { ProofFinder } from './domains/txtLookup';
 import { checkIssuer } from './issuerUrl';
+import { assertOwnersKeepAWayIn } from './ownerWayIn';
 import { discoverProvider } from './oidcClient';
+import { providerRefusalIn } from './provider/providerFetch';
+import type { ProviderPolicy } from './provider/providerPolicy';
 import {
   deleteSsoConnection,
   selectSsoConnection,
@@ -22,6 +29,12 @@ export interface SsoConnectionDeps {
   pool: Pool;
   log: Logger;
   box: SecretBox | undefined;
+  /** Where records may send requests on a provider's say-so (the egress policy). */
+  providerPolicy: ProviderPolicy;
+  /** Looks up a brand's DNS proof of a domain (the operator's resolvers). */
+  findProof: ProofFinder;
+  /** How long a single sign-on counts as a fresh proof for changing the connection (10 min). */
+  changeProofMs: number;
 }
 
 // eslint-disable-next-line no-control-regex -- control characters are what is refused
@@ -55,7 +68,7 @@ const ConnectionInput = z.object({
 const noBrand = (id: string) => () => new AppError('not_found', `No brand ${id}.`);
 
 /** The caller may manage this brand's connection (owners; operators), and the brand exists. */
-async function authorized(pool: Pool, actor: Actor, id: string) {
+export async function authorized(pool: Pool, actor: Actor, id: string) {
   const v = parseOrThrow(z.object({ brandId }), { brandId: id });
   authorize(await currentActor(pool, actor), 'members.sso', v.brandId, noBrand(v.brandId));
   const brand = await selectBrand(pool, v.brandId);
@@ -63,31 +76,54 @@ async function authorized(pool: Pool, actor: Actor, id: string) {
   return brand;
 }
 
-/** The brand's connection, or undefined. Owners only: it names the brand's provider. */
+/**
+ * The brand's connection, or undefined, and whether changing it needs a fresh single sign-on
+ * (it is in use: enabled, with a verified domain) and until when the asking session gives one.
+ * Owners only: it names the brand's provider.
+ */
 export async function getSsoConnection(
   deps: SsoConnectionDeps,
   actor: Actor,
-  input: { brandId: string },
-): Promise<SsoConnectionRow | undefined> {
-  await authorized(deps.pool, actor, input.brandId);
-  return selectSsoConnection(deps.pool, input.brandId);
+  input: { brandId: string; sessionToken: string },
+): Promise<{ connection?: SsoConnectionRow; proofRequired: boolean; freshUntil?: Date }> {
+  const brand = await authorized(deps.pool, actor, input.brandId);
+  const connection = await selectSsoConnection(deps.pool, brand.id);
+  if (!connection) return { proofRequired: false };
+  const proofRequired = await inUse(deps.pool, connection);
+  const freshUntil =
+    actor.kind === 'member'
+      ? await freshSsoUntil(deps.pool, {
+          sessionToken: input.sessionToken,
+          email: actor.member.email,
+          brandId: brand.id,
+          freshMs: deps.changeProofMs,
+        })
+      : undefined;
+  return { connection, proofRequired, freshUntil };
+}
+
+/** A connection is in use, a way in, when it is enabled with a verified domain. */
+async function inUse(pool: Pool, connection: SsoConnectionRow): Promise<boolean> {
+  return connection.enabled && (await selectVerifiedDomains(pool, connection.brand_id)).length > 0;
 }
 
 /**
  * Connects the brand's identity provider, or changes the connection. The issuer must answer
  * its discovery document for that very issuer (openid-client checks), so a typo is refused
  * here rather than at a member's sign-in. The secret is sealed with the brand id as
- * associated data; an empty one keeps the stored secret. Disabling it while the brand
- * requires SSO is refused (sso_required): nobody could sign in.
+ * associated data; an empty one keeps the stored secret. A connection in use changes only with
+ * a fresh single sign-on through it (sso_proof_required); while the brand requires SSO, a change
+ * that would leave no current owner able to sign in is refused (sso_required). Domains new to
+ * the connection start pending, with their record to publish; domains removed lose their proof.
  */
 export async function setSsoConnection(
   deps: SsoConnectionDeps,
   actor: Actor,
-  input: z.input<typeof ConnectionInput>,
+  input: z.input<typeof ConnectionInput> & { sessionToken: string },
 ): Promise<SsoConnectionRow> {
   const brand = await authorized(deps.pool, actor, input.brandId);
   const v = parseOrThrow(ConnectionInput, input);
-  const checked = checkIssuer(v.issuer);
+  const checked = checkIssuer(v.issuer, deps.providerPolicy);
   if (!checked.ok) {
     throw new AppError('validation_failed', `issuer: ${checked.message}`);
   }
@@ -99,7 +135,22 @@ export async function setSsoConnection(
     );
   }
   const existing = await selectSsoConnection(deps.pool, brand.id);
-  if (!v.enabled && brand.sign_in_policy === 'sso') throw ssoRequired(brand.name);
+  if (existing && (await inUse(deps.pool, existing))) {
+    await requireFreshSsoProof(deps.pool, actor, {
+      sessionToken: input.sessionToken,
+      brandId: brand.id,
+      brandName: brand.name,
+      freshMs: deps.changeProofMs,
+    });
+  }
+  const verified = existing ? await selectVerifiedDomains(deps.pool, brand.id) : [];
+  assertOwnersKeepAWayIn(brand, await selectOwnerEmails(deps.pool, brand.id), {
+    enabled: v.enabled,
+    verifiedDomains: verified.filter((d) => v.allowedDomains.includes(d)),
+    providerChanged:
+      existing !== undefined &&
+      (existing.issuer !== checked.issuer || existing.client_id !== v.clientId),
+  });
   let secret = v.clientSecret;
   if (secret === '') {
     if (!existing)
@@ -110,9 +161,19 @@ export async function setSsoConnection(
     );
   }
   try {
-    await discoverProvider({ issuer: checked.issuer, clientId: v.clientId, clientSecret: secret });
+    await discoverProvider(
+      { issuer: checked.issuer, clientId: v.clientId, clientSecret: secret },
+      deps.providerPolicy,
+    );
   } catch (err) {
     deps.log.info({ err, brand_id: brand.id }, 'SSO issuer discovery failed');
+    const refused = providerRefusalIn(err);
+    if (refused) {
+      throw new AppError(
+        'sso_provider_refused',
+        `issuer: records will not use this identity provider: ${refused.message}`,
+      );
+    }
     throw new AppError(
       'validation_failed',
       `issuer: ${checked.issuer}/.well-known/openid-configuration did not answer a discovery document for this issuer.`,
@@ -127,6 +188,7 @@ export async function setSsoConnection(
       allowedDomains: v.allowedDomains,
       enabled: v.enabled,
     });
+    await syncSsoDomains(db, brand.id, row.allowed_domains);
     await insertActivity(db, {
       brandId: brand.id,
       action: existing ? 'brand.sso_changed' : 'brand.sso_connected',
@@ -139,14 +201,26 @@ export async function setSsoConnection(
   });
 }
 
-/** Removes the brand's connection; refused while the brand requires SSO. */
+/**
+ * Removes the brand's connection, and with it its domains' proofs. Refused while the brand
+ * requires SSO (sso_required), and without a fresh single sign-on while it is in use.
+ */
 export async function removeSsoConnection(
   deps: SsoConnectionDeps,
   actor: Actor,
-  input: { brandId: string },
+  input: { brandId: string; sessionToken: string },
 ): Promise<void> {
   const brand = await authorized(deps.pool, actor, input.brandId);
-  if (brand.sign_in_policy === 'sso') throw ssoRequired(brand.name);
+  const existing = await selectSsoConnection(deps.pool, brand.id);
+  if (existing && (await inUse(deps.pool, existing))) {
+    await requireFreshSsoProof(deps.pool, actor, {
+      sessionToken: input.sessionToken,
+      brandId: brand.id,
+      brandName: brand.name,
+      freshMs: deps.changeProofMs,
+    });
+  }
+  assertOwnersKeepAWayIn(brand, [], undefined);
   await withTransaction(deps.pool, async (db) => {
     if (!(await deleteSsoConnection(db, brand.id))) {
       throw new AppError('not_found', `${brand.name} has no single sign-on connection.`);
@@ -161,9 +235,3 @@ export async function removeSsoConnection(
     });
   });
 }
-
-const ssoRequired = (name: string): AppError =>
-  new AppError(
-    'sso_required',
-    `${name} requires single sign-on: let members sign in another way first (Members, “How members sign in”).`,
-  );

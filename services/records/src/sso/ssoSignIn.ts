@@ -10,20 +10,25 @@ import { afterSessionOpened, openSession, type OpenedSession } from '../sessions
 import type { SessionDeps } from '../sessions/sessionDeps';
 import type { SignInClient } from '../sessions/signInClient';
 import { verifiedEmailOf } from './ssoClaims';
-import { openIdClient, signInProviders, type ProviderClient } from './oidcClient';
-import {
-  selectEnabledConnectionsForDomain,
-  selectSsoConnection,
-  type SsoConnectionRow,
-} from './ssoConnectionRepo';
+import { openIdClient, type ProviderCache, type ProviderClient } from './oidcClient';
+import { providerRefusalIn } from './provider/providerFetch';
+import { selectBrandVerifiedFor, selectVerifiedDomains } from './domains/ssoDomainRepo';
+import { selectSsoConnection, type SsoConnectionRow } from './ssoConnectionRepo';
 import {
   deleteExpiredSsoSignIns,
   insertPendingSsoSignIn,
   takePendingSsoSignIn,
 } from './ssoSignInRepo';
 
-/** What signing in with SSO needs: sessions, and the box that opens client secrets. */
-export type SsoSignInDeps = SessionDeps & { box: SecretBox | undefined };
+/**
+ * What signing in with SSO needs: sessions, the box that opens client secrets, and the
+ * providers discovered under the deployment's egress policy (reused between a start and its
+ * callback).
+ */
+export type SsoSignInDeps = SessionDeps & {
+  box: SecretBox | undefined;
+  providers: ProviderCache;
+};
 
 const BRAND_ID = /^br_[A-Za-z0-9]{1,64}$/;
 /** The cookie value the console binds a sign-in to its browser with: 32 random bytes, base64url. */
@@ -58,24 +63,31 @@ function checkOrigin(origin: string): string {
   return origin;
 }
 
-/** The connection a sign-in uses: the brand named, or the one that allows the address's domain. */
+/**
+ * The connection a sign-in uses: the brand named (its SSO link), or the one brand that has
+ * verified the address's domain. Only a verified domain routes: a brand that merely lists a
+ * domain neither captures its people nor hides another brand's (issue 42). A connection with no
+ * verified domain admits nobody, so it is not started either.
+ */
 async function connectionFor(
   deps: SsoSignInDeps,
   input: { email: string; brandId: string },
 ): Promise<SsoConnectionRow> {
-  if (input.brandId !== '') {
-    if (!BRAND_ID.test(input.brandId)) throw notConfigured();
-    const c = await selectSsoConnection(deps.pool, input.brandId);
-    if (!c?.enabled) throw notConfigured();
-    return c;
+  let brandId = input.brandId;
+  if (brandId !== '') {
+    if (!BRAND_ID.test(brandId)) throw notConfigured();
+  } else {
+    const parsed = emailAddress.safeParse(input.email);
+    if (!parsed.success) throw new AppError('validation_failed', 'email: Enter an email address.');
+    const domain = parsed.data.slice(parsed.data.lastIndexOf('@') + 1);
+    brandId = (await selectBrandVerifiedFor(deps.pool, domain)) ?? '';
+    if (brandId === '') throw notConfigured();
   }
-  const parsed = emailAddress.safeParse(input.email);
-  if (!parsed.success) throw new AppError('validation_failed', 'email: Enter an email address.');
-  const domain = parsed.data.slice(parsed.data.lastIndexOf('@') + 1);
-  const found = await selectEnabledConnectionsForDomain(deps.pool, domain);
-  // Several brands with one domain: the address alone cannot choose (the brand's link can).
-  if (found.length !== 1) throw notConfigured();
-  return found[0]!;
+  const c = await selectSsoConnection(deps.pool, brandId);
+  if (!c?.enabled || (await selectVerifiedDomains(deps.pool, brandId)).length === 0) {
+    throw notConfigured();
+  }
+  return c;
 }
 
 /**
@@ -106,12 +118,17 @@ export async function beginSsoSignIn(
   const oidc = await openIdClient();
   let config;
   try {
-    config = await signInProviders.get(providerClientOf(box, connection));
+    config = await deps.providers.get(providerClientOf(box, connection));
   } catch (err) {
     deps.log.warn({ err, brand_id: brand.id }, 'SSO issuer discovery failed');
+    // A 4xx either way: what the provider answered is the brand's configuration, not a fault
+    // of this service (issue 42: a hostile document made this a 500).
+    const refused = providerRefusalIn(err);
     throw new AppError(
-      'service_unavailable',
-      `${brand.name}’s identity provider did not answer. Try again in a minute.`,
+      'sso_provider_refused',
+      refused
+        ? `${brand.name}’s identity provider cannot be used: ${refused.message} Ask a brand owner to check single sign-on.`
+        : `${brand.name}’s identity provider did not answer with a usable discovery document. Try again in a minute, or ask a brand owner.`,
     );
   }
   const state = oidc.randomState();
@@ -149,7 +166,7 @@ export async function beginSsoSignIn(
  * browser that started it); then openid-client checks the answer: the provider's error if
  * any, the issuer (RFC 9207 when advertised), the code exchanged with the PKCE verifier, and
  * the ID token's signature, issuer, audience, expiry and nonce. Then records requires a
- * verified email at one of the connection's domains that is a current member of that brand
+ * verified email at one of the brand's verified domains that is a current member of that brand
  * (eligible now), and opens a session for that brand only.
  */
 export async function finishSsoSignIn(
@@ -178,7 +195,7 @@ export async function finishSsoSignIn(
   let email: string;
   try {
     client = providerClientOf(deps.box, connection);
-    const config = await signInProviders.get(client);
+    const config = await deps.providers.get(client);
     const tokens = await oidc.authorizationCodeGrant(config, callback, {
       pkceCodeVerifier: pending.code_verifier,
       expectedState: state,
@@ -195,11 +212,11 @@ export async function finishSsoSignIn(
         : undefined;
     email = verifiedEmailOf(
       (fromUserInfo ?? claims) as { email?: unknown; email_verified?: unknown },
-      connection.allowed_domains,
+      await selectVerifiedDomains(deps.pool, connection.brand_id),
     );
   } catch (err) {
     // read the provider afresh next time: it may have moved its endpoints or keys
-    if (client) signInProviders.forget(client);
+    if (client) deps.providers.forget(client);
     deps.log.info({ reason: reasonOf(err), brand_id: pending.brand_id }, 'SSO sign-in refused');
     throw ssoRefused();
   }

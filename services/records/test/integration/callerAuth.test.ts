@@ -220,7 +220,12 @@ const SESSION_RPCS: Array<CallerAuthRpc<ConsoleClient>> = [
   [
     'ConsoleSsoService/GetSsoConnection',
     'admin',
-    (c) => c.sso('getSsoConnection', { brand_id: brandId }),
+    (c) => c.sso('getSsoConnection', { brand_id: brandId, session_token: '' }),
+  ],
+  [
+    'ConsoleSsoService/VerifySsoDomain',
+    'admin',
+    (c) => c.sso('verifySsoDomain', { brand_id: brandId, domain: 'example.com' }),
   ],
   [
     'ConsoleSsoService/SetSsoConnection',
@@ -233,12 +238,13 @@ const SESSION_RPCS: Array<CallerAuthRpc<ConsoleClient>> = [
         client_secret: 'y',
         allowed_domains: ['example.com'],
         enabled: true,
+        session_token: '',
       }),
   ],
   [
     'ConsoleSsoService/RemoveSsoConnection',
     'admin',
-    (c) => c.sso('removeSsoConnection', { brand_id: brandId }),
+    (c) => c.sso('removeSsoConnection', { brand_id: brandId, session_token: '' }),
   ],
   [
     'ConsoleSsoService/BeginSsoSignIn',

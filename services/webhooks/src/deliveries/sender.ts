@@ -3,7 +3,7 @@ import { context, SpanKind, SpanStatusCode, trace, type Span } from '@openteleme
 import { Agent, request } from 'undici';
 import { AppError } from '@brand/shared/errors';
 import { withSpan } from '@brand/shared/telemetry';
-import { pinnedLookup } from '../egress/pinnedLookup';
+import { pinnedLookup } from '@brand/shared/egress';
 import { checkUrlShape } from '../egress/urlPolicy';
 import {
   excerptOf,

@@ -1,8 +1,6 @@
 import type { LookupAddress } from 'node:dns';
 import { ACCEPTED_URLS, REFUSED_URLS } from '../../test/support/receiverUrlCases';
-import { addressRefusal } from './addressPolicy';
-import { pinnedLookup } from './pinnedLookup';
-import { portRefusal } from './portPolicy';
+import { addressRefusal, pinnedLookup, portRefusal } from '@brand/shared/egress';
 import { checkReceiverUrl, checkUrlShape, type Resolver } from './urlPolicy';
 
 const PUBLIC = '93.184.215.14';

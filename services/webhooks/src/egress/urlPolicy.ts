@@ -1,9 +1,14 @@
 import { lookup as dnsLookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
+import {
+  addressRefusal,
+  bareHost,
+  egressUrlRefusal,
+  outOfRangePort,
+  portRefusal,
+} from '@brand/shared/egress';
 import { AppError } from '@brand/shared/errors';
-import { addressRefusal } from './addressPolicy';
 import { chatServiceOf, RELAY_POINTER } from './chatHosts';
-import { HTTPS_PORT, outOfRangePort, portRefusal } from './portPolicy';
 
 /** Resolves a host name to every address it has (injectable, so tests need no DNS). */
 export type Resolver = (hostname: string) => Promise<string[]>;
@@ -18,24 +23,17 @@ export interface UrlPolicyOptions {
 
 const MAX_URL_LENGTH = 2048;
 
-/** The host of a parsed URL without IPv6 brackets or a trailing dot. */
-function bareHost(url: URL): string {
-  return url.hostname.replace(/^\[(.*)\]$/, '$1').replace(/\.$/, '');
-}
-
 const refuse = (message: string): AppError =>
   new AppError('validation_failed', `url: ${message}`, {
     details: [{ field: 'url', message }],
   });
 
 /**
- * The URL rules that need no network (docs/contract.md#receiver-urls): https only, no credentials,
- * the port policy (portPolicy.ts), no team-chat incoming-webhook host, and a literal IP
- * address must be allowed by the address policy (addressPolicy.ts). The WHATWG parser
- * already turns decimal, hex, octal and short IPv4 forms (https://2130706433/,
- * https://0x7f.1/, https://127.1/) into dotted quads and IPv6 into its compressed form, and
- * refuses zone ids, so each is judged as the address it names. Returns the parsed URL;
- * throws AppError validation_failed naming the rule broken.
+ * The URL rules that need no network (docs/contract.md#receiver-urls): the egress rules every
+ * request made on a tenant's say-so follows (@brand/shared/egress urlRules.ts: https only, no
+ * credentials, the port policy, a literal IP address allowed by the address policy, no
+ * loopback name), then no team-chat incoming-webhook host. Returns the parsed URL; throws
+ * AppError validation_failed naming the rule broken.
  */
 export function checkUrlShape(raw: string, allowLoopback: boolean): URL {
   if (raw.length > MAX_URL_LENGTH) throw refuse(`must be at most ${MAX_URL_LENGTH} characters`);
@@ -46,25 +44,15 @@ export function checkUrlShape(raw: string, allowLoopback: boolean): URL {
     const port = outOfRangePort(raw);
     throw refuse(port === undefined ? 'is not a valid URL' : portRefusal(port)!);
   }
-  if (url.protocol !== 'https:')
-    throw refuse('must use https (http and other schemes are refused)');
-  if (url.username !== '' || url.password !== '')
-    throw refuse('must not contain credentials (user:password@); authenticate by the signature');
-  // The parser leaves the port empty for https's default, 443.
-  const portWhy = portRefusal(url.port === '' ? HTTPS_PORT : Number(url.port));
-  if (portWhy) throw refuse(portWhy);
+  const why = egressUrlRefusal(url, { allowLoopback });
+  if (why) {
+    throw refuse(
+      why.rule === 'credentials' ? `${why.message}; authenticate by the signature` : why.message,
+    );
+  }
   const chat = chatServiceOf(url);
   if (chat)
     throw refuse(`is a ${chat} incoming webhook, which cannot verify events; ${RELAY_POINTER}`);
-  const host = bareHost(url);
-  if (host === '') throw refuse('has no host');
-  if (isIP(host) !== 0) {
-    const why = addressRefusal(host, allowLoopback);
-    if (why) throw refuse(`${host} ${why}`);
-  } else if (host.toLowerCase() === 'localhost' || host.toLowerCase().endsWith('.localhost')) {
-    if (!allowLoopback || host.toLowerCase() !== 'localhost')
-      throw refuse(`${host} is a loopback name`);
-  }
   return url;
 }
 

@@ -35,17 +35,69 @@ export interface SsoConnection {
   enabled: boolean;
   /** RFC 3339. */
   updated_at: string;
+  /** Every domain of allowed_domains, in that order, with its proof. */
+  domains: SsoDomain[];
+}
+
+/** SsoDomain is one domain of a connection and its DNS proof. */
+export interface SsoDomain {
+  /** e.g. "example.com" */
+  domain: string;
+  /** "pending" (never checked), "verified", or "failed" (the last check found no proof). */
+  state: string;
+  /** The TXT record to publish: its name, e.g. "_brand-records-verification.example.com". */
+  record_name: string;
+  /** ...and its value, e.g. "brand-records-verification=3mX...". */
+  record_value: string;
+  /** RFC 3339; empty when never checked. */
+  checked_at: string;
+  /** RFC 3339; empty unless verified. */
+  verified_at: string;
+  /** Why the last check failed, in words; empty otherwise. */
+  problem: string;
+}
+
+/**
+ * SsoChangeProof says whether changing the connection needs a fresh single sign-on, and whether
+ * the asking session gives it.
+ */
+export interface SsoChangeProof {
+  /** True while the connection is enabled with a verified domain. */
+  required: boolean;
+  /**
+   * RFC 3339: until when the session's single sign-on through this brand counts as fresh;
+   * empty when it does not (or none was asked about).
+   */
+  fresh_until: string;
 }
 
 /** GetSsoConnectionRequest names the brand. */
 export interface GetSsoConnectionRequest {
   brand_id: string;
+  /**
+   * The console's session of the asking owner: change_proof says whether it may change the
+   * connection now. Empty for operators.
+   */
+  session_token: string;
 }
 
 /** GetSsoConnectionResponse is the brand's connection, if any. */
 export interface GetSsoConnectionResponse {
   /** Absent when the brand has none. */
   connection: SsoConnection | undefined;
+  change_proof: SsoChangeProof | undefined;
+}
+
+/** VerifySsoDomainRequest names the brand and one domain of its connection. */
+export interface VerifySsoDomainRequest {
+  brand_id: string;
+  domain: string;
+}
+
+/** VerifySsoDomainResponse is the connection after the check, and the domain checked. */
+export interface VerifySsoDomainResponse {
+  connection: SsoConnection | undefined;
+  domain: SsoDomain | undefined;
 }
 
 /** SetSsoConnectionRequest is the whole connection as the owner submitted it. */
@@ -55,9 +107,11 @@ export interface SetSsoConnectionRequest {
   client_id: string;
   /** At most 1024 characters; empty keeps the stored secret (required the first time). */
   client_secret: string;
-  /** 1..20 domains. */
+  /** 1..20 domains; a domain new to the connection starts pending, with a new record to publish. */
   allowed_domains: string[];
   enabled: boolean;
+  /** The console's session of the acting owner (the fresh proof); empty for operators. */
+  session_token: string;
 }
 
 /** SetSsoConnectionResponse is the connection stored. */
@@ -68,6 +122,8 @@ export interface SetSsoConnectionResponse {
 /** RemoveSsoConnectionRequest names the brand. */
 export interface RemoveSsoConnectionRequest {
   brand_id: string;
+  /** As SetSsoConnectionRequest.session_token. */
+  session_token: string;
 }
 
 /** RemoveSsoConnectionResponse is empty. */
@@ -115,7 +171,7 @@ export interface FinishSsoSignInResponse {
 }
 
 function createBaseSsoConnection(): SsoConnection {
-  return { brand_id: "", issuer: "", client_id: "", allowed_domains: [], enabled: false, updated_at: "" };
+  return { brand_id: "", issuer: "", client_id: "", allowed_domains: [], enabled: false, updated_at: "", domains: [] };
 }
 
 export const SsoConnection: MessageFns<SsoConnection> = {
@@ -137,6 +193,9 @@ export const SsoConnection: MessageFns<SsoConnection> = {
     }
     if (message.updated_at !== "") {
       writer.uint32(50).string(message.updated_at);
+    }
+    for (const v of message.domains) {
+      SsoDomain.encode(v!, writer.uint32(58).fork()).join();
     }
     return writer;
   },
@@ -202,6 +261,14 @@ export const SsoConnection: MessageFns<SsoConnection> = {
             message.updated_at = reader.string();
             continue;
           }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.domains.push(SsoDomain.decode(reader, reader.uint32()));
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -238,6 +305,9 @@ export const SsoConnection: MessageFns<SsoConnection> = {
         : isSet(object.updated_at)
         ? globalThis.String(object.updated_at)
         : "",
+      domains: globalThis.Array.isArray(object?.domains)
+        ? object.domains.map((e: any) => SsoDomain.fromJSON(e))
+        : [],
     };
   },
 
@@ -261,6 +331,9 @@ export const SsoConnection: MessageFns<SsoConnection> = {
     if (message.updated_at !== "") {
       obj.updatedAt = message.updated_at;
     }
+    if (message.domains?.length) {
+      obj.domains = message.domains.map((e) => SsoDomain.toJSON(e));
+    }
     return obj;
   },
 
@@ -275,18 +348,292 @@ export const SsoConnection: MessageFns<SsoConnection> = {
     message.allowed_domains = object.allowed_domains?.map((e) => e) || [];
     message.enabled = object.enabled ?? false;
     message.updated_at = object.updated_at ?? "";
+    message.domains = object.domains?.map((e) => SsoDomain.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseSsoDomain(): SsoDomain {
+  return { domain: "", state: "", record_name: "", record_value: "", checked_at: "", verified_at: "", problem: "" };
+}
+
+export const SsoDomain: MessageFns<SsoDomain> = {
+  encode(message: SsoDomain, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.domain !== "") {
+      writer.uint32(10).string(message.domain);
+    }
+    if (message.state !== "") {
+      writer.uint32(18).string(message.state);
+    }
+    if (message.record_name !== "") {
+      writer.uint32(26).string(message.record_name);
+    }
+    if (message.record_value !== "") {
+      writer.uint32(34).string(message.record_value);
+    }
+    if (message.checked_at !== "") {
+      writer.uint32(42).string(message.checked_at);
+    }
+    if (message.verified_at !== "") {
+      writer.uint32(50).string(message.verified_at);
+    }
+    if (message.problem !== "") {
+      writer.uint32(58).string(message.problem);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SsoDomain {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSsoDomain();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.domain = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.state = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.record_name = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.record_value = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.checked_at = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.verified_at = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.problem = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SsoDomain {
+    return {
+      domain: isSet(object.domain) ? globalThis.String(object.domain) : "",
+      state: isSet(object.state) ? globalThis.String(object.state) : "",
+      record_name: isSet(object.recordName)
+        ? globalThis.String(object.recordName)
+        : isSet(object.record_name)
+        ? globalThis.String(object.record_name)
+        : "",
+      record_value: isSet(object.recordValue)
+        ? globalThis.String(object.recordValue)
+        : isSet(object.record_value)
+        ? globalThis.String(object.record_value)
+        : "",
+      checked_at: isSet(object.checkedAt)
+        ? globalThis.String(object.checkedAt)
+        : isSet(object.checked_at)
+        ? globalThis.String(object.checked_at)
+        : "",
+      verified_at: isSet(object.verifiedAt)
+        ? globalThis.String(object.verifiedAt)
+        : isSet(object.verified_at)
+        ? globalThis.String(object.verified_at)
+        : "",
+      problem: isSet(object.problem) ? globalThis.String(object.problem) : "",
+    };
+  },
+
+  toJSON(message: SsoDomain): unknown {
+    const obj: any = {};
+    if (message.domain !== "") {
+      obj.domain = message.domain;
+    }
+    if (message.state !== "") {
+      obj.state = message.state;
+    }
+    if (message.record_name !== "") {
+      obj.recordName = message.record_name;
+    }
+    if (message.record_value !== "") {
+      obj.recordValue = message.record_value;
+    }
+    if (message.checked_at !== "") {
+      obj.checkedAt = message.checked_at;
+    }
+    if (message.verified_at !== "") {
+      obj.verifiedAt = message.verified_at;
+    }
+    if (message.problem !== "") {
+      obj.problem = message.problem;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<SsoDomain>, I>>(base?: I): SsoDomain {
+    return SsoDomain.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<SsoDomain>, I>>(object: I): SsoDomain {
+    const message = createBaseSsoDomain();
+    message.domain = object.domain ?? "";
+    message.state = object.state ?? "";
+    message.record_name = object.record_name ?? "";
+    message.record_value = object.record_value ?? "";
+    message.checked_at = object.checked_at ?? "";
+    message.verified_at = object.verified_at ?? "";
+    message.problem = object.problem ?? "";
+    return message;
+  },
+};
+
+function createBaseSsoChangeProof(): SsoChangeProof {
+  return { required: false, fresh_until: "" };
+}
+
+export const SsoChangeProof: MessageFns<SsoChangeProof> = {
+  encode(message: SsoChangeProof, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.required !== false) {
+      writer.uint32(8).bool(message.required);
+    }
+    if (message.fresh_until !== "") {
+      writer.uint32(18).string(message.fresh_until);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SsoChangeProof {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSsoChangeProof();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.required = reader.bool();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.fresh_until = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SsoChangeProof {
+    return {
+      required: isSet(object.required) ? globalThis.Boolean(object.required) : false,
+      fresh_until: isSet(object.freshUntil)
+        ? globalThis.String(object.freshUntil)
+        : isSet(object.fresh_until)
+        ? globalThis.String(object.fresh_until)
+        : "",
+    };
+  },
+
+  toJSON(message: SsoChangeProof): unknown {
+    const obj: any = {};
+    if (message.required !== false) {
+      obj.required = message.required;
+    }
+    if (message.fresh_until !== "") {
+      obj.freshUntil = message.fresh_until;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<SsoChangeProof>, I>>(base?: I): SsoChangeProof {
+    return SsoChangeProof.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<SsoChangeProof>, I>>(object: I): SsoChangeProof {
+    const message = createBaseSsoChangeProof();
+    message.required = object.required ?? false;
+    message.fresh_until = object.fresh_until ?? "";
     return message;
   },
 };
 
 function createBaseGetSsoConnectionRequest(): GetSsoConnectionRequest {
-  return { brand_id: "" };
+  return { brand_id: "", session_token: "" };
 }
 
 export const GetSsoConnectionRequest: MessageFns<GetSsoConnectionRequest> = {
   encode(message: GetSsoConnectionRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.brand_id !== "") {
       writer.uint32(10).string(message.brand_id);
+    }
+    if (message.session_token !== "") {
+      writer.uint32(18).string(message.session_token);
     }
     return writer;
   },
@@ -312,6 +659,14 @@ export const GetSsoConnectionRequest: MessageFns<GetSsoConnectionRequest> = {
             message.brand_id = reader.string();
             continue;
           }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.session_token = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -331,6 +686,11 @@ export const GetSsoConnectionRequest: MessageFns<GetSsoConnectionRequest> = {
         : isSet(object.brand_id)
         ? globalThis.String(object.brand_id)
         : "",
+      session_token: isSet(object.sessionToken)
+        ? globalThis.String(object.sessionToken)
+        : isSet(object.session_token)
+        ? globalThis.String(object.session_token)
+        : "",
     };
   },
 
@@ -338,6 +698,9 @@ export const GetSsoConnectionRequest: MessageFns<GetSsoConnectionRequest> = {
     const obj: any = {};
     if (message.brand_id !== "") {
       obj.brandId = message.brand_id;
+    }
+    if (message.session_token !== "") {
+      obj.sessionToken = message.session_token;
     }
     return obj;
   },
@@ -348,18 +711,22 @@ export const GetSsoConnectionRequest: MessageFns<GetSsoConnectionRequest> = {
   fromPartial<I extends Exact<DeepPartial<GetSsoConnectionRequest>, I>>(object: I): GetSsoConnectionRequest {
     const message = createBaseGetSsoConnectionRequest();
     message.brand_id = object.brand_id ?? "";
+    message.session_token = object.session_token ?? "";
     return message;
   },
 };
 
 function createBaseGetSsoConnectionResponse(): GetSsoConnectionResponse {
-  return { connection: undefined };
+  return { connection: undefined, change_proof: undefined };
 }
 
 export const GetSsoConnectionResponse: MessageFns<GetSsoConnectionResponse> = {
   encode(message: GetSsoConnectionResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.connection !== undefined) {
       SsoConnection.encode(message.connection, writer.uint32(10).fork()).join();
+    }
+    if (message.change_proof !== undefined) {
+      SsoChangeProof.encode(message.change_proof, writer.uint32(18).fork()).join();
     }
     return writer;
   },
@@ -385,6 +752,14 @@ export const GetSsoConnectionResponse: MessageFns<GetSsoConnectionResponse> = {
             message.connection = SsoConnection.decode(reader, reader.uint32());
             continue;
           }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.change_proof = SsoChangeProof.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -398,13 +773,23 @@ export const GetSsoConnectionResponse: MessageFns<GetSsoConnectionResponse> = {
   },
 
   fromJSON(object: any): GetSsoConnectionResponse {
-    return { connection: isSet(object.connection) ? SsoConnection.fromJSON(object.connection) : undefined };
+    return {
+      connection: isSet(object.connection) ? SsoConnection.fromJSON(object.connection) : undefined,
+      change_proof: isSet(object.changeProof)
+        ? SsoChangeProof.fromJSON(object.changeProof)
+        : isSet(object.change_proof)
+        ? SsoChangeProof.fromJSON(object.change_proof)
+        : undefined,
+    };
   },
 
   toJSON(message: GetSsoConnectionResponse): unknown {
     const obj: any = {};
     if (message.connection !== undefined) {
       obj.connection = SsoConnection.toJSON(message.connection);
+    }
+    if (message.change_proof !== undefined) {
+      obj.changeProof = SsoChangeProof.toJSON(message.change_proof);
     }
     return obj;
   },
@@ -417,12 +802,201 @@ export const GetSsoConnectionResponse: MessageFns<GetSsoConnectionResponse> = {
     message.connection = (object.connection !== undefined && object.connection !== null)
       ? SsoConnection.fromPartial(object.connection)
       : undefined;
+    message.change_proof = (object.change_proof !== undefined && object.change_proof !== null)
+      ? SsoChangeProof.fromPartial(object.change_proof)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseVerifySsoDomainRequest(): VerifySsoDomainRequest {
+  return { brand_id: "", domain: "" };
+}
+
+export const VerifySsoDomainRequest: MessageFns<VerifySsoDomainRequest> = {
+  encode(message: VerifySsoDomainRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.brand_id !== "") {
+      writer.uint32(10).string(message.brand_id);
+    }
+    if (message.domain !== "") {
+      writer.uint32(18).string(message.domain);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): VerifySsoDomainRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseVerifySsoDomainRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.brand_id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.domain = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): VerifySsoDomainRequest {
+    return {
+      brand_id: isSet(object.brandId)
+        ? globalThis.String(object.brandId)
+        : isSet(object.brand_id)
+        ? globalThis.String(object.brand_id)
+        : "",
+      domain: isSet(object.domain) ? globalThis.String(object.domain) : "",
+    };
+  },
+
+  toJSON(message: VerifySsoDomainRequest): unknown {
+    const obj: any = {};
+    if (message.brand_id !== "") {
+      obj.brandId = message.brand_id;
+    }
+    if (message.domain !== "") {
+      obj.domain = message.domain;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<VerifySsoDomainRequest>, I>>(base?: I): VerifySsoDomainRequest {
+    return VerifySsoDomainRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<VerifySsoDomainRequest>, I>>(object: I): VerifySsoDomainRequest {
+    const message = createBaseVerifySsoDomainRequest();
+    message.brand_id = object.brand_id ?? "";
+    message.domain = object.domain ?? "";
+    return message;
+  },
+};
+
+function createBaseVerifySsoDomainResponse(): VerifySsoDomainResponse {
+  return { connection: undefined, domain: undefined };
+}
+
+export const VerifySsoDomainResponse: MessageFns<VerifySsoDomainResponse> = {
+  encode(message: VerifySsoDomainResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.connection !== undefined) {
+      SsoConnection.encode(message.connection, writer.uint32(10).fork()).join();
+    }
+    if (message.domain !== undefined) {
+      SsoDomain.encode(message.domain, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): VerifySsoDomainResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseVerifySsoDomainResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.connection = SsoConnection.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.domain = SsoDomain.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): VerifySsoDomainResponse {
+    return {
+      connection: isSet(object.connection) ? SsoConnection.fromJSON(object.connection) : undefined,
+      domain: isSet(object.domain) ? SsoDomain.fromJSON(object.domain) : undefined,
+    };
+  },
+
+  toJSON(message: VerifySsoDomainResponse): unknown {
+    const obj: any = {};
+    if (message.connection !== undefined) {
+      obj.connection = SsoConnection.toJSON(message.connection);
+    }
+    if (message.domain !== undefined) {
+      obj.domain = SsoDomain.toJSON(message.domain);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<VerifySsoDomainResponse>, I>>(base?: I): VerifySsoDomainResponse {
+    return VerifySsoDomainResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<VerifySsoDomainResponse>, I>>(object: I): VerifySsoDomainResponse {
+    const message = createBaseVerifySsoDomainResponse();
+    message.connection = (object.connection !== undefined && object.connection !== null)
+      ? SsoConnection.fromPartial(object.connection)
+      : undefined;
+    message.domain = (object.domain !== undefined && object.domain !== null)
+      ? SsoDomain.fromPartial(object.domain)
+      : undefined;
     return message;
   },
 };
 
 function createBaseSetSsoConnectionRequest(): SetSsoConnectionRequest {
-  return { brand_id: "", issuer: "", client_id: "", client_secret: "", allowed_domains: [], enabled: false };
+  return {
+    brand_id: "",
+    issuer: "",
+    client_id: "",
+    client_secret: "",
+    allowed_domains: [],
+    enabled: false,
+    session_token: "",
+  };
 }
 
 export const SetSsoConnectionRequest: MessageFns<SetSsoConnectionRequest> = {
@@ -444,6 +1018,9 @@ export const SetSsoConnectionRequest: MessageFns<SetSsoConnectionRequest> = {
     }
     if (message.enabled !== false) {
       writer.uint32(48).bool(message.enabled);
+    }
+    if (message.session_token !== "") {
+      writer.uint32(58).string(message.session_token);
     }
     return writer;
   },
@@ -509,6 +1086,14 @@ export const SetSsoConnectionRequest: MessageFns<SetSsoConnectionRequest> = {
             message.enabled = reader.bool();
             continue;
           }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.session_token = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -545,6 +1130,11 @@ export const SetSsoConnectionRequest: MessageFns<SetSsoConnectionRequest> = {
         ? object.allowed_domains.map((e: any) => globalThis.String(e))
         : [],
       enabled: isSet(object.enabled) ? globalThis.Boolean(object.enabled) : false,
+      session_token: isSet(object.sessionToken)
+        ? globalThis.String(object.sessionToken)
+        : isSet(object.session_token)
+        ? globalThis.String(object.session_token)
+        : "",
     };
   },
 
@@ -568,6 +1158,9 @@ export const SetSsoConnectionRequest: MessageFns<SetSsoConnectionRequest> = {
     if (message.enabled !== false) {
       obj.enabled = message.enabled;
     }
+    if (message.session_token !== "") {
+      obj.sessionToken = message.session_token;
+    }
     return obj;
   },
 
@@ -582,6 +1175,7 @@ export const SetSsoConnectionRequest: MessageFns<SetSsoConnectionRequest> = {
     message.client_secret = object.client_secret ?? "";
     message.allowed_domains = object.allowed_domains?.map((e) => e) || [];
     message.enabled = object.enabled ?? false;
+    message.session_token = object.session_token ?? "";
     return message;
   },
 };
@@ -656,13 +1250,16 @@ export const SetSsoConnectionResponse: MessageFns<SetSsoConnectionResponse> = {
 };
 
 function createBaseRemoveSsoConnectionRequest(): RemoveSsoConnectionRequest {
-  return { brand_id: "" };
+  return { brand_id: "", session_token: "" };
 }
 
 export const RemoveSsoConnectionRequest: MessageFns<RemoveSsoConnectionRequest> = {
   encode(message: RemoveSsoConnectionRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.brand_id !== "") {
       writer.uint32(10).string(message.brand_id);
+    }
+    if (message.session_token !== "") {
+      writer.uint32(18).string(message.session_token);
     }
     return writer;
   },
@@ -688,6 +1285,14 @@ export const RemoveSsoConnectionRequest: MessageFns<RemoveSsoConnectionRequest> 
             message.brand_id = reader.string();
             continue;
           }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.session_token = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -707,6 +1312,11 @@ export const RemoveSsoConnectionRequest: MessageFns<RemoveSsoConnectionRequest> 
         : isSet(object.brand_id)
         ? globalThis.String(object.brand_id)
         : "",
+      session_token: isSet(object.sessionToken)
+        ? globalThis.String(object.sessionToken)
+        : isSet(object.session_token)
+        ? globalThis.String(object.session_token)
+        : "",
     };
   },
 
@@ -714,6 +1324,9 @@ export const RemoveSsoConnectionRequest: MessageFns<RemoveSsoConnectionRequest> 
     const obj: any = {};
     if (message.brand_id !== "") {
       obj.brandId = message.brand_id;
+    }
+    if (message.session_token !== "") {
+      obj.sessionToken = message.session_token;
     }
     return obj;
   },
@@ -724,6 +1337,7 @@ export const RemoveSsoConnectionRequest: MessageFns<RemoveSsoConnectionRequest> 
   fromPartial<I extends Exact<DeepPartial<RemoveSsoConnectionRequest>, I>>(object: I): RemoveSsoConnectionRequest {
     const message = createBaseRemoveSsoConnectionRequest();
     message.brand_id = object.brand_id ?? "";
+    message.session_token = object.session_token ?? "";
     return message;
   },
 };
@@ -1303,8 +1917,18 @@ export const FinishSsoSignInResponse: MessageFns<FinishSsoSignInResponse> = {
  * the code verifier, and keeps them in a single-use row bound to the browser that started (the
  * console sets a random cookie and passes it). At the callback records takes that row, lets
  * openid-client check the answer and the ID token (issuer, audience, signature, expiry, nonce),
- * then requires a verified email at an allowed domain that is a current member of the brand.
- * The session it opens is for that brand only.
+ * then requires a verified email at a verified domain of the brand that is a current member of
+ * the brand. The session it opens is for that brand only.
+ *
+ * Domains are proven, not claimed (issue 42): each domain of a connection is pending until the
+ * brand publishes a DNS TXT record (_brand-records-verification.<domain>, a random value per
+ * brand and domain) and records finds it (VerifySsoDomain). A verified domain belongs to one
+ * brand at a time; only verified domains route addresses and admit them at the callback.
+ *
+ * Once the connection is enabled with a verified domain (a way in), changing or removing it
+ * needs a fresh proof through it: the acting owner's session opened by this brand's single
+ * sign-on within the last SSO_CHANGE_PROOF_MS (ten minutes). A change that would leave no
+ * current owner able to sign in while the brand requires SSO is refused (sso_required).
  */
 export type ConsoleSsoServiceService = typeof ConsoleSsoServiceService;
 export const ConsoleSsoServiceService = {
@@ -1325,11 +1949,34 @@ export const ConsoleSsoServiceService = {
     responseDeserialize: (value: Buffer): GetSsoConnectionResponse => GetSsoConnectionResponse.decode(value),
   },
   /**
+   * VerifySsoDomain checks one domain of the brand's connection now: records looks up the TXT
+   * record _brand-records-verification.<domain> through the resolver the operator configured
+   * (SSO_DNS_SERVERS) and marks the domain verified when it holds this brand's value. Owners
+   * (members.sso), or the admin token; it changes nothing an owner typed, so it needs no fresh
+   * proof. NOT_FOUND not_found for another brand, a brand without a connection, or a domain not
+   * in it. A check that finds no proof is an answer (state "failed" and the problem), not an
+   * error; so is a domain another brand has verified ("held by another brand").
+   */
+  verifySsoDomain: {
+    path: "/brand.access.v1.ConsoleSsoService/VerifySsoDomain" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: VerifySsoDomainRequest): Buffer =>
+      Buffer.from(VerifySsoDomainRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): VerifySsoDomainRequest => VerifySsoDomainRequest.decode(value),
+    responseSerialize: (value: VerifySsoDomainResponse): Buffer =>
+      Buffer.from(VerifySsoDomainResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): VerifySsoDomainResponse => VerifySsoDomainResponse.decode(value),
+  },
+  /**
    * SetSsoConnection connects the brand's identity provider or changes the connection. The
    * issuer's discovery document is read first: an issuer that does not answer one is refused
    * (INVALID_ARGUMENT validation_failed, like a bad field). An empty client_secret keeps the
-   * stored one. FAILED_PRECONDITION sso_required when disabling it while the brand requires SSO;
-   * UNAVAILABLE service_unavailable when records has no WEBHOOK_SECRET_KEY.
+   * stored one. FAILED_PRECONDITION sso_required when disabling it while the brand requires SSO,
+   * or when no current owner could sign in after the change; sso_proof_required when the
+   * connection is in use and the session gives no fresh proof through it; sso_provider_refused
+   * when the discovery document breaks the egress policy or is unusable; UNAVAILABLE
+   * service_unavailable when records has no WEBHOOK_SECRET_KEY.
    */
   setSsoConnection: {
     path: "/brand.access.v1.ConsoleSsoService/SetSsoConnection" as const,
@@ -1342,7 +1989,10 @@ export const ConsoleSsoServiceService = {
       Buffer.from(SetSsoConnectionResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): SetSsoConnectionResponse => SetSsoConnectionResponse.decode(value),
   },
-  /** RemoveSsoConnection removes it (FAILED_PRECONDITION sso_required while the brand requires SSO). */
+  /**
+   * RemoveSsoConnection removes it (FAILED_PRECONDITION sso_required while the brand requires SSO;
+   * sso_proof_required without a fresh proof through it while it is in use).
+   */
   removeSsoConnection: {
     path: "/brand.access.v1.ConsoleSsoService/RemoveSsoConnection" as const,
     requestStream: false as const,
@@ -1399,14 +2049,30 @@ export interface ConsoleSsoServiceServer extends UntypedServiceImplementation {
    */
   getSsoConnection: handleUnaryCall<GetSsoConnectionRequest, GetSsoConnectionResponse>;
   /**
+   * VerifySsoDomain checks one domain of the brand's connection now: records looks up the TXT
+   * record _brand-records-verification.<domain> through the resolver the operator configured
+   * (SSO_DNS_SERVERS) and marks the domain verified when it holds this brand's value. Owners
+   * (members.sso), or the admin token; it changes nothing an owner typed, so it needs no fresh
+   * proof. NOT_FOUND not_found for another brand, a brand without a connection, or a domain not
+   * in it. A check that finds no proof is an answer (state "failed" and the problem), not an
+   * error; so is a domain another brand has verified ("held by another brand").
+   */
+  verifySsoDomain: handleUnaryCall<VerifySsoDomainRequest, VerifySsoDomainResponse>;
+  /**
    * SetSsoConnection connects the brand's identity provider or changes the connection. The
    * issuer's discovery document is read first: an issuer that does not answer one is refused
    * (INVALID_ARGUMENT validation_failed, like a bad field). An empty client_secret keeps the
-   * stored one. FAILED_PRECONDITION sso_required when disabling it while the brand requires SSO;
-   * UNAVAILABLE service_unavailable when records has no WEBHOOK_SECRET_KEY.
+   * stored one. FAILED_PRECONDITION sso_required when disabling it while the brand requires SSO,
+   * or when no current owner could sign in after the change; sso_proof_required when the
+   * connection is in use and the session gives no fresh proof through it; sso_provider_refused
+   * when the discovery document breaks the egress policy or is unusable; UNAVAILABLE
+   * service_unavailable when records has no WEBHOOK_SECRET_KEY.
    */
   setSsoConnection: handleUnaryCall<SetSsoConnectionRequest, SetSsoConnectionResponse>;
-  /** RemoveSsoConnection removes it (FAILED_PRECONDITION sso_required while the brand requires SSO). */
+  /**
+   * RemoveSsoConnection removes it (FAILED_PRECONDITION sso_required while the brand requires SSO;
+   * sso_proof_required without a fresh proof through it while it is in use).
+   */
   removeSsoConnection: handleUnaryCall<RemoveSsoConnectionRequest, RemoveSsoConnectionResponse>;
   /**
    * BeginSsoSignIn starts signing in: the brand is the one given, or the one whose enabled
@@ -1447,11 +2113,38 @@ export interface ConsoleSsoServiceClient extends Client {
     callback: (error: ServiceError | null, response: GetSsoConnectionResponse) => void,
   ): ClientUnaryCall;
   /**
+   * VerifySsoDomain checks one domain of the brand's connection now: records looks up the TXT
+   * record _brand-records-verification.<domain> through the resolver the operator configured
+   * (SSO_DNS_SERVERS) and marks the domain verified when it holds this brand's value. Owners
+   * (members.sso), or the admin token; it changes nothing an owner typed, so it needs no fresh
+   * proof. NOT_FOUND not_found for another brand, a brand without a connection, or a domain not
+   * in it. A check that finds no proof is an answer (state "failed" and the problem), not an
+   * error; so is a domain another brand has verified ("held by another brand").
+   */
+  verifySsoDomain(
+    request: VerifySsoDomainRequest,
+    callback: (error: ServiceError | null, response: VerifySsoDomainResponse) => void,
+  ): ClientUnaryCall;
+  verifySsoDomain(
+    request: VerifySsoDomainRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: VerifySsoDomainResponse) => void,
+  ): ClientUnaryCall;
+  verifySsoDomain(
+    request: VerifySsoDomainRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: VerifySsoDomainResponse) => void,
+  ): ClientUnaryCall;
+  /**
    * SetSsoConnection connects the brand's identity provider or changes the connection. The
    * issuer's discovery document is read first: an issuer that does not answer one is refused
    * (INVALID_ARGUMENT validation_failed, like a bad field). An empty client_secret keeps the
-   * stored one. FAILED_PRECONDITION sso_required when disabling it while the brand requires SSO;
-   * UNAVAILABLE service_unavailable when records has no WEBHOOK_SECRET_KEY.
+   * stored one. FAILED_PRECONDITION sso_required when disabling it while the brand requires SSO,
+   * or when no current owner could sign in after the change; sso_proof_required when the
+   * connection is in use and the session gives no fresh proof through it; sso_provider_refused
+   * when the discovery document breaks the egress policy or is unusable; UNAVAILABLE
+   * service_unavailable when records has no WEBHOOK_SECRET_KEY.
    */
   setSsoConnection(
     request: SetSsoConnectionRequest,
@@ -1468,7 +2161,10 @@ export interface ConsoleSsoServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: SetSsoConnectionResponse) => void,
   ): ClientUnaryCall;
-  /** RemoveSsoConnection removes it (FAILED_PRECONDITION sso_required while the brand requires SSO). */
+  /**
+   * RemoveSsoConnection removes it (FAILED_PRECONDITION sso_required while the brand requires SSO;
+   * sso_proof_required without a fresh proof through it while it is in use).
+   */
   removeSsoConnection(
     request: RemoveSsoConnectionRequest,
     callback: (error: ServiceError | null, response: RemoveSsoConnectionResponse) => void,

@@ -3,7 +3,7 @@ import type { LookupFunction } from 'node:net';
 import { addressRefusal } from './addressPolicy';
 
 /** The error a connection fails with when its host resolves to a refused address. */
-class BlockedAddressError extends Error {
+export class BlockedAddressError extends Error {
   override readonly name = BlockedAddressError.name;
   readonly code = 'EBLOCKEDADDRESS';
 }
@@ -17,11 +17,12 @@ const systemResolve: Resolve = (hostname, callback) =>
   dnsLookup(hostname, { all: true, verbatim: true }, callback);
 
 /**
- * A `lookup` for the sockets deliveries connect through: it resolves the name, refuses the
- * connection when ANY address is not allowed (addressRefusal), and hands the socket only
- * the addresses it checked, so the connection goes to a checked address (pinned) and a
- * DNS answer that changes between check and connect cannot slip a private address in.
- * Node does not call lookup for IP literals: the sender checks those itself.
+ * A `lookup` for the sockets that deliveries and identity-provider requests connect through:
+ * it resolves the name, refuses the connection when ANY address is not allowed
+ * (addressRefusal), and hands the socket only the addresses it checked, so the connection goes
+ * to a checked address (pinned) and a DNS answer that changes between check and connect
+ * cannot slip a private address in. Node does not call lookup for IP literals: the caller
+ * checks those itself (egressUrlRefusal).
  */
 export function pinnedLookup(
   allowLoopback: boolean,

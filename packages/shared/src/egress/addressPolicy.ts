@@ -18,7 +18,7 @@ const METADATA_ADDRESSES = new Set([
   'fd00:ec2::254',
 ]);
 
-/** The only addresses WEBHOOK_ALLOW_LOOPBACK_RECEIVERS admits. */
+/** The only loopback addresses the local-only setting (WEBHOOK_ALLOW_LOOPBACK_RECEIVERS) admits. */
 const LOOPBACK_ADMITTED = new Set(['127.0.0.1', '::1']);
 
 type Parsed = ipaddr.IPv4 | ipaddr.IPv6;
@@ -67,7 +67,8 @@ const EMBEDDING: Array<{ block: Block; ipv4At: (bytes: number[]) => number[] }> 
 ];
 
 /**
- * Why an address may not receive deliveries, or undefined when it may (issue 19). Allowed
+ * Why an address may not be connected to on a tenant's say-so (a webhook receiver, an identity
+ * provider and its endpoints), or undefined when it may (issues 19 and 42). Allowed
  * only if no block of the IANA special-purpose registries holds it (specialPurposeRegistry.ts:
  * a block not globally reachable is refused, and so are the few that are, see
  * specialRefusal), it is not multicast, and, for IPv6, it is in global unicast 2000::/3.

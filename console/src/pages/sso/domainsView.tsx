@@ -1,0 +1,109 @@
+import type { SsoChangeProof, SsoDomain } from '@brand/proto/access/v1/sso';
+import { formatTime } from '../../views/format';
+import { Csrf, Notice } from '../../views/layout';
+
+/** A domain's state in words, with the class that colours it. */
+function DomainState(props: { d: SsoDomain }) {
+  const { d } = props;
+  if (d.state === 'verified')
+    return <span class="status-succeeded">Verified {formatTime(d.verified_at)}</span>;
+  if (d.state === 'failed')
+    return (
+      <span class="status-failed">
+        Not verified (checked {formatTime(d.checked_at)}): {d.problem}
+      </span>
+    );
+  return <span class="status-pending">Pending: publish the record, then verify</span>;
+}
+
+/**
+ * The connection's domains and their DNS proofs (issue 42): single sign-on admits addresses only
+ * at verified domains. Each pending or failed domain shows the TXT record to publish and a
+ * "Verify now" button; records looks the record up through the operator's resolvers.
+ */
+export function SsoDomains(props: { brandId: string; csrfToken: string; domains: SsoDomain[] }) {
+  const pending = props.domains.filter((d) => d.state !== 'verified').length;
+  return (
+    <section aria-labelledby="sso-domains-title">
+      <h2 id="sso-domains-title">Domains</h2>
+      <p>
+        Single sign-on signs in only addresses at domains this brand has proven it controls. For
+        each domain, publish a TXT record in its DNS, then press Verify now. A verified domain
+        belongs to one brand at a time.
+      </p>
+      {pending > 0 && (
+        <Notice tone="warn">
+          {pending === 1 ? 'One domain is' : `${pending} domains are`} not verified yet: nobody at{' '}
+          {pending === 1 ? 'it' : 'them'} can sign in with single sign-on.
+        </Notice>
+      )}
+      <table>
+        <caption class="visually-hidden">The single sign-on domains and their DNS proof</caption>
+        <thead>
+          <tr>
+            <th scope="col">Domain</th>
+            <th scope="col">State</th>
+            <th scope="col">TXT record to publish</th>
+            <th scope="col">
+              <span class="visually-hidden">Action</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {props.domains.map((d) => (
+            <tr key={d.domain} id={`domain-${d.domain}`}>
+              <td>{d.domain}</td>
+              <td>
+                <DomainState d={d} />
+              </td>
+              <td>
+                {d.state === 'verified' ? (
+                  <span class="hint">Published; keep it while the domain is here.</span>
+                ) : (
+                  <>
+                    Name <code>{d.record_name}</code>
+                    <br />
+                    Value <code>{d.record_value}</code>
+                  </>
+                )}
+              </td>
+              <td>
+                {d.state !== 'verified' && (
+                  <form method="post" action={`/brands/${props.brandId}/sso/domains/verify`}>
+                    <Csrf token={props.csrfToken} />
+                    <input type="hidden" name="domain" value={d.domain} />
+                    <button type="submit" aria-label={`Verify ${d.domain} now`}>
+                      Verify now
+                    </button>
+                  </form>
+                )}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </section>
+  );
+}
+
+/**
+ * Whether this owner may change the connection now (issue 42 part 4): while it is in use, only
+ * within ten minutes of signing in through it. Says which, and links to a fresh sign-in.
+ */
+export function ChangeProofNotice(props: { brandId: string; proof: SsoChangeProof | undefined }) {
+  const { proof } = props;
+  if (!proof?.required) return null;
+  if (proof.fresh_until)
+    return (
+      <Notice tone="ok">
+        You signed in with single sign-on: you may change it until {formatTime(proof.fresh_until)}.
+      </Notice>
+    );
+  return (
+    <Notice tone="warn">
+      Single sign-on is in use: changing or removing it needs a fresh sign-in through it.{' '}
+      <a href={`/sign-in/sso?brand=${props.brandId}`}>Sign in with single sign-on again</a>, then
+      come back here within ten minutes.
+    </Notice>
+  );
+}

@@ -1,0 +1,119 @@
+import type { Pool, PoolClient } from '@brand/shared/db';
+import { rfc3339, SQLSTATE, sqlState } from '@brand/shared/db';
+import { newDomainToken } from './domainProof';
+
+type Db = Pool | PoolClient;
+
+type DomainState = 'pending' | 'verified' | 'failed';
+
+/** One domain of a brand's connection and its proof (table sso_domains, migration 0019). */
+export interface SsoDomainRow {
+  brand_id: string;
+  domain: string;
+  token: string;
+  state: DomainState;
+  /** RFC 3339, or null. */
+  checked_at: string | null;
+  verified_at: string | null;
+  problem: string | null;
+}
+
+const COLUMNS = `d.brand_id, d.domain, d.token, d.state, ${rfc3339('d.checked_at')} as checked_at,
+  ${rfc3339('d.verified_at')} as verified_at, d.problem`;
+
+/** The brand's domains, in the order of its connection's allowed_domains. */
+export async function selectSsoDomains(db: Db, brandId: string): Promise<SsoDomainRow[]> {
+  const r = await db.query<SsoDomainRow>(
+    `select ${COLUMNS} from sso_domains d join sso_connections c using (brand_id)
+      where d.brand_id = $1 order by array_position(c.allowed_domains, d.domain::text)`,
+    [brandId],
+  );
+  return r.rows;
+}
+
+/**
+ * Makes the brand's domain rows match its connection's domains, in the transaction that saves
+ * the connection: a domain removed loses its proof (and frees it for another brand), a domain
+ * added starts pending with a new token, a domain kept keeps its state and token.
+ */
+export async function syncSsoDomains(
+  db: PoolClient,
+  brandId: string,
+  domains: readonly string[],
+): Promise<void> {
+  await db.query(`delete from sso_domains where brand_id = $1 and domain <> all($2::text[])`, [
+    brandId,
+    domains,
+  ]);
+  await db.query(
+    `insert into sso_domains (brand_id, domain, token)
+     select $1, d.domain, d.token from unnest($2::text[], $3::text[]) as d(domain, token)
+     on conflict (brand_id, domain) do nothing`,
+    [brandId, domains, domains.map(() => newDomainToken())],
+  );
+}
+
+/**
+ * Records a proof found, inside the caller's transaction. The unique index on verified domains
+ * decides, in the database, that a domain another brand verified stays that brand's: answers
+ * 'held_elsewhere' then (two brands proving one domain at the same moment cannot both win), and
+ * the transaction goes on (a savepoint takes the refused statement back).
+ */
+export async function markDomainVerified(
+  db: PoolClient,
+  brandId: string,
+  domain: string,
+): Promise<'verified' | 'held_elsewhere'> {
+  await db.query('savepoint mark_domain_verified');
+  try {
+    await db.query(
+      `update sso_domains set state = 'verified', verified_at = now(), checked_at = now(),
+              problem = null
+        where brand_id = $1 and domain = $2 and state <> 'verified'`,
+      [brandId, domain],
+    );
+    await db.query('release savepoint mark_domain_verified');
+    return 'verified';
+  } catch (err) {
+    if (sqlState(err) !== SQLSTATE.uniqueViolation) throw err;
+    await db.query('rollback to savepoint mark_domain_verified');
+    return 'held_elsewhere';
+  }
+}
+
+/** Records a check that found no proof (a verified domain is never demoted by one). */
+export async function markDomainFailed(
+  db: Db,
+  brandId: string,
+  domain: string,
+  problem: string,
+): Promise<void> {
+  await db.query(
+    `update sso_domains set state = 'failed', checked_at = now(), problem = $3
+      where brand_id = $1 and domain = $2 and state <> 'verified'`,
+    [brandId, domain, problem.slice(0, 300)],
+  );
+}
+
+/**
+ * The brand whose enabled connection has verified `domain`: at most one, since a verified
+ * domain belongs to one brand (the unique index). Routing a sign-in by address reads only this,
+ * so a brand that merely lists a domain captures nobody and hides nobody.
+ */
+export async function selectBrandVerifiedFor(db: Db, domain: string): Promise<string | undefined> {
+  const r = await db.query<{ brand_id: string }>(
+    `select d.brand_id from sso_domains d join sso_connections c using (brand_id)
+      where d.domain = $1 and d.state = 'verified' and c.enabled`,
+    [domain],
+  );
+  return r.rows[0]?.brand_id;
+}
+
+/** The brand's verified domains (an SSO callback admits addresses at these only). */
+export async function selectVerifiedDomains(db: Db, brandId: string): Promise<string[]> {
+  const r = await db.query<{ domain: string }>(
+    `select domain from sso_domains where brand_id = $1 and state = 'verified'`,
+    [brandId],
+  );
+  return r.rows.map((row) => row.domain);
+}

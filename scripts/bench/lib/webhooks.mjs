@@ -160,6 +160,7 @@ export async function runWebhooksScenario(ctx, { system = 'ours' } = {}) {
         deliveriesRate: rate * receiversCount,
         changes: paced.events.length,
         achievedRate: round(paced.events.length / paced.seconds, 1),
+        refused: paced.refused,
         deliveries: done.deliveries.length,
         p50: percentile(latencies, 50),
         p99: percentile(latencies, 99),
@@ -169,7 +170,7 @@ export async function runWebhooksScenario(ctx, { system = 'ours' } = {}) {
       if (system === 'ours' && rate === plan.base[0])
         level.stages = await pipelineStages(ctx.dbUrl, done.deliveries);
       say(
-        `${label} paced ${level.deliveriesRate} deliveries/s: ${level.changes} changes at ${level.achievedRate}/s; commit-to-2xx p50 ${level.p50} ms, p99 ${level.p99} ms, max ${level.max} ms${level.stages ? `; stages p50/p99/max ms: ${stagesText(level.stages)}` : ''}`,
+        `${label} paced ${level.deliveriesRate} deliveries/s: ${level.changes} changes at ${level.achievedRate}/s${level.refused ? ` (${level.refused} refused by records)` : ''}; commit-to-2xx p50 ${level.p50} ms, p99 ${level.p99} ms, max ${level.max} ms${level.stages ? `; stages p50/p99/max ms: ${stagesText(level.stages)}` : ''}`,
       );
       if (done.pairs < done.expected)
         ctx.invalid.push(

@@ -48,6 +48,9 @@ module.exports = {
   // Integration hooks start real processes, which takes seconds on a busy 2-core machine.
   testTimeout: 60_000,
   slowTestThreshold: 20,
+  // Every run appends each file's duration to .local/test-timings/runs.jsonl; npm test prints
+  // the slowest ten at the end (scripts/lib/jestFileTimings.cjs).
+  reporters: ['default', '<rootDir>/scripts/lib/jestFileTimings.cjs'],
   projects: [
     {
       displayName: 'unit',

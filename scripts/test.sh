@@ -16,7 +16,15 @@ cd "$REPO_ROOT"
 export KAFKA_DATA_DIR="$REPO_ROOT/.local/kafka-test"
 STARTED_KAFKA=0
 stop_kafka() { if [ "$STARTED_KAFKA" = 1 ]; then scripts/kafka.sh stop >/dev/null || true; fi; }
-trap stop_kafka EXIT
+run_started_at=$(date -u +%Y-%m-%dT%H:%M:%S.000Z)
+# Each jest run appends its files' durations (scripts/lib/jestFileTimings.cjs); the slowest
+# ten of this run are printed at the end, whether it passed or failed.
+print_slowest_files() { node scripts/lib/jestFileTimings.cjs --print 10 --since "$run_started_at" || true; }
+on_exit() {
+  print_slowest_files
+  stop_kafka
+}
+trap on_exit EXIT
 
 started=$SECONDS
 ensure_dependencies

@@ -267,13 +267,18 @@ function webhookRows(c, helpers) {
     const knees = (system) => s6[system].map((x) => kneeValue(x.knee));
     const [ours, w0] = [median(knees('ours')), median(knees('W0'))];
     const text = (k) => (Number.isFinite(k) ? `${k}/s` : 'not reached');
+    // both past 1 s already at the ladder's lowest level (a machine far busier than the ladder
+    // was made for), or neither past it at the top: where the knees are is not known
+    const lowest = Math.min(...s6.ours.concat(s6.W0).flatMap((x) => x.levels.map((l) => l.rate)));
+    const unknown =
+      (ours === w0 && ours === lowest * 10) || (!Number.isFinite(ours) && !Number.isFinite(w0));
     add(
       'S6 knee: the paced level where p99 passes 1 s (deliveries/s)',
       ours,
       w0,
       ours / w0,
-      { target: "past W0's", pass: ours > w0 || (!Number.isFinite(ours) && !Number.isFinite(w0)) },
-      `(ours ${knees('ours').map(text).join(' ')}; W0 ${knees('W0').map(text).join(' ')}, by round)`,
+      { target: "past W0's", pass: unknown ? undefined : ours > w0 },
+      `(ours ${knees('ours').map(text).join(' ')}; W0 ${knees('W0').map(text).join(' ')}, by round${unknown ? '; both at the end of the ladder: not measured here' : ''})`,
     );
   }
   // issue 36's own targets, on ours' median

@@ -42,6 +42,8 @@ const pgPool = new pg.Pool({
   connectionString: env('DATABASE_URL'),
   max: Number(env('W0_MAX_POOL_SIZE', 25)),
 });
+// graphile-worker asks for this: an idle client's error (a restarted server) must not crash it
+pgPool.on('error', (err) => console.error(`PostgreSQL pool: ${err.message}`));
 const schema = env('W0_JOBS_SCHEMA', 'graphile_worker');
 
 // the subscriptions (a brand's receivers), W0's only table of its own

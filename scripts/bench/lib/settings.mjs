@@ -245,7 +245,7 @@ export const SETTINGS = {
   /** BENCH_NODE_FLAGS: extra node flags of every measured process (e.g. --perf-basic-prof). */
   nodeFlags: (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean),
   /** The whole run is aborted (and cleaned up) after this long. */
-  watchdogSeconds: intEnv('BENCH_WATCHDOG_SECONDS', SMOKE ? 600 : 2_400),
+  watchdogSeconds: intEnv('BENCH_WATCHDOG_SECONDS', SMOKE ? 900 : 2_400),
 };
 
 const startedAt = Date.now();

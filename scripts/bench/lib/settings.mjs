@@ -134,7 +134,8 @@ export const SETTINGS = {
   w0Only: process.env.BENCH_W0_ONLY === '1',
   /** Interleaved rounds (ours, W0, ours, W0, ...) of S6 and of S6f; S6n's (it is long). */
   w0Rounds: intEnv('BENCH_W0_ROUNDS', SMOKE ? 1 : 3),
-  s6nRounds: intEnv('BENCH_S6N_ROUNDS', 1),
+  /** BENCH_S6N_ROUNDS=0: none (a run for S6 and S6f rounds only). */
+  s6nRounds: process.env.BENCH_S6N_ROUNDS === '0' ? 0 : intEnv('BENCH_S6N_ROUNDS', 1),
   /**
    * W0's graphile-worker concurrency (its pool one more): 24, the figure of graphile-worker's
    * own performance page (its default is 1). BENCHMARKS.md "W0" says why.

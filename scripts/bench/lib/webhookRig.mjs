@@ -37,6 +37,12 @@ export const SYSTEMS = ['ours', 'W0'];
 /** The PostgreSQL application_name of each sender's backends (their CPU is its figure). */
 const SENDER_BACKENDS = { ours: ['webhooks'], W0: ['bench-w0'] };
 
+/**
+ * How long a rig's process may take to log "listening": records took over 20 s (spawnService's
+ * default) at load 41, and the run ended there.
+ */
+const READY_TIMEOUT_MS = 90_000;
+
 /** W0's graphile-worker schema: one per rig, so no job of an earlier rig runs in a later one. */
 let w0Rigs = 0;
 
@@ -229,7 +235,7 @@ export async function startWebhookRig(ctx, { count, webhooksEnv = {}, system = '
     'receivers',
     path.join(REPO_ROOT, 'scripts/bench/webhookReceivers.mjs'),
     {},
-    { args: [String(count), ca.keyFile, ca.certFile] },
+    { args: [String(count), ca.keyFile, ca.certFile], readyTimeoutMs: READY_TIMEOUT_MS },
   );
   const control = `http://127.0.0.1:${receivers.port}`;
   const eventsRecords = await spawnMeasured(
@@ -237,6 +243,7 @@ export async function startWebhookRig(ctx, { count, webhooksEnv = {}, system = '
     MAINS.records,
     recordsEnv(ctx, { KAFKA_BROKERS: BROKERS.join(','), BUSINESS_EVENTS_TOPIC: topic }),
     RECORDS_HEAP_FLAGS,
+    { readyTimeoutMs: READY_TIMEOUT_MS },
   );
   const group = `brand-webhooks-bench-${randomBytes(4).toString('hex')}`;
   const sender =
@@ -256,7 +263,7 @@ export async function startWebhookRig(ctx, { count, webhooksEnv = {}, system = '
             NODE_EXTRA_CA_CERTS: ca.caFile,
           },
           [],
-          { readyTimeoutMs: 40_000 },
+          { readyTimeoutMs: READY_TIMEOUT_MS },
         )
       : await spawnMeasured(
           'webhooks',
@@ -278,7 +285,7 @@ export async function startWebhookRig(ctx, { count, webhooksEnv = {}, system = '
             ...webhooksEnv,
           },
           [],
-          { readyTimeoutMs: 40_000 },
+          { readyTimeoutMs: READY_TIMEOUT_MS },
         );
   const recordsAddress = `127.0.0.1:${eventsRecords.port}`;
   const records = new RecordsServiceClient(recordsAddress, grpc.credentials.createInsecure());

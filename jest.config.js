@@ -72,6 +72,8 @@ module.exports = {
         '<rootDir>/sdk/typescript/test/integration/**/*.test.ts',
         // the scripts developers run (scripts/up.sh's supervisor)
         '<rootDir>/test/scripts/**/*.test.ts',
+        // what the Helm chart ships against the running processes (its monitoring)
+        '<rootDir>/test/deploy/**/*.test.ts',
       ],
       // minutes-long outage tests (*.long.test.ts) run with the full fault suite (project long)
       testPathIgnorePatterns: ['\\.long\\.test\\.ts$'],

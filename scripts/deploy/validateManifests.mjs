@@ -1,6 +1,8 @@
 #!/usr/bin/env node
 // Validates a stream of rendered Kubernetes manifests (helm template output) against the
-// Kubernetes API schemas of kubernetes-models (4.5.x: the last line that runs on Node 20).
+// Kubernetes API schemas of kubernetes-models (4.5.x: the last line that runs on Node 20), and the
+// custom resources' schemas of @kubernetes-models/keda and @kubernetes-models/prometheus-operator
+// (the releases built on the same 4.x base).
 //   node scripts/deploy/validateManifests.mjs <file.yaml> [label]   (or - for stdin)
 // Fails on YAML errors, on an object without apiVersion/kind, on a kind the schemas do not
 // know (a typo in `kind` or a CRD must not pass silently), and on any schema violation. On
@@ -16,11 +18,26 @@ const require = createRequire(import.meta.url);
 const [file = '-', label = file] = process.argv.slice(2);
 const text = readFileSync(file === '-' ? 0 : file, 'utf8');
 
-/** apiVersion "apps/v1" -> kubernetes-models/apps/v1; "v1" -> kubernetes-models/v1. */
+/**
+ * The packages holding the schemas of the custom resources the chart renders (validated like the
+ * built-in kinds, from the CRDs' own OpenAPI schemas): KEDA's ScaledObject and
+ * TriggerAuthentication, the Prometheus Operator's ServiceMonitor and PrometheusRule.
+ */
+const CRD_PACKAGES = {
+  'keda.sh': '@kubernetes-models/keda',
+  'monitoring.coreos.com': '@kubernetes-models/prometheus-operator',
+};
+
+/**
+ * apiVersion "apps/v1" -> kubernetes-models/apps/v1; "v1" -> kubernetes-models/v1;
+ * "keda.sh/v1alpha1" -> @kubernetes-models/keda/keda.sh/v1alpha1.
+ */
 function modelFor(apiVersion, kind) {
+  const group = apiVersion.includes('/') ? apiVersion.split('/')[0] : '';
+  const pkg = CRD_PACKAGES[group] ?? 'kubernetes-models';
   let mod;
   try {
-    mod = require(`kubernetes-models/${apiVersion}`);
+    mod = require(`${pkg}/${apiVersion}`);
   } catch {
     return undefined;
   }

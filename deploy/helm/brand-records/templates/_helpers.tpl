@@ -54,11 +54,19 @@ app.kubernetes.io/component: {{ .component }}
 {{- end -}}
 {{- end -}}
 
+{{/*
+The ServiceAccount of a component's pods: (dict "root" $ "component" "records" "key" "records").
+Its own `serviceAccount.name` wins; else <fullname>-<component> when the chart creates them;
+else the one existing account `serviceAccount.name` (default "default").
+*/}}
 {{- define "brand-records.serviceAccountName" -}}
-{{- if .Values.serviceAccount.create -}}
-{{- default (include "brand-records.fullname" .) .Values.serviceAccount.name -}}
+{{- $own := (index .root.Values .key).serviceAccount | default dict -}}
+{{- if $own.name -}}
+{{- $own.name -}}
+{{- else if .root.Values.serviceAccount.create -}}
+{{- include "brand-records.componentName" . -}}
 {{- else -}}
-{{- default "default" .Values.serviceAccount.name -}}
+{{- default "default" .root.Values.serviceAccount.name -}}
 {{- end -}}
 {{- end -}}
 
@@ -70,6 +78,30 @@ app.kubernetes.io/component: {{ .component }}
 {{- end -}}
 {{- end -}}
 
+{{/* A component's job label in Prometheus (set by its ServiceMonitor): (dict "root" $ "component" "gateway"). */}}
+{{- define "brand-records.job" -}}
+{{- include "brand-records.componentName" . -}}
+{{- end -}}
+
+{{/* The PromQL selector of a component's series: namespace and job. */}}
+{{- define "brand-records.promSelector" -}}
+{{- printf "namespace=%q, job=%q" .root.Release.Namespace (include "brand-records.job" .) -}}
+{{- end -}}
+
+{{/*
+A runbook link: (list $ "docs/operating.md#<section>"). The repository path as written (which
+npm run docs:check resolves to a heading), or under monitoring.prometheusRule.runbookBaseUrl.
+*/}}
+{{- define "brand-records.runbookUrl" -}}
+{{- $base := (index . 0).Values.monitoring.prometheusRule.runbookBaseUrl -}}
+{{- $cite := index . 1 -}}
+{{- if $base -}}
+{{- printf "%s#%s" (trimSuffix "/" $base) (splitList "#" $cite | last) -}}
+{{- else -}}
+{{- $cite -}}
+{{- end -}}
+{{- end -}}
+
 {{/* Fully qualified gRPC target of a headless Service, for client-side round-robin. */}}
 {{- define "brand-records.grpcTarget" -}}
 {{- $svc := printf "%s-headless" (include "brand-records.componentName" .) -}}
@@ -78,7 +110,9 @@ app.kubernetes.io/component: {{ .component }}
 
 {{/*
 The components, one Deployment each. Per component: the values key, the process arguments,
-the global config keys it reads, the Secret keys it receives ({env: [secretKey, optional]}),
+the global config keys it reads, the Secret keys it receives ({env: [secretKey, optional]};
+a third element "console": optional only while the console is off, since the console's calls
+need them),
 and its ports. The webhooks worker shares the webhooks process, ports and config.
 */}}
 {{- define "brand-records.components" -}}
@@ -129,9 +163,9 @@ records:
     CURSOR_SECRET: [CURSOR_SECRET, false]
     CURSOR_SECRETS_PREVIOUS: [CURSOR_SECRETS_PREVIOUS, true]
     REDIS_URL: [REDIS_URL, false]
-    CONSOLE_TOKEN: [CONSOLE_TOKEN, true]
+    CONSOLE_TOKEN: [CONSOLE_TOKEN, true, console]
     CONSOLE_TOKENS_PREVIOUS: [CONSOLE_TOKENS_PREVIOUS, true]
-    CONSOLE_ASSERTION_PRIVATE_KEY: [CONSOLE_ASSERTION_PRIVATE_KEY, true]
+    CONSOLE_ASSERTION_PRIVATE_KEY: [CONSOLE_ASSERTION_PRIVATE_KEY, true, console]
     # Seals SSO client secrets: the webhooks key, the same value (docs/console.md "Single sign-on").
     WEBHOOK_SECRET_KEY: [WEBHOOK_SECRET_KEY, false]
     WEBHOOK_SECRET_KEYS_PREVIOUS: [WEBHOOK_SECRET_KEYS_PREVIOUS, true]
@@ -149,9 +183,9 @@ plans:
     INTERNAL_TOKENS_PREVIOUS: [INTERNAL_TOKENS_PREVIOUS, true]
     ADMIN_TOKEN: [ADMIN_TOKEN, false]
     ADMIN_TOKENS_PREVIOUS: [ADMIN_TOKENS_PREVIOUS, true]
-    CONSOLE_TOKEN: [CONSOLE_TOKEN, true]
+    CONSOLE_TOKEN: [CONSOLE_TOKEN, true, console]
     CONSOLE_TOKENS_PREVIOUS: [CONSOLE_TOKENS_PREVIOUS, true]
-    CONSOLE_ASSERTION_PUBLIC_KEY: [CONSOLE_ASSERTION_PUBLIC_KEY, true]
+    CONSOLE_ASSERTION_PUBLIC_KEY: [CONSOLE_ASSERTION_PUBLIC_KEY, true, console]
   grpcPort: {{ $v.plans.ports.grpc }}
   metricsPort: {{ $v.plans.ports.metrics }}
   backends: [dns, postgres, otlp]
@@ -169,9 +203,9 @@ webhooks:
     ADMIN_TOKENS_PREVIOUS: [ADMIN_TOKENS_PREVIOUS, true]
     WEBHOOK_SECRET_KEY: [WEBHOOK_SECRET_KEY, false]
     WEBHOOK_SECRET_KEYS_PREVIOUS: [WEBHOOK_SECRET_KEYS_PREVIOUS, true]
-    CONSOLE_TOKEN: [CONSOLE_TOKEN, true]
+    CONSOLE_TOKEN: [CONSOLE_TOKEN, true, console]
     CONSOLE_TOKENS_PREVIOUS: [CONSOLE_TOKENS_PREVIOUS, true]
-    CONSOLE_ASSERTION_PUBLIC_KEY: [CONSOLE_ASSERTION_PUBLIC_KEY, true]
+    CONSOLE_ASSERTION_PUBLIC_KEY: [CONSOLE_ASSERTION_PUBLIC_KEY, true, console]
   grpcPort: {{ $v.webhooks.ports.grpc }}
   metricsPort: {{ $v.webhooks.ports.metrics }}
   backends: [dns, postgres, otlp]
@@ -212,6 +246,24 @@ applies. (dict "root" $ "name" "records" "c" <component>)
 {{- range $k, $val := (index $v $c.key).config -}}
 {{- $_ := set $env $k $val -}}
 {{- end -}}
+{{- /* The topic, and how to reach Kafka, PostgreSQL and Redis securely (values kafka, database, redis). */ -}}
+{{- if has "KAFKA_BROKERS" $c.globalKeys -}}
+{{- $_ := set $env "BUSINESS_EVENTS_TOPIC" $v.kafka.topic -}}
+{{- end -}}
+{{- if $c.roles -}}
+{{- $_ := set $env "KAFKA_TOPIC_PARTITIONS" $v.kafka.topicPartitions -}}
+{{- end -}}
+{{- if has "kafka" $c.backends -}}
+{{- range $name, $val := include "brand-records.kafkaEnv" $root | fromYaml -}}
+{{- $_ := set $env $name $val -}}
+{{- end -}}
+{{- end -}}
+{{- if has "postgres" $c.backends -}}
+{{- $_ := set $env "DATABASE_SSL_CA_FILE" $v.database.sslCaFile -}}
+{{- end -}}
+{{- if has "redis" $c.backends -}}
+{{- $_ := set $env "REDIS_TLS_CA_FILE" $v.redis.tlsCaFile -}}
+{{- end -}}
 {{- $_ := set $env "OTEL_SERVICE_NAME" .name -}}
 {{- $_ := set $env "METRICS_PORT" $c.metricsPort -}}
 {{- if $c.httpPort -}}
@@ -249,19 +301,116 @@ applies. (dict "root" $ "name" "records" "c" <component>)
 {{- end -}}
 
 {{/*
+The non-secret Kafka connection settings of a process that talks to Kafka (records' relay, the
+webhooks consumer), as environment variables; empty ones are left out by configData.
+*/}}
+{{- define "brand-records.kafkaEnv" -}}
+{{- $k := .Values.kafka -}}
+{{- if $k.tls.enabled }}
+KAFKA_SSL: "true"
+{{- end }}
+KAFKA_SSL_CA_FILE: {{ $k.tls.caFile | quote }}
+KAFKA_SSL_CERT_FILE: {{ $k.tls.certFile | quote }}
+KAFKA_SSL_KEY_FILE: {{ $k.tls.keyFile | quote }}
+KAFKA_SASL_MECHANISM: {{ $k.sasl.mechanism | quote }}
+{{- if has $k.sasl.mechanism (list "plain" "scram-sha-256" "scram-sha-512") }}
+KAFKA_SASL_USERNAME: {{ $k.sasl.username | quote }}
+KAFKA_SASL_PASSWORD_FILE: {{ $k.sasl.passwordFile | quote }}
+{{- end }}
+{{- if eq $k.sasl.mechanism "aws-msk-iam" }}
+KAFKA_SASL_AWS_REGION: {{ $k.sasl.awsRegion | quote }}
+{{- end }}
+{{- end -}}
+
+{{/* Whether KAFKA_SASL_PASSWORD comes from a Secret key ("true" or empty). */}}
+{{- define "brand-records.kafkaPasswordFromSecret" -}}
+{{- $sasl := .Values.kafka.sasl -}}
+{{- if and (has $sasl.mechanism (list "plain" "scram-sha-256" "scram-sha-512")) (not $sasl.passwordFile) -}}
+true
+{{- end -}}
+{{- end -}}
+
+{{/* The Secret holding KAFKA_SASL_PASSWORD: its own, or the chart's. */}}
+{{- define "brand-records.kafkaPasswordSecretName" -}}
+{{- default (include "brand-records.secretName" .) .Values.kafka.sasl.password.secretName -}}
+{{- end -}}
+
+{{/*
+What a pod adds to the chart's own parts, from the global and the component's values
+(dict "root" $ "cv" <component values>): "volumes", "volumeMounts" (the process container),
+"initContainers", "containers" (sidecars). Rendered as YAML lists by the workload templates.
+*/}}
+{{- define "brand-records.podExtras" -}}
+{{- $v := .root.Values -}}
+volumes: {{ concat $v.extraVolumes (.cv.extraVolumes | default list) | toJson }}
+volumeMounts: {{ concat $v.extraVolumeMounts (.cv.extraVolumeMounts | default list) | toJson }}
+initContainers: {{ .cv.initContainers | default list | toJson }}
+containers: {{ .cv.extraContainers | default list | toJson }}
+{{- end -}}
+
+{{/* The HPA behaviour of the HPA and of KEDA's: scale up at once, down slowly (a pod removed drains for up to its grace period). */}}
+{{- define "brand-records.scaleBehavior" -}}
+scaleDown:
+  stabilizationWindowSeconds: 300
+  policies:
+    - type: Percent
+      value: 25
+      periodSeconds: 60
+{{- end -}}
+
+{{/* Whether KEDA's kafka scaler needs a TriggerAuthentication ("true" or empty). */}}
+{{- define "brand-records.kedaKafkaAuth" -}}
+{{- $k := .Values.kafka -}}
+{{- if or $k.sasl.mechanism .Values.keda.kafka.caSecret .Values.keda.kafka.clientCertSecret -}}
+true
+{{- end -}}
+{{- end -}}
+
+{{/*
+Refusals the schema cannot express, checked once per render (deployment.yaml includes it).
+*/}}
+{{- define "brand-records.validate" -}}
+{{- $v := .Values -}}
+{{- $w := $v.webhooksWorker -}}
+{{- if and $v.webhooks.enabled $w.enabled -}}
+{{- $max := ternary $w.autoscaling.maxReplicas $w.replicas $w.autoscaling.enabled -}}
+{{- if gt (int $max) (int $v.kafka.topicPartitions) -}}
+{{- fail (printf "webhooksWorker: up to %d replicas, but the topic has %d partitions (kafka.topicPartitions): each partition feeds one worker at a time, so the replicas above it would consume nothing; lower webhooksWorker.%s or add partitions to the topic" (int $max) (int $v.kafka.topicPartitions) (ternary "autoscaling.maxReplicas" "replicas" $w.autoscaling.enabled)) -}}
+{{- end -}}
+{{- end -}}
+{{- if and $w.autoscaling.enabled $w.autoscaling.keda.enabled -}}
+{{- if and $v.kafka.tls.caFile (not $v.keda.kafka.caSecret) -}}
+{{- fail "kafka.tls.caFile names a private CA: KEDA's kafka scaler needs it too, as a Secret key (keda.kafka.caSecret: { name, key })" -}}
+{{- end -}}
+{{- if and $v.kafka.tls.certFile (not $v.keda.kafka.clientCertSecret) -}}
+{{- fail "kafka.tls.certFile sets a client certificate: KEDA's kafka scaler needs it too (keda.kafka.clientCertSecret: { name, certKey, keyKey })" -}}
+{{- end -}}
+{{- end -}}
+{{- range $key := list "gateway" "webhooksWorker" -}}
+{{- $a := (index $v $key).autoscaling -}}
+{{- if gt (int $a.minReplicas) (int $a.maxReplicas) -}}
+{{- fail (printf "%s.autoscaling.minReplicas (%d) is above maxReplicas (%d)" $key (int $a.minReplicas) (int $a.maxReplicas)) -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+
+{{/*
 One egress rule for a backend of networkPolicy.egress: (dict "np" <networkPolicy> "backend" "postgres").
 DNS gets UDP and TCP; receivers get the public-address ipBlocks (private ranges excepted).
 */}}
 {{- define "brand-records.egressRule" -}}
 {{- $b := index .np.egress .backend -}}
 - ports:
-    {{- range $port := $b.ports }}
-    {{- if eq $.backend "dns" }}
-    - port: {{ $port }}
-      protocol: UDP
+    {{- range $entry := $b.ports }}
+    {{- /* A port, or a range { port, endPort } (the receivers' 1024-65535). */}}
+    {{- $port := ternary $entry (dict "port" $entry) (kindIs "map" $entry) }}
+    {{- range $protocol := ternary (list "UDP" "TCP") (list "TCP") (eq $.backend "dns") }}
+    - port: {{ $port.port }}
+      {{- with $port.endPort }}
+      endPort: {{ . }}
+      {{- end }}
+      protocol: {{ $protocol }}
     {{- end }}
-    - port: {{ $port }}
-      protocol: TCP
     {{- end }}
   {{- if eq .backend "receivers" }}
   to:
@@ -288,7 +437,7 @@ DNS gets UDP and TCP; receivers get the public-address ipBlocks (private ranges 
   {{- end }}
 {{- end -}}
 
-{{/* One schema's migration container: (dict "root" $ "service" "records" "secretName" "...") */}}
+{{/* One schema's migration container: (dict "root" $ "service" "records" "secretName" "..." "volumeMounts" list) */}}
 {{- define "brand-records.migrateContainer" -}}
 {{- $root := .root -}}
 - name: migrate-{{ .service }}
@@ -305,6 +454,13 @@ DNS gets UDP and TCP; receivers get the public-address ipBlocks (private ranges 
         secretKeyRef:
           name: {{ .secretName }}
           key: {{ upper .service }}_DATABASE_URL
+    {{- with $root.Values.database.sslCaFile }}
+    - name: DATABASE_SSL_CA_FILE
+      value: {{ . | quote }}
+    {{- end }}
+    {{- with $root.Values.migrations.extraEnv }}
+    {{- toYaml . | nindent 4 }}
+    {{- end }}
   resources:
     {{- toYaml $root.Values.migrations.resources | nindent 4 }}
   securityContext:
@@ -312,4 +468,7 @@ DNS gets UDP and TCP; receivers get the public-address ipBlocks (private ranges 
   volumeMounts:
     - name: tmp
       mountPath: /tmp
+    {{- with .volumeMounts }}
+    {{- toYaml . | nindent 4 }}
+    {{- end }}
 {{- end -}}

@@ -8,13 +8,15 @@
 //   - the same JSON envelope { resource, count, data, next_cursor? } via res.json;
 //   - an HMAC-SHA256-signed cursor bound to the brand and the resource
 //     (the SQL and the cursors: baselinePages.mjs, shared with the bare split's back).
+// And `GET /api/v1/{resource}/{id}` (issue 44): the same cached key check, one query by brand
+// and id, res.json of the row or a 404.
 // Env: DATABASE_URL, CURSOR_SECRET. Listens on 127.0.0.1, a port the OS picks, and logs
 // {"msg":"listening","port":n} as the services do. No rate limit, no gRPC, no access log.
 // With If-None-Match, express's own ETag and 304 (S7; see `conditional` below).
 import { createHash } from 'node:crypto';
 import express from 'express';
 import pg from 'pg';
-import { KEYSET_QUERIES, cursorCodec } from './baselinePages.mjs';
+import { KEYSET_QUERIES, RECORD_QUERIES, cursorCodec } from './baselinePages.mjs';
 
 const pool = new pg.Pool({
   connectionString: process.env.DATABASE_URL,
@@ -72,6 +74,18 @@ async function listRecords(req, res) {
   res.json(page);
 }
 
+/** One record as B0 answers it: res.json of the row, or 404. */
+async function retrieveRecord(req, res) {
+  const { resource, id } = req.params;
+  const query = Object.hasOwn(RECORD_QUERIES, resource) ? RECORD_QUERIES[resource] : undefined;
+  if (!query) return res.status(404).json({ error: { code: 'unknown_resource' } });
+  const brandId = await brandOf(req.headers.authorization);
+  if (!brandId) return res.status(401).json({ error: { code: 'invalid_key' } });
+  const { rows } = await pool.query(query, [brandId, id]);
+  if (rows.length === 0) return res.status(404).json({ error: { code: 'not_found' } });
+  res.json(rows[0]);
+}
+
 const app = express();
 app.disable('x-powered-by');
 app.set('etag', false);
@@ -87,6 +101,7 @@ app.use((req, res, next) =>
   req.headers['if-none-match'] === undefined ? next() : conditional(req, res, next),
 );
 app.get('/api/v1/:resource', listRecords);
+app.get('/api/v1/:resource/:id', retrieveRecord);
 
 const server = app.listen(0, '127.0.0.1', () => {
   console.log(JSON.stringify({ msg: 'listening', port: server.address().port }));

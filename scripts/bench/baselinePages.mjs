@@ -1,4 +1,4 @@
-// B0's page: its select lists, keyset statements and signed cursors, shared by B0
+// B0's page: its select lists, keyset statements, record lookups and signed cursors, shared by B0
 // (baselineMonolith.mjs) and the bare split's back (leanSplit/back.mjs), so both serve the
 // same rows, bytes and cursors.
 import { createHmac, timingSafeEqual } from 'node:crypto';
@@ -40,6 +40,17 @@ export const KEYSET_QUERIES = Object.fromEntries(
       },
     ];
   }),
+);
+
+/**
+ * One record by id, per resource (issue 44): its select list, by brand and id (parameters $1
+ * brand, $2 id), as a brand's engineer would look a record up for one tenant.
+ */
+export const RECORD_QUERIES = Object.fromEntries(
+  Object.entries(SELECT_LISTS).map(([t, list]) => [
+    t,
+    `select ${list} from ${t} where ${t}.brand_id = $1 and ${t}.id = $2`,
+  ]),
 );
 
 /** B0's cursors: the last row's created_at and id, HMAC-SHA256-signed, bound to `binding`. */

@@ -7,6 +7,8 @@
 //                    connection on its own distinct pages (B0, REST, MCP = S3; wrk)
 //   pages.mjs        S1f GET one brand's 50-row first page again and again (B0, REST, the
 //                    node:http ceiling), S2 limit=200
+//   retrieve.mjs     R1 GET /api/v1/submissions/{id} over 1,000 records in turn (B0, REST), and
+//                    the two 404s (another brand's id, none) side by side
 //   depth.mjs        S4 a page 19,000 rows deep by cursor vs the first page; rows read per row
 //   plans.mjs        S5 POST /api/v1/campaign-plans, new and replayed, vs S1f REST
 //   webhooks.mjs     S6 business changes -> outbox -> Kafka -> sender -> 10 HTTPS receivers
@@ -43,6 +45,7 @@
 // BENCH_WEBHOOKS_ONLY=1: the webhook scenarios alone (S6, S6f, S6n beside W0; S6c, S9).
 // BENCH_W0_ONLY=1: the webhook comparison alone (S6, S6f, S6n, ours and W0 interleaved).
 // BENCH_PLANS_ONLY=1: S5 alone (with its S1f REST arm), for A/B runs and profiles.
+// BENCH_RETRIEVE_ONLY=1: R1 alone (records by id vs B0, the two 404s), without the walk's seeding.
 // BENCH_SMOKE=1: a short run that checks the harness, every scenario's path end to end
 // and the validity conditions, not the speed targets (scripts/test.sh runs it).
 import os from 'node:os';
@@ -53,6 +56,7 @@ import { logTail } from './lib/processes.mjs';
 import { runDepthScenario } from './lib/depth.mjs';
 import { runOtherBrandsScenario } from './lib/otherBrands.mjs';
 import { runPageScenarios } from './lib/pages.mjs';
+import { runRetrieveScenario } from './lib/retrieve.mjs';
 import { runWalkScenario, seedWalkBrands } from './lib/walk.mjs';
 import { ensureWrk } from './lib/wrk.mjs';
 import { runPollingScenarios } from './lib/polling.mjs';
@@ -162,10 +166,14 @@ async function main() {
     ADMIN_TOKEN,
     2,
   );
-  say(
-    `seeding: ${SETTINGS.walkBrands} Enterprise brands for the walk, demo records at scale ${SETTINGS.walkScale}`,
-  );
-  const walkSeed = await seedWalkBrands(`127.0.0.1:${seeder.port}`, ADMIN_TOKEN);
+  if (!SETTINGS.retrieveOnly)
+    say(
+      `seeding: ${SETTINGS.walkBrands} Enterprise brands for the walk, demo records at scale ${SETTINGS.walkScale}`,
+    );
+  // R1 alone reads the load and deep brands' submissions only
+  const walkSeed = SETTINGS.retrieveOnly
+    ? { brands: [], records: 0 }
+    : await seedWalkBrands(`127.0.0.1:${seeder.port}`, ADMIN_TOKEN);
   await seeder.stop();
   say(
     `seeding: ${walkSeed.records} demo records; ${SETTINGS.loadRows} submissions for the load brand, ${SETTINGS.deepRows} for the deep one (SQL)`,
@@ -230,6 +238,12 @@ async function main() {
       notes: ctx.notes,
     };
   }
+  if (SETTINGS.retrieveOnly) {
+    const retrieve = await runRetrieveScenario(ctx);
+    await checkAdmission(ctx, opsUrl, countersAtStart);
+    sampler.stop();
+    return { dbName, loadAtStart, retrieve, memory, invalid: ctx.invalid, notes: ctx.notes };
+  }
   const s1 = await runWalkScenario(ctx);
   if (SETTINGS.walkOnly) {
     memory.warm = await ctx.markMemory('S1');
@@ -238,6 +252,7 @@ async function main() {
     return { dbName, loadAtStart, s1, memory, invalid: ctx.invalid, notes: ctx.notes };
   }
   const { sizes, s1f, s2 } = await runPageScenarios(ctx);
+  const retrieve = await runRetrieveScenario(ctx);
   const depth = await runDepthScenario(ctx);
   memory.after = await ctx.markMemory('end of S4');
   // B0 and the ceiling are done; the exact work counters cover the page scenarios only
@@ -286,6 +301,7 @@ async function main() {
     s1,
     s1f,
     s2,
+    retrieve,
     depth,
     plans: plansResult,
     otherBrands,

@@ -27,6 +27,8 @@ interface ListRecordsCall {
   limit: number | undefined;
   cursor: string | undefined;
   since: string | undefined;
+  /** The one record of this id instead of a page (GET /api/v1/{resource}/{id}). */
+  id?: string;
   withChangeVersion: boolean;
 }
 
@@ -34,7 +36,8 @@ interface ListRecordsCall {
 export interface RecordsApi {
   /**
    * One page, its records already rendered as the public JSON array, as a message on a page
-   * stream (pageStreams/pageStreamPool.ts). `signal` withdraws it (its client went away).
+   * stream (pageStreams/pageStreamPool.ts); with `id`, the page of that one record or none
+   * (records/recordById.ts). `signal` withdraws it (its client went away).
    */
   listRecordsPage(
     call: ListRecordsCall,
@@ -92,6 +95,7 @@ export function createRecordsApi(address: string, settings: RecordsClientSetting
     limit: call.limit,
     cursor: call.cursor,
     since: call.since,
+    id: call.id,
     with_change_version: call.withChangeVersion,
   });
   return {

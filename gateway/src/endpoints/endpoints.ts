@@ -12,6 +12,10 @@ import { describeMcp, mcpEndpoint } from './mcp/endpoint';
 import { describeOpenApiDocument, openApiDocumentEndpoint } from './openapiDocument/endpoint';
 import { describeV1CampaignPlans, v1CampaignPlansEndpoint } from './v1CampaignPlans/endpoint';
 import { describeV1ResourcesList, v1ResourcesListEndpoint } from './v1ResourcesList/endpoint';
+import {
+  describeV1ResourcesRetrieve,
+  v1ResourcesRetrieveEndpoint,
+} from './v1ResourcesRetrieve/endpoint';
 
 /** What the endpoints need, all of it from the composition root (main.ts). */
 export interface EndpointDeps {
@@ -39,6 +43,7 @@ export function createEndpoints(deps: EndpointDeps): Endpoint[] {
     mcpEndpoint({ gate, records, plans, log, ...deps.mcp }),
     v1CampaignPlansEndpoint({ gate, plans }),
     v1ResourcesListEndpoint({ gate, records, versions: deps.changeVersions }),
+    v1ResourcesRetrieveEndpoint({ gate, records, versions: deps.changeVersions }),
   ];
 }
 
@@ -49,6 +54,7 @@ export function createEndpoints(deps: EndpointDeps): Endpoint[] {
 export function describeEndpoints(): OpenAPIRegistry {
   const registry = apiRegistry();
   describeV1ResourcesList(registry);
+  describeV1ResourcesRetrieve(registry);
   describeV1CampaignPlans(registry);
   describeMcp(registry);
   describeOpenApiDocument(registry);

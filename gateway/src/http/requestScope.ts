@@ -48,3 +48,9 @@ export function pathOf(url: string | undefined): string {
   const end = target.search(/[?#]/);
   return end === -1 ? target : target.slice(0, end);
 }
+
+/** The query string of a request target ('' when it has none). */
+export function rawQueryOf(url: string): string {
+  const q = url.indexOf('?');
+  return q === -1 ? '' : url.slice(q + 1);
+}

@@ -89,7 +89,7 @@ export function takeData(page: PageJson): Buffer {
  * view into the message gRPC assembled (ts-proto without env=node; proto/buf.gen.yaml), and a
  * copy would cost a 17 KB allocation and memcpy a page for nothing.
  */
-function bufferView(bytes: Uint8Array): Buffer {
+export function bufferView(bytes: Uint8Array): Buffer {
   return Buffer.isBuffer(bytes)
     ? bytes
     : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);

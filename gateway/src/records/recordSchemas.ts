@@ -130,7 +130,8 @@ const Link = z
   })
   .meta({ id: 'Link' });
 
-const RECORD_SCHEMAS = {
+/** Each resource's record: the items of its page's `data`, and the answer of GET /api/v1/{resource}/{id}. */
+export const RECORD_SCHEMAS = {
   campaigns: Campaign,
   submissions: Submission,
   payouts: Payout,

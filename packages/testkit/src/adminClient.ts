@@ -45,6 +45,8 @@ export interface ListRecordsInput {
   limit?: number;
   cursor?: string;
   since?: string;
+  /** The one record of this id instead of a page (GET /api/v1/{resource}/{id}). */
+  id?: string;
   /** Also return the change version (read before the page). */
   with_change_version?: boolean;
 }

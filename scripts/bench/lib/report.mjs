@@ -80,6 +80,41 @@ function firstPageRows(r, { add, vs, atLeast, atMost }) {
   );
 }
 
+/** R1: one record by id vs B0, and the two 404s beside each other (issue 44). */
+function retrieveRows(r, { add, vs, atLeast, atMost }) {
+  const T = TARGETS;
+  const { arms, cpuMsPerRequest: c } = r.retrieve;
+  const [b0, rest] = [arms.B0, arms.REST];
+  add('R1 B0 record by id (req/s)', b0.rps, undefined, undefined, undefined, '(the baseline)');
+  vs('R1 REST record by id (req/s)', rest.rps, b0.rps, (x) => atLeast(x, T.r1VsB0), '(vs B0)');
+  add(
+    'R1 REST p99 latency (ms)',
+    rest.p99,
+    b0.p99,
+    rest.p99 / ms(b0.p99),
+    atMost(rest.p99 / ms(b0.p99), T.r1P99VsB0),
+    `(vs B0; p50 ${rest.p50} vs ${b0.p50})`,
+  );
+  vs('R1 CPU/request all processes (ms)', cpuSum(c.REST), cpuSum(c.B0), undefined, '(vs B0)');
+  vs(
+    'R1 CPU/request gateway + records (ms)',
+    nodeCpu(c.REST),
+    c.B0.b0,
+    undefined,
+    "(vs B0's node)",
+  );
+  const [foreign, nowhere] = [arms['404 foreign'], arms['404 nowhere']];
+  if (foreign && nowhere) {
+    vs(
+      "R1 404 another brand's id p50 (ms)",
+      ms(foreign.p50),
+      ms(nowhere.p50),
+      undefined,
+      `(vs an id that exists nowhere; p99 ${foreign.p99} vs ${nowhere.p99}, ${Math.round(foreign.rps)} vs ${Math.round(nowhere.rps)}/s)`,
+    );
+  }
+}
+
 /** S1 (the walk), S3 and the walk's A/B arms (a webhooks-only run has none of them). */
 function walkRows(r, { add, vs, atLeast, atMost }) {
   const T = TARGETS;
@@ -387,6 +422,7 @@ function evaluate(r) {
   const helpers = { add, vs, atLeast, atMost };
   if (r.s1) walkRows(r, helpers);
   if (r.s1f) firstPageRows(r, helpers);
+  if (r.retrieve) retrieveRows(r, helpers);
 
   if (r.plans) {
     const p = r.plans;

@@ -55,6 +55,9 @@ export const TARGETS = {
   /** Issue 18: S7 polls/s at least 3x B0's, and CPU per poll of the whole system below B0's. */
   s7VsB0: 3,
   s7CpuVsB0: 1,
+  /** Issue 44, R1: one record by id, at least 0.9x B0's rate and p99 at most 1.5x B0's. */
+  r1VsB0: 0.9,
+  r1P99VsB0: 1.5,
 };
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -157,6 +160,8 @@ export const SETTINGS = {
   webhookKneeLower: SMOKE ? 0 : 50,
   /** BENCH_PLANS_ONLY=1: S5 (and its S1f REST arm) and nothing else (A/B runs, profiles). */
   plansOnly: process.env.BENCH_PLANS_ONLY === '1',
+  /** BENCH_RETRIEVE_ONLY=1: R1 (records by id, and the two 404s) and nothing else; no walk seeding. */
+  retrieveOnly: process.env.BENCH_RETRIEVE_ONLY === '1',
   /** Rows of the load brand (S1f, S2: 50- and 200-row pages) and of the deep brand (S4). */
   loadRows: 1_000,
   pageSize: 50,

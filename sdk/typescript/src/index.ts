@@ -72,6 +72,7 @@ export {
   type RecordsResource,
   type WalkParams,
 } from './records/recordsResource.js';
+export { type RetrieveOptions, type Retrieved } from './records/retrieveRecord.js';
 export { VERSION } from './version.js';
 export {
   verifyWebhook,

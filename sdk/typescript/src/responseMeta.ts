@@ -23,7 +23,7 @@ export interface ResponseMeta {
   requestId: string | undefined;
   /** The brand's budget after this request (IETF RateLimit headers); undefined when absent. */
   rateLimit: RateLimitInfo | undefined;
-  /** `ETag` of a list page (send it back with `poll`); undefined when absent. */
+  /** `ETag` of a list page (send it back with `poll`) or of a record; undefined when absent. */
   etag: string | undefined;
   /** The raw response headers. */
   headers: Headers;

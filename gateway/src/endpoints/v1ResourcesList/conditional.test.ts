@@ -1,4 +1,4 @@
-import { ifNoneMatchLists, listEtag } from './conditional';
+import { listEtag } from './conditional';
 
 describe('listEtag', () => {
   const tag = (params: Parameters<typeof listEtag>[2], version = '7', brand = 'br_1') =>
@@ -28,22 +28,5 @@ describe('listEtag', () => {
         tag({ limit: 10, since: '2026-11-01T00:00:00Z' }),
       ]).size,
     ).toBe(7);
-  });
-});
-
-describe('ifNoneMatchLists (RFC 9110 13.1.2, weak comparison)', () => {
-  const etag = '"abc"';
-  it.each([
-    ['"abc"', true],
-    ['W/"abc"', true],
-    ['"x", "abc"', true],
-    ['"x",W/"abc" ,"y"', true],
-    ['"abcd"', false],
-    ['abc', false],
-    ['*', false],
-    ['', false],
-    ['"ab", c"', false],
-  ])('%j lists it: %s', (field, expected) => {
-    expect(ifNoneMatchLists(field, etag)).toBe(expected);
   });
 });

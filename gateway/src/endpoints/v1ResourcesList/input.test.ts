@@ -1,5 +1,7 @@
 import { AppError } from '@brand/shared/errors';
-import { rawQueryOf, readListQuery, resourceNamed, validListParams } from './input';
+import { rawQueryOf } from '../../http/requestScope';
+import { resourceNamed } from '../../records/resourceNamed';
+import { readListQuery, validListParams } from './input';
 
 describe('list input', () => {
   it.each([

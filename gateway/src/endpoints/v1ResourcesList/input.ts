@@ -1,14 +1,6 @@
 import { parse as parseQuery } from 'node:querystring';
 import { z } from 'zod';
-import { AppError, quoteInput } from '@brand/shared/errors';
-import {
-  isCursorShaped,
-  isResourceName,
-  normalizeSince,
-  parseLimitString,
-  RESOURCES,
-  type ResourceName,
-} from '@brand/shared/resources';
+import { isCursorShaped, normalizeSince, parseLimitString } from '@brand/shared/resources';
 import { cursor, limit, parseListParams, since, type ListParams } from '../../records/listParams';
 
 /** The route pattern, and the request metric's label of every answer of this endpoint. */
@@ -70,19 +62,4 @@ export function validListParams(rawQuery: string): ListParams | undefined {
  */
 export function readListQuery(rawQuery: string): ListParams {
   return validListParams(rawQuery) ?? parseListParams(ListQuery, parseQuery(rawQuery));
-}
-
-/** The resource a path names, or 404 unknown_resource. */
-export function resourceNamed(name: string): ResourceName {
-  if (isResourceName(name)) return name;
-  throw new AppError(
-    'unknown_resource',
-    `Unknown resource ${quoteInput(name)}; the resources are ${RESOURCES.join(', ')}.`,
-  );
-}
-
-/** The query string of a request target ('' when it has none). */
-export function rawQueryOf(url: string): string {
-  const q = url.indexOf('?');
-  return q === -1 ? '' : url.slice(q + 1);
 }

@@ -3,10 +3,11 @@ import { AppError } from '@brand/shared/errors';
 import { changeVersionKey } from '@brand/shared/changeVersions';
 import { isResourceName } from '@brand/shared/resources';
 import type { AccessGate } from '../../auth/accessGate';
-import type { RequestScope } from '../../http/requestScope';
+import { rawQueryOf, type RequestScope } from '../../http/requestScope';
 import { admitApiKey } from '../../prelude/admission';
 import type { LeanPath } from '../endpoint';
-import { LIST_ROUTE, rawQueryOf, readListQuery, resourceNamed } from './input';
+import { resourceNamed } from '../../records/resourceNamed';
+import { LIST_ROUTE, readListQuery } from './input';
 import { answerPage, type PageDeps } from './page';
 
 export interface ListDeps extends PageDeps {

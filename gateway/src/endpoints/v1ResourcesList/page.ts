@@ -7,7 +7,8 @@ import { sendJson } from '../../http/jsonResponse';
 import type { ChangeVersionRepair } from '../../records/changeVersions';
 import { listPage, takeData } from '../../records/listPage';
 import type { ListParams } from '../../records/listParams';
-import { ifNoneMatchLists, listEtag, sendNotModified } from './conditional';
+import { ifNoneMatchLists, sendNotModified } from '../../http/conditional';
+import { listEtag } from './conditional';
 
 /** What answering a page needs beyond the request. */
 export interface PageDeps {

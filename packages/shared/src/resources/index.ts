@@ -10,6 +10,13 @@ export const RESOURCES = [
 
 export type ResourceName = (typeof RESOURCES)[number];
 
+export {
+  MAX_RECORD_ID_LENGTH,
+  RECORD_ID_MESSAGE,
+  recordIdShape,
+  type RecordIdShape,
+} from './recordIds';
+
 export function isResourceName(value: unknown): value is ResourceName {
   return typeof value === 'string' && (RESOURCES as readonly string[]).includes(value);
 }

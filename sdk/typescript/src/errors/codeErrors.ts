@@ -75,7 +75,10 @@ export class UnauthenticatedError extends ApiError {
 export class ForbiddenOriginError extends ApiError {
   override name = 'ForbiddenOriginError';
 }
-/** 404: no such path or object. */
+/**
+ * 404: no such path, or no such record: `retrieve` of an id the key's brand has no record of
+ * (another brand's id and an id that exists nowhere alike).
+ */
 export class NotFoundError extends ApiError {
   override name = 'NotFoundError';
 }

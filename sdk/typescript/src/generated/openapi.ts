@@ -144,6 +144,146 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/campaigns/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retrieve one campaign by id
+         * @description The campaigns record with this id, in exactly the fields and form of its list's `data` items. The key alone selects the brand: an id that is not one of its records is 404 `not_found`, whatever the reason. Counts against the brand's rate limit like a page. Carries an `ETag` that moves with any change of a record of the resource (this one's status included); send it back as `If-None-Match` to be answered 304 (no body) while nothing changed.
+         */
+        get: operations["retrieve_campaigns"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/submissions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retrieve one creator's submission by id
+         * @description The submissions record with this id, in exactly the fields and form of its list's `data` items. The key alone selects the brand: an id that is not one of its records is 404 `not_found`, whatever the reason. Counts against the brand's rate limit like a page. Carries an `ETag` that moves with any change of a record of the resource (this one's status included); send it back as `If-None-Match` to be answered 304 (no body) while nothing changed.
+         */
+        get: operations["retrieve_submissions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/payouts/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retrieve one payout by id
+         * @description The payouts record with this id, in exactly the fields and form of its list's `data` items. The key alone selects the brand: an id that is not one of its records is 404 `not_found`, whatever the reason. Counts against the brand's rate limit like a page. Carries an `ETag` that moves with any change of a record of the resource (this one's status included); send it back as `If-None-Match` to be answered 304 (no body) while nothing changed.
+         */
+        get: operations["retrieve_payouts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/deposits/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retrieve one deposit by id
+         * @description The deposits record with this id, in exactly the fields and form of its list's `data` items. The key alone selects the brand: an id that is not one of its records is 404 `not_found`, whatever the reason. Counts against the brand's rate limit like a page. Carries an `ETag` that moves with any change of a record of the resource (this one's status included); send it back as `If-None-Match` to be answered 304 (no body) while nothing changed.
+         */
+        get: operations["retrieve_deposits"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/conversions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retrieve one conversion by id
+         * @description The conversions record with this id, in exactly the fields and form of its list's `data` items. The key alone selects the brand: an id that is not one of its records is 404 `not_found`, whatever the reason. Counts against the brand's rate limit like a page. Carries an `ETag` that moves with any change of a record of the resource (this one's status included); send it back as `If-None-Match` to be answered 304 (no body) while nothing changed.
+         */
+        get: operations["retrieve_conversions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/links/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retrieve one tracked link by id
+         * @description The links record with this id, in exactly the fields and form of its list's `data` items. The key alone selects the brand: an id that is not one of its records is 404 `not_found`, whatever the reason. Counts against the brand's rate limit like a page. Carries an `ETag` that moves with any change of a record of the resource (this one's status included); send it back as `If-None-Match` to be answered 304 (no body) while nothing changed.
+         */
+        get: operations["retrieve_links"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/{resource}/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retrieve one record of any resource by id
+         * @description The generic form of the six retrieve operations above; `resource` is one of campaigns, submissions, payouts, deposits, conversions, links. Any other name is 404 `unknown_resource` (after authentication: an unauthenticated request is 401 whatever the path).
+         */
+        get: operations["retrieve_record"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/campaign-plans": {
         parameters: {
             query?: never;
@@ -1577,6 +1717,999 @@ export interface operations {
                 };
             };
             /** @description `rate_limited`: the brand (or, without a valid key, the client address) spent its budget. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`; never carries internals. Quote the request id to support. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `service_unavailable`: a backing service is briefly unreachable; retry with backoff. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    retrieve_campaigns: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The `ETag` of the record you hold (or several, comma-separated; `W/` prefixes are compared weakly, RFC 9110). While no record of the resource changed the answer is 304 with no body. `*` is ignored. */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description The record's id, with its resource's prefix (`cmp_`, `sub_`, `po_`, `dep_`, `cnv_`, `lnk_`). At most 64 characters of A-Z, a-z, 0-9 and _, else 400 `invalid_parameter`. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The campaigns record. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Campaign"];
+                };
+            };
+            /** @description `If-None-Match` lists the current ETag: no record of the resource changed since. No body; the same `ETag`, `Cache-Control: no-store` and the RateLimit fields. Counts against the rate limit like any request. */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `invalid_parameter`: a query parameter (a record takes none), or an id that cannot be one (empty, over 64 characters, a character outside A-Z a-z 0-9 _); `malformed_request`: broken percent-encoding. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `missing_key` (no `Authorization: Bearer` header) or `invalid_key` (unknown, revoked, or of the other environment). */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `insufficient_permission`: the brand is not on Plus or above. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: the key's brand has no record of the resource with this id. Another brand's id, an id that exists nowhere and an id of another resource (`cmp_...` under payouts) get this same answer, byte for byte but for the request id, in the same time: the API never tells whether an id exists elsewhere. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "not_found",
+                     *         "message": "No payout with this id is visible to this key.",
+                     *         "request_id": "req_5wYt2LcQ8aHk3NzR7pVd"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: the brand spent its budget (a record counts like a page). */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`; never carries internals. Quote the request id to support. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `service_unavailable`: a backing service is briefly unreachable; retry with backoff. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    retrieve_submissions: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The `ETag` of the record you hold (or several, comma-separated; `W/` prefixes are compared weakly, RFC 9110). While no record of the resource changed the answer is 304 with no body. `*` is ignored. */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description The record's id, with its resource's prefix (`cmp_`, `sub_`, `po_`, `dep_`, `cnv_`, `lnk_`). At most 64 characters of A-Z, a-z, 0-9 and _, else 400 `invalid_parameter`. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The submissions record. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Submission"];
+                };
+            };
+            /** @description `If-None-Match` lists the current ETag: no record of the resource changed since. No body; the same `ETag`, `Cache-Control: no-store` and the RateLimit fields. Counts against the rate limit like any request. */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `invalid_parameter`: a query parameter (a record takes none), or an id that cannot be one (empty, over 64 characters, a character outside A-Z a-z 0-9 _); `malformed_request`: broken percent-encoding. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `missing_key` (no `Authorization: Bearer` header) or `invalid_key` (unknown, revoked, or of the other environment). */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `insufficient_permission`: the brand is not on Plus or above. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: the key's brand has no record of the resource with this id. Another brand's id, an id that exists nowhere and an id of another resource (`cmp_...` under payouts) get this same answer, byte for byte but for the request id, in the same time: the API never tells whether an id exists elsewhere. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "not_found",
+                     *         "message": "No payout with this id is visible to this key.",
+                     *         "request_id": "req_5wYt2LcQ8aHk3NzR7pVd"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: the brand spent its budget (a record counts like a page). */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`; never carries internals. Quote the request id to support. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `service_unavailable`: a backing service is briefly unreachable; retry with backoff. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    retrieve_payouts: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The `ETag` of the record you hold (or several, comma-separated; `W/` prefixes are compared weakly, RFC 9110). While no record of the resource changed the answer is 304 with no body. `*` is ignored. */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description The record's id, with its resource's prefix (`cmp_`, `sub_`, `po_`, `dep_`, `cnv_`, `lnk_`). At most 64 characters of A-Z, a-z, 0-9 and _, else 400 `invalid_parameter`. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The payouts record. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "po_3kTMd9Q0bXh7RzL2aP1c",
+                     *       "campaign_id": "cmp_8QeWd1LzR0aV5nT2mXy7",
+                     *       "submission_id": "sub_Jd0aQ9sLw2VbN7cPz1mK",
+                     *       "creator_handle": "mika.creates",
+                     *       "amount": 250000,
+                     *       "currency": "PHP",
+                     *       "method": "gcash",
+                     *       "status": "paid",
+                     *       "failure_reason": null,
+                     *       "created_at": "2026-11-02T08:15:42.123456Z",
+                     *       "updated_at": "2026-11-03T01:02:03.000001Z",
+                     *       "paid_at": "2026-11-03T01:02:03.000001Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Payout"];
+                };
+            };
+            /** @description `If-None-Match` lists the current ETag: no record of the resource changed since. No body; the same `ETag`, `Cache-Control: no-store` and the RateLimit fields. Counts against the rate limit like any request. */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `invalid_parameter`: a query parameter (a record takes none), or an id that cannot be one (empty, over 64 characters, a character outside A-Z a-z 0-9 _); `malformed_request`: broken percent-encoding. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `missing_key` (no `Authorization: Bearer` header) or `invalid_key` (unknown, revoked, or of the other environment). */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `insufficient_permission`: the brand is not on Plus or above. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: the key's brand has no record of the resource with this id. Another brand's id, an id that exists nowhere and an id of another resource (`cmp_...` under payouts) get this same answer, byte for byte but for the request id, in the same time: the API never tells whether an id exists elsewhere. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "not_found",
+                     *         "message": "No payout with this id is visible to this key.",
+                     *         "request_id": "req_5wYt2LcQ8aHk3NzR7pVd"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: the brand spent its budget (a record counts like a page). */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`; never carries internals. Quote the request id to support. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `service_unavailable`: a backing service is briefly unreachable; retry with backoff. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    retrieve_deposits: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The `ETag` of the record you hold (or several, comma-separated; `W/` prefixes are compared weakly, RFC 9110). While no record of the resource changed the answer is 304 with no body. `*` is ignored. */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description The record's id, with its resource's prefix (`cmp_`, `sub_`, `po_`, `dep_`, `cnv_`, `lnk_`). At most 64 characters of A-Z, a-z, 0-9 and _, else 400 `invalid_parameter`. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The deposits record. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Deposit"];
+                };
+            };
+            /** @description `If-None-Match` lists the current ETag: no record of the resource changed since. No body; the same `ETag`, `Cache-Control: no-store` and the RateLimit fields. Counts against the rate limit like any request. */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `invalid_parameter`: a query parameter (a record takes none), or an id that cannot be one (empty, over 64 characters, a character outside A-Z a-z 0-9 _); `malformed_request`: broken percent-encoding. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `missing_key` (no `Authorization: Bearer` header) or `invalid_key` (unknown, revoked, or of the other environment). */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `insufficient_permission`: the brand is not on Plus or above. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: the key's brand has no record of the resource with this id. Another brand's id, an id that exists nowhere and an id of another resource (`cmp_...` under payouts) get this same answer, byte for byte but for the request id, in the same time: the API never tells whether an id exists elsewhere. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "not_found",
+                     *         "message": "No payout with this id is visible to this key.",
+                     *         "request_id": "req_5wYt2LcQ8aHk3NzR7pVd"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: the brand spent its budget (a record counts like a page). */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`; never carries internals. Quote the request id to support. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `service_unavailable`: a backing service is briefly unreachable; retry with backoff. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    retrieve_conversions: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The `ETag` of the record you hold (or several, comma-separated; `W/` prefixes are compared weakly, RFC 9110). While no record of the resource changed the answer is 304 with no body. `*` is ignored. */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description The record's id, with its resource's prefix (`cmp_`, `sub_`, `po_`, `dep_`, `cnv_`, `lnk_`). At most 64 characters of A-Z, a-z, 0-9 and _, else 400 `invalid_parameter`. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The conversions record. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Conversion"];
+                };
+            };
+            /** @description `If-None-Match` lists the current ETag: no record of the resource changed since. No body; the same `ETag`, `Cache-Control: no-store` and the RateLimit fields. Counts against the rate limit like any request. */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `invalid_parameter`: a query parameter (a record takes none), or an id that cannot be one (empty, over 64 characters, a character outside A-Z a-z 0-9 _); `malformed_request`: broken percent-encoding. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `missing_key` (no `Authorization: Bearer` header) or `invalid_key` (unknown, revoked, or of the other environment). */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `insufficient_permission`: the brand is not on Plus or above. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: the key's brand has no record of the resource with this id. Another brand's id, an id that exists nowhere and an id of another resource (`cmp_...` under payouts) get this same answer, byte for byte but for the request id, in the same time: the API never tells whether an id exists elsewhere. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "not_found",
+                     *         "message": "No payout with this id is visible to this key.",
+                     *         "request_id": "req_5wYt2LcQ8aHk3NzR7pVd"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: the brand spent its budget (a record counts like a page). */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`; never carries internals. Quote the request id to support. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `service_unavailable`: a backing service is briefly unreachable; retry with backoff. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    retrieve_links: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The `ETag` of the record you hold (or several, comma-separated; `W/` prefixes are compared weakly, RFC 9110). While no record of the resource changed the answer is 304 with no body. `*` is ignored. */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description The record's id, with its resource's prefix (`cmp_`, `sub_`, `po_`, `dep_`, `cnv_`, `lnk_`). At most 64 characters of A-Z, a-z, 0-9 and _, else 400 `invalid_parameter`. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The links record. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Link"];
+                };
+            };
+            /** @description `If-None-Match` lists the current ETag: no record of the resource changed since. No body; the same `ETag`, `Cache-Control: no-store` and the RateLimit fields. Counts against the rate limit like any request. */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `invalid_parameter`: a query parameter (a record takes none), or an id that cannot be one (empty, over 64 characters, a character outside A-Z a-z 0-9 _); `malformed_request`: broken percent-encoding. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `missing_key` (no `Authorization: Bearer` header) or `invalid_key` (unknown, revoked, or of the other environment). */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `insufficient_permission`: the brand is not on Plus or above. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: the key's brand has no record of the resource with this id. Another brand's id, an id that exists nowhere and an id of another resource (`cmp_...` under payouts) get this same answer, byte for byte but for the request id, in the same time: the API never tells whether an id exists elsewhere. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "not_found",
+                     *         "message": "No payout with this id is visible to this key.",
+                     *         "request_id": "req_5wYt2LcQ8aHk3NzR7pVd"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: the brand spent its budget (a record counts like a page). */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`; never carries internals. Quote the request id to support. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `service_unavailable`: a backing service is briefly unreachable; retry with backoff. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    retrieve_record: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The `ETag` of the record you hold (or several, comma-separated; `W/` prefixes are compared weakly, RFC 9110). While no record of the resource changed the answer is 304 with no body. `*` is ignored. */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description One of campaigns, submissions, payouts, deposits, conversions, links. */
+                resource: string;
+                /** @description The record's id, with its resource's prefix (`cmp_`, `sub_`, `po_`, `dep_`, `cnv_`, `lnk_`). At most 64 characters of A-Z, a-z, 0-9 and _, else 400 `invalid_parameter`. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The record of the named resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "po_3kTMd9Q0bXh7RzL2aP1c",
+                     *       "campaign_id": "cmp_8QeWd1LzR0aV5nT2mXy7",
+                     *       "submission_id": "sub_Jd0aQ9sLw2VbN7cPz1mK",
+                     *       "creator_handle": "mika.creates",
+                     *       "amount": 250000,
+                     *       "currency": "PHP",
+                     *       "method": "gcash",
+                     *       "status": "paid",
+                     *       "failure_reason": null,
+                     *       "created_at": "2026-11-02T08:15:42.123456Z",
+                     *       "updated_at": "2026-11-03T01:02:03.000001Z",
+                     *       "paid_at": "2026-11-03T01:02:03.000001Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Campaign"] | components["schemas"]["Submission"] | components["schemas"]["Payout"] | components["schemas"]["Deposit"] | components["schemas"]["Conversion"] | components["schemas"]["Link"];
+                };
+            };
+            /** @description `If-None-Match` lists the current ETag: no record of the resource changed since. No body; the same `ETag`, `Cache-Control: no-store` and the RateLimit fields. Counts against the rate limit like any request. */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `invalid_parameter`: a query parameter (a record takes none), or an id that cannot be one (empty, over 64 characters, a character outside A-Z a-z 0-9 _); `malformed_request`: broken percent-encoding. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `missing_key` (no `Authorization: Bearer` header) or `invalid_key` (unknown, revoked, or of the other environment). */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `insufficient_permission`: the brand is not on Plus or above. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: the key's brand has no record of the resource with this id. Another brand's id, an id that exists nowhere and an id of another resource (`cmp_...` under payouts) get this same answer, byte for byte but for the request id, in the same time: the API never tells whether an id exists elsewhere. `unknown_resource`: the name is not one of the six resources. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "not_found",
+                     *         "message": "No payout with this id is visible to this key.",
+                     *         "request_id": "req_5wYt2LcQ8aHk3NzR7pVd"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: the brand spent its budget (a record counts like a page). */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];

@@ -2,6 +2,7 @@ import { RateLimitedError } from '../errors/codeErrors.js';
 import type { ResponseMeta } from '../responseMeta.js';
 import type { RequestSpec, Transport } from '../http/transport.js';
 import type { Envelope, RecordsByResource, ResourceName } from './recordTypes.js';
+import { retrieveRecord, type RetrieveOptions, type Retrieved } from './retrieveRecord.js';
 
 export interface ListParams {
   /** Page size, 1 to 200 (API default 50). Anything else is an InvalidParameterError. */
@@ -56,7 +57,10 @@ function sinceParam(since: string | Date | undefined): string | undefined {
   return since instanceof Date ? since.toISOString() : since;
 }
 
-/** The read methods of one resource: `list` for one page, `pages` and `all` to walk them all. */
+/**
+ * The read methods of one resource: `list` for one page, `pages` and `all` to walk them all,
+ * `retrieve` for one record by id.
+ */
 export class RecordsResource<R extends ResourceName> {
   constructor(
     private readonly transport: Transport,
@@ -68,6 +72,18 @@ export class RecordsResource<R extends ResourceName> {
   async list(params: ListParams = {}): Promise<Page<R>> {
     const { body, meta } = await this.transport.request<Envelope<R>>(this.pageRequest(params));
     return { ...body, meta };
+  }
+
+  /**
+   * One record by id (GET /api/v1/{resource}/{id}), typed, in exactly the fields of its list
+   * items, with a non-enumerable `meta`:
+   * `const payout = await client.payouts.retrieve('po_...'); payout.status`.
+   * Throws NotFoundError when the key's brand has no such record (another brand's id
+   * included), InvalidParameterError for an id that cannot be one. Counts against the brand's
+   * rate limit like a page, and is retried as a page is.
+   */
+  retrieve(id: string, options: RetrieveOptions = {}): Promise<Retrieved<R>> {
+    return retrieveRecord(this.transport, this.resource, id, options);
   }
 
   /**

@@ -41,6 +41,7 @@ function listRequestOf(req: ListRecordsPageRequest): ListRequest {
     limit: req.limit,
     cursor: req.cursor,
     since: req.since,
+    id: req.id,
     withChangeVersion: req.with_change_version,
   };
 }

@@ -251,5 +251,6 @@ function emptyRequest(): ListRecordsPageRequest {
     cursor: undefined,
     since: undefined,
     with_change_version: false,
+    id: undefined,
   };
 }

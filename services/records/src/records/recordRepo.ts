@@ -121,6 +121,37 @@ export async function selectPageJson(pool: Pool, q: PageQuery): Promise<JsonPage
   };
 }
 
+/**
+ * One record by id as a page of at most one (GET /api/v1/{resource}/{id}), in the same row
+ * shape as every list (pageJsonOf). The brand is in the WHERE clause, and (brand_id, id) is
+ * a unique index on every table (migrations 0002, 0020): another brand's id and an id that
+ * exists nowhere are the same probe of that index finding nothing, with no heap visit, so
+ * neither the answer nor its time says which one it was. A named statement per resource,
+ * parsed once per connection, as the pages are.
+ */
+const RECORD_STATEMENTS = Object.fromEntries(
+  Object.entries(RESOURCE_TABLES).map(([resource, { table }]) => [
+    resource,
+    {
+      name: `records_one_${resource}`,
+      text: `select ${SELECT_LISTS[resource as ResourceName]} from ${table}
+        where ${table}.brand_id = $1 and ${table}.id = $2`,
+    },
+  ]),
+) as Record<ResourceName, { name: string; text: string }>;
+
+export async function selectRecordJson(
+  pool: Pool,
+  q: { brandId: string; resource: ResourceName; id: string },
+): Promise<{ json: string; count: number }> {
+  const { rows } = await pool.query<unknown[]>({
+    ...RECORD_STATEMENTS[q.resource],
+    values: [q.brandId, q.id],
+    rowMode: 'array',
+  });
+  return { json: pageJsonOf(q.resource, rows), count: rows.length };
+}
+
 /** A row selected with SELECT_LISTS, as the wire carries it (nullable columns absent). */
 export function toRecordRow(
   row: Record<string, unknown>,

@@ -6,11 +6,13 @@ import {
   laterSince,
   LIST_PARAM_MESSAGES,
   normalizeSince,
+  RECORD_ID_MESSAGE,
+  recordIdShape,
   type ResourceName,
 } from '@brand/shared/resources';
 import type { CursorCodec } from './cursor';
 import { selectChangeVersion } from '../versions/versionRepo';
-import { selectPageJson, type PageQuery } from './recordRepo';
+import { selectPageJson, selectRecordJson, type PageQuery } from './recordRepo';
 
 export interface ListRequest {
   brandId: string;
@@ -18,6 +20,8 @@ export interface ListRequest {
   limit: number | undefined;
   cursor: string | undefined;
   since: string | undefined;
+  /** One record by id instead of a page (GET /api/v1/{resource}/{id}): see recordPage. */
+  id?: string | undefined;
   /** Also read the brand's change version of the resource (before the page). */
   withChangeVersion?: boolean;
 }
@@ -108,11 +112,9 @@ function startQuery(deps: ListDeps): Pool {
  * records array, its count and the next cursor. Throws invalid_parameter / invalid_cursor.
  */
 export async function listRecordsJson(deps: ListDeps, req: ListRequest): Promise<JsonListResult> {
+  if (req.id !== undefined) return recordPage(deps, req, req.id);
   const q = resolvePage(deps, req);
-  // First, and awaited: the page must hold at least what the version claims.
-  const changeVersion = req.withChangeVersion
-    ? await selectChangeVersion(startQuery(deps), req.brandId, req.resource)
-    : undefined;
+  const changeVersion = await changeVersionFirst(deps, req);
   const page = await selectPageJson(startQuery(deps), q);
   return {
     json: page.json,
@@ -120,4 +122,47 @@ export async function listRecordsJson(deps: ListDeps, req: ListRequest): Promise
     nextCursor: nextCursorOf(deps, q, page.count, page.last),
     ...(changeVersion === undefined ? {} : { changeVersion }),
   };
+}
+
+/**
+ * One record by id as a page of at most one, never with a cursor: the record of the key's
+ * brand, or none when the id is another brand's, exists nowhere, or cannot be one of the
+ * resource's (recordIdShape: answered without a query; the prefixes are public). Refuses
+ * with invalid_parameter an id that is not an id at all, and list parameters beside it.
+ */
+async function recordPage(deps: ListDeps, req: ListRequest, id: string): Promise<JsonListResult> {
+  if (req.limit !== undefined || req.cursor !== undefined || req.since !== undefined) {
+    throw new AppError('invalid_parameter', 'A record by id takes no limit, cursor or since.');
+  }
+  const shape = recordIdShape(req.resource, id);
+  if (shape === 'malformed') {
+    throw new AppError('invalid_parameter', RECORD_ID_MESSAGE, {
+      details: [{ field: 'id', message: RECORD_ID_MESSAGE }],
+    });
+  }
+  const changeVersion = await changeVersionFirst(deps, req);
+  const record =
+    shape === 'candidate'
+      ? await selectRecordJson(startQuery(deps), {
+          brandId: req.brandId,
+          resource: req.resource,
+          id,
+        })
+      : { json: '[]', count: 0 };
+  return {
+    json: record.json,
+    count: record.count,
+    nextCursor: undefined,
+    ...(changeVersion === undefined ? {} : { changeVersion }),
+  };
+}
+
+/**
+ * With withChangeVersion, the brand's change version of the resource, read first and
+ * awaited: the records read after it hold at least what the version claims.
+ */
+async function changeVersionFirst(deps: ListDeps, req: ListRequest): Promise<string | undefined> {
+  return req.withChangeVersion
+    ? selectChangeVersion(startQuery(deps), req.brandId, req.resource)
+    : undefined;
 }

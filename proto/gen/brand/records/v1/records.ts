@@ -112,6 +112,15 @@ export interface ListRecordsPageRequest {
    * does not know the version (issue 18: ETag and 304).
    */
   with_change_version: boolean;
+  /**
+   * One record instead of a page: the page holds the brand's record of the resource with
+   * this id, or none (count 0, data_json "[]", never next_cursor). limit, cursor and since
+   * must be absent (else invalid_parameter), as must an id that is not an id at all (empty,
+   * over 64 characters, a character outside A-Z a-z 0-9 _). Another brand's id and an id
+   * that exists nowhere run the same query (the brand in its WHERE clause, on the
+   * (brand_id, id) index) and get the same empty page.
+   */
+  id?: string | undefined;
 }
 
 /** ListRecordsPageResponse is one page of records as finished JSON. */
@@ -421,6 +430,7 @@ function createBaseListRecordsPageRequest(): ListRecordsPageRequest {
     cursor: undefined,
     since: undefined,
     with_change_version: false,
+    id: undefined,
   };
 }
 
@@ -443,6 +453,9 @@ export const ListRecordsPageRequest: MessageFns<ListRecordsPageRequest> = {
     }
     if (message.with_change_version !== false) {
       writer.uint32(48).bool(message.with_change_version);
+    }
+    if (message.id !== undefined) {
+      writer.uint32(58).string(message.id);
     }
     return writer;
   },
@@ -508,6 +521,14 @@ export const ListRecordsPageRequest: MessageFns<ListRecordsPageRequest> = {
             message.with_change_version = reader.bool();
             continue;
           }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -536,6 +557,7 @@ export const ListRecordsPageRequest: MessageFns<ListRecordsPageRequest> = {
         : isSet(object.with_change_version)
         ? globalThis.Boolean(object.with_change_version)
         : false,
+      id: isSet(object.id) ? globalThis.String(object.id) : undefined,
     };
   },
 
@@ -559,6 +581,9 @@ export const ListRecordsPageRequest: MessageFns<ListRecordsPageRequest> = {
     if (message.with_change_version !== false) {
       obj.withChangeVersion = message.with_change_version;
     }
+    if (message.id !== undefined) {
+      obj.id = message.id;
+    }
     return obj;
   },
 
@@ -573,6 +598,7 @@ export const ListRecordsPageRequest: MessageFns<ListRecordsPageRequest> = {
     message.cursor = object.cursor ?? undefined;
     message.since = object.since ?? undefined;
     message.with_change_version = object.with_change_version ?? false;
+    message.id = object.id ?? undefined;
     return message;
   },
 };
@@ -4196,6 +4222,8 @@ export const RecordsServiceService = {
    * ListRecordsPage returns one page of a resource, newest first (created_at desc, id desc),
    * already rendered as the public JSON array the REST API and the MCP tools serve: built
    * once here, written out by the gateway without being decoded and re-encoded.
+   * With `id` it answers GET /api/v1/{resource}/{id}: the page of the one record of that id
+   * (issue 44), on the same streams, with the same row shape as every list.
    * The brand comes from the caller's authenticated key, never from user input.
    * INVALID_ARGUMENT with x-error-code invalid_parameter or invalid_cursor for bad input;
    * UNAVAILABLE with service_unavailable when the database cannot be reached.
@@ -4331,6 +4359,8 @@ export interface RecordsServiceServer extends UntypedServiceImplementation {
    * ListRecordsPage returns one page of a resource, newest first (created_at desc, id desc),
    * already rendered as the public JSON array the REST API and the MCP tools serve: built
    * once here, written out by the gateway without being decoded and re-encoded.
+   * With `id` it answers GET /api/v1/{resource}/{id}: the page of the one record of that id
+   * (issue 44), on the same streams, with the same row shape as every list.
    * The brand comes from the caller's authenticated key, never from user input.
    * INVALID_ARGUMENT with x-error-code invalid_parameter or invalid_cursor for bad input;
    * UNAVAILABLE with service_unavailable when the database cannot be reached.
@@ -4389,6 +4419,8 @@ export interface RecordsServiceClient extends Client {
    * ListRecordsPage returns one page of a resource, newest first (created_at desc, id desc),
    * already rendered as the public JSON array the REST API and the MCP tools serve: built
    * once here, written out by the gateway without being decoded and re-encoded.
+   * With `id` it answers GET /api/v1/{resource}/{id}: the page of the one record of that id
+   * (issue 44), on the same streams, with the same row shape as every list.
    * The brand comes from the caller's authenticated key, never from user input.
    * INVALID_ARGUMENT with x-error-code invalid_parameter or invalid_cursor for bad input;
    * UNAVAILABLE with service_unavailable when the database cannot be reached.

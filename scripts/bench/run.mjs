@@ -11,9 +11,11 @@
 //                    the two 404s (another brand's id, none) side by side
 //   depth.mjs        S4 a page 19,000 rows deep by cursor vs the first page; rows read per row
 //   plans.mjs        S5 POST /api/v1/campaign-plans, new and replayed, vs S1f REST
-//   webhooks.mjs     S6 business changes -> outbox -> Kafka -> webhooks -> 10 HTTPS receivers
+//   webhooks.mjs     S6 business changes -> outbox -> Kafka -> sender -> 10 HTTPS receivers
 //   webhookFanOut.mjs      S6f one brand's change to 20 receivers (cost per delivery)
 //   webhookNeighbours.mjs  S6n a fast receiver beside 50 hanging ones (fair delivery)
+//   webhookComparison.mjs  S6, S6f, S6n through ours and through W0 (w0/: the sender a brand
+//                          would build on graphile-worker) in interleaved rounds (issue 46)
 //   webhookCatchUp.mjs     S6c 1,000 waiting deliveries caught up (recover; by itself)
 //   historyGrowth.mjs      S9 2 million deliveries of weekly history, retention 14 days: size
 //                          and claim latency as it grows
@@ -40,7 +42,8 @@
 // invalid run fails too): every answer is the expected status, no rate-limit refusal,
 // Redis never bypassed (no in-memory decision), every webhook delivered.
 // BENCH_WALK_ONLY=1: the walk (S1, S3) alone, about a minute: for A/B runs and profiles.
-// BENCH_WEBHOOKS_ONLY=1: S6 alone, with its latency split by pipeline stage.
+// BENCH_WEBHOOKS_ONLY=1: the webhook scenarios alone (S6, S6f, S6n beside W0; S6c, S9).
+// BENCH_W0_ONLY=1: the webhook comparison alone (S6, S6f, S6n, ours and W0 interleaved).
 // BENCH_PLANS_ONLY=1: S5 alone (with its S1f REST arm), for A/B runs and profiles.
 // BENCH_RETRIEVE_ONLY=1: R1 alone (records by id vs B0, the two 404s), without the walk's seeding.
 // BENCH_SMOKE=1: a short run that checks the harness, every scenario's path end to end
@@ -81,10 +84,8 @@ import {
   SETTINGS,
   say,
 } from './lib/settings.mjs';
-import { runWebhooksScenario } from './lib/webhooks.mjs';
-import { runNeighboursScenario } from './lib/webhookNeighbours.mjs';
+import { runWebhookComparison } from './lib/webhookComparison.mjs';
 import { runCatchUpScenario } from './lib/webhookCatchUp.mjs';
-import { runFanOutScenario } from './lib/webhookFanOut.mjs';
 import { runHistoryScenario } from './lib/historyGrowth.mjs';
 
 /** The gateway's Prometheus counters the validity checks need (its internal listener). */
@@ -137,21 +138,17 @@ async function main() {
   await build();
   const infra = await createInfrastructure();
   const { dbName, dbUrl } = infra;
-  if (SETTINGS.webhooksOnly) {
+  if (SETTINGS.webhooksOnly || SETTINGS.w0Only) {
     const ctx = { ...infra, invalid: [], notes: [] };
-    const webhooks = await runWebhooksScenario(ctx);
-    const fanOut = await runFanOutScenario(ctx);
-    const neighbours = await runNeighboursScenario(ctx);
-    const catchUp = await runCatchUpScenario(ctx);
-    const history = await runHistoryScenario(ctx);
+    const comparison = await runWebhookComparison(ctx);
+    const catchUp = SETTINGS.w0Only ? undefined : await runCatchUpScenario(ctx);
+    const history = SETTINGS.w0Only ? undefined : await runHistoryScenario(ctx);
     sampler.stop();
     const memory = { timeline: [], peakRss: sampler.peak };
     return {
       dbName,
       loadAtStart,
-      webhooks,
-      fanOut,
-      neighbours,
+      comparison,
       catchUp,
       history,
       memory,
@@ -290,15 +287,12 @@ async function main() {
   await gateway.stop();
   await ctx.records.stop();
   await plans.stop();
-  const webhooks = await runWebhooksScenario(ctx);
-  const fanOut = await runFanOutScenario(ctx);
-  const neighbours = await runNeighboursScenario(ctx);
+  const comparison = await runWebhookComparison(ctx);
   const catchUp = await runCatchUpScenario(ctx);
   const history = await runHistoryScenario(ctx);
   sampler.stop();
   return {
-    fanOut,
-    neighbours,
+    comparison,
     catchUp,
     history,
     dbName,
@@ -310,7 +304,6 @@ async function main() {
     retrieve,
     depth,
     plans: plansResult,
-    webhooks,
     otherBrands,
     polling,
     memory,
@@ -332,7 +325,16 @@ try {
     process.exit(1);
   }
   console.error(`[bench] failed: ${err.stack ?? err}`);
-  for (const name of ['records-seed', 'records', 'gateway', 'b0', 'ceiling', 'plans', 'webhooks'])
+  for (const name of [
+    'records-seed',
+    'records',
+    'gateway',
+    'b0',
+    'ceiling',
+    'plans',
+    'webhooks',
+    'w0',
+  ])
     console.error(`--- ${name} log tail ---\n${logTail(`${LOG_DIR}/${name}.log`, 10)}`);
   exitCode = 1;
 } finally {

@@ -6,14 +6,21 @@
 // timeout), `fail` answers 500 at once (a receiver down after a bad deploy). Per 2xx delivery
 // it keeps the receipt time, the event id, the event's created_at (the business change's
 // transaction time) and whether it was a Test, so the bench can compute commit-to-2xx latency
-// and deliveries per second. No signature check: the receivers stand in for brand endpoints;
-// the webhooks tests verify signatures.
+// and deliveries per second. A receiver whose signing secret the bench has set verifies every
+// delivery as docs/contract.md#receiver-verification says (the four headers, the timestamp
+// within 5 minutes, HMAC-SHA256 over "<timestamp>.<raw body>" compared in constant time, the
+// event header matching the body's type) and answers 401 (counted, with the last reason) to
+// one that fails: the bench proves both senders, ours and W0 (issue 46), sign as the contract
+// says; one without a secret takes any POST.
 // Usage: node webhookReceivers.mjs <count> <key.pem> <cert.pem>. Logs
 // {"msg":"listening","port":<control port>,"receivers":[ports]}; the control port (plain HTTP)
 // answers GET /deliveries?from=N with [[receipt ms, event id, created_at ms, receiver, test]]
 // from the N-th delivery on (the bench polls it: only what is new), POST
-// /mode?from=i&to=j&mode=fast|hang|fail sets receivers [i, j), and GET /counters answers
-// {"hanging": requests held open now, "failed": 500s answered so far}.
+// /mode?from=i&to=j&mode=fast|hang|fail sets receivers [i, j), POST /secret?i=N with the
+// secret as the body sets receiver N's signing secret, and GET /counters answers
+// {"hanging": requests held open now, "failed": 500s answered so far, "verified": deliveries
+// whose signature was checked, "rejected": deliveries refused (401), "lastRejection"}.
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
@@ -22,7 +29,30 @@ const [count, keyFile, certFile] = process.argv.slice(2);
 const tls = { key: readFileSync(keyFile), cert: readFileSync(certFile) };
 const deliveries = [];
 const modes = Array.from({ length: Number(count) }, () => 'fast');
-const counters = { hanging: 0, failed: 0 };
+const secrets = Array.from({ length: Number(count) }, () => undefined);
+const counters = { hanging: 0, failed: 0, verified: 0, rejected: 0, lastRejection: undefined };
+
+/** Why a delivery fails verification with `secret`, or undefined when it passes. */
+function rejection(secret, headers, raw) {
+  const timestamp = headers['x-service-timestamp'];
+  const signature = headers['x-service-signature'];
+  const type = headers['x-service-event'];
+  if (!/^\d+$/.test(timestamp ?? '')) return 'missing or malformed X-Service-Timestamp';
+  if (!/^sha256=[0-9a-f]{64}$/.test(signature ?? '')) return 'malformed X-Service-Signature';
+  if (!/^[1-9]\d*$/.test(headers['x-service-attempt'] ?? '')) return 'malformed X-Service-Attempt';
+  if (headers['content-type'] !== 'application/json') return 'not application/json';
+  if (Math.abs(Date.now() / 1000 - Number(timestamp)) > 300) return 'timestamp outside 5 minutes';
+  const expected = createHmac('sha256', secret).update(`${timestamp}.`).update(raw).digest();
+  if (!timingSafeEqual(expected, Buffer.from(signature.slice(7), 'hex'))) return 'bad signature';
+  let body;
+  try {
+    body = JSON.parse(raw.toString('utf8'));
+  } catch {
+    return 'body is not JSON';
+  }
+  if (body.type !== type) return `X-Service-Event ${type} but the body is ${body.type}`;
+  return undefined;
+}
 
 const listen = (server) =>
   new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server.address().port)));
@@ -45,9 +75,20 @@ for (let i = 0; i < Number(count); i++) {
         res.writeHead(500).end();
         return;
       }
+      const raw = Buffer.concat(chunks);
+      if (secrets[i] !== undefined) {
+        const why = rejection(secrets[i], req.headers, raw);
+        if (why !== undefined) {
+          counters.rejected++;
+          counters.lastRejection = `receiver ${i}: ${why}`;
+          res.writeHead(401).end();
+          return;
+        }
+        counters.verified++;
+      }
       res.writeHead(204).end();
       try {
-        const event = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+        const event = JSON.parse(raw.toString('utf8'));
         deliveries.push([receivedAt, event.id, Date.parse(event.created_at), i, event.test]);
       } catch {
         deliveries.push([receivedAt, undefined, Number.NaN, i, false]);
@@ -67,6 +108,17 @@ const control = http.createServer((req, res) => {
     const to = Number(url.searchParams.get('to') ?? modes.length);
     for (let i = from; i < to && i < modes.length; i++) modes[i] = mode;
     return res.end('{}');
+  }
+  if (req.method === 'POST' && url.pathname === '/secret') {
+    const i = Number(url.searchParams.get('i'));
+    if (!(i >= 0 && i < secrets.length)) return res.writeHead(400).end('{}');
+    const chunks = [];
+    req.on('data', (c) => chunks.push(c));
+    req.on('end', () => {
+      secrets[i] = Buffer.concat(chunks).toString('utf8');
+      res.end('{}');
+    });
+    return;
   }
   if (url.pathname === '/counters') return res.end(JSON.stringify(counters));
   const from = Number(url.searchParams.get('from') ?? 0);

@@ -29,13 +29,43 @@ export async function cpuOfBackends(dbName, applicationName) {
 }
 
 /**
- * CPU seconds so far of every backend of `applicationNames` open at the moment of each call
- * (async): for a phase whose pools open connections as its load grows (S6), where the
- * backends looked up at its start miss the ones opened later. A backend that closes within
- * the phase takes its CPU with it, so the figure can only be low.
+ * CPU seconds of the backends of `applicationNames`, followed for as long as the phase lasts:
+ * the backends are looked up and their CPU read now and every `everyMs` (and at each call), and
+ * a backend's last reading is kept after it closes, so a pool that replaces idle connections
+ * mid-phase (pg closes them after 10 s idle) loses at most one interval of a closed backend's
+ * CPU, where a lookup at the start and at the end lost all of it (and missed the ones opened as
+ * the load grew). A backend first seen after the start counts
+ * from zero (it was born within the phase). Returns { read: async () => seconds, stop }.
  */
-export function cpuOfBackendsOpen(dbName, applicationNames) {
-  return async () => cpuOfPids(await backendPids(dbName, applicationNames));
+export function cpuOfBackendsFollowed(dbName, applicationNames, everyMs = 1_000) {
+  const first = new Map();
+  const last = new Map();
+  let started = false;
+  const sample = async () => {
+    const pids = await backendPids(dbName, applicationNames);
+    for (const pid of pids) {
+      let seconds;
+      try {
+        seconds = cpuSeconds(pid);
+      } catch {
+        continue; // closed since the lookup
+      }
+      if (!first.has(pid)) first.set(pid, started ? 0 : seconds);
+      last.set(pid, seconds);
+    }
+    started = true;
+  };
+  const timer = setInterval(() => void sample().catch(() => undefined), everyMs);
+  timer.unref();
+  return {
+    async read() {
+      await sample();
+      let total = 0;
+      for (const [pid, seconds] of last) total += seconds - first.get(pid);
+      return total;
+    },
+    stop: () => clearInterval(timer),
+  };
 }
 
 /**

@@ -34,6 +34,17 @@ export const TARGETS = {
   /** Issue 36: webhooks + its PostgreSQL backends' CPU per delivery (S6 burst, S6f fan-out). */
   s6CpuMsPerDelivery: 1.0,
   /**
+   * Issue 46, against W0 (the sender a brand would build on graphile-worker) in the same
+   * interleaved rounds (medians of the per-round ratios): deliveries/s out of the burst at
+   * least 1.5x W0's (S6, S6f); CPU per delivery of the sender and its PostgreSQL backends at
+   * most 0.7x W0's (S6, S6f); commit-to-2xx p99 at the paced load at most W0's; and the knee
+   * (the paced level where the p99 passes 1 s) past W0's.
+   */
+  s6VsW0: 1.5,
+  s6CpuVsW0: 0.7,
+  s6P99VsW0: 1,
+  s6KneeP99Ms: 1000,
+  /**
    * Issue 36, S9: history that stays bounded. After 2 million deliveries across weekly
    * partitions (retention 14 days), the history's size within 1.25x of what it was when the
    * retention engaged, and the claim's p99 within 1.5x of the first week's.
@@ -63,6 +74,7 @@ export const MAINS = {
   gateway: path.join(REPO_ROOT, 'gateway/dist/main.js'),
   ceiling: path.join(REPO_ROOT, 'scripts/bench/baselineServer.mjs'),
   b0: path.join(REPO_ROOT, 'scripts/bench/baselineMonolith.mjs'),
+  w0: path.join(REPO_ROOT, 'scripts/bench/w0/main.mjs'),
 };
 export const GC_PROBE = pathToFileURL(path.join(REPO_ROOT, 'scripts/bench/gcProbe.mjs')).href;
 /**
@@ -113,8 +125,39 @@ export const SETTINGS = {
   walkScale: intEnv('BENCH_WALK_SCALE', SMOKE ? 1 : 2),
   /** BENCH_WALK_ONLY=1: the walk (S1, S3) and nothing after it (A/B runs, profiles). */
   walkOnly: process.env.BENCH_WALK_ONLY === '1',
-  /** BENCH_WEBHOOKS_ONLY=1: S6 and nothing else (its pipeline's own processes; 1-2 min). */
+  /**
+   * BENCH_WEBHOOKS_ONLY=1: the webhook scenarios and nothing else (S6, S6f, S6n beside W0, then
+   * S6c and S9; their pipelines' own processes).
+   */
   webhooksOnly: process.env.BENCH_WEBHOOKS_ONLY === '1',
+  /**
+   * BENCH_W0_ONLY=1: the webhook comparison alone (S6 with its paced ladder, S6f and S6n, ours
+   * and W0 in interleaved rounds; issue 46), nothing else.
+   */
+  w0Only: process.env.BENCH_W0_ONLY === '1',
+  /** Interleaved rounds (ours, W0, ours, W0, ...) of S6 and of S6f; S6n's (it is long). */
+  w0Rounds: intEnv('BENCH_W0_ROUNDS', SMOKE ? 1 : 3),
+  /** BENCH_S6N_ROUNDS=0: none (a run for S6 and S6f rounds only). */
+  s6nRounds: process.env.BENCH_S6N_ROUNDS === '0' ? 0 : intEnv('BENCH_S6N_ROUNDS', 1),
+  /**
+   * W0's graphile-worker concurrency (its pool one more): 24, the figure of graphile-worker's
+   * own performance page (its default is 1). BENCHMARKS.md "W0" says why.
+   */
+  w0Concurrency: intEnv('BENCH_W0_CONCURRENCY', 24),
+  /** S6n: how long the fast receiver's deliveries are waited for through W0 once paced. */
+  s6nW0WaitSeconds: intEnv('BENCH_S6N_W0_WAIT_SECONDS', SMOKE ? 5 : 60),
+  /**
+   * S6's paced levels, changes a second to 10 receivers (x 10 = deliveries a second), each for
+   * webhookPacedSeconds: webhookPacedRate (100: today's load, its p99 the S6 figure) and these,
+   * climbing; 300 only when the p99 at the level before held under 1 s, 50 only when the one at
+   * 100 did not (the knee: the first level whose p99 passes 1 s). A smoke run has none.
+   */
+  webhookKneeRates: (process.env.BENCH_WEBHOOK_KNEE_RATES ?? (SMOKE ? '' : '150,200'))
+    .split(',')
+    .filter(Boolean)
+    .map(Number),
+  webhookKneeUpper: SMOKE ? 0 : 300,
+  webhookKneeLower: SMOKE ? 0 : 50,
   /** BENCH_PLANS_ONLY=1: S5 (and its S1f REST arm) and nothing else (A/B runs, profiles). */
   plansOnly: process.env.BENCH_PLANS_ONLY === '1',
   /** BENCH_RETRIEVE_ONLY=1: R1 (records by id, and the two 404s) and nothing else; no walk seeding. */
@@ -208,7 +251,7 @@ export const SETTINGS = {
   /** BENCH_NODE_FLAGS: extra node flags of every measured process (e.g. --perf-basic-prof). */
   nodeFlags: (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean),
   /** The whole run is aborted (and cleaned up) after this long. */
-  watchdogSeconds: intEnv('BENCH_WATCHDOG_SECONDS', SMOKE ? 240 : 900),
+  watchdogSeconds: intEnv('BENCH_WATCHDOG_SECONDS', SMOKE ? 900 : 2_400),
 };
 
 const startedAt = Date.now();

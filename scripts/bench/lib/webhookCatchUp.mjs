@@ -7,7 +7,6 @@
 //     last delivery, with no other action.
 // Validity: every event arrives, and exactly once.
 import { randomUUID } from 'node:crypto';
-import { createRequire } from 'node:module';
 import pg from 'pg';
 import { createEnterpriseBrands, insertSubmissions } from './seed.mjs';
 import { ADMIN_TOKEN, SETTINGS, round, say } from './settings.mjs';
@@ -20,9 +19,6 @@ import {
   startWebhookRig,
   unary,
 } from './webhookRig.mjs';
-
-const require = createRequire(import.meta.url);
-const { EventType } = require('@brand/proto/events/v1');
 
 /** Waits until `n` of the receiver's deliveries wait for a retry after two failed attempts. */
 async function awaitWaiting(dbUrl, receiverId, n, timeoutMs) {
@@ -53,14 +49,7 @@ export async function runCatchUpScenario(ctx) {
     const [brand] = await createEnterpriseBrands(rig.recordsAddress, ADMIN_TOKEN, 1, {
       namePrefix: 'Catch-up Brand',
     });
-    const port = rig.receivers.listening.receivers[0];
-    const { receiver } = await unary(rig.hooks, 'addReceiver', {
-      brand_id: brand.brandId,
-      url: `https://127.0.0.1:${port}/hooks/0`,
-      label: 'bench receiver after an outage',
-      events: [EventType.EVENT_TYPE_SUBMISSION_APPROVED],
-      actor_email: 'owner@bench.test',
-    });
+    const { receiver } = await rig.addReceiver(brand.brandId, 0);
     await insertSubmissions(ctx.dbUrl, [brand.brandId], 2 * n + 1, { status: 'pending' });
     const ids = await pendingSubmissions(ctx.dbUrl, brand.brandId);
     const [warm] = await approveAll(rig.records, ids.slice(0, 1), 1);
@@ -126,6 +115,7 @@ export async function runCatchUpScenario(ctx) {
     for (const [name, phase] of Object.entries({ recover, byItself }))
       if (phase.duplicates > 0)
         ctx.notes.push(`S6c ${name}: ${phase.duplicates} deliveries arrived twice`);
+    await rig.checkSignatures(ctx.invalid, 'S6c');
     return { deliveries: n, recover, byItself };
   } finally {
     await rig.stop();

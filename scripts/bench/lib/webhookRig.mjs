@@ -1,6 +1,8 @@
-// The rig of the webhook scenarios (S6, S6n, S6c): admin RPCs, a Kafka topic of the run, a
+// The rig of the webhook scenarios (S6, S6f, S6n, S6c): admin RPCs, a Kafka topic of the run, a
 // throwaway CA, the receivers' delivery log, business changes through records (approvals),
-// and the records (outbox relay) and webhooks processes of a scenario.
+// and the records (outbox relay) and sender processes of a scenario: the webhooks service
+// (`ours`) or W0, the sender a brand would build on graphile-worker (`W0`, w0/main.mjs, issue
+// 46). Either way the receivers verify every delivery's signature with its receiver's secret.
 import { randomBytes } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -10,7 +12,15 @@ import path from 'node:path';
 import pg from 'pg';
 import { Kafka, logLevel } from 'kafkajs';
 import { onCleanup } from './cleanup.mjs';
-import { ADMIN_TOKEN, INTERNAL_TOKEN, MAINS, RECORDS_HEAP_FLAGS, REPO_ROOT } from './settings.mjs';
+import { cpuOfBackendsFollowed, cpuOfPid } from './arms.mjs';
+import {
+  ADMIN_TOKEN,
+  INTERNAL_TOKEN,
+  MAINS,
+  RECORDS_HEAP_FLAGS,
+  REPO_ROOT,
+  SETTINGS,
+} from './settings.mjs';
 import { BROKERS } from './kafka.mjs';
 import { logTail } from './processes.mjs';
 import { recordsEnv, spawnHelper, spawnMeasured } from './stack.mjs';
@@ -19,6 +29,22 @@ const require = createRequire(import.meta.url);
 const grpc = require('@grpc/grpc-js');
 const { RecordsServiceClient } = require('@brand/proto/records/v1');
 const { WebhooksServiceClient } = require('@brand/proto/webhooks/v1');
+const { EventType, eventTypeToJSON } = require('@brand/proto/events/v1');
+
+/** The two senders the webhook scenarios compare (issue 46), in the order rounds run them. */
+export const SYSTEMS = ['ours', 'W0'];
+
+/** The PostgreSQL application_name of each sender's backends (their CPU is its figure). */
+const SENDER_BACKENDS = { ours: ['webhooks'], W0: ['bench-w0'] };
+
+/**
+ * How long a rig's process may take to log "listening": records took over 20 s (spawnService's
+ * default) at load 41, and the run ended there.
+ */
+const READY_TIMEOUT_MS = 90_000;
+
+/** W0's graphile-worker schema: one per rig, so no job of an earlier rig runs in a later one. */
+let w0Rigs = 0;
 
 export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -28,15 +54,16 @@ export const refusedAndRetried = { count: 0 };
 /**
  * One admin RPC. A call refused as UNAVAILABLE ("a data store is temporarily unavailable;
  * retry shortly": the records service's pool full on a machine at load 6) is tried again after
- * a pause, up to five times, as the service asks of its clients; before, one such refusal
- * ended the whole run.
+ * a pause, up to ten times (about 11 s in all: at load 17, five were not enough), as the service
+ * asks of its clients; before, one such refusal ended the whole run. A change's commit time is
+ * what S6 measures from, so a refused try before it does not count in its latency.
  */
 export async function unary(client, method, request) {
   for (let attempt = 1; ; attempt++) {
     try {
       return await unaryOnce(client, method, request);
     } catch (err) {
-      if (err.code !== grpc.status.UNAVAILABLE || attempt >= 5) throw err;
+      if (err.code !== grpc.status.UNAVAILABLE || attempt >= 10) throw err;
       refusedAndRetried.count++;
       await sleep(200 * attempt);
     }
@@ -131,17 +158,35 @@ export async function approveAll(records, ids, concurrency = 16) {
   return events;
 }
 
-/** Approves `rate` ids a second (in 10 ms ticks), never waiting for one to finish. */
-export async function approvePaced(records, ids, rate) {
+/**
+ * Approves `rate` ids a second, never waiting for one to finish, with at most `inFlight`
+ * approvals outstanding: on a machine that cannot take the rate (records answering 10 a second
+ * at load 20), an open loop piled up hundreds of calls until records' pool refused them and the
+ * run failed; now the pacing slips instead (`seconds` says by how much: the achieved rate is
+ * reported beside each level). A call still refused after unary's tries is counted and left
+ * out (`refused`), not fatal. The latency S6 measures starts at each change's commit, so time
+ * spent waiting to be sent is not in it.
+ */
+export async function approvePaced(records, ids, rate, inFlight = 64) {
   const started = Date.now();
-  const pending = [];
+  const pending = new Set();
+  const events = [];
+  let refused = 0;
   for (let i = 0; i < ids.length; i++) {
     const due = started + (i * 1000) / rate;
     if (due > Date.now()) await sleep(due - Date.now());
-    pending.push(unary(records, 'approveSubmission', { submission_id: ids[i] }));
+    while (pending.size >= inFlight) await Promise.race(pending);
+    const call = unary(records, 'approveSubmission', { submission_id: ids[i] })
+      .then((r) => events.push(r.event_id))
+      .catch((err) => {
+        if (err.code !== grpc.status.UNAVAILABLE) throw err;
+        refused++;
+      })
+      .finally(() => pending.delete(call));
+    pending.add(call);
   }
-  const results = await Promise.all(pending);
-  return { events: results.map((r) => r.event_id), seconds: (Date.now() - started) / 1000 };
+  await Promise.all(pending);
+  return { events, refused, seconds: (Date.now() - started) / 1000 };
 }
 
 /** Every delivery the receivers have logged, fetched a new part at a time. */
@@ -183,14 +228,14 @@ export async function awaitDeliveries(log, eventIds, receivers, timeoutMs, pipel
  * webhooks service (all roles, production delivery settings unless `webhooksEnv` says
  * otherwise), with gRPC clients of both. `stop()` ends them.
  */
-export async function startWebhookRig(ctx, { count, webhooksEnv = {} }) {
+export async function startWebhookRig(ctx, { count, webhooksEnv = {}, system = 'ours' }) {
   const topic = await createRunTopic();
   const ca = createCa();
   const receivers = await spawnHelper(
     'receivers',
     path.join(REPO_ROOT, 'scripts/bench/webhookReceivers.mjs'),
     {},
-    { args: [String(count), ca.keyFile, ca.certFile] },
+    { args: [String(count), ca.keyFile, ca.certFile], readyTimeoutMs: READY_TIMEOUT_MS },
   );
   const control = `http://127.0.0.1:${receivers.port}`;
   const eventsRecords = await spawnMeasured(
@@ -198,36 +243,65 @@ export async function startWebhookRig(ctx, { count, webhooksEnv = {} }) {
     MAINS.records,
     recordsEnv(ctx, { KAFKA_BROKERS: BROKERS.join(','), BUSINESS_EVENTS_TOPIC: topic }),
     RECORDS_HEAP_FLAGS,
+    { readyTimeoutMs: READY_TIMEOUT_MS },
   );
-  const webhooks = await spawnMeasured(
-    'webhooks',
-    MAINS.webhooks,
-    {
-      GRPC_PORT: '0',
-      GRPC_HOST: '127.0.0.1',
-      METRICS_PORT: '0',
-      DATABASE_URL: ctx.dbUrl,
-      KAFKA_BROKERS: BROKERS.join(','),
-      BUSINESS_EVENTS_TOPIC: topic,
-      KAFKA_CONSUMER_GROUP: `brand-webhooks-bench-${randomBytes(4).toString('hex')}`,
-      INTERNAL_TOKEN,
-      ADMIN_TOKEN,
-      WEBHOOK_SECRET_KEY: randomBytes(32).toString('base64'),
-      WEBHOOK_ALLOW_LOOPBACK_RECEIVERS: 'true',
-      WEBHOOK_EXTRA_CA_FILE: ca.caFile,
-      LOG_LEVEL: 'info',
-      ...webhooksEnv,
-    },
-    [],
-    { readyTimeoutMs: 40_000 },
-  );
+  const group = `brand-webhooks-bench-${randomBytes(4).toString('hex')}`;
+  const sender =
+    system === 'W0'
+      ? await spawnMeasured(
+          'w0',
+          MAINS.w0,
+          {
+            DATABASE_URL: withApplicationName(ctx.dbUrl, SENDER_BACKENDS.W0[0]),
+            KAFKA_BROKERS: BROKERS.join(','),
+            BUSINESS_EVENTS_TOPIC: topic,
+            KAFKA_CONSUMER_GROUP: group,
+            W0_JOBS_SCHEMA: `w0_jobs_${++w0Rigs}`,
+            W0_CONCURRENCY: String(SETTINGS.w0Concurrency),
+            W0_MAX_POOL_SIZE: String(SETTINGS.w0Concurrency + 1),
+            // the receivers' certificates come from the run's throwaway CA
+            NODE_EXTRA_CA_CERTS: ca.caFile,
+          },
+          [],
+          { readyTimeoutMs: READY_TIMEOUT_MS },
+        )
+      : await spawnMeasured(
+          'webhooks',
+          MAINS.webhooks,
+          {
+            GRPC_PORT: '0',
+            GRPC_HOST: '127.0.0.1',
+            METRICS_PORT: '0',
+            DATABASE_URL: ctx.dbUrl,
+            KAFKA_BROKERS: BROKERS.join(','),
+            BUSINESS_EVENTS_TOPIC: topic,
+            KAFKA_CONSUMER_GROUP: group,
+            INTERNAL_TOKEN,
+            ADMIN_TOKEN,
+            WEBHOOK_SECRET_KEY: randomBytes(32).toString('base64'),
+            WEBHOOK_ALLOW_LOOPBACK_RECEIVERS: 'true',
+            WEBHOOK_EXTRA_CA_FILE: ca.caFile,
+            LOG_LEVEL: 'info',
+            ...webhooksEnv,
+          },
+          [],
+          { readyTimeoutMs: READY_TIMEOUT_MS },
+        );
   const recordsAddress = `127.0.0.1:${eventsRecords.port}`;
   const records = new RecordsServiceClient(recordsAddress, grpc.credentials.createInsecure());
-  const hooks = new WebhooksServiceClient(
-    `127.0.0.1:${webhooks.port}`,
-    grpc.credentials.createInsecure(),
-  );
+  const hooks =
+    system === 'W0'
+      ? undefined
+      : new WebhooksServiceClient(`127.0.0.1:${sender.port}`, grpc.credentials.createInsecure());
+  const receiverPorts = receivers.listening.receivers;
+  const followed = [];
+  const follow = (names) => {
+    const f = cpuOfBackendsFollowed(ctx.dbName, names);
+    followed.push(f);
+    return f.read;
+  };
   return {
+    system,
     topic,
     ca,
     receivers,
@@ -236,10 +310,67 @@ export async function startWebhookRig(ctx, { count, webhooksEnv = {} }) {
     eventsRecords,
     recordsAddress,
     records,
-    webhooks,
+    /** The sender: the webhooks service (ours) or W0's process. */
+    sender,
+    /** ours only: the webhooks service's process and its gRPC client. */
+    webhooks: system === 'W0' ? undefined : sender,
     hooks,
     /** The processes deliveries need (awaitDeliveries fails at once when one exits). */
-    pipeline: [receivers, eventsRecords, webhooks],
+    pipeline: [receivers, eventsRecords, sender],
+    /**
+     * Registers receiver `i` (its HTTPS server) for a brand's `events` with the sender (ours:
+     * AddReceiver, the secret it shows once; W0: a row of w0.subscriptions with a secret made
+     * here), and gives the receiver the secret to verify with. Returns AddReceiver's answer
+     * (ours) or the subscription's id (W0).
+     */
+    async addReceiver(brandId, i, events = [EventType.EVENT_TYPE_SUBMISSION_APPROVED]) {
+      const url = `https://127.0.0.1:${receiverPorts[i]}/hooks/${i}`;
+      let answer;
+      let secret;
+      if (system === 'W0') {
+        secret = `whsec_${randomBytes(24).toString('base64url')}`;
+        const names = events.map((e) =>
+          eventTypeToJSON(e)
+            .replace(/^EVENT_TYPE_/, '')
+            .toLowerCase()
+            .replace('_', '.'),
+        );
+        answer = await withClient(ctx.dbUrl, async (c) => {
+          const r = await c.query(
+            'insert into w0.subscriptions (brand_id, url, secret, events) values ($1, $2, $3, $4) returning id',
+            [brandId, url, secret, names],
+          );
+          return r.rows[0].id;
+        });
+      } else {
+        answer = await unary(hooks, 'addReceiver', {
+          brand_id: brandId,
+          url,
+          label: `bench receiver ${i}`,
+          events,
+          actor_email: 'owner@bench.test',
+        });
+        secret = answer.secret;
+      }
+      const res = await fetch(`${control}/secret?i=${i}`, { method: 'POST', body: secret });
+      if (!res.ok) throw new Error(`receivers: secret of ${i}: ${res.status}`);
+      return answer;
+    },
+    /**
+     * CPU seconds so far of every process a delivery goes through, one reader each (async):
+     * the sender and its PostgreSQL backends, records (whose outbox relay is the producer) and
+     * its backends (followed through the phase: cpuOfBackendsFollowed), and the receivers. The
+     * Kafka broker is not among them: it is the machine's shared one, the same for both senders.
+     */
+    cpuReaders() {
+      return {
+        sender: cpuOfPid(sender.pid),
+        'postgres (sender)': follow(SENDER_BACKENDS[system]),
+        'records (relay)': cpuOfPid(eventsRecords.pid),
+        'postgres (records)': follow(['records', 'records-outbox-relay']),
+        receivers: cpuOfPid(receivers.pid),
+      };
+    },
     /** Sets receivers [from, to) to answer `fast` (204), `hang` (never) or `fail` (500). */
     async setMode(from, to, mode) {
       const res = await fetch(`${control}/mode?from=${from}&to=${to}&mode=${mode}`, {
@@ -247,16 +378,55 @@ export async function startWebhookRig(ctx, { count, webhooksEnv = {} }) {
       });
       if (!res.ok) throw new Error(`receivers: mode ${mode}: ${res.status}`);
     },
-    /** Requests the receivers are holding open now (hang mode), and failed answers so far. */
+    /** Requests the receivers are holding open now (hang mode), failed answers, verifications. */
     async counters() {
       return (await fetch(`${control}/counters`)).json();
     },
+    /**
+     * Marks the run invalid when a receiver refused a delivery's signature or headers; returns
+     * how many deliveries were verified.
+     */
+    async checkSignatures(invalid, label) {
+      const c = await this.counters();
+      if (c.rejected > 0)
+        invalid.push(
+          `${label} (${system}): receivers refused ${c.rejected} deliveries (${c.lastRejection})`,
+        );
+      return c.verified;
+    },
     async stop() {
+      for (const f of followed) f.stop();
       records.close();
-      hooks.close();
-      await webhooks.stop();
+      hooks?.close();
+      await sender.stop();
       await eventsRecords.stop();
       await receivers.stop();
     },
   };
+}
+
+/** The database URL with this application_name (the sender's backends are found by it). */
+function withApplicationName(dbUrl, name) {
+  const url = new URL(dbUrl);
+  url.searchParams.set('application_name', name);
+  return url.toString();
+}
+
+async function withClient(dbUrl, fn) {
+  const client = new pg.Client({ connectionString: dbUrl });
+  await client.connect();
+  try {
+    return await fn(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * What autovacuum would have done between two rounds (it is off on these machines' PostgreSQL,
+ * on in any production one): VACUUM (ANALYZE) of the run's database, before each sender's
+ * round, so neither sender inherits the other's dead rows or stale statistics.
+ */
+export async function vacuumBetweenRounds(dbUrl) {
+  await withClient(dbUrl, (c) => c.query('vacuum (analyze)'));
 }

@@ -1,0 +1,40 @@
+// Issue 46: webhooks side by side with W0, the sender a brand would build on graphile-worker
+// (w0/main.mjs; BENCHMARKS.md "W0"). S6 (burst, then the paced ladder up to the knee), S6f and
+// S6n each run through ours and through W0 in interleaved rounds (ours, W0, ours, W0, ...): each
+// round starts its own rig (topic, records relay, receivers, sender) on the run's database,
+// after a VACUUM (ANALYZE) that stands in for autovacuum (off on these machines). Every target is
+// a ratio to W0 in the same run (report.mjs: medians of the per-round ratios). The load average
+// is kept beside every round: the machines are shared, and absolute figures move with it.
+// A smoke run: one round, W0 through S6 only (a handful of deliveries, every one verified by
+// the receivers), S6f and S6n through ours.
+import os from 'node:os';
+import { SETTINGS, say } from './settings.mjs';
+import { SYSTEMS, vacuumBetweenRounds } from './webhookRig.mjs';
+import { runWebhooksScenario } from './webhooks.mjs';
+import { runFanOutScenario } from './webhookFanOut.mjs';
+import { runNeighboursScenario } from './webhookNeighbours.mjs';
+
+const load1 = () => Number(os.loadavg()[0].toFixed(2));
+
+/** `rounds` interleaved rounds of one scenario; each result gets the load at its start and end. */
+async function interleave(ctx, name, rounds, systems, scenario) {
+  const results = Object.fromEntries(systems.map((s) => [s, []]));
+  for (let r = 1; r <= rounds; r++)
+    for (const system of systems) {
+      await vacuumBetweenRounds(ctx.dbUrl);
+      const loadAtStart = load1();
+      say(`${name} round ${r} of ${rounds}: ${system} (load ${loadAtStart})`);
+      const result = await scenario(ctx, { system });
+      results[system].push({ ...result, round: r, load: [loadAtStart, load1()] });
+    }
+  return results;
+}
+
+export async function runWebhookComparison(ctx) {
+  const rounds = SETTINGS.w0Rounds;
+  const smokeSystems = SETTINGS.smoke ? ['ours'] : SYSTEMS;
+  const s6 = await interleave(ctx, 'S6', rounds, SYSTEMS, runWebhooksScenario);
+  const s6f = await interleave(ctx, 'S6f', rounds, smokeSystems, runFanOutScenario);
+  const s6n = await interleave(ctx, 'S6n', SETTINGS.s6nRounds, smokeSystems, runNeighboursScenario);
+  return { rounds, s6, s6f, s6n };
+}

@@ -79,7 +79,7 @@ describe('sign-ins in the audit trail', () => {
     const stranger = `stranger-${randomHex(3)}@${domain}`;
     idp.addUser({ email: stranger, password: 'pw-stranger' });
     const { answer } = await signInWithSso(cs, { email: stranger, password: 'pw-stranger' });
-    expect(answer.status).toBe(403);
+    expect(answer.status).toBe(401);
     expect(answer.headers.get('x-console-error')).toBe('sso_refused');
     const refused = await activityOf(brand.id, 'member.sign_in_refused');
     expect(refused).toHaveLength(1);

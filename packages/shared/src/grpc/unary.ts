@@ -8,6 +8,7 @@ import type { Logger } from '../logger';
 import type { RpcObserver } from '../metrics/grpcServerMetrics';
 import type { AccessLevel, CallerAuth, CallerClass } from './callerAuth';
 import { bidiStream, type StreamHandler } from './bidiStream';
+import { originOfMetadata, withClientOrigin } from './clientOrigin';
 import { classifyFailure } from './failure';
 import { REQUEST_ID_METADATA, safeRequestId } from './metadata';
 
@@ -88,7 +89,8 @@ export function unary<Req, Res>(
       const actor = actorOf(deps, level, caller, call.metadata);
       return handler(call.request, { call, log, requestId, actor });
     };
-    run().then(
+    // The client the console (or CLI) served: every activity row the call writes carries it.
+    withClientOrigin(originOfMetadata(call.metadata), run).then(
       (res) => {
         observe('ok');
         callback(null, res);

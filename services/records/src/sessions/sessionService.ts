@@ -6,6 +6,7 @@ import type { BrandRow } from '../access/brandRepo';
 import { selectMemberships, type Membership } from '../access/memberRepo';
 import { ineligibleReason, isEligible } from './eligibility';
 import { endUnusedSignInLinksOf } from './linkRepo';
+import { methodRefusal } from './methodRefusal';
 import type { SessionDeps } from './sessionDeps';
 import { endSession, endSessionsOf, touchLiveSession, type SessionRow } from './sessionRepo';
 import { deleteSignInRequestsOf, lockSignInClaims } from './signInRequestRepo';
@@ -83,22 +84,11 @@ export async function membershipsOpenedBy(
 
 /** Refuses a session whose way of signing in the brand does not accept (its sign-in policy). */
 function assertSignInPolicy(brand: BrandRow, session: SessionRow): void {
-  const policy = brand.sign_in_policy;
-  if (policy === 'passkey_or_sso' && session.sign_in_method === 'link') {
-    throw new AppError(
-      'sign_in_method_required',
-      `${brand.name} requires signing in with a passkey; an emailed link does not open it.`,
-    );
-  }
-  if (
-    policy === 'sso' &&
-    !(session.sign_in_method === 'sso' && session.sso_brand_id === brand.id)
-  ) {
-    throw new AppError(
-      'sign_in_method_required',
-      `${brand.name} requires single sign-on; sign in through its identity provider.`,
-    );
-  }
+  const refused = methodRefusal(brand, {
+    method: session.sign_in_method,
+    ssoBrandId: session.sso_brand_id,
+  });
+  if (refused !== undefined) throw new AppError('sign_in_method_required', refused);
 }
 
 /** member.signed_out in the activity of every brand the address is a member of. */

@@ -20,6 +20,8 @@ export const ERROR_CODES = {
   invalid_sso_state: { http: 400, grpc: status.INVALID_ARGUMENT },
   /** An SSO sign-in the identity provider or records refused (token, email, domain, membership). */
   sso_refused: { http: 401, grpc: status.UNAUTHENTICATED },
+  /** A back-channel logout token that does not verify (signature, iss, aud, iat, event, sub/sid). */
+  invalid_logout_token: { http: 400, grpc: status.INVALID_ARGUMENT },
   insufficient_permission: { http: 403, grpc: status.PERMISSION_DENIED },
   forbidden_origin: { http: 403, grpc: status.PERMISSION_DENIED },
   unknown_resource: { http: 404, grpc: status.NOT_FOUND },
@@ -87,6 +89,7 @@ const CONSOLE_ONLY_CODES: readonly ErrorCode[] = [
   'passkey_session_required',
   'invalid_sso_state',
   'sso_refused',
+  'invalid_logout_token',
   'sso_not_configured',
   'sso_required',
   'sso_provider_refused',

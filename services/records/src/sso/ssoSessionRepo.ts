@@ -60,7 +60,11 @@ export async function claimSsoSessionsToCheck(
 }
 
 /** Stores the tokens a refresh answered (the provider may rotate the refresh token). */
-export async function updateSsoTokens(db: Db, sessionId: string, tokens: SealedSecret): Promise<void> {
+export async function updateSsoTokens(
+  db: Db,
+  sessionId: string,
+  tokens: SealedSecret,
+): Promise<void> {
   await db.query(
     `update console_sessions set sso_tokens_ciphertext = $2, sso_tokens_key_id = $3 where id = $1`,
     [sessionId, tokens.ciphertext, tokens.keyId],

@@ -13,6 +13,7 @@ import { verifiedEmailOf } from './ssoClaims';
 import { openIdClient, type ProviderCache, type ProviderClient } from './oidcClient';
 import { providerRefusalIn } from './provider/providerFetch';
 import { recordSignInRefused } from '../sessions/signInActivity';
+import { providerClientOf } from './providerClient';
 import { linkSsoSession } from './ssoSessionRepo';
 import { sealTokens, tokensOf, type ProviderTokens } from './ssoTokens';
 import { selectBrandVerifiedFor, selectVerifiedDomains } from './domains/ssoDomainRepo';
@@ -304,13 +305,4 @@ function reasonOf(err: unknown): string {
   if (!(err instanceof Error)) return String(err).slice(0, 200);
   const code = (err as { code?: unknown }).code;
   return `${err.name}${typeof code === 'string' ? ` ${code}` : ''}: ${err.message}`.slice(0, 300);
-}
-
-/** The brand's client at its provider, with the client secret opened. */
-function providerClientOf(box: SecretBox, c: SsoConnectionRow): ProviderClient {
-  const clientSecret = box.open(
-    { ciphertext: c.client_secret_ciphertext, keyId: c.client_secret_key_id },
-    c.brand_id,
-  );
-  return { issuer: c.issuer, clientId: c.client_id, clientSecret };
 }

@@ -12,6 +12,7 @@ import { registerBrandPages } from './pages/brandPages';
 import { registerPasskeys } from './pages/passkeys/route';
 import { registerSessions } from './pages/sessions/route';
 import { registerSignIn } from './pages/signIn/route';
+import { registerSsoBackchannel } from './pages/sso/backchannelRoute';
 import { registerSsoSignIn } from './pages/sso/signInRoute';
 
 /** Where the stylesheet and the two small scripts live (console/public). */
@@ -38,6 +39,8 @@ export function createConsoleApp(deps: ConsoleDeps): Express {
     }),
   );
   serveVendorScripts(app);
+  // server to server, before the Origin check (a provider sends none; no cookie is read)
+  registerSsoBackchannel(app, deps);
   app.use(originCheck(deps.publicOrigin));
   app.use(express.urlencoded({ extended: false, limit: '32kb', parameterLimit: 50 }));
   // after the body is read: its stream's callbacks would not carry the request's origin

@@ -3,6 +3,7 @@ import type { ConsoleDeps } from '../consoleDeps';
 import { requireSession } from '../session/memberSession';
 import { registerActivity } from './activity/route';
 import { registerKeys } from './keys/route';
+import { registerMemberSessions } from './memberSessions/route';
 import { registerMembers } from './members/route';
 import { registerPlans } from './plans/route';
 import { loadReceiverAttention } from './receivers/attentionLoader';
@@ -28,6 +29,7 @@ export function registerBrandPages(router: Router, deps: ConsoleDeps): void {
   registerReceivers(brand, deps);
   registerPlans(brand, deps);
   registerMembers(brand, deps);
+  registerMemberSessions(brand, deps);
   registerSso(brand, deps);
   registerActivity(brand, deps);
   router.use('/brands/:brandId', brand);

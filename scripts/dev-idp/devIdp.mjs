@@ -97,6 +97,13 @@ server.listen(config.port ?? 0, '127.0.0.1', () => {
       devInteractions: { enabled: false },
       backchannelLogout: { enabled: true },
     },
+    // The console it sends logout tokens to is on loopback too: oidc-provider's own guard
+    // against special-use addresses (its dispatcher) is dropped here, in this local provider
+    // only, whose every client is the local console.
+    fetch: (url, options) => {
+      const { dispatcher: _guard, ...rest } = options;
+      return fetch(url, rest);
+    },
     // A refresh token for every client allowed the grant, not only with offline_access: the
     // console re-checks its sessions with it.
     issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed('refresh_token'),

@@ -72,15 +72,16 @@ function forgedLogoutToken(claims: Record<string, unknown>): string {
 
 describe('back-channel logout', () => {
   it('ends the person’s SSO sessions of the brand when the provider says so', async () => {
-    const { brand, domain } = await brandWithSso(cs, idp, nextClient());
+    const client = nextClient();
+    const { brand, domain } = await brandWithSso(cs, idp, client);
     const stays = await ssoMember(brand, domain, 'member');
     const leaves = await ssoMember(brand, domain, 'member');
     const second = await signInWithSso(cs, { email: leaves.email, password: `pw-${leaves.email}` });
     expect(second.answer.status).toBe(303);
 
     const sent = await idp.backchannelLogout({ email: leaves.email });
-    expect(sent.failed).toEqual([]);
-    expect(sent.sent.length).toBeGreaterThan(0);
+    // the brand's client took it; clients no brand uses here were answered 400
+    expect(sent.sent).toContain(client.client_id);
     expect(await signedOut(leaves.http, brand.id)).toBe(true);
     expect(await signedOut(second.http, brand.id)).toBe(true);
     expect(await signedOut(stays.http, brand.id)).toBe(false);

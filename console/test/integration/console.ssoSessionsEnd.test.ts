@@ -8,7 +8,7 @@
 import { randomHex } from '@brand/testkit';
 import type { TestIdp } from '@brand/testkit';
 import { generateKeyPairSync, sign } from 'node:crypto';
-import { ConsoleHttp, csrfOf } from '../browserlessClient';
+import { type ConsoleHttp, csrfOf } from '../browserlessClient';
 import { startConsoleStack, type ConsoleStack } from '../consoleStack';
 import { brandWithSso, idpClient, signInWithSso, startTestIdp } from '../ssoActors';
 
@@ -102,7 +102,12 @@ describe('back-channel logout', () => {
       jti: randomHex(8),
       events: { 'http://schemas.openid.net/event/backchannel-logout': {} },
     });
-    for (const body of [{ logout_token: forged }, { logout_token: 'not.a.jwt' }, {}]) {
+    const bodies: Record<string, string>[] = [
+      { logout_token: forged },
+      { logout_token: 'not.a.jwt' },
+      {},
+    ];
+    for (const body of bodies) {
       const res = await fetch(`${cs.url}/sign-in/sso/backchannel-logout`, {
         method: 'POST',
         headers: { 'content-type': 'application/x-www-form-urlencoded' },

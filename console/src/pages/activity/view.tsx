@@ -117,10 +117,10 @@ export function ActivityPage(props: {
       <h1>Activity</h1>
       <p>
         Who did what in the Developers area, newest first: keys, receivers and deliveries, plans,
-        members and sign-ins (refused ones too, with the reason). Each service keeps the log of
-        the changes it owns. Entries are kept for as long as the brand exists (nothing is deleted
-        by age); times are UTC. “From” is the address and browser of the request that made the
-        change; it is empty for an operator’s command line and for the identity provider.
+        members and sign-ins (refused ones too, with the reason). Each service keeps the log of the
+        changes it owns. Entries are kept for as long as the brand exists (nothing is deleted by
+        age); times are UTC. “From” is the address and browser of the request that made the change;
+        it is empty for an operator’s command line and for the identity provider.
       </p>
       <FilterForm base={base} filters={props.filters} />
       <p>

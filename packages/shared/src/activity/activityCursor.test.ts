@@ -1,3 +1,4 @@
+import { AppError } from '../errors/appError';
 import { decodeKeysetCursor, encodeKeysetCursor } from '../db/keysetCursor';
 import { decodeActivityCursor, encodeActivityCursor } from './activityCursor';
 
@@ -20,9 +21,14 @@ describe('activity cursors', () => {
 
   it('refuse another brand’s cursor (issue 42: brand C’s cursor was read on B)', () => {
     const c = encodeActivityCursor({ brandId: 'br_C', filters: {} }, p);
-    expect(() => decodeActivityCursor(b, c)).toThrow(
-      expect.objectContaining({ code: 'invalid_cursor' }) as unknown as Error,
-    );
+    let refused: unknown;
+    try {
+      decodeActivityCursor(b, c);
+    } catch (err) {
+      refused = err;
+    }
+    expect(refused).toBeInstanceOf(AppError);
+    expect((refused as AppError).code).toBe('invalid_cursor');
     expect(() => decodeActivityCursor(b, c)).toThrow('cursor: belongs to another brand');
   });
 

@@ -66,7 +66,7 @@ export function decodeActivityCursor(listing: ActivityListing, cursor: string): 
   ) {
     throw notOurs();
   }
-  const [, brandId, digest, at, id] = parsed as string[];
+  const [, brandId, digest, at, id] = parsed;
   if (!BRAND_ID.test(brandId!) || !AT.test(at!) || Number.isNaN(Date.parse(at!))) throw notOurs();
   if (!ACTIVITY_ID.test(id!)) throw notOurs();
   if (brandId !== listing.brandId) {

@@ -27,9 +27,7 @@ function source(log: ActivityEntry[]): ActivitySource & { calls: number } {
     const entries = rest.slice(0, req.page_size);
     const last = entries.at(-1);
     const token =
-      entries.length === req.page_size && last
-        ? encodeActivityCursor(listing, last)
-        : '';
+      entries.length === req.page_size && last ? encodeActivityCursor(listing, last) : '';
     return Promise.resolve({ entries, next_page_token: token });
   };
   fn.calls = 0;

@@ -4,7 +4,7 @@ import { ServiceCallError } from '../../clients/memberCaller';
 import type { ConsoleDeps } from '../../consoleDeps';
 
 /** Where identity providers POST logout tokens; brands register it at their provider. */
-export const BACKCHANNEL_LOGOUT_PATH = '/sign-in/sso/backchannel-logout';
+const BACKCHANNEL_LOGOUT_PATH = '/sign-in/sso/backchannel-logout';
 
 /**
  * OpenID Connect Back-Channel Logout 1.0: the provider POSTs `logout_token` (form encoded)

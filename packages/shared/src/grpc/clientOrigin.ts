@@ -26,7 +26,7 @@ const withoutControls = (s: string): string =>
  * Bounded: a User-Agent header can be any length and is cut rather than refused (an odd
  * browser must not fail a request); an address longer than any IPv6 text is cut too.
  */
-export function boundedOrigin(raw: { clientAddress?: unknown; userAgent?: unknown }): ClientOrigin {
+function boundedOrigin(raw: { clientAddress?: unknown; userAgent?: unknown }): ClientOrigin {
   const text = (v: unknown) => (typeof v === 'string' ? withoutControls(v) : '');
   return {
     clientAddress: text(raw.clientAddress).slice(0, 64),

@@ -111,7 +111,7 @@ async function endGone(
 }
 
 /** One round: every session due, in batches, each asked on its own (one failing stops none). */
-export async function checkSsoSessionsOnce(deps: SsoSessionCheckDeps): Promise<number> {
+async function checkSsoSessionsOnce(deps: SsoSessionCheckDeps): Promise<number> {
   let ended = 0;
   for (;;) {
     const due = await claimSsoSessionsToCheck(deps.pool, {

@@ -49,10 +49,12 @@ export interface BrandSsoSession {
   current: boolean;
 }
 
+/** ListBrandSsoSessionsResponse lists the brand's live SSO sessions, newest first. */
 export interface ListBrandSsoSessionsResponse {
   sessions: BrandSsoSession[];
 }
 
+/** EndBrandSsoSessionRequest names the brand and the session to end. */
 export interface EndBrandSsoSessionRequest {
   brand_id: string;
   session_id: string;
@@ -60,15 +62,18 @@ export interface EndBrandSsoSessionRequest {
   session_token: string;
 }
 
+/** EndBrandSsoSessionResponse says whether the asking session ended itself. */
 export interface EndBrandSsoSessionResponse {
   ended_current: boolean;
 }
 
+/** SsoBackchannelLogoutRequest carries what the provider POSTed. */
 export interface SsoBackchannelLogoutRequest {
   /** The JWT the provider POSTed (application/x-www-form-urlencoded logout_token). */
   logout_token: string;
 }
 
+/** SsoBackchannelLogoutResponse says how many sessions ended. */
 export interface SsoBackchannelLogoutResponse {
   /** How many sessions ended (0 is a success: the person had none here). */
   sessions_ended: number;

@@ -6,15 +6,15 @@ import type { SecretBox } from '@brand/shared/secrets';
 import { attemptOutcome, type DeliveryObserver } from './deliveryMetrics';
 import { DeliveryLanes, type Lane, type LaneSettings } from './deliveryLanes';
 import { DeliveryFeed, type FedDelivery } from './deliveryFeed';
-import { claimDueDeliveries, claimFedDeliveries, type ClaimedDelivery } from './deliveryRepo';
-import { recordSucceededAttempts } from './attemptRepo';
-import { recordOutcome, type OutcomeSettings } from './recordOutcome';
-import type { Header } from './responseBody';
-import { retryRecording } from './retryRecording';
-import type { Sender, SendResult } from './sender';
-import { deliveryBody, headersAsShown, signedHeaders } from './sign';
-import { secretInForce } from './signingSecret';
-import { SuccessBatcher } from './successBatcher';
+import { claimDueDeliveries, claimFedDeliveries, type ClaimedDelivery } from './claimRepo';
+import { recordSucceededAttempts } from '../outcome/attemptRepo';
+import { recordOutcome, type OutcomeSettings } from '../outcome/recordOutcome';
+import type { Header } from '../send/responseBody';
+import { retryRecording } from '../outcome/retryRecording';
+import type { Sender, SendResult } from '../send/sender';
+import { deliveryBody, headersAsShown, signedHeaders } from '../send/sign';
+import { secretInForce } from '../send/signingSecret';
+import { SuccessBatcher } from '../outcome/successBatcher';
 
 export interface WorkerSettings extends OutcomeSettings {
   /** The lanes' bounds: the shared budget, the slow lane, per receiver (deliveryLanes.ts). */
@@ -35,11 +35,8 @@ const tracer = trace.getTracer('webhooks.worker');
 
 /**
  * A delivery worker: claims due deliveries (leased, SKIP LOCKED), sends each signed, and
- * records the outcome. Attempts in flight are counted in two lanes (deliveryLanes.ts): the
- * shared budget for receivers that answer promptly, and a wide slow lane that attempts move
- * to once they have waited `slowAfterMs`, so slow and hanging receivers hold only their own
- * share; at most `perReceiver` attempts of one receiver are in flight in either. Each claim
- * takes receivers round-robin. A worker that dies holds its leases until they expire; then
+ * records the outcome. Attempts in flight are counted in two lanes, fair across receivers
+ * (deliveryLanes.ts). A worker that dies holds its leases until they expire; then
  * any worker takes them, so nothing is lost.
  *
  * Two ways to claim. The deliveries this process's consumer has just stored come through the

@@ -7,7 +7,8 @@
 // token POST went there with the client's Basic credentials and the PKCE verifier), `javascript:`
 // and `data:` authorization endpoints, oversized and slow documents. Only loopback addresses are
 // ever targets here; the private, link-local and metadata forms are the unit tests'
-// (packages/shared/src/egress), which need no network.
+// of the shared egress policy (services/webhooks/src/egress/urlPolicy.test.ts), which need no
+// network.
 import { randomBytes } from 'node:crypto';
 import {
   createConsoleClient,

@@ -1,0 +1,30 @@
+import type { BrandRow } from '../access/brandRepo';
+import type { SignInMethod } from './signInClient';
+
+/** How a session was opened, as a brand's sign-in policy judges it. */
+export interface OpenedBy {
+  method: SignInMethod;
+  /** The brand whose single sign-on opened it; null for a link or a passkey. */
+  ssoBrandId: string | null;
+}
+
+/**
+ * Whether a brand's sign-in policy admits a session opened this way: 'any' admits every way in;
+ * 'passkey_or_sso' a passkey or the brand's own single sign-on; 'sso' the brand's own single
+ * sign-on alone. Resolving a session and minting a sign-in link both ask here, so the rule is
+ * written once.
+ */
+export function brandAdmits(brand: BrandRow, opened: OpenedBy): boolean {
+  const ownSso = opened.method === 'sso' && opened.ssoBrandId === brand.id;
+  switch (brand.sign_in_policy) {
+    case 'any':
+      return true;
+    case 'passkey_or_sso':
+      return opened.method === 'passkey' || ownSso;
+    case 'sso':
+      return ownSso;
+  }
+}
+
+/** The way an emailed link opens a session, for asking whether a brand admits it. */
+export const EMAILED_LINK: OpenedBy = { method: 'link', ssoBrandId: null };

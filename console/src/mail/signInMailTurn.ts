@@ -27,7 +27,7 @@ export function signInMailTurn(opts: {
   const send = async (mail: SignInMail) => {
     try {
       await opts.mailer.sendSignInMail(mail.email, {
-        // No token: no brand of the address admits an emailed link (each requires its SSO).
+        // No token: every brand of the address requires its single sign-on alone.
         link: mail.token === '' ? undefined : `${opts.publicOrigin}/sign-in/${mail.token}`,
         ssoOnly: mail.sso_only_brands.map((b) => ({
           brandName: b.brand_name,

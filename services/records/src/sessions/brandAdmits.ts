@@ -26,5 +26,11 @@ export function brandAdmits(brand: BrandRow, opened: OpenedBy): boolean {
   }
 }
 
-/** The way an emailed link opens a session, for asking whether a brand admits it. */
-export const EMAILED_LINK: OpenedBy = { method: 'link', ssoBrandId: null };
+/**
+ * Whether mailing an emailed link serves a member of the brand: it opens the brand, or, where a
+ * passkey is required, it is how a member without one signs in to add their first. Where the
+ * brand admits its own single sign-on alone, nothing a link opens leads into it, so none is mailed.
+ */
+export function linkServes(brand: BrandRow): boolean {
+  return brand.sign_in_policy !== 'sso';
+}

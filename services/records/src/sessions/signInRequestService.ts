@@ -3,7 +3,7 @@ import { withTransaction } from '@brand/shared/db';
 import { parseOrThrow } from '@brand/shared/errors';
 import { newId } from '@brand/shared/ids';
 import { email } from '../access/inputs';
-import { brandAdmits, EMAILED_LINK } from './brandAdmits';
+import { linkServes } from './brandAdmits';
 import { eligibleMemberships } from './eligibility';
 import { deleteStaleSignInLinks, endUnusedSignInLinksOf, insertSignInLink } from './linkRepo';
 import type { SessionDeps } from './sessionDeps';
@@ -47,7 +47,7 @@ export async function requestSignInLink(
 export interface SignInMail {
   claimId: string;
   email: string;
-  /** Empty when no brand of the address admits an emailed link: the mail carries none. */
+  /** Empty when every brand of the address requires single sign-on: the mail carries none. */
   token: string;
   expiresAt: string;
   /** The address's brands that admit their own single sign-on alone: the mail points there. */
@@ -59,8 +59,8 @@ const ClaimInput = z.object({ maxMails: z.number().int().min(1).max(100) });
 /**
  * Turns accepted requests into mails to send now, one per address: for a member of an eligible
  * brand a new link (ending the address's earlier unused links), for anyone else nothing (the
- * requests are dropped). When none of the address's brands admits an emailed link (each requires
- * its single sign-on), the mail carries no link, only the way to each brand's single sign-on:
+ * requests are dropped). When a link serves none of the address's brands (each requires its
+ * single sign-on alone: brandAdmits.ts), the mail carries no link, only the way to each brand's single sign-on:
  * the link is still minted, so it ends the earlier ones and spaces mails as a mailed link does,
  * but its token is dropped here and never leaves records, so it opens nothing. An address is claimed only when no link was minted for it within
  * `mailSpacingMs`, so however many clients ask, one address gets at most one mail per spacing.
@@ -96,14 +96,14 @@ export async function claimSignInMails(
       });
       const claimId = newId('signInClaim');
       await markSignInRequestsClaimed(db, { ids, claimId, leaseMs: deps.mailLeaseMs });
-      const linkOpensOne = brands.some((b) => brandAdmits(b, EMAILED_LINK));
+      const linkServesOne = brands.some(linkServes);
       mails.push({
         claimId,
         email: address,
-        token: linkOpensOne ? token : '',
-        expiresAt: linkOpensOne ? expires_at : '',
+        token: linkServesOne ? token : '',
+        expiresAt: linkServesOne ? expires_at : '',
         ssoOnlyBrands: brands
-          .filter((b) => b.sign_in_policy === 'sso')
+          .filter((b) => !linkServes(b))
           .map((b) => ({ id: b.id, name: b.name })),
       });
     }

@@ -59,7 +59,7 @@ export interface SignInMail {
   email: string;
   /**
    * The raw link token (43 characters base64url), stored only as its hash. It goes into the
-   * mail and nowhere else. Empty when no brand of the address admits an emailed link.
+   * mail and nowhere else. Empty when every brand of the address requires single sign-on.
    */
   token: string;
   /** When the link expires (RFC 3339); empty without a token. */

@@ -1,7 +1,7 @@
 import { sendCounted, type MailSender } from './mailSender';
 
 /** What one sign-in mail says: a link, the brands that admit single sign-on alone, or both. */
-export interface SignInMailContent {
+interface SignInMailContent {
   /** The one-time sign-in link; absent when every brand of the address requires single sign-on. */
   link?: string;
   /** Brands that require their single sign-on: a link does not open them; their SSO page does. */

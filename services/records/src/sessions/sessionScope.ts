@@ -1,8 +1,6 @@
 import { AppError } from '@brand/shared/errors';
 import type { SessionReach, SessionRow } from './sessionRepo';
 
-export type { SessionReach };
-
 /*
  * Who a console session speaks for (issue 42; docs/console.md "Who a session speaks for").
  *

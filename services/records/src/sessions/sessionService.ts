@@ -8,7 +8,14 @@ import { ineligibleReason, isEligible } from './eligibility';
 import { endUnusedSignInLinksOf } from './linkRepo';
 import { methodRefusal } from './methodRefusal';
 import type { SessionDeps } from './sessionDeps';
-import { endSession, endSessionsOf, touchLiveSession, type SessionRow } from './sessionRepo';
+import {
+  endSession,
+  endSessionsWithin,
+  touchLiveSession,
+  type SessionReach,
+  type SessionRow,
+} from './sessionRepo';
+import { provesAddress, reachOf } from './sessionScope';
 import { deleteSignInRequestsOf, lockSignInClaims } from './signInRequestRepo';
 import { hashToken, TOKEN_PATTERN } from './tokens';
 
@@ -91,9 +98,15 @@ function assertSignInPolicy(brand: BrandRow, session: SessionRow): void {
   if (refused !== undefined) throw new AppError('sign_in_method_required', refused);
 }
 
-/** member.signed_out in the activity of every brand the address is a member of. */
-export async function recordSignOut(db: PoolClient, email: string): Promise<void> {
-  for (const { member } of await selectMemberships(db, email)) {
+/**
+ * member.signed_out in the activity of every brand within the reach: each brand the address is
+ * a member of, or, for a brand's single sign-on sessions, that brand alone (another brand's
+ * activity never hears of what a brand's provider did).
+ */
+export async function recordSignOut(db: PoolClient, reach: SessionReach): Promise<void> {
+  const memberships = await selectMemberships(db, reach.email);
+  for (const { member } of memberships) {
+    if (reach.ssoBrandId !== null && member.brand_id !== reach.ssoBrandId) continue;
     await insertActivity(db, {
       brandId: member.brand_id,
       action: 'member.signed_out',
@@ -109,27 +122,36 @@ export async function recordSignOut(db: PoolClient, email: string): Promise<void
 export async function signOut(deps: SessionDeps, input: { sessionToken: string }): Promise<void> {
   if (!TOKEN_PATTERN.test(input.sessionToken)) return;
   await withTransaction(deps.pool, async (db) => {
-    const email = await endSession(db, hashToken(input.sessionToken));
-    if (email !== undefined) await recordSignOut(db, email);
+    const ended = await endSession(db, hashToken(input.sessionToken));
+    if (ended !== undefined) await recordSignOut(db, ended);
   });
 }
 
 /**
  * Ends every session of the live session's address, and every way in it has not used yet: its
  * unused sign-in links and the requests not mailed yet. Under the claims lock: a link being
- * minted at that moment is committed first and ended here. Returns how many sessions ended.
+ * minted at that moment is committed first and ended here. From a session opened by a brand's
+ * single sign-on, which speaks for that brand only, "everywhere" is that brand's single sign-on
+ * sessions of the address: the address's other sessions and its links are not its to end.
+ * Returns how many sessions ended.
  */
 export async function signOutEverywhere(
   deps: SessionDeps,
   input: { sessionToken: string },
 ): Promise<number> {
   const session = await liveSession(deps, input.sessionToken);
+  const reach = reachOf(session);
   return withTransaction(deps.pool, async (db) => {
+    if (!provesAddress(session)) {
+      const ended = await endSessionsWithin(db, reach);
+      await recordSignOut(db, reach);
+      return ended;
+    }
     await lockSignInClaims(db);
-    const ended = await endSessionsOf(db, session.email);
+    const ended = await endSessionsWithin(db, reach);
     await endUnusedSignInLinksOf(db, session.email);
     await deleteSignInRequestsOf(db, session.email);
-    await recordSignOut(db, session.email);
+    await recordSignOut(db, reach);
     return ended;
   });
 }

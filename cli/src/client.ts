@@ -4,7 +4,12 @@ import { PlansServiceClient } from '@brand/proto/plans/v1';
 import { RecordsServiceClient } from '@brand/proto/records/v1';
 import { WebhooksServiceClient } from '@brand/proto/webhooks/v1';
 import { AppError } from '@brand/shared/errors';
-import { connectClient, createCaller, type Caller } from '@brand/shared/grpc';
+import {
+  CLIENT_USER_AGENT_METADATA,
+  connectClient,
+  createCaller,
+  type Caller,
+} from '@brand/shared/grpc';
 import type { Settings } from './settings';
 
 /** The services as brandctl sees them: one typed caller per gRPC service, with the admin token. */
@@ -36,7 +41,15 @@ export function createBackend(settings: Settings): Backend {
       'no admin token: pass --token or set ADMIN_TOKEN (the local stack generates one in .local/secrets.env).',
     );
   }
-  const call = { deadlineMs: settings.timeoutMs, token };
+  // Names brandctl as the client of every call: the activity rows an operator's command
+  // writes say it came from the command line (the service adds the address it connected from).
+  const call = {
+    deadlineMs: settings.timeoutMs,
+    token,
+    metadata: {
+      [CLIENT_USER_AGENT_METADATA]: `brandctl (node ${process.version}; ${process.platform})`,
+    },
+  };
   const records = connectClient(RecordsServiceClient, settings.recordsAddr);
   const access = connectClient(AccessServiceClient, settings.recordsAddr, records);
   const usage = connectClient(UsageServiceClient, settings.recordsAddr, records);

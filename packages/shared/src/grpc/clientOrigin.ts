@@ -57,3 +57,12 @@ export function originOfMetadata(metadata: Metadata): ClientOrigin {
     userAgent: metadata.get(CLIENT_USER_AGENT_METADATA)[0],
   });
 }
+
+/**
+ * The address part of a grpc-js peer ("ipv4:10.0.0.7:52344", "ipv6:[::1]:52344",
+ * "10.0.0.7:52344"), or '' for anything else (a unix socket).
+ */
+export function peerAddress(peer: string): string {
+  const m = /^(?:ipv[46]:)?\[?([0-9A-Fa-f:.]+?)\]?:\d+$/.exec(peer);
+  return m?.[1] ?? '';
+}

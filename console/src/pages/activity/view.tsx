@@ -120,7 +120,7 @@ export function ActivityPage(props: {
         members and sign-ins (refused ones too, with the reason). Each service keeps the log of the
         changes it owns. Entries are kept for as long as the brand exists (nothing is deleted by
         age); times are UTC. “From” is the address and browser of the request that made the change;
-        it is empty for an operator’s command line and for the identity provider.
+        brandctl for an operator’s command line, and empty for background work.
       </p>
       <FilterForm base={base} filters={props.filters} />
       <p>

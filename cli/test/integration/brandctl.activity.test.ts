@@ -123,7 +123,9 @@ it('exports CSV and JSON Lines to stdout', async () => {
   const csv = await run('activity', '--brand', brandId, '--format', 'csv', '--action', 'key.');
   expect(csv.code).toBe(0);
   const lines = csv.stdout.trim().split('\r\n');
-  expect(lines[0]).toBe('created_at,actor_email,actor_member_id,action,subject_id,summary,id');
+  expect(lines[0]).toBe(
+    'created_at,actor_email,actor_member_id,action,subject_id,summary,id,client_address,user_agent',
+  );
   expect(lines).toHaveLength(11);
   expect(csv.stdout).toContain(",'@SUM(1),");
   const jsonl = await run('activity', '--brand', brandId, '--format', 'jsonl');

@@ -41,7 +41,7 @@ function buildOpenApiDocument(
         description: 'Preparing campaign plans for the brand to review; nothing is published.',
       },
       { name: 'Assistant (MCP)', description: 'The assistant connection.' },
-      { name: 'Service', description: 'The description file and the probes.' },
+      { name: 'Service', description: 'The description file.' },
     ],
   });
 }

@@ -25,7 +25,7 @@ beforeAll(async () => {
   api = new ApiClient(stack.gateway.url);
   mcp = new McpHttp(api, { protocolVersion: LATEST_VERSION });
   // loads the OpenAPI validator once, before the bursts (it is fetched on first use)
-  expect((await api.get('/healthz')).status).toBe(200);
+  expect((await api.get('/openapi/service.yaml')).status).toBe(200);
 });
 
 afterAll(() => stack?.close());

@@ -867,7 +867,7 @@ export interface operations {
                 limit?: number;
                 /** @description The next_cursor of the previous page; returns the page after it. Opaque: pass it back unchanged. */
                 cursor?: string;
-                /** @description Only records created strictly after this RFC 3339 time. Works alone or with cursor; a cursor remembers the since it was issued under. */
+                /** @description Older, superseded by cursor: only records created strictly after this RFC 3339 time. Works alone or with cursor; a cursor remembers the since it was issued under. Warning: it filters on the timestamp alone, so rows sharing the timestamp of a page's last row are skipped (since set to that row's created_at returns only newer rows, never the rest of the rows created at the same instant). To read every record exactly once, follow next_cursor. */
                 since?: string;
             };
             header?: {
@@ -987,7 +987,7 @@ export interface operations {
                 limit?: number;
                 /** @description The next_cursor of the previous page; returns the page after it. Opaque: pass it back unchanged. */
                 cursor?: string;
-                /** @description Only records created strictly after this RFC 3339 time. Works alone or with cursor; a cursor remembers the since it was issued under. */
+                /** @description Older, superseded by cursor: only records created strictly after this RFC 3339 time. Works alone or with cursor; a cursor remembers the since it was issued under. Warning: it filters on the timestamp alone, so rows sharing the timestamp of a page's last row are skipped (since set to that row's created_at returns only newer rows, never the rest of the rows created at the same instant). To read every record exactly once, follow next_cursor. */
                 since?: string;
             };
             header?: {
@@ -1107,7 +1107,7 @@ export interface operations {
                 limit?: number;
                 /** @description The next_cursor of the previous page; returns the page after it. Opaque: pass it back unchanged. */
                 cursor?: string;
-                /** @description Only records created strictly after this RFC 3339 time. Works alone or with cursor; a cursor remembers the since it was issued under. */
+                /** @description Older, superseded by cursor: only records created strictly after this RFC 3339 time. Works alone or with cursor; a cursor remembers the since it was issued under. Warning: it filters on the timestamp alone, so rows sharing the timestamp of a page's last row are skipped (since set to that row's created_at returns only newer rows, never the rest of the rows created at the same instant). To read every record exactly once, follow next_cursor. */
                 since?: string;
             };
             header?: {
@@ -1227,7 +1227,7 @@ export interface operations {
                 limit?: number;
                 /** @description The next_cursor of the previous page; returns the page after it. Opaque: pass it back unchanged. */
                 cursor?: string;
-                /** @description Only records created strictly after this RFC 3339 time. Works alone or with cursor; a cursor remembers the since it was issued under. */
+                /** @description Older, superseded by cursor: only records created strictly after this RFC 3339 time. Works alone or with cursor; a cursor remembers the since it was issued under. Warning: it filters on the timestamp alone, so rows sharing the timestamp of a page's last row are skipped (since set to that row's created_at returns only newer rows, never the rest of the rows created at the same instant). To read every record exactly once, follow next_cursor. */
                 since?: string;
             };
             header?: {
@@ -1347,7 +1347,7 @@ export interface operations {
                 limit?: number;
                 /** @description The next_cursor of the previous page; returns the page after it. Opaque: pass it back unchanged. */
                 cursor?: string;
-                /** @description Only records created strictly after this RFC 3339 time. Works alone or with cursor; a cursor remembers the since it was issued under. */
+                /** @description Older, superseded by cursor: only records created strictly after this RFC 3339 time. Works alone or with cursor; a cursor remembers the since it was issued under. Warning: it filters on the timestamp alone, so rows sharing the timestamp of a page's last row are skipped (since set to that row's created_at returns only newer rows, never the rest of the rows created at the same instant). To read every record exactly once, follow next_cursor. */
                 since?: string;
             };
             header?: {
@@ -1467,7 +1467,7 @@ export interface operations {
                 limit?: number;
                 /** @description The next_cursor of the previous page; returns the page after it. Opaque: pass it back unchanged. */
                 cursor?: string;
-                /** @description Only records created strictly after this RFC 3339 time. Works alone or with cursor; a cursor remembers the since it was issued under. */
+                /** @description Older, superseded by cursor: only records created strictly after this RFC 3339 time. Works alone or with cursor; a cursor remembers the since it was issued under. Warning: it filters on the timestamp alone, so rows sharing the timestamp of a page's last row are skipped (since set to that row's created_at returns only newer rows, never the rest of the rows created at the same instant). To read every record exactly once, follow next_cursor. */
                 since?: string;
             };
             header?: {
@@ -1587,7 +1587,7 @@ export interface operations {
                 limit?: number;
                 /** @description The next_cursor of the previous page; returns the page after it. Opaque: pass it back unchanged. */
                 cursor?: string;
-                /** @description Only records created strictly after this RFC 3339 time. Works alone or with cursor; a cursor remembers the since it was issued under. */
+                /** @description Older, superseded by cursor: only records created strictly after this RFC 3339 time. Works alone or with cursor; a cursor remembers the since it was issued under. Warning: it filters on the timestamp alone, so rows sharing the timestamp of a page's last row are skipped (since set to that row's created_at returns only newer rows, never the rest of the rows created at the same instant). To read every record exactly once, follow next_cursor. */
                 since?: string;
             };
             header?: {

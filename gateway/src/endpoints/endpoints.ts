@@ -7,6 +7,7 @@ import type { RecordsApi } from '../clients/recordsClient';
 import type { HealthState } from '../ops/readiness';
 import type { ChangeVersionRepair } from '../records/changeVersions';
 import { apiRegistry } from '../openapi/document';
+import { describeWebhookDeliveries } from '../openapi/webhookDeliveries';
 import type { Endpoint } from './endpoint';
 import { describeMcp, mcpEndpoint } from './mcp/endpoint';
 import { describeOpenApiDocument, openApiDocumentEndpoint } from './openapiDocument/endpoint';
@@ -59,5 +60,6 @@ export function describeEndpoints(): OpenAPIRegistry {
   describeV1CampaignPlans(registry);
   describeMcp(registry);
   describeOpenApiDocument(registry);
+  describeWebhookDeliveries(registry);
   return registry;
 }

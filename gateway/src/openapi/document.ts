@@ -42,6 +42,11 @@ function buildOpenApiDocument(
       },
       { name: 'Assistant (MCP)', description: 'The assistant connection.' },
       { name: 'Service', description: 'The description file.' },
+      {
+        name: 'Events',
+        description:
+          'Signed event deliveries (webhooks) the service POSTs to the receivers a brand owner registers.',
+      },
     ],
   });
 }

@@ -345,7 +345,88 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    "submission.approved": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A pending submission was approved
+         * @description POSTed to each receiver the brand registered for `submission.approved`, with a JSON body. Verify before trusting anything: keep the raw body bytes before parsing; compute HMAC-SHA256 keyed with the receiver's signing secret over the X-Service-Timestamp value, a period, and the raw body (`<timestamp>.<raw body>`), in lowercase hex; compare it in constant time with the digest after `sha256=` in X-Service-Signature. Refuse a missing or malformed header and a timestamp more than five minutes before or after your clock; accept only the event types the receiver was configured for; process each event once, deduplicating on the event id and the record id, never on X-Service-Attempt. The client package's verifyWebhook does all of it. A 2xx within 30 s accepts the delivery; anything else is retried (10 attempts over about 3 days), and redirects are never followed.
+         */
+        post: operations["webhook_submission_approved"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "submission.rejected": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A pending submission was rejected
+         * @description POSTed to each receiver the brand registered for `submission.rejected`, with a JSON body. Verify before trusting anything: keep the raw body bytes before parsing; compute HMAC-SHA256 keyed with the receiver's signing secret over the X-Service-Timestamp value, a period, and the raw body (`<timestamp>.<raw body>`), in lowercase hex; compare it in constant time with the digest after `sha256=` in X-Service-Signature. Refuse a missing or malformed header and a timestamp more than five minutes before or after your clock; accept only the event types the receiver was configured for; process each event once, deduplicating on the event id and the record id, never on X-Service-Attempt. The client package's verifyWebhook does all of it. A 2xx within 30 s accepts the delivery; anything else is retried (10 attempts over about 3 days), and redirects are never followed.
+         */
+        post: operations["webhook_submission_rejected"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payout.paid": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A payout was paid
+         * @description POSTed to each receiver the brand registered for `payout.paid`, with a JSON body. Verify before trusting anything: keep the raw body bytes before parsing; compute HMAC-SHA256 keyed with the receiver's signing secret over the X-Service-Timestamp value, a period, and the raw body (`<timestamp>.<raw body>`), in lowercase hex; compare it in constant time with the digest after `sha256=` in X-Service-Signature. Refuse a missing or malformed header and a timestamp more than five minutes before or after your clock; accept only the event types the receiver was configured for; process each event once, deduplicating on the event id and the record id, never on X-Service-Attempt. The client package's verifyWebhook does all of it. A 2xx within 30 s accepts the delivery; anything else is retried (10 attempts over about 3 days), and redirects are never followed.
+         */
+        post: operations["webhook_payout_paid"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "campaign.settled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A completed campaign was settled
+         * @description POSTed to each receiver the brand registered for `campaign.settled`, with a JSON body. Verify before trusting anything: keep the raw body bytes before parsing; compute HMAC-SHA256 keyed with the receiver's signing secret over the X-Service-Timestamp value, a period, and the raw body (`<timestamp>.<raw body>`), in lowercase hex; compare it in constant time with the digest after `sha256=` in X-Service-Signature. Refuse a missing or malformed header and a timestamp more than five minutes before or after your clock; accept only the event types the receiver was configured for; process each event once, deduplicating on the event id and the record id, never on X-Service-Attempt. The client package's verifyWebhook does all of it. A 2xx within 30 s accepts the delivery; anything else is retried (10 attempts over about 3 days), and redirects are never followed.
+         */
+        post: operations["webhook_campaign_settled"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         CampaignPage: {
@@ -3105,6 +3186,491 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
+            };
+        };
+    };
+    webhook_submission_approved: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event type. */
+                "X-Service-Event": "submission.approved";
+                /** @description Unix time in seconds when this attempt was signed (each attempt is signed afresh). Refuse one more than five minutes from your clock. */
+                "X-Service-Timestamp": string;
+                /** @description `sha256=<hex digest>`: HMAC-SHA256 of `<X-Service-Timestamp>.<raw body>` keyed with the signing secret; compare in constant time (the rule in full is in the description of the delivery). */
+                "X-Service-Signature": string;
+                /** @description Which attempt this is (1, 2, ...); not an event identifier: never deduplicate on it. */
+                "X-Service-Attempt": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The event id (`evt_...`): minted with the business change, the same on every receiver and every retry. */
+                    id: string;
+                    /**
+                     * @description The event type, as in X-Service-Event.
+                     * @enum {string}
+                     */
+                    type: "submission.approved";
+                    /**
+                     * Format: date-time
+                     * @description When the business change happened. RFC 3339, UTC, microseconds.
+                     */
+                    created_at: string;
+                    /** @description True for a Test delivery queued from the Developers area: sample data, no business change behind it. */
+                    test: boolean;
+                    /** @description The brand (`br_...`). */
+                    brand_id: string;
+                    data: {
+                        /** @description The submissions record after the change, in the fields of GET /api/v1/submissions/{id}, with its resource name. */
+                        object: {
+                            /**
+                             * @description The record's resource.
+                             * @enum {string}
+                             */
+                            resource: "submissions";
+                            /**
+                             * @description Submission id (`sub_...`).
+                             * @example sub_3kTMd9Q0bXh7RzL2aP1c
+                             */
+                            id: string;
+                            /**
+                             * @description Campaign (`cmp_...`).
+                             * @example cmp_3kTMd9Q0bXh7RzL2aP1c
+                             */
+                            campaign_id: string;
+                            /**
+                             * @description The creator's public handle; no other personal details are exposed.
+                             * @example mika.creates
+                             */
+                            creator_handle: string;
+                            /** @example tiktok */
+                            platform: string;
+                            /** Format: uri */
+                            content_url: string;
+                            /** @enum {string} */
+                            status: "pending" | "approved" | "rejected";
+                            rejection_reason: string | null;
+                            views: number;
+                            /**
+                             * Format: date-time
+                             * @description Submission time. RFC 3339, UTC, microseconds.
+                             * @example 2026-11-02T08:15:42.123456Z
+                             */
+                            created_at: string;
+                            /**
+                             * Format: date-time
+                             * @description Last change, e.g. a review. RFC 3339, UTC, microseconds.
+                             * @example 2026-11-02T08:15:42.123456Z
+                             */
+                            updated_at: string;
+                            /**
+                             * Format: date-time
+                             * @description When it was approved or rejected; null while pending. RFC 3339, UTC, microseconds.
+                             * @example 2026-11-02T08:15:42.123456Z
+                             */
+                            reviewed_at: string | null;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx accepts the delivery; the body is ignored. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the receiver is disabled and gets no more deliveries. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Retried after at least 60 s; a Retry-After up to twice the scheduled delay is honoured. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_submission_rejected: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event type. */
+                "X-Service-Event": "submission.rejected";
+                /** @description Unix time in seconds when this attempt was signed (each attempt is signed afresh). Refuse one more than five minutes from your clock. */
+                "X-Service-Timestamp": string;
+                /** @description `sha256=<hex digest>`: HMAC-SHA256 of `<X-Service-Timestamp>.<raw body>` keyed with the signing secret; compare in constant time (the rule in full is in the description of the delivery). */
+                "X-Service-Signature": string;
+                /** @description Which attempt this is (1, 2, ...); not an event identifier: never deduplicate on it. */
+                "X-Service-Attempt": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The event id (`evt_...`): minted with the business change, the same on every receiver and every retry. */
+                    id: string;
+                    /**
+                     * @description The event type, as in X-Service-Event.
+                     * @enum {string}
+                     */
+                    type: "submission.rejected";
+                    /**
+                     * Format: date-time
+                     * @description When the business change happened. RFC 3339, UTC, microseconds.
+                     */
+                    created_at: string;
+                    /** @description True for a Test delivery queued from the Developers area: sample data, no business change behind it. */
+                    test: boolean;
+                    /** @description The brand (`br_...`). */
+                    brand_id: string;
+                    data: {
+                        /** @description The submissions record after the change, in the fields of GET /api/v1/submissions/{id}, with its resource name. */
+                        object: {
+                            /**
+                             * @description The record's resource.
+                             * @enum {string}
+                             */
+                            resource: "submissions";
+                            /**
+                             * @description Submission id (`sub_...`).
+                             * @example sub_3kTMd9Q0bXh7RzL2aP1c
+                             */
+                            id: string;
+                            /**
+                             * @description Campaign (`cmp_...`).
+                             * @example cmp_3kTMd9Q0bXh7RzL2aP1c
+                             */
+                            campaign_id: string;
+                            /**
+                             * @description The creator's public handle; no other personal details are exposed.
+                             * @example mika.creates
+                             */
+                            creator_handle: string;
+                            /** @example tiktok */
+                            platform: string;
+                            /** Format: uri */
+                            content_url: string;
+                            /** @enum {string} */
+                            status: "pending" | "approved" | "rejected";
+                            rejection_reason: string | null;
+                            views: number;
+                            /**
+                             * Format: date-time
+                             * @description Submission time. RFC 3339, UTC, microseconds.
+                             * @example 2026-11-02T08:15:42.123456Z
+                             */
+                            created_at: string;
+                            /**
+                             * Format: date-time
+                             * @description Last change, e.g. a review. RFC 3339, UTC, microseconds.
+                             * @example 2026-11-02T08:15:42.123456Z
+                             */
+                            updated_at: string;
+                            /**
+                             * Format: date-time
+                             * @description When it was approved or rejected; null while pending. RFC 3339, UTC, microseconds.
+                             * @example 2026-11-02T08:15:42.123456Z
+                             */
+                            reviewed_at: string | null;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx accepts the delivery; the body is ignored. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the receiver is disabled and gets no more deliveries. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Retried after at least 60 s; a Retry-After up to twice the scheduled delay is honoured. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_payout_paid: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event type. */
+                "X-Service-Event": "payout.paid";
+                /** @description Unix time in seconds when this attempt was signed (each attempt is signed afresh). Refuse one more than five minutes from your clock. */
+                "X-Service-Timestamp": string;
+                /** @description `sha256=<hex digest>`: HMAC-SHA256 of `<X-Service-Timestamp>.<raw body>` keyed with the signing secret; compare in constant time (the rule in full is in the description of the delivery). */
+                "X-Service-Signature": string;
+                /** @description Which attempt this is (1, 2, ...); not an event identifier: never deduplicate on it. */
+                "X-Service-Attempt": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The event id (`evt_...`): minted with the business change, the same on every receiver and every retry. */
+                    id: string;
+                    /**
+                     * @description The event type, as in X-Service-Event.
+                     * @enum {string}
+                     */
+                    type: "payout.paid";
+                    /**
+                     * Format: date-time
+                     * @description When the business change happened. RFC 3339, UTC, microseconds.
+                     */
+                    created_at: string;
+                    /** @description True for a Test delivery queued from the Developers area: sample data, no business change behind it. */
+                    test: boolean;
+                    /** @description The brand (`br_...`). */
+                    brand_id: string;
+                    data: {
+                        /** @description The payouts record after the change, in the fields of GET /api/v1/payouts/{id}, with its resource name. */
+                        object: {
+                            /**
+                             * @description The record's resource.
+                             * @enum {string}
+                             */
+                            resource: "payouts";
+                            /**
+                             * @description Payout id (`po_...`).
+                             * @example po_3kTMd9Q0bXh7RzL2aP1c
+                             */
+                            id: string;
+                            /**
+                             * @description Campaign (`cmp_...`).
+                             * @example cmp_3kTMd9Q0bXh7RzL2aP1c
+                             */
+                            campaign_id: string;
+                            /**
+                             * @description Submission paid for (`sub_...`).
+                             * @example sub_3kTMd9Q0bXh7RzL2aP1c
+                             */
+                            submission_id: string | null;
+                            creator_handle: string;
+                            /**
+                             * @description Amount paid to the creator. Integer centavos (1/100 PHP).
+                             * @example 2500000
+                             */
+                            amount: number;
+                            /**
+                             * @description ISO 4217 currency; always PHP.
+                             * @enum {string}
+                             */
+                            currency: "PHP";
+                            /** @enum {string} */
+                            method: "gcash" | "maya" | "bank_transfer";
+                            /** @enum {string} */
+                            status: "pending" | "processing" | "paid" | "failed";
+                            failure_reason: string | null;
+                            /**
+                             * Format: date-time
+                             * @description Creation time. RFC 3339, UTC, microseconds.
+                             * @example 2026-11-02T08:15:42.123456Z
+                             */
+                            created_at: string;
+                            /**
+                             * Format: date-time
+                             * @description Last change. RFC 3339, UTC, microseconds.
+                             * @example 2026-11-02T08:15:42.123456Z
+                             */
+                            updated_at: string;
+                            /**
+                             * Format: date-time
+                             * @description When it was paid; null until then. RFC 3339, UTC, microseconds.
+                             * @example 2026-11-02T08:15:42.123456Z
+                             */
+                            paid_at: string | null;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx accepts the delivery; the body is ignored. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the receiver is disabled and gets no more deliveries. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Retried after at least 60 s; a Retry-After up to twice the scheduled delay is honoured. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_campaign_settled: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event type. */
+                "X-Service-Event": "campaign.settled";
+                /** @description Unix time in seconds when this attempt was signed (each attempt is signed afresh). Refuse one more than five minutes from your clock. */
+                "X-Service-Timestamp": string;
+                /** @description `sha256=<hex digest>`: HMAC-SHA256 of `<X-Service-Timestamp>.<raw body>` keyed with the signing secret; compare in constant time (the rule in full is in the description of the delivery). */
+                "X-Service-Signature": string;
+                /** @description Which attempt this is (1, 2, ...); not an event identifier: never deduplicate on it. */
+                "X-Service-Attempt": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The event id (`evt_...`): minted with the business change, the same on every receiver and every retry. */
+                    id: string;
+                    /**
+                     * @description The event type, as in X-Service-Event.
+                     * @enum {string}
+                     */
+                    type: "campaign.settled";
+                    /**
+                     * Format: date-time
+                     * @description When the business change happened. RFC 3339, UTC, microseconds.
+                     */
+                    created_at: string;
+                    /** @description True for a Test delivery queued from the Developers area: sample data, no business change behind it. */
+                    test: boolean;
+                    /** @description The brand (`br_...`). */
+                    brand_id: string;
+                    data: {
+                        /** @description The campaigns record after the change, in the fields of GET /api/v1/campaigns/{id}, with its resource name. */
+                        object: {
+                            /**
+                             * @description The record's resource.
+                             * @enum {string}
+                             */
+                            resource: "campaigns";
+                            /**
+                             * @description Campaign id (`cmp_...`).
+                             * @example cmp_3kTMd9Q0bXh7RzL2aP1c
+                             */
+                            id: string;
+                            /** @example Summer Glow Serum Launch 2026 */
+                            title: string;
+                            /**
+                             * @description blitz (clipping), ugc (original content), package (influencers), affiliate (tracked promotion).
+                             * @enum {string}
+                             */
+                            type: "blitz" | "ugc" | "package" | "affiliate";
+                            /** @enum {string} */
+                            status: "draft" | "active" | "paused" | "completed" | "settled";
+                            /**
+                             * @description Total budget. Integer centavos (1/100 PHP).
+                             * @example 2500000
+                             */
+                            budget_amount: number;
+                            /**
+                             * @description Spent so far. Integer centavos (1/100 PHP).
+                             * @example 2500000
+                             */
+                            spent_amount: number;
+                            /**
+                             * @description ISO 4217 currency; always PHP.
+                             * @enum {string}
+                             */
+                            currency: "PHP";
+                            /**
+                             * @example [
+                             *       "tiktok",
+                             *       "instagram"
+                             *     ]
+                             */
+                            platforms: string[];
+                            /**
+                             * Format: date
+                             * @description First day of the campaign.
+                             * @example 2026-11-15
+                             */
+                            starts_on: string;
+                            /**
+                             * Format: date
+                             * @description Last day of the campaign.
+                             * @example 2026-11-15
+                             */
+                            ends_on: string;
+                            /**
+                             * Format: date-time
+                             * @description Creation time; the list order and the since filter use it. RFC 3339, UTC, microseconds.
+                             * @example 2026-11-02T08:15:42.123456Z
+                             */
+                            created_at: string;
+                            /**
+                             * Format: date-time
+                             * @description Last change. RFC 3339, UTC, microseconds.
+                             * @example 2026-11-02T08:15:42.123456Z
+                             */
+                            updated_at: string;
+                            /**
+                             * Format: date-time
+                             * @description When the campaign was settled; null until then. RFC 3339, UTC, microseconds.
+                             * @example 2026-11-02T08:15:42.123456Z
+                             */
+                            settled_at: string | null;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx accepts the delivery; the body is ignored. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the receiver is disabled and gets no more deliveries. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Retried after at least 60 s; a Retry-After up to twice the scheduled delay is honoured. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };

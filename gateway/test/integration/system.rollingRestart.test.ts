@@ -121,7 +121,7 @@ it('loses nothing accepted and answers no 5xx but 503 with Retry-After while eve
   const balancer = new Balancer(() =>
     fleet.gateways.map((g) => ({
       url: `http://127.0.0.1:${g.process.port}`,
-      readyUrl: `http://127.0.0.1:${g.process.listening.ops_port}/readyz`,
+      readyUrl: `http://127.0.0.1:${String(g.process.listening.ops_port)}/readyz`,
     })),
   );
   const ctx: LoopContext = { log, balancer, running: () => running };

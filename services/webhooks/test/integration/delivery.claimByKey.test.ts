@@ -1,5 +1,5 @@
 import { createTestDatabase, type TestDatabase } from '@brand/testkit';
-import { claimDueDeliveries, claimFedDeliveries } from '../../src/deliveries/deliveryRepo';
+import { claimDueDeliveries, claimFedDeliveries } from '../../src/claim/claimRepo';
 
 // Issue 36: the feed's claim by primary key takes a delivery on exactly the scan's terms:
 // pending, due, not leased (or the lease expired), of an enabled receiver, not locked by

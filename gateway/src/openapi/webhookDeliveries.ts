@@ -8,7 +8,7 @@ import { RECORD_SCHEMAS } from '../records/recordSchemas';
  * The four event deliveries (docs/contract.md#delivery-request, #delivery-body,
  * #receiver-verification) as the document's `webhooks`: what a receiver gets, in the same
  * machine-readable description as the API. The webhooks service builds the body
- * (services/webhooks/src/deliveries/sign.ts deliveryBody) from the object the records service
+ * (services/webhooks/src/send/sign.ts deliveryBody) from the object the records service
  * wrote (changeService.ts eventObjectJson: `resource`, then every field of the record as the
  * read API renders it), so `data.object` is that resource's record schema with `resource`.
  */

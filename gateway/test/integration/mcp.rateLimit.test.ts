@@ -8,10 +8,11 @@ import {
   type ToolResult,
 } from '../support/mcpHttp';
 
-// Issue 3, behaviour 4: REST and MCP calls of one brand draw on one budget (Plus: 60 a
-// minute). Issue 47: a refusal is HTTP 429 with Retry-After on both interfaces, every MCP
-// method alike (tools/call included), as a JSON-RPC error carrying rate_limited and the
-// retry delay; validation and business refusals stay 200 isError results.
+// REST and MCP calls of one brand draw on one budget (Plus: 60 a minute), and a refusal is
+// HTTP 429 with Retry-After on both interfaces, every MCP method alike, tools/call included,
+// as a JSON-RPC error carrying rate_limited and the retry delay
+// (docs/contract.md#assistant-tools rule 3); validation and business refusals stay 200
+// isError results.
 
 const PLUS = 60;
 const RATELIMIT = /^"brand";r=(\d+);t=(\d+)$/;

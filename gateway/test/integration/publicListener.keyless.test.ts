@@ -1,7 +1,7 @@
 import { parse } from 'yaml';
 import { makeBrandWithKey, startStack, type Stack } from '@brand/testkit';
 
-// Issue 47, part 2: the public listener serves nothing without a key but the description file
+// The public listener serves nothing without a key but the description file
 // (docs/contract.md#openapi-document). Liveness and readiness live on the internal listener, beside
 // /metrics and the detailed readiness; any other public path without a key is 401 missing_key.
 

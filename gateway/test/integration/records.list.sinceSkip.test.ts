@@ -10,7 +10,7 @@ import {
 } from '@brand/testkit';
 import { ApiClient } from '../support/apiClient';
 
-// Issue 47, part 3: `since` filters on a timestamp alone, so rows sharing the timestamp of a
+// `since` filters on a timestamp alone, so rows sharing the timestamp of a
 // page's last row are skipped (docs/contract.md#reading-records rule 4); the cursor reads them.
 // The warning is what tells an integrator to use the cursor, so it is checked where one reads
 // it: the OpenAPI parameter, the contract, the API guide and the TypeScript client.

@@ -5,8 +5,8 @@ import { startStack, waitFor, type Stack } from '@brand/testkit';
 // SHUTDOWN_DRAIN_MS while still serving, then closes its listener and finishes in-flight
 // requests. A client that keeps reusing a keep-alive connection to the public port (an SDK
 // client) must be told `Connection: close`, or it would hold the process until the grace
-// period kills it (exit 143). The balancer probes /readyz on the internal listener (issue 47:
-// the public port has no keyless probe), which the shutdown closes outright.
+// period kills it (exit 143). The balancer probes /readyz on the internal listener (the public
+// port has no keyless probe), which the shutdown closes outright.
 
 let stack: Stack;
 

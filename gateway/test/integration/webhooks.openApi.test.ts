@@ -21,7 +21,7 @@ import { parse } from 'yaml';
 import { RECORD_FIELDS } from '../../src/records/recordSchemas';
 import { OpenApiValidator } from '../support/openApiValidator';
 
-// Issue 47, part 4: the OpenAPI document describes the four deliveries under `webhooks`, and
+// The OpenAPI document describes the four deliveries under `webhooks`, and
 // what a real receiver gets is what it says: each of the four business changes goes through
 // records, Kafka and the webhooks service to an HTTPS receiver (the example receiver, verifying
 // signatures), and its headers and raw body validate against the served document (Ajv).

@@ -4,7 +4,7 @@
 // PERMISSION_DENIED address_proof_required), sees and ends only the sessions that brand's SSO
 // opened (another is not_found), and resolves no other brand. Real records and PostgreSQL. The
 // SSO session is written as FinishSsoSignIn writes it (the sign-in itself, against a real
-// provider, is console/test/integration/console.ssoScope.test.ts).
+// provider, is console/test/integration/sso.sessionSpeaksForItsBrand.test.ts).
 import { createHash, randomBytes } from 'node:crypto';
 import {
   createConsoleClient,

@@ -1,4 +1,4 @@
-// Issue 42 parts 5 and 6 in a real browser (Debian's Chromium via playwright-core) against a
+// Members' sessions and the activity's origins in a real browser (Debian's Chromium via playwright-core) against a
 // real OpenID provider: two members sign in through the brand's single sign-on from their own
 // browsers; the owner opens Members' sessions, sees both with their devices and addresses, and
 // signs one out; the Activity page then shows that, and a refused sign-in, each with the address

@@ -1,5 +1,5 @@
-// Issue 42 part 5, an audit trail that tells the truth, over HTTP against real records,
-// webhooks, plans, the console and a real identity provider: a sign-in the brand refuses is
+// The audit trail tells the truth, over HTTP against real records, webhooks, plans, the
+// console and a real identity provider: a sign-in the brand refuses is
 // recorded as refused (method and reason), never as "signed in"; an SSO refusal is recorded
 // too; every row carries the address and User-Agent of the request that made it, and the
 // page and both exports show them; a cursor is bound to its brand and its listing.

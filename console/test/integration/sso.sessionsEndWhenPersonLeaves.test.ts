@@ -1,4 +1,4 @@
-// Issue 42 part 6, sessions that end when the person leaves, end to end with real processes:
+// Single sign-on sessions end when the person leaves, end to end with real processes:
 // records, webhooks, plans, the console and a real OpenID provider (oidc-provider, with
 // back-channel logout and refresh tokens). The provider's logout_token ends the person's SSO
 // sessions of the brand (a forged one is refused); records re-checks SSO sessions with the

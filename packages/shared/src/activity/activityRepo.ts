@@ -68,15 +68,19 @@ export async function selectActivityPage(
   if (f.subjectId) add((n) => `subject_id = ${n}`, f.subjectId);
   if (f.since) add((n) => `created_at >= ${n}`, f.since);
   if (f.until) add((n) => `created_at < ${n}`, f.until);
+  // The page is cut first and only its rows are turned into JSON: to_jsonb in the outer
+  // select would run on every row the scan reads when the planner sorts instead of walking
+  // the index (a log just filled, its statistics not yet updated).
   const r = await db.query<ActivityRow>(
     `select id, brand_id, action, actor_member_id, actor_email, subject_id, summary,
             ${rfc3339('created_at')} as created_at,
-            coalesce(to_jsonb(activity) ->> 'client_address', '') as client_address,
-            coalesce(to_jsonb(activity) ->> 'user_agent', '') as user_agent
-     from activity
-     where ${where.join(' and ')}
-     order by created_at desc, id desc
-     limit ${q.limit}`,
+            coalesce(to_jsonb(page) ->> 'client_address', '') as client_address,
+            coalesce(to_jsonb(page) ->> 'user_agent', '') as user_agent
+     from (select * from activity
+           where ${where.join(' and ')}
+           order by created_at desc, id desc
+           limit ${q.limit}) as page
+     order by created_at desc, id desc`,
     params,
   );
   return r.rows;

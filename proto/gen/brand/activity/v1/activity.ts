@@ -44,11 +44,14 @@ export interface ActivityEntry {
   created_at: string;
   /**
    * The IP address of the request that made the change, as the console saw it (behind a
-   * trusted proxy, the client's); empty when no browser was involved (an operator's CLI, a
-   * background job, the identity provider's back-channel).
+   * trusted proxy, the client's); for an operator's brandctl, the address the service saw it
+   * connect from; empty when no request was behind it (a background job).
    */
   client_address: string;
-  /** The User-Agent header of that request, cut at 512 characters; empty like client_address. */
+  /**
+   * The User-Agent header of that request (brandctl names itself), cut at 512 characters; empty
+   * like client_address.
+   */
   user_agent: string;
 }
 

@@ -61,6 +61,10 @@ const WebhooksEnv = z
     KAFKA_REBALANCE_TIMEOUT_MS: msEnv.default(15_000),
     /** How often the consumer role checks a broker accepts connections (/readyz, /metrics). */
     KAFKA_PROBE_INTERVAL_MS: msEnv.default(2_000),
+    // Redis: the events feed's versions (the gateway's 304; docs/api.md "Events")
+    REDIS_URL: z.string().url().default('redis://127.0.0.1:6379'),
+    /** Prefix for every Redis key; the gateway's REDIS_KEY_PREFIX. */
+    REDIS_KEY_PREFIX: z.string().default('brs:'),
     // Receivers
     /** AES-256-GCM key sealing signing secrets at rest: 32 bytes, base64. */
     WEBHOOK_SECRET_KEY: secretKey,

@@ -186,7 +186,7 @@ it('stores an event and its deliveries once however often Kafka hands it over', 
     await withTransaction(db.pool, async (c) => {
       // twice in one call, as in a chunk that holds a redelivered message: stored once
       const inserted = await insertEvents(c, [stored, stored]);
-      for (const receiverId of inserted.get(event.id) ?? [])
+      for (const receiverId of inserted.receivers.get(event.id) ?? [])
         n += await insertDeliveries(c, [deliveryOf(`dlv_twice${i}`, receiverId)]);
       // even a second insert of the deliveries themselves adds nothing: the key is exact
       n += await insertDeliveries(c, [deliveryOf(`dlv_again${i}`, 'rcv_weeks')]);

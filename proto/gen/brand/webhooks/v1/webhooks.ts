@@ -693,6 +693,44 @@ export interface AckReceiverNoticeRequest {
 export interface AckReceiverNoticeResponse {
 }
 
+export interface ListFeedEventsRequest {
+  brand_id: string;
+  /** 1..200; 0 means 50. */
+  limit: number;
+  /** Newest first: the next_cursor of the previous page; empty for the newest. Not with `forward`. */
+  cursor: string;
+  /** Oldest first after the feed position `after` (0: from the oldest event kept). */
+  forward: boolean;
+  after: number;
+  /** Only events of these types; empty for all. */
+  types: EventType[];
+  /** Only events about this record (the id in the event's data.object). */
+  record_id: string;
+  /**
+   * Only events created after `since` (exclusive) and before `until` (exclusive); RFC 3339,
+   * empty: open.
+   */
+  since: string;
+  until: string;
+}
+
+export interface ListFeedEventsResponse {
+  /** The events, each as the JSON text a receiver gets as its delivery body. */
+  events_json: string[];
+  /** Newest first, on a full page: the cursor of the next (older) page. */
+  next_cursor: string;
+  /**
+   * Oldest first: the feed position to read on after (the last event's, or `after` when the
+   * page is empty).
+   */
+  next_after: number;
+  /**
+   * The brand's feed version: the position of its newest event when the page was read (0 for
+   * none). The page holds every event up to it that matches; the gateway tags pages with it.
+   */
+  feed_version: number;
+}
+
 function createBaseReceiver(): Receiver {
   return {
     id: "",
@@ -6428,6 +6466,368 @@ export const AckReceiverNoticeResponse: MessageFns<AckReceiverNoticeResponse> = 
   },
 };
 
+function createBaseListFeedEventsRequest(): ListFeedEventsRequest {
+  return {
+    brand_id: "",
+    limit: 0,
+    cursor: "",
+    forward: false,
+    after: 0,
+    types: [],
+    record_id: "",
+    since: "",
+    until: "",
+  };
+}
+
+export const ListFeedEventsRequest: MessageFns<ListFeedEventsRequest> = {
+  encode(message: ListFeedEventsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.brand_id !== "") {
+      writer.uint32(10).string(message.brand_id);
+    }
+    if (message.limit !== 0) {
+      writer.uint32(16).int32(message.limit);
+    }
+    if (message.cursor !== "") {
+      writer.uint32(26).string(message.cursor);
+    }
+    if (message.forward !== false) {
+      writer.uint32(32).bool(message.forward);
+    }
+    if (message.after !== 0) {
+      writer.uint32(40).int64(message.after);
+    }
+    if (message.types.length !== 0) {
+      writer.uint32(50).fork();
+      for (const v of message.types) {
+        writer.int32(v);
+      }
+      writer.join();
+    }
+    if (message.record_id !== "") {
+      writer.uint32(58).string(message.record_id);
+    }
+    if (message.since !== "") {
+      writer.uint32(66).string(message.since);
+    }
+    if (message.until !== "") {
+      writer.uint32(74).string(message.until);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListFeedEventsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListFeedEventsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.brand_id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.limit = reader.int32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.cursor = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.forward = reader.bool();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.after = longToNumber(reader.int64());
+            continue;
+          }
+          case 6: {
+            if (tag === 48) {
+              message.types.push(reader.int32() as any);
+
+              continue;
+            }
+
+            if (tag === 50) {
+              const end2 = reader.uint32() + reader.pos;
+              while (reader.pos < end2) {
+                message.types.push(reader.int32() as any);
+              }
+
+              continue;
+            }
+
+            break;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.record_id = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.since = reader.string();
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.until = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListFeedEventsRequest {
+    return {
+      brand_id: isSet(object.brandId)
+        ? globalThis.String(object.brandId)
+        : isSet(object.brand_id)
+        ? globalThis.String(object.brand_id)
+        : "",
+      limit: isSet(object.limit) ? globalThis.Number(object.limit) : 0,
+      cursor: isSet(object.cursor) ? globalThis.String(object.cursor) : "",
+      forward: isSet(object.forward) ? globalThis.Boolean(object.forward) : false,
+      after: isSet(object.after) ? globalThis.Number(object.after) : 0,
+      types: globalThis.Array.isArray(object?.types) ? object.types.map((e: any) => eventTypeFromJSON(e)) : [],
+      record_id: isSet(object.recordId)
+        ? globalThis.String(object.recordId)
+        : isSet(object.record_id)
+        ? globalThis.String(object.record_id)
+        : "",
+      since: isSet(object.since) ? globalThis.String(object.since) : "",
+      until: isSet(object.until) ? globalThis.String(object.until) : "",
+    };
+  },
+
+  toJSON(message: ListFeedEventsRequest): unknown {
+    const obj: any = {};
+    if (message.brand_id !== "") {
+      obj.brandId = message.brand_id;
+    }
+    if (message.limit !== 0) {
+      obj.limit = Math.round(message.limit);
+    }
+    if (message.cursor !== "") {
+      obj.cursor = message.cursor;
+    }
+    if (message.forward !== false) {
+      obj.forward = message.forward;
+    }
+    if (message.after !== 0) {
+      obj.after = Math.round(message.after);
+    }
+    if (message.types?.length) {
+      obj.types = message.types.map((e) => eventTypeToJSON(e));
+    }
+    if (message.record_id !== "") {
+      obj.recordId = message.record_id;
+    }
+    if (message.since !== "") {
+      obj.since = message.since;
+    }
+    if (message.until !== "") {
+      obj.until = message.until;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListFeedEventsRequest>, I>>(base?: I): ListFeedEventsRequest {
+    return ListFeedEventsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListFeedEventsRequest>, I>>(object: I): ListFeedEventsRequest {
+    const message = createBaseListFeedEventsRequest();
+    message.brand_id = object.brand_id ?? "";
+    message.limit = object.limit ?? 0;
+    message.cursor = object.cursor ?? "";
+    message.forward = object.forward ?? false;
+    message.after = object.after ?? 0;
+    message.types = object.types?.map((e) => e) || [];
+    message.record_id = object.record_id ?? "";
+    message.since = object.since ?? "";
+    message.until = object.until ?? "";
+    return message;
+  },
+};
+
+function createBaseListFeedEventsResponse(): ListFeedEventsResponse {
+  return { events_json: [], next_cursor: "", next_after: 0, feed_version: 0 };
+}
+
+export const ListFeedEventsResponse: MessageFns<ListFeedEventsResponse> = {
+  encode(message: ListFeedEventsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.events_json) {
+      writer.uint32(10).string(v!);
+    }
+    if (message.next_cursor !== "") {
+      writer.uint32(18).string(message.next_cursor);
+    }
+    if (message.next_after !== 0) {
+      writer.uint32(24).int64(message.next_after);
+    }
+    if (message.feed_version !== 0) {
+      writer.uint32(32).int64(message.feed_version);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListFeedEventsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListFeedEventsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.events_json.push(reader.string());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.next_cursor = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.next_after = longToNumber(reader.int64());
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.feed_version = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListFeedEventsResponse {
+    return {
+      events_json: globalThis.Array.isArray(object?.eventsJson)
+        ? object.eventsJson.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.events_json)
+        ? object.events_json.map((e: any) => globalThis.String(e))
+        : [],
+      next_cursor: isSet(object.nextCursor)
+        ? globalThis.String(object.nextCursor)
+        : isSet(object.next_cursor)
+        ? globalThis.String(object.next_cursor)
+        : "",
+      next_after: isSet(object.nextAfter)
+        ? globalThis.Number(object.nextAfter)
+        : isSet(object.next_after)
+        ? globalThis.Number(object.next_after)
+        : 0,
+      feed_version: isSet(object.feedVersion)
+        ? globalThis.Number(object.feedVersion)
+        : isSet(object.feed_version)
+        ? globalThis.Number(object.feed_version)
+        : 0,
+    };
+  },
+
+  toJSON(message: ListFeedEventsResponse): unknown {
+    const obj: any = {};
+    if (message.events_json?.length) {
+      obj.eventsJson = message.events_json;
+    }
+    if (message.next_cursor !== "") {
+      obj.nextCursor = message.next_cursor;
+    }
+    if (message.next_after !== 0) {
+      obj.nextAfter = Math.round(message.next_after);
+    }
+    if (message.feed_version !== 0) {
+      obj.feedVersion = Math.round(message.feed_version);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListFeedEventsResponse>, I>>(base?: I): ListFeedEventsResponse {
+    return ListFeedEventsResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListFeedEventsResponse>, I>>(object: I): ListFeedEventsResponse {
+    const message = createBaseListFeedEventsResponse();
+    message.events_json = object.events_json?.map((e) => e) || [];
+    message.next_cursor = object.next_cursor ?? "";
+    message.next_after = object.next_after ?? 0;
+    message.feed_version = object.feed_version ?? 0;
+    return message;
+  },
+};
+
 /**
  * WebhooksService manages a brand's event receivers (docs/contract.md#receivers) and their deliveries. It runs
  * in the webhooks process, which owns the receivers, events, deliveries and attempts tables.
@@ -7177,6 +7577,87 @@ export const WebhooksServiceClient = makeGenericClientConstructor(
 ) as unknown as {
   new (address: string, credentials: ChannelCredentials, options?: Partial<ClientOptions>): WebhooksServiceClient;
   service: typeof WebhooksServiceService;
+  serviceName: string;
+};
+
+/**
+ * EventsFeedService serves a brand's business events as a feed (GET /api/v1/events,
+ * docs/api.md "Events"): the gateway's data-plane RPC, with the internal token in
+ * "x-internal-token" (the admin token passes too). It runs beside WebhooksService in the
+ * admin role of the webhooks process, which stores every event it ingests.
+ *
+ * Every event the feed holds has a feed position: a per-brand number assigned when the event
+ * is stored, under a lock on the brand's feed head, so positions grow in commit order and an
+ * event committed late (an older created_at after newer ones) still gets a position after
+ * every event stored before it. Test events are not in the feed.
+ */
+export type EventsFeedServiceService = typeof EventsFeedServiceService;
+export const EventsFeedServiceService = {
+  /**
+   * ListFeedEvents reads one page of the brand's feed: newest first (by feed position) from
+   * `cursor`, or oldest first after `after` when `forward` is set.
+   * INVALID_ARGUMENT (invalid_cursor) for a cursor this service did not issue for this brand;
+   * INVALID_ARGUMENT (invalid_parameter) for a bad limit, time or type;
+   * OUT_OF_RANGE (cursor_expired) for a cursor or position whose next events may already
+   * have been dropped with the history they belonged to.
+   */
+  listFeedEvents: {
+    path: "/brand.webhooks.v1.EventsFeedService/ListFeedEvents" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListFeedEventsRequest): Buffer =>
+      Buffer.from(ListFeedEventsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListFeedEventsRequest => ListFeedEventsRequest.decode(value),
+    responseSerialize: (value: ListFeedEventsResponse): Buffer =>
+      Buffer.from(ListFeedEventsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListFeedEventsResponse => ListFeedEventsResponse.decode(value),
+  },
+} as const;
+
+export interface EventsFeedServiceServer extends UntypedServiceImplementation {
+  /**
+   * ListFeedEvents reads one page of the brand's feed: newest first (by feed position) from
+   * `cursor`, or oldest first after `after` when `forward` is set.
+   * INVALID_ARGUMENT (invalid_cursor) for a cursor this service did not issue for this brand;
+   * INVALID_ARGUMENT (invalid_parameter) for a bad limit, time or type;
+   * OUT_OF_RANGE (cursor_expired) for a cursor or position whose next events may already
+   * have been dropped with the history they belonged to.
+   */
+  listFeedEvents: handleUnaryCall<ListFeedEventsRequest, ListFeedEventsResponse>;
+}
+
+export interface EventsFeedServiceClient extends Client {
+  /**
+   * ListFeedEvents reads one page of the brand's feed: newest first (by feed position) from
+   * `cursor`, or oldest first after `after` when `forward` is set.
+   * INVALID_ARGUMENT (invalid_cursor) for a cursor this service did not issue for this brand;
+   * INVALID_ARGUMENT (invalid_parameter) for a bad limit, time or type;
+   * OUT_OF_RANGE (cursor_expired) for a cursor or position whose next events may already
+   * have been dropped with the history they belonged to.
+   */
+  listFeedEvents(
+    request: ListFeedEventsRequest,
+    callback: (error: ServiceError | null, response: ListFeedEventsResponse) => void,
+  ): ClientUnaryCall;
+  listFeedEvents(
+    request: ListFeedEventsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListFeedEventsResponse) => void,
+  ): ClientUnaryCall;
+  listFeedEvents(
+    request: ListFeedEventsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListFeedEventsResponse) => void,
+  ): ClientUnaryCall;
+}
+
+export const EventsFeedServiceClient = makeGenericClientConstructor(
+  EventsFeedServiceService,
+  "brand.webhooks.v1.EventsFeedService",
+) as unknown as {
+  new (address: string, credentials: ChannelCredentials, options?: Partial<ClientOptions>): EventsFeedServiceClient;
+  service: typeof EventsFeedServiceService;
   serviceName: string;
 };
 

@@ -37,6 +37,10 @@ function buildOpenApiDocument(
     tags: [
       { name: 'Records', description: 'The six read-only resources.' },
       {
+        name: 'Events',
+        description: "The brand's business events as a feed an integration can follow.",
+      },
+      {
         name: 'Campaign plans',
         description: 'Preparing campaign plans for the brand to review; nothing is published.',
       },

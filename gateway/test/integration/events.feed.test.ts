@@ -56,10 +56,10 @@ function get(path: string, key = brand.secret, headers: Record<string, string> =
 /** Publishes and waits until the feed holds `total` events of the brand. */
 async function publish(events: BusinessEvent[], total: number): Promise<void> {
   await producer.publish(events);
-  await waitFor(
-    async () => (await get('/api/v1/events?after=0&limit=200')).body.count >= total,
-    { timeoutMs: 30_000, what: `${total} events in the feed` },
-  );
+  await waitFor(async () => (await get('/api/v1/events?after=0&limit=200')).body.count >= total, {
+    timeoutMs: 30_000,
+    what: `${total} events in the feed`,
+  });
 }
 
 const feedCalls = (): Promise<number> =>
@@ -151,7 +151,12 @@ describe('GET /api/v1/events, newest first', () => {
 
   it('filters by type, by record id and by time (since exclusive, until exclusive)', async () => {
     const paid = await walk('&type=payout.paid', 2);
-    expect(paid.map((e) => e.type)).toEqual(['payout.paid', 'payout.paid', 'payout.paid', 'payout.paid']);
+    expect(paid.map((e) => e.type)).toEqual([
+      'payout.paid',
+      'payout.paid',
+      'payout.paid',
+      'payout.paid',
+    ]);
     const both = await get('/api/v1/events?type=payout.paid,submission.approved&limit=200');
     expect(both.body.count).toBe(published.length);
     const repeated = await get('/api/v1/events?type=payout.paid&type=campaign.settled');
@@ -228,7 +233,8 @@ describe('polling with If-None-Match', () => {
     expect(etag).toMatch(/^"[A-Za-z0-9_-]{27}"$/);
     // the consumer published the version: the next poll is decided at the gateway
     await waitFor(
-      async () => (await get('/api/v1/events', brand.secret, { 'If-None-Match': etag })).status === 304,
+      async () =>
+        (await get('/api/v1/events', brand.secret, { 'If-None-Match': etag })).status === 304,
       { timeoutMs: 10_000, what: 'a 304' },
     );
     const calls = await feedCalls();
@@ -255,7 +261,9 @@ describe('polling with If-None-Match', () => {
     const res = await get(`/api/v1/events?after=${head}`);
     const etag = res.headers.get('etag')!;
     expect(etag).not.toBe((await get('/api/v1/events')).headers.get('etag'));
-    const again = await get(`/api/v1/events?after=${head}`, brand.secret, { 'If-None-Match': etag });
+    const again = await get(`/api/v1/events?after=${head}`, brand.secret, {
+      'If-None-Match': etag,
+    });
     expect(again.status).toBe(304);
   });
 });

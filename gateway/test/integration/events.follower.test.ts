@@ -76,7 +76,11 @@ it('a follower sees every event once, in order, while every service is killed an
   topic = uniqueTopic('follow');
   prefix = uniqueRedisPrefix();
   await createTopic(topic);
-  const [recordsPort, webhooksPort, gatewayPort] = [await freePort(), await freePort(), await freePort()];
+  const [recordsPort, webhooksPort, gatewayPort] = [
+    await freePort(),
+    await freePort(),
+    await freePort(),
+  ];
   const records = await restartable(() =>
     startRecords({
       databaseUrl: db.url,
@@ -124,12 +128,15 @@ it('a follower sees every event once, in order, while every service is killed an
   const follower = (async () => {
     while (following) {
       try {
-        const res = await fetch(`http://127.0.0.1:${gatewayPort}/api/v1/events?after=${stored}&limit=20`, {
-          headers: {
-            Authorization: `Bearer ${brand.secret}`,
-            ...(etag ? { 'If-None-Match': etag } : {}),
+        const res = await fetch(
+          `http://127.0.0.1:${gatewayPort}/api/v1/events?after=${stored}&limit=20`,
+          {
+            headers: {
+              Authorization: `Bearer ${brand.secret}`,
+              ...(etag ? { 'If-None-Match': etag } : {}),
+            },
           },
-        });
+        );
         if (res.status === 200) {
           const page = (await res.json()) as { data: Array<{ id: string }>; next_after: number };
           seen.push(...page.data.map((e) => e.id));
@@ -155,7 +162,7 @@ it('a follower sees every event once, in order, while every service is killed an
     for (const s of pending) {
       for (let attempt = 1; attempt < 200; attempt++) {
         try {
-          await admin!.records('approveSubmission', { submission_id: s.id });
+          await admin.records('approveSubmission', { submission_id: s.id });
           break;
         } catch (err) {
           // a change committed before the kill whose reply was lost: it is made

@@ -90,13 +90,18 @@ export function readEventsQuery(rawQuery: string): EventsParams {
         'unknown parameter; the feed takes limit, cursor, after, type, record_id, since and until.',
     });
     const onlyCursor = details.every((d) => d.field === 'cursor');
-    throw new AppError(onlyCursor ? 'invalid_cursor' : 'invalid_parameter', describeIssues(details, ' '), {
-      details,
-    });
+    throw new AppError(
+      onlyCursor ? 'invalid_cursor' : 'invalid_parameter',
+      describeIssues(details, ' '),
+      {
+        details,
+      },
+    );
   }
   const q = result.data;
   if (q.cursor !== undefined && q.after !== undefined) {
-    const message = 'cursor and after cannot be combined: cursor pages newest first, after reads on oldest first.';
+    const message =
+      'cursor and after cannot be combined: cursor pages newest first, after reads on oldest first.';
     throw new AppError('invalid_parameter', message, {
       details: [{ field: 'after', message }],
     });

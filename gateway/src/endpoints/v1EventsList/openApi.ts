@@ -35,10 +35,13 @@ const EventsQueryDoc = z.object({
       description: `Only events of these types: one of ${EVENT_TYPES.names.join(', ')}, comma-separated or repeated.`,
       examples: ['payout.paid'],
     }),
-  record_id: z.string().optional().meta({
-    description: "Only events about this record (the id in the event's `data.object`).",
-    examples: ['po_3kTMd9Q0bXh7RzL2aP1c'],
-  }),
+  record_id: z
+    .string()
+    .optional()
+    .meta({
+      description: "Only events about this record (the id in the event's `data.object`).",
+      examples: ['po_3kTMd9Q0bXh7RzL2aP1c'],
+    }),
   since: z.string().optional().meta({
     description:
       'Only events created after this instant (exclusive; RFC 3339 with a time zone), as `since` of the lists.',

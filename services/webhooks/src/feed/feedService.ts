@@ -55,7 +55,9 @@ export async function listFeedEvents(deps: FeedDeps, req: FeedRequest): Promise<
   const query: FeedQuery = {
     brandId: req.brandId,
     limit,
-    direction: req.forward ? { newestFirst: false, after: req.after } : { newestFirst: true, before },
+    direction: req.forward
+      ? { newestFirst: false, after: req.after }
+      : { newestFirst: true, before },
     types: req.types,
     recordId: req.recordId === '' ? undefined : req.recordId,
     since: timeBound('since', req.since),

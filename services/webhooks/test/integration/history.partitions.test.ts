@@ -319,6 +319,8 @@ it('records the greatest feed position a drop or a default sweep removes, per br
     { brand_id: 'br_feedA', expired_through: '4' },
     { brand_id: 'br_feedB', expired_through: '7' },
   ]);
-  const left = await db.pool.query(`select id from webhooks.events where id like 'evt_f_%' and brand_id like 'br_feed%'`);
+  const left = await db.pool.query(
+    `select id from webhooks.events where id like 'evt_f_%' and brand_id like 'br_feed%'`,
+  );
   expect(left.rows).toEqual([{ id: 'evt_fa3' }]);
 });

@@ -2,7 +2,7 @@ import { EVENT_TYPES, type EventTypeName } from '@brand/shared/enums';
 import { AppError } from '@brand/shared/errors';
 import type { Pool } from '@brand/shared/db';
 import { DEFAULT_LIMIT, isValidLimit, normalizeSince } from '@brand/shared/resources';
-import { deliveryBody } from '../deliveries/sign';
+import { deliveryBody } from '../send/sign';
 import { decodeFeedCursor, encodeFeedCursor } from './feedCursor';
 import { readFeedPage, type FeedQuery } from './feedRepo';
 

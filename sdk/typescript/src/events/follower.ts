@@ -79,6 +79,8 @@ export async function followFeed(
     const handled = new Set(checkpoint.handled);
     for (const event of result.data) {
       if (handled.has(event.id)) continue;
+      // stopped mid-page: the stored checkpoint already says which of its events were handled
+      if (signal?.aborted) return;
       await options.onEvent(event);
       checkpoint = { after: checkpoint.after, handled: [...checkpoint.handled, event.id] };
       await options.onCheckpoint(checkpoint);

@@ -66,7 +66,8 @@ export interface StoredEvents {
  * (migrations/0014_events_feed.sql): it advances the brand's row of event_feed_heads by the
  * number of new events, in brand order (two chunks never wait on each other crosswise), and
  * holds that row's lock until the caller's transaction commits, so positions follow commit
- * order. A redelivered event racing its first insert on another consumer leaves a gap in the
+ * order; within a chunk they follow the order of `events` (the brand's Kafka partition order,
+ * which is the order its producer committed them in). A redelivered event racing its first insert on another consumer leaves a gap in the
  * positions, never a repeat; followers skip gaps.
  */
 export async function insertEvents(
@@ -83,12 +84,12 @@ export async function insertEvents(
     text: `with incoming as (
        select distinct on (i.id, i.created_at) i.*
        from unnest($1::text[], $2::text[], $3::text[], $4::timestamptz[], $5::text[],
-         $6::boolean[], $7::text[], $8::text[], $9::text[], $10::text[])
+         $6::boolean[], $7::text[], $8::text[], $9::text[], $10::text[]) with ordinality
          as i(id, brand_id, type, created_at, object_json, test, producer, traceparent,
-           tracestate, record_id)
+           tracestate, record_id, ord)
        where not exists (
          select 1 from events e where e.id = i.id and e.created_at = i.created_at)
-       order by i.id, i.created_at
+       order by i.id, i.created_at, i.ord
      ),
      counts as (
        select brand_id, count(*) as n from incoming where not test group by brand_id
@@ -105,7 +106,7 @@ export async function insertEvents(
        select i.id, i.brand_id, i.type, i.created_at, i.object_json, i.test, i.producer,
          i.traceparent, i.tracestate, i.record_id,
          case when i.test then null else hd.last_seq - c.n + row_number() over (
-           partition by i.brand_id, i.test order by i.created_at, i.id) end
+           partition by i.brand_id, i.test order by i.ord) end
        from incoming i
        left join counts c on c.brand_id = i.brand_id
        left join heads hd on hd.brand_id = i.brand_id

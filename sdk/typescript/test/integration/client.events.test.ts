@@ -191,3 +191,39 @@ describe('brandctl events', () => {
     expect(err).toContain('position');
   });
 });
+
+describe('examples/follower (the firewall-bound integration)', () => {
+  const MAIN = path.join(REPO_ROOT, 'examples/follower/dist/main.js');
+
+  /** Runs the example until it printed `lines` events (or 3 s of quiet), then SIGINTs it. */
+  async function runExample(checkpointFile: string, lines: number): Promise<string[]> {
+    const child = spawn(process.execPath, [MAIN], {
+      env: {
+        ...process.env,
+        BRAND_RECORDS_URL: stack.gateway.url,
+        BRAND_RECORDS_KEY: brand.secret,
+        CHECKPOINT_FILE: checkpointFile,
+      },
+    });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    const printed = () => out.split('\n').filter(Boolean);
+    if (lines > 0) await waitFor(() => printed().length >= lines, { timeoutMs: 15_000 });
+    else await new Promise((r) => setTimeout(r, 3_000));
+    child.kill('SIGINT');
+    await new Promise((resolve) => child.on('exit', resolve));
+    return printed().map((line) => line.split(' ').pop()!);
+  }
+
+  it('prints every event once, and after a restart only what is new', async () => {
+    const file = path.join(
+      await import('node:os').then((os) => os.tmpdir()),
+      `follower-${brand.brand.id}.checkpoint`,
+    );
+    const first = await runExample(file, ids.length);
+    expect(first).toEqual(ids);
+    expect(await runExample(file, 0)).toEqual([]);
+    await produce(1);
+    expect(await runExample(file, 1)).toEqual(ids.slice(-1));
+  });
+});

@@ -17,7 +17,7 @@ import {
 import type { BusinessEvent } from '@brand/proto/events/v1';
 import { ApiClient, type ApiResponse } from '../support/apiClient';
 
-// Issue 44 item 2: GET /api/v1/events, the brand's business events as a feed. Newest first
+// GET /api/v1/events, the brand's business events as a feed: newest first
 // with a cursor, oldest first after a stored position (the follow mode), filters by type,
 // record and time, 304 for an unchanged poll without a call to webhooks, 410 for a position
 // older than the kept history, no event of another brand, and bad input always a 4xx.

@@ -22,7 +22,7 @@ import {
   type TestDatabase,
 } from '@brand/testkit';
 
-// Issue 44 item 2: an integration that follows GET /api/v1/events?after=<stored position>
+// An integration that follows GET /api/v1/events?after=<stored position>
 // sees every event once, in feed-position order, while business changes are made and every
 // service is SIGKILLed and restarted in turn (records, then webhooks, then the gateway). The
 // follower is what a firewall-bound integration would write: it stores next_after only after

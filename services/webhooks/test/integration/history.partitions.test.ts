@@ -282,7 +282,7 @@ it('migrates existing history into week partitions, keeping every row', async ()
   }
 });
 
-// Issue 44: the events feed's cursors into a week expire before the week is dropped, so a
+// The events feed's cursors into a week expire before the week is dropped, so a
 // follower whose position is older than the kept history gets 410 cursor_expired, never a gap.
 it('records the greatest feed position a drop or a default sweep removes, per brand', async () => {
   const now = new Date();

@@ -693,6 +693,7 @@ export interface AckReceiverNoticeRequest {
 export interface AckReceiverNoticeResponse {
 }
 
+/** ListFeedEventsRequest asks for one page of a brand's feed, in one direction, with filters. */
 export interface ListFeedEventsRequest {
   brand_id: string;
   /** 1..200; 0 means 50. */
@@ -714,6 +715,7 @@ export interface ListFeedEventsRequest {
   until: string;
 }
 
+/** ListFeedEventsResponse holds one page of the feed and what the next read starts from. */
 export interface ListFeedEventsResponse {
   /** The events, each as the JSON text a receiver gets as its delivery body. */
   events_json: string[];

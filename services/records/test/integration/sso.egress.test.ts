@@ -93,7 +93,7 @@ async function connectedBrand(): Promise<string> {
   const brandId = await newBrand();
   issuer.serve({ document: issuer.benignDocument() });
   await connect(localAdmin, brandId, issuer.origin);
-  // Its domain counts as proven (the DNS proof has its own tests, console.ssoDomains.test.ts):
+  // Its domain counts as proven (the DNS proof has its own tests, sso.verifiedDomains.test.ts):
   // a connection without a verified domain is not even started.
   await stack.db.pool.query(
     `update records.sso_domains set state = 'verified', verified_at = now() where brand_id = $1`,

@@ -6,7 +6,7 @@
 //    change left it too;
 // 5. the receiver guide's example put what an owner typed into JavaScript source unescaped.
 // And a request accepted while mail is failing is mailed once mail works (nothing is lost).
-// Finding 1 (timing) has its own file: console.signIn.timing.test.ts.
+// Finding 1 (timing) has its own file: signIn.timingHidesMembership.test.ts.
 import { EVENT_TYPES } from '@brand/shared/enums';
 import { Receiver } from '@brand/proto/webhooks/v1';
 import { randomHex, waitFor } from '@brand/testkit';

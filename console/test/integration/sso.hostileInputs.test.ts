@@ -1,4 +1,4 @@
-// Hostile inputs to single sign-on, beside console.accountHostile.test.ts. Each goes through the
+// Hostile inputs to single sign-on, beside account.hostileInputs.test.ts. Each goes through the
 // console's HTTP surface to real records (openid-client checking the provider's answers) and a real
 // OpenID provider (oidc-provider in a child process), and is judged by its real outcome: no
 // session, a clear 4xx page, never a 5xx.

@@ -2,7 +2,7 @@
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { REPO_ROOT, TEST_ADMIN_TOKEN } from '@brand/testkit';
-import type { Harness } from './harness';
+import type { Harness } from '../../../services/webhooks/test/integration/harness';
 
 const BIN = path.join(REPO_ROOT, 'cli/bin/brandctl.js');
 

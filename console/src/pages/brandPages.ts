@@ -2,6 +2,7 @@ import express, { type Router } from 'express';
 import type { ConsoleDeps } from '../consoleDeps';
 import { requireSession } from '../session/memberSession';
 import { registerActivity } from './activity/route';
+import { registerEvents } from './events/route';
 import { registerKeys } from './keys/route';
 import { registerMembers } from './members/route';
 import { registerPlans } from './plans/route';
@@ -26,6 +27,7 @@ export function registerBrandPages(router: Router, deps: ConsoleDeps): void {
   registerKeys(brand, deps);
   registerUsage(brand, deps);
   registerReceivers(brand, deps);
+  registerEvents(brand, deps);
   registerPlans(brand, deps);
   registerMembers(brand, deps);
   registerSso(brand, deps);

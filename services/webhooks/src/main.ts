@@ -92,6 +92,7 @@ async function main(): Promise<void> {
         maxPerBrand: config.WEBHOOK_MAX_RECEIVERS_PER_BRAND,
         recoveryMaxPerRequest: config.RECOVERY_MAX_PER_REQUEST,
         historyRetentionMs: config.DELIVERY_HISTORY_RETENTION_MS,
+        cursorKey: feedCursorKey(config.WEBHOOK_SECRET_KEY),
       }
     : undefined;
   const feed: FeedDeps | undefined = roles.has('admin')

@@ -9,6 +9,8 @@ export interface FeedQuery {
   direction: { newestFirst: true; before?: number } | { newestFirst: false; after: number };
   types: readonly EventTypeName[];
   recordId?: string;
+  /** Only this event. */
+  eventId?: string;
   /** Exclusive bounds on created_at, normalized RFC 3339. */
   since?: string;
   until?: string;
@@ -50,6 +52,7 @@ export async function readFeedPage(pool: Pool, q: FeedQuery): Promise<FeedRead> 
   if (!d.newestFirst) where.push(`e.feed_seq > ${$(d.after)}`);
   if (q.types.length > 0) where.push(`e.type = any(${$(q.types)}::text[])`);
   if (q.recordId !== undefined) where.push(`e.record_id = ${$(q.recordId)}`);
+  if (q.eventId !== undefined) where.push(`e.id = ${$(q.eventId)}`);
   if (q.since !== undefined) where.push(`e.created_at > ${$(q.since)}::timestamptz`);
   if (q.until !== undefined) where.push(`e.created_at < ${$(q.until)}::timestamptz`);
   const order = d.newestFirst ? 'desc' : 'asc';

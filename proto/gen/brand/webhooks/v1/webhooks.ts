@@ -693,6 +693,51 @@ export interface AckReceiverNoticeRequest {
 export interface AckReceiverNoticeResponse {
 }
 
+/** ListEventOutcomesRequest filters the brand's events; a page is newest first. */
+export interface ListEventOutcomesRequest {
+  brand_id: string;
+  /** 1..200; 0 means 50. */
+  limit: number;
+  /** The next_cursor of the previous page; empty for the newest. */
+  cursor: string;
+  /** Only events of this type; UNSPECIFIED for all. */
+  event_type: EventType;
+  /** Only events created after `since` and before `until` (RFC 3339, exclusive; empty: open). */
+  since: string;
+  until: string;
+  /** Only this event ("evt_..."). */
+  event_id: string;
+  /** Only events about this record (the id in the event's data.object). */
+  record_id: string;
+}
+
+/** EventOutcome is one event and its deliveries, one per receiver it went to. */
+export interface EventOutcome {
+  event_id: string;
+  event_type: EventType;
+  created_at: string;
+  /** The record the event is about ("resource", "id", its state), as JSON text. */
+  object_json: string;
+  /** Its deliveries, oldest receiver first; empty when no receiver selected its type. */
+  deliveries: Delivery[];
+  /** The receivers' labels, by receiver id. */
+  receiver_labels: { [key: string]: string };
+}
+
+export interface EventOutcome_ReceiverLabelsEntry {
+  key: string;
+  value: string;
+}
+
+/** ListEventOutcomesResponse holds events newest first. */
+export interface ListEventOutcomesResponse {
+  events: EventOutcome[];
+  /** Present on a full page: pass it as `cursor` for the next (older) page. */
+  next_cursor: string;
+  /** How many days events are kept (DELIVERY_HISTORY_RETENTION_MS). */
+  history_retention_days: number;
+}
+
 /** ListFeedEventsRequest asks for one page of a brand's feed, in one direction, with filters. */
 export interface ListFeedEventsRequest {
   brand_id: string;
@@ -6468,6 +6513,611 @@ export const AckReceiverNoticeResponse: MessageFns<AckReceiverNoticeResponse> = 
   },
 };
 
+function createBaseListEventOutcomesRequest(): ListEventOutcomesRequest {
+  return { brand_id: "", limit: 0, cursor: "", event_type: 0, since: "", until: "", event_id: "", record_id: "" };
+}
+
+export const ListEventOutcomesRequest: MessageFns<ListEventOutcomesRequest> = {
+  encode(message: ListEventOutcomesRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.brand_id !== "") {
+      writer.uint32(10).string(message.brand_id);
+    }
+    if (message.limit !== 0) {
+      writer.uint32(16).int32(message.limit);
+    }
+    if (message.cursor !== "") {
+      writer.uint32(26).string(message.cursor);
+    }
+    if (message.event_type !== 0) {
+      writer.uint32(32).int32(message.event_type);
+    }
+    if (message.since !== "") {
+      writer.uint32(42).string(message.since);
+    }
+    if (message.until !== "") {
+      writer.uint32(50).string(message.until);
+    }
+    if (message.event_id !== "") {
+      writer.uint32(58).string(message.event_id);
+    }
+    if (message.record_id !== "") {
+      writer.uint32(66).string(message.record_id);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListEventOutcomesRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListEventOutcomesRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.brand_id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.limit = reader.int32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.cursor = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.event_type = reader.int32() as any;
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.since = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.until = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.event_id = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.record_id = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListEventOutcomesRequest {
+    return {
+      brand_id: isSet(object.brandId)
+        ? globalThis.String(object.brandId)
+        : isSet(object.brand_id)
+        ? globalThis.String(object.brand_id)
+        : "",
+      limit: isSet(object.limit) ? globalThis.Number(object.limit) : 0,
+      cursor: isSet(object.cursor) ? globalThis.String(object.cursor) : "",
+      event_type: isSet(object.eventType)
+        ? eventTypeFromJSON(object.eventType)
+        : isSet(object.event_type)
+        ? eventTypeFromJSON(object.event_type)
+        : 0,
+      since: isSet(object.since) ? globalThis.String(object.since) : "",
+      until: isSet(object.until) ? globalThis.String(object.until) : "",
+      event_id: isSet(object.eventId)
+        ? globalThis.String(object.eventId)
+        : isSet(object.event_id)
+        ? globalThis.String(object.event_id)
+        : "",
+      record_id: isSet(object.recordId)
+        ? globalThis.String(object.recordId)
+        : isSet(object.record_id)
+        ? globalThis.String(object.record_id)
+        : "",
+    };
+  },
+
+  toJSON(message: ListEventOutcomesRequest): unknown {
+    const obj: any = {};
+    if (message.brand_id !== "") {
+      obj.brandId = message.brand_id;
+    }
+    if (message.limit !== 0) {
+      obj.limit = Math.round(message.limit);
+    }
+    if (message.cursor !== "") {
+      obj.cursor = message.cursor;
+    }
+    if (message.event_type !== 0) {
+      obj.eventType = eventTypeToJSON(message.event_type);
+    }
+    if (message.since !== "") {
+      obj.since = message.since;
+    }
+    if (message.until !== "") {
+      obj.until = message.until;
+    }
+    if (message.event_id !== "") {
+      obj.eventId = message.event_id;
+    }
+    if (message.record_id !== "") {
+      obj.recordId = message.record_id;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListEventOutcomesRequest>, I>>(base?: I): ListEventOutcomesRequest {
+    return ListEventOutcomesRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListEventOutcomesRequest>, I>>(object: I): ListEventOutcomesRequest {
+    const message = createBaseListEventOutcomesRequest();
+    message.brand_id = object.brand_id ?? "";
+    message.limit = object.limit ?? 0;
+    message.cursor = object.cursor ?? "";
+    message.event_type = object.event_type ?? 0;
+    message.since = object.since ?? "";
+    message.until = object.until ?? "";
+    message.event_id = object.event_id ?? "";
+    message.record_id = object.record_id ?? "";
+    return message;
+  },
+};
+
+function createBaseEventOutcome(): EventOutcome {
+  return { event_id: "", event_type: 0, created_at: "", object_json: "", deliveries: [], receiver_labels: {} };
+}
+
+export const EventOutcome: MessageFns<EventOutcome> = {
+  encode(message: EventOutcome, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.event_id !== "") {
+      writer.uint32(10).string(message.event_id);
+    }
+    if (message.event_type !== 0) {
+      writer.uint32(16).int32(message.event_type);
+    }
+    if (message.created_at !== "") {
+      writer.uint32(26).string(message.created_at);
+    }
+    if (message.object_json !== "") {
+      writer.uint32(34).string(message.object_json);
+    }
+    for (const v of message.deliveries) {
+      Delivery.encode(v!, writer.uint32(42).fork()).join();
+    }
+    globalThis.Object.entries(message.receiver_labels).forEach(([key, value]: [string, string]) => {
+      EventOutcome_ReceiverLabelsEntry.encode({ key: key as any, value }, writer.uint32(50).fork()).join();
+    });
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): EventOutcome {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseEventOutcome();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.event_id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.event_type = reader.int32() as any;
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.created_at = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.object_json = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.deliveries.push(Delivery.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            const entry6 = EventOutcome_ReceiverLabelsEntry.decode(reader, reader.uint32());
+            if (entry6.value !== undefined) {
+              message.receiver_labels[entry6.key] = entry6.value;
+            }
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): EventOutcome {
+    return {
+      event_id: isSet(object.eventId)
+        ? globalThis.String(object.eventId)
+        : isSet(object.event_id)
+        ? globalThis.String(object.event_id)
+        : "",
+      event_type: isSet(object.eventType)
+        ? eventTypeFromJSON(object.eventType)
+        : isSet(object.event_type)
+        ? eventTypeFromJSON(object.event_type)
+        : 0,
+      created_at: isSet(object.createdAt)
+        ? globalThis.String(object.createdAt)
+        : isSet(object.created_at)
+        ? globalThis.String(object.created_at)
+        : "",
+      object_json: isSet(object.objectJson)
+        ? globalThis.String(object.objectJson)
+        : isSet(object.object_json)
+        ? globalThis.String(object.object_json)
+        : "",
+      deliveries: globalThis.Array.isArray(object?.deliveries)
+        ? object.deliveries.map((e: any) => Delivery.fromJSON(e))
+        : [],
+      receiver_labels: isObject(object.receiverLabels)
+        ? (globalThis.Object.entries(object.receiverLabels) as [string, any][]).reduce(
+          (acc: { [key: string]: string }, [key, value]: [string, any]) => {
+            globalThis.Object.defineProperty(acc, key, {
+              value: globalThis.String(value),
+              enumerable: true,
+              configurable: true,
+              writable: true,
+            });
+            return acc;
+          },
+          {},
+        )
+        : isObject(object.receiver_labels)
+        ? (globalThis.Object.entries(object.receiver_labels) as [string, any][]).reduce(
+          (acc: { [key: string]: string }, [key, value]: [string, any]) => {
+            globalThis.Object.defineProperty(acc, key, {
+              value: globalThis.String(value),
+              enumerable: true,
+              configurable: true,
+              writable: true,
+            });
+            return acc;
+          },
+          {},
+        )
+        : {},
+    };
+  },
+
+  toJSON(message: EventOutcome): unknown {
+    const obj: any = {};
+    if (message.event_id !== "") {
+      obj.eventId = message.event_id;
+    }
+    if (message.event_type !== 0) {
+      obj.eventType = eventTypeToJSON(message.event_type);
+    }
+    if (message.created_at !== "") {
+      obj.createdAt = message.created_at;
+    }
+    if (message.object_json !== "") {
+      obj.objectJson = message.object_json;
+    }
+    if (message.deliveries?.length) {
+      obj.deliveries = message.deliveries.map((e) => Delivery.toJSON(e));
+    }
+    if (message.receiver_labels) {
+      const entries = globalThis.Object.entries(message.receiver_labels) as [string, string][];
+      if (entries.length > 0) {
+        obj.receiverLabels = {};
+        entries.forEach(([k, v]) => {
+          obj.receiverLabels[k] = v;
+        });
+      }
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<EventOutcome>, I>>(base?: I): EventOutcome {
+    return EventOutcome.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<EventOutcome>, I>>(object: I): EventOutcome {
+    const message = createBaseEventOutcome();
+    message.event_id = object.event_id ?? "";
+    message.event_type = object.event_type ?? 0;
+    message.created_at = object.created_at ?? "";
+    message.object_json = object.object_json ?? "";
+    message.deliveries = object.deliveries?.map((e) => Delivery.fromPartial(e)) || [];
+    message.receiver_labels = (globalThis.Object.entries(object.receiver_labels ?? {}) as [string, string][]).reduce(
+      (acc: { [key: string]: string }, [key, value]: [string, string]) => {
+        if (value !== undefined) {
+          acc[key] = globalThis.String(value);
+        }
+        return acc;
+      },
+      {},
+    );
+    return message;
+  },
+};
+
+function createBaseEventOutcome_ReceiverLabelsEntry(): EventOutcome_ReceiverLabelsEntry {
+  return { key: "", value: "" };
+}
+
+export const EventOutcome_ReceiverLabelsEntry: MessageFns<EventOutcome_ReceiverLabelsEntry> = {
+  encode(message: EventOutcome_ReceiverLabelsEntry, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.key !== "") {
+      writer.uint32(10).string(message.key);
+    }
+    if (message.value !== "") {
+      writer.uint32(18).string(message.value);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): EventOutcome_ReceiverLabelsEntry {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseEventOutcome_ReceiverLabelsEntry();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.key = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.value = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): EventOutcome_ReceiverLabelsEntry {
+    return {
+      key: isSet(object.key) ? globalThis.String(object.key) : "",
+      value: isSet(object.value) ? globalThis.String(object.value) : "",
+    };
+  },
+
+  toJSON(message: EventOutcome_ReceiverLabelsEntry): unknown {
+    const obj: any = {};
+    if (message.key !== "") {
+      obj.key = message.key;
+    }
+    if (message.value !== "") {
+      obj.value = message.value;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<EventOutcome_ReceiverLabelsEntry>, I>>(
+    base?: I,
+  ): EventOutcome_ReceiverLabelsEntry {
+    return EventOutcome_ReceiverLabelsEntry.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<EventOutcome_ReceiverLabelsEntry>, I>>(
+    object: I,
+  ): EventOutcome_ReceiverLabelsEntry {
+    const message = createBaseEventOutcome_ReceiverLabelsEntry();
+    message.key = object.key ?? "";
+    message.value = object.value ?? "";
+    return message;
+  },
+};
+
+function createBaseListEventOutcomesResponse(): ListEventOutcomesResponse {
+  return { events: [], next_cursor: "", history_retention_days: 0 };
+}
+
+export const ListEventOutcomesResponse: MessageFns<ListEventOutcomesResponse> = {
+  encode(message: ListEventOutcomesResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.events) {
+      EventOutcome.encode(v!, writer.uint32(10).fork()).join();
+    }
+    if (message.next_cursor !== "") {
+      writer.uint32(18).string(message.next_cursor);
+    }
+    if (message.history_retention_days !== 0) {
+      writer.uint32(24).int32(message.history_retention_days);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListEventOutcomesResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListEventOutcomesResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.events.push(EventOutcome.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.next_cursor = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.history_retention_days = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListEventOutcomesResponse {
+    return {
+      events: globalThis.Array.isArray(object?.events) ? object.events.map((e: any) => EventOutcome.fromJSON(e)) : [],
+      next_cursor: isSet(object.nextCursor)
+        ? globalThis.String(object.nextCursor)
+        : isSet(object.next_cursor)
+        ? globalThis.String(object.next_cursor)
+        : "",
+      history_retention_days: isSet(object.historyRetentionDays)
+        ? globalThis.Number(object.historyRetentionDays)
+        : isSet(object.history_retention_days)
+        ? globalThis.Number(object.history_retention_days)
+        : 0,
+    };
+  },
+
+  toJSON(message: ListEventOutcomesResponse): unknown {
+    const obj: any = {};
+    if (message.events?.length) {
+      obj.events = message.events.map((e) => EventOutcome.toJSON(e));
+    }
+    if (message.next_cursor !== "") {
+      obj.nextCursor = message.next_cursor;
+    }
+    if (message.history_retention_days !== 0) {
+      obj.historyRetentionDays = Math.round(message.history_retention_days);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListEventOutcomesResponse>, I>>(base?: I): ListEventOutcomesResponse {
+    return ListEventOutcomesResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListEventOutcomesResponse>, I>>(object: I): ListEventOutcomesResponse {
+    const message = createBaseListEventOutcomesResponse();
+    message.events = object.events?.map((e) => EventOutcome.fromPartial(e)) || [];
+    message.next_cursor = object.next_cursor ?? "";
+    message.history_retention_days = object.history_retention_days ?? 0;
+    return message;
+  },
+};
+
 function createBaseListFeedEventsRequest(): ListFeedEventsRequest {
   return {
     brand_id: "",
@@ -6942,6 +7592,23 @@ export const WebhooksServiceService = {
     responseDeserialize: (value: Buffer): ListDeliveriesResponse => ListDeliveriesResponse.decode(value),
   },
   /**
+   * ListEventOutcomes lists the brand's business events newest first (the events feed's order),
+   * each with what became of it at every receiver: its deliveries (state, attempts, the last
+   * answer). The console's Events page. Needs deliveries.read. INVALID_ARGUMENT
+   * (invalid_parameter, invalid_cursor) for bad filters or a cursor not of this brand.
+   */
+  listEventOutcomes: {
+    path: "/brand.webhooks.v1.WebhooksService/ListEventOutcomes" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListEventOutcomesRequest): Buffer =>
+      Buffer.from(ListEventOutcomesRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListEventOutcomesRequest => ListEventOutcomesRequest.decode(value),
+    responseSerialize: (value: ListEventOutcomesResponse): Buffer =>
+      Buffer.from(ListEventOutcomesResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListEventOutcomesResponse => ListEventOutcomesResponse.decode(value),
+  },
+  /**
    * GetDelivery returns one delivery with its attempts, as it stands now (poll it to watch a
    * queued test delivery succeed or fail). NOT_FOUND not_found.
    */
@@ -7149,6 +7816,13 @@ export interface WebhooksServiceServer extends UntypedServiceImplementation {
   /** ListDeliveries lists deliveries of one receiver or of a whole brand, newest first. */
   listDeliveries: handleUnaryCall<ListDeliveriesRequest, ListDeliveriesResponse>;
   /**
+   * ListEventOutcomes lists the brand's business events newest first (the events feed's order),
+   * each with what became of it at every receiver: its deliveries (state, attempts, the last
+   * answer). The console's Events page. Needs deliveries.read. INVALID_ARGUMENT
+   * (invalid_parameter, invalid_cursor) for bad filters or a cursor not of this brand.
+   */
+  listEventOutcomes: handleUnaryCall<ListEventOutcomesRequest, ListEventOutcomesResponse>;
+  /**
    * GetDelivery returns one delivery with its attempts, as it stands now (poll it to watch a
    * queued test delivery succeed or fail). NOT_FOUND not_found.
    */
@@ -7338,6 +8012,27 @@ export interface WebhooksServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ListDeliveriesResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * ListEventOutcomes lists the brand's business events newest first (the events feed's order),
+   * each with what became of it at every receiver: its deliveries (state, attempts, the last
+   * answer). The console's Events page. Needs deliveries.read. INVALID_ARGUMENT
+   * (invalid_parameter, invalid_cursor) for bad filters or a cursor not of this brand.
+   */
+  listEventOutcomes(
+    request: ListEventOutcomesRequest,
+    callback: (error: ServiceError | null, response: ListEventOutcomesResponse) => void,
+  ): ClientUnaryCall;
+  listEventOutcomes(
+    request: ListEventOutcomesRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListEventOutcomesResponse) => void,
+  ): ClientUnaryCall;
+  listEventOutcomes(
+    request: ListEventOutcomesRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListEventOutcomesResponse) => void,
   ): ClientUnaryCall;
   /**
    * GetDelivery returns one delivery with its attempts, as it stands now (poll it to watch a
@@ -7685,6 +8380,10 @@ function longToNumber(int64: { toString(): string }): number {
     throw new globalThis.Error("Value is smaller than Number.MIN_SAFE_INTEGER");
   }
   return num;
+}
+
+function isObject(value: any): boolean {
+  return typeof value === "object" && value !== null;
 }
 
 function isSet(value: any): boolean {

@@ -13,7 +13,7 @@ import {
   refusePublishedSecrets,
   requireAssertionKeyWithConsoleToken,
 } from '@brand/shared/config';
-import { BUSINESS_EVENTS_TOPIC } from '@brand/shared/kafka';
+import { BUSINESS_EVENTS_TOPIC, checkKafkaSecurity, kafkaSecurityEnv } from '@brand/shared/kafka';
 import { secretKeyEnv } from '@brand/shared/secrets';
 
 /** An https origin as operators write it ("https://oauth2.googleapis.com"), normalised. */
@@ -77,6 +77,8 @@ const RecordsEnv = z
     // Kafka: the outbox relay publishes business events (docs/webhooks.md "Publishing business events")
     /** Comma-separated host:port list; unset, the relay is off and events wait in the outbox. */
     KAFKA_BROKERS: commaListEnv,
+    // Kafka TLS and SASL (docs/operating.md "Kafka security")
+    ...kafkaSecurityEnv,
     /** The topic events go to; tests set their own. */
     BUSINESS_EVENTS_TOPIC: z.string().min(1).max(249).default(BUSINESS_EVENTS_TOPIC),
     /** false keeps this replica from relaying even with KAFKA_BROKERS set. */
@@ -146,6 +148,7 @@ const RecordsEnv = z
     /** A console session ends this long after sign-in whatever happens (12 hours). */
     CONSOLE_SESSION_MAX_MS: msEnv.default(12 * 3600_000),
   })
+  .superRefine(checkKafkaSecurity)
   .superRefine(requireAssertionKeyWithConsoleToken('CONSOLE_ASSERTION_PRIVATE_KEY'))
   .superRefine((env, ctx) => {
     if (env.NODE_ENV === 'production' && env.WEBHOOK_ALLOW_LOOPBACK_RECEIVERS) {

@@ -45,7 +45,10 @@ export function kafkaConnectionStatus(opts: {
   return {
     succeeded() {
       if (state !== 'ok')
-        opts.log.info({ kafka: 'ok', client: opts.client, was: state }, 'Kafka connection works again');
+        opts.log.info(
+          { kafka: 'ok', client: opts.client, was: state },
+          'Kafka connection works again',
+        );
       state = 'ok';
     },
     failed(err) {

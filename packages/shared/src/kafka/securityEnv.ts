@@ -74,12 +74,17 @@ export function checkKafkaSecurity(env: KafkaSecuritySettings, ctx: z.Refinement
     }
   }
   if ((env.KAFKA_SSL_CERT_FILE === undefined) !== (env.KAFKA_SSL_KEY_FILE === undefined)) {
-    const missing = env.KAFKA_SSL_CERT_FILE === undefined ? 'KAFKA_SSL_CERT_FILE' : 'KAFKA_SSL_KEY_FILE';
+    const missing =
+      env.KAFKA_SSL_CERT_FILE === undefined ? 'KAFKA_SSL_CERT_FILE' : 'KAFKA_SSL_KEY_FILE';
     issue(missing, 'is required with the other half of the client certificate (mutual TLS)');
   }
 
   const mechanism = env.KAFKA_SASL_MECHANISM;
-  const userSettings = ['KAFKA_SASL_USERNAME', 'KAFKA_SASL_PASSWORD', 'KAFKA_SASL_PASSWORD_FILE'] as const;
+  const userSettings = [
+    'KAFKA_SASL_USERNAME',
+    'KAFKA_SASL_PASSWORD',
+    'KAFKA_SASL_PASSWORD_FILE',
+  ] as const;
   if (mechanism === undefined) {
     for (const name of [...userSettings, 'KAFKA_SASL_AWS_REGION'] as const)
       if (env[name] !== undefined) issue(name, 'is set but KAFKA_SASL_MECHANISM is not');

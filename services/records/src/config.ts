@@ -13,6 +13,8 @@ import {
   refusePublishedSecrets,
   requireAssertionKeyWithConsoleToken,
 } from '@brand/shared/config';
+import { checkDatabaseTls } from '@brand/shared/db';
+import { checkRedisTls, redisTlsEnv } from '@brand/shared/redis';
 import { BUSINESS_EVENTS_TOPIC, checkKafkaSecurity, kafkaSecurityEnv } from '@brand/shared/kafka';
 import { secretKeyEnv } from '@brand/shared/secrets';
 
@@ -54,6 +56,7 @@ const RecordsEnv = z
     ...databaseEnv,
     // Redis (revocation announcements)
     REDIS_URL: z.string().url().default('redis://127.0.0.1:6379'),
+    ...redisTlsEnv,
     /** Prefix for every Redis key and channel; lets several stacks share one Redis. */
     REDIS_KEY_PREFIX: z.string().default('brs:'),
     // Change versions (ETag and 304 at the gateway; docs/api.md "Polling")
@@ -149,6 +152,8 @@ const RecordsEnv = z
     CONSOLE_SESSION_MAX_MS: msEnv.default(12 * 3600_000),
   })
   .superRefine(checkKafkaSecurity)
+  .superRefine(checkDatabaseTls)
+  .superRefine(checkRedisTls)
   .superRefine(requireAssertionKeyWithConsoleToken('CONSOLE_ASSERTION_PRIVATE_KEY'))
   .superRefine((env, ctx) => {
     if (env.NODE_ENV === 'production' && env.WEBHOOK_ALLOW_LOOPBACK_RECEIVERS) {

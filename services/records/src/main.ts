@@ -46,6 +46,7 @@ async function main(): Promise<void> {
 
   const redis = createRedisClient({
     url: config.REDIS_URL,
+    tlsCaFile: config.REDIS_TLS_CA_FILE,
     name: 'records',
     log,
     queueWhileOffline: false,
@@ -191,6 +192,7 @@ function startRelay(
   });
   const listener = listenForOutbox({
     connectionString: config.DATABASE_URL,
+    sslCaFile: config.DATABASE_SSL_CA_FILE,
     log,
     onNotify: () => relay.wake(),
   });

@@ -13,6 +13,7 @@ import {
   refusePublishedSecrets,
   requireAssertionKeyWithConsoleToken,
 } from '@brand/shared/config';
+import { checkDatabaseTls } from '@brand/shared/db';
 import { BUSINESS_EVENTS_TOPIC, checkKafkaSecurity, kafkaSecurityEnv } from '@brand/shared/kafka';
 import { secretKeyEnv } from '@brand/shared/secrets';
 import {
@@ -152,6 +153,7 @@ const WebhooksEnv = z
     }
   })
   .superRefine(checkKafkaSecurity)
+  .superRefine(checkDatabaseTls)
   .superRefine(requireAssertionKeyWithConsoleToken('CONSOLE_ASSERTION_PUBLIC_KEY'))
   .superRefine(
     refusePublishedSecrets([

@@ -1,7 +1,7 @@
 import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import type { Router } from 'express';
 import { z } from 'zod';
-import type { Redis } from '@brand/shared/redis';
+import { redisProblemOf, type Redis } from '@brand/shared/redis';
 import type { PlansApi } from '../../clients/plansClient';
 import type { RecordsApi } from '../../clients/recordsClient';
 import type { Endpoint } from '../endpoint';
@@ -24,7 +24,8 @@ export async function readiness(deps: HealthDeps): Promise<{
   checks: {
     records: 'ok' | 'unavailable';
     plans: 'ok' | 'degraded';
-    redis: 'ok' | 'degraded';
+    /** "degraded", with the reason when the server refused us ("degraded: tls: ..."). */
+    redis: string;
     shutting_down: boolean;
   };
 }> {
@@ -34,10 +35,16 @@ export async function readiness(deps: HealthDeps): Promise<{
     // Reported, never failing readiness: without plans the gateway still serves every read;
     // plan preparation alone answers 503 until the plans service is back.
     plans: plans === 'SERVING' ? ('ok' as const) : ('degraded' as const),
-    redis: deps.redis.status === 'ready' ? ('ok' as const) : ('degraded' as const),
+    redis:
+      deps.redis.status === 'ready' ? 'ok' : withReason('degraded', redisProblemOf(deps.redis)),
     shutting_down: !deps.state.accepting,
   };
   return { ready: deps.state.accepting && records === 'SERVING', checks };
+}
+
+/** "degraded" or "degraded: tls: server certificate not trusted (...)". */
+function withReason(state: string, reason: string | undefined): string {
+  return reason ? `${state}: ${reason}` : state;
 }
 
 /**

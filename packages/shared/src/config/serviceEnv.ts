@@ -18,7 +18,10 @@ export function grpcServiceEnv(ports: { grpc: number; metrics: number }) {
 
 /** A service's PostgreSQL settings; each service owns one schema in that database. */
 export const databaseEnv = {
+  /** postgres://…; sslmode has libpq's meaning (docs/operating.md "Verified TLS to PostgreSQL"). */
   DATABASE_URL: z.string().url(),
+  /** PEM file of the CA for sslmode=verify-full or verify-ca (PGSSLROOTCERT's meaning). */
+  DATABASE_SSL_CA_FILE: z.string().min(1).optional(),
   /** Connections per process. */
   DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(100).default(10),
   /** Below the gateway's gRPC deadline, so an unreachable database is a clean 503. */

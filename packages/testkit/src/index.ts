@@ -95,3 +95,5 @@ export {
   type ReceivedRequest,
 } from './hostileIssuer';
 export { startTestDns, type TestDns } from './testDns';
+export { startTlsPostgres, type TlsPostgres } from './tlsPostgres';
+export { startTlsRedis, type TlsRedis } from './tlsRedis';

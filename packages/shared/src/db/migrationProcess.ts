@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { loadConfig, logLevelEnv } from '../config';
+import { loadConfig, logLevelEnv, optionalEnv } from '../config';
 import { createLogger } from '../logger';
 import { runMigrations } from './migrate';
 import { createPool } from './pool';
@@ -9,7 +9,7 @@ const MigrateEnv = z
   .object({
     DATABASE_URL: z.string().url(),
     /** The CA for sslmode=verify-full (docs/operating.md "Verified TLS to PostgreSQL"). */
-    DATABASE_SSL_CA_FILE: z.string().min(1).optional(),
+    DATABASE_SSL_CA_FILE: optionalEnv(z.string().min(1)),
     LOG_LEVEL: logLevelEnv.default('info'),
   })
   .superRefine(checkDatabaseTls);

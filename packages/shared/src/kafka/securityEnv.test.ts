@@ -229,3 +229,15 @@ describe('every wrong combination is refused at start, naming the variable and w
     expect(message).not.toContain('hunter2-secret');
   });
 });
+
+it('reads empty values (NAME= in an env file) as unset', () => {
+  const env = {
+    KAFKA_SSL: '',
+    KAFKA_SSL_CA_FILE: '',
+    KAFKA_SASL_MECHANISM: '',
+    KAFKA_SASL_USERNAME: '',
+    KAFKA_SASL_AWS_REGION: '',
+  };
+  expect(problems(env)).toBe('');
+  expect(kafkaClientSecurity(loadConfig(Env, env))).toEqual({});
+});

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { boolEnv } from '../config/envTypes';
+import { boolEnv, optionalEnv } from '../config/envTypes';
 import { unreadableFileReason } from '../config/secretFiles';
 
 /** The SASL mechanisms a Kafka client may use (KAFKA_SASL_MECHANISM). */
@@ -19,23 +19,22 @@ export const kafkaSecurityEnv = {
   /** TLS to every broker (SSL or SASL_SSL listeners). */
   KAFKA_SSL: boolEnv.default(false),
   /** PEM file of the CA(s) that signed the brokers' certificates; unset: the system's CAs. */
-  KAFKA_SSL_CA_FILE: z.string().min(1).optional(),
+  KAFKA_SSL_CA_FILE: optionalEnv(z.string().min(1)),
   /** PEM client certificate and its key, for brokers that require mutual TLS. */
-  KAFKA_SSL_CERT_FILE: z.string().min(1).optional(),
-  KAFKA_SSL_KEY_FILE: z.string().min(1).optional(),
+  KAFKA_SSL_CERT_FILE: optionalEnv(z.string().min(1)),
+  KAFKA_SSL_KEY_FILE: optionalEnv(z.string().min(1)),
   /** plain | scram-sha-256 | scram-sha-512 | aws-msk-iam; unset: no SASL. */
-  KAFKA_SASL_MECHANISM: z.enum(KAFKA_SASL_MECHANISMS).optional(),
+  KAFKA_SASL_MECHANISM: optionalEnv(z.enum(KAFKA_SASL_MECHANISMS)),
   /** The SASL user (plain and scram; Confluent Cloud: the API key). */
-  KAFKA_SASL_USERNAME: z.string().min(1).optional(),
+  KAFKA_SASL_USERNAME: optionalEnv(z.string().min(1)),
   /** The SASL password; prefer KAFKA_SASL_PASSWORD_FILE (a mounted Secret). */
-  KAFKA_SASL_PASSWORD: z.string().min(1).optional(),
+  KAFKA_SASL_PASSWORD: optionalEnv(z.string().min(1)),
   /** A file holding the SASL password (one trailing newline is ignored). */
-  KAFKA_SASL_PASSWORD_FILE: z.string().min(1).optional(),
+  KAFKA_SASL_PASSWORD_FILE: optionalEnv(z.string().min(1)),
   /** The AWS region of an MSK cluster (aws-msk-iam); credentials come from the AWS default chain. */
-  KAFKA_SASL_AWS_REGION: z
-    .string()
-    .regex(/^[a-z]{2}(-[a-z]+)+-\d+$/, 'must be an AWS region such as eu-west-1')
-    .optional(),
+  KAFKA_SASL_AWS_REGION: optionalEnv(
+    z.string().regex(/^[a-z]{2}(-[a-z]+)+-\d+$/, 'must be an AWS region such as eu-west-1'),
+  ),
 };
 
 /** The settings of kafkaSecurityEnv, as parsed. */

@@ -1,5 +1,6 @@
 import type { ConnectionOptions } from 'node:tls';
 import { z } from 'zod';
+import { optionalEnv } from '../config/envTypes';
 import { readSecretFile, unreadableFileReason } from '../config/secretFiles';
 
 /** Redis's TLS setting, to spread into the Env schema of a process with REDIS_URL. */
@@ -9,7 +10,7 @@ export const redisTlsEnv = {
    * (ElastiCache and Memorystore with in-transit encryption, a company CA); unset: the
    * system's CAs.
    */
-  REDIS_TLS_CA_FILE: z.string().min(1).optional(),
+  REDIS_TLS_CA_FILE: optionalEnv(z.string().min(1)),
 };
 
 export interface RedisTlsSettings {

@@ -1,7 +1,7 @@
-// Issue 35: cli/README.md said `brand create --plan` while brandctl wants `--tier`. Every
-// brandctl command line shown in code in the docs (fenced blocks and inline code of
-// cli/README.md, README.md and docs/*.md) must name commands and flags brandctl's own parser
-// knows, so a renamed flag fails here instead of in a reader's terminal.
+// Every brandctl command line shown in code in the docs (fenced blocks and inline code of
+// cli/README.md, README.md and docs/*.md) must name commands and flags brandctl's own parser knows,
+// so a renamed flag fails here instead of in a reader's terminal (cli/README.md once said `brand
+// create --plan` while brandctl wants `--tier`).
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';

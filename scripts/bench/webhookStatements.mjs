@@ -24,9 +24,9 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 const require = createRequire(path.join(root, 'services/webhooks/package.json'));
 const pg = require('pg');
 const dist = (file) => require(path.join(root, 'services/webhooks/dist', file));
-const { insertEvents, insertDeliveries } = dist('events/eventRepo.js');
-const { claimDueDeliveries, claimFedDeliveries } = dist('deliveries/deliveryRepo.js');
-const { recordSucceededAttempts } = dist('deliveries/attemptRepo.js');
+const { insertEvents, insertDeliveries } = dist('ingest/eventRepo.js');
+const { claimDueDeliveries, claimFedDeliveries } = dist('claim/claimRepo.js');
+const { recordSucceededAttempts } = dist('outcome/attemptRepo.js');
 const { keepHistoryPartitions } = dist('maintenance/historyPartitions.js');
 
 const ROUNDS = Number(process.env.ROUNDS ?? 5);

@@ -1,12 +1,12 @@
-// Issue 43: the monitoring the chart ships names only metrics the processes export. The chart is
-// rendered as values-production.yaml configures it (every alert, the console on, KEDA on); every
-// PromQL expression of its PrometheusRule, its KEDA ScaledObjects' Prometheus triggers and its
-// Grafana dashboard (panels and variables) is parsed with Prometheus's own PromQL grammar
-// (@prometheus-io/lezer-promql). A running stack (records, plans, webhooks in every role, a
-// gateway and the console, with some traffic) is scraped, and the test fails when a selector
-// names a metric no process exports (a histogram's _bucket, _sum and _count counted), or filters
-// on a label that metric's samples never carry. Two series come from outside the processes, on
-// purpose and named here: `up` (Prometheus's own) and `kube_pod_status_ready` (kube-state-metrics).
+// The monitoring the chart ships names only metrics the processes export. The chart is rendered as
+// values-production.yaml configures it (every alert, the console on, KEDA on); every PromQL
+// expression of its PrometheusRule, its KEDA ScaledObjects' Prometheus triggers and its Grafana
+// dashboard (panels and variables) is parsed with Prometheus's own PromQL grammar
+// (@prometheus-io/lezer-promql). A running stack (records, plans, webhooks in every role, a gateway
+// and the console, with some traffic) is scraped, and the test fails when a selector names a metric
+// no process exports (a histogram's _bucket, _sum and _count counted), or filters on a label that
+// metric's samples never carry. Two series come from outside the processes, on purpose and named
+// here: `up` (Prometheus's own) and `kube_pod_status_ready` (kube-state-metrics).
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';

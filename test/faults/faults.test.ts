@@ -1,9 +1,9 @@
-// Issue 19: the fault suite (`npm run test:faults`; FAULTS=short runs the subset scripts/test.sh
-// runs). The whole system runs on infrastructure of its own under steady REST, MCP, plan and
-// business-change traffic; one fault at a time is injected, and after each the promises of
-// RELIABILITY.md are checked: no 5xx but 503 (with Retry-After), no lost plan, no lost event,
-// duplicates only of an event id already delivered, the rate limit held, recovery within 10 s.
-// The table of figures is printed at the end.
+// The fault suite (`npm run test:faults`; FAULTS=short runs the subset scripts/test.sh runs). The
+// whole system runs on infrastructure of its own under steady REST, MCP, plan and business-change
+// traffic; one fault at a time is injected, and after each the promises of RELIABILITY.md are
+// checked: no 5xx but 503 (with Retry-After), no lost plan, no lost event, duplicates only of an
+// event id already delivered, the rate limit held, recovery within 10 s. The table of figures is
+// printed at the end.
 import { waitFor } from '@brand/testkit';
 import { FAULTS } from './faultList';
 import { formatTable } from './table';

@@ -1,8 +1,8 @@
-// Issue 35, item 5: two checkouts on one machine never break each other. A second checkout's
-// `npm run up` used the first one's database (it revoked the first one's demo key, and its own
-// secrets key met the first one's receivers). Each checkout now resolves, as up does
-// (ensure_local_checkout, then .local/checkout.env before config/local.env), its own
-// database, Redis key prefix, consumer group and topic, and keeps its own secrets.
+// Two checkouts on one machine never break each other. A second checkout's `npm run up` used the
+// first one's database (it revoked the first one's demo key, and its own secrets key met the first
+// one's receivers). Each checkout now resolves, as up does (ensure_local_checkout, then
+// .local/checkout.env before config/local.env), its own database, Redis key prefix, consumer group
+// and topic, and keeps its own secrets.
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,8 +1,8 @@
-// Issue 35: the documentation stands alone. scripts/docs/checkLinks.mjs (npm run docs:check,
-// part of npm run check and CI) is run here on small throwaway repositories: a link that leaves
-// the repository's tree fails it even when the target exists on this machine, as does a
-// non-web scheme, a missing heading or a code comment citing a heading that is not there;
-// deliberate https links and links inside the tree pass.
+// The documentation stands alone. scripts/docs/checkLinks.mjs (npm run docs:check, part of npm run
+// check and CI) is run here on small throwaway repositories: a link that leaves the repository's
+// tree fails it even when the target exists on this machine, as does a non-web scheme, a missing
+// heading or a code comment citing a heading that is not there; deliberate https links and links
+// inside the tree pass.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,8 +1,8 @@
-// Issue 35, item 4: `npm run up` knows its broker. scripts/lib/kafkaWatch.sh is driven here as
-// up drives it (inside supervise_forever), with stand-ins: a TCP listener for the broker and
-// an HTTP server for webhooks' /readyz. A reused broker that goes away is said loudly, and so
-// is its return; one up started is restarted (KAFKA_RESTART_COMMAND stands in for kafka.sh);
-// webhooks' readiness saying Kafka unreachable, and reachable again, is printed as it changes.
+// `npm run up` knows its broker. scripts/lib/kafkaWatch.sh is driven here as up drives it (inside
+// supervise_forever), with stand-ins: a TCP listener for the broker and an HTTP server for
+// webhooks' /readyz. A reused broker that goes away is said loudly, and so is its return; one up
+// started is restarted (KAFKA_RESTART_COMMAND stands in for kafka.sh); webhooks' readiness saying
+// Kafka unreachable, and reachable again, is printed as it changes.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';

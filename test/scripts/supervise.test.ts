@@ -1,8 +1,8 @@
-// Issue 19, finding 4: one crash no longer ends `npm run up`. scripts/lib/supervise.sh, the
-// supervisor up.sh starts every service with, is driven here exactly as up.sh drives it, with
-// two stand-in services: a SIGKILLed service is restarted after 1 s, then 2 s when it dies
-// again, while the other keeps running; Ctrl-C (SIGINT) stops every process it started and
-// leaves a process it did not start alone.
+// One crash no longer ends `npm run up`. scripts/lib/supervise.sh, the supervisor up.sh starts
+// every service with, is driven here exactly as up.sh drives it, with two stand-in services: a
+// SIGKILLed service is restarted after 1 s, then 2 s when it dies again, while the other keeps
+// running; Ctrl-C (SIGINT) stops every process it started and leaves a process it did not start
+// alone.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

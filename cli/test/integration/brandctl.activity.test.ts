@@ -11,9 +11,9 @@ import {
 } from '@brand/testkit';
 import { brandctl, jsonOf, type ErrorOut } from './brandctlHarness';
 
-// brandctl activity and requests (issue 37 item 4) against real records, webhooks and plans:
-// the three logs merged and paged with --cursor without a duplicate or a gap, --all, the
-// filters, --format csv|jsonl streamed to stdout, and bad input refused with its code.
+// brandctl activity and requests against real records, webhooks and plans: the three logs merged
+// and paged with --cursor without a duplicate or a gap, --all, the filters, --format csv|jsonl
+// streamed to stdout, and bad input refused with its code.
 
 let stack: Stack;
 let brandId: string;

@@ -4,9 +4,9 @@ import { hashApiKey } from '@brand/shared/keys';
 import { createAdminClient, randomHex, TEST_INTERNAL_TOKEN } from '@brand/testkit';
 import { jsonOf, useBrandctlStack } from './brandctlHarness';
 
-// brandctl key usage and requests --brand (issue 26) against a real records process: counts
-// written as a gateway flushes them come back per key and outcome with the budget; the request
-// log lists refusals newest first with the reason an operator may see, filters by key and code.
+// brandctl key usage and requests --brand against a real records process: counts written as a
+// gateway flushes them come back per key and outcome with the budget; the request log lists
+// refusals newest first with the reason an operator may see, filters by key and code.
 
 const h = useBrandctlStack();
 

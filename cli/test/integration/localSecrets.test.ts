@@ -6,8 +6,8 @@ import { join } from 'node:path';
 import { REPO_ROOT } from '@brand/testkit';
 import { parseEnvFile } from '../../src/settings';
 
-// Issue 7, defect 2: no secret is committed; `npm run up` generates the local stack's
-// secrets on its first run into .local/secrets.env (git-ignored, readable by its owner only).
+// No secret is committed; `npm run up` generates the local stack's secrets on its first run into
+// .local/secrets.env (git-ignored, readable by its owner only).
 
 /** Runs scripts/lib/common.sh's ensure_local_secrets in a scratch copy of the repository. */
 function ensureSecrets(root: string): Record<string, string> {

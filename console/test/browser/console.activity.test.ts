@@ -1,7 +1,7 @@
-// Issue 37 item 4 in a real browser (Debian's Chromium via playwright-core): an owner filters
-// the Activity page (merged from records, webhooks and plans) to key actions, pages to the
-// older entries, and downloads the CSV export of the filtered range. axe-core checks each
-// page; the screenshot goes to docs/console/ (activity-filtered).
+// In a real browser (Debian's Chromium via playwright-core): an owner filters the Activity page
+// (merged from records, webhooks and plans) to key actions, pages to the older entries, and
+// downloads the CSV export of the filtered range. axe-core checks each page; the screenshot goes to
+// docs/console/ (activity-filtered).
 import { readFile } from 'node:fs/promises';
 import type { Browser } from 'playwright-core';
 import { randomHex } from '@brand/testkit';

@@ -1,8 +1,8 @@
-// Issue 26 in a real browser (Debian's Chromium via playwright-core): an owner rolls a key with
-// a 1 hour overlap, sees the replacement once, sees the old key counting down (ticked by
-// /static/countdown.js, the absolute UTC time beside it), ends the overlap with "Expire now",
-// and the gateway refuses the old key. axe-core checks each page; screenshots go to
-// docs/console/ (key-roll.png, keys-rolled.png).
+// In a real browser (Debian's Chromium via playwright-core): an owner rolls a key with a 1 hour
+// overlap, sees the replacement once, sees the old key counting down (ticked by
+// /static/countdown.js, the absolute UTC time beside it), ends the overlap with "Expire now", and
+// the gateway refuses the old key. axe-core checks each page; screenshots go to docs/console/
+// (key-roll.png, keys-rolled.png).
 import type { Browser } from 'playwright-core';
 import { randomHex, waitFor } from '@brand/testkit';
 import { startConsoleStack, type ConsoleStack } from '../consoleStack';

@@ -1,8 +1,8 @@
-// Issue 15 in a real browser (Debian's Chromium via playwright-core): an owner signs in
-// through the emailed link, creates a key, copies it, reads campaigns through the gateway
-// with it, sees it never again, revokes it and sees the gateway refuse it; a non-owner cannot
-// create keys; another brand's owner gets 404; a forged cross-site POST is refused; sign-in
-// links work once and expire. axe-core checks each page; screenshots go to docs/console/.
+// In a real browser (Debian's Chromium via playwright-core): an owner signs in through the emailed
+// link, creates a key, copies it, reads campaigns through the gateway with it, sees it never again,
+// revokes it and sees the gateway refuse it; a non-owner cannot create keys; another brand's owner
+// gets 404; a forged cross-site POST is refused; sign-in links work once and expire. axe-core
+// checks each page; screenshots go to docs/console/.
 import { createServer, type Server } from 'node:http';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { randomHex, waitFor } from '@brand/testkit';

@@ -1,7 +1,7 @@
-// Issue 15 in a real browser: receivers (add with the secret shown once, Test and watch the
-// queued delivery succeed, a business event's delivery appearing), campaign plans (notes,
-// the pending count, cancel), members (invite, change role, the last owner kept), activity
-// and the brand picker. axe-core checks each page; screenshots go to docs/console/.
+// In a real browser: receivers (add with the secret shown once, Test and watch the queued delivery
+// succeed, a business event's delivery appearing), campaign plans (notes, the pending count,
+// cancel), members (invite, change role, the last owner kept), activity and the brand picker.
+// axe-core checks each page; screenshots go to docs/console/.
 import { randomUUID } from 'node:crypto';
 import type { Browser, Page } from 'playwright-core';
 import { startReceiver, type RunningReceiver } from '@brand/example-receiver';

@@ -1,6 +1,6 @@
-// Issue 37 item 2 in a real browser (Debian's Chromium via playwright-core) with Chromium's own
-// virtual authenticator (DevTools protocol, WebAuthn domain: CTAP2, internal transport, resident
-// keys, user verification): a member signed in by link adds a passkey on "Your passkeys" through
+// In a real browser (Debian's Chromium via playwright-core) with Chromium's own virtual
+// authenticator (DevTools protocol, WebAuthn domain: CTAP2, internal transport, resident keys, user
+// verification): a member signed in by link adds a passkey on "Your passkeys" through
 // @simplewebauthn/browser served by the console, signs out, and signs in again with the passkey
 // alone; the owner then requires a passkey or SSO for the brand. axe-core checks each page;
 // screenshots go to docs/console/ (passkeys, sign-in-passkey, sign-in-policy).

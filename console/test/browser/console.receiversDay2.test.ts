@@ -1,10 +1,10 @@
-// Issue 24 in a real browser (Debian's Chromium via playwright-core), against HTTPS receivers
-// that verify every delivery as docs/contract.md#receiver-verification says: an owner rotates a receiver's signing secret
-// (the new one shown once), tests the new secret before and after the receiver holds it,
-// schedules and then makes the switch; a failing receiver is flagged with one notice on the
-// brand's pages; a delivery's detail shows a hostile answer as inert text; Retry now; Recover
-// since with its preview; the health chart. axe-core checks each page; screenshots go to
-// docs/console/ (npm run console:screenshots), secrets masked.
+// In a real browser (Debian's Chromium via playwright-core), against HTTPS receivers that verify
+// every delivery as docs/contract.md#receiver-verification says: an owner rotates a receiver's
+// signing secret (the new one shown once), tests the new secret before and after the receiver holds
+// it, schedules and then makes the switch; a failing receiver is flagged with one notice on the
+// brand's pages; a delivery's detail shows a hostile answer as inert text; Retry now; Recover since
+// with its preview; the health chart. axe-core checks each page; screenshots go to docs/console/
+// (npm run console:screenshots), secrets masked.
 import type { Browser, Page } from 'playwright-core';
 import { DeliveryStatus, ListDeliveriesRequest } from '@brand/proto/webhooks/v1';
 import { randomHex, waitFor, type RegisteredReceiver, type WebhooksClient } from '@brand/testkit';

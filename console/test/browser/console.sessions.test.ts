@@ -1,8 +1,8 @@
-// Issue 37 item 3 in a real browser (Debian's Chromium via playwright-core): a person signed in
-// on two browsers sees both on "Your sessions" (device in words, address, times), signs the
-// other one out, and that browser is sent to sign in on its next page; an owner sees each
-// member's last sign-in and how on the members page. axe-core checks each page; screenshots
-// go to docs/console/ (sessions, members-last-sign-in).
+// In a real browser (Debian's Chromium via playwright-core): a person signed in on two browsers
+// sees both on "Your sessions" (device in words, address, times), signs the other one out, and that
+// browser is sent to sign in on its next page; an owner sees each member's last sign-in and how on
+// the members page. axe-core checks each page; screenshots go to docs/console/ (sessions,
+// members-last-sign-in).
 import type { Browser } from 'playwright-core';
 import { randomHex } from '@brand/testkit';
 import { startConsoleStack, type ConsoleStack } from '../consoleStack';

@@ -1,8 +1,8 @@
-// Issue 26 in a real browser (Debian's Chromium via playwright-core): an owner reads the
-// brand's usage (per minute and per hour, REST and assistant apart, against the budget, the
-// keys' shares) and the request log with each 401's reason; an admin sees the log without the
-// reasons. Counts are written the way a gateway flushes them (RecordUsage with the internal
-// token), so the numbers are known. axe-core checks each page; screenshots go to docs/console/.
+// In a real browser (Debian's Chromium via playwright-core): an owner reads the brand's usage (per
+// minute and per hour, REST and assistant apart, against the budget, the keys' shares) and the
+// request log with each 401's reason; an admin sees the log without the reasons. Counts are written
+// the way a gateway flushes them (RecordUsage with the internal token), so the numbers are known.
+// axe-core checks each page; screenshots go to docs/console/.
 import type { Browser, Page } from 'playwright-core';
 import { UsageSurface, type RefusedRequest, type UsageCount } from '@brand/proto/access/v1/usage';
 import { ENVIRONMENTS } from '@brand/shared/enums';

@@ -1,6 +1,7 @@
-// Issue 37: hostile inputs to the routes of signing in and of a person's own account, beside
-// console.hostileProbe.test.ts (single sign-on's: console.ssoHostile.test.ts). Each is sent through the console's HTTP surface (real records,
-// webhooks, plans, gateway, SMTP sink and console) and checked by its real outcome.
+// Hostile inputs to the routes of signing in and of a person's own account, beside
+// console.hostileProbe.test.ts (single sign-on's: console.ssoHostile.test.ts). Each is sent through
+// the console's HTTP surface (real records, webhooks, plans, gateway, SMTP sink and console) and
+// checked by its real outcome.
 import { ConsoleHttp, csrfOf, type Answer } from '../browserlessClient';
 import { brandWithOwner, signInHttp } from '../consoleActors';
 import { startConsoleStack, type ConsoleStack } from '../consoleStack';

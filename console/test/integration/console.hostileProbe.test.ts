@@ -1,5 +1,5 @@
-// Issue 23: what a hostile probe of the console found, each closed and checked through the
-// console's HTTP surface (real records, webhooks, plans, gateway, SMTP sink and console):
+// What a hostile probe of the console found, each closed and checked through the console's HTTP
+// surface (real records, webhooks, plans, gateway, SMTP sink and console):
 // 2. anyone could lock a member out by spending the address's sign-in budget;
 // 3. older sign-in links survived a newer link and "sign out everywhere";
 // 4. a removed member's session lived on (and revived when they were invited back), and a role

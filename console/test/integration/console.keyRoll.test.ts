@@ -1,7 +1,7 @@
-// Issue 26, the console's side of rolling a key and key expiry, over HTTP against real
-// records, gateway and console: roll (the replacement shown once, the old key counting down),
-// expire now, an expiry at creation; every new form checks Origin and the CSRF token, and
-// non-owners are refused by records whatever the console shows.
+// The console's side of rolling a key and key expiry, over HTTP against real records, gateway and
+// console: roll (the replacement shown once, the old key counting down), expire now, an expiry at
+// creation; every new form checks Origin and the CSRF token, and non-owners are refused by records
+// whatever the console shows.
 import { randomHex, waitFor } from '@brand/testkit';
 import { csrfOf } from '../browserlessClient';
 import { brandWithOwner as brandWithOwnerOf, signInHttp } from '../consoleActors';

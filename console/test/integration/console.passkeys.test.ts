@@ -1,9 +1,8 @@
-// Issue 37 item 2 through the console's HTTP surface: a member adds a passkey (WebAuthn
-// registration verified by records) and signs in with it instead of a link; lists and removes
-// it; an owner requires a passkey or SSO for the brand, after which a session opened by an
-// emailed link no longer opens that brand. The authenticator is a software one
-// (console/test/softAuthenticator.ts) making real P-256 signatures; real records, webhooks,
-// plans, gateway, SMTP sink and console.
+// Through the console's HTTP surface: a member adds a passkey (WebAuthn registration verified by
+// records) and signs in with it instead of a link; lists and removes it; an owner requires a
+// passkey or SSO for the brand, after which a session opened by an emailed link no longer opens
+// that brand. The authenticator is a software one (console/test/softAuthenticator.ts) making real
+// P-256 signatures; real records, webhooks, plans, gateway, SMTP sink and console.
 import { randomHex } from '@brand/testkit';
 import { csrfOf } from '../browserlessClient';
 import { brandWithOwner, signInHttp } from '../consoleActors';

@@ -1,10 +1,10 @@
-// Issue 24, the console's side of receivers on day 2, over HTTP against real records, webhooks
-// (real HTTPS receivers that verify signatures as docs/contract.md#receiver-verification says), plans, gateway, SMTP sink
-// and console: rotating a signing secret (the new one shown once, a Test signed with it,
-// switch now or later, cancel), Retry now, Recover since (bounded, idempotent under a double
-// click, refused for a disabled receiver), a hostile receiver answer shown inert, the failing
-// flag and the one notice on every brand page, and the mail to owners (only) when the service
-// disables a receiver. Every new form checks Origin and the CSRF token; non-owners are refused.
+// The console's side of receivers on day 2, over HTTP against real records, webhooks (real HTTPS
+// receivers that verify signatures as docs/contract.md#receiver-verification says), plans, gateway,
+// SMTP sink and console: rotating a signing secret (the new one shown once, a Test signed with it,
+// switch now or later, cancel), Retry now, Recover since (bounded, idempotent under a double click,
+// refused for a disabled receiver), a hostile receiver answer shown inert, the failing flag and the
+// one notice on every brand page, and the mail to owners (only) when the service disables a
+// receiver. Every new form checks Origin and the CSRF token; non-owners are refused.
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { DeliveryStatus, type Delivery, ListDeliveriesRequest } from '@brand/proto/webhooks/v1';

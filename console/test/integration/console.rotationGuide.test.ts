@@ -1,9 +1,9 @@
-// Issue 24: the rotation guide on a receiver's page is code a brand copies, so it is run as
-// copied, with node and the official client: while a rotation is pending it accepts deliveries
-// signed with the new secret and with the current one, and refuses any other signature; after
-// the switch, with the old secret removed as it says, the old one is refused. The receiver's
-// path stays a string compared exactly, whatever it holds. Issue 35: both guides serve HTTPS
-// (the receiver's URL is HTTPS) with a certificate, here the local test CA's, as on the page.
+// The rotation guide on a receiver's page is code a brand copies, so it is run as copied, with node
+// and the official client: while a rotation is pending it accepts deliveries signed with the new
+// secret and with the current one, and refuses any other signature; after the switch, with the old
+// secret removed as it says, the old one is refused. The receiver's path stays a string compared
+// exactly, whatever it holds. Both guides serve HTTPS (the receiver's URL is HTTPS) with a
+// certificate, here the local test CA's, as on the page.
 import { readFileSync } from 'node:fs';
 import { EventType } from '@brand/proto/events/v1';
 import { createTestCa } from '@brand/testkit';

@@ -1,7 +1,7 @@
-// Issue 37, "Your sessions" through the console's HTTP surface: each session of the signed-in
-// address with its device in words, address, sign-in and last-seen times; signing out one
-// session or every other one (CSRF-checked); the members page showing owners each member's
-// last sign-in and how. Real records, webhooks, plans, gateway, SMTP sink and console.
+// "Your sessions" through the console's HTTP surface: each session of the signed-in address with
+// its device in words, address, sign-in and last-seen times; signing out one session or every other
+// one (CSRF-checked); the members page showing owners each member's last sign-in and how. Real
+// records, webhooks, plans, gateway, SMTP sink and console.
 import { randomHex } from '@brand/testkit';
 import { ConsoleHttp, csrfOf } from '../browserlessClient';
 import { brandWithOwner as brandWithOwnerOf } from '../consoleActors';

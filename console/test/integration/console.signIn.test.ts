@@ -1,7 +1,7 @@
-// Issue 15: the console's HTTP surface. Sign-in by emailed one-time link (the same answer for
-// strangers, the link opened by GET and spent by POST, once), the session cookie's flags, the
-// CSP and other headers, the Origin and CSRF-token refusals, 404 for another brand's ids, and
-// what a non-owner may do. Real records, webhooks, plans, gateway, SMTP sink and console.
+// The console's HTTP surface. Sign-in by emailed one-time link (the same answer for strangers, the
+// link opened by GET and spent by POST, once), the session cookie's flags, the CSP and other
+// headers, the Origin and CSRF-token refusals, 404 for another brand's ids, and what a non-owner
+// may do. Real records, webhooks, plans, gateway, SMTP sink and console.
 import { randomHex } from '@brand/testkit';
 import { ConsoleHttp, csrfOf } from '../browserlessClient';
 import { brandWithOwner as brandWithOwnerOf, signInHttp } from '../consoleActors';

@@ -1,15 +1,15 @@
-// Issue 23, finding 1: the answer to POST /sign-in must not tell a member from a stranger by
-// its timing. A hostile probe measured members' answers 4 ms slower: the link was minted and
-// stored, and its mail started, before the answer. Real records, SMTP sink and console (only
-// those: nothing else competes for the CPU).
+// The answer to POST /sign-in must not tell a member from a stranger by its timing. A hostile probe
+// measured members' answers 4 ms slower: the link was minted and stored, and its mail started,
+// before the answer. Real records, SMTP sink and console (only those: nothing else competes for the
+// CPU).
 //
 // The measure must hold on a loaded 2-core machine, so it compares members and strangers in
 // pairs asked back to back, in random order within each pair: load that comes and goes slows
 // both of a pair alike, and the coin that orders each pair makes the differences symmetric
 // around zero, whatever the noise, when the answer does not depend on membership. Then the
 // Wilcoxon signed-rank z of the differences is a standard normal: beyond ±4 by chance about
-// once in 16,000 runs. The code before issue 23 gave z of 5.7 to 10.4 in four runs on a
-// heavily loaded machine (members' medians 3.5 to 8.3 ms above strangers').
+// once in 16,000 runs. The code that minted and mailed before answering gave z of 5.7 to 10.4
+// in four runs on a heavily loaded machine (members' medians 3.5 to 8.3 ms above strangers').
 import { randomHex, waitFor } from '@brand/testkit';
 import { startConsoleStack, type ConsoleStack } from '../consoleStack';
 import { auc, median, signedRankZ } from '../timingStats';

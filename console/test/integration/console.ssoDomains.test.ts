@@ -1,6 +1,6 @@
-// Issue 42 parts 2, 3 and 4, through the console's HTTP surface against real records, a real
-// OpenID provider (oidc-provider, startTestIdp) and a real DNS server (scripts/dev-dns,
-// startTestDns) that records asks through node:dns:
+// Through the console's HTTP surface against real records, a real OpenID provider (oidc-provider,
+// startTestIdp) and a real DNS server (scripts/dev-dns, startTestDns) that records asks through
+// node:dns:
 // - verified domains: a brand's single sign-on admits and routes addresses only at domains it
 //   proved by a DNS TXT record; another brand listing the same domain captures nobody and hides
 //   nobody; a verified domain belongs to one brand at a time, even when two prove it at once;

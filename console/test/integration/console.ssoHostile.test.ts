@@ -1,7 +1,7 @@
-// Issue 37 item 1: hostile inputs to single sign-on, beside console.accountHostile.test.ts.
-// Each goes through the console's HTTP surface to real records (openid-client checking the
-// provider's answers) and a real OpenID provider (oidc-provider in a child process), and is
-// judged by its real outcome: no session, a clear 4xx page, never a 5xx.
+// Hostile inputs to single sign-on, beside console.accountHostile.test.ts. Each goes through the
+// console's HTTP surface to real records (openid-client checking the provider's answers) and a real
+// OpenID provider (oidc-provider in a child process), and is judged by its real outcome: no
+// session, a clear 4xx page, never a 5xx.
 import { randomHex, startTestIdp, type TestIdp } from '@brand/testkit';
 import { ConsoleHttp, csrfOf } from '../browserlessClient';
 import { signInHttp } from '../consoleActors';

@@ -1,7 +1,7 @@
 import { planBody, startStack, type Stack } from '@brand/testkit';
 import { runCommonAuthTests } from '../support/commonAuthTests';
 
-// Every authenticated route runs the same authentication suite (issue 6, item 6).
+// Every authenticated route runs the same authentication suite.
 
 let stack: Stack;
 beforeAll(async () => {

@@ -1,5 +1,5 @@
-// Issue 15 (docs/contract.md#scope-and-rules): the read interfaces are separate from signing in. The gateway never
-// accepts a console session: not as a cookie (it never reads cookies), not as a Bearer key.
+// Reading is separate from signing in (docs/contract.md#scope-and-rules): the gateway never accepts
+// a console session, not as a cookie (it never reads cookies), not as a Bearer key.
 import {
   createConsoleClient,
   randomHex,

@@ -11,7 +11,7 @@ import { ApiClient } from '../support/apiClient';
 import type { ErrorBody } from '../../src/http/errorResponse';
 
 /**
- * Key expiry and rolls (issue 26) across two real gateway instances. The key cache lives far
+ * Key expiry and rolls across two real gateway instances. The key cache lives far
  * longer than any expiry here (KEY_CACHE_TTL_MS 10 min), so a key refused at its expiry
  * instant was refused by the per-request check of the cached expiry, not by a cache miss.
  */

@@ -15,8 +15,9 @@ import { ApiClient, type ApiResponse } from '../support/apiClient';
 import type { ErrorBody } from '../../src/http/errorResponse';
 import { opsReadiness } from '../support/ops';
 
-// Issue 2, behaviour 9 (Redis): the gateways reach Redis only through a TCP proxy, which
-// the test pauses to make Redis "stop" for them. The records service keeps its direct
+// Redis down changes nothing a client sees: requests succeed and are still limited, and a
+// revocation applies within KEY_CACHE_TTL_MS. The gateways reach Redis only through a TCP proxy,
+// which the test pauses to make Redis "stop" for them. The records service keeps its direct
 // connection, so revocations are still announced, and lost on the gateways' side.
 
 const KEY_CACHE_TTL_MS = 1_000;

@@ -9,11 +9,10 @@ import {
 } from '@brand/testkit';
 import { rawRequest, type RawResponse } from '../support/commonAuthTests';
 
-// Issue 7, "the class": generated hostile inputs against every surface of the running
-// gateway: REST query parameters, paths and headers, every JSON-RPC field and every tool
-// argument. Each answer must be a 2xx or a 4xx with a stable code: never a 5xx, never a
-// hang, never a stack or SQL text, never another brand's data. The run prints how many
-// inputs it tried per surface.
+// Generated hostile inputs against every surface of the running gateway: REST query parameters,
+// paths and headers, every JSON-RPC field and every tool argument. Each answer must be a 2xx or a
+// 4xx with a stable code: never a 5xx, never a hang, never a stack or SQL text, never another
+// brand's data. The run prints how many inputs it tried per surface.
 
 const RUNS = Number(process.env.HOSTILE_RUNS ?? 150);
 const TIMEOUT_MS = 5_000;

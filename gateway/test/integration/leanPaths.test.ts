@@ -8,12 +8,12 @@ import {
 } from '@brand/testkit';
 import { comparable, headerOf, sendRaw, type RawAnswer } from '../support/rawExchange';
 
-// Issue 25, item 2: every list request (REST GET /api/v1/{resource}, the MCP POST) is answered
-// by one lean implementation on plain node:http (endpoints/*/leanPath.ts). Here: the exact
-// headers of its answers (200, HEAD, 304, 400, 401, 404, 405, 429), a key's first request
-// answered as a cached key's, the forms of one request answered alike (a trailing slash; a
-// list tool call answered directly or by the SDK server when `_meta` makes it a form only the
-// SDK takes), and the access line and route metric of lean answers.
+// Every list request (REST GET /api/v1/{resource}, the MCP POST) is answered by one lean
+// implementation on plain node:http (endpoints/*/leanPath.ts). Here: the exact headers of its
+// answers (200, HEAD, 304, 400, 401, 404, 405, 429), a key's first request answered as a cached
+// key's, the forms of one request answered alike (a trailing slash; a list tool call answered
+// directly or by the SDK server when `_meta` makes it a form only the SDK takes), and the access
+// line and route metric of lean answers.
 
 let stack: Stack;
 let key: string;

@@ -9,9 +9,9 @@ import {
   type Page,
 } from '../support/mcpHttp';
 
-// Issue 3, behaviour 5: bad tool arguments are isError results (HTTP 200) whose text is the
-// REST error body, with the code and message REST gives for the same input; never a
-// protocol error, never a 5xx. And `since` reads the same records over MCP as over REST.
+// Bad tool arguments are isError results (HTTP 200) whose text is the REST error body, with the
+// code and message REST gives for the same input; never a protocol error, never a 5xx. And `since`
+// reads the same records over MCP as over REST.
 
 let stack: Stack;
 let api: ApiClient;

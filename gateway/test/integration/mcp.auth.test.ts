@@ -10,8 +10,8 @@ import {
   type ToolResult,
 } from '../support/mcpHttp';
 
-// Issue 3, behaviour 3: bad credentials are refused with 401 before anything runs, and a
-// key of brand A can never read brand B through any tool or argument.
+// Bad credentials are refused with 401 before anything runs, and a key of brand A can never read
+// brand B through any tool or argument.
 
 let stack: Stack;
 let api: ApiClient;

@@ -18,8 +18,8 @@ import {
   type ToolResult,
 } from '../support/mcpHttp';
 
-// Issue 3, behaviour 2: POST /api/mcp over raw HTTP. Every response goes through ApiClient
-// (or rawRequest), so each one is also checked against the served OpenAPI document.
+// POST /api/mcp over raw HTTP. Every response goes through ApiClient (or rawRequest), so each one
+// is also checked against the served OpenAPI document.
 
 const ALLOWED_ORIGIN = 'https://app.example.com';
 const SMALL_BODY_LIMIT = 2048;

@@ -3,9 +3,9 @@ import { ApiClient } from '../support/apiClient';
 import type { ErrorBody } from '../support/mcpHttp';
 import { makePlanBrand, planRows, postPlan, type PlanOut } from '../support/plans';
 
-// Issue 8, behaviour 2 (concurrency): parallel identical requests through two gateways make
-// exactly one plan and get identical answers; parallel different inputs under one
-// request_id: one wins, the rest conflict.
+// One plan per request_id under concurrency: parallel identical requests through two gateways make
+// exactly one plan and get identical answers; parallel different inputs under one request_id: one
+// wins, the rest conflict.
 
 let stack: Stack;
 let apis: ApiClient[];

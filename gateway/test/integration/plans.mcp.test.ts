@@ -14,9 +14,9 @@ import { ApiClient } from '../support/apiClient';
 import { errorOf, type ToolResult } from '../support/mcpHttp';
 import { makePlanBrand, postPlan, type PlanBrand, type PlanOut } from '../support/plans';
 
-// Issue 8 over MCP, with the official SDK client: prepare_campaign_plan returns the same plan
-// as REST (structuredContent and the same JSON text), each replays the other's plan, and
-// refusals are isError results with REST's codes. Its inputSchema is the zod schema's.
+// Over MCP, with the official SDK client: prepare_campaign_plan returns the same plan as REST
+// (structuredContent and the same JSON text), each replays the other's plan, and refusals are
+// isError results with REST's codes. Its inputSchema is the zod schema's.
 
 const LIMIT = 3;
 let stack: Stack;

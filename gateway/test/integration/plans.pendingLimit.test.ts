@@ -9,10 +9,10 @@ import { ApiClient } from '../support/apiClient';
 import type { ErrorBody } from '../support/mcpHttp';
 import { makePlanBrand, postPlan, type PlanOut } from '../support/plans';
 
-// Issue 8, behaviour 2 (pending limit), with PENDING_PLAN_LIMIT=3 so the rule is quick to
-// reach: the next pending plan is 422 pending_plan_limit saying how to free room, replays
-// are still answered, and cancelling or completing a plan admits a new one. Concurrent
-// requests never overshoot. plans.pendingLimit200.test.ts checks the real limit of 200.
+// The limit of pending plans, with PENDING_PLAN_LIMIT=3 so the rule is quick to reach: the next
+// pending plan is 422 pending_plan_limit saying how to free room, replays are still answered, and
+// cancelling or completing a plan admits a new one. Concurrent requests never overshoot.
+// plans.pendingLimit200.test.ts checks the real limit of 200.
 
 const LIMIT = 3;
 let stack: Stack;

@@ -10,10 +10,10 @@ import { ApiClient } from '../support/apiClient';
 import type { ErrorBody } from '../support/mcpHttp';
 import { makePlanBrand, postPlan } from '../support/plans';
 
-// Issue 8, behaviour 2, with the real default limit (docs/contract.md#limits: 200 pending plans per brand):
-// the 200th pending plan is admitted, the 201st is 422 pending_plan_limit, and it is admitted
-// after one plan is cancelled. The first 199 are prepared over gRPC (as the gateway does) to
-// keep the brand's REST budget for the requests under test.
+// The limit of pending plans at its real default (docs/contract.md#limits: 200 per brand): the
+// 200th pending plan is admitted, the 201st is 422 pending_plan_limit, and it is admitted after one
+// plan is cancelled. The first 199 are prepared over gRPC (as the gateway does) to keep the brand's
+// REST budget for the requests under test.
 
 let stack: Stack;
 let api: ApiClient;

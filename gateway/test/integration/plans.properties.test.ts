@@ -5,10 +5,10 @@ import { ApiClient, type ApiResponse } from '../support/apiClient';
 import type { ErrorBody } from '../support/mcpHttp';
 import { makePlanBrand, postPlan, type PlanOut } from '../support/plans';
 
-// Issue 8, behaviour 3, against the running system: random valid inputs are accepted and
-// round-trip (the result carries exactly what was sent, normalised); random invalid inputs
-// get 400 validation_failed, never a 5xx. Each run uses a fresh brand per batch, so the
-// brand rate limit (240 a minute for Enterprise) is never what answers.
+// Plan input, property-tested against the running system: random valid inputs are accepted and
+// round-trip (the result carries exactly what was sent, normalised); random invalid inputs get 400
+// validation_failed, never a 5xx. Each run uses a fresh brand per batch, so the brand rate limit
+// (240 a minute for Enterprise) is never what answers.
 
 let stack: Stack;
 let api: ApiClient;

@@ -10,9 +10,9 @@ import { ApiClient } from '../support/apiClient';
 import type { ErrorBody } from '../support/mcpHttp';
 import { makePlanBrand, planRows, postPlan, type PlanBrand } from '../support/plans';
 
-// Issue 8 over REST: POST /api/v1/campaign-plans creates one plan per (brand, request_id),
-// replays identical input, refuses changed input and cancelled plans, enforces the
-// permission, validates field by field and never returns notes.
+// Over REST: POST /api/v1/campaign-plans creates one plan per (brand, request_id), replays
+// identical input, refuses changed input and cancelled plans, enforces the permission, validates
+// field by field and never returns notes.
 
 let stack: Stack;
 let api: ApiClient;

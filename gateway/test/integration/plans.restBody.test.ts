@@ -2,11 +2,11 @@ import { gzipSync } from 'node:zlib';
 import { planBody, startStack, type Stack } from '@brand/testkit';
 import { makePlanBrand, PLANS_PATH, type PlanBrand } from '../support/plans';
 
-// The campaign-plans POST reads its body on plain node:http (its lean path, issue 36): the
-// refusals come in the documented order, and the body is read as express's JSON parser read
-// it: the key (401) and its permission (403) before the body is parsed, then Content-Type
-// (415), size (413), JSON (400), compression, and the path matched in any case with an
-// optional trailing slash; every other method is 405 with Allow: POST.
+// The campaign-plans POST reads its body on plain node:http (its lean path): the refusals come in
+// the documented order, and the body is read as express's JSON parser read it: the key (401) and
+// its permission (403) before the body is parsed, then Content-Type (415), size (413), JSON (400),
+// compression, and the path matched in any case with an optional trailing slash; every other method
+// is 405 with Allow: POST.
 
 let stack: Stack;
 let brand: PlanBrand;

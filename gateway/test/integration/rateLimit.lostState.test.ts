@@ -5,12 +5,11 @@ import { AdmissionLedger } from '../../src/ratelimit/admissionLedger';
 import { MemorySlidingWindowLimiter } from '../../src/ratelimit/memoryLimiter';
 import { RedisSlidingWindowLimiter } from '../../src/ratelimit/redisLimiter';
 
-// Issue 19, finding 1, against the real Redis script: what a Redis that lost its state (a
-// restart of a Redis that keeps nothing on disk) and an outage's fallback admissions do to a
-// budget. Losing the state is simulated by deleting this file's keys (its own prefix), which
-// is exactly what a restarted Redis looks like to the script: no epoch, no budgets. The
-// whole-system version, with a real redis-server killed and restarted under a real gateway,
-// is rateLimit.redisRestart.test.ts.
+// Against the real Redis script: what a Redis that lost its state (a restart of a Redis that keeps
+// nothing on disk) and an outage's fallback admissions do to a budget. Losing the state is
+// simulated by deleting this file's keys (its own prefix), which is exactly what a restarted Redis
+// looks like to the script: no epoch, no budgets. The whole-system version, with a real
+// redis-server killed and restarted under a real gateway, is rateLimit.redisRestart.test.ts.
 
 const log = createLogger({ service: 'test', level: 'silent' });
 let redis: Redis;

@@ -12,10 +12,10 @@ import {
 import { certainMaxInWindow, type Admission } from '../support/admissionWindows';
 import { opsReadiness } from '../support/ops';
 
-// Issue 19, finding 1: a Plus brand (60 a minute) sending 2 requests a second got 97
-// successes in one 60 s window across a Redis restart. Real gateways, each scenario on a
-// redis-server of its own (killed with SIGKILL, restarted empty, as a cache that keeps
-// nothing on disk does), the three scenarios at once so the file takes ~75 s, not ~4 min:
+// A brand's budget holds across a Redis restart or outage (a Plus brand, 60 a minute, sending 2
+// requests a second once got 97 successes in one 60 s window across a restart). Real gateways, each
+// scenario on a redis-server of its own (killed with SIGKILL, restarted empty, as a cache that
+// keeps nothing on disk does), the three scenarios at once so the file takes ~75 s, not ~4 min:
 //   restart   one gateway; Redis killed and restarted at once, after the budget is spent
 //   outage    one gateway; Redis away for 25 s (the fallback decides), then back empty
 //   two       two gateways (RATE_LIMIT_FALLBACK_INSTANCES=2): a short outage, Redis back

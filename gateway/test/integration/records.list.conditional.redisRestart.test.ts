@@ -10,12 +10,11 @@ import {
 } from '@brand/testkit';
 import { ApiClient, type ApiResponse } from '../support/apiClient';
 
-// Issue 18: a Redis restart (empty, as without persistence) never yields a stale 304. The
-// change versions live in Redis; while it is down the gateways do not know them and serve
-// every page whole, and a change made meanwhile (its publish lost) shows in the first page
-// served after the restart, through both gateways. Afterwards 304s resume (the gateways
-// write back what they learn with a full page; records' sweep republishes recent changes).
-// Its own Redis server: this test kills it.
+// A Redis restart (empty, as without persistence) never yields a stale 304. The change versions
+// live in Redis; while it is down the gateways do not know them and serve every page whole, and a
+// change made meanwhile (its publish lost) shows in the first page served after the restart,
+// through both gateways. Afterwards 304s resume (the gateways write back what they learn with a
+// full page; records' sweep republishes recent changes). Its own Redis server: this test kills it.
 
 let redis: OwnRedis;
 let stack: Stack;

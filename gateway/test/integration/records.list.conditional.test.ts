@@ -10,11 +10,11 @@ import {
 } from '@brand/testkit';
 import { ApiClient, type ApiResponse } from '../support/apiClient';
 
-// Issue 18: conditional list requests over REST, two gateways on one stack (real PostgreSQL,
-// Redis and records). Pages carry a strong ETag of exactly what they hold; If-None-Match that
-// matches is 304 with no body, decided from the brand's change version without a records
-// call or a PostgreSQL query; any change of any record of the resource (on the first page,
-// on page 3 of a walk, by any writer) gives new ETags, seen through both gateways.
+// Conditional list requests over REST, two gateways on one stack (real PostgreSQL, Redis and
+// records). Pages carry a strong ETag of exactly what they hold; If-None-Match that matches is 304
+// with no body, decided from the brand's change version without a records call or a PostgreSQL
+// query; any change of any record of the resource (on the first page, on page 3 of a walk, by any
+// writer) gives new ETags, seen through both gateways.
 
 let stack: Stack;
 let apis: ApiClient[];

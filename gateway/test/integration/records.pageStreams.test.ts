@@ -19,10 +19,10 @@ import {
 import { ApiClient, type ApiResponse } from '../support/apiClient';
 import type { ErrorBody } from '../../src/http/errorResponse';
 
-// Issue 25, item 3: pages travel from the gateway to records as messages on long-lived
-// bidirectional streams. Real processes: a deadline that passes, a client that goes away, a
-// bound on pages in flight, a second records replica taking pages within seconds, and
-// replicas killed mid-walk (no 5xx but 503 with Retry-After; pages in flight fail over).
+// Pages travel from the gateway to records as messages on long-lived bidirectional streams. Real
+// processes: a deadline that passes, a client that goes away, a bound on pages in flight, a second
+// records replica taking pages within seconds, and replicas killed mid-walk (no 5xx but 503 with
+// Retry-After; pages in flight fail over).
 
 const DEADLINE_MS = 1_500;
 

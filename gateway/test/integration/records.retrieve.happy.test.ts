@@ -12,9 +12,9 @@ import {
 import { ApiClient, type ApiResponse } from '../support/apiClient';
 import { headerOf, sendRaw, type RawAnswer } from '../support/rawExchange';
 
-// Issue 44: GET /api/v1/{resource}/{id} answers the record in exactly the bytes a list page
-// holds for it, with a strong ETag; a matching If-None-Match is 304 decided from the brand's
-// change version (no records call, no query), and a change of the record gives a new tag.
+// GET /api/v1/{resource}/{id} answers the record in exactly the bytes a list page holds for it,
+// with a strong ETag; a matching If-None-Match is 304 decided from the brand's change version (no
+// records call, no query), and a change of the record gives a new tag.
 
 let stack: Stack;
 let api: ApiClient;

@@ -10,11 +10,11 @@ import {
 import { ApiClient } from '../support/apiClient';
 import { comparable, headerOf, sendRaw, type RawAnswer } from '../support/rawExchange';
 
-// Issue 44: GET /api/v1/{resource}/{id} is no existence oracle. The key alone selects the
-// brand; another brand's id, an id that exists nowhere and an id of another resource get the
-// same 404 not_found, byte for byte but for the request id (their timing:
-// records.retrieve.timing.test.ts). Every refusal is a 4xx of the one error table, and a
-// record counts against the brand's budget like a page.
+// GET /api/v1/{resource}/{id} is no existence oracle. The key alone selects the brand; another
+// brand's id, an id that exists nowhere and an id of another resource get the same 404 not_found,
+// byte for byte but for the request id (their timing: records.retrieve.timing.test.ts). Every
+// refusal is a 4xx of the one error table, and a record counts against the brand's budget like a
+// page.
 
 let stack: Stack;
 let api: ApiClient;

@@ -1,12 +1,12 @@
 import { newId } from '@brand/shared/ids';
 import { makeBrandWithKey, makeRecords, startStack, type Stack } from '@brand/testkit';
 
-// Issue 44: another brand's id and an id that exists nowhere answer GET /api/v1/payouts/{id}
-// in the same time, not only with the same bytes (records.retrieve.security.test.ts): both are
-// one probe of the (brand_id, id) index that finds no entry (migration 0020). Measured as an
-// attacker would, over HTTP on one keep-alive connection, the two kinds interleaved in random
-// order so the machine's noise falls on both alike; then a two-sample Kolmogorov-Smirnov
-// test: the distributions must not separate at the 0.1 % level.
+// Another brand's id and an id that exists nowhere answer GET /api/v1/payouts/{id} in the same
+// time, not only with the same bytes (records.retrieve.security.test.ts): both are one probe of the
+// (brand_id, id) index that finds no entry (migration 0020). Measured as an attacker would, over
+// HTTP on one keep-alive connection, the two kinds interleaved in random order so the machine's
+// noise falls on both alike; then a two-sample Kolmogorov-Smirnov test: the distributions must not
+// separate at the 0.1 % level.
 
 const PAIRS = 200;
 const WARMUP_PAIRS = 30;

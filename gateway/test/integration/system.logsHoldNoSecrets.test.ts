@@ -1,9 +1,9 @@
-// Issue 11: keys, secrets and signatures never appear in any process's logs. Every process runs
-// at LOG_LEVEL=debug while the test drives the paths most likely to leak one: good and bad
-// API keys in every place a client might put them, key creation, internal tokens right and
-// wrong, receiver secrets, signed deliveries (a first attempt refused, then a retry), and
-// services refusing to start on a weak or published secret. Then every line every process
-// wrote is searched for each secret value.
+// Keys, secrets and signatures never appear in any process's logs. Every process runs at
+// LOG_LEVEL=debug while the test drives the paths most likely to leak one: good and bad API keys in
+// every place a client might put them, key creation, internal tokens right and wrong, receiver
+// secrets, signed deliveries (a first attempt refused, then a retry), and services refusing to
+// start on a weak or published secret. Then every line every process wrote is searched for each
+// secret value.
 import type { RunningReceiver } from '@brand/example-receiver';
 import {
   createAdminClient,

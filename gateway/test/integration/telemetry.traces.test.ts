@@ -8,9 +8,9 @@ import {
   type Stack,
 } from '@brand/testkit';
 
-// Issue 11, behaviour 2 (the request half): one REST request yields one trace whose spans
-// come from the gateway and the records service and include the database query, exported
-// by OTLP to a real receiver. Without OTLP configuration tracing is off (a no-op).
+// Tracing, the request half: one REST request yields one trace whose spans come from the gateway
+// and the records service and include the database query, exported by OTLP to a real receiver.
+// Without OTLP configuration tracing is off (a no-op).
 
 let stack: Stack;
 let otlp: OtlpReceiver;

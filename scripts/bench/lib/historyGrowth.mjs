@@ -17,9 +17,7 @@ import pg from 'pg';
 import { SETTINGS, round, say } from './settings.mjs';
 
 const require = createRequire(import.meta.url);
-const {
-  claimDueDeliveries,
-} = require('../../../services/webhooks/dist/deliveries/deliveryRepo.js');
+const { claimDueDeliveries } = require('../../../services/webhooks/dist/claim/claimRepo.js');
 const {
   keepHistoryPartitions,
 } = require('../../../services/webhooks/dist/maintenance/historyPartitions.js');

@@ -115,7 +115,7 @@ const WebhooksEnv = z
     /** How long what each attempt sent and got back (headers, first 4 KB of the body) is kept. */
     ATTEMPT_DETAIL_RETENTION_MS: msEnv.default(14 * 24 * 3600 * 1000),
     /**
-     * How long events, deliveries and attempts are kept after the event, a day partition at a
+     * How long events, deliveries and attempts are kept after the event, a week partition at a
      * time (docs/operating.md "Delivery history"). At least the recovery window (14 days):
      * "Recover since" never reaches back past the history.
      */

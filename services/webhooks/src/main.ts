@@ -12,11 +12,11 @@ import { stopTelemetry } from '@brand/shared/telemetry';
 import type { AdminDeps } from './admin/adminHandlers';
 import { loadWebhooksConfig } from './config';
 import { migrate, SCHEMA } from './db/migrations';
-import { deliveryMetrics, laneMetrics } from './deliveries/deliveryMetrics';
-import { startWorkerRole } from './deliveries/workerRole';
+import { deliveryMetrics, laneMetrics } from './claim/deliveryMetrics';
+import { startWorkerRole } from './claim/workerRole';
 import { systemResolver } from './egress/urlPolicy';
-import { kafkaReachableMetric } from './events/consumerMetrics';
-import { startConsumerRole } from './events/consumerRole';
+import { kafkaReachableMetric } from './ingest/consumerMetrics';
+import { startConsumerRole } from './ingest/consumerRole';
 import { SecretBox } from '@brand/shared/secrets';
 import { createServer, SERVICE_NAMES } from './server';
 

@@ -3,8 +3,8 @@ import { renderToString } from 'preact-render-to-string';
 import { formatAgo } from '../../views/countdown';
 import { KeysPage } from './view';
 
-// Issue 35: "last used" showed only the minute, so nobody could tell whether a rolled key was
-// still in use right now. It reads in seconds while recent, the exact second in its title.
+// A key's "last used" reads in seconds while recent, the exact second in its title: showing only
+// the minute, nobody could tell whether a rolled key was still in use right now.
 const NOW = Date.parse('2030-01-10T12:00:00Z');
 
 describe('formatAgo', () => {

@@ -1,6 +1,7 @@
 import { LOGGED_CODES } from './route';
 
-// Issue 35: the request log's code filter listed 23 codes, some of which the API never returns.
+// The request log's code filter offers only codes the gateway answers (it once listed 23, some of
+// which the API never returns).
 describe('the request log code filter', () => {
   it('offers only codes the gateway answers, derived from the error table', () => {
     expect(LOGGED_CODES).toHaveLength(18);

@@ -1,7 +1,6 @@
 import { AppError } from '../errors/appError';
 import { decodeKeysetCursor, encodeKeysetCursor } from '../db/keysetCursor';
 import { parseTimeRange } from '../export/timeBound';
-import type { ActivityPosition } from './activityRepo';
 
 const ACTIVITY_ID = /^act_[A-Za-z0-9]{1,64}$/;
 const MEMBER_ID = /^mem_[A-Za-z0-9]{1,64}$/;
@@ -17,6 +16,12 @@ export interface ActivityFilterFields {
   subject_id: string;
   since: string;
   until: string;
+}
+
+/** Where a page ended: the exact created_at (microseconds) and id of its last row. */
+export interface ActivityPosition {
+  created_at: string;
+  id: string;
 }
 
 /** Filters checked and ready for SQL. */

@@ -2,7 +2,7 @@ import type { ActivityEntry } from '@brand/proto/activity/v1';
 import { rfc3339 } from '../db/sqlFormat';
 import type { Pool, PoolClient } from '../db/pool';
 import { newId } from '../ids';
-import type { ActivityFilters } from './activityQuery';
+import type { ActivityFilters, ActivityPosition } from './activityQuery';
 
 /**
  * The audit log of the Developers area. Each service that owns a change keeps its own
@@ -23,12 +23,6 @@ export interface NewActivity {
   subjectId: string;
   /** For people; never a secret. */
   summary: string;
-}
-
-/** Where a page ended: the exact created_at (microseconds) and id of its last row. */
-export interface ActivityPosition {
-  created_at: string;
-  id: string;
 }
 
 type Db = Pool | PoolClient;

@@ -1,14 +1,6 @@
-/** The six readable resources, in the contract's order (docs/contract.md#resources). */
-export const RESOURCES = [
-  'campaigns',
-  'submissions',
-  'payouts',
-  'deposits',
-  'conversions',
-  'links',
-] as const;
+import { RESOURCES, type ResourceName } from './resourceNames';
 
-export type ResourceName = (typeof RESOURCES)[number];
+export { RESOURCES, type ResourceName } from './resourceNames';
 
 export {
   MAX_RECORD_ID_LENGTH,

@@ -1,5 +1,5 @@
 import { idPrefix, type IdKind } from '../ids';
-import type { ResourceName } from './index';
+import type { ResourceName } from './resourceNames';
 
 /** The id kind of each resource's records (ids/index.ts holds the prefixes: cmp_, sub_, ...). */
 const RECORD_ID_KINDS: Readonly<Record<ResourceName, IdKind>> = {

@@ -1,7 +1,7 @@
-// Issue 16: campaignPlans.prepare against the running gateway and plans service: a minted
-// request_id, the replay flag, conflicts, the pending limit, the permission, field errors,
-// and the reason the request_id exists: a response lost after the plan was created is
-// retried by the client with the same id and answered as a replay, so one plan exists.
+// campaignPlans.prepare against the running gateway and plans service: a minted request_id, the
+// replay flag, conflicts, the pending limit, the permission, field errors, and the reason the
+// request_id exists: a response lost after the plan was created is retried by the client with the
+// same id and answered as a replay, so one plan exists.
 import { randomUUID } from 'node:crypto';
 import {
   BrandRecords,

@@ -1,7 +1,7 @@
-// Issue 16: a walk that meets the brand's real rate limit (Plus: 60 requests a minute, a
-// sliding window in Redis) waits as Retry-After says and still yields every record exactly
-// once. The budget is spent first, so the walk hits 429 after a few pages; the wait that
-// follows is up to a minute of real time (the window cannot be shortened).
+// A walk that meets the brand's real rate limit (Plus: 60 requests a minute, a sliding window in
+// Redis) waits as Retry-After says and still yields every record exactly once. The budget is spent
+// first, so the walk hits 429 after a few pages; the wait that follows is up to a minute of real
+// time (the window cannot be shortened).
 import { BrandRecords } from '@brand-records/client';
 import { makeBrandWithKey, makeRecords, startStack, type Stack } from '@brand/testkit';
 

@@ -1,6 +1,6 @@
-// Issue 16: every read method of @brand-records/client against the running system (records
-// service + gateway on a fresh database): the six typed pages with their meta, the cursor
-// walk, since, and the typed errors the gateway really sends.
+// Every read method of @brand-records/client against the running system (records service + gateway
+// on a fresh database): the six typed pages with their meta, the cursor walk, since, and the typed
+// errors the gateway really sends.
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {

@@ -1,6 +1,6 @@
-// Issue 44: client.<resource>.retrieve(id) against the running system (records service +
-// gateway on a fresh database): each resource's typed record, exactly its list item; the
-// typed NotFoundError for another brand's id and for an id that exists nowhere alike.
+// client.<resource>.retrieve(id) against the running system (records service + gateway on a fresh
+// database): each resource's typed record, exactly its list item; the typed NotFoundError for
+// another brand's id and for an id that exists nowhere alike.
 import {
   BrandRecords,
   InvalidParameterError,

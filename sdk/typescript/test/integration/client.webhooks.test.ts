@@ -1,8 +1,8 @@
-// Issue 16: a real signed delivery, verified by the package. A business change made with the
-// records admin RPC goes through the outbox, Kafka and the webhooks service to an HTTPS
-// server built with nothing but webhookNodeHandler; the handler hands over the typed event.
-// The same receiver registered with another receiver's secret refuses the delivery (401),
-// which the service records as a failed attempt.
+// A real signed delivery, verified by the package. A business change made with the records admin
+// RPC goes through the outbox, Kafka and the webhooks service to an HTTPS server built with nothing
+// but webhookNodeHandler; the handler hands over the typed event. The same receiver registered with
+// another receiver's secret refuses the delivery (401), which the service records as a failed
+// attempt.
 import * as https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { EVENT_TYPES } from '@brand/shared/enums';

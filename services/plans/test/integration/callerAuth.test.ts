@@ -1,6 +1,6 @@
-// Every RPC of the plans process requires the caller's credential (issue 8, issue 7 defect 1).
-// Each RPC is called without a credential, with a wrong one and with the right one; admin
-// RPCs also refuse the internal (gateway) token. Only grpc.health.v1 stays open, for probes.
+// Every RPC of the plans process requires the caller's credential. Each RPC is called without a
+// credential, with a wrong one and with the right one; admin RPCs also refuse the internal
+// (gateway) token. Only grpc.health.v1 stays open, for probes.
 import type { PlansClient } from '@brand/testkit';
 import {
   checkGrpcHealth,

@@ -1,8 +1,8 @@
-// Issue 15: the console acts for a brand member on campaign plans. The plans service checks
-// the member assertion itself, shows every member the brand's plans (notes included: they
-// are private to the brand, not to its owners), lets only owners cancel, keeps brands apart
-// (another brand's plan is not_found, worded as a missing one), reports the pending count
-// against the limit, and logs cancellations. Nothing here can approve, fund or publish.
+// The console acts for a brand member on campaign plans. The plans service checks the member
+// assertion itself, shows every member the brand's plans (notes included: they are private to the
+// brand, not to its owners), lets only owners cancel, keeps brands apart (another brand's plan is
+// not_found, worded as a missing one), reports the pending count against the limit, and logs
+// cancellations. Nothing here can approve, fund or publish.
 import { PlanStatus, PlansServiceService } from '@brand/proto/plans/v1';
 import { MEMBER_ASSERTION_METADATA, type MemberClaims } from '@brand/shared/console';
 import {

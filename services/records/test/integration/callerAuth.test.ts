@@ -1,6 +1,6 @@
-// Issue 7, defect 1: every RPC of the records process requires the caller's credential.
-// Each RPC is called without a credential, with a wrong one and with the right one; admin
-// RPCs also refuse the internal (gateway) token. Only grpc.health.v1 stays open, for probes.
+// Every RPC of the records process requires the caller's credential. Each RPC is called without a
+// credential, with a wrong one and with the right one; admin RPCs also refuse the internal
+// (gateway) token. Only grpc.health.v1 stays open, for probes.
 import { hashApiKey } from '@brand/shared/keys';
 import {
   checkGrpcHealth,

@@ -1,8 +1,8 @@
-// Issue 18: records' change versions, against a real records process, PostgreSQL and Redis.
-// Every write of a record of a resource advances that brand's version in the same transaction
-// (triggers: inserts, status changes, deletes; one step per statement), ListRecordsPage returns
-// it on request, and records publishes it to Redis before a business change is acknowledged;
-// the sweep publishes writes made by anyone else, and a publish never moves a key back.
+// Records' change versions, against a real records process, PostgreSQL and Redis. Every write of a
+// record of a resource advances that brand's version in the same transaction (triggers: inserts,
+// status changes, deletes; one step per statement), ListRecordsPage returns it on request, and
+// records publishes it to Redis before a business change is acknowledged; the sweep publishes
+// writes made by anyone else, and a publish never moves a key back.
 import { publishChangeVersions } from '@brand/shared/changeVersions';
 import { createLogger } from '@brand/shared/logger';
 import { closeRedis, createRedisClient, type Redis } from '@brand/shared/redis';

@@ -1,8 +1,8 @@
-// Issue 9: the business changes (approve or reject a submission, pay a payout, settle a
-// campaign) over gRPC, against a real records process and PostgreSQL. Each allowed
-// transition commits the new state and exactly one outbox row together; every refusal
-// (invalid or repeated transition, unknown id, missing reason) is a clear 4xx and writes
-// nothing. The relay is off here (no KAFKA_BROKERS), so outbox rows stay for inspection.
+// The business changes (approve or reject a submission, pay a payout, settle a campaign) over gRPC,
+// against a real records process and PostgreSQL. Each allowed transition commits the new state and
+// exactly one outbox row together; every refusal (invalid or repeated transition, unknown id,
+// missing reason) is a clear 4xx and writes nothing. The relay is off here (no KAFKA_BROKERS), so
+// outbox rows stay for inspection.
 import {
   API_TIMESTAMP,
   makeRecords,

@@ -1,7 +1,7 @@
-// Issue 15: one member, signed in through records, acting on webhooks and plans with the
-// assertion records signed: the key pair is wired across real processes (records holds the
-// private key, webhooks and plans the public one), and records' refusal of a removed member
-// shuts the console out of every service at the next request.
+// One member, signed in through records, acting on webhooks and plans with the assertion records
+// signed: the key pair is wired across real processes (records holds the private key, webhooks and
+// plans the public one), and records' refusal of a removed member shuts the console out of every
+// service at the next request.
 import { PlanStatus } from '@brand/proto/plans/v1';
 import { MEMBER_ASSERTION_METADATA } from '@brand/shared/console';
 import {

@@ -1,7 +1,7 @@
-// Issue 15: the console acts for a member on keys, members and activity. Records checks the
-// one permission table against the member's standing now (not only the assertion's), keeps
-// brands apart (another brand's ids are not_found, never insufficient_permission), protects
-// the last owner, and logs who did what.
+// The console acts for a member on keys, members and activity. Records checks the one permission
+// table against the member's standing now (not only the assertion's), keeps brands apart (another
+// brand's ids are not_found, never insufficient_permission), protects the last owner, and logs who
+// did what.
 import { generateKeyPairSync } from 'node:crypto';
 import { Environment, Role } from '@brand/proto/access/v1';
 import {

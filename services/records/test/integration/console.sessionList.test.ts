@@ -1,7 +1,7 @@
-// Issue 37, "Your sessions": a session keeps the browser and address it signed in from and how
-// it was opened; its owner lists the address's live sessions and ends one or all others, never
-// another address's; last_seen_at is written at most once a minute; owners read each member's
-// last sign-in and its method. Real records, PostgreSQL and Redis.
+// "Your sessions": a session keeps the browser and address it signed in from and how it was opened;
+// its owner lists the address's live sessions and ends one or all others, never another address's;
+// last_seen_at is written at most once a minute; owners read each member's last sign-in and its
+// method. Real records, PostgreSQL and Redis.
 import { createHash } from 'node:crypto';
 import {
   createConsoleClient,

@@ -1,10 +1,10 @@
-// Issue 15: signing brand members in to the console. Links are single use, expire, are
-// minted only for members of an eligible brand (the same answer otherwise) and are rate
-// limited per address from one client and per client; sessions are stored as hashes, slide an
-// idle expiry, end absolutely, and every resolve reads the member's standing from the database.
-// Issue 23: a request is only stored (the same work for everyone) and links are minted by
-// ClaimSignInMails, leased until CompleteSignInMails; a new link ends the earlier unused ones,
-// and signing out everywhere, removal and a role change end what they must.
+// Signing brand members in to the console. Links are single use, expire, are minted only for
+// members of an eligible brand (the same answer otherwise) and are rate limited per address from
+// one client and per client; sessions are stored as hashes, slide an idle expiry, end absolutely,
+// and every resolve reads the member's standing from the database. A request is only stored (the
+// same work for everyone) and links are minted by ClaimSignInMails, leased until
+// CompleteSignInMails; a new link ends the earlier unused ones, and signing out everywhere, removal
+// and a role change end what they must.
 import { createHash, createPublicKey } from 'node:crypto';
 import { verifyMemberAssertion } from '@brand/shared/console';
 import {

@@ -9,9 +9,9 @@ import {
   type Stack,
 } from '@brand/testkit';
 
-// Issue 11, behaviour 3 (records, gateway, plans): /metrics on each internal listener
-// exposes gRPC and HTTP request counts and latency, key-auth failures by reason and plan
-// outcomes, and the values move when traffic flows.
+// Metrics of records, the gateway and plans: /metrics on each internal listener exposes gRPC and
+// HTTP request counts and latency, key-auth failures by reason and plan outcomes, and the values
+// move when traffic flows.
 
 let stack: Stack;
 let plans: PlansClient;

@@ -5,9 +5,10 @@ import { runMigrations } from '@brand/shared/db';
 import { createLogger } from '@brand/shared/logger';
 import { createTestDatabase, type TestDatabase } from '@brand/testkit';
 
-// Issue 18 took migration 0007 while 0006 belongs to other work in flight: whichever is merged
-// first, a database that has 0007 must still get 0006 when it arrives. The runner applies every
-// file it has not recorded, in name order, not only those above the highest applied.
+// Migrations merged out of order all apply: a branch may take 0007 while 0006 belongs to other work
+// in flight, and whichever is merged first, a database that has 0007 must still get 0006 when it
+// arrives. The runner applies every file it has not recorded, in name order, not only those above
+// the highest applied.
 
 let db: TestDatabase;
 let dir: string;

@@ -1,9 +1,9 @@
-// Issue 9: the relay survives PostgreSQL going away. While the database is unreachable a
-// business change is refused with service_unavailable (nothing half-done), the relay and
-// its LISTEN connection back off without crashing the process, and once the database is
-// back changes are published again, woken by NOTIFY (the poll interval is a minute).
-// Regression: a pooled connection lost while checked out for a transaction used to emit an
-// unhandled 'error' and crash the process (withTransaction now listens for it).
+// The relay survives PostgreSQL going away. While the database is unreachable a business change is
+// refused with service_unavailable (nothing half-done), the relay and its LISTEN connection back
+// off without crashing the process, and once the database is back changes are published again,
+// woken by NOTIFY (the poll interval is a minute). Regression: a pooled connection lost while
+// checked out for a transaction used to emit an unhandled 'error' and crash the process
+// (withTransaction now listens for it).
 import {
   createAdminClient,
   startRecords,

@@ -1,9 +1,8 @@
-// Issue 9: Kafka being down never fails or loses a business change. The change commits
-// with its outbox row; the relay backs off, recording attempts and the last error; once
-// Kafka is back the accumulated rows drain, every event once per accepted change (a
-// duplicate may only repeat an event id). Two outages: a broker unreachable through a
-// paused TCP proxy (shared broker), and this test's own broker stopped mid-burst and
-// started again on its data.
+// Kafka being down never fails or loses a business change. The change commits with its outbox row;
+// the relay backs off, recording attempts and the last error; once Kafka is back the accumulated
+// rows drain, every event once per accepted change (a duplicate may only repeat an event id). Two
+// outages: a broker unreachable through a paused TCP proxy (shared broker), and this test's own
+// broker stopped mid-burst and started again on its data.
 import {
   createAdminClient,
   createTestDatabase,

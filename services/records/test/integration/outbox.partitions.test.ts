@@ -7,9 +7,9 @@ import { MIGRATIONS_DIR } from '@brand/records/migrations';
 import { createTestDatabase, type TestDatabase } from '@brand/testkit';
 import { keepOutboxPartitions } from '../../src/outbox/outboxPartitions';
 
-// Issue 36: the outbox is partitioned by day; published events go a whole day at a time after
-// OUTBOX_RETENTION_MS, a day still holding an unpublished event is kept, and the migration
-// moved every existing row into its day.
+// The outbox is partitioned by day; published events go a whole day at a time after
+// OUTBOX_RETENTION_MS, a day still holding an unpublished event is kept, and the migration moved
+// every existing row into its day.
 
 const DAY = 24 * 3600_000;
 const log = createLogger({ service: 'test', level: 'silent' });

@@ -1,7 +1,7 @@
-// Issue 9: the records service killed (SIGKILL) between a business change and its relay
-// loses no event. The outbox row committed with the change, so whichever records process
-// relays next publishes it; a kill between the Kafka acknowledgement and the mark only
-// repeats an event with the same id, which consumers dedupe.
+// The records service killed (SIGKILL) between a business change and its relay loses no event. The
+// outbox row committed with the change, so whichever records process relays next publishes it; a
+// kill between the Kafka acknowledgement and the mark only repeats an event with the same id, which
+// consumers dedupe.
 import {
   createAdminClient,
   createTestDatabase,

@@ -1,8 +1,8 @@
-// Issue 9: the outbox relay publishes every business event to Kafka exactly as
-// proto/brand/events/v1/events.proto says (key = brand id, protobuf value, content-type
-// header, object_json), marks the rows published, keeps each brand's order, and keeps up
-// with a burst. The poll interval is set to a minute, so every prompt delivery here proves
-// the LISTEN/NOTIFY wake-up. Real records process, PostgreSQL and Kafka.
+// The outbox relay publishes every business event to Kafka exactly as
+// proto/brand/events/v1/events.proto says (key = brand id, protobuf value, content-type header,
+// object_json), marks the rows published, keeps each brand's order, and keeps up with a burst. The
+// poll interval is set to a minute, so every prompt delivery here proves the LISTEN/NOTIFY wake-up.
+// Real records process, PostgreSQL and Kafka.
 import { EventType } from '@brand/proto/events/v1';
 import { BUSINESS_EVENT_CONTENT_TYPE } from '@brand/shared/kafka';
 import {

@@ -1,6 +1,6 @@
-// Issue 9: several records replicas relay the same outbox at once. They share the work
-// (skip locked) without publishing anything twice, and a per-brand advisory lock keeps
-// each brand's events in commit order even though two relays are claiming batches.
+// Several records replicas relay the same outbox at once. They share the work (skip locked) without
+// publishing anything twice, and a per-brand advisory lock keeps each brand's events in commit
+// order even though two relays are claiming batches.
 import {
   createAdminClient,
   createTestDatabase,

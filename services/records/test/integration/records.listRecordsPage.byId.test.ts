@@ -3,10 +3,10 @@ import { RESOURCES } from '@brand/shared/resources';
 import { makeRecords, startStack, type Stack } from '@brand/testkit';
 import { RESOURCE_TABLES } from '../../src/records/resourceTables';
 
-// Issue 44: ListRecordsPage with `id` answers GET /api/v1/{resource}/{id}: the page of the one
-// record of the brand, in the list's bytes, or an empty page, the same for another brand's id
-// and an id that exists nowhere; the lookup is one probe of the (brand_id, id) index that
-// touches no table page when nothing matches (migration 0020). Refusals are invalid_parameter.
+// ListRecordsPage with `id` answers GET /api/v1/{resource}/{id}: the page of the one record of the
+// brand, in the list's bytes, or an empty page, the same for another brand's id and an id that
+// exists nowhere; the lookup is one probe of the (brand_id, id) index that touches no table page
+// when nothing matches (migration 0020). Refusals are invalid_parameter.
 
 let stack: Stack;
 let mine: string;

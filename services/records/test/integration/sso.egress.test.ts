@@ -1,14 +1,14 @@
-// Issue 42 part 3: single sign-on that cannot reach inside the network. A brand owner names
-// the issuer, and the issuer's discovery document names every other endpoint: all of it is a
-// tenant's say-so, so every request records makes to a provider passes the receivers' egress
-// policy (public addresses, the pinned lookup, https; loopback only with the local-only
-// setting) and stays on the issuer's origin. The probe's attacks, against real records
-// processes: a loopback issuer on a strict records, a token endpoint on another loopback port
-// (nothing may arrive there: before the fix the token POST went there with the client's Basic
-// credentials and the PKCE verifier), `javascript:` and `data:` authorization endpoints,
-// oversized and slow documents. Only loopback addresses are ever targets here; the private,
-// link-local and metadata forms are the unit tests' (packages/shared/src/egress), which need
-// no network.
+// Single sign-on that cannot reach inside the network. A brand owner names the issuer, and the
+// issuer's discovery document names every other endpoint: all of it is a tenant's say-so, so every
+// request records makes to a provider passes the receivers' egress policy (public addresses, the
+// pinned lookup, https; loopback only with the local-only setting) and stays on the issuer's
+// origin. The probe's attacks, against real records processes: a loopback issuer on a strict
+// records, a token endpoint on another loopback port (nothing may arrive there: before the fix the
+// token POST went there with the client's Basic credentials and the PKCE verifier), `javascript:`
+// and `data:` authorization endpoints, oversized and slow documents. Only loopback addresses are
+// ever targets here; the private, link-local and metadata forms are the unit tests'
+// of the shared egress policy (services/webhooks/src/egress/urlPolicy.test.ts), which need no
+// network.
 import { randomBytes } from 'node:crypto';
 import {
   createConsoleClient,

@@ -1,8 +1,8 @@
-// Issue 37 item 1 with issue 35's key rotation: SSO client secrets are sealed with
-// WEBHOOK_SECRET_KEY like receivers' signing secrets, so rotating that key must move them too.
-// `node services/records/dist/resealSecrets.js` re-encrypts every SSO client secret under the
-// new key (each bound to its brand, as sealed); after it the old key can go. A secret no
-// configured key opens is reported and left as it was.
+// Rotating the secret key rotates SSO client secrets too: they are sealed with WEBHOOK_SECRET_KEY
+// like receivers' signing secrets, so rotating that key must move them too. `node
+// services/records/dist/resealSecrets.js` re-encrypts every SSO client secret under the new key
+// (each bound to its brand, as sealed); after it the old key can go. A secret no configured key
+// opens is reported and left as it was.
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';

@@ -1,7 +1,7 @@
-// Issue 26: what records keeps of usage, against a real PostgreSQL: a flush retried with the
-// same batch id is counted once, counts add up per minute and per hour, and the retention
-// sweep deletes minute rows past 24 hours, hour rows and log entries past 7 days, and each
-// brand's log beyond its newest 10,000, with plain DELETEs (no autovacuum needed).
+// What records keeps of usage, against a real PostgreSQL: a flush retried with the same batch id is
+// counted once, counts add up per minute and per hour, and the retention sweep deletes minute rows
+// past 24 hours, hour rows and log entries past 7 days, and each brand's log beyond its newest
+// 10,000, with plain DELETEs (no autovacuum needed).
 import { UsageSurface, type RecordUsageRequest } from '@brand/proto/access/v1/usage';
 import { ENVIRONMENTS } from '@brand/shared/enums';
 import { createTestDatabase, type TestDatabase } from '@brand/testkit';

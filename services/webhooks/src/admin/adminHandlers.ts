@@ -4,7 +4,7 @@ import { auditorOf, listActivity } from '@brand/shared/activity';
 import { EVENT_TYPES, type EventTypeName } from '@brand/shared/enums';
 import { AppError } from '@brand/shared/errors';
 import type { RpcBuilder } from '@brand/shared/grpc';
-import { listDeliveries, resendDelivery, testReceiver } from '../deliveries/deliveryService';
+import { listDeliveries, resendDelivery, testReceiver } from '../log/deliveryService';
 import {
   addReceiver,
   listReceivers,
@@ -12,7 +12,7 @@ import {
   updateReceiver,
   type ReceiverDeps,
 } from '../receivers/receiverService';
-import type { RecoveryDeps } from '../deliveries/recoveryService';
+import type { RecoveryDeps } from '../log/recoveryService';
 import { getReceiverHealth } from '../health/healthService';
 import { authorizeBrand, authorizedDelivery, authorizedReceiver } from './authorized';
 import { noticeHandlers } from './noticeHandlers';

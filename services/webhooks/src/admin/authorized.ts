@@ -1,7 +1,7 @@
 import { authorize, type Actor, type ConsoleAction } from '@brand/shared/console';
 import type { Pool } from '@brand/shared/db';
 import { AppError } from '@brand/shared/errors';
-import { getDelivery, type DeliveryView } from '../deliveries/deliveryService';
+import { getDelivery, type DeliveryView } from '../log/deliveryService';
 import type { ReceiverRow } from '../receivers/receiverRepo';
 import { getReceiver } from '../receivers/receiverService';
 

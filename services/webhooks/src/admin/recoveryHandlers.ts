@@ -1,12 +1,8 @@
 import type { WebhooksServiceServer } from '@brand/proto/webhooks/v1';
 import { auditorNamed, auditorOf } from '@brand/shared/activity';
 import type { RpcBuilder } from '@brand/shared/grpc';
-import { retryDelivery } from '../deliveries/deliveryService';
-import {
-  previewRecovery,
-  recoverDeliveries,
-  type RecoveryDeps,
-} from '../deliveries/recoveryService';
+import { retryDelivery } from '../log/deliveryService';
+import { previewRecovery, recoverDeliveries, type RecoveryDeps } from '../log/recoveryService';
 import { authorizedDelivery, authorizedReceiver } from './authorized';
 import { toDelivery } from './toProto';
 

@@ -10,8 +10,8 @@ import {
 } from '@brand/proto/webhooks/v1';
 import { EVENT_TYPES } from '@brand/shared/enums';
 import { AppError } from '@brand/shared/errors';
-import type { AttemptDetailRow, AttemptRow } from '../deliveries/deliveryRepo';
-import type { DeliveryView } from '../deliveries/deliveryService';
+import type { AttemptDetailRow, AttemptRow } from '../log/deliveryRepo';
+import type { DeliveryView } from '../log/deliveryService';
 import type { HealthWindowView } from '../health/healthWindows';
 import type { NoticeRow } from '../notices/noticeRepo';
 import type { ReceiverRow, RotationView } from '../receivers/receiverRepo';

@@ -2,7 +2,7 @@ import type { Pool } from '@brand/shared/db';
 
 /**
  * The tables the sweep keeps bounded row by row, and the time column each one's retention is
- * measured on (each has an index on it). The delivery history goes a day partition at a time
+ * measured on (each has an index on it). The delivery history goes a week partition at a time
  * instead (historyPartitions.ts).
  */
 const RETAINED = {

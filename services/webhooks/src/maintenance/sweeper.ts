@@ -49,7 +49,7 @@ async function inBatches(
 
 /**
  * One maintenance pass: applies scheduled secret switches that came due (destroying the old
- * secrets), keeps the delivery history's day partitions (made ahead, dropped past their
+ * secrets), keeps the delivery history's week partitions (made ahead, dropped past their
  * retention), and enforces the retentions of health buckets, notices and recovery ids in
  * bounded batches. Every statement is idempotent, so replicas may sweep at
  * once (switches are taken with SKIP LOCKED).

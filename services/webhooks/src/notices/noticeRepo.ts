@@ -1,4 +1,5 @@
 import { rfc3339, type Pool, type PoolClient } from '@brand/shared/db';
+import { leaseFor, leaseFree } from '../claim/lease';
 
 type Db = Pool | PoolClient;
 
@@ -31,10 +32,10 @@ export async function claimNotices(db: Db, limit: number, leaseMs: number): Prom
   const res = await db.query<NoticeRow>(
     `with picked as (
        select id from receiver_notices
-       where sent_at is null and (lease_until is null or lease_until < now())
+       where sent_at is null and ${leaseFree()}
        order by created_at, id limit $1 for update skip locked
      )
-     update receiver_notices n set lease_until = now() + $2::int * interval '1 millisecond',
+     update receiver_notices n set ${leaseFor('$2')},
        claims = n.claims + 1
      from picked where n.id = picked.id
      returning n.id, n.brand_id, n.receiver_id, n.receiver_label, n.receiver_url,

@@ -1,7 +1,8 @@
 import type { Pool, PoolClient } from '@brand/shared/db';
 import type { EventTypeName } from '@brand/shared/enums';
 import { rfc3339 } from '@brand/shared/db';
-import type { DeliveryStatusName } from '../deliveries/deliveryRepo';
+import type { DeliveryStatusName } from '../claim/claimRepo';
+import { insertNotice } from '../notices/noticeWriter';
 
 /** A pending rotation as the admin RPCs show it (never a secret), with its latest Test. */
 export interface RotationView {
@@ -209,11 +210,22 @@ export async function disableReceiverByService(
        where id = $1 and enabled
        returning id, brand_id, label, url, disabled_at, failing_since, last_error, failure_count
      ), notice as (
-       insert into receiver_notices (id, brand_id, receiver_id, receiver_label, receiver_url,
-         disabled_at, failing_since, reason, last_error, kind, failures)
-       select $3, brand_id, id, label, url, disabled_at, coalesce(failing_since, disabled_at), $2, $4,
-         'disabled', failure_count
-       from disabled
+       ${insertNotice(
+         'disabled',
+         {
+           id: '$3',
+           brandId: 'brand_id',
+           receiverId: 'id',
+           label: 'label',
+           url: 'url',
+           disabledAt: 'disabled_at',
+           failingSince: 'coalesce(failing_since, disabled_at)',
+           reason: '$2',
+           lastError: '$4',
+           failures: 'failure_count',
+         },
+         'disabled',
+       )}
      )
      select brand_id, label from disabled`,
     [id, why.reason, why.noticeId, why.lastError],
@@ -268,11 +280,21 @@ export async function alertFailingReceiver(db: Db, id: string, noticeId: string)
        where id = $1 and failing_alerted_at is null and failing_since is not null and enabled
        returning id, brand_id, label, url, failing_since, last_error, failure_count
      )
-     insert into receiver_notices (id, brand_id, receiver_id, receiver_label, receiver_url,
-       failing_since, reason, last_error, kind, failures)
-     select $2, brand_id, id, label, url, failing_since, 'failing', coalesce(last_error, ''),
-       'failing', failure_count
-     from alerted`,
+     ${insertNotice(
+       'failing',
+       {
+         id: '$2',
+         brandId: 'brand_id',
+         receiverId: 'id',
+         label: 'label',
+         url: 'url',
+         failingSince: 'failing_since',
+         reason: `'failing'`,
+         lastError: `coalesce(last_error, '')`,
+         failures: 'failure_count',
+       },
+       'alerted',
+     )}`,
     [id, noticeId],
   );
   return res.rowCount === 1;

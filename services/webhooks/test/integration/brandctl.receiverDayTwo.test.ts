@@ -1,9 +1,9 @@
-// Issue 24, the day-2 receiver commands of brandctl end to end against the real webhooks
-// service and a real verifying HTTPS receiver: rotate-secret prints the new secret once with
-// the steps, test --new-secret, switch-secret later or now, cancel-rotation; retry; recover
-// with its preview (nothing changes without --yes); health; delivery with what was sent and
-// answered. Refusals carry the service's code with exit 1. The real retry schedule
-// (RETRY_TIME_SCALE=1) keeps a failed delivery waiting for retry.
+// The day-2 receiver commands of brandctl end to end against the real webhooks service and a real
+// verifying HTTPS receiver: rotate-secret prints the new secret once with the steps, test
+// --new-secret, switch-secret later or now, cancel-rotation; retry; recover with its preview
+// (nothing changes without --yes); health; delivery with what was sent and answered. Refusals carry
+// the service's code with exit 1. The real retry schedule (RETRY_TIME_SCALE=1) keeps a failed
+// delivery waiting for retry.
 import { makeBusinessEvent, waitFor } from '@brand/testkit';
 import { brandctl as run, json } from './brandctlRun';
 import { deliveriesOf, newBrandId, setEnabled, startHarness, type Harness } from './harness';

@@ -1,7 +1,7 @@
-// Issue 15: the console acts for a brand member on receivers and deliveries. The webhooks
-// service verifies the member assertion itself (records' Ed25519 signature, expiry), keeps
-// brands apart (another brand's receivers and deliveries are not_found, exactly like missing
-// ones), lets only owners change anything, and logs who did what.
+// The console acts for a brand member on receivers and deliveries. The webhooks service verifies
+// the member assertion itself (records' Ed25519 signature, expiry), keeps brands apart (another
+// brand's receivers and deliveries are not_found, exactly like missing ones), lets only owners
+// change anything, and logs who did what.
 import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import { MEMBER_ASSERTION_METADATA, type MemberClaims } from '@brand/shared/console';
 import { DeliveryStatus, ListDeliveriesRequest } from '@brand/proto/webhooks/v1';

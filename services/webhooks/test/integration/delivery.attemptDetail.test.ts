@@ -1,8 +1,8 @@
-// Issue 24, a delivery you can debug: each attempt keeps its time, duration, status or the
-// connection error in words, the response headers that matter and the first 4 KB of the
-// body (a 50 MB answer stores 4 KB and is not read whole), the request headers as sent (the
-// signature shortened) and the exact event JSON; the detail is swept after its retention,
-// the attempt itself stays. Real HTTPS servers answer, scripted per test.
+// A delivery you can debug: each attempt keeps its time, duration, status or the connection error
+// in words, the response headers that matter and the first 4 KB of the body (a 50 MB answer stores
+// 4 KB and is not read whole), the request headers as sent (the signature shortened) and the exact
+// event JSON; the detail is swept after its retention, the attempt itself stays. Real HTTPS servers
+// answer, scripted per test.
 import { createServer, type Server } from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { DeliveryStatus, type Delivery } from '@brand/proto/webhooks/v1';

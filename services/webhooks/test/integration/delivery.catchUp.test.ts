@@ -1,5 +1,5 @@
-// Issue 34, catch-up and failing alerts, with real HTTPS receivers that go down and come back
-// and the production retry schedule (a 503 waits at least 60 s, far beyond each test):
+// Catch-up and failing alerts, with real HTTPS receivers that go down and come back and the
+// production retry schedule (a 503 waits at least 60 s, far beyond each test):
 //   - a receiver down while 25 changes happen, then up: its first 2xx (a Test) makes every
 //     waiting delivery due now and each event arrives exactly once, with no click;
 //   - Recover since takes deliveries waiting for a retry as well as failed ones, in one call;

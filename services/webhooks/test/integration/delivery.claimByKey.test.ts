@@ -1,10 +1,10 @@
 import { createTestDatabase, type TestDatabase } from '@brand/testkit';
-import { claimDueDeliveries, claimFedDeliveries } from '../../src/deliveries/deliveryRepo';
+import { claimDueDeliveries, claimFedDeliveries } from '../../src/claim/claimRepo';
 
-// Issue 36: the feed's claim by primary key takes a delivery on exactly the scan's terms:
-// pending, due, not leased (or the lease expired), of an enabled receiver, not locked by
-// another claim (SKIP LOCKED, without waiting), and leases what it takes, so the scan and
-// other workers leave it alone. Anything else it names is not returned.
+// The feed's claim by primary key takes a delivery on exactly the scan's terms: pending, due, not
+// leased (or the lease expired), of an enabled receiver, not locked by another claim (SKIP LOCKED,
+// without waiting), and leases what it takes, so the scan and other workers leave it alone.
+// Anything else it names is not returned.
 
 const AT = '2026-11-25T10:00:00.000Z';
 const LEASE_MS = 60_000;

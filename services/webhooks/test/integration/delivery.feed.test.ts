@@ -1,9 +1,9 @@
-// Issue 36: the feed from the consumer to the worker of its own process (deliveryFeed.ts).
-// What the consumer stored is claimed by primary key; what the feed does not hold (over its
-// bound, retries come due, what another process stored) is found by the worker's scan of the
-// table. Two processes with every role share the topic's partitions and the table, the feed is
-// small enough to overflow, and one receiver fails before it answers: every event still reaches
-// each receiver, and each is answered 2xx exactly once.
+// The feed from the consumer to the worker of its own process (deliveryFeed.ts). What the consumer
+// stored is claimed by primary key; what the feed does not hold (over its bound, retries come due,
+// what another process stored) is found by the worker's scan of the table. Two processes with every
+// role share the topic's partitions and the table, the feed is small enough to overflow, and one
+// receiver fails before it answers: every event still reaches each receiver, and each is answered
+// 2xx exactly once.
 import { makeBusinessEvent, scrapeMetric, type WebhooksProcess } from '@brand/testkit';
 import { newBrandId, startHarness, type Harness } from './harness';
 

@@ -1,8 +1,8 @@
-// Issue 36: a worker fed by its consumer scans the table only every DELIVERY_POLL_MS, except
-// while scans find deliveries the feed did not hold. A receiver's backlog made due at once (its
-// first 2xx after an outage) is drained at every turn, not a few deliveries per poll: with a
-// 3 s poll and 4 attempts of a receiver at a time, 24 waiting deliveries paced by the poll would
-// take 18 s; drained at every turn they take well under one poll.
+// A worker fed by its consumer scans the table only every DELIVERY_POLL_MS, except while scans find
+// deliveries the feed did not hold. A receiver's backlog made due at once (its first 2xx after an
+// outage) is drained at every turn, not a few deliveries per poll: with a 3 s poll and 4 attempts
+// of a receiver at a time, 24 waiting deliveries paced by the poll would take 18 s; drained at
+// every turn they take well under one poll.
 import { makeBusinessEvent, waitFor } from '@brand/testkit';
 import { deliveriesOf, newBrandId, startHarness, type Harness } from './harness';
 

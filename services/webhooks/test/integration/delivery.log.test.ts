@@ -1,7 +1,7 @@
-// Issue 34, the delivery log that scales: cursor paging, filters by state, event type and
-// time, finds by event id and record id, the same for a whole brand, bad input refused as
-// validation_failed, and bounded pages over a history far larger than one page's scan.
-// Real HTTPS receivers; the large history is written straight into the test database.
+// The delivery log that scales: cursor paging, filters by state, event type and time, finds by
+// event id and record id, the same for a whole brand, bad input refused as validation_failed, and
+// bounded pages over a history far larger than one page's scan. Real HTTPS receivers; the large
+// history is written straight into the test database.
 import { makeBusinessEvent, waitFor } from '@brand/testkit';
 import { newId } from '@brand/shared/ids';
 import {

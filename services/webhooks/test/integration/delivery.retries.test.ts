@@ -1,8 +1,7 @@
-// Issue 9, behaviour 3: retries follow the schedule (scaled by RETRY_TIME_SCALE=0.001): a
-// receiver that fails twice and then answers 2xx gets the event on attempt 3 with the same
-// event id; 3xx (not followed, even to a private address), 4xx, 5xx and timeouts are
-// failures; 410 disables the receiver; failure_count, last_status and last_delivery_at are
-// right after each step.
+// Retries follow the schedule (scaled by RETRY_TIME_SCALE=0.001): a receiver that fails twice and
+// then answers 2xx gets the event on attempt 3 with the same event id; 3xx (not followed, even to a
+// private address), 4xx, 5xx and timeouts are failures; 410 disables the receiver; failure_count,
+// last_status and last_delivery_at are right after each step.
 import { createServer, type Server } from 'node:https';
 import { DeliveryStatus } from '@brand/proto/webhooks/v1';
 import { makeBusinessEvent, waitFor } from '@brand/testkit';

@@ -1,9 +1,9 @@
-// Issue 24, after an outage: "retry now" sends a waiting delivery's next attempt at once;
-// "recover since" re-queues exactly the failed deliveries of one receiver created in the
-// window (oldest first, at most RECOVERY_MAX_PER_REQUEST, test deliveries excluded; nothing
-// of another receiver or brand), each as a new attempt of the same event; a repeated
-// request_id, even a concurrent double click, re-queues nothing more; a disabled receiver is
-// refused. The real retry schedule (RETRY_TIME_SCALE=1) keeps failed attempts waiting.
+// After an outage: "retry now" sends a waiting delivery's next attempt at once; "recover since"
+// re-queues exactly the failed deliveries of one receiver created in the window (oldest first, at
+// most RECOVERY_MAX_PER_REQUEST, test deliveries excluded; nothing of another receiver or brand),
+// each as a new attempt of the same event; a repeated request_id, even a concurrent double click,
+// re-queues nothing more; a disabled receiver is refused. The real retry schedule
+// (RETRY_TIME_SCALE=1) keeps failed attempts waiting.
 import { randomUUID } from 'node:crypto';
 import { DeliveryStatus } from '@brand/proto/webhooks/v1';
 import { EVENT_TYPES } from '@brand/shared/enums';

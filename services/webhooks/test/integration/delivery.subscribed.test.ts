@@ -1,8 +1,9 @@
 import { ListDeliveriesRequest } from '@brand/proto/webhooks/v1';
-// Issue 9, behaviours 1 and 2: a business event published to Kafka reaches the subscribed
-// receiver of its brand, validly signed (the example receiver verifies as docs/contract.md#receiver-verification says);
-// receivers not subscribed to the type, of other brands, or disabled get nothing. The real
-// delivery is then tampered with in every way docs/contract.md#receiver-verification lists, and the receiver refuses each.
+// A business event published to Kafka reaches the subscribed receiver of its brand, validly signed
+// (the example receiver verifies as docs/contract.md#receiver-verification says); receivers not
+// subscribed to the type, of other brands, or disabled get nothing. The real delivery is then
+// tampered with in every way docs/contract.md#receiver-verification lists, and the receiver refuses
+// each.
 import { readFileSync } from 'node:fs';
 import { request } from 'node:https';
 import { verifyDelivery, type ReceivedDelivery } from '@brand/example-receiver';

@@ -1,8 +1,8 @@
-// Issue 9, behaviour 1, end to end through every process: a business change made with the
-// records service's admin RPC (state change + outbox row in one transaction), relayed to
-// Kafka, consumed by the webhooks service and delivered to a real HTTPS receiver that
-// verifies the signature as docs/contract.md#receiver-verification tells receivers to. The event id the RPC returns is
-// the id the receiver gets; another brand's receiver gets nothing.
+// End to end through every process: a business change made with the records service's admin RPC
+// (state change + outbox row in one transaction), relayed to Kafka, consumed by the webhooks
+// service and delivered to a real HTTPS receiver that verifies the signature as
+// docs/contract.md#receiver-verification tells receivers to. The event id the RPC returns is the id
+// the receiver gets; another brand's receiver gets nothing.
 import type { RunningReceiver } from '@brand/example-receiver';
 import {
   createTestCa,

@@ -1,8 +1,7 @@
-// Issue 34, fair delivery: ten brands whose receivers hang (real HTTPS sockets that never
-// answer) need more attempts at once than two workers' shared budgets hold together; another
-// brand's fast receiver still gets each event within moments, because attempts that wait
-// leave the shared budget for the slow lane (deliveryLanes.ts), and the per-receiver bound
-// holds in each worker.
+// Fair delivery: ten brands whose receivers hang (real HTTPS sockets that never answer) need more
+// attempts at once than two workers' shared budgets hold together; another brand's fast receiver
+// still gets each event within moments, because attempts that wait leave the shared budget for the
+// slow lane (deliveryLanes.ts), and the per-receiver bound holds in each worker.
 import { makeBusinessEvent, scrapeMetric, type WebhooksProcess } from '@brand/testkit';
 import { newBrandId, startHarness, type Harness, type RegisteredReceiver } from './harness';
 

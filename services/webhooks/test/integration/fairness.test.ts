@@ -1,5 +1,5 @@
-// Issue 9, behaviour 6: a receiver that hangs (or answers slowly) holds at most its share of
-// a worker's slots; deliveries to other receivers keep flowing.
+// A receiver that hangs (or answers slowly) holds at most its share of a worker's slots; deliveries
+// to other receivers keep flowing.
 import { makeBusinessEvent } from '@brand/testkit';
 import { newBrandId, startHarness, type Harness } from './harness';
 

@@ -10,7 +10,7 @@ import {
 import { createLogger } from '@brand/shared/logger';
 import { createTestDatabase, type TestDatabase } from '@brand/testkit';
 import { MIGRATIONS_DIR } from '../../src/db/migrations';
-import { insertDeliveries, insertEvents } from '../../src/events/eventRepo';
+import { insertDeliveries, insertEvents } from '../../src/ingest/eventRepo';
 import { keepHistoryPartitions } from '../../src/maintenance/historyPartitions';
 
 // Issue 36: the delivery history (events, deliveries, attempts, attempt detail) is partitioned

@@ -1,6 +1,6 @@
-// Issue 11, behaviour 3 (webhooks): /metrics on the operations listener exposes deliveries
-// by outcome, attempt duration, event-to-2xx latency, pending deliveries by state, events
-// ingested and skipped, and consumer lag per partition; their values move with traffic.
+// The webhooks service's metrics: /metrics on the operations listener exposes deliveries by
+// outcome, attempt duration, event-to-2xx latency, pending deliveries by state, events ingested and
+// skipped, and consumer lag per partition; their values move with traffic.
 import { makeBusinessEvent, scrapeMetric, waitFor } from '@brand/testkit';
 import { newBrandId, startHarness, type Harness } from './harness';
 

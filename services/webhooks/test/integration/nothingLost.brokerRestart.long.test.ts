@@ -1,6 +1,6 @@
-// Issue 9, behaviour 4 (webhooks part): the Kafka broker restarted in the middle of a burst
-// of 1,000 events (this test's own broker, never the shared one): the consumer reconnects,
-// resumes from its last committed offset, and every event reaches the receiver once.
+// Nothing is lost when the broker restarts: the Kafka broker restarted in the middle of a burst of
+// 1,000 events (this test's own broker, never the shared one): the consumer reconnects, resumes
+// from its last committed offset, and every event reaches the receiver once.
 import { startOwnKafka, waitFor, type OwnKafka } from '@brand/testkit';
 import { BURST, burstEvents, expectEveryEventOnce, processedCount, publishInSlices } from './burst';
 import { newBrandId, startHarness, type Harness, type RegisteredReceiver } from './harness';

@@ -1,8 +1,8 @@
-// Issue 9, behaviour 4 (webhooks part): SIGKILL the webhooks service in the middle of a burst
-// of 1,000 events, restart it, and every event reaches every receiver; duplicates, if any,
-// carry an event id the receiver already had. Offsets are committed only after the events
-// and their deliveries are stored, and an expired lease makes a killed worker's deliveries
-// claimable again, so nothing is lost.
+// Nothing is lost when the webhooks service is killed: SIGKILL the webhooks service in the middle
+// of a burst of 1,000 events, restart it, and every event reaches every receiver; duplicates, if
+// any, carry an event id the receiver already had. Offsets are committed only after the events and
+// their deliveries are stored, and an expired lease makes a killed worker's deliveries claimable
+// again, so nothing is lost.
 import { createWebhooksClient } from '@brand/testkit';
 import { BURST, burstEvents, expectEveryEventOnce, processedCount, publishInSlices } from './burst';
 import { newBrandId, startHarness, type Harness, type RegisteredReceiver } from './harness';

@@ -1,7 +1,7 @@
-// Issue 35: a broker that went away left the webhooks service logging ECONNREFUSED while its
-// readiness said ready. Now its operations listener says it: /readyz answers 503 with
-// kafka "unreachable" and webhook_kafka_reachable is 0 while no broker accepts connections
-// (this test's own broker, stopped), and both recover when the broker is back.
+// The webhooks service's readiness says when no broker is reachable (a broker that went away once
+// left it logging ECONNREFUSED while its readiness said ready): /readyz answers 503 with kafka
+// "unreachable" and webhook_kafka_reachable is 0 while no broker accepts connections (this test's
+// own broker, stopped), and both recover when the broker is back.
 import { scrapeMetric, startOwnKafka, waitFor, type OwnKafka } from '@brand/testkit';
 import { startHarness, type Harness } from './harness';
 

@@ -1,9 +1,9 @@
-// Issue 24, knowing when a receiver is failing: its health (attempts, successes, failures by
-// class, latency) over 1 h, 24 h and 7 d matches what the real receiver saw, test deliveries
-// excluded; a failing receiver shows since when and its last error; when the service
-// disables it (410, or no 2xx within RECEIVER_DISABLE_AFTER_MS, here 1.5 s) one notice is written for the
-// console's mailer (leased, handed out again if not acknowledged, never again once
-// acknowledged), and none when a person disabled it.
+// Knowing when a receiver is failing: its health (attempts, successes, failures by class, latency)
+// over 1 h, 24 h and 7 d matches what the real receiver saw, test deliveries excluded; a failing
+// receiver shows since when and its last error; when the service disables it (410, or no 2xx within
+// RECEIVER_DISABLE_AFTER_MS, here 1.5 s) one notice is written for the console's mailer (leased,
+// handed out again if not acknowledged, never again once acknowledged), and none when a person
+// disabled it.
 import {
   createWebhooksClient,
   makeBusinessEvent,

@@ -1,9 +1,9 @@
-// Issue 24, rotating a signing secret with an overlap, against real HTTPS receivers that verify
-// every delivery as docs/contract.md#receiver-verification says: the new secret is shown once and deliveries stay signed
-// with the current one; a Test signed with the new secret shows whether the receiver accepts
-// it; after the switch (now, or at a chosen time) every attempt, a retry of an event first
-// sent before it included, is signed with the new secret and the old one is destroyed; a
-// receiver holding both loses nothing, one holding only the old fails only after the switch;
+// Rotating a signing secret with an overlap, against real HTTPS receivers that verify every
+// delivery as docs/contract.md#receiver-verification says: the new secret is shown once and
+// deliveries stay signed with the current one; a Test signed with the new secret shows whether the
+// receiver accepts it; after the switch (now, or at a chosen time) every attempt, a retry of an
+// event first sent before it included, is signed with the new secret and the old one is destroyed;
+// a receiver holding both loses nothing, one holding only the old fails only after the switch;
 // cancelling discards the new secret. Each change is in the activity log, no secret in the log.
 import { createHmac } from 'node:crypto';
 import type { ReceivedDelivery, ScriptedResponse } from '@brand/example-receiver';

@@ -1,11 +1,10 @@
-// Issue 19, finding 3: recovery takes seconds, not half a minute. The whole event path runs
-// (records' outbox relay -> this test's own Kafka broker -> the webhooks consumer -> an HTTPS
-// receiver that verifies signatures). After a SIGKILL of the webhooks process and its
-// restart, and after a SIGKILL of the broker and its restart, a business change made the
-// moment the process (or broker) is back reaches the receiver within 10 s, and so does every
-// change accepted while it was down. Before the fix a killed consumer's partitions stayed
-// with its ghost until the 30 s session expired (25 s to the first delivery), and the relay's
-// back-off grew to 30 s while the broker was down.
+// Recovery takes seconds, not half a minute. The whole event path runs (records' outbox relay ->
+// this test's own Kafka broker -> the webhooks consumer -> an HTTPS receiver that verifies
+// signatures). After a SIGKILL of the webhooks process and its restart, and after a SIGKILL of the
+// broker and its restart, a business change made the moment the process (or broker) is back reaches
+// the receiver within 10 s, and so does every change accepted while it was down. Before the fix a
+// killed consumer's partitions stayed with its ghost until the 30 s session expired (25 s to the
+// first delivery), and the relay's back-off grew to 30 s while the broker was down.
 import {
   createTestCa,
   createWebhooksClient,

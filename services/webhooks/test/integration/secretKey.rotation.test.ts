@@ -1,8 +1,8 @@
-// Issue 35, item 5: the key that encrypts receivers' signing secrets at rest can be rotated.
-// Secrets sealed under the old key stay readable while both keys are configured (new first);
-// `node services/webhooks/dist/resealSecrets.js` re-encrypts every stored secret, pending ones
-// of a rotation included, under the new key; after that the old key can be removed and every
-// secret still opens. A secret no configured key opens is reported and left as it was.
+// The key that encrypts receivers' signing secrets at rest can be rotated. Secrets sealed under the
+// old key stay readable while both keys are configured (new first); `node
+// services/webhooks/dist/resealSecrets.js` re-encrypts every stored secret, pending ones of a
+// rotation included, under the new key; after that the old key can be removed and every secret
+// still opens. A secret no configured key opens is reported and left as it was.
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';

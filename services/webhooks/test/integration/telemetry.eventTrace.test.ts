@@ -1,9 +1,9 @@
-// Issue 11, behaviour 2 (the event half): one business event is one trace from the outbox
-// to the receiver's request. With OTLP configured on records and webhooks, an admin
-// business change (approve a submission) yields ONE trace holding the admin RPC's server
-// span and its outbox insert, the relay's PRODUCER span, the webhooks consumer's
-// processing, the delivery attempt and its HTTPS request to a real receiver; a second
-// change is a second trace. The receiver gets no trace header (docs/operating.md "Observing").
+// Tracing, the event half: one business event is one trace from the outbox to the receiver's
+// request. With OTLP configured on records and webhooks, an admin business change (approve a
+// submission) yields ONE trace holding the admin RPC's server span and its outbox insert, the
+// relay's PRODUCER span, the webhooks consumer's processing, the delivery attempt and its HTTPS
+// request to a real receiver; a second change is a second trace. The receiver gets no trace header
+// (docs/operating.md "Observing").
 import type { RunningReceiver } from '@brand/example-receiver';
 import {
   createTestCa,

@@ -1,9 +1,9 @@
-// Issue 9, behaviour 5, and issue 19, against a running service: the URL rules are enforced at
-// registration (https only; loopback, private, link-local, CGNAT, metadata, IPv4-mapped
-// IPv6, decimal and hex IPs, credentials, a name resolving to a private address
-// (localhost), team-chat hosts with a pointer to the relay) and again at every connection;
-// the test-only setting that admits a local HTTPS receiver is off by default, and logged
-// loudly when on. (Every rule is also unit-tested with an injected resolver: urlPolicy.test.ts.)
+// Against a running service: the receiver URL rules are enforced at registration (https only;
+// loopback, private, link-local, CGNAT, metadata, IPv4-mapped IPv6, decimal and hex IPs,
+// credentials, a name resolving to a private address (localhost), team-chat hosts with a pointer to
+// the relay) and again at every connection; the test-only setting that admits a local HTTPS
+// receiver is off by default, and logged loudly when on. (Every rule is also unit-tested with an
+// injected resolver: urlPolicy.test.ts.)
 import { EVENT_TYPES } from '@brand/shared/enums';
 import {
   createWebhooksClient,

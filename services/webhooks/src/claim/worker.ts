@@ -6,15 +6,16 @@ import type { SecretBox } from '@brand/shared/secrets';
 import { attemptOutcome, type DeliveryObserver } from './deliveryMetrics';
 import { DeliveryLanes, type Lane, type LaneSettings } from './deliveryLanes';
 import { DeliveryFeed, type FedDelivery } from './deliveryFeed';
-import { claimDueDeliveries, claimFedDeliveries, type ClaimedDelivery } from './deliveryRepo';
-import { recordSucceededAttempts } from './attemptRepo';
-import { recordOutcome, type OutcomeSettings } from './recordOutcome';
-import type { Header } from './responseBody';
-import { retryRecording } from './retryRecording';
-import type { Sender, SendResult } from './sender';
-import { deliveryBody, headersAsShown, signedHeaders } from './sign';
-import { secretInForce } from './signingSecret';
-import { SuccessBatcher } from './successBatcher';
+import { ScanPacing } from './scanPacing';
+import { claimDueDeliveries, claimFedDeliveries, type ClaimedDelivery } from './claimRepo';
+import { recordSucceededAttempts } from '../outcome/attemptRepo';
+import { recordOutcome, type OutcomeSettings } from '../outcome/recordOutcome';
+import type { Header } from '../send/responseBody';
+import { retryRecording } from '../outcome/retryRecording';
+import type { Sender, SendResult } from '../send/sender';
+import { deliveryBody, headersAsShown, signedHeaders } from '../send/sign';
+import { secretInForce } from '../send/signingSecret';
+import { SuccessBatcher } from '../outcome/successBatcher';
 
 export interface WorkerSettings extends OutcomeSettings {
   /** The lanes' bounds: the shared budget, the slow lane, per receiver (deliveryLanes.ts). */
@@ -35,11 +36,8 @@ const tracer = trace.getTracer('webhooks.worker');
 
 /**
  * A delivery worker: claims due deliveries (leased, SKIP LOCKED), sends each signed, and
- * records the outcome. Attempts in flight are counted in two lanes (deliveryLanes.ts): the
- * shared budget for receivers that answer promptly, and a wide slow lane that attempts move
- * to once they have waited `slowAfterMs`, so slow and hanging receivers hold only their own
- * share; at most `perReceiver` attempts of one receiver are in flight in either. Each claim
- * takes receivers round-robin. A worker that dies holds its leases until they expire; then
+ * records the outcome. Attempts in flight are counted in two lanes, fair across receivers
+ * (deliveryLanes.ts). A worker that dies holds its leases until they expire; then
  * any worker takes them, so nothing is lost.
  *
  * Two ways to claim. The deliveries this process's consumer has just stored come through the
@@ -62,16 +60,8 @@ export class DeliveryWorker {
   private woken = false;
   private loop: Promise<void> | undefined;
   private readonly feed: DeliveryFeed;
-  /** Whether this process's consumer feeds the worker: then the scan is paced (see above). */
-  private fed = false;
-  /** A claim failed, or the feed dropped deliveries: scan at the next turn. */
-  private scanWanted = true;
-  /**
-   * Receivers whose last scans found due deliveries the feed did not hold (a retry come due,
-   * a recovery, another process's): scanned at every turn until a scan finds them drained.
-   */
-  private readonly backlog = new Set<string>();
-  private lastScanAt = 0;
+  /** When to scan the table besides the feed (scanPacing.ts). */
+  private readonly pacing: ScanPacing;
   /** Successes of the same moment, written in one statement (successBatcher.ts). */
   private readonly successes: SuccessBatcher;
 
@@ -86,6 +76,7 @@ export class DeliveryWorker {
     },
     private readonly settings: WorkerSettings,
   ) {
+    this.pacing = new ScanPacing(settings.pollMs);
     this.successes = new SuccessBatcher((attempts) => recordSucceededAttempts(deps.pool, attempts));
     this.lanes = new DeliveryLanes({ ...settings.lanes, forgetSlowAfterMs: FORGET_SLOW_AFTER_MS });
     this.feed = new DeliveryFeed({
@@ -112,7 +103,7 @@ export class DeliveryWorker {
   /** Deliveries this process's consumer has just stored (committed): claims them by key. */
   feedStored(deliveries: readonly FedDelivery[]): void {
     if (this.settings.feedMax > 0) {
-      this.fed = true;
+      this.pacing.markFed();
       this.feed.offer(deliveries);
     }
     this.wake();
@@ -147,14 +138,14 @@ export class DeliveryWorker {
       try {
         claimed = await this.claimAndStart();
       } catch (err) {
-        this.scanWanted = true;
+        this.pacing.want();
         this.deps.log.warn({ err }, 'claiming deliveries failed; retrying');
       }
       const room = this.lanes.room();
       const hasRoom = room.shared > 0 || (room.slow > 0 && room.slowReceivers.length > 0);
       if ((claimed > 0 || this.woken) && hasRoom) continue;
       await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, this.untilNextScanMs());
+        const timer = setTimeout(resolve, this.pacing.untilNextMs());
         this.wakeUp = () => {
           clearTimeout(timer);
           resolve();
@@ -164,21 +155,12 @@ export class DeliveryWorker {
     }
   }
 
-  private untilNextScanMs(): number {
-    const sinceScan = Date.now() - this.lastScanAt;
-    return Math.max(0, Math.min(this.settings.pollMs, this.settings.pollMs - sinceScan));
-  }
-
-  private scanDue(): boolean {
-    return !this.fed || this.scanWanted || this.backlog.size > 0 || this.untilNextScanMs() === 0;
-  }
-
   /** Fills the lanes' free places: from the feed first, then by a scan when one is due. */
   private async claimAndStart(): Promise<number> {
     let claimed = 0;
     if (this.feed.size > 0) claimed += await this.claimFed();
-    if (this.feed.takeDropped()) this.scanWanted = true;
-    if (this.scanDue()) claimed += await this.scan();
+    if (this.feed.takeDropped()) this.pacing.want();
+    if (this.pacing.due()) claimed += await this.scan();
     return claimed;
   }
 
@@ -194,7 +176,7 @@ export class DeliveryWorker {
       rows = await claimFedDeliveries(this.deps.pool, fed, this.settings.leaseMs);
     } catch (err) {
       // the picked deliveries left the feed: the next scan finds them in the table
-      this.scanWanted = true;
+      this.pacing.want();
       throw err;
     }
     this.deps.observer?.claimed('feed', rows.length);
@@ -208,8 +190,7 @@ export class DeliveryWorker {
    * Returns how many were claimed.
    */
   private async scan(): Promise<number> {
-    this.lastScanAt = Date.now();
-    this.scanWanted = false;
+    this.pacing.started();
     const room = this.lanes.room();
     const { perReceiver } = this.lanes.settings;
     const claim = (limit: number, receivers: { only: string[] } | { except: string[] }) =>
@@ -229,31 +210,20 @@ export class DeliveryWorker {
       claim(room.shared, { except: [...full, ...room.slowReceivers] }),
     ]);
     const rows = [...slowRows, ...sharedRows];
-    this.noteBacklog(rows, {
-      // a claim that reached its limit may have left receivers out: nothing is known of them
-      complete: sharedRows.length < room.shared && (slow === 0 || slowRows.length < slow),
-      scanned: (id) =>
-        room.slowReceivers.includes(id) ? slow > 0 : (room.receiverRoom.get(id) ?? 1) > 0,
-    });
+    const held = this.feed.forget(rows);
+    this.pacing.found(
+      new Set(rows.map((r) => r.receiver_id)),
+      rows.filter((r) => !held.has(r.id)).map((r) => r.receiver_id),
+      {
+        // a claim that reached its limit may have left receivers out: nothing is known of them
+        complete: sharedRows.length < room.shared && (slow === 0 || slowRows.length < slow),
+        scanned: (id) =>
+          room.slowReceivers.includes(id) ? slow > 0 : (room.receiverRoom.get(id) ?? 1) > 0,
+      },
+    );
     this.deps.observer?.claimed('scan', rows.length);
     for (const row of rows) this.launch(row);
     return rows.length;
-  }
-
-  /**
-   * Keeps `backlog` from a scan's rows: a receiver with rows the feed did not hold is in it; one
-   * the scan looked at (`scanned`, in a `complete` scan) and found nothing of is out.
-   */
-  private noteBacklog(
-    rows: ClaimedDelivery[],
-    scan: { complete: boolean; scanned: (receiverId: string) => boolean },
-  ): void {
-    const held = this.feed.forget(rows);
-    const found = new Set(rows.map((r) => r.receiver_id));
-    if (scan.complete)
-      for (const id of this.backlog)
-        if (!found.has(id) && scan.scanned(id)) this.backlog.delete(id);
-    for (const row of rows) if (!held.has(row.id)) this.backlog.add(row.receiver_id);
   }
 
   private launch(d: ClaimedDelivery): void {
@@ -376,7 +346,8 @@ export class DeliveryWorker {
     );
     // a 2xx from a receiver that was failing made its waiting deliveries due (catch-up):
     // deliveries the feed does not hold, so scan for them from the next turn
-    if (verdict === 'succeeded' && d.target.failure_count > 0) this.backlog.add(d.receiver_id);
+    if (verdict === 'succeeded' && d.target.failure_count > 0)
+      this.pacing.addBacklog(d.receiver_id);
     const outcome = attemptOutcome(verdict, result.status);
     span.setAttribute('webhook.outcome', outcome);
     this.deps.observer?.attempted({

@@ -30,8 +30,7 @@ export interface FeedPick {
  * it names that another worker took, or that is not due, is simply not claimed.
  *
  * Each receiver's deliveries are kept in the order they were stored, and `take` serves
- * receivers round-robin within the room the lanes give (deliveryLanes.ts), starting each time
- * after the receiver it served last, so the feed is as fair across receivers as the scan is.
+ * receivers in turn within the room the lanes give (fairness: deliveryLanes.ts).
  */
 export class DeliveryFeed {
   private readonly byReceiver = new Map<string, FedDelivery[]>();

@@ -1,8 +1,10 @@
 import type { Pool, PoolClient } from '@brand/shared/db';
 import { newId } from '@brand/shared/ids';
 import { healthUpsertSql, healthValues } from '../health/healthRepo';
-import type { DeliveryStatusName } from './deliveryRepo';
-import type { Header } from './responseBody';
+import type { DeliveryStatusName } from '../claim/claimRepo';
+import type { Header } from '../send/responseBody';
+import { insertNotice } from '../notices/noticeWriter';
+import { CATCH_UP_CTES } from './catchUp';
 
 type Db = Pool | PoolClient;
 
@@ -148,13 +150,10 @@ export async function finishAttempt(
  * streak and health as they are). Exactly what insertAttempt + finishAttempt +
  * recordReceiverOutcome write for each 2xx; a success can never disable a receiver.
  *
- * Catch-up (issue 34): a receiver that was failing (failure_count > 0 as its lock read it)
- * and answers 2xx again, to a delivery, a retry or a Test, gets every delivery that waits for
- * its next retry due now, oldest first a microsecond apart, so its backlog drains without a
- * click, paced by the worker's per-receiver bound; at most once per delivery and round
- * (caught_up), so one that the receiver refuses by itself keeps to its schedule; one activity entry says so ($24: an id
- * per receiver). A 2xx that ends a run of failures the owners were alerted to writes the
- * "recovered" notice ($25: an id per receiver) and clears the alert.
+ * A 2xx to a failing receiver (a delivery, a retry or a Test) starts its catch-up
+ * (catchUp.ts; $24 is each receiver's activity id). A 2xx that ends a run of failures the
+ * owners were alerted to writes the "recovered" notice ($25: an id per receiver) and clears
+ * the alert.
  *
  * Locks are taken as ATTEMPTS_CTES says, so batches of two workers and a failure's
  * transaction cannot deadlock. An attempt whose delivery was removed meanwhile (its receiver
@@ -176,32 +175,23 @@ export async function recordSucceededAttempts(db: Db, attempts: AttemptRecord[])
      ), outcome as (
        select * from unnest($15::text[], $22::int[], $23::boolean[], $24::text[], $25::text[])
          as o(receiver_id, last_status, counted, activity_id, notice_id)
-     ), due as (
-       select w.id, w.event_at, w.receiver_id,
-              row_number() over (partition by w.receiver_id order by w.created_at, w.id) as n
-       from receiver rc join deliveries w on w.receiver_id = rc.id
-       where rc.failure_count > 0 and w.status = 'pending' and w.next_attempt_at > now()
-         and not w.caught_up and (w.lease_until is null or w.lease_until < now())
-     ), drained as (
-       update deliveries d set next_attempt_at = now() + due.n * interval '1 microsecond',
-         caught_up = true
-       from due where d.id = due.id and d.event_at = due.event_at
-       returning d.receiver_id
-     ), caught_up as (
-       insert into activity (id, brand_id, action, actor_member_id, actor_email, subject_id, summary)
-       select o.activity_id, rc.brand_id, 'deliveries.caught_up', '', 'service', rc.id,
-         left(rc.label || ': answered 2xx again after ' || rc.failure_count
-              || ' failed attempts; ' || n.due || ' waiting deliveries are due now', 300)
-       from (select receiver_id, count(*) as due from drained group by receiver_id) n
-       join receiver rc on rc.id = n.receiver_id
-       join outcome o on o.receiver_id = n.receiver_id
-     ), recovered as (
-       insert into receiver_notices (id, brand_id, receiver_id, receiver_label, receiver_url,
-         failing_since, reason, last_error, kind, failures)
-       select o.notice_id, rc.brand_id, rc.id, rc.label, rc.url, rc.failing_since,
-         'answered 2xx again', coalesce(rc.last_error, ''), 'recovered', rc.failure_count
-       from receiver rc join outcome o on o.receiver_id = rc.id
-       where o.counted and rc.failing_alerted_at is not null
+     ), ${CATCH_UP_CTES}, recovered as (
+       ${insertNotice(
+         'recovered',
+         {
+           id: 'o.notice_id',
+           brandId: 'rc.brand_id',
+           receiverId: 'rc.id',
+           label: 'rc.label',
+           url: 'rc.url',
+           failingSince: 'rc.failing_since',
+           reason: `'answered 2xx again'`,
+           lastError: `coalesce(rc.last_error, '')`,
+           failures: 'rc.failure_count',
+         },
+         `receiver rc join outcome o on o.receiver_id = rc.id
+       where o.counted and rc.failing_alerted_at is not null`,
+       )}
      )
      update receivers r set
        last_status = o.last_status,

@@ -1,4 +1,5 @@
 import type { Pool, PoolClient } from '@brand/shared/db';
+import { leaseFree } from '../claim/lease';
 
 type Db = Pool | PoolClient;
 
@@ -34,7 +35,7 @@ export async function countUndeliveredSince(
         where receiver_id = $1 and status = 'failed' and not test and created_at >= $2) as failed,
        (select count(*)::int from deliveries
         where receiver_id = $1 and status = 'pending' and not test and created_at >= $2
-          and (lease_until is null or lease_until < now())) as waiting`,
+          and ${leaseFree()}) as waiting`,
     [receiverId, since],
   );
   return res.rows[0]!;
@@ -102,7 +103,7 @@ export async function requeueUndeliveredSince(
      ), waiting as (
        select id, event_at, created_at, status from deliveries
        where receiver_id = $1 and status = 'pending' and not test and created_at >= $2
-         and (lease_until is null or lease_until < now())
+         and ${leaseFree()}
        order by created_at, id limit $3 for update skip locked
      ), picked as (
        select id, event_at, status, row_number() over (order by created_at, id) as n

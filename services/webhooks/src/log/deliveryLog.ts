@@ -4,7 +4,8 @@ import { EVENT_TYPES, type EventTypeName } from '@brand/shared/enums';
 import { parseOrThrow } from '@brand/shared/errors';
 import { fieldError, parseTimestamp } from '../requestFields';
 import { getReceiver } from '../receivers/receiverService';
-import { selectDeliveryLog, type DeliveryLogQuery, type DeliveryStatusName } from './deliveryRepo';
+import type { DeliveryStatusName } from '../claim/claimRepo';
+import { selectDeliveryLog, type DeliveryLogQuery } from './deliveryRepo';
 
 const DELIVERY_ID = /^dlv_[A-Za-z0-9]{1,64}$/;
 

@@ -1,4 +1,4 @@
-import type { ReceiverTarget } from './deliveryRepo';
+import type { ReceiverTarget } from '../claim/claimRepo';
 import { secretInForce } from './signingSecret';
 
 const OLD = Buffer.from('old');

@@ -11,10 +11,10 @@ import {
 } from '../receivers/receiverRepo';
 import { failingAlertDue, type FailingAlertSettings } from './failingAlert';
 import { finishAttempt, insertAttempt, type AttemptRecord } from './attemptRepo';
-import type { ClaimedDelivery } from './deliveryRepo';
-import type { Header } from './responseBody';
+import type { ClaimedDelivery } from '../claim/claimRepo';
+import type { Header } from '../send/responseBody';
 import { nextAttemptAt } from './schedule';
-import type { SendResult } from './sender';
+import type { SendResult } from '../send/sender';
 import type { SuccessBatcher } from './successBatcher';
 
 export interface OutcomeSettings {

@@ -4,7 +4,7 @@ import { withTransaction, type Pool, type PoolClient } from '@brand/shared/db';
 import type { EventTypeName } from '@brand/shared/enums';
 import { AppError, parseOrThrow } from '@brand/shared/errors';
 import { newId } from '@brand/shared/ids';
-import { insertEventOnce } from '../events/eventRepo';
+import { insertEventOnce } from '../ingest/eventRepo';
 import { getReceiver } from '../receivers/receiverService';
 import { setRotationTest } from '../receivers/rotationRepo';
 import { lockForRotation } from '../receivers/rotationService';
@@ -21,7 +21,7 @@ import {
 } from './deliveryRepo';
 import { deliveryLogPage, type DeliveryLogInput } from './deliveryLog';
 import { sampleObject } from './sampleData';
-import { deliveryBody } from './sign';
+import { deliveryBody } from '../send/sign';
 
 const deliveryId = z.string().regex(/^dlv_[A-Za-z0-9]{1,64}$/, 'must be a delivery id (dlv_...)');
 

@@ -46,6 +46,16 @@ export interface LaneRoom {
  * so a receiver that has just started to hang holds one shared place for `slowAfterMs`, not
  * `perReceiver` of them. (A single claim may still start several of its deliveries when the
  * budget has room for everyone's; the next claims wait for the first answer.)
+ *
+ * Fairness, the whole design in one place. Three rules keep one brand's receivers from
+ * delaying another's: (1) these lanes, so a slow or hanging receiver holds only its own
+ * share of the attempts in flight; (2) at most `perReceiver` attempts of one receiver in
+ * flight, in either lane; (3) both ways of finding work take receivers round-robin within the
+ * room these lanes give: the scan's claim ranks each receiver's due deliveries and takes
+ * every receiver's first, then every receiver's second (claimDueDeliveries, claimRepo.ts),
+ * and the feed serves its receivers in turn, starting after the one it served last
+ * (deliveryFeed.ts). A backlog of one receiver therefore never starves another, and a fast
+ * receiver keeps its latency beside fifty hanging ones (docs/webhooks.md).
  */
 export class DeliveryLanes {
   private sharedInFlight = 0;

@@ -1,7 +1,7 @@
 import type { Pool } from '@brand/shared/db';
 import { Counter, Gauge, Histogram, type Registry } from '@brand/shared/metrics';
-import { selectPendingDepth } from './deliveryRepo';
-import type { Verdict } from './recordOutcome';
+import { selectPendingDepth } from './claimRepo';
+import type { Verdict } from '../outcome/recordOutcome';
 
 /**
  * What became of one attempt, a bounded label: delivered (2xx), retry_scheduled, failed

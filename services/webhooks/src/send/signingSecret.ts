@@ -1,4 +1,4 @@
-import type { ReceiverTarget } from './deliveryRepo';
+import type { ReceiverTarget } from '../claim/claimRepo';
 import type { SealedSecret } from '@brand/shared/secrets';
 
 /** Which sealed secret signs an attempt, or why none can. */

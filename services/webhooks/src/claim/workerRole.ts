@@ -6,7 +6,7 @@ import type { SecretBox } from '@brand/shared/secrets';
 import type { DeliveryObserver } from './deliveryMetrics';
 import { startSweeper } from '../maintenance/sweeper';
 import type { FedDelivery } from './deliveryFeed';
-import { Sender } from './sender';
+import { Sender } from '../send/sender';
 import { DeliveryWorker } from './worker';
 
 /** The worker role while it runs: feed it what the consumer stored, stop it on shutdown. */

@@ -55,7 +55,8 @@ trap 'cleanup 0' INT TERM
 trap 'cleanup $?' EXIT
 
 gateway_url="http://127.0.0.1:${GATEWAY_PORT}"
-if curl -fsS "$gateway_url/healthz" >/dev/null 2>&1; then
+# The description file is the one path the public port serves without a key.
+if curl -fsS "$gateway_url/openapi/service.yaml" >/dev/null 2>&1; then
   die "something already answers on $gateway_url: is the stack already running in another terminal?"
 fi
 
@@ -139,6 +140,7 @@ cat <<EOF
 
   Brand Records Service is running.
     gateway   $gateway_url           (logs: .local/logs/gateway.log)
+              probes on its operations port: curl -s 127.0.0.1:${GATEWAY_METRICS_PORT}/readyz (also /healthz, /metrics)
     records   127.0.0.1:${RECORDS_GRPC_PORT}  gRPC  (logs: .local/logs/records.log)
     plans     127.0.0.1:${PLANS_GRPC_PORT}  gRPC  (logs: .local/logs/plans.log)
     webhooks  127.0.0.1:${WEBHOOKS_GRPC_PORT}  gRPC + Kafka consumer + workers  (logs: .local/logs/webhooks.log)

@@ -202,7 +202,8 @@ function readMails(dir: string): { to: string; mtimeMs: number; link: string | u
       const to = (/^To: (.*)$/im.exec(raw)?.[1] ?? '').trim().replace(/^<(.*)>$/, '$1');
       // Quoted-printable soft line breaks ("=\r\n") may split a long link.
       const body = raw.replace(/=\r?\n/g, '');
-      const link = /(https?:\/\/\S+\/sign-in\/[A-Za-z0-9_-]+)/.exec(body)?.[1];
+      // A link token is 43 characters; the single sign-on page (/sign-in/sso?brand=…) is not one.
+      const link = /(https?:\/\/\S+\/sign-in\/[A-Za-z0-9_-]{43})(?![A-Za-z0-9_-])/.exec(body)?.[1];
       return { to, mtimeMs: statSync(full).mtimeMs, link };
     });
 }

@@ -1,10 +1,11 @@
 import type { RequestListener } from 'node:http';
 import express, { type Express } from 'express';
-import { AppError, quoteInput } from '@brand/shared/errors';
+import type { AccessGate } from './auth/accessGate';
 import type { Endpoint, LeanPath } from './endpoints/endpoint';
 import { createEndpoints, type EndpointDeps } from './endpoints/endpoints';
 import type { ErrorSender } from './http/errorResponse';
 import { errorAnswer, errorHandler, sendersByPath, type ErrorAnswer } from './http/errorHandler';
+import { unmatchedRoute } from './http/unmatchedRoute';
 import type { AccessLog } from './observability/accessLog';
 import type { GatewayMetrics } from './observability/metrics';
 import { createRequestPrelude } from './prelude/requestPrelude';
@@ -24,13 +25,14 @@ export interface GatewayDeps extends EndpointDeps {
  * headers, access log, metrics, the duplicate-header refusal; prelude/requestPrelude.ts), then
  * to the endpoint lean path whose request it is (every list request, REST and MCP, and a
  * campaign plan's POST), else to
- * the express application (the rest of the surface, and unmatched routes). Errors are answered
+ * the express application (the description file, and unmatched routes: 401 without a key, else
+ * 404). Errors are answered
  * in one way whoever raised them (errorAnswer).
  */
 export function createGatewayListener(deps: GatewayDeps): RequestListener {
   const endpoints = createEndpoints(deps);
   const answerError = errorAnswer(deps.log, sendersByPath(errorFormats(endpoints)));
-  const app = createApp(endpoints, answerError, deps.trustProxy) as RequestListener;
+  const app = createApp(endpoints, deps.gate, answerError, deps.trustProxy) as RequestListener;
   const prelude = createRequestPrelude({
     log: deps.log,
     metrics: deps.metrics,
@@ -58,6 +60,7 @@ export function createGatewayListener(deps: GatewayDeps): RequestListener {
 /** The express application of the endpoints' routes; does not listen. */
 function createApp(
   endpoints: Endpoint[],
+  gate: AccessGate,
   answerError: ErrorAnswer,
   trustProxy: GatewayDeps['trustProxy'],
 ): Express {
@@ -70,12 +73,7 @@ function createApp(
   for (const endpoint of endpoints) endpoint.mount?.(router);
   app.use(router);
 
-  app.use((req) => {
-    throw new AppError(
-      'not_found',
-      `No route for ${req.method} ${quoteInput(req.path)}. See /openapi/service.yaml.`,
-    );
-  });
+  app.use(unmatchedRoute(gate));
   app.use(errorHandler(answerError));
   return app;
 }

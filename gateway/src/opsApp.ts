@@ -1,11 +1,15 @@
 import express, { type Express } from 'express';
 import type { GatewayMetrics } from './observability/metrics';
-import { readiness, type HealthDeps } from './endpoints/health/endpoint';
+import { readiness, type HealthDeps } from './ops/readiness';
 
 /**
- * The internal operations listener (METRICS_HOST:METRICS_PORT): Prometheus /metrics and
- * readiness with its checks. Kept off the public port because metrics show every route's
- * traffic across all brands and the runtime's version, and readiness names dependencies.
+ * The internal operations listener (METRICS_HOST:METRICS_PORT): Prometheus /metrics, the
+ * liveness probe /healthz and readiness /readyz with its checks; the Helm chart's probes and
+ * compose's healthcheck use this port. Kept off the public port because metrics show every
+ * route's traffic across all brands and the runtime's version, readiness names dependencies,
+ * and the public port serves nothing without a key but the description file (issue 47).
+ * /healthz never checks dependencies, so a database outage cannot make Kubernetes restart
+ * healthy gateways.
  */
 export function createOpsApp(deps: HealthDeps & { metrics: GatewayMetrics }): Express {
   const app = express();

@@ -10,6 +10,8 @@
 //  3. The receivers' default egress ports are the service's own URL policy
 //     (packages/shared/src/egress/portPolicy.ts): 443 and the unprivileged ports.
 //  4. The console's HTTP port is open only to named peers (the ingress controller's namespace).
+//  5. No probe on a public port (issue 47): every HTTP probe of a container targets its metrics
+//     (internal) port, whose NetworkPolicy rule admits `probeFrom` besides `metricsFrom`.
 //   node scripts/deploy/checkChartContracts.mjs <rendered production.yaml> [README.md]
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -155,11 +157,31 @@ const httpRule = consolePolicy?.spec.ingress?.find((r) => r.ports?.some((p) => p
 if (consolePolicy && !httpRule?.from?.length)
   problems.push("the console's NetworkPolicy admits any source on its HTTP port");
 
+// 5. Probes on the internal listener only -------------------------------------------------
+
+let httpProbes = 0;
+for (const deployment of objects.filter((o) => o.kind === 'Deployment')) {
+  for (const c of deployment.spec.template.spec.containers ?? []) {
+    const ports = new Map((c.ports ?? []).map((p) => [p.name, p.containerPort]));
+    for (const kind of ['startupProbe', 'livenessProbe', 'readinessProbe']) {
+      const get = c[kind]?.httpGet;
+      if (!get) continue;
+      httpProbes++;
+      const port = typeof get.port === 'number' ? get.port : ports.get(get.port);
+      if (port !== ports.get('metrics'))
+        problems.push(
+          `Deployment ${deployment.metadata.name}: ${kind} ${get.path} is on port ${get.port}, not the internal metrics port (the public port serves nothing without a key)`,
+        );
+    }
+  }
+}
+if (httpProbes === 0) problems.push('no HTTP probe found in the rendered Deployments');
+
 if (problems.length > 0) {
   for (const p of problems) console.error(`chart contract: ${p}`);
   process.exit(1);
 }
 const secretKeys = [...created].map(([name, keys]) => `${name} (${keys.size} keys)`).join(', ');
 console.log(
-  `chart contracts hold: ${checkedRefs} Secret references created by the README's install step (${secretKeys}); ${alerts} runbooks in docs/operating.md; receivers' ports as portPolicy.ts; the console behind named peers`,
+  `chart contracts hold: ${checkedRefs} Secret references created by the README's install step (${secretKeys}); ${alerts} runbooks in docs/operating.md; receivers' ports as portPolicy.ts; the console behind named peers; ${httpProbes} HTTP probes, all on internal ports`,
 );

@@ -18,7 +18,8 @@ start_local_services() {
   supervise records "$LOG_DIR/records.log" -- env KAFKA_BROKERS="$KAFKA_BROKERS" GRPC_PORT="$RECORDS_GRPC_PORT" \
     node --max-semi-space-size=16 --heap-growing-percent=200 services/records/dist/main.js
   supervise plans "$LOG_DIR/plans.log" -- env GRPC_PORT="$PLANS_GRPC_PORT" node services/plans/dist/main.js
-  supervise gateway "$LOG_DIR/gateway.log" -- env HTTP_PORT="$GATEWAY_PORT" \
+  # The gateway's probes (/healthz, /readyz) are on its operations port, beside /metrics.
+  supervise gateway "$LOG_DIR/gateway.log" -- env HTTP_PORT="$GATEWAY_PORT" METRICS_PORT="$GATEWAY_METRICS_PORT" \
     node --max-semi-space-size=8 --heap-growing-percent=100 --no-allocation-site-pretenuring gateway/dist/main.js
   # webhooks' /readyz (its operations port) says whether Kafka is reachable; up watches it.
   supervise webhooks "$LOG_DIR/webhooks.log" -- env GRPC_PORT="$WEBHOOKS_GRPC_PORT" \

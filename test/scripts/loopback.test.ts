@@ -88,6 +88,7 @@ beforeAll(async () => {
     WEBHOOKS_GRPC_ADDR: `127.0.0.1:${webhooks}`,
     WEBHOOKS_METRICS_PORT: '0',
     GATEWAY_PORT: String(gateway),
+    GATEWAY_METRICS_PORT: '0',
     // Every service's operations listener on a port the OS chooses (up leaves the defaults).
     METRICS_PORT: '0',
     CONSOLE_PORT: String(consolePort),

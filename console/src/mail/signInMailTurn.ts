@@ -1,3 +1,4 @@
+import type { SignInMail } from '@brand/proto/access/v1/sessions';
 import type { Logger } from '@brand/shared/logger';
 import type { PollTurn } from '../background/pollLoop';
 import type { ConsoleClients } from '../clients/consoleClients';
@@ -23,9 +24,16 @@ export function signInMailTurn(opts: {
   publicOrigin: string;
   log: Logger;
 }): PollTurn {
-  const send = async (mail: { claim_id: string; email: string; token: string }) => {
+  const send = async (mail: SignInMail) => {
     try {
-      await opts.mailer.sendSignInLink(mail.email, `${opts.publicOrigin}/sign-in/${mail.token}`);
+      await opts.mailer.sendSignInMail(mail.email, {
+        // No token: every brand of the address requires its single sign-on alone.
+        link: mail.token === '' ? undefined : `${opts.publicOrigin}/sign-in/${mail.token}`,
+        ssoOnly: mail.sso_only_brands.map((b) => ({
+          brandName: b.brand_name,
+          ssoUrl: `${opts.publicOrigin}/sign-in/sso?brand=${encodeURIComponent(b.brand_id)}`,
+        })),
+      });
       return mail.claim_id;
     } catch (err) {
       const forGood = refusedForGood(err);

@@ -19,6 +19,13 @@ export interface SignedIn {
   email: string;
   csrfToken: string;
   brands: BrandMembership[];
+  /** How the session was opened: "link", "passkey" or "sso" (records' words). */
+  signInMethod: string;
+  /**
+   * The brand whose single sign-on opened the session, which then speaks for that brand alone
+   * (not for the address: no passkeys, no sessions beyond it); undefined for a link or passkey.
+   */
+  ssoBrand?: { id: string; name: string };
 }
 
 /** A signed-in member acting on one brand: what every brand page works with. */
@@ -79,11 +86,17 @@ async function resolve(
       session_token: token,
       brand_id: brandId,
     });
+    const ssoBrand = r.brands.find((m) => m.brand?.id === r.sso_brand_id)?.brand;
     const base: SignedIn = {
       token,
       email: r.email,
       csrfToken: csrfTokenOf(r.csrf_secret),
       brands: r.brands,
+      signInMethod: r.sign_in_method,
+      ssoBrand:
+        r.sso_brand_id === ''
+          ? undefined
+          : { id: r.sso_brand_id, name: ssoBrand?.name ?? 'your brand' },
     };
     if (!withBrand) return base;
     if (!r.brand || !r.member) throw notFound();
@@ -104,10 +117,7 @@ async function resolve(
     }
     if (err instanceof ServiceCallError && err.grpcStatus === status.NOT_FOUND) throw notFound();
     if (err instanceof ServiceCallError && err.code === 'sign_in_method_required') {
-      const how = err.message.includes('single sign-on')
-        ? 'Sign out, then choose “Sign in with single sign-on” (/sign-in/sso).'
-        : 'Add a passkey on “Your passkeys” (/passkeys), then sign out and choose “Sign in with a passkey”.';
-      throw new ConsoleHttpError(403, err.code, `${err.message} ${how}`);
+      throw signInMethodRequired(err.message, brandId);
     }
     if (err instanceof ServiceCallError && err.grpcStatus === status.FAILED_PRECONDITION) {
       throw new ConsoleHttpError(
@@ -118,6 +128,24 @@ async function resolve(
     }
     throw err;
   }
+}
+
+/**
+ * The 403 of a brand whose sign-in policy refuses this session, with a real link to the way in
+ * it admits: the brand's own single sign-on, or "Your passkeys" to add one first.
+ */
+function signInMethodRequired(message: string, brandId: string): ConsoleHttpError {
+  return message.includes('single sign-on')
+    ? new ConsoleHttpError(403, 'sign_in_method_required', message, {
+        href: `/sign-in/sso?brand=${brandId}`,
+        label: 'Sign in with single sign-on',
+      })
+    : new ConsoleHttpError(
+        403,
+        'sign_in_method_required',
+        `${message} Add a passkey, then sign out and choose “Sign in with a passkey”.`,
+        { href: '/passkeys', label: 'Your passkeys' },
+      );
 }
 
 /** An assertion lives 60 s (records); one older than this is replaced before the next call. */

@@ -1,4 +1,6 @@
 import type { ComponentChildren } from 'preact';
+import { roleAllows, type ConsoleAction } from '@brand/shared/console';
+import { ROLES } from '@brand/shared/enums';
 import { Notice } from './notice';
 import { ReceiverAttentionNotice, type ReceiverAttention } from './receiverAttention';
 
@@ -16,17 +18,28 @@ export interface Viewer {
 }
 
 export type Section =
-  'keys' | 'usage' | 'requests' | 'receivers' | 'plans' | 'members' | 'activity';
+  'keys' | 'usage' | 'requests' | 'receivers' | 'plans' | 'members' | 'sso' | 'activity';
 
-const SECTIONS: { id: Section; label: string }[] = [
+/**
+ * The sections of a brand. One that needs an action of the permission table is listed only for
+ * the roles it allows (the others would be refused there).
+ */
+const SECTIONS: { id: Section; label: string; needs?: ConsoleAction }[] = [
   { id: 'keys', label: 'API keys' },
   { id: 'usage', label: 'Usage' },
   { id: 'requests', label: 'Request log' },
   { id: 'receivers', label: 'Receivers' },
   { id: 'plans', label: 'Campaign plans' },
   { id: 'members', label: 'Members' },
+  { id: 'sso', label: 'Single sign-on', needs: 'members.sso' },
   { id: 'activity', label: 'Activity' },
 ];
+
+/** Whether the viewer's role may do `action` (an unknown role reads as the least privilege). */
+function viewerMay(viewer: Viewer, action: ConsoleAction): boolean {
+  const role = ROLES.names.find((r) => r === viewer.role) ?? 'member';
+  return roleAllows(role, action);
+}
 
 /**
  * Every page: a skip link, the header (brand, sections, who is signed in, sign-out) and the
@@ -60,7 +73,7 @@ export function Layout(props: {
           {viewer && (
             <nav aria-label="Sections">
               <ul>
-                {SECTIONS.map((s) => (
+                {SECTIONS.filter((s) => !s.needs || viewerMay(viewer, s.needs)).map((s) => (
                   <li>
                     <a
                       href={`/brands/${viewer.brandId}/${s.id}`}

@@ -5,9 +5,11 @@
 // which an emailed link no longer opens it. Before anyone can sign in, the owner proves the
 // domain (issue 42): the page shows it pending with the TXT record to publish, "Verify now"
 // before publishing says why it failed, and after publishing (on the test's real DNS server)
-// it is verified. axe-core checks each console page; screenshots go to docs/console/ (sso,
-// sso-domain-pending, sso-domain-failed, sign-in-sso, sso-continue, sign-in-policy-sso), the
-// secret masked.
+// it is verified. Signed in by SSO, "Your passkeys" says so and offers nothing of the address's
+// passkeys, "Single sign-on" is in the owner's navigation, and the 403 of a link session links
+// to the brand's single sign-on (issue 42). axe-core checks each console page; screenshots go to
+// docs/console/ (sso, sso-domain-pending, sso-domain-failed, sign-in-sso, sso-continue,
+// sign-in-policy-sso, passkeys-sso, sign-in-method-required-sso), the secret masked.
 import type { Browser } from 'playwright-core';
 import { randomHex, startTestIdp, type TestIdp } from '@brand/testkit';
 import { startConsoleStack, type ConsoleStack } from '../consoleStack';
@@ -110,8 +112,27 @@ it('connects the provider, signs in through it, and requires it for the brand', 
     /this session[\s\S]*by single sign-on/,
   );
 
-  // From this SSO session the owner requires single sign-on for the brand.
+  // "Your passkeys" tells how this session was opened, and that it cannot act on the address's
+  // passkeys (issue 42): no list, no form to add one.
+  await page.getByRole('link', { name: 'Your passkeys' }).click();
+  await page
+    .getByText('You signed in with Demo Brand’s single sign-on.', { exact: false })
+    .waitFor();
+  await expect(page.locator('form[data-passkey="register"]').count()).resolves.toBe(0);
+  await expectAccessible(page);
+  await screenshot(page, 'passkeys-sso');
+
+  // An emailed-link session of the owner, opened before SSO is required: its passkeys page says
+  // so truthfully.
+  const other = await signIn(browser, cs, owner.email);
+  await other.goto(`${cs.url}/passkeys`);
+  await other.getByText('This session was opened by an emailed link.').waitFor();
+
+  // From the SSO session the owner requires single sign-on for the brand; "Single sign-on" is
+  // in the navigation for owners.
   await page.goto(`${cs.url}/brands/${brand.id}/members`);
+  const nav = page.getByRole('navigation', { name: 'Sections' });
+  await nav.getByRole('link', { name: 'Single sign-on' }).waitFor();
   await page.getByLabel(/Single sign-on only/).check();
   await page.getByRole('button', { name: 'Save how members sign in' }).click();
   await page.getByText('Saved: how members sign in to this brand.').waitFor();
@@ -120,11 +141,19 @@ it('connects the provider, signs in through it, and requires it for the brand', 
     page.locator('section[aria-labelledby="sign-in-policy"]'),
     'sign-in-policy-sso',
   );
+  await nav.getByRole('link', { name: 'Single sign-on' }).click();
+  await page.getByRole('heading', { name: 'Single sign-on', level: 1 }).waitFor();
+  await expect(
+    nav.getByRole('link', { name: 'Single sign-on' }).getAttribute('aria-current'),
+  ).resolves.toBe('page');
 
-  // An emailed link no longer opens the brand.
-  const other = await signIn(browser, cs, owner.email);
+  // The emailed link's session no longer opens the brand; the 403 links to its single sign-on.
   await other.goto(`${cs.url}/brands/${brand.id}/keys`);
   await other.getByRole('heading', { name: 'Not allowed' }).waitFor();
   await expect(other.locator('main').textContent()).resolves.toContain('requires single sign-on');
   await expectAccessible(other);
+  await screenshot(other, 'sign-in-method-required-sso');
+  await other.getByRole('link', { name: 'Sign in with single sign-on' }).click();
+  await other.waitForURL(`${cs.url}/sign-in/sso?brand=${brand.id}`);
+  await other.getByRole('button', { name: 'Sign in with single sign-on' }).waitFor();
 });

@@ -3,9 +3,11 @@
 // PKCE, records checking the ID token with openid-client), an owner requires it. The provider
 // is real: oidc-provider in a child process (packages/testkit/src/testIdp.ts), its login form
 // driven as a browser would. Real records, webhooks, plans, gateway, SMTP sink and console.
-import { randomHex, TEST_WEBHOOK_SECRET_KEY } from '@brand/testkit';
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { randomHex, TEST_WEBHOOK_SECRET_KEY, waitFor } from '@brand/testkit';
 import { SecretBox } from '@brand/shared/secrets';
-import { csrfOf } from '../browserlessClient';
+import { ConsoleHttp, csrfOf } from '../browserlessClient';
 import { signInHttp } from '../consoleActors';
 import { startConsoleStack, type ConsoleStack } from '../consoleStack';
 import { brandWithSso, IdpBrowser, idpClient, signInWithSso, startTestIdp } from '../ssoActors';
@@ -25,6 +27,34 @@ afterAll(async () => {
   await idp?.close();
   await cs?.close();
 });
+
+/** A raw mail with its quoted-printable encoding undone (soft line breaks, =XX bytes). */
+const quotedPrintable = (raw: string): string =>
+  Buffer.from(
+    raw
+      .replace(/=\r?\n/g, '')
+      .replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16))),
+    'latin1',
+  ).toString('utf8');
+
+/** The newest mail to `email` as its raw text (soft line breaks joined), waiting for it. */
+async function mailTo(email: string): Promise<string> {
+  let text = '';
+  await waitFor(
+    () => {
+      const file = readdirSync(cs.mailDir)
+        .filter((f) => f.endsWith('.eml'))
+        .sort()
+        .reverse()
+        .map((f) => quotedPrintable(readFileSync(path.join(cs.mailDir, f), 'latin1')))
+        .find((raw) => new RegExp(`^To: <?${email}>?`, 'mi').test(raw));
+      text = file ?? '';
+      return file !== undefined;
+    },
+    { timeoutMs: 15_000, what: `a mail to ${email}` },
+  );
+  return text;
+}
 
 /** The next unused client at the provider: one per brand connection. */
 let next = 0;
@@ -302,13 +332,20 @@ describe('requiring single sign-on', () => {
     expect(set).toMatchObject({ status: 303, location: `/brands/${brand.id}/members?done=policy` });
     expect((await http.get(`/brands/${brand.id}/members`)).body).toMatch(/value="sso" checked/);
 
-    const memberLink = await signInHttp(cs, memberEmail);
-    for (const s of [ownerHttp, memberLink]) {
-      const res = await s.get(`/brands/${brand.id}/keys`);
-      expect(res.status).toBe(403);
-      expect(res.headers.get('x-console-error')).toBe('sign_in_method_required');
-      expect(res.body).toContain('Sign in with single sign-on');
-    }
+    // The owner's link session no longer opens the brand; the 403 links to its single sign-on.
+    const refused = await ownerHttp.get(`/brands/${brand.id}/keys`);
+    expect(refused.status).toBe(403);
+    expect(refused.headers.get('x-console-error')).toBe('sign_in_method_required');
+    expect(refused.body).toContain(
+      `<a class="button" href="/sign-in/sso?brand=${brand.id}">Sign in with single sign-on</a>`,
+    );
+    // A member asking for a link is mailed none, only the way to the brand's single sign-on.
+    const asked = await new ConsoleHttp(cs.url).post('/sign-in', { email: memberEmail });
+    expect(asked.status).toBe(200);
+    const mail = await mailTo(memberEmail);
+    expect(mail).toContain('Subject: Sign in to the Developers area with single sign-on');
+    expect(mail).toContain(`${cs.url}/sign-in/sso?brand=${brand.id}`);
+    expect(mail).not.toMatch(/\/sign-in\/[A-Za-z0-9_-]{43}/);
     const memberSso = await signInWithSso(cs, { email: memberEmail, password: 'pw' });
     expect((await memberSso.http.get(`/brands/${brand.id}/keys`)).status).toBe(200);
 

@@ -4,10 +4,11 @@ import type { Logger } from '@brand/shared/logger';
 import type { AccessGate } from '../auth/accessGate';
 import type { PlansApi } from '../clients/plansClient';
 import type { RecordsApi } from '../clients/recordsClient';
+import type { HealthState } from '../ops/readiness';
 import type { ChangeVersionRepair } from '../records/changeVersions';
 import { apiRegistry } from '../openapi/document';
+import { describeWebhookDeliveries } from '../openapi/webhookDeliveries';
 import type { Endpoint } from './endpoint';
-import { healthEndpoint, describeHealth, type HealthState } from './health/endpoint';
 import { describeMcp, mcpEndpoint } from './mcp/endpoint';
 import { describeOpenApiDocument, openApiDocumentEndpoint } from './openapiDocument/endpoint';
 import { describeV1CampaignPlans, v1CampaignPlansEndpoint } from './v1CampaignPlans/endpoint';
@@ -34,11 +35,12 @@ export interface EndpointDeps {
 /**
  * Every endpoint of the public listener, in the order express tries their routes: the
  * campaign plans before the list, whose `/api/v1/:resource` would answer 405 to their POST.
+ * All of them need a key but the description file; the probes are on the internal listener
+ * (opsApp.ts).
  */
 export function createEndpoints(deps: EndpointDeps): Endpoint[] {
   const { log, gate, records, plans } = deps;
   return [
-    healthEndpoint({ records, plans, redis: deps.redis, state: deps.health }),
     openApiDocumentEndpoint({ gate, yaml: deps.openApiYaml }),
     mcpEndpoint({ gate, records, plans, log, ...deps.mcp }),
     v1CampaignPlansEndpoint({ gate, plans }),
@@ -58,6 +60,6 @@ export function describeEndpoints(): OpenAPIRegistry {
   describeV1CampaignPlans(registry);
   describeMcp(registry);
   describeOpenApiDocument(registry);
-  describeHealth(registry);
+  describeWebhookDeliveries(registry);
   return registry;
 }

@@ -24,7 +24,7 @@ export interface RequestScope {
   keyHash?: string;
   /** Why the key was refused before any lookup (no key, another scheme, malformed, wrong environment). */
   keyRefusal?: AuthFailureReason;
-  /** The error code the answer carried (REST body, JSON-RPC error, in-band rate limit). */
+  /** The error code the answer carried (REST body, JSON-RPC error, a tool's isError result). */
   errorCode?: string;
   /** Requests this HTTP request stands for: the assistant's messages (one unit each); else 1. */
   units?: number;

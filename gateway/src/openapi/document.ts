@@ -41,7 +41,12 @@ function buildOpenApiDocument(
         description: 'Preparing campaign plans for the brand to review; nothing is published.',
       },
       { name: 'Assistant (MCP)', description: 'The assistant connection.' },
-      { name: 'Service', description: 'The description file and the probes.' },
+      { name: 'Service', description: 'The description file.' },
+      {
+        name: 'Events',
+        description:
+          'Signed event deliveries (webhooks) the service POSTs to the receivers a brand owner registers.',
+      },
     ],
   });
 }

@@ -8,8 +8,8 @@ import type { RateLimitDecision } from '../ratelimit/limiter';
  * and then the brand's budget (429). The steps and their order are the AccessGate's; this
  * module is the one place endpoints take them from: admitApiKey on the lean paths (lists and
  * campaign plans). MCP admits through the same two steps (the gate's
- * identify, then chargeBrand's budget), priced per message and answering a spent budget
- * inside a tool result.
+ * identify, then the gate's charge), priced per message and answering a spent budget with
+ * a 429 JSON-RPC error (endpoints/mcp/rpcAnswers.ts sendRateLimited).
  */
 
 /**

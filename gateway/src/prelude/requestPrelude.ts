@@ -48,7 +48,7 @@ export type RequestPrelude = (
  * 6. a request with two Authorization or two Host headers is refused (400).
  * Admission (the key, then the brand's budget: prelude/admission.ts) comes next, in each
  * endpoint, since endpoints price and answer it differently (the OpenAPI file charges the
- * client address; MCP charges per message and answers a spent budget in-band).
+ * client address; MCP charges per message and answers a spent budget as a JSON-RPC error).
  */
 export function createRequestPrelude(deps: PreludeDeps): RequestPrelude {
   return (req, res) => {

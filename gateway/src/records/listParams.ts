@@ -33,7 +33,10 @@ export const since = z
   .meta({
     format: 'date-time',
     description:
-      'Only records created strictly after this RFC 3339 time. Works alone or with cursor; a cursor remembers the since it was issued under.',
+      'Older, superseded by cursor: only records created strictly after this RFC 3339 time. Works alone or with cursor; a ' +
+      'cursor remembers the since it was issued under. Warning: it filters on the timestamp alone, so rows sharing the ' +
+      "timestamp of a page's last row are skipped (since set to that row's created_at returns only newer rows, never the " +
+      'rest of the rows created at the same instant). To read every record exactly once, follow next_cursor.',
     examples: ['2026-11-01T00:00:00Z'],
   });
 

@@ -4,8 +4,8 @@ import { httpStatusOf, isErrorCode } from '@brand/shared/errors';
 const CLIENT_ERRORS = new Map<string, string>();
 
 /**
- * The outcome a request is counted under: 2xx, 304, 429 (a spent budget, also when the
- * assistant endpoint answers it inside a 200), 5xx, or 4xx by error code. A 4xx without a code
+ * The outcome a request is counted under: 2xx, 304, 429 (a spent budget, also if a 200
+ * carries rate_limited, as assistant answers did before issue 47), 5xx, or 4xx by error code. A 4xx without a code
  * of ours (a JSON-RPC envelope error) is "4xx:jsonrpc_error".
  */
 export function outcomeOf(status: number, errorCode: string | undefined): string {

@@ -1,7 +1,6 @@
 import { makeBrandWithKey, makeRecords, startStack, type Stack } from '@brand/testkit';
 import { ApiClient, type ApiResponse } from '../support/apiClient';
 import {
-  errorOf,
   LATEST_VERSION,
   McpHttp,
   pageOf,
@@ -9,9 +8,11 @@ import {
   type ToolResult,
 } from '../support/mcpHttp';
 
-// Issue 3, behaviour 4: REST and MCP calls of one brand draw on one budget (Plus: 60 a
-// minute); refusals are REST 429 and, inside tools/call, HTTP 200 isError results, both
-// with Retry-After; other MCP methods over the limit are HTTP 429 JSON-RPC errors.
+// REST and MCP calls of one brand draw on one budget (Plus: 60 a minute), and a refusal is
+// HTTP 429 with Retry-After on both interfaces, every MCP method alike, tools/call included,
+// as a JSON-RPC error carrying rate_limited and the retry delay
+// (docs/contract.md#assistant-tools rule 3); validation and business refusals stay 200
+// isError results.
 
 const PLUS = 60;
 const RATELIMIT = /^"brand";r=(\d+);t=(\d+)$/;
@@ -25,7 +26,7 @@ beforeAll(async () => {
   api = new ApiClient(stack.gateway.url);
   mcp = new McpHttp(api, { protocolVersion: LATEST_VERSION });
   // loads the OpenAPI validator once, before the bursts (it is fetched on first use)
-  expect((await api.get('/healthz')).status).toBe(200);
+  expect((await api.get('/openapi/service.yaml')).status).toBe(200);
 });
 
 afterAll(() => stack?.close());
@@ -44,7 +45,7 @@ async function plusBrand(keys = 1): Promise<string[]> {
 
 type Outcome =
   | { via: 'rest'; ok: boolean; res: ApiResponse }
-  | { via: 'mcp'; ok: boolean; res: ApiResponse; result: ToolResult };
+  | { via: 'mcp'; ok: boolean; res: ApiResponse<RpcResponse<ToolResult>> };
 
 async function restCall(key: string): Promise<Outcome> {
   const res = await api.get<{ error?: { code: string } }>('/api/v1/campaigns?limit=5', { key });
@@ -55,14 +56,24 @@ async function restCall(key: string): Promise<Outcome> {
 }
 
 async function mcpCall(key: string): Promise<Outcome> {
-  const { res, result } = await mcp.callTool('list_campaigns', { limit: 5 }, { key });
-  expect(res.status).toBe(200);
-  if (!result.isError) {
-    expect(pageOf(result).count).toBe(2);
-    return { via: 'mcp', ok: true, res, result };
+  const res = await mcp.rpc<ToolResult>(
+    'tools/call',
+    { name: 'list_campaigns', arguments: { limit: 5 } },
+    { key },
+  );
+  if (res.status === 200) {
+    expect(pageOf(res.body.result!).count).toBe(2);
+    return { via: 'mcp', ok: true, res };
   }
-  expect(errorOf(result).error.code).toBe('rate_limited');
-  return { via: 'mcp', ok: false, res, result };
+  // a spent budget is no tool result: HTTP 429 and a JSON-RPC error for the call's id
+  expect(res.status).toBe(429);
+  expect(res.body).toMatchObject({
+    jsonrpc: '2.0',
+    id: res.id,
+    error: { code: -32000, data: { code: 'rate_limited' } },
+  });
+  expect(res.body.result).toBeUndefined();
+  return { via: 'mcp', ok: false, res };
 }
 
 function retryAfterOf(res: ApiResponse): number {
@@ -91,8 +102,9 @@ function expectCounted(outcomes: Outcome[]): void {
     expect(remainingOf(o.res)).toBe(0);
     const message =
       o.via === 'mcp'
-        ? errorOf(o.result).error.message
+        ? o.res.body.error?.message
         : (o.res.body as { error: { message: string } }).error.message;
+    if (o.via === 'mcp') expect(o.res.body.error?.data?.retry_after).toBe(seconds);
     expect(message).toBe(
       `Rate limit of ${PLUS} requests a minute exceeded; retry after ${seconds} s.`,
     );
@@ -109,10 +121,8 @@ describe('one budget for REST and MCP (issue 3, behaviour 4)', () => {
     expect(outcomes.filter((o) => o.via === 'mcp')).toHaveLength(40);
     expect(outcomes.filter((o) => o.ok)).toHaveLength(PLUS);
     expect(outcomes.filter((o) => !o.ok)).toHaveLength(80 - PLUS);
-    // a REST refusal is HTTP 429; an MCP tools/call refusal is HTTP 200 with isError
-    for (const o of outcomes) {
-      expect(o.res.status).toBe(o.via === 'rest' && !o.ok ? 429 : 200);
-    }
+    // a refusal is HTTP 429 on both interfaces (issue 47: tools/call included)
+    for (const o of outcomes) expect(o.res.status).toBe(o.ok ? 200 : 429);
     expectCounted(outcomes);
   });
 
@@ -134,7 +144,7 @@ describe('one budget for REST and MCP (issue 3, behaviour 4)', () => {
   });
 });
 
-describe('over the limit, other MCP messages are HTTP 429 JSON-RPC errors', () => {
+describe('over the limit, every MCP message is an HTTP 429 JSON-RPC error (issue 47)', () => {
   let key: string;
 
   beforeAll(async () => {
@@ -170,17 +180,26 @@ describe('over the limit, other MCP messages are HTTP 429 JSON-RPC errors', () =
     retryAfterOf(res);
   });
 
-  it('a lone tools/call is still an isError result with Retry-After, and refusals consume nothing', async () => {
-    for (let i = 0; i < 3; i++) {
-      const o = await mcpCall(key);
-      expect(o.ok).toBe(false);
-      expect(o.res.status).toBe(200);
-      const body = o.res.body as RpcResponse<ToolResult>;
-      expect(body.id).toEqual(expect.any(Number));
-      expect(remainingOf(o.res)).toBe(0);
-      retryAfterOf(o.res);
-    }
-  });
+  it.each([
+    ['list_campaigns', { limit: 5 }],
+    ['prepare_campaign_plan', {}],
+    ['no_such_tool', {}],
+  ])(
+    'a lone tools/call of %s → 429 with rate_limited and Retry-After, and refusals consume nothing',
+    async (name, args) => {
+      for (let i = 0; i < 3; i++) {
+        const res = await mcp.rpc('tools/call', { name, arguments: args }, { key });
+        expect(res.status).toBe(429);
+        expect(res.body).toMatchObject({
+          jsonrpc: '2.0',
+          id: res.id,
+          error: { code: -32000, data: { code: 'rate_limited' } },
+        });
+        expect(res.body.error?.data?.retry_after).toBe(retryAfterOf(res));
+        expect(remainingOf(res)).toBe(0);
+      }
+    },
+  );
 
   it('a 2025-03-26 batch of tools/call over the limit → 429 for the whole batch', async () => {
     const call = (id: number) => ({

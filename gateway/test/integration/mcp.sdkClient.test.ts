@@ -1,5 +1,8 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import {
+  StreamableHTTPClientTransport,
+  StreamableHTTPError,
+} from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { RESOURCES, toolNameOf } from '@brand/shared/resources';
 import { makeBrandWithKey, makeRecords, startStack, type Stack } from '@brand/testkit';
@@ -218,5 +221,32 @@ describe('MCP SDK client against POST /api/mcp (issue 3, behaviour 1)', () => {
     await client.listTools();
     const result = await client.callTool({ name: 'list_campaigns', arguments: { limit: 1000 } });
     expect(errorOf(result as Parameters<typeof errorOf>[0]).error.code).toBe('invalid_parameter');
+  });
+
+  it('over the rate limit a tools/call rejects with HTTP 429 and rate_limited, not an isError result (issue 47)', async () => {
+    const plus = await makeBrandWithKey(stack.admin, { tier: 'plus' });
+    const { client } = await connect(plus.secret);
+    // a validation refusal within the budget is still a result the SDK hands back
+    const refused = await client.callTool({ name: 'list_campaigns', arguments: { limit: 1000 } });
+    expect(errorOf(refused as Parameters<typeof errorOf>[0]).error.code).toBe('invalid_parameter');
+    // spend the rest of the brand's 60 a minute over REST: one budget for both interfaces
+    let spent = false;
+    for (let i = 0; i < 60 && !spent; i++) {
+      spent = (await api.get('/api/v1/campaigns?limit=1', { key: plus.secret })).status === 429;
+    }
+    expect(spent).toBe(true);
+
+    const call = client.callTool({ name: 'list_campaigns', arguments: { limit: 5 } });
+    await expect(call).rejects.toBeInstanceOf(StreamableHTTPError);
+    const err = (await call.catch((e: unknown) => e)) as StreamableHTTPError;
+    expect(err.code).toBe(429);
+    // the message carries the JSON-RPC error body: the code and the delay to wait
+    const body = JSON.parse(err.message.slice(err.message.indexOf('{'))) as {
+      error: { code: number; data: { code: string; retry_after: number } };
+    };
+    expect(body.error.code).toBe(-32000);
+    expect(body.error.data.code).toBe('rate_limited');
+    expect(body.error.data.retry_after).toBeGreaterThanOrEqual(1);
+    expect(body.error.data.retry_after).toBeLessThanOrEqual(60);
   });
 });

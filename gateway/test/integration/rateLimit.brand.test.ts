@@ -83,7 +83,7 @@ beforeAll(async () => {
       const res = await opsReadiness(gateway);
       return res.status === 200 && res.body.checks.redis === 'ok';
     });
-    await apis[i]!.get('/healthz');
+    await apis[i]!.get('/openapi/service.yaml');
   }
 });
 

@@ -115,16 +115,17 @@ describe('defect 6: response headers and echoed input', () => {
 
 describe('defect 7: operational endpoints stay off the public listener', () => {
   it('/metrics is not served on the API port, and is on the internal one', async () => {
-    expect((await fetch(`${stack.gateway.url}/metrics`)).status).toBe(404);
+    expect((await get('/metrics')).status).toBe(404);
     const internal = await fetch(`${stack.gateway.opsUrl}/metrics`);
     expect(internal.status).toBe(200);
     expect(await internal.text()).toContain('http_request_duration_seconds');
   });
 
-  it('public probes carry no detail', async () => {
-    const ready = await fetch(`${stack.gateway.url}/readyz`);
-    expect(await ready.json()).toEqual({ status: 'ready' });
-    expect(await (await fetch(`${stack.gateway.url}/healthz`)).json()).toEqual({ status: 'ok' });
+  it('the probes are not on the API port either (issue 47), only on the internal one', async () => {
+    for (const path of ['/readyz', '/healthz']) {
+      expect((await get(path)).status).toBe(404);
+      expect((await fetch(`${stack.gateway.opsUrl}${path}`)).status).toBe(200);
+    }
   });
 });
 
@@ -207,9 +208,11 @@ describe('defect 9: small MCP edges', () => {
 
 describe('the raw request helper', () => {
   it('reaches the gateway (sanity for the raw-socket tests above)', async () => {
-    const res = await rawRequest(`${stack.gateway.url}/healthz`, 'GET', [
+    const res = await rawRequest(`${stack.gateway.url}/api/v1/submissions`, 'GET', [
       'Host',
       `127.0.0.1:${stack.gateway.port}`,
+      'Authorization',
+      `Bearer ${brand.secret}`,
     ]);
     expect(res.status).toBe(200);
   });

@@ -118,7 +118,12 @@ it('loses nothing accepted and answers no 5xx but 503 with Retry-After while eve
 
   const log = newTrafficLog();
   let running = true;
-  const balancer = new Balancer(fleet.gateways.map((g) => `http://127.0.0.1:${g.process.port}`));
+  const balancer = new Balancer(() =>
+    fleet.gateways.map((g) => ({
+      url: `http://127.0.0.1:${g.process.port}`,
+      readyUrl: `http://127.0.0.1:${String(g.process.listening.ops_port)}/readyz`,
+    })),
+  );
   const ctx: LoopContext = { log, balancer, running: () => running };
   const traffic = Promise.all([
     restReads(ctx, brand.secret),

@@ -135,7 +135,7 @@ async function logOf(brandId: string): Promise<RequestLogEntry[]> {
 }
 
 it('counts every request per key and outcome across two gateways and a SIGTERM, and logs each 401 reason without a secret', async () => {
-  // A busy brand spends its budget (60 a minute): REST 429s and one in-band assistant 429.
+  // A busy brand spends its budget (60 a minute): REST 429s and one assistant 429.
   let limited = 0;
   for (let i = 0; i < 62; i += 1) {
     const res = await send(i % 2, '/api/v1/campaigns?limit=1', { key: busy.secret });
@@ -143,9 +143,9 @@ it('counts every request per key and outcome across two gateways and a SIGTERM, 
     else expect(res.status).toBe(200);
   }
   expect(limited).toBe(2);
-  const inBand = await send(0, '/api/mcp', { key: busy.secret, body: listCall(1) });
-  expect(inBand.status).toBe(200);
-  expect(JSON.stringify(await inBand.json())).toContain('rate_limited');
+  const assistant429 = await send(0, '/api/mcp', { key: busy.secret, body: listCall(1) });
+  expect(assistant429.status).toBe(429);
+  expect(JSON.stringify(await assistant429.json())).toContain('rate_limited');
 
   // The brand: 200s and 304s through both gateways (this also ties the address to the brand).
   for (const g of [0, 1, 0, 1]) {

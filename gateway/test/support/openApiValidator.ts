@@ -10,8 +10,15 @@ interface Operation {
   responses: Record<string, ResponseSpec>;
 }
 type PathItem = Record<string, Operation>;
+interface Parameter {
+  name: string;
+  in: string;
+  required?: boolean;
+}
 interface Document {
   paths: Record<string, PathItem>;
+  /** The event deliveries (OpenAPI 3.1 `webhooks`): one POST per event type. */
+  webhooks?: Record<string, { post?: { parameters?: Parameter[] } }>;
 }
 
 const escapeRegExp = (s: string) => s.replace(/[.*+?^$()|[\]\\{}]/g, '\\$&');
@@ -85,6 +92,34 @@ export class OpenApiValidator {
     return this.validate(schemaRef, body, `${method} ${template} ${status}`);
   }
 
+  /**
+   * Checks one delivery a receiver got against the document's `webhooks`: each documented
+   * header (present when required, its value against its schema) and the raw JSON body
+   * against the request body schema. Returns the problems (empty when it matches).
+   */
+  checkWebhook(
+    type: string,
+    headers: Record<string, string | string[] | undefined>,
+    rawBody: string,
+  ): string[] {
+    const operation = this.doc.webhooks?.[type]?.post;
+    if (!operation) return [`webhook ${type} is not in the document`];
+    const problems: string[] = [];
+    for (const [i, param] of (operation.parameters ?? []).entries()) {
+      if (param.in !== 'header') continue;
+      const value = headers[param.name.toLowerCase()];
+      if (value === undefined) {
+        if (param.required) problems.push(`webhook ${type}: header ${param.name} is missing`);
+        continue;
+      }
+      const ref = `${DOC_ID}#/${pointer('webhooks', type, 'post', 'parameters', String(i), 'schema')}`;
+      problems.push(...this.validateValue(ref, value, `webhook ${type} header ${param.name}`));
+    }
+    const bodyRef = `${DOC_ID}#/${pointer('webhooks', type, 'post', 'requestBody', 'content', 'application/json', 'schema')}`;
+    problems.push(...this.validate(bodyRef, rawBody, `webhook ${type} body`));
+    return problems;
+  }
+
   private checkUndocumented(pathname: string, status: number, body: string): string[] {
     if (status < 400) return [`${pathname}: undocumented path answered ${status}`];
     const schema = pathname.startsWith('/api/mcp') ? 'JsonRpcErrorResponse' : 'Error';
@@ -102,6 +137,10 @@ export class OpenApiValidator {
     } catch {
       return [`${label}: body is not JSON: ${body.slice(0, 200)}`];
     }
+    return this.validateValue(ref, value, label);
+  }
+
+  private validateValue(ref: string, value: unknown, label: string): string[] {
     let fn = this.cache.get(ref);
     if (!fn) {
       fn = this.ajv.compile({ $ref: ref });

@@ -31,9 +31,11 @@ const count = (log: TrafficLog, what: string): void => {
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 /**
- * What a load balancer does in front of the gateways: probe each one's /readyz every
- * 100 ms and send traffic only to those that answer 200. A gateway told to stop reports
- * 503 for SHUTDOWN_DRAIN_MS while still serving, so the balancer leaves it in time.
+ * What a load balancer does in front of the gateways: probe each one's /readyz on its
+ * internal listener (where the chart's readiness probe goes; the public port has no keyless
+ * probe, issue 47) every 100 ms and send traffic only to those that answer 200. A gateway
+ * told to stop reports 503 for SHUTDOWN_DRAIN_MS while still serving, so the balancer leaves
+ * it in time. `targets` is read on every round: a restarted gateway's internal port is new.
  */
 export class Balancer {
   private ready: string[] = [];
@@ -41,16 +43,16 @@ export class Balancer {
   private running = true;
   private readonly probing: Promise<void>;
 
-  constructor(private readonly urls: string[]) {
+  constructor(private readonly targets: () => Array<{ url: string; readyUrl: string }>) {
     this.probing = this.probe();
   }
 
   private async probe(): Promise<void> {
     while (this.running) {
       const answers = await Promise.all(
-        this.urls.map(async (url) => {
+        this.targets().map(async ({ url, readyUrl }) => {
           try {
-            const res = await fetch(`${url}/readyz`, { signal: AbortSignal.timeout(1_000) });
+            const res = await fetch(readyUrl, { signal: AbortSignal.timeout(1_000) });
             await res.arrayBuffer();
             return res.status === 200 ? url : undefined;
           } catch {

@@ -15,7 +15,15 @@ export function registerBrands(router: Router, clients: ConsoleClients): void {
 
   router.get('/brands', signedIn, (_req, res) => {
     const s = signedInOf(res);
-    sendPage(res, BrandsPage({ email: s.email, csrfToken: s.csrfToken, brands: s.brands }));
+    sendPage(
+      res,
+      BrandsPage({
+        email: s.email,
+        csrfToken: s.csrfToken,
+        brands: s.brands,
+        ssoBrandName: s.ssoBrand?.name,
+      }),
+    );
   });
 
   router.post('/sign-out', signedIn, async (_req, res) => {

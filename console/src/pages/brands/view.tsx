@@ -3,7 +3,13 @@ import { ROLES, TIERS } from '@brand/shared/enums';
 import { Csrf, Layout } from '../../views/layout';
 
 /** The brand picker: a member of several brands chooses which one to act on. */
-export function BrandsPage(props: { email: string; csrfToken: string; brands: BrandMembership[] }) {
+export function BrandsPage(props: {
+  email: string;
+  csrfToken: string;
+  brands: BrandMembership[];
+  /** Set when a brand's single sign-on opened this session (it speaks for that brand only). */
+  ssoBrandName?: string;
+}) {
   return (
     <Layout title="Choose a brand">
       <h1>Choose a brand</h1>
@@ -45,7 +51,9 @@ export function BrandsPage(props: { email: string; csrfToken: string; brands: Br
         </form>
       </div>
       <p class="hint">
-        Sign out everywhere ends every session of your address, on every device and browser.
+        {props.ssoBrandName === undefined
+          ? 'Sign out everywhere ends every session of your address, on every device and browser.'
+          : `You signed in with ${props.ssoBrandName}’s single sign-on: sign out everywhere ends the sessions it opened for you, on every device and browser. Your other sessions are ended from a session opened by an emailed link or a passkey.`}
       </p>
     </Layout>
   );

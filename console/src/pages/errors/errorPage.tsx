@@ -2,7 +2,7 @@ import { status } from '@grpc/grpc-js';
 import type { ErrorRequestHandler } from 'express';
 import type { Logger } from '@brand/shared/logger';
 import { ServiceCallError } from '../../clients/memberCaller';
-import { ConsoleHttpError } from '../../http/consoleHttpError';
+import { ConsoleHttpError, type WayForward } from '../../http/consoleHttpError';
 import { Layout } from '../../views/layout';
 import { sendPage } from '../../views/render';
 
@@ -39,8 +39,9 @@ export function errorPages(log: Logger): ErrorRequestHandler {
     let httpStatus = 500;
     let code = 'internal_error';
     let message = 'Something went wrong on our side. Try again; if it keeps happening, tell us.';
+    let wayForward: WayForward | undefined;
     if (err instanceof ConsoleHttpError) {
-      ({ status: httpStatus, code, message } = err);
+      ({ status: httpStatus, code, message, wayForward } = err);
     } else if (err instanceof ServiceCallError && HTTP_OF_GRPC[err.grpcStatus] !== undefined) {
       httpStatus = HTTP_OF_GRPC[err.grpcStatus]!;
       code = err.code;
@@ -61,6 +62,13 @@ export function errorPages(log: Logger): ErrorRequestHandler {
       <Layout title={TITLES[httpStatus] ?? 'Error'}>
         <h1>{TITLES[httpStatus] ?? 'Something went wrong'}</h1>
         <p>{message}</p>
+        {wayForward && (
+          <p>
+            <a class="button" href={wayForward.href}>
+              {wayForward.label}
+            </a>
+          </p>
+        )}
         <p class="hint">
           Code: <code>{code}</code>
         </p>

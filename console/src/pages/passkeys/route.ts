@@ -34,10 +34,20 @@ export function registerPasskeys(router: Router, deps: ConsoleDeps): void {
     extra: { notice?: string; error?: string; name?: string } = {},
     httpStatus = 200,
   ) => {
-    const { passkeys } = await clients.passkeys('listPasskeys', { session_token: s.token });
+    // A session opened by a brand's single sign-on does not prove the address, so records
+    // neither lists its passkeys nor changes them for it; the page says why instead.
+    const { passkeys } = s.ssoBrand
+      ? { passkeys: [] }
+      : await clients.passkeys('listPasskeys', { session_token: s.token });
     sendPage(
       res,
-      PasskeysPage({ email: s.email, csrfToken: s.csrfToken, passkeys, ...extra }),
+      PasskeysPage({
+        email: s.email,
+        csrfToken: s.csrfToken,
+        passkeys,
+        signedInBy: { method: s.signInMethod, ssoBrandName: s.ssoBrand?.name },
+        ...extra,
+      }),
       httpStatus,
     );
   };
@@ -73,6 +83,7 @@ export function registerPasskeys(router: Router, deps: ConsoleDeps): void {
     } catch (err) {
       const refused = refusalOf(err);
       if (!refused) throw err;
+      res.setHeader('X-Console-Error', refused.code);
       await listPage(res, s, { name, error: refused.message }, refused.httpStatus);
       return;
     }
@@ -128,10 +139,12 @@ export function registerPasskeys(router: Router, deps: ConsoleDeps): void {
   });
 }
 
-/** A refused ceremony (invalid_passkey included) as a status and the service's sentence. */
-function refusalOf(err: unknown): { httpStatus: number; message: string } | undefined {
+/** A refused ceremony (invalid_passkey included) as a status, its code and the service's sentence. */
+function refusalOf(
+  err: unknown,
+): { httpStatus: number; message: string; code: string } | undefined {
   if (err instanceof ServiceCallError && err.grpcStatus === status.UNAUTHENTICATED) {
-    return { httpStatus: 401, message: err.message };
+    return { httpStatus: 401, message: err.message, code: err.code };
   }
   return formRefusal(err);
 }

@@ -6,14 +6,25 @@ import { Csrf, Layout, Notice } from '../../views/layout';
 /** The scripts of a page with a passkey ceremony: the library, then ours. */
 export const PASSKEY_SCRIPTS = [SIMPLEWEBAUTHN_SCRIPT, '/static/passkey.js'];
 
+/** How the session was opened, as the page tells it. */
+export interface SignedInBy {
+  /** "link", "passkey" or "sso" (records' words). */
+  method: string;
+  /** The brand whose single sign-on opened the session. */
+  ssoBrandName?: string;
+}
+
 export function PasskeysPage(props: {
   email: string;
   csrfToken: string;
   passkeys: Passkey[];
+  signedInBy: SignedInBy;
   notice?: string;
   error?: string;
   name?: string;
 }) {
+  if (props.signedInBy.method === 'sso') return SsoSessionPasskeysPage(props);
+  const byLink = props.signedInBy.method === 'link';
   return (
     <Layout title="Your passkeys" scripts={PASSKEY_SCRIPTS}>
       <p>
@@ -24,6 +35,11 @@ export function PasskeysPage(props: {
         A passkey signs <strong>{props.email}</strong> in with this device's screen lock or a
         security key, instead of an emailed link. The private key stays on the device; we keep only
         its public key.
+      </p>
+      <p>
+        This session was opened by {byLink ? 'an emailed link' : 'a passkey'}.
+        {byLink &&
+          ' Signed in that way, you can add your first passkey only; to add more, sign in with one you have.'}
       </p>
       {props.notice && <Notice tone="ok">{props.notice}</Notice>}
       {props.error && <Notice tone="error">{props.error}</Notice>}
@@ -98,11 +114,44 @@ export function PasskeysPage(props: {
           </div>
         </form>
         <p id="passkey-status" class="hint" role="status"></p>
-        <p class="hint">
-          Signed in with an emailed link, you can add your first passkey only; to add more, sign in
-          with one you have.
-        </p>
       </section>
+    </Layout>
+  );
+}
+
+/**
+ * "Your passkeys" for a session opened by a brand's single sign-on: that provider speaks for its
+ * brand only, and a passkey opens every brand of the address, so nothing of them is shown or
+ * changed from here; the page says so and how to manage them.
+ */
+function SsoSessionPasskeysPage(props: {
+  email: string;
+  csrfToken: string;
+  signedInBy: SignedInBy;
+  error?: string;
+}) {
+  const brand = props.signedInBy.ssoBrandName ?? 'your brand';
+  return (
+    <Layout title="Your passkeys">
+      <p>
+        <a href="/brands">Back to your brands</a> · <a href="/sessions">Your sessions</a>
+      </p>
+      <h1>Your passkeys</h1>
+      {props.error && <Notice tone="error">{props.error}</Notice>}
+      <p>
+        You signed in with <strong>{brand}</strong>’s single sign-on. Its identity provider speaks
+        for {brand} only, while a passkey signs <strong>{props.email}</strong> in to every brand you
+        belong to: so from this session you cannot see, add or remove passkeys.
+      </p>
+      <p>
+        To manage your passkeys, sign out and sign in with an emailed link or a passkey you have.
+      </p>
+      <form method="post" action="/sign-out" class="inline">
+        <Csrf token={props.csrfToken} />
+        <button type="submit" class="secondary">
+          Sign out
+        </button>
+      </form>
     </Layout>
   );
 }

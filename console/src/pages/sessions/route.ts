@@ -14,7 +14,8 @@ const NOTICES: Record<string, string> = {
 /**
  * "Your sessions": the live sessions of the signed-in address, on every device, with sign-out
  * of one or of all but this one. A page of the person, not of a brand. Records scopes every
- * call by the session's own address, so another address's session id is 404.
+ * call by the session's own address, so another address's session id is 404; a session opened
+ * by a brand's single sign-on sees and ends only the sessions that brand's single sign-on opened.
  */
 export function registerSessions(router: Router, clients: ConsoleClients): void {
   const signedIn = requireSession(clients, { brand: false });
@@ -23,7 +24,16 @@ export function registerSessions(router: Router, clients: ConsoleClients): void 
     const s = signedInOf(res);
     const { sessions } = await clients.sessions('listConsoleSessions', { session_token: s.token });
     const done = typeof req.query.done === 'string' ? NOTICES[req.query.done] : undefined;
-    sendPage(res, SessionsPage({ email: s.email, csrfToken: s.csrfToken, sessions, notice: done }));
+    sendPage(
+      res,
+      SessionsPage({
+        email: s.email,
+        csrfToken: s.csrfToken,
+        sessions,
+        notice: done,
+        ssoBrandName: s.ssoBrand?.name,
+      }),
+    );
   });
 
   router.post('/sessions/others/end', signedIn, async (_req, res) => {

@@ -9,6 +9,8 @@ export function SessionsPage(props: {
   csrfToken: string;
   sessions: ConsoleSession[];
   notice?: string;
+  /** Set when a brand's single sign-on opened this session: only its sessions are listed. */
+  ssoBrandName?: string;
 }) {
   const others = props.sessions.filter((s) => !s.current).length;
   return (
@@ -21,6 +23,13 @@ export function SessionsPage(props: {
         Every browser signed in as <strong>{props.email}</strong>. Sign out any you do not
         recognise; the device and address are what the browser told us when it signed in.
       </p>
+      {props.ssoBrandName !== undefined && (
+        <p>
+          You signed in with <strong>{props.ssoBrandName}</strong>’s single sign-on, which speaks
+          for {props.ssoBrandName} only: this lists, and signs out, only the sessions it opened.
+          Sign in with an emailed link or a passkey to see every session of your address.
+        </p>
+      )}
       {props.notice && <Notice tone="ok">{props.notice}</Notice>}
       <table>
         <caption class="hint">Sessions of {props.email}, newest first</caption>

@@ -27,7 +27,7 @@ export function SsoPage(props: {
   const base = `/brands/${viewer.brandId}/sso`;
   const link = `${props.origin}/sign-in/sso?brand=${viewer.brandId}`;
   return (
-    <Layout title="Single sign-on" viewer={viewer} section="members">
+    <Layout title="Single sign-on" viewer={viewer} section="sso">
       <h1>Single sign-on</h1>
       <p>
         Connect {viewer.brandName}’s identity provider (OpenID Connect). Members whose verified work
@@ -160,7 +160,7 @@ export function SsoPage(props: {
 /** What a member who is not an owner sees. */
 export function SsoNotAllowedPage(props: { viewer: Viewer }) {
   return (
-    <Layout title="Single sign-on" viewer={props.viewer} section="members">
+    <Layout title="Single sign-on" viewer={props.viewer} section="sso">
       <h1>Single sign-on</h1>
       <Notice>
         Only brand owners connect and change the brand’s identity provider. You are a{' '}

@@ -129,6 +129,9 @@ gateway:
     REDIS_URL: [REDIS_URL, false]
   httpPort: {{ $v.gateway.ports.http }}
   metricsPort: {{ $v.gateway.ports.metrics }}
+  # Probes on the internal listener: the public port serves nothing without a key but the
+  # OpenAPI document (issue 47).
+  probePort: metrics
   # The services this component calls over gRPC (egress and the services' ingress).
   grpcClientOf: [records, plans]
   backends: [dns, redis, otlp]

@@ -3,7 +3,7 @@ import express from 'express';
 import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import { AppError, isAppError, quoteInput } from '@brand/shared/errors';
 import type { Logger } from '@brand/shared/logger';
-import { rateLimitedError, type AccessGate } from '../../auth/accessGate';
+import type { AccessGate } from '../../auth/accessGate';
 import type { ApiIdentity } from '../../auth/identity';
 import type { PlansApi } from '../../clients/plansClient';
 import type { RecordsApi } from '../../clients/recordsClient';
@@ -17,7 +17,7 @@ import { exchange } from './exchange';
 import { jsonRpcError, type JsonRpcId } from './jsonRpc';
 import { createMcpServer } from './mcpServer';
 import { originPolicy } from './originPolicy';
-import { answerSpentBudgetInBand, MCP_PATH, sendRpcAppError, sendRpcError } from './rpcAnswers';
+import { MCP_PATH, sendRateLimited, sendRpcAppError, sendRpcError } from './rpcAnswers';
 import { toolContext } from './toolDefinition';
 import {
   DEFAULT_VERSION,
@@ -95,20 +95,6 @@ function protocolVersionOf(req: IncomingMessage): ProtocolVersion {
 /** Budget units a POST costs: one per message (a notification-only POST still costs one). */
 function costOf(envelope: Envelope): number {
   return Math.max(1, envelope.messages.length + envelope.rejected.length);
-}
-
-/** A lone tools/call answers a spent budget in-band (docs/contract.md#assistant-tools rule 2); anything else gets 429. */
-function loneToolCallId(envelope: Envelope): JsonRpcId | undefined {
-  const [only] = envelope.messages;
-  if (
-    envelope.batch ||
-    envelope.messages.length !== 1 ||
-    !only ||
-    !('method' in only) ||
-    !('id' in only)
-  )
-    return undefined;
-  return only.method === 'tools/call' ? only.id : undefined;
 }
 
 /** `/api/mcp` as express's router matched it: any case, an optional trailing slash. */
@@ -196,17 +182,14 @@ async function answerMcp(
   } catch (err) {
     if (!(err instanceof EnvelopeError)) throw err;
     const decision = await deps.gate.charge(res, identity, 1);
-    if (!decision.allowed) return sendRpcAppError(res, rateLimitedError(decision));
+    if (!decision.allowed) return sendRateLimited(res, decision);
     return sendRpcError(res, err.status, err.response);
   }
 
   const decision = await deps.gate.charge(res, identity, costOf(envelope));
-  if (!decision.allowed) {
-    const toolCallId = loneToolCallId(envelope);
-    if (toolCallId !== undefined) return answerSpentBudgetInBand(res, toolCallId, decision);
-    const limited = rateLimitedError(decision);
-    return sendRpcAppError(res, limited, envelope.batch ? null : idOfOnly(envelope));
-  }
+  // Every method alike, tools/call included: 429 (docs/contract.md#errors).
+  if (!decision.allowed)
+    return sendRateLimited(res, decision, envelope.batch ? null : idOfOnly(envelope));
 
   const ctx = toolContext(deps, identity, scope.requestId);
   ctx.onToolError = (code) => (scope.toolErrors ??= []).push(code);

@@ -21,7 +21,8 @@ const SCHEMA_VALIDATOR = new AjvJsonSchemaValidator();
 const INSTRUCTIONS =
   "Read-only access to one brand's records (campaigns, submissions, payouts, deposits, conversions, links). " +
   'Each list_* tool returns one page, newest first; follow next_cursor to read further and stop when it is absent. ' +
-  'Refusals come back as results with isError and a JSON error code (for example rate_limited: wait retry-after seconds).';
+  'Refusals come back as results with isError and a JSON error code (for example invalid_parameter). ' +
+  "Over the brand's rate limit a request is answered HTTP 429 (error.data.code rate_limited): wait error.data.retry_after seconds.";
 
 /**
  * Method schemas are registered permissively and params are checked here, because the

@@ -21,9 +21,11 @@ export function describeMcp(registry: OpenAPIRegistry): void {
       '2025-06-18 and 2025-11-25; `initialize` with any other version is answered with 2025-11-25. Methods: `initialize`, ' +
       '`ping`, `tools/list`, `tools/call`; notifications get 202 with no body. Tools: `list_campaigns`, `list_submissions`, ' +
       '`list_payouts`, `list_deposits`, `list_conversions`, `list_links` (arguments `limit`, `cursor`, `since`, as in REST), and ' +
-      '`prepare_campaign_plan` for keys with the `campaigns:prepare` permission. Refusals inside `tools/call` (bad arguments, ' +
-      'permissions, rate limit) are HTTP 200 results with `isError: true` and the REST error code. GET and DELETE are 405. ' +
-      'The brand rate limit is shared with REST; each POST counts one request (a batch, one per message).',
+      '`prepare_campaign_plan` for keys with the `campaigns:prepare` permission. Validation, permission and business refusals ' +
+      'inside `tools/call` are HTTP 200 results with `isError: true` and the REST error code. GET and DELETE are 405. ' +
+      'The brand rate limit is shared with REST; each POST counts one request (a batch, one per message). Over the limit every ' +
+      'POST, `tools/call` included, is HTTP 429 with Retry-After and a JSON-RPC error whose `error.data` carries ' +
+      '`code: rate_limited` and `retry_after` (seconds).',
     security: [{ bearerAuth: [] }],
     request: {
       headers: z.object({
@@ -71,7 +73,7 @@ export function describeMcp(registry: OpenAPIRegistry): void {
       413: jsonRpcErrorResponse('The body exceeds the size limit.'),
       415: jsonRpcErrorResponse('Content-Type is not application/json.'),
       429: jsonRpcErrorResponse(
-        '`rate_limited` for methods other than tools/call (which answers with an isError result).',
+        "`rate_limited`, for every method (tools/call included): `error.data.retry_after` is the Retry-After delay in seconds; the id is the request's (null for a batch).",
         {
           'Retry-After': ref('headers', 'Retry-After'),
         },

@@ -6,7 +6,6 @@ import { sendJson } from '../../http/jsonResponse';
 import { requestIdOf } from '../../http/requestScope';
 import type { RateLimitDecision } from '../../ratelimit/limiter';
 import { jsonRpcError, SERVER_ERROR, type JsonRpcId } from './jsonRpc';
-import { errorResult } from './toolResult';
 
 /** The path of the assistant endpoint, whose every answer is JSON-RPC. */
 export const MCP_PATH = '/api/mcp';
@@ -46,17 +45,17 @@ export function sendRpcAppError(
 export const sendMcpError: ErrorSender = (res, err) => sendRpcAppError(res, err);
 
 /**
- * A lone tools/call that the brand's spent budget refuses, answered in-band (docs/contract.md#assistant-tools rule
- * 2): HTTP 200 with the Retry-After the client must honour, and the refusal as the tool's
- * isError result, on the lean path, whichever way the call came.
+ * The one answer to a message (or batch) the brand's spent budget refuses, whatever its
+ * method, `tools/call` included: HTTP 429 with Retry-After (the RateLimit headers are already
+ * set by the charge), and a JSON-RPC error whose data carries `rate_limited` and
+ * `retry_after`. Not an isError tool result: a rate limit is neither a validation nor a
+ * business refusal (docs/contract.md#errors), and a client that backs off on 429 must see one.
+ * `id` is the lone request's id; null for a batch or a refusal before the envelope was read.
  */
-export function answerSpentBudgetInBand(
+export function sendRateLimited(
   res: ServerResponse,
-  id: JsonRpcId,
   decision: RateLimitDecision,
+  id: JsonRpcId | null = null,
 ): void {
-  const limited = rateLimitedError(decision);
-  setErrorHeaders(res, limited);
-  const result = errorResult(limited, requestIdOf(res));
-  sendJson(res, 200, JSON.stringify({ jsonrpc: '2.0', id, result }));
+  sendRpcAppError(res, rateLimitedError(decision), id);
 }

@@ -22,6 +22,11 @@ export const ERROR_CODES = {
   sso_refused: { http: 401, grpc: status.UNAUTHENTICATED },
   insufficient_permission: { http: 403, grpc: status.PERMISSION_DENIED },
   forbidden_origin: { http: 403, grpc: status.PERMISSION_DENIED },
+  /**
+   * An act on a person's address (its passkeys, its sessions beyond one brand) from a session
+   * that does not prove the address: one opened by a brand's single sign-on (issue 42).
+   */
+  address_proof_required: { http: 403, grpc: status.PERMISSION_DENIED },
   unknown_resource: { http: 404, grpc: status.NOT_FOUND },
   not_found: { http: 404, grpc: status.NOT_FOUND },
   /** No brand has single sign-on for this address (or several do: use the brand's SSO link). */
@@ -85,6 +90,7 @@ const CONSOLE_ONLY_CODES: readonly ErrorCode[] = [
   'invalid_passkey',
   'sign_in_method_required',
   'passkey_session_required',
+  'address_proof_required',
   'invalid_sso_state',
   'sso_refused',
   'sso_not_configured',

@@ -315,7 +315,7 @@ export interface paths {
         put?: never;
         /**
          * Model Context Protocol endpoint (JSON-RPC 2.0, stateless, JSON responses)
-         * @description Streamable HTTP MCP without sessions or server-sent events: every POST carries one JSON-RPC message (or, under protocol 2025-03-26 only, a batch) and gets one JSON answer, whatever the Accept header says. Protocol versions 2025-03-26, 2025-06-18 and 2025-11-25; `initialize` with any other version is answered with 2025-11-25. Methods: `initialize`, `ping`, `tools/list`, `tools/call`; notifications get 202 with no body. Tools: `list_campaigns`, `list_submissions`, `list_payouts`, `list_deposits`, `list_conversions`, `list_links` (arguments `limit`, `cursor`, `since`, as in REST), and `prepare_campaign_plan` for keys with the `campaigns:prepare` permission. Refusals inside `tools/call` (bad arguments, permissions, rate limit) are HTTP 200 results with `isError: true` and the REST error code. GET and DELETE are 405. The brand rate limit is shared with REST; each POST counts one request (a batch, one per message).
+         * @description Streamable HTTP MCP without sessions or server-sent events: every POST carries one JSON-RPC message (or, under protocol 2025-03-26 only, a batch) and gets one JSON answer, whatever the Accept header says. Protocol versions 2025-03-26, 2025-06-18 and 2025-11-25; `initialize` with any other version is answered with 2025-11-25. Methods: `initialize`, `ping`, `tools/list`, `tools/call`; notifications get 202 with no body. Tools: `list_campaigns`, `list_submissions`, `list_payouts`, `list_deposits`, `list_conversions`, `list_links` (arguments `limit`, `cursor`, `since`, as in REST), and `prepare_campaign_plan` for keys with the `campaigns:prepare` permission. Validation, permission and business refusals inside `tools/call` are HTTP 200 results with `isError: true` and the REST error code. GET and DELETE are 405. The brand rate limit is shared with REST; each POST counts one request (a batch, one per message). Over the limit every POST, `tools/call` included, is HTTP 429 with Retry-After and a JSON-RPC error whose `error.data` carries `code: rate_limited` and `retry_after` (seconds).
          */
         post: operations["mcp"];
         delete?: never;
@@ -344,37 +344,82 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/healthz": {
+}
+export interface webhooks {
+    "submission.approved": {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        /** Liveness: the process is up */
-        get: operations["healthz"];
+        get?: never;
         put?: never;
-        post?: never;
+        /**
+         * A pending submission was approved
+         * @description POSTed to each receiver the brand registered for `submission.approved`, with a JSON body. Verify before trusting anything: keep the raw body bytes before parsing; compute HMAC-SHA256 keyed with the receiver's signing secret over the X-Service-Timestamp value, a period, and the raw body (`<timestamp>.<raw body>`), in lowercase hex; compare it in constant time with the digest after `sha256=` in X-Service-Signature. Refuse a missing or malformed header and a timestamp more than five minutes before or after your clock; accept only the event types the receiver was configured for; process each event once, deduplicating on the event id and the record id, never on X-Service-Attempt. The client package's verifyWebhook does all of it. A 2xx within 30 s accepts the delivery; anything else is retried (10 attempts over about 3 days), and redirects are never followed.
+         */
+        post: operations["webhook_submission_approved"];
         delete?: never;
         options?: never;
         head?: never;
         patch?: never;
         trace?: never;
     };
-    "/readyz": {
+    "submission.rejected": {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        /**
-         * Readiness: dependencies reachable and not shutting down
-         * @description Only ready or not: which dependency failed is reported on the internal operations port, never publicly.
-         */
-        get: operations["readyz"];
+        get?: never;
         put?: never;
-        post?: never;
+        /**
+         * A pending submission was rejected
+         * @description POSTed to each receiver the brand registered for `submission.rejected`, with a JSON body. Verify before trusting anything: keep the raw body bytes before parsing; compute HMAC-SHA256 keyed with the receiver's signing secret over the X-Service-Timestamp value, a period, and the raw body (`<timestamp>.<raw body>`), in lowercase hex; compare it in constant time with the digest after `sha256=` in X-Service-Signature. Refuse a missing or malformed header and a timestamp more than five minutes before or after your clock; accept only the event types the receiver was configured for; process each event once, deduplicating on the event id and the record id, never on X-Service-Attempt. The client package's verifyWebhook does all of it. A 2xx within 30 s accepts the delivery; anything else is retried (10 attempts over about 3 days), and redirects are never followed.
+         */
+        post: operations["webhook_submission_rejected"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payout.paid": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A payout was paid
+         * @description POSTed to each receiver the brand registered for `payout.paid`, with a JSON body. Verify before trusting anything: keep the raw body bytes before parsing; compute HMAC-SHA256 keyed with the receiver's signing secret over the X-Service-Timestamp value, a period, and the raw body (`<timestamp>.<raw body>`), in lowercase hex; compare it in constant time with the digest after `sha256=` in X-Service-Signature. Refuse a missing or malformed header and a timestamp more than five minutes before or after your clock; accept only the event types the receiver was configured for; process each event once, deduplicating on the event id and the record id, never on X-Service-Attempt. The client package's verifyWebhook does all of it. A 2xx within 30 s accepts the delivery; anything else is retried (10 attempts over about 3 days), and redirects are never followed.
+         */
+        post: operations["webhook_payout_paid"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "campaign.settled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A completed campaign was settled
+         * @description POSTed to each receiver the brand registered for `campaign.settled`, with a JSON body. Verify before trusting anything: keep the raw body bytes before parsing; compute HMAC-SHA256 keyed with the receiver's signing secret over the X-Service-Timestamp value, a period, and the raw body (`<timestamp>.<raw body>`), in lowercase hex; compare it in constant time with the digest after `sha256=` in X-Service-Signature. Refuse a missing or malformed header and a timestamp more than five minutes before or after your clock; accept only the event types the receiver was configured for; process each event once, deduplicating on the event id and the record id, never on X-Service-Attempt. The client package's verifyWebhook does all of it. A 2xx within 30 s accepts the delivery; anything else is retried (10 attempts over about 3 days), and redirects are never followed.
+         */
+        post: operations["webhook_campaign_settled"];
         delete?: never;
         options?: never;
         head?: never;
@@ -382,7 +427,6 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
         CampaignPage: {
@@ -875,10 +919,6 @@ export interface components {
                 [key: string]: unknown;
             } | unknown[];
         };
-        Readiness: {
-            /** @enum {string} */
-            status: "ready" | "not_ready";
-        };
     };
     responses: never;
     parameters: never;
@@ -908,7 +948,7 @@ export interface operations {
                 limit?: number;
                 /** @description The next_cursor of the previous page; returns the page after it. Opaque: pass it back unchanged. */
                 cursor?: string;
-                /** @description Only records created strictly after this RFC 3339 time. Works alone or with cursor; a cursor remembers the since it was issued under. */
+                /** @description Older, superseded by cursor: only records created strictly after this RFC 3339 time. Works alone or with cursor; a cursor remembers the since it was issued under. Warning: it filters on the timestamp alone, so rows sharing the timestamp of a page's last row are skipped (since set to that row's created_at returns only newer rows, never the rest of the rows created at the same instant). To read every record exactly once, follow next_cursor. */
                 since?: string;
             };
             header?: {
@@ -1028,7 +1068,7 @@ export interface operations {
                 limit?: number;
                 /** @description The next_cursor of the previous page; returns the page after it. Opaque: pass it back unchanged. */
                 cursor?: string;
-                /** @description Only records created strictly after this RFC 3339 time. Works alone or with cursor; a cursor remembers the since it was issued under. */
+                /** @description Older, superseded by cursor: only records created strictly after this RFC 3339 time. Works alone or with cursor; a cursor remembers the since it was issued under. Warning: it filters on the timestamp alone, so rows sharing the timestamp of a page's last row are skipped (since set to that row's created_at returns only newer rows, never the rest of the rows created at the same instant). To read every record exactly once, follow next_cursor. */
                 since?: string;
             };
             header?: {
@@ -1148,7 +1188,7 @@ export interface operations {
                 limit?: number;
                 /** @description The next_cursor of the previous page; returns the page after it. Opaque: pass it back unchanged. */
                 cursor?: string;
-                /** @description Only records created strictly after this RFC 3339 time. Works alone or with cursor; a cursor remembers the since it was issued under. */
+                /** @description Older, superseded by cursor: only records created strictly after this RFC 3339 time. Works alone or with cursor; a cursor remembers the since it was issued under. Warning: it filters on the timestamp alone, so rows sharing the timestamp of a page's last row are skipped (since set to that row's created_at returns only newer rows, never the rest of the rows created at the same instant). To read every record exactly once, follow next_cursor. */
                 since?: string;
             };
             header?: {
@@ -1268,7 +1308,7 @@ export interface operations {
                 limit?: number;
                 /** @description The next_cursor of the previous page; returns the page after it. Opaque: pass it back unchanged. */
                 cursor?: string;
-                /** @description Only records created strictly after this RFC 3339 time. Works alone or with cursor; a cursor remembers the since it was issued under. */
+                /** @description Older, superseded by cursor: only records created strictly after this RFC 3339 time. Works alone or with cursor; a cursor remembers the since it was issued under. Warning: it filters on the timestamp alone, so rows sharing the timestamp of a page's last row are skipped (since set to that row's created_at returns only newer rows, never the rest of the rows created at the same instant). To read every record exactly once, follow next_cursor. */
                 since?: string;
             };
             header?: {
@@ -1388,7 +1428,7 @@ export interface operations {
                 limit?: number;
                 /** @description The next_cursor of the previous page; returns the page after it. Opaque: pass it back unchanged. */
                 cursor?: string;
-                /** @description Only records created strictly after this RFC 3339 time. Works alone or with cursor; a cursor remembers the since it was issued under. */
+                /** @description Older, superseded by cursor: only records created strictly after this RFC 3339 time. Works alone or with cursor; a cursor remembers the since it was issued under. Warning: it filters on the timestamp alone, so rows sharing the timestamp of a page's last row are skipped (since set to that row's created_at returns only newer rows, never the rest of the rows created at the same instant). To read every record exactly once, follow next_cursor. */
                 since?: string;
             };
             header?: {
@@ -1508,7 +1548,7 @@ export interface operations {
                 limit?: number;
                 /** @description The next_cursor of the previous page; returns the page after it. Opaque: pass it back unchanged. */
                 cursor?: string;
-                /** @description Only records created strictly after this RFC 3339 time. Works alone or with cursor; a cursor remembers the since it was issued under. */
+                /** @description Older, superseded by cursor: only records created strictly after this RFC 3339 time. Works alone or with cursor; a cursor remembers the since it was issued under. Warning: it filters on the timestamp alone, so rows sharing the timestamp of a page's last row are skipped (since set to that row's created_at returns only newer rows, never the rest of the rows created at the same instant). To read every record exactly once, follow next_cursor. */
                 since?: string;
             };
             header?: {
@@ -1628,7 +1668,7 @@ export interface operations {
                 limit?: number;
                 /** @description The next_cursor of the previous page; returns the page after it. Opaque: pass it back unchanged. */
                 cursor?: string;
-                /** @description Only records created strictly after this RFC 3339 time. Works alone or with cursor; a cursor remembers the since it was issued under. */
+                /** @description Older, superseded by cursor: only records created strictly after this RFC 3339 time. Works alone or with cursor; a cursor remembers the since it was issued under. Warning: it filters on the timestamp alone, so rows sharing the timestamp of a page's last row are skipped (since set to that row's created_at returns only newer rows, never the rest of the rows created at the same instant). To read every record exactly once, follow next_cursor. */
                 since?: string;
             };
             header?: {
@@ -3085,7 +3125,7 @@ export interface operations {
                     "application/json": components["schemas"]["JsonRpcErrorResponse"];
                 };
             };
-            /** @description `rate_limited` for methods other than tools/call (which answers with an isError result). */
+            /** @description `rate_limited`, for every method (tools/call included): `error.data.retry_after` is the Retry-After delay in seconds; the id is the request's (null for a batch). */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3149,55 +3189,488 @@ export interface operations {
             };
         };
     };
-    healthz: {
+    webhook_submission_approved: {
         parameters: {
             query?: never;
-            header?: never;
+            header: {
+                /** @description The event type. */
+                "X-Service-Event": "submission.approved";
+                /** @description Unix time in seconds when this attempt was signed (each attempt is signed afresh). Refuse one more than five minutes from your clock. */
+                "X-Service-Timestamp": string;
+                /** @description `sha256=<hex digest>`: HMAC-SHA256 of `<X-Service-Timestamp>.<raw body>` keyed with the signing secret; compare in constant time (the rule in full is in the description of the delivery). */
+                "X-Service-Signature": string;
+                /** @description Which attempt this is (1, 2, ...); not an event identifier: never deduplicate on it. */
+                "X-Service-Attempt": string;
+            };
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
-        responses: {
-            /** @description Alive. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        status: "ok";
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The event id (`evt_...`): minted with the business change, the same on every receiver and every retry. */
+                    id: string;
+                    /**
+                     * @description The event type, as in X-Service-Event.
+                     * @enum {string}
+                     */
+                    type: "submission.approved";
+                    /**
+                     * Format: date-time
+                     * @description When the business change happened. RFC 3339, UTC, microseconds.
+                     */
+                    created_at: string;
+                    /** @description True for a Test delivery queued from the Developers area: sample data, no business change behind it. */
+                    test: boolean;
+                    /** @description The brand (`br_...`). */
+                    brand_id: string;
+                    data: {
+                        /** @description The submissions record after the change, in the fields of GET /api/v1/submissions/{id}, with its resource name. */
+                        object: {
+                            /**
+                             * @description The record's resource.
+                             * @enum {string}
+                             */
+                            resource: "submissions";
+                            /**
+                             * @description Submission id (`sub_...`).
+                             * @example sub_3kTMd9Q0bXh7RzL2aP1c
+                             */
+                            id: string;
+                            /**
+                             * @description Campaign (`cmp_...`).
+                             * @example cmp_3kTMd9Q0bXh7RzL2aP1c
+                             */
+                            campaign_id: string;
+                            /**
+                             * @description The creator's public handle; no other personal details are exposed.
+                             * @example mika.creates
+                             */
+                            creator_handle: string;
+                            /** @example tiktok */
+                            platform: string;
+                            /** Format: uri */
+                            content_url: string;
+                            /** @enum {string} */
+                            status: "pending" | "approved" | "rejected";
+                            rejection_reason: string | null;
+                            views: number;
+                            /**
+                             * Format: date-time
+                             * @description Submission time. RFC 3339, UTC, microseconds.
+                             * @example 2026-11-02T08:15:42.123456Z
+                             */
+                            created_at: string;
+                            /**
+                             * Format: date-time
+                             * @description Last change, e.g. a review. RFC 3339, UTC, microseconds.
+                             * @example 2026-11-02T08:15:42.123456Z
+                             */
+                            updated_at: string;
+                            /**
+                             * Format: date-time
+                             * @description When it was approved or rejected; null while pending. RFC 3339, UTC, microseconds.
+                             * @example 2026-11-02T08:15:42.123456Z
+                             */
+                            reviewed_at: string | null;
+                        };
                     };
                 };
             };
         };
-    };
-    readyz: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
         responses: {
-            /** @description Ready to serve. */
+            /** @description Any 2xx accepts the delivery; the body is ignored. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": components["schemas"]["Readiness"];
-                };
+                content?: never;
             };
-            /** @description Not ready. */
-            503: {
+            /** @description Gone: the receiver is disabled and gets no more deliveries. */
+            410: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": components["schemas"]["Readiness"];
+                content?: never;
+            };
+            /** @description Retried after at least 60 s; a Retry-After up to twice the scheduled delay is honoured. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
                 };
+                content?: never;
+            };
+        };
+    };
+    webhook_submission_rejected: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event type. */
+                "X-Service-Event": "submission.rejected";
+                /** @description Unix time in seconds when this attempt was signed (each attempt is signed afresh). Refuse one more than five minutes from your clock. */
+                "X-Service-Timestamp": string;
+                /** @description `sha256=<hex digest>`: HMAC-SHA256 of `<X-Service-Timestamp>.<raw body>` keyed with the signing secret; compare in constant time (the rule in full is in the description of the delivery). */
+                "X-Service-Signature": string;
+                /** @description Which attempt this is (1, 2, ...); not an event identifier: never deduplicate on it. */
+                "X-Service-Attempt": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The event id (`evt_...`): minted with the business change, the same on every receiver and every retry. */
+                    id: string;
+                    /**
+                     * @description The event type, as in X-Service-Event.
+                     * @enum {string}
+                     */
+                    type: "submission.rejected";
+                    /**
+                     * Format: date-time
+                     * @description When the business change happened. RFC 3339, UTC, microseconds.
+                     */
+                    created_at: string;
+                    /** @description True for a Test delivery queued from the Developers area: sample data, no business change behind it. */
+                    test: boolean;
+                    /** @description The brand (`br_...`). */
+                    brand_id: string;
+                    data: {
+                        /** @description The submissions record after the change, in the fields of GET /api/v1/submissions/{id}, with its resource name. */
+                        object: {
+                            /**
+                             * @description The record's resource.
+                             * @enum {string}
+                             */
+                            resource: "submissions";
+                            /**
+                             * @description Submission id (`sub_...`).
+                             * @example sub_3kTMd9Q0bXh7RzL2aP1c
+                             */
+                            id: string;
+                            /**
+                             * @description Campaign (`cmp_...`).
+                             * @example cmp_3kTMd9Q0bXh7RzL2aP1c
+                             */
+                            campaign_id: string;
+                            /**
+                             * @description The creator's public handle; no other personal details are exposed.
+                             * @example mika.creates
+                             */
+                            creator_handle: string;
+                            /** @example tiktok */
+                            platform: string;
+                            /** Format: uri */
+                            content_url: string;
+                            /** @enum {string} */
+                            status: "pending" | "approved" | "rejected";
+                            rejection_reason: string | null;
+                            views: number;
+                            /**
+                             * Format: date-time
+                             * @description Submission time. RFC 3339, UTC, microseconds.
+                             * @example 2026-11-02T08:15:42.123456Z
+                             */
+                            created_at: string;
+                            /**
+                             * Format: date-time
+                             * @description Last change, e.g. a review. RFC 3339, UTC, microseconds.
+                             * @example 2026-11-02T08:15:42.123456Z
+                             */
+                            updated_at: string;
+                            /**
+                             * Format: date-time
+                             * @description When it was approved or rejected; null while pending. RFC 3339, UTC, microseconds.
+                             * @example 2026-11-02T08:15:42.123456Z
+                             */
+                            reviewed_at: string | null;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx accepts the delivery; the body is ignored. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the receiver is disabled and gets no more deliveries. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Retried after at least 60 s; a Retry-After up to twice the scheduled delay is honoured. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_payout_paid: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event type. */
+                "X-Service-Event": "payout.paid";
+                /** @description Unix time in seconds when this attempt was signed (each attempt is signed afresh). Refuse one more than five minutes from your clock. */
+                "X-Service-Timestamp": string;
+                /** @description `sha256=<hex digest>`: HMAC-SHA256 of `<X-Service-Timestamp>.<raw body>` keyed with the signing secret; compare in constant time (the rule in full is in the description of the delivery). */
+                "X-Service-Signature": string;
+                /** @description Which attempt this is (1, 2, ...); not an event identifier: never deduplicate on it. */
+                "X-Service-Attempt": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The event id (`evt_...`): minted with the business change, the same on every receiver and every retry. */
+                    id: string;
+                    /**
+                     * @description The event type, as in X-Service-Event.
+                     * @enum {string}
+                     */
+                    type: "payout.paid";
+                    /**
+                     * Format: date-time
+                     * @description When the business change happened. RFC 3339, UTC, microseconds.
+                     */
+                    created_at: string;
+                    /** @description True for a Test delivery queued from the Developers area: sample data, no business change behind it. */
+                    test: boolean;
+                    /** @description The brand (`br_...`). */
+                    brand_id: string;
+                    data: {
+                        /** @description The payouts record after the change, in the fields of GET /api/v1/payouts/{id}, with its resource name. */
+                        object: {
+                            /**
+                             * @description The record's resource.
+                             * @enum {string}
+                             */
+                            resource: "payouts";
+                            /**
+                             * @description Payout id (`po_...`).
+                             * @example po_3kTMd9Q0bXh7RzL2aP1c
+                             */
+                            id: string;
+                            /**
+                             * @description Campaign (`cmp_...`).
+                             * @example cmp_3kTMd9Q0bXh7RzL2aP1c
+                             */
+                            campaign_id: string;
+                            /**
+                             * @description Submission paid for (`sub_...`).
+                             * @example sub_3kTMd9Q0bXh7RzL2aP1c
+                             */
+                            submission_id: string | null;
+                            creator_handle: string;
+                            /**
+                             * @description Amount paid to the creator. Integer centavos (1/100 PHP).
+                             * @example 2500000
+                             */
+                            amount: number;
+                            /**
+                             * @description ISO 4217 currency; always PHP.
+                             * @enum {string}
+                             */
+                            currency: "PHP";
+                            /** @enum {string} */
+                            method: "gcash" | "maya" | "bank_transfer";
+                            /** @enum {string} */
+                            status: "pending" | "processing" | "paid" | "failed";
+                            failure_reason: string | null;
+                            /**
+                             * Format: date-time
+                             * @description Creation time. RFC 3339, UTC, microseconds.
+                             * @example 2026-11-02T08:15:42.123456Z
+                             */
+                            created_at: string;
+                            /**
+                             * Format: date-time
+                             * @description Last change. RFC 3339, UTC, microseconds.
+                             * @example 2026-11-02T08:15:42.123456Z
+                             */
+                            updated_at: string;
+                            /**
+                             * Format: date-time
+                             * @description When it was paid; null until then. RFC 3339, UTC, microseconds.
+                             * @example 2026-11-02T08:15:42.123456Z
+                             */
+                            paid_at: string | null;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx accepts the delivery; the body is ignored. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the receiver is disabled and gets no more deliveries. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Retried after at least 60 s; a Retry-After up to twice the scheduled delay is honoured. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_campaign_settled: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event type. */
+                "X-Service-Event": "campaign.settled";
+                /** @description Unix time in seconds when this attempt was signed (each attempt is signed afresh). Refuse one more than five minutes from your clock. */
+                "X-Service-Timestamp": string;
+                /** @description `sha256=<hex digest>`: HMAC-SHA256 of `<X-Service-Timestamp>.<raw body>` keyed with the signing secret; compare in constant time (the rule in full is in the description of the delivery). */
+                "X-Service-Signature": string;
+                /** @description Which attempt this is (1, 2, ...); not an event identifier: never deduplicate on it. */
+                "X-Service-Attempt": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The event id (`evt_...`): minted with the business change, the same on every receiver and every retry. */
+                    id: string;
+                    /**
+                     * @description The event type, as in X-Service-Event.
+                     * @enum {string}
+                     */
+                    type: "campaign.settled";
+                    /**
+                     * Format: date-time
+                     * @description When the business change happened. RFC 3339, UTC, microseconds.
+                     */
+                    created_at: string;
+                    /** @description True for a Test delivery queued from the Developers area: sample data, no business change behind it. */
+                    test: boolean;
+                    /** @description The brand (`br_...`). */
+                    brand_id: string;
+                    data: {
+                        /** @description The campaigns record after the change, in the fields of GET /api/v1/campaigns/{id}, with its resource name. */
+                        object: {
+                            /**
+                             * @description The record's resource.
+                             * @enum {string}
+                             */
+                            resource: "campaigns";
+                            /**
+                             * @description Campaign id (`cmp_...`).
+                             * @example cmp_3kTMd9Q0bXh7RzL2aP1c
+                             */
+                            id: string;
+                            /** @example Summer Glow Serum Launch 2026 */
+                            title: string;
+                            /**
+                             * @description blitz (clipping), ugc (original content), package (influencers), affiliate (tracked promotion).
+                             * @enum {string}
+                             */
+                            type: "blitz" | "ugc" | "package" | "affiliate";
+                            /** @enum {string} */
+                            status: "draft" | "active" | "paused" | "completed" | "settled";
+                            /**
+                             * @description Total budget. Integer centavos (1/100 PHP).
+                             * @example 2500000
+                             */
+                            budget_amount: number;
+                            /**
+                             * @description Spent so far. Integer centavos (1/100 PHP).
+                             * @example 2500000
+                             */
+                            spent_amount: number;
+                            /**
+                             * @description ISO 4217 currency; always PHP.
+                             * @enum {string}
+                             */
+                            currency: "PHP";
+                            /**
+                             * @example [
+                             *       "tiktok",
+                             *       "instagram"
+                             *     ]
+                             */
+                            platforms: string[];
+                            /**
+                             * Format: date
+                             * @description First day of the campaign.
+                             * @example 2026-11-15
+                             */
+                            starts_on: string;
+                            /**
+                             * Format: date
+                             * @description Last day of the campaign.
+                             * @example 2026-11-15
+                             */
+                            ends_on: string;
+                            /**
+                             * Format: date-time
+                             * @description Creation time; the list order and the since filter use it. RFC 3339, UTC, microseconds.
+                             * @example 2026-11-02T08:15:42.123456Z
+                             */
+                            created_at: string;
+                            /**
+                             * Format: date-time
+                             * @description Last change. RFC 3339, UTC, microseconds.
+                             * @example 2026-11-02T08:15:42.123456Z
+                             */
+                            updated_at: string;
+                            /**
+                             * Format: date-time
+                             * @description When the campaign was settled; null until then. RFC 3339, UTC, microseconds.
+                             * @example 2026-11-02T08:15:42.123456Z
+                             */
+                            settled_at: string | null;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx accepts the delivery; the body is ignored. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the receiver is disabled and gets no more deliveries. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Retried after at least 60 s; a Retry-After up to twice the scheduled delay is honoured. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };

@@ -9,14 +9,24 @@ export interface ListParams {
   limit?: number;
   /** The `next_cursor` of the previous page. */
   cursor?: string;
-  /** Only records created strictly after this instant (RFC 3339 string or Date). */
+  /**
+   * Only records created strictly after this instant (RFC 3339 string or Date); older,
+   * superseded by `cursor`. It filters on the timestamp alone: rows sharing the timestamp of a
+   * page's last row are skipped (`since` set to that row's `created_at` never returns the other
+   * rows created at the same instant). To read every record exactly once, follow `cursor`
+   * (or use `all()`/`pages()`, which do).
+   */
   since?: string | Date;
   /** Cancels the call, including any wait between retries. */
   signal?: AbortSignal;
 }
 
 export interface WalkParams {
-  /** Only records created strictly after this instant. */
+  /**
+   * Only records created strictly after this instant. The walk itself follows the cursor, so
+   * it reads each record after `since` once; but a `since` taken from a record's `created_at`
+   * skips the other rows created at that same instant (see ListParams.since).
+   */
   since?: string | Date;
   /** Page size of the walk, 1 to 200; default 200, the fewest requests against the budget. */
   limit?: number;

@@ -6,6 +6,7 @@ import { AppError, parseOrThrow } from '@brand/shared/errors';
 import { newId } from '@brand/shared/ids';
 import { SQLSTATE, sqlState } from '@brand/shared/db';
 import type { SessionDeps } from '../sessions/sessionDeps';
+import { assertAddressProof } from '../sessions/sessionScope';
 import { liveSession } from '../sessions/sessionService';
 import { registrationAnswerOf, signedChallengeOf } from './ceremonyAnswer';
 import {
@@ -39,15 +40,20 @@ export const invalidPasskey = (): AppError =>
 
 /**
  * Starts adding a passkey: options for navigator.credentials.create, the challenge stored for
- * this session. A session opened by an emailed link may add the address's first passkey only:
- * otherwise whoever reads the member's mail could add their own passkey to an address that is
- * already protected by one, and get past a brand that requires passkeys.
+ * this session. A passkey is a way into every brand of the address, so only a session that
+ * proves the address may add one: never one opened by a brand's single sign-on, whose provider
+ * speaks for that brand alone (issue 42: another brand's owner could otherwise add their own
+ * passkey to a member's address and open the member's brands). A session opened by an emailed
+ * link may add the address's first passkey only: otherwise whoever reads the member's mail could
+ * add their own passkey to an address that is already protected by one, and get past a brand
+ * that requires passkeys.
  */
 export async function beginRegistration(
   deps: SessionDeps,
   input: { sessionToken: string; origin: string },
 ): Promise<string> {
   const session = await liveSession(deps, input.sessionToken);
+  assertAddressProof(session, 'Adding a passkey');
   const rp = relyingPartyOf(input.origin);
   const existing = await selectPasskeysOf(deps.pool, session.email);
   if (existing.length > 0 && session.sign_in_method === 'link') {
@@ -86,6 +92,7 @@ export async function finishRegistration(
   input: { sessionToken: string; origin: string; name: string; responseJson: string },
 ): Promise<PasskeyRow> {
   const session = await liveSession(deps, input.sessionToken);
+  assertAddressProof(session, 'Adding a passkey');
   const rp = relyingPartyOf(input.origin);
   const { name } = parseOrThrow(PasskeyName, { name: input.name });
   const answer = registrationAnswerOf(input.responseJson);
@@ -137,11 +144,13 @@ export async function finishRegistration(
   }
 }
 
+/** The address's passkeys, for a session that proves the address (their names are its own). */
 export async function listPasskeys(
   deps: SessionDeps,
   input: { sessionToken: string },
 ): Promise<PasskeyRow[]> {
   const session = await liveSession(deps, input.sessionToken);
+  assertAddressProof(session, 'Seeing your passkeys');
   return selectPasskeysOf(deps.pool, session.email);
 }
 
@@ -151,6 +160,7 @@ export async function removePasskey(
   input: { sessionToken: string; passkeyId: string },
 ): Promise<void> {
   const session = await liveSession(deps, input.sessionToken);
+  assertAddressProof(session, 'Removing a passkey');
   const notFound = () => new AppError('not_found', `No passkey ${input.passkeyId}.`);
   if (!PASSKEY_ID.test(input.passkeyId)) throw notFound();
   await withTransaction(deps.pool, async (db) => {

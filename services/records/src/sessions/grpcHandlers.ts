@@ -33,6 +33,7 @@ export function sessionHandlers(deps: SessionDeps, rpc: RpcBuilder): ConsoleSess
         email: m.email,
         token: m.token,
         expires_at: m.expiresAt,
+        sso_only_brands: m.ssoOnlyBrands.map((b) => ({ brand_id: b.id, brand_name: b.name })),
       })),
     })),
 
@@ -63,6 +64,8 @@ export function sessionHandlers(deps: SessionDeps, rpc: RpcBuilder): ConsoleSess
         member_assertion: r.acting?.assertion ?? '',
         member_assertion_expires_at: r.acting?.assertionExpiresAt.toISOString() ?? '',
         expires_at: r.session.expires_at.toISOString(),
+        sign_in_method: r.session.sign_in_method,
+        sso_brand_id: r.session.sso_brand_id ?? '',
       };
     }),
 

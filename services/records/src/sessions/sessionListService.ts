@@ -1,6 +1,7 @@
 import { withTransaction } from '@brand/shared/db';
 import { AppError } from '@brand/shared/errors';
 import type { SessionDeps } from './sessionDeps';
+import { reachOf } from './sessionScope';
 import { liveSession, recordSignOut } from './sessionService';
 import {
   endSessionOf,
@@ -13,8 +14,9 @@ const SESSION_ID = /^ses_[A-Za-z0-9]{1,64}$/;
 
 /**
  * "Your sessions": what a signed-in person may see and end of their own sessions. Everything
- * is scoped by the presented session's address, so another address's session id is simply not
- * found (one answer whether it exists or not).
+ * is scoped by the presented session's reach (sessionScope.ts): its address, or, for a session
+ * opened by a brand's single sign-on, the sessions that brand's single sign-on opened for the
+ * address. A session beyond it is simply not found (one answer whether it exists or not).
  */
 export async function listSessions(
   deps: SessionDeps,
@@ -23,7 +25,7 @@ export async function listSessions(
   const session = await liveSession(deps, input.sessionToken);
   return {
     currentId: session.id,
-    sessions: await selectLiveSessionsOf(deps.pool, session.email, deps.idleMs),
+    sessions: await selectLiveSessionsOf(deps.pool, reachOf(session), deps.idleMs),
   };
 }
 
@@ -36,21 +38,21 @@ export async function endOneSession(
   const notFound = () => new AppError('not_found', `No session ${input.sessionId}.`);
   if (!SESSION_ID.test(input.sessionId)) throw notFound();
   await withTransaction(deps.pool, async (db) => {
-    if (!(await endSessionOf(db, session.email, input.sessionId))) throw notFound();
-    await recordSignOut(db, session.email);
+    if (!(await endSessionOf(db, reachOf(session), input.sessionId))) throw notFound();
+    await recordSignOut(db, reachOf(session));
   });
   return { endedCurrent: input.sessionId === session.id };
 }
 
-/** Ends every session of the address but the presented one; returns how many ended. */
+/** Ends every session within the presented one's reach but itself; returns how many ended. */
 export async function endOtherSessions(
   deps: SessionDeps,
   input: { sessionToken: string },
 ): Promise<number> {
   const session = await liveSession(deps, input.sessionToken);
   return withTransaction(deps.pool, async (db) => {
-    const ended = await endSessionsOfExcept(db, session.email, session.id);
-    if (ended > 0) await recordSignOut(db, session.email);
+    const ended = await endSessionsOfExcept(db, reachOf(session), session.id);
+    if (ended > 0) await recordSignOut(db, reachOf(session));
     return ended;
   });
 }

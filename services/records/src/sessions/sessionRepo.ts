@@ -13,6 +13,17 @@ export interface SessionRow {
   sso_brand_id: string | null;
 }
 
+/**
+ * The sessions a session may see and end (sessionScope.ts decides which): every session of the
+ * address, or, for a session opened by a brand's single sign-on, only the sessions that brand's
+ * single sign-on opened for the address.
+ */
+export interface SessionReach {
+  email: string;
+  /** Null: the whole address. Set: that brand's single sign-on sessions of the address alone. */
+  ssoBrandId: string | null;
+}
+
 const SESSION_COLUMNS = 'id, email, csrf_secret, expires_at, sign_in_method, sso_brand_id';
 
 /**
@@ -93,15 +104,22 @@ export async function touchLiveSession(
   return session;
 }
 
-/** Ends one session; returns its address when it was live. */
-export async function endSession(db: Db, tokenHash: Buffer): Promise<string | undefined> {
-  const r = await db.query<{ email: string }>(
+/** Ends one session; returns what it reached when it was live (for the sign-out's activity). */
+export async function endSession(db: Db, tokenHash: Buffer): Promise<SessionReach | undefined> {
+  const r = await db.query<{ email: string; sso_brand_id: string | null }>(
     `update console_sessions set ended_at = now()
-     where token_hash = $1 and ended_at is null returning email`,
+     where token_hash = $1 and ended_at is null returning email, sso_brand_id`,
     [tokenHash],
   );
-  return r.rows[0]?.email;
+  const row = r.rows[0];
+  return row && { email: row.email, ssoBrandId: row.sso_brand_id };
 }
+
+/**
+ * The sessions within a reach (sessionScope.ts): every session of the address, or only those a
+ * brand's single sign-on opened for it. $1 is the address, $2 the brand or null.
+ */
+const WITHIN_REACH = `email = $1 and ($2::text is null or sso_brand_id = $2)`;
 
 /**
  * Forgets sessions that ended, or passed their absolute expiry, a day ago (a session idle too
@@ -124,48 +142,60 @@ export interface SessionListRow {
   last_seen_at: Date;
 }
 
-/** The live sessions of an address (not ended, not expired, not idle too long), newest first. */
+/** The live sessions within a reach (not ended, not expired, not idle too long), newest first. */
 export async function selectLiveSessionsOf(
   db: Db,
-  email: string,
+  reach: SessionReach,
   idleMs: number,
 ): Promise<SessionListRow[]> {
   const r = await db.query<SessionListRow>(
     `select id, user_agent, client_address, sign_in_method, created_at, last_seen_at
      from console_sessions
-     where email = $1 and ended_at is null and expires_at > now()
-       and last_seen_at > now() - $2 * interval '1 millisecond'
+     where ${WITHIN_REACH} and ended_at is null and expires_at > now()
+       and last_seen_at > now() - $3 * interval '1 millisecond'
      order by created_at desc, id desc`,
-    [email, idleMs],
+    [reach.email, reach.ssoBrandId, idleMs],
   );
   return r.rows;
 }
 
-/** Ends one session of an address by id; false when it is unknown, ended, or another's. */
-export async function endSessionOf(db: Db, email: string, id: string): Promise<boolean> {
+/** Ends one session within a reach by id; false when it is unknown, ended, or beyond it. */
+export async function endSessionOf(db: Db, reach: SessionReach, id: string): Promise<boolean> {
   const r = await db.query(
     `update console_sessions set ended_at = now()
-     where id = $1 and email = $2 and ended_at is null`,
-    [id, email],
+     where ${WITHIN_REACH} and id = $3 and ended_at is null`,
+    [reach.email, reach.ssoBrandId, id],
   );
   return (r.rowCount ?? 0) > 0;
 }
 
-/** Ends every session of an address but one; returns how many were open. */
-export async function endSessionsOfExcept(db: Db, email: string, keepId: string): Promise<number> {
+/** Ends every session within a reach but one; returns how many were open. */
+export async function endSessionsOfExcept(
+  db: Db,
+  reach: SessionReach,
+  keepId: string,
+): Promise<number> {
   const r = await db.query(
     `update console_sessions set ended_at = now()
-     where email = $1 and id <> $2 and ended_at is null`,
-    [email, keepId],
+     where ${WITHIN_REACH} and id <> $3 and ended_at is null`,
+    [reach.email, reach.ssoBrandId, keepId],
+  );
+  return r.rowCount ?? 0;
+}
+
+/**
+ * Ends every session within a reach (an address's: pass `{ email, ssoBrandId: null }`); returns
+ * how many were open.
+ */
+export async function endSessionsWithin(db: Db, reach: SessionReach): Promise<number> {
+  const r = await db.query(
+    `update console_sessions set ended_at = now() where ${WITHIN_REACH} and ended_at is null`,
+    [reach.email, reach.ssoBrandId],
   );
   return r.rowCount ?? 0;
 }
 
 /** Ends every session of an address; returns how many were open. */
 export async function endSessionsOf(db: Db, email: string): Promise<number> {
-  const r = await db.query(
-    `update console_sessions set ended_at = now() where email = $1 and ended_at is null`,
-    [email],
-  );
-  return r.rowCount ?? 0;
+  return endSessionsWithin(db, { email, ssoBrandId: null });
 }

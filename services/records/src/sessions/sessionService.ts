@@ -4,10 +4,18 @@ import { withTransaction, type PoolClient } from '@brand/shared/db';
 import { AppError } from '@brand/shared/errors';
 import type { BrandRow } from '../access/brandRepo';
 import { selectMemberships, type Membership } from '../access/memberRepo';
+import { brandAdmits } from './brandAdmits';
 import { ineligibleReason, isEligible } from './eligibility';
 import { endUnusedSignInLinksOf } from './linkRepo';
 import type { SessionDeps } from './sessionDeps';
-import { endSession, endSessionsOf, touchLiveSession, type SessionRow } from './sessionRepo';
+import {
+  endSession,
+  endSessionsWithin,
+  touchLiveSession,
+  type SessionReach,
+  type SessionRow,
+} from './sessionRepo';
+import { provesAddress, reachOf } from './sessionScope';
 import { deleteSignInRequestsOf, lockSignInClaims } from './signInRequestRepo';
 import { hashToken, TOKEN_PATTERN } from './tokens';
 
@@ -83,27 +91,26 @@ export async function membershipsOpenedBy(
 
 /** Refuses a session whose way of signing in the brand does not accept (its sign-in policy). */
 function assertSignInPolicy(brand: BrandRow, session: SessionRow): void {
-  const policy = brand.sign_in_policy;
-  if (policy === 'passkey_or_sso' && session.sign_in_method === 'link') {
-    throw new AppError(
-      'sign_in_method_required',
-      `${brand.name} requires signing in with a passkey; an emailed link does not open it.`,
-    );
+  if (brandAdmits(brand, { method: session.sign_in_method, ssoBrandId: session.sso_brand_id })) {
+    return;
   }
-  if (
-    policy === 'sso' &&
-    !(session.sign_in_method === 'sso' && session.sso_brand_id === brand.id)
-  ) {
-    throw new AppError(
-      'sign_in_method_required',
-      `${brand.name} requires single sign-on; sign in through its identity provider.`,
-    );
-  }
+  throw new AppError(
+    'sign_in_method_required',
+    brand.sign_in_policy === 'sso'
+      ? `${brand.name} requires single sign-on; sign in through its identity provider.`
+      : `${brand.name} requires signing in with a passkey; an emailed link does not open it.`,
+  );
 }
 
-/** member.signed_out in the activity of every brand the address is a member of. */
-export async function recordSignOut(db: PoolClient, email: string): Promise<void> {
-  for (const { member } of await selectMemberships(db, email)) {
+/**
+ * member.signed_out in the activity of every brand within the reach: each brand the address is
+ * a member of, or, for a brand's single sign-on sessions, that brand alone (another brand's
+ * activity never hears of what a brand's provider did).
+ */
+export async function recordSignOut(db: PoolClient, reach: SessionReach): Promise<void> {
+  const memberships = await selectMemberships(db, reach.email);
+  for (const { member } of memberships) {
+    if (reach.ssoBrandId !== null && member.brand_id !== reach.ssoBrandId) continue;
     await insertActivity(db, {
       brandId: member.brand_id,
       action: 'member.signed_out',
@@ -119,27 +126,36 @@ export async function recordSignOut(db: PoolClient, email: string): Promise<void
 export async function signOut(deps: SessionDeps, input: { sessionToken: string }): Promise<void> {
   if (!TOKEN_PATTERN.test(input.sessionToken)) return;
   await withTransaction(deps.pool, async (db) => {
-    const email = await endSession(db, hashToken(input.sessionToken));
-    if (email !== undefined) await recordSignOut(db, email);
+    const ended = await endSession(db, hashToken(input.sessionToken));
+    if (ended !== undefined) await recordSignOut(db, ended);
   });
 }
 
 /**
  * Ends every session of the live session's address, and every way in it has not used yet: its
  * unused sign-in links and the requests not mailed yet. Under the claims lock: a link being
- * minted at that moment is committed first and ended here. Returns how many sessions ended.
+ * minted at that moment is committed first and ended here. From a session opened by a brand's
+ * single sign-on, which speaks for that brand only, "everywhere" is that brand's single sign-on
+ * sessions of the address: the address's other sessions and its links are not its to end.
+ * Returns how many sessions ended.
  */
 export async function signOutEverywhere(
   deps: SessionDeps,
   input: { sessionToken: string },
 ): Promise<number> {
   const session = await liveSession(deps, input.sessionToken);
+  const reach = reachOf(session);
   return withTransaction(deps.pool, async (db) => {
+    if (!provesAddress(session)) {
+      const ended = await endSessionsWithin(db, reach);
+      await recordSignOut(db, reach);
+      return ended;
+    }
     await lockSignInClaims(db);
-    const ended = await endSessionsOf(db, session.email);
+    const ended = await endSessionsWithin(db, reach);
     await endUnusedSignInLinksOf(db, session.email);
     await deleteSignInRequestsOf(db, session.email);
-    await recordSignOut(db, session.email);
+    await recordSignOut(db, reach);
     return ended;
   });
 }

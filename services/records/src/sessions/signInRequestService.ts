@@ -3,6 +3,7 @@ import { withTransaction } from '@brand/shared/db';
 import { parseOrThrow } from '@brand/shared/errors';
 import { newId } from '@brand/shared/ids';
 import { email } from '../access/inputs';
+import { linkServes } from './brandAdmits';
 import { eligibleMemberships } from './eligibility';
 import { deleteStaleSignInLinks, endUnusedSignInLinksOf, insertSignInLink } from './linkRepo';
 import type { SessionDeps } from './sessionDeps';
@@ -46,8 +47,11 @@ export async function requestSignInLink(
 export interface SignInMail {
   claimId: string;
   email: string;
+  /** Empty when every brand of the address requires single sign-on: the mail carries none. */
   token: string;
   expiresAt: string;
+  /** The address's brands that admit their own single sign-on alone: the mail points there. */
+  ssoOnlyBrands: { id: string; name: string }[];
 }
 
 const ClaimInput = z.object({ maxMails: z.number().int().min(1).max(100) });
@@ -55,7 +59,10 @@ const ClaimInput = z.object({ maxMails: z.number().int().min(1).max(100) });
 /**
  * Turns accepted requests into mails to send now, one per address: for a member of an eligible
  * brand a new link (ending the address's earlier unused links), for anyone else nothing (the
- * requests are dropped). An address is claimed only when no link was minted for it within
+ * requests are dropped). When a link serves none of the address's brands (each requires its
+ * single sign-on alone: brandAdmits.ts), the mail carries no link, only the way to each brand's single sign-on:
+ * the link is still minted, so it ends the earlier ones and spaces mails as a mailed link does,
+ * but its token is dropped here and never leaves records, so it opens nothing. An address is claimed only when no link was minted for it within
  * `mailSpacingMs`, so however many clients ask, one address gets at most one mail per spacing.
  * Claims run one at a time (a transaction lock); a concurrent claim answers no mails.
  */
@@ -75,7 +82,8 @@ export async function claimSignInMails(
     });
     for (const { email: address, ids } of claimable) {
       if (mails.length === v.maxMails) break;
-      if ((await eligibleMemberships(db, address)).length === 0) {
+      const brands = (await eligibleMemberships(db, address)).map((m) => m.brand);
+      if (brands.length === 0) {
         await deleteSignInRequests(db, ids);
         continue;
       }
@@ -88,7 +96,16 @@ export async function claimSignInMails(
       });
       const claimId = newId('signInClaim');
       await markSignInRequestsClaimed(db, { ids, claimId, leaseMs: deps.mailLeaseMs });
-      mails.push({ claimId, email: address, token, expiresAt: expires_at });
+      const linkServesOne = brands.some(linkServes);
+      mails.push({
+        claimId,
+        email: address,
+        token: linkServesOne ? token : '',
+        expiresAt: linkServesOne ? expires_at : '',
+        ssoOnlyBrands: brands
+          .filter((b) => !linkServes(b))
+          .map((b) => ({ id: b.id, name: b.name })),
+      });
     }
     return { mails, expired };
   });

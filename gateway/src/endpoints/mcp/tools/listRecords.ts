@@ -20,7 +20,8 @@ function describeListTool(resource: ResourceName): string {
     `Lists this brand's ${resource}, newest first. Returns { resource, count, data, next_cursor? }. ` +
     `limit is 1-${MAX_LIMIT} (default ${DEFAULT_LIMIT}); prefer small pages (20-50) to keep results short. ` +
     'To read more, call again with cursor set to the next_cursor you received, and stop when a result has no next_cursor. ' +
-    'since (RFC 3339, e.g. 2026-11-01T00:00:00Z) returns only records created after that time. ' +
+    'since (RFC 3339, e.g. 2026-11-01T00:00:00Z) returns only records created after that time; it skips rows sharing ' +
+    "the timestamp of a page's last row, so page with cursor, not since. " +
     'Read-only: it cannot change anything.'
   );
 }

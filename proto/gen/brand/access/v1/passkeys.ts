@@ -1502,7 +1502,9 @@ export const ConsolePasskeyServiceService = {
    * BeginPasskeyRegistration starts adding a passkey to the presented session's address and
    * answers the options for navigator.credentials.create (JSON). A session opened by an
    * emailed link may add the address's first passkey only; once it has one, adding another
-   * needs a session opened by a passkey (or SSO).
+   * needs a session opened by a passkey. A session opened by a brand's single sign-on does not
+   * prove the address and may not act on its passkeys at all (issue 42): PERMISSION_DENIED
+   * address_proof_required, here and on every RPC of a person's passkeys below.
    * UNAUTHENTICATED invalid_session; FAILED_PRECONDITION passkey_session_required.
    */
   beginPasskeyRegistration: {
@@ -1621,7 +1623,9 @@ export interface ConsolePasskeyServiceServer extends UntypedServiceImplementatio
    * BeginPasskeyRegistration starts adding a passkey to the presented session's address and
    * answers the options for navigator.credentials.create (JSON). A session opened by an
    * emailed link may add the address's first passkey only; once it has one, adding another
-   * needs a session opened by a passkey (or SSO).
+   * needs a session opened by a passkey. A session opened by a brand's single sign-on does not
+   * prove the address and may not act on its passkeys at all (issue 42): PERMISSION_DENIED
+   * address_proof_required, here and on every RPC of a person's passkeys below.
    * UNAUTHENTICATED invalid_session; FAILED_PRECONDITION passkey_session_required.
    */
   beginPasskeyRegistration: handleUnaryCall<BeginPasskeyRegistrationRequest, BeginPasskeyRegistrationResponse>;
@@ -1668,7 +1672,9 @@ export interface ConsolePasskeyServiceClient extends Client {
    * BeginPasskeyRegistration starts adding a passkey to the presented session's address and
    * answers the options for navigator.credentials.create (JSON). A session opened by an
    * emailed link may add the address's first passkey only; once it has one, adding another
-   * needs a session opened by a passkey (or SSO).
+   * needs a session opened by a passkey. A session opened by a brand's single sign-on does not
+   * prove the address and may not act on its passkeys at all (issue 42): PERMISSION_DENIED
+   * address_proof_required, here and on every RPC of a person's passkeys below.
    * UNAUTHENTICATED invalid_session; FAILED_PRECONDITION passkey_session_required.
    */
   beginPasskeyRegistration(

@@ -49,18 +49,32 @@ export interface ClaimSignInMailsRequest {
   max_mails: number;
 }
 
-/** SignInMail is one mail to send: a new sign-in link for one address. */
+/**
+ * SignInMail is one mail to send: a new sign-in link for one address, or, when every brand of
+ * the address requires single sign-on, no link but the way to sign in there.
+ */
 export interface SignInMail {
   /** Confirms this mail with CompleteSignInMails. */
   claim_id: string;
   email: string;
   /**
    * The raw link token (43 characters base64url), stored only as its hash. It goes into the
-   * mail and nowhere else.
+   * mail and nowhere else. Empty when every brand of the address requires single sign-on.
    */
   token: string;
-  /** When the link expires (RFC 3339). */
+  /** When the link expires (RFC 3339); empty without a token. */
   expires_at: string;
+  /**
+   * The address's brands that require single sign-on: a link does not open them, so the mail
+   * points to each one's SSO sign-in instead.
+   */
+  sso_only_brands: SsoOnlyBrand[];
+}
+
+/** SsoOnlyBrand is a brand that admits only its own single sign-on. */
+export interface SsoOnlyBrand {
+  brand_id: string;
+  brand_name: string;
 }
 
 /** ClaimSignInMailsResponse lists the mails to send now; often none. */
@@ -136,6 +150,13 @@ export interface ResolveConsoleSessionResponse {
   member_assertion_expires_at: string;
   /** When the session ends at the latest (12 hours), RFC 3339. */
   expires_at: string;
+  /**
+   * How the session was opened: "link", "passkey" or "sso". Only "link" and "passkey" prove the
+   * address itself (its mailbox, a passkey of it); see docs/console.md "Who a session speaks for".
+   */
+  sign_in_method: string;
+  /** The one brand a session opened by single sign-on acts in ("br_..."); empty for the others. */
+  sso_brand_id: string;
 }
 
 /** SignOutRequest names the session to end. */
@@ -520,7 +541,7 @@ export const ClaimSignInMailsRequest: MessageFns<ClaimSignInMailsRequest> = {
 };
 
 function createBaseSignInMail(): SignInMail {
-  return { claim_id: "", email: "", token: "", expires_at: "" };
+  return { claim_id: "", email: "", token: "", expires_at: "", sso_only_brands: [] };
 }
 
 export const SignInMail: MessageFns<SignInMail> = {
@@ -536,6 +557,9 @@ export const SignInMail: MessageFns<SignInMail> = {
     }
     if (message.expires_at !== "") {
       writer.uint32(34).string(message.expires_at);
+    }
+    for (const v of message.sso_only_brands) {
+      SsoOnlyBrand.encode(v!, writer.uint32(42).fork()).join();
     }
     return writer;
   },
@@ -585,6 +609,14 @@ export const SignInMail: MessageFns<SignInMail> = {
             message.expires_at = reader.string();
             continue;
           }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.sso_only_brands.push(SsoOnlyBrand.decode(reader, reader.uint32()));
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -611,6 +643,11 @@ export const SignInMail: MessageFns<SignInMail> = {
         : isSet(object.expires_at)
         ? globalThis.String(object.expires_at)
         : "",
+      sso_only_brands: globalThis.Array.isArray(object?.ssoOnlyBrands)
+        ? object.ssoOnlyBrands.map((e: any) => SsoOnlyBrand.fromJSON(e))
+        : globalThis.Array.isArray(object?.sso_only_brands)
+        ? object.sso_only_brands.map((e: any) => SsoOnlyBrand.fromJSON(e))
+        : [],
     };
   },
 
@@ -628,6 +665,9 @@ export const SignInMail: MessageFns<SignInMail> = {
     if (message.expires_at !== "") {
       obj.expiresAt = message.expires_at;
     }
+    if (message.sso_only_brands?.length) {
+      obj.ssoOnlyBrands = message.sso_only_brands.map((e) => SsoOnlyBrand.toJSON(e));
+    }
     return obj;
   },
 
@@ -640,6 +680,100 @@ export const SignInMail: MessageFns<SignInMail> = {
     message.email = object.email ?? "";
     message.token = object.token ?? "";
     message.expires_at = object.expires_at ?? "";
+    message.sso_only_brands = object.sso_only_brands?.map((e) => SsoOnlyBrand.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseSsoOnlyBrand(): SsoOnlyBrand {
+  return { brand_id: "", brand_name: "" };
+}
+
+export const SsoOnlyBrand: MessageFns<SsoOnlyBrand> = {
+  encode(message: SsoOnlyBrand, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.brand_id !== "") {
+      writer.uint32(10).string(message.brand_id);
+    }
+    if (message.brand_name !== "") {
+      writer.uint32(18).string(message.brand_name);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SsoOnlyBrand {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSsoOnlyBrand();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.brand_id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.brand_name = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SsoOnlyBrand {
+    return {
+      brand_id: isSet(object.brandId)
+        ? globalThis.String(object.brandId)
+        : isSet(object.brand_id)
+        ? globalThis.String(object.brand_id)
+        : "",
+      brand_name: isSet(object.brandName)
+        ? globalThis.String(object.brandName)
+        : isSet(object.brand_name)
+        ? globalThis.String(object.brand_name)
+        : "",
+    };
+  },
+
+  toJSON(message: SsoOnlyBrand): unknown {
+    const obj: any = {};
+    if (message.brand_id !== "") {
+      obj.brandId = message.brand_id;
+    }
+    if (message.brand_name !== "") {
+      obj.brandName = message.brand_name;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<SsoOnlyBrand>, I>>(base?: I): SsoOnlyBrand {
+    return SsoOnlyBrand.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<SsoOnlyBrand>, I>>(object: I): SsoOnlyBrand {
+    const message = createBaseSsoOnlyBrand();
+    message.brand_id = object.brand_id ?? "";
+    message.brand_name = object.brand_name ?? "";
     return message;
   },
 };
@@ -1264,6 +1398,8 @@ function createBaseResolveConsoleSessionResponse(): ResolveConsoleSessionRespons
     member_assertion: "",
     member_assertion_expires_at: "",
     expires_at: "",
+    sign_in_method: "",
+    sso_brand_id: "",
   };
 }
 
@@ -1292,6 +1428,12 @@ export const ResolveConsoleSessionResponse: MessageFns<ResolveConsoleSessionResp
     }
     if (message.expires_at !== "") {
       writer.uint32(66).string(message.expires_at);
+    }
+    if (message.sign_in_method !== "") {
+      writer.uint32(74).string(message.sign_in_method);
+    }
+    if (message.sso_brand_id !== "") {
+      writer.uint32(82).string(message.sso_brand_id);
     }
     return writer;
   },
@@ -1373,6 +1515,22 @@ export const ResolveConsoleSessionResponse: MessageFns<ResolveConsoleSessionResp
             message.expires_at = reader.string();
             continue;
           }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.sign_in_method = reader.string();
+            continue;
+          }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.sso_brand_id = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1413,6 +1571,16 @@ export const ResolveConsoleSessionResponse: MessageFns<ResolveConsoleSessionResp
         : isSet(object.expires_at)
         ? globalThis.String(object.expires_at)
         : "",
+      sign_in_method: isSet(object.signInMethod)
+        ? globalThis.String(object.signInMethod)
+        : isSet(object.sign_in_method)
+        ? globalThis.String(object.sign_in_method)
+        : "",
+      sso_brand_id: isSet(object.ssoBrandId)
+        ? globalThis.String(object.ssoBrandId)
+        : isSet(object.sso_brand_id)
+        ? globalThis.String(object.sso_brand_id)
+        : "",
     };
   },
 
@@ -1442,6 +1610,12 @@ export const ResolveConsoleSessionResponse: MessageFns<ResolveConsoleSessionResp
     if (message.expires_at !== "") {
       obj.expiresAt = message.expires_at;
     }
+    if (message.sign_in_method !== "") {
+      obj.signInMethod = message.sign_in_method;
+    }
+    if (message.sso_brand_id !== "") {
+      obj.ssoBrandId = message.sso_brand_id;
+    }
     return obj;
   },
 
@@ -1462,6 +1636,8 @@ export const ResolveConsoleSessionResponse: MessageFns<ResolveConsoleSessionResp
     message.member_assertion = object.member_assertion ?? "";
     message.member_assertion_expires_at = object.member_assertion_expires_at ?? "";
     message.expires_at = object.expires_at ?? "";
+    message.sign_in_method = object.sign_in_method ?? "";
+    message.sso_brand_id = object.sso_brand_id ?? "";
     return message;
   },
 };
@@ -2663,7 +2839,9 @@ export const ConsoleSessionServiceService = {
   },
   /**
    * SignOutEverywhere ends every session of the session's address, this one included, and
-   * every sign-in link of the address not used yet (and requests for one not yet mailed).
+   * every sign-in link of the address not used yet (and requests for one not yet mailed). From a
+   * session opened by a brand's single sign-on, which speaks for that brand only, it ends the
+   * sessions that brand's single sign-on opened for the address, and nothing else.
    * UNAUTHENTICATED invalid_session when the presented session is not valid.
    */
   signOutEverywhere: {
@@ -2679,7 +2857,9 @@ export const ConsoleSessionServiceService = {
   },
   /**
    * ListConsoleSessions lists the live sessions of the presented session's address, newest
-   * first, the presented one marked current: "Your sessions" in the console.
+   * first, the presented one marked current: "Your sessions" in the console. From a session
+   * opened by a brand's single sign-on, only the sessions that brand's single sign-on opened;
+   * the End RPCs below are scoped the same way (another session is not_found).
    * UNAUTHENTICATED invalid_session when the presented session is not valid.
    */
   listConsoleSessions: {
@@ -2788,13 +2968,17 @@ export interface ConsoleSessionServiceServer extends UntypedServiceImplementatio
   signOut: handleUnaryCall<SignOutRequest, SignOutResponse>;
   /**
    * SignOutEverywhere ends every session of the session's address, this one included, and
-   * every sign-in link of the address not used yet (and requests for one not yet mailed).
+   * every sign-in link of the address not used yet (and requests for one not yet mailed). From a
+   * session opened by a brand's single sign-on, which speaks for that brand only, it ends the
+   * sessions that brand's single sign-on opened for the address, and nothing else.
    * UNAUTHENTICATED invalid_session when the presented session is not valid.
    */
   signOutEverywhere: handleUnaryCall<SignOutEverywhereRequest, SignOutEverywhereResponse>;
   /**
    * ListConsoleSessions lists the live sessions of the presented session's address, newest
-   * first, the presented one marked current: "Your sessions" in the console.
+   * first, the presented one marked current: "Your sessions" in the console. From a session
+   * opened by a brand's single sign-on, only the sessions that brand's single sign-on opened;
+   * the End RPCs below are scoped the same way (another session is not_found).
    * UNAUTHENTICATED invalid_session when the presented session is not valid.
    */
   listConsoleSessions: handleUnaryCall<ListConsoleSessionsRequest, ListConsoleSessionsResponse>;
@@ -2946,7 +3130,9 @@ export interface ConsoleSessionServiceClient extends Client {
   ): ClientUnaryCall;
   /**
    * SignOutEverywhere ends every session of the session's address, this one included, and
-   * every sign-in link of the address not used yet (and requests for one not yet mailed).
+   * every sign-in link of the address not used yet (and requests for one not yet mailed). From a
+   * session opened by a brand's single sign-on, which speaks for that brand only, it ends the
+   * sessions that brand's single sign-on opened for the address, and nothing else.
    * UNAUTHENTICATED invalid_session when the presented session is not valid.
    */
   signOutEverywhere(
@@ -2966,7 +3152,9 @@ export interface ConsoleSessionServiceClient extends Client {
   ): ClientUnaryCall;
   /**
    * ListConsoleSessions lists the live sessions of the presented session's address, newest
-   * first, the presented one marked current: "Your sessions" in the console.
+   * first, the presented one marked current: "Your sessions" in the console. From a session
+   * opened by a brand's single sign-on, only the sessions that brand's single sign-on opened;
+   * the End RPCs below are scoped the same way (another session is not_found).
    * UNAUTHENTICATED invalid_session when the presented session is not valid.
    */
   listConsoleSessions(

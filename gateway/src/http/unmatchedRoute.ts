@@ -1,0 +1,19 @@
+import type { RequestHandler } from 'express';
+import { AppError, quoteInput } from '@brand/shared/errors';
+import type { AccessGate } from '../auth/accessGate';
+
+/**
+ * The answer to a request no route matched: 404 `not_found` for a caller with a valid key,
+ * but the key comes first (401 `missing_key` or `invalid_key`, charged to the client address
+ * as any failed key is), so the public listener serves nothing without a key but the
+ * description file (issue 47), not even a 404 that tells which paths exist.
+ */
+export function unmatchedRoute(gate: AccessGate): RequestHandler {
+  return async (req, res) => {
+    await gate.identify(req, res);
+    throw new AppError(
+      'not_found',
+      `No route for ${req.method} ${quoteInput(req.path)}. See /openapi/service.yaml.`,
+    );
+  };
+}

@@ -13,7 +13,8 @@ import {
   refusePublishedSecrets,
   requireAssertionKeyWithConsoleToken,
 } from '@brand/shared/config';
-import { BUSINESS_EVENTS_TOPIC } from '@brand/shared/kafka';
+import { checkDatabaseTls } from '@brand/shared/db';
+import { BUSINESS_EVENTS_TOPIC, checkKafkaSecurity, kafkaSecurityEnv } from '@brand/shared/kafka';
 import { secretKeyEnv } from '@brand/shared/secrets';
 import {
   DELIVERY_HISTORY_RETENTION_DEFAULT_MS,
@@ -46,6 +47,8 @@ const WebhooksEnv = z
     // Kafka (business events)
     KAFKA_BROKERS: commaListEnv.pipe(z.array(z.string()).min(1)).default(['127.0.0.1:9092']),
     KAFKA_CLIENT_ID: z.string().default('webhooks'),
+    // Kafka TLS and SASL (docs/operating.md "Kafka security")
+    ...kafkaSecurityEnv,
     /** The consumer group; every webhooks process of a deployment shares it. */
     KAFKA_CONSUMER_GROUP: z.string().min(1).default('brand-webhooks'),
     /** The topic consumed; the contract's name unless an operator (or a test) renames it. */
@@ -149,6 +152,8 @@ const WebhooksEnv = z
       });
     }
   })
+  .superRefine(checkKafkaSecurity)
+  .superRefine(checkDatabaseTls)
   .superRefine(requireAssertionKeyWithConsoleToken('CONSOLE_ASSERTION_PUBLIC_KEY'))
   .superRefine(
     refusePublishedSecrets([

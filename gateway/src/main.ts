@@ -63,6 +63,7 @@ async function main(): Promise<void> {
   });
   const redis = createRedisClient({
     url: config.REDIS_URL,
+    tlsCaFile: config.REDIS_TLS_CA_FILE,
     name: 'gateway',
     log,
     queueWhileOffline: false,
@@ -70,6 +71,7 @@ async function main(): Promise<void> {
   });
   const subscriber = createRedisClient({
     url: config.REDIS_URL,
+    tlsCaFile: config.REDIS_TLS_CA_FILE,
     name: 'gateway-revocations',
     log,
     queueWhileOffline: true,

@@ -70,9 +70,10 @@ async function main(): Promise<void> {
         log,
         queueWhileOffline: false,
         commandTimeoutMs: 1_000,
+        tlsCaFile: config.REDIS_TLS_CA_FILE,
       })
     : undefined;
-  const stopConsuming = roles.has('consumer')
+  const consuming = roles.has('consumer')
     ? await startConsumerRole(config, {
         pool,
         log,
@@ -115,7 +116,11 @@ async function main(): Promise<void> {
     log,
     registry,
     config,
-    dependencies: kafka ? { kafka: () => kafka.reachable() } : {},
+    // unreachable (no broker answers), else what the consumer found: ok, or the refusal
+    dependencies:
+      kafka && consuming
+        ? { kafka: () => (kafka.reachable() ? consuming.status.state() : 'unreachable') }
+        : {},
   });
   log.info(
     { port: service.port, host: config.GRPC_HOST, ops_port: service.opsPort, roles: [...roles] },
@@ -124,7 +129,7 @@ async function main(): Promise<void> {
 
   onShutdown(log, config.SHUTDOWN_GRACE_MS, [
     service.reportNotServing,
-    ...(stopConsuming ? [stopConsuming] : []),
+    ...(consuming ? [consuming.stop] : []),
     ...(kafka ? [{ name: 'stop watching Kafka', run: () => kafka.stop() }] : []),
     ...(worker ? [worker.stop] : []),
     service.finishCalls,

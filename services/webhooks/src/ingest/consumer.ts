@@ -3,7 +3,7 @@ import type { Kafka, KafkaMessage } from 'kafkajs';
 import { withTransaction, type Pool } from '@brand/shared/db';
 import { EVENT_TYPES } from '@brand/shared/enums';
 import { newId } from '@brand/shared/ids';
-import { decodeBusinessEvent } from '@brand/shared/kafka';
+import { decodeBusinessEvent, type KafkaConnectionStatus } from '@brand/shared/kafka';
 import type { Logger } from '@brand/shared/logger';
 import { continueTraceFromHeaders, traceContextOfSpan } from '@brand/shared/telemetry';
 import type { ConsumerObserver, SkipReason } from './consumerMetrics';
@@ -45,6 +45,8 @@ export interface ConsumerOptions {
   onFatal: (err: unknown) => void;
   /** Counts events stored, duplicates and skipped messages (the /metrics series). */
   observer?: ConsumerObserver;
+  /** Told when a member joins or fails, so readiness says why nothing is consumed. */
+  status?: KafkaConnectionStatus;
 }
 
 /**
@@ -115,30 +117,47 @@ export function toEventInput(
  */
 export async function startConsumer(opts: ConsumerOptions): Promise<{ stop(): Promise<void> }> {
   const log = opts.log.child({ role: 'consumer', topic: opts.topic });
-  if (opts.ensureTopic) {
-    const admin = opts.kafka.admin();
-    await admin.connect();
-    try {
-      const existing = await admin.listTopics();
-      const created =
-        !existing.includes(opts.topic) &&
-        (await admin.createTopics({
-          topics: [{ topic: opts.topic, numPartitions: opts.partitions }],
-          waitForLeaders: true,
-        }));
-      if (created) log.info({ partitions: opts.partitions }, 'created the business-events topic');
-    } finally {
-      await admin.disconnect();
-    }
-  }
-  const supervisor = new MemberSupervisor(() => groupMember(opts, log), log, opts.onFatal);
+  // Made by the first member that connects, so a broker that refuses us at boot is retried
+  // with the member (memberSupervisor.ts) instead of failing the start.
+  let topicReady = !opts.ensureTopic;
+  const ensureTopic = async (): Promise<void> => {
+    if (topicReady) return;
+    await ensureTopicExists(opts, log);
+    topicReady = true;
+  };
+  const supervisor = new MemberSupervisor(
+    () => groupMember(opts, log, ensureTopic),
+    log,
+    opts.onFatal,
+  );
   await supervisor.start();
   log.info({ group: opts.groupId }, 'consuming business events');
   return { stop: () => supervisor.stop() };
 }
 
+async function ensureTopicExists(opts: ConsumerOptions, log: Logger): Promise<void> {
+  const admin = opts.kafka.admin();
+  await admin.connect();
+  try {
+    const existing = await admin.listTopics();
+    const created =
+      !existing.includes(opts.topic) &&
+      (await admin.createTopics({
+        topics: [{ topic: opts.topic, numPartitions: opts.partitions }],
+        waitForLeaders: true,
+      }));
+    if (created) log.info({ partitions: opts.partitions }, 'created the business-events topic');
+  } finally {
+    await admin.disconnect();
+  }
+}
+
 /** One kafkajs consumer of the group, for the supervisor to start, replace and stop. */
-function groupMember(opts: ConsumerOptions, log: Logger): GroupMember {
+function groupMember(
+  opts: ConsumerOptions,
+  log: Logger,
+  ensureTopic: () => Promise<void>,
+): GroupMember {
   const consumer = opts.kafka.consumer({
     groupId: opts.groupId,
     maxWaitTimeInMs: 250,
@@ -149,12 +168,22 @@ function groupMember(opts: ConsumerOptions, log: Logger): GroupMember {
   return {
     stop: () => consumer.disconnect(),
     start: async (events) => {
-      consumer.on(consumer.events.GROUP_JOIN, () => events.joined());
+      consumer.on(consumer.events.GROUP_JOIN, () => {
+        opts.status?.succeeded();
+        events.joined();
+      });
       consumer.on(consumer.events.CRASH, (e) => {
+        opts.status?.failed(e.payload.error);
         if (!e.payload.restart) events.failed(e.payload.error);
         else log.warn({ err: e.payload.error }, 'consumer crashed; kafkajs restarts it');
       });
-      await consumer.connect();
+      try {
+        await ensureTopic();
+        await consumer.connect();
+      } catch (err) {
+        opts.status?.failed(err);
+        throw err;
+      }
       await consumer.subscribe({ topic: opts.topic, fromBeginning: true });
       await consumer.run({
         autoCommit: false,

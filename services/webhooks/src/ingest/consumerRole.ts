@@ -1,5 +1,10 @@
 import type { Pool } from '@brand/shared/db';
-import { createKafka } from '@brand/shared/kafka';
+import {
+  createKafka,
+  kafkaClientSecurity,
+  kafkaConnectionStatus,
+  type KafkaConnectionStatus,
+} from '@brand/shared/kafka';
 import type { Logger } from '@brand/shared/logger';
 import type { Registry } from '@brand/shared/metrics';
 import type { ShutdownStep } from '@brand/shared/shutdown';
@@ -9,7 +14,9 @@ import { consumerLagMetrics, consumerMetrics } from './consumerMetrics';
 
 /**
  * Starts the consumer role (WEBHOOKS_ROLES=consumer): reads business events from Kafka,
- * stores each with its deliveries, then commits. Returns the shutdown step that stops it.
+ * stores each with its deliveries, then commits. Returns the shutdown step that stops it and
+ * the connection status readiness shows (a broker refusing the credentials does not stop the
+ * start: the consumer retries until the settings are fixed).
  */
 export async function startConsumerRole(
   config: WebhooksConfig,
@@ -20,12 +27,18 @@ export async function startConsumerRole(
     onIngested: ConsumerOptions['onIngested'];
     onFeedAdvanced: ConsumerOptions['onFeedAdvanced'];
   },
-): Promise<ShutdownStep> {
+): Promise<{ stop: ShutdownStep; status: KafkaConnectionStatus }> {
   const { log } = deps;
   const kafka = createKafka({
     brokers: config.KAFKA_BROKERS,
     clientId: config.KAFKA_CLIENT_ID,
     log,
+    security: kafkaClientSecurity(config),
+  });
+  const status = kafkaConnectionStatus({
+    client: config.KAFKA_CLIENT_ID,
+    log,
+    registry: deps.registry,
   });
   const consumer = await startConsumer({
     kafka,
@@ -43,6 +56,7 @@ export async function startConsumerRole(
       rebalanceTimeoutMs: config.KAFKA_REBALANCE_TIMEOUT_MS,
     },
     observer: consumerMetrics(deps.registry),
+    status,
     onFatal: (err) => {
       // Offsets are committed only after the database has the events: exiting loses
       // nothing, and the orchestrator (or the local script) restarts the process.
@@ -56,10 +70,13 @@ export async function startConsumerRole(
     groupId: config.KAFKA_CONSUMER_GROUP,
   });
   return {
-    name: 'stop consuming (commits are already done)',
-    run: async () => {
-      await consumer.stop();
-      await lag.close();
+    status,
+    stop: {
+      name: 'stop consuming (commits are already done)',
+      run: async () => {
+        await consumer.stop();
+        await lag.close();
+      },
     },
   };
 }

@@ -37,10 +37,6 @@ function buildOpenApiDocument(
     tags: [
       { name: 'Records', description: 'The six read-only resources.' },
       {
-        name: 'Events',
-        description: "The brand's business events as a feed an integration can follow.",
-      },
-      {
         name: 'Campaign plans',
         description: 'Preparing campaign plans for the brand to review; nothing is published.',
       },
@@ -49,7 +45,7 @@ function buildOpenApiDocument(
       {
         name: 'Events',
         description:
-          'Signed event deliveries (webhooks) the service POSTs to the receivers a brand owner registers.',
+          "The brand's business events: signed deliveries (webhooks) the service POSTs to the receivers a brand owner registers, and the same events as a feed an integration can read and follow (GET /api/v1/events).",
       },
     ],
   });

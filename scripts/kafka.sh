@@ -15,6 +15,16 @@
 #   KAFKA_HOST            [127.0.0.1]
 #   KAFKA_PORT            [9092]   PLAINTEXT listener
 #   KAFKA_CONTROLLER_PORT [9093]   KRaft controller listener
+#   KAFKA_SASL_SSL_PORT   [unset]  also a SASL_SSL listener on this port (issue 43): TLS
+#                         with a test CA and broker certificate made in
+#                         $KAFKA_DATA_DIR/tls/ (ca.pem is what clients trust), and
+#                         SASL SCRAM-SHA-512, SCRAM-SHA-256 and PLAIN for one user.
+#                         Never on the shared broker: give it its own KAFKA_PORT,
+#                         KAFKA_CONTROLLER_PORT and KAFKA_DATA_DIR, e.g.
+#                         KAFKA_PORT=9095 KAFKA_CONTROLLER_PORT=9096 KAFKA_SASL_SSL_PORT=9094
+#                         KAFKA_DATA_DIR=.local/kafka-sasl scripts/kafka.sh ensure
+#   KAFKA_TEST_SASL_USER     [brand]              that user (SCRAM users are made when
+#   KAFKA_TEST_SASL_PASSWORD [brand-test-secret]  the storage is formatted)
 #   KAFKA_DATA_DIR        [<repo>/.local/kafka]  pid file, server.log
 #                         (broker stdout/stderr), server.properties, logs/ (log.dirs)
 #   KAFKA_VERSION         [see DEFAULT_KAFKA_VERSION below]
@@ -55,6 +65,9 @@ TEMPLATE_DIR="$SCRIPT_DIR/kafka"
 KAFKA_HOST="${KAFKA_HOST:-127.0.0.1}"
 KAFKA_PORT="${KAFKA_PORT:-9092}"
 KAFKA_CONTROLLER_PORT="${KAFKA_CONTROLLER_PORT:-9093}"
+KAFKA_SASL_SSL_PORT="${KAFKA_SASL_SSL_PORT:-}"
+KAFKA_TEST_SASL_USER="${KAFKA_TEST_SASL_USER:-brand}"
+KAFKA_TEST_SASL_PASSWORD="${KAFKA_TEST_SASL_PASSWORD:-brand-test-secret}"
 KAFKA_DATA_DIR="${KAFKA_DATA_DIR:-$REPO_ROOT/.local/kafka}"
 KAFKA_VERSION="${KAFKA_VERSION:-$DEFAULT_KAFKA_VERSION}"
 KAFKA_CACHE_DIR="${KAFKA_CACHE_DIR:-${XDG_CACHE_HOME:-${HOME:-/tmp}/.cache}/brand-records/kafka-$KAFKA_VERSION}"
@@ -73,6 +86,7 @@ PID_FILE="$KAFKA_DATA_DIR/kafka.pid"
 LOG_FILE="$KAFKA_DATA_DIR/server.log"
 PROPS_FILE="$KAFKA_DATA_DIR/server.properties"
 LOG_DIRS="$KAFKA_DATA_DIR/logs"
+TLS_DIR="$KAFKA_DATA_DIR/tls"
 LOCK_FILE="$KAFKA_DATA_DIR/.kafka.sh.lock"
 LIB_DIR="$KAFKA_CACHE_DIR/lib"
 CACHE_MARKER="$KAFKA_CACHE_DIR/.resolved"
@@ -95,6 +109,15 @@ validate_env() {
   done
   [[ "$KAFKA_PORT" != "$KAFKA_CONTROLLER_PORT" ]] \
     || die "KAFKA_PORT and KAFKA_CONTROLLER_PORT must differ (both $KAFKA_PORT)"
+  if [[ -n "$KAFKA_SASL_SSL_PORT" ]]; then
+    [[ "$KAFKA_SASL_SSL_PORT" =~ ^[0-9]+$ ]] \
+      || die "KAFKA_SASL_SSL_PORT must be a number (got '$KAFKA_SASL_SSL_PORT')"
+    [[ "$KAFKA_SASL_SSL_PORT" != "$KAFKA_PORT" && "$KAFKA_SASL_SSL_PORT" != "$KAFKA_CONTROLLER_PORT" ]] \
+      || die "KAFKA_SASL_SSL_PORT must differ from KAFKA_PORT and KAFKA_CONTROLLER_PORT"
+    # They go into a JAAS line and a SCRAM credential: keep them to plain characters.
+    [[ "$KAFKA_TEST_SASL_USER" =~ ^[A-Za-z0-9_.-]+$ && "$KAFKA_TEST_SASL_PASSWORD" =~ ^[A-Za-z0-9_.-]+$ ]] \
+      || die "KAFKA_TEST_SASL_USER and KAFKA_TEST_SASL_PASSWORD must be letters, digits, '_', '.' or '-'"
+  fi
   [[ "$KAFKA_HOST" =~ ^[A-Za-z0-9.-]+$ ]] \
     || die "KAFKA_HOST must be a hostname or IPv4 address (got '$KAFKA_HOST')"
   # log.dirs is a comma-separated list and .properties treats '\' as escape.
@@ -299,8 +322,40 @@ render_config() {
       printf 'share.coordinator.state.topic.replication.factor=1\n'
       printf 'share.coordinator.state.topic.min.isr=1\n'
     fi
+    [[ -z "$KAFKA_SASL_SSL_PORT" ]] || sasl_ssl_properties
   } >"$out"
   mv -f "$out" "$PROPS_FILE"
+}
+
+# The SASL_SSL listener's settings; later keys of a .properties file win, so the
+# listener lists of the template are restated with it.
+sasl_ssl_properties() {
+  local h="$KAFKA_HOST" user="$KAFKA_TEST_SASL_USER" pass="$KAFKA_TEST_SASL_PASSWORD"
+  cat <<EOF
+
+# SASL_SSL listener (KAFKA_SASL_SSL_PORT; issue 43): a test CA, SCRAM users made at format.
+listeners=PLAINTEXT://$h:$KAFKA_PORT,CONTROLLER://$h:$KAFKA_CONTROLLER_PORT,SASL_SSL://$h:$KAFKA_SASL_SSL_PORT
+advertised.listeners=PLAINTEXT://$h:$KAFKA_PORT,SASL_SSL://$h:$KAFKA_SASL_SSL_PORT
+listener.security.protocol.map=CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT,SASL_SSL:SASL_SSL
+sasl.enabled.mechanisms=SCRAM-SHA-512,SCRAM-SHA-256,PLAIN
+listener.name.sasl_ssl.scram-sha-512.sasl.jaas.config=org.apache.kafka.common.security.scram.ScramLoginModule required;
+listener.name.sasl_ssl.scram-sha-256.sasl.jaas.config=org.apache.kafka.common.security.scram.ScramLoginModule required;
+listener.name.sasl_ssl.plain.sasl.jaas.config=org.apache.kafka.common.security.plain.PlainLoginModule required user_$user="$pass";
+listener.name.sasl_ssl.ssl.keystore.type=PEM
+listener.name.sasl_ssl.ssl.keystore.location=$TLS_DIR/broker.pem
+EOF
+}
+
+# A test CA and a broker certificate for localhost, 127.0.0.1 and ::1 (the same script
+# as the local HTTPS receivers' CA), kept across restarts; the broker reads an
+# unencrypted PKCS#8 key followed by its certificate from one PEM file.
+ensure_broker_certificate() {
+  [[ -f "$TLS_DIR/broker.pem" ]] && return 0
+  command -v openssl >/dev/null 2>&1 || die "openssl not found: it makes the SASL_SSL listener's test CA"
+  bash "$SCRIPT_DIR/lib/testCa.sh" "$TLS_DIR" || die "could not make the test CA in $TLS_DIR"
+  cat "$TLS_DIR/localhost-key.pem" "$TLS_DIR/localhost.pem" >"$TLS_DIR/broker.pem.tmp"
+  chmod 600 "$TLS_DIR/broker.pem.tmp"
+  mv -f "$TLS_DIR/broker.pem.tmp" "$TLS_DIR/broker.pem"
 }
 
 # JVM command line shared by the storage tool and the broker.
@@ -339,7 +394,14 @@ format_storage_if_needed() {
     [[ ${#cluster_id} -eq 22 && "$cluster_id" != -* ]] && break
   done
   mkdir -p "$LOG_DIRS"
-  if ! out="$("${JAVA_CMD[@]}" kafka.tools.StorageTool format -t "$cluster_id" -c "$PROPS_FILE" 2>&1)"; then
+  local scram=()
+  if [[ -n "$KAFKA_SASL_SSL_PORT" ]]; then
+    local m
+    for m in SCRAM-SHA-512 SCRAM-SHA-256; do
+      scram+=(--add-scram "$m=[name=$KAFKA_TEST_SASL_USER,password=$KAFKA_TEST_SASL_PASSWORD]")
+    done
+  fi
+  if ! out="$("${JAVA_CMD[@]}" kafka.tools.StorageTool format -t "$cluster_id" -c "$PROPS_FILE" "${scram[@]}" 2>&1)"; then
     err "formatting $LOG_DIRS failed:"
     printf '%s\n' "$out" >&2
     exit 1
@@ -408,6 +470,7 @@ cmd_ensure() {
 
   resolve_jars
   build_java_cmd
+  [[ -z "$KAFKA_SASL_SSL_PORT" ]] || ensure_broker_certificate
   render_config
   format_storage_if_needed
 
@@ -450,12 +513,15 @@ cmd_ensure() {
       if ((started == 0)) && grep -q 'Kafka Server started' "$LOG_FILE"; then
         started=1
       fi
-      if ((started == 1)) && port_open "$KAFKA_HOST" "$KAFKA_PORT"; then
+      if ((started == 1)) && port_open "$KAFKA_HOST" "$KAFKA_PORT" \
+        && { [[ -z "$KAFKA_SASL_SSL_PORT" ]] || port_open "$KAFKA_HOST" "$KAFKA_SASL_SSL_PORT"; }; then
         pid="$STARTING_PID"
         STARTING_PID=""
         LAUNCHED=0
         trap - INT TERM HUP
         say "started on $ADDR (pid $pid, data $KAFKA_DATA_DIR)"
+        [[ -z "$KAFKA_SASL_SSL_PORT" ]] \
+          || say "SASL_SSL on $KAFKA_HOST:$KAFKA_SASL_SSL_PORT (user $KAFKA_TEST_SASL_USER, CA $TLS_DIR/ca.pem)"
         return 0
       fi
     fi

@@ -2,7 +2,7 @@ import { AccessServiceClient } from '@brand/proto/access/v1';
 import { UsageServiceClient } from '@brand/proto/access/v1/usage';
 import { PlansServiceClient } from '@brand/proto/plans/v1';
 import { RecordsServiceClient } from '@brand/proto/records/v1';
-import { WebhooksServiceClient } from '@brand/proto/webhooks/v1';
+import { EventsFeedServiceClient, WebhooksServiceClient } from '@brand/proto/webhooks/v1';
 import { AppError } from '@brand/shared/errors';
 import {
   CLIENT_USER_AGENT_METADATA,
@@ -24,6 +24,8 @@ export interface Backend {
   plans: Caller<PlansServiceClient>;
   /** The webhooks service (receivers, deliveries), on its own address. */
   webhooks: Caller<WebhooksServiceClient>;
+  /** The events feed (the webhooks service's EventsFeedService, which the admin token may read). */
+  eventsFeed: Caller<EventsFeedServiceClient>;
   /** Closes the channels so the process can exit. */
   close(): void;
 }
@@ -55,6 +57,7 @@ export function createBackend(settings: Settings): Backend {
   const usage = connectClient(UsageServiceClient, settings.recordsAddr, records);
   const plans = connectClient(PlansServiceClient, settings.plansAddr);
   const webhooks = connectClient(WebhooksServiceClient, settings.webhooksAddr);
+  const eventsFeed = connectClient(EventsFeedServiceClient, settings.webhooksAddr, webhooks);
   return {
     address: settings.recordsAddr,
     access: createCaller(access, call),
@@ -62,6 +65,7 @@ export function createBackend(settings: Settings): Backend {
     records: createCaller(records, call),
     plans: createCaller(plans, call),
     webhooks: createCaller(webhooks, call),
+    eventsFeed: createCaller(eventsFeed, call),
     close: () => {
       records.close();
       plans.close();

@@ -6,6 +6,7 @@ import {
   portEnv,
   refusePublishedSecrets,
 } from '@brand/shared/config';
+import { checkRedisTls, redisTlsEnv } from '@brand/shared/redis';
 
 const ConsoleEnv = z
   .object({
@@ -48,11 +49,13 @@ const ConsoleEnv = z
       .refine((ms) => ms >= 1_000 && ms <= 600_000, 'must be from 1000 to 600000'),
     // Redis: the one-time reveal of new keys and signing secrets
     REDIS_URL: z.url().default('redis://127.0.0.1:6379'),
+    ...redisTlsEnv,
     REDIS_KEY_PREFIX: z.string().default('brs:'),
     // Process
     LOG_LEVEL: logLevelEnv.default('info'),
     SHUTDOWN_GRACE_MS: msEnv.default(10_000),
   })
+  .superRefine(checkRedisTls)
   .superRefine(refusePublishedSecrets(['CONSOLE_TOKEN']))
   .superRefine((env, ctx) => {
     const url = env.CONSOLE_PUBLIC_URL;

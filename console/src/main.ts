@@ -34,6 +34,7 @@ async function main(): Promise<void> {
   });
   const redis = createRedisClient({
     url: config.REDIS_URL,
+    tlsCaFile: config.REDIS_TLS_CA_FILE,
     name: 'console',
     log,
     queueWhileOffline: true,

@@ -1,7 +1,13 @@
 import express, { type Express } from 'express';
 import type { ConsoleClients } from './clients/consoleClients';
 import type { ConsoleMetrics } from './observability/metrics';
-import type { Redis } from '@brand/shared/redis';
+import { redisProblemOf, type Redis } from '@brand/shared/redis';
+
+/** "unavailable", with the reason when the server refused us ("unavailable: tls: ..."). */
+function redisState(redis: Redis): string {
+  const reason = redisProblemOf(redis);
+  return reason ? `unavailable: ${reason}` : 'unavailable';
+}
 
 /**
  * The internal operations listener (METRICS_HOST:METRICS_PORT): /metrics, /livez (the process
@@ -29,7 +35,7 @@ export function createOpsApp(deps: {
       records: services.records === 'SERVING' ? 'ok' : 'unavailable',
       webhooks: services.webhooks === 'SERVING' ? 'ok' : 'degraded',
       plans: services.plans === 'SERVING' ? 'ok' : 'degraded',
-      redis: deps.redis.status === 'ready' ? 'ok' : 'unavailable',
+      redis: deps.redis.status === 'ready' ? 'ok' : redisState(deps.redis),
       shutting_down: !deps.state.accepting,
     };
     const ready = deps.state.accepting && checks.records === 'ok' && checks.redis === 'ok';

@@ -14,6 +14,7 @@ import { Authenticator } from './auth/authenticator';
 import { KeyCache } from './auth/keyCache';
 import { listenForRevocations } from './auth/revocationListener';
 import { createPlansApi } from './clients/plansClient';
+import { createEventsFeedApi } from './clients/eventsFeedClient';
 import { createRecordsApi } from './clients/recordsClient';
 import { loadGatewayConfig, trustProxySetting } from './config';
 import { changeVersionRepair } from './records/changeVersions';
@@ -56,8 +57,13 @@ async function main(): Promise<void> {
     deadlineMs: config.GRPC_DEADLINE_MS,
     token: config.INTERNAL_TOKEN,
   });
+  const feed = createEventsFeedApi(config.WEBHOOKS_GRPC_ADDR, {
+    deadlineMs: config.GRPC_DEADLINE_MS,
+    token: config.INTERNAL_TOKEN,
+  });
   const redis = createRedisClient({
     url: config.REDIS_URL,
+    tlsCaFile: config.REDIS_TLS_CA_FILE,
     name: 'gateway',
     log,
     queueWhileOffline: false,
@@ -65,6 +71,7 @@ async function main(): Promise<void> {
   });
   const subscriber = createRedisClient({
     url: config.REDIS_URL,
+    tlsCaFile: config.REDIS_TLS_CA_FILE,
     name: 'gateway-revocations',
     log,
     queueWhileOffline: true,
@@ -137,6 +144,7 @@ async function main(): Promise<void> {
     gate,
     records,
     plans,
+    feed,
     redis,
     changeVersions: changeVersionRepair(redis, config.REDIS_KEY_PREFIX, log),
     metrics,
@@ -211,6 +219,7 @@ async function main(): Promise<void> {
       run: () => {
         records.close();
         plans.close();
+        feed.close();
       },
     },
     {

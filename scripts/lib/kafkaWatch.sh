@@ -91,7 +91,8 @@ kafka_watch_webhooks() {
   [ -n "${WEBHOOKS_METRICS_PORT:-}" ] || return 0
   local body state
   body=$(curl -s --max-time 2 "http://127.0.0.1:${WEBHOOKS_METRICS_PORT}/readyz" 2>/dev/null) || return 0
-  state=$(printf '%s' "$body" | grep -o '"kafka":"[a-z_]*"' | cut -d'"' -f4)
+  # "ok", "unreachable", "authentication failed", "tls: ..." (issue 43)
+  state=$(printf '%s' "$body" | grep -o '"kafka":"[^"]*"' | cut -d'"' -f4)
   [ -n "$state" ] || return 0
   [ "$state" = "$KAFKA_WATCH_WEBHOOKS" ] && return 0
   if [ "$state" = ok ]; then

@@ -2,6 +2,7 @@ import express, { type Router } from 'express';
 import type { ConsoleDeps } from '../consoleDeps';
 import { requireSession } from '../session/memberSession';
 import { registerActivity } from './activity/route';
+import { registerEvents } from './events/route';
 import { registerKeys } from './keys/route';
 import { registerMemberSessions } from './memberSessions/route';
 import { registerMembers } from './members/route';
@@ -27,6 +28,7 @@ export function registerBrandPages(router: Router, deps: ConsoleDeps): void {
   registerKeys(brand, deps);
   registerUsage(brand, deps);
   registerReceivers(brand, deps);
+  registerEvents(brand, deps);
   registerPlans(brand, deps);
   registerMembers(brand, deps);
   registerMemberSessions(brand, deps);

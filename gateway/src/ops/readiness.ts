@@ -1,4 +1,4 @@
-import type { Redis } from '@brand/shared/redis';
+import { redisProblemOf, type Redis } from '@brand/shared/redis';
 import type { PlansApi } from '../clients/plansClient';
 import type { RecordsApi } from '../clients/recordsClient';
 
@@ -26,7 +26,8 @@ export async function readiness(deps: HealthDeps): Promise<{
   checks: {
     records: 'ok' | 'unavailable';
     plans: 'ok' | 'degraded';
-    redis: 'ok' | 'degraded';
+    /** "degraded", with the reason when the server refused us ("degraded: tls: ..."). */
+    redis: string;
     shutting_down: boolean;
   };
 }> {
@@ -36,8 +37,14 @@ export async function readiness(deps: HealthDeps): Promise<{
     // Reported, never failing readiness: without plans the gateway still serves every read;
     // plan preparation alone answers 503 until the plans service is back.
     plans: plans === 'SERVING' ? ('ok' as const) : ('degraded' as const),
-    redis: deps.redis.status === 'ready' ? ('ok' as const) : ('degraded' as const),
+    redis:
+      deps.redis.status === 'ready' ? 'ok' : withReason('degraded', redisProblemOf(deps.redis)),
     shutting_down: !deps.state.accepting,
   };
   return { ready: deps.state.accepting && records === 'SERVING', checks };
+}
+
+/** "degraded" or "degraded: tls: server certificate not trusted (...)" (issue 43). */
+function withReason(state: string, reason: string | undefined): string {
+  return reason ? `${state}: ${reason}` : state;
 }

@@ -81,7 +81,7 @@ export {
   type CallerLevel,
 } from './callerAuthSuite';
 export { startRegisteredReceiver, type RegisteredReceiver } from './registeredReceiver';
-export { startOwnKafka, type OwnKafka } from './ownKafka';
+export { startOwnKafka, type OwnKafka, type SaslSslListener } from './ownKafka';
 export { startOwnRedis, stopOwnRedises, type OwnRedis } from './ownRedis';
 export { freePort } from './freePort';
 export { runMigrateScript } from './templateDb';
@@ -95,3 +95,5 @@ export {
   type ReceivedRequest,
 } from './hostileIssuer';
 export { startTestDns, type TestDns } from './testDns';
+export { startTlsPostgres, type TlsPostgres } from './tlsPostgres';
+export { startTlsRedis, type TlsRedis } from './tlsRedis';

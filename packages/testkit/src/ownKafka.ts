@@ -18,7 +18,22 @@ export interface OwnKafka {
   remove(): Promise<void>;
   /** The broker JVM's pid (scripts/kafka.sh's pid file). */
   pid(): number;
+  /** The SASL_SSL listener, when started with `saslSsl: true`. */
+  saslSsl?: SaslSslListener;
 }
+
+/** A SASL_SSL listener of a test's broker (scripts/kafka.sh KAFKA_SASL_SSL_PORT). */
+export interface SaslSslListener {
+  brokers: string[];
+  /** The test CA that signed the broker's certificate (PEM file). */
+  caFile: string;
+  /** A user known to SCRAM-SHA-512, SCRAM-SHA-256 and PLAIN. */
+  username: string;
+  password: string;
+}
+
+/** The user scripts/kafka.sh creates when the test asks for none. */
+const SASL_USER = { username: 'brand', password: 'brand-test-secret' };
 
 function kafkaSh(command: 'ensure' | 'stop', env: Record<string, string>): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -36,19 +51,37 @@ function kafkaSh(command: 'ensure' | 'stop', env: Record<string, string>): Promi
 
 /**
  * Starts a single-node broker of this test with scripts/kafka.sh on two free ports and a
- * temp data dir (the jars are cached by the shared broker's first start).
+ * temp data dir (the jars are cached by the shared broker's first start). `saslSsl` adds a
+ * SASL_SSL listener on a third port (a test CA, SCRAM users made at format; issue 43).
  */
-export async function startOwnKafka(): Promise<OwnKafka> {
+export async function startOwnKafka(opts: { saslSsl?: boolean } = {}): Promise<OwnKafka> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'brand-kafka-'));
   const port = await freePort();
-  const env = {
+  const saslPort = opts.saslSsl ? await freePort() : undefined;
+  const env: Record<string, string> = {
     KAFKA_PORT: String(port),
     KAFKA_CONTROLLER_PORT: String(await freePort()),
     KAFKA_DATA_DIR: dataDir,
+    ...(saslPort
+      ? {
+          KAFKA_SASL_SSL_PORT: String(saslPort),
+          KAFKA_TEST_SASL_USER: SASL_USER.username,
+          KAFKA_TEST_SASL_PASSWORD: SASL_USER.password,
+        }
+      : {}),
   };
   await kafkaSh('ensure', env);
   return {
     brokers: [`127.0.0.1:${port}`],
+    ...(saslPort
+      ? {
+          saslSsl: {
+            brokers: [`127.0.0.1:${saslPort}`],
+            caFile: path.join(dataDir, 'tls', 'ca.pem'),
+            ...SASL_USER,
+          },
+        }
+      : {}),
     stop: () => kafkaSh('stop', env),
     kill: () => killBroker(path.join(dataDir, 'kafka.pid')),
     pid: () => readPid(path.join(dataDir, 'kafka.pid')),

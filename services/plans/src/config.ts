@@ -10,6 +10,7 @@ import {
   refusePublishedSecrets,
   requireAssertionKeyWithConsoleToken,
 } from '@brand/shared/config';
+import { checkDatabaseTls } from '@brand/shared/db';
 
 const PlansEnv = z
   .object({
@@ -27,6 +28,7 @@ const PlansEnv = z
     /** Pending plans a brand may hold (docs/contract.md#limits: 200); the next one is pending_plan_limit. */
     PENDING_PLAN_LIMIT: z.coerce.number().int().min(1).max(100_000).default(200),
   })
+  .superRefine(checkDatabaseTls)
   .superRefine(requireAssertionKeyWithConsoleToken('CONSOLE_ASSERTION_PUBLIC_KEY'))
   .superRefine(refusePublishedSecrets([...CALLER_TOKEN_NAMES]));
 

@@ -13,7 +13,9 @@ import {
   refusePublishedSecrets,
   requireAssertionKeyWithConsoleToken,
 } from '@brand/shared/config';
-import { BUSINESS_EVENTS_TOPIC } from '@brand/shared/kafka';
+import { checkDatabaseTls } from '@brand/shared/db';
+import { checkRedisTls, redisTlsEnv } from '@brand/shared/redis';
+import { BUSINESS_EVENTS_TOPIC, checkKafkaSecurity, kafkaSecurityEnv } from '@brand/shared/kafka';
 import { secretKeyEnv } from '@brand/shared/secrets';
 
 /** An https origin as operators write it ("https://oauth2.googleapis.com"), normalised. */
@@ -54,6 +56,7 @@ const RecordsEnv = z
     ...databaseEnv,
     // Redis (revocation announcements)
     REDIS_URL: z.string().url().default('redis://127.0.0.1:6379'),
+    ...redisTlsEnv,
     /** Prefix for every Redis key and channel; lets several stacks share one Redis. */
     REDIS_KEY_PREFIX: z.string().default('brs:'),
     // Change versions (ETag and 304 at the gateway; docs/api.md "Polling")
@@ -77,6 +80,8 @@ const RecordsEnv = z
     // Kafka: the outbox relay publishes business events (docs/webhooks.md "Publishing business events")
     /** Comma-separated host:port list; unset, the relay is off and events wait in the outbox. */
     KAFKA_BROKERS: commaListEnv,
+    // Kafka TLS and SASL (docs/operating.md "Kafka security")
+    ...kafkaSecurityEnv,
     /** The topic events go to; tests set their own. */
     BUSINESS_EVENTS_TOPIC: z.string().min(1).max(249).default(BUSINESS_EVENTS_TOPIC),
     /** false keeps this replica from relaying even with KAFKA_BROKERS set. */
@@ -153,6 +158,9 @@ const RecordsEnv = z
     /** A console session ends this long after sign-in whatever happens (12 hours). */
     CONSOLE_SESSION_MAX_MS: msEnv.default(12 * 3600_000),
   })
+  .superRefine(checkKafkaSecurity)
+  .superRefine(checkDatabaseTls)
+  .superRefine(checkRedisTls)
   .superRefine(requireAssertionKeyWithConsoleToken('CONSOLE_ASSERTION_PRIVATE_KEY'))
   .superRefine((env, ctx) => {
     if (env.NODE_ENV === 'production' && env.WEBHOOK_ALLOW_LOOPBACK_RECEIVERS) {

@@ -2,7 +2,12 @@
 import '@brand/shared/telemetry/register';
 import { callerTokensOf } from '@brand/shared/config';
 import { createServicePool } from '@brand/shared/db';
-import { createKafka } from '@brand/shared/kafka';
+import {
+  createKafka,
+  kafkaClientSecurity,
+  kafkaConnectionStatus,
+  type KafkaConnectionStatus,
+} from '@brand/shared/kafka';
 import { createLogger, type Logger } from '@brand/shared/logger';
 import { createMetricsRegistry, GrpcServerMetrics } from '@brand/shared/metrics';
 import { listenGrpcService } from '@brand/shared/service';
@@ -43,6 +48,7 @@ async function main(): Promise<void> {
 
   const redis = createRedisClient({
     url: config.REDIS_URL,
+    tlsCaFile: config.REDIS_TLS_CA_FILE,
     name: 'records',
     log,
     queueWhileOffline: false,
@@ -108,6 +114,11 @@ async function main(): Promise<void> {
       maxAgeMs: config.CONSOLE_SESSION_MAX_MS,
     },
   });
+  // Readiness says why events wait when the relay cannot reach Kafka (issue 43).
+  const relaying = config.KAFKA_BROKERS.length > 0 && config.OUTBOX_RELAY_ENABLED;
+  const kafkaStatus = relaying
+    ? kafkaConnectionStatus({ client: 'records-outbox-relay', log, registry })
+    : undefined;
   const service = await listenGrpcService({
     server,
     health,
@@ -116,9 +127,10 @@ async function main(): Promise<void> {
     log,
     registry,
     config,
+    dependencies: kafkaStatus ? { kafka: () => kafkaStatus.state() } : {},
   });
   log.info({ port: service.port, host: config.GRPC_HOST, ops_port: service.opsPort }, 'listening');
-  const relay = startRelay(config, log, outboxMetrics(registry, pool));
+  const relay = startRelay(config, log, outboxMetrics(registry, pool), kafkaStatus);
   const ssoCheck = startSsoSessionCheck({
     pool,
     log,
@@ -161,8 +173,9 @@ function startRelay(
   config: RecordsConfig,
   log: Logger,
   observer: RelayObserver,
+  status: KafkaConnectionStatus | undefined,
 ): { stop(timeoutMs: number): Promise<void> } | undefined {
-  if (config.KAFKA_BROKERS.length === 0 || !config.OUTBOX_RELAY_ENABLED) {
+  if (config.KAFKA_BROKERS.length === 0 || !config.OUTBOX_RELAY_ENABLED || !status) {
     const reason = config.KAFKA_BROKERS.length === 0 ? 'KAFKA_BROKERS is not set' : 'turned off';
     log.info({ reason }, 'outbox relay off: events wait in the outbox');
     return undefined;
@@ -175,16 +188,23 @@ function startRelay(
   });
   const relay = startOutboxRelay({
     pool,
-    kafka: createKafka({ brokers: config.KAFKA_BROKERS, clientId: 'records-outbox-relay', log }),
+    kafka: createKafka({
+      brokers: config.KAFKA_BROKERS,
+      clientId: 'records-outbox-relay',
+      log,
+      security: kafkaClientSecurity(config),
+    }),
     log,
     topic: config.BUSINESS_EVENTS_TOPIC,
     batchSize: config.OUTBOX_BATCH_SIZE,
     pollMs: config.OUTBOX_POLL_MS,
     maxBackoffMs: config.OUTBOX_MAX_BACKOFF_MS,
     observer,
+    status,
   });
   const listener = listenForOutbox({
     connectionString: config.DATABASE_URL,
+    sslCaFile: config.DATABASE_SSL_CA_FILE,
     log,
     onNotify: () => relay.wake(),
   });

@@ -13,7 +13,9 @@ import {
   refusePublishedSecrets,
   requireAssertionKeyWithConsoleToken,
 } from '@brand/shared/config';
-import { BUSINESS_EVENTS_TOPIC } from '@brand/shared/kafka';
+import { checkDatabaseTls } from '@brand/shared/db';
+import { BUSINESS_EVENTS_TOPIC, checkKafkaSecurity, kafkaSecurityEnv } from '@brand/shared/kafka';
+import { checkRedisTls, redisTlsEnv } from '@brand/shared/redis';
 import { secretKeyEnv } from '@brand/shared/secrets';
 import {
   DELIVERY_HISTORY_RETENTION_DEFAULT_MS,
@@ -46,6 +48,8 @@ const WebhooksEnv = z
     // Kafka (business events)
     KAFKA_BROKERS: commaListEnv.pipe(z.array(z.string()).min(1)).default(['127.0.0.1:9092']),
     KAFKA_CLIENT_ID: z.string().default('webhooks'),
+    // Kafka TLS and SASL (docs/operating.md "Kafka security")
+    ...kafkaSecurityEnv,
     /** The consumer group; every webhooks process of a deployment shares it. */
     KAFKA_CONSUMER_GROUP: z.string().min(1).default('brand-webhooks'),
     /** The topic consumed; the contract's name unless an operator (or a test) renames it. */
@@ -61,6 +65,11 @@ const WebhooksEnv = z
     KAFKA_REBALANCE_TIMEOUT_MS: msEnv.default(15_000),
     /** How often the consumer role checks a broker accepts connections (/readyz, /metrics). */
     KAFKA_PROBE_INTERVAL_MS: msEnv.default(2_000),
+    // Redis: the events feed's versions (the gateway's 304; docs/api.md "Events")
+    REDIS_URL: z.string().url().default('redis://127.0.0.1:6379'),
+    /** Prefix for every Redis key; the gateway's REDIS_KEY_PREFIX. */
+    REDIS_KEY_PREFIX: z.string().default('brs:'),
+    ...redisTlsEnv,
     // Receivers
     /** AES-256-GCM key sealing signing secrets at rest: 32 bytes, base64. */
     WEBHOOK_SECRET_KEY: secretKey,
@@ -149,6 +158,9 @@ const WebhooksEnv = z
       });
     }
   })
+  .superRefine(checkKafkaSecurity)
+  .superRefine(checkDatabaseTls)
+  .superRefine(checkRedisTls)
   .superRefine(requireAssertionKeyWithConsoleToken('CONSOLE_ASSERTION_PUBLIC_KEY'))
   .superRefine(
     refusePublishedSecrets([

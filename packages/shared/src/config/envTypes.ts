@@ -34,3 +34,10 @@ export const logLevelEnv = z.enum(['fatal', 'error', 'warn', 'info', 'debug', 't
 
 /** The environment a deployment serves; keys of the other one are invalid_key there. */
 export const serviceEnvironmentEnv = z.enum(['live', 'test']);
+
+/**
+ * An optional setting where an empty value means unset (env files and compose files often
+ * write `NAME=` for "not set"); set, it must not be blank.
+ */
+export const optionalEnv = <T extends z.ZodType>(schema: T) =>
+  z.preprocess((v) => (v === '' ? undefined : v), schema.optional());

@@ -3,6 +3,7 @@ export {
   commaListEnv,
   logLevelEnv,
   msEnv,
+  optionalEnv,
   portEnv,
   serviceEnvironmentEnv,
 } from './envTypes';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { boolEnv, logLevelEnv, msEnv, portEnv } from './envTypes';
+import { boolEnv, logLevelEnv, msEnv, optionalEnv, portEnv } from './envTypes';
 
 /**
  * The listen addresses of a gRPC service, to spread into its Env schema: loopback by
@@ -18,7 +18,10 @@ export function grpcServiceEnv(ports: { grpc: number; metrics: number }) {
 
 /** A service's PostgreSQL settings; each service owns one schema in that database. */
 export const databaseEnv = {
+  /** postgres://…; sslmode has libpq's meaning (docs/operating.md "Verified TLS to PostgreSQL"). */
   DATABASE_URL: z.string().url(),
+  /** PEM file of the CA for sslmode=verify-full or verify-ca (PGSSLROOTCERT's meaning). */
+  DATABASE_SSL_CA_FILE: optionalEnv(z.string().min(1)),
   /** Connections per process. */
   DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(100).default(10),
   /** Below the gateway's gRPC deadline, so an unreachable database is a clean 503. */

@@ -21,3 +21,9 @@ export {
   type TimePartitionedTable,
   type TimePartition,
 } from './timePartitions';
+export {
+  checkDatabaseTls,
+  pgConnection,
+  type DatabaseTlsSettings,
+  type PgConnection,
+} from './tlsOptions';

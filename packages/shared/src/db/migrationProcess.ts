@@ -1,13 +1,18 @@
 import { z } from 'zod';
-import { loadConfig, logLevelEnv } from '../config';
+import { loadConfig, logLevelEnv, optionalEnv } from '../config';
 import { createLogger } from '../logger';
 import { runMigrations } from './migrate';
 import { createPool } from './pool';
+import { checkDatabaseTls } from './tlsOptions';
 
-const MigrateEnv = z.object({
-  DATABASE_URL: z.string().url(),
-  LOG_LEVEL: logLevelEnv.default('info'),
-});
+const MigrateEnv = z
+  .object({
+    DATABASE_URL: z.string().url(),
+    /** The CA for sslmode=verify-full (docs/operating.md "Verified TLS to PostgreSQL"). */
+    DATABASE_SSL_CA_FILE: optionalEnv(z.string().min(1)),
+    LOG_LEVEL: logLevelEnv.default('info'),
+  })
+  .superRefine(checkDatabaseTls);
 
 /**
  * The whole of a service's `dist/migrate.js` (the Helm Job, the local stack, the test
@@ -23,6 +28,7 @@ export function runMigrationProcess(
     const log = createLogger({ service: `${service.name}-migrate`, level: config.LOG_LEVEL });
     const pool = createPool({
       connectionString: config.DATABASE_URL,
+      sslCaFile: config.DATABASE_SSL_CA_FILE,
       schema: service.schema,
       max: 1,
       connectTimeoutMs: 10_000,

@@ -1,11 +1,14 @@
 import pg from 'pg';
 import type { Logger } from '../logger';
+import { pgConnection } from './tlsOptions';
 
 export type Pool = pg.Pool;
 export type PoolClient = pg.PoolClient;
 
 export interface PoolOptions {
   connectionString: string;
+  /** The CA for sslmode=verify-full / verify-ca (DATABASE_SSL_CA_FILE); see pgConnection. */
+  sslCaFile?: string | undefined;
   /** The service's own schema; every connection's search_path starts with it. */
   schema: string;
   max: number;
@@ -25,7 +28,10 @@ export interface PoolOptions {
 export function createPool(opts: PoolOptions): Pool {
   if (!/^[a-z_][a-z0-9_]*$/.test(opts.schema)) throw new Error(`bad schema name ${opts.schema}`);
   const pool = new pg.Pool({
-    connectionString: opts.connectionString,
+    ...pgConnection({
+      DATABASE_URL: opts.connectionString,
+      DATABASE_SSL_CA_FILE: opts.sslCaFile,
+    }),
     max: opts.max,
     connectionTimeoutMillis: opts.connectTimeoutMs,
     idleTimeoutMillis: 30_000,
@@ -40,6 +46,7 @@ export function createPool(opts: PoolOptions): Pool {
 /** The settings of `databaseEnv` (@brand/shared/config) a pool is built from. */
 export interface DatabaseSettings {
   DATABASE_URL: string;
+  DATABASE_SSL_CA_FILE?: string | undefined;
   DATABASE_POOL_MAX: number;
   DATABASE_CONNECT_TIMEOUT_MS: number;
   DATABASE_STATEMENT_TIMEOUT_MS: number;
@@ -55,6 +62,7 @@ export function createServicePool(
 ): Pool {
   return createPool({
     connectionString: config.DATABASE_URL,
+    sslCaFile: config.DATABASE_SSL_CA_FILE,
     schema: opts.schema,
     max: opts.max ?? config.DATABASE_POOL_MAX,
     connectTimeoutMs: config.DATABASE_CONNECT_TIMEOUT_MS,

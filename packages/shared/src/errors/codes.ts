@@ -40,6 +40,11 @@ export const ERROR_CODES = {
   validation_failed: { http: 400, grpc: status.INVALID_ARGUMENT },
   already_exists: { http: 409, grpc: status.ALREADY_EXISTS },
   request_conflict: { http: 409, grpc: status.ALREADY_EXISTS },
+  /**
+   * An events-feed cursor or position older than the kept history (docs/api.md "Events"): the
+   * events after it may be gone, so reading on would be a silent gap. Start again.
+   */
+  cursor_expired: { http: 410, grpc: status.OUT_OF_RANGE },
   payload_too_large: { http: 413, grpc: status.INVALID_ARGUMENT },
   unsupported_media_type: { http: 415, grpc: status.INVALID_ARGUMENT },
   precondition_failed: { http: 422, grpc: status.FAILED_PRECONDITION },

@@ -19,3 +19,4 @@ export {
 } from './grpcStatus';
 export { describeIssues, fieldIssues, MAX_ISSUES, parseOrThrow } from './fieldIssues';
 export { MAX_ECHO, quoteInput } from './quoteInput';
+export { connectionProblemOf } from './connectionProblem';

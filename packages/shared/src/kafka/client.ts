@@ -1,5 +1,6 @@
 import { Kafka, logLevel as KafkaLogLevel, type LogEntry } from 'kafkajs';
 import type { Logger } from '../logger';
+import type { KafkaClientSecurity } from './clientSecurity';
 
 export interface KafkaOptions {
   /** host:port list, e.g. ["127.0.0.1:9092"]. */
@@ -7,6 +8,8 @@ export interface KafkaOptions {
   /** Shows in broker logs and consumer-group listings, e.g. "records-outbox-relay". */
   clientId: string;
   log: Logger;
+  /** TLS and SASL (kafkaClientSecurity); unset: plaintext, no authentication. */
+  security?: KafkaClientSecurity;
 }
 
 const LEVELS: Record<number, 'error' | 'warn' | 'info' | 'debug'> = {
@@ -34,6 +37,7 @@ export function createKafka(opts: KafkaOptions): Kafka {
   return new Kafka({
     clientId: opts.clientId,
     brokers: opts.brokers,
+    ...opts.security,
     connectionTimeout: 3_000,
     requestTimeout: 10_000,
     retry: RETRY,

@@ -7,3 +7,11 @@ export {
 } from './businessEvents';
 export { lazyKafkaClient, type LazyClient } from './lazyClient';
 export { canConnect, watchKafkaReachability, type KafkaReachability } from './reachability';
+export { kafkaClientSecurity, type KafkaClientSecurity } from './clientSecurity';
+export { kafkaConnectionStatus, type KafkaConnectionStatus } from './connectionStatus';
+export {
+  checkKafkaSecurity,
+  KAFKA_SASL_MECHANISMS,
+  kafkaSecurityEnv,
+  type KafkaSecuritySettings,
+} from './securityEnv';

@@ -1,10 +1,15 @@
 import { Redis } from 'ioredis';
+import { connectionProblemOf } from '../errors/connectionProblem';
 import type { Logger } from '../logger';
+import { redisTlsOptions } from './tlsOptions';
 
 export type { Redis };
+export { checkRedisTls, redisTlsEnv, redisTlsOptions, type RedisTlsSettings } from './tlsOptions';
 
 export interface RedisOptions {
   url: string;
+  /** REDIS_TLS_CA_FILE: the CA a rediss:// server's certificate is checked against. */
+  tlsCaFile?: string | undefined;
   /** Shows in logs and in CLIENT LIST. */
   name: string;
   log: Logger;
@@ -30,17 +35,36 @@ export function createRedisClient(opts: RedisOptions): Redis {
     commandTimeout: opts.commandTimeoutMs,
     connectTimeout: 2_000,
     retryStrategy: (attempt) => Math.min(100 * attempt, 2_000),
+    tls: redisTlsOptions(opts.url, opts.tlsCaFile),
   });
   let down = false;
   client.on('error', (err: Error) => {
-    if (!down) opts.log.warn({ err: err.message, redis: opts.name }, 'redis connection failed');
+    const problem = connectionProblemOf(err);
+    problems.set(client, problem);
+    if (!down)
+      opts.log.warn(
+        { err: err.message, redis: opts.name, ...(problem ? { problem } : {}) },
+        'redis connection failed',
+      );
     down = true;
   });
   client.on('ready', () => {
+    problems.delete(client);
     if (down) opts.log.info({ redis: opts.name }, 'redis connection restored');
     down = false;
   });
   return client;
+}
+
+/** The last connection problem of each client (a refused certificate or password). */
+const problems = new WeakMap<Redis, string | undefined>();
+
+/**
+ * Why a client is not connected, for readiness: "tls: ..." or "authentication failed" when
+ * that is what the server said, else undefined (down, or connected).
+ */
+export function redisProblemOf(client: Redis): string | undefined {
+  return client.status === 'ready' ? undefined : problems.get(client);
 }
 
 /** Quits politely, or disconnects if Redis is unreachable (QUIT would wait for it). */

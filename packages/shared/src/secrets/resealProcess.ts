@@ -1,18 +1,21 @@
 import { z } from 'zod';
 import { commaListEnv, databaseEnv, loadConfig, logLevelEnv } from '../config';
-import { createServicePool, type Pool } from '../db';
+import { checkDatabaseTls, createServicePool, type Pool } from '../db';
 import { createLogger, type Logger } from '../logger';
 import { SecretBox } from './secretBox';
 import { secretKeyEnv } from './secretKeyEnv';
 
-const ResealEnv = z.object({
-  ...databaseEnv,
-  LOG_LEVEL: logLevelEnv.default('info'),
-  /** The key to seal under: the newest one. */
-  WEBHOOK_SECRET_KEY: secretKeyEnv,
-  /** Every former key still sealing some row (comma-separated). */
-  WEBHOOK_SECRET_KEYS_PREVIOUS: commaListEnv,
-});
+const ResealEnv = z
+  .object({
+    // PostgreSQL, with verified TLS as the services have it (DATABASE_SSL_CA_FILE)
+    ...databaseEnv,
+    LOG_LEVEL: logLevelEnv.default('info'),
+    /** The key to seal under: the newest one. */
+    WEBHOOK_SECRET_KEY: secretKeyEnv,
+    /** Every former key still sealing some row (comma-separated). */
+    WEBHOOK_SECRET_KEYS_PREVIOUS: commaListEnv,
+  })
+  .superRefine(checkDatabaseTls);
 
 /** What one service's reseal did: rows it moved, rows no key opens, rows still under a former key. */
 export interface ResealOutcome {

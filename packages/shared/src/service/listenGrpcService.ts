@@ -41,18 +41,19 @@ export async function listenGrpcService(opts: {
   registry: Registry;
   config: GrpcServiceSettings;
   /**
-   * Dependencies besides the database that /readyz reports (e.g. kafka), each true while
-   * reachable. They do not change grpc.health.v1: a service keeps serving its RPCs without them.
+   * Dependencies besides the database that /readyz reports (e.g. kafka): each true while
+   * reachable, false when not ("unreachable"), or its state in words ("ok", "authentication
+   * failed"). They do not change grpc.health.v1: a service keeps serving its RPCs without them.
    */
-  dependencies?: Record<string, () => boolean>;
+  dependencies?: Record<string, () => boolean | string>;
 }): Promise<ListeningGrpcService> {
   const { config, health, serviceNames } = opts;
   const port = await bindServer(opts.server, `${config.GRPC_HOST}:${config.GRPC_PORT}`);
-  let databaseOk = false;
+  let database = 'unreachable';
   const stopWatching = watchDatabaseHealth(
     { pool: opts.pool, log: opts.log, intervalMs: config.HEALTH_PROBE_INTERVAL_MS },
-    (ok) => {
-      databaseOk = ok;
+    (ok, state) => {
+      database = state;
       setAllHealth(health, serviceNames, ok ? 'SERVING' : 'NOT_SERVING');
     },
   );
@@ -61,12 +62,12 @@ export async function listenGrpcService(opts: {
     port: config.METRICS_PORT,
     registry: opts.registry,
     readiness: () => ({
-      database: databaseOk ? 'ok' : 'unreachable',
+      database,
       ...Object.fromEntries(
-        Object.entries(opts.dependencies ?? {}).map(([name, ok]) => [
-          name,
-          ok() ? 'ok' : 'unreachable',
-        ]),
+        Object.entries(opts.dependencies ?? {}).map(([name, check]) => {
+          const state = check();
+          return [name, typeof state === 'string' ? state : state ? 'ok' : 'unreachable'];
+        }),
       ),
     }),
   });

@@ -1,6 +1,6 @@
-import { Partitioners, type Kafka } from 'kafkajs';
+import { Partitioners, type Kafka, type Producer } from 'kafkajs';
 import { withTransaction, type Pool } from '@brand/shared/db';
-import { lazyKafkaClient } from '@brand/shared/kafka';
+import { lazyKafkaClient, type KafkaConnectionStatus } from '@brand/shared/kafka';
 import type { Logger } from '@brand/shared/logger';
 import { startPublishing } from './outboxMessages';
 import { claimUnpublished, markPublished, recordPublishFailure } from './outboxRepo';
@@ -20,6 +20,8 @@ export interface RelayOptions {
   maxBackoffMs: number;
   /** Counts published and failed events (the /metrics series). */
   observer?: RelayObserver;
+  /** Told of every connect and send, so readiness says why events wait (wrong password, CA). */
+  status?: KafkaConnectionStatus;
 }
 
 export interface OutboxRelay {
@@ -34,6 +36,14 @@ export interface OutboxRelay {
 }
 
 const FIRST_BACKOFF_MS = 250;
+
+/** The producer could not connect: no rows were claimed. */
+class ConnectFailure extends Error {
+  override readonly name = ConnectFailure.name;
+  constructor(cause: unknown) {
+    super(cause instanceof Error ? cause.message : String(cause), { cause });
+  }
+}
 
 /** A send that failed: the rows it carried, so their attempts can be recorded. */
 class PublishFailure extends Error {
@@ -77,14 +87,28 @@ export function startOutboxRelay(opts: RelayOptions): OutboxRelay {
   /** A failed producer may hold stale sequence numbers: the next attempt gets a fresh one. */
   const dropProducer = (): Promise<void> => producer.drop();
 
-  const relayBatch = (): Promise<number> =>
-    withTransaction(opts.pool, async (client) => {
+  /**
+   * Connected before any row is claimed, even with the outbox empty: a broker refusing the
+   * credentials or the certificate shows in readiness at start, not at the first event, and
+   * no transaction holds a connection while the producer connects.
+   */
+  const connectedProducer = async (): Promise<Producer> => {
+    try {
+      return await producer.get();
+    } catch (err) {
+      throw new ConnectFailure(err);
+    }
+  };
+
+  const relayBatch = async (): Promise<number> => {
+    const p = await connectedProducer();
+    opts.status?.succeeded();
+    return withTransaction(opts.pool, async (client) => {
       const rows = await claimUnpublished(client, opts.batchSize);
       if (rows.length === 0) return 0;
       const ids = rows.map((r) => r.id);
       const batch = startPublishing(rows, opts.topic);
       try {
-        const p = await producer.get();
         await p.send({ topic: opts.topic, acks: -1, messages: batch.messages });
         batch.end();
       } catch (err) {
@@ -94,6 +118,7 @@ export function startOutboxRelay(opts: RelayOptions): OutboxRelay {
       await markPublished(client, ids);
       return rows.length;
     });
+  };
 
   const loop = async (): Promise<void> => {
     let backoffMs = 0;
@@ -108,8 +133,20 @@ export function startOutboxRelay(opts: RelayOptions): OutboxRelay {
           log.debug({ sent }, 'published outbox events');
         }
       } catch (err) {
+        const firstFailure = backoffMs === 0;
         backoffMs = Math.min(backoffMs ? backoffMs * 2 : FIRST_BACKOFF_MS, opts.maxBackoffMs);
-        log.warn({ err, retryInMs: backoffMs }, 'outbox relay failed; rows stay until published');
+        if (err instanceof ConnectFailure || err instanceof PublishFailure)
+          opts.status?.failed(err);
+        // A producer that cannot connect fails the same way every retry: its first failure
+        // is logged (and the status logs each change of reason), the retries only at debug.
+        if (err instanceof ConnectFailure)
+          log[firstFailure ? 'warn' : 'debug'](
+            { err: err.message, retryInMs: backoffMs },
+            'outbox relay cannot connect to Kafka; rows stay until published',
+          );
+        else
+          log.warn({ err, retryInMs: backoffMs }, 'outbox relay failed; rows stay until published');
+        if (err instanceof ConnectFailure) await dropProducer();
         if (err instanceof PublishFailure) {
           opts.observer?.failed(err.ids.length);
           await recordPublishFailure(opts.pool, err.ids, err.message).catch(() => undefined);

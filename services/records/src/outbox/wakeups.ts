@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { pgConnection } from '@brand/shared/db';
 import type { Logger } from '@brand/shared/logger';
 
 /** The channel the outbox insert trigger (migrations/0004_outbox.sql) notifies at commit. */
@@ -13,6 +14,8 @@ const RECONNECT_MS = 2_000;
  */
 export function listenForOutbox(opts: {
   connectionString: string;
+  /** DATABASE_SSL_CA_FILE: the same verified TLS as the pools. */
+  sslCaFile?: string | undefined;
   log: Logger;
   onNotify: () => void;
 }): { close(): Promise<void> } {
@@ -32,7 +35,10 @@ export function listenForOutbox(opts: {
 
   const connect = async (): Promise<void> => {
     const c = new pg.Client({
-      connectionString: opts.connectionString,
+      ...pgConnection({
+        DATABASE_URL: opts.connectionString,
+        DATABASE_SSL_CA_FILE: opts.sslCaFile,
+      }),
       application_name: 'records-outbox-listen',
       connectionTimeoutMillis: 5_000,
       keepAlive: true,

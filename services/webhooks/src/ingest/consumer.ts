@@ -3,11 +3,17 @@ import type { Kafka, KafkaMessage } from 'kafkajs';
 import { withTransaction, type Pool } from '@brand/shared/db';
 import { EVENT_TYPES } from '@brand/shared/enums';
 import { newId } from '@brand/shared/ids';
-import { decodeBusinessEvent } from '@brand/shared/kafka';
+import { decodeBusinessEvent, type KafkaConnectionStatus } from '@brand/shared/kafka';
 import type { Logger } from '@brand/shared/logger';
 import { continueTraceFromHeaders, traceContextOfSpan } from '@brand/shared/telemetry';
 import type { ConsumerObserver, SkipReason } from './consumerMetrics';
-import { insertDeliveries, insertEvents, type EventInput, type NewDelivery } from './eventRepo';
+import {
+  insertDeliveries,
+  insertEvents,
+  type EventInput,
+  type FeedVersion,
+  type NewDelivery,
+} from './eventRepo';
 import { MemberSupervisor, type GroupMember } from './memberSupervisor';
 
 export interface ConsumerOptions {
@@ -24,6 +30,12 @@ export interface ConsumerOptions {
    * claims them by primary key (deliveryFeed.ts).
    */
   onIngested: (deliveries: readonly NewDelivery[]) => void;
+  /**
+   * Called with the feed versions a chunk advanced once it is committed, before its offset
+   * is: publishes them for the gateway's 304 of the events feed (feedVersions.ts). Never
+   * rejects.
+   */
+  onFeedAdvanced?: (versions: readonly FeedVersion[]) => Promise<void>;
   /** Consumer-group timing (issue 19): how soon a crashed member's partitions move on. */
   groupTiming: ConsumerGroupTiming;
   /**
@@ -33,6 +45,8 @@ export interface ConsumerOptions {
   onFatal: (err: unknown) => void;
   /** Counts events stored, duplicates and skipped messages (the /metrics series). */
   observer?: ConsumerObserver;
+  /** Told when a member joins or fails, so readiness says why nothing is consumed. */
+  status?: KafkaConnectionStatus;
 }
 
 /**
@@ -103,30 +117,47 @@ export function toEventInput(
  */
 export async function startConsumer(opts: ConsumerOptions): Promise<{ stop(): Promise<void> }> {
   const log = opts.log.child({ role: 'consumer', topic: opts.topic });
-  if (opts.ensureTopic) {
-    const admin = opts.kafka.admin();
-    await admin.connect();
-    try {
-      const existing = await admin.listTopics();
-      const created =
-        !existing.includes(opts.topic) &&
-        (await admin.createTopics({
-          topics: [{ topic: opts.topic, numPartitions: opts.partitions }],
-          waitForLeaders: true,
-        }));
-      if (created) log.info({ partitions: opts.partitions }, 'created the business-events topic');
-    } finally {
-      await admin.disconnect();
-    }
-  }
-  const supervisor = new MemberSupervisor(() => groupMember(opts, log), log, opts.onFatal);
+  // Made by the first member that connects, so a broker that refuses us at boot is retried
+  // with the member (memberSupervisor.ts) instead of failing the start.
+  let topicReady = !opts.ensureTopic;
+  const ensureTopic = async (): Promise<void> => {
+    if (topicReady) return;
+    await ensureTopicExists(opts, log);
+    topicReady = true;
+  };
+  const supervisor = new MemberSupervisor(
+    () => groupMember(opts, log, ensureTopic),
+    log,
+    opts.onFatal,
+  );
   await supervisor.start();
   log.info({ group: opts.groupId }, 'consuming business events');
   return { stop: () => supervisor.stop() };
 }
 
+async function ensureTopicExists(opts: ConsumerOptions, log: Logger): Promise<void> {
+  const admin = opts.kafka.admin();
+  await admin.connect();
+  try {
+    const existing = await admin.listTopics();
+    const created =
+      !existing.includes(opts.topic) &&
+      (await admin.createTopics({
+        topics: [{ topic: opts.topic, numPartitions: opts.partitions }],
+        waitForLeaders: true,
+      }));
+    if (created) log.info({ partitions: opts.partitions }, 'created the business-events topic');
+  } finally {
+    await admin.disconnect();
+  }
+}
+
 /** One kafkajs consumer of the group, for the supervisor to start, replace and stop. */
-function groupMember(opts: ConsumerOptions, log: Logger): GroupMember {
+function groupMember(
+  opts: ConsumerOptions,
+  log: Logger,
+  ensureTopic: () => Promise<void>,
+): GroupMember {
   const consumer = opts.kafka.consumer({
     groupId: opts.groupId,
     maxWaitTimeInMs: 250,
@@ -137,12 +168,22 @@ function groupMember(opts: ConsumerOptions, log: Logger): GroupMember {
   return {
     stop: () => consumer.disconnect(),
     start: async (events) => {
-      consumer.on(consumer.events.GROUP_JOIN, () => events.joined());
+      consumer.on(consumer.events.GROUP_JOIN, () => {
+        opts.status?.succeeded();
+        events.joined();
+      });
       consumer.on(consumer.events.CRASH, (e) => {
+        opts.status?.failed(e.payload.error);
         if (!e.payload.restart) events.failed(e.payload.error);
         else log.warn({ err: e.payload.error }, 'consumer crashed; kafkajs restarts it');
       });
-      await consumer.connect();
+      try {
+        await ensureTopic();
+        await consumer.connect();
+      } catch (err) {
+        opts.status?.failed(err);
+        throw err;
+      }
       await consumer.subscribe({ topic: opts.topic, fromBeginning: true });
       await consumer.run({
         autoCommit: false,
@@ -154,11 +195,12 @@ function groupMember(opts: ConsumerOptions, log: Logger): GroupMember {
             const chunk = batch.messages.slice(i, i + CHUNK);
             // kafkajs heartbeats only when asked: a chunk whose transaction waits (a slow
             // or locked database) would otherwise outlive the session and be dropped
-            const stored = await whileHeartbeating(
+            const { deliveries: stored, feedVersions } = await whileHeartbeating(
               () => payload.heartbeat(),
               opts.groupTiming,
               () => storeChunk(opts, log, chunk, batch.partition),
             );
+            if (feedVersions.length > 0) await opts.onFeedAdvanced?.(feedVersions);
             const last = chunk[chunk.length - 1]!;
             payload.resolveOffset(last.offset);
             await consumer.commitOffsets([
@@ -210,11 +252,12 @@ async function storeChunk(
   log: Logger,
   chunk: KafkaMessage[],
   partition: number,
-): Promise<NewDelivery[]> {
+): Promise<{ deliveries: NewDelivery[]; feedVersions: FeedVersion[] }> {
   const outcome: ChunkOutcome = { ingested: 0, duplicates: 0, skipped: [], deliveries: 0 };
   const events: Array<{ event: EventInput; message: KafkaMessage }> = [];
   /** The chunk's new deliveries, for the feed once committed. */
   let deliveries: NewDelivery[] = [];
+  let feedVersions: FeedVersion[] = [];
   for (const message of chunk) {
     const input = toEventInput(message);
     if ('skip' in input) {
@@ -248,10 +291,12 @@ async function storeChunk(
     try {
       // two statements a chunk, whatever its size: the events, then all their deliveries
       deliveries = await withTransaction(opts.pool, async (db) => {
-        const stored = await insertEvents(
+        const inserted = await insertEvents(
           db,
           events.map(({ event }, i) => ({ ...event, ...traceContextOfSpan(spans[i]!) })),
         );
+        const stored = inserted.receivers;
+        feedVersions = inserted.feedVersions;
         const made: NewDelivery[] = [];
         const taken = new Set<string>();
         events.forEach(({ event }, i) => {
@@ -289,5 +334,5 @@ async function storeChunk(
   }
   // counted after the commit: a chunk rolled back and replayed is counted once
   opts.observer?.chunkStored(outcome);
-  return deliveries;
+  return { deliveries, feedVersions };
 }

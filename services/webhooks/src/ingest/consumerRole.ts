@@ -1,5 +1,10 @@
 import type { Pool } from '@brand/shared/db';
-import { createKafka } from '@brand/shared/kafka';
+import {
+  createKafka,
+  kafkaClientSecurity,
+  kafkaConnectionStatus,
+  type KafkaConnectionStatus,
+} from '@brand/shared/kafka';
 import type { Logger } from '@brand/shared/logger';
 import type { Registry } from '@brand/shared/metrics';
 import type { ShutdownStep } from '@brand/shared/shutdown';
@@ -9,17 +14,31 @@ import { consumerLagMetrics, consumerMetrics } from './consumerMetrics';
 
 /**
  * Starts the consumer role (WEBHOOKS_ROLES=consumer): reads business events from Kafka,
- * stores each with its deliveries, then commits. Returns the shutdown step that stops it.
+ * stores each with its deliveries, then commits. Returns the shutdown step that stops it and
+ * the connection status readiness shows (a broker refusing the credentials does not stop the
+ * start: the consumer retries until the settings are fixed).
  */
 export async function startConsumerRole(
   config: WebhooksConfig,
-  deps: { pool: Pool; log: Logger; registry: Registry; onIngested: ConsumerOptions['onIngested'] },
-): Promise<ShutdownStep> {
+  deps: {
+    pool: Pool;
+    log: Logger;
+    registry: Registry;
+    onIngested: ConsumerOptions['onIngested'];
+    onFeedAdvanced: ConsumerOptions['onFeedAdvanced'];
+  },
+): Promise<{ stop: ShutdownStep; status: KafkaConnectionStatus }> {
   const { log } = deps;
   const kafka = createKafka({
     brokers: config.KAFKA_BROKERS,
     clientId: config.KAFKA_CLIENT_ID,
     log,
+    security: kafkaClientSecurity(config),
+  });
+  const status = kafkaConnectionStatus({
+    client: config.KAFKA_CLIENT_ID,
+    log,
+    registry: deps.registry,
   });
   const consumer = await startConsumer({
     kafka,
@@ -30,12 +49,14 @@ export async function startConsumerRole(
     ensureTopic: config.KAFKA_ENSURE_TOPIC,
     partitions: config.KAFKA_TOPIC_PARTITIONS,
     onIngested: deps.onIngested,
+    onFeedAdvanced: deps.onFeedAdvanced,
     groupTiming: {
       sessionTimeoutMs: config.KAFKA_SESSION_TIMEOUT_MS,
       heartbeatIntervalMs: config.KAFKA_HEARTBEAT_INTERVAL_MS,
       rebalanceTimeoutMs: config.KAFKA_REBALANCE_TIMEOUT_MS,
     },
     observer: consumerMetrics(deps.registry),
+    status,
     onFatal: (err) => {
       // Offsets are committed only after the database has the events: exiting loses
       // nothing, and the orchestrator (or the local script) restarts the process.
@@ -49,10 +70,13 @@ export async function startConsumerRole(
     groupId: config.KAFKA_CONSUMER_GROUP,
   });
   return {
-    name: 'stop consuming (commits are already done)',
-    run: async () => {
-      await consumer.stop();
-      await lag.close();
+    status,
+    stop: {
+      name: 'stop consuming (commits are already done)',
+      run: async () => {
+        await consumer.stop();
+        await lag.close();
+      },
     },
   };
 }

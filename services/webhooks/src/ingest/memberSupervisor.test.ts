@@ -102,3 +102,32 @@ it('stop() cancels a pending replacement', async () => {
   await new Promise((r) => setTimeout(r, 60));
   expect(members.length).toBe(1);
 });
+
+/** What kafkajs throws when the broker refuses the SASL credentials. */
+function authenticationError(): Error {
+  const err = new Error('SASL SCRAM SHA512 authentication failed');
+  err.name = 'KafkaJSSASLAuthenticationError';
+  return err;
+}
+
+describe('issue 43: a broker refusing the credentials is not a crash loop', () => {
+  it('boots although the first member cannot start, and retries it', async () => {
+    const { supervisor, members, fatal } = supervise([
+      () => new FakeMember(authenticationError()),
+      () => new FakeMember(authenticationError()),
+    ]);
+    await expect(supervisor.start()).resolves.toBeUndefined();
+    await until(() => members.length === 3); // two refused starts, then one that works
+    expect(fatal).toEqual([]);
+    await supervisor.stop();
+  });
+
+  it('never gives up while the refusal lasts, however many times', async () => {
+    const refusals = Array.from({ length: 8 }, () => () => new FakeMember(authenticationError()));
+    const { supervisor, members, fatal } = supervise(refusals);
+    await supervisor.start();
+    await until(() => members.length === 9);
+    expect(fatal).toEqual([]);
+    await supervisor.stop();
+  });
+});

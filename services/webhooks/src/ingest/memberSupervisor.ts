@@ -1,3 +1,4 @@
+import { connectionProblemOf } from '@brand/shared/errors';
 import type { Logger } from '@brand/shared/logger';
 
 /** One consumer-group member as the supervisor sees it: started, told of, stopped. */
@@ -35,7 +36,10 @@ const DEFAULT_SUPERVISOR_SETTINGS: SupervisorSettings = {
  * while one batch outlived its session) is the one met under load. Exiting then would take
  * the workers and the admin RPCs down with it, so a new member is made here instead, after a
  * capped backoff; nothing is lost, since offsets are committed only after the database has
- * the events. `onFatal` is called only when members keep failing without ever joining.
+ * the events. `onFatal` is called only when members keep failing without ever joining, and
+ * never for a broker that refuses the credentials or the certificate (issue 43): exiting would
+ * only restart into the same refusal, a crash loop; the process stays up, says the problem in
+ * readiness, and tries again every maxDelayMs until the settings are fixed.
  */
 export class MemberSupervisor {
   private current: GroupMember | undefined;
@@ -52,9 +56,17 @@ export class MemberSupervisor {
     private readonly settings: SupervisorSettings = DEFAULT_SUPERVISOR_SETTINGS,
   ) {}
 
-  /** Starts the first member; rejects if it cannot start (the service then fails to boot). */
+  /**
+   * Starts the first member. One that cannot start (a broker unreachable, or refusing the
+   * credentials) is replaced after a pause like any failed member: the service boots anyway.
+   */
   async start(): Promise<void> {
-    await this.startMember();
+    try {
+      await this.startMember();
+    } catch (err) {
+      const member = this.current;
+      if (member) this.replace(member, err);
+    }
   }
 
   async stop(): Promise<void> {
@@ -78,7 +90,10 @@ export class MemberSupervisor {
 
   private replace(failed: GroupMember, err: unknown): void {
     if (this.stopped) return;
-    this.failures++;
+    const refused = connectionProblemOf(err) !== undefined;
+    this.failures = refused
+      ? Math.min(this.failures + 1, this.settings.maxConsecutiveFailures)
+      : this.failures + 1;
     if (this.failures > this.settings.maxConsecutiveFailures) {
       this.onFatal(err);
       return;
@@ -87,8 +102,9 @@ export class MemberSupervisor {
       this.settings.initialDelayMs * 2 ** (this.failures - 1),
       this.settings.maxDelayMs,
     );
+    // a refusal is said once by the connection status; its stack would only repeat it
     this.log.error(
-      { err, attempt: this.failures, delayMs: delay },
+      { err: refused ? (err as Error).message : err, attempt: this.failures, delayMs: delay },
       'the Kafka consumer stopped; a new group member starts after a pause',
     );
     this.current = undefined;

@@ -83,7 +83,8 @@ export {
   type FeedEvent,
   type FeedEventType,
 } from './events/eventTypes.js';
-export { type EventsPollResult, type EventsResource } from './events/eventsResource.js';
+export { type EventsResource } from './events/eventsResource.js';
+export { type EventsPollResult } from './events/eventTypes.js';
 export {
   FROM_OLDEST,
   isFollowCheckpoint,

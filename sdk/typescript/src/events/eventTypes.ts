@@ -1,4 +1,5 @@
 import type { components } from '../generated/openapi.js';
+import type { NotModified } from '../records/recordsResource.js';
 import type { ResponseMeta } from '../responseMeta.js';
 
 /** A business event, exactly the JSON body a receiver gets (generated from the OpenAPI document). */
@@ -34,3 +35,11 @@ export interface EventsListParams extends EventFilters {
 
 /** One page of the feed and what the response said about itself. */
 export type EventsPage = EventsEnvelope & { meta: ResponseMeta };
+
+/** A poll's answer: the changed (or first) page, or NotModified. */
+export type EventsPollResult = (EventsPage & { notModified: false }) | NotModified;
+
+/** What the follower reads the feed with (EventsResource.poll). */
+export interface FeedPoller {
+  poll(params: EventsListParams): Promise<EventsPollResult>;
+}

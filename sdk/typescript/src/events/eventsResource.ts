@@ -1,16 +1,18 @@
 import { RateLimitedError } from '../errors/codeErrors.js';
 import type { RequestSpec, Transport } from '../http/transport.js';
-import type { NotModified } from '../records/recordsResource.js';
-import type { EventsEnvelope, EventsListParams, EventsPage, FeedEvent } from './eventTypes.js';
+import type {
+  EventsEnvelope,
+  EventsListParams,
+  EventsPage,
+  EventsPollResult,
+  FeedEvent,
+} from './eventTypes.js';
 import { followFeed, type FollowOptions } from './follower.js';
 
 /** The walk's default page size: the API's maximum, so a walk spends the fewest requests. */
 const WALK_PAGE_SIZE = 200;
 /** How many 429s in a row one page of a walk waits out after the transport's own retries. */
 const WALK_RATE_LIMIT_WAITS = 5;
-
-/** A poll's answer: the changed (or first) page, or NotModified. */
-export type EventsPollResult = (EventsPage & { notModified: false }) | NotModified;
 
 const timeParam = (t: string | Date | undefined) => (t instanceof Date ? t.toISOString() : t);
 

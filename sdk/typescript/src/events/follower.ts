@@ -1,8 +1,7 @@
 import { ConnectionError } from '../errors/brandRecordsError.js';
 import { RetryAfterError } from '../errors/codeErrors.js';
 import type { Transport } from '../http/transport.js';
-import type { EventsResource } from './eventsResource.js';
-import type { EventFilters, FeedEvent } from './eventTypes.js';
+import type { EventFilters, FeedEvent, FeedPoller } from './eventTypes.js';
 import { isFollowCheckpoint, type FollowCheckpoint } from './followCheckpoint.js';
 
 export interface FollowOptions extends EventFilters {
@@ -37,7 +36,7 @@ const DEFAULT_LIMIT = 100;
  * own retries come first); CursorExpiredError and the callbacks' errors end the follow.
  */
 export async function followFeed(
-  events: EventsResource,
+  events: FeedPoller,
   transport: Transport,
   options: FollowOptions,
 ): Promise<void> {

@@ -33,7 +33,7 @@ import {
   touchKey,
   type KeyRow,
 } from './keyRepo';
-import { POLICY_SUMMARIES } from '../passkeys/signInPolicy';
+import { OPERATOR_SIGN_IN_POLICIES, POLICY_SUMMARIES } from '../signInPolicy/policy';
 import { currentActor } from './currentActor';
 import { unmetKeyConditions } from './keyConditions';
 import { brandId, email, keyExpiresAt } from './inputs';
@@ -142,11 +142,12 @@ const UpdateBrandInput = z.object({
   brandId,
   tier: z.enum(TIERS.names).optional(),
   verified: z.boolean().optional(),
-  // an operator lifts a policy; requiring SSO is the owner's, with its proofs (signInPolicy.ts)
+  // an operator lifts a policy; requiring SSO is the owner's, with its proofs
+  // (signInPolicy/setBrandSignInPolicy.ts)
   signInPolicy: z
     .string()
     .pipe(
-      z.enum(['any', 'passkey_or_sso'], {
+      z.enum(OPERATOR_SIGN_IN_POLICIES, {
         message:
           'must be "any" or "passkey_or_sso"; requiring single sign-on is a brand owner\'s act in the console',
       }),

@@ -1,6 +1,7 @@
 import type { Pool, PoolClient } from '@brand/shared/db';
 import { rfc3339 } from '@brand/shared/db';
 import type { RoleName, TierName } from '@brand/shared/enums';
+import type { SignInPolicy } from '../signInPolicy/policy';
 
 export interface BrandRow {
   id: string;
@@ -14,8 +15,6 @@ export interface BrandRow {
    */
   sign_in_policy: SignInPolicy;
 }
-
-export type SignInPolicy = 'any' | 'passkey_or_sso' | 'sso';
 
 export interface MemberRow {
   id: string;

@@ -11,7 +11,7 @@ import {
   listPasskeys,
   removePasskey,
 } from './passkeyService';
-import { setBrandSignInPolicy } from './signInPolicy';
+import { setBrandSignInPolicy } from '../signInPolicy/setBrandSignInPolicy';
 
 const toPasskey = (p: PasskeyRow): Passkey => ({
   id: p.id,

@@ -5,7 +5,7 @@ import { newId } from '@brand/shared/ids';
 import type { Membership } from '../access/memberRepo';
 import { toBrand, toMember } from '../access/toProto';
 import type { SessionDeps } from './sessionDeps';
-import { methodRefusal } from './methodRefusal';
+import { methodRefusal } from '../signInPolicy/policy';
 import { METHOD_WORDS, recordSignInRefused } from './signInActivity';
 import type { SignInClient, SignInMethod } from './signInClient';
 import { deleteStaleSessions, insertSession } from './sessionRepo';

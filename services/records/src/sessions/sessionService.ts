@@ -6,7 +6,7 @@ import type { BrandRow } from '../access/brandRepo';
 import { selectMemberships, type Membership } from '../access/memberRepo';
 import { ineligibleReason, isEligible } from './eligibility';
 import { endUnusedSignInLinksOf } from './linkRepo';
-import { methodRefusal } from './methodRefusal';
+import { methodRefusal } from '../signInPolicy/policy';
 import type { SessionDeps } from './sessionDeps';
 import {
   endSession,

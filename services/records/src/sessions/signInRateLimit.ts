@@ -87,19 +87,26 @@ export class SignInRateLimit {
   }
 
   /**
-   * Counts a passkey sign-in challenge, or a single sign-on started, asked for by a client:
-   * each stores a row for minutes, so one client may not ask for more than three times its
-   * link budget per window (each kind counted apart).
+   * Counts a passkey sign-in challenge asked for by a client: each stores a row for minutes, so
+   * one client may not ask for more than three times its link budget per window.
    */
-  async takePasskeyChallenge(
-    clientKey: string,
-    kind: 'passkey' | 'sso' = 'passkey',
-  ): Promise<void> {
+  takePasskeyChallenge(clientKey: string): Promise<void> {
+    return this.takeStart('passkey', clientKey, 'passkey sign-ins');
+  }
+
+  /**
+   * Counts a single sign-on started by a client (its state row lives for minutes), on the same
+   * terms as passkey challenges and counted apart from them.
+   */
+  takeSsoStart(clientKey: string): Promise<void> {
+    return this.takeStart('sso', clientKey, 'single sign-ons');
+  }
+
+  private async takeStart(kind: string, clientKey: string, what: string): Promise<void> {
     const key = `${this.keyPrefix}signin:${kind}-client:${digest(clientKey)}`;
     const [count, ttlMs] = await this.count(key);
     if (count > this.limits.perClient * 3) {
       const retryAfterSeconds = Math.max(1, Math.ceil(ttlMs / 1000));
-      const what = kind === 'sso' ? 'single sign-ons' : 'passkey sign-ins';
       throw new AppError(
         'rate_limited',
         `Too many ${what} were started; try again in ${retryAfterSeconds} seconds.`,

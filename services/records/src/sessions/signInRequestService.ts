@@ -3,7 +3,7 @@ import { withTransaction } from '@brand/shared/db';
 import { parseOrThrow } from '@brand/shared/errors';
 import { newId } from '@brand/shared/ids';
 import { email } from '../access/inputs';
-import { linkServes } from './brandAdmits';
+import { linkServes } from '../signInPolicy/policy';
 import { eligibleMemberships } from './eligibility';
 import { deleteStaleSignInLinks, endUnusedSignInLinksOf, insertSignInLink } from './linkRepo';
 import type { SessionDeps } from './sessionDeps';
@@ -60,7 +60,7 @@ const ClaimInput = z.object({ maxMails: z.number().int().min(1).max(100) });
  * Turns accepted requests into mails to send now, one per address: for a member of an eligible
  * brand a new link (ending the address's earlier unused links), for anyone else nothing (the
  * requests are dropped). When a link serves none of the address's brands (each requires its
- * single sign-on alone: brandAdmits.ts), the mail carries no link, only the way to each brand's single sign-on:
+ * single sign-on alone: signInPolicy/policy.ts), the mail carries no link, only the way to each brand's single sign-on:
  * the link is still minted, so it ends the earlier ones and spaces mails as a mailed link does,
  * but its token is dropped here and never leaves records, so it opens nothing. An address is claimed only when no link was minted for it within
  * `mailSpacingMs`, so however many clients ask, one address gets at most one mail per spacing.

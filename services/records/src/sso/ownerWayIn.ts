@@ -1,5 +1,5 @@
 import { AppError } from '@brand/shared/errors';
-import type { SignInPolicy } from '../access/brandRepo';
+import type { SignInPolicy } from '../signInPolicy/policy';
 
 /** A brand's single sign-on as a change would leave it. */
 export interface ConnectionAfter {

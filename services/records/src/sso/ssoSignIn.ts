@@ -112,7 +112,7 @@ export async function beginSsoSignIn(
   if (input.clientKey.length < 1 || input.clientKey.length > 128) {
     throw new AppError('validation_failed', 'client_key must be 1 to 128 characters.');
   }
-  await deps.rateLimit.takePasskeyChallenge(input.clientKey, 'sso');
+  await deps.rateLimit.takeSsoStart(input.clientKey);
   const box = deps.box;
   if (!box) throw notConfigured();
   const connection = await connectionFor(deps, input);

@@ -2,19 +2,10 @@ import { insertActivity } from '@brand/shared/activity';
 import { roleAllows } from '@brand/shared/console';
 import { withTransaction } from '@brand/shared/db';
 import { AppError } from '@brand/shared/errors';
-import type { SignInPolicy } from '../access/brandRepo';
 import type { SessionDeps } from '../sessions/sessionDeps';
 import { liveSession, membershipsOpenedBy } from '../sessions/sessionService';
 import { selectSsoConnection } from '../sso/ssoConnectionRepo';
-
-const POLICIES: readonly SignInPolicy[] = ['any', 'passkey_or_sso', 'sso'];
-
-/** The activity's words for each policy (the console's change and an operator's). */
-export const POLICY_SUMMARIES: Record<SignInPolicy, string> = {
-  any: 'Members may sign in by emailed link again',
-  passkey_or_sso: 'Members must sign in with a passkey',
-  sso: 'Members must sign in with single sign-on',
-};
+import { POLICY_SUMMARIES, SIGN_IN_POLICIES } from './policy';
 
 /**
  * An owner requires a passkey (or SSO), or SSO alone, for the brand, or lifts that. Records
@@ -28,7 +19,7 @@ export async function setBrandSignInPolicy(
   input: { sessionToken: string; brandId: string; policy: string },
 ): Promise<void> {
   const session = await liveSession(deps, input.sessionToken);
-  const policy = POLICIES.find((p) => p === input.policy);
+  const policy = SIGN_IN_POLICIES.find((p) => p === input.policy);
   if (!policy) {
     throw new AppError('validation_failed', 'policy must be "any", "passkey_or_sso" or "sso".');
   }

@@ -1,4 +1,5 @@
 import {
+  Resource,
   StreamRecordsPagesRequest,
   type ListRecordsPageRequest,
   type PageCall,
@@ -69,7 +70,7 @@ interface Sizes {
 function pageSize(page: ListRecordsPageRequest, s: Sizes): number {
   let size = 0;
   if (page.brand_id !== '') size += fieldSize(s.brandId);
-  if (page.resource !== 0) size += 1 + varintSize(page.resource);
+  if (page.resource !== Resource.RESOURCE_UNSPECIFIED) size += 1 + varintSize(page.resource);
   if (page.limit !== undefined) size += 1 + varintSize(page.limit);
   if (page.cursor !== undefined) size += fieldSize(s.cursor);
   if (page.since !== undefined) size += fieldSize(s.since);
@@ -131,7 +132,7 @@ function pageCallBytes(call: PageCall): Buffer {
     buf[pos++] = 50; // PageCall.page
     pos = writeVarint(buf, pos, pageBytes);
     if (page.brand_id !== '') pos = writeString(buf, pos, 10, page.brand_id, s.brandId);
-    if (page.resource !== 0) {
+    if (page.resource !== Resource.RESOURCE_UNSPECIFIED) {
       buf[pos++] = 16;
       pos = writeVarint(buf, pos, page.resource);
     }

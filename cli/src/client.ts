@@ -2,9 +2,14 @@ import { AccessServiceClient } from '@brand/proto/access/v1';
 import { UsageServiceClient } from '@brand/proto/access/v1/usage';
 import { PlansServiceClient } from '@brand/proto/plans/v1';
 import { RecordsServiceClient } from '@brand/proto/records/v1';
-import { WebhooksServiceClient } from '@brand/proto/webhooks/v1';
+import { EventsFeedServiceClient, WebhooksServiceClient } from '@brand/proto/webhooks/v1';
 import { AppError } from '@brand/shared/errors';
-import { connectClient, createCaller, type Caller } from '@brand/shared/grpc';
+import {
+  CLIENT_USER_AGENT_METADATA,
+  connectClient,
+  createCaller,
+  type Caller,
+} from '@brand/shared/grpc';
 import type { Settings } from './settings';
 
 /** The services as brandctl sees them: one typed caller per gRPC service, with the admin token. */
@@ -19,6 +24,8 @@ export interface Backend {
   plans: Caller<PlansServiceClient>;
   /** The webhooks service (receivers, deliveries), on its own address. */
   webhooks: Caller<WebhooksServiceClient>;
+  /** The events feed (the webhooks service's EventsFeedService, which the admin token may read). */
+  eventsFeed: Caller<EventsFeedServiceClient>;
   /** Closes the channels so the process can exit. */
   close(): void;
 }
@@ -36,12 +43,21 @@ export function createBackend(settings: Settings): Backend {
       'no admin token: pass --token or set ADMIN_TOKEN (the local stack generates one in .local/secrets.env).',
     );
   }
-  const call = { deadlineMs: settings.timeoutMs, token };
+  // Names brandctl as the client of every call: the activity rows an operator's command
+  // writes say it came from the command line (the service adds the address it connected from).
+  const call = {
+    deadlineMs: settings.timeoutMs,
+    token,
+    metadata: {
+      [CLIENT_USER_AGENT_METADATA]: `brandctl (node ${process.version}; ${process.platform})`,
+    },
+  };
   const records = connectClient(RecordsServiceClient, settings.recordsAddr);
   const access = connectClient(AccessServiceClient, settings.recordsAddr, records);
   const usage = connectClient(UsageServiceClient, settings.recordsAddr, records);
   const plans = connectClient(PlansServiceClient, settings.plansAddr);
   const webhooks = connectClient(WebhooksServiceClient, settings.webhooksAddr);
+  const eventsFeed = connectClient(EventsFeedServiceClient, settings.webhooksAddr, webhooks);
   return {
     address: settings.recordsAddr,
     access: createCaller(access, call),
@@ -49,6 +65,7 @@ export function createBackend(settings: Settings): Backend {
     records: createCaller(records, call),
     plans: createCaller(plans, call),
     webhooks: createCaller(webhooks, call),
+    eventsFeed: createCaller(eventsFeed, call),
     close: () => {
       records.close();
       plans.close();

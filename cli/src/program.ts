@@ -3,6 +3,7 @@ import { parseTimeout } from './args';
 import { registerActivityCommand } from './commands/activity';
 import { registerBrandCommands } from './commands/brand';
 import { registerChangeCommands } from './commands/changes';
+import { registerEventsCommands } from './commands/events';
 import { registerKeyCommands } from './commands/key';
 import { registerMemberCommands } from './commands/member';
 import { registerPlanCommands } from './commands/plan';
@@ -57,5 +58,6 @@ export function buildProgram(): Command {
   registerChangeCommands(program);
   registerPlanCommands(program);
   registerActivityCommand(program);
+  registerEventsCommands(program);
   return program;
 }

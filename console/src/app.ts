@@ -2,6 +2,7 @@ import path from 'node:path';
 import express, { type Express } from 'express';
 import type { ConsoleDeps } from './consoleDeps';
 import { originCheck } from './csrf/originCheck';
+import { clientOrigin } from './http/clientOrigin';
 import { ConsoleHttpError } from './http/consoleHttpError';
 import { securityHeaders } from './http/securityHeaders';
 import { serveVendorScripts } from './http/vendorScripts';
@@ -11,6 +12,7 @@ import { registerBrandPages } from './pages/brandPages';
 import { registerPasskeys } from './pages/passkeys/route';
 import { registerSessions } from './pages/sessions/route';
 import { registerSignIn } from './pages/signIn/route';
+import { registerSsoBackchannel } from './pages/sso/backchannelRoute';
 import { registerSsoSignIn } from './pages/sso/signInRoute';
 
 /** Where the stylesheet and the two small scripts live (console/public). */
@@ -37,8 +39,12 @@ export function createConsoleApp(deps: ConsoleDeps): Express {
     }),
   );
   serveVendorScripts(app);
+  // server to server, before the Origin check (a provider sends none; no cookie is read)
+  registerSsoBackchannel(app, deps);
   app.use(originCheck(deps.publicOrigin));
   app.use(express.urlencoded({ extended: false, limit: '32kb', parameterLimit: 50 }));
+  // after the body is read: its stream's callbacks would not carry the request's origin
+  app.use(clientOrigin());
 
   const router = express.Router();
   // Before the link routes: /sign-in/passkey and /sign-in/sso are not link tokens.

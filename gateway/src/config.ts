@@ -43,6 +43,8 @@ const GatewayEnv = z
     RECORDS_GRPC_ADDR: z.string().default('127.0.0.1:50051'),
     /** The plans service (campaign-plan preparation); its outage does not fail /readyz. */
     PLANS_GRPC_ADDR: z.string().default('127.0.0.1:50052'),
+    /** The webhooks service's gRPC (its admin role): the events feed, GET /api/v1/events. */
+    WEBHOOKS_GRPC_ADDR: z.string().default('127.0.0.1:50053'),
     /** The credential this gateway presents on every gRPC call (docs/internals.md "Internal credentials"). */
     INTERNAL_TOKEN: z.string().min(32),
     /** Deadline of every call to a backing service (and of every page on a page stream). */

@@ -14,6 +14,7 @@ import { Authenticator } from './auth/authenticator';
 import { KeyCache } from './auth/keyCache';
 import { listenForRevocations } from './auth/revocationListener';
 import { createPlansApi } from './clients/plansClient';
+import { createEventsFeedApi } from './clients/eventsFeedClient';
 import { createRecordsApi } from './clients/recordsClient';
 import { loadGatewayConfig, trustProxySetting } from './config';
 import { changeVersionRepair } from './records/changeVersions';
@@ -53,6 +54,10 @@ async function main(): Promise<void> {
     observe: (stats) => metrics.observePageStreams(stats),
   });
   const plans = createPlansApi(config.PLANS_GRPC_ADDR, {
+    deadlineMs: config.GRPC_DEADLINE_MS,
+    token: config.INTERNAL_TOKEN,
+  });
+  const feed = createEventsFeedApi(config.WEBHOOKS_GRPC_ADDR, {
     deadlineMs: config.GRPC_DEADLINE_MS,
     token: config.INTERNAL_TOKEN,
   });
@@ -139,6 +144,7 @@ async function main(): Promise<void> {
     gate,
     records,
     plans,
+    feed,
     redis,
     changeVersions: changeVersionRepair(redis, config.REDIS_KEY_PREFIX, log),
     metrics,
@@ -213,6 +219,7 @@ async function main(): Promise<void> {
       run: () => {
         records.close();
         plans.close();
+        feed.close();
       },
     },
     {

@@ -20,6 +20,7 @@
 //   historyGrowth.mjs      S9 2 million deliveries of weekly history, retention 14 days: size
 //                          and claim latency as it grows
 //   otherBrands.mjs  a 10-row brand served beside a 1,000,000-row brand vs beside small ones
+//   eventsFeed.mjs   E1 an events page vs a list page; E2 an unchanged events poll (304) vs S7's
 //   polling.mjs      S7 re-reading an unchanged first page with If-None-Match (304) vs B0 with
 //                    express's ETag; S8 the same poller while a record changes every second
 //   stack.mjs / arms.mjs / report.mjs: processes, the interleaved measurement, the table.
@@ -60,6 +61,7 @@ import { runRetrieveScenario } from './lib/retrieve.mjs';
 import { runWalkScenario, seedWalkBrands } from './lib/walk.mjs';
 import { ensureWrk } from './lib/wrk.mjs';
 import { runPollingScenarios } from './lib/polling.mjs';
+import { runEventsFeedScenarios, seedFeedEvents, startFeedService } from './lib/eventsFeed.mjs';
 import { runPlansScenario, startPlans } from './lib/plans.mjs';
 import { loadavg, report } from './lib/report.mjs';
 import { createEnterpriseBrands, insertSubmissions } from './lib/seed.mjs';
@@ -180,6 +182,7 @@ async function main() {
   );
   await insertSubmissions(dbUrl, [loadBrand.brandId], SETTINGS.loadRows);
   await insertSubmissions(dbUrl, [deepBrand.brandId], SETTINGS.deepRows);
+  await seedFeedEvents(dbUrl, loadBrand.brandId);
   await waitForNoSessions(dbName);
   const countersBefore = await tableCounters(dbName);
 
@@ -191,10 +194,15 @@ async function main() {
   );
   const recordsAddress = `127.0.0.1:${records.port}`;
   const plans = await startPlans(infra);
+  // the events feed (E1, E2): the webhooks process's admin role, which the gateway reads
+  const feed = await startFeedService(dbUrl);
   const gateway = await spawnMeasured(
     'gateway',
     MAINS.gateway,
-    gatewayEnv(infra, recordsAddress, { PLANS_GRPC_ADDR: `127.0.0.1:${plans.port}` }),
+    gatewayEnv(infra, recordsAddress, {
+      PLANS_GRPC_ADDR: `127.0.0.1:${plans.port}`,
+      WEBHOOKS_GRPC_ADDR: `127.0.0.1:${feed.port}`,
+    }),
     HEAP_FLAGS,
   );
   const b0 = await spawnMeasured('b0', MAINS.b0, { DATABASE_URL: dbUrl, CURSOR_SECRET });
@@ -209,6 +217,7 @@ async function main() {
     b0,
     b0Url: `http://127.0.0.1:${b0.port}`,
     plans,
+    feed,
     loadBrand,
     deepBrand,
     walkBrands: walkSeed.brands,
@@ -280,6 +289,7 @@ async function main() {
   // S7 is the gateway's busiest phase (over 10,000 admissions a second of one budget)
   await markMemory(memory, 'S7, S8', ['gateway', 'records']);
 
+  const eventsFeed = await runEventsFeedScenarios(ctx);
   const plansResult = await runPlansScenario(ctx);
   const otherBrands = await runOtherBrandsScenario(ctx);
   await checkAdmission(ctx, opsUrl, countersAtStart);
@@ -287,6 +297,7 @@ async function main() {
   await gateway.stop();
   await ctx.records.stop();
   await plans.stop();
+  await feed.stop();
   const comparison = await runWebhookComparison(ctx);
   const catchUp = await runCatchUpScenario(ctx);
   const history = await runHistoryScenario(ctx);
@@ -306,6 +317,7 @@ async function main() {
     plans: plansResult,
     otherBrands,
     polling,
+    eventsFeed,
     memory,
     work,
     invalid: ctx.invalid,

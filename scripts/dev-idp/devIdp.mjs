@@ -5,8 +5,16 @@
 //
 //   node scripts/dev-idp/devIdp.mjs <config.json>   (or DEV_IDP_CONFIG=<config.json>)
 //
-// config.json: { "port": 0, "clients": [{ "client_id", "client_secret", "redirect_uris": [] }],
+// config.json: { "port": 0, "clients": [{ "client_id", "client_secret", "redirect_uris": [],
+//                 "backchannel_logout_uri"?: "<the console's /sign-in/sso/backchannel-logout>" }],
 //               "usersFile": "<path>", "logRequests"?: false }
+//
+// Sessions that end when the person leaves (issue 42): every client may use refresh tokens
+// (issued without offline_access, so the console's re-check has one; a user removed from the
+// file gets invalid_grant), and OpenID Connect Back-Channel Logout is on: signing out at the
+// provider's end_session endpoint, or POST /dev/backchannel-logout {"email"} (this local
+// provider's own trigger, what an administrator's "sign this person out everywhere" does),
+// sends each client with a backchannel_logout_uri a signed logout_token for that person.
 // usersFile:   { "users": [{ "email", "password", "email_verified"?: true, "sub"?: email }] }
 // Prints one JSON line {"msg":"listening","port":<port>,"issuer":"http://127.0.0.1:<port>"}
 // once it serves; with logRequests, one {"msg":"request","method","path"} line per request
@@ -67,7 +75,7 @@ server.listen(config.port ?? 0, '127.0.0.1', () => {
   const issuer = `http://127.0.0.1:${server.address().port}`;
   const provider = new Provider(issuer, {
     clients: config.clients.map((c) => ({
-      grant_types: ['authorization_code'],
+      grant_types: ['authorization_code', 'refresh_token'],
       response_types: ['code'],
       token_endpoint_auth_method: 'client_secret_basic',
       ...c,
@@ -85,7 +93,20 @@ server.listen(config.port ?? 0, '127.0.0.1', () => {
     conformIdTokenClaims: false,
     pkce: { required: () => true },
     cookies: { keys: [randomBytes(32).toString('base64url')] },
-    features: { devInteractions: { enabled: false } },
+    features: {
+      devInteractions: { enabled: false },
+      backchannelLogout: { enabled: true },
+    },
+    // The console it sends logout tokens to is on loopback too: oidc-provider's own guard
+    // against special-use addresses (its dispatcher) is dropped here, in this local provider
+    // only, whose every client is the local console.
+    fetch: (url, options) => {
+      const { dispatcher: _guard, ...rest } = options;
+      return fetch(url, rest);
+    },
+    // A refresh token for every client allowed the grant, not only with offline_access: the
+    // console re-checks its sessions with it.
+    issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed('refresh_token'),
     interactions: { policy, url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
     renderError(ctx, out, error) {
       process.stderr.write(
@@ -114,6 +135,10 @@ server.listen(config.port ?? 0, '127.0.0.1', () => {
       process.stdout.write(
         `${JSON.stringify({ msg: 'request', method: req.method, path: req.url.split('?')[0] })}\n`,
       );
+    if (req.method === 'POST' && req.url === '/dev/backchannel-logout') {
+      void backchannelLogout(provider, req, res);
+      return;
+    }
     const m = /^\/interaction\/([A-Za-z0-9_-]+)(\/login)?$/.exec(req.url.split('?')[0]);
     if (!m) return oidc(req, res);
     void (async () => {
@@ -148,6 +173,31 @@ server.listen(config.port ?? 0, '127.0.0.1', () => {
   const port = server.address().port;
   process.stdout.write(`${JSON.stringify({ msg: 'listening', port, issuer })}\n`);
 });
+
+/**
+ * POST /dev/backchannel-logout {"email"}: sends a logout_token for that person (their sub) to
+ * every client that registered a backchannel_logout_uri; answers {"sent":[client ids],
+ * "failed":[{client_id, error}]}. The person need not exist any more (deleted, then signed out).
+ */
+async function backchannelLogout(provider, req, res) {
+  let body = '';
+  for await (const chunk of req) body += chunk;
+  const { email, sub: given } = JSON.parse(body || '{}');
+  const sub = given ?? users().find((u) => u.email === email)?.sub ?? email;
+  const sent = [];
+  const failed = [];
+  for (const c of config.clients.filter((x) => x.backchannel_logout_uri)) {
+    const client = await provider.Client.find(c.client_id);
+    try {
+      await client.backchannelLogout(sub, undefined);
+      sent.push(c.client_id);
+    } catch (err) {
+      failed.push({ client_id: c.client_id, error: String(err.message ?? err) });
+    }
+  }
+  res.writeHead(200, { 'content-type': 'application/json' });
+  res.end(JSON.stringify({ sent, failed }));
+}
 
 for (const signal of ['SIGTERM', 'SIGINT'])
   process.on(signal, () => server.close(() => process.exit(0)));

@@ -4,6 +4,7 @@ import {
   encodeActivityCursor,
   mergeActivity,
   mergedActivityPage,
+  parseActivityFilters,
   type ActivitySource,
 } from '@brand/shared/activity';
 import type { Backend } from '../client';
@@ -19,6 +20,8 @@ const COLUMNS = [
   'subject_id',
   'summary',
   'id',
+  'client_address',
+  'user_agent',
 ];
 
 interface ActivityOptions {
@@ -97,7 +100,10 @@ export function registerActivityCommand(program: Command): void {
             for await (const e of walk) yield { ...e };
           })(),
           cursorAfter: (r) =>
-            encodeActivityCursor({ created_at: String(r.created_at), id: String(r.id) }),
+            encodeActivityCursor(
+              { brandId: query.brand_id, filters: parseActivityFilters(query) },
+              { created_at: String(r.created_at), id: String(r.id) },
+            ),
           notice,
         });
       }

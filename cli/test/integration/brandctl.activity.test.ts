@@ -18,6 +18,8 @@ import { brandctl, jsonOf, type ErrorOut } from './brandctlHarness';
 let stack: Stack;
 let brandId: string;
 
+let ownerEmail = '';
+
 beforeAll(async () => {
   const topic = uniqueTopic('cli-activity');
   await createTopic(topic);
@@ -31,12 +33,13 @@ beforeAll(async () => {
       caFile: createTestCa().caFile,
     },
   });
-  const { brand } = await stack.admin.createBrand({
+  const { brand, owner } = await stack.admin.createBrand({
     tier: 'plus',
     verified: true,
     ownerEmail: `owner-${randomHex(3)}@activity.test`,
   });
   brandId = brand.id;
+  ownerEmail = owner.email;
   // 30 entries, 10 in each service's table, interleaved in time (written straight to the
   // tables so the test knows the times).
   for (let i = 0; i < 30; i++) {
@@ -123,7 +126,9 @@ it('exports CSV and JSON Lines to stdout', async () => {
   const csv = await run('activity', '--brand', brandId, '--format', 'csv', '--action', 'key.');
   expect(csv.code).toBe(0);
   const lines = csv.stdout.trim().split('\r\n');
-  expect(lines[0]).toBe('created_at,actor_email,actor_member_id,action,subject_id,summary,id');
+  expect(lines[0]).toBe(
+    'created_at,actor_email,actor_member_id,action,subject_id,summary,id,client_address,user_agent',
+  );
   expect(lines).toHaveLength(11);
   expect(csv.stdout).toContain(",'@SUM(1),");
   const jsonl = await run('activity', '--brand', brandId, '--format', 'jsonl');
@@ -168,4 +173,28 @@ it('refuses bad input with its code (exit 1) or as usage (exit 2)', async () => 
   expect(await refused('requests', '--brand', 'br_nope')).toMatchObject({ code: 'not_found' });
   expect((await run('activity', '--brand', brandId, '--format', 'xlsx')).code).toBe(2);
   expect((await run('activity', '--brand', brandId, '--limit', '500')).code).toBe(2);
+});
+
+it('records where an operator’s command came from: the address records saw, and brandctl', async () => {
+  const made = await run(
+    'key',
+    'create',
+    '--brand',
+    brandId,
+    '--name',
+    'From the command line',
+    '--env',
+    'live',
+    '--actor',
+    ownerEmail,
+  );
+  expect(made.code).toBe(0);
+  const { rows } = await stack.db.pool.query<{ client_address: string; user_agent: string }>(
+    `select client_address, user_agent from records.activity
+     where brand_id = $1 and action = 'key.created' and summary like 'From the command line%'`,
+    [brandId],
+  );
+  expect(rows).toHaveLength(1);
+  expect(rows[0]!.client_address).toMatch(/127\.0\.0\.1/);
+  expect(rows[0]!.user_agent).toMatch(/^brandctl \(node v\d+/);
 });

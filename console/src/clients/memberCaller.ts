@@ -4,6 +4,7 @@ import { ERROR_CODE_METADATA, RETRY_AFTER_METADATA } from '@brand/shared/errors'
 import {
   INTERNAL_TOKEN_METADATA,
   REQUEST_ID_METADATA,
+  setOriginMetadata,
   type MethodOf,
   type RequestOf,
   type ResponseOf,
@@ -59,6 +60,8 @@ export function createMemberCaller<C extends Client>(
     metadata.set(INTERNAL_TOKEN_METADATA, settings.token);
     if (context.assertion) metadata.set(MEMBER_ASSERTION_METADATA, context.assertion);
     if (context.requestId) metadata.set(REQUEST_ID_METADATA, context.requestId);
+    // the browser this request serves, for the activity rows the call may write
+    setOriginMetadata(metadata);
     const fn = client[method] as unknown as UnaryMethod;
     return new Promise((resolve, reject) => {
       fn.call(

@@ -18,7 +18,7 @@ export interface Viewer {
 }
 
 export type Section =
-  'keys' | 'usage' | 'requests' | 'receivers' | 'plans' | 'members' | 'sso' | 'activity';
+  'keys' | 'usage' | 'requests' | 'receivers' | 'events' | 'plans' | 'members' | 'sso' | 'activity';
 
 /**
  * The sections of a brand. One that needs an action of the permission table is listed only for
@@ -29,6 +29,7 @@ const SECTIONS: { id: Section; label: string; needs?: ConsoleAction }[] = [
   { id: 'usage', label: 'Usage' },
   { id: 'requests', label: 'Request log' },
   { id: 'receivers', label: 'Receivers' },
+  { id: 'events', label: 'Events', needs: 'deliveries.read' },
   { id: 'plans', label: 'Campaign plans' },
   { id: 'members', label: 'Members' },
   { id: 'sso', label: 'Single sign-on', needs: 'members.sso' },

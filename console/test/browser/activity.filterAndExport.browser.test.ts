@@ -96,7 +96,9 @@ it('filters the activity page, pages it, and downloads the export of the filtere
   expect(download.suggestedFilename()).toMatch(/^activity-br_\w+-.*\.csv$/);
   const csv = await readFile(await download.path(), 'utf8');
   const lines = csv.trim().split('\r\n');
-  expect(lines[0]).toBe('created_at,actor_email,actor_member_id,action,subject_id,summary,id');
+  expect(lines[0]).toBe(
+    'created_at,actor_email,actor_member_id,action,subject_id,summary,id,client_address,user_agent',
+  );
   expect(lines).toHaveLength(61);
   expect(lines.slice(1).every((l) => /,key\.(created|revoked|rolled),key_/.test(l))).toBe(true);
 });

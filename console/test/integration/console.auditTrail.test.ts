@@ -104,7 +104,7 @@ describe('the audit trail in the console', () => {
     expect(csv.headers.get('content-type')).toBe('text/csv; charset=utf-8');
     expect(
       csv.body.startsWith(
-        'created_at,actor_email,actor_member_id,action,subject_id,summary,id\r\n',
+        'created_at,actor_email,actor_member_id,action,subject_id,summary,id,client_address,user_agent\r\n',
       ),
     ).toBe(true);
     expect(csv.body).toContain(`"'=HYPERLINK(""http://evil.example"",""x""), ""quoted"""`);

@@ -2,6 +2,7 @@ import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import type { Redis } from '@brand/shared/redis';
 import type { Logger } from '@brand/shared/logger';
 import type { AccessGate } from '../auth/accessGate';
+import type { EventsFeedApi } from '../clients/eventsFeedClient';
 import type { PlansApi } from '../clients/plansClient';
 import type { RecordsApi } from '../clients/recordsClient';
 import type { HealthState } from '../ops/readiness';
@@ -12,6 +13,7 @@ import type { Endpoint } from './endpoint';
 import { describeMcp, mcpEndpoint } from './mcp/endpoint';
 import { describeOpenApiDocument, openApiDocumentEndpoint } from './openapiDocument/endpoint';
 import { describeV1CampaignPlans, v1CampaignPlansEndpoint } from './v1CampaignPlans/endpoint';
+import { describeV1EventsList, v1EventsListEndpoint } from './v1EventsList/endpoint';
 import { describeV1ResourcesList, v1ResourcesListEndpoint } from './v1ResourcesList/endpoint';
 import {
   describeV1ResourcesRetrieve,
@@ -24,6 +26,8 @@ export interface EndpointDeps {
   gate: AccessGate;
   records: RecordsApi;
   plans: PlansApi;
+  /** The events feed, served by the webhooks process. */
+  feed: EventsFeedApi;
   redis: Redis;
   /** Writes back change versions Redis lost (the list's ETag and 304). */
   changeVersions: ChangeVersionRepair;
@@ -44,6 +48,8 @@ export function createEndpoints(deps: EndpointDeps): Endpoint[] {
     openApiDocumentEndpoint({ gate, yaml: deps.openApiYaml }),
     mcpEndpoint({ gate, records, plans, log, ...deps.mcp }),
     v1CampaignPlansEndpoint({ gate, plans }),
+    // before the list, whose /api/v1/:resource would take /api/v1/events as unknown_resource
+    v1EventsListEndpoint({ gate, feed: deps.feed, versions: deps.changeVersions }),
     v1ResourcesListEndpoint({ gate, records, versions: deps.changeVersions }),
     v1ResourcesRetrieveEndpoint({ gate, records, versions: deps.changeVersions }),
   ];
@@ -57,6 +63,7 @@ export function describeEndpoints(): OpenAPIRegistry {
   const registry = apiRegistry();
   describeV1ResourcesList(registry);
   describeV1ResourcesRetrieve(registry);
+  describeV1EventsList(registry);
   describeV1CampaignPlans(registry);
   describeMcp(registry);
   describeOpenApiDocument(registry);

@@ -45,7 +45,7 @@ function buildOpenApiDocument(
       {
         name: 'Events',
         description:
-          'Signed event deliveries (webhooks) the service POSTs to the receivers a brand owner registers.',
+          "The brand's business events: signed deliveries (webhooks) the service POSTs to the receivers a brand owner registers, and the same events as a feed an integration can read and follow (GET /api/v1/events).",
       },
     ],
   });

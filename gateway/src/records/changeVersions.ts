@@ -8,9 +8,10 @@ export interface ChangeVersionRepair {
   /**
    * After a full page served on a missing key (Redis restarted empty, or a brand's first
    * page): stores the version records read before that page, never over a greater one
-   * (publishChangeVersions), so the next poll can be answered 304. Fire and forget.
+   * (publishChangeVersions), so the next poll can be answered 304. Fire and forget. `events`
+   * is the events feed's version (v1EventsList/page.ts).
    */
-  repair(brandId: string, resource: ResourceName, version: string): void;
+  repair(brandId: string, resource: ResourceName | 'events', version: string): void;
 }
 
 export function changeVersionRepair(

@@ -127,6 +127,8 @@ export async function startGateway(opts: {
   recordsAddr: string;
   /** The plans service, when the test has one (PLANS_GRPC_ADDR). */
   plansAddr?: string;
+  /** The webhooks service, when the test has one (WEBHOOKS_GRPC_ADDR: the events feed). */
+  webhooksAddr?: string;
   redisUrl?: string;
   redisKeyPrefix: string;
   env?: Record<string, string>;
@@ -140,6 +142,7 @@ export async function startGateway(opts: {
       SERVICE_ENVIRONMENT: 'live',
       RECORDS_GRPC_ADDR: opts.recordsAddr,
       ...(opts.plansAddr ? { PLANS_GRPC_ADDR: opts.plansAddr } : {}),
+      ...(opts.webhooksAddr ? { WEBHOOKS_GRPC_ADDR: opts.webhooksAddr } : {}),
       INTERNAL_TOKEN: TEST_INTERNAL_TOKEN,
       REDIS_URL: opts.redisUrl ?? testRedisUrl(),
       REDIS_KEY_PREFIX: opts.redisKeyPrefix,
@@ -175,6 +178,9 @@ export async function startWebhooks(opts: {
   groupId: string;
   caFile?: string;
   brokers?: string[];
+  /** Where the consumer publishes the events feed's versions (the gateway's Redis and prefix). */
+  redisUrl?: string;
+  redisKeyPrefix?: string;
   env?: Record<string, string>;
 }): Promise<WebhooksProcess> {
   const proc = await spawnService({
@@ -186,6 +192,8 @@ export async function startWebhooks(opts: {
       BUSINESS_EVENTS_TOPIC: opts.topic,
       KAFKA_CONSUMER_GROUP: opts.groupId,
       KAFKA_TOPIC_PARTITIONS: '3',
+      REDIS_URL: opts.redisUrl ?? testRedisUrl(),
+      ...(opts.redisKeyPrefix ? { REDIS_KEY_PREFIX: opts.redisKeyPrefix } : {}),
       WEBHOOK_SECRET_KEY: TEST_WEBHOOK_SECRET_KEY,
       CONSOLE_ASSERTION_PUBLIC_KEY: TEST_ASSERTION_KEYS.publicKeyPem,
       RETRY_TIME_SCALE: '0.001',

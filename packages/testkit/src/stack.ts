@@ -103,12 +103,23 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
       plans = await startPlans({ databaseUrl: db.url, env: opts.plansEnv });
       setOwner(plans, owner);
     }
+    // before the gateways, which read the events feed from it (WEBHOOKS_GRPC_ADDR)
+    if (opts.webhooks) {
+      webhooks = await startWebhooks({
+        databaseUrl: db.url,
+        redisUrl,
+        redisKeyPrefix,
+        ...opts.webhooks,
+      });
+      setOwner(webhooks, owner);
+    }
     const count = opts.gateways ?? 1;
     const started = await Promise.all(
       Array.from({ length: count }, () =>
         startGateway({
           recordsAddr: records!.address,
           plansAddr: plans?.address,
+          webhooksAddr: webhooks?.address,
           redisUrl,
           redisKeyPrefix,
           env: opts.gatewayEnv,
@@ -118,10 +129,6 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
     for (const g of started) {
       setOwner(g, owner);
       gateways.push(g);
-    }
-    if (opts.webhooks) {
-      webhooks = await startWebhooks({ databaseUrl: db.url, ...opts.webhooks });
-      setOwner(webhooks, owner);
     }
   } catch (err) {
     await close();

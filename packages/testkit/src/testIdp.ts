@@ -21,6 +21,8 @@ export interface IdpClient {
   client_id: string;
   client_secret: string;
   redirect_uris: string[];
+  /** Where the provider POSTs logout tokens (OpenID Connect Back-Channel Logout). */
+  backchannel_logout_uri?: string;
 }
 
 /** A running identity provider and its users, which a test may change while it runs. */
@@ -31,6 +33,14 @@ export interface TestIdp {
   addUser(user: IdpUser): void;
   /** The account is gone: the provider no longer signs it in or answers for it. */
   removeUser(email: string): void;
+  /**
+   * The provider signs the person out everywhere: a logout_token to every client with a
+   * backchannel_logout_uri. Answers the clients it reached and those that refused.
+   */
+  backchannelLogout(who: { email?: string; sub?: string }): Promise<{
+    sent: string[];
+    failed: { client_id: string; error: string }[];
+  }>;
   /** How many requests the provider has answered on `path` (its log of requests). */
   requests(path: string): number;
   close(): Promise<void>;
@@ -70,6 +80,18 @@ export async function startTestIdp(opts: {
     removeUser(email) {
       users = users.filter((u) => u.email !== email);
       save();
+    },
+    async backchannelLogout(who) {
+      const res = await fetch(`${String(proc.listening.issuer)}/dev/backchannel-logout`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(who),
+      });
+      if (!res.ok) throw new Error(`the provider answered ${res.status}`);
+      return (await res.json()) as {
+        sent: string[];
+        failed: { client_id: string; error: string }[];
+      };
     },
     requests: (path) =>
       proc

@@ -510,6 +510,23 @@ function evaluate(r) {
       atMost(o.rowsRead.perRow, T.rowsReadPerRow),
     );
   }
+  if (r.eventsFeed) {
+    const { e1, e2 } = r.eventsFeed;
+    vs(
+      'E1 events page/s',
+      e1.arms.events.rps,
+      e1.arms.list.rps,
+      (x) => atLeast(x, T.e1VsList),
+      '(vs a list page of the same size)',
+    );
+    vs(
+      'E2 unchanged events poll/s (304)',
+      e2.arms.events.rps,
+      e2.arms.list.rps,
+      (x) => atLeast(x, T.e2VsS7),
+      "(vs S7's unchanged list poll)",
+    );
+  }
   if (r.polling) {
     const { s7, s8 } = r.polling;
     const [pb, pr] = ['B0', 'REST'].map((k) => s7.arms[k]);

@@ -59,6 +59,9 @@ export const TARGETS = {
   s7VsB0: 3,
   s7CpuVsB0: 1,
   /** Issue 44, R1: one record by id, at least 0.9x B0's rate and p99 at most 1.5x B0's. */
+  /** Issue 44, E1: an events page at least 0.8x a list page's rate; E2: an unchanged events poll as cheap as S7's (0.9x). */
+  e1VsList: 0.8,
+  e2VsS7: 0.9,
   r1VsB0: 0.9,
   r1P99VsB0: 1.5,
 };

@@ -1,5 +1,6 @@
 import { DEFAULT_RETRY_TUNING, type RetryTuning } from './http/retryPolicy.js';
 import { Transport } from './http/transport.js';
+import { EventsResource } from './events/eventsResource.js';
 import { CampaignPlans } from './plans/campaignPlans.js';
 import { RecordsResource } from './records/recordsResource.js';
 import { VERSION } from './version.js';
@@ -62,6 +63,8 @@ export class BrandRecords {
   readonly links: RecordsResource<'links'>;
   /** Campaign-plan preparation (keys with `campaigns:prepare`). */
   readonly campaignPlans: CampaignPlans;
+  /** The brand's business events as a feed: pages, a walk, and a follower. */
+  readonly events: EventsResource;
 
   constructor(options: BrandRecordsOptions) {
     const url = checkOptions(options);
@@ -88,5 +91,6 @@ export class BrandRecords {
     this.conversions = new RecordsResource(transport, 'conversions');
     this.links = new RecordsResource(transport, 'links');
     this.campaignPlans = new CampaignPlans(transport);
+    this.events = new EventsResource(transport);
   }
 }

@@ -18,6 +18,7 @@ export {
 export {
   AlreadyExistsError,
   API_ERROR_CLASSES,
+  CursorExpiredError,
   ForbiddenOriginError,
   InsufficientPermissionError,
   InternalError,
@@ -74,6 +75,21 @@ export {
 } from './records/recordsResource.js';
 export { type RetrieveOptions, type Retrieved } from './records/retrieveRecord.js';
 export { VERSION } from './version.js';
+export {
+  type EventFilters,
+  type EventsEnvelope,
+  type EventsListParams,
+  type EventsPage,
+  type FeedEvent,
+  type FeedEventType,
+} from './events/eventTypes.js';
+export { type EventsPollResult, type EventsResource } from './events/eventsResource.js';
+export {
+  FROM_OLDEST,
+  isFollowCheckpoint,
+  type FollowCheckpoint,
+} from './events/followCheckpoint.js';
+export { type FollowOptions } from './events/follower.js';
 export {
   verifyWebhook,
   WebhookVerificationError,

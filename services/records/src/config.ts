@@ -132,6 +132,13 @@ const RecordsEnv = z
      * it within this long (10 minutes).
      */
     SSO_CHANGE_PROOF_MS: msEnv.default(10 * 60_000),
+    /**
+     * Each live single sign-on session is checked again with its provider once this old since
+     * its last check (refresh token, or userinfo): a person removed at the provider loses the
+     * console within about this long (5 minutes; docs/console.md "Sessions that end when the
+     * person leaves").
+     */
+    SSO_RECHECK_INTERVAL_MS: msEnv.default(5 * 60_000),
     // The console (docs/console.md "How the console acts for a member")
     /** Ed25519 private key (PKCS#8 PEM) signing member assertions; required with CONSOLE_TOKEN. */
     ...assertionPrivateKeyEnv,

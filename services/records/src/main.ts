@@ -24,6 +24,8 @@ import { startUsageSweep } from './usage/retentionSweep';
 import { startVersionPublisher } from './versions/versionPublisher';
 import { outboxMetrics, type RelayObserver } from './outbox/relayMetrics';
 import { dnsProofFinder } from './sso/domains/txtLookup';
+import { signInProviderCache } from './sso/oidcClient';
+import { startSsoSessionCheck } from './sso/ssoSessionCheck';
 import { listenForOutbox } from './outbox/wakeups';
 import { createServer, SERVICE_NAMES } from './server';
 import { SignInRateLimit } from './sessions/signInRateLimit';
@@ -66,6 +68,13 @@ async function main(): Promise<void> {
     retentionMs: config.OUTBOX_RETENTION_MS,
     intervalMs: config.OUTBOX_PARTITION_INTERVAL_MS,
   });
+  const providerPolicy = {
+    allowLoopback: config.WEBHOOK_ALLOW_LOOPBACK_RECEIVERS,
+    extraOrigins: config.SSO_EXTRA_ORIGINS,
+  };
+  const secretBox = config.WEBHOOK_SECRET_KEY
+    ? new SecretBox(config.WEBHOOK_SECRET_KEY, config.WEBHOOK_SECRET_KEYS_PREVIOUS)
+    : undefined;
   const { server, health, pageStreams } = createServer({
     pool,
     log,
@@ -78,19 +87,14 @@ async function main(): Promise<void> {
     pageStreamMaxInFlight: config.PAGE_STREAM_MAX_IN_FLIGHT,
     usageTouched: usageSweep.touch,
     sso: {
-      providerPolicy: {
-        allowLoopback: config.WEBHOOK_ALLOW_LOOPBACK_RECEIVERS,
-        extraOrigins: config.SSO_EXTRA_ORIGINS,
-      },
+      providerPolicy,
       findProof: dnsProofFinder({
         servers: config.SSO_DNS_SERVERS,
         timeoutMs: config.SSO_DNS_TIMEOUT_MS,
       }),
       changeProofMs: config.SSO_CHANGE_PROOF_MS,
     },
-    secretBox: config.WEBHOOK_SECRET_KEY
-      ? new SecretBox(config.WEBHOOK_SECRET_KEY, config.WEBHOOK_SECRET_KEYS_PREVIOUS)
-      : undefined,
+    secretBox,
     sessions: {
       rateLimit: new SignInRateLimit(
         redis,
@@ -127,6 +131,13 @@ async function main(): Promise<void> {
   });
   log.info({ port: service.port, host: config.GRPC_HOST, ops_port: service.opsPort }, 'listening');
   const relay = startRelay(config, log, outboxMetrics(registry, pool), kafkaStatus);
+  const ssoCheck = startSsoSessionCheck({
+    pool,
+    log,
+    box: secretBox,
+    providers: signInProviderCache(providerPolicy),
+    intervalMs: config.SSO_RECHECK_INTERVAL_MS,
+  });
 
   onShutdown(log, config.SHUTDOWN_GRACE_MS, [
     service.reportNotServing,
@@ -145,6 +156,7 @@ async function main(): Promise<void> {
     service.closeOps,
     { name: 'stop the change-version sweep', run: () => versions.stop() },
     { name: 'stop the usage retention sweep', run: () => usageSweep.stop() },
+    { name: 'stop the SSO session re-check: finish its round', run: () => ssoCheck.stop() },
     { name: 'stop the outbox partition keeper', run: () => outboxDays.stop() },
     { name: 'close redis', run: () => closeRedis(redis) },
     { name: 'close database pool', run: () => pool.end() },

@@ -15,6 +15,7 @@ import {
 } from '@brand/shared/config';
 import { checkDatabaseTls } from '@brand/shared/db';
 import { BUSINESS_EVENTS_TOPIC, checkKafkaSecurity, kafkaSecurityEnv } from '@brand/shared/kafka';
+import { checkRedisTls, redisTlsEnv } from '@brand/shared/redis';
 import { secretKeyEnv } from '@brand/shared/secrets';
 import {
   DELIVERY_HISTORY_RETENTION_DEFAULT_MS,
@@ -64,6 +65,11 @@ const WebhooksEnv = z
     KAFKA_REBALANCE_TIMEOUT_MS: msEnv.default(15_000),
     /** How often the consumer role checks a broker accepts connections (/readyz, /metrics). */
     KAFKA_PROBE_INTERVAL_MS: msEnv.default(2_000),
+    // Redis: the events feed's versions (the gateway's 304; docs/api.md "Events")
+    REDIS_URL: z.string().url().default('redis://127.0.0.1:6379'),
+    /** Prefix for every Redis key; the gateway's REDIS_KEY_PREFIX. */
+    REDIS_KEY_PREFIX: z.string().default('brs:'),
+    ...redisTlsEnv,
     // Receivers
     /** AES-256-GCM key sealing signing secrets at rest: 32 bytes, base64. */
     WEBHOOK_SECRET_KEY: secretKey,
@@ -154,6 +160,7 @@ const WebhooksEnv = z
   })
   .superRefine(checkKafkaSecurity)
   .superRefine(checkDatabaseTls)
+  .superRefine(checkRedisTls)
   .superRefine(requireAssertionKeyWithConsoleToken('CONSOLE_ASSERTION_PUBLIC_KEY'))
   .superRefine(
     refusePublishedSecrets([

@@ -5,6 +5,7 @@ import { assertionKeysOf, callerTokensOf } from '@brand/shared/config';
 import { createServicePool } from '@brand/shared/db';
 import { watchKafkaReachability } from '@brand/shared/kafka';
 import { createLogger } from '@brand/shared/logger';
+import { closeRedis, createRedisClient } from '@brand/shared/redis';
 import { createMetricsRegistry, GrpcServerMetrics } from '@brand/shared/metrics';
 import { listenGrpcService } from '@brand/shared/service';
 import { exitOnStartupFailure, onShutdown } from '@brand/shared/shutdown';
@@ -17,8 +18,11 @@ import { startWorkerRole } from './claim/workerRole';
 import { systemResolver } from './egress/urlPolicy';
 import { kafkaReachableMetric } from './ingest/consumerMetrics';
 import { startConsumerRole } from './ingest/consumerRole';
+import { feedVersionPublisher } from './ingest/feedVersions';
 import { SecretBox } from '@brand/shared/secrets';
 import { createServer, SERVICE_NAMES } from './server';
+import { feedCursorKey } from './feed/feedCursor';
+import type { FeedDeps } from './feed/feedHandlers';
 
 /** Composition root: the only place that reads process.env and listens. */
 async function main(): Promise<void> {
@@ -58,12 +62,26 @@ async function main(): Promise<void> {
       })
     : undefined;
   if (kafka) kafkaReachableMetric(registry, () => kafka.reachable());
+  // The consumer publishes the events feed's versions (the gateway's 304 of a feed page).
+  const redis = roles.has('consumer')
+    ? createRedisClient({
+        url: config.REDIS_URL,
+        name: 'webhooks',
+        log,
+        queueWhileOffline: false,
+        commandTimeoutMs: 1_000,
+        tlsCaFile: config.REDIS_TLS_CA_FILE,
+      })
+    : undefined;
   const consuming = roles.has('consumer')
     ? await startConsumerRole(config, {
         pool,
         log,
         registry,
         onIngested: (deliveries) => worker?.feedStored(deliveries),
+        onFeedAdvanced: redis
+          ? feedVersionPublisher(redis, config.REDIS_KEY_PREFIX, log)
+          : undefined,
       })
     : undefined;
   const admin: AdminDeps | undefined = roles.has('admin')
@@ -75,7 +93,11 @@ async function main(): Promise<void> {
         maxPerBrand: config.WEBHOOK_MAX_RECEIVERS_PER_BRAND,
         recoveryMaxPerRequest: config.RECOVERY_MAX_PER_REQUEST,
         historyRetentionMs: config.DELIVERY_HISTORY_RETENTION_MS,
+        cursorKey: feedCursorKey(config.WEBHOOK_SECRET_KEY),
       }
+    : undefined;
+  const feed: FeedDeps | undefined = roles.has('admin')
+    ? { pool, cursorKey: feedCursorKey(config.WEBHOOK_SECRET_KEY) }
     : undefined;
 
   const { server, health } = createServer({
@@ -84,6 +106,7 @@ async function main(): Promise<void> {
     memberAssertionKeys: assertionKeysOf(config),
     metrics: new GrpcServerMetrics(registry),
     admin,
+    feed,
   });
   const service = await listenGrpcService({
     server,
@@ -112,6 +135,7 @@ async function main(): Promise<void> {
     service.finishCalls,
     service.closeOps,
     { name: 'close database pool', run: () => pool.end() },
+    ...(redis ? [{ name: 'close redis', run: () => closeRedis(redis) }] : []),
     { name: 'flush traces', run: stopTelemetry },
   ]);
 }

@@ -12,13 +12,18 @@ import type { RpcObserver } from '@brand/shared/metrics';
 import type { Server } from '@grpc/grpc-js';
 import type { HealthImplementation } from 'grpc-health-check';
 import { webhooksAdminHandlers, type AdminDeps } from './admin/adminHandlers';
+import { addFeedService, type FeedDeps } from './feed/feedHandlers';
 
 /** The fully qualified names the health service reports on. */
-export const SERVICE_NAMES = ['brand.webhooks.v1.WebhooksService'];
+export const SERVICE_NAMES = [
+  'brand.webhooks.v1.WebhooksService',
+  'brand.webhooks.v1.EventsFeedService',
+];
 
 /**
  * Builds the gRPC server: the health service always (every role needs probes), the
- * WebhooksService only when `admin` is given (the admin role). Does not bind.
+ * WebhooksService only when `admin` is given (the admin role), and EventsFeedService (the
+ * events feed the gateway reads) when `feed` is. Does not bind.
  */
 export function createServer(deps: {
   log: Logger;
@@ -29,6 +34,8 @@ export function createServer(deps: {
   metrics?: RpcObserver;
   /** The admin role's dependencies; undefined when this process does not play it. */
   admin: AdminDeps | undefined;
+  /** The events feed's dependencies; given with `admin`, the role that answers gRPC. */
+  feed?: FeedDeps;
 }): { server: Server; health: HealthImplementation } {
   const server = createGrpcServer();
   const health = createHealth(SERVICE_NAMES, server);
@@ -40,6 +47,7 @@ export function createServer(deps: {
       memberAssertionKeys: deps.memberAssertionKeys,
     });
     server.addService(WebhooksServiceService, webhooksAdminHandlers(deps.admin, rpc));
+    if (deps.feed) addFeedService(server, deps.feed, rpc);
   }
   return { server, health };
 }

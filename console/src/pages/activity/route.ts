@@ -29,14 +29,20 @@ const COLUMNS = [
   'subject_id',
   'summary',
   'id',
+  'client_address',
+  'user_agent',
 ] as const;
 
-/** The query string read and checked (400 in words for a bad one: never sent on as is). */
-function activityQuery(query: Record<string, unknown>) {
+/**
+ * The query string read and checked (400 in words for a bad one: never sent on as is). A
+ * cursor must be one of this brand's listing with these filters (invalid_cursor otherwise).
+ */
+function activityQuery(query: Record<string, unknown>, brandId: string) {
   const q = queryFields(query, FIELDS);
-  asRefusal(() => {
-    parseActivityFilters(q);
-    if (q.cursor !== '') decodeActivityCursor(q.cursor);
+  const listing = asRefusal(() => {
+    const parsed = { brandId, filters: parseActivityFilters(q) };
+    if (q.cursor !== '') decodeActivityCursor(parsed, q.cursor);
+    return parsed;
   });
   const filters: ActivityFilterFields = {
     actor: q.actor,
@@ -45,7 +51,7 @@ function activityQuery(query: Record<string, unknown>) {
     since: q.since,
     until: q.until,
   };
-  return { filters, cursor: q.cursor };
+  return { filters, cursor: q.cursor, listing };
 }
 
 /**
@@ -58,7 +64,7 @@ function activityQuery(query: Record<string, unknown>) {
 export function registerActivity(router: Router, deps: ConsoleDeps): void {
   router.get('/activity', async (req, res) => {
     const s = memberOf(res);
-    const { filters, cursor } = activityQuery(req.query);
+    const { filters, cursor } = activityQuery(req.query, s.brand.id);
     const unavailable: string[] = [];
     const sources = activitySources(deps, () => Promise.resolve(s.assertion)).map((n) =>
       tolerant(n, unavailable),
@@ -85,7 +91,7 @@ export function registerActivity(router: Router, deps: ConsoleDeps): void {
   router.get('/activity/export', async (req, res) => {
     const s = memberOf(res);
     const format = asRefusal(() => parseExportFormat(queryFields(req.query, ['format']).format));
-    const { filters, cursor } = activityQuery(req.query);
+    const { filters, cursor, listing } = activityQuery(req.query, s.brand.id);
     const entries = mergeActivity(
       activitySources(deps, freshAssertion(deps.clients, s)).map((n) => n.source),
       { brand_id: s.brand.id, cursor, pageSize: EXPORT_PAGE, ...filters },
@@ -96,7 +102,7 @@ export function registerActivity(router: Router, deps: ConsoleDeps): void {
       columns: COLUMNS,
       rows: asRows(entries),
       cursorAfter: (row) =>
-        encodeActivityCursor({ created_at: String(row.created_at), id: String(row.id) }),
+        encodeActivityCursor(listing, { created_at: String(row.created_at), id: String(row.id) }),
     });
   });
 }

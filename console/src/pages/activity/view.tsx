@@ -12,7 +12,9 @@ const ACTIONS: Record<string, string[]> = {
     'member.role_changed',
     'member.removed',
     'member.signed_in',
+    'member.sign_in_refused',
     'member.signed_out',
+    'member.session_ended',
     'member.passkey_added',
     'member.passkey_removed',
   ],
@@ -88,6 +90,17 @@ function FilterForm(props: { base: string; filters: ActivityFilterFields }) {
   );
 }
 
+/** Where a change came from: the address, and the browser's User-Agent in full, small. */
+function ClientCell(props: { address: string; userAgent: string }) {
+  if (props.address === '' && props.userAgent === '') return <span class="hint">—</span>;
+  return (
+    <>
+      {props.address !== '' && <code>{props.address}</code>}
+      {props.userAgent !== '' && <span class="hint ua"> {props.userAgent}</span>}
+    </>
+  );
+}
+
 export function ActivityPage(props: {
   viewer: Viewer;
   entries: ActivityEntry[];
@@ -104,8 +117,10 @@ export function ActivityPage(props: {
       <h1>Activity</h1>
       <p>
         Who did what in the Developers area, newest first: keys, receivers and deliveries, plans,
-        members and sign-ins. Each service keeps the log of the changes it owns. Entries are kept
-        for as long as the brand exists (nothing is deleted by age); times are UTC.
+        members and sign-ins (refused ones too, with the reason). Each service keeps the log of the
+        changes it owns. Entries are kept for as long as the brand exists (nothing is deleted by
+        age); times are UTC. “From” is the address and browser of the request that made the change;
+        brandctl for an operator’s command line, and empty for background work.
       </p>
       <FilterForm base={base} filters={props.filters} />
       <p>
@@ -135,12 +150,13 @@ export function ActivityPage(props: {
             <th scope="col">Who</th>
             <th scope="col">What</th>
             <th scope="col">Details</th>
+            <th scope="col">From</th>
           </tr>
         </thead>
         <tbody>
           {props.entries.length === 0 && (
             <tr>
-              <td colSpan={4}>{filtered ? 'Nothing matches these filters.' : 'Nothing yet.'}</td>
+              <td colSpan={5}>{filtered ? 'Nothing matches these filters.' : 'Nothing yet.'}</td>
             </tr>
           )}
           {props.entries.map((e) => (
@@ -152,6 +168,9 @@ export function ActivityPage(props: {
               </td>
               <td>
                 {e.summary} {e.subject_id && <code class="hint">{e.subject_id}</code>}
+              </td>
+              <td>
+                <ClientCell address={e.client_address} userAgent={e.user_agent} />
               </td>
             </tr>
           ))}

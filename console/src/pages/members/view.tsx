@@ -29,6 +29,10 @@ export function MembersPage(props: {
     <Layout title="Members" viewer={viewer} section="members">
       <h1>Members</h1>
       <p>{ROLE_HELP}</p>
+      <p>
+        <a href={`/brands/${viewer.brandId}/members/sessions`}>Members’ sessions</a>: see and sign
+        out the browsers signed in through the brand’s single sign-on.
+      </p>
       {props.notice && <Notice tone="ok">{props.notice}</Notice>}
       {props.error && <Notice tone="error">{props.error}</Notice>}
       <table>

@@ -39,8 +39,18 @@ export function DeliveryPage(props: {
         {delivery.test ? ' (test)' : ''}
       </h1>
       <p>
-        To <a href={receiverPath}>{props.receiverLabel}</a>. Event <code>{delivery.event_id}</code>,
-        delivery <code>{delivery.id}</code>, queued {formatTimeToSecond(delivery.created_at)}.
+        To <a href={receiverPath}>{props.receiverLabel}</a>. Event <code>{delivery.event_id}</code>
+        {!delivery.test && (
+          <>
+            {' '}
+            (
+            <a href={`/brands/${props.viewer.brandId}/events?find=${delivery.event_id}`}>
+              at every receiver
+            </a>
+            )
+          </>
+        )}
+        , delivery <code>{delivery.id}</code>, queued {formatTimeToSecond(delivery.created_at)}.
         {delivery.signed_with_new_secret &&
           ' Signed with the new secret of the pending rotation, not the current one.'}
       </p>

@@ -50,6 +50,14 @@ export function DeliveryTable(props: {
               {d.test ? ' (test)' : ''}
               <br />
               <code class="hint token">{d.event_id}</code>
+              {!d.test && (
+                <>
+                  <br />
+                  <a href={`/brands/${props.viewer.brandId}/events?find=${d.event_id}`}>
+                    At every receiver
+                  </a>
+                </>
+              )}
             </td>
             <td>
               <DeliveryStatusText delivery={d} />

@@ -69,6 +69,13 @@ export function SsoPage(props: {
         <p>
           <code id="sso-redirect-uri">{`${props.origin}/sign-in/sso/callback`}</code>
         </p>
+        <p>
+          So that a person signed out or removed at the provider is signed out here too, register
+          this back-channel logout URI as well (and allow the refresh token grant, which the
+          Developers area uses to ask again every few minutes whether the person is still there):{' '}
+          <code id="sso-backchannel-uri">{`${props.origin}/sign-in/sso/backchannel-logout`}</code> ·{' '}
+          <a href={`/brands/${viewer.brandId}/members/sessions`}>Members’ sessions</a>
+        </p>
         <form class="stack" method="post" action={base}>
           <Csrf token={viewer.csrfToken} />
           <label for="sso-issuer">Issuer URL</label>

@@ -133,7 +133,8 @@ gateway:
   # OpenAPI document (issue 47).
   probePort: metrics
   # The services this component calls over gRPC (egress and the services' ingress).
-  grpcClientOf: [records, plans]
+  # webhooks: the events feed (GET /api/v1/events)
+  grpcClientOf: [records, plans, webhooks]
   backends: [dns, redis, otlp]
 console:
   key: console
@@ -220,11 +221,14 @@ webhooks-worker:
   # process (the feed, docs/webhooks.md), not found again by a scan of the table
   roles: consumer,worker
   configFrom: webhooks
-  globalKeys: [NODE_ENV, LOG_LEVEL, SHUTDOWN_GRACE_MS, OTEL_EXPORTER_OTLP_ENDPOINT, KAFKA_BROKERS, GRPC_HOST, METRICS_HOST]
-  secretEnv: *webhooksSecretEnv
+  # REDIS_URL and its prefix: the consumer publishes the events feed's versions (the gateway's 304)
+  globalKeys: [NODE_ENV, LOG_LEVEL, SHUTDOWN_GRACE_MS, OTEL_EXPORTER_OTLP_ENDPOINT, KAFKA_BROKERS, GRPC_HOST, METRICS_HOST, REDIS_KEY_PREFIX]
+  secretEnv:
+    <<: *webhooksSecretEnv
+    REDIS_URL: [REDIS_URL, false]
   grpcPort: {{ $v.webhooks.ports.grpc }}
   metricsPort: {{ $v.webhooks.ports.metrics }}
-  backends: [dns, postgres, kafka, otlp, receivers]
+  backends: [dns, postgres, kafka, redis, otlp, receivers]
 {{- end -}}
 
 {{/*

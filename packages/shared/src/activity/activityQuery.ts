@@ -1,39 +1,12 @@
 import { AppError } from '../errors/appError';
-import { decodeKeysetCursor, encodeKeysetCursor } from '../db/keysetCursor';
 import { parseTimeRange } from '../export/timeBound';
+import type { ActivityFilterFields, ActivityFilters } from './activityTypes';
 
-const ACTIVITY_ID = /^act_[A-Za-z0-9]{1,64}$/;
 const MEMBER_ID = /^mem_[A-Za-z0-9]{1,64}$/;
 const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,255}$/;
 // "key.created", or a kind with a trailing dot ("key.") for all its actions.
 const ACTION = /^[a-z_]{1,40}(?:\.(?:[a-z_]{1,40})?)?$/;
 const SUBJECT_ID = /^[a-z]{2,4}_[A-Za-z0-9]{1,64}$/;
-
-/** The filters of an activity listing, as the wire carries them: empty means any. */
-export interface ActivityFilterFields {
-  actor: string;
-  action: string;
-  subject_id: string;
-  since: string;
-  until: string;
-}
-
-/** Where a page ended: the exact created_at (microseconds) and id of its last row. */
-export interface ActivityPosition {
-  created_at: string;
-  id: string;
-}
-
-/** Filters checked and ready for SQL. */
-export interface ActivityFilters {
-  actorMemberId?: string;
-  actorEmail?: string;
-  action?: string;
-  actionPrefix?: string;
-  subjectId?: string;
-  since?: Date;
-  until?: Date;
-}
 
 function invalid(field: string, message: string): AppError {
   return new AppError('validation_failed', `${field}: ${message}.`, {
@@ -68,27 +41,4 @@ export function parseActivityFilters(raw: ActivityFilterFields): ActivityFilters
   if (since) f.since = since;
   if (until) f.until = until;
   return f;
-}
-
-/**
- * Cursors are a row's exact (created_at, id), base64url JSON. The three services' logs share
- * this order and activity ids are unique across them, so one position serves all three: the
- * console passes its merged cursor to each. Not signed: the brand comes from the request
- * (checked against the caller), so a forged cursor only moves the starting point within a
- * log the caller may read anyway.
- */
-export function encodeActivityCursor(last: ActivityPosition): string {
-  return encodeKeysetCursor(last);
-}
-
-/** The shared keyset cursor, refused with the activity listings' own code, invalid_cursor. */
-export function decodeActivityCursor(cursor: string): ActivityPosition {
-  try {
-    return decodeKeysetCursor(cursor, ACTIVITY_ID);
-  } catch {
-    throw new AppError(
-      'invalid_cursor',
-      'cursor: not a cursor this listing issued (pass it as given).',
-    );
-  }
 }

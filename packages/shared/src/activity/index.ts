@@ -1,10 +1,13 @@
-export { insertActivity, type NewActivity } from './activityRepo';
-export {
-  decodeActivityCursor,
-  encodeActivityCursor,
-  parseActivityFilters,
-  type ActivityFilterFields,
-} from './activityQuery';
+export { insertActivity } from './activityRepo';
+export { decodeActivityCursor, encodeActivityCursor } from './activityCursor';
+export { parseActivityFilters } from './activityQuery';
+export type {
+  ActivityFilterFields,
+  ActivityFilters,
+  ActivityListing,
+  ActivityOrigin,
+  NewActivity,
+} from './activityTypes';
 export { auditorNamed, auditorOf, type Auditor } from './auditor';
 export { listActivity } from './listActivity';
 export { mergeActivity, mergedActivityPage, type ActivitySource } from './mergedActivity';

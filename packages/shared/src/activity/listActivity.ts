@@ -1,12 +1,9 @@
 import { AppError } from '../errors/appError';
 import type { Pool } from '../db/pool';
-import { selectActivityPage, type ActivityRow } from './activityRepo';
-import {
-  decodeActivityCursor,
-  encodeActivityCursor,
-  parseActivityFilters,
-  type ActivityFilterFields,
-} from './activityQuery';
+import { decodeActivityCursor, encodeActivityCursor } from './activityCursor';
+import { parseActivityFilters } from './activityQuery';
+import { selectActivityPage } from './activityRepo';
+import type { ActivityFilterFields, ActivityRow } from './activityTypes';
 
 const BRAND_ID = /^br_[A-Za-z0-9]{1,64}$/;
 const DEFAULT_PAGE_SIZE = 50;
@@ -15,7 +12,7 @@ const MAX_PAGE_SIZE = 200;
 /**
  * The ListActivity RPC of every service: validates the request (page_size 0 means 50,
  * otherwise 1..200: invalid_parameter; a bad token: invalid_cursor; a bad filter:
- * validation_failed) and reads one page, newest first, with next_page_token only when the
+ * validation_failed; a token of another brand or other filters: invalid_cursor) and reads one page, newest first, with next_page_token only when the
  * page is full. The caller authorizes the brand first.
  */
 export async function listActivity(
@@ -32,11 +29,12 @@ export async function listActivity(
     throw new AppError('invalid_parameter', `page_size must be 1..${MAX_PAGE_SIZE}.`);
   }
   const filters = parseActivityFilters(req);
-  const after = req.page_token === '' ? undefined : decodeActivityCursor(req.page_token);
+  const listing = { brandId: req.brand_id, filters };
+  const after = req.page_token === '' ? undefined : decodeActivityCursor(listing, req.page_token);
   const entries = await selectActivityPage(pool, { brandId: req.brand_id, limit, after, filters });
   const last = entries.at(-1);
   return {
     entries,
-    next_page_token: entries.length === limit && last ? encodeActivityCursor(last) : '',
+    next_page_token: entries.length === limit && last ? encodeActivityCursor(listing, last) : '',
   };
 }

@@ -1,5 +1,5 @@
 import type { ActivityEntry } from '@brand/proto/activity/v1';
-import { decodeActivityCursor } from './activityQuery';
+import { decodeActivityCursor, encodeActivityCursor } from './activityCursor';
 import { mergedActivityPage, newerFirst, type ActivitySource } from './mergedActivity';
 
 const entry = (id: string, second: number): ActivityEntry => ({
@@ -11,21 +11,23 @@ const entry = (id: string, second: number): ActivityEntry => ({
   subject_id: '',
   summary: '',
   created_at: `2026-11-25T07:00:${String(second).padStart(2, '0')}.000000Z`,
+  client_address: '',
+  user_agent: '',
 });
+
+const listing = { brandId: 'br_1', filters: {} };
 
 /** A service's ListActivity over a fixed log, honouring page_token and page_size as the real one does. */
 function source(log: ActivityEntry[]): ActivitySource & { calls: number } {
   const sorted = [...log].sort(newerFirst);
   const fn = async (req: { page_size: number; page_token: string }) => {
     fn.calls += 1;
-    const after = req.page_token ? decodeActivityCursor(req.page_token) : undefined;
+    const after = req.page_token ? decodeActivityCursor(listing, req.page_token) : undefined;
     const rest = after ? sorted.filter((e) => newerFirst(e, { ...e, ...after }) > 0) : sorted;
     const entries = rest.slice(0, req.page_size);
     const last = entries.at(-1);
     const token =
-      entries.length === req.page_size && last
-        ? Buffer.from(JSON.stringify([last.created_at, last.id])).toString('base64url')
-        : '';
+      entries.length === req.page_size && last ? encodeActivityCursor(listing, last) : '';
     return Promise.resolve({ entries, next_page_token: token });
   };
   fn.calls = 0;

@@ -1,5 +1,7 @@
 import type { ActivityEntry } from '@brand/proto/activity/v1';
-import { encodeActivityCursor, type ActivityFilterFields } from './activityQuery';
+import { encodeActivityCursor } from './activityCursor';
+import { parseActivityFilters } from './activityQuery';
+import type { ActivityFilterFields } from './activityTypes';
 
 /** One service's ListActivity, as the console or the CLI calls it for a brand. */
 export type ActivitySource = (
@@ -65,5 +67,6 @@ export async function mergedActivityPage(
     entries.push(e);
   }
   const last = entries.at(-1);
-  return { entries, next_cursor: more && last ? encodeActivityCursor(last) : '' };
+  const listing = { brandId: query.brand_id, filters: parseActivityFilters(query) };
+  return { entries, next_cursor: more && last ? encodeActivityCursor(listing, last) : '' };
 }

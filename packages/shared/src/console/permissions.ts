@@ -27,6 +27,8 @@ export const CONSOLE_PERMISSIONS = {
   'members.sign_in_policy': OWNERS,
   /** Connect, change or remove the brand's identity provider (single sign-on, issue 37). */
   'members.sso': OWNERS,
+  /** See and end the sessions the brand's single sign-on opened, any member's (issue 42). */
+  'members.sessions': OWNERS,
   'receivers.read': EVERY_ROLE,
   /** Add, edit, enable, disable and remove receivers. */
   'receivers.manage': OWNERS,

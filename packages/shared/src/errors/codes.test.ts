@@ -49,6 +49,9 @@ describe('ERROR_CODES', () => {
       404: [status.NOT_FOUND],
       405: [status.UNIMPLEMENTED],
       409: [status.ALREADY_EXISTS, status.ABORTED],
+      // code.proto maps OUT_OF_RANGE to 400; an events-feed position past the kept history is
+      // 410 Gone over HTTP (it will never be valid again), OUT_OF_RANGE over gRPC
+      410: [status.OUT_OF_RANGE],
       413: [status.INVALID_ARGUMENT],
       415: [status.INVALID_ARGUMENT],
       422: [status.FAILED_PRECONDITION],
@@ -91,6 +94,7 @@ describe('GATEWAY_ERROR_CODES (issue 35: the request log filter lists only these
       'malformed_request',
       'validation_failed',
       'request_conflict',
+      'cursor_expired',
       'payload_too_large',
       'unsupported_media_type',
       'pending_plan_limit',

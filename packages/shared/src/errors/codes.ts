@@ -20,6 +20,8 @@ export const ERROR_CODES = {
   invalid_sso_state: { http: 400, grpc: status.INVALID_ARGUMENT },
   /** An SSO sign-in the identity provider or records refused (token, email, domain, membership). */
   sso_refused: { http: 401, grpc: status.UNAUTHENTICATED },
+  /** A back-channel logout token that does not verify (signature, iss, aud, iat, event, sub/sid). */
+  invalid_logout_token: { http: 400, grpc: status.INVALID_ARGUMENT },
   insufficient_permission: { http: 403, grpc: status.PERMISSION_DENIED },
   forbidden_origin: { http: 403, grpc: status.PERMISSION_DENIED },
   /**
@@ -38,6 +40,11 @@ export const ERROR_CODES = {
   validation_failed: { http: 400, grpc: status.INVALID_ARGUMENT },
   already_exists: { http: 409, grpc: status.ALREADY_EXISTS },
   request_conflict: { http: 409, grpc: status.ALREADY_EXISTS },
+  /**
+   * An events-feed cursor or position older than the kept history (docs/api.md "Events"): the
+   * events after it may be gone, so reading on would be a silent gap. Start again.
+   */
+  cursor_expired: { http: 410, grpc: status.OUT_OF_RANGE },
   payload_too_large: { http: 413, grpc: status.INVALID_ARGUMENT },
   unsupported_media_type: { http: 415, grpc: status.INVALID_ARGUMENT },
   precondition_failed: { http: 422, grpc: status.FAILED_PRECONDITION },
@@ -93,6 +100,7 @@ const CONSOLE_ONLY_CODES: readonly ErrorCode[] = [
   'address_proof_required',
   'invalid_sso_state',
   'sso_refused',
+  'invalid_logout_token',
   'sso_not_configured',
   'sso_required',
   'sso_provider_refused',

@@ -8,6 +8,15 @@ export {
 } from './callerAuth';
 export { classifyFailure } from './failure';
 export {
+  CLIENT_ADDRESS_METADATA,
+  CLIENT_USER_AGENT_METADATA,
+  currentClientOrigin,
+  originOfMetadata,
+  setOriginMetadata,
+  withClientOrigin,
+  type ClientOrigin,
+} from './clientOrigin';
+export {
   rpcBuilder,
   unary,
   type CallContext,

@@ -8,6 +8,7 @@ import type { Logger } from '../logger';
 import type { RpcObserver } from '../metrics/grpcServerMetrics';
 import type { AccessLevel, CallerAuth, CallerClass } from './callerAuth';
 import { bidiStream, type StreamHandler } from './bidiStream';
+import { originOfMetadata, peerAddress, withClientOrigin } from './clientOrigin';
 import { classifyFailure } from './failure';
 import { REQUEST_ID_METADATA, safeRequestId } from './metadata';
 
@@ -86,7 +87,13 @@ export function unary<Req, Res>(
     const run = async (): Promise<Res> => {
       const caller = deps.auth.check(call.metadata, level);
       const actor = actorOf(deps, level, caller, call.metadata);
-      return handler(call.request, { call, log, requestId, actor });
+      // The client the console served (its metadata); for an operator's own call (brandctl),
+      // the address it connected from: every activity row the call writes carries it.
+      const origin = originOfMetadata(call.metadata);
+      if (caller === 'admin' && origin.clientAddress === '') {
+        origin.clientAddress = peerAddress(call.getPeer());
+      }
+      return withClientOrigin(origin, () => handler(call.request, { call, log, requestId, actor }));
     };
     run().then(
       (res) => {

@@ -38,7 +38,15 @@ export class ValidationFailedError extends ApiError {
 export class RequestConflictError extends ApiError {
   override name = 'RequestConflictError';
 }
+/**
+ * 410 cursor_expired: an events-feed cursor or `after` position older than the kept history;
+ * events after it may be gone. Start again (the first page, or `after: 0`) and reconcile.
+ */
+export class CursorExpiredError extends ApiError {
+  override name = 'CursorExpiredError';
+}
 /** 422: the brand already holds the maximum of pending plans; complete or cancel some first. */
+
 export class PendingPlanLimitError extends ApiError {
   override name = 'PendingPlanLimitError';
 }
@@ -131,6 +139,7 @@ export const API_ERROR_CLASSES = {
   validation_failed: ValidationFailedError,
   already_exists: AlreadyExistsError,
   request_conflict: RequestConflictError,
+  cursor_expired: CursorExpiredError,
   payload_too_large: PayloadTooLargeError,
   unsupported_media_type: UnsupportedMediaTypeError,
   precondition_failed: PreconditionFailedError,

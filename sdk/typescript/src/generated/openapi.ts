@@ -284,6 +284,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The brand's business events: newest first, or followed from a stored position
+         * @description The brand's business events (`submission.approved`, `submission.rejected`, `payout.paid`, `campaign.settled`), each exactly as a receiver gets it, for as long as the delivery history is kept (30 days by default; the operator's `DELIVERY_HISTORY_RETENTION_MS`). Every event has a feed position, handed out in the order the events were committed: without `after`, pages run newest first by position (`next_cursor` on a full page); with `after`, oldest first after that position, so an integration that stores `next_after` sees every event once, in position order, across restarts and even when an event with an older `created_at` is committed late. Counts against the brand's rate limit like a page; an unchanged poll with `If-None-Match` is 304. Unlike the lists, this is a feed: the lists keep the contract's walk.
+         */
+        get: operations["list_events"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/campaign-plans": {
         parameters: {
             query?: never;
@@ -513,10 +533,10 @@ export interface components {
         Error: {
             error: {
                 /**
-                 * @description Stable machine-readable code. 400 invalid_parameter / invalid_cursor / malformed_request / validation_failed; 401 missing_key / invalid_key; 403 insufficient_permission / forbidden_origin; 404 unknown_resource / not_found; 405 method_not_allowed; 409 request_conflict; 413 payload_too_large; 415 unsupported_media_type; 422 pending_plan_limit; 429 rate_limited; 500 internal_error; 503 service_unavailable.
+                 * @description Stable machine-readable code. 400 invalid_parameter / invalid_cursor / malformed_request / validation_failed; 401 missing_key / invalid_key; 403 insufficient_permission / forbidden_origin; 404 unknown_resource / not_found; 405 method_not_allowed; 409 request_conflict; 410 cursor_expired; 413 payload_too_large; 415 unsupported_media_type; 422 pending_plan_limit; 429 rate_limited; 500 internal_error; 503 service_unavailable.
                  * @enum {string}
                  */
-                code: "missing_key" | "invalid_key" | "unauthenticated" | "insufficient_permission" | "forbidden_origin" | "unknown_resource" | "not_found" | "method_not_allowed" | "invalid_parameter" | "invalid_cursor" | "malformed_request" | "validation_failed" | "already_exists" | "request_conflict" | "payload_too_large" | "unsupported_media_type" | "precondition_failed" | "pending_plan_limit" | "receiver_limit" | "rate_limited" | "internal_error" | "service_unavailable";
+                code: "missing_key" | "invalid_key" | "unauthenticated" | "insufficient_permission" | "forbidden_origin" | "unknown_resource" | "not_found" | "method_not_allowed" | "invalid_parameter" | "invalid_cursor" | "malformed_request" | "validation_failed" | "already_exists" | "request_conflict" | "cursor_expired" | "payload_too_large" | "unsupported_media_type" | "precondition_failed" | "pending_plan_limit" | "receiver_limit" | "rate_limited" | "internal_error" | "service_unavailable";
                 /** @description A human-readable explanation; its wording may change, the code will not. */
                 message: string;
                 /** @description Also in the X-Request-Id header; quote it to support. */
@@ -807,6 +827,34 @@ export interface components {
              * @example 2026-11-02T08:15:42.123456Z
              */
             updated_at: string;
+        };
+        EventsPage: {
+            /** @enum {string} */
+            resource: "events";
+            count: number;
+            data: components["schemas"]["Event"][];
+            /** @description Newest first, on a full page: send it as `cursor` for the next (older) page. */
+            next_cursor?: string;
+            /** @description With `after`: the feed position of the last event of the page (or `after` itself when empty). Store it once the page is processed, and read on with `after=<next_after>`. */
+            next_after?: number;
+        };
+        /** @description A business event, exactly the JSON body a receiver gets as its delivery. */
+        Event: {
+            /** @description The event id (`evt_...`), the same as in deliveries. */
+            id: string;
+            /** @enum {string} */
+            type: "submission.approved" | "submission.rejected" | "payout.paid" | "campaign.settled";
+            /** @description When the change was committed (RFC 3339, µs). */
+            created_at: string;
+            /** @description Always false: Test deliveries are not in the feed. */
+            test: boolean;
+            brand_id: string;
+            data: {
+                /** @description The record the event is about: `resource`, `id`, its state. */
+                object: {
+                    [key: string]: unknown;
+                };
+            };
         };
         CampaignPlan: {
             /**
@@ -2775,6 +2823,155 @@ export interface operations {
                 };
             };
             /** @description `service_unavailable`: a backing service is briefly unreachable; retry with backoff. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_events: {
+        parameters: {
+            query?: {
+                /** @description Events per page, 1 to 200 (default 50). */
+                limit?: number;
+                /** @description Newest first: the `next_cursor` of the previous page; the page after it (older events). Not with `after`. */
+                cursor?: string;
+                /** @description Follow mode: the events after this feed position, **oldest first**, and `next_after` (the position to store and send next). `0` starts at the oldest event kept. Not with `cursor`. */
+                after?: number;
+                /** @description Only events of these types: one of submission.approved, submission.rejected, payout.paid, campaign.settled, comma-separated or repeated. */
+                type?: string;
+                /** @description Only events about this record (the id in the event's `data.object`). */
+                record_id?: string;
+                /** @description Only events created after this instant (exclusive; RFC 3339 with a time zone), as `since` of the lists. */
+                since?: string;
+                /** @description Only events created before this instant (exclusive; RFC 3339 with a time zone). */
+                until?: string;
+            };
+            header?: {
+                /** @description The `ETag` of the page you hold. While the brand has no new event the answer is 304 with no body, decided without reading the feed. */
+                "If-None-Match"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of events. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventsPage"];
+                };
+            };
+            /** @description `If-None-Match` lists the current ETag: no new event. No body; counts against the rate limit like any request. */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `invalid_parameter` (limit, after, type, record_id, since, until, an unknown parameter, or `cursor` with `after`) or `invalid_cursor`. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `missing_key` or `invalid_key`. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `insufficient_permission`: the brand is not on Plus or above. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `cursor_expired`: the cursor or `after` position is older than the kept history, so events after it may be gone. Start again (the first page, or `after=0`), and reconcile what the gap may hold from the lists. */
+            410: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "cursor_expired",
+                     *         "message": "This cursor or position is older than the kept event history (docs/api.md \"Events\"): events after it may be gone. Start again from the first page, or follow from after=0 (the oldest event kept).",
+                     *         "request_id": "req_5wYt2LcQ8aHk3NzR7pVd"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: the brand spent its budget. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`; never carries internals. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `service_unavailable`: the events feed is briefly unreachable; retry. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];

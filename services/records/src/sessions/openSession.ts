@@ -5,6 +5,8 @@ import { newId } from '@brand/shared/ids';
 import type { Membership } from '../access/memberRepo';
 import { toBrand, toMember } from '../access/toProto';
 import type { SessionDeps } from './sessionDeps';
+import { methodRefusal } from './methodRefusal';
+import { METHOD_WORDS, recordSignInRefused } from './signInActivity';
 import type { SignInClient, SignInMethod } from './signInClient';
 import { deleteStaleSessions, insertSession } from './sessionRepo';
 import { hashToken, newSecretToken } from './tokens';
@@ -19,18 +21,14 @@ export interface OpenedSession {
   expiresAt: Date;
 }
 
-const METHOD_WORDS: Record<SignInMethod, string> = {
-  link: 'an emailed link',
-  passkey: 'a passkey',
-  sso: 'single sign-on',
-};
-
 /**
  * Opens a session for an address whose eligible brands are known, inside the caller's
  * transaction (whatever proved the address, a link, a passkey or a single sign-on state, is
  * spent in the same one):
  * a random token and CSRF secret, stored as a hash and as is, and member.signed_in, naming the
- * method, in the activity of each of those brands.
+ * method, in the activity of each of those brands that accepts the method; a brand whose
+ * sign-in policy refuses it records member.sign_in_refused with the reason instead (the
+ * session never opens that brand: resolveSession refuses it by the same rule).
  */
 export async function openSession(
   db: PoolClient,
@@ -56,7 +54,21 @@ export async function openSession(
     client: opening.client,
     ssoBrandId: opening.ssoBrandId,
   });
-  for (const { member } of opening.brands) {
+  for (const { member, brand } of opening.brands) {
+    const refused = methodRefusal(brand, {
+      method: opening.method,
+      ssoBrandId: opening.ssoBrandId ?? null,
+    });
+    if (refused !== undefined) {
+      await recordSignInRefused(db, {
+        brandId: member.brand_id,
+        memberId: member.id,
+        email: member.email,
+        method: opening.method,
+        reason: refused,
+      });
+      continue;
+    }
     await insertActivity(db, {
       brandId: member.brand_id,
       action: 'member.signed_in',

@@ -4,9 +4,9 @@ import { withTransaction, type PoolClient } from '@brand/shared/db';
 import { AppError } from '@brand/shared/errors';
 import type { BrandRow } from '../access/brandRepo';
 import { selectMemberships, type Membership } from '../access/memberRepo';
-import { brandAdmits } from './brandAdmits';
 import { ineligibleReason, isEligible } from './eligibility';
 import { endUnusedSignInLinksOf } from './linkRepo';
+import { methodRefusal } from './methodRefusal';
 import type { SessionDeps } from './sessionDeps';
 import {
   endSession,
@@ -91,15 +91,11 @@ export async function membershipsOpenedBy(
 
 /** Refuses a session whose way of signing in the brand does not accept (its sign-in policy). */
 function assertSignInPolicy(brand: BrandRow, session: SessionRow): void {
-  if (brandAdmits(brand, { method: session.sign_in_method, ssoBrandId: session.sso_brand_id })) {
-    return;
-  }
-  throw new AppError(
-    'sign_in_method_required',
-    brand.sign_in_policy === 'sso'
-      ? `${brand.name} requires single sign-on; sign in through its identity provider.`
-      : `${brand.name} requires signing in with a passkey; an emailed link does not open it.`,
-  );
+  const refused = methodRefusal(brand, {
+    method: session.sign_in_method,
+    ssoBrandId: session.sso_brand_id,
+  });
+  if (refused !== undefined) throw new AppError('sign_in_method_required', refused);
 }
 
 /**

@@ -3,6 +3,8 @@ import type { Pool } from '@brand/shared/db';
 import type { RpcBuilder } from '@brand/shared/grpc';
 import { toOpenedResponse } from '../sessions/openSession';
 import { boundedClient } from '../sessions/signInClient';
+import { ssoBackchannelLogout } from './backchannelLogout';
+import { endBrandSsoSession, listBrandSsoSessions } from './brandSsoSessions';
 import { proofRecordName, proofRecordValue } from './domains/domainProof';
 import { verifySsoDomain } from './domains/domainVerification';
 import { selectSsoDomains, type SsoDomainRow } from './domains/ssoDomainRepo';
@@ -117,5 +119,37 @@ export function ssoHandlers(
       });
       return toOpenedResponse(opened);
     }),
+
+    listBrandSsoSessions: rpc.developers('ListBrandSsoSessions', async (req, { actor }) => ({
+      sessions: (
+        await listBrandSsoSessions(deps, actor, {
+          brandId: req.brand_id,
+          sessionToken: req.session_token,
+        })
+      ).map((s) => ({
+        id: s.id,
+        email: s.email,
+        member_id: s.member_id,
+        user_agent: s.user_agent,
+        address: s.client_address,
+        signed_in_at: s.created_at.toISOString(),
+        last_seen_at: s.last_seen_at.toISOString(),
+        checked_at: s.sso_checked_at?.toISOString() ?? '',
+        current: s.current,
+      })),
+    })),
+
+    endBrandSsoSession: rpc.developers('EndBrandSsoSession', async (req, { actor }) => {
+      const r = await endBrandSsoSession(deps, actor, {
+        brandId: req.brand_id,
+        sessionId: req.session_id,
+        sessionToken: req.session_token,
+      });
+      return { ended_current: r.endedCurrent };
+    }),
+
+    ssoBackchannelLogout: rpc.console('SsoBackchannelLogout', async (req) => ({
+      sessions_ended: await ssoBackchannelLogout(deps, { logoutToken: req.logout_token }),
+    })),
   };
 }

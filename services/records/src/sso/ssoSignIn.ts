@@ -12,6 +12,10 @@ import type { SignInClient } from '../sessions/signInClient';
 import { verifiedEmailOf } from './ssoClaims';
 import { openIdClient, type ProviderCache, type ProviderClient } from './oidcClient';
 import { providerRefusalIn } from './provider/providerFetch';
+import { recordSignInRefused } from '../sessions/signInActivity';
+import { providerClientOf } from './providerClient';
+import { linkSsoSession } from './ssoSessionRepo';
+import { sealTokens, tokensOf, type ProviderTokens } from './ssoTokens';
 import { selectBrandVerifiedFor, selectVerifiedDomains } from './domains/ssoDomainRepo';
 import { selectSsoConnection, type SsoConnectionRow } from './ssoConnectionRepo';
 import {
@@ -188,13 +192,27 @@ export async function finishSsoSignIn(
       : undefined;
   if (!pending) throw invalidState();
 
+  const refuse = async (reason: string, email = '', memberId = ''): Promise<never> => {
+    // the brand's activity says who was refused and why (issue 42: refusals went unrecorded)
+    await recordSignInRefused(deps.pool, {
+      brandId: pending.brand_id,
+      memberId,
+      email,
+      method: 'sso',
+      reason,
+    });
+    throw ssoRefused();
+  };
   const connection = await selectSsoConnection(deps.pool, pending.brand_id);
-  if (!connection?.enabled || !deps.box) throw ssoRefused();
+  if (!connection?.enabled || !deps.box) return refuse('single sign-on is off for the brand.');
+  const box = deps.box;
   const oidc = await openIdClient();
   let client: ProviderClient | undefined;
   let email: string;
+  let claimed = '';
+  let identity: { subject: string; sid: string | null; tokens: ProviderTokens };
   try {
-    client = providerClientOf(deps.box, connection);
+    client = providerClientOf(box, connection);
     const config = await deps.providers.get(client);
     const tokens = await oidc.authorizationCodeGrant(config, callback, {
       pkceCodeVerifier: pending.code_verifier,
@@ -210,35 +228,66 @@ export async function finishSsoSignIn(
       claims.email === undefined
         ? await oidc.fetchUserInfo(config, tokens.access_token, claims.sub)
         : undefined;
-    email = verifiedEmailOf(
-      (fromUserInfo ?? claims) as { email?: unknown; email_verified?: unknown },
-      await selectVerifiedDomains(deps.pool, connection.brand_id),
-    );
+    const asserted = (fromUserInfo ?? claims) as { email?: unknown; email_verified?: unknown };
+    claimed = emailAddress.safeParse(asserted.email).data ?? '';
+    email = verifiedEmailOf(asserted, await selectVerifiedDomains(deps.pool, connection.brand_id));
+    identity = {
+      subject: claims.sub,
+      sid: typeof claims.sid === 'string' && claims.sid.length <= 256 ? claims.sid : null,
+      tokens: tokensOf(tokens),
+    };
   } catch (err) {
     // read the provider afresh next time: it may have moved its endpoints or keys
     if (client) deps.providers.forget(client);
-    deps.log.info({ reason: reasonOf(err), brand_id: pending.brand_id }, 'SSO sign-in refused');
-    throw ssoRefused();
+    const reason = reasonOf(err);
+    deps.log.info({ reason, brand_id: pending.brand_id }, 'SSO sign-in refused');
+    return refuse(refusalWords(reason), claimed);
   }
 
   const opened = await withTransaction(deps.pool, async (db) => {
     const membership = (await selectMemberships(db, email)).find(
       (m) => m.brand.id === pending.brand_id,
     );
-    if (!membership || !isEligible(membership.brand)) {
-      deps.log.info({ brand_id: pending.brand_id }, 'SSO sign-in refused: not a member');
-      throw ssoRefused();
-    }
-    return openSession(db, deps, {
+    if (!membership || !isEligible(membership.brand)) return membership ?? null;
+    const session = await openSession(db, deps, {
       email,
       brands: [membership],
       method: 'sso',
       client: input.client,
       ssoBrandId: membership.brand.id,
     });
+    // what back-channel logout and the re-check need (ssoSessionCheck.ts)
+    await linkSsoSession(db, {
+      sessionId: session.sessionId,
+      subject: identity.subject,
+      sid: identity.sid,
+      tokens: sealTokens(box, membership.brand.id, identity.tokens),
+    });
+    return session;
   });
+  if (opened === null || !('sessionToken' in opened)) {
+    deps.log.info({ brand_id: pending.brand_id }, 'SSO sign-in refused: not a member');
+    return refuse(
+      opened === null
+        ? 'the address is not a member of the brand.'
+        : 'the brand cannot use the Developers area now (plan or verification).',
+      email,
+      opened?.member.id ?? '',
+    );
+  }
   afterSessionOpened(deps, opened);
   return opened;
+}
+
+/** The refusal as the brand's activity says it: what kind of check failed, never a token. */
+function refusalWords(reason: string): string {
+  if (/email not verified|no email/.test(reason)) {
+    return 'the identity provider did not vouch for a verified email address.';
+  }
+  if (/domain .* not allowed/.test(reason)) {
+    return 'the address is not at a domain the brand has verified.';
+  }
+  return `the identity provider’s answer did not pass the checks (${reason.slice(0, 160)}).`;
 }
 
 const invalidState = (): AppError =>
@@ -256,13 +305,4 @@ function reasonOf(err: unknown): string {
   if (!(err instanceof Error)) return String(err).slice(0, 200);
   const code = (err as { code?: unknown }).code;
   return `${err.name}${typeof code === 'string' ? ` ${code}` : ''}: ${err.message}`.slice(0, 300);
-}
-
-/** The brand's client at its provider, with the client secret opened. */
-function providerClientOf(box: SecretBox, c: SsoConnectionRow): ProviderClient {
-  const clientSecret = box.open(
-    { ciphertext: c.client_secret_ciphertext, keyId: c.client_secret_key_id },
-    c.brand_id,
-  );
-  return { issuer: c.issuer, clientId: c.client_id, clientSecret };
 }

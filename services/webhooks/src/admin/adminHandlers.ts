@@ -15,6 +15,7 @@ import {
 import type { RecoveryDeps } from '../log/recoveryService';
 import { getReceiverHealth } from '../health/healthService';
 import { authorizeBrand, authorizedDelivery, authorizedReceiver } from './authorized';
+import { eventOutcomeHandlers } from './eventOutcomeHandlers';
 import { noticeHandlers } from './noticeHandlers';
 import { recoveryHandlers } from './recoveryHandlers';
 import { rotationHandlers } from './rotationHandlers';
@@ -28,6 +29,8 @@ export type AdminDeps = ReceiverDeps &
   RecoveryDeps & {
     /** DELIVERY_HISTORY_RETENTION_MS, which the delivery log states. */
     historyRetentionMs: number;
+    /** The events feed's cursor key (feed/feedCursor.ts): the Events page pages as the feed does. */
+    cursorKey: Buffer;
   };
 
 /** Event types from the wire: UNSPECIFIED and unknown numbers are refused by field. */
@@ -176,5 +179,6 @@ export function webhooksAdminHandlers(deps: AdminDeps, rpc: RpcBuilder): Webhook
     ...rotationHandlers(deps, rpc),
     ...recoveryHandlers(deps, rpc),
     ...noticeHandlers(deps, rpc),
+    ...eventOutcomeHandlers(deps, rpc),
   };
 }

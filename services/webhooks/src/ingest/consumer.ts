@@ -7,7 +7,13 @@ import { decodeBusinessEvent, type KafkaConnectionStatus } from '@brand/shared/k
 import type { Logger } from '@brand/shared/logger';
 import { continueTraceFromHeaders, traceContextOfSpan } from '@brand/shared/telemetry';
 import type { ConsumerObserver, SkipReason } from './consumerMetrics';
-import { insertDeliveries, insertEvents, type EventInput, type NewDelivery } from './eventRepo';
+import {
+  insertDeliveries,
+  insertEvents,
+  type EventInput,
+  type FeedVersion,
+  type NewDelivery,
+} from './eventRepo';
 import { MemberSupervisor, type GroupMember } from './memberSupervisor';
 
 export interface ConsumerOptions {
@@ -24,6 +30,12 @@ export interface ConsumerOptions {
    * claims them by primary key (deliveryFeed.ts).
    */
   onIngested: (deliveries: readonly NewDelivery[]) => void;
+  /**
+   * Called with the feed versions a chunk advanced once it is committed, before its offset
+   * is: publishes them for the gateway's 304 of the events feed (feedVersions.ts). Never
+   * rejects.
+   */
+  onFeedAdvanced?: (versions: readonly FeedVersion[]) => Promise<void>;
   /** Consumer-group timing (issue 19): how soon a crashed member's partitions move on. */
   groupTiming: ConsumerGroupTiming;
   /**
@@ -183,11 +195,12 @@ function groupMember(
             const chunk = batch.messages.slice(i, i + CHUNK);
             // kafkajs heartbeats only when asked: a chunk whose transaction waits (a slow
             // or locked database) would otherwise outlive the session and be dropped
-            const stored = await whileHeartbeating(
+            const { deliveries: stored, feedVersions } = await whileHeartbeating(
               () => payload.heartbeat(),
               opts.groupTiming,
               () => storeChunk(opts, log, chunk, batch.partition),
             );
+            if (feedVersions.length > 0) await opts.onFeedAdvanced?.(feedVersions);
             const last = chunk[chunk.length - 1]!;
             payload.resolveOffset(last.offset);
             await consumer.commitOffsets([
@@ -239,11 +252,12 @@ async function storeChunk(
   log: Logger,
   chunk: KafkaMessage[],
   partition: number,
-): Promise<NewDelivery[]> {
+): Promise<{ deliveries: NewDelivery[]; feedVersions: FeedVersion[] }> {
   const outcome: ChunkOutcome = { ingested: 0, duplicates: 0, skipped: [], deliveries: 0 };
   const events: Array<{ event: EventInput; message: KafkaMessage }> = [];
   /** The chunk's new deliveries, for the feed once committed. */
   let deliveries: NewDelivery[] = [];
+  let feedVersions: FeedVersion[] = [];
   for (const message of chunk) {
     const input = toEventInput(message);
     if ('skip' in input) {
@@ -277,10 +291,12 @@ async function storeChunk(
     try {
       // two statements a chunk, whatever its size: the events, then all their deliveries
       deliveries = await withTransaction(opts.pool, async (db) => {
-        const stored = await insertEvents(
+        const inserted = await insertEvents(
           db,
           events.map(({ event }, i) => ({ ...event, ...traceContextOfSpan(spans[i]!) })),
         );
+        const stored = inserted.receivers;
+        feedVersions = inserted.feedVersions;
         const made: NewDelivery[] = [];
         const taken = new Set<string>();
         events.forEach(({ event }, i) => {
@@ -318,5 +334,5 @@ async function storeChunk(
   }
   // counted after the commit: a chunk rolled back and replayed is counted once
   opts.observer?.chunkStored(outcome);
-  return deliveries;
+  return { deliveries, feedVersions };
 }

@@ -20,7 +20,13 @@ import { consumerLagMetrics, consumerMetrics } from './consumerMetrics';
  */
 export async function startConsumerRole(
   config: WebhooksConfig,
-  deps: { pool: Pool; log: Logger; registry: Registry; onIngested: ConsumerOptions['onIngested'] },
+  deps: {
+    pool: Pool;
+    log: Logger;
+    registry: Registry;
+    onIngested: ConsumerOptions['onIngested'];
+    onFeedAdvanced: ConsumerOptions['onFeedAdvanced'];
+  },
 ): Promise<{ stop: ShutdownStep; status: KafkaConnectionStatus }> {
   const { log } = deps;
   const kafka = createKafka({
@@ -43,6 +49,7 @@ export async function startConsumerRole(
     ensureTopic: config.KAFKA_ENSURE_TOPIC,
     partitions: config.KAFKA_TOPIC_PARTITIONS,
     onIngested: deps.onIngested,
+    onFeedAdvanced: deps.onFeedAdvanced,
     groupTiming: {
       sessionTimeoutMs: config.KAFKA_SESSION_TIMEOUT_MS,
       heartbeatIntervalMs: config.KAFKA_HEARTBEAT_INTERVAL_MS,

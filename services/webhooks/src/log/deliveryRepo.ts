@@ -53,6 +53,29 @@ const DELIVERY_COLUMNS = `d.id, d.event_id, d.receiver_id, d.brand_id, d.event_t
   ${rfc3339('d.completed_at')} as completed_at,
   d.secret_version is not null as signed_with_new_secret`;
 
+/**
+ * Every delivery of some events of a brand (the console's Events page), with its receiver's
+ * label, by the events' exact keys (id and created_at: one partition each); test deliveries
+ * aside. Ordered by event, then receiver.
+ */
+export async function selectDeliveriesOfEvents(
+  db: Db,
+  brandId: string,
+  events: ReadonlyArray<{ id: string; createdAt: string }>,
+): Promise<Array<DeliveryRow & { receiver_label: string }>> {
+  if (events.length === 0) return [];
+  const res = await db.query<DeliveryRow & { receiver_label: string }>(
+    `select ${DELIVERY_COLUMNS}, r.label as receiver_label
+     from unnest($2::text[], $3::timestamptz[]) as k(event_id, event_at)
+     join deliveries d on d.event_id = k.event_id and d.event_at = k.event_at
+     join receivers r on r.id = d.receiver_id
+     where d.brand_id = $1 and not d.test
+     order by d.event_id, d.receiver_id`,
+    [brandId, events.map((e) => e.id), events.map((e) => e.createdAt)],
+  );
+  return res.rows;
+}
+
 /** Where a page of the log ended: the exact created_at (microseconds) and id of a row. */
 type LogPosition = KeysetPosition;
 

@@ -33,7 +33,11 @@ export interface DeliveryView extends DeliveryRow {
   payload?: string;
 }
 
-async function withAttempts(pool: Pool, rows: DeliveryRow[]): Promise<DeliveryView[]> {
+/** Deliveries with their attempts, oldest first (the log's and the Events page's form). */
+export async function withAttempts<R extends DeliveryRow>(
+  pool: Pool,
+  rows: R[],
+): Promise<Array<R & DeliveryView>> {
   const attempts = await selectAttempts(
     pool,
     rows.map((r) => r.id),

@@ -6,6 +6,7 @@ import {
   type TimePartitionedTable,
   type Pool,
 } from '@brand/shared/db';
+import { expireFeedThrough } from '../feed/feedRepo';
 
 /**
  * The delivery history, one partition per 7 UTC days of the event's time
@@ -83,9 +84,12 @@ export async function keepHistoryPartitions(
   const dropped = await dropTimePartitionsBefore(pool, DETAILS, detailBefore);
   for (const t of HISTORY)
     dropped.push(
-      ...(await dropTimePartitionsBefore(pool, t, historyBefore, (name) =>
-        Promise.resolve(kept.has(dayOf(name))),
-      )),
+      ...(await dropTimePartitionsBefore(pool, t, historyBefore, async (name) => {
+        if (kept.has(dayOf(name))) return true;
+        // the events feed's cursors into this week expire before it goes (feedRepo.ts)
+        if (t === EVENTS) await expireFeedThrough(pool, name);
+        return false;
+      })),
     );
 
   const defaultRows = await sweepDefaults(pool, r.batchSize, historyBefore, detailBefore);
@@ -128,6 +132,7 @@ async function sweepDefaults(
   ];
   let total = 0;
   for (const { table, past, before } of sweeps) {
+    if (table === 'events_default') await expireFeedThrough(pool, table, { where: past, before });
     for (;;) {
       const res = await pool.query(
         `delete from webhooks.${table} where ctid = any(array(

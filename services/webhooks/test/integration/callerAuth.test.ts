@@ -1,4 +1,4 @@
-import { ListDeliveriesRequest } from '@brand/proto/webhooks/v1';
+import { ListDeliveriesRequest, ListEventOutcomesRequest } from '@brand/proto/webhooks/v1';
 // Every RPC of the webhooks service requires the admin credential (they are all admin
 // RPCs): without a credential, with a wrong one, and with the internal (gateway) token the
 // call is refused; with the admin token it is answered. The disable notices' RPCs answer the
@@ -77,6 +77,15 @@ const RPCS: Array<CallerAuthRpc<WebhooksClient>> = [
           brand_id: '',
           limit: 10,
         }),
+      ),
+  ],
+  [
+    'ListEventOutcomes',
+    'admin',
+    (c) =>
+      c.call(
+        'listEventOutcomes',
+        ListEventOutcomesRequest.fromPartial({ brand_id: brand, limit: 5 }),
       ),
   ],
   ['ResendDelivery', 'admin', (c) => c.call('resendDelivery', { delivery_id: 'dlv_doesNotExist' })],

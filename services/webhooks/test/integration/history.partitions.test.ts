@@ -186,7 +186,7 @@ it('stores an event and its deliveries once however often Kafka hands it over', 
     await withTransaction(db.pool, async (c) => {
       // twice in one call, as in a chunk that holds a redelivered message: stored once
       const inserted = await insertEvents(c, [stored, stored]);
-      for (const receiverId of inserted.get(event.id) ?? [])
+      for (const receiverId of inserted.receivers.get(event.id) ?? [])
         n += await insertDeliveries(c, [deliveryOf(`dlv_twice${i}`, receiverId)]);
       // even a second insert of the deliveries themselves adds nothing: the key is exact
       n += await insertDeliveries(c, [deliveryOf(`dlv_again${i}`, 'rcv_weeks')]);
@@ -280,4 +280,47 @@ it('migrates existing history into week partitions, keeping every row', async ()
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+// The events feed's cursors into a week expire before the week is dropped, so a
+// follower whose position is older than the kept history gets 410 cursor_expired, never a gap.
+it('records the greatest feed position a drop or a default sweep removes, per brand', async () => {
+  const now = new Date();
+  const ago = (days: number) => new Date(now.getTime() - days * DAY);
+  for (const table of TABLES)
+    await ensureTimePartitions(
+      db.pool,
+      { schema: 'webhooks', table, days: 7 },
+      { now: ago(80), daysAhead: 0 },
+    );
+  const event = (id: string, brand: string, at: Date, seq: number) =>
+    db.pool.query(
+      `insert into webhooks.events (id, brand_id, type, created_at, object_json, feed_seq)
+       values ($1, $2, 'payout.paid', $3, '{"id":"po_1"}', $4)`,
+      [id, brand, at, seq],
+    );
+  await db.pool.query(
+    `insert into webhooks.event_feed_heads (brand_id, last_seq) values ('br_feedA', 9), ('br_feedB', 9)`,
+  );
+  await event('evt_fa1', 'br_feedA', ago(80), 1);
+  await event('evt_fa2', 'br_feedA', ago(80), 4);
+  await event('evt_fb1', 'br_feedB', ago(80), 2);
+  // a week with no partition: the default partition holds it, and the sweep deletes it
+  await event('evt_fb2', 'br_feedB', ago(90), 7);
+  // kept: a late event with a smaller position than the dropped ones
+  await event('evt_fa3', 'br_feedA', now, 3);
+
+  await keepHistoryPartitions(db.pool, RETENTION, now);
+  const heads = await db.pool.query<{ brand_id: string; expired_through: string }>(
+    `select brand_id, expired_through::text from webhooks.event_feed_heads
+     where brand_id like 'br_feed%' order by 1`,
+  );
+  expect(heads.rows).toEqual([
+    { brand_id: 'br_feedA', expired_through: '4' },
+    { brand_id: 'br_feedB', expired_through: '7' },
+  ]);
+  const left = await db.pool.query(
+    `select id from webhooks.events where id like 'evt_f_%' and brand_id like 'br_feed%'`,
+  );
+  expect(left.rows).toEqual([{ id: 'evt_fa3' }]);
 });

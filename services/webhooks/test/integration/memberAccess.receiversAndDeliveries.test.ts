@@ -4,7 +4,11 @@
 // change anything, and logs who did what.
 import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import { MEMBER_ASSERTION_METADATA, type MemberClaims } from '@brand/shared/console';
-import { DeliveryStatus, ListDeliveriesRequest } from '@brand/proto/webhooks/v1';
+import {
+  DeliveryStatus,
+  ListDeliveriesRequest,
+  ListEventOutcomesRequest,
+} from '@brand/proto/webhooks/v1';
 import { EVENT_TYPES } from '@brand/shared/enums';
 import {
   createWebhooksClient,
@@ -232,6 +236,12 @@ describe('admins and members', () => {
     ).resolves.toMatchObject({ deliveries: [{ id: b.delivery.id }] });
     await expect(client.call('getDelivery', { delivery_id: b.delivery.id })).resolves.toBeDefined();
     await expect(
+      client.call(
+        'listEventOutcomes',
+        ListEventOutcomesRequest.fromPartial({ brand_id: b.brandId, limit: 10 }),
+      ),
+    ).resolves.toBeDefined();
+    await expect(
       client.call('listActivity', {
         brand_id: b.brandId,
         page_size: 0,
@@ -308,6 +318,10 @@ describe("another brand's owner", () => {
         ListDeliveriesRequest.fromPartial({ receiver_id: '', brand_id: b.brandId, limit: 10 }),
       ),
       other.call('getDelivery', { delivery_id: b.delivery.id }),
+      other.call(
+        'listEventOutcomes',
+        ListEventOutcomesRequest.fromPartial({ brand_id: b.brandId, limit: 10 }),
+      ),
       other.call('resendDelivery', { delivery_id: b.delivery.id }),
       other.call('listActivity', {
         brand_id: b.brandId,

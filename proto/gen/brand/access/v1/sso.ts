@@ -24,6 +24,61 @@ export const protobufPackage = "brand.access.v1";
 
 export const protobufFileName = "brand/access/v1/sso.proto";
 
+/** ListBrandSsoSessionsRequest names the brand, and the asking session (to mark it). */
+export interface ListBrandSsoSessionsRequest {
+  brand_id: string;
+  session_token: string;
+}
+
+/** BrandSsoSession is one live single sign-on session of a brand's member; never its token. */
+export interface BrandSsoSession {
+  /** "ses_..." */
+  id: string;
+  email: string;
+  /** "mem_..."; empty when the address is no longer a member (the session opens nothing). */
+  member_id: string;
+  /** The User-Agent header and client address at sign-in. */
+  user_agent: string;
+  address: string;
+  /** RFC 3339. */
+  signed_in_at: string;
+  last_seen_at: string;
+  /** When records last asked the provider whether the person is still there (RFC 3339). */
+  checked_at: string;
+  /** True for the asking session. */
+  current: boolean;
+}
+
+/** ListBrandSsoSessionsResponse lists the brand's live SSO sessions, newest first. */
+export interface ListBrandSsoSessionsResponse {
+  sessions: BrandSsoSession[];
+}
+
+/** EndBrandSsoSessionRequest names the brand and the session to end. */
+export interface EndBrandSsoSessionRequest {
+  brand_id: string;
+  session_id: string;
+  /** The asking session, to say whether it ended itself. */
+  session_token: string;
+}
+
+/** EndBrandSsoSessionResponse says whether the asking session ended itself. */
+export interface EndBrandSsoSessionResponse {
+  ended_current: boolean;
+}
+
+/** SsoBackchannelLogoutRequest carries what the provider POSTed. */
+export interface SsoBackchannelLogoutRequest {
+  /** The JWT the provider POSTed (application/x-www-form-urlencoded logout_token). */
+  logout_token: string;
+}
+
+/** SsoBackchannelLogoutResponse says how many sessions ended. */
+export interface SsoBackchannelLogoutResponse {
+  /** How many sessions ended (0 is a success: the person had none here). */
+  sessions_ended: number;
+}
+
 /** SsoConnection is a brand's identity provider as its owners see it; never the secret. */
 export interface SsoConnection {
   brand_id: string;
@@ -169,6 +224,729 @@ export interface FinishSsoSignInResponse {
   /** RFC 3339. */
   expires_at: string;
 }
+
+function createBaseListBrandSsoSessionsRequest(): ListBrandSsoSessionsRequest {
+  return { brand_id: "", session_token: "" };
+}
+
+export const ListBrandSsoSessionsRequest: MessageFns<ListBrandSsoSessionsRequest> = {
+  encode(message: ListBrandSsoSessionsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.brand_id !== "") {
+      writer.uint32(10).string(message.brand_id);
+    }
+    if (message.session_token !== "") {
+      writer.uint32(18).string(message.session_token);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListBrandSsoSessionsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListBrandSsoSessionsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.brand_id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.session_token = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListBrandSsoSessionsRequest {
+    return {
+      brand_id: isSet(object.brandId)
+        ? globalThis.String(object.brandId)
+        : isSet(object.brand_id)
+        ? globalThis.String(object.brand_id)
+        : "",
+      session_token: isSet(object.sessionToken)
+        ? globalThis.String(object.sessionToken)
+        : isSet(object.session_token)
+        ? globalThis.String(object.session_token)
+        : "",
+    };
+  },
+
+  toJSON(message: ListBrandSsoSessionsRequest): unknown {
+    const obj: any = {};
+    if (message.brand_id !== "") {
+      obj.brandId = message.brand_id;
+    }
+    if (message.session_token !== "") {
+      obj.sessionToken = message.session_token;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListBrandSsoSessionsRequest>, I>>(base?: I): ListBrandSsoSessionsRequest {
+    return ListBrandSsoSessionsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListBrandSsoSessionsRequest>, I>>(object: I): ListBrandSsoSessionsRequest {
+    const message = createBaseListBrandSsoSessionsRequest();
+    message.brand_id = object.brand_id ?? "";
+    message.session_token = object.session_token ?? "";
+    return message;
+  },
+};
+
+function createBaseBrandSsoSession(): BrandSsoSession {
+  return {
+    id: "",
+    email: "",
+    member_id: "",
+    user_agent: "",
+    address: "",
+    signed_in_at: "",
+    last_seen_at: "",
+    checked_at: "",
+    current: false,
+  };
+}
+
+export const BrandSsoSession: MessageFns<BrandSsoSession> = {
+  encode(message: BrandSsoSession, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== "") {
+      writer.uint32(10).string(message.id);
+    }
+    if (message.email !== "") {
+      writer.uint32(18).string(message.email);
+    }
+    if (message.member_id !== "") {
+      writer.uint32(26).string(message.member_id);
+    }
+    if (message.user_agent !== "") {
+      writer.uint32(34).string(message.user_agent);
+    }
+    if (message.address !== "") {
+      writer.uint32(42).string(message.address);
+    }
+    if (message.signed_in_at !== "") {
+      writer.uint32(50).string(message.signed_in_at);
+    }
+    if (message.last_seen_at !== "") {
+      writer.uint32(58).string(message.last_seen_at);
+    }
+    if (message.checked_at !== "") {
+      writer.uint32(66).string(message.checked_at);
+    }
+    if (message.current !== false) {
+      writer.uint32(72).bool(message.current);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): BrandSsoSession {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseBrandSsoSession();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.email = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.member_id = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.user_agent = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.address = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.signed_in_at = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.last_seen_at = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.checked_at = reader.string();
+            continue;
+          }
+          case 9: {
+            if (tag !== 72) {
+              break;
+            }
+
+            message.current = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): BrandSsoSession {
+    return {
+      id: isSet(object.id) ? globalThis.String(object.id) : "",
+      email: isSet(object.email) ? globalThis.String(object.email) : "",
+      member_id: isSet(object.memberId)
+        ? globalThis.String(object.memberId)
+        : isSet(object.member_id)
+        ? globalThis.String(object.member_id)
+        : "",
+      user_agent: isSet(object.userAgent)
+        ? globalThis.String(object.userAgent)
+        : isSet(object.user_agent)
+        ? globalThis.String(object.user_agent)
+        : "",
+      address: isSet(object.address) ? globalThis.String(object.address) : "",
+      signed_in_at: isSet(object.signedInAt)
+        ? globalThis.String(object.signedInAt)
+        : isSet(object.signed_in_at)
+        ? globalThis.String(object.signed_in_at)
+        : "",
+      last_seen_at: isSet(object.lastSeenAt)
+        ? globalThis.String(object.lastSeenAt)
+        : isSet(object.last_seen_at)
+        ? globalThis.String(object.last_seen_at)
+        : "",
+      checked_at: isSet(object.checkedAt)
+        ? globalThis.String(object.checkedAt)
+        : isSet(object.checked_at)
+        ? globalThis.String(object.checked_at)
+        : "",
+      current: isSet(object.current) ? globalThis.Boolean(object.current) : false,
+    };
+  },
+
+  toJSON(message: BrandSsoSession): unknown {
+    const obj: any = {};
+    if (message.id !== "") {
+      obj.id = message.id;
+    }
+    if (message.email !== "") {
+      obj.email = message.email;
+    }
+    if (message.member_id !== "") {
+      obj.memberId = message.member_id;
+    }
+    if (message.user_agent !== "") {
+      obj.userAgent = message.user_agent;
+    }
+    if (message.address !== "") {
+      obj.address = message.address;
+    }
+    if (message.signed_in_at !== "") {
+      obj.signedInAt = message.signed_in_at;
+    }
+    if (message.last_seen_at !== "") {
+      obj.lastSeenAt = message.last_seen_at;
+    }
+    if (message.checked_at !== "") {
+      obj.checkedAt = message.checked_at;
+    }
+    if (message.current !== false) {
+      obj.current = message.current;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<BrandSsoSession>, I>>(base?: I): BrandSsoSession {
+    return BrandSsoSession.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<BrandSsoSession>, I>>(object: I): BrandSsoSession {
+    const message = createBaseBrandSsoSession();
+    message.id = object.id ?? "";
+    message.email = object.email ?? "";
+    message.member_id = object.member_id ?? "";
+    message.user_agent = object.user_agent ?? "";
+    message.address = object.address ?? "";
+    message.signed_in_at = object.signed_in_at ?? "";
+    message.last_seen_at = object.last_seen_at ?? "";
+    message.checked_at = object.checked_at ?? "";
+    message.current = object.current ?? false;
+    return message;
+  },
+};
+
+function createBaseListBrandSsoSessionsResponse(): ListBrandSsoSessionsResponse {
+  return { sessions: [] };
+}
+
+export const ListBrandSsoSessionsResponse: MessageFns<ListBrandSsoSessionsResponse> = {
+  encode(message: ListBrandSsoSessionsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.sessions) {
+      BrandSsoSession.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListBrandSsoSessionsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListBrandSsoSessionsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.sessions.push(BrandSsoSession.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListBrandSsoSessionsResponse {
+    return {
+      sessions: globalThis.Array.isArray(object?.sessions)
+        ? object.sessions.map((e: any) => BrandSsoSession.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: ListBrandSsoSessionsResponse): unknown {
+    const obj: any = {};
+    if (message.sessions?.length) {
+      obj.sessions = message.sessions.map((e) => BrandSsoSession.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListBrandSsoSessionsResponse>, I>>(base?: I): ListBrandSsoSessionsResponse {
+    return ListBrandSsoSessionsResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListBrandSsoSessionsResponse>, I>>(object: I): ListBrandSsoSessionsResponse {
+    const message = createBaseListBrandSsoSessionsResponse();
+    message.sessions = object.sessions?.map((e) => BrandSsoSession.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseEndBrandSsoSessionRequest(): EndBrandSsoSessionRequest {
+  return { brand_id: "", session_id: "", session_token: "" };
+}
+
+export const EndBrandSsoSessionRequest: MessageFns<EndBrandSsoSessionRequest> = {
+  encode(message: EndBrandSsoSessionRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.brand_id !== "") {
+      writer.uint32(10).string(message.brand_id);
+    }
+    if (message.session_id !== "") {
+      writer.uint32(18).string(message.session_id);
+    }
+    if (message.session_token !== "") {
+      writer.uint32(26).string(message.session_token);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): EndBrandSsoSessionRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseEndBrandSsoSessionRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.brand_id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.session_id = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.session_token = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): EndBrandSsoSessionRequest {
+    return {
+      brand_id: isSet(object.brandId)
+        ? globalThis.String(object.brandId)
+        : isSet(object.brand_id)
+        ? globalThis.String(object.brand_id)
+        : "",
+      session_id: isSet(object.sessionId)
+        ? globalThis.String(object.sessionId)
+        : isSet(object.session_id)
+        ? globalThis.String(object.session_id)
+        : "",
+      session_token: isSet(object.sessionToken)
+        ? globalThis.String(object.sessionToken)
+        : isSet(object.session_token)
+        ? globalThis.String(object.session_token)
+        : "",
+    };
+  },
+
+  toJSON(message: EndBrandSsoSessionRequest): unknown {
+    const obj: any = {};
+    if (message.brand_id !== "") {
+      obj.brandId = message.brand_id;
+    }
+    if (message.session_id !== "") {
+      obj.sessionId = message.session_id;
+    }
+    if (message.session_token !== "") {
+      obj.sessionToken = message.session_token;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<EndBrandSsoSessionRequest>, I>>(base?: I): EndBrandSsoSessionRequest {
+    return EndBrandSsoSessionRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<EndBrandSsoSessionRequest>, I>>(object: I): EndBrandSsoSessionRequest {
+    const message = createBaseEndBrandSsoSessionRequest();
+    message.brand_id = object.brand_id ?? "";
+    message.session_id = object.session_id ?? "";
+    message.session_token = object.session_token ?? "";
+    return message;
+  },
+};
+
+function createBaseEndBrandSsoSessionResponse(): EndBrandSsoSessionResponse {
+  return { ended_current: false };
+}
+
+export const EndBrandSsoSessionResponse: MessageFns<EndBrandSsoSessionResponse> = {
+  encode(message: EndBrandSsoSessionResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.ended_current !== false) {
+      writer.uint32(8).bool(message.ended_current);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): EndBrandSsoSessionResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseEndBrandSsoSessionResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.ended_current = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): EndBrandSsoSessionResponse {
+    return {
+      ended_current: isSet(object.endedCurrent)
+        ? globalThis.Boolean(object.endedCurrent)
+        : isSet(object.ended_current)
+        ? globalThis.Boolean(object.ended_current)
+        : false,
+    };
+  },
+
+  toJSON(message: EndBrandSsoSessionResponse): unknown {
+    const obj: any = {};
+    if (message.ended_current !== false) {
+      obj.endedCurrent = message.ended_current;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<EndBrandSsoSessionResponse>, I>>(base?: I): EndBrandSsoSessionResponse {
+    return EndBrandSsoSessionResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<EndBrandSsoSessionResponse>, I>>(object: I): EndBrandSsoSessionResponse {
+    const message = createBaseEndBrandSsoSessionResponse();
+    message.ended_current = object.ended_current ?? false;
+    return message;
+  },
+};
+
+function createBaseSsoBackchannelLogoutRequest(): SsoBackchannelLogoutRequest {
+  return { logout_token: "" };
+}
+
+export const SsoBackchannelLogoutRequest: MessageFns<SsoBackchannelLogoutRequest> = {
+  encode(message: SsoBackchannelLogoutRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.logout_token !== "") {
+      writer.uint32(10).string(message.logout_token);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SsoBackchannelLogoutRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSsoBackchannelLogoutRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.logout_token = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SsoBackchannelLogoutRequest {
+    return {
+      logout_token: isSet(object.logoutToken)
+        ? globalThis.String(object.logoutToken)
+        : isSet(object.logout_token)
+        ? globalThis.String(object.logout_token)
+        : "",
+    };
+  },
+
+  toJSON(message: SsoBackchannelLogoutRequest): unknown {
+    const obj: any = {};
+    if (message.logout_token !== "") {
+      obj.logoutToken = message.logout_token;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<SsoBackchannelLogoutRequest>, I>>(base?: I): SsoBackchannelLogoutRequest {
+    return SsoBackchannelLogoutRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<SsoBackchannelLogoutRequest>, I>>(object: I): SsoBackchannelLogoutRequest {
+    const message = createBaseSsoBackchannelLogoutRequest();
+    message.logout_token = object.logout_token ?? "";
+    return message;
+  },
+};
+
+function createBaseSsoBackchannelLogoutResponse(): SsoBackchannelLogoutResponse {
+  return { sessions_ended: 0 };
+}
+
+export const SsoBackchannelLogoutResponse: MessageFns<SsoBackchannelLogoutResponse> = {
+  encode(message: SsoBackchannelLogoutResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.sessions_ended !== 0) {
+      writer.uint32(8).int32(message.sessions_ended);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SsoBackchannelLogoutResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSsoBackchannelLogoutResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.sessions_ended = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SsoBackchannelLogoutResponse {
+    return {
+      sessions_ended: isSet(object.sessionsEnded)
+        ? globalThis.Number(object.sessionsEnded)
+        : isSet(object.sessions_ended)
+        ? globalThis.Number(object.sessions_ended)
+        : 0,
+    };
+  },
+
+  toJSON(message: SsoBackchannelLogoutResponse): unknown {
+    const obj: any = {};
+    if (message.sessions_ended !== 0) {
+      obj.sessionsEnded = Math.round(message.sessions_ended);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<SsoBackchannelLogoutResponse>, I>>(base?: I): SsoBackchannelLogoutResponse {
+    return SsoBackchannelLogoutResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<SsoBackchannelLogoutResponse>, I>>(object: I): SsoBackchannelLogoutResponse {
+    const message = createBaseSsoBackchannelLogoutResponse();
+    message.sessions_ended = object.sessions_ended ?? 0;
+    return message;
+  },
+};
 
 function createBaseSsoConnection(): SsoConnection {
   return { brand_id: "", issuer: "", client_id: "", allowed_domains: [], enabled: false, updated_at: "", domains: [] };
@@ -2039,6 +2817,58 @@ export const ConsoleSsoServiceService = {
       Buffer.from(FinishSsoSignInResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): FinishSsoSignInResponse => FinishSsoSignInResponse.decode(value),
   },
+  /**
+   * ListBrandSsoSessions answers the live sessions the brand's single sign-on opened, every
+   * member's (issue 42): they act in this brand alone, so the brand's owners may see and end
+   * them. Owners (members.sessions), or the admin token. NOT_FOUND not_found for another brand.
+   * Sessions opened by an emailed link or a passkey belong to the address, not to one brand,
+   * and are not listed (removing a member ends their access to the brand at once).
+   */
+  listBrandSsoSessions: {
+    path: "/brand.access.v1.ConsoleSsoService/ListBrandSsoSessions" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListBrandSsoSessionsRequest): Buffer =>
+      Buffer.from(ListBrandSsoSessionsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListBrandSsoSessionsRequest => ListBrandSsoSessionsRequest.decode(value),
+    responseSerialize: (value: ListBrandSsoSessionsResponse): Buffer =>
+      Buffer.from(ListBrandSsoSessionsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListBrandSsoSessionsResponse => ListBrandSsoSessionsResponse.decode(value),
+  },
+  /**
+   * EndBrandSsoSession ends one of them; NOT_FOUND not_found for a session that is not a live
+   * single sign-on session of this brand (another brand's, an address session, an ended one).
+   */
+  endBrandSsoSession: {
+    path: "/brand.access.v1.ConsoleSsoService/EndBrandSsoSession" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: EndBrandSsoSessionRequest): Buffer =>
+      Buffer.from(EndBrandSsoSessionRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): EndBrandSsoSessionRequest => EndBrandSsoSessionRequest.decode(value),
+    responseSerialize: (value: EndBrandSsoSessionResponse): Buffer =>
+      Buffer.from(EndBrandSsoSessionResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): EndBrandSsoSessionResponse => EndBrandSsoSessionResponse.decode(value),
+  },
+  /**
+   * SsoBackchannelLogout is OpenID Connect Back-Channel Logout 1.0: the console passes on the
+   * logout_token a provider POSTed to /sign-in/sso/backchannel-logout. Records finds the
+   * connections whose issuer and client id the token names, verifies it against the issuer's
+   * JWKS (read under the egress policy) and checks iss, aud, iat, the back-channel logout event,
+   * sid or sub, and no nonce; then ends that brand's SSO sessions of that sub (and sid). The
+   * console's credential only. INVALID_ARGUMENT invalid_logout_token for anything else.
+   */
+  ssoBackchannelLogout: {
+    path: "/brand.access.v1.ConsoleSsoService/SsoBackchannelLogout" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: SsoBackchannelLogoutRequest): Buffer =>
+      Buffer.from(SsoBackchannelLogoutRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): SsoBackchannelLogoutRequest => SsoBackchannelLogoutRequest.decode(value),
+    responseSerialize: (value: SsoBackchannelLogoutResponse): Buffer =>
+      Buffer.from(SsoBackchannelLogoutResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): SsoBackchannelLogoutResponse => SsoBackchannelLogoutResponse.decode(value),
+  },
 } as const;
 
 export interface ConsoleSsoServiceServer extends UntypedServiceImplementation {
@@ -2089,6 +2919,28 @@ export interface ConsoleSsoServiceServer extends UntypedServiceImplementation {
    * not allowed, an address that is not a member of the brand).
    */
   finishSsoSignIn: handleUnaryCall<FinishSsoSignInRequest, FinishSsoSignInResponse>;
+  /**
+   * ListBrandSsoSessions answers the live sessions the brand's single sign-on opened, every
+   * member's (issue 42): they act in this brand alone, so the brand's owners may see and end
+   * them. Owners (members.sessions), or the admin token. NOT_FOUND not_found for another brand.
+   * Sessions opened by an emailed link or a passkey belong to the address, not to one brand,
+   * and are not listed (removing a member ends their access to the brand at once).
+   */
+  listBrandSsoSessions: handleUnaryCall<ListBrandSsoSessionsRequest, ListBrandSsoSessionsResponse>;
+  /**
+   * EndBrandSsoSession ends one of them; NOT_FOUND not_found for a session that is not a live
+   * single sign-on session of this brand (another brand's, an address session, an ended one).
+   */
+  endBrandSsoSession: handleUnaryCall<EndBrandSsoSessionRequest, EndBrandSsoSessionResponse>;
+  /**
+   * SsoBackchannelLogout is OpenID Connect Back-Channel Logout 1.0: the console passes on the
+   * logout_token a provider POSTed to /sign-in/sso/backchannel-logout. Records finds the
+   * connections whose issuer and client id the token names, verifies it against the issuer's
+   * JWKS (read under the egress policy) and checks iss, aud, iat, the back-channel logout event,
+   * sid or sub, and no nonce; then ends that brand's SSO sessions of that sub (and sid). The
+   * console's credential only. INVALID_ARGUMENT invalid_logout_token for anything else.
+   */
+  ssoBackchannelLogout: handleUnaryCall<SsoBackchannelLogoutRequest, SsoBackchannelLogoutResponse>;
 }
 
 export interface ConsoleSsoServiceClient extends Client {
@@ -2222,6 +3074,70 @@ export interface ConsoleSsoServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: FinishSsoSignInResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * ListBrandSsoSessions answers the live sessions the brand's single sign-on opened, every
+   * member's (issue 42): they act in this brand alone, so the brand's owners may see and end
+   * them. Owners (members.sessions), or the admin token. NOT_FOUND not_found for another brand.
+   * Sessions opened by an emailed link or a passkey belong to the address, not to one brand,
+   * and are not listed (removing a member ends their access to the brand at once).
+   */
+  listBrandSsoSessions(
+    request: ListBrandSsoSessionsRequest,
+    callback: (error: ServiceError | null, response: ListBrandSsoSessionsResponse) => void,
+  ): ClientUnaryCall;
+  listBrandSsoSessions(
+    request: ListBrandSsoSessionsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListBrandSsoSessionsResponse) => void,
+  ): ClientUnaryCall;
+  listBrandSsoSessions(
+    request: ListBrandSsoSessionsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListBrandSsoSessionsResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * EndBrandSsoSession ends one of them; NOT_FOUND not_found for a session that is not a live
+   * single sign-on session of this brand (another brand's, an address session, an ended one).
+   */
+  endBrandSsoSession(
+    request: EndBrandSsoSessionRequest,
+    callback: (error: ServiceError | null, response: EndBrandSsoSessionResponse) => void,
+  ): ClientUnaryCall;
+  endBrandSsoSession(
+    request: EndBrandSsoSessionRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: EndBrandSsoSessionResponse) => void,
+  ): ClientUnaryCall;
+  endBrandSsoSession(
+    request: EndBrandSsoSessionRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: EndBrandSsoSessionResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * SsoBackchannelLogout is OpenID Connect Back-Channel Logout 1.0: the console passes on the
+   * logout_token a provider POSTed to /sign-in/sso/backchannel-logout. Records finds the
+   * connections whose issuer and client id the token names, verifies it against the issuer's
+   * JWKS (read under the egress policy) and checks iss, aud, iat, the back-channel logout event,
+   * sid or sub, and no nonce; then ends that brand's SSO sessions of that sub (and sid). The
+   * console's credential only. INVALID_ARGUMENT invalid_logout_token for anything else.
+   */
+  ssoBackchannelLogout(
+    request: SsoBackchannelLogoutRequest,
+    callback: (error: ServiceError | null, response: SsoBackchannelLogoutResponse) => void,
+  ): ClientUnaryCall;
+  ssoBackchannelLogout(
+    request: SsoBackchannelLogoutRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: SsoBackchannelLogoutResponse) => void,
+  ): ClientUnaryCall;
+  ssoBackchannelLogout(
+    request: SsoBackchannelLogoutRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: SsoBackchannelLogoutResponse) => void,
   ): ClientUnaryCall;
 }
 

@@ -23,7 +23,10 @@ export interface ActivityEntry {
   brand_id: string;
   /**
    * What happened, a stable dotted word: "key.created", "key.revoked", "member.invited",
-   * "member.role_changed", "member.removed", "member.signed_in", "member.signed_out",
+   * "member.role_changed", "member.removed", "member.signed_in",
+   * "member.sign_in_refused" (a sign-in the brand refused: the method and the reason in the
+   * summary), "member.signed_out", "member.session_ended" (an owner, or the brand's identity
+   * provider, ended a member's session),
    * "member.passkey_added", "member.passkey_removed", "brand.sign_in_policy_changed",
    * "receiver.added", "receiver.changed", "receiver.removed", "receiver.tested",
    * "delivery.resent", "plan.cancelled".
@@ -39,6 +42,17 @@ export interface ActivityEntry {
   summary: string;
   /** RFC 3339 UTC with microseconds. */
   created_at: string;
+  /**
+   * The IP address of the request that made the change, as the console saw it (behind a
+   * trusted proxy, the client's); for an operator's brandctl, the address the service saw it
+   * connect from; empty when no request was behind it (a background job).
+   */
+  client_address: string;
+  /**
+   * The User-Agent header of that request (brandctl names itself), cut at 512 characters; empty
+   * like client_address.
+   */
+  user_agent: string;
 }
 
 function createBaseActivityEntry(): ActivityEntry {
@@ -51,6 +65,8 @@ function createBaseActivityEntry(): ActivityEntry {
     subject_id: "",
     summary: "",
     created_at: "",
+    client_address: "",
+    user_agent: "",
   };
 }
 
@@ -79,6 +95,12 @@ export const ActivityEntry: MessageFns<ActivityEntry> = {
     }
     if (message.created_at !== "") {
       writer.uint32(66).string(message.created_at);
+    }
+    if (message.client_address !== "") {
+      writer.uint32(74).string(message.client_address);
+    }
+    if (message.user_agent !== "") {
+      writer.uint32(82).string(message.user_agent);
     }
     return writer;
   },
@@ -160,6 +182,22 @@ export const ActivityEntry: MessageFns<ActivityEntry> = {
             message.created_at = reader.string();
             continue;
           }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.client_address = reader.string();
+            continue;
+          }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.user_agent = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -202,6 +240,16 @@ export const ActivityEntry: MessageFns<ActivityEntry> = {
         : isSet(object.created_at)
         ? globalThis.String(object.created_at)
         : "",
+      client_address: isSet(object.clientAddress)
+        ? globalThis.String(object.clientAddress)
+        : isSet(object.client_address)
+        ? globalThis.String(object.client_address)
+        : "",
+      user_agent: isSet(object.userAgent)
+        ? globalThis.String(object.userAgent)
+        : isSet(object.user_agent)
+        ? globalThis.String(object.user_agent)
+        : "",
     };
   },
 
@@ -231,6 +279,12 @@ export const ActivityEntry: MessageFns<ActivityEntry> = {
     if (message.created_at !== "") {
       obj.createdAt = message.created_at;
     }
+    if (message.client_address !== "") {
+      obj.clientAddress = message.client_address;
+    }
+    if (message.user_agent !== "") {
+      obj.userAgent = message.user_agent;
+    }
     return obj;
   },
 
@@ -247,6 +301,8 @@ export const ActivityEntry: MessageFns<ActivityEntry> = {
     message.subject_id = object.subject_id ?? "";
     message.summary = object.summary ?? "";
     message.created_at = object.created_at ?? "";
+    message.client_address = object.client_address ?? "";
+    message.user_agent = object.user_agent ?? "";
     return message;
   },
 };

@@ -693,6 +693,91 @@ export interface AckReceiverNoticeRequest {
 export interface AckReceiverNoticeResponse {
 }
 
+/** ListEventOutcomesRequest filters the brand's events; a page is newest first. */
+export interface ListEventOutcomesRequest {
+  brand_id: string;
+  /** 1..200; 0 means 50. */
+  limit: number;
+  /** The next_cursor of the previous page; empty for the newest. */
+  cursor: string;
+  /** Only events of this type; UNSPECIFIED for all. */
+  event_type: EventType;
+  /** Only events created after `since` and before `until` (RFC 3339, exclusive; empty: open). */
+  since: string;
+  until: string;
+  /** Only this event ("evt_..."). */
+  event_id: string;
+  /** Only events about this record (the id in the event's data.object). */
+  record_id: string;
+}
+
+/** EventOutcome is one event and its deliveries, one per receiver it went to. */
+export interface EventOutcome {
+  event_id: string;
+  event_type: EventType;
+  created_at: string;
+  /** The record the event is about ("resource", "id", its state), as JSON text. */
+  object_json: string;
+  /** Its deliveries, oldest receiver first; empty when no receiver selected its type. */
+  deliveries: Delivery[];
+  /** The receivers' labels, by receiver id. */
+  receiver_labels: { [key: string]: string };
+}
+
+export interface EventOutcome_ReceiverLabelsEntry {
+  key: string;
+  value: string;
+}
+
+/** ListEventOutcomesResponse holds events newest first. */
+export interface ListEventOutcomesResponse {
+  events: EventOutcome[];
+  /** Present on a full page: pass it as `cursor` for the next (older) page. */
+  next_cursor: string;
+  /** How many days events are kept (DELIVERY_HISTORY_RETENTION_MS). */
+  history_retention_days: number;
+}
+
+/** ListFeedEventsRequest asks for one page of a brand's feed, in one direction, with filters. */
+export interface ListFeedEventsRequest {
+  brand_id: string;
+  /** 1..200; 0 means 50. */
+  limit: number;
+  /** Newest first: the next_cursor of the previous page; empty for the newest. Not with `forward`. */
+  cursor: string;
+  /** Oldest first after the feed position `after` (0: from the oldest event kept). */
+  forward: boolean;
+  after: number;
+  /** Only events of these types; empty for all. */
+  types: EventType[];
+  /** Only events about this record (the id in the event's data.object). */
+  record_id: string;
+  /**
+   * Only events created after `since` (exclusive) and before `until` (exclusive); RFC 3339,
+   * empty: open.
+   */
+  since: string;
+  until: string;
+}
+
+/** ListFeedEventsResponse holds one page of the feed and what the next read starts from. */
+export interface ListFeedEventsResponse {
+  /** The events, each as the JSON text a receiver gets as its delivery body. */
+  events_json: string[];
+  /** Newest first, on a full page: the cursor of the next (older) page. */
+  next_cursor: string;
+  /**
+   * Oldest first: the feed position to read on after (the last event's, or `after` when the
+   * page is empty).
+   */
+  next_after: number;
+  /**
+   * The brand's feed version: the position of its newest event when the page was read (0 for
+   * none). The page holds every event up to it that matches; the gateway tags pages with it.
+   */
+  feed_version: number;
+}
+
 function createBaseReceiver(): Receiver {
   return {
     id: "",
@@ -6428,6 +6513,973 @@ export const AckReceiverNoticeResponse: MessageFns<AckReceiverNoticeResponse> = 
   },
 };
 
+function createBaseListEventOutcomesRequest(): ListEventOutcomesRequest {
+  return { brand_id: "", limit: 0, cursor: "", event_type: 0, since: "", until: "", event_id: "", record_id: "" };
+}
+
+export const ListEventOutcomesRequest: MessageFns<ListEventOutcomesRequest> = {
+  encode(message: ListEventOutcomesRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.brand_id !== "") {
+      writer.uint32(10).string(message.brand_id);
+    }
+    if (message.limit !== 0) {
+      writer.uint32(16).int32(message.limit);
+    }
+    if (message.cursor !== "") {
+      writer.uint32(26).string(message.cursor);
+    }
+    if (message.event_type !== 0) {
+      writer.uint32(32).int32(message.event_type);
+    }
+    if (message.since !== "") {
+      writer.uint32(42).string(message.since);
+    }
+    if (message.until !== "") {
+      writer.uint32(50).string(message.until);
+    }
+    if (message.event_id !== "") {
+      writer.uint32(58).string(message.event_id);
+    }
+    if (message.record_id !== "") {
+      writer.uint32(66).string(message.record_id);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListEventOutcomesRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListEventOutcomesRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.brand_id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.limit = reader.int32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.cursor = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.event_type = reader.int32() as any;
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.since = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.until = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.event_id = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.record_id = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListEventOutcomesRequest {
+    return {
+      brand_id: isSet(object.brandId)
+        ? globalThis.String(object.brandId)
+        : isSet(object.brand_id)
+        ? globalThis.String(object.brand_id)
+        : "",
+      limit: isSet(object.limit) ? globalThis.Number(object.limit) : 0,
+      cursor: isSet(object.cursor) ? globalThis.String(object.cursor) : "",
+      event_type: isSet(object.eventType)
+        ? eventTypeFromJSON(object.eventType)
+        : isSet(object.event_type)
+        ? eventTypeFromJSON(object.event_type)
+        : 0,
+      since: isSet(object.since) ? globalThis.String(object.since) : "",
+      until: isSet(object.until) ? globalThis.String(object.until) : "",
+      event_id: isSet(object.eventId)
+        ? globalThis.String(object.eventId)
+        : isSet(object.event_id)
+        ? globalThis.String(object.event_id)
+        : "",
+      record_id: isSet(object.recordId)
+        ? globalThis.String(object.recordId)
+        : isSet(object.record_id)
+        ? globalThis.String(object.record_id)
+        : "",
+    };
+  },
+
+  toJSON(message: ListEventOutcomesRequest): unknown {
+    const obj: any = {};
+    if (message.brand_id !== "") {
+      obj.brandId = message.brand_id;
+    }
+    if (message.limit !== 0) {
+      obj.limit = Math.round(message.limit);
+    }
+    if (message.cursor !== "") {
+      obj.cursor = message.cursor;
+    }
+    if (message.event_type !== 0) {
+      obj.eventType = eventTypeToJSON(message.event_type);
+    }
+    if (message.since !== "") {
+      obj.since = message.since;
+    }
+    if (message.until !== "") {
+      obj.until = message.until;
+    }
+    if (message.event_id !== "") {
+      obj.eventId = message.event_id;
+    }
+    if (message.record_id !== "") {
+      obj.recordId = message.record_id;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListEventOutcomesRequest>, I>>(base?: I): ListEventOutcomesRequest {
+    return ListEventOutcomesRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListEventOutcomesRequest>, I>>(object: I): ListEventOutcomesRequest {
+    const message = createBaseListEventOutcomesRequest();
+    message.brand_id = object.brand_id ?? "";
+    message.limit = object.limit ?? 0;
+    message.cursor = object.cursor ?? "";
+    message.event_type = object.event_type ?? 0;
+    message.since = object.since ?? "";
+    message.until = object.until ?? "";
+    message.event_id = object.event_id ?? "";
+    message.record_id = object.record_id ?? "";
+    return message;
+  },
+};
+
+function createBaseEventOutcome(): EventOutcome {
+  return { event_id: "", event_type: 0, created_at: "", object_json: "", deliveries: [], receiver_labels: {} };
+}
+
+export const EventOutcome: MessageFns<EventOutcome> = {
+  encode(message: EventOutcome, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.event_id !== "") {
+      writer.uint32(10).string(message.event_id);
+    }
+    if (message.event_type !== 0) {
+      writer.uint32(16).int32(message.event_type);
+    }
+    if (message.created_at !== "") {
+      writer.uint32(26).string(message.created_at);
+    }
+    if (message.object_json !== "") {
+      writer.uint32(34).string(message.object_json);
+    }
+    for (const v of message.deliveries) {
+      Delivery.encode(v!, writer.uint32(42).fork()).join();
+    }
+    globalThis.Object.entries(message.receiver_labels).forEach(([key, value]: [string, string]) => {
+      EventOutcome_ReceiverLabelsEntry.encode({ key: key as any, value }, writer.uint32(50).fork()).join();
+    });
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): EventOutcome {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseEventOutcome();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.event_id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.event_type = reader.int32() as any;
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.created_at = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.object_json = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.deliveries.push(Delivery.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            const entry6 = EventOutcome_ReceiverLabelsEntry.decode(reader, reader.uint32());
+            if (entry6.value !== undefined) {
+              message.receiver_labels[entry6.key] = entry6.value;
+            }
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): EventOutcome {
+    return {
+      event_id: isSet(object.eventId)
+        ? globalThis.String(object.eventId)
+        : isSet(object.event_id)
+        ? globalThis.String(object.event_id)
+        : "",
+      event_type: isSet(object.eventType)
+        ? eventTypeFromJSON(object.eventType)
+        : isSet(object.event_type)
+        ? eventTypeFromJSON(object.event_type)
+        : 0,
+      created_at: isSet(object.createdAt)
+        ? globalThis.String(object.createdAt)
+        : isSet(object.created_at)
+        ? globalThis.String(object.created_at)
+        : "",
+      object_json: isSet(object.objectJson)
+        ? globalThis.String(object.objectJson)
+        : isSet(object.object_json)
+        ? globalThis.String(object.object_json)
+        : "",
+      deliveries: globalThis.Array.isArray(object?.deliveries)
+        ? object.deliveries.map((e: any) => Delivery.fromJSON(e))
+        : [],
+      receiver_labels: isObject(object.receiverLabels)
+        ? (globalThis.Object.entries(object.receiverLabels) as [string, any][]).reduce(
+          (acc: { [key: string]: string }, [key, value]: [string, any]) => {
+            globalThis.Object.defineProperty(acc, key, {
+              value: globalThis.String(value),
+              enumerable: true,
+              configurable: true,
+              writable: true,
+            });
+            return acc;
+          },
+          {},
+        )
+        : isObject(object.receiver_labels)
+        ? (globalThis.Object.entries(object.receiver_labels) as [string, any][]).reduce(
+          (acc: { [key: string]: string }, [key, value]: [string, any]) => {
+            globalThis.Object.defineProperty(acc, key, {
+              value: globalThis.String(value),
+              enumerable: true,
+              configurable: true,
+              writable: true,
+            });
+            return acc;
+          },
+          {},
+        )
+        : {},
+    };
+  },
+
+  toJSON(message: EventOutcome): unknown {
+    const obj: any = {};
+    if (message.event_id !== "") {
+      obj.eventId = message.event_id;
+    }
+    if (message.event_type !== 0) {
+      obj.eventType = eventTypeToJSON(message.event_type);
+    }
+    if (message.created_at !== "") {
+      obj.createdAt = message.created_at;
+    }
+    if (message.object_json !== "") {
+      obj.objectJson = message.object_json;
+    }
+    if (message.deliveries?.length) {
+      obj.deliveries = message.deliveries.map((e) => Delivery.toJSON(e));
+    }
+    if (message.receiver_labels) {
+      const entries = globalThis.Object.entries(message.receiver_labels) as [string, string][];
+      if (entries.length > 0) {
+        obj.receiverLabels = {};
+        entries.forEach(([k, v]) => {
+          obj.receiverLabels[k] = v;
+        });
+      }
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<EventOutcome>, I>>(base?: I): EventOutcome {
+    return EventOutcome.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<EventOutcome>, I>>(object: I): EventOutcome {
+    const message = createBaseEventOutcome();
+    message.event_id = object.event_id ?? "";
+    message.event_type = object.event_type ?? 0;
+    message.created_at = object.created_at ?? "";
+    message.object_json = object.object_json ?? "";
+    message.deliveries = object.deliveries?.map((e) => Delivery.fromPartial(e)) || [];
+    message.receiver_labels = (globalThis.Object.entries(object.receiver_labels ?? {}) as [string, string][]).reduce(
+      (acc: { [key: string]: string }, [key, value]: [string, string]) => {
+        if (value !== undefined) {
+          acc[key] = globalThis.String(value);
+        }
+        return acc;
+      },
+      {},
+    );
+    return message;
+  },
+};
+
+function createBaseEventOutcome_ReceiverLabelsEntry(): EventOutcome_ReceiverLabelsEntry {
+  return { key: "", value: "" };
+}
+
+export const EventOutcome_ReceiverLabelsEntry: MessageFns<EventOutcome_ReceiverLabelsEntry> = {
+  encode(message: EventOutcome_ReceiverLabelsEntry, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.key !== "") {
+      writer.uint32(10).string(message.key);
+    }
+    if (message.value !== "") {
+      writer.uint32(18).string(message.value);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): EventOutcome_ReceiverLabelsEntry {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseEventOutcome_ReceiverLabelsEntry();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.key = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.value = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): EventOutcome_ReceiverLabelsEntry {
+    return {
+      key: isSet(object.key) ? globalThis.String(object.key) : "",
+      value: isSet(object.value) ? globalThis.String(object.value) : "",
+    };
+  },
+
+  toJSON(message: EventOutcome_ReceiverLabelsEntry): unknown {
+    const obj: any = {};
+    if (message.key !== "") {
+      obj.key = message.key;
+    }
+    if (message.value !== "") {
+      obj.value = message.value;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<EventOutcome_ReceiverLabelsEntry>, I>>(
+    base?: I,
+  ): EventOutcome_ReceiverLabelsEntry {
+    return EventOutcome_ReceiverLabelsEntry.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<EventOutcome_ReceiverLabelsEntry>, I>>(
+    object: I,
+  ): EventOutcome_ReceiverLabelsEntry {
+    const message = createBaseEventOutcome_ReceiverLabelsEntry();
+    message.key = object.key ?? "";
+    message.value = object.value ?? "";
+    return message;
+  },
+};
+
+function createBaseListEventOutcomesResponse(): ListEventOutcomesResponse {
+  return { events: [], next_cursor: "", history_retention_days: 0 };
+}
+
+export const ListEventOutcomesResponse: MessageFns<ListEventOutcomesResponse> = {
+  encode(message: ListEventOutcomesResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.events) {
+      EventOutcome.encode(v!, writer.uint32(10).fork()).join();
+    }
+    if (message.next_cursor !== "") {
+      writer.uint32(18).string(message.next_cursor);
+    }
+    if (message.history_retention_days !== 0) {
+      writer.uint32(24).int32(message.history_retention_days);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListEventOutcomesResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListEventOutcomesResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.events.push(EventOutcome.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.next_cursor = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.history_retention_days = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListEventOutcomesResponse {
+    return {
+      events: globalThis.Array.isArray(object?.events) ? object.events.map((e: any) => EventOutcome.fromJSON(e)) : [],
+      next_cursor: isSet(object.nextCursor)
+        ? globalThis.String(object.nextCursor)
+        : isSet(object.next_cursor)
+        ? globalThis.String(object.next_cursor)
+        : "",
+      history_retention_days: isSet(object.historyRetentionDays)
+        ? globalThis.Number(object.historyRetentionDays)
+        : isSet(object.history_retention_days)
+        ? globalThis.Number(object.history_retention_days)
+        : 0,
+    };
+  },
+
+  toJSON(message: ListEventOutcomesResponse): unknown {
+    const obj: any = {};
+    if (message.events?.length) {
+      obj.events = message.events.map((e) => EventOutcome.toJSON(e));
+    }
+    if (message.next_cursor !== "") {
+      obj.nextCursor = message.next_cursor;
+    }
+    if (message.history_retention_days !== 0) {
+      obj.historyRetentionDays = Math.round(message.history_retention_days);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListEventOutcomesResponse>, I>>(base?: I): ListEventOutcomesResponse {
+    return ListEventOutcomesResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListEventOutcomesResponse>, I>>(object: I): ListEventOutcomesResponse {
+    const message = createBaseListEventOutcomesResponse();
+    message.events = object.events?.map((e) => EventOutcome.fromPartial(e)) || [];
+    message.next_cursor = object.next_cursor ?? "";
+    message.history_retention_days = object.history_retention_days ?? 0;
+    return message;
+  },
+};
+
+function createBaseListFeedEventsRequest(): ListFeedEventsRequest {
+  return {
+    brand_id: "",
+    limit: 0,
+    cursor: "",
+    forward: false,
+    after: 0,
+    types: [],
+    record_id: "",
+    since: "",
+    until: "",
+  };
+}
+
+export const ListFeedEventsRequest: MessageFns<ListFeedEventsRequest> = {
+  encode(message: ListFeedEventsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.brand_id !== "") {
+      writer.uint32(10).string(message.brand_id);
+    }
+    if (message.limit !== 0) {
+      writer.uint32(16).int32(message.limit);
+    }
+    if (message.cursor !== "") {
+      writer.uint32(26).string(message.cursor);
+    }
+    if (message.forward !== false) {
+      writer.uint32(32).bool(message.forward);
+    }
+    if (message.after !== 0) {
+      writer.uint32(40).int64(message.after);
+    }
+    if (message.types.length !== 0) {
+      writer.uint32(50).fork();
+      for (const v of message.types) {
+        writer.int32(v);
+      }
+      writer.join();
+    }
+    if (message.record_id !== "") {
+      writer.uint32(58).string(message.record_id);
+    }
+    if (message.since !== "") {
+      writer.uint32(66).string(message.since);
+    }
+    if (message.until !== "") {
+      writer.uint32(74).string(message.until);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListFeedEventsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListFeedEventsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.brand_id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.limit = reader.int32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.cursor = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.forward = reader.bool();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.after = longToNumber(reader.int64());
+            continue;
+          }
+          case 6: {
+            if (tag === 48) {
+              message.types.push(reader.int32() as any);
+
+              continue;
+            }
+
+            if (tag === 50) {
+              const end2 = reader.uint32() + reader.pos;
+              while (reader.pos < end2) {
+                message.types.push(reader.int32() as any);
+              }
+
+              continue;
+            }
+
+            break;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.record_id = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.since = reader.string();
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.until = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListFeedEventsRequest {
+    return {
+      brand_id: isSet(object.brandId)
+        ? globalThis.String(object.brandId)
+        : isSet(object.brand_id)
+        ? globalThis.String(object.brand_id)
+        : "",
+      limit: isSet(object.limit) ? globalThis.Number(object.limit) : 0,
+      cursor: isSet(object.cursor) ? globalThis.String(object.cursor) : "",
+      forward: isSet(object.forward) ? globalThis.Boolean(object.forward) : false,
+      after: isSet(object.after) ? globalThis.Number(object.after) : 0,
+      types: globalThis.Array.isArray(object?.types) ? object.types.map((e: any) => eventTypeFromJSON(e)) : [],
+      record_id: isSet(object.recordId)
+        ? globalThis.String(object.recordId)
+        : isSet(object.record_id)
+        ? globalThis.String(object.record_id)
+        : "",
+      since: isSet(object.since) ? globalThis.String(object.since) : "",
+      until: isSet(object.until) ? globalThis.String(object.until) : "",
+    };
+  },
+
+  toJSON(message: ListFeedEventsRequest): unknown {
+    const obj: any = {};
+    if (message.brand_id !== "") {
+      obj.brandId = message.brand_id;
+    }
+    if (message.limit !== 0) {
+      obj.limit = Math.round(message.limit);
+    }
+    if (message.cursor !== "") {
+      obj.cursor = message.cursor;
+    }
+    if (message.forward !== false) {
+      obj.forward = message.forward;
+    }
+    if (message.after !== 0) {
+      obj.after = Math.round(message.after);
+    }
+    if (message.types?.length) {
+      obj.types = message.types.map((e) => eventTypeToJSON(e));
+    }
+    if (message.record_id !== "") {
+      obj.recordId = message.record_id;
+    }
+    if (message.since !== "") {
+      obj.since = message.since;
+    }
+    if (message.until !== "") {
+      obj.until = message.until;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListFeedEventsRequest>, I>>(base?: I): ListFeedEventsRequest {
+    return ListFeedEventsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListFeedEventsRequest>, I>>(object: I): ListFeedEventsRequest {
+    const message = createBaseListFeedEventsRequest();
+    message.brand_id = object.brand_id ?? "";
+    message.limit = object.limit ?? 0;
+    message.cursor = object.cursor ?? "";
+    message.forward = object.forward ?? false;
+    message.after = object.after ?? 0;
+    message.types = object.types?.map((e) => e) || [];
+    message.record_id = object.record_id ?? "";
+    message.since = object.since ?? "";
+    message.until = object.until ?? "";
+    return message;
+  },
+};
+
+function createBaseListFeedEventsResponse(): ListFeedEventsResponse {
+  return { events_json: [], next_cursor: "", next_after: 0, feed_version: 0 };
+}
+
+export const ListFeedEventsResponse: MessageFns<ListFeedEventsResponse> = {
+  encode(message: ListFeedEventsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.events_json) {
+      writer.uint32(10).string(v!);
+    }
+    if (message.next_cursor !== "") {
+      writer.uint32(18).string(message.next_cursor);
+    }
+    if (message.next_after !== 0) {
+      writer.uint32(24).int64(message.next_after);
+    }
+    if (message.feed_version !== 0) {
+      writer.uint32(32).int64(message.feed_version);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListFeedEventsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListFeedEventsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.events_json.push(reader.string());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.next_cursor = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.next_after = longToNumber(reader.int64());
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.feed_version = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListFeedEventsResponse {
+    return {
+      events_json: globalThis.Array.isArray(object?.eventsJson)
+        ? object.eventsJson.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.events_json)
+        ? object.events_json.map((e: any) => globalThis.String(e))
+        : [],
+      next_cursor: isSet(object.nextCursor)
+        ? globalThis.String(object.nextCursor)
+        : isSet(object.next_cursor)
+        ? globalThis.String(object.next_cursor)
+        : "",
+      next_after: isSet(object.nextAfter)
+        ? globalThis.Number(object.nextAfter)
+        : isSet(object.next_after)
+        ? globalThis.Number(object.next_after)
+        : 0,
+      feed_version: isSet(object.feedVersion)
+        ? globalThis.Number(object.feedVersion)
+        : isSet(object.feed_version)
+        ? globalThis.Number(object.feed_version)
+        : 0,
+    };
+  },
+
+  toJSON(message: ListFeedEventsResponse): unknown {
+    const obj: any = {};
+    if (message.events_json?.length) {
+      obj.eventsJson = message.events_json;
+    }
+    if (message.next_cursor !== "") {
+      obj.nextCursor = message.next_cursor;
+    }
+    if (message.next_after !== 0) {
+      obj.nextAfter = Math.round(message.next_after);
+    }
+    if (message.feed_version !== 0) {
+      obj.feedVersion = Math.round(message.feed_version);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListFeedEventsResponse>, I>>(base?: I): ListFeedEventsResponse {
+    return ListFeedEventsResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListFeedEventsResponse>, I>>(object: I): ListFeedEventsResponse {
+    const message = createBaseListFeedEventsResponse();
+    message.events_json = object.events_json?.map((e) => e) || [];
+    message.next_cursor = object.next_cursor ?? "";
+    message.next_after = object.next_after ?? 0;
+    message.feed_version = object.feed_version ?? 0;
+    return message;
+  },
+};
+
 /**
  * WebhooksService manages a brand's event receivers (docs/contract.md#receivers) and their deliveries. It runs
  * in the webhooks process, which owns the receivers, events, deliveries and attempts tables.
@@ -6538,6 +7590,23 @@ export const WebhooksServiceService = {
     responseSerialize: (value: ListDeliveriesResponse): Buffer =>
       Buffer.from(ListDeliveriesResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ListDeliveriesResponse => ListDeliveriesResponse.decode(value),
+  },
+  /**
+   * ListEventOutcomes lists the brand's business events newest first (the events feed's order),
+   * each with what became of it at every receiver: its deliveries (state, attempts, the last
+   * answer). The console's Events page. Needs deliveries.read. INVALID_ARGUMENT
+   * (invalid_parameter, invalid_cursor) for bad filters or a cursor not of this brand.
+   */
+  listEventOutcomes: {
+    path: "/brand.webhooks.v1.WebhooksService/ListEventOutcomes" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListEventOutcomesRequest): Buffer =>
+      Buffer.from(ListEventOutcomesRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListEventOutcomesRequest => ListEventOutcomesRequest.decode(value),
+    responseSerialize: (value: ListEventOutcomesResponse): Buffer =>
+      Buffer.from(ListEventOutcomesResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListEventOutcomesResponse => ListEventOutcomesResponse.decode(value),
   },
   /**
    * GetDelivery returns one delivery with its attempts, as it stands now (poll it to watch a
@@ -6747,6 +7816,13 @@ export interface WebhooksServiceServer extends UntypedServiceImplementation {
   /** ListDeliveries lists deliveries of one receiver or of a whole brand, newest first. */
   listDeliveries: handleUnaryCall<ListDeliveriesRequest, ListDeliveriesResponse>;
   /**
+   * ListEventOutcomes lists the brand's business events newest first (the events feed's order),
+   * each with what became of it at every receiver: its deliveries (state, attempts, the last
+   * answer). The console's Events page. Needs deliveries.read. INVALID_ARGUMENT
+   * (invalid_parameter, invalid_cursor) for bad filters or a cursor not of this brand.
+   */
+  listEventOutcomes: handleUnaryCall<ListEventOutcomesRequest, ListEventOutcomesResponse>;
+  /**
    * GetDelivery returns one delivery with its attempts, as it stands now (poll it to watch a
    * queued test delivery succeed or fail). NOT_FOUND not_found.
    */
@@ -6936,6 +8012,27 @@ export interface WebhooksServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ListDeliveriesResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * ListEventOutcomes lists the brand's business events newest first (the events feed's order),
+   * each with what became of it at every receiver: its deliveries (state, attempts, the last
+   * answer). The console's Events page. Needs deliveries.read. INVALID_ARGUMENT
+   * (invalid_parameter, invalid_cursor) for bad filters or a cursor not of this brand.
+   */
+  listEventOutcomes(
+    request: ListEventOutcomesRequest,
+    callback: (error: ServiceError | null, response: ListEventOutcomesResponse) => void,
+  ): ClientUnaryCall;
+  listEventOutcomes(
+    request: ListEventOutcomesRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListEventOutcomesResponse) => void,
+  ): ClientUnaryCall;
+  listEventOutcomes(
+    request: ListEventOutcomesRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListEventOutcomesResponse) => void,
   ): ClientUnaryCall;
   /**
    * GetDelivery returns one delivery with its attempts, as it stands now (poll it to watch a
@@ -7180,6 +8277,87 @@ export const WebhooksServiceClient = makeGenericClientConstructor(
   serviceName: string;
 };
 
+/**
+ * EventsFeedService serves a brand's business events as a feed (GET /api/v1/events,
+ * docs/api.md "Events"): the gateway's data-plane RPC, with the internal token in
+ * "x-internal-token" (the admin token passes too). It runs beside WebhooksService in the
+ * admin role of the webhooks process, which stores every event it ingests.
+ *
+ * Every event the feed holds has a feed position: a per-brand number assigned when the event
+ * is stored, under a lock on the brand's feed head, so positions grow in commit order and an
+ * event committed late (an older created_at after newer ones) still gets a position after
+ * every event stored before it. Test events are not in the feed.
+ */
+export type EventsFeedServiceService = typeof EventsFeedServiceService;
+export const EventsFeedServiceService = {
+  /**
+   * ListFeedEvents reads one page of the brand's feed: newest first (by feed position) from
+   * `cursor`, or oldest first after `after` when `forward` is set.
+   * INVALID_ARGUMENT (invalid_cursor) for a cursor this service did not issue for this brand;
+   * INVALID_ARGUMENT (invalid_parameter) for a bad limit, time or type;
+   * OUT_OF_RANGE (cursor_expired) for a cursor or position whose next events may already
+   * have been dropped with the history they belonged to.
+   */
+  listFeedEvents: {
+    path: "/brand.webhooks.v1.EventsFeedService/ListFeedEvents" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListFeedEventsRequest): Buffer =>
+      Buffer.from(ListFeedEventsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListFeedEventsRequest => ListFeedEventsRequest.decode(value),
+    responseSerialize: (value: ListFeedEventsResponse): Buffer =>
+      Buffer.from(ListFeedEventsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListFeedEventsResponse => ListFeedEventsResponse.decode(value),
+  },
+} as const;
+
+export interface EventsFeedServiceServer extends UntypedServiceImplementation {
+  /**
+   * ListFeedEvents reads one page of the brand's feed: newest first (by feed position) from
+   * `cursor`, or oldest first after `after` when `forward` is set.
+   * INVALID_ARGUMENT (invalid_cursor) for a cursor this service did not issue for this brand;
+   * INVALID_ARGUMENT (invalid_parameter) for a bad limit, time or type;
+   * OUT_OF_RANGE (cursor_expired) for a cursor or position whose next events may already
+   * have been dropped with the history they belonged to.
+   */
+  listFeedEvents: handleUnaryCall<ListFeedEventsRequest, ListFeedEventsResponse>;
+}
+
+export interface EventsFeedServiceClient extends Client {
+  /**
+   * ListFeedEvents reads one page of the brand's feed: newest first (by feed position) from
+   * `cursor`, or oldest first after `after` when `forward` is set.
+   * INVALID_ARGUMENT (invalid_cursor) for a cursor this service did not issue for this brand;
+   * INVALID_ARGUMENT (invalid_parameter) for a bad limit, time or type;
+   * OUT_OF_RANGE (cursor_expired) for a cursor or position whose next events may already
+   * have been dropped with the history they belonged to.
+   */
+  listFeedEvents(
+    request: ListFeedEventsRequest,
+    callback: (error: ServiceError | null, response: ListFeedEventsResponse) => void,
+  ): ClientUnaryCall;
+  listFeedEvents(
+    request: ListFeedEventsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListFeedEventsResponse) => void,
+  ): ClientUnaryCall;
+  listFeedEvents(
+    request: ListFeedEventsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListFeedEventsResponse) => void,
+  ): ClientUnaryCall;
+}
+
+export const EventsFeedServiceClient = makeGenericClientConstructor(
+  EventsFeedServiceService,
+  "brand.webhooks.v1.EventsFeedService",
+) as unknown as {
+  new (address: string, credentials: ChannelCredentials, options?: Partial<ClientOptions>): EventsFeedServiceClient;
+  service: typeof EventsFeedServiceService;
+  serviceName: string;
+};
+
 type Builtin = Date | Function | Uint8Array | string | number | boolean | undefined;
 
 export type DeepPartial<T> = T extends Builtin ? T
@@ -7202,6 +8380,10 @@ function longToNumber(int64: { toString(): string }): number {
     throw new globalThis.Error("Value is smaller than Number.MIN_SAFE_INTEGER");
   }
   return num;
+}
+
+function isObject(value: any): boolean {
+  return typeof value === "object" && value !== null;
 }
 
 function isSet(value: any): boolean {

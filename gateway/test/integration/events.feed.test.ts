@@ -1,0 +1,352 @@
+import { newId } from '@brand/shared/ids';
+import {
+  createEventProducer,
+  createTopic,
+  deleteTopic,
+  makeBrandWithKey,
+  makeBusinessEvent,
+  scrapeMetric,
+  startStack,
+  uniqueConsumerGroup,
+  uniqueTopic,
+  waitFor,
+  type BrandWithKey,
+  type EventProducer,
+  type Stack,
+} from '@brand/testkit';
+import type { BusinessEvent } from '@brand/proto/events/v1';
+import { ApiClient, type ApiResponse } from '../support/apiClient';
+
+// GET /api/v1/events, the brand's business events as a feed: newest first
+// with a cursor, oldest first after a stored position (the follow mode), filters by type,
+// record and time, 304 for an unchanged poll without a call to webhooks, 410 for a position
+// older than the kept history, no event of another brand, and bad input always a 4xx.
+// Real processes: records, webhooks (consuming its own topic on the shared broker), gateway.
+
+interface FeedEvent {
+  id: string;
+  type: string;
+  created_at: string;
+  test: boolean;
+  brand_id: string;
+  data: { object: { resource: string; id: string; status?: string } };
+}
+interface FeedPage {
+  resource: string;
+  count: number;
+  data: FeedEvent[];
+  next_cursor?: string;
+  next_after?: number;
+}
+
+let stack: Stack;
+let api: ApiClient;
+let producer: EventProducer;
+let topic: string;
+let brand: BrandWithKey;
+let other: BrandWithKey;
+/** What was published for `brand`, in publish order. */
+const published: BusinessEvent[] = [];
+const payoutId = newId('payout');
+
+function get(path: string, key = brand.secret, headers: Record<string, string> = {}) {
+  return api.get<FeedPage>(path, { key, headers });
+}
+
+/** Publishes and waits until the feed holds `total` events of the brand. */
+async function publish(events: BusinessEvent[], total: number): Promise<void> {
+  await producer.publish(events);
+  await waitFor(async () => (await get('/api/v1/events?after=0&limit=200')).body.count >= total, {
+    timeoutMs: 30_000,
+    what: `${total} events in the feed`,
+  });
+}
+
+const feedCalls = (): Promise<number> =>
+  scrapeMetric(stack.webhooks!.opsUrl, /^grpc_server_handled_total\{method="ListFeedEvents",/);
+
+/** Every event of a newest-first walk, and the page sizes. */
+async function walk(query: string, limit: number) {
+  const seen: FeedEvent[] = [];
+  let cursor: string | undefined;
+  for (let i = 0; i < 100; i++) {
+    const res = await get(
+      `/api/v1/events?limit=${limit}${query}${cursor ? `&cursor=${cursor}` : ''}`,
+    );
+    expect(res.status).toBe(200);
+    seen.push(...res.body.data);
+    if (res.body.count === limit) expect(res.body.next_cursor).toBeDefined();
+    else expect(res.body.next_cursor).toBeUndefined();
+    cursor = res.body.next_cursor;
+    if (!cursor) return seen;
+  }
+  throw new Error('the walk never ended');
+}
+
+beforeAll(async () => {
+  topic = uniqueTopic('feed');
+  await createTopic(topic);
+  stack = await startStack({ webhooks: { topic, groupId: uniqueConsumerGroup('feed') } });
+  api = new ApiClient(stack.gateway.url);
+  brand = await makeBrandWithKey(stack.admin, { tier: 'enterprise' });
+  other = await makeBrandWithKey(stack.admin, { tier: 'enterprise' });
+  producer = await createEventProducer(topic);
+  const base = Date.parse('2026-11-01T00:00:00Z');
+  for (let i = 0; i < 12; i++) {
+    const type = i % 3 === 0 ? 'payout.paid' : 'submission.approved';
+    published.push(
+      makeBusinessEvent({
+        brandId: brand.brand.id,
+        type,
+        // microseconds, as records stamps them
+        createdAt: new Date(base + i * 60_000).toISOString().replace('Z', '123Z'),
+        object:
+          type === 'payout.paid'
+            ? { resource: 'payouts', id: i === 0 ? payoutId : newId('payout'), status: 'paid' }
+            : { resource: 'submissions', id: newId('submission'), status: 'approved' },
+      }),
+    );
+  }
+  // another brand's events, on the same topic
+  await producer.publish([
+    makeBusinessEvent({ brandId: other.brand.id, type: 'campaign.settled' }),
+    makeBusinessEvent({ brandId: other.brand.id, type: 'payout.paid' }),
+  ]);
+  await publish(published, published.length);
+}, 120_000);
+
+afterAll(async () => {
+  await producer?.close();
+  await stack?.close();
+  await deleteTopic(topic);
+});
+
+describe('GET /api/v1/events, newest first', () => {
+  it('answers every event once in the list envelope, each exactly as a receiver gets it', async () => {
+    const first = await get('/api/v1/events');
+    expect(first.status).toBe(200);
+    expect(first.body.resource).toBe('events');
+    expect(first.body.count).toBe(published.length);
+    expect(first.body.next_cursor).toBeUndefined();
+    const newest = published[published.length - 1]!;
+    expect(first.body.data[0]).toEqual({
+      id: newest.id,
+      type: 'submission.approved',
+      created_at: newest.created_at,
+      test: false,
+      brand_id: brand.brand.id,
+      data: { object: JSON.parse(newest.object_json) as unknown },
+    });
+    // newest first: the reverse of the order the events were committed in
+    expect(first.body.data.map((e) => e.id)).toEqual(published.map((e) => e.id).reverse());
+    expect(Object.keys(first.body)).toEqual(['resource', 'count', 'data']);
+  });
+
+  it('pages with next_cursor on a full page only, each event once', async () => {
+    const seen = await walk('', 5);
+    expect(seen.map((e) => e.id)).toEqual(published.map((e) => e.id).reverse());
+    const exact = await walk('', 4);
+    expect(exact).toHaveLength(published.length);
+  });
+
+  it('filters by type, by record id and by time (since exclusive, until exclusive)', async () => {
+    const paid = await walk('&type=payout.paid', 2);
+    expect(paid.map((e) => e.type)).toEqual([
+      'payout.paid',
+      'payout.paid',
+      'payout.paid',
+      'payout.paid',
+    ]);
+    const both = await get('/api/v1/events?type=payout.paid,submission.approved&limit=200');
+    expect(both.body.count).toBe(published.length);
+    const repeated = await get('/api/v1/events?type=payout.paid&type=campaign.settled');
+    expect(repeated.body.count).toBe(4);
+    const none = await get('/api/v1/events?type=campaign.settled');
+    expect(none.body).toEqual({ resource: 'events', count: 0, data: [] });
+
+    const one = await get(`/api/v1/events?record_id=${payoutId}`);
+    expect(one.body.data.map((e) => e.data.object.id)).toEqual([payoutId]);
+
+    // the events are a minute apart from 00:00:00.000123Z: since/until are exclusive
+    const window = await get(
+      '/api/v1/events?since=2026-11-01T00:02:00.000123Z&until=2026-11-01T00:05:00.000123Z',
+    );
+    expect(window.body.data.map((e) => e.id)).toEqual(
+      [published[3]!, published[4]!].map((e) => e.id).reverse(),
+    );
+  });
+
+  it('shows no event of another brand, and refuses its cursor', async () => {
+    const theirs = await get('/api/v1/events?limit=200', other.secret);
+    expect(theirs.body.count).toBe(2);
+    expect(theirs.body.data.every((e) => e.brand_id === other.brand.id)).toBe(true);
+    const mine = await get('/api/v1/events?limit=2');
+    const stolen = await get(`/api/v1/events?cursor=${mine.body.next_cursor}`, other.secret);
+    expect(stolen.status).toBe(400);
+    expect(stolen.body).toMatchObject({ error: { code: 'invalid_cursor' } });
+    const byRecord = await get(`/api/v1/events?record_id=${payoutId}`, other.secret);
+    expect(byRecord.body.count).toBe(0);
+  });
+});
+
+describe('GET /api/v1/events?after=, the follow mode', () => {
+  it('reads on oldest first from a stored position, with next_after', async () => {
+    const seen: string[] = [];
+    let after = 0;
+    for (let i = 0; i < 20; i++) {
+      const res = await get(`/api/v1/events?after=${after}&limit=5`);
+      expect(res.status).toBe(200);
+      expect(res.body.next_cursor).toBeUndefined();
+      seen.push(...res.body.data.map((e) => e.id));
+      expect(res.body.next_after).toBeGreaterThanOrEqual(after);
+      after = res.body.next_after!;
+      if (res.body.count < 5) break;
+    }
+    expect(seen).toEqual(published.map((e) => e.id));
+    const empty = await get(`/api/v1/events?after=${after}`);
+    expect(empty.body).toEqual({ resource: 'events', count: 0, data: [], next_after: after });
+  });
+
+  it('hands a follower an event committed late (an older created_at) after what it saw', async () => {
+    const tail = await get('/api/v1/events?after=0&limit=200');
+    const position = tail.body.next_after!;
+    const late = makeBusinessEvent({
+      brandId: brand.brand.id,
+      type: 'payout.paid',
+      createdAt: '2026-10-01T00:00:00.000001Z',
+    });
+    published.push(late);
+    await publish([late], published.length);
+    const next = await get(`/api/v1/events?after=${position}`);
+    expect(next.body.data.map((e) => e.id)).toEqual([late.id]);
+    expect(next.body.data[0]!.created_at).toBe('2026-10-01T00:00:00.000001Z');
+    // newest first is by position too: the late event leads the first page
+    const first = await get('/api/v1/events?limit=1');
+    expect(first.body.data[0]!.id).toBe(late.id);
+  });
+});
+
+describe('polling with If-None-Match', () => {
+  it('is 304 without a call to webhooks while nothing happened, 200 once an event arrives', async () => {
+    const first = await get('/api/v1/events');
+    const etag = first.headers.get('etag')!;
+    expect(etag).toMatch(/^"[A-Za-z0-9_-]{27}"$/);
+    // the consumer published the version: the next poll is decided at the gateway
+    await waitFor(
+      async () =>
+        (await get('/api/v1/events', brand.secret, { 'If-None-Match': etag })).status === 304,
+      { timeoutMs: 10_000, what: 'a 304' },
+    );
+    const calls = await feedCalls();
+    for (let i = 0; i < 5; i++) {
+      const res = await get('/api/v1/events', brand.secret, { 'If-None-Match': etag });
+      expect(res.status).toBe(304);
+      expect(res.text).toBe('');
+      expect(res.headers.get('etag')).toBe(etag);
+    }
+    expect(await feedCalls()).toBe(calls);
+    // another brand's event does not change this brand's tag
+    await producer.publish([makeBusinessEvent({ brandId: other.brand.id })]);
+    const event = makeBusinessEvent({ brandId: brand.brand.id, type: 'campaign.settled' });
+    published.push(event);
+    await publish([event], published.length);
+    const changed = await get('/api/v1/events', brand.secret, { 'If-None-Match': etag });
+    expect(changed.status).toBe(200);
+    expect(changed.headers.get('etag')).not.toBe(etag);
+    expect(changed.body.data[0]!.id).toBe(event.id);
+  });
+
+  it('tags each query apart: a follow poll at the head is 304 too', async () => {
+    const head = (await get('/api/v1/events?after=0&limit=200')).body.next_after!;
+    const res = await get(`/api/v1/events?after=${head}`);
+    const etag = res.headers.get('etag')!;
+    expect(etag).not.toBe((await get('/api/v1/events')).headers.get('etag'));
+    const again = await get(`/api/v1/events?after=${head}`, brand.secret, {
+      'If-None-Match': etag,
+    });
+    expect(again.status).toBe(304);
+  });
+});
+
+describe('expiry', () => {
+  it('answers 410 cursor_expired for a cursor or position at or below what retention dropped', async () => {
+    const page = await get('/api/v1/events?limit=3');
+    const cursor = page.body.next_cursor!;
+    // as the partition keeper records it before it drops a week (feedRepo.ts expireFeedThrough)
+    await stack.db.pool.query(
+      `update webhooks.event_feed_heads set expired_through = 5 where brand_id = $1`,
+      [brand.brand.id],
+    );
+    try {
+      for (const path of ['/api/v1/events?after=3', '/api/v1/events?after=5']) {
+        const res = await get(path);
+        expect(res.status).toBe(410);
+        expect(res.body).toMatchObject({ error: { code: 'cursor_expired' } });
+      }
+      // a position past it, and 0 (the oldest kept), read on
+      expect((await get('/api/v1/events?after=6')).status).toBe(200);
+      expect((await get('/api/v1/events?after=0')).status).toBe(200);
+      expect((await get(`/api/v1/events?cursor=${cursor}`)).status).toBe(200);
+      const deep = await walk('', 9);
+      expect(deep.length).toBeGreaterThan(0);
+      await stack.db.pool.query(
+        `update webhooks.event_feed_heads set expired_through = 1000 where brand_id = $1`,
+        [brand.brand.id],
+      );
+      const expired = await get(`/api/v1/events?cursor=${cursor}`);
+      expect(expired.status).toBe(410);
+      expect(expired.body).toMatchObject({ error: { code: 'cursor_expired' } });
+    } finally {
+      await stack.db.pool.query(
+        `update webhooks.event_feed_heads set expired_through = 0 where brand_id = $1`,
+        [brand.brand.id],
+      );
+    }
+  });
+});
+
+describe('bad input', () => {
+  it.each([
+    ['limit=0', 'invalid_parameter'],
+    ['limit=201', 'invalid_parameter'],
+    ['limit=abc', 'invalid_parameter'],
+    ['type=payout.refunded', 'invalid_parameter'],
+    ['type=', 'invalid_parameter'],
+    ['after=-1', 'invalid_parameter'],
+    ['after=1.5', 'invalid_parameter'],
+    ['after=99999999999999999999', 'invalid_parameter'],
+    ['since=yesterday', 'invalid_parameter'],
+    ['until=2026-13-01T00:00:00Z', 'invalid_parameter'],
+    ['record_id=po_%27%3B--', 'invalid_parameter'],
+    ['cursor=garbage', 'invalid_cursor'],
+    ['cursor=1.AAAAAAAAAAAAAAAA', 'invalid_cursor'],
+    ['cursor=1.AAAAAAAAAAAAAAAA&after=0', 'invalid_parameter'],
+    ['updated_since=2026-01-01T00:00:00Z', 'invalid_parameter'],
+    ['limit=1&limit=2', 'invalid_parameter'],
+  ])('?%s is 400 %s', async (query, code) => {
+    const res = await get(`/api/v1/events?${query}`);
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ error: { code } });
+  });
+
+  it('needs a key, and takes GET and HEAD only', async () => {
+    const anonymous = await api.get('/api/v1/events');
+    expect(anonymous.status).toBe(401);
+    const post = await api.post('/api/v1/events', { key: brand.secret, body: {} });
+    expect(post.status).toBe(405);
+    expect(post.headers.get('allow')).toBe('GET, HEAD');
+    const head = await fetch(`${stack.gateway.url}/api/v1/events`, {
+      method: 'HEAD',
+      headers: { Authorization: `Bearer ${brand.secret}` },
+    });
+    expect(head.status).toBe(200);
+    expect(head.headers.get('etag')).toMatch(/^"/);
+  });
+
+  it('is not a record path: /api/v1/events/evt_x is not a resource', async () => {
+    const res: ApiResponse = await api.get(`/api/v1/events/${published[0]!.id}`, {
+      key: brand.secret,
+    });
+    expect(res.status).toBe(404);
+  });
+});

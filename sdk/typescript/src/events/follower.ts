@@ -1,0 +1,98 @@
+import { ConnectionError } from '../errors/brandRecordsError.js';
+import { RetryAfterError } from '../errors/codeErrors.js';
+import type { Transport } from '../http/transport.js';
+import type { EventsResource } from './eventsResource.js';
+import type { EventFilters, FeedEvent } from './eventTypes.js';
+import { isFollowCheckpoint, type FollowCheckpoint } from './followCheckpoint.js';
+
+export interface FollowOptions extends EventFilters {
+  /** The stored checkpoint to resume from; FROM_OLDEST the first time. */
+  from: FollowCheckpoint;
+  /** Handles one event; awaited before the next. Throwing stops the follower (nothing is skipped). */
+  onEvent: (event: FeedEvent) => unknown;
+  /**
+   * Stores the checkpoint after each handled event (and after an empty read on). The next
+   * run passes what was stored last as `from`.
+   */
+  onCheckpoint: (checkpoint: FollowCheckpoint) => unknown;
+  /** How long to wait between polls while nothing is new (default 5000 ms). */
+  intervalMs?: number;
+  /** Events per page (default 100). */
+  limit?: number;
+  /** Stops following; the promise then resolves. */
+  signal?: AbortSignal;
+}
+
+const DEFAULT_INTERVAL_MS = 5_000;
+const DEFAULT_LIMIT = 100;
+
+/**
+ * The follower loop (docs/webhooks.md "Following the events feed instead of a receiver"):
+ * 1. read `after=<checkpoint.after>` oldest first, with If-None-Match of the last empty read
+ *    at that position (a 304 costs the API nothing but the rate-limit check);
+ * 2. hand each event not in `checkpoint.handled` to onEvent, in order, and store the
+ *    checkpoint with its id added; at the page's end store `{ after: next_after, handled: [] }`;
+ * 3. read on at once after a full page, else wait `intervalMs`.
+ * A 429 or 503 waits out Retry-After and a lost connection waits `intervalMs` (the client's
+ * own retries come first); CursorExpiredError and the callbacks' errors end the follow.
+ */
+export async function followFeed(
+  events: EventsResource,
+  transport: Transport,
+  options: FollowOptions,
+): Promise<void> {
+  if (!isFollowCheckpoint(options.from))
+    throw new TypeError('events.follow: `from` must be a FollowCheckpoint ({ after, handled }).');
+  const intervalMs = options.intervalMs ?? DEFAULT_INTERVAL_MS;
+  const limit = options.limit ?? DEFAULT_LIMIT;
+  const { signal } = options;
+  let checkpoint: FollowCheckpoint = {
+    after: options.from.after,
+    handled: [...options.from.handled],
+  };
+  let etag: string | undefined;
+  const wait = (ms: number) => transport.pause(ms, signal).catch(() => undefined);
+  while (!signal?.aborted) {
+    let result;
+    try {
+      result = await events.poll({
+        after: checkpoint.after,
+        limit,
+        types: options.types,
+        recordId: options.recordId,
+        since: options.since,
+        until: options.until,
+        etag,
+        signal,
+      });
+    } catch (error) {
+      if (signal?.aborted) return;
+      if (error instanceof RetryAfterError) await wait((error.retryAfterSeconds ?? 1) * 1000);
+      else if (error instanceof ConnectionError) await wait(intervalMs);
+      else throw error;
+      continue;
+    }
+    if (result.notModified) {
+      await wait(intervalMs);
+      continue;
+    }
+    const handled = new Set(checkpoint.handled);
+    for (const event of result.data) {
+      if (handled.has(event.id)) continue;
+      // stopped mid-page: the stored checkpoint already says which of its events were handled
+      if (signal?.aborted) return;
+      await options.onEvent(event);
+      checkpoint = { after: checkpoint.after, handled: [...checkpoint.handled, event.id] };
+      await options.onCheckpoint(checkpoint);
+    }
+    const next = result.next_after ?? checkpoint.after;
+    const moved = next !== checkpoint.after;
+    if (moved || checkpoint.handled.length > 0) {
+      checkpoint = { after: next, handled: [] };
+      await options.onCheckpoint(checkpoint);
+    }
+    // an empty read at this position: its tag makes the next poll a 304 until an event arrives
+    etag = result.data.length === 0 ? result.meta.etag : undefined;
+    if (result.data.length < limit) await wait(intervalMs);
+  }
+}

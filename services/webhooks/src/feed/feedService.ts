@@ -1,0 +1,96 @@
+import { EVENT_TYPES, type EventTypeName } from '@brand/shared/enums';
+import { AppError } from '@brand/shared/errors';
+import type { Pool } from '@brand/shared/db';
+import { DEFAULT_LIMIT, isValidLimit, normalizeSince } from '@brand/shared/resources';
+import { deliveryBody } from '../send/sign';
+import { decodeFeedCursor, encodeFeedCursor } from './feedCursor';
+import { readFeedPage, type FeedQuery } from './feedRepo';
+
+/** What the feed needs: the store, and the key its cursors are signed with. */
+export interface FeedDeps {
+  pool: Pool;
+  cursorKey: Buffer;
+}
+
+/** One page request, as the gateway sends it (ListFeedEventsRequest, domain-typed). */
+export interface FeedRequest {
+  brandId: string;
+  limit: number;
+  cursor: string;
+  forward: boolean;
+  after: number;
+  types: readonly EventTypeName[];
+  recordId: string;
+  since: string;
+  until: string;
+}
+
+export interface FeedPage {
+  /** Each event as the JSON text a receiver gets as its delivery body. */
+  eventsJson: string[];
+  nextCursor: string;
+  nextAfter: number;
+  feedVersion: number;
+}
+
+const EXPIRED =
+  'This cursor or position is older than the kept event history (docs/api.md "Events"): events after it may be gone. Start again from the first page, or follow from after=0 (the oldest event kept).';
+
+/**
+ * One page of a brand's events feed (docs/api.md "Events"). Newest first by feed position
+ * from `cursor` (next_cursor on a full page), or oldest first after `after` (next_after is
+ * the last event's position, or `after` itself on an empty page). A cursor or a non-zero
+ * `after` at or below what retention dropped for the brand is 410 cursor_expired: reading on
+ * would silently skip what was dropped. Throws invalid_cursor, invalid_parameter.
+ */
+export async function listFeedEvents(deps: FeedDeps, req: FeedRequest): Promise<FeedPage> {
+  const limit = req.limit === 0 ? DEFAULT_LIMIT : req.limit;
+  if (!isValidLimit(limit)) throw badParameter('limit', 'limit must be an integer from 1 to 200.');
+  if (req.forward && req.cursor !== '')
+    throw badParameter('cursor', 'cursor and after cannot be combined; use one.');
+  if (!Number.isSafeInteger(req.after) || req.after < 0)
+    throw badParameter('after', 'after must be a feed position (a whole number, 0 or more).');
+  const before =
+    req.cursor === '' ? undefined : decodeFeedCursor(deps.cursorKey, req.brandId, req.cursor);
+  const query: FeedQuery = {
+    brandId: req.brandId,
+    limit,
+    direction: req.forward
+      ? { newestFirst: false, after: req.after }
+      : { newestFirst: true, before },
+    types: req.types,
+    recordId: req.recordId === '' ? undefined : req.recordId,
+    since: timeBound('since', req.since),
+    until: timeBound('until', req.until),
+  };
+  const read = await readFeedPage(deps.pool, query);
+  const bound = req.forward ? req.after : before;
+  if (bound !== undefined && bound > 0 && bound <= read.expiredThrough)
+    throw new AppError('cursor_expired', EXPIRED);
+  const last = read.rows[read.rows.length - 1];
+  return {
+    eventsJson: read.rows.map(deliveryBody),
+    nextCursor:
+      !req.forward && last !== undefined && read.rows.length === limit
+        ? encodeFeedCursor(deps.cursorKey, req.brandId, last.position)
+        : '',
+    nextAfter: req.forward ? (last?.position ?? req.after) : 0,
+    feedVersion: read.version,
+  };
+}
+
+function timeBound(field: 'since' | 'until', value: string): string | undefined {
+  if (value === '') return undefined;
+  const normalized = normalizeSince(value);
+  if (normalized === undefined)
+    throw badParameter(field, `${field} must be an RFC 3339 timestamp with a time zone.`);
+  return normalized;
+}
+
+function badParameter(field: string, message: string): AppError {
+  return new AppError('invalid_parameter', message, { details: [{ field, message }] });
+}
+
+/** Event types from the wire: UNSPECIFIED and unknown numbers are refused by field. */
+export const feedTypes = (values: readonly number[]): EventTypeName[] =>
+  values.map((value) => EVENT_TYPES.requireName(value, 'type'));

@@ -127,6 +127,26 @@ describe('the address and User-Agent of every row', () => {
     expect(keyRow?.user_agent).toBe('AuditProbe/2.0 (rows)');
     expect(keyRow?.client_address).toMatch(/127\.0\.0\.1/);
   });
+
+  it('are stored by the webhooks service too (a receiver added in the console)', async () => {
+    const { brand, owner } = await brandWithOwner(cs);
+    const http = await signInAs(owner.email, 'AuditProbe/2.0 (receivers)');
+    const list = await http.get(`/brands/${brand.id}/receivers`);
+    const added = await http.post(`/brands/${brand.id}/receivers`, {
+      _csrf: csrfOf(list.body),
+      url: 'https://localhost:9443/audit-probe',
+      label: 'Audit probe receiver',
+      events: 'payout.paid',
+    });
+    expect(added.status).toBeLessThan(400);
+    const { rows } = await cs.stack.db.pool.query<Row>(
+      `select action, summary, actor_email, client_address, user_agent from webhooks.activity
+       where brand_id = $1 and action like 'receiver.%' order by created_at, id`,
+      [brand.id],
+    );
+    expect(rows[0]).toMatchObject({ user_agent: 'AuditProbe/2.0 (receivers)' });
+    expect(rows[0]!.client_address).toMatch(/127\.0\.0\.1/);
+  });
 });
 
 describe('activity cursors', () => {

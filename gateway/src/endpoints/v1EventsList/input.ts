@@ -46,7 +46,7 @@ const types = z
   );
 
 /** GET /api/v1/events query parameters. Unknown parameters are refused, to catch typos. */
-export const EventsQuery = z.strictObject({
+const EventsQuery = z.strictObject({
   limit: z
     .string()
     .refine((v) => parseLimitString(v) !== undefined, { message: LIST_PARAM_MESSAGES.limit })

@@ -17,7 +17,7 @@ export interface FeedQuery {
 }
 
 /** An event of the feed as stored, with its position. */
-export interface FeedRow {
+interface FeedRow {
   position: number;
   id: string;
   type: EventTypeName;

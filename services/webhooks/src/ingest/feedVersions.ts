@@ -8,7 +8,7 @@ import type { FeedVersion } from './eventRepo';
  * `rv:<brand>:events` in its rate-limit round trip, as it reads a list's version, and answers
  * a matching If-None-Match of a feed page with 304 before any call to this service.
  */
-export const FEED_VERSION_RESOURCE = 'events';
+const FEED_VERSION_RESOURCE = 'events';
 
 /**
  * Publishes the feed versions a committed chunk advanced (never moving a key back:

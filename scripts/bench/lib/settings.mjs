@@ -5,10 +5,13 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 /** Issue 10's targets (and later issues'), set from B0; not lowered to today's figures. */
 export const TARGETS = {
-  /** Issue 25, the walk: pages/s, p99, and CPU per page of gateway + records vs B0's node. */
-  s1VsB0: 0.8,
+  /**
+   * The walk: pages/s, p99, and CPU per page of gateway + records vs B0's node. Issue 25 set
+   * 0.8 and 1.3; issue 46 (item 3) raised them to past the monolith: 1.0 and 1.2.
+   */
+  s1VsB0: 1.0,
   s1P99VsB0: 1.5,
-  s1NodeCpuVsB0: 1.3,
+  s1NodeCpuVsB0: 1.2,
   /** Issue 10's S1 on the first page, now S1f: kept as they were. */
   s1fVsB0: 0.8,
   s1fP99VsB0: 1.5,

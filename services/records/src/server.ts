@@ -4,7 +4,6 @@ import { ConsolePasskeyServiceService } from '@brand/proto/access/v1/passkeys';
 import { ConsoleSessionServiceService } from '@brand/proto/access/v1/sessions';
 import { ConsoleSsoServiceService } from '@brand/proto/access/v1/sso';
 import { UsageServiceService } from '@brand/proto/access/v1/usage';
-import { RecordsServiceService } from '@brand/proto/records/v1';
 import type { Pool } from '@brand/shared/db';
 import {
   CallerAuth,
@@ -23,6 +22,7 @@ import type { RevocationNotifier } from './access/revocations';
 import { changeHandlers } from './changes/grpcHandlers';
 import { CursorCodec } from './records/cursor';
 import { recordsHandlers } from './records/grpcHandlers';
+import { RECORDS_SERVICE } from './records/pageAnswerWire';
 import type { PageStreams } from './records/pageStreams';
 import type { VersionPublisher } from './versions/versionPublisher';
 import { passkeyHandlers } from './passkeys/grpcHandlers';
@@ -100,7 +100,7 @@ export function createServer(deps: RecordsDeps): {
     },
     rpc,
   );
-  server.addService(RecordsServiceService, {
+  server.addService(RECORDS_SERVICE, {
     ...records.handlers,
     ...changeHandlers({ pool: deps.pool, versions: deps.versions }, rpc),
   });

@@ -1,10 +1,12 @@
 import { Metadata } from '@grpc/grpc-js';
 import {
   RecordsServiceClient,
+  RecordsServiceService,
   type StreamRecordsPagesRequest,
   type StreamRecordsPagesResponse,
 } from '@brand/proto/records/v1';
 import { connectClient, INTERNAL_TOKEN_METADATA } from '@brand/shared/grpc';
+import { serializeStreamRecordsPagesRequest } from './pageCallWire';
 
 /** What the pool sees of one stream: messages out, and what happens to it. */
 export interface StreamTransport {
@@ -26,6 +28,9 @@ export interface StreamEvents {
 /** Opens one stream to one address (the pool's only contact with gRPC). */
 export type OpenStream = (address: string, events: StreamEvents) => StreamTransport;
 
+/** StreamRecordsPages as the generated client defines it (its path, its answers' decoder). */
+const STREAM = RecordsServiceService.streamRecordsPages;
+
 /**
  * Streams over grpc-js: one channel per records address (its streams multiplexed on one
  * HTTP/2 connection), each stream opened with the internal credential in its metadata, with
@@ -45,7 +50,11 @@ export function grpcStreams(token: string): { open: OpenStream; close(): void } 
   const open: OpenStream = (address, events) => {
     const metadata = new Metadata();
     metadata.set(INTERNAL_TOKEN_METADATA, token);
-    const call = clientFor(address).streamRecordsPages(metadata);
+    // the generated client's method, with the page calls written by pageCallWire.ts
+    const call = clientFor(address).makeBidiStreamRequest<
+      StreamRecordsPagesRequest,
+      StreamRecordsPagesResponse
+    >(STREAM.path, serializeStreamRecordsPagesRequest, STREAM.responseDeserialize, metadata);
     let ended = false;
     const end = (error: Error | undefined): void => {
       if (ended) return;

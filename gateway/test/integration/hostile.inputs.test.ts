@@ -47,7 +47,9 @@ afterAll(async () => {
 });
 
 const LEAKS = [
-  /\bat .+:\d+:\d+/, // a stack frame
+  // a stack frame: "at fn (/path/file.js:1:2)", "at /path/file.js:1:2", "at node:internal/x:1:2"
+  // (not prose such as a tool description's "at the same instant, e.g. ...T00:00:00Z")
+  /\bat (?:[\w.<>$[\] ]+ )?\(?(?:\/|[A-Za-z]:\\|file:|node:)[^\s)]*:\d+:\d+/,
   /\.(?:js|ts):\d+/,
   /\b(?:select|insert|update|delete)\b[^"]{0,80}\b(?:from|into|where)\b/i,
   /sqlstate|syntax error at|relation "|pg_|node_modules/i,

@@ -93,8 +93,8 @@ describe('GET /api/v1/{resource} envelope (docs/contract.md#list-envelope)', () 
     expect(res.body.error.code).toBe('malformed_request');
   });
 
-  it('an unknown path outside the API is 404 not_found', async () => {
-    const res = await api.get<{ error: { code: string } }>('/nothing/here');
+  it('with a key, an unknown path outside the API is 404 not_found (without one, 401: publicListener.keyless)', async () => {
+    const res = await api.get<{ error: { code: string } }>('/nothing/here', { key });
     expect(res.status).toBe(404);
     expect(res.body.error.code).toBe('not_found');
   });

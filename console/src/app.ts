@@ -13,7 +13,8 @@ import { registerPasskeys } from './pages/passkeys/route';
 import { registerSessions } from './pages/sessions/route';
 import { registerSignIn } from './pages/signIn/route';
 import { registerSsoBackchannel } from './pages/sso/backchannelRoute';
-import { registerSsoSignIn } from './pages/sso/signInRoute';
+import { registerPasskeySignIn } from './pages/signIn/passkeySignInRoute';
+import { registerSsoSignIn } from './pages/signIn/ssoSignInRoute';
 
 /** Where the stylesheet and the two small scripts live (console/public). */
 const PUBLIC_DIR = path.resolve(__dirname, '../public');
@@ -49,6 +50,7 @@ export function createConsoleApp(deps: ConsoleDeps): Express {
   const router = express.Router();
   // Before the link routes: /sign-in/passkey and /sign-in/sso are not link tokens.
   registerPasskeys(router, deps);
+  registerPasskeySignIn(router, deps);
   registerSsoSignIn(router, deps);
   registerSignIn(router, deps);
   registerBrands(router, deps.clients);

@@ -4,7 +4,12 @@
 // service's code with exit 1; every command has --help.
 import { makeBusinessEvent, waitFor } from '@brand/testkit';
 import { brandctl as run, json } from './brandctlRun';
-import { newBrandId, startHarness, type Harness, type RegisteredReceiver } from '../../../services/webhooks/test/integration/harness';
+import {
+  newBrandId,
+  startHarness,
+  type Harness,
+  type RegisteredReceiver,
+} from '../../../services/webhooks/test/integration/harness';
 
 let h: Harness;
 const brand = newBrandId();

@@ -6,7 +6,13 @@
 // delivery waiting for retry.
 import { makeBusinessEvent, waitFor } from '@brand/testkit';
 import { brandctl as run, json } from './brandctlRun';
-import { deliveriesOf, newBrandId, setEnabled, startHarness, type Harness } from '../../../services/webhooks/test/integration/harness';
+import {
+  deliveriesOf,
+  newBrandId,
+  setEnabled,
+  startHarness,
+  type Harness,
+} from '../../../services/webhooks/test/integration/harness';
 
 let h: Harness;
 const brandctl = (...args: string[]) => run(h, ...args);

@@ -1,16 +1,12 @@
-import { createHash } from 'node:crypto';
 import { status } from '@grpc/grpc-js';
-import type { Request, Response, Router } from 'express';
+import type { Response, Router } from 'express';
 import type { ConsoleDeps } from '../../consoleDeps';
 import { ServiceCallError } from '../../clients/memberCaller';
 import { formRefusal } from '../../http/formRefusal';
 import { notFound, requireSession, signedInOf, type SignedIn } from '../../session/memberSession';
-import { setSessionCookie } from '../../session/sessionCookie';
-import { signInClientOf } from '../../session/signInClient';
 import { sendPage } from '../../views/render';
-import { SignInPage } from '../signIn/view';
 import { sendCeremonyOptions } from './ceremonyOptions';
-import { AddPasskeyForm, PASSKEY_ID, PasskeySignInForm } from './input';
+import { AddPasskeyForm, PASSKEY_ID } from './input';
 import { PasskeysPage } from './view';
 
 const NOTICES: Record<string, string> = {
@@ -19,10 +15,10 @@ const NOTICES: Record<string, string> = {
 };
 
 /**
- * Passkeys: a person's own list (add, remove) and signing in with one. Records makes the
- * WebAuthn options, keeps the challenges and verifies every answer against the console's
- * public origin; this only carries them between the browser (/static/passkey.js) and records.
- * Registered before the sign-in link routes: /sign-in/passkey is not a link token.
+ * Passkeys: a person's own list (add, remove); signing in with one is signIn/passkeySignInRoute.ts.
+ * Records makes the WebAuthn options, keeps the challenges and verifies every answer against
+ * the console's public origin; this only carries them between the browser
+ * (/static/passkey.js) and records.
  */
 export function registerPasskeys(router: Router, deps: ConsoleDeps): void {
   const { clients, publicOrigin: origin } = deps;
@@ -99,59 +95,14 @@ export function registerPasskeys(router: Router, deps: ConsoleDeps): void {
     });
     res.redirect(303, '/passkeys?done=removed');
   });
-
-  router.post('/sign-in/passkey/options', async (req, res) => {
-    await sendCeremonyOptions(res, () =>
-      clients.passkeys('beginPasskeySignIn', { origin, client_key: clientKey(req) }),
-    );
-  });
-
-  router.post('/sign-in/passkey', async (req, res) => {
-    const parsed = PasskeySignInForm.safeParse(req.body);
-    const refuse = (httpStatus: number) =>
-      sendPage(
-        res,
-        SignInPage({
-          error: 'Your passkey did not sign you in. Try again, or ask for an emailed link below.',
-        }),
-        httpStatus,
-      );
-    if (!parsed.success) {
-      refuse(400);
-      return;
-    }
-    let opened;
-    try {
-      opened = await clients.passkeys('finishPasskeySignIn', {
-        origin,
-        response_json: parsed.data.response,
-        client: signInClientOf(req),
-      });
-    } catch (err) {
-      const refused = refusalOf(err);
-      if (!refused) throw err;
-      refuse(refused.httpStatus);
-      return;
-    }
-    setSessionCookie(res, opened.session_token, new Date(opened.expires_at));
-    const only = opened.brands.length === 1 ? opened.brands[0]?.brand : undefined;
-    res.redirect(303, only ? `/brands/${only.id}/keys` : '/brands');
-  });
 }
 
 /** A refused ceremony (invalid_passkey included) as a status, its code and the service's sentence. */
-function refusalOf(
+export function refusalOf(
   err: unknown,
 ): { httpStatus: number; message: string; code: string } | undefined {
   if (err instanceof ServiceCallError && err.grpcStatus === status.UNAUTHENTICATED) {
     return { httpStatus: 401, message: err.message, code: err.code };
   }
   return formRefusal(err);
-}
-
-/** The per-client rate-limit key, as the link sign-in sends it: a hash of the address. */
-function clientKey(req: Request): string {
-  return createHash('sha256')
-    .update(req.ip ?? 'unknown')
-    .digest('base64url');
 }

@@ -1,12 +1,11 @@
-import { createHash } from 'node:crypto';
 import { status } from '@grpc/grpc-js';
 import type { Router } from 'express';
 import type { ConsoleClients } from '../../clients/consoleClients';
 import { ServiceCallError } from '../../clients/memberCaller';
 import { ConsoleHttpError } from '../../http/consoleHttpError';
-import { setSessionCookie } from '../../session/sessionCookie';
 import { signInClientOf } from '../../session/signInClient';
 import { sendPage } from '../../views/render';
+import { clientKey, finishSignIn } from './finishSignIn';
 import { LINK_TOKEN, SignInForm } from './input';
 import { CheckEmailPage, ConfirmSignInPage, InvalidLinkPage, SignInPage } from './view';
 
@@ -39,7 +38,7 @@ export function registerSignIn(router: Router, deps: SignInDeps): void {
       // Records only stores the request, the same work for a member and a stranger, so the
       // answer's timing tells nothing; the link is minted and mailed later, off this path
       // (mail/signInMailTurn.ts).
-      await deps.clients.sessions('requestSignInLink', { email, client_key: clientKey(req.ip) });
+      await deps.clients.sessions('requestSignInLink', { email, client_key: clientKey(req) });
     } catch (err) {
       if (err instanceof ServiceCallError && err.grpcStatus === status.RESOURCE_EXHAUSTED) {
         const minutes = Math.max(1, Math.ceil((err.retryAfterSeconds ?? 60) / 60));
@@ -88,15 +87,6 @@ export function registerSignIn(router: Router, deps: SignInDeps): void {
       throw err;
     }
     if (!session.session_token) throw new ConsoleHttpError(502, 'internal_error', 'No session.');
-    setSessionCookie(res, session.session_token, new Date(session.expires_at));
-    const only = session.brands.length === 1 ? session.brands[0]?.brand : undefined;
-    res.redirect(303, only ? `/brands/${only.id}/keys` : '/brands');
+    finishSignIn(res, session);
   });
-}
-
-/** The per-client rate-limit key records counts: a hash, so records never stores addresses. */
-function clientKey(ip: string | undefined): string {
-  return createHash('sha256')
-    .update(ip ?? 'unknown')
-    .digest('base64url');
 }

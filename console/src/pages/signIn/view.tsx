@@ -1,6 +1,6 @@
 import { Layout, Notice } from '../../views/layout';
 import { PASSKEY_SCRIPTS } from '../passkeys/view';
-import { SsoStartForm } from '../sso/signInView';
+import { SsoStartForm } from './ssoSignInView';
 
 export function SignInPage(props: { email?: string; error?: string; notice?: string }) {
   return (

@@ -40,7 +40,7 @@ export interface OpenedBy {
 }
 
 /** Whether a brand's sign-in policy admits a session opened this way. */
-export function brandAdmits(brand: PolicyBrand, opened: OpenedBy): boolean {
+function brandAdmits(brand: PolicyBrand, opened: OpenedBy): boolean {
   const ownSso = opened.method === 'sso' && opened.ssoBrandId === brand.id;
   switch (brand.sign_in_policy) {
     case 'any':

@@ -1,15 +1,14 @@
-import { createHash } from 'node:crypto';
 import { status } from '@grpc/grpc-js';
-import type { Request, Router } from 'express';
+import type { Router } from 'express';
 import type { ConsoleDeps } from '../../consoleDeps';
 import { ServiceCallError } from '../../clients/memberCaller';
 import { ConsoleHttpError } from '../../http/consoleHttpError';
-import { setSessionCookie } from '../../session/sessionCookie';
 import { signInClientOf } from '../../session/signInClient';
 import { sendPage } from '../../views/render';
-import { clearBrowserBinding, newBrowserBinding, readBrowserBinding } from './browserBinding';
-import { brandOfQuery, SsoStartForm } from './input';
-import { ContinueToProviderPage, SsoSignInPage } from './signInView';
+import { brandOfQuery, SsoStartForm } from '../sso/input';
+import { clientKey, finishSignIn } from './finishSignIn';
+import { clearBrowserBinding, newBrowserBinding, readBrowserBinding } from './ssoBrowserBinding';
+import { ContinueToProviderPage, SsoSignInPage } from './ssoSignInView';
 
 /**
  * How a refused start is answered: no brand for the address, too many starts, a bad form, and
@@ -99,15 +98,6 @@ export function registerSsoSignIn(router: Router, deps: ConsoleDeps): void {
       }
       throw err;
     }
-    setSessionCookie(res, opened.session_token, new Date(opened.expires_at));
-    const only = opened.brands[0]?.brand;
-    res.redirect(303, only ? `/brands/${only.id}/keys` : '/brands');
+    finishSignIn(res, opened);
   });
-}
-
-/** The per-client rate-limit key, as the other sign-ins send it: a hash of the address. */
-function clientKey(req: Request): string {
-  return createHash('sha256')
-    .update(req.ip ?? 'unknown')
-    .digest('base64url');
 }

@@ -136,9 +136,11 @@ describe('refusals: 4xx of the one error table, never a 5xx', () => {
   });
 
   it('leaves the sub-paths of campaign plans and of the events feed to their own endpoints', async () => {
-    // not this endpoint's: no key check, express's 404 for an unknown route
+    // not this endpoint's: the unmatched-route answer, 404 with a key (401 without one)
     for (const path of ['/api/v1/events/evt_abc', '/api/v1/campaign-plans/pln_abc']) {
-      const res = await sendRaw(stack.gateway.url, 'GET', path, {});
+      const res = await sendRaw(stack.gateway.url, 'GET', path, {
+        authorization: `Bearer ${mine.secret}`,
+      });
       expect(res.status).toBe(404);
       expect(JSON.parse(res.body)).toMatchObject({
         error: { code: 'not_found', message: expect.stringMatching(/^No route for GET/) as string },

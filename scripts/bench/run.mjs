@@ -47,6 +47,7 @@
 // BENCH_W0_ONLY=1: the webhook comparison alone (S6, S6f, S6n, ours and W0 interleaved).
 // BENCH_PLANS_ONLY=1: S5 alone (with its S1f REST arm), for A/B runs and profiles.
 // BENCH_RETRIEVE_ONLY=1: R1 alone (records by id vs B0, the two 404s), without the walk's seeding.
+// BENCH_EVENTS_ONLY=1: E1 and E2 alone (the events feed beside list pages and S7's poll), likewise.
 // BENCH_SMOKE=1: a short run that checks the harness, every scenario's path end to end
 // and the validity conditions, not the speed targets (scripts/test.sh runs it).
 import os from 'node:os';
@@ -168,12 +169,13 @@ async function main() {
     ADMIN_TOKEN,
     2,
   );
-  if (!SETTINGS.retrieveOnly)
+  const noWalk = SETTINGS.retrieveOnly || SETTINGS.eventsOnly;
+  if (!noWalk)
     say(
       `seeding: ${SETTINGS.walkBrands} Enterprise brands for the walk, demo records at scale ${SETTINGS.walkScale}`,
     );
-  // R1 alone reads the load and deep brands' submissions only
-  const walkSeed = SETTINGS.retrieveOnly
+  // R1 and E1/E2 alone read the load and deep brands' submissions only
+  const walkSeed = noWalk
     ? { brands: [], records: 0 }
     : await seedWalkBrands(`127.0.0.1:${seeder.port}`, ADMIN_TOKEN);
   await seeder.stop();
@@ -252,6 +254,12 @@ async function main() {
     await checkAdmission(ctx, opsUrl, countersAtStart);
     sampler.stop();
     return { dbName, loadAtStart, retrieve, memory, invalid: ctx.invalid, notes: ctx.notes };
+  }
+  if (SETTINGS.eventsOnly) {
+    const eventsFeed = await runEventsFeedScenarios(ctx);
+    await checkAdmission(ctx, opsUrl, countersAtStart);
+    sampler.stop();
+    return { dbName, loadAtStart, eventsFeed, memory, invalid: ctx.invalid, notes: ctx.notes };
   }
   const s1 = await runWalkScenario(ctx);
   if (SETTINGS.walkOnly) {

@@ -168,6 +168,8 @@ export const SETTINGS = {
   plansOnly: process.env.BENCH_PLANS_ONLY === '1',
   /** BENCH_RETRIEVE_ONLY=1: R1 (records by id, and the two 404s) and nothing else; no walk seeding. */
   retrieveOnly: process.env.BENCH_RETRIEVE_ONLY === '1',
+  /** BENCH_EVENTS_ONLY=1: E1 and E2 (the events feed) and nothing else; no walk seeding. */
+  eventsOnly: process.env.BENCH_EVENTS_ONLY === '1',
   /** Rows of the load brand (S1f, S2: 50- and 200-row pages) and of the deep brand (S4). */
   loadRows: 1_000,
   pageSize: 50,

@@ -1,9 +1,18 @@
+import { createHash } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 
 /**
  * Conditional GETs (issue 18), shared by every endpoint that answers 304: the lists, the
- * events feed. Each endpoint makes its own entity tag from what its answer holds.
+ * events feed. Each endpoint says what its answer's tag hashes; strongEtag makes the tag.
  */
+
+/**
+ * A strong entity tag for an answer whose bytes follow from `identity` (the brand, the query
+ * and the version it was read at): 27 characters of its SHA-256, quoted.
+ */
+export function strongEtag(identity: string): string {
+  return `"${createHash('sha256').update(identity).digest('base64url').slice(0, 27)}"`;
+}
 
 /**
  * Whether an If-None-Match field value lists `etag`, by the weak comparison RFC 9110 13.1.2

@@ -1,6 +1,6 @@
-import { createHash } from 'node:crypto';
 import { DEFAULT_LIMIT } from '@brand/shared/resources';
 import type { EventsParams } from './input';
+import { strongEtag } from '../../http/conditional';
 
 /**
  * Bumped by hand when the bytes of a feed page change for a reason no feed version sees (a
@@ -28,8 +28,5 @@ export function eventsEtag(brandId: string, params: EventsParams, version: strin
     params.since ?? '',
     params.until ?? '',
   ].join('\n');
-  const hash = createHash('sha256')
-    .update(`${REPRESENTATION}\nevents\n${brandId}\n${query}\n${version}`)
-    .digest('base64url');
-  return `"${hash.slice(0, 27)}"`;
+  return strongEtag(`${REPRESENTATION}\nevents\n${brandId}\n${query}\n${version}`);
 }

@@ -1,6 +1,6 @@
-import { createHash } from 'node:crypto';
 import { DEFAULT_LIMIT, normalizeSince, type ResourceName } from '@brand/shared/resources';
 import type { ListParams } from '../../records/listParams';
+import { strongEtag } from '../../http/conditional';
 
 /**
  * Conditional list requests (issue 18): a strong ETag of exactly what a page holds, and the
@@ -31,10 +31,7 @@ export function listEtag(
   version: string,
 ): string {
   const since = params.since === undefined ? '' : (normalizeSince(params.since) ?? params.since);
-  const hash = createHash('sha256')
-    .update(
-      `${REPRESENTATION}\n${brandId}\n${resource}\n${params.limit ?? DEFAULT_LIMIT}\n${params.cursor ?? ''}\n${since}\n${version}`,
-    )
-    .digest('base64url');
-  return `"${hash.slice(0, 27)}"`;
+  return strongEtag(
+    `${REPRESENTATION}\n${brandId}\n${resource}\n${params.limit ?? DEFAULT_LIMIT}\n${params.cursor ?? ''}\n${since}\n${version}`,
+  );
 }

@@ -1,5 +1,5 @@
-import { createHash } from 'node:crypto';
 import type { ResourceName } from '@brand/shared/resources';
+import { strongEtag } from '../../http/conditional';
 
 /**
  * Bumped by hand when the bytes of a record change for a reason no change version sees (a
@@ -25,8 +25,5 @@ export function recordEtag(
   id: string,
   version: string,
 ): string {
-  const hash = createHash('sha256')
-    .update(`${REPRESENTATION}\nrecord\n${brandId}\n${resource}\n${id}\n${version}`)
-    .digest('base64url');
-  return `"${hash.slice(0, 27)}"`;
+  return strongEtag(`${REPRESENTATION}\nrecord\n${brandId}\n${resource}\n${id}\n${version}`);
 }

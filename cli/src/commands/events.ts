@@ -43,6 +43,8 @@ function request(opts: FeedOptions, page: Partial<ListFeedEventsRequest>): ListF
     record_id: opts.record ?? '',
     since: opts.since ?? '',
     until: opts.until ?? '',
+    // one JSON text per event (events_json): each is printed on its own
+    as_data_json: false,
     ...page,
   };
 }

@@ -43,8 +43,9 @@ export async function seedFeedEvents(databaseUrl, brandId) {
       `insert into webhooks.events (id, brand_id, type, created_at, object_json, record_id, feed_seq)
        select 'evt_bench' || lpad(g::text, 11, '0'), $1, 'payout.paid',
               now() - ($2 - g) * interval '1 second',
-              json_build_object('resource', 'payouts', 'id', 'po_bench' || lpad(g::text, 12, '0'),
-                'status', 'paid', 'amount', 250000, 'currency', 'PHP')::text,
+              -- JSON.stringify's form, as the consumer stores every object
+              format('{"resource":"payouts","id":"%s","status":"paid","amount":250000,"currency":"PHP"}',
+                'po_bench' || lpad(g::text, 12, '0')),
               'po_bench' || lpad(g::text, 12, '0'), g
        from generate_series(1, $2::int) as g`,
       [brandId, FEED_EVENTS],

@@ -4,6 +4,7 @@ import type { ApiIdentity } from '../../auth/identity';
 import type { EventsFeedApi } from '../../clients/eventsFeedClient';
 import { ifNoneMatchLists, sendNotModified } from '../../http/conditional';
 import { sendJson } from '../../http/jsonResponse';
+import { bufferView } from '../../records/listPage';
 import type { ChangeVersionRepair } from '../../records/changeVersions';
 import { eventsEtag } from './conditional';
 import type { EventsParams } from './input';
@@ -31,8 +32,8 @@ export interface EventsPageRequest {
 /**
  * The answer of an admitted, valid feed request (leanPath.ts), decided as a list page's
  * (v1ResourcesList/page.ts): with a known feed version, a matching If-None-Match is 304
- * before any call to webhooks; otherwise one page from webhooks, whose events pass through
- * as the JSON texts it sent, in the list envelope (`next_cursor` newest first on a full page,
+ * before any call to webhooks; otherwise one page from webhooks, whose events array passes
+ * through as the bytes it sent (data_json, never decoded), in the list envelope (`next_cursor` newest first on a full page,
  * `next_after` when following), tagged with the version the page was read at. A version
  * newer than Redis's is written back (a publish the consumer lost heals on the next read).
  * Rejects with the webhooks service's AppError (invalid_cursor, cursor_expired, ...).
@@ -60,6 +61,7 @@ export async function answerEventsPage(
       record_id: params.recordId ?? '',
       since: params.since ?? '',
       until: params.until ?? '',
+      as_data_json: true,
     },
     request.requestId,
   );
@@ -73,9 +75,11 @@ export async function answerEventsPage(
       : page.next_cursor
         ? `,"next_cursor":${JSON.stringify(page.next_cursor)}}`
         : '}';
-  sendJson(res, 200, [
-    `{"resource":"events","count":${page.events_json.length},"data":[`,
-    page.events_json.join(','),
-    `]${tail}`,
-  ]);
+  // data_json from webhooks that knows as_data_json; events_json from one of an older version
+  const data =
+    page.data_json.length > 0
+      ? bufferView(page.data_json)
+      : Buffer.from(`[${page.events_json.join(',')}]`);
+  const count = page.data_json.length > 0 ? page.count : page.events_json.length;
+  sendJson(res, 200, [`{"resource":"events","count":${count},"data":`, data, tail]);
 }

@@ -38,3 +38,4 @@ export {
   type ResponseOf,
 } from './client';
 export { HealthClient, type ServingStatus } from './healthClient';
+export { utf8Bytes } from './utf8Bytes';

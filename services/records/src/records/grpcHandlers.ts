@@ -10,7 +10,7 @@ import type {
 import type { Pool } from '@brand/shared/db';
 import { RESOURCE_ENUM } from '@brand/shared/enums';
 import { AppError } from '@brand/shared/errors';
-import type { RpcBuilder } from '@brand/shared/grpc';
+import { utf8Bytes, type RpcBuilder } from '@brand/shared/grpc';
 import type { RpcObserver } from '@brand/shared/metrics';
 import { RESOURCES } from '@brand/shared/resources';
 import type { VersionPublisher } from '../versions/versionPublisher';
@@ -61,17 +61,6 @@ async function answerListRecordsPage(
     next_cursor: page.nextCursor,
     change_version: page.changeVersion === undefined ? undefined : Number(page.changeVersion),
   };
-}
-
-/**
- * A string's UTF-8 bytes. A page of ASCII text (the byte length equals the length, which V8
- * answers without encoding) is copied as Latin-1, one byte per character, the same bytes: 3
- * against 8 us for a walk page of 16 KB, where V8's UTF-8 writer goes character by character.
- */
-export function utf8Bytes(text: string): Buffer {
-  return Buffer.byteLength(text, 'utf8') === text.length
-    ? Buffer.from(text, 'latin1')
-    : Buffer.from(text, 'utf8');
 }
 
 /** The RecordsService implementation: thin adapters from gRPC onto the record operations. */

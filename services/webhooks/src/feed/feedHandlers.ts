@@ -1,5 +1,5 @@
 import { EventsFeedServiceService, type EventsFeedServiceServer } from '@brand/proto/webhooks/v1';
-import type { RpcBuilder } from '@brand/shared/grpc';
+import { utf8Bytes, type RpcBuilder } from '@brand/shared/grpc';
 import type { Server } from '@grpc/grpc-js';
 import { feedTypes, listFeedEvents, type FeedDeps } from './feedService';
 
@@ -7,7 +7,8 @@ export type { FeedDeps } from './feedService';
 
 /**
  * Adds EventsFeedService to the admin role's server: ListFeedEvents, a data-plane RPC of the
- * gateway (the internal token), which renders the page's envelope around events_json.
+ * gateway (the internal token), which writes the page's envelope around data_json (or,
+ * for a caller that did not ask for it, around events_json).
  */
 export function addFeedService(server: Server, deps: FeedDeps, rpc: RpcBuilder): void {
   const handlers: EventsFeedServiceServer = {
@@ -23,8 +24,11 @@ export function addFeedService(server: Server, deps: FeedDeps, rpc: RpcBuilder):
         since: req.since,
         until: req.until,
       });
+      const asArray = req.as_data_json;
       return {
-        events_json: page.eventsJson,
+        events_json: asArray ? [] : page.eventsJson,
+        data_json: asArray ? utf8Bytes(`[${page.eventsJson.join(',')}]`) : new Uint8Array(0),
+        count: page.eventsJson.length,
         next_cursor: page.nextCursor,
         next_after: page.nextAfter,
         feed_version: page.feedVersion,

@@ -26,7 +26,7 @@ export interface FeedRequest {
 }
 
 export interface FeedPage {
-  /** Each event as the JSON text a receiver gets as its delivery body. */
+  /** Each event as the JSON text a receiver gets as its delivery body, in page order. */
   eventsJson: string[];
   nextCursor: string;
   nextAfter: number;

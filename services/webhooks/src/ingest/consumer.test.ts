@@ -38,6 +38,13 @@ describe('toEventInput', () => {
     });
   });
 
+  it('stores the object in JSON.stringify form, whatever spacing or escapes the producer used', () => {
+    const spaced = '{ "resource" : "payouts", "id":"po_\\u0031", "amount": 1.50E2 }';
+    expect(toEventInput(message(event({ object_json: spaced })))).toMatchObject({
+      objectJson: '{"resource":"payouts","id":"po_1","amount":150}',
+    });
+  });
+
   it.each([
     ['an empty value', message(null), /undecodable/],
     ['bytes that are not protobuf', message(Buffer.from([0x0a, 0xff, 0xff])), /undecodable/],

@@ -6,6 +6,7 @@ import { newId } from '@brand/shared/ids';
 import { decodeBusinessEvent, type KafkaConnectionStatus } from '@brand/shared/kafka';
 import type { Logger } from '@brand/shared/logger';
 import { continueTraceFromHeaders, traceContextOfSpan } from '@brand/shared/telemetry';
+import { canonicalObjectJson } from '../send/sign';
 import type { ConsumerObserver, SkipReason } from './consumerMetrics';
 import {
   insertDeliveries,
@@ -97,7 +98,7 @@ export function toEventInput(
     brandId: event.brand_id,
     type,
     createdAt: event.created_at,
-    objectJson: event.object_json,
+    objectJson: canonicalObjectJson(object),
     test: false,
     producer: event.producer,
   };

@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { verifyDelivery } from '@brand/example-receiver';
-import { deliveryBody, signature, signedHeaders } from './sign';
+import { canonicalObjectJson, deliveryBody, signature, signedHeaders } from './sign';
 
 const event = {
   id: 'evt_abc',
@@ -33,6 +33,35 @@ describe('deliveryBody', () => {
 
   it('is the same bytes on every attempt', () => {
     expect(deliveryBody(event)).toBe(deliveryBody({ ...event }));
+  });
+
+  it('is byte for byte JSON.stringify of the body, for objects in their canonical form', () => {
+    const objects = [
+      { resource: 'payouts', id: 'po_1', status: 'paid', amount: 150000, note: null },
+      {
+        resource: 'submissions',
+        id: 'sub_1',
+        creator_handle: 'ñandú "q" \\ \u2028 😀',
+        views: 1e21,
+      },
+      { resource: 'campaigns', id: 'cmp_1', platforms: ['tiktok', 'x'], budget: -0.5, 10: 'n' },
+      { '': '', '\u0000': '\u001f' },
+    ];
+    for (const object of objects) {
+      for (const test of [false, true]) {
+        const e = { ...event, test, id: 'evt_"\\', objectJson: canonicalObjectJson(object) };
+        expect(deliveryBody(e)).toBe(
+          JSON.stringify({
+            id: e.id,
+            type: e.type,
+            created_at: e.createdAt,
+            test,
+            brand_id: e.brandId,
+            data: { object },
+          }),
+        );
+      }
+    }
   });
 });
 

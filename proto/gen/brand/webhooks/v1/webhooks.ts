@@ -758,11 +758,20 @@ export interface ListFeedEventsRequest {
    */
   since: string;
   until: string;
+  /**
+   * Set by callers that write the page out as it arrives (the gateway): the events come as one
+   * array in data_json. Without it they come one by one in events_json (brandctl, which
+   * prints each, and a gateway of an older version during a rolling upgrade).
+   */
+  as_data_json: boolean;
 }
 
 /** ListFeedEventsResponse holds one page of the feed and what the next read starts from. */
 export interface ListFeedEventsResponse {
-  /** The events, each as the JSON text a receiver gets as its delivery body. */
+  /**
+   * Without as_data_json: the events, each as the JSON text a receiver gets as its delivery
+   * body.
+   */
   events_json: string[];
   /** Newest first, on a full page: the cursor of the next (older) page. */
   next_cursor: string;
@@ -776,6 +785,13 @@ export interface ListFeedEventsResponse {
    * none). The page holds every event up to it that matches; the gateway tags pages with it.
    */
   feed_version: number;
+  /**
+   * With as_data_json: the page's events as one UTF-8 JSON array, each element byte for byte
+   * the body a receiver gets, for the gateway to write out as it arrived.
+   */
+  data_json: Uint8Array;
+  /** How many events data_json holds. */
+  count: number;
 }
 
 function createBaseReceiver(): Receiver {
@@ -7129,6 +7145,7 @@ function createBaseListFeedEventsRequest(): ListFeedEventsRequest {
     record_id: "",
     since: "",
     until: "",
+    as_data_json: false,
   };
 }
 
@@ -7164,6 +7181,9 @@ export const ListFeedEventsRequest: MessageFns<ListFeedEventsRequest> = {
     }
     if (message.until !== "") {
       writer.uint32(74).string(message.until);
+    }
+    if (message.as_data_json !== false) {
+      writer.uint32(80).bool(message.as_data_json);
     }
     return writer;
   },
@@ -7263,6 +7283,14 @@ export const ListFeedEventsRequest: MessageFns<ListFeedEventsRequest> = {
             message.until = reader.string();
             continue;
           }
+          case 10: {
+            if (tag !== 80) {
+              break;
+            }
+
+            message.as_data_json = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -7294,6 +7322,11 @@ export const ListFeedEventsRequest: MessageFns<ListFeedEventsRequest> = {
         : "",
       since: isSet(object.since) ? globalThis.String(object.since) : "",
       until: isSet(object.until) ? globalThis.String(object.until) : "",
+      as_data_json: isSet(object.asDataJson)
+        ? globalThis.Boolean(object.asDataJson)
+        : isSet(object.as_data_json)
+        ? globalThis.Boolean(object.as_data_json)
+        : false,
     };
   },
 
@@ -7326,6 +7359,9 @@ export const ListFeedEventsRequest: MessageFns<ListFeedEventsRequest> = {
     if (message.until !== "") {
       obj.until = message.until;
     }
+    if (message.as_data_json !== false) {
+      obj.asDataJson = message.as_data_json;
+    }
     return obj;
   },
 
@@ -7343,12 +7379,13 @@ export const ListFeedEventsRequest: MessageFns<ListFeedEventsRequest> = {
     message.record_id = object.record_id ?? "";
     message.since = object.since ?? "";
     message.until = object.until ?? "";
+    message.as_data_json = object.as_data_json ?? false;
     return message;
   },
 };
 
 function createBaseListFeedEventsResponse(): ListFeedEventsResponse {
-  return { events_json: [], next_cursor: "", next_after: 0, feed_version: 0 };
+  return { events_json: [], next_cursor: "", next_after: 0, feed_version: 0, data_json: new Uint8Array(0), count: 0 };
 }
 
 export const ListFeedEventsResponse: MessageFns<ListFeedEventsResponse> = {
@@ -7364,6 +7401,12 @@ export const ListFeedEventsResponse: MessageFns<ListFeedEventsResponse> = {
     }
     if (message.feed_version !== 0) {
       writer.uint32(32).int64(message.feed_version);
+    }
+    if (message.data_json.length !== 0) {
+      writer.uint32(42).bytes(message.data_json);
+    }
+    if (message.count !== 0) {
+      writer.uint32(48).int32(message.count);
     }
     return writer;
   },
@@ -7413,6 +7456,22 @@ export const ListFeedEventsResponse: MessageFns<ListFeedEventsResponse> = {
             message.feed_version = longToNumber(reader.int64());
             continue;
           }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.data_json = reader.bytes();
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.count = reader.int32();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -7447,6 +7506,12 @@ export const ListFeedEventsResponse: MessageFns<ListFeedEventsResponse> = {
         : isSet(object.feed_version)
         ? globalThis.Number(object.feed_version)
         : 0,
+      data_json: isSet(object.dataJson)
+        ? bytesFromBase64(object.dataJson)
+        : isSet(object.data_json)
+        ? bytesFromBase64(object.data_json)
+        : new Uint8Array(0),
+      count: isSet(object.count) ? globalThis.Number(object.count) : 0,
     };
   },
 
@@ -7464,6 +7529,12 @@ export const ListFeedEventsResponse: MessageFns<ListFeedEventsResponse> = {
     if (message.feed_version !== 0) {
       obj.feedVersion = Math.round(message.feed_version);
     }
+    if (message.data_json.length !== 0) {
+      obj.dataJson = base64FromBytes(message.data_json);
+    }
+    if (message.count !== 0) {
+      obj.count = Math.round(message.count);
+    }
     return obj;
   },
 
@@ -7476,6 +7547,8 @@ export const ListFeedEventsResponse: MessageFns<ListFeedEventsResponse> = {
     message.next_cursor = object.next_cursor ?? "";
     message.next_after = object.next_after ?? 0;
     message.feed_version = object.feed_version ?? 0;
+    message.data_json = object.data_json ?? new Uint8Array(0);
+    message.count = object.count ?? 0;
     return message;
   },
 };
@@ -8357,6 +8430,31 @@ export const EventsFeedServiceClient = makeGenericClientConstructor(
   service: typeof EventsFeedServiceService;
   serviceName: string;
 };
+
+function bytesFromBase64(b64: string): Uint8Array {
+  if ((globalThis as any).Buffer) {
+    return Uint8Array.from((globalThis as any).Buffer.from(b64, "base64"));
+  } else {
+    const bin = globalThis.atob(b64);
+    const arr = new Uint8Array(bin.length);
+    for (let i = 0; i < bin.length; ++i) {
+      arr[i] = bin.charCodeAt(i);
+    }
+    return arr;
+  }
+}
+
+function base64FromBytes(arr: Uint8Array): string {
+  if ((globalThis as any).Buffer) {
+    return (globalThis as any).Buffer.from(arr).toString("base64");
+  } else {
+    const bin: string[] = [];
+    arr.forEach((byte) => {
+      bin.push(globalThis.String.fromCharCode(byte));
+    });
+    return globalThis.btoa(bin.join(""));
+  }
+}
 
 type Builtin = Date | Function | Uint8Array | string | number | boolean | undefined;
 

@@ -1,4 +1,4 @@
-import { utf8Bytes } from './grpcHandlers';
+import { utf8Bytes } from './utf8Bytes';
 
 describe('utf8Bytes', () => {
   it.each([

@@ -1,5 +1,5 @@
 import type { Pool } from '@brand/shared/db';
-import type { ResourceName } from '@brand/shared/resources';
+import { MAX_LIMIT, type ResourceName } from '@brand/shared/resources';
 import { pageJsonOf, POSITION_COLUMNS } from './pageJson';
 import { RESOURCE_TABLES, selectExpression, type ColumnKind } from './resourceTables';
 
@@ -36,6 +36,14 @@ export const SELECT_LISTS = Object.fromEntries(
  * ORDER BY names the table's columns explicitly: unqualified, PostgreSQL would match the
  * select list's `to_char(created_at) as created_at` first and sort formatted text of every
  * matching row instead of reading the index in order.
+ *
+ * The page's size is the last parameter, applied outside a constant bound (MAX_LIMIT, the most
+ * a page holds): with `limit $n` alone, the generic plan of the prepared statement is costed
+ * for a tenth of the brand's rows, so on any brand of some size PostgreSQL kept choosing custom
+ * plans and planned the statement again on every page; with the bound it settles on the
+ * generic plan, the same index walk, which reads only the page's rows (the outer Limit pulls
+ * them one at a time). PostgreSQL CPU per walk page 0.19 -> 0.14 ms (BENCHMARKS.md, E1's
+ * list arm); records.pageQuery.test.ts holds both.
  */
 function pageSql(resource: ResourceName, withSince: boolean, withAfter: boolean): string {
   const t = RESOURCE_TABLES[resource].table;
@@ -46,10 +54,12 @@ function pageSql(resource: ResourceName, withSince: boolean, withAfter: boolean)
     where.push(`(${t}.created_at, ${t}.id) < ($${n + 1}::timestamptz, $${n + 2}::text)`);
     n += 2;
   }
-  return `select ${SELECT_LISTS[resource]} from ${t}
-    where ${where.join(' and ')}
-    order by ${t}.created_at desc, ${t}.id desc
-    limit $${n + 1}`;
+  return `select * from (
+      select ${SELECT_LISTS[resource]} from ${t}
+      where ${where.join(' and ')}
+      order by ${t}.created_at desc, ${t}.id desc
+      limit ${MAX_LIMIT}
+    ) bounded limit $${n + 1}`;
 }
 
 /**

@@ -37,7 +37,7 @@ const transform = {
           react: { runtime: 'automatic', importSource: 'preact' },
         },
       },
-      module: { type: 'commonjs' },
+      module: { type: 'commonjs', lazy: true },
       sourceMaps: 'inline',
     },
   ],

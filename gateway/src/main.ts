@@ -39,19 +39,21 @@ async function main(): Promise<void> {
   const log = createLogger({ service: 'gateway', level: config.LOG_LEVEL });
 
   const metrics = new GatewayMetrics();
+  // records' pages and the events feed's travel on page streams with the same settings
+  const pageStreams = {
+    streamsPerAddress: config.PAGE_STREAMS_PER_ADDRESS,
+    maxInFlightPerStream: config.PAGE_STREAM_MAX_IN_FLIGHT,
+    maxQueued: config.PAGE_STREAM_MAX_QUEUED,
+    maxAgeMs: config.PAGE_STREAM_MAX_AGE_MS,
+    resolveIntervalMs: config.RECORDS_RESOLVE_INTERVAL_MS,
+    maxFailovers: config.PAGE_STREAM_MAX_FAILOVERS,
+  };
   const records = createRecordsApi(config.RECORDS_GRPC_ADDR, {
     deadlineMs: config.GRPC_DEADLINE_MS,
     token: config.INTERNAL_TOKEN,
     log,
-    pageStreams: {
-      streamsPerAddress: config.PAGE_STREAMS_PER_ADDRESS,
-      maxInFlightPerStream: config.PAGE_STREAM_MAX_IN_FLIGHT,
-      maxQueued: config.PAGE_STREAM_MAX_QUEUED,
-      maxAgeMs: config.PAGE_STREAM_MAX_AGE_MS,
-      resolveIntervalMs: config.RECORDS_RESOLVE_INTERVAL_MS,
-      maxFailovers: config.PAGE_STREAM_MAX_FAILOVERS,
-    },
-    observe: (stats) => metrics.observePageStreams(stats),
+    pageStreams,
+    observe: (stats) => metrics.observePageStreams('records', stats),
   });
   const plans = createPlansApi(config.PLANS_GRPC_ADDR, {
     deadlineMs: config.GRPC_DEADLINE_MS,
@@ -60,6 +62,9 @@ async function main(): Promise<void> {
   const feed = createEventsFeedApi(config.WEBHOOKS_GRPC_ADDR, {
     deadlineMs: config.GRPC_DEADLINE_MS,
     token: config.INTERNAL_TOKEN,
+    log,
+    pageStreams,
+    observe: (stats) => metrics.observePageStreams('feed', stats),
   });
   const redis = createRedisClient({
     url: config.REDIS_URL,

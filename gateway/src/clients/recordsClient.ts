@@ -15,7 +15,8 @@ import type {
   PoolObserver,
   PoolStats,
 } from './pageStreams/poolSettings';
-import { recordsAddresses } from './pageStreams/recordsAddresses';
+import { RECORDS_PAGES, RECORDS_PAGES_RPC } from './pageStreams/pageRpcs';
+import { serviceAddresses } from './pageStreams/serviceAddresses';
 import { grpcStreams } from './pageStreams/streamTransport';
 
 const tracer = trace.getTracer('gateway.records-client');
@@ -74,10 +75,12 @@ export interface RecordsClientSettings {
  * the service's own code, or service_unavailable), the pool the same for pages.
  */
 export function createRecordsApi(address: string, settings: RecordsClientSettings): RecordsApi {
-  const streams = grpcStreams(settings.token);
+  const streams = grpcStreams(RECORDS_PAGES_RPC, settings.token);
   let stats: () => PoolStats = () => ({ streamsOpen: 0, inFlight: 0, queued: 0 });
   const pool = new PageStreamPool(
-    recordsAddresses(address),
+    'records',
+    RECORDS_PAGES,
+    serviceAddresses(address),
     streams.open,
     settings.pageStreams,
     settings.log,

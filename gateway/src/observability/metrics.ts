@@ -29,17 +29,6 @@ export class GatewayMetrics {
     registers: [this.registry],
   });
 
-  private readonly pageStreamFailovers = new Counter({
-    name: 'records_page_stream_failovers_total',
-    help: 'Pages sent again on another stream after theirs broke.',
-    registers: [this.registry],
-  });
-  private readonly pageStreamRecycles = new Counter({
-    name: 'records_page_stream_recycles_total',
-    help: 'Page streams replaced for their age.',
-    registers: [this.registry],
-  });
-
   private readonly usageDropped = new Counter({
     name: 'usage_dropped_total',
     help: 'Requests (counts) and request-log entries (log) that usage counting dropped: the buffer was full, or a flush failed too often.',
@@ -57,11 +46,15 @@ export class GatewayMetrics {
     collectDefaultMetrics({ register: this.registry });
   }
 
-  /** The page-stream pool's gauges, read from `stats` at each scrape, and its counters. */
-  observePageStreams(stats: () => PoolStats): PoolObserver {
+  /**
+   * A page-stream pool's gauges, read from `stats` at each scrape, and its counters, named
+   * for the service its pages come from: `records_page_streams_open`, ...,
+   * `feed_page_stream_recycles_total` (docs/operating.md "Metrics").
+   */
+  observePageStreams(service: 'records' | 'feed', stats: () => PoolStats): PoolObserver {
     const gauge = (name: string, help: string, read: (s: PoolStats) => number): void => {
       new Gauge({
-        name,
+        name: `${service}_${name}`,
         help,
         registers: [this.registry],
         collect() {
@@ -69,21 +62,21 @@ export class GatewayMetrics {
         },
       });
     };
+    const counter = (name: string, help: string): Counter =>
+      new Counter({ name: `${service}_${name}`, help, registers: [this.registry] });
+    gauge('page_streams_open', `Page streams open or opening to ${service}.`, (s) => s.streamsOpen);
     gauge(
-      'records_page_streams_open',
-      'Page streams open or opening to records.',
-      (s) => s.streamsOpen,
-    );
-    gauge(
-      'records_page_stream_in_flight',
+      'page_stream_in_flight',
       'Pages sent on a stream and not yet answered.',
       (s) => s.inFlight,
     );
-    gauge('records_page_stream_queued', 'Pages waiting for room on a stream.', (s) => s.queued);
-    return {
-      failover: () => this.pageStreamFailovers.inc(),
-      recycle: () => this.pageStreamRecycles.inc(),
-    };
+    gauge('page_stream_queued', 'Pages waiting for room on a stream.', (s) => s.queued);
+    const failovers = counter(
+      'page_stream_failovers_total',
+      'Pages sent again on another stream after theirs broke.',
+    );
+    const recycles = counter('page_stream_recycles_total', 'Page streams replaced for their age.');
+    return { failover: () => failovers.inc(), recycle: () => recycles.inc() };
   }
 
   /**

@@ -62,8 +62,12 @@ async function publish(events: BusinessEvent[], total: number): Promise<void> {
   });
 }
 
+/** Pages webhooks answered: on the gateway's page streams (StreamFeedPages), or unary. */
 const feedCalls = (): Promise<number> =>
-  scrapeMetric(stack.webhooks!.opsUrl, /^grpc_server_handled_total\{method="ListFeedEvents",/);
+  scrapeMetric(
+    stack.webhooks!.opsUrl,
+    /^grpc_server_handled_total\{method="(StreamFeedPages|ListFeedEvents)",/,
+  );
 
 /** Every event of a newest-first walk, and the page sizes. */
 async function walk(query: string, limit: number) {
@@ -187,6 +191,21 @@ describe('GET /api/v1/events, newest first', () => {
     const byRecord = await get(`/api/v1/events?record_id=${payoutId}`, other.secret);
     expect(byRecord.body.count).toBe(0);
   });
+
+  it('travels as messages on long-lived page streams to webhooks, not as calls', async () => {
+    const streamed = () =>
+      scrapeMetric(
+        stack.webhooks!.opsUrl,
+        /^grpc_server_handled_total\{method="StreamFeedPages",code="ok"\}/,
+      );
+    const unary = () =>
+      scrapeMetric(stack.webhooks!.opsUrl, /^grpc_server_handled_total\{method="ListFeedEvents",/);
+    const before = await streamed();
+    for (let i = 0; i < 3; i++) expect((await get('/api/v1/events?limit=1')).status).toBe(200);
+    await waitFor(async () => (await streamed()) >= before + 3, { what: '3 pages on the streams' });
+    expect(await unary()).toBe(0);
+    expect(await scrapeMetric(stack.gateway.opsUrl, /^feed_page_streams_open /)).toBeGreaterThan(0);
+  });
 });
 
 describe('GET /api/v1/events?after=, the follow mode', () => {
@@ -245,6 +264,9 @@ describe('polling with If-None-Match', () => {
       expect(res.headers.get('etag')).toBe(etag);
     }
     expect(await feedCalls()).toBe(calls);
+    // ...while a page without the tag is one more call (the metric counts what it should)
+    expect((await get('/api/v1/events')).status).toBe(200);
+    await waitFor(async () => (await feedCalls()) === calls + 1, { what: 'the page counted' });
     // another brand's event does not change this brand's tag
     await producer.publish([makeBusinessEvent({ brandId: other.brand.id })]);
     const event = makeBusinessEvent({ brandId: brand.brand.id, type: 'campaign.settled' });

@@ -23,7 +23,7 @@ import { changeHandlers } from './changes/grpcHandlers';
 import { CursorCodec } from './records/cursor';
 import { recordsHandlers } from './records/grpcHandlers';
 import { RECORDS_SERVICE } from './records/pageAnswerWire';
-import type { PageStreams } from './records/pageStreams';
+import type { RecordsPageStreams } from './records/pageStreams';
 import type { VersionPublisher } from './versions/versionPublisher';
 import { passkeyHandlers } from './passkeys/grpcHandlers';
 import { sessionHandlers } from './sessions/grpcHandlers';
@@ -77,7 +77,7 @@ export function createServer(deps: RecordsDeps): {
   server: Server;
   health: HealthImplementation;
   /** The open page streams, drained at shutdown before the server stops. */
-  pageStreams: PageStreams;
+  pageStreams: RecordsPageStreams;
 } {
   const server = createGrpcServer();
   const health = createHealth(SERVICE_NAMES, server);

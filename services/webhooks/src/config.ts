@@ -41,6 +41,9 @@ const WebhooksEnv = z
     ...grpcServiceEnv({ grpc: 50053, metrics: 9467 }),
     // Caller credentials: every RPC requires one (docs/internals.md "Internal credentials")
     ...callerTokenEnv,
+    // The events feed's page streams (StreamFeedPages; docs/internals.md "The page hop")
+    /** Pages one stream may have in flight; more are refused with service_unavailable at once. */
+    PAGE_STREAM_MAX_IN_FLIGHT: z.coerce.number().int().min(1).max(10_000).default(256),
     // The console: records' Ed25519 public key checks member assertions (docs/console.md)
     ...assertionPublicKeyEnv,
     // PostgreSQL (and the health probe of it)

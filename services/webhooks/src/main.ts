@@ -100,13 +100,14 @@ async function main(): Promise<void> {
     ? { pool, cursorKey: feedCursorKey(config.WEBHOOK_SECRET_KEY) }
     : undefined;
 
-  const { server, health } = createServer({
+  const { server, health, feedStreams } = createServer({
     log,
     callerTokens: callerTokensOf(config),
     memberAssertionKeys: assertionKeysOf(config),
     metrics: new GrpcServerMetrics(registry),
     admin,
     feed,
+    pageStreamMaxInFlight: config.PAGE_STREAM_MAX_IN_FLIGHT,
   });
   const service = await listenGrpcService({
     server,
@@ -129,6 +130,17 @@ async function main(): Promise<void> {
 
   onShutdown(log, config.SHUTDOWN_GRACE_MS, [
     service.reportNotServing,
+    // The feed's page streams live as long as the gateway keeps them: ask each gateway to send
+    // its pages elsewhere and answer what is under way, so finishing calls does not wait out
+    // the grace period nor cut a page off (as records does with its page streams).
+    ...(feedStreams
+      ? [
+          {
+            name: 'drain the feed page streams',
+            run: () => feedStreams.drain(config.SHUTDOWN_GRACE_MS / 3),
+          },
+        ]
+      : []),
     ...(consuming ? [consuming.stop] : []),
     ...(kafka ? [{ name: 'stop watching Kafka', run: () => kafka.stop() }] : []),
     ...(worker ? [worker.stop] : []),

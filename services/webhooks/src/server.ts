@@ -13,6 +13,7 @@ import type { Server } from '@grpc/grpc-js';
 import type { HealthImplementation } from 'grpc-health-check';
 import { webhooksAdminHandlers, type AdminDeps } from './admin/adminHandlers';
 import { addFeedService, type FeedDeps } from './feed/feedHandlers';
+import type { FeedPageStreams } from './feed/feedPageStreams';
 
 /** The fully qualified names the health service reports on. */
 export const SERVICE_NAMES = [
@@ -23,7 +24,8 @@ export const SERVICE_NAMES = [
 /**
  * Builds the gRPC server: the health service always (every role needs probes), the
  * WebhooksService only when `admin` is given (the admin role), and EventsFeedService (the
- * events feed the gateway reads) when `feed` is. Does not bind.
+ * events feed the gateway reads, and its page streams, which shutdown drains) when `feed` is.
+ * Does not bind.
  */
 export function createServer(deps: {
   log: Logger;
@@ -36,9 +38,12 @@ export function createServer(deps: {
   admin: AdminDeps | undefined;
   /** The events feed's dependencies; given with `admin`, the role that answers gRPC. */
   feed?: FeedDeps;
-}): { server: Server; health: HealthImplementation } {
+  /** Pages one feed page stream may have in flight (PAGE_STREAM_MAX_IN_FLIGHT). */
+  pageStreamMaxInFlight?: number;
+}): { server: Server; health: HealthImplementation; feedStreams: FeedPageStreams | undefined } {
   const server = createGrpcServer();
   const health = createHealth(SERVICE_NAMES, server);
+  let feedStreams: FeedPageStreams | undefined;
   if (deps.admin) {
     const rpc = rpcBuilder({
       log: deps.log,
@@ -47,7 +52,11 @@ export function createServer(deps: {
       memberAssertionKeys: deps.memberAssertionKeys,
     });
     server.addService(WebhooksServiceService, webhooksAdminHandlers(deps.admin, rpc));
-    if (deps.feed) addFeedService(server, deps.feed, rpc);
+    if (deps.feed)
+      feedStreams = addFeedService(server, deps.feed, rpc, {
+        pageStreamMaxInFlight: deps.pageStreamMaxInFlight ?? 256,
+        metrics: deps.metrics,
+      });
   }
-  return { server, health };
+  return { server, health, feedStreams };
 }

@@ -1,10 +1,10 @@
-import type { PageFailure } from '@brand/proto/records/v1';
 import { AppError, isErrorCode, type FieldIssue } from '@brand/shared/errors';
+import type { PageFailureMessage } from '@brand/shared/grpc';
 
-/** What a page's Retry-After says when records could not answer it. */
+/** What a page's Retry-After says when the service could not answer it. */
 const RETRY_AFTER_SECONDS = 1;
 
-/** 503 service_unavailable with Retry-After: records could not answer in time (or at all). */
+/** 503 service_unavailable with Retry-After: the service could not answer in time (or at all). */
 export function unavailable(message: string): AppError {
   return new AppError('service_unavailable', `${message} Retry shortly.`, {
     retryAfterSeconds: RETRY_AFTER_SECONDS,
@@ -17,8 +17,8 @@ export function cancelled(): AppError {
   });
 }
 
-/** A failure records answered, as fromServiceError reads one from trailing metadata. */
-export function failureOf(failure: PageFailure): AppError {
+/** A failure the service answered, as fromServiceError reads one from trailing metadata. */
+export function failureOf(failure: PageFailureMessage): AppError {
   if (!isErrorCode(failure.code))
     return new AppError('internal_error', 'An internal error occurred.');
   let details: FieldIssue[] | undefined;

@@ -1,10 +1,13 @@
 import type {
+  ListRecordsPageRequest,
   ListRecordsPageResponse,
   PageCall,
   StreamRecordsPagesRequest,
+  StreamRecordsPagesResponse,
 } from '@brand/proto/records/v1';
 import { AppError } from '@brand/shared/errors';
 import { createLogger } from '@brand/shared/logger';
+import { RECORDS_PAGES } from './pageRpcs';
 import { PageStreamPool } from './pageStreamPool';
 import type { PageOrder, PageStreamSettings } from './poolSettings';
 import type { StreamEvents, StreamTransport } from './streamTransport';
@@ -15,7 +18,7 @@ interface FakeStream {
   sent: StreamRecordsPagesRequest[];
   finished: boolean;
   cancelled: boolean;
-  events: StreamEvents;
+  events: StreamEvents<StreamRecordsPagesResponse>;
 }
 
 const log = createLogger({ service: 'test', level: 'silent' });
@@ -36,7 +39,10 @@ const PAGE: ListRecordsPageResponse = {
   change_version: undefined,
 };
 
-function order(overrides: Partial<PageOrder> = {}): PageOrder {
+type Order = PageOrder<ListRecordsPageRequest>;
+type Transport = StreamTransport<StreamRecordsPagesRequest>;
+
+function order(overrides: Partial<Order> = {}): Order {
   return {
     page: {
       brand_id: 'br_1',
@@ -69,14 +75,21 @@ const answer = (s: FakeStream, call: PageCall, page = PAGE): void =>
 describe('PageStreamPool', () => {
   let streams: FakeStream[];
   let addresses: string[];
-  let pool: PageStreamPool;
+  let pool: PageStreamPool<
+    StreamRecordsPagesRequest,
+    StreamRecordsPagesResponse,
+    ListRecordsPageRequest,
+    ListRecordsPageResponse
+  >;
   const failovers = { n: 0 };
   const recycles = { n: 0 };
 
   const start = async (settings: Partial<PageStreamSettings> = {}): Promise<void> => {
     pool = new PageStreamPool(
+      'records',
+      RECORDS_PAGES,
       () => Promise.resolve([...addresses]),
-      (address, events): StreamTransport => {
+      (address, events): Transport => {
         const s: FakeStream = { address, sent: [], finished: false, cancelled: false, events };
         streams.push(s);
         return {
@@ -125,8 +138,10 @@ describe('PageStreamPool', () => {
   it('holds pages asked for before the first resolution until its streams open', async () => {
     let found: (addresses: string[]) => void = () => undefined;
     pool = new PageStreamPool(
+      'records',
+      RECORDS_PAGES,
       () => new Promise((resolve) => (found = resolve)),
-      (address, events): StreamTransport => {
+      (address, events): Transport => {
         const s: FakeStream = { address, sent: [], finished: false, cancelled: false, events };
         streams.push(s);
         return { send: (m) => s.sent.push(m), finish: () => undefined, cancel: () => undefined };

@@ -1,29 +1,28 @@
-import type { ListRecordsPageResponse, StreamRecordsPagesResponse } from '@brand/proto/records/v1';
 import { AppError } from '@brand/shared/errors';
 import type { Logger } from '@brand/shared/logger';
 import { cancelled, failureOf, unavailable } from './pageOutcomes';
 import type { PageOrder, PageStreamSettings, PoolObserver, PoolStats } from './poolSettings';
-import type { ResolveAddresses } from './recordsAddresses';
-import type { OpenStream, StreamTransport } from './streamTransport';
+import type { ResolveAddresses } from './serviceAddresses';
+import type { OpenStream, PageStreamEnvelope, StreamTransport } from './streamTransport';
 
 type StreamState = 'starting' | 'open' | 'draining' | 'ended';
 
-interface Stream {
+interface Stream<In, Req, Res> {
   address: string;
-  transport: StreamTransport;
+  transport: StreamTransport<In>;
   state: StreamState;
   expiresAt: number;
-  inFlight: Map<number, Pending>;
+  inFlight: Map<number, Pending<In, Req, Res>>;
 }
 
-interface Pending {
+interface Pending<In, Req, Res> {
   id: number;
-  order: PageOrder;
+  order: PageOrder<Req>;
   deadline: number;
   failovers: number;
-  stream: Stream | undefined;
+  stream: Stream<In, Req, Res> | undefined;
   timer: NodeJS.Timeout;
-  resolve: (page: ListRecordsPageResponse) => void;
+  resolve: (page: Res) => void;
   reject: (err: AppError) => void;
   onAbort: () => void;
 }
@@ -32,10 +31,12 @@ const MIN_BACKOFF_MS = 100;
 const MAX_BACKOFF_MS = 2_000;
 
 /**
- * The gateway's half of the page hop: ListRecordsPage calls as messages on a few long-lived
- * bidirectional streams (StreamRecordsPages), so a page costs a message, not a call's setup,
- * metadata and deadline. `streamsPerAddress` streams to every address the records target
- * resolves to (resolved again every `resolveIntervalMs`), replaced by age.
+ * The gateway's half of a page hop: page calls as messages on a few long-lived bidirectional
+ * streams (records' StreamRecordsPages, the events feed's StreamFeedPages), so a page costs a
+ * message, not a call's setup, metadata and deadline. `streamsPerAddress` streams to every
+ * address the service's target resolves to (resolved again every `resolveIntervalMs`),
+ * replaced by age. `envelope` writes and reads the RPC's own messages; `service` names the
+ * service in the 503s.
  *
  * As correct as the unary call it replaces:
  * - every page has its own deadline; when it passes, the page is cancelled on its stream and
@@ -43,13 +44,13 @@ const MAX_BACKOFF_MS = 2_000;
  * - a page whose client went away (`signal`) is cancelled on its stream;
  * - a stream that breaks sends its pages in flight to another stream (reads are idempotent),
  *   at most `maxFailovers` times each and only within their deadline, else 503;
- * - with no stream to send on (records down), a page is 503 at once: never another 5xx;
+ * - with no stream to send on (the service down), a page is 503 at once: never another 5xx;
  * - a stream holds at most `maxInFlightPerStream` pages; more wait in a queue of at most
  *   `maxQueued`, past which a page is 503 at once: memory stays bounded.
  */
-export class PageStreamPool {
-  private readonly streams = new Set<Stream>();
-  private readonly queue: Pending[] = [];
+export class PageStreamPool<In, Out, Req, Res> {
+  private readonly streams = new Set<Stream<In, Req, Res>>();
+  private readonly queue: Pending<In, Req, Res>[] = [];
   private addresses: string[] = [];
   private readonly backoff = new Map<string, number>();
   private readonly reopening = new Map<string, NodeJS.Timeout>();
@@ -61,8 +62,10 @@ export class PageStreamPool {
   private resolved = false;
 
   constructor(
+    private readonly service: string,
+    private readonly envelope: PageStreamEnvelope<In, Out, Req, Res>,
     private readonly resolve: ResolveAddresses,
-    private readonly open: OpenStream,
+    private readonly open: OpenStream<In, Out>,
     private readonly settings: PageStreamSettings,
     private readonly log: Logger,
     private readonly observer: PoolObserver = { failover: () => {}, recycle: () => {} },
@@ -74,14 +77,14 @@ export class PageStreamPool {
   }
 
   /**
-   * One page from records. Rejects with the records service's AppError (invalid_cursor, ...),
-   * or service_unavailable (with retryAfterSeconds) when no stream could answer in time.
+   * One page from the service. Rejects with the service's AppError (invalid_cursor, ...), or
+   * service_unavailable (with retryAfterSeconds) when no stream could answer in time.
    */
-  page(order: PageOrder): Promise<ListRecordsPageResponse> {
-    if (this.closed) return Promise.reject(unavailable('The records client is closed.'));
+  page(order: PageOrder<Req>): Promise<Res> {
+    if (this.closed) return Promise.reject(unavailable(`The ${this.service} client is closed.`));
     if (order.signal?.aborted) return Promise.reject(cancelled());
     return new Promise((resolve, reject) => {
-      const pending: Pending = {
+      const pending: Pending<In, Req, Res> = {
         id: this.nextId++,
         order,
         deadline: this.now() + order.timeoutMs,
@@ -122,39 +125,36 @@ export class PageStreamPool {
     this.streams.clear();
   }
 
-  private dispatch(pending: Pending): void {
+  private dispatch(pending: Pending<In, Req, Res>): void {
     const stream = this.pick();
     if (stream === undefined) {
       // Before the first resolution (a name being looked up at startup) a page waits for the
       // streams it will open; after it, no stream means no replica answers: 503 at once.
       if (this.resolved && !this.hasUsableStream())
-        return this.settle(pending, unavailable('No records replica is reachable.'));
+        return this.settle(pending, unavailable(`No ${this.service} replica is reachable.`));
       if (this.queue.length >= this.settings.maxQueued)
-        return this.settle(pending, unavailable('Too many pages are waiting for records.'));
+        return this.settle(pending, unavailable(`Too many pages are waiting for ${this.service}.`));
       this.queue.push(pending);
       return;
     }
     pending.stream = stream;
     stream.inFlight.set(pending.id, pending);
     const { order } = pending;
-    stream.transport.send({
-      kind: {
-        $case: 'call',
-        value: {
-          call_id: pending.id,
-          request_id: order.requestId,
-          timeout_ms: Math.max(1, pending.deadline - this.now()),
-          traceparent: order.traceparent,
-          tracestate: order.tracestate,
-          page: order.page,
-        },
-      },
-    });
+    stream.transport.send(
+      this.envelope.call({
+        call_id: pending.id,
+        request_id: order.requestId,
+        timeout_ms: Math.max(1, pending.deadline - this.now()),
+        traceparent: order.traceparent,
+        tracestate: order.tracestate,
+        page: order.page,
+      }),
+    );
   }
 
   /** The least busy stream with room, confirmed ones first, round robin among equals. */
-  private pick(): Stream | undefined {
-    let best: Stream | undefined;
+  private pick(): Stream<In, Req, Res> | undefined {
+    let best: Stream<In, Req, Res> | undefined;
     const all = [...this.streams];
     const n = all.length;
     this.turn = (this.turn + 1) % Math.max(1, n);
@@ -178,29 +178,29 @@ export class PageStreamPool {
   }
 
   /** Answers a page once, whatever raced (answer, deadline, abort, a broken stream). */
-  private settle(pending: Pending, outcome: ListRecordsPageResponse | AppError): void {
+  private settle(pending: Pending<In, Req, Res>, outcome: { page: Res } | AppError): void {
     clearTimeout(pending.timer);
     pending.order.signal?.removeEventListener('abort', pending.onAbort);
     const stream = pending.stream;
-    // Still in flight means withdrawn before its answer (deadline, abort): records drops it.
+    // Still in flight means withdrawn before its answer (deadline, abort): the service drops it.
     if (stream?.inFlight.delete(pending.id))
-      stream.transport.send({ kind: { $case: 'cancel', value: { call_id: pending.id } } });
+      stream.transport.send(this.envelope.cancel(pending.id));
     pending.stream = undefined;
     const queued = this.queue.indexOf(pending);
     if (queued !== -1) this.queue.splice(queued, 1);
     if (outcome instanceof AppError) pending.reject(outcome);
-    else pending.resolve(outcome);
+    else pending.resolve(outcome.page);
     if (stream) this.afterRoomFreed(stream);
   }
 
-  private expire(pending: Pending): void {
+  private expire(pending: Pending<In, Req, Res>): void {
     this.settle(
       pending,
-      unavailable(`records did not answer within ${pending.order.timeoutMs} ms.`),
+      unavailable(`${this.service} did not answer within ${pending.order.timeoutMs} ms.`),
     );
   }
 
-  private afterRoomFreed(stream: Stream): void {
+  private afterRoomFreed(stream: Stream<In, Req, Res>): void {
     if (stream.state === 'draining' && stream.inFlight.size === 0) stream.transport.finish();
     while (this.queue.length > 0) {
       const next = this.pick();
@@ -210,24 +210,25 @@ export class PageStreamPool {
     }
   }
 
-  private received(stream: Stream, message: StreamRecordsPagesResponse): void {
-    const kind = message.kind;
-    if (kind?.$case === 'draining') {
+  private received(stream: Stream<In, Req, Res>, message: Out): void {
+    const read = this.envelope.read(message);
+    if (read === undefined) return;
+    if ('draining' in read) {
       this.retire(stream, false);
       return;
     }
-    if (kind?.$case !== 'answer') return;
-    const pending = stream.inFlight.get(kind.value.call_id);
+    const pending = stream.inFlight.get(read.callId);
     if (pending === undefined) return; // cancelled or expired already
     stream.inFlight.delete(pending.id);
-    const outcome = kind.value.outcome;
-    if (outcome?.$case === 'page') this.settle(pending, outcome.value);
-    else if (outcome?.$case === 'failure') this.settle(pending, failureOf(outcome.value));
-    else this.settle(pending, new AppError('internal_error', 'An internal error occurred.'));
+    const outcome = read.outcome;
+    if (outcome === undefined)
+      this.settle(pending, new AppError('internal_error', 'An internal error occurred.'));
+    else if ('page' in outcome) this.settle(pending, outcome);
+    else this.settle(pending, failureOf(outcome.failure));
   }
 
   /** A stream is over: its pages in flight go to another stream, or get 503. */
-  private ended(stream: Stream, error: Error | undefined): void {
+  private ended(stream: Stream<In, Req, Res>, error: Error | undefined): void {
     const wasOpen = stream.state === 'open' || stream.state === 'draining';
     stream.state = 'ended';
     this.streams.delete(stream);
@@ -245,7 +246,7 @@ export class PageStreamPool {
         this.observer.failover();
         this.dispatch(pending);
       } else {
-        this.settle(pending, unavailable('The records replica went away mid-page.'));
+        this.settle(pending, unavailable(`The ${this.service} replica went away mid-page.`));
       }
     }
     if (error === undefined || wasOpen) this.backoff.delete(stream.address);
@@ -253,7 +254,7 @@ export class PageStreamPool {
   }
 
   /** Stops sending to a stream; it ends once its pages are answered. */
-  private retire(stream: Stream, recycled: boolean): void {
+  private retire(stream: Stream<In, Req, Res>, recycled: boolean): void {
     if (stream.state !== 'open' && stream.state !== 'starting') return;
     stream.state = 'draining';
     if (recycled) this.observer.recycle();
@@ -293,12 +294,12 @@ export class PageStreamPool {
 
   private openStream(address: string): void {
     const jitter = 0.8 + Math.random() * 0.4;
-    const stream: Stream = {
+    const stream: Stream<In, Req, Res> = {
       address,
       state: 'starting',
       expiresAt: this.now() + this.settings.maxAgeMs * jitter,
       inFlight: new Map(),
-      transport: undefined as unknown as StreamTransport,
+      transport: undefined as unknown as StreamTransport<In>,
     };
     this.streams.add(stream);
     stream.transport = this.open(address, {
@@ -326,7 +327,10 @@ export class PageStreamPool {
     try {
       found = await this.resolve();
     } catch (err) {
-      this.log.warn({ err }, 'resolving the records address failed; keeping the known replicas');
+      this.log.warn(
+        { err, service: this.service },
+        `resolving the ${this.service} address failed; keeping the known replicas`,
+      );
       return;
     }
     if (this.closed || found.length === 0) return;

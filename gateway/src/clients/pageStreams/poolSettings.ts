@@ -1,8 +1,6 @@
-import type { ListRecordsPageRequest } from '@brand/proto/records/v1';
-
 /** The pool's settings (gateway config PAGE_STREAM_*; docs/internals.md "The page hop"). */
 export interface PageStreamSettings {
-  /** Streams kept open to each records address. */
+  /** Streams kept open to each address of the service. */
   streamsPerAddress: number;
   /** Pages in flight on one stream; more wait in the queue (back-pressure). */
   maxInFlightPerStream: number;
@@ -10,15 +8,15 @@ export interface PageStreamSettings {
   maxQueued: number;
   /** A stream is replaced after this long (±20%), so traffic moves to new connections and replicas. */
   maxAgeMs: number;
-  /** How often the records address is resolved again (a scale-up is found within it). */
+  /** How often the service's address is resolved again (a scale-up is found within it). */
   resolveIntervalMs: number;
   /** Times a page is sent again on another stream after its stream broke (reads are idempotent). */
   maxFailovers: number;
 }
 
 /** One page to ask for, with what travels in its message besides the page. */
-export interface PageOrder {
-  page: ListRecordsPageRequest;
+export interface PageOrder<Req> {
+  page: Req;
   requestId: string;
   /** The page's whole time budget, failovers included. */
   timeoutMs: number;

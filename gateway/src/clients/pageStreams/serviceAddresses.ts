@@ -15,7 +15,7 @@ export type ResolveAddresses = () => Promise<string[]>;
  * - an IP literal, or a scheme this does not know (`unix:`), is one address as given.
  * A lookup that fails throws; the pool then keeps the addresses it had.
  */
-export function recordsAddresses(target: string): ResolveAddresses {
+export function serviceAddresses(target: string): ResolveAddresses {
   const fixed = fixedAddresses(target);
   if (fixed !== undefined) return () => Promise.resolve(fixed);
   const { host, port } = splitHostPort(target.replace(/^dns:(\/\/[^/]*\/)?/, ''));

@@ -21,6 +21,7 @@ function recordedResponse() {
     setHeader: (name: string, value: unknown) => (headers[name.toLowerCase()] = value),
     write: keep,
     end: keep,
+    once: () => res,
   };
   return { res: res as unknown as ServerResponse, headers, body: () => Buffer.concat(chunks) };
 }

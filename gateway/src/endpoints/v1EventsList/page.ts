@@ -2,6 +2,7 @@ import type { ServerResponse } from 'node:http';
 import { EVENT_TYPES } from '@brand/shared/enums';
 import type { ApiIdentity } from '../../auth/identity';
 import type { EventsFeedApi } from '../../clients/eventsFeedClient';
+import { ClientGone } from '../../http/clientGone';
 import { ifNoneMatchLists, sendNotModified } from '../../http/conditional';
 import { sendJson } from '../../http/jsonResponse';
 import { bufferView } from '../../records/listPage';
@@ -64,6 +65,7 @@ export async function answerEventsPage(
       as_data_json: true,
     },
     request.requestId,
+    new ClientGone(res),
   );
   const version = String(page.feed_version);
   if (request.version !== undefined && version !== request.version && page.feed_version > 0)

@@ -39,3 +39,13 @@ export {
 } from './client';
 export { HealthClient, type ServingStatus } from './healthClient';
 export { utf8Bytes } from './utf8Bytes';
+export {
+  PageStreams,
+  type AnswerPage,
+  type PageCallMessage,
+  type PageFailureMessage,
+  type PageOutcome,
+  type PageSignal,
+  type PageStreamMessages,
+  type PageStreamSettings,
+} from './pageStreamServer';

@@ -15,7 +15,7 @@ import type { RpcObserver } from '@brand/shared/metrics';
 import { RESOURCES } from '@brand/shared/resources';
 import type { VersionPublisher } from '../versions/versionPublisher';
 import type { CursorCodec } from './cursor';
-import { PageStreams } from './pageStreams';
+import { recordsPageStreams, type RecordsPageStreams } from './pageStreams';
 import { listRecordsJson, type ListRequest, type PageSignal } from './recordService';
 import { seedDemoData } from './seedService';
 
@@ -69,9 +69,9 @@ export function recordsHandlers(
   rpc: RpcBuilder,
 ): {
   handlers: Pick<RecordsServiceServer, 'listRecordsPage' | 'streamRecordsPages' | 'seedDemoData'>;
-  pageStreams: PageStreams;
+  pageStreams: RecordsPageStreams;
 } {
-  const pageStreams = new PageStreams(
+  const pageStreams = recordsPageStreams(
     (req, signal) => answerListRecordsPage({ pool: deps.pool, cursors: deps.cursors, signal }, req),
     { maxInFlight: deps.pageStreamMaxInFlight, metrics: deps.metrics },
   );
@@ -81,7 +81,7 @@ export function recordsHandlers(
 function handlersOf(
   deps: RecordsHandlerDeps,
   rpc: RpcBuilder,
-  pageStreams: PageStreams,
+  pageStreams: RecordsPageStreams,
 ): Pick<RecordsServiceServer, 'listRecordsPage' | 'streamRecordsPages' | 'seedDemoData'> {
   return {
     listRecordsPage: rpc.internal<ListRecordsPageRequest, ListRecordsPageResponse>(

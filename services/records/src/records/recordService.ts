@@ -13,6 +13,7 @@ import {
 import type { CursorCodec } from './cursor';
 import { selectChangeVersion } from '../versions/versionRepo';
 import { selectPageJson, selectRecordJson, type PageQuery } from './recordRepo';
+import type { PageSignal } from '@brand/shared/grpc';
 
 export interface ListRequest {
   brandId: string;
@@ -38,12 +39,10 @@ export interface JsonListResult {
 
 /**
  * Whether the page's caller stopped waiting (its time passed, it cancelled, its stream broke:
- * pageStreams.ts). An AbortSignal is one; the page stream passes a plain flag: nothing
+ * the page streams). An AbortSignal is one; the page stream passes a plain flag: nothing
  * listens for the abort, so an AbortController (an EventTarget) per page bought nothing.
  */
-export interface PageSignal {
-  readonly aborted: boolean;
-}
+export type { PageSignal };
 
 type ListDeps = {
   pool: Pool;

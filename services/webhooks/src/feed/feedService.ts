@@ -41,9 +41,11 @@ const EXPIRED =
  * from `cursor` (next_cursor on a full page), or oldest first after `after` (next_after is
  * the last event's position, or `after` itself on an empty page). A cursor or a non-zero
  * `after` at or below what retention dropped for the brand is 410 cursor_expired: reading on
- * would silently skip what was dropped. Throws invalid_cursor, invalid_parameter.
+ * would silently skip what was dropped. Throws invalid_cursor, invalid_parameter (a missing
+ * brand among them).
  */
 export async function listFeedEvents(deps: FeedDeps, req: FeedRequest): Promise<FeedPage> {
+  if (req.brandId === '') throw badParameter('brand_id', 'brand_id is required.');
   const limit = req.limit === 0 ? DEFAULT_LIMIT : req.limit;
   if (!isValidLimit(limit)) throw badParameter('limit', 'limit must be an integer from 1 to 200.');
   if (req.forward && req.cursor !== '')

@@ -10,8 +10,10 @@ import {
   type CallOptions,
   type ChannelCredentials,
   Client,
+  type ClientDuplexStream,
   type ClientOptions,
   type ClientUnaryCall,
+  type handleBidiStreamingCall,
   type handleUnaryCall,
   makeGenericClientConstructor,
   type Metadata,
@@ -736,6 +738,76 @@ export interface ListEventOutcomesResponse {
   next_cursor: string;
   /** How many days events are kept (DELIVERY_HISTORY_RETENTION_MS). */
   history_retention_days: number;
+}
+
+/** StreamFeedPagesRequest is one message of the gateway on a StreamFeedPages stream. */
+export interface StreamFeedPagesRequest {
+  /** A page to answer, or one to withdraw. */
+  kind: { $case: "call"; value: FeedPageCall } | { $case: "cancel"; value: FeedPageCancel } | undefined;
+}
+
+/** FeedPageCall asks for one page of the feed, as ListFeedEvents does. */
+export interface FeedPageCall {
+  /**
+   * Chosen by the caller, unique among its pages in flight on this stream; the answer
+   * carries it back. A page resent on another stream keeps its id there.
+   */
+  call_id: number;
+  /** The request id of the HTTP request the page answers (logs, errors), as x-request-id. */
+  request_id: string;
+  /**
+   * How long the caller waits for the answer, from when it sent the message (relative, like
+   * grpc-timeout); the server does not start (or answer) a page whose time has passed.
+   */
+  timeout_ms: number;
+  /** W3C trace context of the caller's span (traceparent, tracestate); empty when untraced. */
+  traceparent: string;
+  tracestate: string;
+  /** The page: the brand is the caller's authenticated key's, as in ListFeedEvents. */
+  page: ListFeedEventsRequest | undefined;
+}
+
+/** FeedPageCancel withdraws a FeedPageCall whose caller stopped waiting. */
+export interface FeedPageCancel {
+  call_id: number;
+}
+
+/** StreamFeedPagesResponse is one message of webhooks on a StreamFeedPages stream. */
+export interface StreamFeedPagesResponse {
+  /** The outcome of one page, or the server's notice that it takes no more. */
+  kind: { $case: "answer"; value: FeedPageAnswer } | { $case: "draining"; value: FeedStreamDraining } | undefined;
+}
+
+/**
+ * FeedPageAnswer is the outcome of one FeedPageCall: the page, or the failure ListFeedEvents
+ * would have ended with.
+ */
+export interface FeedPageAnswer {
+  call_id: number;
+  /** The page, or why there is none. */
+  outcome: { $case: "page"; value: ListFeedEventsResponse } | { $case: "failure"; value: FeedPageFailure } | undefined;
+}
+
+/**
+ * FeedPageFailure carries the public error vocabulary a unary call carries in its trailing
+ * metadata (x-error-code, x-error-details, x-retry-after).
+ */
+export interface FeedPageFailure {
+  /** The public error code, e.g. "invalid_cursor" or "cursor_expired". */
+  code: string;
+  message: string;
+  /** JSON array of field issues, when the code has them; empty otherwise. */
+  details_json: string;
+  /** Seconds the client should wait before retrying; 0 when not said. */
+  retry_after_seconds: number;
+}
+
+/**
+ * FeedStreamDraining says the server takes no more pages on this stream (it is shutting
+ * down): pages it has not answered yet are answered before the stream ends; the caller sends
+ * new pages elsewhere.
+ */
+export interface FeedStreamDraining {
 }
 
 /** ListFeedEventsRequest asks for one page of a brand's feed, in one direction, with filters. */
@@ -7134,6 +7206,742 @@ export const ListEventOutcomesResponse: MessageFns<ListEventOutcomesResponse> = 
   },
 };
 
+function createBaseStreamFeedPagesRequest(): StreamFeedPagesRequest {
+  return { kind: undefined };
+}
+
+export const StreamFeedPagesRequest: MessageFns<StreamFeedPagesRequest> = {
+  encode(message: StreamFeedPagesRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    switch (message.kind?.$case) {
+      case "call":
+        FeedPageCall.encode(message.kind.value, writer.uint32(10).fork()).join();
+        break;
+      case "cancel":
+        FeedPageCancel.encode(message.kind.value, writer.uint32(18).fork()).join();
+        break;
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): StreamFeedPagesRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseStreamFeedPagesRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.kind = { $case: "call", value: FeedPageCall.decode(reader, reader.uint32()) };
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.kind = { $case: "cancel", value: FeedPageCancel.decode(reader, reader.uint32()) };
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): StreamFeedPagesRequest {
+    return {
+      kind: isSet(object.call)
+        ? { $case: "call", value: FeedPageCall.fromJSON(object.call) }
+        : isSet(object.cancel)
+        ? { $case: "cancel", value: FeedPageCancel.fromJSON(object.cancel) }
+        : undefined,
+    };
+  },
+
+  toJSON(message: StreamFeedPagesRequest): unknown {
+    const obj: any = {};
+    if (message.kind?.$case === "call") {
+      obj.call = FeedPageCall.toJSON(message.kind.value);
+    } else if (message.kind?.$case === "cancel") {
+      obj.cancel = FeedPageCancel.toJSON(message.kind.value);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<StreamFeedPagesRequest>, I>>(base?: I): StreamFeedPagesRequest {
+    return StreamFeedPagesRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<StreamFeedPagesRequest>, I>>(object: I): StreamFeedPagesRequest {
+    const message = createBaseStreamFeedPagesRequest();
+    switch (object.kind?.$case) {
+      case "call": {
+        if (object.kind?.value !== undefined && object.kind?.value !== null) {
+          message.kind = { $case: "call", value: FeedPageCall.fromPartial(object.kind.value) };
+        }
+        break;
+      }
+      case "cancel": {
+        if (object.kind?.value !== undefined && object.kind?.value !== null) {
+          message.kind = { $case: "cancel", value: FeedPageCancel.fromPartial(object.kind.value) };
+        }
+        break;
+      }
+    }
+    return message;
+  },
+};
+
+function createBaseFeedPageCall(): FeedPageCall {
+  return { call_id: 0, request_id: "", timeout_ms: 0, traceparent: "", tracestate: "", page: undefined };
+}
+
+export const FeedPageCall: MessageFns<FeedPageCall> = {
+  encode(message: FeedPageCall, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.call_id !== 0) {
+      writer.uint32(8).uint64(message.call_id);
+    }
+    if (message.request_id !== "") {
+      writer.uint32(18).string(message.request_id);
+    }
+    if (message.timeout_ms !== 0) {
+      writer.uint32(24).uint32(message.timeout_ms);
+    }
+    if (message.traceparent !== "") {
+      writer.uint32(34).string(message.traceparent);
+    }
+    if (message.tracestate !== "") {
+      writer.uint32(42).string(message.tracestate);
+    }
+    if (message.page !== undefined) {
+      ListFeedEventsRequest.encode(message.page, writer.uint32(50).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): FeedPageCall {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseFeedPageCall();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.call_id = longToNumber(reader.uint64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.request_id = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.timeout_ms = reader.uint32();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.traceparent = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.tracestate = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.page = ListFeedEventsRequest.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): FeedPageCall {
+    return {
+      call_id: isSet(object.callId)
+        ? globalThis.Number(object.callId)
+        : isSet(object.call_id)
+        ? globalThis.Number(object.call_id)
+        : 0,
+      request_id: isSet(object.requestId)
+        ? globalThis.String(object.requestId)
+        : isSet(object.request_id)
+        ? globalThis.String(object.request_id)
+        : "",
+      timeout_ms: isSet(object.timeoutMs)
+        ? globalThis.Number(object.timeoutMs)
+        : isSet(object.timeout_ms)
+        ? globalThis.Number(object.timeout_ms)
+        : 0,
+      traceparent: isSet(object.traceparent) ? globalThis.String(object.traceparent) : "",
+      tracestate: isSet(object.tracestate) ? globalThis.String(object.tracestate) : "",
+      page: isSet(object.page) ? ListFeedEventsRequest.fromJSON(object.page) : undefined,
+    };
+  },
+
+  toJSON(message: FeedPageCall): unknown {
+    const obj: any = {};
+    if (message.call_id !== 0) {
+      obj.callId = Math.round(message.call_id);
+    }
+    if (message.request_id !== "") {
+      obj.requestId = message.request_id;
+    }
+    if (message.timeout_ms !== 0) {
+      obj.timeoutMs = Math.round(message.timeout_ms);
+    }
+    if (message.traceparent !== "") {
+      obj.traceparent = message.traceparent;
+    }
+    if (message.tracestate !== "") {
+      obj.tracestate = message.tracestate;
+    }
+    if (message.page !== undefined) {
+      obj.page = ListFeedEventsRequest.toJSON(message.page);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<FeedPageCall>, I>>(base?: I): FeedPageCall {
+    return FeedPageCall.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<FeedPageCall>, I>>(object: I): FeedPageCall {
+    const message = createBaseFeedPageCall();
+    message.call_id = object.call_id ?? 0;
+    message.request_id = object.request_id ?? "";
+    message.timeout_ms = object.timeout_ms ?? 0;
+    message.traceparent = object.traceparent ?? "";
+    message.tracestate = object.tracestate ?? "";
+    message.page = (object.page !== undefined && object.page !== null)
+      ? ListFeedEventsRequest.fromPartial(object.page)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseFeedPageCancel(): FeedPageCancel {
+  return { call_id: 0 };
+}
+
+export const FeedPageCancel: MessageFns<FeedPageCancel> = {
+  encode(message: FeedPageCancel, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.call_id !== 0) {
+      writer.uint32(8).uint64(message.call_id);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): FeedPageCancel {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseFeedPageCancel();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.call_id = longToNumber(reader.uint64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): FeedPageCancel {
+    return {
+      call_id: isSet(object.callId)
+        ? globalThis.Number(object.callId)
+        : isSet(object.call_id)
+        ? globalThis.Number(object.call_id)
+        : 0,
+    };
+  },
+
+  toJSON(message: FeedPageCancel): unknown {
+    const obj: any = {};
+    if (message.call_id !== 0) {
+      obj.callId = Math.round(message.call_id);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<FeedPageCancel>, I>>(base?: I): FeedPageCancel {
+    return FeedPageCancel.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<FeedPageCancel>, I>>(object: I): FeedPageCancel {
+    const message = createBaseFeedPageCancel();
+    message.call_id = object.call_id ?? 0;
+    return message;
+  },
+};
+
+function createBaseStreamFeedPagesResponse(): StreamFeedPagesResponse {
+  return { kind: undefined };
+}
+
+export const StreamFeedPagesResponse: MessageFns<StreamFeedPagesResponse> = {
+  encode(message: StreamFeedPagesResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    switch (message.kind?.$case) {
+      case "answer":
+        FeedPageAnswer.encode(message.kind.value, writer.uint32(10).fork()).join();
+        break;
+      case "draining":
+        FeedStreamDraining.encode(message.kind.value, writer.uint32(18).fork()).join();
+        break;
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): StreamFeedPagesResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseStreamFeedPagesResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.kind = { $case: "answer", value: FeedPageAnswer.decode(reader, reader.uint32()) };
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.kind = { $case: "draining", value: FeedStreamDraining.decode(reader, reader.uint32()) };
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): StreamFeedPagesResponse {
+    return {
+      kind: isSet(object.answer)
+        ? { $case: "answer", value: FeedPageAnswer.fromJSON(object.answer) }
+        : isSet(object.draining)
+        ? { $case: "draining", value: FeedStreamDraining.fromJSON(object.draining) }
+        : undefined,
+    };
+  },
+
+  toJSON(message: StreamFeedPagesResponse): unknown {
+    const obj: any = {};
+    if (message.kind?.$case === "answer") {
+      obj.answer = FeedPageAnswer.toJSON(message.kind.value);
+    } else if (message.kind?.$case === "draining") {
+      obj.draining = FeedStreamDraining.toJSON(message.kind.value);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<StreamFeedPagesResponse>, I>>(base?: I): StreamFeedPagesResponse {
+    return StreamFeedPagesResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<StreamFeedPagesResponse>, I>>(object: I): StreamFeedPagesResponse {
+    const message = createBaseStreamFeedPagesResponse();
+    switch (object.kind?.$case) {
+      case "answer": {
+        if (object.kind?.value !== undefined && object.kind?.value !== null) {
+          message.kind = { $case: "answer", value: FeedPageAnswer.fromPartial(object.kind.value) };
+        }
+        break;
+      }
+      case "draining": {
+        if (object.kind?.value !== undefined && object.kind?.value !== null) {
+          message.kind = { $case: "draining", value: FeedStreamDraining.fromPartial(object.kind.value) };
+        }
+        break;
+      }
+    }
+    return message;
+  },
+};
+
+function createBaseFeedPageAnswer(): FeedPageAnswer {
+  return { call_id: 0, outcome: undefined };
+}
+
+export const FeedPageAnswer: MessageFns<FeedPageAnswer> = {
+  encode(message: FeedPageAnswer, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.call_id !== 0) {
+      writer.uint32(8).uint64(message.call_id);
+    }
+    switch (message.outcome?.$case) {
+      case "page":
+        ListFeedEventsResponse.encode(message.outcome.value, writer.uint32(18).fork()).join();
+        break;
+      case "failure":
+        FeedPageFailure.encode(message.outcome.value, writer.uint32(26).fork()).join();
+        break;
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): FeedPageAnswer {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseFeedPageAnswer();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.call_id = longToNumber(reader.uint64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.outcome = { $case: "page", value: ListFeedEventsResponse.decode(reader, reader.uint32()) };
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.outcome = { $case: "failure", value: FeedPageFailure.decode(reader, reader.uint32()) };
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): FeedPageAnswer {
+    return {
+      call_id: isSet(object.callId)
+        ? globalThis.Number(object.callId)
+        : isSet(object.call_id)
+        ? globalThis.Number(object.call_id)
+        : 0,
+      outcome: isSet(object.page)
+        ? { $case: "page", value: ListFeedEventsResponse.fromJSON(object.page) }
+        : isSet(object.failure)
+        ? { $case: "failure", value: FeedPageFailure.fromJSON(object.failure) }
+        : undefined,
+    };
+  },
+
+  toJSON(message: FeedPageAnswer): unknown {
+    const obj: any = {};
+    if (message.call_id !== 0) {
+      obj.callId = Math.round(message.call_id);
+    }
+    if (message.outcome?.$case === "page") {
+      obj.page = ListFeedEventsResponse.toJSON(message.outcome.value);
+    } else if (message.outcome?.$case === "failure") {
+      obj.failure = FeedPageFailure.toJSON(message.outcome.value);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<FeedPageAnswer>, I>>(base?: I): FeedPageAnswer {
+    return FeedPageAnswer.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<FeedPageAnswer>, I>>(object: I): FeedPageAnswer {
+    const message = createBaseFeedPageAnswer();
+    message.call_id = object.call_id ?? 0;
+    switch (object.outcome?.$case) {
+      case "page": {
+        if (object.outcome?.value !== undefined && object.outcome?.value !== null) {
+          message.outcome = { $case: "page", value: ListFeedEventsResponse.fromPartial(object.outcome.value) };
+        }
+        break;
+      }
+      case "failure": {
+        if (object.outcome?.value !== undefined && object.outcome?.value !== null) {
+          message.outcome = { $case: "failure", value: FeedPageFailure.fromPartial(object.outcome.value) };
+        }
+        break;
+      }
+    }
+    return message;
+  },
+};
+
+function createBaseFeedPageFailure(): FeedPageFailure {
+  return { code: "", message: "", details_json: "", retry_after_seconds: 0 };
+}
+
+export const FeedPageFailure: MessageFns<FeedPageFailure> = {
+  encode(message: FeedPageFailure, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.code !== "") {
+      writer.uint32(10).string(message.code);
+    }
+    if (message.message !== "") {
+      writer.uint32(18).string(message.message);
+    }
+    if (message.details_json !== "") {
+      writer.uint32(26).string(message.details_json);
+    }
+    if (message.retry_after_seconds !== 0) {
+      writer.uint32(32).uint32(message.retry_after_seconds);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): FeedPageFailure {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseFeedPageFailure();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.code = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.message = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.details_json = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.retry_after_seconds = reader.uint32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): FeedPageFailure {
+    return {
+      code: isSet(object.code) ? globalThis.String(object.code) : "",
+      message: isSet(object.message) ? globalThis.String(object.message) : "",
+      details_json: isSet(object.detailsJson)
+        ? globalThis.String(object.detailsJson)
+        : isSet(object.details_json)
+        ? globalThis.String(object.details_json)
+        : "",
+      retry_after_seconds: isSet(object.retryAfterSeconds)
+        ? globalThis.Number(object.retryAfterSeconds)
+        : isSet(object.retry_after_seconds)
+        ? globalThis.Number(object.retry_after_seconds)
+        : 0,
+    };
+  },
+
+  toJSON(message: FeedPageFailure): unknown {
+    const obj: any = {};
+    if (message.code !== "") {
+      obj.code = message.code;
+    }
+    if (message.message !== "") {
+      obj.message = message.message;
+    }
+    if (message.details_json !== "") {
+      obj.detailsJson = message.details_json;
+    }
+    if (message.retry_after_seconds !== 0) {
+      obj.retryAfterSeconds = Math.round(message.retry_after_seconds);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<FeedPageFailure>, I>>(base?: I): FeedPageFailure {
+    return FeedPageFailure.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<FeedPageFailure>, I>>(object: I): FeedPageFailure {
+    const message = createBaseFeedPageFailure();
+    message.code = object.code ?? "";
+    message.message = object.message ?? "";
+    message.details_json = object.details_json ?? "";
+    message.retry_after_seconds = object.retry_after_seconds ?? 0;
+    return message;
+  },
+};
+
+function createBaseFeedStreamDraining(): FeedStreamDraining {
+  return {};
+}
+
+export const FeedStreamDraining: MessageFns<FeedStreamDraining> = {
+  encode(_: FeedStreamDraining, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): FeedStreamDraining {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseFeedStreamDraining();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(_: any): FeedStreamDraining {
+    return {};
+  },
+
+  toJSON(_: FeedStreamDraining): unknown {
+    const obj: any = {};
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<FeedStreamDraining>, I>>(base?: I): FeedStreamDraining {
+    return FeedStreamDraining.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<FeedStreamDraining>, I>>(_: I): FeedStreamDraining {
+    const message = createBaseFeedStreamDraining();
+    return message;
+  },
+};
+
 function createBaseListFeedEventsRequest(): ListFeedEventsRequest {
   return {
     brand_id: "",
@@ -8382,6 +9190,27 @@ export const EventsFeedServiceService = {
       Buffer.from(ListFeedEventsResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ListFeedEventsResponse => ListFeedEventsResponse.decode(value),
   },
+  /**
+   * StreamFeedPages carries ListFeedEvents calls as messages on one long-lived stream, as
+   * records' StreamRecordsPages carries its pages (the gateway keeps a small pool of them per
+   * webhooks replica): the same pages, without a call's setup, metadata and deadline per page.
+   * The caller's credential is checked once, when the stream opens; each FeedPageCall names
+   * its own request id, time budget, trace context and brand. Answers come back in the order
+   * pages finish, matched by call_id. Reads only: a caller may resend a page on another
+   * stream when this one breaks. The server ends the stream with OK after a FeedStreamDraining
+   * message when it shuts down.
+   */
+  streamFeedPages: {
+    path: "/brand.webhooks.v1.EventsFeedService/StreamFeedPages" as const,
+    requestStream: true as const,
+    responseStream: true as const,
+    requestSerialize: (value: StreamFeedPagesRequest): Buffer =>
+      Buffer.from(StreamFeedPagesRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): StreamFeedPagesRequest => StreamFeedPagesRequest.decode(value),
+    responseSerialize: (value: StreamFeedPagesResponse): Buffer =>
+      Buffer.from(StreamFeedPagesResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): StreamFeedPagesResponse => StreamFeedPagesResponse.decode(value),
+  },
 } as const;
 
 export interface EventsFeedServiceServer extends UntypedServiceImplementation {
@@ -8394,6 +9223,17 @@ export interface EventsFeedServiceServer extends UntypedServiceImplementation {
    * have been dropped with the history they belonged to.
    */
   listFeedEvents: handleUnaryCall<ListFeedEventsRequest, ListFeedEventsResponse>;
+  /**
+   * StreamFeedPages carries ListFeedEvents calls as messages on one long-lived stream, as
+   * records' StreamRecordsPages carries its pages (the gateway keeps a small pool of them per
+   * webhooks replica): the same pages, without a call's setup, metadata and deadline per page.
+   * The caller's credential is checked once, when the stream opens; each FeedPageCall names
+   * its own request id, time budget, trace context and brand. Answers come back in the order
+   * pages finish, matched by call_id. Reads only: a caller may resend a page on another
+   * stream when this one breaks. The server ends the stream with OK after a FeedStreamDraining
+   * message when it shuts down.
+   */
+  streamFeedPages: handleBidiStreamingCall<StreamFeedPagesRequest, StreamFeedPagesResponse>;
 }
 
 export interface EventsFeedServiceClient extends Client {
@@ -8420,6 +9260,22 @@ export interface EventsFeedServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ListFeedEventsResponse) => void,
   ): ClientUnaryCall;
+  /**
+   * StreamFeedPages carries ListFeedEvents calls as messages on one long-lived stream, as
+   * records' StreamRecordsPages carries its pages (the gateway keeps a small pool of them per
+   * webhooks replica): the same pages, without a call's setup, metadata and deadline per page.
+   * The caller's credential is checked once, when the stream opens; each FeedPageCall names
+   * its own request id, time budget, trace context and brand. Answers come back in the order
+   * pages finish, matched by call_id. Reads only: a caller may resend a page on another
+   * stream when this one breaks. The server ends the stream with OK after a FeedStreamDraining
+   * message when it shuts down.
+   */
+  streamFeedPages(): ClientDuplexStream<StreamFeedPagesRequest, StreamFeedPagesResponse>;
+  streamFeedPages(options: Partial<CallOptions>): ClientDuplexStream<StreamFeedPagesRequest, StreamFeedPagesResponse>;
+  streamFeedPages(
+    metadata: Metadata,
+    options?: Partial<CallOptions>,
+  ): ClientDuplexStream<StreamFeedPagesRequest, StreamFeedPagesResponse>;
 }
 
 export const EventsFeedServiceClient = makeGenericClientConstructor(

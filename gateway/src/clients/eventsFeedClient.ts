@@ -2,7 +2,7 @@ import type { ListFeedEventsRequest, ListFeedEventsResponse } from '@brand/proto
 import type { Logger } from '@brand/shared/logger';
 import { context, SpanKind, trace } from '@opentelemetry/api';
 import { traceContextOfSpan, withSpan } from '@brand/shared/telemetry';
-import { FEED_PAGES, FEED_PAGES_RPC } from './pageStreams/pageRpcs';
+import { FEED_PAGES_RPC } from './pageStreams/pageRpcs';
 import { PageStreamPool } from './pageStreams/pageStreamPool';
 import type {
   Cancellation,
@@ -53,7 +53,6 @@ export function createEventsFeedApi(
   let stats: () => PoolStats = () => ({ streamsOpen: 0, inFlight: 0, queued: 0 });
   const pool = new PageStreamPool(
     'webhooks',
-    FEED_PAGES,
     serviceAddresses(address),
     streams.open,
     settings.pageStreams,

@@ -15,7 +15,7 @@ import type {
   PoolObserver,
   PoolStats,
 } from './pageStreams/poolSettings';
-import { RECORDS_PAGES, RECORDS_PAGES_RPC } from './pageStreams/pageRpcs';
+import { RECORDS_PAGES_RPC } from './pageStreams/pageRpcs';
 import { serviceAddresses } from './pageStreams/serviceAddresses';
 import { grpcStreams } from './pageStreams/streamTransport';
 
@@ -79,7 +79,6 @@ export function createRecordsApi(address: string, settings: RecordsClientSetting
   let stats: () => PoolStats = () => ({ streamsOpen: 0, inFlight: 0, queued: 0 });
   const pool = new PageStreamPool(
     'records',
-    RECORDS_PAGES,
     serviceAddresses(address),
     streams.open,
     settings.pageStreams,

@@ -3,11 +3,9 @@ import type {
   ListRecordsPageResponse,
   PageCall,
   StreamRecordsPagesRequest,
-  StreamRecordsPagesResponse,
 } from '@brand/proto/records/v1';
 import { AppError } from '@brand/shared/errors';
 import { createLogger } from '@brand/shared/logger';
-import { RECORDS_PAGES } from './pageRpcs';
 import { PageStreamPool } from './pageStreamPool';
 import type { PageOrder, PageStreamSettings } from './poolSettings';
 import type { StreamEvents, StreamTransport } from './streamTransport';
@@ -18,7 +16,7 @@ interface FakeStream {
   sent: StreamRecordsPagesRequest[];
   finished: boolean;
   cancelled: boolean;
-  events: StreamEvents<StreamRecordsPagesResponse>;
+  events: StreamEvents<ListRecordsPageResponse>;
 }
 
 const log = createLogger({ service: 'test', level: 'silent' });
@@ -40,7 +38,7 @@ const PAGE: ListRecordsPageResponse = {
 };
 
 type Order = PageOrder<ListRecordsPageRequest>;
-type Transport = StreamTransport<StreamRecordsPagesRequest>;
+type Transport = StreamTransport<ListRecordsPageRequest>;
 
 function order(overrides: Partial<Order> = {}): Order {
   return {
@@ -75,19 +73,13 @@ const answer = (s: FakeStream, call: PageCall, page = PAGE): void =>
 describe('PageStreamPool', () => {
   let streams: FakeStream[];
   let addresses: string[];
-  let pool: PageStreamPool<
-    StreamRecordsPagesRequest,
-    StreamRecordsPagesResponse,
-    ListRecordsPageRequest,
-    ListRecordsPageResponse
-  >;
+  let pool: PageStreamPool<ListRecordsPageRequest, ListRecordsPageResponse>;
   const failovers = { n: 0 };
   const recycles = { n: 0 };
 
   const start = async (settings: Partial<PageStreamSettings> = {}): Promise<void> => {
     pool = new PageStreamPool(
       'records',
-      RECORDS_PAGES,
       () => Promise.resolve([...addresses]),
       (address, events): Transport => {
         const s: FakeStream = { address, sent: [], finished: false, cancelled: false, events };
@@ -139,7 +131,6 @@ describe('PageStreamPool', () => {
     let found: (addresses: string[]) => void = () => undefined;
     pool = new PageStreamPool(
       'records',
-      RECORDS_PAGES,
       () => new Promise((resolve) => (found = resolve)),
       (address, events): Transport => {
         const s: FakeStream = { address, sent: [], finished: false, cancelled: false, events };

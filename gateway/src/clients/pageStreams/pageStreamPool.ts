@@ -3,24 +3,25 @@ import type { Logger } from '@brand/shared/logger';
 import { cancelled, failureOf, unavailable } from './pageOutcomes';
 import type { PageOrder, PageStreamSettings, PoolObserver, PoolStats } from './poolSettings';
 import type { ResolveAddresses } from './serviceAddresses';
-import type { OpenStream, PageStreamEnvelope, StreamTransport } from './streamTransport';
+import type { PageStreamResponse } from '@brand/shared/grpc';
+import type { OpenStream, StreamTransport } from './streamTransport';
 
 type StreamState = 'starting' | 'open' | 'draining' | 'ended';
 
-interface Stream<In, Req, Res> {
+interface Stream<Req, Res> {
   address: string;
-  transport: StreamTransport<In>;
+  transport: StreamTransport<Req>;
   state: StreamState;
   expiresAt: number;
-  inFlight: Map<number, Pending<In, Req, Res>>;
+  inFlight: Map<number, Pending<Req, Res>>;
 }
 
-interface Pending<In, Req, Res> {
+interface Pending<Req, Res> {
   id: number;
   order: PageOrder<Req>;
   deadline: number;
   failovers: number;
-  stream: Stream<In, Req, Res> | undefined;
+  stream: Stream<Req, Res> | undefined;
   timer: NodeJS.Timeout;
   resolve: (page: Res) => void;
   reject: (err: AppError) => void;
@@ -35,8 +36,8 @@ const MAX_BACKOFF_MS = 2_000;
  * streams (records' StreamRecordsPages, the events feed's StreamFeedPages), so a page costs a
  * message, not a call's setup, metadata and deadline. `streamsPerAddress` streams to every
  * address the service's target resolves to (resolved again every `resolveIntervalMs`),
- * replaced by age. `envelope` writes and reads the RPC's own messages; `service` names the
- * service in the 503s.
+ * replaced by age (the two RPCs' messages are alike, PageStreamRequest and PageStreamResponse
+ * in @brand/shared/grpc); `service` names the service in the 503s.
  *
  * As correct as the unary call it replaces:
  * - every page has its own deadline; when it passes, the page is cancelled on its stream and
@@ -48,9 +49,9 @@ const MAX_BACKOFF_MS = 2_000;
  * - a stream holds at most `maxInFlightPerStream` pages; more wait in a queue of at most
  *   `maxQueued`, past which a page is 503 at once: memory stays bounded.
  */
-export class PageStreamPool<In, Out, Req, Res> {
-  private readonly streams = new Set<Stream<In, Req, Res>>();
-  private readonly queue: Pending<In, Req, Res>[] = [];
+export class PageStreamPool<Req, Res> {
+  private readonly streams = new Set<Stream<Req, Res>>();
+  private readonly queue: Pending<Req, Res>[] = [];
   private addresses: string[] = [];
   private readonly backoff = new Map<string, number>();
   private readonly reopening = new Map<string, NodeJS.Timeout>();
@@ -63,9 +64,8 @@ export class PageStreamPool<In, Out, Req, Res> {
 
   constructor(
     private readonly service: string,
-    private readonly envelope: PageStreamEnvelope<In, Out, Req, Res>,
     private readonly resolve: ResolveAddresses,
-    private readonly open: OpenStream<In, Out>,
+    private readonly open: OpenStream<Req, Res>,
     private readonly settings: PageStreamSettings,
     private readonly log: Logger,
     private readonly observer: PoolObserver = { failover: () => {}, recycle: () => {} },
@@ -84,7 +84,7 @@ export class PageStreamPool<In, Out, Req, Res> {
     if (this.closed) return Promise.reject(unavailable(`The ${this.service} client is closed.`));
     if (order.signal?.aborted) return Promise.reject(cancelled());
     return new Promise((resolve, reject) => {
-      const pending: Pending<In, Req, Res> = {
+      const pending: Pending<Req, Res> = {
         id: this.nextId++,
         order,
         deadline: this.now() + order.timeoutMs,
@@ -125,7 +125,7 @@ export class PageStreamPool<In, Out, Req, Res> {
     this.streams.clear();
   }
 
-  private dispatch(pending: Pending<In, Req, Res>): void {
+  private dispatch(pending: Pending<Req, Res>): void {
     const stream = this.pick();
     if (stream === undefined) {
       // Before the first resolution (a name being looked up at startup) a page waits for the
@@ -140,21 +140,24 @@ export class PageStreamPool<In, Out, Req, Res> {
     pending.stream = stream;
     stream.inFlight.set(pending.id, pending);
     const { order } = pending;
-    stream.transport.send(
-      this.envelope.call({
-        call_id: pending.id,
-        request_id: order.requestId,
-        timeout_ms: Math.max(1, pending.deadline - this.now()),
-        traceparent: order.traceparent,
-        tracestate: order.tracestate,
-        page: order.page,
-      }),
-    );
+    stream.transport.send({
+      kind: {
+        $case: 'call',
+        value: {
+          call_id: pending.id,
+          request_id: order.requestId,
+          timeout_ms: Math.max(1, pending.deadline - this.now()),
+          traceparent: order.traceparent,
+          tracestate: order.tracestate,
+          page: order.page,
+        },
+      },
+    });
   }
 
   /** The least busy stream with room, confirmed ones first, round robin among equals. */
-  private pick(): Stream<In, Req, Res> | undefined {
-    let best: Stream<In, Req, Res> | undefined;
+  private pick(): Stream<Req, Res> | undefined {
+    let best: Stream<Req, Res> | undefined;
     const all = [...this.streams];
     const n = all.length;
     this.turn = (this.turn + 1) % Math.max(1, n);
@@ -178,29 +181,29 @@ export class PageStreamPool<In, Out, Req, Res> {
   }
 
   /** Answers a page once, whatever raced (answer, deadline, abort, a broken stream). */
-  private settle(pending: Pending<In, Req, Res>, outcome: { page: Res } | AppError): void {
+  private settle(pending: Pending<Req, Res>, outcome: Res | AppError): void {
     clearTimeout(pending.timer);
     pending.order.signal?.removeEventListener('abort', pending.onAbort);
     const stream = pending.stream;
     // Still in flight means withdrawn before its answer (deadline, abort): the service drops it.
     if (stream?.inFlight.delete(pending.id))
-      stream.transport.send(this.envelope.cancel(pending.id));
+      stream.transport.send({ kind: { $case: 'cancel', value: { call_id: pending.id } } });
     pending.stream = undefined;
     const queued = this.queue.indexOf(pending);
     if (queued !== -1) this.queue.splice(queued, 1);
     if (outcome instanceof AppError) pending.reject(outcome);
-    else pending.resolve(outcome.page);
+    else pending.resolve(outcome);
     if (stream) this.afterRoomFreed(stream);
   }
 
-  private expire(pending: Pending<In, Req, Res>): void {
+  private expire(pending: Pending<Req, Res>): void {
     this.settle(
       pending,
       unavailable(`${this.service} did not answer within ${pending.order.timeoutMs} ms.`),
     );
   }
 
-  private afterRoomFreed(stream: Stream<In, Req, Res>): void {
+  private afterRoomFreed(stream: Stream<Req, Res>): void {
     if (stream.state === 'draining' && stream.inFlight.size === 0) stream.transport.finish();
     while (this.queue.length > 0) {
       const next = this.pick();
@@ -210,25 +213,24 @@ export class PageStreamPool<In, Out, Req, Res> {
     }
   }
 
-  private received(stream: Stream<In, Req, Res>, message: Out): void {
-    const read = this.envelope.read(message);
-    if (read === undefined) return;
-    if ('draining' in read) {
+  private received(stream: Stream<Req, Res>, message: PageStreamResponse<Res>): void {
+    const kind = message.kind;
+    if (kind?.$case === 'draining') {
       this.retire(stream, false);
       return;
     }
-    const pending = stream.inFlight.get(read.callId);
+    if (kind?.$case !== 'answer') return;
+    const pending = stream.inFlight.get(kind.value.call_id);
     if (pending === undefined) return; // cancelled or expired already
     stream.inFlight.delete(pending.id);
-    const outcome = read.outcome;
-    if (outcome === undefined)
-      this.settle(pending, new AppError('internal_error', 'An internal error occurred.'));
-    else if ('page' in outcome) this.settle(pending, outcome);
-    else this.settle(pending, failureOf(outcome.failure));
+    const outcome = kind.value.outcome;
+    if (outcome?.$case === 'page') this.settle(pending, outcome.value);
+    else if (outcome?.$case === 'failure') this.settle(pending, failureOf(outcome.value));
+    else this.settle(pending, new AppError('internal_error', 'An internal error occurred.'));
   }
 
   /** A stream is over: its pages in flight go to another stream, or get 503. */
-  private ended(stream: Stream<In, Req, Res>, error: Error | undefined): void {
+  private ended(stream: Stream<Req, Res>, error: Error | undefined): void {
     const wasOpen = stream.state === 'open' || stream.state === 'draining';
     stream.state = 'ended';
     this.streams.delete(stream);
@@ -254,7 +256,7 @@ export class PageStreamPool<In, Out, Req, Res> {
   }
 
   /** Stops sending to a stream; it ends once its pages are answered. */
-  private retire(stream: Stream<In, Req, Res>, recycled: boolean): void {
+  private retire(stream: Stream<Req, Res>, recycled: boolean): void {
     if (stream.state !== 'open' && stream.state !== 'starting') return;
     stream.state = 'draining';
     if (recycled) this.observer.recycle();
@@ -294,12 +296,12 @@ export class PageStreamPool<In, Out, Req, Res> {
 
   private openStream(address: string): void {
     const jitter = 0.8 + Math.random() * 0.4;
-    const stream: Stream<In, Req, Res> = {
+    const stream: Stream<Req, Res> = {
       address,
       state: 'starting',
       expiresAt: this.now() + this.settings.maxAgeMs * jitter,
       inFlight: new Map(),
-      transport: undefined as unknown as StreamTransport<In>,
+      transport: undefined as unknown as StreamTransport<Req>,
     };
     this.streams.add(stream);
     stream.transport = this.open(address, {

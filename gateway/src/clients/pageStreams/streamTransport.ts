@@ -1,20 +1,24 @@
 import { Metadata, type ChannelCredentials, type Client } from '@grpc/grpc-js';
-import type { PageCallMessage, PageOutcome } from '@brand/shared/grpc';
-import { connectClient, INTERNAL_TOKEN_METADATA } from '@brand/shared/grpc';
+import {
+  connectClient,
+  INTERNAL_TOKEN_METADATA,
+  type PageStreamRequest,
+  type PageStreamResponse,
+} from '@brand/shared/grpc';
 
 /** What the pool sees of one stream: messages out, and what happens to it. */
-export interface StreamTransport<In> {
-  send(message: In): void;
+export interface StreamTransport<Req> {
+  send(message: PageStreamRequest<Req>): void;
   /** Half-closes: no more pages from us; the server ends the stream once it answered. */
   finish(): void;
   /** Drops the stream at once (the pool is closing). */
   cancel(): void;
 }
 
-export interface StreamEvents<Out> {
+export interface StreamEvents<Res> {
   /** The server accepted the stream (its headers arrived): the caller's credential passed. */
   opened(): void;
-  message(message: Out): void;
+  message(message: PageStreamResponse<Res>): void;
   /** The stream is over; `error` unless it ended with OK. Called once. */
   ended(error: Error | undefined): void;
 }
@@ -26,23 +30,10 @@ export type OpenStream<In, Out> = (
 ) => StreamTransport<In>;
 
 /**
- * How the pool writes and reads one page-stream RPC's messages (the mirror of the server's
- * PageStreamMessages, packages/shared/src/grpc/pageStreamServer.ts).
+ * One page-stream RPC as grpc-js calls it: its generated client, path and (de)serializers,
+ * typed with its generated messages, which are PageStreamRequest and PageStreamResponse.
  */
-export interface PageStreamEnvelope<In, Out, Req, Res> {
-  call(call: PageCallMessage<Req>): In;
-  cancel(callId: number): In;
-  /**
-   * An answer (its outcome undefined when the message held none), the server's drain
-   * notice, or nothing the pool knows.
-   */
-  read(
-    message: Out,
-  ): { callId: number; outcome: PageOutcome<Res> | undefined } | { draining: true } | undefined;
-}
-
-/** One page-stream RPC as grpc-js calls it: its generated client, path and (de)serializers. */
-export interface PageStreamRpc<In, Out> {
+export interface PageStreamRpc<In extends PageStreamRequest<unknown>, Out> {
   Client: new (
     address: string,
     credentials: ChannelCredentials,
@@ -59,10 +50,10 @@ export interface PageStreamRpc<In, Out> {
  * deadline (each page has its own, in its message). Channels are kept per address and closed
  * with `close()`.
  */
-export function grpcStreams<In, Out>(
-  rpc: PageStreamRpc<In, Out>,
+export function grpcStreams<Req, Res>(
+  rpc: PageStreamRpc<PageStreamRequest<Req>, PageStreamResponse<Res>>,
   token: string,
-): { open: OpenStream<In, Out>; close(): void } {
+): { open: OpenStream<Req, Res>; close(): void } {
   const clients = new Map<string, Client>();
   const clientFor = (address: string): Client => {
     let client = clients.get(address);
@@ -72,15 +63,13 @@ export function grpcStreams<In, Out>(
     }
     return client;
   };
-  const open: OpenStream<In, Out> = (address, events) => {
+  const open: OpenStream<Req, Res> = (address, events) => {
     const metadata = new Metadata();
     metadata.set(INTERNAL_TOKEN_METADATA, token);
-    const call = clientFor(address).makeBidiStreamRequest<In, Out>(
-      rpc.path,
-      rpc.serialize,
-      rpc.deserialize,
-      metadata,
-    );
+    const call = clientFor(address).makeBidiStreamRequest<
+      PageStreamRequest<Req>,
+      PageStreamResponse<Res>
+    >(rpc.path, rpc.serialize, rpc.deserialize, metadata);
     let ended = false;
     const end = (error: Error | undefined): void => {
       if (ended) return;
@@ -88,7 +77,7 @@ export function grpcStreams<In, Out>(
       events.ended(error);
     };
     call.on('metadata', () => events.opened());
-    call.on('data', (message: Out) => events.message(message));
+    call.on('data', (message: PageStreamResponse<Res>) => events.message(message));
     call.on('error', (err: Error) => end(err));
     call.on('status', (status: { code: number; details: string }) =>
       end(status.code === 0 ? undefined : new Error(`stream ended: ${status.details}`)),

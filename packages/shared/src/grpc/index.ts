@@ -44,8 +44,10 @@ export {
   type AnswerPage,
   type PageCallMessage,
   type PageFailureMessage,
-  type PageOutcome,
+  type PageOutcomeMessage,
   type PageSignal,
-  type PageStreamMessages,
+  type PageStreamNames,
+  type PageStreamRequest,
+  type PageStreamResponse,
   type PageStreamSettings,
 } from './pageStreamServer';

@@ -39,23 +39,36 @@ export interface PageFailureMessage {
   retry_after_seconds: number;
 }
 
-/** What a page's answer is: the page, or the failure the unary RPC would have ended with. */
-export type PageOutcome<Res> = { page: Res } | { failure: PageFailureMessage };
-
 /**
- * The messages of one page-stream RPC (StreamRecordsPages, StreamFeedPages): what the caller
- * sends, and how the answers and the drain notice are written. Everything else about a page
- * stream is the same for every service, and lives in PageStreams.
+ * The caller's messages on every page-stream RPC (StreamRecordsPagesRequest,
+ * StreamFeedPagesRequest, as ts-proto writes them): a page to answer, or one to withdraw. The
+ * RPCs are written message for message alike, so one shape serves both.
  */
-export interface PageStreamMessages<In, Out, Req, Res> {
+export interface PageStreamRequest<Req> {
+  kind:
+    | { $case: 'call'; value: PageCallMessage<Req> }
+    | { $case: 'cancel'; value: { call_id: number } }
+    | undefined;
+}
+
+/** A page's outcome: the page, or the failure the unary RPC would have ended with. */
+export type PageOutcomeMessage<Res> =
+  { $case: 'page'; value: Res } | { $case: 'failure'; value: PageFailureMessage } | undefined;
+
+/** The server's messages: one page's outcome, or the notice that it takes no more. */
+export interface PageStreamResponse<Res> {
+  kind:
+    | { $case: 'answer'; value: { call_id: number; outcome: PageOutcomeMessage<Res> } }
+    | { $case: 'draining'; value: object }
+    | undefined;
+}
+
+/** What names one page-stream RPC's pages and what an empty call means. */
+export interface PageStreamNames<Req> {
   /** The stream's RPC, as metrics label it (e.g. "StreamRecordsPages"). */
   method: string;
   /** The unary RPC each page stands for, as spans name it (e.g. "ListRecordsPage"). */
   pageMethod: string;
-  /** A page to answer, one to withdraw (its call id), or nothing this server knows. */
-  read(message: In): { call: PageCallMessage<Req> } | { cancel: number } | undefined;
-  answer(callId: number, outcome: PageOutcome<Res>): Out;
-  draining(): Out;
   /** A call without its page: answered as the unary RPC answers an empty request. */
   emptyRequest(): Req;
 }
@@ -78,19 +91,22 @@ export interface PageStreamSettings {
  * (shutdown) tells every stream to take no more pages, answers what they hold, and ends them
  * with OK, so the gateway moves its traffic to the other replicas without one failed page.
  */
-export class PageStreams<In, Out, Req, Res> {
-  private readonly open = new Set<PageStream<In, Out, Req, Res>>();
+export class PageStreams<Req, Res> {
+  private readonly open = new Set<PageStream<Req, Res>>();
   private draining = false;
 
   constructor(
-    private readonly messages: PageStreamMessages<In, Out, Req, Res>,
+    private readonly names: PageStreamNames<Req>,
     private readonly answer: AnswerPage<Req, Res>,
     private readonly settings: PageStreamSettings,
   ) {}
 
   /** The stream handler (rpc.internalStream's): the caller is already authenticated. */
-  readonly serve = (call: ServerDuplexStream<In, Out>, ctx: StreamContext): void => {
-    const stream = new PageStream(call, ctx.log, this.messages, this.answer, this.settings, () =>
+  readonly serve = (
+    call: ServerDuplexStream<PageStreamRequest<Req>, PageStreamResponse<Res>>,
+    ctx: StreamContext,
+  ): void => {
+    const stream = new PageStream(call, ctx.log, this.names, this.answer, this.settings, () =>
       this.open.delete(stream),
     );
     this.open.add(stream);
@@ -119,7 +135,7 @@ interface Running {
   timer: NodeJS.Timeout;
 }
 
-class PageStream<In, Out, Req, Res> {
+class PageStream<Req, Res> {
   private readonly running = new Map<number, Running>();
   private callerDone = false;
   private closed = false;
@@ -128,15 +144,15 @@ class PageStream<In, Out, Req, Res> {
   private markEnded!: () => void;
 
   constructor(
-    private readonly call: ServerDuplexStream<In, Out>,
+    private readonly call: ServerDuplexStream<PageStreamRequest<Req>, PageStreamResponse<Res>>,
     private readonly log: Logger,
-    private readonly messages: PageStreamMessages<In, Out, Req, Res>,
+    private readonly names: PageStreamNames<Req>,
     private readonly answer: AnswerPage<Req, Res>,
     private readonly settings: PageStreamSettings,
     private readonly onEnded: () => void,
   ) {
     this.ended = new Promise((resolve) => (this.markEnded = resolve));
-    call.on('data', (message: In) => this.receive(message));
+    call.on('data', (message: PageStreamRequest<Req>) => this.receive(message));
     // The caller half-closed: answer what is running, then end.
     call.on('end', () => {
       this.callerDone = true;
@@ -152,33 +168,27 @@ class PageStream<In, Out, Req, Res> {
   drain(): Promise<void> {
     if (!this.draining && !this.closed) {
       this.draining = true;
-      this.call.write(this.messages.draining());
+      this.call.write({ kind: { $case: 'draining', value: {} } });
     }
     return this.ended;
   }
 
-  private receive(message: In): void {
-    const asked = this.messages.read(message);
-    if (asked === undefined) return;
-    if ('cancel' in asked) this.stop(asked.cancel);
-    else this.start(asked.call);
+  private receive(message: PageStreamRequest<Req>): void {
+    const kind = message.kind;
+    if (kind?.$case === 'cancel') this.stop(kind.value.call_id);
+    else if (kind?.$case === 'call') this.start(kind.value);
   }
 
   private start(page: PageCallMessage<Req>): void {
     const id = page.call_id;
     if (this.running.has(id)) return; // a duplicate id: the first one answers
     if (this.running.size >= this.settings.maxInFlight) {
-      this.send(id, {
-        failure: pageFailureOf(
-          new AppError(
-            'service_unavailable',
-            'Too many pages in flight on this stream; retry shortly.',
-            {
-              retryAfterSeconds: 1,
-            },
-          ),
-        ),
-      });
+      const busy = new AppError(
+        'service_unavailable',
+        'Too many pages in flight on this stream; retry shortly.',
+        { retryAfterSeconds: 1 },
+      );
+      this.send(id, { $case: 'failure', value: pageFailureOf(busy) });
       return;
     }
     const signal = { aborted: false };
@@ -196,10 +206,10 @@ class PageStream<In, Out, Req, Res> {
     const started = performance.now();
     const requestId = safeRequestId(page.request_id);
     const parent = continueTrace({ traceparent: page.traceparent, tracestate: page.tracestate });
-    const { method, pageMethod } = this.messages;
+    const { method, pageMethod } = this.names;
     const span = { kind: SpanKind.SERVER, attributes: { 'rpc.method': pageMethod } };
     const outcome = await withSpan(tracer, `${pageMethod} (page stream)`, span, parent, () =>
-      this.answer(page.page ?? this.messages.emptyRequest(), signal),
+      this.answer(page.page ?? this.names.emptyRequest(), signal),
     ).then(
       (response) => ({ page: response }),
       (err: unknown) => ({ error: classifyFailure(err) }),
@@ -214,9 +224,9 @@ class PageStream<In, Out, Req, Res> {
       const failure = outcome.error;
       if (code === 'internal_error' || code === 'service_unavailable')
         this.log.error({ request_id: requestId, err: failure.cause ?? failure }, failure.message);
-      this.send(page.call_id, { failure: pageFailureOf(failure) });
+      this.send(page.call_id, { $case: 'failure', value: pageFailureOf(failure) });
     } else {
-      this.send(page.call_id, outcome);
+      this.send(page.call_id, { $case: 'page', value: outcome.page });
     }
   }
 
@@ -230,9 +240,9 @@ class PageStream<In, Out, Req, Res> {
     this.endWhenIdle();
   }
 
-  private send(id: number, outcome: PageOutcome<Res>): void {
+  private send(id: number, outcome: PageOutcomeMessage<Res>): void {
     if (this.closed) return;
-    this.call.write(this.messages.answer(id, outcome));
+    this.call.write({ kind: { $case: 'answer', value: { call_id: id, outcome } } });
   }
 
   private endWhenIdle(): void {

@@ -2,8 +2,6 @@ import type {
   ListRecordsPageRequest,
   ListRecordsPageResponse,
   RecordsServiceServer,
-  StreamRecordsPagesRequest,
-  StreamRecordsPagesResponse,
   SeedDemoDataRequest,
   SeedDemoDataResponse,
 } from '@brand/proto/records/v1';
@@ -89,10 +87,7 @@ function handlersOf(
       (req) => answerListRecordsPage(deps, req),
     ),
 
-    streamRecordsPages: rpc.internalStream<StreamRecordsPagesRequest, StreamRecordsPagesResponse>(
-      'StreamRecordsPages',
-      pageStreams.serve,
-    ),
+    streamRecordsPages: rpc.internalStream('StreamRecordsPages', pageStreams.serve),
 
     seedDemoData: rpc.admin<SeedDemoDataRequest, SeedDemoDataResponse>(
       'SeedDemoData',

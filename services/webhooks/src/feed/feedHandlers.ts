@@ -3,8 +3,6 @@ import {
   type EventsFeedServiceServer,
   type ListFeedEventsRequest,
   type ListFeedEventsResponse,
-  type StreamFeedPagesRequest,
-  type StreamFeedPagesResponse,
 } from '@brand/proto/webhooks/v1';
 import { utf8Bytes, type RpcBuilder } from '@brand/shared/grpc';
 import type { RpcObserver } from '@brand/shared/metrics';
@@ -70,10 +68,7 @@ export function addFeedService(
   });
   const handlers: EventsFeedServiceServer = {
     listFeedEvents: rpc.internal('ListFeedEvents', (req) => answerFeedPage(deps, req)),
-    streamFeedPages: rpc.internalStream<StreamFeedPagesRequest, StreamFeedPagesResponse>(
-      'StreamFeedPages',
-      pageStreams.serve,
-    ),
+    streamFeedPages: rpc.internalStream('StreamFeedPages', pageStreams.serve),
   };
   server.addService(EventsFeedServiceService, handlers);
   return pageStreams;

@@ -40,16 +40,29 @@ export async function insertActivity(db: Db, entry: NewActivity): Promise<void> 
  * One page of a brand's entries, newest first, strictly after `after` when given, filtered.
  * Keyset on (created_at, id), never OFFSET: the index on (brand_id, created_at desc, id desc)
  * walks the page whatever its depth; a filter is a condition on that walk.
+ *
+ * ORDER BY names the table's columns: unqualified, `created_at` is the select list's
+ * `to_char(created_at) as created_at`, and PostgreSQL sorted the formatted text of every
+ * older entry of the brand for each page instead of walking the index (70 ms a page of a
+ * 100,000-entry log; an export of it, 500 pages, took 37 s). activity.pageQuery.test.ts
+ * holds the plan.
  */
-export async function selectActivityPage(
-  db: Db,
-  q: {
-    brandId: string;
-    limit: number;
-    after: ActivityPosition | undefined;
-    filters: ActivityFilters;
-  },
-): Promise<ActivityRow[]> {
+export async function selectActivityPage(db: Db, q: ActivityPageQuery): Promise<ActivityRow[]> {
+  const { sql, params } = activityPageQuery(q);
+  const r = await db.query<ActivityRow>(sql, params);
+  return r.rows;
+}
+
+/** What one page of the audit log asks for. */
+export interface ActivityPageQuery {
+  brandId: string;
+  limit: number;
+  after: ActivityPosition | undefined;
+  filters: ActivityFilters;
+}
+
+/** The SQL and parameters of one page (selectActivityPage's, and its plan's test). */
+export function activityPageQuery(q: ActivityPageQuery): { sql: string; params: unknown[] } {
   const f = q.filters;
   const params: unknown[] = [q.brandId];
   const where = ['brand_id = $1'];
@@ -66,14 +79,11 @@ export async function selectActivityPage(
   if (f.subjectId) add((n) => `subject_id = ${n}`, f.subjectId);
   if (f.since) add((n) => `created_at >= ${n}`, f.since);
   if (f.until) add((n) => `created_at < ${n}`, f.until);
-  const r = await db.query<ActivityRow>(
-    `select id, brand_id, action, actor_member_id, actor_email, subject_id, summary,
+  const sql = `select id, brand_id, action, actor_member_id, actor_email, subject_id, summary,
             ${rfc3339('created_at')} as created_at, client_address, user_agent
      from activity
      where ${where.join(' and ')}
-     order by created_at desc, id desc
-     limit ${q.limit}`,
-    params,
-  );
-  return r.rows;
+     order by activity.created_at desc, activity.id desc
+     limit ${q.limit}`;
+  return { sql, params };
 }

@@ -23,6 +23,8 @@ const ListInput = z.object({
  * One page of a brand's submissions for operators, newest first (keyset on created_at, id),
  * optionally of one status; pending ones are read by their own partial index
  * (submissions_pending), so what waits for review is found whatever the history holds.
+ * ORDER BY names the table's columns: unqualified, `created_at` would be the select list's
+ * formatted text, sorted row by row instead of read from the index (recordRepo.ts pageSql).
  */
 export async function listSubmissions(
   pool: Pool,
@@ -37,7 +39,7 @@ export async function listSubmissions(
      from submissions
      where brand_id = $1 and ($2::text is null or status = $2)
        and ($3::timestamptz is null or (created_at, id) < ($3::timestamptz, $4::text))
-     order by created_at desc, id desc limit $5`,
+     order by submissions.created_at desc, submissions.id desc limit $5`,
     [v.brandId, v.status ?? null, after?.created_at ?? null, after?.id ?? null, v.limit],
   );
   const last = res.rows.at(-1);

@@ -3,10 +3,11 @@
 # Installs dependencies, starts PostgreSQL/Redis if down and a Kafka broker if none is
 # listening (stopping it again afterwards; started in the background, as is Chromium's
 # install, while the build and the checks run), builds, runs the static checks (types, lint,
-# format, generated-code drift, OpenAPI lint), then the unit and integration tests
-# against real PostgreSQL, Redis and service processes, the console's browser tests in Debian's Chromium (installed with apt when
-# missing), then the short fault suite (RELIABILITY.md), then a smoke run of the benchmark
-# harness (BENCH_SMOKE=1). Safe to run repeatedly.
+# format, generated-code drift, OpenAPI lint), with the unit tests beside the build, then the
+# integration tests against real PostgreSQL, Redis and service processes, the console's
+# browser tests in Debian's Chromium (installed with apt when missing) with a smoke run of the
+# benchmark harness (BENCH_SMOKE=1) beside them, then the short fault suite (RELIABILITY.md),
+# alone: it times recoveries. Safe to run repeatedly.
 set -Eeuo pipefail
 # shellcheck source=lib/common.sh
 . "$(dirname "$0")/lib/common.sh"
@@ -21,6 +22,10 @@ run_started_at=$(date -u +%Y-%m-%dT%H:%M:%S.000Z)
 # ten of this run are printed at the end, whether it passed or failed.
 print_slowest_files() { node scripts/lib/jestFileTimings.cjs --print 10 --since "$run_started_at" || true; }
 on_exit() {
+  # a step that failed may leave a background one running (the unit tests, the smoke run)
+  local pids
+  pids=$(jobs -pr)
+  if [ -n "$pids" ]; then kill $pids 2>/dev/null || true; fi
   print_slowest_files
   stop_kafka
 }
@@ -57,7 +62,24 @@ await_setup() {
   cat "$log"
 }
 
-build_all
+jest_flags=(--passWithNoTests)
+if [ "${CI:-}" = true ]; then jest_flags+=(--ci); fi
+
+# The unit tests run from the sources (no build needed) on one core while tsc -b, which builds
+# one project at a time, uses the other; their output is printed once both are done.
+say "unit tests, beside the build"
+unit_log="$REPO_ROOT/.local/test-unit.log"
+npx --no-install jest --selectProjects unit --maxWorkers=1 "${jest_flags[@]}" >"$unit_log" 2>&1 &
+unit_pid=$!
+build_rc=0
+build_all || build_rc=$?
+unit_rc=0
+wait "$unit_pid" || unit_rc=$?
+say "unit tests"
+cat "$unit_log"
+if [ "$build_rc" != 0 ] || [ "$unit_rc" != 0 ]; then
+  die "build (exit $build_rc) or unit tests (exit $unit_rc) failed"
+fi
 
 # The static checks include the TypeScript client package as users install it (issue 16:
 # npm pack, offline install, ESM and CommonJS imports, consumer type-check; sdk:pack:check).
@@ -66,12 +88,6 @@ npm run --silent check
 
 say "waiting for Kafka"
 await_setup "starting Kafka" "$kafka_pid" "$kafka_log"
-
-jest_flags=(--passWithNoTests)
-if [ "${CI:-}" = true ]; then jest_flags+=(--ci); fi
-
-say "unit tests"
-npx --no-install jest --selectProjects unit "${jest_flags[@]}"
 
 say "integration tests"
 # The brand rate-limit tests spend most of their minute waiting out real 60 s windows (docs/contract.md#limits):
@@ -96,13 +112,36 @@ if [ "$integration_rc" != 0 ] || [ "$window_rc" != 0 ]; then
   die "integration tests failed (rest: exit $integration_rc, window lane: exit $window_rc)"
 fi
 
-# The console in a real browser: Debian's Chromium driven by playwright-core (issue 15).
+# --- benchmark harness smoke run (issue 10), beside the browser tests --------------------
+# Not the speed targets: a short BENCH_SMOKE run proving `npm run bench` still works end to
+# end (B0 and the system up, a short walk of every resource by cursor on each server with wrk,
+# installed when missing; every answer a full page, Redis in the path, exact rows read,
+# campaign plans new and replayed, a handful of business changes delivered through Kafka to
+# the HTTPS receivers, cleanup). It checks validity only, and half of it is waiting (receivers
+# failing and recovering), so it runs beside the browser tests; its output is printed after
+# them. The full benchmark is `npm run bench` (BENCHMARKS.md).
+# Chromium's apt install is done first: the harness may install wrk with apt too.
 await_setup "installing Chromium" "$chromium_pid" "$chromium_log"
+say "benchmark harness smoke run (BENCH_SMOKE=1, build already done), in the background"
+bench_log="$REPO_ROOT/.local/test-bench-smoke.log"
+BENCH_SMOKE=1 BENCH_SKIP_BUILD=1 node scripts/bench/run.mjs >"$bench_log" 2>&1 &
+bench_pid=$!
+
+# The console in a real browser: Debian's Chromium driven by playwright-core (issue 15).
 say "browser tests (console, Chromium)"
 # two workers: each file has its own stack and browser, and much of a page test is waiting.
 # A page test walks several pages with an accessibility scan each: 120 s, not 60, per test
 # (a walk of 58 s alone ran past 60 s beside the other file).
-npx --no-install jest --selectProjects browser --maxWorkers=2 --testTimeout=120000 "${jest_flags[@]}"
+browser_rc=0
+npx --no-install jest --selectProjects browser --maxWorkers=2 --testTimeout=120000 \
+  "${jest_flags[@]}" || browser_rc=$?
+bench_rc=0
+wait "$bench_pid" || bench_rc=$?
+say "benchmark harness smoke run"
+cat "$bench_log"
+if [ "$browser_rc" != 0 ] || [ "$bench_rc" != 0 ]; then
+  die "browser tests (exit $browser_rc) or the benchmark smoke run (exit $bench_rc) failed"
+fi
 
 # --- the fault suite, short (issue 19; RELIABILITY.md) -----------------------------------
 # The whole system on a PostgreSQL, Redis and Kafka of its own under steady traffic (REST and
@@ -112,14 +151,5 @@ npx --no-install jest --selectProjects browser --maxWorkers=2 --testTimeout=1200
 # also runs the minutes-long outage tests (*.long.test.ts, jest project long).
 say "fault suite, short (FAULTS=short; the full one is npm run test:faults)"
 FAULTS=short BRAND_TEST_SKIP_BUILD=1 npx --no-install jest --selectProjects faults "${jest_flags[@]}"
-
-# --- benchmark harness smoke run (issue 10) ---------------------------------------------
-# Not the speed targets: a short BENCH_SMOKE run (about 25 s on a quiet machine) proving `npm run bench` still
-# works end to end (B0 and the system up, a short walk of every resource by cursor on each
-# server with wrk, installed when missing; every answer a full page, Redis in the path, exact
-# rows read, campaign plans new and replayed, a handful of business changes delivered through
-# Kafka to the HTTPS receivers, cleanup). The full benchmark is `npm run bench` (BENCHMARKS.md).
-say "benchmark harness smoke run (BENCH_SMOKE=1, build already done)"
-BENCH_SMOKE=1 BENCH_SKIP_BUILD=1 node scripts/bench/run.mjs
 
 say "all checks and tests passed in $((SECONDS - started)) s"

@@ -124,7 +124,7 @@ it('loses nothing accepted and answers no 5xx but 503 with Retry-After while eve
       readyUrl: `http://127.0.0.1:${String(g.process.listening.ops_port)}/readyz`,
     })),
   );
-  const ctx: LoopContext = { log, balancer, running: () => running };
+  const ctx: LoopContext = { log, balancer, running: () => running, paceMs: 25 };
   const traffic = Promise.all([
     restReads(ctx, brand.secret),
     restReads(ctx, brand.secret),

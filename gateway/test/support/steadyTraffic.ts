@@ -97,6 +97,12 @@ export interface LoopContext {
   balancer: Balancer;
   /** True while traffic should continue. */
   running: () => boolean;
+  /**
+   * The pause between one read loop's requests: enough traffic that every restart meets
+   * requests in flight (each loop still sends dozens a second), without spending both cores
+   * on reads the test does not need.
+   */
+  paceMs: number;
 }
 
 /** GET a page again and again: every answer a 200 page or a 503 with Retry-After. */
@@ -114,6 +120,7 @@ export async function restReads(ctx: LoopContext, key: string): Promise<void> {
       if (verdict === 'ok') {
         if (res.status === 200 && Array.isArray(body.data)) count(ctx.log, 'REST 200');
         else ctx.log.violations.push(`REST: unexpected ${res.status} ${JSON.stringify(body)}`);
+        await sleep(ctx.paceMs);
       } else if (verdict === 'retry') await sleep(100);
     } catch (err) {
       ctx.log.violations.push(`REST: request failed: ${String(err)}`);
@@ -151,6 +158,7 @@ export async function mcpCalls(ctx: LoopContext, key: string): Promise<void> {
         })) as CallToolResult;
         if (!result.isError && Array.isArray(result.structuredContent?.data)) {
           count(ctx.log, 'MCP ok');
+          await sleep(ctx.paceMs);
         } else if (JSON.stringify(result.content).includes('service_unavailable')) {
           count(ctx.log, 'MCP unavailable');
           await sleep(100);

@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { generateRegistrationOptions, verifyRegistrationResponse } from '@simplewebauthn/server';
 import { z } from 'zod';
 import { withTransaction } from '@brand/shared/db';
 import { AppError, parseOrThrow } from '@brand/shared/errors';
@@ -18,6 +17,7 @@ import {
 import { recordPasskeyChange } from './passkeyActivity';
 import { deletePasskeyOf, insertPasskey, selectPasskeysOf, type PasskeyRow } from './passkeyRepo';
 import { relyingPartyOf } from './relyingParty';
+import { webauthn } from './webauthn';
 
 const PASSKEY_ID = /^pk_[A-Za-z0-9]{1,64}$/;
 
@@ -63,6 +63,7 @@ export async function beginRegistration(
     );
   }
   const userHandle = existing[0]?.user_handle ?? randomBytes(16).toString('base64url');
+  const { generateRegistrationOptions } = await webauthn();
   const options = await generateRegistrationOptions({
     rpName: 'Brand Records Developers',
     rpID: rp.rpID,
@@ -103,6 +104,7 @@ export async function finishRegistration(
       : await takeChallenge(deps.pool, { challenge, purpose: 'register', sessionId: session.id });
   if (!taken) throw invalidPasskey();
 
+  const { verifyRegistrationResponse } = await webauthn();
   let verified;
   try {
     verified = await verifyRegistrationResponse({

@@ -1,7 +1,3 @@
-import {
-  generateAuthenticationOptions,
-  verifyAuthenticationResponse,
-} from '@simplewebauthn/server';
 import { withTransaction } from '@brand/shared/db';
 import { AppError } from '@brand/shared/errors';
 import { eligibleMemberships } from '../sessions/eligibility';
@@ -18,6 +14,7 @@ import {
 import { invalidPasskey } from './passkeyService';
 import { advanceCounter, selectPasskeyByCredential } from './passkeyRepo';
 import { relyingPartyOf } from './relyingParty';
+import { webauthn } from './webauthn';
 
 /**
  * Starts a passkey sign-in: options for navigator.credentials.get with no credentials listed
@@ -33,6 +30,7 @@ export async function beginPasskeySignIn(
     throw new AppError('validation_failed', 'client_key must be 1 to 128 characters.');
   }
   await deps.rateLimit.takePasskeyChallenge(input.clientKey);
+  const { generateAuthenticationOptions } = await webauthn();
   const options = await generateAuthenticationOptions({
     rpID: rp.rpID,
     userVerification: 'required',
@@ -73,6 +71,7 @@ export async function finishPasskeySignIn(
   const handle = answer.response.userHandle;
   if (handle !== undefined && handle !== passkey.user_handle) throw invalidPasskey();
 
+  const { verifyAuthenticationResponse } = await webauthn();
   let newCounter: number;
   try {
     const verified = await verifyAuthenticationResponse({

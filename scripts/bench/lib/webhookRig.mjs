@@ -284,7 +284,7 @@ export async function startWebhookRig(ctx, { count, webhooksEnv = {}, system = '
             LOG_LEVEL: 'info',
             ...webhooksEnv,
           },
-          [],
+          SETTINGS.webhooksFlags,
           { readyTimeoutMs: READY_TIMEOUT_MS },
         );
   const recordsAddress = `127.0.0.1:${eventsRecords.port}`;

@@ -1,6 +1,10 @@
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import type { ValidateFunction } from 'ajv';
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { parse } from 'yaml';
 
 interface ResponseSpec {
@@ -57,7 +61,7 @@ export class OpenApiValidator {
   }
 
   static fromYaml(yaml: string): OpenApiValidator {
-    return new OpenApiValidator(parse(yaml) as Document);
+    return new OpenApiValidator(parsedDocument(yaml));
   }
 
   /** Returns a list of problems (empty when the response matches the document). */
@@ -147,5 +151,27 @@ export class OpenApiValidator {
       this.cache.set(ref, fn);
     }
     return fn(value) ? [] : [`${label}: ${this.ajv.errorsText(fn.errors, { separator: '; ' })}`];
+  }
+}
+
+/**
+ * The served document, parsed: YAML parsing took about a third of a second of each gateway test
+ * file's CPU (jest gives every file its own modules, so nothing in memory outlives a file), so
+ * the parse is kept on disk under the SHA-256 of the exact text served, and a file that sees the
+ * same bytes reads JSON instead. A different document is a different key, never a stale parse.
+ */
+function parsedDocument(yaml: string): Document {
+  const dir = path.join(tmpdir(), 'brand-records-openapi-parsed');
+  const file = path.join(dir, `${createHash('sha256').update(yaml).digest('hex')}.json`);
+  try {
+    return JSON.parse(readFileSync(file, 'utf8')) as Document;
+  } catch {
+    const doc = parse(yaml) as Document;
+    mkdirSync(dir, { recursive: true });
+    // written whole under another name first: a file read beside this one never sees half of it
+    const part = `${file}.${process.pid}.part`;
+    writeFileSync(part, JSON.stringify(doc));
+    renameSync(part, file);
+    return doc;
   }
 }

@@ -92,7 +92,7 @@ await_setup "starting Kafka" "$kafka_pid" "$kafka_log"
 
 say "integration tests"
 # The brand rate-limit tests spend most of their minute waiting out real 60 s windows (docs/contract.md#limits):
-# they run in a lane of their own beside the rest (two workers), so their waits overlap the
+# they run in a lane of their own beside the rest (three workers), so their waits overlap the
 # CPU-bound files instead of holding a worker each; the lane's output is printed after. The
 # ignore list given here replaces the project's, so it names the *.long.test.ts files again.
 window_tests='rateLimit\.(brand|redisRestart)\.test\.ts$|client\.rateLimit\.test\.ts$'

@@ -70,6 +70,7 @@ module.exports = {
       testMatch: [
         '<rootDir>/{services/*,gateway,cli,console}/test/integration/**/*.test.ts',
         '<rootDir>/sdk/typescript/test/integration/**/*.test.ts',
+        '<rootDir>/packages/*/test/integration/**/*.test.ts',
         // the scripts developers run (scripts/up.sh's supervisor)
         '<rootDir>/test/scripts/**/*.test.ts',
         // what the Helm chart ships against the running processes (its monitoring)

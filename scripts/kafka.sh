@@ -30,6 +30,10 @@
 #   KAFKA_VERSION         [see DEFAULT_KAFKA_VERSION below]
 #   KAFKA_CACHE_DIR       [${XDG_CACHE_HOME:-$HOME/.cache}/brand-records/kafka-$KAFKA_VERSION]
 #   KAFKA_HEAP_OPTS       [-Xms256m -Xmx512m]
+#   KAFKA_JVM_OPTS        []  more JVM flags for the broker and the storage tool;
+#                         npm test gives its brokers -XX:TieredStopAtLevel=1 (the
+#                         quick compiler only: a broker starts on ~2/3 of the CPU,
+#                         and a test's load never needs the optimising compiler)
 #   KAFKA_START_TIMEOUT   [90]  seconds `ensure` waits for the broker
 #   KAFKA_STOP_TIMEOUT    [20]  seconds `stop` waits after SIGTERM before SIGKILL
 #   JAVA_HOME             java is $JAVA_HOME/bin/java when set, else `java` on PATH
@@ -361,11 +365,12 @@ ensure_broker_certificate() {
 # JVM command line shared by the storage tool and the broker.
 JAVA_CMD=()
 build_java_cmd() {
-  local java heap
+  local java heap extra
   java="$(java_bin)"
   check_java "$java"
   read -r -a heap <<<"$KAFKA_HEAP_OPTS"
-  JAVA_CMD=("$java" "${heap[@]}" -XX:+UseG1GC -XX:MaxGCPauseMillis=20
+  read -r -a extra <<<"${KAFKA_JVM_OPTS:-}"
+  JAVA_CMD=("$java" "${heap[@]}" "${extra[@]}" -XX:+UseG1GC -XX:MaxGCPauseMillis=20
     -XX:InitiatingHeapOccupancyPercent=35 -XX:+ExplicitGCInvokesConcurrent
     -XX:+ExitOnOutOfMemoryError -Djava.awt.headless=true)
   if compgen -G "$LIB_DIR/log4j-slf4j-impl-*.jar" >/dev/null; then

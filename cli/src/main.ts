@@ -1,3 +1,5 @@
+// The code cache first: a later run reads compiled code instead of compiling it again.
+import '@brand/shared/compileCache';
 import { CommanderError } from 'commander';
 import { EXIT } from './failure';
 import { buildProgram } from './program';

@@ -1,4 +1,6 @@
-// Telemetry first: it instruments libraries as they are loaded (no-op without OTLP config).
+// The code cache first (later starts read compiled code instead of compiling it again), then
+// telemetry: it instruments libraries as they are loaded (no-op without OTLP config).
+import '@brand/shared/compileCache';
 import '@brand/shared/telemetry/register';
 import { createServer } from 'node:http';
 import { createLogger } from '@brand/shared/logger';

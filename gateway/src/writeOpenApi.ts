@@ -1,6 +1,5 @@
 import { writeFileSync } from 'node:fs';
-import { describeEndpoints } from './endpoints/endpoints';
-import { renderOpenApiYaml } from './openapi/document';
+import { renderServedDocument } from './endpoints/describeEndpoints';
 
 /**
  * `node gateway/dist/writeOpenApi.js <file>`: writes the document served at
@@ -11,4 +10,4 @@ if (!target) {
   process.stderr.write('usage: writeOpenApi.js <output.yaml>\n');
   process.exit(2);
 }
-writeFileSync(target, renderOpenApiYaml(describeEndpoints()));
+writeFileSync(target, renderServedDocument(undefined));

@@ -138,7 +138,14 @@ load_env_file() {
   done <"$1"
 }
 
+# BUILD_NO_CHECK=1 emits without type-checking (tsc --noCheck), for a caller that type-checks
+# the tree itself (npm test, through npm run check).
 build_all() {
-  say "building (tsc -b)"
-  (cd "$REPO_ROOT" && npm run --silent build)
+  if [ "${BUILD_NO_CHECK:-}" = 1 ]; then
+    say "building (tsc -b --noCheck: npm run check type-checks)"
+    (cd "$REPO_ROOT" && npm run --silent build -- --noCheck)
+  else
+    say "building (tsc -b)"
+    (cd "$REPO_ROOT" && npm run --silent build)
+  fi
 }

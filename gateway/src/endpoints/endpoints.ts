@@ -1,4 +1,3 @@
-import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import type { Redis } from '@brand/shared/redis';
 import type { Logger } from '@brand/shared/logger';
 import type { AccessGate } from '../auth/accessGate';
@@ -7,18 +6,13 @@ import type { PlansApi } from '../clients/plansClient';
 import type { RecordsApi } from '../clients/recordsClient';
 import type { HealthState } from '../ops/readiness';
 import type { ChangeVersionRepair } from '../records/changeVersions';
-import { apiRegistry } from '../openapi/document';
-import { describeWebhookDeliveries } from '../openapi/webhookDeliveries';
 import type { Endpoint } from './endpoint';
-import { describeMcp, mcpEndpoint } from './mcp/endpoint';
-import { describeOpenApiDocument, openApiDocumentEndpoint } from './openapiDocument/endpoint';
-import { describeV1CampaignPlans, v1CampaignPlansEndpoint } from './v1CampaignPlans/endpoint';
-import { describeV1EventsList, v1EventsListEndpoint } from './v1EventsList/endpoint';
-import { describeV1ResourcesList, v1ResourcesListEndpoint } from './v1ResourcesList/endpoint';
-import {
-  describeV1ResourcesRetrieve,
-  v1ResourcesRetrieveEndpoint,
-} from './v1ResourcesRetrieve/endpoint';
+import { mcpEndpoint } from './mcp/endpoint';
+import { openApiDocumentEndpoint } from './openapiDocument/endpoint';
+import { v1CampaignPlansEndpoint } from './v1CampaignPlans/endpoint';
+import { v1EventsListEndpoint } from './v1EventsList/endpoint';
+import { v1ResourcesListEndpoint } from './v1ResourcesList/endpoint';
+import { v1ResourcesRetrieveEndpoint } from './v1ResourcesRetrieve/endpoint';
 
 /** What the endpoints need, all of it from the composition root (main.ts). */
 export interface EndpointDeps {
@@ -32,7 +26,8 @@ export interface EndpointDeps {
   /** Writes back change versions Redis lost (the list's ETag and 304). */
   changeVersions: ChangeVersionRepair;
   health: HealthState;
-  openApiYaml: string;
+  /** The OpenAPI document as served (rendered on the first request for it). */
+  openApiYaml: () => string;
   mcp: { allowedOrigins: readonly string[]; maxBodyBytes: number; timeoutMs: number };
 }
 
@@ -53,20 +48,4 @@ export function createEndpoints(deps: EndpointDeps): Endpoint[] {
     v1ResourcesListEndpoint({ gate, records, versions: deps.changeVersions }),
     v1ResourcesRetrieveEndpoint({ gate, records, versions: deps.changeVersions }),
   ];
-}
-
-/**
- * The OpenAPI operations of every endpoint, in the order the document lists them (records
- * first), each registered by its endpoint next to the schemas that validate it.
- */
-export function describeEndpoints(): OpenAPIRegistry {
-  const registry = apiRegistry();
-  describeV1ResourcesList(registry);
-  describeV1ResourcesRetrieve(registry);
-  describeV1EventsList(registry);
-  describeV1CampaignPlans(registry);
-  describeMcp(registry);
-  describeOpenApiDocument(registry);
-  describeWebhookDeliveries(registry);
-  return registry;
 }

@@ -42,7 +42,9 @@ const owners = new WeakMap<ServiceProcess, object>();
  * exits first or the line does not come within the timeout (the process is then killed).
  */
 export function spawnService(opts: SpawnServiceOptions): Promise<ServiceProcess> {
-  const child = spawn(process.execPath, [opts.entry], {
+  // e.g. BRAND_TEST_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/profiles': where a start's CPU goes
+  const nodeArgs = process.env.BRAND_TEST_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
+  const child = spawn(process.execPath, [...nodeArgs, opts.entry], {
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...opts.env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -8,18 +8,21 @@ import type { Endpoint } from '../endpoint';
 /**
  * GET /openapi/service.yaml: the OpenAPI description (docs/contract.md#openapi-document). Public, since a client
  * needs it before it has a key; charged to the per-address budget like any unauthenticated
- * request. The document is rendered once at startup (main.ts, from what the endpoints
- * register: endpoints.ts).
+ * request. The document is rendered once, on the first request for it (main.ts, from what the
+ * endpoints register: describeEndpoints.ts), so no process start pays for it.
  */
-export function openApiDocumentEndpoint(deps: { gate: AccessGate; yaml: string }): Endpoint {
+export function openApiDocumentEndpoint(deps: { gate: AccessGate; yaml: () => string }): Endpoint {
   return { mount: (router) => mountOpenApiDocument(router, deps) };
 }
 
-function mountOpenApiDocument(router: Router, deps: { gate: AccessGate; yaml: string }): void {
+function mountOpenApiDocument(
+  router: Router,
+  deps: { gate: AccessGate; yaml: () => string },
+): void {
   router.get('/openapi/service.yaml', async (req, res) => {
     await deps.gate.admitAnonymous(req, res);
     res.type('application/yaml').setHeader('Cache-Control', 'public, max-age=300');
-    res.send(deps.yaml);
+    res.send(deps.yaml());
   });
 }
 

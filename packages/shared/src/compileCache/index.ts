@@ -11,6 +11,11 @@
 // COMPILE_CACHE=off turns it off. A cache that cannot be read or written costs only the
 // compile it would have saved; V8 uses an entry only for the source text it was made from and
 // refuses one made by another V8 version or with other flags.
+//
+// What is in the folder runs as this process's code, so the folder must be this user's alone:
+// it is made with mode 700, and one that is a link, another user's, or writable by others (a
+// folder planted under a shared /tmp) turns the cache off for the process.
+import { lstatSync, mkdirSync } from 'node:fs';
 import * as nodeModule from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -22,7 +27,23 @@ if (process.env.COMPILE_CACHE !== 'off') {
   const directory =
     process.env.COMPILE_CACHE_DIR ||
     path.join(tmpdir(), `brand-records-compile-cache-${process.getuid?.() ?? 'user'}`);
-  const builtIn = (nodeModule as { enableCompileCache?: EnableCompileCache }).enableCompileCache;
-  if (typeof builtIn === 'function') builtIn(directory);
-  else installCodeCache(directory);
+  if (ownedByThisUserAlone(directory)) {
+    const builtIn = (nodeModule as { enableCompileCache?: EnableCompileCache }).enableCompileCache;
+    if (typeof builtIn === 'function') builtIn(directory);
+    else installCodeCache(directory);
+  }
+}
+
+/** Makes `directory` (mode 700) if need be; true when it is a real folder only this user may change. */
+function ownedByThisUserAlone(directory: string): boolean {
+  try {
+    mkdirSync(directory, { recursive: true, mode: 0o700 });
+    const stats = lstatSync(directory);
+    const uid = process.getuid?.();
+    return (
+      stats.isDirectory() && (uid === undefined || stats.uid === uid) && (stats.mode & 0o022) === 0
+    );
+  } catch {
+    return false;
+  }
 }

@@ -4,7 +4,15 @@
 // Node detects as ESM, a dynamic import()) load exactly as they do without the cache. Built
 // code (packages/shared/dist), real node processes, on Node 20 the hook (codeCacheHook.ts).
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { REPO_ROOT } from '@brand/testkit';
@@ -111,6 +119,22 @@ it('reads a damaged or foreign cache file as none, and writes a good one', () =>
     expect(run()).toEqual(EXPECTED);
     expect(statSync(file!).mtimeMs).toBe(rewritten);
   }
+});
+
+it('keeps no cache in a folder that others may write (one planted under a shared /tmp)', () => {
+  chmodSync(cacheDir, 0o777);
+  expect(run()).toEqual(EXPECTED);
+  expect(cacheFiles()).toEqual([]);
+  chmodSync(cacheDir, 0o700);
+  expect(run()).toEqual(EXPECTED);
+  expect(cacheFiles()).toHaveLength(1);
+});
+
+it('makes its own folder for this user alone', () => {
+  const made = path.join(cacheDir, 'made');
+  expect(run({ COMPILE_CACHE_DIR: made })).toEqual(EXPECTED);
+  expect(statSync(made).mode & 0o777).toBe(0o700);
+  expect(readdirSync(made)).toHaveLength(1);
 });
 
 it('starts when the cache folder cannot be written, and writes nothing', () => {

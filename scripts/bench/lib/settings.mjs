@@ -213,6 +213,13 @@ export const SETTINGS = {
   fanOutChanges: intEnv('BENCH_S6F_CHANGES', SMOKE ? 10 : 250),
   /** S6c: waiting deliveries of one receiver to catch up (by a recover, then by itself). */
   catchUpDeliveries: intEnv('BENCH_S6C_DELIVERIES', SMOKE ? 50 : 1_000),
+  /**
+   * S6c's retry schedule (the webhooks service's RETRY_TIME_SCALE): the production one in a run;
+   * a fifth of it in a smoke run, whose two outages each wait for every delivery's second failed
+   * attempt (1 s instead of 5 s after the first; the next retry is then a minute away, still far
+   * beyond the phase). npm test's run sat idle for most of those seconds.
+   */
+  catchUpRetryScale: SMOKE ? '0.2' : '1',
   /** S9: simulated weeks of delivery history, deliveries per week, claims timed after each. */
   historyWeeks: intEnv('BENCH_S9_WEEKS', SMOKE ? 3 : 10),
   historyPerWeek: intEnv('BENCH_S9_PER_WEEK', SMOKE ? 2_000 : 200_000),

@@ -1,6 +1,6 @@
 // S6c (issue 34, catch-up): one receiver down (answering 500) while SETTINGS.catchUpDeliveries
 // business changes happen; every delivery fails twice and waits for its next retry (5 minutes
-// away on the production schedule). Then the receiver is back, and the time until the whole
+// away on the production schedule, a minute in a smoke run: SETTINGS.catchUpRetryScale). Then the receiver is back, and the time until the whole
 // backlog has arrived is measured twice:
 //   - recover: from the RecoverDeliveries call (since the outage began) to the last delivery;
 //   - by itself: a second outage like the first; from the receiver's first 2xx (a Test) to the
@@ -20,7 +20,10 @@ import {
   unary,
 } from './webhookRig.mjs';
 
-/** Waits until `n` of the receiver's deliveries wait for a retry after two failed attempts. */
+/**
+ * Waits until `n` of the receiver's deliveries wait for a retry after two failed attempts (the
+ * next one at least a minute away on the production schedule, as much less as it is scaled).
+ */
 async function awaitWaiting(dbUrl, receiverId, n, timeoutMs) {
   const client = new pg.Client({ connectionString: dbUrl });
   await client.connect();
@@ -30,8 +33,8 @@ async function awaitWaiting(dbUrl, receiverId, n, timeoutMs) {
       const { rows } = await client.query(
         `select count(*)::int as n from webhooks.deliveries
          where receiver_id = $1 and status = 'pending' and not test and attempts >= 2
-           and next_attempt_at > now() + interval '1 minute'`,
-        [receiverId],
+           and next_attempt_at > now() + $2::float8 * interval '1 minute'`,
+        [receiverId, Number(SETTINGS.catchUpRetryScale)],
       );
       if (rows[0].n >= n || Date.now() > deadline) return rows[0].n;
       await sleep(250);
@@ -43,7 +46,10 @@ async function awaitWaiting(dbUrl, receiverId, n, timeoutMs) {
 
 export async function runCatchUpScenario(ctx) {
   const n = SETTINGS.catchUpDeliveries;
-  const rig = await startWebhookRig(ctx, { count: 1 });
+  const rig = await startWebhookRig(ctx, {
+    count: 1,
+    webhooksEnv: { RETRY_TIME_SCALE: SETTINGS.catchUpRetryScale },
+  });
   const deliveries = deliveryLog(rig.control);
   try {
     const [brand] = await createEnterpriseBrands(rig.recordsAddress, ADMIN_TOKEN, 1, {

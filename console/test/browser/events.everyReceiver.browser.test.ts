@@ -3,52 +3,22 @@
 // last answer); filters by type and by event or record id find one; a receiver's delivery log
 // links to it; "Resend to the receivers that failed" queues the failed deliveries again and the
 // receiver then verifies them. axe-core checks the page; screenshots go to docs/console/.
-import type { Browser } from 'playwright-core';
-import { ListDeliveriesRequest } from '@brand/proto/webhooks/v1';
-import { randomHex, waitFor, type WebhooksClient } from '@brand/testkit';
-import { approveSubmissions, startReceiverStack, type ReceiverStack } from '../consoleActors';
-import type { ConsoleStack } from '../consoleStack';
-import { expectAccessible, launchChromium, screenshot, signIn } from './browserKit';
+import { waitFor } from '@brand/testkit';
+import { expectAccessible, screenshot } from './browserKit';
+import { receiverPages } from './receiverPages';
 
-let rs: ReceiverStack;
-let cs: ConsoleStack;
-let admin: WebhooksClient;
-let browser: Browser;
-
-beforeAll(async () => {
-  rs = await startReceiverStack();
-  ({ cs, admin } = rs);
-  browser = await launchChromium();
-}, 120_000);
-afterAll(async () => {
-  await browser?.close();
-  await rs?.close();
-});
-
-jest.setTimeout(120_000);
+const { cs, ownerPage, receiverFor, approve, logOf } = receiverPages();
 
 it('shows each event at every receiver, finds one, and resends to the receivers that failed', async () => {
-  const { brand, owner } = await cs.stack.admin.createBrand({
-    name: 'Demo Brand',
-    tier: 'pro',
-    verified: true,
-    ownerEmail: `owner-${randomHex(4)}@brand.test`,
-  });
-  const orders = await rs.receiverFor(brand.id);
+  const { brandId, page } = await ownerPage();
+  const orders = await receiverFor(brandId);
   // the second receiver is down (500) until the resend below
   let ledgerDown = true;
-  const ledger = await rs.receiverFor(brand.id, {
+  const ledger = await receiverFor(brandId, {
     label: 'Ledger',
     respondWith: () => (ledgerDown ? { status: 500, body: 'ledger is down' } : undefined),
   });
-  const [first, second] = await approveSubmissions(cs, brand.id, 2);
-  const logOf = async (receiverId: string) =>
-    (
-      await admin.call(
-        'listDeliveries',
-        ListDeliveriesRequest.fromPartial({ receiver_id: receiverId, limit: 10 }),
-      )
-    ).deliveries;
+  const [first, second] = await approve(brandId, 2);
   await waitFor(
     async () =>
       (await logOf(ledger.receiver.id)).every((d) => d.attempt_count >= 1) &&
@@ -58,15 +28,14 @@ it('shows each event at every receiver, finds one, and resends to the receivers 
   await waitFor(async () => (await logOf(orders.receiver.id)).length === 2, { timeoutMs: 30_000 });
   // The retry schedule would take hours to give up: the ledger's deliveries are marked failed
   // as its last retry would leave them, so the page has failures to resend.
-  await cs.stack.db.pool.query(
+  await cs().stack.db.pool.query(
     `update webhooks.deliveries set status = 'failed', completed_at = now(),
        last_status = 500, last_error = '500 from the receiver'
      where receiver_id = $1`,
     [ledger.receiver.id],
   );
 
-  const page = await signIn(browser, cs, owner.email);
-  await page.goto(`${cs.url}/brands/${brand.id}/events`);
+  await page.goto(`${cs().url}/brands/${brandId}/events`);
   await page.getByRole('heading', { name: 'Events', level: 1 }).waitFor();
   // newest first: the second approval leads
   const headings = page.locator('section.event code.hint');
@@ -86,7 +55,7 @@ it('shows each event at every receiver, finds one, and resends to the receivers 
   await page.getByLabel('Event', { exact: true }).selectOption('payout.paid');
   await page.getByRole('button', { name: 'Filter' }).click();
   await page.getByText('No events match.').waitFor();
-  await page.goto(`${cs.url}/brands/${brand.id}/receivers/${ledger.receiver.id}`);
+  await page.goto(`${cs().url}/brands/${brandId}/receivers/${ledger.receiver.id}`);
   await page.getByRole('link', { name: 'At every receiver' }).first().click();
   await page.waitForURL(/\/events\?find=evt_/);
   expect(await page.locator('section.event').count()).toBe(1);

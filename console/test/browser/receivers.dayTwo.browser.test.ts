@@ -3,67 +3,20 @@
 // signing secret (the new one shown once), tests the new secret before and after the receiver holds
 // it, schedules and then makes the switch; a failing receiver is flagged with one notice on the
 // brand's pages; a delivery's detail shows a hostile answer as inert text; Retry now; Recover since
-// with its preview; the health chart. axe-core checks each page; screenshots go to docs/console/
+// with its preview; the health chart. The backlog after an outage and the delivery log's filters
+// are receivers.backlogAndLog.browser.test.ts (the two files run on two workers: together they
+// took two minutes on one). axe-core checks each page; screenshots go to docs/console/
 // (npm run console:screenshots), secrets masked.
-import type { Browser, Page } from 'playwright-core';
-import { DeliveryStatus, ListDeliveriesRequest } from '@brand/proto/webhooks/v1';
-import { randomHex, waitFor, type RegisteredReceiver, type WebhooksClient } from '@brand/testkit';
-import { approveSubmissions, startReceiverStack, type ReceiverStack } from '../consoleActors';
-import type { ConsoleStack } from '../consoleStack';
-import { expectAccessible, launchChromium, screenshot, screenshotOf, signIn } from './browserKit';
+import { waitFor } from '@brand/testkit';
+import { expectAccessible, screenshot, screenshotOf } from './browserKit';
+import { receiverPages } from './receiverPages';
 
-let rs: ReceiverStack;
-let cs: ConsoleStack;
-let admin: WebhooksClient;
-let browser: Browser;
-
-beforeAll(async () => {
-  rs = await startReceiverStack();
-  ({ cs, admin } = rs);
-  browser = await launchChromium();
-}, 120_000);
-afterAll(async () => {
-  await browser?.close();
-  await rs?.close();
-});
-
-async function ownerPage(): Promise<{ brandId: string; page: Page }> {
-  const { brand, owner } = await cs.stack.admin.createBrand({
-    name: 'Demo Brand',
-    tier: 'pro',
-    verified: true,
-    ownerEmail: `owner-${randomHex(4)}@brand.test`,
-  });
-  const page = await signIn(browser, cs, owner.email);
-  page.on('dialog', (d) => {
-    throw new Error(`a page opened a dialog: ${d.message()}`);
-  });
-  return { brandId: brand.id, page };
-}
-
-const receiverFor: ReceiverStack['receiverFor'] = (brandId, opts) => rs.receiverFor(brandId, opts);
-const approve = (brandId: string, n = 1) => approveSubmissions(cs, brandId, n);
-
-/** A receiver's newest deliveries as the webhooks service lists them (filters as given). */
-const logOf = async (receiverId: string, q: Partial<ListDeliveriesRequest> = {}) =>
-  (
-    await admin.call(
-      'listDeliveries',
-      ListDeliveriesRequest.fromPartial({ receiver_id: receiverId, limit: 10, ...q }),
-    )
-  ).deliveries;
-
-const verified = (r: RegisteredReceiver, eventId: string) =>
-  r.server.received.some((d) => d.outcome === 'processed' && d.event?.id === eventId);
-
-// Each flow waits on real deliveries and their retries; with two browser workers on two cores
-// one took over the 60 s default.
-jest.setTimeout(120_000);
+const { cs, ownerPage, receiverFor, approve, logOf, verified } = receiverPages();
 
 it('rotates a signing secret: shown once, tested before and after the receiver holds it, switched with nothing lost', async () => {
   const { brandId, page } = await ownerPage();
   const r = await receiverFor(brandId);
-  await page.goto(`${cs.url}/brands/${brandId}/receivers/${r.receiver.id}`);
+  await page.goto(`${cs().url}/brands/${brandId}/receivers/${r.receiver.id}`);
 
   await page.getByRole('button', { name: 'Rotate the signing secret' }).click();
   await page.getByRole('heading', { name: /New signing secret for “Order system”/ }).waitFor();
@@ -126,14 +79,14 @@ it('flags a failing receiver, shows a delivery to debug it, and retries it now',
   );
 
   // Failing: one notice on the brand's pages, and the flag in the list.
-  await page.goto(`${cs.url}/brands/${brandId}/receivers`);
+  await page.goto(`${cs().url}/brands/${brandId}/receivers`);
   await page.getByText(/is failing since/).waitFor();
   await expectAccessible(page);
   await screenshot(page, 'receivers-failing');
 
   // The delivery: each attempt to the second, the answer as text (no dialog opens), what was sent.
   await page.goto(
-    `${cs.url}/brands/${brandId}/receivers/${r.receiver.id}/deliveries/${waiting.id}`,
+    `${cs().url}/brands/${brandId}/receivers/${r.receiver.id}/deliveries/${waiting.id}`,
   );
   await page.getByText(hostile).first().waitFor();
   await page.getByText('Waiting to retry').waitFor();
@@ -169,7 +122,7 @@ it("recovers since an outage's start, previewed first, and charts the receiver's
     // After a third failure the next attempt waits 18 s: none is in flight when it is paused.
     { timeoutMs: 30_000, what: 'three deliveries failing three times' },
   );
-  await page.goto(`${cs.url}/brands/${brandId}/receivers/${r.receiver.id}`);
+  await page.goto(`${cs().url}/brands/${brandId}/receivers/${r.receiver.id}`);
   await page.getByRole('button', { name: 'Disable' }).click();
   await page.getByText('enable it first').waitFor();
   down = false;
@@ -187,129 +140,10 @@ it("recovers since an outage's start, previewed first, and charts the receiver's
   await r.server.waitFor(() => lost.every((id) => verified(r, id)), 30_000);
 
   // Health over the last hour: attempts, failures by kind, latency, and the chart.
-  await page.goto(`${cs.url}/brands/${brandId}/receivers/${r.receiver.id}?health=1h`);
+  await page.goto(`${cs().url}/brands/${brandId}/receivers/${r.receiver.id}?health=1h`);
   const health = page.locator('section[aria-labelledby="health"]');
   await health.locator('svg.chart-svg rect.failed').first().waitFor();
   await health.getByText('4xx answers', { exact: false }).first().waitFor();
   await expectAccessible(page);
   await screenshotOf(health, 'receiver-health');
-});
-
-it('shows a backlog waiting after an outage, recovers the waiting deliveries in one action, and reads "Catching up" while they drain', async () => {
-  const { brandId, page } = await ownerPage();
-  let down = true;
-  // down: 400 (retries 50 ms, 3 s, 18 s, 72 s at this stack's time scale); back: slow 2xx
-  const r = await receiverFor(brandId, {
-    respondWith: () =>
-      down ? { status: 400, body: 'maintenance' } : { status: 204, delayMs: 1_500 },
-  });
-  const outage = new Date(Date.now() - 60_000);
-  const lost = await approve(brandId, 6);
-  // four failures each: the next attempt is then 72 s away, so none is in flight (and left out
-  // of the counts) while the page is looked at and the recovery previewed
-  await waitFor(
-    async () =>
-      (await logOf(r.receiver.id)).filter((d) => lost.includes(d.event_id) && d.attempt_count >= 4)
-        .length === 6,
-    { timeoutMs: 45_000, what: 'six deliveries waiting after four failures each' },
-  );
-
-  // the page says what waits, with the failure
-  await page.goto(`${cs.url}/brands/${brandId}/receivers/${r.receiver.id}`);
-  await page
-    .getByText(/6 deliveries waiting, the oldest from/)
-    .first()
-    .waitFor();
-  await page.getByText(/Backlog/).waitFor();
-  await expectAccessible(page);
-  await screenshot(page, 'receiver-backlog');
-
-  // Recover since: the waiting deliveries are counted and sent in one action. The receiver
-  // stays down until the click, so nothing drains the backlog by itself first.
-  await page.getByLabel('Since (UTC)').fill(outage.toISOString().slice(0, 16));
-  await page.getByRole('button', { name: 'Preview' }).click();
-  expect(await page.locator('p.lead').first().textContent()).toMatch(
-    /: 0 deliveries failed and 6 deliveries waiting for a retry\.$/,
-  );
-  await expectAccessible(page);
-  await screenshot(page, 'receiver-recover');
-  down = false;
-  await page.getByRole('button', { name: 'Send 6 deliveries now' }).click();
-  await page.getByText(/\d deliver(y is|ies are) being sent now/).waitFor();
-
-  // while they drain, at the receiver's pace, it reads "Catching up", never OK
-  await waitFor(
-    async () => {
-      await page.reload();
-      return (await page.getByText('Catching up').count()) > 0;
-    },
-    { timeoutMs: 15_000, intervalMs: 200, what: 'the receiver catching up' },
-  );
-  expect(await page.getByText('OK: the last attempt succeeded').count()).toBe(0);
-  await expectAccessible(page);
-  await screenshot(page, 'receiver-catching-up');
-  await waitFor(
-    async () =>
-      (await logOf(r.receiver.id)).filter(
-        (d) => lost.includes(d.event_id) && d.status === DeliveryStatus.DELIVERY_STATUS_SUCCEEDED,
-      ).length === 6,
-    { timeoutMs: 30_000, what: 'all six delivered' },
-  );
-  await page.reload();
-  await page.getByText('Nothing waits').waitFor();
-});
-
-it('filters the delivery log by state and by event id, and pages through it', async () => {
-  const { brandId, page } = await ownerPage();
-  // business events are taken; a Test delivery is refused (500) and so fails at once
-  const r = await receiverFor(brandId, {
-    respondWith: (_n, d) => (d.verdict.ok && d.verdict.event.test ? 500 : undefined),
-  });
-  const ids = await approve(brandId, 55);
-  await r.server.waitFor(() => ids.every((id) => verified(r, id)), 30_000);
-  const base = `${cs.url}/brands/${brandId}/receivers/${r.receiver.id}`;
-  await page.goto(base);
-  await page.getByRole('button', { name: 'Test' }).click();
-  await waitFor(
-    async () =>
-      (await logOf(r.receiver.id, { status: DeliveryStatus.DELIVERY_STATUS_FAILED })).length === 1,
-    { timeoutMs: 20_000, what: 'the failed Test delivery' },
-  );
-
-  // 56 deliveries: the newest 50, then the 6 older ones, and back
-  const log = page.locator('section[aria-labelledby="log"]');
-  await page.goto(base);
-  expect(await log.locator('tbody tr').count()).toBe(50);
-  await log.getByRole('link', { name: 'Older deliveries' }).click();
-  expect(await log.locator('tbody tr').count()).toBe(6);
-  await log.getByRole('link', { name: 'Newest deliveries' }).click();
-  expect(await log.locator('tbody tr').count()).toBe(50);
-
-  // only the failed ones: the Test
-  await log.getByLabel('State').selectOption('failed');
-  await log.getByRole('button', { name: 'Filter' }).click();
-  expect(await log.locator('tbody tr').count()).toBe(1);
-  await log.getByText('(test)').waitFor();
-  expect(await log.getByRole('link', { name: 'Older deliveries' }).count()).toBe(0);
-  await expectAccessible(page);
-
-  // one event by its id, the filter kept in the form
-  await log.getByLabel('State').selectOption('');
-  await log.getByLabel('Event or record id').fill(ids[7]!);
-  await log.getByRole('button', { name: 'Filter' }).click();
-  expect(await log.locator('tbody tr').count()).toBe(1);
-  await log.getByText(ids[7]!).waitFor();
-  expect(await log.getByLabel('Event or record id').inputValue()).toBe(ids[7]);
-  expect(await log.getByRole('link', { name: 'Clear filters' }).count()).toBe(1);
-  await screenshotOf(log, 'receiver-log-filtered');
-
-  // a filter that is not one: said in words, status 400, the newest deliveries shown
-  const bad = await page.goto(`${base}?find=${encodeURIComponent('<b>x</b>')}&state=lost`);
-  expect(bad?.status()).toBe(400);
-  await page.getByText('Choose a state: delivered, waiting or failed.').waitFor();
-  await page.getByText(/Find takes an event id/).waitFor();
-  expect(await log.locator('tbody tr').count()).toBe(50);
-  const foreignCursor = await page.goto(`${base}?cursor=bm90LWEtY3Vyc29y`);
-  expect(foreignCursor?.status()).toBe(400);
-  await page.getByText(/not a cursor of this list/).waitFor();
 });

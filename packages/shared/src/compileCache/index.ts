@@ -1,8 +1,9 @@
 // Imported FIRST by every process's main.ts, before any other module is loaded: from then on
 // the compiled code of each module the process loads is kept in a cache on disk, and a later
 // start of the same build reads it instead of compiling again. Loading modules is most of a
-// start (the gateway: ~0.5 s of CPU, about half of it compiling), which every pod a scaler adds
-// and every restart pays, and which the integration suite pays a few hundred times.
+// start (the gateway: ~0.5 s of CPU, about half of it compiling), which every restart pays
+// (a container restarted in its pod finds the pod's /tmp), and which the integration suite pays
+// a few hundred times.
 //
 // Node 22.1+ has this built in (module.enableCompileCache). Node 20 has no such switch, so
 // there codeCacheHook.ts does the same for the CommonJS modules the process loads, which is all

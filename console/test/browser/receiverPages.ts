@@ -1,0 +1,70 @@
+import type { Browser, Page } from 'playwright-core';
+import { ListDeliveriesRequest, type Delivery } from '@brand/proto/webhooks/v1';
+import { randomHex, type RegisteredReceiver } from '@brand/testkit';
+import { approveSubmissions, startReceiverStack, type ReceiverStack } from '../consoleActors';
+import type { ConsoleStack } from '../consoleStack';
+import { launchChromium, signIn } from './browserKit';
+
+/** What the receivers' browser tests share: one stack with HTTPS receivers, and Chromium. */
+export interface ReceiverPages {
+  /** The console stack (its url, its admin client). */
+  cs(): ConsoleStack;
+  /** A new Pro brand and its owner, signed in; a page that opens a dialog fails the test. */
+  ownerPage(): Promise<{ brandId: string; page: Page }>;
+  receiverFor: ReceiverStack['receiverFor'];
+  /** Approves `n` of the brand's submissions: business changes, so events; their ids. */
+  approve(brandId: string, n?: number): Promise<string[]>;
+  /** A receiver's newest deliveries as the webhooks service lists them (filters as given). */
+  logOf(receiverId: string, q?: Partial<ListDeliveriesRequest>): Promise<Delivery[]>;
+  /** Whether the receiver verified and processed the event's delivery. */
+  verified(r: RegisteredReceiver, eventId: string): boolean;
+}
+
+/**
+ * Starts the stack and the browser before a file's tests and stops them after: call it once at
+ * the top of a test file. Each flow waits on real deliveries and their retries, so a test may
+ * take up to two minutes beside the other browser workers.
+ */
+export function receiverPages(): ReceiverPages {
+  let rs: ReceiverStack | undefined;
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    rs = await startReceiverStack();
+    browser = await launchChromium();
+  }, 120_000);
+  afterAll(async () => {
+    await browser?.close();
+    await rs?.close();
+  });
+  jest.setTimeout(120_000);
+
+  const stack = (): ReceiverStack => rs!;
+  return {
+    cs: () => stack().cs,
+    async ownerPage() {
+      const cs = stack().cs;
+      const { brand, owner } = await cs.stack.admin.createBrand({
+        name: 'Demo Brand',
+        tier: 'pro',
+        verified: true,
+        ownerEmail: `owner-${randomHex(4)}@brand.test`,
+      });
+      const page = await signIn(browser!, cs, owner.email);
+      page.on('dialog', (d) => {
+        throw new Error(`a page opened a dialog: ${d.message()}`);
+      });
+      return { brandId: brand.id, page };
+    },
+    receiverFor: (brandId, opts) => stack().receiverFor(brandId, opts),
+    approve: (brandId, n = 1) => approveSubmissions(stack().cs, brandId, n),
+    logOf: async (receiverId, q = {}) =>
+      (
+        await stack().admin.call(
+          'listDeliveries',
+          ListDeliveriesRequest.fromPartial({ receiver_id: receiverId, limit: 10, ...q }),
+        )
+      ).deliveries,
+    verified: (r, eventId) =>
+      r.server.received.some((d) => d.outcome === 'processed' && d.event?.id === eventId),
+  };
+}

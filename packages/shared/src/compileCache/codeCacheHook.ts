@@ -22,9 +22,11 @@ import vm from 'node:vm';
  * loader, so even a call the comment test missed loads as it would in Node's own step.
  *
  * One file per entry point, Node version and flag set holds every module's data, read once at
- * start. When a start compiled something the file did not hold, the data is made on exit, so
- * it also holds the functions that ran since (V8 compiles a function the first time it runs),
- * and written whole to a temporary name, then renamed: a reader sees one file or the other.
+ * start. When a start compiled something the file did not hold, the data is made 10 s after
+ * the start or on exit, whichever comes first (and on exit again for modules loaded after), so
+ * it also holds the functions that ran meanwhile (V8 compiles a function the first time it
+ * runs) and a process killed later still leaves it; the scripts are then let go. It is written
+ * whole to a temporary name, then renamed: a reader sees one file or the other.
  */
 export function installCodeCache(directory: string): void {
   const entry = require.main?.filename ?? process.argv[1] ?? 'node';
@@ -78,15 +80,20 @@ export function installCodeCache(directory: string): void {
     );
   };
 
-  process.once('exit', () => {
+  const save = (): void => {
     if (fresh.size === 0) return;
-    const entries = new Map<string, CacheEntry>(stored);
     for (const [filename, { hash, script }] of fresh) {
-      entries.set(filename, { hash, data: script.createCachedData() });
+      stored.set(filename, { hash, data: script.createCachedData() });
     }
-    writeCacheFile(directory, file, entries);
-  });
+    fresh.clear();
+    writeCacheFile(directory, file, stored);
+  };
+  setTimeout(save, SAVE_AFTER_MS).unref();
+  process.once('exit', save);
 }
+
+/** When a start's new cache data is written, unless the process exits first. */
+const SAVE_AFTER_MS = 10_000;
 
 /** Node's own loader for `import()` in a vm script, resolving from the script's file name. */
 const MAIN_CONTEXT_LOADER = vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER;

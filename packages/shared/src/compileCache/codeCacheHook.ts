@@ -25,8 +25,9 @@ import vm from 'node:vm';
  * start. When a start compiled something the file did not hold, the data is made 10 s after
  * the start or on exit, whichever comes first (and on exit again for modules loaded after), so
  * it also holds the functions that ran meanwhile (V8 compiles a function the first time it
- * runs) and a process killed later still leaves it; the scripts are then let go. It is written
- * whole to a temporary name, then renamed: a reader sees one file or the other.
+ * runs) and a process killed later still leaves it; the scripts and the file's bytes are then
+ * let go (a module loaded later has the file read again, and saved 10 s after). The file is
+ * written whole to a temporary name, then renamed: a reader sees one file or the other.
  */
 export function installCodeCache(directory: string): void {
   const entry = require.main?.filename ?? process.argv[1] ?? 'node';
@@ -35,7 +36,8 @@ export function installCodeCache(directory: string): void {
     .digest('hex')
     .slice(0, 16);
   const file = path.join(directory, `${path.basename(entry, '.js')}-${key}.v8cache`);
-  const stored = readCacheFile(file);
+  // the file's entries, kept while modules load (10 s after the start, or after a late load)
+  let stored: Map<string, CacheEntry> | undefined = readCacheFile(file);
   const fresh = new Map<string, { hash: string; script: vm.Script }>();
   const loaderCompile = moduleInternals.prototype._compile;
 
@@ -54,6 +56,11 @@ export function installCodeCache(directory: string): void {
       return loaderCompile.call(this, content, filename, format);
     }
     const hash = createHash('sha1').update(content).digest('base64');
+    if (stored === undefined) {
+      // a module loaded long after the start (a lazy require): the file is read again for it
+      stored = readCacheFile(file);
+      setTimeout(release, SAVE_AFTER_MS).unref();
+    }
     const cached = stored.get(filename);
     let script: vm.Script;
     try {
@@ -82,13 +89,19 @@ export function installCodeCache(directory: string): void {
 
   const save = (): void => {
     if (fresh.size === 0) return;
+    const entries = stored ?? readCacheFile(file);
     for (const [filename, { hash, script }] of fresh) {
-      stored.set(filename, { hash, data: script.createCachedData() });
+      entries.set(filename, { hash, data: script.createCachedData() });
     }
     fresh.clear();
-    writeCacheFile(directory, file, stored);
+    writeCacheFile(directory, file, entries);
   };
-  setTimeout(save, SAVE_AFTER_MS).unref();
+  // the file's bytes are a few MB a process would otherwise hold for its whole life
+  const release = (): void => {
+    save();
+    stored = undefined;
+  };
+  setTimeout(release, SAVE_AFTER_MS).unref();
   process.once('exit', save);
 }
 

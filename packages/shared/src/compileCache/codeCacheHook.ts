@@ -1,8 +1,16 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import {
+  mkdirSync,
+  readFileSync,
+  renameSync,
+  unlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import Module from 'node:module';
 import path from 'node:path';
 import vm from 'node:vm';
+import { pruneFolder } from './cacheFolder';
 
 /**
  * V8's code cache for CommonJS modules on Node 20, which has no module.enableCompileCache: the
@@ -38,6 +46,7 @@ export function installCodeCache(directory: string): void {
   const file = path.join(directory, `${path.basename(entry, '.js')}-${key}.v8cache`);
   // the file's entries, kept while modules load (10 s after the start, or after a late load)
   let stored: Map<string, CacheEntry> | undefined = readCacheFile(file);
+  if (stored.size > 0) markUsed(file);
   const fresh = new Map<string, { hash: string; script: vm.Script }>();
   const loaderCompile = moduleInternals.prototype._compile;
 
@@ -207,11 +216,22 @@ function writeCacheFile(directory: string, file: string, entries: Map<string, Ca
     mkdirSync(directory, { recursive: true });
     writeFileSync(temporary, Buffer.concat([length, indexBytes, ...blobs]));
     renameSync(temporary, file);
+    pruneFolder(directory, file);
   } catch {
     try {
       unlinkSync(temporary);
     } catch {
       // nothing was written
     }
+  }
+}
+
+/** Marks a file read by a start as recently used, so the folder's pruning keeps it longest. */
+function markUsed(file: string): void {
+  try {
+    const now = new Date();
+    utimesSync(file, now, now);
+  } catch {
+    // a read-only folder: the file is only pruned sooner
   }
 }

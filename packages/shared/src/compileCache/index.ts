@@ -15,11 +15,12 @@
 //
 // What is in the folder runs as this process's code, so the folder must be this user's alone:
 // it is made with mode 700, and one that is a link, another user's, or writable by others (a
-// folder planted under a shared /tmp) turns the cache off for the process.
-import { lstatSync, mkdirSync } from 'node:fs';
+// folder planted under a shared /tmp) turns the cache off for the process (cacheFolder.ts, which
+// also keeps the folder under 64 MB on Node 20).
 import * as nodeModule from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { ownedByThisUserAlone } from './cacheFolder';
 import { installCodeCache } from './codeCacheHook';
 
 type EnableCompileCache = (directory?: string) => unknown;
@@ -32,19 +33,5 @@ if (process.env.COMPILE_CACHE !== 'off') {
     const builtIn = (nodeModule as { enableCompileCache?: EnableCompileCache }).enableCompileCache;
     if (typeof builtIn === 'function') builtIn(directory);
     else installCodeCache(directory);
-  }
-}
-
-/** Makes `directory` (mode 700) if need be; true when it is a real folder only this user may change. */
-function ownedByThisUserAlone(directory: string): boolean {
-  try {
-    mkdirSync(directory, { recursive: true, mode: 0o700 });
-    const stats = lstatSync(directory);
-    const uid = process.getuid?.();
-    return (
-      stats.isDirectory() && (uid === undefined || stats.uid === uid) && (stats.mode & 0o022) === 0
-    );
-  } catch {
-    return false;
   }
 }

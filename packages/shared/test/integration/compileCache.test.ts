@@ -11,6 +11,8 @@ import {
   readdirSync,
   rmSync,
   statSync,
+  truncateSync,
+  utimesSync,
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -77,11 +79,12 @@ it('runs the same with the cache as without it, and a second start writes nothin
   const [file] = cacheFiles();
   expect(file).toMatch(/main-[0-9a-f]{16}\.v8cache$/);
   const written = readFileSync(file!);
-  const writtenAt = statSync(file!).mtimeMs;
+  const writtenAs = statSync(file!).ino;
 
-  // every module's data was accepted: nothing fresh to write on exit
+  // every module's data was accepted: nothing fresh to write on exit (a write is a new file
+  // renamed into place: another inode)
   expect(run()).toEqual(EXPECTED);
-  expect(statSync(file!).mtimeMs).toBe(writtenAt);
+  expect(statSync(file!).ino).toBe(writtenAs);
   expect(readFileSync(file!).equals(written)).toBe(true);
 });
 
@@ -115,9 +118,9 @@ it('reads a damaged or foreign cache file as none, and writes a good one', () =>
   ]) {
     writeFileSync(file!, damage);
     expect(run()).toEqual(EXPECTED);
-    const rewritten = statSync(file!).mtimeMs;
+    const rewritten = statSync(file!).ino;
     expect(run()).toEqual(EXPECTED);
-    expect(statSync(file!).mtimeMs).toBe(rewritten);
+    expect(statSync(file!).ino).toBe(rewritten);
   }
 });
 
@@ -135,6 +138,29 @@ it('makes its own folder for this user alone', () => {
   expect(run({ COMPILE_CACHE_DIR: made })).toEqual(EXPECTED);
   expect(statSync(made).mode & 0o777).toBe(0o700);
   expect(readdirSync(made)).toHaveLength(1);
+});
+
+it('keeps the folder under 64 MB, dropping the files least recently used first', () => {
+  // other checkouts' files: 40 MB each (sparse), two old and one read a moment ago
+  const mib = 1024 * 1024;
+  const other = (name: string, ageSeconds: number): string => {
+    const file = path.join(cacheDir, name);
+    writeFileSync(file, '');
+    truncateSync(file, 40 * mib);
+    const at = new Date(Date.now() - ageSeconds * 1000);
+    utimesSync(file, at, at);
+    return file;
+  };
+  const oldest = other('gateway-0000000000000001.v8cache', 3_600);
+  const older = other('records-0000000000000002.v8cache', 600);
+  const recent = other('webhooks-0000000000000003.v8cache', 1);
+  expect(run()).toEqual(EXPECTED);
+  const left = cacheFiles();
+  expect(left).not.toContain(oldest);
+  expect(left).not.toContain(older);
+  expect(left).toContain(recent);
+  expect(left.filter((f) => /main-[0-9a-f]{16}\.v8cache$/.test(f))).toHaveLength(1);
+  expect(left.reduce((sum, f) => sum + statSync(f).size, 0)).toBeLessThanOrEqual(64 * mib);
 });
 
 it('starts when the cache folder cannot be written, and writes nothing', () => {

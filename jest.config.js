@@ -51,8 +51,6 @@ module.exports = {
   // Every run appends each file's duration to .local/test-timings/runs.jsonl; npm test prints
   // the slowest ten at the end (scripts/lib/jestFileTimings.cjs).
   reporters: ['default', '<rootDir>/scripts/lib/jestFileTimings.cjs'],
-  // the slowest files first, by test/durations.json where jest has no timings of its own
-  testSequencer: '<rootDir>/scripts/lib/slowestFirstSequencer.cjs',
   projects: [
     {
       displayName: 'unit',

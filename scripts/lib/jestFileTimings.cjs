@@ -1,10 +1,7 @@
 // A jest reporter that keeps how long each test file took, so the files that make a run slow
 // are known (docs/internals.md, "Tests"). Every run appends one line per file to
 // .local/test-timings/runs.jsonl (project, file, seconds, status, when); `--print N` (run as a
-// script) prints the N slowest files of the lines written since a given time, and
-// `--save-durations` writes each file's latest duration to test/durations.json, which is
-// committed: jest's test sequencer reads it (slowestFirstSequencer.cjs) to start the slowest
-// files first in a checkout that has no timings of its own yet, a fresh clone in CI above all.
+// script) prints the N slowest files of the lines written since a given time.
 'use strict';
 
 const fs = require('node:fs');
@@ -12,7 +9,6 @@ const path = require('node:path');
 
 const REPO_ROOT = path.resolve(__dirname, '..', '..');
 const TIMINGS_FILE = path.join(REPO_ROOT, '.local', 'test-timings', 'runs.jsonl');
-const DURATIONS_FILE = path.join(REPO_ROOT, 'test', 'durations.json');
 
 class JestFileTimings {
   onRunComplete(_contexts, results) {
@@ -32,55 +28,24 @@ class JestFileTimings {
   }
 }
 
-/** The lines written at or after `sinceIso`, oldest first. */
-function rowsSince(sinceIso) {
+/** The `count` slowest files among the lines written at or after `sinceIso`. */
+function slowest(count, sinceIso) {
   if (!fs.existsSync(TIMINGS_FILE)) return [];
   return fs
     .readFileSync(TIMINGS_FILE, 'utf8')
     .split('\n')
     .filter(Boolean)
     .map((line) => JSON.parse(line))
-    .filter((row) => row.at >= sinceIso);
-}
-
-/** The `count` slowest files among the lines written at or after `sinceIso`. */
-function slowest(count, sinceIso) {
-  return rowsSince(sinceIso)
+    .filter((row) => row.at >= sinceIso)
     .sort((a, b) => b.seconds - a.seconds)
     .slice(0, count);
 }
 
-/** The committed durations (path in the repository -> seconds); empty when there are none. */
-function committedDurations() {
-  try {
-    return new Map(Object.entries(JSON.parse(fs.readFileSync(DURATIONS_FILE, 'utf8'))));
-  } catch {
-    return new Map();
-  }
-}
-
-/** Writes each file's latest passing duration since `sinceIso` over the committed ones. */
-function saveDurations(sinceIso) {
-  const durations = committedDurations();
-  for (const row of rowsSince(sinceIso)) {
-    if (row.status === 'passed') durations.set(row.file, Math.round(row.seconds * 10) / 10);
-  }
-  const sorted = Object.fromEntries([...durations].sort(([a], [b]) => (a < b ? -1 : 1)));
-  fs.writeFileSync(DURATIONS_FILE, `${JSON.stringify(sorted, null, 2)}\n`);
-  return durations.size;
-}
-
 if (require.main === module) {
   // node scripts/lib/jestFileTimings.cjs --print 10 [--since <ISO time>]
-  // node scripts/lib/jestFileTimings.cjs --save-durations [--since <ISO time>]
   const args = process.argv.slice(2);
-  const since = args.includes('--since') ? args[args.indexOf('--since') + 1] : '';
-  if (args.includes('--save-durations')) {
-    const files = saveDurations(since);
-    console.log(`${files} files' durations in ${path.relative(REPO_ROOT, DURATIONS_FILE)}`);
-    process.exit(0);
-  }
   const count = Number(args[args.indexOf('--print') + 1] ?? 10);
+  const since = args.includes('--since') ? args[args.indexOf('--since') + 1] : '';
   const rows = slowest(count, since);
   console.log(
     `the ${rows.length} slowest test files (all of them: ${path.relative(REPO_ROOT, TIMINGS_FILE)})`,
@@ -91,5 +56,3 @@ if (require.main === module) {
 }
 
 module.exports = JestFileTimings;
-module.exports.committedDurations = committedDurations;
-module.exports.REPO_ROOT = REPO_ROOT;

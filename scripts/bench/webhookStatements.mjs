@@ -66,6 +66,8 @@ try {
       [id, brand],
     );
   const client = await pool.connect();
+  // the drop in `finally` ends this backend when a step failed: the step's error is the one to see
+  client.on('error', () => {});
   const pid = (await client.query('select pg_backend_pid() as pid')).rows[0].pid;
   let seq = 0;
   const event = () => ({
@@ -84,7 +86,7 @@ try {
     await client.query('begin');
     const stored = await insertEvents(client, events);
     const deliveries = events.flatMap((e) =>
-      (stored.get(e.id) ?? []).map((receiverId) => ({
+      (stored.receivers.get(e.id) ?? []).map((receiverId) => ({
         id: `dlv_statements${seq++}`,
         eventId: e.id,
         eventAt: e.createdAt,

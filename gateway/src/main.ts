@@ -247,10 +247,11 @@ main().catch((err: unknown) =>
  * most replicas are never asked for.
  */
 function renderedOnce(serverUrl: string | undefined): () => string {
-  let yaml: string | undefined;
-  return () => {
+  const render = (): string => {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const served = require('./endpoints/describeEndpoints') as typeof ServedDocument;
-    return (yaml ??= served.renderServedDocument(serverUrl));
+    return served.renderServedDocument(serverUrl);
   };
+  let yaml: string | undefined;
+  return () => (yaml ??= render());
 }

@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { ListDeliveriesRequest, type Delivery } from '@brand/proto/webhooks/v1';
-import { randomHex, type RegisteredReceiver } from '@brand/testkit';
+import { randomHex, waitFor, type RegisteredReceiver } from '@brand/testkit';
 import { approveSubmissions, startReceiverStack, type ReceiverStack } from '../consoleActors';
 import type { ConsoleStack } from '../consoleStack';
 import { launchChromium, signIn } from './browserKit';
@@ -18,6 +18,13 @@ export interface ReceiverPages {
   logOf(receiverId: string, q?: Partial<ListDeliveriesRequest>): Promise<Delivery[]>;
   /** Whether the receiver verified and processed the event's delivery. */
   verified(r: RegisteredReceiver, eventId: string): boolean;
+  /** Waits until the receiver's delivery of each of `eventIds` has had `attempts` attempts. */
+  awaitAttempts(
+    receiverId: string,
+    eventIds: string[],
+    attempts: number,
+    opts: { timeoutMs: number; what: string },
+  ): Promise<void>;
 }
 
 /**
@@ -39,6 +46,13 @@ export function receiverPages(): ReceiverPages {
   jest.setTimeout(120_000);
 
   const stack = (): ReceiverStack => rs!;
+  const logOf: ReceiverPages['logOf'] = async (receiverId, q = {}) =>
+    (
+      await stack().admin.call(
+        'listDeliveries',
+        ListDeliveriesRequest.fromPartial({ receiver_id: receiverId, limit: 10, ...q }),
+      )
+    ).deliveries;
   return {
     cs: () => stack().cs,
     async ownerPage() {
@@ -57,14 +71,17 @@ export function receiverPages(): ReceiverPages {
     },
     receiverFor: (brandId, opts) => stack().receiverFor(brandId, opts),
     approve: (brandId, n = 1) => approveSubmissions(stack().cs, brandId, n),
-    logOf: async (receiverId, q = {}) =>
-      (
-        await stack().admin.call(
-          'listDeliveries',
-          ListDeliveriesRequest.fromPartial({ receiver_id: receiverId, limit: 10, ...q }),
-        )
-      ).deliveries,
+    logOf,
     verified: (r, eventId) =>
       r.server.received.some((d) => d.outcome === 'processed' && d.event?.id === eventId),
+    async awaitAttempts(receiverId, eventIds, attempts, opts) {
+      await waitFor(
+        async () =>
+          (await logOf(receiverId)).filter(
+            (d) => eventIds.includes(d.event_id) && d.attempt_count >= attempts,
+          ).length === eventIds.length,
+        opts,
+      );
+    },
   };
 }

@@ -11,7 +11,7 @@ import { waitFor } from '@brand/testkit';
 import { expectAccessible, screenshot, screenshotOf } from './browserKit';
 import { receiverPages } from './receiverPages';
 
-const { cs, ownerPage, receiverFor, approve, logOf, verified } = receiverPages();
+const { cs, ownerPage, receiverFor, approve, logOf, verified, awaitAttempts } = receiverPages();
 
 it('shows a backlog waiting after an outage, recovers the waiting deliveries in one action, and reads "Catching up" while they drain', async () => {
   const { brandId, page } = await ownerPage();
@@ -25,12 +25,10 @@ it('shows a backlog waiting after an outage, recovers the waiting deliveries in 
   const lost = await approve(brandId, 6);
   // four failures each: the next attempt is then 72 s away, so none is in flight (and left out
   // of the counts) while the page is looked at and the recovery previewed
-  await waitFor(
-    async () =>
-      (await logOf(r.receiver.id)).filter((d) => lost.includes(d.event_id) && d.attempt_count >= 4)
-        .length === 6,
-    { timeoutMs: 45_000, what: 'six deliveries waiting after four failures each' },
-  );
+  await awaitAttempts(r.receiver.id, lost, 4, {
+    timeoutMs: 45_000,
+    what: 'six deliveries waiting after four failures each',
+  });
 
   // the page says what waits, with the failure
   await page.goto(`${cs().url}/brands/${brandId}/receivers/${r.receiver.id}`);

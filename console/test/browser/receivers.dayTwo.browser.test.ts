@@ -11,7 +11,7 @@ import { waitFor } from '@brand/testkit';
 import { expectAccessible, screenshot, screenshotOf } from './browserKit';
 import { receiverPages } from './receiverPages';
 
-const { cs, ownerPage, receiverFor, approve, logOf, verified } = receiverPages();
+const { cs, ownerPage, receiverFor, approve, logOf, verified, awaitAttempts } = receiverPages();
 
 it('rotates a signing secret: shown once, tested before and after the receiver holds it, switched with nothing lost', async () => {
   const { brandId, page } = await ownerPage();
@@ -115,13 +115,11 @@ it("recovers since an outage's start, previewed first, and charts the receiver's
   const outage = new Date(Date.now() - 60_000);
   down = true;
   const lost = await approve(brandId, 3);
-  await waitFor(
-    async () =>
-      (await logOf(r.receiver.id)).filter((d) => lost.includes(d.event_id) && d.attempt_count >= 3)
-        .length === 3,
-    // After a third failure the next attempt waits 18 s: none is in flight when it is paused.
-    { timeoutMs: 30_000, what: 'three deliveries failing three times' },
-  );
+  // After a third failure the next attempt waits 18 s: none is in flight when it is paused.
+  await awaitAttempts(r.receiver.id, lost, 3, {
+    timeoutMs: 30_000,
+    what: 'three deliveries failing three times',
+  });
   await page.goto(`${cs().url}/brands/${brandId}/receivers/${r.receiver.id}`);
   await page.getByRole('button', { name: 'Disable' }).click();
   await page.getByText('enable it first').waitFor();

@@ -6,11 +6,13 @@
 import { execFileSync } from 'node:child_process';
 import {
   chmodSync,
+  mkdirSync,
   mkdtempSync,
   readFileSync,
   readdirSync,
   rmSync,
   statSync,
+  symlinkSync,
   truncateSync,
   utimesSync,
   writeFileSync,
@@ -131,6 +133,18 @@ it('keeps no cache in a folder that others may write (one planted under a shared
   chmodSync(cacheDir, 0o700);
   expect(run()).toEqual(EXPECTED);
   expect(cacheFiles()).toHaveLength(1);
+});
+
+it('keeps no cache through a link, even to a folder of this user alone', () => {
+  const real = path.join(cacheDir, 'real');
+  mkdirSync(real, { mode: 0o700 });
+  const link = path.join(cacheDir, 'link');
+  symlinkSync(real, link);
+  expect(run({ COMPILE_CACHE_DIR: link })).toEqual(EXPECTED);
+  expect(readdirSync(real)).toEqual([]);
+  // the folder itself would do: it is the link that is refused
+  expect(run({ COMPILE_CACHE_DIR: real })).toEqual(EXPECTED);
+  expect(readdirSync(real)).toHaveLength(1);
 });
 
 it('makes its own folder for this user alone', () => {

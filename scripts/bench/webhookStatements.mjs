@@ -34,7 +34,7 @@ const RECEIVERS = 10;
 const CHUNK = 20;
 const CHUNKS = 20;
 const CLAIMS = 300;
-const BATCH = 12;
+const BATCH = Number(process.env.BATCH ?? 12);
 
 /** CPU milliseconds the process has used (user + system), from /proc. */
 function cpuMs(pid) {

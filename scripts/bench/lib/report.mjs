@@ -6,6 +6,7 @@ import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import {
   OUT_DIR,
+  PEER,
   REPO_ROOT,
   SETTINGS,
   TARGETS,
@@ -236,17 +237,17 @@ const allCpu = (c) => Object.values(c).reduce((a, b) => a + b, 0);
  */
 function pairRow({ add }, metric, rounds, pick, verdict, note = '') {
   const ours = rounds.ours.map(pick);
-  const w0 = rounds.W0.map(pick);
+  const w0 = rounds[PEER].map(pick);
   const ratios = ours.map((x, i) => (w0[i] === undefined ? Number.NaN : x / w0[i]));
   const ratio = median(ratios);
-  const loads = rounds.ours.map((o, i) => `${o.load[0]}/${rounds.W0[i]?.load[0] ?? '-'}`);
+  const loads = rounds.ours.map((o, i) => `${o.load[0]}/${rounds[PEER][i]?.load[0] ?? '-'}`);
   add(
     metric,
     median(ours),
     median(w0),
     ratio,
     verdict?.(ratio),
-    `${note}(vs W0; by round ${ratios.map((x) => round(x, 2)).join(' ')}; load ${loads.join(' ')})`,
+    `${note}(vs ${PEER}; by round ${ratios.map((x) => round(x, 2)).join(' ')}; load ${loads.join(' ')})`,
   );
 }
 
@@ -257,7 +258,7 @@ const kneeValue = (k) => (k.passedAt === null ? Number.POSITIVE_INFINITY : k.pas
 function webhookRows(c, helpers) {
   const T = TARGETS;
   const { add, atLeast, atMost } = helpers;
-  const withW0 = (rounds) => rounds.W0?.length > 0;
+  const withW0 = (rounds) => rounds[PEER]?.length > 0;
   const s6 = c.s6;
   const paced = s6.ours[0].paced;
   const pacedLabel = `${paced.deliveriesRate}/s`;
@@ -289,7 +290,7 @@ function webhookRows(c, helpers) {
       (x) => atMost(x, T.s6P99VsW0),
     );
     pairRow(helpers, `S6 commit-to-2xx p50 at ${pacedLabel} (ms)`, s6, (x) => x.paced.p50);
-    const rates = [...new Set(s6.ours.concat(s6.W0).flatMap((x) => x.levels.map((l) => l.rate)))]
+    const rates = [...new Set(s6.ours.concat(s6[PEER]).flatMap((x) => x.levels.map((l) => l.rate)))]
       .filter((rate) => rate !== paced.rate)
       .sort((a, b) => a - b);
     for (const rate of rates)
@@ -300,11 +301,13 @@ function webhookRows(c, helpers) {
         (x) => x.levels.find((l) => l.rate === rate)?.p99,
       );
     const knees = (system) => s6[system].map((x) => kneeValue(x.knee));
-    const [ours, w0] = [median(knees('ours')), median(knees('W0'))];
+    const [ours, w0] = [median(knees('ours')), median(knees(PEER))];
     const text = (k) => (Number.isFinite(k) ? `${k}/s` : 'not reached');
     // both past 1 s already at the ladder's lowest level (a machine far busier than the ladder
     // was made for), or neither past it at the top: where the knees are is not known
-    const lowest = Math.min(...s6.ours.concat(s6.W0).flatMap((x) => x.levels.map((l) => l.rate)));
+    const lowest = Math.min(
+      ...s6.ours.concat(s6[PEER]).flatMap((x) => x.levels.map((l) => l.rate)),
+    );
     const unknown =
       (ours === w0 && ours === lowest * 10) || (!Number.isFinite(ours) && !Number.isFinite(w0));
     add(
@@ -313,7 +316,7 @@ function webhookRows(c, helpers) {
       w0,
       ours / w0,
       { target: "past W0's", pass: unknown ? undefined : ours > w0 },
-      `(ours ${knees('ours').map(text).join(' ')}; W0 ${knees('W0').map(text).join(' ')}, by round${unknown ? '; both at the end of the ladder: not measured here' : ''})`,
+      `(ours ${knees('ours').map(text).join(' ')}; ${PEER} ${knees(PEER).map(text).join(' ')}, by round${unknown ? '; both at the end of the ladder: not measured here' : ''})`,
     );
   }
   // issue 36's own targets, on ours' median

@@ -153,6 +153,12 @@ export const SETTINGS = {
       ? WEBHOOKS_HEAP_FLAGS
       : process.env.BENCH_WEBHOOKS_FLAGS.split(' ').filter((f) => f !== '' && f !== '-'),
   w0Rounds: intEnv('BENCH_W0_ROUNDS', SMOKE ? 1 : 3),
+  /**
+   * BENCH_PEER_WEBHOOKS=<a built webhooks main.js>: the webhook comparison's peer is that build
+   * of ours (system `B`) instead of W0, for an A/B of a change within one run (e.g. a copy of
+   * services/webhooks/dist edited by hand, or a worktree's build). Reported as ours / B.
+   */
+  peerWebhooksMain: process.env.BENCH_PEER_WEBHOOKS || undefined,
   /** BENCH_S6N_ROUNDS=0: none (a run for S6 and S6f rounds only). */
   s6nRounds: process.env.BENCH_S6N_ROUNDS === '0' ? 0 : intEnv('BENCH_S6N_ROUNDS', 1),
   /**
@@ -284,3 +290,9 @@ export const elapsed = () => `${((Date.now() - startedAt) / 1000).toFixed(1)}s`;
 export const elapsedSeconds = () => (Date.now() - startedAt) / 1000;
 export const say = (msg) => console.log(`[bench ${elapsed().padStart(6)}] ${msg}`);
 export const round = (x, digits = 2) => (Number.isFinite(x) ? Number(x.toFixed(digits)) : x);
+
+/**
+ * The peer the webhook scenarios compare ours with: W0 (issue 46), or `B`, another build of
+ * ours (BENCH_PEER_WEBHOOKS) for an A/B within one run. B is ours in everything but its main.
+ */
+export const PEER = SETTINGS.peerWebhooksMain ? 'B' : 'W0';

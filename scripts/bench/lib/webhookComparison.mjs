@@ -1,6 +1,6 @@
 // Issue 46: webhooks side by side with W0, the sender a brand would build on graphile-worker
 // (w0/main.mjs; BENCHMARKS.md "W0"). S6 (burst, then the paced ladder up to the knee), S6f and
-// S6n each run through ours and through W0 in interleaved rounds (ours, W0, ours, W0, ...): each
+// S6n each run through ours and through W0 in interleaved rounds (ours, W0; W0, ours; ...): each
 // round starts its own rig (topic, records relay, receivers, sender) on the run's database,
 // after a VACUUM (ANALYZE) that stands in for autovacuum (off on these machines). Every target is
 // a ratio to W0 in the same run (report.mjs: medians of the per-round ratios). The load average
@@ -20,7 +20,8 @@ const load1 = () => Number(os.loadavg()[0].toFixed(2));
 async function interleave(ctx, name, rounds, systems, scenario) {
   const results = Object.fromEntries(systems.map((s) => [s, []]));
   for (let r = 1; r <= rounds; r++)
-    for (const system of systems) {
+    // the order alternates: the second of a round runs on a database one rig fuller
+    for (const system of r % 2 === 1 ? systems : [...systems].reverse()) {
       await vacuumBetweenRounds(ctx.dbUrl);
       const loadAtStart = load1();
       say(`${name} round ${r} of ${rounds}: ${system} (load ${loadAtStart})`);

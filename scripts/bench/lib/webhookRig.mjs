@@ -17,6 +17,7 @@ import {
   ADMIN_TOKEN,
   INTERNAL_TOKEN,
   MAINS,
+  PEER,
   RECORDS_HEAP_FLAGS,
   REPO_ROOT,
   SETTINGS,
@@ -31,11 +32,11 @@ const { RecordsServiceClient } = require('@brand/proto/records/v1');
 const { WebhooksServiceClient } = require('@brand/proto/webhooks/v1');
 const { EventType, eventTypeToJSON } = require('@brand/proto/events/v1');
 
-/** The two senders the webhook scenarios compare (issue 46), in the order rounds run them. */
-export const SYSTEMS = ['ours', 'W0'];
+/** The two senders the webhook scenarios compare, in the order rounds run them. */
+export const SYSTEMS = ['ours', PEER];
 
 /** The PostgreSQL application_name of each sender's backends (their CPU is its figure). */
-const SENDER_BACKENDS = { ours: ['webhooks'], W0: ['bench-w0'] };
+const SENDER_BACKENDS = { ours: ['webhooks'], W0: ['bench-w0'], B: ['webhooks'] };
 
 /**
  * How long a rig's process may take to log "listening": records took over 20 s (spawnService's
@@ -266,8 +267,8 @@ export async function startWebhookRig(ctx, { count, webhooksEnv = {}, system = '
           { readyTimeoutMs: READY_TIMEOUT_MS },
         )
       : await spawnMeasured(
-          'webhooks',
-          MAINS.webhooks,
+          system === 'B' ? 'webhooks-b' : 'webhooks',
+          system === 'B' ? SETTINGS.peerWebhooksMain : MAINS.webhooks,
           {
             GRPC_PORT: '0',
             GRPC_HOST: '127.0.0.1',

@@ -130,7 +130,7 @@ export async function runWebhooksScenario(ctx, { system = 'ours' } = {}) {
     say(
       `${label} burst: ${burstFigures.changes} changes at ${burstFigures.changesPerSecond}/s in; ${burst.deliveries.length} deliveries, ${burstFigures.deliveriesPerSecond}/s sustained out (${burstFigures.overallPerSecond}/s from the first change to the last delivery); CPU ms/delivery ${JSON.stringify(burstFigures.cpuMsPerDelivery)}`,
     );
-    if (system === 'ours') {
+    if (system !== 'W0') {
       burstFigures.stages = await pipelineStages(ctx.dbUrl, burst.deliveries);
       say(`${label} burst stages p50/p99/max ms: ${stagesText(burstFigures.stages)}`);
     }
@@ -167,7 +167,7 @@ export async function runWebhooksScenario(ctx, { system = 'ours' } = {}) {
         max: Math.max(...latencies),
         cpuMsPerDelivery: perDelivery(before, after, done.deliveries.length),
       };
-      if (system === 'ours' && rate === plan.base[0])
+      if (system !== 'W0' && rate === plan.base[0])
         level.stages = await pipelineStages(ctx.dbUrl, done.deliveries);
       say(
         `${label} paced ${level.deliveriesRate} deliveries/s: ${level.changes} changes at ${level.achievedRate}/s${level.refused ? ` (${level.refused} refused by records)` : ''}; commit-to-2xx p50 ${level.p50} ms, p99 ${level.p99} ms, max ${level.max} ms${level.stages ? `; stages p50/p99/max ms: ${stagesText(level.stages)}` : ''}`,

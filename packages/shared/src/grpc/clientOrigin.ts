@@ -34,9 +34,40 @@ function boundedOrigin(raw: { clientAddress?: unknown; userAgent?: unknown }): C
   };
 }
 
-/** Runs `fn` on behalf of a client: currentClientOrigin() answers `origin` inside it. */
+/**
+ * Runs `fn` on behalf of a client: currentClientOrigin() answers `origin` inside it, and in
+ * everything it starts, for as long as the process lives (the console's requests: `next()`
+ * returns before the request is served).
+ */
 export function withClientOrigin<T>(origin: ClientOrigin, fn: () => T): T {
   return storage.run(boundedOrigin(origin), fn);
+}
+
+/** Calls of withCallOrigin running now: the storage is on while any is. */
+let callsWithStorage = 0;
+
+/**
+ * Runs one call on behalf of a client, as withClientOrigin, until the promise `fn` returns
+ * settles; the storage is switched off again when no call of it runs. In Node 20 an
+ * AsyncLocalStorage, once run, turns on async hooks for the whole process: every promise,
+ * timer and socket write pays to carry the store (a promise-bound loop took 2-4x the CPU, and
+ * the webhooks service's delivery pipeline paid it for good after one admin call). Most calls
+ * carry no origin (the gateway's, for API keys), and one that starts while no call has the
+ * storage on runs without it: currentClientOrigin() answers the empty origin there as it
+ * would inside. Work a call leaves running after its promise settled is not the call's and
+ * reads no origin once the storage is off (the services' background writers already did not).
+ * For servers of calls (grpc/unary.ts); not beside withClientOrigin in one process, whose
+ * stores the switch would end (the console, which serves no calls, uses that one).
+ */
+export async function withCallOrigin<T>(origin: ClientOrigin, fn: () => Promise<T>): Promise<T> {
+  const kept = boundedOrigin(origin);
+  if (callsWithStorage === 0 && kept.clientAddress === '' && kept.userAgent === '') return fn();
+  callsWithStorage++;
+  try {
+    return await storage.run(kept, fn);
+  } finally {
+    if (--callsWithStorage === 0) storage.disable();
+  }
 }
 
 /** The origin of the request or call being served, or empty values outside one. */

@@ -8,7 +8,7 @@ import type { Logger } from '../logger';
 import type { RpcObserver } from '../metrics/grpcServerMetrics';
 import type { AccessLevel, CallerAuth, CallerClass } from './callerAuth';
 import { bidiStream, type StreamHandler } from './bidiStream';
-import { originOfMetadata, peerAddress, withClientOrigin } from './clientOrigin';
+import { originOfMetadata, peerAddress, withCallOrigin } from './clientOrigin';
 import { classifyFailure } from './failure';
 import { REQUEST_ID_METADATA, safeRequestId } from './metadata';
 
@@ -93,7 +93,7 @@ export function unary<Req, Res>(
       if (caller === 'admin' && origin.clientAddress === '') {
         origin.clientAddress = peerAddress(call.getPeer());
       }
-      return withClientOrigin(origin, () => handler(call.request, { call, log, requestId, actor }));
+      return withCallOrigin(origin, () => handler(call.request, { call, log, requestId, actor }));
     };
     run().then(
       (res) => {

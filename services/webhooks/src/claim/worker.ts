@@ -15,6 +15,7 @@ import { retryRecording } from '../outcome/retryRecording';
 import type { Sender, SendResult } from '../send/sender';
 import { deliveryBody, headersAsShown, signedHeaders } from '../send/sign';
 import { secretInForce } from '../send/signingSecret';
+import { OpenedSecrets } from '../send/openedSecrets';
 import { SuccessBatcher } from '../outcome/successBatcher';
 
 export interface WorkerSettings extends OutcomeSettings {
@@ -64,6 +65,8 @@ export class DeliveryWorker {
   private readonly pacing: ScanPacing;
   /** Successes of the same moment, written in one statement (successBatcher.ts). */
   private readonly successes: SuccessBatcher;
+  /** Receivers' signing secrets, opened once (openedSecrets.ts). */
+  private readonly secrets: OpenedSecrets;
 
   constructor(
     private readonly deps: {
@@ -77,6 +80,7 @@ export class DeliveryWorker {
     private readonly settings: WorkerSettings,
   ) {
     this.pacing = new ScanPacing(settings.pollMs);
+    this.secrets = new OpenedSecrets(deps.box);
     this.successes = new SuccessBatcher((attempts) => recordSucceededAttempts(deps.pool, attempts));
     this.lanes = new DeliveryLanes({ ...settings.lanes, forgetSlowAfterMs: FORGET_SLOW_AFTER_MS });
     this.feed = new DeliveryFeed({
@@ -295,7 +299,7 @@ export class DeliveryWorker {
     let secret: string | undefined;
     if (choice.ok) {
       try {
-        secret = this.deps.box.open(choice.sealed, target.id);
+        secret = this.secrets.open(choice.sealed, target.id);
       } catch (err) {
         this.deps.log.error({ err, receiver_id: target.id }, 'cannot open the signing secret');
       }

@@ -57,7 +57,7 @@ describe('OpenedSecrets', () => {
     expect(() => secrets.open({ ...sealed, ciphertext: buffer }, 'rcv_a')).toThrow();
   });
 
-  it('keeps at most `max` secrets, letting the oldest go first', () => {
+  it('keeps at most `max` secrets, letting the one used least recently go first', () => {
     const { box, counted } = countingBox();
     const secrets = new OpenedSecrets(counted, 2);
     const a = box.seal('a', 'rcv_a');

@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import type { SealedSecret, SecretBox } from '@brand/shared/secrets';
 
 interface Opened {
@@ -5,7 +6,7 @@ interface Opened {
   secret: string;
 }
 
-/** Receivers' secrets kept open at most; the oldest opened leaves first. */
+/** Receivers' secrets kept open at most; the one used least recently leaves first. */
 const DEFAULT_MAX = 10_000;
 
 /**
@@ -18,12 +19,14 @@ const DEFAULT_MAX = 10_000;
  * opened ones adds no secret it could not read.
  */
 export class OpenedSecrets {
-  private readonly opened = new Map<string, Opened>();
+  private readonly opened: LRUCache<string, Opened>;
 
   constructor(
     private readonly box: Pick<SecretBox, 'open'>,
-    private readonly max = DEFAULT_MAX,
-  ) {}
+    max = DEFAULT_MAX,
+  ) {
+    this.opened = new LRUCache({ max });
+  }
 
   /** The secret of `sealed` for receiver `receiverId` (its AAD); throws as SecretBox.open does. */
   open(sealed: SealedSecret, receiverId: string): string {
@@ -32,10 +35,6 @@ export class OpenedSecrets {
     const kept = this.opened.get(key);
     if (kept && kept.ciphertext.equals(sealed.ciphertext)) return kept.secret;
     const secret = this.box.open(sealed, receiverId);
-    if (!kept && this.opened.size >= this.max) {
-      const oldest = this.opened.keys().next();
-      if (!oldest.done) this.opened.delete(oldest.value);
-    }
     this.opened.set(key, { ciphertext: Buffer.from(sealed.ciphertext), secret });
     return secret;
   }

@@ -93,6 +93,12 @@ const WebhooksEnv = z
     DELIVERY_SLOW_AFTER_MS: msEnv.default(500),
     /** Attempts of slow receivers claimed into the slow lane per worker (idle sockets: cheap). */
     DELIVERY_SLOW_LANE_CONCURRENCY: z.coerce.number().int().min(1).max(10_000).default(256),
+    /**
+     * Attempts claimed or answered whose outcomes are not yet written, per worker, at most:
+     * past it nothing more is claimed (an attempt frees its lane place when the receiver
+     * answers). Above the two lanes' bounds (32 + 256), it binds only when recording lags.
+     */
+    DELIVERY_UNRECORDED_MAX: z.coerce.number().int().min(1).max(100_000).default(512),
     /** How long a claimed delivery is reserved; after that another worker may take it. */
     DELIVERY_LEASE_MS: msEnv.default(90_000),
     /** How often an idle worker looks for due deliveries. */

@@ -54,7 +54,12 @@ async function main(): Promise<void> {
   const worker = roles.has('worker')
     ? startWorkerRole(config, { pool, log, box, observer: deliveryObserver, extraCa })
     : undefined;
-  if (worker) laneMetrics(registry, () => worker.inFlight());
+  if (worker)
+    laneMetrics(
+      registry,
+      () => worker.inFlight(),
+      () => worker.unrecordedCount(),
+    );
   // Watched before the consumer starts, so a broker that is gone is said from the first probe.
   const kafka = roles.has('consumer')
     ? watchKafkaReachability({

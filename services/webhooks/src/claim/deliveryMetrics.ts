@@ -104,12 +104,23 @@ export function deliveryMetrics(registry: Registry, pool: Pool): DeliveryObserve
 /**
  * This worker's attempts in flight by lane (deliveryLanes.ts): `shared` is the budget of
  * receivers that answer promptly (DELIVERY_CONCURRENCY), `slow` the lane of slow and hanging
- * ones. A slow lane near its bound means many receivers hang at once.
+ * ones. A slow lane near its bound means many receivers hang at once. Beside them, the
+ * answered attempts whose outcomes are being written (DELIVERY_UNRECORDED_MAX): near its
+ * bound, the database is what holds deliveries back.
  */
 export function laneMetrics(
   registry: Registry,
   inFlight: () => { shared: number; slow: number },
+  unrecorded: () => number,
 ): void {
+  new Gauge({
+    name: 'webhook_worker_unrecorded_attempts',
+    help: "This worker's answered delivery attempts whose outcomes are still being written (bounded by DELIVERY_UNRECORDED_MAX).",
+    registers: [registry],
+    collect() {
+      this.set(unrecorded());
+    },
+  });
   new Gauge({
     name: 'webhook_worker_attempts_in_flight',
     help: "This worker's delivery attempts in flight by lane: shared (receivers answering promptly), slow (slow or hanging receivers).",

@@ -4,7 +4,7 @@ import type { Logger } from '@brand/shared/logger';
 import { continueTrace, withSpan } from '@brand/shared/telemetry';
 import type { SecretBox } from '@brand/shared/secrets';
 import { attemptOutcome, type DeliveryObserver } from './deliveryMetrics';
-import { DeliveryLanes, type Lane, type LaneSettings } from './deliveryLanes';
+import { DeliveryLanes, type Lane, type LaneRoom, type LaneSettings } from './deliveryLanes';
 import { DeliveryFeed, type FedDelivery } from './deliveryFeed';
 import { ScanPacing } from './scanPacing';
 import { claimDueDeliveries, claimFedDeliveries, type ClaimedDelivery } from './claimRepo';
@@ -21,6 +21,17 @@ import { SuccessBatcher } from '../outcome/successBatcher';
 export interface WorkerSettings extends OutcomeSettings {
   /** The lanes' bounds: the shared budget, the slow lane, per receiver (deliveryLanes.ts). */
   lanes: Omit<LaneSettings, 'forgetSlowAfterMs'>;
+  /**
+   * DELIVERY_UNRECORDED_MAX: attempts claimed or answered whose outcomes are not yet
+   * written, at most. An attempt leaves its lane when the receiver answers, not when its outcome is
+   * committed: the lanes bound what is asked of receivers, and recording is the database's
+   * work. Sends then go on while a statement records the previous answers, so each statement
+   * carries the answers of its moment (successBatcher.ts: tens at volume instead of the 7-8
+   * that the lanes' 32 places left while they were held through the recording), and a claim
+   * takes the places freed meanwhile together. The bound keeps a slow or unreachable database
+   * from piling answers up in memory: past it nothing more is claimed.
+   */
+  unrecordedMax: number;
   leaseMs: number;
   pollMs: number;
   /** DELIVERY_FEED_MAX: deliveries the feed from this process's consumer holds (0: no feed). */
@@ -67,6 +78,8 @@ export class DeliveryWorker {
   private readonly successes: SuccessBatcher;
   /** Receivers' signing secrets, opened once (openedSecrets.ts). */
   private readonly secrets: OpenedSecrets;
+  /** Attempts answered (their lane places freed) whose outcomes are not yet recorded. */
+  private unrecorded = 0;
 
   constructor(
     private readonly deps: {
@@ -92,6 +105,11 @@ export class DeliveryWorker {
   /** Attempts in flight by lane (the /metrics gauge). */
   inFlight(): { shared: number; slow: number } {
     return this.lanes.counts();
+  }
+
+  /** Answered attempts whose outcomes are still being written (the /metrics gauge). */
+  unrecordedCount(): number {
+    return this.unrecorded;
   }
 
   start(): void {
@@ -145,7 +163,7 @@ export class DeliveryWorker {
         this.pacing.want();
         this.deps.log.warn({ err }, 'claiming deliveries failed; retrying');
       }
-      const room = this.lanes.room();
+      const room = this.room();
       const hasRoom = room.shared > 0 || (room.slow > 0 && room.slowReceivers.length > 0);
       if ((claimed > 0 || this.woken) && hasRoom) continue;
       await new Promise<void>((resolve) => {
@@ -170,7 +188,7 @@ export class DeliveryWorker {
 
   /** Claims fed deliveries by primary key, within the lanes' room. */
   private async claimFed(): Promise<number> {
-    const pick = this.feed.take(this.lanes.room(), this.lanes.settings.perReceiver, (id) =>
+    const pick = this.feed.take(this.room(), this.lanes.settings.perReceiver, (id) =>
       this.lanes.isSlow(id),
     );
     const fed = [...pick.slow, ...pick.shared];
@@ -195,7 +213,7 @@ export class DeliveryWorker {
    */
   private async scan(): Promise<number> {
     this.pacing.started();
-    const room = this.lanes.room();
+    const room = this.room();
     const { perReceiver } = this.lanes.settings;
     const claim = (limit: number, receivers: { only: string[] } | { except: string[] }) =>
       limit <= 0
@@ -230,6 +248,22 @@ export class DeliveryWorker {
     return rows.length;
   }
 
+  /**
+   * The lanes' room, within what `unrecordedMax` leaves (the shared budget's first): every
+   * attempt in flight will be an answer to record, so it counts against the bound already.
+   */
+  private room(): LaneRoom {
+    const room = this.lanes.room();
+    const inFlight = this.lanes.counts();
+    const free = Math.max(
+      0,
+      this.settings.unrecordedMax - this.unrecorded - inFlight.shared - inFlight.slow,
+    );
+    if (free >= room.shared + room.slow) return room;
+    const shared = Math.min(room.shared, free);
+    return { ...room, shared, slow: Math.min(room.slow, free - shared) };
+  }
+
   private launch(d: ClaimedDelivery): void {
     let lane: Lane = this.lanes.start(d.receiver_id);
     // still waiting for its answer: the attempt leaves the shared budget for the slow lane
@@ -240,11 +274,16 @@ export class DeliveryWorker {
             this.wake();
           }, this.lanes.settings.slowAfterMs)
         : undefined;
-    // the receiver's answer time decides its lane, not the recording after it
-    let answeredInMs = 0;
+    // The receiver's answer frees the lane place (and its time decides the lane); the
+    // outcome is recorded after, counted in `unrecorded` until it is.
+    let hasAnswer = false;
     const answered = (durationMs: number): void => {
-      answeredInMs = durationMs;
+      if (hasAnswer) return;
+      hasAnswer = true;
       clearTimeout(slowTimer);
+      this.lanes.finish(d.receiver_id, lane, durationMs);
+      this.unrecorded++;
+      this.wake();
     };
     const task = this.deliver(d, answered)
       .catch((err: unknown) =>
@@ -252,8 +291,10 @@ export class DeliveryWorker {
         this.deps.log.error({ err, delivery_id: d.id }, 'delivery attempt could not be recorded'),
       )
       .finally(() => {
-        clearTimeout(slowTimer);
-        this.lanes.finish(d.receiver_id, lane, answeredInMs);
+        if (!hasAnswer) {
+          clearTimeout(slowTimer);
+          this.lanes.finish(d.receiver_id, lane, 0);
+        } else this.unrecorded--;
         this.running.delete(task);
         this.wake();
       });

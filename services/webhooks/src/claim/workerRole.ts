@@ -15,6 +15,8 @@ export interface WorkerRole {
   feedStored(deliveries: readonly FedDelivery[]): void;
   /** Attempts in flight by lane (deliveryLanes.ts). */
   inFlight(): { shared: number; slow: number };
+  /** Answered attempts whose outcomes are still being written. */
+  unrecordedCount(): number;
   /** Finishes in-flight deliveries (unfinished leases expire and are retried), then closes the sender. */
   stop: ShutdownStep;
 }
@@ -55,6 +57,7 @@ export function startWorkerRole(
         perReceiver: config.DELIVERY_PER_RECEIVER_CONCURRENCY,
         slowAfterMs: config.DELIVERY_SLOW_AFTER_MS,
       },
+      unrecordedMax: config.DELIVERY_UNRECORDED_MAX,
       leaseMs: config.DELIVERY_LEASE_MS,
       pollMs: config.DELIVERY_POLL_MS,
       feedMax: config.DELIVERY_FEED_MAX,
@@ -79,6 +82,7 @@ export function startWorkerRole(
   return {
     feedStored: (deliveries) => worker.feedStored(deliveries),
     inFlight: () => worker.inFlight(),
+    unrecordedCount: () => worker.unrecordedCount(),
     stop: {
       name: 'finish in-flight deliveries (unfinished leases expire and are retried)',
       run: async () => {

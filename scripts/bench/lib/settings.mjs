@@ -159,6 +159,17 @@ export const SETTINGS = {
    * services/webhooks/dist edited by hand, or a worktree's build). Reported as ours / B.
    */
   peerWebhooksMain: process.env.BENCH_PEER_WEBHOOKS || undefined,
+  /**
+   * BENCH_PEER_WEBHOOKS_ENV="NAME=value,NAME=value": settings given to system `B` only, over
+   * ours; with no BENCH_PEER_WEBHOOKS, B is our own build with these settings (an A/B of a
+   * setting, e.g. DELIVERY_CONCURRENCY=64).
+   */
+  peerWebhooksEnv: Object.fromEntries(
+    (process.env.BENCH_PEER_WEBHOOKS_ENV ?? '')
+      .split(',')
+      .filter((pair) => pair.includes('='))
+      .map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]),
+  ),
   /** BENCH_S6N_ROUNDS=0: none (a run for S6 and S6f rounds only). */
   s6nRounds: process.env.BENCH_S6N_ROUNDS === '0' ? 0 : intEnv('BENCH_S6N_ROUNDS', 1),
   /**
@@ -293,6 +304,8 @@ export const round = (x, digits = 2) => (Number.isFinite(x) ? Number(x.toFixed(d
 
 /**
  * The peer the webhook scenarios compare ours with: W0 (issue 46), or `B`, another build of
- * ours (BENCH_PEER_WEBHOOKS) for an A/B within one run. B is ours in everything but its main.
+ * ours (BENCH_PEER_WEBHOOKS, BENCH_PEER_WEBHOOKS_ENV) for an A/B within one run. B is ours in
+ * everything but its main and those settings.
  */
-export const PEER = SETTINGS.peerWebhooksMain ? 'B' : 'W0';
+export const PEER =
+  SETTINGS.peerWebhooksMain || Object.keys(SETTINGS.peerWebhooksEnv).length > 0 ? 'B' : 'W0';

@@ -268,7 +268,7 @@ export async function startWebhookRig(ctx, { count, webhooksEnv = {}, system = '
         )
       : await spawnMeasured(
           system === 'B' ? 'webhooks-b' : 'webhooks',
-          system === 'B' ? SETTINGS.peerWebhooksMain : MAINS.webhooks,
+          system === 'B' ? (SETTINGS.peerWebhooksMain ?? MAINS.webhooks) : MAINS.webhooks,
           {
             GRPC_PORT: '0',
             GRPC_HOST: '127.0.0.1',
@@ -284,6 +284,7 @@ export async function startWebhookRig(ctx, { count, webhooksEnv = {}, system = '
             WEBHOOK_EXTRA_CA_FILE: ca.caFile,
             LOG_LEVEL: 'info',
             ...webhooksEnv,
+            ...(system === 'B' ? SETTINGS.peerWebhooksEnv : {}),
           },
           SETTINGS.webhooksFlags,
           { readyTimeoutMs: READY_TIMEOUT_MS },

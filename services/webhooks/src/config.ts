@@ -85,8 +85,12 @@ const WebhooksEnv = z
     /** Receivers one brand may have. */
     WEBHOOK_MAX_RECEIVERS_PER_BRAND: z.coerce.number().int().min(1).max(1000).default(10),
     // Delivery
-    /** Deliveries in flight per worker process to receivers that answer promptly (the shared budget). */
-    DELIVERY_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(32),
+    /**
+     * Deliveries in flight per worker process to receivers that answer promptly (the shared
+     * budget). 64: waiting on a receiver's answer costs a socket, and more answers together make
+     * larger claims and outcome statements (S6: 1.15x the deliveries/s of 32; BENCHMARKS.md).
+     */
+    DELIVERY_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(64),
     /** Deliveries in flight per receiver per worker, in either lane. */
     DELIVERY_PER_RECEIVER_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(4),
     /** An attempt still waiting for its answer after this long leaves the shared budget for the slow lane. */
@@ -96,7 +100,7 @@ const WebhooksEnv = z
     /**
      * Attempts claimed or answered whose outcomes are not yet written, per worker, at most:
      * past it nothing more is claimed (an attempt frees its lane place when the receiver
-     * answers). Above the two lanes' bounds (32 + 256), it binds only when recording lags.
+     * answers). Above the two lanes' bounds (64 + 256), it binds only when recording lags.
      */
     DELIVERY_UNRECORDED_MAX: z.coerce.number().int().min(1).max(100_000).default(512),
     /** How long a claimed delivery is reserved; after that another worker may take it. */

@@ -152,7 +152,8 @@ export const SETTINGS = {
     process.env.BENCH_WEBHOOKS_FLAGS === undefined
       ? WEBHOOKS_HEAP_FLAGS
       : process.env.BENCH_WEBHOOKS_FLAGS.split(' ').filter((f) => f !== '' && f !== '-'),
-  w0Rounds: intEnv('BENCH_W0_ROUNDS', SMOKE ? 1 : 3),
+  /** BENCH_W0_ROUNDS=0: no S6 or S6f rounds (a run for S6n alone). */
+  w0Rounds: process.env.BENCH_W0_ROUNDS === '0' ? 0 : intEnv('BENCH_W0_ROUNDS', SMOKE ? 1 : 3),
   /**
    * BENCH_PEER_WEBHOOKS=<a built webhooks main.js>: the webhook comparison's peer is that build
    * of ours (system `B`) instead of W0, for an A/B of a change within one run (e.g. a copy of

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { SpanKind, trace, type Span } from '@opentelemetry/api';
 import type { Pool } from '@brand/shared/db';
 import type { Logger } from '@brand/shared/logger';
@@ -40,6 +41,15 @@ export interface WorkerSettings extends OutcomeSettings {
 
 /** A receiver's deliveries held in the feed at most (a hanging one's cannot fill it). */
 const FEED_MAX_PER_RECEIVER = 1_000;
+
+/**
+ * While the worker is busy (a quarter of the shared budget in flight or more), a claim waits
+ * this long for half the budget to be free, and a success statement for half the budget's
+ * answers, rather than going with the few of the moment: every statement has a fixed cost
+ * (a claim ~1 ms, a success statement ~0.9 ms of PostgreSQL CPU besides ~0.07 ms a row), so
+ * at volume fewer, larger ones leave more CPU for deliveries. Idle, nothing waits.
+ */
+const GATHER_MS = 4;
 
 /** A receiver found slow is claimed into the slow lane for this long after its last slow answer. */
 const FORGET_SLOW_AFTER_MS = 10 * 60_000;
@@ -94,7 +104,14 @@ export class DeliveryWorker {
   ) {
     this.pacing = new ScanPacing(settings.pollMs);
     this.secrets = new OpenedSecrets(deps.box);
-    this.successes = new SuccessBatcher((attempts) => recordSucceededAttempts(deps.pool, attempts));
+    this.successes = new SuccessBatcher(
+      (attempts) => recordSucceededAttempts(deps.pool, attempts),
+      {
+        gatherMs: GATHER_MS,
+        gatherTarget: Math.ceil(settings.lanes.shared / 2),
+        busy: () => this.busy(),
+      },
+    );
     this.lanes = new DeliveryLanes({ ...settings.lanes, forgetSlowAfterMs: FORGET_SLOW_AFTER_MS });
     this.feed = new DeliveryFeed({
       max: settings.feedMax,
@@ -165,7 +182,11 @@ export class DeliveryWorker {
       }
       const room = this.room();
       const hasRoom = room.shared > 0 || (room.slow > 0 && room.slowReceivers.length > 0);
-      if ((claimed > 0 || this.woken) && hasRoom) continue;
+      if ((claimed > 0 || this.woken) && hasRoom) {
+        // busy with little room: let answers free more places, for a larger claim
+        if (this.busy() && room.shared < this.lanes.settings.shared / 2) await sleep(GATHER_MS);
+        continue;
+      }
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, this.pacing.untilNextMs());
         this.wakeUp = () => {
@@ -246,6 +267,11 @@ export class DeliveryWorker {
     this.deps.observer?.claimed('scan', rows.length);
     for (const row of rows) this.launch(row);
     return rows.length;
+  }
+
+  /** Whether enough attempts are in flight that gathering pays (GATHER_MS). */
+  private busy(): boolean {
+    return this.lanes.counts().shared >= Math.max(8, this.lanes.settings.shared / 4);
   }
 
   /**

@@ -51,7 +51,7 @@ describe('SuccessBatcher', () => {
 
   it('keeps a batch under its maximum', async () => {
     const w = heldWriter();
-    const batcher = new SuccessBatcher(w.write, 2);
+    const batcher = new SuccessBatcher(w.write, { maxBatch: 2 });
     const all = ['a', 'b', 'c', 'd'].map((id) => batcher.record(attempt(id)));
     for (let i = 0; i < 3; i++) {
       await settled();
@@ -96,5 +96,54 @@ describe('SuccessBatcher', () => {
     await expect(alsoGood).resolves.toBeUndefined();
     await expect(poisoned).rejects.toBe(bad);
     expect(batches).toEqual([['d1'], ['d2', 'bad', 'd3'], ['d2'], ['bad'], ['d3']]);
+  });
+
+  describe('gathering while busy', () => {
+    const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+    it('waits gatherMs for others when busy, then writes them in one statement', async () => {
+      const w = heldWriter();
+      const batcher = new SuccessBatcher(w.write, {
+        gatherMs: 40,
+        gatherTarget: 10,
+        busy: () => true,
+      });
+      const all = [batcher.record(attempt('d1'))];
+      await settled();
+      expect(w.batches).toEqual([]);
+      all.push(batcher.record(attempt('d2')), batcher.record(attempt('d3')));
+      await pause(80);
+      expect(w.batches).toEqual([['d1', 'd2', 'd3']]);
+      w.pending[0]!.finish();
+      await Promise.all(all);
+    });
+
+    it('writes at once when the target has gathered', async () => {
+      const w = heldWriter();
+      const batcher = new SuccessBatcher(w.write, {
+        gatherMs: 10_000,
+        gatherTarget: 3,
+        busy: () => true,
+      });
+      const all = ['a', 'b', 'c'].map((id) => batcher.record(attempt(id)));
+      await settled();
+      expect(w.batches).toEqual([['a', 'b', 'c']]);
+      w.pending[0]!.finish();
+      await Promise.all(all);
+    });
+
+    it('does not wait when the worker is not busy', async () => {
+      const w = heldWriter();
+      const batcher = new SuccessBatcher(w.write, {
+        gatherMs: 10_000,
+        gatherTarget: 3,
+        busy: () => false,
+      });
+      const first = batcher.record(attempt('d1'));
+      await settled();
+      expect(w.batches).toEqual([['d1']]);
+      w.pending[0]!.finish();
+      await first;
+    });
   });
 });

@@ -11,9 +11,10 @@ const ROW_ERROR = /^2[23]/;
 
 /**
  * Records successful attempts a batch at a time, as a group commit does: the first success
- * is written at once, and those that come while a write is in flight go together in the
- * next one. At low load every batch is one attempt and nothing waits; at 1,000 deliveries a
- * second a statement carries tens, and each receiver's row and health bucket are written
+ * is written at once (or, while the worker is busy, after a few milliseconds of gathering:
+ * `gatherMs`), and those that come while a write is in flight go together in the next one.
+ * At low load every batch is one attempt and nothing waits; at 1,000 deliveries a second a
+ * statement carries tens, and each receiver's row and health bucket are written
  * once per statement instead of once per delivery. `record` settles when its attempt is
  * committed (or failed: then nothing of it was written, and the caller may try again).
  *
@@ -24,23 +25,48 @@ const ROW_ERROR = /^2[23]/;
 export class SuccessBatcher {
   private waiting: Waiting[] = [];
   private writing = false;
+  private gathering: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly write: (attempts: AttemptRecord[]) => Promise<void>,
-    private readonly maxBatch = 200,
+    private readonly opts: {
+      maxBatch?: number;
+      /**
+       * Gathering, as PostgreSQL's commit_delay does: while `busy()` says many answers are
+       * coming (the worker's attempts in flight), the first success waits up to `gatherMs`
+       * for `gatherTarget` others before the statement is written, instead of going alone
+       * and leaving the rest to the next one. Idle, nothing waits.
+       */
+      gatherMs?: number;
+      gatherTarget?: number;
+      busy?: () => boolean;
+    } = {},
   ) {}
 
   record(attempt: AttemptRecord): Promise<void> {
     return new Promise<void>((resolve, reject) => {
       this.waiting.push({ attempt, resolve, reject });
-      if (!this.writing) void this.drain();
+      if (this.writing) return;
+      const { gatherMs = 0, gatherTarget = Infinity, busy } = this.opts;
+      if (this.gathering) {
+        if (this.waiting.length >= gatherTarget) this.startDrain();
+      } else if (gatherMs > 0 && busy?.() && this.waiting.length < gatherTarget) {
+        this.gathering = setTimeout(() => this.startDrain(), gatherMs);
+      } else this.startDrain();
     });
   }
 
+  private startDrain(): void {
+    clearTimeout(this.gathering);
+    this.gathering = undefined;
+    void this.drain();
+  }
+
   private async drain(): Promise<void> {
+    const maxBatch = this.opts.maxBatch ?? 200;
     this.writing = true;
     try {
-      while (this.waiting.length > 0) await this.writeBatch(this.waiting.splice(0, this.maxBatch));
+      while (this.waiting.length > 0) await this.writeBatch(this.waiting.splice(0, maxBatch));
     } finally {
       this.writing = false;
     }

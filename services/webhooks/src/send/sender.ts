@@ -120,13 +120,21 @@ export class Sender {
     body: string,
     done: (r: Omit<SendResult, 'durationMs'>) => SendResult,
   ): Promise<SendResult> {
+    // The whole attempt's deadline. Not AbortSignal.timeout: its timer cannot be cleared, so
+    // at 1,000 deliveries a second 30,000 of them stayed armed, weakly held, for the GC to
+    // trace (7.5 us an attempt against 0.3 for a controller and a cleared timer).
+    const deadline = new AbortController();
+    const timer = setTimeout(
+      () => deadline.abort(new DOMException('the attempt timed out', 'TimeoutError')),
+      this.opts.totalTimeoutMs,
+    );
     try {
       const res = await request(url, {
         method: 'POST',
         headers,
         body,
         dispatcher: this.agent,
-        signal: AbortSignal.timeout(this.opts.totalTimeoutMs),
+        signal: deadline.signal,
       });
       const read = await readBounded(res.body, headerValue(res.headers['content-length']));
       const text = storableText(read.kept);
@@ -176,6 +184,8 @@ export class Sender {
         response: undefined,
         retryAfter: undefined,
       });
+    } finally {
+      clearTimeout(timer);
     }
   }
 

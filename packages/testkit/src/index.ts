@@ -83,7 +83,7 @@ export {
 export { startRegisteredReceiver, type RegisteredReceiver } from './registeredReceiver';
 export { startOwnKafka, type OwnKafka, type SaslSslListener } from './ownKafka';
 export { startOwnRedis, stopOwnRedises, type OwnRedis } from './ownRedis';
-export { freePort } from './freePort';
+export { freePort, freeRestartablePort } from './freePort';
 export { runMigrateScript } from './templateDb';
 export { scrapeMetric } from './scrapeMetric';
 export { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from './otlpReceiver';

@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { freePort } from './freePort';
+import { freeRestartablePort } from './freePort';
 import { REPO_ROOT } from './paths';
 
 /** A Kafka broker of one test (never the shared one on :9092), which it may stop and restart. */
@@ -56,11 +56,11 @@ function kafkaSh(command: 'ensure' | 'stop', env: Record<string, string>): Promi
  */
 export async function startOwnKafka(opts: { saslSsl?: boolean } = {}): Promise<OwnKafka> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'brand-kafka-'));
-  const port = await freePort();
-  const saslPort = opts.saslSsl ? await freePort() : undefined;
+  const port = await freeRestartablePort();
+  const saslPort = opts.saslSsl ? await freeRestartablePort() : undefined;
   const env: Record<string, string> = {
     KAFKA_PORT: String(port),
-    KAFKA_CONTROLLER_PORT: String(await freePort()),
+    KAFKA_CONTROLLER_PORT: String(await freeRestartablePort()),
     KAFKA_DATA_DIR: dataDir,
     ...(saslPort
       ? {

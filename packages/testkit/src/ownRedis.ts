@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createConnection } from 'node:net';
-import { freePort } from './freePort';
+import { freeRestartablePort } from './freePort';
 import { waitFor } from './waitFor';
 
 /**
@@ -29,7 +29,7 @@ function answers(port: number): Promise<boolean> {
 const running = new Set<ChildProcess>();
 
 export async function startOwnRedis(): Promise<OwnRedis> {
-  const port = await freePort();
+  const port = await freeRestartablePort();
   let child: ChildProcess | undefined;
   const start = async (): Promise<void> => {
     child = spawn(

@@ -1,4 +1,5 @@
 import net from 'node:net';
+import { freeRestartablePort } from './freePort';
 
 /** A loopback TCP proxy in front of a real server, for making it "go down" in a test. */
 export interface TcpProxy {
@@ -18,7 +19,11 @@ export interface TcpProxy {
   close(): Promise<void>;
 }
 
-/** Starts a proxy on 127.0.0.1 (an OS-chosen port) that pipes every connection to `target`. */
+/**
+ * Starts a proxy on 127.0.0.1 that pipes every connection to `target`, on a port below the
+ * ephemeral range (freeRestartablePort), so that no outgoing connection holds it while the
+ * proxy is paused and `resume` can listen on it again.
+ */
 export async function tcpProxy(target: { host: string; port: number }): Promise<TcpProxy> {
   const sockets = new Set<net.Socket>();
   const server = net.createServer((client) => {
@@ -51,7 +56,12 @@ export async function tcpProxy(target: { host: string; port: number }): Promise<
       server.close(() => resolve());
     });
 
-  await listen(0);
+  // another process may take the port between the probe and the listen: try a few
+  for (let tries = 1; !server.listening; tries++) {
+    await listen(await freeRestartablePort()).catch((err: unknown) => {
+      if (tries >= 5) throw err;
+    });
+  }
   const port = (server.address() as net.AddressInfo).port;
   return {
     port,

@@ -88,8 +88,6 @@ export class DeliveryWorker {
   private readonly successes: SuccessBatcher;
   /** Receivers' signing secrets, opened once (openedSecrets.ts). */
   private readonly secrets: OpenedSecrets;
-  /** Attempts answered (their lane places freed) whose outcomes are not yet recorded. */
-  private unrecorded = 0;
 
   constructor(
     private readonly deps: {
@@ -126,7 +124,9 @@ export class DeliveryWorker {
 
   /** Answered attempts whose outcomes are still being written (the /metrics gauge). */
   unrecordedCount(): number {
-    return this.unrecorded;
+    // every attempt is in `running` until recorded, and in a lane until answered
+    const inFlight = this.lanes.counts();
+    return this.running.size - inFlight.shared - inFlight.slow;
   }
 
   start(): void {
@@ -276,15 +276,12 @@ export class DeliveryWorker {
 
   /**
    * The lanes' room, within what `unrecordedMax` leaves (the shared budget's first): every
-   * attempt in flight will be an answer to record, so it counts against the bound already.
+   * attempt not yet recorded counts, answered or still in flight (it will be an answer to
+   * record).
    */
   private room(): LaneRoom {
     const room = this.lanes.room();
-    const inFlight = this.lanes.counts();
-    const free = Math.max(
-      0,
-      this.settings.unrecordedMax - this.unrecorded - inFlight.shared - inFlight.slow,
-    );
+    const free = Math.max(0, this.settings.unrecordedMax - this.running.size);
     if (free >= room.shared + room.slow) return room;
     const shared = Math.min(room.shared, free);
     return { ...room, shared, slow: Math.min(room.slow, free - shared) };
@@ -301,14 +298,13 @@ export class DeliveryWorker {
           }, this.lanes.settings.slowAfterMs)
         : undefined;
     // The receiver's answer frees the lane place (and its time decides the lane); the
-    // outcome is recorded after, counted in `unrecorded` until it is.
+    // outcome is recorded after (the task stays in `running` until it is).
     let hasAnswer = false;
     const answered = (durationMs: number): void => {
       if (hasAnswer) return;
       hasAnswer = true;
       clearTimeout(slowTimer);
       this.lanes.finish(d.receiver_id, lane, durationMs);
-      this.unrecorded++;
       this.wake();
     };
     const task = this.deliver(d, answered)
@@ -320,7 +316,7 @@ export class DeliveryWorker {
         if (!hasAnswer) {
           clearTimeout(slowTimer);
           this.lanes.finish(d.receiver_id, lane, 0);
-        } else this.unrecorded--;
+        }
         this.running.delete(task);
         this.wake();
       });

@@ -100,14 +100,16 @@ describe('SuccessBatcher', () => {
 
   describe('gathering while busy', () => {
     const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+    const gathering = (
+      w: ReturnType<typeof heldWriter>,
+      gatherMs: number,
+      gatherTarget: number,
+      busy: boolean,
+    ) => new SuccessBatcher(w.write, { gatherMs, gatherTarget, busy: () => busy });
 
     it('waits gatherMs for others when busy, then writes them in one statement', async () => {
       const w = heldWriter();
-      const batcher = new SuccessBatcher(w.write, {
-        gatherMs: 40,
-        gatherTarget: 10,
-        busy: () => true,
-      });
+      const batcher = gathering(w, 40, 10, true);
       const all = [batcher.record(attempt('d1'))];
       await settled();
       expect(w.batches).toEqual([]);
@@ -120,11 +122,7 @@ describe('SuccessBatcher', () => {
 
     it('writes at once when the target has gathered', async () => {
       const w = heldWriter();
-      const batcher = new SuccessBatcher(w.write, {
-        gatherMs: 10_000,
-        gatherTarget: 3,
-        busy: () => true,
-      });
+      const batcher = gathering(w, 10_000, 3, true);
       const all = ['a', 'b', 'c'].map((id) => batcher.record(attempt(id)));
       await settled();
       expect(w.batches).toEqual([['a', 'b', 'c']]);
@@ -134,11 +132,7 @@ describe('SuccessBatcher', () => {
 
     it('does not wait when the worker is not busy', async () => {
       const w = heldWriter();
-      const batcher = new SuccessBatcher(w.write, {
-        gatherMs: 10_000,
-        gatherTarget: 3,
-        busy: () => false,
-      });
+      const batcher = gathering(w, 10_000, 3, false);
       const first = batcher.record(attempt('d1'));
       await settled();
       expect(w.batches).toEqual([['d1']]);

@@ -34,9 +34,9 @@ export interface AttemptRecord {
 /**
  * The attempts of one statement, their details and their health counts, as CTEs (the
  * primary key makes a replayed attempt number a no-op, and then its detail is not written
- * either): `input` holds the attempts ($1..$14, attemptsValues; $14 is each delivery's
- * event_at, so every write names its partition), `receiver` locks their receivers ($15) in id
- * order before any health bucket (healthUpsertSql reads it, $16..$21):
+ * either): `input` holds the attempts ($1, one JSON array of attemptsJson's rows; event_at is
+ * each delivery's, so every write names its partition), `receiver` locks their receivers ($2)
+ * in id order before any health bucket (healthUpsertSql reads it, $3..$8):
  * the one lock order of every writer, or a success and a failure of one receiver deadlock,
  * each holding one of the two; several receivers in id order, so two statements cannot
  * either. A statement that also updates the receivers must read `receiver` in its main
@@ -50,15 +50,14 @@ export interface AttemptRecord {
  * and deliveries slowed to half while events arrived (S6 at 100 changes/s: 5-6 s queued).
  */
 const ATTEMPTS_CTES = `input as (
-    select * from unnest($1::text[], $2::int[], $3::timestamptz[], $4::int[], $5::int[],
-      $6::text[], $7::text[], $8::text[], $9::jsonb[], $10::jsonb[], $11::text[],
-      $12::boolean[], $13::bigint[], $14::timestamptz[])
-      as i(delivery_id, number, started_at, duration_ms, status_code, error_class, excerpt,
-           error_message, request_headers, response_headers, response_body, truncated,
-           body_bytes, event_at)
+    select * from json_to_recordset($1::json)
+      as i(delivery_id text, number int, started_at timestamptz, duration_ms int,
+           status_code int, error_class text, excerpt text, error_message text,
+           request_headers jsonb, response_headers jsonb, response_body text, truncated boolean,
+           body_bytes bigint, event_at timestamptz)
   ), receiver as (
     select id, brand_id, label, url, failure_count, failing_since, failing_alerted_at, last_error
-    from receivers where id = any($15::text[]) order by id for no key update
+    from receivers where id = any($2::text[]) order by id for no key update
   ), attempt as (
     insert into attempts (delivery_id, number, event_at, started_at, duration_ms, status_code,
       error_class, excerpt, error_message)
@@ -74,26 +73,35 @@ const ATTEMPTS_CTES = `input as (
       i.response_body, i.truncated, i.body_bytes
     from attempt a join input i using (delivery_id, number, event_at)
   ), health as (
-    ${healthUpsertSql(16, 'receiver')}
+    ${healthUpsertSql(3, 'receiver')}
   )`;
 
-/** ATTEMPTS_CTES' values $1..$21 for `attempts` of `receiverIds`. */
+/**
+ * ATTEMPTS_CTES' values $1..$8 for `attempts` of `receiverIds`. The attempts travel as one
+ * JSON text that PostgreSQL reads as rows (json_to_recordset): fourteen parallel arrays cost
+ * the worker pg's array literals, every element quoted and escaped, about twice the time of
+ * one JSON.stringify (BENCHMARKS.md, issue 46).
+ */
 function attemptsValues(attempts: readonly AttemptRecord[], receiverIds: string[]): unknown[] {
   return [
-    attempts.map((a) => a.deliveryId),
-    attempts.map((a) => a.number),
-    attempts.map((a) => a.startedAt),
-    attempts.map((a) => a.durationMs),
-    attempts.map((a) => a.statusCode),
-    attempts.map((a) => a.errorClass),
-    attempts.map((a) => a.excerpt),
-    attempts.map((a) => a.errorMessage),
-    attempts.map((a) => JSON.stringify(a.requestHeaders)),
-    attempts.map((a) => JSON.stringify(a.response?.headers ?? [])),
-    attempts.map((a) => a.response?.body ?? ''),
-    attempts.map((a) => a.response?.truncated ?? false),
-    attempts.map((a) => a.response?.bytes ?? -1),
-    attempts.map((a) => a.eventAt),
+    JSON.stringify(
+      attempts.map((a) => ({
+        delivery_id: a.deliveryId,
+        number: a.number,
+        started_at: a.startedAt,
+        duration_ms: a.durationMs,
+        status_code: a.statusCode,
+        error_class: a.errorClass,
+        excerpt: a.excerpt,
+        error_message: a.errorMessage,
+        request_headers: a.requestHeaders,
+        response_headers: a.response?.headers ?? [],
+        response_body: a.response?.body ?? '',
+        truncated: a.response?.truncated ?? false,
+        body_bytes: a.response?.bytes ?? -1,
+        event_at: a.eventAt,
+      })),
+    ),
     receiverIds,
     ...healthValues(attempts),
   ];
@@ -151,8 +159,8 @@ export async function finishAttempt(
  * recordReceiverOutcome write for each 2xx; a success can never disable a receiver.
  *
  * A 2xx to a failing receiver (a delivery, a retry or a Test) starts its catch-up
- * (catchUp.ts; $24 is each receiver's activity id). A 2xx that ends a run of failures the
- * owners were alerted to writes the "recovered" notice ($25: an id per receiver) and clears
+ * (catchUp.ts; $11 is each receiver's activity id). A 2xx that ends a run of failures the
+ * owners were alerted to writes the "recovered" notice ($12: an id per receiver) and clears
  * the alert.
  *
  * Locks are taken as ATTEMPTS_CTES says, so batches of two workers and a failure's
@@ -173,7 +181,7 @@ export async function recordSucceededAttempts(db: Db, attempts: AttemptRecord[])
          last_status = i.status_code, last_error = null, completed_at = now()
        from input i where d.id = i.delivery_id and d.event_at = i.event_at
      ), outcome as (
-       select * from unnest($15::text[], $22::int[], $23::boolean[], $24::text[], $25::text[])
+       select * from unnest($2::text[], $9::int[], $10::boolean[], $11::text[], $12::text[])
          as o(receiver_id, last_status, counted, activity_id, notice_id)
      ), ${CATCH_UP_CTES}, recovered as (
        ${insertNotice(

@@ -1,10 +1,8 @@
 import { createSecureContext, rootCertificates } from 'node:tls';
 import { context, SpanKind, SpanStatusCode, trace, type Span } from '@opentelemetry/api';
 import { Agent, request } from 'undici';
-import { AppError } from '@brand/shared/errors';
 import { withSpan } from '@brand/shared/telemetry';
 import { pinnedLookup } from '@brand/shared/egress';
-import { checkUrlShape } from '../egress/urlPolicy';
 import {
   excerptOf,
   keptHeaders,
@@ -13,6 +11,7 @@ import {
   type ResponseDetail,
 } from './responseBody';
 import { describeNoResponse, type ErrorClass } from './sendErrors';
+import { UrlVerdicts } from './urlVerdicts';
 
 /** The outcome of one HTTP attempt; never thrown. */
 export interface SendResult {
@@ -44,8 +43,8 @@ const tracer = trace.getTracer('webhooks.sender');
 
 /**
  * Sends deliveries: HTTPS POST through one keep-alive agent whose sockets resolve names
- * with pinnedLookup (every address checked, the checked one used). The URL rules are
- * applied again before every attempt (IP literals never reach the lookup). Redirects are
+ * with pinnedLookup (every address checked, the checked one used). The URL rules hold at
+ * every attempt (their verdict is remembered per URL text; IP literals never reach the lookup). Redirects are
  * never followed: a 3xx is a failure. Any 2xx is success.
  *
  * Each request is an HTTP CLIENT span (undici is not covered by the HTTP instrumentation),
@@ -56,8 +55,11 @@ const tracer = trace.getTracer('webhooks.sender');
  */
 export class Sender {
   private readonly agent: Agent;
+  /** The URL rules' verdict on each receiver URL, applied once per URL text (urlVerdicts.ts). */
+  private readonly urls: UrlVerdicts;
 
   constructor(private readonly opts: SenderOptions) {
+    this.urls = new UrlVerdicts(opts.allowLoopback);
     this.agent = new Agent({
       connect: {
         timeout: opts.connectTimeoutMs,
@@ -81,36 +83,24 @@ export class Sender {
       ...r,
       durationMs: Date.now() - started,
     });
-    try {
-      checkUrlShape(url, this.opts.allowLoopback);
-    } catch (err) {
-      const message = err instanceof AppError ? err.message : 'invalid URL';
+    const verdict = this.urls.of(url);
+    if (!verdict.ok)
       return done({
         ok: false,
         status: undefined,
         errorClass: 'invalid_url',
-        error: message,
+        error: verdict.refusal,
         excerpt: undefined,
         response: undefined,
         retryAfter: undefined,
         timedOut: false,
       });
-    }
-    const target = new URL(url);
     return withSpan(
       tracer,
       'POST',
-      {
-        kind: SpanKind.CLIENT,
-        attributes: {
-          'http.request.method': 'POST',
-          'url.scheme': target.protocol.replace(':', ''),
-          'server.address': target.hostname,
-          'server.port': Number(target.port || (target.protocol === 'http:' ? 80 : 443)),
-        },
-      },
+      { kind: SpanKind.CLIENT, attributes: verdict.attributes },
       context.active(),
-      async (span) => traced(span, await this.post(target, headers, body, done)),
+      async (span) => traced(span, await this.post(verdict.url, headers, body, done)),
     );
   }
 

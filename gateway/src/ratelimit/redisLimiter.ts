@@ -1,4 +1,4 @@
-import type { Redis } from '@brand/shared/redis';
+import { writeAtEndOfTurn, type Redis } from '@brand/shared/redis';
 import type { AdmissionLedger } from './admissionLedger';
 import { WINDOW_SECONDS, type ProbedRateLimiter, type RateLimitDecision } from './limiter';
 import { SLIDING_WINDOW_LUA } from './slidingWindowScript';
@@ -86,6 +86,8 @@ export class RedisSlidingWindowLimiter implements ProbedRateLimiter {
         for (const [i, m] of seeds.members.entries())
           args.push(m, Math.ceil(seeds.agesMs[i]! * 1000));
       }
+      // with the other requests of this turn, in one write (writesPerTurn.ts)
+      writeAtEndOfTurn(this.redis);
       const [allowed, remaining, resetUs, retryUs, news, peeked] =
         peekKey === undefined
           ? await this.redis.slidingWindow(this.storeKey(key), this.epochKey(), ...args)

@@ -5,6 +5,7 @@ import { redisTlsOptions } from './tlsOptions';
 
 export type { Redis };
 export { checkRedisTls, redisTlsEnv, redisTlsOptions, type RedisTlsSettings } from './tlsOptions';
+export { writeAtEndOfTurn } from './writesPerTurn';
 
 export interface RedisOptions {
   url: string;

@@ -49,13 +49,6 @@ describe('writeAtEndOfTurn', () => {
     expect(stream.writes).toEqual([['one'], ['two', 'three']]);
   });
 
-  it('without it, each command is a write of its own (what it saves)', () => {
-    const stream = new RecordingStream();
-    stream.write('one');
-    stream.write('two');
-    expect(stream.writes).toEqual([['one'], ['two']]);
-  });
-
   it('does nothing for a client without a connection yet', () => {
     expect(() => writeAtEndOfTurn({} as unknown as Redis)).not.toThrow();
   });

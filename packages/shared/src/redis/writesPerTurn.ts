@@ -14,8 +14,9 @@ const held = new WeakSet<object>();
  * rest of the turn (microseconds); its timeout runs from when it was issued, as before.
  */
 export function writeAtEndOfTurn(client: Redis): void {
-  const stream = client.stream as (Redis['stream'] & { cork?: () => void }) | undefined;
-  if (stream === undefined || typeof stream.cork !== 'function' || held.has(stream)) return;
+  // undefined until the client first connects
+  const stream = client.stream as Redis['stream'] | undefined;
+  if (stream === undefined || held.has(stream)) return;
   held.add(stream);
   stream.cork();
   setImmediate(() => {

@@ -34,7 +34,7 @@ export interface AttemptRecord {
 /**
  * The attempts of one statement, their details and their health counts, as CTEs (the
  * primary key makes a replayed attempt number a no-op, and then its detail is not written
- * either): `input` holds the attempts ($1, one JSON array of attemptsJson's rows; event_at is
+ * either): `input` holds the attempts ($1, one JSON array of attemptsValues' rows; event_at is
  * each delivery's, so every write names its partition), `receiver` locks their receivers ($2)
  * in id order before any health bucket (healthUpsertSql reads it, $3..$8):
  * the one lock order of every writer, or a success and a failure of one receiver deadlock,

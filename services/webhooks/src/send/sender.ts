@@ -44,8 +44,8 @@ const tracer = trace.getTracer('webhooks.sender');
 /**
  * Sends deliveries: HTTPS POST through one keep-alive agent whose sockets resolve names
  * with pinnedLookup (every address checked, the checked one used). The URL rules hold at
- * every attempt (their verdict is remembered per URL text; IP literals never reach the lookup). Redirects are
- * never followed: a 3xx is a failure. Any 2xx is success.
+ * every attempt (their verdict is remembered per URL text; IP literals never reach the
+ * lookup). Redirects are never followed: a 3xx is a failure. Any 2xx is success.
  *
  * Each request is an HTTP CLIENT span (undici is not covered by the HTTP instrumentation),
  * child of the attempt's span, with the method, host, port, status and error type: never

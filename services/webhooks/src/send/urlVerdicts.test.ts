@@ -38,12 +38,12 @@ describe('UrlVerdicts: the URL rules of every attempt, judged once per URL text'
     expect(new UrlVerdicts(true).of('https://127.0.0.1:8443/hook').ok).toBe(true);
   });
 
-  it('remembers at most `max` texts, forgetting the oldest first', () => {
+  it('remembers at most `max` texts, forgetting the least recently used first', () => {
     const verdicts = new UrlVerdicts(false, 3);
     const urls = [1, 2, 3, 4].map((n) => `https://hooks.example.com/${n}`);
     const first = urls.map((u) => verdicts.of(u));
     expect(verdicts.size).toBe(3);
-    // the newest three are remembered; the first was forgotten and is judged anew
+    // the last three used are remembered; the first was forgotten and is judged anew
     expect(verdicts.of(urls[3]!)).toBe(first[3]);
     expect(verdicts.of(urls[0]!)).not.toBe(first[0]);
     expect(verdicts.size).toBe(3);

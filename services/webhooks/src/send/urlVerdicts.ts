@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import { AppError } from '@brand/shared/errors';
 import { checkUrlShape } from '../egress/urlPolicy';
 
@@ -13,22 +14,23 @@ export type UrlVerdict =
  * registries, the chat hosts), about 2 % of the webhooks process's CPU in S6, for the same
  * few URLs over and over (BENCHMARKS.md, issue 46). Addresses a name resolves to are still
  * checked at every connection (pinnedLookup): only the text's verdict is kept. Bounded: past
- * `max` URLs the oldest verdict is forgotten.
+ * `max` URLs the least recently used verdict is forgotten (lru-cache, as openedSecrets.ts).
  */
 export class UrlVerdicts {
-  private readonly known = new Map<string, UrlVerdict>();
+  private readonly known: LRUCache<string, UrlVerdict>;
 
   constructor(
     private readonly allowLoopback: boolean,
-    private readonly max = 10_000,
-  ) {}
+    max = 10_000,
+  ) {
+    this.known = new LRUCache({ max });
+  }
 
   /** The verdict on `raw`, judged once per text while it is remembered. */
   of(raw: string): UrlVerdict {
     let verdict = this.known.get(raw);
     if (verdict === undefined) {
       verdict = judge(raw, this.allowLoopback);
-      if (this.known.size >= this.max) this.known.delete(this.known.keys().next().value!);
       this.known.set(raw, verdict);
     }
     return verdict;

@@ -46,7 +46,8 @@ const ids = (events: Array<{ id: string }>) => events.map((e) => e.id);
 
 beforeAll(async () => {
   h = await startHarness({ label: 'brandctlev' });
-  const base = Date.parse('2026-11-20T00:00:00Z');
+  // relative to today: webhooks' sweeper drops events past the 30-day history retention
+  const base = Date.now() - 86_400_000;
   await publish(
     Array.from({ length: 5 }, (_, i) =>
       makeBusinessEvent({

@@ -48,6 +48,16 @@ let other: BrandWithKey;
 /** What was published for `brand`, in publish order. */
 const published: BusinessEvent[] = [];
 const payoutId = newId('payout');
+/**
+ * Yesterday 00:00 UTC: the events' times are relative to today because the webhooks
+ * service's sweeper (every 10 s) drops events older than the 30-day history retention; a
+ * fixed date aged out of it and the late event vanished mid-file (a CI run's 410 on a walk).
+ */
+const DAY_MS = 86_400_000;
+const base = Math.floor(Date.now() / DAY_MS) * DAY_MS - DAY_MS;
+/** The time `minutes` after base, with microseconds as records stamps them. */
+const at = (minutes: number): string =>
+  new Date(base + minutes * 60_000).toISOString().replace('Z', '123Z');
 
 function get(path: string, key = brand.secret, headers: Record<string, string> = {}) {
   return api.get<FeedPage>(path, { key, headers });
@@ -106,15 +116,13 @@ beforeAll(async () => {
   brand = await makeBrandWithKey(stack.admin, { tier: 'enterprise' });
   other = await makeBrandWithKey(stack.admin, { tier: 'enterprise' });
   producer = await createEventProducer(topic);
-  const base = Date.parse('2026-11-01T00:00:00Z');
   for (let i = 0; i < 12; i++) {
     const type = i % 3 === 0 ? 'payout.paid' : 'submission.approved';
     published.push(
       makeBusinessEvent({
         brandId: brand.brand.id,
         type,
-        // microseconds, as records stamps them
-        createdAt: new Date(base + i * 60_000).toISOString().replace('Z', '123Z'),
+        createdAt: at(i),
         object:
           type === 'payout.paid'
             ? { resource: 'payouts', id: i === 0 ? payoutId : newId('payout'), status: 'paid' }
@@ -183,9 +191,7 @@ describe('GET /api/v1/events, newest first', () => {
     expect(one.body.data.map((e) => e.data.object.id)).toEqual([payoutId]);
 
     // the events are a minute apart from 00:00:00.000123Z: since/until are exclusive
-    const window = await get(
-      '/api/v1/events?since=2026-11-01T00:02:00.000123Z&until=2026-11-01T00:05:00.000123Z',
-    );
+    const window = await get(`/api/v1/events?since=${at(2)}&until=${at(5)}`);
     expect(window.body.data.map((e) => e.id)).toEqual(
       [published[3]!, published[4]!].map((e) => e.id).reverse(),
     );
@@ -240,16 +246,18 @@ describe('GET /api/v1/events?after=, the follow mode', () => {
   it('hands a follower an event committed late (an older created_at) after what it saw', async () => {
     const tail = await get('/api/v1/events?after=0&limit=200');
     const position = tail.body.next_after!;
+    const lateAt = new Date(base - 5 * DAY_MS).toISOString().replace('Z', '001Z');
     const late = makeBusinessEvent({
       brandId: brand.brand.id,
       type: 'payout.paid',
-      createdAt: '2026-10-01T00:00:00.000001Z',
+      // days older than every other event, still inside the retention
+      createdAt: lateAt,
     });
     published.push(late);
     await publish([late], published.length);
     const next = await get(`/api/v1/events?after=${position}`);
     expect(next.body.data.map((e) => e.id)).toEqual([late.id]);
-    expect(next.body.data[0]!.created_at).toBe('2026-10-01T00:00:00.000001Z');
+    expect(next.body.data[0]!.created_at).toBe(lateAt);
     // newest first is by position too: the late event leads the first page
     const first = await get('/api/v1/events?limit=1');
     expect(first.body.data[0]!.id).toBe(late.id);

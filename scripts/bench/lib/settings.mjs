@@ -244,6 +244,9 @@ export const SETTINGS = {
   historyClaims: intEnv('BENCH_S9_CLAIMS', SMOKE ? 20 : 200),
   /** S6 burst: changes committed as fast as possible, then deliveries/s until all landed. */
   webhookBurstChanges: intEnv('BENCH_WEBHOOK_BURST', SMOKE ? 20 : 1_000),
+  /** Changes of the untimed burst through each system before S6's first round (0: none). */
+  webhookWarmupChanges:
+    process.env.BENCH_WEBHOOK_WARMUP === '0' ? 0 : intEnv('BENCH_WEBHOOK_WARMUP', 300),
   /** The "other brands" scenario: rows of the big brand (one INSERT ... generate_series). */
   otherBrandRows: intEnv('BENCH_OTHER_BRAND_ROWS', SMOKE ? 10_000 : 1_000_000),
   otherBrandSmallRows: 10,

@@ -134,6 +134,48 @@ describe('CursorCodec', () => {
     for (const p of bad) expectInvalid(() => codec.decode(binding, codec.encode(binding, p)));
   });
 
+  describe('the cursors it signed lately', () => {
+    it('reads back one it issued without checking it again, as the full check reads it', () => {
+      const mine = new CursorCodec(SECRET);
+      const withSince = { ...position, since: '2026-01-01T00:00:00Z' };
+      for (const p of [position, withSince]) {
+        const cursor = mine.encode(binding, p);
+        const remembered = mine.decode(binding, cursor);
+        // the same object twice: the remembered position, not a fresh decode
+        expect(mine.decode(binding, cursor)).toBe(remembered);
+        // a codec that never issued it reaches the same position through the HMAC
+        const checked = new CursorCodec(SECRET).decode(binding, cursor);
+        expect(checked).not.toBe(remembered);
+        expect(remembered).toEqual(checked);
+      }
+    });
+
+    it('remembers a cursor for its own brand and resource only', () => {
+      const mine = new CursorCodec(SECRET);
+      const cursor = mine.encode(binding, position);
+      expectInvalid(() => mine.decode({ ...binding, brandId: 'br_BBBBBBBBBBBBBBBBBBBB' }, cursor));
+      expectInvalid(() => mine.decode({ ...binding, resource: 'links' }, cursor));
+      expectInvalid(() => mine.decode(binding, flip(cursor, cursor.length - 1)));
+    });
+
+    it('remembers a since as the full check reads it: in UTC', () => {
+      const mine = new CursorCodec(SECRET);
+      const cursor = mine.encode(binding, { ...position, since: '2026-01-01T02:00:00+02:00' });
+      expect(mine.decode(binding, cursor).since).toBe('2026-01-01T00:00:00.000000Z');
+    });
+
+    it('forgets the oldest past 10,000, and still reads them by the full check', () => {
+      const mine = new CursorCodec(SECRET);
+      const first = mine.encode(binding, position);
+      const remembered = mine.decode(binding, first);
+      for (let i = 0; i < 10_000; i++)
+        mine.encode(binding, { ...position, id: `sub_${i.toString().padStart(6, '0')}` });
+      const again = mine.decode(binding, first);
+      expect(again).not.toBe(remembered);
+      expect(again).toEqual(position);
+    });
+  });
+
   describe('secret rotation', () => {
     const before = new CursorCodec(OLD_SECRET);
     const during = new CursorCodec(SECRET, [OLD_SECRET]);

@@ -1,4 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
 import { AppError } from '@brand/shared/errors';
 import { isCursorShaped, LIST_PARAM_MESSAGES, normalizeSince } from '@brand/shared/resources';
 import type { ResourceName } from '@brand/shared/resources';
@@ -36,6 +37,14 @@ const RECORD_ID = /^[a-z]{2,4}_[A-Za-z0-9]{1,64}$/;
  */
 export class CursorCodec {
   private readonly secrets: Buffer[];
+  /**
+   * The cursors this process signed lately, by binding and text, with their positions: a walk
+   * presents the next_cursor it was just given, and a cursor found here is one this codec
+   * signed for that very binding, so verifying it again (an HMAC, a base64 and JSON decode,
+   * the payload's checks) can only give the same position. Bounded; anything else (another
+   * replica's cursor, an old one, a forgery) takes the full check.
+   */
+  private readonly issued = new LRUCache<string, CursorPosition>({ max: ISSUED_CURSORS_KEPT });
 
   constructor(secret: string, previousSecrets: string[] = []) {
     this.secrets = [secret, ...previousSecrets].map((s) => Buffer.from(s, 'utf8'));
@@ -45,11 +54,17 @@ export class CursorCodec {
     const payload: Payload = { t: position.createdAt, i: position.id };
     if (position.since !== undefined) payload.s = position.since;
     const body = Buffer.from(JSON.stringify(payload), 'utf8').toString('base64url');
-    return `${body}.${this.mac(this.secrets[0]!, binding, body).toString('base64url')}`;
+    const cursor = `${body}.${this.mac(this.secrets[0]!, binding, body).toString('base64url')}`;
+    // remembered as decode would read it back (a position it would refuse is not remembered)
+    const decoded = checkedPosition(payload);
+    if (decoded !== undefined) this.issued.set(issuedKey(binding, cursor), decoded);
+    return cursor;
   }
 
   /** The position a cursor encodes. Throws AppError('invalid_cursor') for anything else. */
   decode(binding: CursorBinding, cursor: string): CursorPosition {
+    const issued = this.issued.get(issuedKey(binding, cursor));
+    if (issued !== undefined) return issued;
     if (!isCursorShaped(cursor)) throw invalidCursor();
     const [body, tag] = cursor.split('.') as [string, string];
     const presented = Buffer.from(tag, 'base64url');
@@ -71,6 +86,12 @@ export class CursorCodec {
   }
 }
 
+/** How many signed cursors CursorCodec remembers (a few MB at most). */
+const ISSUED_CURSORS_KEPT = 10_000;
+
+const issuedKey = (binding: CursorBinding, cursor: string): string =>
+  `${binding.brandId}\n${binding.resource}\n${cursor}`;
+
 /** Even a correctly signed payload is checked: a leaked secret must not open SQL to junk. */
 function parsePayload(body: string): CursorPosition {
   let payload: unknown;
@@ -79,21 +100,27 @@ function parsePayload(body: string): CursorPosition {
   } catch {
     throw invalidCursor();
   }
-  const p = payload as Partial<Payload> | null;
+  const position = checkedPosition(payload as Partial<Payload> | null);
+  if (position === undefined) throw invalidCursor();
+  return position;
+}
+
+/** The position a payload holds (frozen, since normalised to UTC), or undefined if it is not one. */
+function checkedPosition(p: Partial<Payload> | null): CursorPosition | undefined {
   if (
     typeof p?.t !== 'string' ||
     !OUR_TIMESTAMP.test(p.t) ||
     typeof p.i !== 'string' ||
     !RECORD_ID.test(p.i)
   ) {
-    throw invalidCursor();
+    return undefined;
   }
   let since: string | undefined;
   if (p.s !== undefined) {
     since = typeof p.s === 'string' ? normalizeSince(p.s) : undefined;
-    if (since === undefined) throw invalidCursor();
+    if (since === undefined) return undefined;
   }
-  return { createdAt: p.t, id: p.i, since };
+  return Object.freeze({ createdAt: p.t, id: p.i, since });
 }
 
 function invalidCursor(): AppError {

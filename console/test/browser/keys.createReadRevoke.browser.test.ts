@@ -7,7 +7,7 @@ import { createServer, type Server } from 'node:http';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { randomHex, waitFor } from '@brand/testkit';
 import { startConsoleStack, type ConsoleStack } from '../consoleStack';
-import { expectAccessible, launchChromium, screenshot } from './browserKit';
+import { expectAccessible, launchChromium, screenshot, SIGN_IN_NAVIGATION_MS } from './browserKit';
 
 let cs: ConsoleStack;
 let browser: Browser;
@@ -51,7 +51,7 @@ async function signIn(
   await page.goto(link);
   if (opts.shoot) await expectAccessible(page);
   await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.waitForURL(/\/brands\//);
+  await page.waitForURL(/\/brands\//, { timeout: SIGN_IN_NAVIGATION_MS });
   return { context, page };
 }
 
@@ -189,7 +189,7 @@ it('a sign-in link works once and expires', async () => {
   const link = await ask();
   await page.goto(link);
   await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.waitForURL(/\/brands\//);
+  await page.waitForURL(/\/brands\//, { timeout: SIGN_IN_NAVIGATION_MS });
   // Used: a second press is refused.
   await page.goto(link);
   await page.getByRole('button', { name: 'Sign in' }).click();

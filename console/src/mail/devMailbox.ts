@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { SMTPServer } from 'smtp-server';
@@ -32,10 +32,16 @@ export async function startDevMailbox(opts: {
       // Sortable names: the newest message is the last in a listing.
       const name = `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomBytes(4).toString('hex')}`;
       const eml = path.join(opts.dir, `${name}.eml`);
-      pipeline(stream, createWriteStream(eml, { mode: 0o600 }))
+      // Both files appear whole: each is written under a name no reader lists (.part) and
+      // renamed into place, the text first. Streamed straight to its name, a mail was once
+      // read with its headers and no body yet (a CI run of the SSO sign-in test, 2026-11-27).
+      pipeline(stream, createWriteStream(`${eml}.part`, { mode: 0o600 }))
         .then(async () => {
-          const text = readableText(await readFile(eml, 'utf8'));
-          await writeFile(path.join(opts.dir, `${name}.txt`), text, { mode: 0o600 });
+          const text = readableText(await readFile(`${eml}.part`, 'utf8'));
+          const txt = path.join(opts.dir, `${name}.txt`);
+          await writeFile(`${txt}.part`, text, { mode: 0o600 });
+          await rename(`${txt}.part`, txt);
+          await rename(`${eml}.part`, eml);
         })
         .then(
           () => callback(),

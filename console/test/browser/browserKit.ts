@@ -81,21 +81,28 @@ export async function screenshotOf(
 /**
  * Signs `email` in as a person does, in a new browser context: the sign-in form, the link
  * from the mailbox, its confirm button. Resolves on the member's first brand page. `context`
- * sets up the browser context (another User-Agent, say).
+ * sets up the browser context (another User-Agent, say); `shoot` checks the sign-in form and
+ * the link's page for accessibility and keeps the form's screenshot (`sign-in`).
  */
 export async function signIn(
   browser: Browser,
   cs: ConsoleStack,
   email: string,
   context: BrowserContextOptions = {},
+  opts: { shoot?: boolean } = {},
 ): Promise<Page> {
   const page = await (await browser.newContext(context)).newPage();
   const since = Date.now() - 1_000;
   await page.goto(`${cs.url}/sign-in`);
+  if (opts.shoot) {
+    await expectAccessible(page);
+    await screenshot(page, 'sign-in');
+  }
   await page.getByLabel('Email address').fill(email);
   await page.getByRole('button', { name: 'Email me a sign-in link' }).click();
   await page.getByRole('heading', { name: 'Check your email' }).waitFor();
   await page.goto(await cs.latestLink(email, since));
+  if (opts.shoot) await expectAccessible(page);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.waitForURL(/\/brands/, { timeout: SIGN_IN_NAVIGATION_MS });
   return page;

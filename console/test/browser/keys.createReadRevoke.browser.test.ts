@@ -7,7 +7,13 @@ import { createServer, type Server } from 'node:http';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { randomHex, waitFor } from '@brand/testkit';
 import { startConsoleStack, type ConsoleStack } from '../consoleStack';
-import { expectAccessible, launchChromium, screenshot, SIGN_IN_NAVIGATION_MS } from './browserKit';
+import {
+  expectAccessible,
+  launchChromium,
+  screenshot,
+  signIn as signInAsPerson,
+  SIGN_IN_NAVIGATION_MS,
+} from './browserKit';
 
 let cs: ConsoleStack;
 let browser: Browser;
@@ -36,23 +42,8 @@ async function signIn(
   email: string,
   opts: { shoot?: boolean } = {},
 ): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext();
-  const page = await context.newPage();
-  await page.goto(`${cs.url}/sign-in`);
-  if (opts.shoot) {
-    await expectAccessible(page);
-    await screenshot(page, 'sign-in');
-  }
-  const since = Date.now() - 1_000;
-  await page.getByLabel('Email address').fill(email);
-  await page.getByRole('button', { name: 'Email me a sign-in link' }).click();
-  await page.getByRole('heading', { name: 'Check your email' }).waitFor();
-  const link = await cs.latestLink(email, since);
-  await page.goto(link);
-  if (opts.shoot) await expectAccessible(page);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.waitForURL(/\/brands\//, { timeout: SIGN_IN_NAVIGATION_MS });
-  return { context, page };
+  const page = await signInAsPerson(browser, cs, email, {}, opts);
+  return { context: page.context(), page };
 }
 
 async function gatewayStatus(key: string): Promise<number> {

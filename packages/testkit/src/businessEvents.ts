@@ -2,7 +2,11 @@ import { Kafka, logLevel, type Producer } from 'kafkajs';
 import { BusinessEvent } from '@brand/proto/events/v1';
 import { EVENT_TYPES, type EventTypeName } from '@brand/shared/enums';
 import { newId } from '@brand/shared/ids';
-import { BUSINESS_EVENT_CONTENT_TYPE, encodeBusinessEvent } from '@brand/shared/kafka';
+import {
+  BUSINESS_EVENT_CONTENT_TYPE,
+  createTopicWithLeaders,
+  encodeBusinessEvent,
+} from '@brand/shared/kafka';
 import { randomHex } from './random';
 
 /** The shared test broker; KAFKA_BROKERS overrides. */
@@ -93,10 +97,7 @@ export async function createTopic(
   const admin = new Kafka({ clientId: 'test-admin', brokers, logLevel: logLevel.NOTHING }).admin();
   await admin.connect();
   try {
-    await admin.createTopics({
-      topics: [{ topic, numPartitions: partitions }],
-      waitForLeaders: true,
-    });
+    await createTopicWithLeaders(admin, { topic, numPartitions: partitions });
   } finally {
     await admin.disconnect();
   }

@@ -31,6 +31,7 @@ const grpc = require('@grpc/grpc-js');
 const { RecordsServiceClient } = require('@brand/proto/records/v1');
 const { WebhooksServiceClient } = require('@brand/proto/webhooks/v1');
 const { EventType, eventTypeToJSON } = require('@brand/proto/events/v1');
+const { createTopicWithLeaders } = require('@brand/shared/kafka');
 
 /** The two senders the webhook scenarios compare, in the order rounds run them. */
 export const SYSTEMS = ['ours', PEER];
@@ -98,7 +99,7 @@ async function createRunTopic() {
   const admin = kafka.admin();
   await admin.connect();
   try {
-    await admin.createTopics({ topics: [{ topic, numPartitions: 3 }], waitForLeaders: true });
+    await createTopicWithLeaders(admin, { topic, numPartitions: 3 });
   } catch (err) {
     await admin.disconnect();
     throw new Error(

@@ -15,3 +15,9 @@ export {
   kafkaSecurityEnv,
   type KafkaSecuritySettings,
 } from './securityEnv';
+export {
+  awaitTopicLeaders,
+  createTopicWithLeaders,
+  isSettlingTopicError,
+  type TopicLeadersOptions,
+} from './topics';

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Kafka, logLevel } from 'kafkajs';
 import type { BusinessEvent } from '@brand/proto/events/v1';
-import { decodeBusinessEvent } from '@brand/shared/kafka';
+import { createTopicWithLeaders, decodeBusinessEvent } from '@brand/shared/kafka';
 import { waitFor } from '@brand/testkit';
 
 /** The shared test broker (HOUSE_RULES: one broker for everyone; own topic per test). */
@@ -45,10 +45,7 @@ export async function createEventTopic(
   const topic = `brand.business-events.v1.test.${suffix}`;
   const admin = kafka.admin();
   await admin.connect();
-  await admin.createTopics({
-    topics: [{ topic, numPartitions: partitions, replicationFactor: 1 }],
-    waitForLeaders: true,
-  });
+  await createTopicWithLeaders(admin, { topic, numPartitions: partitions, replicationFactor: 1 });
   const consumer = kafka.consumer({ groupId: `records-events-test-${suffix}` });
   const messages: ConsumedEvent[] = [];
   await consumer.connect();

@@ -3,7 +3,11 @@ import type { Kafka, KafkaMessage } from 'kafkajs';
 import { withTransaction, type Pool } from '@brand/shared/db';
 import { EVENT_TYPES } from '@brand/shared/enums';
 import { newId } from '@brand/shared/ids';
-import { decodeBusinessEvent, type KafkaConnectionStatus } from '@brand/shared/kafka';
+import {
+  createTopicWithLeaders,
+  decodeBusinessEvent,
+  type KafkaConnectionStatus,
+} from '@brand/shared/kafka';
 import type { Logger } from '@brand/shared/logger';
 import { continueTraceFromHeaders, traceContextOfSpan } from '@brand/shared/telemetry';
 import { canonicalObjectJson } from '../send/sign';
@@ -143,10 +147,7 @@ async function ensureTopicExists(opts: ConsumerOptions, log: Logger): Promise<vo
     const existing = await admin.listTopics();
     const created =
       !existing.includes(opts.topic) &&
-      (await admin.createTopics({
-        topics: [{ topic: opts.topic, numPartitions: opts.partitions }],
-        waitForLeaders: true,
-      }));
+      (await createTopicWithLeaders(admin, { topic: opts.topic, numPartitions: opts.partitions }));
     if (created) log.info({ partitions: opts.partitions }, 'created the business-events topic');
   } finally {
     await admin.disconnect();

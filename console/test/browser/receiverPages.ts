@@ -30,7 +30,7 @@ export interface ReceiverPages {
 /**
  * Starts the stack and the browser before a file's tests and stops them after: call it once at
  * the top of a test file. Each flow waits on real deliveries and their retries, so a test may
- * take up to two minutes beside the other browser workers.
+ * take minutes beside the other browser workers (240 s, as scripts/test.sh gives every browser test).
  */
 export function receiverPages(): ReceiverPages {
   let rs: ReceiverStack | undefined;
@@ -43,7 +43,7 @@ export function receiverPages(): ReceiverPages {
     await browser?.close();
     await rs?.close();
   });
-  jest.setTimeout(120_000);
+  jest.setTimeout(240_000);
 
   const stack = (): ReceiverStack => rs!;
   const logOf: ReceiverPages['logOf'] = async (receiverId, q = {}) =>

@@ -21,7 +21,7 @@ beforeAll(async () => {
     gatewayEnv: otlp.envFor('gateway'),
     recordsEnv: otlp.envFor('records'),
   });
-});
+}, 120_000);
 afterAll(async () => {
   await stack?.close();
   await otlp?.close();

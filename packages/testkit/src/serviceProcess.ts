@@ -26,7 +26,11 @@ export interface SpawnServiceOptions {
   /** Absolute path of a built entry point (a dist main.js). */
   entry: string;
   env: Record<string, string>;
-  /** How long to wait for the "listening" log line; default 20 s. */
+  /**
+   * How long to wait for the "listening" log line; default 40 s. A process with tracing on loads
+   * the OpenTelemetry SDK first, and a records process doing so beside the other integration
+   * workers (load 7-10) printed nothing for 20 s in a fresh-clone CI run.
+   */
   readyTimeoutMs?: number;
 }
 
@@ -72,7 +76,7 @@ export function spawnService(opts: SpawnServiceOptions): Promise<ServiceProcess>
     };
     createInterface({ input: child.stdout }).on('line', onLine);
     createInterface({ input: child.stderr }).on('line', onLine);
-    const readyTimeoutMs = opts.readyTimeoutMs ?? 20_000;
+    const readyTimeoutMs = opts.readyTimeoutMs ?? 40_000;
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
       reject(

@@ -206,7 +206,6 @@ export async function startWebhooks(opts: {
         : {}),
       ...opts.env,
     },
-    readyTimeoutMs: 40_000,
   });
   return withAddresses(proc);
 }

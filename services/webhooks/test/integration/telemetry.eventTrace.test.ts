@@ -58,7 +58,7 @@ beforeAll(async () => {
     },
   });
   client = createWebhooksClient(stack.webhooks!.address);
-});
+}, 120_000);
 
 afterAll(async () => {
   client?.close();

@@ -158,7 +158,9 @@ export async function startConsoleStack(
       ca,
       topic,
       dns,
-      latestLink: async (email, after = 0, timeoutMs = 15_000) => {
+      // 60 s: in CI's browser stage (nice 10, beside the fault suite and the bench smoke run)
+      // a sign-in mail once took longer than 15 s to arrive.
+      latestLink: async (email, after = 0, timeoutMs = 60_000) => {
         const link = await latestLink(mailDir, email, after, handedOut, timeoutMs);
         handedOut.add(link);
         return link;

@@ -178,7 +178,7 @@ export async function runWebhooksScenario(ctx, { system = 'ours', warmup = false
       if (system !== 'W0' && rate === plan.base[0])
         level.stages = await pipelineStages(ctx.dbUrl, done.deliveries);
       say(
-        `${label} paced ${level.deliveriesRate} deliveries/s: ${level.changes} changes at ${level.achievedRate}/s${level.refused ? ` (${level.refused} refused by records)` : ''}; commit-to-2xx p50 ${level.p50} ms, p99 ${level.p99} ms, max ${level.max} ms${level.stages ? `; stages p50/p99/max ms: ${stagesText(level.stages)}` : ''}`,
+        `${label} paced ${level.deliveriesRate} deliveries/s: ${level.changes} changes at ${level.achievedRate}/s${level.refused ? ` (${level.refused} refused by records)` : ''}; commit-to-2xx p50 ${level.p50} ms, p99 ${level.p99} ms, max ${level.max} ms; CPU ms/delivery ${JSON.stringify(level.cpuMsPerDelivery)}${level.stages ? `; stages p50/p99/max ms: ${stagesText(level.stages)}` : ''}`,
       );
       if (done.pairs < done.expected)
         ctx.invalid.push(

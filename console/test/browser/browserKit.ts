@@ -79,6 +79,22 @@ export async function screenshotOf(
 }
 
 /**
+ * Reloads `page` as a person would, again after a 503 (the console's answer while a service it
+ * needs is unavailable or past its deadline, with Retry-After: on a starved CI machine a
+ * reload once came back without the page's links), up to three times. Returns the status of
+ * the last answer, for the caller to check.
+ */
+export async function reloadPage(page: Page): Promise<number> {
+  for (let attempt = 1; ; attempt++) {
+    const response = await page.reload();
+    const status = response?.status() ?? 0;
+    if (status !== 503 || attempt === 3) return status;
+    const retryAfter = Number((await response?.headerValue('retry-after')) ?? 2);
+    await page.waitForTimeout(Math.min(Math.max(retryAfter, 1), 5) * 1_000);
+  }
+}
+
+/**
  * Signs `email` in as a person does, in a new browser context: the sign-in form, the link
  * from the mailbox, its confirm button. Resolves on the member's first brand page. `context`
  * sets up the browser context (another User-Agent, say); `shoot` checks the sign-in form and

@@ -7,7 +7,13 @@ import type { Browser, Page } from 'playwright-core';
 import { startReceiver, type RunningReceiver } from '@brand/example-receiver';
 import { makePendingSubmissions, planBody, randomHex } from '@brand/testkit';
 import { startConsoleStack, type ConsoleStack } from '../consoleStack';
-import { expectAccessible, launchChromium, screenshot, signIn as signInAs } from './browserKit';
+import {
+  expectAccessible,
+  launchChromium,
+  reloadPage,
+  screenshot,
+  signIn as signInAs,
+} from './browserKit';
 
 let cs: ConsoleStack;
 let browser: Browser;
@@ -51,7 +57,8 @@ it('adds a receiver, shows its secret once, tests it, and shows deliveries as th
   secrets.push(secret);
   await expectAccessible(page);
   await screenshot(page, 'receiver-secret', [page.locator('#new-secret')]);
-  await page.reload();
+  // the one-time page is gone once seen: 410, the secret not in it, the way to the receiver is
+  expect(await reloadPage(page)).toBe(410);
   expect(await page.content()).not.toContain(secret);
 
   // Test: queued first, then (poll.js updating the page) delivered.

@@ -101,39 +101,7 @@ const ACTIVE_ONLY = `active as (select unnest($2::text[]) as receiver_id)`;
 const CLAIMABLE = `d.status = 'pending' and d.next_attempt_at <= now() and ${leaseFree('d')}`;
 
 /**
- * What a claim returns of a delivery's event and of its receiver (the target, its columns
- * prefixed `target_`), as [expression, name] pairs: claimDueDeliveries joins them in its
- * update, claimFedDeliveries reads them as it locks and returns them from the lock's rows.
- */
-const EVENT_AND_TARGET: ReadonlyArray<readonly [string, string]> = [
-  ['e.type', 'event_type'],
-  ['e.object_json', 'object_json'],
-  ['e.test', 'test'],
-  ['e.traceparent', 'traceparent'],
-  ['e.tracestate', 'tracestate'],
-  ...(
-    [
-      'id',
-      'url',
-      'enabled',
-      'secret_ciphertext',
-      'secret_key_id',
-      'secret_version',
-      'pending_secret_ciphertext',
-      'pending_secret_key_id',
-      'rotation_switch_at',
-      'failure_count',
-    ] satisfies ReadonlyArray<keyof ReceiverTarget>
-  ).map((column) => [`r.${column}`, `target_${column}`] as const),
-];
-const EVENT_AND_TARGET_READ = EVENT_AND_TARGET.map(([expr, as]) => `${expr} as ${as}`).join(', ');
-
-/** The delivery's own columns a claim returns, from the leased row `d`. */
-const DELIVERY_RETURNED = `d.id, d.receiver_id, d.attempts, d.round_start, d.event_id,
-       ${rfc3339('d.event_at')} as event_created_at, d.brand_id, d.secret_version`;
-
-/**
- * The end of the scan claim: leases the rows of the `locked` CTE for `leaseMs` (the parameter
+ * The end of both claims: leases the rows of the `locked` CTE for `leaseMs` (the parameter
  * named) and returns each with its event and its receiver's target.
  */
 const leaseLocked = (leaseMs: string): string => `
@@ -141,7 +109,16 @@ const leaseLocked = (leaseMs: string): string => `
      from locked, events e, receivers r
      where d.id = locked.id and d.event_at = locked.event_at
        and e.id = d.event_id and e.created_at = d.event_at and r.id = d.receiver_id
-     returning ${DELIVERY_RETURNED}, ${EVENT_AND_TARGET_READ}`;
+     returning d.id, d.receiver_id, d.attempts, d.round_start, d.event_id, e.type as event_type,
+       ${rfc3339('d.event_at')} as event_created_at, d.brand_id, e.object_json, e.test,
+       d.secret_version, e.traceparent, e.tracestate,
+       r.id as target_id, r.url as target_url, r.enabled as target_enabled,
+       r.secret_ciphertext as target_secret_ciphertext, r.secret_key_id as target_secret_key_id,
+       r.secret_version as target_secret_version,
+       r.pending_secret_ciphertext as target_pending_secret_ciphertext,
+       r.pending_secret_key_id as target_pending_secret_key_id,
+       r.rotation_switch_at as target_rotation_switch_at,
+       r.failure_count as target_failure_count`;
 
 function toClaimed({
   target_id: id,
@@ -230,21 +207,8 @@ export async function claimDueDeliveries(db: Db, scope: ClaimScope): Promise<Cla
  * deliveryFeed.ts) on the same terms as claimDueDeliveries: pending, due, not leased (or the
  * lease expired), of an enabled receiver, locked with FOR UPDATE SKIP LOCKED and leased for
  * `leaseMs`. A named delivery that another worker holds, that was delivered, or that is not
- * due is not returned.
- *
- * Its cost follows the keys named, not the week's backlog, and it is planned once per
- * connection, not at every call:
- * - each key is locked in a lateral subquery of its own, which reads the key's event and
- *   receiver there too: a subquery with FOR UPDATE is not merged into the join, so each key is
- *   a probe by primary key (a join of the keys with the partition could hash every due row of
- *   the week to lock one, and did when the statistics lagged); the update then finds its rows
- *   by the keys (`id = any`) and returns what the lock read;
- * - the keys reach the planner through a subquery (`offset 0`), so no plan can count them. A
- *   custom plan sees the count of a literal array and always looks cheaper than the generic
- *   plan for a small batch, so PostgreSQL planned the statement across every week partition at
- *   every call (about 1 ms, several times the claim's own work at paced rates; BENCHMARKS.md);
- *   this way it settles on the generic plan after its five trials.
- * delivery.claimByKey.plan.test.ts holds both, with the statistics the history keeper keeps.
+ * due is not returned. Each row is found by its key, so the cost is the rows named, whatever
+ * the pending index holds.
  */
 export async function claimFedDeliveries(
   db: Db,
@@ -255,23 +219,13 @@ export async function claimFedDeliveries(
   const res = await db.query<ClaimRow>({
     name: 'webhooks.claim-fed-deliveries',
     text: `with locked as (
-       select k.* from (select $1::text[] as ids, $2::timestamptz[] as ats offset 0) named
-       cross join lateral unnest(named.ids, named.ats) as fed(id, event_at)
-       cross join lateral (
-         select d.id, d.event_at, ${EVENT_AND_TARGET_READ}
-         from deliveries d
-         join receivers r on r.id = d.receiver_id
-         join events e on e.id = d.event_id and e.created_at = d.event_at
-         where d.id = fed.id and d.event_at = fed.event_at
-           and ${CLAIMABLE} and r.enabled
-         for update of d skip locked
-       ) k
-     )
-     update deliveries d set ${leaseFor('$3')}
-     from locked
-     where d.id = any(array(select id from locked))
-       and d.id = locked.id and d.event_at = locked.event_at
-     returning ${DELIVERY_RETURNED}, ${EVENT_AND_TARGET.map(([, as]) => `locked.${as}`).join(', ')}`,
+       select d.id, d.event_at
+       from unnest($1::text[], $2::timestamptz[]) as fed(id, event_at)
+       join deliveries d on d.id = fed.id and d.event_at = fed.event_at
+       join receivers r on r.id = d.receiver_id
+       where ${CLAIMABLE} and r.enabled
+       for update of d skip locked
+     ) ${leaseLocked('$3')}`,
     values: [fed.map((d) => d.id), fed.map((d) => d.eventAt), leaseMs],
   });
   return res.rows.map(toClaimed);

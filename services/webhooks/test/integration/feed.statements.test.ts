@@ -1,16 +1,17 @@
+import pg from 'pg';
 import { createTestDatabase, type TestDatabase } from '@brand/testkit';
 import { readFeedPage, type FeedQuery } from '../../src/feed/feedRepo';
-import {
-  expectGenericPlan,
-  onePreparingConnection,
-  planNodes,
-  type PlanNode,
-} from './preparedPlans';
 
 // The events feed reads a page in one prepared statement per shape of question (direction and
 // filters). Each must settle on PostgreSQL's generic plan, so a page is not planned again
 // across every week partition on each request, and that plan must walk the events_feed index
 // in order (no Sort) and still answer exactly the page asked for.
+
+interface PlanNode {
+  'Node Type': string;
+  'Index Name'?: string;
+  Plans?: PlanNode[];
+}
 
 const BRAND = 'br_feedplans';
 const EVENTS = 5_000;
@@ -36,6 +37,10 @@ beforeAll(async () => {
   await db.pool.query('analyze webhooks.events');
 });
 afterAll(() => db?.close());
+
+function nodes(plan: PlanNode): PlanNode[] {
+  return [plan, ...(plan.Plans ?? []).flatMap(nodes)];
+}
 
 const SHAPES: Array<[string, FeedQuery, number[]]> = [
   [
@@ -64,7 +69,12 @@ describe('the feed statements as the service runs them', () => {
   it.each(SHAPES)(
     '%s: the page asked for, from a generic plan walking the feed index',
     async (_name, query, positions) => {
-      const pool = onePreparingConnection(db.url);
+      // one connection: each of the service's pool connections prepares a statement once
+      const pool = new pg.Pool({
+        connectionString: db.url,
+        max: 1,
+        options: '-c search_path=webhooks',
+      });
       try {
         for (let i = 0; i < 8; i++) {
           const read = await readFeedPage(pool, query);
@@ -73,7 +83,20 @@ describe('the feed statements as the service runs them', () => {
         }
         const client = await pool.connect();
         try {
-          const row = await expectGenericPlan(client, 'webhooks_feed_%');
+          const { rows } = await client.query<{
+            name: string;
+            generic_plans: string;
+            custom_plans: string;
+            statement: string;
+          }>(
+            `select name, generic_plans, custom_plans, statement from pg_prepared_statements
+           where name like 'webhooks_feed_%'`,
+          );
+          expect(rows).toHaveLength(1);
+          const row = rows[0]!;
+          // PostgreSQL tries five custom plans before it weighs the generic one
+          expect(Number(row.custom_plans)).toBeLessThanOrEqual(5);
+          expect(Number(row.generic_plans)).toBeGreaterThanOrEqual(3);
           const args = [`'${BRAND}'`, '5'];
           if (row.statement.includes('feed_seq <') || row.statement.includes('feed_seq >'))
             args.push('100');
@@ -81,7 +104,7 @@ describe('the feed statements as the service runs them', () => {
           const explained = await client.query<{ 'QUERY PLAN': Array<{ Plan: PlanNode }> }>(
             `explain (format json) execute ${row.name}(${args.join(', ')})`,
           );
-          const plan = planNodes(explained.rows[0]!['QUERY PLAN'][0]!.Plan);
+          const plan = nodes(explained.rows[0]!['QUERY PLAN'][0]!.Plan);
           expect(plan.map((n) => n['Node Type'])).not.toContain('Sort');
           expect(
             plan.map((n) => n['Index Name']).some((name) => name?.endsWith('feed_seq_idx')),

@@ -89,7 +89,7 @@ export async function reloadPage(page: Page): Promise<number> {
     const response = await page.reload();
     const status = response?.status() ?? 0;
     if (status !== 503 || attempt === 3) return status;
-    const retryAfter = Number((await response?.headerValue('retry-after')) ?? 2);
+    const retryAfter = Number(await response?.headerValue('retry-after')) || 2;
     await page.waitForTimeout(Math.min(Math.max(retryAfter, 1), 5) * 1_000);
   }
 }

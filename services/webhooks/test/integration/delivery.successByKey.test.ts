@@ -72,9 +72,10 @@ async function seqScans(table: string): Promise<number> {
   }
 }
 
-const success = (n: number): AttemptRecord => ({
-  deliveryId: `dlv_evt_bykey${n}`,
-  eventAt: '',
+/** A first attempt of `deliveryId` answered 2xx. */
+const success = (deliveryId: string, eventAt: string): AttemptRecord => ({
+  deliveryId,
+  eventAt,
   receiverId: 'rcv_bykey',
   number: 1,
   startedAt: new Date(),
@@ -98,9 +99,11 @@ it('records batches of successes without reading the week of deliveries', async 
   const eventAt = new Map(at.map((r) => [r.id, r.event_at]));
   const before = await seqScans(partition);
   for (let batch = 0; batch < 8; batch++) {
-    const attempts = [1, 2, 3].map((i) => success(batch * 3 + i));
-    for (const a of attempts) a.eventAt = eventAt.get(a.deliveryId)!;
-    await recordSucceededAttempts(pool, attempts);
+    const ids = [1, 2, 3].map((i) => `dlv_evt_bykey${batch * 3 + i}`);
+    await recordSucceededAttempts(
+      pool,
+      ids.map((id) => success(id, eventAt.get(id)!)),
+    );
   }
   expect(await seqScans(partition)).toBe(before);
   const { rows } = await db.pool.query<{ n: string }>(

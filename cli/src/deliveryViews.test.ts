@@ -12,6 +12,7 @@ const delivery: Delivery = {
   test: false,
   status: DeliveryStatus.DELIVERY_STATUS_PENDING,
   attempt_count: 2,
+  attempts_in_round: 2,
   next_attempt_at: '2026-11-20T14:05:00.000000Z',
   last_status: 400,
   last_error: '400 from the receiver',

@@ -64,6 +64,7 @@ export const delivery = (over: Partial<Delivery> = {}): Delivery => ({
   test: false,
   status: DeliveryStatus.DELIVERY_STATUS_SUCCEEDED,
   attempt_count: 1,
+  attempts_in_round: 1,
   next_attempt_at: '',
   last_status: 204,
   last_error: '',

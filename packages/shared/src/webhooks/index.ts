@@ -20,3 +20,23 @@ export const RECOVERY_MAX_PER_REQUEST = 10_000;
 
 /** A secret switch can be scheduled at most this far ahead (7 days). */
 export const MAX_SWITCH_AHEAD_MS = 7 * DAY_MS;
+
+/**
+ * Delays after the 1st, 2nd, ... 9th failed attempt of a round (docs/contract.md#retries),
+ * before jitter and RETRY_TIME_SCALE: the webhooks service schedules with them, and the console
+ * says what Retry now does to them.
+ */
+export const RETRY_DELAYS_MS = [
+  5_000,
+  5 * 60_000,
+  30 * 60_000,
+  2 * 3600_000,
+  5 * 3600_000,
+  10 * 3600_000,
+  14 * 3600_000,
+  20 * 3600_000,
+  24 * 3600_000,
+] as const;
+
+/** Attempts in one round of the retry schedule (10); a resend starts a new round. */
+export const ATTEMPTS_PER_ROUND = RETRY_DELAYS_MS.length + 1;

@@ -112,6 +112,7 @@ export const toDelivery = (d: DeliveryView): Delivery => ({
   ),
   payload: d.payload ?? '',
   signed_with_new_secret: d.signed_with_new_secret,
+  attempts_in_round: d.attempts_in_round,
 });
 
 export const toHealthWindow = (w: HealthWindowView): HealthWindow => ({

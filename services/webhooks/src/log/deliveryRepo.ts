@@ -22,6 +22,8 @@ export interface DeliveryRow {
   created_at: string;
   completed_at: string | null;
   signed_with_new_secret: boolean;
+  /** Attempts in the current round of the retry schedule (a resend starts a new round). */
+  attempts_in_round: number;
 }
 
 export interface AttemptRow {
@@ -51,7 +53,8 @@ const DELIVERY_COLUMNS = `d.id, d.event_id, d.receiver_id, d.brand_id, d.event_t
   case when d.status = 'pending' then ${rfc3339('d.next_attempt_at')} end as next_attempt_at,
   d.last_status, d.last_error, ${rfc3339('d.created_at')} as created_at,
   ${rfc3339('d.completed_at')} as completed_at,
-  d.secret_version is not null as signed_with_new_secret`;
+  d.secret_version is not null as signed_with_new_secret,
+  d.attempts - d.round_start as attempts_in_round`;
 
 /**
  * Every delivery of some events of a brand (the console's Events page), with its receiver's

@@ -126,3 +126,39 @@ export async function requeueUndeliveredSince(
   const row = res.rows[0]!;
   return { requeuedFailed: row.requeued_failed, madeDue: row.made_due };
 }
+
+/** A delivery of receiver $1 waiting for a retry later than now (deliveries_waiting_receiver). */
+const WAITING_LATER = `receiver_id = $1 and status = 'pending' and not test
+  and next_attempt_at > now() and ${leaseFree()}`;
+
+/**
+ * "Retry now" for every delivery of the receiver waiting for its next retry (pending, not
+ * test, not leased, due later than now), oldest first, up to `limit`: each is due now in its
+ * round, as makeDueNow does for one, its due time following its age by a microsecond so the
+ * worker sends them oldest first. Deliveries already due are left as they are (repeating the
+ * request changes nothing more), and rows another transaction holds are skipped. Returns how
+ * many were made due and how many waiting ones were left (beyond the bound, or held).
+ */
+export async function makeWaitingDueNow(
+  db: PoolClient,
+  receiverId: string,
+  limit: number,
+): Promise<{ madeDue: number; remaining: number }> {
+  const res = await db.query<{ made_due: number; waiting: number }>(
+    `with picked as (
+       select id, event_at, created_at from deliveries
+       where ${WAITING_LATER} order by created_at, id limit $2 for update skip locked
+     ), ordered as (
+       select id, event_at, row_number() over (order by created_at, id) as n from picked
+     ), changed as (
+       update deliveries d set next_attempt_at = now() + ordered.n * interval '1 microsecond'
+       from ordered where d.id = ordered.id and d.event_at = ordered.event_at
+       returning d.id
+     )
+     select (select count(*)::int from changed) as made_due,
+            (select count(*)::int from deliveries where ${WAITING_LATER}) as waiting`,
+    [receiverId, limit],
+  );
+  const row = res.rows[0]!;
+  return { madeDue: row.made_due, remaining: Math.max(0, row.waiting - row.made_due) };
+}

@@ -10,6 +10,7 @@ import { lockReceiver } from '../receivers/rotationRepo';
 import {
   claimRecovery,
   countUndeliveredSince,
+  makeWaitingDueNow,
   requeueUndeliveredSince,
   selectRecovery,
   storeRecoveryResult,
@@ -146,5 +147,44 @@ export async function recoverDeliveries(
       remaining,
       replayed: false,
     };
+  });
+}
+
+/**
+ * "Retry all waiting": every delivery of the receiver waiting for its next retry is due now,
+ * oldest first, at most RECOVERY_MAX_PER_REQUEST, each in its round (the attempt made spends one
+ * of the round's ten, as Retry now does for one delivery). Failed deliveries are RecoverDeliveries'
+ * work and stay as they are. receiver_disabled for a disabled receiver (its pending deliveries
+ * were failed when it was disabled). A repeat changes nothing more until attempts were made:
+ * no request id is needed.
+ */
+export async function retryWaitingDeliveries(
+  deps: RecoveryDeps,
+  input: { receiverId: string },
+  audit: Auditor,
+): Promise<{ madeDue: number; remaining: number }> {
+  const v = parseOrThrow(z.object({ receiverId }), input);
+  return withTransaction(deps.pool, async (db) => {
+    // under the receiver's lock, as a recovery: a concurrent disable or recovery waits
+    const r = await lockReceiver(db, v.receiverId);
+    if (!r) throw new AppError('not_found', `No receiver ${v.receiverId}.`);
+    if (!r.enabled) {
+      throw new AppError(
+        'receiver_disabled',
+        `Receiver ${r.id} is disabled: nothing of it waits (its pending deliveries failed when it was disabled). Enable it, then recover its deliveries.`,
+      );
+    }
+    const done = await makeWaitingDueNow(db, r.id, deps.recoveryMaxPerRequest);
+    if (done.madeDue > 0) {
+      const left = done.remaining > 0 ? `; ${done.remaining} still waiting` : '';
+      await recordReceiverActivity(
+        db,
+        audit,
+        r,
+        'deliveries.retried',
+        `${r.label}: ${done.madeDue} waiting ${done.madeDue === 1 ? 'delivery' : 'deliveries'} due now, each spending one attempt of its round${left}`,
+      );
+    }
+    return done;
   });
 }

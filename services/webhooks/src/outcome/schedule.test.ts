@@ -1,4 +1,5 @@
-import { MAX_ATTEMPTS, nextAttemptAt, parseRetryAfterMs, RETRY_DELAYS_MS } from './schedule';
+import { ATTEMPTS_PER_ROUND, RETRY_DELAYS_MS } from '@brand/shared/webhooks';
+import { nextAttemptAt, parseRetryAfterMs } from './schedule';
 
 const now = new Date('2026-11-22T10:00:00Z');
 const delayOf = (o: Partial<Parameters<typeof nextAttemptAt>[0]>): number | undefined => {
@@ -19,7 +20,7 @@ describe('nextAttemptAt', () => {
   it('follows 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 24 h, then gives up (10 attempts)', () => {
     const hours = [5 / 3600, 5 / 60, 0.5, 2, 5, 10, 14, 20, 24];
     hours.forEach((h, i) => expect(delayOf({ attemptInRound: i + 1 })).toBe(h * 3600_000));
-    expect(MAX_ATTEMPTS).toBe(10);
+    expect(ATTEMPTS_PER_ROUND).toBe(10);
     expect(delayOf({ attemptInRound: 10 })).toBeUndefined();
   });
 

@@ -1,17 +1,5 @@
-/** Delays after the 1st, 2nd, ... 9th failed attempt (docs/contract.md#retries): 10 attempts in all. */
-export const RETRY_DELAYS_MS = [
-  5_000,
-  5 * 60_000,
-  30 * 60_000,
-  2 * 3600_000,
-  5 * 3600_000,
-  10 * 3600_000,
-  14 * 3600_000,
-  20 * 3600_000,
-  24 * 3600_000,
-] as const;
-
-export const MAX_ATTEMPTS = RETRY_DELAYS_MS.length + 1;
+// The schedule's delays live in shared: the console states them beside Retry now.
+import { ATTEMPTS_PER_ROUND, RETRY_DELAYS_MS } from '@brand/shared/webhooks';
 
 /** After a 429, a 503 or a timeout the receiver is overloaded: wait at least this long. */
 const OVERLOAD_MIN_DELAY_MS = 60_000;
@@ -46,7 +34,7 @@ export function parseRetryAfterMs(value: string | undefined, now: Date): number 
  * least 60 s; Retry-After is honoured, capped at twice the scheduled delay.
  */
 export function nextAttemptAt(input: RetryInput): Date | undefined {
-  if (input.attemptInRound >= MAX_ATTEMPTS) return undefined;
+  if (input.attemptInRound >= ATTEMPTS_PER_ROUND) return undefined;
   const scheduled = RETRY_DELAYS_MS[input.attemptInRound - 1]!;
   const jitter = 0.9 + 0.2 * (input.random ?? Math.random());
   let delay = scheduled * jitter;

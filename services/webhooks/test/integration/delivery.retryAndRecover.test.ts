@@ -106,6 +106,114 @@ describe('retry now', () => {
   });
 });
 
+describe('retry all waiting', () => {
+  it('makes every waiting delivery of one receiver due now, oldest first, within the bound, each spending one attempt of its round', async () => {
+    const brand = newBrandId();
+    let down = true;
+    // a slow 503 (within the harness's 3 s timeout): an attempt made due stays in flight a while
+    const respondWith = () => (down ? { status: 503, delayMs: 2_500 } : undefined);
+    const r = await h.addReceiver({ brandId: brand, events: [PAID], respondWith });
+    const other = await h.addReceiver({ brandId: brand, events: [PAID], respondWith });
+    const events = await publish(brand, 3);
+    const waiting = await attempted(r.receiver.id, 3);
+    await attempted(other.receiver.id, 3);
+    // a 503 waits at least 60 s: each waits for its second attempt, the first of its round made
+    expect(waiting.map((d) => [d.status, d.attempt_count, d.attempts_in_round])).toEqual(
+      Array.from({ length: 3 }, () => [DeliveryStatus.DELIVERY_STATUS_PENDING, 1, 1]),
+    );
+    const retryAll = (receiverId: string) =>
+      h.client.call('retryWaitingDeliveries', { receiver_id: receiverId, actor_email: '' });
+
+    // the bound (RECOVERY_MAX_PER_REQUEST=2 here) makes the two oldest due, the next call the
+    // rest; deliveries due or in flight are not made due twice
+    expect(await retryAll(r.receiver.id)).toEqual({ made_due: 2, remaining: 1 });
+    expect(await retryAll(r.receiver.id)).toEqual({ made_due: 1, remaining: 0 });
+    expect(await retryAll(r.receiver.id)).toEqual({ made_due: 0, remaining: 0 });
+    // each spent its second attempt, still refused, and waits again
+    await waitFor(
+      async () =>
+        (await deliveriesOf(h, r.receiver.id)).every(
+          (d) => d.attempt_count === 2 && Date.parse(d.next_attempt_at) > Date.now(),
+        ),
+      { timeoutMs: 15_000, what: 'three second attempts refused' },
+    );
+
+    // back up: the two oldest now, and the receiver's catch-up sends the third by itself
+    down = false;
+    expect(await retryAll(r.receiver.id)).toEqual({ made_due: 2, remaining: 1 });
+    const done = await waitFor(
+      async () => {
+        const list = await deliveriesOf(h, r.receiver.id);
+        return list.every((d) => d.status === DeliveryStatus.DELIVERY_STATUS_SUCCEEDED)
+          ? list
+          : undefined;
+      },
+      { timeoutMs: 15_000, what: 'all three delivered' },
+    );
+    expect(done.map((d) => [d.attempt_count, d.attempts_in_round])).toEqual([
+      [3, 3],
+      [3, 3],
+      [3, 3],
+    ]);
+    const processed = r.server.received.filter((d) => d.outcome === 'processed');
+    expect(processed.map((d) => d.attempt)).toEqual([3, 3, 3]);
+    expect(processed.map((d) => d.event?.id).sort()).toEqual([...events].sort());
+    expect(
+      processed
+        .slice(0, 2)
+        .map((d) => d.event?.id)
+        .sort(),
+    ).toEqual(
+      waiting
+        .slice(-2)
+        .map((d) => d.event_id)
+        .sort(),
+    );
+
+    // the other receiver's deliveries still wait for their own schedule
+    const untouched = await deliveriesOf(h, other.receiver.id);
+    expect(
+      untouched.map((d) => [d.status, d.attempt_count, Date.parse(d.next_attempt_at) > Date.now()]),
+    ).toEqual(Array.from({ length: 3 }, () => [DeliveryStatus.DELIVERY_STATUS_PENDING, 1, true]));
+
+    // a resend starts a new round: the attempt count goes on, the round's count starts again
+    await h.client.call('resendDelivery', { delivery_id: done[0]!.id });
+    const again = await waitFor(
+      async () => {
+        const d = (await h.client.call('getDelivery', { delivery_id: done[0]!.id })).delivery!;
+        return d.status === DeliveryStatus.DELIVERY_STATUS_SUCCEEDED && d.attempt_count === 4
+          ? d
+          : undefined;
+      },
+      { timeoutMs: 15_000, what: 'the resent delivery delivered' },
+    );
+    expect(again.attempts_in_round).toBe(1);
+
+    // a disabled receiver has nothing waiting (disabling failed it), and says so
+    await setEnabled(other.receiver.id, false);
+    await expect(retryAll(other.receiver.id)).rejects.toMatchObject({
+      code: 'receiver_disabled',
+      message: expect.stringMatching(/is disabled/) as string,
+    });
+    const { entries } = await h.client.call('listActivity', {
+      brand_id: brand,
+      page_size: 0,
+      page_token: '',
+      actor: '',
+      action: 'deliveries.retried',
+      subject_id: '',
+      since: '',
+      until: '',
+    });
+    const spent = 'each spending one attempt of its round';
+    expect(entries.map((e) => e.summary.replace(/^[^:]*: /, ''))).toEqual([
+      `2 waiting deliveries due now, ${spent}; 1 still waiting`,
+      `1 waiting delivery due now, ${spent}`,
+      `2 waiting deliveries due now, ${spent}; 1 still waiting`,
+    ]);
+  });
+});
+
 describe('a receiver disabled while an attempt is in flight', () => {
   it('leaves the delivery failed, not waiting to retry, so Recover since counts it', async () => {
     const brand = newBrandId();

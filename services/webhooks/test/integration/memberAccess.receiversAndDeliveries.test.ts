@@ -196,6 +196,11 @@ describe('an owner on day 2 (issue 24)', () => {
         actor_email: '',
       }),
     ).resolves.toMatchObject({ requeued: 0, replayed: false });
+    // nothing waits: an owner may ask, nothing changes, and nothing is logged
+    await expect(c.call('retryWaitingDeliveries', { ...rid, actor_email: '' })).resolves.toEqual({
+      made_due: 0,
+      remaining: 0,
+    });
     await expect(c.call('getReceiverHealth', rid)).resolves.toMatchObject({
       windows: [{ window: '1h' }, { window: '24h' }, { window: '7d' }],
     });
@@ -275,6 +280,7 @@ describe('admins and members', () => {
       client.call('cancelRotation', { ...rid, actor_email: '' }),
       client.call('testReceiver', { ...rid, event_type: PAID, with_new_secret: true }),
       client.call('retryDelivery', { delivery_id: b.delivery.id }),
+      client.call('retryWaitingDeliveries', { ...rid, actor_email: '' }),
       client.call('previewRecovery', { ...rid, since: hourAgo() }),
       client.call('recoverDeliveries', {
         ...rid,
@@ -338,6 +344,7 @@ describe("another brand's owner", () => {
       other.call('cancelRotation', { ...rid, actor_email: '' }),
       other.call('testReceiver', { ...rid, event_type: PAID, with_new_secret: true }),
       other.call('retryDelivery', { delivery_id: b.delivery.id }),
+      other.call('retryWaitingDeliveries', { ...rid, actor_email: '' }),
       other.call('previewRecovery', { ...rid, since: hourAgo() }),
       other.call('recoverDeliveries', {
         ...rid,

@@ -282,6 +282,12 @@ export interface Delivery {
   payload: string;
   /** True when this test delivery was signed with a pending rotation's new secret. */
   signed_with_new_secret: boolean;
+  /**
+   * Attempts made in the delivery's current round of the retry schedule (10 attempts a round);
+   * attempt_count counts every round. A resend, or a recovery of a failed delivery, starts a new
+   * round; Retry now does not.
+   */
+  attempts_in_round: number;
 }
 
 /** AddReceiverRequest describes a new receiver. */
@@ -530,6 +536,27 @@ export interface RetryDeliveryRequest {
 /** RetryDeliveryResponse holds the delivery, now due. */
 export interface RetryDeliveryResponse {
   delivery: Delivery | undefined;
+}
+
+/** RetryWaitingDeliveriesRequest names the receiver. */
+export interface RetryWaitingDeliveriesRequest {
+  receiver_id: string;
+  /**
+   * Who acted, for the activity log when an operator calls; a member acting through the console
+   * is recorded as themselves whatever this says. Empty: "operator".
+   */
+  actor_email: string;
+}
+
+/** RetryWaitingDeliveriesResponse says what was made due. */
+export interface RetryWaitingDeliveriesResponse {
+  /** Deliveries that waited for their next retry and are due now. */
+  made_due: number;
+  /**
+   * Deliveries still waiting beyond the per-request bound (or held by a concurrent change):
+   * ask again to make them due.
+   */
+  remaining: number;
 }
 
 /** PreviewRecoveryRequest names the receiver and the start of the window. */
@@ -1982,6 +2009,7 @@ function createBaseDelivery(): Delivery {
     attempts: [],
     payload: "",
     signed_with_new_secret: false,
+    attempts_in_round: 0,
   };
 }
 
@@ -2034,6 +2062,9 @@ export const Delivery: MessageFns<Delivery> = {
     }
     if (message.signed_with_new_secret !== false) {
       writer.uint32(128).bool(message.signed_with_new_secret);
+    }
+    if (message.attempts_in_round !== 0) {
+      writer.uint32(136).int32(message.attempts_in_round);
     }
     return writer;
   },
@@ -2179,6 +2210,14 @@ export const Delivery: MessageFns<Delivery> = {
             message.signed_with_new_secret = reader.bool();
             continue;
           }
+          case 17: {
+            if (tag !== 136) {
+              break;
+            }
+
+            message.attempts_in_round = reader.int32();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2255,6 +2294,11 @@ export const Delivery: MessageFns<Delivery> = {
         : isSet(object.signed_with_new_secret)
         ? globalThis.Boolean(object.signed_with_new_secret)
         : false,
+      attempts_in_round: isSet(object.attemptsInRound)
+        ? globalThis.Number(object.attemptsInRound)
+        : isSet(object.attempts_in_round)
+        ? globalThis.Number(object.attempts_in_round)
+        : 0,
     };
   },
 
@@ -2308,6 +2352,9 @@ export const Delivery: MessageFns<Delivery> = {
     if (message.signed_with_new_secret !== false) {
       obj.signedWithNewSecret = message.signed_with_new_secret;
     }
+    if (message.attempts_in_round !== 0) {
+      obj.attemptsInRound = Math.round(message.attempts_in_round);
+    }
     return obj;
   },
 
@@ -2332,6 +2379,7 @@ export const Delivery: MessageFns<Delivery> = {
     message.attempts = object.attempts?.map((e) => Attempt.fromPartial(e)) || [];
     message.payload = object.payload ?? "";
     message.signed_with_new_secret = object.signed_with_new_secret ?? false;
+    message.attempts_in_round = object.attempts_in_round ?? 0;
     return message;
   },
 };
@@ -4997,6 +5045,192 @@ export const RetryDeliveryResponse: MessageFns<RetryDeliveryResponse> = {
     message.delivery = (object.delivery !== undefined && object.delivery !== null)
       ? Delivery.fromPartial(object.delivery)
       : undefined;
+    return message;
+  },
+};
+
+function createBaseRetryWaitingDeliveriesRequest(): RetryWaitingDeliveriesRequest {
+  return { receiver_id: "", actor_email: "" };
+}
+
+export const RetryWaitingDeliveriesRequest: MessageFns<RetryWaitingDeliveriesRequest> = {
+  encode(message: RetryWaitingDeliveriesRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.receiver_id !== "") {
+      writer.uint32(10).string(message.receiver_id);
+    }
+    if (message.actor_email !== "") {
+      writer.uint32(18).string(message.actor_email);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RetryWaitingDeliveriesRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRetryWaitingDeliveriesRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.receiver_id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.actor_email = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RetryWaitingDeliveriesRequest {
+    return {
+      receiver_id: isSet(object.receiverId)
+        ? globalThis.String(object.receiverId)
+        : isSet(object.receiver_id)
+        ? globalThis.String(object.receiver_id)
+        : "",
+      actor_email: isSet(object.actorEmail)
+        ? globalThis.String(object.actorEmail)
+        : isSet(object.actor_email)
+        ? globalThis.String(object.actor_email)
+        : "",
+    };
+  },
+
+  toJSON(message: RetryWaitingDeliveriesRequest): unknown {
+    const obj: any = {};
+    if (message.receiver_id !== "") {
+      obj.receiverId = message.receiver_id;
+    }
+    if (message.actor_email !== "") {
+      obj.actorEmail = message.actor_email;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RetryWaitingDeliveriesRequest>, I>>(base?: I): RetryWaitingDeliveriesRequest {
+    return RetryWaitingDeliveriesRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RetryWaitingDeliveriesRequest>, I>>(
+    object: I,
+  ): RetryWaitingDeliveriesRequest {
+    const message = createBaseRetryWaitingDeliveriesRequest();
+    message.receiver_id = object.receiver_id ?? "";
+    message.actor_email = object.actor_email ?? "";
+    return message;
+  },
+};
+
+function createBaseRetryWaitingDeliveriesResponse(): RetryWaitingDeliveriesResponse {
+  return { made_due: 0, remaining: 0 };
+}
+
+export const RetryWaitingDeliveriesResponse: MessageFns<RetryWaitingDeliveriesResponse> = {
+  encode(message: RetryWaitingDeliveriesResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.made_due !== 0) {
+      writer.uint32(8).int32(message.made_due);
+    }
+    if (message.remaining !== 0) {
+      writer.uint32(16).int32(message.remaining);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RetryWaitingDeliveriesResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRetryWaitingDeliveriesResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.made_due = reader.int32();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.remaining = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RetryWaitingDeliveriesResponse {
+    return {
+      made_due: isSet(object.madeDue)
+        ? globalThis.Number(object.madeDue)
+        : isSet(object.made_due)
+        ? globalThis.Number(object.made_due)
+        : 0,
+      remaining: isSet(object.remaining) ? globalThis.Number(object.remaining) : 0,
+    };
+  },
+
+  toJSON(message: RetryWaitingDeliveriesResponse): unknown {
+    const obj: any = {};
+    if (message.made_due !== 0) {
+      obj.madeDue = Math.round(message.made_due);
+    }
+    if (message.remaining !== 0) {
+      obj.remaining = Math.round(message.remaining);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RetryWaitingDeliveriesResponse>, I>>(base?: I): RetryWaitingDeliveriesResponse {
+    return RetryWaitingDeliveriesResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RetryWaitingDeliveriesResponse>, I>>(
+    object: I,
+  ): RetryWaitingDeliveriesResponse {
+    const message = createBaseRetryWaitingDeliveriesResponse();
+    message.made_due = object.made_due ?? 0;
+    message.remaining = object.remaining ?? 0;
     return message;
   },
 };
@@ -8590,6 +8824,26 @@ export const WebhooksServiceService = {
     responseDeserialize: (value: Buffer): RetryDeliveryResponse => RetryDeliveryResponse.decode(value),
   },
   /**
+   * RetryWaitingDeliveries is "retry now" for every delivery of one receiver that waits for its
+   * next retry: each is due now, oldest first, at most 10,000 per request, in its round, so each
+   * attempt made spends one of the round's 10 (as RetryDelivery does). Deliveries already due or
+   * in flight, failed ones (RecoverDeliveries re-queues those) and test deliveries are left
+   * alone. Repeating it changes nothing more until an attempt has been made. Needs
+   * deliveries.retry. FAILED_PRECONDITION (receiver_disabled) for a disabled receiver.
+   */
+  retryWaitingDeliveries: {
+    path: "/brand.webhooks.v1.WebhooksService/RetryWaitingDeliveries" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: RetryWaitingDeliveriesRequest): Buffer =>
+      Buffer.from(RetryWaitingDeliveriesRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): RetryWaitingDeliveriesRequest => RetryWaitingDeliveriesRequest.decode(value),
+    responseSerialize: (value: RetryWaitingDeliveriesResponse): Buffer =>
+      Buffer.from(RetryWaitingDeliveriesResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): RetryWaitingDeliveriesResponse =>
+      RetryWaitingDeliveriesResponse.decode(value),
+  },
+  /**
    * PreviewRecovery counts what RecoverDeliveries would re-queue, without changing anything.
    * INVALID_ARGUMENT (validation_failed) for a `since` out of the window.
    */
@@ -8739,6 +8993,15 @@ export interface WebhooksServiceServer extends UntypedServiceImplementation {
    * when the delivery is not waiting for a retry (finished, or an attempt is in flight).
    */
   retryDelivery: handleUnaryCall<RetryDeliveryRequest, RetryDeliveryResponse>;
+  /**
+   * RetryWaitingDeliveries is "retry now" for every delivery of one receiver that waits for its
+   * next retry: each is due now, oldest first, at most 10,000 per request, in its round, so each
+   * attempt made spends one of the round's 10 (as RetryDelivery does). Deliveries already due or
+   * in flight, failed ones (RecoverDeliveries re-queues those) and test deliveries are left
+   * alone. Repeating it changes nothing more until an attempt has been made. Needs
+   * deliveries.retry. FAILED_PRECONDITION (receiver_disabled) for a disabled receiver.
+   */
+  retryWaitingDeliveries: handleUnaryCall<RetryWaitingDeliveriesRequest, RetryWaitingDeliveriesResponse>;
   /**
    * PreviewRecovery counts what RecoverDeliveries would re-queue, without changing anything.
    * INVALID_ARGUMENT (validation_failed) for a `since` out of the window.
@@ -9048,6 +9311,29 @@ export interface WebhooksServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: RetryDeliveryResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * RetryWaitingDeliveries is "retry now" for every delivery of one receiver that waits for its
+   * next retry: each is due now, oldest first, at most 10,000 per request, in its round, so each
+   * attempt made spends one of the round's 10 (as RetryDelivery does). Deliveries already due or
+   * in flight, failed ones (RecoverDeliveries re-queues those) and test deliveries are left
+   * alone. Repeating it changes nothing more until an attempt has been made. Needs
+   * deliveries.retry. FAILED_PRECONDITION (receiver_disabled) for a disabled receiver.
+   */
+  retryWaitingDeliveries(
+    request: RetryWaitingDeliveriesRequest,
+    callback: (error: ServiceError | null, response: RetryWaitingDeliveriesResponse) => void,
+  ): ClientUnaryCall;
+  retryWaitingDeliveries(
+    request: RetryWaitingDeliveriesRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: RetryWaitingDeliveriesResponse) => void,
+  ): ClientUnaryCall;
+  retryWaitingDeliveries(
+    request: RetryWaitingDeliveriesRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: RetryWaitingDeliveriesResponse) => void,
   ): ClientUnaryCall;
   /**
    * PreviewRecovery counts what RecoverDeliveries would re-queue, without changing anything.

@@ -10,6 +10,11 @@
 #   scripts/kafka.sh stop     stop the broker this script started (pid file)
 #   scripts/kafka.sh status   say whether the port answers and whose pid it is
 #                             (exit 0 when the port answers, 3 when it does not)
+#   scripts/kafka.sh scram-password USER PASSWORD
+#                             set USER's SCRAM-SHA-512 and SCRAM-SHA-256 password on the
+#                             running broker (Kafka's ConfigCommand over the PLAINTEXT
+#                             listener): a credential rotation, as an operator does it
+#                             (the SASL_SSL listener's tests, issue 60)
 #
 # Environment (defaults in brackets):
 #   KAFKA_HOST            [127.0.0.1]
@@ -23,6 +28,17 @@
 #                         KAFKA_CONTROLLER_PORT and KAFKA_DATA_DIR, e.g.
 #                         KAFKA_PORT=9095 KAFKA_CONTROLLER_PORT=9096 KAFKA_SASL_SSL_PORT=9094
 #                         KAFKA_DATA_DIR=.local/kafka-sasl scripts/kafka.sh ensure
+#   KAFKA_NODE_ID         [1]      this node's id; with the four below, one node of a
+#                         small KRaft cluster (every node broker and controller; start
+#                         the nodes' `ensure` at once: a node is ready only once a
+#                         majority of the voters runs). Each node has its own ports and
+#                         data dir (the fault suite's three brokers, issue 60).
+#   KAFKA_CONTROLLER_QUORUM_VOTERS [<node id>@$KAFKA_HOST:$KAFKA_CONTROLLER_PORT]
+#                         every voter, e.g. 1@127.0.0.1:19093,2@127.0.0.1:19193
+#   KAFKA_CLUSTER_ID      [random]  the id every node of one cluster is formatted with
+#                         (22 base64url characters)
+#   KAFKA_REPLICATION_FACTOR  [1]  default and internal topics' replication factor
+#   KAFKA_MIN_INSYNC_REPLICAS [1]  min.insync.replicas (and the internal topics' min ISR)
 #   KAFKA_TEST_SASL_USER     [brand]              that user (SCRAM users are made when
 #   KAFKA_TEST_SASL_PASSWORD [brand-test-secret]  the storage is formatted)
 #   KAFKA_DATA_DIR        [<repo>/.local/kafka]  pid file, server.log
@@ -70,6 +86,11 @@ KAFKA_HOST="${KAFKA_HOST:-127.0.0.1}"
 KAFKA_PORT="${KAFKA_PORT:-9092}"
 KAFKA_CONTROLLER_PORT="${KAFKA_CONTROLLER_PORT:-9093}"
 KAFKA_SASL_SSL_PORT="${KAFKA_SASL_SSL_PORT:-}"
+KAFKA_NODE_ID="${KAFKA_NODE_ID:-1}"
+KAFKA_CONTROLLER_QUORUM_VOTERS="${KAFKA_CONTROLLER_QUORUM_VOTERS:-$KAFKA_NODE_ID@$KAFKA_HOST:$KAFKA_CONTROLLER_PORT}"
+KAFKA_CLUSTER_ID="${KAFKA_CLUSTER_ID:-}"
+KAFKA_REPLICATION_FACTOR="${KAFKA_REPLICATION_FACTOR:-1}"
+KAFKA_MIN_INSYNC_REPLICAS="${KAFKA_MIN_INSYNC_REPLICAS:-1}"
 KAFKA_TEST_SASL_USER="${KAFKA_TEST_SASL_USER:-brand}"
 KAFKA_TEST_SASL_PASSWORD="${KAFKA_TEST_SASL_PASSWORD:-brand-test-secret}"
 KAFKA_DATA_DIR="${KAFKA_DATA_DIR:-$REPO_ROOT/.local/kafka}"
@@ -108,9 +129,14 @@ validate_env() {
     || die "KAFKA_VERSION must look like 3.9.1 (got '$KAFKA_VERSION')"
   (( $(kafka_major) >= 3 )) || die "KAFKA_VERSION $KAFKA_VERSION is not supported (need 3.x or newer, KRaft)"
   local p
-  for p in KAFKA_PORT KAFKA_CONTROLLER_PORT KAFKA_START_TIMEOUT KAFKA_STOP_TIMEOUT; do
+  for p in KAFKA_PORT KAFKA_CONTROLLER_PORT KAFKA_START_TIMEOUT KAFKA_STOP_TIMEOUT \
+    KAFKA_NODE_ID KAFKA_REPLICATION_FACTOR KAFKA_MIN_INSYNC_REPLICAS; do
     [[ "${!p}" =~ ^[0-9]+$ ]] || die "$p must be a number (got '${!p}')"
   done
+  [[ "$KAFKA_CONTROLLER_QUORUM_VOTERS" =~ ^[0-9]+@[A-Za-z0-9.-]+:[0-9]+(,[0-9]+@[A-Za-z0-9.-]+:[0-9]+)*$ ]] \
+    || die "KAFKA_CONTROLLER_QUORUM_VOTERS must look like 1@127.0.0.1:9093,2@127.0.0.1:9193 (got '$KAFKA_CONTROLLER_QUORUM_VOTERS')"
+  [[ -z "$KAFKA_CLUSTER_ID" || "$KAFKA_CLUSTER_ID" =~ ^[A-Za-z0-9_][A-Za-z0-9_-]{21}$ ]] \
+    || die "KAFKA_CLUSTER_ID must be 22 base64url characters (got '$KAFKA_CLUSTER_ID')"
   [[ "$KAFKA_PORT" != "$KAFKA_CONTROLLER_PORT" ]] \
     || die "KAFKA_PORT and KAFKA_CONTROLLER_PORT must differ (both $KAFKA_PORT)"
   if [[ -n "$KAFKA_SASL_SSL_PORT" ]]; then
@@ -319,12 +345,16 @@ render_config() {
       line="${line//@PORT@/"$KAFKA_PORT"}"
       line="${line//@CONTROLLER_PORT@/"$KAFKA_CONTROLLER_PORT"}"
       line="${line//@LOG_DIRS@/"$LOG_DIRS"}"
+      line="${line//@NODE_ID@/"$KAFKA_NODE_ID"}"
+      line="${line//@VOTERS@/"$KAFKA_CONTROLLER_QUORUM_VOTERS"}"
+      line="${line//@REPLICATION@/"$KAFKA_REPLICATION_FACTOR"}"
+      line="${line//@MIN_ISR@/"$KAFKA_MIN_INSYNC_REPLICAS"}"
       printf '%s\n' "$line"
     done <"$tmpl"
     if (( $(kafka_major) >= 4 )); then
-      printf '\n# Kafka 4.x share groups (KIP-932) internal topic, single node.\n'
-      printf 'share.coordinator.state.topic.replication.factor=1\n'
-      printf 'share.coordinator.state.topic.min.isr=1\n'
+      printf '\n# Kafka 4.x share groups (KIP-932) internal topic, as the other internal topics.\n'
+      printf 'share.coordinator.state.topic.replication.factor=%s\n' "$KAFKA_REPLICATION_FACTOR"
+      printf 'share.coordinator.state.topic.min.isr=%s\n' "$KAFKA_MIN_INSYNC_REPLICAS"
     fi
     [[ -z "$KAFKA_SASL_SSL_PORT" ]] || sasl_ssl_properties
   } >"$out"
@@ -391,10 +421,10 @@ format_storage_if_needed() {
     fi
     return 0
   fi
-  local cluster_id out
+  local cluster_id="$KAFKA_CLUSTER_ID" out
   # 16 random bytes, base64url without padding = 22 chars (a Kafka Uuid).
   # Avoid a leading '-' so the id is never taken for an option.
-  while :; do
+  while [[ -z "$KAFKA_CLUSTER_ID" ]]; do
     cluster_id="$(head -c 16 /dev/urandom | base64 | tr '+/' '-_' | tr -d '=\n')"
     [[ ${#cluster_id} -eq 22 && "$cluster_id" != -* ]] && break
   done
@@ -560,6 +590,20 @@ cmd_stop() {
   say "stopped (pid $pid)"
 }
 
+cmd_scram_password() {
+  local user="${1:-}" password="${2:-}"
+  [[ "$user" =~ ^[A-Za-z0-9_.-]+$ && "$password" =~ ^[A-Za-z0-9_.-]+$ ]] \
+    || die "usage: $0 scram-password USER PASSWORD (letters, digits, '_', '.' or '-')"
+  port_open "$KAFKA_HOST" "$KAFKA_PORT" || die "no broker answers on $ADDR"
+  resolve_jars
+  build_java_cmd
+  "${JAVA_CMD[@]}" kafka.admin.ConfigCommand --bootstrap-server "$ADDR" --alter \
+    --add-config "SCRAM-SHA-512=[password=$password],SCRAM-SHA-256=[password=$password]" \
+    --entity-type users --entity-name "$user" >/dev/null \
+    || die "could not set the SCRAM password of $user on $ADDR"
+  say "SCRAM password of $user changed on $ADDR"
+}
+
 cmd_status() {
   local pid="" open=0
   pid="$(our_pid || true)"
@@ -588,11 +632,12 @@ main() {
     ensure) cmd_ensure ;;
     stop) cmd_stop ;;
     status) cmd_status ;;
+    scram-password) cmd_scram_password "${@:2}" ;;
     -h | --help | help)
       sed -n '2,/^set -Eeuo/{/^set -Eeuo/d;s/^# \{0,1\}//;p}' "${BASH_SOURCE[0]}"
       ;;
     *)
-      err "usage: $0 {ensure|stop|status}"
+      err "usage: $0 {ensure|stop|status|scram-password USER PASSWORD}"
       exit 2
       ;;
   esac

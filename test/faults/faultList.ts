@@ -63,15 +63,15 @@ export const FAULTS: Fault[] = [
     'Kafka broker SIGKILL, restart',
     true,
     3_000,
-    (w) => w.kafka.kill(),
-    (w) => w.kafka.start(),
+    (w) => w.infra.kafka.kill(),
+    (w) => w.infra.kafka.start(),
   ),
   restartDependency(
     'PostgreSQL restart',
     false,
     3_000,
-    (w) => w.pg.stop(),
-    (w) => w.pg.start(),
+    (w) => w.infra.pg.stop(),
+    (w) => w.infra.pg.start(),
   ),
   // The probe brand has spent its minute's budget by then (4 requests a second against 60 a
   // minute): an empty Redis and an empty fallback would admit it again. It keeps nothing on
@@ -80,8 +80,8 @@ export const FAULTS: Fault[] = [
     'Redis SIGKILL, restart (empty)',
     true,
     20_000,
-    (w) => w.redis.kill(),
-    (w) => w.redis.start(),
+    (w) => w.infra.redis.kill(),
+    (w) => w.infra.redis.start(),
   ),
   {
     name: 'receiver hangs 8 s',

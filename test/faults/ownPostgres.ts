@@ -17,7 +17,7 @@ export interface OwnPostgres {
   remove(): Promise<void>;
 }
 
-function run(cmd: string, args: string[]): Promise<string> {
+export function run(cmd: string, args: string[]): Promise<string> {
   // initdb and postgres refuse to run as root: as root, run them as the postgres user
   const [file, argv] =
     process.getuid?.() === 0 ? ['runuser', ['-u', 'postgres', '--', cmd, ...args]] : [cmd, args];
@@ -31,7 +31,7 @@ function run(cmd: string, args: string[]): Promise<string> {
 }
 
 /** PostgreSQL's bin directory: pg_config's answer, else the newest Debian-layout install. */
-async function binDir(): Promise<string> {
+export async function binDir(): Promise<string> {
   const fromPgConfig = await new Promise<string | undefined>((resolve) =>
     execFile('pg_config', ['--bindir'], (err, stdout) => resolve(err ? undefined : stdout.trim())),
   );
@@ -76,7 +76,7 @@ export async function startOwnPostgres(): Promise<OwnPostgres> {
   };
 }
 
-async function postgresIds(): Promise<{ uid: number; gid: number }> {
+export async function postgresIds(): Promise<{ uid: number; gid: number }> {
   const id = (flag: string) =>
     new Promise<number>((resolve, reject) =>
       execFile('id', [flag, 'postgres'], (err, stdout) =>

@@ -4,7 +4,7 @@
 // Every outcome is recorded with its time, for the verdict.
 import { randomUUID } from 'node:crypto';
 import { planBody } from '@brand/testkit';
-import type { FaultBrand, World } from './world';
+import type { AnyWorld as World, FaultBrand } from './world';
 
 export type RequestKind = 'rest' | 'mcp' | 'plan' | 'probe';
 

@@ -1,7 +1,7 @@
 // What one fault did to the promises of RELIABILITY.md, from the traffic log, the receiver
 // and the database: the row of the table and what the suite asserts.
 import type { TrafficLog } from './traffic';
-import type { FaultBrand, World } from './world';
+import type { AnyWorld as World, FaultBrand } from './world';
 
 export interface FaultResult {
   fault: string;

@@ -1,7 +1,8 @@
 // The whole system of the fault suite, on infrastructure of its own: a PostgreSQL, a Redis and
-// a Kafka broker it may stop (never the machine's shared ones), the four processes built from
-// dist on fixed ports (a restarted process comes back where its callers expect it), and one
-// HTTPS receiver that verifies every delivery as docs/contract.md#receiver-verification tells receivers to.
+// a Kafka broker it may stop (never the machine's shared ones), or their replicated forms for
+// the failovers (infra.ts), the four processes built from dist on fixed ports (a restarted
+// process comes back where its callers expect it), and one HTTPS receiver that verifies every
+// delivery as docs/contract.md#receiver-verification tells receivers to.
 import pg from 'pg';
 import {
   startReceiver,
@@ -19,8 +20,6 @@ import {
   makeRecords,
   runMigrateScript,
   startGateway,
-  startOwnKafka,
-  startOwnRedis,
   startPlans,
   startRecords,
   startWebhooks,
@@ -28,13 +27,11 @@ import {
   uniqueConsumerGroup,
   uniqueTopic,
   type AdminClient,
-  type OwnKafka,
-  type OwnRedis,
   type ServiceProcess,
   type TestCa,
 } from '@brand/testkit';
 import { EVENT_TYPES } from '@brand/shared/enums';
-import { startOwnPostgres, type OwnPostgres } from './ownPostgres';
+import { startSingleInfra, type Infra, type SingleInfra } from './infra';
 
 export type ProcessName = 'gateway' | 'records' | 'plans' | 'webhooks';
 
@@ -50,10 +47,9 @@ export interface FaultBrand {
   pending: string[];
 }
 
-export interface World {
-  pg: OwnPostgres;
-  redis: OwnRedis;
-  kafka: OwnKafka;
+export interface World<I extends Infra = SingleInfra> {
+  /** The PostgreSQL, Redis and Kafka the processes use, and the handles to fail them. */
+  infra: I;
   /** A pool on the suite's database (search_path: records, plans, webhooks). */
   pool: pg.Pool;
   admin: AdminClient;
@@ -74,27 +70,36 @@ export interface World {
   close(): Promise<void>;
 }
 
+/** A world on any infrastructure: what the traffic and the verdict need. */
+export type AnyWorld = World<Infra>;
+
 const DATABASE = 'brand_faults';
 
-export async function startWorld(): Promise<World> {
+/** The suite's world on a PostgreSQL, a Redis and a Kafka broker of its own (infra.ts). */
+export function startWorld(): Promise<World> {
+  return startWorldOn(startSingleInfra);
+}
+
+/** The world on the infrastructure `startInfra` makes (single servers, or replicated ones). */
+export async function startWorldOn<I extends Infra>(
+  startInfra: () => Promise<I>,
+): Promise<World<I>> {
   const closers: Array<() => Promise<void> | void> = [];
   const close = async () => {
     for (const c of closers.reverse()) await Promise.resolve(c()).catch(() => undefined);
   };
   try {
-    const ownPg = await startOwnPostgres();
-    closers.push(() => ownPg.remove());
-    const redis = await startOwnRedis();
-    closers.push(() => redis.kill());
-    const kafka = await startOwnKafka();
-    closers.push(() => kafka.remove());
+    const infra = await startInfra();
+    closers.push(() => infra.remove());
+    const redis = { url: infra.redisUrl };
+    const kafka = { brokers: infra.brokers };
     const ca: TestCa = createTestCa();
     closers.push(() => ca.remove());
 
-    const adminPool = new pg.Pool({ connectionString: ownPg.url('postgres'), max: 1 });
+    const adminPool = new pg.Pool({ connectionString: infra.postgresUrl('postgres'), max: 1 });
     await adminPool.query(`create database ${DATABASE}`);
     await adminPool.end();
-    const databaseUrl = ownPg.url(DATABASE);
+    const databaseUrl = infra.postgresUrl(DATABASE);
     for (const service of ['records', 'plans', 'webhooks'])
       await runMigrateScript(service, databaseUrl);
     const pool = new pg.Pool({
@@ -171,9 +176,7 @@ export async function startWorld(): Promise<World> {
     closers.push(() => receiver.close());
 
     return {
-      pg: ownPg,
-      redis,
-      kafka,
+      infra,
       pool,
       admin,
       gatewayUrl: `http://127.0.0.1:${ports.gateway}`,

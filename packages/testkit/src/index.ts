@@ -82,6 +82,7 @@ export {
 } from './callerAuthSuite';
 export { startRegisteredReceiver, type RegisteredReceiver } from './registeredReceiver';
 export { startOwnKafka, type OwnKafka, type SaslSslListener } from './ownKafka';
+export { startOwnKafkaCluster, type KafkaNode, type OwnKafkaCluster } from './ownKafkaCluster';
 export { startOwnRedis, stopOwnRedises, type OwnRedis } from './ownRedis';
 export { freePort, freeRestartablePort } from './freePort';
 export { runMigrateScript } from './templateDb';

@@ -29,17 +29,25 @@ export interface SaslSslListener {
   caFile: string;
   /** A user known to SCRAM-SHA-512, SCRAM-SHA-256 and PLAIN. */
   username: string;
+  /** Its password as the broker was formatted with (rotateScramPassword changes SCRAM's). */
   password: string;
+  /** Changes the user's SCRAM password on the broker, as an operator rotating it does. */
+  rotateScramPassword(password: string): Promise<void>;
 }
 
 /** The user scripts/kafka.sh creates when the test asks for none. */
 const SASL_USER = { username: 'brand', password: 'brand-test-secret' };
 
-function kafkaSh(command: 'ensure' | 'stop', env: Record<string, string>): Promise<void> {
+/** Runs scripts/kafka.sh `command` with `env` over this process's environment. */
+export function kafkaSh(
+  command: 'ensure' | 'stop' | 'scram-password',
+  env: Record<string, string>,
+  args: string[] = [],
+): Promise<void> {
   return new Promise((resolve, reject) => {
     execFile(
       'bash',
-      [path.join(REPO_ROOT, 'scripts/kafka.sh'), command],
+      [path.join(REPO_ROOT, 'scripts/kafka.sh'), command, ...args],
       { env: { ...process.env, ...env }, timeout: 180_000 },
       (err, stdout, stderr) =>
         err
@@ -79,6 +87,8 @@ export async function startOwnKafka(opts: { saslSsl?: boolean } = {}): Promise<O
             brokers: [`127.0.0.1:${saslPort}`],
             caFile: path.join(dataDir, 'tls', 'ca.pem'),
             ...SASL_USER,
+            rotateScramPassword: (password: string) =>
+              kafkaSh('scram-password', env, [SASL_USER.username, password]),
           },
         }
       : {}),
@@ -100,7 +110,7 @@ function readPid(pidFile: string): number {
 }
 
 /** SIGKILL of the JVM kafka.sh recorded in its pid file, then a wait for it to be gone. */
-async function killBroker(pidFile: string): Promise<void> {
+export async function killBroker(pidFile: string): Promise<void> {
   const pid = readPid(pidFile);
   try {
     process.kill(pid, 'SIGKILL');

@@ -10,6 +10,7 @@ import { waitFor } from './waitFor';
  */
 export interface OwnRedis {
   url: string;
+  port: number;
   /** SIGKILL, and resolves once the port is closed. */
   kill(): Promise<void>;
   /** Starts it again (empty) on the same port; resolves once it accepts connections. */
@@ -28,13 +29,29 @@ function answers(port: number): Promise<boolean> {
 
 const running = new Set<ChildProcess>();
 
-export async function startOwnRedis(): Promise<OwnRedis> {
+/**
+ * `replicaOf` (a port on 127.0.0.1) starts it as a replica of that server, as a managed Redis
+ * keeps one beside its primary (the fault suite's Redis failover, issue 60).
+ */
+export async function startOwnRedis(opts: { replicaOf?: number } = {}): Promise<OwnRedis> {
   const port = await freeRestartablePort();
   let child: ChildProcess | undefined;
+  const replica =
+    opts.replicaOf === undefined ? [] : ['--replicaof', '127.0.0.1', String(opts.replicaOf)];
   const start = async (): Promise<void> => {
     child = spawn(
       'redis-server',
-      ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+      [
+        '--port',
+        String(port),
+        '--bind',
+        '127.0.0.1',
+        '--save',
+        '',
+        '--appendonly',
+        'no',
+        ...replica,
+      ],
       { stdio: 'ignore' },
     );
     running.add(child);
@@ -58,7 +75,7 @@ export async function startOwnRedis(): Promise<OwnRedis> {
     await waitFor(async () => !(await answers(port)), { what: `redis-server on ${port} gone` });
   };
   await start();
-  return { url: `redis://127.0.0.1:${port}`, kill, start };
+  return { url: `redis://127.0.0.1:${port}`, port, kill, start };
 }
 
 /** Kills every redis-server this module started (afterAll). */

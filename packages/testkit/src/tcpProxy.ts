@@ -15,6 +15,11 @@ export interface TcpProxy {
   pause(): Promise<void>;
   /** Listens again on the same port. */
   resume(): Promise<void>;
+  /**
+   * Points the proxy at another server, as a managed endpoint's DNS name moves to a promoted
+   * standby: open connections are reset (they were to the old server), new ones go to `target`.
+   */
+  moveTo(target: { host: string; port: number }): void;
   /** Stops for good. */
   close(): Promise<void>;
 }
@@ -24,7 +29,8 @@ export interface TcpProxy {
  * ephemeral range (freeRestartablePort), so that no outgoing connection holds it while the
  * proxy is paused and `resume` can listen on it again.
  */
-export async function tcpProxy(target: { host: string; port: number }): Promise<TcpProxy> {
+export async function tcpProxy(initial: { host: string; port: number }): Promise<TcpProxy> {
+  let target = initial;
   const sockets = new Set<net.Socket>();
   const server = net.createServer((client) => {
     const upstream = net.connect(target.port, target.host);
@@ -78,6 +84,11 @@ export async function tcpProxy(target: { host: string; port: number }): Promise<
     },
     pause: stop,
     resume: () => (server.listening ? Promise.resolve() : listen(port)),
+    moveTo(next) {
+      target = next;
+      for (const s of sockets) s.resetAndDestroy();
+      sockets.clear();
+    },
     close: stop,
   };
 }

@@ -37,6 +37,7 @@ interface FeedPage {
   data: FeedEvent[];
   next_cursor?: string;
   next_after?: number;
+  head: number;
 }
 
 let stack: Stack;
@@ -81,6 +82,15 @@ async function publish(events: BusinessEvent[], total: number): Promise<void> {
     },
     { timeoutMs: 30_000, intervalMs: 100, what: `${total} events in the feed` },
   );
+}
+
+/** The brand's newest feed position, as webhooks stores it. */
+async function headInDatabase(): Promise<number> {
+  const { rows } = await stack.db.pool.query<{ head: number }>(
+    'select coalesce(max(feed_seq), 0)::int as head from webhooks.events where brand_id = $1',
+    [brand.brand.id],
+  );
+  return rows[0]!.head;
 }
 
 /** Pages webhooks answered: on the gateway's page streams (StreamFeedPages), or unary. */
@@ -162,7 +172,8 @@ describe('GET /api/v1/events, newest first', () => {
     });
     // newest first: the reverse of the order the events were committed in
     expect(first.body.data.map((e) => e.id)).toEqual(published.map((e) => e.id).reverse());
-    expect(Object.keys(first.body)).toEqual(['resource', 'count', 'data']);
+    expect(Object.keys(first.body)).toEqual(['resource', 'count', 'data', 'head']);
+    expect(first.body.head).toBe(await headInDatabase());
   });
 
   it('pages with next_cursor on a full page only, each event once', async () => {
@@ -185,7 +196,8 @@ describe('GET /api/v1/events, newest first', () => {
     const repeated = await get('/api/v1/events?type=payout.paid&type=campaign.settled');
     expect(repeated.body.count).toBe(4);
     const none = await get('/api/v1/events?type=campaign.settled');
-    expect(none.body).toEqual({ resource: 'events', count: 0, data: [] });
+    // the head is the feed's, whatever the filters
+    expect(none.body).toEqual({ resource: 'events', count: 0, data: [], head: both.body.head });
 
     const one = await get(`/api/v1/events?record_id=${payoutId}`);
     expect(one.body.data.map((e) => e.data.object.id)).toEqual([payoutId]);
@@ -240,7 +252,41 @@ describe('GET /api/v1/events?after=, the follow mode', () => {
     }
     expect(seen).toEqual(published.map((e) => e.id));
     const empty = await get(`/api/v1/events?after=${after}`);
-    expect(empty.body).toEqual({ resource: 'events', count: 0, data: [], next_after: after });
+    // read to the end: next_after is the head
+    expect(empty.body).toEqual({
+      resource: 'events',
+      count: 0,
+      data: [],
+      next_after: after,
+      head: after,
+    });
+  });
+
+  it('refuses an after beyond the head with 400 position_beyond_head naming it, also for a tagged poll', async () => {
+    const head = await headInDatabase();
+    const atHead = await get(`/api/v1/events?after=${head}`);
+    expect(atHead.status).toBe(200);
+    for (const after of [head + 1, 9999]) {
+      const res = await get(`/api/v1/events?after=${after}`);
+      expect(res.status).toBe(400);
+      expect(res.body).toMatchObject({
+        error: {
+          code: 'position_beyond_head',
+          details: [{ field: 'after' }],
+          message: expect.stringContaining(
+            `beyond the head of this brand's feed (${head})`,
+          ) as string,
+        },
+      });
+    }
+    // another brand's head is its own: this brand's head is beyond it
+    const theirs = await get(`/api/v1/events?after=${head}`, other.secret);
+    expect(theirs.body).toMatchObject({ error: { code: 'position_beyond_head' } });
+    // a tag cannot make it a 304: the version in Redis may lag the head, webhooks decides
+    const tagged = await get(`/api/v1/events?after=${head + 1}`, brand.secret, {
+      'If-None-Match': atHead.headers.get('etag')!,
+    });
+    expect(tagged.status).toBe(400);
   });
 
   it('hands a follower an event committed late (an older created_at) after what it saw', async () => {

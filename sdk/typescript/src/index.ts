@@ -31,6 +31,7 @@ export {
   NotFoundError,
   PayloadTooLargeError,
   PendingPlanLimitError,
+  PositionBeyondHeadError,
   PreconditionFailedError,
   RateLimitedError,
   ReceiverLimitError,

@@ -6,7 +6,7 @@ import { strongEtag } from '../../http/conditional';
  * Bumped by hand when the bytes of a feed page change for a reason no feed version sees (a
  * new field, another rendering), so that no client keeps an old body under a matching tag.
  */
-const REPRESENTATION = '1';
+const REPRESENTATION = '2'; // 2: pages state the feed's head (issue 62)
 
 /**
  * A feed page's entity tag: a hash over the brand, the normalized query and the brand's

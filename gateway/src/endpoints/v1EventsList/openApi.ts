@@ -109,6 +109,15 @@ const EventsPage = z
       description:
         'With `after`: the feed position of the last event of the page (or `after` itself when empty). Store it once the page is processed, and read on with `after=<next_after>`.',
     }),
+    head: z
+      .number()
+      .int()
+      .min(0)
+      .meta({
+        description:
+          "The feed's head: the position of the brand's newest event when the page was read (0 while it has none), whatever the filters. A follower at `next_after = head` has read everything; an `after` beyond it is refused (400 `position_beyond_head`).",
+        examples: [42],
+      }),
   })
   .meta({ id: 'EventsPage' });
 
@@ -134,6 +143,7 @@ export function describeV1EventsList(registry: OpenAPIRegistry): void {
     description:
       "The brand's business events (`submission.approved`, `submission.rejected`, `payout.paid`, `campaign.settled`), each exactly as a receiver gets it, for as long as the delivery history is kept (30 days by default; the operator's `DELIVERY_HISTORY_RETENTION_MS`). " +
       'Every event has a feed position, handed out in the order the events were committed: without `after`, pages run newest first by position (`next_cursor` on a full page); with `after`, oldest first after that position, so an integration that stores `next_after` sees every event once, in position order, across restarts and even when an event with an older `created_at` is committed late. ' +
+      "Every page states the feed's `head` (the newest position); an `after` beyond it is 400 `position_beyond_head`, never an empty page to wait on. " +
       "Counts against the brand's rate limit like a page; an unchanged poll with `If-None-Match` is 304. Unlike the lists, this is a feed: the lists keep the contract's walk.",
     security: [{ bearerAuth: [] }],
     request: { query: EventsQueryDoc, headers: ConditionalHeaders },
@@ -147,11 +157,17 @@ export function describeV1EventsList(registry: OpenAPIRegistry): void {
             examples: {
               newestFirst: {
                 summary: 'The first page, newest first',
-                value: { resource: 'events', count: 1, data: [EVENT_EXAMPLE] },
+                value: { resource: 'events', count: 1, data: [EVENT_EXAMPLE], head: 42 },
               },
               follow: {
                 summary: 'Following: after=41',
-                value: { resource: 'events', count: 1, data: [EVENT_EXAMPLE], next_after: 42 },
+                value: {
+                  resource: 'events',
+                  count: 1,
+                  data: [EVENT_EXAMPLE],
+                  next_after: 42,
+                  head: 42,
+                },
               },
             },
           },
@@ -163,7 +179,7 @@ export function describeV1EventsList(registry: OpenAPIRegistry): void {
         headers: PAGE_HEADERS,
       },
       400: errorResponse(
-        '`invalid_parameter` (limit, after, type, record_id, since, until, an unknown parameter, or `cursor` with `after`) or `invalid_cursor`.',
+        "`invalid_parameter` (limit, after, type, record_id, since, until, an unknown parameter, or `cursor` with `after`), `invalid_cursor`, or `position_beyond_head`: `after` is beyond the feed's head, so it is no position this brand's feed gave (a checkpoint of another environment or brand?); the message names the head. Follow from the head for new events only, or from `after=0` for every event kept.",
       ),
       401: errorResponse('`missing_key` or `invalid_key`.', {
         'WWW-Authenticate': ref('headers', 'WWW-Authenticate'),

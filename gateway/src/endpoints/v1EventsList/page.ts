@@ -35,9 +35,10 @@ export interface EventsPageRequest {
  * (v1ResourcesList/page.ts): with a known feed version, a matching If-None-Match is 304
  * before any call to webhooks; otherwise one page from webhooks, whose events array passes
  * through as the bytes it sent (data_json, never decoded), in the list envelope (`next_cursor` newest first on a full page,
- * `next_after` when following), tagged with the version the page was read at. A version
- * newer than Redis's is written back (a publish the consumer lost heals on the next read).
- * Rejects with the webhooks service's AppError (invalid_cursor, cursor_expired, ...).
+ * `next_after` when following) with the feed's `head`, tagged with the version the page was
+ * read at (which is that head). A version newer than Redis's is written back (a publish the
+ * consumer lost heals on the next read). Rejects with the webhooks service's AppError
+ * (invalid_cursor, cursor_expired, position_beyond_head, ...).
  */
 export async function answerEventsPage(
   deps: EventsPageDeps,
@@ -46,7 +47,11 @@ export async function answerEventsPage(
 ): Promise<void> {
   const { identity, params } = request;
   const known = request.version ?? undefined;
-  const etag = known === undefined ? undefined : eventsEtag(identity.brandId, params, known);
+  // An `after` past the version Redis holds goes to webhooks, which knows the head for sure
+  // (Redis may lag it): never a 304 for a position the feed may refuse.
+  const pastKnownHead = params.after !== undefined && params.after > Number(known);
+  const etag =
+    known === undefined || pastKnownHead ? undefined : eventsEtag(identity.brandId, params, known);
   if (etag !== undefined && request.ifNoneMatch && ifNoneMatchLists(request.ifNoneMatch, etag)) {
     sendNotModified(res, etag);
     return;
@@ -71,12 +76,13 @@ export async function answerEventsPage(
   if (request.version !== undefined && version !== request.version && page.feed_version > 0)
     deps.versions.repair(identity.brandId, 'events', version);
   res.setHeader('ETag', eventsEtag(identity.brandId, params, version));
-  const tail =
+  const next =
     params.after !== undefined
-      ? `,"next_after":${page.next_after}}`
+      ? `,"next_after":${page.next_after}`
       : page.next_cursor
-        ? `,"next_cursor":${JSON.stringify(page.next_cursor)}}`
-        : '}';
+        ? `,"next_cursor":${JSON.stringify(page.next_cursor)}`
+        : '';
+  const tail = `${next},"head":${version}}`;
   // data_json from webhooks that knows as_data_json; events_json from one of an older version
   const data =
     page.data_json.length > 0

@@ -43,7 +43,8 @@ describe('ERROR_CODES', () => {
   it('keeps the gRPC status consistent with the HTTP class', () => {
     // google/rpc/code.proto "HTTP Mapping" for the statuses we use
     const byHttp: Record<number, status[]> = {
-      400: [status.INVALID_ARGUMENT],
+      // OUT_OF_RANGE is code.proto's 400 too: an events-feed position past the feed's head
+      400: [status.INVALID_ARGUMENT, status.OUT_OF_RANGE],
       401: [status.UNAUTHENTICATED],
       403: [status.PERMISSION_DENIED],
       404: [status.NOT_FOUND],
@@ -93,6 +94,7 @@ describe('GATEWAY_ERROR_CODES (issue 35: the request log filter lists only these
       'invalid_cursor',
       'malformed_request',
       'validation_failed',
+      'position_beyond_head',
       'request_conflict',
       'cursor_expired',
       'payload_too_large',

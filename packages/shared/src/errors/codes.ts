@@ -38,6 +38,12 @@ export const ERROR_CODES = {
   invalid_cursor: { http: 400, grpc: status.INVALID_ARGUMENT },
   malformed_request: { http: 400, grpc: status.INVALID_ARGUMENT },
   validation_failed: { http: 400, grpc: status.INVALID_ARGUMENT },
+  /**
+   * An events-feed `after` beyond the feed's head (docs/api.md "Events"): no event has that
+   * position yet, so it is no position this brand's feed gave (another environment's checkpoint,
+   * a typo). Answered empty, a follower would wait, then skip every event up to it.
+   */
+  position_beyond_head: { http: 400, grpc: status.OUT_OF_RANGE },
   already_exists: { http: 409, grpc: status.ALREADY_EXISTS },
   request_conflict: { http: 409, grpc: status.ALREADY_EXISTS },
   /**
@@ -79,6 +85,13 @@ export const ERROR_CODES = {
   sso_proof_required: { http: 422, grpc: status.FAILED_PRECONDITION },
   /** The brand requires SSO: its connection can be neither removed nor disabled until that is lifted. */
   sso_required: { http: 422, grpc: status.FAILED_PRECONDITION },
+  /**
+   * Requiring single sign-on within a day of its provider (issuer or client id) being set: the
+   * owners were mailed, and the requirement waits (issue 59).
+   */
+  sso_provider_too_new: { http: 422, grpc: status.FAILED_PRECONDITION },
+  /** An invitation already accepted, declined, withdrawn or expired: it can no longer be answered. */
+  invitation_closed: { http: 422, grpc: status.FAILED_PRECONDITION },
   rate_limited: { http: 429, grpc: status.RESOURCE_EXHAUSTED },
   internal_error: { http: 500, grpc: status.INTERNAL },
   service_unavailable: { http: 503, grpc: status.UNAVAILABLE },
@@ -105,6 +118,8 @@ const CONSOLE_ONLY_CODES: readonly ErrorCode[] = [
   'sso_required',
   'sso_provider_refused',
   'sso_proof_required',
+  'sso_provider_too_new',
+  'invitation_closed',
   'key_inactive',
   'last_owner',
   'brand_not_eligible',

@@ -45,6 +45,15 @@ export class RequestConflictError extends ApiError {
 export class CursorExpiredError extends ApiError {
   override name = 'CursorExpiredError';
 }
+/**
+ * 400 position_beyond_head: an events-feed `after` beyond the feed's head (the newest
+ * position; the message names it). No event has that position yet, so it is not a
+ * `next_after` this brand's feed gave: a checkpoint of another environment or brand, or a typo.
+ * Follow from the head for new events only, or from `after: 0` for every event kept.
+ */
+export class PositionBeyondHeadError extends ApiError {
+  override name = 'PositionBeyondHeadError';
+}
 /** 422: the brand already holds the maximum of pending plans; complete or cancel some first. */
 
 export class PendingPlanLimitError extends ApiError {
@@ -137,6 +146,7 @@ export const API_ERROR_CLASSES = {
   invalid_cursor: InvalidCursorError,
   malformed_request: MalformedRequestError,
   validation_failed: ValidationFailedError,
+  position_beyond_head: PositionBeyondHeadError,
   already_exists: AlreadyExistsError,
   request_conflict: RequestConflictError,
   cursor_expired: CursorExpiredError,

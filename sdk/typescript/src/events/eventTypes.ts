@@ -4,7 +4,7 @@ import type { ResponseMeta } from '../responseMeta.js';
 
 /** A business event, exactly the JSON body a receiver gets (generated from the OpenAPI document). */
 export type FeedEvent = components['schemas']['Event'];
-/** One page of the events feed: `resource: "events"`, `count`, `data`, `next_cursor` or `next_after`. */
+/** One page of the events feed: `resource: "events"`, `count`, `data`, `next_cursor` or `next_after`, and the feed's `head`. */
 export type EventsEnvelope = components['schemas']['EventsPage'];
 /** The four event types. */
 export type FeedEventType = FeedEvent['type'];

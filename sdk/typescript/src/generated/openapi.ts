@@ -293,7 +293,7 @@ export interface paths {
         };
         /**
          * The brand's business events: newest first, or followed from a stored position
-         * @description The brand's business events (`submission.approved`, `submission.rejected`, `payout.paid`, `campaign.settled`), each exactly as a receiver gets it, for as long as the delivery history is kept (30 days by default; the operator's `DELIVERY_HISTORY_RETENTION_MS`). Every event has a feed position, handed out in the order the events were committed: without `after`, pages run newest first by position (`next_cursor` on a full page); with `after`, oldest first after that position, so an integration that stores `next_after` sees every event once, in position order, across restarts and even when an event with an older `created_at` is committed late. Counts against the brand's rate limit like a page; an unchanged poll with `If-None-Match` is 304. Unlike the lists, this is a feed: the lists keep the contract's walk.
+         * @description The brand's business events (`submission.approved`, `submission.rejected`, `payout.paid`, `campaign.settled`), each exactly as a receiver gets it, for as long as the delivery history is kept (30 days by default; the operator's `DELIVERY_HISTORY_RETENTION_MS`). Every event has a feed position, handed out in the order the events were committed: without `after`, pages run newest first by position (`next_cursor` on a full page); with `after`, oldest first after that position, so an integration that stores `next_after` sees every event once, in position order, across restarts and even when an event with an older `created_at` is committed late. Every page states the feed's `head` (the newest position); an `after` beyond it is 400 `position_beyond_head`, never an empty page to wait on. Counts against the brand's rate limit like a page; an unchanged poll with `If-None-Match` is 304. Unlike the lists, this is a feed: the lists keep the contract's walk.
          */
         get: operations["list_events"];
         put?: never;
@@ -533,10 +533,10 @@ export interface components {
         Error: {
             error: {
                 /**
-                 * @description Stable machine-readable code. 400 invalid_parameter / invalid_cursor / malformed_request / validation_failed; 401 missing_key / invalid_key; 403 insufficient_permission / forbidden_origin; 404 unknown_resource / not_found; 405 method_not_allowed; 409 request_conflict; 410 cursor_expired; 413 payload_too_large; 415 unsupported_media_type; 422 pending_plan_limit; 429 rate_limited; 500 internal_error; 503 service_unavailable.
+                 * @description Stable machine-readable code. 400 invalid_parameter / invalid_cursor / malformed_request / validation_failed / position_beyond_head; 401 missing_key / invalid_key; 403 insufficient_permission / forbidden_origin; 404 unknown_resource / not_found; 405 method_not_allowed; 409 request_conflict; 410 cursor_expired; 413 payload_too_large; 415 unsupported_media_type; 422 pending_plan_limit; 429 rate_limited; 500 internal_error; 503 service_unavailable.
                  * @enum {string}
                  */
-                code: "missing_key" | "invalid_key" | "unauthenticated" | "insufficient_permission" | "forbidden_origin" | "unknown_resource" | "not_found" | "method_not_allowed" | "invalid_parameter" | "invalid_cursor" | "malformed_request" | "validation_failed" | "already_exists" | "request_conflict" | "cursor_expired" | "payload_too_large" | "unsupported_media_type" | "precondition_failed" | "pending_plan_limit" | "receiver_limit" | "rate_limited" | "internal_error" | "service_unavailable";
+                code: "missing_key" | "invalid_key" | "unauthenticated" | "insufficient_permission" | "forbidden_origin" | "unknown_resource" | "not_found" | "method_not_allowed" | "invalid_parameter" | "invalid_cursor" | "malformed_request" | "validation_failed" | "position_beyond_head" | "already_exists" | "request_conflict" | "cursor_expired" | "payload_too_large" | "unsupported_media_type" | "precondition_failed" | "pending_plan_limit" | "receiver_limit" | "rate_limited" | "internal_error" | "service_unavailable";
                 /** @description A human-readable explanation; its wording may change, the code will not. */
                 message: string;
                 /** @description Also in the X-Request-Id header; quote it to support. */
@@ -837,6 +837,11 @@ export interface components {
             next_cursor?: string;
             /** @description With `after`: the feed position of the last event of the page (or `after` itself when empty). Store it once the page is processed, and read on with `after=<next_after>`. */
             next_after?: number;
+            /**
+             * @description The feed's head: the position of the brand's newest event when the page was read (0 while it has none), whatever the filters. A follower at `next_after = head` has read everything; an `after` beyond it is refused (400 `position_beyond_head`).
+             * @example 42
+             */
+            head: number;
         };
         /** @description A business event, exactly the JSON body a receiver gets as its delivery. */
         Event: {
@@ -2888,7 +2893,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description `invalid_parameter` (limit, after, type, record_id, since, until, an unknown parameter, or `cursor` with `after`) or `invalid_cursor`. */
+            /** @description `invalid_parameter` (limit, after, type, record_id, since, until, an unknown parameter, or `cursor` with `after`), `invalid_cursor`, or `position_beyond_head`: `after` is beyond the feed's head, so it is no position this brand's feed gave (a checkpoint of another environment or brand?); the message names the head. Follow from the head for new events only, or from `after=0` for every event kept. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];

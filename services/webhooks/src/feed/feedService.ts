@@ -30,6 +30,7 @@ export interface FeedPage {
   eventsJson: string[];
   nextCursor: string;
   nextAfter: number;
+  /** The feed's head: the brand's newest position when the page was read (0: none yet). */
   feedVersion: number;
 }
 
@@ -37,12 +38,28 @@ const EXPIRED =
   'This cursor or position is older than the kept event history (docs/api.md "Events"): events after it may be gone. Start again from the first page, or follow from after=0 (the oldest event kept).';
 
 /**
+ * Why a position past the head is refused rather than answered empty: no event has it yet,
+ * so it was never a next_after of this brand's feed (a checkpoint restored from another
+ * environment or brand, a typo). Answered empty, such a follower would wait until the feed
+ * grew past it and silently skip every event up to there.
+ */
+function beyondHead(after: number, head: number): AppError {
+  const message =
+    `after=${after} is beyond the head of this brand's feed (${head}): no event has that position yet, ` +
+    `so it is not a next_after this feed gave. Follow from after=${head} for new events only, ` +
+    'or from after=0 for every event kept.';
+  return new AppError('position_beyond_head', message, {
+    details: [{ field: 'after', message }],
+  });
+}
+
+/**
  * One page of a brand's events feed (docs/api.md "Events"). Newest first by feed position
  * from `cursor` (next_cursor on a full page), or oldest first after `after` (next_after is
  * the last event's position, or `after` itself on an empty page). A cursor or a non-zero
  * `after` at or below what retention dropped for the brand is 410 cursor_expired: reading on
- * would silently skip what was dropped. Throws invalid_cursor, invalid_parameter (a missing
- * brand among them).
+ * would silently skip what was dropped; an `after` beyond the head read with the page is 400
+ * position_beyond_head. Throws invalid_cursor, invalid_parameter (a missing brand among them).
  */
 export async function listFeedEvents(deps: FeedDeps, req: FeedRequest): Promise<FeedPage> {
   if (req.brandId === '') throw badParameter('brand_id', 'brand_id is required.');
@@ -69,6 +86,8 @@ export async function listFeedEvents(deps: FeedDeps, req: FeedRequest): Promise<
   const bound = req.forward ? req.after : before;
   if (bound !== undefined && bound > 0 && bound <= read.expiredThrough)
     throw new AppError('cursor_expired', EXPIRED);
+  // the head comes from the page's own snapshot (feedRepo.ts): never a head older than the page
+  if (req.forward && req.after > read.version) throw beyondHead(req.after, read.version);
   const last = read.rows[read.rows.length - 1];
   return {
     eventsJson: read.rows.map(deliveryBody),

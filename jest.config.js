@@ -18,6 +18,7 @@ const moduleNameMapper = {
   '^@brand/example-receiver$': '<rootDir>/examples/receiver/src/index.ts',
   '^@brand-records/client$': '<rootDir>/sdk/typescript/src/index.ts',
   '^@brand-records/client/webhooks$': '<rootDir>/sdk/typescript/src/webhooks/index.ts',
+  '^@brand-records/client/checkpoint-file$': '<rootDir>/sdk/typescript/src/checkpointFile/index.ts',
   // The client package writes ESM-ready relative imports ('./transport.js'); its sources are .ts.
   '^(\\.{1,2}/.*)\\.js$': '$1',
 };

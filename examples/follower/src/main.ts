@@ -1,5 +1,14 @@
-import { BrandRecords, CursorExpiredError, type FeedEvent } from '@brand-records/client';
-import { loadCheckpoint, saveCheckpoint } from './checkpointFile';
+import {
+  BrandRecords,
+  CursorExpiredError,
+  PositionBeyondHeadError,
+  type FeedEvent,
+} from '@brand-records/client';
+import {
+  CheckpointLockedError,
+  openCheckpointFile,
+  type CheckpointFile,
+} from '@brand-records/client/checkpoint-file';
 
 /**
  * An integration behind a firewall: no public URL, so no receiver. It follows the brand's
@@ -19,8 +28,21 @@ async function main(): Promise<void> {
   process.once('SIGINT', () => stop.abort());
   process.once('SIGTERM', () => stop.abort());
 
-  const from = await loadCheckpoint(file);
-  say(`following from position ${from.after} (${from.handled.length} handled there)`);
+  let checkpoint: CheckpointFile;
+  try {
+    // one checkpoint, one follower: a second would hand every event twice
+    checkpoint = await openCheckpointFile(file);
+  } catch (err) {
+    if (!(err instanceof CheckpointLockedError)) throw err;
+    say(err.message);
+    process.exitCode = 3;
+    return;
+  }
+  const { from, tookOverFrom } = checkpoint;
+  if (tookOverFrom) say(`took over the lock of pid ${tookOverFrom.pid}, which no longer runs`);
+  say(
+    `following from position ${from.after} (${from.handled.length} handled there), holding ${checkpoint.lockPath}`,
+  );
   try {
     await client.events.follow({
       from,
@@ -28,7 +50,7 @@ async function main(): Promise<void> {
       intervalMs: 5_000,
       signal: stop.signal,
       onEvent: handleEvent,
-      onCheckpoint: (checkpoint) => saveCheckpoint(file, checkpoint),
+      onCheckpoint: checkpoint.save,
     });
   } catch (err) {
     if (err instanceof CursorExpiredError) {
@@ -39,7 +61,15 @@ async function main(): Promise<void> {
       process.exitCode = 2;
       return;
     }
+    if (err instanceof PositionBeyondHeadError) {
+      // a checkpoint of another environment or brand: it names no position of this feed
+      say(`${err.message} Is ${file} this brand's checkpoint?`);
+      process.exitCode = 2;
+      return;
+    }
     throw err;
+  } finally {
+    await checkpoint.close();
   }
 }
 

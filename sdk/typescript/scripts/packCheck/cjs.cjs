@@ -2,6 +2,7 @@
 const assert = require('node:assert/strict');
 const { BrandRecords, RateLimitedError } = require('@brand-records/client');
 const { signWebhookForTest, verifyWebhookDelivery } = require('@brand-records/client/webhooks');
+const { openCheckpointFile } = require('@brand-records/client/checkpoint-file');
 
 async function main() {
   let calls = 0;
@@ -49,6 +50,14 @@ async function main() {
   });
   assert.equal(verified.attempt, 3);
   assert.equal(verified.event.type, 'campaign.settled');
+
+  const dir = require('node:fs').mkdtempSync(
+    require('node:path').join(require('node:os').tmpdir(), 'pack-check-'),
+  );
+  const checkpoint = await openCheckpointFile(require('node:path').join(dir, 'events.checkpoint'));
+  assert.deepEqual(checkpoint.from, { after: 0, handled: [] });
+  await checkpoint.close();
+  require('node:fs').rmSync(dir, { recursive: true, force: true });
 }
 
 main().catch((error) => {

@@ -7,7 +7,12 @@ import {
   type Page,
   type Submission,
 } from '@brand-records/client';
-import { verifyWebhook, type WebhookEvent } from '@brand-records/client/webhooks';
+import {
+  memoryDeduplication,
+  verifyWebhook,
+  type WebhookEvent,
+} from '@brand-records/client/webhooks';
+import { openCheckpointFile, type CheckpointFile } from '@brand-records/client/checkpoint-file';
 
 export async function consume(client: BrandRecords): Promise<string[]> {
   const page: Page<'submissions'> = await client.submissions.list({ limit: 10, since: new Date() });
@@ -48,11 +53,30 @@ export async function receive(rawBody: string, headers: Headers): Promise<string
     headers,
     secret: 'whsec_x',
     eventTypes: ['payout.paid', 'campaign.settled'],
+    deduplicate: memoryDeduplication(),
   });
+  // @ts-expect-error: the selected types are required (rule 5)
+  await verifyWebhook({ rawBody, headers, secret: 'whsec_x' });
   switch (event.type) {
     case 'payout.paid':
       return `${event.data.object.resource} ${String(event.data.object.amount)}`;
     case 'campaign.settled':
       return event.data.object.resource;
   }
+}
+
+export async function follow(client: BrandRecords, signal: AbortSignal): Promise<number> {
+  const checkpoint: CheckpointFile = await openCheckpointFile('events.checkpoint');
+  try {
+    await client.events.follow({
+      from: checkpoint.from,
+      onCheckpoint: checkpoint.save,
+      onEvent: (event) => event.id,
+      signal,
+    });
+  } finally {
+    await checkpoint.close();
+  }
+  const page = await client.events.list({ after: checkpoint.from.after });
+  return page.head;
 }

@@ -56,18 +56,25 @@ const run = vm.runInContext(
       data: { object: { resource: 'submissions', id: 'sub_1', status: 'rejected' } },
     });
     const received = [];
-    const handle = webhookFetchHandler({ secret: 'whsec_edge', onEvent: (event) => { received.push(event.id); } });
+    const handle = webhookFetchHandler({
+      secret: 'whsec_edge',
+      eventTypes: ['submission.rejected'],
+      deduplicate: webhooks.memoryDeduplication(),
+      onEvent: (event) => { received.push(event.id); },
+    });
     const headers = await signWebhookForTest({ secret: 'whsec_edge', rawBody, eventType: 'submission.rejected' });
     const post = (body) => handle(new Request('https://edge.example/hooks', { method: 'POST', body, headers }));
     const ok = await post(rawBody);
+    const repeated = await post(rawBody);
     const forged = await post(rawBody.replace('"rejected"}', '"approved"}'));
-    return { ok: ok.status, forged: forged.status, received, bufferSeen: typeof Buffer, processSeen: typeof process };
+    return { ok: ok.status, repeated: await repeated.json(), forged: forged.status, received, bufferSeen: typeof Buffer, processSeen: typeof process };
   })()`,
   context,
 );
 // Compared as JSON: the result was made in the other realm.
 assert.deepEqual(JSON.parse(JSON.stringify(await run)), {
   ok: 200,
+  repeated: { received: true, duplicate: true },
   forged: 401,
   received: ['evt_edge'],
   bufferSeen: 'undefined',

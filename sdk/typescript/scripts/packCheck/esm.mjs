@@ -1,6 +1,9 @@
 // Runs the installed package as an ES module: both entry points, a page walk over a stub
 // fetch, and a webhook signed and verified with the package alone.
 import assert from 'node:assert/strict';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import {
   BrandRecords,
   InvalidKeyError,
@@ -12,6 +15,7 @@ import {
   verifyWebhook,
   WebhookVerificationError,
 } from '@brand-records/client/webhooks';
+import { CheckpointLockedError, openCheckpointFile } from '@brand-records/client/checkpoint-file';
 
 const pages = [
   { resource: 'links', count: 2, data: [{ id: 'lnk_1' }, { id: 'lnk_2' }], next_cursor: 'c1' },
@@ -50,11 +54,24 @@ const headers = await signWebhookForTest({
   rawBody,
   eventType: 'payout.paid',
 });
-const event = await verifyWebhook({ rawBody, headers, secret: 'whsec_pack' });
+const eventTypes = ['payout.paid'];
+const event = await verifyWebhook({ rawBody, headers, secret: 'whsec_pack', eventTypes });
 assert.equal(event.data.object.id, 'po_1');
 await assert.rejects(
-  verifyWebhook({ rawBody, headers, secret: 'whsec_other' }),
+  verifyWebhook({ rawBody, headers, secret: 'whsec_other', eventTypes }),
   WebhookVerificationError,
 );
+
+// The Node-only entry point: a checkpoint file, locked for one follower.
+const dir = await mkdtemp(join(tmpdir(), 'pack-check-'));
+const checkpoint = await openCheckpointFile(join(dir, 'events.checkpoint'));
+await checkpoint.save({ after: 3, handled: [] });
+await assert.rejects(openCheckpointFile(join(dir, 'events.checkpoint')), CheckpointLockedError);
+await checkpoint.close();
+assert.deepEqual((await openCheckpointFile(join(dir, 'events.checkpoint'))).from, {
+  after: 3,
+  handled: [],
+});
+await rm(dir, { recursive: true, force: true });
 assert.equal(FromMain, WebhookVerificationError, 'one class behind both entry points');
 assert.match(VERSION, /^\d+\.\d+\.\d+/);

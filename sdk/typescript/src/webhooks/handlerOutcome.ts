@@ -8,9 +8,11 @@ export interface WebhookHandlerOptions<T extends WebhookEventType = WebhookEvent
   'rawBody' | 'headers' | 'now'
 > {
   /**
-   * Handles a verified event. Keep it fast (enqueue slow work; the service waits 30 s) and
-   * idempotent: deduplicate on `event.id` and `event.data.object.id`. Throwing answers 500,
-   * so the service delivers the event again later.
+   * Handles a verified event, once per event and record id when `deduplicate` is given (a
+   * duplicate is answered 200 without calling it). Keep it fast (enqueue slow work; the service
+   * waits 30 s). Throwing answers 500 and releases the event's claim, so the service's next
+   * delivery of it runs it again. Without `deduplicate`, make it idempotent yourself: deduplicate
+   * on `event.id` and `event.data.object.id`.
    */
   onEvent: (event: WebhookEvent<T>, context: { attempt: number; timestamp: number }) => unknown;
   /** Told about every refusal and every onEvent failure, e.g. to log them. */
@@ -27,7 +29,10 @@ export interface HandlerOutcome {
   body: Record<string, unknown>;
 }
 
-/** Runs verification and onEvent, and turns the result into the status and body to answer. */
+/**
+ * Runs verification and onEvent, and turns the result into the status and body to answer: a
+ * duplicate is 200 without onEvent; a failing onEvent is 500 with the event's claim released.
+ */
 export async function respondTo<T extends WebhookEventType>(
   options: WebhookHandlerOptions<T>,
   verify: () => Promise<VerifiedWebhook<T>>,
@@ -36,6 +41,9 @@ export async function respondTo<T extends WebhookEventType>(
   try {
     verified = await verify();
   } catch (error) {
+    if (error instanceof WebhookVerificationError && error.reason === 'duplicate_event') {
+      return { status: 200, body: { received: true, duplicate: true } };
+    }
     options.onError?.(error);
     if (error instanceof WebhookVerificationError) {
       return { status: error.status, body: { error: error.reason, message: error.message } };
@@ -49,6 +57,11 @@ export async function respondTo<T extends WebhookEventType>(
     });
   } catch (error) {
     options.onError?.(error);
+    try {
+      await options.deduplicate?.release(verified.deduplicationKey);
+    } catch (releaseError) {
+      options.onError?.(releaseError);
+    }
     return { status: 500, body: { error: 'processing_failed' } };
   }
   return { status: 200, body: { received: true } };

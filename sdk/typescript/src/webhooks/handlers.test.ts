@@ -1,9 +1,10 @@
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
+import { memoryDeduplication } from './deduplication';
 import { signWebhookForTest } from './signWebhook';
 import { webhookExpressHandler, webhookNodeHandler } from './nodeHttp';
-import type { WebhookEvent } from './eventTypes';
+import { WEBHOOK_EVENT_TYPES, type WebhookEvent } from './eventTypes';
 import type { WebhookHandlerOptions } from './handlerOutcome';
 import { verifyWebhookRequest, webhookFetchHandler } from './webRequest';
 
@@ -41,6 +42,7 @@ function recorder() {
   const errors: unknown[] = [];
   const options: WebhookHandlerOptions = {
     secret: SECRET,
+    eventTypes: WEBHOOK_EVENT_TYPES,
     onEvent: (event, { attempt }) => {
       events.push({ event, attempt });
     },
@@ -83,6 +85,43 @@ describe('webhookNodeHandler with node:http (reads the raw body itself)', () => 
         status: 500,
         body: { error: 'processing_failed' },
       });
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('with deduplicate, answers a repeat 200 without onEvent, and runs a failed one again', async () => {
+    const { events, errors, options } = recorder();
+    let failNext = true;
+    const deduplicate = memoryDeduplication();
+    const handler = webhookNodeHandler({
+      ...options,
+      deduplicate,
+      onEvent: (event, context) => {
+        if (failNext) {
+          failNext = false;
+          throw new Error('queue down');
+        }
+        return options.onEvent(event, context);
+      },
+    });
+    const server = await serve(
+      (req: http.IncomingMessage, res: http.ServerResponse) => void handler(req, res),
+    );
+    try {
+      // the first delivery fails: its claim is released, so the service's retry runs it
+      expect((await post(server.url, BODY, await signed())).status).toBe(500);
+      await expect(post(server.url, BODY, await signed())).resolves.toEqual({
+        status: 200,
+        body: { received: true },
+      });
+      // a repeat after the 2xx (a lost answer, a recovery): 200, and not handed over again
+      await expect(post(server.url, BODY, await signed())).resolves.toEqual({
+        status: 200,
+        body: { received: true, duplicate: true },
+      });
+      expect(events).toHaveLength(1);
+      expect(errors).toHaveLength(1); // the failure, not the duplicate
     } finally {
       await server.close();
     }
@@ -161,14 +200,20 @@ describe('fetch-style Request', () => {
   it('refuses a request whose body was already read', async () => {
     const req = await request();
     await req.json();
-    await expect(verifyWebhookRequest(req, { secret: SECRET })).rejects.toMatchObject({
+    await expect(
+      verifyWebhookRequest(req, { secret: SECRET, eventTypes: WEBHOOK_EVENT_TYPES }),
+    ).rejects.toMatchObject({
       reason: 'body_not_raw',
     });
   });
 
   it('refuses a declared or actual body over the limit', async () => {
     await expect(
-      verifyWebhookRequest(await request(), { secret: SECRET, maxBodyBytes: 10 }),
+      verifyWebhookRequest(await request(), {
+        secret: SECRET,
+        eventTypes: WEBHOOK_EVENT_TYPES,
+        maxBodyBytes: 10,
+      }),
     ).rejects.toMatchObject({
       reason: 'body_too_large',
     });

@@ -10,6 +10,11 @@ export {
   type WebhookObjects,
 } from './eventTypes.js';
 export { WEBHOOK_HEADERS } from './deliveryHeaders.js';
+export {
+  memoryDeduplication,
+  webhookDeduplicationKey,
+  type WebhookDeduplication,
+} from './deduplication.js';
 export type { WebhookHeaders } from './headerValue.js';
 export { DEFAULT_MAX_BODY_BYTES, type WebhookRawBody } from './rawBody.js';
 export {

@@ -19,13 +19,21 @@ export type WebhookVerificationReason =
   /** Not a delivery problem: rawBody was a parsed object or an already-read request, not the raw bytes. */
   | 'body_not_raw'
   /** Not a delivery problem: no signing secret was configured. */
-  | 'no_secret';
+  | 'no_secret'
+  /** Not a delivery problem: no list of the event types this receiver selected (`eventTypes`). */
+  | 'no_event_types'
+  /**
+   * Authentic and accepted, but processed already: the `deduplicate` store holds its event and
+   * record ids. Answer 2xx (it is no failure), and do not process it again.
+   */
+  | 'duplicate_event';
 
 /**
  * The HTTP status a receiver should answer for each reason: 400 for a request that is not a
  * well-formed delivery, 401 for one that is not authentic or not fresh, 413 for an oversized
- * body, 422 for an authentic event of a type not selected, and 500 for the receiver's own
- * misconfiguration (the sender retries later, so no event is lost while it is fixed).
+ * body, 422 for an authentic event of a type not selected, 500 for the receiver's own
+ * misconfiguration (the sender retries later, so no event is lost while it is fixed), and 200
+ * for a duplicate (processed already: the sender must stop retrying it).
  */
 export const WEBHOOK_REFUSAL_STATUS: Readonly<Record<WebhookVerificationReason, number>> = {
   missing_header: 400,
@@ -38,6 +46,8 @@ export const WEBHOOK_REFUSAL_STATUS: Readonly<Record<WebhookVerificationReason, 
   body_too_large: 413,
   body_not_raw: 500,
   no_secret: 500,
+  no_event_types: 500,
+  duplicate_event: 200,
 };
 
 /** A delivery was refused. `reason` is a stable word to branch on and safe to log; so is `message`. */

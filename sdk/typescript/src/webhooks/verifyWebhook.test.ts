@@ -1,4 +1,6 @@
 import { createHmac } from 'node:crypto';
+import { memoryDeduplication } from './deduplication';
+import { WEBHOOK_EVENT_TYPES } from './eventTypes';
 import { signWebhookForTest } from './signWebhook';
 import { WebhookVerificationError, type WebhookVerificationReason } from './verificationError';
 import { verifyWebhook, verifyWebhookDelivery, type VerifyWebhookOptions } from './verifyWebhook';
@@ -42,7 +44,12 @@ function delivery(
 function verify(
   input: Partial<VerifyWebhookOptions> & Pick<VerifyWebhookOptions, 'headers' | 'rawBody'>,
 ) {
-  return verifyWebhookDelivery({ secret: SECRET, now: NOW, ...input });
+  return verifyWebhookDelivery({
+    secret: SECRET,
+    now: NOW,
+    eventTypes: WEBHOOK_EVENT_TYPES,
+    ...input,
+  });
 }
 
 async function refusal(promise: Promise<unknown>): Promise<WebhookVerificationError> {
@@ -72,10 +79,16 @@ describe('verifyWebhook: authentic deliveries', () => {
       event: EVENT,
       attempt: 1,
       timestamp: NOW_S,
+      deduplicationKey: `${EVENT.id}:${EVENT.data.object.id}`,
     });
-    await expect(verifyWebhook({ ...delivery(), secret: SECRET, now: NOW })).resolves.toEqual(
-      EVENT,
-    );
+    await expect(
+      verifyWebhook({
+        ...delivery(),
+        secret: SECRET,
+        now: NOW,
+        eventTypes: ['submission.approved'],
+      }),
+    ).resolves.toEqual(EVENT);
   });
 
   it('takes the body as a string, a Buffer, a Uint8Array or an ArrayBuffer', async () => {
@@ -372,5 +385,74 @@ describe('verifyWebhook: hostile and broken deliveries', () => {
     await expect(verify({ ...delivery(), toleranceSeconds: Number.NaN })).rejects.toBeInstanceOf(
       TypeError,
     );
+  });
+});
+
+describe('verifyWebhook: rule 5 needs the selected types', () => {
+  it.each([
+    ['absent', undefined],
+    ['empty', []],
+    ['not a list', 'payout.paid'],
+  ])(
+    'refuses eventTypes %s as no_event_types (500: the receiver is misconfigured)',
+    async (_, eventTypes) => {
+      await expectRefused(
+        verifyWebhookDelivery({
+          ...delivery(),
+          secret: SECRET,
+          now: NOW,
+          eventTypes: eventTypes as unknown as VerifyWebhookOptions['eventTypes'],
+        }),
+        'no_event_types',
+        500,
+      );
+    },
+  );
+});
+
+describe('verifyWebhook: rule 6 with a deduplicate store', () => {
+  it('claims a first delivery and refuses its repeat as duplicate_event (200), on the event and record ids', async () => {
+    const deduplicate = memoryDeduplication();
+    await expect(verify({ ...delivery(), deduplicate })).resolves.toMatchObject({ event: EVENT });
+    // a retry: a new attempt number and signing time, the same event
+    const retry = delivery({ timestamp: NOW_S - 60 });
+    retry.headers['X-Service-Attempt'] = '2';
+    const error = await expectRefused(verify({ ...retry, deduplicate }), 'duplicate_event', 200);
+    expect(error.message).toContain(EVENT.id);
+    // the same event about another record is another key
+    const other = JSON.stringify({
+      ...EVENT,
+      data: { object: { ...EVENT.data.object, id: 'sub_2' } },
+    });
+    await expect(verify({ ...delivery({ body: other }), deduplicate })).resolves.toBeDefined();
+  });
+
+  it('claims nothing for a delivery it refuses, and claims again once released', async () => {
+    const claimed: string[] = [];
+    const deduplicate = {
+      claim: (key: string) => (claimed.includes(key) ? false : (claimed.push(key), true)),
+      release: (key: string) => claimed.splice(claimed.indexOf(key), 1),
+    };
+    await expectRefused(
+      verify({ ...delivery({ secret: 'whsec_other' }), deduplicate }),
+      'signature_mismatch',
+    );
+    await expectRefused(
+      verify({ ...delivery(), eventTypes: ['payout.paid'], deduplicate }),
+      'unexpected_event_type',
+    );
+    expect(claimed).toEqual([]);
+    const { deduplicationKey } = await verify({ ...delivery(), deduplicate });
+    expect(claimed).toEqual([deduplicationKey]);
+    void deduplicate.release(deduplicationKey);
+    await expect(verify({ ...delivery(), deduplicate })).resolves.toBeDefined();
+  });
+
+  it('memoryDeduplication forgets the oldest keys beyond its bound', () => {
+    const store = memoryDeduplication(2);
+    expect([store.claim('a'), store.claim('b'), store.claim('a')]).toEqual([true, true, false]);
+    expect(store.claim('c')).toBe(true);
+    expect(store.claim('a')).toBe(true);
+    expect(() => memoryDeduplication(0)).toThrow(RangeError);
   });
 });

@@ -1,10 +1,6 @@
+import { webhookDeduplicationKey, type WebhookDeduplication } from './deduplication.js';
 import { readDeliveryHeaders } from './deliveryHeaders.js';
-import {
-  isWebhookEventType,
-  WEBHOOK_EVENT_TYPES,
-  type WebhookEvent,
-  type WebhookEventType,
-} from './eventTypes.js';
+import { isWebhookEventType, type WebhookEvent, type WebhookEventType } from './eventTypes.js';
 import type { WebhookHeaders } from './headerValue.js';
 import { anySecretMatches, hexBytes, signedPayload } from './hmac.js';
 import { parseDelivery } from './parseEvent.js';
@@ -23,8 +19,19 @@ export interface VerifyWebhookOptions<T extends WebhookEventType = WebhookEventT
   secret: string | readonly string[];
   /** Accepted clock difference either way, in seconds (default 300). */
   toleranceSeconds?: number;
-  /** The event types this endpoint selected (default all four); anything else is refused. */
-  eventTypes?: readonly T[];
+  /**
+   * The event types this receiver selected (rule 5); anything else is refused with
+   * `unexpected_event_type`. Required: pass WEBHOOK_EVENT_TYPES for a receiver of all four.
+   */
+  eventTypes: readonly T[];
+  /**
+   * Where processed events are remembered (rule 6; `memoryDeduplication()` for one process,
+   * your database in production). With it, an event already claimed there is refused with
+   * `duplicate_event` (status 200: answer 2xx, process nothing), and a first one is claimed
+   * before it is returned: if processing it fails, `release` its `deduplicationKey` so the
+   * service's retry runs it again (the ready-made handlers do both).
+   */
+  deduplicate?: WebhookDeduplication;
   /** The clock to judge the timestamp by (default the current time). */
   now?: Date;
 }
@@ -36,6 +43,8 @@ export interface VerifiedWebhook<T extends WebhookEventType = WebhookEventType> 
   attempt: number;
   /** X-Service-Timestamp, Unix seconds. */
   timestamp: number;
+  /** The event id and record id it is deduplicated on (webhookDeduplicationKey). */
+  deduplicationKey: string;
 }
 
 /**
@@ -63,13 +72,28 @@ function secretsOf(secret: unknown): string[] {
 }
 
 /**
+ * The selected types, checked at run time like the secret: a JavaScript caller (or a list read
+ * from configuration) may pass none, and accepting every type then would break rule 5 silently.
+ */
+function acceptedTypesOf(eventTypes: unknown): readonly string[] {
+  if (!Array.isArray(eventTypes) || eventTypes.length === 0) {
+    throw new WebhookVerificationError(
+      'no_event_types',
+      'eventTypes must list the event types this receiver selected (WEBHOOK_EVENT_TYPES for all four)',
+    );
+  }
+  return eventTypes as readonly string[];
+}
+
+/**
  * Verifies one delivery by docs/contract.md#receiver-verification, in order: the four headers present and well formed; the
  * timestamp within `toleranceSeconds` of `now` either way; HMAC-SHA256 over
  * `<timestamp>.<raw body>` equal, in constant time, for one of the secrets; then, trusting the
- * body, its shape, its `type` equal to X-Service-Event, and that type among `eventTypes`.
- * Returns the event with the attempt and timestamp; throws WebhookVerificationError saying
- * which rule failed (its `status` is the HTTP status to answer). Deduplicating on the event id
- * (rule 6) stays with the caller.
+ * body, its shape, its `type` equal to X-Service-Event, and that type among `eventTypes`;
+ * last, with `deduplicate`, the claim of its event and record ids (rule 6). Returns the event
+ * with the attempt, timestamp and deduplication key; throws WebhookVerificationError saying
+ * which rule failed (its `status` is the HTTP status to answer; 200 for `duplicate_event`).
+ * Without `deduplicate`, deduplicating (rule 6) stays with the caller.
  */
 export async function verifyWebhookDelivery<T extends WebhookEventType = WebhookEventType>(
   options: VerifyWebhookOptions<T>,
@@ -79,8 +103,8 @@ export async function verifyWebhookDelivery<T extends WebhookEventType = Webhook
   if (!(Number.isFinite(tolerance) && tolerance >= 0)) {
     throw new TypeError('verifyWebhook: toleranceSeconds must be a number, 0 or more.');
   }
-  const accepted: readonly string[] = options.eventTypes ?? WEBHOOK_EVENT_TYPES;
   const secrets = secretsOf(options.secret);
+  const accepted = acceptedTypesOf(options.eventTypes);
   const headers = readDeliveryHeaders(options.headers);
 
   const timestamp = Number(headers.timestamp);
@@ -120,14 +144,25 @@ export async function verifyWebhookDelivery<T extends WebhookEventType = Webhook
       `event type ${event.type} is not accepted here`,
     );
   }
-  return { event: event as unknown as WebhookEvent<T>, attempt: headers.attempt, timestamp };
+  const verified = event as unknown as WebhookEvent<T>;
+  const deduplicationKey = webhookDeduplicationKey(verified);
+  if (options.deduplicate && !(await options.deduplicate.claim(deduplicationKey))) {
+    throw new WebhookVerificationError(
+      'duplicate_event',
+      `event ${verified.id} (record ${verified.data.object.id}) was processed already`,
+    );
+  }
+  return { event: verified, attempt: headers.attempt, timestamp, deduplicationKey };
 }
 
 /**
  * Verifies one delivery (see verifyWebhookDelivery) and returns its event:
  *
  * ```ts
- * const event = await verifyWebhook({ rawBody, headers: req.headers, secret: process.env.WEBHOOK_SECRET! });
+ * const event = await verifyWebhook({
+ *   rawBody, headers: req.headers, secret: process.env.WEBHOOK_SECRET!,
+ *   eventTypes: ['payout.paid'], deduplicate,
+ * });
  * ```
  */
 export async function verifyWebhook<T extends WebhookEventType = WebhookEventType>(

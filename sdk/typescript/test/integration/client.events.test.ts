@@ -1,14 +1,18 @@
 // client.events against the running system (records, webhooks consuming its own topic, the
 // gateway): the walk newest first and by position, the follower handing each event to its
 // callback once across a stop in the middle of a page and a resume from what it stored, its
-// 304 polls at the head, CursorExpiredError for a position older than the kept history; and
-// brandctl events list/follow reading the same feed.
+// 304 polls at the head, CursorExpiredError for a position older than the kept history,
+// PositionBeyondHeadError for one beyond the head; and brandctl events list/follow reading the
+// same feed, over the admin token and with the brand's API key through the gateway.
 import { execFile, spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import {
   BrandRecords,
   CursorExpiredError,
   FROM_OLDEST,
+  PositionBeyondHeadError,
   type FeedEvent,
   type FollowCheckpoint,
 } from '@brand-records/client';
@@ -117,12 +121,18 @@ describe('client.events', () => {
     expect(stored.handled).toEqual([]);
   });
 
-  it('answers NotModified to a poll at the head, and CursorExpiredError past the kept history', async () => {
+  it('answers NotModified to a poll at the head, PositionBeyondHeadError past it, and CursorExpiredError past the kept history', async () => {
     const head = await client.events.list({ after: 0, limit: 200 });
     const empty = await client.events.poll({ after: head.next_after! });
     if (empty.notModified) throw new Error('the first poll has no tag to match');
     const again = await client.events.poll({ after: head.next_after!, etag: empty.meta.etag });
     expect(again.notModified).toBe(true);
+
+    // the head: every page states it; after beyond it is refused, never waited on
+    expect(head.head).toBe(head.next_after);
+    await expect(client.events.list({ after: head.head + 1 })).rejects.toBeInstanceOf(
+      PositionBeyondHeadError,
+    );
 
     await stack.db.pool.query(
       `update webhooks.event_feed_heads set expired_through = 3 where brand_id = $1`,
@@ -189,6 +199,57 @@ describe('brandctl events', () => {
     expect(printed).toEqual(ids);
     expect(code).toBe(0);
     expect(err).toContain('position');
+  });
+
+  it('follows with the brand API key through the gateway (no admin token, no gRPC): JSON lines, read on from --checkpoint', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'brandctl-key-'));
+    const file = path.join(dir, 'events.checkpoint');
+    const unreachable = '127.0.0.1:1';
+    const run = () => {
+      const child = spawn(
+        process.execPath,
+        [BIN, 'events', 'follow', '--url', stack.gateway.url, '--checkpoint', file],
+        {
+          env: {
+            ...process.env,
+            BRAND_RECORDS_KEY: brand.secret,
+            // nothing but the public API is reachable from behind the firewall
+            RECORDS_GRPC_ADDR: unreachable,
+            WEBHOOKS_GRPC_ADDR: unreachable,
+            ADMIN_TOKEN: '',
+          },
+        },
+      );
+      const out = { stdout: '', stderr: '' };
+      child.stdout.on('data', (d: Buffer) => (out.stdout += d.toString()));
+      child.stderr.on('data', (d: Buffer) => (out.stderr += d.toString()));
+      const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+      const printed = () =>
+        out.stdout
+          .split('\n')
+          .filter((l) => l !== '')
+          .map((l) => (JSON.parse(l) as FeedEvent).id);
+      return { child, out, exited, printed };
+    };
+    try {
+      const first = run();
+      await waitFor(() => first.printed().length >= ids.length, {
+        timeoutMs: 15_000,
+        what: 'brandctl events follow --key to print every event',
+      });
+      first.child.kill('SIGINT');
+      expect(await first.exited).toBe(0);
+      expect(first.printed()).toEqual(ids);
+      expect(first.out.stderr).toContain(`Stopped after ${ids.length} events`);
+      await produce(1);
+      const second = run();
+      await waitFor(() => second.printed().length >= 1, { timeoutMs: 15_000 });
+      second.child.kill('SIGINT');
+      expect(await second.exited).toBe(0);
+      expect(second.printed()).toEqual(ids.slice(-1));
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
 

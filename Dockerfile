@@ -7,7 +7,8 @@
 #   node console/dist/main.js             HTTP 8090, metrics 9468 (the Developers area)
 #   node console/dist/devMailboxMain.js   a local SMTP sink for the console (compose only)
 #   node services/{records,plans,webhooks}/dist/migrate.js   one schema's migrations, then exit
-#   node cli/bin/brandctl.js ...          the operator CLI (ADMIN_TOKEN)
+#   brandctl ...                          the operator CLI (ADMIN_TOKEN; or an API key for
+#                                         events follow); cli/bin is on the PATH
 # Build: docker build -t brand-records .   (pin NODE_IMAGE by digest in a release pipeline)
 #
 # tini is PID 1: it forwards SIGTERM/SIGINT to node and reaps zombies, so every process,
@@ -82,6 +83,10 @@ COPY --from=build /app/console/dist console/dist
 COPY console/public console/public
 COPY --from=build /app/cli/dist cli/dist
 COPY cli/bin cli/bin
+# brandctl's events follow reads the API with the official client (an API key, no gRPC).
+COPY --from=build /app/sdk/typescript/dist sdk/typescript/dist
+# `docker run <image> brandctl ...` and `kubectl exec ... -- brandctl ...`, as in a checkout.
+ENV PATH=/app/cli/bin:$PATH
 # Health check for docker-compose (Kubernetes uses native gRPC probes instead).
 COPY deploy/docker/grpcHealthcheck.cjs deploy/docker/grpcHealthcheck.cjs
 # Numeric UID/GID (the image's `node` user), so Kubernetes can verify runAsNonRoot.

@@ -6,7 +6,7 @@ import type { Failure } from './output';
 export const EXIT = { ok: 0, refused: 1, usage: 2, unreachable: 3 } as const;
 
 /** The service a command talks to, named in "cannot reach" messages. */
-export type ServiceName = 'records' | 'plans' | 'webhooks';
+export type ServiceName = 'records' | 'plans' | 'webhooks' | 'gateway';
 
 export interface Outcome {
   failure: Failure;

@@ -78,10 +78,10 @@ describe('printResult', () => {
     expect(s.err).toBe('');
   });
 
-  it('prints one parseable JSON document with --json', () => {
+  it('prints one parseable JSON document on one line with --json', () => {
     const s = collect();
     printResult(s, true, result);
-    expect(JSON.parse(s.out)).toEqual({ brand: { id: 'br_1' } });
+    expect(s.out).toBe('{"brand":{"id":"br_1"}}\n');
   });
 });
 
@@ -98,6 +98,7 @@ describe('printFailure', () => {
   it('also prints {"error":{code,message}} on stdout with --json', () => {
     const s = collect();
     printFailure(s, true, { ...failure, details: [{ field: 'x', message: 'y' }] });
+    expect(s.out.split('\n')).toEqual([expect.any(String), '']);
     expect(JSON.parse(s.out)).toEqual({
       error: { ...failure, details: [{ field: 'x', message: 'y' }] },
     });

@@ -1,7 +1,8 @@
 /**
  * Rendering for people and for scripts. Every command produces a Rendered pair; with
- * --json only `json` reaches stdout (one document, nothing else), otherwise only `human`.
- * Notices (warnings, hints) always go to stderr so stdout stays parseable.
+ * --json only `json` reaches stdout (one document on one line, nothing else: JSON Lines, so a
+ * script reads each object with one line read), otherwise only `human`. Notices (warnings,
+ * hints) always go to stderr so stdout stays parseable.
  */
 export interface Rendered {
   json: unknown;
@@ -24,7 +25,7 @@ export const processStreams: Streams = {
 /** Prints a command's result in the chosen mode, always ending with a newline. */
 export function printResult(streams: Streams, json: boolean, result: Rendered): void {
   if (result.streamed) return;
-  streams.stdout(json ? `${JSON.stringify(result.json, null, 2)}\n` : withNewline(result.human));
+  streams.stdout(json ? `${JSON.stringify(result.json)}\n` : withNewline(result.human));
 }
 
 /** A refusal or failure, as printed: the service's code and its message, unchanged. */
@@ -43,7 +44,7 @@ export function printFailure(streams: Streams, json: boolean, failure: Failure):
   if (json) {
     const error: Failure = { code: failure.code, message: failure.message };
     if (failure.details !== undefined) error.details = failure.details;
-    streams.stdout(`${JSON.stringify({ error }, null, 2)}\n`);
+    streams.stdout(`${JSON.stringify({ error })}\n`);
   }
 }
 

@@ -58,27 +58,58 @@ export async function runCommand(
   cmd: Command,
   handler: (ctx: CommandContext) => Promise<Rendered>,
   streams: Streams = processStreams,
-  service: ServiceName = 'records',
+  service: Exclude<ServiceName, 'gateway'> = 'records',
 ): Promise<void> {
-  const opts = cmd.optsWithGlobals<GlobalOptions>();
-  const json = opts.json === true;
-  const settings = resolveSettings(opts, process.env);
+  const settings = resolveSettings(cmd.optsWithGlobals<GlobalOptions>(), process.env);
+  const address = {
+    records: settings.recordsAddr,
+    plans: settings.plansAddr,
+    webhooks: settings.webhooksAddr,
+  }[service];
   let backend: Backend | undefined;
   try {
-    backend = createBackend(settings);
-    const notice = (text: string): void => streams.stderr(`${text}\n`);
-    printResult(streams, json, await handler({ backend, settings, json, notice }));
-  } catch (err) {
-    const address = {
-      records: settings.recordsAddr,
-      plans: settings.plansAddr,
-      webhooks: settings.webhooksAddr,
-    }[service];
-    const { failure, exitCode } = describeFailure(err, address, settings.timeoutMs, service);
-    printFailure(streams, json, failure);
-    process.exitCode = exitCode;
+    await runReported(
+      cmd,
+      (ctx) => {
+        backend = createBackend(settings);
+        return handler({ ...ctx, backend, settings });
+      },
+      { address, timeoutMs: settings.timeoutMs, service },
+      streams,
+    );
   } finally {
     backend?.close();
+  }
+}
+
+/** What a command without the admin backend gets: the output mode and stderr. */
+export type ReportContext = Pick<CommandContext, 'json' | 'notice'>;
+
+/**
+ * Runs a handler and reports its outcome as every command does (the result on stdout, a
+ * failure as `error: ...` with its exit code), with no admin backend: for commands that
+ * reach the service otherwise (`events follow` with an API key, over the public API).
+ * `where` names what a "cannot reach" failure is about.
+ */
+export async function runReported(
+  cmd: Command,
+  handler: (ctx: ReportContext) => Promise<Rendered>,
+  where: { address: string; timeoutMs: number; service: ServiceName },
+  streams: Streams = processStreams,
+): Promise<void> {
+  const json = cmd.optsWithGlobals<GlobalOptions>().json === true;
+  const notice = (text: string): void => streams.stderr(`${text}\n`);
+  try {
+    printResult(streams, json, await handler({ json, notice }));
+  } catch (err) {
+    const { failure, exitCode } = describeFailure(
+      err,
+      where.address,
+      where.timeoutMs,
+      where.service,
+    );
+    printFailure(streams, json, failure);
+    process.exitCode = exitCode;
   }
 }
 

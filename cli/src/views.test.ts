@@ -42,9 +42,11 @@ describe('views', () => {
     });
   });
 
-  it('lists reading records first among permissions', () => {
-    expect(permissionsText([])).toBe('read records');
-    expect(permissionsText(['campaigns:prepare'])).toBe('read records, campaigns:prepare');
+  it('lists reading records first among permissions, the same words in text and JSON', () => {
+    expect(permissionsText([])).toBe('records:read');
+    expect(permissionsText(['campaigns:prepare'])).toBe('records:read, campaigns:prepare');
+    expect(keyJson({ ...key, permissions: [] }).permissions).toEqual(['records:read']);
+    expect(keyJson(key).permissions).toEqual(['records:read', 'campaigns:prepare']);
   });
 
   it('tables a key with every column and dashes for what never happened', () => {
@@ -66,7 +68,7 @@ describe('views', () => {
       'bk_live_7Qx2',
       'Warehouse sync',
       'live',
-      'read records, campaigns:prepare',
+      'records:read, campaigns:prepare',
       '2025-01-31 09:15:02Z',
       'ana@acme.test',
       '-',

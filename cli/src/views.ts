@@ -1,5 +1,6 @@
 import type { ApiKey, Brand, Member } from '@brand/proto/access/v1';
 import { ENVIRONMENTS, ROLES, TIERS, type EnumTable } from '@brand/shared/enums';
+import { keyAbilities } from '@brand/shared/keys';
 import { formatFields, formatTable, shortTime, yesNo } from './output';
 
 /**
@@ -30,14 +31,18 @@ export const memberJson = (m: Member) => ({
   created_at: m.created_at,
 });
 
-/** A key as JSON: never the secret (the proto message has no field for it). */
+/**
+ * A key as JSON: never the secret (the proto message has no field for it). `permissions` is
+ * everything the key may do, as the text shows it: records:read, which every key has, then
+ * what was granted (the service stores only the grants).
+ */
 export const keyJson = (k: ApiKey) => ({
   id: k.id,
   brand_id: k.brand_id,
   name: k.name,
   environment: environmentName(k.environment),
   prefix: k.prefix,
-  permissions: k.permissions,
+  permissions: keyAbilities(k.permissions),
   created_at: k.created_at,
   created_by: k.created_by,
   last_used_at: k.last_used_at ?? null,
@@ -66,9 +71,9 @@ export function brandTable(brands: Brand[]): string {
   );
 }
 
-/** Every key reads records; opt-in permissions are listed after that. */
+/** Every key reads records (records:read); opt-in permissions are listed after that, as in JSON. */
 export const permissionsText = (permissions: string[]): string =>
-  ['read records', ...permissions].join(', ');
+  keyAbilities(permissions).join(', ');
 
 export function keyFields(k: ApiKey): string {
   const fields: Array<[string, string]> = [

@@ -1,28 +1,14 @@
 import { InvalidArgumentError, type Command } from 'commander';
-import type { ListFeedEventsRequest } from '@brand/proto/webhooks/v1';
-import { EVENT_TYPES, type EventTypeName } from '@brand/shared/enums';
 import { parseEventTypes, parseLimit, parseSince } from '../args';
-import type { Backend } from '../client';
 import { formatTable } from '../output';
 import { defineCommand, defineGroup, runCommand } from '../run';
+import { feedRequest, type FeedFilters } from './eventsFeedRequest';
+import { followAction } from './eventsFollow';
 
-interface FeedOptions {
+interface ListOptions extends FeedFilters {
   brand: string;
-  type?: EventTypeName[];
-  record?: string;
-  since?: string;
-  until?: string;
-  limit: number;
-}
-
-interface ListOptions extends FeedOptions {
   cursor?: string;
   after?: number;
-}
-
-interface FollowOptions extends FeedOptions {
-  after: number;
-  interval: number;
 }
 
 /** --after: a feed position, a whole number 0 or more. */
@@ -30,23 +16,6 @@ function parsePosition(value: string): number {
   if (!/^(0|[1-9][0-9]{0,14})$/.test(value))
     throw new InvalidArgumentError('must be a feed position (a whole number, 0 or more).');
   return Number(value);
-}
-
-function request(opts: FeedOptions, page: Partial<ListFeedEventsRequest>): ListFeedEventsRequest {
-  return {
-    brand_id: opts.brand,
-    limit: opts.limit,
-    cursor: '',
-    forward: false,
-    after: 0,
-    types: (opts.type ?? []).map((t) => EVENT_TYPES.toProto(t)),
-    record_id: opts.record ?? '',
-    since: opts.since ?? '',
-    until: opts.until ?? '',
-    // one JSON text per event (events_json): each is printed on its own
-    as_data_json: false,
-    ...page,
-  };
 }
 
 interface ParsedEvent {
@@ -72,11 +41,9 @@ function parseInterval(value: string): number {
   return ms;
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-function addFeedOptions(cmd: Command): Command {
+/** The filters both commands take. */
+function addFeedFilters(cmd: Command): Command {
   return cmd
-    .requiredOption('--brand <brandId>', 'the brand (br_...)')
     .option('--type <types>', 'only these event types (comma-separated)', parseEventTypes)
     .option('--record <id>', 'only events about this record (po_..., sub_..., cmp_...)')
     .option('--since <time>', 'created after this time (2026-11-25 or RFC 3339)', (v) =>
@@ -87,22 +54,24 @@ function addFeedOptions(cmd: Command): Command {
 }
 
 /**
- * brandctl events list|follow --brand: the brand's events feed (docs/api.md "Events"), the
- * operator's view of what `GET /api/v1/events` answers the brand's integrations: one page
- * newest first (--cursor) or oldest first after a position (--after); or follow it, printing
- * each new event as a JSON line (the receiver's body) until interrupted.
+ * brandctl events list|follow: the brand's events feed (docs/api.md "Events"), what
+ * `GET /api/v1/events` answers the brand's integrations: one page newest first (--cursor) or
+ * oldest first after a position (--after), over the admin token; or follow it, printing each
+ * event as a JSON line (the receiver's body) until interrupted, over the admin token or with
+ * the brand's API key through the public API (eventsFollow.ts).
  */
 export function registerEventsCommands(program: Command): void {
   const group = defineGroup(program, 'events', "A brand's business events feed.", [
     'brandctl events list --brand br_123 --type payout.paid',
-    'brandctl events follow --brand br_123 --after 0',
+    'brandctl events follow --brand br_123 --checkpoint events.checkpoint > events.jsonl',
   ]);
-  addFeedOptions(
+  addFeedFilters(
     defineCommand(group, 'list', 'One page of the feed, newest first (or after a position).', [
       'brandctl events list --brand br_123',
       'brandctl events list --brand br_123 --after 120 --json',
     ]),
   )
+    .requiredOption('--brand <brandId>', 'the brand (br_...)')
     .option('--cursor <cursor>', 'the next_cursor of the previous page')
     .option('--after <position>', 'oldest first after this feed position', parsePosition)
     .action((opts: ListOptions, c: Command) =>
@@ -110,11 +79,15 @@ export function registerEventsCommands(program: Command): void {
         const forward = opts.after !== undefined;
         const page = await backend.eventsFeed(
           'listFeedEvents',
-          request(opts, { cursor: opts.cursor ?? '', forward, after: opts.after ?? 0 }),
+          feedRequest(opts.brand, opts, {
+            cursor: opts.cursor ?? '',
+            forward,
+            after: opts.after ?? 0,
+          }),
         );
         const events = page.events_json.map((text) => JSON.parse(text) as ParsedEvent);
         const more = forward
-          ? `\n\nRead on: --after ${page.next_after}`
+          ? `\n\nRead on: --after ${page.next_after} (the head is ${page.feed_version})`
           : page.next_cursor
             ? `\n\nMore: --cursor ${page.next_cursor}`
             : '';
@@ -122,67 +95,45 @@ export function registerEventsCommands(program: Command): void {
           json: {
             events,
             ...(forward ? { next_after: page.next_after } : { next_cursor: page.next_cursor }),
+            head: page.feed_version,
           },
           human:
             events.length === 0
-              ? 'No events match.'
+              ? `No events match.${more}`
               : `${formatTable(['TIME', 'TYPE', 'RECORD', 'STATUS', 'ID'], events.map(rowOf))}${more}`,
         };
       }),
     );
 
-  addFeedOptions(
+  addFeedFilters(
     defineCommand(
       group,
       'follow',
-      'Print every event after a position as a JSON line, then each new one, until Ctrl-C.',
-      ['brandctl events follow --brand br_123 --after 0 > events.jsonl'],
+      'Print every event after a position as one JSON line on stdout, then each new one, until Ctrl-C; positions and the summary go to stderr.',
+      [
+        'brandctl events follow --brand br_123 --checkpoint events.checkpoint > events.jsonl',
+        'BRAND_RECORDS_KEY=bk_live_... brandctl events follow --url https://api.example.com --checkpoint events.checkpoint',
+      ],
     ),
   )
+    .option('--brand <brandId>', 'the brand, over the admin token (the webhooks service)')
+    .option(
+      '--key <apiKey>',
+      "the brand's API key instead (env BRAND_RECORDS_KEY): reads GET /api/v1/events",
+    )
+    .option(
+      '--url <origin>',
+      'the API origin for --key (env BRAND_RECORDS_URL; default the local gateway, http://127.0.0.1:8080)',
+    )
+    .option(
+      '--checkpoint <file>',
+      'read on from the position stored in this file, store it after every event, and lock it against a second follower',
+    )
     .option(
       '--after <position>',
-      'start after this feed position (0: the oldest kept)',
+      'start after this feed position (default 0: the oldest kept; not with an existing --checkpoint file)',
       parsePosition,
-      0,
     )
     .option('--interval <ms>', 'wait between polls while nothing is new', parseInterval, 2000)
-    .action((opts: FollowOptions, c: Command) =>
-      runCommand(c, async ({ backend, notice }) => followFeed(backend, opts, notice)),
-    );
-}
-
-/** The follow loop: stdout gets the events (JSON lines), stderr the position after each page. */
-async function followFeed(
-  backend: Backend,
-  opts: FollowOptions,
-  notice: (text: string) => void,
-): Promise<{ json: unknown; human: string }> {
-  let after = opts.after;
-  let stopped = false;
-  const stop = () => {
-    stopped = true;
-  };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
-  let printed = 0;
-  try {
-    while (!stopped) {
-      const page = await backend.eventsFeed(
-        'listFeedEvents',
-        request(opts, { forward: true, after }),
-      );
-      for (const text of page.events_json) process.stdout.write(`${text}\n`);
-      printed += page.events_json.length;
-      if (page.next_after !== after) notice(`position ${page.next_after}`);
-      after = page.next_after;
-      if (page.events_json.length < opts.limit) await sleep(opts.interval);
-    }
-  } finally {
-    process.off('SIGINT', stop);
-    process.off('SIGTERM', stop);
-  }
-  return {
-    json: { printed, next_after: after },
-    human: `Stopped after ${printed} events; read on with --after ${after}.`,
-  };
+    .action(followAction);
 }

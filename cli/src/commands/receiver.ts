@@ -4,6 +4,7 @@ import { parseEventTypes } from '../args';
 import { deliveryFields, deliveryJson } from '../deliveryViews';
 import { healthJson, healthText } from '../healthViews';
 import { indent } from '../output';
+import { requireOwnerActor } from '../ownerActor';
 import { receiverFields, receiverJson, receiverTable, signingSecretBlock } from '../receiverViews';
 import { defineCommand, defineGroup, onWebhooks } from '../run';
 import { registerDeliveryCommands } from './receiverDeliveries';
@@ -41,13 +42,17 @@ export function registerReceiverCommands(program: Command): void {
     )
     .requiredOption('--label <text>', 'a label you will recognise, e.g. "Order sync"')
     .requiredOption('--events <types>', `comma-separated, from: ${TYPES}`, parseEventTypes)
-    .requiredOption('--actor <email>', 'the brand owner adding it (recorded for audit)')
+    .requiredOption(
+      '--actor <email>',
+      'the brand owner adding it (recorded for audit; anyone else is refused)',
+    )
     .action(
       (
         opts: { brand: string; url: string; label: string; events: EventTypeName[]; actor: string },
         cmd: Command,
       ) =>
-        onWebhooks(cmd, async ({ backend, json, notice }) => {
+        onWebhooks(cmd, async ({ backend, settings, json, notice }) => {
+          await requireOwnerActor(backend, settings, opts.brand, opts.actor, 'add receivers');
           const res = await backend.webhooks('addReceiver', {
             brand_id: opts.brand,
             url: opts.url,

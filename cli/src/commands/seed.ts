@@ -6,7 +6,7 @@ import { MAX_SEED_SCALE, parseScale } from '../args';
 import type { Backend } from '../client';
 import { formatFields, formatTable, indent } from '../output';
 import { defineCommand, runCommand } from '../run';
-import { brandFields, brandJson, secretBlock } from '../views';
+import { brandFields, brandJson, permissionsText, secretBlock } from '../views';
 import { DEMO_KEY_NAME, ensureDemoKey, type DemoKey } from './demoKey';
 import { CAMPAIGNS_PREPARE } from './key';
 
@@ -133,7 +133,7 @@ function render(brand: Brand, seeded: Record<string, number> | null, key: DemoKe
       ['id', key.id],
       ['name', DEMO_KEY_NAME],
       ['prefix', key.prefix],
-      ['permissions', `read records, ${CAMPAIGNS_PREPARE}`],
+      ['permissions', permissionsText([CAMPAIGNS_PREPARE])],
     ]);
     const title = key.reused ? 'Demo key (live, reused from the key file)' : 'Demo key (live)';
     parts.push(`${title}\n\n${indent(fields)}\n\n${indent(secretBlock(key.secret))}`);

@@ -1,9 +1,13 @@
 // brandctl events list|follow against the real webhooks service consuming a real Kafka topic: the
 // operator's view of a brand's events feed is what GET /api/v1/events answers the brand (each
 // event the receiver's body), newest first or oldest first after a position, filtered by type;
-// follow prints every event after a position once, in feed order, then each new one, and stops
-// cleanly on SIGINT saying where to read on. A bad position is a usage error, not a call.
-import { spawn } from 'node:child_process';
+// follow prints every event after a position once, in feed order, then each new one, as JSON
+// lines and nothing else on stdout, and stops cleanly on SIGINT saying on stderr where to read
+// on; with --checkpoint it reads on from the file, locked against a second follower. A bad
+// position is a usage error, not a call; one beyond the feed's head is refused by the service.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { makeBusinessEvent, REPO_ROOT, TEST_ADMIN_TOKEN, waitFor } from '@brand/testkit';
 import type { BusinessEvent } from '@brand/proto/events/v1';
@@ -26,7 +30,9 @@ interface FeedEvent {
   data: { object: { id: string } };
 }
 
-async function listed(...args: string[]): Promise<{ events: FeedEvent[]; next_after?: number }> {
+async function listed(
+  ...args: string[]
+): Promise<{ events: FeedEvent[]; next_after?: number; head: number }> {
   const r = await brandctl('events', 'list', '--brand', brandId, '--json', ...args);
   expect(r.code).toBe(0);
   return json(r);
@@ -84,52 +90,161 @@ describe('brandctl events list', () => {
     expect(bad.code).not.toBe(0);
     expect(bad.stderr).toContain('must be a feed position');
   });
+
+  it('states the head, and refuses a position beyond it', async () => {
+    const { head, next_after } = await listed('--after', '0', '--limit', '200');
+    expect(head).toBe(next_after);
+    const beyond = await brandctl(
+      'events',
+      'list',
+      '--brand',
+      brandId,
+      '--after',
+      String(head + 1),
+      '--json',
+    );
+    expect(beyond.code).toBe(1);
+    expect(json<{ error: { code: string; message: string } }>(beyond).error).toMatchObject({
+      code: 'position_beyond_head',
+      message: expect.stringContaining(`(${head})`) as string,
+    });
+  });
 });
+
+/** brandctl events follow as a child process; its stdout and stderr as they come. */
+function follow(...args: string[]) {
+  const child = spawn(
+    process.execPath,
+    [path.join(REPO_ROOT, 'cli/bin/brandctl.js'), 'events', 'follow', ...args],
+    {
+      cwd: REPO_ROOT,
+      env: {
+        ...process.env,
+        WEBHOOKS_GRPC_ADDR: h.webhooks.address,
+        ADMIN_TOKEN: TEST_ADMIN_TOKEN,
+      },
+    },
+  );
+  const out = { stdout: '', stderr: '' };
+  child.stdout.on('data', (b: Buffer) => (out.stdout += b.toString()));
+  child.stderr.on('data', (b: Buffer) => (out.stderr += b.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+  /** Every stdout line parsed as JSON: fails if anything else was printed there. */
+  const lines = () =>
+    out.stdout
+      .split('\n')
+      .filter((l) => l !== '')
+      .map((l) => JSON.parse(l) as FeedEvent);
+  return { child, out, exited, lines };
+}
+
+async function stop(child: ChildProcess, exited: Promise<number | null>) {
+  child.kill('SIGINT');
+  return exited;
+}
 
 describe('brandctl events follow', () => {
   it('prints every event after the position once, in feed order, then each new one, until SIGINT', async () => {
-    const child = spawn(
-      process.execPath,
-      [
-        path.join(REPO_ROOT, 'cli/bin/brandctl.js'),
-        'events',
-        'follow',
-        '--brand',
-        brandId,
-        '--after',
-        '2',
-        '--interval',
-        '100',
-      ],
-      {
-        cwd: REPO_ROOT,
-        env: {
-          ...process.env,
-          WEBHOOKS_GRPC_ADDR: h.webhooks.address,
-          ADMIN_TOKEN: TEST_ADMIN_TOKEN,
-        },
-      },
-    );
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (b: Buffer) => (stdout += b.toString()));
-    child.stderr.on('data', (b: Buffer) => (stderr += b.toString()));
-    const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
-    const lines = () =>
-      stdout
-        .split('\n')
-        .filter((l) => l.startsWith('{'))
-        .map((l) => JSON.parse(l) as FeedEvent);
-
-    await waitFor(() => lines().length >= 3, { timeoutMs: 20_000, what: 'the first three' });
+    const f = follow('--brand', brandId, '--after', '2', '--interval', '100');
+    await waitFor(() => f.lines().length >= 3, { timeoutMs: 20_000, what: 'the first three' });
     const later = [makeBusinessEvent({ brandId }), makeBusinessEvent({ brandId })];
     await publish(later);
-    await waitFor(() => lines().length >= 5, { timeoutMs: 20_000, what: 'the new events' });
-    child.kill('SIGINT');
-    expect(await exited).toBe(0);
+    await waitFor(() => f.lines().length >= 5, { timeoutMs: 20_000, what: 'the new events' });
+    expect(await stop(f.child, f.exited)).toBe(0);
 
-    expect(ids(lines())).toEqual(ids(published.slice(2)));
-    expect(stdout).toContain('Stopped after 5 events; read on with --after 7.');
-    expect(stderr).toContain('position 7');
+    // stdout holds the events as JSON lines and nothing else: events.jsonl stays JSON lines
+    expect(ids(f.lines())).toEqual(ids(published.slice(2)));
+    expect(f.out.stderr).toContain('position 7');
+    expect(f.out.stderr).toContain('Stopped after 5 events at position 7; read on with --after 7.');
+  });
+
+  it('prints one line per event with --json too', async () => {
+    const f = follow('--brand', brandId, '--after', '5', '--interval', '100', '--json');
+    await waitFor(() => f.lines().length >= 2, { timeoutMs: 20_000, what: 'two events' });
+    expect(await stop(f.child, f.exited)).toBe(0);
+    expect(f.out.stdout.trim().split('\n')).toHaveLength(2);
+    expect(ids(f.lines())).toEqual(ids(published.slice(5)));
+  });
+
+  describe('--checkpoint FILE', () => {
+    let dir: string;
+    beforeAll(async () => {
+      dir = await mkdtemp(path.join(tmpdir(), 'brandctl-follow-'));
+    });
+    afterAll(() => rm(dir, { recursive: true, force: true }));
+
+    it('reads on from the file across runs, each event once, and refuses a second follower of it', async () => {
+      const file = path.join(dir, 'events.checkpoint');
+      const first = follow(
+        '--brand',
+        brandId,
+        '--checkpoint',
+        file,
+        '--limit',
+        '3',
+        '--interval',
+        '100',
+      );
+      await waitFor(() => first.lines().length >= published.length, {
+        timeoutMs: 20_000,
+        what: 'every event',
+      });
+      expect(first.out.stderr).toContain(`Holding ${file}.lock`);
+      // a second follower of the same checkpoint would print every event twice: refused
+      const second = follow('--brand', brandId, '--checkpoint', file, '--json');
+      expect(await second.exited).toBe(1);
+      expect(second.out.stdout).toContain('"code":"precondition_failed"');
+      expect(second.out.stderr).toMatch(/in use by another follower \(pid \d+/);
+      expect(await stop(first.child, first.exited)).toBe(0);
+      expect(first.out.stderr).toContain(`${file} holds it: read on with --checkpoint ${file}`);
+      expect(ids(first.lines())).toEqual(ids(published));
+      expect(JSON.parse(await readFile(file, 'utf8'))).toEqual({
+        after: published.length,
+        handled: [],
+      });
+
+      // killed, not stopped: its lock stays behind; the next run takes it over and reads on
+      const killed = follow('--brand', brandId, '--checkpoint', file, '--interval', '100');
+      await waitFor(() => killed.out.stderr.includes('Following from position'), {
+        timeoutMs: 20_000,
+      });
+      killed.child.kill('SIGKILL');
+      await killed.exited;
+      const more = [makeBusinessEvent({ brandId })];
+      await publish(more);
+      const next = follow('--brand', brandId, '--checkpoint', file, '--interval', '100');
+      await waitFor(() => next.lines().length >= 1, { timeoutMs: 20_000, what: 'the new event' });
+      expect(await stop(next.child, next.exited)).toBe(0);
+      expect(next.out.stderr).toContain(`Took over the lock of pid ${killed.child.pid}`);
+      expect(ids(next.lines())).toEqual(ids(more));
+    });
+
+    it('refuses --after with an existing checkpoint file, which already says where to read on', async () => {
+      const file = path.join(dir, 'moved.checkpoint');
+      const first = follow(
+        '--brand',
+        brandId,
+        '--checkpoint',
+        file,
+        '--after',
+        '4',
+        '--interval',
+        '100',
+      );
+      await waitFor(() => first.lines().length >= published.length - 4, { timeoutMs: 20_000 });
+      expect(await stop(first.child, first.exited)).toBe(0);
+      expect(ids(first.lines())).toEqual(ids(published.slice(4)));
+      const moved = follow('--brand', brandId, '--checkpoint', file, '--after', '0');
+      expect(await moved.exited).toBe(1);
+      expect(moved.out.stderr).toContain(`--after cannot move ${file}`);
+    });
+  });
+
+  it('needs --brand or an API key, not both', async () => {
+    const neither = follow();
+    expect(await neither.exited).toBe(2);
+    expect(neither.out.stderr).toContain('give --brand <id> (with the admin token) or an API key');
+    const both = follow('--brand', brandId, '--key', 'bk_live_x');
+    expect(await both.exited).toBe(2);
   });
 });

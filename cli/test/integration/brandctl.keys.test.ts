@@ -35,7 +35,7 @@ describe('keys', () => {
     expect(r.stdout).toMatch(/Secret \(shown once\):\n\n {4,}bk_live_/);
     expect(r.stdout).toMatch(/will not be shown again/);
     expect(r.stdout).toMatch(/server-side/);
-    expect(r.stdout).toMatch(/permissions +read records, campaigns:prepare/);
+    expect(r.stdout).toMatch(/permissions +records:read, campaigns:prepare/);
 
     const identity = await h.stack.admin.authenticateKey(hashApiKey(secret), 'live');
     expect(identity).toMatchObject({ brand_id: brandId, permissions: ['campaigns:prepare'] });
@@ -64,7 +64,8 @@ describe('keys', () => {
     expect(r.code).toBe(0);
     const out = jsonOf<{ key: KeyOut; secret: string }>(r);
     expect(out.secret).toMatch(/^bk_test_[A-Za-z0-9]{40}$/);
-    expect(out.key).toMatchObject({ environment: 'test', permissions: [] });
+    // what the key can do, in the words the text shows (issue 62: it said [] beside "read records")
+    expect(out.key).toMatchObject({ environment: 'test', permissions: ['records:read'] });
     expect(r.stderr).toMatch(/will not be shown again/);
   });
 

@@ -1,9 +1,10 @@
 // brandctl receiver ... end to end against the real webhooks service and a real HTTPS
 // receiver: the secret is printed once and verifies real deliveries; the Test action says
 // queued (not delivered) and `deliveries` then shows its outcome; refusals carry the
-// service's code with exit 1; every command has --help.
-import { makeBusinessEvent, waitFor } from '@brand/testkit';
-import { brandctl as run, json } from './brandctlRun';
+// service's code with exit 1; only a brand owner (asked of a real records service) adds a
+// receiver; every command has --help.
+import { makeBusinessEvent, startStack, waitFor, type Stack } from '@brand/testkit';
+import { brandctlAt, json } from './brandctlRun';
 import {
   newBrandId,
   startHarness,
@@ -12,8 +13,13 @@ import {
 } from '../../../services/webhooks/test/integration/harness';
 
 let h: Harness;
-const brand = newBrandId();
-const brandctl = (...args: string[]) => run(h, ...args);
+/** Records alone: the brand, its owner and its admin, whom `receiver add` asks about. */
+let records: Stack;
+let brand: string;
+const OWNER = 'owner@cli.test';
+const ADMIN = 'admin@cli.test';
+const brandctl = (...args: string[]) =>
+  brandctlAt({ webhooks: h.webhooks.address, records: records.records.address }, ...args);
 
 interface ReceiverOut {
   id: string;
@@ -32,9 +38,18 @@ interface DeliveryOut {
 }
 
 beforeAll(async () => {
-  h = await startHarness({ label: 'brandctl' });
+  [h, records] = await Promise.all([
+    startHarness({ label: 'brandctl' }),
+    startStack({ gateways: 0 }),
+  ]);
+  const made = await records.admin.createBrand({ tier: 'plus', verified: true, ownerEmail: OWNER });
+  brand = made.brand.id;
+  await records.admin.addMember({ brandId: brand, email: ADMIN, role: 'admin' });
 });
-afterAll(() => h?.close());
+afterAll(async () => {
+  await h?.close();
+  await records?.close();
+});
 
 describe('brandctl receiver', () => {
   let target: RegisteredReceiver;
@@ -46,14 +61,7 @@ describe('brandctl receiver', () => {
     target = await h.addReceiver({ brandId: newBrandId(), events: ['payout.paid'] });
     const human = await brandctl(
       ...['receiver', 'add', '--brand', brand, '--url', `${target.server.url}/cli`],
-      ...[
-        '--label',
-        'CLI hook',
-        '--events',
-        'payout.paid,campaign.settled',
-        '--actor',
-        'owner@cli.test',
-      ],
+      ...['--label', 'CLI hook', '--events', 'payout.paid,campaign.settled', '--actor', OWNER],
     );
     expect(human.code).toBe(0);
     expect(human.stdout).toMatch(/Signing secret \(shown once\):\n\n {4,}whsec_[0-9A-Za-z]{32}\n/);
@@ -61,15 +69,7 @@ describe('brandctl receiver', () => {
 
     const r = await brandctl(
       ...['receiver', 'add', '--brand', brand, '--url', `${target.server.url}/cli2`],
-      ...[
-        '--label',
-        'CLI hook 2',
-        '--events',
-        'payout.paid',
-        '--actor',
-        'owner@cli.test',
-        '--json',
-      ],
+      ...['--label', 'CLI hook 2', '--events', 'payout.paid', '--actor', OWNER, '--json'],
     );
     expect(r.code).toBe(0);
     const out = json<{ receiver: ReceiverOut; secret: string }>(r);
@@ -85,6 +85,31 @@ describe('brandctl receiver', () => {
     secret = out.secret;
     // the target server now verifies with this receiver's secret too
     target.secrets.push(secret);
+  });
+
+  it('add refuses an actor who is not an owner of the brand, as key create does, adding nothing', async () => {
+    const add = (actor: string) =>
+      brandctl(
+        ...['receiver', 'add', '--brand', brand, '--url', `${target.server.url}/refused`],
+        ...['--label', 'Refused', '--events', 'payout.paid', '--actor', actor, '--json'],
+      );
+    const admin = await add(ADMIN);
+    expect(admin.code).toBe(1);
+    expect(json<{ error: { code: string; message: string } }>(admin).error).toEqual({
+      code: 'insufficient_permission',
+      message: `Only a brand owner can add receivers: ${ADMIN} is a brand admin.`,
+    });
+    const stranger = await add('someone@else.test');
+    expect(stranger.code).toBe(1);
+    expect(stranger.stderr).toContain('someone@else.test is not a member of this brand');
+    // the owner, whatever the letter case
+    const owner = await add(OWNER.toUpperCase());
+    expect(owner.code).toBe(0);
+    await brandctl('receiver', 'remove', json<{ receiver: ReceiverOut }>(owner).receiver.id);
+    const listed = json<{ receivers: Array<{ label: string }> }>(
+      await brandctl('receiver', 'list', '--brand', brand, '--json'),
+    );
+    expect(listed.receivers.map((r) => r.label)).not.toContain('Refused');
   });
 
   it('list never shows secrets', async () => {
@@ -197,7 +222,7 @@ describe('brandctl receiver', () => {
   it('refuses bad input with the service’s reason and exit 1, or a usage error with exit 2', async () => {
     const http = await brandctl(
       ...['receiver', 'add', '--brand', brand, '--url', 'http://hooks.example/x', '--label', 'x'],
-      ...['--events', 'payout.paid', '--actor', 'owner@cli.test', '--json'],
+      ...['--events', 'payout.paid', '--actor', OWNER, '--json'],
     );
     expect(http.code).toBe(1);
     const error = json<{ error: { code: string; message: string } }>(http).error;
@@ -205,13 +230,13 @@ describe('brandctl receiver', () => {
     expect(error.message).toMatch(/https/);
     const slack = await brandctl(
       ...['receiver', 'add', '--brand', brand, '--url', 'https://hooks.slack.com/services/T/B/x'],
-      ...['--label', 'x', '--events', 'payout.paid', '--actor', 'owner@cli.test'],
+      ...['--label', 'x', '--events', 'payout.paid', '--actor', OWNER],
     );
     expect(slack.code).toBe(1);
     expect(slack.stderr + slack.stdout).toMatch(/examples\/relay/);
     const badType = await brandctl(
       ...['receiver', 'add', '--brand', brand, '--url', 'https://x.example/', '--label', 'x'],
-      ...['--events', 'invoice.paid', '--actor', 'owner@cli.test'],
+      ...['--events', 'invoice.paid', '--actor', OWNER],
     );
     expect(badType.code).toBe(2);
     expect(badType.stderr).toMatch(/unknown: invoice.paid/);

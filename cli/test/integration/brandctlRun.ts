@@ -14,9 +14,21 @@ export interface Run {
 
 /** Runs `brandctl ...args` with the admin token against `h`'s webhooks service. */
 export function brandctl(h: Harness, ...args: string[]): Promise<Run> {
+  return brandctlAt({ webhooks: h.webhooks.address }, ...args);
+}
+
+/**
+ * Runs `brandctl ...args` with the admin token against these services: the webhooks service,
+ * and a records service where a command asks one (`receiver add` checks its actor there).
+ */
+export function brandctlAt(
+  addresses: { webhooks: string; records?: string },
+  ...args: string[]
+): Promise<Run> {
   const env = {
     ...process.env,
-    WEBHOOKS_GRPC_ADDR: h.webhooks.address,
+    WEBHOOKS_GRPC_ADDR: addresses.webhooks,
+    ...(addresses.records === undefined ? {} : { RECORDS_GRPC_ADDR: addresses.records }),
     ADMIN_TOKEN: TEST_ADMIN_TOKEN,
   };
   return new Promise((resolve, reject) => {

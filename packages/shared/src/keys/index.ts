@@ -7,6 +7,16 @@ export type KeyEnvironment = 'live' | 'test';
 export const PERMISSIONS = ['campaigns:prepare'] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
+/**
+ * What every key may do without being granted it: read its brand's records (the six
+ * resources, one record by id, the events feed). Never stored and never an opt-in: named so
+ * that a key's whole list of what it can do reads the same everywhere it is shown.
+ */
+export const READ_RECORDS = 'records:read';
+
+/** Everything a key with these opt-in permissions may do: records:read first, then those. */
+export const keyAbilities = (optIn: readonly string[]): string[] => [READ_RECORDS, ...optIn];
+
 export function isPermission(value: unknown): value is Permission {
   return typeof value === 'string' && (PERMISSIONS as readonly string[]).includes(value);
 }

@@ -1,0 +1,272 @@
+import { existsSync } from 'node:fs';
+import type { Command } from 'commander';
+import {
+  ApiError,
+  BrandRecords,
+  ConnectionError,
+  FROM_OLDEST,
+  TimeoutError,
+  type FollowCheckpoint,
+} from '@brand-records/client';
+import {
+  CheckpointLockedError,
+  CheckpointLockLostError,
+  openCheckpointFile,
+} from '@brand-records/client/checkpoint-file';
+import { AppError, isErrorCode } from '@brand/shared/errors';
+import type { Backend } from '../client';
+import type { Rendered } from '../output';
+import { onWebhooks, runReported, type ReportContext } from '../run';
+import { feedRequest, type FeedFilters } from './eventsFeedRequest';
+
+export interface FollowOptions extends FeedFilters {
+  brand?: string;
+  key?: string;
+  url?: string;
+  after?: number;
+  checkpoint?: string;
+  interval: number;
+}
+
+/** The local stack's gateway, where an API key is sent without --url or BRAND_RECORDS_URL. */
+const LOCAL_API_URL = 'http://127.0.0.1:8080';
+
+/** Where the follower stands and where that is stored: memory, or a locked checkpoint file. */
+interface Position {
+  from: FollowCheckpoint;
+  save(checkpoint: FollowCheckpoint): Promise<void>;
+  /** How to read on from `after`, for the last line. */
+  readOnHint(after: number): string;
+  close(): Promise<void>;
+}
+
+/** The events printed and the position stored last, for the summary. */
+interface Progress {
+  printed: number;
+  stored: FollowCheckpoint;
+}
+
+/**
+ * The position to follow from: `--checkpoint FILE` opened with its lock (a second follower of
+ * the file is refused: it would print every event twice; a killed one's lock is taken over),
+ * or `--after` (0 by default), kept in memory. `--after` with an existing checkpoint file is
+ * refused: the file already says where to read on.
+ */
+async function openPosition(opts: FollowOptions, notice: (t: string) => void): Promise<Position> {
+  const file = opts.checkpoint;
+  if (file === undefined) {
+    const from = { after: opts.after ?? 0, handled: [] };
+    return {
+      from,
+      save: () => Promise.resolve(),
+      readOnHint: (after) => `read on with --after ${after}`,
+      close: () => Promise.resolve(),
+    };
+  }
+  if (opts.after !== undefined && existsSync(file)) {
+    throw new AppError(
+      'invalid_parameter',
+      `--after cannot move ${file}: it holds the position to read on from. Leave out --after, or give a new file.`,
+    );
+  }
+  const existed = existsSync(file);
+  const checkpoint = await openCheckpointFile(file);
+  if (checkpoint.tookOverFrom)
+    notice(`Took over the lock of pid ${checkpoint.tookOverFrom.pid}, which no longer runs.`);
+  notice(`Holding ${checkpoint.lockPath}: no second follower of ${file} can start.`);
+  const from = opts.after === undefined ? checkpoint.from : { ...FROM_OLDEST, after: opts.after };
+  // a new file names its start at once: stopped before any event, it still reads on from there
+  if (!existed) await checkpoint.save(from);
+  return {
+    from,
+    save: checkpoint.save,
+    readOnHint: () => `${file} holds it: read on with --checkpoint ${file}`,
+    close: checkpoint.close,
+  };
+}
+
+/** Stops on SIGINT or SIGTERM; the signal handlers go once the follow ends. */
+function stopOnSignals(): { signal: AbortSignal; release: () => void } {
+  const stop = new AbortController();
+  const abort = () => stop.abort();
+  process.once('SIGINT', abort);
+  process.once('SIGTERM', abort);
+  return {
+    signal: stop.signal,
+    release: () => {
+      process.off('SIGINT', abort);
+      process.off('SIGTERM', abort);
+    },
+  };
+}
+
+/** One event on stdout: one JSON line, nothing else ever goes there. */
+const printLine = (json: string): void => void process.stdout.write(`${json}\n`);
+
+/**
+ * Follows over the admin token (the webhooks service's EventsFeedService): each page after the
+ * stored position, oldest first, skipping the ids already handled there; the position after
+ * each event, and after each page, is stored.
+ */
+async function followOverAdmin(
+  backend: Backend,
+  brandId: string,
+  opts: FollowOptions,
+  position: Position,
+  progress: Progress,
+  signal: AbortSignal,
+  notice: (t: string) => void,
+): Promise<void> {
+  while (!signal.aborted) {
+    const at = progress.stored;
+    const page = await backend.eventsFeed(
+      'listFeedEvents',
+      feedRequest(brandId, opts, { forward: true, after: at.after }),
+    );
+    const handled = new Set(at.handled);
+    for (const text of page.events_json) {
+      const { id } = JSON.parse(text) as { id: string };
+      if (handled.has(id)) continue;
+      if (signal.aborted) return;
+      printLine(text);
+      progress.printed++;
+      progress.stored = { after: at.after, handled: [...progress.stored.handled, id] };
+      await position.save(progress.stored);
+    }
+    if (page.next_after !== at.after || progress.stored.handled.length > 0) {
+      progress.stored = { after: page.next_after, handled: [] };
+      await position.save(progress.stored);
+      notice(`position ${page.next_after}`);
+    }
+    if (page.events_json.length < opts.limit) await pause(opts.interval, signal);
+  }
+}
+
+function pause(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+    signal.addEventListener('abort', done, { once: true });
+  });
+}
+
+/**
+ * Follows over the public API with an API key (`GET /api/v1/events?after=`, what an
+ * integration behind a firewall can reach): the client's follower, which waits out 429 and 503,
+ * polls with If-None-Match at the head and hands each event over once.
+ */
+async function followOverApi(
+  client: BrandRecords,
+  opts: FollowOptions,
+  position: Position,
+  progress: Progress,
+  signal: AbortSignal,
+  notice: (t: string) => void,
+): Promise<void> {
+  await client.events.follow({
+    from: position.from,
+    limit: opts.limit,
+    intervalMs: opts.interval,
+    types: opts.type,
+    recordId: opts.record,
+    since: opts.since,
+    until: opts.until,
+    signal,
+    onEvent: (event) => {
+      printLine(JSON.stringify(event));
+      progress.printed++;
+    },
+    onCheckpoint: async (checkpoint) => {
+      const moved = checkpoint.after !== progress.stored.after;
+      progress.stored = checkpoint;
+      await position.save(checkpoint);
+      if (moved) notice(`position ${checkpoint.after}`);
+    },
+  });
+}
+
+/** The client's errors as brandctl reports every refusal (code, message, exit code). */
+function asAppError(err: unknown, url: string): unknown {
+  if (err instanceof ApiError) {
+    return new AppError(isErrorCode(err.code) ? err.code : 'internal_error', err.message, {
+      details: err.details,
+    });
+  }
+  if (err instanceof ConnectionError || err instanceof TimeoutError)
+    return new AppError('service_unavailable', `cannot reach the API at ${url}: ${err.message}`);
+  if (err instanceof CheckpointLockedError || err instanceof CheckpointLockLostError)
+    return new AppError('precondition_failed', err.message);
+  return err;
+}
+
+/** Follows until a signal, then says on stderr how many events it printed and where to read on. */
+async function follow(
+  ctx: ReportContext,
+  opts: FollowOptions,
+  url: string,
+  run: (position: Position, progress: Progress, signal: AbortSignal) => Promise<void>,
+): Promise<Rendered> {
+  let position: Position | undefined;
+  const { signal, release } = stopOnSignals();
+  try {
+    position = await openPosition(opts, ctx.notice);
+    const progress: Progress = { printed: 0, stored: position.from };
+    ctx.notice(`Following from position ${position.from.after}; Ctrl-C stops.`);
+    await run(position, progress, signal);
+    const after = progress.stored.after;
+    ctx.notice(
+      `Stopped after ${progress.printed} events at position ${after}; ${position.readOnHint(after)}.`,
+    );
+    return {
+      json: { printed: progress.printed, next_after: after },
+      human: '',
+      streamed: true,
+    };
+  } catch (err) {
+    throw asAppError(err, url);
+  } finally {
+    release();
+    await position?.close();
+  }
+}
+
+/**
+ * brandctl events follow: with --brand, over the admin token (the webhooks service); with an
+ * API key (--key or BRAND_RECORDS_KEY), over the public API at --url (BRAND_RECORDS_URL), as
+ * the brand's integration reads it. Prints each event as one JSON line on stdout and
+ * everything else (positions, the summary, refusals) on stderr, so `> events.jsonl` holds
+ * events only.
+ */
+export function followAction(opts: FollowOptions, cmd: Command): Promise<void> {
+  const key = opts.key ?? (opts.brand === undefined ? process.env.BRAND_RECORDS_KEY : undefined);
+  if (opts.brand !== undefined && opts.key !== undefined)
+    cmd.error(
+      'error: give --brand (with the admin token) or --key, not both: a key selects its brand',
+    );
+  if (opts.brand !== undefined) {
+    const brandId = opts.brand;
+    return onWebhooks(cmd, (ctx) =>
+      follow(ctx, opts, ctx.settings.webhooksAddr, (position, progress, signal) =>
+        followOverAdmin(ctx.backend, brandId, opts, position, progress, signal, ctx.notice),
+      ),
+    );
+  }
+  if (key === undefined || key === '')
+    cmd.error(
+      'error: give --brand <id> (with the admin token) or an API key (--key, or BRAND_RECORDS_KEY)',
+    );
+  const url = opts.url ?? process.env.BRAND_RECORDS_URL ?? LOCAL_API_URL;
+  const client = new BrandRecords({ apiKey: key, baseUrl: url });
+  return runReported(
+    cmd,
+    (ctx) =>
+      follow(ctx, opts, url, (position, progress, signal) =>
+        followOverApi(client, opts, position, progress, signal, ctx.notice),
+      ),
+    { address: url, timeoutMs: 30_000, service: 'gateway' },
+  );
+}

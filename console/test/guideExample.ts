@@ -9,7 +9,7 @@ import { freePort, REPO_ROOT, waitFor } from '@brand/testkit';
 
 /** The minimal receiver a receiver page shows, as a person would copy it from the page. */
 export function exampleCodeOf(page: string): string {
-  const code = /<pre><code>([\s\S]*?)<\/code><\/pre>/.exec(page)?.[1];
+  const code = /<pre[^>]*><code>([\s\S]*?)<\/code><\/pre>/.exec(page)?.[1];
   if (code === undefined) throw new Error('no example code on the page');
   return code
     .replace(/&lt;/g, '<')

@@ -2,10 +2,12 @@ import express, { type Router } from 'express';
 import type { ConsoleDeps } from '../consoleDeps';
 import { requireSession } from '../session/memberSession';
 import { registerActivity } from './activity/route';
+import { registerBrandDeliveries } from './deliveries/route';
 import { registerEvents } from './events/route';
 import { registerKeys } from './keys/route';
 import { registerMemberSessions } from './memberSessions/route';
 import { registerMembers } from './members/route';
+import { registerOverview } from './overview/route';
 import { registerPlans } from './plans/route';
 import { loadReceiverAttention } from './receivers/attentionLoader';
 import { registerReceivers } from './receivers/route';
@@ -22,13 +24,12 @@ export function registerBrandPages(router: Router, deps: ConsoleDeps): void {
   const brand = express.Router({ mergeParams: true });
   brand.use(requireSession(deps.clients, { brand: true }));
   brand.use(loadReceiverAttention(deps));
-  brand.get('/', (req, res) =>
-    res.redirect(303, `/brands/${String((req.params as { brandId?: string }).brandId)}/keys`),
-  );
+  registerOverview(brand, deps);
   registerKeys(brand, deps);
   registerUsage(brand, deps);
   registerReceivers(brand, deps);
   registerEvents(brand, deps);
+  registerBrandDeliveries(brand, deps);
   registerPlans(brand, deps);
   registerMembers(brand, deps);
   registerMemberSessions(brand, deps);

@@ -1,8 +1,7 @@
 import type { ComponentChildren } from 'preact';
-import { roleAllows, type ConsoleAction } from '@brand/shared/console';
-import { ROLES } from '@brand/shared/enums';
 import { Notice } from './notice';
 import { ReceiverAttentionNotice, type ReceiverAttention } from './receiverAttention';
+import { SectionNav, type Section } from './sectionNav';
 
 export { Notice };
 
@@ -17,34 +16,10 @@ export interface Viewer {
   attention?: ReceiverAttention[];
 }
 
-export type Section =
-  'keys' | 'usage' | 'requests' | 'receivers' | 'events' | 'plans' | 'members' | 'sso' | 'activity';
-
 /**
- * The sections of a brand. One that needs an action of the permission table is listed only for
- * the roles it allows (the others would be refused there).
- */
-const SECTIONS: { id: Section; label: string; needs?: ConsoleAction }[] = [
-  { id: 'keys', label: 'API keys' },
-  { id: 'usage', label: 'Usage' },
-  { id: 'requests', label: 'Request log' },
-  { id: 'receivers', label: 'Receivers' },
-  { id: 'events', label: 'Events', needs: 'deliveries.read' },
-  { id: 'plans', label: 'Campaign plans' },
-  { id: 'members', label: 'Members' },
-  { id: 'sso', label: 'Single sign-on', needs: 'members.sso' },
-  { id: 'activity', label: 'Activity' },
-];
-
-/** Whether the viewer's role may do `action` (an unknown role reads as the least privilege). */
-function viewerMay(viewer: Viewer, action: ConsoleAction): boolean {
-  const role = ROLES.names.find((r) => r === viewer.role) ?? 'member';
-  return roleAllows(role, action);
-}
-
-/**
- * Every page: a skip link, the header (brand, sections, who is signed in, sign-out) and the
- * main region. Scripts are external files only (CSP script-src 'self').
+ * Every page: a skip link, the header (brand, who is signed in, their own pages, sign-out),
+ * on a brand's pages its sections (sectionNav.tsx) beside the main region. Scripts are external
+ * files only (CSP script-src 'self').
  */
 export function Layout(props: {
   title: string;
@@ -54,6 +29,14 @@ export function Layout(props: {
   children: ComponentChildren;
 }) {
   const { viewer } = props;
+  const main = (
+    <main id="main" tabIndex={-1}>
+      {viewer?.attention && (
+        <ReceiverAttentionNotice brandId={viewer.brandId} receivers={viewer.attention} />
+      )}
+      {props.children}
+    </main>
+  );
   return (
     <html lang="en">
       <head>
@@ -72,22 +55,6 @@ export function Layout(props: {
         <header class="top">
           <span class="brand">Developers{viewer ? ` · ${viewer.brandName}` : ''}</span>
           {viewer && (
-            <nav aria-label="Sections">
-              <ul>
-                {SECTIONS.filter((s) => !s.needs || viewerMay(viewer, s.needs)).map((s) => (
-                  <li>
-                    <a
-                      href={`/brands/${viewer.brandId}/${s.id}`}
-                      aria-current={props.section === s.id ? 'page' : undefined}
-                    >
-                      {s.label}
-                    </a>
-                  </li>
-                ))}
-              </ul>
-            </nav>
-          )}
-          {viewer && (
             <div class="who">
               <span>
                 {viewer.email} ({viewer.role})
@@ -104,12 +71,14 @@ export function Layout(props: {
             </div>
           )}
         </header>
-        <main id="main" tabIndex={-1}>
-          {viewer?.attention && (
-            <ReceiverAttentionNotice brandId={viewer.brandId} receivers={viewer.attention} />
-          )}
-          {props.children}
-        </main>
+        {viewer ? (
+          <div class="shell">
+            <SectionNav brandId={viewer.brandId} role={viewer.role} current={props.section} />
+            {main}
+          </div>
+        ) : (
+          main
+        )}
       </body>
     </html>
   );

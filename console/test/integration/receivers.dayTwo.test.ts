@@ -56,7 +56,8 @@ describe('rotating a signing secret', () => {
     const r = await receiverFor(brand.id);
     const http = await signIn(owner.email);
     const base = `/brands/${brand.id}/receivers/${r.receiver.id}`;
-    const page = await http.get(base);
+    const settings = `${base}/settings`;
+    const page = await http.get(settings);
     expect(page.body).toContain('Rotate the signing secret');
     const csrf = csrfOf(page.body);
 
@@ -97,10 +98,10 @@ describe('rotating a signing secret', () => {
       with_new_secret: '1',
     });
     expect(tested.status).toBe(303);
-    expect(tested.location).toBe(`${base}?done=new-secret-tested`);
+    expect(tested.location).toBe(`${settings}?done=new-secret-tested`);
     await waitFor(
       async () =>
-        (await http.get(base)).body.includes('Accepted: your receiver verified the new secret'),
+        (await http.get(settings)).body.includes('Accepted: your receiver verified the new secret'),
       {
         timeoutMs: 20_000,
         what: 'the test with the new secret accepted',
@@ -117,7 +118,7 @@ describe('rotating a signing secret', () => {
     expect(past.body).toContain('That time has passed');
     const later = await http.post(`${base}/switch-secret`, { _csrf: csrf, when: '1h' });
     expect(later.status).toBe(303);
-    const scheduled = await http.get(base);
+    const scheduled = await http.get(settings);
     expect(scheduled.body).toContain('The switch is scheduled for');
     const now = await http.post(`${base}/switch-secret`, { _csrf: csrf, when: 'now' });
     expect(now.status).toBe(303);
@@ -149,10 +150,13 @@ describe('rotating a signing secret', () => {
     await cs.stack.admin.addMember({ brandId: brand.id, email, role: 'admin' });
     const http = await signIn(email);
     const base = `/brands/${brand.id}/receivers/${r.receiver.id}`;
-    const page = await http.get(base);
+    const page = await http.get(`${base}/settings`);
     expect(page.body).toContain('Signing secret');
     expect(page.body).not.toContain(`${base}/rotate`);
-    expect(page.body).not.toContain('Recover failed deliveries</h2>');
+    const recovery = await http.get(`${base}/recovery`);
+    expect(recovery.body).toContain('Only brand owners retry and recover deliveries');
+    expect(recovery.body).not.toContain(`${base}/recover"`);
+    expect(recovery.body).not.toContain(`${base}/retry-waiting`);
     for (const action of ['rotate', 'switch-secret', 'cancel-rotation']) {
       const res = await http.post(`${base}/${action}`, { _csrf: csrfOf(page.body), when: 'now' });
       expect({ action, status: res.status }).toEqual({ action, status: 403 });
@@ -163,6 +167,8 @@ describe('rotating a signing secret', () => {
       request_id: '0b1d8a4e-3f1c-4c55-9d7e-2f3a4b5c6d7e',
     });
     expect(recover.status).toBe(403);
+    const retryAll = await http.post(`${base}/retry-waiting`, { _csrf: csrfOf(page.body) });
+    expect(retryAll.status).toBe(403);
   });
 });
 
@@ -198,17 +204,23 @@ describe('retry now and recover since', () => {
     expect(page.body).toMatch(/sha256=[0-9a-f]{8}…/);
     expect(page.body).not.toMatch(/sha256=[0-9a-f]{9}/);
 
+    // before the click the page says which attempt Retry now makes
+    expect(page.body).toContain('Retry now makes attempt 4 of 10 now');
     const retried = await http.post(`${path}/retry`, { _csrf: csrfOf(page.body) });
     expect(retried.status).toBe(303);
+    expect(retried.location).toBe(`${path}?done=retried&attempt=4`);
     await r.server.waitFor(() => verifiedBy(r).some((d) => d.event?.id === eventId), 10_000);
     const done = await waitFor(
       async () => {
-        const body = (await http.get(path)).body;
+        const body = (await http.get(retried.location!)).body;
         return body.includes('Delivered: the receiver answered 2xx') ? body : undefined;
       },
       { timeoutMs: 10_000, what: 'delivered after Retry now' },
     );
     expect(done).toContain('Attempt 4:');
+    // the banner says what became of the attempt the retry made, not that it is due
+    expect(done).toContain('The retry was delivered: attempt 4 of 10 got HTTP 200.');
+    expect(done).not.toContain('due now');
 
     // Retry now on a finished delivery is refused in words.
     const late = await http.post(`${path}/retry`, { _csrf: csrfOf(done) });
@@ -245,7 +257,7 @@ describe('retry now and recover since', () => {
     const page = await http.get(base);
     const csrf = csrfOf(page.body);
     expect((await http.post(`${base}/disable`, { _csrf: csrf })).status).toBe(303);
-    const disabledForm = await http.get(base);
+    const disabledForm = await http.get(`${base}/recovery`);
     expect(disabledForm.body).toContain('enable it first');
     const refused = await http.post(`${base}/recover`, {
       _csrf: csrf,

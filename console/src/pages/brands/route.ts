@@ -9,8 +9,11 @@ import { BrandsPage } from './view';
 export function registerBrands(router: Router, clients: ConsoleClients): void {
   const signedIn = requireSession(clients, { brand: false });
 
-  router.get('/', (req, res) => {
-    res.redirect(303, req.headers.cookie ? '/brands' : '/sign-in');
+  // Signed in, a member of one brand goes straight to its overview; of several, to the choice.
+  router.get('/', signedIn, (_req, res) => {
+    const { brands } = signedInOf(res);
+    const only = brands.length === 1 ? brands[0]?.brand?.id : undefined;
+    res.redirect(303, only ? `/brands/${only}` : '/brands');
   });
 
   router.get('/brands', signedIn, (_req, res) => {

@@ -22,7 +22,7 @@ export function BrandsPage(props: {
         <ul>
           {props.brands.map((m) => (
             <li>
-              <a href={`/brands/${m.brand?.id ?? ''}/keys`}>{m.brand?.name}</a>{' '}
+              <a href={`/brands/${m.brand?.id ?? ''}`}>{m.brand?.name}</a>{' '}
               <span class="hint">
                 ({ROLES.fromProto(m.member?.role ?? 0) ?? 'member'},{' '}
                 {TIERS.fromProto(m.brand?.tier ?? 0) ?? 'free'} tier)

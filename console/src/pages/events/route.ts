@@ -1,22 +1,24 @@
 import type { Router } from 'express';
 import { EventType } from '@brand/proto/events/v1';
-import { ListEventOutcomesRequest } from '@brand/proto/webhooks/v1';
+import { ListEventOutcomesRequest, type Delivery } from '@brand/proto/webhooks/v1';
 import { roleAllows } from '@brand/shared/console';
 import { EVENT_TYPES } from '@brand/shared/enums';
+import { ATTEMPTS_PER_ROUND } from '@brand/shared/webhooks';
 import type { ConsoleDeps } from '../../consoleDeps';
 import { ConsoleHttpError } from '../../http/consoleHttpError';
 import { formRefusal } from '../../http/formRefusal';
 import { queryFields } from '../../http/queryFields';
 import { memberOf, viewerOf, type MemberSession } from '../../session/memberSession';
 import { sendPage } from '../../views/render';
-import { deliveryStatusName } from '../receivers/deliveryStatus';
+import { parseUtcTimeText } from '../../views/utcTimeInput';
+import { deliveryStatusName, isWaitingToRetry } from '../receivers/deliveryStatus';
 import { EventsPage, type EventsFilter } from './view';
 
 const PAGE = 25;
 const FIELDS = ['type', 'since', 'until', 'find', 'cursor'] as const;
 const EVENT_ID = /^evt_[A-Za-z0-9]{1,64}$/;
 
-/** The page's filter from its query string; an unknown type is refused in words. */
+/** The page's filter from its query string; an unknown type or time is refused in words. */
 function filterOf(query: Record<string, unknown>): EventsFilter {
   const q = queryFields(query, FIELDS);
   if (q.type !== '' && !EVENT_TYPES.isName(q.type))
@@ -25,11 +27,22 @@ function filterOf(query: Record<string, unknown>): EventsFilter {
       'validation_failed',
       `type: must be one of ${EVENT_TYPES.names.join(', ')}.`,
     );
+  for (const [field, words] of [
+    ['since', 'From'],
+    ['until', 'Before'],
+  ] as const) {
+    if (q[field] !== '' && !parseUtcTimeText(q[field]))
+      throw new ConsoleHttpError(
+        400,
+        'validation_failed',
+        `${field}: enter "${words}" as a UTC time, for example 2026-11-20 14:00, or a day.`,
+      );
+  }
   return q;
 }
 
-/** datetime-local values are UTC here (the page says so); the service wants RFC 3339. */
-const utc = (v: string) => (v === '' ? '' : /[zZ]|[+-]\d\d:\d\d$/.test(v) ? v : `${v}Z`);
+/** A time as typed, read as UTC (the page says so); the service wants RFC 3339. */
+const utc = (v: string) => (v === '' ? '' : (parseUtcTimeText(v)?.toISOString() ?? ''));
 
 function request(brandId: string, f: EventsFilter): ListEventOutcomesRequest {
   const find = f.find;
@@ -46,12 +59,22 @@ function request(brandId: string, f: EventsFilter): ListEventOutcomesRequest {
   });
 }
 
+/** The filter that finds one event, for its own actions. */
+const oneEvent = (eventId: string): EventsFilter => ({
+  type: '',
+  since: '',
+  until: '',
+  find: eventId,
+  cursor: '',
+});
+
 /**
  * The Events page: every business event of the brand, newest first (the events feed's order),
  * filtered by type, time, event id or record id, each with what became of it at every
- * receiver (state, attempts, the last answer) and links to each delivery's page; Resend to one
- * receiver there, or to every receiver that failed here. The webhooks service answers as the
- * member (deliveries.read; resending needs deliveries.resend).
+ * receiver (state, attempts, the last answer) and links to each delivery's page; Retry now or
+ * Resend to one receiver, or retry every waiting delivery or resend every failed one of an
+ * event. The webhooks service answers as the member (deliveries.read; deliveries.retry and
+ * deliveries.resend to act).
  */
 export function registerEvents(router: Router, deps: ConsoleDeps): void {
   const webhooks = deps.clients.webhooks;
@@ -73,7 +96,10 @@ export function registerEvents(router: Router, deps: ConsoleDeps): void {
         nextCursor: page.next_cursor,
         retentionDays: page.history_retention_days,
         filter,
-        canResend: roleAllows(s.role, 'deliveries.resend'),
+        rights: {
+          canResend: roleAllows(s.role, 'deliveries.resend'),
+          canRetry: roleAllows(s.role, 'deliveries.retry'),
+        },
         ...extra,
       }),
       status,
@@ -83,10 +109,14 @@ export function registerEvents(router: Router, deps: ConsoleDeps): void {
   router.get('/events', async (req, res) => {
     const s = memberOf(res);
     const filter = filterOf(req.query);
-    const resent = typeof req.query.resent === 'string' ? Number(req.query.resent) : NaN;
+    const count = (v: unknown) => (typeof v === 'string' && /^\d{1,4}$/.test(v) ? Number(v) : NaN);
+    const resent = count(req.query.resent);
+    const retried = count(req.query.retried);
     const notice = Number.isInteger(resent)
-      ? `${resent} failed ${resent === 1 ? 'delivery' : 'deliveries'} queued again, as new attempts of the same event.`
-      : undefined;
+      ? `${resent} failed ${resent === 1 ? 'delivery' : 'deliveries'} queued again, each as a new round of attempts of the same event.`
+      : Number.isInteger(retried)
+        ? `${retried} waiting ${retried === 1 ? 'delivery gets its' : 'deliveries get their'} next attempt now, each one of its ${ATTEMPTS_PER_ROUND}: open the line for their outcome.`
+        : undefined;
     try {
       await render(s, res, filter, { notice });
     } catch (err) {
@@ -96,31 +126,47 @@ export function registerEvents(router: Router, deps: ConsoleDeps): void {
     }
   });
 
-  router.post('/events/:eventId/resend-failed', async (req, res) => {
-    const s = memberOf(res);
-    const eventId = String(req.params.eventId);
-    if (!EVENT_ID.test(eventId)) throw new ConsoleHttpError(404, 'not_found', 'No such event.');
-    const page = await webhooks(
-      'listEventOutcomes',
-      request(s.brand.id, { type: '', since: '', until: '', find: eventId, cursor: '' }),
-      as(s),
-    );
-    const event = page.events[0];
-    if (!event) throw new ConsoleHttpError(404, 'not_found', 'No such event.');
-    let resent = 0;
-    for (const d of event.deliveries) {
-      if (deliveryStatusName(d.status) !== 'failed') continue;
-      try {
-        await webhooks('resendDelivery', { delivery_id: d.id }, as(s));
-        resent += 1;
-      } catch (err) {
-        const refused = formRefusal(err);
-        if (!refused) throw err;
-        const filter = { type: '', since: '', until: '', find: eventId, cursor: '' };
-        await render(s, res, filter, { error: refused.message }, refused.httpStatus);
-        return;
+  /**
+   * One call per delivery of an event that `wanted` picks (resend the failed, retry the
+   * waiting), then back to the event with how many; a refusal shows the event with its words.
+   */
+  const eachDelivery = (
+    path: string,
+    wanted: (d: Delivery) => boolean,
+    rpc: 'resendDelivery' | 'retryDelivery',
+    done: string,
+  ) =>
+    router.post(`/events/:eventId/${path}`, async (req, res) => {
+      const s = memberOf(res);
+      const eventId = String(req.params.eventId);
+      if (!EVENT_ID.test(eventId)) throw new ConsoleHttpError(404, 'not_found', 'No such event.');
+      const page = await webhooks(
+        'listEventOutcomes',
+        request(s.brand.id, oneEvent(eventId)),
+        as(s),
+      );
+      const event = page.events[0];
+      if (!event) throw new ConsoleHttpError(404, 'not_found', 'No such event.');
+      let n = 0;
+      for (const d of event.deliveries.filter(wanted)) {
+        try {
+          await webhooks(rpc, { delivery_id: d.id }, as(s));
+          n += 1;
+        } catch (err) {
+          const refused = formRefusal(err);
+          if (!refused) throw err;
+          await render(s, res, oneEvent(eventId), { error: refused.message }, refused.httpStatus);
+          return;
+        }
       }
-    }
-    res.redirect(303, `/brands/${s.brand.id}/events?find=${eventId}&resent=${resent}`);
-  });
+      res.redirect(303, `/brands/${s.brand.id}/events?find=${eventId}&${done}=${n}`);
+    });
+
+  eachDelivery(
+    'resend-failed',
+    (d) => deliveryStatusName(d.status) === 'failed',
+    'resendDelivery',
+    'resent',
+  );
+  eachDelivery('retry-waiting', isWaitingToRetry, 'retryDelivery', 'retried');
 }

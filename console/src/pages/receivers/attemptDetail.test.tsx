@@ -67,6 +67,36 @@ describe('AttemptDetail', () => {
   });
 });
 
+describe('AttemptDetail: the response, by whether one came', () => {
+  const detail = {
+    request_headers: [],
+    response_headers: [],
+    response_body: '',
+    response_body_truncated: false,
+    response_body_bytes: 0,
+  };
+
+  it('says of a 2xx without the kept headers that it carried none, never that no response came', () => {
+    const page = html(<AttemptDetail attempt={attempt({ status_code: 200, detail })} index={0} />);
+    expect(page).toContain('The HTTP 200 answer carried none of the headers kept');
+    expect(page).toContain('The response body was empty.');
+    expect(page).not.toContain('No response came');
+  });
+
+  it('says that no response came when none did, and shows no empty body', () => {
+    const refused = attempt({
+      status_code: 0,
+      error_class: 'connection_error',
+      error_message: 'connection refused by 203.0.113.7:443',
+      detail,
+    });
+    const page = html(<AttemptDetail attempt={refused} index={0} />);
+    expect(page).toContain('No response came, so there are no response headers or body.');
+    expect(page).not.toContain('carried none');
+    expect(page).not.toContain('The response body was empty.');
+  });
+});
+
 describe('DeliveryPage', () => {
   const pending = delivery({
     status: DeliveryStatus.DELIVERY_STATUS_PENDING,
@@ -91,6 +121,70 @@ describe('DeliveryPage', () => {
     expect(page).not.toContain('<b>');
     expect(page.indexOf('Attempt 3:')).toBeLessThan(page.indexOf('Attempt 1:'));
     expect(page).toContain('/static/poll.js');
+  });
+
+  it('says which attempt Retry now makes and what follows, before the click', () => {
+    const page = html(
+      <DeliveryPage
+        viewer={viewer()}
+        receiverLabel="Orders"
+        delivery={{ ...pending, attempts_in_round: 3 }}
+        rights={rights}
+      />,
+    );
+    expect(page).toContain(
+      'Retry now makes attempt 4 of 10 now instead of at 2026-11-23 10:45:00 UTC: it counts as one of the 10. If it fails, attempt 5 follows after the usual delay (about 2 hours).',
+    );
+    expect(page).toContain('Attempts: 3 of 10');
+  });
+
+  it('after a Retry now, says what became of the attempt it made', () => {
+    const after = (d: Partial<typeof pending>, attempt = 4) =>
+      html(
+        <DeliveryPage
+          viewer={viewer()}
+          receiverLabel="Orders"
+          delivery={{ ...pending, attempts_in_round: 3, ...d }}
+          rights={rights}
+          retriedAttempt={attempt}
+        />,
+      );
+    // not made yet: queued, and the page follows it (poll.js swaps this region)
+    expect(after({})).toContain('Retry queued: attempt 4 of 10 is due now');
+    expect(after({})).toContain('id="retry-outcome" data-refresh');
+    // made, refused: said, with what the schedule does next; the "due now" words are gone
+    const refusedAgain = after({
+      attempt_count: 4,
+      attempts_in_round: 4,
+      next_attempt_at: '2026-11-23T12:45:00.000Z',
+      attempts: [...pending.attempts, { ...failed, number: 4 }],
+    });
+    expect(refusedAgain).toContain(
+      'The retry failed: attempt 4 of 10 got the receiver answered 400. It counted as one of the 10; the schedule goes on with the next attempt at 2026-11-23 12:45:00 UTC.',
+    );
+    expect(refusedAgain).not.toContain('due now');
+    // made, delivered
+    const delivered = after({
+      status: DeliveryStatus.DELIVERY_STATUS_SUCCEEDED,
+      attempt_count: 4,
+      attempts_in_round: 4,
+      next_attempt_at: '',
+      attempts: [...pending.attempts, attempt({ number: 4, status_code: 204 })],
+    });
+    expect(delivered).toContain('The retry was delivered: attempt 4 of 10 got HTTP 204.');
+    // the round's last: the delivery failed, and Resend is the way on
+    const last = after(
+      {
+        status: DeliveryStatus.DELIVERY_STATUS_FAILED,
+        attempt_count: 10,
+        attempts_in_round: 10,
+        next_attempt_at: '',
+        attempts: [{ ...failed, number: 10 }],
+      },
+      10,
+    );
+    expect(last).toContain('The delivery has failed');
+    expect(last).toContain('Resend sends it again as a new round');
   });
 
   it('offers Retry now on a delivery waiting to retry, only to those allowed, only while enabled', () => {

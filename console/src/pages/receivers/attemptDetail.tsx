@@ -71,19 +71,26 @@ export function AttemptDetail(props: { attempt: Attempt; index: number }) {
       {detail ? (
         <>
           <h4>Response</h4>
-          <HeaderTable
-            caption="Response headers that matter"
-            headers={detail.response_headers}
-            empty="No response headers (no response came, or none of content-type, content-length, retry-after)."
-          />
-          {detail.response_body === '' && !detail.response_body_truncated ? (
-            <p class="hint">The response body was empty.</p>
+          {a.status_code === 0 ? (
+            // issue 62: "no response came, or none of …" was said of a 200 as well
+            <p class="hint">No response came, so there are no response headers or body.</p>
           ) : (
             <>
-              <p class="hint">Response body, as text: {bodyNote(detail)}</p>
-              <pre class="body">
-                <code>{visibleText(detail.response_body)}</code>
-              </pre>
+              <HeaderTable
+                caption="Response headers that matter"
+                headers={detail.response_headers}
+                empty={`The HTTP ${a.status_code} answer carried none of the headers kept (content-type, content-length, retry-after).`}
+              />
+              {detail.response_body === '' && !detail.response_body_truncated ? (
+                <p class="hint">The response body was empty.</p>
+              ) : (
+                <>
+                  <p class="hint">Response body, as text: {bodyNote(detail)}</p>
+                  <pre class="body">
+                    <code>{visibleText(detail.response_body)}</code>
+                  </pre>
+                </>
+              )}
             </>
           )}
           <h4>Request</h4>

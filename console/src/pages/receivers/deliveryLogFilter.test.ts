@@ -2,8 +2,10 @@ import { DeliveryStatus } from '@brand/proto/webhooks/v1';
 import { EVENT_TYPES } from '@brand/shared/enums';
 import { logFilterOf, logQuery, logRequest } from './deliveryLogFilter';
 
-describe('the delivery log filter of a receiver page', () => {
+describe("the delivery log filter of a receiver page or the brand's", () => {
   it('takes a state, an event type, a UTC range, an id and a cursor', () => {
+    // times as typed: with a space or a T, a day alone
+    expect(logFilterOf({ since: '2026-11-20 14:00', until: '2026-11-21' }).error).toBeUndefined();
     const { filter, error } = logFilterOf({
       state: 'waiting',
       event: 'payout.paid',
@@ -13,8 +15,9 @@ describe('the delivery log filter of a receiver page', () => {
       cursor: 'WyIyMDI2Il0',
     });
     expect(error).toBeUndefined();
-    expect(logRequest('rcv_1', filter, 50)).toMatchObject({
+    expect(logRequest({ receiverId: 'rcv_1' }, filter, 50)).toMatchObject({
       receiver_id: 'rcv_1',
+      brand_id: '',
       limit: 50,
       status: DeliveryStatus.DELIVERY_STATUS_PENDING,
       event_type: EVENT_TYPES.toProto('payout.paid'),
@@ -28,7 +31,12 @@ describe('the delivery log filter of a receiver page', () => {
 
   it('reads an id that is not an event id as a record id', () => {
     const { filter } = logFilterOf({ find: ' sub_9XyZ ' });
-    expect(logRequest('rcv_1', filter, 50)).toMatchObject({ event_id: '', record_id: 'sub_9XyZ' });
+    expect(logRequest({ brandId: 'br_1' }, filter, 50)).toMatchObject({
+      receiver_id: '',
+      brand_id: 'br_1',
+      event_id: '',
+      record_id: 'sub_9XyZ',
+    });
   });
 
   it('ignores empty fields: none is the newest page of everything', () => {
@@ -40,6 +48,7 @@ describe('the delivery log filter of a receiver page', () => {
     [{ event: 'invoice.paid' }, /Choose an event type/],
     [{ since: 'yesterday' }, /"From" as a UTC time/],
     [{ until: '2026-02-30T10:00' }, /"Before" as a UTC time/],
+    [{ since: '11/20/2026, 02:00 PM' }, /"From" as a UTC time/],
     [{ since: '2026-11-21T10:00', until: '2026-11-21T10:00' }, /later than "From"/],
     [{ find: '<script>' }, /Find takes an event id/],
     [{ cursor: 'not a cursor' }, /start again from the newest/],
@@ -51,8 +60,8 @@ describe('the delivery log filter of a receiver page', () => {
   });
 
   it('keeps the filter in the next page link', () => {
-    expect(logQuery({ state: 'failed', find: 'evt_1' }, { health: '24h', cursor: 'c1' })).toBe(
-      '?state=failed&find=evt_1&health=24h&cursor=c1',
+    expect(logQuery({ state: 'failed', find: 'evt_1', cursor: 'c1' })).toBe(
+      '?state=failed&find=evt_1&cursor=c1',
     );
     expect(logQuery({})).toBe('');
   });

@@ -1,6 +1,6 @@
 import { DeliveryStatus, ListDeliveriesRequest } from '@brand/proto/webhooks/v1';
 import { EVENT_TYPES, type EventTypeName } from '@brand/shared/enums';
-import { parseUtcDateTimeLocal } from '../../views/utcDateTime';
+import { parseUtcTimeText } from '../../views/utcTimeInput';
 
 /** The delivery log's states as the page names them, and the service's status for each. */
 export const LOG_STATES = {
@@ -12,7 +12,7 @@ type LogState = keyof typeof LOG_STATES;
 
 /**
  * What the delivery log's GET form asks for, as typed (so the form shows it back): a state,
- * an event type, a time range (datetime-local, UTC), an event or record id, and the cursor of
+ * an event type, a time range (typed, UTC), an event or record id, and the cursor of
  * the page. Every field is optional: none is the newest page of everything.
  */
 export interface LogFilter {
@@ -59,15 +59,15 @@ export function logFilterOf(query: Record<string, unknown>): { filter: LogFilter
   for (const key of ['since', 'until'] as const) {
     const value = text(query[key]);
     if (value === undefined) continue;
-    if (parseUtcDateTimeLocal(value)) filter[key] = value;
+    if (parseUtcTimeText(value)) filter[key] = value;
     else
       errors.push(
-        `Enter "${key === 'since' ? 'From' : 'Before'}" as a UTC time, for example 2026-11-20 14:00.`,
+        `Enter "${key === 'since' ? 'From' : 'Before'}" as a UTC time, for example 2026-11-20 14:00, or a day.`,
       );
   }
   if (filter.since && filter.until) {
-    const from = parseUtcDateTimeLocal(filter.since)!;
-    const before = parseUtcDateTimeLocal(filter.until)!;
+    const from = parseUtcTimeText(filter.since)!;
+    const before = parseUtcTimeText(filter.until)!;
     if (from.getTime() >= before.getTime()) errors.push('"Before" must be later than "From".');
   }
   const find = text(query.find);
@@ -89,11 +89,15 @@ export function logFilterOf(query: Record<string, unknown>): { filter: LogFilter
 export const isFiltered = (f: LogFilter): boolean =>
   !!(f.state || f.event || f.since || f.until || f.find);
 
-/** The ListDeliveries request for a receiver's log page. */
-export function logRequest(receiverId: string, f: LogFilter, limit: number): ListDeliveriesRequest {
-  const utc = (v: string | undefined) => (v ? parseUtcDateTimeLocal(v)!.toISOString() : '');
+/** The ListDeliveries request for a page of a receiver's log, or of the brand's. */
+export function logRequest(
+  of: { receiverId: string } | { brandId: string },
+  f: LogFilter,
+  limit: number,
+): ListDeliveriesRequest {
+  const utc = (v: string | undefined) => (v ? parseUtcTimeText(v)!.toISOString() : '');
   return ListDeliveriesRequest.fromPartial({
-    receiver_id: receiverId,
+    ...('receiverId' in of ? { receiver_id: of.receiverId } : { brand_id: of.brandId }),
     limit,
     cursor: f.cursor ?? '',
     status: f.state ? LOG_STATES[f.state] : DeliveryStatus.DELIVERY_STATUS_UNSPECIFIED,
@@ -106,9 +110,9 @@ export function logRequest(receiverId: string, f: LogFilter, limit: number): Lis
 }
 
 /** The query string of the log with this filter (for the next page's link); '' for none. */
-export function logQuery(f: LogFilter, extra: Record<string, string> = {}): string {
+export function logQuery(f: LogFilter): string {
   const params = new URLSearchParams();
-  for (const [k, v] of Object.entries({ ...f, ...extra })) if (v) params.set(k, v);
+  for (const [k, v] of Object.entries(f) as [string, string | undefined][]) if (v) params.set(k, v);
   const s = params.toString();
   return s ? `?${s}` : '';
 }

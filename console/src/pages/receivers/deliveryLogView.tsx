@@ -1,4 +1,5 @@
 import { EVENT_TYPES } from '@brand/shared/enums';
+import { UtcTimeInput } from '../../views/utcTimeInput';
 import { isFiltered, type LOG_STATES, logQuery, type LogFilter } from './deliveryLogFilter';
 
 const STATE_WORDS: Record<keyof typeof LOG_STATES, string> = {
@@ -8,15 +9,14 @@ const STATE_WORDS: Record<keyof typeof LOG_STATES, string> = {
 };
 
 /**
- * The delivery log's filters: a GET form (it changes nothing, and its URL can be shared) by
- * state, event type, time range (UTC) and an event or record id. The health window chosen
- * stays as it was.
+ * A delivery log's filters (a receiver's, or the brand's at `base`): a GET form (it changes
+ * nothing, and its URL can be shared) by state, event type, time range (UTC) and an event or
+ * record id.
  */
-export function DeliveryLogFilters(props: { base: string; filter: LogFilter; health: string }) {
+export function DeliveryLogFilters(props: { base: string; filter: LogFilter }) {
   const f = props.filter;
   return (
-    <form method="get" action={`${props.base}#log`} class="filters" aria-label="Filter the log">
-      <input type="hidden" name="health" value={props.health} />
+    <form method="get" action={props.base} class="filters" aria-label="Filter the log">
       <label for="log-state">State</label>
       <select id="log-state" name="state">
         <option value="" selected={!f.state}>
@@ -39,14 +39,14 @@ export function DeliveryLogFilters(props: { base: string; filter: LogFilter; hea
           </option>
         ))}
       </select>
-      <label for="log-since">From (UTC)</label>
-      <input id="log-since" type="datetime-local" name="since" value={f.since ?? ''} />
-      <label for="log-until">Before (UTC)</label>
-      <input id="log-until" type="datetime-local" name="until" value={f.until ?? ''} />
+      <UtcTimeInput id="log-since" name="since" label="From" value={f.since ?? ''} />
+      <UtcTimeInput id="log-until" name="until" label="Before" value={f.until ?? ''} />
       <label for="log-find">Event or record id</label>
       <input
         id="log-find"
+        type="text"
         name="find"
+        size={18}
         value={f.find ?? ''}
         placeholder="evt_… or sub_…"
         spellcheck={false}
@@ -55,7 +55,7 @@ export function DeliveryLogFilters(props: { base: string; filter: LogFilter; hea
       <button type="submit" class="secondary">
         Filter
       </button>
-      {isFiltered(f) && <a href={`${props.base}?health=${props.health}#log`}>Clear filters</a>}
+      {isFiltered(f) && <a href={props.base}>Clear filters</a>}
     </form>
   );
 }
@@ -68,18 +68,17 @@ export function DeliveryLogFilters(props: { base: string; filter: LogFilter; hea
 export function DeliveryLogPager(props: {
   base: string;
   filter: LogFilter;
-  health: string;
   nextCursor: string;
   shown: number;
 }) {
-  const { base, filter, health } = props;
+  const { base, filter } = props;
   if (!props.nextCursor && !filter.cursor) return null;
-  const newest = logQuery({ ...filter, cursor: undefined }, { health });
+  const newest = logQuery({ ...filter, cursor: undefined });
   return (
     <nav class="actions" aria-label="Delivery log pages">
-      {filter.cursor && <a href={`${base}${newest}#log`}>Newest deliveries</a>}
+      {filter.cursor && <a href={`${base}${newest}`}>Newest deliveries</a>}
       {props.nextCursor && (
-        <a href={`${base}${logQuery(filter, { health, cursor: props.nextCursor })}#log`} rel="next">
+        <a href={`${base}${logQuery({ ...filter, cursor: props.nextCursor })}`} rel="next">
           Older deliveries
         </a>
       )}

@@ -3,8 +3,9 @@ import { EVENT_TYPES } from '@brand/shared/enums';
 import { formatTime, formatTimeToSecond } from '../../views/format';
 import { Layout, Notice, type Viewer } from '../../views/layout';
 import { AttemptDetail } from './attemptDetail';
-import { DeliveryStatusText, deliveryStatusName } from './deliveryStatus';
-import { DeliveryActions, type DeliveryRights } from './deliveryView';
+import { DeliveryStatusText, deliveryStatusName, isWaitingToRetry } from './deliveryStatus';
+import { attemptsWords, DeliveryActions, type DeliveryRights } from './deliveryView';
+import { retryNowWords, retryOutcome } from './retryWords';
 
 /**
  * One delivery as it stands, to debug it: its status and actions, each attempt (newest
@@ -19,8 +20,14 @@ export function DeliveryPage(props: {
   rights: DeliveryRights;
   notice?: string;
   error?: string;
+  /** The attempt a Retry now just made: the banner says what became of it. */
+  retriedAttempt?: number;
 }) {
   const { viewer, delivery } = props;
+  const retried =
+    props.retriedAttempt === undefined ? undefined : retryOutcome(delivery, props.retriedAttempt);
+  const canRetry =
+    props.rights.canRetry && props.rights.receiverEnabled && isWaitingToRetry(delivery);
   const state = deliveryStatusName(delivery.status);
   const receiverPath = `/brands/${viewer.brandId}/receivers/${delivery.receiver_id}`;
   const newestFirst = delivery.attempts.map((a, i) => ({ a, i })).reverse();
@@ -32,7 +39,7 @@ export function DeliveryPage(props: {
       scripts={state === 'pending' ? ['/static/poll.js'] : []}
     >
       <p>
-        <a href={receiverPath}>Back to {props.receiverLabel}</a>
+        <a href={`${receiverPath}/deliveries`}>Back to the deliveries of {props.receiverLabel}</a>
       </p>
       <h1>
         Delivery of {EVENT_TYPES.fromProto(delivery.event_type)}
@@ -57,18 +64,23 @@ export function DeliveryPage(props: {
       {props.notice && <Notice tone="ok">{props.notice}</Notice>}
       {props.error && <Notice tone="error">{props.error}</Notice>}
       <div data-poll={state}>
+        <div id="retry-outcome" data-refresh aria-live="polite">
+          {retried && <Notice tone={retried.tone}>{retried.text}</Notice>}
+        </div>
         <div id="delivery-state" data-refresh aria-live="polite">
           <p>
             Status: <DeliveryStatusText delivery={delivery} />
             {delivery.completed_at ? ` (${formatTime(delivery.completed_at)})` : ''}
           </p>
           {delivery.last_error && <p>Last error: {delivery.last_error}</p>}
+          <p>Attempts: {attemptsWords(delivery)}</p>
           {delivery.next_attempt_at && (
             <p>Next attempt: {formatTimeToSecond(delivery.next_attempt_at)}</p>
           )}
         </div>
         <div id="delivery-actions" data-refresh>
           <DeliveryActions viewer={viewer} delivery={delivery} rights={props.rights} />
+          {canRetry && <p class="hint">{retryNowWords(delivery)}</p>}
         </div>
         <h2>Attempts, newest first</h2>
         <div id="delivery-attempts" data-refresh>

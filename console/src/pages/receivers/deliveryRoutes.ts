@@ -6,12 +6,18 @@ import { sendPage } from '../../views/render';
 import { DeliveryPage } from './deliveryPage';
 import type { ReceiverKit } from './receiverKit';
 
-const DONE: Record<string, string> = {
-  retried: 'Retry queued: the next attempt is due now.',
-  resent: 'The delivery is queued again, as a new attempt of the same event.',
-};
+const RESENT = 'The delivery is queued again: a new round of attempts of the same event.';
 
-/** One delivery (its attempts, what was sent, what came back), retry now and resend. */
+/** The attempt a Retry now made, as its redirect carries it (`?done=retried&attempt=5`). */
+function retriedAttempt(query: Record<string, unknown>): number | undefined {
+  const n = query.done === 'retried' && typeof query.attempt === 'string' ? query.attempt : '';
+  return /^\d{1,5}$/.test(n) ? Number(n) : undefined;
+}
+
+/**
+ * One delivery (its attempts, what was sent, what came back), retry now and resend, from its
+ * page, a delivery log or the Events page.
+ */
 export function registerDeliveries(router: Router, kit: ReceiverKit): void {
   const { webhooks, as, getReceiver, getDelivery, rightsOf } = kit;
 
@@ -20,7 +26,7 @@ export function registerDeliveries(router: Router, kit: ReceiverKit): void {
     s: MemberSession,
     receiver: Receiver,
     delivery: Delivery,
-    extra: { notice?: string; error?: string } = {},
+    extra: { notice?: string; error?: string; retriedAttempt?: number } = {},
     httpStatus = 200,
   ) => {
     const rights = rightsOf(s);
@@ -45,9 +51,8 @@ export function registerDeliveries(router: Router, kit: ReceiverKit): void {
     const s = memberOf(res);
     const receiver = await getReceiver(s, String(req.params.receiverId));
     const delivery = await getDelivery(s, receiver, String(req.params.deliveryId));
-    const done = req.query.done;
-    const notice = typeof done === 'string' && Object.hasOwn(DONE, done) ? DONE[done] : undefined;
-    deliveryPage(res, s, receiver, delivery, { notice });
+    const notice = req.query.done === 'resent' ? RESENT : undefined;
+    deliveryPage(res, s, receiver, delivery, { notice, retriedAttempt: retriedAttempt(req.query) });
   });
 
   for (const [action, rpc] of [
@@ -66,7 +71,8 @@ export function registerDeliveries(router: Router, kit: ReceiverKit): void {
         deliveryPage(res, s, receiver, delivery, { error: refused.message }, refused.httpStatus);
         return;
       }
-      const done = action === 'retry' ? 'retried' : 'resent';
+      // a retry names the attempt it makes, so the page can say what became of that attempt
+      const done = action === 'retry' ? `retried&attempt=${delivery.attempt_count + 1}` : 'resent';
       res.redirect(
         303,
         `/brands/${s.brand.id}/receivers/${receiver.id}/deliveries/${delivery.id}?done=${done}`,

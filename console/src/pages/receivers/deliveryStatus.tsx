@@ -14,16 +14,23 @@ export function isWaitingToRetry(d: Delivery): boolean {
   return deliveryStatusName(d.status) === 'pending' && d.attempt_count > 0;
 }
 
-/** Pending is said plainly: queued is not delivered (docs/contract.md#test-deliveries). */
-export function DeliveryStatusText(props: { delivery: Delivery }) {
+/**
+ * Pending is said plainly: queued is not delivered (docs/contract.md#test-deliveries). `short`
+ * is for a line of a log, where the column says the rest ("Delivered", "Queued").
+ */
+export function DeliveryStatusText(props: { delivery: Delivery; short?: boolean }) {
   const name = deliveryStatusName(props.delivery.status);
   const text =
     name === 'succeeded'
-      ? 'Delivered: the receiver answered 2xx'
+      ? props.short
+        ? 'Delivered'
+        : 'Delivered: the receiver answered 2xx'
       : name === 'failed'
         ? 'Failed'
         : props.delivery.attempt_count === 0
-          ? 'Queued, not delivered yet'
+          ? props.short
+            ? 'Queued'
+            : 'Queued, not delivered yet'
           : 'Waiting to retry';
   return <span class={`status-${name}`}>{text}</span>;
 }

@@ -78,7 +78,7 @@ server.listen(port, () =>
         <code>X-Service-Attempt</code>. Answer any 2xx within 30 seconds; anything else is retried
         for about three days. A minimal Node.js receiver:
       </p>
-      <pre>
+      <pre class="code" tabIndex={0} role="region" aria-label="The example receiver">
         <code>{code}</code>
       </pre>
       <LocalTls />

@@ -31,6 +31,8 @@ export function HealthPanel(props: {
   selected: HealthWindowName;
   /** What waits to be delivered now (the receiver's backlog). */
   backlog?: Pick<Receiver, 'waiting' | 'oldest_waiting_at'>;
+  /** Where the backlog is listed (the deliveries tab, waiting ones), linked from it. */
+  backlogHref?: string;
 }) {
   const byName = new Map(props.windows.map((w) => [w.window, w]));
   const shown = byName.get(props.selected);
@@ -43,6 +45,12 @@ export function HealthPanel(props: {
             <>
               <strong>Backlog</strong>: {waitingWords(props.backlog)} (due now, or waiting for their
               next retry).
+              {props.backlogHref && (
+                <>
+                  {' '}
+                  <a href={props.backlogHref}>See them, and retry them now</a>.
+                </>
+              )}
             </>
           ) : (
             'Nothing waits: every delivery so far was delivered or has failed for good.'

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { EVENT_TYPES } from '@brand/shared/enums';
 import { MAX_SWITCH_AHEAD_MS } from '@brand/shared/webhooks';
 import { parseUtcDateTimeLocal } from '../../views/utcDateTime';
+import { parseUtcTimeText } from '../../views/utcTimeInput';
 
 /** One checkbox per event type posts `events` once or several times. */
 const eventList = z
@@ -58,22 +59,18 @@ export function switchTimeOf(
 }
 
 /**
- * The start of a recovery window, from the preview form (a datetime-local value, UTC) or the
- * confirm form (the RFC 3339 time the preview was made for). The window's bounds are the
- * service's to enforce; a time ahead of now is refused here, as it could match nothing.
+ * The start of a recovery window, from the preview form (a time typed in UTC) or the confirm
+ * form (the RFC 3339 time the preview was made for). The window's bounds are the service's to
+ * enforce; a time ahead of now is refused here, as it could match nothing.
  */
 export function recoverySinceOf(value: unknown, now: Date): { since: Date } | { error: string } {
-  const since =
-    parseUtcDateTimeLocal(value) ??
-    (typeof value === 'string' && RFC3339.test(value) ? new Date(value) : undefined);
-  if (!since || Number.isNaN(since.getTime())) {
+  const since = parseUtcTimeText(value);
+  if (!since) {
     return { error: 'Enter the time to recover from, in UTC (for example 2026-11-20 14:00).' };
   }
   if (since.getTime() > now.getTime()) return { error: 'Choose a time in the past.' };
   return { since };
 }
-
-const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?Z$/;
 
 /** A recovery's idempotency key: a UUID made when the preview was shown. */
 export const REQUEST_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;

@@ -1,29 +1,33 @@
 import type { Response } from 'express';
-import type { Delivery, HealthWindow, Receiver } from '@brand/proto/webhooks/v1';
+import type { HealthWindow, Receiver } from '@brand/proto/webhooks/v1';
 import { roleAllows } from '@brand/shared/console';
-import { ServiceCallError } from '../../clients/memberCaller';
+import type { VNode } from 'preact';
+import { bestEffort } from '../../clients/bestEffort';
 import type { ConsoleDeps } from '../../consoleDeps';
 import { notFound, viewerOf, type MemberSession } from '../../session/memberSession';
 import { sendPage } from '../../views/render';
 import type { HealthWindowName } from './healthPanel';
-import { formRefusal } from '../../http/formRefusal';
-import { logRequest, type LogFilter } from './deliveryLogFilter';
+import type { LogFilter } from './deliveryLogFilter';
+import { loadDeliveryLog } from './deliveryLogLoader';
 import { DELIVERY_ID, RECEIVER_ID } from './input';
-import { ReceiverPage, type ReceiverRights } from './receiverPage';
+import { deliveryStatusName } from './deliveryStatus';
+import { ReceiverFrame, type ReceiverRights, type ReceiverTab } from './receiverPage';
+import { DeliveriesTab } from './tabs/deliveriesTab';
+import { OverviewTab } from './tabs/overviewTab';
+import { RecoveryTab } from './tabs/recoveryTab';
+import { SettingsTab } from './tabs/settingsTab';
+import { TestingTab } from './tabs/testingTab';
 import type { ReceiverFormValues } from './view';
 
-/** What a receiver's page may carry besides the receiver: a message, a refused form. */
+/** What a receiver's tab may carry besides the receiver: a message, a refused form. */
 export interface ReceiverPageExtra {
   error?: string;
   notice?: string;
   form?: ReceiverFormValues;
   healthWindow?: HealthWindowName;
-  /** The delivery log's filter and page (the page's query string). */
+  /** The delivery log's filter and page (the deliveries tab's query string). */
   log?: LogFilter;
 }
-
-/** Deliveries per page of a receiver's log. */
-const LOG_PAGE = 50;
 
 /**
  * What every receiver route needs: the webhooks service as the member, the receiver and
@@ -62,88 +66,69 @@ export function receiverKit(deps: ConsoleDeps) {
   });
 
   /**
-   * The receiver's health, or none when the service cannot tell now: the page (its log,
-   * its forms) stays useful without the figures, and says they are unavailable.
+   * The receiver's health, or none when the service cannot tell now: the tab stays useful
+   * without the figures, and says they are unavailable.
    */
   const healthOf = async (s: MemberSession, receiver: Receiver): Promise<HealthWindow[]> => {
     if (!roleAllows(s.role, 'receivers.health')) return [];
-    try {
-      const { windows } = await webhooks('getReceiverHealth', { receiver_id: receiver.id }, as(s));
-      return windows;
-    } catch (err) {
-      if (!(err instanceof ServiceCallError)) throw err;
-      deps.log.warn({ err, receiver_id: receiver.id }, 'receiver health unavailable');
-      return [];
-    }
+    const health = await bestEffort(deps.log, 'receiver health', () =>
+      webhooks('getReceiverHealth', { receiver_id: receiver.id }, as(s)),
+    );
+    return health?.windows ?? [];
   };
 
-  /**
-   * A page of the receiver's delivery log. A filter the service refuses (a cursor from another
-   * log, a range it does not take) shows the newest deliveries with the service's reason.
-   */
-  const logOf = async (
-    s: MemberSession,
-    receiver: Receiver,
-    filter: LogFilter,
-  ): Promise<{
-    deliveries: Delivery[];
-    nextCursor: string;
-    retentionDays: number;
-    filter: LogFilter;
-    error?: string;
-  }> => {
-    try {
-      const page = await webhooks(
-        'listDeliveries',
-        logRequest(receiver.id, filter, LOG_PAGE),
-        as(s),
-      );
-      return {
-        deliveries: page.deliveries,
-        nextCursor: page.next_cursor,
-        retentionDays: page.history_retention_days,
-        filter,
-      };
-    } catch (err) {
-      const refused = formRefusal(err);
-      if (!refused || refused.httpStatus !== 400) throw err;
-      const page = await webhooks('listDeliveries', logRequest(receiver.id, {}, LOG_PAGE), as(s));
-      return {
-        deliveries: page.deliveries,
-        nextCursor: page.next_cursor,
-        retentionDays: page.history_retention_days,
-        filter: {},
-        error: refused.message,
-      };
-    }
-  };
-
+  /** A tab of the receiver's page, with what that tab shows loaded (the log, the health). */
   const receiverPage = async (
     res: Response,
     s: MemberSession,
     receiver: Receiver,
+    tab: ReceiverTab,
     extra: ReceiverPageExtra = {},
     httpStatus = 200,
   ) => {
-    const filter = extra.log ?? {};
-    const [log, health] = await Promise.all([logOf(s, receiver, filter), healthOf(s, receiver)]);
-    const error = [extra.error, log.error].filter(Boolean).join(' ') || undefined;
+    const viewer = viewerOf(s);
+    const rights = rightsOf(s);
+    const now = new Date();
+    let error = extra.error;
+    let content: VNode;
+    let scripts: string[] = [];
+    if (tab === 'deliveries') {
+      const log = await loadDeliveryLog(
+        deps.clients,
+        s,
+        { receiverId: receiver.id },
+        extra.log ?? {},
+      );
+      error = [extra.error, log.error].filter(Boolean).join(' ') || undefined;
+      if (log.error && httpStatus === 200) httpStatus = 400;
+      content = DeliveriesTab({ viewer, receiver, rights, deliveries: log.deliveries, log });
+    } else if (tab === 'overview') {
+      const health = await healthOf(s, receiver);
+      const healthWindow = extra.healthWindow ?? '24h';
+      content = OverviewTab({ viewer, receiver, rights, health, healthWindow });
+    } else if (tab === 'testing') {
+      content = TestingTab({ viewer, receiver, rights });
+    } else if (tab === 'recovery') {
+      content = RecoveryTab({ viewer, receiver, rights, now });
+    } else {
+      content = SettingsTab({ viewer, receiver, rights, now, form: extra.form });
+      // a Test signed with the new secret is followed here until it is answered
+      const rotation = receiver.rotation;
+      if (rotation?.test_delivery_id && deliveryStatusName(rotation.test_status) === 'pending')
+        scripts = ['/static/poll.js'];
+    }
     sendPage(
       res,
-      ReceiverPage({
-        viewer: viewerOf(s),
+      ReceiverFrame({
+        viewer,
         receiver,
-        deliveries: log.deliveries,
-        log: { filter: log.filter, nextCursor: log.nextCursor, retentionDays: log.retentionDays },
-        health,
-        healthWindow: extra.healthWindow ?? '24h',
-        rights: rightsOf(s),
-        now: new Date(),
-        error,
+        tab,
         notice: extra.notice,
-        form: extra.form,
+        error,
+        scripts,
+        children: content,
       }),
-      log.error && httpStatus === 200 ? 400 : httpStatus,
+      httpStatus,
     );
   };
 

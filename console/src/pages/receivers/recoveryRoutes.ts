@@ -6,6 +6,7 @@ import { memberOf, viewerOf, type MemberSession } from '../../session/memberSess
 import { sendPage } from '../../views/render';
 import { recoverySinceOf, REQUEST_ID } from './input';
 import type { ReceiverKit } from './receiverKit';
+import { receiverTabPath } from './receiverPage';
 import { RecoveryPreviewPage } from './recoveryView';
 
 /**
@@ -92,7 +93,7 @@ export function registerRecovery(router: Router, kit: ReceiverKit): void {
         remaining: String(done.remaining),
         replayed: done.replayed ? '1' : '0',
       });
-      res.redirect(303, `/brands/${s.brand.id}/receivers/${receiver.id}?${query}`);
+      res.redirect(303, `${receiverTabPath(s.brand.id, receiver.id, 'deliveries')}?${query}`);
     } catch (err) {
       const refused = formRefusal(err);
       if (!refused) throw err;

@@ -69,9 +69,19 @@ describe('RecoveryForm', () => {
       />,
     );
     expect(form).toContain('method="get"');
-    expect(form).toContain('value="2026-11-22T08:15"');
-    expect(form).toContain('min="2026-11-09T12:01"');
+    // typed UTC text, as the pages print times (issue 62: a picker showed mm/dd/yyyy)
+    expect(form).toContain('type="text" name="since" value="2026-11-22 08:15"');
+    expect(form).toContain('Since (UTC)');
     expect(form).toContain('at most 14 days back');
+    // failures older than the window: a day back instead
+    const old = html(
+      <RecoveryForm
+        viewer={viewer()}
+        receiver={receiver({ failing_since: '2026-11-01T08:15:30.000Z' })}
+        now={now}
+      />,
+    );
+    expect(old).toContain('value="2026-11-22 12:00"');
   });
 
   it('says a disabled receiver must be enabled first', () => {

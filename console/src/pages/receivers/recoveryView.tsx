@@ -1,7 +1,7 @@
 import type { PreviewRecoveryResponse, Receiver } from '@brand/proto/webhooks/v1';
 import { formatTime } from '../../views/format';
 import { Csrf, Layout, Notice, type Viewer } from '../../views/layout';
-import { toUtcDateTimeLocal } from '../../views/utcDateTime';
+import { toUtcText, UtcTimeInput } from '../../views/utcTimeInput';
 import { RECOVERY_MAX_AGE_MS, RECOVERY_MAX_PER_REQUEST } from '@brand/shared/webhooks';
 
 const count = (n: number) => n.toLocaleString('en-US');
@@ -37,16 +37,12 @@ export function RecoveryForm(props: { viewer: Viewer; receiver: Receiver; now: D
       </p>
       {r.enabled ? (
         <form class="actions" method="get" action={`${base}/recover`}>
-          <label for="recover-since">Since (UTC)</label>
-          <input
+          <UtcTimeInput
             id="recover-since"
-            type="datetime-local"
             name="since"
+            label="Since"
+            value={toUtcText(defaultSince(r, now))}
             required
-            step={60}
-            min={toUtcDateTimeLocal(new Date(now.getTime() - RECOVERY_MAX_AGE_MS + 60_000))}
-            max={toUtcDateTimeLocal(now)}
-            value={toUtcDateTimeLocal(defaultSince(r, now))}
           />
           <button type="submit" class="secondary">
             Preview
@@ -75,12 +71,13 @@ export function RecoveryPreviewPage(props: {
 }) {
   const { viewer, receiver: r, preview } = props;
   const base = `/brands/${viewer.brandId}/receivers/${r.id}`;
+  const back = `${base}/recovery`;
   const since = formatTime(props.since.toISOString());
   const max = preview?.max_per_request || RECOVERY_MAX_PER_REQUEST;
   return (
     <Layout title="Recover deliveries" viewer={viewer} section="receivers">
       <p>
-        <a href={base}>Back to {r.label}</a>
+        <a href={back}>Back to {r.label}</a>
       </p>
       <h1>Recover deliveries of “{r.label}”</h1>
       {props.error && <Notice tone="error">{props.error}</Notice>}
@@ -110,7 +107,7 @@ export function RecoveryPreviewPage(props: {
       {!r.enabled && (
         <Notice tone="error">
           “{r.label}” is disabled, so recovery is refused: a disabled receiver gets no deliveries.
-          Enable it on its page first.
+          Enable it in its settings first.
         </Notice>
       )}
       {props.canRecover && r.enabled && preview && preview.would_requeue > 0 && (
@@ -120,7 +117,7 @@ export function RecoveryPreviewPage(props: {
           <input type="hidden" name="request_id" value={props.requestId} />
           <div class="actions">
             <button type="submit">Send {deliveries(preview.would_requeue)} now</button>
-            <a href={base}>Cancel</a>
+            <a href={back}>Cancel</a>
           </div>
         </form>
       )}

@@ -58,7 +58,12 @@ server.listen(port, () =>
         events first sent before it included, is signed with the new secret. Once switched, remove
         the old one.
       </p>
-      <pre>
+      <pre
+        class="code"
+        tabIndex={0}
+        role="region"
+        aria-label="The example receiver holding both secrets"
+      >
         <code>{code}</code>
       </pre>
       <LocalTls />

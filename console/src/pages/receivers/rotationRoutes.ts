@@ -4,6 +4,7 @@ import { formRefusal } from '../../http/formRefusal';
 import { memberOf } from '../../session/memberSession';
 import { switchTimeOf } from './input';
 import type { ReceiverKit } from './receiverKit';
+import { receiverTabPath } from './receiverPage';
 import { RotatedSecretPage } from './rotationView';
 import { registerSecretReveal } from './secretReveal';
 
@@ -32,7 +33,14 @@ export function registerRotation(router: Router, deps: ConsoleDeps, kit: Receive
     } catch (err) {
       const refused = formRefusal(err);
       if (!refused) throw err;
-      await receiverPage(res, s, receiver, { error: refused.message }, refused.httpStatus);
+      await receiverPage(
+        res,
+        s,
+        receiver,
+        'settings',
+        { error: refused.message },
+        refused.httpStatus,
+      );
     }
   });
 
@@ -43,7 +51,7 @@ export function registerRotation(router: Router, deps: ConsoleDeps, kit: Receive
     const receiver = await getReceiver(s, String(req.params.receiverId));
     const when = switchTimeOf(req.body as Record<string, unknown>, new Date());
     if ('error' in when) {
-      await receiverPage(res, s, receiver, { error: when.error }, 400);
+      await receiverPage(res, s, receiver, 'settings', { error: when.error }, 400);
       return;
     }
     try {
@@ -55,11 +63,18 @@ export function registerRotation(router: Router, deps: ConsoleDeps, kit: Receive
     } catch (err) {
       const refused = formRefusal(err);
       if (!refused) throw err;
-      await receiverPage(res, s, receiver, { error: refused.message }, refused.httpStatus);
+      await receiverPage(
+        res,
+        s,
+        receiver,
+        'settings',
+        { error: refused.message },
+        refused.httpStatus,
+      );
       return;
     }
     const done = when.at ? 'switch-scheduled' : 'switched';
-    res.redirect(303, `/brands/${s.brand.id}/receivers/${receiver.id}?done=${done}`);
+    res.redirect(303, `${receiverTabPath(s.brand.id, receiver.id, 'settings')}?done=${done}`);
   });
 
   router.post('/receivers/:receiverId/cancel-rotation', async (req, res) => {
@@ -70,9 +85,17 @@ export function registerRotation(router: Router, deps: ConsoleDeps, kit: Receive
     } catch (err) {
       const refused = formRefusal(err);
       if (!refused) throw err;
-      await receiverPage(res, s, receiver, { error: refused.message }, refused.httpStatus);
+      await receiverPage(
+        res,
+        s,
+        receiver,
+        'settings',
+        { error: refused.message },
+        refused.httpStatus,
+      );
       return;
     }
-    res.redirect(303, `/brands/${s.brand.id}/receivers/${receiver.id}?done=rotation-cancelled`);
+    const settings = receiverTabPath(s.brand.id, receiver.id, 'settings');
+    res.redirect(303, `${settings}?done=rotation-cancelled`);
   });
 }

@@ -234,5 +234,8 @@ const ROTATED_WORDS: SecretRevealWords = {
     'This is the only time the new secret is shown. Add it to your receiver beside the current one: deliveries stay signed with the current secret until you switch.',
   next: "Next, on the receiver's page: send a Test signed with the new secret, and once your receiver accepts it, switch now or at a time you choose. Keep the secret server-side, never in browser code, repositories, screenshots or support messages.",
   gone: "A signing secret is shown exactly once. If you did not store the new one, cancel the rotation on the receiver's page and rotate again.",
-  backLink: { label: 'Go to the receiver: test the new secret, then switch', hash: '#rotation' },
+  backLink: {
+    label: 'Go to the receiver: test the new secret, then switch',
+    under: '/settings#rotation',
+  },
 };

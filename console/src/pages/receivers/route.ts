@@ -10,21 +10,25 @@ import { registerDeliveries } from './deliveryRoutes';
 import { healthWindowOf } from './healthPanel';
 import { ReceiverForm, TestForm } from './input';
 import { receiverKit } from './receiverKit';
+import { RECEIVER_TABS, receiverTabPath, type ReceiverTab } from './receiverPage';
+import { retriedWaitingNotice } from './retryWaitingView';
 import { registerSecretReveal } from './secretReveal';
 import { registerRecovery } from './recoveryRoutes';
 import { registerRotation } from './rotationRoutes';
 import {
+  DisableReceiverPage,
   RemoveReceiverPage,
   ReceiversPage,
   SecretCreatedPage,
   type ReceiverFormValues,
 } from './view';
 
-/** The notices a redirect back to a receiver's page names with `?done=`. */
+/** The notices a redirect back to a receiver's tab names with `?done=`. */
 const DONE: Record<string, string> = {
   saved: 'Changes saved.',
-  enabled: 'The receiver is enabled.',
-  disabled: 'The receiver is disabled: it gets no deliveries until enabled.',
+  enabled: 'The receiver is enabled: new events are queued for it again.',
+  disabled:
+    'The receiver is disabled: it gets no deliveries until enabled, and what waited has failed (Recovery sends it after you enable it).',
   resent: 'The delivery is queued again.',
   'new-secret-tested':
     'A test signed with the new secret is queued: its outcome appears under “Test with the new secret”.',
@@ -36,10 +40,19 @@ const DONE: Record<string, string> = {
     'The rotation is cancelled: the new secret is discarded and the current one keeps signing.',
 };
 
+/** The notice of a tab's `?done=`: a fixed sentence, or one built from the redirect's numbers. */
+function doneNotice(query: Record<string, unknown>): string | undefined {
+  const done = query.done;
+  if (done === 'recovered') return recoveredNotice(query);
+  if (done === 'retried-waiting') return retriedWaitingNotice(query);
+  return typeof done === 'string' && Object.hasOwn(DONE, done) ? DONE[done] : undefined;
+}
+
 /**
  * Receivers and their deliveries, all served by the webhooks service as the member: list,
- * add (secret shown once), edit, enable/disable, remove, Test, health; the secret's rotation,
- * the delivery log and detail (retry now, resend) and recovery have their own modules.
+ * add (secret shown once), a receiver's tabs, edit, enable/disable (confirmed), remove, Test,
+ * retry all waiting; the secret's rotation, a delivery's page (retry now, resend) and recovery
+ * have their own modules.
  */
 export function registerReceivers(router: Router, deps: ConsoleDeps): void {
   const kit = receiverKit(deps);
@@ -115,25 +128,27 @@ export function registerReceivers(router: Router, deps: ConsoleDeps): void {
 
   registerSecretReveal(router, deps, 'created', SecretCreatedPage);
 
-  router.get('/receivers/:receiverId', async (req, res) => {
-    const s = memberOf(res);
-    const receiver = await getReceiver(s, String(req.params.receiverId));
-    const done = req.query.done;
-    const notice =
-      done === 'recovered'
-        ? recoveredNotice(req.query)
-        : typeof done === 'string' && Object.hasOwn(DONE, done)
-          ? DONE[done]
-          : undefined;
-    const log = logFilterOf(req.query);
-    await receiverPage(
-      res,
-      s,
-      receiver,
-      { notice, error: log.error, log: log.filter, healthWindow: healthWindowOf(req.query.health) },
-      log.error ? 400 : 200,
-    );
-  });
+  // The tabs of a receiver's page (receiverPage.tsx), each a GET of its own.
+  for (const tab of Object.keys(RECEIVER_TABS) as ReceiverTab[]) {
+    router.get(`/receivers/:receiverId${RECEIVER_TABS[tab].path}`, async (req, res) => {
+      const s = memberOf(res);
+      const receiver = await getReceiver(s, String(req.params.receiverId));
+      const log = tab === 'deliveries' ? logFilterOf(req.query) : { filter: {} };
+      await receiverPage(
+        res,
+        s,
+        receiver,
+        tab,
+        {
+          notice: doneNotice(req.query),
+          error: log.error,
+          log: log.filter,
+          healthWindow: healthWindowOf(req.query.health),
+        },
+        log.error ? 400 : 200,
+      );
+    });
+  }
 
   router.post('/receivers/:receiverId/edit', async (req, res) => {
     const s = memberOf(res);
@@ -142,7 +157,7 @@ export function registerReceivers(router: Router, deps: ConsoleDeps): void {
     const parsed = ReceiverForm.safeParse(body);
     if (!parsed.success) {
       const error = parsed.error.issues[0]?.message;
-      await receiverPage(res, s, receiver, { form: formValues(body), error }, 400);
+      await receiverPage(res, s, receiver, 'settings', { form: formValues(body), error }, 400);
       return;
     }
     try {
@@ -160,10 +175,11 @@ export function registerReceivers(router: Router, deps: ConsoleDeps): void {
       const refused = formRefusal(err);
       if (!refused) throw err;
       const form = formValues(body);
-      await receiverPage(res, s, receiver, { form, error: refused.message }, refused.httpStatus);
+      const extra = { form, error: refused.message };
+      await receiverPage(res, s, receiver, 'settings', extra, refused.httpStatus);
       return;
     }
-    res.redirect(303, `/brands/${s.brand.id}/receivers/${receiver.id}?done=saved`);
+    res.redirect(303, `${receiverTabPath(s.brand.id, receiver.id, 'settings')}?done=saved`);
   });
 
   for (const [action, enabled] of [
@@ -174,9 +190,47 @@ export function registerReceivers(router: Router, deps: ConsoleDeps): void {
       const s = memberOf(res);
       const receiver = await getReceiver(s, String(req.params.receiverId));
       await webhooks('updateReceiver', { receiver_id: receiver.id, events: [], enabled }, as(s));
-      res.redirect(303, `/brands/${s.brand.id}/receivers/${receiver.id}?done=${action}d`);
+      const settings = receiverTabPath(s.brand.id, receiver.id, 'settings');
+      res.redirect(303, `${settings}?done=${action}d`);
     });
   }
+
+  // Disabling fails what waits: a page says so before it is done.
+  router.get('/receivers/:receiverId/disable', async (req, res) => {
+    const s = memberOf(res);
+    const receiver = await getReceiver(s, String(req.params.receiverId));
+    sendPage(res, DisableReceiverPage({ viewer: viewerOf(s), receiver }));
+  });
+
+  router.post('/receivers/:receiverId/retry-waiting', async (req, res) => {
+    const s = memberOf(res);
+    const receiver = await getReceiver(s, String(req.params.receiverId));
+    try {
+      const done = await webhooks(
+        'retryWaitingDeliveries',
+        { receiver_id: receiver.id, actor_email: '' },
+        as(s),
+      );
+      const query = new URLSearchParams({
+        state: 'waiting',
+        done: 'retried-waiting',
+        made_due: String(done.made_due),
+        remaining: String(done.remaining),
+      });
+      res.redirect(303, `${receiverTabPath(s.brand.id, receiver.id, 'deliveries')}?${query}`);
+    } catch (err) {
+      const refused = formRefusal(err);
+      if (!refused) throw err;
+      await receiverPage(
+        res,
+        s,
+        receiver,
+        'recovery',
+        { error: refused.message },
+        refused.httpStatus,
+      );
+    }
+  });
 
   router.get('/receivers/:receiverId/remove', async (req, res) => {
     const s = memberOf(res);
@@ -195,14 +249,11 @@ export function registerReceivers(router: Router, deps: ConsoleDeps): void {
     const s = memberOf(res);
     const receiver = await getReceiver(s, String(req.params.receiverId));
     const parsed = TestForm.safeParse(req.body);
+    // a Test signed with a rotation's new secret is a step of the rotation, in the settings
+    const tab = (req.body as Record<string, unknown>).with_new_secret ? 'settings' : 'testing';
     if (!parsed.success) {
-      await receiverPage(
-        res,
-        s,
-        receiver,
-        { error: 'Choose one of the receiver’s event types.' },
-        400,
-      );
+      const error = 'Choose one of the receiver’s event types.';
+      await receiverPage(res, s, receiver, tab, { error }, 400);
       return;
     }
     try {
@@ -215,18 +266,17 @@ export function registerReceivers(router: Router, deps: ConsoleDeps): void {
         },
         as(s),
       );
-      const base = `/brands/${s.brand.id}/receivers/${receiver.id}`;
       // A test of the new secret is followed where the rotation continues: the switch.
       res.redirect(
         303,
         parsed.data.with_new_secret
-          ? `${base}?done=new-secret-tested`
-          : `${base}/deliveries/${delivery?.id ?? ''}`,
+          ? `${receiverTabPath(s.brand.id, receiver.id, 'settings')}?done=new-secret-tested`
+          : `/brands/${s.brand.id}/receivers/${receiver.id}/deliveries/${delivery?.id ?? ''}`,
       );
     } catch (err) {
       const refused = formRefusal(err);
       if (!refused) throw err;
-      await receiverPage(res, s, receiver, { error: refused.message }, refused.httpStatus);
+      await receiverPage(res, s, receiver, tab, { error: refused.message }, refused.httpStatus);
     }
   });
 

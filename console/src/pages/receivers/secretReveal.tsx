@@ -20,7 +20,8 @@ export interface SecretRevealWords {
   warning: ComponentChildren;
   next: ComponentChildren;
   gone: ComponentChildren;
-  backLink: { label: string; hash?: string };
+  /** The receiver's tab to go on to: a path under its page, and a fragment. */
+  backLink: { label: string; under?: string };
 }
 
 /** A signing secret on the one page that shows it (a new receiver's, a rotation's new one). */
@@ -31,7 +32,7 @@ export function SecretRevealPage(props: {
   words: SecretRevealWords;
 }) {
   const { viewer, created, words } = props;
-  const back = `/brands/${viewer.brandId}/receivers/${props.receiverId}${words.backLink.hash ?? ''}`;
+  const back = `/brands/${viewer.brandId}/receivers/${props.receiverId}${words.backLink.under ?? ''}`;
   return (
     <Layout title={words.title} viewer={viewer} section="receivers" scripts={['/static/copy.js']}>
       {created ? (

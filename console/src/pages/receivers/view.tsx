@@ -2,7 +2,7 @@ import type { Receiver } from '@brand/proto/webhooks/v1';
 import { EVENT_TYPES } from '@brand/shared/enums';
 import { formatTime } from '../../views/format';
 import { Csrf, Layout, Notice, type Viewer } from '../../views/layout';
-import { attentionOf, ReceiverHealthText } from './receiverHealthText';
+import { attentionOf, ReceiverHealthText, waitingWords } from './receiverHealthText';
 import { SecretRevealPage, type RevealedSecret, type SecretRevealWords } from './secretReveal';
 
 export interface ReceiverFormValues {
@@ -180,7 +180,7 @@ const CREATED_WORDS: SecretRevealWords = {
     </>
   ),
   gone: 'A signing secret is shown exactly once. If you did not store it, rotate it on the receiver’s page: a new secret is shown once, and the current one keeps signing until you switch.',
-  backLink: { label: 'Go to the receiver: Test it' },
+  backLink: { label: 'Go to the receiver: Test it', under: '/testing' },
 };
 
 export function RemoveReceiverPage(props: { viewer: Viewer; receiver: Receiver }) {
@@ -199,7 +199,52 @@ export function RemoveReceiverPage(props: { viewer: Viewer; receiver: Receiver }
           <button type="submit" class="danger">
             Remove this receiver
           </button>
-          <a href={base}>Cancel</a>
+          <a href={`${base}/settings`}>Cancel</a>
+        </div>
+      </form>
+    </Layout>
+  );
+}
+
+/**
+ * The confirmation before an owner disables a receiver, saying what happens to what waits
+ * (webhooks' updateReceiver fails every pending delivery: visibly failed, never lost) and to
+ * events meanwhile (none is queued for a disabled receiver).
+ */
+export function DisableReceiverPage(props: { viewer: Viewer; receiver: Receiver }) {
+  const { viewer, receiver: r } = props;
+  const base = `/brands/${viewer.brandId}/receivers/${r.id}`;
+  return (
+    <Layout title="Disable receiver" viewer={viewer} section="receivers">
+      <h1>Disable “{r.label}”?</h1>
+      <p>
+        <code>{r.url}</code> gets no deliveries while it is disabled.
+      </p>
+      <ul>
+        <li>
+          {r.waiting > 0 ? (
+            <>
+              <strong>{waitingWords(r)}</strong>: they fail now (due now or waiting for a retry).
+            </>
+          ) : (
+            'Nothing of it waits now. Any delivery still waiting when you confirm fails at once.'
+          )}{' '}
+          Failed deliveries stay in its log; after you enable it again, Recovery sends them (up to
+          14 days back).
+        </li>
+        <li>
+          Events that happen while it is disabled are not queued for it, and are not sent to it
+          later: the Events page and the API's events feed still list them.
+        </li>
+        <li>Enabling it again clears its failure count; its signing secret stays as it is.</li>
+      </ul>
+      <form method="post" action={`${base}/disable`}>
+        <Csrf token={viewer.csrfToken} />
+        <div class="actions">
+          <button type="submit" class="danger">
+            Disable this receiver
+          </button>
+          <a href={`${base}/settings`}>Cancel</a>
         </div>
       </form>
     </Layout>

@@ -4,25 +4,31 @@ import { OUTCOME_CLASSES, type Slice } from './usageSeries';
 
 const BOX = { width: 720, height: 180, left: 48, top: 12 };
 
+/** "a minute", "an hour": the budget's unit in words. */
+const perSlice = (sliceName: string) => `${sliceName === 'hour' ? 'an' : 'a'} ${sliceName}`;
+
 /** The words a screen reader gets instead of the bars: totals per class, the busiest slice, the budget. */
 export function usageDescription(slices: Slice[], budget: number, sliceName: string): string {
+  const per = perSlice(sliceName);
   const totals = OUTCOME_CLASSES.map(
     (c) => [c.label, slices.reduce((n, s) => n + s.counts[c.id], 0)] as const,
   );
   const all = totals.reduce((n, [, v]) => n + v, 0);
-  if (all === 0) return `No requests. The budget is ${budget} requests a ${sliceName}.`;
-  const per = totals
+  if (all === 0) return `No requests. The budget is ${budget} requests ${per}.`;
+  const byClass = totals
     .filter(([, v]) => v > 0)
     .map(([label, v]) => `${v} ${label}`)
     .join(', ');
   const sum = (s: Slice) => OUTCOME_CLASSES.reduce((n, c) => n + s.counts[c.id], 0);
   const busiest = slices.reduce((a, b) => (sum(b) > sum(a) ? b : a));
-  return `${all} requests: ${per}. The busiest ${sliceName} (from ${formatTime(busiest.start)}) had ${sum(busiest)}, against a budget of ${budget} a ${sliceName}.`;
+  return `${all} requests: ${byClass}. The busiest ${sliceName} (from ${formatTime(busiest.start)}) had ${sum(busiest)}, against a budget of ${budget} ${per}.`;
 }
 
 /**
  * Requests over a window as stacked bars by outcome, with the brand's budget per slice as a
- * dashed line (views/stackedBarChart.tsx); the page's tables are the alternative.
+ * dashed line (views/stackedBarChart.tsx); the page's tables are the alternative. Without
+ * `drawBudget` the line is left out (the overview's small chart, where an hour's budget would
+ * flatten the bars) and the description still states it.
  */
 export function UsageChart(props: {
   slices: Slice[];
@@ -30,8 +36,10 @@ export function UsageChart(props: {
   sliceName: 'minute' | 'hour';
   title: string;
   idPrefix: string;
+  drawBudget?: boolean;
 }) {
   const { slices, budget } = props;
+  const per = perSlice(props.sliceName);
   return (
     <StackedBarChart
       slices={slices.map((s) => ({
@@ -43,7 +51,9 @@ export function UsageChart(props: {
       title={props.title}
       description={usageDescription(slices, budget, props.sliceName)}
       idPrefix={props.idPrefix}
-      budget={{ value: budget, label: `budget ${budget} a ${props.sliceName}` }}
+      budget={
+        props.drawBudget === false ? undefined : { value: budget, label: `budget ${budget} ${per}` }
+      }
     />
   );
 }

@@ -55,6 +55,21 @@ export function slicesOf(usage: GetUsageResponse, surface: Surface): Slice[] {
   return slices;
 }
 
+/**
+ * The last 24 hours of a 7-day usage answer (per hour), REST and assistant together: the
+ * overview's small chart of the brand's requests.
+ */
+export function lastDaySlices(usage: GetUsageResponse): Slice[] {
+  const rest = slicesOf(usage, 'rest').slice(-24);
+  const assistant = slicesOf(usage, 'assistant').slice(-24);
+  return rest.map((s, i) => ({
+    start: s.start,
+    counts: Object.fromEntries(
+      OUTCOME_CLASSES.map((c) => [c.id, s.counts[c.id] + (assistant[i]?.counts[c.id] ?? 0)]),
+    ) as Record<OutcomeClass, number>,
+  }));
+}
+
 /** A key's row of the "which key spends the budget" table. */
 export interface KeyRow {
   keyId: string;

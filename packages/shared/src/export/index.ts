@@ -7,4 +7,4 @@ export {
   type ExportFormat,
   type ExportRow,
 } from './exportWriter';
-export { parseTimeRange } from './timeBound';
+export { parseTimeBound, parseTimeRange } from './timeBound';

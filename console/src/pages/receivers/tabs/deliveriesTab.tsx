@@ -1,0 +1,52 @@
+import type { Delivery, Receiver } from '@brand/proto/webhooks/v1';
+import type { Viewer } from '../../../views/layout';
+import { isFiltered, type LogFilter } from '../deliveryLogFilter';
+import { DeliveryLogFilters, DeliveryLogPager } from '../deliveryLogView';
+import { DeliveryTable, ScheduleHint } from '../deliveryView';
+import { receiverTabPath, type ReceiverRights } from '../receiverPage';
+import { RetryWaitingForm } from '../retryWaitingView';
+
+/** The deliveries tab: the receiver's delivery log with its filters and pages. */
+export function DeliveriesTab(props: {
+  viewer: Viewer;
+  receiver: Receiver;
+  rights: ReceiverRights;
+  deliveries: Delivery[];
+  /** The log's filter and the cursor of its next (older) page ('' at the end). */
+  log: { filter: LogFilter; nextCursor: string; retentionDays: number };
+}) {
+  const { viewer, receiver: r, rights, log } = props;
+  const base = receiverTabPath(viewer.brandId, r.id, 'deliveries');
+  return (
+    <section aria-labelledby="log">
+      <h2 id="log" class="visually-hidden">
+        Delivery log
+      </h2>
+      {log.retentionDays > 0 && (
+        <p class="hint">
+          Deliveries are kept {log.retentionDays} days after their event, then removed a week at a
+          time: the log reaches back that far. Each delivery's page has its attempts.
+        </p>
+      )}
+      <DeliveryLogFilters base={base} filter={log.filter} />
+      {rights.canRetry && <RetryWaitingForm viewer={viewer} receiver={r} compact />}
+      <DeliveryTable
+        viewer={viewer}
+        deliveries={props.deliveries}
+        filtered={isFiltered(log.filter) || !!log.filter.cursor}
+        rights={() => ({
+          canResend: rights.canResend,
+          canRetry: rights.canRetry,
+          receiverEnabled: r.enabled,
+        })}
+      />
+      <DeliveryLogPager
+        base={base}
+        filter={log.filter}
+        nextCursor={log.nextCursor}
+        shown={props.deliveries.length}
+      />
+      {(rights.canRetry || rights.canResend) && <ScheduleHint />}
+    </section>
+  );
+}

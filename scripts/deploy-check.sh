@@ -8,8 +8,10 @@
 #     plus the chart's security promises (scripts/deploy/validateManifests.mjs), and checked
 #     for unknown fields with kubernetes-types and tsc (scripts/deploy/checkUnknownFields.mjs).
 #  4. The chart's contracts on the production example (scripts/deploy/checkChartContracts.mjs):
-#     the README's `kubectl create secret` creates every Secret key the rendered objects read
-#     (and a README missing one is caught), each alert's runbook is a heading of
+#     every Secret and ConfigMap a rendered object reads is rendered, issued by a cert-manager
+#     Certificate or created by the README's install step (and a README missing a key, or an
+#     Ingress TLS Secret without an issuer, is caught), no liveness probe follows a dependency,
+#     each alert's runbook is a heading of
 #     docs/operating.md, the receivers' egress ports are the service's URL policy, the console
 #     is reachable from named peers only.
 #  5. The alert rules: `promtool check rules` and `promtool test rules`
@@ -64,6 +66,14 @@ if node scripts/deploy/checkChartContracts.mjs "$production" "$tmp/README-missin
 fi
 grep -q 'key CONSOLE_TOKEN of Secret' "$tmp/contracts.log" || { cat "$tmp/contracts.log" >&2; fail "the secrets check failed for another reason"; }
 echo "rejected as intended: a README install step that omits CONSOLE_TOKEN"
+# ... and an Ingress whose TLS Secret nothing creates (no cert-manager issuer, no README step).
+"$HELM" template brand-records "$CHART" --namespace brand-records -f "$CHART/values-production.yaml" \
+  --set certManager.issuer.name= >"$tmp/no-issuer.yaml"
+if node scripts/deploy/checkChartContracts.mjs "$tmp/no-issuer.yaml" >"$tmp/contracts.log" 2>&1; then
+  fail "Ingress TLS Secrets that nothing creates passed the check"
+fi
+grep -q 'reads Secret console-example-com-tls' "$tmp/contracts.log" || { cat "$tmp/contracts.log" >&2; fail "the TLS Secret check failed for another reason"; }
+echo "rejected as intended: an Ingress TLS Secret without a Certificate or an install step"
 
 # 5. The alerts, with promtool (Debian's prometheus package ships it).
 ensure_promtool() {
@@ -120,6 +130,7 @@ reject 'MSK IAM without a region' --set kafka.sasl.mechanism=aws-msk-iam --set k
 reject 'a client certificate without its key' --set kafka.tls.enabled=true --set kafka.tls.certFile=/etc/kafka/tls.crt
 reject 'a port range past 65535' --set 'networkPolicy.egress.receivers.ports[1].endPort=70000'
 reject 'a volume mount without a path' --set 'gateway.extraVolumeMounts[0].name=ca'
+reject 'a liveness probe that follows the database' --set records.probes.livenessType=grpc
 # ... or by the chart, where the schema cannot compare two values.
 refuse() {
   local why=$1 expect=$2
@@ -138,6 +149,8 @@ refuse 'KEDA without the ServiceMonitors its queries select' 'needs monitoring.s
   --set webhooksWorker.autoscaling.keda.enabled=true
 refuse "a private Kafka CA that KEDA's scaler lacks" 'keda.kafka.caSecret' \
   -f "$CHART/values-production.yaml" --set kafka.tls.caFile=/etc/kafka-ca/ca.crt
+refuse "a Kafka password file that KEDA's scaler cannot read" 'keda.kafka.hashiCorpVault' \
+  -f "$CHART/values-production.yaml" --set kafka.sasl.passwordFile=/vault/secrets/kafka-password
 # A listener set to loopback passes the schema but not the chart's promises (validateManifests).
 "$HELM" template brand-records "$CHART" --set config.METRICS_HOST=127.0.0.1 >"$tmp/loopback.yaml"
 if node scripts/deploy/validateManifests.mjs "$tmp/loopback.yaml" loopback >/dev/null 2>&1; then

@@ -597,10 +597,13 @@ cmd_scram_password() {
   port_open "$KAFKA_HOST" "$KAFKA_PORT" || die "no broker answers on $ADDR"
   resolve_jars
   build_java_cmd
-  "${JAVA_CMD[@]}" kafka.admin.ConfigCommand --bootstrap-server "$ADDR" --alter \
-    --add-config "SCRAM-SHA-512=[password=$password],SCRAM-SHA-256=[password=$password]" \
-    --entity-type users --entity-name "$user" >/dev/null \
-    || die "could not set the SCRAM password of $user on $ADDR"
+  local m
+  # one mechanism a request: the broker refuses two changes of one user's credentials at once
+  for m in SCRAM-SHA-512 SCRAM-SHA-256; do
+    "${JAVA_CMD[@]}" kafka.admin.ConfigCommand --bootstrap-server "$ADDR" --alter \
+      --add-config "$m=[password=$password]" --entity-type users --entity-name "$user" >/dev/null \
+      || die "could not set the $m password of $user on $ADDR"
+  done
   say "SCRAM password of $user changed on $ADDR"
 }
 

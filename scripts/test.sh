@@ -131,7 +131,11 @@ await_setup "installing Chromium" "$chromium_pid" "$chromium_log"
 # The fault suite (issue 19; RELIABILITY.md): the whole system on a PostgreSQL, Redis and Kafka
 # of its own under steady traffic (REST and MCP walking by cursor), with five faults injected
 # one at a time (webhooks SIGKILL, records SIGKILL mid-walk, broker SIGKILL, an empty Redis
-# restart, a receiver answering 500 then 200); it prints its table. Three quarters of it is
+# restart, a receiver answering 500 then 200); it prints its table. Issue 60 adds, in files of
+# their own: a PostgreSQL failover (a synchronous standby promoted; the Redis failover and the
+# loss of one of three brokers run in the full suite) and an upgrade (the previous release,
+# built in a git worktree, serving while this tree's migrations are applied, and a planted
+# contracting migration caught). Three quarters of it is
 # waiting, so the other two run beside it. The full suite is `npm run test:faults`, which also
 # runs the minutes-long outage tests (*.long.test.ts, jest project long).
 say "fault suite, short (FAULTS=short; the full one is npm run test:faults), in the background"

@@ -5,6 +5,7 @@ import '@brand/shared/telemetry/register';
 import { createServer } from 'node:http';
 import { createLogger } from '@brand/shared/logger';
 import { closeRedis, createRedisClient } from '@brand/shared/redis';
+import { dependencyUpGauge } from '@brand/shared/metrics';
 import { closeHttpServer, listenHttp } from '@brand/shared/service';
 import { exitOnStartupFailure, onShutdown } from '@brand/shared/shutdown';
 import { stopTelemetry } from '@brand/shared/telemetry';
@@ -38,12 +39,15 @@ async function main(): Promise<void> {
     url: config.REDIS_URL,
     tlsCaFile: config.REDIS_TLS_CA_FILE,
     name: 'console',
+    passwordFile: config.REDIS_PASSWORD_FILE,
     log,
     queueWhileOffline: true,
     commandTimeoutMs: 2_000,
   });
   const metrics = new ConsoleMetrics();
   const sender = createMailSender({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM });
+  // Sign-in's rate limits and sessions' Redis, for BrandRecordsRedisUnreachable.
+  dependencyUpGauge(metrics.registry, () => ({ redis: redis.status === 'ready' }));
   const mailer = createSignInMailer({
     sender,
     publicOrigin,

@@ -118,6 +118,12 @@ const GatewayEnv = z
     ACCESS_LOG: boolEnv.default(true),
     /** After SIGTERM, keep serving while /readyz reports 503 so balancers stop routing here. */
     SHUTDOWN_DRAIN_MS: z.coerce.number().int().min(0).default(0),
+    /**
+     * /readyz stays 200 while records is unavailable (its body still says so): every gateway
+     * shares records, so a balancer that took them all out during a database failover would
+     * answer clients itself, without Retry-After. The chart sets it (issue 60).
+     */
+    READY_WITHOUT_RECORDS: boolEnv.default(false),
     /** Then how long in-flight requests may finish. */
     SHUTDOWN_GRACE_MS: msEnv.default(10_000),
   })

@@ -4,6 +4,7 @@ import '@brand/shared/compileCache';
 import '@brand/shared/telemetry/register';
 import { createServer } from 'node:http';
 import { createBatchedStdout, createLogger } from '@brand/shared/logger';
+import { dependencyUpGauge } from '@brand/shared/metrics';
 import { stopTelemetry } from '@brand/shared/telemetry';
 import { closeRedis, createRedisClient, waitUntilReady } from '@brand/shared/redis';
 import { closeHttpServer, listenHttp } from '@brand/shared/service';
@@ -70,6 +71,7 @@ async function main(): Promise<void> {
   const redis = createRedisClient({
     url: config.REDIS_URL,
     tlsCaFile: config.REDIS_TLS_CA_FILE,
+    passwordFile: config.REDIS_PASSWORD_FILE,
     name: 'gateway',
     log,
     queueWhileOffline: false,
@@ -78,10 +80,13 @@ async function main(): Promise<void> {
   const subscriber = createRedisClient({
     url: config.REDIS_URL,
     tlsCaFile: config.REDIS_TLS_CA_FILE,
+    passwordFile: config.REDIS_PASSWORD_FILE,
     name: 'gateway-revocations',
     log,
     queueWhileOffline: true,
   });
+  // The rate limiter's Redis, for BrandRecordsRedisUnreachable (readiness says "degraded").
+  dependencyUpGauge(metrics.registry, () => ({ redis: redis.status === 'ready' }));
 
   const keyCache = new KeyCache({
     ttlMs: config.KEY_CACHE_TTL_MS,
@@ -181,7 +186,16 @@ async function main(): Promise<void> {
   // the connection closes: slow-body clients cannot hold connections.
   server.requestTimeout = config.BODY_TIMEOUT_MS;
   server.headersTimeout = Math.min(10_000, config.BODY_TIMEOUT_MS);
-  const ops = createServer(createOpsApp({ records, plans, redis, state: health, metrics }));
+  const ops = createServer(
+    createOpsApp({
+      records,
+      plans,
+      redis,
+      state: health,
+      metrics,
+      readyWithoutRecords: config.READY_WITHOUT_RECORDS,
+    }),
+  );
   for (const s of [server, ops]) s.on('error', (err) => exitOnStartupFailure(log, err));
   const [port, opsPort] = await Promise.all([
     listenHttp(server, config.HTTP_PORT, config.HTTP_HOST),

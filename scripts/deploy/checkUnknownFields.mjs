@@ -21,6 +21,7 @@ const outFile = path.join(outDir, 'manifests.ts');
  * validates them with (generated from the CRDs' schemas).
  */
 const CRD_PACKAGES = {
+  'cert-manager.io': '@kubernetes-models/cert-manager',
   'keda.sh': '@kubernetes-models/keda',
   'monitoring.coreos.com': '@kubernetes-models/prometheus-operator',
 };

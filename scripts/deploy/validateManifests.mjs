@@ -24,6 +24,7 @@ const text = readFileSync(file === '-' ? 0 : file, 'utf8');
  * TriggerAuthentication, the Prometheus Operator's ServiceMonitor and PrometheusRule.
  */
 const CRD_PACKAGES = {
+  'cert-manager.io': '@kubernetes-models/cert-manager',
   'keda.sh': '@kubernetes-models/keda',
   'monitoring.coreos.com': '@kubernetes-models/prometheus-operator',
 };

@@ -1,10 +1,10 @@
 // A PostgreSQL server of the fault suite's own (initdb into a temp dir, pg_ctl on a free
 // port), so the suite can stop and restart it without touching the machine's shared one.
 import { execFile } from 'node:child_process';
-import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { chownSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { freePort } from '@brand/testkit';
+import { freePort, postgresBinDir } from '@brand/testkit';
 
 export interface OwnPostgres {
   port: number;
@@ -30,20 +30,8 @@ export function run(cmd: string, args: string[]): Promise<string> {
   );
 }
 
-/** PostgreSQL's bin directory: pg_config's answer, else the newest Debian-layout install. */
-export async function binDir(): Promise<string> {
-  const fromPgConfig = await new Promise<string | undefined>((resolve) =>
-    execFile('pg_config', ['--bindir'], (err, stdout) => resolve(err ? undefined : stdout.trim())),
-  );
-  if (fromPgConfig && existsSync(path.join(fromPgConfig, 'initdb'))) return fromPgConfig;
-  const root = '/usr/lib/postgresql';
-  const versions = existsSync(root) ? readdirSync(root).sort((a, b) => Number(b) - Number(a)) : [];
-  const found = versions
-    .map((v) => path.join(root, v, 'bin'))
-    .find((d) => existsSync(path.join(d, 'initdb')));
-  if (!found) throw new Error('no initdb found (pg_config --bindir, /usr/lib/postgresql/*/bin)');
-  return found;
-}
+/** PostgreSQL's bin directory (the testkit finds it for its client tools too). */
+export const binDir = postgresBinDir;
 
 /** initdb (trust auth, fsync off: a throwaway server) and start it on a free port. */
 export async function startOwnPostgres(): Promise<OwnPostgres> {

@@ -3,6 +3,7 @@
 // the failovers (infra.ts), the four processes built from dist on fixed ports (a restarted
 // process comes back where its callers expect it), and one HTTPS receiver that verifies every
 // delivery as docs/contract.md#receiver-verification tells receivers to.
+import path from 'node:path';
 import pg from 'pg';
 import {
   startReceiver,
@@ -52,6 +53,8 @@ export interface World<I extends Infra = SingleInfra> {
   infra: I;
   /** A pool on the suite's database (search_path: records, plans, webhooks). */
   pool: pg.Pool;
+  /** That database's URL, as the processes have it (the upgrade test migrates it). */
+  databaseUrl: string;
   admin: AdminClient;
   gatewayUrl: string;
   processes: Record<ProcessName, ServiceProcess>;
@@ -83,7 +86,17 @@ export function startWorld(): Promise<World> {
 /** The world on the infrastructure `startInfra` makes (single servers, or replicated ones). */
 export async function startWorldOn<I extends Infra>(
   startInfra: () => Promise<I>,
+  opts: {
+    /**
+     * Another build to run (an earlier release's worktree, for the upgrade test): its four
+     * processes and its migrations, where this tree's run by default.
+     */
+    release?: string;
+  } = {},
 ): Promise<World<I>> {
+  const servicesDir = opts.release ? path.join(opts.release, 'services') : undefined;
+  const mainOf = (dir: string): { main?: string } =>
+    opts.release ? { main: path.join(opts.release, dir, 'dist/main.js') } : {};
   const closers: Array<() => Promise<void> | void> = [];
   const close = async () => {
     for (const c of closers.reverse()) await Promise.resolve(c()).catch(() => undefined);
@@ -101,7 +114,7 @@ export async function startWorldOn<I extends Infra>(
     await adminPool.end();
     const databaseUrl = infra.postgresUrl(DATABASE);
     for (const service of ['records', 'plans', 'webhooks'])
-      await runMigrateScript(service, databaseUrl);
+      await runMigrateScript(service, databaseUrl, servicesDir);
     const pool = new pg.Pool({
       connectionString: databaseUrl,
       max: 4,
@@ -123,6 +136,7 @@ export async function startWorldOn<I extends Infra>(
     const start: Record<ProcessName, () => Promise<ServiceProcess>> = {
       records: () =>
         startRecords({
+          ...mainOf('services/records'),
           databaseUrl,
           redisUrl: redis.url,
           redisKeyPrefix,
@@ -132,9 +146,15 @@ export async function startWorldOn<I extends Infra>(
             BUSINESS_EVENTS_TOPIC: topic,
           },
         }),
-      plans: () => startPlans({ databaseUrl, env: { GRPC_PORT: String(ports.plans) } }),
+      plans: () =>
+        startPlans({
+          ...mainOf('services/plans'),
+          databaseUrl,
+          env: { GRPC_PORT: String(ports.plans) },
+        }),
       gateway: () =>
         startGateway({
+          ...mainOf('gateway'),
           recordsAddr: `127.0.0.1:${ports.records}`,
           plansAddr: `127.0.0.1:${ports.plans}`,
           redisUrl: redis.url,
@@ -143,6 +163,7 @@ export async function startWorldOn<I extends Infra>(
         }),
       webhooks: () =>
         startWebhooks({
+          ...mainOf('services/webhooks'),
           databaseUrl,
           topic,
           groupId,
@@ -178,6 +199,7 @@ export async function startWorldOn<I extends Infra>(
     return {
       infra,
       pool,
+      databaseUrl,
       admin,
       gatewayUrl: `http://127.0.0.1:${ports.gateway}`,
       processes,

@@ -12,11 +12,14 @@ export interface HealthDeps {
   plans: PlansApi;
   redis: Redis;
   state: HealthState;
+  /** READY_WITHOUT_RECORDS: records' absence is reported, not failing readiness. */
+  readyWithoutRecords?: boolean;
 }
 
 /**
  * Readiness with the reason for each dependency, for the internal listener's /readyz
- * (opsApp.ts): ready when not shutting down and the records service reports SERVING. Redis
+ * (opsApp.ts): ready when not shutting down and the records service reports SERVING (or, with
+ * READY_WITHOUT_RECORDS, whatever records reports: a dependency every replica shares). Redis
  * does not fail readiness: without it the gateway still serves, rate-limited per instance.
  * The public listener has no probe at all (issue 47: no keyless endpoint but the description
  * file), so which dependency failed is never shown to the internet.
@@ -41,7 +44,8 @@ export async function readiness(deps: HealthDeps): Promise<{
       deps.redis.status === 'ready' ? 'ok' : withReason('degraded', redisProblemOf(deps.redis)),
     shutting_down: !deps.state.accepting,
   };
-  return { ready: deps.state.accepting && records === 'SERVING', checks };
+  const recordsNeeded = !deps.readyWithoutRecords;
+  return { ready: deps.state.accepting && (records === 'SERVING' || !recordsNeeded), checks };
 }
 
 /** "degraded" or "degraded: tls: server certificate not trusted (...)" (issue 43). */

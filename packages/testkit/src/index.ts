@@ -56,7 +56,7 @@ export {
 } from './services';
 export { startStack, type Stack, type StackOptions } from './stack';
 export { tcpProxy, type TcpProxy } from './tcpProxy';
-export { createTestDatabase, type TestDatabase } from './testDatabase';
+export { createEmptyDatabase, createTestDatabase, type TestDatabase } from './testDatabase';
 export { adminDatabaseUrl, testRedisUrl } from './testEnv';
 export { API_TIMESTAMP, formatMicros, newestFirst, parseMicros } from './timestamps';
 export { waitFor } from './waitFor';
@@ -97,4 +97,5 @@ export {
 } from './hostileIssuer';
 export { startTestDns, type TestDns } from './testDns';
 export { startTlsPostgres, type TlsPostgres } from './tlsPostgres';
+export { postgresBinDir, runPostgresTool } from './postgresTools';
 export { startTlsRedis, type TlsRedis } from './tlsRedis';

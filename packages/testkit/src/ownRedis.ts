@@ -36,8 +36,11 @@ const running = new Set<ChildProcess>();
 export async function startOwnRedis(opts: { replicaOf?: number } = {}): Promise<OwnRedis> {
   const port = await freeRestartablePort();
   let child: ChildProcess | undefined;
+  // a replica loads its primary's copy from the socket, never writing dump.rdb into its cwd
   const replica =
-    opts.replicaOf === undefined ? [] : ['--replicaof', '127.0.0.1', String(opts.replicaOf)];
+    opts.replicaOf === undefined
+      ? []
+      : ['--replicaof', '127.0.0.1', String(opts.replicaOf), '--repl-diskless-load', 'on-empty-db'];
   const start = async (): Promise<void> => {
     child = spawn(
       'redis-server',

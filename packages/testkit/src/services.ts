@@ -82,10 +82,12 @@ export async function startRecords(opts: {
   redisUrl?: string;
   redisKeyPrefix: string;
   env?: Record<string, string>;
+  /** Another build's entry point (an earlier release's, for the upgrade test); this tree's by default. */
+  main?: string;
 }): Promise<RecordsProcess> {
   const proc = await spawnService({
     name: 'records',
-    entry: RECORDS_MAIN,
+    entry: opts.main ?? RECORDS_MAIN,
     env: {
       ...grpcServiceEnv(opts.databaseUrl),
       REDIS_URL: opts.redisUrl ?? testRedisUrl(),
@@ -109,10 +111,12 @@ export async function startRecords(opts: {
 export async function startPlans(opts: {
   databaseUrl: string;
   env?: Record<string, string>;
+  /** Another build's entry point, as startRecords. */
+  main?: string;
 }): Promise<PlansProcess> {
   const proc = await spawnService({
     name: 'plans',
-    entry: PLANS_MAIN,
+    entry: opts.main ?? PLANS_MAIN,
     env: {
       ...grpcServiceEnv(opts.databaseUrl),
       CONSOLE_ASSERTION_PUBLIC_KEY: TEST_ASSERTION_KEYS.publicKeyPem,
@@ -132,10 +136,12 @@ export async function startGateway(opts: {
   redisUrl?: string;
   redisKeyPrefix: string;
   env?: Record<string, string>;
+  /** Another build's entry point, as startRecords. */
+  main?: string;
 }): Promise<GatewayProcess> {
   const proc = await spawnService({
     name: 'gateway',
-    entry: GATEWAY_MAIN,
+    entry: opts.main ?? GATEWAY_MAIN,
     env: {
       HTTP_PORT: '0',
       METRICS_PORT: '0',
@@ -182,10 +188,12 @@ export async function startWebhooks(opts: {
   redisUrl?: string;
   redisKeyPrefix?: string;
   env?: Record<string, string>;
+  /** Another build's entry point, as startRecords. */
+  main?: string;
 }): Promise<WebhooksProcess> {
   const proc = await spawnService({
     name: 'webhooks',
-    entry: WEBHOOKS_MAIN,
+    entry: opts.main ?? WEBHOOKS_MAIN,
     env: {
       ...grpcServiceEnv(opts.databaseUrl),
       KAFKA_BROKERS: (opts.brokers ?? testKafkaBrokers()).join(','),

@@ -93,9 +93,16 @@ export async function dropDatabase(name: string, force: boolean): Promise<void> 
   ).catch(() => undefined);
 }
 
-/** Runs a service's own migration entry point (dist/migrate.js), exactly as deployments do. */
-export function runMigrateScript(service: string, url: string): Promise<void> {
-  const script = path.join(SERVICES_DIR, service, 'dist', 'migrate.js');
+/**
+ * Runs a service's own migration entry point (dist/migrate.js), exactly as deployments do;
+ * `servicesDir` is another build's services folder (an earlier release's), this tree's by default.
+ */
+export function runMigrateScript(
+  service: string,
+  url: string,
+  servicesDir: string = SERVICES_DIR,
+): Promise<void> {
+  const script = path.join(servicesDir, service, 'dist', 'migrate.js');
   if (!existsSync(script)) {
     return Promise.reject(new Error(`${script} is missing: build services/${service} first`));
   }

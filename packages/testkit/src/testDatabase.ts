@@ -76,3 +76,17 @@ export async function createTestDatabase(): Promise<TestDatabase> {
     },
   };
 }
+
+/**
+ * An empty database named like the test databases (globalTeardown drops a leftover), with no
+ * schema at all: for a restore of a dump (issue 60's backup test) or a migration from nothing.
+ */
+export async function createEmptyDatabase(): Promise<{
+  name: string;
+  url: string;
+  close(): Promise<void>;
+}> {
+  const name = `${TEST_DB_PREFIX}${requireSetupEnv(ENV_RUN_ID)}_${randomHex(4)}`;
+  await withAdminClient((c) => c.query(`create database ${ident(name)}`));
+  return { name, url: databaseUrl(name), close: () => dropDatabase(name, true) };
+}

@@ -53,6 +53,7 @@ async function main(): Promise<void> {
     tlsCaFile: config.REDIS_TLS_CA_FILE,
     name: 'records',
     log,
+    passwordFile: config.REDIS_PASSWORD_FILE,
     queueWhileOffline: false,
     commandTimeoutMs: 1_000,
   });

@@ -78,6 +78,7 @@ async function main(): Promise<void> {
         queueWhileOffline: false,
         commandTimeoutMs: 1_000,
         tlsCaFile: config.REDIS_TLS_CA_FILE,
+        passwordFile: config.REDIS_PASSWORD_FILE,
       })
     : undefined;
   const consuming = roles.has('consumer')

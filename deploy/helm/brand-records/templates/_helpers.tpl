@@ -271,6 +271,9 @@ applies. (dict "root" $ "name" "records" "c" <component>)
 {{- if has "redis" $c.backends -}}
 {{- $_ := set $env "REDIS_TLS_CA_FILE" $v.redis.tlsCaFile -}}
 {{- end -}}
+{{- range $f := include "brand-records.secretFiles" (dict "root" $root "c" $c) | fromYamlArray -}}
+{{- $_ := set $env $f.env (printf "/etc/brand-records/secrets/%s" $f.file) -}}
+{{- end -}}
 {{- $_ := set $env "OTEL_SERVICE_NAME" .name -}}
 {{- $_ := set $env "METRICS_PORT" $c.metricsPort -}}
 {{- if $c.httpPort -}}
@@ -389,6 +392,9 @@ Refusals the schema cannot express, checked once per render (deployment.yaml inc
 {{- if and $v.kafka.tls.caFile (not $v.keda.kafka.caSecret) -}}
 {{- fail "kafka.tls.caFile names a private CA: KEDA's kafka scaler needs it too, as a Secret key (keda.kafka.caSecret: { name, key })" -}}
 {{- end -}}
+{{- if and $v.kafka.sasl.passwordFile (has $v.kafka.sasl.mechanism (list "plain" "scram-sha-256" "scram-sha-512")) (not $v.keda.kafka.hashiCorpVault) -}}
+{{- fail "kafka.sasl.passwordFile: the pods read the password from a file KEDA's kafka scaler cannot read; name the same source for it (keda.kafka.hashiCorpVault), or give the password as a Secret key (kafka.sasl.password), which the pods mount and KEDA reads alike" -}}
+{{- end -}}
 {{- if and $v.kafka.tls.certFile (not $v.keda.kafka.clientCertSecret) -}}
 {{- fail "kafka.tls.certFile sets a client certificate: KEDA's kafka scaler needs it too (keda.kafka.clientCertSecret: { name, certKey, keyKey })" -}}
 {{- end -}}
@@ -465,6 +471,10 @@ DNS gets UDP and TCP; receivers get the public-address ipBlocks (private ranges 
     - name: DATABASE_SSL_CA_FILE
       value: {{ . | quote }}
     {{- end }}
+    {{- if $root.Values.database.passwordFiles }}
+    - name: DATABASE_PASSWORD_FILE
+      value: /etc/brand-records/secrets/{{ .service }}-database-password
+    {{- end }}
     {{- with $root.Values.migrations.extraEnv }}
     {{- toYaml . | nindent 4 }}
     {{- end }}
@@ -475,7 +485,40 @@ DNS gets UDP and TCP; receivers get the public-address ipBlocks (private ranges 
   volumeMounts:
     - name: tmp
       mountPath: /tmp
+    {{- if $root.Values.database.passwordFiles }}
+    - name: secret-files
+      mountPath: /etc/brand-records/secrets
+      readOnly: true
+    {{- end }}
     {{- with .volumeMounts }}
     {{- toYaml . | nindent 4 }}
     {{- end }}
+{{- end -}}
+
+{{/*
+The credentials a component reads from files the chart mounts from Secrets (issue 60): kubelet
+updates a mounted Secret in place (an environment variable never changes in a running pod), and
+the processes read the file again when it changed, so a rotated password reaches new
+connections without a restart. (dict "root" $ "c" <component>) -> a YAML list of
+{ secret, key, file, env }: the Secret and key, the file name under /etc/brand-records/secrets,
+and the variable naming it.
+- Kafka's SASL password (plain, scram) from kafka.sasl.password, unless kafka.sasl.passwordFile
+  names a file something else writes (a Vault agent);
+- each service's database password (<SERVICE>_DATABASE_PASSWORD) with database.passwordFiles;
+- the Redis password (REDIS_PASSWORD) with redis.passwordFile.
+*/}}
+{{- define "brand-records.secretFiles" -}}
+{{- $v := .root.Values -}}
+{{- $files := list -}}
+{{- if and (has "kafka" .c.backends) (include "brand-records.kafkaPasswordFromSecret" .root) -}}
+{{- $files = append $files (dict "secret" (include "brand-records.kafkaPasswordSecretName" .root) "key" $v.kafka.sasl.password.secretKey "file" "kafka-sasl-password" "env" "KAFKA_SASL_PASSWORD_FILE") -}}
+{{- end -}}
+{{- if and (has "postgres" .c.backends) $v.database.passwordFiles -}}
+{{- $service := .c.configFrom | default .c.key -}}
+{{- $files = append $files (dict "secret" (include "brand-records.secretName" .root) "key" (printf "%s_DATABASE_PASSWORD" (upper $service)) "file" "database-password" "env" "DATABASE_PASSWORD_FILE") -}}
+{{- end -}}
+{{- if and (has "redis" .c.backends) $v.redis.passwordFile -}}
+{{- $files = append $files (dict "secret" (include "brand-records.secretName" .root) "key" "REDIS_PASSWORD" "file" "redis-password" "env" "REDIS_PASSWORD_FILE") -}}
+{{- end -}}
+{{- toYaml $files -}}
 {{- end -}}

@@ -22,6 +22,12 @@ export const databaseEnv = {
   DATABASE_URL: z.string().url(),
   /** PEM file of the CA for sslmode=verify-full or verify-ca (PGSSLROOTCERT's meaning). */
   DATABASE_SSL_CA_FILE: optionalEnv(z.string().min(1)),
+  /**
+   * A file holding the password of DATABASE_URL's user (a mounted Secret key), read at each
+   * new connection and again once it changed: a rotated password needs no restart. The URL
+   * then carries no password.
+   */
+  DATABASE_PASSWORD_FILE: optionalEnv(z.string().min(1)),
   /** Connections per process. */
   DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(100).default(10),
   /** Below the gateway's gRPC deadline, so an unreachable database is a clean 503. */

@@ -10,6 +10,8 @@ const MigrateEnv = z
     DATABASE_URL: z.string().url(),
     /** The CA for sslmode=verify-full (docs/operating.md "Verified TLS to PostgreSQL"). */
     DATABASE_SSL_CA_FILE: optionalEnv(z.string().min(1)),
+    /** The password of DATABASE_URL's user, from a file (docs/operating.md "Rotating credentials"). */
+    DATABASE_PASSWORD_FILE: optionalEnv(z.string().min(1)),
     LOG_LEVEL: logLevelEnv.default('info'),
   })
   .superRefine(checkDatabaseTls);
@@ -29,6 +31,7 @@ export function runMigrationProcess(
     const pool = createPool({
       connectionString: config.DATABASE_URL,
       sslCaFile: config.DATABASE_SSL_CA_FILE,
+      passwordFile: config.DATABASE_PASSWORD_FILE,
       schema: service.schema,
       max: 1,
       connectTimeoutMs: 10_000,

@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { liveSecretFile } from '../config/secretFiles';
 import type { Logger } from '../logger';
 import { pgConnection } from './tlsOptions';
 
@@ -9,6 +10,8 @@ export interface PoolOptions {
   connectionString: string;
   /** The CA for sslmode=verify-full / verify-ca (DATABASE_SSL_CA_FILE); see pgConnection. */
   sslCaFile?: string | undefined;
+  /** DATABASE_PASSWORD_FILE: the user's password, read at each new connection (passwordFrom). */
+  passwordFile?: string | undefined;
   /** The service's own schema; every connection's search_path starts with it. */
   schema: string;
   max: number;
@@ -27,11 +30,12 @@ export interface PoolOptions {
  */
 export function createPool(opts: PoolOptions): Pool {
   if (!/^[a-z_][a-z0-9_]*$/.test(opts.schema)) throw new Error(`bad schema name ${opts.schema}`);
+  const connection = pgConnection({
+    DATABASE_URL: opts.connectionString,
+    DATABASE_SSL_CA_FILE: opts.sslCaFile,
+  });
   const pool = new pg.Pool({
-    ...pgConnection({
-      DATABASE_URL: opts.connectionString,
-      DATABASE_SSL_CA_FILE: opts.sslCaFile,
-    }),
+    ...(opts.passwordFile ? passwordFrom(connection, opts.passwordFile) : connection),
     max: opts.max,
     connectionTimeoutMillis: opts.connectTimeoutMs,
     idleTimeoutMillis: 30_000,
@@ -43,10 +47,30 @@ export function createPool(opts: PoolOptions): Pool {
   return pool;
 }
 
+/**
+ * The connection with its password from `file`, read when a connection opens and again once the
+ * file changed (issue 60: a rotated database password reaches new connections without a
+ * restart). pg takes a function as the password only beside discrete settings: a connection
+ * string's own (empty) password would win over it, so the URL is taken apart here.
+ */
+function passwordFrom(connection: ReturnType<typeof pgConnection>, file: string): pg.PoolConfig {
+  const url = new URL(connection.connectionString);
+  const current = liveSecretFile(file);
+  return {
+    host: url.hostname.replace(/^\[(.*)\]$/, '$1'),
+    ...(url.port ? { port: Number(url.port) } : {}),
+    ...(url.username ? { user: decodeURIComponent(url.username) } : {}),
+    ...(url.pathname.length > 1 ? { database: decodeURIComponent(url.pathname.slice(1)) } : {}),
+    ...(connection.ssl === undefined ? {} : { ssl: connection.ssl }),
+    password: () => current(),
+  };
+}
+
 /** The settings of `databaseEnv` (@brand/shared/config) a pool is built from. */
 export interface DatabaseSettings {
   DATABASE_URL: string;
   DATABASE_SSL_CA_FILE?: string | undefined;
+  DATABASE_PASSWORD_FILE?: string | undefined;
   DATABASE_POOL_MAX: number;
   DATABASE_CONNECT_TIMEOUT_MS: number;
   DATABASE_STATEMENT_TIMEOUT_MS: number;
@@ -63,6 +87,7 @@ export function createServicePool(
   return createPool({
     connectionString: config.DATABASE_URL,
     sslCaFile: config.DATABASE_SSL_CA_FILE,
+    passwordFile: config.DATABASE_PASSWORD_FILE,
     schema: opts.schema,
     max: opts.max ?? config.DATABASE_POOL_MAX,
     connectTimeoutMs: config.DATABASE_CONNECT_TIMEOUT_MS,

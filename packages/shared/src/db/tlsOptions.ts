@@ -1,6 +1,6 @@
 import type { ConnectionOptions } from 'node:tls';
 import type { z } from 'zod';
-import { readSecretFile, unreadableFileReason } from '../config/secretFiles';
+import { defineLiveFileProperty, unreadableFileReason } from '../config/secretFiles';
 
 /** A database's connection settings: its URL and, for verify-full, the CA file. */
 export interface DatabaseTlsSettings {
@@ -48,8 +48,10 @@ function tlsParamsOf(url: string): {
  *   is given (libpq does the same);
  * - verify-ca: the chain must end at the CA (DATABASE_SSL_CA_FILE or sslrootcert), any name;
  * - verify-full: the chain and the host name, against the CA given or the system's CAs.
- * sslcert/sslkey in the URL are a client certificate. Reads the files now; throws if one is
- * unreadable (checkDatabaseTls refuses that at start).
+ * sslcert/sslkey in the URL are a client certificate. The files are read at each new
+ * connection, again once they changed (a renewed CA bundle or certificate reaches the next
+ * connection without a restart: defineLiveFileProperty); checkDatabaseTls refuses an
+ * unreadable one at start.
  */
 export function pgConnection(settings: DatabaseTlsSettings): PgConnection {
   const { mode, rootCert, cert, key } = tlsParamsOf(settings.DATABASE_URL);
@@ -60,9 +62,9 @@ export function pgConnection(settings: DatabaseTlsSettings): PgConnection {
   if (mode === 'disable') return { connectionString, ssl: false };
   const caFile = settings.DATABASE_SSL_CA_FILE ?? rootCert;
   const ssl: ConnectionOptions = {};
-  if (caFile) ssl.ca = readSecretFile(caFile);
-  if (cert) ssl.cert = readSecretFile(cert);
-  if (key) ssl.key = readSecretFile(key);
+  if (caFile) defineLiveFileProperty(ssl, 'ca', caFile);
+  if (cert) defineLiveFileProperty(ssl, 'cert', cert);
+  if (key) defineLiveFileProperty(ssl, 'key', key);
   const effective: Mode = mode === 'require' && caFile ? 'verify-ca' : (mode as Mode);
   if (effective === 'require' || effective === 'no-verify') ssl.rejectUnauthorized = false;
   else {

@@ -1,6 +1,6 @@
 import type { ConnectionOptions } from 'node:tls';
 import type { SASLOptions } from 'kafkajs';
-import { readSecretFile } from '../config/secretFiles';
+import { defineLiveFileProperty } from '../config/secretFiles';
 import { mskIamTokenProvider } from './mskIam';
 import type { KafkaSecuritySettings } from './securityEnv';
 
@@ -11,9 +11,12 @@ export interface KafkaClientSecurity {
 }
 
 /**
- * kafkajs's security options from settings checkKafkaSecurity accepted, reading the files
- * they name now (a rotated Secret takes effect on the next start). Throws if a file
- * vanished since the check. The token provider of aws-msk-iam signs on each authentication.
+ * kafkajs's security options from settings checkKafkaSecurity accepted. The files they name
+ * (CA, client certificate and key, SASL password) are read when a connection opens and read
+ * again once they change (defineLiveFileProperty): kafkajs spreads `ssl` into each TLS connect
+ * and reads `sasl.password` at each authentication, so a rotated Secret reaches new
+ * connections without a restart (issue 60). The token provider of aws-msk-iam signs on each
+ * authentication.
  */
 export function kafkaClientSecurity(
   settings: KafkaSecuritySettings,
@@ -22,9 +25,11 @@ export function kafkaClientSecurity(
   const security: KafkaClientSecurity = {};
   if (settings.KAFKA_SSL) {
     const tls: ConnectionOptions = { rejectUnauthorized: true };
-    if (settings.KAFKA_SSL_CA_FILE) tls.ca = readSecretFile(settings.KAFKA_SSL_CA_FILE);
-    if (settings.KAFKA_SSL_CERT_FILE) tls.cert = readSecretFile(settings.KAFKA_SSL_CERT_FILE);
-    if (settings.KAFKA_SSL_KEY_FILE) tls.key = readSecretFile(settings.KAFKA_SSL_KEY_FILE);
+    if (settings.KAFKA_SSL_CA_FILE) defineLiveFileProperty(tls, 'ca', settings.KAFKA_SSL_CA_FILE);
+    if (settings.KAFKA_SSL_CERT_FILE)
+      defineLiveFileProperty(tls, 'cert', settings.KAFKA_SSL_CERT_FILE);
+    if (settings.KAFKA_SSL_KEY_FILE)
+      defineLiveFileProperty(tls, 'key', settings.KAFKA_SSL_KEY_FILE);
     security.ssl = tls;
   }
   const mechanism = settings.KAFKA_SASL_MECHANISM;
@@ -35,10 +40,10 @@ export function kafkaClientSecurity(
     };
   } else if (mechanism !== undefined) {
     const username = settings.KAFKA_SASL_USERNAME ?? '';
-    const password = settings.KAFKA_SASL_PASSWORD_FILE
-      ? readSecretFile(settings.KAFKA_SASL_PASSWORD_FILE)
-      : (settings.KAFKA_SASL_PASSWORD ?? '');
-    security.sasl = { mechanism, username, password };
+    const sasl = { mechanism, username, password: settings.KAFKA_SASL_PASSWORD ?? '' };
+    if (settings.KAFKA_SASL_PASSWORD_FILE)
+      defineLiveFileProperty(sasl, 'password', settings.KAFKA_SASL_PASSWORD_FILE);
+    security.sasl = sasl;
   }
   return security;
 }

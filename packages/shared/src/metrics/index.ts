@@ -1,3 +1,4 @@
+export { dependencyUpGauge } from './dependencyUp';
 export { GrpcServerMetrics, type RpcObserver } from './grpcServerMetrics';
 export {
   createMetricsRegistry,

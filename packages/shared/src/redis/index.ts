@@ -1,4 +1,5 @@
 import { Redis } from 'ioredis';
+import { defineLiveFileProperty } from '../config/secretFiles';
 import { connectionProblemOf } from '../errors/connectionProblem';
 import type { Logger } from '../logger';
 import { redisTlsOptions } from './tlsOptions';
@@ -11,6 +12,8 @@ export interface RedisOptions {
   url: string;
   /** REDIS_TLS_CA_FILE: the CA a rediss:// server's certificate is checked against. */
   tlsCaFile?: string | undefined;
+  /** REDIS_PASSWORD_FILE: the password, read at each connect (a rotation needs no restart). */
+  passwordFile?: string | undefined;
   /** Shows in logs and in CLIENT LIST. */
   name: string;
   log: Logger;
@@ -38,6 +41,8 @@ export function createRedisClient(opts: RedisOptions): Redis {
     retryStrategy: (attempt) => Math.min(100 * attempt, 2_000),
     tls: redisTlsOptions(opts.url, opts.tlsCaFile),
   });
+  // ioredis reads options.password each time it connects (AUTH on every reconnect)
+  if (opts.passwordFile) defineLiveFileProperty(client.options, 'password', opts.passwordFile);
   let down = false;
   client.on('error', (err: Error) => {
     const problem = connectionProblemOf(err);

@@ -3,7 +3,7 @@ import type { Server } from '@grpc/grpc-js';
 import { watchDatabaseHealth, type Pool } from '../db';
 import { bindServer, setAllHealth, shutdownServer } from '../grpc';
 import type { Logger } from '../logger';
-import { startOpsServer, type Registry } from '../metrics';
+import { dependencyUpGauge, startOpsServer, type Registry } from '../metrics';
 import type { ShutdownStep } from '../shutdown';
 
 /** The listen and probe settings every gRPC service's config has (grpcServiceEnv). */
@@ -57,19 +57,21 @@ export async function listenGrpcService(opts: {
       setAllHealth(health, serviceNames, ok ? 'SERVING' : 'NOT_SERVING');
     },
   );
+  const others = (): Array<[string, string]> =>
+    Object.entries(opts.dependencies ?? {}).map(([name, check]) => {
+      const state = check();
+      return [name, typeof state === 'string' ? state : state ? 'ok' : 'unreachable'];
+    });
+  // the database is PostgreSQL to an operator's alert (dependency_up{dependency="postgresql"})
+  dependencyUpGauge(opts.registry, () => ({
+    postgresql: database === 'ok',
+    ...Object.fromEntries(others().map(([name, state]) => [name, state === 'ok'])),
+  }));
   const ops = await startOpsServer({
     host: config.METRICS_HOST,
     port: config.METRICS_PORT,
     registry: opts.registry,
-    readiness: () => ({
-      database,
-      ...Object.fromEntries(
-        Object.entries(opts.dependencies ?? {}).map(([name, check]) => {
-          const state = check();
-          return [name, typeof state === 'string' ? state : state ? 'ok' : 'unreachable'];
-        }),
-      ),
-    }),
+    readiness: () => ({ database, ...Object.fromEntries(others()) }),
   });
   return {
     port,

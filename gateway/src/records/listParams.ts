@@ -57,7 +57,8 @@ export type ListParamsSchema = z.ZodType<ListParams, unknown>;
  * wrong, otherwise invalid_parameter, with one detail per offending parameter.
  */
 export function parseListParams(schema: ListParamsSchema, input: unknown): ListParams {
-  const result = schema.safeParse(input ?? {});
+  // absent is no parameters; null (an assistant's `arguments: null`) is not an object
+  const result = schema.safeParse(input === undefined ? {} : input);
   if (result.success) return result.data;
   const details = fieldIssues(result.error, {
     unknownKey: 'unknown parameter; the supported parameters are limit, cursor and since.',

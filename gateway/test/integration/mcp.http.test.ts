@@ -8,6 +8,7 @@ import {
 } from '@brand/testkit';
 import { ApiClient, type ApiResponse } from '../support/apiClient';
 import {
+  errorOf,
   LATEST_VERSION,
   McpHttp,
   MCP_PATH,
@@ -277,16 +278,34 @@ describe('JSON-RPC protocol errors', () => {
     },
   );
 
+  // docs/contract.md#assistant-tools rule 2: a validation refusal of a tool call is a result
   it.each(['list_widgets', 'LIST_CAMPAIGNS', 'list_campaigns '])(
-    'unknown tool %p → -32602 naming it',
+    'unknown tool %p → 200, an isError result invalid_parameter naming it and every tool',
     async (name) => {
-      const res = await mcp.rpc('tools/call', { name, arguments: {} });
-      expect(res.status).toBe(200);
-      expect(res.body.id).toBe(res.id);
-      expect(rpcError(res)).toMatchObject({
-        code: -32602,
-        message: `MCP error -32602: Unknown tool: ${JSON.stringify(name)}`,
+      const body = await mcp.toolError(name, {});
+      expect(body.error).toMatchObject({
+        code: 'invalid_parameter',
+        message: expect.stringMatching(
+          new RegExp(
+            `^Unknown tool ${JSON.stringify(name)}: the tools are list_campaigns, .* prepare_campaign_plan `,
+          ),
+        ) as string,
+        details: [{ field: 'name' }],
       });
+    },
+  );
+
+  it.each([
+    ['a string', 'list_campaigns', 'limit=5', 'invalid_parameter'],
+    ['an array', 'list_campaigns', [5], 'invalid_parameter'],
+    ['null', 'list_links', null, 'invalid_parameter'],
+    ['a number', 'list_payouts', 7, 'invalid_parameter'],
+  ])(
+    'arguments as %s → 200, an isError result %s, as REST refuses',
+    async (_, name, args, code) => {
+      const body = await mcp.toolError(name, args);
+      expect(body.error.code).toBe(code);
+      expect(body.error.message).toMatch(/must be an object/);
     },
   );
 
@@ -297,22 +316,7 @@ describe('JSON-RPC protocol errors', () => {
     ['an empty name', { name: '', arguments: {} }, noName],
     ['a numeric name', { name: 7 }, noName],
     ['params as an array', ['list_campaigns', {}], /^Invalid params: params must be an object/],
-    [
-      'arguments as a string',
-      { name: 'list_campaigns', arguments: 'limit=5' },
-      /^Invalid params: "arguments" must be a JSON object/,
-    ],
-    [
-      'arguments as an array',
-      { name: 'list_campaigns', arguments: [5] },
-      /^Invalid params: "arguments" must be a JSON object/,
-    ],
-    [
-      'arguments null',
-      { name: 'list_campaigns', arguments: null },
-      /^Invalid params: "arguments" must be a JSON object/,
-    ],
-  ])('tools/call with %s → -32602', async (_, params, message) => {
+  ])('tools/call with %s (no tool call at all) → -32602', async (_, params, message) => {
     const res = await mcp.rpc('tools/call', params);
     expect(res.status).toBe(200);
     expectRpcError(res, -32602, message);
@@ -475,6 +479,29 @@ describe('batches (JSON arrays)', () => {
       expect(page.structuredContent).toMatchObject({ resource: 'campaigns', count: 3 });
     },
   );
+
+  it('a tool call with arguments that are not an object is an isError result in its place in a batch', async () => {
+    const loose = {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name: 'list_campaigns', arguments: [5] },
+    };
+    const fine = {
+      jsonrpc: '2.0',
+      id: 3,
+      method: 'tools/call',
+      params: { name: 'list_campaigns', arguments: { limit: 1 } },
+    };
+    const res = await mcp.post<Array<RpcResponse<ToolResult>>>([loose, ping(2), fine], {
+      protocolVersion: '2025-03-26',
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.map((r) => r.id)).toEqual([1, 2, 3]);
+    expect(errorOf(res.body[0]!.result!).error.code).toBe('invalid_parameter');
+    expect(res.body[1]!.result).toEqual({});
+    expect(res.body[2]!.result!.isError).toBeUndefined();
+  });
 
   it('a batch of notifications only → 202 with an empty body', async () => {
     const res = await mcp.post(

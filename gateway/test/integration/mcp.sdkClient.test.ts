@@ -223,6 +223,31 @@ describe('MCP SDK client against POST /api/mcp (issue 3, behaviour 1)', () => {
     expect(errorOf(result as Parameters<typeof errorOf>[0]).error.code).toBe('invalid_parameter');
   });
 
+  it('an unknown tool and arguments that are not an object come back as isError results (rule 2 of 4.2), not -32602', async () => {
+    const { client } = await connect(prepareKey);
+    await client.listTools();
+    const unknown = await client.callTool({ name: 'list_widgets', arguments: {} });
+    expect(errorOf(unknown as Parameters<typeof errorOf>[0]).error).toMatchObject({
+      code: 'invalid_parameter',
+      details: [{ field: 'name' }],
+    });
+    // what a careless assistant sends; the SDK passes it on as it is
+    const notAnObject = (name: string, args: unknown) =>
+      client.callTool({ name, arguments: args as Record<string, unknown> });
+    for (const args of [[5], 'limit=5', null]) {
+      const listed = await notAnObject('list_campaigns', args);
+      expect(errorOf(listed as Parameters<typeof errorOf>[0]).error.code).toBe('invalid_parameter');
+    }
+    // as POST /api/v1/campaign-plans refuses a body that is not an object
+    const planned = await notAnObject('prepare_campaign_plan', ['title']);
+    expect(errorOf(planned as Parameters<typeof errorOf>[0]).error.code).toBe('validation_failed');
+    const rest = await api.post<{ error: { code: string } }>('/api/v1/campaign-plans', {
+      key: prepareKey,
+      body: ['title'],
+    });
+    expect([rest.status, rest.body.error.code]).toEqual([400, 'validation_failed']);
+  });
+
   it('over the rate limit a tools/call rejects with HTTP 429 and rate_limited, not an isError result (issue 47)', async () => {
     const plus = await makeBrandWithKey(stack.admin, { tier: 'plus' });
     const { client } = await connect(plus.secret);

@@ -7,7 +7,7 @@ import { listPage, pageTextLiteral, takeData } from '../../records/listPage';
 import { ListArguments, parseListParams } from '../../records/listParams';
 import type { Envelope } from './envelope';
 import type { JsonRpcId } from './jsonRpc';
-import { toolFailure } from './mcpServer';
+import { toolFailure } from './toolCall';
 import { paramsProblem } from './paramsCheck';
 import type { ToolContext } from './toolDefinition';
 
@@ -15,7 +15,8 @@ import type { ToolContext } from './toolDefinition';
 export interface DirectListCall {
   id: JsonRpcId;
   resource: ResourceName;
-  args: Record<string, unknown>;
+  /** The arguments as sent ({} when absent); parseListParams refuses what is not an object. */
+  args: unknown;
 }
 
 const PLAIN_PARAMS = new Set(['name', 'arguments']);
@@ -47,7 +48,7 @@ export function directListCall(envelope: Envelope): DirectListCall | undefined {
   return {
     id: message.id as JsonRpcId,
     resource,
-    args: (params.arguments as Record<string, unknown> | undefined) ?? {},
+    args: params.arguments === undefined ? {} : params.arguments,
   };
 }
 

@@ -15,6 +15,7 @@ import { answerDirectListCall, directListCall } from './directListCall';
 import { EnvelopeError, readEnvelope, type Envelope } from './envelope';
 import { exchange } from './exchange';
 import { jsonRpcError, type JsonRpcId } from './jsonRpc';
+import { answerLooseArguments } from './looseArguments';
 import { createMcpServer } from './mcpServer';
 import { originPolicy } from './originPolicy';
 import { MCP_PATH, sendRateLimited, sendRpcAppError, sendRpcError } from './rpcAnswers';
@@ -196,7 +197,9 @@ async function answerMcp(
   const direct = directListCall(envelope);
   if (direct !== undefined) return answerDirectListCall(res, direct, ctx, deps.log);
   const server = createMcpServer(ctx, deps.log);
-  const answers = await exchange(server, envelope.messages, deps.timeoutMs);
+  const answers = await exchange(server, envelope.messages, deps.timeoutMs, (m) =>
+    answerLooseArguments(m, ctx, deps.log),
+  );
   const replies: unknown[] = [...envelope.rejected, ...answers];
   if (replies.length === 0) {
     res.statusCode = 202;

@@ -1,12 +1,11 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { ErrorCode, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv-provider.js';
 import { z } from 'zod';
-import { isAppError, AppError, quoteInput } from '@brand/shared/errors';
 import type { Logger } from '@brand/shared/logger';
 import type { ToolContext } from './toolDefinition';
-import { errorResult } from './toolResult';
-import { findTool, toolsFor } from './tools';
+import { toolsFor } from './tools';
+import { callTool, type CallToolParams } from './toolCall';
 import { negotiateVersion } from './versions';
 
 const SERVER_INFO = { name: 'brand-records', title: 'Brand Records', version: '1.0.0' };
@@ -37,12 +36,6 @@ const InitializeParams = z.object({
   capabilities: z.record(z.string(), z.unknown()).optional(),
   clientInfo: z.object({ name: z.string(), version: z.string() }).loose().optional(),
 });
-
-/** tools/call params as paramsCheck has already vetted them (a non-empty name, object arguments). */
-interface CallToolParams {
-  name: string;
-  arguments?: Record<string, unknown>;
-}
 
 function invalidParams(method: string, detail: string): McpError {
   return new McpError(ErrorCode.InvalidParams, `Invalid params for ${method}: ${detail}`);
@@ -75,47 +68,9 @@ export function createMcpServer(ctx: ToolContext, log: Logger): Server {
     tools: toolsFor(ctx.identity).map((t) => t.tool),
   }));
 
-  server.setRequestHandler(anyParams('tools/call'), async (req) => {
-    const params = req.params as CallToolParams;
-    const definition = findTool(params.name);
-    if (!definition) {
-      throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${quoteInput(params.name)}`);
-    }
-    try {
-      if (!definition.visibleTo(ctx.identity)) {
-        ctx.onPermissionRefused?.();
-        // The tool is public knowledge (docs/contract.md#assistant-endpoint); what this key lacks is the permission.
-        throw new AppError(
-          'insufficient_permission',
-          `${quoteInput(params.name)} needs the campaigns:prepare permission; a brand owner can create a live key with it.`,
-        );
-      }
-      return await definition.run(params.arguments ?? {}, ctx);
-    } catch (err) {
-      return toolFailure(err, ctx.requestId, log, ctx.onToolError);
-    }
-  });
+  server.setRequestHandler(anyParams('tools/call'), (req) =>
+    callTool(req.params as CallToolParams, ctx, log),
+  );
 
   return server;
-}
-
-/**
- * A tool's failure as its result (isError): an AppError as itself, anything else as a bare
- * internal_error; internal errors are logged with their cause. Shared by the SDK server's
- * tools/call and the direct list call (directListCall.ts).
- */
-export function toolFailure(
-  err: unknown,
-  requestId: string,
-  log: Logger,
-  onToolError?: (code: string) => void,
-): CallToolResult {
-  onToolError?.(isAppError(err) ? err.code : 'internal_error');
-  if (isAppError(err)) {
-    if (err.code === 'internal_error')
-      log.error({ err: err.cause ?? err, request_id: requestId }, 'tool failed');
-    return errorResult(err, requestId);
-  }
-  log.error({ err, request_id: requestId }, 'tool failed');
-  return errorResult(new AppError('internal_error', 'An internal error occurred.'), requestId);
 }

@@ -19,3 +19,8 @@ export function toolsFor(identity: Identity): ToolDefinition[] {
 export function findTool(name: string): ToolDefinition | undefined {
   return TOOLS.find((t) => t.tool.name === name);
 }
+
+/** Every tool's name, in tools/list's order, whether this key may call it or not. */
+export function toolNames(): string[] {
+  return TOOLS.map((t) => t.tool.name);
+}

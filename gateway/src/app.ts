@@ -5,10 +5,10 @@ import type { Endpoint, LeanPath } from './endpoints/endpoint';
 import { createEndpoints, type EndpointDeps } from './endpoints/endpoints';
 import type { ErrorSender } from './http/errorResponse';
 import { errorAnswer, errorHandler, sendersByPath, type ErrorAnswer } from './http/errorHandler';
-import { unmatchedRoute } from './http/unmatchedRoute';
 import type { AccessLog } from './observability/accessLog';
 import type { GatewayMetrics } from './observability/metrics';
 import { createRequestPrelude } from './prelude/requestPrelude';
+import { unmatchedRoute } from './prelude/unmatchedRoute';
 import type { UsageRecorder } from './usage/usageRecorder';
 
 export interface GatewayDeps extends EndpointDeps {

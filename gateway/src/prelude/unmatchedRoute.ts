@@ -6,7 +6,9 @@ import type { AccessGate } from '../auth/accessGate';
  * The answer to a request no route matched: 404 `not_found` for a caller with a valid key,
  * but the key comes first (401 `missing_key` or `invalid_key`, charged to the client address
  * as any failed key is), so the public listener serves nothing without a key but the
- * description file (issue 47), not even a 404 that tells which paths exist.
+ * description file (issue 47), not even a 404 that tells which paths exist. It lives with
+ * admission (admission.ts), the key check every endpoint takes, above auth/: in http/, which
+ * auth/ builds on, it was the gateway's one import running back up.
  */
 export function unmatchedRoute(gate: AccessGate): RequestHandler {
   return async (req, res) => {

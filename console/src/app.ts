@@ -10,6 +10,7 @@ import { registerBrands } from './pages/brands/route';
 import { errorPages } from './pages/errors/errorPage';
 import { registerBrandPages } from './pages/brandPages';
 import { registerPasskeys } from './pages/passkeys/route';
+import { registerInvitations } from './pages/invitations/route';
 import { registerSessions } from './pages/sessions/route';
 import { registerSignIn } from './pages/signIn/route';
 import { registerSsoBackchannel } from './pages/sso/backchannelRoute';
@@ -55,6 +56,7 @@ export function createConsoleApp(deps: ConsoleDeps): Express {
   registerSignIn(router, deps);
   registerBrands(router, deps.clients);
   registerSessions(router, deps.clients);
+  registerInvitations(router, deps.clients);
   registerBrandPages(router, deps);
   app.use(router);
   app.use(() => {

@@ -40,6 +40,11 @@ const ConsoleEnv = z
     MAIL_FROM: z.string().min(3).default('Brand Records <no-reply@localhost>'),
     /** How often the console asks records for sign-in mails to send (they wait at most this). */
     SIGN_IN_MAIL_POLL_MS: msEnv.default(1_000),
+    /**
+     * How often the console asks records for member mails (invitations, owners' notices of a
+     * new identity provider or a missing domain proof) when none are waiting.
+     */
+    MEMBER_MAIL_POLL_MS: msEnv.default(2_000),
     // Receiver notices: the owners' mail when the webhooks service disables a receiver
     /** The pause between claims of notices when none are waiting. */
     RECEIVER_NOTICE_INTERVAL_MS: msEnv.default(15_000),

@@ -14,6 +14,7 @@ import { startPollLoop } from './background/pollLoop';
 import { createConsoleClients } from './clients/consoleClients';
 import { loadConsoleConfig, trustProxySetting } from './config';
 import { createMailSender } from './mail/mailSender';
+import { MEMBER_MAIL_BATCH, memberMailTurn } from './mail/memberMailTurn';
 import { createSignInMailer } from './mail/signInMail';
 import { noticeSourceOf } from './notices/noticeSource';
 import { RECEIVER_NOTICE_BATCH, receiverNoticeTurn } from './notices/receiverNoticeTurn';
@@ -38,16 +39,16 @@ async function main(): Promise<void> {
   const redis = createRedisClient({
     url: config.REDIS_URL,
     tlsCaFile: config.REDIS_TLS_CA_FILE,
-    name: 'console',
     passwordFile: config.REDIS_PASSWORD_FILE,
+    name: 'console',
     log,
     queueWhileOffline: true,
     commandTimeoutMs: 2_000,
   });
   const metrics = new ConsoleMetrics();
-  const sender = createMailSender({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM });
   // Sign-in's rate limits and sessions' Redis, for BrandRecordsRedisUnreachable.
   dependencyUpGauge(metrics.registry, () => ({ redis: redis.status === 'ready' }));
+  const sender = createMailSender({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM });
   const mailer = createSignInMailer({
     sender,
     publicOrigin,
@@ -61,6 +62,24 @@ async function main(): Promise<void> {
     log,
     what: 'sign-in mail',
   });
+
+  // Invitations and owners' notices that records asks for (issue 59).
+  const memberMails = startPollLoop(
+    memberMailTurn({
+      clients,
+      sender,
+      publicOrigin,
+      log,
+      leaseMs: config.RECEIVER_NOTICE_LEASE_MS,
+      onOutcome: (outcome) => metrics.memberMails.inc({ outcome }),
+    }),
+    {
+      intervalMs: config.MEMBER_MAIL_POLL_MS,
+      batchSize: MEMBER_MAIL_BATCH,
+      log,
+      what: 'member mail',
+    },
+  );
 
   // The owners' mail when the webhooks service disables a receiver (issue 24).
   const notices = startPollLoop(
@@ -127,6 +146,7 @@ async function main(): Promise<void> {
       run: () => signInMails.stop(),
     },
     { name: 'stop mailing receiver notices', run: () => notices.stop() },
+    { name: 'stop mailing invitations and owners’ notices', run: () => memberMails.stop() },
     { name: 'close gRPC channels and SMTP', run: () => (clients.close(), sender.close()) },
     { name: 'close redis', run: () => closeRedis(redis) },
     { name: 'flush traces', run: stopTelemetry },

@@ -45,6 +45,13 @@ export interface ConsoleStack {
   linksTo(email: string): string[];
   /** The address of every mail so far (one entry per mail). */
   recipients(): string[];
+  /** The readable text (.txt) of every mail to `email` so far, oldest first. */
+  mailTextsTo(email: string): string[];
+  /**
+   * The invitation link (/invite/<token>) of the newest mail to `email` naming `brandName`,
+   * written at or after `after`, waiting for it.
+   */
+  latestInvitation(email: string, brandName: string, after?: number): Promise<string>;
   /** Stops the mailbox (the SMTP server refuses connections) until startMailbox(). */
   stopMailbox(): Promise<void>;
   /** Starts the mailbox again, on the same port and directory. */
@@ -167,6 +174,21 @@ export async function startConsoleStack(
       },
       linksTo: (email) => mailsTo(mailDir, email).map((m) => m.link),
       recipients: () => readMails(mailDir).map((m) => m.to),
+      mailTextsTo: (email) => mailTexts(mailDir).flatMap((m) => (m.to === email ? [m.text] : [])),
+      latestInvitation: async (email, brandName, after = 0) => {
+        let link = '';
+        await waitFor(
+          () => {
+            const mail = mailTexts(mailDir)
+              .reverse()
+              .find((m) => m.to === email && m.mtimeMs >= after && m.text.includes(brandName));
+            link = (mail && INVITATION_LINK.exec(mail.text)?.[1]) ?? '';
+            return link !== '';
+          },
+          { timeoutMs: 60_000, what: `an invitation to ${brandName} mailed to ${email}` },
+        );
+        return link;
+      },
       async stopMailbox() {
         await mailbox?.close();
         mailbox = undefined;
@@ -207,6 +229,22 @@ function readMails(dir: string): { to: string; mtimeMs: number; link: string | u
       // A link token is 43 characters; the single sign-on page (/sign-in/sso?brand=…) is not one.
       const link = /(https?:\/\/\S+\/sign-in\/[A-Za-z0-9_-]{43})(?![A-Za-z0-9_-])/.exec(body)?.[1];
       return { to, mtimeMs: statSync(full).mtimeMs, link };
+    });
+}
+
+/** An invitation's link in a mail's text: its token is 43 characters, like a sign-in link's. */
+const INVITATION_LINK = /(https?:\/\/\S+\/invite\/[A-Za-z0-9_-]{43})(?![A-Za-z0-9_-])/;
+
+/** Every mail in `dir` as its readable text (.txt), oldest first, with its address and time. */
+function mailTexts(dir: string): { to: string; mtimeMs: number; text: string }[] {
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.txt'))
+    .sort()
+    .map((file) => {
+      const full = path.join(dir, file);
+      const text = readFileSync(full, 'utf8');
+      const to = (/^To: (.*)$/im.exec(text)?.[1] ?? '').trim().replace(/^<(.*)>$/, '$1');
+      return { to, mtimeMs: statSync(full).mtimeMs, text };
     });
 }
 

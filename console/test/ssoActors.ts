@@ -182,6 +182,20 @@ export async function brandWithSso(
   return { ...made, domain, ownerHttp };
 }
 
+/**
+ * Moves the brand's identity provider's "set at" back a day and a minute, as if it had been
+ * connected yesterday: requiring single sign-on waits a day after the provider is set (issue 59),
+ * and a test that requires it right after connecting stands for an owner who waited.
+ */
+export async function providerSetLongAgo(cs: ConsoleStack, brandId: string): Promise<void> {
+  const r = await cs.stack.db.pool.query(
+    `update records.sso_connections set provider_set_at = now() - interval '1 day 1 minute'
+      where brand_id = $1`,
+    [brandId],
+  );
+  if (r.rowCount !== 1) throw new Error(`${brandId} has no single sign-on connection`);
+}
+
 /** A client for one brand's connection, registered at the provider for this console. */
 export function idpClient(cs: ConsoleStack, name = randomHex(4)) {
   return {

@@ -1,4 +1,5 @@
 import { AccessServiceClient } from '@brand/proto/access/v1';
+import { MemberInvitationServiceClient } from '@brand/proto/access/v1/invitations';
 import { ConsolePasskeyServiceClient } from '@brand/proto/access/v1/passkeys';
 import { ConsoleSessionServiceClient } from '@brand/proto/access/v1/sessions';
 import { ConsoleSsoServiceClient } from '@brand/proto/access/v1/sso';
@@ -20,6 +21,8 @@ export interface ConsoleClients {
   passkeys: MemberCaller<InstanceType<typeof ConsolePasskeyServiceClient>>;
   /** A brand's identity provider and signing in through it (records' ConsoleSsoService). */
   sso: MemberCaller<InstanceType<typeof ConsoleSsoServiceClient>>;
+  /** Invitations and the mail records asks for (records' MemberInvitationService). */
+  invitations: MemberCaller<InstanceType<typeof MemberInvitationServiceClient>>;
   access: MemberCaller<InstanceType<typeof AccessServiceClient>>;
   /** Usage and the request log (records' UsageService). */
   usage: MemberCaller<InstanceType<typeof UsageServiceClient>>;
@@ -39,11 +42,16 @@ export function createConsoleClients(opts: {
 }): ConsoleClients {
   const settings = { token: opts.token, deadlineMs: opts.deadlineMs };
   const sessionClient = connectClient(ConsoleSessionServiceClient, opts.recordsAddr);
-  // Records serves all five services: one channel.
+  // Records serves all six services: one channel.
   const accessClient = connectClient(AccessServiceClient, opts.recordsAddr, sessionClient);
   const usageClient = connectClient(UsageServiceClient, opts.recordsAddr, sessionClient);
   const passkeyClient = connectClient(ConsolePasskeyServiceClient, opts.recordsAddr, sessionClient);
   const ssoClient = connectClient(ConsoleSsoServiceClient, opts.recordsAddr, sessionClient);
+  const invitationClient = connectClient(
+    MemberInvitationServiceClient,
+    opts.recordsAddr,
+    sessionClient,
+  );
   const webhooksClient = connectClient(WebhooksServiceClient, opts.webhooksAddr);
   const plansClient = connectClient(PlansServiceClient, opts.plansAddr);
   const healthOf = (shareWith: Client, address: string) =>
@@ -57,6 +65,7 @@ export function createConsoleClients(opts: {
     sessions: createMemberCaller(sessionClient, settings),
     passkeys: createMemberCaller(passkeyClient, settings),
     sso: createMemberCaller(ssoClient, settings),
+    invitations: createMemberCaller(invitationClient, settings),
     access: createMemberCaller(accessClient, settings),
     usage: createMemberCaller(usageClient, settings),
     webhooks: createMemberCaller(webhooksClient, settings),

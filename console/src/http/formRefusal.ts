@@ -14,6 +14,7 @@ export function formRefusal(
     [status.PERMISSION_DENIED]: 403,
     [status.ALREADY_EXISTS]: 409,
     [status.FAILED_PRECONDITION]: 422,
+    [status.RESOURCE_EXHAUSTED]: 429,
   }[err.grpcStatus as number];
   return httpStatus ? { httpStatus, message: err.message, code: err.code } : undefined;
 }

@@ -37,6 +37,14 @@ export class ConsoleMetrics {
     registers: [this.registry],
   });
 
+  /** Invitations and owners' notices records asked for (issue 59), and failures to send. */
+  readonly memberMails = new Counter({
+    name: 'console_member_mails_total',
+    help: 'Invitation and owner-notice mails, by outcome (sent, failed).',
+    labelNames: ['outcome'] as const,
+    registers: [this.registry],
+  });
+
   middleware(): RequestHandler {
     return (req, res, next) => {
       const started = process.hrtime.bigint();

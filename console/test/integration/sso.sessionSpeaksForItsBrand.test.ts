@@ -6,7 +6,7 @@
 // through the console's HTTP surface against real records, a real OpenID provider
 // (oidc-provider, startTestIdp), a real DNS server (startTestDns) and the console process.
 import { randomHex, type TestIdp } from '@brand/testkit';
-import { csrfOf } from '../browserlessClient';
+import { csrfOf, type ConsoleHttp } from '../browserlessClient';
 import { signInHttp } from '../consoleActors';
 import { startConsoleStack, type ConsoleStack } from '../consoleStack';
 import { addPasskey, signInWithPasskey } from '../passkeyActors';
@@ -74,12 +74,13 @@ async function victimBrand() {
 }
 
 /**
- * The attacker: owner of brand B, who invites the victim's address to B and connects B's single
- * sign-on to a provider they run, for the victim's domain (proven in the test's DNS: whoever runs
- * that domain's mail and DNS, an employer for instance, can). Answers the attacker's session
- * through B's SSO "as" the victim.
+ * The attacker: owner of brand B, who invites the victim's address to B (and the victim, who
+ * works with B too, accepts: issue 59 made that their choice), then connects B's single sign-on
+ * to a provider they run, for the victim's domain (proven in the test's DNS: whoever runs that
+ * domain's mail and DNS, an employer for instance, can). Answers the attacker's session through
+ * B's SSO "as" the victim.
  */
-async function attackThroughB(victimEmail: string, victimDomain: string) {
+async function attackThroughB(victim: ConsoleHttp, victimEmail: string, victimDomain: string) {
   const b = await cs.stack.admin.createBrand({
     tier: 'plus',
     verified: true,
@@ -93,6 +94,12 @@ async function attackThroughB(victimEmail: string, victimDomain: string) {
     role: 'owner',
   });
   expect(invited.status).toBe(303);
+  const invitations = await victim.get('/invitations');
+  const accept = new RegExp(
+    `action="(/invitations/inv_[A-Za-z0-9]+/accept)"[^>]*data-brand="${b.brand.id}"`,
+  ).exec(invitations.body)?.[1];
+  expect(accept).toBeDefined();
+  expect((await victim.post(accept!, { _csrf: csrfOf(invitations.body) })).status).toBe(303);
   const client = nextClient();
   const ssoPage = await attacker.get(`/brands/${b.brand.id}/sso`);
   const saved = await attacker.post(`/brands/${b.brand.id}/sso`, {
@@ -123,7 +130,7 @@ describe('a session opened by brand B’s single sign-on, as the owner of brand 
     const [victimPasskey] = await passkeysOf(a.owner.email);
     expect(victimPasskey?.name).toBe('Victim laptop');
 
-    const { b, asVictim } = await attackThroughB(a.owner.email, a.domain);
+    const { b, asVictim } = await attackThroughB(a.linked, a.owner.email, a.domain);
     expect((await asVictim.get(`/brands/${b.brand.id}/keys`)).status).toBe(200);
 
     // Brand A stays closed to it, every page and form.
@@ -219,7 +226,7 @@ describe('a session opened by brand B’s single sign-on, as the owner of brand 
 
   it('sees and ends only the sessions B’s single sign-on opened for the address', async () => {
     const a = await victimBrand();
-    const { b, asVictim } = await attackThroughB(a.owner.email, a.domain);
+    const { b, asVictim } = await attackThroughB(a.linked, a.owner.email, a.domain);
     // A second session through B's SSO: the one thing this session may see and end.
     const password = `pw-${randomHex(6)}`;
     idp.addUser({ email: a.owner.email, password });

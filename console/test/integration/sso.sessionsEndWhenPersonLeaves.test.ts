@@ -5,9 +5,11 @@
 // provider at SSO_RECHECK_INTERVAL_MS, so a person deleted there loses the console within
 // seconds here; an owner sees and ends any member's SSO sessions of the brand, never another
 // brand's, and a non-owner cannot.
-import { randomHex } from '@brand/testkit';
+import { freeRedisPrefixKeys, randomHex } from '@brand/testkit';
 import type { TestIdp } from '@brand/testkit';
 import { generateKeyPairSync, sign } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { type ConsoleHttp, csrfOf } from '../browserlessClient';
 import { startConsoleStack, type ConsoleStack } from '../consoleStack';
 import { brandWithSso, idpClient, signInWithSso, startTestIdp } from '../ssoActors';
@@ -17,17 +19,39 @@ let idp: TestIdp;
 let registered: (ReturnType<typeof idpClient> & { backchannel_logout_uri: string })[];
 let next = 0;
 const nextClient = () => registered[next++]!;
+/**
+ * Where the provider sends the logout tokens of one more client (the last registered): the test
+ * keeps each, as someone who copied one off the wire would, and passes it to the console itself.
+ */
+let captured: string[] = [];
+let capture: Server;
 
 beforeAll(async () => {
   cs = await startConsoleStack({ recordsEnv: { SSO_RECHECK_INTERVAL_MS: '1000' } });
+  capture = createServer((req, res) => {
+    let body = '';
+    req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+    req.on('end', () => {
+      const token = new URLSearchParams(body).get('logout_token');
+      if (token) captured.push(token);
+      res.writeHead(200).end();
+    });
+  });
+  await new Promise<void>((resolve) => capture.listen(0, '127.0.0.1', resolve));
+  const capturePort = (capture.address() as AddressInfo).port;
   registered = Array.from({ length: 8 }, (_, i) => ({
     ...idpClient(cs, `e${i}`),
     backchannel_logout_uri: `${cs.url}/sign-in/sso/backchannel-logout`,
   }));
+  registered.push({
+    ...idpClient(cs, 'captured'),
+    backchannel_logout_uri: `http://127.0.0.1:${capturePort}/logout`,
+  });
   idp = await startTestIdp({ clients: registered });
 }, 120_000);
 afterAll(async () => {
   await idp?.close();
+  capture?.close();
   await cs?.close();
 });
 
@@ -88,6 +112,44 @@ describe('back-channel logout', () => {
     const rows = await endedRows(brand.id);
     expect(rows.filter((r) => r.summary.includes(leaves.email))).toHaveLength(2);
     expect(rows.every((r) => r.actor_email === 'identity provider')).toBe(true);
+  });
+
+  it('uses a token once, and never ends a session opened after it was issued (issue 59)', async () => {
+    const client = registered.at(-1)!;
+    const { brand, domain } = await brandWithSso(cs, idp, client);
+    const person = await ssoMember(brand, domain, 'member');
+    captured = [];
+    await idp.backchannelLogout({ email: person.email });
+    const [token] = captured;
+    expect(token).toBeDefined();
+    const post = (logoutToken: string) =>
+      fetch(`${cs.url}/sign-in/sso/backchannel-logout`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ logout_token: logoutToken }).toString(),
+      });
+    expect((await post(token!)).status).toBe(200);
+    expect(await signedOut(person.http, brand.id)).toBe(true);
+
+    // The person signs in again, a second after the token was issued; the token comes back.
+    await new Promise((r) => setTimeout(r, 1_100));
+    const again = await signInWithSso(cs, { email: person.email, password: `pw-${person.email}` });
+    expect(again.answer.status).toBe(303);
+    const replayed = await post(token!);
+    expect(replayed.status).toBe(400);
+    expect(await signedOut(again.http, brand.id)).toBe(false);
+
+    // Even with its use forgotten (Redis emptied), the token is older than the new session.
+    const forgotten = await freeRedisPrefixKeys(
+      `${cs.stack.redisKeyPrefix}sso:logout-jti:`,
+      cs.stack.redisUrl,
+    );
+    expect(forgotten).toBeGreaterThanOrEqual(1);
+    expect((await post(token!)).status).toBe(200);
+    expect(await signedOut(again.http, brand.id)).toBe(false);
+    expect(
+      (await endedRows(brand.id)).filter((r) => r.summary.includes(person.email)),
+    ).toHaveLength(1);
   });
 
   it('refuses a token the provider did not sign, or no token, with 400 and ends nothing', async () => {

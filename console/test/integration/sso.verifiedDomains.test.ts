@@ -9,6 +9,7 @@
 //   refused; changing a connection in use needs a fresh sign-in through it.
 import {
   randomHex,
+  waitFor,
   startHostileIssuer,
   startTestIdp,
   type HostileIssuer,
@@ -21,6 +22,7 @@ import {
   brandWithSso,
   idpClient,
   proofRecordOf,
+  providerSetLongAgo,
   signInWithSso,
   startSso,
   verifyDomainHttp,
@@ -34,7 +36,12 @@ let next = 0;
 const nextClient = () => registered[next++]!;
 
 beforeAll(async () => {
-  cs = await startConsoleStack({ signInOnly: true });
+  // Verified domains re-checked every second, failed after three seconds missing (issue 59;
+  // a day and 72 hours in production): a record left in place is simply found again.
+  cs = await startConsoleStack({
+    signInOnly: true,
+    recordsEnv: { SSO_DOMAIN_RECHECK_INTERVAL_MS: '1000', SSO_DOMAIN_GRACE_MS: '3000' },
+  });
   registered = Array.from({ length: 16 }, (_, i) => idpClient(cs, `d${i}`));
   idp = await startTestIdp({ clients: registered });
   hostile = await startHostileIssuer();
@@ -83,8 +90,15 @@ async function claimingBrand(domains: string[]) {
 
 const domainRow = async (brandId: string, domain: string) =>
   (
-    await cs.stack.db.pool.query<{ state: string; problem: string | null }>(
-      `select state, problem from records.sso_domains where brand_id = $1 and domain = $2`,
+    await cs.stack.db.pool.query<{
+      state: string;
+      problem: string | null;
+      token: string;
+      checked_at: string | null;
+      proof_missing_since: string | null;
+    }>(
+      `select state, problem, token, checked_at::text, proof_missing_since::text
+         from records.sso_domains where brand_id = $1 and domain = $2`,
       [brandId, domain],
     )
   ).rows[0];
@@ -247,6 +261,7 @@ describe('no lock-out by configuration', () => {
     const b = await brandWithSso(cs, idp, nextClient());
     idp.addUser({ email: b.owner.email, password: 'pw-owner' });
     const { http } = await signInWithSso(cs, { email: b.owner.email, password: 'pw-owner' });
+    await providerSetLongAgo(cs, b.brand.id);
     const members = await http.get(`/brands/${b.brand.id}/members`);
     const set = await http.post(`/brands/${b.brand.id}/members/sign-in-policy`, {
       _csrf: csrfOf(members.body),
@@ -316,5 +331,78 @@ describe('no lock-out by configuration', () => {
       [b.owner.email],
     );
     expect((await change(http)).status).toBe(422);
+  });
+});
+
+describe('domains stay proven (issue 59 part 6)', () => {
+  it('a record removed from DNS is mailed to the owners, then ends the proof and the routing', async () => {
+    const b = await brandWithSso(cs, idp, nextClient());
+    const member = `member@${b.domain}`;
+    await cs.stack.admin.addMember({ brandId: b.brand.id, email: member, role: 'member' });
+    idp.addUser({ email: member, password: 'pw-member' });
+    expect((await signInWithSso(cs, { email: member, password: 'pw-member' })).answer.status).toBe(
+      303,
+    );
+    // The scheduled check finds the record and says when it looked.
+    await waitFor(
+      async () =>
+        Date.parse((await domainRow(b.brand.id, b.domain))!.checked_at ?? '') > Date.now() - 2_000,
+      { timeoutMs: 10_000, what: 'a scheduled check' },
+    );
+    expect((await b.ownerHttp.get(`/brands/${b.brand.id}/sso`)).body).toContain('last checked');
+
+    cs.dns.removeTxt(`_brand-records-verification.${b.domain}`);
+    const mailed = await waitFor(
+      () => cs.mailTextsTo(b.owner.email).find((t) => t.includes('no longer finds the TXT record')),
+      { timeoutMs: 10_000, what: 'the mail that the proof is missing' },
+    );
+    expect(mailed).toContain(b.domain);
+    expect((await b.ownerHttp.get(`/brands/${b.brand.id}/sso`)).body).toContain(
+      'was not found since',
+    );
+    // Still verified during the grace period: members sign in as before.
+    expect(await domainRow(b.brand.id, b.domain)).toMatchObject({ state: 'verified' });
+
+    await waitFor(async () => (await domainRow(b.brand.id, b.domain))?.state === 'failed', {
+      timeoutMs: 15_000,
+      what: 'the domain to fail',
+    });
+    await waitFor(
+      () => cs.mailTextsTo(b.owner.email).some((t) => t.includes('is no longer verified')),
+      { timeoutMs: 10_000, what: 'the mail that the domain failed' },
+    );
+    // Nobody at the domain is routed to the brand any more.
+    const { answer } = await startSso(cs, { email: member });
+    expect(answer.status).toBe(404);
+    const actions = (
+      await cs.stack.db.pool.query<{ action: string }>(
+        `select action from records.activity where brand_id = $1 order by created_at, id`,
+        [b.brand.id],
+      )
+    ).rows.map((r) => r.action);
+    expect(actions).toEqual(
+      expect.arrayContaining(['brand.sso_domain_proof_missing', 'brand.sso_domain_failed']),
+    );
+  });
+
+  it('a record found again within the grace period keeps the domain verified', async () => {
+    const b = await brandWithSso(cs, idp, nextClient());
+    const name = `_brand-records-verification.${b.domain}`;
+    const row = await domainRow(b.brand.id, b.domain);
+    cs.dns.removeTxt(name);
+    await waitFor(
+      async () => (await domainRow(b.brand.id, b.domain))?.proof_missing_since !== null,
+      { timeoutMs: 10_000, what: 'the record to be missed' },
+    );
+    cs.dns.publishTxt(name, [`brand-records-verification=${row!.token}`]);
+    await waitFor(
+      async () => (await domainRow(b.brand.id, b.domain))?.proof_missing_since === null,
+      { timeoutMs: 10_000, what: 'the record to be found again' },
+    );
+    await new Promise((r) => setTimeout(r, 3_500));
+    expect(await domainRow(b.brand.id, b.domain)).toMatchObject({
+      state: 'verified',
+      proof_missing_since: null,
+    });
   });
 });

@@ -1,5 +1,6 @@
 import { createPrivateKey } from 'node:crypto';
 import { AccessServiceClient } from '@brand/proto/access/v1';
+import { MemberInvitationServiceClient } from '@brand/proto/access/v1/invitations';
 import { ConsolePasskeyServiceClient } from '@brand/proto/access/v1/passkeys';
 import { ConsoleSsoServiceClient } from '@brand/proto/access/v1/sso';
 import {
@@ -30,6 +31,8 @@ export interface ActingMember {
   access: Caller<AccessServiceClient>;
   /** UsageService (usage, request log) as the console calls it for this member. */
   usage: Caller<UsageServiceClient>;
+  /** MemberInvitationService (the brand's invitations) as the console calls it for this member. */
+  invitations: Caller<MemberInvitationServiceClient>;
 }
 
 /**
@@ -42,6 +45,13 @@ export interface ConsoleClient {
   passkeys: Caller<ConsolePasskeyServiceClient>;
   /** A brand's single sign-on and signing in with it (ConsoleSsoService), with the token given. */
   sso: Caller<ConsoleSsoServiceClient>;
+  /** Invitations and member mails (MemberInvitationService), with the console token alone. */
+  invitations: Caller<MemberInvitationServiceClient>;
+  /**
+   * Claims the due member mails as the console's mail loop would (confirming each) until the
+   * invitation's comes; returns its link token. Only for stacks without a console process.
+   */
+  mintInvitationLink(invitationId: string): Promise<string>;
   /**
    * Requests a link for `email` and claims the due sign-in mails, as the console's mail loop
    * would (confirming every mail it claims), until the one for `email` comes; returns its
@@ -74,6 +84,19 @@ export function createConsoleClient(
     deadlineMs: DEADLINE_MS,
     token,
   });
+  const invitationClient = connectClient(MemberInvitationServiceClient, recordsAddr, sessionClient);
+  const invitations = createCaller(invitationClient, { deadlineMs: DEADLINE_MS, token });
+  async function mintInvitationLink(invitationId: string) {
+    for (let round = 0; round < 20; round++) {
+      const { mails } = await invitations('claimMemberMails', { limit: 100, lease_ms: 60_000 });
+      if (mails.length > 0)
+        await invitations('completeMemberMails', { ids: mails.map((m) => m.id) });
+      const mine = mails.find((m) => m.invitation?.id === invitationId);
+      if (mine) return mine.token;
+      if (mails.length === 0) await new Promise((r) => setTimeout(r, 25));
+    }
+    throw new Error(`no invitation mail came for ${invitationId}`);
+  }
   const accessWith = (assertion: string): Caller<AccessServiceClient> =>
     createCaller(accessClient, {
       deadlineMs: DEADLINE_MS,
@@ -103,6 +126,8 @@ export function createConsoleClient(
     sessions,
     passkeys,
     sso,
+    invitations,
+    mintInvitationLink,
     accessWith,
     mintLink,
     async signIn(email) {
@@ -125,6 +150,11 @@ export function createConsoleClient(
         metadata: { [MEMBER_ASSERTION_METADATA]: assertion },
         access: accessWith(assertion),
         usage: createCaller(usageClient, {
+          deadlineMs: DEADLINE_MS,
+          token,
+          metadata: { [MEMBER_ASSERTION_METADATA]: assertion },
+        }),
+        invitations: createCaller(invitationClient, {
           deadlineMs: DEADLINE_MS,
           token,
           metadata: { [MEMBER_ASSERTION_METADATA]: assertion },

@@ -139,6 +139,16 @@ const RecordsEnv = z
      * person leaves").
      */
     SSO_RECHECK_INTERVAL_MS: msEnv.default(5 * 60_000),
+    /**
+     * Verified single sign-on domains are looked up again once their last check is this old (a
+     * day; docs/console.md "Single sign-on", issue 59).
+     */
+    SSO_DOMAIN_RECHECK_INTERVAL_MS: msEnv.default(24 * 60 * 60_000),
+    /**
+     * A verified domain whose DNS record is missing this long (and on three checks in a row) is
+     * no longer verified; the owners are mailed when it first goes missing (72 hours).
+     */
+    SSO_DOMAIN_GRACE_MS: msEnv.default(72 * 60 * 60_000),
     // The console (docs/console.md "How the console acts for a member")
     /** Ed25519 private key (PKCS#8 PEM) signing member assertions; required with CONSOLE_TOKEN. */
     ...assertionPrivateKeyEnv,

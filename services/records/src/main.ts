@@ -17,6 +17,8 @@ import { stopTelemetry } from '@brand/shared/telemetry';
 import { closeRedis, createRedisClient } from '@brand/shared/redis';
 import { exitOnStartupFailure, onShutdown } from '@brand/shared/shutdown';
 import { redisRevocationNotifier } from './access/revocations';
+import { startDomainRecheck } from './sso/domains/domainRecheck';
+import { redisLogoutTokenLedger } from './sso/logoutTokenLedger';
 import { loadRecordsConfig, type RecordsConfig } from './config';
 
 import { migrate, SCHEMA } from './db/migrations';
@@ -51,9 +53,9 @@ async function main(): Promise<void> {
   const redis = createRedisClient({
     url: config.REDIS_URL,
     tlsCaFile: config.REDIS_TLS_CA_FILE,
+    passwordFile: config.REDIS_PASSWORD_FILE,
     name: 'records',
     log,
-    passwordFile: config.REDIS_PASSWORD_FILE,
     queueWhileOffline: false,
     commandTimeoutMs: 1_000,
   });
@@ -78,6 +80,10 @@ async function main(): Promise<void> {
   const secretBox = config.WEBHOOK_SECRET_KEY
     ? new SecretBox(config.WEBHOOK_SECRET_KEY, config.WEBHOOK_SECRET_KEYS_PREVIOUS)
     : undefined;
+  const proofFinder = dnsProofFinder({
+    servers: config.SSO_DNS_SERVERS,
+    timeoutMs: config.SSO_DNS_TIMEOUT_MS,
+  });
   const { server, health, pageStreams } = createServer({
     pool,
     log,
@@ -91,11 +97,10 @@ async function main(): Promise<void> {
     usageTouched: usageSweep.touch,
     sso: {
       providerPolicy,
-      findProof: dnsProofFinder({
-        servers: config.SSO_DNS_SERVERS,
-        timeoutMs: config.SSO_DNS_TIMEOUT_MS,
-      }),
+      findProof: proofFinder,
       changeProofMs: config.SSO_CHANGE_PROOF_MS,
+      domainGraceMs: config.SSO_DOMAIN_GRACE_MS,
+      logoutTokens: redisLogoutTokenLedger(redis, config.REDIS_KEY_PREFIX, log),
     },
     secretBox,
     sessions: {
@@ -141,6 +146,13 @@ async function main(): Promise<void> {
     providers: signInProviderCache(providerPolicy),
     intervalMs: config.SSO_RECHECK_INTERVAL_MS,
   });
+  const domainRecheck = startDomainRecheck({
+    pool,
+    log,
+    findProof: proofFinder,
+    intervalMs: config.SSO_DOMAIN_RECHECK_INTERVAL_MS,
+    graceMs: config.SSO_DOMAIN_GRACE_MS,
+  });
 
   onShutdown(log, config.SHUTDOWN_GRACE_MS, [
     service.reportNotServing,
@@ -160,6 +172,7 @@ async function main(): Promise<void> {
     { name: 'stop the change-version sweep', run: () => versions.stop() },
     { name: 'stop the usage retention sweep', run: () => usageSweep.stop() },
     { name: 'stop the SSO session re-check: finish its round', run: () => ssoCheck.stop() },
+    { name: 'stop the SSO domain re-check: finish its round', run: () => domainRecheck.stop() },
     { name: 'stop the outbox partition keeper', run: () => outboxDays.stop() },
     { name: 'close redis', run: () => closeRedis(redis) },
     { name: 'close database pool', run: () => pool.end() },

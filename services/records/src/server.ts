@@ -1,5 +1,6 @@
 import { createPublicKey, type KeyObject } from 'node:crypto';
 import { AccessServiceService } from '@brand/proto/access/v1';
+import { MemberInvitationServiceService } from '@brand/proto/access/v1/invitations';
 import { ConsolePasskeyServiceService } from '@brand/proto/access/v1/passkeys';
 import { ConsoleSessionServiceService } from '@brand/proto/access/v1/sessions';
 import { ConsoleSsoServiceService } from '@brand/proto/access/v1/sso';
@@ -20,6 +21,7 @@ import type { HealthImplementation } from 'grpc-health-check';
 import { accessHandlers } from './access/grpcHandlers';
 import type { RevocationNotifier } from './access/revocations';
 import { changeHandlers } from './changes/grpcHandlers';
+import { invitationHandlers } from './invitations/grpcHandlers';
 import { CursorCodec } from './records/cursor';
 import { recordsHandlers } from './records/grpcHandlers';
 import { RECORDS_SERVICE } from './records/pageAnswerWire';
@@ -29,6 +31,7 @@ import { passkeyHandlers } from './passkeys/grpcHandlers';
 import { sessionHandlers } from './sessions/grpcHandlers';
 import { ssoHandlers } from './sso/grpcHandlers';
 import { signInProviderCache } from './sso/oidcClient';
+import type { LogoutTokenLedger } from './sso/logoutTokenLedger';
 import type { SsoConnectionDeps } from './sso/ssoConnectionService';
 import { usageHandlers } from './usage/grpcHandlers';
 import type { SessionDeps } from './sessions/sessionDeps';
@@ -52,7 +55,13 @@ export interface RecordsDeps {
    * Single sign-on: where records may send requests on a brand's provider's say-so, how it
    * finds domains' DNS proofs, and how fresh a sign-in through it must be to change it.
    */
-  sso: Pick<SsoConnectionDeps, 'providerPolicy' | 'findProof' | 'changeProofMs'>;
+  sso: Pick<
+    SsoConnectionDeps,
+    'providerPolicy' | 'findProof' | 'changeProofMs' | 'domainGraceMs'
+  > & {
+    /** Back-channel logout tokens already used (each is good once). */
+    logoutTokens: LogoutTokenLedger;
+  };
   /** Pages one StreamRecordsPages stream may have in flight. */
   pageStreamMaxInFlight: number;
   /** Told which brands' request logs grew (the usage retention sweep trims them). */
@@ -66,11 +75,12 @@ export const SERVICE_NAMES = [
   'brand.access.v1.ConsoleSessionService',
   'brand.access.v1.ConsolePasskeyService',
   'brand.access.v1.ConsoleSsoService',
+  'brand.access.v1.MemberInvitationService',
   'brand.access.v1.UsageService',
 ];
 
 /**
- * Builds the gRPC server with both services and the health service; does not bind. Every
+ * Builds the gRPC server with every service and the health service; does not bind. Every
  * RPC checks the caller's credential; only grpc.health.v1 is open, for probes.
  */
 export function createServer(deps: RecordsDeps): {
@@ -115,6 +125,10 @@ export function createServer(deps: RecordsDeps): {
   server.addService(
     ConsolePasskeyServiceService,
     passkeyHandlers({ ...deps.sessions, pool: deps.pool, log: deps.log }, rpc),
+  );
+  server.addService(
+    MemberInvitationServiceService,
+    invitationHandlers({ ...deps.sessions, pool: deps.pool, log: deps.log }, rpc),
   );
   server.addService(
     ConsoleSsoServiceService,

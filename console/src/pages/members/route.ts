@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import type { Response, Router } from 'express';
 import { z } from 'zod';
 import { roleAllows } from '@brand/shared/console';
@@ -16,10 +15,12 @@ const InviteForm = z.object({
 });
 const RoleForm = z.object({ role: z.enum(ROLES.names, 'Choose a role.') });
 const MEMBER_ID = /^mem_[A-Za-z0-9]{1,64}$/;
+const INVITATION_ID = /^inv_[A-Za-z0-9]{1,64}$/;
 
 /**
- * Members (owners only): list, invite (then a sign-in link is mailed), change role, remove.
- * Records keeps the last owner from being removed or demoted and says so.
+ * Members (owners only): list, invite (records mails the invitation; the person becomes a member
+ * only by accepting it, issue 59), withdraw an invitation, change role, remove. Records keeps the
+ * last owner from being removed or demoted and says so.
  */
 export function registerMembers(router: Router, deps: ConsoleDeps): void {
   const listPage = async (
@@ -28,14 +29,23 @@ export function registerMembers(router: Router, deps: ConsoleDeps): void {
     extra: { error?: string; notice?: string; form?: { email?: string; role?: string } } = {},
     httpStatus = 200,
   ) => {
-    const { members } = await deps.clients.access(
-      'listMembers',
-      { brand_id: s.brand.id },
-      { assertion: s.assertion },
-    );
+    const [{ members }, { invitations }] = await Promise.all([
+      deps.clients.access('listMembers', { brand_id: s.brand.id }, { assertion: s.assertion }),
+      deps.clients.invitations(
+        'listBrandInvitations',
+        { brand_id: s.brand.id },
+        { assertion: s.assertion },
+      ),
+    ]);
     sendPage(
       res,
-      MembersPage({ viewer: viewerOf(s), members, signInPolicy: s.brand.sign_in_policy, ...extra }),
+      MembersPage({
+        viewer: viewerOf(s),
+        members,
+        invitations,
+        signInPolicy: s.brand.sign_in_policy,
+        ...extra,
+      }),
       httpStatus,
     );
   };
@@ -52,6 +62,7 @@ export function registerMembers(router: Router, deps: ConsoleDeps): void {
     } catch (err) {
       const refused = formRefusal(err);
       if (!refused) throw err;
+      res.setHeader('X-Console-Error', refused.code);
       await listPage(res, s, { error: refused.message }, refused.httpStatus);
       return;
     }
@@ -65,7 +76,9 @@ export function registerMembers(router: Router, deps: ConsoleDeps): void {
       return;
     }
     const notices: Record<string, string> = {
-      invited: 'Invited: a sign-in link is on its way to them.',
+      invited:
+        'Invited: an invitation is on its way to them. They become a member once they accept it.',
+      withdrawn: 'Invitation withdrawn: its link no longer works.',
       role: 'Role changed.',
       removed: 'Member removed. Their next request is refused.',
       policy: 'Saved: how members sign in to this brand.',
@@ -86,15 +99,30 @@ export function registerMembers(router: Router, deps: ConsoleDeps): void {
     await change(
       res,
       s,
-      async () => {
-        await deps.clients.access(
+      () =>
+        deps.clients.access(
           'inviteMember',
           { brand_id: s.brand.id, email: parsed.data.email, role: ROLES.toProto(parsed.data.role) },
           { assertion: s.assertion },
-        );
-        await requestInviteLink(deps, parsed.data.email, s);
-      },
+        ),
       'invited',
+    );
+  });
+
+  router.post('/members/invitations/:invitationId/withdraw', async (req, res) => {
+    const s = memberOf(res);
+    const invitationId = String(req.params.invitationId);
+    if (!INVITATION_ID.test(invitationId)) throw notFound();
+    await change(
+      res,
+      s,
+      () =>
+        deps.clients.invitations(
+          'withdrawInvitation',
+          { invitation_id: invitationId },
+          { assertion: s.assertion },
+        ),
+      'withdrawn',
     );
   });
 
@@ -152,24 +180,4 @@ export function registerMembers(router: Router, deps: ConsoleDeps): void {
       'removed',
     );
   });
-}
-
-/**
- * An invited member is mailed a sign-in link like anyone who asks (the sign-in mail loop
- * sends it); a refused request (the inviter's own limit) is only logged: the
- * invitation stands and the member can ask for a link themselves.
- */
-async function requestInviteLink(
-  deps: ConsoleDeps,
-  email: string,
-  s: MemberSession,
-): Promise<void> {
-  try {
-    await deps.clients.sessions('requestSignInLink', {
-      email,
-      client_key: createHash('sha256').update(`invite:${s.member.id}`).digest('base64url'),
-    });
-  } catch (err) {
-    deps.log.warn({ err }, 'no sign-in link could be requested for the invited member');
-  }
 }

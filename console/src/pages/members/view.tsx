@@ -1,4 +1,4 @@
-import type { Member } from '@brand/proto/access/v1';
+import type { Member, MemberInvitation } from '@brand/proto/access/v1';
 import { ROLES } from '@brand/shared/enums';
 import { formatTime } from '../../views/format';
 import { Csrf, Layout, Notice, type Viewer } from '../../views/layout';
@@ -17,6 +17,8 @@ const ROLE_HELP =
 export function MembersPage(props: {
   viewer: Viewer;
   members: Member[];
+  /** Open invitations: pending (not members yet) or expired. */
+  invitations: MemberInvitation[];
   /** The brand's sign-in policy: "any", "passkey_or_sso" or "sso". */
   signInPolicy: string;
   error?: string;
@@ -42,7 +44,7 @@ export function MembersPage(props: {
             <th scope="col">Email</th>
             <th scope="col">Role</th>
             <th scope="col">Member since</th>
-            <th scope="col">Last sign-in</th>
+            <th scope="col">Last used this brand</th>
             <th scope="col">Actions</th>
           </tr>
         </thead>
@@ -76,10 +78,10 @@ export function MembersPage(props: {
                 </td>
                 <td>{formatTime(m.created_at)}</td>
                 <td>
-                  {m.last_signed_in_at ? (
+                  {m.last_used_at ? (
                     <>
-                      {formatTime(m.last_signed_in_at)}{' '}
-                      <span class="hint">by {signInMethodWords(m.last_sign_in_method)}</span>
+                      {formatTime(m.last_used_at)}{' '}
+                      <span class="hint">by {signInMethodWords(m.last_used_method)}</span>
                     </>
                   ) : (
                     <span class="hint">Never</span>
@@ -99,6 +101,7 @@ export function MembersPage(props: {
         </tbody>
       </table>
       <p class="hint">The last owner can be neither removed nor demoted.</p>
+      <PendingInvitations viewer={viewer} invitations={props.invitations} />
       <section aria-labelledby="sign-in-policy">
         <h2 id="sign-in-policy">How members sign in</h2>
         <form class="stack" method="post" action={`${base}/sign-in-policy`}>
@@ -132,6 +135,10 @@ export function MembersPage(props: {
       </section>
       <section aria-labelledby="invite">
         <h2 id="invite">Invite a member</h2>
+        <p class="hint">
+          We email them an invitation. They become a member only when they accept it (within seven
+          days); until then they have no access and their sign-ins elsewhere stay their own.
+        </p>
         <form class="stack" method="post" action={base}>
           <Csrf token={viewer.csrfToken} />
           <label for="invite-email">Email address</label>
@@ -152,7 +159,7 @@ export function MembersPage(props: {
             ))}
           </select>
           <div>
-            <button type="submit">Invite and email a sign-in link</button>
+            <button type="submit">Invite by email</button>
           </div>
         </form>
       </section>
@@ -171,5 +178,64 @@ export function MembersNotAllowedPage(props: { viewer: Viewer }) {
       </Notice>
       <p>{ROLE_HELP}</p>
     </Layout>
+  );
+}
+
+/**
+ * Invitations not answered yet, apart from the members: they grant nothing. Each can be
+ * withdrawn; an expired one stays listed until the brand invites the address again.
+ */
+function PendingInvitations(props: { viewer: Viewer; invitations: MemberInvitation[] }) {
+  const { viewer } = props;
+  if (props.invitations.length === 0) return null;
+  return (
+    <section aria-labelledby="pending-invitations">
+      <h2 id="pending-invitations">Pending invitations</h2>
+      <table>
+        <caption class="hint">Invited, not members until they accept</caption>
+        <thead>
+          <tr>
+            <th scope="col">Email</th>
+            <th scope="col">Role</th>
+            <th scope="col">Invited</th>
+            <th scope="col">State</th>
+            <th scope="col">Actions</th>
+          </tr>
+        </thead>
+        <tbody>
+          {props.invitations.map((inv) => (
+            <tr>
+              <td>{inv.email}</td>
+              <td>{ROLES.fromProto(inv.role) ?? 'member'}</td>
+              <td>
+                {formatTime(inv.created_at)} <span class="hint">by {inv.invited_by}</span>
+              </td>
+              <td>
+                {inv.state === 'expired' ? (
+                  <span class="status-failed">Expired {formatTime(inv.expires_at)}</span>
+                ) : (
+                  <span class="status-pending">Pending until {formatTime(inv.expires_at)}</span>
+                )}
+              </td>
+              <td>
+                <form
+                  method="post"
+                  action={`/brands/${viewer.brandId}/members/invitations/${inv.id}/withdraw`}
+                >
+                  <Csrf token={viewer.csrfToken} />
+                  <button
+                    type="submit"
+                    class="secondary"
+                    aria-label={`Withdraw the invitation of ${inv.email}`}
+                  >
+                    Withdraw
+                  </button>
+                </form>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </section>
   );
 }

@@ -5,8 +5,20 @@ import { Csrf, Notice } from '../../views/layout';
 /** A domain's state in words, with the class that colours it. */
 function DomainState(props: { d: SsoDomain }) {
   const { d } = props;
+  if (d.state === 'verified' && d.proof_missing_since)
+    return (
+      <span class="status-failed">
+        Verified, but the record was not found since {formatTime(d.proof_missing_since)}: publish it
+        again before {formatTime(d.fails_at)}, or the domain stops routing sign-ins.
+      </span>
+    );
   if (d.state === 'verified')
-    return <span class="status-succeeded">Verified {formatTime(d.verified_at)}</span>;
+    return (
+      <span class="status-succeeded">
+        Verified {formatTime(d.verified_at)}
+        {d.checked_at && <span class="hint">; last checked {formatTime(d.checked_at)}</span>}
+      </span>
+    );
   if (d.state === 'failed')
     return (
       <span class="status-failed">
@@ -57,8 +69,10 @@ export function SsoDomains(props: { brandId: string; csrfToken: string; domains:
                 <DomainState d={d} />
               </td>
               <td>
-                {d.state === 'verified' ? (
-                  <span class="hint">Published; keep it while the domain is here.</span>
+                {d.state === 'verified' && !d.proof_missing_since ? (
+                  <span class="hint">
+                    Published; keep it while the domain is here (it is checked again daily).
+                  </span>
                 ) : (
                   <>
                     Name <code>{d.record_name}</code>

@@ -21,6 +21,8 @@ const KINDS: Record<IdKind, string> = {
   signInClaim: 'sic_',
   receiverNotice: 'rcn_',
   passkey: 'pk_',
+  invitation: 'inv_',
+  memberMail: 'mml_',
 };
 
 describe('newId', () => {

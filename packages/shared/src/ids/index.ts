@@ -54,6 +54,8 @@ const PREFIXES = {
   signInClaim: 'sic',
   receiverNotice: 'rcn',
   passkey: 'pk',
+  invitation: 'inv',
+  memberMail: 'mml',
 } as const;
 
 export type IdKind = keyof typeof PREFIXES;

@@ -22,9 +22,12 @@ export interface MemberRow {
   email: string;
   role: RoleName;
   created_at: string;
-  /** Read only for the member list (selectCurrentMembers): when and how they last signed in. */
-  last_signed_in_at?: string | null;
-  last_sign_in_method?: string | null;
+  /**
+   * Read only for the member list (selectCurrentMembers): when a session of the member last
+   * acted at this brand, and how that session was opened (never what they did elsewhere).
+   */
+  last_used_at?: string | null;
+  last_used_method?: string | null;
 }
 
 const BRAND_COLUMNS = `id, name, tier, verified, ${rfc3339('created_at')} as created_at, sign_in_policy`;

@@ -17,7 +17,9 @@ import {
 } from './accessService';
 import { currentActor } from './currentActor';
 import { rollKey, setKeyExpiry } from './keyRollService';
-import { changeMemberRole, inviteMember, listMembers, removeMember } from './memberService';
+import { toInvitation } from '../invitations/toProto';
+import { inviteMember } from '../invitations/invitationService';
+import { changeMemberRole, listMembers, removeMember } from './memberService';
 import { toApiKey, toBrand, toMember } from './toProto';
 
 /**
@@ -123,7 +125,8 @@ export function accessHandlers(deps: AccessDeps, rpc: RpcBuilder): AccessService
     })),
 
     inviteMember: rpc.developers('InviteMember', async (req, { actor }) => ({
-      member: toMember(
+      member: undefined,
+      invitation: toInvitation(
         await inviteMember(deps.pool, actor, {
           brandId: req.brand_id,
           email: req.email,

@@ -66,11 +66,11 @@ export async function selectCurrentMember(db: Db, id: string): Promise<MemberRow
   return r.rows[0];
 }
 
-/** A brand's current members, oldest first, with when and how each last signed in. */
+/** A brand's current members, oldest first, with when and how each last used this brand. */
 export async function selectCurrentMembers(db: Db, brandId: string): Promise<MemberRow[]> {
   const r = await db.query<MemberRow>(
-    `select ${MEMBER_COLUMNS}, ${rfc3339('m.last_signed_in_at')} as last_signed_in_at,
-            m.last_sign_in_method
+    `select ${MEMBER_COLUMNS}, ${rfc3339('m.last_used_at')} as last_used_at,
+            m.last_used_method
      from brand_members m
      where m.brand_id = $1 and m.removed_at is null order by m.created_at, m.id`,
     [brandId],
@@ -142,6 +142,31 @@ export async function markMemberRemoved(db: Db, id: string): Promise<MemberRow |
     `update brand_members m set removed_at = now() where m.id = $1 and m.removed_at is null
      returning ${MEMBER_COLUMNS}`,
     [id],
+  );
+  return r.rows[0];
+}
+
+/**
+ * A session of the member acted at the brand: when and how, for the members page. Called at a
+ * session's first act at the brand and then at most once a minute (sessionRepo's step).
+ */
+export async function markMemberUsed(db: Db, memberId: string, method: string): Promise<void> {
+  await db.query(
+    `update brand_members set last_used_at = now(), last_used_method = $2 where id = $1`,
+    [memberId, method],
+  );
+}
+
+/** The address's current membership of the brand, or undefined. */
+export async function selectCurrentMemberOf(
+  db: Db,
+  brandId: string,
+  email: string,
+): Promise<MemberRow | undefined> {
+  const r = await db.query<MemberRow>(
+    `select ${MEMBER_COLUMNS} from brand_members m
+      where m.brand_id = $1 and m.email = $2 and m.removed_at is null`,
+    [brandId, email],
   );
   return r.rows[0];
 }

@@ -4,14 +4,12 @@ import { actorEmail, actorMemberId, authorize, type Actor } from '@brand/shared/
 import { withTransaction, type Pool, type PoolClient } from '@brand/shared/db';
 import { ROLES, type RoleName } from '@brand/shared/enums';
 import { AppError, parseOrThrow } from '@brand/shared/errors';
-import { newId } from '@brand/shared/ids';
 import { selectBrand, type MemberRow } from './brandRepo';
-import { endSessionsOf } from '../sessions/sessionRepo';
+import { endSessionsWithin } from '../sessions/sessionRepo';
 import { currentActor } from './currentActor';
-import { brandId, email } from './inputs';
+import { brandId } from './inputs';
 import {
   countOwners,
-  insertOrRestoreMember,
   lockBrandMembers,
   markMemberRemoved,
   selectCurrentMember,
@@ -54,32 +52,11 @@ export async function listOwnerEmails(
   return { brandName: brand.name, emails: await selectOwnerEmails(pool, v.brandId) };
 }
 
-/** Adds a member (or restores a removed one with the new role); already_exists for a current one. */
-export async function inviteMember(
-  pool: Pool,
-  actor: Actor,
-  input: { brandId: string; email: string; role: RoleName | undefined },
-): Promise<MemberRow> {
-  const v = parseOrThrow(z.object({ brandId, email, role }), input);
-  const who = await currentActor(pool, actor);
-  authorize(who, 'members.manage', v.brandId, noBrand(v.brandId));
-  if (!(await selectBrand(pool, v.brandId))) throw noBrand(v.brandId)();
-  return withTransaction(pool, async (db) => {
-    const member = await insertOrRestoreMember(db, {
-      id: newId('member'),
-      brandId: v.brandId,
-      email: v.email,
-      role: v.role,
-    });
-    if (!member) {
-      throw new AppError('already_exists', `${v.email} is already a member of this brand.`);
-    }
-    await record(db, who, member, 'member.invited', `${member.email} invited as ${member.role}`);
-    return member;
-  });
-}
-
-/** Sets a member's role; last_owner when it would leave the brand without an owner. */
+/**
+ * Sets a member's role; last_owner when it would leave the brand without an owner. The sessions
+ * the brand's single sign-on opened for the member end (the provider vouched for the old role's
+ * holder); the member's other sessions read the new role at their next request.
+ */
 export async function changeMemberRole(
   pool: Pool,
   actor: Actor,
@@ -90,7 +67,10 @@ export async function changeMemberRole(
     if (before.role === 'owner' && v.role !== 'owner') await requireAnotherOwner(db, before);
     const after = (await updateMemberRole(db, before.id, v.role))!;
     if (before.role !== after.role) {
-      const ended = await endSessionsOf(db, after.email);
+      const { ended } = await endSessionsWithin(db, {
+        email: after.email,
+        ssoBrandId: after.brand_id,
+      });
       const summary = `${after.email}: ${before.role} to ${after.role}${sessionsEnded(ended)}`;
       await record(db, who, after, 'member.role_changed', summary);
     }
@@ -99,9 +79,11 @@ export async function changeMemberRole(
 }
 
 /**
- * Removes a member from the brand and ends the sessions of their address (a session belongs to
- * an address, so their sessions on other brands end too: they sign in again). last_owner for
- * the brand's last owner.
+ * Removes a member from the brand (issue 59: a change at one brand acts at that brand only).
+ * The sessions the brand's single sign-on opened for them end, since they speak for this brand
+ * alone; their other sessions (an emailed link's, a passkey's) belong to the address and lose
+ * this brand at their next request, keeping every other brand. last_owner for the brand's last
+ * owner.
  */
 export async function removeMember(
   pool: Pool,
@@ -112,7 +94,10 @@ export async function removeMember(
   return changeMember(pool, actor, v.memberId, async (db, before, who) => {
     if (before.role === 'owner') await requireAnotherOwner(db, before);
     await markMemberRemoved(db, before.id);
-    const ended = await endSessionsOf(db, before.email);
+    const { ended } = await endSessionsWithin(db, {
+      email: before.email,
+      ssoBrandId: before.brand_id,
+    });
     const summary = `${before.email} (${before.role}) removed${sessionsEnded(ended)}`;
     await record(db, who, before, 'member.removed', summary);
     return before;
@@ -141,9 +126,9 @@ async function changeMember(
   });
 }
 
-/** The activity summary's note of sessions a change ended. */
+/** The activity summary's note of the brand's single sign-on sessions a change ended. */
 const sessionsEnded = (n: number): string =>
-  n === 0 ? '' : `; ${n} session${n === 1 ? '' : 's'} ended`;
+  n === 0 ? '' : `; ${n} single sign-on session${n === 1 ? '' : 's'} ended`;
 
 async function requireAnotherOwner(db: PoolClient, member: MemberRow): Promise<void> {
   if ((await countOwners(db, member.brand_id)) <= 1) {

@@ -18,8 +18,10 @@ export const toMember = (m: MemberRow): Member => ({
   email: m.email,
   role: ROLES.toProto(m.role),
   created_at: m.created_at,
-  last_signed_in_at: m.last_signed_in_at ?? undefined,
-  last_sign_in_method: m.last_sign_in_method ?? '',
+  last_signed_in_at: undefined,
+  last_sign_in_method: '',
+  last_used_at: m.last_used_at ?? undefined,
+  last_used_method: m.last_used_method ?? '',
 });
 
 export const toApiKey = (k: KeyRow): ApiKey => ({

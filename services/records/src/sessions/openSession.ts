@@ -1,14 +1,13 @@
-import { insertActivity } from '@brand/shared/activity';
 import type { RedeemSignInLinkResponse } from '@brand/proto/access/v1/sessions';
 import type { PoolClient } from '@brand/shared/db';
 import { newId } from '@brand/shared/ids';
-import type { Membership } from '../access/memberRepo';
+import { markMemberUsed, type Membership } from '../access/memberRepo';
 import { toBrand, toMember } from '../access/toProto';
 import type { SessionDeps } from './sessionDeps';
 import { methodRefusal } from '../signInPolicy/policy';
-import { METHOD_WORDS, recordSignInRefused } from './signInActivity';
+import { recordSignedIn, recordSignInRefused } from './signInActivity';
 import type { SignInClient, SignInMethod } from './signInClient';
-import { deleteStaleSessions, insertSession } from './sessionRepo';
+import { deleteStaleSessions, insertSession, markSessionAt } from './sessionRepo';
 import { hashToken, newSecretToken } from './tokens';
 
 /** A session just opened: the raw token goes into the cookie and nowhere else. */
@@ -24,11 +23,13 @@ export interface OpenedSession {
 /**
  * Opens a session for an address whose eligible brands are known, inside the caller's
  * transaction (whatever proved the address, a link, a passkey or a single sign-on state, is
- * spent in the same one):
- * a random token and CSRF secret, stored as a hash and as is, and member.signed_in, naming the
- * method, in the activity of each of those brands that accepts the method; a brand whose
- * sign-in policy refuses it records member.sign_in_refused with the reason instead (the
- * session never opens that brand: resolveSession refuses it by the same rule).
+ * spent in the same one): a random token and CSRF secret, stored as a hash and as is.
+ *
+ * Where the sign-in is recorded (issue 59 part 3): a session opened by a brand's single sign-on
+ * happened at that brand, so member.signed_in goes into its activity now (or, if the brand's
+ * policy refuses it, member.sign_in_refused). An emailed link or a passkey proves the address,
+ * not a brand: nothing is written at any brand until the session first opens one
+ * (resolveSession), so no brand learns of a sign-in made to open another.
  */
 export async function openSession(
   db: PoolClient,
@@ -54,12 +55,15 @@ export async function openSession(
     client: opening.client,
     ssoBrandId: opening.ssoBrandId,
   });
-  for (const { member, brand } of opening.brands) {
-    const refused = methodRefusal(brand, {
-      method: opening.method,
-      ssoBrandId: opening.ssoBrandId ?? null,
-    });
-    if (refused !== undefined) {
+  const ssoBrand = opening.brands.find((m) => m.brand.id === opening.ssoBrandId);
+  if (opening.ssoBrandId !== undefined && ssoBrand) {
+    const { member, brand } = ssoBrand;
+    const refused = methodRefusal(brand, { method: opening.method, ssoBrandId: brand.id });
+    if (refused === undefined) {
+      await recordSignedIn(db, member, opening.method);
+      await markMemberUsed(db, member.id, opening.method);
+    } else {
+      await markSessionAt(db, session.id, brand.id, 'refused');
       await recordSignInRefused(db, {
         brandId: member.brand_id,
         memberId: member.id,
@@ -67,16 +71,7 @@ export async function openSession(
         method: opening.method,
         reason: refused,
       });
-      continue;
     }
-    await insertActivity(db, {
-      brandId: member.brand_id,
-      action: 'member.signed_in',
-      actorMemberId: member.id,
-      actorEmail: member.email,
-      subjectId: member.id,
-      summary: `${member.email} signed in with ${METHOD_WORDS[opening.method]}`,
-    });
   }
   return {
     sessionId: session.id,

@@ -38,8 +38,9 @@ export async function endOneSession(
   const notFound = () => new AppError('not_found', `No session ${input.sessionId}.`);
   if (!SESSION_ID.test(input.sessionId)) throw notFound();
   await withTransaction(deps.pool, async (db) => {
-    if (!(await endSessionOf(db, reachOf(session), input.sessionId))) throw notFound();
-    await recordSignOut(db, reachOf(session));
+    const ended = await endSessionOf(db, reachOf(session), input.sessionId);
+    if (ended.ended === 0) throw notFound();
+    await recordSignOut(db, { email: session.email, brandIds: ended.brandIds });
   });
   return { endedCurrent: input.sessionId === session.id };
 }
@@ -52,7 +53,7 @@ export async function endOtherSessions(
   const session = await liveSession(deps, input.sessionToken);
   return withTransaction(deps.pool, async (db) => {
     const ended = await endSessionsOfExcept(db, reachOf(session), session.id);
-    if (ended > 0) await recordSignOut(db, reachOf(session));
-    return ended;
+    await recordSignOut(db, { email: session.email, brandIds: ended.brandIds });
+    return ended.ended;
   });
 }

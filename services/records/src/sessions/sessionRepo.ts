@@ -11,6 +11,19 @@ export interface SessionRow {
   sign_in_method: SignInMethod;
   /** The one brand a session opened by single sign-on opens; null for every other session. */
   sso_brand_id: string | null;
+  /** The brands this session has acted at (its sign-in is recorded at each, once). */
+  acted_brand_ids: string[];
+  /** The brands whose sign-in policy refused this session (the refusal recorded once each). */
+  refused_brand_ids: string[];
+}
+
+/** A session found live, and whether its last_seen_at was just written (a minute had passed). */
+export type TouchedSession = SessionRow & { touched: boolean };
+
+/** What ending sessions did: how many were live, and the brands they had acted at. */
+export interface SessionsEnded {
+  ended: number;
+  brandIds: string[];
 }
 
 /**
@@ -24,7 +37,8 @@ export interface SessionReach {
   ssoBrandId: string | null;
 }
 
-const SESSION_COLUMNS = 'id, email, csrf_secret, expires_at, sign_in_method, sso_brand_id';
+const SESSION_COLUMNS =
+  'id, email, csrf_secret, expires_at, sign_in_method, sso_brand_id, acted_brand_ids, refused_brand_ids';
 
 /**
  * last_seen_at is written at most this often: resolving a session is every page and form,
@@ -34,9 +48,8 @@ const SESSION_COLUMNS = 'id, email, csrf_secret, expires_at, sign_in_method, sso
 const LAST_SEEN_STEP_MS = 60_000;
 
 /**
- * Opens a session, and records on every current membership of the address when and how it
- * signed in (what owners see on the members page); a single sign-on session, on the one
- * membership of its brand.
+ * Opens a session. A session opened by a brand's single sign-on has acted at that brand from the
+ * start (it opened there); any other acts at a brand when it first opens it (resolveSession).
  */
 export async function insertSession(
   db: Db,
@@ -54,8 +67,9 @@ export async function insertSession(
   const r = await db.query<SessionRow>(
     `insert into console_sessions
        (id, token_hash, email, csrf_secret, expires_at, sign_in_method, user_agent, client_address,
-        sso_brand_id)
-     values ($1, $2, $3, $4, now() + $5 * interval '1 millisecond', $6, $7, $8, $9)
+        sso_brand_id, acted_brand_ids)
+     values ($1, $2, $3, $4, now() + $5 * interval '1 millisecond', $6, $7, $8, $9::text,
+             case when $9::text is null then '{}'::text[] else array[$9::text] end)
      returning ${SESSION_COLUMNS}`,
     [
       s.id,
@@ -69,12 +83,26 @@ export async function insertSession(
       s.ssoBrandId ?? null,
     ],
   );
-  await db.query(
-    `update brand_members set last_signed_in_at = now(), last_sign_in_method = $2
-     where email = $1 and removed_at is null and ($3::text is null or brand_id = $3)`,
-    [s.email, s.method, s.ssoBrandId ?? null],
-  );
   return r.rows[0]!;
+}
+
+/**
+ * Notes that the session acted at a brand, or was refused there; true only for the first time
+ * (one statement decides, so two requests at once record it once).
+ */
+export async function markSessionAt(
+  db: Db,
+  sessionId: string,
+  brandId: string,
+  how: 'acted' | 'refused',
+): Promise<boolean> {
+  const column = how === 'acted' ? 'acted_brand_ids' : 'refused_brand_ids';
+  const r = await db.query(
+    `update console_sessions set ${column} = array_append(${column}, $2::text)
+      where id = $1 and not ($2::text = any(${column}))`,
+    [sessionId, brandId],
+  );
+  return (r.rowCount ?? 0) > 0;
 }
 
 /**
@@ -86,7 +114,7 @@ export async function touchLiveSession(
   db: Db,
   tokenHash: Buffer,
   idleMs: number,
-): Promise<SessionRow | undefined> {
+): Promise<TouchedSession | undefined> {
   const r = await db.query<SessionRow & { stale: boolean }>(
     `select ${SESSION_COLUMNS},
             last_seen_at < now() - $3 * interval '1 millisecond' as stale
@@ -100,19 +128,27 @@ export async function touchLiveSession(
   if (row.stale) {
     await db.query(`update console_sessions set last_seen_at = now() where id = $1`, [row.id]);
   }
-  const { stale: _stale, ...session } = row;
-  return session;
+  const { stale, ...session } = row;
+  return { ...session, touched: stale };
 }
 
-/** Ends one session; returns what it reached when it was live (for the sign-out's activity). */
-export async function endSession(db: Db, tokenHash: Buffer): Promise<SessionReach | undefined> {
-  const r = await db.query<{ email: string; sso_brand_id: string | null }>(
+/** Ends one session; returns its address and the brands it acted at, when it was live. */
+export async function endSession(
+  db: Db,
+  tokenHash: Buffer,
+): Promise<{ email: string; brandIds: string[] } | undefined> {
+  const r = await db.query<{ email: string; acted_brand_ids: string[] }>(
     `update console_sessions set ended_at = now()
-     where token_hash = $1 and ended_at is null returning email, sso_brand_id`,
+     where token_hash = $1 and ended_at is null returning email, acted_brand_ids`,
     [tokenHash],
   );
   const row = r.rows[0];
-  return row && { email: row.email, ssoBrandId: row.sso_brand_id };
+  return row && { email: row.email, brandIds: row.acted_brand_ids };
+}
+
+/** How many sessions an ending statement ended, and the brands any of them acted at. */
+function endedOf(rows: { acted_brand_ids: string[] }[]): SessionsEnded {
+  return { ended: rows.length, brandIds: [...new Set(rows.flatMap((r) => r.acted_brand_ids))] };
 }
 
 /**
@@ -159,43 +195,43 @@ export async function selectLiveSessionsOf(
   return r.rows;
 }
 
-/** Ends one session within a reach by id; false when it is unknown, ended, or beyond it. */
-export async function endSessionOf(db: Db, reach: SessionReach, id: string): Promise<boolean> {
-  const r = await db.query(
+/** Ends one session within a reach by id (nothing ended when it is unknown, ended, or beyond it). */
+export async function endSessionOf(
+  db: Db,
+  reach: SessionReach,
+  id: string,
+): Promise<SessionsEnded> {
+  const r = await db.query<{ acted_brand_ids: string[] }>(
     `update console_sessions set ended_at = now()
-     where ${WITHIN_REACH} and id = $3 and ended_at is null`,
+     where ${WITHIN_REACH} and id = $3 and ended_at is null returning acted_brand_ids`,
     [reach.email, reach.ssoBrandId, id],
   );
-  return (r.rowCount ?? 0) > 0;
+  return endedOf(r.rows);
 }
 
-/** Ends every session within a reach but one; returns how many were open. */
+/** Ends every session within a reach but one. */
 export async function endSessionsOfExcept(
   db: Db,
   reach: SessionReach,
   keepId: string,
-): Promise<number> {
-  const r = await db.query(
+): Promise<SessionsEnded> {
+  const r = await db.query<{ acted_brand_ids: string[] }>(
     `update console_sessions set ended_at = now()
-     where ${WITHIN_REACH} and id <> $3 and ended_at is null`,
+     where ${WITHIN_REACH} and id <> $3 and ended_at is null returning acted_brand_ids`,
     [reach.email, reach.ssoBrandId, keepId],
   );
-  return r.rowCount ?? 0;
+  return endedOf(r.rows);
 }
 
 /**
- * Ends every session within a reach (an address's: pass `{ email, ssoBrandId: null }`); returns
- * how many were open.
+ * Ends every session within a reach: an address's (`{ email, ssoBrandId: null }`), or the
+ * sessions one brand's single sign-on opened for it.
  */
-export async function endSessionsWithin(db: Db, reach: SessionReach): Promise<number> {
-  const r = await db.query(
-    `update console_sessions set ended_at = now() where ${WITHIN_REACH} and ended_at is null`,
+export async function endSessionsWithin(db: Db, reach: SessionReach): Promise<SessionsEnded> {
+  const r = await db.query<{ acted_brand_ids: string[] }>(
+    `update console_sessions set ended_at = now()
+      where ${WITHIN_REACH} and ended_at is null returning acted_brand_ids`,
     [reach.email, reach.ssoBrandId],
   );
-  return r.rowCount ?? 0;
-}
-
-/** Ends every session of an address; returns how many were open. */
-export async function endSessionsOf(db: Db, email: string): Promise<number> {
-  return endSessionsWithin(db, { email, ssoBrandId: null });
+  return endedOf(r.rows);
 }

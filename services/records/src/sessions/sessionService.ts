@@ -2,8 +2,7 @@ import { insertActivity } from '@brand/shared/activity';
 import { signMemberAssertion } from '@brand/shared/console';
 import { withTransaction, type PoolClient } from '@brand/shared/db';
 import { AppError } from '@brand/shared/errors';
-import type { BrandRow } from '../access/brandRepo';
-import { selectMemberships, type Membership } from '../access/memberRepo';
+import { markMemberUsed, selectMemberships, type Membership } from '../access/memberRepo';
 import { ineligibleReason, isEligible } from './eligibility';
 import { endUnusedSignInLinksOf } from './linkRepo';
 import { methodRefusal } from '../signInPolicy/policy';
@@ -11,10 +10,12 @@ import type { SessionDeps } from './sessionDeps';
 import {
   endSession,
   endSessionsWithin,
+  markSessionAt,
   touchLiveSession,
-  type SessionReach,
   type SessionRow,
+  type TouchedSession,
 } from './sessionRepo';
+import { recordSignedIn, recordSignInRefused } from './signInActivity';
 import { provesAddress, reachOf } from './sessionScope';
 import { deleteSignInRequestsOf, lockSignInClaims } from './signInRequestRepo';
 import { hashToken, TOKEN_PATTERN } from './tokens';
@@ -25,14 +26,14 @@ const invalidSession = (): AppError =>
   new AppError('invalid_session', 'The session has ended or expired; sign in again.');
 
 export interface ResolvedSession {
-  session: SessionRow;
+  session: TouchedSession;
   brands: Membership[];
   /** Set when a brand was asked for. */
   acting?: Membership & { assertion: string; assertionExpiresAt: Date };
 }
 
 /** The live session a token names (its idle expiry slid), or invalid_session. */
-export async function liveSession(deps: SessionDeps, token: string): Promise<SessionRow> {
+export async function liveSession(deps: SessionDeps, token: string): Promise<TouchedSession> {
   if (!TOKEN_PATTERN.test(token)) throw invalidSession();
   const session = await touchLiveSession(deps.pool, hashToken(token), deps.idleMs);
   if (!session) throw invalidSession();
@@ -61,7 +62,8 @@ export async function resolveSession(
   if (!isEligible(found.brand)) {
     throw new AppError('brand_not_eligible', ineligibleReason(found.brand));
   }
-  assertSignInPolicy(found.brand, session);
+  await assertSignInPolicy(deps, found, session);
+  await noteActingAt(deps, found, session);
   if (!deps.assertionKey) {
     throw new AppError('service_unavailable', 'The console is not configured on this service.');
   }
@@ -89,24 +91,70 @@ export async function membershipsOpenedBy(
     : all.filter((m) => m.brand.id === session.sso_brand_id);
 }
 
-/** Refuses a session whose way of signing in the brand does not accept (its sign-in policy). */
-function assertSignInPolicy(brand: BrandRow, session: SessionRow): void {
+/**
+ * Refuses a session whose way of signing in the brand does not accept (its sign-in policy). The
+ * first refusal of a session at a brand is recorded there (member.sign_in_refused), once: the
+ * person tried to open this brand, and only this brand hears of it.
+ */
+async function assertSignInPolicy(
+  deps: SessionDeps,
+  { brand, member }: Membership,
+  session: SessionRow,
+): Promise<void> {
   const refused = methodRefusal(brand, {
     method: session.sign_in_method,
     ssoBrandId: session.sso_brand_id,
   });
-  if (refused !== undefined) throw new AppError('sign_in_method_required', refused);
+  if (refused === undefined) return;
+  if (!session.refused_brand_ids.includes(brand.id)) {
+    await withTransaction(deps.pool, async (db) => {
+      if (!(await markSessionAt(db, session.id, brand.id, 'refused'))) return;
+      await recordSignInRefused(db, {
+        brandId: brand.id,
+        memberId: member.id,
+        email: member.email,
+        method: session.sign_in_method,
+        reason: refused,
+      });
+    });
+  }
+  throw new AppError('sign_in_method_required', refused);
 }
 
 /**
- * member.signed_out in the activity of every brand within the reach: each brand the address is
- * a member of, or, for a brand's single sign-on sessions, that brand alone (another brand's
- * activity never hears of what a brand's provider did).
+ * A session acting at a brand (issue 59 part 3: a sign-in is recorded where it happens). The
+ * first time, member.signed_in goes into this brand's activity, with the request's address and
+ * user agent, and nowhere else; the member's "last used" is set then and, after that, at most
+ * once a minute (when the session's last_seen_at is written).
  */
-export async function recordSignOut(db: PoolClient, reach: SessionReach): Promise<void> {
-  const memberships = await selectMemberships(db, reach.email);
+async function noteActingAt(
+  deps: SessionDeps,
+  { member }: Membership,
+  session: TouchedSession,
+): Promise<void> {
+  if (session.acted_brand_ids.includes(member.brand_id)) {
+    if (session.touched) await markMemberUsed(deps.pool, member.id, session.sign_in_method);
+    return;
+  }
+  await withTransaction(deps.pool, async (db) => {
+    if (!(await markSessionAt(db, session.id, member.brand_id, 'acted'))) return;
+    await recordSignedIn(db, member, session.sign_in_method);
+    await markMemberUsed(db, member.id, session.sign_in_method);
+  });
+}
+
+/**
+ * member.signed_out in the activity of each brand the ended sessions acted at, where the address
+ * is still a member: a brand hears of a sign-out only if the session ever opened it.
+ */
+export async function recordSignOut(
+  db: PoolClient,
+  ended: { email: string; brandIds: readonly string[] },
+): Promise<void> {
+  if (ended.brandIds.length === 0) return;
+  const memberships = await selectMemberships(db, ended.email);
   for (const { member } of memberships) {
-    if (reach.ssoBrandId !== null && member.brand_id !== reach.ssoBrandId) continue;
+    if (!ended.brandIds.includes(member.brand_id)) continue;
     await insertActivity(db, {
       brandId: member.brand_id,
       action: 'member.signed_out',
@@ -144,14 +192,14 @@ export async function signOutEverywhere(
   return withTransaction(deps.pool, async (db) => {
     if (!provesAddress(session)) {
       const ended = await endSessionsWithin(db, reach);
-      await recordSignOut(db, reach);
-      return ended;
+      await recordSignOut(db, { email: session.email, brandIds: ended.brandIds });
+      return ended.ended;
     }
     await lockSignInClaims(db);
     const ended = await endSessionsWithin(db, reach);
     await endUnusedSignInLinksOf(db, session.email);
     await deleteSignInRequestsOf(db, session.email);
-    await recordSignOut(db, reach);
-    return ended;
+    await recordSignOut(db, { email: session.email, brandIds: ended.brandIds });
+    return ended.ended;
   });
 }

@@ -28,3 +28,22 @@ export async function recordSignInRefused(
     summary: `${who} tried to sign in with ${METHOD_WORDS[r.method]}; refused: ${r.reason}`,
   });
 }
+
+/**
+ * member.signed_in at one brand: a session of the member opened it for the first time (a brand's
+ * single sign-on: at once). The row carries the request's address and user agent.
+ */
+export async function recordSignedIn(
+  db: Pool | PoolClient,
+  member: { id: string; brand_id: string; email: string },
+  method: SignInMethod,
+): Promise<void> {
+  await insertActivity(db, {
+    brandId: member.brand_id,
+    action: 'member.signed_in',
+    actorMemberId: member.id,
+    actorEmail: member.email,
+    subjectId: member.id,
+    summary: `${member.email} signed in with ${METHOD_WORDS[method]}`,
+  });
+}

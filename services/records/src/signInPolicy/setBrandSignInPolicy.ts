@@ -53,6 +53,15 @@ export async function setBrandSignInPolicy(
         'Sign in with single sign-on to require it: you then know it lets you in.',
       );
     }
+    if (connection.provider_recent) {
+      // Issue 59 part 4: a provider set today may be someone else's; every owner was mailed
+      // when it was set, and has this day to notice before links and passkeys stop opening.
+      const from = new Date(Date.parse(connection.provider_set_at) + 24 * 60 * 60_000);
+      throw new AppError(
+        'sso_provider_too_new',
+        `The identity provider was set less than a day ago (${connection.provider_set_at}), and every owner was mailed. Single sign-on can be required from ${from.toISOString()}; until then members keep their other ways in.`,
+      );
+    }
   }
   if (found.brand.sign_in_policy === policy) return;
   await withTransaction(deps.pool, async (db) => {

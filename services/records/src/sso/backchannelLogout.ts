@@ -8,6 +8,7 @@ import type { ProviderCache } from './oidcClient';
 import { providerFetch } from './provider/providerFetch';
 import type { ProviderPolicy } from './provider/providerPolicy';
 import { providerClientOf } from './providerClient';
+import type { LogoutTokenLedger } from './logoutTokenLedger';
 import { endSsoSessions } from './ssoSessionRepo';
 
 /** The event a logout token must carry (OpenID Connect Back-Channel Logout 1.0, 2.4). */
@@ -40,7 +41,23 @@ export interface BackchannelDeps {
   box: SecretBox | undefined;
   providers: ProviderCache;
   providerPolicy: ProviderPolicy;
+  /** Tokens used once already (by jti); a replay is refused. */
+  logoutTokens: LogoutTokenLedger;
 }
+
+/** What a verified logout token names: whom to sign out, and the token's id and issue time. */
+interface LogoutClaims {
+  sub: string | null;
+  sid: string | null;
+  jti: string;
+  /** Seconds since the epoch. */
+  iat: number;
+  /** Seconds since the epoch, when the token says. */
+  exp: number | undefined;
+}
+
+/** How long a token may pass verification after it was issued (MAX_TOKEN_AGE plus the skew). */
+const TOKEN_LIFETIME_MS = (10 * 60 + 60) * 1_000;
 
 const invalid = (why: string): AppError =>
   new AppError('invalid_logout_token', `The logout token was refused: ${why}.`);
@@ -89,7 +106,7 @@ async function verifyFor(
   deps: BackchannelDeps & { box: SecretBox },
   c: Connection,
   token: string,
-): Promise<{ sub: string | null; sid: string | null }> {
+): Promise<LogoutClaims> {
   const j = await jose();
   const config = await deps.providers.get(providerClientOf(deps.box, c));
   const jwksUri = config.serverMetadata().jwks_uri;
@@ -130,7 +147,17 @@ async function verifyFor(
   const sub = typeof payload.sub === 'string' && payload.sub !== '' ? payload.sub : null;
   const sid = typeof payload.sid === 'string' && payload.sid !== '' ? payload.sid : null;
   if (sub === null && sid === null) throw invalid('it names neither sub nor sid');
-  return { sub, sid };
+  if (typeof payload.jti !== 'string' || payload.jti === '') throw invalid('it has no jti');
+  return { sub, sid, jti: payload.jti, iat: payload.iat!, exp: payload.exp };
+}
+
+/** How long from now the token could still pass: until its exp, or its iat plus the max age. */
+function remainingLifetimeMs(claims: LogoutClaims): number {
+  const until = Math.max(
+    claims.iat * 1_000 + TOKEN_LIFETIME_MS,
+    claims.exp === undefined ? 0 : claims.exp * 1_000 + 60_000,
+  );
+  return until - Date.now();
 }
 
 /**
@@ -168,9 +195,16 @@ export async function ssoBackchannelLogout(
   let verifiedOnce = false;
   let lastRefusal: unknown;
   for (const c of connections) {
-    let who: { sub: string | null; sid: string | null };
+    let who: LogoutClaims;
     try {
       who = await verifyFor({ ...deps, box }, c, token);
+      // Once per token (issue 59 part 5): a replay within its lifetime ends nothing.
+      if (
+        !verifiedOnce &&
+        !(await deps.logoutTokens.firstUse(c.issuer, who.jti, remainingLifetimeMs(who)))
+      ) {
+        throw invalid('it was used before');
+      }
     } catch (err) {
       lastRefusal = err;
       deps.log.info(
@@ -184,6 +218,7 @@ export async function ssoBackchannelLogout(
         brandId: c.brand_id,
         subject: who.sub,
         sid: who.sid,
+        issuedAt: who.iat,
       });
       for (const s of sessions) {
         await insertActivity(db, {

@@ -3,7 +3,7 @@ import type { Pool } from '@brand/shared/db';
 import type { RpcBuilder } from '@brand/shared/grpc';
 import { toOpenedResponse } from '../sessions/openSession';
 import { boundedClient } from '../sessions/signInClient';
-import { ssoBackchannelLogout } from './backchannelLogout';
+import { ssoBackchannelLogout, type BackchannelDeps } from './backchannelLogout';
 import { endBrandSsoSession, listBrandSsoSessions } from './brandSsoSessions';
 import { proofRecordName, proofRecordValue } from './domains/domainProof';
 import { verifySsoDomain } from './domains/domainVerification';
@@ -17,8 +17,11 @@ import {
 } from './ssoConnectionService';
 import { beginSsoSignIn, finishSsoSignIn, type SsoSignInDeps } from './ssoSignIn';
 
-/** A domain as owners see it: its state and the record to publish (the token is no secret). */
-const toDomain = (d: SsoDomainRow): SsoDomain => ({
+/**
+ * A domain as owners see it: its state and the record to publish (the token is no secret), and
+ * for a verified domain whose record went missing, when it stops counting (`graceMs` after).
+ */
+const toDomain = (d: SsoDomainRow, graceMs: number): SsoDomain => ({
   domain: d.domain,
   state: d.state,
   record_name: proofRecordName(d.domain),
@@ -26,10 +29,18 @@ const toDomain = (d: SsoDomainRow): SsoDomain => ({
   checked_at: d.checked_at ?? '',
   verified_at: d.verified_at ?? '',
   problem: d.problem ?? '',
+  proof_missing_since: d.proof_missing_since ?? '',
+  fails_at: d.proof_missing_since
+    ? new Date(Date.parse(d.proof_missing_since) + graceMs).toISOString()
+    : '',
 });
 
 /** A connection as owners see it, with its domains: never the secret, sealed or not. */
-async function toConnection(pool: Pool, c: SsoConnectionRow): Promise<SsoConnection> {
+async function toConnection(
+  pool: Pool,
+  c: SsoConnectionRow,
+  graceMs: number,
+): Promise<SsoConnection> {
   return {
     brand_id: c.brand_id,
     issuer: c.issuer,
@@ -37,7 +48,7 @@ async function toConnection(pool: Pool, c: SsoConnectionRow): Promise<SsoConnect
     allowed_domains: c.allowed_domains,
     enabled: c.enabled,
     updated_at: c.updated_at,
-    domains: (await selectSsoDomains(pool, c.brand_id)).map(toDomain),
+    domains: (await selectSsoDomains(pool, c.brand_id)).map((d) => toDomain(d, graceMs)),
   };
 }
 
@@ -46,7 +57,7 @@ async function toConnection(pool: Pool, c: SsoConnectionRow): Promise<SsoConnect
  * console, or operators) and signing in through it (the console only).
  */
 export function ssoHandlers(
-  deps: SsoSignInDeps & SsoConnectionDeps,
+  deps: SsoSignInDeps & SsoConnectionDeps & Pick<BackchannelDeps, 'logoutTokens'>,
   rpc: RpcBuilder,
 ): ConsoleSsoServiceServer {
   return {
@@ -56,7 +67,9 @@ export function ssoHandlers(
         sessionToken: req.session_token,
       });
       return {
-        connection: got.connection ? await toConnection(deps.pool, got.connection) : undefined,
+        connection: got.connection
+          ? await toConnection(deps.pool, got.connection, deps.domainGraceMs)
+          : undefined,
         change_proof: {
           required: got.proofRequired,
           fresh_until: got.freshUntil?.toISOString() ?? '',
@@ -76,6 +89,7 @@ export function ssoHandlers(
           enabled: req.enabled,
           sessionToken: req.session_token,
         }),
+        deps.domainGraceMs,
       ),
     })),
 
@@ -94,8 +108,10 @@ export function ssoHandlers(
       });
       const connection = await selectSsoConnection(deps.pool, domain.brand_id);
       return {
-        connection: connection ? await toConnection(deps.pool, connection) : undefined,
-        domain: toDomain(domain),
+        connection: connection
+          ? await toConnection(deps.pool, connection, deps.domainGraceMs)
+          : undefined,
+        domain: toDomain(domain, deps.domainGraceMs),
       };
     }),
 

@@ -14,10 +14,23 @@ export interface SsoConnectionRow {
   allowed_domains: string[];
   enabled: boolean;
   updated_at: string;
+  /** When the provider (issuer or client id) was last set: requiring SSO waits a day after. */
+  provider_set_at: string;
+  /** Whether that was less than a day ago. */
+  provider_recent: boolean;
 }
 
+/** Requiring single sign-on waits this long after its provider was set (issue 59 part 4). */
+export const PROVIDER_WAIT = '1 day';
+
 const COLUMNS = `brand_id, issuer, client_id, client_secret_ciphertext, client_secret_key_id,
-  allowed_domains, enabled, ${rfc3339('updated_at')} as updated_at`;
+  allowed_domains, enabled, ${rfc3339('updated_at')} as updated_at,
+  ${rfc3339('provider_set_at')} as provider_set_at,
+  provider_set_at > now() - interval '${PROVIDER_WAIT}' as provider_recent`;
+
+/** A new issuer or client id is a new provider: it is set now; anything else keeps its time. */
+const PROVIDER_SET_AT = `case when sso_connections.issuer <> $2 or sso_connections.client_id <> $3
+  then now() else sso_connections.provider_set_at end`;
 
 export async function selectSsoConnection(
   db: Db,
@@ -45,7 +58,8 @@ export async function upsertSsoConnection(
   if (!c.secret) {
     const r = await db.query<SsoConnectionRow>(
       `update sso_connections
-         set issuer = $2, client_id = $3, allowed_domains = $4, enabled = $5, updated_at = now()
+         set provider_set_at = ${PROVIDER_SET_AT}, issuer = $2, client_id = $3,
+             allowed_domains = $4, enabled = $5, updated_at = now()
        where brand_id = $1 returning ${COLUMNS}`,
       [c.brandId, c.issuer, c.clientId, c.allowedDomains, c.enabled],
     );
@@ -57,6 +71,7 @@ export async function upsertSsoConnection(
         allowed_domains, enabled)
      values ($1, $2, $3, $4, $5, $6, $7)
      on conflict (brand_id) do update set
+       provider_set_at = ${PROVIDER_SET_AT},
        issuer = excluded.issuer, client_id = excluded.client_id,
        client_secret_ciphertext = excluded.client_secret_ciphertext,
        client_secret_key_id = excluded.client_secret_key_id,

@@ -9,8 +9,13 @@ import { selectBrand } from '../access/brandRepo';
 import { currentActor } from '../access/currentActor';
 import { brandId } from '../access/inputs';
 import { selectOwnerEmails } from '../access/memberRepo';
+import { insertOwnerMails } from '../memberMails/memberMailRepo';
 import { freshSsoUntil, requireFreshSsoProof } from './changeProof';
-import { selectVerifiedDomains, syncSsoDomains } from './domains/ssoDomainRepo';
+import {
+  selectVerifiedDomains,
+  syncSsoDomains,
+  unproveVerifiedDomains,
+} from './domains/ssoDomainRepo';
 import type { ProofFinder } from './domains/txtLookup';
 import { checkIssuer } from './issuerUrl';
 import { assertOwnersKeepAWayIn } from './ownerWayIn';
@@ -35,6 +40,8 @@ export interface SsoConnectionDeps {
   findProof: ProofFinder;
   /** How long a single sign-on counts as a fresh proof for changing the connection (10 min). */
   changeProofMs: number;
+  /** How long a verified domain's record may be missing before it stops counting (72 h). */
+  domainGraceMs: number;
 }
 
 // eslint-disable-next-line no-control-regex -- control characters are what is refused
@@ -144,12 +151,17 @@ export async function setSsoConnection(
     });
   }
   const verified = existing ? await selectVerifiedDomains(deps.pool, brand.id) : [];
+  const providerChanged =
+    existing !== undefined &&
+    (existing.issuer !== checked.issuer || existing.client_id !== v.clientId);
+  // Issue 59 part 4: the new provider may vouch for the verified domains only if the acting
+  // owner just signed in through the current one; else their proofs go, and DNS must vouch.
+  const unproveDomains =
+    providerChanged && verified.length > 0 && !(await provedFreshly(deps, actor, input, brand.id));
   assertOwnersKeepAWayIn(brand, await selectOwnerEmails(deps.pool, brand.id), {
     enabled: v.enabled,
-    verifiedDomains: verified.filter((d) => v.allowedDomains.includes(d)),
-    providerChanged:
-      existing !== undefined &&
-      (existing.issuer !== checked.issuer || existing.client_id !== v.clientId),
+    verifiedDomains: unproveDomains ? [] : verified.filter((d) => v.allowedDomains.includes(d)),
+    providerChanged,
   });
   let secret = v.clientSecret;
   if (secret === '') {
@@ -197,8 +209,47 @@ export async function setSsoConnection(
       subjectId: brand.id,
       summary: `${existing ? 'Single sign-on changed' : 'Single sign-on connected'}: ${row.issuer}, ${row.allowed_domains.join(', ')}${row.enabled ? '' : ' (disabled)'}`,
     });
+    if (unproveDomains) {
+      const unproven = await unproveVerifiedDomains(db, brand.id);
+      await insertActivity(db, {
+        brandId: brand.id,
+        action: 'brand.sso_domains_unproven',
+        actorMemberId: actorMemberId(actor),
+        actorEmail: actorEmail(actor),
+        subjectId: brand.id,
+        summary: `The identity provider changed without a fresh sign-in through the previous one: ${unproven.join(', ')} must be proven again, with new DNS records`,
+      });
+    }
+    if (!existing || providerChanged) {
+      await insertOwnerMails(db, brand.id, 'sso_provider_set', {
+        issuer: row.issuer,
+        setBy: actorEmail(actor),
+      });
+    }
     return row;
   });
+}
+
+/**
+ * Whether the actor may carry the brand's verified domains over to a new provider: an operator
+ * (the admin token's own authority), or an owner whose session was opened by this brand's
+ * current single sign-on within SSO_CHANGE_PROOF_MS. A mailbox alone (an emailed link) is not
+ * enough, nor is a passkey: neither says the current provider agrees.
+ */
+async function provedFreshly(
+  deps: SsoConnectionDeps,
+  actor: Actor,
+  input: { sessionToken: string },
+  brandId: string,
+): Promise<boolean> {
+  if (actor.kind !== 'member') return true;
+  const until = await freshSsoUntil(deps.pool, {
+    sessionToken: input.sessionToken,
+    email: actor.member.email,
+    brandId,
+    freshMs: deps.changeProofMs,
+  });
+  return until !== undefined;
 }
 
 /**

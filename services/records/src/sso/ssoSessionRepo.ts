@@ -77,14 +77,17 @@ export async function updateSsoTokens(
  */
 export async function endSsoSessions(
   db: Db,
-  q: { brandId: string; subject: string | null; sid: string | null },
+  q: { brandId: string; subject: string | null; sid: string | null; issuedAt: number },
 ): Promise<{ id: string; email: string }[]> {
+  // A logout token speaks of sessions that existed when it was issued (its iat, in seconds):
+  // one opened after that second is a new sign-in the token knows nothing of (issue 59 part 5).
   const r = await db.query<{ id: string; email: string }>(
     `update console_sessions set ended_at = now()
      where ended_at is null and sso_brand_id = $1
        and ($2::text is null or sso_subject = $2) and ($3::text is null or sso_sid = $3)
+       and created_at < to_timestamp($4 + 1)
      returning id, email`,
-    [q.brandId, q.subject, q.sid],
+    [q.brandId, q.subject, q.sid, q.issuedAt],
   );
   return r.rows;
 }

@@ -174,16 +174,32 @@ describe('members through the console', () => {
     expect(listed.members).toHaveLength(3);
     expect(listed.members[0]!.id).toBe(t.owner.id);
 
+    // An invitation is pending until the person accepts it (issue 59): no member yet.
     const email = `New.Person-${randomHex(3)}@X.test`;
-    const { member } = await t.asOwner.access('inviteMember', {
+    const { invitation, member: none } = await t.asOwner.access('inviteMember', {
       brand_id: t.brand.id,
       email,
       role: Role.ROLE_MEMBER,
     });
-    expect(member).toMatchObject({ email: email.toLowerCase(), role: Role.ROLE_MEMBER });
+    expect(none).toBeUndefined();
+    expect(invitation).toMatchObject({
+      email: email.toLowerCase(),
+      role: Role.ROLE_MEMBER,
+      state: 'pending',
+      invited_by: t.owner.email,
+      brand_name: t.brand.name,
+    });
     await expect(
       t.asOwner.access('inviteMember', { brand_id: t.brand.id, email, role: Role.ROLE_ADMIN }),
     ).rejects.toMatchObject({ code: 'already_exists' });
+    const pending = await t.asOwner.access('listMembers', { brand_id: t.brand.id });
+    expect(pending.members.map((m) => m.email)).not.toContain(email.toLowerCase());
+
+    const token = await console_.mintInvitationLink(invitation!.id);
+    await console_.invitations('answerInvitation', { token, accept: true });
+    const joined = await t.asOwner.access('listMembers', { brand_id: t.brand.id });
+    const member = joined.members.find((m) => m.email === email.toLowerCase());
+    expect(member).toMatchObject({ role: Role.ROLE_MEMBER });
 
     const changed = await t.asOwner.access('changeMemberRole', {
       member_id: member!.id,
@@ -194,17 +210,24 @@ describe('members through the console', () => {
     const after = await t.asOwner.access('listMembers', { brand_id: t.brand.id });
     expect(after.members.map((m) => m.id)).not.toContain(member!.id);
 
-    // invited again: back with the new role
-    const back = await t.asOwner.access('inviteMember', {
+    // invited again and accepted: back, same member, with the new role
+    const again = await t.asOwner.access('inviteMember', {
       brand_id: t.brand.id,
       email,
       role: Role.ROLE_OWNER,
     });
-    expect(back.member).toMatchObject({ id: member!.id, role: Role.ROLE_OWNER });
+    await console_.invitations('answerInvitation', {
+      token: await console_.mintInvitationLink(again.invitation!.id),
+      accept: true,
+    });
+    const back = await t.asOwner.access('listMembers', { brand_id: t.brand.id });
+    expect(back.members.find((m) => m.id === member!.id)).toMatchObject({
+      role: Role.ROLE_OWNER,
+    });
 
     const { entries } = await t.asOwner.access('listActivity', {
       brand_id: t.brand.id,
-      page_size: 4,
+      page_size: 6,
       page_token: '',
       actor: '',
       action: '',
@@ -213,12 +236,18 @@ describe('members through the console', () => {
       until: '',
     });
     expect(entries.map((e) => e.action)).toEqual([
+      'member.invitation_accepted',
       'member.invited',
       'member.removed',
       'member.role_changed',
+      'member.invitation_accepted',
       'member.invited',
     ]);
-    expect(entries.every((e) => e.actor_member_id === t.owner.id)).toBe(true);
+    const byOwner = entries.filter((e) => !e.action.startsWith('member.invitation_accepted'));
+    expect(byOwner.slice(0, 4).every((e) => e.actor_member_id === t.owner.id)).toBe(true);
+    expect(
+      entries.filter((e) => e.action === 'member.invitation_accepted').map((e) => e.actor_email),
+    ).toEqual([email.toLowerCase(), email.toLowerCase()]);
   });
 
   it('only owners see or manage members', async () => {

@@ -153,19 +153,27 @@ describe('EndConsoleSession and EndOtherConsoleSessions', () => {
   });
 });
 
-describe("members' last sign-in", () => {
-  it('is shown to owners with its method, and absent before the first', async () => {
+describe("members' last use of the brand (issue 59)", () => {
+  it('is shown to owners with how that session signed in, and only for this brand', async () => {
     const { brand, owner } = await brandWithOwner();
+    const other = await brandWithOwner();
     const email = `member-${randomHex(4)}@brand.test`;
     await stack.admin.addMember({ brandId: brand.id, email, role: 'member' });
+    await stack.admin.addMember({ brandId: other.brand.id, email, role: 'member' });
+    // The member signs in and opens the other brand only: this brand learns nothing of it.
+    const theirs = await signInFrom(email, FIREFOX, '198.51.100.16');
+    await console_.actAs(theirs, other.brand.id);
     const token = await signInFrom(owner.email, FIREFOX, '198.51.100.15');
     const asOwner = await console_.actAs(token, brand.id);
     const { members } = await asOwner.access('listMembers', { brand_id: brand.id });
     const byEmail = new Map(members.map((m) => [m.email, m]));
-    expect(byEmail.get(owner.email)).toMatchObject({ last_sign_in_method: 'link' });
-    const at = Date.parse(byEmail.get(owner.email)!.last_signed_in_at!);
+    expect(byEmail.get(owner.email)).toMatchObject({ last_used_method: 'link' });
+    const at = Date.parse(byEmail.get(owner.email)!.last_used_at!);
     expect(Math.abs(Date.now() - at)).toBeLessThan(60_000);
-    expect(byEmail.get(email)).toMatchObject({ last_sign_in_method: '' });
-    expect(byEmail.get(email)!.last_signed_in_at).toBeUndefined();
+    expect(byEmail.get(email)).toMatchObject({ last_used_method: '' });
+    expect(byEmail.get(email)!.last_used_at).toBeUndefined();
+    // The deprecated address-wide fields are no longer set.
+    expect(byEmail.get(owner.email)).toMatchObject({ last_sign_in_method: '' });
+    expect(byEmail.get(owner.email)!.last_signed_in_at).toBeUndefined();
   });
 });

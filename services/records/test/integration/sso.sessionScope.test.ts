@@ -32,8 +32,9 @@ async function ssoSession(email: string, brandId: string): Promise<string> {
   await stack.db.pool.query(
     `insert into records.console_sessions
        (id, token_hash, email, csrf_secret, expires_at, sign_in_method, user_agent,
-        client_address, sso_brand_id)
-     values ($1, $2, $3, 'csrf', now() + interval '1 hour', 'sso', 'test', '127.0.0.1', $4)`,
+        client_address, sso_brand_id, acted_brand_ids)
+     values ($1, $2, $3, 'csrf', now() + interval '1 hour', 'sso', 'test', '127.0.0.1', $4,
+             array[$4])`,
     [`ses_${randomHex(8)}`, createHash('sha256').update(token).digest(), email, brandId],
   );
   return token;

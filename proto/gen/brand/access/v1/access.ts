@@ -240,12 +240,27 @@ export interface Member {
   email: string;
   role: Role;
   created_at: string;
-  /** When a session of the member's address last opened (RFC 3339); absent before the first. */
+  /**
+   * Deprecated (issue 59): when any session of the address opened, at any brand. No longer set:
+   * a brand sees only what the person does there (last_used_at).
+   *
+   * @deprecated
+   */
   last_signed_in_at?:
     | string
     | undefined;
-  /** How: "link", "passkey" or "sso"; empty before the first sign-in. */
+  /**
+   * Deprecated with last_signed_in_at; always empty.
+   *
+   * @deprecated
+   */
   last_sign_in_method: string;
+  /** When a session of the member last acted at this brand (RFC 3339); absent before the first. */
+  last_used_at?:
+    | string
+    | undefined;
+  /** How that session was opened: "link", "passkey" or "sso"; empty before the first. */
+  last_used_method: string;
 }
 
 /** ApiKey describes a key without its secret. */
@@ -450,9 +465,33 @@ export interface InviteMemberRequest {
   role: Role;
 }
 
-/** InviteMemberResponse returns the new member. */
+/** InviteMemberResponse returns the pending invitation. */
 export interface InviteMemberResponse {
+  /**
+   * Deprecated (issue 59): an invitation adds no member; never set.
+   *
+   * @deprecated
+   */
   member: Member | undefined;
+  invitation: MemberInvitation | undefined;
+}
+
+/** MemberInvitation is an owner's invitation of an address to a brand, as the brand sees it. */
+export interface MemberInvitation {
+  /** "inv_..." */
+  id: string;
+  brand_id: string;
+  email: string;
+  role: Role;
+  /** The address of who invited (an owner, or an operator's actor). */
+  invited_by: string;
+  /** RFC 3339. */
+  created_at: string;
+  expires_at: string;
+  /** "pending", "expired", "accepted", "declined" or "withdrawn". */
+  state: string;
+  /** The brand's name (what the invited person sees). */
+  brand_name: string;
 }
 
 /** ChangeMemberRoleRequest names the member and the new role. */
@@ -675,6 +714,8 @@ function createBaseMember(): Member {
     created_at: "",
     last_signed_in_at: undefined,
     last_sign_in_method: "",
+    last_used_at: undefined,
+    last_used_method: "",
   };
 }
 
@@ -700,6 +741,12 @@ export const Member: MessageFns<Member> = {
     }
     if (message.last_sign_in_method !== "") {
       writer.uint32(58).string(message.last_sign_in_method);
+    }
+    if (message.last_used_at !== undefined) {
+      writer.uint32(66).string(message.last_used_at);
+    }
+    if (message.last_used_method !== "") {
+      writer.uint32(74).string(message.last_used_method);
     }
     return writer;
   },
@@ -773,6 +820,22 @@ export const Member: MessageFns<Member> = {
             message.last_sign_in_method = reader.string();
             continue;
           }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.last_used_at = reader.string();
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.last_used_method = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -810,6 +873,16 @@ export const Member: MessageFns<Member> = {
         : isSet(object.last_sign_in_method)
         ? globalThis.String(object.last_sign_in_method)
         : "",
+      last_used_at: isSet(object.lastUsedAt)
+        ? globalThis.String(object.lastUsedAt)
+        : isSet(object.last_used_at)
+        ? globalThis.String(object.last_used_at)
+        : undefined,
+      last_used_method: isSet(object.lastUsedMethod)
+        ? globalThis.String(object.lastUsedMethod)
+        : isSet(object.last_used_method)
+        ? globalThis.String(object.last_used_method)
+        : "",
     };
   },
 
@@ -836,6 +909,12 @@ export const Member: MessageFns<Member> = {
     if (message.last_sign_in_method !== "") {
       obj.lastSignInMethod = message.last_sign_in_method;
     }
+    if (message.last_used_at !== undefined) {
+      obj.lastUsedAt = message.last_used_at;
+    }
+    if (message.last_used_method !== "") {
+      obj.lastUsedMethod = message.last_used_method;
+    }
     return obj;
   },
 
@@ -851,6 +930,8 @@ export const Member: MessageFns<Member> = {
     message.created_at = object.created_at ?? "";
     message.last_signed_in_at = object.last_signed_in_at ?? undefined;
     message.last_sign_in_method = object.last_sign_in_method ?? "";
+    message.last_used_at = object.last_used_at ?? undefined;
+    message.last_used_method = object.last_used_method ?? "";
     return message;
   },
 };
@@ -3300,13 +3381,16 @@ export const InviteMemberRequest: MessageFns<InviteMemberRequest> = {
 };
 
 function createBaseInviteMemberResponse(): InviteMemberResponse {
-  return { member: undefined };
+  return { member: undefined, invitation: undefined };
 }
 
 export const InviteMemberResponse: MessageFns<InviteMemberResponse> = {
   encode(message: InviteMemberResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.member !== undefined) {
       Member.encode(message.member, writer.uint32(10).fork()).join();
+    }
+    if (message.invitation !== undefined) {
+      MemberInvitation.encode(message.invitation, writer.uint32(18).fork()).join();
     }
     return writer;
   },
@@ -3332,6 +3416,14 @@ export const InviteMemberResponse: MessageFns<InviteMemberResponse> = {
             message.member = Member.decode(reader, reader.uint32());
             continue;
           }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.invitation = MemberInvitation.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -3345,13 +3437,19 @@ export const InviteMemberResponse: MessageFns<InviteMemberResponse> = {
   },
 
   fromJSON(object: any): InviteMemberResponse {
-    return { member: isSet(object.member) ? Member.fromJSON(object.member) : undefined };
+    return {
+      member: isSet(object.member) ? Member.fromJSON(object.member) : undefined,
+      invitation: isSet(object.invitation) ? MemberInvitation.fromJSON(object.invitation) : undefined,
+    };
   },
 
   toJSON(message: InviteMemberResponse): unknown {
     const obj: any = {};
     if (message.member !== undefined) {
       obj.member = Member.toJSON(message.member);
+    }
+    if (message.invitation !== undefined) {
+      obj.invitation = MemberInvitation.toJSON(message.invitation);
     }
     return obj;
   },
@@ -3364,6 +3462,236 @@ export const InviteMemberResponse: MessageFns<InviteMemberResponse> = {
     message.member = (object.member !== undefined && object.member !== null)
       ? Member.fromPartial(object.member)
       : undefined;
+    message.invitation = (object.invitation !== undefined && object.invitation !== null)
+      ? MemberInvitation.fromPartial(object.invitation)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseMemberInvitation(): MemberInvitation {
+  return {
+    id: "",
+    brand_id: "",
+    email: "",
+    role: 0,
+    invited_by: "",
+    created_at: "",
+    expires_at: "",
+    state: "",
+    brand_name: "",
+  };
+}
+
+export const MemberInvitation: MessageFns<MemberInvitation> = {
+  encode(message: MemberInvitation, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== "") {
+      writer.uint32(10).string(message.id);
+    }
+    if (message.brand_id !== "") {
+      writer.uint32(18).string(message.brand_id);
+    }
+    if (message.email !== "") {
+      writer.uint32(26).string(message.email);
+    }
+    if (message.role !== 0) {
+      writer.uint32(32).int32(message.role);
+    }
+    if (message.invited_by !== "") {
+      writer.uint32(42).string(message.invited_by);
+    }
+    if (message.created_at !== "") {
+      writer.uint32(50).string(message.created_at);
+    }
+    if (message.expires_at !== "") {
+      writer.uint32(58).string(message.expires_at);
+    }
+    if (message.state !== "") {
+      writer.uint32(66).string(message.state);
+    }
+    if (message.brand_name !== "") {
+      writer.uint32(74).string(message.brand_name);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): MemberInvitation {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseMemberInvitation();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.brand_id = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.email = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.role = reader.int32() as any;
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.invited_by = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.created_at = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.expires_at = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.state = reader.string();
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.brand_name = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): MemberInvitation {
+    return {
+      id: isSet(object.id) ? globalThis.String(object.id) : "",
+      brand_id: isSet(object.brandId)
+        ? globalThis.String(object.brandId)
+        : isSet(object.brand_id)
+        ? globalThis.String(object.brand_id)
+        : "",
+      email: isSet(object.email) ? globalThis.String(object.email) : "",
+      role: isSet(object.role) ? roleFromJSON(object.role) : 0,
+      invited_by: isSet(object.invitedBy)
+        ? globalThis.String(object.invitedBy)
+        : isSet(object.invited_by)
+        ? globalThis.String(object.invited_by)
+        : "",
+      created_at: isSet(object.createdAt)
+        ? globalThis.String(object.createdAt)
+        : isSet(object.created_at)
+        ? globalThis.String(object.created_at)
+        : "",
+      expires_at: isSet(object.expiresAt)
+        ? globalThis.String(object.expiresAt)
+        : isSet(object.expires_at)
+        ? globalThis.String(object.expires_at)
+        : "",
+      state: isSet(object.state) ? globalThis.String(object.state) : "",
+      brand_name: isSet(object.brandName)
+        ? globalThis.String(object.brandName)
+        : isSet(object.brand_name)
+        ? globalThis.String(object.brand_name)
+        : "",
+    };
+  },
+
+  toJSON(message: MemberInvitation): unknown {
+    const obj: any = {};
+    if (message.id !== "") {
+      obj.id = message.id;
+    }
+    if (message.brand_id !== "") {
+      obj.brandId = message.brand_id;
+    }
+    if (message.email !== "") {
+      obj.email = message.email;
+    }
+    if (message.role !== 0) {
+      obj.role = roleToJSON(message.role);
+    }
+    if (message.invited_by !== "") {
+      obj.invitedBy = message.invited_by;
+    }
+    if (message.created_at !== "") {
+      obj.createdAt = message.created_at;
+    }
+    if (message.expires_at !== "") {
+      obj.expiresAt = message.expires_at;
+    }
+    if (message.state !== "") {
+      obj.state = message.state;
+    }
+    if (message.brand_name !== "") {
+      obj.brandName = message.brand_name;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<MemberInvitation>, I>>(base?: I): MemberInvitation {
+    return MemberInvitation.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<MemberInvitation>, I>>(object: I): MemberInvitation {
+    const message = createBaseMemberInvitation();
+    message.id = object.id ?? "";
+    message.brand_id = object.brand_id ?? "";
+    message.email = object.email ?? "";
+    message.role = object.role ?? 0;
+    message.invited_by = object.invited_by ?? "";
+    message.created_at = object.created_at ?? "";
+    message.expires_at = object.expires_at ?? "";
+    message.state = object.state ?? "";
+    message.brand_name = object.brand_name ?? "";
     return message;
   },
 };
@@ -4116,9 +4444,12 @@ export const AccessServiceService = {
     responseDeserialize: (value: Buffer): ListMembersResponse => ListMembersResponse.decode(value),
   },
   /**
-   * InviteMember adds a member with a role (a removed member comes back with the new role);
-   * the console then mails the address a sign-in link. ALREADY_EXISTS already_exists when the
-   * address is a current member. Console (owners).
+   * InviteMember invites an address with a role (issue 59): the invitation is pending, grants
+   * nothing and is mailed to the address, until the person accepts it (MemberInvitationService);
+   * it expires after seven days. ALREADY_EXISTS already_exists when the address is a current
+   * member or has an open invitation; RESOURCE_EXHAUSTED rate_limited beyond three invitations
+   * of one address by the brand in a day, or 200 open invitations. Console (owners); an
+   * operator adds a member directly with AddMember.
    */
   inviteMember: {
     path: "/brand.access.v1.AccessService/InviteMember" as const,
@@ -4131,8 +4462,10 @@ export const AccessServiceService = {
     responseDeserialize: (value: Buffer): InviteMemberResponse => InviteMemberResponse.decode(value),
   },
   /**
-   * ChangeMemberRole sets a member's role. FAILED_PRECONDITION last_owner when it would
-   * leave the brand without an owner. Console (owners).
+   * ChangeMemberRole sets a member's role, and ends the sessions the brand's single sign-on
+   * opened for the member (they speak for this brand alone); the member's other sessions see
+   * the new role at their next request. FAILED_PRECONDITION last_owner when it would leave the
+   * brand without an owner. Console (owners).
    */
   changeMemberRole: {
     path: "/brand.access.v1.AccessService/ChangeMemberRole" as const,
@@ -4146,8 +4479,9 @@ export const AccessServiceService = {
     responseDeserialize: (value: Buffer): ChangeMemberRoleResponse => ChangeMemberRoleResponse.decode(value),
   },
   /**
-   * RemoveMember removes a member from the brand and ends the effect of their sessions on
-   * it at the next request. FAILED_PRECONDITION last_owner for the last owner. Console (owners).
+   * RemoveMember removes a member from the brand: the sessions the brand's single sign-on
+   * opened for them end, and their other sessions lose the brand at the next request (they
+   * keep every other brand). FAILED_PRECONDITION last_owner for the last owner. Console (owners).
    */
   removeMember: {
     path: "/brand.access.v1.AccessService/RemoveMember" as const,
@@ -4225,19 +4559,25 @@ export interface AccessServiceServer extends UntypedServiceImplementation {
   /** ListMembers lists a brand's current members, oldest first. Console (owners). */
   listMembers: handleUnaryCall<ListMembersRequest, ListMembersResponse>;
   /**
-   * InviteMember adds a member with a role (a removed member comes back with the new role);
-   * the console then mails the address a sign-in link. ALREADY_EXISTS already_exists when the
-   * address is a current member. Console (owners).
+   * InviteMember invites an address with a role (issue 59): the invitation is pending, grants
+   * nothing and is mailed to the address, until the person accepts it (MemberInvitationService);
+   * it expires after seven days. ALREADY_EXISTS already_exists when the address is a current
+   * member or has an open invitation; RESOURCE_EXHAUSTED rate_limited beyond three invitations
+   * of one address by the brand in a day, or 200 open invitations. Console (owners); an
+   * operator adds a member directly with AddMember.
    */
   inviteMember: handleUnaryCall<InviteMemberRequest, InviteMemberResponse>;
   /**
-   * ChangeMemberRole sets a member's role. FAILED_PRECONDITION last_owner when it would
-   * leave the brand without an owner. Console (owners).
+   * ChangeMemberRole sets a member's role, and ends the sessions the brand's single sign-on
+   * opened for the member (they speak for this brand alone); the member's other sessions see
+   * the new role at their next request. FAILED_PRECONDITION last_owner when it would leave the
+   * brand without an owner. Console (owners).
    */
   changeMemberRole: handleUnaryCall<ChangeMemberRoleRequest, ChangeMemberRoleResponse>;
   /**
-   * RemoveMember removes a member from the brand and ends the effect of their sessions on
-   * it at the next request. FAILED_PRECONDITION last_owner for the last owner. Console (owners).
+   * RemoveMember removes a member from the brand: the sessions the brand's single sign-on
+   * opened for them end, and their other sessions lose the brand at the next request (they
+   * keep every other brand). FAILED_PRECONDITION last_owner for the last owner. Console (owners).
    */
   removeMember: handleUnaryCall<RemoveMemberRequest, RemoveMemberResponse>;
   /**
@@ -4451,9 +4791,12 @@ export interface AccessServiceClient extends Client {
     callback: (error: ServiceError | null, response: ListMembersResponse) => void,
   ): ClientUnaryCall;
   /**
-   * InviteMember adds a member with a role (a removed member comes back with the new role);
-   * the console then mails the address a sign-in link. ALREADY_EXISTS already_exists when the
-   * address is a current member. Console (owners).
+   * InviteMember invites an address with a role (issue 59): the invitation is pending, grants
+   * nothing and is mailed to the address, until the person accepts it (MemberInvitationService);
+   * it expires after seven days. ALREADY_EXISTS already_exists when the address is a current
+   * member or has an open invitation; RESOURCE_EXHAUSTED rate_limited beyond three invitations
+   * of one address by the brand in a day, or 200 open invitations. Console (owners); an
+   * operator adds a member directly with AddMember.
    */
   inviteMember(
     request: InviteMemberRequest,
@@ -4471,8 +4814,10 @@ export interface AccessServiceClient extends Client {
     callback: (error: ServiceError | null, response: InviteMemberResponse) => void,
   ): ClientUnaryCall;
   /**
-   * ChangeMemberRole sets a member's role. FAILED_PRECONDITION last_owner when it would
-   * leave the brand without an owner. Console (owners).
+   * ChangeMemberRole sets a member's role, and ends the sessions the brand's single sign-on
+   * opened for the member (they speak for this brand alone); the member's other sessions see
+   * the new role at their next request. FAILED_PRECONDITION last_owner when it would leave the
+   * brand without an owner. Console (owners).
    */
   changeMemberRole(
     request: ChangeMemberRoleRequest,
@@ -4490,8 +4835,9 @@ export interface AccessServiceClient extends Client {
     callback: (error: ServiceError | null, response: ChangeMemberRoleResponse) => void,
   ): ClientUnaryCall;
   /**
-   * RemoveMember removes a member from the brand and ends the effect of their sessions on
-   * it at the next request. FAILED_PRECONDITION last_owner for the last owner. Console (owners).
+   * RemoveMember removes a member from the brand: the sessions the brand's single sign-on
+   * opened for them end, and their other sessions lose the brand at the next request (they
+   * keep every other brand). FAILED_PRECONDITION last_owner for the last owner. Console (owners).
    */
   removeMember(
     request: RemoveMemberRequest,

@@ -110,6 +110,13 @@ export interface SsoDomain {
   verified_at: string;
   /** Why the last check failed, in words; empty otherwise. */
   problem: string;
+  /**
+   * A verified domain whose record the scheduled re-check no longer finds (issue 59): since when
+   * (RFC 3339), and when it stops being verified unless the record is found again. Empty while
+   * the record is found.
+   */
+  proof_missing_since: string;
+  fails_at: string;
 }
 
 /**
@@ -1132,7 +1139,17 @@ export const SsoConnection: MessageFns<SsoConnection> = {
 };
 
 function createBaseSsoDomain(): SsoDomain {
-  return { domain: "", state: "", record_name: "", record_value: "", checked_at: "", verified_at: "", problem: "" };
+  return {
+    domain: "",
+    state: "",
+    record_name: "",
+    record_value: "",
+    checked_at: "",
+    verified_at: "",
+    problem: "",
+    proof_missing_since: "",
+    fails_at: "",
+  };
 }
 
 export const SsoDomain: MessageFns<SsoDomain> = {
@@ -1157,6 +1174,12 @@ export const SsoDomain: MessageFns<SsoDomain> = {
     }
     if (message.problem !== "") {
       writer.uint32(58).string(message.problem);
+    }
+    if (message.proof_missing_since !== "") {
+      writer.uint32(66).string(message.proof_missing_since);
+    }
+    if (message.fails_at !== "") {
+      writer.uint32(74).string(message.fails_at);
     }
     return writer;
   },
@@ -1230,6 +1253,22 @@ export const SsoDomain: MessageFns<SsoDomain> = {
             message.problem = reader.string();
             continue;
           }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.proof_missing_since = reader.string();
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.fails_at = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1267,6 +1306,16 @@ export const SsoDomain: MessageFns<SsoDomain> = {
         ? globalThis.String(object.verified_at)
         : "",
       problem: isSet(object.problem) ? globalThis.String(object.problem) : "",
+      proof_missing_since: isSet(object.proofMissingSince)
+        ? globalThis.String(object.proofMissingSince)
+        : isSet(object.proof_missing_since)
+        ? globalThis.String(object.proof_missing_since)
+        : "",
+      fails_at: isSet(object.failsAt)
+        ? globalThis.String(object.failsAt)
+        : isSet(object.fails_at)
+        ? globalThis.String(object.fails_at)
+        : "",
     };
   },
 
@@ -1293,6 +1342,12 @@ export const SsoDomain: MessageFns<SsoDomain> = {
     if (message.problem !== "") {
       obj.problem = message.problem;
     }
+    if (message.proof_missing_since !== "") {
+      obj.proofMissingSince = message.proof_missing_since;
+    }
+    if (message.fails_at !== "") {
+      obj.failsAt = message.fails_at;
+    }
     return obj;
   },
 
@@ -1308,6 +1363,8 @@ export const SsoDomain: MessageFns<SsoDomain> = {
     message.checked_at = object.checked_at ?? "";
     message.verified_at = object.verified_at ?? "";
     message.problem = object.problem ?? "";
+    message.proof_missing_since = object.proof_missing_since ?? "";
+    message.fails_at = object.fails_at ?? "";
     return message;
   },
 };

@@ -16,10 +16,13 @@ export interface SsoDomainRow {
   checked_at: string | null;
   verified_at: string | null;
   problem: string | null;
+  /** A verified domain whose record the re-check no longer finds: since when (RFC 3339). */
+  proof_missing_since: string | null;
 }
 
 const COLUMNS = `d.brand_id, d.domain, d.token, d.state, ${rfc3339('d.checked_at')} as checked_at,
-  ${rfc3339('d.verified_at')} as verified_at, d.problem`;
+  ${rfc3339('d.verified_at')} as verified_at, d.problem,
+  ${rfc3339('d.proof_missing_since')} as proof_missing_since`;
 
 /** The brand's domains, in the order of its connection's allowed_domains. */
 export async function selectSsoDomains(db: Db, brandId: string): Promise<SsoDomainRow[]> {
@@ -116,4 +119,101 @@ export async function selectVerifiedDomains(db: Db, brandId: string): Promise<st
     [brandId],
   );
   return r.rows.map((row) => row.domain);
+}
+
+/**
+ * Takes the proof from every verified domain of the brand, inside the caller's transaction: each
+ * goes back to pending with a new token, so the record published for the old provider proves
+ * nothing and whoever runs the domain's DNS must vouch again (issue 59 part 4). Returns the
+ * domains unproven.
+ */
+export async function unproveVerifiedDomains(db: PoolClient, brandId: string): Promise<string[]> {
+  const verified = await selectVerifiedDomains(db, brandId);
+  for (const domain of verified) {
+    await db.query(
+      `update sso_domains set state = 'pending', token = $3, verified_at = null, checked_at = null,
+              problem = null, proof_seen_at = null, proof_missing_since = null
+        where brand_id = $1 and domain = $2`,
+      [brandId, domain, newDomainToken()],
+    );
+  }
+  return verified;
+}
+
+/** A verified domain due for its scheduled check, leased by the claim. */
+export interface DomainToRecheck {
+  brand_id: string;
+  domain: string;
+  token: string;
+  proof_missing_since: Date | null;
+  missing_checks: number;
+}
+
+/**
+ * Leases up to `limit` verified domains last checked more than `intervalMs` ago, oldest check
+ * first: the claim writes checked_at, so another replica (SKIP LOCKED) or the next round does not
+ * take them again. Domains of a connection turned off are checked too (they still hold the
+ * domain for the brand).
+ */
+export async function claimDomainsToRecheck(
+  db: Db,
+  q: { intervalMs: number; limit: number },
+): Promise<DomainToRecheck[]> {
+  const r = await db.query<DomainToRecheck>(
+    `with due as (
+       select brand_id, domain from sso_domains
+        where state = 'verified' and checked_at < now() - $1 * interval '1 millisecond'
+        order by checked_at limit $2 for update skip locked)
+     update sso_domains d set checked_at = now() from due
+      where d.brand_id = due.brand_id and d.domain = due.domain
+     returning d.brand_id, d.domain, d.token, d.proof_missing_since, d.missing_checks`,
+    [q.intervalMs, q.limit],
+  );
+  return r.rows;
+}
+
+/** The record was found again: the domain stays verified, nothing is missing. */
+export async function markProofSeen(db: Db, brandId: string, domain: string): Promise<void> {
+  await db.query(
+    `update sso_domains set proof_seen_at = now(), proof_missing_since = null, missing_checks = 0,
+            problem = null
+      where brand_id = $1 and domain = $2 and state = 'verified'`,
+    [brandId, domain],
+  );
+}
+
+/** The record was missing on one more check; answers since when it has been missing. */
+export async function markProofMissing(
+  db: Db,
+  brandId: string,
+  domain: string,
+  problem: string,
+): Promise<{ since: Date; checks: number } | undefined> {
+  const r = await db.query<{ since: Date; checks: number }>(
+    `update sso_domains set proof_missing_since = coalesce(proof_missing_since, now()),
+            missing_checks = missing_checks + 1, problem = $3
+      where brand_id = $1 and domain = $2 and state = 'verified'
+      returning proof_missing_since as since, missing_checks as checks`,
+    [brandId, domain, problem.slice(0, 300)],
+  );
+  return r.rows[0];
+}
+
+/**
+ * The record stayed missing past the grace period: the domain is no longer verified, so it routes
+ * no sign-in and is free for whoever proves it next. The owners publish the record again and
+ * press Verify now.
+ */
+export async function markProofLost(
+  db: Db,
+  brandId: string,
+  domain: string,
+  problem: string,
+): Promise<boolean> {
+  const r = await db.query(
+    `update sso_domains set state = 'failed', verified_at = null, problem = $3
+      where brand_id = $1 and domain = $2 and state = 'verified'`,
+    [brandId, domain, problem.slice(0, 300)],
+  );
+  return (r.rowCount ?? 0) > 0;
 }

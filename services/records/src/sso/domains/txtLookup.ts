@@ -9,8 +9,12 @@ export interface DnsSettings {
   timeoutMs: number;
 }
 
-/** What one check found: the proof, or why not in words an owner can act on. */
-type ProofLookup = { found: true } | { found: false; problem: string };
+/**
+ * What one check found: the proof, or why not in words an owner can act on. `unanswered`: the
+ * DNS did not answer at all, which says nothing about the record (the scheduled re-check does
+ * not count it as missing).
+ */
+type ProofLookup = { found: true } | { found: false; problem: string; unanswered?: boolean };
 
 /** Finds a brand's proof for a domain; injectable so a test may count or fail lookups. */
 export type ProofFinder = (domain: string, token: string) => Promise<ProofLookup>;
@@ -37,6 +41,7 @@ export function dnsProofFinder(settings: DnsSettings): ProofFinder {
       const code = (err as { code?: string }).code ?? '';
       return {
         found: false,
+        unanswered: !NO_RECORD.has(code),
         problem: NO_RECORD.has(code)
           ? `No TXT record at ${name} yet (DNS changes can take a while to appear).`
           : `The DNS did not answer for ${name} (${code || 'error'}); try again in a minute.`,

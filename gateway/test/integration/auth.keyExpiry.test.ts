@@ -53,35 +53,61 @@ const expireNow = (keyId: string) =>
 
 const sleepUntil = (at: number) => new Promise((r) => setTimeout(r, Math.max(0, at - Date.now())));
 
+/** A request's status and when its answer arrived (this process and the gateways share a clock). */
+async function answered(client: ApiClient, key: string): Promise<{ status: number; at: number }> {
+  const status = await statusOn(client, key);
+  return { status, at: Date.now() };
+}
+
+/**
+ * One try of the expiry test with a key that expires `leadMs` from now: both instances verify
+ * and cache it (with its expiry), answer it again from their caches shortly before the instant,
+ * and refuse it on the first request after it. Every answer that arrived before the instant must
+ * be 200 and the first after it 401, however long the requests took: only the instant decides.
+ * 'too slow' when the cached answers arrived after the instant (a loaded machine outlasted the
+ * lead), which proves nothing either way: the caller tries again with a longer lead.
+ */
+async function expiryRound(brand: BrandWithKey, leadMs: number): Promise<'done' | 'too slow'> {
+  const expiresAt = Date.now() + leadMs;
+  const { key, secret } = await stack.admin.access('createKey', {
+    brand_id: brand.brand.id,
+    name: 'Short-lived',
+    environment: Environment.ENVIRONMENT_LIVE,
+    actor_email: brand.owner.email,
+    permissions: [],
+    expires_at: new Date(expiresAt).toISOString(),
+  });
+  expect(Date.parse(key!.expires_at!)).toBe(expiresAt);
+  // Both instances verify and cache the key, with its expiry; then answer from the cache.
+  const warm = [await answered(a, secret), await answered(b, secret)];
+  await sleepUntil(expiresAt - 1_500);
+  const cached = [await answered(a, secret), await answered(b, secret)];
+  for (const r of [...warm, ...cached]) if (r.at < expiresAt) expect(r.status).toBe(200);
+  if (cached.some((r) => r.at >= expiresAt)) return 'too slow';
+
+  await sleepUntil(expiresAt);
+  // The first request after the instant, on each instance: no grace, no cache delay.
+  const onA = await expectInvalidKey(a, secret);
+  await expectInvalidKey(b, secret);
+  // Answered by the records service once the cache let go of the key: it says why.
+  expect(onA.error.message).toMatch(/expired/);
+  return 'done';
+}
+
 describe('a key with an expiry, cached on two gateways', () => {
   it('works until its expiry instant and is refused by both instances right after it', async () => {
-    const { brand, owner } = await makeBrandWithKey(stack.admin, { tier: 'enterprise' });
-    // Six seconds: room for the two first requests on a loaded machine (2.5 s was not, at 3 workers).
-    const expiresAt = Date.now() + 6_000;
-    const { key, secret } = await stack.admin.access('createKey', {
-      brand_id: brand.id,
-      name: 'Short-lived',
-      environment: Environment.ENVIRONMENT_LIVE,
-      actor_email: owner.email,
-      permissions: [],
-      expires_at: new Date(expiresAt).toISOString(),
-    });
-    expect(Date.parse(key!.expires_at!)).toBe(expiresAt);
-    // Both instances verify and cache the key, with its expiry.
-    expect(await statusOn(a, secret)).toBe(200);
-    expect(await statusOn(b, secret)).toBe(200);
-
-    await sleepUntil(expiresAt - 1_500);
-    expect(await statusOn(a, secret)).toBe(200);
-    expect(await statusOn(b, secret)).toBe(200);
-
-    await sleepUntil(expiresAt);
-    const onA = await expectInvalidKey(a, secret);
-    await expectInvalidKey(b, secret);
-    // Answered by the records service once the cache let go of the key: it says why.
-    expect(onA.error.message).toMatch(/expired/);
-    expect(Date.now() - expiresAt).toBeLessThan(1_000);
-  });
+    const brand = await makeBrandWithKey(stack.admin, { tier: 'enterprise' });
+    // The expiry is the test's to choose, not a race to win: 6 s suffices on a quiet machine;
+    // one loaded enough to outlast it (a CI run at load 7-11 did) tries a longer one.
+    const rounds: number[] = [];
+    for (const leadMs of [6_000, 20_000, 60_000]) {
+      rounds.push(leadMs);
+      if ((await expiryRound(brand, leadMs)) === 'done') return;
+    }
+    throw new Error(
+      `no round's cached answers came before the expiry (leads ${rounds.join(', ')} ms)`,
+    );
+  }, 180_000);
 });
 
 describe('rolling a key', () => {

@@ -60,6 +60,7 @@ export function Layout(props: {
                 {viewer.email} ({viewer.role})
               </span>
               <a href="/brands">Switch brand</a>
+              <a href="/invitations">Invitations</a>
               <a href="/sessions">Your sessions</a>
               <a href="/passkeys">Passkeys</a>
               <form class="inline" method="post" action="/sign-out">

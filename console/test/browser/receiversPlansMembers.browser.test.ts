@@ -160,7 +160,7 @@ it('manages members (the last owner is kept), shows activity, and lets a member 
   await page.getByLabel('Email address').fill(invited);
   await page.getByLabel('Role', { exact: true }).selectOption('member');
   await page.getByRole('button', { name: 'Invite by email' }).click();
-  await page.getByText('Invited').waitFor();
+  await page.getByRole('status').getByText('Invited:').waitFor();
   // Pending until the person accepts (issue 59): listed apart, and not a member yet.
   await page.getByRole('heading', { name: 'Pending invitations' }).waitFor();
   await expectAccessible(page);

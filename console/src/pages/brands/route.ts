@@ -16,8 +16,13 @@ export function registerBrands(router: Router, clients: ConsoleClients): void {
     res.redirect(303, only ? `/brands/${only}` : '/brands');
   });
 
-  router.get('/brands', signedIn, (_req, res) => {
+  router.get('/brands', signedIn, async (_req, res) => {
     const s = signedInOf(res);
+    // Invitations waiting for the address, which only a session proving it may see (issue 59).
+    const invited =
+      s.ssoBrand === undefined
+        ? (await clients.invitations('listOwnInvitations', { session_token: s.token })).invitations
+        : [];
     sendPage(
       res,
       BrandsPage({
@@ -25,6 +30,7 @@ export function registerBrands(router: Router, clients: ConsoleClients): void {
         csrfToken: s.csrfToken,
         brands: s.brands,
         ssoBrandName: s.ssoBrand?.name,
+        invitedBy: invited.map((i) => i.brand_name),
       }),
     );
   });

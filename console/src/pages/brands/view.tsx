@@ -1,6 +1,6 @@
 import type { BrandMembership } from '@brand/proto/access/v1/sessions';
 import { ROLES, TIERS } from '@brand/shared/enums';
-import { Csrf, Layout } from '../../views/layout';
+import { Csrf, Layout, Notice } from '../../views/layout';
 
 /** The brand picker: a member of several brands chooses which one to act on. */
 export function BrandsPage(props: {
@@ -9,13 +9,22 @@ export function BrandsPage(props: {
   brands: BrandMembership[];
   /** Set when a brand's single sign-on opened this session (it speaks for that brand only). */
   ssoBrandName?: string;
+  /** The brands whose invitations wait for this address's answer. */
+  invitedBy?: string[];
 }) {
+  const invitedBy = props.invitedBy ?? [];
   return (
     <Layout title="Choose a brand">
       <h1>Choose a brand</h1>
       <p>
         Signed in as <strong>{props.email}</strong>.
       </p>
+      {invitedBy.length > 0 && (
+        <Notice>
+          {invitedBy.join(', ')} invited you. <a href="/invitations">Answer your invitations</a>:
+          you join a brand only if you accept.
+        </Notice>
+      )}
       {props.brands.length === 0 ? (
         <p>You are not a member of any brand that can use the Developers area.</p>
       ) : (

@@ -10,7 +10,8 @@ function InvitationWords(props: { inv: MemberInvitation }) {
   const { inv } = props;
   return (
     <>
-      <strong>{inv.brand_name}</strong> invites you as {roleOf(inv)}.{' '}
+      <strong>{inv.brand_name}</strong> invites you as {roleOf(inv) === 'member' ? 'a' : 'an'}{' '}
+      {roleOf(inv)}.{' '}
       <span class="hint">
         From {inv.invited_by}; expires {formatTime(inv.expires_at)}.
       </span>
@@ -134,7 +135,8 @@ export function InvitationAnsweredPage(props: { inv: MemberInvitation; signedInH
     <Layout title={`You joined ${inv.brand_name}`}>
       <h1>You joined {inv.brand_name}</h1>
       <p>
-        {inv.email} is now {roleOf(inv) === 'owner' ? 'an' : 'a'} {roleOf(inv)} of {inv.brand_name}.
+        {inv.email} is now {roleOf(inv) === 'member' ? 'a' : 'an'} {roleOf(inv)} of {inv.brand_name}
+        .
       </p>
       {props.signedInHere ? (
         <p>

@@ -1,5 +1,6 @@
 import type { MemberMail } from '@brand/proto/access/v1/invitations';
 import { ROLES } from '@brand/shared/enums';
+import { formatTime } from '../views/format';
 import type { Mail } from './mailSender';
 
 /** What a role lets a member do, in the invitation's words. */
@@ -31,7 +32,7 @@ export function memberMailOf(m: MemberMail, publicOrigin: string): Omit<Mail, 't
           '',
           `${publicOrigin}/invite/${m.token}`,
           '',
-          `The invitation expires at ${inv.expires_at}. If you already use the Developers area,`,
+          `The invitation expires ${formatTime(inv.expires_at)}. If you already use the Developers area,`,
           `you can also answer it there, under Invitations (${publicOrigin}/invitations).`,
           '',
           'If you do not know this brand, ignore this message or decline: you will not be added.',
@@ -55,7 +56,7 @@ export function memberMailOf(m: MemberMail, publicOrigin: string): Omit<Mail, 't
         subject: `${m.brand_name}: the DNS record proving ${m.domain} is missing`,
         text: [
           `The scheduled check no longer finds the TXT record that proves ${m.brand_name} controls`,
-          `${m.domain}. Unless it is found again by ${m.fails_at}, the domain stops being`,
+          `${m.domain}. Unless it is found again by ${formatTime(m.fails_at)}, the domain stops being`,
           'verified and nobody at it can sign in with single sign-on.',
           '',
           `Publish the record again (its name and value are on ${brandPage}/sso).`,

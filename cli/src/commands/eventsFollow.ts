@@ -1,23 +1,21 @@
-import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
 import {
   ApiError,
   BrandRecords,
   ConnectionError,
-  FROM_OLDEST,
   TimeoutError,
   type FollowCheckpoint,
 } from '@brand-records/client';
 import {
   CheckpointLockedError,
   CheckpointLockLostError,
-  openCheckpointFile,
 } from '@brand-records/client/checkpoint-file';
 import { AppError, isErrorCode } from '@brand/shared/errors';
 import type { Backend } from '../client';
 import type { Rendered } from '../output';
 import { onWebhooks, runReported, type ReportContext } from '../run';
 import { feedRequest, type FeedFilters } from './eventsFeedRequest';
+import { openPosition, type Position } from './followPosition';
 
 export interface FollowOptions extends FeedFilters {
   brand?: string;
@@ -31,58 +29,19 @@ export interface FollowOptions extends FeedFilters {
 /** The local stack's gateway, where an API key is sent without --url or BRAND_RECORDS_URL. */
 const LOCAL_API_URL = 'http://127.0.0.1:8080';
 
-/** Where the follower stands and where that is stored: memory, or a locked checkpoint file. */
-interface Position {
-  from: FollowCheckpoint;
-  save(checkpoint: FollowCheckpoint): Promise<void>;
-  /** How to read on from `after`, for the last line. */
-  readOnHint(after: number): string;
-  close(): Promise<void>;
-}
-
 /** The events printed and the position stored last, for the summary. */
 interface Progress {
   printed: number;
   stored: FollowCheckpoint;
 }
 
-/**
- * The position to follow from: `--checkpoint FILE` opened with its lock (a second follower of
- * the file is refused: it would print every event twice; a killed one's lock is taken over),
- * or `--after` (0 by default), kept in memory. `--after` with an existing checkpoint file is
- * refused: the file already says where to read on.
- */
-async function openPosition(opts: FollowOptions, notice: (t: string) => void): Promise<Position> {
-  const file = opts.checkpoint;
-  if (file === undefined) {
-    const from = { after: opts.after ?? 0, handled: [] };
-    return {
-      from,
-      save: () => Promise.resolve(),
-      readOnHint: (after) => `read on with --after ${after}`,
-      close: () => Promise.resolve(),
-    };
-  }
-  if (opts.after !== undefined && existsSync(file)) {
-    throw new AppError(
-      'invalid_parameter',
-      `--after cannot move ${file}: it holds the position to read on from. Leave out --after, or give a new file.`,
-    );
-  }
-  const existed = existsSync(file);
-  const checkpoint = await openCheckpointFile(file);
-  if (checkpoint.tookOverFrom)
-    notice(`Took over the lock of pid ${checkpoint.tookOverFrom.pid}, which no longer runs.`);
-  notice(`Holding ${checkpoint.lockPath}: no second follower of ${file} can start.`);
-  const from = opts.after === undefined ? checkpoint.from : { ...FROM_OLDEST, after: opts.after };
-  // a new file names its start at once: stopped before any event, it still reads on from there
-  if (!existed) await checkpoint.save(from);
-  return {
-    from,
-    save: checkpoint.save,
-    readOnHint: () => `${file} holds it: read on with --checkpoint ${file}`,
-    close: checkpoint.close,
-  };
+/** One follow as either transport runs it: what to read, where it stands, when to stop. */
+interface FollowRun {
+  opts: FollowOptions;
+  position: Position;
+  progress: Progress;
+  signal: AbortSignal;
+  notice: (text: string) => void;
 }
 
 /** Stops on SIGINT or SIGTERM; the signal handlers go once the follow ends. */
@@ -108,15 +67,8 @@ const printLine = (json: string): void => void process.stdout.write(`${json}\n`)
  * stored position, oldest first, skipping the ids already handled there; the position after
  * each event, and after each page, is stored.
  */
-async function followOverAdmin(
-  backend: Backend,
-  brandId: string,
-  opts: FollowOptions,
-  position: Position,
-  progress: Progress,
-  signal: AbortSignal,
-  notice: (t: string) => void,
-): Promise<void> {
+async function followOverAdmin(backend: Backend, brandId: string, run: FollowRun): Promise<void> {
+  const { opts, position, progress, signal, notice } = run;
   while (!signal.aborted) {
     const at = progress.stored;
     const page = await backend.eventsFeed(
@@ -159,14 +111,8 @@ function pause(ms: number, signal: AbortSignal): Promise<void> {
  * integration behind a firewall can reach): the client's follower, which waits out 429 and 503,
  * polls with If-None-Match at the head and hands each event over once.
  */
-async function followOverApi(
-  client: BrandRecords,
-  opts: FollowOptions,
-  position: Position,
-  progress: Progress,
-  signal: AbortSignal,
-  notice: (t: string) => void,
-): Promise<void> {
+async function followOverApi(client: BrandRecords, run: FollowRun): Promise<void> {
+  const { opts, position, progress, signal, notice } = run;
   await client.events.follow({
     from: position.from,
     limit: opts.limit,
@@ -208,7 +154,7 @@ async function follow(
   ctx: ReportContext,
   opts: FollowOptions,
   url: string,
-  run: (position: Position, progress: Progress, signal: AbortSignal) => Promise<void>,
+  over: (run: FollowRun) => Promise<void>,
 ): Promise<Rendered> {
   let position: Position | undefined;
   const { signal, release } = stopOnSignals();
@@ -216,7 +162,7 @@ async function follow(
     position = await openPosition(opts, ctx.notice);
     const progress: Progress = { printed: 0, stored: position.from };
     ctx.notice(`Following from position ${position.from.after}; Ctrl-C stops.`);
-    await run(position, progress, signal);
+    await over({ opts, position, progress, signal, notice: ctx.notice });
     const after = progress.stored.after;
     ctx.notice(
       `Stopped after ${progress.printed} events at position ${after}; ${position.readOnHint(after)}.`,
@@ -250,8 +196,8 @@ export function followAction(opts: FollowOptions, cmd: Command): Promise<void> {
   if (opts.brand !== undefined) {
     const brandId = opts.brand;
     return onWebhooks(cmd, (ctx) =>
-      follow(ctx, opts, ctx.settings.webhooksAddr, (position, progress, signal) =>
-        followOverAdmin(ctx.backend, brandId, opts, position, progress, signal, ctx.notice),
+      follow(ctx, opts, ctx.settings.webhooksAddr, (run) =>
+        followOverAdmin(ctx.backend, brandId, run),
       ),
     );
   }
@@ -261,12 +207,9 @@ export function followAction(opts: FollowOptions, cmd: Command): Promise<void> {
     );
   const url = opts.url ?? process.env.BRAND_RECORDS_URL ?? LOCAL_API_URL;
   const client = new BrandRecords({ apiKey: key, baseUrl: url });
-  return runReported(
-    cmd,
-    (ctx) =>
-      follow(ctx, opts, url, (position, progress, signal) =>
-        followOverApi(client, opts, position, progress, signal, ctx.notice),
-      ),
-    { address: url, timeoutMs: 30_000, service: 'gateway' },
-  );
+  return runReported(cmd, (ctx) => follow(ctx, opts, url, (run) => followOverApi(client, run)), {
+    address: url,
+    timeoutMs: 30_000,
+    service: 'gateway',
+  });
 }

@@ -91,3 +91,23 @@ export async function approveSubmissions(
   }
   return ids;
 }
+
+/**
+ * Rejects `n` new pending submissions of the brand: events of a type the tests' receivers do
+ * not select (submission.rejected), so no receiver gets them; their event ids.
+ */
+export async function rejectSubmissions(
+  cs: ConsoleStack,
+  brandId: string,
+  n: number,
+): Promise<string[]> {
+  const ids: string[] = [];
+  for (const s of await makePendingSubmissions(cs.stack.db.pool, brandId, n)) {
+    const rejected = await cs.stack.admin.records('rejectSubmission', {
+      submission_id: s.id,
+      reason: 'Off brief',
+    });
+    ids.push(rejected.event_id);
+  }
+  return ids;
+}

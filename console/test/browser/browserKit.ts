@@ -78,6 +78,30 @@ export async function screenshotOf(
   });
 }
 
+/** A phone's width and a laptop's screen: the widths every page is looked at (issue 62). */
+export const PHONE = { width: 390, height: 844 };
+export const LAPTOP = { width: 1280, height: 900 };
+
+/**
+ * The page as it stands, at a phone's width: checked for accessibility and kept as
+ * `<name>-390`; then back to a laptop's screen.
+ */
+export async function atPhoneWidth(page: Page, name: string): Promise<void> {
+  await page.setViewportSize(PHONE);
+  // nothing may be wider than the phone: no sideways scrolling of the page
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+    PHONE.width,
+  );
+  await expectAccessible(page);
+  await screenshot(page, `${name}-390`);
+  await page.setViewportSize(LAPTOP);
+}
+
+/** How tall the page is, in CSS pixels (a tab must stay within two screens, issue 62). */
+export function pageHeight(page: Page): Promise<number> {
+  return page.evaluate(() => document.documentElement.scrollHeight);
+}
+
 /**
  * Reloads `page` as a person would, again after a 503 (the console's answer while a service it
  * needs is unavailable or past its deadline, with Retry-After: on a starved CI machine a

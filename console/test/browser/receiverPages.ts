@@ -1,19 +1,29 @@
 import type { Browser, Page } from 'playwright-core';
 import { ListDeliveriesRequest, type Delivery } from '@brand/proto/webhooks/v1';
 import { randomHex, waitFor, type RegisteredReceiver } from '@brand/testkit';
-import { approveSubmissions, startReceiverStack, type ReceiverStack } from '../consoleActors';
+import {
+  approveSubmissions,
+  rejectSubmissions,
+  startReceiverStack,
+  type ReceiverStack,
+} from '../consoleActors';
 import type { ConsoleStack } from '../consoleStack';
-import { launchChromium, signIn } from './browserKit';
+import { LAPTOP, launchChromium, signIn } from './browserKit';
 
 /** What the receivers' browser tests share: one stack with HTTPS receivers, and Chromium. */
 export interface ReceiverPages {
   /** The console stack (its url, its admin client). */
   cs(): ConsoleStack;
-  /** A new Pro brand and its owner, signed in; a page that opens a dialog fails the test. */
-  ownerPage(): Promise<{ brandId: string; page: Page }>;
+  /**
+   * A new Pro brand and its owner, signed in, on a laptop's screen (1280x900); a page that opens
+   * a dialog fails the test.
+   */
+  ownerPage(): Promise<{ brandId: string; ownerEmail: string; page: Page }>;
   receiverFor: ReceiverStack['receiverFor'];
   /** Approves `n` of the brand's submissions: business changes, so events; their ids. */
   approve(brandId: string, n?: number): Promise<string[]>;
+  /** Rejects `n` of the brand's submissions: events no receiver of these tests selects. */
+  reject(brandId: string, n: number): Promise<string[]>;
   /** A receiver's newest deliveries as the webhooks service lists them (filters as given). */
   logOf(receiverId: string, q?: Partial<ListDeliveriesRequest>): Promise<Delivery[]>;
   /** Whether the receiver verified and processed the event's delivery. */
@@ -63,14 +73,15 @@ export function receiverPages(): ReceiverPages {
         verified: true,
         ownerEmail: `owner-${randomHex(4)}@brand.test`,
       });
-      const page = await signIn(browser!, cs, owner.email);
+      const page = await signIn(browser!, cs, owner.email, { viewport: LAPTOP });
       page.on('dialog', (d) => {
         throw new Error(`a page opened a dialog: ${d.message()}`);
       });
-      return { brandId: brand.id, page };
+      return { brandId: brand.id, ownerEmail: owner.email, page };
     },
     receiverFor: (brandId, opts) => stack().receiverFor(brandId, opts),
     approve: (brandId, n = 1) => approveSubmissions(stack().cs, brandId, n),
+    reject: (brandId, n) => rejectSubmissions(stack().cs, brandId, n),
     logOf,
     verified: (r, eventId) =>
       r.server.received.some((d) => d.outcome === 'processed' && d.event?.id === eventId),

@@ -1,19 +1,27 @@
 // In a real browser (Debian's Chromium via playwright-core), against HTTPS receivers that verify
 // every delivery as docs/contract.md#receiver-verification says: after an outage a receiver's
-// page shows the backlog waiting, Recover since counts and sends the waiting deliveries in one
-// action, and the receiver reads "Catching up" while they drain; the delivery log filters by
-// state and by event id, pages through a receiver's deliveries, and says what is wrong with a
-// filter that is not one. (Rotation, the failing flag, Retry now and the health chart:
+// overview shows the backlog waiting, Recover since counts it, "Retry all waiting" sends it in one
+// action, and the receiver reads "Catching up" while it drains; the delivery log filters by state
+// and by event id, pages through a receiver's deliveries, and says what is wrong with a filter
+// that is not one; each of a receiver's tabs stays within two screens of a laptop with such a
+// log (issue 62). (Rotation, the failing flag, Retry now and the health chart:
 // receivers.dayTwo.browser.test.ts.) axe-core checks each page; screenshots go to docs/console/
 // (npm run console:screenshots).
 import { DeliveryStatus } from '@brand/proto/webhooks/v1';
 import { waitFor } from '@brand/testkit';
-import { expectAccessible, screenshot, screenshotOf } from './browserKit';
+import {
+  atPhoneWidth,
+  expectAccessible,
+  LAPTOP,
+  pageHeight,
+  screenshot,
+  screenshotOf,
+} from './browserKit';
 import { receiverPages } from './receiverPages';
 
 const { cs, ownerPage, receiverFor, approve, logOf, verified, awaitAttempts } = receiverPages();
 
-it('shows a backlog waiting after an outage, recovers the waiting deliveries in one action, and reads "Catching up" while they drain', async () => {
+it('shows a backlog waiting after an outage, retries every waiting delivery in one action, and reads "Catching up" while they drain', async () => {
   const { brandId, page } = await ownerPage();
   let down = true;
   // down: 400 (retries 50 ms, 3 s, 18 s, 72 s at this stack's time scale); back: slow 2xx
@@ -30,8 +38,9 @@ it('shows a backlog waiting after an outage, recovers the waiting deliveries in 
     what: 'six deliveries waiting after four failures each',
   });
 
-  // the page says what waits, with the failure
-  await page.goto(`${cs().url}/brands/${brandId}/receivers/${r.receiver.id}`);
+  // the overview says what waits, with the failure
+  const base = `${cs().url}/brands/${brandId}/receivers/${r.receiver.id}`;
+  await page.goto(base);
   await page
     .getByText(/6 deliveries waiting, the oldest from/)
     .first()
@@ -40,8 +49,9 @@ it('shows a backlog waiting after an outage, recovers the waiting deliveries in 
   await expectAccessible(page);
   await screenshot(page, 'receiver-backlog');
 
-  // Recover since: the waiting deliveries are counted and sent in one action. The receiver
-  // stays down until the click, so nothing drains the backlog by itself first.
+  // Recover since counts the waiting deliveries (the receiver stays down until the click, so
+  // nothing drains the backlog by itself first); its preview changes nothing
+  await page.goto(`${base}/recovery`);
   await page.getByLabel('Since (UTC)').fill(outage.toISOString().slice(0, 16));
   await page.getByRole('button', { name: 'Preview' }).click();
   expect(await page.locator('p.lead').first().textContent()).toMatch(
@@ -49,9 +59,16 @@ it('shows a backlog waiting after an outage, recovers the waiting deliveries in 
   );
   await expectAccessible(page);
   await screenshot(page, 'receiver-recover');
+  await page.getByRole('link', { name: 'Cancel' }).click();
+
+  // Retry all waiting: each gets its next attempt now (its 5th of 10), and the log says so
+  await page.getByText(/Each gets its next attempt now, oldest first: one of its 10/).waitFor();
+  await expectAccessible(page);
+  await screenshot(page, 'receiver-recovery');
   down = false;
-  await page.getByRole('button', { name: 'Send 6 deliveries now' }).click();
-  await page.getByText(/\d deliver(y is|ies are) being sent now/).waitFor();
+  await page.getByRole('button', { name: 'Retry 6 waiting deliveries now' }).click();
+  await page.waitForURL(/\/deliveries\?state=waiting&done=retried-waiting&made_due=6&remaining=0$/);
+  await page.getByText('6 waiting deliveries get their next attempt now').waitFor();
 
   // while they drain, at the receiver's pace, it reads "Catching up", never OK
   await waitFor(
@@ -71,7 +88,7 @@ it('shows a backlog waiting after an outage, recovers the waiting deliveries in 
       ).length === 6,
     { timeoutMs: 30_000, what: 'all six delivered' },
   );
-  await page.reload();
+  await page.goto(base);
   await page.getByText('Nothing waits').waitFor();
 });
 
@@ -83,8 +100,9 @@ it('filters the delivery log by state and by event id, and pages through it', as
   });
   const ids = await approve(brandId, 55);
   await r.server.waitFor(() => ids.every((id) => verified(r, id)), 30_000);
-  const base = `${cs().url}/brands/${brandId}/receivers/${r.receiver.id}`;
-  await page.goto(base);
+  const receiver = `${cs().url}/brands/${brandId}/receivers/${r.receiver.id}`;
+  const base = `${receiver}/deliveries`;
+  await page.goto(`${receiver}/testing`);
   await page.getByRole('button', { name: 'Test' }).click();
   await waitFor(
     async () =>
@@ -92,14 +110,16 @@ it('filters the delivery log by state and by event id, and pages through it', as
     { timeoutMs: 20_000, what: 'the failed Test delivery' },
   );
 
-  // 56 deliveries: the newest 50, then the 6 older ones, and back
+  // 56 deliveries, one line each: the newest 25, 25 older, the 6 oldest, and back
   const log = page.locator('section[aria-labelledby="log"]');
   await page.goto(base);
-  expect(await log.locator('tbody tr').count()).toBe(50);
+  expect(await log.locator('tbody tr').count()).toBe(25);
+  await log.getByRole('link', { name: 'Older deliveries' }).click();
+  expect(await log.locator('tbody tr').count()).toBe(25);
   await log.getByRole('link', { name: 'Older deliveries' }).click();
   expect(await log.locator('tbody tr').count()).toBe(6);
   await log.getByRole('link', { name: 'Newest deliveries' }).click();
-  expect(await log.locator('tbody tr').count()).toBe(50);
+  expect(await log.locator('tbody tr').count()).toBe(25);
 
   // only the failed ones: the Test
   await log.getByLabel('State').selectOption('failed');
@@ -124,8 +144,22 @@ it('filters the delivery log by state and by event id, and pages through it', as
   expect(bad?.status()).toBe(400);
   await page.getByText('Choose a state: delivered, waiting or failed.').waitFor();
   await page.getByText(/Find takes an event id/).waitFor();
-  expect(await log.locator('tbody tr').count()).toBe(50);
+  expect(await log.locator('tbody tr').count()).toBe(25);
   const foreignCursor = await page.goto(`${base}?cursor=bm90LWEtY3Vyc29y`);
   expect(foreignCursor?.status()).toBe(400);
   await page.getByText(/not a cursor of this list/).waitFor();
+
+  // each tab of a receiver with this log stays within two screens of a laptop
+  const heights: Record<string, number> = {};
+  for (const tab of ['', '/deliveries', '/testing', '/recovery', '/settings']) {
+    await page.goto(`${receiver}${tab}`);
+    const name = tab === '' ? 'receiver' : `receiver-${tab.slice(1)}`;
+    heights[name] = await pageHeight(page);
+    await expectAccessible(page);
+    await screenshot(page, name);
+  }
+  expect(Object.entries(heights).filter(([, h]) => h > 2 * LAPTOP.height)).toEqual([]);
+  process.stdout.write(`receiver tab heights at 1280 px: ${JSON.stringify(heights)}\n`);
+  await page.goto(base);
+  await atPhoneWidth(page, 'receiver-deliveries');
 });

@@ -2,8 +2,10 @@
 // every delivery as docs/contract.md#receiver-verification says: an owner rotates a receiver's
 // signing secret (the new one shown once), tests the new secret before and after the receiver holds
 // it, schedules and then makes the switch; a failing receiver is flagged with one notice on the
-// brand's pages; a delivery's detail shows a hostile answer as inert text; Retry now; Recover since
-// with its preview; the health chart. The backlog after an outage and the delivery log's filters
+// brand's pages; a delivery's detail shows a hostile answer as inert text; Retry now says which
+// attempt it makes, and its banner follows that attempt (refused, then delivered); disabling is
+// confirmed on a page saying what happens to waiting deliveries; Recover since with its preview;
+// the health chart. The backlog after an outage and the delivery log's filters
 // are receivers.backlogAndLog.browser.test.ts (the two files run on two workers: together they
 // took two minutes on one). axe-core checks each page; screenshots go to docs/console/
 // (npm run console:screenshots), secrets masked.
@@ -16,7 +18,7 @@ const { cs, ownerPage, receiverFor, approve, logOf, verified, awaitAttempts } = 
 it('rotates a signing secret: shown once, tested before and after the receiver holds it, switched with nothing lost', async () => {
   const { brandId, page } = await ownerPage();
   const r = await receiverFor(brandId);
-  await page.goto(`${cs().url}/brands/${brandId}/receivers/${r.receiver.id}`);
+  await page.goto(`${cs().url}/brands/${brandId}/receivers/${r.receiver.id}/settings`);
 
   await page.getByRole('button', { name: 'Rotate the signing secret' }).click();
   await page.getByRole('heading', { name: /New signing secret for “Order system”/ }).waitFor();
@@ -63,13 +65,14 @@ it('rotates a signing secret: shown once, tested before and after the receiver h
   expect(r.server.received.filter((d) => d.outcome === 'refused' && d.event)).toHaveLength(0);
 });
 
-it('flags a failing receiver, shows a delivery to debug it, and retries it now', async () => {
+it('flags a failing receiver, shows a delivery to debug it, and retries it now: refused, then delivered', async () => {
   const { brandId, page } = await ownerPage();
   const hostile = '<script>alert("owned")</script><img src=x onerror=alert(1)> invalid "amount"';
   const r = await receiverFor(brandId, {
-    // Four refusals: at RETRY_TIME_SCALE 0.01 the wait after the 4th is ~72 s (after the 3rd
-    // only ~18 s, which a loaded CI machine spent on the pages below before the click).
-    respondWith: (n) => (n <= 4 ? { status: 400, body: hostile } : undefined),
+    // Five refusals: at RETRY_TIME_SCALE 0.01 the wait after the 4th is ~72 s (after the 3rd
+    // only ~18 s, which a loaded CI machine spent on the pages below before the click), after
+    // the 5th (the first Retry now) ~180 s.
+    respondWith: (n) => (n <= 5 ? { status: 400, body: hostile } : undefined),
   });
   const [eventId] = await approve(brandId);
   const waiting = await waitFor(
@@ -90,10 +93,33 @@ it('flags a failing receiver, shows a delivery to debug it, and retries it now',
   );
   await page.getByText(hostile).first().waitFor();
   await page.getByText('Waiting to retry').waitFor();
+  // what Retry now does to the schedule is said before the click
+  await page
+    .getByText(
+      /^Retry now makes attempt 5 of 10 now instead of at .*: it counts as one of the 10\. If it fails, attempt 6 follows after the usual delay \(about 5 hours\)\.$/,
+    )
+    .waitFor();
   await expectAccessible(page);
   await screenshot(page, 'delivery-detail');
+
+  // still refused: the banner says so (poll.js follows the attempt) and what comes next
   await page.getByRole('button', { name: `Retry delivery ${waiting.id} now` }).click();
-  await page.getByText('Delivered: the receiver answered 2xx').waitFor({ timeout: 30_000 });
+  await page
+    .getByText(
+      /^The retry failed: attempt 5 of 10 got 400 from the receiver\. It counted as one of the 10; the schedule goes on with the next attempt at /,
+    )
+    .waitFor({ timeout: 30_000 });
+  expect(await page.getByText('due now').count()).toBe(0);
+  await expectAccessible(page);
+  await screenshot(page, 'delivery-retry-failed');
+  expect(verified(r, eventId!)).toBe(false);
+
+  // the receiver fixed: the next Retry now is delivered, and the banner says so
+  await page.getByRole('button', { name: `Retry delivery ${waiting.id} now` }).click();
+  await page
+    .getByText('The retry was delivered: attempt 6 of 10 got HTTP 200.')
+    .waitFor({ timeout: 30_000 });
+  await page.getByText('Delivered: the receiver answered 2xx').waitFor();
   expect(verified(r, eventId!)).toBe(true);
 });
 
@@ -120,11 +146,27 @@ it("recovers since an outage's start, previewed first, and charts the receiver's
     timeoutMs: 30_000,
     what: 'three deliveries failing three times',
   });
-  await page.goto(`${cs().url}/brands/${brandId}/receivers/${r.receiver.id}`);
-  await page.getByRole('button', { name: 'Disable' }).click();
+  const base = `${cs().url}/brands/${brandId}/receivers/${r.receiver.id}`;
+  await page.goto(`${base}/settings`);
+  // disabling is confirmed on a page saying what becomes of what waits
+  await page.getByRole('link', { name: 'Disable…' }).click();
+  await page.getByText(/^3 deliveries waiting, the oldest from .* UTC$/).waitFor();
+  await page.getByText(/they fail now/).waitFor();
+  await page.getByText(/are not queued for it, and are not sent to it later/).waitFor();
+  await expectAccessible(page);
+  await screenshot(page, 'receiver-disable');
+  await page.getByRole('button', { name: 'Disable this receiver' }).click();
+  await page.getByText(/The receiver is disabled: it gets no deliveries until enabled/).waitFor();
+  await page.goto(`${base}/recovery`);
   await page.getByText('enable it first').waitFor();
   down = false;
+  await page.goto(`${base}/settings`);
   await page.getByRole('button', { name: 'Enable' }).click();
+  await page.getByText('The receiver is enabled').waitFor();
+  await page
+    .getByRole('navigation', { name: 'Receiver' })
+    .getByRole('link', { name: 'Recovery' })
+    .click();
   await page.getByLabel('Since (UTC)').fill(outage.toISOString().slice(0, 16));
   await page.getByRole('button', { name: 'Preview' }).click();
   // The preview's first words, whatever they are, so a wrong count shows in the failure.

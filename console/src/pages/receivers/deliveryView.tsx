@@ -72,8 +72,7 @@ export function DeliveryTable(props: {
                 <a href={`${brandBase}/receivers/${d.receiver_id}/deliveries/${d.id}`}>
                   {EVENT_TYPES.fromProto(d.event_type)}
                 </a>
-                {d.test ? ' (test)' : ''}
-                <br />
+                {d.test ? ' (test)' : ''}{' '}
                 {d.test ? (
                   <code class="hint token small">{d.event_id}</code>
                 ) : (

@@ -47,10 +47,19 @@ beforeAll(() => {
   up.stdout!.on('data', (d: Buffer) => (output += d.toString()));
   up.stderr!.on('data', (d: Buffer) => (output += d.toString()));
 });
-afterAll(() => {
+/** Settles once `child` has exited (at once if it already has). */
+const exitOf = (child: ChildProcess): Promise<void> =>
+  child.exitCode !== null || child.signalCode !== null
+    ? Promise.resolve()
+    : new Promise((resolve) => child.once('exit', () => resolve()));
+
+afterAll(async () => {
   up.kill('SIGKILL');
   outsider.kill('SIGKILL');
   for (const pid of startedPids()) if (alive(pid)) process.kill(pid, 'SIGKILL');
+  // waited for: a child still being reaped when the file ends is an open handle that keeps the
+  // jest worker from exiting gracefully (--detectOpenHandles named this spawn)
+  await Promise.all([exitOf(up), exitOf(outsider)]);
   rmSync(logDir, { recursive: true, force: true });
 });
 

@@ -12,6 +12,7 @@ const key: ApiKey = {
   created_by: 'ana@acme.test',
   last_used_at: undefined,
   revoked_at: undefined,
+  allowed_networks: [],
 };
 
 describe('views', () => {

@@ -49,6 +49,8 @@ export const keyJson = (k: ApiKey) => ({
   revoked_at: k.revoked_at ?? null,
   expires_at: k.expires_at ?? null,
   replaced_by: k.replaced_by ?? null,
+  // issue 63: empty means any network
+  allowed_networks: k.allowed_networks,
 });
 
 export function brandFields(b: Brand, owner?: Member): string {
@@ -88,6 +90,10 @@ export function keyFields(k: ApiKey): string {
   if (k.revoked_at) fields.push(['revoked', shortTime(k.revoked_at)]);
   if (k.expires_at) fields.push(['expires', shortTime(k.expires_at)]);
   if (k.replaced_by) fields.push(['replaced by', k.replaced_by]);
+  fields.push([
+    'networks',
+    k.allowed_networks.length > 0 ? k.allowed_networks.join(', ') : 'any network',
+  ]);
   return formatFields(fields);
 }
 

@@ -62,6 +62,7 @@ export async function ensureDemoKey(
     environment: Environment.ENVIRONMENT_LIVE,
     actor_email: opts.actor,
     permissions: opts.permissions,
+    allowed_networks: [],
   });
   if (!res.key) throw new Error('the records service returned no key');
   for (const earlier of keys.filter((k) => k.name === DEMO_KEY_NAME && isLive(k, now))) {

@@ -15,13 +15,19 @@ interface CreateOptions {
   env: EnvironmentName;
   actor: string;
   campaignsPrepare?: boolean;
+  auditRead?: boolean;
+  networks?: string;
   expiresAt?: string;
 }
+
+/** `--networks 203.0.113.0/24,2001:db8::/32` as a list; records reads and checks each. */
+const networkList = (text: string | undefined): string[] =>
+  (text ?? '').split(/[\s,]+/).filter((s) => s !== '');
 
 /** The only opt-in permission (docs/contract.md#key-format-and-permissions); reading records needs none. */
 export const CAMPAIGNS_PREPARE = 'campaigns:prepare';
 
-/** brandctl key create | list | revoke | roll | expire. */
+/** brandctl key create | list | revoke | roll | expire | networks | policy. */
 export function registerKeyCommands(program: Command): void {
   const key = defineGroup(
     program,
@@ -31,6 +37,8 @@ export function registerKeyCommands(program: Command): void {
       'brandctl key create --brand br_123 --name "Warehouse sync" --env live --actor ana@acme.test',
       'brandctl key list --brand br_123',
       'brandctl key roll key_123 --expires-in 24h --actor ana@acme.test',
+      'brandctl key networks key_123 --set 203.0.113.0/24,2001:db8::/32',
+      'brandctl key policy --brand br_123 --require-networks on',
     ],
   );
 
@@ -47,6 +55,11 @@ export function registerKeyCommands(program: Command): void {
     )
     .requiredOption('--actor <email>', 'the brand owner creating the key')
     .option('--campaigns-prepare', `also grant ${CAMPAIGNS_PREPARE} (live keys only)`)
+    .option('--audit-read', 'also grant audit:read (GET /api/v1/audit-log)')
+    .option(
+      '--networks <cidrs>',
+      'the only networks the key works from, comma-separated (e.g. 203.0.113.0/24,2001:db8::/32)',
+    )
     .option(
       '--expires-at <time>',
       'refuse the key from this time on (RFC 3339, e.g. 2030-01-31T12:00:00Z)',
@@ -58,8 +71,12 @@ export function registerKeyCommands(program: Command): void {
           name: opts.name,
           environment: ENVIRONMENTS.toProto(opts.env),
           actor_email: opts.actor,
-          permissions: opts.campaignsPrepare ? [CAMPAIGNS_PREPARE] : [],
+          permissions: [
+            ...(opts.campaignsPrepare ? [CAMPAIGNS_PREPARE] : []),
+            ...(opts.auditRead ? ['audit:read'] : []),
+          ],
           expires_at: opts.expiresAt ?? '',
+          allowed_networks: networkList(opts.networks),
         });
         if (!res.key) throw new Error('the records service returned no key');
         if (json) notice(`warning: ${SECRET_WARNING.replace(/\n/g, ' ')}`);
@@ -170,4 +187,87 @@ export function registerKeyCommands(program: Command): void {
         };
       });
     });
+
+  defineCommand(
+    key,
+    'networks <keyId>',
+    'Set the only networks a key works from (issue 63); a request from elsewhere gets 403 network_not_allowed.',
+    [
+      'brandctl key networks key_123 --set 203.0.113.0/24,2001:db8::/32 --actor ana@acme.test',
+      'brandctl key networks key_123 --any',
+    ],
+  )
+    .addOption(new Option('--set <cidrs>', 'the whole new list, comma-separated').conflicts('any'))
+    .option(
+      '--any',
+      'let the key work from any network (refused while the brand requires networks)',
+    )
+    .option('--actor <email>', 'who is changing it, for the record (default: operator)')
+    .action(
+      (keyId: string, opts: { set?: string; any?: boolean; actor?: string }, cmd: Command) => {
+        if (opts.set === undefined && !opts.any) cmd.error('error: give --set <cidrs> or --any');
+        return runCommand(cmd, async ({ backend }) => {
+          const res = await backend.access('setKeyNetworks', {
+            key_id: keyId,
+            allowed_networks: networkList(opts.set),
+            actor_email: opts.actor ?? '',
+          });
+          if (!res.key) throw new Error('the records service returned no key');
+          return {
+            json: { key: keyJson(res.key) },
+            human: `Key ${res.key.id} works from ${res.key.allowed_networks.join(', ') || 'any network'}; every gateway uses that from its next request.\n\n${indent(keyFields(res.key))}`,
+          };
+        });
+      },
+    );
+
+  defineCommand(
+    key,
+    'policy',
+    "Show or set the brand's key policy: every new key must have allowed networks (issue 63). Lists the active keys without networks.",
+    [
+      'brandctl key policy --brand br_123',
+      'brandctl key policy --brand br_123 --require-networks on --actor ana@acme.test',
+    ],
+  )
+    .requiredOption('--brand <brandId>', 'the brand (br_...)')
+    .addOption(
+      new Option('--require-networks <onOff>', 'require allowed networks for new keys').choices([
+        'on',
+        'off',
+      ]),
+    )
+    .option('--actor <email>', 'who is changing it, for the record (default: operator)')
+    .action(
+      (opts: { brand: string; requireNetworks?: 'on' | 'off'; actor?: string }, cmd: Command) =>
+        runCommand(cmd, async ({ backend }) => {
+          if (opts.requireNetworks !== undefined) {
+            await backend.access('setKeyPolicy', {
+              brand_id: opts.brand,
+              require_key_networks: opts.requireNetworks === 'on',
+              actor_email: opts.actor ?? '',
+            });
+          }
+          const { keys, require_key_networks: required } = await backend.access('listKeys', {
+            brand_id: opts.brand,
+          });
+          const now = Date.now();
+          const open = keys.filter(
+            (k) =>
+              k.allowed_networks.length === 0 &&
+              !k.revoked_at &&
+              !(k.expires_at && Date.parse(k.expires_at) <= now),
+          );
+          const lines = [
+            `New keys ${required ? 'must have' : 'may work without'} allowed networks.`,
+            open.length === 0
+              ? 'Every active key has allowed networks.'
+              : `Active keys that work from any network:\n${open.map((k) => `  ${k.id}  ${k.prefix}  ${k.name}`).join('\n')}`,
+          ];
+          return {
+            json: { require_key_networks: required, keys_without_networks: open.map(keyJson) },
+            human: lines.join('\n'),
+          };
+        }),
+    );
 }

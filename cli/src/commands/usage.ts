@@ -179,6 +179,8 @@ const REQUEST_COLUMNS = [
   'key_prefix',
   'surface',
   'id',
+  // where the request came from (issue 63)
+  'client_address',
 ];
 
 interface RequestsOptions {

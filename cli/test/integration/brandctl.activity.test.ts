@@ -151,7 +151,7 @@ it('exports CSV and JSON Lines to stdout', async () => {
   expect(requests.stdout).toBe('');
   const reqCsv = await run('requests', '--brand', brandId, '--format', 'csv');
   expect(reqCsv.stdout.split('\r\n')[0]).toBe(
-    'at,method,path,status,error_code,request_id,key_id,key_name,key_prefix,surface,id,reason,reason_at,reason_by',
+    'at,method,path,status,error_code,request_id,key_id,key_name,key_prefix,surface,id,client_address,reason,reason_at,reason_by',
   );
 });
 

@@ -164,7 +164,7 @@ describe('the audit trail in the console', () => {
     const csv = await http.get(`${base}/requests/export?format=csv`);
     expect(csv.headers.get('content-disposition')).toMatch(/^attachment; filename="requests-br_/);
     expect(csv.body.split('\r\n')[0]).toBe(
-      'at,method,path,status,error_code,request_id,key_id,key_name,key_prefix,surface,id,reason,reason_at,reason_by',
+      'at,method,path,status,error_code,request_id,key_id,key_name,key_prefix,surface,id,client_address,reason,reason_at,reason_by',
     );
     const bad = await http.get(`${base}/requests?since=2026-11-02&until=2026-11-01`);
     expect(bad.status).toBe(400);

@@ -11,6 +11,8 @@ import { Authenticator } from './authenticator';
 import { KeyCache } from './keyCache';
 
 const VALID = `bk_live_${'V'.repeat(40)}`;
+/** A valid key that works only from 198.51.100.0/24 (issue 63). */
+const FENCED = `bk_live_${'F'.repeat(40)}`;
 const WRONG = (i: number) => `bk_live_${String(i).padStart(40, 'w')}`;
 
 /** A records API whose only job here is to count lookups and know one key. */
@@ -20,13 +22,15 @@ function recordsStub(): { api: RecordsApi; lookups: () => number } {
     authenticateKey: async (hash: string): Promise<AuthenticateKeyResponse> => {
       lookups += 1;
       await new Promise((r) => setTimeout(r, 5));
-      if (hash !== hashApiKey(VALID))
+      const fenced = hash === hashApiKey(FENCED);
+      if (hash !== hashApiKey(VALID) && !fenced)
         throw new AppError('invalid_key', 'The API key is not valid.');
       return {
-        key_id: 'key_1',
+        key_id: fenced ? 'key_2' : 'key_1',
         brand_id: 'br_1',
         tier: BrandTier.BRAND_TIER_PLUS,
         permissions: [],
+        allowed_networks: fenced ? ['198.51.100.0/24'] : [],
       };
     },
   } as unknown as RecordsApi;
@@ -37,15 +41,18 @@ type Request = IncomingMessage;
 type Response = ServerResponse;
 
 /** A request as node hands it over: its headers and its socket's peer address. */
-const request = (authorization: string | undefined): Request =>
+const request = (authorization: string | undefined, remoteAddress = '203.0.113.9'): Request =>
   ({
     headers: authorization === undefined ? {} : { authorization },
-    socket: { remoteAddress: '203.0.113.9' },
+    socket: { remoteAddress },
   }) as unknown as Request;
 
-function exchange(key: string): { req: Request; res: Response; headers: Record<string, string> } {
+function exchange(
+  key: string,
+  from?: string,
+): { req: Request; res: Response; headers: Record<string, string> } {
   const headers: Record<string, string> = {};
-  const req = request(`Bearer ${key}`);
+  const req = request(`Bearer ${key}`, from);
   const res = {
     locals: {},
     setHeader: (k: string, v: string) => (headers[k] = v),
@@ -191,5 +198,31 @@ describe('AccessGate failure reasons', () => {
       }),
     ).toThrow();
     expect(failures.at(-1)).toBe('forbidden_permission');
+  });
+});
+
+describe('AccessGate allowed networks (issue 63)', () => {
+  it('admits a key from inside its networks and refuses it from outside, from the cache', async () => {
+    const { g, stub, failures } = gate(1);
+    const inside = exchange(FENCED, '198.51.100.20');
+    expect((await g.identify(inside.req, inside.res)).keyId).toBe('key_2');
+    const mapped = exchange(FENCED, '::ffff:198.51.100.21');
+    expect(await outcome(g.identify(mapped.req, mapped.res))).toBe('ok');
+    const outside = exchange(FENCED, '203.0.113.9');
+    let refused: unknown;
+    await g.identify(outside.req, outside.res).catch((err: unknown) => (refused = err));
+    expect((refused as AppError).code).toBe('network_not_allowed');
+    expect((refused as AppError).message).toContain('"203.0.113.9"');
+    expect(failures).toEqual(['network']);
+    // the identity came from the cache: one lookup for the three requests
+    expect(stub.lookups()).toBe(1);
+    // charged to the address, so a key used from elsewhere is answered 429 past its budget
+    expect(outside.headers['RateLimit-Policy']).toMatch(/^"anonymous"/);
+    expect(await outcome(g.identify(exchange(FENCED, '203.0.113.9').req, exchange('').res))).toBe(
+      'rate_limited',
+    );
+    // a key without networks works from anywhere
+    const open = exchange(VALID, '192.0.2.1');
+    expect(await outcome(g.identify(open.req, open.res))).toBe('ok');
   });
 });

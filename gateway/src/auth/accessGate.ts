@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { AppError, isAppError } from '@brand/shared/errors';
+import { AppError, isAppError, quoteInput } from '@brand/shared/errors';
 import { requestIdOf, scopeOf } from '../http/requestScope';
 import { setRateLimitHeaders } from '../ratelimit/headers';
 import type { RateLimitDecision, RateLimiter } from '../ratelimit/limiter';
@@ -19,6 +19,15 @@ export function rateLimitedError(d: RateLimitDecision): AppError {
   );
 }
 
+/** The refusal of a key used from outside its allowed networks (issue 63). */
+function networkNotAllowed(address: string | undefined): AppError {
+  const from = address ? quoteInput(address) : 'this address';
+  return new AppError(
+    'network_not_allowed',
+    `This API key may be used only from its allowed networks; requests from ${from} are refused. A brand owner sets a key's networks in the Developers area.`,
+  );
+}
+
 /**
  * Admission for every API request, REST and MCP alike, in one order:
  * 1. read the key (exact Bearer scheme, our format, this environment, the cache);
@@ -28,6 +37,9 @@ export function rateLimitedError(d: RateLimitDecision): AppError {
  * 3. a failure (missing or invalid key) is charged to the client address;
  * 4. a valid key is charged to its brand's budget, one per request (or per message of a
  *    batch), shared by all keys, instances, REST and MCP.
+ * Between 3 and 4, a valid key with allowed networks is checked against the client address
+ * (from its cached identity, issue 63): from elsewhere it is refused like a failure of step 3,
+ * 403 network_not_allowed charged to the address.
  * RateLimit headers are set on the response for whichever budget was charged.
  * Throws the AppError to answer with (401, 403, 429 for the address, 503); a spent brand
  * budget is returned as a refused decision, since MCP answers it inside a tool result.
@@ -86,6 +98,16 @@ export class AccessGate {
     if (scope) {
       scope.brandId = identity.brandId;
       scope.keyId = identity.keyId;
+    }
+    // The key's networks, from the cached identity: no round trip. Refused like a key that
+    // does not work from here (charged to the address, not the brand, so a leaked key used
+    // elsewhere cannot spend the brand's budget); the request log keeps where it came from.
+    if (identity.fromNetworks !== undefined) {
+      const address = this.addressOf(req);
+      if (!identity.fromNetworks(address)) {
+        this.onFailure('network');
+        await this.refuse(req, res, networkNotAllowed(address));
+      }
     }
     if (identity.tier === 'free') {
       this.onFailure('plan_tier');

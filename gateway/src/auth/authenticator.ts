@@ -1,5 +1,5 @@
 import { AppError, isAppError } from '@brand/shared/errors';
-import { hashApiKey, type KeyEnvironment } from '@brand/shared/keys';
+import { compileNetworks, hashApiKey, type KeyEnvironment } from '@brand/shared/keys';
 import type { RecordsApi } from '../clients/recordsClient';
 import { TIERS } from '@brand/shared/enums';
 import type { AuthFailureReason } from '../http/authFailureReason';
@@ -81,6 +81,8 @@ export class Authenticator {
       tier,
       permissions: new Set(found.permissions),
       expiresAtMs: found.expires_at === undefined ? undefined : Date.parse(found.expires_at),
+      fromNetworks:
+        found.allowed_networks.length === 0 ? undefined : compileNetworks(found.allowed_networks),
     };
   }
 }

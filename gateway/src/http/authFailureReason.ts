@@ -10,6 +10,7 @@
  *   (unknown, revoked, or expired: a rolled key past its overlap counts here too);
  * - plan_tier: a valid key of a brand whose plan has no API access (Free);
  * - forbidden_permission: a valid key without the permission the call needs;
+ * - network: a valid key presented from an address outside its allowed networks (issue 63);
  * - unavailable: the key could not be checked (the records service did not answer).
  */
 export type AuthFailureReason =
@@ -20,4 +21,5 @@ export type AuthFailureReason =
   | 'unknown_or_revoked'
   | 'plan_tier'
   | 'forbidden_permission'
+  | 'network'
   | 'unavailable';

@@ -24,7 +24,7 @@ export class GatewayMetrics {
 
   private readonly authFailures = new Counter({
     name: 'api_key_auth_failures_total',
-    help: 'Requests whose API key was refused, by reason (missing, wrong_scheme, malformed, wrong_environment, unknown_or_revoked, plan_tier, forbidden_permission, unavailable).',
+    help: 'Requests whose API key was refused, by reason (missing, wrong_scheme, malformed, wrong_environment, unknown_or_revoked, plan_tier, forbidden_permission, network, unavailable).',
     labelNames: ['reason'] as const,
     registers: [this.registry],
   });

@@ -102,6 +102,8 @@ export class UsageRecorder {
         request_id: scope.requestId.slice(0, 128),
         surface,
         gateway_reason: gatewayReason(scope),
+        // where a refused key came from (issue 63), as TRUST_PROXY reads it
+        client_address: (address ?? '').slice(0, 64),
       });
     }
   }

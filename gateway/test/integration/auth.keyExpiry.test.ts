@@ -74,6 +74,7 @@ async function expiryRound(brand: BrandWithKey, leadMs: number): Promise<'done' 
     name: 'Short-lived',
     environment: Environment.ENVIRONMENT_LIVE,
     actor_email: brand.owner.email,
+    allowed_networks: [],
     permissions: [],
     expires_at: new Date(expiresAt).toISOString(),
   });

@@ -82,6 +82,8 @@ export interface AdminClient {
     name?: string;
     environment?: EnvironmentName | Environment;
     permissions?: string[];
+    /** Allowed networks (issue 63); none by default (any network). */
+    allowedNetworks?: string[];
   }): Promise<{ key: ApiKey; secret: string }>;
   listKeys(brandId: string): Promise<ApiKey[]>;
   revokeKey(keyId: string, actorEmail?: string): Promise<ApiKey>;
@@ -162,6 +164,7 @@ export function createAdminClient(recordsAddr: string, token = TEST_ADMIN_TOKEN)
         environment: environmentValue(opts.environment ?? 'live'),
         actor_email: opts.actorEmail,
         permissions: opts.permissions ?? [],
+        allowed_networks: opts.allowedNetworks ?? [],
       });
       return { key: present(res.key, 'key'), secret: res.secret };
     },

@@ -20,6 +20,7 @@ export {
   API_ERROR_CLASSES,
   CursorExpiredError,
   ForbiddenOriginError,
+  NetworkNotAllowedError,
   InsufficientPermissionError,
   InternalError,
   InvalidCursorError,

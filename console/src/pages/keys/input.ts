@@ -10,6 +10,9 @@ export const CreateKeyForm = z.object({
   name: z.string().trim().min(1, 'Give the key a name, e.g. "Warehouse sync".').max(200),
   environment: z.enum(['live', 'test'], 'Choose live or test.'),
   campaigns_prepare: z.literal('on').optional(),
+  audit_read: z.literal('on').optional(),
+  // allowed networks as typed (issue 63): records reads and checks them (readNetworks)
+  allowed_networks: z.string().max(4000, 'Give at most 32 networks.').optional(),
   expires: z.enum(CREATE_EXPIRIES, 'Choose when the key expires.').default('none'),
   expires_at: z.string().max(40).optional(),
 });

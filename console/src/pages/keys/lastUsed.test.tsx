@@ -31,6 +31,7 @@ describe('the keys page', () => {
           csrfToken: 't',
         },
         canManage: false,
+        requireKeyNetworks: false,
         now: NOW,
         keys: [
           ApiKey.fromPartial({

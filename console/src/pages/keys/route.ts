@@ -7,6 +7,7 @@ import { memberOf, notFound, viewerOf, type MemberSession } from '../../session/
 import { sendPage } from '../../views/render';
 import { CreateKeyForm, KEY_ID, requestedExpiry, RollKeyForm } from './input';
 import { keyState } from './keyState';
+import { registerKeyNetworks, splitNetworks } from './networksRoute';
 import {
   ExpireKeyPage,
   KeyCreatedPage,
@@ -37,7 +38,7 @@ export function registerKeys(router: Router, deps: ConsoleDeps): void {
     extra: Partial<KeysPageProps> = {},
     httpStatus = 200,
   ) => {
-    const { keys } = await deps.clients.access(
+    const { keys, require_key_networks: requireKeyNetworks } = await deps.clients.access(
       'listKeys',
       { brand_id: s.brand.id },
       { assertion: s.assertion },
@@ -48,6 +49,7 @@ export function registerKeys(router: Router, deps: ConsoleDeps): void {
         viewer: viewerOf(s),
         keys,
         canManage: roleAllows(s.role, 'keys.create'),
+        requireKeyNetworks,
         ...extra,
       }),
       httpStatus,
@@ -58,11 +60,19 @@ export function registerKeys(router: Router, deps: ConsoleDeps): void {
     const s = memberOf(res);
     const revoked = typeof req.query.revoked === 'string' ? req.query.revoked : undefined;
     const expired = typeof req.query.expired === 'string' ? req.query.expired : undefined;
+    const networks = typeof req.query.networks === 'string';
+    const policy = req.query.policy;
     const notice = revoked
       ? 'The key is revoked. It no longer works.'
       : expired
         ? 'The key has expired. It no longer works.'
-        : undefined;
+        : networks
+          ? "The key's allowed networks are saved. Every gateway uses them from its next request."
+          : policy === 'on'
+            ? 'Every new key must now have allowed networks. Keys without them keep working: they are flagged below.'
+            : policy === 'off'
+              ? 'New keys may now work from any network.'
+              : undefined;
     await listPage(res, s, notice ? { notice } : {});
   });
 
@@ -73,6 +83,9 @@ export function registerKeys(router: Router, deps: ConsoleDeps): void {
       name: typeof body.name === 'string' ? body.name.slice(0, 200) : '',
       environment: typeof body.environment === 'string' ? body.environment : 'live',
       campaignsPrepare: body.campaigns_prepare === 'on',
+      auditRead: body.audit_read === 'on',
+      networks:
+        typeof body.allowed_networks === 'string' ? body.allowed_networks.slice(0, 4000) : '',
       expires: typeof body.expires === 'string' ? body.expires.slice(0, 10) : 'none',
       expiresAt: typeof body.expires_at === 'string' ? body.expires_at.slice(0, 40) : '',
     };
@@ -94,8 +107,12 @@ export function registerKeys(router: Router, deps: ConsoleDeps): void {
           name: parsed.data.name,
           environment: ENVIRONMENTS.toProto(parsed.data.environment),
           actor_email: '',
-          permissions: parsed.data.campaigns_prepare ? ['campaigns:prepare'] : [],
+          permissions: [
+            ...(parsed.data.campaigns_prepare ? ['campaigns:prepare'] : []),
+            ...(parsed.data.audit_read ? ['audit:read'] : []),
+          ],
           expires_at: expiry.expiresAt,
+          allowed_networks: splitNetworks(parsed.data.allowed_networks ?? ''),
         },
         { assertion: s.assertion },
       );
@@ -137,6 +154,8 @@ export function registerKeys(router: Router, deps: ConsoleDeps): void {
     if (!apiKey) throw notFound();
     return apiKey;
   };
+
+  registerKeyNetworks(router, deps, { pathKey, listPage });
 
   router.get('/keys/:keyId/revoke', async (req, res) => {
     const s = memberOf(res);

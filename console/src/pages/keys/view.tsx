@@ -4,17 +4,22 @@ import { Csrf, Layout, Notice, SecretShownOnce, type Viewer } from '../../views/
 import { formatTime, formatTimeToSecond } from '../../views/format';
 import { formatAgo, formatRemaining } from '../../views/countdown';
 import { keyState } from './keyState';
+import { KeyPolicy, NetworksCell, NetworksField } from './networksView';
 
 export interface KeysPageProps {
   viewer: Viewer;
   keys: ApiKey[];
   canManage: boolean;
+  /** The brand's key policy: every new key must have allowed networks (issue 63). */
+  requireKeyNetworks: boolean;
   error?: string;
   notice?: string;
   form?: {
     name?: string;
     environment?: string;
     campaignsPrepare?: boolean;
+    auditRead?: boolean;
+    networks?: string;
     expires?: string;
     expiresAt?: string;
   };
@@ -56,6 +61,7 @@ export function KeysPage(props: KeysPageProps) {
             <th scope="col">Environment</th>
             <th scope="col">Key</th>
             <th scope="col">Permissions</th>
+            <th scope="col">Networks</th>
             <th scope="col">Created</th>
             <th scope="col">Last used</th>
             <th scope="col">Status</th>
@@ -64,7 +70,7 @@ export function KeysPage(props: KeysPageProps) {
         <tbody>
           {props.keys.length === 0 && (
             <tr>
-              <td colSpan={7}>No keys yet.</td>
+              <td colSpan={8}>No keys yet.</td>
             </tr>
           )}
           {props.keys.map((k) => (
@@ -75,6 +81,9 @@ export function KeysPage(props: KeysPageProps) {
                 <code class="token">{k.prefix}…</code>
               </td>
               <td>{['read records', ...k.permissions].join(', ')}</td>
+              <td>
+                <NetworksCell apiKey={k} requireKeyNetworks={props.requireKeyNetworks} />
+              </td>
               <td>
                 {formatTime(k.created_at)}
                 <br />
@@ -108,7 +117,20 @@ export function KeysPage(props: KeysPageProps) {
           ))}
         </tbody>
       </table>
-      {props.canManage && <CreateKeyForm viewer={viewer} form={props.form} />}
+      <KeyPolicy
+        viewer={viewer}
+        keys={props.keys}
+        requireKeyNetworks={props.requireKeyNetworks}
+        canManage={props.canManage}
+        now={now}
+      />
+      {props.canManage && (
+        <CreateKeyForm
+          viewer={viewer}
+          form={props.form}
+          requireKeyNetworks={props.requireKeyNetworks}
+        />
+      )}
       <h2>Replacing a key</h2>
       <p>
         <strong>Roll</strong> a key to replace it in one step: the new key has the same name,
@@ -176,6 +198,9 @@ function KeyActions(props: { apiKey: ApiKey; now: number; base: string }) {
           Expire now…
         </a>
       )}
+      <a href={`${props.base}/${k.id}/networks`} aria-label={`Allowed networks of ${k.name}`}>
+        Networks…
+      </a>
       <a href={`${props.base}/${k.id}/revoke`} aria-label={`Revoke ${k.name}`}>
         Revoke…
       </a>
@@ -183,7 +208,11 @@ function KeyActions(props: { apiKey: ApiKey; now: number; base: string }) {
   );
 }
 
-function CreateKeyForm(props: { viewer: Viewer; form: KeysPageProps['form'] }) {
+function CreateKeyForm(props: {
+  viewer: Viewer;
+  form: KeysPageProps['form'];
+  requireKeyNetworks: boolean;
+}) {
   const env = props.form?.environment ?? 'live';
   const expires = props.form?.expires ?? 'none';
   return (
@@ -209,8 +238,13 @@ function CreateKeyForm(props: { viewer: Viewer; form: KeysPageProps['form'] }) {
             <input type="radio" name="environment" value="test" checked={env === 'test'} /> Test
           </label>
         </fieldset>
+        <NetworksField
+          id="key-networks"
+          value={props.form?.networks ?? ''}
+          required={props.requireKeyNetworks}
+        />
         <fieldset>
-          <legend>Extra permission</legend>
+          <legend>Extra permissions</legend>
           <label>
             <input
               type="checkbox"
@@ -223,6 +257,19 @@ function CreateKeyForm(props: { viewer: Viewer; form: KeysPageProps['form'] }) {
           <p id="prepare-hint" class="hint">
             Live keys only. A plan is a draft a person at the brand reviews: nothing is published,
             funded or approved.
+          </p>
+          <label>
+            <input
+              type="checkbox"
+              name="audit_read"
+              checked={props.form?.auditRead === true}
+              aria-describedby="audit-hint"
+            />{' '}
+            Read the audit log (<code>audit:read</code>)
+          </label>
+          <p id="audit-hint" class="hint">
+            For a SIEM that pulls the brand's activity and refused requests from{' '}
+            <code>GET /api/v1/audit-log</code>.
           </p>
         </fieldset>
         <fieldset>

@@ -15,6 +15,8 @@ export const REQUEST_COLUMNS = [
   'key_prefix',
   'surface',
   'id',
+  // where the request came from (issue 63)
+  'client_address',
 ] as const;
 export const REASON_COLUMNS = ['reason', 'reason_at', 'reason_by'] as const;
 

@@ -4,6 +4,7 @@ import type { ListRequestLogResponse, RequestLogEntry } from '@brand/proto/acces
 import { formatTime, formatTimeToSecond } from '../../views/format';
 import { Layout, type Viewer } from '../../views/layout';
 import { surfaceOf } from './usageSeries';
+import { UtcTimeInput } from '../../views/utcTimeInput';
 
 export interface RequestLogPageProps {
   viewer: Viewer;
@@ -56,7 +57,7 @@ function keyCell(e: RequestLogEntry) {
 export function RequestLogPage(props: RequestLogPageProps) {
   const { log, viewer, filters } = props;
   const base = `/brands/${viewer.brandId}`;
-  const columns = props.showReasons ? 8 : 7;
+  const columns = props.showReasons ? 9 : 8;
   const withFilters = (extra: Record<string, string>) => {
     const p = new URLSearchParams();
     for (const [k, v] of Object.entries({ ...filters, ...extra })) if (v !== '') p.set(k, v);
@@ -104,10 +105,8 @@ export function RequestLogPage(props: RequestLogPageProps) {
             </option>
           ))}
         </select>
-        <label for="log-since">From (UTC)</label>
-        <input id="log-since" type="datetime-local" name="since" value={filters.since} />
-        <label for="log-until">Before (UTC)</label>
-        <input id="log-until" type="datetime-local" name="until" value={filters.until} />
+        <UtcTimeInput id="log-since" name="since" label="From" value={filters.since} />
+        <UtcTimeInput id="log-until" name="until" label="Before" value={filters.until} />
         <button type="submit" class="secondary">
           Filter
         </button>
@@ -134,6 +133,7 @@ export function RequestLogPage(props: RequestLogPageProps) {
             <th scope="col">Code</th>
             <th scope="col">Request id</th>
             <th scope="col">Via</th>
+            <th scope="col">From</th>
             {props.showReasons && <th scope="col">Why (owners only)</th>}
           </tr>
         </thead>
@@ -162,6 +162,9 @@ export function RequestLogPage(props: RequestLogPageProps) {
                 <code class="token">{e.request_id}</code>
               </td>
               <td>{surfaceOf(e.surface) === 'assistant' ? 'assistant' : 'REST'}</td>
+              <td>
+                <code class="token">{e.client_address || '—'}</code>
+              </td>
               {props.showReasons && <td>{reasonWords(e)}</td>}
             </tr>
           ))}

@@ -41,6 +41,7 @@ describe('the permission table', () => {
         'deliveries.read',
         'plans.read',
         'activity.read',
+        'audit_streams.read',
         'usage.read',
         'requests.read',
       ]);

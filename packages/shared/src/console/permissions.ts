@@ -21,6 +21,10 @@ export const CONSOLE_PERMISSIONS = {
   'keys.roll': OWNERS,
   /** Give a key an expiry or bring it forward ("expire now"); never later. */
   'keys.expire': OWNERS,
+  /** Set the networks a key's requests may come from (issue 63). */
+  'keys.networks': OWNERS,
+  /** The brand's key policy: every new key must have allowed networks (issue 63). */
+  'keys.policy': OWNERS,
   'members.read': OWNERS,
   'members.manage': OWNERS,
   /** Require a passkey or SSO for the brand (no emailed links), or lift that (issue 37). */
@@ -49,6 +53,10 @@ export const CONSOLE_PERMISSIONS = {
   'plans.read': EVERY_ROLE,
   'plans.cancel': OWNERS,
   'activity.read': EVERY_ROLE,
+  /** The brand's audit streams, their health and last deliveries (issue 63). */
+  'audit_streams.read': EVERY_ROLE,
+  /** Connect, change, test and remove audit streams (their tokens are sealed, never shown). */
+  'audit_streams.manage': OWNERS,
   /** Requests per minute and hour, per key and outcome, against the brand's budget (issue 26). */
   'usage.read': EVERY_ROLE,
   /** The log of refused and failed requests (time, key, path, status, code, request id). */

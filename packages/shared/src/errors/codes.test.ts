@@ -87,6 +87,7 @@ describe('GATEWAY_ERROR_CODES (issue 35: the request log filter lists only these
       'invalid_key',
       'insufficient_permission',
       'forbidden_origin',
+      'network_not_allowed',
       'unknown_resource',
       'not_found',
       'method_not_allowed',

@@ -25,6 +25,11 @@ export const ERROR_CODES = {
   insufficient_permission: { http: 403, grpc: status.PERMISSION_DENIED },
   forbidden_origin: { http: 403, grpc: status.PERMISSION_DENIED },
   /**
+   * A valid key presented from an address outside its allowed networks (issue 63): the key works
+   * only from the networks its owner gave it. Charged to the address, like a refused key.
+   */
+  network_not_allowed: { http: 403, grpc: status.PERMISSION_DENIED },
+  /**
    * An act on a person's address (its passkeys, its sessions beyond one brand) from a session
    * that does not prove the address: one opened by a brand's single sign-on (issue 42).
    */
@@ -56,6 +61,13 @@ export const ERROR_CODES = {
   precondition_failed: { http: 422, grpc: status.FAILED_PRECONDITION },
   pending_plan_limit: { http: 422, grpc: status.FAILED_PRECONDITION },
   receiver_limit: { http: 422, grpc: status.FAILED_PRECONDITION },
+  /** A brand has as many audit streams as it may (issue 63): remove one first. */
+  audit_stream_limit: { http: 422, grpc: status.FAILED_PRECONDITION },
+  /**
+   * The brand requires every new key to have allowed networks (its key policy, issue 63), and
+   * none were given (or a key's list would be emptied).
+   */
+  key_networks_required: { http: 422, grpc: status.FAILED_PRECONDITION },
   /** A receiver already has a signing-secret rotation pending: switch or cancel it first. */
   rotation_pending: { http: 422, grpc: status.FAILED_PRECONDITION },
   /** A receiver has no signing-secret rotation pending (none started, cancelled, or switched). */
@@ -126,6 +138,8 @@ const CONSOLE_ONLY_CODES: readonly ErrorCode[] = [
   'rotation_pending',
   'no_rotation',
   'receiver_disabled',
+  'audit_stream_limit',
+  'key_networks_required',
 ];
 
 /** Every code the public API (REST, MCP) can answer, in the table's order. */

@@ -68,10 +68,18 @@ describe('keyDisplayPrefix', () => {
 });
 
 describe('permissions and channels', () => {
-  it('knows campaigns:prepare and nothing else', () => {
-    expect(PERMISSIONS).toEqual(['campaigns:prepare']);
+  it('knows campaigns:prepare and audit:read and nothing else', () => {
+    expect(PERMISSIONS).toEqual(['campaigns:prepare', 'audit:read']);
     expect(isPermission('campaigns:prepare')).toBe(true);
-    for (const p of ['campaigns:write', 'CAMPAIGNS:PREPARE', '', 'records:read', 42]) {
+    expect(isPermission('audit:read')).toBe(true);
+    for (const p of [
+      'campaigns:write',
+      'CAMPAIGNS:PREPARE',
+      '',
+      'records:read',
+      'audit:write',
+      42,
+    ]) {
       expect(isPermission(p)).toBe(false);
     }
   });

@@ -1,10 +1,21 @@
 import { createHash } from 'node:crypto';
 import { randomBase62 } from '../ids';
 
+export {
+  compileNetworks,
+  MAX_KEY_NETWORKS,
+  readNetworks,
+  type NetworkMatcher,
+  type NetworksReading,
+} from './networks';
+
 export type KeyEnvironment = 'live' | 'test';
 
-/** Opt-in permissions; reading records needs none. */
-export const PERMISSIONS = ['campaigns:prepare'] as const;
+/**
+ * Opt-in permissions; reading records needs none. `audit:read` reads the brand's audit log
+ * (GET /api/v1/audit-log, issue 63).
+ */
+export const PERMISSIONS = ['campaigns:prepare', 'audit:read'] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
 /**

@@ -93,6 +93,14 @@ export class ForbiddenOriginError extends ApiError {
   override name = 'ForbiddenOriginError';
 }
 /**
+ * 403: the key works only from its allowed networks, and this request came from elsewhere
+ * (the message names the address the API saw). Not retried: ask a brand owner to add the
+ * network, or send the request from one of the key's networks.
+ */
+export class NetworkNotAllowedError extends ApiError {
+  override name = 'NetworkNotAllowedError';
+}
+/**
  * 404: no such path, or no such record: `retrieve` of an id the key's brand has no record of
  * (another brand's id and an id that exists nowhere alike).
  */
@@ -139,6 +147,7 @@ export const API_ERROR_CLASSES = {
   unauthenticated: UnauthenticatedError,
   insufficient_permission: InsufficientPermissionError,
   forbidden_origin: ForbiddenOriginError,
+  network_not_allowed: NetworkNotAllowedError,
   unknown_resource: UnknownResourceError,
   not_found: NotFoundError,
   method_not_allowed: MethodNotAllowedError,

@@ -533,10 +533,10 @@ export interface components {
         Error: {
             error: {
                 /**
-                 * @description Stable machine-readable code. 400 invalid_parameter / invalid_cursor / malformed_request / validation_failed / position_beyond_head; 401 missing_key / invalid_key; 403 insufficient_permission / forbidden_origin; 404 unknown_resource / not_found; 405 method_not_allowed; 409 request_conflict; 410 cursor_expired; 413 payload_too_large; 415 unsupported_media_type; 422 pending_plan_limit; 429 rate_limited; 500 internal_error; 503 service_unavailable.
+                 * @description Stable machine-readable code. 400 invalid_parameter / invalid_cursor / malformed_request / validation_failed / position_beyond_head; 401 missing_key / invalid_key; 403 insufficient_permission / forbidden_origin / network_not_allowed; 404 unknown_resource / not_found; 405 method_not_allowed; 409 request_conflict; 410 cursor_expired; 413 payload_too_large; 415 unsupported_media_type; 422 pending_plan_limit; 429 rate_limited; 500 internal_error; 503 service_unavailable.
                  * @enum {string}
                  */
-                code: "missing_key" | "invalid_key" | "unauthenticated" | "insufficient_permission" | "forbidden_origin" | "unknown_resource" | "not_found" | "method_not_allowed" | "invalid_parameter" | "invalid_cursor" | "malformed_request" | "validation_failed" | "position_beyond_head" | "already_exists" | "request_conflict" | "cursor_expired" | "payload_too_large" | "unsupported_media_type" | "precondition_failed" | "pending_plan_limit" | "receiver_limit" | "rate_limited" | "internal_error" | "service_unavailable";
+                code: "missing_key" | "invalid_key" | "unauthenticated" | "insufficient_permission" | "forbidden_origin" | "network_not_allowed" | "unknown_resource" | "not_found" | "method_not_allowed" | "invalid_parameter" | "invalid_cursor" | "malformed_request" | "validation_failed" | "position_beyond_head" | "already_exists" | "request_conflict" | "cursor_expired" | "payload_too_large" | "unsupported_media_type" | "precondition_failed" | "pending_plan_limit" | "receiver_limit" | "rate_limited" | "internal_error" | "service_unavailable";
                 /** @description A human-readable explanation; its wording may change, the code will not. */
                 message: string;
                 /** @description Also in the X-Request-Id header; quote it to support. */

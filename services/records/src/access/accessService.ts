@@ -36,6 +36,7 @@ import {
 import { OPERATOR_SIGN_IN_POLICIES, POLICY_SUMMARIES } from '../signInPolicy/policy';
 import { currentActor } from './currentActor';
 import { unmetKeyConditions } from './keyConditions';
+import { networksInWords, refuseOpenKeyByPolicy, requestedNetworks } from './keyNetworkRules';
 import { brandId, email, keyExpiresAt } from './inputs';
 import type { RevocationNotifier } from './revocations';
 
@@ -52,6 +53,8 @@ export interface KeyIdentity {
   permissions: string[];
   /** RFC 3339; gateways refuse the key from this instant even while it is cached. */
   expiresAt: string | null;
+  /** Canonical CIDRs the gateway admits the key from (issue 63); empty: any network. */
+  allowedNetworks: string[];
 }
 
 /**
@@ -102,6 +105,7 @@ export async function authenticateKey(
     tier: row.tier,
     permissions: row.permissions,
     expiresAt: row.expires_at,
+    allowedNetworks: row.allowed_networks,
   };
 }
 
@@ -227,11 +231,17 @@ const CreateKeyInput = z.object({
   environment: z.enum(['live', 'test'], { message: 'must be live or test' }),
   actorEmail: email,
   permissions: z
-    .array(z.string().refine(isPermission, 'unknown permission (only campaigns:prepare exists)'))
+    .array(
+      z
+        .string()
+        .refine(isPermission, 'unknown permission (campaigns:prepare and audit:read exist)'),
+    )
     .max(5)
     .transform((p) => [...new Set(p)]),
   /** Empty or absent for a key that does not expire. */
   expiresAt: keyExpiresAt.optional(),
+  /** Read by requestedNetworks (issue 63); empty or absent: any network. */
+  allowedNetworks: z.array(z.string().max(200)).max(200).optional(),
 });
 
 const noBrand = (id: string) => () => new AppError('not_found', `No brand ${id}.`);
@@ -272,6 +282,8 @@ export async function createKey(
   if (unmet.length > 0) {
     throw new AppError('precondition_failed', `Cannot create the key: ${unmet.join('; ')}.`);
   }
+  const networks = requestedNetworks(v.allowedNetworks ?? []);
+  await refuseOpenKeyByPolicy(deps.pool, v.brandId, networks, 'create the key');
 
   const secret = generateApiKey(v.environment);
   const key = await withTransaction(deps.pool, async (db) => {
@@ -285,6 +297,7 @@ export async function createKey(
       permissions: v.permissions,
       createdBy: creator!.id,
       expiresAt: v.expiresAt ?? null,
+      allowedNetworks: networks,
     });
     await insertActivity(db, {
       brandId: row.brand_id,
@@ -294,7 +307,8 @@ export async function createKey(
       subjectId: row.id,
       summary:
         `${row.name} (${row.prefix}, ${row.environment})` +
-        (row.expires_at ? `, expires ${row.expires_at}` : ''),
+        (row.expires_at ? `, expires ${row.expires_at}` : '') +
+        (networks.length > 0 ? `, works from ${networksInWords(networks)}` : ''),
     });
     return row;
   });

@@ -17,6 +17,8 @@ import {
 } from './accessService';
 import { currentActor } from './currentActor';
 import { rollKey, setKeyExpiry } from './keyRollService';
+import { setKeyNetworks, setKeyPolicy } from './keyNetworks';
+import { selectKeyPolicy } from './keyNetworksRepo';
 import { toInvitation } from '../invitations/toProto';
 import { inviteMember } from '../invitations/invitationService';
 import { changeMemberRole, listMembers, removeMember } from './memberService';
@@ -41,6 +43,7 @@ export function accessHandlers(deps: AccessDeps, rpc: RpcBuilder): AccessService
         tier: TIERS.toProto(identity.tier),
         permissions: identity.permissions,
         expires_at: identity.expiresAt ?? undefined,
+        allowed_networks: identity.allowedNetworks,
       };
     }),
 
@@ -86,12 +89,32 @@ export function accessHandlers(deps: AccessDeps, rpc: RpcBuilder): AccessService
         actorEmail: req.actor_email,
         permissions: req.permissions,
         expiresAt: req.expires_at ?? '',
+        allowedNetworks: req.allowed_networks,
       });
       return { key: toApiKey(key), secret };
     }),
 
-    listKeys: rpc.developers('ListKeys', async (req, { actor }) => ({
-      keys: (await listKeys(deps, actor, { brandId: req.brand_id })).map(toApiKey),
+    listKeys: rpc.developers('ListKeys', async (req, { actor }) => {
+      const keys = (await listKeys(deps, actor, { brandId: req.brand_id })).map(toApiKey);
+      return { keys, require_key_networks: (await selectKeyPolicy(deps.pool, req.brand_id))! };
+    }),
+
+    setKeyNetworks: rpc.developers('SetKeyNetworks', async (req, { actor }) => ({
+      key: toApiKey(
+        await setKeyNetworks(deps, actor, {
+          keyId: req.key_id,
+          networks: req.allowed_networks,
+          actorEmail: req.actor_email,
+        }),
+      ),
+    })),
+
+    setKeyPolicy: rpc.developers('SetKeyPolicy', async (req, { actor }) => ({
+      require_key_networks: await setKeyPolicy(deps, actor, {
+        brandId: req.brand_id,
+        requireKeyNetworks: req.require_key_networks,
+        actorEmail: req.actor_email,
+      }),
     })),
 
     revokeKey: rpc.developers('RevokeKey', async (req, { actor }) => ({

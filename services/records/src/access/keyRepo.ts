@@ -19,6 +19,8 @@ export interface KeyRow {
   expires_at: string | null;
   /** The key that replaced this one in a roll (its expiry then ends the overlap). */
   replaced_by: string | null;
+  /** Canonical CIDRs its requests may come from (issue 63); empty: any network. */
+  allowed_networks: string[];
 }
 
 /** A key as authentication needs it: its hash for the constant-time check, and its brand's tier. */
@@ -33,6 +35,7 @@ export interface KeyIdentityRow {
   /** expires_at <= now() by the database's clock, the one every expiry is set by. */
   expired: boolean;
   tier: TierName;
+  allowed_networks: string[];
 }
 
 type Db = Pool | PoolClient;
@@ -40,7 +43,7 @@ type Db = Pool | PoolClient;
 const KEY_COLUMNS = `k.id, k.brand_id, k.name, k.environment, k.prefix, k.permissions,
   ${rfc3339('k.created_at')} as created_at, m.email as created_by,
   ${rfc3339('k.last_used_at')} as last_used_at, ${rfc3339('k.revoked_at')} as revoked_at,
-  ${rfc3339('k.expires_at')} as expires_at, k.replaced_by`;
+  ${rfc3339('k.expires_at')} as expires_at, k.replaced_by, k.allowed_networks`;
 
 export async function insertKey(
   db: Db,
@@ -55,12 +58,15 @@ export async function insertKey(
     createdBy: string;
     /** RFC 3339, or null for a key that does not expire. */
     expiresAt?: string | null;
+    /** Canonical networks (readNetworks); empty or absent: any. */
+    allowedNetworks?: readonly string[];
   },
 ): Promise<KeyRow> {
   await db.query(
     `insert into api_keys
-       (id, brand_id, name, environment, prefix, key_hash, permissions, created_by, expires_at)
-     values ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+       (id, brand_id, name, environment, prefix, key_hash, permissions, created_by, expires_at,
+        allowed_networks)
+     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
     [
       key.id,
       key.brandId,
@@ -71,6 +77,7 @@ export async function insertKey(
       key.permissions,
       key.createdBy,
       key.expiresAt ?? null,
+      key.allowedNetworks ?? [],
     ],
   );
   return (await selectKey(db, key.id))!;
@@ -102,7 +109,7 @@ export async function selectKeyIdentity(
   const r = await db.query<KeyIdentityRow>(
     `select k.id, k.brand_id, k.environment, k.key_hash, k.permissions, k.revoked_at::text,
        ${rfc3339('k.expires_at')} as expires_at, coalesce(k.expires_at <= now(), false) as expired,
-       b.tier
+       b.tier, k.allowed_networks
      from api_keys k join brands b on b.id = k.brand_id where k.key_hash = $1`,
     [keyHash],
   );

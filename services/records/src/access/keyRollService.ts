@@ -11,6 +11,7 @@ import { selectBrand, selectMemberByEmail } from './brandRepo';
 import { currentActor } from './currentActor';
 import { email, keyExpiresAt, keyId } from './inputs';
 import { unmetKeyConditions } from './keyConditions';
+import { refuseOpenKeyByPolicy } from './keyNetworkRules';
 import {
   insertKey,
   lockKeyState,
@@ -37,11 +38,11 @@ function refuseInactive(key: KeyRow, state: KeyStateRow): void {
 }
 
 /** The key, once the actor may take `action` on it (another brand's key is not_found). */
-async function authorizedKey(
+export async function authorizedKey(
   deps: AccessDeps,
   actor: Actor,
   id: string,
-  action: 'keys.roll' | 'keys.expire',
+  action: 'keys.roll' | 'keys.expire' | 'keys.networks',
 ): Promise<{ key: KeyRow; who: Actor }> {
   const noKey = () => new AppError('not_found', `No key ${id}.`);
   const key = await selectKey(deps.pool, id);
@@ -52,7 +53,7 @@ async function authorizedKey(
 }
 
 /** Locks the key; throws not_found if it vanished, key_inactive if revoked or expired. */
-async function lockActive(db: PoolClient, key: KeyRow): Promise<KeyStateRow> {
+export async function lockActive(db: PoolClient, key: KeyRow): Promise<KeyStateRow> {
   const state = await lockKeyState(db, key.id);
   if (!state) throw new AppError('not_found', `No key ${key.id}.`);
   refuseInactive(key, state);
@@ -99,6 +100,13 @@ export async function rollKey(
   if (unmet.length > 0) {
     throw new AppError('precondition_failed', `Cannot roll the key: ${unmet.join('; ')}.`);
   }
+  // the replacement is a new key: it keeps the old one's networks, and the policy holds for it
+  await refuseOpenKeyByPolicy(
+    deps.pool,
+    old.brand_id,
+    old.allowed_networks,
+    `roll ${old.name} (give it allowed networks first)`,
+  );
 
   const secret = generateApiKey(old.environment);
   const rolled = await withTransaction(deps.pool, async (db) => {
@@ -118,6 +126,7 @@ export async function rollKey(
       keyHash: Buffer.from(hashApiKey(secret), 'hex'),
       permissions: old.permissions,
       createdBy: creator.id,
+      allowedNetworks: old.allowed_networks,
     });
     const expiresAt = await setKeyExpiresAt(
       db,

@@ -22,6 +22,7 @@ export const toMember = (m: MemberRow): Member => ({
   last_sign_in_method: '',
   last_used_at: m.last_used_at ?? undefined,
   last_used_method: m.last_used_method ?? '',
+  managed_by: m.managed_by ?? '',
 });
 
 export const toApiKey = (k: KeyRow): ApiKey => ({
@@ -37,4 +38,5 @@ export const toApiKey = (k: KeyRow): ApiKey => ({
   revoked_at: k.revoked_at ?? undefined,
   expires_at: k.expires_at ?? undefined,
   replaced_by: k.replaced_by ?? undefined,
+  allowed_networks: k.allowed_networks,
 });

@@ -41,6 +41,8 @@ const Refused = z.object({
   request_id: z.string().max(128),
   surface: z.nativeEnum(UsageSurface).refine((s) => SURFACES[s] !== undefined),
   gateway_reason: z.enum(['', 'no_key', 'malformed', 'wrong_environment']),
+  // the address the gateway answered (issue 63); '' from a gateway of an older release
+  client_address: z.string().max(64).optional(),
 });
 const Batch = z.object({
   counts: z.array(Count).max(USAGE_BOUNDS.maxCountsPerCall),
@@ -172,7 +174,7 @@ async function appendLog(
   keys: Map<string, HashedKey>,
   serving: string,
 ): Promise<Set<string>> {
-  const cols: (string | null)[][] = Array.from({ length: 10 }, () => []);
+  const cols: (string | null)[][] = Array.from({ length: 11 }, () => []);
   const brands = new Set<string>();
   for (const r of requests) {
     for (const t of logTargets(r, keys, serving)) {
@@ -188,16 +190,19 @@ async function appendLog(
         r.request_id,
         SURFACES[r.surface]!,
         t.reason,
+        r.client_address ?? '',
       ];
       row.forEach((v, i) => cols[i]!.push(v));
     }
   }
   if (brands.size === 0) return brands;
   await db.query(
-    `insert into request_log (brand_id, at, key_id, method, path, status, error_code, request_id, surface, reason)
-     select b, to_timestamp(a::bigint / 1000.0), k, m, p, s::smallint, c, r, su, re
-       from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[])
-         as t(b, a, k, m, p, s, c, r, su, re)`,
+    `insert into request_log (brand_id, at, key_id, method, path, status, error_code, request_id, surface, reason,
+                              client_address)
+     select b, to_timestamp(a::bigint / 1000.0), k, m, p, s::smallint, c, r, su, re, ca
+       from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[],
+                   $11::text[])
+         as t(b, a, k, m, p, s, c, r, su, re, ca)`,
     cols,
   );
   return brands;

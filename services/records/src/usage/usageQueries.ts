@@ -174,8 +174,9 @@ export async function listRequestLog(
     revoked_by: string | null;
     expires_at: string | null;
     replaced_by: string | null;
+    client_address: string;
   }>(
-    `select l.id::text, ${rfc3339('l.at')} as at, l.key_id, k.name as key_name, k.prefix as key_prefix, l.method,
+    `select l.id::text, l.client_address, ${rfc3339('l.at')} as at, l.key_id, k.name as key_name, k.prefix as key_prefix, l.method,
             l.path, l.status, l.error_code, l.request_id, l.surface, l.reason,
             ${rfc3339('k.revoked_at')} as revoked_at, k.revoked_by, ${KEY_EXPIRES_AT} as expires_at,
             r.name as replaced_by
@@ -202,6 +203,7 @@ export async function listRequestLog(
         error_code: e.error_code,
         request_id: e.request_id,
         surface: SURFACE[e.surface],
+        client_address: e.client_address,
         reason,
         reason_at:
           reason === 'revoked'

@@ -222,6 +222,7 @@ describe('CreateKey with an expiry', () => {
         name: 'Short-lived',
         environment: 1,
         actor_email: owner.email,
+        allowed_networks: [],
         permissions: [],
         expires_at: expiresAt,
       });

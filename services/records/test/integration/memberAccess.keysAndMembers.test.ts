@@ -54,6 +54,7 @@ const newKey = (m: ActingMember, brandId: string, env = Environment.ENVIRONMENT_
     environment: env,
     actor_email: '',
     permissions: [],
+    allowed_networks: [],
   });
 
 describe('keys through the console', () => {
@@ -68,6 +69,7 @@ describe('keys through the console', () => {
       environment: Environment.ENVIRONMENT_LIVE,
       actor_email: 'someone-else@x.test', // ignored: the member is the actor
       permissions: ['campaigns:prepare'],
+      allowed_networks: [],
     });
     expect(prepared.key).toMatchObject({
       created_by: t.owner.email,

@@ -261,6 +261,11 @@ export interface Member {
     | undefined;
   /** How that session was opened: "link", "passkey" or "sso"; empty before the first. */
   last_used_method: string;
+  /**
+   * Who manages the membership: "" (the brand's owners), "scim" or "sso" (the brand's identity
+   * provider, issue 61: the role then follows the provider's groups).
+   */
+  managed_by: string;
 }
 
 /** ApiKey describes a key without its secret. */
@@ -286,7 +291,14 @@ export interface ApiKey {
     | string
     | undefined;
   /** The key that replaced this one in a roll ("key_..."); its expiry ends the overlap. */
-  replaced_by?: string | undefined;
+  replaced_by?:
+    | string
+    | undefined;
+  /**
+   * The networks requests with the key may come from (IPv4 and IPv6 CIDRs, canonical, a single
+   * address without its /32 or /128); empty: any network.
+   */
+  allowed_networks: string[];
 }
 
 /** AuthenticateKeyRequest carries the hash of a presented key. */
@@ -307,7 +319,14 @@ export interface AuthenticateKeyResponse {
    * The key's expiry (RFC 3339), if it has one: a gateway that caches the identity refuses
    * the key from this instant on each request, without asking again.
    */
-  expires_at?: string | undefined;
+  expires_at?:
+    | string
+    | undefined;
+  /**
+   * The key's allowed networks (ApiKey.allowed_networks); empty: any. The gateway refuses a
+   * request from elsewhere with 403 network_not_allowed, from its cached identity.
+   */
+  allowed_networks: string[];
 }
 
 /** CreateBrandRequest creates a brand with its owner. */
@@ -383,7 +402,14 @@ export interface CreateKeyRequest {
   /** Opt-in permissions beyond reading records: only "campaigns:prepare" exists. */
   permissions: string[];
   /** Optional expiry (RFC 3339, in the future, at most 10 years ahead); unset or empty for none. */
-  expires_at?: string | undefined;
+  expires_at?:
+    | string
+    | undefined;
+  /**
+   * Allowed networks (IPv4 and IPv6 CIDRs or addresses, at most 32); empty: any network, unless
+   * the brand's key policy requires them (FAILED_PRECONDITION key_networks_required).
+   */
+  allowed_networks: string[];
 }
 
 /** CreateKeyResponse carries the only copy of the secret. */
@@ -400,6 +426,36 @@ export interface ListKeysRequest {
 /** ListKeysResponse holds the keys, newest first. */
 export interface ListKeysResponse {
   keys: ApiKey[];
+  /** The brand's key policy: every new key must have allowed networks. */
+  require_key_networks: boolean;
+}
+
+/** SetKeyNetworksRequest names the key and its new networks. */
+export interface SetKeyNetworksRequest {
+  key_id: string;
+  /** The whole new list (replaces the old); empty allows any network. */
+  allowed_networks: string[];
+  /** Who changed it, for the record; optional for operators, ignored for console callers. */
+  actor_email: string;
+}
+
+/** SetKeyNetworksResponse returns the key with its networks. */
+export interface SetKeyNetworksResponse {
+  key: ApiKey | undefined;
+}
+
+/** SetKeyPolicyRequest sets the brand's key policy. */
+export interface SetKeyPolicyRequest {
+  brand_id: string;
+  /** Every new key must have allowed networks. */
+  require_key_networks: boolean;
+  /** Who changed it, for the record; optional for operators, ignored for console callers. */
+  actor_email: string;
+}
+
+/** SetKeyPolicyResponse returns the policy in force. */
+export interface SetKeyPolicyResponse {
+  require_key_networks: boolean;
 }
 
 /** RevokeKeyRequest revokes one key. */
@@ -716,6 +772,7 @@ function createBaseMember(): Member {
     last_sign_in_method: "",
     last_used_at: undefined,
     last_used_method: "",
+    managed_by: "",
   };
 }
 
@@ -747,6 +804,9 @@ export const Member: MessageFns<Member> = {
     }
     if (message.last_used_method !== "") {
       writer.uint32(74).string(message.last_used_method);
+    }
+    if (message.managed_by !== "") {
+      writer.uint32(82).string(message.managed_by);
     }
     return writer;
   },
@@ -836,6 +896,14 @@ export const Member: MessageFns<Member> = {
             message.last_used_method = reader.string();
             continue;
           }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.managed_by = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -883,6 +951,11 @@ export const Member: MessageFns<Member> = {
         : isSet(object.last_used_method)
         ? globalThis.String(object.last_used_method)
         : "",
+      managed_by: isSet(object.managedBy)
+        ? globalThis.String(object.managedBy)
+        : isSet(object.managed_by)
+        ? globalThis.String(object.managed_by)
+        : "",
     };
   },
 
@@ -915,6 +988,9 @@ export const Member: MessageFns<Member> = {
     if (message.last_used_method !== "") {
       obj.lastUsedMethod = message.last_used_method;
     }
+    if (message.managed_by !== "") {
+      obj.managedBy = message.managed_by;
+    }
     return obj;
   },
 
@@ -932,6 +1008,7 @@ export const Member: MessageFns<Member> = {
     message.last_sign_in_method = object.last_sign_in_method ?? "";
     message.last_used_at = object.last_used_at ?? undefined;
     message.last_used_method = object.last_used_method ?? "";
+    message.managed_by = object.managed_by ?? "";
     return message;
   },
 };
@@ -950,6 +1027,7 @@ function createBaseApiKey(): ApiKey {
     revoked_at: undefined,
     expires_at: undefined,
     replaced_by: undefined,
+    allowed_networks: [],
   };
 }
 
@@ -990,6 +1068,9 @@ export const ApiKey: MessageFns<ApiKey> = {
     }
     if (message.replaced_by !== undefined) {
       writer.uint32(98).string(message.replaced_by);
+    }
+    for (const v of message.allowed_networks) {
+      writer.uint32(106).string(v!);
     }
     return writer;
   },
@@ -1103,6 +1184,14 @@ export const ApiKey: MessageFns<ApiKey> = {
             message.replaced_by = reader.string();
             continue;
           }
+          case 13: {
+            if (tag !== 106) {
+              break;
+            }
+
+            message.allowed_networks.push(reader.string());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1159,6 +1248,11 @@ export const ApiKey: MessageFns<ApiKey> = {
         : isSet(object.replaced_by)
         ? globalThis.String(object.replaced_by)
         : undefined,
+      allowed_networks: globalThis.Array.isArray(object?.allowedNetworks)
+        ? object.allowedNetworks.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.allowed_networks)
+        ? object.allowed_networks.map((e: any) => globalThis.String(e))
+        : [],
     };
   },
 
@@ -1200,6 +1294,9 @@ export const ApiKey: MessageFns<ApiKey> = {
     if (message.replaced_by !== undefined) {
       obj.replacedBy = message.replaced_by;
     }
+    if (message.allowed_networks?.length) {
+      obj.allowedNetworks = message.allowed_networks;
+    }
     return obj;
   },
 
@@ -1220,6 +1317,7 @@ export const ApiKey: MessageFns<ApiKey> = {
     message.revoked_at = object.revoked_at ?? undefined;
     message.expires_at = object.expires_at ?? undefined;
     message.replaced_by = object.replaced_by ?? undefined;
+    message.allowed_networks = object.allowed_networks?.map((e) => e) || [];
     return message;
   },
 };
@@ -1314,7 +1412,7 @@ export const AuthenticateKeyRequest: MessageFns<AuthenticateKeyRequest> = {
 };
 
 function createBaseAuthenticateKeyResponse(): AuthenticateKeyResponse {
-  return { key_id: "", brand_id: "", tier: 0, permissions: [], expires_at: undefined };
+  return { key_id: "", brand_id: "", tier: 0, permissions: [], expires_at: undefined, allowed_networks: [] };
 }
 
 export const AuthenticateKeyResponse: MessageFns<AuthenticateKeyResponse> = {
@@ -1333,6 +1431,9 @@ export const AuthenticateKeyResponse: MessageFns<AuthenticateKeyResponse> = {
     }
     if (message.expires_at !== undefined) {
       writer.uint32(42).string(message.expires_at);
+    }
+    for (const v of message.allowed_networks) {
+      writer.uint32(50).string(v!);
     }
     return writer;
   },
@@ -1390,6 +1491,14 @@ export const AuthenticateKeyResponse: MessageFns<AuthenticateKeyResponse> = {
             message.expires_at = reader.string();
             continue;
           }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.allowed_networks.push(reader.string());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1423,6 +1532,11 @@ export const AuthenticateKeyResponse: MessageFns<AuthenticateKeyResponse> = {
         : isSet(object.expires_at)
         ? globalThis.String(object.expires_at)
         : undefined,
+      allowed_networks: globalThis.Array.isArray(object?.allowedNetworks)
+        ? object.allowedNetworks.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.allowed_networks)
+        ? object.allowed_networks.map((e: any) => globalThis.String(e))
+        : [],
     };
   },
 
@@ -1443,6 +1557,9 @@ export const AuthenticateKeyResponse: MessageFns<AuthenticateKeyResponse> = {
     if (message.expires_at !== undefined) {
       obj.expiresAt = message.expires_at;
     }
+    if (message.allowed_networks?.length) {
+      obj.allowedNetworks = message.allowed_networks;
+    }
     return obj;
   },
 
@@ -1456,6 +1573,7 @@ export const AuthenticateKeyResponse: MessageFns<AuthenticateKeyResponse> = {
     message.tier = object.tier ?? 0;
     message.permissions = object.permissions?.map((e) => e) || [];
     message.expires_at = object.expires_at ?? undefined;
+    message.allowed_networks = object.allowed_networks?.map((e) => e) || [];
     return message;
   },
 };
@@ -2174,7 +2292,15 @@ export const AddMemberResponse: MessageFns<AddMemberResponse> = {
 };
 
 function createBaseCreateKeyRequest(): CreateKeyRequest {
-  return { brand_id: "", name: "", environment: 0, actor_email: "", permissions: [], expires_at: undefined };
+  return {
+    brand_id: "",
+    name: "",
+    environment: 0,
+    actor_email: "",
+    permissions: [],
+    expires_at: undefined,
+    allowed_networks: [],
+  };
 }
 
 export const CreateKeyRequest: MessageFns<CreateKeyRequest> = {
@@ -2196,6 +2322,9 @@ export const CreateKeyRequest: MessageFns<CreateKeyRequest> = {
     }
     if (message.expires_at !== undefined) {
       writer.uint32(50).string(message.expires_at);
+    }
+    for (const v of message.allowed_networks) {
+      writer.uint32(58).string(v!);
     }
     return writer;
   },
@@ -2261,6 +2390,14 @@ export const CreateKeyRequest: MessageFns<CreateKeyRequest> = {
             message.expires_at = reader.string();
             continue;
           }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.allowed_networks.push(reader.string());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2295,6 +2432,11 @@ export const CreateKeyRequest: MessageFns<CreateKeyRequest> = {
         : isSet(object.expires_at)
         ? globalThis.String(object.expires_at)
         : undefined,
+      allowed_networks: globalThis.Array.isArray(object?.allowedNetworks)
+        ? object.allowedNetworks.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.allowed_networks)
+        ? object.allowed_networks.map((e: any) => globalThis.String(e))
+        : [],
     };
   },
 
@@ -2318,6 +2460,9 @@ export const CreateKeyRequest: MessageFns<CreateKeyRequest> = {
     if (message.expires_at !== undefined) {
       obj.expiresAt = message.expires_at;
     }
+    if (message.allowed_networks?.length) {
+      obj.allowedNetworks = message.allowed_networks;
+    }
     return obj;
   },
 
@@ -2332,6 +2477,7 @@ export const CreateKeyRequest: MessageFns<CreateKeyRequest> = {
     message.actor_email = object.actor_email ?? "";
     message.permissions = object.permissions?.map((e) => e) || [];
     message.expires_at = object.expires_at ?? undefined;
+    message.allowed_networks = object.allowed_networks?.map((e) => e) || [];
     return message;
   },
 };
@@ -2495,13 +2641,16 @@ export const ListKeysRequest: MessageFns<ListKeysRequest> = {
 };
 
 function createBaseListKeysResponse(): ListKeysResponse {
-  return { keys: [] };
+  return { keys: [], require_key_networks: false };
 }
 
 export const ListKeysResponse: MessageFns<ListKeysResponse> = {
   encode(message: ListKeysResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     for (const v of message.keys) {
       ApiKey.encode(v!, writer.uint32(10).fork()).join();
+    }
+    if (message.require_key_networks !== false) {
+      writer.uint32(16).bool(message.require_key_networks);
     }
     return writer;
   },
@@ -2527,6 +2676,14 @@ export const ListKeysResponse: MessageFns<ListKeysResponse> = {
             message.keys.push(ApiKey.decode(reader, reader.uint32()));
             continue;
           }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.require_key_networks = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2540,13 +2697,23 @@ export const ListKeysResponse: MessageFns<ListKeysResponse> = {
   },
 
   fromJSON(object: any): ListKeysResponse {
-    return { keys: globalThis.Array.isArray(object?.keys) ? object.keys.map((e: any) => ApiKey.fromJSON(e)) : [] };
+    return {
+      keys: globalThis.Array.isArray(object?.keys) ? object.keys.map((e: any) => ApiKey.fromJSON(e)) : [],
+      require_key_networks: isSet(object.requireKeyNetworks)
+        ? globalThis.Boolean(object.requireKeyNetworks)
+        : isSet(object.require_key_networks)
+        ? globalThis.Boolean(object.require_key_networks)
+        : false,
+    };
   },
 
   toJSON(message: ListKeysResponse): unknown {
     const obj: any = {};
     if (message.keys?.length) {
       obj.keys = message.keys.map((e) => ApiKey.toJSON(e));
+    }
+    if (message.require_key_networks !== false) {
+      obj.requireKeyNetworks = message.require_key_networks;
     }
     return obj;
   },
@@ -2557,6 +2724,373 @@ export const ListKeysResponse: MessageFns<ListKeysResponse> = {
   fromPartial<I extends Exact<DeepPartial<ListKeysResponse>, I>>(object: I): ListKeysResponse {
     const message = createBaseListKeysResponse();
     message.keys = object.keys?.map((e) => ApiKey.fromPartial(e)) || [];
+    message.require_key_networks = object.require_key_networks ?? false;
+    return message;
+  },
+};
+
+function createBaseSetKeyNetworksRequest(): SetKeyNetworksRequest {
+  return { key_id: "", allowed_networks: [], actor_email: "" };
+}
+
+export const SetKeyNetworksRequest: MessageFns<SetKeyNetworksRequest> = {
+  encode(message: SetKeyNetworksRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.key_id !== "") {
+      writer.uint32(10).string(message.key_id);
+    }
+    for (const v of message.allowed_networks) {
+      writer.uint32(18).string(v!);
+    }
+    if (message.actor_email !== "") {
+      writer.uint32(26).string(message.actor_email);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SetKeyNetworksRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSetKeyNetworksRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.key_id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.allowed_networks.push(reader.string());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.actor_email = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SetKeyNetworksRequest {
+    return {
+      key_id: isSet(object.keyId)
+        ? globalThis.String(object.keyId)
+        : isSet(object.key_id)
+        ? globalThis.String(object.key_id)
+        : "",
+      allowed_networks: globalThis.Array.isArray(object?.allowedNetworks)
+        ? object.allowedNetworks.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.allowed_networks)
+        ? object.allowed_networks.map((e: any) => globalThis.String(e))
+        : [],
+      actor_email: isSet(object.actorEmail)
+        ? globalThis.String(object.actorEmail)
+        : isSet(object.actor_email)
+        ? globalThis.String(object.actor_email)
+        : "",
+    };
+  },
+
+  toJSON(message: SetKeyNetworksRequest): unknown {
+    const obj: any = {};
+    if (message.key_id !== "") {
+      obj.keyId = message.key_id;
+    }
+    if (message.allowed_networks?.length) {
+      obj.allowedNetworks = message.allowed_networks;
+    }
+    if (message.actor_email !== "") {
+      obj.actorEmail = message.actor_email;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<SetKeyNetworksRequest>, I>>(base?: I): SetKeyNetworksRequest {
+    return SetKeyNetworksRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<SetKeyNetworksRequest>, I>>(object: I): SetKeyNetworksRequest {
+    const message = createBaseSetKeyNetworksRequest();
+    message.key_id = object.key_id ?? "";
+    message.allowed_networks = object.allowed_networks?.map((e) => e) || [];
+    message.actor_email = object.actor_email ?? "";
+    return message;
+  },
+};
+
+function createBaseSetKeyNetworksResponse(): SetKeyNetworksResponse {
+  return { key: undefined };
+}
+
+export const SetKeyNetworksResponse: MessageFns<SetKeyNetworksResponse> = {
+  encode(message: SetKeyNetworksResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.key !== undefined) {
+      ApiKey.encode(message.key, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SetKeyNetworksResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSetKeyNetworksResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.key = ApiKey.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SetKeyNetworksResponse {
+    return { key: isSet(object.key) ? ApiKey.fromJSON(object.key) : undefined };
+  },
+
+  toJSON(message: SetKeyNetworksResponse): unknown {
+    const obj: any = {};
+    if (message.key !== undefined) {
+      obj.key = ApiKey.toJSON(message.key);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<SetKeyNetworksResponse>, I>>(base?: I): SetKeyNetworksResponse {
+    return SetKeyNetworksResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<SetKeyNetworksResponse>, I>>(object: I): SetKeyNetworksResponse {
+    const message = createBaseSetKeyNetworksResponse();
+    message.key = (object.key !== undefined && object.key !== null) ? ApiKey.fromPartial(object.key) : undefined;
+    return message;
+  },
+};
+
+function createBaseSetKeyPolicyRequest(): SetKeyPolicyRequest {
+  return { brand_id: "", require_key_networks: false, actor_email: "" };
+}
+
+export const SetKeyPolicyRequest: MessageFns<SetKeyPolicyRequest> = {
+  encode(message: SetKeyPolicyRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.brand_id !== "") {
+      writer.uint32(10).string(message.brand_id);
+    }
+    if (message.require_key_networks !== false) {
+      writer.uint32(16).bool(message.require_key_networks);
+    }
+    if (message.actor_email !== "") {
+      writer.uint32(26).string(message.actor_email);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SetKeyPolicyRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSetKeyPolicyRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.brand_id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.require_key_networks = reader.bool();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.actor_email = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SetKeyPolicyRequest {
+    return {
+      brand_id: isSet(object.brandId)
+        ? globalThis.String(object.brandId)
+        : isSet(object.brand_id)
+        ? globalThis.String(object.brand_id)
+        : "",
+      require_key_networks: isSet(object.requireKeyNetworks)
+        ? globalThis.Boolean(object.requireKeyNetworks)
+        : isSet(object.require_key_networks)
+        ? globalThis.Boolean(object.require_key_networks)
+        : false,
+      actor_email: isSet(object.actorEmail)
+        ? globalThis.String(object.actorEmail)
+        : isSet(object.actor_email)
+        ? globalThis.String(object.actor_email)
+        : "",
+    };
+  },
+
+  toJSON(message: SetKeyPolicyRequest): unknown {
+    const obj: any = {};
+    if (message.brand_id !== "") {
+      obj.brandId = message.brand_id;
+    }
+    if (message.require_key_networks !== false) {
+      obj.requireKeyNetworks = message.require_key_networks;
+    }
+    if (message.actor_email !== "") {
+      obj.actorEmail = message.actor_email;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<SetKeyPolicyRequest>, I>>(base?: I): SetKeyPolicyRequest {
+    return SetKeyPolicyRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<SetKeyPolicyRequest>, I>>(object: I): SetKeyPolicyRequest {
+    const message = createBaseSetKeyPolicyRequest();
+    message.brand_id = object.brand_id ?? "";
+    message.require_key_networks = object.require_key_networks ?? false;
+    message.actor_email = object.actor_email ?? "";
+    return message;
+  },
+};
+
+function createBaseSetKeyPolicyResponse(): SetKeyPolicyResponse {
+  return { require_key_networks: false };
+}
+
+export const SetKeyPolicyResponse: MessageFns<SetKeyPolicyResponse> = {
+  encode(message: SetKeyPolicyResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.require_key_networks !== false) {
+      writer.uint32(8).bool(message.require_key_networks);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SetKeyPolicyResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSetKeyPolicyResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.require_key_networks = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SetKeyPolicyResponse {
+    return {
+      require_key_networks: isSet(object.requireKeyNetworks)
+        ? globalThis.Boolean(object.requireKeyNetworks)
+        : isSet(object.require_key_networks)
+        ? globalThis.Boolean(object.require_key_networks)
+        : false,
+    };
+  },
+
+  toJSON(message: SetKeyPolicyResponse): unknown {
+    const obj: any = {};
+    if (message.require_key_networks !== false) {
+      obj.requireKeyNetworks = message.require_key_networks;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<SetKeyPolicyResponse>, I>>(base?: I): SetKeyPolicyResponse {
+    return SetKeyPolicyResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<SetKeyPolicyResponse>, I>>(object: I): SetKeyPolicyResponse {
+    const message = createBaseSetKeyPolicyResponse();
+    message.require_key_networks = object.require_key_networks ?? false;
     return message;
   },
 };
@@ -4433,6 +4967,39 @@ export const AccessServiceService = {
       Buffer.from(SetKeyExpiryResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): SetKeyExpiryResponse => SetKeyExpiryResponse.decode(value),
   },
+  /**
+   * SetKeyNetworks replaces a key's allowed networks (issue 63): the IPv4 and IPv6 CIDRs its
+   * requests may come from; empty allows any network. Gateways are told to forget the key at
+   * once. INVALID_ARGUMENT validation_failed for a network that is not one (or too many);
+   * FAILED_PRECONDITION key_networks_required when the brand's key policy requires networks
+   * and the list is empty; key_inactive for a revoked or expired key. Console (owners).
+   */
+  setKeyNetworks: {
+    path: "/brand.access.v1.AccessService/SetKeyNetworks" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: SetKeyNetworksRequest): Buffer =>
+      Buffer.from(SetKeyNetworksRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): SetKeyNetworksRequest => SetKeyNetworksRequest.decode(value),
+    responseSerialize: (value: SetKeyNetworksResponse): Buffer =>
+      Buffer.from(SetKeyNetworksResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): SetKeyNetworksResponse => SetKeyNetworksResponse.decode(value),
+  },
+  /**
+   * SetKeyPolicy sets the brand's key policy (issue 63): whether every new key must have
+   * allowed networks. Keys that already exist keep theirs (ListKeys shows which have none).
+   * Console (owners).
+   */
+  setKeyPolicy: {
+    path: "/brand.access.v1.AccessService/SetKeyPolicy" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: SetKeyPolicyRequest): Buffer => Buffer.from(SetKeyPolicyRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): SetKeyPolicyRequest => SetKeyPolicyRequest.decode(value),
+    responseSerialize: (value: SetKeyPolicyResponse): Buffer =>
+      Buffer.from(SetKeyPolicyResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): SetKeyPolicyResponse => SetKeyPolicyResponse.decode(value),
+  },
   /** ListMembers lists a brand's current members, oldest first. Console (owners). */
   listMembers: {
     path: "/brand.access.v1.AccessService/ListMembers" as const,
@@ -4556,6 +5123,20 @@ export interface AccessServiceServer extends UntypedServiceImplementation {
    * forget the key at once, and check the new expiry on each request. Console (owners).
    */
   setKeyExpiry: handleUnaryCall<SetKeyExpiryRequest, SetKeyExpiryResponse>;
+  /**
+   * SetKeyNetworks replaces a key's allowed networks (issue 63): the IPv4 and IPv6 CIDRs its
+   * requests may come from; empty allows any network. Gateways are told to forget the key at
+   * once. INVALID_ARGUMENT validation_failed for a network that is not one (or too many);
+   * FAILED_PRECONDITION key_networks_required when the brand's key policy requires networks
+   * and the list is empty; key_inactive for a revoked or expired key. Console (owners).
+   */
+  setKeyNetworks: handleUnaryCall<SetKeyNetworksRequest, SetKeyNetworksResponse>;
+  /**
+   * SetKeyPolicy sets the brand's key policy (issue 63): whether every new key must have
+   * allowed networks. Keys that already exist keep theirs (ListKeys shows which have none).
+   * Console (owners).
+   */
+  setKeyPolicy: handleUnaryCall<SetKeyPolicyRequest, SetKeyPolicyResponse>;
   /** ListMembers lists a brand's current members, oldest first. Console (owners). */
   listMembers: handleUnaryCall<ListMembersRequest, ListMembersResponse>;
   /**
@@ -4773,6 +5354,48 @@ export interface AccessServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: SetKeyExpiryResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * SetKeyNetworks replaces a key's allowed networks (issue 63): the IPv4 and IPv6 CIDRs its
+   * requests may come from; empty allows any network. Gateways are told to forget the key at
+   * once. INVALID_ARGUMENT validation_failed for a network that is not one (or too many);
+   * FAILED_PRECONDITION key_networks_required when the brand's key policy requires networks
+   * and the list is empty; key_inactive for a revoked or expired key. Console (owners).
+   */
+  setKeyNetworks(
+    request: SetKeyNetworksRequest,
+    callback: (error: ServiceError | null, response: SetKeyNetworksResponse) => void,
+  ): ClientUnaryCall;
+  setKeyNetworks(
+    request: SetKeyNetworksRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: SetKeyNetworksResponse) => void,
+  ): ClientUnaryCall;
+  setKeyNetworks(
+    request: SetKeyNetworksRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: SetKeyNetworksResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * SetKeyPolicy sets the brand's key policy (issue 63): whether every new key must have
+   * allowed networks. Keys that already exist keep theirs (ListKeys shows which have none).
+   * Console (owners).
+   */
+  setKeyPolicy(
+    request: SetKeyPolicyRequest,
+    callback: (error: ServiceError | null, response: SetKeyPolicyResponse) => void,
+  ): ClientUnaryCall;
+  setKeyPolicy(
+    request: SetKeyPolicyRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: SetKeyPolicyResponse) => void,
+  ): ClientUnaryCall;
+  setKeyPolicy(
+    request: SetKeyPolicyRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: SetKeyPolicyResponse) => void,
   ): ClientUnaryCall;
   /** ListMembers lists a brand's current members, oldest first. Console (owners). */
   listMembers(

@@ -104,6 +104,11 @@ export interface RefusedRequest {
    * scheme), "malformed" (not shaped like a key), "wrong_environment", or "".
    */
   gateway_reason: string;
+  /**
+   * The client address the gateway answered (behind a proxy its TRUST_PROXY trusts, the
+   * client's), at most 64 characters (issue 63).
+   */
+  client_address?: string | undefined;
 }
 
 /** RecordUsageRequest is one flush of one gateway: its counts and its refused requests. */
@@ -209,6 +214,11 @@ export interface RequestLogEntry {
    */
   reason_at: string;
   reason_by: string;
+  /**
+   * The client address the request came from, as the gateway saw it (RefusedRequest); empty
+   * for entries logged before issue 63.
+   */
+  client_address?: string | undefined;
 }
 
 /** ListRequestLogResponse is one page of the log, with the bounds the log keeps. */
@@ -432,6 +442,7 @@ function createBaseRefusedRequest(): RefusedRequest {
     request_id: "",
     surface: 0,
     gateway_reason: "",
+    client_address: undefined,
   };
 }
 
@@ -472,6 +483,9 @@ export const RefusedRequest: MessageFns<RefusedRequest> = {
     }
     if (message.gateway_reason !== "") {
       writer.uint32(98).string(message.gateway_reason);
+    }
+    if (message.client_address !== undefined) {
+      writer.uint32(106).string(message.client_address);
     }
     return writer;
   },
@@ -585,6 +599,14 @@ export const RefusedRequest: MessageFns<RefusedRequest> = {
             message.gateway_reason = reader.string();
             continue;
           }
+          case 13: {
+            if (tag !== 106) {
+              break;
+            }
+
+            message.client_address = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -639,6 +661,11 @@ export const RefusedRequest: MessageFns<RefusedRequest> = {
         : isSet(object.gateway_reason)
         ? globalThis.String(object.gateway_reason)
         : "",
+      client_address: isSet(object.clientAddress)
+        ? globalThis.String(object.clientAddress)
+        : isSet(object.client_address)
+        ? globalThis.String(object.client_address)
+        : undefined,
     };
   },
 
@@ -680,6 +707,9 @@ export const RefusedRequest: MessageFns<RefusedRequest> = {
     if (message.gateway_reason !== "") {
       obj.gatewayReason = message.gateway_reason;
     }
+    if (message.client_address !== undefined) {
+      obj.clientAddress = message.client_address;
+    }
     return obj;
   },
 
@@ -700,6 +730,7 @@ export const RefusedRequest: MessageFns<RefusedRequest> = {
     message.request_id = object.request_id ?? "";
     message.surface = object.surface ?? 0;
     message.gateway_reason = object.gateway_reason ?? "";
+    message.client_address = object.client_address ?? undefined;
     return message;
   },
 };
@@ -1636,6 +1667,7 @@ function createBaseRequestLogEntry(): RequestLogEntry {
     reason: "",
     reason_at: "",
     reason_by: "",
+    client_address: undefined,
   };
 }
 
@@ -1682,6 +1714,9 @@ export const RequestLogEntry: MessageFns<RequestLogEntry> = {
     }
     if (message.reason_by !== "") {
       writer.uint32(114).string(message.reason_by);
+    }
+    if (message.client_address !== undefined) {
+      writer.uint32(122).string(message.client_address);
     }
     return writer;
   },
@@ -1811,6 +1846,14 @@ export const RequestLogEntry: MessageFns<RequestLogEntry> = {
             message.reason_by = reader.string();
             continue;
           }
+          case 15: {
+            if (tag !== 122) {
+              break;
+            }
+
+            message.client_address = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1867,6 +1910,11 @@ export const RequestLogEntry: MessageFns<RequestLogEntry> = {
         : isSet(object.reason_by)
         ? globalThis.String(object.reason_by)
         : "",
+      client_address: isSet(object.clientAddress)
+        ? globalThis.String(object.clientAddress)
+        : isSet(object.client_address)
+        ? globalThis.String(object.client_address)
+        : undefined,
     };
   },
 
@@ -1914,6 +1962,9 @@ export const RequestLogEntry: MessageFns<RequestLogEntry> = {
     if (message.reason_by !== "") {
       obj.reasonBy = message.reason_by;
     }
+    if (message.client_address !== undefined) {
+      obj.clientAddress = message.client_address;
+    }
     return obj;
   },
 
@@ -1936,6 +1987,7 @@ export const RequestLogEntry: MessageFns<RequestLogEntry> = {
     message.reason = object.reason ?? "";
     message.reason_at = object.reason_at ?? "";
     message.reason_by = object.reason_by ?? "";
+    message.client_address = object.client_address ?? undefined;
     return message;
   },
 };

@@ -1,0 +1,87 @@
+import type { Request, Response, Router } from 'express';
+import type { ApiKey } from '@brand/proto/access/v1';
+import type { ConsoleDeps } from '../../consoleDeps';
+import { formRefusal } from '../../http/formRefusal';
+import { memberOf, notFound, viewerOf, type MemberSession } from '../../session/memberSession';
+import { sendPage } from '../../views/render';
+import { KEY_ID } from './input';
+import type { KeysPageProps } from './view';
+import { KeyNetworksPage } from './networksView';
+
+/** A textarea of networks, as the form sends it, into entries; records reads and checks them. */
+export function splitNetworks(text: string): string[] {
+  return text.split(/[\s,]+/).filter((s) => s !== '');
+}
+
+/** What the keys page's own routes lend the networks pages. */
+interface KeysPageParts {
+  pathKey: (req: Request, s: MemberSession) => Promise<ApiKey>;
+  listPage: (
+    res: Response,
+    s: MemberSession,
+    extra?: Partial<KeysPageProps>,
+    httpStatus?: number,
+  ) => Promise<void>;
+}
+
+/**
+ * Keys bound to networks (issue 63): a key's allowed networks (a page per key, owners) and the
+ * brand's key policy (a form on the keys page). Records reads the networks, checks the policy
+ * and tells the gateways; a refusal is shown in words with its status (400, 422).
+ */
+export function registerKeyNetworks(router: Router, deps: ConsoleDeps, keys: KeysPageParts): void {
+  router.get('/keys/:keyId/networks', async (req, res) => {
+    const s = memberOf(res);
+    const apiKey = await keys.pathKey(req, s);
+    sendPage(res, KeyNetworksPage({ viewer: viewerOf(s), apiKey }));
+  });
+
+  router.post('/keys/:keyId/networks', async (req, res) => {
+    const s = memberOf(res);
+    const keyId = String(req.params.keyId);
+    if (!KEY_ID.test(keyId)) throw notFound();
+    const body = req.body as Record<string, unknown>;
+    const typed = typeof body.allowed_networks === 'string' ? body.allowed_networks : '';
+    try {
+      await deps.clients.access(
+        'setKeyNetworks',
+        {
+          key_id: keyId,
+          allowed_networks: splitNetworks(typed.slice(0, 4000)),
+          actor_email: '',
+        },
+        { assertion: s.assertion },
+      );
+    } catch (err) {
+      const refused = formRefusal(err);
+      if (!refused) throw err;
+      const apiKey = await keys.pathKey(req, s);
+      sendPage(
+        res,
+        KeyNetworksPage({ viewer: viewerOf(s), apiKey, typed, error: refused.message }),
+        refused.httpStatus,
+      );
+      return;
+    }
+    res.redirect(303, `/brands/${s.brand.id}/keys?networks=${keyId}`);
+  });
+
+  router.post('/keys/policy', async (req, res) => {
+    const s = memberOf(res);
+    const body = req.body as Record<string, unknown>;
+    const require = body.require_key_networks === 'on';
+    try {
+      await deps.clients.access(
+        'setKeyPolicy',
+        { brand_id: s.brand.id, require_key_networks: require, actor_email: '' },
+        { assertion: s.assertion },
+      );
+    } catch (err) {
+      const refused = formRefusal(err);
+      if (!refused) throw err;
+      await keys.listPage(res, s, { error: refused.message }, refused.httpStatus);
+      return;
+    }
+    res.redirect(303, `/brands/${s.brand.id}/keys?policy=${require ? 'on' : 'off'}`);
+  });
+}

@@ -1,0 +1,209 @@
+import { KeyOverlap } from '@brand/proto/access/v1';
+import { makeBrandWithKey, startStack, waitFor, type Stack } from '@brand/testkit';
+import { ApiClient } from '../support/apiClient';
+import type { ErrorBody } from '../../src/http/errorResponse';
+
+/**
+ * API keys bound to networks (issue 63), through a real gateway and records: the client address
+ * is the one TRUST_PROXY trusts (here the loopback proxy's X-Forwarded-For, as behind the chart's
+ * ingress), a request from outside a key's networks is 403 network_not_allowed and in the request
+ * log with its address, a change of networks holds at the next request although the key cache
+ * lives 10 minutes, and the brand's key policy refuses new keys without networks.
+ */
+const GATEWAY_ENV = {
+  TRUST_PROXY: 'loopback',
+  KEY_CACHE_TTL_MS: '600000',
+  ANONYMOUS_RATE_LIMIT_PER_MINUTE: '1000',
+  USAGE_FLUSH_INTERVAL_MS: '200',
+};
+
+let stack: Stack;
+let api: ApiClient;
+
+beforeAll(async () => {
+  stack = await startStack({ gatewayEnv: GATEWAY_ENV });
+  api = new ApiClient(stack.gateway.url);
+});
+afterAll(() => stack?.close());
+
+const from = (address: string) => ({ 'X-Forwarded-For': address });
+const page = (key: string, address?: string) =>
+  api.get<ErrorBody>('/api/v1/campaigns?limit=1', {
+    key,
+    headers: address ? from(address) : {},
+  });
+
+describe('a key with allowed networks', () => {
+  it('works from inside them, is refused from elsewhere, and the log keeps the address', async () => {
+    const t = await makeBrandWithKey(stack.admin);
+    const { key, secret } = await stack.admin.createKey({
+      brandId: t.brand.id,
+      actorEmail: t.owner.email,
+      name: 'Fenced',
+      allowedNetworks: ['198.51.100.0/24', '2001:db8::/32'],
+    });
+    expect(key.allowed_networks).toEqual(['198.51.100.0/24', '2001:db8::/32']);
+
+    expect((await page(secret, '198.51.100.7')).status).toBe(200);
+    expect((await page(secret, '2001:db8:7::1')).status).toBe(200);
+    const refused = await page(secret, '203.0.113.9');
+    expect(refused.status).toBe(403);
+    expect(refused.body.error.code).toBe('network_not_allowed');
+    expect(refused.body.error.message).toContain('"203.0.113.9"');
+    // charged to the address, not to the brand's budget
+    expect(refused.headers.get('RateLimit-Policy')).toMatch(/^"anonymous"/);
+    // the proxy itself (no X-Forwarded-For): its loopback address is outside too
+    expect((await page(secret)).status).toBe(403);
+    // the assistant endpoint is admitted by the same gate
+    const mcp = await fetch(`${stack.gateway.url}/api/mcp`, {
+      method: 'POST',
+      headers: {
+        Authorization: `Bearer ${secret}`,
+        'Content-Type': 'application/json',
+        ...from('203.0.113.9'),
+      },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+    });
+    expect(mcp.status).toBe(403);
+    expect(JSON.stringify(await mcp.json())).toContain('network_not_allowed');
+    // a key without networks works from anywhere
+    expect((await page(t.secret, '203.0.113.9')).status).toBe(200);
+
+    const logged = await waitFor(async () => {
+      const { entries } = await stack.admin.usage('listRequestLog', {
+        brand_id: t.brand.id,
+        key_id: key.id,
+        error_code: 'network_not_allowed',
+        page_size: 10,
+        page_token: '',
+        since: '',
+        until: '',
+      });
+      return entries.length >= 3 ? entries : undefined;
+    });
+    expect(logged.map((e) => [e.status, e.client_address])).toEqual(
+      expect.arrayContaining([
+        [403, '203.0.113.9'],
+        [403, '127.0.0.1'],
+      ]),
+    );
+    expect(logged.every((e) => e.key_id === key.id && e.key_prefix === key.prefix)).toBe(true);
+  });
+
+  it('takes a change of networks at the next request, although the key is cached', async () => {
+    const t = await makeBrandWithKey(stack.admin);
+    expect((await page(t.secret, '203.0.113.50')).status).toBe(200);
+    await stack.admin.access('setKeyNetworks', {
+      key_id: t.key.id,
+      allowed_networks: ['198.51.100.0/24'],
+      actor_email: t.owner.email,
+    });
+    await waitFor(async () => ((await page(t.secret, '203.0.113.50')).status === 403 ? 1 : 0));
+    expect((await page(t.secret, '198.51.100.1')).status).toBe(200);
+    // and back to any network
+    await stack.admin.access('setKeyNetworks', {
+      key_id: t.key.id,
+      allowed_networks: [],
+      actor_email: '',
+    });
+    await waitFor(async () => ((await page(t.secret, '203.0.113.50')).status === 200 ? 1 : 0));
+    const { entries } = await stack.admin.access('listActivity', {
+      brand_id: t.brand.id,
+      page_size: 10,
+      page_token: '',
+      actor: '',
+      action: 'key.networks_set',
+      subject_id: '',
+      since: '',
+      until: '',
+    });
+    expect(entries.map((e) => e.summary)).toEqual([
+      expect.stringMatching(/works from any network$/),
+      expect.stringMatching(/works from 198\.51\.100\.0\/24$/),
+    ]);
+  });
+
+  it.each([
+    ['10.0.0.1/8', /host bits set: the network is 10\.0\.0\.0\/8/],
+    ['example.com', /not an IPv4 or IPv6 address/],
+    ['0.0.0.0/0', /every address/],
+  ])('refuses %j at creation with validation_failed', async (network, message) => {
+    const t = await makeBrandWithKey(stack.admin);
+    await expect(
+      stack.admin.createKey({
+        brandId: t.brand.id,
+        actorEmail: t.owner.email,
+        allowedNetworks: ['198.51.100.0/24', network],
+      }),
+    ).rejects.toMatchObject({ code: 'validation_failed', message });
+  });
+});
+
+describe("the brand's key policy", () => {
+  it('requires networks of every new key and lists the keys without them', async () => {
+    const t = await makeBrandWithKey(stack.admin);
+    const set = (on: boolean) =>
+      stack.admin.access('setKeyPolicy', {
+        brand_id: t.brand.id,
+        require_key_networks: on,
+        actor_email: t.owner.email,
+      });
+    expect((await set(true)).require_key_networks).toBe(true);
+    const listed = await stack.admin.access('listKeys', { brand_id: t.brand.id });
+    expect(listed.require_key_networks).toBe(true);
+    // the key created before the policy still works, and is the one without networks
+    expect(listed.keys.filter((k) => k.allowed_networks.length === 0).map((k) => k.id)).toEqual([
+      t.key.id,
+    ]);
+    expect((await page(t.secret, '203.0.113.9')).status).toBe(200);
+
+    await expect(
+      stack.admin.createKey({ brandId: t.brand.id, actorEmail: t.owner.email }),
+    ).rejects.toMatchObject({ code: 'key_networks_required' });
+    await expect(
+      stack.admin.access('rollKey', {
+        key_id: t.key.id,
+        old_key_expires_in: KeyOverlap.KEY_OVERLAP_ONE_HOUR,
+        actor_email: t.owner.email,
+      }),
+    ).rejects.toMatchObject({ code: 'key_networks_required' });
+    const fenced = await stack.admin.createKey({
+      brandId: t.brand.id,
+      actorEmail: t.owner.email,
+      allowedNetworks: ['198.51.100.0/24'],
+    });
+    await expect(
+      stack.admin.access('setKeyNetworks', {
+        key_id: fenced.key.id,
+        allowed_networks: [],
+        actor_email: '',
+      }),
+    ).rejects.toMatchObject({ code: 'key_networks_required' });
+    // a roll keeps the networks
+    const rolled = await stack.admin.access('rollKey', {
+      key_id: fenced.key.id,
+      old_key_expires_in: KeyOverlap.KEY_OVERLAP_NONE,
+      actor_email: t.owner.email,
+    });
+    expect(rolled.key!.allowed_networks).toEqual(['198.51.100.0/24']);
+
+    await set(false);
+    await expect(
+      stack.admin.createKey({ brandId: t.brand.id, actorEmail: t.owner.email }),
+    ).resolves.toMatchObject({ key: { allowed_networks: [] } });
+    const { entries } = await stack.admin.access('listActivity', {
+      brand_id: t.brand.id,
+      page_size: 10,
+      page_token: '',
+      actor: '',
+      action: 'brand.key_policy_changed',
+      subject_id: '',
+      since: '',
+      until: '',
+    });
+    expect(entries.map((e) => e.summary)).toEqual([
+      'new keys may work from any network',
+      'every new key must have allowed networks (1 active key has none)',
+    ]);
+  });
+});

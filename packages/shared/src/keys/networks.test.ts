@@ -1,0 +1,60 @@
+import { compileNetworks, MAX_KEY_NETWORKS, readNetworks } from './networks';
+
+describe('readNetworks', () => {
+  it('reads CIDRs and single addresses into one canonical form', () => {
+    expect(readNetworks('203.0.113.0/24, 198.51.100.7\n2001:DB8:0::/32  2001:db8::1')).toEqual({
+      networks: ['203.0.113.0/24', '198.51.100.7', '2001:db8::/32', '2001:db8::1'],
+    });
+    expect(readNetworks(['10.0.0.0/8', '10.0.0.0/8', ' '])).toEqual({ networks: ['10.0.0.0/8'] });
+    expect(readNetworks('')).toEqual({ networks: [] });
+  });
+
+  it.each([
+    ['10.0.0.1/8', /host bits set: the network is 10\.0\.0\.0\/8/],
+    ['0x7f.1', /not an IPv4 or IPv6/],
+    ['127.1', /not an IPv4 or IPv6/],
+    ['example.com', /not an IPv4 or IPv6/],
+    ['::ffff:10.0.0.0/104', /IPv4-mapped/],
+    ['fe80::1%eth0', /not an IPv4 or IPv6/],
+    ['10.0.0.0/33', /no valid prefix/],
+    ['10.0.0.0/-1', /no valid prefix/],
+    ['10.0.0.0/', /no valid prefix/],
+    ['0.0.0.0/0', /every address/],
+    ['::/0', /every address/],
+  ])('refuses %j', (input, message) => {
+    const read = readNetworks(input);
+    expect('error' in read && read.error).toMatch(message);
+  });
+
+  it(`refuses more than ${MAX_KEY_NETWORKS} networks`, () => {
+    const many = Array.from({ length: MAX_KEY_NETWORKS + 1 }, (_, i) => `10.0.${i}.0/24`);
+    const read = readNetworks(many);
+    expect('error' in read && read.error).toMatch(/at most 32 networks per key \(33 given\)/);
+    expect(readNetworks(many.slice(1))).toEqual({ networks: many.slice(1) });
+  });
+});
+
+describe('compileNetworks', () => {
+  const inside = compileNetworks(['203.0.113.0/24', '198.51.100.7', '2001:db8::/32']);
+
+  it.each([
+    ['203.0.113.9', true],
+    ['203.0.114.1', false],
+    ['198.51.100.7', true],
+    ['198.51.100.8', false],
+    ['::ffff:203.0.113.200', true],
+    ['::ffff:10.0.0.1', false],
+    ['2001:db8:1::5', true],
+    ['2001:db9::1', false],
+    ['127.0.0.1', false],
+    ['not an address', false],
+    ['0x7f.1', false],
+    [undefined, false],
+  ])('%s inside: %s', (address, expected) => {
+    expect(inside(address)).toBe(expected);
+  });
+
+  it('an empty list matches nothing (the gateway skips the check for it)', () => {
+    expect(compileNetworks([])('203.0.113.9')).toBe(false);
+  });
+});

@@ -1,0 +1,123 @@
+import ipaddr from 'ipaddr.js';
+
+/**
+ * A key's allowed networks (issue 63): the IPv4 and IPv6 CIDRs a request with the key may come
+ * from. Read here once for every writer (records, the console's form, brandctl), so a list is
+ * stored in one canonical form, and compiled here for the gateway's check.
+ */
+
+/** At most this many networks per key: an allow list, not a routing table (Stripe caps alike). */
+export const MAX_KEY_NETWORKS = 32;
+
+/** The canonical list, or the first entry's problem in words (for a 4xx naming it). */
+export type NetworksReading = { networks: string[] } | { error: string };
+
+/**
+ * Reads networks as people write them: `203.0.113.0/24`, `2001:db8::/32`, or a single address
+ * (`203.0.113.7` is `/32`, an IPv6 address `/128`), separated by commas, spaces or new lines.
+ * Refused with a sentence: anything else, IPv4 in other spellings than four decimal parts
+ * (`0x7f.1` names an address no person meant), a network with host bits set (`10.0.0.1/8`:
+ * the network is `10.0.0.0/8`, say so), IPv4-mapped IPv6 (write IPv4 as IPv4: a mapped client
+ * is matched as IPv4), a zone, `/0` (every address: leave the list empty instead), and more
+ * than MAX_KEY_NETWORKS. Duplicates are dropped; the order given is kept.
+ */
+export function readNetworks(input: string | readonly string[]): NetworksReading {
+  const items = (typeof input === 'string' ? [input] : input)
+    .flatMap((s) => s.split(/[\s,]+/))
+    .filter((s) => s !== '');
+  const networks: string[] = [];
+  for (const item of items) {
+    const read = readNetwork(item);
+    if ('error' in read) return read;
+    if (!networks.includes(read.network)) networks.push(read.network);
+  }
+  if (networks.length > MAX_KEY_NETWORKS) {
+    return { error: `at most ${MAX_KEY_NETWORKS} networks per key (${networks.length} given).` };
+  }
+  return { networks };
+}
+
+function readNetwork(raw: string): { network: string } | { error: string } {
+  const shown = JSON.stringify(raw.length > 64 ? `${raw.slice(0, 64)}…` : raw);
+  const slash = raw.indexOf('/');
+  const host = slash === -1 ? raw : raw.slice(0, slash);
+  const prefixText = slash === -1 ? undefined : raw.slice(slash + 1);
+  let addr: ipaddr.IPv4 | ipaddr.IPv6;
+  if (ipaddr.IPv4.isValidFourPartDecimal(host)) addr = ipaddr.IPv4.parse(host);
+  else if (ipaddr.IPv6.isValid(host) && !host.includes('%')) {
+    const v6 = ipaddr.IPv6.parse(host);
+    if (v6.isIPv4MappedAddress()) {
+      return { error: `${shown} is IPv4-mapped IPv6: write the IPv4 network instead.` };
+    }
+    addr = v6;
+  } else {
+    return {
+      error: `${shown} is not an IPv4 or IPv6 address or network (e.g. 203.0.113.0/24, 2001:db8::/32).`,
+    };
+  }
+  const bits = addr.kind() === 'ipv4' ? 32 : 128;
+  let prefix = bits;
+  if (prefixText !== undefined) {
+    if (!/^\d{1,3}$/.test(prefixText) || Number(prefixText) > bits) {
+      return { error: `${shown} has no valid prefix length (0 to ${bits}).` };
+    }
+    prefix = Number(prefixText);
+  }
+  if (prefix === 0) {
+    return { error: `${shown} is every address; leave the list empty to allow any network.` };
+  }
+  const network = networkOf(addr, prefix);
+  if (network.toString() !== addr.toString()) {
+    return {
+      error: `${shown} has host bits set: the network is ${network.toString()}/${prefix}.`,
+    };
+  }
+  return { network: prefix === bits ? addr.toString() : `${addr.toString()}/${prefix}` };
+}
+
+function networkOf(addr: ipaddr.IPv4 | ipaddr.IPv6, prefix: number): ipaddr.IPv4 | ipaddr.IPv6 {
+  const cidr = `${addr.toString()}/${prefix}`;
+  return addr.kind() === 'ipv4'
+    ? ipaddr.IPv4.networkAddressFromCIDR(cidr)
+    : ipaddr.IPv6.networkAddressFromCIDR(cidr);
+}
+
+/** Whether a client address is inside a key's networks (the gateway's check). */
+export type NetworkMatcher = (clientAddress: string | undefined) => boolean;
+
+/**
+ * Compiles canonical networks (readNetworks' output, as records stores them) once, when the
+ * gateway caches a key, so each request costs one parse of its address and a few prefix
+ * comparisons. An IPv4-mapped IPv6 client (`::ffff:203.0.113.7`, how a dual-stack socket
+ * reports IPv4 peers) is matched as the IPv4 address it carries; an address that cannot be
+ * read matches nothing.
+ */
+export function compileNetworks(networks: readonly string[]): NetworkMatcher {
+  const v4: Array<[ipaddr.IPv4, number]> = [];
+  const v6: Array<[ipaddr.IPv6, number]> = [];
+  for (const n of networks) {
+    const [addr, prefix] = n.includes('/')
+      ? ipaddr.parseCIDR(n)
+      : ([ipaddr.parse(n), n.includes(':') ? 128 : 32] as const);
+    if (addr.kind() === 'ipv4') v4.push([addr as ipaddr.IPv4, prefix]);
+    else v6.push([addr as ipaddr.IPv6, prefix]);
+  }
+  return (clientAddress) => {
+    const client = clientAddress === undefined ? undefined : readClient(clientAddress);
+    if (client === undefined) return false;
+    if (client.kind() === 'ipv4') {
+      for (const range of v4) if ((client as ipaddr.IPv4).match(range)) return true;
+      return false;
+    }
+    for (const range of v6) if ((client as ipaddr.IPv6).match(range)) return true;
+    return false;
+  };
+}
+
+/** A client address as sockets and proxies write it; IPv4-mapped IPv6 read as IPv4. */
+function readClient(address: string): ipaddr.IPv4 | ipaddr.IPv6 | undefined {
+  if (ipaddr.IPv4.isValidFourPartDecimal(address)) return ipaddr.IPv4.parse(address);
+  if (!ipaddr.IPv6.isValid(address)) return undefined;
+  const v6 = ipaddr.IPv6.parse(address);
+  return v6.isIPv4MappedAddress() ? v6.toIPv4Address() : v6;
+}

@@ -1,0 +1,106 @@
+import { z } from 'zod';
+import { insertActivity } from '@brand/shared/activity';
+import { actorMemberId, authorize, type Actor } from '@brand/shared/console';
+import { withTransaction } from '@brand/shared/db';
+import { AppError, parseOrThrow } from '@brand/shared/errors';
+import type { AccessDeps } from './accessService';
+import { currentActor } from './currentActor';
+import { brandId, email, keyId } from './inputs';
+import { networksInWords, refuseOpenKeyByPolicy, requestedNetworks } from './keyNetworkRules';
+import { updateKeyNetworks, updateKeyPolicy } from './keyNetworksRepo';
+import { selectKey, type KeyRow } from './keyRepo';
+import { authorizedKey, lockActive } from './keyRollService';
+
+/**
+ * Keys bound to networks and the brand's key policy (issue 63; docs/console.md "Keys bound
+ * to networks"). The gateway enforces the networks from the identity it caches
+ * (AuthenticateKey returns them); records keeps them, checks every list once, and tells the
+ * gateways to forget a key whose networks changed.
+ */
+
+const SetKeyNetworksInput = z.object({
+  keyId,
+  networks: z.array(z.string().max(200)).max(200),
+  actorEmail: z.union([email, z.literal('')]),
+});
+
+/**
+ * Replaces a key's allowed networks (owners): read and checked by readNetworks, refused while
+ * the brand's policy requires networks and the list is empty, refused for a revoked or expired
+ * key (key_inactive). Recorded as key.networks_set; every gateway forgets the key at once, so
+ * its next request is checked against the new list.
+ */
+export async function setKeyNetworks(
+  deps: AccessDeps,
+  actor: Actor,
+  input: z.input<typeof SetKeyNetworksInput>,
+): Promise<KeyRow> {
+  const v = parseOrThrow(SetKeyNetworksInput, input);
+  const { key, who } = await authorizedKey(deps, actor, v.keyId, 'keys.networks');
+  const networks = requestedNetworks(v.networks);
+  const hash = await withTransaction(deps.pool, async (db) => {
+    const state = await lockActive(db, key);
+    await refuseOpenKeyByPolicy(
+      db,
+      key.brand_id,
+      networks,
+      `leave ${key.name} open to any network`,
+    );
+    await updateKeyNetworks(db, key.id, networks);
+    await insertActivity(db, {
+      brandId: key.brand_id,
+      action: 'key.networks_set',
+      actorMemberId: actorMemberId(who),
+      actorEmail: who.kind === 'member' ? who.member.email : v.actorEmail || 'operator',
+      subjectId: key.id,
+      summary: `${key.name} (${key.prefix}, ${key.environment}) works from ${networksInWords(networks)}`,
+    });
+    return state.key_hash;
+  });
+  await deps.revocations.announce(hash.toString('hex'));
+  deps.log.info({ key_id: key.id, networks: networks.length }, 'API key networks set');
+  return (await selectKey(deps.pool, key.id))!;
+}
+
+const SetKeyPolicyInput = z.object({
+  brandId,
+  requireKeyNetworks: z.boolean(),
+  actorEmail: z.union([email, z.literal('')]),
+});
+
+/**
+ * Sets the brand's key policy (owners). It applies to keys created or rolled from now on;
+ * keys without networks keep working, and the keys page lists them. A change is recorded as
+ * brand.key_policy_changed, with how many active keys have no networks.
+ */
+export async function setKeyPolicy(
+  deps: AccessDeps,
+  actor: Actor,
+  input: z.input<typeof SetKeyPolicyInput>,
+): Promise<boolean> {
+  const v = parseOrThrow(SetKeyPolicyInput, input);
+  const who = await currentActor(deps.pool, actor);
+  authorize(
+    who,
+    'keys.policy',
+    v.brandId,
+    () => new AppError('not_found', `No brand ${v.brandId}.`),
+  );
+  await withTransaction(deps.pool, async (db) => {
+    const changed = await updateKeyPolicy(db, v.brandId, v.requireKeyNetworks);
+    if (!changed) throw new AppError('not_found', `No brand ${v.brandId}.`);
+    if (changed.previous === v.requireKeyNetworks) return;
+    const open = changed.open_keys;
+    await insertActivity(db, {
+      brandId: v.brandId,
+      action: 'brand.key_policy_changed',
+      actorMemberId: actorMemberId(who),
+      actorEmail: who.kind === 'member' ? who.member.email : v.actorEmail || 'operator',
+      subjectId: v.brandId,
+      summary: v.requireKeyNetworks
+        ? `every new key must have allowed networks (${open} active ${open === 1 ? 'key has' : 'keys have'} none)`
+        : 'new keys may work from any network',
+    });
+  });
+  return v.requireKeyNetworks;
+}

@@ -3,6 +3,7 @@ import type { ActivityFilterFields } from '@brand/shared/activity';
 import { EXPORT_MAX_ROWS } from '@brand/shared/export';
 import { formatTime } from '../../views/format';
 import { Layout, type Viewer } from '../../views/layout';
+import { UtcTimeInput } from '../../views/utcTimeInput';
 
 /** The actions the three services write (proto/brand/activity/v1), grouped by kind for the filter. */
 const ACTIONS: Record<string, string[]> = {
@@ -79,10 +80,8 @@ function FilterForm(props: { base: string; filters: ActivityFilterFields }) {
       </select>
       <label for="act-subject">About (id)</label>
       <input id="act-subject" name="subject_id" value={f.subject_id} autocomplete="off" />
-      <label for="act-since">From (UTC)</label>
-      <input id="act-since" type="datetime-local" name="since" value={f.since} />
-      <label for="act-until">Before (UTC)</label>
-      <input id="act-until" type="datetime-local" name="until" value={f.until} />
+      <UtcTimeInput id="act-since" name="since" label="From" value={f.since} />
+      <UtcTimeInput id="act-until" name="until" label="Before" value={f.until} />
       <button type="submit" class="secondary">
         Filter
       </button>

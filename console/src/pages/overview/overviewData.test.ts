@@ -1,19 +1,6 @@
-import type { HealthWindow } from '@brand/proto/webhooks/v1';
-import { receiver } from '../../../test/receiverFixtures';
+import { healthWindow as window, receiver } from '../../../test/receiverFixtures';
 import { combinedWindow } from './combinedWindow';
 import { needsFirst } from './overviewData';
-
-const window = (over: Partial<HealthWindow>): HealthWindow => ({
-  window: '24h',
-  attempts: 0,
-  succeeded: 0,
-  failures: [],
-  p50_ms: 0,
-  p95_ms: 0,
-  buckets: [],
-  bucket_seconds: 3600,
-  ...over,
-});
 
 describe('the overview', () => {
   it('lists the receivers that need attention first: disabled by the service, failing, catching up, paused, then healthy', () => {

@@ -1,5 +1,5 @@
 import { Layout, type Viewer } from '../../views/layout';
-import { HealthChart } from '../receivers/healthChart';
+import { HealthChartFigure } from '../receivers/healthChart';
 import { UsageChart } from '../usage/usageChart';
 import { OUTCOME_CLASSES } from '../usage/usageSeries';
 import type { OverviewData } from './overviewData';
@@ -40,13 +40,7 @@ export function OverviewPage(props: { viewer: Viewer; data: OverviewData; now: n
                   : `${delivered} at every receiver (tests left out).`}{' '}
                 <a href={`${base}/deliveries`}>All deliveries</a>
               </p>
-              <figure class="chart">
-                <HealthChart window={d} idPrefix="ov-deliveries-chart" />
-                <figcaption class="legend">
-                  <span class="swatch ok" aria-hidden="true"></span> succeeded{' '}
-                  <span class="swatch failed" aria-hidden="true"></span> failed
-                </figcaption>
-              </figure>
+              <HealthChartFigure window={d} idPrefix="ov-deliveries-chart" />
             </>
           ) : (
             <Unavailable what="Delivery health" />

@@ -54,3 +54,16 @@ export function HealthChart(props: { window: HealthWindow; idPrefix: string }) {
     />
   );
 }
+
+/** The chart in its figure, with the legend of its two colours (a receiver's, the overview's). */
+export function HealthChartFigure(props: { window: HealthWindow; idPrefix: string }) {
+  return (
+    <figure class="chart">
+      <HealthChart window={props.window} idPrefix={props.idPrefix} />
+      <figcaption class="legend">
+        <span class="swatch ok" aria-hidden="true"></span> succeeded{' '}
+        <span class="swatch failed" aria-hidden="true"></span> failed
+      </figcaption>
+    </figure>
+  );
+}

@@ -1,7 +1,7 @@
 import type { HealthWindow, Receiver } from '@brand/proto/webhooks/v1';
 import { failureClassWords } from './attemptWords';
 import { waitingWords } from './receiverHealthText';
-import { HealthChart, WINDOW_NAMES } from './healthChart';
+import { HealthChartFigure, WINDOW_NAMES } from './healthChart';
 
 const HEALTH_WINDOWS = ['1h', '24h', '7d'] as const;
 export type HealthWindowName = (typeof HEALTH_WINDOWS)[number];
@@ -108,15 +108,7 @@ export function HealthPanel(props: {
               ))}
             </ul>
           </nav>
-          {shown && (
-            <figure class="chart">
-              <HealthChart window={shown} idPrefix="health-chart" />
-              <figcaption class="legend">
-                <span class="swatch ok" aria-hidden="true"></span> succeeded{' '}
-                <span class="swatch failed" aria-hidden="true"></span> failed
-              </figcaption>
-            </figure>
-          )}
+          {shown && <HealthChartFigure window={shown} idPrefix="health-chart" />}
         </>
       )}
     </section>

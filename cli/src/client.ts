@@ -1,4 +1,5 @@
 import { AccessServiceClient } from '@brand/proto/access/v1';
+import { ProvisioningServiceClient } from '@brand/proto/access/v1/provisioning';
 import { UsageServiceClient } from '@brand/proto/access/v1/usage';
 import { PlansServiceClient } from '@brand/proto/plans/v1';
 import { RecordsServiceClient } from '@brand/proto/records/v1';
@@ -19,6 +20,8 @@ export interface Backend {
   access: Caller<AccessServiceClient>;
   /** Usage and the request log (records' UsageService). */
   usage: Caller<UsageServiceClient>;
+  /** SCIM tokens, role mappings and just-in-time membership (records' ProvisioningService). */
+  provisioning: Caller<ProvisioningServiceClient>;
   records: Caller<RecordsServiceClient>;
   /** The plans service (its own address: PLANS_GRPC_ADDR, --plans). */
   plans: Caller<PlansServiceClient>;
@@ -55,6 +58,7 @@ export function createBackend(settings: Settings): Backend {
   const records = connectClient(RecordsServiceClient, settings.recordsAddr);
   const access = connectClient(AccessServiceClient, settings.recordsAddr, records);
   const usage = connectClient(UsageServiceClient, settings.recordsAddr, records);
+  const provisioning = connectClient(ProvisioningServiceClient, settings.recordsAddr, records);
   const plans = connectClient(PlansServiceClient, settings.plansAddr);
   const webhooks = connectClient(WebhooksServiceClient, settings.webhooksAddr);
   const eventsFeed = connectClient(EventsFeedServiceClient, settings.webhooksAddr, webhooks);
@@ -62,6 +66,7 @@ export function createBackend(settings: Settings): Backend {
     address: settings.recordsAddr,
     access: createCaller(access, call),
     usage: createCaller(usage, call),
+    provisioning: createCaller(provisioning, call),
     records: createCaller(records, call),
     plans: createCaller(plans, call),
     webhooks: createCaller(webhooks, call),

@@ -6,6 +6,7 @@ import { registerChangeCommands } from './commands/changes';
 import { registerEventsCommands } from './commands/events';
 import { registerKeyCommands } from './commands/key';
 import { registerMemberCommands } from './commands/member';
+import { registerProvisioningCommands } from './commands/provisioning';
 import { registerPlanCommands } from './commands/plan';
 import { registerReceiverCommands } from './commands/receiver';
 import { registerSeedCommand } from './commands/seed';
@@ -51,6 +52,7 @@ export function buildProgram(): Command {
   );
   registerBrandCommands(program);
   registerMemberCommands(program);
+  registerProvisioningCommands(program);
   registerKeyCommands(program);
   registerUsageCommands(program);
   registerReceiverCommands(program);

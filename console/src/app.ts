@@ -11,6 +11,7 @@ import { errorPages } from './pages/errors/errorPage';
 import { registerBrandPages } from './pages/brandPages';
 import { registerPasskeys } from './pages/passkeys/route';
 import { registerInvitations } from './pages/invitations/route';
+import { scimEndpoint } from './scim/scimEndpoint';
 import { registerSessions } from './pages/sessions/route';
 import { registerSignIn } from './pages/signIn/route';
 import { registerSsoBackchannel } from './pages/sso/backchannelRoute';
@@ -43,6 +44,7 @@ export function createConsoleApp(deps: ConsoleDeps): Express {
   serveVendorScripts(app);
   // server to server, before the Origin check (a provider sends none; no cookie is read)
   registerSsoBackchannel(app, deps);
+  app.use('/scim/v2', scimEndpoint(deps));
   app.use(originCheck(deps.publicOrigin));
   app.use(express.urlencoded({ extended: false, limit: '32kb', parameterLimit: 50 }));
   // after the body is read: its stream's callbacks would not carry the request's origin

@@ -15,7 +15,8 @@
 // provider's end_session endpoint, or POST /dev/backchannel-logout {"email"} (this local
 // provider's own trigger, what an administrator's "sign this person out everywhere" does),
 // sends each client with a backchannel_logout_uri a signed logout_token for that person.
-// usersFile:   { "users": [{ "email", "password", "email_verified"?: true, "sub"?: email }] }
+// usersFile:   { "users": [{ "email", "password", "email_verified"?: true, "sub"?: email,
+//                            "groups"?: ["..."] }] }
 // Prints one JSON line {"msg":"listening","port":<port>,"issuer":"http://127.0.0.1:<port>"}
 // once it serves; with logRequests, one {"msg":"request","method","path"} line per request
 // (the tests count what a sign-in asked of its provider).
@@ -85,10 +86,17 @@ server.listen(config.port ?? 0, '127.0.0.1', () => {
       if (!user) return undefined;
       return {
         accountId: sub,
-        claims: async () => ({ sub, email: user.email, email_verified: user.email_verified }),
+        claims: async () => ({
+          sub,
+          email: user.email,
+          email_verified: user.email_verified,
+          ...(user.groups ? { groups: user.groups } : {}),
+        }),
       };
     },
-    claims: { openid: ['sub'], email: ['email', 'email_verified'] },
+    // "groups" with openid, as a provider configured with a groups claim for the app sends it
+    // (Okta's groups claim, Entra ID's groups): just-in-time membership reads it.
+    claims: { openid: ['sub', 'groups'], email: ['email', 'email_verified'] },
     // The email goes into the ID token too (openid-client reads it there, or at userinfo).
     conformIdTokenClaims: false,
     pkce: { required: () => true },

@@ -1,6 +1,7 @@
 import { AccessServiceClient } from '@brand/proto/access/v1';
 import { MemberInvitationServiceClient } from '@brand/proto/access/v1/invitations';
 import { ConsolePasskeyServiceClient } from '@brand/proto/access/v1/passkeys';
+import { ProvisioningServiceClient } from '@brand/proto/access/v1/provisioning';
 import { ConsoleSessionServiceClient } from '@brand/proto/access/v1/sessions';
 import { ConsoleSsoServiceClient } from '@brand/proto/access/v1/sso';
 import { UsageServiceClient } from '@brand/proto/access/v1/usage';
@@ -23,6 +24,8 @@ export interface ConsoleClients {
   sso: MemberCaller<InstanceType<typeof ConsoleSsoServiceClient>>;
   /** Invitations and the mail records asks for (records' MemberInvitationService). */
   invitations: MemberCaller<InstanceType<typeof MemberInvitationServiceClient>>;
+  /** SCIM tokens, role mappings and the SCIM directory (records' ProvisioningService). */
+  provisioning: MemberCaller<InstanceType<typeof ProvisioningServiceClient>>;
   access: MemberCaller<InstanceType<typeof AccessServiceClient>>;
   /** Usage and the request log (records' UsageService). */
   usage: MemberCaller<InstanceType<typeof UsageServiceClient>>;
@@ -42,13 +45,18 @@ export function createConsoleClients(opts: {
 }): ConsoleClients {
   const settings = { token: opts.token, deadlineMs: opts.deadlineMs };
   const sessionClient = connectClient(ConsoleSessionServiceClient, opts.recordsAddr);
-  // Records serves all six services: one channel.
+  // Records serves all seven services: one channel.
   const accessClient = connectClient(AccessServiceClient, opts.recordsAddr, sessionClient);
   const usageClient = connectClient(UsageServiceClient, opts.recordsAddr, sessionClient);
   const passkeyClient = connectClient(ConsolePasskeyServiceClient, opts.recordsAddr, sessionClient);
   const ssoClient = connectClient(ConsoleSsoServiceClient, opts.recordsAddr, sessionClient);
   const invitationClient = connectClient(
     MemberInvitationServiceClient,
+    opts.recordsAddr,
+    sessionClient,
+  );
+  const provisioningClient = connectClient(
+    ProvisioningServiceClient,
     opts.recordsAddr,
     sessionClient,
   );
@@ -66,6 +74,7 @@ export function createConsoleClients(opts: {
     passkeys: createMemberCaller(passkeyClient, settings),
     sso: createMemberCaller(ssoClient, settings),
     invitations: createMemberCaller(invitationClient, settings),
+    provisioning: createMemberCaller(provisioningClient, settings),
     access: createMemberCaller(accessClient, settings),
     usage: createMemberCaller(usageClient, settings),
     webhooks: createMemberCaller(webhooksClient, settings),

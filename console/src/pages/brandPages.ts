@@ -9,6 +9,7 @@ import { registerMemberSessions } from './memberSessions/route';
 import { registerMembers } from './members/route';
 import { registerOverview } from './overview/route';
 import { registerPlans } from './plans/route';
+import { registerProvisioning } from './provisioning/route';
 import { loadReceiverAttention } from './receivers/attentionLoader';
 import { registerReceivers } from './receivers/route';
 import { registerSso } from './sso/route';
@@ -34,6 +35,7 @@ export function registerBrandPages(router: Router, deps: ConsoleDeps): void {
   registerMembers(brand, deps);
   registerMemberSessions(brand, deps);
   registerSso(brand, deps);
+  registerProvisioning(brand, deps);
   registerActivity(brand, deps);
   router.use('/brands/:brandId', brand);
 }

@@ -12,6 +12,7 @@ export type Section =
   | 'plans'
   | 'members'
   | 'sso'
+  | 'provisioning'
   | 'activity';
 
 interface SectionLink {
@@ -52,6 +53,12 @@ const GROUPS: { name?: string; links: SectionLink[] }[] = [
     links: [
       { id: 'members', label: 'Members', path: '/members' },
       { id: 'sso', label: 'Single sign-on', path: '/sso', needs: 'members.sso' },
+      {
+        id: 'provisioning',
+        label: 'Provisioning',
+        path: '/provisioning',
+        needs: 'members.provisioning',
+      },
       { id: 'activity', label: 'Activity', path: '/activity' },
     ],
   },

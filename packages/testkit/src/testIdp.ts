@@ -14,6 +14,8 @@ export interface IdpUser {
   email_verified?: boolean;
   /** The subject; defaults to the email. */
   sub?: string;
+  /** The groups claim of the ID token (just-in-time membership reads it); absent: none. */
+  groups?: string[];
 }
 
 /** A client registered at the provider (one per brand connection). */

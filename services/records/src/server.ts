@@ -2,6 +2,7 @@ import { createPublicKey, type KeyObject } from 'node:crypto';
 import { AccessServiceService } from '@brand/proto/access/v1';
 import { MemberInvitationServiceService } from '@brand/proto/access/v1/invitations';
 import { ConsolePasskeyServiceService } from '@brand/proto/access/v1/passkeys';
+import { ProvisioningServiceService } from '@brand/proto/access/v1/provisioning';
 import { ConsoleSessionServiceService } from '@brand/proto/access/v1/sessions';
 import { ConsoleSsoServiceService } from '@brand/proto/access/v1/sso';
 import { UsageServiceService } from '@brand/proto/access/v1/usage';
@@ -28,6 +29,7 @@ import { RECORDS_SERVICE } from './records/pageAnswerWire';
 import type { RecordsPageStreams } from './records/pageStreams';
 import type { VersionPublisher } from './versions/versionPublisher';
 import { passkeyHandlers } from './passkeys/grpcHandlers';
+import { provisioningHandlers } from './provisioning/grpcHandlers';
 import { sessionHandlers } from './sessions/grpcHandlers';
 import { ssoHandlers } from './sso/grpcHandlers';
 import { signInProviderCache } from './sso/oidcClient';
@@ -76,6 +78,7 @@ export const SERVICE_NAMES = [
   'brand.access.v1.ConsolePasskeyService',
   'brand.access.v1.ConsoleSsoService',
   'brand.access.v1.MemberInvitationService',
+  'brand.access.v1.ProvisioningService',
   'brand.access.v1.UsageService',
 ];
 
@@ -143,6 +146,10 @@ export function createServer(deps: RecordsDeps): {
       },
       rpc,
     ),
+  );
+  server.addService(
+    ProvisioningServiceService,
+    provisioningHandlers({ pool: deps.pool, revocations: deps.revocations }, rpc),
   );
   server.addService(
     UsageServiceService,

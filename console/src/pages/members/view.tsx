@@ -55,26 +55,37 @@ export function MembersPage(props: {
               <tr>
                 <td>{m.email}</td>
                 <td>
-                  <form class="actions" method="post" action={`${base}/${m.id}/role`}>
-                    <Csrf token={viewer.csrfToken} />
-                    <label for={`role-${m.id}`} class="visually-hidden">
-                      Role of {m.email}
-                    </label>
-                    <select id={`role-${m.id}`} name="role">
-                      {ROLES.names.map((r) => (
-                        <option value={r} selected={r === role}>
-                          {r}
-                        </option>
-                      ))}
-                    </select>
-                    <button
-                      type="submit"
-                      class="secondary"
-                      aria-label={`Change role of ${m.email}`}
-                    >
-                      Change role
-                    </button>
-                  </form>
+                  {m.managed_by ? (
+                    <>
+                      {role}{' '}
+                      <span class="hint">
+                        (from the identity provider’s groups,{' '}
+                        {m.managed_by === 'scim' ? 'SCIM' : 'at sign-in'}:{' '}
+                        <a href={`/brands/${viewer.brandId}/provisioning`}>Provisioning</a>)
+                      </span>
+                    </>
+                  ) : (
+                    <form class="actions" method="post" action={`${base}/${m.id}/role`}>
+                      <Csrf token={viewer.csrfToken} />
+                      <label for={`role-${m.id}`} class="visually-hidden">
+                        Role of {m.email}
+                      </label>
+                      <select id={`role-${m.id}`} name="role">
+                        {ROLES.names.map((r) => (
+                          <option value={r} selected={r === role}>
+                            {r}
+                          </option>
+                        ))}
+                      </select>
+                      <button
+                        type="submit"
+                        class="secondary"
+                        aria-label={`Change role of ${m.email}`}
+                      >
+                        Change role
+                      </button>
+                    </form>
+                  )}
                 </td>
                 <td>{formatTime(m.created_at)}</td>
                 <td>

@@ -33,6 +33,8 @@ export const CONSOLE_PERMISSIONS = {
   'members.sso': OWNERS,
   /** See and end the sessions the brand's single sign-on opened, any member's (issue 42). */
   'members.sessions': OWNERS,
+  /** SCIM tokens, group-to-role mappings and just-in-time membership (issue 61). */
+  'members.provisioning': OWNERS,
   'receivers.read': EVERY_ROLE,
   /** Add, edit, enable, disable and remove receivers. */
   'receivers.manage': OWNERS,

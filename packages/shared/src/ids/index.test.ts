@@ -23,6 +23,10 @@ const KINDS: Record<IdKind, string> = {
   passkey: 'pk_',
   invitation: 'inv_',
   memberMail: 'mml_',
+  scimToken: 'sct_',
+  scimUser: 'scu_',
+  scimGroup: 'scg_',
+  scimRequest: 'scr_',
 };
 
 describe('newId', () => {

@@ -56,6 +56,10 @@ const PREFIXES = {
   passkey: 'pk',
   invitation: 'inv',
   memberMail: 'mml',
+  scimToken: 'sct',
+  scimUser: 'scu',
+  scimGroup: 'scg',
+  scimRequest: 'scr',
 } as const;
 
 export type IdKind = keyof typeof PREFIXES;

@@ -28,6 +28,8 @@ export interface MemberRow {
    */
   last_used_at?: string | null;
   last_used_method?: string | null;
+  /** null: the brand's owners manage it; 'scim' or 'sso': the brand's identity provider. */
+  managed_by?: string | null;
 }
 
 const BRAND_COLUMNS = `id, name, tier, verified, ${rfc3339('created_at')} as created_at, sign_in_policy`;

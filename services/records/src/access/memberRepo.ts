@@ -5,7 +5,8 @@ import type { BrandRow, MemberRow } from './brandRepo';
 
 type Db = Pool | PoolClient;
 
-const MEMBER_COLUMNS = `m.id, m.brand_id, m.email, m.role, ${rfc3339('m.created_at')} as created_at`;
+const MEMBER_COLUMNS = `m.id, m.brand_id, m.email, m.role, ${rfc3339('m.created_at')} as created_at,
+  m.managed_by`;
 
 /** A current member with its brand, as signing in and resolving sessions need them. */
 export interface Membership {

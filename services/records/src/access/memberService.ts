@@ -64,6 +64,12 @@ export async function changeMemberRole(
 ): Promise<MemberRow> {
   const v = parseOrThrow(z.object({ memberId, role }), input);
   return changeMember(pool, actor, v.memberId, async (db, before, who) => {
+    if (before.managed_by && before.role !== v.role) {
+      throw new AppError(
+        'precondition_failed',
+        `${before.email}'s role follows the brand's identity provider (their groups there): change it there, or map their groups on Provisioning.`,
+      );
+    }
     if (before.role === 'owner' && v.role !== 'owner') await requireAnotherOwner(db, before);
     const after = (await updateMemberRole(db, before.id, v.role))!;
     if (before.role !== after.role) {

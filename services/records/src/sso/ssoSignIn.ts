@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
-import { withTransaction } from '@brand/shared/db';
+import { withTransaction, type PoolClient } from '@brand/shared/db';
 import { emailAddress } from '@brand/shared/console';
 import { AppError } from '@brand/shared/errors';
 import type { SecretBox } from '@brand/shared/secrets';
 import { selectBrand } from '../access/brandRepo';
 import { selectMemberships } from '../access/memberRepo';
+import { applyJustInTime } from '../provisioning/jitMembership';
 import { isEligible } from '../sessions/eligibility';
 import { afterSessionOpened, openSession, type OpenedSession } from '../sessions/openSession';
 import type { SessionDeps } from '../sessions/sessionDeps';
@@ -211,6 +212,8 @@ export async function finishSsoSignIn(
   let email: string;
   let claimed = '';
   let identity: { subject: string; sid: string | null; tokens: ProviderTokens };
+  // the ID token's claims: just-in-time membership reads the groups claim there
+  let idClaims: Record<string, unknown> = {};
   try {
     client = providerClientOf(box, connection);
     const config = await deps.providers.get(client);
@@ -222,6 +225,7 @@ export async function finishSsoSignIn(
     });
     const claims = tokens.claims();
     if (!claims) throw new Error('no ID token');
+    idClaims = claims;
     // A provider may keep the email out of the ID token and answer it at userinfo, for the
     // same subject (openid-client checks it is the ID token's).
     const fromUserInfo =
@@ -245,6 +249,7 @@ export async function finishSsoSignIn(
   }
 
   const opened = await withTransaction(deps.pool, async (db) => {
+    await justInTime(db, { brandId: pending.brand_id, email, claims: idClaims }, deps);
     const membership = (await selectMemberships(db, email)).find(
       (m) => m.brand.id === pending.brand_id,
     );
@@ -277,6 +282,23 @@ export async function finishSsoSignIn(
   }
   afterSessionOpened(deps, opened);
   return opened;
+}
+
+/**
+ * Just-in-time membership (issue 61) before the membership is read: a change that would leave
+ * the brand without an owner is skipped (the person signs in with the role they had).
+ */
+async function justInTime(
+  db: PoolClient,
+  q: { brandId: string; email: string; claims: Record<string, unknown> },
+  deps: Pick<SsoSignInDeps, 'log'>,
+): Promise<void> {
+  try {
+    await applyJustInTime(db, q);
+  } catch (err) {
+    if (!(err instanceof AppError && err.code === 'last_owner')) throw err;
+    deps.log.warn({ brand_id: q.brandId }, 'just-in-time role change skipped: the last owner');
+  }
 }
 
 /** The refusal as the brand's activity says it: what kind of check failed, never a token. */

@@ -1,0 +1,228 @@
+import type { Response, Router } from 'express';
+import { roleAllows } from '@brand/shared/console';
+import { ROLES } from '@brand/shared/enums';
+import type { ConsoleDeps } from '../../consoleDeps';
+import { formRefusal } from '../../http/formRefusal';
+import { memberOf, notFound, viewerOf, type MemberSession } from '../../session/memberSession';
+import { sendPage } from '../../views/render';
+import {
+  MappingForm,
+  RemoveMappingForm,
+  RotateForm,
+  SettingsForm,
+  TOKEN_ID,
+  TokenForm,
+} from './input';
+import { ProvisioningNotAllowedPage, ProvisioningPage, ScimTokenCreatedPage } from './view';
+
+const NOTICES: Record<string, string> = {
+  revoked: 'Token revoked: the provider’s requests with it are refused from now.',
+  mapped: 'Saved. Every provisioned member’s role follows it now.',
+  unmapped: 'Mapping removed. Every provisioned member’s role follows it now.',
+  settings: 'Saved.',
+};
+
+/** What the one-time reveal holds between making a token and showing it. */
+interface CreatedToken {
+  name: string;
+  secret: string;
+}
+
+/**
+ * Provisioning (owners only, members.provisioning): records decides every change and checks the
+ * role itself; the page shows a refusal on the page with the service's sentence.
+ */
+export function registerProvisioning(router: Router, deps: ConsoleDeps): void {
+  const page = async (
+    res: Response,
+    s: MemberSession,
+    extra: { notice?: string; error?: string } = {},
+    httpStatus = 200,
+  ) => {
+    const p = await deps.clients.provisioning(
+      'getProvisioning',
+      { brand_id: s.brand.id },
+      { assertion: s.assertion },
+    );
+    sendPage(
+      res,
+      ProvisioningPage({ viewer: viewerOf(s), origin: deps.publicOrigin, p, ...extra }),
+      httpStatus,
+    );
+  };
+
+  /** Runs a change; a refusal is shown on the page, anything else goes to the error page. */
+  const change = async (
+    res: Response,
+    s: MemberSession,
+    run: () => Promise<unknown>,
+    done: string,
+  ) => {
+    try {
+      await run();
+    } catch (err) {
+      const refused = formRefusal(err);
+      if (!refused) throw err;
+      res.setHeader('X-Console-Error', refused.code);
+      await page(res, s, { error: refused.message }, refused.httpStatus);
+      return;
+    }
+    res.redirect(303, `/brands/${s.brand.id}/provisioning?done=${done}`);
+  };
+
+  const refuseInput = async (res: Response, s: MemberSession, message: string | undefined) =>
+    page(res, s, { error: message ?? 'Check the form.' }, 400);
+
+  router.get('/provisioning', async (req, res) => {
+    const s = memberOf(res);
+    if (!roleAllows(s.role, 'members.provisioning')) {
+      sendPage(res, ProvisioningNotAllowedPage({ viewer: viewerOf(s) }), 403);
+      return;
+    }
+    const done = typeof req.query.done === 'string' ? NOTICES[req.query.done] : undefined;
+    await page(res, s, { notice: done });
+  });
+
+  /** Makes a token (or a rotation's replacement) and shows it once. */
+  const reveal = async (
+    res: Response,
+    s: MemberSession,
+    made: () => Promise<{ name: string; secret: string }>,
+  ) => {
+    let created: CreatedToken;
+    try {
+      created = await made();
+    } catch (err) {
+      const refused = formRefusal(err);
+      if (!refused) throw err;
+      res.setHeader('X-Console-Error', refused.code);
+      await page(res, s, { error: refused.message }, refused.httpStatus);
+      return;
+    }
+    const id = await deps.reveal.put(s.token, created);
+    res.redirect(303, `/brands/${s.brand.id}/provisioning/tokens/created/${id}`);
+  };
+
+  router.post('/provisioning/tokens', async (req, res) => {
+    const s = memberOf(res);
+    const parsed = TokenForm.safeParse(req.body);
+    if (!parsed.success) return refuseInput(res, s, parsed.error.issues[0]?.message);
+    await reveal(res, s, async () => {
+      const r = await deps.clients.provisioning(
+        'createScimToken',
+        { brand_id: s.brand.id, name: parsed.data.name },
+        { assertion: s.assertion },
+      );
+      return { name: r.token?.name ?? parsed.data.name, secret: r.secret };
+    });
+  });
+
+  router.get('/provisioning/tokens/created/:revealId', async (req, res) => {
+    const s = memberOf(res);
+    const taken = (await deps.reveal.take(s.token, String(req.params.revealId))) as
+      CreatedToken | undefined;
+    sendPage(
+      res,
+      ScimTokenCreatedPage({
+        viewer: viewerOf(s),
+        created: taken && { ...taken, origin: deps.publicOrigin },
+      }),
+      taken ? 200 : 410,
+    );
+  });
+
+  router.post('/provisioning/tokens/:tokenId/rotate', async (req, res) => {
+    const s = memberOf(res);
+    const tokenId = String(req.params.tokenId);
+    if (!TOKEN_ID.test(tokenId)) throw notFound();
+    const parsed = RotateForm.safeParse(req.body);
+    if (!parsed.success) return refuseInput(res, s, parsed.error.issues[0]?.message);
+    await reveal(res, s, async () => {
+      const r = await deps.clients.provisioning(
+        'rotateScimToken',
+        { token_id: tokenId, old_token_expires_in: parsed.data.old_token_expires_in },
+        { assertion: s.assertion },
+      );
+      return { name: r.token?.name ?? '', secret: r.secret };
+    });
+  });
+
+  router.post('/provisioning/tokens/:tokenId/revoke', async (req, res) => {
+    const s = memberOf(res);
+    const tokenId = String(req.params.tokenId);
+    if (!TOKEN_ID.test(tokenId)) throw notFound();
+    await change(
+      res,
+      s,
+      () =>
+        deps.clients.provisioning(
+          'revokeScimToken',
+          { token_id: tokenId },
+          { assertion: s.assertion },
+        ),
+      'revoked',
+    );
+  });
+
+  router.post('/provisioning/mappings', async (req, res) => {
+    const s = memberOf(res);
+    const parsed = MappingForm.safeParse(req.body);
+    if (!parsed.success) return refuseInput(res, s, parsed.error.issues[0]?.message);
+    await change(
+      res,
+      s,
+      () =>
+        deps.clients.provisioning(
+          'setRoleMapping',
+          {
+            brand_id: s.brand.id,
+            group_key: parsed.data.group_key,
+            role: ROLES.toProto(parsed.data.role),
+          },
+          { assertion: s.assertion },
+        ),
+      'mapped',
+    );
+  });
+
+  router.post('/provisioning/mappings/remove', async (req, res) => {
+    const s = memberOf(res);
+    const parsed = RemoveMappingForm.safeParse(req.body);
+    if (!parsed.success) return refuseInput(res, s, parsed.error.issues[0]?.message);
+    await change(
+      res,
+      s,
+      () =>
+        deps.clients.provisioning(
+          'removeRoleMapping',
+          { brand_id: s.brand.id, group_key: parsed.data.group_key },
+          { assertion: s.assertion },
+        ),
+      'unmapped',
+    );
+  });
+
+  router.post('/provisioning/settings', async (req, res) => {
+    const s = memberOf(res);
+    const parsed = SettingsForm.safeParse(req.body);
+    if (!parsed.success) return refuseInput(res, s, parsed.error.issues[0]?.message);
+    await change(
+      res,
+      s,
+      () =>
+        deps.clients.provisioning(
+          'setProvisioningSettings',
+          {
+            brand_id: s.brand.id,
+            settings: {
+              jit_enabled: parsed.data.jit_enabled === 'on',
+              jit_groups_claim: parsed.data.jit_groups_claim,
+              revoke_keys_on_deprovision: parsed.data.revoke_keys_on_deprovision === 'on',
+            },
+          },
+          { assertion: s.assertion },
+        ),
+      'settings',
+    );
+  });
+}

@@ -1,0 +1,327 @@
+import type { GetProvisioningResponse, ScimToken } from '@brand/proto/access/v1/provisioning';
+import { ROLES } from '@brand/shared/enums';
+import { formatTime } from '../../views/format';
+import { Csrf, Layout, Notice, SecretShownOnce, type Viewer } from '../../views/layout';
+
+const roleOf = (r: number): string => ROLES.fromProto(r) ?? 'member';
+
+/** A token's state in words: working, working until (a rotation's overlap), or ended. */
+function TokenState(props: { t: ScimToken }) {
+  const { t } = props;
+  if (t.revoked_at) return <span class="status-failed">Revoked {formatTime(t.revoked_at)}</span>;
+  if (t.expires_at && Date.parse(t.expires_at) <= Date.now())
+    return <span class="status-failed">Ended {formatTime(t.expires_at)}</span>;
+  if (t.expires_at)
+    return <span class="status-pending">Works until {formatTime(t.expires_at)}</span>;
+  return <span class="status-succeeded">Working</span>;
+}
+
+/**
+ * Provisioning (owners only): the SCIM endpoint and its tokens, the provider's groups mapped to
+ * roles, just-in-time membership, what deprovisioning does with keys, the members the provider
+ * manages, and its last requests.
+ */
+export function ProvisioningPage(props: {
+  viewer: Viewer;
+  origin: string;
+  p: GetProvisioningResponse;
+  notice?: string;
+  error?: string;
+}) {
+  const { viewer, p } = props;
+  const base = `/brands/${viewer.brandId}/provisioning`;
+  const live = p.tokens.filter(
+    (t) => !t.revoked_at && !(t.expires_at && Date.parse(t.expires_at) <= Date.now()),
+  );
+  return (
+    <Layout title="Provisioning" viewer={viewer} section="provisioning">
+      <h1>Provisioning</h1>
+      <p>
+        Your identity provider (Okta, Microsoft Entra ID, any SCIM 2.0 client) can add, update and
+        remove {viewer.brandName}’s members itself, at the domains this brand verified on{' '}
+        <a href={`/brands/${viewer.brandId}/sso`}>Single sign-on</a>. A person it deactivates or
+        deletes loses the brand at once.
+      </p>
+      {props.notice && <Notice tone="ok">{props.notice}</Notice>}
+      {props.error && <Notice tone="error">{props.error}</Notice>}
+
+      <section aria-labelledby="scim-endpoint">
+        <h2 id="scim-endpoint">SCIM endpoint</h2>
+        <p>
+          Base URL (tenant URL): <code>{`${props.origin}/scim/v2`}</code>
+          <br />
+          Authentication: a bearer token from below (the secret token).
+        </p>
+        <table>
+          <caption class="hint">SCIM tokens ({live.length} working)</caption>
+          <thead>
+            <tr>
+              <th scope="col">Name</th>
+              <th scope="col">Token</th>
+              <th scope="col">Created</th>
+              <th scope="col">Last used</th>
+              <th scope="col">State</th>
+              <th scope="col">Actions</th>
+            </tr>
+          </thead>
+          <tbody>
+            {p.tokens.map((t) => (
+              <tr>
+                <td>{t.name}</td>
+                <td>
+                  <code>{t.prefix}…</code>
+                </td>
+                <td>
+                  {formatTime(t.created_at)} <span class="hint">by {t.created_by}</span>
+                </td>
+                <td>
+                  {t.last_used_at ? formatTime(t.last_used_at) : <span class="hint">Never</span>}
+                </td>
+                <td>
+                  <TokenState t={t} />
+                </td>
+                <td>
+                  {!t.revoked_at && !t.expires_at && (
+                    <div class="actions">
+                      <form method="post" action={`${base}/tokens/${t.id}/rotate`}>
+                        <Csrf token={viewer.csrfToken} />
+                        <label for={`overlap-${t.id}`} class="visually-hidden">
+                          How long the old token of {t.name} keeps working
+                        </label>
+                        <select id={`overlap-${t.id}`} name="old_token_expires_in">
+                          <option value="24h">old one works 24 h</option>
+                          <option value="1h">old one works 1 h</option>
+                          <option value="7d">old one works 7 days</option>
+                          <option value="now">old one ends now</option>
+                        </select>
+                        <button type="submit" class="secondary" aria-label={`Rotate ${t.name}`}>
+                          Rotate
+                        </button>
+                      </form>
+                      <form method="post" action={`${base}/tokens/${t.id}/revoke`}>
+                        <Csrf token={viewer.csrfToken} />
+                        <button type="submit" class="danger" aria-label={`Revoke ${t.name}`}>
+                          Revoke
+                        </button>
+                      </form>
+                    </div>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+        <form class="stack" method="post" action={`${base}/tokens`}>
+          <Csrf token={viewer.csrfToken} />
+          <label for="token-name">New token’s name (the provider it is for)</label>
+          <input id="token-name" name="name" maxLength={100} required placeholder="Okta" />
+          <div>
+            <button type="submit">Create SCIM token</button>
+          </div>
+        </form>
+      </section>
+
+      <section aria-labelledby="role-mappings">
+        <h2 id="role-mappings">Roles from groups</h2>
+        <p>
+          A provisioned person’s role is the highest role mapped to any of their groups at the
+          provider; with none mapped, they are a member. The brand always keeps an owner: a change
+          that would leave it none is refused and shown below.
+        </p>
+        <table>
+          <caption class="hint">Groups mapped to roles</caption>
+          <thead>
+            <tr>
+              <th scope="col">Group (name or id at the provider)</th>
+              <th scope="col">Role</th>
+              <th scope="col">Actions</th>
+            </tr>
+          </thead>
+          <tbody>
+            {p.mappings.map((m) => (
+              <tr>
+                <td>{m.group_key}</td>
+                <td>{roleOf(m.role)}</td>
+                <td>
+                  <form method="post" action={`${base}/mappings/remove`}>
+                    <Csrf token={viewer.csrfToken} />
+                    <input type="hidden" name="group_key" value={m.group_key} />
+                    <button
+                      type="submit"
+                      class="secondary"
+                      aria-label={`Remove the mapping of ${m.group_key}`}
+                    >
+                      Remove
+                    </button>
+                  </form>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+        <form class="stack" method="post" action={`${base}/mappings`}>
+          <Csrf token={viewer.csrfToken} />
+          <label for="group-key">Group</label>
+          <input
+            id="group-key"
+            name="group_key"
+            maxLength={256}
+            required
+            placeholder="Brand Records Admins"
+          />
+          <label for="group-role">Role</label>
+          <select id="group-role" name="role">
+            {ROLES.names.map((r) => (
+              <option value={r}>{r}</option>
+            ))}
+          </select>
+          <div>
+            <button type="submit">Map the group</button>
+          </div>
+        </form>
+      </section>
+
+      <section aria-labelledby="provisioning-settings">
+        <h2 id="provisioning-settings">Just in time, and deprovisioning</h2>
+        <form class="stack" method="post" action={`${base}/settings`}>
+          <Csrf token={viewer.csrfToken} />
+          <label>
+            <input type="checkbox" name="jit_enabled" checked={p.settings?.jit_enabled} /> Add a
+            person at a verified domain as a member at their first single sign-on, with the role
+            their groups map to, and follow the groups at each sign-in
+          </label>
+          <label for="groups-claim">The ID token claim that carries the groups</label>
+          <input
+            id="groups-claim"
+            name="jit_groups_claim"
+            maxLength={100}
+            value={p.settings?.jit_groups_claim ?? 'groups'}
+          />
+          <label>
+            <input
+              type="checkbox"
+              name="revoke_keys_on_deprovision"
+              checked={p.settings?.revoke_keys_on_deprovision}
+            />{' '}
+            Revoke the API keys a deprovisioned person created (off: they keep working, and the
+            activity lists them for you to roll or revoke)
+          </label>
+          <div>
+            <button type="submit">Save</button>
+          </div>
+        </form>
+      </section>
+
+      <section aria-labelledby="managed-members">
+        <h2 id="managed-members">Members the provider manages</h2>
+        {p.managed.length === 0 ? (
+          <p class="hint">None yet.</p>
+        ) : (
+          <table>
+            <caption class="hint">Their role follows the provider; change it there</caption>
+            <thead>
+              <tr>
+                <th scope="col">Email</th>
+                <th scope="col">Role</th>
+                <th scope="col">By</th>
+                <th scope="col">Groups</th>
+              </tr>
+            </thead>
+            <tbody>
+              {p.managed.map((m) => (
+                <tr>
+                  <td>{m.email}</td>
+                  <td>{roleOf(m.role)}</td>
+                  <td>{m.managed_by === 'scim' ? 'SCIM' : 'single sign-on (just in time)'}</td>
+                  <td>{m.groups.join(', ') || <span class="hint">none</span>}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+        {p.unprovisioned.length > 0 && (
+          <p class="hint">
+            Known to the provider but no member (deactivated, or deleted from the brand):{' '}
+            {p.unprovisioned.join(', ')}
+          </p>
+        )}
+      </section>
+
+      <section aria-labelledby="scim-requests">
+        <h2 id="scim-requests">The provider’s last requests</h2>
+        {p.requests.length === 0 ? (
+          <p class="hint">None yet.</p>
+        ) : (
+          <table>
+            <caption class="hint">Newest first</caption>
+            <thead>
+              <tr>
+                <th scope="col">When</th>
+                <th scope="col">Token</th>
+                <th scope="col">Request</th>
+                <th scope="col">Answer</th>
+              </tr>
+            </thead>
+            <tbody>
+              {p.requests.map((r) => (
+                <tr>
+                  <td>{formatTime(r.at)}</td>
+                  <td>{r.token_name}</td>
+                  <td>
+                    <code>
+                      {r.method} {r.path}
+                    </code>
+                  </td>
+                  <td>
+                    <span class={r.status < 400 ? 'status-succeeded' : 'status-failed'}>
+                      {r.status}
+                    </span>{' '}
+                    {r.summary}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </section>
+    </Layout>
+  );
+}
+
+/** The new token, once. */
+export function ScimTokenCreatedPage(props: {
+  viewer: Viewer;
+  created?: { name: string; secret: string; origin: string };
+}) {
+  const base = `/brands/${props.viewer.brandId}/provisioning`;
+  return (
+    <Layout title="SCIM token" viewer={props.viewer} section="provisioning">
+      <h1>SCIM token</h1>
+      {props.created ? (
+        <>
+          <SecretShownOnce secret={props.created.secret} copyLabel="Copy token">
+            Copy the token for {props.created.name} now: it is shown once. Paste it at your provider
+            as the secret token, with the base URL <code>{`${props.created.origin}/scim/v2`}</code>.
+          </SecretShownOnce>
+        </>
+      ) : (
+        <Notice>This token was shown once already; rotate it for a new one.</Notice>
+      )}
+      <p>
+        <a href={base}>Back to Provisioning</a>
+      </p>
+    </Layout>
+  );
+}
+
+/** What a non-owner sees. */
+export function ProvisioningNotAllowedPage(props: { viewer: Viewer }) {
+  return (
+    <Layout title="Provisioning" viewer={props.viewer} section="provisioning">
+      <h1>Provisioning</h1>
+      <Notice>
+        Only brand owners see and manage how people come from the brand’s identity provider.
+      </Notice>
+    </Layout>
+  );
+}

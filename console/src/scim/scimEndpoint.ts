@@ -1,0 +1,188 @@
+import express, {
+  type ErrorRequestHandler,
+  type Request,
+  type RequestHandler,
+  type Router,
+} from 'express';
+import { SCIMMY, SCIMMYRouters } from 'scimmy-routers';
+import type { Logger } from '@brand/shared/logger';
+import type { ConsoleClients } from '../clients/consoleClients';
+import { scimRefusalOf } from './scimErrors';
+import { normalisePatch, normaliseResource } from './providerQuirks';
+import { declareScimResources, type ScimContext } from './scimResources';
+
+/** A SCIM token as records mints them: "scim_" and 43 base64url characters. */
+const SCIM_TOKEN = /^Bearer (scim_[A-Za-z0-9_-]{43})$/;
+/** Requests and lists are bounded: a page holds at most this many resources. */
+const MAX_PAGE = 200;
+/** The largest body a provider may send (a group of ~20,000 members fits). */
+const MAX_BODY = '2mb';
+
+/** A SCIM error body (RFC 7644 3.12), for any status (scimmy's own allows no 429 or 503). */
+const errorBody = (httpStatus: number, detail: string) => ({
+  schemas: ['urn:ietf:params:scim:api:messages:2.0:Error'],
+  status: String(httpStatus),
+  detail,
+});
+
+const scimError = (res: express.Response, httpStatus: number, detail: string) =>
+  res.status(httpStatus).type('application/scim+json').send(errorBody(httpStatus, detail));
+
+/** The client of the app currently served (scimmy's resources are declared once per process). */
+let current: ConsoleClients | undefined;
+
+/**
+ * The brand's SCIM 2.0 service provider (issue 61) at `<CONSOLE_PUBLIC_URL>/scim/v2`, built on
+ * scimmy and scimmy-routers: ServiceProviderConfig, ResourceTypes, Schemas, Users and Groups
+ * (list with filter and paging, read, create, replace, PATCH, delete). The provider's bearer
+ * token, checked by records, selects the brand; records stores the directory and derives
+ * memberships. Server to server: no cookie is read and no Origin is asked for.
+ */
+export function scimEndpoint(deps: {
+  clients: ConsoleClients;
+  log: Logger;
+  publicOrigin: string;
+}): Router {
+  current = deps.clients;
+  declareScimResources(() => current!.provisioning);
+  const contexts = new WeakMap<Request, ScimContext>();
+  const router = express.Router();
+
+  router.use(
+    express.json({ type: ['application/scim+json', 'application/json'], limit: MAX_BODY }),
+  );
+  router.use(providerQuirks);
+  router.use(boundedPaging);
+  router.use(authenticate(deps, contexts));
+  router.use(answerAndLog(deps, contexts));
+  router.use(
+    new SCIMMYRouters({
+      type: 'bearer',
+      docUri: `${deps.publicOrigin}/brands`,
+      // authenticate() checked the token already; no /Me for a provider (501)
+      handler: (req: Request) => {
+        if (!contexts.has(req)) throw new Error('The SCIM token is not valid.');
+        return undefined as unknown as string;
+      },
+      context: (req: Request): ScimContext => contexts.get(req)!,
+      baseUri: () => deps.publicOrigin,
+    }),
+  );
+  // After the router (its constructor sets its own defaults): what this provider supports.
+  SCIMMY.Config.set({
+    patch: true,
+    bulk: { supported: false },
+    filter: { supported: true, maxResults: MAX_PAGE },
+    changePassword: false,
+    sort: true,
+    etag: false,
+  });
+  router.use(bodyErrors);
+  return router;
+}
+
+/** Entra ID's and Okta's habits, normalised (providerQuirks.ts). */
+const providerQuirks: RequestHandler = (req, _res, next) => {
+  if (req.method === 'PATCH') req.body = normalisePatch(req.body);
+  else if (req.method === 'POST' || req.method === 'PUT') req.body = normaliseResource(req.body);
+  next();
+};
+
+/** `count` above MAX_PAGE is read as MAX_PAGE (RFC 7644 3.4.2.4 lets a provider cap it). */
+const boundedPaging: RequestHandler = (req, _res, next) => {
+  const count = Number(req.query.count);
+  if (typeof req.query.count === 'string' && Number.isFinite(count) && count > MAX_PAGE) {
+    Object.defineProperty(req, 'query', { value: { ...req.query, count: String(MAX_PAGE) } });
+  }
+  next();
+};
+
+/**
+ * Checks the bearer token with records before anything else: 401 for a missing, malformed or
+ * refused one (never a call to records for a token of the wrong form), 503 when records cannot
+ * say. Discovery (ServiceProviderConfig, ResourceTypes, Schemas) needs a token too.
+ */
+function authenticate(
+  deps: { clients: ConsoleClients },
+  contexts: WeakMap<Request, ScimContext>,
+): RequestHandler {
+  return (req, res, next) => {
+    const token = SCIM_TOKEN.exec(req.header('authorization') ?? '')?.[1];
+    if (!token) {
+      res.setHeader('WWW-Authenticate', 'Bearer realm="scim"');
+      scimError(res, 401, 'Send the SCIM token as Authorization: Bearer scim_….');
+      return;
+    }
+    deps.clients.provisioning('authenticateScimToken', { scim_token: token }).then(
+      () => {
+        contexts.set(req, { token });
+        next();
+      },
+      (err: unknown) => {
+        const { error, override } = scimRefusalOf(err);
+        const httpStatus = override?.status ?? (error as { status?: number }).status ?? 503;
+        if (httpStatus === 401) res.setHeader('WWW-Authenticate', 'Bearer realm="scim"');
+        if (override) res.setHeader('Retry-After', String(override.retryAfterSeconds));
+        scimError(res, httpStatus, httpStatus >= 500 ? 'Try again shortly.' : error.message);
+      },
+    );
+  };
+}
+
+/**
+ * On the way out: applies a status scimmy cannot send (429, 503, with Retry-After), and keeps
+ * each authenticated request and its outcome for the Provisioning page (best effort).
+ */
+function answerAndLog(
+  deps: { clients: ConsoleClients; log: Logger },
+  contexts: WeakMap<Request, ScimContext>,
+): RequestHandler {
+  return (req, res, next) => {
+    let detail = '';
+    const send = res.send.bind(res);
+    res.send = (body?: unknown) => {
+      const override = contexts.get(req)?.override;
+      if (override && res.statusCode >= 500) {
+        res.status(override.status).setHeader('Retry-After', String(override.retryAfterSeconds));
+        const message = body && typeof body === 'object' && 'detail' in body ? body.detail : '';
+        body = errorBody(override.status, String(message));
+      }
+      if (res.statusCode >= 400 && body && typeof body === 'object' && 'detail' in body) {
+        detail = String(body.detail);
+      }
+      return send(body);
+    };
+    res.on('finish', () => {
+      const ctx = contexts.get(req);
+      if (!ctx) return;
+      deps.clients
+        .provisioning('logScimRequest', {
+          scim_token: ctx.token,
+          method: req.method,
+          path: req.originalUrl.split('?')[0]!.slice(0, 200),
+          status: res.statusCode,
+          summary: detail.slice(0, 300),
+        })
+        .catch((err: unknown) => deps.log.warn({ err }, 'SCIM request not logged'));
+    });
+    next();
+  };
+}
+
+/** A body that is not JSON, or too large: a SCIM error, never a page. */
+const bodyErrors: ErrorRequestHandler = (err: unknown, _req, res, next) => {
+  if (res.headersSent) {
+    next(err);
+    return;
+  }
+  const e = err as { status?: number; type?: string; message?: string };
+  if (e.type === 'entity.too.large') {
+    scimError(res, 413, `The request body is larger than ${MAX_BODY}.`);
+    return;
+  }
+  if (typeof e.status === 'number' && e.status >= 400 && e.status < 500) {
+    scimError(res, 400, 'The request body is not valid JSON.');
+    return;
+  }
+  next(err);
+};

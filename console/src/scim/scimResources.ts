@@ -1,0 +1,177 @@
+import type { ScimGroup, ScimUser } from '@brand/proto/access/v1/provisioning';
+import { SCIMMY } from 'scimmy-routers';
+import type { ConsoleClients } from '../clients/consoleClients';
+import { resourceNotFound, scimCall, type StatusOverride } from './scimErrors';
+
+/**
+ * What the SCIM router hands each resource handler: the provider's checked token, and the status
+ * to answer instead of scimmy's when records is busy or unreachable (scimErrors.ts).
+ */
+export interface ScimContext {
+  token: string;
+  override?: StatusOverride;
+}
+
+type Provisioning = ConsoleClients['provisioning'];
+type Json = Record<string, unknown>;
+
+/** scimmy's parsed filter: a list of alternatives, each { attribute: [operator, value] }. */
+type ParsedFilter = ({ [attribute: string]: unknown } & object)[] & {
+  match(values: Json[]): Json[];
+};
+
+/** The one value of a filter `<attribute> eq "<value>"`, which records can look up itself. */
+function equalityOf(filter: ParsedFilter | undefined, attribute: string): string | undefined {
+  if (!filter || filter.length !== 1) return undefined;
+  const [only] = filter;
+  const keys = Object.keys(only!);
+  if (keys.length !== 1 || keys[0]!.toLowerCase() !== attribute.toLowerCase()) return undefined;
+  const expr = only![keys[0]!];
+  return Array.isArray(expr) && expr[0] === 'eq' && typeof expr[1] === 'string'
+    ? expr[1]
+    : undefined;
+}
+
+const text = (v: unknown): string => (typeof v === 'string' ? v : '');
+
+/** A user as records stores it, as the SCIM core User schema reads. */
+function userOut(u: ScimUser): Json {
+  return {
+    id: u.id,
+    userName: u.user_name,
+    ...(u.external_id ? { externalId: u.external_id } : {}),
+    displayName: u.display_name || undefined,
+    name:
+      u.given_name || u.family_name
+        ? { givenName: u.given_name || undefined, familyName: u.family_name || undefined }
+        : undefined,
+    emails: u.emails.map((e) => ({
+      value: e.value,
+      type: e.type || undefined,
+      primary: e.primary,
+    })),
+    active: u.active,
+    groups: u.groups.map((g) => ({ value: g.id, display: g.display })),
+    meta: { created: u.created_at, lastModified: u.updated_at },
+  };
+}
+
+/** What the provider sent (scimmy checked it against the schema), as records takes it. */
+function userIn(id: string, instance: Json): ScimUser {
+  const name = (instance.name ?? {}) as Json;
+  const emails = Array.isArray(instance.emails) ? (instance.emails as Json[]) : [];
+  return {
+    id,
+    user_name: text(instance.userName),
+    external_id: text(instance.externalId),
+    display_name: text(instance.displayName),
+    given_name: text(name.givenName),
+    family_name: text(name.familyName),
+    emails: emails.map((e) => ({
+      value: text(e.value),
+      type: text(e.type),
+      primary: e.primary === true,
+    })),
+    // RFC 7643 4.1.1: active is optional; a user created without it is active.
+    active: instance.active !== false,
+    groups: [],
+    created_at: '',
+    updated_at: '',
+  };
+}
+
+function groupOut(g: ScimGroup): Json {
+  return {
+    id: g.id,
+    displayName: g.display_name,
+    ...(g.external_id ? { externalId: g.external_id } : {}),
+    members: g.members.map((m) => ({ value: m.value, display: m.display, type: 'User' })),
+    meta: { created: g.created_at, lastModified: g.updated_at },
+  };
+}
+
+function groupIn(id: string, instance: Json): ScimGroup {
+  const members = Array.isArray(instance.members) ? (instance.members as Json[]) : [];
+  return {
+    id,
+    display_name: text(instance.displayName),
+    external_id: text(instance.externalId),
+    members: members.map((m) => ({ value: text(m.value), display: '' })),
+    created_at: '',
+    updated_at: '',
+  };
+}
+
+/**
+ * Declares the SCIM User and Group resources once per process (scimmy keeps one registry), each
+ * handler calling records with the provider's token for the request: records alone decides the
+ * brand, membership and roles. `provisioning()` answers the client of the app being served.
+ */
+export function declareScimResources(provisioning: () => Provisioning): void {
+  if (SCIMMY.Resources.declared(SCIMMY.Resources.User)) return;
+  SCIMMY.Resources.declare(SCIMMY.Resources.User, {
+    egress: async (resource: { id?: string; filter?: ParsedFilter }, ctx: ScimContext) => {
+      const { users } = await scimCall(ctx, () =>
+        provisioning()('listScimUsers', {
+          scim_token: ctx.token,
+          id: resource.id ?? '',
+          user_name: equalityOf(resource.filter, 'userName') ?? '',
+          external_id: equalityOf(resource.filter, 'externalId') ?? '',
+        }),
+      );
+      if (resource.id) {
+        const [found] = users;
+        if (!found) throw resourceNotFound(resource.id);
+        return userOut(found);
+      }
+      const all = users.map(userOut);
+      return resource.filter ? resource.filter.match(all) : all;
+    },
+    ingress: async (resource: { id?: string }, instance: Json, ctx: ScimContext) => {
+      const { user } = await scimCall(ctx, () =>
+        provisioning()('writeScimUser', {
+          scim_token: ctx.token,
+          user: userIn(resource.id ?? '', instance),
+        }),
+      );
+      return userOut(user!);
+    },
+    degress: async (resource: { id?: string }, ctx: ScimContext) => {
+      await scimCall(ctx, () =>
+        provisioning()('deleteScimUser', { scim_token: ctx.token, id: resource.id ?? '' }),
+      );
+    },
+  });
+  SCIMMY.Resources.declare(SCIMMY.Resources.Group, {
+    egress: async (resource: { id?: string; filter?: ParsedFilter }, ctx: ScimContext) => {
+      const { groups } = await scimCall(ctx, () =>
+        provisioning()('listScimGroups', {
+          scim_token: ctx.token,
+          id: resource.id ?? '',
+          display_name: equalityOf(resource.filter, 'displayName') ?? '',
+        }),
+      );
+      if (resource.id) {
+        const [found] = groups;
+        if (!found) throw resourceNotFound(resource.id);
+        return groupOut(found);
+      }
+      const all = groups.map(groupOut);
+      return resource.filter ? resource.filter.match(all) : all;
+    },
+    ingress: async (resource: { id?: string }, instance: Json, ctx: ScimContext) => {
+      const { group } = await scimCall(ctx, () =>
+        provisioning()('writeScimGroup', {
+          scim_token: ctx.token,
+          group: groupIn(resource.id ?? '', instance),
+        }),
+      );
+      return groupOut(group!);
+    },
+    degress: async (resource: { id?: string }, ctx: ScimContext) => {
+      await scimCall(ctx, () =>
+        provisioning()('deleteScimGroup', { scim_token: ctx.token, id: resource.id ?? '' }),
+      );
+    },
+  });
+}

@@ -1,0 +1,350 @@
+// What provisioning promises beyond the providers' sequences (issue 61): just-in-time membership
+// at a single sign-on with the role its groups claim; the brand always keeps an owner; a
+// deprovisioned person's keys kept (listed) or revoked by the brand's choice, and their other
+// brands untouched; a token that reaches its brand only; and hostile input answered with SCIM
+// errors, never a 5xx. Real records, a real OpenID provider, the console process.
+import { randomHex, type TestIdp } from '@brand/testkit';
+import { csrfOf, type ConsoleHttp } from '../browserlessClient';
+import { signInHttp } from '../consoleActors';
+import { startConsoleStack, type ConsoleStack } from '../consoleStack';
+import {
+  GROUP_SCHEMA,
+  PATCH_SCHEMA,
+  scimClient,
+  scimTokenOf,
+  USER_SCHEMA,
+  type ScimAnswer,
+} from '../scimActors';
+import { brandWithSso, idpClient, signInWithSso, startTestIdp } from '../ssoActors';
+
+let cs: ConsoleStack;
+let idp: TestIdp;
+let clients: ReturnType<typeof idpClient>[];
+let next = 0;
+const nextClient = () => clients[next++]!;
+
+beforeAll(async () => {
+  cs = await startConsoleStack({ signInOnly: true });
+  clients = Array.from({ length: 8 }, (_, i) => idpClient(cs, `rules${i}`));
+  idp = await startTestIdp({ clients });
+}, 120_000);
+afterAll(async () => {
+  await idp?.close();
+  await cs?.close();
+});
+
+const db = () => cs.stack.db.pool;
+
+async function memberOf(brandId: string, email: string) {
+  const { rows } = await db().query<{ id: string; role: string; managed_by: string | null }>(
+    `select id, role, managed_by from records.brand_members
+      where brand_id = $1 and email = $2 and removed_at is null`,
+    [brandId, email],
+  );
+  return rows[0];
+}
+
+async function form(
+  owner: ConsoleHttp,
+  brandId: string,
+  path: string,
+  fields: Record<string, string>,
+) {
+  const page = await owner.get(`/brands/${brandId}/provisioning`);
+  return owner.post(`/brands/${brandId}/provisioning${path}`, {
+    _csrf: csrfOf(page.body),
+    ...fields,
+  });
+}
+
+async function provisionedBrand() {
+  const b = await brandWithSso(cs, idp, nextClient(), `rules-${randomHex(4)}.test`);
+  const token = await scimTokenOf(b.ownerHttp, b.brand.id, 'Entra ID');
+  return { ...b, scim: scimClient(cs, token), token };
+}
+
+const user = (email: string, active = true) => ({
+  schemas: [USER_SCHEMA],
+  userName: email,
+  active,
+  emails: [{ primary: true, type: 'work', value: email }],
+});
+
+describe('just-in-time membership', () => {
+  it('makes a person at a verified domain a member at their first sign-in, with their groups’ role', async () => {
+    const b = await provisionedBrand();
+    expect(
+      (await form(b.ownerHttp, b.brand.id, '/mappings', { group_key: 'Leads', role: 'admin' }))
+        .status,
+    ).toBe(303);
+    const email = `newcomer@${b.domain}`;
+    idp.addUser({ email, password: 'pw', groups: ['Staff', 'Leads'] });
+    // Off: the provider vouching for a non-member opens nothing.
+    expect((await signInWithSso(cs, { email, password: 'pw' })).answer.status).toBe(401);
+    expect(
+      (
+        await form(b.ownerHttp, b.brand.id, '/settings', {
+          jit_enabled: 'on',
+          jit_groups_claim: 'groups',
+        })
+      ).status,
+    ).toBe(303);
+    const { answer } = await signInWithSso(cs, { email, password: 'pw' });
+    expect(answer.location).toBe(`/brands/${b.brand.id}/keys`);
+    expect(await memberOf(b.brand.id, email)).toMatchObject({ role: 'admin', managed_by: 'sso' });
+    // The role follows the claim at the next sign-in.
+    idp.addUser({ email, password: 'pw', groups: ['Staff'] });
+    await signInWithSso(cs, { email, password: 'pw' });
+    expect(await memberOf(b.brand.id, email)).toMatchObject({ role: 'member', managed_by: 'sso' });
+  });
+});
+
+describe('the brand keeps an owner', () => {
+  it('refuses a provider change that would leave no owner, and says so in the activity', async () => {
+    const b = await provisionedBrand();
+    // The provider pushes the brand's only owner in no group mapped to owner: that would make
+    // them a member, and leave the brand without an owner.
+    const refused = await b.scim('POST', '/Users', user(b.owner.email));
+    expect(refused.status).toBe(409);
+    expect(String(refused.body.detail)).toContain('last owner');
+    expect(await memberOf(b.brand.id, b.owner.email)).toMatchObject({
+      role: 'owner',
+      managed_by: null,
+    });
+    const { rows } = await db().query<{ actor_email: string; summary: string }>(
+      `select actor_email, summary from records.activity
+        where brand_id = $1 and action = 'member.provisioning_refused'`,
+      [b.brand.id],
+    );
+    expect(rows.map((r) => r.actor_email)).toEqual(['SCIM token “Entra ID”']);
+    expect(rows[0]!.summary).toContain('last owner');
+
+    // Mapped to owner, the provider manages an owner: their role is not for an owner to change.
+    await form(b.ownerHttp, b.brand.id, '/mappings', { group_key: 'Owners', role: 'owner' });
+    const group = await b.scim('POST', '/Groups', {
+      schemas: [GROUP_SCHEMA],
+      displayName: 'Owners',
+    });
+    const someone = await b.scim('POST', '/Users', user(`someone@${b.domain}`));
+    await b.scim('PATCH', `/Groups/${group.body.id as string}`, {
+      schemas: [PATCH_SCHEMA],
+      Operations: [{ op: 'add', path: 'members', value: [{ value: someone.body.id }] }],
+    });
+    expect(await memberOf(b.brand.id, `someone@${b.domain}`)).toMatchObject({ role: 'owner' });
+    const members = await b.ownerHttp.get(`/brands/${b.brand.id}/members`);
+    expect(members.body).toContain('from the identity provider’s groups');
+    const managed = await memberOf(b.brand.id, `someone@${b.domain}`);
+    const byHand = await b.ownerHttp.post(`/brands/${b.brand.id}/members/${managed!.id}/role`, {
+      _csrf: csrfOf(members.body),
+      role: 'member',
+    });
+    expect(byHand.status).toBe(422);
+    expect(byHand.body).toContain('follows the brand');
+  });
+});
+
+describe('a deprovisioned person’s keys', () => {
+  async function ownerWithKey(b: Awaited<ReturnType<typeof provisionedBrand>>) {
+    await form(b.ownerHttp, b.brand.id, '/mappings', { group_key: 'Owners', role: 'owner' });
+    const email = `keymaker@${b.domain}`;
+    const u = await b.scim('POST', '/Users', user(email));
+    await b.scim('POST', '/Groups', {
+      schemas: [GROUP_SCHEMA],
+      displayName: 'Owners',
+      members: [{ value: u.body.id }],
+    });
+    const member = (await memberOf(b.brand.id, email))!;
+    const key = await cs.stack.admin.access('createKey', {
+      brand_id: b.brand.id,
+      name: 'Their integration',
+      environment: 1,
+      actor_email: email,
+      permissions: [],
+      allowed_networks: [],
+    });
+    expect(key.key?.created_by).toBe(email);
+    return { email, userId: u.body.id as string, member, keyId: key.key!.id };
+  }
+
+  const revokedAt = async (keyId: string) =>
+    (
+      await db().query<{ revoked_at: Date | null }>(
+        `select revoked_at from records.api_keys where id = $1`,
+        [keyId],
+      )
+    ).rows[0]!.revoked_at;
+
+  it('keep working and are listed, unless the brand chose to revoke them', async () => {
+    const b = await provisionedBrand();
+    // Another brand of the same person, opened by emailed link: untouched by B's provider.
+    const other = await cs.stack.admin.createBrand({
+      tier: 'plus',
+      verified: true,
+      ownerEmail: `o-${randomHex(3)}@else.test`,
+    });
+    const p = await ownerWithKey(b);
+    await cs.stack.admin.addMember({ brandId: other.brand.id, email: p.email, role: 'member' });
+    const link = await signInHttp(cs, p.email);
+    expect((await link.get(`/brands/${other.brand.id}/keys`)).status).toBe(200);
+
+    expect((await b.scim('DELETE', `/Users/${p.userId}`)).status).toBe(204);
+    expect(await memberOf(b.brand.id, p.email)).toBeUndefined();
+    expect(await revokedAt(p.keyId)).toBeNull();
+    expect((await link.get(`/brands/${b.brand.id}/keys`)).status).toBe(404);
+    expect((await link.get(`/brands/${other.brand.id}/keys`)).status).toBe(200);
+    const { rows } = await db().query<{ summary: string }>(
+      `select summary from records.activity where brand_id = $1 and action = 'member.deprovisioned'`,
+      [b.brand.id],
+    );
+    expect(rows[0]!.summary).toContain(
+      'keep working until an owner rolls or revokes them: Their integration',
+    );
+
+    const c = await provisionedBrand();
+    await form(c.ownerHttp, c.brand.id, '/settings', {
+      jit_groups_claim: 'groups',
+      revoke_keys_on_deprovision: 'on',
+    });
+    const q = await ownerWithKey(c);
+    await c.scim('PATCH', `/Users/${q.userId}`, {
+      schemas: [PATCH_SCHEMA],
+      Operations: [{ op: 'replace', path: 'active', value: false }],
+    });
+    expect(await revokedAt(q.keyId)).not.toBeNull();
+  });
+});
+
+describe('hostile input', () => {
+  const expectScimError = (a: ScimAnswer, status: number) => {
+    expect({ status: a.status, schema: (a.body.schemas as string[] | undefined)?.[0] }).toEqual({
+      status,
+      schema: 'urn:ietf:params:scim:api:messages:2.0:Error',
+    });
+  };
+
+  it('answers every bad request with a SCIM error and a 4xx', async () => {
+    const b = await provisionedBrand();
+    const other = await provisionedBrand();
+    const mine = await b.scim('POST', '/Users', user(`mine@${b.domain}`));
+    const theirs = await other.scim('POST', '/Users', user(`theirs@${other.domain}`));
+    const theirGroup = await other.scim('POST', '/Groups', {
+      schemas: [GROUP_SCHEMA],
+      displayName: 'G',
+    });
+
+    // No token, a malformed one, a forged one, one revoked.
+    expectScimError(await b.scim('GET', '/Users', undefined, { authorization: '' }), 401);
+    expectScimError(
+      await b.scim('GET', '/Users', undefined, { authorization: 'Bearer nope' }),
+      401,
+    );
+    expectScimError(
+      await b.scim('GET', '/Users', undefined, { authorization: `Bearer scim_${'A'.repeat(43)}` }),
+      401,
+    );
+    // Another brand's ids are simply not there.
+    expectScimError(await b.scim('GET', `/Users/${theirs.body.id as string}`), 404);
+    expectScimError(await b.scim('DELETE', `/Users/${theirs.body.id as string}`), 404);
+    expectScimError(
+      await b.scim('PATCH', `/Groups/${theirGroup.body.id as string}`, {
+        schemas: [PATCH_SCHEMA],
+        Operations: [{ op: 'add', path: 'members', value: [{ value: mine.body.id }] }],
+      }),
+      404,
+    );
+    // A group of this brand with another brand's user: refused.
+    expectScimError(
+      await b.scim('POST', '/Groups', {
+        schemas: [GROUP_SCHEMA],
+        displayName: 'Mixed',
+        members: [{ value: theirs.body.id }],
+      }),
+      400,
+    );
+    // Bad bodies and filters.
+    expectScimError(await b.scim('POST', '/Users', undefined, { rawBody: '{not json' }), 400);
+    expectScimError(await b.scim('POST', '/Users', [1, 2, 3]), 400);
+    expectScimError(await b.scim('POST', '/Users', { schemas: [USER_SCHEMA] }), 400);
+    expectScimError(await b.scim('POST', '/Users', user('not-an-address')), 400);
+    expectScimError(
+      await b.scim('POST', '/Users', user(`someone@not-verified-${randomHex(3)}.test`)),
+      400,
+    );
+    expectScimError(await b.scim('POST', '/Users', user(`mine@${b.domain}`)), 409);
+    expectScimError(await b.scim('GET', `/Users?filter=${encodeURIComponent('((((')}`), 400);
+    expectScimError(
+      await b.scim('PATCH', `/Users/${mine.body.id as string}`, {
+        schemas: [PATCH_SCHEMA],
+        Operations: [{ op: 'explode', path: 'active', value: true }],
+      }),
+      400,
+    );
+    expectScimError(
+      await b.scim('PATCH', `/Users/${mine.body.id as string}`, {
+        schemas: [PATCH_SCHEMA],
+        Operations: [{ op: 'replace', path: 'active', value: 'maybe' }],
+      }),
+      400,
+    );
+    // Unknown attributes are ignored; a userName of a megabyte is too large.
+    const unknown = await b.scim('POST', '/Users', {
+      ...user(`extra@${b.domain}`),
+      favouriteColour: 'teal',
+    });
+    expect(unknown.status).toBe(201);
+    expect(unknown.body).not.toHaveProperty('favouriteColour');
+    expectScimError(
+      await b.scim('POST', '/Users', {
+        ...user(`big@${b.domain}`),
+        displayName: 'x'.repeat(3_000_000),
+      }),
+      413,
+    );
+    // A huge list of members, none of them users.
+    expectScimError(
+      await b.scim('POST', '/Groups', {
+        schemas: [GROUP_SCHEMA],
+        displayName: 'Huge',
+        members: Array.from({ length: 25_000 }, (_, i) => ({ value: `scu_${i}` })),
+      }),
+      400,
+    );
+    // Paging is bounded.
+    const page = await b.scim('GET', '/Users?count=100000');
+    expect(page.status).toBe(200);
+    expect(page.body.itemsPerPage).toBeLessThanOrEqual(200);
+    // Bulk is not offered.
+    expect(
+      (await b.scim('POST', '/Bulk', { schemas: [], Operations: [] })).status,
+    ).toBeGreaterThanOrEqual(400);
+    expect((await b.scim('POST', '/Bulk', { schemas: [], Operations: [] })).status).toBeLessThan(
+      600,
+    );
+  });
+
+  it('refuses a revoked token at once, and keeps the provider’s requests for the page', async () => {
+    const b = await provisionedBrand();
+    expect((await b.scim('GET', '/ServiceProviderConfig')).body).toMatchObject({
+      patch: { supported: true },
+      bulk: { supported: false },
+      filter: { supported: true, maxResults: 200 },
+    });
+    expect((await b.scim('GET', '/ResourceTypes')).status).toBe(200);
+    expect((await b.scim('GET', '/Schemas')).status).toBe(200);
+    const page = await b.ownerHttp.get(`/brands/${b.brand.id}/provisioning`);
+    expect(page.body).toContain('GET /scim/v2/ServiceProviderConfig');
+    const tokenId =
+      /action="\/brands\/[^/]+\/provisioning\/tokens\/(sct_[A-Za-z0-9]+)\/revoke"/.exec(
+        page.body,
+      )?.[1];
+    expect(tokenId).toBeDefined();
+    expect(
+      (
+        await b.ownerHttp.post(`/brands/${b.brand.id}/provisioning/tokens/${tokenId}/revoke`, {
+          _csrf: csrfOf(page.body),
+        })
+      ).status,
+    ).toBe(303);
+    expect((await b.scim('GET', '/Users')).status).toBe(401);
+  });
+});

@@ -1,0 +1,47 @@
+import type { PoolClient } from '@brand/shared/db';
+import { applyProvidedPerson, type RevokedKeyHash } from './membershipSync';
+import { selectProvisioningSettings } from './provisioningRepo';
+
+/** Groups a claim may carry at most: a provider's claim beyond it is cut (and logged by no one). */
+const MAX_GROUPS = 500;
+
+/**
+ * The groups an ID token's claim names: a list of strings (Okta, Entra ID's object ids), or one
+ * string; anything else, none.
+ */
+export function groupsOfClaim(value: unknown): string[] {
+  const list = Array.isArray(value) ? value : typeof value === 'string' ? [value] : [];
+  return list
+    .filter((g): g is string => typeof g === 'string' && g.length <= 256)
+    .slice(0, MAX_GROUPS);
+}
+
+/**
+ * Just-in-time membership at a single sign-on (issue 61), inside the sign-in's transaction: with
+ * the brand's setting on, an address the provider vouched for at a verified domain (checked by
+ * the sign-in already) becomes a member with the role its groups map to, and a member who came
+ * this way follows the claim at each sign-in (a member SCIM manages, or one an owner invited, is
+ * left as they are). last_owner when the claim would demote the brand's last owner (the sign-in
+ * is then refused, and nothing changes).
+ */
+export async function applyJustInTime(
+  db: PoolClient,
+  q: { brandId: string; email: string; claims: Record<string, unknown> },
+): Promise<RevokedKeyHash[]> {
+  const settings = await selectProvisioningSettings(db, q.brandId);
+  if (!settings?.jit_enabled) return [];
+  const member = await db.query<{ managed_by: string | null }>(
+    `select managed_by from brand_members where brand_id = $1 and email = $2 and removed_at is null`,
+    [q.brandId, q.email],
+  );
+  const existing = member.rows[0];
+  if (existing && existing.managed_by !== 'sso') return [];
+  await db.query('select 1 from brands where id = $1 for update', [q.brandId]);
+  const { revokedKeys } = await applyProvidedPerson(
+    db,
+    q.brandId,
+    { email: q.email, active: true, groupKeys: groupsOfClaim(q.claims[settings.jit_groups_claim]) },
+    { label: 'the identity provider (just in time)', managedBy: 'sso' },
+  );
+  return revokedKeys;
+}

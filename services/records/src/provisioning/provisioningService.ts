@@ -1,0 +1,131 @@
+import { z } from 'zod';
+import { insertActivity } from '@brand/shared/activity';
+import { actorEmail, actorMemberId, authorize, type Actor } from '@brand/shared/console';
+import type { Pool } from '@brand/shared/db';
+import { ROLES, type RoleName } from '@brand/shared/enums';
+import { AppError, parseOrThrow } from '@brand/shared/errors';
+import { selectBrand } from '../access/brandRepo';
+import { currentActor } from '../access/currentActor';
+import { brandId } from '../access/inputs';
+import { changeDirectory, deriveUsers, type DirectoryDeps } from './directoryService';
+import {
+  deleteRoleMapping,
+  selectManagedMembers,
+  selectProvisioningSettings,
+  selectRoleMappings,
+  selectScimRequests,
+  selectScimUserIds,
+  selectUnprovisioned,
+  updateProvisioningSettings,
+  upsertRoleMapping,
+  type ProvisioningSettingsRow,
+} from './provisioningRepo';
+import { selectScimTokens } from './scimTokenRepo';
+
+/** How many of the provider's requests the page shows. */
+const SHOWN_REQUESTS = 50;
+/** A brand maps at most this many groups. */
+const MAX_MAPPINGS = 100;
+
+const groupKey = z
+  .string()
+  .trim()
+  .min(1, 'Name the group (its display name at the provider, or its id).')
+  .max(256)
+  // eslint-disable-next-line no-control-regex -- control characters are what is refused
+  .regex(/^[^\u0000-\u001f\u007f\u2028\u2029]*$/, 'The group is one line.');
+const role = z.enum(ROLES.names, { message: `must be one of ${ROLES.names.join(', ')}` });
+const Settings = z.object({
+  jit_enabled: z.boolean(),
+  jit_groups_claim: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z0-9_:./-]{1,100}$/, 'The groups claim is a claim name, such as groups.'),
+  revoke_keys_on_deprovision: z.boolean(),
+});
+
+/** The brand, for an owner (members.provisioning) or an operator; another brand is not_found. */
+async function ownersBrand(
+  pool: Pool,
+  actor: Actor,
+  id: string,
+): Promise<{ who: Actor; brandId: string }> {
+  const v = parseOrThrow(z.object({ brandId }), { brandId: id });
+  const noBrand = () => new AppError('not_found', `No brand ${v.brandId}.`);
+  const who = await currentActor(pool, actor);
+  authorize(who, 'members.provisioning', v.brandId, noBrand);
+  if (!(await selectBrand(pool, v.brandId))) throw noBrand();
+  return { who, brandId: v.brandId };
+}
+
+/** Everything the Provisioning page shows. */
+export async function getProvisioning(pool: Pool, actor: Actor, input: { brandId: string }) {
+  const { brandId: id } = await ownersBrand(pool, actor, input.brandId);
+  const [settings, tokens, mappings, requests, managed, unprovisioned] = await Promise.all([
+    selectProvisioningSettings(pool, id),
+    selectScimTokens(pool, id),
+    selectRoleMappings(pool, id),
+    selectScimRequests(pool, id, SHOWN_REQUESTS),
+    selectManagedMembers(pool, id),
+    selectUnprovisioned(pool, id),
+  ]);
+  return { settings: settings!, tokens, mappings, requests, managed, unprovisioned };
+}
+
+/**
+ * Maps a group to a role (or removes the mapping: role undefined) and derives every SCIM user's
+ * role again at once, the last owner kept (last_owner: nothing changes). Members who came just in
+ * time take the new mapping at their next sign-in.
+ */
+export async function setRoleMapping(
+  deps: DirectoryDeps,
+  actor: Actor,
+  input: { brandId: string; groupKey: string; role: RoleName | undefined; remove: boolean },
+): Promise<void> {
+  const { who, brandId: id } = await ownersBrand(deps.pool, actor, input.brandId);
+  const key = parseOrThrow(groupKey, input.groupKey);
+  const newRole = input.remove ? undefined : parseOrThrow(role, input.role);
+  const label = `${actorEmail(who)} (role mapping)`;
+  await changeDirectory(deps, { brandId: id, label }, async (db) => {
+    if (newRole) {
+      const count = (await selectRoleMappings(db, id)).length;
+      if (count >= MAX_MAPPINGS) {
+        throw new AppError('rate_limited', `At most ${MAX_MAPPINGS} group mappings per brand.`);
+      }
+      await upsertRoleMapping(db, id, key, newRole);
+    } else if (!(await deleteRoleMapping(db, id, key))) {
+      throw new AppError('not_found', `No mapping of ${key}.`);
+    }
+    await insertActivity(db, {
+      brandId: id,
+      action: newRole ? 'scim.role_mapping_set' : 'scim.role_mapping_removed',
+      actorMemberId: actorMemberId(who),
+      actorEmail: actorEmail(who),
+      subjectId: id,
+      summary: newRole
+        ? `Group “${key}” maps to ${newRole}`
+        : `Group “${key}” no longer maps to a role`,
+    });
+    return deriveUsers(db, { brandId: id, label }, await selectScimUserIds(db, id));
+  });
+}
+
+/** Just-in-time membership on or off, its groups claim, and revoking deprovisioned keys. */
+export async function setProvisioningSettings(
+  pool: Pool,
+  actor: Actor,
+  input: { brandId: string; settings: ProvisioningSettingsRow },
+): Promise<ProvisioningSettingsRow> {
+  const { who, brandId: id } = await ownersBrand(pool, actor, input.brandId);
+  const s = parseOrThrow(Settings, input.settings);
+  await updateProvisioningSettings(pool, id, s);
+  await insertActivity(pool, {
+    brandId: id,
+    action: 'scim.settings_changed',
+    actorMemberId: actorMemberId(who),
+    actorEmail: actorEmail(who),
+    subjectId: id,
+    summary: `Provisioning: just-in-time membership ${s.jit_enabled ? `on (groups from the “${s.jit_groups_claim}” claim)` : 'off'}; a deprovisioned person's API keys are ${s.revoke_keys_on_deprovision ? 'revoked' : 'kept for the owners to decide'}`,
+  });
+  return (await selectProvisioningSettings(pool, id))!;
+}

@@ -160,3 +160,40 @@ it('connects the provider, signs in through it, and requires it for the brand', 
   await other.waitForURL(`${cs.url}/sign-in/sso?brand=${brand.id}`);
   await other.getByRole('button', { name: 'Sign in with single sign-on' }).waitFor();
 });
+
+it('sets up provisioning: a SCIM token shown once, a group mapped, just in time on', async () => {
+  const domain = `prov-${randomHex(3)}.test`;
+  const { brand, owner } = await cs.stack.admin.createBrand({
+    name: 'Provisioned Brand',
+    tier: 'pro',
+    verified: true,
+    ownerEmail: `owner@${domain}`,
+  });
+  const page = await signIn(browser, cs, owner.email);
+  await page.goto(`${cs.url}/brands/${brand.id}/provisioning`);
+  await page.getByRole('heading', { name: 'Provisioning', level: 1 }).waitFor();
+  const nav = page.getByRole('navigation', { name: 'Sections' });
+  await expect(
+    nav.getByRole('link', { name: 'Provisioning' }).getAttribute('aria-current'),
+  ).resolves.toBe('page');
+  await page.getByLabel('New token’s name (the provider it is for)').fill('Okta');
+  await page.getByRole('button', { name: 'Create SCIM token' }).click();
+  const secret = page.locator('#new-secret');
+  await expect(secret.textContent()).resolves.toMatch(/^scim_[A-Za-z0-9_-]{43}$/);
+  await expectAccessible(page);
+  await screenshot(page, 'scim-token', [secret]);
+  await page.getByRole('link', { name: 'Back to Provisioning' }).click();
+  await page.getByLabel('Group', { exact: true }).fill('Brand Records Admins');
+  await page.getByLabel('Role', { exact: true }).selectOption('admin');
+  await page.getByRole('button', { name: 'Map the group' }).click();
+  await page.getByText('Saved. Every provisioned member’s role follows it now.').waitFor();
+  await page.getByLabel(/Add a person at a verified domain/).check();
+  await page.getByRole('button', { name: 'Save', exact: true }).click();
+  await page.getByText('Saved.', { exact: true }).waitFor();
+  await expect(page.getByLabel(/Add a person at a verified domain/).isChecked()).resolves.toBe(
+    true,
+  );
+  await expect(page.locator('main').textContent()).resolves.toContain(`${cs.url}/scim/v2`);
+  await expectAccessible(page);
+  await screenshot(page, 'provisioning');
+});

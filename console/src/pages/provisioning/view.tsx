@@ -114,7 +114,14 @@ export function ProvisioningPage(props: {
         <form class="stack" method="post" action={`${base}/tokens`}>
           <Csrf token={viewer.csrfToken} />
           <label for="token-name">New token’s name (the provider it is for)</label>
-          <input id="token-name" name="name" maxLength={100} required placeholder="Okta" />
+          <input
+            id="token-name"
+            type="text"
+            name="name"
+            maxLength={100}
+            required
+            placeholder="Okta"
+          />
           <div>
             <button type="submit">Create SCIM token</button>
           </div>
@@ -164,6 +171,7 @@ export function ProvisioningPage(props: {
           <label for="group-key">Group</label>
           <input
             id="group-key"
+            type="text"
             name="group_key"
             maxLength={256}
             required
@@ -193,6 +201,7 @@ export function ProvisioningPage(props: {
           <label for="groups-claim">The ID token claim that carries the groups</label>
           <input
             id="groups-claim"
+            type="text"
             name="jit_groups_claim"
             maxLength={100}
             value={p.settings?.jit_groups_claim ?? 'groups'}
@@ -295,7 +304,12 @@ export function ScimTokenCreatedPage(props: {
 }) {
   const base = `/brands/${props.viewer.brandId}/provisioning`;
   return (
-    <Layout title="SCIM token" viewer={props.viewer} section="provisioning">
+    <Layout
+      title="SCIM token"
+      viewer={props.viewer}
+      section="provisioning"
+      scripts={['/static/copy.js']}
+    >
       <h1>SCIM token</h1>
       {props.created ? (
         <>

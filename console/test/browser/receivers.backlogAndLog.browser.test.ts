@@ -64,7 +64,7 @@ it('shows a backlog waiting after an outage, retries every waiting delivery in o
   // Retry all waiting: each gets its next attempt now (its 5th of 10), and the log says so
   await page.getByText(/Each gets its next attempt now, oldest first: one of its 10/).waitFor();
   await expectAccessible(page);
-  await screenshot(page, 'receiver-recovery');
+  await screenshot(page, 'receiver-retry-waiting');
   down = false;
   await page.getByRole('button', { name: 'Retry 6 waiting deliveries now' }).click();
   await page.waitForURL(/\/deliveries\?state=waiting&done=retried-waiting&made_due=6&remaining=0$/);

@@ -66,7 +66,9 @@ export function OverviewPage(props: { viewer: Viewer; data: OverviewData; now: n
                 <figcaption class="legend">
                   {OUTCOME_CLASSES.map((c) => (
                     <>
-                      <span class={`swatch o${c.id}`} aria-hidden="true" /> {c.label}{' '}
+                      <span class="legend-item">
+                        <span class={`swatch o${c.id}`} aria-hidden="true" /> {c.label}
+                      </span>{' '}
                     </>
                   ))}
                 </figcaption>

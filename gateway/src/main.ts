@@ -17,6 +17,7 @@ import { Authenticator } from './auth/authenticator';
 import { KeyCache } from './auth/keyCache';
 import { listenForRevocations } from './auth/revocationListener';
 import { createPlansApi } from './clients/plansClient';
+import { createAuditLogApi } from './clients/auditLogClient';
 import { createEventsFeedApi } from './clients/eventsFeedClient';
 import { createRecordsApi } from './clients/recordsClient';
 import { loadGatewayConfig, trustProxySetting } from './config';
@@ -67,6 +68,10 @@ async function main(): Promise<void> {
     log,
     pageStreams,
     observe: (stats) => metrics.observePageStreams('feed', stats),
+  });
+  const audit = createAuditLogApi(config.WEBHOOKS_GRPC_ADDR, {
+    deadlineMs: config.GRPC_DEADLINE_MS,
+    token: config.INTERNAL_TOKEN,
   });
   const redis = createRedisClient({
     url: config.REDIS_URL,
@@ -156,6 +161,7 @@ async function main(): Promise<void> {
     records,
     plans,
     feed,
+    audit,
     redis,
     changeVersions: changeVersionRepair(redis, config.REDIS_KEY_PREFIX, log),
     metrics,
@@ -240,6 +246,7 @@ async function main(): Promise<void> {
         records.close();
         plans.close();
         feed.close();
+        audit.close();
       },
     },
     {

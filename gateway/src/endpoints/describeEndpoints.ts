@@ -5,6 +5,7 @@ import { describeMcp } from './mcp/endpoint';
 import { describeOpenApiDocument } from './openapiDocument/endpoint';
 import { describeV1CampaignPlans } from './v1CampaignPlans/endpoint';
 import { describeV1EventsList } from './v1EventsList/endpoint';
+import { describeV1AuditLog } from './v1AuditLog/endpoint';
 import { describeV1ResourcesList } from './v1ResourcesList/endpoint';
 import { describeV1ResourcesRetrieve } from './v1ResourcesRetrieve/endpoint';
 
@@ -17,6 +18,7 @@ export function describeEndpoints(): OpenAPIRegistry {
   describeV1ResourcesList(registry);
   describeV1ResourcesRetrieve(registry);
   describeV1EventsList(registry);
+  describeV1AuditLog(registry);
   describeV1CampaignPlans(registry);
   describeMcp(registry);
   describeOpenApiDocument(registry);

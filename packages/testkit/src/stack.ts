@@ -91,19 +91,8 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
   };
 
   try {
-    records = await startRecords({
-      databaseUrl: db.url,
-      redisUrl,
-      redisKeyPrefix,
-      env: opts.recordsEnv,
-    });
-    setOwner(records, owner);
-    admin = createAdminClient(records.address);
-    if (opts.plans) {
-      plans = await startPlans({ databaseUrl: db.url, env: opts.plansEnv });
-      setOwner(plans, owner);
-    }
-    // before the gateways, which read the events feed from it (WEBHOOKS_GRPC_ADDR)
+    // first: records and plans hand it their audit trail, the gateways read the events feed
+    // and the audit log from it (WEBHOOKS_GRPC_ADDR)
     if (opts.webhooks) {
       webhooks = await startWebhooks({
         databaseUrl: db.url,
@@ -112,6 +101,19 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
         ...opts.webhooks,
       });
       setOwner(webhooks, owner);
+    }
+    const trail: Record<string, string> = webhooks ? { WEBHOOKS_GRPC_ADDR: webhooks.address } : {};
+    records = await startRecords({
+      databaseUrl: db.url,
+      redisUrl,
+      redisKeyPrefix,
+      env: { ...trail, ...opts.recordsEnv },
+    });
+    setOwner(records, owner);
+    admin = createAdminClient(records.address);
+    if (opts.plans) {
+      plans = await startPlans({ databaseUrl: db.url, env: { ...trail, ...opts.plansEnv } });
+      setOwner(plans, owner);
     }
     const count = opts.gateways ?? 1;
     const started = await Promise.all(

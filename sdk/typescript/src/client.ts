@@ -1,6 +1,7 @@
 import { DEFAULT_RETRY_TUNING, type RetryTuning } from './http/retryPolicy.js';
 import { Transport } from './http/transport.js';
 import { EventsResource } from './events/eventsResource.js';
+import { AuditLogResource } from './auditLog/auditLogResource.js';
 import { CampaignPlans } from './plans/campaignPlans.js';
 import { RecordsResource } from './records/recordsResource.js';
 import { VERSION } from './version.js';
@@ -65,6 +66,8 @@ export class BrandRecords {
   readonly campaignPlans: CampaignPlans;
   /** The brand's business events as a feed: pages, a walk, and a follower. */
   readonly events: EventsResource;
+  /** The brand's audit log (keys with `audit:read`): pages and a walk, newest first or after a position. */
+  readonly auditLog: AuditLogResource;
 
   constructor(options: BrandRecordsOptions) {
     const url = checkOptions(options);
@@ -92,5 +95,6 @@ export class BrandRecords {
     this.links = new RecordsResource(transport, 'links');
     this.campaignPlans = new CampaignPlans(transport);
     this.events = new EventsResource(transport);
+    this.auditLog = new AuditLogResource(transport);
   }
 }

@@ -86,6 +86,13 @@ export {
   type FeedEventType,
 } from './events/eventTypes.js';
 export { type EventsResource } from './events/eventsResource.js';
+export {
+  type AuditEntry,
+  type AuditLogEnvelope,
+  type AuditLogListParams,
+  type AuditLogPage,
+  type AuditLogResource,
+} from './auditLog/auditLogResource.js';
 export { type EventsPollResult } from './events/eventTypes.js';
 export {
   FROM_OLDEST,

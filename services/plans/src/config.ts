@@ -11,6 +11,7 @@ import {
   requireAssertionKeyWithConsoleToken,
 } from '@brand/shared/config';
 import { checkDatabaseTls } from '@brand/shared/db';
+import { auditRelayEnv } from '@brand/shared/audit';
 
 const PlansEnv = z
   .object({
@@ -27,6 +28,8 @@ const PlansEnv = z
     // Campaign plans
     /** Pending plans a brand may hold (docs/contract.md#limits: 200); the next one is pending_plan_limit. */
     PENDING_PLAN_LIMIT: z.coerce.number().int().min(1).max(100_000).default(200),
+    // The audit trail handed to the webhooks service (issue 63): WEBHOOKS_GRPC_ADDR, AUDIT_RELAY_POLL_MS
+    ...auditRelayEnv,
   })
   .superRefine(checkDatabaseTls)
   .superRefine(requireAssertionKeyWithConsoleToken('CONSOLE_ASSERTION_PUBLIC_KEY'))

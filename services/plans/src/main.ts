@@ -10,6 +10,7 @@ import { listenGrpcService } from '@brand/shared/service';
 import { stopTelemetry } from '@brand/shared/telemetry';
 import { exitOnStartupFailure, onShutdown } from '@brand/shared/shutdown';
 import { loadPlansConfig } from './config';
+import { startServiceAuditRelay } from '@brand/shared/audit';
 
 import { migrate, SCHEMA } from './db/migrations';
 import { planMetrics } from './plans/planMetrics';
@@ -53,8 +54,12 @@ async function main(): Promise<void> {
     'listening',
   );
 
+  // Plans' activity on its way to the trail (issue 63), in order.
+  const auditRelay = startServiceAuditRelay(config, { pool, log, source: 'plans' });
+
   onShutdown(log, config.SHUTDOWN_GRACE_MS, [
     service.reportNotServing,
+    auditRelay,
     service.finishCalls,
     service.closeOps,
     { name: 'close database pool', run: () => pool.end() },

@@ -17,6 +17,7 @@ import { checkDatabaseTls } from '@brand/shared/db';
 import { checkRedisTls, redisTlsEnv } from '@brand/shared/redis';
 import { BUSINESS_EVENTS_TOPIC, checkKafkaSecurity, kafkaSecurityEnv } from '@brand/shared/kafka';
 import { secretKeyEnv } from '@brand/shared/secrets';
+import { auditRelayEnv } from '@brand/shared/audit';
 
 /** An https origin as operators write it ("https://oauth2.googleapis.com"), normalised. */
 const httpsOrigin = z.string().transform((raw, ctx) => {
@@ -85,6 +86,8 @@ const RecordsEnv = z
     /** The topic events go to; tests set their own. */
     BUSINESS_EVENTS_TOPIC: z.string().min(1).max(249).default(BUSINESS_EVENTS_TOPIC),
     /** false keeps this replica from relaying even with KAFKA_BROKERS set. */
+    // The audit trail handed to the webhooks service (issue 63): WEBHOOKS_GRPC_ADDR, AUDIT_RELAY_POLL_MS
+    ...auditRelayEnv,
     OUTBOX_RELAY_ENABLED: boolEnv.default(true),
     /** Poll interval of the relay; a committed change wakes it at once through NOTIFY anyway. */
     OUTBOX_POLL_MS: msEnv.default(1_000),

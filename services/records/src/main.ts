@@ -23,6 +23,7 @@ import { loadRecordsConfig, type RecordsConfig } from './config';
 
 import { migrate, SCHEMA } from './db/migrations';
 import { startOutboxRelay } from './outbox/relay';
+import { startServiceAuditRelay } from '@brand/shared/audit';
 import { startOutboxPartitionKeeper } from './outbox/outboxPartitions';
 import { startUsageSweep } from './usage/retentionSweep';
 import { startVersionPublisher } from './versions/versionPublisher';
@@ -154,6 +155,9 @@ async function main(): Promise<void> {
     graceMs: config.SSO_DOMAIN_GRACE_MS,
   });
 
+  // Activity and refused requests on their way to the trail (issue 63), in order.
+  const auditRelay = startServiceAuditRelay(config, { pool, log, source: 'records' });
+
   onShutdown(log, config.SHUTDOWN_GRACE_MS, [
     service.reportNotServing,
     {
@@ -169,6 +173,7 @@ async function main(): Promise<void> {
       run: () => relay?.stop(Math.max(1_000, config.SHUTDOWN_GRACE_MS / 3)),
     },
     service.closeOps,
+    auditRelay,
     { name: 'stop the change-version sweep', run: () => versions.stop() },
     { name: 'stop the usage retention sweep', run: () => usageSweep.stop() },
     { name: 'stop the SSO session re-check: finish its round', run: () => ssoCheck.stop() },

@@ -147,6 +147,19 @@ const WebhooksEnv = z
     MAINTENANCE_INTERVAL_MS: msEnv.default(10_000),
     /** Rows one sweep statement deletes at most (a pass runs up to 10 per table). */
     SWEEP_BATCH_SIZE: z.coerce.number().int().min(1).max(100_000).default(1_000),
+    // The audit trail and its streams (issue 63; docs/console.md "Audit streams")
+    /**
+     * How often the worker role's audit loops look for work when none woke them: its own audit
+     * outbox (the trail), and streams whose brand has entries they were not sent yet.
+     */
+    AUDIT_RELAY_POLL_MS: msEnv.default(500),
+    /** Audit streams a brand may have; the next one is audit_stream_limit. */
+    AUDIT_STREAMS_PER_BRAND: z.coerce.number().int().min(1).max(50).default(3),
+    /**
+     * Entries one delivery of a stream carries at most: 200 of at most ~2 KB each stays under
+     * Splunk HEC's default 1 MB request (Datadog's intake takes 1,000 logs and 5 MB).
+     */
+    AUDIT_STREAM_BATCH_MAX: z.coerce.number().int().min(1).max(1_000).default(200),
   })
   .superRefine((env, ctx) => {
     if (env.DELIVERY_LEASE_MS <= env.DELIVERY_TIMEOUT_MS) {

@@ -25,6 +25,7 @@ import { SecretBox } from '@brand/shared/secrets';
 import { createServer, SERVICE_NAMES } from './server';
 import { feedCursorKey } from './feed/feedCursor';
 import type { FeedDeps } from './feed/feedHandlers';
+import { auditCursorKey } from './audit/auditCursor';
 
 /** Composition root: the only place that reads process.env and listens. */
 async function main(): Promise<void> {
@@ -107,6 +108,9 @@ async function main(): Promise<void> {
   const feed: FeedDeps | undefined = roles.has('admin')
     ? { pool, cursorKey: feedCursorKey(config.WEBHOOK_SECRET_KEY) }
     : undefined;
+  const audit = roles.has('admin')
+    ? { pool, cursorKey: auditCursorKey(config.WEBHOOK_SECRET_KEY) }
+    : undefined;
 
   const { server, health, feedStreams } = createServer({
     log,
@@ -115,6 +119,7 @@ async function main(): Promise<void> {
     metrics: new GrpcServerMetrics(registry),
     admin,
     feed,
+    audit,
     pageStreamMaxInFlight: config.PAGE_STREAM_MAX_IN_FLIGHT,
   });
   const service = await listenGrpcService({

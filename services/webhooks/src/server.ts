@@ -14,11 +14,15 @@ import type { HealthImplementation } from 'grpc-health-check';
 import { webhooksAdminHandlers, type AdminDeps } from './admin/adminHandlers';
 import { addFeedService, type FeedDeps } from './feed/feedHandlers';
 import type { FeedPageStreams } from './feed/feedPageStreams';
+import { addAuditServices } from './audit/auditHandlers';
+import type { AuditLogDeps } from './audit/auditLogService';
 
 /** The fully qualified names the health service reports on. */
 export const SERVICE_NAMES = [
   'brand.webhooks.v1.WebhooksService',
   'brand.webhooks.v1.EventsFeedService',
+  'brand.webhooks.v1.AuditIngestService',
+  'brand.webhooks.v1.AuditLogService',
 ];
 
 /**
@@ -40,6 +44,8 @@ export function createServer(deps: {
   feed?: FeedDeps;
   /** Pages one feed page stream may have in flight (PAGE_STREAM_MAX_IN_FLIGHT). */
   pageStreamMaxInFlight?: number;
+  /** The audit trail's ingest and log (issue 63); given with `admin`. */
+  audit?: AuditLogDeps;
 }): { server: Server; health: HealthImplementation; feedStreams: FeedPageStreams | undefined } {
   const server = createGrpcServer();
   const health = createHealth(SERVICE_NAMES, server);
@@ -52,6 +58,7 @@ export function createServer(deps: {
       memberAssertionKeys: deps.memberAssertionKeys,
     });
     server.addService(WebhooksServiceService, webhooksAdminHandlers(deps.admin, rpc));
+    if (deps.audit) addAuditServices(server, rpc, deps.audit);
     if (deps.feed)
       feedStreams = addFeedService(server, deps.feed, rpc, {
         pageStreamMaxInFlight: deps.pageStreamMaxInFlight ?? 256,

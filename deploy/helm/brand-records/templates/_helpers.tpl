@@ -175,6 +175,8 @@ records:
     WEBHOOK_SECRET_KEYS_PREVIOUS: [WEBHOOK_SECRET_KEYS_PREVIOUS, true]
   grpcPort: {{ $v.records.ports.grpc }}
   metricsPort: {{ $v.records.ports.metrics }}
+  # webhooks: the audit trail's relay (IngestAuditEntries, issue 63)
+  grpcClientOf: [webhooks]
   backends: [dns, postgres, redis, kafka, otlp, identityProviders]
 plans:
   key: plans
@@ -192,6 +194,8 @@ plans:
     CONSOLE_ASSERTION_PUBLIC_KEY: [CONSOLE_ASSERTION_PUBLIC_KEY, true, console]
   grpcPort: {{ $v.plans.ports.grpc }}
   metricsPort: {{ $v.plans.ports.metrics }}
+  # webhooks: the audit trail's relay (IngestAuditEntries, issue 63)
+  grpcClientOf: [webhooks]
   backends: [dns, postgres, otlp]
 webhooks:
   key: webhooks

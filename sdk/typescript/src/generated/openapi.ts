@@ -304,6 +304,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/audit-log": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The brand's audit trail: newest first, or followed from a stored position
+         * @description Every activity entry of the Developers area (members, sign-ins including refused ones, keys, receivers, deliveries recovered or resent, plans, single sign-on, audit streams) and every API request that was refused or failed, for a SIEM that pulls instead of being pushed to (the brand's audit streams carry the same entries). Needs a key with the `audit:read` permission, which a brand owner grants when creating it; every key still reads records. Each entry has a position in the brand's log, handed out in the order the entries were stored (within about a second of the change): without `after`, pages run newest first (`next_cursor` on a full page); with `after`, oldest first after that position, so an integration that stores `next_after` reads every entry once, in order. Activity is kept for as long as the brand exists; requests 7 days. Counts against the brand's rate limit like a page.
+         */
+        get: operations["list_audit_log"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/campaign-plans": {
         parameters: {
             query?: never;
@@ -860,6 +880,67 @@ export interface components {
                     [key: string]: unknown;
                 };
             };
+        };
+        AuditLogPage: {
+            /** @enum {string} */
+            resource: "audit_log";
+            count: number;
+            data: components["schemas"]["AuditEntry"][];
+            /** @description Newest first, on a full page: send it as `cursor` for the next (older) page. */
+            next_cursor?: string;
+            /** @description With `after`: the position to send next (the page's last when the page is full; otherwise the head, everything up to it was read). Store it once the page is processed. */
+            next_after?: number;
+            /**
+             * @description The position of the brand's newest entry when the page was read (0 while there is none); an `after` beyond it is refused (400 `position_beyond_head`).
+             * @example 43
+             */
+            head: number;
+        };
+        /** @description One entry of the brand's audit trail, exactly as the brand's audit streams receive it (docs/console.md "Audit streams"). */
+        AuditEntry: {
+            /** @description The entry's place in the brand's audit log: 1, 2, 3, ... in the order the entries were stored, the same in every stream and page. */
+            position: number;
+            /** @description Stable and unique: `act_...` for activity, `rql_<n>` for a request. Deduplicate on it: a stream delivers at least once. */
+            id: string;
+            /** @enum {string} */
+            kind: "activity" | "request";
+            brand_id: string;
+            /** @description When it happened (RFC 3339 UTC, µs). */
+            created_at: string;
+            /**
+             * @description What happened: `key.created`, `member.signed_in`, `member.sign_in_refused`, `receiver.added`, `deliveries.recovered`, `plan.cancelled`, `audit_stream.added`, ... (docs/console.md "Activity"), or for a request `request.refused` (4xx) or `request.failed` (5xx).
+             * @example key.created
+             */
+            action: string;
+            /** @description Activity: `member_id` and `email` (`operator` for an operator, `service` or `webhooks service` for the service itself). A request: `key_id` and `key_prefix` (empty when no key of the brand was presented). */
+            actor: {
+                [key: string]: string;
+            };
+            /** @description What it is about (`key_...`, `mem_...`, `rcv_...`, `aus_...`, `pln_...`). */
+            subject_id: string;
+            /** @description In words; never a secret. */
+            summary: string;
+            /** @description The IP address of the request that caused it, as the console or the API saw it (behind a trusted proxy, the client's); empty for what the service did by itself. */
+            client_address: string;
+            user_agent: string;
+            /** @description A request entry only. */
+            request?: {
+                method: string;
+                /** @description Without its query; key-shaped segments as `<key>`. */
+                path: string;
+                status: number;
+                error_code: string;
+                request_id: string;
+                /** @enum {string} */
+                surface: "rest" | "assistant";
+            };
+            /**
+             * @description The service that recorded it.
+             * @enum {string}
+             */
+            source: "records" | "webhooks" | "plans";
+            /** @description Always false here (a stream's Test entry is true). */
+            test: boolean;
         };
         CampaignPlan: {
             /**
@@ -2977,6 +3058,113 @@ export interface operations {
                 };
             };
             /** @description `service_unavailable`: the events feed is briefly unreachable; retry. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_audit_log: {
+        parameters: {
+            query?: {
+                /** @description Entries per page, 1 to 200 (default 50). */
+                limit?: number;
+                /** @description Newest first: the `next_cursor` of the previous page; the page after it (older entries). Not with `after`. */
+                cursor?: string;
+                /** @description Following: the entries after this position, **oldest first**, and `next_after` (the position to store and send next). `0` starts at the oldest entry kept. Not with `cursor`. */
+                after?: number;
+                /** @description Only activity (what people and the service did) or only requests (the API requests refused or failed). */
+                kind?: "activity" | "request";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the audit log. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditLogPage"];
+                };
+            };
+            /** @description `invalid_parameter` (limit, after, kind, an unknown parameter, or `cursor` with `after`), `invalid_cursor`, or `position_beyond_head` (`after` beyond the head: no position this log gave; the message names the head). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `missing_key` or `invalid_key`. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `insufficient_permission`: the key lacks `audit:read`, or the brand is not on Plus or above; `network_not_allowed`: the key works only from its allowed networks. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: the brand spent its budget. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`; never carries internals. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `service_unavailable`: the audit log is briefly unreachable; retry. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];

@@ -288,3 +288,32 @@ describe('examples/follower (the firewall-bound integration)', () => {
     expect(await runExample(file, 1)).toEqual(ids.slice(-1));
   });
 });
+
+// client.auditLog on the same stack (issue 63): records hands its activity to the webhooks
+// service, which serves it to a key with audit:read.
+describe('client.auditLog', () => {
+  it('walks the audit log newest first and oldest first from a position, with audit:read only', async () => {
+    const auditor = await makeBrandWithKey(stack.admin, { permissions: ['audit:read'] });
+    const audit = new BrandRecords({ apiKey: auditor.secret, baseUrl: stack.gateway.url });
+    await stack.admin.createKey({ brandId: auditor.brand.id, actorEmail: auditor.owner.email });
+    const page = await waitFor(
+      async () => {
+        const p = await audit.auditLog.list({ kind: 'activity' });
+        return p.data.filter((e) => e.action === 'key.created').length >= 2 ? p : undefined;
+      },
+      { timeoutMs: 15_000, what: 'both keys created in the audit log' },
+    );
+    expect(page.resource).toBe('audit_log');
+    const newest: number[] = [];
+    for await (const e of audit.auditLog.all({ limit: 1 })) newest.push(e.position);
+    expect(newest).toEqual(Array.from({ length: page.head }, (_, i) => page.head - i));
+    const oldest: string[] = [];
+    for await (const e of audit.auditLog.all({ after: 0 })) oldest.push(e.action);
+    expect(oldest.slice(0, 2)).toEqual(['key.created', 'key.created']);
+    // the events key has no audit:read
+    await expect(client.auditLog.list()).rejects.toMatchObject({
+      code: 'insufficient_permission',
+      status: 403,
+    });
+  });
+});

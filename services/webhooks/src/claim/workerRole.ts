@@ -8,6 +8,7 @@ import { startSweeper } from '../maintenance/sweeper';
 import type { FedDelivery } from './deliveryFeed';
 import { Sender } from '../send/sender';
 import { DeliveryWorker } from './worker';
+import { startTrailRelay } from '../audit/trailRole';
 
 /** The worker role while it runs: feed it what the consumer stored, stop it on shutdown. */
 export interface WorkerRole {
@@ -70,6 +71,11 @@ export function startWorkerRole(
     },
   );
   worker.start();
+  // The webhooks service's own activity on its way to the audit trail (issue 63).
+  const trail = startTrailRelay(config, {
+    pool: deps.pool,
+    log: deps.log.child({ role: 'trail' }),
+  });
   const sweeper = startSweeper(
     { pool: deps.pool, log: deps.log.child({ role: 'sweeper' }) },
     {
@@ -88,6 +94,7 @@ export function startWorkerRole(
       run: async () => {
         // Half the grace: the steps after this one (gRPC, pool, traces) need the rest.
         await sweeper.stop();
+        await trail.run();
         await worker.stop(Math.floor(config.SHUTDOWN_GRACE_MS / 2));
         await sender.close();
       },

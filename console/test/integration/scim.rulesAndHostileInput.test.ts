@@ -199,6 +199,11 @@ describe('a deprovisioned person’s keys', () => {
     expect(rows[0]!.summary).toContain(
       'keep working until an owner rolls or revokes them: Their integration',
     );
+    // The Provisioning page names the person and the key they left.
+    const page = await b.ownerHttp.get(`/brands/${b.brand.id}/provisioning`);
+    const left = page.body.slice(page.body.indexOf('People the provider deprovisioned'));
+    expect(left).toContain(p.email);
+    expect(left).toContain('Their integration');
 
     const c = await provisionedBrand();
     await form(c.ownerHttp, c.brand.id, '/settings', {

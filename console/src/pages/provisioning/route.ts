@@ -46,7 +46,14 @@ export function registerProvisioning(router: Router, deps: ConsoleDeps): void {
     );
     sendPage(
       res,
-      ProvisioningPage({ viewer: viewerOf(s), origin: deps.publicOrigin, p, ...extra }),
+      ProvisioningPage({
+        viewer: viewerOf(s),
+        origin: deps.publicOrigin,
+        p,
+        // read by the attention notice's loader for every page (undefined: webhooks unreachable)
+        receivers: s.receivers,
+        ...extra,
+      }),
       httpStatus,
     );
   };

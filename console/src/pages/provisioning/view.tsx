@@ -1,4 +1,9 @@
-import type { GetProvisioningResponse, ScimToken } from '@brand/proto/access/v1/provisioning';
+import type {
+  DeprovisionedPerson,
+  GetProvisioningResponse,
+  ScimToken,
+} from '@brand/proto/access/v1/provisioning';
+import type { Receiver } from '@brand/proto/webhooks/v1';
 import { ROLES } from '@brand/shared/enums';
 import { formatTime } from '../../views/format';
 import { Csrf, Layout, Notice, SecretShownOnce, type Viewer } from '../../views/layout';
@@ -25,6 +30,8 @@ export function ProvisioningPage(props: {
   viewer: Viewer;
   origin: string;
   p: GetProvisioningResponse;
+  /** The brand's receivers, to name those a deprovisioned person added; undefined: unknown. */
+  receivers: Receiver[] | undefined;
   notice?: string;
   error?: string;
 }) {
@@ -248,13 +255,9 @@ export function ProvisioningPage(props: {
             </tbody>
           </table>
         )}
-        {p.unprovisioned.length > 0 && (
-          <p class="hint">
-            Known to the provider but no member (deactivated, or deleted from the brand):{' '}
-            {p.unprovisioned.join(', ')}
-          </p>
-        )}
       </section>
+
+      <Deprovisioned viewer={viewer} people={p.deprovisioned} receivers={props.receivers} />
 
       <section aria-labelledby="scim-requests">
         <h2 id="scim-requests">The provider’s last requests</h2>
@@ -337,5 +340,73 @@ export function ProvisioningNotAllowedPage(props: { viewer: Viewer }) {
         Only brand owners see and manage how people come from the brand’s identity provider.
       </Notice>
     </Layout>
+  );
+}
+
+/**
+ * The people the provider no longer makes members, and what they left: the API keys they created
+ * that still work (an owner rolls or revokes them, or keeps them for the integration's sake) and
+ * the receivers they added (the brand's, which stay).
+ */
+function Deprovisioned(props: {
+  viewer: Viewer;
+  people: DeprovisionedPerson[];
+  receivers: Receiver[] | undefined;
+}) {
+  const { viewer } = props;
+  if (props.people.length === 0) return null;
+  return (
+    <section aria-labelledby="deprovisioned">
+      <h2 id="deprovisioned">People the provider deprovisioned</h2>
+      <table>
+        <caption class="hint">
+          What they created is still the brand’s: keep, roll or revoke it
+        </caption>
+        <thead>
+          <tr>
+            <th scope="col">Email</th>
+            <th scope="col">API keys that still work</th>
+            <th scope="col">Receivers they added</th>
+          </tr>
+        </thead>
+        <tbody>
+          {props.people.map((person) => {
+            const receivers = (props.receivers ?? []).filter((r) => r.created_by === person.email);
+            return (
+              <tr>
+                <td>{person.email}</td>
+                <td>
+                  {person.keys.length === 0 ? (
+                    <span class="hint">none</span>
+                  ) : (
+                    person.keys.map((k, i) => (
+                      <>
+                        {i > 0 && ', '}
+                        <a href={`/brands/${viewer.brandId}/keys#${k.id}`}>{k.name}</a>{' '}
+                        <code>{k.prefix}</code>
+                      </>
+                    ))
+                  )}
+                </td>
+                <td>
+                  {props.receivers === undefined ? (
+                    <span class="hint">unknown now (the receivers could not be read)</span>
+                  ) : receivers.length === 0 ? (
+                    <span class="hint">none</span>
+                  ) : (
+                    receivers.map((r, i) => (
+                      <>
+                        {i > 0 && ', '}
+                        <a href={`/brands/${viewer.brandId}/receivers/${r.id}`}>{r.label}</a>
+                      </>
+                    ))
+                  )}
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </section>
   );
 }

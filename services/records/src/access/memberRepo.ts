@@ -100,7 +100,7 @@ export async function insertOrRestoreMember(
   const r = await db.query<MemberRow>(
     `insert into brand_members as m (id, brand_id, email, role) values ($1, $2, $3, $4)
      on conflict (brand_id, email) do update
-       set role = excluded.role, removed_at = null, created_at = now()
+       set role = excluded.role, removed_at = null, created_at = now(), managed_by = null
        where m.removed_at is not null
      returning ${MEMBER_COLUMNS}`,
     [m.id, m.brandId, m.email, m.role],

@@ -43,6 +43,7 @@ export function provisioningHandlers(
         requests: p.requests,
         managed: p.managed.map((m) => ({ ...m, role: ROLES.toProto(m.role) })),
         unprovisioned: p.unprovisioned,
+        deprovisioned: p.deprovisioned,
       };
     }),
 

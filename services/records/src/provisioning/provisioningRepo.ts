@@ -165,3 +165,27 @@ export async function selectScimRequests(
   );
   return r.rows;
 }
+
+/**
+ * The people the provider deprovisioned (a membership it managed, removed: deactivated or deleted
+ * at the provider), newest first, with the API keys each created that still work: what they left
+ * behind, for the owners to roll or keep. Someone the brand invited back is no longer listed.
+ */
+export async function selectDeprovisioned(
+  db: Db,
+  brandId: string,
+): Promise<{ email: string; keys: { id: string; name: string; prefix: string }[] }[]> {
+  const r = await db.query<{ email: string; keys: { id: string; name: string; prefix: string }[] }>(
+    `select m.email,
+            coalesce(jsonb_agg(jsonb_build_object('id', k.id, 'name', k.name, 'prefix', k.prefix)
+                       order by k.created_at) filter (where k.id is not null), '[]') as keys
+       from brand_members m
+       left join api_keys k on k.created_by = m.id and k.revoked_at is null
+                           and (k.expires_at is null or k.expires_at > now())
+      where m.brand_id = $1 and m.removed_at is not null and m.managed_by is not null
+      group by m.id order by max(m.removed_at) desc, m.email
+      limit 200`,
+    [brandId],
+  );
+  return r.rows;
+}

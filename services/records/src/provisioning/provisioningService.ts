@@ -14,6 +14,7 @@ import {
   selectProvisioningSettings,
   selectRoleMappings,
   selectScimRequests,
+  selectDeprovisioned,
   selectScimUserIds,
   selectUnprovisioned,
   updateProvisioningSettings,
@@ -61,15 +62,17 @@ async function ownersBrand(
 /** Everything the Provisioning page shows. */
 export async function getProvisioning(pool: Pool, actor: Actor, input: { brandId: string }) {
   const { brandId: id } = await ownersBrand(pool, actor, input.brandId);
-  const [settings, tokens, mappings, requests, managed, unprovisioned] = await Promise.all([
-    selectProvisioningSettings(pool, id),
-    selectScimTokens(pool, id),
-    selectRoleMappings(pool, id),
-    selectScimRequests(pool, id, SHOWN_REQUESTS),
-    selectManagedMembers(pool, id),
-    selectUnprovisioned(pool, id),
-  ]);
-  return { settings: settings!, tokens, mappings, requests, managed, unprovisioned };
+  const [settings, tokens, mappings, requests, managed, unprovisioned, deprovisioned] =
+    await Promise.all([
+      selectProvisioningSettings(pool, id),
+      selectScimTokens(pool, id),
+      selectRoleMappings(pool, id),
+      selectScimRequests(pool, id, SHOWN_REQUESTS),
+      selectManagedMembers(pool, id),
+      selectUnprovisioned(pool, id),
+      selectDeprovisioned(pool, id),
+    ]);
+  return { settings: settings!, tokens, mappings, requests, managed, unprovisioned, deprovisioned };
 }
 
 /**

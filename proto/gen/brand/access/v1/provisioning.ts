@@ -89,6 +89,24 @@ export interface GetProvisioningResponse {
    * verified domains), by address.
    */
   unprovisioned: string[];
+  /**
+   * The same people, with the API keys they created that still work (an owner rolls or keeps
+   * them; the console adds the receivers they added, which the webhooks service knows).
+   */
+  deprovisioned: DeprovisionedPerson[];
+}
+
+/** DeprovisionedPerson is someone the provider no longer makes a member, and what they left. */
+export interface DeprovisionedPerson {
+  email: string;
+  keys: DeprovisionedKey[];
+}
+
+/** DeprovisionedKey is a key such a person created that still works. */
+export interface DeprovisionedKey {
+  id: string;
+  name: string;
+  prefix: string;
 }
 
 /** CreateScimTokenRequest names the brand and the token. */
@@ -1082,7 +1100,15 @@ export const GetProvisioningRequest: MessageFns<GetProvisioningRequest> = {
 };
 
 function createBaseGetProvisioningResponse(): GetProvisioningResponse {
-  return { settings: undefined, tokens: [], mappings: [], requests: [], managed: [], unprovisioned: [] };
+  return {
+    settings: undefined,
+    tokens: [],
+    mappings: [],
+    requests: [],
+    managed: [],
+    unprovisioned: [],
+    deprovisioned: [],
+  };
 }
 
 export const GetProvisioningResponse: MessageFns<GetProvisioningResponse> = {
@@ -1104,6 +1130,9 @@ export const GetProvisioningResponse: MessageFns<GetProvisioningResponse> = {
     }
     for (const v of message.unprovisioned) {
       writer.uint32(50).string(v!);
+    }
+    for (const v of message.deprovisioned) {
+      DeprovisionedPerson.encode(v!, writer.uint32(58).fork()).join();
     }
     return writer;
   },
@@ -1169,6 +1198,14 @@ export const GetProvisioningResponse: MessageFns<GetProvisioningResponse> = {
             message.unprovisioned.push(reader.string());
             continue;
           }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.deprovisioned.push(DeprovisionedPerson.decode(reader, reader.uint32()));
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1197,6 +1234,9 @@ export const GetProvisioningResponse: MessageFns<GetProvisioningResponse> = {
       unprovisioned: globalThis.Array.isArray(object?.unprovisioned)
         ? object.unprovisioned.map((e: any) => globalThis.String(e))
         : [],
+      deprovisioned: globalThis.Array.isArray(object?.deprovisioned)
+        ? object.deprovisioned.map((e: any) => DeprovisionedPerson.fromJSON(e))
+        : [],
     };
   },
 
@@ -1220,6 +1260,9 @@ export const GetProvisioningResponse: MessageFns<GetProvisioningResponse> = {
     if (message.unprovisioned?.length) {
       obj.unprovisioned = message.unprovisioned;
     }
+    if (message.deprovisioned?.length) {
+      obj.deprovisioned = message.deprovisioned.map((e) => DeprovisionedPerson.toJSON(e));
+    }
     return obj;
   },
 
@@ -1236,6 +1279,193 @@ export const GetProvisioningResponse: MessageFns<GetProvisioningResponse> = {
     message.requests = object.requests?.map((e) => ScimRequestEntry.fromPartial(e)) || [];
     message.managed = object.managed?.map((e) => ManagedMember.fromPartial(e)) || [];
     message.unprovisioned = object.unprovisioned?.map((e) => e) || [];
+    message.deprovisioned = object.deprovisioned?.map((e) => DeprovisionedPerson.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseDeprovisionedPerson(): DeprovisionedPerson {
+  return { email: "", keys: [] };
+}
+
+export const DeprovisionedPerson: MessageFns<DeprovisionedPerson> = {
+  encode(message: DeprovisionedPerson, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.email !== "") {
+      writer.uint32(10).string(message.email);
+    }
+    for (const v of message.keys) {
+      DeprovisionedKey.encode(v!, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DeprovisionedPerson {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDeprovisionedPerson();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.email = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.keys.push(DeprovisionedKey.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): DeprovisionedPerson {
+    return {
+      email: isSet(object.email) ? globalThis.String(object.email) : "",
+      keys: globalThis.Array.isArray(object?.keys) ? object.keys.map((e: any) => DeprovisionedKey.fromJSON(e)) : [],
+    };
+  },
+
+  toJSON(message: DeprovisionedPerson): unknown {
+    const obj: any = {};
+    if (message.email !== "") {
+      obj.email = message.email;
+    }
+    if (message.keys?.length) {
+      obj.keys = message.keys.map((e) => DeprovisionedKey.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<DeprovisionedPerson>, I>>(base?: I): DeprovisionedPerson {
+    return DeprovisionedPerson.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<DeprovisionedPerson>, I>>(object: I): DeprovisionedPerson {
+    const message = createBaseDeprovisionedPerson();
+    message.email = object.email ?? "";
+    message.keys = object.keys?.map((e) => DeprovisionedKey.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseDeprovisionedKey(): DeprovisionedKey {
+  return { id: "", name: "", prefix: "" };
+}
+
+export const DeprovisionedKey: MessageFns<DeprovisionedKey> = {
+  encode(message: DeprovisionedKey, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== "") {
+      writer.uint32(10).string(message.id);
+    }
+    if (message.name !== "") {
+      writer.uint32(18).string(message.name);
+    }
+    if (message.prefix !== "") {
+      writer.uint32(26).string(message.prefix);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DeprovisionedKey {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDeprovisionedKey();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.prefix = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): DeprovisionedKey {
+    return {
+      id: isSet(object.id) ? globalThis.String(object.id) : "",
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
+      prefix: isSet(object.prefix) ? globalThis.String(object.prefix) : "",
+    };
+  },
+
+  toJSON(message: DeprovisionedKey): unknown {
+    const obj: any = {};
+    if (message.id !== "") {
+      obj.id = message.id;
+    }
+    if (message.name !== "") {
+      obj.name = message.name;
+    }
+    if (message.prefix !== "") {
+      obj.prefix = message.prefix;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<DeprovisionedKey>, I>>(base?: I): DeprovisionedKey {
+    return DeprovisionedKey.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<DeprovisionedKey>, I>>(object: I): DeprovisionedKey {
+    const message = createBaseDeprovisionedKey();
+    message.id = object.id ?? "";
+    message.name = object.name ?? "";
+    message.prefix = object.prefix ?? "";
     return message;
   },
 };

@@ -12,7 +12,9 @@ const running = new Set();
 /**
  * Spawns `node <entry>` with exactly `env` (plus PATH and HOME), stdout and stderr going to
  * `logFile`, and resolves once a JSON line `{"msg":"listening","port":n}` appears. Rejects
- * with the log's tail when the process exits first or `readyTimeoutMs` passes.
+ * with the log's tail when the process exits first or `readyTimeoutMs` passes. A process that
+ * is not node (a redis-server of the bench's own): `command` with its `args`, ready once a log
+ * line matches `readyPattern`, on the `port` given.
  */
 export async function spawnService({
   name,
@@ -22,9 +24,13 @@ export async function spawnService({
   env,
   logFile,
   readyTimeoutMs = 20_000,
+  command,
+  readyPattern,
+  port,
 }) {
   const fd = openSync(logFile, 'w');
-  const child = spawn(process.execPath, [...nodeArgs, entry, ...args], {
+  const argv = command === undefined ? [...nodeArgs, entry, ...args] : args;
+  const child = spawn(command ?? process.execPath, argv, {
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
     stdio: ['ignore', fd, fd],
   });
@@ -64,7 +70,12 @@ export async function spawnService({
 
   const deadline = Date.now() + readyTimeoutMs;
   while (Date.now() < deadline) {
-    const entry = listeningEntry(await readFile(logFile, 'utf8').catch(() => ''));
+    const text = await readFile(logFile, 'utf8').catch(() => '');
+    if (readyPattern?.test(text)) {
+      service.port = port;
+      return service;
+    }
+    const entry = readyPattern ? undefined : listeningEntry(text);
     if (entry !== undefined) {
       service.port = entry.port;
       service.opsPort = entry.ops_port; // the gateway's internal listener (/metrics)

@@ -6,7 +6,6 @@ import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import {
   OUT_DIR,
-  PEER,
   REPO_ROOT,
   SETTINGS,
   TARGETS,
@@ -14,6 +13,7 @@ import {
   elapsedSeconds,
   round,
 } from './settings.mjs';
+import { webhookRows } from './reportWebhooks.mjs';
 
 const cpuSum = (arm) => Object.values(arm).reduce((a, b) => a + b, 0);
 const ms = (x) => Math.max(x, 1); // autocannon reports whole milliseconds
@@ -214,193 +214,6 @@ function walkRows(r, { add, vs, atLeast, atMost }) {
       '(vs back)',
     );
   }
-}
-
-const median = (values) => {
-  const v = values.filter((x) => x !== undefined && x !== null && !Number.isNaN(x));
-  if (v.length === 0) return Number.NaN;
-  const sorted = [...v].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-};
-const range = (values) => {
-  const v = values.filter(Number.isFinite).map((x) => round(x, 2));
-  return v.length > 1 ? `${Math.min(...v)}-${Math.max(...v)}` : String(v[0] ?? '-');
-};
-/** The sender (the webhooks service or W0's process) and its PostgreSQL backends. */
-const senderCpu = (c) => c.sender + c['postgres (sender)'];
-const allCpu = (c) => Object.values(c).reduce((a, b) => a + b, 0);
-
-/**
- * One comparison row: ours' median, W0's median, the median of the per-round ratios (ours'
- * round i over W0's round i), with the per-round ratios and loads in the note.
- */
-function pairRow({ add }, metric, rounds, pick, verdict, note = '') {
-  const ours = rounds.ours.map(pick);
-  const w0 = rounds[PEER].map(pick);
-  const ratios = ours.map((x, i) => (w0[i] === undefined ? Number.NaN : x / w0[i]));
-  const ratio = median(ratios);
-  const loads = rounds.ours.map((o, i) => `${o.load[0]}/${rounds[PEER][i]?.load[0] ?? '-'}`);
-  add(
-    metric,
-    median(ours),
-    median(w0),
-    ratio,
-    verdict?.(ratio),
-    `${note}(vs ${PEER}; by round ${ratios.map((x) => round(x, 2)).join(' ')}; load ${loads.join(' ')})`,
-  );
-}
-
-/** The knee as a number to compare: the level where p99 passed 1 s, Infinity when none did. */
-const kneeValue = (k) => (k.passedAt === null ? Number.POSITIVE_INFINITY : k.passedAt);
-
-/** Issue 46: S6, S6f and S6n through ours and W0 in the same rounds; issue 36's own rows. */
-function webhookRows(c, helpers) {
-  const T = TARGETS;
-  const { add, atLeast, atMost } = helpers;
-  const withW0 = (rounds) => rounds[PEER]?.length > 0;
-  const s6 = c.s6;
-  const paced = s6.ours[0].paced;
-  const pacedLabel = `${paced.deliveriesRate}/s`;
-  if (withW0(s6)) {
-    pairRow(
-      helpers,
-      'S6 deliveries/s out (burst, sustained)',
-      s6,
-      (x) => x.burst.deliveriesPerSecond,
-      (x) => atLeast(x, T.s6VsW0),
-    );
-    pairRow(
-      helpers,
-      'S6 CPU/delivery sender + its PostgreSQL (ms)',
-      s6,
-      (x) => senderCpu(x.burst.cpuMsPerDelivery),
-      (x) => atMost(x, T.s6CpuVsW0),
-    );
-    pairRow(helpers, 'S6 CPU/delivery all processes (ms)', s6, (x) =>
-      allCpu(x.burst.cpuMsPerDelivery),
-    );
-    for (const proc of Object.keys(s6.ours[0].burst.cpuMsPerDelivery))
-      pairRow(helpers, `S6 CPU/delivery ${proc} (ms)`, s6, (x) => x.burst.cpuMsPerDelivery[proc]);
-    pairRow(
-      helpers,
-      `S6 commit-to-2xx p99 at ${pacedLabel} (ms)`,
-      s6,
-      (x) => x.paced.p99,
-      (x) => atMost(x, T.s6P99VsW0),
-    );
-    pairRow(helpers, `S6 commit-to-2xx p50 at ${pacedLabel} (ms)`, s6, (x) => x.paced.p50);
-    const rates = [...new Set(s6.ours.concat(s6[PEER]).flatMap((x) => x.levels.map((l) => l.rate)))]
-      .filter((rate) => rate !== paced.rate)
-      .sort((a, b) => a - b);
-    for (const rate of rates)
-      pairRow(
-        helpers,
-        `S6 commit-to-2xx p99 at ${rate * 10}/s (ms)`,
-        s6,
-        (x) => x.levels.find((l) => l.rate === rate)?.p99,
-      );
-    const knees = (system) => s6[system].map((x) => kneeValue(x.knee));
-    const [ours, w0] = [median(knees('ours')), median(knees(PEER))];
-    const text = (k) => (Number.isFinite(k) ? `${k}/s` : 'not reached');
-    // both past 1 s already at the ladder's lowest level (a machine far busier than the ladder
-    // was made for), or neither past it at the top: where the knees are is not known
-    const lowest = Math.min(
-      ...s6.ours.concat(s6[PEER]).flatMap((x) => x.levels.map((l) => l.rate)),
-    );
-    const unknown =
-      (ours === w0 && ours === lowest * 10) || (!Number.isFinite(ours) && !Number.isFinite(w0));
-    add(
-      'S6 knee: the paced level where p99 passes 1 s (deliveries/s)',
-      ours,
-      w0,
-      ours / w0,
-      { target: "past W0's", pass: unknown ? undefined : ours > w0 },
-      `(ours ${knees('ours').map(text).join(' ')}; ${PEER} ${knees(PEER).map(text).join(' ')}, by round${unknown ? '; both at the end of the ladder: not measured here' : ''})`,
-    );
-  }
-  // issue 36's own targets, on ours' median
-  const ourBurst = median(s6.ours.map((x) => x.burst.deliveriesPerSecond));
-  add(
-    'S6 ours deliveries/s out (burst, sustained)',
-    ourBurst,
-    undefined,
-    undefined,
-    atLeast(ourBurst, T.s6DeliveriesPerSecond),
-    `(median of ${s6.ours.length}: ${range(s6.ours.map((x) => x.burst.deliveriesPerSecond))})`,
-  );
-  const ourP99 = median(s6.ours.map((x) => x.paced.p99));
-  add(
-    `S6 ours commit-to-2xx p99 at ${pacedLabel} (ms)`,
-    ourP99,
-    undefined,
-    undefined,
-    atMost(ourP99, T.s6CommitTo2xxP99Ms),
-    `(${range(s6.ours.map((x) => x.paced.p99))})`,
-  );
-  const ourCpu = median(s6.ours.map((x) => senderCpu(x.burst.cpuMsPerDelivery)));
-  add(
-    'S6 ours CPU/delivery webhooks + its PostgreSQL (ms)',
-    ourCpu,
-    undefined,
-    undefined,
-    atMost(ourCpu, T.s6CpuMsPerDelivery),
-    `(${range(s6.ours.map((x) => senderCpu(x.burst.cpuMsPerDelivery)))})`,
-  );
-
-  const s6f = c.s6f;
-  if (withW0(s6f)) {
-    pairRow(
-      helpers,
-      `S6f deliveries/s out, one change to ${s6f.ours[0].receivers} receivers`,
-      s6f,
-      (x) => x.deliveriesPerSecond,
-      (x) => atLeast(x, T.s6VsW0),
-    );
-    pairRow(
-      helpers,
-      'S6f CPU/delivery sender + its PostgreSQL (ms)',
-      s6f,
-      (x) => senderCpu(x.cpuMsPerDelivery),
-      (x) => atMost(x, T.s6CpuVsW0),
-    );
-    pairRow(helpers, 'S6f CPU/delivery all processes (ms)', s6f, (x) => allCpu(x.cpuMsPerDelivery));
-  }
-  const ourFanCpu = median(s6f.ours.map((x) => senderCpu(x.cpuMsPerDelivery)));
-  add(
-    'S6f ours CPU/delivery webhooks + its PostgreSQL (ms)',
-    ourFanCpu,
-    undefined,
-    undefined,
-    atMost(ourFanCpu, T.s6CpuMsPerDelivery),
-    `(${range(s6f.ours.map((x) => senderCpu(x.cpuMsPerDelivery)))}; ${median(s6f.ours.map((x) => x.deliveriesPerSecond))}/s)`,
-  );
-
-  for (const n of c.s6n.ours) {
-    helpers.vs(
-      `S6n ours fast receiver p99 beside ${n.hangingReceivers} hanging (ms)`,
-      n.beside.p99,
-      n.alone.p99,
-      (x) => atMost(x, T.s6nP99VsAlone),
-      `(vs alone, ${n.queued} queued among them; p50 ${n.beside.p50} vs ${n.alone.p50}; load ${n.load[0]})`,
-    );
-    add(
-      'S6n ours fast receiver p99 beside them, absolute (ms)',
-      n.beside.p99,
-      undefined,
-      undefined,
-      atMost(n.beside.p99, T.s6nP99Ms),
-    );
-  }
-  for (const n of c.s6n.W0 ?? [])
-    add(
-      `S6n W0 fast receiver p99 beside ${n.hangingReceivers} hanging (ms)`,
-      n.beside.p99 ?? Number.POSITIVE_INFINITY,
-      n.alone.p99,
-      undefined,
-      undefined,
-      `(${n.beside.deliveries} of ${n.beside.expected} arrived within ${n.beside.waitedSeconds} s; alone p99 ${n.alone.p99} ms; load ${n.load[0]}; ours must hold where W0 cannot)`,
-    );
 }
 
 /** The table's rows from a run's results (scenarios that did not run add no rows). */

@@ -72,6 +72,8 @@ export async function createEnterpriseBrands(
           environment: Environment.ENVIRONMENT_LIVE,
           actor_email: owner.email,
           permissions,
+          // any network (issue 63): ts-proto's encoder needs every repeated field
+          allowed_networks: [],
         },
         metadata,
       );

@@ -41,7 +41,9 @@ export const TARGETS = {
    * interleaved rounds (medians of the per-round ratios): deliveries/s out of the burst at
    * least 1.5x W0's (S6, S6f); CPU per delivery of the sender and its PostgreSQL backends at
    * most 0.7x W0's (S6, S6f); commit-to-2xx p99 at the paced load at most W0's; and the knee
-   * (the paced level where the p99 passes 1 s) past W0's.
+   * (the paced level where the p99 passes 1 s) past W0's. Issue 64: the same targets against
+   * the better of W0 and W1 (the sender on BullMQ) in each round, the CPU of every process of
+   * the sender and its stores (W1's Redis too).
    */
   s6VsW0: 1.5,
   s6CpuVsW0: 0.7,
@@ -81,6 +83,7 @@ export const MAINS = {
   ceiling: path.join(REPO_ROOT, 'scripts/bench/baselineServer.mjs'),
   b0: path.join(REPO_ROOT, 'scripts/bench/baselineMonolith.mjs'),
   w0: path.join(REPO_ROOT, 'scripts/bench/w0/main.mjs'),
+  w1: path.join(REPO_ROOT, 'scripts/bench/w1/main.mjs'),
 };
 export const GC_PROBE = pathToFileURL(path.join(REPO_ROOT, 'scripts/bench/gcProbe.mjs')).href;
 /**
@@ -178,7 +181,17 @@ export const SETTINGS = {
    * own performance page (its default is 1). BENCHMARKS.md "W0" says why.
    */
   w0Concurrency: intEnv('BENCH_W0_CONCURRENCY', 24),
-  /** S6n: how long the fast receiver's deliveries are waited for through W0 once paced. */
+  /**
+   * W1's BullMQ Worker concurrency: 50, the figure of BullMQ's concurrency guide (its default
+   * is 1). BENCHMARKS.md "W1" says why.
+   */
+  w1Concurrency: intEnv('BENCH_W1_CONCURRENCY', 50),
+  /**
+   * BENCH_PEERS: which team-built peers run beside ours, comma-separated (W0, W1; both by
+   * default, issue 64): fewer for a shorter run. The targets are on the better of those run.
+   */
+  peers: (process.env.BENCH_PEERS ?? 'W0,W1').split(',').filter((p) => p === 'W0' || p === 'W1'),
+  /** S6n: how long the fast receiver's deliveries are waited for through W0 (and W1) once paced. */
   s6nW0WaitSeconds: intEnv('BENCH_S6N_W0_WAIT_SECONDS', SMOKE ? 5 : 60),
   /**
    * S6's paced levels, changes a second to 10 receivers (x 10 = deliveries a second), each for

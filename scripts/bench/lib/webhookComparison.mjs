@@ -1,12 +1,14 @@
-// Issue 46: webhooks side by side with W0, the sender a brand would build on graphile-worker
-// (w0/main.mjs; BENCHMARKS.md "W0"). S6 (burst, then the paced ladder up to the knee), S6f and
-// S6n each run through ours and through W0 in interleaved rounds (ours, W0; W0, ours; ...): each
-// round starts its own rig (topic, records relay, receivers, sender) on the run's database,
-// after a VACUUM (ANALYZE) that stands in for autovacuum (off on these machines). Every target is
-// a ratio to W0 in the same run (report.mjs: medians of the per-round ratios). The load average
-// is kept beside every round: the machines are shared, and absolute figures move with it.
-// A smoke run: one round, W0 through S6 only (a handful of deliveries, every one verified by
-// the receivers), S6f and S6n through ours.
+// Issues 46 and 64: webhooks side by side with W0, the sender a brand would build on
+// graphile-worker (w0/main.mjs; BENCHMARKS.md "W0"), and W1, the one it would build on BullMQ
+// (w1/main.mjs; "W1"). S6 (burst, then the paced ladder up to the knee), S6f and S6n each run
+// through every system in interleaved rounds whose order rotates (ours, W0, W1; W1, ours, W0;
+// W0, W1, ours; ...: over three rounds each system takes each seat once): each round starts its
+// own rig (topic, records relay, receivers, sender) on the run's database, after a VACUUM
+// (ANALYZE) that stands in for autovacuum (off on these machines). Every target is a ratio to
+// the better peer of the same round (report.mjs: medians of the per-round ratios). The load
+// average is kept beside every round: the machines are shared, and absolute figures move with
+// it. A smoke run: one round, the peers through S6 only (a handful of deliveries, every one
+// verified by the receivers), S6f and S6n through ours.
 import os from 'node:os';
 import { SETTINGS, say } from './settings.mjs';
 import { SYSTEMS, vacuumBetweenRounds } from './webhookRig.mjs';
@@ -16,12 +18,18 @@ import { runNeighboursScenario } from './webhookNeighbours.mjs';
 
 const load1 = () => Number(os.loadavg()[0].toFixed(2));
 
+/** Round `r`'s order: the systems rotated by r - 1 (with two, they alternate). */
+const roundOrder = (systems, r) => {
+  const k = (r - 1) % systems.length;
+  return [...systems.slice(systems.length - k), ...systems.slice(0, systems.length - k)];
+};
+
 /** `rounds` interleaved rounds of one scenario; each result gets the load at its start and end. */
 async function interleave(ctx, name, rounds, systems, scenario) {
   const results = Object.fromEntries(systems.map((s) => [s, []]));
   for (let r = 1; r <= rounds; r++)
-    // the order alternates: the second of a round runs on a database one rig fuller
-    for (const system of r % 2 === 1 ? systems : [...systems].reverse()) {
+    // the order rotates: a later seat in a round runs on a database one rig fuller
+    for (const system of roundOrder(systems, r)) {
       await vacuumBetweenRounds(ctx.dbUrl);
       const loadAtStart = load1();
       say(`${name} round ${r} of ${rounds}: ${system} (load ${loadAtStart})`);

@@ -7,16 +7,18 @@
 //   - beside: the 50 receivers switched to hang, SETTINGS.neighbourQueuedPerBrand changes on
 //     each of their brands (x 10 receivers = 1,000 deliveries), and once their sockets are
 //     held, the same paced changes on the fast brand.
-// Through ours or W0 (issue 46: the comparison runs both). W0 runs jobs first come first served
-// across receivers, so its fast receiver waits behind the hanging receivers' queue: its
-// deliveries beside them are waited for SETTINGS.s6nW0WaitSeconds, and those not arrived by
-// then are reported (their latency is at least that wait), not counted as an invalid run.
-// Validity: every fast delivery arrives (ours; W0 alone); the hanging receivers held sockets
-// through the phase (ours: 4 each, its per-receiver limit; W0: as many as its concurrency).
+// Through ours, W0 or W1 (issues 46, 64: the comparison runs all three). W0 and W1 run jobs
+// first come first served across receivers, so their fast receiver waits behind the hanging
+// receivers' queue: its deliveries beside them are waited for SETTINGS.s6nW0WaitSeconds, and
+// those not arrived by then are reported (their latency is at least that wait), not counted as
+// an invalid run. Validity: every fast delivery arrives (ours; W0 and W1 alone); the hanging
+// receivers held sockets through the phase (ours: 4 each, its per-receiver limit; W0, W1: as
+// many as their concurrency).
 import { createEnterpriseBrands, insertSubmissions } from './seed.mjs';
 import { percentile } from './load.mjs';
 import { ADMIN_TOKEN, SETTINGS, say } from './settings.mjs';
 import {
+  isTeamBuild,
   approveAll,
   approvePaced,
   awaitDeliveries,
@@ -92,9 +94,10 @@ export async function runNeighboursScenario(ctx, { system = 'ours' } = {}) {
       );
     await approveAll(rig.records, queuedIds);
     // the steady state the scenario is about: every hanging receiver holds its four places
-    // (DELIVERY_PER_RECEIVER_CONCURRENCY) and no more sockets are opening; W0's every job
-    // runner holds one (its concurrency)
-    const held = system === 'W0' ? SETTINGS.w0Concurrency : hangingCount * 4;
+    // (DELIVERY_PER_RECEIVER_CONCURRENCY) and no more sockets are opening; W0's and W1's every
+    // job slot holds one (their concurrency)
+    const peerSlots = { W0: SETTINGS.w0Concurrency, W1: SETTINGS.w1Concurrency };
+    const held = peerSlots[system] ?? hangingCount * 4;
     const deadline = Date.now() + 30_000;
     let last = -1;
     for (;;) {
@@ -106,13 +109,13 @@ export async function runNeighboursScenario(ctx, { system = 'ours' } = {}) {
     const hangingBefore = (await rig.counters()).hanging;
     const beside = await measure(
       fastIds.slice(1 + paced, 1 + 2 * paced),
-      system === 'W0' ? SETTINGS.s6nW0WaitSeconds * 1000 : 120_000,
+      isTeamBuild(system) ? SETTINGS.s6nW0WaitSeconds * 1000 : 120_000,
     );
     const hangingAfter = (await rig.counters()).hanging;
     say(
       `${label} beside ${hangingCount} hanging receivers (${queuedIds.length * RECEIVERS_PER_BRAND} deliveries queued, ${hangingBefore} then ${hangingAfter} sockets held): ${beside.deliveries} of ${beside.expected} arrived within ${beside.waitedSeconds} s, p50 ${beside.p50 ?? 'over the wait'} ms, p99 ${beside.p99 ?? 'over the wait'} ms`,
     );
-    for (const [name, phase] of Object.entries(system === 'W0' ? { alone } : { alone, beside }))
+    for (const [name, phase] of Object.entries(isTeamBuild(system) ? { alone } : { alone, beside }))
       if (phase.deliveries < phase.expected)
         ctx.invalid.push(
           `${label} ${name}: ${phase.deliveries} of ${phase.expected} deliveries arrived`,

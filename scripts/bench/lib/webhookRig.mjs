@@ -1,8 +1,10 @@
 // The rig of the webhook scenarios (S6, S6f, S6n, S6c): admin RPCs, a Kafka topic of the run, a
 // throwaway CA, the receivers' delivery log, business changes through records (approvals),
 // and the records (outbox relay) and sender processes of a scenario: the webhooks service
-// (`ours`) or W0, the sender a brand would build on graphile-worker (`W0`, w0/main.mjs, issue
-// 46). Either way the receivers verify every delivery's signature with its receiver's secret.
+// (`ours`), W0, the sender a brand would build on graphile-worker (`W0`, w0/main.mjs, issue
+// 46), or W1, the one it would build on BullMQ (`W1`, w1/main.mjs, with a redis-server of its
+// own: peerRedis.mjs, issue 64). Either way the receivers verify every delivery's signature
+// with its receiver's secret.
 import { randomBytes } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -24,6 +26,7 @@ import {
 } from './settings.mjs';
 import { BROKERS } from './kafka.mjs';
 import { logTail } from './processes.mjs';
+import { startPeerRedis } from './peerRedis.mjs';
 import { recordsEnv, spawnHelper, spawnMeasured } from './stack.mjs';
 
 const require = createRequire(import.meta.url);
@@ -33,11 +36,23 @@ const { WebhooksServiceClient } = require('@brand/proto/webhooks/v1');
 const { EventType, eventTypeToJSON } = require('@brand/proto/events/v1');
 const { createTopicWithLeaders } = require('@brand/shared/kafka');
 
-/** The two senders the webhook scenarios compare, in the order rounds run them. */
-export const SYSTEMS = ['ours', PEER];
+/**
+ * The peers ours is compared with: W0 and W1 (issue 64: every target is a ratio to the better
+ * of the two in each round), or B alone (an A/B of two builds of ours).
+ */
+export const PEERS = PEER === 'B' ? ['B'] : SETTINGS.peers;
+/** The senders the webhook scenarios compare, in the order the first round runs them. */
+export const SYSTEMS = ['ours', ...PEERS];
+/** The senders that are a team's own build (W0, W1): no lanes, no admin RPCs, no stages. */
+export const isTeamBuild = (system) => system === 'W0' || system === 'W1';
 
 /** The PostgreSQL application_name of each sender's backends (their CPU is its figure). */
-const SENDER_BACKENDS = { ours: ['webhooks'], W0: ['bench-w0'], B: ['webhooks'] };
+const SENDER_BACKENDS = {
+  ours: ['webhooks'],
+  W0: ['bench-w0'],
+  W1: ['bench-w1'],
+  B: ['webhooks'],
+};
 
 /**
  * How long a rig's process may take to log "listening": records took over 20 s (spawnService's
@@ -248,54 +263,71 @@ export async function startWebhookRig(ctx, { count, webhooksEnv = {}, system = '
     { readyTimeoutMs: READY_TIMEOUT_MS },
   );
   const group = `brand-webhooks-bench-${randomBytes(4).toString('hex')}`;
+  // W1's queue: a redis-server of its own for the rig (AOF on), counted as W1's store
+  const queueRedis = system === 'W1' ? await startPeerRedis('w1-redis') : undefined;
+  const peerEnv = {
+    KAFKA_BROKERS: BROKERS.join(','),
+    BUSINESS_EVENTS_TOPIC: topic,
+    KAFKA_CONSUMER_GROUP: group,
+    // the receivers' certificates come from the run's throwaway CA
+    NODE_EXTRA_CA_CERTS: ca.caFile,
+  };
   const sender =
     system === 'W0'
       ? await spawnMeasured(
           'w0',
           MAINS.w0,
           {
+            ...peerEnv,
             DATABASE_URL: withApplicationName(ctx.dbUrl, SENDER_BACKENDS.W0[0]),
-            KAFKA_BROKERS: BROKERS.join(','),
-            BUSINESS_EVENTS_TOPIC: topic,
-            KAFKA_CONSUMER_GROUP: group,
             W0_JOBS_SCHEMA: `w0_jobs_${++w0Rigs}`,
             W0_CONCURRENCY: String(SETTINGS.w0Concurrency),
             W0_MAX_POOL_SIZE: String(SETTINGS.w0Concurrency + 1),
-            // the receivers' certificates come from the run's throwaway CA
-            NODE_EXTRA_CA_CERTS: ca.caFile,
           },
           [],
           { readyTimeoutMs: READY_TIMEOUT_MS },
         )
-      : await spawnMeasured(
-          system === 'B' ? 'webhooks-b' : 'webhooks',
-          system === 'B' ? (SETTINGS.peerWebhooksMain ?? MAINS.webhooks) : MAINS.webhooks,
-          {
-            GRPC_PORT: '0',
-            GRPC_HOST: '127.0.0.1',
-            METRICS_PORT: '0',
-            DATABASE_URL: ctx.dbUrl,
-            KAFKA_BROKERS: BROKERS.join(','),
-            BUSINESS_EVENTS_TOPIC: topic,
-            KAFKA_CONSUMER_GROUP: group,
-            INTERNAL_TOKEN,
-            ADMIN_TOKEN,
-            WEBHOOK_SECRET_KEY: randomBytes(32).toString('base64'),
-            WEBHOOK_ALLOW_LOOPBACK_RECEIVERS: 'true',
-            WEBHOOK_EXTRA_CA_FILE: ca.caFile,
-            LOG_LEVEL: 'info',
-            ...webhooksEnv,
-            ...(system === 'B' ? SETTINGS.peerWebhooksEnv : {}),
-          },
-          SETTINGS.webhooksFlags,
-          { readyTimeoutMs: READY_TIMEOUT_MS },
-        );
+      : system === 'W1'
+        ? await spawnMeasured(
+            'w1',
+            MAINS.w1,
+            {
+              ...peerEnv,
+              DATABASE_URL: withApplicationName(ctx.dbUrl, SENDER_BACKENDS.W1[0]),
+              W1_REDIS_URL: queueRedis.url,
+              W1_CONCURRENCY: String(SETTINGS.w1Concurrency),
+            },
+            [],
+            { readyTimeoutMs: READY_TIMEOUT_MS },
+          )
+        : await spawnMeasured(
+            system === 'B' ? 'webhooks-b' : 'webhooks',
+            system === 'B' ? (SETTINGS.peerWebhooksMain ?? MAINS.webhooks) : MAINS.webhooks,
+            {
+              GRPC_PORT: '0',
+              GRPC_HOST: '127.0.0.1',
+              METRICS_PORT: '0',
+              DATABASE_URL: ctx.dbUrl,
+              KAFKA_BROKERS: BROKERS.join(','),
+              BUSINESS_EVENTS_TOPIC: topic,
+              KAFKA_CONSUMER_GROUP: group,
+              INTERNAL_TOKEN,
+              ADMIN_TOKEN,
+              WEBHOOK_SECRET_KEY: randomBytes(32).toString('base64'),
+              WEBHOOK_ALLOW_LOOPBACK_RECEIVERS: 'true',
+              WEBHOOK_EXTRA_CA_FILE: ca.caFile,
+              LOG_LEVEL: 'info',
+              ...webhooksEnv,
+              ...(system === 'B' ? SETTINGS.peerWebhooksEnv : {}),
+            },
+            SETTINGS.webhooksFlags,
+            { readyTimeoutMs: READY_TIMEOUT_MS },
+          );
   const recordsAddress = `127.0.0.1:${eventsRecords.port}`;
   const records = new RecordsServiceClient(recordsAddress, grpc.credentials.createInsecure());
-  const hooks =
-    system === 'W0'
-      ? undefined
-      : new WebhooksServiceClient(`127.0.0.1:${sender.port}`, grpc.credentials.createInsecure());
+  const hooks = isTeamBuild(system)
+    ? undefined
+    : new WebhooksServiceClient(`127.0.0.1:${sender.port}`, grpc.credentials.createInsecure());
   const receiverPorts = receivers.listening.receivers;
   const followed = [];
   const follow = (names) => {
@@ -313,24 +345,24 @@ export async function startWebhookRig(ctx, { count, webhooksEnv = {}, system = '
     eventsRecords,
     recordsAddress,
     records,
-    /** The sender: the webhooks service (ours) or W0's process. */
+    /** The sender: the webhooks service (ours), W0's or W1's process. */
     sender,
     /** ours only: the webhooks service's process and its gRPC client. */
-    webhooks: system === 'W0' ? undefined : sender,
+    webhooks: isTeamBuild(system) ? undefined : sender,
     hooks,
     /** The processes deliveries need (awaitDeliveries fails at once when one exits). */
-    pipeline: [receivers, eventsRecords, sender],
+    pipeline: [receivers, eventsRecords, sender, ...(queueRedis ? [queueRedis.process] : [])],
     /**
      * Registers receiver `i` (its HTTPS server) for a brand's `events` with the sender (ours:
-     * AddReceiver, the secret it shows once; W0: a row of w0.subscriptions with a secret made
-     * here), and gives the receiver the secret to verify with. Returns AddReceiver's answer
-     * (ours) or the subscription's id (W0).
+     * AddReceiver, the secret it shows once; W0, W1: a row of w0.subscriptions or
+     * w1.subscriptions with a secret made here), and gives the receiver the secret to verify
+     * with. Returns AddReceiver's answer (ours) or the subscription's id (W0, W1).
      */
     async addReceiver(brandId, i, events = [EventType.EVENT_TYPE_SUBMISSION_APPROVED]) {
       const url = `https://127.0.0.1:${receiverPorts[i]}/hooks/${i}`;
       let answer;
       let secret;
-      if (system === 'W0') {
+      if (isTeamBuild(system)) {
         secret = `whsec_${randomBytes(24).toString('base64url')}`;
         const names = events.map((e) =>
           eventTypeToJSON(e)
@@ -340,7 +372,7 @@ export async function startWebhookRig(ctx, { count, webhooksEnv = {}, system = '
         );
         answer = await withClient(ctx.dbUrl, async (c) => {
           const r = await c.query(
-            'insert into w0.subscriptions (brand_id, url, secret, events) values ($1, $2, $3, $4) returning id',
+            `insert into ${system.toLowerCase()}.subscriptions (brand_id, url, secret, events) values ($1, $2, $3, $4) returning id`,
             [brandId, url, secret, names],
           );
           return r.rows[0].id;
@@ -361,14 +393,16 @@ export async function startWebhookRig(ctx, { count, webhooksEnv = {}, system = '
     },
     /**
      * CPU seconds so far of every process a delivery goes through, one reader each (async):
-     * the sender and its PostgreSQL backends, records (whose outbox relay is the producer) and
-     * its backends (followed through the phase: cpuOfBackendsFollowed), and the receivers. The
-     * Kafka broker is not among them: it is the machine's shared one, the same for both senders.
+     * the sender and its stores (its PostgreSQL backends; W1's queue Redis too), records (whose
+     * outbox relay is the producer) and its backends (followed through the phase:
+     * cpuOfBackendsFollowed), and the receivers. The Kafka broker is not among them: it is the
+     * machine's shared one, the same for every sender.
      */
     cpuReaders() {
       return {
         sender: cpuOfPid(sender.pid),
         'postgres (sender)': follow(SENDER_BACKENDS[system]),
+        ...(queueRedis ? { 'redis (sender)': cpuOfPid(queueRedis.pid) } : {}),
         'records (relay)': cpuOfPid(eventsRecords.pid),
         'postgres (records)': follow(['records', 'records-outbox-relay']),
         receivers: cpuOfPid(receivers.pid),
@@ -402,6 +436,7 @@ export async function startWebhookRig(ctx, { count, webhooksEnv = {}, system = '
       records.close();
       hooks?.close();
       await sender.stop();
+      await queueRedis?.stop();
       await eventsRecords.stop();
       await receivers.stop();
     },

@@ -23,6 +23,7 @@ import { pipelineStages, stagesText } from './webhookStages.mjs';
 import { createEnterpriseBrands, insertSubmissions } from './seed.mjs';
 import { ADMIN_TOKEN, SETTINGS, TARGETS, round, say } from './settings.mjs';
 import {
+  isTeamBuild,
   approveAll,
   approvePaced,
   awaitDeliveries,
@@ -137,7 +138,7 @@ export async function runWebhooksScenario(ctx, { system = 'ours', warmup = false
     say(
       `${label} burst: ${burstFigures.changes} changes at ${burstFigures.changesPerSecond}/s in; ${burst.deliveries.length} deliveries, ${burstFigures.deliveriesPerSecond}/s sustained out (${burstFigures.overallPerSecond}/s from the first change to the last delivery); CPU ms/delivery ${JSON.stringify(burstFigures.cpuMsPerDelivery)}`,
     );
-    if (system !== 'W0') {
+    if (!isTeamBuild(system)) {
       burstFigures.stages = await pipelineStages(ctx.dbUrl, burst.deliveries);
       say(`${label} burst stages p50/p99/max ms: ${stagesText(burstFigures.stages)}`);
     }
@@ -175,7 +176,7 @@ export async function runWebhooksScenario(ctx, { system = 'ours', warmup = false
         max: Math.max(...latencies),
         cpuMsPerDelivery: perDelivery(before, after, done.deliveries.length),
       };
-      if (system !== 'W0' && rate === plan.base[0])
+      if (!isTeamBuild(system) && rate === plan.base[0])
         level.stages = await pipelineStages(ctx.dbUrl, done.deliveries);
       say(
         `${label} paced ${level.deliveriesRate} deliveries/s: ${level.changes} changes at ${level.achievedRate}/s${level.refused ? ` (${level.refused} refused by records)` : ''}; commit-to-2xx p50 ${level.p50} ms, p99 ${level.p99} ms, max ${level.max} ms; CPU ms/delivery ${JSON.stringify(level.cpuMsPerDelivery)}${level.stages ? `; stages p50/p99/max ms: ${stagesText(level.stages)}` : ''}`,

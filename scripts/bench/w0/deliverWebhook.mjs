@@ -10,16 +10,10 @@
 // attempt counter travels in the payload. Every job has `maxAttempts: 10`: graphile-worker's own
 // retries (its exponential backoff) only for a task that throws, i.e. the subscription lookup
 // failing, not a receiver's answer.
-import { createHmac } from 'node:crypto';
-import { Agent, request } from 'undici';
+import { MAX_ATTEMPTS, retryDelayMs, signedPost } from '../peers/signedPost.mjs';
 
 export const TASK = 'deliver_webhook';
-export const MAX_ATTEMPTS = 10;
-const RETRY_DELAYS_S = [5, 300, 1_800, 7_200, 18_000, 36_000, 50_400, 72_000, 86_400];
-
-// keep-alive connections to every receiver, 5 s to connect (undici's defaults otherwise); the
-// bench's throwaway CA is trusted through NODE_EXTRA_CA_CERTS, as in any node process
-const agent = new Agent({ connect: { timeout: 5_000 } });
+export { MAX_ATTEMPTS };
 
 /** The job's payload: { subscription_id, type, body (the delivery body, exact text), attempt }. */
 export async function deliverWebhook(payload, helpers) {
@@ -30,31 +24,7 @@ export async function deliverWebhook(payload, helpers) {
     subscriptionId,
   ]);
   if (!subscription) return; // deleted since: nothing to deliver
-  const timestamp = Math.floor(Date.now() / 1000);
-  const digest = createHmac('sha256', subscription.secret)
-    .update(`${timestamp}.${body}`)
-    .digest('hex');
-  let failure;
-  try {
-    const res = await request(subscription.url, {
-      method: 'POST',
-      dispatcher: agent,
-      headers: {
-        'content-type': 'application/json',
-        'x-service-event': type,
-        'x-service-timestamp': String(timestamp),
-        'x-service-signature': `sha256=${digest}`,
-        'x-service-attempt': String(attempt),
-      },
-      body,
-      signal: AbortSignal.timeout(30_000),
-    });
-    await res.body.dump();
-    if (res.statusCode < 200 || res.statusCode > 299)
-      failure = `${res.statusCode} from the receiver`;
-  } catch (err) {
-    failure = err.message;
-  }
+  const failure = await signedPost(subscription, type, body, attempt);
   if (failure === undefined) return;
   if (attempt >= MAX_ATTEMPTS) {
     helpers.logger.error(
@@ -62,7 +32,7 @@ export async function deliverWebhook(payload, helpers) {
     );
     return;
   }
-  const delayMs = RETRY_DELAYS_S[attempt - 1] * 1000 * (0.9 + 0.2 * Math.random());
+  const delayMs = retryDelayMs(attempt);
   await helpers.addJob(
     TASK,
     { ...payload, attempt: attempt + 1 },

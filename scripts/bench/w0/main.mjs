@@ -21,22 +21,13 @@
 // W0_JOBS_SCHEMA (graphile-worker's schema; default graphile_worker), W0_CONCURRENCY (24),
 // W0_MAX_POOL_SIZE (25). Logs {"msg":"listening","port":0} once consuming and running (the
 // bench's readiness line); SIGTERM stops it.
-import { createRequire } from 'node:module';
 import { Kafka, logLevel } from 'kafkajs';
 import pg from 'pg';
 import { makeWorkerUtils, run } from 'graphile-worker';
 import { MAX_ATTEMPTS, TASK, deliverWebhook } from './deliverWebhook.mjs';
-
-const require = createRequire(import.meta.url);
-const { BusinessEvent, EventType } = require('@brand/proto/events/v1');
+import { readDelivery, subscriptionsDdl } from '../peers/deliveryBody.mjs';
 
 const env = (name, fallback) => process.env[name] || fallback;
-const TYPES = new Map([
-  [EventType.EVENT_TYPE_SUBMISSION_APPROVED, 'submission.approved'],
-  [EventType.EVENT_TYPE_SUBMISSION_REJECTED, 'submission.rejected'],
-  [EventType.EVENT_TYPE_PAYOUT_PAID, 'payout.paid'],
-  [EventType.EVENT_TYPE_CAMPAIGN_SETTLED, 'campaign.settled'],
-]);
 
 const pgPool = new pg.Pool({
   connectionString: env('DATABASE_URL'),
@@ -47,15 +38,7 @@ pgPool.on('error', (err) => console.error(`PostgreSQL pool: ${err.message}`));
 const schema = env('W0_JOBS_SCHEMA', 'graphile_worker');
 
 // the subscriptions (a brand's receivers), W0's only table of its own
-await pgPool.query(`create schema if not exists w0;
-  create table if not exists w0.subscriptions (
-    id bigserial primary key,
-    brand_id text not null,
-    url text not null,
-    secret text not null,
-    events text[] not null,
-    created_at timestamptz not null default now());
-  create index if not exists subscriptions_brand on w0.subscriptions (brand_id)`);
+await pgPool.query(subscriptionsDdl('w0'));
 
 const runner = await run({
   pgPool,
@@ -76,28 +59,15 @@ await consumer.connect();
 await consumer.subscribe({ topic: env('BUSINESS_EVENTS_TOPIC'), fromBeginning: true });
 await consumer.run({
   eachMessage: async ({ message }) => {
-    let event;
-    try {
-      event = BusinessEvent.decode(message.value);
-    } catch {
-      console.warn(`skipped an undecodable message at offset ${message.offset}`);
-      return;
-    }
-    const type = TYPES.get(event.type);
-    if (!type) return;
+    const delivery = readDelivery(message);
+    if (!delivery) return;
+    const { type } = delivery;
     const { rows } = await pgPool.query(
       'select id from w0.subscriptions where brand_id = $1 and $2 = any(events)',
-      [event.brand_id, type],
+      [delivery.brandId, type],
     );
     if (rows.length === 0) return;
-    const body = JSON.stringify({
-      id: event.id,
-      type,
-      created_at: event.created_at,
-      test: false,
-      brand_id: event.brand_id,
-      data: { object: JSON.parse(event.object_json) },
-    });
+    const body = delivery.body();
     await workerUtils.addJobs(
       rows.map((s) => ({
         identifier: TASK,

@@ -244,7 +244,8 @@ describe('the receiver guide (finding 5)', () => {
       expect(secret).toBeDefined();
       const id = /\/receivers\/(rcv_[A-Za-z0-9]+)\//.exec(added.location!)![1]!;
 
-      const receiverPage = await http.get(`${base}/${id}`);
+      // the guide is on the receiver's testing tab
+      const receiverPage = await http.get(`${base}/${id}/testing`);
       example = await runExample(exampleCodeOf(receiverPage.body), secret!);
       front.forwardTo(Number(new URL(example.url).port));
       // The label reached the program as a string: printed whole, nothing run.

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { roleAllows } from '@brand/shared/console';
 import { ROLES } from '@brand/shared/enums';
 import type { ConsoleDeps } from '../../consoleDeps';
-import { formRefusal } from '../../http/formRefusal';
+import { runFormChange } from '../../http/formChange';
 import { memberOf, notFound, viewerOf, type MemberSession } from '../../session/memberSession';
 import { sendPage } from '../../views/render';
 import { SignInPolicyForm } from '../passkeys/input';
@@ -51,23 +51,11 @@ export function registerMembers(router: Router, deps: ConsoleDeps): void {
   };
 
   /** Runs a change, then shows the list with the outcome (the service's refusal on the form). */
-  const change = async (
-    res: Response,
-    s: MemberSession,
-    run: () => Promise<unknown>,
-    done: string,
-  ) => {
-    try {
-      await run();
-    } catch (err) {
-      const refused = formRefusal(err);
-      if (!refused) throw err;
-      res.setHeader('X-Console-Error', refused.code);
-      await listPage(res, s, { error: refused.message }, refused.httpStatus);
-      return;
-    }
-    res.redirect(303, `/brands/${s.brand.id}/members?done=${done}`);
-  };
+  const change = (res: Response, s: MemberSession, run: () => Promise<unknown>, done: string) =>
+    runFormChange(res, run, {
+      doneUrl: `/brands/${s.brand.id}/members?done=${done}`,
+      refused: (error, httpStatus) => listPage(res, s, { error }, httpStatus),
+    });
 
   router.get('/members', async (req, res) => {
     const s = memberOf(res);

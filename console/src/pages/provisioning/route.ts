@@ -3,6 +3,7 @@ import { roleAllows } from '@brand/shared/console';
 import { ROLES } from '@brand/shared/enums';
 import type { ConsoleDeps } from '../../consoleDeps';
 import { formRefusal } from '../../http/formRefusal';
+import { runFormChange } from '../../http/formChange';
 import { memberOf, notFound, viewerOf, type MemberSession } from '../../session/memberSession';
 import { sendPage } from '../../views/render';
 import {
@@ -59,23 +60,11 @@ export function registerProvisioning(router: Router, deps: ConsoleDeps): void {
   };
 
   /** Runs a change; a refusal is shown on the page, anything else goes to the error page. */
-  const change = async (
-    res: Response,
-    s: MemberSession,
-    run: () => Promise<unknown>,
-    done: string,
-  ) => {
-    try {
-      await run();
-    } catch (err) {
-      const refused = formRefusal(err);
-      if (!refused) throw err;
-      res.setHeader('X-Console-Error', refused.code);
-      await page(res, s, { error: refused.message }, refused.httpStatus);
-      return;
-    }
-    res.redirect(303, `/brands/${s.brand.id}/provisioning?done=${done}`);
-  };
+  const change = (res: Response, s: MemberSession, run: () => Promise<unknown>, done: string) =>
+    runFormChange(res, run, {
+      doneUrl: `/brands/${s.brand.id}/provisioning?done=${done}`,
+      refused: (error, httpStatus) => page(res, s, { error }, httpStatus),
+    });
 
   const refuseInput = async (res: Response, s: MemberSession, message: string | undefined) =>
     page(res, s, { error: message ?? 'Check the form.' }, 400);

@@ -4,3 +4,4 @@ export {
   type ListeningGrpcService,
 } from './listenGrpcService';
 export { closeHttpServer, listenHttp } from './httpServer';
+export { startRecurringRounds, type RecurringRounds } from './recurringRounds';

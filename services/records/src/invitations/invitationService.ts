@@ -134,10 +134,12 @@ export async function withdrawInvitation(
   const who = await currentActor(pool, actor);
   authorize(who, 'members.manage', found.brand_id, noInvitation(v.invitationId));
   await withTransaction(pool, async (db) => {
+    // Its mails first, then the invitation: the order the mail claim locks them in (a claim
+    // holding a mail row then waits for nothing this transaction holds: no deadlock).
+    await deleteInvitationMails(db, found.id);
     const locked = await lockInvitation(db, found.id);
     if (!locked?.open) throw noInvitation(v.invitationId)();
     await closeInvitation(db, found.id, 'withdrawn');
-    await deleteInvitationMails(db, found.id);
     await insertActivity(db, {
       brandId: found.brand_id,
       action: 'member.invitation_withdrawn',
@@ -190,6 +192,8 @@ export async function settleInvitation(
   accept: boolean,
 ): Promise<InvitationRow> {
   await withTransaction(pool, async (db) => {
+    // Mails first, then the invitation, as withdrawInvitation (the mail claim's lock order).
+    await deleteInvitationMails(db, invitation.id);
     const locked = await lockInvitation(db, invitation.id);
     if (!locked?.open || locked.expired) throw closed(await stateOf(db, invitation.id));
     if (accept) await acceptInto(db, invitation);
@@ -204,7 +208,6 @@ export async function settleInvitation(
       });
     }
     await closeInvitation(db, invitation.id, accept ? 'accepted' : 'declined');
-    await deleteInvitationMails(db, invitation.id);
   });
   return (await selectInvitation(pool, invitation.id))!;
 }

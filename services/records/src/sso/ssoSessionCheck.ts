@@ -1,6 +1,7 @@
 import { insertActivity } from '@brand/shared/activity';
 import { withTransaction, type Pool } from '@brand/shared/db';
 import type { Logger } from '@brand/shared/logger';
+import { startRecurringRounds, type RecurringRounds } from '@brand/shared/service';
 import type { SecretBox } from '@brand/shared/secrets';
 import { openIdClient, type ProviderCache } from './oidcClient';
 import { providerClientOf } from './providerClient';
@@ -147,26 +148,10 @@ async function checkSsoSessionsOnce(deps: SsoSessionCheckDeps): Promise<number> 
  * interval apart (1 s to 30 s), so a session is checked at most about that much after it is
  * due; claiming is one statement with SKIP LOCKED, so replicas share the work.
  */
-export function startSsoSessionCheck(deps: SsoSessionCheckDeps): { stop: () => Promise<void> } {
-  let round: Promise<unknown> = Promise.resolve();
-  let running = false;
-  const tickMs = Math.min(30_000, Math.max(1_000, Math.floor(deps.intervalMs / 5)));
-  const timer = setInterval(() => {
-    if (running) return;
-    running = true;
-    round = checkSsoSessionsOnce(deps)
-      .catch((err: unknown) =>
-        deps.log.warn({ err }, 'SSO session re-check failed; retried next round'),
-      )
-      .finally(() => {
-        running = false;
-      });
-  }, tickMs);
-  timer.unref();
-  return {
-    stop: async () => {
-      clearInterval(timer);
-      await round;
-    },
-  };
+export function startSsoSessionCheck(deps: SsoSessionCheckDeps): RecurringRounds {
+  return startRecurringRounds(() => checkSsoSessionsOnce(deps), {
+    everyMs: Math.min(30_000, Math.max(1_000, Math.floor(deps.intervalMs / 5))),
+    log: deps.log,
+    what: 'the SSO session re-check',
+  });
 }

@@ -1,6 +1,7 @@
 import { insertActivity } from '@brand/shared/activity';
 import { withTransaction, type Pool } from '@brand/shared/db';
 import type { Logger } from '@brand/shared/logger';
+import { startRecurringRounds, type RecurringRounds } from '@brand/shared/service';
 import { insertOwnerMails } from '../../memberMails/memberMailRepo';
 import {
   claimDomainsToRecheck,
@@ -123,24 +124,10 @@ export async function recheckDomainsOnce(deps: DomainRecheckDeps): Promise<numbe
  * interval apart (1 s to 1 h), so a domain is checked at most that much after it is due; claiming
  * is one statement with SKIP LOCKED, so replicas share the work.
  */
-export function startDomainRecheck(deps: DomainRecheckDeps): { stop: () => Promise<void> } {
-  let round: Promise<unknown> = Promise.resolve();
-  let running = false;
-  const tickMs = Math.min(3_600_000, Math.max(1_000, Math.floor(deps.intervalMs / 20)));
-  const timer = setInterval(() => {
-    if (running) return;
-    running = true;
-    round = recheckDomainsOnce(deps)
-      .catch((err: unknown) => deps.log.warn({ err }, 'domain re-check failed; retried next round'))
-      .finally(() => {
-        running = false;
-      });
-  }, tickMs);
-  timer.unref();
-  return {
-    stop: async () => {
-      clearInterval(timer);
-      await round;
-    },
-  };
+export function startDomainRecheck(deps: DomainRecheckDeps): RecurringRounds {
+  return startRecurringRounds(() => recheckDomainsOnce(deps), {
+    everyMs: Math.min(3_600_000, Math.max(1_000, Math.floor(deps.intervalMs / 20))),
+    log: deps.log,
+    what: 'the domain re-check',
+  });
 }

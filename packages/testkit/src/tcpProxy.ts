@@ -54,9 +54,14 @@ export async function tcpProxy(initial: { host: string; port: number }): Promise
         resolve();
       });
     });
-  const stop = () =>
+  // pause() resets its connections (RST, as a server that vanished); moving and closing end them
+  // plainly: a reset of a socket mid-close or mid-connect can leave its handle open, which then
+  // holds the test process after its run (seen after failovers, issue 60).
+  const cut = (s: net.Socket, how: 'reset' | 'end') =>
+    how === 'reset' && !s.connecting ? s.resetAndDestroy() : s.destroy();
+  const stop = (how: 'reset' | 'end') =>
     new Promise<void>((resolve) => {
-      for (const s of sockets) s.resetAndDestroy();
+      for (const s of sockets) cut(s, how);
       sockets.clear();
       if (!server.listening) return resolve();
       server.close(() => resolve());
@@ -82,13 +87,13 @@ export async function tcpProxy(initial: { host: string; port: number }): Promise
       u.port = String(port);
       return u.toString();
     },
-    pause: stop,
+    pause: () => stop('reset'),
     resume: () => (server.listening ? Promise.resolve() : listen(port)),
     moveTo(next) {
       target = next;
-      for (const s of sockets) s.resetAndDestroy();
+      for (const s of sockets) cut(s, 'end');
       sockets.clear();
     },
-    close: stop,
+    close: () => stop('end'),
   };
 }

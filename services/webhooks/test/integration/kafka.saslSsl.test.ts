@@ -12,14 +12,10 @@ import {
   createAdminClient,
   createTestCa,
   createTopic,
-  createWebhooksClient,
-  makeBrandWithKey,
   makePendingSubmissions,
   scrapeMetric,
   startOwnKafka,
   startRecords,
-  startRegisteredReceiver,
-  startStack,
   startWebhooks,
   uniqueConsumerGroup,
   uniqueTopic,
@@ -30,6 +26,7 @@ import {
   type Stack,
   type TestCa,
 } from '@brand/testkit';
+import { startSaslSystem } from './saslSystem';
 
 let kafka: OwnKafka;
 let sasl: SaslSslListener;
@@ -68,28 +65,14 @@ beforeAll(async () => {
   groupId = uniqueConsumerGroup('sasl');
   // made over the plaintext listener, so the first test does not wait for the consumer's
   await createTopic(topic, 3, kafka.brokers);
-  stack = await startStack({
-    gateways: 0,
-    recordsEnv: kafkaEnv(),
-    webhooks: {
-      topic,
-      groupId,
-      caFile: receiverCa.caFile,
-      brokers: sasl.brokers,
-      env: kafkaEnv({ KAFKA_ENSURE_TOPIC: 'false' }),
-    },
-  });
-  const client = createWebhooksClient(stack.webhooks!.address);
-  const brand = await makeBrandWithKey(stack.admin, { tier: 'enterprise' });
-  brandId = brand.brand.id;
-  ({ server: receiver } = await startRegisteredReceiver({
-    client,
-    ca: receiverCa,
-    brandId,
-    events: ['submission.approved'],
+  ({ stack, receiver, brandId } = await startSaslSystem({
+    sasl,
+    topic,
+    groupId,
+    receiverCa,
+    env: kafkaEnv(),
     label: 'SASL_SSL receiver',
   }));
-  client.close();
 }, 240_000);
 
 afterAll(async () => {

@@ -12,13 +12,9 @@ import {
   createAdminClient,
   createTestCa,
   createTopic,
-  createWebhooksClient,
-  makeBrandWithKey,
   makePendingSubmissions,
   scrapeMetric,
   startOwnKafka,
-  startRegisteredReceiver,
-  startStack,
   uniqueConsumerGroup,
   uniqueTopic,
   waitFor,
@@ -27,6 +23,7 @@ import {
   type Stack,
   type TestCa,
 } from '@brand/testkit';
+import { startSaslSystem } from './saslSystem';
 
 let kafka: OwnKafka;
 let sasl: SaslSslListener;
@@ -63,28 +60,14 @@ beforeAll(async () => {
     KAFKA_SASL_PASSWORD_FILE: passwordFile,
     BUSINESS_EVENTS_TOPIC: topic,
   };
-  stack = await startStack({
-    gateways: 0,
-    recordsEnv: env,
-    webhooks: {
-      topic,
-      groupId,
-      caFile: receiverCa.caFile,
-      brokers: sasl.brokers,
-      env: { ...env, KAFKA_ENSURE_TOPIC: 'false' },
-    },
-  });
-  const client = createWebhooksClient(stack.webhooks!.address);
-  const brand = await makeBrandWithKey(stack.admin, { tier: 'enterprise' });
-  brandId = brand.brand.id;
-  ({ server: receiver } = await startRegisteredReceiver({
-    client,
-    ca: receiverCa,
-    brandId,
-    events: ['submission.approved'],
+  ({ stack, receiver, brandId } = await startSaslSystem({
+    sasl,
+    topic,
+    groupId,
+    receiverCa,
+    env,
     label: 'rotation receiver',
   }));
-  client.close();
 }, 240_000);
 
 afterAll(async () => {

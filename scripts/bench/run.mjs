@@ -19,6 +19,8 @@
 //   webhookCatchUp.mjs     S6c 1,000 waiting deliveries caught up (recover; by itself)
 //   historyGrowth.mjs      S9 2 million deliveries of weekly history, retention 14 days: size
 //                          and claim latency as it grows
+//   webhookManyReceivers.mjs  S10 a day over 10,000 receivers of 2,000 brands against the same
+//                          day over 10: cost per delivery, a busy receiver's p99, memory (issue 64)
 //   otherBrands.mjs  a 10-row brand served beside a 1,000,000-row brand vs beside small ones
 //   eventsFeed.mjs   E1 an events page vs a list page; E2 an unchanged events poll (304) vs S7's
 //   polling.mjs      S7 re-reading an unchanged first page with If-None-Match (304) vs B0 with
@@ -44,7 +46,8 @@
 // Redis never bypassed (no in-memory decision), every webhook delivered.
 // BENCH_WALK_ONLY=1: the walk (S1, S3) alone, about a minute: for A/B runs and profiles.
 // BENCH_WEBHOOKS_ONLY=1: the webhook scenarios alone (S6, S6f, S6n beside W0; S6c, S9).
-// BENCH_W0_ONLY=1: the webhook comparison alone (S6, S6f, S6n, ours and W0 interleaved).
+// BENCH_W0_ONLY=1: the webhook comparison alone (S6, S6f, S6n, ours, W0 and W1 interleaved).
+// BENCH_S10_ONLY=1: S10 alone (ten thousand receivers against ten).
 // BENCH_PLANS_ONLY=1: S5 alone (with its S1f REST arm), for A/B runs and profiles.
 // BENCH_RETRIEVE_ONLY=1: R1 alone (records by id vs B0, the two 404s), without the walk's seeding.
 // BENCH_EVENTS_ONLY=1: E1 and E2 alone (the events feed beside list pages and S7's poll), likewise.
@@ -90,6 +93,7 @@ import {
 import { runWebhookComparison } from './lib/webhookComparison.mjs';
 import { runCatchUpScenario } from './lib/webhookCatchUp.mjs';
 import { runHistoryScenario } from './lib/historyGrowth.mjs';
+import { runManyReceiversScenario } from './lib/webhookManyReceivers.mjs';
 
 /** The gateway's Prometheus counters the validity checks need (its internal listener). */
 async function gatewayCounters(opsUrl) {
@@ -141,11 +145,13 @@ async function main() {
   await build();
   const infra = await createInfrastructure();
   const { dbName, dbUrl } = infra;
-  if (SETTINGS.webhooksOnly || SETTINGS.w0Only) {
+  if (SETTINGS.webhooksOnly || SETTINGS.w0Only || SETTINGS.s10Only) {
     const ctx = { ...infra, invalid: [], notes: [] };
-    const comparison = await runWebhookComparison(ctx);
-    const catchUp = SETTINGS.w0Only ? undefined : await runCatchUpScenario(ctx);
-    const history = SETTINGS.w0Only ? undefined : await runHistoryScenario(ctx);
+    const only = SETTINGS.w0Only || SETTINGS.s10Only;
+    const comparison = SETTINGS.s10Only ? undefined : await runWebhookComparison(ctx);
+    const catchUp = only ? undefined : await runCatchUpScenario(ctx);
+    const history = only ? undefined : await runHistoryScenario(ctx);
+    const manyReceivers = SETTINGS.w0Only ? undefined : await runManyReceiversScenario(ctx);
     sampler.stop();
     const memory = { timeline: [], peakRss: sampler.peak };
     return {
@@ -154,6 +160,7 @@ async function main() {
       comparison,
       catchUp,
       history,
+      manyReceivers,
       memory,
       invalid: ctx.invalid,
       notes: ctx.notes,
@@ -309,11 +316,13 @@ async function main() {
   const comparison = await runWebhookComparison(ctx);
   const catchUp = await runCatchUpScenario(ctx);
   const history = await runHistoryScenario(ctx);
+  const manyReceivers = await runManyReceiversScenario(ctx);
   sampler.stop();
   return {
     comparison,
     catchUp,
     history,
+    manyReceivers,
     dbName,
     loadAtStart,
     sizes,

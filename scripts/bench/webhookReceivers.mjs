@@ -1,9 +1,10 @@
 #!/usr/bin/env node
 // The benchmark's webhook receivers (S6, S6n, S6c): N HTTPS servers in this one process, on
-// 127.0.0.1 with a certificate of the run's throwaway CA. Each answers in its mode: `fast`
-// (the default) answers every POST with 204 at once, `hang` reads the request and never
-// answers (the socket stays open until the sender gives up, as a receiver hanging to the
-// timeout), `fail` answers 500 at once (a receiver down after a bad deploy). Per 2xx delivery
+// 127.0.0.1 with a certificate of the run's throwaway CA. Each answers in its mode: `fast` (the default) answers every POST with 204 at
+// once, `slow` answers 204 after SLOW_MS (2 s: a receiver that does its work before answering),
+// `hang` reads the request and never answers (the socket stays open until the sender gives up,
+// as a receiver hanging to the timeout), `fail` answers 500 at once (a receiver down after a bad
+// deploy). Per 2xx delivery
 // it keeps the receipt time, the event id, the event's created_at (the business change's
 // transaction time) and whether it was a Test, so the bench can compute commit-to-2xx latency
 // and deliveries per second. A receiver whose signing secret the bench has set verifies every
@@ -16,7 +17,8 @@
 // {"msg":"listening","port":<control port>,"receivers":[ports]}; the control port (plain HTTP)
 // answers GET /deliveries?from=N with [[receipt ms, event id, created_at ms, receiver, test]]
 // from the N-th delivery on (the bench polls it: only what is new), POST
-// /mode?from=i&to=j&mode=fast|hang|fail sets receivers [i, j), POST /secret?i=N with the
+// /mode?from=i&to=j&mode=fast|slow|hang|fail sets receivers [i, j) (with &every=k, only those
+// whose index is k - 1 modulo k), POST /secret?i=N with the
 // secret as the body sets receiver N's signing secret, and GET /counters answers
 // {"hanging": requests held open now, "failed": 500s answered so far, "verified": deliveries
 // whose signature was checked, "rejected": deliveries refused (401), "lastRejection"}.
@@ -25,6 +27,8 @@ import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
 
+const SLOW_MS = 2_000;
+const MODES = ['fast', 'slow', 'hang', 'fail'];
 const [count, keyFile, certFile] = process.argv.slice(2);
 const tls = { key: readFileSync(keyFile), cert: readFileSync(certFile) };
 const deliveries = [];
@@ -86,13 +90,17 @@ for (let i = 0; i < Number(count); i++) {
         }
         counters.verified++;
       }
-      res.writeHead(204).end();
-      try {
-        const event = JSON.parse(raw.toString('utf8'));
-        deliveries.push([receivedAt, event.id, Date.parse(event.created_at), i, event.test]);
-      } catch {
-        deliveries.push([receivedAt, undefined, Number.NaN, i, false]);
-      }
+      const answer = () => {
+        res.writeHead(204).end();
+        try {
+          const event = JSON.parse(raw.toString('utf8'));
+          deliveries.push([receivedAt, event.id, Date.parse(event.created_at), i, event.test]);
+        } catch {
+          deliveries.push([receivedAt, undefined, Number.NaN, i, false]);
+        }
+      };
+      if (mode === 'slow') setTimeout(answer, SLOW_MS);
+      else answer();
     });
   });
   receiverPorts.push(await listen(server));
@@ -103,10 +111,12 @@ const control = http.createServer((req, res) => {
   res.setHeader('content-type', 'application/json');
   if (req.method === 'POST' && url.pathname === '/mode') {
     const mode = url.searchParams.get('mode');
-    if (!['fast', 'hang', 'fail'].includes(mode)) return res.writeHead(400).end('{}');
+    if (!MODES.includes(mode)) return res.writeHead(400).end('{}');
     const from = Number(url.searchParams.get('from') ?? 0);
     const to = Number(url.searchParams.get('to') ?? modes.length);
-    for (let i = from; i < to && i < modes.length; i++) modes[i] = mode;
+    const every = Number(url.searchParams.get('every') ?? 1);
+    for (let i = from; i < to && i < modes.length; i++)
+      if (i % every === every - 1) modes[i] = mode;
     return res.end('{}');
   }
   if (req.method === 'POST' && url.pathname === '/secret') {

@@ -13,7 +13,7 @@ import {
   elapsedSeconds,
   round,
 } from './settings.mjs';
-import { webhookRows } from './reportWebhooks.mjs';
+import { manyReceiversRows, webhookRows } from './reportWebhooks.mjs';
 
 const cpuSum = (arm) => Object.values(arm).reduce((a, b) => a + b, 0);
 const ms = (x) => Math.max(x, 1); // autocannon reports whole milliseconds
@@ -301,6 +301,7 @@ function evaluate(r) {
       `(${h.last.claim.p99} ms vs ${h.rows[0].claim.p99} ms; p50 ${h.last.claim.p50} ms)`,
     );
   }
+  if (r.manyReceivers) manyReceiversRows(r.manyReceivers, helpers);
   if (r.otherBrands) {
     const o = r.otherBrands;
     const note = '(vs mean of alone before and after)';

@@ -292,3 +292,47 @@ export function webhookRows(c, helpers) {
         `(${n.beside.deliveries} of ${n.beside.expected} arrived within ${n.beside.waitedSeconds} s; alone p99 ${n.alone.p99} ms; load ${n.load[0]}; ours must hold where ${peer} cannot)`,
       );
 }
+
+/** S10 (issue 64): a day over many receivers against the same day over 10, round by round. */
+export function manyReceiversRows(s10, { add, atMost }) {
+  const T = TARGETS;
+  const { few, many } = s10;
+  const ratioRow = (metric, pick, limit, note = '') => {
+    const ratios = many.map((m, i) => pick(m) / pick(few[i]));
+    const ratio = median(ratios);
+    add(
+      metric,
+      median(many.map(pick)),
+      median(few.map(pick)),
+      ratio,
+      limit === undefined ? undefined : atMost(ratio, limit),
+      `${note}(vs 10 receivers; by round ${ratios.map((x) => round(x, 2)).join(' ')})`,
+    );
+  };
+  const label = `${many[0].receivers} receivers`;
+  const cost = (x) => x.cpuMsPerDelivery.webhooks + x.cpuMsPerDelivery['postgres (webhooks)'];
+  ratioRow(`S10 ${label}: CPU/delivery webhooks + its PostgreSQL (ms)`, cost, T.s10CostVsFew);
+  ratioRow(
+    `S10 ${label}: CPU/delivery its PostgreSQL alone (ms)`,
+    (x) => x.cpuMsPerDelivery['postgres (webhooks)'],
+  );
+  ratioRow(
+    `S10 ${label}: busy fast receiver commit-to-2xx p99 (ms)`,
+    (x) => x.fastReceiver.p99,
+    T.s10P99VsFew,
+    `p50 ${median(many.map((x) => x.fastReceiver.p50))} vs ${median(few.map((x) => x.fastReceiver.p50))} `,
+  );
+  ratioRow(`S10 ${label}: claims by scan per 1,000 deliveries`, (x) =>
+    Math.max(0.001, (1000 * x.claims.scan) / x.deliveries),
+  );
+  ratioRow(`S10 ${label}: webhooks live heap after a full GC (MB)`, (x) => x.liveHeapMb);
+  const rss = Math.max(...many.map((x) => x.rssPeakMb));
+  add(
+    `S10 ${label}: webhooks RSS peak over the day (MB)`,
+    rss,
+    Math.max(...few.map((x) => x.rssPeakMb)),
+    undefined,
+    atMost(rss, T.s10RssMb),
+    '(the bound of every process; vs 10 receivers)',
+  );
+}

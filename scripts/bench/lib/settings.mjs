@@ -56,6 +56,14 @@ export const TARGETS = {
    */
   s9SizeRatio: 1.25,
   s9ClaimP99Ratio: 1.5,
+  /**
+   * Issue 64, S10: a day over 10,000 receivers (2,000 brands) against the same day over 10:
+   * the webhooks process's and its PostgreSQL's CPU per delivery and the busy fast receiver's
+   * p99 within 1.2x; the webhooks process's memory bounded (RSS under 200 MB, as every process).
+   */
+  s10CostVsFew: 1.2,
+  s10P99VsFew: 1.2,
+  s10RssMb: 200,
   otherBrandsRatio: 1.2,
   /** Issue 18: S7 polls/s at least 3x B0's, and CPU per poll of the whole system below B0's. */
   s7VsB0: 3,
@@ -255,6 +263,18 @@ export const SETTINGS = {
   historyWeeks: intEnv('BENCH_S9_WEEKS', SMOKE ? 3 : 10),
   historyPerWeek: intEnv('BENCH_S9_PER_WEEK', SMOKE ? 2_000 : 200_000),
   historyClaims: intEnv('BENCH_S9_CLAIMS', SMOKE ? 20 : 200),
+  /**
+   * BENCH_S10_ONLY=1: S10 alone (issue 64: a day over 10,000 receivers against the same day over
+   * 10). S10's size: brands of 5 receivers, the busy ones among them (90 % of the changes), its
+   * mean rate in changes a second (x 5 deliveries), the day's length, and its rounds (each a
+   * 10-receiver day and a many-receiver day).
+   */
+  s10Only: process.env.BENCH_S10_ONLY === '1',
+  s10Brands: intEnv('BENCH_S10_BRANDS', SMOKE ? 20 : 2_000),
+  s10BusyBrands: intEnv('BENCH_S10_BUSY_BRANDS', SMOKE ? 4 : 300),
+  s10Rate: intEnv('BENCH_S10_RATE', SMOKE ? 10 : 100),
+  s10Seconds: intEnv('BENCH_S10_SECONDS', SMOKE ? 5 : 60),
+  s10Rounds: intEnv('BENCH_S10_ROUNDS', 1),
   /** S6 burst: changes committed as fast as possible, then deliveries/s until all landed. */
   webhookBurstChanges: intEnv('BENCH_WEBHOOK_BURST', SMOKE ? 20 : 1_000),
   /** Changes of the untimed burst through each system before S6's first round (0: none). */

@@ -408,9 +408,12 @@ export async function startWebhookRig(ctx, { count, webhooksEnv = {}, system = '
         receivers: cpuOfPid(receivers.pid),
       };
     },
-    /** Sets receivers [from, to) to answer `fast` (204), `hang` (never) or `fail` (500). */
-    async setMode(from, to, mode) {
-      const res = await fetch(`${control}/mode?from=${from}&to=${to}&mode=${mode}`, {
+    /**
+     * Sets receivers [from, to) to answer `fast` (204), `slow` (204 after 2 s), `hang` (never)
+     * or `fail` (500); with `every` k, only every k-th of them (index k - 1 modulo k).
+     */
+    async setMode(from, to, mode, every = 1) {
+      const res = await fetch(`${control}/mode?from=${from}&to=${to}&mode=${mode}&every=${every}`, {
         method: 'POST',
       });
       if (!res.ok) throw new Error(`receivers: mode ${mode}: ${res.status}`);

@@ -1,0 +1,222 @@
+// S10 (issue 64, ten thousand receivers): what the pipeline costs as the platform grows in
+// brands and receivers rather than in history (S9) or one brand's size. The same day of
+// business changes through ours twice, in the same run: over 2,000 brands with 5 receivers each
+// (10,000 HTTPS receivers, each on its own port: its own origin, as distinct hosts are), and
+// over 2 brands with 5 each (10 receivers). The day:
+//   - most brands are quiet and a few hundred busy: SETTINGS.s10BusyBrands of them get 90 % of
+//     the changes, the rest share 10 % (at 10 receivers both brands are busy);
+//   - its rate rises and falls as a day's does, compressed into SETTINGS.s10Seconds: ten
+//     "hours" of paced approvals at 0.4, 0.6, 0.9, 1.2, 1.5, 1.5, 1.2, 0.9, 0.5, 0.3 times
+//     SETTINGS.s10Rate changes a second (x 5 receivers = deliveries);
+//   - some receivers are slow: every 50th answers 204 only after 2 s (none among the 10);
+//   - receiver 0, of the busiest brand, answers at once: the busy fast receiver.
+// Figures of each: CPU per delivery of the webhooks process and its PostgreSQL backends (the
+// claim is the part that could grow with receivers: the feed's turn over them, the lanes' per
+// receiver state, the scan's ranking), the busy fast receiver's commit-to-2xx p50 and p99, the
+// webhooks process's RSS peak over the day and its live heap after a full GC at the end, and
+// the claims the worker made by key (feed) and by scanning the table. Targets (report.mjs):
+// CPU per delivery and p99 within 1.2x of the 10-receiver figures; memory within its bound
+// (RSS under 200 MB, as every process of the system). Validity: every delivery arrives, every
+// signature verifies.
+import pg from 'pg';
+import { percentile } from './load.mjs';
+import { createEnterpriseBrands, insertSubmissions, pooled } from './seed.mjs';
+import { markMemory } from './stack.mjs';
+import { rssMb } from './processes.mjs';
+import { ADMIN_TOKEN, SETTINGS, round, say } from './settings.mjs';
+import { readCpu } from './webhooks.mjs';
+import {
+  approveAll,
+  approvePaced,
+  awaitDeliveries,
+  deliveryLog,
+  startWebhookRig,
+} from './webhookRig.mjs';
+
+const RECEIVERS_PER_BRAND = 5;
+/** A day's shape: each "hour"'s rate as a multiple of SETTINGS.s10Rate. */
+const DAY = [0.4, 0.6, 0.9, 1.2, 1.5, 1.5, 1.2, 0.9, 0.5, 0.3];
+/** Every SLOW_EVERY-th receiver answers after 2 s (webhookReceivers.mjs `slow`). */
+const SLOW_EVERY = 50;
+
+/** A small deterministic generator (mulberry32), so both sizes get the same kind of day. */
+function random(seed) {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/**
+ * The brand of each change of the day, in order: busy brands (the first `busy`) take 90 % of
+ * them, the rest 10 %; brand 0, whose receiver 0 is measured, is always among the busy.
+ */
+function brandsOfChanges(changes, brands, busy) {
+  const next = random(64);
+  return Array.from({ length: changes }, () => {
+    if (busy >= brands || next() < 0.9) return Math.floor(next() * busy);
+    return busy + Math.floor(next() * (brands - busy));
+  });
+}
+
+/** Pending submission ids of each brand, oldest first, in one query. */
+async function pendingByBrand(dbUrl, brandIds) {
+  const client = new pg.Client({ connectionString: dbUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query(
+      `select brand_id, id from records.submissions
+       where brand_id = any($1) and status = 'pending' order by created_at, id`,
+      [brandIds],
+    );
+    const byBrand = new Map(brandIds.map((b) => [b, []]));
+    for (const r of rows) byBrand.get(r.brand_id).push(r.id);
+    return byBrand;
+  } finally {
+    await client.end();
+  }
+}
+
+/** The webhooks worker's claims so far, by way (feed: by key; scan: a search of the table). */
+async function claimsByWay(opsPort) {
+  const text = await (await fetch(`http://127.0.0.1:${opsPort}/metrics`)).text();
+  const count = (way) =>
+    [
+      ...text.matchAll(
+        new RegExp(`^webhook_deliveries_claimed_total\\{[^}]*way="${way}"[^}]*\\} (\\S+)$`, 'gm'),
+      ),
+    ].reduce((sum, m) => sum + Number(m[1]), 0);
+  return { feed: count('feed'), scan: count('scan') };
+}
+
+/** One day through ours over `brandsCount` brands of 5 receivers. */
+export async function runManyReceiversDay(ctx, { brandsCount, label }) {
+  const count = brandsCount * RECEIVERS_PER_BRAND;
+  const busy = Math.min(brandsCount, SETTINGS.s10BusyBrands);
+  const rig = await startWebhookRig(ctx, {
+    count,
+    system: 'ours',
+    webhooksEnv: { WEBHOOK_MAX_RECEIVERS_PER_BRAND: String(RECEIVERS_PER_BRAND) },
+  });
+  const deliveries = deliveryLog(rig.control);
+  try {
+    const setupStart = Date.now();
+    const brands = await createEnterpriseBrands(rig.recordsAddress, ADMIN_TOKEN, brandsCount, {
+      namePrefix: `S10 ${label}`,
+    });
+    await pooled(count, 16, (i) =>
+      rig.addReceiver(brands[Math.floor(i / RECEIVERS_PER_BRAND)].brandId, i),
+    );
+    if (count >= SLOW_EVERY) await rig.setMode(0, count, 'slow', SLOW_EVERY);
+    const seconds = SETTINGS.s10Seconds;
+    const perHour = seconds / DAY.length;
+    const hourChanges = DAY.map((m) => Math.max(1, Math.round(m * SETTINGS.s10Rate * perHour)));
+    const changes = hourChanges.reduce((a, b) => a + b, 0);
+    const owners = brandsOfChanges(changes, brandsCount, busy);
+    const need = new Map();
+    for (const b of owners) need.set(b, (need.get(b) ?? 0) + 1);
+    const brandIds = brands.map((b) => b.brandId);
+    // one more for brand 0's warm-up change
+    await insertSubmissions(ctx.dbUrl, brandIds, Math.max(...need.values()) + 1, {
+      status: 'pending',
+    });
+    const pending = await pendingByBrand(ctx.dbUrl, brandIds);
+    const ids = owners.map((b) => pending.get(brandIds[b]).pop());
+    const [warm] = await approveAll(rig.records, [pending.get(brandIds[0]).pop()], 1);
+    await awaitDeliveries(deliveries, [warm], RECEIVERS_PER_BRAND, 60_000, rig.pipeline);
+    say(
+      `S10 ${label}: ${brandsCount} brands, ${count} receivers (${count >= SLOW_EVERY ? count / SLOW_EVERY : 0} slow), ${busy} busy; set up in ${round((Date.now() - setupStart) / 1000, 1)} s; a day of ${changes} changes over ${seconds} s`,
+    );
+
+    const cpu = rig.cpuReaders();
+    const claimsBefore = await claimsByWay(rig.sender.opsPort);
+    const before = await readCpu(cpu);
+    let rssPeak = 0;
+    const rssTimer = setInterval(() => {
+      rssPeak = Math.max(rssPeak, rssMb(rig.sender.pid));
+    }, 250);
+    const events = [];
+    let refused = 0;
+    try {
+      let next = 0;
+      for (const [h, n] of hourChanges.entries()) {
+        const hour = await approvePaced(rig.records, ids.slice(next, (next += n)), n / perHour);
+        events.push(...hour.events);
+        refused += hour.refused;
+        if (h === DAY.length - 1) break;
+      }
+      const done = await awaitDeliveries(
+        deliveries,
+        events,
+        RECEIVERS_PER_BRAND,
+        180_000,
+        rig.pipeline,
+      );
+      const after = await readCpu(cpu);
+      const claimsAfter = await claimsByWay(rig.sender.opsPort);
+      const n = Math.max(1, done.deliveries.length);
+      const perDelivery = (k) => round(((after[k] - before[k]) * 1000) / n, 4);
+      const fast = done.deliveries
+        .filter((d) => d[3] === 0)
+        .map((d) => d[0] - d[2])
+        .filter(Number.isFinite);
+      const memory = await markMemory({ timeline: [] }, `S10 ${label}`, ['webhooks']);
+      const figures = {
+        label,
+        brands: brandsCount,
+        receivers: count,
+        changes: events.length,
+        refused,
+        deliveries: done.deliveries.length,
+        cpuMsPerDelivery: {
+          webhooks: perDelivery('sender'),
+          'postgres (webhooks)': perDelivery('postgres (sender)'),
+          'records (relay)': perDelivery('records (relay)'),
+          receivers: perDelivery('receivers'),
+        },
+        fastReceiver: {
+          deliveries: fast.length,
+          p50: percentile(fast, 50),
+          p99: percentile(fast, 99),
+        },
+        claims: {
+          feed: claimsAfter.feed - claimsBefore.feed,
+          scan: claimsAfter.scan - claimsBefore.scan,
+        },
+        rssPeakMb: round(rssPeak, 1),
+        liveHeapMb: memory.webhooks?.liveHeap,
+      };
+      say(
+        `S10 ${label}: ${figures.deliveries} deliveries (${done.deliveries.length - done.pairs} duplicates); CPU ms/delivery ${JSON.stringify(figures.cpuMsPerDelivery)}; busy fast receiver p50 ${figures.fastReceiver.p50} ms, p99 ${figures.fastReceiver.p99} ms (${fast.length}); claims feed ${figures.claims.feed}, scan ${figures.claims.scan}; webhooks RSS peak ${figures.rssPeakMb} MB, live heap ${figures.liveHeapMb} MB`,
+      );
+      if (done.pairs < done.expected)
+        ctx.invalid.push(
+          `S10 ${label}: ${done.pairs} of ${done.expected} deliveries arrived within 180 s`,
+        );
+      figures.verified = await rig.checkSignatures(ctx.invalid, `S10 ${label}`);
+      return figures;
+    } finally {
+      clearInterval(rssTimer);
+    }
+  } finally {
+    await rig.stop();
+  }
+}
+
+/** S10: the 10-receiver day, then the 10,000-receiver day, SETTINGS.s10Rounds times. */
+export async function runManyReceiversScenario(ctx) {
+  const results = { few: [], many: [] };
+  for (let r = 1; r <= SETTINGS.s10Rounds; r++) {
+    results.few.push(await runManyReceiversDay(ctx, { brandsCount: 2, label: '10 receivers' }));
+    results.many.push(
+      await runManyReceiversDay(ctx, {
+        brandsCount: SETTINGS.s10Brands,
+        label: `${SETTINGS.s10Brands * RECEIVERS_PER_BRAND} receivers`,
+      }),
+    );
+  }
+  return results;
+}

@@ -4,6 +4,7 @@ import { UsageServiceClient } from '@brand/proto/access/v1/usage';
 import { PlansServiceClient } from '@brand/proto/plans/v1';
 import { RecordsServiceClient } from '@brand/proto/records/v1';
 import { EventsFeedServiceClient, WebhooksServiceClient } from '@brand/proto/webhooks/v1';
+import { AuditStreamServiceClient } from '@brand/proto/webhooks/v1/audit';
 import { AppError } from '@brand/shared/errors';
 import {
   CLIENT_USER_AGENT_METADATA,
@@ -29,6 +30,8 @@ export interface Backend {
   webhooks: Caller<WebhooksServiceClient>;
   /** The events feed (the webhooks service's EventsFeedService, which the admin token may read). */
   eventsFeed: Caller<EventsFeedServiceClient>;
+  /** Audit streams (the webhooks service's AuditStreamService, issue 63). */
+  auditStreams: Caller<AuditStreamServiceClient>;
   /** Closes the channels so the process can exit. */
   close(): void;
 }
@@ -62,6 +65,7 @@ export function createBackend(settings: Settings): Backend {
   const plans = connectClient(PlansServiceClient, settings.plansAddr);
   const webhooks = connectClient(WebhooksServiceClient, settings.webhooksAddr);
   const eventsFeed = connectClient(EventsFeedServiceClient, settings.webhooksAddr, webhooks);
+  const auditStreams = connectClient(AuditStreamServiceClient, settings.webhooksAddr, webhooks);
   return {
     address: settings.recordsAddr,
     access: createCaller(access, call),
@@ -71,6 +75,7 @@ export function createBackend(settings: Settings): Backend {
     plans: createCaller(plans, call),
     webhooks: createCaller(webhooks, call),
     eventsFeed: createCaller(eventsFeed, call),
+    auditStreams: createCaller(auditStreams, call),
     close: () => {
       records.close();
       plans.close();

@@ -10,6 +10,7 @@ import { registerProvisioningCommands } from './commands/provisioning';
 import { registerPlanCommands } from './commands/plan';
 import { registerReceiverCommands } from './commands/receiver';
 import { registerSeedCommand } from './commands/seed';
+import { registerStreamCommands } from './commands/stream';
 import { registerUsageCommands } from './commands/usage';
 import {
   DEFAULT_PLANS_ADDR,
@@ -56,6 +57,7 @@ export function buildProgram(): Command {
   registerKeyCommands(program);
   registerUsageCommands(program);
   registerReceiverCommands(program);
+  registerStreamCommands(program);
   registerSeedCommand(program);
   registerChangeCommands(program);
   registerPlanCommands(program);

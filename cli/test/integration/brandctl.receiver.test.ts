@@ -363,3 +363,75 @@ describe('brandctl receiver deliveries: the log with filters and pages', () => {
     expect(badTime.code).toBe(1);
   });
 });
+
+// brandctl stream (issue 63) against the same webhooks service: a token read from a file and
+// never printed, an HTTPS stream's secret printed once, the list, a Test, a disable and a removal,
+// and a destination the egress policy refuses (exit 1, validation_failed).
+describe('brandctl stream', () => {
+  const TOKEN = 'hec-cli-token-5b1f0c2e';
+  let tokenFile: string;
+
+  beforeAll(async () => {
+    const { mkdtemp, writeFile } = await import('node:fs/promises');
+    const { tmpdir } = await import('node:os');
+    tokenFile = `${await mkdtemp(`${tmpdir()}/brandctl-stream-`)}/hec.token`;
+    await writeFile(tokenFile, `${TOKEN}\n`, { mode: 0o600 });
+  });
+
+  it('adds, lists, tests, disables and removes streams, never printing a token', async () => {
+    const target = await h.addReceiver({ brandId: newBrandId(), events: ['payout.paid'] });
+    const splunk = await brandctl(
+      ...['stream', 'add', '--brand', brand, '--kind', 'splunk_hec', '--label', 'Splunk'],
+      ...['--url', `${target.server.url}/services/collector/event`, '--token-file', tokenFile],
+      ...['--splunk-index', 'audit', '--actor', OWNER, '--json'],
+    );
+    expect(splunk.code).toBe(0);
+    expect(splunk.stdout + splunk.stderr).not.toContain(TOKEN);
+    const added = json<{ stream: { id: string; splunk_index: string }; signing_secret: string }>(
+      splunk,
+    );
+    expect(added.stream.splunk_index).toBe('audit');
+    expect(added.signing_secret).toBe('');
+    const https = await brandctl(
+      ...['stream', 'add', '--brand', brand, '--kind', 'https', '--label', 'SIEM'],
+      ...['--url', `${target.server.url}/audit`, '--actor', OWNER],
+    );
+    expect(https.code).toBe(0);
+    expect(https.stdout).toMatch(/Signing secret \(shown once\):\n\n {4,}whsec_/);
+
+    const list = json<{ streams: Array<{ id: string; kind: string }> }>(
+      await brandctl('stream', 'list', '--brand', brand, '--json'),
+    );
+    expect(list.streams.map((s) => s.kind)).toEqual(['https', 'splunk_hec']);
+    expect(JSON.stringify(list)).not.toContain(TOKEN);
+
+    const tested = await brandctl('stream', 'test', added.stream.id);
+    expect(tested.stdout).toMatch(/^Test entry queued \(dlv_\w+\); queued is not delivered/);
+    const shown = json<{ deliveries: Array<{ test: boolean }> }>(
+      await brandctl('stream', 'show', added.stream.id, '--json'),
+    );
+    expect(shown.deliveries.some((d) => d.test)).toBe(true);
+
+    const disabled = json<{ stream: { enabled: boolean } }>(
+      await brandctl('stream', 'update', added.stream.id, '--disable', '--json'),
+    );
+    expect(disabled.stream.enabled).toBe(false);
+    expect((await brandctl('stream', 'remove', added.stream.id)).code).toBe(0);
+    const after = json<{ streams: unknown[] }>(
+      await brandctl('stream', 'list', '--brand', brand, '--json'),
+    );
+    expect(after.streams).toHaveLength(1);
+  });
+
+  it('refuses a destination outside the egress policy with the service’s 4xx code', async () => {
+    const refused = await brandctl(
+      ...['stream', 'add', '--brand', brand, '--kind', 'https', '--label', 'x'],
+      ...['--url', 'https://10.1.2.3/audit', '--actor', OWNER, '--json'],
+    );
+    expect(refused.code).toBe(1);
+    expect(json<{ error: { code: string; message: string } }>(refused).error).toMatchObject({
+      code: 'validation_failed',
+      message: expect.stringMatching(/^url: .*not a public address/) as string,
+    });
+  });
+});

@@ -7,6 +7,7 @@ import { ConsoleSsoServiceClient } from '@brand/proto/access/v1/sso';
 import { UsageServiceClient } from '@brand/proto/access/v1/usage';
 import { PlansServiceClient } from '@brand/proto/plans/v1';
 import { WebhooksServiceClient } from '@brand/proto/webhooks/v1';
+import { AuditStreamServiceClient } from '@brand/proto/webhooks/v1/audit';
 import type { Client } from '@grpc/grpc-js';
 import { connectClient, HealthClient, type ServingStatus } from '@brand/shared/grpc';
 import { createMemberCaller, type MemberCaller } from './memberCaller';
@@ -30,6 +31,8 @@ export interface ConsoleClients {
   /** Usage and the request log (records' UsageService). */
   usage: MemberCaller<InstanceType<typeof UsageServiceClient>>;
   webhooks: MemberCaller<InstanceType<typeof WebhooksServiceClient>>;
+  /** The brand's audit streams (issue 63), served by the webhooks process. */
+  auditStreams: MemberCaller<InstanceType<typeof AuditStreamServiceClient>>;
   plans: MemberCaller<InstanceType<typeof PlansServiceClient>>;
   /** grpc.health.v1 of each service, for /readyz. */
   health(): Promise<Record<'records' | 'webhooks' | 'plans', ServingStatus>>;
@@ -61,6 +64,7 @@ export function createConsoleClients(opts: {
     sessionClient,
   );
   const webhooksClient = connectClient(WebhooksServiceClient, opts.webhooksAddr);
+  const streamsClient = connectClient(AuditStreamServiceClient, opts.webhooksAddr, webhooksClient);
   const plansClient = connectClient(PlansServiceClient, opts.plansAddr);
   const healthOf = (shareWith: Client, address: string) =>
     new HealthClient(connectClient(HealthClient.Stub, address, shareWith));
@@ -78,6 +82,7 @@ export function createConsoleClients(opts: {
     access: createMemberCaller(accessClient, settings),
     usage: createMemberCaller(usageClient, settings),
     webhooks: createMemberCaller(webhooksClient, settings),
+    auditStreams: createMemberCaller(streamsClient, settings),
     plans: createMemberCaller(plansClient, settings),
     async health() {
       const [records, webhooks, plans] = await Promise.all([

@@ -1,5 +1,6 @@
 import { ReceiverNoticeKind, type ReceiverNotice } from '@brand/proto/webhooks/v1';
 import { formatTime } from '../views/format';
+import { auditStreamNoticeMail } from './auditStreamNoticeMail';
 
 /** A value from outside on one line, bounded (a label in a subject, a URL in a body). */
 function oneLine(value: string, max: number): string {
@@ -21,6 +22,9 @@ export function receiverNoticeMail(
   brandName: string,
   publicOrigin: string,
 ): { subject: string; text: string } {
+  // an audit stream is a receiver of the delivery engine: its notices, in its words (issue 63)
+  if (notice.receiver_id.startsWith('aus_'))
+    return auditStreamNoticeMail(notice, brandName, publicOrigin);
   const label = oneLine(notice.receiver_label, 80) || notice.receiver_id;
   const brand = oneLine(brandName, 80);
   const of = brand ? ` of ${brand}` : '';

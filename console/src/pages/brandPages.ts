@@ -2,6 +2,7 @@ import express, { type Router } from 'express';
 import type { ConsoleDeps } from '../consoleDeps';
 import { requireSession } from '../session/memberSession';
 import { registerActivity } from './activity/route';
+import { registerAuditStreams } from './auditStreams/route';
 import { registerBrandDeliveries } from './deliveries/route';
 import { registerEvents } from './events/route';
 import { registerKeys } from './keys/route';
@@ -37,5 +38,6 @@ export function registerBrandPages(router: Router, deps: ConsoleDeps): void {
   registerSso(brand, deps);
   registerProvisioning(brand, deps);
   registerActivity(brand, deps);
+  registerAuditStreams(brand, deps);
   router.use('/brands/:brandId', brand);
 }

@@ -13,7 +13,8 @@ export type Section =
   | 'members'
   | 'sso'
   | 'provisioning'
-  | 'activity';
+  | 'activity'
+  | 'auditStreams';
 
 interface SectionLink {
   id: Section;
@@ -60,6 +61,7 @@ const GROUPS: { name?: string; links: SectionLink[] }[] = [
         needs: 'members.provisioning',
       },
       { id: 'activity', label: 'Activity', path: '/activity' },
+      { id: 'auditStreams', label: 'Audit streams', path: '/audit-streams' },
     ],
   },
 ];

@@ -109,7 +109,11 @@ async function main(): Promise<void> {
     ? { pool, cursorKey: feedCursorKey(config.WEBHOOK_SECRET_KEY) }
     : undefined;
   const audit = roles.has('admin')
-    ? { pool, cursorKey: auditCursorKey(config.WEBHOOK_SECRET_KEY) }
+    ? {
+        pool,
+        cursorKey: auditCursorKey(config.WEBHOOK_SECRET_KEY),
+        onStored: () => worker?.wakeStreams(),
+      }
     : undefined;
 
   const { server, health, feedStreams } = createServer({
@@ -120,6 +124,14 @@ async function main(): Promise<void> {
     admin,
     feed,
     audit,
+    streams: admin && {
+      pool,
+      box,
+      resolve: systemResolver,
+      allowLoopback: config.WEBHOOK_ALLOW_LOOPBACK_RECEIVERS,
+      maxPerBrand: config.AUDIT_STREAMS_PER_BRAND,
+      onChanged: () => worker?.wakeStreams(),
+    },
     pageStreamMaxInFlight: config.PAGE_STREAM_MAX_IN_FLIGHT,
   });
   const service = await listenGrpcService({

@@ -16,6 +16,8 @@ import { addFeedService, type FeedDeps } from './feed/feedHandlers';
 import type { FeedPageStreams } from './feed/feedPageStreams';
 import { addAuditServices } from './audit/auditHandlers';
 import type { AuditLogDeps } from './audit/auditLogService';
+import { addStreamService } from './streams/streamHandlers';
+import type { StreamDeps } from './streams/streamService';
 
 /** The fully qualified names the health service reports on. */
 export const SERVICE_NAMES = [
@@ -23,6 +25,7 @@ export const SERVICE_NAMES = [
   'brand.webhooks.v1.EventsFeedService',
   'brand.webhooks.v1.AuditIngestService',
   'brand.webhooks.v1.AuditLogService',
+  'brand.webhooks.v1.AuditStreamService',
 ];
 
 /**
@@ -46,6 +49,8 @@ export function createServer(deps: {
   pageStreamMaxInFlight?: number;
   /** The audit trail's ingest and log (issue 63); given with `admin`. */
   audit?: AuditLogDeps;
+  /** Audit streams (issue 63); given with `admin`. */
+  streams?: StreamDeps & { onChanged?: () => void };
 }): { server: Server; health: HealthImplementation; feedStreams: FeedPageStreams | undefined } {
   const server = createGrpcServer();
   const health = createHealth(SERVICE_NAMES, server);
@@ -59,6 +64,7 @@ export function createServer(deps: {
     });
     server.addService(WebhooksServiceService, webhooksAdminHandlers(deps.admin, rpc));
     if (deps.audit) addAuditServices(server, rpc, deps.audit);
+    if (deps.streams) addStreamService(server, rpc, deps.streams);
     if (deps.feed)
       feedStreams = addFeedService(server, deps.feed, rpc, {
         pageStreamMaxInFlight: deps.pageStreamMaxInFlight ?? 256,

@@ -27,6 +27,7 @@ const KINDS: Record<IdKind, string> = {
   scimUser: 'scu_',
   scimGroup: 'scg_',
   scimRequest: 'scr_',
+  auditStream: 'aus_',
 };
 
 describe('newId', () => {

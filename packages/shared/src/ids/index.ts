@@ -60,6 +60,7 @@ const PREFIXES = {
   scimUser: 'scu',
   scimGroup: 'scg',
   scimRequest: 'scr',
+  auditStream: 'aus',
 } as const;
 
 export type IdKind = keyof typeof PREFIXES;

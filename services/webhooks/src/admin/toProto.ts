@@ -67,7 +67,7 @@ export const toReceiver = (r: ReceiverRow): Receiver => ({
   oldest_waiting_at: r.oldest_waiting_at ?? '',
 });
 
-function toAttempt(a: AttemptRow, detail: AttemptDetailRow | undefined): Attempt {
+export function toAttempt(a: AttemptRow, detail: AttemptDetailRow | undefined): Attempt {
   return {
     number: a.number,
     started_at: a.started_at,

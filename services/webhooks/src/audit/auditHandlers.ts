@@ -18,6 +18,7 @@ export function addAuditServices(server: Server, rpc: RpcBuilder, deps: AuditLog
   const ingest: AuditIngestServiceServer = {
     ingestAuditEntries: rpc.internal('IngestAuditEntries', async (req) => {
       const stored = await ingestAuditEntries(deps.pool, req.entries);
+      if (stored.size > 0) deps.onStored?.();
       return { stored: [...stored.values()].reduce((a, b) => a + b, 0) };
     }),
   };

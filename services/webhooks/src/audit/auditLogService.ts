@@ -10,6 +10,8 @@ export interface AuditLogDeps {
   pool: Pool;
   /** auditCursorKey(WEBHOOK_SECRET_KEY). */
   cursorKey: Buffer;
+  /** Told when entries were stored (the worker role of this process opens its streams' runs). */
+  onStored?: () => void;
 }
 
 const BRAND_ID = /^br_[A-Za-z0-9]{1,64}$/;

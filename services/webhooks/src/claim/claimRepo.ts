@@ -24,6 +24,8 @@ export interface ReceiverTarget {
   pending_secret_ciphertext: Buffer | null;
   pending_secret_key_id: string | null;
   rotation_switch_at: Date | null;
+  /** 'webhook', or an audit stream's kind (issue 63): the worker sends a stream's runs its way. */
+  kind: 'webhook' | 'https' | 'splunk_hec' | 'datadog';
   /**
    * Its failed attempts in a row as the claim read them: a 2xx now makes its waiting
    * deliveries due (catch-up, attemptRepo.ts), which the worker then scans for at once.
@@ -118,7 +120,7 @@ const leaseLocked = (leaseMs: string): string => `
        r.pending_secret_ciphertext as target_pending_secret_ciphertext,
        r.pending_secret_key_id as target_pending_secret_key_id,
        r.rotation_switch_at as target_rotation_switch_at,
-       r.failure_count as target_failure_count`;
+       r.failure_count as target_failure_count, r.kind as target_kind`;
 
 function toClaimed({
   target_id: id,
@@ -131,6 +133,7 @@ function toClaimed({
   target_pending_secret_key_id: pending_secret_key_id,
   target_rotation_switch_at: rotation_switch_at,
   target_failure_count: failure_count,
+  target_kind: kind,
   ...delivery
 }: ClaimRow): ClaimedDelivery {
   return {
@@ -146,6 +149,7 @@ function toClaimed({
       pending_secret_key_id,
       rotation_switch_at,
       failure_count,
+      kind,
     },
   };
 }

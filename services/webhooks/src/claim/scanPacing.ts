@@ -24,6 +24,11 @@ export class ScanPacing {
     this.fed = true;
   }
 
+  /** Whether this process's consumer feeds the worker (scans are paced). */
+  isFed(): boolean {
+    return this.fed;
+  }
+
   /** Something may be in the table that the feed does not hold: scan at the next turn. */
   want(): void {
     this.wanted = true;

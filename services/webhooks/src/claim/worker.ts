@@ -9,8 +9,10 @@ import { DeliveryLanes, type Lane, type LaneRoom, type LaneSettings } from './de
 import { DeliveryFeed, type FedDelivery } from './deliveryFeed';
 import { ScanPacing } from './scanPacing';
 import { claimDueDeliveries, claimFedDeliveries, type ClaimedDelivery } from './claimRepo';
-import { recordSucceededAttempts } from '../outcome/attemptRepo';
-import { recordOutcome, type OutcomeSettings } from '../outcome/recordOutcome';
+import { recordSucceededAttempts, type AttemptRecord } from '../outcome/attemptRepo';
+import { attemptRecordOf, recordOutcome, type OutcomeSettings } from '../outcome/recordOutcome';
+import { streamRequest } from '../streams/streamRequest';
+import { recordStreamSuccess } from '../streams/streamOutcome';
 import type { Header } from '../send/responseBody';
 import { retryRecording } from '../outcome/retryRecording';
 import type { Sender, SendResult } from '../send/sender';
@@ -37,6 +39,8 @@ export interface WorkerSettings extends OutcomeSettings {
   pollMs: number;
   /** DELIVERY_FEED_MAX: deliveries the feed from this process's consumer holds (0: no feed). */
   feedMax: number;
+  /** AUDIT_STREAM_BATCH_MAX: entries an audit stream's run carries at most (issue 63). */
+  auditBatchMax: number;
 }
 
 /** A receiver's deliveries held in the feed at most (a hanging one's cannot fill it). */
@@ -145,6 +149,18 @@ export class DeliveryWorker {
       this.pacing.markFed();
       this.feed.offer(deliveries);
     }
+    this.wake();
+  }
+
+  /**
+   * Runs of audit streams this process queued (issue 63): claimed by key when the consumer's
+   * feed is on, else found by the next turn's scan (a worker without a consumer stays unfed:
+   * its scans are not paced by this).
+   */
+  queueRuns(runs: readonly FedDelivery[]): void {
+    if (runs.length === 0) return;
+    if (this.settings.feedMax > 0 && this.pacing.isFed()) this.feed.offer(runs);
+    else this.pacing.want();
     this.wake();
   }
 
@@ -269,6 +285,16 @@ export class DeliveryWorker {
     return rows.length;
   }
 
+  /**
+   * An audit stream's run answered 2xx (issue 63): recorded with the stream moved on, and its
+   * next run, opened in the same transaction when entries wait, claimed at once by key.
+   */
+  private async recordRun(attempt: AttemptRecord): Promise<'succeeded'> {
+    const next = await recordStreamSuccess(this.deps.pool, attempt, this.settings.auditBatchMax);
+    if (next) this.queueRuns([next]);
+    return 'succeeded';
+  }
+
   /** Whether enough attempts are in flight that gathering pays (GATHER_MS). */
   private busy(): boolean {
     return this.lanes.counts().shared >= Math.max(8, this.lanes.settings.shared / 4);
@@ -369,10 +395,16 @@ export class DeliveryWorker {
     }
     let result: SendResult;
     let sentHeaders: Header[] = [];
+    // an audit stream (issue 63): its run of entries in its destination's format
+    const stream = target.kind === 'webhook' ? undefined : target.kind;
     if (secret === undefined) {
       result = secretUnavailable(
         choice.ok ? 'the signing secret cannot be opened with the configured keys' : choice.reason,
       );
+    } else if (stream) {
+      const request = await streamRequest(this.deps.pool, d, stream, secret, signedAt);
+      sentHeaders = request.shown;
+      result = await this.deps.sender.send(target.url, request.headers, request.body);
     } else {
       const body = deliveryBody({
         id: d.event_id,
@@ -391,16 +423,20 @@ export class DeliveryWorker {
     if (this.abandoned) return;
     // Recording is tried again after a transient failure while half the lease remains, so an
     // answer the receiver gave is not sent again when the lease runs out (retryRecording.ts).
+    const runSucceeded =
+      stream !== undefined && !d.test && result.ok && result.status !== undefined;
     const verdict = await retryRecording(
       () =>
-        recordOutcome(
-          { pool: this.deps.pool, successes: this.successes },
-          this.settings,
-          d,
-          startedAt,
-          result,
-          sentHeaders,
-        ),
+        runSucceeded
+          ? this.recordRun(attemptRecordOf(d, startedAt, result, sentHeaders))
+          : recordOutcome(
+              { pool: this.deps.pool, successes: this.successes },
+              this.settings,
+              d,
+              startedAt,
+              result,
+              sentHeaders,
+            ),
       {
         giveUpAt: startedAt.getTime() + this.settings.leaseMs / 2,
         abandoned: () => this.abandoned,

@@ -9,11 +9,14 @@ import type { FedDelivery } from './deliveryFeed';
 import { Sender } from '../send/sender';
 import { DeliveryWorker } from './worker';
 import { startTrailRelay } from '../audit/trailRole';
+import { startBatchOpener } from '../streams/batchOpener';
 
 /** The worker role while it runs: feed it what the consumer stored, stop it on shutdown. */
 export interface WorkerRole {
   /** Deliveries this process's consumer has just stored: claimed now, by primary key. */
   feedStored(deliveries: readonly FedDelivery[]): void;
+  /** Audit entries were stored, or a stream changed: its streams' runs are opened now. */
+  wakeStreams(): void;
   /** Attempts in flight by lane (deliveryLanes.ts). */
   inFlight(): { shared: number; slow: number };
   /** Answered attempts whose outcomes are still being written. */
@@ -62,6 +65,7 @@ export function startWorkerRole(
       leaseMs: config.DELIVERY_LEASE_MS,
       pollMs: config.DELIVERY_POLL_MS,
       feedMax: config.DELIVERY_FEED_MAX,
+      auditBatchMax: config.AUDIT_STREAM_BATCH_MAX,
       scale: config.RETRY_TIME_SCALE,
       disableAfterMs: config.RECEIVER_DISABLE_AFTER_MS,
       failingAlert: {
@@ -71,10 +75,20 @@ export function startWorkerRole(
     },
   );
   worker.start();
-  // The webhooks service's own activity on its way to the audit trail (issue 63).
+  // Audit streams' runs (issue 63), and the webhooks service's own activity on its way to the
+  // audit trail, which wakes the streams of the brands it stored entries for.
+  const opener = startBatchOpener(
+    {
+      pool: deps.pool,
+      log: deps.log.child({ role: 'streams' }),
+      onQueued: (runs) => worker.queueRuns(runs),
+    },
+    { pollMs: config.AUDIT_RELAY_POLL_MS, batchMax: config.AUDIT_STREAM_BATCH_MAX },
+  );
   const trail = startTrailRelay(config, {
     pool: deps.pool,
     log: deps.log.child({ role: 'trail' }),
+    onStored: () => opener.wake(),
   });
   const sweeper = startSweeper(
     { pool: deps.pool, log: deps.log.child({ role: 'sweeper' }) },
@@ -87,6 +101,7 @@ export function startWorkerRole(
   );
   return {
     feedStored: (deliveries) => worker.feedStored(deliveries),
+    wakeStreams: () => opener.wake(),
     inFlight: () => worker.inFlight(),
     unrecordedCount: () => worker.unrecordedCount(),
     stop: {
@@ -95,6 +110,7 @@ export function startWorkerRole(
         // Half the grace: the steps after this one (gRPC, pool, traces) need the rest.
         await sweeper.stop();
         await trail.run();
+        await opener.stop();
         await worker.stop(Math.floor(config.SHUTDOWN_GRACE_MS / 2));
         await sender.close();
       },

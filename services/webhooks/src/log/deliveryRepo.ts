@@ -127,6 +127,8 @@ export async function selectDeliveryLog(
       ? `d.receiver_id = ${$(q.receiverId)}`
       : `d.brand_id = ${$(q.brandId)}`;
   const walk = [owner];
+  // a brand's webhook deliveries: its audit streams' runs are their own (issue 63)
+  if (q.receiverId === undefined) walk.push(`d.event_type <> 'audit.entries'`);
   if (q.after)
     walk.push(`(d.created_at, d.id) < (${$(q.after.created_at)}::timestamptz, ${$(q.after.id)})`);
   if (q.since) walk.push(`d.created_at >= ${$(q.since)}`);

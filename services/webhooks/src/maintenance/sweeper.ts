@@ -3,6 +3,7 @@ import type { Logger } from '@brand/shared/logger';
 import { applyDueSwitches } from '../receivers/rotationService';
 import { keepHistoryPartitions, type HistoryPass } from './historyPartitions';
 import { deleteBefore, type RetainedTable } from './retentionRepo';
+import { deleteExpiredRequestEntries, REQUEST_ENTRY_RETENTION_MS } from '../audit/trailRetention';
 
 const DAY_MS = 24 * 3600_000;
 /** Health rollup rows outlive the 7-day window by a day. */
@@ -31,6 +32,8 @@ interface SweepResult {
   health: number;
   notices: number;
   recoveries: number;
+  /** Request entries of the audit trail past their 7 days that every stream was sent (issue 63). */
+  requestEntries: number;
 }
 
 /** Deletes in batches until a batch comes back short or the pass's share is used up. */
@@ -71,7 +74,10 @@ async function sweepOnce(pool: Pool, s: SweepSettings, now = new Date()): Promis
   const health = await retain('receiver_health', HEALTH_RETENTION_MS);
   const notices = await retain('receiver_notices', NOTICE_RETENTION_MS);
   const recoveries = await retain('recoveries', RECOVERY_RETENTION_MS);
-  return { switched, history, health, notices, recoveries };
+  const requestEntries = await inBatches(s.batchSize, (limit) =>
+    deleteExpiredRequestEntries(pool, before(REQUEST_ENTRY_RETENTION_MS), limit),
+  );
+  return { switched, history, health, notices, recoveries, requestEntries };
 }
 
 /**

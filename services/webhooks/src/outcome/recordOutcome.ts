@@ -47,7 +47,21 @@ export function recordOutcome(
   r: SendResult,
   requestHeaders: Header[],
 ): Promise<Verdict> {
-  const attempt: AttemptRecord = {
+  const attempt = attemptRecordOf(d, startedAt, r, requestHeaders);
+  if (r.ok && r.status !== undefined) {
+    return successes.record(attempt).then(() => 'succeeded' as const);
+  }
+  return recordFailure(pool, settings, d, attempt, r);
+}
+
+/** One attempt's result as it is recorded (the success path of an audit stream's run too). */
+export function attemptRecordOf(
+  d: ClaimedDelivery,
+  startedAt: Date,
+  r: SendResult,
+  requestHeaders: Header[],
+): AttemptRecord {
+  return {
     deliveryId: d.id,
     eventAt: d.event_created_at,
     receiverId: d.receiver_id,
@@ -64,9 +78,15 @@ export function recordOutcome(
     requestHeaders,
     response: r.response,
   };
-  if (r.ok && r.status !== undefined) {
-    return successes.record(attempt).then(() => 'succeeded' as const);
-  }
+}
+
+function recordFailure(
+  pool: Pool,
+  settings: OutcomeSettings,
+  d: ClaimedDelivery,
+  attempt: AttemptRecord,
+  r: SendResult,
+): Promise<Verdict> {
   const now = new Date();
   return withTransaction(pool, async (db) => {
     // The receiver row first, then its health bucket (in insertAttempt): the one lock order

@@ -112,7 +112,8 @@ export async function lockBrand(db: PoolClient, brandId: string): Promise<void> 
 
 export async function countReceivers(db: Db, brandId: string): Promise<number> {
   const res = await db.query<{ n: number }>(
-    `select count(*)::int as n from receivers where brand_id = $1`,
+    // webhook receivers only: audit streams are receivers rows of other kinds (issue 63)
+    `select count(*)::int as n from receivers where brand_id = $1 and kind = 'webhook'`,
     [brandId],
   );
   return res.rows[0]!.n;
@@ -125,7 +126,8 @@ export async function selectReceiver(db: Db, id: string): Promise<ReceiverRow | 
 
 export async function selectReceivers(db: Db, brandId: string): Promise<ReceiverRow[]> {
   const res = await db.query<ReceiverRow>(
-    `select ${COLUMNS} from receivers where brand_id = $1 order by created_at desc, id desc`,
+    `select ${COLUMNS} from receivers where brand_id = $1 and kind = 'webhook'
+     order by created_at desc, id desc`,
     [brandId],
   );
   return res.rows;

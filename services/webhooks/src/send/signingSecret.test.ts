@@ -16,6 +16,7 @@ const target = (over: Partial<ReceiverTarget> = {}): ReceiverTarget => ({
   pending_secret_key_id: null,
   rotation_switch_at: null,
   failure_count: 0,
+  kind: 'webhook',
   ...over,
 });
 const rotating = (switchAt: string | null): ReceiverTarget =>

@@ -1,0 +1,241 @@
+import type { Request, Response, Router } from 'express';
+import { roleAllows } from '@brand/shared/console';
+import type { ConsoleDeps } from '../../consoleDeps';
+import { formRefusal } from '../../http/formRefusal';
+import { memberOf, notFound, viewerOf, type MemberSession } from '../../session/memberSession';
+import { sendPage } from '../../views/render';
+import { healthWindowOf } from '../receivers/healthPanel';
+import { AddStreamForm, STREAM_ID, UpdateStreamForm, type AddStreamValues } from './input';
+import {
+  AuditStreamPage,
+  AuditStreamsPage,
+  RemoveStreamPage,
+  StreamSecretPage,
+  type AuditStreamsPageProps,
+} from './view';
+
+/** What the one-time reveal holds between connecting an HTTPS stream and showing its secret. */
+interface CreatedStream {
+  label: string;
+  secret: string;
+  streamId: string;
+}
+
+/** The notices a redirect back to a stream's page names with `?done=`. */
+const DONE: Record<string, string> = {
+  connected: 'The stream is connected: it is sent every entry from now on.',
+  saved: 'Changes saved.',
+  enabled: 'The stream is enabled: it is sent every entry it was not sent yet, in order.',
+  disabled: 'The stream is disabled: its entries wait until it is enabled again.',
+  tested: 'A test entry is queued: its outcome appears under “Last deliveries”.',
+};
+
+/**
+ * Audit streams (issue 63), served by the webhooks service as the member: the list and the
+ * form that connects one (an HTTPS stream's secret shown once), a stream's page (state, health,
+ * last deliveries, Test, settings, enable/disable), removal with confirmation. The service
+ * decides who may do what and whether a destination passes; its refusals are shown in words.
+ */
+export function registerAuditStreams(router: Router, deps: ConsoleDeps): void {
+  const streams = deps.clients.auditStreams;
+  const as = (s: MemberSession) => ({ assertion: s.assertion });
+
+  const listPage = async (
+    res: Response,
+    s: MemberSession,
+    extra: Partial<AuditStreamsPageProps> = {},
+    httpStatus = 200,
+  ) => {
+    const list = await streams('listAuditStreams', { brand_id: s.brand.id }, as(s));
+    sendPage(
+      res,
+      AuditStreamsPage({
+        viewer: viewerOf(s),
+        streams: list.streams,
+        limit: list.limit,
+        canManage: roleAllows(s.role, 'audit_streams.manage'),
+        ...extra,
+      }),
+      httpStatus,
+    );
+  };
+
+  const pathStream = (req: Request): string => {
+    const id = String(req.params.streamId);
+    if (!STREAM_ID.test(id)) throw notFound();
+    return id;
+  };
+
+  const streamPage = async (
+    req: Request,
+    res: Response,
+    s: MemberSession,
+    extra: { notice?: string; error?: string } = {},
+    httpStatus = 200,
+  ) => {
+    const got = await streams(
+      'getAuditStream',
+      { stream_id: pathStream(req), deliveries: 20 },
+      as(s),
+    );
+    sendPage(
+      res,
+      AuditStreamPage({
+        viewer: viewerOf(s),
+        stream: got.stream!,
+        health: got.health,
+        healthWindow: healthWindowOf(req.query.health),
+        deliveries: got.deliveries,
+        canManage: roleAllows(s.role, 'audit_streams.manage'),
+        ...extra,
+      }),
+      httpStatus,
+    );
+  };
+
+  router.get('/audit-streams', async (_req, res) => {
+    await listPage(res, memberOf(res));
+  });
+
+  router.post('/audit-streams', async (req, res) => {
+    const s = memberOf(res);
+    const body = req.body as Record<string, unknown>;
+    const typed = (k: string) =>
+      typeof body[k] === 'string' ? (body[k]).slice(0, 2048) : '';
+    const form: Partial<AddStreamValues> = {
+      kind: (['https', 'splunk_hec', 'datadog'] as const).find((k) => k === body.kind),
+      label: typed('label'),
+      url: typed('url'),
+      datadog_site: typed('datadog_site'),
+      splunk_index: typed('splunk_index'),
+    };
+    const parsed = AddStreamForm.safeParse(body);
+    if (!parsed.success) {
+      await listPage(res, s, { form, error: parsed.error.issues[0]?.message }, 400);
+      return;
+    }
+    const v = parsed.data;
+    try {
+      const added = await streams(
+        'addAuditStream',
+        {
+          brand_id: s.brand.id,
+          kind: v.kind,
+          label: v.label,
+          url: v.url,
+          token: v.token,
+          // the form offers every field; each kind sends only its own
+          datadog_site: v.kind === 'datadog' ? v.datadog_site : '',
+          splunk_index: v.kind === 'splunk_hec' ? v.splunk_index : '',
+          actor_email: '',
+        },
+        as(s),
+      );
+      const id = added.stream!.id;
+      if (added.signing_secret) {
+        const reveal: CreatedStream = {
+          label: v.label,
+          secret: added.signing_secret,
+          streamId: id,
+        };
+        const revealId = await deps.reveal.put(s.token, reveal);
+        res.redirect(303, `/brands/${s.brand.id}/audit-streams/created/${revealId}`);
+        return;
+      }
+      res.redirect(303, `/brands/${s.brand.id}/audit-streams/${id}?done=connected`);
+    } catch (err) {
+      const refused = formRefusal(err);
+      if (!refused) throw err;
+      await listPage(res, s, { form, error: refused.message }, refused.httpStatus);
+    }
+  });
+
+  router.get('/audit-streams/created/:revealId', async (req, res) => {
+    const s = memberOf(res);
+    const created = (await deps.reveal.take(s.token, String(req.params.revealId))) as
+      CreatedStream | undefined;
+    sendPage(res, StreamSecretPage({ viewer: viewerOf(s), created }), created ? 200 : 410);
+  });
+
+  router.get('/audit-streams/:streamId', async (req, res) => {
+    const done = typeof req.query.done === 'string' ? DONE[req.query.done] : undefined;
+    await streamPage(req, res, memberOf(res), done ? { notice: done } : {});
+  });
+
+  /** A change of the stream; its refusal is shown on the stream's page with its status. */
+  const change = async (
+    req: Request,
+    res: Response,
+    done: string,
+    call: (s: MemberSession, streamId: string) => Promise<unknown>,
+  ) => {
+    const s = memberOf(res);
+    const id = pathStream(req);
+    try {
+      await call(s, id);
+    } catch (err) {
+      const refused = formRefusal(err);
+      if (!refused) throw err;
+      await streamPage(req, res, s, { error: refused.message }, refused.httpStatus);
+      return;
+    }
+    res.redirect(303, `/brands/${s.brand.id}/audit-streams/${id}?done=${done}`);
+  };
+
+  router.post('/audit-streams/:streamId', async (req, res) => {
+    const parsed = UpdateStreamForm.safeParse(req.body);
+    if (!parsed.success) {
+      await streamPage(req, res, memberOf(res), { error: parsed.error.issues[0]?.message }, 400);
+      return;
+    }
+    const v = parsed.data;
+    await change(req, res, 'saved', (s, id) =>
+      streams(
+        'updateAuditStream',
+        {
+          stream_id: id,
+          label: v.label,
+          url: v.url === '' ? undefined : v.url,
+          token: v.token === '' ? undefined : v.token,
+          datadog_site: v.datadog_site === '' ? undefined : v.datadog_site,
+          splunk_index: v.splunk_index,
+          actor_email: '',
+        },
+        as(s),
+      ),
+    );
+  });
+
+  for (const [path, enabled] of [
+    ['enable', true],
+    ['disable', false],
+  ] as const) {
+    router.post(`/audit-streams/:streamId/${path}`, (req, res) =>
+      change(req, res, `${path}d`, (s, id) =>
+        streams('updateAuditStream', { stream_id: id, enabled, actor_email: '' }, as(s)),
+      ),
+    );
+  }
+
+  router.post('/audit-streams/:streamId/test', (req, res) =>
+    change(req, res, 'tested', (s, id) =>
+      streams('testAuditStream', { stream_id: id, actor_email: '' }, as(s)),
+    ),
+  );
+
+  router.get('/audit-streams/:streamId/remove', async (req, res) => {
+    const s = memberOf(res);
+    const got = await streams(
+      'getAuditStream',
+      { stream_id: pathStream(req), deliveries: 1 },
+      as(s),
+    );
+    sendPage(res, RemoveStreamPage({ viewer: viewerOf(s), stream: got.stream! }));
+  });
+
+  router.post('/audit-streams/:streamId/remove', async (req, res) => {
+    const s = memberOf(res);
+    await streams('removeAuditStream', { stream_id: pathStream(req), actor_email: '' }, as(s));
+    await listPage(res, s, { notice: 'The stream is removed: it is sent nothing more.' });
+  });
+}

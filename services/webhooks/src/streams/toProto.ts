@@ -1,0 +1,58 @@
+import { DeliveryStatus } from '@brand/proto/webhooks/v1';
+import type { AuditBatch, AuditStream } from '@brand/proto/webhooks/v1/audit';
+import { toAttempt } from '../admin/toProto';
+import type { StreamDeliveryRow } from './streamDeliveries';
+import type { StreamRow } from './streamRepo';
+
+const STATUS = {
+  pending: DeliveryStatus.DELIVERY_STATUS_PENDING,
+  succeeded: DeliveryStatus.DELIVERY_STATUS_SUCCEEDED,
+  failed: DeliveryStatus.DELIVERY_STATUS_FAILED,
+} as const;
+
+/** A stream as AuditStreamService returns it: never its token, API key or secret. */
+export const toStream = (s: StreamRow): AuditStream => ({
+  id: s.id,
+  brand_id: s.brand_id,
+  kind: s.kind,
+  label: s.label,
+  url: s.url,
+  datadog_site: s.options.datadog_site ?? '',
+  splunk_index: s.options.splunk_index ?? '',
+  enabled: s.enabled,
+  disabled_reason: s.disabled_reason ?? '',
+  disabled_by_service: s.disabled_by_service,
+  created_at: s.created_at,
+  created_by: s.created_by,
+  last_status: s.last_status ?? 0,
+  last_delivery_at: s.last_delivery_at ?? '',
+  failure_count: s.failure_count,
+  failing_since: s.failing_since ?? '',
+  last_error: s.last_error ?? '',
+  delivered_through: s.delivered_through,
+  head: s.head,
+  oldest_waiting_at: s.oldest_waiting_at ?? '',
+  started_after: s.started_after,
+});
+
+/** A stream's delivery: the positions it carries (0 and 0 for a test) and its attempts. */
+export function toBatch(d: StreamDeliveryRow): AuditBatch {
+  const range = d.test
+    ? undefined
+    : (JSON.parse(d.object_json) as { from: number; through: number });
+  return {
+    id: d.id,
+    first_position: range?.from ?? 0,
+    last_position: range?.through ?? 0,
+    test: d.test,
+    status: STATUS[d.status],
+    attempt_count: d.attempts,
+    next_attempt_at: d.next_attempt_at ?? '',
+    last_status: d.last_status ?? 0,
+    last_error: d.last_error ?? '',
+    created_at: d.created_at,
+    completed_at: d.completed_at ?? '',
+    attempts: d.attempt_log.map((a) => toAttempt(a, undefined)),
+    attempts_in_round: d.attempts_in_round,
+  };
+}

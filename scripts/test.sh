@@ -141,10 +141,9 @@ await_setup "installing Chromium" "$chromium_pid" "$chromium_log"
 # runs the minutes-long outage tests (*.long.test.ts, jest project long).
 say "fault suite, short (FAULTS=short; the full one is npm run test:faults), in the background"
 faults_log="$REPO_ROOT/.local/test-faults.log"
-# --forceExit, a safety net: the failover's TCP proxy once reset sockets mid-close, and a socket's
-# handle outlived the run (2 runs of 4; none of 2 since it ends them plainly when it moves or
-# closes, testkit tcpProxy.ts); every result is in by then, and a jest that never exits would hold
-# CI until its time runs out.
+# --forceExit, a safety net: the failovers' TCP proxy once reset sockets mid-close and a socket's
+# handle outlived the run (2 runs of 4; none since it ends them plainly, testkit tcpProxy.ts);
+# every result is in by then, and a jest that never exits would hold CI until its time runs out.
 FAULTS=short BRAND_TEST_SKIP_BUILD=1 npx --no-install jest --selectProjects faults --forceExit \
   "${jest_flags[@]}" >"$faults_log" 2>&1 &
 faults_pid=$!

@@ -70,7 +70,8 @@ export async function startOwnRedis(opts: { replicaOf?: number } = {}): Promise<
   };
   const kill = async (): Promise<void> => {
     const dying = child;
-    if (!dying || dying.exitCode !== null) return;
+    // gone already (a SIGKILL leaves exitCode null and sets signalCode): no 'exit' will come
+    if (!dying || dying.exitCode !== null || dying.signalCode !== null) return;
     const exited = new Promise((r) => dying.once('exit', r));
     dying.kill('SIGKILL');
     await exited;

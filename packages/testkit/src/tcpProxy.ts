@@ -40,7 +40,9 @@ export async function tcpProxy(initial: { host: string; port: number }): Promise
     }
     // either side failing or closing takes the other down, like a real connection would
     client.on('error', () => upstream.destroy());
-    upstream.on('error', () => client.resetAndDestroy());
+    // ended plainly, not reset: a reset of an accepted socket whose peer is going away could leave
+    // its handle open, and the server's close then never finished (issue 60's failovers)
+    upstream.on('error', () => client.destroy());
     client.pipe(upstream);
     upstream.pipe(client);
   });
@@ -65,6 +67,12 @@ export async function tcpProxy(initial: { host: string; port: number }): Promise
       sockets.clear();
       if (!server.listening) return resolve();
       server.close(() => resolve());
+      if (how === 'end') {
+        // for good: nothing of the proxy may hold the test process open, nor its close wait
+        // on a socket whose handle outlives it
+        server.unref();
+        setTimeout(resolve, 1_000).unref();
+      }
     });
 
   // another process may take the port between the probe and the listen: try a few

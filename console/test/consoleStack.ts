@@ -131,31 +131,44 @@ export async function startConsoleStack(
   const { dir: mailDir, port: mailPort } = mailbox;
   try {
     const handedOut = new Set<string>();
-    const port = await freePort();
-    const url = `http://${opts.publicHost ?? '127.0.0.1'}:${port}`;
-    const consoleProcess = await spawnService({
-      name: 'console',
-      entry: CONSOLE_MAIN,
-      env: {
-        HTTP_PORT: String(port),
-        METRICS_PORT: '0',
-        CONSOLE_PUBLIC_URL: url,
-        GATEWAY_PUBLIC_URL: stack.gateways[0]?.url ?? `http://${NOWHERE}`,
-        RECORDS_GRPC_ADDR: stack.records.address,
-        PLANS_GRPC_ADDR: stack.plans?.address ?? NOWHERE,
-        WEBHOOKS_GRPC_ADDR: stack.webhooks?.address ?? NOWHERE,
-        CONSOLE_TOKEN: TEST_CONSOLE_TOKEN,
-        SMTP_URL: `smtp://127.0.0.1:${mailPort}`,
-        REDIS_URL: stack.redisUrl,
-        REDIS_KEY_PREFIX: stack.redisKeyPrefix,
-        LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'info',
-        // Mail goes out within a tenth of a second, so tests wait little for links.
-        SIGN_IN_MAIL_POLL_MS: '100',
-        // Without webhooks there are no receiver notices to ask for.
-        ...(opts.signInOnly ? { RECEIVER_NOTICE_INTERVAL_MS: '3600000' } : {}),
-        ...opts.consoleEnv,
-      },
-    });
+    // The console must know its own URL before it listens, so its port is picked free first;
+    // another process may take it in between on a busy machine: pick again (three tries).
+    const urlOf = (port: number) => `http://${opts.publicHost ?? '127.0.0.1'}:${port}`;
+    const spawnConsole = async (port: number) =>
+      spawnService({
+        name: 'console',
+        entry: CONSOLE_MAIN,
+        env: {
+          HTTP_PORT: String(port),
+          METRICS_PORT: '0',
+          CONSOLE_PUBLIC_URL: urlOf(port),
+          GATEWAY_PUBLIC_URL: stack.gateways[0]?.url ?? `http://${NOWHERE}`,
+          RECORDS_GRPC_ADDR: stack.records.address,
+          PLANS_GRPC_ADDR: stack.plans?.address ?? NOWHERE,
+          WEBHOOKS_GRPC_ADDR: stack.webhooks?.address ?? NOWHERE,
+          CONSOLE_TOKEN: TEST_CONSOLE_TOKEN,
+          SMTP_URL: `smtp://127.0.0.1:${mailPort}`,
+          REDIS_URL: stack.redisUrl,
+          REDIS_KEY_PREFIX: stack.redisKeyPrefix,
+          LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'info',
+          // Mail goes out within a tenth of a second, so tests wait little for links.
+          SIGN_IN_MAIL_POLL_MS: '100',
+          // Without webhooks there are no receiver notices to ask for.
+          ...(opts.signInOnly ? { RECEIVER_NOTICE_INTERVAL_MS: '3600000' } : {}),
+          ...opts.consoleEnv,
+        },
+      });
+    let port = await freePort();
+    let consoleProcess: ServiceProcess | undefined;
+    for (let attempt = 1; consoleProcess === undefined; attempt++) {
+      try {
+        consoleProcess = await spawnConsole(port);
+      } catch (err) {
+        if (attempt === 3 || !String(err).includes('EADDRINUSE')) throw err;
+        port = await freePort();
+      }
+    }
+    const url = urlOf(port);
     return {
       stack,
       url,

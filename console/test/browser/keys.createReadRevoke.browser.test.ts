@@ -58,7 +58,13 @@ async function gatewayStatus(key: string): Promise<number> {
 it('an owner signs in by emailed link, creates, copies, uses and revokes a key that is shown once', async () => {
   const { brand, owner } = await brandWithOwner('Demo Brand');
   const { context, page } = await signIn(owner.email, { shoot: true });
-  expect(page.url()).toBe(`${cs.url}/brands/${brand.id}/keys`);
+  // A member of one brand lands on its overview (issue 62), and goes on to API keys.
+  expect(page.url()).toBe(`${cs.url}/brands/${brand.id}`);
+  await page
+    .getByRole('navigation', { name: 'Sections' })
+    .getByRole('link', { name: 'API keys' })
+    .click();
+  await page.waitForURL(`${cs.url}/brands/${brand.id}/keys`);
   await expectAccessible(page);
 
   await page.getByLabel('Name (the integration that will use it)').fill('Warehouse sync');
@@ -107,7 +113,8 @@ it('a non-owner sees keys but has no create button, and the POST is refused', as
   const email = `member-${randomHex(4)}@brand.test`;
   await cs.stack.admin.addMember({ brandId: brand.id, email, role: 'member' });
   const { context, page } = await signIn(email);
-  await page.getByText('Existing').waitFor();
+  await page.goto(`${cs.url}/brands/${brand.id}/keys`);
+  await page.getByRole('cell', { name: 'Existing', exact: true }).waitFor();
   await page.getByText('Only brand owners create, roll and revoke keys').waitFor();
   expect(await page.getByRole('button', { name: 'Create key' }).count()).toBe(0);
   await expectAccessible(page);

@@ -64,7 +64,7 @@ it('adds a passkey, signs in with it alone, and requires passkeys for the brand'
   await expectAccessible(page);
   await screenshot(page, 'sign-in-passkey');
   await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
-  await page.waitForURL(new RegExp(`/brands/${brand.id}/keys$`));
+  await page.waitForURL(new RegExp(`/brands/${brand.id}$`));
 
   await page.goto(`${cs.url}/sessions`);
   await expect(page.locator('tbody tr').first().textContent()).resolves.toMatch(

@@ -106,7 +106,7 @@ it('connects the provider, signs in through it, and requires it for the brand', 
   await expect(page.getByLabel('Email').inputValue()).resolves.toBe(owner.email);
   await page.getByLabel('Password').fill('correct horse');
   await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.waitForURL(new RegExp(`^${cs.url}/brands/${brand.id}/keys$`));
+  await page.waitForURL(new RegExp(`^${cs.url}/brands/${brand.id}$`));
 
   await page.goto(`${cs.url}/sessions`);
   await expect(page.locator('tbody tr').first().textContent()).resolves.toMatch(

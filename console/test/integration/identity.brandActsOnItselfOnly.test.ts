@@ -150,7 +150,7 @@ async function personAtA() {
   const password = `pw-${randomHex(6)}`;
   idp.addUser({ email, password });
   const { http: sso, answer } = await signInWithSso(cs, { email, password });
-  expect(answer.location).toBe(`/brands/${a.brand.id}/keys`);
+  expect(answer.location).toBe(`/brands/${a.brand.id}`);
   const sessions = [a.ownerHttp, passkey, sso];
   expect(await statusesAt(a.brand.id, sessions)).toEqual([200, 200, 200]);
   return { a, email, sessions, link: a.ownerHttp, passkey, authenticator: added.authenticator };

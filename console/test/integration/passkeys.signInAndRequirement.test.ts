@@ -28,7 +28,7 @@ describe('passkeys', () => {
     expect(list.body).toContain('<td>Work laptop</td>');
 
     const { http, answer } = await signInWithPasskey(cs, added.authenticator);
-    expect(answer).toMatchObject({ status: 303, location: `/brands/${brand.id}/keys` });
+    expect(answer).toMatchObject({ status: 303, location: `/brands/${brand.id}` });
     expect(answer.headers.get('set-cookie')).toMatch(/^__Host-console_session=[A-Za-z0-9_-]{43}; /);
     expect((await http.get(`/brands/${brand.id}/keys`)).status).toBe(200);
     expect((await http.get('/sessions')).body).toMatch(/this session[\s\S]*by passkey/);

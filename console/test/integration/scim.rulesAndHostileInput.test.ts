@@ -90,7 +90,7 @@ describe('just-in-time membership', () => {
       ).status,
     ).toBe(303);
     const { answer } = await signInWithSso(cs, { email, password: 'pw' });
-    expect(answer.location).toBe(`/brands/${b.brand.id}/keys`);
+    expect(answer.location).toBe(`/brands/${b.brand.id}`);
     expect(await memberOf(b.brand.id, email)).toMatchObject({ role: 'admin', managed_by: 'sso' });
     // The role follows the claim at the next sign-in.
     idp.addUser({ email, password: 'pw', groups: ['Staff'] });

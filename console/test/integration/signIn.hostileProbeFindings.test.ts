@@ -92,7 +92,7 @@ describe('sign-in abuse limits (finding 2)', () => {
     const link = await nthLink(owner.email, 1);
     const signedIn = await member.post(pathOf(link), {});
     expect(signedIn.status).toBe(303);
-    expect(signedIn.location).toBe(`/brands/${brand.id}/keys`);
+    expect(signedIn.location).toBe(`/brands/${brand.id}`);
 
     // Six requests accepted, two mails: one at once, the rest folded into one a spacing later.
     await sleep(SPACING_MS * 1.5);

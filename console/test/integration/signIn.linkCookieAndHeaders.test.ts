@@ -54,7 +54,7 @@ describe('sign-in', () => {
       redirect: 'manual',
     });
     expect(res.status).toBe(303);
-    expect(res.headers.get('location')).toBe(`/brands/${brand.id}/keys`);
+    expect(res.headers.get('location')).toBe(`/brands/${brand.id}`);
     const cookie = res.headers.getSetCookie()[0]!;
     expect(cookie).toMatch(/^__Host-console_session=[A-Za-z0-9_-]{43}; /);
     const flags = cookie.split('; ').slice(1);

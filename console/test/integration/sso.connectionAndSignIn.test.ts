@@ -205,7 +205,7 @@ describe('signing in with single sign-on', () => {
     idp.addUser({ email: owner.email, password: 'pw-owner' });
 
     const { http, answer } = await signInWithSso(cs, { email: owner.email, password: 'pw-owner' });
-    expect(answer).toMatchObject({ status: 303, location: `/brands/${brand.id}/keys` });
+    expect(answer).toMatchObject({ status: 303, location: `/brands/${brand.id}` });
     expect(answer.headers.get('set-cookie')).toMatch(/__Host-console_session=[A-Za-z0-9_-]{43}; /);
     expect((await http.get(`/brands/${brand.id}/keys`)).status).toBe(200);
     expect((await http.get(`/brands/${second.brand.id}/keys`)).status).toBe(404);
@@ -250,7 +250,7 @@ describe('signing in with single sign-on', () => {
     const before = asked();
     for (const m of members) {
       const { answer } = await signInWithSso(cs, m);
-      expect(answer).toMatchObject({ status: 303, location: `/brands/${brand.id}/keys` });
+      expect(answer).toMatchObject({ status: 303, location: `/brands/${brand.id}` });
     }
     const after = asked();
     // three sign-ins, each a start and a callback (before: six discoveries); the connection's
@@ -267,7 +267,7 @@ describe('signing in with single sign-on', () => {
       { email: owner.email, password: 'pw' },
       { brand: brand.id },
     );
-    expect(viaLink.answer).toMatchObject({ status: 303, location: `/brands/${brand.id}/keys` });
+    expect(viaLink.answer).toMatchObject({ status: 303, location: `/brands/${brand.id}` });
     const unknown = await cs.stack.admin.createBrand({ tier: 'plus', verified: true });
     const none = await signInWithSso(cs, { email: 'x@nowhere-sso.test', password: 'pw' });
     expect(none.answer.status).toBe(404);

@@ -97,7 +97,7 @@ describe('the callback', () => {
     expect(attacker.cookie).toBe('');
 
     const own = await victim.get(callback);
-    expect(own).toMatchObject({ status: 303, location: `/brands/${brand.id}/keys` });
+    expect(own).toMatchObject({ status: 303, location: `/brands/${brand.id}` });
   });
 
   it('the code of an earlier sign-in replayed on a new state is refused (issued for another PKCE verifier and nonce)', async () => {

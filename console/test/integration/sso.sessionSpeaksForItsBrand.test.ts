@@ -118,7 +118,7 @@ async function attackThroughB(victim: ConsoleHttp, victimEmail: string, victimDo
   const password = `pw-${randomHex(6)}`;
   idp.addUser({ email: victimEmail, password });
   const { http: asVictim, answer } = await signInWithSso(cs, { email: victimEmail, password });
-  expect(answer).toMatchObject({ status: 303, location: `/brands/${b.brand.id}/keys` });
+  expect(answer).toMatchObject({ status: 303, location: `/brands/${b.brand.id}` });
   return { b, asVictim };
 }
 

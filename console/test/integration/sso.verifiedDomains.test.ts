@@ -118,7 +118,7 @@ describe('verified domains', () => {
     expect(started.answer.status).toBe(200);
     expect(started.answer.body).toContain(a.brand.name);
     const signedIn = await signInWithSso(cs, member);
-    expect(signedIn.answer).toMatchObject({ status: 303, location: `/brands/${a.brand.id}/keys` });
+    expect(signedIn.answer).toMatchObject({ status: 303, location: `/brands/${a.brand.id}` });
 
     // A domain only B claims sends nobody to B's provider (today: everyone at it went there).
     const toB = await startSso(cs, { email: `someone@${lonely}` });
@@ -140,7 +140,7 @@ describe('verified domains', () => {
     const held = await domainRow(b.brand.id, a.domain);
     expect(held?.state).toBe('failed');
     expect(held?.problem).toMatch(/Another brand has verified this domain/);
-    expect((await signInWithSso(cs, member)).answer.location).toBe(`/brands/${a.brand.id}/keys`);
+    expect((await signInWithSso(cs, member)).answer.location).toBe(`/brands/${a.brand.id}`);
   });
 
   it('shows each domain pending with its record, failed with why, then verified', async () => {
@@ -291,7 +291,7 @@ describe('no lock-out by configuration', () => {
     expect(moved.body).toContain('nobody has signed in through another provider');
     // The owner's next sign-in still works (before: 401, the domain gone).
     const again = await signInWithSso(cs, { email: b.owner.email, password: 'pw-owner' });
-    expect(again.answer).toMatchObject({ status: 303, location: `/brands/${b.brand.id}/keys` });
+    expect(again.answer).toMatchObject({ status: 303, location: `/brands/${b.brand.id}` });
   });
 
   it('changes a connection in use only with a fresh sign-in through it', async () => {

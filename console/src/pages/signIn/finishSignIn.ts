@@ -21,10 +21,10 @@ export interface OpenedSession {
 
 /**
  * The last step of every way in: the session cookie, then the page to land on (the brand's
- * keys when the session opens exactly one brand, else the list of brands).
+ * overview when the session opens exactly one brand (issue 62), else the list of brands).
  */
 export function finishSignIn(res: Response, opened: OpenedSession): void {
   setSessionCookie(res, opened.session_token, new Date(opened.expires_at));
   const only = opened.brands.length === 1 ? opened.brands[0]?.brand : undefined;
-  res.redirect(303, only ? `/brands/${only.id}/keys` : '/brands');
+  res.redirect(303, only ? `/brands/${only.id}` : '/brands');
 }

@@ -23,28 +23,38 @@ const DATADOG_SITES = [
   'ddog-gov.com',
 ];
 
-/** Where a stream stands, in words (never "OK" while entries wait). */
-export function streamState(s: AuditStream): { words: string; flag?: 'failing' | 'waiting' } {
-  const waiting = s.head - s.delivered_through;
+const entries = (n: number) => `${n} ${n === 1 ? 'entry' : 'entries'}`;
+
+/** Where a stream stands, in words (never "OK" while entries wait): a lead and the rest. */
+export function streamState(s: AuditStream): {
+  lead: string;
+  rest: string;
+  flag?: 'failing' | 'waiting';
+} {
+  const waiting = entries(s.head - s.delivered_through);
   if (!s.enabled)
     return {
-      words: `Disabled${s.disabled_by_service ? ' by the service' : ''}: ${s.disabled_reason || 'no entries are sent'}; ${waiting} waiting`,
+      lead: `Disabled${s.disabled_by_service ? ' by the service' : ''}`,
+      rest: `${s.disabled_reason || 'no entries are sent'}; ${waiting} waiting`,
       flag: 'failing',
     };
   if (s.failure_count > 0)
     return {
-      words: `Failing since ${formatTime(s.failing_since)} (${s.failure_count} failed attempts in a row): ${s.last_error}; ${waiting} entries waiting, none lost`,
+      lead: 'Failing',
+      rest: `since ${formatTime(s.failing_since)} (${s.failure_count} failed attempts in a row): ${s.last_error}; ${waiting} waiting, none lost`,
       flag: 'failing',
     };
-  if (waiting > 0)
+  if (s.head > s.delivered_through)
     return {
-      words: `Sending: ${waiting} ${waiting === 1 ? 'entry' : 'entries'} waiting${s.oldest_waiting_at ? `, the oldest stored ${formatTime(s.oldest_waiting_at)}` : ''}`,
+      lead: 'Sending',
+      rest: `${waiting} waiting${s.oldest_waiting_at ? `, the oldest stored ${formatTime(s.oldest_waiting_at)}` : ''}`,
       flag: 'waiting',
     };
   return {
-    words: s.last_delivery_at
-      ? `Up to date: every entry sent (last delivery ${formatTime(s.last_delivery_at)})`
-      : 'Up to date: no entry to send yet',
+    lead: 'Up to date',
+    rest: s.last_delivery_at
+      ? `every entry sent (last delivery ${formatTime(s.last_delivery_at)})`
+      : 'no entry to send yet',
   };
 }
 
@@ -52,11 +62,12 @@ function StateText(props: { stream: AuditStream }) {
   const state = streamState(props.stream);
   return state.flag ? (
     <span class={`flag-${state.flag}`}>
-      <strong>{state.words.split(':')[0]}</strong>
-      {state.words.slice(state.words.indexOf(':'))}
+      <strong>{state.lead}</strong> {state.rest}
     </span>
   ) : (
-    <>{state.words}</>
+    <>
+      {state.lead}: {state.rest}
+    </>
   );
 }
 

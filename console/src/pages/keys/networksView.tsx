@@ -116,12 +116,17 @@ export function KeyPolicy(props: {
 }
 
 /** The create form's field, and the networks page's. */
-export function NetworksField(props: { value: string; required: boolean; id: string }) {
+export function NetworksField(props: { value: string; required?: boolean; id: string }) {
+  // undefined: the page does not say (a key's own page: the policy is on the keys page)
+  const suffix =
+    props.required === undefined
+      ? ''
+      : props.required
+        ? ' (required by this brand)'
+        : ' (optional)';
   return (
     <>
-      <label for={props.id}>
-        Allowed networks{props.required ? ' (required by this brand)' : ' (optional)'}
-      </label>
+      <label for={props.id}>Allowed networks{suffix}</label>
       <textarea
         id={props.id}
         name="allowed_networks"
@@ -169,7 +174,6 @@ export function KeyNetworksPage(props: {
         <NetworksField
           id="key-networks"
           value={props.typed ?? apiKey.allowed_networks.join('\n')}
-          required={false}
         />
         <div class="actions">
           <button type="submit">Save networks</button>

@@ -132,7 +132,7 @@ await_setup "installing Chromium" "$chromium_pid" "$chromium_log"
 # of its own under steady traffic (REST and MCP walking by cursor), with five faults injected
 # one at a time (webhooks SIGKILL, records SIGKILL mid-walk, broker SIGKILL, an empty Redis
 # restart, a receiver answering 500 then 200); it prints its table. Issue 60 adds, in files of
-# their own: a PostgreSQL failover (a synchronous standby promoted, 31 s; the Redis failover and
+# their own: a PostgreSQL failover (a synchronous standby promoted, 26-62 s; the Redis failover and
 # the loss of one of three brokers run in the full suite). Its upgrade test (the previous
 # release, built in a git worktree, serving while this tree's migrations are applied: 100-130 s,
 # most of it the build) runs in the full suite only; here the unit tests hold every migration to

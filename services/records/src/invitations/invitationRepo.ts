@@ -8,7 +8,7 @@ type Db = Pool | PoolClient;
 export type InvitationOutcome = 'accepted' | 'declined' | 'withdrawn' | 'expired';
 
 /** An invitation's state as people see it: an open one past its expiry is "expired". */
-export type InvitationState = 'pending' | InvitationOutcome;
+type InvitationState = 'pending' | InvitationOutcome;
 
 /** One invitation (table member_invitations, migration 0023), with its brand's name. */
 export interface InvitationRow {

@@ -28,7 +28,7 @@ import {
 } from './invitationRepo';
 
 /** An invitation is pending this long, then expires (issue 59). */
-export const INVITATION_TTL_MS = 7 * 24 * 60 * 60_000;
+const INVITATION_TTL_MS = 7 * 24 * 60 * 60_000;
 /**
  * One brand invites one address at most this often a day (withdrawals and declines included),
  * so no owner can fill a person's mailbox with invitations.

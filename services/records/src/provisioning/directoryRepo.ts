@@ -4,7 +4,7 @@ import { rfc3339 } from '@brand/shared/db';
 type Db = Pool | PoolClient;
 
 /** One address of a SCIM user, as the provider sent it. */
-export interface ScimEmailValue {
+interface ScimEmailValue {
   value: string;
   type: string;
   primary: boolean;

@@ -3,7 +3,7 @@ import type { Pool, PoolClient } from '@brand/shared/db';
 import type { SignInMethod } from './signInClient';
 
 /** How each way in reads in the activity ("signed in with an emailed link"). */
-export const METHOD_WORDS: Record<SignInMethod, string> = {
+const METHOD_WORDS: Record<SignInMethod, string> = {
   link: 'an emailed link',
   passkey: 'a passkey',
   sso: 'single sign-on',

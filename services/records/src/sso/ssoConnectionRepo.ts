@@ -21,7 +21,7 @@ export interface SsoConnectionRow {
 }
 
 /** Requiring single sign-on waits this long after its provider was set (issue 59 part 4). */
-export const PROVIDER_WAIT = '1 day';
+const PROVIDER_WAIT = '1 day';
 
 const COLUMNS = `brand_id, issuer, client_id, client_secret_ciphertext, client_secret_key_id,
   allowed_domains, enabled, ${rfc3339('updated_at')} as updated_at,

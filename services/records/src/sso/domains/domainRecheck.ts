@@ -102,7 +102,7 @@ function systemEntry(d: DomainToRecheck, action: string, summary: string) {
 }
 
 /** Re-checks every domain due, a batch at a time; answers how many it checked. */
-export async function recheckDomainsOnce(deps: DomainRecheckDeps): Promise<number> {
+async function recheckDomainsOnce(deps: DomainRecheckDeps): Promise<number> {
   let checked = 0;
   for (;;) {
     const due = await claimDomainsToRecheck(deps.pool, {

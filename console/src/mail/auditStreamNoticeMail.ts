@@ -1,12 +1,6 @@
 import { ReceiverNoticeKind, type ReceiverNotice } from '@brand/proto/webhooks/v1';
 import { formatTime } from '../views/format';
-
-/** A value from outside on one line, bounded (a label in a subject, a URL in a body). */
-function oneLine(value: string, max: number): string {
-  // eslint-disable-next-line no-control-regex -- line breaks and controls are what is removed
-  const flat = value.replace(/[\u0000-\u001F\u007F-\u009F\u2028\u2029]+/g, ' ').trim();
-  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
-}
+import { oneLine } from './oneLine';
 
 /**
  * The owners' mail about an audit stream (issue 63): the delivery engine writes the same three

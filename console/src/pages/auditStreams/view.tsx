@@ -4,29 +4,16 @@ import { Csrf, Layout, Notice, SecretShownOnce, type Viewer } from '../../views/
 import { formatTime } from '../../views/format';
 import { attemptOutcome } from '../receivers/attemptWords';
 import { HealthPanel, type HealthWindowName } from '../receivers/healthPanel';
+import { DATADOG_SITES, KIND_WORDS } from '@brand/shared/webhooks';
 import type { AddStreamValues } from './input';
 
-/** How each kind is named on the pages. */
-const KIND_WORDS: Record<string, string> = {
-  https: 'HTTPS (JSON lines)',
-  splunk_hec: 'Splunk HEC',
-  datadog: 'Datadog',
-};
-
-const DATADOG_SITES = [
-  'datadoghq.com',
-  'us3.datadoghq.com',
-  'us5.datadoghq.com',
-  'datadoghq.eu',
-  'ap1.datadoghq.com',
-  'ap2.datadoghq.com',
-  'ddog-gov.com',
-];
+/** A stream's kind in words ("Splunk HEC"); one this console does not know, as it came. */
+const kindWords = (kind: string): string => (KIND_WORDS as Record<string, string>)[kind] ?? kind;
 
 const entries = (n: number) => `${n} ${n === 1 ? 'entry' : 'entries'}`;
 
 /** Where a stream stands, in words (never "OK" while entries wait): a lead and the rest. */
-export function streamState(s: AuditStream): {
+function streamState(s: AuditStream): {
   lead: string;
   rest: string;
   flag?: 'failing' | 'waiting';
@@ -129,7 +116,7 @@ export function AuditStreamsPage(props: AuditStreamsPageProps) {
                 <a href={`${base}/${s.id}`}>{s.label}</a>
               </td>
               <td>
-                {KIND_WORDS[s.kind] ?? s.kind}
+                {kindWords(s.kind)}
                 <br />
                 <code class="path">{s.url}</code>
               </td>
@@ -289,7 +276,7 @@ export function AuditStreamPage(props: {
       <dl>
         <dt>Destination</dt>
         <dd>
-          {KIND_WORDS[s.kind] ?? s.kind}: <code class="path">{s.url}</code>
+          {kindWords(s.kind)}: <code class="path">{s.url}</code>
           {s.datadog_site && <> (site {s.datadog_site})</>}
           {s.splunk_index && <> (index {s.splunk_index})</>}
         </dd>

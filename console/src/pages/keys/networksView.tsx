@@ -10,7 +10,7 @@ import { keyState } from './keyState';
  */
 
 /** Keys that still work (not revoked, not expired) and have no allowed networks. */
-export function openKeys(keys: readonly ApiKey[], now: number): ApiKey[] {
+function openKeys(keys: readonly ApiKey[], now: number): ApiKey[] {
   return keys.filter(
     (k) =>
       k.allowed_networks.length === 0 &&

@@ -40,3 +40,13 @@ export const RETRY_DELAYS_MS = [
 
 /** Attempts in one round of the retry schedule (10); a resend starts a new round. */
 export const ATTEMPTS_PER_ROUND = RETRY_DELAYS_MS.length + 1;
+
+export {
+  DATADOG_SITES,
+  datadogIntakeUrl,
+  KIND_WORDS,
+  STREAM_KINDS,
+  type DatadogSite,
+  type StreamKind,
+  type StreamOptions,
+} from './auditStreamKinds';

@@ -16,7 +16,8 @@ import type { HealthWindowView } from '../health/healthWindows';
 import type { NoticeRow } from '../notices/noticeRepo';
 import type { ReceiverRow, RotationView } from '../receivers/receiverRepo';
 
-const STATUS = {
+/** Delivery states as the proto names them (deliveries and audit streams' runs alike). */
+export const STATUS = {
   pending: DeliveryStatus.DELIVERY_STATUS_PENDING,
   succeeded: DeliveryStatus.DELIVERY_STATUS_SUCCEEDED,
   failed: DeliveryStatus.DELIVERY_STATUS_FAILED,

@@ -5,7 +5,7 @@ import { renderEntry, type RenderedEntry } from './entryJson';
 import { insertAuditEntries } from './ingestRepo';
 
 /** Entries one call may hand over (a relay's batch is 500). */
-export const MAX_ENTRIES_PER_CALL = 1_000;
+const MAX_ENTRIES_PER_CALL = 1_000;
 
 /**
  * Stores a relay's batch in the trail (IngestAuditEntries, and the webhooks service's own

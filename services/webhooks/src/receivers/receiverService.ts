@@ -35,7 +35,7 @@ const receiverId = z.string().regex(/^rcv_[A-Za-z0-9]{1,64}$/, 'must be a receiv
  * Unicode line and paragraph separators are refused. A label is shown in pages, logs, mails and
  * code examples, and none of them should break a line or run a terminal escape (issue 23).
  */
-const label = z
+export const label = z
   .string()
   .trim()
   .min(1, 'is required')

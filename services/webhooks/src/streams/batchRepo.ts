@@ -12,7 +12,7 @@ import { newId } from '@brand/shared/ids';
  */
 
 /** The event type of a stream's deliveries: a run of entries, or a test entry. */
-export const AUDIT_BATCH_TYPE = 'audit.entries';
+const AUDIT_BATCH_TYPE = 'audit.entries';
 
 /** A delivery this module queued, to hand to the worker's feed (claimed by primary key). */
 export interface QueuedBatch {

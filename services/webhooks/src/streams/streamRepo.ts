@@ -1,5 +1,5 @@
 import { rfc3339, type Pool, type PoolClient } from '@brand/shared/db';
-import type { StreamKind, StreamOptions } from './streamKinds';
+import type { StreamKind, StreamOptions } from '@brand/shared/webhooks';
 
 type Db = Pool | PoolClient;
 

@@ -2,7 +2,7 @@ import type { Pool } from '@brand/shared/db';
 import type { ClaimedDelivery } from '../claim/claimRepo';
 import type { Header } from '../send/responseBody';
 import { headersAsShown, signature } from '../send/sign';
-import type { StreamKind, StreamOptions } from './streamKinds';
+import type { StreamKind, StreamOptions } from '@brand/shared/webhooks';
 
 /** One attempt of a stream, ready to send, and its headers as the attempt detail keeps them. */
 export interface StreamRequest {

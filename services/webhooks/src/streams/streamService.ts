@@ -8,6 +8,8 @@ import type { SecretBox } from '@brand/shared/secrets';
 import { checkReceiverUrl, type Resolver } from '../egress/urlPolicy';
 import { recordReceiverActivity as record } from '../receivers/receiverActivity';
 import { generateSigningSecret } from '../receivers/newSigningSecret';
+// one line, as a receiver's label: shown in pages, mails and the activity log
+import { label } from '../receivers/receiverService';
 import {
   deleteReceiver,
   failPendingDeliveries,
@@ -22,7 +24,7 @@ import {
   STREAM_KINDS,
   type StreamKind,
   type StreamOptions,
-} from './streamKinds';
+} from '@brand/shared/webhooks';
 import {
   countStreams,
   insertStream,
@@ -46,13 +48,6 @@ const brandId = z.string().regex(/^br_[A-Za-z0-9]{1,64}$/, 'must be a brand id (
 const streamId = z
   .string()
   .regex(/^aus_[A-Za-z0-9]{1,64}$/, 'must be an audit stream id (aus_...)');
-/** One line, as a receiver's label: it is shown in pages, mails and the activity log. */
-const label = z
-  .string()
-  .trim()
-  .min(1, 'is required')
-  .max(100)
-  .regex(/^[^\p{Cc}\u2028\u2029]*$/u, 'must be one line without control characters');
 /** A HEC token or a Datadog API key as given: printable, no spaces. Sealed, never shown again. */
 const token = z
   .string()

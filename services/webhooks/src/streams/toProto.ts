@@ -1,14 +1,7 @@
-import { DeliveryStatus } from '@brand/proto/webhooks/v1';
 import type { AuditBatch, AuditStream } from '@brand/proto/webhooks/v1/audit';
-import { toAttempt } from '../admin/toProto';
+import { STATUS, toAttempt } from '../admin/toProto';
 import type { StreamDeliveryRow } from './streamDeliveries';
 import type { StreamRow } from './streamRepo';
-
-const STATUS = {
-  pending: DeliveryStatus.DELIVERY_STATUS_PENDING,
-  succeeded: DeliveryStatus.DELIVERY_STATUS_SUCCEEDED,
-  failed: DeliveryStatus.DELIVERY_STATUS_FAILED,
-} as const;
 
 /** A stream as AuditStreamService returns it: never its token, API key or secret. */
 export const toStream = (s: StreamRow): AuditStream => ({

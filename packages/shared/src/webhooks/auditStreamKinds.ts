@@ -1,7 +1,7 @@
 /**
  * The destinations an audit stream may have (issue 63), as GitHub's audit log streaming offers
  * them: HTTPS JSON lines signed like webhooks, Splunk's HTTP Event Collector, Datadog's logs
- * intake. Kept here once: the service, the sender and the views read them.
+ * intake. Kept here once: the webhooks service, its sender and the console's pages read them.
  */
 export const STREAM_KINDS = ['https', 'splunk_hec', 'datadog'] as const;
 export type StreamKind = (typeof STREAM_KINDS)[number];

@@ -64,19 +64,22 @@ export class AccessGate {
 
   /**
    * Charges `cost` units to the identity's brand budget and sets the RateLimit headers;
-   * `peekKey` is read along in the same round trip (RateLimitDecision.peeked).
+   * `peekKey` is read along in the same round trip (RateLimitDecision.peeked), as it is now
+   * when `peekFresh` (see RateLimiter.consume).
    */
   async charge(
     res: Pick<ServerResponse, 'setHeader'>,
     identity: ApiIdentity,
     cost: number,
     peekKey?: string,
+    peekFresh?: boolean,
   ): Promise<RateLimitDecision> {
     const decision = await this.limiter.consume(
       `brand:${identity.brandId}`,
       this.limitOf(identity),
       cost,
       peekKey,
+      peekFresh,
     );
     setRateLimitHeaders(res, 'brand', decision);
     return decision;

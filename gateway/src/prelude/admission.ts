@@ -14,7 +14,9 @@ import type { RateLimitDecision } from '../ratelimit/limiter';
 
 /**
  * The one admission of an authenticated REST request: the key, then one unit of the brand's
- * budget, with `peekKeyOf`'s Redis key read along (the list's change version, issue 18).
+ * budget, with `peekKeyOf`'s Redis key read along (the list's change version, issue 18). A
+ * conditional request (If-None-Match) has it read as it is now, since its 304 is decided on it;
+ * any other may be labelled with a version read lately (admissionLeases.ts, issue 64).
  * Throws the refusal to answer with; resolves to the admitted identity and the decision.
  */
 export async function admitApiKey(
@@ -24,7 +26,8 @@ export async function admitApiKey(
   peekKeyOf?: (identity: ApiIdentity) => string | undefined,
 ): Promise<{ identity: ApiIdentity; decision: RateLimitDecision }> {
   const identity = await gate.identify(req, res);
-  const decision = await chargeBrand(gate, res, identity, 1, peekKeyOf?.(identity));
+  const conditional = req.headers['if-none-match'] !== undefined;
+  const decision = await chargeBrand(gate, res, identity, 1, peekKeyOf?.(identity), conditional);
   return { identity, decision };
 }
 
@@ -39,8 +42,9 @@ async function chargeBrand(
   identity: ApiIdentity,
   cost = 1,
   peekKey?: string,
+  peekFresh?: boolean,
 ): Promise<RateLimitDecision> {
-  const decision = await gate.charge(res, identity, cost, peekKey);
+  const decision = await gate.charge(res, identity, cost, peekKey, peekFresh);
   if (!decision.allowed) throw rateLimitedError(decision);
   return decision;
 }

@@ -141,4 +141,43 @@ describe('AdmissionLedger', () => {
     ledger.record('brand:b1', 'g:1', 0, at(0), 'local');
     expect(ledger.times('brand:b1')).toEqual([]);
   });
+
+  it("keeps a lease's units, counted from the end of its span, in order, with a negative age until then", () => {
+    const { ledger, at } = ledgerAt();
+    const t0 = at(0);
+    // a call at 0 leased 3 units, counted from 1 s on; admissions at 100 and 200 ms came after
+    ledger.record('brand:b1', 'g:1', 1, t0, 'shared');
+    ledger.record('brand:b1', 'g:2', 3, t0 + 1_000, 'shared');
+    ledger.record('brand:b1', 'g:3', 1, at(100), 'shared');
+    ledger.record('brand:b1', 'g:4', 1, at(200), 'shared');
+    expect(ledger.times('brand:b1')).toEqual([
+      t0,
+      t0 + 100,
+      t0 + 200,
+      t0 + 1_000,
+      t0 + 1_000,
+      t0 + 1_000,
+    ]);
+    expect(ledger.seeds('brand:b1')).toMatchObject({
+      members: ['g:1:1', 'g:3:1', 'g:4:1', 'g:2:1', 'g:2:2', 'g:2:3'],
+      agesMs: [200, 100, 0, -800, -800, -800],
+    });
+    // counted until 61 s, the lease's units stay after the others left
+    at(60_500);
+    expect(ledger.seeds('brand:b1').members).toEqual(['g:2:1', 'g:2:2', 'g:2:3']);
+    at(61_000);
+    expect(ledger.times('brand:b1')).toEqual([]);
+  });
+
+  it('shrinks a lease to the units handed out, and forgets one of which none was', () => {
+    const { ledger, at } = ledgerAt();
+    ledger.record('brand:b1', 'g:1', 5, at(1_000), 'shared');
+    ledger.record('brand:b1', 'g:2', 4, at(2_000), 'shared');
+    ledger.shrink('brand:b1', 'g:1', 2);
+    ledger.shrink('brand:b1', 'g:2', 0);
+    expect(ledger.seeds('brand:b1').members).toEqual(['g:1:1', 'g:1:2']);
+    // never grows a reservation
+    ledger.shrink('brand:b1', 'g:1', 4);
+    expect(ledger.times('brand:b1')).toHaveLength(2);
+  });
 });

@@ -10,7 +10,10 @@ import { WINDOW_SECONDS } from './limiter';
  * them, 50 MB of its heap; BENCHMARKS.md, issue 25.)
  */
 interface BudgetEntries {
-  /** Admission times (ms, this process's clock), ascending; those before `head` have expired. */
+  /**
+   * Admission times (ms, this process's clock), ascending; those before `head` have expired.
+   * A lease's units (admissionLeases.ts) count from the end of its span, a time ahead of now.
+   */
   at: number[];
   /**
    * Each admission's member name (its units are `<member>:1..cost` in Redis): the sequence
@@ -77,7 +80,9 @@ export class AdmissionLedger {
 
   /**
    * Records `cost` units admitted under `member` at `at`. `shared`: Redis decided and holds
-   * them; `local`: the fallback decided, and Redis must be told before it decides again.
+   * them; `local`: the fallback decided, and Redis must be told before it decides again. A
+   * lease's units are recorded at the end of their span (ahead of admissions made since), so
+   * an entry goes in after the last one not later than it: the times stay in order.
    */
   record(key: string, member: string, cost: number, at: number, how: 'shared' | 'local'): void {
     if (cost <= 0) return;
@@ -91,9 +96,17 @@ export class AdmissionLedger {
       syncedEpoch: undefined,
       version: 0,
     };
-    entries.at.push(at);
-    entries.members.push(this.compact(member));
-    entries.costs.push(cost);
+    let i = entries.at.length;
+    while (i > entries.head && entries.at[i - 1]! > at) i--;
+    if (i === entries.at.length) {
+      entries.at.push(at);
+      entries.members.push(this.compact(member));
+      entries.costs.push(cost);
+    } else {
+      entries.at.splice(i, 0, at);
+      entries.members.splice(i, 0, this.compact(member));
+      entries.costs.splice(i, 0, cost);
+    }
     if (how === 'local') {
       entries.syncedEpoch = undefined;
       entries.version += 1;
@@ -113,13 +126,35 @@ export class AdmissionLedger {
     entries.costs.splice(index, 1);
   }
 
+  /**
+   * Keeps the first `cost` units of a reservation and forgets the rest (a lease's units that
+   * were never handed to a request, given back to Redis).
+   */
+  shrink(key: string, member: string, cost: number): void {
+    const entries = this.budgets.get(key);
+    if (!entries) return;
+    const index = entries.members.lastIndexOf(this.compact(member));
+    if (index < entries.head || entries.costs[index]! <= cost) return;
+    if (cost > 0) {
+      entries.costs[index] = cost;
+      return;
+    }
+    entries.at.splice(index, 1);
+    entries.members.splice(index, 1);
+    entries.costs.splice(index, 1);
+  }
+
   /** True when Redis, at `epoch`, is known to hold every unit of `key` this instance admitted. */
   isSynced(key: string, epoch: string | undefined): boolean {
     const entries = this.live(key);
     return epoch !== undefined && entries !== undefined && entries.syncedEpoch === epoch;
   }
 
-  /** Every unit of `key` in the window, with its age, for putting back into Redis. */
+  /**
+   * Every unit of `key` in the window, with its age, for putting back into Redis. A lease's
+   * units, counted from the end of their span, have a negative age until then (the script puts
+   * them back at that time, ahead of its now).
+   */
   seeds(key: string): LedgerSeeds {
     const entries = this.live(key);
     if (!entries) return { members: [], agesMs: [], version: 0 };
@@ -129,7 +164,7 @@ export class AdmissionLedger {
     for (let i = entries.head; i < entries.at.length; i++) {
       const stored = entries.members[i]!;
       const member = typeof stored === 'number' ? `${this.instance}:${stored}` : stored;
-      const age = Math.max(0, now - entries.at[i]!);
+      const age = now - entries.at[i]!;
       for (let unit = 1; unit <= entries.costs[i]!; unit++) {
         members.push(`${member}:${unit}`);
         agesMs.push(age);

@@ -31,9 +31,17 @@ export interface RateLimiter {
   /**
    * Consumes `cost` units of `key`'s budget if they fit; cost 0 only inspects. `peekKey`, a
    * key of the same store (same prefix), is read along in the same round trip where the
-   * store can (the brand's change version, issue 18): RateLimitDecision.peeked.
+   * store can (the brand's change version, issue 18): RateLimitDecision.peeked. A store that
+   * admits from units it took ahead (the Redis limiter's leases) may answer with a value it
+   * read along lately, unless `peekFresh` asks for it as it is now (a conditional request).
    */
-  consume(key: string, limit: number, cost: number, peekKey?: string): Promise<RateLimitDecision>;
+  consume(
+    key: string,
+    limit: number,
+    cost: number,
+    peekKey?: string,
+    peekFresh?: boolean,
+  ): Promise<RateLimitDecision>;
   /**
    * Gives back the units an allowed decision admitted (a reservation that turned out not to
    * be needed). Best effort: a refund that cannot reach its store is dropped, which only

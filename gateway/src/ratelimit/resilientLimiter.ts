@@ -20,11 +20,12 @@ export class ResilientLimiter implements RateLimiter {
     limit: number,
     cost: number,
     peekKey?: string,
+    peekFresh?: boolean,
   ): Promise<RateLimitDecision> {
     let decision: RateLimitDecision;
     if (this.primary.isReady()) {
       try {
-        decision = await this.primary.consume(key, limit, cost, peekKey);
+        decision = await this.primary.consume(key, limit, cost, peekKey, peekFresh);
         this.setDegraded(false);
       } catch (err) {
         this.setDegraded(true, err);

@@ -9,22 +9,27 @@ export const SLIDING_WINDOW_LUA = `
 -- KEYS[2]  the epoch: Redis's clock when the first call found none, set once per Redis
 --          lifetime. A Redis that restarted empty (or lost its keys) has none, or a new one,
 --          so callers learn that it forgot their units.
--- KEYS[3]  optional: a key read along, in the same round trip (the brand's change version
---          of the listed resource, so a conditional GET needs no second call)
+-- KEYS[3..] optional: keys read along, in the same round trip (the brand's change versions
+--          of its lists, so a conditional GET needs no second call; peekedValues.ts)
 -- ARGV[1]  limit (units per window)      ARGV[2] window in milliseconds
 -- ARGV[3]  cost (units asked for; 0 only inspects)
 -- ARGV[4]  a member prefix unique to this call
 -- ARGV[5]  the epoch the caller last saw ('' for none)
 -- ARGV[6]  '1' when the call carries the caller's own units of this budget (its ledger)
--- ARGV[7..] those units: member, age in microseconds, member, age, ...
--- Returns { allowed (0/1), remaining, reset_us, retry_us, epoch, value of KEYS[3] }, epoch
--- nil when it is the caller's, the value nil when KEYS[3] is absent or not named; allowed
--- is -1 when the epoch is not the caller's and it sent no units: nothing was decided, call
--- again with them.
+-- ARGV[7]  units asked for beyond the call's own, as a lease (0: none; admissionLeases.ts)
+-- ARGV[8]  the lease's member prefix      ARGV[9] the lease's span in milliseconds
+-- ARGV[10..] the caller's units: member, age in microseconds, member, age, ... (a unit
+--          counted from ahead of now, a lease's, has a negative age)
+-- Returns { allowed (0/1), remaining, reset_us, retry_us, epoch, values of KEYS[3..], leased },
+-- epoch nil when it is the caller's, the values nil when no key is named (each nil when absent);
+-- allowed is -1 when the epoch is not the caller's and it sent no units: nothing was
+-- decided, call again with them. leased: the lease's units granted.
 local key = KEYS[1]
 local limit = tonumber(ARGV[1])
 local window_us = tonumber(ARGV[2]) * 1000
 local cost = tonumber(ARGV[3])
+local lease_want = tonumber(ARGV[7])
+local span_us = tonumber(ARGV[9]) * 1000
 
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000000 + tonumber(t[2])
@@ -42,7 +47,7 @@ end
 -- Put back the caller's units Redis does not hold (lost in a restart, or admitted by its
 -- fallback while Redis was away). NX: a unit Redis still holds keeps its own time.
 if seeded then
-  for i = 7, #ARGV - 1, 2 do
+  for i = 10, #ARGV - 1, 2 do
     local age = tonumber(ARGV[i + 1])
     if age < window_us then
       redis.call('ZADD', key, 'NX', now - age, ARGV[i])
@@ -54,15 +59,27 @@ redis.call('ZREMRANGEBYSCORE', key, '-inf', now - window_us)
 local used = redis.call('ZCARD', key)
 
 local allowed = 0
+local leased = 0
 if used + cost <= limit then
   allowed = 1
   for i = 1, cost do
     redis.call('ZADD', key, now, ARGV[4] .. ':' .. i)
   end
   used = used + cost
+  -- A lease: counted from the end of its span (the caller hands its units out only before
+  -- then), and granted only while half the limit stays free after it, so in the second half of
+  -- a budget every request is decided here and no lease sits on units near the limit.
+  if lease_want > 0 then
+    leased = math.max(0, math.min(lease_want, limit - math.ceil(limit / 2) - used))
+    for i = 1, leased do
+      redis.call('ZADD', key, now + span_us, ARGV[8] .. ':' .. i)
+    end
+    used = used + leased
+  end
 end
 if used > 0 then
-  redis.call('PEXPIRE', key, ARGV[2])
+  -- until the last unit, a lease's counted from ahead of now, has left the window
+  redis.call('PEXPIRE', key, tonumber(ARGV[2]) + tonumber(ARGV[9]))
 end
 
 local reset_us = 0
@@ -90,8 +107,11 @@ if epoch ~= ARGV[5] then
   news = epoch
 end
 local peeked = false
-if KEYS[3] then
-  peeked = redis.call('GET', KEYS[3])
+if #KEYS > 2 then
+  peeked = {}
+  for i = 3, #KEYS do
+    peeked[i - 2] = redis.call('GET', KEYS[i])
+  end
 end
-return { allowed, limit - used, reset_us, retry_us, news, peeked }
+return { allowed, limit - used, reset_us, retry_us, news, peeked, leased }
 `;

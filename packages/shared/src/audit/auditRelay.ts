@@ -21,6 +21,8 @@ export interface AuditRelay {
 }
 
 const MAX_BACKOFF_MS = 10_000;
+/** Without a push the relay only drops what nobody took: once a minute is plenty. */
+const SWEEP_ONLY_MS = 60_000;
 
 /**
  * The audit relay of one service (issue 63): hands its audit outbox on to the trail, oldest
@@ -71,7 +73,7 @@ export function startAuditRelay(
   const loop = (async () => {
     let backoff = settings.pollMs;
     while (!stopping.signal.aborted) {
-      let wait = settings.pollMs;
+      let wait = deps.push ? settings.pollMs : Math.max(settings.pollMs, SWEEP_ONLY_MS);
       try {
         const n = await turn();
         backoff = settings.pollMs;

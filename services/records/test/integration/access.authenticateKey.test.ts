@@ -20,6 +20,7 @@ describe('AuthenticateKey', () => {
       brand_id: brand.id,
       tier: BrandTier.BRAND_TIER_PRO,
       permissions: ['campaigns:prepare'],
+      allowed_networks: [],
     });
   });
 

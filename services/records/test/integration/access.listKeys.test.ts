@@ -43,6 +43,7 @@ describe('ListKeys', () => {
       created_by: first.owner.email,
       last_used_at: undefined,
       revoked_at: expect.stringMatching(API_TIMESTAMP) as string,
+      allowed_networks: [],
     });
     expect(keys[1]).toEqual({
       id: first.key.id,
@@ -55,6 +56,7 @@ describe('ListKeys', () => {
       created_by: first.owner.email,
       last_used_at: expect.stringMatching(API_TIMESTAMP) as string,
       revoked_at: undefined,
+      allowed_networks: [],
     });
 
     const text = JSON.stringify(keys);

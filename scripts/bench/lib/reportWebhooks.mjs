@@ -317,7 +317,7 @@ export function manyReceiversRows(s10, { add, atMost }) {
     (x) => x.cpuMsPerDelivery['postgres (webhooks)'],
   );
   ratioRow(
-    `S10 ${label}: busy fast receiver commit-to-2xx p99 (ms)`,
+    `S10 ${label}: busy fast receivers' commit-to-2xx p99 (ms)`,
     (x) => x.fastReceiver.p99,
     T.s10P99VsFew,
     `p50 ${median(many.map((x) => x.fastReceiver.p50))} vs ${median(few.map((x) => x.fastReceiver.p50))} `,

@@ -272,7 +272,7 @@ export const SETTINGS = {
   s10Only: process.env.BENCH_S10_ONLY === '1',
   s10Brands: intEnv('BENCH_S10_BRANDS', SMOKE ? 20 : 2_000),
   s10BusyBrands: intEnv('BENCH_S10_BUSY_BRANDS', SMOKE ? 4 : 300),
-  s10Rate: intEnv('BENCH_S10_RATE', SMOKE ? 10 : 100),
+  s10Rate: intEnv('BENCH_S10_RATE', SMOKE ? 10 : 40),
   s10Seconds: intEnv('BENCH_S10_SECONDS', SMOKE ? 5 : 60),
   s10Rounds: intEnv('BENCH_S10_ROUNDS', 1),
   /** S6 burst: changes committed as fast as possible, then deliveries/s until all landed. */

@@ -112,6 +112,12 @@ const WebhooksEnv = z
      * key (deliveryFeed.ts); 0 turns the feed off (every claim then scans the table).
      */
     DELIVERY_FEED_MAX: z.coerce.number().int().min(0).max(1_000_000).default(20_000),
+    /**
+     * Receivers (origins) whose keep-alive connections a worker keeps, the most recently
+     * delivered to (send/receiverConnections.ts): the bound on its idle sockets over many
+     * receivers (issue 64, S10: 10,000 receivers held 124 MB of live heap without it).
+     */
+    DELIVERY_KEPT_RECEIVERS: z.coerce.number().int().min(1).max(100_000).default(2_000),
     DELIVERY_CONNECT_TIMEOUT_MS: msEnv.default(5_000),
     /** The whole attempt: connect, send, the answer's headers and a short body excerpt. */
     DELIVERY_TIMEOUT_MS: msEnv.default(30_000),

@@ -82,6 +82,9 @@ export class DeliveryFeed {
     for (let progress = true; progress && (free.shared > 0 || free.slow > 0);) {
       progress = false;
       for (const [receiverId, queue] of this.byReceiver) {
+        // no room left in either lane: the receivers after this one wait for the next take
+        // (over thousands of receivers with deliveries held, going on cost a turn each, S10)
+        if (free.shared <= 0 && free.slow <= 0) break;
         const lane = isSlow(receiverId) ? 'slow' : 'shared';
         const own = left.get(receiverId) ?? room.receiverRoom.get(receiverId) ?? perReceiver;
         if (free[lane] <= 0 || own <= 0 || queue.length === 0) continue;

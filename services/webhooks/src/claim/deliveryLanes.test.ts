@@ -76,4 +76,20 @@ describe('DeliveryLanes', () => {
     expect(lanes.start('rcv_a', 1_000)).toBe('slow');
     expect(lanes.room(1_000).slow).toBe(0);
   });
+
+  it('forgets the receivers it has not heard from in a while, however many it served (issue 64)', () => {
+    const lanes = new DeliveryLanes(settings);
+    for (let i = 0; i < 1_000; i++) {
+      lanes.start(`rcv_${i}`, i);
+      lanes.finish(`rcv_${i}`, 'shared', i % 2 === 0 ? 10 : 2_000, i + 10);
+    }
+    expect(lanes.known).toBe(1_000);
+    // the first look sweeps (nothing to forget yet); the next sweep is a period later
+    lanes.room(30_000);
+    expect(lanes.known).toBe(1_000);
+    // past it, none was heard from within a period: none is kept
+    lanes.room(90_000);
+    expect(lanes.known).toBe(0);
+    expect(lanes.isSlow('rcv_1', 90_000)).toBe(false);
+  });
 });

@@ -65,6 +65,8 @@ export class DeliveryLanes {
   private readonly slow = new Map<string, number>();
   /** Receivers that answered promptly, with when they last did. */
   private readonly prompt = new Map<string, number>();
+  /** When `slow` and `prompt` were last swept of what they no longer know. */
+  private sweptAt = Number.NEGATIVE_INFINITY;
 
   constructor(private readonly s: LaneSettings) {}
 
@@ -95,8 +97,14 @@ export class DeliveryLanes {
     return false;
   }
 
+  /** Receivers the lanes know as slow or prompt now (their memory: see sweep). */
+  get known(): number {
+    return this.slow.size + this.prompt.size;
+  }
+
   /** What the next claims may take now. */
   room(now = Date.now()): LaneRoom {
+    this.sweep(now);
     const receiverRoom = new Map<string, number>();
     for (const [id, n] of this.inFlight) {
       // a receiver not heard from yet is probed one attempt at a time
@@ -115,6 +123,19 @@ export class DeliveryLanes {
       slowReceivers,
       receiverRoom,
     };
+  }
+
+  /**
+   * Forgets, once every `forgetSlowAfterMs`, the receivers last heard from before it: a
+   * receiver is only looked up while its attempts are in flight, so without this each
+   * receiver ever answered stayed (issue 64: 10,000 receivers, most quiet). The lanes then
+   * hold at most the receivers heard from in the last two such periods.
+   */
+  private sweep(now: number): void {
+    if (now - this.sweptAt < this.s.forgetSlowAfterMs) return;
+    this.sweptAt = now;
+    for (const known of [this.slow, this.prompt])
+      for (const [id, at] of known) if (now - at >= this.s.forgetSlowAfterMs) known.delete(id);
   }
 
   /** Counts a claimed attempt in flight; returns its lane. */

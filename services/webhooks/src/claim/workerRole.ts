@@ -45,6 +45,7 @@ export function startWorkerRole(
     connectTimeoutMs: config.DELIVERY_CONNECT_TIMEOUT_MS,
     totalTimeoutMs: config.DELIVERY_TIMEOUT_MS,
     extraCa: deps.extraCa,
+    keptReceivers: config.DELIVERY_KEPT_RECEIVERS,
   });
   const worker = new DeliveryWorker(
     {

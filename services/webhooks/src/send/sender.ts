@@ -1,6 +1,6 @@
 import { createSecureContext, rootCertificates } from 'node:tls';
 import { context, SpanKind, SpanStatusCode, trace, type Span } from '@opentelemetry/api';
-import { Agent, request } from 'undici';
+import { request } from 'undici';
 import { withSpan } from '@brand/shared/telemetry';
 import { pinnedLookup } from '@brand/shared/egress';
 import {
@@ -12,6 +12,7 @@ import {
 } from './responseBody';
 import { AttemptDeadline } from './attemptDeadline';
 import { describeNoResponse, type ErrorClass } from './sendErrors';
+import { ReceiverConnections } from './receiverConnections';
 import { UrlVerdicts } from './urlVerdicts';
 
 /** The outcome of one HTTP attempt; never thrown. */
@@ -38,13 +39,16 @@ export interface SenderOptions {
   totalTimeoutMs: number;
   /** PEM of an extra CA to trust besides the system's (WEBHOOK_EXTRA_CA_FILE). */
   extraCa?: string | undefined;
+  /** Receivers (origins) whose keep-alive connections are kept at most (receiverConnections.ts). */
+  keptReceivers: number;
 }
 
 const tracer = trace.getTracer('webhooks.sender');
 
 /**
- * Sends deliveries: HTTPS POST through one keep-alive agent whose sockets resolve names
- * with pinnedLookup (every address checked, the checked one used). The URL rules hold at
+ * Sends deliveries: HTTPS POST through keep-alive pools, one per receiver origin for the
+ * receivers delivered to lately (receiverConnections.ts), whose sockets resolve names with
+ * pinnedLookup (every address checked, the checked one used). The URL rules hold at
  * every attempt (their verdict is remembered per URL text; IP literals never reach the
  * lookup). Redirects are never followed: a 3xx is a failure. Any 2xx is success.
  *
@@ -55,27 +59,30 @@ const tracer = trace.getTracer('webhooks.sender');
  * are the whole contract; our trace ids stay ours.
  */
 export class Sender {
-  private readonly agent: Agent;
+  private readonly connections: ReceiverConnections;
   /** The URL rules' verdict on each receiver URL, applied once per URL text (urlVerdicts.ts). */
   private readonly urls: UrlVerdicts;
 
   constructor(private readonly opts: SenderOptions) {
     this.urls = new UrlVerdicts(opts.allowLoopback);
-    this.agent = new Agent({
-      connect: {
-        timeout: opts.connectTimeoutMs,
-        lookup: pinnedLookup(opts.allowLoopback),
-        // One context for every connection: given as `ca`, the ~140 root certificates
-        // plus the extra CA were parsed again for each new TLS connection (8 % of the
-        // worker's CPU in the S6 benchmark, which opens connections as load rises).
-        ...(opts.extraCa
-          ? { secureContext: createSecureContext({ ca: [...rootCertificates, opts.extraCa] }) }
-          : {}),
+    this.connections = new ReceiverConnections(
+      {
+        connect: {
+          timeout: opts.connectTimeoutMs,
+          lookup: pinnedLookup(opts.allowLoopback),
+          // One context for every connection: given as `ca`, the ~140 root certificates
+          // plus the extra CA were parsed again for each new TLS connection (8 % of the
+          // worker's CPU in the S6 benchmark, which opens connections as load rises).
+          ...(opts.extraCa
+            ? { secureContext: createSecureContext({ ca: [...rootCertificates, opts.extraCa] }) }
+            : {}),
+        },
+        headersTimeout: opts.totalTimeoutMs,
+        bodyTimeout: opts.totalTimeoutMs,
+        keepAliveTimeout: 4_000,
       },
-      headersTimeout: opts.totalTimeoutMs,
-      bodyTimeout: opts.totalTimeoutMs,
-      keepAliveTimeout: 4_000,
-    });
+      opts.keptReceivers,
+    );
   }
 
   async send(url: string, headers: Record<string, string>, body: string): Promise<SendResult> {
@@ -117,7 +124,7 @@ export class Sender {
         method: 'POST',
         headers,
         body,
-        dispatcher: this.agent,
+        dispatcher: this.connections.of(url),
         signal: deadline,
       });
       const read = await readBounded(res.body, headerValue(res.headers['content-length']));
@@ -175,7 +182,7 @@ export class Sender {
 
   /** Closes every connection at once, ending attempts still in flight (shutdown). */
   close(): Promise<void> {
-    return this.agent.destroy();
+    return this.connections.destroy();
   }
 }
 

@@ -100,8 +100,7 @@ export function registerAuditStreams(router: Router, deps: ConsoleDeps): void {
   router.post('/audit-streams', async (req, res) => {
     const s = memberOf(res);
     const body = req.body as Record<string, unknown>;
-    const typed = (k: string) =>
-      typeof body[k] === 'string' ? (body[k]).slice(0, 2048) : '';
+    const typed = (k: string) => (typeof body[k] === 'string' ? body[k].slice(0, 2048) : '');
     const form: Partial<AddStreamValues> = {
       kind: (['https', 'splunk_hec', 'datadog'] as const).find((k) => k === body.kind),
       label: typed('label'),

@@ -94,11 +94,9 @@ const AuditEntry = z
       description:
         'Activity: `member_id` and `email` (`operator` for an operator, `service` or `webhooks service` for the service itself). A request: `key_id` and `key_prefix` (empty when no key of the brand was presented).',
     }),
-    subject_id: z
-      .string()
-      .meta({
-        description: 'What it is about (`key_...`, `mem_...`, `rcv_...`, `aus_...`, `pln_...`).',
-      }),
+    subject_id: z.string().meta({
+      description: 'What it is about (`key_...`, `mem_...`, `rcv_...`, `aus_...`, `pln_...`).',
+    }),
     summary: z.string().meta({ description: 'In words; never a secret.' }),
     client_address: z.string().meta({
       description:

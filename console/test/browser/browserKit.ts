@@ -79,7 +79,7 @@ export async function screenshotOf(
 }
 
 /** A phone's width and a laptop's screen: the widths every page is looked at (issue 62). */
-export const PHONE = { width: 390, height: 844 };
+const PHONE = { width: 390, height: 844 };
 export const LAPTOP = { width: 1280, height: 900 };
 
 /**

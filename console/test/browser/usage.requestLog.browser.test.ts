@@ -128,7 +128,10 @@ it('shows usage against the budget and the request log with owner-only reasons',
   }
 
   const page = await signIn(owner.email);
-  await page.getByRole('link', { name: 'Usage', exact: true }).click();
+  await page
+    .getByRole('navigation', { name: 'Sections' })
+    .getByRole('link', { name: 'Usage', exact: true })
+    .click();
   await page.getByRole('heading', { name: 'Usage', exact: true }).waitFor();
   await page.getByText('60 requests a minute').waitFor();
   const rest = page.locator('figure.chart').first();

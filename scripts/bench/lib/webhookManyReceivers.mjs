@@ -98,13 +98,20 @@ async function claimsByWay(opsPort) {
 }
 
 /** One day through ours over `brandsCount` brands of 5 receivers. */
-export async function runManyReceiversDay(ctx, { brandsCount, label }) {
+async function runManyReceiversDay(ctx, { brandsCount, label }) {
   const count = brandsCount * RECEIVERS_PER_BRAND;
   const busy = Math.min(brandsCount, SETTINGS.s10BusyBrands);
   const rig = await startWebhookRig(ctx, {
     count,
     system: 'ours',
-    webhooksEnv: { WEBHOOK_MAX_RECEIVERS_PER_BRAND: String(RECEIVERS_PER_BRAND) },
+    webhooksEnv: {
+      WEBHOOK_MAX_RECEIVERS_PER_BRAND: String(RECEIVERS_PER_BRAND),
+      // BENCH_S10_KEPT_RECEIVERS: the receivers whose connections the worker keeps, for a
+      // run that weighs memory against new connections (the service's default otherwise)
+      ...(SETTINGS.s10KeptReceivers
+        ? { DELIVERY_KEPT_RECEIVERS: String(SETTINGS.s10KeptReceivers) }
+        : {}),
+    },
   });
   const deliveries = deliveryLog(rig.control);
   try {

@@ -21,7 +21,8 @@
 // whose index is k - 1 modulo k), POST /secret?i=N with the
 // secret as the body sets receiver N's signing secret, and GET /counters answers
 // {"hanging": requests held open now, "failed": 500s answered so far, "verified": deliveries
-// whose signature was checked, "rejected": deliveries refused (401), "lastRejection"}.
+// whose signature was checked, "rejected": deliveries refused (401), "lastRejection",
+// "handshakes": TLS connections accepted so far, "resumed": those of them that resumed a session}.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
@@ -34,7 +35,15 @@ const tls = { key: readFileSync(keyFile), cert: readFileSync(certFile) };
 const deliveries = [];
 const modes = Array.from({ length: Number(count) }, () => 'fast');
 const secrets = Array.from({ length: Number(count) }, () => undefined);
-const counters = { hanging: 0, failed: 0, verified: 0, rejected: 0, lastRejection: undefined };
+const counters = {
+  hanging: 0,
+  failed: 0,
+  verified: 0,
+  rejected: 0,
+  lastRejection: undefined,
+  handshakes: 0,
+  resumed: 0,
+};
 
 /** Why a delivery fails verification with `secret`, or undefined when it passes. */
 function rejection(secret, headers, raw) {
@@ -102,6 +111,11 @@ for (let i = 0; i < Number(count); i++) {
       if (mode === 'slow') setTimeout(answer, SLOW_MS);
       else answer();
     });
+  });
+  // S10 (issue 64) weighs what first contact with many receivers costs: each new TLS connection
+  server.on('secureConnection', (socket) => {
+    counters.handshakes++;
+    if (socket.isSessionReused()) counters.resumed++;
   });
   receiverPorts.push(await listen(server));
 }

@@ -325,6 +325,9 @@ export function manyReceiversRows(s10, { add, atMost }) {
   ratioRow(`S10 ${label}: claims by scan per 1,000 deliveries`, (x) =>
     Math.max(0.001, (1000 * x.claims.scan) / x.deliveries),
   );
+  ratioRow(`S10 ${label}: new TLS connections per 1,000 deliveries`, (x) =>
+    Math.max(0.001, (1000 * x.handshakes.all) / x.deliveries),
+  );
   ratioRow(`S10 ${label}: webhooks live heap after a full GC (MB)`, (x) => x.liveHeapMb);
   const rss = Math.max(...many.map((x) => x.rssPeakMb));
   add(

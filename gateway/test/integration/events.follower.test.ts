@@ -5,7 +5,7 @@ import {
   createTopic,
   deleteTopic,
   testKafkaBrokers,
-  freePort,
+  freeRestartablePort,
   freeRedisPrefixKeys,
   makeBrandWithKey,
   makePendingSubmissions,
@@ -76,10 +76,12 @@ it('a follower sees every event once, in order, while every service is killed an
   topic = uniqueTopic('follow');
   prefix = uniqueRedisPrefix();
   await createTopic(topic);
+  // each service restarts on its port: ports below the ephemeral range, which no outgoing
+  // connection takes meanwhile (testkit freePort.ts)
   const [recordsPort, webhooksPort, gatewayPort] = [
-    await freePort(),
-    await freePort(),
-    await freePort(),
+    await freeRestartablePort(),
+    await freeRestartablePort(),
+    await freeRestartablePort(),
   ];
   const records = await restartable(() =>
     startRecords({

@@ -1,7 +1,7 @@
 import {
   createAdminClient,
   createTestDatabase,
-  freePort,
+  freeRestartablePort,
   freeRedisPrefixKeys,
   makeBrandWithKey,
   makeRecords,
@@ -84,8 +84,15 @@ async function walk(limit = 2): Promise<number[]> {
 beforeAll(async () => {
   db = await createTestDatabase();
   prefix = uniqueRedisPrefix();
-  recordsA = await startRecords({ databaseUrl: db.url, redisKeyPrefix: prefix });
-  portB = await freePort();
+  // Both ports are bound again later (records B's start, records A's restart): from below the
+  // kernel's ephemeral range, where no outgoing connection of another test can take them
+  // meanwhile (a fresh-clone run once found 127.0.0.1:33101 taken: EADDRINUSE).
+  recordsA = await startRecords({
+    databaseUrl: db.url,
+    redisKeyPrefix: prefix,
+    env: { GRPC_PORT: String(await freeRestartablePort()) },
+  });
+  portB = await freeRestartablePort();
   gateway = await startGateway({
     // the second address answers nothing until records B starts on it
     recordsAddr: `ipv4:${recordsA.address},127.0.0.1:${portB}`,

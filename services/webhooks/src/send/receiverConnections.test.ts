@@ -1,5 +1,9 @@
 import http from 'node:http';
+import https from 'node:https';
 import type { AddressInfo } from 'node:net';
+import { readFileSync } from 'node:fs';
+import type { TLSSocket } from 'node:tls';
+import { createTestCa, type TestCa } from '@brand/testkit';
 import { request } from 'undici';
 import { ReceiverConnections } from './receiverConnections';
 
@@ -80,5 +84,83 @@ describe('ReceiverConnections (issue 64)', () => {
       slow.closeAllConnections();
       await new Promise((r) => slow.close(r));
     }
+  });
+
+  describe('TLS sessions per origin', () => {
+    let ca: TestCa;
+    beforeAll(() => {
+      ca = createTestCa();
+    });
+    afterAll(() => ca.remove());
+
+    /** An HTTPS receiver that closes each connection after its answer and counts resumptions. */
+    async function tlsReceiver(): Promise<{
+      url: URL;
+      handshakes: { all: number; resumed: number };
+      close: () => Promise<void>;
+    }> {
+      const handshakes = { all: 0, resumed: 0 };
+      const server = https.createServer(ca.tls, (_req, res) => {
+        res.setHeader('connection', 'close');
+        res.end('ok');
+      });
+      server.on('secureConnection', (socket: TLSSocket) => {
+        handshakes.all++;
+        if (socket.isSessionReused()) handshakes.resumed++;
+      });
+      await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+      const { port } = server.address() as AddressInfo;
+      return {
+        url: new URL(`https://localhost:${port}/hooks`),
+        handshakes,
+        close: () =>
+          new Promise((r) => {
+            server.closeAllConnections();
+            server.close(() => r());
+          }),
+      };
+    }
+
+    const tlsOptions = (): ConstructorParameters<typeof ReceiverConnections>[0] => ({
+      connect: { ca: readFileSync(ca.caFile) },
+    });
+
+    it('resumes a receiver’s session on its next connection, after its pool was let go too', async () => {
+      const [a, b] = await Promise.all([tlsReceiver(), tlsReceiver()]);
+      const connections = new ReceiverConnections(tlsOptions(), 1);
+      try {
+        expect(await post(connections, a.url)).toBe(200);
+        // the receiver closed that connection: the next one resumes
+        expect(await post(connections, a.url)).toBe(200);
+        expect(a.handshakes).toEqual({ all: 2, resumed: 1 });
+        // b's pool replaces a's (one kept); a's session outlives its pool
+        expect(await post(connections, b.url)).toBe(200);
+        expect(await post(connections, a.url)).toBe(200);
+        expect(a.handshakes).toEqual({ all: 3, resumed: 2 });
+        // b's session is b's alone: its first connection was a full handshake
+        expect(b.handshakes).toEqual({ all: 1, resumed: 0 });
+        expect(connections.sessionCount).toBe(2);
+      } finally {
+        await connections.destroy();
+        await Promise.all([a.close(), b.close()]);
+      }
+    });
+
+    it('keeps the sessions of at most its bound of origins', async () => {
+      const receivers = await Promise.all([tlsReceiver(), tlsReceiver(), tlsReceiver()]);
+      const connections = new ReceiverConnections(tlsOptions(), 1, 2);
+      try {
+        for (const r of receivers) expect(await post(connections, r.url)).toBe(200);
+        expect(connections.sessionCount).toBe(2);
+        // the first one's session went with the bound: a full handshake again
+        expect(await post(connections, receivers[0].url)).toBe(200);
+        expect(receivers[0].handshakes).toEqual({ all: 2, resumed: 0 });
+        expect(await post(connections, receivers[2].url)).toBe(200);
+        expect(receivers[2].handshakes).toEqual({ all: 2, resumed: 1 });
+      } finally {
+        await connections.destroy();
+        await Promise.all(receivers.map((r) => r.close()));
+      }
+    });
   });
 });

@@ -1,5 +1,6 @@
+import { TLSSocket } from 'node:tls';
 import { LRUCache } from 'lru-cache';
-import { Pool } from 'undici';
+import { buildConnector, Pool } from 'undici';
 
 /**
  * The keep-alive connections of the receivers (origins) this worker delivered to lately: a
@@ -15,14 +16,25 @@ import { Pool } from 'undici';
  * those a busy platform delivers to most often, so their connections are reused as before.
  * Memory bound: `max` pools with their idle sockets (at most as many as the attempts that were
  * in flight to that origin at once), plus the pools of attempts in flight.
+ *
+ * TLS sessions are kept per origin for longer than the pools (`sessionsMax` origins, about a
+ * kilobyte each), so a receiver whose pool was closed, or whose connection lapsed between
+ * deliveries, resumes its session instead of a full handshake: no certificate chain to verify
+ * here, no signature for the receiver to make. undici keeps sessions per pool and keys them by
+ * host name alone; over 10,000 receivers (S10) 25 of 7,360 new connections resumed. The
+ * session of one origin is never offered to another (a port is another origin), and each
+ * connection still goes through the pinned lookup and the full certificate check when the
+ * receiver declines to resume.
  */
 export class ReceiverConnections {
   private readonly pools: LRUCache<string, Pool>;
+  private readonly sessions: LRUCache<string, Buffer>;
   private destroyed = false;
 
   constructor(
     private readonly options: Pool.Options,
     max: number,
+    sessionsMax = max * 4,
   ) {
     this.pools = new LRUCache({
       max,
@@ -31,6 +43,7 @@ export class ReceiverConnections {
         if (!this.destroyed) pool.close().catch(() => undefined);
       },
     });
+    this.sessions = new LRUCache({ max: sessionsMax });
   }
 
   /** The pool of `url`'s origin, opened on first use. */
@@ -38,10 +51,42 @@ export class ReceiverConnections {
     const origin = url.origin;
     let pool = this.pools.get(origin);
     if (!pool) {
-      pool = new Pool(origin, this.options);
+      pool = new Pool(
+        origin,
+        url.protocol === 'https:'
+          ? { ...this.options, connect: this.tlsConnector(origin) }
+          : this.options,
+      );
       this.pools.set(origin, pool);
     }
     return pool;
+  }
+
+  /** TLS sessions kept now (origins). */
+  get sessionCount(): number {
+    return this.sessions.size;
+  }
+
+  /**
+   * undici's connector with this origin's last session offered, and each new session the
+   * receiver issues kept for the next connection (built per connection: undici takes a session
+   * given to it for every connection of its connector).
+   */
+  private tlsConnector(origin: string): buildConnector.connector {
+    const base = (this.options.connect ?? {}) as buildConnector.BuildOptions;
+    return (opts, callback) => {
+      const connect = buildConnector({
+        ...base,
+        maxCachedSessions: 0,
+        session: this.sessions.get(origin),
+      });
+      connect(opts, (...args) => {
+        const socket = args[1];
+        if (socket instanceof TLSSocket)
+          socket.on('session', (session: Buffer) => this.sessions.set(origin, session));
+        callback(...args);
+      });
+    };
   }
 
   /** Receivers (origins) whose connections are kept now. */
@@ -54,6 +99,7 @@ export class ReceiverConnections {
     this.destroyed = true;
     const pools = [...this.pools.values()];
     this.pools.clear();
+    this.sessions.clear();
     await Promise.all(pools.map((p) => p.destroy().catch(() => undefined)));
   }
 }

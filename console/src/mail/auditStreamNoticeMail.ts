@@ -1,5 +1,5 @@
 import { ReceiverNoticeKind, type ReceiverNotice } from '@brand/proto/webhooks/v1';
-import { formatTime } from '../views/format';
+import { factRow as row, noticeMailParts } from './noticeMailParts';
 import { oneLine } from './oneLine';
 
 /**
@@ -12,10 +12,10 @@ export function auditStreamNoticeMail(
   brandName: string,
   publicOrigin: string,
 ): { subject: string; text: string } {
-  const label = oneLine(notice.receiver_label, 80) || notice.receiver_id;
-  const brand = oneLine(brandName, 80);
-  const of = brand ? ` of ${brand}` : '';
-  const row = (name: string, value: string) => (value ? [`${name}: ${value}`] : []);
+  const { label, of, failures, failingFacts, recoveredFacts, disabledFacts } = noticeMailParts(
+    notice,
+    brandName,
+  );
   const facts = [
     ...row('Audit stream', label),
     ...row('Destination', oneLine(notice.receiver_url, 2048)),
@@ -28,7 +28,6 @@ export function auditStreamNoticeMail(
     'You get this mail as an owner of the brand: once when a stream starts failing, once when',
     'it recovers, and once if the service disables it; never for each attempt.',
   ];
-  const failures = `${notice.failures} failed ${notice.failures === 1 ? 'attempt' : 'attempts'} in a row`;
   switch (notice.kind) {
     case ReceiverNoticeKind.RECEIVER_NOTICE_KIND_FAILING:
       return {
@@ -37,8 +36,7 @@ export function auditStreamNoticeMail(
           `The audit stream “${label}”${of} is failing: ${failures}.`,
           '',
           ...facts,
-          ...row('Failing since', formatTime(notice.failing_since)),
-          ...row('Last error', oneLine(notice.last_error, 500)),
+          ...failingFacts,
           '',
           'Nothing is lost: the audit entries wait, in order, and are tried again on the schedule.',
           'As soon as the destination answers 2xx again, everything waiting is sent, oldest first,',
@@ -54,8 +52,7 @@ export function auditStreamNoticeMail(
           `The audit stream “${label}”${of} answered 2xx again after ${failures}.`,
           '',
           ...facts,
-          ...row('Failing since', formatTime(notice.failing_since)),
-          ...row('Recovered', formatTime(notice.created_at)),
+          ...recoveredFacts,
           '',
           'The entries that waited during the outage are being sent now, oldest first.',
           ...footer,
@@ -68,10 +65,7 @@ export function auditStreamNoticeMail(
           `The webhooks service disabled the audit stream “${label}”${of}.`,
           '',
           ...facts,
-          ...row('Disabled', formatTime(notice.disabled_at)),
-          ...row('Why', oneLine(notice.reason, 500)),
-          ...row('Failing since', formatTime(notice.failing_since)),
-          ...row('Last error', oneLine(notice.last_error, 500)),
+          ...disabledFacts,
           '',
           'Its entries are kept: enable it again on its page once the destination answers, and it',
           'goes on from the first entry it was not sent, in order.',

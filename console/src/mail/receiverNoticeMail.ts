@@ -1,5 +1,5 @@
 import { ReceiverNoticeKind, type ReceiverNotice } from '@brand/proto/webhooks/v1';
-import { formatTime } from '../views/format';
+import { factRow as row, noticeMailParts } from './noticeMailParts';
 import { oneLine } from './oneLine';
 import { auditStreamNoticeMail } from './auditStreamNoticeMail';
 
@@ -19,11 +19,11 @@ export function receiverNoticeMail(
   // an audit stream is a receiver of the delivery engine: its notices, in its words (issue 63)
   if (notice.receiver_id.startsWith('aus_'))
     return auditStreamNoticeMail(notice, brandName, publicOrigin);
-  const label = oneLine(notice.receiver_label, 80) || notice.receiver_id;
-  const brand = oneLine(brandName, 80);
-  const of = brand ? ` of ${brand}` : '';
+  const { label, of, failures, failingFacts, recoveredFacts, disabledFacts } = noticeMailParts(
+    notice,
+    brandName,
+  );
   const link = `${publicOrigin}/brands/${notice.brand_id}/receivers/${notice.receiver_id}`;
-  const row = (name: string, value: string) => (value ? [`${name}: ${value}`] : []);
   const facts = [...row('Receiver', label), ...row('URL', oneLine(notice.receiver_url, 2048))];
   const footer = [
     '',
@@ -34,7 +34,6 @@ export function receiverNoticeMail(
     'when it starts failing, once when it recovers, and once if the service disables it;',
     'never for each attempt.',
   ];
-  const failures = `${notice.failures} failed ${notice.failures === 1 ? 'attempt' : 'attempts'} in a row`;
   switch (notice.kind) {
     case ReceiverNoticeKind.RECEIVER_NOTICE_KIND_FAILING:
       return {
@@ -43,8 +42,7 @@ export function receiverNoticeMail(
           `The receiver “${label}”${of} is failing: ${failures}.`,
           '',
           ...facts,
-          ...row('Failing since', formatTime(notice.failing_since)),
-          ...row('Last error', oneLine(notice.last_error, 500)),
+          ...failingFacts,
           '',
           'Nothing is lost: its deliveries wait and are retried on the schedule. As soon as it',
           'answers 2xx again, everything waiting is sent at once, oldest first, with no action',
@@ -60,8 +58,7 @@ export function receiverNoticeMail(
           `The receiver “${label}”${of} answered 2xx again after ${failures}.`,
           '',
           ...facts,
-          ...row('Failing since', formatTime(notice.failing_since)),
-          ...row('Recovered', formatTime(notice.created_at)),
+          ...recoveredFacts,
           '',
           'The deliveries that waited during the outage are being sent now, oldest first. Its',
           'page shows how many still wait.',
@@ -75,10 +72,7 @@ export function receiverNoticeMail(
           `The webhooks service disabled the receiver “${label}”${of}.`,
           '',
           ...facts,
-          ...row('Disabled', formatTime(notice.disabled_at)),
-          ...row('Why', oneLine(notice.reason, 500)),
-          ...row('Failing since', formatTime(notice.failing_since)),
-          ...row('Last error', oneLine(notice.last_error, 500)),
+          ...disabledFacts,
           '',
           'It gets no deliveries until an owner enables it again. Its pending deliveries are marked',
           'failed, never dropped: once it is enabled and answering, "Recover" on its page queues',

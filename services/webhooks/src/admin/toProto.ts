@@ -87,6 +87,32 @@ export function toAttempt(a: AttemptRow, detail: AttemptDetailRow | undefined): 
   };
 }
 
+/** Where a delivery stands: the fields a webhook delivery and an audit stream's batch share. */
+export const deliveryState = (
+  d: Pick<
+    DeliveryView,
+    | 'test'
+    | 'status'
+    | 'attempts'
+    | 'next_attempt_at'
+    | 'last_status'
+    | 'last_error'
+    | 'created_at'
+    | 'completed_at'
+    | 'attempts_in_round'
+  >,
+) => ({
+  test: d.test,
+  status: STATUS[d.status],
+  attempt_count: d.attempts,
+  next_attempt_at: d.next_attempt_at ?? '',
+  last_status: d.last_status ?? 0,
+  last_error: d.last_error ?? '',
+  created_at: d.created_at,
+  completed_at: d.completed_at ?? '',
+  attempts_in_round: d.attempts_in_round,
+});
+
 /**
  * A delivery with its attempt log as the WebhooksService returns it; the attempts' detail
  * and the payload only when loaded (GetDelivery and the calls answering one delivery).
@@ -97,14 +123,7 @@ export const toDelivery = (d: DeliveryView): Delivery => ({
   receiver_id: d.receiver_id,
   brand_id: d.brand_id,
   event_type: EVENT_TYPES.isName(d.event_type) ? EVENT_TYPES.toProto(d.event_type) : 0,
-  test: d.test,
-  status: STATUS[d.status],
-  attempt_count: d.attempts,
-  next_attempt_at: d.next_attempt_at ?? '',
-  last_status: d.last_status ?? 0,
-  last_error: d.last_error ?? '',
-  created_at: d.created_at,
-  completed_at: d.completed_at ?? '',
+  ...deliveryState(d),
   attempts: d.attempt_log.map((a) =>
     toAttempt(
       a,
@@ -113,7 +132,6 @@ export const toDelivery = (d: DeliveryView): Delivery => ({
   ),
   payload: d.payload ?? '',
   signed_with_new_secret: d.signed_with_new_secret,
-  attempts_in_round: d.attempts_in_round,
 });
 
 export const toHealthWindow = (w: HealthWindowView): HealthWindow => ({

@@ -1,5 +1,5 @@
 import type { AuditBatch, AuditStream } from '@brand/proto/webhooks/v1/audit';
-import { STATUS, toAttempt } from '../admin/toProto';
+import { deliveryState, toAttempt } from '../admin/toProto';
 import type { StreamDeliveryRow } from './streamDeliveries';
 import type { StreamRow } from './streamRepo';
 
@@ -37,15 +37,7 @@ export function toBatch(d: StreamDeliveryRow): AuditBatch {
     id: d.id,
     first_position: range?.from ?? 0,
     last_position: range?.through ?? 0,
-    test: d.test,
-    status: STATUS[d.status],
-    attempt_count: d.attempts,
-    next_attempt_at: d.next_attempt_at ?? '',
-    last_status: d.last_status ?? 0,
-    last_error: d.last_error ?? '',
-    created_at: d.created_at,
-    completed_at: d.completed_at ?? '',
+    ...deliveryState(d),
     attempts: d.attempt_log.map((a) => toAttempt(a, undefined)),
-    attempts_in_round: d.attempts_in_round,
   };
 }

@@ -23,17 +23,23 @@ function ephemeralLow(): number {
   }
 }
 
+/** Ports freeRestartablePort handed out in this process: none is handed out twice. */
+const handedOut = new Set<number>();
+
 /**
  * A free loopback port for a server that a test stops and starts again on the same port (a
  * broker or a cache it restarts). freePort's come from the ephemeral range, where the kernel
  * may give a stopped server's port to any outgoing connection meanwhile (a client of another
- * test), and the restart then cannot bind it; these come from below that range.
+ * test), and the restart then cannot bind it; these come from below that range. A port is
+ * handed out once per process: a test asking for several before it binds any (a broker's
+ * listeners) gets distinct ones (two draws once came out equal, and kafka.sh refused them).
  */
 export async function freeRestartablePort(): Promise<number> {
   const low = 20_000;
   const high = ephemeralLow() - 1;
   for (let tries = 0; tries < 50; tries++) {
     const port = low + Math.floor(Math.random() * (high - low + 1));
+    if (handedOut.has(port)) continue;
     const server = createServer();
     const bound = await new Promise<boolean>((resolve) => {
       server.once('error', () => resolve(false));
@@ -41,6 +47,7 @@ export async function freeRestartablePort(): Promise<number> {
     });
     if (bound) {
       await new Promise<void>((r) => server.close(() => r()));
+      handedOut.add(port);
       return port;
     }
   }

@@ -8,7 +8,12 @@ import { request } from 'undici';
 import { ReceiverConnections } from './receiverConnections';
 
 /** A receiver on loopback that counts the connections it has open. */
-async function receiver(): Promise<{ url: URL; open: () => number; close: () => Promise<void> }> {
+async function receiver(): Promise<{
+  url: URL;
+  open: () => number;
+  dropConnections: () => Promise<void>;
+  close: () => Promise<void>;
+}> {
   let open = 0;
   const server = http.createServer({ keepAliveTimeout: 60_000 }, (_req, res) => res.end('ok'));
   server.on('connection', (socket) => {
@@ -20,6 +25,10 @@ async function receiver(): Promise<{ url: URL; open: () => number; close: () => 
   return {
     url: new URL(`http://127.0.0.1:${port}/hooks`),
     open: () => open,
+    dropConnections: async () => {
+      server.closeIdleConnections();
+      await Promise.resolve();
+    },
     close: () =>
       new Promise((r) => {
         server.closeAllConnections();
@@ -29,9 +38,18 @@ async function receiver(): Promise<{ url: URL; open: () => number; close: () => 
 }
 
 const post = async (connections: ReceiverConnections, url: URL) => {
-  const res = await request(url, { method: 'POST', body: '{}', dispatcher: connections.of(url) });
-  await res.body.text();
-  return res.statusCode;
+  const connection = connections.lease(url);
+  try {
+    const res = await request(url, {
+      method: 'POST',
+      body: '{}',
+      dispatcher: connection.dispatcher,
+    });
+    await res.body.text();
+    return res.statusCode;
+  } finally {
+    connection.release();
+  }
 };
 
 const until = async (ok: () => boolean) => {
@@ -53,7 +71,7 @@ describe('ReceiverConnections (issue 64)', () => {
       // the second, used again, keeps its connection (reused: no new one opened)
       expect(await post(connections, receivers[1].url)).toBe(200);
       expect(receivers[1].open()).toBe(1);
-      // and the first gets a new pool when delivered to again
+      // and the first gets a new connection when delivered to again
       expect(await post(connections, receivers[0].url)).toBe(200);
       await until(() => receivers[2].open() === 0);
       expect(receivers.map((r) => r.open())).toEqual([1, 1, 0]);
@@ -63,7 +81,32 @@ describe('ReceiverConnections (issue 64)', () => {
     }
   });
 
-  it('lets an attempt in flight on a pool it lets go finish', async () => {
+  it('opens a receiver no more connections than its attempts in flight, and reuses them', async () => {
+    const r = await receiver();
+    const connections = new ReceiverConnections({ keepAliveTimeout: 60_000 }, 10);
+    try {
+      // three at once: three connections
+      expect(await Promise.all([1, 2, 3].map(() => post(connections, r.url)))).toEqual([
+        200, 200, 200,
+      ]);
+      expect(r.open()).toBe(3);
+      // one after another: the connection used last, again and again
+      for (let i = 0; i < 5; i++) expect(await post(connections, r.url)).toBe(200);
+      expect(r.open()).toBe(3);
+      expect(connections.connectionCount).toBe(3);
+      // a connection the receiver closed is opened again by its next attempt
+      await r.dropConnections();
+      await until(() => r.open() === 0);
+      expect(await post(connections, r.url)).toBe(200);
+      expect(r.open()).toBe(1);
+      expect(connections.connectionCount).toBe(3);
+    } finally {
+      await connections.destroy();
+      await r.close();
+    }
+  });
+
+  it('lets an attempt in flight on a connection it lets go finish', async () => {
     let answer: (() => void) | undefined;
     const slow = http.createServer((_req, res) => {
       answer = () => res.end('late');
@@ -75,7 +118,7 @@ describe('ReceiverConnections (issue 64)', () => {
     try {
       const pending = post(connections, slowUrl);
       await until(() => answer !== undefined);
-      expect(await post(connections, other.url)).toBe(200); // evicts the slow receiver's pool
+      expect(await post(connections, other.url)).toBe(200); // evicts the slow receiver's
       answer!();
       expect(await pending).toBe(200);
     } finally {
@@ -125,7 +168,7 @@ describe('ReceiverConnections (issue 64)', () => {
       connect: { ca: readFileSync(ca.caFile) },
     });
 
-    it('resumes a receiver’s session on its next connection, after its pool was let go too', async () => {
+    it('resumes a receiver’s session on its next connection, after its connections were let go too', async () => {
       const [a, b] = await Promise.all([tlsReceiver(), tlsReceiver()]);
       const connections = new ReceiverConnections(tlsOptions(), 1);
       try {
@@ -133,7 +176,7 @@ describe('ReceiverConnections (issue 64)', () => {
         // the receiver closed that connection: the next one resumes
         expect(await post(connections, a.url)).toBe(200);
         expect(a.handshakes).toEqual({ all: 2, resumed: 1 });
-        // b's pool replaces a's (one kept); a's session outlives its pool
+        // b's connections replace a's (one receiver kept); a's session outlives them
         expect(await post(connections, b.url)).toBe(200);
         expect(await post(connections, a.url)).toBe(200);
         expect(a.handshakes).toEqual({ all: 3, resumed: 2 });

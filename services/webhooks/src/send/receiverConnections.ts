@@ -1,12 +1,20 @@
 import { TLSSocket } from 'node:tls';
 import { LRUCache } from 'lru-cache';
-import { buildConnector, Pool } from 'undici';
+import { buildConnector, Client } from 'undici';
+
+/** A connection of one receiver (origin), lent for one request: give it back when answered. */
+export interface ConnectionLease {
+  /** The request's dispatcher: one undici Client, one keep-alive connection at a time. */
+  readonly dispatcher: Client;
+  /** Gives the connection back for the next attempt to this receiver (once the answer is read). */
+  release(): void;
+}
 
 /**
- * The keep-alive connections of the receivers (origins) this worker delivered to lately: a
- * pool per origin, at most `max` of them; past that the least recently used pool closes (its
- * attempts in flight finish first, undici's close) and the next attempt to that receiver opens a
- * new one.
+ * The keep-alive connections of the receivers (origins) this worker delivered to lately: the
+ * connections of at most `max` receivers; past that the least recently used receiver's close
+ * (attempts in flight on them finish first, undici's close) and the next attempt to that receiver
+ * opens a new one.
  *
  * Why (issue 64, S10): one agent for every origin kept each receiver's idle connections for as
  * long as the receiver allowed (65 s in the benchmark, undici's cap 10 minutes). Over 10,000
@@ -14,57 +22,74 @@ import { buildConnector, Pool } from 'undici';
  * of the benchmark: a live heap of 124 MB against 30 MB with 10 receivers, 434 MB of RSS. The
  * sockets kept now are those of the `max` receivers delivered to most recently, which are
  * those a busy platform delivers to most often, so their connections are reused as before.
- * Memory bound: `max` pools with their idle sockets (at most as many as the attempts that were
- * in flight to that origin at once), plus the pools of attempts in flight.
  *
- * TLS sessions are kept per origin for longer than the pools (`sessionsMax` origins, about a
- * kilobyte each), so a receiver whose pool was closed, or whose connection lapsed between
- * deliveries, resumes its session instead of a full handshake: no certificate chain to verify
- * here, no signature for the receiver to make. undici keeps sessions per pool and keys them by
- * host name alone; over 10,000 receivers (S10) 25 of 7,360 new connections resumed. The
- * session of one origin is never offered to another (a port is another origin), and each
- * connection still goes through the pinned lookup and the full certificate check when the
- * receiver declines to resume.
+ * Each receiver's connections are undici Clients (one connection each) lent one attempt at a
+ * time, the one used last first, a new one when all are lent: at most as many as its attempts in
+ * flight at once, which the lanes bound (DELIVERY_PER_RECEIVER_CONCURRENCY). Not an undici Pool
+ * per receiver: a Pool holds a queue of 2,048 slots from birth (16 KB of heap), which at 2,000
+ * receivers kept was 32 MB of the webhooks process's 87 MB live heap (S10); a Client's socket
+ * that lapses is opened again by the Client at its next request. Memory bound: the Clients of
+ * `max` receivers with their idle sockets, plus those of attempts in flight.
+ *
+ * TLS sessions are kept per origin for longer than the connections (`sessionsMax` origins, about
+ * a kilobyte each), so a receiver whose connections were closed, or lapsed between deliveries,
+ * resumes its session instead of a full handshake: no certificate chain to verify here, no
+ * signature for the receiver to make. undici keeps sessions per Client and keys them by host
+ * name alone; over 10,000 receivers (S10) 25 of 7,360 new connections resumed. The session of
+ * one origin is never offered to another (a port is another origin), and each connection still
+ * goes through the pinned lookup and the full certificate check when the receiver declines to
+ * resume.
  */
 export class ReceiverConnections {
-  private readonly pools: LRUCache<string, Pool>;
+  private readonly receivers: LRUCache<string, OriginClients>;
   private readonly sessions: LRUCache<string, Buffer>;
   private destroyed = false;
 
   constructor(
-    private readonly options: Pool.Options,
+    private readonly options: Client.Options,
     max: number,
     sessionsMax = max * 4,
   ) {
-    this.pools = new LRUCache({
+    this.receivers = new LRUCache({
       max,
-      dispose: (pool) => {
-        // graceful: attempts in flight on it finish; nothing new is sent through it
-        if (!this.destroyed) pool.close().catch(() => undefined);
+      dispose: (clients) => {
+        // graceful: attempts in flight on them finish; nothing new is sent through them
+        if (!this.destroyed) clients.close();
       },
     });
     this.sessions = new LRUCache({ max: sessionsMax });
   }
 
-  /** The pool of `url`'s origin, opened on first use. */
-  of(url: URL): Pool {
+  /** A connection of `url`'s origin for one attempt; its receiver's first opens on first use. */
+  lease(url: URL): ConnectionLease {
     const origin = url.origin;
-    let pool = this.pools.get(origin);
-    if (!pool) {
-      pool = new Pool(
-        origin,
+    let clients = this.receivers.get(origin);
+    if (!clients) {
+      const options =
         url.protocol === 'https:'
           ? { ...this.options, connect: this.tlsConnector(origin) }
-          : this.options,
-      );
-      this.pools.set(origin, pool);
+          : this.options;
+      clients = new OriginClients(() => new Client(origin, options));
+      this.receivers.set(origin, clients);
     }
-    return pool;
+    return clients.lend();
   }
 
   /** TLS sessions kept now (origins). */
   get sessionCount(): number {
     return this.sessions.size;
+  }
+
+  /** Receivers (origins) whose connections are kept now. */
+  get size(): number {
+    return this.receivers.size;
+  }
+
+  /** Connections (undici Clients) of receivers kept now, lent or idle. */
+  get connectionCount(): number {
+    let n = 0;
+    for (const clients of this.receivers.values()) n += clients.size;
+    return n;
   }
 
   /**
@@ -89,17 +114,57 @@ export class ReceiverConnections {
     };
   }
 
-  /** Receivers (origins) whose connections are kept now. */
-  get size(): number {
-    return this.pools.size;
-  }
-
   /** Closes every connection at once, ending attempts still in flight (shutdown). */
   async destroy(): Promise<void> {
     this.destroyed = true;
-    const pools = [...this.pools.values()];
-    this.pools.clear();
+    const receivers = [...this.receivers.values()];
+    this.receivers.clear();
     this.sessions.clear();
-    await Promise.all(pools.map((p) => p.destroy().catch(() => undefined)));
+    await Promise.all(receivers.map((clients) => clients.destroy()));
+  }
+}
+
+/** One receiver's connections: each lent to one attempt at a time, the one used last first. */
+class OriginClients {
+  /** Clients not lent now; the last one given back is lent next (its socket is the warmest). */
+  private readonly idle: Client[] = [];
+  private readonly all = new Set<Client>();
+  private closed = false;
+
+  constructor(private readonly open: () => Client) {}
+
+  get size(): number {
+    return this.all.size;
+  }
+
+  lend(): ConnectionLease {
+    let client = this.idle.pop();
+    if (!client) {
+      client = this.open();
+      this.all.add(client);
+    }
+    const lent = client;
+    let released = false;
+    return {
+      dispatcher: lent,
+      release: () => {
+        if (released) return;
+        released = true;
+        if (!this.closed) this.idle.push(lent);
+      },
+    };
+  }
+
+  /** Lets the attempts in flight finish, then closes every connection. */
+  close(): void {
+    this.closed = true;
+    this.idle.length = 0;
+    for (const client of this.all) client.close().catch(() => undefined);
+  }
+
+  async destroy(): Promise<void> {
+    this.closed = true;
+    this.idle.length = 0;
+    await Promise.all([...this.all].map((c) => c.destroy().catch(() => undefined)));
   }
 }

@@ -46,7 +46,7 @@ export interface SenderOptions {
 const tracer = trace.getTracer('webhooks.sender');
 
 /**
- * Sends deliveries: HTTPS POST through keep-alive pools, one per receiver origin for the
+ * Sends deliveries: HTTPS POST over keep-alive connections, each receiver origin's own, for the
  * receivers delivered to lately (receiverConnections.ts), whose sockets resolve names with
  * pinnedLookup (every address checked, the checked one used). The URL rules hold at
  * every attempt (their verdict is remembered per URL text; IP literals never reach the
@@ -119,12 +119,13 @@ export class Sender {
     done: (r: Omit<SendResult, 'durationMs'>) => SendResult,
   ): Promise<SendResult> {
     const deadline = new AttemptDeadline(this.opts.totalTimeoutMs);
+    const connection = this.connections.lease(url);
     try {
       const res = await request(url, {
         method: 'POST',
         headers,
         body,
-        dispatcher: this.connections.of(url),
+        dispatcher: connection.dispatcher,
         signal: deadline,
       });
       const read = await readBounded(res.body, headerValue(res.headers['content-length']));
@@ -177,6 +178,8 @@ export class Sender {
       });
     } finally {
       deadline.clear();
+      // the answer is read (or the attempt ended without one): the next attempt may use it
+      connection.release();
     }
   }
 

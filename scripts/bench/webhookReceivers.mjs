@@ -22,11 +22,15 @@
 // secret as the body sets receiver N's signing secret, and GET /counters answers
 // {"hanging": requests held open now, "failed": 500s answered so far, "verified": deliveries
 // whose signature was checked, "rejected": deliveries refused (401), "lastRejection",
-// "handshakes": TLS connections accepted so far, "resumed": those of them that resumed a session}.
+// "handshakes": TLS connections accepted so far, "resumed": those of them that resumed a session,
+// "loopDelay": {p99, max} ms of this process's event-loop delay since the last /counters: a
+// receipt time is taken when the loop reaches the request, so a busy loop here (thousands of
+// servers' handshakes, S10) delays every receipt, whatever the sender did}.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 
 const SLOW_MS = 2_000;
 const MODES = ['fast', 'slow', 'hang', 'fail'];
@@ -66,6 +70,10 @@ function rejection(secret, headers, raw) {
   if (body.type !== type) return `X-Service-Event ${type} but the body is ${body.type}`;
   return undefined;
 }
+
+// the receipt times' own delay (S10, issue 64): read and reset by each GET /counters
+const loopDelay = monitorEventLoopDelay({ resolution: 5 });
+loopDelay.enable();
 
 const listen = (server) =>
   new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server.address().port)));
@@ -144,7 +152,12 @@ const control = http.createServer((req, res) => {
     });
     return;
   }
-  if (url.pathname === '/counters') return res.end(JSON.stringify(counters));
+  if (url.pathname === '/counters') {
+    const ms = (ns) => Math.round(ns / 1e5) / 10;
+    const delay = { p99: ms(loopDelay.percentile(99)), max: ms(loopDelay.max) };
+    loopDelay.reset();
+    return res.end(JSON.stringify({ ...counters, loopDelay: delay }));
+  }
   const from = Number(url.searchParams.get('from') ?? 0);
   res.end(JSON.stringify(deliveries.slice(from)));
 });

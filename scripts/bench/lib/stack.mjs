@@ -55,23 +55,38 @@ export async function createInfrastructure() {
   await checkInfrastructure();
   const stale = await dropStaleDatabases();
   if (stale.length > 0) say(`dropped ${stale.length} database(s) left by killed runs`);
-  const dbName = newDatabaseName();
-  const dbUrl = databaseUrl(dbName);
-  await createDatabase(dbName);
-  onCleanup(`drop database ${dbName}`, () => dropDatabase(dbName));
+  const { dbName, dbUrl } = await createMigratedDatabase();
   const redisPrefix = newRedisPrefix();
   onCleanup(`delete Redis keys ${redisPrefix}*`, async () => {
     const n = await deleteRedisPrefix(redisPrefix);
     say(`deleted ${n} Redis key(s) under ${redisPrefix}`);
   });
   onCleanup('stop processes', () => stopAllServices());
+  return { dbName, dbUrl, redisPrefix };
+}
+
+/**
+ * A fresh database migrated for records, plans and webhooks, dropped at the end (cleanup), or
+ * before by `drop()` (S10 gives each day one of its own).
+ */
+export async function createMigratedDatabase() {
+  const dbName = newDatabaseName();
+  const dbUrl = databaseUrl(dbName);
+  await createDatabase(dbName);
+  let dropped = false;
+  const drop = async () => {
+    if (dropped) return;
+    dropped = true;
+    await dropDatabase(dbName);
+  };
+  onCleanup(`drop database ${dbName}`, drop);
   say(`database ${dbName}: migrating records, plans, webhooks`);
   for (const migrate of [MAINS.recordsMigrate, MAINS.plansMigrate, MAINS.webhooksMigrate]) {
     await runCommand(process.execPath, [migrate], {
       env: { PATH: process.env.PATH ?? '', DATABASE_URL: dbUrl, LOG_LEVEL: 'warn' },
     });
   }
-  return { dbName, dbUrl, redisPrefix };
+  return { dbName, dbUrl, drop };
 }
 
 /** The records service's environment on this run's database and Redis prefix. */

@@ -23,7 +23,7 @@
 import pg from 'pg';
 import { percentile } from './load.mjs';
 import { createEnterpriseBrands, insertSubmissions, pooled } from './seed.mjs';
-import { markMemory } from './stack.mjs';
+import { createMigratedDatabase, markMemory } from './stack.mjs';
 import { rssMb } from './processes.mjs';
 import { ADMIN_TOKEN, SETTINGS, round, say } from './settings.mjs';
 import { readCpu } from './webhooks.mjs';
@@ -86,10 +86,10 @@ async function pendingByBrand(dbUrl, brandIds) {
 }
 
 /**
- * VACUUM ANALYZE of the run's database before a day is measured: production's autovacuum
- * would have cleaned up after the set-up and the days before (these machines run with it off),
- * and a second round's 10-receiver day otherwise paid for the dead rows of the 10,000-receiver
- * day before it (its PostgreSQL CPU a delivery 1.35-1.41 ms against 0.84-0.87 in the first).
+ * VACUUM ANALYZE of the day's database before the day is measured: production's autovacuum
+ * would have cleaned up after the set-up (these machines run with it off). Before each day had
+ * a database of its own, a second round's 10-receiver day paid for the dead rows of the
+ * 10,000-receiver day before it (its PostgreSQL CPU a delivery 1.35-1.41 ms against 0.84-0.87).
  */
 async function vacuumAnalyze(dbUrl) {
   const client = new pg.Client({ connectionString: dbUrl });
@@ -101,7 +101,10 @@ async function vacuumAnalyze(dbUrl) {
   }
 }
 
-/** The webhooks worker's claims so far, by way (feed: by key; scan: a search of the table). */
+/**
+ * The webhooks worker's claims so far, by way (feed: by key; scan: a search of the table), and
+ * its event-loop delay since the last read.
+ */
 async function claimsByWay(opsPort) {
   const text = await (await fetch(`http://127.0.0.1:${opsPort}/metrics`)).text();
   const count = (way) =>
@@ -110,11 +113,38 @@ async function claimsByWay(opsPort) {
         new RegExp(`^webhook_deliveries_claimed_total\\{[^}]*way="${way}"[^}]*\\} (\\S+)$`, 'gm'),
       ),
     ].reduce((sum, m) => sum + Number(m[1]), 0);
-  return { feed: count('feed'), scan: count('scan') };
+  // prom-client's event-loop figures cover the span since the last scrape (its histogram is
+  // reset at each): read after the day, the day's
+  const lagMs = (name) => {
+    const m = text.match(
+      new RegExp(`^nodejs_eventloop_lag_${name}_seconds(?:\\{[^}]*\\})? (\\S+)$`, 'm'),
+    );
+    return m ? round(Number(m[1]) * 1000, 1) : undefined;
+  };
+  return {
+    feed: count('feed'),
+    scan: count('scan'),
+    loopDelay: { p99: lagMs('p99'), max: lagMs('max') },
+  };
 }
 
-/** One day through ours over `brandsCount` brands of 5 receivers. */
-async function runManyReceiversDay(ctx, { brandsCount, label }) {
+/**
+ * One day through ours over `brandsCount` brands of 5 receivers, on a database of its own: each
+ * day starts from the same empty history, so neither pays for what the days before it left (the
+ * history partitions' ANALYZE that the webhooks maintenance runs in place of autovacuum, which
+ * these machines run without, grew with them: +1.4 s over the second day of a round, the largest
+ * item of S10's PostgreSQL difference on 2026-11-27).
+ */
+async function runManyReceiversDay(runCtx, day) {
+  const db = await createMigratedDatabase();
+  try {
+    return await measureDay({ ...runCtx, dbName: db.dbName, dbUrl: db.dbUrl }, day);
+  } finally {
+    await db.drop();
+  }
+}
+
+async function measureDay(ctx, { brandsCount, label }) {
   const count = brandsCount * RECEIVERS_PER_BRAND;
   const busy = Math.min(brandsCount, SETTINGS.s10BusyBrands);
   const rig = await startWebhookRig(ctx, {
@@ -223,11 +253,14 @@ async function runManyReceiversDay(ctx, { brandsCount, label }) {
           all: tlsAfter.handshakes - tlsBefore.handshakes,
           resumed: tlsAfter.resumed - tlsBefore.resumed,
         },
+        // the receivers process's event-loop delay over the day: what its receipt times carry
+        receiversLoopDelayMs: tlsAfter.loopDelay,
+        webhooksLoopDelayMs: claimsAfter.loopDelay,
         rssPeakMb: round(rssPeak, 1),
         liveHeapMb: memory.webhooks?.liveHeap,
       };
       say(
-        `S10 ${label}: ${figures.deliveries} deliveries (${done.deliveries.length - done.pairs} duplicates); CPU ms/delivery ${JSON.stringify(figures.cpuMsPerDelivery)}; busy fast receivers p50 ${figures.fastReceiver.p50} ms, p99 ${figures.fastReceiver.p99} ms (${fast.length}); claims feed ${figures.claims.feed}, scan ${figures.claims.scan}; TLS handshakes ${figures.handshakes.all} (${figures.handshakes.resumed} resumed); webhooks RSS peak ${figures.rssPeakMb} MB, live heap ${figures.liveHeapMb} MB`,
+        `S10 ${label}: ${figures.deliveries} deliveries (${done.deliveries.length - done.pairs} duplicates); CPU ms/delivery ${JSON.stringify(figures.cpuMsPerDelivery)}; busy fast receivers p50 ${figures.fastReceiver.p50} ms, p99 ${figures.fastReceiver.p99} ms (${fast.length}); claims feed ${figures.claims.feed}, scan ${figures.claims.scan}; TLS handshakes ${figures.handshakes.all} (${figures.handshakes.resumed} resumed); loop delay p99/max: receivers ${figures.receiversLoopDelayMs?.p99}/${figures.receiversLoopDelayMs?.max} ms, webhooks ${figures.webhooksLoopDelayMs.p99}/${figures.webhooksLoopDelayMs.max} ms; webhooks RSS peak ${figures.rssPeakMb} MB, live heap ${figures.liveHeapMb} MB`,
       );
       if (done.pairs < done.expected)
         ctx.invalid.push(

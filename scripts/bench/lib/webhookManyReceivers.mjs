@@ -260,7 +260,7 @@ async function measureDay(ctx, { brandsCount, label }) {
         liveHeapMb: memory.webhooks?.liveHeap,
       };
       say(
-        `S10 ${label}: ${figures.deliveries} deliveries (${done.deliveries.length - done.pairs} duplicates); CPU ms/delivery ${JSON.stringify(figures.cpuMsPerDelivery)}; busy fast receivers p50 ${figures.fastReceiver.p50} ms, p99 ${figures.fastReceiver.p99} ms (${fast.length}); claims feed ${figures.claims.feed}, scan ${figures.claims.scan}; TLS handshakes ${figures.handshakes.all} (${figures.handshakes.resumed} resumed); loop delay p99/max: receivers ${figures.receiversLoopDelayMs?.p99}/${figures.receiversLoopDelayMs?.max} ms, webhooks ${figures.webhooksLoopDelayMs.p99}/${figures.webhooksLoopDelayMs.max} ms; webhooks RSS peak ${figures.rssPeakMb} MB, live heap ${figures.liveHeapMb} MB`,
+        `S10 ${label}: ${figures.deliveries} deliveries (${done.deliveries.length - done.pairs} duplicates); CPU ms/delivery ${JSON.stringify(figures.cpuMsPerDelivery)}; busy fast receivers p50 ${figures.fastReceiver.p50} ms, p99 ${figures.fastReceiver.p99} ms (${fast.length}); claims feed ${figures.claims.feed}, scan ${figures.claims.scan}; TLS handshakes ${figures.handshakes.all} (${figures.handshakes.resumed} resumed); loop delay p99/max: receivers ${figures.receiversLoopDelayMs.p99}/${figures.receiversLoopDelayMs.max} ms, webhooks ${figures.webhooksLoopDelayMs.p99}/${figures.webhooksLoopDelayMs.max} ms; webhooks RSS peak ${figures.rssPeakMb} MB, live heap ${figures.liveHeapMb} MB`,
       );
       if (done.pairs < done.expected)
         ctx.invalid.push(

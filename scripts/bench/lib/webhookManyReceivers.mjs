@@ -27,6 +27,7 @@ import { createMigratedDatabase, markMemory } from './stack.mjs';
 import { rssMb } from './processes.mjs';
 import { ADMIN_TOKEN, SETTINGS, round, say } from './settings.mjs';
 import { readCpu } from './webhooks.mjs';
+import { pipelineStages, stagesText } from './webhookStages.mjs';
 import {
   approveAll,
   approvePaced,
@@ -220,10 +221,10 @@ async function measureDay(ctx, { brandsCount, label }) {
       const tlsAfter = await rig.counters();
       const n = Math.max(1, done.deliveries.length);
       const perDelivery = (k) => round(((after[k] - before[k]) * 1000) / n, 4);
-      const fast = done.deliveries
-        .filter((d) => d[3] < RECEIVERS_PER_BRAND)
-        .map((d) => d[0] - d[2])
-        .filter(Number.isFinite);
+      const fastDeliveries = done.deliveries.filter((d) => d[3] < RECEIVERS_PER_BRAND);
+      const fast = fastDeliveries.map((d) => d[0] - d[2]).filter(Number.isFinite);
+      // where the busy fast receivers' time goes, stage by stage (webhookStages.mjs)
+      const stages = await pipelineStages(ctx.dbUrl, fastDeliveries);
       const memory = await markMemory({ timeline: [] }, `S10 ${label}`, ['webhooks']);
       const figures = {
         label,
@@ -242,6 +243,7 @@ async function measureDay(ctx, { brandsCount, label }) {
           deliveries: fast.length,
           p50: percentile(fast, 50),
           p99: percentile(fast, 99),
+          stages,
         },
         claims: {
           feed: claimsAfter.feed - claimsBefore.feed,
@@ -260,7 +262,7 @@ async function measureDay(ctx, { brandsCount, label }) {
         liveHeapMb: memory.webhooks?.liveHeap,
       };
       say(
-        `S10 ${label}: ${figures.deliveries} deliveries (${done.deliveries.length - done.pairs} duplicates); CPU ms/delivery ${JSON.stringify(figures.cpuMsPerDelivery)}; busy fast receivers p50 ${figures.fastReceiver.p50} ms, p99 ${figures.fastReceiver.p99} ms (${fast.length}); claims feed ${figures.claims.feed}, scan ${figures.claims.scan}; TLS handshakes ${figures.handshakes.all} (${figures.handshakes.resumed} resumed); loop delay p99/max: receivers ${figures.receiversLoopDelayMs.p99}/${figures.receiversLoopDelayMs.max} ms, webhooks ${figures.webhooksLoopDelayMs.p99}/${figures.webhooksLoopDelayMs.max} ms; webhooks RSS peak ${figures.rssPeakMb} MB, live heap ${figures.liveHeapMb} MB`,
+        `S10 ${label}: ${figures.deliveries} deliveries (${done.deliveries.length - done.pairs} duplicates); CPU ms/delivery ${JSON.stringify(figures.cpuMsPerDelivery)}; busy fast receivers p50 ${figures.fastReceiver.p50} ms, p99 ${figures.fastReceiver.p99} ms (${fast.length}; stages p50/p99/max ms: ${stagesText(stages)}); claims feed ${figures.claims.feed}, scan ${figures.claims.scan}; TLS handshakes ${figures.handshakes.all} (${figures.handshakes.resumed} resumed); loop delay p99/max: receivers ${figures.receiversLoopDelayMs.p99}/${figures.receiversLoopDelayMs.max} ms, webhooks ${figures.webhooksLoopDelayMs.p99}/${figures.webhooksLoopDelayMs.max} ms; webhooks RSS peak ${figures.rssPeakMb} MB, live heap ${figures.liveHeapMb} MB`,
       );
       if (done.pairs < done.expected)
         ctx.invalid.push(

@@ -19,7 +19,7 @@ import type { Sender, SendResult } from '../send/sender';
 import { deliveryBody, headersAsShown, signedHeaders } from '../send/sign';
 import { secretInForce } from '../send/signingSecret';
 import { OpenedSecrets } from '../send/openedSecrets';
-import { SuccessBatcher } from '../outcome/successBatcher';
+import { GroupCommit } from '../db/groupCommit';
 
 export interface WorkerSettings extends OutcomeSettings {
   /** The lanes' bounds: the shared budget, the slow lane, per receiver (deliveryLanes.ts). */
@@ -29,7 +29,7 @@ export interface WorkerSettings extends OutcomeSettings {
    * written, at most. An attempt leaves its lane when the receiver answers, not when its outcome is
    * committed: the lanes bound what is asked of receivers, and recording is the database's
    * work. Sends then go on while a statement records the previous answers, so each statement
-   * carries the answers of its moment (successBatcher.ts: tens at volume instead of the 7-8
+   * carries the answers of its moment (db/groupCommit.ts: tens at volume instead of the 7-8
    * that the lanes' 32 places left while they were held through the recording), and a claim
    * takes the places freed meanwhile together. The bound keeps a slow or unreachable database
    * from piling answers up in memory: past it nothing more is claimed.
@@ -88,8 +88,8 @@ export class DeliveryWorker {
   private readonly feed: DeliveryFeed;
   /** When to scan the table besides the feed (scanPacing.ts). */
   private readonly pacing: ScanPacing;
-  /** Successes of the same moment, written in one statement (successBatcher.ts). */
-  private readonly successes: SuccessBatcher;
+  /** Successes of the same moment, written in one statement (groupCommit.ts). */
+  private readonly successes: GroupCommit<AttemptRecord>;
   /** Receivers' signing secrets, opened once (openedSecrets.ts). */
   private readonly secrets: OpenedSecrets;
 
@@ -106,7 +106,7 @@ export class DeliveryWorker {
   ) {
     this.pacing = new ScanPacing(settings.pollMs);
     this.secrets = new OpenedSecrets(deps.box);
-    this.successes = new SuccessBatcher(
+    this.successes = new GroupCommit<AttemptRecord>(
       (attempts) => recordSucceededAttempts(deps.pool, attempts),
       {
         gatherMs: GATHER_MS,

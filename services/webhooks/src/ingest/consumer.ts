@@ -1,24 +1,17 @@
-import { SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
-import type { Kafka, KafkaMessage } from 'kafkajs';
-import { withTransaction, type Pool } from '@brand/shared/db';
-import { EVENT_TYPES } from '@brand/shared/enums';
-import { newId } from '@brand/shared/ids';
-import {
-  createTopicWithLeaders,
-  decodeBusinessEvent,
-  type KafkaConnectionStatus,
-} from '@brand/shared/kafka';
+import type { Kafka } from 'kafkajs';
+import type { Pool } from '@brand/shared/db';
+import { createTopicWithLeaders, type KafkaConnectionStatus } from '@brand/shared/kafka';
 import type { Logger } from '@brand/shared/logger';
-import { continueTraceFromHeaders, traceContextOfSpan } from '@brand/shared/telemetry';
-import { canonicalObjectJson } from '../send/sign';
-import type { ConsumerObserver, SkipReason } from './consumerMetrics';
+import { GroupCommit } from '../db/groupCommit';
 import {
-  insertDeliveries,
-  insertEvents,
-  type EventInput,
-  type FeedVersion,
-  type NewDelivery,
-} from './eventRepo';
+  decodeChunk,
+  endSpans,
+  storeChunks,
+  type DecodedChunk,
+  type StoredChunk,
+} from './chunkStore';
+import type { ConsumerObserver } from './consumerMetrics';
+import type { FeedVersion, NewDelivery } from './eventRepo';
 import { MemberSupervisor, type GroupMember } from './memberSupervisor';
 
 export interface ConsumerOptions {
@@ -31,13 +24,13 @@ export interface ConsumerOptions {
   ensureTopic: boolean;
   partitions: number;
   /**
-   * Called with a chunk's new deliveries once they are committed: the worker of this process
+   * Called with new deliveries once they are committed: the worker of this process
    * claims them by primary key (deliveryFeed.ts).
    */
   onIngested: (deliveries: readonly NewDelivery[]) => void;
   /**
-   * Called with the feed versions a chunk advanced once it is committed, before its offset
-   * is: publishes them for the gateway's 304 of the events feed (feedVersions.ts). Never
+   * Called with the feed versions a transaction advanced once it is committed, before its
+   * offsets are: publishes them for the gateway's 304 of the events feed (feedVersions.ts). Never
    * rejects.
    */
   onFeedAdvanced?: (versions: readonly FeedVersion[]) => Promise<void>;
@@ -69,56 +62,39 @@ interface ConsumerGroupTiming {
   rebalanceTimeoutMs: number;
 }
 
-/** Messages stored per transaction (and per offset commit). */
+/** Messages of one partition's batch stored together at most (a chunk). */
 const CHUNK = 200;
 
-const tracer = trace.getTracer('webhooks.consumer');
+/** Chunks one transaction carries at most: 1,000 messages. */
+const CHUNKS_PER_TRANSACTION = 5;
 
 /**
- * The event a message carries, or a reason to skip it: undecodable bytes, an unknown
- * event type (new types may be added; this service delivers only the four), a created_at
- * or object_json that is not what the envelope promises. Skipped messages are logged and
- * committed past: retrying cannot make them readable, and they must not block the partition.
+ * Partitions whose batches a member handles at once (kafkajs's partitionsConsumedConcurrently;
+ * more than the topic has is harmless). Their chunks share transactions (GroupCommit), so this
+ * bounds what waits, not the database's work: one transaction per member is in flight.
  */
-export function toEventInput(
-  message: KafkaMessage,
-): EventInput | { skip: string; reason: SkipReason } {
-  const event = decodeBusinessEvent(message.value);
-  if (!event) return { skip: 'undecodable BusinessEvent', reason: 'undecodable' };
-  const type = EVENT_TYPES.fromProto(event.type);
-  if (!type) return { skip: `unknown event type ${event.type}`, reason: 'unknown_type' };
-  if (Number.isNaN(Date.parse(event.created_at)))
-    return { skip: 'created_at is not a timestamp', reason: 'invalid_created_at' };
-  let object: unknown;
-  try {
-    object = JSON.parse(event.object_json);
-  } catch {
-    return { skip: 'object_json is not JSON', reason: 'invalid_object_json' };
-  }
-  if (typeof object !== 'object' || object === null || Array.isArray(object))
-    return { skip: 'object_json is not a JSON object', reason: 'invalid_object_json' };
-  return {
-    id: event.id,
-    brandId: event.brand_id,
-    type,
-    createdAt: event.created_at,
-    objectJson: canonicalObjectJson(object),
-    test: false,
-    producer: event.producer,
-  };
-}
+const PARTITIONS_AT_ONCE = 16;
 
 /**
- * Consumes business events with manual offset commits: each chunk of a batch is stored in
- * ONE transaction of two statements (the events, deduplicated on their ids, then one
- * delivery per subscribed, enabled receiver of each one's brand), and only then is the offset
- * committed. A crash between
- * the two replays the chunk, which the unique keys make harmless (at-least-once, no
- * duplicates). A failed transaction throws, so kafkajs retries the batch from the last
- * committed offset. Each event has a CONSUMER span ("process <topic>") that continues the
- * trace its message's headers carry, open while its chunk is stored, and that span's context
- * is stored with the event for its deliveries. A member the group dropped (its batch outlived the session)
- * is replaced in this process (memberSupervisor.ts). Returns a stop function.
+ * Consumes business events with manual offset commits: each chunk of a batch is stored in a
+ * transaction of two statements (the events, deduplicated on their ids, then one delivery per
+ * subscribed, enabled receiver of each one's brand: chunkStore.ts), and only then is the
+ * offset committed. A crash between the two replays the chunk, which the unique keys make
+ * harmless (at-least-once, no duplicates). A failed transaction throws, so kafkajs retries the
+ * batch from the last committed offset.
+ *
+ * A member handles several partitions' batches at once, and the chunks that arrive while a
+ * transaction is in flight share the next one (a group commit); each partition then commits
+ * its own offset. Over
+ * thousands of brands, whose events fall in every partition, each fetch held one small batch
+ * per partition, stored and committed one after another: a busy receiver's events waited
+ * behind the other partitions' round trips (S10's commit-to-2xx p99, issue 64). Each
+ * partition's chunks are still stored in order, one after another.
+ *
+ * Each event has a CONSUMER span ("process <topic>") that continues the trace its message's
+ * headers carry, open while its chunk is stored, and that span's context is stored with the
+ * event for its deliveries. A member the group dropped (its batch outlived the session) is
+ * replaced in this process (memberSupervisor.ts). Returns a stop function.
  */
 export async function startConsumer(opts: ConsumerOptions): Promise<{ stop(): Promise<void> }> {
   const log = opts.log.child({ role: 'consumer', topic: opts.topic });
@@ -167,6 +143,11 @@ function groupMember(
     heartbeatInterval: opts.groupTiming.heartbeatIntervalMs,
     rebalanceTimeout: opts.groupTiming.rebalanceTimeoutMs,
   });
+  // the partitions' chunks of the same moment share one transaction
+  const group = new GroupCommit<DecodedChunk, StoredChunk>(
+    (chunks) => storeChunks(opts.pool, chunks, opts.observer),
+    { maxBatch: CHUNKS_PER_TRANSACTION, sameTurn: true },
+  );
   return {
     stop: () => consumer.disconnect(),
     start: async (events) => {
@@ -189,36 +170,50 @@ function groupMember(
       await consumer.subscribe({ topic: opts.topic, fromBeginning: true });
       await consumer.run({
         autoCommit: false,
+        partitionsConsumedConcurrently: PARTITIONS_AT_ONCE,
         eachBatchAutoResolve: false,
         eachBatch: async (payload) => {
           const { batch } = payload;
+          const source = { topic: batch.topic, partition: batch.partition, groupId: opts.groupId };
           for (let i = 0; i < batch.messages.length; i += CHUNK) {
             if (!payload.isRunning() || payload.isStale()) return;
-            const chunk = batch.messages.slice(i, i + CHUNK);
+            const messages = batch.messages.slice(i, i + CHUNK);
+            const chunk = decodeChunk(source, messages, log);
             // kafkajs heartbeats only when asked: a chunk whose transaction waits (a slow
             // or locked database) would otherwise outlive the session and be dropped
-            const { deliveries: stored, feedVersions } = await whileHeartbeating(
+            const stored = await whileHeartbeating(
               () => payload.heartbeat(),
               opts.groupTiming,
-              () => storeChunk(opts, log, chunk, batch.partition),
+              () => storeInGroup(group, chunk),
             );
-            if (feedVersions.length > 0) await opts.onFeedAdvanced?.(feedVersions);
-            const last = chunk[chunk.length - 1]!;
-            payload.resolveOffset(last.offset);
+            // committed: the worker may claim them by key now
+            if (stored.deliveries.length > 0) opts.onIngested(stored.deliveries);
+            if (stored.feedVersions.length > 0) await opts.onFeedAdvanced?.(stored.feedVersions);
+            payload.resolveOffset(messages[messages.length - 1]!.offset);
             await consumer.commitOffsets([
-              {
-                topic: batch.topic,
-                partition: batch.partition,
-                offset: (BigInt(last.offset) + 1n).toString(),
-              },
+              { topic: batch.topic, partition: batch.partition, offset: chunk.nextOffset },
             ]);
             await payload.heartbeat();
-            if (stored.length > 0) opts.onIngested(stored);
           }
         },
       });
     },
   };
+}
+
+/** Stores a chunk in the group's next transaction, and ends its spans with the outcome. */
+async function storeInGroup(
+  group: GroupCommit<DecodedChunk, StoredChunk>,
+  chunk: DecodedChunk,
+): Promise<StoredChunk> {
+  try {
+    const stored = await group.add(chunk);
+    endSpans(chunk);
+    return stored;
+  } catch (err) {
+    endSpans(chunk, err);
+    throw err;
+  }
 }
 
 /**
@@ -239,102 +234,4 @@ async function whileHeartbeating<T>(
   } finally {
     clearInterval(beat);
   }
-}
-
-/** What one chunk's transaction did, counted once it committed. */
-interface ChunkOutcome {
-  ingested: number;
-  duplicates: number;
-  skipped: SkipReason[];
-  deliveries: number;
-}
-
-async function storeChunk(
-  opts: ConsumerOptions,
-  log: Logger,
-  chunk: KafkaMessage[],
-  partition: number,
-): Promise<{ deliveries: NewDelivery[]; feedVersions: FeedVersion[] }> {
-  const outcome: ChunkOutcome = { ingested: 0, duplicates: 0, skipped: [], deliveries: 0 };
-  const events: Array<{ event: EventInput; message: KafkaMessage }> = [];
-  /** The chunk's new deliveries, for the feed once committed. */
-  let deliveries: NewDelivery[] = [];
-  let feedVersions: FeedVersion[] = [];
-  for (const message of chunk) {
-    const input = toEventInput(message);
-    if ('skip' in input) {
-      log.warn({ partition, offset: message.offset, reason: input.skip }, 'skipped a message');
-      outcome.skipped.push(input.reason);
-    } else events.push({ event: input, message });
-  }
-  if (events.length > 0) {
-    // one CONSUMER span per event ("process <topic>"), continuing its message's trace; the
-    // event is stored in that span's context, so its delivery attempts continue it
-    const spans = events.map(({ event, message }) =>
-      tracer.startSpan(
-        `process ${opts.topic}`,
-        {
-          kind: SpanKind.CONSUMER,
-          attributes: {
-            'messaging.system': 'kafka',
-            'messaging.operation.type': 'process',
-            'messaging.operation.name': 'process',
-            'messaging.destination.name': opts.topic,
-            'messaging.destination.partition.id': String(partition),
-            'messaging.consumer.group.name': opts.groupId,
-            'messaging.kafka.offset': Number(message.offset),
-            'messaging.message.id': event.id,
-            'brand.event.type': event.type,
-          },
-        },
-        continueTraceFromHeaders(message.headers),
-      ),
-    );
-    try {
-      // two statements a chunk, whatever its size: the events, then all their deliveries
-      deliveries = await withTransaction(opts.pool, async (db) => {
-        const inserted = await insertEvents(
-          db,
-          events.map(({ event }, i) => ({ ...event, ...traceContextOfSpan(spans[i]!) })),
-        );
-        const stored = inserted.receivers;
-        feedVersions = inserted.feedVersions;
-        const made: NewDelivery[] = [];
-        const taken = new Set<string>();
-        events.forEach(({ event }, i) => {
-          const receivers = stored.get(event.id);
-          // seen before (or twice in this chunk): its deliveries exist
-          if (!receivers || taken.has(event.id)) {
-            spans[i]!.setAttribute('brand.event.duplicate', true);
-            outcome.duplicates++;
-            return;
-          }
-          taken.add(event.id);
-          outcome.ingested++;
-          for (const receiverId of receivers)
-            made.push({
-              id: newId('delivery'),
-              eventId: event.id,
-              eventAt: event.createdAt,
-              eventType: event.type,
-              receiverId,
-              brandId: event.brandId,
-            });
-        });
-        outcome.deliveries = await insertDeliveries(db, made);
-        return made;
-      });
-    } catch (err) {
-      for (const span of spans) {
-        span.recordException(err as Error);
-        span.setStatus({ code: SpanStatusCode.ERROR });
-      }
-      throw err;
-    } finally {
-      for (const span of spans) span.end();
-    }
-  }
-  // counted after the commit: a chunk rolled back and replayed is counted once
-  opts.observer?.chunkStored(outcome);
-  return { deliveries, feedVersions };
 }

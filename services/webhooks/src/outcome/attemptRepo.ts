@@ -165,7 +165,7 @@ export async function finishAttempt(
  *
  * Locks are taken as ATTEMPTS_CTES says, so batches of two workers and a failure's
  * transaction cannot deadlock. An attempt whose delivery was removed meanwhile (its receiver
- * deleted) fails the statement on the foreign key; SuccessBatcher then writes each attempt
+ * deleted) fails the statement on the foreign key; the group commit (db/groupCommit.ts) then writes each attempt
  * alone, so only that one fails. A receiver's row is rewritten only when the success changes
  * it, or its last_delivery_at is more than a second old: while a receiver takes hundreds of
  * deliveries a second its row was rewritten with each batch, and every claim, ingest and lock

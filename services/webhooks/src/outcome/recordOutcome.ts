@@ -15,7 +15,7 @@ import type { ClaimedDelivery } from '../claim/claimRepo';
 import type { Header } from '../send/responseBody';
 import { nextAttemptAt } from './schedule';
 import type { SendResult } from '../send/sender';
-import type { SuccessBatcher } from './successBatcher';
+import type { GroupCommit } from '../db/groupCommit';
 
 export interface OutcomeSettings {
   /** RETRY_TIME_SCALE */
@@ -40,7 +40,7 @@ export type Verdict = 'succeeded' | 'retry' | 'failed' | 'receiver_disabled';
  * statement (recordSucceededAttempts). Returns what happened, for logs.
  */
 export function recordOutcome(
-  { pool, successes }: { pool: Pool; successes: SuccessBatcher },
+  { pool, successes }: { pool: Pool; successes: GroupCommit<AttemptRecord> },
   settings: OutcomeSettings,
   d: ClaimedDelivery,
   startedAt: Date,
@@ -49,7 +49,7 @@ export function recordOutcome(
 ): Promise<Verdict> {
   const attempt = attemptRecordOf(d, startedAt, r, requestHeaders);
   if (r.ok && r.status !== undefined) {
-    return successes.record(attempt).then(() => 'succeeded' as const);
+    return successes.add(attempt).then(() => 'succeeded' as const);
   }
   return recordFailure(pool, settings, d, attempt, r);
 }

@@ -1,29 +1,16 @@
-import type { AttemptRecord } from './attemptRepo';
-import { SuccessBatcher } from './successBatcher';
+import { GroupCommit } from './groupCommit';
 
-const attempt = (deliveryId: string): AttemptRecord => ({
-  eventAt: '2026-11-25T10:00:00.000000Z',
-  deliveryId,
-  receiverId: 'whr_1',
-  number: 1,
-  startedAt: new Date(0),
-  durationMs: 5,
-  statusCode: 204,
-  errorClass: null,
-  errorMessage: null,
-  excerpt: null,
-  test: false,
-  healthClass: null,
-  latencySlot: 1,
-  requestHeaders: [],
-  response: undefined,
-});
+/** An item to write (an attempt, a chunk of messages: the class does not look inside). */
+interface Item {
+  deliveryId: string;
+}
+const attempt = (deliveryId: string): Item => ({ deliveryId });
 
 /** A writer whose writes finish when the test says so; it records every batch it got. */
 function heldWriter() {
   const batches: string[][] = [];
   const pending: Array<{ finish: () => void; fail: (err: unknown) => void }> = [];
-  const write = (attempts: AttemptRecord[]) =>
+  const write = (attempts: Item[]) =>
     new Promise<void>((finish, fail) => {
       batches.push(attempts.map((a) => a.deliveryId));
       pending.push({ finish, fail });
@@ -33,12 +20,12 @@ function heldWriter() {
 
 const settled = () => new Promise((r) => setImmediate(r));
 
-describe('SuccessBatcher', () => {
+describe('GroupCommit', () => {
   it('writes the first success at once and those that came meanwhile together', async () => {
     const w = heldWriter();
-    const batcher = new SuccessBatcher(w.write);
-    const first = batcher.record(attempt('d1'));
-    const later = [batcher.record(attempt('d2')), batcher.record(attempt('d3'))];
+    const batcher = new GroupCommit<Item>(w.write);
+    const first = batcher.add(attempt('d1'));
+    const later = [batcher.add(attempt('d2')), batcher.add(attempt('d3'))];
     await settled();
     expect(w.batches).toEqual([['d1']]);
     w.pending[0]!.finish();
@@ -49,10 +36,36 @@ describe('SuccessBatcher', () => {
     await Promise.all(later);
   });
 
+  it("settles each item with the write's result for it", async () => {
+    const batches: string[][] = [];
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((r) => (release = r));
+    const group = new GroupCommit<Item, string>(async (items) => {
+      batches.push(items.map((i) => i.deliveryId));
+      if (batches.length === 1) await gate; // holds the first write so the rest gather
+      return items.map((i) => `stored ${i.deliveryId}`);
+    });
+    const results = ['a', 'b', 'c'].map((id) => group.add(attempt(id)));
+    release();
+    await expect(Promise.all(results)).resolves.toEqual(['stored a', 'stored b', 'stored c']);
+    expect(batches).toEqual([['a'], ['b', 'c']]);
+  });
+
+  it('with sameTurn, writes the items added in one turn of the event loop together', async () => {
+    const w = heldWriter();
+    const group = new GroupCommit<Item>(w.write, { sameTurn: true });
+    const all = ['a', 'b', 'c'].map((id) => group.add(attempt(id)));
+    expect(w.batches).toEqual([]); // nothing written within the turn
+    await settled();
+    expect(w.batches).toEqual([['a', 'b', 'c']]);
+    w.pending[0]!.finish();
+    await Promise.all(all);
+  });
+
   it('keeps a batch under its maximum', async () => {
     const w = heldWriter();
-    const batcher = new SuccessBatcher(w.write, { maxBatch: 2 });
-    const all = ['a', 'b', 'c', 'd'].map((id) => batcher.record(attempt(id)));
+    const batcher = new GroupCommit<Item>(w.write, { maxBatch: 2 });
+    const all = ['a', 'b', 'c', 'd'].map((id) => batcher.add(attempt(id)));
     for (let i = 0; i < 3; i++) {
       await settled();
       w.pending[i]!.finish();
@@ -63,9 +76,9 @@ describe('SuccessBatcher', () => {
 
   it('fails the whole batch when the database fails it', async () => {
     const w = heldWriter();
-    const batcher = new SuccessBatcher(w.write);
-    const first = batcher.record(attempt('d1'));
-    const rest = [batcher.record(attempt('d2')), batcher.record(attempt('d3'))];
+    const batcher = new GroupCommit<Item>(w.write);
+    const first = batcher.add(attempt('d1'));
+    const rest = [batcher.add(attempt('d2')), batcher.add(attempt('d3'))];
     await settled();
     w.pending[0]!.finish();
     await first;
@@ -81,15 +94,15 @@ describe('SuccessBatcher', () => {
     const batches: string[][] = [];
     let release: () => void = () => undefined;
     const gate = new Promise<void>((r) => (release = r));
-    const batcher = new SuccessBatcher(async (attempts) => {
+    const batcher = new GroupCommit<Item>(async (attempts) => {
       batches.push(attempts.map((a) => a.deliveryId));
       if (batches.length === 1) return gate; // holds the first write so the rest gather
       if (attempts.some((a) => a.deliveryId === 'bad')) throw bad;
     });
-    const first = batcher.record(attempt('d1'));
-    const good = batcher.record(attempt('d2'));
-    const poisoned = batcher.record(attempt('bad'));
-    const alsoGood = batcher.record(attempt('d3'));
+    const first = batcher.add(attempt('d1'));
+    const good = batcher.add(attempt('d2'));
+    const poisoned = batcher.add(attempt('bad'));
+    const alsoGood = batcher.add(attempt('d3'));
     release();
     await first;
     await expect(good).resolves.toBeUndefined();
@@ -105,15 +118,15 @@ describe('SuccessBatcher', () => {
       gatherMs: number,
       gatherTarget: number,
       busy: boolean,
-    ) => new SuccessBatcher(w.write, { gatherMs, gatherTarget, busy: () => busy });
+    ) => new GroupCommit<Item>(w.write, { gatherMs, gatherTarget, busy: () => busy });
 
     it('waits gatherMs for others when busy, then writes them in one statement', async () => {
       const w = heldWriter();
       const batcher = gathering(w, 40, 10, true);
-      const all = [batcher.record(attempt('d1'))];
+      const all = [batcher.add(attempt('d1'))];
       await settled();
       expect(w.batches).toEqual([]);
-      all.push(batcher.record(attempt('d2')), batcher.record(attempt('d3')));
+      all.push(batcher.add(attempt('d2')), batcher.add(attempt('d3')));
       await pause(80);
       expect(w.batches).toEqual([['d1', 'd2', 'd3']]);
       w.pending[0]!.finish();
@@ -123,7 +136,7 @@ describe('SuccessBatcher', () => {
     it('writes at once when the target has gathered', async () => {
       const w = heldWriter();
       const batcher = gathering(w, 10_000, 3, true);
-      const all = ['a', 'b', 'c'].map((id) => batcher.record(attempt(id)));
+      const all = ['a', 'b', 'c'].map((id) => batcher.add(attempt(id)));
       await settled();
       expect(w.batches).toEqual([['a', 'b', 'c']]);
       w.pending[0]!.finish();
@@ -133,7 +146,7 @@ describe('SuccessBatcher', () => {
     it('does not wait when the worker is not busy', async () => {
       const w = heldWriter();
       const batcher = gathering(w, 10_000, 3, false);
-      const first = batcher.record(attempt('d1'));
+      const first = batcher.add(attempt('d1'));
       await settled();
       expect(w.batches).toEqual([['d1']]);
       w.pending[0]!.finish();

@@ -1,7 +1,7 @@
 import type { KafkaMessage } from 'kafkajs';
 import { BusinessEvent, EventType } from '@brand/proto/events/v1';
 import { encodeBusinessEvent } from '@brand/shared/kafka';
-import { toEventInput } from './consumer';
+import { toEventInput } from './eventInput';
 
 const message = (value: Buffer | null): KafkaMessage => ({
   key: null,

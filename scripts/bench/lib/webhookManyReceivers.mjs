@@ -14,7 +14,8 @@
 //     the day at either size (their commit-to-2xx p99 is the figure).
 // Figures of each: CPU per delivery of the webhooks process and its PostgreSQL backends (the
 // claim is the part that could grow with receivers: the feed's turn over them, the lanes' per
-// receiver state, the scan's ranking), the busy fast receivers' commit-to-2xx p50 and p99, the
+// receiver state, the scan's ranking), the busy fast receivers' commit-to-2xx p50 and p99 and
+// each stage of their way (webhookStages.mjs), the
 // webhooks process's RSS peak over the day and its live heap after a full GC at the end, and
 // the claims the worker made by key (feed) and by scanning the table. Targets (report.mjs):
 // CPU per delivery and p99 within 1.2x of the 10-receiver figures; memory within its bound
@@ -145,12 +146,12 @@ async function runManyReceiversDay(runCtx, day) {
   }
 }
 
-async function measureDay(ctx, { brandsCount, label }) {
+async function measureDay(ctx, { brandsCount, label, system = 'ours' }) {
   const count = brandsCount * RECEIVERS_PER_BRAND;
   const busy = Math.min(brandsCount, SETTINGS.s10BusyBrands);
   const rig = await startWebhookRig(ctx, {
     count,
-    system: 'ours',
+    system,
     webhooksEnv: {
       WEBHOOK_MAX_RECEIVERS_PER_BRAND: String(RECEIVERS_PER_BRAND),
       // BENCH_S10_KEPT_RECEIVERS: the receivers whose connections the worker keeps, for a
@@ -278,17 +279,32 @@ async function measureDay(ctx, { brandsCount, label }) {
   }
 }
 
-/** S10: the 10-receiver day, then the 10,000-receiver day, SETTINGS.s10Rounds times. */
+/**
+ * S10: the 10-receiver day, then the 10,000-receiver day, SETTINGS.s10Rounds times. With
+ * BENCH_PEER_WEBHOOKS (another build's main.js), each round also runs the 10,000-receiver day
+ * through that build (system B), for an A/B of two builds in the same rounds: shown, not judged.
+ */
 export async function runManyReceiversScenario(ctx) {
-  const results = { few: [], many: [] };
+  const results = { few: [], many: [], peer: [] };
+  const many = `${SETTINGS.s10Brands * RECEIVERS_PER_BRAND} receivers`;
   for (let r = 1; r <= SETTINGS.s10Rounds; r++) {
     results.few.push(await runManyReceiversDay(ctx, { brandsCount: 2, label: '10 receivers' }));
-    results.many.push(
-      await runManyReceiversDay(ctx, {
+    const ours = () => runManyReceiversDay(ctx, { brandsCount: SETTINGS.s10Brands, label: many });
+    const peer = () =>
+      runManyReceiversDay(ctx, {
         brandsCount: SETTINGS.s10Brands,
-        label: `${SETTINGS.s10Brands * RECEIVERS_PER_BRAND} receivers`,
-      }),
-    );
+        label: `${many} (B: ${SETTINGS.peerWebhooksMain})`,
+        system: 'B',
+      });
+    if (!SETTINGS.peerWebhooksMain) results.many.push(await ours());
+    // the two builds' days in turn, the first of them alternating by round
+    else if (r % 2 === 1) {
+      results.many.push(await ours());
+      results.peer.push(await peer());
+    } else {
+      results.peer.push(await peer());
+      results.many.push(await ours());
+    }
   }
   return results;
 }

@@ -226,7 +226,8 @@ async function measureDay(ctx, { brandsCount, label, system = 'ours' }) {
       const fast = fastDeliveries.map((d) => d[0] - d[2]).filter(Number.isFinite);
       // where the busy fast receivers' time goes, stage by stage (webhookStages.mjs)
       const stages = await pipelineStages(ctx.dbUrl, fastDeliveries);
-      const memory = await markMemory({ timeline: [] }, `S10 ${label}`, ['webhooks']);
+      // the sender by its own name: ours is `webhooks`, the A/B's other build `webhooks-b`
+      const memory = await markMemory({ timeline: [] }, `S10 ${label}`, [rig.sender.name]);
       const figures = {
         label,
         brands: brandsCount,
@@ -260,7 +261,7 @@ async function measureDay(ctx, { brandsCount, label, system = 'ours' }) {
         receiversLoopDelayMs: tlsAfter.loopDelay,
         webhooksLoopDelayMs: claimsAfter.loopDelay,
         rssPeakMb: round(rssPeak, 1),
-        liveHeapMb: memory.webhooks?.liveHeap,
+        liveHeapMb: memory[rig.sender.name]?.liveHeap,
       };
       say(
         `S10 ${label}: ${figures.deliveries} deliveries (${done.deliveries.length - done.pairs} duplicates); CPU ms/delivery ${JSON.stringify(figures.cpuMsPerDelivery)}; busy fast receivers p50 ${figures.fastReceiver.p50} ms, p99 ${figures.fastReceiver.p99} ms (${fast.length}; stages p50/p99/max ms: ${stagesText(stages)}); claims feed ${figures.claims.feed}, scan ${figures.claims.scan}; TLS handshakes ${figures.handshakes.all} (${figures.handshakes.resumed} resumed); loop delay p99/max: receivers ${figures.receiversLoopDelayMs.p99}/${figures.receiversLoopDelayMs.max} ms, webhooks ${figures.webhooksLoopDelayMs.p99}/${figures.webhooksLoopDelayMs.max} ms; webhooks RSS peak ${figures.rssPeakMb} MB, live heap ${figures.liveHeapMb} MB`,

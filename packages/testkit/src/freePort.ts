@@ -1,16 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 
-/** A loopback TCP port nothing listens on right now (for a server the test starts itself). */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((r) => server.close(() => r()));
-  return port;
-}
-
-/** Ports below this are never given to outgoing connections (the kernel's ephemeral range). */
+/** Ports below this are never given to outgoing connections or to listen(0) (the kernel's ephemeral range). */
 function ephemeralLow(): number {
   try {
     const [low] = readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8')
@@ -23,23 +14,37 @@ function ephemeralLow(): number {
   }
 }
 
-/** Ports freeRestartablePort handed out in this process: none is handed out twice. */
+/** How many slices the range is cut into: one per jest worker, so workers never draw the same port. */
+const SLICES = 16;
+
+/** This process's slice of [20000, ephemeral low): a jest worker's id picks it, others share slice 0. */
+function ownSlice(): { low: number; high: number } {
+  const low = 20_000;
+  const width = Math.floor((ephemeralLow() - low) / SLICES);
+  const worker = Number(process.env.JEST_WORKER_ID ?? 0);
+  const index = Number.isInteger(worker) && worker > 0 ? worker % SLICES : 0;
+  return { low: low + index * width, high: low + (index + 1) * width - 1 };
+}
+
+/** Ports handed out in this process: none is handed out twice. */
 const handedOut = new Set<number>();
 
 /**
- * A free loopback port for a server that a test stops and starts again on the same port (a
- * broker or a cache it restarts). freePort's come from the ephemeral range, where the kernel
- * may give a stopped server's port to any outgoing connection meanwhile (a client of another
- * test), and the restart then cannot bind it; these come from below that range. A port is
- * handed out once per process: a test asking for several before it binds any (a broker's
- * listeners) gets distinct ones (two draws once came out equal, and kafka.sh refused them).
+ * A free loopback port for a server that starts later: a process the test spawns, or one it stops
+ * and starts again on the same port (a broker, a cache). A port from listen(0) would come from the
+ * ephemeral range, where the kernel may give it to any other socket meanwhile (an outgoing
+ * connection, another test's listen(0)), and the server then cannot bind it: CI once saw webhooks
+ * fail with EADDRINUSE on such a port seconds after the test picked it. These come from below that
+ * range, from a slice of it that belongs to this jest worker, and a port is handed out once per
+ * process: a test asking for several before it binds any gets distinct ones.
  */
-export async function freeRestartablePort(): Promise<number> {
-  const low = 20_000;
-  const high = ephemeralLow() - 1;
-  for (let tries = 0; tries < 50; tries++) {
+export async function freePort(): Promise<number> {
+  const { low, high } = ownSlice();
+  for (let tries = 0; tries < 100; tries++) {
     const port = low + Math.floor(Math.random() * (high - low + 1));
     if (handedOut.has(port)) continue;
+    // Reserved before the probe, so calls running at once (Promise.all) never share one.
+    handedOut.add(port);
     const server = createServer();
     const bound = await new Promise<boolean>((resolve) => {
       server.once('error', () => resolve(false));
@@ -47,9 +52,11 @@ export async function freeRestartablePort(): Promise<number> {
     });
     if (bound) {
       await new Promise<void>((r) => server.close(() => r()));
-      handedOut.add(port);
       return port;
     }
   }
-  throw new Error(`no free port between ${low} and ${high} after 50 tries`);
+  throw new Error(`no free port between ${low} and ${high} after 100 tries`);
 }
+
+/** A port for a server the test stops and starts again on it: freePort's are all of that kind now. */
+export const freeRestartablePort = freePort;

@@ -103,13 +103,14 @@ await_setup "starting Kafka" "$kafka_pid" "$kafka_log"
 
 say "integration tests"
 # The brand rate-limit tests spend most of their minute waiting out real 60 s windows (docs/contract.md#limits):
-# they run in a lane of their own beside the rest (three workers), so their waits overlap the
+# they run in a lane of their own beside the rest (three workers; its own slice of the tests'
+# ports, TEST_PORT_SLICE_BASE, testkit freePort.ts), so their waits overlap the
 # CPU-bound files instead of holding a worker each; the lane's output is printed after. The
 # ignore list given here replaces the project's, so it names the *.long.test.ts files again.
 window_tests='rateLimit\.(brand|redisRestart)\.test\.ts$|client\.rateLimit\.test\.ts$'
 window_log="$REPO_ROOT/.local/test-window-lane.log"
 mkdir -p "$REPO_ROOT/.local"
-BRAND_TEST_SKIP_BUILD=1 npx --no-install jest --selectProjects integration --maxWorkers=3 \
+TEST_PORT_SLICE_BASE=4 BRAND_TEST_SKIP_BUILD=1 npx --no-install jest --selectProjects integration --maxWorkers=3 \
   --testPathPatterns "$window_tests" "${jest_flags[@]}" >"$window_log" 2>&1 &
 window_lane=$!
 integration_rc=0
@@ -144,7 +145,7 @@ faults_log="$REPO_ROOT/.local/test-faults.log"
 # --forceExit, a safety net: the failovers' TCP proxy once reset sockets mid-close and a socket's
 # handle outlived the run (2 runs of 4; none since it ends them plainly, testkit tcpProxy.ts);
 # every result is in by then, and a jest that never exits would hold CI until its time runs out.
-FAULTS=short BRAND_TEST_SKIP_BUILD=1 npx --no-install jest --selectProjects faults --forceExit \
+FAULTS=short TEST_PORT_SLICE_BASE=8 BRAND_TEST_SKIP_BUILD=1 npx --no-install jest --selectProjects faults --forceExit \
   "${jest_flags[@]}" >"$faults_log" 2>&1 &
 faults_pid=$!
 # The benchmark harness smoke run (issue 10): not the speed targets, a short BENCH_SMOKE run

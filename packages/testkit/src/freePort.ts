@@ -17,12 +17,18 @@ function ephemeralLow(): number {
 /** How many slices the range is cut into: one per jest worker, so workers never draw the same port. */
 const SLICES = 16;
 
-/** This process's slice of [20000, ephemeral low): a jest worker's id picks it, others share slice 0. */
+/**
+ * This process's slice of [20000, ephemeral low): a jest worker's id picks it, offset by
+ * TEST_PORT_SLICE_BASE for a jest run beside another (scripts/test.sh gives each of its lanes
+ * its own base, as their workers' ids are the same 1, 2, 3).
+ */
 function ownSlice(): { low: number; high: number } {
   const low = 20_000;
   const width = Math.floor((ephemeralLow() - low) / SLICES);
   const worker = Number(process.env.JEST_WORKER_ID ?? 0);
-  const index = Number.isInteger(worker) && worker > 0 ? worker % SLICES : 0;
+  const base = Number(process.env.TEST_PORT_SLICE_BASE ?? 0);
+  const index =
+    ((Number.isInteger(worker) ? worker : 0) + (Number.isInteger(base) ? base : 0)) % SLICES;
   return { low: low + index * width, high: low + (index + 1) * width - 1 };
 }
 

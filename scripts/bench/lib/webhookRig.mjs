@@ -245,7 +245,10 @@ export async function awaitDeliveries(log, eventIds, receivers, timeoutMs, pipel
  * webhooks service (all roles, production delivery settings unless `webhooksEnv` says
  * otherwise), with gRPC clients of both. `stop()` ends them.
  */
-export async function startWebhookRig(ctx, { count, webhooksEnv = {}, system = 'ours' }) {
+export async function startWebhookRig(
+  ctx,
+  { count, webhooksEnv = {}, system = 'ours', adminApart = false },
+) {
   const topic = await createRunTopic();
   const ca = createCa();
   const receivers = await spawnHelper(
@@ -300,10 +303,9 @@ export async function startWebhookRig(ctx, { count, webhooksEnv = {}, system = '
             [],
             { readyTimeoutMs: READY_TIMEOUT_MS },
           )
-        : await spawnMeasured(
-            system === 'B' ? 'webhooks-b' : 'webhooks',
-            system === 'B' ? (SETTINGS.peerWebhooksMain ?? MAINS.webhooks) : MAINS.webhooks,
-            {
+        : await spawnOurs(system === 'B' ? 'webhooks-b' : 'webhooks', {
+            main: system === 'B' ? (SETTINGS.peerWebhooksMain ?? MAINS.webhooks) : MAINS.webhooks,
+            env: {
               GRPC_PORT: '0',
               GRPC_HOST: '127.0.0.1',
               METRICS_PORT: '0',
@@ -320,14 +322,18 @@ export async function startWebhookRig(ctx, { count, webhooksEnv = {}, system = '
               ...webhooksEnv,
               ...(system === 'B' ? SETTINGS.peerWebhooksEnv : {}),
             },
-            SETTINGS.webhooksFlags,
-            { readyTimeoutMs: READY_TIMEOUT_MS },
-          );
+            adminApart,
+          });
+  // ours with its admin role apart (the Helm chart's shape): the receivers are added through it
+  const admin = sender.admin;
   const recordsAddress = `127.0.0.1:${eventsRecords.port}`;
   const records = new RecordsServiceClient(recordsAddress, grpc.credentials.createInsecure());
   const hooks = isTeamBuild(system)
     ? undefined
-    : new WebhooksServiceClient(`127.0.0.1:${sender.port}`, grpc.credentials.createInsecure());
+    : new WebhooksServiceClient(
+        `127.0.0.1:${(admin ?? sender).port}`,
+        grpc.credentials.createInsecure(),
+      );
   const receiverPorts = receivers.listening.receivers;
   const followed = [];
   const follow = (names) => {
@@ -350,8 +356,16 @@ export async function startWebhookRig(ctx, { count, webhooksEnv = {}, system = '
     /** ours only: the webhooks service's process and its gRPC client. */
     webhooks: isTeamBuild(system) ? undefined : sender,
     hooks,
+    /** ours with `adminApart`: the process of the admin role (the sender has the others). */
+    admin,
     /** The processes deliveries need (awaitDeliveries fails at once when one exits). */
-    pipeline: [receivers, eventsRecords, sender, ...(queueRedis ? [queueRedis.process] : [])],
+    pipeline: [
+      receivers,
+      eventsRecords,
+      sender,
+      ...(admin ? [admin] : []),
+      ...(queueRedis ? [queueRedis.process] : []),
+    ],
     /**
      * Registers receiver `i` (its HTTPS server) for a brand's `events` with the sender (ours:
      * AddReceiver, the secret it shows once; W0, W1: a row of w0.subscriptions or
@@ -400,7 +414,8 @@ export async function startWebhookRig(ctx, { count, webhooksEnv = {}, system = '
      */
     cpuReaders() {
       return {
-        sender: cpuOfPid(sender.pid),
+        // with the admin role apart, its process counts as the sender's too
+        sender: admin ? sumOf(cpuOfPid(sender.pid), cpuOfPid(admin.pid)) : cpuOfPid(sender.pid),
         'postgres (sender)': follow(SENDER_BACKENDS[system]),
         ...(queueRedis ? { 'redis (sender)': cpuOfPid(queueRedis.pid) } : {}),
         'records (relay)': cpuOfPid(eventsRecords.pid),
@@ -439,12 +454,38 @@ export async function startWebhookRig(ctx, { count, webhooksEnv = {}, system = '
       records.close();
       hooks?.close();
       await sender.stop();
+      await admin?.stop();
       await queueRedis?.stop();
       await eventsRecords.stop();
       await receivers.stop();
     },
   };
 }
+
+/**
+ * Our webhooks service as one process with every role, or (`adminApart`, as the Helm chart
+ * deploys it) the consumer and the worker in process `name` and the admin role in
+ * `name`-admin, returned as the sender's `admin`: the receivers a run adds then go through a
+ * process of their own, and the one that delivers holds only what delivering needs.
+ */
+async function spawnOurs(name, { main, env, adminApart }) {
+  const start = (processName, roles) =>
+    spawnMeasured(
+      processName,
+      main,
+      { ...env, ...(roles ? { WEBHOOKS_ROLES: roles } : {}) },
+      SETTINGS.webhooksFlags,
+      { readyTimeoutMs: READY_TIMEOUT_MS },
+    );
+  if (!adminApart) return start(name);
+  const admin = await start(`${name}-admin`, 'admin');
+  const sender = await start(name, 'consumer,worker');
+  sender.admin = admin;
+  return sender;
+}
+
+/** A CPU reader summing two. */
+const sumOf = (a, b) => () => a() + b();
 
 /** The database URL with this application_name (the sender's backends are found by it). */
 function withApplicationName(dbUrl, name) {

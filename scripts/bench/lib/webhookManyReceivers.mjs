@@ -104,6 +104,61 @@ async function vacuumAnalyze(dbUrl) {
 }
 
 /**
+ * What the day's database has done so far: its commits and buffer accesses (pg_stat_database),
+ * the rows written to each webhooks table (pg_stat_user_tables: inserts, updates, of them HOT)
+ * and the cluster's WAL (pg_stat_wal: records, full-page images, bytes; records' writes too,
+ * the same at either size). Backends report their counts within a second of a transaction,
+ * so it is read a second and a half after the day's last delivery.
+ */
+async function databaseWork(dbUrl) {
+  const client = new pg.Client({ connectionString: dbUrl });
+  await client.connect();
+  try {
+    const db = await client.query(
+      `select xact_commit::float8 as commits, blks_hit::float8 + blks_read::float8 as blocks
+       from pg_stat_database where datname = current_database()`,
+    );
+    const tables = await client.query(
+      `select relname, n_tup_ins::float8 as ins, n_tup_upd::float8 as upd,
+         n_tup_hot_upd::float8 as hot
+       from pg_stat_user_tables where schemaname = 'webhooks'`,
+    );
+    const wal = await client.query(
+      `select wal_records::float8 as records, wal_fpi::float8 as fpi, wal_bytes::float8 as bytes
+       from pg_stat_wal`,
+    );
+    return {
+      ...db.rows[0],
+      wal: wal.rows[0],
+      tables: Object.fromEntries(tables.rows.map((t) => [t.relname, t])),
+    };
+  } finally {
+    await client.end();
+  }
+}
+
+/** `after` - `before` of databaseWork, per delivery; tables with no writes left out. */
+function databaseWorkPerDelivery(before, after, deliveries) {
+  const per = (a, b) => round((a - b) / deliveries, 3);
+  const tables = {};
+  for (const [name, t] of Object.entries(after.tables)) {
+    const b = before.tables[name] ?? { ins: 0, upd: 0, hot: 0 };
+    if (t.ins === b.ins && t.upd === b.upd) continue;
+    tables[name] = { ins: per(t.ins, b.ins), upd: per(t.upd, b.upd), hot: per(t.hot, b.hot) };
+  }
+  return {
+    commits: per(after.commits, before.commits),
+    blocks: per(after.blocks, before.blocks),
+    wal: {
+      records: per(after.wal.records, before.wal.records),
+      fpi: per(after.wal.fpi, before.wal.fpi),
+      bytes: per(after.wal.bytes, before.wal.bytes),
+    },
+    tables,
+  };
+}
+
+/**
  * The webhooks worker's claims so far, by way (feed: by key; scan: a search of the table), and
  * its event-loop delay since the last read.
  */
@@ -200,6 +255,7 @@ async function measureDay(ctx, { brandsCount, label, system = 'ours' }) {
     const claimsBefore = await claimsByWay(rig.sender.opsPort);
     const tlsBefore = await rig.counters();
     const before = await readCpu(cpu);
+    const workBefore = await databaseWork(ctx.dbUrl);
     // the RSS the set-up left (10,000 receivers created through the admin role) beside the day's peak
     const rssAtStart = rssMb(rig.sender.pid);
     let rssPeak = rssAtStart;
@@ -224,6 +280,8 @@ async function measureDay(ctx, { brandsCount, label, system = 'ours' }) {
         rig.pipeline,
       );
       const after = await readCpu(cpu);
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      const workAfter = await databaseWork(ctx.dbUrl);
       const claimsAfter = await claimsByWay(rig.sender.opsPort);
       const tlsAfter = await rig.counters();
       const n = Math.max(1, done.deliveries.length);
@@ -270,10 +328,13 @@ async function measureDay(ctx, { brandsCount, label, system = 'ours' }) {
         rssAtStartMb: round(rssAtStart, 1),
         adminRssMb: rig.admin ? round(rssMb(rig.admin.pid), 1) : undefined,
         liveHeapMb: memory[rig.sender.name]?.liveHeap,
+        // where the PostgreSQL difference comes from: the database's work a delivery
+        database: databaseWorkPerDelivery(workBefore, workAfter, n),
       };
       say(
         `S10 ${label}: ${figures.deliveries} deliveries (${done.deliveries.length - done.pairs} duplicates); CPU ms/delivery ${JSON.stringify(figures.cpuMsPerDelivery)}; busy fast receivers p50 ${figures.fastReceiver.p50} ms, p99 ${figures.fastReceiver.p99} ms (${fast.length}; stages p50/p99/max ms: ${stagesText(stages)}); claims feed ${figures.claims.feed}, scan ${figures.claims.scan}; TLS handshakes ${figures.handshakes.all} (${figures.handshakes.resumed} resumed); loop delay p99/max: receivers ${figures.receiversLoopDelayMs.p99}/${figures.receiversLoopDelayMs.max} ms, webhooks ${figures.webhooksLoopDelayMs.p99}/${figures.webhooksLoopDelayMs.max} ms; webhooks RSS peak ${figures.rssPeakMb} MB (${figures.rssAtStartMb} at the day's start), live heap ${figures.liveHeapMb} MB; the admin role's process ${figures.adminRssMb} MB`,
       );
+      say(`S10 ${label}: the database a delivery: ${JSON.stringify(figures.database)}`);
       if (done.pairs < done.expected)
         ctx.invalid.push(
           `S10 ${label}: ${done.pairs} of ${done.expected} deliveries arrived within 180 s`,

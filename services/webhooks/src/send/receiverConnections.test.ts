@@ -1,6 +1,6 @@
 import http from 'node:http';
 import https from 'node:https';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import { readFileSync } from 'node:fs';
 import type { TLSSocket } from 'node:tls';
 import { createTestCa, type TestCa } from '@brand/testkit';
@@ -200,6 +200,86 @@ describe('ReceiverConnections (issue 64)', () => {
       } finally {
         await connections.destroy();
         await Promise.all(receivers.map((r) => r.close()));
+      }
+    });
+
+    /**
+     * A TCP relay in front of `target` that reads the TLS record headers the client sends (type,
+     * version, length: 5 bytes before each record) and keeps the largest length seen.
+     */
+    async function recordWatcher(target: URL): Promise<{
+      url: URL;
+      largest: () => number;
+      close: () => Promise<void>;
+    }> {
+      let largest = 0;
+      const sockets = new Set<net.Socket>();
+      const relay = net.createServer((client) => {
+        const upstream = net.connect(Number(target.port), '127.0.0.1');
+        sockets.add(client).add(upstream);
+        let pending = Buffer.alloc(0);
+        client.on('data', (chunk: Buffer) => {
+          pending = Buffer.concat([pending, chunk]);
+          while (pending.length >= 5) {
+            const length = pending.readUInt16BE(3);
+            if (pending.length < 5 + length) break;
+            largest = Math.max(largest, length);
+            pending = pending.subarray(5 + length);
+          }
+          upstream.write(chunk);
+        });
+        upstream.pipe(client);
+        for (const s of [client, upstream]) s.on('error', () => undefined);
+      });
+      await new Promise<void>((r) => relay.listen(0, '127.0.0.1', r));
+      const { port } = relay.address() as AddressInfo;
+      return {
+        url: new URL(`https://localhost:${port}${target.pathname}`),
+        largest: () => largest,
+        close: () =>
+          new Promise((r) => {
+            for (const s of sockets) s.destroy();
+            relay.close(() => r());
+          }),
+      };
+    }
+
+    it('sends a receiver TLS records of at most 4 KiB (its write buffer is that small), a large body intact', async () => {
+      const received: string[] = [];
+      const server = https.createServer(ca.tls, (req, res) => {
+        const chunks: Buffer[] = [];
+        req.on('data', (c: Buffer) => chunks.push(c));
+        req.on('end', () => {
+          received.push(Buffer.concat(chunks).toString());
+          res.end('ok');
+        });
+      });
+      await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+      const target = new URL(`https://localhost:${(server.address() as AddressInfo).port}/hooks`);
+      const watcher = await recordWatcher(target);
+      const connections = new ReceiverConnections(tlsOptions(), 1);
+      const body = JSON.stringify({ data: 'x'.repeat(50_000) });
+      try {
+        const connection = connections.lease(watcher.url);
+        const res = await request(watcher.url, {
+          method: 'POST',
+          body,
+          dispatcher: connection.dispatcher,
+        });
+        await res.body.text();
+        connection.release();
+        expect(res.statusCode).toBe(200);
+        expect(received).toEqual([body]);
+        // 4,096 bytes of plaintext, plus the AEAD tag and the record's type (TLS 1.3)
+        expect(watcher.largest()).toBeGreaterThan(4_096);
+        expect(watcher.largest()).toBeLessThanOrEqual(4_096 + 256);
+      } finally {
+        await connections.destroy();
+        await watcher.close();
+        await new Promise<void>((r) => {
+          server.closeAllConnections();
+          server.close(() => r());
+        });
       }
     });
   });

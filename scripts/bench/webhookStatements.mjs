@@ -6,6 +6,9 @@
 // machine its CPU per delivery moves by more than one statement's change, so this isolates
 // the three statements a delivery costs the database:
 //   node scripts/bench/webhookStatements.mjs        # ROUNDS=5 rounds, medians printed
+//   RECEIVERS=10000 BATCH=2 node scripts/bench/webhookStatements.mjs  # S10's platform: 5
+//     receivers a brand, claims and successes of two deliveries (issue 64: each statement
+//     must keep one generic plan; with pg_stat_statements loaded, its `plans` column shows it)
 // - ingest: a Kafka chunk of 20 events, 10 receivers each (insertEvents + insertDeliveries);
 // - claim: a worker's scan for up to 12 due deliveries out of the backlog the ingest left, with
 //   the week's statistics fresh as the history keeper leaves them;
@@ -30,7 +33,12 @@ const { recordSucceededAttempts } = dist('outcome/attemptRepo.js');
 const { keepHistoryPartitions } = dist('maintenance/historyPartitions.js');
 
 const ROUNDS = Number(process.env.ROUNDS ?? 5);
-const RECEIVERS = 10;
+/**
+ * RECEIVERS=10000: the receivers, 5 to a brand (S10's platform; each event goes to one brand's
+ * 5, so a batch holds deliveries of many receivers); by default 10 of one brand (S6's).
+ */
+const RECEIVERS = Number(process.env.RECEIVERS ?? 10);
+const PER_BRAND = RECEIVERS > 10 ? 5 : RECEIVERS;
 const CHUNK = 20;
 const CHUNKS = 20;
 const CLAIMS = 300;
@@ -57,14 +65,15 @@ try {
     detailMs: 14 * 86_400_000,
     batchSize: 1000,
   });
-  const brand = 'br_statements';
-  const receivers = Array.from({ length: RECEIVERS }, (_, i) => `rcv_statements${i}`);
-  for (const id of receivers)
-    await pool.query(
-      `insert into receivers (id, brand_id, url, label, events, secret_ciphertext, secret_key_id, created_by, created_at)
-       values ($1, $2, 'https://receiver.example/hook', $1, '{submission.approved}', '\\x00', 'k1', 'bench', now() - interval '1 day')`,
-      [id, brand],
-    );
+  const brands = RECEIVERS / PER_BRAND;
+  await pool.query(
+    `insert into receivers (id, brand_id, url, label, events, secret_ciphertext, secret_key_id, created_by, created_at)
+     select 'rcv_statements' || i, 'br_statements' || (i / $1), 'https://receiver.example/hook', 'r' || i,
+       '{submission.approved}', '\\x00', 'k1', 'bench', now() - interval '1 day'
+     from generate_series(0, $2 - 1) i`,
+    [PER_BRAND, RECEIVERS],
+  );
+  await pool.query('analyze receivers');
   const client = await pool.connect();
   // the drop in `finally` ends this backend when a step failed: the step's error is the one to see
   client.on('error', () => {});
@@ -72,7 +81,7 @@ try {
   let seq = 0;
   const event = () => ({
     id: `evt_statements${seq++}`,
-    brandId: brand,
+    brandId: `br_statements${(seq * 7919) % brands}`,
     type: 'submission.approved',
     createdAt: new Date().toISOString(),
     objectJson: '{"id":"sub_statements","status":"approved"}',
@@ -171,7 +180,7 @@ try {
   console.log(
     `PostgreSQL CPU per delivery, median of ${ROUNDS} rounds (each round's figure in brackets):`,
   );
-  console.log(row('ingest', `chunks of ${CHUNK} events x ${RECEIVERS} receivers`));
+  console.log(row('ingest', `chunks of ${CHUNK} events x ${PER_BRAND} receivers of ${RECEIVERS}`));
   console.log(row('claim', `scans for up to ${BATCH} out of the backlog`));
   console.log(row('by key', `claims of ${BATCH} by primary key (the feed)`));
   console.log(row('success', `batches of up to ${BATCH} 2xx recorded in one statement`));

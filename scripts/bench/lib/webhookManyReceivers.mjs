@@ -12,11 +12,14 @@
 //   - some receivers are slow: every 50th answers 204 only after 2 s (none among the 10);
 //   - brand 0's five receivers answer at once: the busy fast receivers, with the same share of
 //     the day at either size (their commit-to-2xx p99 is the figure).
-// Figures of each: CPU per delivery of the webhooks process and its PostgreSQL backends (the
+// Ours runs as the Helm chart deploys it: the admin role (through which the receivers are
+// added) in a process of its own, the consumer and the worker in the process that delivers.
+// Figures of each: CPU per delivery of the webhooks processes and their PostgreSQL backends (the
 // claim is the part that could grow with receivers: the feed's turn over them, the lanes' per
 // receiver state, the scan's ranking), the busy fast receivers' commit-to-2xx p50 and p99 and
-// each stage of their way (webhookStages.mjs), the
-// webhooks process's RSS peak over the day and its live heap after a full GC at the end, and
+// each stage of their way (webhookStages.mjs), the delivering process's RSS peak over the day
+// (and at its start) and its live heap after a full GC at the end, the database's work a
+// delivery (commits, buffers, WAL, rows written by table), and
 // the claims the worker made by key (feed) and by scanning the table. Targets (report.mjs):
 // CPU per delivery and p99 within 1.2x of the 10-receiver figures; memory within its bound
 // (RSS under 200 MB, as every process of the system). Validity: every delivery arrives, every
@@ -104,7 +107,7 @@ async function vacuumAnalyze(dbUrl) {
 }
 
 /**
- * What the day's database has done so far: its commits and buffer accesses (pg_stat_database),
+ * What the day's database has done so far: its commits, buffer accesses and sessions (pg_stat_database),
  * the rows written to each webhooks table (pg_stat_user_tables: inserts, updates, of them HOT)
  * and the cluster's WAL (pg_stat_wal: records, full-page images, bytes; records' writes too,
  * the same at either size). Backends report their counts within a second of a transaction,
@@ -115,7 +118,8 @@ async function databaseWork(dbUrl) {
   await client.connect();
   try {
     const db = await client.query(
-      `select xact_commit::float8 as commits, blks_hit::float8 + blks_read::float8 as blocks
+      `select xact_commit::float8 as commits, blks_hit::float8 + blks_read::float8 as blocks,
+         sessions::float8 as sessions
        from pg_stat_database where datname = current_database()`,
     );
     const tables = await client.query(
@@ -148,6 +152,9 @@ function databaseWorkPerDelivery(before, after, deliveries) {
   }
   return {
     commits: per(after.commits, before.commits),
+    // connections opened to the database over the day, per delivery (a new backend builds its
+    // caches and prepares each named statement again)
+    sessions: per(after.sessions, before.sessions),
     blocks: per(after.blocks, before.blocks),
     wal: {
       records: per(after.wal.records, before.wal.records),

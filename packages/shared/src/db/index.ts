@@ -10,7 +10,7 @@ export {
 export { SQLSTATE, sqlState, isDatabaseUnavailable } from './pgErrors';
 export { runMigrations } from './migrate';
 export { watchDatabaseHealth } from './healthWatch';
-export { rfc3339 } from './sqlFormat';
+export { rfc3339, unseenArray } from './sqlFormat';
 export { decodeKeysetCursor, encodeKeysetCursor, type KeysetPosition } from './keysetCursor';
 export { runMigrationProcess } from './migrationProcess';
 export {

@@ -1,6 +1,6 @@
 import type { Pool, PoolClient } from '@brand/shared/db';
 import type { EventTypeName } from '@brand/shared/enums';
-import { rfc3339 } from '@brand/shared/db';
+import { rfc3339, unseenArray } from '@brand/shared/db';
 import type { StoredTraceContext } from '@brand/shared/telemetry';
 import { leaseFor, leaseFree, leaseHeld } from './lease';
 
@@ -212,7 +212,9 @@ export async function claimDueDeliveries(db: Db, scope: ClaimScope): Promise<Cla
  * lease expired), of an enabled receiver, locked with FOR UPDATE SKIP LOCKED and leased for
  * `leaseMs`. A named delivery that another worker holds, that was delivered, or that is not
  * due is not returned. Each row is found by its key, so the cost is the rows named, whatever
- * the pending index holds.
+ * the pending index holds. The keys' number is hidden from the planner (unseenArray): one
+ * generic plan serves every batch, where the number seen made it plan each claim of a delivery or
+ * two over 10,000 receivers again (1.6 ms of planning each).
  */
 export async function claimFedDeliveries(
   db: Db,
@@ -224,7 +226,7 @@ export async function claimFedDeliveries(
     name: 'webhooks.claim-fed-deliveries',
     text: `with locked as (
        select d.id, d.event_at
-       from unnest($1::text[], $2::timestamptz[]) as fed(id, event_at)
+       from unnest(${unseenArray(1, 'text[]')}, ${unseenArray(2, 'timestamptz[]')}) as fed(id, event_at)
        join deliveries d on d.id = fed.id and d.event_at = fed.event_at
        join receivers r on r.id = d.receiver_id
        where ${CLAIMABLE} and r.enabled

@@ -1,4 +1,4 @@
-import type { Pool, PoolClient } from '@brand/shared/db';
+import { unseenArray, type Pool, type PoolClient } from '@brand/shared/db';
 import { emptyLatency } from './latencyHistogram';
 
 type Db = Pool | PoolClient;
@@ -82,12 +82,13 @@ export function healthValues(samples: readonly HealthSample[]): unknown[] {
  * after them, the order every writer keeps, and a receiver removed meanwhile gets no count.
  */
 export function healthUpsertSql(first: number, lockedReceivers: string): string {
-  const $ = (k: number) => `$${first + k}`;
+  // the counts' number hidden from the planner: one generic plan for any batch (unseenArray)
+  const $ = (k: number, type: string) => unseenArray(first + k, type);
   return `insert into receiver_health as h (receiver_id, bucket_start, attempts, succeeded,
       failures, latency)
     select c.receiver_id, c.bucket_start, c.attempts, c.succeeded, c.failures, c.latency::int[]
-    from unnest(${$(0)}::text[], ${$(1)}::timestamptz[], ${$(2)}::int[], ${$(3)}::int[],
-      ${$(4)}::jsonb[], ${$(5)}::text[])
+    from unnest(${$(0, 'text[]')}, ${$(1, 'timestamptz[]')}, ${$(2, 'int[]')}, ${$(3, 'int[]')},
+      ${$(4, 'jsonb[]')}, ${$(5, 'text[]')})
       as c(receiver_id, bucket_start, attempts, succeeded, failures, latency)
     join ${lockedReceivers} locked on locked.id = c.receiver_id
     on conflict (receiver_id, bucket_start) do update set

@@ -1,4 +1,4 @@
-import type { PoolClient } from '@brand/shared/db';
+import { unseenArray, type PoolClient } from '@brand/shared/db';
 import type { EventTypeName } from '@brand/shared/enums';
 import { traceContextOf, type StoredTraceContext } from '@brand/shared/telemetry';
 
@@ -54,6 +54,24 @@ export interface StoredEvents {
 }
 
 /**
+ * The types of insertEvents' ten arrays, $1..$10, each behind unseenArray: one generic plan
+ * for a chunk of any size (the number of events seen, PostgreSQL planned the statement again for
+ * most chunks).
+ */
+const EVENT_COLUMNS = [
+  'text[]',
+  'text[]',
+  'text[]',
+  'timestamptz[]',
+  'text[]',
+  'boolean[]',
+  'text[]',
+  'text[]',
+  'text[]',
+  'text[]',
+] as const;
+
+/**
  * Inserts, in ONE statement, the events not stored yet (an id already stored is a redelivered
  * Kafka message, which carries the same created_at: the key that holds the partition key is
  * exact; twice in one call, it is stored once), and returns, for each event this call
@@ -83,8 +101,8 @@ export async function insertEvents(
     name: 'webhooks.insert-events',
     text: `with incoming as (
        select distinct on (i.id, i.created_at) i.*
-       from unnest($1::text[], $2::text[], $3::text[], $4::timestamptz[], $5::text[],
-         $6::boolean[], $7::text[], $8::text[], $9::text[], $10::text[]) with ordinality
+       from unnest(${EVENT_COLUMNS.map((type, i) => unseenArray(i + 1, type)).join(', ')})
+         with ordinality
          as i(id, brand_id, type, created_at, object_json, test, producer, traceparent,
            tracestate, record_id, ord)
        where not exists (

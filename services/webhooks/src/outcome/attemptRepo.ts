@@ -1,4 +1,5 @@
 import type { Pool, PoolClient } from '@brand/shared/db';
+import { unseenArray } from '@brand/shared/db';
 import { newId } from '@brand/shared/ids';
 import { healthUpsertSql, healthValues } from '../health/healthRepo';
 import type { DeliveryStatusName } from '../claim/claimRepo';
@@ -57,7 +58,7 @@ const ATTEMPTS_CTES = `input as (
            body_bytes bigint, event_at timestamptz)
   ), receiver as (
     select id, brand_id, label, url, failure_count, failing_since, failing_alerted_at, last_error
-    from receivers where id = any($2::text[]) order by id for no key update
+    from receivers where id = any(${unseenArray(2, 'text[]')}) order by id for no key update
   ), attempt as (
     insert into attempts (delivery_id, number, event_at, started_at, duration_ms, status_code,
       error_class, excerpt, error_message)
@@ -187,7 +188,8 @@ export async function recordSucceededAttempts(db: Db, attempts: AttemptRecord[])
        from input i where d.id = i.delivery_id and d.event_at = i.event_at
          and d.id = any(array(select delivery_id from input))
      ), outcome as (
-       select * from unnest($2::text[], $9::int[], $10::boolean[], $11::text[], $12::text[])
+       select * from unnest(${unseenArray(2, 'text[]')}, ${unseenArray(9, 'int[]')},
+         ${unseenArray(10, 'boolean[]')}, ${unseenArray(11, 'text[]')}, ${unseenArray(12, 'text[]')})
          as o(receiver_id, last_status, counted, activity_id, notice_id)
      ), ${CATCH_UP_CTES}, recovered as (
        ${insertNotice(

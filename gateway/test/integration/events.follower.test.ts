@@ -5,7 +5,7 @@ import {
   createTopic,
   deleteTopic,
   testKafkaBrokers,
-  freeRestartablePort,
+  freePort,
   freeRedisPrefixKeys,
   makeBrandWithKey,
   makePendingSubmissions,
@@ -79,9 +79,9 @@ it('a follower sees every event once, in order, while every service is killed an
   // each service restarts on its port: ports below the ephemeral range, which no outgoing
   // connection takes meanwhile (testkit freePort.ts)
   const [recordsPort, webhooksPort, gatewayPort] = [
-    await freeRestartablePort(),
-    await freeRestartablePort(),
-    await freeRestartablePort(),
+    await freePort(),
+    await freePort(),
+    await freePort(),
   ];
   const records = await restartable(() =>
     startRecords({

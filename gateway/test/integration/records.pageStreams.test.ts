@@ -1,7 +1,7 @@
 import {
   createAdminClient,
   createTestDatabase,
-  freeRestartablePort,
+  freePort,
   freeRedisPrefixKeys,
   makeBrandWithKey,
   makeRecords,
@@ -90,9 +90,9 @@ beforeAll(async () => {
   recordsA = await startRecords({
     databaseUrl: db.url,
     redisKeyPrefix: prefix,
-    env: { GRPC_PORT: String(await freeRestartablePort()) },
+    env: { GRPC_PORT: String(await freePort()) },
   });
-  portB = await freeRestartablePort();
+  portB = await freePort();
   gateway = await startGateway({
     // the second address answers nothing until records B starts on it
     recordsAddr: `ipv4:${recordsA.address},127.0.0.1:${portB}`,

@@ -63,6 +63,3 @@ export async function freePort(): Promise<number> {
   }
   throw new Error(`no free port between ${low} and ${high} after 100 tries`);
 }
-
-/** A port for a server the test stops and starts again on it: freePort's are all of that kind now. */
-export const freeRestartablePort = freePort;

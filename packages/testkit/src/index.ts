@@ -84,7 +84,7 @@ export { startRegisteredReceiver, type RegisteredReceiver } from './registeredRe
 export { startOwnKafka, type OwnKafka, type SaslSslListener } from './ownKafka';
 export { startOwnKafkaCluster, type KafkaNode, type OwnKafkaCluster } from './ownKafkaCluster';
 export { startOwnRedis, stopOwnRedises, type OwnRedis } from './ownRedis';
-export { freePort, freeRestartablePort } from './freePort';
+export { freePort } from './freePort';
 export { runMigrateScript } from './templateDb';
 export { scrapeMetric } from './scrapeMetric';
 export { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from './otlpReceiver';

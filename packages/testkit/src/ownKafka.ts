@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { freeRestartablePort } from './freePort';
+import { freePort } from './freePort';
 import { REPO_ROOT } from './paths';
 
 /** A Kafka broker of one test (never the shared one on :9092), which it may stop and restart. */
@@ -64,11 +64,11 @@ export function kafkaSh(
  */
 export async function startOwnKafka(opts: { saslSsl?: boolean } = {}): Promise<OwnKafka> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'brand-kafka-'));
-  const port = await freeRestartablePort();
-  const saslPort = opts.saslSsl ? await freeRestartablePort() : undefined;
+  const port = await freePort();
+  const saslPort = opts.saslSsl ? await freePort() : undefined;
   const env: Record<string, string> = {
     KAFKA_PORT: String(port),
-    KAFKA_CONTROLLER_PORT: String(await freeRestartablePort()),
+    KAFKA_CONTROLLER_PORT: String(await freePort()),
     KAFKA_DATA_DIR: dataDir,
     ...(saslPort
       ? {

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { freeRestartablePort } from './freePort';
+import { freePort } from './freePort';
 import { kafkaSh, killBroker } from './ownKafka';
 
 /** One node of a test's own KRaft cluster: broker and controller in one JVM. */
@@ -40,7 +40,7 @@ export async function startOwnKafkaCluster(
   const clusterId = `A${randomBytes(16).toString('base64url').slice(1, 22)}`;
   const ports: Array<{ port: number; controller: number }> = [];
   for (let i = 0; i < size; i++)
-    ports.push({ port: await freeRestartablePort(), controller: await freeRestartablePort() });
+    ports.push({ port: await freePort(), controller: await freePort() });
   const voters = ports.map((p, i) => `${i + 1}@127.0.0.1:${p.controller}`).join(',');
   const envOf = (i: number): Record<string, string> => ({
     KAFKA_NODE_ID: String(i + 1),

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createConnection } from 'node:net';
-import { freeRestartablePort } from './freePort';
+import { freePort } from './freePort';
 import { waitFor } from './waitFor';
 
 /**
@@ -34,7 +34,7 @@ const running = new Set<ChildProcess>();
  * keeps one beside its primary (the fault suite's Redis failover, issue 60).
  */
 export async function startOwnRedis(opts: { replicaOf?: number } = {}): Promise<OwnRedis> {
-  const port = await freeRestartablePort();
+  const port = await freePort();
   let child: ChildProcess | undefined;
   // a replica loads its primary's copy from the socket, never writing dump.rdb into its cwd
   const replica =

@@ -1,5 +1,5 @@
 import net from 'node:net';
-import { freeRestartablePort } from './freePort';
+import { freePort } from './freePort';
 
 /** A loopback TCP proxy in front of a real server, for making it "go down" in a test. */
 export interface TcpProxy {
@@ -26,7 +26,7 @@ export interface TcpProxy {
 
 /**
  * Starts a proxy on 127.0.0.1 that pipes every connection to `target`, on a port below the
- * ephemeral range (freeRestartablePort), so that no outgoing connection holds it while the
+ * ephemeral range (freePort), so that no outgoing connection holds it while the
  * proxy is paused and `resume` can listen on it again.
  */
 export async function tcpProxy(initial: { host: string; port: number }): Promise<TcpProxy> {
@@ -77,7 +77,7 @@ export async function tcpProxy(initial: { host: string; port: number }): Promise
 
   // another process may take the port between the probe and the listen: try a few
   for (let tries = 1; !server.listening; tries++) {
-    await listen(await freeRestartablePort()).catch((err: unknown) => {
+    await listen(await freePort()).catch((err: unknown) => {
       if (tries >= 5) throw err;
     });
   }

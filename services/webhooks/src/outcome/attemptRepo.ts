@@ -1,5 +1,4 @@
-import type { Pool, PoolClient } from '@brand/shared/db';
-import { unseenArray } from '@brand/shared/db';
+import { unseenArray, type Pool, type PoolClient } from '@brand/shared/db';
 import { newId } from '@brand/shared/ids';
 import { healthUpsertSql, healthValues } from '../health/healthRepo';
 import type { DeliveryStatusName } from '../claim/claimRepo';

@@ -1,7 +1,7 @@
-import pg from 'pg';
-import { createTestDatabase, type TestDatabase } from '@brand/testkit';
-import { keepHistoryPartitions } from '../../src/maintenance/historyPartitions';
-import { recordSucceededAttempts, type AttemptRecord } from '../../src/outcome/attemptRepo';
+import type pg from 'pg';
+import type { TestDatabase } from '@brand/testkit';
+import { recordSucceededAttempts } from '../../src/outcome/attemptRepo';
+import { firstSuccess, historyDatabase, webhooksPool } from './statementFixtures';
 
 // A batch of successes finds the deliveries it names by key, however small the week's
 // partition still is. The statement joined its JSON input, whose length PostgreSQL cannot
@@ -10,7 +10,6 @@ import { recordSucceededAttempts, type AttemptRecord } from '../../src/outcome/a
 // deliveries (2.0 of the statement's 2.7 ms at 8,000 rows; BENCHMARKS.md). It now also
 // names them as an array (`id = any(...)`), which the primary key answers.
 
-const DAY = 86_400_000;
 const EVENTS = 3_000;
 
 let db: TestDatabase;
@@ -19,12 +18,7 @@ let pool: pg.Pool;
 let partition: string;
 
 beforeAll(async () => {
-  db = await createTestDatabase();
-  await keepHistoryPartitions(db.pool, {
-    historyMs: 30 * DAY,
-    detailMs: 14 * DAY,
-    batchSize: 1000,
-  });
+  db = await historyDatabase();
   await db.pool.query(
     `insert into webhooks.receivers (id, brand_id, url, label, events, secret_ciphertext, secret_key_id, created_by, created_at)
      values ('rcv_bykey', 'br_bykey', 'https://receiver.example/hook', 'by key', '{payout.paid}', '\\x00', 'k1', 'test', now() - interval '1 day')`,
@@ -49,10 +43,7 @@ beforeAll(async () => {
   partition = rows[0]!.name;
   // one connection, as each of the service's connections prepares a statement once and
   // PostgreSQL moves to its generic plan after five runs
-  pool = new pg.Pool({ connectionString: db.url, max: 1, options: '-c search_path=webhooks' });
-  // pool.end() resolves before its connections have closed: the database's drop in afterAll
-  // may end one still closing, which is no error of the test's
-  pool.on('error', () => undefined);
+  pool = webhooksPool(db, 1);
 });
 afterAll(async () => {
   await pool?.end();
@@ -76,23 +67,8 @@ async function seqScans(table: string): Promise<number> {
 }
 
 /** A first attempt of `deliveryId` answered 2xx. */
-const success = (deliveryId: string, eventAt: string): AttemptRecord => ({
-  deliveryId,
-  eventAt,
-  receiverId: 'rcv_bykey',
-  number: 1,
-  startedAt: new Date(),
-  durationMs: 3,
-  statusCode: 200,
-  errorClass: null,
-  errorMessage: null,
-  excerpt: 'ok',
-  test: false,
-  healthClass: null,
-  latencySlot: 0,
-  requestHeaders: [{ name: 'content-type', value: 'application/json' }],
-  response: { headers: [], body: 'ok', truncated: false, bytes: 2 },
-});
+const success = (deliveryId: string, eventAt: string) =>
+  firstSuccess({ deliveryId, eventAt, receiverId: 'rcv_bykey' });
 
 it('records batches of successes without reading the week of deliveries', async () => {
   const { rows: at } = await db.pool.query<{ id: string; event_at: string }>(

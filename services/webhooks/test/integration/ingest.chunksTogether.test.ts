@@ -1,10 +1,11 @@
-import pg from 'pg';
+import type pg from 'pg';
 import type { KafkaMessage } from 'kafkajs';
 import { BusinessEvent, EventType } from '@brand/proto/events/v1';
 import { encodeBusinessEvent } from '@brand/shared/kafka';
 import { createLogger } from '@brand/shared/logger';
 import { createTestDatabase, type TestDatabase } from '@brand/testkit';
 import { decodeChunk, storeChunks } from '../../src/ingest/chunkStore';
+import { webhooksPool } from './statementFixtures';
 
 // The consumer stores the chunks of several partitions that arrive together in ONE
 // transaction (consumer.ts, db/groupCommit.ts): over thousands of brands each Kafka fetch held
@@ -19,10 +20,7 @@ const log = createLogger({ service: 'test', level: 'silent' });
 
 beforeAll(async () => {
   db = await createTestDatabase();
-  pool = new pg.Pool({ connectionString: db.url, options: '-c search_path=webhooks' });
-  // pool.end() resolves before its connections have closed: the database's drop in afterAll
-  // may end one still closing, which is no error of the test's
-  pool.on('error', () => undefined);
+  pool = webhooksPool(db);
   for (const [id, brand] of [
     ['rcv_chunk_a', 'br_chunk_a'],
     ['rcv_chunk_b1', 'br_chunk_b'],

@@ -1,9 +1,9 @@
-import pg from 'pg';
-import { createTestDatabase, type TestDatabase } from '@brand/testkit';
+import type pg from 'pg';
+import type { TestDatabase } from '@brand/testkit';
 import { claimFedDeliveries } from '../../src/claim/claimRepo';
 import { insertDeliveries, insertEvents } from '../../src/ingest/eventRepo';
-import { keepHistoryPartitions } from '../../src/maintenance/historyPartitions';
-import { recordSucceededAttempts, type AttemptRecord } from '../../src/outcome/attemptRepo';
+import { recordSucceededAttempts } from '../../src/outcome/attemptRepo';
+import { firstSuccess, historyDatabase, webhooksPool } from './statementFixtures';
 
 // Issue 64 (S10): over 10,000 receivers, a delivery or two at a time, the pipeline's prepared
 // statements are planned once and then run on their generic plan. They took their batches as
@@ -16,7 +16,6 @@ import { recordSucceededAttempts, type AttemptRecord } from '../../src/outcome/a
 // custom-planned at every execution (the successes' statement was in S10 and in
 // scripts/bench/webhookStatements.mjs with RECEIVERS=10000 BATCH=2).
 
-const DAY = 86_400_000;
 const BRANDS = 2_000;
 const PER_BRAND = 5;
 const EVENTS = 40;
@@ -29,12 +28,7 @@ let db: TestDatabase;
 let pool: pg.Pool;
 
 beforeAll(async () => {
-  db = await createTestDatabase();
-  await keepHistoryPartitions(db.pool, {
-    historyMs: 30 * DAY,
-    detailMs: 14 * DAY,
-    batchSize: 1000,
-  });
+  db = await historyDatabase();
   await db.pool.query(
     `insert into webhooks.receivers (id, brand_id, url, label, events, secret_ciphertext, secret_key_id, created_by, created_at)
      select 'rcv_plans' || i, 'br_plans' || (i / $1::int), 'https://receiver.example/hook', 'r' || i,
@@ -69,10 +63,7 @@ beforeAll(async () => {
   );
   await db.pool.query('analyze webhooks.receivers, webhooks.events, webhooks.deliveries');
   // one connection: each connection prepares a statement once and plans it per its own counts
-  pool = new pg.Pool({ connectionString: db.url, max: 1, options: '-c search_path=webhooks' });
-  // pool.end() resolves before its connections have closed: the database's drop in afterAll
-  // may end one still closing, which is no error of the test's
-  pool.on('error', () => undefined);
+  pool = webhooksPool(db, 1);
 }, 60_000);
 afterAll(async () => {
   await pool?.end();
@@ -81,23 +72,7 @@ afterAll(async () => {
 
 /** A first attempt of a claimed delivery answered 2xx. */
 const success = (d: { id: string; event_created_at: string; receiver_id: string }) =>
-  ({
-    deliveryId: d.id,
-    eventAt: d.event_created_at,
-    receiverId: d.receiver_id,
-    number: 1,
-    startedAt: new Date(),
-    durationMs: 3,
-    statusCode: 204,
-    errorClass: null,
-    errorMessage: null,
-    excerpt: '',
-    test: false,
-    healthClass: null,
-    latencySlot: 0,
-    requestHeaders: [{ name: 'content-type', value: 'application/json' }],
-    response: { headers: [], body: '', truncated: false, bytes: 0 },
-  }) satisfies AttemptRecord;
+  firstSuccess({ deliveryId: d.id, eventAt: d.event_created_at, receiverId: d.receiver_id });
 
 it('stores, claims and records deliveries of many receivers one or two at a time on one generic plan each', async () => {
   const client = await pool.connect();

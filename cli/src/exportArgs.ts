@@ -5,7 +5,7 @@ import {
   type ExportFormat,
   type ExportRow,
 } from '@brand/shared/export';
-import type { Rendered } from './output';
+import { groupedNumber, type Rendered } from './output';
 
 /** --format: an export of the whole filtered range to stdout instead of one page. */
 export function addExportOptions(cmd: Command): Command {
@@ -13,13 +13,10 @@ export function addExportOptions(cmd: Command): Command {
     .addOption(
       new Option(
         '--format <format>',
-        `export every match (newest first, at most ${EXPORT_MAX_ROWS.toLocaleString('en')}) to stdout, streamed`,
+        `export every match (newest first, at most ${groupedNumber(EXPORT_MAX_ROWS)}) to stdout, streamed`,
       ).choices(['csv', 'jsonl']),
     )
-    .option(
-      '--all',
-      `every page, not one (at most ${EXPORT_MAX_ROWS.toLocaleString('en')} entries)`,
-    )
+    .option('--all', `every page, not one (at most ${groupedNumber(EXPORT_MAX_ROWS)} entries)`)
     .option('--cursor <cursor>', 'start after this cursor (next_cursor of the previous page)');
 }
 

@@ -1,6 +1,7 @@
 import {
   formatFields,
   formatTable,
+  groupedNumber,
   indent,
   printFailure,
   printResult,
@@ -65,6 +66,20 @@ describe('shortTime', () => {
     expect(shortTime(undefined)).toBe('-');
     expect(shortTime('')).toBe('-');
     expect(shortTime('yesterday')).toBe('yesterday');
+  });
+});
+
+describe('groupedNumber', () => {
+  it('groups thousands with commas, as English does', () => {
+    expect([0, 7, 999, 1_000, 10_000, 100_000, 1_234_567].map(groupedNumber)).toEqual([
+      '0',
+      '7',
+      '999',
+      '1,000',
+      '10,000',
+      '100,000',
+      '1,234,567',
+    ]);
   });
 });
 

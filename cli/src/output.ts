@@ -89,6 +89,15 @@ export function shortTime(value: string | undefined): string {
 
 export const yesNo = (value: boolean): string => (value ? 'yes' : 'no');
 
+/**
+ * A whole number with thousands separators, "100,000". Not toLocaleString: the first use of
+ * Intl loads ICU's locale data (about 25 ms), and the help texts built at every start of
+ * brandctl would pay it even for `--help`.
+ */
+export function groupedNumber(n: number): string {
+  return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+}
+
 function withNewline(text: string): string {
   return text.endsWith('\n') ? text : `${text}\n`;
 }

@@ -9,7 +9,7 @@ import {
   type DeliveryLogOptions,
 } from '../deliveryLogArgs';
 import { deliveryDetail, deliveryFields, deliveryJson, deliveryTable } from '../deliveryViews';
-import { indent, shortTime } from '../output';
+import { groupedNumber, indent, shortTime } from '../output';
 import { defineCommand, onWebhooks } from '../run';
 import { orNull } from '../viewWords';
 
@@ -41,7 +41,7 @@ export function registerDeliveryCommands(receiver: Command): void {
     .option('--record-id <id>', 'only deliveries of events about this record (sub_..., po_...)')
     .option('--limit <n>', 'how many per page (1-200, default 50)', parseLimit)
     .option('--cursor <cursor>', 'the next page: the cursor the previous page printed')
-    .option('--all', `every page, up to ${ALL_AT_MOST.toLocaleString('en')} deliveries`)
+    .option('--all', `every page, up to ${groupedNumber(ALL_AT_MOST)} deliveries`)
     .action(
       (
         receiverId: string | undefined,
@@ -66,7 +66,7 @@ export function registerDeliveryCommands(receiver: Command): void {
           const more =
             nextCursor === ''
               ? ''
-              : `\nMore: run it again with --cursor ${nextCursor}${opts.all ? ` (--all stops at ${ALL_AT_MOST.toLocaleString('en')})` : ''}`;
+              : `\nMore: run it again with --cursor ${nextCursor}${opts.all ? ` (--all stops at ${groupedNumber(ALL_AT_MOST)})` : ''}`;
           return {
             json: {
               deliveries: deliveries.map(deliveryJson),

@@ -56,7 +56,7 @@ export function recordOutcome(
 
 /** One attempt's result as it is recorded (the success path of an audit stream's run too). */
 export function attemptRecordOf(
-  d: ClaimedDelivery,
+  d: Pick<ClaimedDelivery, 'id' | 'event_created_at' | 'receiver_id' | 'attempts' | 'test'>,
   startedAt: Date,
   r: SendResult,
   requestHeaders: Header[],

@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import type { TestDatabase } from '@brand/testkit';
 import { recordSucceededAttempts } from '../../src/outcome/attemptRepo';
-import { firstSuccess, historyDatabase, webhooksPool } from './statementFixtures';
+import { historyDatabase, successOf, webhooksPool } from './statementFixtures';
 
 // A batch of successes finds the deliveries it names by key, however small the week's
 // partition still is. The statement joined its JSON input, whose length PostgreSQL cannot
@@ -67,8 +67,8 @@ async function seqScans(table: string): Promise<number> {
 }
 
 /** A first attempt of `deliveryId` answered 2xx. */
-const success = (deliveryId: string, eventAt: string) =>
-  firstSuccess({ deliveryId, eventAt, receiverId: 'rcv_bykey' });
+const success = (id: string, eventAt: string) =>
+  successOf({ id, event_created_at: eventAt, receiver_id: 'rcv_bykey', attempts: 0, test: false });
 
 it('records batches of successes without reading the week of deliveries', async () => {
   const { rows: at } = await db.pool.query<{ id: string; event_at: string }>(

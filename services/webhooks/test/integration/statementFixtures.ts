@@ -4,6 +4,8 @@ import pg from 'pg';
 import { createTestDatabase, type TestDatabase } from '@brand/testkit';
 import { keepHistoryPartitions } from '../../src/maintenance/historyPartitions';
 import type { AttemptRecord } from '../../src/outcome/attemptRepo';
+import { attemptRecordOf } from '../../src/outcome/recordOutcome';
+import type { SendResult } from '../../src/send/sender';
 
 const DAY = 86_400_000;
 
@@ -34,23 +36,21 @@ export function webhooksPool(db: TestDatabase, max?: number): pg.Pool {
   return pool;
 }
 
-/** A first attempt of a delivery, answered 2xx. */
-export const firstSuccess = (d: {
-  deliveryId: string;
-  eventAt: string;
-  receiverId: string;
-}): AttemptRecord => ({
-  ...d,
-  number: 1,
-  startedAt: new Date(),
-  durationMs: 3,
-  statusCode: 200,
-  errorClass: null,
-  errorMessage: null,
+/** A receiver's quick 2xx, as the sender reports it. */
+const ANSWERED_2XX: SendResult = {
+  ok: true,
+  status: 200,
+  errorClass: undefined,
+  error: undefined,
   excerpt: 'ok',
-  test: false,
-  healthClass: null,
-  latencySlot: 0,
-  requestHeaders: [{ name: 'content-type', value: 'application/json' }],
   response: { headers: [], body: 'ok', truncated: false, bytes: 2 },
-});
+  retryAfter: undefined,
+  timedOut: false,
+  durationMs: 3,
+};
+
+/** A claimed delivery's next attempt answered 2xx, as the worker records it. */
+export const successOf = (d: Parameters<typeof attemptRecordOf>[0]): AttemptRecord =>
+  attemptRecordOf(d, new Date(), ANSWERED_2XX, [
+    { name: 'content-type', value: 'application/json' },
+  ]);

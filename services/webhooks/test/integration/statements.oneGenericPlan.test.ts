@@ -3,7 +3,7 @@ import type { TestDatabase } from '@brand/testkit';
 import { claimFedDeliveries } from '../../src/claim/claimRepo';
 import { insertDeliveries, insertEvents } from '../../src/ingest/eventRepo';
 import { recordSucceededAttempts } from '../../src/outcome/attemptRepo';
-import { firstSuccess, historyDatabase, webhooksPool } from './statementFixtures';
+import { historyDatabase, successOf, webhooksPool } from './statementFixtures';
 
 // Issue 64 (S10): over 10,000 receivers, a delivery or two at a time, the pipeline's prepared
 // statements are planned once and then run on their generic plan. They took their batches as
@@ -70,10 +70,6 @@ afterAll(async () => {
   await db?.close();
 });
 
-/** A first attempt of a claimed delivery answered 2xx. */
-const success = (d: { id: string; event_created_at: string; receiver_id: string }) =>
-  firstSuccess({ deliveryId: d.id, eventAt: d.event_created_at, receiverId: d.receiver_id });
-
 it('stores, claims and records deliveries of many receivers one or two at a time on one generic plan each', async () => {
   const client = await pool.connect();
   try {
@@ -111,7 +107,7 @@ it('stores, claims and records deliveries of many receivers one or two at a time
           60_000,
         );
         expect(claimed.map((d) => d.id).sort()).toEqual(part.map((d) => d.id).sort());
-        await recordSucceededAttempts(client, claimed.map(success));
+        await recordSucceededAttempts(client, claimed.map(successOf));
       }
     }
     const { rows } = await client.query<{

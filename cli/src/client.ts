@@ -11,7 +11,7 @@ import {
   connectClient,
   createCaller,
   type Caller,
-} from '@brand/shared/grpc';
+} from '@brand/shared/grpcClient';
 import type { Settings } from './settings';
 
 /** The services as brandctl sees them: one typed caller per gRPC service, with the admin token. */

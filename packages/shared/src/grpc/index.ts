@@ -9,7 +9,6 @@ export {
 export { classifyFailure } from './failure';
 export {
   CLIENT_ADDRESS_METADATA,
-  CLIENT_USER_AGENT_METADATA,
   currentClientOrigin,
   originOfMetadata,
   setOriginMetadata,
@@ -26,17 +25,9 @@ export {
 } from './unary';
 export { type StreamContext, type StreamHandler } from './bidiStream';
 export { createGrpcServer, createHealth, setAllHealth, bindServer, shutdownServer } from './server';
-export {
-  CLIENT_CHANNEL_OPTIONS,
-  connectClient,
-  createCaller,
-  type CallOverrides,
-  type Caller,
-  type CallerSettings,
-  type MethodOf,
-  type RequestOf,
-  type ResponseOf,
-} from './client';
+// the calling side, which @brand/shared/grpcClient is alone (for processes that serve none)
+export * from '../grpcClient';
+export { CLIENT_CHANNEL_OPTIONS } from './client';
 export { HealthClient, type ServingStatus } from './healthClient';
 export { utf8Bytes } from './utf8Bytes';
 export {

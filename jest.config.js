@@ -52,6 +52,8 @@ module.exports = {
   // Every run appends each file's duration to .local/test-timings/runs.jsonl; npm test prints
   // the slowest ten at the end (scripts/lib/jestFileTimings.cjs).
   reporters: ['default', '<rootDir>/scripts/lib/jestFileTimings.cjs'],
+  // The longest files first on a fresh clone too (test/fileDurations.json), not by file size.
+  testSequencer: '<rootDir>/scripts/lib/jestSequencer.cjs',
   projects: [
     {
       displayName: 'unit',

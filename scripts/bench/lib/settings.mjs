@@ -278,6 +278,11 @@ export const SETTINGS = {
   s10Rounds: intEnv('BENCH_S10_ROUNDS', 1),
   /** BENCH_S10_KEPT_RECEIVERS: the webhooks worker's DELIVERY_KEPT_RECEIVERS in S10 (its default otherwise). */
   s10KeptReceivers: intEnv('BENCH_S10_KEPT_RECEIVERS', 0) || undefined,
+  /**
+   * BENCH_S10_COLD=1: S10's day starts right after the receivers are added (one warm-up change,
+   * brand 0's), as before 2026-11-28 afternoon, instead of after a change to each busy brand.
+   */
+  s10Cold: process.env.BENCH_S10_COLD === '1',
   /** S6 burst: changes committed as fast as possible, then deliveries/s until all landed. */
   webhookBurstChanges: intEnv('BENCH_WEBHOOK_BURST', SMOKE ? 20 : 1_000),
   /** Changes of the untimed burst through each system before S6's first round (0: none). */

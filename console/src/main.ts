@@ -6,7 +6,7 @@ import { createServer } from 'node:http';
 import { createLogger } from '@brand/shared/logger';
 import { closeRedis, createRedisClient } from '@brand/shared/redis';
 import { dependencyUpGauge } from '@brand/shared/metrics';
-import { closeHttpServer, listenHttp } from '@brand/shared/service';
+import { closeHttpServer, listenHttp } from '@brand/shared/httpServer';
 import { exitOnStartupFailure, onShutdown } from '@brand/shared/shutdown';
 import { stopTelemetry } from '@brand/shared/telemetry';
 import { createConsoleApp } from './app';

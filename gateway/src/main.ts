@@ -7,7 +7,7 @@ import { createBatchedStdout, createLogger } from '@brand/shared/logger';
 import { dependencyUpGauge } from '@brand/shared/metrics';
 import { stopTelemetry } from '@brand/shared/telemetry';
 import { closeRedis, createRedisClient, waitUntilReady } from '@brand/shared/redis';
-import { closeHttpServer, listenHttp } from '@brand/shared/service';
+import { closeHttpServer, listenHttp } from '@brand/shared/httpServer';
 import { exitOnStartupFailure, onShutdown } from '@brand/shared/shutdown';
 import { createGatewayListener } from './app';
 import { createOpsApp } from './opsApp';

@@ -99,3 +99,4 @@ export { startTestDns, type TestDns } from './testDns';
 export { startTlsPostgres, type TlsPostgres } from './tlsPostgres';
 export { postgresBinDir, runPostgresTool } from './postgresTools';
 export { startTlsRedis, type TlsRedis } from './tlsRedis';
+export { modulesLoadedBy } from './modulesLoaded';

@@ -3,5 +3,5 @@ export {
   type GrpcServiceSettings,
   type ListeningGrpcService,
 } from './listenGrpcService';
-export { closeHttpServer, listenHttp } from './httpServer';
+export { closeHttpServer, listenHttp } from '../httpServer';
 export { startRecurringRounds, type RecurringRounds } from './recurringRounds';

@@ -12,6 +12,9 @@
 //   - some receivers are slow: every 50th answers 204 only after 2 s (none among the 10);
 //   - brand 0's five receivers answer at once: the busy fast receivers, with the same share of
 //     the day at either size (their commit-to-2xx p99 is the figure).
+//   - it follows a day before: one change to each busy brand, delivered before it begins, as
+//     a running service's day meets receivers it has delivered to (BENCH_S10_COLD=1: brand 0's
+//     alone, a cold start).
 // Ours runs as the Helm chart deploys it: the admin role (through which the receivers are
 // added) in a process of its own, the consumer and the worker in the process that delivers.
 // Figures of each: CPU per delivery of the webhooks processes and their PostgreSQL backends (the

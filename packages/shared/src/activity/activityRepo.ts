@@ -1,6 +1,6 @@
 import { rfc3339 } from '../db/sqlFormat';
 import type { Pool, PoolClient } from '../db/pool';
-import { currentClientOrigin } from '../grpc/clientOrigin';
+import { currentClientOrigin } from '../grpcClient/clientOrigin';
 import { newId } from '../ids';
 import type { ActivityFilters, ActivityPosition, ActivityRow, NewActivity } from './activityTypes';
 
@@ -10,7 +10,7 @@ import type { ActivityFilters, ActivityPosition, ActivityRow, NewActivity } from
  * service pool's search_path selects it), written in the transaction of the change where
  * there is one, and served by its ListActivity RPC.
  * Every row carries the address and User-Agent of the request that made it (the caller's
- * origin, passed in gRPC metadata and kept for the call: grpc/clientOrigin.ts), '' for what a
+ * origin, passed in gRPC metadata and kept for the call: grpcClient/clientOrigin.ts), '' for what a
  * service does by itself.
  */
 

@@ -60,7 +60,7 @@ export interface NewActivity {
   summary: string;
   /**
    * Where the request came from; by default the origin of the gRPC call being served
-   * (grpc/clientOrigin.ts), so every row written while serving the console carries it.
+   * (grpcClient/clientOrigin.ts), so every row written while serving the console carries it.
    */
   origin?: ActivityOrigin;
 }

@@ -1,7 +1,7 @@
 import { AuditIngestServiceClient } from '@brand/proto/webhooks/v1/audit';
 import { z } from 'zod';
 import { msEnv } from '../config';
-import { connectClient, createCaller } from '../grpc/client';
+import { connectClient, createCaller } from '../grpcClient/client';
 import type { AuditPush } from './auditRelay';
 
 /**

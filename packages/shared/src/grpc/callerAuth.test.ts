@@ -1,6 +1,6 @@
 import { Metadata } from '@grpc/grpc-js';
 import { CallerAuth, type AccessLevel } from './callerAuth';
-import { INTERNAL_TOKEN_METADATA } from './metadata';
+import { INTERNAL_TOKEN_METADATA } from '../grpcClient/metadata';
 
 const TOKENS = {
   internal: ['internal-token-0123456789abcdef-0123456'],

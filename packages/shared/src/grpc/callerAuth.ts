@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Metadata } from '@grpc/grpc-js';
 import { AppError } from '../errors';
-import { INTERNAL_TOKEN_METADATA } from './metadata';
+import { INTERNAL_TOKEN_METADATA } from '../grpcClient/metadata';
 
 /**
  * Who may call an RPC. `internal`: any internal caller (the gateway, another service)

@@ -1,4 +1,8 @@
-export { INTERNAL_TOKEN_METADATA, REQUEST_ID_METADATA, safeRequestId } from './metadata';
+export {
+  INTERNAL_TOKEN_METADATA,
+  REQUEST_ID_METADATA,
+  safeRequestId,
+} from '../grpcClient/metadata';
 export {
   CallerAuth,
   MIN_TOKEN_LENGTH,
@@ -14,7 +18,7 @@ export {
   setOriginMetadata,
   withClientOrigin,
   type ClientOrigin,
-} from './clientOrigin';
+} from '../grpcClient/clientOrigin';
 export {
   rpcBuilder,
   unary,
@@ -27,7 +31,7 @@ export { type StreamContext, type StreamHandler } from './bidiStream';
 export { createGrpcServer, createHealth, setAllHealth, bindServer, shutdownServer } from './server';
 // the calling side, which @brand/shared/grpcClient is alone (for processes that serve none)
 export * from '../grpcClient';
-export { CLIENT_CHANNEL_OPTIONS } from './client';
+export { CLIENT_CHANNEL_OPTIONS } from '../grpcClient/client';
 export { HealthClient, type ServingStatus } from './healthClient';
 export { utf8Bytes } from './utf8Bytes';
 export {

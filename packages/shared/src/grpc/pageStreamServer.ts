@@ -6,7 +6,7 @@ import type { RpcObserver } from '../metrics';
 import { continueTrace, withSpan } from '../telemetry';
 import type { StreamContext } from './bidiStream';
 import { classifyFailure } from './failure';
-import { safeRequestId } from './metadata';
+import { safeRequestId } from '../grpcClient/metadata';
 
 const tracer = trace.getTracer('page-streams');
 

@@ -8,9 +8,9 @@ import type { Logger } from '../logger';
 import type { RpcObserver } from '../metrics/grpcServerMetrics';
 import type { AccessLevel, CallerAuth, CallerClass } from './callerAuth';
 import { bidiStream, type StreamHandler } from './bidiStream';
-import { originOfMetadata, peerAddress, withCallOrigin } from './clientOrigin';
+import { originOfMetadata, peerAddress, withCallOrigin } from '../grpcClient/clientOrigin';
 import { classifyFailure } from './failure';
-import { REQUEST_ID_METADATA, safeRequestId } from './metadata';
+import { REQUEST_ID_METADATA, safeRequestId } from '../grpcClient/metadata';
 
 /** What a handler gets besides the request: the call and a logger bound to its request id. */
 export interface CallContext<Req> {

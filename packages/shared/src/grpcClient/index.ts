@@ -1,7 +1,9 @@
-// The calling side of the services' gRPC alone, for a process that serves none of it: brandctl
-// starts once per command, and @brand/shared/grpc would also load the serving side
-// (grpc-health-check's definitions parsed by protobufjs at load, OpenTelemetry, the page
-// streams), about half of a command's start (docs/internals.md, "Tests").
+// The calling side of the services' gRPC: typed callers (client.ts), the caller's origin carried
+// in metadata (clientOrigin.ts) and the metadata names both sides use (metadata.ts). The serving
+// side (../grpc) builds on it. A process that serves none imports this alone: brandctl starts
+// once per command, and @brand/shared/grpc would also load the serving side (grpc-health-check's
+// definitions parsed by protobufjs at load, OpenTelemetry, the page streams), about a sixth of a
+// command's CPU (docs/internals.md, "Tests").
 export {
   connectClient,
   createCaller,
@@ -11,5 +13,5 @@ export {
   type MethodOf,
   type RequestOf,
   type ResponseOf,
-} from '../grpc/client';
-export { CLIENT_USER_AGENT_METADATA } from '../grpc/clientOrigin';
+} from './client';
+export { CLIENT_USER_AGENT_METADATA } from './clientOrigin';

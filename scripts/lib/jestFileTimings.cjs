@@ -54,10 +54,17 @@ function slowest(count, sinceIso) {
  * were); a file that no longer exists is dropped. Sorted by path, so a refresh's diff shows
  * what moved.
  */
+/** test/fileDurations.json: seconds a file took in a recent run, by path from the root. */
+function knownDurations() {
+  try {
+    return JSON.parse(fs.readFileSync(DURATIONS_FILE, 'utf8'));
+  } catch {
+    return {};
+  }
+}
+
 function writeDurations() {
-  const durations = fs.existsSync(DURATIONS_FILE)
-    ? JSON.parse(fs.readFileSync(DURATIONS_FILE, 'utf8'))
-    : {};
+  const durations = knownDurations();
   for (const row of timingRows()) {
     // the unit tests run on one worker, where the order changes nothing
     if (row.status === 'passed' && row.project !== 'unit') {
@@ -89,3 +96,5 @@ if (require.main === module && process.argv.includes('--write-durations')) {
 }
 
 module.exports = JestFileTimings;
+// the order of a fresh clone's run reads them (jestSequencer.cjs)
+module.exports.knownDurations = knownDurations;

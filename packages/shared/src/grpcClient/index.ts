@@ -5,6 +5,7 @@
 // definitions parsed by protobufjs at load, OpenTelemetry, the page streams), about a sixth of a
 // command's CPU (docs/internals.md, "Tests").
 export {
+  CLIENT_CHANNEL_OPTIONS,
   connectClient,
   createCaller,
   type CallOverrides,
@@ -14,4 +15,13 @@ export {
   type RequestOf,
   type ResponseOf,
 } from './client';
-export { CLIENT_USER_AGENT_METADATA } from './clientOrigin';
+export {
+  CLIENT_ADDRESS_METADATA,
+  CLIENT_USER_AGENT_METADATA,
+  currentClientOrigin,
+  originOfMetadata,
+  setOriginMetadata,
+  withClientOrigin,
+  type ClientOrigin,
+} from './clientOrigin';
+export { INTERNAL_TOKEN_METADATA, REQUEST_ID_METADATA, safeRequestId } from './metadata';

@@ -283,6 +283,12 @@ export const SETTINGS = {
    * brand 0's), as before 2026-11-28 afternoon, instead of after a change to each busy brand.
    */
   s10Cold: process.env.BENCH_S10_COLD === '1',
+  /**
+   * BENCH_S10_DAY_BEFORE: the changes to each busy brand in the day before S10's day (2; 1 before
+   * 2026-11-28 evening, when the worker came to keep a receiver's connections from its second
+   * attempt on).
+   */
+  s10DayBefore: intEnv('BENCH_S10_DAY_BEFORE', 2),
   /** S6 burst: changes committed as fast as possible, then deliveries/s until all landed. */
   webhookBurstChanges: intEnv('BENCH_WEBHOOK_BURST', SMOKE ? 20 : 1_000),
   /** Changes of the untimed burst through each system before S6's first round (0: none). */

@@ -248,24 +248,31 @@ async function measureDay(ctx, { brandsCount, label, system = 'ours' }) {
     const need = new Map();
     for (const b of owners) need.set(b, (need.get(b) ?? 0) + 1);
     const brandIds = brands.map((b) => b.brandId);
-    // one more for each warm-up change
-    await insertSubmissions(ctx.dbUrl, brandIds, Math.max(...need.values()) + 1, {
+    const dayBefore = SETTINGS.s10Cold ? 1 : SETTINGS.s10DayBefore;
+    // more for the warm-up's changes
+    await insertSubmissions(ctx.dbUrl, brandIds, Math.max(...need.values()) + dayBefore, {
       status: 'pending',
     });
     const pending = await pendingByBrand(ctx.dbUrl, brandIds);
     const ids = owners.map((b) => pending.get(brandIds[b]).pop());
-    // The day before: one change to each busy brand (brand 0 alone with BENCH_S10_COLD=1), so
-    // the measured day starts as a day of a running service does, its busy receivers contacted
-    // before (the connections the worker keeps, the TLS sessions it holds). Without it the
-    // 60-second day opens a first connection to each receiver it reaches (1,890 at
-    // BENCH_S10_RATE=20, 1,385 of them busy brands'): a full TLS handshake each, which a real
-    // day spreads over 1,440 times as many deliveries. The quiet brands get none, as in a day.
+    // The day before: SETTINGS.s10DayBefore changes, one after the other, to each busy brand
+    // (one to brand 0 alone with BENCH_S10_COLD=1), so the measured day starts as a day of a
+    // running service does, its busy receivers delivered to before, more than once (the
+    // connections the worker keeps, from a receiver's second attempt on; the TLS sessions it
+    // holds). Without it the 60-second day opens a first connection to each receiver it reaches
+    // (1,890 at BENCH_S10_RATE=20, 1,385 of them busy brands'): a full TLS handshake each, which
+    // a real day spreads over 1,440 times as many deliveries. The quiet brands get none, as in a
+    // day.
     const warmBrands = SETTINGS.s10Cold ? brandIds.slice(0, 1) : brandIds.slice(0, busy);
-    const warm = await approveAll(
-      rig.records,
-      warmBrands.map((brandId) => pending.get(brandId).pop()),
-    );
-    await awaitDeliveries(deliveries, warm, RECEIVERS_PER_BRAND, 120_000, rig.pipeline);
+    const warm = [];
+    for (let i = 0; i < dayBefore; i++) {
+      const changed = await approveAll(
+        rig.records,
+        warmBrands.map((brandId) => pending.get(brandId).pop()),
+      );
+      await awaitDeliveries(deliveries, changed, RECEIVERS_PER_BRAND, 120_000, rig.pipeline);
+      warm.push(...changed);
+    }
     await vacuumAnalyze(ctx.dbUrl);
     say(
       `S10 ${label}: ${brandsCount} brands, ${count} receivers (${count >= SLOW_EVERY ? count / SLOW_EVERY : 0} slow), ${busy} busy; set up in ${round((Date.now() - setupStart) / 1000, 1)} s, ${warm.length} warm-up change(s); a day of ${changes} changes over ${seconds} s`,

@@ -53,11 +53,76 @@ const until = async (ok: () => boolean) => {
   for (let i = 0; i < 100 && !ok(); i++) await new Promise((r) => setTimeout(r, 20));
 };
 
+/** A receiver's first attempt, over a connection of its own: the next ones keep theirs. */
+const firstAttempt = async (connections: ReceiverConnections, r: { url: URL; open(): number }) => {
+  expect(await post(connections, r.url)).toBe(200);
+  await until(() => r.open() === 0);
+};
+
 describe('ReceiverConnections (issue 64)', () => {
+  it('keeps a receiver’s connections from its second attempt on; a first one takes no kept receiver’s place', async () => {
+    const [busy, quiet] = await Promise.all([receiver(), receiver()]);
+    const connections = new ReceiverConnections({ keepAliveTimeout: 60_000 }, 1);
+    try {
+      // the first attempt: a connection of its own, closed once the answer is read
+      expect(await post(connections, busy.url)).toBe(200);
+      await until(() => busy.open() === 0);
+      expect([busy.open(), connections.size, connections.connectionCount]).toEqual([0, 0, 0]);
+      // the second and later ones: one connection, kept and reused
+      for (let i = 0; i < 3; i++) expect(await post(connections, busy.url)).toBe(200);
+      expect([busy.open(), connections.size, connections.connectionCount]).toEqual([1, 1, 1]);
+      // a quiet receiver's one attempt: its connection closes, the busy one's stays kept
+      expect(await post(connections, quiet.url)).toBe(200);
+      await until(() => quiet.open() === 0);
+      expect([busy.open(), quiet.open(), connections.size]).toEqual([1, 0, 1]);
+      // delivered to again, it is kept, in the busy one's place (a bound of one receiver)
+      expect(await post(connections, quiet.url)).toBe(200);
+      await until(() => busy.open() === 0);
+      expect([busy.open(), quiet.open(), connections.size]).toEqual([0, 1, 1]);
+    } finally {
+      await connections.destroy();
+      await Promise.all([busy.close(), quiet.close()]);
+    }
+  });
+
+  it('remembers at most its bound of receivers attempted once', async () => {
+    const [a, b] = await Promise.all([receiver(), receiver()]);
+    const connections = new ReceiverConnections({ keepAliveTimeout: 60_000 }, 2, 8, 1);
+    try {
+      await firstAttempt(connections, a);
+      await firstAttempt(connections, b); // a is forgotten: its next attempt is a first again
+      await firstAttempt(connections, a);
+      expect(connections.size).toBe(0);
+      expect(await post(connections, a.url)).toBe(200);
+      expect([a.open(), connections.size]).toEqual([1, 1]);
+    } finally {
+      await connections.destroy();
+      await Promise.all([a.close(), b.close()]);
+    }
+  });
+
+  it('closes the connections of attempts in flight at destroy, single attempts’ too', async () => {
+    const hanging = http.createServer(() => undefined);
+    await new Promise<void>((r) => hanging.listen(0, '127.0.0.1', r));
+    const url = new URL(`http://127.0.0.1:${(hanging.address() as AddressInfo).port}/`);
+    const connections = new ReceiverConnections({}, 1);
+    try {
+      const pending = post(connections, url);
+      await until(() => connections.connectionCount === 1);
+      await connections.destroy();
+      await expect(pending).rejects.toThrow();
+      expect(connections.connectionCount).toBe(0);
+    } finally {
+      hanging.closeAllConnections();
+      await new Promise((r) => hanging.close(r));
+    }
+  });
+
   it('keeps the connections of the receivers delivered to last, at most its bound', async () => {
     const receivers = await Promise.all([receiver(), receiver(), receiver()]);
     const connections = new ReceiverConnections({ keepAliveTimeout: 60_000 }, 2);
     try {
+      for (const r of receivers) await firstAttempt(connections, r);
       for (const r of receivers.slice(0, 2)) expect(await post(connections, r.url)).toBe(200);
       expect(receivers.map((r) => r.open())).toEqual([1, 1, 0]);
       // a third receiver: the least recently used one's connection closes
@@ -68,7 +133,7 @@ describe('ReceiverConnections (issue 64)', () => {
       // the second, used again, keeps its connection (reused: no new one opened)
       expect(await post(connections, receivers[1].url)).toBe(200);
       expect(receivers[1].open()).toBe(1);
-      // and the first gets a new connection when delivered to again
+      // and the first gets a new connection when delivered to again, kept at once (it was kept)
       expect(await post(connections, receivers[0].url)).toBe(200);
       await until(() => receivers[2].open() === 0);
       expect(receivers.map((r) => r.open())).toEqual([1, 1, 0]);
@@ -82,6 +147,7 @@ describe('ReceiverConnections (issue 64)', () => {
     const r = await receiver();
     const connections = new ReceiverConnections({ keepAliveTimeout: 60_000 }, 10);
     try {
+      await firstAttempt(connections, r);
       // three at once: three connections
       expect(await Promise.all([1, 2, 3].map(() => post(connections, r.url)))).toEqual([
         200, 200, 200,
@@ -105,16 +171,21 @@ describe('ReceiverConnections (issue 64)', () => {
 
   it('lets an attempt in flight on a connection it lets go finish', async () => {
     let answer: (() => void) | undefined;
+    let hold = false;
     const slow = http.createServer((_req, res) => {
-      answer = () => res.end('late');
+      if (hold) answer = () => res.end('late');
+      else res.end('ok');
     });
     await new Promise<void>((r) => slow.listen(0, '127.0.0.1', r));
     const slowUrl = new URL(`http://127.0.0.1:${(slow.address() as AddressInfo).port}/`);
     const other = await receiver();
     const connections = new ReceiverConnections({}, 1);
     try {
-      const pending = post(connections, slowUrl);
+      expect(await post(connections, slowUrl)).toBe(200); // its first attempt
+      hold = true;
+      const pending = post(connections, slowUrl); // on a kept connection
       await until(() => answer !== undefined);
+      await firstAttempt(connections, other);
       expect(await post(connections, other.url)).toBe(200); // evicts the slow receiver's
       answer!();
       expect(await pending).toBe(200);
@@ -173,12 +244,14 @@ describe('ReceiverConnections (issue 64)', () => {
         // the receiver closed that connection: the next one resumes
         expect(await post(connections, a.url)).toBe(200);
         expect(a.handshakes).toEqual({ all: 2, resumed: 1 });
-        // b's connections replace a's (one receiver kept); a's session outlives them
+        // b's connections replace a's (one receiver kept, b from its second attempt on); a's
+        // session outlives them
+        expect(await post(connections, b.url)).toBe(200);
         expect(await post(connections, b.url)).toBe(200);
         expect(await post(connections, a.url)).toBe(200);
         expect(a.handshakes).toEqual({ all: 3, resumed: 2 });
         // b's session is b's alone: its first connection was a full handshake
-        expect(b.handshakes).toEqual({ all: 1, resumed: 0 });
+        expect(b.handshakes).toEqual({ all: 2, resumed: 1 });
         expect(connections.sessionCount).toBe(2);
       } finally {
         await connections.destroy();

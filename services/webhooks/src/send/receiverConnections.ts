@@ -40,6 +40,16 @@ const SEND_FRAGMENT_BYTES = 4_096;
  * that lapses is opened again by the Client at its next request. Memory bound: the Clients of
  * `max` receivers with their idle sockets, plus those of attempts in flight.
  *
+ * A receiver's connections are kept from its second attempt on (admission on a second sight, as
+ * in 2Q): its first, and any while it is not yet kept, goes over a connection of its own that is
+ * closed once the answer is read, and the origin is remembered (`seenMax` origins, a string
+ * each). Why (issue 64, S10): most receivers of a platform are quiet, delivered to once in a long
+ * while; kept at their one attempt, each took a place among the `max` from a busy receiver, whose
+ * next attempt then opened a new connection, and held an idle socket (about 60 KB of RSS) until
+ * the receiver's keep-alive lapsed, never to be used again. A receiver delivered to again soon
+ * (a burst's second attempt, a busy brand's next change) is kept from then on, and one let go
+ * for the bound is kept again at its next attempt.
+ *
  * TLS sessions are kept per origin for longer than the connections (`sessionsMax` origins, about
  * a kilobyte each), so a receiver whose connections were closed, or lapsed between deliveries,
  * resumes its session instead of a full handshake: no certificate chain to verify here, no
@@ -52,36 +62,74 @@ const SEND_FRAGMENT_BYTES = 4_096;
 export class ReceiverConnections {
   private readonly receivers: LRUCache<string, OriginClients>;
   private readonly sessions: LRUCache<string, Buffer>;
+  /** Origins attempted once, or kept and let go: their next attempt keeps their connections. */
+  private readonly seen: LRUCache<string, true>;
+  /** Connections of one attempt each (receivers not kept), closed when given back. */
+  private readonly oneOffs = new Set<Client>();
   private destroyed = false;
 
   constructor(
     private readonly options: Client.Options,
     max: number,
     sessionsMax = max * 4,
+    seenMax = max * 4,
   ) {
     this.receivers = new LRUCache({
       max,
-      dispose: (clients) => {
+      dispose: (clients, origin) => {
+        if (this.destroyed) return;
         // graceful: attempts in flight on them finish; nothing new is sent through them
-        if (!this.destroyed) clients.close();
+        clients.close();
+        // a receiver let go was delivered to more than once: its next attempt keeps it again
+        this.seen.set(origin, true);
       },
     });
     this.sessions = new LRUCache({ max: sessionsMax });
+    this.seen = new LRUCache({ max: seenMax });
   }
 
-  /** A connection of `url`'s origin for one attempt; its receiver's first opens on first use. */
+  /**
+   * A connection of `url`'s origin for one attempt: a kept one when its receiver is kept, else a
+   * connection of its own, closed at its release; the second such attempt keeps the receiver.
+   */
   lease(url: URL): ConnectionLease {
     const origin = url.origin;
     let clients = this.receivers.get(origin);
     if (!clients) {
-      const options =
-        url.protocol === 'https:'
-          ? { ...this.options, connect: this.tlsConnector(origin) }
-          : this.options;
-      clients = new OriginClients(() => new Client(origin, options));
+      if (!this.seen.has(origin)) {
+        this.seen.set(origin, true);
+        return this.oneOff(this.open(url));
+      }
+      this.seen.delete(origin);
+      clients = new OriginClients(() => this.open(url));
       this.receivers.set(origin, clients);
     }
     return clients.lend();
+  }
+
+  /** A new undici Client (one connection) of `url`'s origin. */
+  private open(url: URL): Client {
+    const origin = url.origin;
+    const options =
+      url.protocol === 'https:'
+        ? { ...this.options, connect: this.tlsConnector(origin) }
+        : this.options;
+    return new Client(origin, options);
+  }
+
+  /** Lends `client` for one attempt and closes it when given back (its answer read). */
+  private oneOff(client: Client): ConnectionLease {
+    this.oneOffs.add(client);
+    let released = false;
+    return {
+      dispatcher: client,
+      release: () => {
+        if (released) return;
+        released = true;
+        this.oneOffs.delete(client);
+        client.close().catch(() => undefined);
+      },
+    };
   }
 
   /** TLS sessions kept now (origins). */
@@ -94,9 +142,9 @@ export class ReceiverConnections {
     return this.receivers.size;
   }
 
-  /** Connections (undici Clients) of receivers kept now, lent or idle. */
+  /** Connections (undici Clients) open now: of receivers kept (lent or idle) and of single attempts. */
   get connectionCount(): number {
-    let n = 0;
+    let n = this.oneOffs.size;
     for (const clients of this.receivers.values()) n += clients.size;
     return n;
   }
@@ -129,9 +177,15 @@ export class ReceiverConnections {
   async destroy(): Promise<void> {
     this.destroyed = true;
     const receivers = [...this.receivers.values()];
+    const oneOffs = [...this.oneOffs];
     this.receivers.clear();
+    this.oneOffs.clear();
     this.sessions.clear();
-    await Promise.all(receivers.map((clients) => clients.destroy()));
+    this.seen.clear();
+    await Promise.all([
+      ...receivers.map((clients) => clients.destroy()),
+      ...oneOffs.map((c) => c.destroy().catch(() => undefined)),
+    ]);
   }
 }
 

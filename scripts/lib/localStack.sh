@@ -23,7 +23,7 @@ start_local_services() {
     node --max-semi-space-size=8 --heap-growing-percent=100 --no-allocation-site-pretenuring gateway/dist/main.js
   # webhooks' /readyz (its operations port) says whether Kafka is reachable; up watches it.
   supervise webhooks "$LOG_DIR/webhooks.log" -- env GRPC_PORT="$WEBHOOKS_GRPC_PORT" \
-    METRICS_PORT="$WEBHOOKS_METRICS_PORT" node --max-semi-space-size=8 --heap-growing-percent=100 services/webhooks/dist/main.js
+    METRICS_PORT="$WEBHOOKS_METRICS_PORT" node --max-semi-space-size=8 --heap-growing-percent=50 services/webhooks/dist/main.js
   # The console's sign-in mails land in $MAILBOX_DIR/*.eml (a local SMTP sink, nothing relayed).
   supervise mailbox "$LOG_DIR/mailbox.log" -- node console/dist/devMailboxMain.js
   supervise console "$LOG_DIR/console.log" -- env HTTP_PORT="$CONSOLE_PORT" \

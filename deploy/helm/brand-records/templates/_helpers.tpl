@@ -200,7 +200,7 @@ plans:
 webhooks:
   key: webhooks
   enabled: {{ $v.webhooks.enabled }}
-  args: ["node", "--max-semi-space-size=8", "--heap-growing-percent=100", "services/webhooks/dist/main.js"]
+  args: ["node", "--max-semi-space-size=8", "--heap-growing-percent=50", "services/webhooks/dist/main.js"]
   roles: admin
   globalKeys: [NODE_ENV, LOG_LEVEL, SHUTDOWN_GRACE_MS, OTEL_EXPORTER_OTLP_ENDPOINT, KAFKA_BROKERS, GRPC_HOST, METRICS_HOST]
   secretEnv: &webhooksSecretEnv
@@ -220,7 +220,7 @@ webhooks:
 webhooks-worker:
   key: webhooksWorker
   enabled: {{ and $v.webhooks.enabled $v.webhooksWorker.enabled }}
-  args: ["node", "--max-semi-space-size=8", "--heap-growing-percent=100", "services/webhooks/dist/main.js"]
+  args: ["node", "--max-semi-space-size=8", "--heap-growing-percent=50", "services/webhooks/dist/main.js"]
   # the consumer beside the worker: what it stores is claimed by primary key in the same
   # process (the feed, docs/webhooks.md), not found again by a scan of the table
   roles: consumer,worker

@@ -129,11 +129,15 @@ describe('a broker up started', () => {
   it('is restarted when it goes away', async () => {
     const port = await freePort();
     broker = await listenTcp(port);
-    // stands in for `scripts/kafka.sh ensure`: starts a "broker" in the background, returns
+    // stands in for `scripts/kafka.sh ensure`: starts a "broker" in the background and returns
+    // once it listens, as ensure does. Its pid is written then, not before: a stand-in that
+    // returned at once was started twice on a loaded machine (the watcher's next look found the
+    // port still closed), the second one's pid written last, and the first, listening, outlived
+    // the test.
     const standIn =
-      `node -e 'require("node:fs").writeFileSync(process.argv[1], String(process.pid)); ` +
-      `require("node:net").createServer((c) => c.destroy()).listen(${port}, "127.0.0.1")' ` +
-      `${pidFile()} & sleep 0.2`;
+      `node -e 'require("node:net").createServer((c) => c.destroy()).listen(${port}, "127.0.0.1", ` +
+      `() => require("node:fs").writeFileSync(process.argv[1], String(process.pid)))' ` +
+      `${pidFile()} & for _ in $(seq 100); do [ -s ${pidFile()} ] && break; sleep 0.1; done`;
     run = runDriver(1, {
       KAFKA_BROKERS: `127.0.0.1:${port}`,
       KAFKA_RESTART_COMMAND: standIn,

@@ -120,16 +120,10 @@ export class ReceiverConnections {
   /** Lends `client` for one attempt and closes it when given back (its answer read). */
   private oneOff(client: Client): ConnectionLease {
     this.oneOffs.add(client);
-    let released = false;
-    return {
-      dispatcher: client,
-      release: () => {
-        if (released) return;
-        released = true;
-        this.oneOffs.delete(client);
-        client.close().catch(() => undefined);
-      },
-    };
+    return leaseOf(client, () => {
+      this.oneOffs.delete(client);
+      client.close().catch(() => undefined);
+    });
   }
 
   /** TLS sessions kept now (origins). */
@@ -209,15 +203,9 @@ class OriginClients {
       this.all.add(client);
     }
     const lent = client;
-    let released = false;
-    return {
-      dispatcher: lent,
-      release: () => {
-        if (released) return;
-        released = true;
-        if (!this.closed) this.idle.push(lent);
-      },
-    };
+    return leaseOf(lent, () => {
+      if (!this.closed) this.idle.push(lent);
+    });
   }
 
   /** Lets the attempts in flight finish, then closes every connection. */
@@ -232,4 +220,17 @@ class OriginClients {
     this.idle.length = 0;
     await Promise.all([...this.all].map((c) => c.destroy().catch(() => undefined)));
   }
+}
+
+/** Lends `client` to one attempt: `giveBack` runs at the lease's first release only. */
+function leaseOf(client: Client, giveBack: () => void): ConnectionLease {
+  let released = false;
+  return {
+    dispatcher: client,
+    release: () => {
+      if (released) return;
+      released = true;
+      giveBack();
+    },
+  };
 }

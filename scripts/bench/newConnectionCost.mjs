@@ -9,6 +9,8 @@
 // Modes, in turn within each round:
 // - tcp: a TCP connection opened and closed, nothing sent (the kernel's and node's floor);
 // - tls full / tls resumed: tls.connect and close, with no session or the last one offered;
+// - tls resumed, no cert: the same with the session as the worker keeps it, the receiver's
+//   certificate left out (sessionWithoutCertificate.ts);
 // - kept: one POST (1.2 KB, answered 204) over a receiver's kept connection, leased and given
 //   back as the worker does: what most deliveries cost;
 // - new, resumed: the same POST over a new connection of the worker's whose TLS session is
@@ -95,7 +97,7 @@ async function main() {
     );
     for (const [name, values] of Object.entries(figures))
       console.log(
-        `${name.padEnd(14)} ${median(values).toFixed(3)}  (${values.map((v) => v.toFixed(3)).join(', ')})` +
+        `${name.padEnd(20)} ${median(values).toFixed(3)}  (${values.map((v) => v.toFixed(3)).join(', ')})` +
           `  TLS handshakes ${handshakes[name][0]} (${handshakes[name][1]} resumed)`,
       );
     const extra = median(figures['new, resumed']) - median(figures.kept);
@@ -112,6 +114,9 @@ function makeModes(ports, caPem) {
   const require = createRequire(path.join(root, 'services/webhooks/package.json'));
   const { ReceiverConnections } = require(
     path.join(root, 'services/webhooks/dist/send/receiverConnections.js'),
+  );
+  const { sessionWithoutCertificate } = require(
+    path.join(root, 'services/webhooks/dist/send/sessionWithoutCertificate.js'),
   );
   // the worker's options (sender.ts): one context with the extra CA, a 4 s keep-alive fallback
   const secureContext = tls.createSecureContext({ ca: [...tls.rootCertificates, caPem] });
@@ -146,14 +151,15 @@ function makeModes(ports, caPem) {
   const turns = new ReceiverConnections(options, 1);
   let turn = 0;
   let session;
-  const tlsOnce = (withSession) =>
+  /** `offer`: the session to offer, from the last one the receiver issued (or none). */
+  const tlsOnce = (offer) =>
     new Promise((resolve, reject) => {
       const socket = tls.connect(
         {
           host: '127.0.0.1',
           port: ports[0],
           secureContext,
-          session: withSession ? session : undefined,
+          session: session && offer(session),
         },
         () => socket.end(),
       );
@@ -166,8 +172,9 @@ function makeModes(ports, caPem) {
         const socket = net.connect(ports[0], '127.0.0.1', () => socket.destroy());
         socket.on('error', reject).on('close', resolve);
       }),
-    'tls full': () => tlsOnce(false),
-    'tls resumed': () => tlsOnce(true),
+    'tls full': () => tlsOnce(() => undefined),
+    'tls resumed': () => tlsOnce((s) => s),
+    'tls resumed, no cert': () => tlsOnce(sessionWithoutCertificate),
     kept: () => post(kept, a),
     'new, resumed': () => post(turns, turn++ % 2 === 0 ? a : b),
   };

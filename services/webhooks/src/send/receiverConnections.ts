@@ -1,6 +1,7 @@
 import { TLSSocket } from 'node:tls';
 import { LRUCache } from 'lru-cache';
 import { buildConnector, Client } from 'undici';
+import { sessionWithoutCertificate } from './sessionWithoutCertificate';
 
 /** A connection of one receiver (origin), lent for one request: give it back when answered. */
 export interface ConnectionLease {
@@ -51,7 +52,8 @@ const SEND_FRAGMENT_BYTES = 4_096;
  * for the bound is kept again at its next attempt.
  *
  * TLS sessions are kept per origin for longer than the connections (`sessionsMax` origins, about
- * a kilobyte each), so a receiver whose connections were closed, or lapsed between deliveries,
+ * 400 bytes each without the receiver's certificate: sessionWithoutCertificate.ts), so a
+ * receiver whose connections were closed, or lapsed between deliveries,
  * resumes its session instead of a full handshake: no certificate chain to verify here, no
  * signature for the receiver to make. undici keeps sessions per Client and keys them by host
  * name alone; over 10,000 receivers (S10) 25 of 7,360 new connections resumed. The session of
@@ -160,7 +162,9 @@ export class ReceiverConnections {
         const socket = args[1];
         if (socket instanceof TLSSocket) {
           socket.setMaxSendFragment(SEND_FRAGMENT_BYTES);
-          socket.on('session', (session: Buffer) => this.sessions.set(origin, session));
+          socket.on('session', (session: Buffer) =>
+            this.sessions.set(origin, sessionWithoutCertificate(session)),
+          );
         }
         callback(...args);
       });

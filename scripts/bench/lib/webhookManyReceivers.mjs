@@ -290,12 +290,14 @@ async function measureDay(ctx, { brandsCount, label, system = 'ours' }) {
       rssPeak = Math.max(rssPeak, rssMb(rig.sender.pid));
     }, 250);
     const events = [];
+    const answered = new Map();
     let refused = 0;
     try {
       let next = 0;
       for (const [h, n] of hourChanges.entries()) {
         const hour = await approvePaced(rig.records, ids.slice(next, (next += n)), n / perHour);
         events.push(...hour.events);
+        for (const [id, at] of hour.answered) answered.set(id, at);
         refused += hour.refused;
         if (h === DAY.length - 1) break;
       }
@@ -316,7 +318,7 @@ async function measureDay(ctx, { brandsCount, label, system = 'ours' }) {
       const fastDeliveries = done.deliveries.filter((d) => d[3] < RECEIVERS_PER_BRAND);
       const fast = fastDeliveries.map((d) => d[0] - d[2]).filter(Number.isFinite);
       // where the busy fast receivers' time goes, stage by stage (webhookStages.mjs)
-      const stages = await pipelineStages(ctx.dbUrl, fastDeliveries);
+      const stages = await pipelineStages(ctx.dbUrl, fastDeliveries, answered);
       // the sender by its own name: ours is `webhooks`, the A/B's other build `webhooks-b`
       const memory = await markMemory({ timeline: [] }, `S10 ${label}`, [rig.sender.name]);
       const figures = {

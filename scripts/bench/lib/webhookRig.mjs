@@ -188,13 +188,18 @@ export async function approvePaced(records, ids, rate, inFlight = 64) {
   const started = Date.now();
   const pending = new Set();
   const events = [];
+  /** event id -> when records answered its change (ms): the change committed before it */
+  const answered = new Map();
   let refused = 0;
   for (let i = 0; i < ids.length; i++) {
     const due = started + (i * 1000) / rate;
     if (due > Date.now()) await sleep(due - Date.now());
     while (pending.size >= inFlight) await Promise.race(pending);
     const call = unary(records, 'approveSubmission', { submission_id: ids[i] })
-      .then((r) => events.push(r.event_id))
+      .then((r) => {
+        events.push(r.event_id);
+        answered.set(r.event_id, Date.now());
+      })
       .catch((err) => {
         if (err.code !== grpc.status.UNAVAILABLE) throw err;
         refused++;
@@ -203,7 +208,7 @@ export async function approvePaced(records, ids, rate, inFlight = 64) {
     pending.add(call);
   }
   await Promise.all(pending);
-  return { events, refused, seconds: (Date.now() - started) / 1000 };
+  return { events, answered, refused, seconds: (Date.now() - started) / 1000 };
 }
 
 /** Every delivery the receivers have logged, fetched a new part at a time. */

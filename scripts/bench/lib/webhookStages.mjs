@@ -2,6 +2,13 @@
 // timestamps, so a slow p99 names its stage instead of leaving a guess.
 //   commit -> relay claim     records.outbox created_at (the change's transaction) to
 //                             published_at (now() of the relay's claiming transaction)
+//   with `answered` (event id -> when records answered the change, approvePaced's), that
+//   first stage is also split in two, to tell a change slow to commit from a relay slow to
+//   claim it:
+//     change -> answered      created_at to the answer (the transaction's commit, the
+//                             change's version published, the gRPC answer)
+//     answered -> relay claim the answer to published_at (below 0 when the relay claimed the
+//                             event before the answer came back; counted as 0)
 //   claim -> ingest           to webhooks.events received_at (the consumer's transaction):
 //                             the send, Kafka, the consumer's fetch and batch
 //   ingest -> attempt         webhooks.deliveries created_at (same transaction) to the first
@@ -15,9 +22,10 @@ const ms = (column) => `(extract(epoch from ${column}) * 1000)::float8`;
 
 /**
  * p50/p99/max (ms) of every stage over `deliveries` ([receipt ms, event id, created_at ms,
- * receiver index], the receivers' list; receiver i is registered at /hooks/i).
+ * receiver index], the receivers' list; receiver i is registered at /hooks/i); `answered`:
+ * see above.
  */
-export async function pipelineStages(dbUrl, deliveries) {
+export async function pipelineStages(dbUrl, deliveries, answered) {
   const eventIds = [...new Set(deliveries.map((d) => d[1]).filter(Boolean))];
   const client = new pg.Client({ connectionString: dbUrl });
   await client.connect();
@@ -36,6 +44,7 @@ export async function pipelineStages(dbUrl, deliveries) {
     );
     const byPair = new Map(rows.map((row) => [`${row.event_id}/${row.receiver}`, row]));
     const stages = {
+      ...(answered ? { 'change -> answered': [], 'answered -> relay claim': [] } : {}),
       'commit -> relay claim': [],
       'claim -> ingest': [],
       'ingest -> attempt': [],
@@ -49,20 +58,28 @@ export async function pipelineStages(dbUrl, deliveries) {
       if (!seenEvents.has(eventId)) {
         seenEvents.add(eventId);
         stages['commit -> relay claim'].push(row.claimed - row.committed);
+        const at = answered?.get(eventId);
+        if (at !== undefined) {
+          stages['change -> answered'].push(at - row.committed);
+          stages['answered -> relay claim'].push(Math.max(0, row.claimed - at));
+        }
         stages['claim -> ingest'].push(row.ingested - row.claimed);
       }
       stages['ingest -> attempt'].push(row.attempted - row.ingested);
       stages['attempt -> receipt'].push(receipt - row.attempted);
     }
     return Object.fromEntries(
-      Object.entries(stages).map(([stage, values]) => [
-        stage,
-        {
-          p50: Math.round(percentile(values, 50)),
-          p99: Math.round(percentile(values, 99)),
-          max: Math.round(Math.max(...values)),
-        },
-      ]),
+      Object.entries(stages)
+        // the split stages only where answers were given
+        .filter(([stage, values]) => values.length > 0 || !stage.includes('answered'))
+        .map(([stage, values]) => [
+          stage,
+          {
+            p50: Math.round(percentile(values, 50)),
+            p99: Math.round(percentile(values, 99)),
+            max: Math.round(Math.max(...values)),
+          },
+        ]),
     );
   } finally {
     await client.end();

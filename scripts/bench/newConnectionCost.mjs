@@ -25,6 +25,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import tls from 'node:tls';
 import { fileURLToPath } from 'node:url';
+import { percentile } from './lib/load.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const N = Number(process.env.N ?? 1000);
@@ -97,10 +98,10 @@ async function main() {
     );
     for (const [name, values] of Object.entries(figures))
       console.log(
-        `${name.padEnd(20)} ${median(values).toFixed(3)}  (${values.map((v) => v.toFixed(3)).join(', ')})` +
+        `${name.padEnd(20)} ${percentile(values, 50).toFixed(3)}  (${values.map((v) => v.toFixed(3)).join(', ')})` +
           `  TLS handshakes ${handshakes[name][0]} (${handshakes[name][1]} resumed)`,
       );
-    const extra = median(figures['new, resumed']) - median(figures.kept);
+    const extra = percentile(figures['new, resumed'], 50) - percentile(figures.kept, 50);
     console.log(
       `a new connection with its session resumed: ${extra.toFixed(3)} ms more than a kept one`,
     );
@@ -178,9 +179,4 @@ function makeModes(ports, caPem) {
     kept: () => post(kept, a),
     'new, resumed': () => post(turns, turn++ % 2 === 0 ? a : b),
   };
-}
-
-function median(values) {
-  const sorted = [...values].sort((x, y) => x - y);
-  return sorted[Math.floor(sorted.length / 2)];
 }

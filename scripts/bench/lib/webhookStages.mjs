@@ -69,17 +69,14 @@ export async function pipelineStages(dbUrl, deliveries, answered) {
       stages['attempt -> receipt'].push(receipt - row.attempted);
     }
     return Object.fromEntries(
-      Object.entries(stages)
-        // the split stages only where answers were given
-        .filter(([stage, values]) => values.length > 0 || !stage.includes('answered'))
-        .map(([stage, values]) => [
-          stage,
-          {
-            p50: Math.round(percentile(values, 50)),
-            p99: Math.round(percentile(values, 99)),
-            max: Math.round(Math.max(...values)),
-          },
-        ]),
+      Object.entries(stages).map(([stage, values]) => [
+        stage,
+        {
+          p50: Math.round(percentile(values, 50)),
+          p99: Math.round(percentile(values, 99)),
+          max: Math.round(Math.max(...values)),
+        },
+      ]),
     );
   } finally {
     await client.end();

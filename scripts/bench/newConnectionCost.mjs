@@ -9,13 +9,17 @@
 // Modes, in turn within each round:
 // - tcp: a TCP connection opened and closed, nothing sent (the kernel's and node's floor);
 // - tls full / tls resumed: tls.connect and close, with no session or the last one offered;
+// - tls full, leaf only: a full handshake whose name check reads the receiver's certificate
+//   alone, as the worker's do (identityFromLeaf.ts), not its chain built as objects;
 // - tls resumed, no cert: the same with the session as the worker keeps it, the receiver's
 //   certificate left out (sessionWithoutCertificate.ts);
 // - kept: one POST (1.2 KB, answered 204) over a receiver's kept connection, leased and given
 //   back as the worker does: what most deliveries cost;
 // - new, resumed: the same POST over a new connection of the worker's whose TLS session is
 //   resumed: two receivers take turns in one kept place, so each attempt closes the other's
-//   connection and opens its own (S10's busy receivers beyond DELIVERY_KEPT_RECEIVERS).
+//   connection and opens its own (S10's busy receivers beyond DELIVERY_KEPT_RECEIVERS);
+// - first contact: the same POST to a receiver the worker never delivered to (a full handshake
+//   over a connection of its own, closed after the answer): most of S10's new connections.
 import { fork, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import https from 'node:https';
@@ -119,6 +123,9 @@ function makeModes(ports, caPem) {
   const { sessionWithoutCertificate } = require(
     path.join(root, 'services/webhooks/dist/send/sessionWithoutCertificate.js'),
   );
+  const { checkIdentityOnLeaf } = require(
+    path.join(root, 'services/webhooks/dist/send/identityFromLeaf.js'),
+  );
   // the worker's options (sender.ts): one context with the extra CA, a 4 s keep-alive fallback
   const secureContext = tls.createSecureContext({ ca: [...tls.rootCertificates, caPem] });
   const options = {
@@ -152,8 +159,11 @@ function makeModes(ports, caPem) {
   const turns = new ReceiverConnections(options, 1);
   let turn = 0;
   let session;
-  /** `offer`: the session to offer, from the last one the receiver issued (or none). */
-  const tlsOnce = (offer) =>
+  /**
+   * `offer`: the session to offer, from the last one the receiver issued (or none); `prepare`:
+   * what is done to the socket before its handshake ends.
+   */
+  const tlsOnce = (offer, prepare = () => undefined) =>
     new Promise((resolve, reject) => {
       const socket = tls.connect(
         {
@@ -164,6 +174,7 @@ function makeModes(ports, caPem) {
         },
         () => socket.end(),
       );
+      prepare(socket);
       socket.on('session', (s) => (session = s));
       socket.on('error', reject).on('close', resolve).resume();
     });
@@ -174,9 +185,15 @@ function makeModes(ports, caPem) {
         socket.on('error', reject).on('close', resolve);
       }),
     'tls full': () => tlsOnce(() => undefined),
+    'tls full, leaf only': () => tlsOnce(() => undefined, checkIdentityOnLeaf),
     'tls resumed': () => tlsOnce((s) => s),
     'tls resumed, no cert': () => tlsOnce(sessionWithoutCertificate),
     kept: () => post(kept, a),
     'new, resumed': () => post(turns, turn++ % 2 === 0 ? a : b),
+    'first contact': async () => {
+      const fresh = new ReceiverConnections(options, 1);
+      await post(fresh, a);
+      await fresh.destroy();
+    },
   };
 }

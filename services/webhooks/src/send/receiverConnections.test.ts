@@ -2,7 +2,7 @@ import http from 'node:http';
 import https from 'node:https';
 import net, { type AddressInfo } from 'node:net';
 import { readFileSync } from 'node:fs';
-import type { TLSSocket } from 'node:tls';
+import tls, { type TLSSocket } from 'node:tls';
 import { createTestCa, type TestCa } from '@brand/testkit';
 import { request } from 'undici';
 import { ReceiverConnections } from './receiverConnections';
@@ -256,6 +256,31 @@ describe('ReceiverConnections (issue 64)', () => {
       } finally {
         await connections.destroy();
         await Promise.all([a.close(), b.close()]);
+      }
+    });
+
+    it('checks a receiver’s name on its certificate alone at a full handshake, and refuses another name', async () => {
+      const r = await tlsReceiver();
+      const connections = new ReceiverConnections(tlsOptions(), 1);
+      const asked = jest.spyOn(tls.TLSSocket.prototype, 'getPeerCertificate');
+      try {
+        expect(await post(connections, r.url)).toBe(200);
+        expect(r.handshakes).toEqual({ all: 1, resumed: 0 });
+        // node's name check asked for the leaf alone, never for the chain built as objects
+        expect(asked.mock.calls).toEqual([[false]]);
+        // the same receiver asked for a name its certificate does not carry: refused
+        const elsewhere = new ReceiverConnections(
+          { connect: { ca: readFileSync(ca.caFile), servername: 'elsewhere.example' } },
+          1,
+        );
+        await expect(post(elsewhere, r.url)).rejects.toMatchObject({
+          code: 'ERR_TLS_CERT_ALTNAME_INVALID',
+        });
+        await elsewhere.destroy();
+      } finally {
+        asked.mockRestore();
+        await connections.destroy();
+        await r.close();
       }
     });
 

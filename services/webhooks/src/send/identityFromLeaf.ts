@@ -9,10 +9,11 @@ import { TLSSocket, type PeerCertificate } from 'node:tls';
  * (`onConnectSecure` in lib/_tls_wrap.js) only to hand `checkServerIdentity` the certificate,
  * of which it reads `subject` and `subjectaltname`. Detailed, that builds every certificate of
  * the chain as an object, fingerprints, public keys and raw DER included, each decoded again by
- * OpenSSL 3.0's provider decoders: 0.23-0.27 ms against 0.02 for the leaf alone, and a full
- * handshake of the worker's 2.57-2.92 ms against 1.97-2.30 with this (500 each, three rounds:
- * `node scripts/bench/newConnectionCost.mjs`). Over 10,000 receivers most new connections are
- * first contacts, so every one of them paid it.
+ * OpenSSL 3.0's provider decoders: 0.23-0.27 ms against 0.02 for the leaf alone. A full
+ * handshake's client CPU is 1.91-2.21 ms against 1.59-1.64 with this, the worker's first
+ * contact with a receiver 0.24-0.38 ms less (`node scripts/bench/newConnectionCost.mjs`). Every
+ * receiver met for the first time, or whose TLS session lapsed, pays it: over 10,000 receivers
+ * from a cold start, 1,885 of a day's 3,132 new connections (S10).
  *
  * What is checked does not change: OpenSSL verifies the chain to a trusted root before node
  * asks (its verifyError comes first, and a failure there never reaches the name check), and

@@ -61,7 +61,7 @@ const SEND_FRAGMENT_BYTES = 4_096;
  * one origin is never offered to another (a port is another origin), and each connection still
  * goes through the pinned lookup and the full certificate check when the receiver declines to
  * resume. A full handshake's name check reads the receiver's certificate alone, not its chain
- * built as objects (identityFromLeaf.ts: a fifth of a first contact's CPU).
+ * built as objects (identityFromLeaf.ts: a sixth of a full handshake's CPU).
  */
 export class ReceiverConnections {
   private readonly receivers: LRUCache<string, OriginClients>;

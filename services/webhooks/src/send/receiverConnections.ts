@@ -160,18 +160,15 @@ export class ReceiverConnections {
         maxCachedSessions: 0,
         session: this.sessions.get(origin),
       });
-      const socket: unknown = connect(opts, (...args) => {
-        const connected = args[1];
-        if (connected instanceof TLSSocket) {
-          connected.setMaxSendFragment(SEND_FRAGMENT_BYTES);
-          connected.on('session', (session: Buffer) =>
-            this.sessions.set(origin, sessionWithoutCertificate(session)),
-          );
-        }
-        callback(...args);
-      });
-      // undici's connector returns the socket before its handshake ends
-      if (socket instanceof TLSSocket) checkIdentityOnLeaf(socket);
+      // undici's connector returns the socket at once, before its handshake ends
+      const socket: unknown = connect(opts, callback);
+      if (socket instanceof TLSSocket) {
+        socket.setMaxSendFragment(SEND_FRAGMENT_BYTES);
+        socket.on('session', (session: Buffer) =>
+          this.sessions.set(origin, sessionWithoutCertificate(session)),
+        );
+        checkIdentityOnLeaf(socket);
+      }
     };
   }
 

@@ -12,7 +12,9 @@
  *
  * The session is a SEQUENCE of fields, the certificate the one tagged [3] (OpenSSL's
  * ssl_asn1.c). Anything this reader does not expect comes back unchanged: the session is then
- * offered as node gave it.
+ * offered as node gave it. Not an ASN.1 library (asn1js is in the tree, through records'
+ * passkeys): it would decode the certificate this skips and encode every other field again,
+ * where this copies them byte for byte, so OpenSSL reads back exactly what it wrote.
  */
 export function sessionWithoutCertificate(session: Buffer): Buffer {
   const top = readTlv(session, 0);

@@ -106,8 +106,9 @@ const CLAIMABLE = `d.status = 'pending' and d.next_attempt_at <= now() and ${lea
  * The `locked` CTE of both claims: each row `keys` names (a FROM item of `id` and `event_at`)
  * found by its primary key alone, one lookup per key, locked with FOR UPDATE SKIP LOCKED, and
  * kept when CLAIMABLE on its latest version (as FOR UPDATE returns it) and its receiver is
- * enabled. A LATERAL subquery that locks is never flattened into a join, and its LIMIT (one
- * row: the key is the primary key) keeps the planner from pushing the terms into it. With the
+ * enabled (a picked row that is not is left as it was, locked for the statement's moment). A
+ * LATERAL subquery that locks is never flattened into a join, and its LIMIT (one row: the key
+ * is the primary key) keeps the planner from pushing the terms into it. With the
  * terms in the lookup the planner could serve it from the pending index instead, and the
  * statistics of a week whose rows were all delivered when they were taken (the usual case) put
  * a row or two there: in a backlog a claim then read every pending row to lock the few it

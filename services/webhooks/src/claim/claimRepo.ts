@@ -108,11 +108,11 @@ const CLAIMABLE = `d.status = 'pending' and d.next_attempt_at <= now() and ${lea
  * kept when CLAIMABLE on its latest version (as FOR UPDATE returns it) and its receiver is
  * enabled (a picked row that is not is left as it was, locked for the statement's moment). A
  * LATERAL subquery that locks is never flattened into a join, and its LIMIT (one row: the key
- * is the primary key) keeps the planner from pushing the terms into it. With the
- * terms in the lookup the planner could serve it from the pending index instead, and the
- * statistics of a week whose rows were all delivered when they were taken (the usual case) put
- * a row or two there: in a backlog a claim then read every pending row to lock the few it
- * named (in S6's burst 6,490 for 35, 5-40 ms a claim until the next analyze; issue 64).
+ * is the primary key) keeps the planner from pushing the terms into it. With the terms in the
+ * lookup the planner could serve it from the pending index instead, and the statistics of a
+ * week whose rows were all delivered when they were taken (the usual case) put a row or two
+ * there: in a backlog a claim then read every pending row to lock the few it named (in S6's
+ * burst 6,490 for 35, 5-40 ms a claim until the next analyze; issue 64).
  */
 const lockedByKey = (keys: string): string => `locked as (
        select d.id, d.event_at

@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import type { TestDatabase } from '@brand/testkit';
 import { claimDueDeliveries, claimFedDeliveries } from '../../src/claim/claimRepo';
-import { historyDatabase, webhooksPool } from './statementFixtures';
+import { historyDatabase, insertReceivers, webhooksPool } from './statementFixtures';
 
 // Issue 64: the claim by key reads the rows it names and no others, whatever the statistics say
 // of pending deliveries. A week's partition is mostly delivered rows, so its statistics (the
@@ -25,16 +25,16 @@ let pool: pg.Pool;
 
 beforeAll(async () => {
   db = await historyDatabase();
-  await db.pool.query(
-    `insert into webhooks.receivers (id, brand_id, url, label, events, secret_ciphertext, secret_key_id, created_by, created_at)
-     select 'rcv_backlog' || i, 'br_backlog', 'https://receiver.example/hook', 'r' || i,
-       '{submission.approved}', '\\x00', 'k1', 'test', now() - interval '1 day'
-     from generate_series(0, 9) as i`,
-  );
+  await insertReceivers(db, {
+    prefix: 'rcv_backlog',
+    count: 10,
+    brandPrefix: 'br_backlog',
+    perBrand: 10,
+  });
   const events = (from: number, to: number) =>
     db.pool.query(
       `insert into webhooks.events (id, brand_id, type, created_at, object_json)
-       select 'evt_backlog' || g, 'br_backlog', 'submission.approved',
+       select 'evt_backlog' || g, 'br_backlog0', 'submission.approved',
          now() - interval '1 hour' + g * interval '1 millisecond', '{"id":"sub_backlog"}'
        from generate_series($1::int, $2::int) as g`,
       [from, to],

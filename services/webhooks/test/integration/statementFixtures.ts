@@ -21,6 +21,23 @@ export async function historyDatabase(): Promise<TestDatabase> {
 }
 
 /**
+ * `count` receivers of `submission.approved` made a day ago, `<prefix><i>` for i from 0,
+ * `perBrand` to a brand `<brandPrefix><i / perBrand>`.
+ */
+export async function insertReceivers(
+  db: TestDatabase,
+  r: { prefix: string; count: number; brandPrefix: string; perBrand: number },
+): Promise<void> {
+  await db.pool.query(
+    `insert into webhooks.receivers (id, brand_id, url, label, events, secret_ciphertext, secret_key_id, created_by, created_at)
+     select $1 || i, $3 || (i / $4::int), 'https://receiver.example/hook', 'r' || i,
+       '{submission.approved}', '\\x00', 'k1', 'test', now() - interval '1 day'
+     from generate_series(0, $2::int - 1) as i`,
+    [r.prefix, r.count, r.brandPrefix, r.perBrand],
+  );
+}
+
+/**
  * A pool of the test's own on `db` with the webhooks schema first (`max` 1: one connection,
  * which prepares each statement once and plans it by its own counts). pool.end() resolves before
  * its connections have closed: the database's drop in afterAll may end one still closing, which

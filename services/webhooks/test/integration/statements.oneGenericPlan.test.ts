@@ -3,7 +3,7 @@ import type { TestDatabase } from '@brand/testkit';
 import { claimFedDeliveries } from '../../src/claim/claimRepo';
 import { insertDeliveries, insertEvents } from '../../src/ingest/eventRepo';
 import { recordSucceededAttempts } from '../../src/outcome/attemptRepo';
-import { historyDatabase, successOf, webhooksPool } from './statementFixtures';
+import { historyDatabase, insertReceivers, successOf, webhooksPool } from './statementFixtures';
 
 // Issue 64 (S10): over 10,000 receivers, a delivery or two at a time, the pipeline's prepared
 // statements are planned once and then run on their generic plan. They took their batches as
@@ -29,13 +29,12 @@ let pool: pg.Pool;
 
 beforeAll(async () => {
   db = await historyDatabase();
-  await db.pool.query(
-    `insert into webhooks.receivers (id, brand_id, url, label, events, secret_ciphertext, secret_key_id, created_by, created_at)
-     select 'rcv_plans' || i, 'br_plans' || (i / $1::int), 'https://receiver.example/hook', 'r' || i,
-       '{submission.approved}', '\\x00', 'k1', 'test', now() - interval '1 day'
-     from generate_series(0, $2::int - 1) as i`,
-    [PER_BRAND, BRANDS * PER_BRAND],
-  );
+  await insertReceivers(db, {
+    prefix: 'rcv_plans',
+    count: BRANDS * PER_BRAND,
+    brandPrefix: 'br_plans',
+    perBrand: PER_BRAND,
+  });
   // a week's history of delivered events, and the statistics a running system has of it
   // (autovacuum's, or the history keeper's)
   await db.pool.query(

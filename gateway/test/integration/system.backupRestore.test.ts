@@ -16,10 +16,10 @@ import {
   createWebhooksClient,
   deleteTopic,
   makeBrandWithKey,
-  makePendingSubmissions,
   makeRecords,
   runMigrateScript,
   runPostgresTool,
+  startChangeFlow,
   startGateway,
   startRecords,
   startRegisteredReceiver,
@@ -90,30 +90,23 @@ it('restores a dump taken mid-traffic into a fresh database; the services start 
 
   // changes flow (one every 50 ms) while the dump is taken
   let relay = await startRelay(stack.db.url);
-  const pending = await makePendingSubmissions(stack.db.pool, brand.brand.id, 80);
-  const accepted: string[] = [];
-  let running = true;
-  const flow = (async () => {
-    while (running && pending.length > 0) {
-      const res = await stack.admin.records('approveSubmission', {
-        submission_id: pending.shift()!.id,
-      });
-      accepted.push(res.event_id);
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  })();
-  await waitFor(() => accepted.length >= 10, { what: 'changes before the relay stops' });
+  const flow = startChangeFlow({
+    admin: stack.admin,
+    pool: stack.db.pool,
+    brandId: brand.brand.id,
+    everyMs: 50,
+  });
+  await waitFor(() => flow.count() >= 10, { what: 'changes before the relay stops' });
   await relay.stop();
-  await waitFor(() => accepted.length >= 20, { what: 'changes waiting in the outbox' });
+  await waitFor(() => flow.count() >= 20, { what: 'changes waiting in the outbox' });
   const dumpFile = path.join(dumpDir, 'brand.dump');
-  const acceptedBeforeDump = accepted.length;
+  const acceptedBeforeDump = flow.count();
   await runPostgresTool('pg_dump', ['--format=custom', `--file=${dumpFile}`, stack.db.url]);
   relay = await startRelay(stack.db.url);
-  await waitFor(() => accepted.length >= acceptedBeforeDump + 15, {
+  await waitFor(() => flow.count() >= acceptedBeforeDump + 15, {
     what: 'changes after the dump',
   });
-  running = false;
-  await flow;
+  const accepted = await flow.stop();
   await receiver.waitFor((got) => accepted.every((id) => got.some((r) => idOf(r) === id)), 60_000);
   const receivedBeforeRestore = receiver.received.length;
   const seenBeforeRestore = new Set(receiver.received.map(idOf));

@@ -5,6 +5,7 @@ export {
   type ListRecordsInput,
   type PageOfRecords,
 } from './adminClient';
+export { startChangeFlow, type ChangeFlow } from './changeFlow';
 export {
   createConsoleClient,
   signTestAssertion,

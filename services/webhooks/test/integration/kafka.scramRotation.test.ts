@@ -12,8 +12,8 @@ import {
   createAdminClient,
   createTestCa,
   createTopic,
-  makePendingSubmissions,
   scrapeMetric,
+  startChangeFlow,
   startOwnKafka,
   uniqueConsumerGroup,
   uniqueTopic,
@@ -101,18 +101,9 @@ async function brokerAccepts(password: string): Promise<boolean> {
 
 it('rotates the SCRAM password on the broker and in the file while events keep flowing', async () => {
   const admin = createAdminClient(stack.records.address);
-  const pending = await makePendingSubmissions(stack.db.pool, brandId, 200);
-  const accepted: string[] = [];
-  let running = true;
   // a change every 250 ms for the whole test; a refused one (Kafka plays no part in it) fails
-  const flow = (async () => {
-    while (running && pending.length > 0) {
-      const res = await admin.records('approveSubmission', { submission_id: pending.shift()!.id });
-      accepted.push(res.event_id);
-      await new Promise((r) => setTimeout(r, 250));
-    }
-  })();
-  const deliveredAll = (ids: string[], timeoutMs: number) =>
+  const flow = startChangeFlow({ admin, pool: stack.db.pool, brandId, everyMs: 250 });
+  const deliveredAll = (ids: readonly string[], timeoutMs: number) =>
     receiver.waitFor((got) => {
       const seen = new Set(
         got.map((r) => (JSON.parse(r.rawBody.toString('utf8')) as { id: string }).id),
@@ -120,10 +111,11 @@ it('rotates the SCRAM password on the broker and in the file while events keep f
       return ids.every((id) => seen.has(id));
     }, timeoutMs);
   const pids = [stack.records.pid, stack.webhooks!.pid];
+  let accepted: string[] = [];
 
   try {
-    await waitFor(() => accepted.length >= 4, { what: 'changes flowing' });
-    await deliveredAll([...accepted], 30_000);
+    await waitFor(() => flow.count() >= 4, { what: 'changes flowing' });
+    await deliveredAll([...flow.accepted], 30_000);
 
     // the rotation: the broker first, then the file at once (a Secret's new version)
     const newPassword = 'brand-rotated-secret-2';
@@ -135,17 +127,15 @@ it('rotates the SCRAM password on the broker and in the file while events keep f
     // every connection made again: the broker restarts, both processes reconnect with the file
     await kafka.kill();
     await kafka.start();
-    const afterRestart = accepted.length;
-    await waitFor(() => accepted.length >= afterRestart + 8, {
+    const afterRestart = flow.count();
+    await waitFor(() => flow.count() >= afterRestart + 8, {
       timeoutMs: 30_000,
       what: 'changes after the broker restart',
     });
-    running = false;
-    await flow;
-    await deliveredAll([...accepted], 60_000);
+    accepted = await flow.stop();
+    await deliveredAll(accepted, 60_000);
   } finally {
-    running = false;
-    await flow.catch(() => undefined);
+    await flow.stop().catch(() => undefined);
     admin.close();
   }
 

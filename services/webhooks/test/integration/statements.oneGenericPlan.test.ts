@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import type { TestDatabase } from '@brand/testkit';
-import { claimFedDeliveries } from '../../src/claim/claimRepo';
+import { claimDueDeliveries, claimFedDeliveries } from '../../src/claim/claimRepo';
 import { insertDeliveries, insertEvents } from '../../src/ingest/eventRepo';
 import { recordSucceededAttempts } from '../../src/outcome/attemptRepo';
 import { historyDatabase, insertReceivers, successOf, webhooksPool } from './statementFixtures';
@@ -14,7 +14,9 @@ import { historyDatabase, insertReceivers, successOf, webhooksPool } from './sta
 // from the planner (unseenArray). pg_prepared_statements counts the plans of the connection's
 // statements; with the arrays given bare, the claim by key and the events' insert here were
 // custom-planned at every execution (the successes' statement was in S10 and in
-// scripts/bench/webhookStatements.mjs with RECEIVERS=10000 BATCH=2).
+// scripts/bench/webhookStatements.mjs with RECEIVERS=10000 BATCH=2). The scan's claims name
+// receivers too (those with attempts in flight and their room, the slow ones); given bare, the
+// slow lane's claim was planned again at every scan here.
 
 const BRANDS = 2_000;
 const PER_BRAND = 5;
@@ -140,6 +142,45 @@ it('stores, claims and records deliveries of many receivers one or two at a time
       `select count(*) as n from deliveries where status = 'succeeded' and id like 'dlv_plans%'`,
     );
     expect(Number(done[0]!.n)).toBe(EVENTS * PER_BRAND);
+  } finally {
+    client.release();
+  }
+});
+
+it('scans for due deliveries among many receivers on one generic plan, whatever receivers it names', async () => {
+  const SCANS = 20;
+  for (let i = 0; i < SCANS; i++) {
+    // as a worker's lanes name them: receivers with attempts in flight and their room, the
+    // slow ones apart (the slow lane's claim takes those alone)
+    const inFlight = Array.from({ length: 1 + (i % 7) }, (_, k) => `rcv_plans${(i * 13 + k) % 50}`);
+    const slow = Array.from({ length: i % 3 }, (_, k) => `rcv_plans${100 + ((i + k) % 9)}`);
+    const receiverRoom = new Map(inFlight.map((id, k) => [id, k % 3] as const));
+    const scope = { limit: 12, perReceiver: 4, receiverRoom, leaseMs: 60_000 };
+    const shared = await claimDueDeliveries(pool, { ...scope, receivers: { except: slow } });
+    expect(shared.length).toBeGreaterThan(0);
+    await claimDueDeliveries(pool, { ...scope, receivers: { only: [...slow, 'rcv_plans1'] } });
+  }
+  const client = await pool.connect();
+  try {
+    const { rows } = await client.query<{
+      name: string;
+      generic_plans: string;
+      custom_plans: string;
+    }>(
+      `select name, generic_plans, custom_plans from pg_prepared_statements
+       where name like 'webhooks.claim-due-deliveries%' order by name`,
+    );
+    expect(
+      Object.fromEntries(
+        rows.map((r) => [
+          r.name,
+          { generic: Number(r.generic_plans), custom: Number(r.custom_plans) },
+        ]),
+      ),
+    ).toEqual({
+      'webhooks.claim-due-deliveries': { generic: SCANS - 5, custom: 5 },
+      'webhooks.claim-due-deliveries-of': { generic: SCANS - 5, custom: 5 },
+    });
   } finally {
     client.release();
   }

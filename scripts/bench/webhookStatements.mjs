@@ -28,7 +28,7 @@ const require = createRequire(path.join(root, 'services/webhooks/package.json'))
 const pg = require('pg');
 const dist = (file) => require(path.join(root, 'services/webhooks/dist', file));
 const { insertEvents, insertDeliveries } = dist('ingest/eventRepo.js');
-const { claimDueDeliveries, claimFedDeliveries } = dist('claim/claimRepo.js');
+const { claimDueDeliveriesInTransaction, claimFedDeliveries } = dist('claim/claimRepo.js');
 const { recordSucceededAttempts } = dist('outcome/attemptRepo.js');
 const { attemptRecordOf } = dist('outcome/recordOutcome.js');
 const { keepHistoryPartitions } = dist('maintenance/historyPartitions.js');
@@ -129,6 +129,13 @@ try {
     receivers: { except: [] },
     leaseMs: 90_000,
   };
+  /** A worker's scan, in the transaction of its own that claimDueDeliveries gives it. */
+  const scan = async (scope) => {
+    await client.query('begin');
+    const claimed = await claimDueDeliveriesInTransaction(client, scope);
+    await client.query('commit');
+    return claimed;
+  };
   const measured = { ingest: [], claim: [], 'by key': [], success: [] };
   const keepHistory = async () => {
     await keepHistoryPartitions(pool, {
@@ -156,7 +163,7 @@ try {
         before = cpuMs(pid);
         const batch =
           way === 'claim'
-            ? await claimDueDeliveries(client, scope)
+            ? await scan(scope)
             : await claimFedDeliveries(client, made.splice(0, BATCH), 90_000);
         claimMs += cpuMs(pid) - before;
         if (batch.length === 0) break;

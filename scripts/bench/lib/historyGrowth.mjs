@@ -17,7 +17,9 @@ import pg from 'pg';
 import { SETTINGS, round, say } from './settings.mjs';
 
 const require = createRequire(import.meta.url);
-const { claimDueDeliveries } = require('../../../services/webhooks/dist/claim/claimRepo.js');
+const {
+  claimDueDeliveriesInTransaction,
+} = require('../../../services/webhooks/dist/claim/claimRepo.js');
 const {
   keepHistoryPartitions,
 } = require('../../../services/webhooks/dist/maintenance/historyPartitions.js');
@@ -88,7 +90,7 @@ async function claimLatency(db, claims) {
   for (let i = -5; i < claims; i++) {
     await db.query('begin');
     const t0 = process.hrtime.bigint();
-    const claimed = await claimDueDeliveries(db, {
+    const claimed = await claimDueDeliveriesInTransaction(db, {
       limit: 32,
       perReceiver: 4,
       receiverRoom: new Map(),

@@ -189,9 +189,9 @@ function toClaimed({
  * and sorted it, for each step: a scan's cost grew with the backlog times the receivers in it
  * (10,009 pages and 10 ms a claim over a backlog of 5,000 for 10 receivers, against 453 pages
  * and a millisecond ordered; delivery.claimByKeyBacklog.test.ts). A sort the statement cannot
- * do without (its candidates' round-robin order) is still made. The sort it then must make
- * costs as a disabled sort does, far above jit_above_cost, and JIT compiling the statement took
- * 0.7 s a claim: JIT is off for it (a claim of a dozen rows has nothing to gain from it).
+ * do without (its candidates' round-robin order) is still made, but a plan with a disabled sort
+ * is costed far above jit_above_cost, and JIT compiled the statement at every claim (0.7 s):
+ * JIT is off for it too, as a claim of a dozen rows has nothing to gain from it.
  */
 export const SCAN_PLAN_SETTING = `select set_config('enable_sort', 'off', true),
   set_config('jit', 'off', true)`;
@@ -211,45 +211,52 @@ export const SCAN_PLAN_SETTING = `select set_config('enable_sort', 'off', true),
  * (statements.oneGenericPlan.test.ts), and a custom plan of the scan took 2.5 ms of planning for
  * 1.7 ms of work over the backlog test's deliveries.
  */
-export async function claimDueDeliveries(
-  pool: Pool,
+export function claimDueDeliveries(pool: Pool, scope: ClaimScope): Promise<ClaimedDelivery[]> {
+  return withTransaction(pool, (client) => claimDueDeliveriesInTransaction(client, scope));
+}
+
+/**
+ * claimDueDeliveries on a client whose transaction the caller holds and ends (its commit makes
+ * the leases visible, a rollback leaves the rows due: S9 measures claims so). SCAN_PLAN_SETTING
+ * stays in force for the rest of that transaction.
+ */
+export async function claimDueDeliveriesInTransaction(
+  client: PoolClient,
   scope: ClaimScope,
 ): Promise<ClaimedDelivery[]> {
   const only = 'only' in scope.receivers;
   const named = 'only' in scope.receivers ? scope.receivers.only : scope.receivers.except;
   const room = [...scope.receiverRoom];
-  const res = await withTransaction(pool, async (client) => {
-    await client.query(SCAN_PLAN_SETTING);
-    return client.query<ClaimRow>({
-      name: only ? 'webhooks.claim-due-deliveries-of' : 'webhooks.claim-due-deliveries',
-      text: `with ${only ? ACTIVE_ONLY : ACTIVE_EXCEPT}, room as (
-         select * from unnest(${unseenArray(5, 'text[]')}, ${unseenArray(6, 'int[]')})
-           as room(receiver_id, free)
-       ), candidates as (
-         select c.id, c.event_at from active a
-         join receivers r on r.id = a.receiver_id
-         left join room on room.receiver_id = a.receiver_id
-         cross join lateral (
-           select d.id, d.event_at, d.next_attempt_at,
-                  row_number() over (order by d.next_attempt_at, d.id) as rn
-           from deliveries d
-           where d.receiver_id = a.receiver_id and ${CLAIMABLE}
-           order by d.next_attempt_at, d.id
-           limit coalesce(room.free, $3)
-         ) c
-         where r.enabled
-         order by c.rn, c.next_attempt_at limit $1
-       ), ${lockedByKey('candidates k')}
-       ${leaseLocked('$4')}`,
-      values: [
-        scope.limit,
-        named,
-        scope.perReceiver,
-        scope.leaseMs,
-        room.map(([id]) => id),
-        room.map(([, free]) => free),
-      ],
-    });
+  await client.query(SCAN_PLAN_SETTING);
+  const res = await client.query<ClaimRow>({
+    name: only ? 'webhooks.claim-due-deliveries-of' : 'webhooks.claim-due-deliveries',
+    text: `with ${only ? ACTIVE_ONLY : ACTIVE_EXCEPT}, room as (
+       select * from unnest(${unseenArray(5, 'text[]')}, ${unseenArray(6, 'int[]')})
+         as room(receiver_id, free)
+     ), candidates as (
+       select c.id, c.event_at from active a
+       join receivers r on r.id = a.receiver_id
+       left join room on room.receiver_id = a.receiver_id
+       cross join lateral (
+         select d.id, d.event_at, d.next_attempt_at,
+                row_number() over (order by d.next_attempt_at, d.id) as rn
+         from deliveries d
+         where d.receiver_id = a.receiver_id and ${CLAIMABLE}
+         order by d.next_attempt_at, d.id
+         limit coalesce(room.free, $3)
+       ) c
+       where r.enabled
+       order by c.rn, c.next_attempt_at limit $1
+     ), ${lockedByKey('candidates k')}
+     ${leaseLocked('$4')}`,
+    values: [
+      scope.limit,
+      named,
+      scope.perReceiver,
+      scope.leaseMs,
+      room.map(([id]) => id),
+      room.map(([, free]) => free),
+    ],
   });
   return res.rows.map(toClaimed);
 }

@@ -30,7 +30,7 @@ export function UtcTimeInput(props: {
   required?: boolean;
 }) {
   return (
-    <>
+    <span class="field">
       <label for={props.id}>{props.label} (UTC)</label>
       <input
         id={props.id}
@@ -45,6 +45,6 @@ export function UtcTimeInput(props: {
         autocomplete="off"
         required={props.required}
       />
-    </>
+    </span>
   );
 }

@@ -4,6 +4,7 @@ import { EXPORT_MAX_ROWS } from '@brand/shared/export';
 import { formatTime } from '../../views/format';
 import { Layout, type Viewer } from '../../views/layout';
 import { UtcTimeInput } from '../../views/utcTimeInput';
+import { breaksAfter } from '../../views/wrapPoints';
 
 /** The actions the three services write (proto/brand/activity/v1), grouped by kind for the filter. */
 const ACTIONS: Record<string, string[]> = {
@@ -53,33 +54,39 @@ function FilterForm(props: { base: string; filters: ActivityFilterFields }) {
       class="filters"
       aria-label="Filter activity"
     >
-      <label for="act-actor">Who (email or mem_…)</label>
-      <input id="act-actor" name="actor" value={f.actor} autocomplete="off" />
-      <label for="act-action">What</label>
-      <select id="act-action" name="action">
-        <option value="" selected={f.action === ''}>
-          Any action
-        </option>
-        {f.action !== '' && !known.includes(f.action) && (
-          <option value={f.action} selected>
-            {f.action}
+      <span class="field">
+        <label for="act-actor">Who (email or mem_…)</label>
+        <input id="act-actor" name="actor" value={f.actor} autocomplete="off" />
+      </span>
+      <span class="field">
+        <label for="act-action">What</label>
+        <select id="act-action" name="action">
+          <option value="" selected={f.action === ''}>
+            Any action
           </option>
-        )}
-        {Object.entries(ACTIONS).map(([kind, list]) => (
-          <optgroup label={kind.slice(0, -1)}>
-            <option value={kind} selected={f.action === kind}>
-              every {kind.slice(0, -1)} action
+          {f.action !== '' && !known.includes(f.action) && (
+            <option value={f.action} selected>
+              {f.action}
             </option>
-            {list.map((a) => (
-              <option value={a} selected={f.action === a}>
-                {a}
+          )}
+          {Object.entries(ACTIONS).map(([kind, list]) => (
+            <optgroup label={kind.slice(0, -1)}>
+              <option value={kind} selected={f.action === kind}>
+                every {kind.slice(0, -1)} action
               </option>
-            ))}
-          </optgroup>
-        ))}
-      </select>
-      <label for="act-subject">About (id)</label>
-      <input id="act-subject" name="subject_id" value={f.subject_id} autocomplete="off" />
+              {list.map((a) => (
+                <option value={a} selected={f.action === a}>
+                  {a}
+                </option>
+              ))}
+            </optgroup>
+          ))}
+        </select>
+      </span>
+      <span class="field">
+        <label for="act-subject">About (id)</label>
+        <input id="act-subject" name="subject_id" value={f.subject_id} autocomplete="off" />
+      </span>
       <UtcTimeInput id="act-since" name="since" label="From" value={f.since} />
       <UtcTimeInput id="act-until" name="until" label="Before" value={f.until} />
       <button type="submit" class="secondary">
@@ -160,10 +167,10 @@ export function ActivityPage(props: {
           )}
           {props.entries.map((e) => (
             <tr>
-              <td>{formatTime(e.created_at)}</td>
+              <td class="when">{formatTime(e.created_at)}</td>
               <td>{e.actor_email}</td>
               <td>
-                <code>{e.action}</code>
+                <code class="name">{breaksAfter('.', e.action)}</code>
               </td>
               <td>
                 {e.summary} {e.subject_id && <code class="hint">{e.subject_id}</code>}

@@ -33,30 +33,34 @@ function Filters(props: { base: string; filter: EventsFilter }) {
       class="filters"
       aria-label="Filter the events"
     >
-      <label for="ev-type">Event</label>
-      <select id="ev-type" name="type">
-        <option value="" selected={f.type === ''}>
-          Any event
-        </option>
-        {EVENT_TYPES.names.map((t) => (
-          <option value={t} selected={f.type === t}>
-            {t}
+      <span class="field">
+        <label for="ev-type">Event</label>
+        <select id="ev-type" name="type">
+          <option value="" selected={f.type === ''}>
+            Any event
           </option>
-        ))}
-      </select>
+          {EVENT_TYPES.names.map((t) => (
+            <option value={t} selected={f.type === t}>
+              {t}
+            </option>
+          ))}
+        </select>
+      </span>
       <UtcTimeInput id="ev-since" name="since" label="From" value={f.since} />
       <UtcTimeInput id="ev-until" name="until" label="Before" value={f.until} />
-      <label for="ev-find">Event or record id</label>
-      <input
-        id="ev-find"
-        type="text"
-        name="find"
-        value={f.find}
-        placeholder="evt_… or po_…"
-        size={18}
-        spellcheck={false}
-        autocomplete="off"
-      />
+      <span class="field">
+        <label for="ev-find">Event or record id</label>
+        <input
+          id="ev-find"
+          type="text"
+          name="find"
+          value={f.find}
+          placeholder="evt_… or po_…"
+          size={18}
+          spellcheck={false}
+          autocomplete="off"
+        />
+      </span>
       <button type="submit" class="secondary">
         Filter
       </button>

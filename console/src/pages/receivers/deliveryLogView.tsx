@@ -17,41 +17,47 @@ export function DeliveryLogFilters(props: { base: string; filter: LogFilter }) {
   const f = props.filter;
   return (
     <form method="get" action={props.base} class="filters" aria-label="Filter the log">
-      <label for="log-state">State</label>
-      <select id="log-state" name="state">
-        <option value="" selected={!f.state}>
-          Any state
-        </option>
-        {(Object.keys(STATE_WORDS) as Array<keyof typeof STATE_WORDS>).map((s) => (
-          <option value={s} selected={f.state === s}>
-            {STATE_WORDS[s]}
+      <span class="field">
+        <label for="log-state">State</label>
+        <select id="log-state" name="state">
+          <option value="" selected={!f.state}>
+            Any state
           </option>
-        ))}
-      </select>
-      <label for="log-event">Event</label>
-      <select id="log-event" name="event">
-        <option value="" selected={!f.event}>
-          Any event
-        </option>
-        {EVENT_TYPES.names.map((e) => (
-          <option value={e} selected={f.event === e}>
-            {e}
+          {(Object.keys(STATE_WORDS) as Array<keyof typeof STATE_WORDS>).map((s) => (
+            <option value={s} selected={f.state === s}>
+              {STATE_WORDS[s]}
+            </option>
+          ))}
+        </select>
+      </span>
+      <span class="field">
+        <label for="log-event">Event</label>
+        <select id="log-event" name="event">
+          <option value="" selected={!f.event}>
+            Any event
           </option>
-        ))}
-      </select>
+          {EVENT_TYPES.names.map((e) => (
+            <option value={e} selected={f.event === e}>
+              {e}
+            </option>
+          ))}
+        </select>
+      </span>
       <UtcTimeInput id="log-since" name="since" label="From" value={f.since ?? ''} />
       <UtcTimeInput id="log-until" name="until" label="Before" value={f.until ?? ''} />
-      <label for="log-find">Event or record id</label>
-      <input
-        id="log-find"
-        type="text"
-        name="find"
-        size={18}
-        value={f.find ?? ''}
-        placeholder="evt_… or sub_…"
-        spellcheck={false}
-        autocomplete="off"
-      />
+      <span class="field">
+        <label for="log-find">Event or record id</label>
+        <input
+          id="log-find"
+          type="text"
+          name="find"
+          size={18}
+          value={f.find ?? ''}
+          placeholder="evt_… or sub_…"
+          spellcheck={false}
+          autocomplete="off"
+        />
+      </span>
       <button type="submit" class="secondary">
         Filter
       </button>

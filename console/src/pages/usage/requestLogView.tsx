@@ -5,6 +5,7 @@ import { formatTime, formatTimeToSecond } from '../../views/format';
 import { Layout, type Viewer } from '../../views/layout';
 import { surfaceOf } from './usageSeries';
 import { UtcTimeInput } from '../../views/utcTimeInput';
+import { breaksBefore } from '../../views/wrapPoints';
 
 export interface RequestLogPageProps {
   viewer: Viewer;
@@ -80,31 +81,35 @@ export function RequestLogPage(props: RequestLogPageProps) {
         </p>
       )}
       <form method="get" action={`${base}/requests`} class="filters">
-        <label for="log-key">Key</label>
-        <select id="log-key" name="key">
-          <option value="" selected={filters.key === ''}>
-            Any key
-          </option>
-          <option value="none" selected={filters.key === 'none'}>
-            No key of this brand
-          </option>
-          {props.keys.map((k) => (
-            <option value={k.id} selected={k.id === filters.key}>
-              {k.name} ({k.prefix}…)
+        <span class="field">
+          <label for="log-key">Key</label>
+          <select id="log-key" name="key">
+            <option value="" selected={filters.key === ''}>
+              Any key
             </option>
-          ))}
-        </select>
-        <label for="log-code">Error code</label>
-        <select id="log-code" name="code">
-          <option value="" selected={filters.code === ''}>
-            Any code
-          </option>
-          {props.codes.map((c) => (
-            <option value={c} selected={c === filters.code}>
-              {c}
+            <option value="none" selected={filters.key === 'none'}>
+              No key of this brand
             </option>
-          ))}
-        </select>
+            {props.keys.map((k) => (
+              <option value={k.id} selected={k.id === filters.key}>
+                {k.name} ({k.prefix}…)
+              </option>
+            ))}
+          </select>
+        </span>
+        <span class="field">
+          <label for="log-code">Error code</label>
+          <select id="log-code" name="code">
+            <option value="" selected={filters.code === ''}>
+              Any code
+            </option>
+            {props.codes.map((c) => (
+              <option value={c} selected={c === filters.code}>
+                {c}
+              </option>
+            ))}
+          </select>
+        </span>
         <UtcTimeInput id="log-since" name="since" label="From" value={filters.since} />
         <UtcTimeInput id="log-until" name="until" label="Before" value={filters.until} />
         <button type="submit" class="secondary">
@@ -151,7 +156,7 @@ export function RequestLogPage(props: RequestLogPageProps) {
               <td>{keyCell(e)}</td>
               <td>
                 <code class="path">
-                  {e.method} {withSlashBreaks(e.path)}
+                  {e.method} {breaksBefore('/', e.path)}
                 </code>
               </td>
               <td>{e.status}</td>
@@ -179,9 +184,4 @@ export function RequestLogPage(props: RequestLogPageProps) {
       )}
     </Layout>
   );
-}
-
-/** A path that may wrap after each slash rather than inside a word ("/api/v1/cam paigns"). */
-function withSlashBreaks(path: string) {
-  return path.split('/').map((part, i) => (i === 0 ? part : [<wbr />, '/', part]));
 }

@@ -45,17 +45,19 @@ export function UsagePage(props: UsagePageProps) {
         most its last 5 seconds of counts.
       </p>
       <form method="get" action={`${base}/usage`} class="filters">
-        <label for="usage-key">Key</label>
-        <select id="usage-key" name="key">
-          <option value="" selected={props.keyId === ''}>
-            All keys of the brand
-          </option>
-          {props.keys.map((k) => (
-            <option value={k.id} selected={k.id === props.keyId}>
-              {k.name} ({k.prefix}…)
+        <span class="field">
+          <label for="usage-key">Key</label>
+          <select id="usage-key" name="key">
+            <option value="" selected={props.keyId === ''}>
+              All keys of the brand
             </option>
-          ))}
-        </select>
+            {props.keys.map((k) => (
+              <option value={k.id} selected={k.id === props.keyId}>
+                {k.name} ({k.prefix}…)
+              </option>
+            ))}
+          </select>
+        </span>
         <input type="hidden" name="window" value={props.window} />
         <button type="submit" class="secondary">
           Show

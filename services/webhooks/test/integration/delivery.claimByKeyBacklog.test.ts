@@ -116,7 +116,7 @@ it('claims the named deliveries of a backlog the statistics do not know, reading
     // the next batch, on the plan the connection now runs it with
     const keys = await keysOf(named(8));
     const array = (values: string[]) => `'{${values.join(',')}}'`;
-    const { rows } = await client.query<{ 'QUERY PLAN': Array<{ Plan: PlanNode; JIT?: unknown }> }>(
+    const { rows } = await client.query<{ 'QUERY PLAN': Array<{ Plan: PlanNode }> }>(
       `explain (analyze, buffers, format json) execute "webhooks.claim-fed-deliveries"(
          ${array(keys.map((k) => k.id))}::text[],
          ${array(keys.map((k) => `"${k.eventAt}"`))}::timestamptz[], 60000)`,
@@ -147,7 +147,7 @@ async function scanPlan(): Promise<PlanNode> {
     // in a transaction of its own, with the setting the scan runs under
     await client.query('begin');
     await client.query(SCAN_PLAN_SETTING);
-    const { rows } = await client.query<{ 'QUERY PLAN': Array<{ Plan: PlanNode }> }>(
+    const { rows } = await client.query<{ 'QUERY PLAN': Array<{ Plan: PlanNode; JIT?: unknown }> }>(
       `explain (analyze, buffers, format json) execute "webhooks.claim-due-deliveries"(
          ${scope.limit}, '{}'::text[], ${scope.perReceiver}, 60000, '{}'::text[], '{}'::int[])`,
     );

@@ -1,4 +1,5 @@
 import { parseTimeBound } from '@brand/shared/export';
+import { Field } from './filterFields';
 
 /**
  * A time as a person types it into a filter, read as UTC: a day ("2026-11-20"), a minute or a
@@ -30,8 +31,7 @@ export function UtcTimeInput(props: {
   required?: boolean;
 }) {
   return (
-    <span class="field">
-      <label for={props.id}>{props.label} (UTC)</label>
+    <Field id={props.id} label={`${props.label} (UTC)`}>
       <input
         id={props.id}
         type="text"
@@ -45,6 +45,6 @@ export function UtcTimeInput(props: {
         autocomplete="off"
         required={props.required}
       />
-    </span>
+    </Field>
   );
 }

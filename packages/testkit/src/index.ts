@@ -28,6 +28,7 @@ export {
   type TierName,
 } from './protoEnums';
 export { pageRecords } from './pageRecords';
+export { preparedStatements, type PreparedStatement } from './preparedStatements';
 export { planBody, planInputMessage } from './planFixtures';
 export { createPlansClient, type PlansClient } from './plansClient';
 export { randomHex } from './random';

@@ -2,6 +2,7 @@ import type { ActivityEntry } from '@brand/proto/activity/v1';
 import type { ActivityFilterFields } from '@brand/shared/activity';
 import { EXPORT_MAX_ROWS } from '@brand/shared/export';
 import { formatTime } from '../../views/format';
+import { Field } from '../../views/filterFields';
 import { Layout, type Viewer } from '../../views/layout';
 import { UtcTimeInput } from '../../views/utcTimeInput';
 import { breaksAfter } from '../../views/wrapPoints';
@@ -54,12 +55,10 @@ function FilterForm(props: { base: string; filters: ActivityFilterFields }) {
       class="filters"
       aria-label="Filter activity"
     >
-      <span class="field">
-        <label for="act-actor">Who (email or mem_…)</label>
+      <Field id="act-actor" label="Who (email or mem_…)">
         <input id="act-actor" name="actor" value={f.actor} autocomplete="off" />
-      </span>
-      <span class="field">
-        <label for="act-action">What</label>
+      </Field>
+      <Field id="act-action" label="What">
         <select id="act-action" name="action">
           <option value="" selected={f.action === ''}>
             Any action
@@ -82,11 +81,10 @@ function FilterForm(props: { base: string; filters: ActivityFilterFields }) {
             </optgroup>
           ))}
         </select>
-      </span>
-      <span class="field">
-        <label for="act-subject">About (id)</label>
+      </Field>
+      <Field id="act-subject" label="About (id)">
         <input id="act-subject" name="subject_id" value={f.subject_id} autocomplete="off" />
-      </span>
+      </Field>
       <UtcTimeInput id="act-since" name="since" label="From" value={f.since} />
       <UtcTimeInput id="act-until" name="until" label="Before" value={f.until} />
       <button type="submit" class="secondary">

@@ -1,6 +1,6 @@
 import type { EventOutcome } from '@brand/proto/webhooks/v1';
-import { EVENT_TYPES } from '@brand/shared/enums';
 import { ATTEMPTS_PER_ROUND } from '@brand/shared/webhooks';
+import { EventTypeField, FindIdField } from '../../views/filterFields';
 import { Layout, type Viewer } from '../../views/layout';
 import { Notice } from '../../views/notice';
 import { UtcTimeInput } from '../../views/utcTimeInput';
@@ -33,34 +33,10 @@ function Filters(props: { base: string; filter: EventsFilter }) {
       class="filters"
       aria-label="Filter the events"
     >
-      <span class="field">
-        <label for="ev-type">Event</label>
-        <select id="ev-type" name="type">
-          <option value="" selected={f.type === ''}>
-            Any event
-          </option>
-          {EVENT_TYPES.names.map((t) => (
-            <option value={t} selected={f.type === t}>
-              {t}
-            </option>
-          ))}
-        </select>
-      </span>
+      <EventTypeField id="ev-type" name="type" value={f.type} />
       <UtcTimeInput id="ev-since" name="since" label="From" value={f.since} />
       <UtcTimeInput id="ev-until" name="until" label="Before" value={f.until} />
-      <span class="field">
-        <label for="ev-find">Event or record id</label>
-        <input
-          id="ev-find"
-          type="text"
-          name="find"
-          value={f.find}
-          placeholder="evt_… or po_…"
-          size={18}
-          spellcheck={false}
-          autocomplete="off"
-        />
-      </span>
+      <FindIdField id="ev-find" value={f.find} placeholder="evt_… or po_…" />
       <button type="submit" class="secondary">
         Filter
       </button>

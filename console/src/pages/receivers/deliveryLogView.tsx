@@ -1,4 +1,4 @@
-import { EVENT_TYPES } from '@brand/shared/enums';
+import { EventTypeField, Field, FindIdField } from '../../views/filterFields';
 import { UtcTimeInput } from '../../views/utcTimeInput';
 import { isFiltered, type LOG_STATES, logQuery, type LogFilter } from './deliveryLogFilter';
 
@@ -17,8 +17,7 @@ export function DeliveryLogFilters(props: { base: string; filter: LogFilter }) {
   const f = props.filter;
   return (
     <form method="get" action={props.base} class="filters" aria-label="Filter the log">
-      <span class="field">
-        <label for="log-state">State</label>
+      <Field id="log-state" label="State">
         <select id="log-state" name="state">
           <option value="" selected={!f.state}>
             Any state
@@ -29,35 +28,11 @@ export function DeliveryLogFilters(props: { base: string; filter: LogFilter }) {
             </option>
           ))}
         </select>
-      </span>
-      <span class="field">
-        <label for="log-event">Event</label>
-        <select id="log-event" name="event">
-          <option value="" selected={!f.event}>
-            Any event
-          </option>
-          {EVENT_TYPES.names.map((e) => (
-            <option value={e} selected={f.event === e}>
-              {e}
-            </option>
-          ))}
-        </select>
-      </span>
+      </Field>
+      <EventTypeField id="log-event" name="event" value={f.event ?? ''} />
       <UtcTimeInput id="log-since" name="since" label="From" value={f.since ?? ''} />
       <UtcTimeInput id="log-until" name="until" label="Before" value={f.until ?? ''} />
-      <span class="field">
-        <label for="log-find">Event or record id</label>
-        <input
-          id="log-find"
-          type="text"
-          name="find"
-          size={18}
-          value={f.find ?? ''}
-          placeholder="evt_… or sub_…"
-          spellcheck={false}
-          autocomplete="off"
-        />
-      </span>
+      <FindIdField id="log-find" value={f.find ?? ''} placeholder="evt_… or sub_…" />
       <button type="submit" class="secondary">
         Filter
       </button>

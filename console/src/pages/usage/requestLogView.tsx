@@ -2,6 +2,7 @@ import type { ApiKey } from '@brand/proto/access/v1';
 import { EXPORT_MAX_ROWS } from '@brand/shared/export';
 import type { ListRequestLogResponse, RequestLogEntry } from '@brand/proto/access/v1/usage';
 import { formatTime, formatTimeToSecond } from '../../views/format';
+import { Field, KeyOptions } from '../../views/filterFields';
 import { Layout, type Viewer } from '../../views/layout';
 import { surfaceOf } from './usageSeries';
 import { UtcTimeInput } from '../../views/utcTimeInput';
@@ -81,8 +82,7 @@ export function RequestLogPage(props: RequestLogPageProps) {
         </p>
       )}
       <form method="get" action={`${base}/requests`} class="filters">
-        <span class="field">
-          <label for="log-key">Key</label>
+        <Field id="log-key" label="Key">
           <select id="log-key" name="key">
             <option value="" selected={filters.key === ''}>
               Any key
@@ -90,15 +90,10 @@ export function RequestLogPage(props: RequestLogPageProps) {
             <option value="none" selected={filters.key === 'none'}>
               No key of this brand
             </option>
-            {props.keys.map((k) => (
-              <option value={k.id} selected={k.id === filters.key}>
-                {k.name} ({k.prefix}…)
-              </option>
-            ))}
+            <KeyOptions keys={props.keys} value={filters.key} />
           </select>
-        </span>
-        <span class="field">
-          <label for="log-code">Error code</label>
+        </Field>
+        <Field id="log-code" label="Error code">
           <select id="log-code" name="code">
             <option value="" selected={filters.code === ''}>
               Any code
@@ -109,7 +104,7 @@ export function RequestLogPage(props: RequestLogPageProps) {
               </option>
             ))}
           </select>
-        </span>
+        </Field>
         <UtcTimeInput id="log-since" name="since" label="From" value={filters.since} />
         <UtcTimeInput id="log-until" name="until" label="Before" value={filters.until} />
         <button type="submit" class="secondary">

@@ -1,5 +1,6 @@
 import type { GetUsageResponse } from '@brand/proto/access/v1/usage';
 import type { ApiKey } from '@brand/proto/access/v1';
+import { Field, KeyOptions } from '../../views/filterFields';
 import { Layout, type Viewer } from '../../views/layout';
 import { UsageChart } from './usageChart';
 import { keyRows, OUTCOME_CLASSES, refusalsByCode, slicesOf } from './usageSeries';
@@ -45,19 +46,14 @@ export function UsagePage(props: UsagePageProps) {
         most its last 5 seconds of counts.
       </p>
       <form method="get" action={`${base}/usage`} class="filters">
-        <span class="field">
-          <label for="usage-key">Key</label>
+        <Field id="usage-key" label="Key">
           <select id="usage-key" name="key">
             <option value="" selected={props.keyId === ''}>
               All keys of the brand
             </option>
-            {props.keys.map((k) => (
-              <option value={k.id} selected={k.id === props.keyId}>
-                {k.name} ({k.prefix}…)
-              </option>
-            ))}
+            <KeyOptions keys={props.keys} value={props.keyId} />
           </select>
-        </span>
+        </Field>
         <input type="hidden" name="window" value={props.window} />
         <button type="submit" class="secondary">
           Show

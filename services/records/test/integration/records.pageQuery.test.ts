@@ -1,5 +1,10 @@
 import { RESOURCES } from '@brand/shared/resources';
-import { createTestDatabase, makeRecords, type TestDatabase } from '@brand/testkit';
+import {
+  createTestDatabase,
+  makeRecords,
+  preparedStatements,
+  type TestDatabase,
+} from '@brand/testkit';
 import { pageQuery, selectPageJson } from '../../src/records/recordRepo';
 import pg from 'pg';
 
@@ -96,22 +101,14 @@ describe('the page statement as the service runs it', () => {
         }
         const client = await pool.connect();
         try {
-          const { rows } = await client.query<{
-            name: string;
-            generic_plans: string;
-            custom_plans: string;
-            parameters: number;
-          }>(
-            `select name, generic_plans, custom_plans, cardinality(parameter_types) as parameters
-             from pg_prepared_statements where name like 'records_page_%'`,
-          );
+          const rows = await preparedStatements(client, 'records_page_%');
           expect(rows).toHaveLength(2);
           await client.query('set enable_seqscan = off');
           for (const row of rows) {
             // PostgreSQL tries five custom plans before it weighs the generic one; from then on
             // the generic plan serves every page
-            expect(Number(row.custom_plans)).toBeLessThanOrEqual(5);
-            expect(Number(row.generic_plans)).toBeGreaterThanOrEqual(3);
+            expect(row.custom).toBeLessThanOrEqual(5);
+            expect(row.generic).toBeGreaterThanOrEqual(3);
             const args =
               row.parameters === 2
                 ? "'br_plan', 10"

@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { createTestDatabase, type TestDatabase } from '@brand/testkit';
+import { createTestDatabase, preparedStatements, type TestDatabase } from '@brand/testkit';
 import { readFeedPage, type FeedQuery } from '../../src/feed/feedRepo';
 
 // The events feed reads a page in one prepared statement per shape of question (direction and
@@ -83,20 +83,12 @@ describe('the feed statements as the service runs them', () => {
         }
         const client = await pool.connect();
         try {
-          const { rows } = await client.query<{
-            name: string;
-            generic_plans: string;
-            custom_plans: string;
-            statement: string;
-          }>(
-            `select name, generic_plans, custom_plans, statement from pg_prepared_statements
-           where name like 'webhooks_feed_%'`,
-          );
+          const rows = await preparedStatements(client, 'webhooks_feed_%');
           expect(rows).toHaveLength(1);
           const row = rows[0]!;
           // PostgreSQL tries five custom plans before it weighs the generic one
-          expect(Number(row.custom_plans)).toBeLessThanOrEqual(5);
-          expect(Number(row.generic_plans)).toBeGreaterThanOrEqual(3);
+          expect(row.custom).toBeLessThanOrEqual(5);
+          expect(row.generic).toBeGreaterThanOrEqual(3);
           const args = [`'${BRAND}'`, '5'];
           if (row.statement.includes('feed_seq <') || row.statement.includes('feed_seq >'))
             args.push('100');

@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import type { TestDatabase } from '@brand/testkit';
+import { preparedStatements, type TestDatabase } from '@brand/testkit';
 import { claimDueDeliveries, claimFedDeliveries } from '../../src/claim/claimRepo';
 import { insertDeliveries, insertEvents } from '../../src/ingest/eventRepo';
 import { recordSucceededAttempts } from '../../src/outcome/attemptRepo';
@@ -111,26 +111,15 @@ it('stores, claims and records deliveries of many receivers one or two at a time
         await recordSucceededAttempts(client, claimed.map(successOf));
       }
     }
-    const { rows } = await client.query<{
-      name: string;
-      generic_plans: string;
-      custom_plans: string;
-    }>(
-      `select name, generic_plans, custom_plans from pg_prepared_statements
-       where name = any($1::text[]) order by name`,
-      [
-        [
-          'webhooks.claim-fed-deliveries',
-          'webhooks.insert-events',
-          'webhooks.record-succeeded-attempts',
-        ],
-      ],
-    );
+    const named = [
+      'webhooks.claim-fed-deliveries',
+      'webhooks.insert-events',
+      'webhooks.record-succeeded-attempts',
+    ];
     const plans = Object.fromEntries(
-      rows.map((r) => [
-        r.name,
-        { generic: Number(r.generic_plans), custom: Number(r.custom_plans) },
-      ]),
+      (await preparedStatements(client, 'webhooks.%'))
+        .filter((p) => named.includes(p.name))
+        .map((p) => [p.name, { generic: p.generic, custom: p.custom }]),
     );
     // PostgreSQL makes five custom plans of a prepared statement before it weighs the generic one
     expect(plans).toEqual({
@@ -162,19 +151,11 @@ it('scans for due deliveries among many receivers on one generic plan, whatever 
   }
   const client = await pool.connect();
   try {
-    const { rows } = await client.query<{
-      name: string;
-      generic_plans: string;
-      custom_plans: string;
-    }>(
-      `select name, generic_plans, custom_plans from pg_prepared_statements
-       where name like 'webhooks.claim-due-deliveries%' order by name`,
-    );
     expect(
       Object.fromEntries(
-        rows.map((r) => [
-          r.name,
-          { generic: Number(r.generic_plans), custom: Number(r.custom_plans) },
+        (await preparedStatements(client, 'webhooks.claim-due-deliveries%')).map((p) => [
+          p.name,
+          { generic: p.generic, custom: p.custom },
         ]),
       ),
     ).toEqual({

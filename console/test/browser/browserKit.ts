@@ -55,6 +55,25 @@ export async function expectAccessible(page: Page): Promise<void> {
 }
 
 /**
+ * Nothing on the page is wider than the screen: neither the document nor the page beside the side
+ * bar (which scrolls a too-wide table inside itself rather than the page) scrolls sideways. Every
+ * screenshot is checked so; a table must fit a laptop's screen, its columns wrapping instead.
+ */
+export async function expectNothingScrollsSideways(page: Page): Promise<void> {
+  const widths = await page.evaluate(() => {
+    const main = document.querySelector('main');
+    return {
+      page: document.documentElement.scrollWidth - document.documentElement.clientWidth,
+      main: main ? main.scrollWidth - main.clientWidth : 0,
+    };
+  });
+  expect({ url: page.url(), widerBy: widths }).toEqual({
+    url: page.url(),
+    widerBy: { page: 0, main: 0 },
+  });
+}
+
+/**
  * The screenshots of docs/console.md, secrets masked: into docs/console/ with
  * CONSOLE_SCREENSHOTS=1 (`npm run console:screenshots`), else into a temporary directory, so
  * that a test run leaves the committed images (and the work tree) alone.
@@ -65,6 +84,7 @@ const SHOTS_DIR =
     : path.join(tmpdir(), 'console-screenshots');
 
 export async function screenshot(page: Page, name: string, mask: Locator[] = []): Promise<void> {
+  await expectNothingScrollsSideways(page);
   await page.screenshot({
     path: path.join(SHOTS_DIR, `${name}.png`),
     fullPage: true,

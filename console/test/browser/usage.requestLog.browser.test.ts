@@ -88,6 +88,8 @@ it('shows usage against the budget and the request log with owner-only reasons',
     request_id: `req_${randomHex(8)}`,
     surface: REST,
     gateway_reason: '',
+    // the widest address the API can see: the log's columns must still fit a laptop's screen
+    client_address: '2001:db8:85a3:8d3:1319:8a2e:370:7348',
     ...over,
   });
   const requests = [
@@ -97,7 +99,15 @@ it('shows usage against the budget and the request log with owner-only reasons',
       gateway_reason: 'wrong_environment',
       at: at + 1,
     }),
-    refused({ error_code: 'missing_key', gateway_reason: 'no_key', at: at + 2 }),
+    refused({
+      error_code: 'missing_key',
+      gateway_reason: 'no_key',
+      client_address: '203.0.113.54',
+      surface: ASSISTANT,
+      path: '/mcp',
+      method: 'POST',
+      at: at + 2,
+    }),
     refused({ key_hash: hashApiKey(`bk_live_${randomHex(20)}`), at: at + 3 }),
     refused({
       brand_id: brand.id,
@@ -168,6 +178,10 @@ it('shows usage against the budget and the request log with owner-only reasons',
   await log.getByText(/No key: no Authorization header/).waitFor();
   await log.getByText(/An unknown key/).waitFor();
   expect(await log.getByRole('row').count()).toBe(6);
+  // where each came from: the address the API saw and the surface it used
+  await log.getByText('203.0.113.54').waitFor();
+  expect(await log.getByText('via the assistant endpoint').count()).toBe(1);
+  expect(await log.getByText('via REST').count()).toBe(5);
   await expectAccessible(page);
   await screenshot(page, 'request-log');
   const html = await page.content();

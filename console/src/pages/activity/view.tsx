@@ -1,7 +1,7 @@
 import type { ActivityEntry } from '@brand/proto/activity/v1';
 import type { ActivityFilterFields } from '@brand/shared/activity';
 import { EXPORT_MAX_ROWS } from '@brand/shared/export';
-import { formatTime } from '../../views/format';
+import { UtcTime } from '../../views/utcTime';
 import { Field } from '../../views/filterFields';
 import { Layout, type Viewer } from '../../views/layout';
 import { UtcTimeInput } from '../../views/utcTimeInput';
@@ -165,7 +165,9 @@ export function ActivityPage(props: {
           )}
           {props.entries.map((e) => (
             <tr>
-              <td class="when">{formatTime(e.created_at)}</td>
+              <td class="when">
+                <UtcTime at={e.created_at} />
+              </td>
               <td>{e.actor_email}</td>
               <td>
                 <code class="name">{breaksAfter('.', e.action)}</code>

@@ -2,6 +2,7 @@ import { DeliveryStatus, type HealthWindow } from '@brand/proto/webhooks/v1';
 import type { AuditBatch, AuditStream } from '@brand/proto/webhooks/v1/audit';
 import { Csrf, Layout, Notice, SecretShownOnce, type Viewer } from '../../views/layout';
 import { formatTime } from '../../views/format';
+import { UtcTime } from '../../views/utcTime';
 import { attemptOutcome } from '../receivers/attemptWords';
 import { HealthPanel, type HealthWindowName } from '../receivers/healthPanel';
 import { DATADOG_SITES, KIND_WORDS } from '@brand/shared/webhooks';
@@ -331,7 +332,9 @@ export function AuditStreamPage(props: {
             const last = b.attempts.at(-1);
             return (
               <tr>
-                <td>{formatTime(b.created_at)}</td>
+                <td>
+                  <UtcTime at={b.created_at} />
+                </td>
                 <td>
                   {b.test
                     ? 'a test entry'

@@ -1,6 +1,6 @@
 import type { Delivery, EventOutcome } from '@brand/proto/webhooks/v1';
 import { EVENT_TYPES } from '@brand/shared/enums';
-import { formatTimeToSecond } from '../../views/format';
+import { UtcTime } from '../../views/utcTime';
 import { Csrf, type Viewer } from '../../views/layout';
 import { attemptOutcome } from '../receivers/attemptWords';
 import { deliveryStatusName, DeliveryStatusText } from '../receivers/deliveryStatus';
@@ -98,7 +98,7 @@ export function EventRow(props: {
         )}
       </td>
       <td data-label="Time" class="when">
-        {formatTimeToSecond(event.created_at)}
+        <UtcTime at={event.created_at} toSecond />
       </td>
       <td data-label="Deliveries">
         <details>

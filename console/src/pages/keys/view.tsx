@@ -2,6 +2,7 @@ import type { ApiKey } from '@brand/proto/access/v1';
 import { ENVIRONMENTS } from '@brand/shared/enums';
 import { Csrf, Layout, Notice, SecretShownOnce, type Viewer } from '../../views/layout';
 import { formatTime, formatTimeToSecond } from '../../views/format';
+import { UtcTime } from '../../views/utcTime';
 import { formatAgo, formatRemaining } from '../../views/countdown';
 import { keyState } from './keyState';
 import { KeyPolicy, NetworksCell, NetworksField } from './networksView';
@@ -85,9 +86,9 @@ export function KeysPage(props: KeysPageProps) {
                 <NetworksCell apiKey={k} requireKeyNetworks={props.requireKeyNetworks} />
               </td>
               <td>
-                {formatTime(k.created_at)}
+                <UtcTime at={k.created_at} />
                 <br />
-                <span class="hint">by {k.created_by || 'operator'}</span>
+                <span class="hint email">by {k.created_by || 'operator'}</span>
               </td>
               <td>
                 {k.last_used_at ? (

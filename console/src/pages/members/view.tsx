@@ -1,6 +1,7 @@
 import type { Member, MemberInvitation } from '@brand/proto/access/v1';
 import { ROLES } from '@brand/shared/enums';
 import { formatTime } from '../../views/format';
+import { UtcTime } from '../../views/utcTime';
 import { Csrf, Layout, Notice, type Viewer } from '../../views/layout';
 import { signInMethodWords } from '../../views/signInMethod';
 
@@ -87,11 +88,13 @@ export function MembersPage(props: {
                     </form>
                   )}
                 </td>
-                <td>{formatTime(m.created_at)}</td>
+                <td>
+                  <UtcTime at={m.created_at} />
+                </td>
                 <td>
                   {m.last_used_at ? (
                     <>
-                      {formatTime(m.last_used_at)}{' '}
+                      <UtcTime at={m.last_used_at} />{' '}
                       <span class="hint">by {signInMethodWords(m.last_used_method)}</span>
                     </>
                   ) : (
@@ -219,7 +222,7 @@ function PendingInvitations(props: { viewer: Viewer; invitations: MemberInvitati
               <td>{inv.email}</td>
               <td>{ROLES.fromProto(inv.role) ?? 'member'}</td>
               <td>
-                {formatTime(inv.created_at)} <span class="hint">by {inv.invited_by}</span>
+                <UtcTime at={inv.created_at} /> <span class="hint email">by {inv.invited_by}</span>
               </td>
               <td>
                 {inv.state === 'expired' ? (

@@ -4,6 +4,7 @@ import type { Receiver } from '@brand/proto/webhooks/v1';
 import { CAMPAIGN_TYPES, EVENT_TYPES } from '@brand/shared/enums';
 import { formatRemaining } from '../../views/countdown';
 import { formatTime, formatTimeToSecond } from '../../views/format';
+import { UtcTime } from '../../views/utcTime';
 import { attemptOutcome } from '../receivers/attemptWords';
 import { DeliveryStatusText } from '../receivers/deliveryStatus';
 import { ReceiverHealthText } from '../receivers/receiverHealthText';
@@ -45,7 +46,7 @@ export function ReceiversPanel(props: { base: string; receivers: Receiver[] }) {
               <ReceiverHealthText receiver={r} />
             </td>
             <td data-label="Last delivery" class="when">
-              {r.last_delivery_at ? formatTime(r.last_delivery_at) : 'never'}
+              {r.last_delivery_at ? <UtcTime at={r.last_delivery_at} /> : 'never'}
             </td>
           </tr>
         ))}

@@ -1,6 +1,6 @@
 import type { Passkey } from '@brand/proto/access/v1/passkeys';
 import { SIMPLEWEBAUTHN_SCRIPT } from '../../http/vendorScripts';
-import { formatTime } from '../../views/format';
+import { UtcTime } from '../../views/utcTime';
 import { Csrf, Layout, Notice } from '../../views/layout';
 
 /** The scripts of a page with a passkey ceremony: the library, then ours. */
@@ -60,9 +60,15 @@ export function PasskeysPage(props: {
             {props.passkeys.map((p) => (
               <tr>
                 <td>{p.name}</td>
-                <td>{formatTime(p.created_at)}</td>
                 <td>
-                  {p.last_used_at ? formatTime(p.last_used_at) : <span class="hint">Never</span>}
+                  <UtcTime at={p.created_at} />
+                </td>
+                <td>
+                  {p.last_used_at ? (
+                    <UtcTime at={p.last_used_at} />
+                  ) : (
+                    <span class="hint">Never</span>
+                  )}
                 </td>
                 <td>
                   <form method="post" action={`/passkeys/${p.id}/remove`}>

@@ -6,6 +6,7 @@ import type {
 import type { Receiver } from '@brand/proto/webhooks/v1';
 import { ROLES } from '@brand/shared/enums';
 import { formatTime } from '../../views/format';
+import { UtcTime } from '../../views/utcTime';
 import { Csrf, Layout, Notice, SecretShownOnce, type Viewer } from '../../views/layout';
 
 const roleOf = (r: number): string => ROLES.fromProto(r) ?? 'member';
@@ -79,10 +80,14 @@ export function ProvisioningPage(props: {
                   <code>{t.prefix}…</code>
                 </td>
                 <td>
-                  {formatTime(t.created_at)} <span class="hint">by {t.created_by}</span>
+                  <UtcTime at={t.created_at} /> <span class="hint email">by {t.created_by}</span>
                 </td>
                 <td>
-                  {t.last_used_at ? formatTime(t.last_used_at) : <span class="hint">Never</span>}
+                  {t.last_used_at ? (
+                    <UtcTime at={t.last_used_at} />
+                  ) : (
+                    <span class="hint">Never</span>
+                  )}
                 </td>
                 <td>
                   <TokenState t={t} />
@@ -277,7 +282,9 @@ export function ProvisioningPage(props: {
             <tbody>
               {p.requests.map((r) => (
                 <tr>
-                  <td>{formatTime(r.at)}</td>
+                  <td>
+                    <UtcTime at={r.at} />
+                  </td>
                   <td>{r.token_name}</td>
                   <td>
                     <code>

@@ -1,7 +1,7 @@
 import type { Delivery } from '@brand/proto/webhooks/v1';
 import { EVENT_TYPES } from '@brand/shared/enums';
 import { ATTEMPTS_PER_ROUND } from '@brand/shared/webhooks';
-import { formatTimeToSecond } from '../../views/format';
+import { UtcTime } from '../../views/utcTime';
 import { Csrf, type Viewer } from '../../views/layout';
 import { attemptOutcome } from './attemptWords';
 import { DeliveryStatusText, deliveryStatusName, isWaitingToRetry } from './deliveryStatus';
@@ -100,7 +100,7 @@ export function DeliveryTable(props: {
               </td>
               <td data-label="Last answer">{last ? attemptOutcome(last) : '—'}</td>
               <td data-label="Next attempt" class="when">
-                {d.next_attempt_at ? formatTimeToSecond(d.next_attempt_at) : '—'}
+                {d.next_attempt_at ? <UtcTime at={d.next_attempt_at} toSecond /> : '—'}
               </td>
               <td data-label="Actions" class="nowrap">
                 <DeliveryActions viewer={props.viewer} delivery={d} rights={props.rights(d)} />

@@ -1,6 +1,7 @@
 import type { Receiver } from '@brand/proto/webhooks/v1';
 import { EVENT_TYPES } from '@brand/shared/enums';
 import { formatTime } from '../../views/format';
+import { UtcTime } from '../../views/utcTime';
 import { Csrf, Layout, Notice, type Viewer } from '../../views/layout';
 import { attentionOf, ReceiverHealthText, waitingWords } from './receiverHealthText';
 import { SecretRevealPage, type RevealedSecret, type SecretRevealWords } from './secretReveal';
@@ -83,7 +84,7 @@ export function ReceiversPage(props: {
                 )}
               </td>
               <td>{r.last_status ? `HTTP ${r.last_status}` : '—'}</td>
-              <td>{r.last_delivery_at ? formatTime(r.last_delivery_at) : 'never'}</td>
+              <td>{r.last_delivery_at ? <UtcTime at={r.last_delivery_at} /> : 'never'}</td>
               <td>
                 <ReceiverHealthText receiver={r} />
               </td>

@@ -1,5 +1,6 @@
 import type { ConsoleSession } from '@brand/proto/access/v1/sessions';
 import { formatTime } from '../../views/format';
+import { UtcTime } from '../../views/utcTime';
 import { Csrf, Layout, Notice } from '../../views/layout';
 import { signInMethodWords } from '../../views/signInMethod';
 import { deviceName } from './deviceName';
@@ -55,10 +56,12 @@ export function SessionsPage(props: {
                   <code>{s.address || 'unknown'}</code>
                 </td>
                 <td>
-                  {formatTime(s.signed_in_at)}{' '}
+                  <UtcTime at={s.signed_in_at} />{' '}
                   <span class="hint">by {signInMethodWords(s.sign_in_method)}</span>
                 </td>
-                <td>{formatTime(s.last_seen_at)}</td>
+                <td>
+                  <UtcTime at={s.last_seen_at} />
+                </td>
                 <td>
                   <form method="post" action={`/sessions/${s.id}/end`}>
                     <Csrf token={props.csrfToken} />

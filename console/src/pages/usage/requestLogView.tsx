@@ -1,12 +1,13 @@
 import type { ApiKey } from '@brand/proto/access/v1';
 import { EXPORT_MAX_ROWS } from '@brand/shared/export';
 import type { ListRequestLogResponse, RequestLogEntry } from '@brand/proto/access/v1/usage';
-import { formatTime, formatTimeToSecond } from '../../views/format';
+import { formatTime } from '../../views/format';
 import { Field, KeyOptions } from '../../views/filterFields';
 import { Layout, type Viewer } from '../../views/layout';
 import { surfaceOf } from './usageSeries';
 import { UtcTimeInput } from '../../views/utcTimeInput';
-import { breaksBefore } from '../../views/wrapPoints';
+import { UtcTime } from '../../views/utcTime';
+import { breaksAfter, breaksBefore } from '../../views/wrapPoints';
 
 export interface RequestLogPageProps {
   viewer: Viewer;
@@ -52,6 +53,44 @@ function keyCell(e: RequestLogEntry) {
 }
 
 /**
+ * The answer the request got (its status and error code) and, to an owner, why a key was refused
+ * in words under it: the reason belongs to the answer, and a column of its own would squeeze
+ * every other column of the log.
+ */
+function AnswerCell(props: { entry: RequestLogEntry; showReason: boolean }) {
+  const e = props.entry;
+  const reason = props.showReason ? reasonWords(e) : '';
+  return (
+    <>
+      {e.status} <code class="token">{e.error_code}</code>
+      {reason && (
+        <>
+          <br />
+          <span class="email">{reason}</span>
+        </>
+      )}
+    </>
+  );
+}
+
+/**
+ * Where a request came from: the address the API saw (an IPv6 one may wrap after a colon), and
+ * under it the surface it used.
+ */
+function FromCell(props: { entry: RequestLogEntry }) {
+  const address = props.entry.client_address;
+  return (
+    <>
+      {address ? <code class="path">{breaksAfter(':', address)}</code> : '—'}
+      <br />
+      <span class="hint">
+        via {surfaceOf(props.entry.surface) === 'assistant' ? 'the assistant endpoint' : 'REST'}
+      </span>
+    </>
+  );
+}
+
+/**
  * The request log: a brand's refused and failed requests of the last 7 days (at most the
  * newest 10,000), newest first, filtered by key, code and time range, paged and exported
  * (CSV, JSON Lines); owners also see why a 401 was refused.
@@ -59,7 +98,6 @@ function keyCell(e: RequestLogEntry) {
 export function RequestLogPage(props: RequestLogPageProps) {
   const { log, viewer, filters } = props;
   const base = `/brands/${viewer.brandId}`;
-  const columns = props.showReasons ? 9 : 8;
   const withFilters = (extra: Record<string, string>) => {
     const p = new URLSearchParams();
     for (const [k, v] of Object.entries({ ...filters, ...extra })) if (v !== '') p.set(k, v);
@@ -75,7 +113,12 @@ export function RequestLogPage(props: RequestLogPageProps) {
         {log.bound.toLocaleString('en')} requests of this brand. Paths are shown without their query
         string, and a key is never shown in full. Quote the request id when you ask for help.
       </p>
-      {!props.showReasons && (
+      {props.showReasons ? (
+        <p>
+          As an owner you also see, under each refused key's answer, why it was refused: the API
+          itself answers <code>invalid_key</code> to everyone, and only owners see the reason.
+        </p>
+      ) : (
         <p class="notice" role="note">
           Only brand owners see why a key was refused (the API answers <code>invalid_key</code> to
           everyone).
@@ -129,43 +172,37 @@ export function RequestLogPage(props: RequestLogPageProps) {
             <th scope="col">Time</th>
             <th scope="col">Key</th>
             <th scope="col">Request</th>
-            <th scope="col">Status</th>
-            <th scope="col">Code</th>
+            <th scope="col">Answer</th>
             <th scope="col">Request id</th>
-            <th scope="col">Via</th>
             <th scope="col">From</th>
-            {props.showReasons && <th scope="col">Why (owners only)</th>}
           </tr>
         </thead>
         <tbody>
           {log.entries.length === 0 && (
             <tr>
-              <td colSpan={columns}>
-                Nothing refused or failed{filtered ? ' with these filters' : ''}.
-              </td>
+              <td colSpan={6}>Nothing refused or failed{filtered ? ' with these filters' : ''}.</td>
             </tr>
           )}
           {log.entries.map((e) => (
             <tr>
-              <td class="when">{formatTimeToSecond(e.at)}</td>
+              <td class="when">
+                <UtcTime at={e.at} toSecond />
+              </td>
               <td>{keyCell(e)}</td>
               <td>
                 <code class="path">
                   {e.method} {breaksBefore('/', e.path)}
                 </code>
               </td>
-              <td>{e.status}</td>
               <td>
-                <code class="token">{e.error_code}</code>
+                <AnswerCell entry={e} showReason={props.showReasons} />
               </td>
               <td>
                 <code class="token">{e.request_id}</code>
               </td>
-              <td>{surfaceOf(e.surface) === 'assistant' ? 'assistant' : 'REST'}</td>
               <td>
-                <code class="token">{e.client_address || '—'}</code>
+                <FromCell entry={e} />
               </td>
-              {props.showReasons && <td>{reasonWords(e)}</td>}
             </tr>
           ))}
         </tbody>

@@ -59,7 +59,7 @@ export async function expectAccessible(page: Page): Promise<void> {
  * bar (which scrolls a too-wide table inside itself rather than the page) scrolls sideways. Every
  * screenshot is checked so; a table must fit a laptop's screen, its columns wrapping instead.
  */
-export async function expectNothingScrollsSideways(page: Page): Promise<void> {
+async function expectNothingScrollsSideways(page: Page): Promise<void> {
   const widths = await page.evaluate(() => {
     const main = document.querySelector('main');
     return {

@@ -57,7 +57,8 @@ export async function expectAccessible(page: Page): Promise<void> {
 /**
  * Nothing on the page is wider than the screen: neither the document nor the page beside the side
  * bar (which scrolls a too-wide table inside itself rather than the page) scrolls sideways. Every
- * screenshot is checked so; a table must fit a laptop's screen, its columns wrapping instead.
+ * screenshot is checked so, at its own width and at a phone's: a table must fit a laptop's
+ * screen, its columns wrapping instead, and on a phone scroll inside its own box.
  */
 async function expectNothingScrollsSideways(page: Page): Promise<void> {
   const widths = await page.evaluate(() => {
@@ -85,6 +86,13 @@ const SHOTS_DIR =
 
 export async function screenshot(page: Page, name: string, mask: Locator[] = []): Promise<void> {
   await expectNothingScrollsSideways(page);
+  // and at a phone's width too: a wide table scrolls inside its own box there (views/scrollX.tsx)
+  const size = page.viewportSize();
+  if (size && size.width > PHONE.width) {
+    await page.setViewportSize(PHONE);
+    await expectNothingScrollsSideways(page);
+    await page.setViewportSize(size);
+  }
   await page.screenshot({
     path: path.join(SHOTS_DIR, `${name}.png`),
     fullPage: true,

@@ -2,6 +2,7 @@ import type { BrandSsoSession } from '@brand/proto/access/v1/sso';
 import { formatTime } from '../../views/format';
 import { Csrf, Layout, Notice, type Viewer } from '../../views/layout';
 import { deviceName } from '../sessions/deviceName';
+import { ScrollX } from '../../views/scrollX';
 
 /**
  * Members' sessions (owners only, issue 42): every live session the brand's single sign-on
@@ -31,60 +32,62 @@ export function MemberSessionsPage(props: {
       </p>
       {props.notice && <Notice tone="ok">{props.notice}</Notice>}
       {props.error && <Notice tone="error">{props.error}</Notice>}
-      <table>
-        <caption class="hint">
-          Single sign-on sessions of {props.viewer.brandName}, newest first
-        </caption>
-        <thead>
-          <tr>
-            <th scope="col">Member</th>
-            <th scope="col">Device</th>
-            <th scope="col">Address</th>
-            <th scope="col">Signed in</th>
-            <th scope="col">Last seen</th>
-            <th scope="col">Checked with the provider</th>
-            <th scope="col">Actions</th>
-          </tr>
-        </thead>
-        <tbody>
-          {props.sessions.length === 0 && (
+      <ScrollX label="Members' sessions">
+        <table>
+          <caption class="hint">
+            Single sign-on sessions of {props.viewer.brandName}, newest first
+          </caption>
+          <thead>
             <tr>
-              <td colSpan={7}>No member is signed in through single sign-on now.</td>
+              <th scope="col">Member</th>
+              <th scope="col">Device</th>
+              <th scope="col">Address</th>
+              <th scope="col">Signed in</th>
+              <th scope="col">Last seen</th>
+              <th scope="col">Checked with the provider</th>
+              <th scope="col">Actions</th>
             </tr>
-          )}
-          {props.sessions.map((s) => {
-            const device = deviceName(s.user_agent);
-            return (
-              <tr id={`session-${s.id}`}>
-                <td>
-                  {s.email}
-                  {s.current && <strong> (you, this session)</strong>}
-                  {s.member_id === '' && <span class="hint"> (no longer a member)</span>}
-                </td>
-                <td>{device}</td>
-                <td>
-                  <code>{s.address || 'unknown'}</code>
-                </td>
-                <td>{formatTime(s.signed_in_at)}</td>
-                <td>{formatTime(s.last_seen_at)}</td>
-                <td>{s.checked_at ? formatTime(s.checked_at) : 'not yet'}</td>
-                <td>
-                  <form method="post" action={`${base}/members/sessions/${s.id}/end`}>
-                    <Csrf token={props.viewer.csrfToken} />
-                    <button
-                      type="submit"
-                      class={s.current ? 'secondary' : 'danger'}
-                      aria-label={`Sign out ${s.email} on ${device} (signed in ${formatTime(s.signed_in_at)})`}
-                    >
-                      Sign out
-                    </button>
-                  </form>
-                </td>
+          </thead>
+          <tbody>
+            {props.sessions.length === 0 && (
+              <tr>
+                <td colSpan={7}>No member is signed in through single sign-on now.</td>
               </tr>
-            );
-          })}
-        </tbody>
-      </table>
+            )}
+            {props.sessions.map((s) => {
+              const device = deviceName(s.user_agent);
+              return (
+                <tr id={`session-${s.id}`}>
+                  <td>
+                    {s.email}
+                    {s.current && <strong> (you, this session)</strong>}
+                    {s.member_id === '' && <span class="hint"> (no longer a member)</span>}
+                  </td>
+                  <td>{device}</td>
+                  <td>
+                    <code>{s.address || 'unknown'}</code>
+                  </td>
+                  <td>{formatTime(s.signed_in_at)}</td>
+                  <td>{formatTime(s.last_seen_at)}</td>
+                  <td>{s.checked_at ? formatTime(s.checked_at) : 'not yet'}</td>
+                  <td>
+                    <form method="post" action={`${base}/members/sessions/${s.id}/end`}>
+                      <Csrf token={props.viewer.csrfToken} />
+                      <button
+                        type="submit"
+                        class={s.current ? 'secondary' : 'danger'}
+                        aria-label={`Sign out ${s.email} on ${device} (signed in ${formatTime(s.signed_in_at)})`}
+                      >
+                        Sign out
+                      </button>
+                    </form>
+                  </td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      </ScrollX>
       <p class="hint">"Last seen" is updated at most once a minute.</p>
     </Layout>
   );

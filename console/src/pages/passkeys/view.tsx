@@ -2,6 +2,7 @@ import type { Passkey } from '@brand/proto/access/v1/passkeys';
 import { SIMPLEWEBAUTHN_SCRIPT } from '../../http/vendorScripts';
 import { UtcTime } from '../../views/utcTime';
 import { Csrf, Layout, Notice } from '../../views/layout';
+import { ScrollX } from '../../views/scrollX';
 
 /** The scripts of a page with a passkey ceremony: the library, then ours. */
 export const PASSKEY_SCRIPTS = [SIMPLEWEBAUTHN_SCRIPT, '/static/passkey.js'];
@@ -46,46 +47,48 @@ export function PasskeysPage(props: {
       {props.passkeys.length === 0 ? (
         <p>You have no passkey yet.</p>
       ) : (
-        <table>
-          <caption class="hint">Passkeys of {props.email}</caption>
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Added</th>
-              <th scope="col">Last used</th>
-              <th scope="col">Actions</th>
-            </tr>
-          </thead>
-          <tbody>
-            {props.passkeys.map((p) => (
+        <ScrollX label="Passkeys">
+          <table>
+            <caption class="hint">Passkeys of {props.email}</caption>
+            <thead>
               <tr>
-                <td>{p.name}</td>
-                <td>
-                  <UtcTime at={p.created_at} />
-                </td>
-                <td>
-                  {p.last_used_at ? (
-                    <UtcTime at={p.last_used_at} />
-                  ) : (
-                    <span class="hint">Never</span>
-                  )}
-                </td>
-                <td>
-                  <form method="post" action={`/passkeys/${p.id}/remove`}>
-                    <Csrf token={props.csrfToken} />
-                    <button
-                      type="submit"
-                      class="danger"
-                      aria-label={`Remove the passkey ${p.name}`}
-                    >
-                      Remove
-                    </button>
-                  </form>
-                </td>
+                <th scope="col">Name</th>
+                <th scope="col">Added</th>
+                <th scope="col">Last used</th>
+                <th scope="col">Actions</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {props.passkeys.map((p) => (
+                <tr>
+                  <td>{p.name}</td>
+                  <td>
+                    <UtcTime at={p.created_at} />
+                  </td>
+                  <td>
+                    {p.last_used_at ? (
+                      <UtcTime at={p.last_used_at} />
+                    ) : (
+                      <span class="hint">Never</span>
+                    )}
+                  </td>
+                  <td>
+                    <form method="post" action={`/passkeys/${p.id}/remove`}>
+                      <Csrf token={props.csrfToken} />
+                      <button
+                        type="submit"
+                        class="danger"
+                        aria-label={`Remove the passkey ${p.name}`}
+                      >
+                        Remove
+                      </button>
+                    </form>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </ScrollX>
       )}
       <section aria-labelledby="add-passkey-heading">
         <h2 id="add-passkey-heading">Add a passkey</h2>

@@ -8,6 +8,7 @@ import { ROLES } from '@brand/shared/enums';
 import { formatTime } from '../../views/format';
 import { UtcTime } from '../../views/utcTime';
 import { Csrf, Layout, Notice, SecretShownOnce, type Viewer } from '../../views/layout';
+import { ScrollX } from '../../views/scrollX';
 
 const roleOf = (r: number): string => ROLES.fromProto(r) ?? 'member';
 
@@ -60,69 +61,71 @@ export function ProvisioningPage(props: {
           <br />
           Authentication: a bearer token from below (the secret token).
         </p>
-        <table>
-          <caption class="hint">SCIM tokens ({live.length} working)</caption>
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Token</th>
-              <th scope="col">Created</th>
-              <th scope="col">Last used</th>
-              <th scope="col">State</th>
-              <th scope="col">Actions</th>
-            </tr>
-          </thead>
-          <tbody>
-            {p.tokens.map((t) => (
+        <ScrollX label="SCIM tokens">
+          <table>
+            <caption class="hint">SCIM tokens ({live.length} working)</caption>
+            <thead>
               <tr>
-                <td>{t.name}</td>
-                <td>
-                  <code>{t.prefix}…</code>
-                </td>
-                <td>
-                  <UtcTime at={t.created_at} /> <span class="hint email">by {t.created_by}</span>
-                </td>
-                <td>
-                  {t.last_used_at ? (
-                    <UtcTime at={t.last_used_at} />
-                  ) : (
-                    <span class="hint">Never</span>
-                  )}
-                </td>
-                <td>
-                  <TokenState t={t} />
-                </td>
-                <td>
-                  {!t.revoked_at && !t.expires_at && (
-                    <div class="actions">
-                      <form method="post" action={`${base}/tokens/${t.id}/rotate`}>
-                        <Csrf token={viewer.csrfToken} />
-                        <label for={`overlap-${t.id}`} class="visually-hidden">
-                          How long the old token of {t.name} keeps working
-                        </label>
-                        <select id={`overlap-${t.id}`} name="old_token_expires_in">
-                          <option value="24h">old one works 24 h</option>
-                          <option value="1h">old one works 1 h</option>
-                          <option value="7d">old one works 7 days</option>
-                          <option value="now">old one ends now</option>
-                        </select>
-                        <button type="submit" class="secondary" aria-label={`Rotate ${t.name}`}>
-                          Rotate
-                        </button>
-                      </form>
-                      <form method="post" action={`${base}/tokens/${t.id}/revoke`}>
-                        <Csrf token={viewer.csrfToken} />
-                        <button type="submit" class="danger" aria-label={`Revoke ${t.name}`}>
-                          Revoke
-                        </button>
-                      </form>
-                    </div>
-                  )}
-                </td>
+                <th scope="col">Name</th>
+                <th scope="col">Token</th>
+                <th scope="col">Created</th>
+                <th scope="col">Last used</th>
+                <th scope="col">State</th>
+                <th scope="col">Actions</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {p.tokens.map((t) => (
+                <tr>
+                  <td>{t.name}</td>
+                  <td>
+                    <code>{t.prefix}…</code>
+                  </td>
+                  <td>
+                    <UtcTime at={t.created_at} /> <span class="hint email">by {t.created_by}</span>
+                  </td>
+                  <td>
+                    {t.last_used_at ? (
+                      <UtcTime at={t.last_used_at} />
+                    ) : (
+                      <span class="hint">Never</span>
+                    )}
+                  </td>
+                  <td>
+                    <TokenState t={t} />
+                  </td>
+                  <td>
+                    {!t.revoked_at && !t.expires_at && (
+                      <div class="actions">
+                        <form method="post" action={`${base}/tokens/${t.id}/rotate`}>
+                          <Csrf token={viewer.csrfToken} />
+                          <label for={`overlap-${t.id}`} class="visually-hidden">
+                            How long the old token of {t.name} keeps working
+                          </label>
+                          <select id={`overlap-${t.id}`} name="old_token_expires_in">
+                            <option value="24h">old one works 24 h</option>
+                            <option value="1h">old one works 1 h</option>
+                            <option value="7d">old one works 7 days</option>
+                            <option value="now">old one ends now</option>
+                          </select>
+                          <button type="submit" class="secondary" aria-label={`Rotate ${t.name}`}>
+                            Rotate
+                          </button>
+                        </form>
+                        <form method="post" action={`${base}/tokens/${t.id}/revoke`}>
+                          <Csrf token={viewer.csrfToken} />
+                          <button type="submit" class="danger" aria-label={`Revoke ${t.name}`}>
+                            Revoke
+                          </button>
+                        </form>
+                      </div>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </ScrollX>
         <form class="stack" method="post" action={`${base}/tokens`}>
           <Csrf token={viewer.csrfToken} />
           <label for="token-name">New token’s name (the provider it is for)</label>
@@ -147,37 +150,39 @@ export function ProvisioningPage(props: {
           provider; with none mapped, they are a member. The brand always keeps an owner: a change
           that would leave it none is refused and shown below.
         </p>
-        <table>
-          <caption class="hint">Groups mapped to roles</caption>
-          <thead>
-            <tr>
-              <th scope="col">Group (name or id at the provider)</th>
-              <th scope="col">Role</th>
-              <th scope="col">Actions</th>
-            </tr>
-          </thead>
-          <tbody>
-            {p.mappings.map((m) => (
+        <ScrollX label="Groups mapped to roles">
+          <table>
+            <caption class="hint">Groups mapped to roles</caption>
+            <thead>
               <tr>
-                <td>{m.group_key}</td>
-                <td>{roleOf(m.role)}</td>
-                <td>
-                  <form method="post" action={`${base}/mappings/remove`}>
-                    <Csrf token={viewer.csrfToken} />
-                    <input type="hidden" name="group_key" value={m.group_key} />
-                    <button
-                      type="submit"
-                      class="secondary"
-                      aria-label={`Remove the mapping of ${m.group_key}`}
-                    >
-                      Remove
-                    </button>
-                  </form>
-                </td>
+                <th scope="col">Group (name or id at the provider)</th>
+                <th scope="col">Role</th>
+                <th scope="col">Actions</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {p.mappings.map((m) => (
+                <tr>
+                  <td>{m.group_key}</td>
+                  <td>{roleOf(m.role)}</td>
+                  <td>
+                    <form method="post" action={`${base}/mappings/remove`}>
+                      <Csrf token={viewer.csrfToken} />
+                      <input type="hidden" name="group_key" value={m.group_key} />
+                      <button
+                        type="submit"
+                        class="secondary"
+                        aria-label={`Remove the mapping of ${m.group_key}`}
+                      >
+                        Remove
+                      </button>
+                    </form>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </ScrollX>
         <form class="stack" method="post" action={`${base}/mappings`}>
           <Csrf token={viewer.csrfToken} />
           <label for="group-key">Group</label>
@@ -238,27 +243,29 @@ export function ProvisioningPage(props: {
         {p.managed.length === 0 ? (
           <p class="hint">None yet.</p>
         ) : (
-          <table>
-            <caption class="hint">Their role follows the provider; change it there</caption>
-            <thead>
-              <tr>
-                <th scope="col">Email</th>
-                <th scope="col">Role</th>
-                <th scope="col">By</th>
-                <th scope="col">Groups</th>
-              </tr>
-            </thead>
-            <tbody>
-              {p.managed.map((m) => (
+          <ScrollX label="Members the provider manages">
+            <table>
+              <caption class="hint">Their role follows the provider; change it there</caption>
+              <thead>
                 <tr>
-                  <td>{m.email}</td>
-                  <td>{roleOf(m.role)}</td>
-                  <td>{m.managed_by === 'scim' ? 'SCIM' : 'single sign-on (just in time)'}</td>
-                  <td>{m.groups.join(', ') || <span class="hint">none</span>}</td>
+                  <th scope="col">Email</th>
+                  <th scope="col">Role</th>
+                  <th scope="col">By</th>
+                  <th scope="col">Groups</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
+              </thead>
+              <tbody>
+                {p.managed.map((m) => (
+                  <tr>
+                    <td>{m.email}</td>
+                    <td>{roleOf(m.role)}</td>
+                    <td>{m.managed_by === 'scim' ? 'SCIM' : 'single sign-on (just in time)'}</td>
+                    <td>{m.groups.join(', ') || <span class="hint">none</span>}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </ScrollX>
         )}
       </section>
 
@@ -269,38 +276,40 @@ export function ProvisioningPage(props: {
         {p.requests.length === 0 ? (
           <p class="hint">None yet.</p>
         ) : (
-          <table>
-            <caption class="hint">Newest first</caption>
-            <thead>
-              <tr>
-                <th scope="col">When</th>
-                <th scope="col">Token</th>
-                <th scope="col">Request</th>
-                <th scope="col">Answer</th>
-              </tr>
-            </thead>
-            <tbody>
-              {p.requests.map((r) => (
+          <ScrollX label="Provisioning requests">
+            <table>
+              <caption class="hint">Newest first</caption>
+              <thead>
                 <tr>
-                  <td>
-                    <UtcTime at={r.at} />
-                  </td>
-                  <td>{r.token_name}</td>
-                  <td>
-                    <code>
-                      {r.method} {r.path}
-                    </code>
-                  </td>
-                  <td>
-                    <span class={r.status < 400 ? 'status-succeeded' : 'status-failed'}>
-                      {r.status}
-                    </span>{' '}
-                    {r.summary}
-                  </td>
+                  <th scope="col">When</th>
+                  <th scope="col">Token</th>
+                  <th scope="col">Request</th>
+                  <th scope="col">Answer</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
+              </thead>
+              <tbody>
+                {p.requests.map((r) => (
+                  <tr>
+                    <td>
+                      <UtcTime at={r.at} />
+                    </td>
+                    <td>{r.token_name}</td>
+                    <td>
+                      <code>
+                        {r.method} {r.path}
+                      </code>
+                    </td>
+                    <td>
+                      <span class={r.status < 400 ? 'status-succeeded' : 'status-failed'}>
+                        {r.status}
+                      </span>{' '}
+                      {r.summary}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </ScrollX>
         )}
       </section>
     </Layout>
@@ -365,55 +374,59 @@ function Deprovisioned(props: {
   return (
     <section aria-labelledby="deprovisioned">
       <h2 id="deprovisioned">People the provider deprovisioned</h2>
-      <table>
-        <caption class="hint">
-          What they created is still the brand’s: keep, roll or revoke it
-        </caption>
-        <thead>
-          <tr>
-            <th scope="col">Email</th>
-            <th scope="col">API keys that still work</th>
-            <th scope="col">Receivers they added</th>
-          </tr>
-        </thead>
-        <tbody>
-          {props.people.map((person) => {
-            const receivers = (props.receivers ?? []).filter((r) => r.created_by === person.email);
-            return (
-              <tr>
-                <td>{person.email}</td>
-                <td>
-                  {person.keys.length === 0 ? (
-                    <span class="hint">none</span>
-                  ) : (
-                    person.keys.map((k, i) => (
-                      <>
-                        {i > 0 && ', '}
-                        <a href={`/brands/${viewer.brandId}/keys#${k.id}`}>{k.name}</a>{' '}
-                        <code>{k.prefix}</code>
-                      </>
-                    ))
-                  )}
-                </td>
-                <td>
-                  {props.receivers === undefined ? (
-                    <span class="hint">unknown now (the receivers could not be read)</span>
-                  ) : receivers.length === 0 ? (
-                    <span class="hint">none</span>
-                  ) : (
-                    receivers.map((r, i) => (
-                      <>
-                        {i > 0 && ', '}
-                        <a href={`/brands/${viewer.brandId}/receivers/${r.id}`}>{r.label}</a>
-                      </>
-                    ))
-                  )}
-                </td>
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
+      <ScrollX label="Deprovisioned people">
+        <table>
+          <caption class="hint">
+            What they created is still the brand’s: keep, roll or revoke it
+          </caption>
+          <thead>
+            <tr>
+              <th scope="col">Email</th>
+              <th scope="col">API keys that still work</th>
+              <th scope="col">Receivers they added</th>
+            </tr>
+          </thead>
+          <tbody>
+            {props.people.map((person) => {
+              const receivers = (props.receivers ?? []).filter(
+                (r) => r.created_by === person.email,
+              );
+              return (
+                <tr>
+                  <td>{person.email}</td>
+                  <td>
+                    {person.keys.length === 0 ? (
+                      <span class="hint">none</span>
+                    ) : (
+                      person.keys.map((k, i) => (
+                        <>
+                          {i > 0 && ', '}
+                          <a href={`/brands/${viewer.brandId}/keys#${k.id}`}>{k.name}</a>{' '}
+                          <code>{k.prefix}</code>
+                        </>
+                      ))
+                    )}
+                  </td>
+                  <td>
+                    {props.receivers === undefined ? (
+                      <span class="hint">unknown now (the receivers could not be read)</span>
+                    ) : receivers.length === 0 ? (
+                      <span class="hint">none</span>
+                    ) : (
+                      receivers.map((r, i) => (
+                        <>
+                          {i > 0 && ', '}
+                          <a href={`/brands/${viewer.brandId}/receivers/${r.id}`}>{r.label}</a>
+                        </>
+                      ))
+                    )}
+                  </td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      </ScrollX>
     </section>
   );
 }

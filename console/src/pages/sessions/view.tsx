@@ -4,6 +4,7 @@ import { UtcTime } from '../../views/utcTime';
 import { Csrf, Layout, Notice } from '../../views/layout';
 import { signInMethodWords } from '../../views/signInMethod';
 import { deviceName } from './deviceName';
+import { ScrollX } from '../../views/scrollX';
 
 export function SessionsPage(props: {
   email: string;
@@ -32,53 +33,55 @@ export function SessionsPage(props: {
         </p>
       )}
       {props.notice && <Notice tone="ok">{props.notice}</Notice>}
-      <table>
-        <caption class="hint">Sessions of {props.email}, newest first</caption>
-        <thead>
-          <tr>
-            <th scope="col">Device</th>
-            <th scope="col">Address</th>
-            <th scope="col">Signed in</th>
-            <th scope="col">Last seen</th>
-            <th scope="col">Actions</th>
-          </tr>
-        </thead>
-        <tbody>
-          {props.sessions.map((s) => {
-            const device = deviceName(s.user_agent);
-            return (
-              <tr>
-                <td>
-                  {device}
-                  {s.current && <strong> (this session)</strong>}
-                </td>
-                <td>
-                  <code>{s.address || 'unknown'}</code>
-                </td>
-                <td>
-                  <UtcTime at={s.signed_in_at} />{' '}
-                  <span class="hint">by {signInMethodWords(s.sign_in_method)}</span>
-                </td>
-                <td>
-                  <UtcTime at={s.last_seen_at} />
-                </td>
-                <td>
-                  <form method="post" action={`/sessions/${s.id}/end`}>
-                    <Csrf token={props.csrfToken} />
-                    <button
-                      type="submit"
-                      class={s.current ? 'secondary' : 'danger'}
-                      aria-label={`Sign out ${s.current ? 'this session' : `${device} from ${s.address}`} (signed in ${formatTime(s.signed_in_at)})`}
-                    >
-                      Sign out
-                    </button>
-                  </form>
-                </td>
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
+      <ScrollX label="Your sessions">
+        <table>
+          <caption class="hint">Sessions of {props.email}, newest first</caption>
+          <thead>
+            <tr>
+              <th scope="col">Device</th>
+              <th scope="col">Address</th>
+              <th scope="col">Signed in</th>
+              <th scope="col">Last seen</th>
+              <th scope="col">Actions</th>
+            </tr>
+          </thead>
+          <tbody>
+            {props.sessions.map((s) => {
+              const device = deviceName(s.user_agent);
+              return (
+                <tr>
+                  <td>
+                    {device}
+                    {s.current && <strong> (this session)</strong>}
+                  </td>
+                  <td>
+                    <code>{s.address || 'unknown'}</code>
+                  </td>
+                  <td>
+                    <UtcTime at={s.signed_in_at} />{' '}
+                    <span class="hint">by {signInMethodWords(s.sign_in_method)}</span>
+                  </td>
+                  <td>
+                    <UtcTime at={s.last_seen_at} />
+                  </td>
+                  <td>
+                    <form method="post" action={`/sessions/${s.id}/end`}>
+                      <Csrf token={props.csrfToken} />
+                      <button
+                        type="submit"
+                        class={s.current ? 'secondary' : 'danger'}
+                        aria-label={`Sign out ${s.current ? 'this session' : `${device} from ${s.address}`} (signed in ${formatTime(s.signed_in_at)})`}
+                      >
+                        Sign out
+                      </button>
+                    </form>
+                  </td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      </ScrollX>
       <p class="hint">"Last seen" is updated at most once a minute.</p>
       {others > 0 && (
         <form method="post" action="/sessions/others/end">

@@ -1,6 +1,7 @@
 import type { SsoChangeProof, SsoDomain } from '@brand/proto/access/v1/sso';
 import { formatTime } from '../../views/format';
 import { Csrf, Notice } from '../../views/layout';
+import { ScrollX } from '../../views/scrollX';
 
 /** A domain's state in words, with the class that colours it. */
 function DomainState(props: { d: SsoDomain }) {
@@ -49,53 +50,55 @@ export function SsoDomains(props: { brandId: string; csrfToken: string; domains:
           {pending === 1 ? 'it' : 'them'} can sign in with single sign-on.
         </Notice>
       )}
-      <table>
-        <caption class="visually-hidden">The single sign-on domains and their DNS proof</caption>
-        <thead>
-          <tr>
-            <th scope="col">Domain</th>
-            <th scope="col">State</th>
-            <th scope="col">TXT record to publish</th>
-            <th scope="col">
-              <span class="visually-hidden">Action</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {props.domains.map((d) => (
-            <tr key={d.domain} id={`domain-${d.domain}`}>
-              <td>{d.domain}</td>
-              <td>
-                <DomainState d={d} />
-              </td>
-              <td>
-                {d.state === 'verified' && !d.proof_missing_since ? (
-                  <span class="hint">
-                    Published; keep it while the domain is here (it is checked again daily).
-                  </span>
-                ) : (
-                  <>
-                    Name <code>{d.record_name}</code>
-                    <br />
-                    Value <code>{d.record_value}</code>
-                  </>
-                )}
-              </td>
-              <td>
-                {d.state !== 'verified' && (
-                  <form method="post" action={`/brands/${props.brandId}/sso/domains/verify`}>
-                    <Csrf token={props.csrfToken} />
-                    <input type="hidden" name="domain" value={d.domain} />
-                    <button type="submit" aria-label={`Verify ${d.domain} now`}>
-                      Verify now
-                    </button>
-                  </form>
-                )}
-              </td>
+      <ScrollX label="Domains">
+        <table>
+          <caption class="visually-hidden">The single sign-on domains and their DNS proof</caption>
+          <thead>
+            <tr>
+              <th scope="col">Domain</th>
+              <th scope="col">State</th>
+              <th scope="col">TXT record to publish</th>
+              <th scope="col">
+                <span class="visually-hidden">Action</span>
+              </th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {props.domains.map((d) => (
+              <tr key={d.domain} id={`domain-${d.domain}`}>
+                <td>{d.domain}</td>
+                <td>
+                  <DomainState d={d} />
+                </td>
+                <td>
+                  {d.state === 'verified' && !d.proof_missing_since ? (
+                    <span class="hint">
+                      Published; keep it while the domain is here (it is checked again daily).
+                    </span>
+                  ) : (
+                    <>
+                      Name <code>{d.record_name}</code>
+                      <br />
+                      Value <code>{d.record_value}</code>
+                    </>
+                  )}
+                </td>
+                <td>
+                  {d.state !== 'verified' && (
+                    <form method="post" action={`/brands/${props.brandId}/sso/domains/verify`}>
+                      <Csrf token={props.csrfToken} />
+                      <input type="hidden" name="domain" value={d.domain} />
+                      <button type="submit" aria-label={`Verify ${d.domain} now`}>
+                        Verify now
+                      </button>
+                    </form>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </ScrollX>
     </section>
   );
 }

@@ -8,6 +8,7 @@ import { surfaceOf } from './usageSeries';
 import { UtcTimeInput } from '../../views/utcTimeInput';
 import { UtcTime } from '../../views/utcTime';
 import { breaksAfter, breaksBefore } from '../../views/wrapPoints';
+import { ScrollX } from '../../views/scrollX';
 
 export interface RequestLogPageProps {
   viewer: Viewer;
@@ -165,48 +166,52 @@ export function RequestLogPage(props: RequestLogPageProps) {
           JSON Lines
         </a>
       </p>
-      <table>
-        <caption class="hint">Refused and failed requests, newest first</caption>
-        <thead>
-          <tr>
-            <th scope="col">Time</th>
-            <th scope="col">Key</th>
-            <th scope="col">Request</th>
-            <th scope="col">Answer</th>
-            <th scope="col">Request id</th>
-            <th scope="col">From</th>
-          </tr>
-        </thead>
-        <tbody>
-          {log.entries.length === 0 && (
+      <ScrollX label="Request log">
+        <table>
+          <caption class="hint">Refused and failed requests, newest first</caption>
+          <thead>
             <tr>
-              <td colSpan={6}>Nothing refused or failed{filtered ? ' with these filters' : ''}.</td>
+              <th scope="col">Time</th>
+              <th scope="col">Key</th>
+              <th scope="col">Request</th>
+              <th scope="col">Answer</th>
+              <th scope="col">Request id</th>
+              <th scope="col">From</th>
             </tr>
-          )}
-          {log.entries.map((e) => (
-            <tr>
-              <td class="when">
-                <UtcTime at={e.at} toSecond />
-              </td>
-              <td>{keyCell(e)}</td>
-              <td>
-                <code class="path">
-                  {e.method} {breaksBefore('/', e.path)}
-                </code>
-              </td>
-              <td>
-                <AnswerCell entry={e} showReason={props.showReasons} />
-              </td>
-              <td>
-                <code class="token">{e.request_id}</code>
-              </td>
-              <td>
-                <FromCell entry={e} />
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {log.entries.length === 0 && (
+              <tr>
+                <td colSpan={6}>
+                  Nothing refused or failed{filtered ? ' with these filters' : ''}.
+                </td>
+              </tr>
+            )}
+            {log.entries.map((e) => (
+              <tr>
+                <td class="when">
+                  <UtcTime at={e.at} toSecond />
+                </td>
+                <td>{keyCell(e)}</td>
+                <td>
+                  <code class="path">
+                    {e.method} {breaksBefore('/', e.path)}
+                  </code>
+                </td>
+                <td>
+                  <AnswerCell entry={e} showReason={props.showReasons} />
+                </td>
+                <td>
+                  <code class="token">{e.request_id}</code>
+                </td>
+                <td>
+                  <FromCell entry={e} />
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </ScrollX>
       {log.next_page_token && (
         <p>
           <a href={`${base}/requests?${withFilters({ page: log.next_page_token })}`} rel="next">

@@ -4,6 +4,7 @@ import { Field, KeyOptions } from '../../views/filterFields';
 import { Layout, type Viewer } from '../../views/layout';
 import { UsageChart } from './usageChart';
 import { keyRows, OUTCOME_CLASSES, refusalsByCode, slicesOf } from './usageSeries';
+import { ScrollX } from '../../views/scrollX';
 
 export const USAGE_WINDOWS = {
   '24h': 'last 24 hours, per minute',
@@ -94,77 +95,81 @@ export function UsagePage(props: UsagePageProps) {
         </figure>
       ))}
       <h2>Which key spends the budget</h2>
-      <table>
-        <caption class="hint">
-          Requests per key over the {USAGE_WINDOWS[props.window].split(',')[0]}, biggest first
-        </caption>
-        <thead>
-          <tr>
-            <th scope="col">Key</th>
-            <th scope="col">REST</th>
-            <th scope="col">Assistant</th>
-            {OUTCOME_CLASSES.map((c) => (
-              <th scope="col">{c.label}</th>
-            ))}
-            <th scope="col">Share</th>
-          </tr>
-        </thead>
-        <tbody>
-          {rows.length === 0 && (
-            <tr>
-              <td colSpan={OUTCOME_CLASSES.length + 4}>No requests in this window.</td>
-            </tr>
-          )}
-          {rows.map((r) => (
-            <tr>
-              <th scope="row">
-                {r.keyId === '' ? (
-                  'No key of this brand'
-                ) : (
-                  <a href={query(props.window, r.keyId)}>
-                    {r.name || r.keyId} {r.prefix && <code class="token">{r.prefix}…</code>}
-                  </a>
-                )}
-              </th>
-              <td>{r.rest}</td>
-              <td>{r.assistant}</td>
-              {OUTCOME_CLASSES.map((c) => (
-                <td>{r.byClass[c.id]}</td>
-              ))}
-              <td>{total > 0 ? `${Math.round((r.total / total) * 100)}%` : '—'}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-      <h2>Refusals by code</h2>
-      {codes.length === 0 ? (
-        <p>No 4xx refusals in this window.</p>
-      ) : (
+      <ScrollX label="Requests by key">
         <table>
           <caption class="hint">
-            4xx answers by error code; see the request log for each one
+            Requests per key over the {USAGE_WINDOWS[props.window].split(',')[0]}, biggest first
           </caption>
           <thead>
             <tr>
-              <th scope="col">Code</th>
-              <th scope="col">Requests</th>
+              <th scope="col">Key</th>
+              <th scope="col">REST</th>
+              <th scope="col">Assistant</th>
+              {OUTCOME_CLASSES.map((c) => (
+                <th scope="col">{c.label}</th>
+              ))}
+              <th scope="col">Share</th>
             </tr>
           </thead>
           <tbody>
-            {codes.map(([code, n]) => (
+            {rows.length === 0 && (
+              <tr>
+                <td colSpan={OUTCOME_CLASSES.length + 4}>No requests in this window.</td>
+              </tr>
+            )}
+            {rows.map((r) => (
               <tr>
                 <th scope="row">
-                  <a
-                    href={`${base}/requests?code=${code}${props.keyId ? `&key=${props.keyId}` : ''}`}
-                  >
-                    <code>{code}</code>
-                  </a>
+                  {r.keyId === '' ? (
+                    'No key of this brand'
+                  ) : (
+                    <a href={query(props.window, r.keyId)}>
+                      {r.name || r.keyId} {r.prefix && <code class="token">{r.prefix}…</code>}
+                    </a>
+                  )}
                 </th>
-                <td>{n}</td>
+                <td>{r.rest}</td>
+                <td>{r.assistant}</td>
+                {OUTCOME_CLASSES.map((c) => (
+                  <td>{r.byClass[c.id]}</td>
+                ))}
+                <td>{total > 0 ? `${Math.round((r.total / total) * 100)}%` : '—'}</td>
               </tr>
             ))}
           </tbody>
         </table>
+      </ScrollX>
+      <h2>Refusals by code</h2>
+      {codes.length === 0 ? (
+        <p>No 4xx refusals in this window.</p>
+      ) : (
+        <ScrollX label="Answers by error code">
+          <table>
+            <caption class="hint">
+              4xx answers by error code; see the request log for each one
+            </caption>
+            <thead>
+              <tr>
+                <th scope="col">Code</th>
+                <th scope="col">Requests</th>
+              </tr>
+            </thead>
+            <tbody>
+              {codes.map(([code, n]) => (
+                <tr>
+                  <th scope="row">
+                    <a
+                      href={`${base}/requests?code=${code}${props.keyId ? `&key=${props.keyId}` : ''}`}
+                    >
+                      <code>{code}</code>
+                    </a>
+                  </th>
+                  <td>{n}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </ScrollX>
       )}
     </Layout>
   );

@@ -87,6 +87,21 @@ it('an owner sees the members’ SSO sessions and signs one out; the activity sa
   await page.getByRole('cell', { name: ana, exact: true }).waitFor();
   await page.getByRole('cell', { name: ben, exact: true }).waitFor();
   await expectAccessible(page);
+  // each address and each time is read on its line: "127.0.0.1" never breaks after a dot, a time
+  // only between its date and its time of day
+  const lineBoxes = (selector: string) =>
+    page.locator(selector).evaluateAll((els) => els.map((e) => e.getClientRects().length));
+  await expect(lineBoxes('td code.address')).resolves.toEqual([1, 1]);
+  for (const span of await lineBoxes('td time.utc span')) expect(span).toBe(1);
+  // and a button's words on one line ("Sign out", not "Sign / out")
+  const buttonLines = await page.locator('td button').evaluateAll((els) =>
+    els.map((e) => {
+      const words = document.createRange();
+      words.selectNodeContents(e);
+      return new Set(Array.from(words.getClientRects(), (r) => Math.round(r.top))).size;
+    }),
+  );
+  expect(buttonLines).toEqual([1, 1]);
   await screenshot(page, 'member-sessions');
 
   await page

@@ -49,7 +49,7 @@ describe('Your sessions', () => {
     expect(page.body).toContain('Chrome on Linux');
     expect(page.body).toContain('Firefox on macOS');
     for (const ip of ['198.51.100.21', '198.51.100.22', '198.51.100.23']) {
-      expect(page.body).toContain(`<code>${ip}</code>`);
+      expect(page.body).toContain(`<code class="address">${ip}</code>`);
     }
     expect(page.body.match(/\(this session\)/g)).toHaveLength(1);
     expect(page.body).toContain('by emailed link');

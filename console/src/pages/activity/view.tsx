@@ -6,6 +6,7 @@ import { Field } from '../../views/filterFields';
 import { Layout, type Viewer } from '../../views/layout';
 import { UtcTimeInput } from '../../views/utcTimeInput';
 import { breaksAfter } from '../../views/wrapPoints';
+import { ClientAddress } from '../../views/clientAddress';
 import { ScrollX } from '../../views/scrollX';
 
 /** The actions the three services write (proto/brand/activity/v1), grouped by kind for the filter. */
@@ -100,7 +101,7 @@ function ClientCell(props: { address: string; userAgent: string }) {
   if (props.address === '' && props.userAgent === '') return <span class="hint">—</span>;
   return (
     <>
-      {props.address !== '' && <code>{props.address}</code>}
+      <ClientAddress address={props.address} />
       {props.userAgent !== '' && <span class="hint ua"> {props.userAgent}</span>}
     </>
   );

@@ -1,6 +1,7 @@
 import type { BrandMembership } from '@brand/proto/access/v1/sessions';
 import { ROLES, TIERS } from '@brand/shared/enums';
-import { Csrf, Layout, Notice } from '../../views/layout';
+import { Layout, Notice } from '../../views/layout';
+import { PostButton } from '../../views/postButton';
 
 /** The brand picker: a member of several brands chooses which one to act on. */
 export function BrandsPage(props: {
@@ -46,18 +47,12 @@ export function BrandsPage(props: {
         recognise.
       </p>
       <div class="actions">
-        <form method="post" action="/sign-out">
-          <Csrf token={props.csrfToken} />
-          <button type="submit" class="secondary">
-            Sign out
-          </button>
-        </form>
-        <form method="post" action="/sign-out-everywhere">
-          <Csrf token={props.csrfToken} />
-          <button type="submit" class="danger">
-            Sign out everywhere
-          </button>
-        </form>
+        <PostButton action="/sign-out" csrfToken={props.csrfToken} kind="secondary">
+          Sign out
+        </PostButton>
+        <PostButton action="/sign-out-everywhere" csrfToken={props.csrfToken} kind="danger">
+          Sign out everywhere
+        </PostButton>
       </div>
       <p class="hint">
         {props.ssoBrandName === undefined

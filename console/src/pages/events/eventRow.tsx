@@ -1,10 +1,11 @@
 import type { Delivery, EventOutcome } from '@brand/proto/webhooks/v1';
 import { EVENT_TYPES } from '@brand/shared/enums';
 import { UtcTime } from '../../views/utcTime';
-import { Csrf, type Viewer } from '../../views/layout';
+import type { Viewer } from '../../views/layout';
 import { attemptOutcome } from '../receivers/attemptWords';
 import { deliveryStatusName, DeliveryStatusText } from '../receivers/deliveryStatus';
 import { attemptsWords, DeliveryActions } from '../receivers/deliveryView';
+import { PostButton } from '../../views/postButton';
 
 /** The record an event is about: its resource, id and state, from the event's object JSON. */
 function recordOf(objectJson: string): { resource: string; id: string; status: string } {
@@ -143,21 +144,23 @@ export function EventRow(props: {
           )}
           <div class="actions">
             {rights.canRetry && retryable.length > 0 && (
-              <form method="post" action={`${base}/events/${event.event_id}/retry-waiting`}>
-                <Csrf token={props.viewer.csrfToken} />
-                <button type="submit" class="secondary">
-                  Retry the {retryable.length} waiting now
-                </button>
-              </form>
+              <PostButton
+                action={`${base}/events/${event.event_id}/retry-waiting`}
+                csrfToken={props.viewer.csrfToken}
+                kind="secondary"
+              >
+                Retry the {retryable.length} waiting now
+              </PostButton>
             )}
             {rights.canResend && counts.failed.length > 0 && (
-              <form method="post" action={`${base}/events/${event.event_id}/resend-failed`}>
-                <Csrf token={props.viewer.csrfToken} />
-                <button type="submit" class="secondary">
-                  Resend to the {counts.failed.length}{' '}
-                  {counts.failed.length === 1 ? 'receiver' : 'receivers'} that failed
-                </button>
-              </form>
+              <PostButton
+                action={`${base}/events/${event.event_id}/resend-failed`}
+                csrfToken={props.viewer.csrfToken}
+                kind="secondary"
+              >
+                Resend to the {counts.failed.length}{' '}
+                {counts.failed.length === 1 ? 'receiver' : 'receivers'} that failed
+              </PostButton>
             )}
           </div>
         </details>

@@ -1,8 +1,11 @@
 import type { BrandSsoSession } from '@brand/proto/access/v1/sso';
 import { formatTime } from '../../views/format';
-import { Csrf, Layout, Notice, type Viewer } from '../../views/layout';
+import { Layout, Notice, type Viewer } from '../../views/layout';
 import { deviceName } from '../sessions/deviceName';
+import { ClientAddress } from '../../views/clientAddress';
 import { ScrollX } from '../../views/scrollX';
+import { PostButton } from '../../views/postButton';
+import { UtcTime } from '../../views/utcTime';
 
 /**
  * Members' sessions (owners only, issue 42): every live session the brand's single sign-on
@@ -58,29 +61,33 @@ export function MemberSessionsPage(props: {
               const device = deviceName(s.user_agent);
               return (
                 <tr id={`session-${s.id}`}>
-                  <td>
+                  <td class="email">
                     {s.email}
                     {s.current && <strong> (you, this session)</strong>}
                     {s.member_id === '' && <span class="hint"> (no longer a member)</span>}
                   </td>
                   <td>{device}</td>
                   <td>
-                    <code>{s.address || 'unknown'}</code>
+                    <ClientAddress address={s.address} otherwise="unknown" />
                   </td>
-                  <td>{formatTime(s.signed_in_at)}</td>
-                  <td>{formatTime(s.last_seen_at)}</td>
-                  <td>{s.checked_at ? formatTime(s.checked_at) : 'not yet'}</td>
                   <td>
-                    <form method="post" action={`${base}/members/sessions/${s.id}/end`}>
-                      <Csrf token={props.viewer.csrfToken} />
-                      <button
-                        type="submit"
-                        class={s.current ? 'secondary' : 'danger'}
-                        aria-label={`Sign out ${s.email} on ${device} (signed in ${formatTime(s.signed_in_at)})`}
-                      >
-                        Sign out
-                      </button>
-                    </form>
+                    <UtcTime at={s.signed_in_at} />
+                  </td>
+                  <td>
+                    <UtcTime at={s.last_seen_at} />
+                  </td>
+                  <td>
+                    <UtcTime at={s.checked_at} otherwise="not yet" />
+                  </td>
+                  <td>
+                    <PostButton
+                      action={`${base}/members/sessions/${s.id}/end`}
+                      csrfToken={props.viewer.csrfToken}
+                      kind={s.current ? 'secondary' : 'danger'}
+                      label={`Sign out ${s.email} on ${device} (signed in ${formatTime(s.signed_in_at)})`}
+                    >
+                      Sign out
+                    </PostButton>
                   </td>
                 </tr>
               );

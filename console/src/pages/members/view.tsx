@@ -5,6 +5,7 @@ import { UtcTime } from '../../views/utcTime';
 import { Csrf, Layout, Notice, type Viewer } from '../../views/layout';
 import { signInMethodWords } from '../../views/signInMethod';
 import { ScrollX } from '../../views/scrollX';
+import { PostButton } from '../../views/postButton';
 
 /** How members may sign in (records' sign-in policy), in the owner's words. */
 const SIGN_IN_POLICIES = [
@@ -104,12 +105,14 @@ export function MembersPage(props: {
                     )}
                   </td>
                   <td>
-                    <form method="post" action={`${base}/${m.id}/remove`}>
-                      <Csrf token={viewer.csrfToken} />
-                      <button type="submit" class="danger" aria-label={`Remove ${m.email}`}>
-                        Remove
-                      </button>
-                    </form>
+                    <PostButton
+                      action={`${base}/${m.id}/remove`}
+                      csrfToken={viewer.csrfToken}
+                      kind="danger"
+                      label={`Remove ${m.email}`}
+                    >
+                      Remove
+                    </PostButton>
                   </td>
                 </tr>
               );

@@ -46,7 +46,7 @@ export function ReceiversPanel(props: { base: string; receivers: Receiver[] }) {
               <ReceiverHealthText receiver={r} />
             </td>
             <td data-label="Last delivery" class="when">
-              {r.last_delivery_at ? <UtcTime at={r.last_delivery_at} /> : 'never'}
+              <UtcTime at={r.last_delivery_at} otherwise="never" />
             </td>
           </tr>
         ))}

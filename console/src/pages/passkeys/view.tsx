@@ -3,6 +3,7 @@ import { SIMPLEWEBAUTHN_SCRIPT } from '../../http/vendorScripts';
 import { UtcTime } from '../../views/utcTime';
 import { Csrf, Layout, Notice } from '../../views/layout';
 import { ScrollX } from '../../views/scrollX';
+import { PostButton } from '../../views/postButton';
 
 /** The scripts of a page with a passkey ceremony: the library, then ours. */
 export const PASSKEY_SCRIPTS = [SIMPLEWEBAUTHN_SCRIPT, '/static/passkey.js'];
@@ -66,23 +67,17 @@ export function PasskeysPage(props: {
                     <UtcTime at={p.created_at} />
                   </td>
                   <td>
-                    {p.last_used_at ? (
-                      <UtcTime at={p.last_used_at} />
-                    ) : (
-                      <span class="hint">Never</span>
-                    )}
+                    <UtcTime at={p.last_used_at} otherwise="Never" />
                   </td>
                   <td>
-                    <form method="post" action={`/passkeys/${p.id}/remove`}>
-                      <Csrf token={props.csrfToken} />
-                      <button
-                        type="submit"
-                        class="danger"
-                        aria-label={`Remove the passkey ${p.name}`}
-                      >
-                        Remove
-                      </button>
-                    </form>
+                    <PostButton
+                      action={`/passkeys/${p.id}/remove`}
+                      csrfToken={props.csrfToken}
+                      kind="danger"
+                      label={`Remove the passkey ${p.name}`}
+                    >
+                      Remove
+                    </PostButton>
                   </td>
                 </tr>
               ))}
@@ -155,12 +150,9 @@ function SsoSessionPasskeysPage(props: {
       <p>
         To manage your passkeys, sign out and sign in with an emailed link or a passkey you have.
       </p>
-      <form method="post" action="/sign-out" class="inline">
-        <Csrf token={props.csrfToken} />
-        <button type="submit" class="secondary">
-          Sign out
-        </button>
-      </form>
+      <PostButton action="/sign-out" csrfToken={props.csrfToken} kind="secondary" inline>
+        Sign out
+      </PostButton>
     </Layout>
   );
 }

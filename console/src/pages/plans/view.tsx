@@ -1,8 +1,9 @@
 import type { Plan } from '@brand/proto/plans/v1';
 import { CAMPAIGN_TYPES, PLAN_STATUSES, type PlanStatusName } from '@brand/shared/enums';
 import { formatTime } from '../../views/format';
-import { Csrf, Layout, Notice, type Viewer } from '../../views/layout';
+import { Layout, Notice, type Viewer } from '../../views/layout';
 import { ScrollX } from '../../views/scrollX';
+import { PostButton } from '../../views/postButton';
 
 /** Centavos (a decimal string from int64) as "PHP 25,000.50". */
 function php(centavos: string | number): string {
@@ -104,12 +105,14 @@ export function PlansPage(props: {
                 <td>
                   <code>{p.review_path}</code>
                   {props.canCancel && props.status === 'pending' && (
-                    <form method="post" action={`${base}/${p.id}/cancel`}>
-                      <Csrf token={viewer.csrfToken} />
-                      <button type="submit" class="danger" aria-label={`Cancel plan ${p.title}`}>
-                        Cancel plan
-                      </button>
-                    </form>
+                    <PostButton
+                      action={`${base}/${p.id}/cancel`}
+                      csrfToken={viewer.csrfToken}
+                      kind="danger"
+                      label={`Cancel plan ${p.title}`}
+                    >
+                      Cancel plan
+                    </PostButton>
                   )}
                 </td>
               </tr>

@@ -9,6 +9,7 @@ import { formatTime } from '../../views/format';
 import { UtcTime } from '../../views/utcTime';
 import { Csrf, Layout, Notice, SecretShownOnce, type Viewer } from '../../views/layout';
 import { ScrollX } from '../../views/scrollX';
+import { PostButton } from '../../views/postButton';
 
 const roleOf = (r: number): string => ROLES.fromProto(r) ?? 'member';
 
@@ -85,11 +86,7 @@ export function ProvisioningPage(props: {
                     <UtcTime at={t.created_at} /> <span class="hint email">by {t.created_by}</span>
                   </td>
                   <td>
-                    {t.last_used_at ? (
-                      <UtcTime at={t.last_used_at} />
-                    ) : (
-                      <span class="hint">Never</span>
-                    )}
+                    <UtcTime at={t.last_used_at} otherwise="Never" />
                   </td>
                   <td>
                     <TokenState t={t} />
@@ -112,12 +109,14 @@ export function ProvisioningPage(props: {
                             Rotate
                           </button>
                         </form>
-                        <form method="post" action={`${base}/tokens/${t.id}/revoke`}>
-                          <Csrf token={viewer.csrfToken} />
-                          <button type="submit" class="danger" aria-label={`Revoke ${t.name}`}>
-                            Revoke
-                          </button>
-                        </form>
+                        <PostButton
+                          action={`${base}/tokens/${t.id}/revoke`}
+                          csrfToken={viewer.csrfToken}
+                          kind="danger"
+                          label={`Revoke ${t.name}`}
+                        >
+                          Revoke
+                        </PostButton>
                       </div>
                     )}
                   </td>

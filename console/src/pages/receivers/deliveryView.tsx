@@ -2,9 +2,10 @@ import type { Delivery } from '@brand/proto/webhooks/v1';
 import { EVENT_TYPES } from '@brand/shared/enums';
 import { ATTEMPTS_PER_ROUND } from '@brand/shared/webhooks';
 import { UtcTime } from '../../views/utcTime';
-import { Csrf, type Viewer } from '../../views/layout';
+import type { Viewer } from '../../views/layout';
 import { attemptOutcome } from './attemptWords';
 import { DeliveryStatusText, deliveryStatusName, isWaitingToRetry } from './deliveryStatus';
+import { PostButton } from '../../views/postButton';
 
 /** What the member may do to deliveries of this receiver, from the permission table. */
 export interface DeliveryRights {
@@ -100,7 +101,7 @@ export function DeliveryTable(props: {
               </td>
               <td data-label="Last answer">{last ? attemptOutcome(last) : '—'}</td>
               <td data-label="Next attempt" class="when">
-                {d.next_attempt_at ? <UtcTime at={d.next_attempt_at} toSecond /> : '—'}
+                <UtcTime at={d.next_attempt_at} toSecond otherwise="—" />
               </td>
               <td data-label="Actions" class="nowrap">
                 <DeliveryActions viewer={props.viewer} delivery={d} rights={props.rights(d)} />
@@ -141,31 +142,27 @@ export function DeliveryActions(props: {
   if (rights.canRetry && rights.receiverEnabled && isWaitingToRetry(d)) {
     const attempt = `attempt ${d.attempts_in_round + 1} of ${ATTEMPTS_PER_ROUND}`;
     return (
-      <form method="post" action={`${base}/retry`}>
-        <Csrf token={props.viewer.csrfToken} />
-        <button
-          type="submit"
-          class="secondary"
-          aria-label={`Retry delivery ${d.id} now (${attempt})`}
-          title={`Makes ${attempt} now`}
-        >
-          Retry now
-        </button>
-      </form>
+      <PostButton
+        action={`${base}/retry`}
+        csrfToken={props.viewer.csrfToken}
+        kind="secondary"
+        label={`Retry delivery ${d.id} now (${attempt})`}
+        title={`Makes ${attempt} now`}
+      >
+        Retry now
+      </PostButton>
     );
   }
   if (rights.canResend && deliveryStatusName(d.status) !== 'pending') {
     return (
-      <form method="post" action={`${base}/resend`}>
-        <Csrf token={props.viewer.csrfToken} />
-        <button
-          type="submit"
-          class="secondary"
-          aria-label={`Resend delivery ${d.id} (a new round of ${ATTEMPTS_PER_ROUND} attempts)`}
-        >
-          Resend
-        </button>
-      </form>
+      <PostButton
+        action={`${base}/resend`}
+        csrfToken={props.viewer.csrfToken}
+        kind="secondary"
+        label={`Resend delivery ${d.id} (a new round of ${ATTEMPTS_PER_ROUND} attempts)`}
+      >
+        Resend
+      </PostButton>
     );
   }
   return null;

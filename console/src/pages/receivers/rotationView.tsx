@@ -5,6 +5,7 @@ import { toUtcDateTimeLocal } from '../../views/utcDateTime';
 import { deliveryStatusName } from './deliveryStatus';
 import { MAX_SWITCH_AHEAD_MS } from '@brand/shared/webhooks';
 import { SecretRevealPage, type RevealedSecret, type SecretRevealWords } from './secretReveal';
+import { PostButton } from '../../views/postButton';
 
 /**
  * The receiver's signing secret and its rotation. The contract's signature header carries one
@@ -42,12 +43,9 @@ export function RotationPanel(props: {
             one is destroyed.
           </p>
           {props.canRotate && (
-            <form method="post" action={`${base}/rotate`}>
-              <Csrf token={viewer.csrfToken} />
-              <button type="submit" class="secondary">
-                Rotate the signing secret
-              </button>
-            </form>
+            <PostButton action={`${base}/rotate`} csrfToken={viewer.csrfToken} kind="secondary">
+              Rotate the signing secret
+            </PostButton>
           )}
         </>
       ) : (

@@ -86,7 +86,9 @@ export function ReceiversPage(props: {
                   )}
                 </td>
                 <td>{r.last_status ? `HTTP ${r.last_status}` : '—'}</td>
-                <td>{r.last_delivery_at ? <UtcTime at={r.last_delivery_at} /> : 'never'}</td>
+                <td>
+                  <UtcTime at={r.last_delivery_at} otherwise="never" />
+                </td>
                 <td>
                   <ReceiverHealthText receiver={r} />
                 </td>

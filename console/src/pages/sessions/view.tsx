@@ -1,10 +1,12 @@
 import type { ConsoleSession } from '@brand/proto/access/v1/sessions';
 import { formatTime } from '../../views/format';
 import { UtcTime } from '../../views/utcTime';
-import { Csrf, Layout, Notice } from '../../views/layout';
+import { Layout, Notice } from '../../views/layout';
 import { signInMethodWords } from '../../views/signInMethod';
 import { deviceName } from './deviceName';
+import { ClientAddress } from '../../views/clientAddress';
 import { ScrollX } from '../../views/scrollX';
+import { PostButton } from '../../views/postButton';
 
 export function SessionsPage(props: {
   email: string;
@@ -55,7 +57,7 @@ export function SessionsPage(props: {
                     {s.current && <strong> (this session)</strong>}
                   </td>
                   <td>
-                    <code>{s.address || 'unknown'}</code>
+                    <ClientAddress address={s.address} otherwise="unknown" />
                   </td>
                   <td>
                     <UtcTime at={s.signed_in_at} />{' '}
@@ -65,16 +67,14 @@ export function SessionsPage(props: {
                     <UtcTime at={s.last_seen_at} />
                   </td>
                   <td>
-                    <form method="post" action={`/sessions/${s.id}/end`}>
-                      <Csrf token={props.csrfToken} />
-                      <button
-                        type="submit"
-                        class={s.current ? 'secondary' : 'danger'}
-                        aria-label={`Sign out ${s.current ? 'this session' : `${device} from ${s.address}`} (signed in ${formatTime(s.signed_in_at)})`}
-                      >
-                        Sign out
-                      </button>
-                    </form>
+                    <PostButton
+                      action={`/sessions/${s.id}/end`}
+                      csrfToken={props.csrfToken}
+                      kind={s.current ? 'secondary' : 'danger'}
+                      label={`Sign out ${s.current ? 'this session' : `${device} from ${s.address}`} (signed in ${formatTime(s.signed_in_at)})`}
+                    >
+                      Sign out
+                    </PostButton>
                   </td>
                 </tr>
               );
@@ -84,12 +84,9 @@ export function SessionsPage(props: {
       </ScrollX>
       <p class="hint">"Last seen" is updated at most once a minute.</p>
       {others > 0 && (
-        <form method="post" action="/sessions/others/end">
-          <Csrf token={props.csrfToken} />
-          <button type="submit" class="danger">
-            Sign out all other sessions ({others})
-          </button>
-        </form>
+        <PostButton action="/sessions/others/end" csrfToken={props.csrfToken} kind="danger">
+          Sign out all other sessions ({others})
+        </PostButton>
       )}
     </Layout>
   );

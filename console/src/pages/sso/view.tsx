@@ -2,6 +2,7 @@ import type { SsoChangeProof, SsoConnection } from '@brand/proto/access/v1/sso';
 import { formatTime } from '../../views/format';
 import { Csrf, Layout, Notice, type Viewer } from '../../views/layout';
 import { ChangeProofNotice, SsoDomains } from './domainsView';
+import { PostButton } from '../../views/postButton';
 
 /** What the form shows: the stored connection, or what the owner typed (never a secret). */
 export interface SsoFormValues {
@@ -152,12 +153,9 @@ export function SsoPage(props: {
           <p>
             <code>{link}</code>
           </p>
-          <form method="post" action={`${base}/remove`}>
-            <Csrf token={viewer.csrfToken} />
-            <button type="submit" class="danger">
-              Remove single sign-on
-            </button>
-          </form>
+          <PostButton action={`${base}/remove`} csrfToken={viewer.csrfToken} kind="danger">
+            Remove single sign-on
+          </PostButton>
         </section>
       )}
     </Layout>

@@ -7,7 +7,8 @@ import { Layout, type Viewer } from '../../views/layout';
 import { surfaceOf } from './usageSeries';
 import { UtcTimeInput } from '../../views/utcTimeInput';
 import { UtcTime } from '../../views/utcTime';
-import { breaksAfter, breaksBefore } from '../../views/wrapPoints';
+import { breaksBefore } from '../../views/wrapPoints';
+import { ClientAddress } from '../../views/clientAddress';
 import { ScrollX } from '../../views/scrollX';
 
 export interface RequestLogPageProps {
@@ -82,7 +83,7 @@ function FromCell(props: { entry: RequestLogEntry }) {
   const address = props.entry.client_address;
   return (
     <>
-      {address ? <code class="path">{breaksAfter(':', address)}</code> : '—'}
+      <ClientAddress address={address ?? ''} otherwise="—" />
       <br />
       <span class="hint">
         via {surfaceOf(props.entry.surface) === 'assistant' ? 'the assistant endpoint' : 'REST'}

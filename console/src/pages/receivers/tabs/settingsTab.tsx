@@ -1,10 +1,11 @@
 import type { Receiver } from '@brand/proto/webhooks/v1';
 import { EVENT_TYPES } from '@brand/shared/enums';
-import { Csrf, type Viewer } from '../../../views/layout';
+import type { Viewer } from '../../../views/layout';
 import { OwnersOnly, receiverTabPath, type ReceiverRights } from '../receiverPage';
 import { RotationGuide } from '../rotationGuide';
 import { RotationPanel } from '../rotationView';
 import { ReceiverFields, type ReceiverFormValues } from '../view';
+import { PostButton } from '../../../views/postButton';
 
 /**
  * The settings tab: the signing secret and its rotation (with the guide to accepting both
@@ -57,10 +58,9 @@ export function SettingsTab(props: {
                   Disable…
                 </a>
               ) : (
-                <form method="post" action={`${base}/enable`}>
-                  <Csrf token={viewer.csrfToken} />
-                  <button type="submit">Enable</button>
-                </form>
+                <PostButton action={`${base}/enable`} csrfToken={viewer.csrfToken}>
+                  Enable
+                </PostButton>
               )}
               <a href={`${base}/remove`}>Remove…</a>
             </div>

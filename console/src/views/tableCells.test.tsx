@@ -1,0 +1,75 @@
+import { renderToString } from 'preact-render-to-string';
+import { ClientAddress } from './clientAddress';
+import { PostButton } from './postButton';
+import { UtcTime } from './utcTime';
+
+// The pieces the console's tables are made of: a time, an address and a one-button form.
+describe('UtcTime', () => {
+  it('keeps the date and the time of day whole, free to break only between them', () => {
+    expect(renderToString(<UtcTime at="2026-11-29T12:03:41.123Z" />)).toBe(
+      '<time datetime="2026-11-29T12:03:41.123Z" class="utc"><span>2026-11-29</span> <span>12:03 UTC</span></time>',
+    );
+    expect(renderToString(<UtcTime at="2026-11-29T12:03:41.123Z" toSecond />)).toContain(
+      '<span>12:03:41 UTC</span>',
+    );
+  });
+
+  it('says the word it is given, in the hint colour, when there is no time', () => {
+    for (const at of [null, undefined, '']) {
+      expect(renderToString(<UtcTime at={at} otherwise="Never" />)).toBe(
+        '<span class="hint">Never</span>',
+      );
+      expect(renderToString(<UtcTime at={at} />)).toBe('');
+    }
+  });
+});
+
+describe('PostButton', () => {
+  it('posts to its action with the CSRF field, named for the row it acts on', () => {
+    const html = renderToString(
+      <PostButton
+        action="/brands/b1/members/m1/remove"
+        csrfToken="tok"
+        kind="danger"
+        label="Remove a@x.test"
+      >
+        Remove
+      </PostButton>,
+    );
+    expect(html).toBe(
+      '<form method="post" action="/brands/b1/members/m1/remove">' +
+        '<input type="hidden" name="_csrf" value="tok"/>' +
+        '<button type="submit" class="danger" aria-label="Remove a@x.test">Remove</button></form>',
+    );
+  });
+
+  it('leaves out what it is not given, and sits in the line when inline', () => {
+    expect(
+      renderToString(
+        <PostButton action="/sign-out" csrfToken="t" inline>
+          Sign out
+        </PostButton>,
+      ),
+    ).toBe(
+      '<form method="post" action="/sign-out" class="inline"><input type="hidden" name="_csrf" value="t"/><button type="submit">Sign out</button></form>',
+    );
+  });
+});
+
+describe('ClientAddress', () => {
+  it('keeps an IPv4 address whole and lets an IPv6 one wrap after a colon only', () => {
+    expect(renderToString(<ClientAddress address="127.0.0.1" />)).toBe(
+      '<code class="address">127.0.0.1</code>',
+    );
+    expect(renderToString(<ClientAddress address="2001:db8::1" />)).toBe(
+      '<code class="address">2001:<wbr/>db8:<wbr/>:<wbr/>1</code>',
+    );
+  });
+
+  it('says the word it is given when there is no address, or nothing', () => {
+    expect(renderToString(<ClientAddress address="" otherwise="unknown" />)).toBe(
+      '<span class="hint">unknown</span>',
+    );
+    expect(renderToString(<ClientAddress address="" />)).toBe('');
+  });
+});

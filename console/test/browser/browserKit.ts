@@ -57,8 +57,9 @@ export async function expectAccessible(page: Page): Promise<void> {
 /**
  * Nothing on the page is wider than the screen: neither the document nor the page beside the side
  * bar (which scrolls a too-wide table inside itself rather than the page) scrolls sideways. Every
- * screenshot is checked so, at its own width and at a phone's: a table must fit a laptop's
- * screen, its columns wrapping instead, and on a phone scroll inside its own box.
+ * screenshot is checked so, at its own width and at each narrower of 1024, 768 and 390 px: a table
+ * must fit a laptop's screen, its columns wrapping instead, and on a tablet or a phone scroll
+ * inside its own box or stack as cards.
  */
 async function expectNothingScrollsSideways(page: Page): Promise<void> {
   const widths = await page.evaluate(() => {
@@ -86,13 +87,15 @@ const SHOTS_DIR =
 
 export async function screenshot(page: Page, name: string, mask: Locator[] = []): Promise<void> {
   await expectNothingScrollsSideways(page);
-  // and at a phone's width too: a wide table scrolls inside its own box there (views/scrollX.tsx)
+  // and at a small laptop's, a tablet's and a phone's width too: a wide table scrolls inside its
+  // own box there (views/scrollX.tsx), a stacked one turns to cards before it would overflow
   const size = page.viewportSize();
-  if (size && size.width > PHONE.width) {
-    await page.setViewportSize(PHONE);
+  const narrower = NARROWER_SCREENS.filter((s) => size && s.width < size.width);
+  for (const screen of narrower) {
+    await page.setViewportSize(screen);
     await expectNothingScrollsSideways(page);
-    await page.setViewportSize(size);
   }
+  if (size && narrower.length > 0) await page.setViewportSize(size);
   await page.screenshot({
     path: path.join(SHOTS_DIR, `${name}.png`),
     fullPage: true,
@@ -117,6 +120,8 @@ export async function screenshotOf(
 /** A phone's width and a laptop's screen: the widths every page is looked at (issue 62). */
 const PHONE = { width: 390, height: 844 };
 export const LAPTOP = { width: 1280, height: 900 };
+/** The widths between, where a page's layout changes (the side bar, stacked tables). */
+const NARROWER_SCREENS = [{ width: 1024, height: 768 }, { width: 768, height: 1024 }, PHONE];
 
 /**
  * The page as it stands, at a phone's width: checked for accessibility and kept as

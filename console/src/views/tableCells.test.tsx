@@ -73,3 +73,25 @@ describe('ClientAddress', () => {
     expect(renderToString(<ClientAddress address="" />)).toBe('');
   });
 });
+
+describe('PostButton with values', () => {
+  it('posts its hidden fields beside the CSRF field, and carries its data attributes', () => {
+    expect(
+      renderToString(
+        <PostButton
+          action="/sso/domains/verify"
+          csrfToken="t"
+          fields={{ domain: 'acme.test' }}
+          data={{ brand: 'br_1' }}
+        >
+          Verify now
+        </PostButton>,
+      ),
+    ).toBe(
+      '<form method="post" action="/sso/domains/verify" data-brand="br_1">' +
+        '<input type="hidden" name="_csrf" value="t"/>' +
+        '<input type="hidden" name="domain" value="acme.test"/>' +
+        '<button type="submit">Verify now</button></form>',
+    );
+  });
+});

@@ -1,7 +1,8 @@
 import type { MemberInvitation } from '@brand/proto/access/v1';
+import { PostButton } from '../../views/postButton';
 import { ROLES } from '@brand/shared/enums';
 import { formatTime } from '../../views/format';
-import { Csrf, Layout, Notice } from '../../views/layout';
+import { Layout, Notice } from '../../views/layout';
 
 const roleOf = (inv: MemberInvitation): string => ROLES.fromProto(inv.role) ?? 'member';
 
@@ -54,30 +55,23 @@ export function InvitationsPage(props: {
                 <InvitationWords inv={inv} />
               </p>
               <div class="actions">
-                <form
-                  method="post"
+                <PostButton
                   action={`/invitations/${inv.id}/accept`}
-                  data-brand={inv.brand_id}
+                  csrfToken={props.csrfToken}
+                  data={{ brand: inv.brand_id }}
+                  label={`Accept the invitation to ${inv.brand_name}`}
                 >
-                  <Csrf token={props.csrfToken} />
-                  <button type="submit" aria-label={`Accept the invitation to ${inv.brand_name}`}>
-                    Accept
-                  </button>
-                </form>
-                <form
-                  method="post"
+                  Accept
+                </PostButton>
+                <PostButton
                   action={`/invitations/${inv.id}/decline`}
-                  data-brand={inv.brand_id}
+                  csrfToken={props.csrfToken}
+                  data={{ brand: inv.brand_id }}
+                  kind="secondary"
+                  label={`Decline the invitation to ${inv.brand_name}`}
                 >
-                  <Csrf token={props.csrfToken} />
-                  <button
-                    type="submit"
-                    class="secondary"
-                    aria-label={`Decline the invitation to ${inv.brand_name}`}
-                  >
-                    Decline
-                  </button>
-                </form>
+                  Decline
+                </PostButton>
               </div>
             </li>
           ))}

@@ -240,19 +240,14 @@ function PendingInvitations(props: { viewer: Viewer; invitations: MemberInvitati
                   )}
                 </td>
                 <td>
-                  <form
-                    method="post"
+                  <PostButton
                     action={`/brands/${viewer.brandId}/members/invitations/${inv.id}/withdraw`}
+                    csrfToken={viewer.csrfToken}
+                    kind="secondary"
+                    label={`Withdraw the invitation of ${inv.email}`}
                   >
-                    <Csrf token={viewer.csrfToken} />
-                    <button
-                      type="submit"
-                      class="secondary"
-                      aria-label={`Withdraw the invitation of ${inv.email}`}
-                    >
-                      Withdraw
-                    </button>
-                  </form>
+                    Withdraw
+                  </PostButton>
                 </td>
               </tr>
             ))}

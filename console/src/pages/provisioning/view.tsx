@@ -165,17 +165,15 @@ export function ProvisioningPage(props: {
                   <td>{m.group_key}</td>
                   <td>{roleOf(m.role)}</td>
                   <td>
-                    <form method="post" action={`${base}/mappings/remove`}>
-                      <Csrf token={viewer.csrfToken} />
-                      <input type="hidden" name="group_key" value={m.group_key} />
-                      <button
-                        type="submit"
-                        class="secondary"
-                        aria-label={`Remove the mapping of ${m.group_key}`}
-                      >
-                        Remove
-                      </button>
-                    </form>
+                    <PostButton
+                      action={`${base}/mappings/remove`}
+                      csrfToken={viewer.csrfToken}
+                      fields={{ group_key: m.group_key }}
+                      kind="secondary"
+                      label={`Remove the mapping of ${m.group_key}`}
+                    >
+                      Remove
+                    </PostButton>
                   </td>
                 </tr>
               ))}

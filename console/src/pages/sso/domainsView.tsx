@@ -1,6 +1,7 @@
 import type { SsoChangeProof, SsoDomain } from '@brand/proto/access/v1/sso';
 import { formatTime } from '../../views/format';
-import { Csrf, Notice } from '../../views/layout';
+import { Notice } from '../../views/layout';
+import { PostButton } from '../../views/postButton';
 import { ScrollX } from '../../views/scrollX';
 
 /** A domain's state in words, with the class that colours it. */
@@ -85,13 +86,14 @@ export function SsoDomains(props: { brandId: string; csrfToken: string; domains:
                 </td>
                 <td>
                   {d.state !== 'verified' && (
-                    <form method="post" action={`/brands/${props.brandId}/sso/domains/verify`}>
-                      <Csrf token={props.csrfToken} />
-                      <input type="hidden" name="domain" value={d.domain} />
-                      <button type="submit" aria-label={`Verify ${d.domain} now`}>
-                        Verify now
-                      </button>
-                    </form>
+                    <PostButton
+                      action={`/brands/${props.brandId}/sso/domains/verify`}
+                      csrfToken={props.csrfToken}
+                      fields={{ domain: d.domain }}
+                      label={`Verify ${d.domain} now`}
+                    >
+                      Verify now
+                    </PostButton>
                   )}
                 </td>
               </tr>

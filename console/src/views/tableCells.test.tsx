@@ -1,9 +1,11 @@
 import { renderToString } from 'preact-render-to-string';
 import { ClientAddress } from './clientAddress';
+import { DataTable } from './dataTable';
 import { PostButton } from './postButton';
 import { UtcTime } from './utcTime';
 
-// The pieces the console's tables are made of: a time, an address and a one-button form.
+// The pieces the console's tables are made of: the table itself, a time, an address and a
+// one-button form.
 describe('UtcTime', () => {
   it('keeps the date and the time of day whole, free to break only between them', () => {
     expect(renderToString(<UtcTime at="2026-11-29T12:03:41.123Z" />)).toBe(
@@ -93,5 +95,40 @@ describe('PostButton with values', () => {
         '<input type="hidden" name="domain" value="acme.test"/>' +
         '<button type="submit">Verify now</button></form>',
     );
+  });
+});
+
+describe('DataTable', () => {
+  it('draws a named scrolling box around a captioned table with a header cell for each column', () => {
+    const html = renderToString(
+      <DataTable label="Keys" caption="Keys, newest first" columns={['Name', 'Status']}>
+        <tr>
+          <td>ci</td>
+          <td>active</td>
+        </tr>
+      </DataTable>,
+    );
+    expect(html).toBe(
+      '<div class="scroll-x" role="region" aria-label="Keys" tabindex="0"><table>' +
+        '<caption class="hint">Keys, newest first</caption>' +
+        '<thead><tr><th scope="col">Name</th><th scope="col">Status</th></tr></thead>' +
+        '<tbody><tr><td>ci</td><td>active</td></tr></tbody></table></div>',
+    );
+  });
+
+  it('takes markup for a heading and hides the caption when asked', () => {
+    const html = renderToString(
+      <DataTable
+        label="Domains"
+        caption="The domains"
+        captionClass="visually-hidden"
+        columns={['Domain', <span class="visually-hidden">Action</span>]}
+      >
+        {[]}
+      </DataTable>,
+    );
+    expect(html).toContain('<caption class="visually-hidden">The domains</caption>');
+    expect(html).toContain('<th scope="col"><span class="visually-hidden">Action</span></th>');
+    expect(html).toContain('<tbody></tbody>');
   });
 });

@@ -7,7 +7,7 @@ import { Layout, type Viewer } from '../../views/layout';
 import { UtcTimeInput } from '../../views/utcTimeInput';
 import { breaksAfter } from '../../views/wrapPoints';
 import { ClientAddress } from '../../views/clientAddress';
-import { ScrollX } from '../../views/scrollX';
+import { DataTable } from '../../views/dataTable';
 
 /** The actions the three services write (proto/brand/activity/v1), grouped by kind for the filter. */
 const ACTIONS: Record<string, string[]> = {
@@ -145,47 +145,39 @@ export function ActivityPage(props: {
           Not shown right now (the service did not answer): {props.unavailable.join(', ')}.
         </p>
       )}
-      <ScrollX label="Activity">
-        <table>
-          <caption class="hint">
+      <DataTable
+        label="Activity"
+        caption={
+          <>
             {filtered ? 'Matching entries' : 'Entries'}, newest first, {props.entries.length} on
             this page
-          </caption>
-          <thead>
-            <tr>
-              <th scope="col">When</th>
-              <th scope="col">Who</th>
-              <th scope="col">What</th>
-              <th scope="col">Details</th>
-              <th scope="col">From</th>
-            </tr>
-          </thead>
-          <tbody>
-            {props.entries.length === 0 && (
-              <tr>
-                <td colSpan={5}>{filtered ? 'Nothing matches these filters.' : 'Nothing yet.'}</td>
-              </tr>
-            )}
-            {props.entries.map((e) => (
-              <tr>
-                <td class="when">
-                  <UtcTime at={e.created_at} />
-                </td>
-                <td>{e.actor_email}</td>
-                <td>
-                  <code class="name">{breaksAfter('.', e.action)}</code>
-                </td>
-                <td>
-                  {e.summary} {e.subject_id && <code class="hint">{e.subject_id}</code>}
-                </td>
-                <td>
-                  <ClientCell address={e.client_address} userAgent={e.user_agent} />
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </ScrollX>
+          </>
+        }
+        columns={['When', 'Who', 'What', 'Details', 'From']}
+      >
+        {props.entries.length === 0 && (
+          <tr>
+            <td colSpan={5}>{filtered ? 'Nothing matches these filters.' : 'Nothing yet.'}</td>
+          </tr>
+        )}
+        {props.entries.map((e) => (
+          <tr>
+            <td class="when">
+              <UtcTime at={e.created_at} />
+            </td>
+            <td>{e.actor_email}</td>
+            <td>
+              <code class="name">{breaksAfter('.', e.action)}</code>
+            </td>
+            <td>
+              {e.summary} {e.subject_id && <code class="hint">{e.subject_id}</code>}
+            </td>
+            <td>
+              <ClientCell address={e.client_address} userAgent={e.user_agent} />
+            </td>
+          </tr>
+        ))}
+      </DataTable>
       {(props.nextCursor !== '' || props.paged) && (
         <nav class="actions" aria-label="Activity pages">
           {props.paged && <a href={`${base}/activity${query(props.filters)}`}>Newest</a>}

@@ -7,7 +7,7 @@ import { attemptOutcome } from '../receivers/attemptWords';
 import { HealthPanel, type HealthWindowName } from '../receivers/healthPanel';
 import { DATADOG_SITES, KIND_WORDS } from '@brand/shared/webhooks';
 import type { AddStreamValues } from './input';
-import { ScrollX } from '../../views/scrollX';
+import { DataTable } from '../../views/dataTable';
 
 /** A stream's kind in words ("Splunk HEC"); one this console does not know, as it came. */
 const kindWords = (kind: string): string => (KIND_WORDS as Record<string, string>)[kind] ?? kind;
@@ -94,46 +94,39 @@ export function AuditStreamsPage(props: AuditStreamsPageProps) {
           brand: you can see them, not change them.
         </Notice>
       )}
-      <ScrollX label="Audit streams">
-        <table>
-          <caption class="hint">
+      <DataTable
+        label="Audit streams"
+        caption={
+          <>
             Streams, newest first ({props.streams.length} of at most {props.limit})
-          </caption>
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Destination</th>
-              <th scope="col">State</th>
-              <th scope="col">Sent through</th>
-            </tr>
-          </thead>
-          <tbody>
-            {props.streams.length === 0 && (
-              <tr>
-                <td colSpan={4}>No audit streams yet.</td>
-              </tr>
-            )}
-            {props.streams.map((s) => (
-              <tr class={streamState(s).flag === 'failing' ? 'failing' : undefined}>
-                <td>
-                  <a href={`${base}/${s.id}`}>{s.label}</a>
-                </td>
-                <td>
-                  {kindWords(s.kind)}
-                  <br />
-                  <code class="path">{s.url}</code>
-                </td>
-                <td>
-                  <StateText stream={s} />
-                </td>
-                <td>
-                  position {s.delivered_through} of {s.head}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </ScrollX>
+          </>
+        }
+        columns={['Name', 'Destination', 'State', 'Sent through']}
+      >
+        {props.streams.length === 0 && (
+          <tr>
+            <td colSpan={4}>No audit streams yet.</td>
+          </tr>
+        )}
+        {props.streams.map((s) => (
+          <tr class={streamState(s).flag === 'failing' ? 'failing' : undefined}>
+            <td>
+              <a href={`${base}/${s.id}`}>{s.label}</a>
+            </td>
+            <td>
+              {kindWords(s.kind)}
+              <br />
+              <code class="path">{s.url}</code>
+            </td>
+            <td>
+              <StateText stream={s} />
+            </td>
+            <td>
+              position {s.delivered_through} of {s.head}
+            </td>
+          </tr>
+        ))}
+      </DataTable>
       {props.canManage && props.streams.length < props.limit && (
         <AddStreamForm base={base} viewer={viewer} form={props.form} />
       )}
@@ -312,49 +305,37 @@ export function AuditStreamPage(props: {
       )}
       <HealthPanel base={base} windows={props.health} selected={props.healthWindow} />
       <h2>Last deliveries</h2>
-      <ScrollX label="Batches sent">
-        <table>
-          <caption class="hint">
-            Newest first; each delivery carries a run of positions, in order
-          </caption>
-          <thead>
+      <DataTable
+        label="Batches sent"
+        caption="Newest first; each delivery carries a run of positions, in order"
+        columns={['Created', 'Entries', 'State', 'Attempts', 'Last answer']}
+      >
+        {props.deliveries.length === 0 && (
+          <tr>
+            <td colSpan={5}>No deliveries yet.</td>
+          </tr>
+        )}
+        {props.deliveries.map((b) => {
+          const last = b.attempts.at(-1);
+          return (
             <tr>
-              <th scope="col">Created</th>
-              <th scope="col">Entries</th>
-              <th scope="col">State</th>
-              <th scope="col">Attempts</th>
-              <th scope="col">Last answer</th>
+              <td>
+                <UtcTime at={b.created_at} />
+              </td>
+              <td>
+                {b.test
+                  ? 'a test entry'
+                  : b.first_position === b.last_position
+                    ? `position ${b.first_position}`
+                    : `positions ${b.first_position}–${b.last_position}`}
+              </td>
+              <td>{batchStatus(b)}</td>
+              <td>{b.attempt_count}</td>
+              <td>{last ? attemptOutcome(last) : '—'}</td>
             </tr>
-          </thead>
-          <tbody>
-            {props.deliveries.length === 0 && (
-              <tr>
-                <td colSpan={5}>No deliveries yet.</td>
-              </tr>
-            )}
-            {props.deliveries.map((b) => {
-              const last = b.attempts.at(-1);
-              return (
-                <tr>
-                  <td>
-                    <UtcTime at={b.created_at} />
-                  </td>
-                  <td>
-                    {b.test
-                      ? 'a test entry'
-                      : b.first_position === b.last_position
-                        ? `position ${b.first_position}`
-                        : `positions ${b.first_position}–${b.last_position}`}
-                  </td>
-                  <td>{batchStatus(b)}</td>
-                  <td>{b.attempt_count}</td>
-                  <td>{last ? attemptOutcome(last) : '—'}</td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
-      </ScrollX>
+          );
+        })}
+      </DataTable>
       {props.canManage && <StreamSettings base={base} viewer={viewer} stream={s} />}
     </Layout>
   );

@@ -6,7 +6,7 @@ import { UtcTime } from '../../views/utcTime';
 import { formatAgo, formatRemaining } from '../../views/countdown';
 import { keyState } from './keyState';
 import { KeyPolicy, NetworksCell, NetworksField } from './networksView';
-import { ScrollX } from '../../views/scrollX';
+import { DataTable } from '../../views/dataTable';
 
 export interface KeysPageProps {
   viewer: Viewer;
@@ -55,72 +55,68 @@ export function KeysPage(props: KeysPageProps) {
           can see the keys, not change them.
         </Notice>
       )}
-      <ScrollX label="Keys">
-        <table>
-          <caption class="hint">Keys, newest first</caption>
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Environment</th>
-              <th scope="col">Key</th>
-              <th scope="col">Permissions</th>
-              <th scope="col">Networks</th>
-              <th scope="col">Created</th>
-              <th scope="col">Last used</th>
-              <th scope="col">Status</th>
-            </tr>
-          </thead>
-          <tbody>
-            {props.keys.length === 0 && (
-              <tr>
-                <td colSpan={8}>No keys yet.</td>
-              </tr>
-            )}
-            {props.keys.map((k) => (
-              <tr>
-                <td>{k.name}</td>
-                <td>{ENVIRONMENTS.fromProto(k.environment) ?? 'unknown'}</td>
-                <td>
-                  <code class="token">{k.prefix}…</code>
-                </td>
-                <td>{['read records', ...k.permissions].join(', ')}</td>
-                <td>
-                  <NetworksCell apiKey={k} requireKeyNetworks={props.requireKeyNetworks} />
-                </td>
-                <td>
-                  <UtcTime at={k.created_at} />
-                  <br />
-                  <span class="hint email">by {k.created_by || 'operator'}</span>
-                </td>
-                <td>
-                  {k.last_used_at ? (
-                    <time datetime={k.last_used_at} title={formatTimeToSecond(k.last_used_at)}>
-                      {formatAgo(k.last_used_at, now)}
-                    </time>
-                  ) : (
-                    'never'
-                  )}
-                  <br />
-                  <a
-                    href={`/brands/${viewer.brandId}/usage?key=${k.id}`}
-                    aria-label={`Usage of ${k.name}`}
-                  >
-                    Usage
-                  </a>
-                </td>
-                <td>
-                  <KeyStatus
-                    apiKey={k}
-                    now={now}
-                    replacedByPrefix={prefixOf.get(k.replaced_by ?? '')}
-                  />
-                  {props.canManage && <KeyActions apiKey={k} now={now} base={base} />}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </ScrollX>
+      <DataTable
+        label="Keys"
+        caption="Keys, newest first"
+        columns={[
+          'Name',
+          'Environment',
+          'Key',
+          'Permissions',
+          'Networks',
+          'Created',
+          'Last used',
+          'Status',
+        ]}
+      >
+        {props.keys.length === 0 && (
+          <tr>
+            <td colSpan={8}>No keys yet.</td>
+          </tr>
+        )}
+        {props.keys.map((k) => (
+          <tr>
+            <td>{k.name}</td>
+            <td>{ENVIRONMENTS.fromProto(k.environment) ?? 'unknown'}</td>
+            <td>
+              <code class="token">{k.prefix}…</code>
+            </td>
+            <td>{['read records', ...k.permissions].join(', ')}</td>
+            <td>
+              <NetworksCell apiKey={k} requireKeyNetworks={props.requireKeyNetworks} />
+            </td>
+            <td>
+              <UtcTime at={k.created_at} />
+              <br />
+              <span class="hint email">by {k.created_by || 'operator'}</span>
+            </td>
+            <td>
+              {k.last_used_at ? (
+                <time datetime={k.last_used_at} title={formatTimeToSecond(k.last_used_at)}>
+                  {formatAgo(k.last_used_at, now)}
+                </time>
+              ) : (
+                'never'
+              )}
+              <br />
+              <a
+                href={`/brands/${viewer.brandId}/usage?key=${k.id}`}
+                aria-label={`Usage of ${k.name}`}
+              >
+                Usage
+              </a>
+            </td>
+            <td>
+              <KeyStatus
+                apiKey={k}
+                now={now}
+                replacedByPrefix={prefixOf.get(k.replaced_by ?? '')}
+              />
+              {props.canManage && <KeyActions apiKey={k} now={now} base={base} />}
+            </td>
+          </tr>
+        ))}
+      </DataTable>
       <KeyPolicy
         viewer={viewer}
         keys={props.keys}

@@ -3,7 +3,7 @@ import { formatTime } from '../../views/format';
 import { Layout, Notice, type Viewer } from '../../views/layout';
 import { deviceName } from '../sessions/deviceName';
 import { ClientAddress } from '../../views/clientAddress';
-import { ScrollX } from '../../views/scrollX';
+import { DataTable } from '../../views/dataTable';
 import { PostButton } from '../../views/postButton';
 import { UtcTime } from '../../views/utcTime';
 
@@ -35,66 +35,60 @@ export function MemberSessionsPage(props: {
       </p>
       {props.notice && <Notice tone="ok">{props.notice}</Notice>}
       {props.error && <Notice tone="error">{props.error}</Notice>}
-      <ScrollX label="Members' sessions">
-        <table>
-          <caption class="hint">
-            Single sign-on sessions of {props.viewer.brandName}, newest first
-          </caption>
-          <thead>
-            <tr>
-              <th scope="col">Member</th>
-              <th scope="col">Device</th>
-              <th scope="col">Address</th>
-              <th scope="col">Signed in</th>
-              <th scope="col">Last seen</th>
-              <th scope="col">Checked with the provider</th>
-              <th scope="col">Actions</th>
+      <DataTable
+        label="Members' sessions"
+        caption={<>Single sign-on sessions of {props.viewer.brandName}, newest first</>}
+        columns={[
+          'Member',
+          'Device',
+          'Address',
+          'Signed in',
+          'Last seen',
+          'Checked with the provider',
+          'Actions',
+        ]}
+      >
+        {props.sessions.length === 0 && (
+          <tr>
+            <td colSpan={7}>No member is signed in through single sign-on now.</td>
+          </tr>
+        )}
+        {props.sessions.map((s) => {
+          const device = deviceName(s.user_agent);
+          return (
+            <tr id={`session-${s.id}`}>
+              <td class="email">
+                {s.email}
+                {s.current && <strong> (you, this session)</strong>}
+                {s.member_id === '' && <span class="hint"> (no longer a member)</span>}
+              </td>
+              <td>{device}</td>
+              <td>
+                <ClientAddress address={s.address} otherwise="unknown" />
+              </td>
+              <td>
+                <UtcTime at={s.signed_in_at} />
+              </td>
+              <td>
+                <UtcTime at={s.last_seen_at} />
+              </td>
+              <td>
+                <UtcTime at={s.checked_at} otherwise="not yet" />
+              </td>
+              <td>
+                <PostButton
+                  action={`${base}/members/sessions/${s.id}/end`}
+                  csrfToken={props.viewer.csrfToken}
+                  kind={s.current ? 'secondary' : 'danger'}
+                  label={`Sign out ${s.email} on ${device} (signed in ${formatTime(s.signed_in_at)})`}
+                >
+                  Sign out
+                </PostButton>
+              </td>
             </tr>
-          </thead>
-          <tbody>
-            {props.sessions.length === 0 && (
-              <tr>
-                <td colSpan={7}>No member is signed in through single sign-on now.</td>
-              </tr>
-            )}
-            {props.sessions.map((s) => {
-              const device = deviceName(s.user_agent);
-              return (
-                <tr id={`session-${s.id}`}>
-                  <td class="email">
-                    {s.email}
-                    {s.current && <strong> (you, this session)</strong>}
-                    {s.member_id === '' && <span class="hint"> (no longer a member)</span>}
-                  </td>
-                  <td>{device}</td>
-                  <td>
-                    <ClientAddress address={s.address} otherwise="unknown" />
-                  </td>
-                  <td>
-                    <UtcTime at={s.signed_in_at} />
-                  </td>
-                  <td>
-                    <UtcTime at={s.last_seen_at} />
-                  </td>
-                  <td>
-                    <UtcTime at={s.checked_at} otherwise="not yet" />
-                  </td>
-                  <td>
-                    <PostButton
-                      action={`${base}/members/sessions/${s.id}/end`}
-                      csrfToken={props.viewer.csrfToken}
-                      kind={s.current ? 'secondary' : 'danger'}
-                      label={`Sign out ${s.email} on ${device} (signed in ${formatTime(s.signed_in_at)})`}
-                    >
-                      Sign out
-                    </PostButton>
-                  </td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
-      </ScrollX>
+          );
+        })}
+      </DataTable>
       <p class="hint">"Last seen" is updated at most once a minute.</p>
     </Layout>
   );

@@ -4,7 +4,7 @@ import { formatTime } from '../../views/format';
 import { UtcTime } from '../../views/utcTime';
 import { Csrf, Layout, Notice, type Viewer } from '../../views/layout';
 import { signInMethodWords } from '../../views/signInMethod';
-import { ScrollX } from '../../views/scrollX';
+import { DataTable } from '../../views/dataTable';
 import { PostButton } from '../../views/postButton';
 
 /** How members may sign in (records' sign-in policy), in the owner's words. */
@@ -40,86 +40,76 @@ export function MembersPage(props: {
       </p>
       {props.notice && <Notice tone="ok">{props.notice}</Notice>}
       {props.error && <Notice tone="error">{props.error}</Notice>}
-      <ScrollX label="Members">
-        <table>
-          <caption class="hint">Members of {viewer.brandName}</caption>
-          <thead>
+      <DataTable
+        label="Members"
+        caption={<>Members of {viewer.brandName}</>}
+        columns={['Email', 'Role', 'Member since', 'Last used this brand', 'Actions']}
+      >
+        {props.members.map((m) => {
+          const role = ROLES.fromProto(m.role) ?? 'member';
+          return (
             <tr>
-              <th scope="col">Email</th>
-              <th scope="col">Role</th>
-              <th scope="col">Member since</th>
-              <th scope="col">Last used this brand</th>
-              <th scope="col">Actions</th>
-            </tr>
-          </thead>
-          <tbody>
-            {props.members.map((m) => {
-              const role = ROLES.fromProto(m.role) ?? 'member';
-              return (
-                <tr>
-                  <td>{m.email}</td>
-                  <td>
-                    {m.managed_by ? (
-                      <>
-                        {role}{' '}
-                        <span class="hint">
-                          (from the identity provider’s groups,{' '}
-                          {m.managed_by === 'scim' ? 'SCIM' : 'at sign-in'}:{' '}
-                          <a href={`/brands/${viewer.brandId}/provisioning`}>Provisioning</a>)
-                        </span>
-                      </>
-                    ) : (
-                      <form class="actions" method="post" action={`${base}/${m.id}/role`}>
-                        <Csrf token={viewer.csrfToken} />
-                        <label for={`role-${m.id}`} class="visually-hidden">
-                          Role of {m.email}
-                        </label>
-                        <select id={`role-${m.id}`} name="role">
-                          {ROLES.names.map((r) => (
-                            <option value={r} selected={r === role}>
-                              {r}
-                            </option>
-                          ))}
-                        </select>
-                        <button
-                          type="submit"
-                          class="secondary"
-                          aria-label={`Change role of ${m.email}`}
-                        >
-                          Change role
-                        </button>
-                      </form>
-                    )}
-                  </td>
-                  <td>
-                    <UtcTime at={m.created_at} />
-                  </td>
-                  <td>
-                    {m.last_used_at ? (
-                      <>
-                        <UtcTime at={m.last_used_at} />{' '}
-                        <span class="hint">by {signInMethodWords(m.last_used_method)}</span>
-                      </>
-                    ) : (
-                      <span class="hint">Never</span>
-                    )}
-                  </td>
-                  <td>
-                    <PostButton
-                      action={`${base}/${m.id}/remove`}
-                      csrfToken={viewer.csrfToken}
-                      kind="danger"
-                      label={`Remove ${m.email}`}
+              <td>{m.email}</td>
+              <td>
+                {m.managed_by ? (
+                  <>
+                    {role}{' '}
+                    <span class="hint">
+                      (from the identity provider’s groups,{' '}
+                      {m.managed_by === 'scim' ? 'SCIM' : 'at sign-in'}:{' '}
+                      <a href={`/brands/${viewer.brandId}/provisioning`}>Provisioning</a>)
+                    </span>
+                  </>
+                ) : (
+                  <form class="actions" method="post" action={`${base}/${m.id}/role`}>
+                    <Csrf token={viewer.csrfToken} />
+                    <label for={`role-${m.id}`} class="visually-hidden">
+                      Role of {m.email}
+                    </label>
+                    <select id={`role-${m.id}`} name="role">
+                      {ROLES.names.map((r) => (
+                        <option value={r} selected={r === role}>
+                          {r}
+                        </option>
+                      ))}
+                    </select>
+                    <button
+                      type="submit"
+                      class="secondary"
+                      aria-label={`Change role of ${m.email}`}
                     >
-                      Remove
-                    </PostButton>
-                  </td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
-      </ScrollX>
+                      Change role
+                    </button>
+                  </form>
+                )}
+              </td>
+              <td>
+                <UtcTime at={m.created_at} />
+              </td>
+              <td>
+                {m.last_used_at ? (
+                  <>
+                    <UtcTime at={m.last_used_at} />{' '}
+                    <span class="hint">by {signInMethodWords(m.last_used_method)}</span>
+                  </>
+                ) : (
+                  <span class="hint">Never</span>
+                )}
+              </td>
+              <td>
+                <PostButton
+                  action={`${base}/${m.id}/remove`}
+                  csrfToken={viewer.csrfToken}
+                  kind="danger"
+                  label={`Remove ${m.email}`}
+                >
+                  Remove
+                </PostButton>
+              </td>
+            </tr>
+          );
+        })}
+      </DataTable>
       <p class="hint">The last owner can be neither removed nor demoted.</p>
       <PendingInvitations viewer={viewer} invitations={props.invitations} />
       <section aria-labelledby="sign-in-policy">
@@ -211,49 +201,38 @@ function PendingInvitations(props: { viewer: Viewer; invitations: MemberInvitati
   return (
     <section aria-labelledby="pending-invitations">
       <h2 id="pending-invitations">Pending invitations</h2>
-      <ScrollX label="Pending invitations">
-        <table>
-          <caption class="hint">Invited, not members until they accept</caption>
-          <thead>
-            <tr>
-              <th scope="col">Email</th>
-              <th scope="col">Role</th>
-              <th scope="col">Invited</th>
-              <th scope="col">State</th>
-              <th scope="col">Actions</th>
-            </tr>
-          </thead>
-          <tbody>
-            {props.invitations.map((inv) => (
-              <tr>
-                <td>{inv.email}</td>
-                <td>{ROLES.fromProto(inv.role) ?? 'member'}</td>
-                <td>
-                  <UtcTime at={inv.created_at} />{' '}
-                  <span class="hint email">by {inv.invited_by}</span>
-                </td>
-                <td>
-                  {inv.state === 'expired' ? (
-                    <span class="status-failed">Expired {formatTime(inv.expires_at)}</span>
-                  ) : (
-                    <span class="status-pending">Pending until {formatTime(inv.expires_at)}</span>
-                  )}
-                </td>
-                <td>
-                  <PostButton
-                    action={`/brands/${viewer.brandId}/members/invitations/${inv.id}/withdraw`}
-                    csrfToken={viewer.csrfToken}
-                    kind="secondary"
-                    label={`Withdraw the invitation of ${inv.email}`}
-                  >
-                    Withdraw
-                  </PostButton>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </ScrollX>
+      <DataTable
+        label="Pending invitations"
+        caption="Invited, not members until they accept"
+        columns={['Email', 'Role', 'Invited', 'State', 'Actions']}
+      >
+        {props.invitations.map((inv) => (
+          <tr>
+            <td>{inv.email}</td>
+            <td>{ROLES.fromProto(inv.role) ?? 'member'}</td>
+            <td>
+              <UtcTime at={inv.created_at} /> <span class="hint email">by {inv.invited_by}</span>
+            </td>
+            <td>
+              {inv.state === 'expired' ? (
+                <span class="status-failed">Expired {formatTime(inv.expires_at)}</span>
+              ) : (
+                <span class="status-pending">Pending until {formatTime(inv.expires_at)}</span>
+              )}
+            </td>
+            <td>
+              <PostButton
+                action={`/brands/${viewer.brandId}/members/invitations/${inv.id}/withdraw`}
+                csrfToken={viewer.csrfToken}
+                kind="secondary"
+                label={`Withdraw the invitation of ${inv.email}`}
+              >
+                Withdraw
+              </PostButton>
+            </td>
+          </tr>
+        ))}
+      </DataTable>
     </section>
   );
 }

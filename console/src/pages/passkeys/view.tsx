@@ -2,7 +2,7 @@ import type { Passkey } from '@brand/proto/access/v1/passkeys';
 import { SIMPLEWEBAUTHN_SCRIPT } from '../../http/vendorScripts';
 import { UtcTime } from '../../views/utcTime';
 import { Csrf, Layout, Notice } from '../../views/layout';
-import { ScrollX } from '../../views/scrollX';
+import { DataTable } from '../../views/dataTable';
 import { PostButton } from '../../views/postButton';
 
 /** The scripts of a page with a passkey ceremony: the library, then ours. */
@@ -48,42 +48,33 @@ export function PasskeysPage(props: {
       {props.passkeys.length === 0 ? (
         <p>You have no passkey yet.</p>
       ) : (
-        <ScrollX label="Passkeys">
-          <table>
-            <caption class="hint">Passkeys of {props.email}</caption>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Added</th>
-                <th scope="col">Last used</th>
-                <th scope="col">Actions</th>
-              </tr>
-            </thead>
-            <tbody>
-              {props.passkeys.map((p) => (
-                <tr>
-                  <td>{p.name}</td>
-                  <td>
-                    <UtcTime at={p.created_at} />
-                  </td>
-                  <td>
-                    <UtcTime at={p.last_used_at} otherwise="Never" />
-                  </td>
-                  <td>
-                    <PostButton
-                      action={`/passkeys/${p.id}/remove`}
-                      csrfToken={props.csrfToken}
-                      kind="danger"
-                      label={`Remove the passkey ${p.name}`}
-                    >
-                      Remove
-                    </PostButton>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </ScrollX>
+        <DataTable
+          label="Passkeys"
+          caption={<>Passkeys of {props.email}</>}
+          columns={['Name', 'Added', 'Last used', 'Actions']}
+        >
+          {props.passkeys.map((p) => (
+            <tr>
+              <td>{p.name}</td>
+              <td>
+                <UtcTime at={p.created_at} />
+              </td>
+              <td>
+                <UtcTime at={p.last_used_at} otherwise="Never" />
+              </td>
+              <td>
+                <PostButton
+                  action={`/passkeys/${p.id}/remove`}
+                  csrfToken={props.csrfToken}
+                  kind="danger"
+                  label={`Remove the passkey ${p.name}`}
+                >
+                  Remove
+                </PostButton>
+              </td>
+            </tr>
+          ))}
+        </DataTable>
       )}
       <section aria-labelledby="add-passkey-heading">
         <h2 id="add-passkey-heading">Add a passkey</h2>

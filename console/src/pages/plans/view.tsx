@@ -2,7 +2,7 @@ import type { Plan } from '@brand/proto/plans/v1';
 import { CAMPAIGN_TYPES, PLAN_STATUSES, type PlanStatusName } from '@brand/shared/enums';
 import { formatTime } from '../../views/format';
 import { Layout, Notice, type Viewer } from '../../views/layout';
-import { ScrollX } from '../../views/scrollX';
+import { DataTable } from '../../views/dataTable';
 import { PostButton } from '../../views/postButton';
 
 /** Centavos (a decimal string from int64) as "PHP 25,000.50". */
@@ -57,69 +57,57 @@ export function PlansPage(props: {
           ))}
         </ul>
       </nav>
-      <ScrollX label="Plans">
-        <table>
-          <caption class="hint">{props.status} plans, newest first</caption>
-          <thead>
-            <tr>
-              <th scope="col">Plan</th>
-              <th scope="col">Type</th>
-              <th scope="col">Dates</th>
-              <th scope="col">Budget</th>
-              <th scope="col">Creative</th>
-              <th scope="col">Notes (members only)</th>
-              <th scope="col">Actions</th>
-            </tr>
-          </thead>
-          <tbody>
-            {props.plans.length === 0 && (
-              <tr>
-                <td colSpan={7}>No {props.status} plans.</td>
-              </tr>
-            )}
-            {props.plans.map((p) => (
-              <tr>
-                <td>
-                  <strong>{p.title}</strong>
-                  <br />
-                  {p.goal}
-                  <br />
-                  <code class="hint">{p.id}</code>
-                  <br />
-                  <span class="hint">prepared {formatTime(p.created_at)}</span>
-                </td>
-                <td>{CAMPAIGN_TYPES.fromProto(p.campaign_type)}</td>
-                <td>
-                  planned for {p.planned_for}
-                  <br />
-                  review on {p.review_on}
-                </td>
-                <td>{php(p.planning_budget_amount)}</td>
-                <td>
-                  {p.summary && <p>{p.summary}</p>}
-                  {p.brief && <p>{p.brief}</p>}
-                  {p.requirements.length > 0 && <p>Requirements: {p.requirements.join('; ')}</p>}
-                  {p.platforms.length > 0 && <p>Platforms: {p.platforms.join(', ')}</p>}
-                </td>
-                <td>{p.notes ?? ''}</td>
-                <td>
-                  <code>{p.review_path}</code>
-                  {props.canCancel && props.status === 'pending' && (
-                    <PostButton
-                      action={`${base}/${p.id}/cancel`}
-                      csrfToken={viewer.csrfToken}
-                      kind="danger"
-                      label={`Cancel plan ${p.title}`}
-                    >
-                      Cancel plan
-                    </PostButton>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </ScrollX>
+      <DataTable
+        label="Plans"
+        caption={<>{props.status} plans, newest first</>}
+        columns={['Plan', 'Type', 'Dates', 'Budget', 'Creative', 'Notes (members only)', 'Actions']}
+      >
+        {props.plans.length === 0 && (
+          <tr>
+            <td colSpan={7}>No {props.status} plans.</td>
+          </tr>
+        )}
+        {props.plans.map((p) => (
+          <tr>
+            <td>
+              <strong>{p.title}</strong>
+              <br />
+              {p.goal}
+              <br />
+              <code class="hint">{p.id}</code>
+              <br />
+              <span class="hint">prepared {formatTime(p.created_at)}</span>
+            </td>
+            <td>{CAMPAIGN_TYPES.fromProto(p.campaign_type)}</td>
+            <td>
+              planned for {p.planned_for}
+              <br />
+              review on {p.review_on}
+            </td>
+            <td>{php(p.planning_budget_amount)}</td>
+            <td>
+              {p.summary && <p>{p.summary}</p>}
+              {p.brief && <p>{p.brief}</p>}
+              {p.requirements.length > 0 && <p>Requirements: {p.requirements.join('; ')}</p>}
+              {p.platforms.length > 0 && <p>Platforms: {p.platforms.join(', ')}</p>}
+            </td>
+            <td>{p.notes ?? ''}</td>
+            <td>
+              <code>{p.review_path}</code>
+              {props.canCancel && props.status === 'pending' && (
+                <PostButton
+                  action={`${base}/${p.id}/cancel`}
+                  csrfToken={viewer.csrfToken}
+                  kind="danger"
+                  label={`Cancel plan ${p.title}`}
+                >
+                  Cancel plan
+                </PostButton>
+              )}
+            </td>
+          </tr>
+        ))}
+      </DataTable>
       {props.nextPageToken && (
         <p>
           <a

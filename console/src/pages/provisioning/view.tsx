@@ -8,7 +8,7 @@ import { ROLES } from '@brand/shared/enums';
 import { formatTime } from '../../views/format';
 import { UtcTime } from '../../views/utcTime';
 import { Csrf, Layout, Notice, SecretShownOnce, type Viewer } from '../../views/layout';
-import { ScrollX } from '../../views/scrollX';
+import { DataTable } from '../../views/dataTable';
 import { PostButton } from '../../views/postButton';
 
 const roleOf = (r: number): string => ROLES.fromProto(r) ?? 'member';
@@ -62,69 +62,58 @@ export function ProvisioningPage(props: {
           <br />
           Authentication: a bearer token from below (the secret token).
         </p>
-        <ScrollX label="SCIM tokens">
-          <table>
-            <caption class="hint">SCIM tokens ({live.length} working)</caption>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Token</th>
-                <th scope="col">Created</th>
-                <th scope="col">Last used</th>
-                <th scope="col">State</th>
-                <th scope="col">Actions</th>
-              </tr>
-            </thead>
-            <tbody>
-              {p.tokens.map((t) => (
-                <tr>
-                  <td>{t.name}</td>
-                  <td>
-                    <code>{t.prefix}…</code>
-                  </td>
-                  <td>
-                    <UtcTime at={t.created_at} /> <span class="hint email">by {t.created_by}</span>
-                  </td>
-                  <td>
-                    <UtcTime at={t.last_used_at} otherwise="Never" />
-                  </td>
-                  <td>
-                    <TokenState t={t} />
-                  </td>
-                  <td>
-                    {!t.revoked_at && !t.expires_at && (
-                      <div class="actions">
-                        <form method="post" action={`${base}/tokens/${t.id}/rotate`}>
-                          <Csrf token={viewer.csrfToken} />
-                          <label for={`overlap-${t.id}`} class="visually-hidden">
-                            How long the old token of {t.name} keeps working
-                          </label>
-                          <select id={`overlap-${t.id}`} name="old_token_expires_in">
-                            <option value="24h">old one works 24 h</option>
-                            <option value="1h">old one works 1 h</option>
-                            <option value="7d">old one works 7 days</option>
-                            <option value="now">old one ends now</option>
-                          </select>
-                          <button type="submit" class="secondary" aria-label={`Rotate ${t.name}`}>
-                            Rotate
-                          </button>
-                        </form>
-                        <PostButton
-                          action={`${base}/tokens/${t.id}/revoke`}
-                          csrfToken={viewer.csrfToken}
-                          kind="danger"
-                          label={`Revoke ${t.name}`}
-                        >
-                          Revoke
-                        </PostButton>
-                      </div>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </ScrollX>
+        <DataTable
+          label="SCIM tokens"
+          caption={<>SCIM tokens ({live.length} working)</>}
+          columns={['Name', 'Token', 'Created', 'Last used', 'State', 'Actions']}
+        >
+          {p.tokens.map((t) => (
+            <tr>
+              <td>{t.name}</td>
+              <td>
+                <code>{t.prefix}…</code>
+              </td>
+              <td>
+                <UtcTime at={t.created_at} /> <span class="hint email">by {t.created_by}</span>
+              </td>
+              <td>
+                <UtcTime at={t.last_used_at} otherwise="Never" />
+              </td>
+              <td>
+                <TokenState t={t} />
+              </td>
+              <td>
+                {!t.revoked_at && !t.expires_at && (
+                  <div class="actions">
+                    <form method="post" action={`${base}/tokens/${t.id}/rotate`}>
+                      <Csrf token={viewer.csrfToken} />
+                      <label for={`overlap-${t.id}`} class="visually-hidden">
+                        How long the old token of {t.name} keeps working
+                      </label>
+                      <select id={`overlap-${t.id}`} name="old_token_expires_in">
+                        <option value="24h">old one works 24 h</option>
+                        <option value="1h">old one works 1 h</option>
+                        <option value="7d">old one works 7 days</option>
+                        <option value="now">old one ends now</option>
+                      </select>
+                      <button type="submit" class="secondary" aria-label={`Rotate ${t.name}`}>
+                        Rotate
+                      </button>
+                    </form>
+                    <PostButton
+                      action={`${base}/tokens/${t.id}/revoke`}
+                      csrfToken={viewer.csrfToken}
+                      kind="danger"
+                      label={`Revoke ${t.name}`}
+                    >
+                      Revoke
+                    </PostButton>
+                  </div>
+                )}
+              </td>
+            </tr>
+          ))}
+        </DataTable>
         <form class="stack" method="post" action={`${base}/tokens`}>
           <Csrf token={viewer.csrfToken} />
           <label for="token-name">New token’s name (the provider it is for)</label>
@@ -149,37 +138,29 @@ export function ProvisioningPage(props: {
           provider; with none mapped, they are a member. The brand always keeps an owner: a change
           that would leave it none is refused and shown below.
         </p>
-        <ScrollX label="Groups mapped to roles">
-          <table>
-            <caption class="hint">Groups mapped to roles</caption>
-            <thead>
-              <tr>
-                <th scope="col">Group (name or id at the provider)</th>
-                <th scope="col">Role</th>
-                <th scope="col">Actions</th>
-              </tr>
-            </thead>
-            <tbody>
-              {p.mappings.map((m) => (
-                <tr>
-                  <td>{m.group_key}</td>
-                  <td>{roleOf(m.role)}</td>
-                  <td>
-                    <PostButton
-                      action={`${base}/mappings/remove`}
-                      csrfToken={viewer.csrfToken}
-                      fields={{ group_key: m.group_key }}
-                      kind="secondary"
-                      label={`Remove the mapping of ${m.group_key}`}
-                    >
-                      Remove
-                    </PostButton>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </ScrollX>
+        <DataTable
+          label="Groups mapped to roles"
+          caption="Groups mapped to roles"
+          columns={['Group (name or id at the provider)', 'Role', 'Actions']}
+        >
+          {p.mappings.map((m) => (
+            <tr>
+              <td>{m.group_key}</td>
+              <td>{roleOf(m.role)}</td>
+              <td>
+                <PostButton
+                  action={`${base}/mappings/remove`}
+                  csrfToken={viewer.csrfToken}
+                  fields={{ group_key: m.group_key }}
+                  kind="secondary"
+                  label={`Remove the mapping of ${m.group_key}`}
+                >
+                  Remove
+                </PostButton>
+              </td>
+            </tr>
+          ))}
+        </DataTable>
         <form class="stack" method="post" action={`${base}/mappings`}>
           <Csrf token={viewer.csrfToken} />
           <label for="group-key">Group</label>
@@ -240,29 +221,20 @@ export function ProvisioningPage(props: {
         {p.managed.length === 0 ? (
           <p class="hint">None yet.</p>
         ) : (
-          <ScrollX label="Members the provider manages">
-            <table>
-              <caption class="hint">Their role follows the provider; change it there</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Email</th>
-                  <th scope="col">Role</th>
-                  <th scope="col">By</th>
-                  <th scope="col">Groups</th>
-                </tr>
-              </thead>
-              <tbody>
-                {p.managed.map((m) => (
-                  <tr>
-                    <td>{m.email}</td>
-                    <td>{roleOf(m.role)}</td>
-                    <td>{m.managed_by === 'scim' ? 'SCIM' : 'single sign-on (just in time)'}</td>
-                    <td>{m.groups.join(', ') || <span class="hint">none</span>}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </ScrollX>
+          <DataTable
+            label="Members the provider manages"
+            caption="Their role follows the provider; change it there"
+            columns={['Email', 'Role', 'By', 'Groups']}
+          >
+            {p.managed.map((m) => (
+              <tr>
+                <td>{m.email}</td>
+                <td>{roleOf(m.role)}</td>
+                <td>{m.managed_by === 'scim' ? 'SCIM' : 'single sign-on (just in time)'}</td>
+                <td>{m.groups.join(', ') || <span class="hint">none</span>}</td>
+              </tr>
+            ))}
+          </DataTable>
         )}
       </section>
 
@@ -273,40 +245,31 @@ export function ProvisioningPage(props: {
         {p.requests.length === 0 ? (
           <p class="hint">None yet.</p>
         ) : (
-          <ScrollX label="Provisioning requests">
-            <table>
-              <caption class="hint">Newest first</caption>
-              <thead>
-                <tr>
-                  <th scope="col">When</th>
-                  <th scope="col">Token</th>
-                  <th scope="col">Request</th>
-                  <th scope="col">Answer</th>
-                </tr>
-              </thead>
-              <tbody>
-                {p.requests.map((r) => (
-                  <tr>
-                    <td>
-                      <UtcTime at={r.at} />
-                    </td>
-                    <td>{r.token_name}</td>
-                    <td>
-                      <code>
-                        {r.method} {r.path}
-                      </code>
-                    </td>
-                    <td>
-                      <span class={r.status < 400 ? 'status-succeeded' : 'status-failed'}>
-                        {r.status}
-                      </span>{' '}
-                      {r.summary}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </ScrollX>
+          <DataTable
+            label="Provisioning requests"
+            caption="Newest first"
+            columns={['When', 'Token', 'Request', 'Answer']}
+          >
+            {p.requests.map((r) => (
+              <tr>
+                <td>
+                  <UtcTime at={r.at} />
+                </td>
+                <td>{r.token_name}</td>
+                <td>
+                  <code>
+                    {r.method} {r.path}
+                  </code>
+                </td>
+                <td>
+                  <span class={r.status < 400 ? 'status-succeeded' : 'status-failed'}>
+                    {r.status}
+                  </span>{' '}
+                  {r.summary}
+                </td>
+              </tr>
+            ))}
+          </DataTable>
         )}
       </section>
     </Layout>
@@ -371,59 +334,47 @@ function Deprovisioned(props: {
   return (
     <section aria-labelledby="deprovisioned">
       <h2 id="deprovisioned">People the provider deprovisioned</h2>
-      <ScrollX label="Deprovisioned people">
-        <table>
-          <caption class="hint">
-            What they created is still the brand’s: keep, roll or revoke it
-          </caption>
-          <thead>
+      <DataTable
+        label="Deprovisioned people"
+        caption="What they created is still the brand’s: keep, roll or revoke it"
+        columns={['Email', 'API keys that still work', 'Receivers they added']}
+      >
+        {props.people.map((person) => {
+          const receivers = (props.receivers ?? []).filter((r) => r.created_by === person.email);
+          return (
             <tr>
-              <th scope="col">Email</th>
-              <th scope="col">API keys that still work</th>
-              <th scope="col">Receivers they added</th>
+              <td>{person.email}</td>
+              <td>
+                {person.keys.length === 0 ? (
+                  <span class="hint">none</span>
+                ) : (
+                  person.keys.map((k, i) => (
+                    <>
+                      {i > 0 && ', '}
+                      <a href={`/brands/${viewer.brandId}/keys#${k.id}`}>{k.name}</a>{' '}
+                      <code>{k.prefix}</code>
+                    </>
+                  ))
+                )}
+              </td>
+              <td>
+                {props.receivers === undefined ? (
+                  <span class="hint">unknown now (the receivers could not be read)</span>
+                ) : receivers.length === 0 ? (
+                  <span class="hint">none</span>
+                ) : (
+                  receivers.map((r, i) => (
+                    <>
+                      {i > 0 && ', '}
+                      <a href={`/brands/${viewer.brandId}/receivers/${r.id}`}>{r.label}</a>
+                    </>
+                  ))
+                )}
+              </td>
             </tr>
-          </thead>
-          <tbody>
-            {props.people.map((person) => {
-              const receivers = (props.receivers ?? []).filter(
-                (r) => r.created_by === person.email,
-              );
-              return (
-                <tr>
-                  <td>{person.email}</td>
-                  <td>
-                    {person.keys.length === 0 ? (
-                      <span class="hint">none</span>
-                    ) : (
-                      person.keys.map((k, i) => (
-                        <>
-                          {i > 0 && ', '}
-                          <a href={`/brands/${viewer.brandId}/keys#${k.id}`}>{k.name}</a>{' '}
-                          <code>{k.prefix}</code>
-                        </>
-                      ))
-                    )}
-                  </td>
-                  <td>
-                    {props.receivers === undefined ? (
-                      <span class="hint">unknown now (the receivers could not be read)</span>
-                    ) : receivers.length === 0 ? (
-                      <span class="hint">none</span>
-                    ) : (
-                      receivers.map((r, i) => (
-                        <>
-                          {i > 0 && ', '}
-                          <a href={`/brands/${viewer.brandId}/receivers/${r.id}`}>{r.label}</a>
-                        </>
-                      ))
-                    )}
-                  </td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
-      </ScrollX>
+          );
+        })}
+      </DataTable>
     </section>
   );
 }

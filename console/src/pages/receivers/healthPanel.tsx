@@ -2,7 +2,7 @@ import type { HealthWindow, Receiver } from '@brand/proto/webhooks/v1';
 import { failureClassWords } from './attemptWords';
 import { waitingWords } from './receiverHealthText';
 import { HealthChartFigure, WINDOW_NAMES } from './healthChart';
-import { ScrollX } from '../../views/scrollX';
+import { DataTable } from '../../views/dataTable';
 
 const HEALTH_WINDOWS = ['1h', '24h', '7d'] as const;
 export type HealthWindowName = (typeof HEALTH_WINDOWS)[number];
@@ -62,41 +62,37 @@ export function HealthPanel(props: {
         <p class="hint">Health figures are not available right now.</p>
       ) : (
         <>
-          <ScrollX label="Health by window">
-            <table>
-              <caption class="hint">Attempts of real events (tests left out)</caption>
-              <thead>
+          <DataTable
+            label="Health by window"
+            caption="Attempts of real events (tests left out)"
+            columns={[
+              'Window',
+              'Attempts',
+              'Success rate',
+              'Failures by kind',
+              'Latency p50',
+              'Latency p95',
+            ]}
+          >
+            {HEALTH_WINDOWS.map((name) => byName.get(name))
+              .filter((w): w is HealthWindow => w !== undefined)
+              .map((w) => (
                 <tr>
-                  <th scope="col">Window</th>
-                  <th scope="col">Attempts</th>
-                  <th scope="col">Success rate</th>
-                  <th scope="col">Failures by kind</th>
-                  <th scope="col">Latency p50</th>
-                  <th scope="col">Latency p95</th>
+                  <th scope="row">{WINDOW_NAMES[w.window]}</th>
+                  <td>{w.attempts}</td>
+                  <td>{successRate(w)}</td>
+                  <td>
+                    {w.failures.length === 0
+                      ? 'none'
+                      : w.failures
+                          .map((f) => `${f.count} ${failureClassWords(f.class)}`)
+                          .join('; ')}
+                  </td>
+                  <td>{latency(w.p50_ms)}</td>
+                  <td>{latency(w.p95_ms)}</td>
                 </tr>
-              </thead>
-              <tbody>
-                {HEALTH_WINDOWS.map((name) => byName.get(name))
-                  .filter((w): w is HealthWindow => w !== undefined)
-                  .map((w) => (
-                    <tr>
-                      <th scope="row">{WINDOW_NAMES[w.window]}</th>
-                      <td>{w.attempts}</td>
-                      <td>{successRate(w)}</td>
-                      <td>
-                        {w.failures.length === 0
-                          ? 'none'
-                          : w.failures
-                              .map((f) => `${f.count} ${failureClassWords(f.class)}`)
-                              .join('; ')}
-                      </td>
-                      <td>{latency(w.p50_ms)}</td>
-                      <td>{latency(w.p95_ms)}</td>
-                    </tr>
-                  ))}
-              </tbody>
-            </table>
-          </ScrollX>
+              ))}
+          </DataTable>
           <nav aria-label="Chart window">
             <ul class="actions">
               {HEALTH_WINDOWS.map((name) => (

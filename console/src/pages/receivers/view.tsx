@@ -5,7 +5,7 @@ import { UtcTime } from '../../views/utcTime';
 import { Csrf, Layout, Notice, type Viewer } from '../../views/layout';
 import { attentionOf, ReceiverHealthText, waitingWords } from './receiverHealthText';
 import { SecretRevealPage, type RevealedSecret, type SecretRevealWords } from './secretReveal';
-import { ScrollX } from '../../views/scrollX';
+import { DataTable } from '../../views/dataTable';
 
 export interface ReceiverFormValues {
   url?: string;
@@ -41,62 +41,50 @@ export function ReceiversPage(props: {
           brand: you can see receivers and their deliveries.
         </Notice>
       )}
-      <ScrollX label="Receivers">
-        <table>
-          <caption class="hint">Receivers, newest first</caption>
-          <thead>
-            <tr>
-              <th scope="col">Label</th>
-              <th scope="col">URL</th>
-              <th scope="col">Events</th>
-              <th scope="col">State</th>
-              <th scope="col">Last status</th>
-              <th scope="col">Last delivery</th>
-              <th scope="col">Health</th>
-            </tr>
-          </thead>
-          <tbody>
-            {props.receivers.length === 0 && (
-              <tr>
-                <td colSpan={7}>No receivers yet.</td>
-              </tr>
-            )}
-            {props.receivers.map((r) => (
-              <tr class={attentionOf(r) ? 'failing' : undefined}>
-                <td>
-                  <a href={`/brands/${viewer.brandId}/receivers/${r.id}`}>{r.label}</a>
-                </td>
-                <td>
-                  <code>{r.url}</code>
-                </td>
-                <td>{eventNames(r)}</td>
-                <td>
-                  {r.enabled
-                    ? 'enabled'
-                    : `disabled${r.disabled_reason ? `: ${r.disabled_reason}` : ''}`}
-                  {r.rotation && (
-                    <>
-                      <br />
-                      <span class="hint">
-                        {r.rotation.switch_at
-                          ? `secret switch at ${formatTime(r.rotation.switch_at)}`
-                          : 'secret rotation pending'}
-                      </span>
-                    </>
-                  )}
-                </td>
-                <td>{r.last_status ? `HTTP ${r.last_status}` : '—'}</td>
-                <td>
-                  <UtcTime at={r.last_delivery_at} otherwise="never" />
-                </td>
-                <td>
-                  <ReceiverHealthText receiver={r} />
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </ScrollX>
+      <DataTable
+        label="Receivers"
+        caption="Receivers, newest first"
+        columns={['Label', 'URL', 'Events', 'State', 'Last status', 'Last delivery', 'Health']}
+      >
+        {props.receivers.length === 0 && (
+          <tr>
+            <td colSpan={7}>No receivers yet.</td>
+          </tr>
+        )}
+        {props.receivers.map((r) => (
+          <tr class={attentionOf(r) ? 'failing' : undefined}>
+            <td>
+              <a href={`/brands/${viewer.brandId}/receivers/${r.id}`}>{r.label}</a>
+            </td>
+            <td>
+              <code>{r.url}</code>
+            </td>
+            <td>{eventNames(r)}</td>
+            <td>
+              {r.enabled
+                ? 'enabled'
+                : `disabled${r.disabled_reason ? `: ${r.disabled_reason}` : ''}`}
+              {r.rotation && (
+                <>
+                  <br />
+                  <span class="hint">
+                    {r.rotation.switch_at
+                      ? `secret switch at ${formatTime(r.rotation.switch_at)}`
+                      : 'secret rotation pending'}
+                  </span>
+                </>
+              )}
+            </td>
+            <td>{r.last_status ? `HTTP ${r.last_status}` : '—'}</td>
+            <td>
+              <UtcTime at={r.last_delivery_at} otherwise="never" />
+            </td>
+            <td>
+              <ReceiverHealthText receiver={r} />
+            </td>
+          </tr>
+        ))}
+      </DataTable>
       {props.canManage && (
         <section aria-labelledby="add-receiver">
           <h2 id="add-receiver">Add a receiver</h2>

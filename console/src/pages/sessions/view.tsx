@@ -5,7 +5,7 @@ import { Layout, Notice } from '../../views/layout';
 import { signInMethodWords } from '../../views/signInMethod';
 import { deviceName } from './deviceName';
 import { ClientAddress } from '../../views/clientAddress';
-import { ScrollX } from '../../views/scrollX';
+import { DataTable } from '../../views/dataTable';
 import { PostButton } from '../../views/postButton';
 
 export function SessionsPage(props: {
@@ -35,53 +35,43 @@ export function SessionsPage(props: {
         </p>
       )}
       {props.notice && <Notice tone="ok">{props.notice}</Notice>}
-      <ScrollX label="Your sessions">
-        <table>
-          <caption class="hint">Sessions of {props.email}, newest first</caption>
-          <thead>
+      <DataTable
+        label="Your sessions"
+        caption={<>Sessions of {props.email}, newest first</>}
+        columns={['Device', 'Address', 'Signed in', 'Last seen', 'Actions']}
+      >
+        {props.sessions.map((s) => {
+          const device = deviceName(s.user_agent);
+          return (
             <tr>
-              <th scope="col">Device</th>
-              <th scope="col">Address</th>
-              <th scope="col">Signed in</th>
-              <th scope="col">Last seen</th>
-              <th scope="col">Actions</th>
+              <td>
+                {device}
+                {s.current && <strong> (this session)</strong>}
+              </td>
+              <td>
+                <ClientAddress address={s.address} otherwise="unknown" />
+              </td>
+              <td>
+                <UtcTime at={s.signed_in_at} />{' '}
+                <span class="hint">by {signInMethodWords(s.sign_in_method)}</span>
+              </td>
+              <td>
+                <UtcTime at={s.last_seen_at} />
+              </td>
+              <td>
+                <PostButton
+                  action={`/sessions/${s.id}/end`}
+                  csrfToken={props.csrfToken}
+                  kind={s.current ? 'secondary' : 'danger'}
+                  label={`Sign out ${s.current ? 'this session' : `${device} from ${s.address}`} (signed in ${formatTime(s.signed_in_at)})`}
+                >
+                  Sign out
+                </PostButton>
+              </td>
             </tr>
-          </thead>
-          <tbody>
-            {props.sessions.map((s) => {
-              const device = deviceName(s.user_agent);
-              return (
-                <tr>
-                  <td>
-                    {device}
-                    {s.current && <strong> (this session)</strong>}
-                  </td>
-                  <td>
-                    <ClientAddress address={s.address} otherwise="unknown" />
-                  </td>
-                  <td>
-                    <UtcTime at={s.signed_in_at} />{' '}
-                    <span class="hint">by {signInMethodWords(s.sign_in_method)}</span>
-                  </td>
-                  <td>
-                    <UtcTime at={s.last_seen_at} />
-                  </td>
-                  <td>
-                    <PostButton
-                      action={`/sessions/${s.id}/end`}
-                      csrfToken={props.csrfToken}
-                      kind={s.current ? 'secondary' : 'danger'}
-                      label={`Sign out ${s.current ? 'this session' : `${device} from ${s.address}`} (signed in ${formatTime(s.signed_in_at)})`}
-                    >
-                      Sign out
-                    </PostButton>
-                  </td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
-      </ScrollX>
+          );
+        })}
+      </DataTable>
       <p class="hint">"Last seen" is updated at most once a minute.</p>
       {others > 0 && (
         <PostButton action="/sessions/others/end" csrfToken={props.csrfToken} kind="danger">

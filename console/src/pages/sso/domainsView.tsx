@@ -2,7 +2,7 @@ import type { SsoChangeProof, SsoDomain } from '@brand/proto/access/v1/sso';
 import { formatTime } from '../../views/format';
 import { Notice } from '../../views/layout';
 import { PostButton } from '../../views/postButton';
-import { ScrollX } from '../../views/scrollX';
+import { DataTable } from '../../views/dataTable';
 
 /** A domain's state in words, with the class that colours it. */
 function DomainState(props: { d: SsoDomain }) {
@@ -51,56 +51,51 @@ export function SsoDomains(props: { brandId: string; csrfToken: string; domains:
           {pending === 1 ? 'it' : 'them'} can sign in with single sign-on.
         </Notice>
       )}
-      <ScrollX label="Domains">
-        <table>
-          <caption class="visually-hidden">The single sign-on domains and their DNS proof</caption>
-          <thead>
-            <tr>
-              <th scope="col">Domain</th>
-              <th scope="col">State</th>
-              <th scope="col">TXT record to publish</th>
-              <th scope="col">
-                <span class="visually-hidden">Action</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {props.domains.map((d) => (
-              <tr key={d.domain} id={`domain-${d.domain}`}>
-                <td>{d.domain}</td>
-                <td>
-                  <DomainState d={d} />
-                </td>
-                <td>
-                  {d.state === 'verified' && !d.proof_missing_since ? (
-                    <span class="hint">
-                      Published; keep it while the domain is here (it is checked again daily).
-                    </span>
-                  ) : (
-                    <>
-                      Name <code>{d.record_name}</code>
-                      <br />
-                      Value <code>{d.record_value}</code>
-                    </>
-                  )}
-                </td>
-                <td>
-                  {d.state !== 'verified' && (
-                    <PostButton
-                      action={`/brands/${props.brandId}/sso/domains/verify`}
-                      csrfToken={props.csrfToken}
-                      fields={{ domain: d.domain }}
-                      label={`Verify ${d.domain} now`}
-                    >
-                      Verify now
-                    </PostButton>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </ScrollX>
+      <DataTable
+        label="Domains"
+        caption="The single sign-on domains and their DNS proof"
+        captionClass="visually-hidden"
+        columns={[
+          'Domain',
+          'State',
+          'TXT record to publish',
+          <span class="visually-hidden">Action</span>,
+        ]}
+      >
+        {props.domains.map((d) => (
+          <tr key={d.domain} id={`domain-${d.domain}`}>
+            <td>{d.domain}</td>
+            <td>
+              <DomainState d={d} />
+            </td>
+            <td>
+              {d.state === 'verified' && !d.proof_missing_since ? (
+                <span class="hint">
+                  Published; keep it while the domain is here (it is checked again daily).
+                </span>
+              ) : (
+                <>
+                  Name <code>{d.record_name}</code>
+                  <br />
+                  Value <code>{d.record_value}</code>
+                </>
+              )}
+            </td>
+            <td>
+              {d.state !== 'verified' && (
+                <PostButton
+                  action={`/brands/${props.brandId}/sso/domains/verify`}
+                  csrfToken={props.csrfToken}
+                  fields={{ domain: d.domain }}
+                  label={`Verify ${d.domain} now`}
+                >
+                  Verify now
+                </PostButton>
+              )}
+            </td>
+          </tr>
+        ))}
+      </DataTable>
     </section>
   );
 }

@@ -9,7 +9,7 @@ import { UtcTimeInput } from '../../views/utcTimeInput';
 import { UtcTime } from '../../views/utcTime';
 import { breaksBefore } from '../../views/wrapPoints';
 import { ClientAddress } from '../../views/clientAddress';
-import { ScrollX } from '../../views/scrollX';
+import { DataTable } from '../../views/dataTable';
 
 export interface RequestLogPageProps {
   viewer: Viewer;
@@ -167,52 +167,39 @@ export function RequestLogPage(props: RequestLogPageProps) {
           JSON Lines
         </a>
       </p>
-      <ScrollX label="Request log">
-        <table>
-          <caption class="hint">Refused and failed requests, newest first</caption>
-          <thead>
-            <tr>
-              <th scope="col">Time</th>
-              <th scope="col">Key</th>
-              <th scope="col">Request</th>
-              <th scope="col">Answer</th>
-              <th scope="col">Request id</th>
-              <th scope="col">From</th>
-            </tr>
-          </thead>
-          <tbody>
-            {log.entries.length === 0 && (
-              <tr>
-                <td colSpan={6}>
-                  Nothing refused or failed{filtered ? ' with these filters' : ''}.
-                </td>
-              </tr>
-            )}
-            {log.entries.map((e) => (
-              <tr>
-                <td class="when">
-                  <UtcTime at={e.at} toSecond />
-                </td>
-                <td>{keyCell(e)}</td>
-                <td>
-                  <code class="path">
-                    {e.method} {breaksBefore('/', e.path)}
-                  </code>
-                </td>
-                <td>
-                  <AnswerCell entry={e} showReason={props.showReasons} />
-                </td>
-                <td>
-                  <code class="token">{e.request_id}</code>
-                </td>
-                <td>
-                  <FromCell entry={e} />
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </ScrollX>
+      <DataTable
+        label="Request log"
+        caption="Refused and failed requests, newest first"
+        columns={['Time', 'Key', 'Request', 'Answer', 'Request id', 'From']}
+      >
+        {log.entries.length === 0 && (
+          <tr>
+            <td colSpan={6}>Nothing refused or failed{filtered ? ' with these filters' : ''}.</td>
+          </tr>
+        )}
+        {log.entries.map((e) => (
+          <tr>
+            <td class="when">
+              <UtcTime at={e.at} toSecond />
+            </td>
+            <td>{keyCell(e)}</td>
+            <td>
+              <code class="path">
+                {e.method} {breaksBefore('/', e.path)}
+              </code>
+            </td>
+            <td>
+              <AnswerCell entry={e} showReason={props.showReasons} />
+            </td>
+            <td>
+              <code class="token">{e.request_id}</code>
+            </td>
+            <td>
+              <FromCell entry={e} />
+            </td>
+          </tr>
+        ))}
+      </DataTable>
       {log.next_page_token && (
         <p>
           <a href={`${base}/requests?${withFilters({ page: log.next_page_token })}`} rel="next">

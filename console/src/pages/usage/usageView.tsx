@@ -4,7 +4,7 @@ import { Field, KeyOptions } from '../../views/filterFields';
 import { Layout, type Viewer } from '../../views/layout';
 import { UsageChart } from './usageChart';
 import { keyRows, OUTCOME_CLASSES, refusalsByCode, slicesOf } from './usageSeries';
-import { ScrollX } from '../../views/scrollX';
+import { DataTable } from '../../views/dataTable';
 
 export const USAGE_WINDOWS = {
   '24h': 'last 24 hours, per minute',
@@ -95,81 +95,60 @@ export function UsagePage(props: UsagePageProps) {
         </figure>
       ))}
       <h2>Which key spends the budget</h2>
-      <ScrollX label="Requests by key">
-        <table>
-          <caption class="hint">
-            Requests per key over the {USAGE_WINDOWS[props.window].split(',')[0]}, biggest first
-          </caption>
-          <thead>
-            <tr>
-              <th scope="col">Key</th>
-              <th scope="col">REST</th>
-              <th scope="col">Assistant</th>
-              {OUTCOME_CLASSES.map((c) => (
-                <th scope="col">{c.label}</th>
-              ))}
-              <th scope="col">Share</th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.length === 0 && (
-              <tr>
-                <td colSpan={OUTCOME_CLASSES.length + 4}>No requests in this window.</td>
-              </tr>
-            )}
-            {rows.map((r) => (
-              <tr>
-                <th scope="row">
-                  {r.keyId === '' ? (
-                    'No key of this brand'
-                  ) : (
-                    <a href={query(props.window, r.keyId)}>
-                      {r.name || r.keyId} {r.prefix && <code class="token">{r.prefix}…</code>}
-                    </a>
-                  )}
-                </th>
-                <td>{r.rest}</td>
-                <td>{r.assistant}</td>
-                {OUTCOME_CLASSES.map((c) => (
-                  <td>{r.byClass[c.id]}</td>
-                ))}
-                <td>{total > 0 ? `${Math.round((r.total / total) * 100)}%` : '—'}</td>
-              </tr>
+      <DataTable
+        label="Requests by key"
+        caption={
+          <>Requests per key over the {USAGE_WINDOWS[props.window].split(',')[0]}, biggest first</>
+        }
+        columns={['Key', 'REST', 'Assistant', ...OUTCOME_CLASSES.map((c) => c.label), 'Share']}
+      >
+        {rows.length === 0 && (
+          <tr>
+            <td colSpan={OUTCOME_CLASSES.length + 4}>No requests in this window.</td>
+          </tr>
+        )}
+        {rows.map((r) => (
+          <tr>
+            <th scope="row">
+              {r.keyId === '' ? (
+                'No key of this brand'
+              ) : (
+                <a href={query(props.window, r.keyId)}>
+                  {r.name || r.keyId} {r.prefix && <code class="token">{r.prefix}…</code>}
+                </a>
+              )}
+            </th>
+            <td>{r.rest}</td>
+            <td>{r.assistant}</td>
+            {OUTCOME_CLASSES.map((c) => (
+              <td>{r.byClass[c.id]}</td>
             ))}
-          </tbody>
-        </table>
-      </ScrollX>
+            <td>{total > 0 ? `${Math.round((r.total / total) * 100)}%` : '—'}</td>
+          </tr>
+        ))}
+      </DataTable>
       <h2>Refusals by code</h2>
       {codes.length === 0 ? (
         <p>No 4xx refusals in this window.</p>
       ) : (
-        <ScrollX label="Answers by error code">
-          <table>
-            <caption class="hint">
-              4xx answers by error code; see the request log for each one
-            </caption>
-            <thead>
-              <tr>
-                <th scope="col">Code</th>
-                <th scope="col">Requests</th>
-              </tr>
-            </thead>
-            <tbody>
-              {codes.map(([code, n]) => (
-                <tr>
-                  <th scope="row">
-                    <a
-                      href={`${base}/requests?code=${code}${props.keyId ? `&key=${props.keyId}` : ''}`}
-                    >
-                      <code>{code}</code>
-                    </a>
-                  </th>
-                  <td>{n}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </ScrollX>
+        <DataTable
+          label="Answers by error code"
+          caption="4xx answers by error code; see the request log for each one"
+          columns={['Code', 'Requests']}
+        >
+          {codes.map(([code, n]) => (
+            <tr>
+              <th scope="row">
+                <a
+                  href={`${base}/requests?code=${code}${props.keyId ? `&key=${props.keyId}` : ''}`}
+                >
+                  <code>{code}</code>
+                </a>
+              </th>
+              <td>{n}</td>
+            </tr>
+          ))}
+        </DataTable>
       )}
     </Layout>
   );

@@ -88,7 +88,7 @@ const SHOTS_DIR =
 export async function screenshot(page: Page, name: string, mask: Locator[] = []): Promise<void> {
   await expectNothingScrollsSideways(page);
   // and at a small laptop's, a tablet's and a phone's width too: a wide table scrolls inside its
-  // own box there (views/scrollX.tsx), a stacked one turns to cards before it would overflow
+  // own box there (views/dataTable.tsx), a stacked one turns to cards before it would overflow
   const size = page.viewportSize();
   const narrower = NARROWER_SCREENS.filter((s) => size && s.width < size.width);
   for (const screen of narrower) {
@@ -115,6 +115,35 @@ export async function screenshotOf(
     mask,
     maskColor: '#5a5f66',
   });
+}
+
+/**
+ * The colour of one pixel of the whole page as a full-page screenshot draws it, `fromFoot` CSS
+ * pixels above the page's foot. The screenshot is decoded by Chromium itself, in a blank page of
+ * the same browser (the console's CSP admits no data: image), so no image library is needed.
+ */
+export async function pixelNearFoot(page: Page, x: number, fromFoot: number): Promise<number[]> {
+  const png = await page.screenshot({ fullPage: true });
+  const blank = await page.context().newPage();
+  try {
+    return await blank.evaluate(
+      async ({ data, x, fromFoot }) => {
+        const image = new Image();
+        image.src = `data:image/png;base64,${data}`;
+        await image.decode();
+        const canvas = document.createElement('canvas');
+        canvas.width = image.width;
+        canvas.height = image.height;
+        const context = canvas.getContext('2d');
+        if (!context) throw new Error('no 2d canvas');
+        context.drawImage(image, 0, 0);
+        return Array.from(context.getImageData(x, image.height - fromFoot, 1, 1).data.slice(0, 3));
+      },
+      { data: png.toString('base64'), x, fromFoot },
+    );
+  } finally {
+    await blank.close();
+  }
 }
 
 /** A phone's width and a laptop's screen: the widths every page is looked at (issue 62). */

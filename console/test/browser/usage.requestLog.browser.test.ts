@@ -11,7 +11,10 @@ import { createAdminClient, randomHex, TEST_INTERNAL_TOKEN } from '@brand/testki
 import { startConsoleStack, type ConsoleStack } from '../consoleStack';
 import {
   expectAccessible,
+  LAPTOP,
   launchChromium,
+  pageHeight,
+  pixelNearFoot,
   screenshot,
   screenshotOf,
   signIn as signInAs,
@@ -153,6 +156,11 @@ it('shows usage against the budget and the request log with owner-only reasons',
   expect(await sharers.nth(1).getByRole('rowheader').textContent()).toMatch(/Warehouse sync/);
   await expectAccessible(page);
   await screenshot(page, 'usage');
+  // The line between the side bar and the page runs to the foot of a page taller than the
+  // screen (it once ended one screen down, drawn by the sticky side bar): the line's colour
+  // (--line, #c9ced6) at its place, 12.5rem from the left, 8 px above the foot.
+  expect(await pageHeight(page)).toBeGreaterThan(LAPTOP.height + 200);
+  expect(await pixelNearFoot(page, 12.5 * 16 - 1, 8)).toEqual([0xc9, 0xce, 0xd6]);
   await screenshotOf(rest.locator('svg'), 'usage-chart');
 
   // One key, per hour.

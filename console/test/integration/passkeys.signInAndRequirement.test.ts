@@ -8,6 +8,7 @@ import { csrfOf } from '../browserlessClient';
 import { brandWithOwner, signInHttp } from '../consoleActors';
 import { startConsoleStack, type ConsoleStack } from '../consoleStack';
 import { addPasskey, signInWithPasskey } from '../passkeyActors';
+import { SoftAuthenticator } from '../softAuthenticator';
 
 let cs: ConsoleStack;
 
@@ -68,7 +69,9 @@ describe('passkeys', () => {
     const linked = await signInHttp(cs, owner.email);
     const first = await addPasskey(cs, linked, 'Laptop');
     expect(first.status).toBe(303);
-    const csrf = csrfOf((await linked.get('/passkeys')).body);
+    // the page offers no second (records refuses one, below)
+    expect((await linked.get('/passkeys')).body).not.toContain('data-passkey="register"');
+    const csrf = csrfOf((await linked.get('/sessions')).body);
     const refused = await linked.post('/passkeys/options', { _csrf: csrf });
     expect(refused.status).toBe(422);
     expect(JSON.parse(refused.body)).toMatchObject({ code: 'passkey_session_required' });
@@ -155,5 +158,84 @@ describe('requiring a passkey or SSO', () => {
       'Members must sign in with a passkey',
       'Members may sign in by emailed link again',
     ]);
+  });
+});
+
+// A hostile review (2026-11-29) found that a session opened by an emailed link could remove the
+// address's passkeys and then add "the first" one of its own: whoever reads a member's mail could
+// swap the member's passkey for theirs and open the brands that require one. The attack's own
+// steps, end to end; removing a passkey, like adding a second, now needs a passkey session.
+describe('a stolen mailbox against a member protected by a passkey', () => {
+  it('cannot remove the passkey, nor add its own, nor open a brand that requires one', async () => {
+    const { brand, owner } = await brandWithOwner(cs);
+    // The owner protects the address with a passkey and requires one for the brand.
+    const ownLink = await signInHttp(cs, owner.email);
+    const { authenticator: ownKey } = await addPasskey(cs, ownLink, 'Laptop');
+    const { http: ownerSession } = await signInWithPasskey(cs, ownKey);
+    const members = await ownerSession.get(`/brands/${brand.id}/members`);
+    const required = await ownerSession.post(`/brands/${brand.id}/members/sign-in-policy`, {
+      _csrf: csrfOf(members.body),
+      policy: 'passkey_or_sso',
+    });
+    expect(required.status).toBe(303);
+
+    // The attacker reads the owner's mail: a link session, which does not open the brand.
+    const stolen = await signInHttp(cs, owner.email);
+    expect((await stolen.get(`/brands/${brand.id}/keys`)).status).toBe(403);
+    // The page offers a link session no Remove and no Add once the address has a passkey...
+    const page = await stolen.get('/passkeys');
+    expect(page.body).toContain('<td>Laptop</td>');
+    expect(page.body).not.toContain('/remove"');
+    expect(page.body).not.toContain('data-passkey="register"');
+    expect(page.body).toContain('to add more or remove one, sign in with one you have');
+    // ...and records refuses the requests the page does not offer.
+    const { rows: keys } = await cs.stack.db.pool.query<{ id: string }>(
+      `select id from records.console_passkeys where email = $1`,
+      [owner.email],
+    );
+    const id = keys[0]!.id;
+    const csrf = csrfOf((await stolen.get('/sessions')).body);
+    const removed = await stolen.post(`/passkeys/${id}/remove`, { _csrf: csrf });
+    expect(removed.status).toBe(422);
+    expect(removed.body).toContain('Sign in with a passkey to remove one');
+    const options = await stolen.post('/passkeys/options', { _csrf: csrf });
+    expect(options.status).toBe(422);
+    expect(JSON.parse(options.body)).toMatchObject({ code: 'passkey_session_required' });
+
+    // Nothing changed: the address has the owner's one passkey, and it still opens the brand.
+    const { rows: after } = await cs.stack.db.pool.query<{ name: string }>(
+      `select name from records.console_passkeys where email = $1`,
+      [owner.email],
+    );
+    expect(after).toEqual([{ name: 'Laptop' }]);
+    const again = await signInWithPasskey(cs, ownKey);
+    expect(again.answer).toMatchObject({ status: 303, location: `/brands/${brand.id}` });
+    const { rows } = await cs.stack.db.pool.query<{ action: string }>(
+      `select action from records.activity
+       where brand_id = $1 and action like 'member.passkey_%' order by created_at, id`,
+      [brand.id],
+    );
+    expect(rows.map((r) => r.action)).toEqual(['member.passkey_added']);
+  });
+
+  it('cannot finish a passkey begun before the member added theirs', async () => {
+    const { owner } = await brandWithOwner(cs);
+    // The attacker asks for a registration while the address has no passkey yet...
+    const stolen = await signInHttp(cs, owner.email);
+    const csrf = csrfOf((await stolen.get('/passkeys')).body);
+    const options = await stolen.post('/passkeys/options', { _csrf: csrf });
+    expect(options.status).toBe(200);
+    // ...the member adds theirs within the challenge's two minutes...
+    const ownLink = await signInHttp(cs, owner.email);
+    expect((await addPasskey(cs, ownLink, 'Laptop')).status).toBe(303);
+    // ...and the attacker's answer to the earlier challenge is refused: it would be a second.
+    const attacker = new SoftAuthenticator(cs.url);
+    const response = attacker.register(
+      JSON.parse(options.body) as Parameters<typeof attacker.register>[0],
+    );
+    const done = await stolen.post('/passkeys', { _csrf: csrf, name: 'Attacker', response });
+    expect(done.status).toBe(422);
+    expect(done.body).toContain('You already have a passkey');
+    expect((await signInWithPasskey(cs, attacker)).answer.status).toBe(401);
   });
 });

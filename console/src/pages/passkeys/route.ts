@@ -89,10 +89,17 @@ export function registerPasskeys(router: Router, deps: ConsoleDeps): void {
   router.post('/passkeys/:passkeyId/remove', signedIn, async (req, res) => {
     const passkeyId = String(req.params.passkeyId);
     if (!PASSKEY_ID.test(passkeyId)) throw notFound();
-    await clients.passkeys('removePasskey', {
-      session_token: signedInOf(res).token,
-      passkey_id: passkeyId,
-    });
+    const s = signedInOf(res);
+    try {
+      await clients.passkeys('removePasskey', { session_token: s.token, passkey_id: passkeyId });
+    } catch (err) {
+      // refused (a link session, a brand's single sign-on): the page again, saying why
+      const refused = refusalOf(err);
+      if (!refused) throw err;
+      res.setHeader('X-Console-Error', refused.code);
+      await listPage(res, s, { error: refused.message }, refused.httpStatus);
+      return;
+    }
     res.redirect(303, '/passkeys?done=removed');
   });
 }

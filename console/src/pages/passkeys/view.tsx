@@ -27,6 +27,9 @@ export function PasskeysPage(props: {
 }) {
   if (props.signedInBy.method === 'sso') return SsoSessionPasskeysPage(props);
   const byLink = props.signedInBy.method === 'link';
+  // A link session may add the first passkey only and remove none: the mailbox alone must not
+  // swap a member's passkey for another (records refuses it too, passkey_session_required).
+  const mayChange = !byLink || props.passkeys.length === 0;
   return (
     <Layout title="Your passkeys" scripts={PASSKEY_SCRIPTS}>
       <p>
@@ -41,7 +44,7 @@ export function PasskeysPage(props: {
       <p>
         This session was opened by {byLink ? 'an emailed link' : 'a passkey'}.
         {byLink &&
-          ' Signed in that way, you can add your first passkey only; to add more, sign in with one you have.'}
+          ' Signed in that way, you can add your first passkey only; to add more or remove one, sign in with one you have.'}
       </p>
       {props.notice && <Notice tone="ok">{props.notice}</Notice>}
       {props.error && <Notice tone="error">{props.error}</Notice>}
@@ -51,7 +54,9 @@ export function PasskeysPage(props: {
         <DataTable
           label="Passkeys"
           caption={<>Passkeys of {props.email}</>}
-          columns={['Name', 'Added', 'Last used', 'Actions']}
+          columns={
+            mayChange ? ['Name', 'Added', 'Last used', 'Actions'] : ['Name', 'Added', 'Last used']
+          }
         >
           {props.passkeys.map((p) => (
             <tr>
@@ -62,55 +67,72 @@ export function PasskeysPage(props: {
               <td>
                 <UtcTime at={p.last_used_at} otherwise="Never" />
               </td>
-              <td>
-                <PostButton
-                  action={`/passkeys/${p.id}/remove`}
-                  csrfToken={props.csrfToken}
-                  kind="danger"
-                  label={`Remove the passkey ${p.name}`}
-                >
-                  Remove
-                </PostButton>
-              </td>
+              {mayChange && (
+                <td>
+                  <PostButton
+                    action={`/passkeys/${p.id}/remove`}
+                    csrfToken={props.csrfToken}
+                    kind="danger"
+                    label={`Remove the passkey ${p.name}`}
+                  >
+                    Remove
+                  </PostButton>
+                </td>
+              )}
             </tr>
           ))}
         </DataTable>
       )}
-      <section aria-labelledby="add-passkey-heading">
-        <h2 id="add-passkey-heading">Add a passkey</h2>
-        <p class="hint" data-passkey-unsupported>
-          Adding a passkey needs JavaScript and a browser that supports passkeys.
+      {mayChange ? (
+        <AddPasskeySection csrfToken={props.csrfToken} name={props.name} />
+      ) : (
+        <p>
+          To add another passkey or remove one, sign out and sign in with a passkey you have. Lost
+          every device that holds one? Ask the service's operator to remove your passkeys; then add
+          a new one here.
         </p>
-        <form
-          class="stack"
-          method="post"
-          action="/passkeys"
-          data-passkey="register"
-          data-passkey-options="/passkeys/options"
-          data-passkey-status="passkey-status"
-          hidden
-        >
-          <Csrf token={props.csrfToken} />
-          <label for="passkey-name">Name</label>
-          <input
-            id="passkey-name"
-            name="name"
-            required
-            maxLength={60}
-            value={props.name ?? ''}
-            aria-describedby="passkey-name-hint"
-          />
-          <span id="passkey-name-hint" class="hint">
-            So you recognise it later, e.g. “Work laptop”.
-          </span>
-          <input type="hidden" name="response" value="" />
-          <div>
-            <button type="submit">Add a passkey</button>
-          </div>
-        </form>
-        <p id="passkey-status" class="hint" role="status"></p>
-      </section>
+      )}
     </Layout>
+  );
+}
+
+/** The form that adds a passkey (static/passkey.js runs the ceremony and fills `response`). */
+function AddPasskeySection(props: { csrfToken: string; name?: string }) {
+  return (
+    <section aria-labelledby="add-passkey-heading">
+      <h2 id="add-passkey-heading">Add a passkey</h2>
+      <p class="hint" data-passkey-unsupported>
+        Adding a passkey needs JavaScript and a browser that supports passkeys.
+      </p>
+      <form
+        class="stack"
+        method="post"
+        action="/passkeys"
+        data-passkey="register"
+        data-passkey-options="/passkeys/options"
+        data-passkey-status="passkey-status"
+        hidden
+      >
+        <Csrf token={props.csrfToken} />
+        <label for="passkey-name">Name</label>
+        <input
+          id="passkey-name"
+          name="name"
+          required
+          maxLength={60}
+          value={props.name ?? ''}
+          aria-describedby="passkey-name-hint"
+        />
+        <span id="passkey-name-hint" class="hint">
+          So you recognise it later, e.g. “Work laptop”.
+        </span>
+        <input type="hidden" name="response" value="" />
+        <div>
+          <button type="submit">Add a passkey</button>
+        </div>
+      </form>
+      <p id="passkey-status" class="hint" role="status"></p>
+    </section>
   );
 }
 

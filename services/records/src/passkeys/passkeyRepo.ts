@@ -20,6 +20,16 @@ const COLUMNS = `id, email, credential_id, public_key, counter::float8 as counte
   user_handle, name, ${rfc3339('created_at')} as created_at,
   ${rfc3339('last_used_at')} as last_used_at`;
 
+/**
+ * Holds the address's passkeys still until the transaction ends: a change that depends on how
+ * many the address has (a link session's first passkey) is decided on a count no one else moves.
+ */
+export async function lockPasskeysOf(db: PoolClient, email: string): Promise<void> {
+  await db.query(`select pg_advisory_xact_lock(hashtextextended('console_passkeys:' || $1, 0))`, [
+    email,
+  ]);
+}
+
 export async function insertPasskey(
   db: Db,
   p: {

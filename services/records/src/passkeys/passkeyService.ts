@@ -15,7 +15,13 @@ import {
   takeChallenge,
 } from './challengeRepo';
 import { recordPasskeyChange } from './passkeyActivity';
-import { deletePasskeyOf, insertPasskey, selectPasskeysOf, type PasskeyRow } from './passkeyRepo';
+import {
+  deletePasskeyOf,
+  insertPasskey,
+  lockPasskeysOf,
+  selectPasskeysOf,
+  type PasskeyRow,
+} from './passkeyRepo';
 import { relyingPartyOf } from './relyingParty';
 import { webauthn } from './webauthn';
 
@@ -38,6 +44,16 @@ export const invalidPasskey = (): AppError =>
     'The passkey could not be verified. Try again; if it keeps failing, sign in with an emailed link.',
   );
 
+/** A session opened by an emailed link may add the address's first passkey only. */
+function assertLinkMayAdd(session: { sign_in_method: string }, passkeys: number): void {
+  if (passkeys > 0 && session.sign_in_method === 'link') {
+    throw new AppError(
+      'passkey_session_required',
+      'You already have a passkey: sign in with it to add another. A session opened by an emailed link may add the first passkey only.',
+    );
+  }
+}
+
 /**
  * Starts adding a passkey: options for navigator.credentials.create, the challenge stored for
  * this session. A passkey is a way into every brand of the address, so only a session that
@@ -56,12 +72,7 @@ export async function beginRegistration(
   assertAddressProof(session, 'Adding a passkey');
   const rp = relyingPartyOf(input.origin);
   const existing = await selectPasskeysOf(deps.pool, session.email);
-  if (existing.length > 0 && session.sign_in_method === 'link') {
-    throw new AppError(
-      'passkey_session_required',
-      'You already have a passkey: sign in with it to add another. A session opened by an emailed link may add the first passkey only.',
-    );
-  }
+  assertLinkMayAdd(session, existing.length);
   const userHandle = existing[0]?.user_handle ?? randomBytes(16).toString('base64url');
   const { generateRegistrationOptions } = await webauthn();
   const options = await generateRegistrationOptions({
@@ -122,6 +133,10 @@ export async function finishRegistration(
   const { credential } = verified.registrationInfo;
   try {
     return await withTransaction(deps.pool, async (db) => {
+      // again at the finish: a challenge asked for while the address had no passkey must not
+      // add a second one once the member added theirs (nor two answered at once, both first)
+      await lockPasskeysOf(db, session.email);
+      assertLinkMayAdd(session, (await selectPasskeysOf(db, session.email)).length);
       const row = await insertPasskey(db, {
         id: newId('passkey'),
         email: session.email,
@@ -156,7 +171,13 @@ export async function listPasskeys(
   return selectPasskeysOf(deps.pool, session.email);
 }
 
-/** Removes one of the address's passkeys; another address's is not found, like an unknown one. */
+/**
+ * Removes one of the address's passkeys; another address's is not found, like an unknown one.
+ * Only from a passkey session (a brand's single sign-on never proves the address): a session
+ * opened by an emailed link could otherwise remove the member's passkeys and then add "the
+ * first" one of its own, so that whoever reads the member's mail gets past a brand that requires
+ * a passkey (a hostile review, 2026-11-29).
+ */
 export async function removePasskey(
   deps: SessionDeps,
   input: { sessionToken: string; passkeyId: string },
@@ -166,12 +187,18 @@ export async function removePasskey(
   const notFound = () => new AppError('not_found', `No passkey ${input.passkeyId}.`);
   if (!PASSKEY_ID.test(input.passkeyId)) throw notFound();
   await withTransaction(deps.pool, async (db) => {
+    await lockPasskeysOf(db, session.email);
     const name = (await selectPasskeysOf(db, session.email)).find(
       (p) => p.id === input.passkeyId,
     )?.name;
-    if (name === undefined || !(await deletePasskeyOf(db, session.email, input.passkeyId))) {
-      throw notFound();
+    if (name === undefined) throw notFound();
+    if (session.sign_in_method === 'link') {
+      throw new AppError(
+        'passkey_session_required',
+        'Sign in with a passkey to remove one. A session opened by an emailed link may not remove passkeys: whoever reads your mail could otherwise swap yours for theirs.',
+      );
     }
+    if (!(await deletePasskeyOf(db, session.email, input.passkeyId))) throw notFound();
     await recordPasskeyChange(db, session.email, {
       action: 'member.passkey_removed',
       passkeyName: name,

@@ -1525,7 +1525,9 @@ export const ConsolePasskeyServiceService = {
    * stores the passkey. INVALID_ARGUMENT validation_failed for a bad name or answer;
    * UNAUTHENTICATED invalid_passkey when the answer does not verify (unknown, used or expired
    * challenge, another origin, a bad attestation); ALREADY_EXISTS already_exists for a
-   * credential registered before.
+   * credential registered before; FAILED_PRECONDITION passkey_session_required when a session
+   * opened by an emailed link answers a challenge it asked for before the address had a passkey
+   * and the address has one now (checked again here, under a lock on the address's passkeys).
    */
   finishPasskeyRegistration: {
     path: "/brand.access.v1.ConsolePasskeyService/FinishPasskeyRegistration" as const,
@@ -1552,8 +1554,11 @@ export const ConsolePasskeyServiceService = {
     responseDeserialize: (value: Buffer): ListPasskeysResponse => ListPasskeysResponse.decode(value),
   },
   /**
-   * RemovePasskey removes one passkey of the presented session's address. NOT_FOUND not_found
-   * for an unknown id or a passkey of another address (one answer for both).
+   * RemovePasskey removes one passkey of the presented session's address, from a session opened
+   * by a passkey: a session opened by an emailed link may not remove one, or whoever reads the
+   * address's mail could remove its passkeys and add "the first" of their own (FAILED_PRECONDITION
+   * passkey_session_required). NOT_FOUND not_found for an unknown id or a passkey of another
+   * address (one answer for both, before any other check).
    */
   removePasskey: {
     path: "/brand.access.v1.ConsolePasskeyService/RemovePasskey" as const,
@@ -1634,14 +1639,19 @@ export interface ConsolePasskeyServiceServer extends UntypedServiceImplementatio
    * stores the passkey. INVALID_ARGUMENT validation_failed for a bad name or answer;
    * UNAUTHENTICATED invalid_passkey when the answer does not verify (unknown, used or expired
    * challenge, another origin, a bad attestation); ALREADY_EXISTS already_exists for a
-   * credential registered before.
+   * credential registered before; FAILED_PRECONDITION passkey_session_required when a session
+   * opened by an emailed link answers a challenge it asked for before the address had a passkey
+   * and the address has one now (checked again here, under a lock on the address's passkeys).
    */
   finishPasskeyRegistration: handleUnaryCall<FinishPasskeyRegistrationRequest, FinishPasskeyRegistrationResponse>;
   /** ListPasskeys lists the passkeys of the presented session's address, oldest first. */
   listPasskeys: handleUnaryCall<ListPasskeysRequest, ListPasskeysResponse>;
   /**
-   * RemovePasskey removes one passkey of the presented session's address. NOT_FOUND not_found
-   * for an unknown id or a passkey of another address (one answer for both).
+   * RemovePasskey removes one passkey of the presented session's address, from a session opened
+   * by a passkey: a session opened by an emailed link may not remove one, or whoever reads the
+   * address's mail could remove its passkeys and add "the first" of their own (FAILED_PRECONDITION
+   * passkey_session_required). NOT_FOUND not_found for an unknown id or a passkey of another
+   * address (one answer for both, before any other check).
    */
   removePasskey: handleUnaryCall<RemovePasskeyRequest, RemovePasskeyResponse>;
   /**
@@ -1697,7 +1707,9 @@ export interface ConsolePasskeyServiceClient extends Client {
    * stores the passkey. INVALID_ARGUMENT validation_failed for a bad name or answer;
    * UNAUTHENTICATED invalid_passkey when the answer does not verify (unknown, used or expired
    * challenge, another origin, a bad attestation); ALREADY_EXISTS already_exists for a
-   * credential registered before.
+   * credential registered before; FAILED_PRECONDITION passkey_session_required when a session
+   * opened by an emailed link answers a challenge it asked for before the address had a passkey
+   * and the address has one now (checked again here, under a lock on the address's passkeys).
    */
   finishPasskeyRegistration(
     request: FinishPasskeyRegistrationRequest,
@@ -1731,8 +1743,11 @@ export interface ConsolePasskeyServiceClient extends Client {
     callback: (error: ServiceError | null, response: ListPasskeysResponse) => void,
   ): ClientUnaryCall;
   /**
-   * RemovePasskey removes one passkey of the presented session's address. NOT_FOUND not_found
-   * for an unknown id or a passkey of another address (one answer for both).
+   * RemovePasskey removes one passkey of the presented session's address, from a session opened
+   * by a passkey: a session opened by an emailed link may not remove one, or whoever reads the
+   * address's mail could remove its passkeys and add "the first" of their own (FAILED_PRECONDITION
+   * passkey_session_required). NOT_FOUND not_found for an unknown id or a passkey of another
+   * address (one answer for both, before any other check).
    */
   removePasskey(
     request: RemovePasskeyRequest,

@@ -9,10 +9,16 @@ interface AddOptions {
   role: RoleName;
 }
 
-/** brandctl member add. */
+interface RemovePasskeysOptions {
+  email: string;
+  actor?: string;
+}
+
+/** brandctl member add, brandctl member remove-passkeys. */
 export function registerMemberCommands(program: Command): void {
-  const member = defineGroup(program, 'member', "Manage a brand's members.", [
+  const member = defineGroup(program, 'member', "Manage a brand's members and people's passkeys.", [
     'brandctl member add br_123 --email dev@acme.test --role admin',
+    'brandctl member remove-passkeys --email dev@acme.test --actor support@ops.example',
   ]);
 
   defineCommand(member, 'add <brandId>', 'Add a member with a role to a brand.', [
@@ -42,6 +48,36 @@ export function registerMemberCommands(program: Command): void {
             ['role', roleName(added.role)],
             ['created', shortTime(added.created_at)],
           ])}`,
+        };
+      }),
+    );
+
+  defineCommand(
+    member,
+    'remove-passkeys',
+    "Remove every passkey of a person's address, for someone who lost the devices that hold them.",
+    ['brandctl member remove-passkeys --email dev@acme.test --actor support@ops.example'],
+  )
+    .requiredOption('--email <email>', "the person's address (every brand of it)")
+    .option('--actor <email>', "who the brands' activity names (default: operator)")
+    .addHelpText(
+      'after',
+      '\nCheck out of band who asks first: the person cannot remove a passkey from a session\n' +
+        'opened by an emailed link (the mailbox alone must not swap it for another). They then\n' +
+        'add a new passkey from a link session. Their sessions stay.',
+    )
+    .action((opts: RemovePasskeysOptions, cmd: Command) =>
+      runCommand(cmd, async ({ backend }) => {
+        const { removed } = await backend.access('removeAddressPasskeys', {
+          email: opts.email,
+          actor_email: opts.actor ?? '',
+        });
+        return {
+          json: { email: opts.email, removed },
+          human:
+            removed === 0
+              ? `${opts.email} has no passkey: nothing removed.`
+              : `Removed ${removed} passkey${removed === 1 ? '' : 's'} of ${opts.email}; each brand of the address records it in its activity.`,
         };
       }),
     );

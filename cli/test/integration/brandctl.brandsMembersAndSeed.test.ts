@@ -31,6 +31,7 @@ describe('usage', () => {
     [['brand', 'update']],
     [['member']],
     [['member', 'add']],
+    [['member', 'remove-passkeys']],
     [['key']],
     [['key', 'create']],
     [['key', 'list']],

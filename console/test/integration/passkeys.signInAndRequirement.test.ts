@@ -3,7 +3,8 @@
 // passkey or SSO for the brand, after which a session opened by an emailed link no longer opens
 // that brand. The authenticator is a software one (console/test/softAuthenticator.ts) making real
 // P-256 signatures; real records, webhooks, plans, gateway, SMTP sink and console.
-import { randomHex } from '@brand/testkit';
+import { randomHex, TEST_ADMIN_TOKEN } from '@brand/testkit';
+import { brandctl } from '../../../cli/test/integration/brandctlHarness';
 import { csrfOf } from '../browserlessClient';
 import { brandWithOwner, signInHttp } from '../consoleActors';
 import { startConsoleStack, type ConsoleStack } from '../consoleStack';
@@ -237,5 +238,51 @@ describe('a stolen mailbox against a member protected by a passkey', () => {
     expect(done.status).toBe(422);
     expect(done.body).toContain('You already have a passkey');
     expect((await signInWithPasskey(cs, attacker)).answer.status).toBe(401);
+  });
+});
+
+describe('a person who lost every device that holds their passkey', () => {
+  it('gets in again once an operator removes their passkeys with brandctl, and adds a new one', async () => {
+    const { brand, owner } = await brandWithOwner(cs);
+    const link = await signInHttp(cs, owner.email);
+    const { authenticator: lost } = await addPasskey(cs, link, 'Old phone');
+    const { http: byPasskey } = await signInWithPasskey(cs, lost);
+    const members = await byPasskey.get(`/brands/${brand.id}/members`);
+    await byPasskey.post(`/brands/${brand.id}/members/sign-in-policy`, {
+      _csrf: csrfOf(members.body),
+      policy: 'passkey_or_sso',
+    });
+
+    // The operator, after checking out of band who asks (the address in any case).
+    const env = { RECORDS_GRPC_ADDR: cs.stack.records.address, ADMIN_TOKEN: TEST_ADMIN_TOKEN };
+    const args = ['member', 'remove-passkeys', '--email', owner.email.toUpperCase()];
+    const run = await brandctl([...args, '--actor', 'support@ops.example'], env);
+    expect(run).toMatchObject({ code: 0, stderr: '' });
+    expect(run.stdout).toContain(`Removed 1 passkey of ${owner.email.toUpperCase()}`);
+    const again = await brandctl([...args, '--json'], env);
+    expect(JSON.parse(again.stdout)).toEqual({ email: owner.email.toUpperCase(), removed: 0 });
+    const bad = await brandctl(['member', 'remove-passkeys', '--email', 'not an address'], env);
+    expect(bad.code).not.toBe(0);
+    expect(bad.stderr).toContain('email: must be an email address');
+
+    // The lost passkey opens nothing; a link session adds the first passkey again.
+    expect((await signInWithPasskey(cs, lost)).answer.status).toBe(401);
+    const fresh = await signInHttp(cs, owner.email);
+    const added = await addPasskey(cs, fresh, 'New phone');
+    expect(added.status).toBe(303);
+    const back = await signInWithPasskey(cs, added.authenticator);
+    expect(back.answer).toMatchObject({ status: 303, location: `/brands/${brand.id}` });
+    expect((await back.http.get(`/brands/${brand.id}/keys`)).status).toBe(200);
+    const { rows } = await cs.stack.db.pool.query<{ actor_email: string; summary: string }>(
+      `select actor_email, summary from records.activity
+       where brand_id = $1 and action = 'member.passkey_removed'`,
+      [brand.id],
+    );
+    expect(rows).toEqual([
+      {
+        actor_email: 'support@ops.example',
+        summary: `support@ops.example (an operator) removed the passkey “Old phone” of ${owner.email}`,
+      },
+    ]);
   });
 });

@@ -23,6 +23,7 @@ import { toInvitation } from '../invitations/toProto';
 import { inviteMember } from '../invitations/invitationService';
 import { changeMemberRole, listMembers, removeMember } from './memberService';
 import { toApiKey, toBrand, toMember } from './toProto';
+import { removeAddressPasskeys } from '../passkeys/passkeyRecovery';
 
 /**
  * The AccessService implementation. AuthenticateKey is the gateway's data-plane call
@@ -71,6 +72,13 @@ export function accessHandlers(deps: AccessDeps, rpc: RpcBuilder): AccessService
       });
       return { brand: toBrand(brand) };
     }),
+
+    removeAddressPasskeys: rpc.admin('RemoveAddressPasskeys', async (req) => ({
+      removed: await removeAddressPasskeys(deps.pool, {
+        email: req.email,
+        actorEmail: req.actor_email,
+      }),
+    })),
 
     addMember: rpc.admin('AddMember', async (req) => {
       const member = await addMember(deps, {

@@ -90,6 +90,17 @@ export async function deletePasskeyOf(db: Db, email: string, id: string): Promis
   return (r.rowCount ?? 0) > 0;
 }
 
+/** Deletes every passkey of the address; the names of those deleted, oldest first. */
+export async function deletePasskeysOf(db: Db, email: string): Promise<string[]> {
+  const r = await db.query<{ name: string; created_at: Date }>(
+    `delete from console_passkeys where email = $1 returning name, created_at`,
+    [email],
+  );
+  return r.rows
+    .sort((a, b) => a.created_at.getTime() - b.created_at.getTime())
+    .map((row) => row.name);
+}
+
 /**
  * Stores a use's counter only if nobody stored another since it was read (compare and set):
  * of two answers racing with the same counter, one wins. False when it lost.

@@ -388,6 +388,18 @@ export interface AddMemberResponse {
   member: Member | undefined;
 }
 
+/** RemoveAddressPasskeysRequest names the address (any case) and the operator acting. */
+export interface RemoveAddressPasskeysRequest {
+  email: string;
+  /** Who the activity names ("operator" when empty). */
+  actor_email: string;
+}
+
+/** RemoveAddressPasskeysResponse says how many passkeys were removed. */
+export interface RemoveAddressPasskeysResponse {
+  removed: number;
+}
+
 /**
  * CreateKeyRequest creates a key for an integration. Console callers leave actor_email empty:
  * the member of the assertion is the creator.
@@ -2287,6 +2299,164 @@ export const AddMemberResponse: MessageFns<AddMemberResponse> = {
     message.member = (object.member !== undefined && object.member !== null)
       ? Member.fromPartial(object.member)
       : undefined;
+    return message;
+  },
+};
+
+function createBaseRemoveAddressPasskeysRequest(): RemoveAddressPasskeysRequest {
+  return { email: "", actor_email: "" };
+}
+
+export const RemoveAddressPasskeysRequest: MessageFns<RemoveAddressPasskeysRequest> = {
+  encode(message: RemoveAddressPasskeysRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.email !== "") {
+      writer.uint32(10).string(message.email);
+    }
+    if (message.actor_email !== "") {
+      writer.uint32(18).string(message.actor_email);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RemoveAddressPasskeysRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRemoveAddressPasskeysRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.email = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.actor_email = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RemoveAddressPasskeysRequest {
+    return {
+      email: isSet(object.email) ? globalThis.String(object.email) : "",
+      actor_email: isSet(object.actorEmail)
+        ? globalThis.String(object.actorEmail)
+        : isSet(object.actor_email)
+        ? globalThis.String(object.actor_email)
+        : "",
+    };
+  },
+
+  toJSON(message: RemoveAddressPasskeysRequest): unknown {
+    const obj: any = {};
+    if (message.email !== "") {
+      obj.email = message.email;
+    }
+    if (message.actor_email !== "") {
+      obj.actorEmail = message.actor_email;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RemoveAddressPasskeysRequest>, I>>(base?: I): RemoveAddressPasskeysRequest {
+    return RemoveAddressPasskeysRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RemoveAddressPasskeysRequest>, I>>(object: I): RemoveAddressPasskeysRequest {
+    const message = createBaseRemoveAddressPasskeysRequest();
+    message.email = object.email ?? "";
+    message.actor_email = object.actor_email ?? "";
+    return message;
+  },
+};
+
+function createBaseRemoveAddressPasskeysResponse(): RemoveAddressPasskeysResponse {
+  return { removed: 0 };
+}
+
+export const RemoveAddressPasskeysResponse: MessageFns<RemoveAddressPasskeysResponse> = {
+  encode(message: RemoveAddressPasskeysResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.removed !== 0) {
+      writer.uint32(8).uint32(message.removed);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RemoveAddressPasskeysResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRemoveAddressPasskeysResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.removed = reader.uint32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RemoveAddressPasskeysResponse {
+    return { removed: isSet(object.removed) ? globalThis.Number(object.removed) : 0 };
+  },
+
+  toJSON(message: RemoveAddressPasskeysResponse): unknown {
+    const obj: any = {};
+    if (message.removed !== 0) {
+      obj.removed = Math.round(message.removed);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RemoveAddressPasskeysResponse>, I>>(base?: I): RemoveAddressPasskeysResponse {
+    return RemoveAddressPasskeysResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RemoveAddressPasskeysResponse>, I>>(
+    object: I,
+  ): RemoveAddressPasskeysResponse {
+    const message = createBaseRemoveAddressPasskeysResponse();
+    message.removed = object.removed ?? 0;
     return message;
   },
 };
@@ -4896,6 +5066,28 @@ export const AccessServiceService = {
     responseDeserialize: (value: Buffer): AddMemberResponse => AddMemberResponse.decode(value),
   },
   /**
+   * RemoveAddressPasskeys removes every passkey of an address, for a person who lost the
+   * devices that hold them. An operator's act, after checking out of band who asks: a session
+   * opened by an emailed link may not remove passkeys (so the mailbox alone cannot swap a
+   * member's passkey for another), and without them the person could not add a new one. The
+   * person then adds a first passkey again from a link session. Each brand of the address
+   * records each removal in its activity (member.passkey_removed, naming the operator); the
+   * address's sessions stay (signing out everywhere is the person's). Answers how many were
+   * removed, 0 for an address with none. INVALID_ARGUMENT validation_failed for an address that
+   * is not one.
+   */
+  removeAddressPasskeys: {
+    path: "/brand.access.v1.AccessService/RemoveAddressPasskeys" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: RemoveAddressPasskeysRequest): Buffer =>
+      Buffer.from(RemoveAddressPasskeysRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): RemoveAddressPasskeysRequest => RemoveAddressPasskeysRequest.decode(value),
+    responseSerialize: (value: RemoveAddressPasskeysResponse): Buffer =>
+      Buffer.from(RemoveAddressPasskeysResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): RemoveAddressPasskeysResponse => RemoveAddressPasskeysResponse.decode(value),
+  },
+  /**
    * CreateKey creates an API key and returns its secret exactly once. Console (owners).
    * FAILED_PRECONDITION (precondition_failed) with the failed condition when the brand is
    * not on the Plus tier or above or not verified; PERMISSION_DENIED (insufficient_permission)
@@ -5093,6 +5285,18 @@ export interface AccessServiceServer extends UntypedServiceImplementation {
   /** AddMember adds a member with a role to a brand. */
   addMember: handleUnaryCall<AddMemberRequest, AddMemberResponse>;
   /**
+   * RemoveAddressPasskeys removes every passkey of an address, for a person who lost the
+   * devices that hold them. An operator's act, after checking out of band who asks: a session
+   * opened by an emailed link may not remove passkeys (so the mailbox alone cannot swap a
+   * member's passkey for another), and without them the person could not add a new one. The
+   * person then adds a first passkey again from a link session. Each brand of the address
+   * records each removal in its activity (member.passkey_removed, naming the operator); the
+   * address's sessions stay (signing out everywhere is the person's). Answers how many were
+   * removed, 0 for an address with none. INVALID_ARGUMENT validation_failed for an address that
+   * is not one.
+   */
+  removeAddressPasskeys: handleUnaryCall<RemoveAddressPasskeysRequest, RemoveAddressPasskeysResponse>;
+  /**
    * CreateKey creates an API key and returns its secret exactly once. Console (owners).
    * FAILED_PRECONDITION (precondition_failed) with the failed condition when the brand is
    * not on the Plus tier or above or not verified; PERMISSION_DENIED (insufficient_permission)
@@ -5253,6 +5457,32 @@ export interface AccessServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: AddMemberResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * RemoveAddressPasskeys removes every passkey of an address, for a person who lost the
+   * devices that hold them. An operator's act, after checking out of band who asks: a session
+   * opened by an emailed link may not remove passkeys (so the mailbox alone cannot swap a
+   * member's passkey for another), and without them the person could not add a new one. The
+   * person then adds a first passkey again from a link session. Each brand of the address
+   * records each removal in its activity (member.passkey_removed, naming the operator); the
+   * address's sessions stay (signing out everywhere is the person's). Answers how many were
+   * removed, 0 for an address with none. INVALID_ARGUMENT validation_failed for an address that
+   * is not one.
+   */
+  removeAddressPasskeys(
+    request: RemoveAddressPasskeysRequest,
+    callback: (error: ServiceError | null, response: RemoveAddressPasskeysResponse) => void,
+  ): ClientUnaryCall;
+  removeAddressPasskeys(
+    request: RemoveAddressPasskeysRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: RemoveAddressPasskeysResponse) => void,
+  ): ClientUnaryCall;
+  removeAddressPasskeys(
+    request: RemoveAddressPasskeysRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: RemoveAddressPasskeysResponse) => void,
   ): ClientUnaryCall;
   /**
    * CreateKey creates an API key and returns its secret exactly once. Console (owners).

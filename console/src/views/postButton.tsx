@@ -7,7 +7,8 @@ import { Csrf } from './layout';
  * button can be written without it. `fields` are the hidden values it posts beside the CSRF
  * field (which mapping, which domain); `data` the form's data attributes (`data-brand`: which
  * brand an answer is for). `label` names the button for a screen reader when its text alone
- * ("Remove") would not say which row it acts on.
+ * ("Remove") would not say which row it acts on. A page that asks "Revoke this key?" gives
+ * `cancel`, the page to go back to, and gets its "Cancel" beside the button.
  */
 export function PostButton(props: {
   action: string;
@@ -18,8 +19,15 @@ export function PostButton(props: {
   inline?: boolean;
   fields?: Record<string, string>;
   data?: Record<string, string>;
+  /** Where "Cancel" beside the button leads, on a page that asks to confirm a change. */
+  cancel?: string;
   children: ComponentChildren;
 }) {
+  const button = (
+    <button type="submit" class={props.kind} aria-label={props.label} title={props.title}>
+      {props.children}
+    </button>
+  );
   const data = Object.fromEntries(
     Object.entries(props.data ?? {}).map(([name, value]) => [`data-${name}`, value]),
   );
@@ -29,9 +37,14 @@ export function PostButton(props: {
       {Object.entries(props.fields ?? {}).map(([name, value]) => (
         <input type="hidden" name={name} value={value} />
       ))}
-      <button type="submit" class={props.kind} aria-label={props.label} title={props.title}>
-        {props.children}
-      </button>
+      {props.cancel === undefined ? (
+        button
+      ) : (
+        <div class="actions">
+          {button}
+          <a href={props.cancel}>Cancel</a>
+        </div>
+      )}
     </form>
   );
 }

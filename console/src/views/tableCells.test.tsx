@@ -98,6 +98,27 @@ describe('PostButton with values', () => {
   });
 });
 
+describe('PostButton on a page that asks to confirm', () => {
+  it('puts Cancel beside the button, in the form that carries the CSRF field', () => {
+    const html = renderToString(
+      <PostButton
+        action="/brands/b1/keys/k1/revoke"
+        csrfToken="tok"
+        kind="danger"
+        cancel="/brands/b1/keys"
+      >
+        Revoke this key
+      </PostButton>,
+    );
+    expect(html).toBe(
+      '<form method="post" action="/brands/b1/keys/k1/revoke">' +
+        '<input type="hidden" name="_csrf" value="tok"/>' +
+        '<div class="actions"><button type="submit" class="danger">Revoke this key</button>' +
+        '<a href="/brands/b1/keys">Cancel</a></div></form>',
+    );
+  });
+});
+
 describe('DataTable', () => {
   it('draws a named scrolling box around a captioned table with a header cell for each column', () => {
     const html = renderToString(

@@ -8,6 +8,7 @@ import { HealthPanel, type HealthWindowName } from '../receivers/healthPanel';
 import { DATADOG_SITES, KIND_WORDS } from '@brand/shared/webhooks';
 import type { AddStreamValues } from './input';
 import { DataTable } from '../../views/dataTable';
+import { PostButton } from '../../views/postButton';
 
 /** A stream's kind in words ("Splunk HEC"); one this console does not know, as it came. */
 const kindWords = (kind: string): string => (KIND_WORDS as Record<string, string>)[kind] ?? kind;
@@ -427,15 +428,14 @@ export function RemoveStreamPage(props: { viewer: Viewer; stream: AuditStream })
         It is sent nothing more, and its deliveries are removed with it. The audit trail itself
         stays (the activity log, <code>GET /api/v1/audit-log</code>, other streams).
       </p>
-      <form method="post" action={`${base}/remove`}>
-        <Csrf token={viewer.csrfToken} />
-        <div class="actions">
-          <button type="submit" class="danger">
-            Remove this stream
-          </button>
-          <a href={base}>Cancel</a>
-        </div>
-      </form>
+      <PostButton
+        action={`${base}/remove`}
+        csrfToken={viewer.csrfToken}
+        kind="danger"
+        cancel={base}
+      >
+        Remove this stream
+      </PostButton>
     </Layout>
   );
 }

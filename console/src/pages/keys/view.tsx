@@ -7,6 +7,7 @@ import { formatAgo, formatRemaining } from '../../views/countdown';
 import { keyState } from './keyState';
 import { KeyPolicy, NetworksCell, NetworksField } from './networksView';
 import { DataTable } from '../../views/dataTable';
+import { PostButton } from '../../views/postButton';
 
 export interface KeysPageProps {
   viewer: Viewer;
@@ -341,15 +342,14 @@ export function RevokeKeyPage(props: { viewer: Viewer; apiKey: ApiKey }) {
       </p>
       <h2>Replacing it?</h2>
       <ReplacementSteps />
-      <form method="post" action={`/brands/${viewer.brandId}/keys/${apiKey.id}/revoke`}>
-        <Csrf token={viewer.csrfToken} />
-        <div class="actions">
-          <button type="submit" class="danger">
-            Revoke this key
-          </button>
-          <a href={`/brands/${viewer.brandId}/keys`}>Cancel</a>
-        </div>
-      </form>
+      <PostButton
+        action={`/brands/${viewer.brandId}/keys/${apiKey.id}/revoke`}
+        csrfToken={viewer.csrfToken}
+        kind="danger"
+        cancel={`/brands/${viewer.brandId}/keys`}
+      >
+        Revoke this key
+      </PostButton>
     </Layout>
   );
 }
@@ -467,15 +467,14 @@ export function ExpireKeyPage(props: { viewer: Viewer; apiKey: ApiKey; now?: num
         early: every request with it gets <code>401 invalid_key</code> at once. This cannot be
         undone.
       </p>
-      <form method="post" action={`/brands/${viewer.brandId}/keys/${apiKey.id}/expire`}>
-        <Csrf token={viewer.csrfToken} />
-        <div class="actions">
-          <button type="submit" class="danger">
-            Expire now
-          </button>
-          <a href={`/brands/${viewer.brandId}/keys`}>Cancel</a>
-        </div>
-      </form>
+      <PostButton
+        action={`/brands/${viewer.brandId}/keys/${apiKey.id}/expire`}
+        csrfToken={viewer.csrfToken}
+        kind="danger"
+        cancel={`/brands/${viewer.brandId}/keys`}
+      >
+        Expire now
+      </PostButton>
     </Layout>
   );
 }

@@ -6,6 +6,7 @@ import { Csrf, Layout, Notice, type Viewer } from '../../views/layout';
 import { attentionOf, ReceiverHealthText, waitingWords } from './receiverHealthText';
 import { SecretRevealPage, type RevealedSecret, type SecretRevealWords } from './secretReveal';
 import { DataTable } from '../../views/dataTable';
+import { PostButton } from '../../views/postButton';
 
 export interface ReceiverFormValues {
   url?: string;
@@ -187,15 +188,14 @@ export function RemoveReceiverPage(props: { viewer: Viewer; receiver: Receiver }
         <code>{receiver.url}</code> stops receiving events, and its delivery history is deleted.
         This cannot be undone. To pause deliveries instead, disable it.
       </p>
-      <form method="post" action={`${base}/remove`}>
-        <Csrf token={viewer.csrfToken} />
-        <div class="actions">
-          <button type="submit" class="danger">
-            Remove this receiver
-          </button>
-          <a href={`${base}/settings`}>Cancel</a>
-        </div>
-      </form>
+      <PostButton
+        action={`${base}/remove`}
+        csrfToken={viewer.csrfToken}
+        kind="danger"
+        cancel={`${base}/settings`}
+      >
+        Remove this receiver
+      </PostButton>
     </Layout>
   );
 }
@@ -232,15 +232,14 @@ export function DisableReceiverPage(props: { viewer: Viewer; receiver: Receiver 
         </li>
         <li>Enabling it again clears its failure count; its signing secret stays as it is.</li>
       </ul>
-      <form method="post" action={`${base}/disable`}>
-        <Csrf token={viewer.csrfToken} />
-        <div class="actions">
-          <button type="submit" class="danger">
-            Disable this receiver
-          </button>
-          <a href={`${base}/settings`}>Cancel</a>
-        </div>
-      </form>
+      <PostButton
+        action={`${base}/disable`}
+        csrfToken={viewer.csrfToken}
+        kind="danger"
+        cancel={`${base}/settings`}
+      >
+        Disable this receiver
+      </PostButton>
     </Layout>
   );
 }

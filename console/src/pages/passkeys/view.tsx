@@ -87,9 +87,8 @@ export function PasskeysPage(props: {
         <AddPasskeySection csrfToken={props.csrfToken} name={props.name} />
       ) : (
         <p>
-          To add another passkey or remove one, sign out and sign in with a passkey you have. Lost
-          every device that holds one? Ask the service's operator to remove your passkeys; then add
-          a new one here.
+          Lost every device that holds your passkey? Ask the service's operator to remove your
+          passkeys; then add a new one here.
         </p>
       )}
     </Layout>

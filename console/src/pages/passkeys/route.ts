@@ -2,6 +2,7 @@ import { status } from '@grpc/grpc-js';
 import type { Response, Router } from 'express';
 import type { ConsoleDeps } from '../../consoleDeps';
 import { ServiceCallError } from '../../clients/memberCaller';
+import { runFormChange } from '../../http/formChange';
 import { formRefusal } from '../../http/formRefusal';
 import { notFound, requireSession, signedInOf, type SignedIn } from '../../session/memberSession';
 import { sendPage } from '../../views/render';
@@ -90,17 +91,15 @@ export function registerPasskeys(router: Router, deps: ConsoleDeps): void {
     const passkeyId = String(req.params.passkeyId);
     if (!PASSKEY_ID.test(passkeyId)) throw notFound();
     const s = signedInOf(res);
-    try {
-      await clients.passkeys('removePasskey', { session_token: s.token, passkey_id: passkeyId });
-    } catch (err) {
-      // refused (a link session, a brand's single sign-on): the page again, saying why
-      const refused = refusalOf(err);
-      if (!refused) throw err;
-      res.setHeader('X-Console-Error', refused.code);
-      await listPage(res, s, { error: refused.message }, refused.httpStatus);
-      return;
-    }
-    res.redirect(303, '/passkeys?done=removed');
+    // refused (a link session, a brand's single sign-on): the page again, saying why
+    await runFormChange(
+      res,
+      () => clients.passkeys('removePasskey', { session_token: s.token, passkey_id: passkeyId }),
+      {
+        doneUrl: '/passkeys?done=removed',
+        refused: (error, httpStatus) => listPage(res, s, { error }, httpStatus),
+      },
+    );
   });
 }
 

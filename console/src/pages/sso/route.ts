@@ -2,6 +2,7 @@ import type { Response, Router } from 'express';
 import type { SsoConnection } from '@brand/proto/access/v1/sso';
 import { roleAllows } from '@brand/shared/console';
 import type { ConsoleDeps } from '../../consoleDeps';
+import { runFormChange } from '../../http/formChange';
 import { formRefusal } from '../../http/formRefusal';
 import { memberOf, viewerOf, type MemberSession } from '../../session/memberSession';
 import { sendPage } from '../../views/render';
@@ -106,20 +107,19 @@ export function registerSso(router: Router, deps: ConsoleDeps): void {
 
   router.post('/sso/remove', async (_req, res) => {
     const s = memberOf(res);
-    try {
-      await deps.clients.sso(
-        'removeSsoConnection',
-        { brand_id: s.brand.id, session_token: s.token },
-        { assertion: s.assertion },
-      );
-    } catch (err) {
-      const refused = formRefusal(err);
-      if (!refused) throw err;
-      res.setHeader('X-Console-Error', refused.code);
-      await page(res, s, { error: refused.message }, refused.httpStatus);
-      return;
-    }
-    res.redirect(303, `/brands/${s.brand.id}/sso?done=removed`);
+    await runFormChange(
+      res,
+      () =>
+        deps.clients.sso(
+          'removeSsoConnection',
+          { brand_id: s.brand.id, session_token: s.token },
+          { assertion: s.assertion },
+        ),
+      {
+        doneUrl: `/brands/${s.brand.id}/sso?done=removed`,
+        refused: (error, httpStatus) => page(res, s, { error }, httpStatus),
+      },
+    );
   });
 }
 

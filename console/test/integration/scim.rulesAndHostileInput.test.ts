@@ -4,7 +4,7 @@
 // brands untouched; a token that reaches its brand only; and hostile input answered with SCIM
 // errors, never a 5xx. Real records, a real OpenID provider, the console process.
 import { randomHex, type TestIdp } from '@brand/testkit';
-import { csrfOf, type ConsoleHttp } from '../browserlessClient';
+import { ConsoleHttp, csrfOf } from '../browserlessClient';
 import { signInHttp } from '../consoleActors';
 import { startConsoleStack, type ConsoleStack } from '../consoleStack';
 import {
@@ -96,6 +96,55 @@ describe('just-in-time membership', () => {
     idp.addUser({ email, password: 'pw', groups: ['Staff'] });
     await signInWithSso(cs, { email, password: 'pw' });
     expect(await memberOf(b.brand.id, email)).toMatchObject({ role: 'member', managed_by: 'sso' });
+  });
+
+  // A hostile review (2026-11-29) found that with just-in-time membership on, a member an owner
+  // removed came back at their next single sign-on: the removal undone by the provider vouching.
+  it('does not bring back a member an owner removed, however they first came', async () => {
+    const b = await provisionedBrand();
+    await form(b.ownerHttp, b.brand.id, '/settings', {
+      jit_enabled: 'on',
+      jit_groups_claim: 'groups',
+    });
+    const cameJustInTime = `came-jit@${b.domain}`;
+    const invited = `invited@${b.domain}`;
+    await cs.stack.admin.addMember({ brandId: b.brand.id, email: invited, role: 'admin' });
+    for (const email of [cameJustInTime, invited]) {
+      idp.addUser({ email, password: 'pw', groups: ['Staff'] });
+      const first = await signInWithSso(cs, { email, password: 'pw' });
+      expect(first.answer.location).toBe(`/brands/${b.brand.id}`);
+      const member = await memberOf(b.brand.id, email);
+      const page = await b.ownerHttp.get(`/brands/${b.brand.id}/members`);
+      const removed = await b.ownerHttp.post(`/brands/${b.brand.id}/members/${member!.id}/remove`, {
+        _csrf: csrfOf(page.body),
+      });
+      expect(removed.status).toBe(303);
+
+      // The provider still vouches: refused, and still not a member.
+      const again = await signInWithSso(cs, { email, password: 'pw' });
+      expect({ email, status: again.answer.status }).toEqual({ email, status: 401 });
+      expect(await memberOf(b.brand.id, email)).toBeUndefined();
+    }
+    // An owner's invitation, once the person accepts it (the mailed link), brings one back.
+    const since = Date.now() - 1_000;
+    const membersPage = await b.ownerHttp.get(`/brands/${b.brand.id}/members`);
+    const invitedAgain = await b.ownerHttp.post(`/brands/${b.brand.id}/members`, {
+      _csrf: csrfOf(membersPage.body),
+      email: cameJustInTime,
+      role: 'member',
+    });
+    expect(invitedAgain.status).toBe(303);
+    const mailed = new URL(await cs.latestInvitation(cameJustInTime, b.brand.name, since));
+    const accepted = await new ConsoleHttp(cs.url).post(mailed.pathname, { answer: 'accept' });
+    expect(accepted.status).toBe(200);
+    const back = await signInWithSso(cs, { email: cameJustInTime, password: 'pw' });
+    expect(back.answer.location).toBe(`/brands/${b.brand.id}`);
+
+    // Someone new at the domain still comes in just in time.
+    const newcomer = `newcomer@${b.domain}`;
+    idp.addUser({ email: newcomer, password: 'pw', groups: ['Staff'] });
+    const joined = await signInWithSso(cs, { email: newcomer, password: 'pw' });
+    expect(joined.answer.location).toBe(`/brands/${b.brand.id}`);
   });
 });
 

@@ -21,7 +21,7 @@ export function groupsOfClaim(value: unknown): string[] {
  * the brand's setting on, an address the provider vouched for at a verified domain (checked by
  * the sign-in already) becomes a member with the role its groups map to, and a member who came
  * this way follows the claim at each sign-in (a member SCIM manages, or one an owner invited, is
- * left as they are). last_owner when the claim would demote the brand's last owner (the sign-in
+ * left as they are; one who was removed is not brought back). last_owner when the claim would demote the brand's last owner (the sign-in
  * is then refused, and nothing changes).
  */
 export async function applyJustInTime(
@@ -30,12 +30,16 @@ export async function applyJustInTime(
 ): Promise<RevokedKeyHash[]> {
   const settings = await selectProvisioningSettings(db, q.brandId);
   if (!settings?.jit_enabled) return [];
-  const member = await db.query<{ managed_by: string | null }>(
-    `select managed_by from brand_members where brand_id = $1 and email = $2 and removed_at is null`,
+  const member = await db.query<{ managed_by: string | null; removed: boolean }>(
+    `select managed_by, removed_at is not null as removed from brand_members
+      where brand_id = $1 and email = $2`,
     [q.brandId, q.email],
   );
   const existing = member.rows[0];
-  if (existing && existing.managed_by !== 'sso') return [];
+  // A member removed stays removed, however they first came: the provider vouching at sign-in
+  // does not undo an owner's act (a hostile review, 2026-11-29, found it did). An invitation
+  // they accept, or the provider's SCIM, brings them back.
+  if (existing && (existing.removed || existing.managed_by !== 'sso')) return [];
   await db.query('select 1 from brands where id = $1 for update', [q.brandId]);
   const { revokedKeys } = await applyProvidedPerson(
     db,

@@ -15,6 +15,7 @@ import { addPasskey, signInWithPasskey } from '../passkeyActors';
 import {
   brandWithSso,
   idpClient,
+  proofRecordOf,
   providerSetLongAgo,
   signInWithSso,
   startTestIdp,
@@ -36,7 +37,7 @@ beforeAll(async () => {
     signInOnly: true,
     recordsEnv: { SIGN_IN_MAIL_SPACING_MS: '1000' },
   });
-  clients = Array.from({ length: 8 }, (_, i) => idpClient(cs, `brand${i}`));
+  clients = Array.from({ length: 9 }, (_, i) => idpClient(cs, `brand${i}`));
   attackerClients = [idpClient(cs, 'attacker')];
   [idp, attackerIdp] = await Promise.all([
     startTestIdp({ clients }),
@@ -507,6 +508,63 @@ describe('a mailbox alone never makes a provider vouch for verified domains', ()
         'brand.sso_domains_unproven',
       ],
     });
+  });
+
+  // A hostile review (2026-11-29) found the re-pointing above left alone a domain still waiting
+  // for its proof: its record, already published for the brand's provider, then verified the
+  // domain for the provider of whoever held an owner's mailbox.
+  it('re-pointing a connection whose domain waits on its published record issues a new value too', async () => {
+    const domain = `d-${randomHex(4)}.test`;
+    const d = await cs.stack.admin.createBrand({
+      tier: 'plus',
+      verified: true,
+      ownerEmail: `owner@${domain}`,
+    });
+    // The owner connects the brand's provider and publishes the domain's record; DNS has not
+    // answered yet, so the domain waits (nothing is in use, so no fresh sign-in is asked for).
+    const owner = await signInHttp(cs, d.owner.email);
+    const ownClient = nextClient();
+    const sso = `/brands/${d.brand.id}/sso`;
+    const connected = await ownerPost(owner, sso, sso, {
+      issuer: idp.issuer,
+      client_id: ownClient.client_id,
+      client_secret: ownClient.client_secret,
+      allowed_domains: domain,
+      enabled: 'on',
+    });
+    expect(connected.status).toBe(303);
+    const record = proofRecordOf((await owner.get(sso)).body, domain);
+    cs.dns.publishTxt(record.name, [record.value]);
+
+    // Someone holding only the owner's mailbox points the connection at their provider and
+    // asks for the check: the published record proves nothing for it.
+    const thief = await signInHttp(cs, d.owner.email);
+    const client = attackerClients[0]!;
+    const seen: Record<string, unknown> = {};
+    seen.saved = (
+      await ownerPost(thief, sso, sso, {
+        issuer: attackerIdp.issuer,
+        client_id: client.client_id,
+        client_secret: client.client_secret,
+        allowed_domains: domain,
+        enabled: 'on',
+      })
+    ).status;
+    await ownerPost(thief, sso, `${sso}/domains/verify`, { domain });
+    const { rows } = await db().query<{ state: string; token: string }>(
+      `select state, token from records.sso_domains where brand_id = $1 and domain = $2`,
+      [d.brand.id, domain],
+    );
+    seen.domainState = rows[0]?.state;
+    seen.newValue = rows[0]?.token !== record.value.replace('brand-records-verification=', '');
+    attackerIdp.addUser({ email: d.owner.email, password: 'thief' });
+    const { answer } = await signInWithSso(
+      cs,
+      { email: d.owner.email, password: 'thief' },
+      { brand: d.brand.id },
+    );
+    seen.thiefSso = answer.location?.startsWith(`/brands/${d.brand.id}`) ?? false;
+    expect(seen).toEqual({ saved: 303, domainState: 'failed', newValue: true, thiefSso: false });
   });
 
   it('requiring single sign-on waits a day after its provider changed, and every owner is told', async () => {

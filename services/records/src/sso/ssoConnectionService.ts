@@ -11,11 +11,7 @@ import { brandId } from '../access/inputs';
 import { selectOwnerEmails } from '../access/memberRepo';
 import { insertOwnerMails } from '../memberMails/memberMailRepo';
 import { freshSsoUntil, requireFreshSsoProof } from './changeProof';
-import {
-  selectVerifiedDomains,
-  syncSsoDomains,
-  unproveVerifiedDomains,
-} from './domains/ssoDomainRepo';
+import { selectVerifiedDomains, syncSsoDomains, unproveDomains } from './domains/ssoDomainRepo';
 import type { ProofFinder } from './domains/txtLookup';
 import { checkIssuer } from './issuerUrl';
 import { assertOwnersKeepAWayIn } from './ownerWayIn';
@@ -154,13 +150,13 @@ export async function setSsoConnection(
   const providerChanged =
     existing !== undefined &&
     (existing.issuer !== checked.issuer || existing.client_id !== v.clientId);
-  // Issue 59 part 4: the new provider may vouch for the verified domains only if the acting
-  // owner just signed in through the current one; else their proofs go, and DNS must vouch.
-  const unproveDomains =
-    providerChanged && verified.length > 0 && !(await provedFreshly(deps, actor, input, brand.id));
+  // Issue 59 part 4: the new provider may vouch for the brand's domains only if the acting
+  // owner just signed in through the current one; else their proofs go, and DNS must vouch,
+  // for the verified domains and for those whose record is published but not yet checked.
+  const unprove = providerChanged && !(await provedFreshly(deps, actor, input, brand.id));
   assertOwnersKeepAWayIn(brand, await selectOwnerEmails(deps.pool, brand.id), {
     enabled: v.enabled,
-    verifiedDomains: unproveDomains ? [] : verified.filter((d) => v.allowedDomains.includes(d)),
+    verifiedDomains: unprove ? [] : verified.filter((d) => v.allowedDomains.includes(d)),
     providerChanged,
   });
   let secret = v.clientSecret;
@@ -209,8 +205,8 @@ export async function setSsoConnection(
       subjectId: brand.id,
       summary: `${existing ? 'Single sign-on changed' : 'Single sign-on connected'}: ${row.issuer}, ${row.allowed_domains.join(', ')}${row.enabled ? '' : ' (disabled)'}`,
     });
-    if (unproveDomains) {
-      const unproven = await unproveVerifiedDomains(db, brand.id);
+    const unproven = unprove ? await unproveDomains(db, brand.id) : [];
+    if (unproven.length > 0) {
       await insertActivity(db, {
         brandId: brand.id,
         action: 'brand.sso_domains_unproven',

@@ -122,14 +122,19 @@ export async function selectVerifiedDomains(db: Db, brandId: string): Promise<st
 }
 
 /**
- * Takes the proof from every verified domain of the brand, inside the caller's transaction: each
- * goes back to pending with a new token, so the record published for the old provider proves
- * nothing and whoever runs the domain's DNS must vouch again (issue 59 part 4). Returns the
- * domains unproven.
+ * Takes the proof from every domain of the brand, inside the caller's transaction: each, verified
+ * or still waiting for its record, goes back to pending with a new token, so a record published
+ * for the old provider proves nothing and whoever runs the domain's DNS must vouch again (issue
+ * 59 part 4; a waiting domain too since a hostile review of 2026-11-29: its record, already
+ * published, verified it for the new provider). Returns the domains unproven.
  */
-export async function unproveVerifiedDomains(db: PoolClient, brandId: string): Promise<string[]> {
-  const verified = await selectVerifiedDomains(db, brandId);
-  for (const domain of verified) {
+export async function unproveDomains(db: PoolClient, brandId: string): Promise<string[]> {
+  // created before this transaction: a domain the same change added has a fresh token already
+  const r = await db.query<{ domain: string }>(
+    `select domain from sso_domains where brand_id = $1 and created_at < now() order by domain`,
+    [brandId],
+  );
+  for (const { domain } of r.rows) {
     await db.query(
       `update sso_domains set state = 'pending', token = $3, verified_at = null, checked_at = null,
               problem = null, proof_seen_at = null, proof_missing_since = null
@@ -137,7 +142,7 @@ export async function unproveVerifiedDomains(db: PoolClient, brandId: string): P
       [brandId, domain, newDomainToken()],
     );
   }
-  return verified;
+  return r.rows.map((row) => row.domain);
 }
 
 /** A verified domain due for its scheduled check, leased by the claim. */

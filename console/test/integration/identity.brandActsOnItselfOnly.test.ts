@@ -32,10 +32,12 @@ let next = 0;
 const nextClient = () => clients[next++]!;
 
 beforeAll(async () => {
-  // Sign-in mails one second apart (not a minute), so a test can ask for a second one.
+  // Sign-in mails one second apart (not a minute), so a test can ask for a second one; and more
+  // than 20 links for this one client (every request here comes from 127.0.0.1), which the
+  // file's tests together ask for.
   cs = await startConsoleStack({
     signInOnly: true,
-    recordsEnv: { SIGN_IN_MAIL_SPACING_MS: '1000' },
+    recordsEnv: { SIGN_IN_MAIL_SPACING_MS: '1000', SIGN_IN_LINKS_PER_CLIENT: '1000' },
   });
   clients = Array.from({ length: 9 }, (_, i) => idpClient(cs, `brand${i}`));
   attackerClients = [idpClient(cs, 'attacker')];
@@ -333,6 +335,39 @@ describe('membership by consent, and a change at one brand acting there alone', 
       aAfterRemoval: [200, 200, 200],
       newAtA: [],
     });
+  });
+
+  // A hostile review (2026-11-29): an invitation still pending when the person joined another
+  // way (an operator, SCIM, just in time) outlived their removal, and accepting it undid it.
+  it('a removal withdraws the person’s pending invitation, so accepting it cannot undo the removal', async () => {
+    const { b, owner } = await brandB();
+    const email = `joiner-${randomHex(4)}@elsewhere.test`;
+    const since = Date.now() - 1_000;
+    expect((await invite(owner, b.brand.id, email, 'member')).status).toBe(303);
+    const mailed = new URL(await cs.latestInvitation(email, b.brand.name, since));
+    // They join another way while the invitation waits (here an operator adds them).
+    await cs.stack.admin.addMember({ brandId: b.brand.id, email, role: 'admin' });
+    const memberId = await membershipOf(b.brand.id, email);
+    expect(memberId).toBeDefined();
+    const removed = await ownerPost(
+      owner,
+      `/brands/${b.brand.id}/members`,
+      `/brands/${b.brand.id}/members/${memberId!}/remove`,
+      {},
+    );
+    expect(removed.status).toBe(303);
+    expect(await pendingOnPage(owner, b.brand.id)).toEqual([]);
+
+    // The mailed invitation no longer brings them back.
+    const late = await new ConsoleHttp(cs.url).post(mailed.pathname, { answer: 'accept' });
+    expect(late.status).toBeGreaterThanOrEqual(400);
+    expect(late.status).toBeLessThan(500);
+    expect(await membershipOf(b.brand.id, email)).toBeUndefined();
+    const { rows } = await db().query<{ outcome: string }>(
+      `select outcome from records.member_invitations where brand_id = $1 and email = $2`,
+      [b.brand.id, email],
+    );
+    expect(rows.map((r) => r.outcome)).toEqual(['withdrawn']);
   });
 
   it('a role change or removal at B ends only the sessions B’s single sign-on opened', async () => {

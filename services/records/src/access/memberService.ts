@@ -6,6 +6,7 @@ import { ROLES, type RoleName } from '@brand/shared/enums';
 import { AppError, parseOrThrow } from '@brand/shared/errors';
 import { selectBrand, type MemberRow } from './brandRepo';
 import { endSessionsWithin } from '../sessions/sessionRepo';
+import { closeInvitation, lockOpenInvitation } from '../invitations/invitationRepo';
 import { currentActor } from './currentActor';
 import { brandId } from './inputs';
 import {
@@ -104,7 +105,11 @@ export async function removeMember(
       email: before.email,
       ssoBrandId: before.brand_id,
     });
-    const summary = `${before.email} (${before.role}) removed${sessionsEnded(ended)}`;
+    // An invitation still open (sent before they joined another way: an operator, SCIM, just in
+    // time) goes too: accepting it would undo the removal (a hostile review, 2026-11-29).
+    const open = await lockOpenInvitation(db, before.brand_id, before.email);
+    const withdrawn = open !== undefined && (await closeInvitation(db, open.id, 'withdrawn'));
+    const summary = `${before.email} (${before.role}) removed${sessionsEnded(ended)}${withdrawn ? '; their pending invitation withdrawn' : ''}`;
     await record(db, who, before, 'member.removed', summary);
     return before;
   });

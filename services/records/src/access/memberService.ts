@@ -6,7 +6,8 @@ import { ROLES, type RoleName } from '@brand/shared/enums';
 import { AppError, parseOrThrow } from '@brand/shared/errors';
 import { selectBrand, type MemberRow } from './brandRepo';
 import { endSessionsWithin } from '../sessions/sessionRepo';
-import { closeInvitation, lockOpenInvitation } from '../invitations/invitationRepo';
+import { selectOpenInvitationId } from '../invitations/invitationRepo';
+import { withdrawOpenInvitation } from '../invitations/withdrawOpenInvitation';
 import { currentActor } from './currentActor';
 import { brandId } from './inputs';
 import {
@@ -107,8 +108,9 @@ export async function removeMember(
     });
     // An invitation still open (sent before they joined another way: an operator, SCIM, just in
     // time) goes too: accepting it would undo the removal (a hostile review, 2026-11-29).
-    const open = await lockOpenInvitation(db, before.brand_id, before.email);
-    const withdrawn = open !== undefined && (await closeInvitation(db, open.id, 'withdrawn'));
+    // (found unlocked: the withdrawal locks its mails before the invitation, as the mail claim)
+    const open = await selectOpenInvitationId(db, before.brand_id, before.email);
+    const withdrawn = open !== undefined && (await withdrawOpenInvitation(db, open));
     const summary = `${before.email} (${before.role}) removed${sessionsEnded(ended)}${withdrawn ? '; their pending invitation withdrawn' : ''}`;
     await record(db, who, before, 'member.removed', summary);
     return before;

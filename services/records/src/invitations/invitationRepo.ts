@@ -132,6 +132,19 @@ export async function closeInvitation(
   return (r.rowCount ?? 0) > 0;
 }
 
+/** The id of the brand's open invitation of the address (unlocked; at most one, the unique index). */
+export async function selectOpenInvitationId(
+  db: Db,
+  brandId: string,
+  email: string,
+): Promise<string | undefined> {
+  const r = await db.query<{ id: string }>(
+    `select id from member_invitations where brand_id = $1 and email = $2 and outcome is null`,
+    [brandId, email],
+  );
+  return r.rows[0]?.id;
+}
+
 /**
  * The brand's open invitation of the address, locked, or undefined: inviting again closes an
  * expired one first (the unique index allows one open invitation per brand and address).

@@ -15,6 +15,7 @@ import {
 } from '../access/memberRepo';
 import { deleteInvitationMails, insertInvitationMail } from '../memberMails/memberMailRepo';
 import { hashToken, TOKEN_PATTERN } from '../sessions/tokens';
+import { withdrawOpenInvitation } from './withdrawOpenInvitation';
 import {
   closeInvitation,
   countRecentInvitations,
@@ -134,12 +135,7 @@ export async function withdrawInvitation(
   const who = await currentActor(pool, actor);
   authorize(who, 'members.manage', found.brand_id, noInvitation(v.invitationId));
   await withTransaction(pool, async (db) => {
-    // Its mails first, then the invitation: the order the mail claim locks them in (a claim
-    // holding a mail row then waits for nothing this transaction holds: no deadlock).
-    await deleteInvitationMails(db, found.id);
-    const locked = await lockInvitation(db, found.id);
-    if (!locked?.open) throw noInvitation(v.invitationId)();
-    await closeInvitation(db, found.id, 'withdrawn');
+    if (!(await withdrawOpenInvitation(db, found.id))) throw noInvitation(v.invitationId)();
     await insertActivity(db, {
       brandId: found.brand_id,
       action: 'member.invitation_withdrawn',

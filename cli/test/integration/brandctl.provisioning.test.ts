@@ -7,7 +7,7 @@ const h = useBrandctlStack();
 
 interface ShowOut {
   settings: { jit_enabled: boolean; jit_groups_claim: string };
-  tokens: { id: string; name: string; revoked_at: string }[];
+  tokens: { id: string; name: string; revoked_at: string; expires_at: string }[];
   mappings: { group: string; role: string }[];
 }
 
@@ -52,6 +52,60 @@ describe('brandctl provisioning', () => {
     expect((await h.run('provisioning', 'token', 'revoke', token.id)).code).toBe(0);
     const after = jsonOf<ShowOut>(await h.run('provisioning', 'show', brand.id, '--json'));
     expect(after.tokens[0]!.revoked_at).not.toBe('');
+  });
+
+  it('keeps a brand to five live tokens through rotations too', async () => {
+    // Each rotation with an overlap leaves the old token working beside its replacement, so
+    // rotating over and over must meet the same limit as creating (a hostile review found it
+    // did not: every rotation made one more live token, without end).
+    const { brand } = await h.stack.admin.createBrand({ tier: 'plus', verified: true });
+    const created = await h.run(
+      'provisioning',
+      'token',
+      'create',
+      brand.id,
+      '--name',
+      'Okta',
+      '--json',
+    );
+    let newest = jsonOf<{ token: { id: string } }>(created).token.id;
+    for (let live = 2; live <= 5; live++) {
+      const r = await h.run(
+        'provisioning',
+        'token',
+        'rotate',
+        newest,
+        '--old-expires-in',
+        '7d',
+        '--json',
+      );
+      expect(r.code).toBe(0);
+      newest = jsonOf<{ token: { id: string } }>(r).token.id;
+    }
+    const sixth = await h.run('provisioning', 'token', 'rotate', newest, '--old-expires-in', '7d');
+    expect(sixth.code).not.toBe(0);
+    expect(sixth.stderr).toContain('5 live SCIM tokens');
+    const liveTokens = async () =>
+      jsonOf<ShowOut>(await h.run('provisioning', 'show', brand.id, '--json')).tokens.filter(
+        (t) =>
+          t.revoked_at === '' && (t.expires_at === '' || Date.parse(t.expires_at) > Date.now()),
+      );
+    expect(await liveTokens()).toHaveLength(5);
+
+    // At the limit, a rotation that ends the old token at once still works: it adds none.
+    const now = await h.run(
+      'provisioning',
+      'token',
+      'rotate',
+      newest,
+      '--old-expires-in',
+      'now',
+      '--json',
+    );
+    expect(now.code).toBe(0);
+    const live = await liveTokens();
+    expect(live).toHaveLength(5);
+    expect(live.map((t) => t.id)).not.toContain(newest);
   });
 
   it('refuses bad input with exit 2 or a clear refusal', async () => {

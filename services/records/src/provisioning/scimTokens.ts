@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { insertActivity } from '@brand/shared/activity';
 import { actorEmail, actorMemberId, authorize, type Actor } from '@brand/shared/console';
-import { withTransaction, type Pool } from '@brand/shared/db';
+import { withTransaction, type Pool, type PoolClient } from '@brand/shared/db';
 import { AppError, parseOrThrow } from '@brand/shared/errors';
 import { newId } from '@brand/shared/ids';
 import { currentActor } from '../access/currentActor';
@@ -68,6 +68,16 @@ export async function authenticateScimToken(pool: Pool, presented: string): Prom
   };
 }
 
+/** Refuses one more live token when the brand has its limit (the caller holds the brand's lock). */
+async function refuseBeyondLiveLimit(db: PoolClient, brandId: string): Promise<void> {
+  if ((await countLiveScimTokens(db, brandId)) >= MAX_LIVE_TOKENS) {
+    throw new AppError(
+      'rate_limited',
+      `This brand has ${MAX_LIVE_TOKENS} live SCIM tokens; revoke one first, or rotate with the old one ending now.`,
+    );
+  }
+}
+
 /** Makes a token for the brand's provider (owners: members.provisioning); its secret once. */
 export async function createScimToken(
   pool: Pool,
@@ -84,12 +94,7 @@ export async function createScimToken(
   );
   return withTransaction(pool, async (db) => {
     await db.query('select 1 from brands where id = $1 for update', [v.brandId]);
-    if ((await countLiveScimTokens(db, v.brandId)) >= MAX_LIVE_TOKENS) {
-      throw new AppError(
-        'rate_limited',
-        `This brand has ${MAX_LIVE_TOKENS} live SCIM tokens; revoke one first.`,
-      );
-    }
+    await refuseBeyondLiveLimit(db, v.brandId);
     const secret = `${PREFIX}${newSecretToken()}`;
     const token = await insertScimToken(db, {
       id: newId('scimToken'),
@@ -134,10 +139,15 @@ export async function rotateScimToken(
   const who = await currentActor(pool, actor);
   authorize(who, 'members.provisioning', old.brand_id, noToken(v.tokenId));
   return withTransaction(pool, async (db) => {
+    await db.query('select 1 from brands where id = $1 for update', [old.brand_id]);
     const replaced = await endScimToken(db, old.id, {
       expiresInMs: OVERLAPS[v.oldTokenExpiresIn]!,
     });
     if (!replaced) throw noToken(v.tokenId)();
+    // The old token may keep working through its overlap, beside its replacement: the limit
+    // counts it, or rotating over and over would make live tokens without end. Ending it now
+    // ("now") adds none, so an owner at the limit can still rotate.
+    await refuseBeyondLiveLimit(db, old.brand_id);
     const secret = `${PREFIX}${newSecretToken()}`;
     const token = await insertScimToken(db, {
       id: newId('scimToken'),

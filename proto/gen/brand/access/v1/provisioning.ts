@@ -4540,7 +4540,8 @@ export const ProvisioningServiceService = {
   },
   /**
    * RotateScimToken makes a replacement (same name) and gives the old token an expiry after the
-   * overlap (now, 1 h, 24 h or 7 days). NOT_FOUND for another brand's or an ended token.
+   * overlap (now, 1 h, 24 h or 7 days). NOT_FOUND for another brand's or an ended token;
+   * RESOURCE_EXHAUSTED rate_limited when the overlap would leave more than 5 live tokens.
    */
   rotateScimToken: {
     path: "/brand.access.v1.ProvisioningService/RotateScimToken" as const,
@@ -4732,7 +4733,8 @@ export interface ProvisioningServiceServer extends UntypedServiceImplementation 
   createScimToken: handleUnaryCall<CreateScimTokenRequest, CreateScimTokenResponse>;
   /**
    * RotateScimToken makes a replacement (same name) and gives the old token an expiry after the
-   * overlap (now, 1 h, 24 h or 7 days). NOT_FOUND for another brand's or an ended token.
+   * overlap (now, 1 h, 24 h or 7 days). NOT_FOUND for another brand's or an ended token;
+   * RESOURCE_EXHAUSTED rate_limited when the overlap would leave more than 5 live tokens.
    */
   rotateScimToken: handleUnaryCall<RotateScimTokenRequest, RotateScimTokenResponse>;
   /** RevokeScimToken ends a token at once. */
@@ -4823,7 +4825,8 @@ export interface ProvisioningServiceClient extends Client {
   ): ClientUnaryCall;
   /**
    * RotateScimToken makes a replacement (same name) and gives the old token an expiry after the
-   * overlap (now, 1 h, 24 h or 7 days). NOT_FOUND for another brand's or an ended token.
+   * overlap (now, 1 h, 24 h or 7 days). NOT_FOUND for another brand's or an ended token;
+   * RESOURCE_EXHAUSTED rate_limited when the overlap would leave more than 5 live tokens.
    */
   rotateScimToken(
     request: RotateScimTokenRequest,

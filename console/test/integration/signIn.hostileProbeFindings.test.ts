@@ -32,6 +32,7 @@ beforeAll(async () => {
   cs = await startConsoleStack({
     recordsEnv: {
       SIGN_IN_MAIL_SPACING_MS: String(SPACING_MS),
+      SIGN_IN_MAIL_SPACING_MAX_MS: String(SPACING_MS * 4),
       SIGN_IN_MAIL_LEASE_MS: '1000',
     },
     // The console believes X-Forwarded-For, so one test can be several clients.
@@ -97,6 +98,37 @@ describe('sign-in abuse limits (finding 2)', () => {
     // Six requests accepted, two mails: one at once, the rest folded into one a spacing later.
     await sleep(SPACING_MS * 1.5);
     expect(cs.linksTo(owner.email)).toHaveLength(2);
+  });
+});
+
+describe('sustained sign-in abuse (a hostile review of 2026-11-29)', () => {
+  it('backs the mails off while their links go unused, so no link is ended within the spacing', async () => {
+    // Asking for a member's link from ever new clients once the spacing passes used to mail the
+    // member one a spacing without end, each ending the one before: a mail a minute, each link
+    // working a minute. The spacing now doubles with every link that went unused (2, 4, 8 s
+    // here), so the third link comes 6 s after the first, and lives on while the abuse goes on.
+    const { brand, owner } = await brandWithOwner();
+    let abusers = 0;
+    const abuse = async () => {
+      const r = await new ConsoleHttp(cs.url, `203.0.113.${++abusers}`).post('/sign-in', {
+        email: owner.email,
+      });
+      expect(r.status).toBe(200);
+      await sleep(250);
+    };
+    const started = Date.now();
+    while (cs.linksTo(owner.email).length < 3) await abuse();
+    expect(Date.now() - started).toBeGreaterThanOrEqual(SPACING_MS * 3 - 500);
+    const third = cs.linksTo(owner.email)[2]!;
+    const goOnUntil = Date.now() + SPACING_MS * 1.5;
+    while (Date.now() < goOnUntil) await abuse();
+
+    expect(cs.linksTo(owner.email)).toHaveLength(3);
+    const opened = await newClient().post(pathOf(third), {});
+    expect(opened.status).toBe(303);
+    expect(opened.location).toBe(`/brands/${brand.id}`);
+    // The member asking once more is mailed a link that works.
+    await signIn(owner.email);
   });
 });
 

@@ -98,6 +98,7 @@ export async function startRecords(opts: {
       WEBHOOK_SECRET_KEY: TEST_WEBHOOK_SECRET_KEY,
       // Tests sign one address in several times in a row; the spacing's own tests set theirs.
       SIGN_IN_MAIL_SPACING_MS: '1',
+      SIGN_IN_MAIL_SPACING_MAX_MS: '1',
       ...opts.env,
     },
   });

@@ -130,6 +130,7 @@ describe('the console settings of this service', () => {
       SIGN_IN_LINKS_PER_CLIENT: 20,
       SIGN_IN_LINK_WINDOW_MS: 15 * 60_000,
       SIGN_IN_MAIL_SPACING_MS: 60_000,
+      SIGN_IN_MAIL_SPACING_MAX_MS: 15 * 60_000,
       SIGN_IN_MAIL_LEASE_MS: 60_000,
       CONSOLE_SESSION_IDLE_MS: 30 * 60_000,
       CONSOLE_SESSION_MAX_MS: 12 * 3600_000,

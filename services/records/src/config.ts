@@ -164,6 +164,12 @@ const RecordsEnv = z
     SIGN_IN_LINK_WINDOW_MS: msEnv.default(15 * 60_000),
     /** One address is mailed at most one link per this long, however many clients ask. */
     SIGN_IN_MAIL_SPACING_MS: msEnv.default(60_000),
+    /**
+     * The spacing doubles with each of the address's links of the last hour that went unused,
+     * up to this (15 minutes; at most an hour, never below the spacing): sustained requests
+     * from ever new clients mail a member a few links an hour, each living its spacing.
+     */
+    SIGN_IN_MAIL_SPACING_MAX_MS: msEnv.max(3_600_000).default(15 * 60_000),
     /** A sign-in mail the console claimed but did not confirm is claimed again after this. */
     SIGN_IN_MAIL_LEASE_MS: msEnv.default(60_000),
     /** A console session ends after this long without a request (sliding; 30 minutes). */

@@ -118,6 +118,10 @@ async function main(): Promise<void> {
       assertionKey: config.CONSOLE_ASSERTION_PRIVATE_KEY,
       linkTtlMs: config.SIGN_IN_LINK_TTL_MS,
       mailSpacingMs: config.SIGN_IN_MAIL_SPACING_MS,
+      mailSpacingMaxMs: Math.max(
+        config.SIGN_IN_MAIL_SPACING_MAX_MS,
+        config.SIGN_IN_MAIL_SPACING_MS,
+      ),
       mailLeaseMs: config.SIGN_IN_MAIL_LEASE_MS,
       idleMs: config.CONSOLE_SESSION_IDLE_MS,
       maxAgeMs: config.CONSOLE_SESSION_MAX_MS,

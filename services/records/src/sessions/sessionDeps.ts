@@ -14,6 +14,8 @@ export interface SessionDeps {
   linkTtlMs: number;
   /** One address is mailed at most one link per this long, whoever asks (one minute). */
   mailSpacingMs: number;
+  /** What the spacing grows to while the address's links go unused (15 minutes). */
+  mailSpacingMaxMs: number;
   /** A claimed mail not confirmed sent within this long is claimed again (one minute). */
   mailLeaseMs: number;
   /** Sessions end after this long without a request (30 minutes, sliding). */

@@ -35,24 +35,33 @@ export async function deleteExpiredSignInRequests(db: Db, maxAgeMs: number): Pro
 
 /**
  * Addresses whose requests may be claimed now, oldest request first, with those requests:
- * not leased to a console, and no link minted for the address within `spacingMs` (which
- * also keeps a claimed address from being claimed again before its lease ends).
+ * not leased to a console, and no link minted for the address within its spacing (which also
+ * keeps a claimed address from being claimed again before its lease ends). The spacing is
+ * `spacingMs` doubled for each further link of the last hour that went unused, up to
+ * `maxSpacingMs` (at most an hour): whoever asks for a member's links over and over, from
+ * however many clients, gets them mailed a few times an hour, and each lives its spacing.
  */
 export async function selectClaimableSignInRequests(
   db: Db,
-  opts: { spacingMs: number; limit: number },
+  opts: { spacingMs: number; maxSpacingMs: number; limit: number },
 ): Promise<{ email: string; ids: string[] }[]> {
   const r = await db.query<{ email: string; ids: string[] }>(
     `select r.email, array_agg(r.id order by r.id) as ids
      from sign_in_requests r
+     left join lateral (
+       select max(l.created_at) as last_minted,
+              count(*) filter (where l.used_at is null) as unused
+         from sign_in_links l
+        where l.email = r.email and l.created_at > now() - interval '1 hour') recent on true
      where (r.claimed_until is null or r.claimed_until <= now())
-       and not exists (
-         select 1 from sign_in_links l
-         where l.email = r.email and l.created_at > now() - $1 * interval '1 millisecond')
+       and (recent.last_minted is null
+            or recent.last_minted <= now() - least($3::float8,
+                 $1::float8 * power(2, greatest(recent.unused - 1, 0)))
+                 * interval '1 millisecond')
      group by r.email
      order by min(r.requested_at), r.email
      limit $2`,
-    [opts.spacingMs, opts.limit],
+    [opts.spacingMs, opts.limit, opts.maxSpacingMs],
   );
   return r.rows;
 }

@@ -63,7 +63,8 @@ const ClaimInput = z.object({ maxMails: z.number().int().min(1).max(100) });
  * single sign-on alone: signInPolicy/policy.ts), the mail carries no link, only the way to each brand's single sign-on:
  * the link is still minted, so it ends the earlier ones and spaces mails as a mailed link does,
  * but its token is dropped here and never leaves records, so it opens nothing. An address is claimed only when no link was minted for it within
- * `mailSpacingMs`, so however many clients ask, one address gets at most one mail per spacing.
+ * its spacing (`mailSpacingMs`, doubling while its links go unused, up to `mailSpacingMaxMs`), so
+ * however many clients ask, one address gets at most one mail per spacing.
  * Claims run one at a time (a transaction lock); a concurrent claim answers no mails.
  */
 export async function claimSignInMails(
@@ -78,6 +79,7 @@ export async function claimSignInMails(
     // Strangers' requests are dropped without a mail, so look at more addresses than mails.
     const claimable = await selectClaimableSignInRequests(db, {
       spacingMs: deps.mailSpacingMs,
+      maxSpacingMs: deps.mailSpacingMaxMs,
       limit: v.maxMails * 4,
     });
     for (const { email: address, ids } of claimable) {

@@ -2761,7 +2761,8 @@ export const ConsoleSessionServiceService = {
   },
   /**
    * ClaimSignInMails hands the console the sign-in mails to send now: for each address with
-   * accepted requests and no link minted in the last minute (SIGN_IN_MAIL_SPACING_MS), one new
+   * accepted requests and no link minted within its spacing (SIGN_IN_MAIL_SPACING_MS, doubled
+   * for each further unused link of the last hour up to SIGN_IN_MAIL_SPACING_MAX_MS), one new
    * link (single use, 15 minutes), which ends the address's earlier unused links. Requests for
    * addresses that are not members of an eligible brand are dropped here, unmailed. A claim
    * is leased (SIGN_IN_MAIL_LEASE_MS): unless CompleteSignInMails confirms it first, its
@@ -2938,7 +2939,8 @@ export interface ConsoleSessionServiceServer extends UntypedServiceImplementatio
   requestSignInLink: handleUnaryCall<RequestSignInLinkRequest, RequestSignInLinkResponse>;
   /**
    * ClaimSignInMails hands the console the sign-in mails to send now: for each address with
-   * accepted requests and no link minted in the last minute (SIGN_IN_MAIL_SPACING_MS), one new
+   * accepted requests and no link minted within its spacing (SIGN_IN_MAIL_SPACING_MS, doubled
+   * for each further unused link of the last hour up to SIGN_IN_MAIL_SPACING_MAX_MS), one new
    * link (single use, 15 minutes), which ends the address's earlier unused links. Requests for
    * addresses that are not members of an eligible brand are dropped here, unmailed. A claim
    * is leased (SIGN_IN_MAIL_LEASE_MS): unless CompleteSignInMails confirms it first, its
@@ -3030,7 +3032,8 @@ export interface ConsoleSessionServiceClient extends Client {
   ): ClientUnaryCall;
   /**
    * ClaimSignInMails hands the console the sign-in mails to send now: for each address with
-   * accepted requests and no link minted in the last minute (SIGN_IN_MAIL_SPACING_MS), one new
+   * accepted requests and no link minted within its spacing (SIGN_IN_MAIL_SPACING_MS, doubled
+   * for each further unused link of the last hour up to SIGN_IN_MAIL_SPACING_MAX_MS), one new
    * link (single use, 15 minutes), which ends the address's earlier unused links. Requests for
    * addresses that are not members of an eligible brand are dropped here, unmailed. A claim
    * is leased (SIGN_IN_MAIL_LEASE_MS): unless CompleteSignInMails confirms it first, its

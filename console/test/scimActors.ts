@@ -38,7 +38,13 @@ export function scimClient(cs: ConsoleStack, token: string) {
     method: string,
     path: string,
     body?: unknown,
-    opts: { contentType?: string; rawBody?: string; authorization?: string } = {},
+    opts: {
+      contentType?: string;
+      rawBody?: string;
+      authorization?: string;
+      /** Gives up (the fetch rejects) after this long: for requests that must not hang. */
+      timeoutMs?: number;
+    } = {},
   ): Promise<ScimAnswer> => {
     const res = await fetch(`${cs.url}/scim/v2${path}`, {
       method,
@@ -49,6 +55,7 @@ export function scimClient(cs: ConsoleStack, token: string) {
           : {}),
       },
       body: opts.rawBody ?? (body === undefined ? undefined : JSON.stringify(body)),
+      ...(opts.timeoutMs ? { signal: AbortSignal.timeout(opts.timeoutMs) } : {}),
     });
     const text = await res.text();
     let json: Record<string, unknown> = {};
@@ -64,4 +71,5 @@ export function scimClient(cs: ConsoleStack, token: string) {
 export const USER_SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:User';
 export const GROUP_SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:Group';
 export const PATCH_SCHEMA = 'urn:ietf:params:scim:api:messages:2.0:PatchOp';
+export const SEARCH_SCHEMA = 'urn:ietf:params:scim:api:messages:2.0:SearchRequest';
 export const ENTERPRISE_SCHEMA = 'urn:ietf:params:scim:schemas:extension:enterprise:2.0:User';

@@ -8,6 +8,7 @@ import { SCIMMY, SCIMMYRouters } from 'scimmy-routers';
 import type { Logger } from '@brand/shared/logger';
 import type { ConsoleClients } from '../clients/consoleClients';
 import { scimRefusalOf } from './scimErrors';
+import { expressionRefusal, expressionsOf } from './expressionGuard';
 import { normalisePatch, normaliseResource } from './providerQuirks';
 import { declareScimResources, type ScimContext } from './scimResources';
 
@@ -19,14 +20,18 @@ const MAX_PAGE = 200;
 const MAX_BODY = '2mb';
 
 /** A SCIM error body (RFC 7644 3.12), for any status (scimmy's own allows no 429 or 503). */
-const errorBody = (httpStatus: number, detail: string) => ({
+const errorBody = (httpStatus: number, detail: string, scimType?: string) => ({
   schemas: ['urn:ietf:params:scim:api:messages:2.0:Error'],
   status: String(httpStatus),
+  ...(scimType ? { scimType } : {}),
   detail,
 });
 
-const scimError = (res: express.Response, httpStatus: number, detail: string) =>
-  res.status(httpStatus).type('application/scim+json').send(errorBody(httpStatus, detail));
+const scimError = (res: express.Response, httpStatus: number, detail: string, scimType?: string) =>
+  res
+    .status(httpStatus)
+    .type('application/scim+json')
+    .send(errorBody(httpStatus, detail, scimType));
 
 /** The client of the app currently served (scimmy's resources are declared once per process). */
 let current: ConsoleClients | undefined;
@@ -55,6 +60,7 @@ export function scimEndpoint(deps: {
   router.use(boundedPaging);
   router.use(authenticate(deps, contexts));
   router.use(answerAndLog(deps, contexts));
+  router.use(boundedExpressions);
   router.use(
     new SCIMMYRouters({
       type: 'bearer',
@@ -93,6 +99,18 @@ const boundedPaging: RequestHandler = (req, _res, next) => {
   const count = Number(req.query.count);
   if (typeof req.query.count === 'string' && Number.isFinite(count) && count > MAX_PAGE) {
     Object.defineProperty(req, 'query', { value: { ...req.query, count: String(MAX_PAGE) } });
+  }
+  next();
+};
+
+/** A filter, attribute list or PATCH path scimmy could not parse in bounded time: 400 (expressionGuard.ts). */
+const boundedExpressions: RequestHandler = (req, res, next) => {
+  for (const e of expressionsOf(req.method, req.path, req.query, req.body)) {
+    const why = expressionRefusal(e.value);
+    if (why) {
+      scimError(res, 400, `${e.where} ${why}.`, e.scimType);
+      return;
+    }
   }
   next();
 };

@@ -3,13 +3,14 @@
 // deprovisioned person's keys kept (listed) or revoked by the brand's choice, and their other
 // brands untouched; a token that reaches its brand only; and hostile input answered with SCIM
 // errors, never a 5xx. Real records, a real OpenID provider, the console process.
-import { randomHex, type TestIdp } from '@brand/testkit';
+import { randomHex, waitFor, type TestIdp } from '@brand/testkit';
 import { ConsoleHttp, csrfOf } from '../browserlessClient';
 import { signInHttp } from '../consoleActors';
 import { startConsoleStack, type ConsoleStack } from '../consoleStack';
 import {
   GROUP_SCHEMA,
   PATCH_SCHEMA,
+  SEARCH_SCHEMA,
   scimClient,
   scimTokenOf,
   USER_SCHEMA,
@@ -25,7 +26,7 @@ const nextClient = () => clients[next++]!;
 
 beforeAll(async () => {
   cs = await startConsoleStack({ signInOnly: true });
-  clients = Array.from({ length: 8 }, (_, i) => idpClient(cs, `rules${i}`));
+  clients = Array.from({ length: 12 }, (_, i) => idpClient(cs, `rules${i}`));
   idp = await startTestIdp({ clients });
 }, 120_000);
 afterAll(async () => {
@@ -148,6 +149,62 @@ describe('just-in-time membership', () => {
   });
 });
 
+describe('just-in-time membership against a removal at the same moment', () => {
+  // A hostile review (2026-11-29): just in time read whether the person was removed before it
+  // took the brand's lock, so a removal committing in between was undone by the sign-in.
+  it('leaves the member removed', async () => {
+    const b = await provisionedBrand();
+    await form(b.ownerHttp, b.brand.id, '/settings', {
+      jit_enabled: 'on',
+      jit_groups_claim: 'groups',
+    });
+    const email = `racer@${b.domain}`;
+    idp.addUser({ email, password: 'pw', groups: ['Staff'] });
+    expect((await signInWithSso(cs, { email, password: 'pw' })).answer.location).toBe(
+      `/brands/${b.brand.id}`,
+    );
+    const member = await memberOf(b.brand.id, email);
+    const page = await b.ownerHttp.get(`/brands/${b.brand.id}/members`);
+
+    // Hold the brand's lock, so the removal and then the sign-in queue behind it, in that order
+    // (a lock that still lets rows referring to the brand be written, as the sign-in's are).
+    const holder = await db().connect();
+    const waiting = async () =>
+      (
+        await db().query<{ n: number }>(
+          `select count(*)::int as n from pg_stat_activity
+            where datname = current_database() and wait_event_type = 'Lock'`,
+        )
+      ).rows[0]!.n;
+    let removal: Promise<{ status: number }>;
+    let signIn: ReturnType<typeof signInWithSso>;
+    try {
+      await holder.query('begin');
+      await holder.query('select 1 from records.brands where id = $1 for no key update', [
+        b.brand.id,
+      ]);
+      removal = b.ownerHttp.post(`/brands/${b.brand.id}/members/${member!.id}/remove`, {
+        _csrf: csrfOf(page.body),
+      });
+      await waitFor(async () => (await waiting()) === 1, {
+        timeoutMs: 10_000,
+        what: 'the removal waiting',
+      });
+      signIn = signInWithSso(cs, { email, password: 'pw' });
+      await waitFor(async () => (await waiting()) === 2, {
+        timeoutMs: 10_000,
+        what: 'the sign-in waiting',
+      });
+    } finally {
+      await holder.query('commit');
+      holder.release();
+    }
+    expect((await removal).status).toBe(303);
+    expect((await signIn).answer.status).toBe(401);
+    expect(await memberOf(b.brand.id, email)).toBeUndefined();
+  });
+});
+
 describe('the brand keeps an owner', () => {
   it('refuses a provider change that would leave no owner, and says so in the activity', async () => {
     const b = await provisionedBrand();
@@ -189,6 +246,50 @@ describe('the brand keeps an owner', () => {
     });
     expect(byHand.status).toBe(422);
     expect(byHand.body).toContain('follows the brand');
+  });
+});
+
+describe('a deprovisioned person’s invitation', () => {
+  // A hostile review (2026-11-29): an invitation an owner sent before the provider provisioned
+  // the person outlived their deprovisioning, and accepting it brought them back, out of the
+  // provider's hands (an owner's removal withdraws it; deprovisioning did not).
+  it('is withdrawn, so accepting it cannot bring the person back', async () => {
+    const b = await provisionedBrand();
+    const email = `leaver-${randomHex(4)}@${b.domain}`;
+    const since = Date.now() - 1_000;
+    const members = await b.ownerHttp.get(`/brands/${b.brand.id}/members`);
+    const invited = await b.ownerHttp.post(`/brands/${b.brand.id}/members`, {
+      _csrf: csrfOf(members.body),
+      email,
+      role: 'admin',
+    });
+    expect(invited.status).toBe(303);
+    const mailed = new URL(await cs.latestInvitation(email, b.brand.name, since));
+
+    const created = await b.scim('POST', '/Users', user(email));
+    expect(created.status).toBe(201);
+    expect(await memberOf(b.brand.id, email)).toBeDefined();
+    const gone = await b.scim('PATCH', `/Users/${created.body.id as string}`, {
+      schemas: [PATCH_SCHEMA],
+      Operations: [{ op: 'Replace', path: 'active', value: 'False' }],
+    });
+    expect(gone.status).toBe(200);
+    expect(await memberOf(b.brand.id, email)).toBeUndefined();
+
+    const late = await new ConsoleHttp(cs.url).post(mailed.pathname, { answer: 'accept' });
+    expect(late.status).toBeGreaterThanOrEqual(400);
+    expect(late.status).toBeLessThan(500);
+    expect(await memberOf(b.brand.id, email)).toBeUndefined();
+    const { rows } = await db().query<{ outcome: string }>(
+      `select outcome from records.member_invitations where brand_id = $1 and email = $2`,
+      [b.brand.id, email],
+    );
+    expect(rows.map((r) => r.outcome)).toEqual(['withdrawn']);
+    const { rows: trail } = await db().query<{ summary: string }>(
+      `select summary from records.activity where brand_id = $1 and action = 'member.deprovisioned'`,
+      [b.brand.id],
+    );
+    expect(trail.map((r) => r.summary).join()).toContain('their pending invitation withdrawn');
   });
 });
 
@@ -374,6 +475,52 @@ describe('hostile input', () => {
     expect((await b.scim('POST', '/Bulk', { schemas: [], Operations: [] })).status).toBeLessThan(
       600,
     );
+  });
+
+  it('refuses filters and paths that would stall the console, and still answers', async () => {
+    // scimmy's filter lexer backtracks exponentially on an unclosed string of backslashes or
+    // line breaks: 40 backslashes took 2 s, 60 take hours, on the one thread that serves every
+    // brand's console (found by a hostile review). Each such expression is refused first.
+    const b = await provisionedBrand();
+    const group = await b.scim('POST', '/Groups', { schemas: [GROUP_SCHEMA], displayName: 'G' });
+    const stalling = [`userName eq "${'\\'.repeat(60)}`, `userName eq "${'\n'.repeat(60)}`];
+    const within = { timeoutMs: 10_000 };
+    for (const filter of stalling) {
+      const q = encodeURIComponent(filter);
+      for (const path of [`/Users?filter=${q}`, `/Groups?filter=${q}`, `/Users?attributes=${q}`]) {
+        const a = await b.scim('GET', path, undefined, within);
+        expectScimError(a, 400);
+        expect(a.body.scimType).toBe('invalidFilter');
+      }
+      const search = await b.scim(
+        'POST',
+        '/Users/.search',
+        { schemas: [SEARCH_SCHEMA], filter },
+        within,
+      );
+      expectScimError(search, 400);
+      expect(search.body.scimType).toBe('invalidFilter');
+      const patch = await b.scim(
+        'PATCH',
+        `/Groups/${group.body.id as string}`,
+        {
+          schemas: [PATCH_SCHEMA],
+          Operations: [{ op: 'remove', path: `members[value eq "${filter.slice(13)}]` }],
+        },
+        within,
+      );
+      expectScimError(patch, 400);
+      expect(patch.body.scimType).toBe('invalidPath');
+    }
+    const long = `userName eq "x"${' or userName eq "x"'.repeat(200)}`;
+    expectScimError(await b.scim('GET', `/Users?filter=${encodeURIComponent(long)}`), 400);
+    // A filter with a backslash or two, as a directory's group names may hold, still works.
+    const named = await b.scim(
+      'GET',
+      `/Groups?filter=${encodeURIComponent('displayName eq "CORP\\Sales"')}`,
+    );
+    expect(named.status).toBe(200);
+    expect((await b.scim('GET', '/Users')).status).toBe(200);
   });
 
   it('refuses a revoked token at once, and keeps the provider’s requests for the page', async () => {

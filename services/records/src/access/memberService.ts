@@ -6,14 +6,12 @@ import { ROLES, type RoleName } from '@brand/shared/enums';
 import { AppError, parseOrThrow } from '@brand/shared/errors';
 import { selectBrand, type MemberRow } from './brandRepo';
 import { endSessionsWithin } from '../sessions/sessionRepo';
-import { selectOpenInvitationId } from '../invitations/invitationRepo';
-import { withdrawOpenInvitation } from '../invitations/withdrawOpenInvitation';
 import { currentActor } from './currentActor';
+import { endMembership } from './endMembership';
 import { brandId } from './inputs';
 import {
   countOwners,
   lockBrandMembers,
-  markMemberRemoved,
   selectCurrentMember,
   selectCurrentMembers,
   selectOwnerEmails,
@@ -101,17 +99,12 @@ export async function removeMember(
   const v = parseOrThrow(z.object({ memberId }), input);
   return changeMember(pool, actor, v.memberId, async (db, before, who) => {
     if (before.role === 'owner') await requireAnotherOwner(db, before);
-    await markMemberRemoved(db, before.id);
-    const { ended } = await endSessionsWithin(db, {
+    const ended = await endMembership(db, {
+      id: before.id,
+      brandId: before.brand_id,
       email: before.email,
-      ssoBrandId: before.brand_id,
     });
-    // An invitation still open (sent before they joined another way: an operator, SCIM, just in
-    // time) goes too: accepting it would undo the removal (a hostile review, 2026-11-29).
-    // (found unlocked: the withdrawal locks its mails before the invitation, as the mail claim)
-    const open = await selectOpenInvitationId(db, before.brand_id, before.email);
-    const withdrawn = open !== undefined && (await withdrawOpenInvitation(db, open));
-    const summary = `${before.email} (${before.role}) removed${sessionsEnded(ended)}${withdrawn ? '; their pending invitation withdrawn' : ''}`;
+    const summary = `${before.email} (${before.role}) removed${sessionsEnded(ended.sessionsEnded)}${ended.invitationWithdrawn ? '; their pending invitation withdrawn' : ''}`;
     await record(db, who, before, 'member.removed', summary);
     return before;
   });

@@ -1,4 +1,5 @@
 import type { PoolClient } from '@brand/shared/db';
+import { lockBrandMembers } from '../access/memberRepo';
 import { applyProvidedPerson, type RevokedKeyHash } from './membershipSync';
 import { selectProvisioningSettings } from './provisioningRepo';
 
@@ -30,6 +31,9 @@ export async function applyJustInTime(
 ): Promise<RevokedKeyHash[]> {
   const settings = await selectProvisioningSettings(db, q.brandId);
   if (!settings?.jit_enabled) return [];
+  // The brand's member lock before the member is read: a removal committing in between would
+  // otherwise be undone by what follows (a hostile review, 2026-11-29).
+  await lockBrandMembers(db, q.brandId);
   const member = await db.query<{ managed_by: string | null; removed: boolean }>(
     `select managed_by, removed_at is not null as removed from brand_members
       where brand_id = $1 and email = $2`,
@@ -40,7 +44,6 @@ export async function applyJustInTime(
   // does not undo an owner's act (a hostile review, 2026-11-29, found it did). An invitation
   // they accept, or the provider's SCIM, brings them back.
   if (existing && (existing.removed || existing.managed_by !== 'sso')) return [];
-  await db.query('select 1 from brands where id = $1 for update', [q.brandId]);
   const { revokedKeys } = await applyProvidedPerson(
     db,
     q.brandId,

@@ -3,11 +3,11 @@ import type { PoolClient } from '@brand/shared/db';
 import type { RoleName } from '@brand/shared/enums';
 import { AppError } from '@brand/shared/errors';
 import { newId } from '@brand/shared/ids';
+import { endMembership } from '../access/endMembership';
 import { markKeyRevoked } from '../access/keyRepo';
 import {
   countOwners,
   insertOrRestoreMember,
-  markMemberRemoved,
   selectCurrentMemberOf,
   updateMemberRole,
 } from '../access/memberRepo';
@@ -133,8 +133,11 @@ async function deprovision(
   actor: ProvisioningActor,
 ): Promise<RevokedKeyHash[]> {
   if (member.role === 'owner') await requireAnotherOwner(db, brandId, member.email);
-  await markMemberRemoved(db, member.id);
-  const { ended } = await endSessionsWithin(db, { email: member.email, ssoBrandId: brandId });
+  const { sessionsEnded: ended, invitationWithdrawn } = await endMembership(db, {
+    id: member.id,
+    brandId,
+    email: member.email,
+  });
   const keys = await db.query<{ id: string; name: string; prefix: string }>(
     `select id, name, prefix from api_keys
       where created_by = $1 and revoked_at is null and (expires_at is null or expires_at > now())
@@ -161,7 +164,7 @@ async function deprovision(
     brandId,
     member.id,
     'member.deprovisioned',
-    `${member.email} deprovisioned by ${actor.label}${ended > 0 ? `; ${ended} single sign-on session${ended === 1 ? '' : 's'} ended` : ''}; ${keysWords}`,
+    `${member.email} deprovisioned by ${actor.label}${ended > 0 ? `; ${ended} single sign-on session${ended === 1 ? '' : 's'} ended` : ''}${invitationWithdrawn ? '; their pending invitation withdrawn' : ''}; ${keysWords}`,
     actor,
   );
   return revoked;

@@ -357,7 +357,7 @@ function StreamSettings(props: { base: string; viewer: Viewer; stream: AuditStre
           <>
             <label for="edit-token">
               New {s.kind === 'datadog' ? 'Datadog API key' : 'HEC token'} (leave empty to keep the
-              current one)
+              current one; needed again when the URL's host changes)
             </label>
             <input
               id="edit-token"

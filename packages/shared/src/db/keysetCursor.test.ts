@@ -22,6 +22,9 @@ describe('the keyset cursor', () => {
       Buffer.from('["2026-11-24T10:15:30Z","dlv_a"]').toString('base64url'),
     ],
     ['no real time', Buffer.from('["2026-13-45T10:15:30.123456Z","dlv_a"]').toString('base64url')],
+    ['30 February', Buffer.from('["2026-02-30T10:15:30.123456Z","dlv_a"]').toString('base64url')],
+    ['24:00', Buffer.from('["2026-01-01T24:00:00.000000Z","dlv_a"]').toString('base64url')],
+    ['year 0', Buffer.from('["0000-01-01T00:00:00.000000Z","dlv_a"]').toString('base64url')],
     ['another id', Buffer.from('["2026-11-24T10:15:30.123456Z","evt_a"]').toString('base64url')],
     ['too long', 'A'.repeat(201)],
   ])('refuses %s as validation_failed on cursor', (_what, cursor) => {

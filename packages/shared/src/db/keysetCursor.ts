@@ -9,6 +9,17 @@ export interface KeysetPosition {
 const AT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
 
 /**
+ * Whether `at` has the cursor's shape and names a real instant: the date and time read back the
+ * same (JavaScript takes 30 February or 24:00 and moves on; PostgreSQL refuses them, which would
+ * be a 500), in a year PostgreSQL and JavaScript agree on.
+ */
+function isCalendarInstant(at: string): boolean {
+  if (!AT.test(at) || at.startsWith('0000')) return false;
+  const ms = Date.parse(at);
+  return !Number.isNaN(ms) && new Date(ms).toISOString().slice(0, 19) === at.slice(0, 19);
+}
+
+/**
  * The cursor of a (created_at desc, id desc) keyset walk: base64url JSON [created_at, id].
  * It only positions the walk (every page is still limited to what the caller may read), so
  * it is validated, not signed.
@@ -40,8 +51,7 @@ export function decodeKeysetCursor(cursor: string, idPattern: RegExp): KeysetPos
     parsed.length !== 2 ||
     typeof parsed[0] !== 'string' ||
     typeof parsed[1] !== 'string' ||
-    !AT.test(parsed[0]) ||
-    Number.isNaN(Date.parse(parsed[0])) ||
+    !isCalendarInstant(parsed[0]) ||
     !idPattern.test(parsed[1])
   )
     throw bad();

@@ -158,6 +158,8 @@ export interface KeyStateRow {
   expired: boolean;
   expires_at: string | null;
   replaced_by: string | null;
+  /** Read under the lock: a roll copies these, as they are when it commits. */
+  allowed_networks: string[];
 }
 
 /** Locks a key's row for the rest of the transaction and reads its state. */
@@ -165,7 +167,7 @@ export async function lockKeyState(db: PoolClient, id: string): Promise<KeyState
   const r = await db.query<KeyStateRow>(
     `select key_hash, revoked_at is not null as revoked,
        coalesce(expires_at <= now(), false) as expired,
-       ${rfc3339('expires_at')} as expires_at, replaced_by
+       ${rfc3339('expires_at')} as expires_at, replaced_by, allowed_networks
      from api_keys where id = $1 for update`,
     [id],
   );

@@ -100,14 +100,6 @@ export async function rollKey(
   if (unmet.length > 0) {
     throw new AppError('precondition_failed', `Cannot roll the key: ${unmet.join('; ')}.`);
   }
-  // the replacement is a new key: it keeps the old one's networks, and the policy holds for it
-  await refuseOpenKeyByPolicy(
-    deps.pool,
-    old.brand_id,
-    old.allowed_networks,
-    `roll ${old.name} (give it allowed networks first)`,
-  );
-
   const secret = generateApiKey(old.environment);
   const rolled = await withTransaction(deps.pool, async (db) => {
     const state = await lockActive(db, old);
@@ -117,6 +109,15 @@ export async function rollKey(
         `Key ${old.id} was already rolled; its replacement is ${state.replaced_by} (roll that one).`,
       );
     }
+    // The replacement is a new key: it keeps the old one's networks as they are now, under the
+    // lock (read before it, a change committing in between was lost: a hostile review,
+    // 2026-11-29), and the policy holds for it.
+    await refuseOpenKeyByPolicy(
+      db,
+      old.brand_id,
+      state.allowed_networks,
+      `roll ${old.name} (give it allowed networks first)`,
+    );
     const key = await insertKey(db, {
       id: newId('apiKey'),
       brandId: old.brand_id,
@@ -126,7 +127,7 @@ export async function rollKey(
       keyHash: Buffer.from(hashApiKey(secret), 'hex'),
       permissions: old.permissions,
       createdBy: creator.id,
-      allowedNetworks: old.allowed_networks,
+      allowedNetworks: state.allowed_networks,
     });
     const expiresAt = await setKeyExpiresAt(
       db,

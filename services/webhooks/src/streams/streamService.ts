@@ -187,6 +187,9 @@ export async function listStreams(pool: Pool, brand: string): Promise<StreamRow[
   return selectStreams(pool, brand);
 }
 
+/** Whether two checked destination URLs name the same scheme, host and port. */
+const sameOrigin = (a: string, b: string): boolean => new URL(a).origin === new URL(b).origin;
+
 const UpdateInput = z.object({
   label: label.optional(),
   url: z.string().trim().max(2048).optional(),
@@ -230,6 +233,16 @@ export async function updateStream(
       splunkIndex:
         stream.kind === 'splunk_hec' ? (v.splunkIndex ?? stream.options.splunk_index ?? '') : '',
     });
+    // A stored token or API key goes to no host but the one it was given for: a new host needs
+    // it given again, or whoever can change the URL could have it sent to their own server (a
+    // hostile review, 2026-11-29).
+    const newToken = v.token !== undefined && v.token !== '';
+    if (stream.kind !== 'https' && !newToken && !sameOrigin(dest.url, stream.url)) {
+      throw fieldError(
+        'token',
+        `give the ${stream.kind === 'datadog' ? 'Datadog API key' : 'HEC token'} again for a new host: the stored one is sent only where it was given`,
+      );
+    }
     if (dest.url !== stream.url) changed.push(`sent to ${dest.url}`);
     if (JSON.stringify(dest.options) !== JSON.stringify(stream.options))
       changed.push('options changed');

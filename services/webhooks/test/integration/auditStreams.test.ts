@@ -238,6 +238,45 @@ describe('audit streams', () => {
     expect(test.entry).toMatchObject({ position: 0, action: 'audit_stream.tested', test: true });
   });
 
+  // A hostile review (2026-11-29): a change of URL alone kept the sealed token, so an owner's
+  // session (a stolen mailbox's too) could point a Splunk or Datadog stream at its own server
+  // and be sent the brand's HEC token or API key.
+  it("sends a stream's token to a new host only when it is given again", async () => {
+    const other = await makeBrandWithKey(stack.admin);
+    const thief = await splunkHecCollector(ca.tls, 'the-thief-does-not-know-it');
+    try {
+      const { stream } = await streams('addAuditStream', {
+        brand_id: other.brand.id,
+        kind: 'splunk_hec',
+        label: 'Splunk',
+        url: hec.url,
+        token: HEC_TOKEN,
+        datadog_site: '',
+        splunk_index: '',
+        actor_email: other.owner.email,
+      });
+      const update = (over: Record<string, string>) =>
+        streams('updateAuditStream', { stream_id: stream!.id, actor_email: '', ...over }).then(
+          () => 'saved',
+          (err: { code: string; message: string }) => `${err.code}: ${err.message}`,
+        );
+      const moved = await update({ url: thief.url });
+      // Whatever the answer, a Test entry shows where the stream sends, and with what.
+      await streams('testAuditStream', { stream_id: stream!.id, actor_email: '' });
+      await waitFor(() => thief.refused.length > 0 || hec.received.some((r) => r.entry.test), {
+        timeoutMs: 15_000,
+        what: 'the Test entry',
+      });
+      expect(thief.refused).toEqual([]);
+      expect(moved).toMatch(/^validation_failed: token: /);
+      // The same host at another path keeps it; another host with the token given again is saved.
+      expect(await update({ url: `${hec.url.replace(/\/$/, '')}/v2` })).toBe('saved');
+      expect(await update({ url: thief.url, token: 'the-thief-does-not-know-it' })).toBe('saved');
+    } finally {
+      await thief.close();
+    }
+  });
+
   it('refuses a bad destination at save with a 4xx, and never shows or keeps a token in the clear', async () => {
     const other = await makeBrandWithKey(stack.admin);
     const add = (over: Record<string, string>) =>

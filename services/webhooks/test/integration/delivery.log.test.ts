@@ -184,6 +184,20 @@ describe('a receiver with delivered and waiting deliveries', () => {
     await refused({ cursor: 'not a cursor!' }, 'cursor');
     await refused({ cursor: Buffer.from('["x","y"]').toString('base64url') }, 'cursor');
     await refused({ cursor: Buffer.from('{}').toString('base64url') }, 'cursor');
+    // Dates of the cursor's shape that no calendar has: PostgreSQL refused them with an error
+    // the service answered as internal (a 500 in the console, found by a hostile review).
+    for (const at of [
+      '2026-02-30T00:00:00.000000Z',
+      '2026-04-31T12:00:00.000000Z',
+      '2026-01-01T24:00:00.000000Z',
+      '2026-01-01T23:59:60.000000Z',
+      '0000-01-01T00:00:00.000000Z',
+    ]) {
+      await refused(
+        { cursor: Buffer.from(JSON.stringify([at, 'dlv_a'])).toString('base64url') },
+        'cursor',
+      );
+    }
     await refused({ status: 42 as DeliveryStatus }, 'status');
     await refused({ event_type: 42 as EventType }, 'event_type');
     await refused({ since: 'yesterday' }, 'since');

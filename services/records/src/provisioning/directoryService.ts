@@ -169,7 +169,10 @@ export async function writeUser(
     revoked.push(...(await derive(db, caller, user)).revokedKeys);
     return revoked;
   });
-  return (await listUsers(deps.pool, caller, { id }))[0]!;
+  // Read after the commit: a delete of the same user just after it answers 404, not a 500.
+  const [saved] = await listUsers(deps.pool, caller, { id });
+  if (!saved) throw noUser(id);
+  return saved;
 }
 
 /** Deletes a user and deprovisions their membership. */
@@ -215,7 +218,9 @@ export async function writeGroup(
     const moved = await replaceGroupMembers(db, id, members);
     return deriveUsers(db, caller, [...new Set([...members, ...moved])]);
   });
-  return (await listGroups(deps.pool, caller, { id }))[0]!;
+  const [saved] = await listGroups(deps.pool, caller, { id });
+  if (!saved) throw noGroup(id);
+  return saved;
 }
 
 /** Deletes a group, then derives its former members' roles. */

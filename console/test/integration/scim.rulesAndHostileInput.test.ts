@@ -3,7 +3,7 @@
 // deprovisioned person's keys kept (listed) or revoked by the brand's choice, and their other
 // brands untouched; a token that reaches its brand only; and hostile input answered with SCIM
 // errors, never a 5xx. Real records, a real OpenID provider, the console process.
-import { randomHex, waitFor, type TestIdp } from '@brand/testkit';
+import { queueBehindRowLock, randomHex, type TestIdp } from '@brand/testkit';
 import { ConsoleHttp, csrfOf } from '../browserlessClient';
 import { signInHttp } from '../consoleActors';
 import { startConsoleStack, type ConsoleStack } from '../consoleStack';
@@ -166,41 +166,21 @@ describe('just-in-time membership against a removal at the same moment', () => {
     const member = await memberOf(b.brand.id, email);
     const page = await b.ownerHttp.get(`/brands/${b.brand.id}/members`);
 
-    // Hold the brand's lock, so the removal and then the sign-in queue behind it, in that order
-    // (a lock that still lets rows referring to the brand be written, as the sign-in's are).
-    const holder = await db().connect();
-    const waiting = async () =>
-      (
-        await db().query<{ n: number }>(
-          `select count(*)::int as n from pg_stat_activity
-            where datname = current_database() and wait_event_type = 'Lock'`,
-        )
-      ).rows[0]!.n;
-    let removal: Promise<{ status: number }>;
-    let signIn: ReturnType<typeof signInWithSso>;
-    try {
-      await holder.query('begin');
-      await holder.query('select 1 from records.brands where id = $1 for no key update', [
-        b.brand.id,
-      ]);
-      removal = b.ownerHttp.post(`/brands/${b.brand.id}/members/${member!.id}/remove`, {
-        _csrf: csrfOf(page.body),
-      });
-      await waitFor(async () => (await waiting()) === 1, {
-        timeoutMs: 10_000,
-        what: 'the removal waiting',
-      });
-      signIn = signInWithSso(cs, { email, password: 'pw' });
-      await waitFor(async () => (await waiting()) === 2, {
-        timeoutMs: 10_000,
-        what: 'the sign-in waiting',
-      });
-    } finally {
-      await holder.query('commit');
-      holder.release();
-    }
-    expect((await removal).status).toBe(303);
-    expect((await signIn).answer.status).toBe(401);
+    // The removal and then the sign-in queue behind a holder of the brand's row (a lock that
+    // still lets rows referring to the brand be written, as the sign-in's are).
+    const [removal, signIn] = await queueBehindRowLock(
+      db(),
+      { sql: 'select 1 from records.brands where id = $1 for no key update', params: [b.brand.id] },
+      [
+        () =>
+          b.ownerHttp.post(`/brands/${b.brand.id}/members/${member!.id}/remove`, {
+            _csrf: csrfOf(page.body),
+          }),
+        () => signInWithSso(cs, { email, password: 'pw' }),
+      ] as const,
+    );
+    expect(removal.status).toBe(303);
+    expect(signIn.answer.status).toBe(401);
     expect(await memberOf(b.brand.id, email)).toBeUndefined();
   });
 });

@@ -61,6 +61,7 @@ export { tcpProxy, type TcpProxy } from './tcpProxy';
 export { createEmptyDatabase, createTestDatabase, type TestDatabase } from './testDatabase';
 export { adminDatabaseUrl, testRedisUrl } from './testEnv';
 export { API_TIMESTAMP, formatMicros, newestFirst, parseMicros } from './timestamps';
+export { queueBehindRowLock } from './rowLockQueue';
 export { waitFor } from './waitFor';
 export {
   createEventProducer,

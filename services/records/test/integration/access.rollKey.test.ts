@@ -1,6 +1,13 @@
 import { KeyOverlap } from '@brand/proto/access/v1';
 import { hashApiKey, revocationChannel } from '@brand/shared/keys';
-import { API_TIMESTAMP, makeBrandWithKey, startStack, waitFor, type Stack } from '@brand/testkit';
+import {
+  API_TIMESTAMP,
+  makeBrandWithKey,
+  queueBehindRowLock,
+  startStack,
+  waitFor,
+  type Stack,
+} from '@brand/testkit';
 import { Redis } from 'ioredis';
 
 let stack: Stack;
@@ -102,40 +109,21 @@ describe('RollKey', () => {
   // change of networks committing in between was lost on the replacement, which kept the old list.
   it('gives the replacement the networks the key has when the roll commits', async () => {
     const { owner, key } = await makeBrandWithKey(stack.admin);
-    // Hold the key's row, so the change of networks and then the roll queue behind it.
-    const holder = await stack.db.pool.connect();
-    const waiting = async () =>
-      (
-        await stack.db.pool.query<{ n: number }>(
-          `select count(*)::int as n from pg_stat_activity
-            where datname = current_database() and wait_event_type = 'Lock'`,
-        )
-      ).rows[0]!.n;
-    let narrowed: Promise<unknown>;
-    let rolled: ReturnType<typeof roll>;
-    try {
-      await holder.query('begin');
-      await holder.query('select 1 from api_keys where id = $1 for update', [key.id]);
-      narrowed = stack.admin.access('setKeyNetworks', {
-        key_id: key.id,
-        allowed_networks: ['203.0.113.0/24'],
-        actor_email: owner.email,
-      });
-      await waitFor(async () => (await waiting()) === 1, {
-        timeoutMs: 10_000,
-        what: 'the change waiting',
-      });
-      rolled = roll(key.id, KeyOverlap.KEY_OVERLAP_ONE_HOUR, owner.email);
-      await waitFor(async () => (await waiting()) === 2, {
-        timeoutMs: 10_000,
-        what: 'the roll waiting',
-      });
-    } finally {
-      await holder.query('commit');
-      holder.release();
-    }
-    await narrowed;
-    expect((await rolled).key!.allowed_networks).toEqual(['203.0.113.0/24']);
+    // The change of networks and then the roll queue behind a holder of the key's row.
+    const [, rolled] = await queueBehindRowLock(
+      stack.db.pool,
+      { sql: 'select 1 from api_keys where id = $1 for update', params: [key.id] },
+      [
+        () =>
+          stack.admin.access('setKeyNetworks', {
+            key_id: key.id,
+            allowed_networks: ['203.0.113.0/24'],
+            actor_email: owner.email,
+          }),
+        () => roll(key.id, KeyOverlap.KEY_OVERLAP_ONE_HOUR, owner.email),
+      ] as const,
+    );
+    expect(rolled.key!.allowed_networks).toEqual(['203.0.113.0/24']);
   });
 
   it('with no overlap, refuses the old key at once', async () => {

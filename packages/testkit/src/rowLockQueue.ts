@@ -1,0 +1,43 @@
+import type { Pool } from '@brand/shared/db';
+import { waitFor } from './waitFor';
+
+/**
+ * Holds a row lock (`lockSql`, run in a transaction of its own) while `queue` starts requests
+ * one by one: each is awaited until it waits on a lock in this database, so they queue behind
+ * the holder in the order given (PostgreSQL hands a row to its waiters first come, first
+ * served). Then the lock is released and the requests are answered in that order. How a test
+ * puts two changes "at the same moment" exactly where a race would lose one.
+ */
+export async function queueBehindRowLock<T extends readonly Promise<unknown>[]>(
+  pool: Pool,
+  lock: { sql: string; params: unknown[] },
+  queue: { [K in keyof T]: () => T[K] },
+): Promise<{ [K in keyof T]: Awaited<T[K]> }> {
+  const holder = await pool.connect();
+  const started: Promise<unknown>[] = [];
+  try {
+    await holder.query('begin');
+    await holder.query(lock.sql, lock.params);
+    for (const [i, start] of queue.entries()) {
+      const answer = start();
+      answer.catch(() => undefined); // awaited below; not unhandled meanwhile
+      started.push(answer);
+      await waitFor(async () => (await lockWaiters(pool)) === i + 1, {
+        timeoutMs: 10_000,
+        what: `request ${i + 1} of ${queue.length} waiting on the lock`,
+      });
+    }
+  } finally {
+    await holder.query('commit');
+    holder.release();
+  }
+  return Promise.all(started) as Promise<{ [K in keyof T]: Awaited<T[K]> }>;
+}
+
+async function lockWaiters(pool: Pool): Promise<number> {
+  const r = await pool.query<{ n: number }>(
+    `select count(*)::int as n from pg_stat_activity
+      where datname = current_database() and wait_event_type = 'Lock'`,
+  );
+  return r.rows[0]!.n;
+}

@@ -114,9 +114,15 @@ export class AccessGate {
     }
     if (identity.tier === 'free') {
       this.onFailure('plan_tier');
-      throw new AppError(
-        'insufficient_permission',
-        'API access needs the Plus plan or above; this brand is on Free.',
+      // Charged to the address like a key that does not work: a brand below Plus has no budget
+      // to charge, and uncharged the refusal could be asked for without limit.
+      await this.refuse(
+        req,
+        res,
+        new AppError(
+          'insufficient_permission',
+          'API access needs the Plus plan or above; this brand is on Free.',
+        ),
       );
     }
     return identity as ApiIdentity;

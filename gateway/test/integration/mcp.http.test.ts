@@ -339,6 +339,18 @@ describe('params the MCP SDK would not accept are refused at once, never left to
     expect(Date.now() - started).toBeLessThan(1_000);
   });
 
+  // A hostile review (2026-11-29): a task-augmented request (MCP 2025-11-25's params.task) to
+  // this server, which declares no tasks, was answered -32603, an internal error, by the SDK.
+  it.each([
+    ['ping', { task: {} }],
+    ['tools/list', { task: {} }],
+    ['tools/call', { name: 'list_links', arguments: {}, task: { ttl: 60_000 } }],
+  ])('%s asking for a task (%j) → -32602: this server runs none', async (method, params) => {
+    const res = await mcp.rpc(method, params);
+    expect(res.status).toBe(200);
+    expectRpcError(res, -32602, /^Invalid params: this server runs no tasks/);
+  });
+
   it('a notification with array params is accepted (202) and ignored', async () => {
     const res = await mcp.post({ jsonrpc: '2.0', method: 'notifications/initialized', params: [] });
     expect(res.status).toBe(202);

@@ -88,14 +88,26 @@ describe('GET /api/v1/{resource} envelope (docs/contract.md#list-envelope)', () 
   });
 
   it('a path with malformed percent-encoding is 400 malformed_request, never a 500', async () => {
-    const res = await api.get<{ error: { code: string } }>('/api/v1/%E0%A4%A', { key });
-    expect(res.status).toBe(400);
-    expect(res.body.error.code).toBe('malformed_request');
+    for (const path of ['/api/v1/%E0%A4%A', '/api/v1/%E0%A4%A/rec_1']) {
+      const res = await api.get<{ error: { code: string } }>(path, { key });
+      expect({ path, status: res.status, code: res.body.error.code }).toEqual({
+        path,
+        status: 400,
+        code: 'malformed_request',
+      });
+      // Without a key, 401 like every path under /api/v1, and counted against the address (a
+      // hostile review, 2026-11-29: the path was read before the key, and answered 400 unmetered).
+      const keyless = await api.get<{ error: { code: string } }>(path);
+      expect({ path, status: keyless.status }).toEqual({ path, status: 401 });
+    }
   });
 
   it('with a key, an unknown path outside the API is 404 not_found (without one, 401: publicListener.keyless)', async () => {
     const res = await api.get<{ error: { code: string } }>('/nothing/here', { key });
     expect(res.status).toBe(404);
     expect(res.body.error.code).toBe('not_found');
+    // Counted against the brand like every request its key makes (a hostile review,
+    // 2026-11-29: it was counted nowhere).
+    expect(res.headers.get('ratelimit-policy')).toMatch(/^"brand";/);
   });
 });

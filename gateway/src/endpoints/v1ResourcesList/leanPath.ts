@@ -6,7 +6,7 @@ import type { AccessGate } from '../../auth/accessGate';
 import { rawQueryOf, type RequestScope } from '../../http/requestScope';
 import { admitApiKey } from '../../prelude/admission';
 import type { LeanPath } from '../endpoint';
-import { resourceNamed } from '../../records/resourceNamed';
+import { decodedSegment, resourceOfSegment } from '../../records/resourceNamed';
 import { LIST_ROUTE, readListQuery } from './input';
 import { answerPage, type PageDeps } from './page';
 
@@ -56,12 +56,12 @@ async function answerList(
       `${req.method} is not allowed here; use ${ALLOWED.join(' or ')}.`,
     );
   }
-  // express decoded the parameter; malformed percent-encoding is the client's 400
-  const name = decodeURIComponent(segment);
+  // express decoded the parameter; malformed percent-encoding is the client's 400, once admitted
+  const name = decodedSegment(segment);
   const { identity, decision } = await admitApiKey(deps.gate, req, res, (who) =>
-    isResourceName(name) ? changeVersionKey(who.brandId, name) : undefined,
+    name !== undefined && isResourceName(name) ? changeVersionKey(who.brandId, name) : undefined,
   );
-  const resource = resourceNamed(name);
+  const resource = resourceOfSegment(name);
   const rawQuery = rawQueryOf(req.url ?? '');
   const params = readListQuery(rawQuery);
   await answerPage(deps, res, {

@@ -6,7 +6,7 @@ import type { AccessGate } from '../../auth/accessGate';
 import { rawQueryOf, type RequestScope } from '../../http/requestScope';
 import { admitApiKey } from '../../prelude/admission';
 import type { LeanPath } from '../endpoint';
-import { resourceNamed } from '../../records/resourceNamed';
+import { decodedSegment, resourceOfSegment } from '../../records/resourceNamed';
 import { recordIdOf, refuseQuery, RETRIEVE_ROUTE, retrieveSegmentsOf } from './input';
 import { answerRecord, type RecordDeps } from './record';
 
@@ -48,11 +48,12 @@ async function answerRetrieve(
       `${req.method} is not allowed here; use ${ALLOWED.join(' or ')}.`,
     );
   }
-  const name = decodeURIComponent(segments.resource);
+  // malformed percent-encoding is the client's 400, once admitted
+  const name = decodedSegment(segments.resource);
   const { identity, decision } = await admitApiKey(deps.gate, req, res, (who) =>
-    isResourceName(name) ? changeVersionKey(who.brandId, name) : undefined,
+    name !== undefined && isResourceName(name) ? changeVersionKey(who.brandId, name) : undefined,
   );
-  const resource = resourceNamed(name);
+  const resource = resourceOfSegment(name);
   refuseQuery(rawQueryOf(req.url ?? ''));
   const id = recordIdOf(resource, segments.id);
   await answerRecord(deps, res, {

@@ -134,6 +134,19 @@ describe('authentication on POST /api/mcp (issue 3, behaviour 3)', () => {
     }
   });
 
+  // The endpoint answers /API/MCP and /api/mcp/ too, as express matches routes, and refuses
+  // there in JSON-RPC as well (a hostile review of 2026-11-29 asked; it held).
+  it.each(['/API/MCP', '/api/mcp/'])('%s refuses in JSON-RPC too', async (path) => {
+    const res = await api.post<RpcResponse>(path, {
+      body: { jsonrpc: '2.0', id: 1, method: 'ping' },
+      headers: {
+        Accept: 'application/json, text/event-stream',
+        'MCP-Protocol-Version': LATEST_VERSION,
+      },
+    });
+    expect401(res, 'missing_key');
+  });
+
   it('a revoked key is refused at once with 401 invalid_key', async () => {
     const created = await stack.admin.createKey({ brandId: a.brandId, actorEmail: a.ownerEmail });
     // used once, so the gateway has it cached when it is revoked

@@ -126,7 +126,8 @@ export class OpenApiValidator {
 
   private checkUndocumented(pathname: string, status: number, body: string): string[] {
     if (status < 400) return [`${pathname}: undocumented path answered ${status}`];
-    const schema = pathname.startsWith('/api/mcp') ? 'JsonRpcErrorResponse' : 'Error';
+    // the gateway matches paths as express does, in any case
+    const schema = pathname.toLowerCase().startsWith('/api/mcp') ? 'JsonRpcErrorResponse' : 'Error';
     return this.validate(
       `${DOC_ID}#/components/schemas/${schema}`,
       body,

@@ -6,6 +6,7 @@ import {
   logLevelEnv,
   msEnv,
   portEnv,
+  refusePublishedSecrets,
   serviceEnvironmentEnv,
 } from '@brand/shared/config';
 import { checkRedisTls, redisTlsEnv } from '@brand/shared/redis';
@@ -127,7 +128,8 @@ const GatewayEnv = z
     /** Then how long in-flight requests may finish. */
     SHUTDOWN_GRACE_MS: msEnv.default(10_000),
   })
-  .superRefine(checkRedisTls);
+  .superRefine(checkRedisTls)
+  .superRefine(refusePublishedSecrets(['INTERNAL_TOKEN']));
 
 export type GatewayConfig = z.infer<typeof GatewayEnv>;
 

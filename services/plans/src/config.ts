@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import {
   CALLER_TOKEN_NAMES,
+  ASSERTION_PUBLIC_KEY_NAMES,
   assertionPublicKeyEnv,
   callerTokenEnv,
   databaseEnv,
@@ -33,7 +34,7 @@ const PlansEnv = z
   })
   .superRefine(checkDatabaseTls)
   .superRefine(requireAssertionKeyWithConsoleToken('CONSOLE_ASSERTION_PUBLIC_KEY'))
-  .superRefine(refusePublishedSecrets([...CALLER_TOKEN_NAMES]));
+  .superRefine(refusePublishedSecrets([...CALLER_TOKEN_NAMES, ...ASSERTION_PUBLIC_KEY_NAMES]));
 
 export type PlansConfig = z.infer<typeof PlansEnv>;
 

@@ -200,6 +200,7 @@ const RecordsEnv = z
   .superRefine(
     refusePublishedSecrets([
       ...CALLER_TOKEN_NAMES,
+      'CONSOLE_ASSERTION_PRIVATE_KEY',
       'CURSOR_SECRET',
       'CURSOR_SECRETS_PREVIOUS',
       'WEBHOOK_SECRET_KEY',

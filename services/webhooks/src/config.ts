@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import {
   CALLER_TOKEN_NAMES,
+  ASSERTION_PUBLIC_KEY_NAMES,
   assertionPublicKeyEnv,
   boolEnv,
   callerTokenEnv,
@@ -199,6 +200,7 @@ const WebhooksEnv = z
   .superRefine(
     refusePublishedSecrets([
       ...CALLER_TOKEN_NAMES,
+      ...ASSERTION_PUBLIC_KEY_NAMES,
       'WEBHOOK_SECRET_KEY',
       'WEBHOOK_SECRET_KEYS_PREVIOUS',
     ]),

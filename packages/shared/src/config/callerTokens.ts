@@ -1,3 +1,4 @@
+import { createPrivateKey, createPublicKey, KeyObject } from 'node:crypto';
 import { z } from 'zod';
 import type { CallerTokens } from '../grpc/callerAuth';
 import { commaListEnv } from './envTypes';
@@ -15,7 +16,66 @@ export const PUBLISHED_SECRETS: readonly string[] = [
   'test-cursor-secret-0123456789abcdef-0123456789',
   // the webhooks secret-encryption key of test stacks (32 bytes, base64)
   'dGVzdC13ZWJob29rLXNlY3JldC1rZXktMDEyMzQ1Njc=',
+  // the chart's CI values (deploy/helm/brand-records/ci/inline-secrets-values.yaml)
+  'ci-only-internal-token-0123456789abcdef',
+  'ci-only-previous-internal-token-0123456789',
+  'ci-only-admin-token-0123456789abcdef0123',
+  'ci-only-cursor-secret-0123456789abcdef01',
+  'ci-only-console-token-0123456789abcdef0',
+  'Y2ktb25seS13ZWJob29rLWtleS0zMi1ieXRlcy0wMDA=',
+  // and its member-assertion key pair (the PEM bodies: the keys' DER in base64)
+  'MC4CAQAwBQYDK2VwBCIEICusk17lkCswC2rhYUjOV6gNHwRTN3Uku5vss9yRbrox',
+  'MCowBQYDK2VwAyEABGSOwplRAniGFlb6u+yAmKHz+f7VRx3/jGsbZieXteY=',
+  // the benchmark's stack (scripts/bench/lib/settings.mjs)
+  'bench-internal-token-0123456789abcdef',
+  'bench-admin-token-0123456789abcdef-0123',
+  'bench-cursor-secret-0123456789abcdef-0123456789',
+  // the examples the configuration tests use
+  'an-internal-token-of-32-characters',
+  'an-admin-token-of-at-least-32-characters',
+  'a-console-token-of-at-least-32-characters',
+  'a-cursor-secret-of-at-least-32-characters',
 ];
+
+/** Whether `value` (a string, a PEM, or a parsed key) is, or holds, a published secret. */
+function isPublished(value: unknown): boolean {
+  if (typeof value === 'string') {
+    if (PUBLISHED_SECRETS.includes(value)) return true;
+    const pem = /-----BEGIN [A-Z ]+-----([\sA-Za-z0-9+/=]+?)-----END/.exec(
+      value.replaceAll('\\n', '\n'),
+    );
+    return pem !== null && PUBLISHED_SECRETS.includes(pem[1]!.replace(/\s+/g, ''));
+  }
+  if (value instanceof KeyObject && value.asymmetricKeyType !== undefined) {
+    const publicHalf = value.type === 'private' ? createPublicKey(value) : value;
+    const ders = [publicHalf.export({ format: 'der', type: 'spki' })];
+    if (value.type === 'private') ders.push(value.export({ format: 'der', type: 'pkcs8' }));
+    return ders.some((der) => publishedKeyDers().has(der.toString('base64')));
+  }
+  return false;
+}
+
+let keyDers: Set<string> | undefined;
+/** The published keys' DER (base64), with each published private key's public half. */
+function publishedKeyDers(): Set<string> {
+  if (keyDers) return keyDers;
+  keyDers = new Set();
+  for (const body of PUBLISHED_SECRETS) {
+    const der = Buffer.from(body, 'base64');
+    for (const parse of [
+      () => createPublicKey(createPrivateKey({ key: der, format: 'der', type: 'pkcs8' })),
+      () => createPublicKey({ key: der, format: 'der', type: 'spki' }),
+    ]) {
+      try {
+        keyDers.add(parse().export({ format: 'der', type: 'spki' }).toString('base64'));
+        keyDers.add(body);
+      } catch {
+        // not a key of that form: a token
+      }
+    }
+  }
+  return keyDers;
+}
 
 /**
  * The caller credentials of a gRPC service (docs/internals.md "Internal credentials"), to spread into
@@ -77,7 +137,7 @@ export function refusePublishedSecrets<Name extends string>(names: readonly Name
     for (const name of names) {
       const value = env[name];
       const values = Array.isArray(value) ? value : [value];
-      if (values.some((v) => typeof v === 'string' && PUBLISHED_SECRETS.includes(v))) {
+      if (values.some(isPublished)) {
         ctx.addIssue({
           code: 'custom',
           path: [name],

@@ -62,6 +62,12 @@ export function requireAssertionKeyWithConsoleToken(keyName: string) {
   };
 }
 
+/** The assertion key variables, for refusePublishedSecrets (the CI key pair is published). */
+export const ASSERTION_PUBLIC_KEY_NAMES = [
+  'CONSOLE_ASSERTION_PUBLIC_KEY',
+  'CONSOLE_ASSERTION_PUBLIC_KEYS_PREVIOUS',
+] as const;
+
 /** The public keys a service checks member assertions with: the current one first. */
 export function assertionKeysOf(env: {
   CONSOLE_ASSERTION_PUBLIC_KEY?: KeyObject | undefined;

@@ -17,6 +17,7 @@ export {
 } from './callerTokens';
 export { databaseEnv, grpcServiceEnv, processEnv } from './serviceEnv';
 export {
+  ASSERTION_PUBLIC_KEY_NAMES,
   assertionKeysOf,
   assertionPrivateKeyEnv,
   assertionPublicKeyEnv,

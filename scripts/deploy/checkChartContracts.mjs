@@ -16,8 +16,20 @@
 //     (internal) port, whose NetworkPolicy rule admits `probeFrom` besides `metricsFrom`.
 //  6. Liveness never follows a dependency (issue 60): no liveness probe is a gRPC health check
 //     (NOT_SERVING without the database) or /readyz.
+//  7. Every gRPC address a workload is given is reachable under the NetworkPolicies: for each
+//     `*_GRPC_ADDR` (or `dns:` target) in a pod's environment (its env and the ConfigMaps of its
+//     envFrom), the Service it names selects pods whose policies admit the caller's pods on the
+//     Service's target port (ingress), and the caller's policies let it out to them (egress).
+//     However the chart decides who calls whom, an address handed out but shut off fails here
+//     (the webhooks policy once admitted only the console and operators, shutting out the
+//     gateway's events feed and records' and plans' audit relays).
+//  8. Every rotation setting (`*_PREVIOUS`) a process reads reaches it, and none it does not:
+//     the names come from the process's own config schema (<dir>/src/config.ts of the
+//     container's `<dir>/dist/main.js`, with the shared `...xxxEnv` fragments it spreads), and
+//     each must be an optional secretKeyRef of its Deployment (absent from the Secret: not set).
+//     A setting left unmapped makes the rotation in docs/operating.md impossible from the chart.
 //   node scripts/deploy/checkChartContracts.mjs <rendered production.yaml> [README.md]
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { parse, parseAllDocuments } from 'yaml';
 
@@ -228,11 +240,244 @@ for (const deployment of objects.filter((o) => o.kind === 'Deployment')) {
   }
 }
 
+// 7. Every gRPC address handed out is open under the NetworkPolicies --------------------------
+
+/** Whether a label selector ({ matchLabels, matchExpressions }) selects these labels. */
+function selects(selector, labels = {}) {
+  if (!selector) return false;
+  const byLabels = Object.entries(selector.matchLabels ?? {}).every(([k, v]) => labels[k] === v);
+  const byExpressions = (selector.matchExpressions ?? []).every(
+    ({ key, operator, values = [] }) => {
+      if (operator === 'In') return values.includes(labels[key]);
+      if (operator === 'NotIn') return !values.includes(labels[key]);
+      if (operator === 'Exists') return key in labels;
+      if (operator === 'DoesNotExist') return !(key in labels);
+      return false;
+    },
+  );
+  return byLabels && byExpressions;
+}
+
+/** The workloads with a pod template: { where, namespace, labels, containers }. */
+const workloads = objects
+  .map((o) => {
+    const template = o.spec?.template ?? o.spec?.jobTemplate?.spec?.template;
+    if (!template?.spec) return undefined;
+    return {
+      where: `${o.kind} ${o.metadata.name}`,
+      namespace: o.metadata.namespace,
+      labels: template.metadata?.labels ?? {},
+      containers: [...(template.spec.initContainers ?? []), ...(template.spec.containers ?? [])],
+    };
+  })
+  .filter(Boolean);
+
+/** A container's environment, its envFrom ConfigMaps (rendered ones) included: [[name, value]]. */
+function environmentOf(w, c) {
+  const env = [];
+  for (const from of c.envFrom ?? []) {
+    const cm = objects.find(
+      (o) =>
+        o.kind === 'ConfigMap' &&
+        o.metadata.name === from.configMapRef?.name &&
+        o.metadata.namespace === w.namespace,
+    );
+    for (const [k, v] of Object.entries(cm?.data ?? {})) env.push([(from.prefix ?? '') + k, v]);
+  }
+  for (const e of c.env ?? []) if (typeof e.value === 'string') env.push([e.name, e.value]);
+  return env;
+}
+
+/** The NetworkPolicies of a pod for one direction: undefined when none selects it (all open). */
+function policiesOf(w, direction) {
+  const selecting = objects.filter(
+    (o) =>
+      o.kind === 'NetworkPolicy' &&
+      o.metadata.namespace === w.namespace &&
+      selects(o.spec.podSelector, w.labels) &&
+      (o.spec.policyTypes ?? ['Ingress']).includes(direction),
+  );
+  return selecting.length ? selecting : undefined;
+}
+
+/** Whether a rule's ports include a pod's port { name, number } (no ports: every port). */
+const rulePortMatches = (rule, port) =>
+  !rule.ports?.length ||
+  rule.ports.some(
+    (p) =>
+      (p.protocol ?? 'TCP') === 'TCP' &&
+      (p.port === undefined ||
+        p.port === port.name ||
+        p.port === port.number ||
+        (typeof p.port === 'number' &&
+          p.endPort &&
+          p.port <= port.number &&
+          port.number <= p.endPort)),
+  );
+
+/** Whether a rule's peers (from or to) include a pod of `peer` (no peers: everyone). */
+const rulePeerMatches = (peers, policyNamespace, peer) =>
+  !peers?.length ||
+  peers.some((p) => {
+    if (!p.podSelector && !p.namespaceSelector) return false; // an ipBlock: not pod addresses
+    const namespaceOk = p.namespaceSelector
+      ? selects(p.namespaceSelector, { 'kubernetes.io/metadata.name': peer.namespace })
+      : peer.namespace === policyNamespace;
+    return namespaceOk && (!p.podSelector || selects(p.podSelector, peer.labels));
+  });
+
+/** Whether `from`'s pods may open a connection to `to`'s port under the rendered policies. */
+function admitted(from, to, port) {
+  const ingress = policiesOf(to, 'Ingress');
+  const inOk =
+    !ingress ||
+    ingress.some((np) =>
+      (np.spec.ingress ?? []).some(
+        (r) => rulePortMatches(r, port) && rulePeerMatches(r.from, np.metadata.namespace, from),
+      ),
+    );
+  const egress = policiesOf(from, 'Egress');
+  const outOk =
+    !egress ||
+    egress.some((np) =>
+      (np.spec.egress ?? []).some(
+        (r) => rulePortMatches(r, port) && rulePeerMatches(r.to, np.metadata.namespace, to),
+      ),
+    );
+  return { inOk, outOk };
+}
+
+let grpcAddresses = 0;
+for (const w of workloads) {
+  for (const c of w.containers) {
+    for (const [name, value] of environmentOf(w, c)) {
+      if (!name.endsWith('_GRPC_ADDR') && !value.startsWith('dns:')) continue;
+      grpcAddresses++;
+      // dns:///host:port, dns://authority/host:port or host:port
+      const m = /^(?:dns:\/\/[^/]*\/)?\[?([^\]/]+?)\]?:(\d+)$/.exec(value);
+      if (!m) {
+        problems.push(`${w.where}: ${name}=${value} is not a host:port gRPC target`);
+        continue;
+      }
+      const [serviceName, serviceNamespace = w.namespace] = m[1].split('.');
+      const service = objects.find(
+        (o) =>
+          o.kind === 'Service' &&
+          o.metadata.name === serviceName &&
+          o.metadata.namespace === serviceNamespace,
+      );
+      const servicePort = service?.spec.ports?.find((p) => p.port === Number(m[2]));
+      if (!servicePort) {
+        problems.push(
+          `${w.where}: ${name}=${value} names no port of a rendered Service (${serviceName}:${m[2]})`,
+        );
+        continue;
+      }
+      const targets = workloads.filter(
+        (t) =>
+          t.namespace === service.metadata.namespace &&
+          selects({ matchLabels: service.spec.selector }, t.labels),
+      );
+      if (targets.length === 0)
+        problems.push(
+          `${w.where}: ${name} names Service ${serviceName}, which selects no rendered pods`,
+        );
+      for (const t of targets) {
+        const target = servicePort.targetPort ?? servicePort.port;
+        const cport = t.containers
+          .flatMap((tc) => tc.ports ?? [])
+          .find((p) => p.name === target || p.containerPort === target);
+        if (!cport) {
+          problems.push(`${t.where} has no container port ${target} (Service ${serviceName})`);
+          continue;
+        }
+        const port = { name: cport.name, number: cport.containerPort };
+        const { inOk, outOk } = admitted(w, t, port);
+        const what = `${w.where} is given ${name} (${serviceName}:${m[2]}), but`;
+        if (!inOk)
+          problems.push(
+            `${what} no NetworkPolicy of ${t.where} admits its pods on port ${port.name ?? port.number} (ingress): its calls would time out`,
+          );
+        if (!outOk)
+          problems.push(
+            `${what} no NetworkPolicy of its own lets it reach ${t.where} on port ${port.number} (egress): its calls would time out`,
+          );
+      }
+    }
+  }
+}
+if (grpcAddresses === 0) problems.push('no gRPC address (*_GRPC_ADDR) found in the rendered pods');
+
+// 8. Every rotation setting a process reads reaches it ----------------------------------------
+
+/** `export const NAME = { ... };` blocks of packages/shared/src, by name (the env fragments). */
+const sharedFragments = new Map();
+for (const entry of readdirSync(path.join(root, 'packages/shared/src'), {
+  recursive: true,
+  withFileTypes: true,
+})) {
+  if (!entry.isFile() || !entry.name.endsWith('.ts') || entry.name.endsWith('.test.ts')) continue;
+  const text = readFileSync(path.join(entry.parentPath ?? entry.path, entry.name), 'utf8');
+  for (const m of text.matchAll(/^export const (\w+) = \{\n([\s\S]*?)^\};/gm))
+    sharedFragments.set(m[1], m[2]);
+}
+const previousKeys = (text) =>
+  [...text.matchAll(/^\s*([A-Z][A-Z0-9_]*_PREVIOUS)\s*:/gm)].map((m) => m[1]);
+
+/** The *_PREVIOUS settings a process's config schema reads (its file and the fragments it spreads). */
+function rotationSettingsOf(configFile) {
+  const text = readFileSync(configFile, 'utf8');
+  const names = new Set(previousKeys(text));
+  for (const m of text.matchAll(/\.\.\.(\w+Env)\b(?!\s*\()/g))
+    for (const n of previousKeys(sharedFragments.get(m[1]) ?? '')) names.add(n);
+  return names;
+}
+
+let rotationSettings = 0;
+for (const deployment of objects.filter((o) => o.kind === 'Deployment')) {
+  for (const c of deployment.spec.template.spec.containers ?? []) {
+    const main = (c.args ?? []).find((a) => /^[\w/.-]+\/dist\/main\.js$/.test(a));
+    if (!main) continue;
+    const configFile = path.join(root, main.replace(/\/dist\/main\.js$/, '/src/config.ts'));
+    if (!existsSync(configFile)) {
+      problems.push(
+        `Deployment ${deployment.metadata.name} runs ${main}, but ${path.relative(root, configFile)} does not exist`,
+      );
+      continue;
+    }
+    const reads = rotationSettingsOf(configFile);
+    const given = new Map(
+      (c.env ?? [])
+        .filter((e) => e.name.endsWith('_PREVIOUS'))
+        .map((e) => [e.name, e.valueFrom?.secretKeyRef]),
+    );
+    for (const name of reads) {
+      rotationSettings++;
+      const ref = given.get(name);
+      if (!ref)
+        problems.push(
+          `Deployment ${deployment.metadata.name}: ${main} reads ${name} (${path.relative(root, configFile)}), which the chart does not map from the Secret: the rotation in docs/operating.md cannot be done`,
+        );
+      else if (ref.optional !== true)
+        problems.push(
+          `Deployment ${deployment.metadata.name}: ${name} is not an optional secretKeyRef (a Secret without it, outside a rotation, would stop the pods)`,
+        );
+    }
+    for (const name of given.keys())
+      if (!reads.has(name))
+        problems.push(
+          `Deployment ${deployment.metadata.name}: receives ${name}, which ${path.relative(root, configFile)} does not read`,
+        );
+  }
+}
+if (rotationSettings === 0)
+  problems.push("no *_PREVIOUS setting found in the processes' config schemas");
+
 if (problems.length > 0) {
   for (const p of problems) console.error(`chart contract: ${p}`);
   process.exit(1);
 }
 const made = [...created].map(([id, keys]) => `${id} (${keys.size} keys)`).join(', ');
 console.log(
-  `chart contracts hold: ${checkedRefs} references to ${read.Secret.size} Secrets and ${read.ConfigMap.size} ConfigMaps, each rendered, issued by one of ${issued.size} Certificates or created by the README's install step (${made}); ${livenessProbes} liveness probes, none following a dependency; ${alerts} runbooks in docs/operating.md; receivers' ports as portPolicy.ts; the console behind named peers; ${httpProbes} HTTP probes, all on internal ports`,
+  `chart contracts hold: ${checkedRefs} references to ${read.Secret.size} Secrets and ${read.ConfigMap.size} ConfigMaps, each rendered, issued by one of ${issued.size} Certificates or created by the README's install step (${made}); ${livenessProbes} liveness probes, none following a dependency; ${alerts} runbooks in docs/operating.md; receivers' ports as portPolicy.ts; the console behind named peers; ${httpProbes} HTTP probes, all on internal ports; ${grpcAddresses} gRPC addresses, each open under the NetworkPolicies both ways; ${rotationSettings} rotation settings (*_PREVIOUS), each mapped to the process that reads it`,
 );

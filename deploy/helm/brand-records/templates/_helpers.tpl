@@ -192,6 +192,8 @@ plans:
     CONSOLE_TOKEN: [CONSOLE_TOKEN, true, console]
     CONSOLE_TOKENS_PREVIOUS: [CONSOLE_TOKENS_PREVIOUS, true]
     CONSOLE_ASSERTION_PUBLIC_KEY: [CONSOLE_ASSERTION_PUBLIC_KEY, true, console]
+    # Former public keys during a key-pair rotation (docs/operating.md "Rotating credentials").
+    CONSOLE_ASSERTION_PUBLIC_KEYS_PREVIOUS: [CONSOLE_ASSERTION_PUBLIC_KEYS_PREVIOUS, true]
   grpcPort: {{ $v.plans.ports.grpc }}
   metricsPort: {{ $v.plans.ports.metrics }}
   # webhooks: the audit trail's relay (IngestAuditEntries, issue 63)
@@ -214,6 +216,8 @@ webhooks:
     CONSOLE_TOKEN: [CONSOLE_TOKEN, true, console]
     CONSOLE_TOKENS_PREVIOUS: [CONSOLE_TOKENS_PREVIOUS, true]
     CONSOLE_ASSERTION_PUBLIC_KEY: [CONSOLE_ASSERTION_PUBLIC_KEY, true, console]
+    # Former public keys during a key-pair rotation (docs/operating.md "Rotating credentials").
+    CONSOLE_ASSERTION_PUBLIC_KEYS_PREVIOUS: [CONSOLE_ASSERTION_PUBLIC_KEYS_PREVIOUS, true]
   grpcPort: {{ $v.webhooks.ports.grpc }}
   metricsPort: {{ $v.webhooks.ports.metrics }}
   backends: [dns, postgres, otlp]

@@ -9,6 +9,8 @@ export const SQLSTATE = {
   crashShutdown: '57P02',
   cannotConnectNow: '57P03',
   tooManyConnections: '53300',
+  /** A write on a standby: the primary this connection reached was demoted in a failover. */
+  readOnlySqlTransaction: '25006',
 } as const;
 
 const UNAVAILABLE_STATES: ReadonlySet<string> = new Set([
@@ -17,6 +19,7 @@ const UNAVAILABLE_STATES: ReadonlySet<string> = new Set([
   SQLSTATE.crashShutdown,
   SQLSTATE.cannotConnectNow,
   SQLSTATE.tooManyConnections,
+  SQLSTATE.readOnlySqlTransaction,
 ]);
 
 const NETWORK_CODES: ReadonlySet<string> = new Set([

@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { liveSecretFile } from '../config/secretFiles';
 import type { Logger } from '../logger';
+import { SQLSTATE, sqlState } from './pgErrors';
 import { pgConnection } from './tlsOptions';
 
 export type Pool = pg.Pool;
@@ -129,6 +130,9 @@ export async function withTransaction<T>(
       await client.query('rollback').catch((rollbackErr: Error) => {
         broken = rollbackErr;
       });
+      // A connection to a demoted primary refuses every write: drop it, so the next one is
+      // opened where the database's address leads now (pool.query drops its own on any error).
+      if (sqlState(err) === SQLSTATE.readOnlySqlTransaction) broken ??= err as Error;
       throw err;
     }
     await afterCommit?.(client, result);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import {
+  boolEnv,
   logLevelEnv,
   loadConfig,
   msEnv,
@@ -37,6 +38,12 @@ const ConsoleEnv = z
     // Mail
     /** Where sign-in links are sent from: smtp://host:port or smtps://user:pass@host:465. */
     SMTP_URL: z.url(),
+    /**
+     * With NODE_ENV=production, smtp:// to a host but loopback must be upgraded with STARTTLS
+     * (mailSender.ts startTlsRequired); true allows plain SMTP, for a local sink on a private
+     * network (docker-compose.yml's mailbox) and nothing else.
+     */
+    SMTP_ALLOW_PLAINTEXT: boolEnv.default(false),
     MAIL_FROM: z.string().min(3).default('Brand Records <no-reply@localhost>'),
     /** How often the console asks records for sign-in mails to send (they wait at most this). */
     SIGN_IN_MAIL_POLL_MS: msEnv.default(1_000),

@@ -13,7 +13,7 @@ import { createConsoleApp } from './app';
 import { startPollLoop } from './background/pollLoop';
 import { createConsoleClients } from './clients/consoleClients';
 import { loadConsoleConfig, trustProxySetting } from './config';
-import { createMailSender } from './mail/mailSender';
+import { createMailSender, startTlsRequired } from './mail/mailSender';
 import { MEMBER_MAIL_BATCH, memberMailTurn } from './mail/memberMailTurn';
 import { createSignInMailer } from './mail/signInMail';
 import { noticeSourceOf } from './notices/noticeSource';
@@ -48,7 +48,14 @@ async function main(): Promise<void> {
   const metrics = new ConsoleMetrics();
   // Sign-in's rate limits and sessions' Redis, for BrandRecordsRedisUnreachable.
   dependencyUpGauge(metrics.registry, () => ({ redis: redis.status === 'ready' }));
-  const sender = createMailSender({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM });
+  const sender = createMailSender({
+    smtpUrl: config.SMTP_URL,
+    from: config.MAIL_FROM,
+    requireTls: startTlsRequired(config.SMTP_URL, {
+      nodeEnv: config.NODE_ENV,
+      allowPlaintext: config.SMTP_ALLOW_PLAINTEXT,
+    }),
+  });
   const mailer = createSignInMailer({
     sender,
     publicOrigin,

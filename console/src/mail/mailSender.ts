@@ -19,11 +19,17 @@ export interface MailSender {
  * and receiver notices. Plain text only: nothing the console mails needs markup, and text
  * survives every client and scanner.
  */
-export function createMailSender(opts: { smtpUrl: string; from: string }): MailSender {
+export function createMailSender(opts: {
+  smtpUrl: string;
+  from: string;
+  /** Refuse to send unless the server upgrades the connection with STARTTLS (startTlsRequired). */
+  requireTls: boolean;
+}): MailSender {
   // Bounded well within the leases on claimed mail (a minute), so a hanging mail server fails
   // the send (and the mail is claimed again) rather than outliving the lease.
   const transport = nodemailer.createTransport({
     url: opts.smtpUrl,
+    requireTLS: opts.requireTls,
     connectionTimeout: 10_000,
     greetingTimeout: 10_000,
     socketTimeout: 20_000,
@@ -34,6 +40,23 @@ export function createMailSender(opts: { smtpUrl: string; from: string }): MailS
     },
     close: () => transport.close(),
   };
+}
+
+/**
+ * Whether mail over `smtpUrl` must be upgraded with STARTTLS: in production, for smtp:// to any
+ * host but this machine's. nodemailer otherwise upgrades only when the server offers it, so
+ * whoever sits on the path can strip the offer and read the SMTP password and every sign-in
+ * link in the clear (a review of 2026-11-29). smtps:// is TLS from the start; a relay on
+ * loopback (a sidecar) is not on any network.
+ */
+export function startTlsRequired(
+  smtpUrl: string,
+  settings: { nodeEnv: string; allowPlaintext: boolean },
+): boolean {
+  const url = new URL(smtpUrl);
+  if (settings.nodeEnv !== 'production' || settings.allowPlaintext) return false;
+  if (url.protocol !== 'smtp:') return false;
+  return !['localhost', '127.0.0.1', '[::1]'].includes(url.hostname);
 }
 
 /** Counts each send's outcome (a metric) around `send`, and passes a failure on. */

@@ -55,4 +55,19 @@ describe('processOnce', () => {
     expect(await processOnce(store, sampleEvent(), failing)).toBe('processed');
     expect(failing).toHaveBeenCalledTimes(2);
   });
+
+  // A review of 2026-11-29: a repeat during the first run was 'duplicate' (answered 2xx, so the
+  // sender stopped); when the first then failed, nothing processed the event again.
+  it('answers a repeat while the first runs in_progress, so its failure loses nothing', async () => {
+    const store = new MemoryDedupeStore();
+    let fail: () => void = () => undefined;
+    const slow = () => new Promise<void>((_, reject) => (fail = () => reject(new Error('down'))));
+    const first = processOnce(store, sampleEvent(), slow);
+    expect(await processOnce(store, sampleEvent(), jest.fn())).toBe('in_progress');
+    fail();
+    await expect(first).rejects.toThrow('down');
+    const handler = jest.fn();
+    expect(await processOnce(store, sampleEvent(), handler)).toBe('processed');
+    expect(handler).toHaveBeenCalledTimes(1);
+  });
 });

@@ -55,23 +55,44 @@ export class MemoryDedupeStore implements DedupeStore {
   }
 }
 
+/** The keys this process is running a handler for, per store. */
+const running = new WeakMap<DedupeStore, Set<string>>();
+
 /**
- * Runs `handler` once per dedupe key. A duplicate resolves 'duplicate' without running it;
- * if the handler throws, the key is released and the error rethrown, so the sender's
- * retry (after our non-2xx answer) processes the event again.
+ * Runs `handler` once per dedupe key. A duplicate resolves 'duplicate' without running it, and
+ * a repeat while this process still runs it 'in_progress' (answer non-2xx: the first may still
+ * fail, and a 2xx would stop the sender's retries); if the handler throws, the key is released
+ * and the error rethrown, so the sender's retry (after our non-2xx answer) processes it again.
  */
 export async function processOnce(
   store: DedupeStore,
   event: DeliveryEvent,
   handler: (event: DeliveryEvent) => void | Promise<void>,
-): Promise<'processed' | 'duplicate'> {
+): Promise<'processed' | 'duplicate' | 'in_progress'> {
   const key = dedupeKey(event);
-  if (!(await store.claim(key))) return 'duplicate';
+  const keys = running.get(store) ?? new Set<string>();
+  running.set(store, keys);
+  if (keys.has(key)) return 'in_progress';
+  // marked before the claim is awaited, so a repeat meanwhile sees it
+  keys.add(key);
+  let claimed: boolean;
+  try {
+    claimed = await store.claim(key);
+  } catch (error) {
+    keys.delete(key);
+    throw error;
+  }
+  if (!claimed) {
+    keys.delete(key);
+    return 'duplicate';
+  }
   try {
     await handler(event);
   } catch (error) {
     await store.release(key);
     throw error;
+  } finally {
+    keys.delete(key);
   }
   return 'processed';
 }

@@ -11,7 +11,7 @@ import { type Verdict, verifyDelivery } from './verify';
 export type ScriptedResponse =
   number | 'hang' | { status: number; delayMs?: number; body?: string };
 
-export type Outcome = 'processed' | 'duplicate' | 'refused' | 'scripted' | 'failed';
+export type Outcome = 'processed' | 'duplicate' | 'in_progress' | 'refused' | 'scripted' | 'failed';
 
 /** One request as the receiver saw it, recorded after it was answered (or left hanging). */
 export interface ReceivedDelivery {
@@ -163,6 +163,12 @@ export async function startReceiver(options: ReceiverOptions): Promise<RunningRe
       const outcome = await processOnce(dedupe, verdict.event, (event) =>
         onEvent(event, { attempt: verdict.attempt, secretIndex: verdict.secretIndex }),
       );
+      if (outcome === 'in_progress') {
+        // being handled now and may still fail: the sender must try again
+        answer(res, 409, { error: 'event_in_progress' });
+        record({ ...base, outcome, status: 409 });
+        return;
+      }
       answer(res, 200, { received: true, duplicate: outcome === 'duplicate' });
       record({ ...base, outcome, status: 200 });
     } catch {

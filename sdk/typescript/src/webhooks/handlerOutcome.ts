@@ -1,5 +1,6 @@
 import type { WebhookEvent, WebhookEventType } from './eventTypes.js';
-import { WebhookVerificationError } from './verificationError.js';
+import type { WebhookDeduplication } from './deduplication.js';
+import { WEBHOOK_REFUSAL_STATUS, WebhookVerificationError } from './verificationError.js';
 import type { VerifiedWebhook, VerifyWebhookOptions } from './verifyWebhook.js';
 
 /** Options shared by the ready-made handlers (express, Node http, fetch-style). */
@@ -29,19 +30,63 @@ export interface HandlerOutcome {
   body: Record<string, unknown>;
 }
 
+/** The keys of the events this process's handlers are running onEvent for, per store. */
+const running = new WeakMap<WebhookDeduplication, Set<string>>();
+
 /**
  * Runs verification and onEvent, and turns the result into the status and body to answer: a
- * duplicate is 200 without onEvent; a failing onEvent is 500 with the event's claim released.
+ * duplicate is 200 without onEvent; a repeat while onEvent runs for it in this process is 409
+ * (it may still fail: a 200 would stop the service's retries, and a failure then would lose
+ * the event; a review of 2026-11-29 found that); a failing onEvent is 500 with the event's claim
+ * released. `verify` claims through the deduplication it is given.
  */
 export async function respondTo<T extends WebhookEventType>(
   options: WebhookHandlerOptions<T>,
-  verify: () => Promise<VerifiedWebhook<T>>,
+  verify: (deduplicate: WebhookDeduplication | undefined) => Promise<VerifiedWebhook<T>>,
 ): Promise<HandlerOutcome> {
+  const store = options.deduplicate;
+  let keys: Set<string> | undefined;
+  if (store) {
+    keys = running.get(store) ?? new Set<string>();
+    running.set(store, keys);
+  }
+  let repeatWhileRunning = false;
+  const claiming: WebhookDeduplication | undefined =
+    store && keys
+      ? {
+          claim: async (key) => {
+            if (keys.has(key)) {
+              repeatWhileRunning = true;
+              return false;
+            }
+            // marked before the claim is awaited, so a repeat meanwhile sees it
+            keys.add(key);
+            try {
+              const claimed = await store.claim(key);
+              if (!claimed) keys.delete(key);
+              return claimed;
+            } catch (error) {
+              keys.delete(key);
+              throw error;
+            }
+          },
+          release: (key) => store.release(key),
+        }
+      : undefined;
   let verified: VerifiedWebhook<T>;
   try {
-    verified = await verify();
+    verified = await verify(claiming);
   } catch (error) {
     if (error instanceof WebhookVerificationError && error.reason === 'duplicate_event') {
+      if (repeatWhileRunning) {
+        return {
+          status: WEBHOOK_REFUSAL_STATUS.event_in_progress,
+          body: {
+            error: 'event_in_progress',
+            message: 'a delivery of this event is being handled now; try again',
+          },
+        };
+      }
       return { status: 200, body: { received: true, duplicate: true } };
     }
     options.onError?.(error);
@@ -63,6 +108,8 @@ export async function respondTo<T extends WebhookEventType>(
       options.onError?.(releaseError);
     }
     return { status: 500, body: { error: 'processing_failed' } };
+  } finally {
+    keys?.delete(verified.deduplicationKey);
   }
   return { status: 200, body: { received: true } };
 }

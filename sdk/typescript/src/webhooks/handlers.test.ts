@@ -127,6 +127,54 @@ describe('webhookNodeHandler with node:http (reads the raw body itself)', () => 
     }
   });
 
+  // A review of 2026-11-29: a repeat that came while the first delivery was still being handled
+  // was answered 200 "duplicate", so the service stopped; when the first then failed, nothing
+  // delivered the event again. A repeat while it is handled is 409, which the service retries.
+  it('with deduplicate, answers a repeat during the first one 409, so a failure of the first loses nothing', async () => {
+    const { events, options } = recorder();
+    let finishFirst: (outcome: 'fail' | 'succeed') => void = () => undefined;
+    let calls = 0;
+    const handler = webhookNodeHandler({
+      ...options,
+      deduplicate: memoryDeduplication(),
+      onEvent: async (event, context) => {
+        if (++calls === 1) {
+          const outcome = await new Promise<'fail' | 'succeed'>((r) => (finishFirst = r));
+          if (outcome === 'fail') throw new Error('timed out downstream');
+        }
+        return options.onEvent(event, context);
+      },
+    });
+    const server = await serve(
+      (req: http.IncomingMessage, res: http.ServerResponse) => void handler(req, res),
+    );
+    try {
+      const first = post(server.url, BODY, await signed());
+      while (calls === 0) await new Promise((r) => setTimeout(r, 5));
+      // the service's retry (its timeout passed) while the first is still being handled
+      const during = await post(server.url, BODY, await signed());
+      expect(during).toEqual({
+        status: 409,
+        body: {
+          error: 'event_in_progress',
+          message: expect.stringContaining('try again') as unknown,
+        },
+      });
+      finishFirst('fail');
+      expect((await first).status).toBe(500);
+      // the next retry runs it, and a repeat after its 2xx is the duplicate it is
+      expect((await post(server.url, BODY, await signed())).status).toBe(200);
+      expect(events).toHaveLength(1);
+      await expect(post(server.url, BODY, await signed())).resolves.toEqual({
+        status: 200,
+        body: { received: true, duplicate: true },
+      });
+    } finally {
+      finishFirst('fail'); // never left hanging, whatever failed above
+      await server.close();
+    }
+  });
+
   it('refuses a body over maxBodyBytes with 413', async () => {
     const { events, options } = recorder();
     const server = await serve(

@@ -106,8 +106,8 @@ export function webhookNodeHandler<T extends WebhookEventType = WebhookEventType
   options: WebhookHandlerOptions<T>,
 ): (req: NodeRequestLike, res: NodeResponseLike) => Promise<void> {
   return async (req, res) => {
-    const outcome = await respondTo(options, () =>
-      verifyNodeWebhook(req, { ...options, now: options.now?.() }),
+    const outcome = await respondTo(options, (deduplicate) =>
+      verifyNodeWebhook(req, { ...options, deduplicate, now: options.now?.() }),
     );
     send(res, outcome.status, outcome.body);
   };

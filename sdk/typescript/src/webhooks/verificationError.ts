@@ -26,14 +26,20 @@ export type WebhookVerificationReason =
    * Authentic and accepted, but processed already: the `deduplicate` store holds its event and
    * record ids. Answer 2xx (it is no failure), and do not process it again.
    */
-  | 'duplicate_event';
+  | 'duplicate_event'
+  /**
+   * Authentic and accepted, and a delivery of it is being handled right now (the `deduplicate`
+   * store says so): answer 409, so the service tries again; it may still fail.
+   */
+  | 'event_in_progress';
 
 /**
  * The HTTP status a receiver should answer for each reason: 400 for a request that is not a
  * well-formed delivery, 401 for one that is not authentic or not fresh, 413 for an oversized
  * body, 422 for an authentic event of a type not selected, 500 for the receiver's own
- * misconfiguration (the sender retries later, so no event is lost while it is fixed), and 200
- * for a duplicate (processed already: the sender must stop retrying it).
+ * misconfiguration (the sender retries later, so no event is lost while it is fixed), 200
+ * for a duplicate (processed already: the sender must stop retrying it), and 409 for one being
+ * handled right now (it may still fail: the sender must try again).
  */
 export const WEBHOOK_REFUSAL_STATUS: Readonly<Record<WebhookVerificationReason, number>> = {
   missing_header: 400,
@@ -48,6 +54,7 @@ export const WEBHOOK_REFUSAL_STATUS: Readonly<Record<WebhookVerificationReason, 
   no_secret: 500,
   no_event_types: 500,
   duplicate_event: 200,
+  event_in_progress: 409,
 };
 
 /** A delivery was refused. `reason` is a stable word to branch on and safe to log; so is `message`. */

@@ -52,8 +52,8 @@ export function webhookFetchHandler<T extends WebhookEventType = WebhookEventTyp
   options: WebhookHandlerOptions<T>,
 ): (request: WebRequestLike) => Promise<Response> {
   return async (request) => {
-    const outcome = await respondTo(options, () =>
-      verifyWebhookRequest(request, { ...options, now: options.now?.() }),
+    const outcome = await respondTo(options, (deduplicate) =>
+      verifyWebhookRequest(request, { ...options, deduplicate, now: options.now?.() }),
     );
     return new Response(JSON.stringify(outcome.body), {
       status: outcome.status,

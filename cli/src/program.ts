@@ -40,7 +40,14 @@ export function buildProgram(): Command {
       '--plans <host:port>',
       `plans service address (env PLANS_GRPC_ADDR; default ${DEFAULT_PLANS_ADDR})`,
     )
-    .option('--token <token>', 'admin token for admin calls (env ADMIN_TOKEN)')
+    .option(
+      '--token-file <path>',
+      'admin token for admin calls, read from a file or "-" for stdin (env ADMIN_TOKEN, ADMIN_TOKEN_FILE)',
+    )
+    .option(
+      '--token <token>',
+      'the admin token itself: visible in shell history and to every user of this machine; prefer --token-file',
+    )
     .option('--timeout <ms>', `deadline per call (default ${DEFAULT_TIMEOUT_MS})`, parseTimeout)
     .showHelpAfterError('(add --help for usage)')
     .configureHelp({ showGlobalOptions: true })

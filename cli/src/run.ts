@@ -20,6 +20,7 @@ interface GlobalOptions {
   webhooks?: string;
   plans?: string;
   token?: string;
+  tokenFile?: string;
   timeout?: number;
   json?: boolean;
 }
@@ -60,7 +61,13 @@ export async function runCommand(
   streams: Streams = processStreams,
   service: Exclude<ServiceName, 'gateway'> = 'records',
 ): Promise<void> {
-  const settings = resolveSettings(cmd.optsWithGlobals<GlobalOptions>(), process.env);
+  const flags = cmd.optsWithGlobals<GlobalOptions>();
+  if (flags.token !== undefined) {
+    streams.stderr(
+      'brandctl: warning: --token puts the admin token in your shell history and the process list; use --token-file or ADMIN_TOKEN.\n',
+    );
+  }
+  const settings = resolveSettings(flags, process.env);
   const address = {
     records: settings.recordsAddr,
     plans: settings.plansAddr,

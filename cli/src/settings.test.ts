@@ -1,3 +1,5 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
   DEFAULT_PLANS_ADDR,
@@ -159,5 +161,29 @@ describe('readEnvFile', () => {
 
   it('returns an empty object for a missing file', () => {
     expect(readEnvFile(join(__dirname, 'no-such-file.env'))).toEqual({});
+  });
+});
+
+describe('the admin token from a file (kept off the command line)', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'brandctl-token-'));
+  const file = join(dir, 'admin.token');
+  writeFileSync(file, '  file-held-token-0123456789abcdef-0123\n');
+
+  it('reads --token-file, then ADMIN_TOKEN, then ADMIN_TOKEN_FILE, trimmed', () => {
+    expect(
+      resolveSettings({ tokenFile: file }, { ADMIN_TOKEN: 'env-token' }, () => ({})).token,
+    ).toBe('file-held-token-0123456789abcdef-0123');
+    expect(
+      resolveSettings({}, { ADMIN_TOKEN: 'env-token', ADMIN_TOKEN_FILE: file }, () => ({})).token,
+    ).toBe('env-token');
+    expect(resolveSettings({}, { ADMIN_TOKEN_FILE: file }, () => ({})).token).toBe(
+      'file-held-token-0123456789abcdef-0123',
+    );
+  });
+
+  it('names a file it cannot read', () => {
+    expect(() => resolveSettings({ tokenFile: join(dir, 'missing') }, {}, () => ({}))).toThrow(
+      /cannot read .*missing/,
+    );
   });
 });

@@ -21,6 +21,8 @@ export interface SettingFlags {
   plans?: string | undefined;
   webhooks?: string | undefined;
   token?: string | undefined;
+  /** A file holding the admin token ("-": standard input), kept off the command line. */
+  tokenFile?: string | undefined;
   timeout?: number | undefined;
 }
 
@@ -92,9 +94,29 @@ export function resolveSettings(
     recordsAddr: pick(flags.records, 'RECORDS_GRPC_ADDR') ?? DEFAULT_RECORDS_ADDR,
     plansAddr: pick(flags.plans, 'PLANS_GRPC_ADDR') ?? DEFAULT_PLANS_ADDR,
     webhooksAddr: pick(flags.webhooks, 'WEBHOOKS_GRPC_ADDR') ?? DEFAULT_WEBHOOKS_ADDR,
-    token: pick(flags.token, 'ADMIN_TOKEN'),
+    token:
+      nonEmpty(flags.token) ??
+      secretFromFile(flags.tokenFile) ??
+      nonEmpty(env.ADMIN_TOKEN) ??
+      secretFromFile(nonEmpty(env.ADMIN_TOKEN_FILE)) ??
+      fromFile('ADMIN_TOKEN'),
     timeoutMs: flags.timeout ?? DEFAULT_TIMEOUT_MS,
   };
+}
+
+/**
+ * A secret kept in a file ("-": standard input), trimmed: how an operator gives brandctl a token
+ * without putting it in the shell's history and every user's process list.
+ */
+export function secretFromFile(path: string | undefined): string | undefined {
+  if (path === undefined) return undefined;
+  try {
+    return nonEmpty(readFileSync(path === '-' ? 0 : path, 'utf8'));
+  } catch (err) {
+    throw new Error(
+      `cannot read ${path === '-' ? 'standard input' : path}: ${(err as Error).message}`,
+    );
+  }
 }
 
 function nonEmpty(value: string | undefined): string | undefined {

@@ -118,8 +118,12 @@ export function registerEventsCommands(program: Command): void {
   )
     .option('--brand <brandId>', 'the brand, over the admin token (the webhooks service)')
     .option(
+      '--key-file <path>',
+      'the brand\'s API key instead, read from a file or "-" for stdin (env BRAND_RECORDS_KEY): reads GET /api/v1/events',
+    )
+    .option(
       '--key <apiKey>',
-      "the brand's API key instead (env BRAND_RECORDS_KEY): reads GET /api/v1/events",
+      'the API key itself: visible in shell history and to every user of this machine; prefer --key-file',
     )
     .option(
       '--url <origin>',

@@ -14,12 +14,14 @@ import { AppError, isErrorCode } from '@brand/shared/errors';
 import type { Backend } from '../client';
 import type { Rendered } from '../output';
 import { onWebhooks, runReported, type ReportContext } from '../run';
+import { secretFromFile } from '../settings';
 import { feedRequest, type FeedFilters } from './eventsFeedRequest';
 import { openPosition, type Position } from './followPosition';
 
 export interface FollowOptions extends FeedFilters {
   brand?: string;
   key?: string;
+  keyFile?: string;
   url?: string;
   after?: number;
   checkpoint?: string;
@@ -187,9 +189,21 @@ async function follow(
  * everything else (positions, the summary, refusals) on stderr, so `> events.jsonl` holds
  * events only.
  */
+/** The API key in --key-file's file ("-": standard input), kept off the command line. */
+function keyFromFile(path: string | undefined, cmd: Command): string | undefined {
+  try {
+    return secretFromFile(path);
+  } catch (err) {
+    return cmd.error(`error: --key-file: ${(err as Error).message}`);
+  }
+}
+
 export function followAction(opts: FollowOptions, cmd: Command): Promise<void> {
-  const key = opts.key ?? (opts.brand === undefined ? process.env.BRAND_RECORDS_KEY : undefined);
-  if (opts.brand !== undefined && opts.key !== undefined)
+  if (opts.key !== undefined && opts.keyFile !== undefined)
+    cmd.error('error: give --key or --key-file, not both');
+  const given = opts.key ?? keyFromFile(opts.keyFile, cmd);
+  const key = given ?? (opts.brand === undefined ? process.env.BRAND_RECORDS_KEY : undefined);
+  if (opts.brand !== undefined && given !== undefined)
     cmd.error(
       'error: give --brand (with the admin token) or --key, not both: a key selects its brand',
     );

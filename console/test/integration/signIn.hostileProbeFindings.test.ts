@@ -305,6 +305,18 @@ describe('the receiver guide (finding 5)', () => {
       expect(await deliver(at, signedDelivery({ secret: secret!, timestamp: stale }))).toBe(401);
       expect(await deliver(at, { headers: {}, body: '{}' })).toBe(400);
       expect(await deliver(at, signedDelivery({ secret: secret! }))).toBe(204);
+      // The event header is not signed (a review of 2026-11-29): a signed event of a type the
+      // receiver did not select, relabelled as one it did, is 400; a body that is not JSON is
+      // 400, never a 500.
+      const other = signedDelivery({ secret: secret!, type: 'submission.approved' });
+      const relabelled = {
+        ...other,
+        headers: { ...other.headers, 'x-service-event': 'payout.paid' },
+      };
+      expect(await deliver(at, relabelled)).toBe(400);
+      const signed = signedDelivery({ secret: secret! });
+      const notJson = { ...signed, headers: { ...signed.headers, 'content-type': 'text/plain' } };
+      expect(await deliver(at, notJson)).toBe(400);
       expect(await deliver(`${example.url}/hooks/other`, signedDelivery({ secret: secret! }))).toBe(
         404,
       );

@@ -45,6 +45,8 @@ app.use((req, res, next) => {
   if (!type || !/^\\d+$/.test(timestamp ?? '') || !/^sha256=[0-9a-f]{64}$/.test(signature)) {
     return res.status(400).end();
   }
+  // A body that is not JSON was not read raw: no delivery.
+  if (!Buffer.isBuffer(req.body)) return res.status(400).end();
   if (Math.abs(Date.now() / 1000 - Number(timestamp)) > 300) return res.status(401).end();
   // 2. HMAC-SHA256 with the secret over "<timestamp>.<raw body>".
   const expected = createHmac('sha256', SECRET).update(\`\${timestamp}.\`).update(req.body).digest();
@@ -52,9 +54,16 @@ app.use((req, res, next) => {
   if (!timingSafeEqual(expected, Buffer.from(signature.slice(7), 'hex'))) {
     return res.status(401).end();
   }
-  // 5. Accept only the configured event types.
+  // 5. Accept only the configured event types: the body's, which is signed, and the header
+  //    must say the same (the header is not signed).
+  let event;
+  try {
+    event = JSON.parse(req.body.toString('utf8'));
+  } catch {
+    return res.status(400).end();
+  }
+  if (event.type !== type) return res.status(400).end();
   if (!ACCEPTED.has(type)) return res.status(422).end();
-  const event = JSON.parse(req.body.toString('utf8'));
   // 6. Process idempotently: deduplicate on the event and record ids, not X-Service-Attempt.
   const key = \`\${event.id}:\${event.data.object.id}\`;
   if (!seen.has(key)) {

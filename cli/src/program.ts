@@ -41,7 +41,7 @@ export function buildProgram(): Command {
       `plans service address (env PLANS_GRPC_ADDR; default ${DEFAULT_PLANS_ADDR})`,
     )
     .option(
-      '--token-file <path>',
+      '--admin-token-file <path>',
       'admin token for admin calls, read from a file or "-" for stdin (env ADMIN_TOKEN, ADMIN_TOKEN_FILE)',
     )
     .option(

@@ -20,7 +20,7 @@ interface GlobalOptions {
   webhooks?: string;
   plans?: string;
   token?: string;
-  tokenFile?: string;
+  adminTokenFile?: string;
   timeout?: number;
   json?: boolean;
 }
@@ -64,7 +64,7 @@ export async function runCommand(
   const flags = cmd.optsWithGlobals<GlobalOptions>();
   if (flags.token !== undefined) {
     streams.stderr(
-      'brandctl: warning: --token puts the admin token in your shell history and the process list; use --token-file or ADMIN_TOKEN.\n',
+      'brandctl: warning: --token puts the admin token in your shell history and the process list; use --admin-token-file or ADMIN_TOKEN.\n',
     );
   }
   const settings = resolveSettings(flags, process.env);

@@ -169,9 +169,9 @@ describe('the admin token from a file (kept off the command line)', () => {
   const file = join(dir, 'admin.token');
   writeFileSync(file, '  file-held-token-0123456789abcdef-0123\n');
 
-  it('reads --token-file, then ADMIN_TOKEN, then ADMIN_TOKEN_FILE, trimmed', () => {
+  it('reads --admin-token-file, then ADMIN_TOKEN, then ADMIN_TOKEN_FILE, trimmed', () => {
     expect(
-      resolveSettings({ tokenFile: file }, { ADMIN_TOKEN: 'env-token' }, () => ({})).token,
+      resolveSettings({ adminTokenFile: file }, { ADMIN_TOKEN: 'env-token' }, () => ({})).token,
     ).toBe('file-held-token-0123456789abcdef-0123');
     expect(
       resolveSettings({}, { ADMIN_TOKEN: 'env-token', ADMIN_TOKEN_FILE: file }, () => ({})).token,
@@ -182,7 +182,7 @@ describe('the admin token from a file (kept off the command line)', () => {
   });
 
   it('names a file it cannot read', () => {
-    expect(() => resolveSettings({ tokenFile: join(dir, 'missing') }, {}, () => ({}))).toThrow(
+    expect(() => resolveSettings({ adminTokenFile: join(dir, 'missing') }, {}, () => ({}))).toThrow(
       /cannot read .*missing/,
     );
   });

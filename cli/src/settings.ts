@@ -21,8 +21,11 @@ export interface SettingFlags {
   plans?: string | undefined;
   webhooks?: string | undefined;
   token?: string | undefined;
-  /** A file holding the admin token ("-": standard input), kept off the command line. */
-  tokenFile?: string | undefined;
+  /**
+   * A file holding the admin token ("-": standard input), kept off the command line. Named
+   * --admin-token-file: `stream add --token-file` is a stream's own token.
+   */
+  adminTokenFile?: string | undefined;
   timeout?: number | undefined;
 }
 
@@ -96,7 +99,7 @@ export function resolveSettings(
     webhooksAddr: pick(flags.webhooks, 'WEBHOOKS_GRPC_ADDR') ?? DEFAULT_WEBHOOKS_ADDR,
     token:
       nonEmpty(flags.token) ??
-      secretFromFile(flags.tokenFile) ??
+      secretFromFile(flags.adminTokenFile) ??
       nonEmpty(env.ADMIN_TOKEN) ??
       secretFromFile(nonEmpty(env.ADMIN_TOKEN_FILE)) ??
       fromFile('ADMIN_TOKEN'),

@@ -2,7 +2,7 @@ import pg from 'pg';
 import { liveSecretFile } from '../config/secretFiles';
 import type { Logger } from '../logger';
 import { SQLSTATE, sqlState } from './pgErrors';
-import { pgConnection } from './tlsOptions';
+import { databaseTlsWarning, pgConnection } from './tlsOptions';
 
 export type Pool = pg.Pool;
 export type PoolClient = pg.PoolClient;
@@ -77,6 +77,9 @@ export interface DatabaseSettings {
   DATABASE_STATEMENT_TIMEOUT_MS: number;
 }
 
+/** The TLS warnings this process logged already: once each, not once per pool. */
+const warned = new Set<string>();
+
 /**
  * A service's pool from its configuration: `name` shows in pg_stat_activity; `max`
  * overrides DATABASE_POOL_MAX for a side pool (e.g. the outbox relay's own connections).
@@ -85,6 +88,14 @@ export function createServicePool(
   config: DatabaseSettings,
   opts: { schema: string; name: string; log: Logger; max?: number },
 ): Pool {
+  const warning = databaseTlsWarning(
+    { DATABASE_URL: config.DATABASE_URL, DATABASE_SSL_CA_FILE: config.DATABASE_SSL_CA_FILE },
+    process.env.PGSSLMODE,
+  );
+  if (warning !== undefined && !warned.has(warning)) {
+    warned.add(warning);
+    opts.log.warn({ pool: opts.name }, warning);
+  }
   return createPool({
     connectionString: config.DATABASE_URL,
     sslCaFile: config.DATABASE_SSL_CA_FILE,

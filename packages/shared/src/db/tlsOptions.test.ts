@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import { ConfigError, loadConfig } from '../config';
-import { checkDatabaseTls, pgConnection } from './tlsOptions';
+import { checkDatabaseTls, databaseTlsWarning, pgConnection } from './tlsOptions';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'pg-tls-'));
 const ca = path.join(dir, 'ca.pem');
@@ -138,5 +138,30 @@ describe('checkDatabaseTls refuses what cannot work, naming the variable', () =>
     ],
   ])('refuses %s', (_what, env, expected) => {
     expect(problems(env)).toContain(expected);
+  });
+});
+
+describe('databaseTlsWarning', () => {
+  const warn = (url: string, ca?: string, envMode?: string) =>
+    databaseTlsWarning({ DATABASE_URL: url, DATABASE_SSL_CA_FILE: ca }, envMode);
+
+  it('says when a database off this machine is reached without a verified server', () => {
+    expect(warn('postgres://u@db.internal:5432/x')).toBe(
+      'the database at db.internal is reached without TLS: use sslmode=verify-full (DATABASE_SSL_CA_FILE for a private CA)',
+    );
+    expect(warn('postgres://u@db.internal/x?sslmode=require')).toMatch(
+      /over TLS that takes any certificate \(sslmode=require\)/,
+    );
+    expect(warn('postgres://u@db.internal/x?sslmode=no-verify')).toMatch(/sslmode=no-verify/);
+    expect(warn('postgres://u@db.internal/x?sslmode=disable')).toMatch(/without TLS/);
+  });
+
+  it('is silent for a verified server, loopback, or PGSSLMODE=verify-full', () => {
+    expect(warn('postgres://u@db.internal/x?sslmode=verify-full')).toBeUndefined();
+    expect(warn('postgres://u@db.internal/x?sslmode=verify-ca', '/ca.pem')).toBeUndefined();
+    expect(warn('postgres://u@db.internal/x?sslmode=require', '/ca.pem')).toBeUndefined();
+    expect(warn('postgres://u@127.0.0.1:5432/x')).toBeUndefined();
+    expect(warn('postgres://u@localhost/x')).toBeUndefined();
+    expect(warn('postgres://u@db.internal/x', undefined, 'verify-full')).toBeUndefined();
   });
 });

@@ -75,6 +75,42 @@ export function pgConnection(settings: DatabaseTlsSettings): PgConnection {
   return { connectionString, ssl };
 }
 
+const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
+
+/**
+ * What is wrong with how a connection to a database off this machine would be protected, or
+ * undefined when the server is verified (verify-full, verify-ca, require with a CA): no TLS, or
+ * TLS that takes any certificate, lets whoever is on the path read and change every query (a
+ * review of 2026-11-29: production took both in silence). A warning, not a refusal: a proxy
+ * on the pod's own network (the Cloud SQL Auth Proxy) is reached as a named host too.
+ */
+export function databaseTlsWarning(
+  settings: DatabaseTlsSettings,
+  /** PGSSLMODE, which pg reads when the URL names no sslmode. */
+  envMode?: string,
+): string | undefined {
+  let params: ReturnType<typeof tlsParamsOf>;
+  let host: string;
+  try {
+    params = tlsParamsOf(settings.DATABASE_URL);
+    host = new URL(settings.DATABASE_URL).hostname;
+  } catch {
+    return undefined;
+  }
+  if (host === '' || host.startsWith('/') || LOOPBACK.has(host)) return undefined;
+  const mode = params.mode ?? envMode;
+  const verified =
+    mode === 'verify-full' ||
+    mode === 'verify-ca' ||
+    (mode === 'require' && (settings.DATABASE_SSL_CA_FILE ?? params.rootCert) !== undefined);
+  if (verified) return undefined;
+  const how =
+    mode === undefined || mode === 'disable'
+      ? 'without TLS'
+      : `over TLS that takes any certificate (sslmode=${mode})`;
+  return `the database at ${host} is reached ${how}: use sslmode=verify-full (DATABASE_SSL_CA_FILE for a private CA)`;
+}
+
 /**
  * A superRefine step for DATABASE_URL and DATABASE_SSL_CA_FILE: an sslmode pg cannot honour
  * (prefer and allow fall back to plaintext in libpq), verify-ca without a CA, a CA file with

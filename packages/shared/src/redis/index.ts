@@ -39,6 +39,10 @@ export function createRedisClient(opts: RedisOptions): Redis {
     commandTimeout: opts.commandTimeoutMs,
     connectTimeout: 2_000,
     retryStrategy: (attempt) => Math.min(100 * attempt, 2_000),
+    // A write refused READONLY: this connection reached a primary since demoted (a failover
+    // that moved the endpoint). Reconnect, so the next connection goes where it leads now; the
+    // refused command fails as any Redis error does (its caller falls back).
+    reconnectOnError: (err) => err.message.startsWith('READONLY'),
     tls: redisTlsOptions(opts.url, opts.tlsCaFile),
   });
   // ioredis reads options.password each time it connects (AUTH on every reconnect)

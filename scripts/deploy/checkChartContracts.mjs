@@ -326,25 +326,23 @@ const rulePeerMatches = (peers, policyNamespace, peer) =>
     return namespaceOk && (!p.podSelector || selects(p.podSelector, peer.labels));
   });
 
+/** Whether `at`'s policies of `type` (none: all open) have a rule for `port` naming `peer`. */
+function opens(at, type, port, peer) {
+  const policies = policiesOf(at, type);
+  const [rules, peers] = type === 'Ingress' ? ['ingress', 'from'] : ['egress', 'to'];
+  return (
+    !policies ||
+    policies.some((np) =>
+      (np.spec[rules] ?? []).some(
+        (r) => rulePortMatches(r, port) && rulePeerMatches(r[peers], np.metadata.namespace, peer),
+      ),
+    )
+  );
+}
+
 /** Whether `from`'s pods may open a connection to `to`'s port under the rendered policies. */
 function admitted(from, to, port) {
-  const ingress = policiesOf(to, 'Ingress');
-  const inOk =
-    !ingress ||
-    ingress.some((np) =>
-      (np.spec.ingress ?? []).some(
-        (r) => rulePortMatches(r, port) && rulePeerMatches(r.from, np.metadata.namespace, from),
-      ),
-    );
-  const egress = policiesOf(from, 'Egress');
-  const outOk =
-    !egress ||
-    egress.some((np) =>
-      (np.spec.egress ?? []).some(
-        (r) => rulePortMatches(r, port) && rulePeerMatches(r.to, np.metadata.namespace, to),
-      ),
-    );
-  return { inOk, outOk };
+  return { inOk: opens(to, 'Ingress', port, from), outOk: opens(from, 'Egress', port, to) };
 }
 
 let grpcAddresses = 0;

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { secretFromFile } from '../settings';
 import { Option, type Command } from 'commander';
 import { DeliveryStatus } from '@brand/proto/webhooks/v1';
 import type { AuditBatch, AuditStream } from '@brand/proto/webhooks/v1/audit';
@@ -13,10 +13,8 @@ const KINDS = ['https', 'splunk_hec', 'datadog'] as const;
  * A destination's token or API key from a file ("-": standard input), never from the command
  * line, where shell histories and process lists would keep it.
  */
-function readToken(path: string | undefined): string {
-  if (path === undefined) return '';
-  return readFileSync(path === '-' ? 0 : path, 'utf8').trim();
-}
+/** A stream's token from --token-file ('' without one). */
+const readToken = (path: string | undefined): string => secretFromFile(path) ?? '';
 
 const streamJson = (s: AuditStream) => ({
   ...s,

@@ -11,18 +11,14 @@ interface ShowOut {
   mappings: { group: string; role: string }[];
 }
 
+/** `brandctl provisioning token create <brand> --name Okta --json`. */
+const createOktaToken = (brandId: string) =>
+  h.run('provisioning', 'token', 'create', brandId, '--name', 'Okta', '--json');
+
 describe('brandctl provisioning', () => {
   it('makes a token once, maps a group, turns just in time on, and revokes the token', async () => {
     const { brand } = await h.stack.admin.createBrand({ tier: 'plus', verified: true });
-    const made = await h.run(
-      'provisioning',
-      'token',
-      'create',
-      brand.id,
-      '--name',
-      'Okta',
-      '--json',
-    );
+    const made = await createOktaToken(brand.id);
     expect(made.code).toBe(0);
     const { token, secret } = jsonOf<{ token: { id: string }; secret: string }>(made);
     expect(secret).toMatch(/^scim_[A-Za-z0-9_-]{43}$/);
@@ -59,15 +55,7 @@ describe('brandctl provisioning', () => {
     // rotating over and over must meet the same limit as creating (a hostile review found it
     // did not: every rotation made one more live token, without end).
     const { brand } = await h.stack.admin.createBrand({ tier: 'plus', verified: true });
-    const created = await h.run(
-      'provisioning',
-      'token',
-      'create',
-      brand.id,
-      '--name',
-      'Okta',
-      '--json',
-    );
+    const created = await createOktaToken(brand.id);
     let newest = jsonOf<{ token: { id: string } }>(created).token.id;
     for (let live = 2; live <= 5; live++) {
       const r = await h.run(

@@ -1,4 +1,5 @@
 import nodemailer from 'nodemailer';
+import { namesLoopback } from '@brand/shared/egress';
 
 /** One plain-text message. */
 export interface Mail {
@@ -55,8 +56,7 @@ export function startTlsRequired(
 ): boolean {
   const url = new URL(smtpUrl);
   if (settings.nodeEnv !== 'production' || settings.allowPlaintext) return false;
-  if (url.protocol !== 'smtp:') return false;
-  return !['localhost', '127.0.0.1', '[::1]'].includes(url.hostname);
+  return url.protocol === 'smtp:' && !namesLoopback(url);
 }
 
 /** Counts each send's outcome (a metric) around `send`, and passes a failure on. */

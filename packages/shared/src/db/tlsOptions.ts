@@ -1,6 +1,7 @@
 import type { ConnectionOptions } from 'node:tls';
 import type { z } from 'zod';
 import { defineLiveFileProperty, unreadableFileReason } from '../config/secretFiles';
+import { namesLoopback } from '../egress/urlRules';
 
 /** A database's connection settings: its URL and, for verify-full, the CA file. */
 export interface DatabaseTlsSettings {
@@ -75,8 +76,6 @@ export function pgConnection(settings: DatabaseTlsSettings): PgConnection {
   return { connectionString, ssl };
 }
 
-const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
-
 /**
  * What is wrong with how a connection to a database off this machine would be protected, or
  * undefined when the server is verified (verify-full, verify-ca, require with a CA): no TLS, or
@@ -90,14 +89,15 @@ export function databaseTlsWarning(
   envMode?: string,
 ): string | undefined {
   let params: ReturnType<typeof tlsParamsOf>;
-  let host: string;
+  let url: URL;
   try {
     params = tlsParamsOf(settings.DATABASE_URL);
-    host = new URL(settings.DATABASE_URL).hostname;
+    url = new URL(settings.DATABASE_URL);
   } catch {
     return undefined;
   }
-  if (host === '' || host.startsWith('/') || LOOPBACK.has(host)) return undefined;
+  const host = url.hostname;
+  if (host === '' || namesLoopback(url)) return undefined;
   const mode = params.mode ?? envMode;
   const verified =
     mode === 'verify-full' ||

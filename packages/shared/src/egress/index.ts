@@ -3,4 +3,10 @@
 export { addressRefusal } from './addressPolicy';
 export { BlockedAddressError, pinnedLookup } from './pinnedLookup';
 export { HTTPS_PORT, outOfRangePort, portRefusal } from './portPolicy';
-export { bareHost, egressUrlRefusal, type EgressOptions, type EgressRefusal } from './urlRules';
+export {
+  bareHost,
+  egressUrlRefusal,
+  namesLoopback,
+  type EgressOptions,
+  type EgressRefusal,
+} from './urlRules';

@@ -25,7 +25,7 @@ const isLoopbackName = (host: string): boolean =>
   host.toLowerCase() === 'localhost' || host.toLowerCase().endsWith('.localhost');
 
 /** Whether a URL names a loopback host (127.0.0.0/8, ::1, a localhost name). */
-function namesLoopback(url: URL): boolean {
+export function namesLoopback(url: URL): boolean {
   const host = bareHost(url);
   if (isLoopbackName(host)) return true;
   return (isIP(host) === 4 && host.startsWith('127.')) || host === '::1';

@@ -5,6 +5,7 @@ import { withTransaction, type Pool, type PoolClient } from '@brand/shared/db';
 import { AppError, parseOrThrow } from '@brand/shared/errors';
 import { newId } from '@brand/shared/ids';
 import { currentActor } from '../access/currentActor';
+import { lockBrandMembers } from '../access/memberRepo';
 import { brandId } from '../access/inputs';
 import { hashToken, newSecretToken, TOKEN_PATTERN } from '../sessions/tokens';
 import {
@@ -93,7 +94,7 @@ export async function createScimToken(
     () => new AppError('not_found', `No brand ${v.brandId}.`),
   );
   return withTransaction(pool, async (db) => {
-    await db.query('select 1 from brands where id = $1 for update', [v.brandId]);
+    await lockBrandMembers(db, v.brandId);
     await refuseBeyondLiveLimit(db, v.brandId);
     const secret = `${PREFIX}${newSecretToken()}`;
     const token = await insertScimToken(db, {
@@ -139,7 +140,7 @@ export async function rotateScimToken(
   const who = await currentActor(pool, actor);
   authorize(who, 'members.provisioning', old.brand_id, noToken(v.tokenId));
   return withTransaction(pool, async (db) => {
-    await db.query('select 1 from brands where id = $1 for update', [old.brand_id]);
+    await lockBrandMembers(db, old.brand_id);
     const replaced = await endScimToken(db, old.id, {
       expiresInMs: OVERLAPS[v.oldTokenExpiresIn]!,
     });

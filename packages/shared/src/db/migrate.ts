@@ -1,24 +1,79 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from '../logger';
+import { SQLSTATE, sqlState } from './pgErrors';
 import { withTransaction, type Pool } from './pool';
+
+/**
+ * How long a migration may queue for a table's lock before it gives way, and for how long in
+ * all it keeps coming back. PostgreSQL queues every later query on a table behind a waiting
+ * `alter table`: a migration stuck behind one long transaction (a report, an open psql) would
+ * stop all traffic to that table for as long as it waits. With a lock timeout it stops traffic
+ * for at most `lockTimeoutMs`, steps aside (its transaction rolled back: nothing half-applied)
+ * and tries again after a pause that doubles up to 30 s, until `lockWaitMaxMs` has passed.
+ */
+export interface MigrationLockPolicy {
+  lockTimeoutMs: number;
+  lockWaitMaxMs: number;
+}
+
+/** Defaults: 2 s of traffic held at most per try; 8 minutes in all, inside the chart Job's 600 s. */
+export const DEFAULT_MIGRATION_LOCK_POLICY: MigrationLockPolicy = {
+  lockTimeoutMs: 2_000,
+  lockWaitMaxMs: 480_000,
+};
+
+const FIRST_PAUSE_MS = 1_000;
+const LONGEST_PAUSE_MS = 30_000;
 
 /**
  * Applies the pending forward-only migrations `NNNN_description.sql` from `dir` to
  * `schema`, all in one transaction with their rows in `<schema>.schema_migrations`
  * (PostgreSQL DDL is transactional, so a failed migration leaves nothing half-applied).
  * A transaction-scoped advisory lock serialises concurrent runners (several replicas, or
- * a Job racing a dev script): the second waits, then finds the work done.
- * Returns the ids applied by this call.
+ * a Job racing a dev script): the second waits, then finds the work done. Every lock after
+ * that one is taken under the lock policy above. Returns the ids applied by this call.
  */
 export async function runMigrations(
   pool: Pool,
-  opts: { schema: string; dir: string; log: Logger },
+  opts: { schema: string; dir: string; log: Logger; lock?: MigrationLockPolicy },
 ): Promise<string[]> {
+  const policy = opts.lock ?? DEFAULT_MIGRATION_LOCK_POLICY;
   const files = (await readdir(opts.dir)).filter((f) => /^\d{4}_[a-z0-9_]+\.sql$/.test(f)).sort();
+  const giveUpAt = Date.now() + policy.lockWaitMaxMs;
+  for (let attempt = 1, pause = FIRST_PAUSE_MS; ; attempt += 1, pause *= 2) {
+    try {
+      return await applyPending(pool, { ...opts, files, lockTimeoutMs: policy.lockTimeoutMs });
+    } catch (err) {
+      if (sqlState(err) !== SQLSTATE.lockNotAvailable) throw err;
+      const wait = Math.min(pause, LONGEST_PAUSE_MS);
+      const blockers = await longTransactions(pool).catch(() => []);
+      if (Date.now() + wait > giveUpAt) {
+        throw new Error(
+          `migrations of ${opts.schema} gave way to other transactions' locks for ` +
+            `${Math.round(policy.lockWaitMaxMs / 1000)} s (${attempt} tries) and stopped; ` +
+            `nothing was applied. Transactions open longest: ${JSON.stringify(blockers)}`,
+        );
+      }
+      opts.log.warn(
+        { schema: opts.schema, attempt, retryInMs: wait, openTransactions: blockers },
+        'a migration waited past its lock timeout and gave way to traffic; trying again',
+      );
+      await sleep(wait);
+    }
+  }
+}
+
+async function applyPending(
+  pool: Pool,
+  opts: { schema: string; dir: string; log: Logger; files: string[]; lockTimeoutMs: number },
+): Promise<string[]> {
   const applied: string[] = [];
   await withTransaction(pool, async (client) => {
     await client.query('select pg_advisory_xact_lock(hashtext($1))', [`migrate:${opts.schema}`]);
+    // After the runners' own lock: waiting for another runner holds up no traffic.
+    await client.query(`select set_config('lock_timeout', $1, true)`, [`${opts.lockTimeoutMs}ms`]);
     await client.query(`create schema if not exists ${opts.schema}`);
     await client.query(
       `create table if not exists ${opts.schema}.schema_migrations (
@@ -30,16 +85,31 @@ export async function runMigrations(
       `select id from ${opts.schema}.schema_migrations`,
     );
     const doneIds = new Set(done.rows.map((r) => r.id));
-    for (const file of files) {
+    for (const file of opts.files) {
       const id = file.replace(/\.sql$/, '');
       if (doneIds.has(id)) continue;
       const sql = await readFile(path.join(opts.dir, file), 'utf8');
       await client.query(`set local search_path to ${opts.schema}, public`);
       await client.query(sql);
       await client.query(`insert into ${opts.schema}.schema_migrations (id) values ($1)`, [id]);
-      opts.log.info({ migration: id }, 'migration applied');
       applied.push(id);
     }
   });
+  // logged once committed: a try that gave way applied nothing
+  for (const id of applied) opts.log.info({ migration: id }, 'migration applied');
   return applied;
+}
+
+/** The other sessions of this database whose transactions are oldest: what a migration waits on. */
+async function longTransactions(pool: Pool): Promise<object[]> {
+  const { rows } = await pool.query<object>(
+    `select pid, application_name as application, state,
+            round(extract(epoch from now() - xact_start))::int as open_seconds,
+            left(query, 120) as query
+       from pg_stat_activity
+      where datname = current_database() and pid <> pg_backend_pid() and xact_start is not null
+      order by xact_start
+      limit 3`,
+  );
+  return rows;
 }

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { loadConfig, logLevelEnv, optionalEnv } from '../config';
+import { loadConfig, logLevelEnv, msEnv, optionalEnv } from '../config';
 import { createLogger } from '../logger';
-import { runMigrations } from './migrate';
+import { DEFAULT_MIGRATION_LOCK_POLICY, runMigrations } from './migrate';
 import { createPool } from './pool';
 import { checkDatabaseTls } from './tlsOptions';
 
@@ -13,6 +13,10 @@ const MigrateEnv = z
     /** The password of DATABASE_URL's user, from a file (docs/operating.md "Rotating credentials"). */
     DATABASE_PASSWORD_FILE: optionalEnv(z.string().min(1)),
     LOG_LEVEL: logLevelEnv.default('info'),
+    /** How long a migration may hold traffic up queuing for a table's lock (migrate.ts). */
+    MIGRATION_LOCK_TIMEOUT_MS: msEnv.default(DEFAULT_MIGRATION_LOCK_POLICY.lockTimeoutMs),
+    /** How long in all it keeps giving way and trying again before it fails. */
+    MIGRATION_LOCK_WAIT_MAX_MS: msEnv.default(DEFAULT_MIGRATION_LOCK_POLICY.lockWaitMaxMs),
   })
   .superRefine(checkDatabaseTls);
 
@@ -41,7 +45,15 @@ export function runMigrationProcess(
       log,
     });
     try {
-      const applied = await runMigrations(pool, { schema: service.schema, dir: service.dir, log });
+      const applied = await runMigrations(pool, {
+        schema: service.schema,
+        dir: service.dir,
+        log,
+        lock: {
+          lockTimeoutMs: config.MIGRATION_LOCK_TIMEOUT_MS,
+          lockWaitMaxMs: config.MIGRATION_LOCK_WAIT_MAX_MS,
+        },
+      });
       log.info(
         { applied: applied.length },
         applied.length ? 'migrations applied' : 'schema up to date',

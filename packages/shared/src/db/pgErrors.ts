@@ -11,6 +11,8 @@ export const SQLSTATE = {
   tooManyConnections: '53300',
   /** A write on a standby: the primary this connection reached was demoted in a failover. */
   readOnlySqlTransaction: '25006',
+  /** A lock not granted within lock_timeout (the migrations give way to traffic with it). */
+  lockNotAvailable: '55P03',
 } as const;
 
 const UNAVAILABLE_STATES: ReadonlySet<string> = new Set([

@@ -4,6 +4,7 @@
 // checked by its real outcome.
 import { ConsoleHttp, csrfOf, type Answer } from '../browserlessClient';
 import { brandWithOwner, signInHttp } from '../consoleActors';
+import { scimClient, scimTokenOf } from '../scimActors';
 import { startConsoleStack, type ConsoleStack } from '../consoleStack';
 import { addPasskey, signInOptions, signInWithPasskey } from '../passkeyActors';
 import { SoftAuthenticator } from '../softAuthenticator';
@@ -197,5 +198,76 @@ describe('passkey ceremonies', () => {
       [theirs.brand.id],
     );
     expect(rows[0]!.sign_in_policy).toBe('any');
+  });
+});
+
+/** base64url JSON, as the console's page tokens and cursors are written. */
+const tokenOf = (value: unknown): string =>
+  Buffer.from(JSON.stringify(value)).toString('base64url');
+
+// Values every check let through and PostgreSQL refused (a NUL, 30 February): each was a 500 or a
+// 501, or a page saying all three services were down (review, 2026-11-29). Now 400, and the
+// service's backstop (shared grpc/failure.ts) answers invalid_parameter where a check is missed.
+describe('values the database cannot take', () => {
+  it('an impossible date in a page token or cursor is a 400 on every list and export', async () => {
+    const { brand, owner } = await brandWithOwner(cs);
+    const http = await signInHttp(cs, owner.email);
+    const b = `/brands/${brand.id}`;
+    const paths = [
+      `${b}/requests?page=2026-02-30T00:00:00.000000Z~1`,
+      `${b}/requests/export?format=csv&page=2026-99-99T99:99:99.000000Z~1`,
+      `${b}/plans?page=${tokenOf(['2026-02-30T00:00:00.000000Z', 'pln_a'])}`,
+      `${b}/activity?cursor=${tokenOf(['activity', brand.id, '0Ih4S37Lh_Hq', '2026-02-30T00:00:00.000000Z', 'act_a'])}`,
+      `${b}/activity/export?format=csv&cursor=${tokenOf(['activity', brand.id, '0Ih4S37Lh_Hq', '2026-02-30T00:00:00.000000Z', 'act_a'])}`,
+      `${b}/activity?actor=${encodeURIComponent('a\u0000@b.co')}`,
+      `${b}/activity/export?format=csv&actor=${encodeURIComponent('a\u0000@b.co')}`,
+    ];
+    for (const path of paths) {
+      const res = await http.get(path);
+      expect({ path, status: res.status }).toEqual({ path, status: 400 });
+      expect(res.body).not.toMatch(/unavailable/i);
+    }
+  });
+
+  it('a key name with a NUL is refused with the form, and no key is made', async () => {
+    const { brand, owner } = await brandWithOwner(cs);
+    const http = await signInHttp(cs, owner.email);
+    const page = await http.get(`/brands/${brand.id}/keys`);
+    const res = await http.post(`/brands/${brand.id}/keys`, {
+      _csrf: csrfOf(page.body),
+      name: 'a\u0000b',
+      environment: 'live',
+      expires: 'none',
+    });
+    expect(res.status).toBe(400);
+    expect(res.body).toContain('A key name is one line, without control characters.');
+    const { rows } = await cs.stack.db.pool.query(
+      `select 1 from records.api_keys where brand_id = $1`,
+      [brand.id],
+    );
+    expect(rows).toHaveLength(0);
+  });
+
+  it('a SCIM resource id with a NUL is a SCIM 400, not a 500', async () => {
+    const { brand, owner } = await brandWithOwner(cs);
+    const scim = scimClient(cs, await scimTokenOf(await signInHttp(cs, owner.email), brand.id));
+    for (const [method, path] of [
+      ['GET', '/Users/scu_a%00'],
+      ['DELETE', '/Users/scu_a%00'],
+      ['GET', '/Groups/scg_a%00'],
+    ] as const) {
+      const res = await scim(method, path);
+      expect({ method, path, status: res.status }).toEqual({ method, path, status: 400 });
+    }
+  });
+
+  it('a back-channel logout token naming an issuer with a NUL is a 400, not a 501', async () => {
+    const claims = tokenOf({ iss: 'https://idp.example\u0000', aud: 'c' });
+    const res = await fetch(`${cs.url}/sign-in/sso/backchannel-logout`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ logout_token: `${tokenOf({ alg: 'RS256' })}.${claims}.x` }),
+    });
+    expect(res.status).toBe(400);
   });
 });

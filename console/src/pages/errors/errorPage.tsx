@@ -53,7 +53,7 @@ export function errorPages(log: Logger): ErrorRequestHandler {
       code = 'malformed_request';
       message = 'The form could not be read. Reload the page and try again.';
     } else {
-      log.error({ err, path: req.path, method: req.method }, 'request failed');
+      log.error({ err, path: pathForLog(req), method: req.method }, 'request failed');
     }
     if (res.headersSent) return;
     res.setHeader('X-Console-Error', code);
@@ -85,4 +85,19 @@ export function errorPages(log: Logger): ErrorRequestHandler {
 function isBodyError(err: unknown): boolean {
   const s = (err as { status?: unknown } | null)?.status;
   return typeof s === 'number' && s >= 400 && s < 500;
+}
+
+/**
+ * The request's path as logged: the route's pattern where one matched, so the bearer tokens that
+ * some paths carry (a sign-in link, an invitation) never reach the logs (SECURITY.md "What is
+ * logged"); else the path with every segment long enough to be a token masked.
+ */
+export function pathForLog(req: {
+  path: string;
+  baseUrl: string;
+  route?: { path?: unknown };
+}): string {
+  const pattern = req.route?.path;
+  if (typeof pattern === 'string') return `${req.baseUrl}${pattern}`;
+  return req.path.replace(/[^/]{20,}/g, ':masked');
 }

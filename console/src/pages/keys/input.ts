@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { KEY_OVERLAP_SECONDS, KEY_OVERLAPS } from '@brand/shared/enums';
+import { isOneLine } from '@brand/shared/text';
 import { parseUtcDateTimeLocal } from '../../views/utcDateTime';
 
 /** The expiry choices of the create-key form: none, a span from now, or a time (UTC). */
@@ -7,7 +8,12 @@ const CREATE_EXPIRIES = ['none', '1h', '24h', '7d', 'at'] as const;
 
 /** The create-key form. The rules (tier, owner, live-only campaigns:prepare) live in records. */
 export const CreateKeyForm = z.object({
-  name: z.string().trim().min(1, 'Give the key a name, e.g. "Warehouse sync".').max(200),
+  name: z
+    .string()
+    .trim()
+    .min(1, 'Give the key a name, e.g. "Warehouse sync".')
+    .max(200)
+    .refine(isOneLine, 'A key name is one line, without control characters.'),
   environment: z.enum(['live', 'test'], 'Choose live or test.'),
   campaigns_prepare: z.literal('on').optional(),
   audit_read: z.literal('on').optional(),

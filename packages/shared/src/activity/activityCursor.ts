@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
+import { isCalendarInstant } from '../db/keysetCursor';
 import { AppError } from '../errors/appError';
 import type { ActivityFilters, ActivityListing, ActivityPosition } from './activityTypes';
 
 const ACTIVITY_ID = /^act_[A-Za-z0-9]{1,64}$/;
 const BRAND_ID = /^br_[A-Za-z0-9]{1,64}$/;
-const AT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
 /** Says which walk a cursor belongs to, so another listing's cursor is never read as ours. */
 const KIND = 'activity';
 
@@ -67,7 +67,7 @@ export function decodeActivityCursor(listing: ActivityListing, cursor: string): 
     throw notOurs();
   }
   const [, brandId, digest, at, id] = parsed;
-  if (!BRAND_ID.test(brandId!) || !AT.test(at!) || Number.isNaN(Date.parse(at!))) throw notOurs();
+  if (!BRAND_ID.test(brandId!) || !isCalendarInstant(at!)) throw notOurs();
   if (!ACTIVITY_ID.test(id!)) throw notOurs();
   if (brandId !== listing.brandId) {
     throw refusal('belongs to another brand’s activity; start again from the newest page.');

@@ -7,11 +7,17 @@ export {
   type PoolClient,
   type PoolOptions,
 } from './pool';
-export { SQLSTATE, sqlState, isDatabaseUnavailable } from './pgErrors';
+export { SQLSTATE, sqlState, isDatabaseUnavailable, isValueRefused } from './pgErrors';
 export { runMigrations } from './migrate';
 export { watchDatabaseHealth } from './healthWatch';
 export { rfc3339, unseenArray } from './sqlFormat';
-export { decodeKeysetCursor, encodeKeysetCursor, type KeysetPosition } from './keysetCursor';
+export {
+  decodeKeysetCursor,
+  encodeKeysetCursor,
+  isCalendarInstant,
+  type KeysetPosition,
+} from './keysetCursor';
+export { isRealInstant } from './instant';
 export { runMigrationProcess } from './migrationProcess';
 export {
   analyzeChangedPartitions,

@@ -1,4 +1,5 @@
 import { AppError } from '../errors';
+import { isRealInstant } from './instant';
 
 /** Where a newest-first page ended: the row's exact created_at (microseconds) and its id. */
 export interface KeysetPosition {
@@ -8,15 +9,9 @@ export interface KeysetPosition {
 
 const AT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
 
-/**
- * Whether `at` has the cursor's shape and names a real instant: the date and time read back the
- * same (JavaScript takes 30 February or 24:00 and moves on; PostgreSQL refuses them, which would
- * be a 500), in a year PostgreSQL and JavaScript agree on.
- */
-function isCalendarInstant(at: string): boolean {
-  if (!AT.test(at) || at.startsWith('0000')) return false;
-  const ms = Date.parse(at);
-  return !Number.isNaN(ms) && new Date(ms).toISOString().slice(0, 19) === at.slice(0, 19);
+/** Whether `at` has the cursors' shape (RFC 3339 UTC with microseconds) and names a real instant. */
+export function isCalendarInstant(at: string): boolean {
+  return AT.test(at) && isRealInstant(at);
 }
 
 /**

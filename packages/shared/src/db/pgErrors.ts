@@ -57,3 +57,12 @@ export function isDatabaseUnavailable(err: unknown): boolean {
     err.message,
   );
 }
+
+/**
+ * True when PostgreSQL refused a value itself (class 22, data exception: a NUL character in
+ * text, 30 February, a number past its column, text that is no uuid): the request carried
+ * something every check before the database let through. The caller sees 400, not 500.
+ */
+export function isValueRefused(err: unknown): boolean {
+  return err instanceof Error && sqlState(err)?.startsWith('22') === true;
+}

@@ -105,6 +105,9 @@ export function unary<Req, Res>(
         observe(failure.code);
         if (failure.code === 'internal_error' || failure.code === 'service_unavailable') {
           log.error({ err: failure.cause ?? failure }, failure.message);
+        } else if (failure.cause !== undefined && failure.code === 'invalid_parameter') {
+          // the database refused a value no check caught: a check to add (failure.ts)
+          log.warn({ err: failure.cause }, 'a value reached the database unchecked');
         }
         callback(toGrpcFailure(failure));
       },

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isStorableText } from '../text';
 import { CAMPAIGN_TYPES, type CampaignTypeName } from '../enums';
 import {
   centavosProblem,
@@ -34,14 +35,6 @@ export const PLATFORMS = [
 ] as const;
 export type PlatformName = (typeof PLATFORMS)[number];
 
-/**
- * Text PostgreSQL and every client can hold: no NUL or other control characters (tab and
- * line breaks are fine) and no lone UTF-16 surrogates. A NUL would otherwise reach the
- * database as an error, i.e. a 5xx for bad input.
- */
-// eslint-disable-next-line no-control-regex
-const UNSAFE_TEXT = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]|\p{Cs}/u;
-
 /** A trimmed, bounded, non-blank string. */
 function text(max: number, description: string) {
   return z
@@ -49,7 +42,7 @@ function text(max: number, description: string) {
     .trim()
     .min(1, 'must not be blank.')
     .max(max, `must be at most ${max} characters.`)
-    .refine((s) => !UNSAFE_TEXT.test(s), 'must not contain control characters.')
+    .refine(isStorableText, 'must not contain control characters.')
     .describe(description);
 }
 

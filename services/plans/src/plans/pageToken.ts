@@ -1,7 +1,7 @@
+import { isCalendarInstant } from '@brand/shared/db';
 import { AppError } from '@brand/shared/errors';
 import type { PlanPosition } from './planRepo';
 
-const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
 const PLAN_ID = /^pln_[A-Za-z0-9]{1,64}$/;
 
 /**
@@ -19,7 +19,7 @@ export function decodePageToken(token: string): PlanPosition {
     const value: unknown = JSON.parse(Buffer.from(token, 'base64url').toString('utf8'));
     if (Array.isArray(value) && value.length === 2) {
       const [createdAt, id] = value as unknown[];
-      if (typeof createdAt === 'string' && TIMESTAMP.test(createdAt)) {
+      if (typeof createdAt === 'string' && isCalendarInstant(createdAt)) {
         if (typeof id === 'string' && PLAN_ID.test(id)) return { created_at: createdAt, id };
       }
     }

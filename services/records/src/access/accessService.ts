@@ -1,5 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
+import { isOneLine } from '@brand/shared/text';
 import { insertActivity } from '@brand/shared/activity';
 import { actorMemberId, authorize, type Actor } from '@brand/shared/console';
 import { ROLES, TIERS, type RoleName, type TierName } from '@brand/shared/enums';
@@ -110,7 +111,7 @@ export async function authenticateKey(
 }
 
 const CreateBrandInput = z.object({
-  name: z.string().trim().min(1, 'is required').max(200),
+  name: z.string().trim().min(1, 'is required').max(200).refine(isOneLine, 'must be one line'),
   tier: z.enum(TIERS.names, { message: `must be one of ${TIERS.names.join(', ')}` }),
   verified: z.boolean(),
   ownerEmail: email,
@@ -227,7 +228,8 @@ const CreateKeyInput = z.object({
     .string()
     .trim()
     .min(1, 'is required (name the integration, e.g. "Warehouse sync")')
-    .max(100),
+    .max(100)
+    .refine(isOneLine, 'must be one line, without control characters'),
   environment: z.enum(['live', 'test'], { message: 'must be live or test' }),
   actorEmail: email,
   permissions: z

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isStorableText } from '@brand/shared/text';
 import { withTransaction, type Pool, type PoolClient } from '@brand/shared/db';
 import type { ChangeVersion } from '@brand/shared/changeVersions';
 import type { EventTypeName } from '@brand/shared/enums';
@@ -144,10 +145,7 @@ const RejectInput = z.object({
     .max(MAX_REJECTION_REASON, `must be at most ${MAX_REJECTION_REASON} characters`)
     // PostgreSQL text cannot hold NUL (it would be a 500), and a reason shown to creators
     // has no use for other control characters; line breaks and tabs are fine.
-    // eslint-disable-next-line no-control-regex
-    .refine((s) => !/[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/.test(s), {
-      message: 'must not contain control characters',
-    }),
+    .refine(isStorableText, { message: 'must not contain control characters' }),
 });
 
 /**

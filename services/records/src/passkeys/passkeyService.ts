@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
+import { isOneLine } from '@brand/shared/text';
 import { withTransaction } from '@brand/shared/db';
 import { AppError, parseOrThrow } from '@brand/shared/errors';
 import { newId } from '@brand/shared/ids';
@@ -34,8 +35,7 @@ const PasskeyName = z.object({
     .trim()
     .min(1, 'Give the passkey a name, such as “Work laptop”.')
     .max(60, 'A passkey name is at most 60 characters.')
-    // eslint-disable-next-line no-control-regex -- control characters are what is refused
-    .refine((s) => !/[\u0000-\u001f\u007f\u2028\u2029]/.test(s), 'A passkey name is one line.'),
+    .refine(isOneLine, 'A passkey name is one line.'),
 });
 
 export const invalidPasskey = (): AppError =>

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isOneLine } from '@brand/shared/text';
 import { insertActivity } from '@brand/shared/activity';
 import { actorEmail, actorMemberId, authorize, type Actor } from '@brand/shared/console';
 import { withTransaction, type Pool, type PoolClient } from '@brand/shared/db';
@@ -32,8 +33,7 @@ const tokenName = z
   .trim()
   .min(1, 'Name the token (the provider it is for, e.g. Okta).')
   .max(100, 'At most 100 characters.')
-  // eslint-disable-next-line no-control-regex -- control characters are what is refused
-  .regex(/^[^\u0000-\u001f\u007f\u2028\u2029]*$/, 'The name is one line.');
+  .refine(isOneLine, 'The name is one line.');
 const tokenId = z.string().regex(/^sct_[A-Za-z0-9]{1,64}$/, 'must be a SCIM token id (sct_...)');
 
 const noToken = (id: string) => () => new AppError('not_found', `No SCIM token ${id}.`);

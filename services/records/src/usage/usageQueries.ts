@@ -7,7 +7,7 @@ import {
 import { authorize, roleAllows, type Actor } from '@brand/shared/console';
 import { isPaidTier, TIER_RATE_LIMITS } from '@brand/shared/enums';
 import { AppError, parseOrThrow } from '@brand/shared/errors';
-import { rfc3339, type Pool } from '@brand/shared/db';
+import { isCalendarInstant, rfc3339, type Pool } from '@brand/shared/db';
 import { parseTimeRange } from '@brand/shared/export';
 import { selectBrand } from '../access/brandRepo';
 import { currentActor } from '../access/currentActor';
@@ -117,7 +117,10 @@ const ListInput = z.object({
   pageSize: z.number().int().min(0).max(200),
   pageToken: z.union([
     z.literal(''),
-    z.string().regex(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z~\d{1,18}$/, 'is not a page token'),
+    z
+      .string()
+      .regex(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z~\d{1,18}$/, 'is not a page token')
+      .refine((t) => isCalendarInstant(t.split('~')[0]!), 'is not a page token'),
   ]),
   // Read by parseTimeRange (a day, a UTC time or RFC 3339); empty: unbounded.
   since: z.string().max(40).default(''),

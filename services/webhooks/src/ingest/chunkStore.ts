@@ -1,6 +1,6 @@
 import { SpanKind, SpanStatusCode, trace, type Span } from '@opentelemetry/api';
 import type { KafkaMessage } from 'kafkajs';
-import { withTransaction, type Pool } from '@brand/shared/db';
+import { isValueRefused, withTransaction, type Pool } from '@brand/shared/db';
 import { newId } from '@brand/shared/ids';
 import type { Logger } from '@brand/shared/logger';
 import { continueTraceFromHeaders, traceContextOfSpan } from '@brand/shared/telemetry';
@@ -149,6 +149,48 @@ export async function storeChunks(
   }
   observer?.chunkStored(outcome);
   return stored;
+}
+
+/**
+ * Stores a chunk with `store`; when PostgreSQL refuses a value of it (class 22: something
+ * toEventInput's checks let through), stores its events one by one instead and skips, logged
+ * at error level and counted `refused_by_database`, each one it refuses. Without this, one such
+ * message failed its chunk on every replay and held its partition, and every brand on it, for
+ * good. Any other failure is thrown: the chunk is replayed, nothing is skipped.
+ */
+export async function storeSkippingRefused(
+  store: (chunk: DecodedChunk) => Promise<StoredChunk>,
+  chunk: DecodedChunk,
+  log: Logger,
+  observer?: ConsumerObserver,
+): Promise<StoredChunk> {
+  try {
+    return await store(chunk);
+  } catch (err) {
+    if (!isValueRefused(err) || chunk.events.length === 0) throw err;
+  }
+  const all: StoredChunk = { deliveries: [], feedVersions: [] };
+  for (const [i, one] of chunk.events.entries()) {
+    const alone: DecodedChunk = { ...chunk, events: [one], skipped: i === 0 ? chunk.skipped : [] };
+    try {
+      const stored = await store(alone);
+      all.deliveries.push(...stored.deliveries);
+      all.feedVersions.push(...stored.feedVersions);
+    } catch (err) {
+      if (!isValueRefused(err)) throw err;
+      log.error(
+        {
+          err,
+          partition: chunk.source.partition,
+          eventId: one.event.id,
+          brandId: one.event.brandId,
+        },
+        'skipped an event the database refuses',
+      );
+      observer?.chunkStored({ ingested: 0, duplicates: 0, skipped: ['refused_by_database'] });
+    }
+  }
+  return all;
 }
 
 /** Ends a chunk's spans once its fate is known: failed with `err`, or stored. */

@@ -7,6 +7,7 @@ import {
   decodeChunk,
   endSpans,
   storeChunks,
+  storeSkippingRefused,
   type DecodedChunk,
   type StoredChunk,
 } from './chunkStore';
@@ -184,7 +185,7 @@ function groupMember(
             const stored = await whileHeartbeating(
               () => payload.heartbeat(),
               opts.groupTiming,
-              () => storeInGroup(group, chunk),
+              () => storeSkippingRefused((c) => storeInGroup(group, c), chunk, log, opts.observer),
             );
             // committed: the worker may claim them by key now
             if (stored.deliveries.length > 0) opts.onIngested(stored.deliveries);

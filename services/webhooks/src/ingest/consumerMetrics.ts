@@ -4,7 +4,13 @@ import { Counter, Gauge, type Registry } from '@brand/shared/metrics';
 
 /** Why a message was not stored: a bounded set, so it can be a label. */
 export type SkipReason =
-  'undecodable' | 'unknown_type' | 'invalid_created_at' | 'invalid_object_json';
+  | 'undecodable'
+  | 'unknown_type'
+  | 'invalid_created_at'
+  | 'invalid_envelope'
+  | 'invalid_object_json'
+  /** A message every check passed that PostgreSQL still refused (chunkStore's backstop). */
+  | 'refused_by_database';
 
 /** What the consumer reports after each committed chunk. */
 export interface ConsumerObserver {

@@ -1,15 +1,19 @@
 import type { KafkaMessage } from 'kafkajs';
+import { isRealInstant } from '@brand/shared/db';
 import { EVENT_TYPES } from '@brand/shared/enums';
 import { decodeBusinessEvent } from '@brand/shared/kafka';
+import { isOneLine } from '@brand/shared/text';
 import { canonicalObjectJson } from '../send/sign';
 import type { SkipReason } from './consumerMetrics';
 import type { EventInput } from './eventRepo';
 
 /**
  * The event a message carries, or a reason to skip it: undecodable bytes, an unknown
- * event type (new types may be added; this service delivers only the four), a created_at
- * or object_json that is not what the envelope promises. Skipped messages are logged and
- * committed past: retrying cannot make them readable, and they must not block the partition.
+ * event type (new types may be added; this service delivers only the four), a brand, producer,
+ * created_at or object_json that is not what the envelope promises (a NUL, 30 February: values
+ * PostgreSQL refuses, which replayed the chunk for ever and held the partition). Skipped messages
+ * are logged and committed past: retrying cannot make them readable, and they must not block the
+ * partition.
  */
 export function toEventInput(
   message: KafkaMessage,
@@ -18,8 +22,12 @@ export function toEventInput(
   if (!event) return { skip: 'undecodable BusinessEvent', reason: 'undecodable' };
   const type = EVENT_TYPES.fromProto(event.type);
   if (!type) return { skip: `unknown event type ${event.type}`, reason: 'unknown_type' };
-  if (Number.isNaN(Date.parse(event.created_at)))
+  if (!isRealInstant(event.created_at))
     return { skip: 'created_at is not a timestamp', reason: 'invalid_created_at' };
+  if (!isOneLine(event.brand_id) || event.brand_id.length > 64)
+    return { skip: 'brand_id is not a brand id', reason: 'invalid_envelope' };
+  if (!isOneLine(event.producer) || event.producer.length > 64)
+    return { skip: 'producer is not a service name', reason: 'invalid_envelope' };
   let object: unknown;
   try {
     object = JSON.parse(event.object_json);
@@ -28,6 +36,9 @@ export function toEventInput(
   }
   if (typeof object !== 'object' || object === null || Array.isArray(object))
     return { skip: 'object_json is not a JSON object', reason: 'invalid_object_json' };
+  // PostgreSQL's jsonb cannot hold a NUL, nor the record id's text
+  if (holdsNul(object))
+    return { skip: 'object_json holds a NUL character', reason: 'invalid_object_json' };
   return {
     id: event.id,
     brandId: event.brand_id,
@@ -37,4 +48,11 @@ export function toEventInput(
     test: false,
     producer: event.producer,
   };
+}
+
+/** Whether any string of a parsed JSON value, key or value, holds a NUL character. */
+function holdsNul(value: unknown): boolean {
+  if (typeof value === 'string') return value.includes('\0');
+  if (typeof value !== 'object' || value === null) return false;
+  return Object.entries(value).some(([k, v]) => k.includes('\0') || holdsNul(v));
 }

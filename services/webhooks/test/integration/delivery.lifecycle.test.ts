@@ -111,6 +111,29 @@ it('undecodable messages are logged and skipped; the events behind them still ar
   expect(h.webhooks.logs().join('\n')).toMatch(/undecodable BusinessEvent/);
 });
 
+it('messages holding values PostgreSQL refuses are skipped; the events behind them arrive', async () => {
+  // Each passed the checks before and failed its chunk on every replay: the partition, and
+  // every brand on it, stopped for good (review, 2026-11-29).
+  const brand = newBrandId();
+  const r = await h.addReceiver({ brandId: brand, events: ['submission.approved'] });
+  const after = makeBusinessEvent({ brandId: brand });
+  await h.producer.publish([
+    { ...makeBusinessEvent({ brandId: brand }), created_at: '2026-02-30T10:00:00Z' },
+    {
+      ...makeBusinessEvent({ brandId: brand }),
+      object_json: '{"resource":"submissions","id":"sub_\\u0000","status":"approved"}',
+    },
+    { ...makeBusinessEvent({ brandId: brand }), producer: 'records\u0000' },
+    after,
+  ]);
+  await r.server.waitFor((rx) => rx.some((x) => x.event?.id === after.id), 30_000);
+  expect(r.server.received.map((x) => x.event?.id)).toEqual([after.id]);
+  const logs = h.webhooks.logs().join('\n');
+  expect(logs).toMatch(/created_at is not a timestamp/);
+  expect(logs).toMatch(/object_json holds a NUL character/);
+  expect(logs).toMatch(/producer is not a service name/);
+});
+
 it('a receiver added after an event does not get it', async () => {
   const brand = newBrandId();
   const old = makeBusinessEvent({

@@ -8,7 +8,9 @@
 //   node scripts/dev-dns/devDns.mjs <config.json>   (or DEV_DNS_CONFIG=<config.json>)
 //
 // config.json: { "port": 0, "zoneFile": "<path>", "logQueries"?: false }
-// zoneFile:    { "txt": { "<name>": ["<value>", ...] } }   (names without the trailing dot)
+// zoneFile:    { "txt": { "<name>": ["<value>", ...] }, "delayMs"?: { "<name>": <ms> } }
+//              (names without the trailing dot; delayMs holds a name's answer back, as a slow
+//              resolver would: the answer is the zone at the question, sent that much later)
 // Prints one JSON line {"msg":"listening","port":<port>} once it serves; with logQueries, one
 // {"msg":"query","name","type"} line per question.
 import { createSocket } from 'node:dgram';
@@ -25,14 +27,19 @@ const chunks = (value) => {
   return out.length > 0 ? out : [Buffer.alloc(0)];
 };
 
-/** The zone as the file says now, names lowercased. */
-function zone() {
+/** The zone file as it says now. */
+function zoneFile() {
   let parsed;
   try {
     parsed = JSON.parse(readFileSync(config.zoneFile, 'utf8'));
   } catch {
     parsed = {};
   }
+  return parsed;
+}
+
+/** The zone's TXT records, names lowercased. */
+function zone(parsed) {
   const txt = new Map();
   for (const [name, values] of Object.entries(parsed.txt ?? {})) {
     txt.set(name.toLowerCase().replace(/\.$/, ''), Array.isArray(values) ? values : [values]);
@@ -41,8 +48,7 @@ function zone() {
 }
 
 /** The answer to one query: TXT records for a known name, NODATA for other types, NXDOMAIN otherwise. */
-function answer(query) {
-  const txt = zone();
+function answer(query, txt) {
   const answers = [];
   let known = false;
   for (const q of query.questions ?? []) {
@@ -78,7 +84,19 @@ socket.on('message', (message, peer) => {
     return; // not DNS: no answer
   }
   if (query.type !== 'query') return;
-  socket.send(answer(query), peer.port, peer.address);
+  const parsed = zoneFile();
+  const reply = answer(query, zone(parsed));
+  const name = (query.questions?.[0]?.name ?? '').toLowerCase().replace(/\.$/, '');
+  const delay = Number(parsed.delayMs?.[name] ?? 0);
+  const send = () => {
+    try {
+      socket.send(reply, peer.port, peer.address);
+    } catch {
+      // closed meanwhile (the server is stopping): the question goes unanswered
+    }
+  };
+  if (delay > 0) setTimeout(send, delay);
+  else send();
 });
 socket.on('error', (err) => {
   process.stderr.write(`dev DNS server: ${err.message}\n`);

@@ -39,7 +39,7 @@ beforeAll(async () => {
     signInOnly: true,
     recordsEnv: { SIGN_IN_MAIL_SPACING_MS: '1000', SIGN_IN_LINKS_PER_CLIENT: '1000' },
   });
-  clients = Array.from({ length: 9 }, (_, i) => idpClient(cs, `brand${i}`));
+  clients = Array.from({ length: 10 }, (_, i) => idpClient(cs, `brand${i}`));
   attackerClients = [idpClient(cs, 'attacker')];
   [idp, attackerIdp] = await Promise.all([
     startTestIdp({ clients }),
@@ -600,6 +600,62 @@ describe('a mailbox alone never makes a provider vouch for verified domains', ()
     );
     seen.thiefSso = answer.location?.startsWith(`/brands/${d.brand.id}`) ?? false;
     expect(seen).toEqual({ saved: 303, domainState: 'failed', newValue: true, thiefSso: false });
+  });
+
+  // A second review (2026-11-29): "Verify now" read the domain's value, then asked DNS, then
+  // marked the domain verified whatever its value had become meanwhile. A check started before
+  // the connection was re-pointed, answered after, verified the domain for the new provider.
+  it('a check that read the old value before the connection was re-pointed proves nothing', async () => {
+    const domain = `r-${randomHex(4)}.test`;
+    const d = await cs.stack.admin.createBrand({
+      tier: 'plus',
+      verified: true,
+      ownerEmail: `owner@${domain}`,
+    });
+    const owner = await signInHttp(cs, d.owner.email);
+    const ownClient = nextClient();
+    const sso = `/brands/${d.brand.id}/sso`;
+    const connected = await ownerPost(owner, sso, sso, {
+      issuer: idp.issuer,
+      client_id: ownClient.client_id,
+      client_secret: ownClient.client_secret,
+      allowed_domains: domain,
+      enabled: 'on',
+    });
+    expect(connected.status).toBe(303);
+    const record = proofRecordOf((await owner.get(sso)).body, domain);
+    cs.dns.publishTxt(record.name, [record.value]);
+    // DNS answers the check late, as a slow resolver does: time enough to re-point meanwhile
+    cs.dns.delayAnswers(record.name, 1_800);
+
+    const thief = await signInHttp(cs, d.owner.email);
+    const checking = ownerPost(thief, sso, `${sso}/domains/verify`, { domain });
+    await new Promise((r) => setTimeout(r, 300));
+    const client = attackerClients[0]!;
+    const saved = await ownerPost(thief, sso, sso, {
+      issuer: attackerIdp.issuer,
+      client_id: client.client_id,
+      client_secret: client.client_secret,
+      allowed_domains: domain,
+      enabled: 'on',
+    });
+    await checking;
+    cs.dns.delayAnswers(record.name, 0);
+    const { rows } = await db().query<{ state: string }>(
+      `select state from records.sso_domains where brand_id = $1 and domain = $2`,
+      [d.brand.id, domain],
+    );
+    attackerIdp.addUser({ email: d.owner.email, password: 'thief' });
+    const { answer } = await signInWithSso(
+      cs,
+      { email: d.owner.email, password: 'thief' },
+      { brand: d.brand.id },
+    );
+    expect({
+      saved: saved.status,
+      domainState: rows[0]?.state,
+      thiefSso: answer.location?.startsWith(`/brands/${d.brand.id}`) ?? false,
+    }).toEqual({ saved: 303, domainState: 'pending', thiefSso: false });
   });
 
   it('requiring single sign-on waits a day after its provider changed, and every owner is told', async () => {

@@ -13,6 +13,8 @@ export interface TestDns {
   process: ServiceProcess;
   /** Publishes (replaces) the TXT values of a name. */
   publishTxt(name: string, values: string[]): void;
+  /** Holds the answers for `name` back `ms` (0: at once), as a slow resolver would. */
+  delayAnswers(name: string, ms: number): void;
   /** The name no longer exists. */
   removeTxt(name: string): void;
   /** How many questions for `name` the server has answered (its log of queries). */
@@ -31,7 +33,12 @@ export async function startTestDns(): Promise<TestDns> {
   const zoneFile = path.join(dir, 'zone.json');
   const configFile = path.join(dir, 'config.json');
   const txt = new Map<string, string[]>();
-  const save = () => writeFileSync(zoneFile, JSON.stringify({ txt: Object.fromEntries(txt) }));
+  const delayMs = new Map<string, number>();
+  const save = () =>
+    writeFileSync(
+      zoneFile,
+      JSON.stringify({ txt: Object.fromEntries(txt), delayMs: Object.fromEntries(delayMs) }),
+    );
   save();
   writeFileSync(configFile, JSON.stringify({ port: 0, zoneFile, logQueries: true }));
   const proc = await spawnService({
@@ -44,6 +51,10 @@ export async function startTestDns(): Promise<TestDns> {
     process: proc,
     publishTxt(name, values) {
       txt.set(name.toLowerCase(), values);
+      save();
+    },
+    delayAnswers(name, ms) {
+      delayMs.set(name.toLowerCase(), ms);
       save();
     },
     removeTxt(name) {

@@ -44,11 +44,13 @@ export async function verifySsoDomain(
   if (row.state === 'verified') return row;
   const found = await deps.findProof(row.domain, row.token);
   if (!found.found) {
-    await markDomainFailed(deps.pool, brand.id, row.domain, found.problem);
+    await markDomainFailed(deps.pool, brand.id, row.domain, row.token, found.problem);
   } else {
     await withTransaction(deps.pool, async (db) => {
-      if ((await markDomainVerified(db, brand.id, row.domain)) === 'held_elsewhere') {
-        await markDomainFailed(db, brand.id, row.domain, HELD_ELSEWHERE);
+      const marked = await markDomainVerified(db, brand.id, row.domain, row.token);
+      if (marked === 'stale') return; // re-pointed meanwhile: the new value waits on its own proof
+      if (marked === 'held_elsewhere') {
+        await markDomainFailed(db, brand.id, row.domain, row.token, HELD_ELSEWHERE);
         return;
       }
       await insertActivity(db, {

@@ -57,26 +57,30 @@ export async function syncSsoDomains(
 }
 
 /**
- * Records a proof found, inside the caller's transaction. The unique index on verified domains
- * decides, in the database, that a domain another brand verified stays that brand's: answers
- * 'held_elsewhere' then (two brands proving one domain at the same moment cannot both win), and
- * the transaction goes on (a savepoint takes the refused statement back).
+ * Records a proof found of `token`, inside the caller's transaction, only while the domain still
+ * waits on that value: a check that read it before the connection was re-pointed (which issues
+ * a new one) and heard from DNS after proves nothing for the new provider, and answers 'stale'.
+ * The unique index on verified domains decides, in the database, that a domain another brand
+ * verified stays that brand's: answers 'held_elsewhere' then (two brands proving one domain at
+ * the same moment cannot both win), and the transaction goes on (a savepoint takes the refused
+ * statement back).
  */
 export async function markDomainVerified(
   db: PoolClient,
   brandId: string,
   domain: string,
-): Promise<'verified' | 'held_elsewhere'> {
+  token: string,
+): Promise<'verified' | 'held_elsewhere' | 'stale'> {
   await db.query('savepoint mark_domain_verified');
   try {
-    await db.query(
+    const marked = await db.query(
       `update sso_domains set state = 'verified', verified_at = now(), checked_at = now(),
               problem = null
-        where brand_id = $1 and domain = $2 and state <> 'verified'`,
-      [brandId, domain],
+        where brand_id = $1 and domain = $2 and token = $3 and state <> 'verified'`,
+      [brandId, domain, token],
     );
     await db.query('release savepoint mark_domain_verified');
-    return 'verified';
+    return marked.rowCount === 1 ? 'verified' : 'stale';
   } catch (err) {
     if (sqlState(err) !== SQLSTATE.uniqueViolation) throw err;
     await db.query('rollback to savepoint mark_domain_verified');
@@ -84,17 +88,21 @@ export async function markDomainVerified(
   }
 }
 
-/** Records a check that found no proof (a verified domain is never demoted by one). */
+/**
+ * Records a check of `token` that found no proof (a verified domain is never demoted by one, and
+ * a check of a value since replaced says nothing of the new one).
+ */
 export async function markDomainFailed(
   db: Db,
   brandId: string,
   domain: string,
+  token: string,
   problem: string,
 ): Promise<void> {
   await db.query(
-    `update sso_domains set state = 'failed', checked_at = now(), problem = $3
-      where brand_id = $1 and domain = $2 and state <> 'verified'`,
-    [brandId, domain, problem.slice(0, 300)],
+    `update sso_domains set state = 'failed', checked_at = now(), problem = $4
+      where brand_id = $1 and domain = $2 and token = $3 and state <> 'verified'`,
+    [brandId, domain, token, problem.slice(0, 300)],
   );
 }
 

@@ -370,6 +370,56 @@ describe('membership by consent, and a change at one brand acting there alone', 
     expect(rows.map((r) => r.outcome)).toEqual(['withdrawn']);
   });
 
+  // A second review (2026-11-29): an invitation speaks with its sender's authority, and it
+  // outlived the sender. A rogue owner (or whoever held an owner's mailbox) invited a second
+  // address as owner; removing the rogue owner left that invitation open for its seven days.
+  it('invitations a member sent go with them: at removal, and at a role that cannot invite', async () => {
+    const { b, owner } = await brandB();
+    const rogue = `rogue-${randomHex(4)}@b.test`;
+    await cs.stack.admin.addMember({ brandId: b.brand.id, email: rogue, role: 'owner' });
+    const rogueHttp = await signInHttp(cs, rogue);
+    const accomplices = [`acc1-${randomHex(4)}@evil.test`, `acc2-${randomHex(4)}@evil.test`];
+    const since = Date.now() - 1_000;
+    for (const email of accomplices)
+      expect((await invite(rogueHttp, b.brand.id, email, 'owner')).status).toBe(303);
+    const mailed = await Promise.all(
+      accomplices.map(async (e) => new URL(await cs.latestInvitation(e, b.brand.name, since))),
+    );
+    const rogueId = (await membershipOf(b.brand.id, rogue))!;
+    // Demoted first (no longer an owner: cannot invite), then removed: either withdraws.
+    const demoted = await ownerPost(
+      owner,
+      `/brands/${b.brand.id}/members`,
+      `/brands/${b.brand.id}/members/${rogueId}/role`,
+      { role: 'admin' },
+    );
+    expect(demoted.status).toBe(303);
+    const removed = await ownerPost(
+      owner,
+      `/brands/${b.brand.id}/members`,
+      `/brands/${b.brand.id}/members/${rogueId}/remove`,
+      {},
+    );
+    expect(removed.status).toBe(303);
+    const answers = [];
+    for (const link of mailed)
+      answers.push(
+        (await new ConsoleHttp(cs.url).post(link.pathname, { answer: 'accept' })).status,
+      );
+    const joined = await Promise.all(accomplices.map((e) => membershipOf(b.brand.id, e)));
+    const { rows } = await db().query<{ outcome: string }>(
+      `select outcome from records.member_invitations where brand_id = $1 and email = any($2)`,
+      [b.brand.id, accomplices],
+    );
+    const trail = (await activityOf(b.brand.id)).map((r) => r.summary).join('\n');
+    expect({ answers, joined, outcomes: rows.map((r) => r.outcome) }).toEqual({
+      answers: [422, 422],
+      joined: [undefined, undefined],
+      outcomes: ['withdrawn', 'withdrawn'],
+    });
+    expect(trail).toContain('2 invitations they sent withdrawn');
+  });
+
   it('a role change or removal at B ends only the sessions B’s single sign-on opened', async () => {
     const a = await cs.stack.admin.createBrand({
       tier: 'plus',

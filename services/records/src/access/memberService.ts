@@ -7,7 +7,11 @@ import { AppError, parseOrThrow } from '@brand/shared/errors';
 import { selectBrand, type MemberRow } from './brandRepo';
 import { endSessionsWithin } from '../sessions/sessionRepo';
 import { currentActor } from './currentActor';
-import { endMembership } from './endMembership';
+import {
+  endMembership,
+  sentInvitationsWords,
+  withdrawInvitationsBeyondRole,
+} from './endMembership';
 import { brandId } from './inputs';
 import {
   countOwners,
@@ -77,7 +81,8 @@ export async function changeMemberRole(
         email: after.email,
         ssoBrandId: after.brand_id,
       });
-      const summary = `${after.email}: ${before.role} to ${after.role}${sessionsEnded(ended)}`;
+      const sent = await withdrawInvitationsBeyondRole(db, after, after.role);
+      const summary = `${after.email}: ${before.role} to ${after.role}${sessionsEnded(ended)}${sentInvitationsWords(sent)}`;
       await record(db, who, after, 'member.role_changed', summary);
     }
     return after;
@@ -104,7 +109,7 @@ export async function removeMember(
       brandId: before.brand_id,
       email: before.email,
     });
-    const summary = `${before.email} (${before.role}) removed${sessionsEnded(ended.sessionsEnded)}${ended.invitationWithdrawn ? '; their pending invitation withdrawn' : ''}`;
+    const summary = `${before.email} (${before.role}) removed${sessionsEnded(ended.sessionsEnded)}${ended.invitationWithdrawn ? '; their pending invitation withdrawn' : ''}${sentInvitationsWords(ended.sentWithdrawn)}`;
     await record(db, who, before, 'member.removed', summary);
     return before;
   });

@@ -145,6 +145,16 @@ export async function selectOpenInvitationId(
   return r.rows[0]?.id;
 }
 
+/** The ids of the open invitations a member sent (unlocked), oldest first. */
+export async function selectOpenInvitationIdsSentBy(db: Db, memberId: string): Promise<string[]> {
+  const r = await db.query<{ id: string }>(
+    `select id from member_invitations
+      where invited_by_member_id = $1 and outcome is null order by created_at, id`,
+    [memberId],
+  );
+  return r.rows.map((row) => row.id);
+}
+
 /**
  * The brand's open invitation of the address, locked, or undefined: inviting again closes an
  * expired one first (the unique index allows one open invitation per brand and address).

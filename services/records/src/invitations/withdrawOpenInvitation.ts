@@ -1,6 +1,6 @@
 import type { PoolClient } from '@brand/shared/db';
 import { deleteInvitationMails } from '../memberMails/memberMailRepo';
-import { closeInvitation, lockInvitation } from './invitationRepo';
+import { closeInvitation, lockInvitation, selectOpenInvitationIdsSentBy } from './invitationRepo';
 
 /**
  * Withdraws an invitation inside the caller's transaction: its mails not yet sent go first, then
@@ -16,4 +16,19 @@ export async function withdrawOpenInvitation(
   const locked = await lockInvitation(db, invitationId);
   if (!locked?.open) return false;
   return closeInvitation(db, invitationId, 'withdrawn');
+}
+
+/**
+ * Withdraws every invitation still open that `memberId` sent, inside the caller's transaction:
+ * when they leave the brand or lose the role that invites (members.manage). An invitation speaks
+ * with its sender's authority; without this, a rogue owner's (or a mailbox thief's) invitation of
+ * a second address as owner outlived the owners' removing them, for its seven days (a hostile
+ * review, 2026-11-29). Answers how many were withdrawn.
+ */
+export async function withdrawInvitationsSentBy(db: PoolClient, memberId: string): Promise<number> {
+  let withdrawn = 0;
+  for (const id of await selectOpenInvitationIdsSentBy(db, memberId)) {
+    if (await withdrawOpenInvitation(db, id)) withdrawn += 1;
+  }
+  return withdrawn;
 }

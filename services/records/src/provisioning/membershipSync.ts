@@ -3,7 +3,11 @@ import type { PoolClient } from '@brand/shared/db';
 import type { RoleName } from '@brand/shared/enums';
 import { AppError } from '@brand/shared/errors';
 import { newId } from '@brand/shared/ids';
-import { endMembership } from '../access/endMembership';
+import {
+  endMembership,
+  sentInvitationsWords,
+  withdrawInvitationsBeyondRole,
+} from '../access/endMembership';
 import { markKeyRevoked } from '../access/keyRepo';
 import {
   countOwners,
@@ -107,12 +111,13 @@ export async function applyProvidedPerson(
     await updateMemberRole(db, current.id, role);
     // The brand's single sign-on sessions speak for the old role's holder (as a change by hand).
     await endSessionsWithin(db, { email: person.email, ssoBrandId: brandId });
+    const sent = await withdrawInvitationsBeyondRole(db, current, role);
     await record(
       db,
       brandId,
       current.id,
       'member.role_changed',
-      `${person.email}: ${current.role} to ${role} (their groups at the identity provider, by ${actor.label})`,
+      `${person.email}: ${current.role} to ${role} (their groups at the identity provider, by ${actor.label})${sentInvitationsWords(sent)}`,
       actor,
     );
   }
@@ -133,7 +138,11 @@ async function deprovision(
   actor: ProvisioningActor,
 ): Promise<RevokedKeyHash[]> {
   if (member.role === 'owner') await requireAnotherOwner(db, brandId, member.email);
-  const { sessionsEnded: ended, invitationWithdrawn } = await endMembership(db, {
+  const {
+    sessionsEnded: ended,
+    invitationWithdrawn,
+    sentWithdrawn,
+  } = await endMembership(db, {
     id: member.id,
     brandId,
     email: member.email,
@@ -164,7 +173,7 @@ async function deprovision(
     brandId,
     member.id,
     'member.deprovisioned',
-    `${member.email} deprovisioned by ${actor.label}${ended > 0 ? `; ${ended} single sign-on session${ended === 1 ? '' : 's'} ended` : ''}${invitationWithdrawn ? '; their pending invitation withdrawn' : ''}; ${keysWords}`,
+    `${member.email} deprovisioned by ${actor.label}${ended > 0 ? `; ${ended} single sign-on session${ended === 1 ? '' : 's'} ended` : ''}${invitationWithdrawn ? '; their pending invitation withdrawn' : ''}${sentInvitationsWords(sentWithdrawn)}; ${keysWords}`,
     actor,
   );
   return revoked;

@@ -15,6 +15,7 @@ import {
   type Stack,
 } from '@brand/testkit';
 import type { BusinessEvent } from '@brand/proto/events/v1';
+import { Redis } from 'ioredis';
 import { ApiClient, type ApiResponse } from '../support/apiClient';
 
 // GET /api/v1/events, the brand's business events as a feed: newest first
@@ -352,6 +353,49 @@ describe('polling with If-None-Match', () => {
       'If-None-Match': etag,
     });
     expect(again.status).toBe(304);
+  });
+});
+
+describe('a feed version lost on its way to Redis', () => {
+  // A review (2026-11-29): the consumer publishes a brand's new feed version to Redis after its
+  // commit and only logged a failure (a Redis timeout or failover, a crash before the SET), so
+  // Redis kept the older version and a follower at the old head was answered 304 until the
+  // brand's next event, for a quiet brand days. The state is made here as such a loss leaves it:
+  // the event stored, Redis holding the version before it.
+  it('is published again within a sweep: the follower at the old head gets the event', async () => {
+    const redis = new Redis(stack.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1 });
+    await redis.connect();
+    try {
+      const key = `${stack.redisKeyPrefix}rv:${brand.brand.id}:events`;
+      const head = (await get('/api/v1/events?after=0&limit=200')).body.next_after!;
+      const atHead = await get(`/api/v1/events?after=${head}`);
+      const etag = atHead.headers.get('etag')!;
+      await waitFor(
+        async () =>
+          (await get(`/api/v1/events?after=${head}`, brand.secret, { 'If-None-Match': etag }))
+            .status === 304,
+        { timeoutMs: 10_000, what: 'a 304 at the head' },
+      );
+      const before = await redis.get(key);
+      expect(before).not.toBeNull();
+      const event = makeBusinessEvent({ brandId: brand.brand.id, type: 'payout.paid' });
+      published.push(event);
+      await publish([event], published.length);
+      await waitFor(async () => (await redis.get(key)) !== before, { what: 'the publish' });
+      await redis.set(key, before!, 'EX', 3600); // the publish lost
+      // the sweep runs every second: well within 10 s (before: 304 until the brand's next event)
+      await waitFor(
+        async () => {
+          const res = await get(`/api/v1/events?after=${head}`, brand.secret, {
+            'If-None-Match': etag,
+          });
+          return res.status === 200 && res.body.data[0]?.id === event.id;
+        },
+        { timeoutMs: 10_000, intervalMs: 500, what: 'the event instead of a 304' },
+      );
+    } finally {
+      redis.disconnect();
+    }
   });
 });
 

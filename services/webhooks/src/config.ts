@@ -74,6 +74,10 @@ const WebhooksEnv = z
     /** Prefix for every Redis key; the gateway's REDIS_KEY_PREFIX. */
     REDIS_KEY_PREFIX: z.string().default('brs:'),
     ...redisTlsEnv,
+    /** How often feed heads that advanced recently are published again (a lost publish heals); 0: never. */
+    FEED_VERSION_SWEEP_MS: z.coerce.number().int().min(0).default(1_000),
+    /** How far back that sweep looks, in seconds. */
+    FEED_VERSION_SWEEP_WINDOW_SECONDS: z.coerce.number().int().min(1).max(3_600).default(60),
     // Receivers
     /** AES-256-GCM key sealing signing secrets at rest: 32 bytes, base64. */
     WEBHOOK_SECRET_KEY: secretKey,

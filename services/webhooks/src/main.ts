@@ -20,7 +20,7 @@ import { startWorkerRole } from './claim/workerRole';
 import { systemResolver } from './egress/urlPolicy';
 import { kafkaReachableMetric } from './ingest/consumerMetrics';
 import { startConsumerRole } from './ingest/consumerRole';
-import { feedVersionPublisher } from './ingest/feedVersions';
+import { feedVersionPublisher, startFeedVersionSweep } from './ingest/feedVersions';
 import { SecretBox } from '@brand/shared/secrets';
 import { createServer, SERVICE_NAMES } from './server';
 import { feedCursorKey } from './feed/feedCursor';
@@ -93,6 +93,18 @@ async function main(): Promise<void> {
           : undefined,
       })
     : undefined;
+  // beside the consumer that advances the heads: a publish it lost reaches Redis within a sweep
+  const stopFeedSweep =
+    consuming && redis
+      ? startFeedVersionSweep({
+          pool,
+          redis,
+          keyPrefix: config.REDIS_KEY_PREFIX,
+          log,
+          everyMs: config.FEED_VERSION_SWEEP_MS,
+          windowSeconds: config.FEED_VERSION_SWEEP_WINDOW_SECONDS,
+        })
+      : undefined;
   const admin: AdminDeps | undefined = roles.has('admin')
     ? {
         pool,
@@ -167,6 +179,7 @@ async function main(): Promise<void> {
         ]
       : []),
     ...(consuming ? [consuming.stop] : []),
+    ...(stopFeedSweep ? [{ name: 'stop the feed-version sweep', run: stopFeedSweep }] : []),
     ...(kafka ? [{ name: 'stop watching Kafka', run: () => kafka.stop() }] : []),
     ...(worker ? [worker.stop] : []),
     service.finishCalls,

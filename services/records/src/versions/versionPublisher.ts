@@ -1,5 +1,9 @@
 import type { Pool } from '@brand/shared/db';
-import { publishChangeVersions, type ChangeVersion } from '@brand/shared/changeVersions';
+import {
+  publishInChunks,
+  startChangeVersionSweep,
+  type ChangeVersion,
+} from '@brand/shared/changeVersions';
 import type { Logger } from '@brand/shared/logger';
 import type { Redis } from '@brand/shared/redis';
 import type { ResourceName } from '@brand/shared/resources';
@@ -30,41 +34,27 @@ export interface VersionPublisherOptions {
   windowSeconds: number;
 }
 
-/** At most this many versions per sweep, in Redis calls of CHUNK keys each. */
+/** At most this many versions per sweep. */
 const SWEEP_MAX = 20_000;
-const CHUNK = 500;
 
 /**
- * The publisher and its sweep. The sweep re-publishes every version changed within the
- * window, so a publish lost between commit and SET (records crashed, Redis was restarting,
- * a writer that is not this service: fixtures, psql) reaches Redis within `sweepMs`.
- * Publishing never moves a key back (publishChangeVersions), so the sweep cannot undo a
- * newer publish. A Redis restarted empty is repaired key by key by the gateways (a miss
- * serves the full page and writes back the version records returned with it).
+ * The publisher and its sweep (startChangeVersionSweep): the sweep re-publishes every version
+ * changed within the window, so a publish lost between commit and SET (records crashed, Redis
+ * was restarting, a writer that is not this service: fixtures, psql) reaches Redis within
+ * `sweepMs`. A Redis restarted empty is repaired key by key by the gateways (a miss serves the
+ * full page and writes back the version records returned with it).
  */
 export function startVersionPublisher(opts: VersionPublisherOptions): VersionPublisher {
-  const publish = async (versions: readonly ChangeVersion[]): Promise<void> => {
-    for (let i = 0; i < versions.length; i += CHUNK)
-      await publishChangeVersions(opts.redis, opts.keyPrefix, versions.slice(i, i + CHUNK));
-  };
-  let sweeping = false;
-  let failing = false;
-  const sweep = async (): Promise<void> => {
-    if (sweeping) return;
-    sweeping = true;
-    try {
-      await publish(await selectRecentVersions(opts.pool, opts.windowSeconds, SWEEP_MAX));
-      if (failing) opts.log.info('change versions published again');
-      failing = false;
-    } catch (err) {
-      if (!failing) opts.log.warn({ err }, 'change-version sweep failed; retrying');
-      failing = true;
-    } finally {
-      sweeping = false;
-    }
-  };
-  const timer = opts.sweepMs > 0 ? setInterval(() => void sweep(), opts.sweepMs) : undefined;
-  timer?.unref();
+  const publish = (versions: readonly ChangeVersion[]): Promise<void> =>
+    publishInChunks(opts.redis, opts.keyPrefix, versions);
+  const stop = startChangeVersionSweep({
+    redis: opts.redis,
+    keyPrefix: opts.keyPrefix,
+    log: opts.log,
+    everyMs: opts.sweepMs,
+    recent: () => selectRecentVersions(opts.pool, opts.windowSeconds, SWEEP_MAX),
+    label: 'change versions',
+  });
   const publishOrLog = async (versions: () => Promise<readonly ChangeVersion[]>): Promise<void> => {
     try {
       await publish(await versions());
@@ -76,6 +66,6 @@ export function startVersionPublisher(opts: VersionPublisherOptions): VersionPub
     publish: (versions) => publishOrLog(() => Promise.resolve(versions)),
     published: (brandId, resources) =>
       publishOrLog(() => selectBrandVersions(opts.pool, brandId, resources)),
-    stop: () => clearInterval(timer),
+    stop,
   };
 }

@@ -115,7 +115,8 @@ export async function insertEvents(
      heads as (
        insert into event_feed_heads as h (brand_id, last_seq)
        select brand_id, n from counts order by brand_id
-       on conflict (brand_id) do update set last_seq = h.last_seq + excluded.last_seq
+       on conflict (brand_id) do update
+         set last_seq = h.last_seq + excluded.last_seq, advanced_at = now()
        returning brand_id, last_seq
      ),
      stored as (

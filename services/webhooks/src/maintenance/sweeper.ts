@@ -1,5 +1,6 @@
 import type { Pool } from '@brand/shared/db';
 import type { Logger } from '@brand/shared/logger';
+import { failStrandedDeliveries } from '../receivers/receiverRepo';
 import { applyDueSwitches } from '../receivers/rotationService';
 import { keepHistoryPartitions, type HistoryPass } from './historyPartitions';
 import { deleteBefore, type RetainedTable } from './retentionRepo';
@@ -34,6 +35,8 @@ interface SweepResult {
   recoveries: number;
   /** Request entries of the audit trail past their 7 days that every stream was sent (issue 63). */
   requestEntries: number;
+  /** Pending deliveries of disabled receivers that their disabling could not see, failed. */
+  strandedFailed: number;
 }
 
 /** Deletes in batches until a batch comes back short or the pass's share is used up. */
@@ -53,9 +56,10 @@ async function inBatches(
 /**
  * One maintenance pass: applies scheduled secret switches that came due (destroying the old
  * secrets), keeps the delivery history's week partitions (made ahead, dropped past their
- * retention), and enforces the retentions of health buckets, notices and recovery ids in
- * bounded batches. Every statement is idempotent, so replicas may sweep at
- * once (switches are taken with SKIP LOCKED).
+ * retention), enforces the retentions of health buckets, notices and recovery ids in
+ * bounded batches, and fails the deliveries a disabling could not see (failStrandedDeliveries).
+ * Every statement is idempotent, so replicas may sweep at once (switches are taken with SKIP
+ * LOCKED).
  */
 async function sweepOnce(pool: Pool, s: SweepSettings, now = new Date()): Promise<SweepResult> {
   const before = (ms: number): Date => new Date(now.getTime() - ms);
@@ -77,7 +81,10 @@ async function sweepOnce(pool: Pool, s: SweepSettings, now = new Date()): Promis
   const requestEntries = await inBatches(s.batchSize, (limit) =>
     deleteExpiredRequestEntries(pool, before(REQUEST_ENTRY_RETENTION_MS), limit),
   );
-  return { switched, history, health, notices, recoveries, requestEntries };
+  const strandedFailed = await inBatches(s.batchSize, (limit) =>
+    failStrandedDeliveries(pool, limit),
+  );
+  return { switched, history, health, notices, recoveries, requestEntries, strandedFailed };
 }
 
 /**

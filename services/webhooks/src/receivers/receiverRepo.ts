@@ -302,6 +302,35 @@ export async function alertFailingReceiver(db: Db, id: string, noticeId: string)
   return res.rowCount === 1;
 }
 
+/** Why the deliveries pending at an owner's disabling are failed (the delivery log shows it). */
+export const DISABLED_BY_OWNER = 'receiver disabled by an owner';
+
+/**
+ * Fails, at most `limit` at a time, the pending deliveries of disabled receivers: those a
+ * disabling could not see. The consumer picks a brand's enabled receivers when it stores an
+ * event and inserts their deliveries in the same transaction; a disabling that commits between
+ * the two fails the deliveries it sees (failPendingDeliveries), not one still uncommitted, and
+ * the claim skips disabled receivers, so such a delivery waited for ever and kept its week of
+ * history from being dropped (a review, 2026-11-29). The maintenance sweep calls this.
+ */
+export async function failStrandedDeliveries(db: Db, limit: number): Promise<number> {
+  const res = await db.query(
+    `update deliveries d set status = 'failed', last_error = s.why, completed_at = now(),
+            lease_until = null
+       from (select p.id, p.event_at,
+                    case when r.disabled_by_service
+                      then 'receiver disabled by the service: ' || coalesce(r.disabled_reason, '')
+                      else $2 end as why
+               from receivers r
+               join deliveries p on p.receiver_id = r.id and p.status = 'pending'
+              where not r.enabled
+              limit $1) s
+      where d.id = s.id and d.event_at = s.event_at and d.status = 'pending'`,
+    [limit, DISABLED_BY_OWNER],
+  );
+  return res.rowCount ?? 0;
+}
+
 /**
  * Fails every pending delivery of a receiver that was disabled: visibly failed, not lost.
  * Part of disabling a receiver (by an owner or after a failure streak), so it stands here.

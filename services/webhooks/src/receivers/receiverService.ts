@@ -7,6 +7,7 @@ import { newId } from '@brand/shared/ids';
 import {
   countReceivers,
   deleteReceiver,
+  DISABLED_BY_OWNER,
   failPendingDeliveries,
   insertReceiver,
   lockBrand,
@@ -156,8 +157,7 @@ export async function updateReceiver(
       enabled: v.enabled,
     });
     if (!row) throw notFound(v.receiverId);
-    if (v.enabled === false)
-      await failPendingDeliveries(db, row.id, 'receiver disabled by an owner');
+    if (v.enabled === false) await failPendingDeliveries(db, row.id, DISABLED_BY_OWNER);
     await record(db, audit, row, 'receiver.changed', `${row.label}: ${describeChange(v)}`);
     return row;
   });

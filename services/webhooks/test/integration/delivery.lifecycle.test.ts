@@ -11,6 +11,7 @@ import {
   deliveryRows,
   newBrandId,
   receiverState,
+  setEnabled,
   startHarness,
   type Harness,
 } from './harness';
@@ -132,6 +133,34 @@ it('messages holding values PostgreSQL refuses are skipped; the events behind th
   expect(logs).toMatch(/created_at is not a timestamp/);
   expect(logs).toMatch(/object_json holds a NUL character/);
   expect(logs).toMatch(/producer is not a service name/);
+});
+
+it('a delivery its receiver’s disabling could not see is failed by the next sweep', async () => {
+  // The consumer picks the brand's enabled receivers when it stores an event and inserts their
+  // deliveries later in the same transaction; a disabling committed in between fails the
+  // deliveries it sees, not that one, and the claim skips disabled receivers: it waited for
+  // ever (a review, 2026-11-29). The row is made here as that race leaves it.
+  const brand = newBrandId();
+  const r = await h.addReceiver({ brandId: brand, events: ['payout.paid'] });
+  await setEnabled(h, r.receiver.id, false);
+  const stranded = `dlv_stranded${Date.now()}`;
+  await h.db.pool.query(
+    `insert into webhooks.deliveries (id, event_id, event_at, event_type, receiver_id, brand_id)
+     values ($1, $2, now(), 'payout.paid', $3, $4)`,
+    [stranded, makeBusinessEvent({ brandId: brand }).id, r.receiver.id, brand],
+  );
+  const row = await waitFor(
+    async () => {
+      const { rows } = await h.db.pool.query<{ status: string; last_error: string }>(
+        `select status, last_error from webhooks.deliveries where id = $1`,
+        [stranded],
+      );
+      return rows[0]?.status === 'failed' ? rows[0] : undefined;
+    },
+    { timeoutMs: 30_000, intervalMs: 500, what: 'the stranded delivery failed' },
+  );
+  expect(row.last_error).toBe('receiver disabled by an owner');
+  expect(r.server.received).toHaveLength(0);
 });
 
 it('a receiver added after an event does not get it', async () => {

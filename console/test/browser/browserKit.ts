@@ -212,7 +212,10 @@ export async function signIn(
   await page.getByRole('button', { name: 'Email me a sign-in link' }).click();
   await page.getByRole('heading', { name: 'Check your email' }).waitFor();
   await page.goto(await cs.latestLink(email, since));
-  if (opts.shoot) await expectAccessible(page);
+  if (opts.shoot) {
+    await expectAccessible(page);
+    await screenshot(page, 'sign-in-confirm');
+  }
   await page.getByRole('button', { name: 'Sign in' }).click();
   try {
     await page.waitForURL(/\/brands/, { timeout: SIGN_IN_NAVIGATION_MS });

@@ -271,3 +271,31 @@ describe('values the database cannot take', () => {
     expect(res.status).toBe(400);
   });
 });
+
+// Login CSRF (a review, 2026-11-29): someone asks a link for their own address and sends it on;
+// the page it opened said only "Press the button to finish signing in", and whoever pressed it
+// worked in the sender's brands, as the sender, entering keys and receivers the sender then saw.
+describe('a sign-in link sent on by someone else', () => {
+  it('names the address it signs in; opening it spends nothing; a spent one says so', async () => {
+    const { owner } = await brandWithOwner(cs);
+    const sender = new ConsoleHttp(cs.url);
+    const since = Date.now() - 1_000;
+    expect((await sender.post('/sign-in', { email: owner.email })).status).toBe(200);
+    const path = new URL(await cs.latestLink(owner.email, since)).pathname;
+
+    const victim = new ConsoleHttp(cs.url);
+    for (let i = 0; i < 2; i++) {
+      const page = await victim.get(path);
+      expect(page.status).toBe(200);
+      expect(page.body).toContain(`<h1>Sign in as ${owner.email}</h1>`);
+      expect(page.body).toContain('Not your address? Then do not press it');
+    }
+    expect((await sender.post(path, {})).status).toBe(303);
+    const spent = await victim.get(path);
+    expect(spent.status).toBe(400);
+    expect(spent.body).toContain('This sign-in link does not work');
+    expect(spent.body).not.toContain(owner.email);
+    const unknown = await victim.get(`/sign-in/${'A'.repeat(43)}`);
+    expect(unknown.status).toBe(400);
+  });
+});

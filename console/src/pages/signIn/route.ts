@@ -58,13 +58,26 @@ export function registerSignIn(router: Router, deps: SignInDeps): void {
     sendPage(res, CheckEmailPage({ email }));
   });
 
-  router.get('/sign-in/:token', (req, res) => {
+  // The page names the address its button signs in: a link someone requested for their own
+  // address and sent on (login CSRF: the victim would work in the sender's brands, as the
+  // sender) reads as what it is. Opening it spends nothing (mail scanners follow links).
+  router.get('/sign-in/:token', async (req, res) => {
     const token = req.params.token;
     if (!LINK_TOKEN.test(token)) {
       sendPage(res, InvalidLinkPage(), 400);
       return;
     }
-    sendPage(res, ConfirmSignInPage({ token }));
+    let email: string;
+    try {
+      ({ email } = await deps.clients.sessions('describeSignInLink', { token }));
+    } catch (err) {
+      if (err instanceof ServiceCallError && err.grpcStatus === status.UNAUTHENTICATED) {
+        sendPage(res, InvalidLinkPage(), 400);
+        return;
+      }
+      throw err;
+    }
+    sendPage(res, ConfirmSignInPage({ token, email }));
   });
 
   router.post('/sign-in/:token', async (req, res) => {

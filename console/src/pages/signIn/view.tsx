@@ -85,16 +85,21 @@ export function CheckEmailPage(props: { email: string }) {
 
 /**
  * The page a sign-in link opens. Mail scanners follow links, so opening it signs nobody in:
- * the person presses the button (a POST), which spends the link.
+ * the person presses the button (a POST), which spends the link. It names the address the link
+ * signs in, so a link someone sent on for their own address is not taken for one's own.
  */
-export function ConfirmSignInPage(props: { token: string }) {
+export function ConfirmSignInPage(props: { token: string; email: string }) {
   return (
     <Layout title="Confirm sign-in">
-      <h1>Sign in</h1>
+      <h1>Sign in as {props.email}</h1>
       <p>Press the button to finish signing in on this device.</p>
       <form method="post" action={`/sign-in/${props.token}`}>
-        <button type="submit">Sign in</button>
+        <button type="submit">Sign in as {props.email}</button>
       </form>
+      <p class="hint">
+        Not your address? Then do not press it: you would work as that person, in their brands, and
+        they would see what you enter. <a href="/sign-in">Sign in with your own address</a>.
+      </p>
     </Layout>
   );
 }

@@ -9,7 +9,7 @@ import { boundedClient } from './signInClient';
 import { endOneSession, endOtherSessions, listSessions } from './sessionListService';
 import { resolveSession, signOut, signOutEverywhere } from './sessionService';
 import { claimSignInMails, completeSignInMails, requestSignInLink } from './signInRequestService';
-import { redeemSignInLink } from './signInService';
+import { describeSignInLink, redeemSignInLink } from './signInService';
 
 const toMembership = (m: Membership): BrandMembership => ({
   brand: toBrand(m.brand),
@@ -42,6 +42,9 @@ export function sessionHandlers(deps: SessionDeps, rpc: RpcBuilder): ConsoleSess
       return {};
     }),
 
+    describeSignInLink: rpc.console('DescribeSignInLink', async (req) => ({
+      email: await describeSignInLink(deps, req.token),
+    })),
     redeemSignInLink: rpc.console('RedeemSignInLink', async (req) => {
       const opened = await redeemSignInLink(deps, {
         token: req.token,

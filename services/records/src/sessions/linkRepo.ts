@@ -41,6 +41,19 @@ export async function spendSignInLink(db: Db, tokenHash: Buffer): Promise<string
   return r.rows[0]?.email;
 }
 
+/** The address an unspent, unexpired link signs in, without spending it; undefined for none. */
+export async function selectSignInLinkAddress(
+  db: Db,
+  tokenHash: Buffer,
+): Promise<string | undefined> {
+  const r = await db.query<{ email: string }>(
+    `select email from sign_in_links
+      where token_hash = $1 and used_at is null and expires_at > now()`,
+    [tokenHash],
+  );
+  return r.rows[0]?.email;
+}
+
 /** Forgets links that expired a day ago: they can no longer be spent, and are only clutter. */
 export async function deleteStaleSignInLinks(db: Db): Promise<void> {
   await db.query(`delete from sign_in_links where expires_at < now() - interval '1 day'`);

@@ -1,7 +1,7 @@
 import { withTransaction } from '@brand/shared/db';
 import { AppError } from '@brand/shared/errors';
 import { eligibleMemberships } from './eligibility';
-import { spendSignInLink } from './linkRepo';
+import { selectSignInLinkAddress, spendSignInLink } from './linkRepo';
 import { afterSessionOpened, openSession, type OpenedSession } from './openSession';
 import type { SessionDeps } from './sessionDeps';
 import type { SignInClient } from './signInClient';
@@ -12,6 +12,17 @@ const invalidLink = (): AppError =>
     'invalid_sign_in_link',
     'This sign-in link is not valid: it was already used, has expired, or was mistyped. Ask for a new one.',
   );
+
+/**
+ * The address a link signs in, for the page the link opens (it names whom its button signs in),
+ * or invalid_sign_in_link as redeeming would answer. Spends nothing.
+ */
+export async function describeSignInLink(deps: SessionDeps, token: string): Promise<string> {
+  if (!TOKEN_PATTERN.test(token)) throw invalidLink();
+  const address = await selectSignInLinkAddress(deps.pool, hashToken(token));
+  if (address === undefined) throw invalidLink();
+  return address;
+}
 
 /**
  * Spends a link and opens a session. One refusal for every bad link, so the answer tells

@@ -157,6 +157,11 @@ const SESSION_RPCS: Array<CallerAuthRpc<ConsoleClient>> = [
     (c) => c.sessions('completeSignInMails', { claim_ids: [] }),
   ],
   [
+    'ConsoleSessionService/DescribeSignInLink',
+    'console',
+    (c) => c.sessions('describeSignInLink', { token: 'x' }),
+  ],
+  [
     'ConsoleSessionService/RedeemSignInLink',
     'console',
     (c) => c.sessions('redeemSignInLink', { token: 'x', client: undefined }),

@@ -91,6 +91,16 @@ export interface CompleteSignInMailsRequest {
 export interface CompleteSignInMailsResponse {
 }
 
+/** DescribeSignInLinkRequest names a link token, not spending it. */
+export interface DescribeSignInLinkRequest {
+  token: string;
+}
+
+/** DescribeSignInLinkResponse is the address the link signs in. */
+export interface DescribeSignInLinkResponse {
+  email: string;
+}
+
 /** RedeemSignInLinkRequest spends a link token. */
 export interface RedeemSignInLinkRequest {
   token: string;
@@ -968,6 +978,140 @@ export const CompleteSignInMailsResponse: MessageFns<CompleteSignInMailsResponse
   },
   fromPartial<I extends Exact<DeepPartial<CompleteSignInMailsResponse>, I>>(_: I): CompleteSignInMailsResponse {
     const message = createBaseCompleteSignInMailsResponse();
+    return message;
+  },
+};
+
+function createBaseDescribeSignInLinkRequest(): DescribeSignInLinkRequest {
+  return { token: "" };
+}
+
+export const DescribeSignInLinkRequest: MessageFns<DescribeSignInLinkRequest> = {
+  encode(message: DescribeSignInLinkRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.token !== "") {
+      writer.uint32(10).string(message.token);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DescribeSignInLinkRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDescribeSignInLinkRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.token = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): DescribeSignInLinkRequest {
+    return { token: isSet(object.token) ? globalThis.String(object.token) : "" };
+  },
+
+  toJSON(message: DescribeSignInLinkRequest): unknown {
+    const obj: any = {};
+    if (message.token !== "") {
+      obj.token = message.token;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<DescribeSignInLinkRequest>, I>>(base?: I): DescribeSignInLinkRequest {
+    return DescribeSignInLinkRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<DescribeSignInLinkRequest>, I>>(object: I): DescribeSignInLinkRequest {
+    const message = createBaseDescribeSignInLinkRequest();
+    message.token = object.token ?? "";
+    return message;
+  },
+};
+
+function createBaseDescribeSignInLinkResponse(): DescribeSignInLinkResponse {
+  return { email: "" };
+}
+
+export const DescribeSignInLinkResponse: MessageFns<DescribeSignInLinkResponse> = {
+  encode(message: DescribeSignInLinkResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.email !== "") {
+      writer.uint32(10).string(message.email);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DescribeSignInLinkResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDescribeSignInLinkResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.email = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): DescribeSignInLinkResponse {
+    return { email: isSet(object.email) ? globalThis.String(object.email) : "" };
+  },
+
+  toJSON(message: DescribeSignInLinkResponse): unknown {
+    const obj: any = {};
+    if (message.email !== "") {
+      obj.email = message.email;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<DescribeSignInLinkResponse>, I>>(base?: I): DescribeSignInLinkResponse {
+    return DescribeSignInLinkResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<DescribeSignInLinkResponse>, I>>(object: I): DescribeSignInLinkResponse {
+    const message = createBaseDescribeSignInLinkResponse();
+    message.email = object.email ?? "";
     return message;
   },
 };
@@ -2795,6 +2939,22 @@ export const ConsoleSessionServiceService = {
     responseDeserialize: (value: Buffer): CompleteSignInMailsResponse => CompleteSignInMailsResponse.decode(value),
   },
   /**
+   * DescribeSignInLink names the address a link token signs in, without spending it: the page a
+   * link opens says whom the button signs in, so a link someone else requested for their own
+   * address (login CSRF) is seen for what it is. UNAUTHENTICATED invalid_sign_in_link as below.
+   */
+  describeSignInLink: {
+    path: "/brand.access.v1.ConsoleSessionService/DescribeSignInLink" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: DescribeSignInLinkRequest): Buffer =>
+      Buffer.from(DescribeSignInLinkRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): DescribeSignInLinkRequest => DescribeSignInLinkRequest.decode(value),
+    responseSerialize: (value: DescribeSignInLinkResponse): Buffer =>
+      Buffer.from(DescribeSignInLinkResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): DescribeSignInLinkResponse => DescribeSignInLinkResponse.decode(value),
+  },
+  /**
    * RedeemSignInLink spends a link token and opens a session. UNAUTHENTICATED
    * invalid_sign_in_link when the token is unknown, used or expired (one message for all).
    */
@@ -2953,6 +3113,12 @@ export interface ConsoleSessionServiceServer extends UntypedServiceImplementatio
    */
   completeSignInMails: handleUnaryCall<CompleteSignInMailsRequest, CompleteSignInMailsResponse>;
   /**
+   * DescribeSignInLink names the address a link token signs in, without spending it: the page a
+   * link opens says whom the button signs in, so a link someone else requested for their own
+   * address (login CSRF) is seen for what it is. UNAUTHENTICATED invalid_sign_in_link as below.
+   */
+  describeSignInLink: handleUnaryCall<DescribeSignInLinkRequest, DescribeSignInLinkResponse>;
+  /**
    * RedeemSignInLink spends a link token and opens a session. UNAUTHENTICATED
    * invalid_sign_in_link when the token is unknown, used or expired (one message for all).
    */
@@ -3072,6 +3238,26 @@ export interface ConsoleSessionServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: CompleteSignInMailsResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * DescribeSignInLink names the address a link token signs in, without spending it: the page a
+   * link opens says whom the button signs in, so a link someone else requested for their own
+   * address (login CSRF) is seen for what it is. UNAUTHENTICATED invalid_sign_in_link as below.
+   */
+  describeSignInLink(
+    request: DescribeSignInLinkRequest,
+    callback: (error: ServiceError | null, response: DescribeSignInLinkResponse) => void,
+  ): ClientUnaryCall;
+  describeSignInLink(
+    request: DescribeSignInLinkRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: DescribeSignInLinkResponse) => void,
+  ): ClientUnaryCall;
+  describeSignInLink(
+    request: DescribeSignInLinkRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: DescribeSignInLinkResponse) => void,
   ): ClientUnaryCall;
   /**
    * RedeemSignInLink spends a link token and opens a session. UNAUTHENTICATED

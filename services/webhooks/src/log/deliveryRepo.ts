@@ -264,15 +264,35 @@ export async function makeDueNow(db: Db, id: string): Promise<boolean> {
   return res.rowCount === 1;
 }
 
-/** Queues a finished delivery again, now, with a fresh round of the retry schedule. */
-export async function requeueDelivery(db: Db, id: string): Promise<boolean> {
-  const res = await db.query(
-    `update deliveries set status = 'pending', next_attempt_at = now(), round_start = attempts,
-       lease_until = null, completed_at = null, caught_up = false
-     where id = $1 and status <> 'pending'`,
-    [id],
+/**
+ * Queues a finished delivery again, now, with a fresh round of the retry schedule: 'queued';
+ * 'pending' when it already is, 'past_retention' for an event older than the history retention
+ * (`historyMs`). The history keeper drops a week of such events once it found none of them
+ * pending: a resend between its look and its drop was told "queued" and then vanished with the
+ * week (a review, 2026-11-29). The keeper drops a week only once all of it is past the same
+ * bound, so the two agree (up to a skew between the database's clock, used here, and the
+ * keeper's host's, at a week's very edge).
+ */
+export async function requeueDelivery(
+  db: Db,
+  id: string,
+  historyMs: number,
+): Promise<'queued' | 'pending' | 'past_retention'> {
+  const res = await db.query<{ outcome: 'queued' | 'pending' | 'past_retention' }>(
+    `with queued as (
+       update deliveries set status = 'pending', next_attempt_at = now(), round_start = attempts,
+         lease_until = null, completed_at = null, caught_up = false
+       where id = $1 and status <> 'pending'
+         and event_at > now() - make_interval(secs => $2::float8 / 1000)
+       returning 1
+     )
+     select case when exists (select 1 from queued) then 'queued'
+                 when exists (select 1 from deliveries where id = $1 and status = 'pending')
+                   then 'pending'
+                 else 'past_retention' end as outcome`,
+    [id, historyMs],
   );
-  return res.rowCount === 1;
+  return res.rows[0]!.outcome;
 }
 
 /** Inserts one test delivery (the Test action), to sign with `secretVersion` when set. */

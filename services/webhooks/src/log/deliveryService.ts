@@ -189,17 +189,31 @@ async function changeDelivery(
   return getDelivery(deps.pool, v.deliveryId);
 }
 
-/** Queues a finished delivery again with a fresh round of retries (same event id). */
+/**
+ * Queues a finished delivery again with a fresh round of retries (same event id).
+ * precondition_failed when it is queued already, or when its event is past the history
+ * retention (its week is about to be dropped: resending it would be lost with it).
+ */
 export function resendDelivery(
-  deps: { pool: Pool },
+  deps: { pool: Pool; historyRetentionMs: number },
   input: { deliveryId: string },
   audit: Auditor,
 ): Promise<DeliveryView> {
+  let outcome: Awaited<ReturnType<typeof requeueDelivery>> = 'queued';
   return changeDelivery(deps, input.deliveryId, audit, {
     disabled: (id) =>
       new AppError('precondition_failed', `Receiver ${id} is disabled; enable it first.`),
-    change: requeueDelivery,
-    refused: (d) => new AppError('precondition_failed', `Delivery ${d.id} is already queued.`),
+    change: async (db, id) => {
+      outcome = await requeueDelivery(db, id, deps.historyRetentionMs);
+      return outcome === 'queued';
+    },
+    refused: (d) =>
+      new AppError(
+        'precondition_failed',
+        outcome === 'past_retention'
+          ? `Delivery ${d.id} is of an event older than the delivery history is kept (${Math.floor(deps.historyRetentionMs / 86_400_000)} days): it cannot be sent again.`
+          : `Delivery ${d.id} is already queued.`,
+      ),
     action: 'delivery.resent',
     summary: (d, label) => `${d.event_type} to ${label}`,
   });

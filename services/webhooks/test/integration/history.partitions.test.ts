@@ -11,6 +11,7 @@ import { createLogger } from '@brand/shared/logger';
 import { createTestDatabase, type TestDatabase } from '@brand/testkit';
 import { MIGRATIONS_DIR } from '../../src/db/migrations';
 import { insertDeliveries, insertEvents } from '../../src/ingest/eventRepo';
+import { requeueDelivery } from '../../src/log/deliveryRepo';
 import { keepHistoryPartitions } from '../../src/maintenance/historyPartitions';
 
 // Issue 36: the delivery history (events, deliveries, attempts, attempt detail) is partitioned
@@ -134,6 +135,31 @@ it('keeps week partitions ahead and drops weeks past the retention, a pending on
     defaultRows: 0,
     analyzed: [],
   });
+});
+
+// A review (2026-11-29): the keeper looks for pending deliveries in a week, then drops it; a
+// resend in between was told "queued" and vanished with the week. A delivery of an event past
+// the retention is refused instead, by the database's clock, which the keeper's drop uses too.
+it('refuses to resend a delivery of an event past the history retention', async () => {
+  const now = new Date();
+  await history('resendold', new Date(now.getTime() - 40 * DAY), 'succeeded');
+  await history('resendfresh', new Date(now.getTime() - DAY), 'succeeded');
+  const requeue = (id: string) =>
+    withTransaction(db.pool, (c) => requeueDelivery(c, id, RETENTION.historyMs));
+  expect(await requeue('dlv_resendold')).toBe('past_retention');
+  expect(await requeue('dlv_resendfresh')).toBe('queued');
+  expect(await requeue('dlv_resendfresh')).toBe('pending');
+  const { rows } = await db.pool.query<{ id: string; status: string }>(
+    `select id, status from webhooks.deliveries where id like 'dlv_resend%' order by id`,
+  );
+  expect(rows).toEqual([
+    { id: 'dlv_resendfresh', status: 'pending' },
+    { id: 'dlv_resendold', status: 'succeeded' },
+  ]);
+  await db.pool.query(`delete from webhooks.attempt_details where delivery_id like 'dlv_resend%'`);
+  await db.pool.query(`delete from webhooks.attempts where delivery_id like 'dlv_resend%'`);
+  await db.pool.query(`delete from webhooks.deliveries where id like 'dlv_resend%'`);
+  await db.pool.query(`delete from webhooks.events where id like 'evt_resend%'`);
 });
 
 it('gives a week that grew fresh planner statistics, as autovacuum would (the test machines have none)', async () => {

@@ -169,6 +169,33 @@ async function brandB() {
   return { b, owner: await signInHttp(cs, b.owner.email) };
 }
 
+/**
+ * A brand whose owner connected its own provider and published the TXT record of the domain of
+ * the owner's address, which waits for its check: the setting of the re-pointing tests.
+ */
+async function brandWaitingOnItsRecord(prefix: string) {
+  const domain = `${prefix}-${randomHex(4)}.test`;
+  const d = await cs.stack.admin.createBrand({
+    tier: 'plus',
+    verified: true,
+    ownerEmail: `owner@${domain}`,
+  });
+  const owner = await signInHttp(cs, d.owner.email);
+  const ownClient = nextClient();
+  const sso = `/brands/${d.brand.id}/sso`;
+  const connected = await ownerPost(owner, sso, sso, {
+    issuer: idp.issuer,
+    client_id: ownClient.client_id,
+    client_secret: ownClient.client_secret,
+    allowed_domains: domain,
+    enabled: 'on',
+  });
+  expect(connected.status).toBe(303);
+  const record = proofRecordOf((await owner.get(sso)).body, domain);
+  cs.dns.publishTxt(record.name, [record.value]);
+  return { domain, d, sso, record };
+}
+
 describe('membership by consent, and a change at one brand acting there alone', () => {
   it('an invitation grants nothing until accepted; B’s invite, withdraw, role change and removal leave A untouched', async () => {
     const p = await personAtA();
@@ -599,27 +626,9 @@ describe('a mailbox alone never makes a provider vouch for verified domains', ()
   // for its proof: its record, already published for the brand's provider, then verified the
   // domain for the provider of whoever held an owner's mailbox.
   it('re-pointing a connection whose domain waits on its published record issues a new value too', async () => {
-    const domain = `d-${randomHex(4)}.test`;
-    const d = await cs.stack.admin.createBrand({
-      tier: 'plus',
-      verified: true,
-      ownerEmail: `owner@${domain}`,
-    });
     // The owner connects the brand's provider and publishes the domain's record; DNS has not
     // answered yet, so the domain waits (nothing is in use, so no fresh sign-in is asked for).
-    const owner = await signInHttp(cs, d.owner.email);
-    const ownClient = nextClient();
-    const sso = `/brands/${d.brand.id}/sso`;
-    const connected = await ownerPost(owner, sso, sso, {
-      issuer: idp.issuer,
-      client_id: ownClient.client_id,
-      client_secret: ownClient.client_secret,
-      allowed_domains: domain,
-      enabled: 'on',
-    });
-    expect(connected.status).toBe(303);
-    const record = proofRecordOf((await owner.get(sso)).body, domain);
-    cs.dns.publishTxt(record.name, [record.value]);
+    const { domain, d, sso, record } = await brandWaitingOnItsRecord('d');
 
     // Someone holding only the owner's mailbox points the connection at their provider and
     // asks for the check: the published record proves nothing for it.
@@ -656,25 +665,7 @@ describe('a mailbox alone never makes a provider vouch for verified domains', ()
   // marked the domain verified whatever its value had become meanwhile. A check started before
   // the connection was re-pointed, answered after, verified the domain for the new provider.
   it('a check that read the old value before the connection was re-pointed proves nothing', async () => {
-    const domain = `r-${randomHex(4)}.test`;
-    const d = await cs.stack.admin.createBrand({
-      tier: 'plus',
-      verified: true,
-      ownerEmail: `owner@${domain}`,
-    });
-    const owner = await signInHttp(cs, d.owner.email);
-    const ownClient = nextClient();
-    const sso = `/brands/${d.brand.id}/sso`;
-    const connected = await ownerPost(owner, sso, sso, {
-      issuer: idp.issuer,
-      client_id: ownClient.client_id,
-      client_secret: ownClient.client_secret,
-      allowed_domains: domain,
-      enabled: 'on',
-    });
-    expect(connected.status).toBe(303);
-    const record = proofRecordOf((await owner.get(sso)).body, domain);
-    cs.dns.publishTxt(record.name, [record.value]);
+    const { domain, d, sso, record } = await brandWaitingOnItsRecord('r');
     // DNS answers the check late, as a slow resolver does: time enough to re-point meanwhile
     cs.dns.delayAnswers(record.name, 1_800);
 

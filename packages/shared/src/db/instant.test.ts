@@ -15,6 +15,7 @@ describe('isRealInstant', () => {
     '2026-11-22T10:60:00Z',
     '0000-01-01T00:00:00Z', // PostgreSQL has no year 0
     '2026-11-22T10:00:00+24:00',
+    '2026-11-22T10:00:00+16:00', // PostgreSQL takes offsets up to 15:59
     '2026-11-22 10:00:00Z',
     '1',
     '',

@@ -59,10 +59,29 @@ export function isDatabaseUnavailable(err: unknown): boolean {
 }
 
 /**
- * True when PostgreSQL refused a value itself (class 22, data exception: a NUL character in
- * text, 30 February, a number past its column, text that is no uuid): the request carried
- * something every check before the database let through. The caller sees 400, not 500.
+ * The data exceptions (class 22) that name a value a request carried: text too long (22001),
+ * a number out of range (22003), an unreadable or impossible date or time (22007, 22008), a
+ * bad time-zone offset (22009), a NUL or a character the encoding lacks (22021, 22P05), text
+ * that is no number or uuid (22P02). The rest of the class (a sequence run out, a division by
+ * zero) are the server's own failures: 500s, alerted on.
+ */
+const REFUSED_VALUE_STATES: ReadonlySet<string> = new Set([
+  '22001',
+  '22003',
+  '22007',
+  '22008',
+  '22009',
+  '22021',
+  '22P02',
+  '22P05',
+]);
+
+/**
+ * True when PostgreSQL refused a value a request carried (REFUSED_VALUE_STATES): something
+ * every check before the database let through. The caller sees 400, not 500.
  */
 export function isValueRefused(err: unknown): boolean {
-  return err instanceof Error && sqlState(err)?.startsWith('22') === true;
+  if (!(err instanceof Error)) return false;
+  const state = sqlState(err);
+  return state !== undefined && REFUSED_VALUE_STATES.has(state);
 }

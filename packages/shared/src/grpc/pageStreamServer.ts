@@ -5,7 +5,7 @@ import type { Logger } from '../logger';
 import type { RpcObserver } from '../metrics';
 import { continueTrace, withSpan } from '../telemetry';
 import type { StreamContext } from './bidiStream';
-import { classifyFailure } from './failure';
+import { classifyFailure, logFailure } from './failure';
 import { safeRequestId } from '../grpcClient/metadata';
 
 const tracer = trace.getTracer('page-streams');
@@ -222,8 +222,7 @@ class PageStream<Req, Res> {
     this.settings.metrics?.observe(method, code, (performance.now() - started) / 1000);
     if ('error' in outcome) {
       const failure = outcome.error;
-      if (code === 'internal_error' || code === 'service_unavailable')
-        this.log.error({ request_id: requestId, err: failure.cause ?? failure }, failure.message);
+      logFailure(this.log, failure, { request_id: requestId });
       this.send(page.call_id, { $case: 'failure', value: pageFailureOf(failure) });
     } else {
       this.send(page.call_id, { $case: 'page', value: outcome.page });

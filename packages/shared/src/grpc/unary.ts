@@ -9,7 +9,7 @@ import type { RpcObserver } from '../metrics/grpcServerMetrics';
 import type { AccessLevel, CallerAuth, CallerClass } from './callerAuth';
 import { bidiStream, type StreamHandler } from './bidiStream';
 import { originOfMetadata, peerAddress, withCallOrigin } from '../grpcClient/clientOrigin';
-import { classifyFailure } from './failure';
+import { classifyFailure, logFailure } from './failure';
 import { REQUEST_ID_METADATA, safeRequestId } from '../grpcClient/metadata';
 
 /** What a handler gets besides the request: the call and a logger bound to its request id. */
@@ -103,12 +103,7 @@ export function unary<Req, Res>(
       (err: unknown) => {
         const failure = classifyFailure(err);
         observe(failure.code);
-        if (failure.code === 'internal_error' || failure.code === 'service_unavailable') {
-          log.error({ err: failure.cause ?? failure }, failure.message);
-        } else if (failure.cause !== undefined && failure.code === 'invalid_parameter') {
-          // the database refused a value no check caught: a check to add (failure.ts)
-          log.warn({ err: failure.cause }, 'a value reached the database unchecked');
-        }
+        logFailure(log, failure);
         callback(toGrpcFailure(failure));
       },
     );

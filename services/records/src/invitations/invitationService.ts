@@ -188,7 +188,11 @@ export async function settleInvitation(
   accept: boolean,
 ): Promise<InvitationRow> {
   await withTransaction(pool, async (db) => {
-    // Mails first, then the invitation, as withdrawInvitation (the mail claim's lock order).
+    // The brand's members first, as a removal does before it withdraws the invitations of the
+    // member it removes (endMembership.ts): taken later, by the new member's insert, the two
+    // waited on each other (a review, 2026-11-29). Then mails, then the invitation, as
+    // withdrawInvitation (the mail claim's lock order).
+    await lockBrandMembers(db, invitation.brand_id);
     await deleteInvitationMails(db, invitation.id);
     const locked = await lockInvitation(db, invitation.id);
     if (!locked?.open || locked.expired) throw closed(await stateOf(db, invitation.id));

@@ -1,6 +1,11 @@
 import { trace } from '@opentelemetry/api';
 import { createLogger } from '@brand/shared/logger';
-import { storeSkippingRefused, type DecodedChunk, type StoredChunk } from './chunkStore';
+import {
+  refusalBudget,
+  storeSkippingRefused,
+  type DecodedChunk,
+  type StoredChunk,
+} from './chunkStore';
 import type { SkipReason } from './consumerMetrics';
 import type { EventInput } from './eventRepo';
 
@@ -60,16 +65,34 @@ it('stores the others of a chunk alone and skips, counted, the one the database 
     store,
     chunk(['evt_a', 'evt_b', 'evt_c']),
     log,
+    refusalBudget(),
     observer,
   );
   expect(stored).toEqual([['evt_a'], ['evt_c']]);
   expect(result.deliveries.map((d) => d.eventId)).toEqual(['evt_a', 'evt_c']);
-  expect(counted).toEqual([['refused_by_database']]);
+  // the chunk's own skip (an unknown type, decoded before) and the refused event
+  expect(counted).toEqual([['unknown_type'], ['refused_by_database']]);
+});
+
+// A review (2026-11-29): a fault of ours (a migration, a cast) refuses every event; skipping
+// them all would lose them. Past the budget the chunk fails, and its partition waits.
+it('skips no more than its budget: past it, the chunk fails and is replayed', async () => {
+  const { store } = storeRefusing('evt_b');
+  const budget = refusalBudget(2);
+  for (let i = 0; i < 2; i++)
+    await expect(
+      storeSkippingRefused(store, chunk(['evt_a', 'evt_b']), log, budget),
+    ).resolves.toBeDefined();
+  await expect(storeSkippingRefused(store, chunk(['evt_a', 'evt_b']), log, budget)).rejects.toBe(
+    refused,
+  );
 });
 
 it('skips nothing for any other failure: the chunk is thrown, to be replayed', async () => {
   const down = Object.assign(new Error('Connection terminated'), { code: '57P01' });
   const { store, stored } = storeRefusing('evt_b', down);
-  await expect(storeSkippingRefused(store, chunk(['evt_a', 'evt_b']), log)).rejects.toBe(down);
+  await expect(
+    storeSkippingRefused(store, chunk(['evt_a', 'evt_b']), log, refusalBudget()),
+  ).rejects.toBe(down);
   expect(stored).toEqual([]);
 });

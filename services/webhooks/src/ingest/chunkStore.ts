@@ -152,16 +152,36 @@ export async function storeChunks(
 }
 
 /**
- * Stores a chunk with `store`; when PostgreSQL refuses a value of it (class 22: something
+ * How many events the consumer may skip as refused by the database in a minute: more means a
+ * fault of ours (a migration, a cast), not bad messages, and skipping them would lose events;
+ * past it the chunk fails and its partition waits, loudly, until the fault is mended.
+ */
+export function refusalBudget(max = 100, windowMs = 60_000): { take(): boolean } {
+  let taken: number[] = [];
+  return {
+    take() {
+      const now = Date.now();
+      taken = taken.filter((t) => now - t < windowMs);
+      if (taken.length >= max) return false;
+      taken.push(now);
+      return true;
+    },
+  };
+}
+
+/**
+ * Stores a chunk with `store`; when PostgreSQL refuses a value of it (isValueRefused: something
  * toEventInput's checks let through), stores its events one by one instead and skips, logged
- * at error level and counted `refused_by_database`, each one it refuses. Without this, one such
- * message failed its chunk on every replay and held its partition, and every brand on it, for
- * good. Any other failure is thrown: the chunk is replayed, nothing is skipped.
+ * at error level and counted `refused_by_database`, each one it refuses, while `budget` lasts.
+ * Without this, one such message failed its chunk on every replay and held its partition, and
+ * every brand on it, for good. Any other failure, or one past the budget, is thrown: the chunk
+ * is replayed, nothing is skipped.
  */
 export async function storeSkippingRefused(
   store: (chunk: DecodedChunk) => Promise<StoredChunk>,
   chunk: DecodedChunk,
   log: Logger,
+  budget: { take(): boolean },
   observer?: ConsumerObserver,
 ): Promise<StoredChunk> {
   try {
@@ -169,22 +189,27 @@ export async function storeSkippingRefused(
   } catch (err) {
     if (!isValueRefused(err) || chunk.events.length === 0) throw err;
   }
+  // the chunk's own skips are counted once, whatever becomes of its events
+  if (chunk.skipped.length > 0)
+    observer?.chunkStored({ ingested: 0, duplicates: 0, skipped: chunk.skipped });
   const all: StoredChunk = { deliveries: [], feedVersions: [] };
-  for (const [i, one] of chunk.events.entries()) {
-    const alone: DecodedChunk = { ...chunk, events: [one], skipped: i === 0 ? chunk.skipped : [] };
+  for (const one of chunk.events) {
     try {
-      const stored = await store(alone);
+      const stored = await store({ ...chunk, events: [one], skipped: [] });
       all.deliveries.push(...stored.deliveries);
       all.feedVersions.push(...stored.feedVersions);
     } catch (err) {
       if (!isValueRefused(err)) throw err;
+      const where = { partition: chunk.source.partition, eventId: one.event.id };
+      if (!budget.take()) {
+        log.error(
+          { err, ...where },
+          'the database refused more events than bad messages explain; the partition waits until that is mended',
+        );
+        throw err;
+      }
       log.error(
-        {
-          err,
-          partition: chunk.source.partition,
-          eventId: one.event.id,
-          brandId: one.event.brandId,
-        },
+        { err, ...where, brandId: one.event.brandId },
         'skipped an event the database refuses',
       );
       observer?.chunkStored({ ingested: 0, duplicates: 0, skipped: ['refused_by_database'] });

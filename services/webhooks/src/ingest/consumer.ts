@@ -7,6 +7,7 @@ import {
   decodeChunk,
   endSpans,
   storeChunks,
+  refusalBudget,
   storeSkippingRefused,
   type DecodedChunk,
   type StoredChunk,
@@ -144,6 +145,8 @@ function groupMember(
     heartbeatInterval: opts.groupTiming.heartbeatIntervalMs,
     rebalanceTimeout: opts.groupTiming.rebalanceTimeoutMs,
   });
+  // events the database refuses are skipped, up to a budget (chunkStore.ts)
+  const refusals = refusalBudget();
   // the partitions' chunks of the same moment share one transaction
   const group = new GroupCommit<DecodedChunk, StoredChunk>(
     (chunks) => storeChunks(opts.pool, chunks, opts.observer),
@@ -185,7 +188,14 @@ function groupMember(
             const stored = await whileHeartbeating(
               () => payload.heartbeat(),
               opts.groupTiming,
-              () => storeSkippingRefused((c) => storeInGroup(group, c), chunk, log, opts.observer),
+              () =>
+                storeSkippingRefused(
+                  (c) => storeInGroup(group, c),
+                  chunk,
+                  log,
+                  refusals,
+                  opts.observer,
+                ),
             );
             // committed: the worker may claim them by key now
             if (stored.deliveries.length > 0) opts.onIngested(stored.deliveries);

@@ -320,6 +320,7 @@ export async function failStrandedDeliveries(db: Db, limit: number): Promise<num
        from (select p.id, p.event_at,
                     case when r.disabled_by_service
                       then 'receiver disabled by the service: ' || coalesce(r.disabled_reason, '')
+                      when r.kind <> 'webhook' then 'audit stream disabled by an owner'
                       else $2 end as why
                from receivers r
                join deliveries p on p.receiver_id = r.id and p.status = 'pending'

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { levelValue, type LevelWithSilent, type LineSink } from '@brand/shared/logger';
 import { isTelemetryRunning, traceFields } from '@brand/shared/telemetry';
+import { safePath } from '../usage/safePath';
 
 /** What the access line names besides the request itself; read when the response closes. */
 export interface LogLocals {
@@ -39,10 +40,10 @@ export class AccessLog {
     const aborted = !res.writableFinished;
     const level = aborted ? 'warn' : res.statusCode >= 500 ? 'error' : 'info';
     if (levelValue(level) < this.threshold) return;
-    // express's originalUrl is the raw request target too (routers rewrite only req.url)
-    const url = (req as { originalUrl?: string }).originalUrl ?? req.url ?? '';
-    const q = url.indexOf('?');
-    const path = q === -1 ? url : url.slice(0, q);
+    // express's originalUrl is the raw request target too (routers rewrite only req.url); logged
+    // as the request log keeps it: no query, and a key pasted into the path masked (SECURITY.md
+    // "What is logged"; the whole path was written once, key and all)
+    const path = safePath((req as { originalUrl?: string }).originalUrl ?? req.url);
     let trace = '';
     if (isTelemetryRunning()) {
       const ids = traceFields();

@@ -116,6 +116,10 @@ it('no process logs an API key, a token, a secret or a signature, on any path', 
   ).toBe(401);
   expect(await send(`/api/v1/submissions?api_key=${key}`, { headers: auth })).toBe(400);
   expect(await send(`/api/v1/submissions?cursor=${key}`, { headers: auth })).toBe(400);
+  // ...and in the path, where a client may paste it (the access log wrote paths whole: a review,
+  // 2026-11-29), with a key and without
+  expect(await send(`/api/v1/submissions/${key}`, { headers: auth })).toBeGreaterThanOrEqual(400);
+  expect(await send(`/api/v1/submissions/${key}`, {})).toBeGreaterThanOrEqual(400);
   const mcp = (body: unknown): Promise<number> =>
     send('/api/mcp', {
       method: 'POST',

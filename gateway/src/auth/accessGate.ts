@@ -167,8 +167,14 @@ export class AccessGate {
     } catch (err) {
       if (isAppError(err) && err.code === 'invalid_key') this.onFailure('unknown_or_revoked');
       if (isAppError(err) && err.code === 'service_unavailable') this.onFailure('unavailable');
-      // A request that waited on another's lookup has not been charged; show it its budget.
-      if (!res.hasHeader('RateLimit')) await this.chargeAddress(req, res, 0);
+      if (!res.hasHeader('RateLimit')) {
+        // A request that waited on another's lookup of the same key has not been charged: a
+        // key found invalid costs it its unit as it cost the request that asked (past the
+        // budget, 429), or many at once would cost one in all (a review, 2026-11-29); any other
+        // failure only shows it its budget.
+        if (isAppError(err) && err.code === 'invalid_key') return this.refuse(req, res, err);
+        await this.chargeAddress(req, res, 0);
+      }
       throw err;
     }
   }

@@ -156,6 +156,19 @@ describe('per client address, behind a trusted proxy (X-Forwarded-For)', () => {
     refused.forEach(expectAddressRefusal);
   });
 
+  // A review (2026-11-29): requests of the same unknown key wait on one lookup, and the waiters
+  // were charged nothing: 40 at once were 40 401s for one unit.
+  it('is exact for one bad key sent 40 times at once too: 5 are 401', async () => {
+    const same = `bk_live_${'R'.repeat(40)}`;
+    const responses = await Promise.all(
+      Array.from({ length: 40 }, () => from('198.51.100.21', same)),
+    );
+    expect(responses.filter((r) => r.status === 401)).toHaveLength(5);
+    const refused = responses.filter((r) => r.status === 429);
+    expect(refused).toHaveLength(35);
+    refused.forEach(expectAddressRefusal);
+  });
+
   it('an IPv6 client is limited by its /64, so rotating addresses inside it does not help', async () => {
     const statuses: number[] = [];
     for (let i = 1; i <= 6; i++) statuses.push((await from(`2001:db8:1:2::${i}`)).status);

@@ -108,11 +108,13 @@ export class AccessGate {
     if (identity.fromNetworks !== undefined) {
       const address = this.addressOf(req);
       if (!identity.fromNetworks(address)) {
+        if (scope) scope.keyRefusedHere = true;
         this.onFailure('network');
         await this.refuse(req, res, networkNotAllowed(address));
       }
     }
     if (identity.tier === 'free') {
+      if (scope) scope.keyRefusedHere = true;
       this.onFailure('plan_tier');
       // Charged to the address like a key that does not work: a brand below Plus has no budget
       // to charge, and uncharged the refusal could be asked for without limit.

@@ -22,6 +22,12 @@ export interface RequestScope {
   keyId?: string;
   /** The SHA-256 (hex) of a well-formed key that was not admitted from the cache. */
   keyHash?: string;
+  /**
+   * The key is the brand's but was refused for this request (from outside its networks, or of a
+   * brand below Plus): the request is counted to the brand, but its address is not taken for the
+   * brand's, so keyless requests from there are not filed under the brand (usageRecorder.ts).
+   */
+  keyRefusedHere?: boolean;
   /** Why the key was refused before any lookup (no key, another scheme, malformed, wrong environment). */
   keyRefusal?: AuthFailureReason;
   /** The error code the answer carried (REST body, JSON-RPC error, a tool's isError result). */

@@ -56,7 +56,10 @@ export class UsageRecorder {
     if (keyId !== undefined && scope.brandId !== undefined) {
       brandId = scope.brandId;
       countedKeyId = keyId;
-      this.deps.addresses.admitted(address, brandId, now);
+      // a key refused here (its networks, its tier) vouches for no address: a leaked key used
+      // from elsewhere would otherwise have every keyless request from there filed under the
+      // brand, and the request log's cap trim the brand's own rows (a review, 2026-11-29)
+      if (scope.keyRefusedHere !== true) this.deps.addresses.admitted(address, brandId, now);
       subjectKey = keyId;
     } else {
       addressBrandId = this.deps.addresses.brandOf(address);

@@ -90,6 +90,39 @@ describe('a key with allowed networks', () => {
     expect(logged.every((e) => e.key_id === key.id && e.key_prefix === key.prefix)).toBe(true);
   });
 
+  // A review (2026-11-29): a refused request still took its address for the key's brand's, so
+  // every keyless or unknown-key request from there was filed under the brand, and enough of
+  // them trimmed the brand's own rows (the log keeps 10,000) with the refusal among them.
+  it('a refusal from elsewhere files nothing else from that address under the brand', async () => {
+    const t = await makeBrandWithKey(stack.admin);
+    const { secret } = await stack.admin.createKey({
+      brandId: t.brand.id,
+      actorEmail: t.owner.email,
+      name: 'Fenced elsewhere',
+      allowedNetworks: ['198.51.100.0/24'],
+    });
+    const outside = '203.0.113.50';
+    expect((await page(secret, outside)).status).toBe(403);
+    for (let i = 0; i < 5; i++)
+      expect((await page(`bk_live_${String(i).padStart(40, 'Z')}`, outside)).status).toBe(401);
+    expect((await page('', outside)).status).toBe(401);
+    const log = async () =>
+      (
+        await stack.admin.usage('listRequestLog', {
+          brand_id: t.brand.id,
+          key_id: '',
+          error_code: '',
+          page_size: 50,
+          page_token: '',
+          since: '',
+          until: '',
+        })
+      ).entries;
+    await waitFor(async () => (await log()).length >= 1);
+    await new Promise((r) => setTimeout(r, 1_000)); // a few flushes more: whatever was filed is in
+    expect((await log()).map((e) => e.error_code)).toEqual(['network_not_allowed']);
+  });
+
   it('takes a change of networks at the next request, although the key is cached', async () => {
     const t = await makeBrandWithKey(stack.admin);
     expect((await page(t.secret, '203.0.113.50')).status).toBe(200);

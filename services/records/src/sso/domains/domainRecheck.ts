@@ -38,7 +38,7 @@ const BATCH = 50;
 async function recheckDomain(deps: DomainRecheckDeps, d: DomainToRecheck): Promise<void> {
   const found = await deps.findProof(d.domain, d.token);
   if (found.found) {
-    await markProofSeen(deps.pool, d.brand_id, d.domain);
+    await markProofSeen(deps.pool, d.brand_id, d.domain, d.token);
     if (d.proof_missing_since) {
       deps.log.info({ brand_id: d.brand_id, domain: d.domain }, 'domain proof found again');
     }
@@ -49,7 +49,7 @@ async function recheckDomain(deps: DomainRecheckDeps, d: DomainToRecheck): Promi
     return;
   }
   await withTransaction(deps.pool, async (db) => {
-    const missing = await markProofMissing(db, d.brand_id, d.domain, found.problem);
+    const missing = await markProofMissing(db, d.brand_id, d.domain, d.token, found.problem);
     if (!missing) return;
     const failsAt = new Date(missing.since.getTime() + deps.graceMs);
     if (missing.checks === 1) {
@@ -73,6 +73,7 @@ async function recheckDomain(deps: DomainRecheckDeps, d: DomainToRecheck): Promi
         db,
         d.brand_id,
         d.domain,
+        d.token,
         `The DNS record was missing on ${missing.checks} checks since ${missing.since.toISOString()}: publish it again and verify.`,
       ))
     )

@@ -185,13 +185,23 @@ export async function claimDomainsToRecheck(
   return r.rows;
 }
 
-/** The record was found again: the domain stays verified, nothing is missing. */
-export async function markProofSeen(db: Db, brandId: string, domain: string): Promise<void> {
+/**
+ * The record was found again: the domain stays verified, nothing is missing. This and the two
+ * below act only while the domain still holds the value the check asked DNS about: an answer
+ * about a value since replaced (the connection re-pointed and verified anew meanwhile) says
+ * nothing of the new one, and once mailed the owners a spurious "proof missing" (a review).
+ */
+export async function markProofSeen(
+  db: Db,
+  brandId: string,
+  domain: string,
+  token: string,
+): Promise<void> {
   await db.query(
     `update sso_domains set proof_seen_at = now(), proof_missing_since = null, missing_checks = 0,
             problem = null
-      where brand_id = $1 and domain = $2 and state = 'verified'`,
-    [brandId, domain],
+      where brand_id = $1 and domain = $2 and token = $3 and state = 'verified'`,
+    [brandId, domain, token],
   );
 }
 
@@ -200,14 +210,15 @@ export async function markProofMissing(
   db: Db,
   brandId: string,
   domain: string,
+  token: string,
   problem: string,
 ): Promise<{ since: Date; checks: number } | undefined> {
   const r = await db.query<{ since: Date; checks: number }>(
     `update sso_domains set proof_missing_since = coalesce(proof_missing_since, now()),
-            missing_checks = missing_checks + 1, problem = $3
-      where brand_id = $1 and domain = $2 and state = 'verified'
+            missing_checks = missing_checks + 1, problem = $4
+      where brand_id = $1 and domain = $2 and token = $3 and state = 'verified'
       returning proof_missing_since as since, missing_checks as checks`,
-    [brandId, domain, problem.slice(0, 300)],
+    [brandId, domain, token, problem.slice(0, 300)],
   );
   return r.rows[0];
 }
@@ -221,12 +232,13 @@ export async function markProofLost(
   db: Db,
   brandId: string,
   domain: string,
+  token: string,
   problem: string,
 ): Promise<boolean> {
   const r = await db.query(
-    `update sso_domains set state = 'failed', verified_at = null, problem = $3
-      where brand_id = $1 and domain = $2 and state = 'verified'`,
-    [brandId, domain, problem.slice(0, 300)],
+    `update sso_domains set state = 'failed', verified_at = null, problem = $4
+      where brand_id = $1 and domain = $2 and token = $3 and state = 'verified'`,
+    [brandId, domain, token, problem.slice(0, 300)],
   );
   return (r.rowCount ?? 0) > 0;
 }

@@ -36,6 +36,20 @@ describe('AdmissionLedger', () => {
     expect(ledger.times('brand:b2')).toHaveLength(1);
   });
 
+  // A review (2026-11-29): one LRU for every budget let requests from many new addresses evict
+  // a brand's admissions; a Redis restart then let the brand spend its window again.
+  it('keeps a brand’s admissions however many client addresses come by', () => {
+    const { ledger, at } = ledgerAt(100);
+    ledger.record('brand:b1', 'g:1', 60, at(0), 'shared');
+    for (let i = 0; i < 1_000; i++)
+      ledger.record(`addr:198.51.${i >> 8}.${i & 255}`, `a:${i}`, 1, at(1), 'shared');
+    expect(ledger.times('brand:b1')).toHaveLength(60);
+    expect(ledger.seeds('brand:b1').members).toHaveLength(60);
+    // the addresses' own LRU is bounded as before
+    expect(ledger.times('addr:198.51.0.0')).toEqual([]);
+    expect(ledger.times('addr:198.51.3.231')).toHaveLength(1);
+  });
+
   it('mints member names unique per call and per instance', () => {
     const a = ledgerAt().ledger;
     const b = ledgerAt().ledger;

@@ -48,10 +48,14 @@ export interface LedgerSeeds {
  *
  * Bounded: an LRU over `maxKeys` budgets; within one, entries older than the window are
  * dropped whenever the budget is touched, so a budget holds at most what the instance
- * admitted in one window, an entry per admission.
+ * admitted in one window, an entry per admission. Client addresses' budgets (`addr:…`) have an
+ * LRU of their own: in one shared LRU, requests from 100,000 new addresses (refusals cost
+ * nothing to send) evicted every brand's admissions, and a Redis restart or outage then let the
+ * brand spend its window again (a review, 2026-11-29).
  */
 export class AdmissionLedger {
   private readonly budgets: LRUCache<string, BudgetEntries>;
+  private readonly addressBudgets: LRUCache<string, BudgetEntries>;
   private readonly windowMs = WINDOW_SECONDS * 1000;
   private readonly instance = randomBase62(8);
   private sequence = 0;
@@ -59,6 +63,7 @@ export class AdmissionLedger {
 
   constructor(opts: { maxKeys: number; now?: () => number }) {
     this.budgets = new LRUCache({ max: opts.maxKeys });
+    this.addressBudgets = new LRUCache({ max: opts.maxKeys });
     this.now = opts.now ?? (() => performance.timeOrigin + performance.now());
   }
 
@@ -66,6 +71,11 @@ export class AdmissionLedger {
   mint(): string {
     this.sequence = (this.sequence + 1) % 1e9;
     return `${this.instance}:${this.sequence}`;
+  }
+
+  /** The LRU a budget lives in: a client address's, or a brand's (and any other). */
+  private lruOf(key: string): LRUCache<string, BudgetEntries> {
+    return key.startsWith('addr:') ? this.addressBudgets : this.budgets;
   }
 
   /** Admission times of `key`'s units in the window ending now, oldest first (the fallback's view). */
@@ -87,7 +97,7 @@ export class AdmissionLedger {
   record(key: string, member: string, cost: number, at: number, how: 'shared' | 'local'): void {
     if (cost <= 0) return;
     // No pruning here (reads prune): this runs after every admission through Redis.
-    const existing = this.budgets.get(key);
+    const existing = this.lruOf(key).get(key);
     const entries = existing ?? {
       at: [],
       members: [],
@@ -112,12 +122,12 @@ export class AdmissionLedger {
       entries.version += 1;
     }
     // get() already made an existing budget the most recently used
-    if (!existing) this.budgets.set(key, entries);
+    if (!existing) this.lruOf(key).set(key, entries);
   }
 
   /** Forgets the units of one reservation (a refund). */
   refund(key: string, member: string, cost: number): void {
-    const entries = this.budgets.get(key);
+    const entries = this.lruOf(key).get(key);
     if (!entries) return;
     const index = entries.members.lastIndexOf(this.compact(member));
     if (index < entries.head || entries.costs[index] !== cost) return;
@@ -131,7 +141,7 @@ export class AdmissionLedger {
    * were never handed to a request, given back to Redis).
    */
   shrink(key: string, member: string, cost: number): void {
-    const entries = this.budgets.get(key);
+    const entries = this.lruOf(key).get(key);
     if (!entries) return;
     const index = entries.members.lastIndexOf(this.compact(member));
     if (index < entries.head || entries.costs[index]! <= cost) return;
@@ -185,12 +195,12 @@ export class AdmissionLedger {
    * budget (a scaled one in a benchmark holds 100,000s of units) costs O(1) per call.
    */
   private live(key: string): BudgetEntries | undefined {
-    const entries = this.budgets.get(key);
+    const entries = this.lruOf(key).get(key);
     if (!entries) return undefined;
     const horizon = this.now() - this.windowMs;
     while (entries.head < entries.at.length && entries.at[entries.head]! <= horizon) entries.head++;
     if (entries.head === entries.at.length) {
-      this.budgets.delete(key);
+      this.lruOf(key).delete(key);
       return undefined;
     }
     if (entries.head >= 64 && entries.head * 2 >= entries.at.length) {

@@ -68,6 +68,13 @@ export class RedisSlidingWindowLimiter implements ProbedRateLimiter {
   private readonly redis: SlidingWindowRedis;
   /** The epoch this instance last saw; undefined until the first answer. */
   private epoch: string | undefined;
+  /**
+   * Counts connections to Redis: a budget's units are known held only under the epoch and the
+   * connection they were synced on. A Redis restarted from a snapshot keeps its epoch key but
+   * not the units admitted after the snapshot, so the epoch alone did not tell (a review,
+   * 2026-11-29): after each reconnection every budget puts its units back once (ZADD NX).
+   */
+  private connection = 0;
   private readonly leases = new AdmissionLeases({ maxKeys: 100_000 });
   private readonly peeks = new PeekedValues({ maxKeys: 100_000 });
   /** Each budget's call asking for a lease, while it is out. */
@@ -86,6 +93,9 @@ export class RedisSlidingWindowLimiter implements ProbedRateLimiter {
     if (!('slidingWindowPeeks' in redis))
       redis.defineCommand('slidingWindowPeeks', { lua: SLIDING_WINDOW_LUA });
     this.redis = redis as SlidingWindowRedis;
+    redis.on('ready', () => {
+      this.connection += 1;
+    });
   }
 
   /** True when the connection is up; while it is down, calls fail at once (no offline queue). */
@@ -145,7 +155,10 @@ export class RedisSlidingWindowLimiter implements ProbedRateLimiter {
     // At most two calls: a call that carries the units is always decided.
     for (let call = 1; call <= 2; call++) {
       const sent = this.epoch;
-      const seeds = this.ledger.isSynced(key, sent) ? undefined : this.ledger.seeds(key);
+      const connection = this.connection;
+      const seeds = this.ledger.isSynced(key, this.syncMark(sent, connection))
+        ? undefined
+        : this.ledger.seeds(key);
       const member = this.ledger.mint();
       const leaseMember = want > 0 ? this.ledger.mint() : '';
       const args: Array<string | number> = [
@@ -183,7 +196,8 @@ export class RedisSlidingWindowLimiter implements ProbedRateLimiter {
       if (leased > 0)
         this.ledger.record(key, leaseMember, leased, sentAt + LEASE_SPAN_MS, 'shared');
       // the seeds went to the epoch the script saw: the one sent unless it said otherwise
-      if (seeds) this.ledger.markSynced(key, news ?? sent!, seeds.version);
+      if (seeds)
+        this.ledger.markSynced(key, this.syncMark(news ?? sent, connection)!, seeds.version);
       if (reads.length > 0) this.peeks.read(reads, peeked ?? [], sentAt);
       if (allowed === 1) {
         const lease = {
@@ -261,6 +275,11 @@ export class RedisSlidingWindowLimiter implements ProbedRateLimiter {
     const lost = this.epoch !== undefined;
     this.epoch = epoch;
     if (lost) this.onStateLost();
+  }
+
+  /** What a budget's sync is marked with: the epoch, and the connection it was seen on. */
+  private syncMark(epoch: string | undefined, connection: number): string | undefined {
+    return epoch === undefined ? undefined : `${epoch}#${connection}`;
   }
 
   private storeKey(key: string): string {

@@ -1,16 +1,27 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
 /**
- * A JSON body, as express's `req.is('application/json')` decided: the request has a body
- * (Content-Length or Transfer-Encoding) and its media type is application/json.
+ * What is wrong with a request's JSON body before it is read, or undefined: `missing` when the
+ * request has none (no Content-Length or Transfer-Encoding: a JSON Content-Type alone once got
+ * 415 "must be application/json"), `not_json` when its media type is not application/json (as
+ * express's `req.is('application/json')` decided).
  */
-export function isJsonBody(req: IncomingMessage): boolean {
+export function jsonBodyProblem(req: IncomingMessage): 'missing' | 'not_json' | undefined {
   const { headers } = req;
-  const hasBody =
-    headers['transfer-encoding'] !== undefined || !Number.isNaN(Number(headers['content-length']));
   const type = headers['content-type'];
-  return hasBody && type !== undefined && /^\s*application\/json\s*(?:;|$)/i.test(type);
+  if (type === undefined || !/^\s*application\/json\s*(?:;|$)/i.test(type)) return 'not_json';
+  const length = headers['content-length'];
+  const hasBody =
+    headers['transfer-encoding'] !== undefined ||
+    (length !== undefined && length !== '' && !Number.isNaN(Number(length)));
+  return hasBody ? undefined : 'missing';
 }
+
+/** The refusal of a request whose JSON body is missing or of another media type. */
+export const JSON_BODY_REFUSALS = {
+  missing: 'The request has no body: send a JSON body (with its Content-Length).',
+  not_json: 'Content-Type must be application/json.',
+} as const;
 
 /** One of body-parser's readers (express.json, express.raw), as the lean paths call it. */
 export type BodyParser = (

@@ -1,3 +1,4 @@
+import { createConnection } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { planBody, startStack, type Stack } from '@brand/testkit';
 import { makePlanBrand, PLANS_PATH, type PlanBrand } from '../support/plans';
@@ -97,6 +98,28 @@ it('answers a body it cannot read with a 4xx and a stable code', async () => {
     status: 400,
     code: 'validation_failed',
   });
+});
+
+// A review (2026-11-29): a JSON Content-Type with no body at all (no Content-Length, no
+// Transfer-Encoding: fetch never sends that, a hand-written client may) was 415 "Content-Type must
+// be application/json", naming what was right instead of what was missing.
+it('answers a JSON request without a body 400 malformed_request, saying the body is missing', async () => {
+  const url = new URL(stack.gateway.url);
+  const raw = await new Promise<string>((resolve, reject) => {
+    const socket = createConnection({ host: url.hostname, port: Number(url.port) }, () =>
+      socket.write(
+        `POST ${PLANS_PATH} HTTP/1.1\r\nHost: ${url.host}\r\nAuthorization: Bearer ${brand.prepareKey}\r\n` +
+          `Content-Type: application/json\r\nConnection: close\r\n\r\n`,
+      ),
+    );
+    let text = '';
+    socket.on('data', (d: Buffer) => (text += d.toString('utf8')));
+    socket.on('end', () => resolve(text));
+    socket.on('error', reject);
+  });
+  expect(raw).toMatch(/^HTTP\/1\.1 400 /);
+  expect(raw).toContain('"code":"malformed_request"');
+  expect(raw).toContain('The request has no body');
 });
 
 it('reads a compressed body, and the path in any case with a trailing slash', async () => {

@@ -8,7 +8,12 @@ import type { ApiIdentity } from '../../auth/identity';
 import type { PlansApi } from '../../clients/plansClient';
 import type { RecordsApi } from '../../clients/recordsClient';
 import { sendJson } from '../../http/jsonResponse';
-import { isJsonBody, readBodyWith, type BodyParser } from '../../http/requestBody';
+import {
+  jsonBodyProblem,
+  JSON_BODY_REFUSALS,
+  readBodyWith,
+  type BodyParser,
+} from '../../http/requestBody';
 import type { RequestScope } from '../../http/requestScope';
 import type { LeanPath } from '../endpoint';
 import { answerDirectListCall, directListCall } from './directListCall';
@@ -160,10 +165,11 @@ async function answerMcp(
 
   let envelope: Envelope;
   try {
-    if (!isJsonBody(req)) {
+    const problem = jsonBodyProblem(req);
+    if (problem !== undefined) {
       throw new EnvelopeError(
-        jsonRpcError(null, ErrorCode.InvalidRequest, 'Content-Type must be application/json.'),
-        415,
+        jsonRpcError(null, ErrorCode.InvalidRequest, JSON_BODY_REFUSALS[problem]),
+        problem === 'missing' ? 400 : 415,
       );
     }
     const body = await readBody(req, res, deps.maxBodyBytes);

@@ -4,7 +4,12 @@ import { AppError } from '@brand/shared/errors';
 import type { AccessGate } from '../../auth/accessGate';
 import type { PlansApi } from '../../clients/plansClient';
 import { sendJson } from '../../http/jsonResponse';
-import { isJsonBody, readBodyWith, type BodyParser } from '../../http/requestBody';
+import {
+  jsonBodyProblem,
+  JSON_BODY_REFUSALS,
+  readBodyWith,
+  type BodyParser,
+} from '../../http/requestBody';
 import { pathOf, type RequestScope } from '../../http/requestScope';
 import { admitApiKey } from '../../prelude/admission';
 import { preparePlan, requirePreparePermission } from '../../plans/preparePlan';
@@ -53,9 +58,10 @@ async function answerPlan(
 ): Promise<void> {
   const { identity } = await admitApiKey(deps.gate, req, res);
   deps.gate.requirePermission(identity, requirePreparePermission);
-  if (!isJsonBody(req)) {
-    throw new AppError('unsupported_media_type', 'Content-Type must be application/json.');
-  }
+  const problem = jsonBodyProblem(req);
+  if (problem === 'not_json')
+    throw new AppError('unsupported_media_type', JSON_BODY_REFUSALS.not_json);
+  if (problem === 'missing') throw new AppError('malformed_request', JSON_BODY_REFUSALS.missing);
   const body = await readBodyWith(jsonBody, req, res);
   const { plan, replayed } = await preparePlan(deps.plans, identity, body, scope.requestId);
   if (replayed) res.setHeader('Idempotent-Replayed', 'true');

@@ -25,7 +25,7 @@ export const MAX_LIMIT = 200;
 export const LIST_PARAM_MESSAGES = {
   limit: `limit must be an integer from 1 to ${MAX_LIMIT} (default ${DEFAULT_LIMIT}).`,
   since:
-    'since must be an RFC 3339 timestamp with a time zone, e.g. 2026-01-31T23:59:59Z or 2026-01-31T23:59:59.123456+08:00.',
+    'since must be an RFC 3339 timestamp with a time zone, e.g. 2026-01-31T23:59:59Z or 2026-01-31T23:59:59.123456+08:00 (in a query string, send + as %2B: a bare + reads as a space).',
   cursor:
     'cursor is not a next_cursor issued for this listing (it may be truncated or altered); start again without a cursor.',
 } as const;

@@ -1,4 +1,5 @@
 import type * as Jose from 'jose' with { 'resolution-mode': 'import' };
+import { LRUCache } from 'lru-cache';
 import { insertActivity } from '@brand/shared/activity';
 import { withTransaction, type Pool } from '@brand/shared/db';
 import { AppError } from '@brand/shared/errors';
@@ -62,8 +63,17 @@ const TOKEN_LIFETIME_MS = (10 * 60 + 60) * 1_000;
 const invalid = (why: string): AppError =>
   new AppError('invalid_logout_token', `The logout token was refused: ${why}.`);
 
-/** The key sets of providers, read under the egress policy, kept a while (logouts are rare). */
-const keySets = new Map<string, { at: number; jwks: Jose.JSONWebKeySet }>();
+/**
+ * The key sets of providers, read under the egress policy, kept a while (logouts are rare).
+ * Bounded: a brand's own provider can name a new key-set address at every discovery, and each
+ * logout then read and kept one more (up to 256 KiB each), for ever; records, which every brand
+ * shares, ran out of memory after a few thousand (a review, 2026-11-29). The least recently used
+ * go first past KEY_SETS_KEPT.
+ */
+const KEY_SETS_KEPT = 200;
+const keySets = new LRUCache<string, { at: number; jwks: Jose.JSONWebKeySet }>({
+  max: KEY_SETS_KEPT,
+});
 const KEY_SET_TTL_MS = 10 * 60_000;
 /** An unknown key id reads the set again, at most this often per provider. */
 const KEY_SET_REFRESH_MS = 30_000;

@@ -42,7 +42,9 @@ export function pinnedLookup(
         const why = addressRefusal(a.address, allowLoopback);
         if (why) {
           callback(
-            new BlockedAddressError(`${hostname} resolves to ${a.address}, which ${why}`),
+            // the block, never the address: the attempt's error is shown to the brand's owners,
+            // who must not map internal names by it (a review, 2026-11-29)
+            new BlockedAddressError(`${hostname} resolves to an address that ${why}`),
             '',
             0,
           );

@@ -75,7 +75,8 @@ export async function checkReceiverUrl(raw: string, opts: UrlPolicyOptions): Pro
   if (addresses.length === 0) throw refuse(`the host name ${host} does not resolve`);
   for (const address of addresses) {
     const why = addressRefusal(address, opts.allowLoopback);
-    if (why) throw refuse(`${host} resolves to ${address}, which ${why}`);
+    // the block, never the address: an owner must not map internal names (a review, 2026-11-29)
+    if (why) throw refuse(`${host} resolves to an address that ${why}`);
   }
   return url;
 }

@@ -106,12 +106,14 @@ async function applyPending(
   return applied;
 }
 
-/** The other sessions of this database whose transactions are oldest: what a migration waits on. */
+/**
+ * The other sessions of this database whose transactions are oldest: what a migration waits on.
+ * Named by pid, application and age, never by their SQL (it may hold anything; the logs must not).
+ */
 async function longTransactions(pool: Pool): Promise<object[]> {
   const { rows } = await pool.query<object>(
     `select pid, application_name as application, state,
-            round(extract(epoch from now() - xact_start))::int as open_seconds,
-            left(query, 120) as query
+            round(extract(epoch from now() - xact_start))::int as open_seconds
        from pg_stat_activity
       where datname = current_database() and pid <> pg_backend_pid() and xact_start is not null
       order by xact_start

@@ -1,26 +1,19 @@
-const RFC3339 =
-  /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.\d{1,9})?(?:Z|[+-](\d{2}):(\d{2}))$/;
+import { normalizeSince } from '../resources';
 
 /**
- * Whether `s` is an RFC 3339 time PostgreSQL takes as a timestamptz: the date and time exist
- * (JavaScript's Date.parse takes 30 February and 24:00 and moves on, PostgreSQL refuses them,
- * which was a 500 for bad input), in a year from 1000 to 9999, with an offset of at most 15:59
- * (PostgreSQL's bound).
+ * The shape PostgreSQL takes verbatim: upper-case `T` and `Z`, a year from 1000, no leap second,
+ * an offset of at most 15:59 (PostgreSQL's bound; normalizeSince takes up to 23:59 because it
+ * converts to UTC before PostgreSQL sees it).
+ */
+const VERBATIM =
+  /^[1-9]\d{3}-\d{2}-\d{2}T\d{2}:\d{2}:[0-5]\d(?:\.\d{1,9})?(?:Z|[+-](?:0\d|1[0-5]):\d{2})$/;
+
+/**
+ * Whether `s` is an RFC 3339 time PostgreSQL takes as a timestamptz as it stands: the date and
+ * time exist (JavaScript's Date.parse takes 30 February and 24:00 and moves on, PostgreSQL
+ * refuses them, which was a 500 for bad input), checked by the one RFC 3339 reader, the list
+ * filter's normalizeSince, in the shape VERBATIM allows.
  */
 export function isRealInstant(s: string): boolean {
-  const m = RFC3339.exec(s);
-  if (!m) return false;
-  const [year = 0, month = 0, day = 0, hour = 0, minute = 0, second = 0] = m
-    .slice(1, 7)
-    .map(Number);
-  if (year < 1000 || Number(m[7] ?? 0) > 15 || Number(m[8] ?? 0) > 59) return false;
-  const t = new Date(Date.UTC(year, month - 1, day, hour, minute, second));
-  return (
-    t.getUTCFullYear() === year &&
-    t.getUTCMonth() === month - 1 &&
-    t.getUTCDate() === day &&
-    t.getUTCHours() === hour &&
-    t.getUTCMinutes() === minute &&
-    t.getUTCSeconds() === second
-  );
+  return VERBATIM.test(s) && normalizeSince(s) !== undefined;
 }

@@ -304,6 +304,8 @@ export async function alertFailingReceiver(db: Db, id: string, noticeId: string)
 
 /** Why the deliveries pending at an owner's disabling are failed (the delivery log shows it). */
 export const DISABLED_BY_OWNER = 'receiver disabled by an owner';
+/** The same for an audit stream (a receiver of another kind). */
+export const STREAM_DISABLED_BY_OWNER = 'audit stream disabled by an owner';
 
 /**
  * Fails, at most `limit` at a time, the pending deliveries of disabled receivers: those a
@@ -320,14 +322,14 @@ export async function failStrandedDeliveries(db: Db, limit: number): Promise<num
        from (select p.id, p.event_at,
                     case when r.disabled_by_service
                       then 'receiver disabled by the service: ' || coalesce(r.disabled_reason, '')
-                      when r.kind <> 'webhook' then 'audit stream disabled by an owner'
+                      when r.kind <> 'webhook' then $3
                       else $2 end as why
                from receivers r
                join deliveries p on p.receiver_id = r.id and p.status = 'pending'
               where not r.enabled
               limit $1) s
       where d.id = s.id and d.event_at = s.event_at and d.status = 'pending'`,
-    [limit, DISABLED_BY_OWNER],
+    [limit, DISABLED_BY_OWNER, STREAM_DISABLED_BY_OWNER],
   );
   return res.rowCount ?? 0;
 }

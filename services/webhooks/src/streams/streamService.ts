@@ -13,6 +13,7 @@ import { label } from '../receivers/receiverService';
 import {
   deleteReceiver,
   failPendingDeliveries,
+  STREAM_DISABLED_BY_OWNER,
   lockBrand,
   updateReceiver,
 } from '../receivers/receiverRepo';
@@ -268,8 +269,7 @@ export async function updateStream(
         events: undefined,
         enabled: v.enabled,
       });
-      if (!v.enabled)
-        await failPendingDeliveries(db, stream.id, 'audit stream disabled by an owner');
+      if (!v.enabled) await failPendingDeliveries(db, stream.id, STREAM_DISABLED_BY_OWNER);
     }
     if (changed.length > 0)
       await record(

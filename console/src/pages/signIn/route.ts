@@ -7,6 +7,7 @@ import { signInClientOf } from '../../session/signInClient';
 import { sendPage } from '../../views/render';
 import { clientKey, finishSignIn } from './finishSignIn';
 import { LINK_TOKEN, SignInForm } from './input';
+import { linkAddress } from './linkAddress';
 import { CheckEmailPage, ConfirmSignInPage, InvalidLinkPage, SignInPage } from './view';
 
 export interface SignInDeps {
@@ -67,17 +68,15 @@ export function registerSignIn(router: Router, deps: SignInDeps): void {
       sendPage(res, InvalidLinkPage(), 400);
       return;
     }
-    let email: string;
-    try {
-      ({ email } = await deps.clients.sessions('describeSignInLink', { token }));
-    } catch (err) {
-      if (err instanceof ServiceCallError && err.grpcStatus === status.UNAUTHENTICATED) {
-        sendPage(res, InvalidLinkPage(), 400);
-        return;
-      }
-      throw err;
+    const link = await linkAddress(deps.clients.sessions, token);
+    if (link.kind === 'invalid') {
+      sendPage(res, InvalidLinkPage(), 400);
+      return;
     }
-    sendPage(res, ConfirmSignInPage({ token, email }));
+    sendPage(
+      res,
+      ConfirmSignInPage({ token, email: link.kind === 'email' ? link.email : undefined }),
+    );
   });
 
   router.post('/sign-in/:token', async (req, res) => {

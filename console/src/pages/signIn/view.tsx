@@ -88,17 +88,24 @@ export function CheckEmailPage(props: { email: string }) {
  * the person presses the button (a POST), which spends the link. It names the address the link
  * signs in, so a link someone sent on for their own address is not taken for one's own.
  */
-export function ConfirmSignInPage(props: { token: string; email: string }) {
+/**
+ * The page a sign-in link opens. `email` is absent only while records is older than the
+ * console (a rolling upgrade): the page then cannot name the address and says so.
+ */
+export function ConfirmSignInPage(props: { token: string; email?: string }) {
+  const as = props.email ? ` as ${props.email}` : '';
   return (
     <Layout title="Confirm sign-in">
-      <h1>Sign in as {props.email}</h1>
+      <h1>Sign in{as}</h1>
       <p>Press the button to finish signing in on this device.</p>
       <form method="post" action={`/sign-in/${props.token}`}>
-        <button type="submit">Sign in as {props.email}</button>
+        <button type="submit">Sign in{as}</button>
       </form>
       <p class="hint">
-        Not your address? Then do not press it: you would work as that person, in their brands, and
-        they would see what you enter. <a href="/sign-in">Sign in with your own address</a>.
+        {props.email
+          ? 'Not your address? Then do not press it: you would work as that person, in their brands, and they would see what you enter. '
+          : 'Press it only if you asked for this link yourself: a link someone else sent you signs you in as them, in their brands, and they would see what you enter. '}
+        <a href="/sign-in">Sign in with your own address</a>.
       </p>
     </Layout>
   );

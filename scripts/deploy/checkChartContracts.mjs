@@ -449,7 +449,11 @@ for (const deployment of objects.filter((o) => o.kind === 'Deployment')) {
         .filter((e) => e.name.endsWith('_PREVIOUS'))
         .map((e) => [e.name, e.valueFrom?.secretKeyRef]),
     );
+    const holds = new Set((c.env ?? []).map((e) => e.name));
     for (const name of reads) {
+      // A component given no current value (the webhooks worker, no caller credential) has
+      // nothing to rotate: INTERNAL_TOKENS_PREVIOUS goes with INTERNAL_TOKEN.
+      if (!holds.has(name.replace(/S_PREVIOUS$/, ''))) continue;
       rotationSettings++;
       const ref = given.get(name);
       if (!ref)

@@ -104,6 +104,25 @@ function listenHostErrors(obj) {
   });
 }
 
+/**
+ * The caller credentials (and the console's) that open other services: a component that
+ * answers no RPC but health must not hold them (the delivery worker, which talks to every
+ * brand's receivers).
+ */
+const CALLER_CREDENTIALS = /^(INTERNAL_TOKEN|ADMIN_TOKEN|CONSOLE_TOKEN|CONSOLE_ASSERTION_)/;
+const HOLDS_NO_CALLER_CREDENTIAL = new Set(['webhooks-worker']);
+
+function credentialErrors(obj) {
+  if (obj.kind !== 'Deployment') return [];
+  if (!HOLDS_NO_CALLER_CREDENTIAL.has(obj.metadata?.labels?.['app.kubernetes.io/component']))
+    return [];
+  return obj.spec.template.spec.containers.flatMap((c) =>
+    (c.env ?? [])
+      .filter((e) => CALLER_CREDENTIALS.test(e.name))
+      .map((e) => `${c.name}: holds ${e.name}, which it never presents nor checks`),
+  );
+}
+
 let failures = 0;
 const counts = new Map();
 const docs = parseAllDocuments(text);
@@ -134,7 +153,7 @@ for (const doc of docs) {
     console.error(`${where}: ${err instanceof Error ? err.message : String(err)}`);
     continue;
   }
-  for (const e of [...policyErrors(obj), ...listenHostErrors(obj)]) {
+  for (const e of [...policyErrors(obj), ...listenHostErrors(obj), ...credentialErrors(obj)]) {
     failures++;
     console.error(`${where}: ${e}`);
   }

@@ -1,7 +1,7 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { ConfigError } from '@brand/shared/config';
 import { runConsoleSettingsTests } from '@brand/testkit';
-import { loadWebhooksConfig } from './config';
+import { callerTokensFor, loadWebhooksConfig } from './config';
 
 const KEY = Buffer.alloc(32, 7).toString('base64');
 const VALID = {
@@ -49,6 +49,23 @@ describe('loadWebhooksConfig', () => {
     expect(problems({ ...VALID, KAFKA_HEARTBEAT_INTERVAL_MS: '3000' })).toMatch(
       /KAFKA_HEARTBEAT_INTERVAL_MS: must be at most a third of KAFKA_SESSION_TIMEOUT_MS/,
     );
+  });
+
+  // The delivery worker talks to every brand's receivers and parses their answers: of all the
+  // processes, the one whose compromise is likeliest. It answers no RPC, so it holds no
+  // credential that would open the others (the chart gives it none).
+  it('asks the caller credentials of the admin role only', () => {
+    const { INTERNAL_TOKEN: _i, ADMIN_TOKEN: _a, ...withoutTokens } = VALID;
+    const worker = loadWebhooksConfig({ ...withoutTokens, WEBHOOKS_ROLES: 'consumer,worker' });
+    expect(callerTokensFor(worker)).toEqual({ internal: [], admin: [], console: [] });
+    expect(problems({ ...withoutTokens, WEBHOOKS_ROLES: 'admin' })).toMatch(
+      /INTERNAL_TOKEN: is required by the admin role[\s\S]*ADMIN_TOKEN: is required by the admin role/,
+    );
+    expect(problems(withoutTokens)).toMatch(/ADMIN_TOKEN: is required by the admin role/);
+    expect(callerTokensFor(loadWebhooksConfig(VALID))).toMatchObject({
+      internal: [VALID.INTERNAL_TOKEN],
+      admin: [VALID.ADMIN_TOKEN],
+    });
   });
 
   it('reads roles', () => {

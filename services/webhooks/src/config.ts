@@ -5,6 +5,7 @@ import {
   assertionPublicKeyEnv,
   boolEnv,
   callerTokenEnv,
+  callerTokensOf,
   commaListEnv,
   databaseEnv,
   grpcServiceEnv,
@@ -15,6 +16,7 @@ import {
   requireAssertionKeyWithConsoleToken,
 } from '@brand/shared/config';
 import { checkDatabaseTls } from '@brand/shared/db';
+import type { CallerTokens } from '@brand/shared/grpc';
 import { BUSINESS_EVENTS_TOPIC, checkKafkaSecurity, kafkaSecurityEnv } from '@brand/shared/kafka';
 import { checkRedisTls, redisTlsEnv } from '@brand/shared/redis';
 import { secretKeyEnv } from '@brand/shared/secrets';
@@ -40,8 +42,12 @@ const WebhooksEnv = z
       .default([...ROLES]),
     // gRPC and the internal operations listener
     ...grpcServiceEnv({ grpc: 50053, metrics: 9467 }),
-    // Caller credentials: every RPC requires one (docs/internals.md "Internal credentials")
+    // Caller credentials: every RPC requires one (docs/internals.md "Internal credentials").
+    // Only the admin role answers RPCs (the others serve health alone), so only it needs them:
+    // the delivery worker, the process that talks to every brand's receivers, holds none.
     ...callerTokenEnv,
+    INTERNAL_TOKEN: callerTokenEnv.INTERNAL_TOKEN.optional(),
+    ADMIN_TOKEN: callerTokenEnv.ADMIN_TOKEN.optional(),
     // The events feed's page streams (StreamFeedPages; docs/internals.md "The page hop")
     /** Pages one stream may have in flight; more are refused with service_unavailable at once. */
     PAGE_STREAM_MAX_IN_FLIGHT: z.coerce.number().int().min(1).max(10_000).default(256),
@@ -175,6 +181,12 @@ const WebhooksEnv = z
     AUDIT_STREAM_BATCH_MAX: z.coerce.number().int().min(1).max(1_000).default(200),
   })
   .superRefine((env, ctx) => {
+    if (env.WEBHOOKS_ROLES.includes('admin')) {
+      for (const name of ['INTERNAL_TOKEN', 'ADMIN_TOKEN'] as const) {
+        if (env[name] === undefined)
+          ctx.addIssue({ code: 'custom', path: [name], message: 'is required by the admin role' });
+      }
+    }
     if (env.DELIVERY_LEASE_MS <= env.DELIVERY_TIMEOUT_MS) {
       ctx.addIssue({
         code: 'custom',
@@ -214,3 +226,14 @@ export type WebhooksConfig = z.infer<typeof WebhooksEnv>;
 
 export const loadWebhooksConfig = (env: NodeJS.ProcessEnv): WebhooksConfig =>
   loadConfig(WebhooksEnv, env);
+
+/**
+ * The caller credentials this process checks: the admin role's, none for a process without
+ * it (it registers no service that takes a credential, and has none to leak).
+ */
+export function callerTokensFor(config: WebhooksConfig): CallerTokens {
+  const { INTERNAL_TOKEN, ADMIN_TOKEN } = config;
+  if (!config.WEBHOOKS_ROLES.includes('admin') || !INTERNAL_TOKEN || !ADMIN_TOKEN)
+    return { internal: [], admin: [], console: [] };
+  return callerTokensOf({ ...config, INTERNAL_TOKEN, ADMIN_TOKEN });
+}

@@ -3,7 +3,7 @@
 import '@brand/shared/compileCache';
 import '@brand/shared/telemetry/register';
 import { readFileSync } from 'node:fs';
-import { assertionKeysOf, callerTokensOf } from '@brand/shared/config';
+import { assertionKeysOf } from '@brand/shared/config';
 import { createServicePool } from '@brand/shared/db';
 import { watchKafkaReachability } from '@brand/shared/kafka';
 import { createLogger } from '@brand/shared/logger';
@@ -13,7 +13,7 @@ import { listenGrpcService } from '@brand/shared/service';
 import { exitOnStartupFailure, onShutdown } from '@brand/shared/shutdown';
 import { stopTelemetry } from '@brand/shared/telemetry';
 import type { AdminDeps } from './admin/adminHandlers';
-import { loadWebhooksConfig } from './config';
+import { callerTokensFor, loadWebhooksConfig } from './config';
 import { migrate, SCHEMA } from './db/migrations';
 import { deliveryMetrics, laneMetrics } from './claim/deliveryMetrics';
 import { startWorkerRole } from './claim/workerRole';
@@ -130,7 +130,7 @@ async function main(): Promise<void> {
 
   const { server, health, feedStreams } = createServer({
     log,
-    callerTokens: callerTokensOf(config),
+    callerTokens: callerTokensFor(config),
     memberAssertionKeys: assertionKeysOf(config),
     metrics: new GrpcServerMetrics(registry),
     admin,

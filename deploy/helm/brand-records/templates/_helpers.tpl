@@ -205,7 +205,7 @@ webhooks:
   args: ["node", "--max-semi-space-size=8", "--heap-growing-percent=50", "services/webhooks/dist/main.js"]
   roles: admin
   globalKeys: [NODE_ENV, LOG_LEVEL, SHUTDOWN_GRACE_MS, OTEL_EXPORTER_OTLP_ENDPOINT, KAFKA_BROKERS, GRPC_HOST, METRICS_HOST]
-  secretEnv: &webhooksSecretEnv
+  secretEnv:
     DATABASE_URL: [WEBHOOKS_DATABASE_URL, false]
     INTERNAL_TOKEN: [INTERNAL_TOKEN, false]
     INTERNAL_TOKENS_PREVIOUS: [INTERNAL_TOKENS_PREVIOUS, true]
@@ -231,8 +231,12 @@ webhooks-worker:
   configFrom: webhooks
   # REDIS_URL and its prefix: the consumer publishes the events feed's versions (the gateway's 304)
   globalKeys: [NODE_ENV, LOG_LEVEL, SHUTDOWN_GRACE_MS, OTEL_EXPORTER_OTLP_ENDPOINT, KAFKA_BROKERS, GRPC_HOST, METRICS_HOST, REDIS_KEY_PREFIX]
+  # No caller credential: the worker answers no RPC but health, and it is the process that
+  # talks to every brand's receivers (docs/deploying.md "What each process holds").
   secretEnv:
-    <<: *webhooksSecretEnv
+    DATABASE_URL: [WEBHOOKS_DATABASE_URL, false]
+    WEBHOOK_SECRET_KEY: [WEBHOOK_SECRET_KEY, false]
+    WEBHOOK_SECRET_KEYS_PREVIOUS: [WEBHOOK_SECRET_KEYS_PREVIOUS, true]
     REDIS_URL: [REDIS_URL, false]
   grpcPort: {{ $v.webhooks.ports.grpc }}
   metricsPort: {{ $v.webhooks.ports.metrics }}

@@ -32,10 +32,11 @@ export type Verdict = 'succeeded' | 'retry' | 'failed' | 'receiver_disabled';
  * Stores one attempt's result in one transaction: the attempt row with its detail (the
  * request headers as sent, what came back) and its health count, the delivery's new state
  * (succeeded; pending with its next time; or failed after the last attempt), and the
- * receiver's last status, last delivery time, failure streak and last error. A 410 disables
- * the receiver, and so do `disableAfterMs` without a 2xx; a disabled receiver's pending
+ * receiver's last status, last delivery time, failure streak and last error. A 410 to a real
+ * delivery disables the receiver, and so do `disableAfterMs` without a 2xx; a disabled receiver's pending
  * deliveries are failed visibly, and the notice its owners are mailed is written in the same
- * transaction. Test deliveries get one attempt and never count as failures. A success, the
+ * transaction. Test deliveries get one attempt and never count as failures (a 410 to one is
+ * its result only: it disables nothing). A success, the
  * common case, goes to `successes`, which writes it with the others of its moment in one
  * statement (recordSucceededAttempts). Returns what happened, for logs.
  */
@@ -122,8 +123,11 @@ function recordFailure(
     // one mail to the owners when a run of failures crosses the threshold (never per attempt)
     if (!r.ok && !d.test && streak && failingAlertDue(streak, now, settings.failingAlert))
       await alertFailingReceiver(db, d.receiver_id, newId('receiverNotice'));
+    // A Test never counts as a failure, a 410 included: its answer is the test's result only
+    // and disables nothing (a review found a 410 to a Test disabling the receiver).
     let reason: string | undefined;
-    if (r.status === 410) reason = `gone: the receiver answered 410 at ${now.toISOString()}`;
+    if (r.status === 410 && !d.test)
+      reason = `gone: the receiver answered 410 at ${now.toISOString()}`;
     else if (
       !r.ok &&
       !d.test &&

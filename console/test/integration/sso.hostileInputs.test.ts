@@ -116,6 +116,55 @@ describe('the callback', () => {
     expect(http.cookie).toBe('');
   });
 
+  // A mix-up attack (a review, 2026-11-30). Every brand registers the same callback address, so
+  // the owner of brand A, whose provider they control, can forward a member of brand B (sent to
+  // A's sign-in) to B's provider with a request the attacker started for B in their own browser
+  // and the member's state for A. B's provider sends the member back with its code; records
+  // takes A's state and sends that code to A's token endpoint, where the attacker reads it; the
+  // attacker presents it under their own state for B, and B's provider redeems it (B's client, the
+  // attacker's verifier and nonce): the attacker was signed in as the member, at B.
+  it("a code the callback has seen is not redeemed again under another state (mix-up through a hostile brand's provider)", async () => {
+    const b = await brandAndMember();
+    const a = await brandWithSso(cs, otherIdp, nextClient());
+    // 1. The attacker starts B's sign-in in their own browser: B's request, their nonce and PKCE.
+    const attacker = new ConsoleHttp(cs.url);
+    const { answer: theirs } = await startSso(cs, { brand: b.brand.id }, attacker);
+    expect(theirs.status).toBe(200);
+    const theirRequest = new URL(authorizationUrlOf(theirs.body));
+    const theirState = theirRequest.searchParams.get('state')!;
+    // 2. The member is sent to A's sign-in (a link on the attacker's page)...
+    const member = new ConsoleHttp(cs.url);
+    const { answer: toA } = await startSso(cs, { brand: a.brand.id }, member);
+    expect(toA.status).toBe(200);
+    const memberState = new URL(authorizationUrlOf(toA.body)).searchParams.get('state')!;
+    // 3. ...and A's authorization endpoint forwards them to B's provider: the attacker's request,
+    // the member's state. The member signs in there as usual.
+    theirRequest.searchParams.set('state', memberState);
+    const { callbackUrl } = await new IdpBrowser().authorize(theirRequest.href, cs.url, b.user);
+    expect(callbackUrl).toBeDefined();
+    const code = new URL(callbackUrl!).searchParams.get('code')!;
+    // 4. Back at the callback, A's sign-in is refused, and the code has gone to A's token endpoint,
+    // where the attacker reads it. (This test's A advertises RFC 9207, so records refuses on the
+    // `iss` B's provider added, before any token request; a hostile provider advertises no such
+    // thing. The test reads the code from the URL in its stead.)
+    const back = await member.get(callbackUrl!.slice(cs.url.length));
+    expect(back.status).toBe(401);
+    // 5. The attacker presents B's answer, code and `iss`, under their own state for B.
+    const replayed = new URL(callbackUrl!);
+    replayed.searchParams.set('state', theirState);
+    expect(replayed.searchParams.get('code')).toBe(code);
+    const stolen = await attacker.get(pathOf(replayed.href));
+    expect(stolen.status).toBe(401);
+    expect(stolen.headers.get('x-console-error')).toBe('sso_refused');
+    expect(attacker.cookie).toBe('');
+    expect((await attacker.get(`/brands/${b.brand.id}/keys`)).status).toBe(303);
+    // The member's own sign-in at B is untouched.
+    expect((await signInWithSso(cs, b.user, { brand: b.brand.id })).answer).toMatchObject({
+      status: 303,
+      location: `/brands/${b.brand.id}`,
+    });
+  });
+
   it('an ID token whose nonce is not the one this sign-in stored is refused (the nonce alone)', async () => {
     const { brand, user } = await brandAndMember();
     const http = new ConsoleHttp(cs.url);

@@ -22,6 +22,7 @@ import { selectSsoConnection, type SsoConnectionRow } from './ssoConnectionRepo'
 import {
   deleteExpiredSsoSignIns,
   insertPendingSsoSignIn,
+  presentCodeOnce,
   takePendingSsoSignIn,
 } from './ssoSignInRepo';
 
@@ -204,6 +205,16 @@ export async function finishSsoSignIn(
     });
     throw ssoRefused();
   };
+  // A code is spent here once, whatever the state it comes with: the mix-up defence
+  // (migration 0033). Every brand shares this callback, so a hostile brand's provider can send
+  // a member's browser to another brand's provider with this state, receive that provider's
+  // code in the token request below, and present it again under a state its owner started for
+  // the other brand. Marked before any token endpoint sees the code.
+  const code = callback.searchParams.get('code') ?? '';
+  if (code !== '' && !(await presentCodeOnce(deps.pool, code))) {
+    deps.log.warn({ brand_id: pending.brand_id }, 'SSO callback with a code already presented');
+    return refuse('the authorization code was already presented (a mix-up attempt, or a replay).');
+  }
   const connection = await selectSsoConnection(deps.pool, pending.brand_id);
   if (!connection?.enabled || !deps.box) return refuse('single sign-on is off for the brand.');
   const box = deps.box;

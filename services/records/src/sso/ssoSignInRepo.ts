@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Pool, PoolClient } from '@brand/shared/db';
 
 type Db = Pool | PoolClient;
@@ -51,7 +52,26 @@ export async function takePendingSsoSignIn(
   return r.rows[0];
 }
 
-/** Forgets sign-ins nobody finished in time. */
+/** How long a presented code is remembered: codes live minutes (RFC 6749 §4.1.2: at most ten). */
+const PRESENTED_CODE_KEPT_MS = 60 * 60_000;
+
+/**
+ * Marks an authorization code presented at the callback (by its SHA-256, committed before the
+ * code goes to any token endpoint); false when it was presented before, under any state.
+ */
+export async function presentCodeOnce(db: Db, code: string): Promise<boolean> {
+  const r = await db.query(
+    `insert into sso_codes_presented (code_hash) values ($1) on conflict do nothing`,
+    [createHash('sha256').update(code).digest()],
+  );
+  return r.rowCount === 1;
+}
+
+/** Forgets sign-ins nobody finished in time, and codes presented long enough ago. */
 export async function deleteExpiredSsoSignIns(db: Db): Promise<void> {
   await db.query(`delete from sso_sign_ins where expires_at <= now()`);
+  await db.query(
+    `delete from sso_codes_presented where presented_at <= now() - $1 * interval '1 millisecond'`,
+    [PRESENTED_CODE_KEPT_MS],
+  );
 }

@@ -39,7 +39,7 @@ beforeAll(async () => {
     signInOnly: true,
     recordsEnv: { SIGN_IN_MAIL_SPACING_MS: '1000', SIGN_IN_LINKS_PER_CLIENT: '1000' },
   });
-  clients = Array.from({ length: 10 }, (_, i) => idpClient(cs, `brand${i}`));
+  clients = Array.from({ length: 12 }, (_, i) => idpClient(cs, `brand${i}`));
   attackerClients = [idpClient(cs, 'attacker')];
   [idp, attackerIdp] = await Promise.all([
     startTestIdp({ clients }),
@@ -620,6 +620,88 @@ describe('a mailbox alone never makes a provider vouch for verified domains', ()
         'brand.sso_domains_unproven',
       ],
     });
+  });
+
+  // A review (2026-11-30): an owner turns single sign-on off (their provider was taken over, say);
+  // someone holding only an owner's mailbox turned it on again, the same provider, its domains
+  // still proven, and nobody was told: the taken-over provider signed people in again at once.
+  it('turning a disabled connection back on from a mailbox alone drops the proof and tells the owners', async () => {
+    const c = await brandWithSso(cs, idp, nextClient(), `e-${randomHex(4)}.test`);
+    const client = clients[next - 1]!;
+    const sso = `/brands/${c.brand.id}/sso`;
+    const password = `pw-${randomHex(6)}`;
+    idp.addUser({ email: c.owner.email, password });
+    const { http: fresh } = await signInWithSso(cs, { email: c.owner.email, password });
+    const connection = { issuer: idp.issuer, client_id: client.client_id, client_secret: '' };
+    const off = await ownerPost(fresh, sso, sso, { ...connection, allowed_domains: c.domain });
+    expect(off.status).toBe(303);
+    const mailsNamingTheProvider = () =>
+      cs.mailTextsTo(c.owner.email).filter((t) => t.includes('single sign-on to')).length;
+    const mailedBefore = mailsNamingTheProvider();
+
+    const thief = await signInHttp(cs, c.owner.email);
+    const seen: Record<string, unknown> = {};
+    seen.saved = (
+      await ownerPost(thief, sso, sso, { ...connection, allowed_domains: c.domain, enabled: 'on' })
+    ).status;
+    const { rows } = await db().query<{ state: string }>(
+      `select state from records.sso_domains where brand_id = $1 and domain = $2`,
+      [c.brand.id, c.domain],
+    );
+    seen.domainState = rows[0]?.state;
+    const { answer } = await signInWithSso(
+      cs,
+      { email: c.owner.email, password },
+      { brand: c.brand.id },
+    );
+    seen.ssoOpensTheBrand = answer.location?.startsWith(`/brands/${c.brand.id}`) ?? false;
+    const deadline = Date.now() + 10_000;
+    while (mailsNamingTheProvider() === mailedBefore && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 200));
+    seen.ownersMailed = mailsNamingTheProvider() > mailedBefore;
+    seen.unprovenInActivity = (await activityOf(c.brand.id)).some(
+      (r) => r.action === 'brand.sso_domains_unproven',
+    );
+    expect(seen).toEqual({
+      saved: 303,
+      domainState: 'pending',
+      ssoOpensTheBrand: false,
+      ownersMailed: true,
+      unprovenInActivity: true,
+    });
+  });
+
+  // The same review: a provider change left the sessions the previous provider opened alive, and
+  // their re-check sent that provider's refresh tokens to the new provider's token endpoint.
+  it('a change of provider ends the sessions the previous provider opened', async () => {
+    const c = await brandWithSso(cs, idp, nextClient(), `f-${randomHex(4)}.test`);
+    const sso = `/brands/${c.brand.id}/sso`;
+    const member = { email: `member@${c.domain}`, password: `pw-${randomHex(6)}` };
+    await cs.stack.admin.access('addMember', {
+      brand_id: c.brand.id,
+      email: member.email,
+      role: 3,
+    });
+    idp.addUser(member);
+    const { http: memberSso } = await signInWithSso(cs, member, { brand: c.brand.id });
+    expect((await memberSso.get(`/brands/${c.brand.id}`)).status).toBe(200);
+    const password = `pw-${randomHex(6)}`;
+    idp.addUser({ email: c.owner.email, password });
+    const { http: fresh } = await signInWithSso(cs, { email: c.owner.email, password });
+    const client = attackerClients[0]!;
+    const changed = await ownerPost(fresh, sso, sso, {
+      issuer: attackerIdp.issuer,
+      client_id: client.client_id,
+      client_secret: client.client_secret,
+      allowed_domains: c.domain,
+      enabled: 'on',
+    });
+    expect({
+      changed: changed.status,
+      memberSso: (await memberSso.get(`/brands/${c.brand.id}`)).status,
+      ownerSso: (await fresh.get(`/brands/${c.brand.id}/keys`)).status,
+      ownerLink: (await c.ownerHttp.get(`/brands/${c.brand.id}/keys`)).status,
+    }).toEqual({ changed: 303, memberSso: 303, ownerSso: 303, ownerLink: 200 });
   });
 
   // A hostile review (2026-11-29) found the re-pointing above left alone a domain still waiting

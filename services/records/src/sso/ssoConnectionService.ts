@@ -24,6 +24,7 @@ import {
   upsertSsoConnection,
   type SsoConnectionRow,
 } from './ssoConnectionRepo';
+import { endBrandSsoSessions } from './ssoSessionRepo';
 
 /** What managing a brand's connection needs; without `box` (no WEBHOOK_SECRET_KEY) it is refused. */
 export interface SsoConnectionDeps {
@@ -150,10 +151,15 @@ export async function setSsoConnection(
   const providerChanged =
     existing !== undefined &&
     (existing.issuer !== checked.issuer || existing.client_id !== v.clientId);
+  // A connection turned back on is a way in again, as a new provider is: an owner may have
+  // turned it off because the provider was taken over (a review of 2026-11-30: a mailbox alone
+  // turned it on again, domains still proven, and told nobody).
+  const reenabled = existing !== undefined && !existing.enabled && v.enabled;
   // Issue 59 part 4: the new provider may vouch for the brand's domains only if the acting
   // owner just signed in through the current one; else their proofs go, and DNS must vouch,
   // for the verified domains and for those whose record is published but not yet checked.
-  const unprove = providerChanged && !(await provedFreshly(deps, actor, input, brand.id));
+  const unprove =
+    (providerChanged || reenabled) && !(await provedFreshly(deps, actor, input, brand.id));
   assertOwnersKeepAWayIn(brand, await selectOwnerEmails(deps.pool, brand.id), {
     enabled: v.enabled,
     verifiedDomains: unprove ? [] : verified.filter((d) => v.allowedDomains.includes(d)),
@@ -213,10 +219,23 @@ export async function setSsoConnection(
         actorMemberId: actorMemberId(actor),
         actorEmail: actorEmail(actor),
         subjectId: brand.id,
-        summary: `The identity provider changed without a fresh sign-in through the previous one: ${unproven.join(', ')} must be proven again, with new DNS records`,
+        summary: `${providerChanged ? 'The identity provider changed without a fresh sign-in through the previous one' : 'Single sign-on was turned back on without a fresh sign-in through it'}: ${unproven.join(', ')} must be proven again, with new DNS records`,
       });
     }
-    if (!existing || providerChanged) {
+    // Sessions the previous provider vouched for end: the re-check would otherwise send their
+    // tokens to the new provider's endpoints, and they would act until it ran.
+    const ended = providerChanged ? await endBrandSsoSessions(db, brand.id) : 0;
+    if (ended > 0) {
+      await insertActivity(db, {
+        brandId: brand.id,
+        action: 'member.session_ended',
+        actorMemberId: actorMemberId(actor),
+        actorEmail: actorEmail(actor),
+        subjectId: brand.id,
+        summary: `The identity provider changed: ${ended} single sign-on session${ended === 1 ? '' : 's'} it opened ended`,
+      });
+    }
+    if (!existing || providerChanged || reenabled) {
       await insertOwnerMails(db, brand.id, 'sso_provider_set', {
         issuer: row.issuer,
         setBy: actorEmail(actor),

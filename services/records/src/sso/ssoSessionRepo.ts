@@ -92,6 +92,18 @@ export async function endSsoSessions(
   return r.rows;
 }
 
+/**
+ * Ends every live session the brand's single sign-on opened (its provider changed: they were
+ * vouched for by the previous one, whose tokens must not go to the new one); how many.
+ */
+export async function endBrandSsoSessions(db: Db, brandId: string): Promise<number> {
+  const r = await db.query(
+    `update console_sessions set ended_at = now() where sso_brand_id = $1 and ended_at is null`,
+    [brandId],
+  );
+  return r.rowCount ?? 0;
+}
+
 /** Ends one session (the re-check found the person gone); whether it was live. */
 export async function endSsoSession(db: Db, sessionId: string): Promise<boolean> {
   const r = await db.query(

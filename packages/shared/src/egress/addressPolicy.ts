@@ -77,8 +77,17 @@ const EMBEDDING: Array<{ block: Block; ipv4At: (bytes: number[]) => number[] }> 
  * addresses are refused by name. With `allowLoopback` (tests only) exactly 127.0.0.1 and
  * ::1 are admitted. Any spelling ipaddr.js reads (octal, hex, short IPv4 forms, compressed
  * or IPv4-suffixed IPv6) is judged as the address it names; anything else is refused.
+ *
+ * The answer names no address unless `named` says the caller's own input is the address (an
+ * IP literal in a URL): of what a name resolved to it names the block only, since the message
+ * is shown to the brand's owners, who must not map internal names by it (reviews of 2026-11-29
+ * and -30: an IPv4-mapped or NAT64 answer named the IPv4 address inside it).
  */
-export function addressRefusal(address: string, allowLoopback: boolean): string | undefined {
+export function addressRefusal(
+  address: string,
+  allowLoopback: boolean,
+  named: 'literal' | 'resolved' = 'resolved',
+): string | undefined {
   if (!ipaddr.isValid(address)) return 'is not an IP address';
   const ip = ipaddr.parse(address);
   if (ip.kind() === 'ipv6' && (ip as ipaddr.IPv6).zoneId !== undefined)
@@ -86,7 +95,9 @@ export function addressRefusal(address: string, allowLoopback: boolean): string 
   const canonical = ip.toString();
   if (allowLoopback && LOOPBACK_ADMITTED.has(canonical)) return undefined;
   if (METADATA_ADDRESSES.has(canonical)) return 'is a cloud metadata address';
-  return ip.kind() === 'ipv4' ? ipv4Refusal(ip as ipaddr.IPv4) : ipv6Refusal(ip as ipaddr.IPv6);
+  return ip.kind() === 'ipv4'
+    ? ipv4Refusal(ip as ipaddr.IPv4)
+    : ipv6Refusal(ip as ipaddr.IPv6, named === 'literal');
 }
 
 function ipv4Refusal(ip: ipaddr.IPv4): string | undefined {
@@ -94,15 +105,20 @@ function ipv4Refusal(ip: ipaddr.IPv4): string | undefined {
   return special ? specialRefusal(special) : undefined;
 }
 
-function ipv6Refusal(ip: ipaddr.IPv6): string | undefined {
-  if (ip.isIPv4MappedAddress())
-    return `is an IPv4-mapped IPv6 address (${ip.toIPv4Address().toString()}); use the IPv4 address itself`;
+function ipv6Refusal(ip: ipaddr.IPv6, nameInner: boolean): string | undefined {
+  if (ip.isIPv4MappedAddress()) {
+    const inner = nameInner ? ` (${ip.toIPv4Address().toString()})` : '';
+    return `is an IPv4-mapped IPv6 address${inner}; use the IPv4 address itself`;
+  }
   const special = holding(ip, IPV6_BLOCKS);
   const embedding = EMBEDDING.find((e) => e.block === special);
   if (embedding) {
     const inner = new ipaddr.IPv4(embedding.ipv4At(ip.toByteArray()));
     const why = addressRefusal(inner.toString(), false);
-    return why ? `embeds ${inner.toString()} (${describe(special!)}), which ${why}` : undefined;
+    if (!why) return undefined;
+    return nameInner
+      ? `embeds ${inner.toString()} (${describe(special!)}), which ${why}`
+      : `embeds an IPv4 address (${describe(special!)}) that ${why}`;
   }
   if (special) return specialRefusal(special);
   const other = holding(ip, OTHER_BLOCKS);

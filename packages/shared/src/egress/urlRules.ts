@@ -64,7 +64,7 @@ export function egressUrlRefusal(url: URL, opts: EgressOptions): EgressRefusal |
   const host = bareHost(url);
   if (host === '') return { rule: 'host', message: 'has no host' };
   if (isIP(host) !== 0) {
-    const why = addressRefusal(host, opts.allowLoopback);
+    const why = addressRefusal(host, opts.allowLoopback, 'literal');
     return why ? { rule: 'address', message: `${host} ${why}` } : undefined;
   }
   if (isLoopbackName(host) && (!opts.allowLoopback || host.toLowerCase() !== 'localhost'))

@@ -50,6 +50,9 @@ describe('the receiver URL policy, table-driven (issue 19)', () => {
     },
   );
 
+  /** An IPv4 address, not a block's base (10.0.0.0/8) nor an RFC's section (RFC 4291 2.5.5.1). */
+  const DOTTED_QUAD = /(?<!RFC \d+ )\b\d{1,3}(\.\d{1,3}){3}\b(?!\/)/;
+
   it.each(REFUSED_URLS.filter((c) => c.address !== undefined))(
     'a name resolving to the address of $url is refused at registration and at connection',
     async ({ address }) => {
@@ -57,6 +60,8 @@ describe('the receiver URL policy, table-driven (issue 19)', () => {
       expect(at).toMatch(/^validation_failed: url: sneaky\.example resolves to an address that /);
       // the block it is in, never the address itself (an owner must not map internal names)
       expect(at).not.toContain(`resolves to ${address!}`);
+      // nor any address inside it (a mapped or NAT64 address embeds an IPv4 one): blocks only
+      expect(at).not.toMatch(DOTTED_QUAD);
       for (const all of [false, true]) {
         const { err, address: handed } = await lookup(
           [{ address: address!, family: family(address!) }],
@@ -65,6 +70,7 @@ describe('the receiver URL policy, table-driven (issue 19)', () => {
         expect(err?.code).toBe('EBLOCKEDADDRESS');
         expect(err?.message).toMatch(/resolves to an address that /);
         expect(err?.message).not.toContain(`resolves to ${address!}`);
+        expect(err?.message).not.toMatch(DOTTED_QUAD);
         expect(handed).toBe('');
       }
     },

@@ -24,6 +24,17 @@ export const CreateKeyForm = z.object({
 });
 
 /**
+ * A key's networks page's form: the list as typed, once. Not a string (a field sent twice) or
+ * too long is refused rather than read as an empty list (any network) or cut (a cut
+ * 192.0.0.0/24 reads as 192.0.0.0/2: a review of 2026-11-30).
+ */
+export const KeyNetworksForm = z.object({
+  allowed_networks: z
+    .string('Send the networks once, as text.')
+    .max(4000, 'Give at most 32 networks.'),
+});
+
+/**
  * The expiry a create-key form asks for, as the RFC 3339 time CreateKey takes ('' for none),
  * or an error sentence. Spans count from now; a time is read as UTC, like every time the
  * console shows. Records checks the rest (in the future, within ten years).

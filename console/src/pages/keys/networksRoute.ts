@@ -4,7 +4,7 @@ import type { ConsoleDeps } from '../../consoleDeps';
 import { formRefusal } from '../../http/formRefusal';
 import { memberOf, notFound, viewerOf, type MemberSession } from '../../session/memberSession';
 import { sendPage } from '../../views/render';
-import { KEY_ID } from './input';
+import { KEY_ID, KeyNetworksForm } from './input';
 import type { KeysPageProps } from './view';
 import { KeyNetworksPage } from './networksView';
 
@@ -40,14 +40,28 @@ export function registerKeyNetworks(router: Router, deps: ConsoleDeps, keys: Key
     const s = memberOf(res);
     const keyId = String(req.params.keyId);
     if (!KEY_ID.test(keyId)) throw notFound();
-    const body = req.body as Record<string, unknown>;
-    const typed = typeof body.allowed_networks === 'string' ? body.allowed_networks : '';
+    const form = KeyNetworksForm.safeParse(req.body);
+    if (!form.success) {
+      const sent = (req.body as Record<string, unknown> | undefined)?.allowed_networks;
+      sendPage(
+        res,
+        KeyNetworksPage({
+          viewer: viewerOf(s),
+          apiKey: await keys.pathKey(req, s),
+          typed: typeof sent === 'string' ? sent.slice(0, 4000) : '',
+          error: form.error.issues[0]?.message,
+        }),
+        400,
+      );
+      return;
+    }
+    const typed = form.data.allowed_networks;
     try {
       await deps.clients.access(
         'setKeyNetworks',
         {
           key_id: keyId,
-          allowed_networks: splitNetworks(typed.slice(0, 4000)),
+          allowed_networks: splitNetworks(typed),
           actor_email: '',
         },
         { assertion: s.assertion },

@@ -55,9 +55,25 @@ describe('compileNetworks', () => {
     ['127.0.0.1', false],
     ['not an address', false],
     ['0x7f.1', false],
+    // leading zeros: read as octal by proxy-addr (010 is 8), so an address the proxy rules take
+    // for one must not match another here (a review of 2026-11-30)
+    ['0203.0.113.9', false],
+    ['203.0.113.09', false],
+    ['198.51.100.007', false],
+    ['::ffff:203.0.113.09', false],
+    ['203.0.113.0', true],
     [undefined, false],
   ])('%s inside: %s', (address, expected) => {
     expect(inside(address)).toBe(expected);
+  });
+
+  // The database checks only the list's length: an entry records did not write (a hand edit, a
+  // restore) threw here, and every request with the key answered 500.
+  it('an entry it cannot read matches nothing, and the rest still match', () => {
+    const matcher = compileNetworks(['10.0.0.0/33', 'garbage', '203.0.113.0/24']);
+    expect(matcher('203.0.113.5')).toBe(true);
+    expect(matcher('10.0.0.1')).toBe(false);
+    expect(compileNetworks(['not a network'])('10.0.0.1')).toBe(false);
   });
 
   it('an empty list matches nothing (the gateway skips the check for it)', () => {

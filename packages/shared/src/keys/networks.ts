@@ -91,15 +91,24 @@ export type NetworkMatcher = (clientAddress: string | undefined) => boolean;
  * usual case, and an IPv4-mapped IPv6 one, `::ffff:203.0.113.7`, how a dual-stack socket reports
  * IPv4 peers) is read by hand into 32 bits, about 50 ns, where ipaddr.js takes about a
  * microsecond; an IPv6 client is parsed by ipaddr.js (1-7 µs: rarer, and only for keys with
- * networks). An address that cannot be read matches nothing.
+ * networks). An address that cannot be read matches nothing, nor does one with a leading zero
+ * in a part, nor an entry that cannot be read.
  */
 export function compileNetworks(networks: readonly string[]): NetworkMatcher {
   const v4: Array<{ net: number; mask: number }> = [];
   const v6: Array<[ipaddr.IPv6, number]> = [];
   for (const n of networks) {
-    const [addr, prefix] = n.includes('/')
-      ? ipaddr.parseCIDR(n)
-      : ([ipaddr.parse(n), n.includes(':') ? 128 : 32] as const);
+    let addr: ipaddr.IPv4 | ipaddr.IPv6;
+    let prefix: number;
+    try {
+      [addr, prefix] = n.includes('/')
+        ? ipaddr.parseCIDR(n)
+        : [ipaddr.parse(n), n.includes(':') ? 128 : 32];
+    } catch {
+      // Not what records writes (the database checks only the list's length): it matches
+      // nothing, so a key whose every entry is unreadable is refused everywhere, never a 500.
+      continue;
+    }
     if (addr.kind() === 'ipv4') {
       const mask = prefix === 0 ? 0 : (~0 << (32 - prefix)) >>> 0;
       v4.push({ net: (ipv4Number(addr.toString(), 0) & mask) >>> 0, mask });
@@ -144,6 +153,9 @@ function ipv4Number(s: string, from: number): number {
       part = -1;
       dots++;
     } else if (c >= 48 && c <= 57) {
+      // a leading zero is refused: proxy-addr reads 010 as octal 8, so the address its trust
+      // rules judged would not be the one matched here
+      if (part === 0) return -1;
       part = part < 0 ? c - 48 : part * 10 + c - 48;
       if (part > 255) return -1;
     } else return -1;

@@ -8,7 +8,7 @@ import { SCIMMY, SCIMMYRouters } from 'scimmy-routers';
 import type { Logger } from '@brand/shared/logger';
 import type { ConsoleClients } from '../clients/consoleClients';
 import { scimRefusalOf } from './scimErrors';
-import { expressionRefusal, expressionsOf } from './expressionGuard';
+import { expressionsOf, isUnknownId, patchRefusal, refusalOf } from './expressionGuard';
 import { normalisePatch, normaliseResource } from './providerQuirks';
 import { declareScimResources, type ScimContext } from './scimResources';
 
@@ -103,14 +103,27 @@ const boundedPaging: RequestHandler = (req, _res, next) => {
   next();
 };
 
-/** A filter, attribute list or PATCH path scimmy could not parse in bounded time: 400 (expressionGuard.ts). */
+/**
+ * What scimmy could not parse in bounded time, refused before it sees it (expressionGuard.ts): a
+ * resource's id that records never issues, 404 (scimmy reads the resource by a filter with the id
+ * pasted in); a filter, attribute list, PATCH path or value, 400 with its SCIM error type.
+ */
 const boundedExpressions: RequestHandler = (req, res, next) => {
+  if (isUnknownId(req.path)) {
+    scimError(res, 404, 'Resource not found.');
+    return;
+  }
   for (const e of expressionsOf(req.method, req.path, req.query, req.body)) {
-    const why = expressionRefusal(e.value);
+    const why = refusalOf(e);
     if (why) {
       scimError(res, 400, `${e.where} ${why}.`, e.scimType);
       return;
     }
+  }
+  const patch = req.method === 'PATCH' ? patchRefusal(req.body) : undefined;
+  if (patch) {
+    scimError(res, 400, patch.detail, patch.scimType);
+    return;
   }
   next();
 };

@@ -3,6 +3,7 @@ import type { EventTypeName } from '@brand/shared/enums';
 import { rfc3339 } from '@brand/shared/db';
 import type { DeliveryStatusName } from '../claim/claimRepo';
 import { leaseFree } from '../claim/lease';
+import { typeNotSelected } from '../receivers/receiverRepo';
 import type { Header } from '../send/responseBody';
 
 type Db = Pool | PoolClient;
@@ -266,7 +267,8 @@ export async function makeDueNow(db: Db, id: string): Promise<boolean> {
 
 /**
  * Queues a finished delivery again, now, with a fresh round of the retry schedule: 'queued';
- * 'pending' when it already is, 'past_retention' for an event older than the history retention
+ * 'pending' when it already is, 'type_not_selected' when its receiver no longer selects its
+ * event type (it would refuse it, and the refusal would count against it), 'past_retention' for an event older than the history retention
  * (`historyMs`). The history keeper drops a week of such events once it found none of them
  * pending: a resend between its look and its drop was told "queued" and then vanished with the
  * week (a review, 2026-11-29). The keeper drops a week only once all of it is past the same
@@ -277,18 +279,29 @@ export async function requeueDelivery(
   db: Db,
   id: string,
   historyMs: number,
-): Promise<'queued' | 'pending' | 'past_retention'> {
-  const res = await db.query<{ outcome: 'queued' | 'pending' | 'past_retention' }>(
-    `with queued as (
+): Promise<'queued' | 'pending' | 'past_retention' | 'type_not_selected'> {
+  // The receiver's row is read FOR SHARE: an owner's narrowing of its events that is under way
+  // (which fails its pending deliveries of the dropped types) is waited for and then seen, so a
+  // resend never slips a dropped type in between (typeNotSelected, failUnselectedDeliveries).
+  const res = await db.query<{
+    outcome: 'queued' | 'pending' | 'past_retention' | 'type_not_selected';
+  }>(
+    `with target as (
+       select ${typeNotSelected('d.event_type', 'r.')} as not_selected
+       from deliveries d join receivers r on r.id = d.receiver_id
+       where d.id = $1 for share of r
+     ), queued as (
        update deliveries set status = 'pending', next_attempt_at = now(), round_start = attempts,
          lease_until = null, completed_at = null, caught_up = false
        where id = $1 and status <> 'pending'
          and event_at > now() - make_interval(secs => $2::float8 / 1000)
+         and not coalesce((select not_selected from target), false)
        returning 1
      )
      select case when exists (select 1 from queued) then 'queued'
                  when exists (select 1 from deliveries where id = $1 and status = 'pending')
                    then 'pending'
+                 when (select not_selected from target) then 'type_not_selected'
                  else 'past_retention' end as outcome`,
     [id, historyMs],
   );

@@ -191,8 +191,10 @@ async function changeDelivery(
 
 /**
  * Queues a finished delivery again with a fresh round of retries (same event id).
- * precondition_failed when it is queued already, or when its event is past the history
- * retention (its week is about to be dropped: resending it would be lost with it).
+ * precondition_failed when it is queued already, when its receiver no longer selects its event
+ * type (the receiver would refuse it, and the refusal would count against it), or when its
+ * event is past the history retention (its week is about to be dropped: resending it would be
+ * lost with it).
  */
 export function resendDelivery(
   deps: { pool: Pool; historyRetentionMs: number },
@@ -212,7 +214,9 @@ export function resendDelivery(
         'precondition_failed',
         outcome === 'past_retention'
           ? `Delivery ${d.id} is of an event older than the delivery history is kept (${Math.floor(deps.historyRetentionMs / 86_400_000)} days): it cannot be sent again.`
-          : `Delivery ${d.id} is already queued.`,
+          : outcome === 'type_not_selected'
+            ? `Delivery ${d.id} cannot be sent again: its receiver no longer selects ${d.event_type}. Select the type again to resend it.`
+            : `Delivery ${d.id} is already queued.`,
       ),
     action: 'delivery.resent',
     summary: (d, label) => `${d.event_type} to ${label}`,

@@ -20,9 +20,19 @@ export interface Undelivered {
 }
 
 /**
+ * SQL, true for a delivery (unqualified columns) of a type receiver $1 still selects: Recover
+ * since leaves the others out, as the receiver would refuse them (failUnselectedDeliveries
+ * failed them when its events were narrowed); an audit stream selects no types (typeNotSelected).
+ * Both subqueries are uncorrelated: PostgreSQL reads the receiver once per statement, not per row.
+ */
+const SELECTED = `(coalesce((select kind <> 'webhook' from receivers where id = $1), true)
+  or event_type = any((select events from receivers where id = $1)::text[]))`;
+
+/**
  * The receiver's non-test deliveries created since `since` that are not delivered: failed
  * (a range of deliveries_failed_receiver) and pending without an attempt in flight (a range
- * of deliveries_waiting_receiver; due now or waiting for their next retry).
+ * of deliveries_waiting_receiver; due now or waiting for their next retry), of the types the
+ * receiver selects (SELECTED).
  */
 export async function countUndeliveredSince(
   db: Db,
@@ -32,10 +42,11 @@ export async function countUndeliveredSince(
   const res = await db.query<Undelivered>(
     `select
        (select count(*)::int from deliveries
-        where receiver_id = $1 and status = 'failed' and not test and created_at >= $2) as failed,
+        where receiver_id = $1 and status = 'failed' and not test and created_at >= $2
+          and ${SELECTED}) as failed,
        (select count(*)::int from deliveries
         where receiver_id = $1 and status = 'pending' and not test and created_at >= $2
-          and ${leaseFree()}) as waiting`,
+          and ${leaseFree()} and ${SELECTED}) as waiting`,
     [receiverId, since],
   );
   return res.rows[0]!;
@@ -81,8 +92,8 @@ export async function storeRecoveryResult(
 }
 
 /**
- * Everything of the receiver not yet delivered since `since`, due now, oldest first, up to
- * `limit`: failed (non-test) deliveries get a fresh round of retries (the same delivery, so
+ * Everything of the receiver not yet delivered since `since` of the types it selects
+ * (SELECTED), due now, oldest first, up to `limit`: failed (non-test) deliveries get a fresh round of retries (the same delivery, so
  * the same event id; the attempt counter goes on), and pending ones without an attempt in
  * flight (waiting for their next retry) keep their round and are due now, as "Retry now"
  * does. Their due times follow their age by a microsecond each, so the worker sends them
@@ -99,11 +110,12 @@ export async function requeueUndeliveredSince(
     `with failed as (
        select id, event_at, created_at, status from deliveries
        where receiver_id = $1 and status = 'failed' and not test and created_at >= $2
+         and ${SELECTED}
        order by created_at, id limit $3 for update skip locked
      ), waiting as (
        select id, event_at, created_at, status from deliveries
        where receiver_id = $1 and status = 'pending' and not test and created_at >= $2
-         and ${leaseFree()}
+         and ${leaseFree()} and ${SELECTED}
        order by created_at, id limit $3 for update skip locked
      ), picked as (
        select id, event_at, status, row_number() over (order by created_at, id) as n

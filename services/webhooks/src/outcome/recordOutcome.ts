@@ -8,6 +8,7 @@ import {
   disableReceiverByService,
   failPendingDeliveries,
   recordReceiverOutcome,
+  TYPE_NOT_SELECTED,
 } from '../receivers/receiverRepo';
 import { failingAlertDue, type FailingAlertSettings } from './failingAlert';
 import { finishAttempt, insertAttempt, type AttemptRecord } from './attemptRepo';
@@ -98,10 +99,16 @@ function recordFailure(
       ok: r.ok,
       test: d.test,
       error: r.error ?? null,
+      eventType: d.event_type,
     });
+    // A delivery of a type its receiver no longer selects (stored by an ingest that read the
+    // selection a moment before an owner narrowed it): failed with the reason, not retried, and
+    // like a Test never counted against the receiver (it refuses types it does not select).
+    const unselected = streak?.type_not_selected === true;
+    const counts = !d.test && !unselected;
     await insertAttempt(db, attempt);
     const next =
-      r.ok || d.test || r.status === 410
+      r.ok || !counts || r.status === 410
         ? undefined
         : nextAttemptAt({
             attemptInRound: attempt.number - d.round_start,
@@ -118,19 +125,19 @@ function recordFailure(
       status: r.ok ? 'succeeded' : next ? 'pending' : 'failed',
       nextAttemptAt: next,
       lastStatus: r.status ?? null,
-      lastError: r.ok ? null : (r.error ?? null),
+      lastError: r.ok ? null : unselected ? TYPE_NOT_SELECTED : (r.error ?? null),
     });
     // one mail to the owners when a run of failures crosses the threshold (never per attempt)
-    if (!r.ok && !d.test && streak && failingAlertDue(streak, now, settings.failingAlert))
+    if (!r.ok && counts && streak && failingAlertDue(streak, now, settings.failingAlert))
       await alertFailingReceiver(db, d.receiver_id, newId('receiverNotice'));
     // A Test never counts as a failure, a 410 included: its answer is the test's result only
     // and disables nothing (a review found a 410 to a Test disabling the receiver).
     let reason: string | undefined;
-    if (r.status === 410 && !d.test)
+    if (r.status === 410 && counts)
       reason = `gone: the receiver answered 410 at ${now.toISOString()}`;
     else if (
       !r.ok &&
-      !d.test &&
+      counts &&
       streak?.failing_since &&
       now.getTime() - streak.failing_since.getTime() >= settings.disableAfterMs
     )

@@ -241,30 +241,61 @@ export interface FailureStreak {
   failure_count: number;
   /** When this run's failing alert was written; null while none was. */
   failing_alerted_at: Date | null;
+  /**
+   * The attempt was of an event type the receiver no longer selects (typeNotSelected): it
+   * counted as a Test does, never against the receiver.
+   */
+  type_not_selected: boolean;
 }
+
+/**
+ * Why a delivery of an event type its receiver no longer selects is failed (the delivery log
+ * shows it): the receiver, which accepts only the types it is configured with, would refuse it,
+ * and that refusal is not the receiver's failure.
+ */
+export const TYPE_NOT_SELECTED = 'event type no longer selected by the receiver';
+
+/**
+ * SQL, true when the receivers row in scope (unqualified columns, or `r.` with `alias`) does not
+ * select the event type `type` (an SQL expression). An audit stream (another kind) selects no
+ * types: its deliveries carry runs of entries, never an event type of its choosing.
+ */
+export const typeNotSelected = (type: string, alias = ''): string =>
+  `(${alias}kind = 'webhook' and not (${type} = any(${alias}events)))`;
 
 /**
  * Records an attempt's outcome on the receiver: last status and time always; for real
  * (non-test) deliveries a 2xx ends the failure streak and a failure extends it, with the
- * failure in words as last_error. Returns the streak, so the caller can apply the alert
- * threshold and the 5-day rule.
+ * failure in words as last_error. A delivery of a type the receiver no longer selects
+ * (`eventType`; one stored by an ingest that read the receiver's selection a moment before an
+ * owner narrowed it) counts as a Test does: never against the receiver. Returns the streak, so
+ * the caller can apply the alert threshold and the 5-day rule.
  */
 export async function recordReceiverOutcome(
   db: Db,
   id: string,
-  outcome: { status: number | null; ok: boolean; test: boolean; error: string | null },
+  outcome: {
+    status: number | null;
+    ok: boolean;
+    test: boolean;
+    error: string | null;
+    eventType: string;
+  },
 ): Promise<FailureStreak | undefined> {
+  const uncounted = `($4::boolean or ${typeNotSelected('$6::text')})`;
   const res = await db.query<FailureStreak>(
     `update receivers set
        last_status = $2::int,
        last_delivery_at = now(),
-       failure_count = case when $4::boolean then failure_count when $3::boolean then 0 else failure_count + 1 end,
-       failing_since = case when $4::boolean then failing_since when $3::boolean then null
+       failure_count = case when ${uncounted} then failure_count when $3::boolean then 0 else failure_count + 1 end,
+       failing_since = case when ${uncounted} then failing_since when $3::boolean then null
                             else coalesce(failing_since, now()) end,
-       last_error = case when $4::boolean then last_error when $3::boolean then null else $5::text end,
-       failing_alerted_at = case when $4::boolean or not $3::boolean then failing_alerted_at end
-     where id = $1 returning failing_since, failure_count, failing_alerted_at`,
-    [id, outcome.status, outcome.ok, outcome.test, outcome.error],
+       last_error = case when ${uncounted} then last_error when $3::boolean then null else $5::text end,
+       failing_alerted_at = case when ${uncounted} or not $3::boolean then failing_alerted_at end
+     where id = $1
+     returning failing_since, failure_count, failing_alerted_at,
+       ${typeNotSelected('$6::text')} as type_not_selected`,
+    [id, outcome.status, outcome.ok, outcome.test, outcome.error, outcome.eventType],
   );
   return res.rows[0];
 }
@@ -330,6 +361,26 @@ export async function failStrandedDeliveries(db: Db, limit: number): Promise<num
               limit $1) s
       where d.id = s.id and d.event_at = s.event_at and d.status = 'pending'`,
     [limit, DISABLED_BY_OWNER, STREAM_DISABLED_BY_OWNER],
+  );
+  return res.rowCount ?? 0;
+}
+
+/**
+ * Fails the pending deliveries of a receiver whose types it no longer selects (an owner just
+ * narrowed its events, in this transaction): visibly failed with TYPE_NOT_SELECTED, never sent
+ * again (the receiver would refuse them, and each refusal counted against it), and not the
+ * receiver's failure (its run of failures is left as it is). The receiver row is the caller's
+ * (updated in this transaction): a Resend or a recovery of the receiver waits on its lock.
+ * Returns how many.
+ */
+export async function failUnselectedDeliveries(db: Db, receiverId: string): Promise<number> {
+  const res = await db.query(
+    `update deliveries d set status = 'failed', last_error = $2, completed_at = now(),
+       lease_until = null
+     from receivers r
+     where r.id = $1 and d.receiver_id = $1 and d.status = 'pending'
+       and ${typeNotSelected('d.event_type', 'r.')}`,
+    [receiverId, TYPE_NOT_SELECTED],
   );
   return res.rowCount ?? 0;
 }

@@ -9,6 +9,7 @@ import {
   deleteReceiver,
   DISABLED_BY_OWNER,
   failPendingDeliveries,
+  failUnselectedDeliveries,
   insertReceiver,
   lockBrand,
   selectReceiver,
@@ -132,7 +133,10 @@ const UpdateInput = z.object({
 
 /**
  * Changes the given fields; a new URL passes the URL rules first. Disabling fails the
- * receiver's pending deliveries visibly; enabling clears the disabled reason and streak.
+ * receiver's pending deliveries visibly; enabling clears the disabled reason and streak. A new
+ * selection of events fails, in the same transaction, the pending deliveries of the types it
+ * no longer holds (TYPE_NOT_SELECTED, not counted against the receiver): the claim does not
+ * look at types, so they would be sent, refused by the receiver, and counted as its failures.
  */
 export async function updateReceiver(
   deps: ReceiverDeps,
@@ -150,15 +154,22 @@ export async function updateReceiver(
           })
         ).toString();
   return withTransaction(deps.pool, async (db) => {
-    const row = await updateReceiverRow(db, v.receiverId, {
+    const updated = await updateReceiverRow(db, v.receiverId, {
       url,
       label: v.label,
       events: v.events,
       enabled: v.enabled,
     });
-    if (!row) throw notFound(v.receiverId);
-    if (v.enabled === false) await failPendingDeliveries(db, row.id, DISABLED_BY_OWNER);
-    await record(db, audit, row, 'receiver.changed', `${row.label}: ${describeChange(v)}`);
+    if (!updated) throw notFound(v.receiverId);
+    if (v.enabled === false) await failPendingDeliveries(db, updated.id, DISABLED_BY_OWNER);
+    const unselected = v.events === undefined ? 0 : await failUnselectedDeliveries(db, updated.id);
+    // what waits is counted again once those are failed
+    const row = unselected === 0 ? updated : ((await selectReceiver(db, updated.id)) ?? updated);
+    const failed =
+      unselected === 0
+        ? ''
+        : `; ${unselected} waiting ${unselected === 1 ? 'delivery' : 'deliveries'} of types no longer selected failed`;
+    await record(db, audit, row, 'receiver.changed', `${row.label}: ${describeChange(v)}${failed}`);
     return row;
   });
 }

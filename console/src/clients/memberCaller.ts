@@ -76,7 +76,11 @@ export function createMemberCaller<C extends Client>(
   };
 }
 
-function toCallError(err: ServiceError): ServiceCallError {
+/**
+ * A service's error as the console's pages read it: the service's own code and sentence when it
+ * sent them; else an outage, a method the service does not have yet, or a failure of ours.
+ */
+export function toCallError(err: ServiceError): ServiceCallError {
   const code = err.metadata?.get(ERROR_CODE_METADATA)[0];
   const retry = err.metadata?.get(RETRY_AFTER_METADATA)[0];
   const retryAfter =
@@ -87,6 +91,17 @@ function toCallError(err: ServiceError): ServiceCallError {
   const unavailable = [status.UNAVAILABLE, status.DEADLINE_EXCEEDED, status.CANCELLED].includes(
     err.code,
   );
+  // A method this release added, asked of a service still on the previous one (a rolling
+  // upgrade rolls processes in no fixed order): over in minutes, so a 503 to retry, not a 500.
+  // The status stays UNIMPLEMENTED for a page that can do without the method (signIn/linkAddress).
+  if (err.code === status.UNIMPLEMENTED) {
+    return new ServiceCallError(
+      status.UNIMPLEMENTED,
+      'service_unavailable',
+      'This part of the service is being updated. Try again in a few minutes.',
+      60,
+    );
+  }
   return unavailable
     ? new ServiceCallError(
         status.UNAVAILABLE,

@@ -117,7 +117,12 @@ export function createRecordsApi(address: string, settings: RecordsClientSetting
     authenticateKey: (keyHashHex, environment, requestId) =>
       access(
         'authenticateKey',
-        { key_hash: keyHashHex, environment: ENVIRONMENTS.toProto(environment) },
+        // this gateway checks allowed_networks (auth/authenticator.ts)
+        {
+          key_hash: keyHashHex,
+          environment: ENVIRONMENTS.toProto(environment),
+          enforces_networks: true,
+        },
         { requestId },
       ),
     recordUsage: async (batch, environment) => {

@@ -91,9 +91,11 @@ export interface AdminClient {
   listRecordsPage(req: ListRecordsInput): Promise<ListRecordsPageResponse>;
   /** ListRecordsPage, its records read back as the proto messages hold them (pageRecords). */
   listPageRecords(req: ListRecordsInput): Promise<PageOfRecords>;
+  /** As a gateway asks; `enforcesNetworks` false stands for a gateway before key networks. */
   authenticateKey(
     keyHashHex: string,
     environment: EnvironmentName | Environment,
+    opts?: { enforcesNetworks?: boolean },
   ): Promise<AuthenticateKeyResponse>;
   close(): void;
 }
@@ -184,8 +186,12 @@ export function createAdminClient(recordsAddr: string, token = TEST_ADMIN_TOKEN)
       const page = await listRecordsPage(req);
       return { records: pageRecords(page), next_cursor: page.next_cursor };
     },
-    authenticateKey(keyHashHex, environment) {
-      const req = { key_hash: keyHashHex, environment: environmentValue(environment) };
+    authenticateKey(keyHashHex, environment, opts = {}) {
+      const req = {
+        key_hash: keyHashHex,
+        environment: environmentValue(environment),
+        enforces_networks: opts.enforcesNetworks ?? true,
+      };
       return access('authenticateKey', req);
     },
     close() {

@@ -16,6 +16,8 @@ const HTTP_OF_GRPC: Partial<Record<status, number>> = {
   [status.FAILED_PRECONDITION]: 422,
   [status.RESOURCE_EXHAUSTED]: 429,
   [status.UNAVAILABLE]: 503,
+  // a method a service still on the previous release lacks (clients/memberCaller.ts)
+  [status.UNIMPLEMENTED]: 503,
 };
 
 const TITLES: Record<number, string> = {

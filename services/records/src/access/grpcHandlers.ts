@@ -38,6 +38,15 @@ export function accessHandlers(deps: AccessDeps, rpc: RpcBuilder): AccessService
       if (environment === undefined)
         throw new AppError('invalid_parameter', 'environment is required.');
       const identity = await authenticateKey(deps, req.key_hash, environment);
+      if (identity.allowedNetworks.length > 0 && !req.enforces_networks) {
+        // a gateway of a release before networks (a rolling upgrade): it would admit the key
+        // from any address, so the key waits until the caller is rolled (a review, 2026-11-30)
+        throw new AppError(
+          'service_unavailable',
+          'This API key is bound to networks, and the gateway that received the request cannot check them yet: it is being updated. Try again in a minute.',
+          { retryAfterSeconds: 30 },
+        );
+      }
       return {
         key_id: identity.keyId,
         brand_id: identity.brandId,

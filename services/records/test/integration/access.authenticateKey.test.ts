@@ -24,6 +24,28 @@ describe('AuthenticateKey', () => {
     });
   });
 
+  // A rolling upgrade: a gateway of a release before key networks ignores allowed_networks, so it
+  // admitted a key bound to networks from any address while it was still running (a review,
+  // 2026-11-30). Such a gateway does not say it enforces networks, and is not given the key.
+  it('gives a key bound to networks only to a caller that enforces them', async () => {
+    const { brand, owner, secret } = await makeBrandWithKey(stack.admin);
+    const { secret: bound } = await stack.admin.createKey({
+      brandId: brand.id,
+      actorEmail: owner.email,
+      allowedNetworks: ['203.0.113.0/24'],
+    });
+    await expect(stack.admin.authenticateKey(hashApiKey(bound), 'live')).resolves.toMatchObject({
+      allowed_networks: ['203.0.113.0/24'],
+    });
+    await expect(
+      stack.admin.authenticateKey(hashApiKey(bound), 'live', { enforcesNetworks: false }),
+    ).rejects.toMatchObject({ code: 'service_unavailable' });
+    // a key without networks is any gateway's
+    await expect(
+      stack.admin.authenticateKey(hashApiKey(secret), 'live', { enforcesNetworks: false }),
+    ).resolves.toMatchObject({ brand_id: brand.id });
+  });
+
   it('reports the brand plan as it is now', async () => {
     const { brand, secret } = await makeBrandWithKey(stack.admin, { tier: 'plus' });
     await stack.admin.updateBrand({ brandId: brand.id, tier: 'enterprise' });

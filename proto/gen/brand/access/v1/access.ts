@@ -307,6 +307,12 @@ export interface AuthenticateKeyRequest {
   key_hash: string;
   /** The environment this deployment serves. */
   environment: Environment;
+  /**
+   * The caller refuses requests from outside a key's allowed_networks. A key bound to networks
+   * is refused (service_unavailable, for a while) to a caller that does not say so: a gateway
+   * of a release before networks would ignore them and admit the key from anywhere.
+   */
+  enforces_networks: boolean;
 }
 
 /** AuthenticateKeyResponse is the identity a valid key grants. */
@@ -1335,7 +1341,7 @@ export const ApiKey: MessageFns<ApiKey> = {
 };
 
 function createBaseAuthenticateKeyRequest(): AuthenticateKeyRequest {
-  return { key_hash: "", environment: 0 };
+  return { key_hash: "", environment: 0, enforces_networks: false };
 }
 
 export const AuthenticateKeyRequest: MessageFns<AuthenticateKeyRequest> = {
@@ -1345,6 +1351,9 @@ export const AuthenticateKeyRequest: MessageFns<AuthenticateKeyRequest> = {
     }
     if (message.environment !== 0) {
       writer.uint32(16).int32(message.environment);
+    }
+    if (message.enforces_networks !== false) {
+      writer.uint32(24).bool(message.enforces_networks);
     }
     return writer;
   },
@@ -1378,6 +1387,14 @@ export const AuthenticateKeyRequest: MessageFns<AuthenticateKeyRequest> = {
             message.environment = reader.int32() as any;
             continue;
           }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.enforces_networks = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1398,6 +1415,11 @@ export const AuthenticateKeyRequest: MessageFns<AuthenticateKeyRequest> = {
         ? globalThis.String(object.key_hash)
         : "",
       environment: isSet(object.environment) ? environmentFromJSON(object.environment) : 0,
+      enforces_networks: isSet(object.enforcesNetworks)
+        ? globalThis.Boolean(object.enforcesNetworks)
+        : isSet(object.enforces_networks)
+        ? globalThis.Boolean(object.enforces_networks)
+        : false,
     };
   },
 
@@ -1409,6 +1431,9 @@ export const AuthenticateKeyRequest: MessageFns<AuthenticateKeyRequest> = {
     if (message.environment !== 0) {
       obj.environment = environmentToJSON(message.environment);
     }
+    if (message.enforces_networks !== false) {
+      obj.enforcesNetworks = message.enforces_networks;
+    }
     return obj;
   },
 
@@ -1419,6 +1444,7 @@ export const AuthenticateKeyRequest: MessageFns<AuthenticateKeyRequest> = {
     const message = createBaseAuthenticateKeyRequest();
     message.key_hash = object.key_hash ?? "";
     message.environment = object.environment ?? 0;
+    message.enforces_networks = object.enforces_networks ?? false;
     return message;
   },
 };

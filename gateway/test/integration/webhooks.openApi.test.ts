@@ -124,3 +124,47 @@ it('a real delivery of each event validates against the served document', async 
   const other = EVENT_TYPES.names.find((t) => t !== type)!;
   expect(validator.checkWebhook(other, first.headers, first.rawBody.toString())).not.toEqual([]);
 });
+
+it('a Test delivery of each event validates too: its sample is a whole record of its resource', async () => {
+  // The Test action sends sample data, not a record; receivers parse it with the same code as
+  // a real delivery, so it must have the published shape: every field, null when absent.
+  const brand = await makeBrandWithKey(stack.admin, { tier: 'enterprise' });
+  const { server, receiver } = await startRegisteredReceiver({
+    client,
+    ca,
+    brandId: brand.brand.id,
+    events: [...EVENT_TYPES.names],
+    label: 'OpenAPI webhooks test receiver',
+  });
+  servers.push(server);
+  for (const type of EVENT_TYPES.names) {
+    await client.call('testReceiver', {
+      receiver_id: receiver.id,
+      event_type: EVENT_TYPES.toProto(type),
+      with_new_secret: false,
+    });
+  }
+  await server.waitFor((r) => r.length >= EVENT_TYPES.names.length, 60_000);
+  const validator = OpenApiValidator.fromYaml(yaml);
+  const types = server.received.map((d) => d.headers['x-service-event'] as string);
+  expect([...types].sort()).toEqual([...EVENT_TYPES.names].sort());
+  for (const delivery of server.received) {
+    expect(delivery.verdict.ok).toBe(true);
+    const type = delivery.headers['x-service-event'] as string;
+    const raw = delivery.rawBody.toString('utf8');
+    const body = JSON.parse(raw) as {
+      test: boolean;
+      data: { object: { resource: keyof typeof RECORD_FIELDS } };
+    };
+    expect(body.test).toBe(true);
+    const object = body.data.object;
+    expect({ type, fields: Object.keys(object) }).toEqual({
+      type,
+      fields: ['resource', ...RECORD_FIELDS[object.resource]],
+    });
+    expect({ type, errors: validator.checkWebhook(type, delivery.headers, raw) }).toEqual({
+      type,
+      errors: [],
+    });
+  }
+});

@@ -119,8 +119,22 @@ async function destination(
     allowLoopback: deps.allowLoopback,
     resolve: deps.resolve,
   });
+  const secretParam = [...url.searchParams.keys()].find((name) => CREDENTIAL_PARAM.test(name));
+  if (secretParam !== undefined) {
+    throw fieldError(
+      'url',
+      `must not carry a credential (${secretParam}): the URL is shown on pages and in the activity, and streamed; give it as the token`,
+    );
+  }
   return { url: url.toString(), options };
 }
+
+/**
+ * Query parameters that hold a credential (Splunk's ?token=, Datadog's ?dd-api-key=, a
+ * signature): refused in a destination URL, which is stored, shown and written to the trail in
+ * clear, where the token field is sealed and shown as dots (a review of 2026-11-30).
+ */
+const CREDENTIAL_PARAM = /token|key|secret|passw|auth|sig|credential/i;
 
 const AddInput = z.object({
   brandId,

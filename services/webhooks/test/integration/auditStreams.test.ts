@@ -296,6 +296,13 @@ describe('audit streams', () => {
       [{ url: 'https://10.0.0.8:8088/services/collector/event' }, /^url: .*not a public address/],
       [{ url: 'https://169.254.169.254/latest' }, /^url: /],
       [{ url: 'https://user:pw@splunk.example.com/x' }, /^url: /],
+      // a credential in the query would be stored, shown and streamed in clear (a review,
+      // 2026-11-30): Splunk's ?token=, Datadog's ?dd-api-key=
+      [{ url: `${hec.url}?token=${HEC_TOKEN}` }, /^url: must not carry a credential \(token\)/],
+      [
+        { kind: 'datadog', url: `${hec.url}?ddsource=x&dd-api-key=k`, token: DD_API_KEY },
+        /^url: must not carry a credential \(dd-api-key\)/,
+      ],
       [{ token: '' }, /^token: the HEC token is required/],
       [{ kind: 'https', token: 'x' }, /^token: /],
       [

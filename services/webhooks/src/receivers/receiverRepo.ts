@@ -241,6 +241,10 @@ export interface FailureStreak {
   failure_count: number;
   /** When this run's failing alert was written; null while none was. */
   failing_alerted_at: Date | null;
+}
+
+/** The streak after an attempt, and whether the attempt counted at all. */
+export interface RecordedOutcome extends FailureStreak {
   /**
    * The attempt was of an event type the receiver no longer selects (typeNotSelected): it
    * counted as a Test does, never against the receiver.
@@ -281,9 +285,9 @@ export async function recordReceiverOutcome(
     error: string | null;
     eventType: string;
   },
-): Promise<FailureStreak | undefined> {
+): Promise<RecordedOutcome | undefined> {
   const uncounted = `($4::boolean or ${typeNotSelected('$6::text')})`;
-  const res = await db.query<FailureStreak>(
+  const res = await db.query<RecordedOutcome>(
     `update receivers set
        last_status = $2::int,
        last_delivery_at = now(),

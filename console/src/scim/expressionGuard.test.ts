@@ -169,6 +169,27 @@ describe('refusalOf', () => {
 });
 
 describe('patchRefusal', () => {
+  it('refuses a path-less add or replace whose value is no object (scimmy answered null with a 500)', () => {
+    for (const value of [null, 'x', 5, [{ active: false }], undefined]) {
+      expect(patchRefusal({ Operations: [{ op: 'Add', value }] })).toEqual({
+        scimType: 'invalidValue',
+        detail: 'Operation 1: an add without a path takes an object as its value.',
+      });
+    }
+    expect(
+      patchRefusal({ Operations: [{ op: 'add', path: 'x', value: 1 }, { op: 'replace' }] }),
+    ).toEqual({
+      scimType: 'invalidValue',
+      detail: 'Operation 2: a replace without a path takes an object as its value.',
+    });
+    expect(patchRefusal({ Operations: [{ op: 'replace', value: { active: false } }] })).toBe(
+      undefined,
+    );
+    expect(patchRefusal({ Operations: [{ op: 'add', path: 'emails', value: null }] })).toBe(
+      undefined,
+    );
+  });
+
   it('refuses more than 1000 values removed in one request', () => {
     const removing = (n: number) => ({
       Operations: [

@@ -276,17 +276,32 @@ function keysOf(value: Record<string, unknown>): string[] {
  */
 const MAX_REMOVALS = 1000;
 
-/** Why a PatchOp body must not reach scimmy whatever its expressions, or undefined. */
+/**
+ * Why a PatchOp body must not reach scimmy whatever its expressions, or undefined: a path-less
+ * add or replace whose value is no object (scimmy checks `typeof value === "object"`, which null
+ * passes, and answers Object.entries(null) with a 500), or too many values removed.
+ */
 export function patchRefusal(
   body: unknown,
 ): { scimType: 'invalidValue'; detail: string } | undefined {
   if (!isPlainObject(body) || !Array.isArray(body.Operations)) return undefined;
   let removals = 0;
-  for (const op of body.Operations as unknown[]) {
-    if (!isPlainObject(op) || typeof op.op !== 'string' || op.op.toLowerCase() !== 'remove') {
-      continue;
+  for (const [i, op] of (body.Operations as unknown[]).entries()) {
+    if (!isPlainObject(op) || typeof op.op !== 'string') continue;
+    const verb = op.op.toLowerCase();
+    if (
+      (verb === 'add' || verb === 'replace') &&
+      op.path === undefined &&
+      !isPlainObject(op.value)
+    ) {
+      return {
+        scimType: 'invalidValue',
+        detail: `Operation ${i + 1}: ${verb === 'add' ? 'an add' : 'a replace'} without a path takes an object as its value.`,
+      };
     }
-    removals += Array.isArray(op.value) ? op.value.length : op.value === undefined ? 0 : 1;
+    if (verb === 'remove') {
+      removals += Array.isArray(op.value) ? op.value.length : op.value === undefined ? 0 : 1;
+    }
   }
   if (removals > MAX_REMOVALS) {
     return {

@@ -7,7 +7,7 @@ import express, {
 import { SCIMMY, SCIMMYRouters } from 'scimmy-routers';
 import type { Logger } from '@brand/shared/logger';
 import type { ConsoleClients } from '../clients/consoleClients';
-import { scimRefusalOf } from './scimErrors';
+import { isInputError, scimRefusalOf } from './scimErrors';
 import { expressionsOf, isUnknownId, patchRefusal, refusalOf } from './expressionGuard';
 import { normalisePatch, normaliseResource } from './providerQuirks';
 import { declareScimResources, type ScimContext } from './scimResources';
@@ -83,7 +83,7 @@ export function scimEndpoint(deps: {
     sort: true,
     etag: false,
   });
-  router.use(bodyErrors);
+  router.use(finalErrors(deps));
   return router;
 }
 
@@ -161,8 +161,10 @@ function authenticate(
 }
 
 /**
- * On the way out: applies a status scimmy cannot send (429, 503, with Retry-After), and keeps
- * each authenticated request and its outcome for the Provisioning page (best effort).
+ * On the way out: applies a status scimmy cannot send (429, 503, with Retry-After), answers 400
+ * invalidValue instead of scimmy's 500 for input it choked on (its router answers any error it
+ * catches itself, so this is where its answer can still be mended), and keeps each authenticated
+ * request and its outcome for the Provisioning page (best effort).
  */
 function answerAndLog(
   deps: { clients: ConsoleClients; log: Logger },
@@ -172,14 +174,24 @@ function answerAndLog(
     let detail = '';
     const send = res.send.bind(res);
     res.send = (body?: unknown) => {
-      const override = contexts.get(req)?.override;
-      if (override && res.statusCode >= 500) {
-        res.status(override.status).setHeader('Retry-After', String(override.retryAfterSeconds));
-        const message = body && typeof body === 'object' && 'detail' in body ? body.detail : '';
-        body = errorBody(override.status, String(message));
-      }
-      if (res.statusCode >= 400 && body && typeof body === 'object' && 'detail' in body) {
-        detail = String(body.detail);
+      // Only the object a handler sends: express sends it again as a string (res.json), through
+      // this same function, and a status still >= 500 would rewrite it over and over.
+      if (typeof body === 'object' && body !== null && !Buffer.isBuffer(body)) {
+        const override = contexts.get(req)?.override;
+        if (override && res.statusCode >= 500) {
+          res.status(override.status).setHeader('Retry-After', String(override.retryAfterSeconds));
+          const message = 'detail' in body ? body.detail : '';
+          body = errorBody(override.status, String(message));
+        } else if (res.statusCode >= 500 && body instanceof SCIMMY.Messages.Error) {
+          const cause = (body as Error).cause;
+          if (isInputError(cause)) {
+            res.status(400);
+            body = errorBody(400, inputErrorDetail(cause), 'invalidValue');
+          }
+        }
+        if (res.statusCode >= 400 && 'detail' in (body as object)) {
+          detail = String((body as { detail: unknown }).detail);
+        }
       }
       return send(body);
     };
@@ -200,20 +212,32 @@ function answerAndLog(
   };
 }
 
-/** A body that is not JSON, or too large: a SCIM error, never a page. */
-const bodyErrors: ErrorRequestHandler = (err: unknown, _req, res, next) => {
-  if (res.headersSent) {
-    next(err);
-    return;
-  }
-  const e = err as { status?: number; type?: string; message?: string };
-  if (e.type === 'entity.too.large') {
-    scimError(res, 413, `The request body is larger than ${MAX_BODY}.`);
-    return;
-  }
-  if (typeof e.status === 'number' && e.status >= 400 && e.status < 500) {
-    scimError(res, 400, 'The request body is not valid JSON.');
-    return;
-  }
-  next(err);
-};
+/** What a provider is told of input scimmy choked on. */
+const inputErrorDetail = (err: Error) => `The request could not be applied: ${err.message}.`;
+
+/**
+ * The last handler: every error still unanswered becomes a SCIM error, never the console's HTML
+ * error page. A body that is not JSON or too large, 400 or 413; input scimmy choked on, 400
+ * invalidValue; anything else 500, logged. scimmy's router answers the errors it catches itself
+ * and passes on those of 500 (answerAndLog mended input errors to 400 meanwhile): logged here.
+ */
+function finalErrors(deps: { log: Logger }): ErrorRequestHandler {
+  return (err: unknown, req, res, next) => {
+    if (res.headersSent) {
+      if (res.statusCode >= 500) next(err);
+      else deps.log.warn({ err, method: req.method }, 'SCIM input scimmy could not take');
+      return;
+    }
+    const e = err as { status?: number; type?: string; message?: string };
+    if (e.type === 'entity.too.large') {
+      scimError(res, 413, `The request body is larger than ${MAX_BODY}.`);
+    } else if (typeof e.status === 'number' && e.status >= 400 && e.status < 500) {
+      scimError(res, 400, 'The request body is not valid JSON.');
+    } else if (isInputError(err)) {
+      scimError(res, 400, inputErrorDetail(err), 'invalidValue');
+    } else {
+      deps.log.error({ err, method: req.method }, 'SCIM request failed');
+      scimError(res, 500, 'Something went wrong on our side; try again.');
+    }
+  };
+}

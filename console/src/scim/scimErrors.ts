@@ -21,20 +21,23 @@ const scimmyError = (httpStatus: number, scimType: string | null, detail: string
 /**
  * A records refusal as the SCIM error a provider understands (RFC 7644 3.12): a bad value 400
  * invalidValue, a taken userName or displayName 409 uniqueness, the last owner 409, an unknown
- * id 404, a bad token 401. Too many requests (429) and records unreachable (503), which scimmy's
- * error messages do not allow, become an override the endpoint applies as the answer leaves.
- * Anything else is passed on (the router answers 500 and logs it).
+ * id 404, a bad token 401. Too many requests (429) and anything else (503: records unreachable,
+ * or failing as in a deadlock, INTERNAL, UNKNOWN, ABORTED, CANCELLED, a method it lacks during a
+ * rollout), which scimmy's error messages do not allow, become an override the endpoint applies
+ * as the answer leaves, with Retry-After: the provider retries. Nothing is passed on as it came:
+ * scimmy answers an error it does not know as 404 "Resource not found", and Okta and Entra ID
+ * take a 404 to a DELETE for a user already gone and stop retrying (found by a review).
  */
 export function scimRefusalOf(err: unknown): ScimRefusal {
-  if (!(err instanceof ServiceCallError)) {
-    return { error: err instanceof Error ? err : new Error(String(err)) };
-  }
+  const overridden = (httpStatus: 429 | 503, detail: string, retryAfter?: number) => ({
+    error: scimmyError(500, null, detail),
+    override: { status: httpStatus, retryAfterSeconds: retryAfter ?? 5 },
+  });
+  const unavailable = (retryAfter?: number) =>
+    overridden(503, 'The directory is unavailable; try again shortly.', retryAfter);
+  if (!(err instanceof ServiceCallError)) return unavailable();
   const as = (httpStatus: number, scimType: string | null): ScimRefusal => ({
     error: scimmyError(httpStatus, scimType, err.message),
-  });
-  const overridden = (httpStatus: 429 | 503, detail: string): ScimRefusal => ({
-    error: scimmyError(500, null, detail),
-    override: { status: httpStatus, retryAfterSeconds: err.retryAfterSeconds ?? 5 },
   });
   switch (err.grpcStatus) {
     case status.INVALID_ARGUMENT:
@@ -50,14 +53,19 @@ export function scimRefusalOf(err: unknown): ScimRefusal {
     case status.PERMISSION_DENIED:
       return as(403, null);
     case status.RESOURCE_EXHAUSTED:
-      return overridden(429, err.message);
-    case status.UNAVAILABLE:
-    case status.DEADLINE_EXCEEDED:
-      return overridden(503, 'The directory is unavailable; try again shortly.');
+      return overridden(429, err.message, err.retryAfterSeconds);
     default:
-      return { error: err };
+      return unavailable(err.retryAfterSeconds);
   }
 }
+
+/**
+ * What scimmy threw on input it does not check itself (Object.entries of a PATCH value null, a
+ * path it splits though absent, `.toLowerCase` of a token an attribute list lacks): scimmy's own
+ * reading of a TypeError is bad input (resources.js answers it 400 invalidValue where it catches
+ * one). Any other error is ours, a 500.
+ */
+export const isInputError = (err: unknown): err is TypeError => err instanceof TypeError;
 
 /**
  * Runs a call to records for a request, turning its refusals into SCIM errors (and noting on

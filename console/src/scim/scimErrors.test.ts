@@ -1,0 +1,56 @@
+import { status } from '@grpc/grpc-js';
+import { ServiceCallError } from '../clients/memberCaller';
+import { isInputError, scimRefusalOf } from './scimErrors';
+
+const refused = (grpcStatus: status, retryAfter?: number) =>
+  scimRefusalOf(new ServiceCallError(grpcStatus, 'some_code', 'Records said no.', retryAfter));
+
+describe('scimRefusalOf', () => {
+  it('answers records refusals with the SCIM status a provider understands', () => {
+    const statusOf = (s: status) => (refused(s).error as unknown as { status: number }).status;
+    expect(statusOf(status.INVALID_ARGUMENT)).toBe(400);
+    expect(statusOf(status.ALREADY_EXISTS)).toBe(409);
+    expect(statusOf(status.NOT_FOUND)).toBe(404);
+    expect(statusOf(status.UNAUTHENTICATED)).toBe(401);
+    expect(refused(status.RESOURCE_EXHAUSTED, 7).override).toEqual({
+      status: 429,
+      retryAfterSeconds: 7,
+    });
+  });
+
+  // scimmy answers an error it does not know as 404 "Resource not found": to a DELETE, a
+  // provider then takes the user for gone and stops retrying.
+  it('answers every other failure 503 with Retry-After, so the provider retries', () => {
+    for (const s of [
+      status.UNAVAILABLE,
+      status.DEADLINE_EXCEEDED,
+      status.INTERNAL,
+      status.UNKNOWN,
+      status.ABORTED,
+      status.CANCELLED,
+      status.UNIMPLEMENTED,
+      status.DATA_LOSS,
+    ]) {
+      expect({ s, override: refused(s).override }).toEqual({
+        s,
+        override: { status: 503, retryAfterSeconds: 5 },
+      });
+    }
+    expect(refused(status.UNIMPLEMENTED, 60).override).toEqual({
+      status: 503,
+      retryAfterSeconds: 60,
+    });
+    expect(scimRefusalOf(new Error('socket hang up')).override).toEqual({
+      status: 503,
+      retryAfterSeconds: 5,
+    });
+  });
+});
+
+describe('isInputError', () => {
+  it('is what scimmy throws on input it does not check (a TypeError), not our own failures', () => {
+    expect(isInputError(new TypeError('Cannot convert undefined or null to object'))).toBe(true);
+    expect(isInputError(new RangeError('Maximum call stack size exceeded'))).toBe(false);
+    expect(isInputError(new Error('x'))).toBe(false);
+  });
+});

@@ -105,7 +105,10 @@ const GatewayEnv = z
     // Usage counting (issue 26; docs/console.md "Usage")
     /** How often each gateway sends its usage counts and refused requests to records. */
     USAGE_FLUSH_INTERVAL_MS: msEnv.default(5_000),
-    /** Attempts of one flush before its batch is dropped (usage_dropped_total). */
+    /**
+     * Failed attempts of one flush before each further failure is logged as an error: the batch
+     * itself is kept and sent again with the next flush (usage/usageFlusher.ts).
+     */
     USAGE_FLUSH_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(10).default(3),
     /** Distinct usage buckets (brand, key, minute, surface, outcome) held between flushes. */
     USAGE_MAX_BUCKETS: z.coerce.number().int().min(1).max(10_000).default(10_000),

@@ -5,7 +5,7 @@ import { setRateLimitHeaders } from '../ratelimit/headers';
 import type { RateLimitDecision, RateLimiter } from '../ratelimit/limiter';
 import type { AuthFailureObserver } from './authFailures';
 import type { Authenticator } from './authenticator';
-import { clientAddressKey } from './clientAddress';
+import { clientAddressKey } from '@brand/shared/httpServer';
 import { TIER_RATE_LIMITS } from '@brand/shared/enums';
 import type { ApiIdentity, Identity } from './identity';
 import type { AddressOf } from './requestAddress';

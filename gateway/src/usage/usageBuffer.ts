@@ -1,5 +1,5 @@
 import type { RefusedRequest, UsageCount, UsageSurface } from '@brand/proto/access/v1/usage';
-import { clientAddressKey } from '../auth/clientAddress';
+import { clientAddressKey } from '@brand/shared/httpServer';
 
 /** Who a count is attributed to (records resolves a key hash and applies the address rule). */
 interface UsageSubject {

@@ -1,15 +1,16 @@
 import { createHash } from 'node:crypto';
 import type { Request, Response } from 'express';
+import { clientAddressKey } from '@brand/shared/httpServer';
 import { setSessionCookie } from '../../session/sessionCookie';
 
 /**
  * The per-client rate-limit key records counts sign-in attempts under (links, passkey
- * challenges, single sign-on starts): a hash of the address, so records never stores it.
+ * challenges, single sign-on starts): a hash of the address, so records never stores it. An
+ * IPv6 client counts by its /64, as at the gateway: one host commonly owns a whole /64 and
+ * could take a fresh budget from each address in it (a review of 2026-11-30).
  */
 export function clientKey(req: Request): string {
-  return createHash('sha256')
-    .update(req.ip ?? 'unknown')
-    .digest('base64url');
+  return createHash('sha256').update(clientAddressKey(req.ip)).digest('base64url');
 }
 
 /** What records answers when a sign-in opened a session (a link, a passkey, single sign-on). */

@@ -1,4 +1,4 @@
-import { clientAddressKey } from './clientAddress';
+import { clientAddressKey } from './clientAddressKey';
 
 describe('clientAddressKey', () => {
   it('keeps IPv4 addresses, including IPv4-mapped IPv6', () => {

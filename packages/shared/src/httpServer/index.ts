@@ -20,3 +20,5 @@ export function closeHttpServer(server: Server): Promise<void> {
     server.closeAllConnections();
   });
 }
+
+export { clientAddressKey } from './clientAddressKey';

@@ -7,11 +7,7 @@ import { AppError, parseOrThrow } from '@brand/shared/errors';
 import { selectBrand, type MemberRow } from './brandRepo';
 import { endSessionsWithin } from '../sessions/sessionRepo';
 import { currentActor } from './currentActor';
-import {
-  endMembership,
-  sentInvitationsWords,
-  withdrawInvitationsBeyondRole,
-} from './endMembership';
+import { authorityWords, endAuthorityBeyondRole, endMembership } from './endMembership';
 import { brandId } from './inputs';
 import {
   countOwners,
@@ -81,8 +77,8 @@ export async function changeMemberRole(
         email: after.email,
         ssoBrandId: after.brand_id,
       });
-      const sent = await withdrawInvitationsBeyondRole(db, after, after.role);
-      const summary = `${after.email}: ${before.role} to ${after.role}${sessionsEnded(ended)}${sentInvitationsWords(sent)}`;
+      const withAuthority = await endAuthorityBeyondRole(db, after, after.role);
+      const summary = `${after.email}: ${before.role} to ${after.role}${sessionsEnded(ended)}${authorityWords(withAuthority)}`;
       await record(db, who, after, 'member.role_changed', summary);
     }
     return after;
@@ -109,7 +105,7 @@ export async function removeMember(
       brandId: before.brand_id,
       email: before.email,
     });
-    const summary = `${before.email} (${before.role}) removed${sessionsEnded(ended.sessionsEnded)}${ended.invitationWithdrawn ? '; their pending invitation withdrawn' : ''}${sentInvitationsWords(ended.sentWithdrawn)}`;
+    const summary = `${before.email} (${before.role}) removed${sessionsEnded(ended.sessionsEnded)}${ended.invitationWithdrawn ? '; their pending invitation withdrawn' : ''}${authorityWords(ended)}`;
     await record(db, who, before, 'member.removed', summary);
     return before;
   });

@@ -3,11 +3,7 @@ import type { PoolClient } from '@brand/shared/db';
 import type { RoleName } from '@brand/shared/enums';
 import { AppError } from '@brand/shared/errors';
 import { newId } from '@brand/shared/ids';
-import {
-  endMembership,
-  sentInvitationsWords,
-  withdrawInvitationsBeyondRole,
-} from '../access/endMembership';
+import { authorityWords, endAuthorityBeyondRole, endMembership } from '../access/endMembership';
 import { markKeyRevoked } from '../access/keyRepo';
 import {
   countOwners,
@@ -111,13 +107,13 @@ export async function applyProvidedPerson(
     await updateMemberRole(db, current.id, role);
     // The brand's single sign-on sessions speak for the old role's holder (as a change by hand).
     await endSessionsWithin(db, { email: person.email, ssoBrandId: brandId });
-    const sent = await withdrawInvitationsBeyondRole(db, current, role);
+    const withAuthority = await endAuthorityBeyondRole(db, current, role);
     await record(
       db,
       brandId,
       current.id,
       'member.role_changed',
-      `${person.email}: ${current.role} to ${role} (their groups at the identity provider, by ${actor.label})${sentInvitationsWords(sent)}`,
+      `${person.email}: ${current.role} to ${role} (their groups at the identity provider, by ${actor.label})${authorityWords(withAuthority)}`,
       actor,
     );
   }
@@ -138,15 +134,8 @@ async function deprovision(
   actor: ProvisioningActor,
 ): Promise<RevokedKeyHash[]> {
   if (member.role === 'owner') await requireAnotherOwner(db, brandId, member.email);
-  const {
-    sessionsEnded: ended,
-    invitationWithdrawn,
-    sentWithdrawn,
-  } = await endMembership(db, {
-    id: member.id,
-    brandId,
-    email: member.email,
-  });
+  const endedWith = await endMembership(db, { id: member.id, brandId, email: member.email });
+  const { sessionsEnded: ended, invitationWithdrawn } = endedWith;
   const keys = await db.query<{ id: string; name: string; prefix: string }>(
     `select id, name, prefix from api_keys
       where created_by = $1 and revoked_at is null and (expires_at is null or expires_at > now())
@@ -173,7 +162,7 @@ async function deprovision(
     brandId,
     member.id,
     'member.deprovisioned',
-    `${member.email} deprovisioned by ${actor.label}${ended > 0 ? `; ${ended} single sign-on session${ended === 1 ? '' : 's'} ended` : ''}${invitationWithdrawn ? '; their pending invitation withdrawn' : ''}${sentInvitationsWords(sentWithdrawn)}; ${keysWords}`,
+    `${member.email} deprovisioned by ${actor.label}${ended > 0 ? `; ${ended} single sign-on session${ended === 1 ? '' : 's'} ended` : ''}${invitationWithdrawn ? '; their pending invitation withdrawn' : ''}${authorityWords(endedWith)}; ${keysWords}`,
     actor,
   );
   return revoked;

@@ -25,14 +25,50 @@ const LIVE = `revoked_at is null and (expires_at is null or expires_at > now())`
 
 export async function insertScimToken(
   db: Db,
-  t: { id: string; brandId: string; name: string; hash: Buffer; prefix: string; createdBy: string },
+  t: {
+    id: string;
+    brandId: string;
+    name: string;
+    hash: Buffer;
+    prefix: string;
+    createdBy: string;
+    /** The member who made it; null for an operator. */
+    createdByMemberId: string | null;
+  },
 ): Promise<ScimTokenRow> {
   const r = await db.query<ScimTokenRow>(
-    `insert into scim_tokens (id, brand_id, name, token_hash, prefix, created_by)
-     values ($1, $2, $3, $4, $5, $6) returning ${COLUMNS}`,
-    [t.id, t.brandId, t.name, t.hash, t.prefix, t.createdBy],
+    `insert into scim_tokens (id, brand_id, name, token_hash, prefix, created_by,
+                              created_by_member_id)
+     values ($1, $2, $3, $4, $5, $6, $7) returning ${COLUMNS}`,
+    [t.id, t.brandId, t.name, t.hash, t.prefix, t.createdBy, t.createdByMemberId],
   );
   return r.rows[0]!;
+}
+
+/** A token revoked with its maker's authority, as the activity names it. */
+export interface RevokedScimToken {
+  id: string;
+  name: string;
+  prefix: string;
+}
+
+/**
+ * Revokes every token the member made that still works (an old one in its overlap too), inside
+ * the caller's transaction: where a membership ends or a role that provisions is lost
+ * (access/endMembership.ts). A token speaks with its maker's authority; before, an owner could
+ * make one, be removed, and provision themselves back through it (a review).
+ */
+export async function revokeScimTokensMadeBy(
+  db: Db,
+  memberId: string,
+): Promise<RevokedScimToken[]> {
+  const r = await db.query<RevokedScimToken>(
+    `update scim_tokens set revoked_at = now()
+      where created_by_member_id = $1 and ${LIVE}
+      returning id, name, prefix`,
+    [memberId],
+  );
+  return r.rows.sort((a, b) => a.name.localeCompare(b.name) || a.id.localeCompare(b.id));
 }
 
 /** The brand's tokens, newest first, ended ones included (revoked or expired a day ago at most). */

@@ -1,12 +1,18 @@
 import { z } from 'zod';
 import { isOneLine } from '@brand/shared/text';
 import { insertActivity } from '@brand/shared/activity';
-import { actorEmail, actorMemberId, authorize, type Actor } from '@brand/shared/console';
+import {
+  actorEmail,
+  actorMemberId,
+  authorize,
+  roleAllows,
+  type Actor,
+} from '@brand/shared/console';
 import { withTransaction, type Pool, type PoolClient } from '@brand/shared/db';
 import { AppError, parseOrThrow } from '@brand/shared/errors';
 import { newId } from '@brand/shared/ids';
 import { currentActor } from '../access/currentActor';
-import { lockBrandMembers } from '../access/memberRepo';
+import { lockBrandMembers, selectCurrentMember } from '../access/memberRepo';
 import { brandId } from '../access/inputs';
 import { hashToken, newSecretToken, TOKEN_PATTERN } from '../sessions/tokens';
 import {
@@ -15,6 +21,7 @@ import {
   insertScimToken,
   selectScimToken,
   useScimToken,
+  type RevokedScimToken,
   type ScimTokenRow,
 } from './scimTokenRepo';
 
@@ -79,6 +86,32 @@ async function refuseBeyondLiveLimit(db: PoolClient, brandId: string): Promise<v
   }
 }
 
+/**
+ * Under the brand's member lock, the maker is still a member who may make tokens: their role was
+ * read before the lock, and a removal or demotion committing in between revokes only the tokens
+ * already made, so a token made after it would outlive it (a review).
+ */
+async function refuseMakerGoneMeanwhile(
+  db: PoolClient,
+  who: Actor,
+  brandId: string,
+  refused: () => AppError,
+): Promise<void> {
+  if (who.kind !== 'member') return;
+  const now = await selectCurrentMember(db, who.member.member_id);
+  if (!now || now.brand_id !== brandId || !roleAllows(now.role, 'members.provisioning')) {
+    throw refused();
+  }
+}
+
+/** The activity summary's words for tokens revoked with their maker ('' for none). */
+export function scimTokensWords(tokens: readonly RevokedScimToken[]): string {
+  const named = tokens.map((t) => `“${t.name}” (${t.prefix}…)`).join(', ');
+  if (tokens.length === 0) return '';
+  if (tokens.length === 1) return `; the SCIM token ${named} they made revoked`;
+  return `; ${tokens.length} SCIM tokens they made revoked: ${named}`;
+}
+
 /** Makes a token for the brand's provider (owners: members.provisioning); its secret once. */
 export async function createScimToken(
   pool: Pool,
@@ -95,6 +128,12 @@ export async function createScimToken(
   );
   return withTransaction(pool, async (db) => {
     await lockBrandMembers(db, v.brandId);
+    await refuseMakerGoneMeanwhile(
+      db,
+      who,
+      v.brandId,
+      () => new AppError('not_found', `No brand ${v.brandId}.`),
+    );
     await refuseBeyondLiveLimit(db, v.brandId);
     const secret = `${PREFIX}${newSecretToken()}`;
     const token = await insertScimToken(db, {
@@ -104,6 +143,7 @@ export async function createScimToken(
       hash: hashToken(secret),
       prefix: secret.slice(0, PREFIX.length + 6),
       createdBy: actorEmail(who),
+      createdByMemberId: actorMemberId(who) || null,
     });
     await insertActivity(db, {
       brandId: v.brandId,
@@ -141,6 +181,7 @@ export async function rotateScimToken(
   authorize(who, 'members.provisioning', old.brand_id, noToken(v.tokenId));
   return withTransaction(pool, async (db) => {
     await lockBrandMembers(db, old.brand_id);
+    await refuseMakerGoneMeanwhile(db, who, old.brand_id, noToken(v.tokenId));
     const replaced = await endScimToken(db, old.id, {
       expiresInMs: OVERLAPS[v.oldTokenExpiresIn]!,
     });
@@ -157,6 +198,7 @@ export async function rotateScimToken(
       hash: hashToken(secret),
       prefix: secret.slice(0, PREFIX.length + 6),
       createdBy: actorEmail(who),
+      createdByMemberId: actorMemberId(who) || null,
     });
     await insertActivity(db, {
       brandId: old.brand_id,

@@ -116,7 +116,7 @@ async function main(): Promise<void> {
   // Usage counting (issue 26): a bounded buffer per instance, flushed to records in batches.
   const usageBuffer = new UsageBuffer(
     { maxBuckets: config.USAGE_MAX_BUCKETS, maxLogEntries: config.USAGE_MAX_LOG_ENTRIES },
-    (kind, n) => metrics.usageDrop(kind, n),
+    (kind, n, { reason }) => metrics.usageDrop(kind, n, reason),
   );
   const usageFlusher = new UsageFlusher({
     buffer: usageBuffer,
@@ -126,8 +126,8 @@ async function main(): Promise<void> {
     maxAttempts: config.USAGE_FLUSH_MAX_ATTEMPTS,
     onFlush: (outcome) => metrics.usageFlush(outcome),
     onDropBatch: (counts, logEntries) => {
-      metrics.usageDrop('counts', counts);
-      metrics.usageDrop('log', logEntries);
+      metrics.usageDrop('counts', counts, 'batch_dropped');
+      metrics.usageDrop('log', logEntries, 'batch_dropped');
     },
   });
   const usage = new UsageRecorder({

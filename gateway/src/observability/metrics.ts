@@ -4,6 +4,7 @@ import type { AuthFailureReason } from '../http/authFailureReason';
 import type { PoolObserver, PoolStats } from '../clients/pageStreams/poolSettings';
 import type { RequestScope } from '../http/requestScope';
 import type { RateLimitDecision } from '../ratelimit/limiter';
+import type { UsageDropReason } from '../usage/usageBuffer';
 
 /** The gateway's Prometheus metrics, in their own registry (no global state between tests). */
 export class GatewayMetrics {
@@ -31,8 +32,8 @@ export class GatewayMetrics {
 
   private readonly usageDropped = new Counter({
     name: 'usage_dropped_total',
-    help: 'Requests (counts) and request-log entries (log) that usage counting dropped: the buffer was full, or a flush failed too often.',
-    labelNames: ['kind'] as const,
+    help: 'Requests (counts) and request-log entries (log) that usage counting dropped, by reason: buckets_full, unattributable (refused keys no brand is known for), brand_share, log_full, batch_dropped (rejected by records, or kept 12 hours).',
+    labelNames: ['kind', 'reason'] as const,
     registers: [this.registry],
   });
   private readonly usageFlushes = new Counter({
@@ -105,8 +106,8 @@ export class GatewayMetrics {
     });
   }
 
-  usageDrop(kind: 'counts' | 'log', n: number): void {
-    this.usageDropped.inc({ kind }, n);
+  usageDrop(kind: 'counts' | 'log', n: number, reason: UsageDropReason | 'batch_dropped'): void {
+    this.usageDropped.inc({ kind, reason }, n);
   }
 
   usageFlush(outcome: 'ok' | 'failed'): void {

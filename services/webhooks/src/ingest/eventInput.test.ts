@@ -69,6 +69,23 @@ describe('toEventInput', () => {
       message(event({ object_json: '{"resource":"payouts","id":"po_\\u0000"}' })),
       /NUL/,
     ],
+    // receivers deduplicate by the event's and the record's ids: without them, not delivered
+    ['an event id of two lines', message(event({ id: 'evt_a\nb' })), /undecodable/],
+    [
+      'an object without an id',
+      message(event({ object_json: '{"resource":"payouts","status":"paid"}' })),
+      /no record id/,
+    ],
+    [
+      'an object whose id is a number',
+      message(event({ object_json: '{"resource":"payouts","id":7}' })),
+      /no record id/,
+    ],
+    [
+      'an object without a resource',
+      message(event({ object_json: '{"id":"po_1","status":"paid"}' })),
+      /no record id and resource/,
+    ],
   ])('skips %s', (_name, m, reason) => {
     const result = toEventInput(m);
     expect(result).toHaveProperty('skip');

@@ -39,6 +39,11 @@ export function toEventInput(
   // PostgreSQL's jsonb cannot hold a NUL, nor the record id's text
   if (holdsNul(object))
     return { skip: 'object_json holds a NUL character', reason: 'invalid_object_json' };
+  if (!isRecordShaped(object))
+    return {
+      skip: 'object_json has no record id and resource',
+      reason: 'invalid_object_json',
+    };
   return {
     id: event.id,
     brandId: event.brand_id,
@@ -48,6 +53,24 @@ export function toEventInput(
     test: false,
     producer: event.producer,
   };
+}
+
+/**
+ * Whether a parsed object names its record as every record does: a resource and an id.
+ * Receivers deduplicate by the event's id (decodeBusinessEvent requires it) and the record's
+ * (the contract): an object without one cannot be deduplicated, so it is not delivered (a
+ * review, 2026-11-30: it was stored and delivered, signed, as it came).
+ */
+function isRecordShaped(object: object): boolean {
+  const { id, resource } = object as { id?: unknown; resource?: unknown };
+  return (
+    typeof id === 'string' &&
+    id.length > 0 &&
+    id.length <= 64 &&
+    isOneLine(id) &&
+    typeof resource === 'string' &&
+    resource.length > 0
+  );
 }
 
 /** Whether any string of a parsed JSON value, key or value, holds a NUL character. */

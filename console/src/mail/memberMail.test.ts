@@ -26,10 +26,32 @@ const mail = (over: Partial<MemberMail>): MemberMail => ({
   set_by: '',
   domain: '',
   fails_at: '',
+  passkey_name: '',
+  session_method: '',
   ...over,
 });
 
 describe('memberMailOf', () => {
+  // A passkey opens every brand of the address; one added from an emailed link by whoever read
+  // the member's mail went unseen (a review, 2026-11-30). The address is told, with what to do.
+  it('tells the address a passkey was added, how, and what to do if it was not them', () => {
+    const m = memberMailOf(
+      mail({
+        kind: 'passkey_added',
+        brand_id: '',
+        brand_name: '',
+        passkey_name: 'YubiKey 5',
+        session_method: 'link',
+      }),
+      origin,
+    )!;
+    expect(m.subject).toBe('A passkey was added to dev@person.test in the Developers area');
+    expect(m.text).toContain('“YubiKey 5”');
+    expect(m.text).toContain('from a session opened by an emailed sign-in link');
+    expect(m.text).toContain(`${origin}/sessions`);
+    expect(m.text).toContain('ask the operator of this service to remove your passkeys');
+  });
+
   it('invites with the link, the role, who invited and until when, and says nothing changes until accepted', () => {
     const m = memberMailOf(mail({}), origin)!;
     expect(m.subject).toBe('owner@demo.test invited you to Demo Brand in the Developers area');

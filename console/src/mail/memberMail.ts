@@ -51,6 +51,24 @@ export function memberMailOf(m: MemberMail, publicOrigin: string): Omit<Mail, 't
           `and Activity pages now (${brandPage}/sso), and remove the connection if it is not yours.`,
         ].join('\n'),
       };
+    case 'passkey_added': {
+      const how =
+        m.session_method === 'link'
+          ? 'from a session opened by an emailed sign-in link'
+          : 'from a session opened with a passkey';
+      return {
+        subject: `A passkey was added to ${m.email} in the Developers area`,
+        text: [
+          `A passkey named “${m.passkey_name}” was added to ${m.email} in the Developers area,`,
+          `${how}. It signs in to every brand you belong to.`,
+          '',
+          'If you added it, there is nothing to do. If you did not, someone can read your mail or',
+          `has your device: secure your mailbox first, then end every session at ${publicOrigin}/sessions`,
+          'and ask the operator of this service to remove your passkeys; you can then add your own',
+          'again. The passkey and who added it are in the activity of each of your brands.',
+        ].join('\n'),
+      };
+    }
     case 'domain_proof_missing':
       return {
         subject: `${m.brand_name}: the DNS record proving ${m.domain} is missing`,

@@ -21,6 +21,21 @@ afterAll(async () => {
 });
 
 describe('passkeys', () => {
+  // Whoever reads a member's mail may add the address's first passkey from an emailed link, and
+  // the member cannot remove it from a link session: it went unseen (a review, 2026-11-30).
+  it('mails the address when a passkey is added to it, saying how', async () => {
+    const { owner } = await brandWithOwner(cs);
+    const linked = await signInHttp(cs, owner.email);
+    expect((await addPasskey(cs, linked, 'Thief key')).status).toBe(303);
+    const told = () =>
+      cs.mailTextsTo(owner.email).filter((t) => t.includes('A passkey named “Thief key”'));
+    const deadline = Date.now() + 15_000;
+    while (told().length === 0 && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 200));
+    expect(told()).toHaveLength(1);
+    expect(told()[0]).toContain('from a session opened by an emailed sign-in link');
+  });
+
   it('adds a passkey, signs in with it instead of a link, and removes it', async () => {
     const { brand, owner } = await brandWithOwner(cs);
     const linked = await signInHttp(cs, owner.email);

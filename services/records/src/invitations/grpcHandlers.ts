@@ -73,6 +73,8 @@ export function invitationHandlers(
           set_by: m.details.setBy ?? '',
           domain: m.details.domain ?? '',
           fails_at: m.details.failsAt ?? '',
+          passkey_name: m.details.passkeyName ?? '',
+          session_method: m.details.sessionMethod ?? '',
         }),
       ),
     })),

@@ -5,7 +5,11 @@ type Db = Pool | PoolClient;
 
 /** What records asks the console to mail (table member_mails, migration 0023). */
 export type MemberMailKind =
-  'invitation' | 'sso_provider_set' | 'domain_proof_missing' | 'domain_proof_failed';
+  | 'invitation'
+  | 'sso_provider_set'
+  | 'domain_proof_missing'
+  | 'domain_proof_failed'
+  | 'passkey_added';
 
 /** What a mail says beyond its kind, as stored in its details. */
 export interface MemberMailDetails {
@@ -13,9 +17,12 @@ export interface MemberMailDetails {
   setBy?: string;
   domain?: string;
   failsAt?: string;
+  /** passkey_added: the passkey's name, and how the session that added it was opened. */
+  passkeyName?: string;
+  sessionMethod?: string;
 }
 
-/** A mail leased to a console, with its brand's name. */
+/** A mail leased to a console, with its brand's name ('' for a mail of no brand). */
 export interface ClaimedMailRow {
   id: string;
   kind: MemberMailKind;
@@ -64,6 +71,19 @@ export async function deleteInvitationMails(db: Db, invitationId: string): Promi
   await db.query(`delete from member_mails where invitation_id = $1`, [invitationId]);
 }
 
+/** Queues a mail to one address about the address itself (a passkey added), of no brand. */
+export async function insertAddressMail(
+  db: Db,
+  m: { kind: 'passkey_added'; email: string; details: MemberMailDetails },
+): Promise<void> {
+  await db.query(`insert into member_mails (id, kind, email, details) values ($1, $2, $3, $4)`, [
+    newId('memberMail'),
+    m.kind,
+    m.email,
+    JSON.stringify(m.details),
+  ]);
+}
+
 /**
  * Leases up to `limit` mails not leased now (never claimed, or whose lease ran out), oldest
  * first. SKIP LOCKED: consoles claiming at once take different mails.
@@ -79,10 +99,11 @@ export async function claimMemberMails(
         where claimed_until is null or claimed_until < now()
         order by created_at, id limit $1 for update skip locked)
      update member_mails m set claimed_until = now() + $2 * interval '1 millisecond'
-       from due, brands b
-      where m.id = due.id and b.id = m.brand_id
-     returning m.id, m.kind, m.email, m.brand_id, b.name as brand_name, m.invitation_id,
-               m.details`,
+       from due
+      where m.id = due.id
+     returning m.id, m.kind, m.email, coalesce(m.brand_id, '') as brand_id,
+               coalesce((select b.name from brands b where b.id = m.brand_id), '') as brand_name,
+               m.invitation_id, m.details`,
     [limit, leaseMs],
   );
   return r.rows;

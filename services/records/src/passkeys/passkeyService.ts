@@ -15,6 +15,7 @@ import {
   insertChallenge,
   takeChallenge,
 } from './challengeRepo';
+import { insertAddressMail } from '../memberMails/memberMailRepo';
 import { recordPasskeyChange } from './passkeyActivity';
 import {
   deletePasskeyOf,
@@ -150,6 +151,13 @@ export async function finishRegistration(
       await recordPasskeyChange(db, session.email, {
         action: 'member.passkey_added',
         passkeyName: name,
+      });
+      // The address is told: a passkey opens every brand of it, and one added by whoever read
+      // the member's mail (an emailed link may add the first) must not go unseen (a review).
+      await insertAddressMail(db, {
+        kind: 'passkey_added',
+        email: session.email,
+        details: { passkeyName: name, sessionMethod: session.sign_in_method },
       });
       return row;
     });

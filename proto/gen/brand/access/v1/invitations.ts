@@ -109,6 +109,8 @@ export interface MemberMail {
    * "domain_proof_missing": to an owner: a verified domain's DNS record was not found
    * (domain, fails_at: when the domain stops routing sign-ins unless it is found again).
    * "domain_proof_failed": to an owner: the domain is no longer verified (domain).
+   * "passkey_added": to the address: a passkey was added to it (passkey_name, session_method);
+   * of no brand (brand_id and brand_name empty).
    */
   kind: string;
   email: string;
@@ -124,6 +126,9 @@ export interface MemberMail {
   domain: string;
   /** RFC 3339. */
   fails_at: string;
+  passkey_name: string;
+  /** How the session that added the passkey was opened: "link", "passkey". */
+  session_method: string;
 }
 
 /** ClaimMemberMailsResponse holds the mails leased to this console. */
@@ -1140,6 +1145,8 @@ function createBaseMemberMail(): MemberMail {
     set_by: "",
     domain: "",
     fails_at: "",
+    passkey_name: "",
+    session_method: "",
   };
 }
 
@@ -1177,6 +1184,12 @@ export const MemberMail: MessageFns<MemberMail> = {
     }
     if (message.fails_at !== "") {
       writer.uint32(90).string(message.fails_at);
+    }
+    if (message.passkey_name !== "") {
+      writer.uint32(98).string(message.passkey_name);
+    }
+    if (message.session_method !== "") {
+      writer.uint32(106).string(message.session_method);
     }
     return writer;
   },
@@ -1282,6 +1295,22 @@ export const MemberMail: MessageFns<MemberMail> = {
             message.fails_at = reader.string();
             continue;
           }
+          case 12: {
+            if (tag !== 98) {
+              break;
+            }
+
+            message.passkey_name = reader.string();
+            continue;
+          }
+          case 13: {
+            if (tag !== 106) {
+              break;
+            }
+
+            message.session_method = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1323,6 +1352,16 @@ export const MemberMail: MessageFns<MemberMail> = {
         : isSet(object.fails_at)
         ? globalThis.String(object.fails_at)
         : "",
+      passkey_name: isSet(object.passkeyName)
+        ? globalThis.String(object.passkeyName)
+        : isSet(object.passkey_name)
+        ? globalThis.String(object.passkey_name)
+        : "",
+      session_method: isSet(object.sessionMethod)
+        ? globalThis.String(object.sessionMethod)
+        : isSet(object.session_method)
+        ? globalThis.String(object.session_method)
+        : "",
     };
   },
 
@@ -1361,6 +1400,12 @@ export const MemberMail: MessageFns<MemberMail> = {
     if (message.fails_at !== "") {
       obj.failsAt = message.fails_at;
     }
+    if (message.passkey_name !== "") {
+      obj.passkeyName = message.passkey_name;
+    }
+    if (message.session_method !== "") {
+      obj.sessionMethod = message.session_method;
+    }
     return obj;
   },
 
@@ -1382,6 +1427,8 @@ export const MemberMail: MessageFns<MemberMail> = {
     message.set_by = object.set_by ?? "";
     message.domain = object.domain ?? "";
     message.fails_at = object.fails_at ?? "";
+    message.passkey_name = object.passkey_name ?? "";
+    message.session_method = object.session_method ?? "";
     return message;
   },
 };

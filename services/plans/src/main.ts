@@ -55,7 +55,7 @@ async function main(): Promise<void> {
   );
 
   // Plans' activity on its way to the trail (issue 63), in order.
-  const auditRelay = startServiceAuditRelay(config, { pool, log, source: 'plans' });
+  const auditRelay = startServiceAuditRelay(config, { pool, log, source: 'plans', registry });
 
   onShutdown(log, config.SHUTDOWN_GRACE_MS, [
     service.reportNotServing,

@@ -160,7 +160,7 @@ async function main(): Promise<void> {
   });
 
   // Activity and refused requests on their way to the trail (issue 63), in order.
-  const auditRelay = startServiceAuditRelay(config, { pool, log, source: 'records' });
+  const auditRelay = startServiceAuditRelay(config, { pool, log, source: 'records', registry });
 
   onShutdown(log, config.SHUTDOWN_GRACE_MS, [
     service.reportNotServing,

@@ -28,14 +28,39 @@ export async function tryRelayLock(db: PoolClient): Promise<boolean> {
   return r.rows[0]?.ok === true;
 }
 
-/** The oldest rows, in the order they were written (the id is the insert order). */
-export async function selectOutbox(db: Db, limit: number): Promise<AuditOutboxRow[]> {
+/**
+ * The oldest rows, in the order they were written (the id is the insert order), but for those
+ * in `skip` (entries the trail refused, set aside by this relay).
+ */
+export async function selectOutbox(
+  db: Db,
+  limit: number,
+  skip: readonly string[] = [],
+): Promise<AuditOutboxRow[]> {
   const r = await db.query<AuditOutboxRow>(
     `select id::text, entry_id, brand_id, kind, row_json::text
-     from audit_outbox order by id limit $1`,
-    [limit],
+     from audit_outbox where id <> all($2::bigint[]) order by id limit $1`,
+    [limit, skip],
   );
   return r.rows;
+}
+
+/**
+ * The outbox's backlog for /metrics, cheap at any size: rows waiting, counted up to `cap` (an
+ * index-bounded count; PostgreSQL runs without autovacuum here, so no statistics), and the age
+ * of the oldest (by the primary key, 0 when none).
+ */
+export async function selectOutboxBacklog(
+  db: Db,
+  cap: number,
+): Promise<{ waiting: number; oldest_age_seconds: number }> {
+  const r = await db.query<{ waiting: number; oldest_age_seconds: number }>(
+    `select (select count(*) from (select 1 from audit_outbox limit $1) w)::int as waiting,
+       coalesce((select greatest(extract(epoch from now() - created_at), 0) from audit_outbox
+                  order by id limit 1), 0)::float8 as oldest_age_seconds`,
+    [cap],
+  );
+  return r.rows[0]!;
 }
 
 export async function deleteOutbox(db: Db, ids: readonly string[]): Promise<void> {

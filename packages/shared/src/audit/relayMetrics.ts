@@ -1,0 +1,55 @@
+import { Counter, Gauge, type Registry } from 'prom-client';
+import type { Pool } from '../db/pool';
+import { selectOutboxBacklog } from './auditOutboxRepo';
+import type { AuditRelayFailure, AuditRelayObserver } from './auditRelay';
+
+/** Rows the waiting gauge counts at most: past this the outbox is "this many or more". */
+export const AUDIT_OUTBOX_COUNT_CAP = 100_000;
+
+const REASONS: readonly AuditRelayFailure[] = ['unreachable', 'refused', 'other'];
+
+/**
+ * The audit outbox on /metrics of a service that runs the audit relay (records, plans): the
+ * entries waiting and the age of the oldest (gauges read from the table at scrape time, so every
+ * replica reports them, relaying or not; a scrape while the database is unreachable keeps the
+ * last values), this process's failed hand-overs by reason and the entries it set aside
+ * (counters). The trail's own counts (the console's "entries waiting") only see what arrived;
+ * these see what did not.
+ */
+export function auditRelayMetrics(registry: Registry, pool: Pool): AuditRelayObserver {
+  const failures = new Counter({
+    name: 'audit_relay_failures_total',
+    help: 'Failed hand-overs of the audit outbox to the trail, by reason (unreachable, refused, other).',
+    labelNames: ['reason'],
+    registers: [registry],
+  });
+  for (const reason of REASONS) failures.inc({ reason }, 0);
+  const setAside = new Counter({
+    name: 'audit_relay_entries_set_aside_total',
+    help: 'Audit entries the trail refused on their own, set aside in the outbox by this process.',
+    registers: [registry],
+  });
+  const backlog = () => selectOutboxBacklog(pool, AUDIT_OUTBOX_COUNT_CAP).catch(() => undefined);
+  new Gauge({
+    name: 'audit_outbox_waiting_entries',
+    help: `Audit entries in the outbox, not yet in the trail (counted up to ${AUDIT_OUTBOX_COUNT_CAP}).`,
+    registers: [registry],
+    async collect() {
+      const b = await backlog();
+      if (b) this.set(b.waiting);
+    },
+  });
+  new Gauge({
+    name: 'audit_outbox_oldest_waiting_age_seconds',
+    help: 'How long the oldest audit entry in the outbox has waited (0 when none).',
+    registers: [registry],
+    async collect() {
+      const b = await backlog();
+      if (b) this.set(b.oldest_age_seconds);
+    },
+  });
+  return {
+    failed: (reason) => failures.inc({ reason }),
+    setAside: () => setAside.inc(),
+  };
+}

@@ -10,7 +10,7 @@ import type { ConsoleClients } from '../clients/consoleClients';
 import { isInputError, scimRefusalOf } from './scimErrors';
 import { expressionsOf, isUnknownId, patchRefusal, refusalOf } from './expressionGuard';
 import { normalisePatch, normaliseResource } from './providerQuirks';
-import { declareScimResources, type ScimContext } from './scimResources';
+import { declareScimResources, ifMatchVersion, type ScimContext } from './scimResources';
 
 /** A SCIM token as records mints them: "scim_" and 43 base64url characters. */
 const SCIM_TOKEN = /^Bearer (scim_[A-Za-z0-9_-]{43})$/;
@@ -81,7 +81,9 @@ export function scimEndpoint(deps: {
     filter: { supported: true, maxResults: MAX_PAGE },
     changePassword: false,
     sort: true,
-    etag: false,
+    // meta.version and the ETag header carry each resource's version, and If-Match is honoured
+    // on PUT, PATCH and DELETE (412 when stale); a PATCH also expects the version it read.
+    etag: true,
   });
   router.use(finalErrors(deps));
   return router;
@@ -146,7 +148,9 @@ function authenticate(
     }
     deps.clients.provisioning('authenticateScimToken', { scim_token: token }).then(
       () => {
-        contexts.set(req, { token });
+        const conditional = ['PUT', 'PATCH', 'DELETE'].includes(req.method);
+        const ifMatch = conditional ? ifMatchVersion(req.header('if-match')) : undefined;
+        contexts.set(req, { token, ...(ifMatch ? { ifMatch } : {}) });
         next();
       },
       (err: unknown) => {
@@ -192,6 +196,9 @@ function answerAndLog(
         if (res.statusCode >= 400 && 'detail' in (body as object)) {
           detail = String((body as { detail: unknown }).detail);
         }
+        // One resource's answer carries its version as the ETag (RFC 7644 3.14).
+        const version = (body as { meta?: { version?: unknown } }).meta?.version;
+        if (res.statusCode < 300 && typeof version === 'string') res.setHeader('ETag', version);
       }
       return send(body);
     };

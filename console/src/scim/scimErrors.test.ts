@@ -12,6 +12,13 @@ describe('scimRefusalOf', () => {
     expect(statusOf(status.ALREADY_EXISTS)).toBe(409);
     expect(statusOf(status.NOT_FOUND)).toBe(404);
     expect(statusOf(status.UNAUTHENTICATED)).toBe(401);
+    expect(statusOf(status.FAILED_PRECONDITION)).toBe(409);
+    // A write from a stale read (a PATCH racing another change, an old If-Match): 412.
+    const stale = scimRefusalOf(
+      new ServiceCallError(status.FAILED_PRECONDITION, 'precondition_failed', 'Stale.', undefined),
+    );
+    expect((stale.error as unknown as { status: number }).status).toBe(412);
+    expect(stale.override).toBeUndefined();
     expect(refused(status.RESOURCE_EXHAUSTED, 7).override).toEqual({
       status: 429,
       retryAfterSeconds: 7,

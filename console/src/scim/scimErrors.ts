@@ -20,7 +20,8 @@ const scimmyError = (httpStatus: number, scimType: string | null, detail: string
 
 /**
  * A records refusal as the SCIM error a provider understands (RFC 7644 3.12): a bad value 400
- * invalidValue, a taken userName or displayName 409 uniqueness, the last owner 409, an unknown
+ * invalidValue, a taken userName or displayName 409 uniqueness, the last owner 409, a write made
+ * from a stale version of the resource 412 (the provider reads again and retries), an unknown
  * id 404, a bad token 401. Too many requests (429) and anything else (503: records unreachable,
  * or failing as in a deadlock, INTERNAL, UNKNOWN, ABORTED, CANCELLED, a method it lacks during a
  * rollout), which scimmy's error messages do not allow, become an override the endpoint applies
@@ -45,7 +46,9 @@ export function scimRefusalOf(err: unknown): ScimRefusal {
     case status.ALREADY_EXISTS:
       return as(409, 'uniqueness');
     case status.FAILED_PRECONDITION:
-      return as(409, null);
+      // A write made from a stale read (a PATCH racing another change of the same resource, or
+      // an If-Match naming an old version): 412, as RFC 7644 3.14 answers a version mismatch.
+      return err.code === 'precondition_failed' ? as(412, null) : as(409, null);
     case status.NOT_FOUND:
       return as(404, null);
     case status.UNAUTHENTICATED:

@@ -10,6 +10,38 @@ import { resourceNotFound, scimCall, type StatusOverride } from './scimErrors';
 export interface ScimContext {
   token: string;
   override?: StatusOverride;
+  /** The version the provider's If-Match names (ifMatchVersion), for a PUT, PATCH or DELETE. */
+  ifMatch?: string;
+  /** The version of each resource this request read ("User scu_…"): what its PATCH expects. */
+  read?: Map<string, string>;
+}
+
+/** A version as SCIM shows it (meta.version, ETag): a weak entity tag, `W/"<n>"`. */
+export const etagOf = (version: string): string | undefined =>
+  version ? `W/"${version}"` : undefined;
+
+/**
+ * The version an If-Match names: `W/"n"` or `"n"` as this endpoint gives them; `*` (or none) is
+ * no condition; anything else names a version no resource has ("0"), so the write is refused 412.
+ */
+export function ifMatchVersion(header: string | undefined): string | undefined {
+  const value = header?.trim();
+  if (!value || value === '*') return undefined;
+  return /^(?:W\/)?"(\d{1,19})"$/.exec(value)?.[1] ?? '0';
+}
+
+/**
+ * What a write of this resource expects it to be at: what the provider's If-Match names, else
+ * the version this request read (a PATCH reads, applies its operations, and writes back the
+ * whole resource: a write made meanwhile would otherwise be undone), else nothing (a create, a
+ * PUT without If-Match: last writer wins, as a full replace means).
+ */
+const expectedVersion = (ctx: ScimContext, kind: 'User' | 'Group', id: string | undefined) =>
+  id ? (ctx.ifMatch ?? ctx.read?.get(`${kind} ${id}`) ?? '') : '';
+
+/** Keeps the version of the one resource a request read, for its PATCH's write. */
+function noteRead(ctx: ScimContext, kind: 'User' | 'Group', id: string, version: string): void {
+  (ctx.read ??= new Map()).set(`${kind} ${id}`, version);
 }
 
 type Provisioning = ConsoleClients['provisioning'];
@@ -52,7 +84,7 @@ function userOut(u: ScimUser): Json {
     })),
     active: u.active,
     groups: u.groups.map((g) => ({ value: g.id, display: g.display })),
-    meta: { created: u.created_at, lastModified: u.updated_at },
+    meta: { created: u.created_at, lastModified: u.updated_at, version: etagOf(u.version) },
   };
 }
 
@@ -77,6 +109,7 @@ function userIn(id: string, instance: Json): ScimUser {
     groups: [],
     created_at: '',
     updated_at: '',
+    version: '',
   };
 }
 
@@ -86,7 +119,7 @@ function groupOut(g: ScimGroup): Json {
     displayName: g.display_name,
     ...(g.external_id ? { externalId: g.external_id } : {}),
     members: g.members.map((m) => ({ value: m.value, display: m.display, type: 'User' })),
-    meta: { created: g.created_at, lastModified: g.updated_at },
+    meta: { created: g.created_at, lastModified: g.updated_at, version: etagOf(g.version) },
   };
 }
 
@@ -99,6 +132,7 @@ function groupIn(id: string, instance: Json): ScimGroup {
     members: members.map((m) => ({ value: text(m.value), display: '' })),
     created_at: '',
     updated_at: '',
+    version: '',
   };
 }
 
@@ -122,6 +156,7 @@ export function declareScimResources(provisioning: () => Provisioning): void {
       if (resource.id) {
         const [found] = users;
         if (!found) throw resourceNotFound(resource.id);
+        noteRead(ctx, 'User', found.id, found.version);
         return userOut(found);
       }
       const all = users.map(userOut);
@@ -132,13 +167,18 @@ export function declareScimResources(provisioning: () => Provisioning): void {
         provisioning()('writeScimUser', {
           scim_token: ctx.token,
           user: userIn(resource.id ?? '', instance),
+          expected_version: expectedVersion(ctx, 'User', resource.id),
         }),
       );
       return userOut(user!);
     },
     degress: async (resource: { id?: string }, ctx: ScimContext) => {
       await scimCall(ctx, () =>
-        provisioning()('deleteScimUser', { scim_token: ctx.token, id: resource.id ?? '' }),
+        provisioning()('deleteScimUser', {
+          scim_token: ctx.token,
+          id: resource.id ?? '',
+          expected_version: expectedVersion(ctx, 'User', resource.id),
+        }),
       );
     },
   });
@@ -154,6 +194,7 @@ export function declareScimResources(provisioning: () => Provisioning): void {
       if (resource.id) {
         const [found] = groups;
         if (!found) throw resourceNotFound(resource.id);
+        noteRead(ctx, 'Group', found.id, found.version);
         return groupOut(found);
       }
       const all = groups.map(groupOut);
@@ -164,13 +205,18 @@ export function declareScimResources(provisioning: () => Provisioning): void {
         provisioning()('writeScimGroup', {
           scim_token: ctx.token,
           group: groupIn(resource.id ?? '', instance),
+          expected_version: expectedVersion(ctx, 'Group', resource.id),
         }),
       );
       return groupOut(group!);
     },
     degress: async (resource: { id?: string }, ctx: ScimContext) => {
       await scimCall(ctx, () =>
-        provisioning()('deleteScimGroup', { scim_token: ctx.token, id: resource.id ?? '' }),
+        provisioning()('deleteScimGroup', {
+          scim_token: ctx.token,
+          id: resource.id ?? '',
+          expected_version: expectedVersion(ctx, 'Group', resource.id),
+        }),
       );
     },
   });

@@ -23,6 +23,8 @@ export interface ScimUserRow {
   emails: ScimEmailValue[];
   active: boolean;
   member_id: string | null;
+  /** Raised by every write the provider makes (migration 0035): what a stale write is told by. */
+  version: string;
   created_at: string;
   updated_at: string;
 }
@@ -32,14 +34,16 @@ export interface ScimGroupRow {
   brand_id: string;
   display_name: string;
   external_id: string | null;
+  /** Raised by every write of the group or its members (migration 0035). */
+  version: string;
   created_at: string;
   updated_at: string;
 }
 
 const USER_COLUMNS = `u.id, u.brand_id, u.user_name, u.external_id, u.display_name, u.given_name,
-  u.family_name, u.email, u.emails, u.active, u.member_id, ${rfc3339('u.created_at')} as created_at,
+  u.family_name, u.email, u.emails, u.active, u.member_id, u.version::text as version, ${rfc3339('u.created_at')} as created_at,
   ${rfc3339('u.updated_at')} as updated_at`;
-const GROUP_COLUMNS = `g.id, g.brand_id, g.display_name, g.external_id,
+const GROUP_COLUMNS = `g.id, g.brand_id, g.display_name, g.external_id, g.version::text as version,
   ${rfc3339('g.created_at')} as created_at, ${rfc3339('g.updated_at')} as updated_at`;
 
 /** The brand's users, oldest first, optionally one by id, userName or externalId. */
@@ -112,7 +116,8 @@ export async function insertScimUser(
 export async function updateScimUser(db: Db, id: string, f: ScimUserFields): Promise<void> {
   await db.query(
     `update scim_users set user_name = $2, external_id = $3, display_name = $4, given_name = $5,
-       family_name = $6, email = $7, emails = $8, active = $9, updated_at = now()
+       family_name = $6, email = $7, emails = $8, active = $9, updated_at = now(),
+       version = version + 1
       where id = $1`,
     [
       id,
@@ -137,6 +142,12 @@ export async function setScimUserMember(
 }
 
 export async function deleteScimUserRow(db: Db, id: string): Promise<void> {
+  // Its groups lose a member: a PATCH of one of them that read it with the user is stale.
+  await db.query(
+    `update scim_groups set version = version + 1
+      where id in (select group_id from scim_group_members where user_id = $1)`,
+    [id],
+  );
   await db.query(`delete from scim_users where id = $1`, [id]);
 }
 
@@ -215,7 +226,8 @@ export async function upsertScimGroup(
   await db.query(
     `insert into scim_groups (id, brand_id, display_name, external_id) values ($1, $2, $3, $4)
      on conflict (id) do update set display_name = excluded.display_name,
-       external_id = excluded.external_id, updated_at = now()`,
+       external_id = excluded.external_id, updated_at = now(),
+       version = scim_groups.version + 1`,
     [g.id, g.brandId, g.displayName, g.externalId],
   );
 }

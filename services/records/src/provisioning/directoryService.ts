@@ -46,8 +46,12 @@ export interface DirectoryDeps {
 const ONE_LINE = /^[^\u0000-\u001f\u007f\u2028\u2029]*$/;
 const text = (max: number) => z.string().max(max).regex(ONE_LINE, 'must be one line');
 
+/** The version a write expects the resource to be at; empty for none (a create, a bare PUT). */
+const expectedVersion = z.string().regex(/^(\d{1,19})?$/, 'must be a version');
+
 const UserInput = z.object({
   id: z.string().regex(/^(scu_[A-Za-z0-9]{1,64})?$/, 'must be a user id (scu_...)'),
+  expectedVersion: expectedVersion.default(''),
   userName: text(256).trim().min(1, 'userName is required'),
   externalId: text(256),
   displayName: text(256),
@@ -61,6 +65,7 @@ const UserInput = z.object({
 
 const GroupInput = z.object({
   id: z.string().regex(/^(scg_[A-Za-z0-9]{1,64})?$/, 'must be a group id (scg_...)'),
+  expectedVersion: expectedVersion.default(''),
   displayName: text(256).trim().min(1, 'displayName is required'),
   externalId: text(256),
   members: z
@@ -70,6 +75,26 @@ const GroupInput = z.object({
 
 const noUser = (id: string) => new AppError('not_found', `No user ${id}.`);
 const noGroup = (id: string) => new AppError('not_found', `No group ${id}.`);
+
+/**
+ * A write that names the version it read (the console's PATCH, or the provider's If-Match) is
+ * refused once the resource moved on: the PATCH it came from was applied to a stale copy, and
+ * writing it back would undo the change made meanwhile (a deprovisioning, a removal from a
+ * group). The console answers it 412; the provider sends its request again.
+ */
+function checkVersion(
+  kind: 'User' | 'Group',
+  id: string,
+  expected: string,
+  current: { version: string },
+): void {
+  if (expected !== '' && expected !== current.version) {
+    throw new AppError(
+      'precondition_failed',
+      `${kind} ${id} changed since it was read (version ${expected}, now ${current.version}): read it again and retry.`,
+    );
+  }
+}
 
 /** A user with the groups they belong to, as the provider reads it back. */
 export interface ScimUserView extends ScimUserRow {
@@ -151,6 +176,7 @@ export async function writeUser(
   await changeDirectory(deps, caller, async (db) => {
     const before = v.id === '' ? undefined : await lockScimUser(db, caller.brandId, v.id);
     if (v.id !== '' && !before) throw noUser(v.id);
+    if (before) checkVersion('User', v.id, v.expectedVersion, before);
     const domain = fields.email.slice(fields.email.lastIndexOf('@') + 1);
     if (!(await selectVerifiedDomains(db, caller.brandId)).includes(domain)) {
       throw new AppError(
@@ -179,11 +205,13 @@ export async function writeUser(
 export async function deleteUser(
   deps: DirectoryDeps,
   caller: ScimCaller,
-  input: { id: string },
+  input: { id: string; expectedVersion?: string },
 ): Promise<void> {
+  const expected = parseOrThrow(expectedVersion, input.expectedVersion ?? '');
   await changeDirectory(deps, caller, async (db) => {
     const user = await lockScimUser(db, caller.brandId, input.id);
     if (!user) throw noUser(input.id);
+    checkVersion('User', input.id, expected, user);
     const { revokedKeys } = await derive(db, caller, { ...user, active: false });
     await deleteScimUserRow(db, user.id);
     return revokedKeys;
@@ -200,7 +228,11 @@ export async function writeGroup(
   const id = v.id === '' ? newId('scimGroup') : v.id;
   const members = [...new Set(v.members)];
   await changeDirectory(deps, caller, async (db) => {
-    if (v.id !== '' && !(await lockScimGroup(db, caller.brandId, v.id))) throw noGroup(v.id);
+    if (v.id !== '') {
+      const before = await lockScimGroup(db, caller.brandId, v.id);
+      if (!before) throw noGroup(v.id);
+      checkVersion('Group', v.id, v.expectedVersion, before);
+    }
     const known = await selectUserIdsOfBrand(db, caller.brandId, members);
     const unknown = members.find((m) => !known.has(m));
     if (unknown) {
@@ -227,10 +259,13 @@ export async function writeGroup(
 export async function deleteGroup(
   deps: DirectoryDeps,
   caller: ScimCaller,
-  input: { id: string },
+  input: { id: string; expectedVersion?: string },
 ): Promise<void> {
+  const expected = parseOrThrow(expectedVersion, input.expectedVersion ?? '');
   await changeDirectory(deps, caller, async (db) => {
-    if (!(await lockScimGroup(db, caller.brandId, input.id))) throw noGroup(input.id);
+    const group = await lockScimGroup(db, caller.brandId, input.id);
+    if (!group) throw noGroup(input.id);
+    checkVersion('Group', input.id, expected, group);
     return deriveUsers(db, caller, await deleteScimGroupRow(db, input.id));
   });
 }

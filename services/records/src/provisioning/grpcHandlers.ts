@@ -118,6 +118,7 @@ export function provisioningHandlers(
       const u = req.user;
       const user = await writeUser(deps, caller, {
         id: u?.id ?? '',
+        expectedVersion: req.expected_version,
         userName: u?.user_name ?? '',
         externalId: u?.external_id ?? '',
         displayName: u?.display_name ?? '',
@@ -130,7 +131,10 @@ export function provisioningHandlers(
     }),
 
     deleteScimUser: rpc.console('DeleteScimUser', async (req) => {
-      await deleteUser(deps, await authenticateScimToken(pool, req.scim_token), { id: req.id });
+      await deleteUser(deps, await authenticateScimToken(pool, req.scim_token), {
+        id: req.id,
+        expectedVersion: req.expected_version,
+      });
       return {};
     }),
 
@@ -148,6 +152,7 @@ export function provisioningHandlers(
       const g = req.group;
       const group = await writeGroup(deps, caller, {
         id: g?.id ?? '',
+        expectedVersion: req.expected_version,
         displayName: g?.display_name ?? '',
         externalId: g?.external_id ?? '',
         members: (g?.members ?? []).map((m) => m.value),
@@ -156,7 +161,10 @@ export function provisioningHandlers(
     }),
 
     deleteScimGroup: rpc.console('DeleteScimGroup', async (req) => {
-      await deleteGroup(deps, await authenticateScimToken(pool, req.scim_token), { id: req.id });
+      await deleteGroup(deps, await authenticateScimToken(pool, req.scim_token), {
+        id: req.id,
+        expectedVersion: req.expected_version,
+      });
       return {};
     }),
 

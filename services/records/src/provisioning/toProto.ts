@@ -23,6 +23,7 @@ export const toScimUser = (u: ScimUserView): ScimUser => ({
   emails: u.emails.map((e) => ({ value: e.value, type: e.type, primary: e.primary })),
   active: u.active,
   groups: u.groups,
+  version: u.version,
   created_at: u.created_at,
   updated_at: u.updated_at,
 });
@@ -32,6 +33,7 @@ export const toScimGroup = (g: ScimGroupView): ScimGroup => ({
   display_name: g.display_name,
   external_id: g.external_id ?? '',
   members: g.members,
+  version: g.version,
   created_at: g.created_at,
   updated_at: g.updated_at,
 });

@@ -204,6 +204,8 @@ export interface ScimUser {
   groups: ScimGroupRef[];
   created_at: string;
   updated_at: string;
+  /** Raised by every write of the user (decimal); the SCIM meta.version. Output only. */
+  version: string;
 }
 
 /** ScimMemberRef is a user in a group. */
@@ -222,6 +224,11 @@ export interface ScimGroup {
   members: ScimMemberRef[];
   created_at: string;
   updated_at: string;
+  /**
+   * Raised by every write of the group or its members (decimal); the SCIM meta.version. Output
+   * only.
+   */
+  version: string;
 }
 
 /** AuthenticateScimTokenRequest carries the presented token. */
@@ -254,7 +261,11 @@ export interface ListScimUsersResponse {
 /** WriteScimUserRequest creates or replaces a user. */
 export interface WriteScimUserRequest {
   scim_token: string;
-  user: ScimUser | undefined;
+  user:
+    | ScimUser
+    | undefined;
+  /** The version the write was made from (a PATCH's read, an If-Match); empty for none. */
+  expected_version: string;
 }
 
 /** WriteScimUserResponse answers the user as stored. */
@@ -266,6 +277,8 @@ export interface WriteScimUserResponse {
 export interface DeleteScimUserRequest {
   scim_token: string;
   id: string;
+  /** The version the provider expects (an If-Match); empty for none. */
+  expected_version: string;
 }
 
 /** DeleteScimUserResponse is empty. */
@@ -289,7 +302,11 @@ export interface ListScimGroupsResponse {
 /** WriteScimGroupRequest creates or replaces a group. */
 export interface WriteScimGroupRequest {
   scim_token: string;
-  group: ScimGroup | undefined;
+  group:
+    | ScimGroup
+    | undefined;
+  /** The version the write was made from (a PATCH's read, an If-Match); empty for none. */
+  expected_version: string;
 }
 
 /** WriteScimGroupResponse answers the group as stored. */
@@ -301,6 +318,8 @@ export interface WriteScimGroupResponse {
 export interface DeleteScimGroupRequest {
   scim_token: string;
   id: string;
+  /** The version the provider expects (an If-Match); empty for none. */
+  expected_version: string;
 }
 
 /** DeleteScimGroupResponse is empty. */
@@ -2655,6 +2674,7 @@ function createBaseScimUser(): ScimUser {
     groups: [],
     created_at: "",
     updated_at: "",
+    version: "",
   };
 }
 
@@ -2692,6 +2712,9 @@ export const ScimUser: MessageFns<ScimUser> = {
     }
     if (message.updated_at !== "") {
       writer.uint32(90).string(message.updated_at);
+    }
+    if (message.version !== "") {
+      writer.uint32(98).string(message.version);
     }
     return writer;
   },
@@ -2797,6 +2820,14 @@ export const ScimUser: MessageFns<ScimUser> = {
             message.updated_at = reader.string();
             continue;
           }
+          case 12: {
+            if (tag !== 98) {
+              break;
+            }
+
+            message.version = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2854,6 +2885,7 @@ export const ScimUser: MessageFns<ScimUser> = {
         : isSet(object.updated_at)
         ? globalThis.String(object.updated_at)
         : "",
+      version: isSet(object.version) ? globalThis.String(object.version) : "",
     };
   },
 
@@ -2892,6 +2924,9 @@ export const ScimUser: MessageFns<ScimUser> = {
     if (message.updated_at !== "") {
       obj.updatedAt = message.updated_at;
     }
+    if (message.version !== "") {
+      obj.version = message.version;
+    }
     return obj;
   },
 
@@ -2911,6 +2946,7 @@ export const ScimUser: MessageFns<ScimUser> = {
     message.groups = object.groups?.map((e) => ScimGroupRef.fromPartial(e)) || [];
     message.created_at = object.created_at ?? "";
     message.updated_at = object.updated_at ?? "";
+    message.version = object.version ?? "";
     return message;
   },
 };
@@ -3001,7 +3037,7 @@ export const ScimMemberRef: MessageFns<ScimMemberRef> = {
 };
 
 function createBaseScimGroup(): ScimGroup {
-  return { id: "", display_name: "", external_id: "", members: [], created_at: "", updated_at: "" };
+  return { id: "", display_name: "", external_id: "", members: [], created_at: "", updated_at: "", version: "" };
 }
 
 export const ScimGroup: MessageFns<ScimGroup> = {
@@ -3023,6 +3059,9 @@ export const ScimGroup: MessageFns<ScimGroup> = {
     }
     if (message.updated_at !== "") {
       writer.uint32(50).string(message.updated_at);
+    }
+    if (message.version !== "") {
+      writer.uint32(58).string(message.version);
     }
     return writer;
   },
@@ -3088,6 +3127,14 @@ export const ScimGroup: MessageFns<ScimGroup> = {
             message.updated_at = reader.string();
             continue;
           }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.version = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -3126,6 +3173,7 @@ export const ScimGroup: MessageFns<ScimGroup> = {
         : isSet(object.updated_at)
         ? globalThis.String(object.updated_at)
         : "",
+      version: isSet(object.version) ? globalThis.String(object.version) : "",
     };
   },
 
@@ -3149,6 +3197,9 @@ export const ScimGroup: MessageFns<ScimGroup> = {
     if (message.updated_at !== "") {
       obj.updatedAt = message.updated_at;
     }
+    if (message.version !== "") {
+      obj.version = message.version;
+    }
     return obj;
   },
 
@@ -3163,6 +3214,7 @@ export const ScimGroup: MessageFns<ScimGroup> = {
     message.members = object.members?.map((e) => ScimMemberRef.fromPartial(e)) || [];
     message.created_at = object.created_at ?? "";
     message.updated_at = object.updated_at ?? "";
+    message.version = object.version ?? "";
     return message;
   },
 };
@@ -3532,7 +3584,7 @@ export const ListScimUsersResponse: MessageFns<ListScimUsersResponse> = {
 };
 
 function createBaseWriteScimUserRequest(): WriteScimUserRequest {
-  return { scim_token: "", user: undefined };
+  return { scim_token: "", user: undefined, expected_version: "" };
 }
 
 export const WriteScimUserRequest: MessageFns<WriteScimUserRequest> = {
@@ -3542,6 +3594,9 @@ export const WriteScimUserRequest: MessageFns<WriteScimUserRequest> = {
     }
     if (message.user !== undefined) {
       ScimUser.encode(message.user, writer.uint32(18).fork()).join();
+    }
+    if (message.expected_version !== "") {
+      writer.uint32(26).string(message.expected_version);
     }
     return writer;
   },
@@ -3575,6 +3630,14 @@ export const WriteScimUserRequest: MessageFns<WriteScimUserRequest> = {
             message.user = ScimUser.decode(reader, reader.uint32());
             continue;
           }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.expected_version = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -3595,6 +3658,11 @@ export const WriteScimUserRequest: MessageFns<WriteScimUserRequest> = {
         ? globalThis.String(object.scim_token)
         : "",
       user: isSet(object.user) ? ScimUser.fromJSON(object.user) : undefined,
+      expected_version: isSet(object.expectedVersion)
+        ? globalThis.String(object.expectedVersion)
+        : isSet(object.expected_version)
+        ? globalThis.String(object.expected_version)
+        : "",
     };
   },
 
@@ -3606,6 +3674,9 @@ export const WriteScimUserRequest: MessageFns<WriteScimUserRequest> = {
     if (message.user !== undefined) {
       obj.user = ScimUser.toJSON(message.user);
     }
+    if (message.expected_version !== "") {
+      obj.expectedVersion = message.expected_version;
+    }
     return obj;
   },
 
@@ -3616,6 +3687,7 @@ export const WriteScimUserRequest: MessageFns<WriteScimUserRequest> = {
     const message = createBaseWriteScimUserRequest();
     message.scim_token = object.scim_token ?? "";
     message.user = (object.user !== undefined && object.user !== null) ? ScimUser.fromPartial(object.user) : undefined;
+    message.expected_version = object.expected_version ?? "";
     return message;
   },
 };
@@ -3688,7 +3760,7 @@ export const WriteScimUserResponse: MessageFns<WriteScimUserResponse> = {
 };
 
 function createBaseDeleteScimUserRequest(): DeleteScimUserRequest {
-  return { scim_token: "", id: "" };
+  return { scim_token: "", id: "", expected_version: "" };
 }
 
 export const DeleteScimUserRequest: MessageFns<DeleteScimUserRequest> = {
@@ -3698,6 +3770,9 @@ export const DeleteScimUserRequest: MessageFns<DeleteScimUserRequest> = {
     }
     if (message.id !== "") {
       writer.uint32(18).string(message.id);
+    }
+    if (message.expected_version !== "") {
+      writer.uint32(26).string(message.expected_version);
     }
     return writer;
   },
@@ -3731,6 +3806,14 @@ export const DeleteScimUserRequest: MessageFns<DeleteScimUserRequest> = {
             message.id = reader.string();
             continue;
           }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.expected_version = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -3751,6 +3834,11 @@ export const DeleteScimUserRequest: MessageFns<DeleteScimUserRequest> = {
         ? globalThis.String(object.scim_token)
         : "",
       id: isSet(object.id) ? globalThis.String(object.id) : "",
+      expected_version: isSet(object.expectedVersion)
+        ? globalThis.String(object.expectedVersion)
+        : isSet(object.expected_version)
+        ? globalThis.String(object.expected_version)
+        : "",
     };
   },
 
@@ -3762,6 +3850,9 @@ export const DeleteScimUserRequest: MessageFns<DeleteScimUserRequest> = {
     if (message.id !== "") {
       obj.id = message.id;
     }
+    if (message.expected_version !== "") {
+      obj.expectedVersion = message.expected_version;
+    }
     return obj;
   },
 
@@ -3772,6 +3863,7 @@ export const DeleteScimUserRequest: MessageFns<DeleteScimUserRequest> = {
     const message = createBaseDeleteScimUserRequest();
     message.scim_token = object.scim_token ?? "";
     message.id = object.id ?? "";
+    message.expected_version = object.expected_version ?? "";
     return message;
   },
 };
@@ -4007,7 +4099,7 @@ export const ListScimGroupsResponse: MessageFns<ListScimGroupsResponse> = {
 };
 
 function createBaseWriteScimGroupRequest(): WriteScimGroupRequest {
-  return { scim_token: "", group: undefined };
+  return { scim_token: "", group: undefined, expected_version: "" };
 }
 
 export const WriteScimGroupRequest: MessageFns<WriteScimGroupRequest> = {
@@ -4017,6 +4109,9 @@ export const WriteScimGroupRequest: MessageFns<WriteScimGroupRequest> = {
     }
     if (message.group !== undefined) {
       ScimGroup.encode(message.group, writer.uint32(18).fork()).join();
+    }
+    if (message.expected_version !== "") {
+      writer.uint32(26).string(message.expected_version);
     }
     return writer;
   },
@@ -4050,6 +4145,14 @@ export const WriteScimGroupRequest: MessageFns<WriteScimGroupRequest> = {
             message.group = ScimGroup.decode(reader, reader.uint32());
             continue;
           }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.expected_version = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -4070,6 +4173,11 @@ export const WriteScimGroupRequest: MessageFns<WriteScimGroupRequest> = {
         ? globalThis.String(object.scim_token)
         : "",
       group: isSet(object.group) ? ScimGroup.fromJSON(object.group) : undefined,
+      expected_version: isSet(object.expectedVersion)
+        ? globalThis.String(object.expectedVersion)
+        : isSet(object.expected_version)
+        ? globalThis.String(object.expected_version)
+        : "",
     };
   },
 
@@ -4080,6 +4188,9 @@ export const WriteScimGroupRequest: MessageFns<WriteScimGroupRequest> = {
     }
     if (message.group !== undefined) {
       obj.group = ScimGroup.toJSON(message.group);
+    }
+    if (message.expected_version !== "") {
+      obj.expectedVersion = message.expected_version;
     }
     return obj;
   },
@@ -4093,6 +4204,7 @@ export const WriteScimGroupRequest: MessageFns<WriteScimGroupRequest> = {
     message.group = (object.group !== undefined && object.group !== null)
       ? ScimGroup.fromPartial(object.group)
       : undefined;
+    message.expected_version = object.expected_version ?? "";
     return message;
   },
 };
@@ -4167,7 +4279,7 @@ export const WriteScimGroupResponse: MessageFns<WriteScimGroupResponse> = {
 };
 
 function createBaseDeleteScimGroupRequest(): DeleteScimGroupRequest {
-  return { scim_token: "", id: "" };
+  return { scim_token: "", id: "", expected_version: "" };
 }
 
 export const DeleteScimGroupRequest: MessageFns<DeleteScimGroupRequest> = {
@@ -4177,6 +4289,9 @@ export const DeleteScimGroupRequest: MessageFns<DeleteScimGroupRequest> = {
     }
     if (message.id !== "") {
       writer.uint32(18).string(message.id);
+    }
+    if (message.expected_version !== "") {
+      writer.uint32(26).string(message.expected_version);
     }
     return writer;
   },
@@ -4210,6 +4325,14 @@ export const DeleteScimGroupRequest: MessageFns<DeleteScimGroupRequest> = {
             message.id = reader.string();
             continue;
           }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.expected_version = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -4230,6 +4353,11 @@ export const DeleteScimGroupRequest: MessageFns<DeleteScimGroupRequest> = {
         ? globalThis.String(object.scim_token)
         : "",
       id: isSet(object.id) ? globalThis.String(object.id) : "",
+      expected_version: isSet(object.expectedVersion)
+        ? globalThis.String(object.expectedVersion)
+        : isSet(object.expected_version)
+        ? globalThis.String(object.expected_version)
+        : "",
     };
   },
 
@@ -4241,6 +4369,9 @@ export const DeleteScimGroupRequest: MessageFns<DeleteScimGroupRequest> = {
     if (message.id !== "") {
       obj.id = message.id;
     }
+    if (message.expected_version !== "") {
+      obj.expectedVersion = message.expected_version;
+    }
     return obj;
   },
 
@@ -4251,6 +4382,7 @@ export const DeleteScimGroupRequest: MessageFns<DeleteScimGroupRequest> = {
     const message = createBaseDeleteScimGroupRequest();
     message.scim_token = object.scim_token ?? "";
     message.id = object.id ?? "";
+    message.expected_version = object.expected_version ?? "";
     return message;
   },
 };
@@ -4643,7 +4775,9 @@ export const ProvisioningServiceService = {
    * and at a verified domain, a member with the role its groups map to. INVALID_ARGUMENT
    * validation_failed for an address outside the verified domains; ALREADY_EXISTS already_exists
    * for a userName, email or externalId another user holds; FAILED_PRECONDITION last_owner when
-   * it would leave the brand without an owner (nothing changes); NOT_FOUND for an unknown id.
+   * it would leave the brand without an owner (nothing changes); NOT_FOUND for an unknown id;
+   * FAILED_PRECONDITION precondition_failed when expected_version is set and the user is at
+   * another version (the PATCH it came from read a stale user; nothing changes).
    */
   writeScimUser: {
     path: "/brand.access.v1.ProvisioningService/WriteScimUser" as const,
@@ -4655,7 +4789,10 @@ export const ProvisioningServiceService = {
       Buffer.from(WriteScimUserResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): WriteScimUserResponse => WriteScimUserResponse.decode(value),
   },
-  /** DeleteScimUser deletes a user and deprovisions their membership. NOT_FOUND; last_owner. */
+  /**
+   * DeleteScimUser deletes a user and deprovisions their membership. NOT_FOUND; last_owner;
+   * precondition_failed for a stale expected_version.
+   */
   deleteScimUser: {
     path: "/brand.access.v1.ProvisioningService/DeleteScimUser" as const,
     requestStream: false as const,
@@ -4681,7 +4818,8 @@ export const ProvisioningServiceService = {
   },
   /**
    * WriteScimGroup creates or replaces a group (its members by user id) and re-derives the roles
-   * of the users it gains or loses. INVALID_ARGUMENT for a member that is no user of the brand.
+   * of the users it gains or loses. INVALID_ARGUMENT for a member that is no user of the brand;
+   * FAILED_PRECONDITION precondition_failed for a stale expected_version (nothing changes).
    */
   writeScimGroup: {
     path: "/brand.access.v1.ProvisioningService/WriteScimGroup" as const,
@@ -4694,7 +4832,10 @@ export const ProvisioningServiceService = {
       Buffer.from(WriteScimGroupResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): WriteScimGroupResponse => WriteScimGroupResponse.decode(value),
   },
-  /** DeleteScimGroup deletes a group and re-derives its members' roles. */
+  /**
+   * DeleteScimGroup deletes a group and re-derives its members' roles. precondition_failed for a
+   * stale expected_version.
+   */
   deleteScimGroup: {
     path: "/brand.access.v1.ProvisioningService/DeleteScimGroup" as const,
     requestStream: false as const,
@@ -4766,19 +4907,28 @@ export interface ProvisioningServiceServer extends UntypedServiceImplementation 
    * and at a verified domain, a member with the role its groups map to. INVALID_ARGUMENT
    * validation_failed for an address outside the verified domains; ALREADY_EXISTS already_exists
    * for a userName, email or externalId another user holds; FAILED_PRECONDITION last_owner when
-   * it would leave the brand without an owner (nothing changes); NOT_FOUND for an unknown id.
+   * it would leave the brand without an owner (nothing changes); NOT_FOUND for an unknown id;
+   * FAILED_PRECONDITION precondition_failed when expected_version is set and the user is at
+   * another version (the PATCH it came from read a stale user; nothing changes).
    */
   writeScimUser: handleUnaryCall<WriteScimUserRequest, WriteScimUserResponse>;
-  /** DeleteScimUser deletes a user and deprovisions their membership. NOT_FOUND; last_owner. */
+  /**
+   * DeleteScimUser deletes a user and deprovisions their membership. NOT_FOUND; last_owner;
+   * precondition_failed for a stale expected_version.
+   */
   deleteScimUser: handleUnaryCall<DeleteScimUserRequest, DeleteScimUserResponse>;
   /** ListScimGroups answers the brand's groups with their members. */
   listScimGroups: handleUnaryCall<ListScimGroupsRequest, ListScimGroupsResponse>;
   /**
    * WriteScimGroup creates or replaces a group (its members by user id) and re-derives the roles
-   * of the users it gains or loses. INVALID_ARGUMENT for a member that is no user of the brand.
+   * of the users it gains or loses. INVALID_ARGUMENT for a member that is no user of the brand;
+   * FAILED_PRECONDITION precondition_failed for a stale expected_version (nothing changes).
    */
   writeScimGroup: handleUnaryCall<WriteScimGroupRequest, WriteScimGroupResponse>;
-  /** DeleteScimGroup deletes a group and re-derives its members' roles. */
+  /**
+   * DeleteScimGroup deletes a group and re-derives its members' roles. precondition_failed for a
+   * stale expected_version.
+   */
   deleteScimGroup: handleUnaryCall<DeleteScimGroupRequest, DeleteScimGroupResponse>;
   /** LogScimRequest keeps one request the provider made, for the Provisioning page (best effort). */
   logScimRequest: handleUnaryCall<LogScimRequestRequest, LogScimRequestResponse>;
@@ -4956,7 +5106,9 @@ export interface ProvisioningServiceClient extends Client {
    * and at a verified domain, a member with the role its groups map to. INVALID_ARGUMENT
    * validation_failed for an address outside the verified domains; ALREADY_EXISTS already_exists
    * for a userName, email or externalId another user holds; FAILED_PRECONDITION last_owner when
-   * it would leave the brand without an owner (nothing changes); NOT_FOUND for an unknown id.
+   * it would leave the brand without an owner (nothing changes); NOT_FOUND for an unknown id;
+   * FAILED_PRECONDITION precondition_failed when expected_version is set and the user is at
+   * another version (the PATCH it came from read a stale user; nothing changes).
    */
   writeScimUser(
     request: WriteScimUserRequest,
@@ -4973,7 +5125,10 @@ export interface ProvisioningServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: WriteScimUserResponse) => void,
   ): ClientUnaryCall;
-  /** DeleteScimUser deletes a user and deprovisions their membership. NOT_FOUND; last_owner. */
+  /**
+   * DeleteScimUser deletes a user and deprovisions their membership. NOT_FOUND; last_owner;
+   * precondition_failed for a stale expected_version.
+   */
   deleteScimUser(
     request: DeleteScimUserRequest,
     callback: (error: ServiceError | null, response: DeleteScimUserResponse) => void,
@@ -5007,7 +5162,8 @@ export interface ProvisioningServiceClient extends Client {
   ): ClientUnaryCall;
   /**
    * WriteScimGroup creates or replaces a group (its members by user id) and re-derives the roles
-   * of the users it gains or loses. INVALID_ARGUMENT for a member that is no user of the brand.
+   * of the users it gains or loses. INVALID_ARGUMENT for a member that is no user of the brand;
+   * FAILED_PRECONDITION precondition_failed for a stale expected_version (nothing changes).
    */
   writeScimGroup(
     request: WriteScimGroupRequest,
@@ -5024,7 +5180,10 @@ export interface ProvisioningServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: WriteScimGroupResponse) => void,
   ): ClientUnaryCall;
-  /** DeleteScimGroup deletes a group and re-derives its members' roles. */
+  /**
+   * DeleteScimGroup deletes a group and re-derives its members' roles. precondition_failed for a
+   * stale expected_version.
+   */
   deleteScimGroup(
     request: DeleteScimGroupRequest,
     callback: (error: ServiceError | null, response: DeleteScimGroupResponse) => void,

@@ -64,6 +64,15 @@ function equalityOf(filter: ParsedFilter | undefined, attribute: string): string
     : undefined;
 }
 
+/**
+ * What scimmy's filter keeps of `all`. Not used after a lookup by userName or displayName, which
+ * records made itself, case-insensitively as the schema says (caseExact false, RFC 7643): scimmy's
+ * `eq` compares exactly, so a provider asking for "alice@…" of a stored "Alice@…" found nobody,
+ * was refused the POST that followed (taken), and could never link or deprovision the user.
+ */
+const filtered = (filter: ParsedFilter | undefined, all: Json[]): Json[] =>
+  filter ? filter.match(all) : all;
+
 const text = (v: unknown): string => (typeof v === 'string' ? v : '');
 
 /** A user as records stores it, as the SCIM core User schema reads. */
@@ -145,11 +154,12 @@ export function declareScimResources(provisioning: () => Provisioning): void {
   if (SCIMMY.Resources.declared(SCIMMY.Resources.User)) return;
   SCIMMY.Resources.declare(SCIMMY.Resources.User, {
     egress: async (resource: { id?: string; filter?: ParsedFilter }, ctx: ScimContext) => {
+      const userName = equalityOf(resource.filter, 'userName');
       const { users } = await scimCall(ctx, () =>
         provisioning()('listScimUsers', {
           scim_token: ctx.token,
           id: resource.id ?? '',
-          user_name: equalityOf(resource.filter, 'userName') ?? '',
+          user_name: userName ?? '',
           external_id: equalityOf(resource.filter, 'externalId') ?? '',
         }),
       );
@@ -160,7 +170,7 @@ export function declareScimResources(provisioning: () => Provisioning): void {
         return userOut(found);
       }
       const all = users.map(userOut);
-      return resource.filter ? resource.filter.match(all) : all;
+      return userName === undefined ? filtered(resource.filter, all) : all;
     },
     ingress: async (resource: { id?: string }, instance: Json, ctx: ScimContext) => {
       const { user } = await scimCall(ctx, () =>
@@ -184,11 +194,12 @@ export function declareScimResources(provisioning: () => Provisioning): void {
   });
   SCIMMY.Resources.declare(SCIMMY.Resources.Group, {
     egress: async (resource: { id?: string; filter?: ParsedFilter }, ctx: ScimContext) => {
+      const displayName = equalityOf(resource.filter, 'displayName');
       const { groups } = await scimCall(ctx, () =>
         provisioning()('listScimGroups', {
           scim_token: ctx.token,
           id: resource.id ?? '',
-          display_name: equalityOf(resource.filter, 'displayName') ?? '',
+          display_name: displayName ?? '',
         }),
       );
       if (resource.id) {
@@ -198,7 +209,7 @@ export function declareScimResources(provisioning: () => Provisioning): void {
         return groupOut(found);
       }
       const all = groups.map(groupOut);
-      return resource.filter ? resource.filter.match(all) : all;
+      return displayName === undefined ? filtered(resource.filter, all) : all;
     },
     ingress: async (resource: { id?: string }, instance: Json, ctx: ScimContext) => {
       const { group } = await scimCall(ctx, () =>

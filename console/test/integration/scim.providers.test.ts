@@ -305,6 +305,41 @@ describe('Microsoft Entra ID', () => {
   });
 });
 
+// userName and displayName are not case-exact (RFC 7643 §4.1.1, §4.2): records looks them up
+// case-insensitively, but the console filtered its answer again with scimmy's case-sensitive
+// `eq`, so a provider asking for "alice@…" of a stored "Alice@…" found nobody, POSTed, got 409
+// (the address is taken), and could never link, nor later deprovision, the user (a review).
+describe('lookups by name', () => {
+  it('find a user by userName and a group by displayName whatever the case', async () => {
+    const b = await provisionedBrand();
+    const email = `Alice.Mixed@${b.domain}`;
+    const created = await b.scim('POST', '/Users', {
+      schemas: [USER_SCHEMA],
+      userName: email,
+      active: true,
+      emails: [{ primary: true, type: 'work', value: email }],
+    });
+    expect(created.status).toBe(201);
+    const group = await b.scim('POST', '/Groups', {
+      schemas: [GROUP_SCHEMA],
+      displayName: 'Brand Records Owners',
+    });
+    expect(group.status).toBe(201);
+    const users = await b.scim(
+      'GET',
+      `/Users?filter=${encodeURIComponent(`userName eq "${email.toLowerCase()}"`)}`,
+    );
+    const groups = await b.scim(
+      'GET',
+      `/Groups?filter=${encodeURIComponent('displayName eq "brand records owners"')}`,
+    );
+    expect({ users: users.body, groups: groups.body }).toMatchObject({
+      users: { totalResults: 1, Resources: [{ id: created.body.id as string }] },
+      groups: { totalResults: 1, Resources: [{ id: group.body.id as string }] },
+    });
+  });
+});
+
 describe('deprovisioning', () => {
   it('ends the person’s sessions for this brand, keeps them elsewhere, and lists their keys', async () => {
     const b = await provisionedBrand();

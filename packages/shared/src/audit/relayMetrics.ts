@@ -1,4 +1,5 @@
-import { Counter, Gauge, type Registry } from 'prom-client';
+import { Counter, type Registry } from 'prom-client';
+import { backlogGauges } from '../metrics/backlogGauges';
 import type { Pool } from '../db/pool';
 import { selectOutboxBacklog } from './auditOutboxRepo';
 import type { AuditRelayFailure, AuditRelayObserver } from './auditRelay';
@@ -29,25 +30,23 @@ export function auditRelayMetrics(registry: Registry, pool: Pool): AuditRelayObs
     help: 'Audit entries the trail refused on their own, set aside in the outbox by this process.',
     registers: [registry],
   });
-  const backlog = () => selectOutboxBacklog(pool, AUDIT_OUTBOX_COUNT_CAP).catch(() => undefined);
-  new Gauge({
-    name: 'audit_outbox_waiting_entries',
-    help: `Audit entries in the outbox, not yet in the trail (counted up to ${AUDIT_OUTBOX_COUNT_CAP}).`,
-    registers: [registry],
-    async collect() {
-      const b = await backlog();
-      if (b) this.set(b.waiting);
+  backlogGauges(
+    registry,
+    {
+      waiting: {
+        name: 'audit_outbox_waiting_entries',
+        help: `Audit entries in the outbox, not yet in the trail (counted up to ${AUDIT_OUTBOX_COUNT_CAP}).`,
+      },
+      oldestAge: {
+        name: 'audit_outbox_oldest_waiting_age_seconds',
+        help: 'How long the oldest audit entry in the outbox has waited (0 when none).',
+      },
     },
-  });
-  new Gauge({
-    name: 'audit_outbox_oldest_waiting_age_seconds',
-    help: 'How long the oldest audit entry in the outbox has waited (0 when none).',
-    registers: [registry],
-    async collect() {
-      const b = await backlog();
-      if (b) this.set(b.oldest_age_seconds);
+    async () => {
+      const b = await selectOutboxBacklog(pool, AUDIT_OUTBOX_COUNT_CAP);
+      return { waiting: b.waiting, oldestAgeSeconds: b.oldest_age_seconds };
     },
-  });
+  );
   return {
     failed: (reason) => failures.inc({ reason }),
     setAside: () => setAside.inc(),

@@ -1,3 +1,4 @@
+export { backlogGauges, type Backlog } from './backlogGauges';
 export { dependencyUpGauge } from './dependencyUp';
 export { GrpcServerMetrics, type RpcObserver } from './grpcServerMetrics';
 export {

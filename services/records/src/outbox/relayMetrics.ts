@@ -1,4 +1,5 @@
-import { Counter, Gauge, type Registry } from 'prom-client';
+import { Counter, type Registry } from 'prom-client';
+import { backlogGauges } from '@brand/shared/metrics';
 import type { Pool } from '@brand/shared/db';
 import { selectBacklog } from './outboxRepo';
 
@@ -11,9 +12,8 @@ export interface RelayObserver {
 
 /**
  * The outbox series on /metrics: events published and failed publish attempts by this
- * process (counters), and the backlog of the whole outbox (gauges read from the table at
- * scrape time, so every replica reports it, relaying or not). A scrape while the database
- * is unreachable keeps the last backlog values rather than failing /metrics.
+ * process (counters), and the backlog of the whole outbox (backlogGauges: read from the table
+ * at scrape time, by every replica, relaying or not).
  */
 export function outboxMetrics(registry: Registry, pool: Pool): RelayObserver {
   const published = new Counter({
@@ -26,25 +26,23 @@ export function outboxMetrics(registry: Registry, pool: Pool): RelayObserver {
     help: 'Business events in batches Kafka did not acknowledge (each stays and is retried).',
     registers: [registry],
   });
-  const backlog = () => selectBacklog(pool).catch(() => undefined);
-  new Gauge({
-    name: 'outbox_unpublished_events',
-    help: 'Business events committed and not yet published.',
-    registers: [registry],
-    async collect() {
-      const b = await backlog();
-      if (b) this.set(b.count);
+  backlogGauges(
+    registry,
+    {
+      waiting: {
+        name: 'outbox_unpublished_events',
+        help: 'Business events committed and not yet published.',
+      },
+      oldestAge: {
+        name: 'outbox_oldest_unpublished_age_seconds',
+        help: 'How long the oldest unpublished business event has waited (0 when none).',
+      },
     },
-  });
-  new Gauge({
-    name: 'outbox_oldest_unpublished_age_seconds',
-    help: 'How long the oldest unpublished business event has waited (0 when none).',
-    registers: [registry],
-    async collect() {
-      const b = await backlog();
-      if (b) this.set(b.oldest_age_seconds);
+    async () => {
+      const b = await selectBacklog(pool);
+      return { waiting: b.count, oldestAgeSeconds: b.oldest_age_seconds };
     },
-  });
+  );
   return {
     published: (count) => published.inc(count),
     failed: (count) => failed.inc(count),

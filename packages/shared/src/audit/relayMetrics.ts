@@ -5,7 +5,7 @@ import { selectOutboxBacklog } from './auditOutboxRepo';
 import type { AuditRelayFailure, AuditRelayObserver } from './auditRelay';
 
 /** Rows the waiting gauge counts at most: past this the outbox is "this many or more". */
-export const AUDIT_OUTBOX_COUNT_CAP = 100_000;
+const AUDIT_OUTBOX_COUNT_CAP = 100_000;
 
 const REASONS: readonly AuditRelayFailure[] = ['unreachable', 'refused', 'other'];
 

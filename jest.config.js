@@ -6,7 +6,10 @@
 const moduleNameMapper = {
   '^@brand/shared/(.*)$': '<rootDir>/packages/shared/src/$1',
   '^@brand/proto/access/v1$': '<rootDir>/proto/gen/brand/access/v1/access.ts',
-  '^@brand/proto/access/v1/sessions$': '<rootDir>/proto/gen/brand/access/v1/sessions.ts',
+  // every other file of a package (access/v1/usage, webhooks/v1/audit): resolving them through the
+  // package's exports read proto/dist, which the test command builds beside the unit tests, so a
+  // unit test importing one failed whenever it ran before the build had written it (a fresh clone)
+  '^@brand/proto/([a-z]+)/v1/([a-z]+)$': '<rootDir>/proto/gen/brand/$1/v1/$2.ts',
   '^@brand/proto/activity/v1$': '<rootDir>/proto/gen/brand/activity/v1/activity.ts',
   '^@brand/proto/records/v1$': '<rootDir>/proto/gen/brand/records/v1/records.ts',
   '^@brand/proto/events/v1$': '<rootDir>/proto/gen/brand/events/v1/events.ts',

@@ -209,6 +209,15 @@ describe('brandctl receiver', () => {
     expect(refusedResend.code).toBe(1);
     expect(json<{ error: { code: string } }>(refusedResend).error.code).toBe('precondition_failed');
     await brandctl('receiver', 'update', receiverId, '--enable');
+    // enabled, but narrowed to campaign.settled: a payout.paid delivery is not sent to it again
+    const unselected = json<{ error: { code: string; message: string } }>(
+      await brandctl('receiver', 'resend', deliveries[0]!.id, '--json'),
+    );
+    expect(unselected.error).toMatchObject({
+      code: 'precondition_failed',
+      message: expect.stringContaining('no longer selects payout.paid') as string,
+    });
+    await brandctl('receiver', 'update', receiverId, '--events', 'payout.paid,campaign.settled');
     const resent = json<{ delivery: DeliveryOut; queued: boolean }>(
       await brandctl('receiver', 'resend', deliveries[0]!.id, '--json'),
     );

@@ -194,6 +194,8 @@ it('sets up provisioning: a SCIM token shown once, a group mapped, just in time 
     true,
   );
   await expect(page.locator('main').textContent()).resolves.toContain(`${cs.url}/scim/v2`);
+  // An owner leaving ends the tokens they made (a review of 2026-11-30): the page says so.
+  await page.getByText(/ends when the owner who made or last rotated it leaves/).waitFor();
   await expectAccessible(page);
   await screenshot(page, 'provisioning');
 });

@@ -62,6 +62,12 @@ export function ProvisioningPage(props: {
           <br />
           Authentication: a bearer token from below (the secret token).
         </p>
+        <p class="hint">
+          A token works only as long as its maker’s authority: it ends when the owner who made or
+          last rotated it leaves the brand, is deprovisioned, or loses the owner role. Before that
+          owner goes, another owner rotates the token (the new one is theirs), or provisioning stops
+          with them.
+        </p>
         <DataTable
           label="SCIM tokens"
           caption={<>SCIM tokens ({live.length} working)</>}

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import express, {
   type ErrorRequestHandler,
   type Request,
@@ -136,9 +137,10 @@ const boundedExpressions: RequestHandler = (req, res, next) => {
  * say. Discovery (ServiceProviderConfig, ResourceTypes, Schemas) needs a token too.
  */
 function authenticate(
-  deps: { clients: ConsoleClients },
+  deps: { clients: ConsoleClients; log: Logger },
   contexts: WeakMap<Request, ScimContext>,
 ): RequestHandler {
+  const logRefusal = refusalLog(deps);
   return (req, res, next) => {
     const token = SCIM_TOKEN.exec(req.header('authorization') ?? '')?.[1];
     if (!token) {
@@ -158,9 +160,38 @@ function authenticate(
         const httpStatus = override?.status ?? (error as { status?: number }).status ?? 503;
         if (httpStatus === 401) res.setHeader('WWW-Authenticate', 'Bearer realm="scim"');
         if (override) res.setHeader('Retry-After', String(override.retryAfterSeconds));
+        if (override?.status === 429) logRefusal(token, req, override.retryAfterSeconds, error);
         scimError(res, httpStatus, httpStatus >= 500 ? 'Try again shortly.' : error.message);
       },
     );
+  };
+}
+
+/**
+ * Keeps a request refused for its token's rate limit (429) for the Provisioning page, once a
+ * window per token (until its Retry-After has passed): one row for each refused request would
+ * cost records a write for every request the limit is there to turn away. Records keeps none for
+ * a token it does not know.
+ */
+function refusalLog(deps: { clients: ConsoleClients; log: Logger }) {
+  const quietUntil = new Map<string, number>();
+  return (token: string, req: Request, retryAfterSeconds: number, error: Error) => {
+    const now = Date.now();
+    const key = createHash('sha256').update(token).digest('hex');
+    if ((quietUntil.get(key) ?? 0) > now) return;
+    if (quietUntil.size > 10_000) {
+      for (const [k, until] of quietUntil) if (until <= now) quietUntil.delete(k);
+    }
+    quietUntil.set(key, now + retryAfterSeconds * 1000);
+    deps.clients
+      .provisioning('logScimRequest', {
+        scim_token: token,
+        method: req.method,
+        path: req.originalUrl.split('?')[0]!.slice(0, 200),
+        status: 429,
+        summary: error.message.slice(0, 300),
+      })
+      .catch((err: unknown) => deps.log.warn({ err }, 'SCIM request not logged'));
   };
 }
 

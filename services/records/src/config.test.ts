@@ -140,6 +140,8 @@ describe('the console settings of this service', () => {
       SIGN_IN_MAIL_LEASE_MS: 60_000,
       CONSOLE_SESSION_IDLE_MS: 30 * 60_000,
       CONSOLE_SESSION_MAX_MS: 12 * 3600_000,
+      SCIM_REQUESTS_PER_TOKEN: 3_000,
+      SCIM_REQUEST_WINDOW_MS: 60_000,
     });
     expect(() =>
       loadRecordsConfig({

@@ -172,6 +172,14 @@ const RecordsEnv = z
     SIGN_IN_MAIL_SPACING_MAX_MS: msEnv.max(3_600_000).default(15 * 60_000),
     /** A sign-in mail the console claimed but did not confirm is claimed again after this. */
     SIGN_IN_MAIL_LEASE_MS: msEnv.default(60_000),
+    /**
+     * SCIM requests one provider's token may make per window (3,000 a minute, 50 a second;
+     * docs/console.md "Provisioning"): twice the 25 a second Microsoft asks a SCIM service to
+     * take per tenant, so Entra ID's and Okta's imports at their own pace are never refused; a
+     * client past it is answered 429 with Retry-After, which both honour by waiting.
+     */
+    SCIM_REQUESTS_PER_TOKEN: z.coerce.number().int().min(1).max(1_000_000).default(3_000),
+    SCIM_REQUEST_WINDOW_MS: msEnv.max(3_600_000).default(60_000),
     /** A console session ends after this long without a request (sliding; 30 minutes). */
     CONSOLE_SESSION_IDLE_MS: msEnv.default(30 * 60_000),
     /** A console session ends this long after sign-in whatever happens (12 hours). */

@@ -34,6 +34,7 @@ import { startSsoSessionCheck } from './sso/ssoSessionCheck';
 import { listenForOutbox } from './outbox/wakeups';
 import { createServer, SERVICE_NAMES } from './server';
 import { SignInRateLimit } from './sessions/signInRateLimit';
+import { ScimRateLimit } from './provisioning/scimRateLimit';
 import { SecretBox } from '@brand/shared/secrets';
 
 /** Composition root: the only place that reads process.env and listens. */
@@ -104,6 +105,12 @@ async function main(): Promise<void> {
       logoutTokens: redisLogoutTokenLedger(redis, config.REDIS_KEY_PREFIX, log),
     },
     secretBox,
+    scimLimit: new ScimRateLimit(
+      redis,
+      config.REDIS_KEY_PREFIX,
+      { perToken: config.SCIM_REQUESTS_PER_TOKEN, windowMs: config.SCIM_REQUEST_WINDOW_MS },
+      log,
+    ),
     sessions: {
       rateLimit: new SignInRateLimit(
         redis,

@@ -30,6 +30,7 @@ import type { RecordsPageStreams } from './records/pageStreams';
 import type { VersionPublisher } from './versions/versionPublisher';
 import { passkeyHandlers } from './passkeys/grpcHandlers';
 import { provisioningHandlers } from './provisioning/grpcHandlers';
+import type { ScimRateLimit } from './provisioning/scimRateLimit';
 import { sessionHandlers } from './sessions/grpcHandlers';
 import { ssoHandlers } from './sso/grpcHandlers';
 import { signInProviderCache } from './sso/oidcClient';
@@ -51,6 +52,8 @@ export interface RecordsDeps {
   versions: VersionPublisher;
   /** Signing in and sessions (the console); the assertion key also verifies assertions here. */
   sessions: Omit<SessionDeps, 'pool' | 'log'>;
+  /** Counts each SCIM request against its token's limit (AuthenticateScimToken). */
+  scimLimit: ScimRateLimit;
   /** Seals SSO client secrets (WEBHOOK_SECRET_KEY); without it SSO is refused. */
   secretBox?: SecretBox;
   /**
@@ -149,7 +152,7 @@ export function createServer(deps: RecordsDeps): {
   );
   server.addService(
     ProvisioningServiceService,
-    provisioningHandlers({ pool: deps.pool, revocations: deps.revocations }, rpc),
+    provisioningHandlers({ pool: deps.pool, revocations: deps.revocations }, rpc, deps.scimLimit),
   );
   server.addService(
     UsageServiceService,

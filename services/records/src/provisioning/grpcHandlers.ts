@@ -18,6 +18,7 @@ import {
   revokeScimToken,
   rotateScimToken,
 } from './scimTokens';
+import type { ScimRateLimit } from './scimRateLimit';
 import { toScimGroup, toScimToken, toScimUser } from './toProto';
 
 /** A filter value, or none when the field is empty (proto3 strings cannot be absent). */
@@ -31,6 +32,7 @@ const given = (s: string): string | undefined => (s === '' ? undefined : s);
 export function provisioningHandlers(
   deps: DirectoryDeps,
   rpc: RpcBuilder,
+  scimLimit: ScimRateLimit,
 ): ProvisioningServiceServer {
   const { pool } = deps;
   return {
@@ -99,6 +101,9 @@ export function provisioningHandlers(
     })),
 
     authenticateScimToken: rpc.console('AuthenticateScimToken', async (req) => {
+      // Each SCIM request counts here, once: the console asks this first for every request; the
+      // calls it then makes for the request authenticate the token again, uncounted.
+      await scimLimit.take(req.scim_token);
       const caller = await authenticateScimToken(pool, req.scim_token);
       return { brand_id: caller.brandId, token_name: caller.tokenName };
     }),

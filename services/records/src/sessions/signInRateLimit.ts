@@ -1,7 +1,7 @@
-import { createHash } from 'node:crypto';
 import { AppError } from '@brand/shared/errors';
 import type { Logger } from '@brand/shared/logger';
 import type { Redis } from '@brand/shared/redis';
+import { digest, retryAfterSecondsOf, WindowCounter } from '../limits/windowCounter';
 
 /**
  * How many sign-in links one client may ask for one address, and for all addresses, per
@@ -15,54 +15,24 @@ export interface SignInLimits {
 }
 
 /**
- * Counts one request in a window that starts at the key's first request and returns the
- * count and the milliseconds left. A fixed window is enough here: the limit blunts mail
- * bombing and guessing, and twice the limit across a window edge is still a handful of mails.
- */
-const COUNT_SCRIPT = `
-local n = redis.call('INCR', KEYS[1])
-if n == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
-local ttl = redis.call('PTTL', KEYS[1])
-return {n, ttl}
-`;
-
-/** Window counters kept in this process while Redis is unreachable: never unlimited. */
-class MemoryCounters {
-  private readonly windows = new Map<string, { count: number; resetAt: number }>();
-
-  count(key: string, windowMs: number): [number, number] {
-    const now = Date.now();
-    if (this.windows.size > 10_000) {
-      for (const [k, w] of this.windows) if (w.resetAt <= now) this.windows.delete(k);
-    }
-    let w = this.windows.get(key);
-    if (!w || w.resetAt <= now) {
-      w = { count: 0, resetAt: now + windowMs };
-      this.windows.set(key, w);
-    }
-    w.count += 1;
-    return [w.count, w.resetAt - now];
-  }
-}
-
-const digest = (s: string): string => createHash('sha256').update(s).digest('hex').slice(0, 32);
-
-/**
  * The sign-in link rate limit, per address from one client and per client, shared by every
  * records replica through Redis (keys hold hashes, never the address). Every request counts,
  * whether or not the address is a member, so the limit tells nothing about membership. A
  * client that spends an address's budget spends only its own: the member asking from another
- * client is still answered.
+ * client is still answered. A fixed window (windowCounter.ts) is enough here: the limit blunts
+ * mail bombing and guessing, and twice the limit across a window edge is still a handful of mails.
  */
 export class SignInRateLimit {
-  private readonly memory = new MemoryCounters();
+  private readonly counter: WindowCounter;
 
   constructor(
-    private readonly redis: Redis,
+    redis: Redis,
     private readonly keyPrefix: string,
     private readonly limits: SignInLimits,
-    private readonly log: Logger,
-  ) {}
+    log: Logger,
+  ) {
+    this.counter = new WindowCounter(redis, log, 'sign-in rate limit');
+  }
 
   /** Throws rate_limited with the seconds to wait when either limit is exceeded. */
   async take(email: string, clientKey: string): Promise<void> {
@@ -76,7 +46,7 @@ export class SignInRateLimit {
     for (const [key, limit] of checks) {
       const [count, ttlMs] = await this.count(key);
       if (count > limit) {
-        const retryAfterSeconds = Math.max(1, Math.ceil(ttlMs / 1000));
+        const retryAfterSeconds = retryAfterSecondsOf(ttlMs);
         throw new AppError(
           'rate_limited',
           `Too many sign-in links were requested; try again in ${retryAfterSeconds} seconds.`,
@@ -106,7 +76,7 @@ export class SignInRateLimit {
     const key = `${this.keyPrefix}signin:${kind}-client:${digest(clientKey)}`;
     const [count, ttlMs] = await this.count(key);
     if (count > this.limits.perClient * 3) {
-      const retryAfterSeconds = Math.max(1, Math.ceil(ttlMs / 1000));
+      const retryAfterSeconds = retryAfterSecondsOf(ttlMs);
       throw new AppError(
         'rate_limited',
         `Too many ${what} were started; try again in ${retryAfterSeconds} seconds.`,
@@ -115,16 +85,7 @@ export class SignInRateLimit {
     }
   }
 
-  private async count(key: string): Promise<[number, number]> {
-    try {
-      const [count, ttl] = (await this.redis.eval(COUNT_SCRIPT, 1, key, this.limits.windowMs)) as [
-        number,
-        number,
-      ];
-      return [count, ttl > 0 ? ttl : this.limits.windowMs];
-    } catch (err) {
-      this.log.warn({ err }, 'sign-in rate limit: Redis unreachable, counting in this process');
-      return this.memory.count(key, this.limits.windowMs);
-    }
+  private count(key: string): Promise<[number, number]> {
+    return this.counter.count(key, this.limits.windowMs);
   }
 }

@@ -11,12 +11,11 @@ import type { ConsoleClients } from '../clients/consoleClients';
 import { isInputError, scimRefusalOf } from './scimErrors';
 import { expressionsOf, isUnknownId, patchRefusal, refusalOf } from './expressionGuard';
 import { normalisePatch, normaliseResource } from './providerQuirks';
+import { MAX_PAGE } from './scimPaging';
 import { declareScimResources, ifMatchVersion, type ScimContext } from './scimResources';
 
 /** A SCIM token as records mints them: "scim_" and 43 base64url characters. */
 const SCIM_TOKEN = /^Bearer (scim_[A-Za-z0-9_-]{43})$/;
-/** Requests and lists are bounded: a page holds at most this many resources. */
-const MAX_PAGE = 200;
 /** The largest body a provider may send (a group of ~20,000 members fits). */
 const MAX_BODY = '2mb';
 
@@ -97,12 +96,20 @@ const providerQuirks: RequestHandler = (req, _res, next) => {
   next();
 };
 
-/** `count` above MAX_PAGE is read as MAX_PAGE (RFC 7644 3.4.2.4 lets a provider cap it). */
+/**
+ * The query as one plain object for the rest of the request, `count` above MAX_PAGE read as
+ * MAX_PAGE (RFC 7644 3.4.2.4 lets a provider cap it). Express 5's req.query parses the URL afresh
+ * at each read, so scimmy-routers' cast of startIndex and count to numbers was lost and scimmy,
+ * which takes only numbers, ignored both: every list answered from the first resource, 20 a page
+ * (an import walking startIndex read the same page again and again).
+ */
 const boundedPaging: RequestHandler = (req, _res, next) => {
-  const count = Number(req.query.count);
-  if (typeof req.query.count === 'string' && Number.isFinite(count) && count > MAX_PAGE) {
-    Object.defineProperty(req, 'query', { value: { ...req.query, count: String(MAX_PAGE) } });
+  const query = { ...req.query };
+  const count = Number(query.count);
+  if (typeof query.count === 'string' && Number.isFinite(count) && count > MAX_PAGE) {
+    query.count = String(MAX_PAGE);
   }
+  Object.defineProperty(req, 'query', { value: query, writable: true, configurable: true });
   next();
 };
 
@@ -217,6 +224,11 @@ function answerAndLog(
           res.status(override.status).setHeader('Retry-After', String(override.retryAfterSeconds));
           const message = 'detail' in body ? body.detail : '';
           body = errorBody(override.status, String(message));
+        } else if (res.statusCode === 413 && isTooMany(body)) {
+          // A list too large to filter (scimPaging.ts): 400 as RFC 7644 3.12 says; scimmy allows
+          // tooMany only with 413.
+          res.status(400);
+          body = errorBody(400, String((body as { detail?: unknown }).detail), 'tooMany');
         } else if (res.statusCode >= 500 && body instanceof SCIMMY.Messages.Error) {
           const cause = (body as Error).cause;
           if (isInputError(cause)) {
@@ -249,6 +261,9 @@ function answerAndLog(
     next();
   };
 }
+
+const isTooMany = (body: object) =>
+  body instanceof SCIMMY.Messages.Error && (body as { scimType?: unknown }).scimType === 'tooMany';
 
 /** What a provider is told of input scimmy choked on. */
 const inputErrorDetail = (err: Error) => `The request could not be applied: ${err.message}.`;

@@ -2,6 +2,16 @@ import type { ScimGroup, ScimUser } from '@brand/proto/access/v1/provisioning';
 import { SCIMMY } from 'scimmy-routers';
 import type { ConsoleClients } from '../clients/consoleClients';
 import { resourceNotFound, scimCall, type StatusOverride } from './scimErrors';
+import {
+  fromOlderRecords,
+  pageOf,
+  readAllBounded,
+  rowsForScimmy,
+  windowFor,
+  type Constraints,
+  type RecordsAnswer,
+  type RecordsWindow,
+} from './scimPaging';
 
 /**
  * What the SCIM router hands each resource handler: the provider's checked token, and the status
@@ -64,14 +74,48 @@ function equalityOf(filter: ParsedFilter | undefined, attribute: string): string
     : undefined;
 }
 
+/** What scimmy hands an egress: the id read, or the list's filter and paging. */
+interface ListedResource {
+  id?: string;
+  filter?: ParsedFilter;
+  constraints?: Constraints;
+}
+
 /**
- * What scimmy's filter keeps of `all`. Not used after a lookup by userName or displayName, which
- * records made itself, case-insensitively as the schema says (caseExact false, RFC 7643): scimmy's
- * `eq` compares exactly, so a provider asking for "alice@…" of a stored "Alice@…" found nobody,
- * was refused the POST that followed (taken), and could never link or deprovision the user.
+ * A list as records pages it (scimPaging.ts). Unfiltered, or filtered by a lookup records made
+ * itself (`lookedUp`), and not sorted: records answers the page and the list's total, which
+ * scimmy's ListResponse is given (resource.constraints.totalResults, its own field) to report.
+ * Otherwise scimmy filters and sorts the whole list here, as before, bounded: read from records
+ * in chunks, refused tooMany past MAX_FILTERED.
+ *
+ * A lookup records made is not filtered again: by userName or displayName records compares
+ * case-insensitively as the schema says (caseExact false, RFC 7643), and scimmy's `eq` exactly,
+ * so a provider asking for "alice@…" of a stored "Alice@…" found nobody, was refused the POST that
+ * followed (taken), and could never link or deprovision the user.
  */
-const filtered = (filter: ParsedFilter | undefined, all: Json[]): Json[] =>
-  filter ? filter.match(all) : all;
+async function listed<R extends { id: string }>(
+  resource: ListedResource,
+  lookedUp: boolean,
+  read: (window: RecordsWindow) => Promise<RecordsAnswer<R>>,
+  out: (row: R) => Json,
+  bounded: { chunk: number; kind: 'users' | 'groups' },
+): Promise<Json[]> {
+  const filter = lookedUp ? undefined : resource.filter;
+  if (!filter && resource.constraints?.sortBy === undefined) {
+    const page = pageOf(resource.constraints);
+    const answer = await read(windowFor(page));
+    // An older records answered every row: scimmy pages them, as before.
+    if (fromOlderRecords(answer)) return answer.rows.map(out);
+    resource.constraints = {
+      ...resource.constraints,
+      count: page.count,
+      totalResults: answer.total,
+    };
+    return rowsForScimmy(page, answer.rows, answer.total).map(out);
+  }
+  const all = (await readAllBounded(read, bounded.chunk, bounded.kind)).map(out);
+  return filter ? filter.match(all) : all;
+}
 
 const text = (v: unknown): string => (typeof v === 'string' ? v : '');
 
@@ -153,24 +197,32 @@ function groupIn(id: string, instance: Json): ScimGroup {
 export function declareScimResources(provisioning: () => Provisioning): void {
   if (SCIMMY.Resources.declared(SCIMMY.Resources.User)) return;
   SCIMMY.Resources.declare(SCIMMY.Resources.User, {
-    egress: async (resource: { id?: string; filter?: ParsedFilter }, ctx: ScimContext) => {
-      const userName = equalityOf(resource.filter, 'userName');
-      const { users } = await scimCall(ctx, () =>
-        provisioning()('listScimUsers', {
-          scim_token: ctx.token,
-          id: resource.id ?? '',
-          user_name: userName ?? '',
-          external_id: equalityOf(resource.filter, 'externalId') ?? '',
-        }),
-      );
+    egress: async (resource: ListedResource, ctx: ScimContext) => {
+      const lookup = {
+        id: resource.id ?? equalityOf(resource.filter, 'id'),
+        user_name: equalityOf(resource.filter, 'userName'),
+        external_id: equalityOf(resource.filter, 'externalId'),
+      };
+      const read = async (window: RecordsWindow) => {
+        const { users, total_results } = await scimCall(ctx, () =>
+          provisioning()('listScimUsers', {
+            scim_token: ctx.token,
+            id: lookup.id ?? '',
+            user_name: lookup.user_name ?? '',
+            external_id: lookup.external_id ?? '',
+            ...window,
+          }),
+        );
+        return { rows: users, total: total_results };
+      };
       if (resource.id) {
-        const [found] = users;
+        const [found] = (await read({ start_index: 0, count: 0 })).rows;
         if (!found) throw resourceNotFound(resource.id);
         noteRead(ctx, 'User', found.id, found.version);
         return userOut(found);
       }
-      const all = users.map(userOut);
-      return userName === undefined ? filtered(resource.filter, all) : all;
+      const lookedUp = !resource.filter || Object.values(lookup).some((v) => v !== undefined);
+      return listed(resource, lookedUp, read, userOut, { chunk: 500, kind: 'users' });
     },
     ingress: async (resource: { id?: string }, instance: Json, ctx: ScimContext) => {
       const { user } = await scimCall(ctx, () =>
@@ -193,23 +245,31 @@ export function declareScimResources(provisioning: () => Provisioning): void {
     },
   });
   SCIMMY.Resources.declare(SCIMMY.Resources.Group, {
-    egress: async (resource: { id?: string; filter?: ParsedFilter }, ctx: ScimContext) => {
-      const displayName = equalityOf(resource.filter, 'displayName');
-      const { groups } = await scimCall(ctx, () =>
-        provisioning()('listScimGroups', {
-          scim_token: ctx.token,
-          id: resource.id ?? '',
-          display_name: displayName ?? '',
-        }),
-      );
+    egress: async (resource: ListedResource, ctx: ScimContext) => {
+      const lookup = {
+        id: resource.id ?? equalityOf(resource.filter, 'id'),
+        display_name: equalityOf(resource.filter, 'displayName'),
+      };
+      const read = async (window: RecordsWindow) => {
+        const { groups, total_results } = await scimCall(ctx, () =>
+          provisioning()('listScimGroups', {
+            scim_token: ctx.token,
+            id: lookup.id ?? '',
+            display_name: lookup.display_name ?? '',
+            ...window,
+          }),
+        );
+        return { rows: groups, total: total_results };
+      };
       if (resource.id) {
-        const [found] = groups;
+        const [found] = (await read({ start_index: 0, count: 0 })).rows;
         if (!found) throw resourceNotFound(resource.id);
         noteRead(ctx, 'Group', found.id, found.version);
         return groupOut(found);
       }
-      const all = groups.map(groupOut);
-      return displayName === undefined ? filtered(resource.filter, all) : all;
+      const lookedUp = !resource.filter || Object.values(lookup).some((v) => v !== undefined);
+      // Groups in small chunks: each carries its members (up to 20,000).
+      return listed(resource, lookedUp, read, groupOut, { chunk: 20, kind: 'groups' });
     },
     ingress: async (resource: { id?: string }, instance: Json, ctx: ScimContext) => {
       const { group } = await scimCall(ctx, () =>

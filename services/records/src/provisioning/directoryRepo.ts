@@ -46,21 +46,52 @@ const USER_COLUMNS = `u.id, u.brand_id, u.user_name, u.external_id, u.display_na
 const GROUP_COLUMNS = `g.id, g.brand_id, g.display_name, g.external_id, g.version::text as version,
   ${rfc3339('g.created_at')} as created_at, ${rfc3339('g.updated_at')} as updated_at`;
 
-/** The brand's users, oldest first, optionally one by id, userName or externalId. */
+/** Which of a brand's users or groups a list holds: all, or those with one value. */
+type UserLookup = { id?: string; userName?: string; externalId?: string };
+type GroupLookup = { id?: string; displayName?: string };
+
+/**
+ * A window of a list: `limit` rows after the first `offset` (a SCIM page). The list's order
+ * (created_at, then id) is total, so consecutive windows neither repeat nor skip a row that stays.
+ */
+export interface ListWindow {
+  offset: number;
+  limit: number;
+}
+
+const USER_LOOKUP = `u.brand_id = $1 and ($2::text is null or u.id = $2)
+        and ($3::text is null or lower(u.user_name) = lower($3))
+        and ($4::text is null or u.external_id = $4)`;
+const userLookupArgs = (brandId: string, only: UserLookup) => [
+  brandId,
+  only.id ?? null,
+  only.userName ?? null,
+  only.externalId ?? null,
+];
+
+/** The brand's users, oldest first, optionally one by id, userName or externalId; or a window. */
 export async function selectScimUsers(
   db: Db,
   brandId: string,
-  only: { id?: string; userName?: string; externalId?: string } = {},
+  only: UserLookup = {},
+  window?: ListWindow,
 ): Promise<ScimUserRow[]> {
   const r = await db.query<ScimUserRow>(
-    `select ${USER_COLUMNS} from scim_users u
-      where u.brand_id = $1 and ($2::text is null or u.id = $2)
-        and ($3::text is null or lower(u.user_name) = lower($3))
-        and ($4::text is null or u.external_id = $4)
-      order by u.created_at, u.id`,
-    [brandId, only.id ?? null, only.userName ?? null, only.externalId ?? null],
+    `select ${USER_COLUMNS} from scim_users u where ${USER_LOOKUP}
+      order by u.created_at, u.id
+      ${window ? 'limit $5 offset $6' : ''}`,
+    [...userLookupArgs(brandId, only), ...(window ? [window.limit, window.offset] : [])],
   );
   return r.rows;
+}
+
+/** How many users selectScimUsers answers without a window. */
+export async function countScimUsers(db: Db, brandId: string, only: UserLookup = {}) {
+  const r = await db.query<{ n: number }>(
+    `select count(*)::int as n from scim_users u where ${USER_LOOKUP}`,
+    userLookupArgs(brandId, only),
+  );
+  return r.rows[0]!.n;
 }
 
 /** A user of the brand, locked for a change. */
@@ -171,20 +202,37 @@ export async function selectGroupsOfUsers(
   return byUser;
 }
 
-/** The brand's groups, oldest first, optionally one by id or display name. */
+const GROUP_LOOKUP = `g.brand_id = $1 and ($2::text is null or g.id = $2)
+        and ($3::text is null or lower(g.display_name) = lower($3))`;
+const groupLookupArgs = (brandId: string, only: GroupLookup) => [
+  brandId,
+  only.id ?? null,
+  only.displayName ?? null,
+];
+
+/** The brand's groups, oldest first, optionally one by id or display name; or a window. */
 export async function selectScimGroups(
   db: Db,
   brandId: string,
-  only: { id?: string; displayName?: string } = {},
+  only: GroupLookup = {},
+  window?: ListWindow,
 ): Promise<ScimGroupRow[]> {
   const r = await db.query<ScimGroupRow>(
-    `select ${GROUP_COLUMNS} from scim_groups g
-      where g.brand_id = $1 and ($2::text is null or g.id = $2)
-        and ($3::text is null or lower(g.display_name) = lower($3))
-      order by g.created_at, g.id`,
-    [brandId, only.id ?? null, only.displayName ?? null],
+    `select ${GROUP_COLUMNS} from scim_groups g where ${GROUP_LOOKUP}
+      order by g.created_at, g.id
+      ${window ? 'limit $4 offset $5' : ''}`,
+    [...groupLookupArgs(brandId, only), ...(window ? [window.limit, window.offset] : [])],
   );
   return r.rows;
+}
+
+/** How many groups selectScimGroups answers without a window. */
+export async function countScimGroups(db: Db, brandId: string, only: GroupLookup = {}) {
+  const r = await db.query<{ n: number }>(
+    `select count(*)::int as n from scim_groups g where ${GROUP_LOOKUP}`,
+    groupLookupArgs(brandId, only),
+  );
+  return r.rows[0]!.n;
 }
 
 /** Each group's members (user id and display), for the groups named. */

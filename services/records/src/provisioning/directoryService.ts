@@ -8,6 +8,8 @@ import type { RevocationNotifier } from '../access/revocations';
 import { lockBrandMembers } from '../access/memberRepo';
 import { selectVerifiedDomains } from '../sso/domains/ssoDomainRepo';
 import {
+  countScimGroups,
+  countScimUsers,
   deleteScimGroupRow,
   deleteScimUserRow,
   insertScimUser,
@@ -22,6 +24,7 @@ import {
   setScimUserMember,
   updateScimUser,
   upsertScimGroup,
+  type ListWindow,
   type ScimGroupRow,
   type ScimUserFields,
   type ScimUserRow,
@@ -123,12 +126,30 @@ function addressOf(u: z.infer<typeof UserInput>): string {
   return parsed.data;
 }
 
+/**
+ * A page of a list, as SCIM asks for it: from the 1-based startIndex, at most count (0: none,
+ * only the total). Bounded here whatever the console asks (at most 500, its chunks for a filter
+ * it applies itself): a user is ~1.5 KB in gRPC with 256-character names, ~20 KB with every
+ * field full of three-byte characters, so 500 stay within the console's 16 MiB.
+ */
+export interface ListPage {
+  startIndex: number;
+  count: number;
+}
+const MAX_LIST_PAGE = 500;
+
+const windowOf = (page: ListPage): ListWindow => ({
+  offset: Math.max(page.startIndex, 1) - 1,
+  limit: Math.min(Math.max(page.count, 0), MAX_LIST_PAGE),
+});
+
 export async function listUsers(
   pool: Pool,
   caller: ScimCaller,
   only: { id?: string; userName?: string; externalId?: string },
+  window?: ListWindow,
 ): Promise<ScimUserView[]> {
-  const users = await selectScimUsers(pool, caller.brandId, only);
+  const users = await selectScimUsers(pool, caller.brandId, only, window);
   const groups = await selectGroupsOfUsers(
     pool,
     users.map((u) => u.id),
@@ -139,17 +160,52 @@ export async function listUsers(
   }));
 }
 
+/**
+ * One page of the brand's users (as listUsers orders them) and how many the list holds: what a
+ * provider's import walks, a page a request, instead of the whole directory each time. The count
+ * and the page are read apart: a write between them shows in the next page.
+ */
+export async function pageUsers(
+  pool: Pool,
+  caller: ScimCaller,
+  only: { id?: string; userName?: string; externalId?: string },
+  page: ListPage,
+): Promise<{ users: ScimUserView[]; total: number }> {
+  const window = windowOf(page);
+  const [total, users] = await Promise.all([
+    countScimUsers(pool, caller.brandId, only),
+    window.limit === 0 ? [] : listUsers(pool, caller, only, window),
+  ]);
+  return { users, total };
+}
+
 export async function listGroups(
   pool: Pool,
   caller: ScimCaller,
   only: { id?: string; displayName?: string },
+  window?: ListWindow,
 ): Promise<ScimGroupView[]> {
-  const groups = await selectScimGroups(pool, caller.brandId, only);
+  const groups = await selectScimGroups(pool, caller.brandId, only, window);
   const members = await selectMembersOfGroups(
     pool,
     groups.map((g) => g.id),
   );
   return groups.map((g) => ({ ...g, members: members.get(g.id) ?? [] }));
+}
+
+/** One page of the brand's groups and how many the list holds, as pageUsers. */
+export async function pageGroups(
+  pool: Pool,
+  caller: ScimCaller,
+  only: { id?: string; displayName?: string },
+  page: ListPage,
+): Promise<{ groups: ScimGroupView[]; total: number }> {
+  const window = windowOf(page);
+  const [total, groups] = await Promise.all([
+    countScimGroups(pool, caller.brandId, only),
+    window.limit === 0 ? [] : listGroups(pool, caller, only, window),
+  ]);
+  return { groups, total };
 }
 
 /**

@@ -6,6 +6,8 @@ import {
   deleteUser,
   listGroups,
   listUsers,
+  pageGroups,
+  pageUsers,
   writeGroup,
   writeUser,
   type DirectoryDeps,
@@ -110,12 +112,19 @@ export function provisioningHandlers(
 
     listScimUsers: rpc.console('ListScimUsers', async (req) => {
       const caller = await authenticateScimToken(pool, req.scim_token);
-      const users = await listUsers(pool, caller, {
+      const only = {
         id: given(req.id),
         userName: given(req.user_name),
         externalId: given(req.external_id),
-      });
-      return { users: users.map(toScimUser) };
+      };
+      // No start_index: a console from before paging, which pages the whole list itself.
+      if (req.start_index === 0) {
+        const users = await listUsers(pool, caller, only);
+        return { users: users.map(toScimUser), total_results: users.length };
+      }
+      const page = { startIndex: req.start_index, count: req.count };
+      const { users, total } = await pageUsers(pool, caller, only, page);
+      return { users: users.map(toScimUser), total_results: total };
     }),
 
     writeScimUser: rpc.console('WriteScimUser', async (req) => {
@@ -145,11 +154,14 @@ export function provisioningHandlers(
 
     listScimGroups: rpc.console('ListScimGroups', async (req) => {
       const caller = await authenticateScimToken(pool, req.scim_token);
-      const groups = await listGroups(pool, caller, {
-        id: given(req.id),
-        displayName: given(req.display_name),
-      });
-      return { groups: groups.map(toScimGroup) };
+      const only = { id: given(req.id), displayName: given(req.display_name) };
+      if (req.start_index === 0) {
+        const groups = await listGroups(pool, caller, only);
+        return { groups: groups.map(toScimGroup), total_results: groups.length };
+      }
+      const page = { startIndex: req.start_index, count: req.count };
+      const { groups, total } = await pageGroups(pool, caller, only, page);
+      return { groups: groups.map(toScimGroup), total_results: total };
     }),
 
     writeScimGroup: rpc.console('WriteScimGroup', async (req) => {

@@ -251,11 +251,23 @@ export interface ListScimUsersRequest {
   external_id: string;
   /** Only the user with this id, when set. */
   id: string;
+  /**
+   * The page: from this 1-based position of the list (oldest first, then by id), at most
+   * count users (count 0: none, only total_results; records caps it at 500). 0: the whole
+   * list, as before paging.
+   */
+  start_index: number;
+  count: number;
 }
 
 /** ListScimUsersResponse holds the users, oldest first. */
 export interface ListScimUsersResponse {
   users: ScimUser[];
+  /**
+   * How many users the list has in all (every page's), with start_index set. Added with
+   * start_index: an older records leaves it 0 and answers every user.
+   */
+  total_results: number;
 }
 
 /** WriteScimUserRequest creates or replaces a user. */
@@ -292,11 +304,16 @@ export interface ListScimGroupsRequest {
   id: string;
   /** Only the group with this displayName (case-insensitive), when set. */
   display_name: string;
+  /** The page, as ListScimUsersRequest's. */
+  start_index: number;
+  count: number;
 }
 
 /** ListScimGroupsResponse holds the groups, oldest first. */
 export interface ListScimGroupsResponse {
   groups: ScimGroup[];
+  /** How many groups the list has in all, as ListScimUsersResponse's. */
+  total_results: number;
 }
 
 /** WriteScimGroupRequest creates or replaces a group. */
@@ -3388,7 +3405,7 @@ export const AuthenticateScimTokenResponse: MessageFns<AuthenticateScimTokenResp
 };
 
 function createBaseListScimUsersRequest(): ListScimUsersRequest {
-  return { scim_token: "", user_name: "", external_id: "", id: "" };
+  return { scim_token: "", user_name: "", external_id: "", id: "", start_index: 0, count: 0 };
 }
 
 export const ListScimUsersRequest: MessageFns<ListScimUsersRequest> = {
@@ -3404,6 +3421,12 @@ export const ListScimUsersRequest: MessageFns<ListScimUsersRequest> = {
     }
     if (message.id !== "") {
       writer.uint32(34).string(message.id);
+    }
+    if (message.start_index !== 0) {
+      writer.uint32(40).uint32(message.start_index);
+    }
+    if (message.count !== 0) {
+      writer.uint32(48).uint32(message.count);
     }
     return writer;
   },
@@ -3453,6 +3476,22 @@ export const ListScimUsersRequest: MessageFns<ListScimUsersRequest> = {
             message.id = reader.string();
             continue;
           }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.start_index = reader.uint32();
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.count = reader.uint32();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -3483,6 +3522,12 @@ export const ListScimUsersRequest: MessageFns<ListScimUsersRequest> = {
         ? globalThis.String(object.external_id)
         : "",
       id: isSet(object.id) ? globalThis.String(object.id) : "",
+      start_index: isSet(object.startIndex)
+        ? globalThis.Number(object.startIndex)
+        : isSet(object.start_index)
+        ? globalThis.Number(object.start_index)
+        : 0,
+      count: isSet(object.count) ? globalThis.Number(object.count) : 0,
     };
   },
 
@@ -3500,6 +3545,12 @@ export const ListScimUsersRequest: MessageFns<ListScimUsersRequest> = {
     if (message.id !== "") {
       obj.id = message.id;
     }
+    if (message.start_index !== 0) {
+      obj.startIndex = Math.round(message.start_index);
+    }
+    if (message.count !== 0) {
+      obj.count = Math.round(message.count);
+    }
     return obj;
   },
 
@@ -3512,18 +3563,23 @@ export const ListScimUsersRequest: MessageFns<ListScimUsersRequest> = {
     message.user_name = object.user_name ?? "";
     message.external_id = object.external_id ?? "";
     message.id = object.id ?? "";
+    message.start_index = object.start_index ?? 0;
+    message.count = object.count ?? 0;
     return message;
   },
 };
 
 function createBaseListScimUsersResponse(): ListScimUsersResponse {
-  return { users: [] };
+  return { users: [], total_results: 0 };
 }
 
 export const ListScimUsersResponse: MessageFns<ListScimUsersResponse> = {
   encode(message: ListScimUsersResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     for (const v of message.users) {
       ScimUser.encode(v!, writer.uint32(10).fork()).join();
+    }
+    if (message.total_results !== 0) {
+      writer.uint32(16).uint32(message.total_results);
     }
     return writer;
   },
@@ -3549,6 +3605,14 @@ export const ListScimUsersResponse: MessageFns<ListScimUsersResponse> = {
             message.users.push(ScimUser.decode(reader, reader.uint32()));
             continue;
           }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.total_results = reader.uint32();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -3562,13 +3626,23 @@ export const ListScimUsersResponse: MessageFns<ListScimUsersResponse> = {
   },
 
   fromJSON(object: any): ListScimUsersResponse {
-    return { users: globalThis.Array.isArray(object?.users) ? object.users.map((e: any) => ScimUser.fromJSON(e)) : [] };
+    return {
+      users: globalThis.Array.isArray(object?.users) ? object.users.map((e: any) => ScimUser.fromJSON(e)) : [],
+      total_results: isSet(object.totalResults)
+        ? globalThis.Number(object.totalResults)
+        : isSet(object.total_results)
+        ? globalThis.Number(object.total_results)
+        : 0,
+    };
   },
 
   toJSON(message: ListScimUsersResponse): unknown {
     const obj: any = {};
     if (message.users?.length) {
       obj.users = message.users.map((e) => ScimUser.toJSON(e));
+    }
+    if (message.total_results !== 0) {
+      obj.totalResults = Math.round(message.total_results);
     }
     return obj;
   },
@@ -3579,6 +3653,7 @@ export const ListScimUsersResponse: MessageFns<ListScimUsersResponse> = {
   fromPartial<I extends Exact<DeepPartial<ListScimUsersResponse>, I>>(object: I): ListScimUsersResponse {
     const message = createBaseListScimUsersResponse();
     message.users = object.users?.map((e) => ScimUser.fromPartial(e)) || [];
+    message.total_results = object.total_results ?? 0;
     return message;
   },
 };
@@ -3921,7 +3996,7 @@ export const DeleteScimUserResponse: MessageFns<DeleteScimUserResponse> = {
 };
 
 function createBaseListScimGroupsRequest(): ListScimGroupsRequest {
-  return { scim_token: "", id: "", display_name: "" };
+  return { scim_token: "", id: "", display_name: "", start_index: 0, count: 0 };
 }
 
 export const ListScimGroupsRequest: MessageFns<ListScimGroupsRequest> = {
@@ -3934,6 +4009,12 @@ export const ListScimGroupsRequest: MessageFns<ListScimGroupsRequest> = {
     }
     if (message.display_name !== "") {
       writer.uint32(26).string(message.display_name);
+    }
+    if (message.start_index !== 0) {
+      writer.uint32(32).uint32(message.start_index);
+    }
+    if (message.count !== 0) {
+      writer.uint32(40).uint32(message.count);
     }
     return writer;
   },
@@ -3975,6 +4056,22 @@ export const ListScimGroupsRequest: MessageFns<ListScimGroupsRequest> = {
             message.display_name = reader.string();
             continue;
           }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.start_index = reader.uint32();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.count = reader.uint32();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -4000,6 +4097,12 @@ export const ListScimGroupsRequest: MessageFns<ListScimGroupsRequest> = {
         : isSet(object.display_name)
         ? globalThis.String(object.display_name)
         : "",
+      start_index: isSet(object.startIndex)
+        ? globalThis.Number(object.startIndex)
+        : isSet(object.start_index)
+        ? globalThis.Number(object.start_index)
+        : 0,
+      count: isSet(object.count) ? globalThis.Number(object.count) : 0,
     };
   },
 
@@ -4014,6 +4117,12 @@ export const ListScimGroupsRequest: MessageFns<ListScimGroupsRequest> = {
     if (message.display_name !== "") {
       obj.displayName = message.display_name;
     }
+    if (message.start_index !== 0) {
+      obj.startIndex = Math.round(message.start_index);
+    }
+    if (message.count !== 0) {
+      obj.count = Math.round(message.count);
+    }
     return obj;
   },
 
@@ -4025,18 +4134,23 @@ export const ListScimGroupsRequest: MessageFns<ListScimGroupsRequest> = {
     message.scim_token = object.scim_token ?? "";
     message.id = object.id ?? "";
     message.display_name = object.display_name ?? "";
+    message.start_index = object.start_index ?? 0;
+    message.count = object.count ?? 0;
     return message;
   },
 };
 
 function createBaseListScimGroupsResponse(): ListScimGroupsResponse {
-  return { groups: [] };
+  return { groups: [], total_results: 0 };
 }
 
 export const ListScimGroupsResponse: MessageFns<ListScimGroupsResponse> = {
   encode(message: ListScimGroupsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     for (const v of message.groups) {
       ScimGroup.encode(v!, writer.uint32(10).fork()).join();
+    }
+    if (message.total_results !== 0) {
+      writer.uint32(16).uint32(message.total_results);
     }
     return writer;
   },
@@ -4062,6 +4176,14 @@ export const ListScimGroupsResponse: MessageFns<ListScimGroupsResponse> = {
             message.groups.push(ScimGroup.decode(reader, reader.uint32()));
             continue;
           }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.total_results = reader.uint32();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -4077,6 +4199,11 @@ export const ListScimGroupsResponse: MessageFns<ListScimGroupsResponse> = {
   fromJSON(object: any): ListScimGroupsResponse {
     return {
       groups: globalThis.Array.isArray(object?.groups) ? object.groups.map((e: any) => ScimGroup.fromJSON(e)) : [],
+      total_results: isSet(object.totalResults)
+        ? globalThis.Number(object.totalResults)
+        : isSet(object.total_results)
+        ? globalThis.Number(object.total_results)
+        : 0,
     };
   },
 
@@ -4084,6 +4211,9 @@ export const ListScimGroupsResponse: MessageFns<ListScimGroupsResponse> = {
     const obj: any = {};
     if (message.groups?.length) {
       obj.groups = message.groups.map((e) => ScimGroup.toJSON(e));
+    }
+    if (message.total_results !== 0) {
+      obj.totalResults = Math.round(message.total_results);
     }
     return obj;
   },
@@ -4094,6 +4224,7 @@ export const ListScimGroupsResponse: MessageFns<ListScimGroupsResponse> = {
   fromPartial<I extends Exact<DeepPartial<ListScimGroupsResponse>, I>>(object: I): ListScimGroupsResponse {
     const message = createBaseListScimGroupsResponse();
     message.groups = object.groups?.map((e) => ScimGroup.fromPartial(e)) || [];
+    message.total_results = object.total_results ?? 0;
     return message;
   },
 };
@@ -4758,7 +4889,8 @@ export const ProvisioningServiceService = {
   },
   /**
    * ListScimUsers answers the brand's users (with their groups), optionally only those whose
-   * userName or externalId equals a value (the providers' lookups).
+   * userName or externalId equals a value (the providers' lookups); one page of them with
+   * start_index set (records before this field answered them all, total_results 0).
    */
   listScimUsers: {
     path: "/brand.access.v1.ProvisioningService/ListScimUsers" as const,
@@ -4804,7 +4936,10 @@ export const ProvisioningServiceService = {
       Buffer.from(DeleteScimUserResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): DeleteScimUserResponse => DeleteScimUserResponse.decode(value),
   },
-  /** ListScimGroups answers the brand's groups with their members. */
+  /**
+   * ListScimGroups answers the brand's groups with their members; one page of them with
+   * start_index set (records before this field answered them all, total_results 0).
+   */
   listScimGroups: {
     path: "/brand.access.v1.ProvisioningService/ListScimGroups" as const,
     requestStream: false as const,
@@ -4899,7 +5034,8 @@ export interface ProvisioningServiceServer extends UntypedServiceImplementation 
   authenticateScimToken: handleUnaryCall<AuthenticateScimTokenRequest, AuthenticateScimTokenResponse>;
   /**
    * ListScimUsers answers the brand's users (with their groups), optionally only those whose
-   * userName or externalId equals a value (the providers' lookups).
+   * userName or externalId equals a value (the providers' lookups); one page of them with
+   * start_index set (records before this field answered them all, total_results 0).
    */
   listScimUsers: handleUnaryCall<ListScimUsersRequest, ListScimUsersResponse>;
   /**
@@ -4917,7 +5053,10 @@ export interface ProvisioningServiceServer extends UntypedServiceImplementation 
    * precondition_failed for a stale expected_version.
    */
   deleteScimUser: handleUnaryCall<DeleteScimUserRequest, DeleteScimUserResponse>;
-  /** ListScimGroups answers the brand's groups with their members. */
+  /**
+   * ListScimGroups answers the brand's groups with their members; one page of them with
+   * start_index set (records before this field answered them all, total_results 0).
+   */
   listScimGroups: handleUnaryCall<ListScimGroupsRequest, ListScimGroupsResponse>;
   /**
    * WriteScimGroup creates or replaces a group (its members by user id) and re-derives the roles
@@ -5084,7 +5223,8 @@ export interface ProvisioningServiceClient extends Client {
   ): ClientUnaryCall;
   /**
    * ListScimUsers answers the brand's users (with their groups), optionally only those whose
-   * userName or externalId equals a value (the providers' lookups).
+   * userName or externalId equals a value (the providers' lookups); one page of them with
+   * start_index set (records before this field answered them all, total_results 0).
    */
   listScimUsers(
     request: ListScimUsersRequest,
@@ -5144,7 +5284,10 @@ export interface ProvisioningServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: DeleteScimUserResponse) => void,
   ): ClientUnaryCall;
-  /** ListScimGroups answers the brand's groups with their members. */
+  /**
+   * ListScimGroups answers the brand's groups with their members; one page of them with
+   * start_index set (records before this field answered them all, total_results 0).
+   */
   listScimGroups(
     request: ListScimGroupsRequest,
     callback: (error: ServiceError | null, response: ListScimGroupsResponse) => void,

@@ -1,0 +1,126 @@
+import { SCIMMY } from 'scimmy-routers';
+
+/*
+ * A SCIM list as records pages it. A provider's import walks GET /Users?startIndex=1&count=100,
+ * then 101, … through the directory: each request asks records for its page and the list's total
+ * (ListScimUsers' start_index, count, total_results), so it reads one page, and no gRPC answer
+ * holds a whole enterprise directory (20,000 users of long names are ~29 MB, past the client's
+ * 16 MiB: the list failed outright). A filter records cannot evaluate, or a sortBy, is still
+ * applied in the console by scimmy, over a directory of at most MAX_FILTERED (400 tooMany above),
+ * read from records in chunks.
+ */
+
+/** Requests and lists are bounded: a page holds at most this many resources. */
+export const MAX_PAGE = 200;
+/** scimmy's page when the request names no count (its ListResponse's default). */
+const DEFAULT_COUNT = 20;
+/**
+ * The largest list the console filters or sorts itself (scimmy's filter.match over all of it):
+ * the rest are refused 400 tooMany (RFC 7644 3.4.2.2), which the provider narrows with a lookup
+ * records makes (userName, externalId or displayName eq) or walks unfiltered.
+ */
+export const MAX_FILTERED = 10_000;
+
+/** The paging a list request names, as scimmy parsed it (resource.constraints). */
+export interface Constraints {
+  sortBy?: string;
+  sortOrder?: string;
+  startIndex?: number;
+  count?: number;
+  totalResults?: number;
+}
+
+/** A window of records' list: from the 1-based start_index, at most count (0: the total only). */
+export interface RecordsWindow {
+  start_index: number;
+  count: number;
+}
+
+/** What records answered for a window: its rows and the list's total (0 from an older records). */
+export interface RecordsAnswer<T> {
+  rows: T[];
+  total: number;
+}
+
+/** The page a request asks for: scimmy clamps startIndex to >= 1 and count to >= 0. */
+export function pageOf(constraints: Constraints | undefined): { start: number; count: number } {
+  return {
+    start: constraints?.startIndex ?? 1,
+    count: Math.min(constraints?.count ?? DEFAULT_COUNT, MAX_PAGE),
+  };
+}
+
+/**
+ * The window of records' list to ask for a page. scimmy's ListResponse, given the page and the
+ * total, still slices off startIndex - 1 rows whenever it holds at least startIndex of them and
+ * they do not end at the total (a heuristic for "not sliced yet"): a page from 2 to count would
+ * lose its head. So such a page (at most MAX_PAGE in, so at most 2 × MAX_PAGE + 1 rows) is read
+ * from the list's first row, one more than needed, and arranged by pageForScimmy; any other page
+ * is read as it is: at startIndex 1 the slice is none, and past count the page is shorter than
+ * startIndex.
+ */
+export function windowFor(page: { start: number; count: number }): RecordsWindow {
+  return page.start >= 2 && page.start <= page.count
+    ? { start_index: 1, count: page.start + page.count }
+    : { start_index: page.start, count: page.count };
+}
+
+/**
+ * What to hand scimmy's ListResponse so it answers exactly the rows start .. start + count - 1
+ * of a list of `total`, from records' answer to windowFor(page): the rows as they came, or for a
+ * page read from the first row, the first start - 1 + count of them (start - 1 sliced off by
+ * scimmy, the rest cut to count), unless that many ending exactly start - 1 short of the total
+ * would make scimmy take them for sliced already: then one more (there is one, see below).
+ */
+export function rowsForScimmy<T>(
+  page: { start: number; count: number },
+  rows: readonly T[],
+  total: number,
+): T[] {
+  if (windowFor(page).start_index === page.start) return [...rows];
+  // Nothing at start: handed anything, scimmy would answer the list's head.
+  if (rows.length < page.start) return [];
+  const needed = Math.min(rows.length, page.start - 1 + page.count);
+  // total === needed + start - 1 with start >= 2 means total > needed, so rows holds one more.
+  return total === needed + page.start - 1 ? rows.slice(0, needed + 1) : rows.slice(0, needed);
+}
+
+/** An answer from records before paging: every row, and total_results left 0. */
+export const fromOlderRecords = (answer: RecordsAnswer<unknown>): boolean =>
+  answer.total === 0 && answer.rows.length > 0;
+
+/** A list larger than the console filters or sorts itself (RFC 7644 3.12 tooMany). */
+export function tooMany(total: number, kind: 'users' | 'groups'): Error {
+  // scimmy allows tooMany only with 413 (its bulk limit): the endpoint answers it 400, as RFC
+  // 7644 3.12 does a filter's (answerAndLog in scimEndpoint.ts).
+  return new SCIMMY.Types.Error(
+    413,
+    'tooMany',
+    `The directory holds ${total} ${kind}, more than the ${MAX_FILTERED} this filter or sortBy can be applied to: look ${kind} up by ${kind === 'users' ? 'userName, externalId' : 'displayName'} or id (eq), or list them without a filter or sortBy.`,
+  );
+}
+
+/**
+ * Every row of a list of at most MAX_FILTERED, read in windows of `chunk` (each gRPC answer
+ * bounded); refused tooMany past it, before reading more than the first window. A row written
+ * or deleted during the read may be missed or seen twice (kept once, by id): as a provider's own
+ * walk of pages would.
+ */
+export async function readAllBounded<T extends { id: string }>(
+  read: (window: RecordsWindow) => Promise<RecordsAnswer<T>>,
+  chunk: number,
+  kind: 'users' | 'groups',
+): Promise<T[]> {
+  const first = await read({ start_index: 1, count: chunk });
+  if (fromOlderRecords(first)) return first.rows;
+  if (first.total > MAX_FILTERED) throw tooMany(first.total, kind);
+  const byId = new Map(first.rows.map((r) => [r.id, r]));
+  let start = 1 + first.rows.length;
+  let last = first;
+  while (last.rows.length === chunk && start <= Math.min(last.total, MAX_FILTERED)) {
+    last = await read({ start_index: start, count: chunk });
+    for (const r of last.rows) byId.set(r.id, r);
+    start += last.rows.length;
+  }
+  return [...byId.values()];
+}

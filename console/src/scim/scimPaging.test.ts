@@ -2,6 +2,7 @@ import { SCIMMY } from 'scimmy-routers';
 import {
   MAX_FILTERED,
   MAX_PAGE,
+  membersLeftOut,
   pageOf,
   readAllBounded,
   rowsForScimmy,
@@ -119,5 +120,35 @@ describe('readAllBounded', () => {
       'users',
     );
     expect(new Set(rows.map((r) => r.id)).size).toBe(rows.length);
+  });
+});
+
+describe('membersLeftOut', () => {
+  const parsed = (query: Record<string, string>) =>
+    new SCIMMY.Resources.Group(query).attributes as unknown as Record<string, unknown>[];
+
+  it('is true when the answer names no member: members excluded, or attributes without them', () => {
+    for (const query of [
+      { excludedAttributes: 'members' },
+      { excludedAttributes: 'Members,meta' },
+      { excludedAttributes: 'urn:ietf:params:scim:schemas:core:2.0:Group:members' },
+      { attributes: 'displayName' },
+      { attributes: 'displayName,externalId' },
+    ]) {
+      expect({ query, out: membersLeftOut(parsed(query)) }).toEqual({ query, out: true });
+    }
+  });
+
+  it('is false when any of the members is asked for, or nothing is said', () => {
+    for (const query of [
+      {},
+      { attributes: 'displayName,members.value' },
+      { attributes: 'members' },
+      { excludedAttributes: 'members.display' },
+      { excludedAttributes: 'meta' },
+      { attributes: 'meta.created' },
+    ]) {
+      expect({ query, out: membersLeftOut(parsed(query)) }).toEqual({ query, out: false });
+    }
   });
 });

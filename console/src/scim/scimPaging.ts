@@ -85,6 +85,29 @@ export function rowsForScimmy<T>(
   return total === needed + page.start - 1 ? rows.slice(0, needed + 1) : rows.slice(0, needed);
 }
 
+/** scimmy's parsed attributes or excludedAttributes: one alternative, { attribute: ['pr'|'np'] }. */
+type AttributeFilter = readonly Record<string, unknown>[];
+
+const GROUP_URN = 'urn:ietf:params:scim:schemas:core:2.0:group:';
+const isOnly = (v: unknown, op: string) => Array.isArray(v) && v.length === 1 && v[0] === op;
+
+/**
+ * Whether a group list's answer leaves members out, so records need not read them: excluded
+ * (`excludedAttributes=members`, as Entra ID lists groups), or attributes asked for that name
+ * no member (`attributes=displayName`). Anything else (members.value, a sub-attribute of
+ * another) reads them.
+ */
+export function membersLeftOut(attributes: AttributeFilter | undefined): boolean {
+  if (!attributes || attributes.length !== 1) return false;
+  const entries = Object.entries(attributes[0]!).map(
+    ([name, op]) => [name.toLowerCase().replace(GROUP_URN, ''), op] as const,
+  );
+  if (entries.some(([name, op]) => name === 'members' && isOnly(op, 'np'))) return true;
+  return (
+    entries.length > 0 && entries.every(([name, op]) => name !== 'members' && isOnly(op, 'pr'))
+  );
+}
+
 /** An answer from records before paging: every row, and total_results left 0. */
 export const fromOlderRecords = (answer: RecordsAnswer<unknown>): boolean =>
   answer.total === 0 && answer.rows.length > 0;

@@ -4,6 +4,7 @@ import type { ConsoleClients } from '../clients/consoleClients';
 import { resourceNotFound, scimCall, type StatusOverride } from './scimErrors';
 import {
   fromOlderRecords,
+  membersLeftOut,
   pageOf,
   readAllBounded,
   rowsForScimmy,
@@ -79,6 +80,7 @@ interface ListedResource {
   id?: string;
   filter?: ParsedFilter;
   constraints?: Constraints;
+  attributes?: Record<string, unknown>[];
 }
 
 /**
@@ -96,14 +98,14 @@ interface ListedResource {
 async function listed<R extends { id: string }>(
   resource: ListedResource,
   lookedUp: boolean,
-  read: (window: RecordsWindow) => Promise<RecordsAnswer<R>>,
+  read: (window: RecordsWindow, paged?: 'paged') => Promise<RecordsAnswer<R>>,
   out: (row: R) => Json,
   bounded: { chunk: number; kind: 'users' | 'groups' },
 ): Promise<Json[]> {
   const filter = lookedUp ? undefined : resource.filter;
   if (!filter && resource.constraints?.sortBy === undefined) {
     const page = pageOf(resource.constraints);
-    const answer = await read(windowFor(page));
+    const answer = await read(windowFor(page), 'paged');
     // An older records answered every row: scimmy pages them, as before.
     if (fromOlderRecords(answer)) return answer.rows.map(out);
     resource.constraints = {
@@ -250,13 +252,16 @@ export function declareScimResources(provisioning: () => Provisioning): void {
         id: resource.id ?? equalityOf(resource.filter, 'id'),
         display_name: equalityOf(resource.filter, 'displayName'),
       };
-      const read = async (window: RecordsWindow) => {
+      // Members are left out only of a page records answers: a read by id is what a PATCH writes
+      // back whole, and scimmy's filters and sorts may read them.
+      const read = async (window: RecordsWindow, paged?: 'paged') => {
         const { groups, total_results } = await scimCall(ctx, () =>
           provisioning()('listScimGroups', {
             scim_token: ctx.token,
             id: lookup.id ?? '',
             display_name: lookup.display_name ?? '',
             ...window,
+            without_members: paged === 'paged' && membersLeftOut(resource.attributes),
           }),
         );
         return { rows: groups, total: total_results };

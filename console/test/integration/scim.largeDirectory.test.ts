@@ -2,10 +2,10 @@
 // GET /Users?startIndex=1&count=100, then 101, … through an enterprise directory. Records pages
 // the list itself (ordered by creation, then id) and counts it, so each request reads one page,
 // and one gRPC answer never holds the whole directory (20,000 users of long names are ~29 MB, past
-// the console client's 16 MiB receive limit: the list failed outright). A filter records cannot
-// evaluate is still applied in the console, over a directory of at most 10,000 (400 tooMany
-// above). The directories are written straight into records' tables: seeding through SCIM would
-// take minutes.
+// the console client's 16 MiB receive limit: the list failed outright), nor the members of groups
+// the provider excludes them from. A filter records cannot evaluate is still applied in the
+// console, over a directory of at most 10,000 (400 tooMany above). The directories are written
+// straight into records' tables: seeding through SCIM would take minutes.
 import { randomHex } from '@brand/testkit';
 import { signInHttp } from '../consoleActors';
 import { startConsoleStack, type ConsoleStack } from '../consoleStack';
@@ -96,6 +96,7 @@ describe('an enterprise directory (20,000 users of long names, a group of all of
   let large: Awaited<ReturnType<typeof brandWithToken>>;
   let ids: string[];
   const groupId = `scg_L${randomHex(6)}`;
+  const groupId2 = `scg_M${randomHex(6)}`;
 
   beforeAll(async () => {
     large = await brandWithToken();
@@ -104,6 +105,7 @@ describe('an enterprise directory (20,000 users of long names, a group of all of
       longNames: true,
     });
     await seedGroup(large.brandId, groupId, 'Everyone', ids);
+    await seedGroup(large.brandId, groupId2, 'Everyone too', ids);
   }, 120_000);
 
   it('answers GET /Users?startIndex=1&count=100 with the first 100 and the true total', async () => {
@@ -146,11 +148,19 @@ describe('an enterprise directory (20,000 users of long names, a group of all of
     expect((group.body as { members: unknown[] }).members).toHaveLength(20_000);
   }, 60_000);
 
-  it('pages the groups list too, with the true total', async () => {
-    const page = await large.scim('GET', '/Groups?startIndex=1&count=1&excludedAttributes=members');
+  it('lists groups without their members when the provider excludes them, as Entra ID does', async () => {
+    // Two groups of 20,000 members are ~32 MB with their members: past the client's 16 MiB.
+    const page = await large.scim('GET', '/Groups?startIndex=1&count=2&excludedAttributes=members');
     expect(page.status).toBe(200);
-    expect(page.body).toMatchObject({ totalResults: 1, itemsPerPage: 1, startIndex: 1 });
-    expect((page.body as ListBody).Resources!.map((r) => r.id)).toEqual([groupId]);
+    expect(page.body).toMatchObject({ totalResults: 2, itemsPerPage: 2, startIndex: 1 });
+    const listed = (page.body as ListBody).Resources!;
+    expect(listed.map((r) => r.id)).toEqual([groupId, groupId2]);
+    expect(listed.every((r) => r.members === undefined)).toBe(true);
+    const named = await large.scim('GET', '/Groups?count=2&attributes=displayName');
+    expect((named.body as ListBody).Resources!.map((r) => r.displayName)).toEqual([
+      'Everyone',
+      'Everyone too',
+    ]);
   }, 60_000);
 });
 

@@ -184,26 +184,32 @@ export async function listGroups(
   caller: ScimCaller,
   only: { id?: string; displayName?: string },
   window?: ListWindow,
+  withoutMembers = false,
 ): Promise<ScimGroupView[]> {
   const groups = await selectScimGroups(pool, caller.brandId, only, window);
-  const members = await selectMembersOfGroups(
-    pool,
-    groups.map((g) => g.id),
-  );
+  const members = withoutMembers
+    ? new Map<string, ScimGroupView['members']>()
+    : await selectMembersOfGroups(
+        pool,
+        groups.map((g) => g.id),
+      );
   return groups.map((g) => ({ ...g, members: members.get(g.id) ?? [] }));
 }
 
-/** One page of the brand's groups and how many the list holds, as pageUsers. */
+/**
+ * One page of the brand's groups and how many the list holds, as pageUsers; each without its
+ * members when the provider does not want them (a list is never written back, unlike a read).
+ */
 export async function pageGroups(
   pool: Pool,
   caller: ScimCaller,
   only: { id?: string; displayName?: string },
-  page: ListPage,
+  page: ListPage & { withoutMembers?: boolean },
 ): Promise<{ groups: ScimGroupView[]; total: number }> {
   const window = windowOf(page);
   const [total, groups] = await Promise.all([
     countScimGroups(pool, caller.brandId, only),
-    window.limit === 0 ? [] : listGroups(pool, caller, only, window),
+    window.limit === 0 ? [] : listGroups(pool, caller, only, window, page.withoutMembers),
   ]);
   return { groups, total };
 }

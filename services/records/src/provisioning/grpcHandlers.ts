@@ -159,7 +159,11 @@ export function provisioningHandlers(
         const groups = await listGroups(pool, caller, only);
         return { groups: groups.map(toScimGroup), total_results: groups.length };
       }
-      const page = { startIndex: req.start_index, count: req.count };
+      const page = {
+        startIndex: req.start_index,
+        count: req.count,
+        withoutMembers: req.without_members,
+      };
       const { groups, total } = await pageGroups(pool, caller, only, page);
       return { groups: groups.map(toScimGroup), total_results: total };
     }),

@@ -307,6 +307,11 @@ export interface ListScimGroupsRequest {
   /** The page, as ListScimUsersRequest's. */
   start_index: number;
   count: number;
+  /**
+   * Each group without its members (the provider excluded them, as Entra ID does): a page of
+   * groups of thousands of members each is many MB otherwise. Ignored without start_index.
+   */
+  without_members: boolean;
 }
 
 /** ListScimGroupsResponse holds the groups, oldest first. */
@@ -3996,7 +4001,7 @@ export const DeleteScimUserResponse: MessageFns<DeleteScimUserResponse> = {
 };
 
 function createBaseListScimGroupsRequest(): ListScimGroupsRequest {
-  return { scim_token: "", id: "", display_name: "", start_index: 0, count: 0 };
+  return { scim_token: "", id: "", display_name: "", start_index: 0, count: 0, without_members: false };
 }
 
 export const ListScimGroupsRequest: MessageFns<ListScimGroupsRequest> = {
@@ -4015,6 +4020,9 @@ export const ListScimGroupsRequest: MessageFns<ListScimGroupsRequest> = {
     }
     if (message.count !== 0) {
       writer.uint32(40).uint32(message.count);
+    }
+    if (message.without_members !== false) {
+      writer.uint32(48).bool(message.without_members);
     }
     return writer;
   },
@@ -4072,6 +4080,14 @@ export const ListScimGroupsRequest: MessageFns<ListScimGroupsRequest> = {
             message.count = reader.uint32();
             continue;
           }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.without_members = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -4103,6 +4119,11 @@ export const ListScimGroupsRequest: MessageFns<ListScimGroupsRequest> = {
         ? globalThis.Number(object.start_index)
         : 0,
       count: isSet(object.count) ? globalThis.Number(object.count) : 0,
+      without_members: isSet(object.withoutMembers)
+        ? globalThis.Boolean(object.withoutMembers)
+        : isSet(object.without_members)
+        ? globalThis.Boolean(object.without_members)
+        : false,
     };
   },
 
@@ -4123,6 +4144,9 @@ export const ListScimGroupsRequest: MessageFns<ListScimGroupsRequest> = {
     if (message.count !== 0) {
       obj.count = Math.round(message.count);
     }
+    if (message.without_members !== false) {
+      obj.withoutMembers = message.without_members;
+    }
     return obj;
   },
 
@@ -4136,6 +4160,7 @@ export const ListScimGroupsRequest: MessageFns<ListScimGroupsRequest> = {
     message.display_name = object.display_name ?? "";
     message.start_index = object.start_index ?? 0;
     message.count = object.count ?? 0;
+    message.without_members = object.without_members ?? false;
     return message;
   },
 };

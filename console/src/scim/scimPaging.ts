@@ -113,7 +113,7 @@ export const fromOlderRecords = (answer: RecordsAnswer<unknown>): boolean =>
   answer.total === 0 && answer.rows.length > 0;
 
 /** A list larger than the console filters or sorts itself (RFC 7644 3.12 tooMany). */
-export function tooMany(total: number, kind: 'users' | 'groups'): Error {
+function tooMany(total: number, kind: 'users' | 'groups'): Error {
   // scimmy allows tooMany only with 413 (its bulk limit): the endpoint answers it 400, as RFC
   // 7644 3.12 does a filter's (answerAndLog in scimEndpoint.ts).
   return new SCIMMY.Types.Error(

@@ -132,7 +132,7 @@ function addressOf(u: z.infer<typeof UserInput>): string {
  * it applies itself): a user is ~1.5 KB in gRPC with 256-character names, ~20 KB with every
  * field full of three-byte characters, so 500 stay within the console's 16 MiB.
  */
-export interface ListPage {
+interface ListPage {
   startIndex: number;
   count: number;
 }

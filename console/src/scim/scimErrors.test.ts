@@ -19,10 +19,27 @@ describe('scimRefusalOf', () => {
     );
     expect((stale.error as unknown as { status: number }).status).toBe(412);
     expect(stale.override).toBeUndefined();
-    expect(refused(status.RESOURCE_EXHAUSTED, 7).override).toEqual({
-      status: 429,
-      retryAfterSeconds: 7,
-    });
+    const limited = scimRefusalOf(
+      new ServiceCallError(status.RESOURCE_EXHAUSTED, 'rate_limited', 'Slow down.', 7),
+    );
+    expect(limited.override).toEqual({ status: 429, retryAfterSeconds: 7 });
+  });
+
+  // grpc-js refuses an answer past the client's receive limit as RESOURCE_EXHAUSTED too (a page
+  // of groups with thousands of members each): a 429 would have the provider retry the same
+  // request forever. It is tooMany (413 to scimmy, answered 400 by the endpoint), to ask less.
+  it('answers an answer too large for the console tooMany, not 429', () => {
+    const tooLarge = scimRefusalOf(
+      new ServiceCallError(
+        status.RESOURCE_EXHAUSTED,
+        'internal_error',
+        'Something went wrong on our side.',
+        undefined,
+      ),
+    );
+    expect(tooLarge.override).toBeUndefined();
+    expect(tooLarge.error).toMatchObject({ status: 413, scimType: 'tooMany' });
+    expect(tooLarge.error.message).toMatch(/count|members/);
   });
 
   // scimmy answers an error it does not know as 404 "Resource not found": to a DELETE, a

@@ -22,10 +22,11 @@ const scimmyError = (httpStatus: number, scimType: string | null, detail: string
  * A records refusal as the SCIM error a provider understands (RFC 7644 3.12): a bad value 400
  * invalidValue, a taken userName or displayName 409 uniqueness, the last owner 409, a write made
  * from a stale version of the resource 412 (the provider reads again and retries), an unknown
- * id 404, a bad token 401. Too many requests (429) and anything else (503: records unreachable,
- * or failing as in a deadlock, INTERNAL, UNKNOWN, ABORTED, CANCELLED, a method it lacks during a
- * rollout), which scimmy's error messages do not allow, become an override the endpoint applies
- * as the answer leaves, with Retry-After: the provider retries. Nothing is passed on as it came:
+ * id 404, a bad token 401, an answer too large to carry 400 tooMany (scimmy takes tooMany only
+ * with 413; the endpoint answers it 400). Too many requests (429) and anything else (503:
+ * records unreachable, or failing as in a deadlock, INTERNAL, UNKNOWN, ABORTED, CANCELLED, a
+ * method it lacks during a rollout), which scimmy's error messages do not allow, become an
+ * override the endpoint applies as the answer leaves, with Retry-After: the provider retries. Nothing is passed on as it came:
  * scimmy answers an error it does not know as 404 "Resource not found", and Okta and Entra ID
  * take a 404 to a DELETE for a user already gone and stop retrying (found by a review).
  */
@@ -56,7 +57,16 @@ export function scimRefusalOf(err: unknown): ScimRefusal {
     case status.PERMISSION_DENIED:
       return as(403, null);
     case status.RESOURCE_EXHAUSTED:
-      return overridden(429, err.message, err.retryAfterSeconds);
+      // records' rate limit; else grpc-js refusing an answer past the console's receive limit
+      // (a page of groups with thousands of members each), which asking again cannot change.
+      if (err.code === 'rate_limited') return overridden(429, err.message, err.retryAfterSeconds);
+      return {
+        error: scimmyError(
+          413,
+          'tooMany',
+          'The answer is too large: ask for fewer resources a page (count), or leave out members (excludedAttributes=members).',
+        ),
+      };
     default:
       return unavailable(err.retryAfterSeconds);
   }

@@ -162,6 +162,16 @@ describe('an enterprise directory (20,000 users of long names, a group of all of
       'Everyone too',
     ]);
   }, 60_000);
+
+  it('refuses a page of groups too large to carry with their members: 400 tooMany, not 429', async () => {
+    // grpc-js refuses the ~32 MB answer as RESOURCE_EXHAUSTED, which was answered 429: a
+    // provider retries that same request forever. tooMany tells it to ask for less.
+    const page = await large.scim('GET', '/Groups?startIndex=1&count=2');
+    expect(page.status).toBe(400);
+    expect(page.headers.get('retry-after')).toBeNull();
+    expect(page.body).toMatchObject({ scimType: 'tooMany', status: '400' });
+    expect((page.body as { detail: string }).detail).toMatch(/excludedAttributes=members/);
+  }, 60_000);
 });
 
 describe('a small directory (23 users: some created at one instant, some names starting with a)', () => {

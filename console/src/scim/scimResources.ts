@@ -159,7 +159,8 @@ function userIn(id: string, instance: Json): ScimUser {
       type: text(e.type),
       primary: e.primary === true,
     })),
-    // RFC 7643 4.1.1: active is optional; a user created without it is active.
+    // RFC 7643 4.1.1: active is optional; a user created without it is active (a replace without
+    // it keeps the user's own: the User resource's ingress).
     active: instance.active !== false,
     groups: [],
     created_at: '',
@@ -227,11 +228,32 @@ export function declareScimResources(provisioning: () => Provisioning): void {
       return listed(resource, lookedUp, read, userOut, { chunk: 500, kind: 'users' });
     },
     ingress: async (resource: { id?: string }, instance: Json, ctx: ScimContext) => {
+      const written = userIn(resource.id ?? '', instance);
+      let expected = expectedVersion(ctx, 'User', resource.id);
+      if (resource.id && typeof instance.active !== 'boolean') {
+        // A replace that leaves `active` out does not assert it (RFC 7644 3.5.1): it stays as it
+        // is. Read as "active", a PUT of a changed name undid a deprovisioning. The write expects
+        // the version read, so a deactivation made meanwhile is not undone either (412).
+        const { users } = await scimCall(ctx, () =>
+          provisioning()('listScimUsers', {
+            scim_token: ctx.token,
+            id: resource.id!,
+            user_name: '',
+            external_id: '',
+            start_index: 0,
+            count: 0,
+          }),
+        );
+        const [current] = users;
+        if (!current) throw resourceNotFound(resource.id);
+        written.active = current.active;
+        expected ||= current.version;
+      }
       const { user } = await scimCall(ctx, () =>
         provisioning()('writeScimUser', {
           scim_token: ctx.token,
-          user: userIn(resource.id ?? '', instance),
-          expected_version: expectedVersion(ctx, 'User', resource.id),
+          user: written,
+          expected_version: expected,
         }),
       );
       return userOut(user!);

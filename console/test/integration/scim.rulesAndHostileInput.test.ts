@@ -273,6 +273,39 @@ describe('a deprovisioned person’s invitation', () => {
   });
 });
 
+describe('a replace (PUT) that does not say active', () => {
+  // RFC 7644 3.5.1 lets a provider leave out a readWrite attribute of a PUT, unasserted. Read as
+  // "active", it undid a deprovisioning: a provider that deactivates by PATCH and later PUTs a
+  // changed name without `active` gave the person the brand back (noticed 2026-11-30).
+  it('keeps a deactivated person deactivated, and a new one active', async () => {
+    const b = await provisionedBrand();
+    const email = `renamed-${randomHex(4)}@${b.domain}`;
+    const created = await b.scim('POST', '/Users', user(email));
+    expect(created.status).toBe(201);
+    const id = created.body.id as string;
+    const off = await b.scim('PATCH', `/Users/${id}`, {
+      schemas: [PATCH_SCHEMA],
+      Operations: [{ op: 'replace', path: 'active', value: false }],
+    });
+    expect(off.status).toBe(200);
+    expect(await memberOf(b.brand.id, email)).toBeUndefined();
+
+    const { active: _said, ...unsaid } = user(email);
+    const renamed = await b.scim('PUT', `/Users/${id}`, { ...unsaid, displayName: 'Renamed' });
+    expect(renamed.status).toBe(200);
+    expect(renamed.body).toMatchObject({ displayName: 'Renamed', active: false });
+    expect(await memberOf(b.brand.id, email)).toBeUndefined();
+
+    // Saying it still counts, and a user created without it is active (RFC 7643 4.1.1).
+    const on = await b.scim('PUT', `/Users/${id}`, { ...unsaid, active: true });
+    expect(on.body).toMatchObject({ active: true });
+    expect(await memberOf(b.brand.id, email)).toBeDefined();
+    const fresh = `fresh-${randomHex(4)}@${b.domain}`;
+    const { active: _none, ...bare } = user(fresh);
+    expect((await b.scim('POST', '/Users', bare)).body).toMatchObject({ active: true });
+  });
+});
+
 describe('a deprovisioned person’s keys', () => {
   async function ownerWithKey(b: Awaited<ReturnType<typeof provisionedBrand>>) {
     await form(b.ownerHttp, b.brand.id, '/mappings', { group_key: 'Owners', role: 'owner' });

@@ -28,12 +28,13 @@ describe('windowFor and rowsForScimmy', () => {
           const page = { start, count };
           const answer = recordsAnswer(list, windowFor(page));
           const rows = rowsForScimmy(page, answer.rows, answer.total);
-          const sent = new SCIMMY.Messages.ListResponse(rows, {
+          // scimmy's typings want its Schema instances; ListResponse reads plain objects alike.
+          const sent = new SCIMMY.Messages.ListResponse(rows as never, {
             startIndex: start,
             count,
             totalResults: answer.total,
           });
-          const ids = sent.Resources.map((r) => r.id).join();
+          const ids = (sent.Resources as unknown as { id: string }[]).map((r) => r.id).join();
           const expected = list
             .slice(start - 1, start - 1 + count)
             .map((r) => r.id)
@@ -125,29 +126,31 @@ describe('readAllBounded', () => {
 
 describe('membersLeftOut', () => {
   const parsed = (query: Record<string, string>) =>
-    new SCIMMY.Resources.Group(query).attributes as unknown as Record<string, unknown>[];
+    new SCIMMY.Resources.Group(query as never).attributes as unknown as Record<string, unknown>[];
 
   it('is true when the answer names no member: members excluded, or attributes without them', () => {
-    for (const query of [
+    const queries: Record<string, string>[] = [
       { excludedAttributes: 'members' },
       { excludedAttributes: 'Members,meta' },
       { excludedAttributes: 'urn:ietf:params:scim:schemas:core:2.0:Group:members' },
       { attributes: 'displayName' },
       { attributes: 'displayName,externalId' },
-    ]) {
+    ];
+    for (const query of queries) {
       expect({ query, out: membersLeftOut(parsed(query)) }).toEqual({ query, out: true });
     }
   });
 
   it('is false when any of the members is asked for, or nothing is said', () => {
-    for (const query of [
+    const queries: Record<string, string>[] = [
       {},
       { attributes: 'displayName,members.value' },
       { attributes: 'members' },
       { excludedAttributes: 'members.display' },
       { excludedAttributes: 'meta' },
       { attributes: 'meta.created' },
-    ]) {
+    ];
+    for (const query of queries) {
       expect({ query, out: membersLeftOut(parsed(query)) }).toEqual({ query, out: false });
     }
   });

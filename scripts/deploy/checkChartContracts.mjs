@@ -14,8 +14,8 @@
 //  4. The console's HTTP port is open only to named peers (the ingress controller's namespace).
 //  5. No probe on a public port (issue 47): every HTTP probe of a container targets its metrics
 //     (internal) port, whose NetworkPolicy rule admits `probeFrom` besides `metricsFrom`.
-//  6. Liveness never follows a dependency (issue 60): no liveness probe is a gRPC health check
-//     (NOT_SERVING without the database) or /readyz.
+//  6. Liveness never follows a dependency (issue 60): no liveness or startup probe is a gRPC
+//     health check (NOT_SERVING without the database) or /readyz.
 //  7. Every gRPC address a workload is given is reachable under the NetworkPolicies: for each
 //     `*_GRPC_ADDR` (or `dns:` target) in a pod's environment (its env and the ConfigMaps of its
 //     envFrom), the Service it names selects pods whose policies admit the caller's pods on the
@@ -227,16 +227,24 @@ if (httpProbes === 0) problems.push('no HTTP probe found in the rendered Deploym
 
 // 6. Liveness never follows a dependency ------------------------------------------------------
 
+// The startup probe too: until it passes the liveness probe is not run, and when it fails the
+// kubelet kills the container, so a pod starting during a failover longer than its budget
+// (failureThreshold x periodSeconds, about 60 s) would crash-loop.
 let livenessProbes = 0;
 for (const deployment of objects.filter((o) => o.kind === 'Deployment')) {
   for (const c of deployment.spec.template.spec.containers ?? []) {
-    const probe = c.livenessProbe;
-    if (!probe) continue;
-    livenessProbes++;
-    if (probe.grpc || probe.httpGet?.path === '/readyz')
-      problems.push(
-        `Deployment ${deployment.metadata.name}: its liveness probe (${probe.grpc ? 'grpc.health.v1' : '/readyz'}) follows its dependencies, so a database failover would restart it`,
-      );
+    for (const [kind, what] of [
+      ['livenessProbe', 'liveness'],
+      ['startupProbe', 'startup'],
+    ]) {
+      const probe = c[kind];
+      if (!probe) continue;
+      livenessProbes++;
+      if (probe.grpc || probe.httpGet?.path === '/readyz')
+        problems.push(
+          `Deployment ${deployment.metadata.name}: its ${what} probe (${probe.grpc ? 'grpc.health.v1' : '/readyz'}) follows its dependencies, so a database failover would restart it`,
+        );
+    }
   }
 }
 
@@ -481,5 +489,5 @@ if (problems.length > 0) {
 }
 const made = [...created].map(([id, keys]) => `${id} (${keys.size} keys)`).join(', ');
 console.log(
-  `chart contracts hold: ${checkedRefs} references to ${read.Secret.size} Secrets and ${read.ConfigMap.size} ConfigMaps, each rendered, issued by one of ${issued.size} Certificates or created by the README's install step (${made}); ${livenessProbes} liveness probes, none following a dependency; ${alerts} runbooks in docs/operating.md; receivers' ports as portPolicy.ts; the console behind named peers; ${httpProbes} HTTP probes, all on internal ports; ${grpcAddresses} gRPC addresses, each open under the NetworkPolicies both ways; ${rotationSettings} rotation settings (*_PREVIOUS), each mapped to the process that reads it`,
+  `chart contracts hold: ${checkedRefs} references to ${read.Secret.size} Secrets and ${read.ConfigMap.size} ConfigMaps, each rendered, issued by one of ${issued.size} Certificates or created by the README's install step (${made}); ${livenessProbes} liveness and startup probes, none following a dependency; ${alerts} runbooks in docs/operating.md; receivers' ports as portPolicy.ts; the console behind named peers; ${httpProbes} HTTP probes, all on internal ports; ${grpcAddresses} gRPC addresses, each open under the NetworkPolicies both ways; ${rotationSettings} rotation settings (*_PREVIOUS), each mapped to the process that reads it`,
 );

@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import * as http from 'node:http';
 import * as https from 'node:https';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type DeliveryEvent } from './event';
@@ -166,6 +167,28 @@ describe('startReceiver over HTTP', () => {
     await expect(hanging).rejects.toThrow(/socket hang up|ECONNRESET/);
     receiver = undefined;
   });
+
+  it("cuts a request whose body stalls within about 15 s, not after Node's 30 s check", async () => {
+    const r = await start();
+    const started = Date.now();
+    const closedAfterMs = await new Promise<number>((resolve, reject) => {
+      const socket = connect(r.port, '127.0.0.1', () => {
+        // headers and a promise of 100 bytes, then nothing: a slow-body client
+        socket.write(
+          'POST / HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{',
+        );
+      });
+      socket.on('error', () => undefined);
+      socket.on('close', () => resolve(Date.now() - started));
+      setTimeout(() => {
+        socket.destroy();
+        reject(new Error('the stalled request was still held after 20 s'));
+      }, 20_000).unref();
+    });
+    // requestTimeout is 15 s; checked every second, so it is cut by about 16 s
+    expect(closedAfterMs).toBeGreaterThanOrEqual(14_000);
+    expect(closedAfterMs).toBeLessThan(17_000);
+  }, 25_000);
 
   it('waitFor rejects with a readable message when the condition never holds', async () => {
     const r = await start();

@@ -28,6 +28,9 @@
 //     container's `<dir>/dist/main.js`, with the shared `...xxxEnv` fragments it spreads), and
 //     each must be an optional secretKeyRef of its Deployment (absent from the Secret: not set).
 //     A setting left unmapped makes the rotation in docs/operating.md impossible from the chart.
+//  9. The webhooks workers wait long enough on SIGTERM: SHUTDOWN_GRACE_MS / 2 (what the worker
+//     role waits for attempts in flight) exceeds DELIVERY_TIMEOUT_MS, and
+//     terminationGracePeriodSeconds exceeds SHUTDOWN_GRACE_MS.
 //   node scripts/deploy/checkChartContracts.mjs <rendered production.yaml> [README.md]
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
@@ -483,11 +486,54 @@ for (const deployment of objects.filter((o) => o.kind === 'Deployment')) {
 if (rotationSettings === 0)
   problems.push("no *_PREVIOUS setting found in the processes' config schemas");
 
+// 9. The webhooks workers finish in-flight deliveries before they are stopped ------------------
+
+// On SIGTERM the worker role waits SHUTDOWN_GRACE_MS / 2 for attempts in flight
+// (services/webhooks/src/claim/workerRole.ts: the steps after it need the rest), then abandons
+// them: their leases (DELIVERY_LEASE_MS) expire and another worker sends them again, later and
+// twice. An attempt lasts up to DELIVERY_TIMEOUT_MS, so every rollout or scale-down would cut
+// the slow ones unless half the grace exceeds it; and Kubernetes kills the pod at
+// terminationGracePeriodSeconds, which must exceed the grace itself (packages/shared/src/shutdown).
+const webhooksConfig = readFileSync(path.join(root, 'services/webhooks/src/config.ts'), 'utf8');
+const timeoutDefault = /DELIVERY_TIMEOUT_MS:\s*msEnv\.default\(([\d_]+)\)/.exec(webhooksConfig);
+if (
+  !/worker\.stop\(Math\.floor\(config\.SHUTDOWN_GRACE_MS \/ 2\)\)/.test(
+    readFileSync(path.join(root, 'services/webhooks/src/claim/workerRole.ts'), 'utf8'),
+  )
+)
+  problems.push(
+    'services/webhooks/src/claim/workerRole.ts no longer waits SHUTDOWN_GRACE_MS / 2 for in-flight deliveries: update check 9',
+  );
+if (!timeoutDefault)
+  problems.push('no DELIVERY_TIMEOUT_MS default found in services/webhooks/src/config.ts');
+let workerGraces = 0;
+for (const deployment of objects.filter((o) => o.kind === 'Deployment')) {
+  const pod = deployment.spec.template.spec;
+  const c = pod.containers?.[0];
+  const env = Object.fromEntries(environmentOf({ namespace: deployment.metadata.namespace }, c));
+  if (!(env.WEBHOOKS_ROLES ?? '').split(',').includes('worker')) continue;
+  workerGraces++;
+  const grace = Number(env.SHUTDOWN_GRACE_MS ?? 10_000);
+  const timeout = Number(env.DELIVERY_TIMEOUT_MS ?? timeoutDefault?.[1].replace(/_/g, ''));
+  const kill = (pod.terminationGracePeriodSeconds ?? 30) * 1000;
+  const where = `Deployment ${deployment.metadata.name}`;
+  if (!(grace / 2 > timeout))
+    problems.push(
+      `${where}: SHUTDOWN_GRACE_MS / 2 (${grace / 2} ms, what the worker waits for attempts in flight) is not above DELIVERY_TIMEOUT_MS (${timeout} ms): a rollout or scale-down cuts slow attempts, sent again after their lease`,
+    );
+  if (!(kill > grace))
+    problems.push(
+      `${where}: terminationGracePeriodSeconds (${kill / 1000} s) is not above SHUTDOWN_GRACE_MS (${grace} ms): Kubernetes kills the pod mid-shutdown`,
+    );
+}
+if (workerGraces === 0)
+  problems.push('no webhooks worker Deployment (WEBHOOKS_ROLES worker) found');
+
 if (problems.length > 0) {
   for (const p of problems) console.error(`chart contract: ${p}`);
   process.exit(1);
 }
 const made = [...created].map(([id, keys]) => `${id} (${keys.size} keys)`).join(', ');
 console.log(
-  `chart contracts hold: ${checkedRefs} references to ${read.Secret.size} Secrets and ${read.ConfigMap.size} ConfigMaps, each rendered, issued by one of ${issued.size} Certificates or created by the README's install step (${made}); ${livenessProbes} liveness and startup probes, none following a dependency; ${alerts} runbooks in docs/operating.md; receivers' ports as portPolicy.ts; the console behind named peers; ${httpProbes} HTTP probes, all on internal ports; ${grpcAddresses} gRPC addresses, each open under the NetworkPolicies both ways; ${rotationSettings} rotation settings (*_PREVIOUS), each mapped to the process that reads it`,
+  `chart contracts hold: ${checkedRefs} references to ${read.Secret.size} Secrets and ${read.ConfigMap.size} ConfigMaps, each rendered, issued by one of ${issued.size} Certificates or created by the README's install step (${made}); ${livenessProbes} liveness and startup probes, none following a dependency; ${alerts} runbooks in docs/operating.md; receivers' ports as portPolicy.ts; the console behind named peers; ${httpProbes} HTTP probes, all on internal ports; ${grpcAddresses} gRPC addresses, each open under the NetworkPolicies both ways; ${rotationSettings} rotation settings (*_PREVIOUS), each mapped to the process that reads it; ${workerGraces} webhooks worker(s) whose shutdown outlasts a delivery attempt`,
 );

@@ -19,11 +19,29 @@ function fromHttpError(err: unknown): AppError | undefined {
   if (type === 'encoding.unsupported' || type === 'charset.unsupported' || status === 415) {
     return new AppError('unsupported_media_type', 'The request body must be UTF-8 JSON.');
   }
-  if (err instanceof URIError || (typeof status === 'number' && status >= 400 && status < 500)) {
+  if (err instanceof URIError) {
     return new AppError(
       'malformed_request',
       'The request could not be read; check the URL and its percent-encoding.',
     );
+  }
+  if (typeof status === 'number' && status >= 400 && status < 500) {
+    // body-parser hands zlib's own error on (status 400, no `type`; zlib's have a numeric
+    // errno): a body that is not gzip, deflate or br as its Content-Encoding said. It once
+    // fell through to the URL's message, sending the client to the wrong place.
+    if (type === undefined && typeof (err as { errno?: unknown }).errno === 'number') {
+      return new AppError(
+        'malformed_request',
+        'The request body could not be decoded as its Content-Encoding says.',
+      );
+    }
+    if (type === 'request.size.invalid') {
+      return new AppError(
+        'malformed_request',
+        'The request body is not as long as its Content-Length says.',
+      );
+    }
+    return new AppError('malformed_request', 'The request could not be read.');
   }
   return undefined;
 }

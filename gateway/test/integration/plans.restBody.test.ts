@@ -122,6 +122,30 @@ it('answers a JSON request without a body 400 malformed_request, saying the body
   expect(raw).toContain('The request has no body');
 });
 
+// The outside probe (2026-11-30): a body that is not what its Content-Encoding says was 400 with
+// a message about "the URL and its percent-encoding", sending the client to the wrong place.
+it('answers a body that is not in its Content-Encoding 400 malformed_request, naming the encoding', async () => {
+  for (const encoding of ['gzip', 'deflate', 'br']) {
+    const res = await fetch(`${stack.gateway.url}${PLANS_PATH}`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${brand.prepareKey}`,
+        'content-type': json,
+        'content-encoding': encoding,
+      },
+      body: valid(),
+    });
+    const body = (await res.json()) as { error: { code: string; message: string } };
+    expect({ encoding, status: res.status, code: body.error.code }).toEqual({
+      encoding,
+      status: 400,
+      code: 'malformed_request',
+    });
+    expect(body.error.message).toMatch(/Content-Encoding/);
+    expect(body.error.message).not.toMatch(/URL/);
+  }
+});
+
 it('reads a compressed body, and the path in any case with a trailing slash', async () => {
   const key = brand.prepareKey;
   expect(

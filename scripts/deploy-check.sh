@@ -13,7 +13,8 @@
 #     Ingress TLS Secret without an issuer, is caught), no liveness probe follows a dependency,
 #     each alert's runbook is a heading of
 #     docs/operating.md, the receivers' egress ports are the service's URL policy, the console
-#     is reachable from named peers only.
+#     is reachable from named peers only; and, rendered with networkPolicy.probeFrom, every
+#     probed port (metrics and gRPC) admits it.
 #  5. The alert rules: `promtool check rules` and `promtool test rules`
 #     (deploy/helm/brand-records/tests/alerts.test.yaml) on the production example's
 #     PrometheusRule. promtool comes from Debian's prometheus package, installed with apt-get
@@ -74,6 +75,14 @@ if node scripts/deploy/checkChartContracts.mjs "$tmp/no-issuer.yaml" >"$tmp/cont
 fi
 grep -q 'reads Secret console-example-com-tls' "$tmp/contracts.log" || { cat "$tmp/contracts.log" >&2; fail "the TLS Secret check failed for another reason"; }
 echo "rejected as intended: an Ingress TLS Secret without a Certificate or an install step"
+
+# ... and where the CNI filters the kubelet: with networkPolicy.probeFrom naming the nodes, every
+# port a probe uses (the metrics ports, and the gRPC ports of the gRPC health probes) admits them.
+"$HELM" template brand-records "$CHART" --namespace brand-records -f "$CHART/values-production.yaml" \
+  --set 'networkPolicy.probeFrom[0].ipBlock.cidr=10.0.0.0/16' >"$tmp/probe-from.yaml"
+PROBE_FROM_ADDRESS=10.0.3.7 node scripts/deploy/checkChartContracts.mjs "$tmp/probe-from.yaml" >"$tmp/contracts.log" 2>&1 \
+  || { cat "$tmp/contracts.log" >&2; fail "the chart's contracts failed with networkPolicy.probeFrom set"; }
+echo "probed ports open to networkPolicy.probeFrom: $(grep -o '[0-9]* probes, each port open' "$tmp/contracts.log")"
 
 # 5. The alerts, with promtool (Debian's prometheus package ships it).
 ensure_promtool() {

@@ -31,7 +31,9 @@
 //  9. The webhooks workers wait long enough on SIGTERM: SHUTDOWN_GRACE_MS / 2 (what the worker
 //     role waits for attempts in flight) exceeds DELIVERY_TIMEOUT_MS, and
 //     terminationGracePeriodSeconds exceeds SHUTDOWN_GRACE_MS.
-//   node scripts/deploy/checkChartContracts.mjs <rendered production.yaml> [README.md]
+// 10. With PROBE_FROM_ADDRESS (a node address in networkPolicy.probeFrom): every port a probe
+//     uses (metrics, gRPC) admits it.
+//   [PROBE_FROM_ADDRESS=10.0.3.7] node scripts/deploy/checkChartContracts.mjs <rendered production.yaml> [README.md]
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { parse, parseAllDocuments } from 'yaml';
@@ -529,11 +531,66 @@ for (const deployment of objects.filter((o) => o.kind === 'Deployment')) {
 if (workerGraces === 0)
   problems.push('no webhooks worker Deployment (WEBHOOKS_ROLES worker) found');
 
+// 10. Every probed port admits the kubelet (networkPolicy.probeFrom) ------------------------
+
+// Where the CNI filters the kubelet's probes, probeFrom names the nodes; every port a probe uses
+// (the metrics port's HTTP probes, the gRPC port's health and TCP probes) must admit them, or the
+// pods never become ready (or are killed). PROBE_FROM_ADDRESS: a node address inside the rendered
+// probeFrom (deploy-check.sh renders the production example with one); unset, the check is off.
+const probeFrom = process.env.PROBE_FROM_ADDRESS;
+const ipv4 = (a) => a.split('.').reduce((n, o) => n * 256 + Number(o), 0);
+const inCidr = (ip, cidr) => {
+  const [base, bits = '32'] = cidr.split('/');
+  if (base.includes(':') !== ip.includes(':') || ip.includes(':')) return false;
+  const size = 2 ** (32 - Number(bits));
+  return Math.floor(ipv4(ip) / size) === Math.floor(ipv4(base) / size);
+};
+/** Whether a rule's peers admit a source address (no peers: everyone; ipBlocks only). */
+const admitsAddress = (peers, ip) =>
+  !peers?.length ||
+  peers.some(
+    (p) =>
+      p.ipBlock &&
+      inCidr(ip, p.ipBlock.cidr) &&
+      !(p.ipBlock.except ?? []).some((e) => inCidr(ip, e)),
+  );
+let probedPorts = 0;
+if (probeFrom) {
+  for (const deployment of objects.filter((o) => o.kind === 'Deployment')) {
+    const labels = deployment.spec.template.metadata?.labels ?? {};
+    const policies = policiesOf({ namespace: deployment.metadata.namespace, labels }, 'Ingress');
+    for (const c of deployment.spec.template.spec.containers ?? []) {
+      const named = new Map((c.ports ?? []).map((p) => [p.name, p.containerPort]));
+      for (const kind of ['startupProbe', 'livenessProbe', 'readinessProbe']) {
+        const probe = c[kind];
+        const ref = probe?.grpc?.port ?? probe?.httpGet?.port ?? probe?.tcpSocket?.port;
+        if (ref === undefined) continue;
+        probedPorts++;
+        const number = typeof ref === 'number' ? ref : named.get(ref);
+        const name = [...named].find(([, n]) => n === number)?.[0];
+        const port = { name, number };
+        const open =
+          !policies ||
+          policies.some((np) =>
+            (np.spec.ingress ?? []).some(
+              (r) => rulePortMatches(r, port) && admitsAddress(r.from, probeFrom),
+            ),
+          );
+        if (!open)
+          problems.push(
+            `Deployment ${deployment.metadata.name}: its ${kind} uses port ${name ?? number}, which no NetworkPolicy opens to networkPolicy.probeFrom (${probeFrom}): where the CNI filters the kubelet, the pods never pass it`,
+          );
+      }
+    }
+  }
+  if (probedPorts === 0) problems.push('no probe found in the rendered Deployments');
+}
+
 if (problems.length > 0) {
   for (const p of problems) console.error(`chart contract: ${p}`);
   process.exit(1);
 }
 const made = [...created].map(([id, keys]) => `${id} (${keys.size} keys)`).join(', ');
 console.log(
-  `chart contracts hold: ${checkedRefs} references to ${read.Secret.size} Secrets and ${read.ConfigMap.size} ConfigMaps, each rendered, issued by one of ${issued.size} Certificates or created by the README's install step (${made}); ${livenessProbes} liveness and startup probes, none following a dependency; ${alerts} runbooks in docs/operating.md; receivers' ports as portPolicy.ts; the console behind named peers; ${httpProbes} HTTP probes, all on internal ports; ${grpcAddresses} gRPC addresses, each open under the NetworkPolicies both ways; ${rotationSettings} rotation settings (*_PREVIOUS), each mapped to the process that reads it; ${workerGraces} webhooks worker(s) whose shutdown outlasts a delivery attempt`,
+  `chart contracts hold: ${checkedRefs} references to ${read.Secret.size} Secrets and ${read.ConfigMap.size} ConfigMaps, each rendered, issued by one of ${issued.size} Certificates or created by the README's install step (${made}); ${livenessProbes} liveness and startup probes, none following a dependency; ${alerts} runbooks in docs/operating.md; receivers' ports as portPolicy.ts; the console behind named peers; ${httpProbes} HTTP probes, all on internal ports; ${grpcAddresses} gRPC addresses, each open under the NetworkPolicies both ways; ${rotationSettings} rotation settings (*_PREVIOUS), each mapped to the process that reads it; ${workerGraces} webhooks worker(s) whose shutdown outlasts a delivery attempt${probeFrom ? `; ${probedPorts} probes, each port open to probeFrom (${probeFrom})` : ''}`,
 );

@@ -1,3 +1,4 @@
+import { createConnection } from 'node:net';
 import {
   makeBrandWithKey,
   makeRecords,
@@ -386,6 +387,115 @@ describe('Content-Type', () => {
     );
     expect(res.status).toBe(200);
     expect(res.body.result).toEqual({});
+  });
+});
+
+// The outside probe (2026-11-30): the refusals before the JSON-RPC exchange (413, 415, a missing
+// body, -32700, an unsupported MCP-Protocol-Version, an invalid envelope) carried neither
+// error.data.code nor request_id, while the endpoint's 401/403/405/429 did; and Content-Encoding
+// zstd was 400 here but 415 over REST.
+describe('transport refusals carry the REST code and the request id', () => {
+  const ping = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' });
+
+  function expectData(
+    res: { status: number; requestId: string | undefined; body: unknown },
+    status: number,
+    rpcCode: number,
+    code: string,
+  ): void {
+    const error = (res.body as { error?: { code?: number; data?: Record<string, unknown> } }).error;
+    expect({ status: res.status, rpcCode: error?.code, data: error?.data }).toEqual({
+      status,
+      rpcCode,
+      data: { code, request_id: res.requestId },
+    });
+    expect(res.requestId).toMatch(/^req_/);
+  }
+
+  const viaFetch = async (
+    rawBody: string,
+    headers: Record<string, string> = {},
+    client: McpHttp = mcp,
+  ) => {
+    const res = await client.post<RpcResponse>(undefined, { rawBody, headers });
+    return {
+      status: res.status,
+      requestId: res.headers.get('x-request-id') ?? undefined,
+      body: res.body,
+    };
+  };
+
+  it('413 payload_too_large', async () => {
+    expectData(
+      await viaFetch(`{"pad":"${'x'.repeat(SMALL_BODY_LIMIT)}"}`, {}, strictMcp),
+      413,
+      -32600,
+      'payload_too_large',
+    );
+  });
+
+  it('415 unsupported_media_type: no JSON Content-Type, or Content-Encoding zstd as REST answers it', async () => {
+    expectData(
+      await viaFetch(ping, { 'Content-Type': 'text/plain' }),
+      415,
+      -32600,
+      'unsupported_media_type',
+    );
+    expectData(
+      await viaFetch(ping, { 'Content-Encoding': 'zstd' }),
+      415,
+      -32600,
+      'unsupported_media_type',
+    );
+  });
+
+  it('400 malformed_request: not JSON, not in its Content-Encoding, an unsupported version, an invalid envelope', async () => {
+    expectData(await viaFetch('{"jsonrpc":'), 400, -32700, 'malformed_request');
+    expectData(
+      await viaFetch(ping, { 'Content-Encoding': 'gzip' }),
+      400,
+      -32600,
+      'malformed_request',
+    );
+    expectData(
+      await viaFetch(ping, { 'MCP-Protocol-Version': '1999-01-01' }),
+      400,
+      -32600,
+      'malformed_request',
+    );
+    expectData(
+      await viaFetch('{"jsonrpc":"1.0","id":1,"method":"ping"}'),
+      400,
+      -32600,
+      'malformed_request',
+    );
+  });
+
+  it('400 malformed_request: a JSON Content-Type with no body at all', async () => {
+    const url = new URL(stack.gateway.url);
+    const text = await new Promise<string>((resolve, reject) => {
+      const socket = createConnection({ host: url.hostname, port: Number(url.port) }, () =>
+        socket.write(
+          `POST ${MCP_PATH} HTTP/1.1\r\nHost: ${url.host}\r\nAuthorization: Bearer ${key}\r\n` +
+            `Content-Type: application/json\r\nConnection: close\r\n\r\n`,
+        ),
+      );
+      let answer = '';
+      socket.on('data', (d: Buffer) => (answer += d.toString('utf8')));
+      socket.on('end', () => resolve(answer));
+      socket.on('error', reject);
+    });
+    const [head = '', body = ''] = text.split('\r\n\r\n');
+    expectData(
+      {
+        status: Number(/^HTTP\/1\.1 (\d+)/.exec(head)?.[1]),
+        requestId: /\r\nx-request-id: (\S+)/i.exec(head)?.[1],
+        body: JSON.parse(body) as unknown,
+      },
+      400,
+      -32600,
+      'malformed_request',
+    );
   });
 });
 

@@ -23,7 +23,7 @@ import { jsonRpcError, type JsonRpcId } from './jsonRpc';
 import { answerLooseArguments } from './looseArguments';
 import { createMcpServer } from './mcpServer';
 import { originPolicy } from './originPolicy';
-import { MCP_PATH, sendRateLimited, sendRpcAppError, sendRpcError } from './rpcAnswers';
+import { MCP_PATH, sendRateLimited, sendRpcAppError, sendRpcTransportError } from './rpcAnswers';
 import { toolContext } from './toolDefinition';
 import {
   DEFAULT_VERSION,
@@ -51,6 +51,28 @@ export interface McpDeps {
 const rawBody = (maxBytes: number): BodyParser =>
   express.raw({ type: () => true, limit: maxBytes });
 
+/**
+ * Why body-parser could not read a body, as REST answers the same (errorHandler.ts): too large
+ * 413, a Content-Encoding or charset it does not decode 415 (zstd was 400 here, 415 over
+ * REST), bytes that are not in their Content-Encoding 400 (zlib's error has a numeric errno).
+ */
+function unreadableBody(err: unknown, maxBytes: number): { status: number; message: string } {
+  const { type, errno } = (err ?? {}) as { type?: unknown; errno?: unknown };
+  if (type === 'entity.too.large')
+    return { status: 413, message: `Request body exceeds ${maxBytes} bytes.` };
+  if (type === 'encoding.unsupported' || type === 'charset.unsupported')
+    return {
+      status: 415,
+      message: 'The request body must be UTF-8 JSON, uncompressed or gzip, deflate or br.',
+    };
+  if (type === undefined && typeof errno === 'number')
+    return {
+      status: 400,
+      message: 'The request body could not be decoded as its Content-Encoding says.',
+    };
+  return { status: 400, message: 'The request body could not be read.' };
+}
+
 async function readBody(
   req: IncomingMessage,
   res: ServerResponse,
@@ -60,17 +82,8 @@ async function readBody(
   try {
     bytes = await readBodyWith(rawBody(maxBytes), req, res);
   } catch (err) {
-    const tooLarge = (err as { type?: string }).type === 'entity.too.large';
-    throw new EnvelopeError(
-      jsonRpcError(
-        null,
-        ErrorCode.InvalidRequest,
-        tooLarge
-          ? `Request body exceeds ${maxBytes} bytes.`
-          : 'The request body could not be read.',
-      ),
-      tooLarge ? 413 : 400,
-    );
+    const { status, message } = unreadableBody(err, maxBytes);
+    throw new EnvelopeError(jsonRpcError(null, ErrorCode.InvalidRequest, message), status);
   }
   try {
     return JSON.parse((bytes as Buffer | undefined)?.toString('utf8') ?? '');
@@ -190,7 +203,7 @@ async function answerMcp(
     if (!(err instanceof EnvelopeError)) throw err;
     const decision = await deps.gate.charge(res, identity, 1);
     if (!decision.allowed) return sendRateLimited(res, decision);
-    return sendRpcError(res, err.status, err.response);
+    return sendRpcTransportError(res, err.status, err.response);
   }
 
   const decision = await deps.gate.charge(res, identity, costOf(envelope));

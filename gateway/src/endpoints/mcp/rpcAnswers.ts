@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import { httpStatusOf, type AppError } from '@brand/shared/errors';
+import { AppError, httpStatusOf, type ErrorCode } from '@brand/shared/errors';
 import { rateLimitedError } from '../../auth/accessGate';
 import { setErrorHeaders, type ErrorSender } from '../../http/errorResponse';
 import { sendJson } from '../../http/jsonResponse';
@@ -39,6 +39,30 @@ export function sendRpcAppError(
       ...(err.retryAfterSeconds !== undefined ? { retry_after: err.retryAfterSeconds } : {}),
     }),
   );
+}
+
+/**
+ * A refusal before the JSON-RPC exchange (the body's size, media type or encoding, its JSON,
+ * the MCP-Protocol-Version, the envelope's shape): the JSON-RPC error as the protocol names it
+ * (-32700, -32600), with error.data carrying the code REST answers the same condition with
+ * and the request id, as every other refusal of the endpoint does (they once carried neither).
+ */
+export function sendRpcTransportError(
+  res: ServerResponse,
+  status: number,
+  body: ReturnType<typeof jsonRpcError>,
+): void {
+  const code: ErrorCode =
+    status === 413
+      ? 'payload_too_large'
+      : status === 415
+        ? 'unsupported_media_type'
+        : 'malformed_request';
+  setErrorHeaders(res, new AppError(code, body.error.message));
+  sendRpcError(res, status, {
+    ...body,
+    error: { ...body.error, data: { code, request_id: requestIdOf(res) } },
+  });
 }
 
 /** The endpoint's error format for errors thrown on its path (errorHandler.ts). */

@@ -1,4 +1,5 @@
 import { status } from '@grpc/grpc-js';
+import { SCIMMY } from 'scimmy-routers';
 import { ServiceCallError } from '../clients/memberCaller';
 import { isInputError, scimRefusalOf } from './scimErrors';
 
@@ -68,6 +69,17 @@ describe('scimRefusalOf', () => {
       status: 503,
       retryAfterSeconds: 5,
     });
+  });
+});
+
+describe('scimRefusalOf, for what was not records', () => {
+  it("passes scimmy's own errors on, and reads a TypeError as bad input (400), not an outage", () => {
+    const own = new SCIMMY.Types.Error(400, 'invalidValue', 'members[0] must be an object.');
+    expect(scimRefusalOf(own)).toEqual({ error: own });
+    const typed = scimRefusalOf(new TypeError("Cannot read properties of null (reading 'value')"));
+    expect(typed.override).toBeUndefined();
+    expect(typed.error).toMatchObject({ status: 400, scimType: 'invalidValue' });
+    expect(typed.error.message).not.toMatch(/properties of null/);
   });
 });
 

@@ -37,6 +37,14 @@ export function scimRefusalOf(err: unknown): ScimRefusal {
   });
   const unavailable = (retryAfter?: number) =>
     overridden(503, 'The directory is unavailable; try again shortly.', retryAfter);
+  if (err instanceof SCIMMY.Types.Error) return { error: err };
+  // Input the handler read wrongly (scimmy's own reading of a TypeError, as isInputError below):
+  // a 400, never a 503 the provider would retry forever.
+  if (isInputError(err)) {
+    return {
+      error: scimmyError(400, 'invalidValue', 'The request holds a value of a wrong type.'),
+    };
+  }
   if (!(err instanceof ServiceCallError)) return unavailable();
   const as = (httpStatus: number, scimType: string | null): ScimRefusal => ({
     error: scimmyError(httpStatus, scimType, err.message),

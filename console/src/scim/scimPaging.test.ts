@@ -67,6 +67,13 @@ describe('pageOf', () => {
     expect(pageOf({ count: 0 })).toEqual({ start: 1, count: 0 });
     expect(pageOf({ startIndex: 3, count: 5_000 })).toEqual({ start: 3, count: MAX_PAGE });
   });
+
+  it('keeps start within the uint32 records takes, whatever startIndex says', () => {
+    for (const startIndex of [2 ** 32, 1e10, 1e20, 2 ** 53 + 2]) {
+      expect(pageOf({ startIndex, count: 5 })).toEqual({ start: 2 ** 32 - 1, count: 5 });
+    }
+    expect(pageOf({ startIndex: 2.5 })).toEqual({ start: 2, count: 20 });
+  });
 });
 
 describe('readAllBounded', () => {

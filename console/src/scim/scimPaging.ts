@@ -42,10 +42,17 @@ export interface RecordsAnswer<T> {
   total: number;
 }
 
+/**
+ * The furthest start records is asked for: start_index is a uint32, and no directory comes near
+ * it. A startIndex past it (2^32, 1e10) reads the same empty page: it encoded as nothing and was
+ * answered 503 (an outside probe, 2026-11-30).
+ */
+const MAX_START = 2 ** 32 - 1;
+
 /** The page a request asks for: scimmy clamps startIndex to >= 1 and count to >= 0. */
 export function pageOf(constraints: Constraints | undefined): { start: number; count: number } {
   return {
-    start: constraints?.startIndex ?? 1,
+    start: Math.min(Math.floor(constraints?.startIndex ?? 1), MAX_START),
     count: Math.min(constraints?.count ?? DEFAULT_COUNT, MAX_PAGE),
   };
 }

@@ -144,9 +144,28 @@ function userOut(u: ScimUser): Json {
 }
 
 /** What the provider sent (scimmy checked it against the schema), as records takes it. */
+/**
+ * The items of a multi-valued attribute, each an object: a null or a bare value is refused 400
+ * invalidValue here (scimmy lets `[null]` through; read as an object it threw a TypeError,
+ * answered 503 as if records were down, which a provider retries forever).
+ */
+function itemsOf(instance: Json, attribute: string): Json[] {
+  const list = instance[attribute];
+  if (!Array.isArray(list)) return [];
+  const bad = list.findIndex((item) => typeof item !== 'object' || item === null);
+  if (bad >= 0) {
+    throw new SCIMMY.Types.Error(
+      400,
+      'invalidValue',
+      `${attribute}[${bad}] must be an object with a value.`,
+    );
+  }
+  return list as Json[];
+}
+
 function userIn(id: string, instance: Json): ScimUser {
   const name = (instance.name ?? {}) as Json;
-  const emails = Array.isArray(instance.emails) ? (instance.emails as Json[]) : [];
+  const emails = itemsOf(instance, 'emails');
   return {
     id,
     user_name: text(instance.userName),
@@ -180,7 +199,7 @@ function groupOut(g: ScimGroup): Json {
 }
 
 function groupIn(id: string, instance: Json): ScimGroup {
-  const members = Array.isArray(instance.members) ? (instance.members as Json[]) : [];
+  const members = itemsOf(instance, 'members');
   return {
     id,
     display_name: text(instance.displayName),
@@ -299,10 +318,11 @@ export function declareScimResources(provisioning: () => Provisioning): void {
       return listed(resource, lookedUp, read, groupOut, { chunk: 20, kind: 'groups' });
     },
     ingress: async (resource: { id?: string }, instance: Json, ctx: ScimContext) => {
+      const written = groupIn(resource.id ?? '', instance);
       const { group } = await scimCall(ctx, () =>
         provisioning()('writeScimGroup', {
           scim_token: ctx.token,
-          group: groupIn(resource.id ?? '', instance),
+          group: written,
           expected_version: expectedVersion(ctx, 'Group', resource.id),
         }),
       );

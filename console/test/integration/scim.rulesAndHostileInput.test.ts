@@ -26,7 +26,7 @@ const nextClient = () => clients[next++]!;
 
 beforeAll(async () => {
   cs = await startConsoleStack({ signInOnly: true });
-  clients = Array.from({ length: 12 }, (_, i) => idpClient(cs, `rules${i}`));
+  clients = Array.from({ length: 16 }, (_, i) => idpClient(cs, `rules${i}`));
   idp = await startTestIdp({ clients });
 }, 120_000);
 afterAll(async () => {
@@ -488,6 +488,64 @@ describe('hostile input', () => {
     expect((await b.scim('POST', '/Bulk', { schemas: [], Operations: [] })).status).toBeLessThan(
       600,
     );
+  });
+
+  // An outside probe (2026-11-30): a null in a list, or a startIndex past 2^32, was answered 503
+  // with Retry-After (the provider retries forever); a body was read and parsed before the token
+  // was checked; /Me and /Bulk, which providers probe, logged an error each.
+  it('answers nulls in lists and startIndex past 2^32 with 4xx, and reads no body without a token', async () => {
+    const b = await provisionedBrand();
+    const someone = await b.scim('POST', '/Users', user(`null-${randomHex(3)}@${b.domain}`));
+    const group = await b.scim('POST', '/Groups', { schemas: [GROUP_SCHEMA], displayName: 'N' });
+    const groupPath = `/Groups/${group.body.id as string}`;
+    const nulls: [string, string, unknown][] = [
+      ['POST', '/Groups', { schemas: [GROUP_SCHEMA], displayName: 'N2', members: [null] }],
+      ['PUT', groupPath, { schemas: [GROUP_SCHEMA], displayName: 'N', members: [null] }],
+      ['POST', '/Users', { ...user(`n2-${randomHex(3)}@${b.domain}`), emails: [null] }],
+      [
+        'PATCH',
+        groupPath,
+        {
+          schemas: [PATCH_SCHEMA],
+          Operations: [{ op: 'replace', path: 'members', value: [null] }],
+        },
+      ],
+      [
+        'PATCH',
+        `/Users/${someone.body.id as string}`,
+        { schemas: [PATCH_SCHEMA], Operations: [null] },
+      ],
+    ];
+    for (const [method, path, body] of nulls) {
+      const answer = await b.scim(method, path, body);
+      expect({
+        method,
+        path,
+        status: answer.status,
+        retry: answer.headers.get('retry-after'),
+      }).toEqual({ method, path, status: 400, retry: null });
+    }
+    for (const start of ['4294967296', '1e10', '9007199254740993']) {
+      const page = await b.scim('GET', `/Users?startIndex=${start}&count=5`);
+      expect({ start, status: page.status }).toEqual({ start, status: 200 });
+      expect(page.body).toMatchObject({ totalResults: 1 });
+      expect(page.body.Resources ?? []).toEqual([]);
+    }
+    // Without a token nothing is read: 401 whatever the body, even one that is not JSON.
+    const anonymous = await b.scim('POST', '/Users', undefined, {
+      rawBody: '{not json',
+      authorization: '',
+    });
+    expectScimError(anonymous, 401);
+    // What providers probe is 501, and a warning at most (not the error an alert counts).
+    const logged = cs.consoleProcess.logs().length;
+    expect((await b.scim('GET', '/Me')).status).toBe(501);
+    expect((await b.scim('POST', '/Bulk', { schemas: [], Operations: [] })).status).toBe(501);
+    const errors = cs.consoleProcess
+      .logs()
+      .slice(logged)
+      .filter((l) => /"level":(50|"error")/.test(l));
+    expect(errors).toEqual([]);
   });
 
   it('refuses filters and paths that would stall the console, and still answers', async () => {

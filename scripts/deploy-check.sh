@@ -6,7 +6,8 @@
 #     values-production.yaml, and ci/*-values.yaml (inline secrets, optional parts on).
 #  3. Every rendered object validated against the Kubernetes schemas (kubernetes-models)
 #     plus the chart's security promises (scripts/deploy/validateManifests.mjs), and checked
-#     for unknown fields with kubernetes-types and tsc (scripts/deploy/checkUnknownFields.mjs).
+#     for unknown fields with kubernetes-types and tsc (scripts/deploy/checkUnknownFields.mjs),
+#     and the sidecars of the examples for their egress (scripts/deploy/checkSidecarEgress.mjs).
 #  4. The chart's contracts on the production example (scripts/deploy/checkChartContracts.mjs):
 #     every Secret and ConfigMap a rendered object reads is rendered, issued by a cert-manager
 #     Certificate or created by the README's install step (and a README missing a key, or an
@@ -56,6 +57,9 @@ for f in "$CHART"/ci/*-values.yaml; do
 done
 
 node scripts/deploy/checkUnknownFields.mjs "${rendered[@]}"
+# The worked examples' sidecars (Cloud SQL Auth Proxy, Vault agent) reach what they need under
+# the egress policies (networkPolicy.egress.extra), and the agent has a token to log in with.
+node scripts/deploy/checkSidecarEgress.mjs "${rendered[@]}"
 
 # 4. The chart's contracts, on the production example; and the README check must bite: the
 # same README without one of its keys fails.
@@ -138,6 +142,7 @@ reject 'MSK IAM without TLS' --set kafka.sasl.mechanism=aws-msk-iam --set kafka.
 reject 'MSK IAM without a region' --set kafka.sasl.mechanism=aws-msk-iam --set kafka.tls.enabled=true
 reject 'a client certificate without its key' --set kafka.tls.enabled=true --set kafka.tls.certFile=/etc/kafka/tls.crt
 reject 'a port range past 65535' --set 'networkPolicy.egress.receivers.ports[1].endPort=70000'
+reject 'an extra egress rule with a misspelt key' --set 'networkPolicy.egress.extra[0].too[0].ipBlock.cidr=10.0.0.0/8'
 reject 'a volume mount without a path' --set 'gateway.extraVolumeMounts[0].name=ca'
 reject 'a liveness probe that follows the database' --set records.probes.livenessType=grpc
 # ... or by the chart, where the schema cannot compare two values.

@@ -462,6 +462,17 @@ DNS gets UDP and TCP; receivers get the public-address ipBlocks (private ranges 
   {{- end }}
 {{- end -}}
 
+{{/*
+The egress rules a pod's sidecars need (networkPolicy.egress.extra, then extraByComponent's for
+this component), as a YAML list: (dict "np" <networkPolicy> "component" "records").
+*/}}
+{{- define "brand-records.extraEgress" -}}
+{{- $own := index (.np.egress.extraByComponent | default dict) .component | default list -}}
+{{- with concat (.np.egress.extra | default list) $own -}}
+{{- toYaml . -}}
+{{- end -}}
+{{- end -}}
+
 {{/* One schema's migration container: (dict "root" $ "service" "records" "secretName" "..." "volumeMounts" list) */}}
 {{- define "brand-records.migrateContainer" -}}
 {{- $root := .root -}}

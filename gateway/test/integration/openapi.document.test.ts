@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -103,5 +104,50 @@ describe('GET /openapi/service.yaml (docs/contract.md#openapi-document)', () => 
         JSON.stringify({ error: { code: 'invalid_cursor', message: 'x', request_id: 'r' } }),
       ),
     ).toEqual([]);
+  });
+});
+
+// The outside probe (2026-11-30): OPTIONS was 200 text/plain ("GET, HEAD", express's automatic
+// answer) and POST, PUT, TRACE were 404 not_found, where every API read route answers 405.
+describe('other methods on /openapi/service.yaml', () => {
+  // node:http, not fetch: fetch refuses to send TRACE
+  const send = (method: string) =>
+    new Promise<{ status: number; headers: IncomingHttpHeaders; text: string }>(
+      (resolve, reject) => {
+        const req = httpRequest(`${stack.gateway.url}/openapi/service.yaml`, { method }, (res) => {
+          let text = '';
+          res.setEncoding('utf8');
+          res.on('data', (chunk: string) => (text += chunk));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text }));
+        });
+        req.on('error', reject);
+        req.end();
+      },
+    );
+
+  it.each(['OPTIONS', 'POST', 'PUT', 'PATCH', 'DELETE', 'TRACE'])(
+    '%s is 405 method_not_allowed with Allow: GET, HEAD, as the read routes answer it',
+    async (method) => {
+      const res = await send(method);
+      expect({
+        status: res.status,
+        allow: res.headers.allow,
+        type: res.headers['content-type'],
+      }).toEqual({
+        status: 405,
+        allow: 'GET, HEAD',
+        type: expect.stringMatching(/^application\/json/) as unknown,
+      });
+      const body = JSON.parse(res.text) as { error?: { code?: string; request_id?: string } };
+      expect(body.error?.code).toBe('method_not_allowed');
+      expect(body.error?.request_id).toBe(res.headers['x-request-id']);
+    },
+  );
+
+  it('HEAD is still answered like GET, without a body', async () => {
+    const res = await fetch(`${stack.gateway.url}/openapi/service.yaml`, { method: 'HEAD' });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^application\/yaml/);
+    expect(await res.text()).toBe('');
   });
 });

@@ -2,11 +2,12 @@ import type { OpenAPIRegistry, ResponseConfig } from '@asteasolutions/zod-to-ope
 import type { Router } from 'express';
 import { z } from 'zod';
 import type { AccessGate } from '../../auth/accessGate';
+import { methodNotAllowed } from '../../http/methodNotAllowed';
 import { COMMON_HEADERS, errorResponse, ref } from '../../openapi/responses';
 import type { Endpoint } from '../endpoint';
 
 /**
- * GET /openapi/service.yaml: the OpenAPI description (docs/contract.md#openapi-document). Public, since a client
+ * GET /openapi/service.yaml: the OpenAPI description (docs/contract.md#openapi-document), other methods 405. Public, since a client
  * needs it before it has a key; charged to the per-address budget like any unauthenticated
  * request. The document is rendered once, on the first request for it (main.ts, from what the
  * endpoints register: describeEndpoints.ts), so no process start pays for it.
@@ -24,6 +25,9 @@ function mountOpenApiDocument(
     res.type('application/yaml').setHeader('Cache-Control', 'public, max-age=300');
     res.send(deps.yaml());
   });
+  // Every other method 405 with Allow, as the API's read routes answer them (OPTIONS included:
+  // express's own answer was 200 text/plain, and POST or PUT fell through to 404).
+  router.all('/openapi/service.yaml', methodNotAllowed(['GET', 'HEAD']));
 }
 
 export function describeOpenApiDocument(registry: OpenAPIRegistry): void {

@@ -33,6 +33,8 @@
 //     terminationGracePeriodSeconds exceeds SHUTDOWN_GRACE_MS.
 // 10. With PROBE_FROM_ADDRESS (a node address in networkPolicy.probeFrom): every port a probe
 //     uses (metrics, gRPC) admits it.
+// 11. A NetworkPolicy selecting only a hook's pods (the migration Job's) is a hook of the same
+//     events with a lower weight: the Job never runs under the previous release's policy.
 //   [PROBE_FROM_ADDRESS=10.0.3.7] node scripts/deploy/checkChartContracts.mjs <rendered production.yaml> [README.md]
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
@@ -586,11 +588,47 @@ if (probeFrom) {
   if (probedPorts === 0) problems.push('no probe found in the rendered Deployments');
 }
 
+// 11. A hook's own NetworkPolicies apply before it runs -------------------------------------
+
+// The migration Job is a pre-install/pre-upgrade hook: Helm runs it before it applies the
+// release's objects. A NetworkPolicy only for its pods that was a release object would still be
+// the previous release's while the Job runs (an upgrade that changes egress.postgres would
+// migrate under the old policy, or time out); so each must be a hook of the same events, with a
+// lower weight than the Job (created first).
+const hookOf = (o) => {
+  const a = o.metadata.annotations ?? {};
+  if (!a['helm.sh/hook']) return undefined;
+  return { events: a['helm.sh/hook'], weight: Number(a['helm.sh/hook-weight'] ?? 0) };
+};
+let hookPolicies = 0;
+for (const w of objects.filter((o) => o.spec?.template?.spec && hookOf(o))) {
+  const hook = hookOf(w);
+  const labels = w.spec.template.metadata?.labels ?? {};
+  for (const np of objects.filter((o) => o.kind === 'NetworkPolicy')) {
+    if (!selects(np.spec.podSelector, labels)) continue;
+    // a policy that also selects the release's pods (the default deny) stays a release object
+    const others = objects.filter(
+      (o) =>
+        o.spec?.template?.spec &&
+        !hookOf(o) &&
+        selects(np.spec.podSelector, o.spec.template.metadata?.labels),
+    );
+    if (others.length) continue;
+    hookPolicies++;
+    const own = hookOf(np);
+    if (!own || own.events !== hook.events || !(own.weight < hook.weight))
+      problems.push(
+        `NetworkPolicy ${np.metadata.name} selects only the pods of ${w.kind} ${w.metadata.name} (a ${hook.events} hook, weight ${hook.weight}), but it is ${own ? `a ${own.events} hook of weight ${own.weight}` : 'a release object, applied after the hook ran'}: the hook runs under the previous release's policy`,
+      );
+  }
+}
+if (hookPolicies === 0) problems.push('no NetworkPolicy of the migration Job found');
+
 if (problems.length > 0) {
   for (const p of problems) console.error(`chart contract: ${p}`);
   process.exit(1);
 }
 const made = [...created].map(([id, keys]) => `${id} (${keys.size} keys)`).join(', ');
 console.log(
-  `chart contracts hold: ${checkedRefs} references to ${read.Secret.size} Secrets and ${read.ConfigMap.size} ConfigMaps, each rendered, issued by one of ${issued.size} Certificates or created by the README's install step (${made}); ${livenessProbes} liveness and startup probes, none following a dependency; ${alerts} runbooks in docs/operating.md; receivers' ports as portPolicy.ts; the console behind named peers; ${httpProbes} HTTP probes, all on internal ports; ${grpcAddresses} gRPC addresses, each open under the NetworkPolicies both ways; ${rotationSettings} rotation settings (*_PREVIOUS), each mapped to the process that reads it; ${workerGraces} webhooks worker(s) whose shutdown outlasts a delivery attempt${probeFrom ? `; ${probedPorts} probes, each port open to probeFrom (${probeFrom})` : ''}`,
+  `chart contracts hold: ${checkedRefs} references to ${read.Secret.size} Secrets and ${read.ConfigMap.size} ConfigMaps, each rendered, issued by one of ${issued.size} Certificates or created by the README's install step (${made}); ${livenessProbes} liveness and startup probes, none following a dependency; ${alerts} runbooks in docs/operating.md; receivers' ports as portPolicy.ts; the console behind named peers; ${httpProbes} HTTP probes, all on internal ports; ${grpcAddresses} gRPC addresses, each open under the NetworkPolicies both ways; ${rotationSettings} rotation settings (*_PREVIOUS), each mapped to the process that reads it; ${workerGraces} webhooks worker(s) whose shutdown outlasts a delivery attempt; ${hookPolicies} NetworkPolicy of a hook, created before it${probeFrom ? `; ${probedPorts} probes, each port open to probeFrom (${probeFrom})` : ''}`,
 );

@@ -22,6 +22,24 @@ describe('expressionRefusal', () => {
     expect(expressionRefusal('emails,name.givenName,members', 'attributes')).toBeUndefined();
   });
 
+  // scimmy drops a trailing `or` and keeps `eq` without a value (an outside probe, 2026-11-30):
+  // the provider would be answered for a filter it did not send.
+  it('refuses a filter that ends before its last comparison or operator is complete', () => {
+    for (const cut of [
+      'userName eq',
+      'userName eq "x" or',
+      'userName eq "x" AND ',
+      'emails[type eq]',
+      'not',
+      '(userName sw "a" or)',
+    ]) {
+      expect({ cut, why: expressionRefusal(cut) }).toEqual({ cut, why: 'is incomplete' });
+    }
+    for (const whole of ['userName pr', 'emails[type np]', 'title eq "or"', 'x eq null']) {
+      expect(expressionRefusal(whole)).toBeUndefined();
+    }
+  });
+
   it('refuses what would make scimmy backtrack for long: control characters, many backslashes, length', () => {
     expect(expressionRefusal(`userName eq "${'\\'.repeat(9)}`)).toBe(
       'holds more than 8 backslashes',

@@ -51,8 +51,17 @@ export function expressionRefusal(
   if (alternativesOf(asFilter) > MAX_ALTERNATIVES) {
     return `multiplies out into more than ${MAX_ALTERNATIVES} alternatives`;
   }
+  if (kind === 'filter' && INCOMPLETE.test(expression)) return 'is incomplete';
   return undefined;
 }
+
+/**
+ * A filter ending in a logical operator or a comparison that takes a value, before any closing
+ * bracket: scimmy drops a trailing `or` and keeps `eq` without a value, answering a filter the
+ * provider did not send. Values are quoted, numbers, true, false or null, so none of these words
+ * ends a complete filter unquoted.
+ */
+const INCOMPLETE = /(?:^|[\s([])(?:and|or|not|eq|ne|co|sw|ew|gt|lt|ge|le)[\s\])]*$/i;
 
 const OPERATOR = /(and|or|not)(?=[^a-zA-Z0-9]|$)/iy;
 const COMPARATOR = /(eq|ne|co|sw|ew|gt|lt|ge|le|pr|np)(?=[^a-zA-Z0-9]|$)/iy;

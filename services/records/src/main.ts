@@ -14,7 +14,7 @@ import { createLogger, type Logger } from '@brand/shared/logger';
 import { createMetricsRegistry, GrpcServerMetrics } from '@brand/shared/metrics';
 import { listenGrpcService } from '@brand/shared/service';
 import { stopTelemetry } from '@brand/shared/telemetry';
-import { closeRedis, createRedisClient } from '@brand/shared/redis';
+import { closeRedis, createRedisClient, redisDependencyState } from '@brand/shared/redis';
 import { exitOnStartupFailure, onShutdown } from '@brand/shared/shutdown';
 import { redisRevocationNotifier } from './access/revocations';
 import { startDomainRecheck } from './sso/domains/domainRecheck';
@@ -147,7 +147,12 @@ async function main(): Promise<void> {
     log,
     registry,
     config,
-    dependencies: kafkaStatus ? { kafka: () => kafkaStatus.state() } : {},
+    // Redis holds revocations, the logout ledger and the sign-in and SCIM rate limits: reported
+    // (dependency_up, for BrandRecordsRedisUnreachable), never failing grpc.health.v1.
+    dependencies: {
+      redis: () => redisDependencyState(redis),
+      ...(kafkaStatus ? { kafka: () => kafkaStatus.state() } : {}),
+    },
   });
   log.info({ port: service.port, host: config.GRPC_HOST, ops_port: service.opsPort }, 'listening');
   const relay = startRelay(config, log, outboxMetrics(registry, pool), kafkaStatus);

@@ -7,7 +7,7 @@ import { assertionKeysOf } from '@brand/shared/config';
 import { createServicePool } from '@brand/shared/db';
 import { watchKafkaReachability } from '@brand/shared/kafka';
 import { createLogger } from '@brand/shared/logger';
-import { closeRedis, createRedisClient } from '@brand/shared/redis';
+import { closeRedis, createRedisClient, redisDependencyState } from '@brand/shared/redis';
 import { createMetricsRegistry, GrpcServerMetrics } from '@brand/shared/metrics';
 import { listenGrpcService } from '@brand/shared/service';
 import { exitOnStartupFailure, onShutdown } from '@brand/shared/shutdown';
@@ -155,10 +155,14 @@ async function main(): Promise<void> {
     registry,
     config,
     // unreachable (no broker answers), else what the consumer found: ok, or the refusal
-    dependencies:
-      kafka && consuming
+    // and Redis, where the consumer publishes the feed's versions (dependency_up, for
+    // BrandRecordsRedisUnreachable)
+    dependencies: {
+      ...(kafka && consuming
         ? { kafka: () => (kafka.reachable() ? consuming.status.state() : 'unreachable') }
-        : {},
+        : {}),
+      ...(redis ? { redis: () => redisDependencyState(redis) } : {}),
+    },
   });
   log.info(
     { port: service.port, host: config.GRPC_HOST, ops_port: service.opsPort, roles: [...roles] },

@@ -77,6 +77,15 @@ export function redisProblemOf(client: Redis): string | undefined {
   return client.status === 'ready' ? undefined : problems.get(client);
 }
 
+/**
+ * A client's state as a gRPC service's /readyz and dependency_up report it (listenGrpcService's
+ * `dependencies`), from the connection state the gateway and the console read too: "ok" while
+ * connected, else what the server refused ("tls: ...", "authentication failed") or "unreachable".
+ */
+export function redisDependencyState(client: Redis): string {
+  return client.status === 'ready' ? 'ok' : (problems.get(client) ?? 'unreachable');
+}
+
 /** Quits politely, or disconnects if Redis is unreachable (QUIT would wait for it). */
 export async function closeRedis(client: Redis): Promise<void> {
   if (client.status === 'ready') {

@@ -42,7 +42,7 @@ it('says Kafka is unreachable while the broker is gone, and ready again once it 
   await waitFor(async () => (await readyz()).status === 200, { timeoutMs: 10_000 });
   expect((await readyz()).body).toEqual({
     status: 'ready',
-    checks: { database: 'ok', kafka: 'ok' },
+    checks: { database: 'ok', kafka: 'ok', redis: 'ok' },
   });
   expect(await reachable()).toBe(1);
 
@@ -53,7 +53,7 @@ it('says Kafka is unreachable while the broker is gone, and ready again once it 
   });
   expect((await readyz()).body).toEqual({
     status: 'not_ready',
-    checks: { database: 'ok', kafka: 'unreachable' },
+    checks: { database: 'ok', kafka: 'unreachable', redis: 'ok' },
   });
   expect(await reachable()).toBe(0);
   expect(h.webhooks.logs().join('\n')).toContain('Kafka unreachable');

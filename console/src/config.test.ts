@@ -16,6 +16,10 @@ describe('console config', () => {
     expect(c.SIGN_IN_MAIL_POLL_MS).toBe(1_000);
     expect(c.RECEIVER_NOTICE_INTERVAL_MS).toBe(15_000);
     expect(c.RECEIVER_NOTICE_LEASE_MS).toBe(60_000);
+    expect(c.READY_WITHOUT_RECORDS).toBe(true);
+    expect(
+      loadConsoleConfig({ ...base, READY_WITHOUT_RECORDS: 'false' }).READY_WITHOUT_RECORDS,
+    ).toBe(false);
   });
 
   it('bounds the receiver-notice lease as the webhooks service does (1 s to 10 min)', () => {

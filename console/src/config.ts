@@ -65,6 +65,14 @@ const ConsoleEnv = z
     REDIS_KEY_PREFIX: z.string().default('brs:'),
     // Process
     LOG_LEVEL: logLevelEnv.default('info'),
+    /**
+     * /readyz stays 200 while records is unavailable (its body still says so): every console
+     * shares records, so a balancer that took them all out during a database failover would
+     * answer every page and SCIM itself, without Retry-After, where the console answers its own
+     * 503 with one. The gateway's setting of the same name; on by default here, since nothing
+     * else sets it for the console. false: records' absence fails readiness again.
+     */
+    READY_WITHOUT_RECORDS: boolEnv.default(true),
     SHUTDOWN_GRACE_MS: msEnv.default(10_000),
   })
   .superRefine(checkRedisTls)

@@ -120,7 +120,15 @@ async function main(): Promise<void> {
   server.keepAliveTimeout = 65_000;
   server.requestTimeout = 15_000;
   server.headersTimeout = 10_000;
-  const ops = createServer(createOpsApp({ clients, redis, metrics, state }));
+  const ops = createServer(
+    createOpsApp({
+      clients,
+      redis,
+      metrics,
+      state,
+      readyWithoutRecords: config.READY_WITHOUT_RECORDS,
+    }),
+  );
   for (const s of [server, ops]) s.on('error', (err) => exitOnStartupFailure(log, err));
   const [port, opsPort] = await Promise.all([
     listenHttp(server, config.HTTP_PORT, config.HTTP_HOST),

@@ -1,25 +1,21 @@
 import express, { type Express } from 'express';
+import type { Redis } from '@brand/shared/redis';
 import type { ConsoleClients } from './clients/consoleClients';
 import type { ConsoleMetrics } from './observability/metrics';
-import { redisProblemOf, type Redis } from '@brand/shared/redis';
-
-/** "unavailable", with the reason when the server refused us ("unavailable: tls: ..."). */
-function redisState(redis: Redis): string {
-  const reason = redisProblemOf(redis);
-  return reason ? `unavailable: ${reason}` : 'unavailable';
-}
+import { readiness } from './observability/readiness';
 
 /**
  * The internal operations listener (METRICS_HOST:METRICS_PORT): /metrics, /livez (the process
- * answers) and /readyz (records answers, Redis is connected, not shutting down). Records is
- * required: without it nobody can sign in or be resolved. Webhooks and plans are reported,
- * not required: the other pages keep working while one of them is away.
+ * answers) and /readyz, which fails only while shutting down and names each dependency's state
+ * in its body (observability/readiness.ts says why).
  */
 export function createOpsApp(deps: {
   clients: ConsoleClients;
   redis: Redis;
   metrics: ConsoleMetrics;
   state: { accepting: boolean };
+  /** READY_WITHOUT_RECORDS: records' absence is reported, not failing readiness. */
+  readyWithoutRecords: boolean;
 }): Express {
   const app = express();
   app.disable('x-powered-by');
@@ -30,15 +26,7 @@ export function createOpsApp(deps: {
     res.json({ status: 'ok' });
   });
   app.get('/readyz', async (_req, res) => {
-    const services = await deps.clients.health();
-    const checks = {
-      records: services.records === 'SERVING' ? 'ok' : 'unavailable',
-      webhooks: services.webhooks === 'SERVING' ? 'ok' : 'degraded',
-      plans: services.plans === 'SERVING' ? 'ok' : 'degraded',
-      redis: deps.redis.status === 'ready' ? 'ok' : redisState(deps.redis),
-      shutting_down: !deps.state.accepting,
-    };
-    const ready = deps.state.accepting && checks.records === 'ok' && checks.redis === 'ok';
+    const { ready, checks } = await readiness(deps);
     res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'not_ready', checks });
   });
   app.use((_req, res) => {

@@ -165,6 +165,19 @@ refuse "a private Kafka CA that KEDA's scaler lacks" 'keda.kafka.caSecret' \
   -f "$CHART/values-production.yaml" --set kafka.tls.caFile=/etc/kafka-ca/ca.crt
 refuse "a Kafka password file that KEDA's scaler cannot read" 'keda.kafka.hashiCorpVault' \
   -f "$CHART/values-production.yaml" --set kafka.sasl.passwordFile=/vault/secrets/kafka-password
+# A disabled service's database credentials are neither required nor read: the migration Job
+# runs (and mounts the password files of) the enabled services only.
+"$HELM" template brand-records "$CHART" --namespace brand-records -f "$CHART/values-production.yaml" \
+  --set plans.enabled=false --set webhooks.enabled=false >"$tmp/no-plans.yaml" \
+  || fail "helm template failed with plans and webhooks disabled"
+if grep -nE 'PLANS_DATABASE|WEBHOOKS_DATABASE' "$tmp/no-plans.yaml" >&2; then
+  fail "with plans and webhooks disabled, the release still reads their database credentials"
+fi
+grep -v 'PLANS_DATABASE_URL' "$CHART/ci/inline-secrets-values.yaml" >"$tmp/no-plans-values.yaml"
+"$HELM" template brand-records "$CHART" --namespace brand-records -f "$tmp/no-plans-values.yaml" \
+  --set plans.enabled=false >/dev/null 2>"$tmp/neg.log" \
+  || { cat "$tmp/neg.log" >&2; fail "a chart-managed Secret without PLANS_DATABASE_URL was refused with plans disabled"; }
+echo "accepted as intended: no database credentials of a disabled service"
 # A listener set to loopback passes the schema but not the chart's promises (validateManifests).
 "$HELM" template brand-records "$CHART" --set config.METRICS_HOST=127.0.0.1 >"$tmp/loopback.yaml"
 if node scripts/deploy/validateManifests.mjs "$tmp/loopback.yaml" loopback >/dev/null 2>&1; then

@@ -165,6 +165,19 @@ refuse "a private Kafka CA that KEDA's scaler lacks" 'keda.kafka.caSecret' \
   -f "$CHART/values-production.yaml" --set kafka.tls.caFile=/etc/kafka-ca/ca.crt
 refuse "a Kafka password file that KEDA's scaler cannot read" 'keda.kafka.hashiCorpVault' \
   -f "$CHART/values-production.yaml" --set kafka.sasl.passwordFile=/vault/secrets/kafka-password
+# The migration Job's own pod annotations (a mesh's sidecar injection off: a classic sidecar
+# never exits, and the Job would run to its deadline).
+"$HELM" template brand-records "$CHART" --namespace brand-records \
+  --set-string 'migrations.podAnnotations.sidecar\.istio\.io/inject=false' >"$tmp/mesh.yaml" 2>"$tmp/neg.log" \
+  || { cat "$tmp/neg.log" >&2; fail "migrations.podAnnotations was refused"; }
+node --input-type=module -e '
+  import { readFileSync } from "node:fs";
+  import { parseAllDocuments } from "yaml";
+  const job = parseAllDocuments(readFileSync(process.argv[1], "utf8")).map((d) => d.toJS())
+    .find((o) => o?.kind === "Job");
+  if (job?.spec.template.metadata.annotations?.["sidecar.istio.io/inject"] !== "false") process.exit(1);
+' "$tmp/mesh.yaml" || fail "migrations.podAnnotations did not reach the migration Job's pods"
+echo "accepted as intended: migrations.podAnnotations on the Job's pods"
 # A disabled service's database credentials are neither required nor read: the migration Job
 # runs (and mounts the password files of) the enabled services only.
 "$HELM" template brand-records "$CHART" --namespace brand-records -f "$CHART/values-production.yaml" \

@@ -35,6 +35,8 @@
 //     uses (metrics, gRPC) admits it.
 // 11. A NetworkPolicy selecting only a hook's pods (the migration Job's) is a hook of the same
 //     events with a lower weight: the Job never runs under the previous release's policy.
+// 12. No autoscaler of the production example scales on memory (the RSS does not fall with
+//     more replicas: it would scale up and never down).
 //   [PROBE_FROM_ADDRESS=10.0.3.7] node scripts/deploy/checkChartContracts.mjs <rendered production.yaml> [README.md]
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
@@ -624,11 +626,33 @@ for (const w of objects.filter((o) => o.spec?.template?.spec && hookOf(o))) {
 }
 if (hookPolicies === 0) problems.push('no NetworkPolicy of the migration Job found');
 
+// 12. No autoscaler on memory ------------------------------------------------------------
+
+// A process's RSS is mostly its own baseline and does not fall when replicas are added
+// (BENCHMARKS.md "Memory": the worker's 169-197 MB against a 256Mi request): a memory target
+// near it holds the replicas where they are (the HPA's 10 % tolerance keeps a ratio of 0.92
+// from scaling down) and ratchets them up at each peak, to the maximum, never down again.
+let autoscalers = 0;
+for (const o of objects.filter((x) =>
+  ['HorizontalPodAutoscaler', 'ScaledObject'].includes(x.kind),
+)) {
+  autoscalers++;
+  const memory =
+    o.kind === 'ScaledObject'
+      ? (o.spec.triggers ?? []).some((t) => t.type === 'memory')
+      : (o.spec.metrics ?? []).some((m) => m.resource?.name === 'memory');
+  if (memory)
+    problems.push(
+      `${o.kind} ${o.metadata.name} scales on memory: the processes' RSS does not fall with more replicas, so it scales up and never down (BENCHMARKS.md "Memory")`,
+    );
+}
+if (autoscalers === 0) problems.push('no HorizontalPodAutoscaler or ScaledObject found');
+
 if (problems.length > 0) {
   for (const p of problems) console.error(`chart contract: ${p}`);
   process.exit(1);
 }
 const made = [...created].map(([id, keys]) => `${id} (${keys.size} keys)`).join(', ');
 console.log(
-  `chart contracts hold: ${checkedRefs} references to ${read.Secret.size} Secrets and ${read.ConfigMap.size} ConfigMaps, each rendered, issued by one of ${issued.size} Certificates or created by the README's install step (${made}); ${livenessProbes} liveness and startup probes, none following a dependency; ${alerts} runbooks in docs/operating.md; receivers' ports as portPolicy.ts; the console behind named peers; ${httpProbes} HTTP probes, all on internal ports; ${grpcAddresses} gRPC addresses, each open under the NetworkPolicies both ways; ${rotationSettings} rotation settings (*_PREVIOUS), each mapped to the process that reads it; ${workerGraces} webhooks worker(s) whose shutdown outlasts a delivery attempt; ${hookPolicies} NetworkPolicy of a hook, created before it${probeFrom ? `; ${probedPorts} probes, each port open to probeFrom (${probeFrom})` : ''}`,
+  `chart contracts hold: ${checkedRefs} references to ${read.Secret.size} Secrets and ${read.ConfigMap.size} ConfigMaps, each rendered, issued by one of ${issued.size} Certificates or created by the README's install step (${made}); ${livenessProbes} liveness and startup probes, none following a dependency; ${alerts} runbooks in docs/operating.md; receivers' ports as portPolicy.ts; the console behind named peers; ${httpProbes} HTTP probes, all on internal ports; ${grpcAddresses} gRPC addresses, each open under the NetworkPolicies both ways; ${rotationSettings} rotation settings (*_PREVIOUS), each mapped to the process that reads it; ${workerGraces} webhooks worker(s) whose shutdown outlasts a delivery attempt; ${hookPolicies} NetworkPolicy of a hook, created before it; ${autoscalers} autoscalers, none on memory${probeFrom ? `; ${probedPorts} probes, each port open to probeFrom (${probeFrom})` : ''}`,
 );

@@ -8,7 +8,8 @@ import express, {
 import { SCIMMY, SCIMMYRouters } from 'scimmy-routers';
 import type { Logger } from '@brand/shared/logger';
 import type { ConsoleClients } from '../clients/consoleClients';
-import { isInputError, scimRefusalOf } from './scimErrors';
+import { isInputError, scimRefusalOf, type ScimRefusal } from './scimErrors';
+import { groupMembersRoute } from './groupMembersRoute';
 import { expressionsOf, isUnknownId, patchRefusal, refusalOf } from './expressionGuard';
 import { normalisePatch, normaliseResource } from './providerQuirks';
 import { MAX_PAGE } from './scimPaging';
@@ -63,6 +64,14 @@ export function scimEndpoint(deps: {
   router.use(boundedPaging);
   router.use(answerAndLog(deps, contexts));
   router.use(boundedExpressions);
+  router.use(
+    groupMembersRoute({
+      clients: deps.clients,
+      publicOrigin: deps.publicOrigin,
+      contextOf: (req) => contexts.get(req),
+      refuse: answerRefusal,
+    }),
+  );
   router.use(
     new SCIMMYRouters({
       type: 'bearer',
@@ -165,15 +174,28 @@ function authenticate(
         next();
       },
       (err: unknown) => {
-        const { error, override } = scimRefusalOf(err);
-        const httpStatus = override?.status ?? (error as { status?: number }).status ?? 503;
-        if (httpStatus === 401) res.setHeader('WWW-Authenticate', 'Bearer realm="scim"');
-        if (override) res.setHeader('Retry-After', String(override.retryAfterSeconds));
+        const { error, override } = answerRefusal(res, err);
         if (override?.status === 429) logRefusal(token, req, override.retryAfterSeconds, error);
-        scimError(res, httpStatus, httpStatus >= 500 ? 'Try again shortly.' : error.message);
       },
     );
   };
+}
+
+/**
+ * Answers a refusal (scimErrors.ts) as its SCIM error: its status (tooMany 400, which scimmy
+ * keeps at 413), WWW-Authenticate with a 401, Retry-After with a 429 or 503.
+ */
+function answerRefusal(res: express.Response, err: unknown): ScimRefusal {
+  const refusal = scimRefusalOf(err);
+  const { error, override } = refusal;
+  const e = error as { status?: number; scimType?: string | null };
+  let httpStatus = override?.status ?? e.status ?? 503;
+  if (httpStatus === 413 && e.scimType === 'tooMany') httpStatus = 400;
+  if (httpStatus === 401) res.setHeader('WWW-Authenticate', 'Bearer realm="scim"');
+  if (override) res.setHeader('Retry-After', String(override.retryAfterSeconds));
+  const detail = httpStatus >= 500 ? 'Try again shortly.' : error.message;
+  scimError(res, httpStatus, detail, e.scimType ?? undefined);
+  return refusal;
 }
 
 /**

@@ -188,7 +188,8 @@ function userIn(id: string, instance: Json): ScimUser {
   };
 }
 
-function groupOut(g: ScimGroup): Json {
+/** A group as records stores it, as the SCIM core Group schema reads (groupMembersRoute.ts too). */
+export function groupOut(g: ScimGroup): Json {
   return {
     id: g.id,
     displayName: g.display_name,

@@ -290,10 +290,13 @@ export async function writeGroup(
   const id = v.id === '' ? newId('scimGroup') : v.id;
   const members = [...new Set(v.members)];
   await changeDirectory(deps, caller, async (db) => {
+    let renamed = true;
     if (v.id !== '') {
       const before = await lockScimGroup(db, caller.brandId, v.id);
       if (!before) throw noGroup(v.id);
       checkVersion('Group', v.id, v.expectedVersion, before);
+      renamed =
+        before.display_name !== v.displayName || (before.external_id ?? '') !== v.externalId;
     }
     const known = await selectUserIdsOfBrand(db, caller.brandId, members);
     const unknown = members.find((m) => !known.has(m));
@@ -308,9 +311,11 @@ export async function writeGroup(
         externalId: v.externalId === '' ? null : v.externalId,
       }),
     );
-    // Its members' roles may move with its name too (mappings name groups), not only the joiners'.
+    // Mappings name groups: a group renamed (or new) may move every member's role; otherwise
+    // only those who joined or left it. Deriving all 20,000 members of a large group for a PATCH
+    // that removed one took longer than the console waits (a review of 2026-11-30).
     const moved = await replaceGroupMembers(db, id, members);
-    return deriveUsers(db, caller, [...new Set([...members, ...moved])]);
+    return deriveUsers(db, caller, renamed ? [...new Set([...members, ...moved])] : moved);
   });
   const [saved] = await listGroups(deps.pool, caller, { id });
   if (!saved) throw noGroup(id);

@@ -6,7 +6,7 @@ import { createServer } from 'node:http';
 import { createLogger } from '@brand/shared/logger';
 import { closeRedis, createRedisClient } from '@brand/shared/redis';
 import { dependencyUpGauge } from '@brand/shared/metrics';
-import { closeHttpServer, listenHttp } from '@brand/shared/httpServer';
+import { closeHttpServer, createPublicHttpServer, listenHttp } from '@brand/shared/httpServer';
 import { exitOnStartupFailure, onShutdown } from '@brand/shared/shutdown';
 import { stopTelemetry } from '@brand/shared/telemetry';
 import { createConsoleApp } from './app';
@@ -116,7 +116,9 @@ async function main(): Promise<void> {
     gatewayUrl: config.GATEWAY_PUBLIC_URL.replace(/\/$/, ''),
     trustProxy: trustProxySetting(config.TRUST_PROXY),
   });
-  const server = createServer({ connectionsCheckingInterval: 1_000 }, app);
+  // Deadlines checked every second; what Node's HTTP layer refuses (431, 400, 408, 417) is
+  // answered as the JSON error the gateway's are (createPublicHttpServer).
+  const server = createPublicHttpServer(app, log);
   server.keepAliveTimeout = 65_000;
   server.requestTimeout = 15_000;
   server.headersTimeout = 10_000;

@@ -7,7 +7,7 @@ import { createBatchedStdout, createLogger } from '@brand/shared/logger';
 import { dependencyUpGauge } from '@brand/shared/metrics';
 import { stopTelemetry } from '@brand/shared/telemetry';
 import { closeRedis, createRedisClient, waitUntilReady } from '@brand/shared/redis';
-import { closeHttpServer, listenHttp } from '@brand/shared/httpServer';
+import { closeHttpServer, createPublicHttpServer, listenHttp } from '@brand/shared/httpServer';
 import { exitOnStartupFailure, onShutdown } from '@brand/shared/shutdown';
 import { createGatewayListener } from './app';
 import { createOpsApp } from './opsApp';
@@ -183,9 +183,9 @@ async function main(): Promise<void> {
   if (!(await waitUntilReady(redis, 2_000)))
     log.warn('starting without Redis: rate limits are per instance until it connects');
 
-  // Deadlines are checked every second (Node's default is 30 s, which let a slow body
-  // hold a connection for over a minute).
-  const server = createServer({ connectionsCheckingInterval: 1_000 }, app);
+  // Deadlines are checked every second, and what Node's HTTP layer refuses (431, 400, 408,
+  // 417) is answered as the contract's JSON error (createPublicHttpServer).
+  const server = createPublicHttpServer(app, log);
   // Longer than common load-balancer idle timeouts (60 s), so the balancer closes first.
   server.keepAliveTimeout = 65_000;
   // A request's headers and body must arrive within BODY_TIMEOUT_MS, or it gets 408 and

@@ -85,6 +85,21 @@ describe('AccessLog', () => {
     expect(JSON.parse(lines[0] ?? '')).toMatchObject({ level: 'warn', msg: 'request aborted' });
   });
 
+  // The outside probe (2026-11-30): a request cut before any answer was logged as status 200,
+  // the status a response object starts with.
+  it('logs an aborted request nothing was sent for as 499, one whose headers were sent as sent', () => {
+    const { log, lines } = accessLines('warn');
+    const unanswered = exchange({ method: 'POST', url: '/x', status: 200, finished: false });
+    log.write(unanswered.req, unanswered.res, { requestId: 'req_4' }, 1);
+    const midAnswer = exchange({ method: 'GET', url: '/x', status: 200, finished: false });
+    Object.defineProperty(midAnswer.res, 'headersSent', { value: true });
+    log.write(midAnswer.req, midAnswer.res, { requestId: 'req_5' }, 1);
+    expect(lines.map((l) => JSON.parse(l) as unknown)).toMatchObject([
+      { level: 'warn', status: 499, msg: 'request aborted' },
+      { level: 'warn', status: 200, msg: 'request aborted' },
+    ]);
+  });
+
   it('writes only lines at or above its level', () => {
     const done = exchange({ method: 'GET', url: '/x', status: 200, finished: true });
     const failed = exchange({ method: 'GET', url: '/x', status: 500, finished: true });

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { protocolRefusalOf, type ProtocolRefusal } from '@brand/shared/httpServer';
 import { levelValue, type LevelWithSilent, type LineSink } from '@brand/shared/logger';
 import { isTelemetryRunning, traceFields } from '@brand/shared/telemetry';
 import { safePath } from '../usage/safePath';
@@ -10,10 +11,29 @@ export interface LogLocals {
 }
 
 /**
+ * Status 499 (nginx's "client closed request"): the connection closed before any answer was
+ * sent, by the client or cut by the server. Not a status any client received; the line once
+ * said 200, the status a response object starts with.
+ */
+export const CLOSED_UNANSWERED = 499;
+
+/**
+ * The status the request was answered with: the app's once its headers were sent, the HTTP
+ * layer's when it cut the request (a body stalled past the deadline: 408, written by
+ * createPublicHttpServer), else CLOSED_UNANSWERED.
+ */
+function statusAnswered(res: ServerResponse, refusal: ProtocolRefusal | undefined): number {
+  if (res.writableFinished || res.headersSent) return res.statusCode;
+  return refusal?.status ?? CLOSED_UNANSWERED;
+}
+
+/**
  * The one log line of a request, written when its response closes (the request prelude calls
  * it for every request, whichever path answered): method, path without the query, status,
  * duration in ms, request id and brand; `request aborted` (warn) when the client went away
- * first, `request completed` at error for a 5xx and at info otherwise. Headers and bodies are
+ * first (status 499 when nothing had been sent: CLOSED_UNANSWERED), `request refused by the
+ * HTTP layer` (warn, with the status and code it was answered with) when Node's deadline cut
+ * it, `request completed` at error for a 5xx and at info otherwise. Headers and bodies are
  * never logged, so the Authorization header (the key) can never reach a log. `locals` is read
  * at close time (the brand is known only after admission).
  *
@@ -38,7 +58,9 @@ export class AccessLog {
 
   write(req: IncomingMessage, res: ServerResponse, locals: LogLocals, ms: number): void {
     const aborted = !res.writableFinished;
-    const level = aborted ? 'warn' : res.statusCode >= 500 ? 'error' : 'info';
+    const refusal = aborted ? protocolRefusalOf(res) : undefined;
+    const status = statusAnswered(res, refusal);
+    const level = aborted ? 'warn' : status >= 500 ? 'error' : 'info';
     if (levelValue(level) < this.threshold) return;
     // express's originalUrl is the raw request target too (routers rewrite only req.url); logged
     // as the request log keeps it: no query, and a key pasted into the path masked (SECURITY.md
@@ -57,8 +79,9 @@ export class AccessLog {
     this.sink.write(
       `{"level":"${level}","time":"${new Date().toISOString()}","service":${this.service},${trace}` +
         `"method":${JSON.stringify(req.method ?? '')},"path":${JSON.stringify(path)},` +
-        `"status":${res.statusCode},"ms":${Math.round(ms * 100) / 100}${requestId}${brand},` +
-        `"msg":"${aborted ? 'request aborted' : 'request completed'}"}\n`,
+        `"status":${status},"ms":${Math.round(ms * 100) / 100}${requestId}${brand},` +
+        (refusal ? `"code":"${refusal.code}",` : '') +
+        `"msg":"${refusal ? 'request refused by the HTTP layer' : aborted ? 'request aborted' : 'request completed'}"}\n`,
     );
   }
 }

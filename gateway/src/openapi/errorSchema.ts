@@ -3,12 +3,14 @@ import {
   API_ERROR_CODES,
   GATEWAY_ERROR_CODES,
   gatewayCodesOfStatus,
+  HTTP_LAYER_CODES,
   httpStatusOf,
 } from '@brand/shared/errors';
 
-/** "400 invalid_parameter / invalid_cursor; 401 ...": the codes the gateway answers, by status. */
+/** "400 invalid_parameter / invalid_cursor; 401 ...": the codes the gateway answers (its routes and its HTTP layer), by status. */
 function codesByStatus(): string {
-  const statuses = [...new Set(GATEWAY_ERROR_CODES.map(httpStatusOf))].sort((a, b) => a - b);
+  const answered = [...GATEWAY_ERROR_CODES, ...HTTP_LAYER_CODES];
+  const statuses = [...new Set(answered.map(httpStatusOf))].sort((a, b) => a - b);
   return statuses.map((s) => `${s} ${gatewayCodesOfStatus(s).join(' / ')}`).join('; ');
 }
 

@@ -5,6 +5,7 @@ import {
   GATEWAY_ERROR_CODES,
   gatewayCodesOfStatus,
   grpcStatusOf,
+  HTTP_LAYER_CODES,
   httpStatusOf,
   isErrorCode,
   type ErrorCode,
@@ -49,14 +50,19 @@ describe('ERROR_CODES', () => {
       403: [status.PERMISSION_DENIED],
       404: [status.NOT_FOUND],
       405: [status.UNIMPLEMENTED],
+      // 408, 417 and 431 are the HTTP layer's refusals of the client's request; they never
+      // travel over gRPC, and INVALID_ARGUMENT is the client's fault as 413 and 415 are
+      408: [status.INVALID_ARGUMENT],
       409: [status.ALREADY_EXISTS, status.ABORTED],
       // code.proto maps OUT_OF_RANGE to 400; an events-feed position past the kept history is
       // 410 Gone over HTTP (it will never be valid again), OUT_OF_RANGE over gRPC
       410: [status.OUT_OF_RANGE],
       413: [status.INVALID_ARGUMENT],
       415: [status.INVALID_ARGUMENT],
+      417: [status.INVALID_ARGUMENT],
       422: [status.FAILED_PRECONDITION],
       429: [status.RESOURCE_EXHAUSTED],
+      431: [status.INVALID_ARGUMENT],
       500: [status.INTERNAL],
       503: [status.UNAVAILABLE],
     };
@@ -106,6 +112,19 @@ describe('GATEWAY_ERROR_CODES (issue 35: the request log filter lists only these
       'service_unavailable',
     ]);
     for (const code of GATEWAY_ERROR_CODES) expect(API_ERROR_CODES).toContain(code);
+  });
+
+  it("leaves out the HTTP layer's refusals (the request log never holds them), which the statuses list", () => {
+    expect(HTTP_LAYER_CODES).toEqual([
+      'request_timeout',
+      'expectation_failed',
+      'headers_too_large',
+    ]);
+    for (const code of HTTP_LAYER_CODES) {
+      expect(API_ERROR_CODES).toContain(code);
+      expect(GATEWAY_ERROR_CODES).not.toContain(code);
+      expect(gatewayCodesOfStatus(httpStatusOf(code))).toEqual([code]);
+    }
   });
 
   it('names the codes of a status', () => {

@@ -49,6 +49,11 @@ export const ERROR_CODES = {
    * a typo). Answered empty, a follower would wait, then skip every event up to it.
    */
   position_beyond_head: { http: 400, grpc: status.OUT_OF_RANGE },
+  /**
+   * The request's headers or body did not arrive within the server's deadline (a stalled or
+   * slow client): answered by the HTTP layer itself, before or instead of the route.
+   */
+  request_timeout: { http: 408, grpc: status.INVALID_ARGUMENT },
   already_exists: { http: 409, grpc: status.ALREADY_EXISTS },
   request_conflict: { http: 409, grpc: status.ALREADY_EXISTS },
   /**
@@ -58,6 +63,8 @@ export const ERROR_CODES = {
   cursor_expired: { http: 410, grpc: status.OUT_OF_RANGE },
   payload_too_large: { http: 413, grpc: status.INVALID_ARGUMENT },
   unsupported_media_type: { http: 415, grpc: status.INVALID_ARGUMENT },
+  /** An Expect header other than 100-continue: answered by the HTTP layer itself. */
+  expectation_failed: { http: 417, grpc: status.INVALID_ARGUMENT },
   precondition_failed: { http: 422, grpc: status.FAILED_PRECONDITION },
   pending_plan_limit: { http: 422, grpc: status.FAILED_PRECONDITION },
   receiver_limit: { http: 422, grpc: status.FAILED_PRECONDITION },
@@ -105,6 +112,8 @@ export const ERROR_CODES = {
   /** An invitation already accepted, declined, withdrawn or expired: it can no longer be answered. */
   invitation_closed: { http: 422, grpc: status.FAILED_PRECONDITION },
   rate_limited: { http: 429, grpc: status.RESOURCE_EXHAUSTED },
+  /** The request line and headers together are over 16 KB (a huge header, a very long URL). */
+  headers_too_large: { http: 431, grpc: status.INVALID_ARGUMENT },
   internal_error: { http: 500, grpc: status.INTERNAL },
   service_unavailable: { http: 503, grpc: status.UNAVAILABLE },
 } as const satisfies Record<string, { http: number; grpc: status }>;
@@ -160,17 +169,35 @@ const ADMIN_ONLY_CODES: readonly ErrorCode[] = [
 ];
 
 /**
- * Every code the gateway actually answers (REST and MCP), in the table's order: what its
+ * The codes the HTTP layer of the gateway and the console answers before any route reads the
+ * request (createPublicHttpServer, @brand/shared/httpServer; malformed_request too, which the
+ * routes also answer). The API description lists them; the request log never holds them.
+ */
+export const HTTP_LAYER_CODES: readonly ErrorCode[] = [
+  'request_timeout',
+  'expectation_failed',
+  'headers_too_large',
+];
+
+/**
+ * Every code the gateway's routes answer (REST and MCP), in the table's order: what its
  * request log can hold and what the API description lists by status. Issue 35: the console's
  * request-log filter offered codes the API never returns.
  */
 export const GATEWAY_ERROR_CODES = API_ERROR_CODES.filter(
-  (code) => !ADMIN_ONLY_CODES.includes(code),
+  (code) => !ADMIN_ONLY_CODES.includes(code) && !HTTP_LAYER_CODES.includes(code),
 );
 
-/** The codes a status is answered with (GATEWAY_ERROR_CODES), e.g. 429 → ['rate_limited']. */
+/**
+ * The codes a status is answered with, by the gateway's routes (GATEWAY_ERROR_CODES) or its
+ * HTTP layer (HTTP_LAYER_CODES), e.g. 429 → ['rate_limited']: what the API description lists.
+ */
 export function gatewayCodesOfStatus(http: number): ErrorCode[] {
-  return GATEWAY_ERROR_CODES.filter((code) => ERROR_CODES[code].http === http);
+  return API_ERROR_CODES.filter(
+    (code) =>
+      (GATEWAY_ERROR_CODES.includes(code) || HTTP_LAYER_CODES.includes(code)) &&
+      ERROR_CODES[code].http === http,
+  );
 }
 
 /** True when `value` is one of our error codes (used on codes arriving over the wire). */

@@ -4,6 +4,7 @@ export {
   ERROR_CODES,
   GATEWAY_ERROR_CODES,
   gatewayCodesOfStatus,
+  HTTP_LAYER_CODES,
   isErrorCode,
   httpStatusOf,
   grpcStatusOf,

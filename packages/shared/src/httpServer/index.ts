@@ -22,3 +22,8 @@ export function closeHttpServer(server: Server): Promise<void> {
 }
 
 export { clientAddressKey } from './clientAddressKey';
+export {
+  createPublicHttpServer,
+  protocolRefusalOf,
+  type ProtocolRefusal,
+} from './protocolRefusals';

@@ -127,6 +127,18 @@ export class PayloadTooLargeError extends ApiError {
 export class UnsupportedMediaTypeError extends ApiError {
   override name = 'UnsupportedMediaTypeError';
 }
+/** 408: the request's headers or body did not arrive in time (the server's HTTP layer). */
+export class RequestTimeoutError extends ApiError {
+  override name = 'RequestTimeoutError';
+}
+/** 417: an `Expect` header other than 100-continue (the server's HTTP layer). */
+export class ExpectationFailedError extends ApiError {
+  override name = 'ExpectationFailedError';
+}
+/** 431: the request line and headers are over 16 KB (the server's HTTP layer). */
+export class HeadersTooLargeError extends ApiError {
+  override name = 'HeadersTooLargeError';
+}
 /** 422 from admin surfaces: the object is not in a state that allows the change. */
 export class PreconditionFailedError extends ApiError {
   override name = 'PreconditionFailedError';
@@ -156,15 +168,18 @@ export const API_ERROR_CLASSES = {
   malformed_request: MalformedRequestError,
   validation_failed: ValidationFailedError,
   position_beyond_head: PositionBeyondHeadError,
+  request_timeout: RequestTimeoutError,
   already_exists: AlreadyExistsError,
   request_conflict: RequestConflictError,
   cursor_expired: CursorExpiredError,
   payload_too_large: PayloadTooLargeError,
   unsupported_media_type: UnsupportedMediaTypeError,
+  expectation_failed: ExpectationFailedError,
   precondition_failed: PreconditionFailedError,
   pending_plan_limit: PendingPlanLimitError,
   receiver_limit: ReceiverLimitError,
   rate_limited: RateLimitedError,
+  headers_too_large: HeadersTooLargeError,
   internal_error: InternalError,
   service_unavailable: ServiceUnavailableError,
 } as const satisfies Record<ApiErrorCode, ApiErrorClass>;

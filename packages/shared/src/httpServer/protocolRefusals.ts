@@ -1,0 +1,169 @@
+import {
+  createServer,
+  type IncomingMessage,
+  type RequestListener,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
+import type { Duplex } from 'node:stream';
+import { httpStatusOf, type ErrorCode } from '../errors/codes';
+import { newId } from '../ids';
+import type { Logger } from '../logger';
+
+/**
+ * The public HTTP server of the gateway and the console, whose protocol-level refusals are the
+ * contract's JSON errors. Node answers what its parser refuses (headers over 16 KB or a URL as
+ * long, an unknown method, Transfer-Encoding with Content-Length, a bogus Content-Length, a raw
+ * non-ASCII target), a request whose headers or body stalled past its deadline, an unknown
+ * `Expect` and an HTTP/1.1 request without Host by itself: an empty body, no X-Request-Id and
+ * no log line (the outside probe, 2026-11-30). Here each is
+ * `{"error": {"code", "message", "request_id"}}` with X-Request-Id and Connection: close, and
+ * one warn line naming the code; the request never reaches the app.
+ *
+ * Deadlines are checked every second (Node's default is 30 s, which let a slow body hold a
+ * connection for over a minute).
+ */
+export function createPublicHttpServer(listener: RequestListener, log: Logger): Server {
+  const server = createServer(
+    // Host is checked below, so that its refusal is a JSON error too.
+    { connectionsCheckingInterval: 1_000, requireHostHeader: false },
+    (req, res) => {
+      if (req.httpVersionMajor === 1 && req.httpVersionMinor >= 1 && !req.headers.host) {
+        refuseRequest(
+          log,
+          req,
+          res,
+          'malformed_request',
+          'An HTTP/1.1 request needs a Host header.',
+        );
+        return;
+      }
+      listener(req, res);
+    },
+  );
+  server.on('clientError', (err: Error & { code?: string }, socket: Duplex) =>
+    answerClientError(log, err, socket),
+  );
+  // An Expect other than 100-continue (Node's own answer is an empty 417).
+  server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) =>
+    refuseRequest(
+      log,
+      req,
+      res,
+      'expectation_failed',
+      'The Expect header can only be 100-continue.',
+    ),
+  );
+  return server;
+}
+
+/** What a protocol refusal answered a request with, when it cut one the app was serving. */
+export interface ProtocolRefusal {
+  status: number;
+  code: ErrorCode;
+}
+
+const refusals = new WeakMap<object, ProtocolRefusal>();
+
+/**
+ * The refusal written on a response's connection instead of the app's answer (a body that
+ * stalled past the request deadline: 408), so its access line records the status the client
+ * was actually answered with, not the 200 a response object starts with.
+ */
+export function protocolRefusalOf(res: ServerResponse): ProtocolRefusal | undefined {
+  return refusals.get(res);
+}
+
+/** Node's parser and deadline errors, by the code they carry; anything else is a 400. */
+function refusalOf(err: { code?: string }): { code: ErrorCode; message: string } {
+  switch (err.code) {
+    case 'HPE_HEADER_OVERFLOW':
+      return {
+        code: 'headers_too_large',
+        message: 'The request line and headers are too large (16 KB at most).',
+      };
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+    case 'ERR_HTTP_HEADERS_TIMEOUT':
+      return {
+        code: 'request_timeout',
+        message: 'The request did not arrive in time; send its headers and body without pausing.',
+      };
+    default:
+      return { code: 'malformed_request', message: 'The request is not valid HTTP/1.1.' };
+  }
+}
+
+const REASONS: Record<number, string> = {
+  400: 'Bad Request',
+  408: 'Request Timeout',
+  417: 'Expectation Failed',
+  431: 'Request Header Fields Too Large',
+};
+
+function bodyOf(code: ErrorCode, message: string, requestId: string): string {
+  return JSON.stringify({ error: { code, message, request_id: requestId } });
+}
+
+/**
+ * Answers a connection Node's parser or deadline refused (its 'clientError'): a complete
+ * response written on the socket when it can still take one and nothing was written on it,
+ * then the socket destroyed. A reset or an already closed connection is only destroyed (a
+ * write there would be lost, or throw). Never throws: it runs inside the server's socket
+ * error handling.
+ */
+function answerClientError(log: Logger, err: Error & { code?: string }, socket: Duplex): void {
+  try {
+    const current = (socket as { _httpMessage?: ServerResponse | null })._httpMessage;
+    if (err.code !== 'ECONNRESET' && socket.writable && !current?.headersSent) {
+      const { code, message } = refusalOf(err);
+      const status = httpStatusOf(code);
+      const requestId = newId('request');
+      const body = bodyOf(code, message, requestId);
+      if (current) refusals.set(current, { status, code });
+      // written, then destroyed at once, as Node writes its own bare answer
+      socket.write(
+        `HTTP/1.1 ${status} ${REASONS[status] ?? 'Error'}\r\n` +
+          `Date: ${new Date().toUTCString()}\r\n` +
+          'Content-Type: application/json; charset=utf-8\r\n' +
+          `Content-Length: ${Buffer.byteLength(body)}\r\n` +
+          'Cache-Control: no-store\r\n' +
+          'X-Content-Type-Options: nosniff\r\n' +
+          `X-Request-Id: ${requestId}\r\n` +
+          'Connection: close\r\n\r\n' +
+          body,
+      );
+      log.warn(
+        { request_id: requestId, code, status, reason: err.code ?? err.message },
+        'request refused by the HTTP layer',
+      );
+    }
+  } catch {
+    // the socket went away while being answered: it is only destroyed
+  }
+  socket.destroy();
+}
+
+/** Answers a parsed request the app never sees (no Host, an unknown Expect), and closes its connection. */
+function refuseRequest(
+  log: Logger,
+  req: IncomingMessage,
+  res: ServerResponse,
+  code: ErrorCode,
+  message: string,
+): void {
+  const requestId = newId('request');
+  const body = bodyOf(code, message, requestId);
+  res.writeHead(httpStatusOf(code), {
+    'Content-Type': 'application/json; charset=utf-8',
+    'Content-Length': Buffer.byteLength(body),
+    'Cache-Control': 'no-store',
+    'X-Content-Type-Options': 'nosniff',
+    'X-Request-Id': requestId,
+    Connection: 'close',
+  });
+  res.end(body);
+  log.warn(
+    { request_id: requestId, code, status: httpStatusOf(code), method: req.method },
+    'request refused by the HTTP layer',
+  );
+}

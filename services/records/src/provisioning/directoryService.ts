@@ -30,6 +30,7 @@ import {
   type ScimUserRow,
 } from './directoryRepo';
 import { applyProvidedPerson, type RevokedKeyHash } from './membershipSync';
+import { selectRoleMappings } from './provisioningRepo';
 import type { ScimCaller } from './scimTokens';
 
 /*
@@ -290,13 +291,22 @@ export async function writeGroup(
   const id = v.id === '' ? newId('scimGroup') : v.id;
   const members = [...new Set(v.members)];
   await changeDirectory(deps, caller, async (db) => {
-    let renamed = true;
+    // A new group's members all join it: deriving who moved derives them all.
+    let renamedWithRole = false;
     if (v.id !== '') {
       const before = await lockScimGroup(db, caller.brandId, v.id);
       if (!before) throw noGroup(v.id);
       checkVersion('Group', v.id, v.expectedVersion, before);
-      renamed =
+      const renamed =
         before.display_name !== v.displayName || (before.external_id ?? '') !== v.externalId;
+      renamedWithRole =
+        renamed &&
+        (await mapsARole(db, caller.brandId, [
+          before.display_name,
+          before.external_id ?? '',
+          v.displayName,
+          v.externalId,
+        ]));
     }
     const known = await selectUserIdsOfBrand(db, caller.brandId, members);
     const unknown = members.find((m) => !known.has(m));
@@ -311,15 +321,22 @@ export async function writeGroup(
         externalId: v.externalId === '' ? null : v.externalId,
       }),
     );
-    // Mappings name groups: a group renamed (or new) may move every member's role; otherwise
-    // only those who joined or left it. Deriving all 20,000 members of a large group for a PATCH
-    // that removed one took longer than the console waits (a review of 2026-11-30).
+    // Mappings name groups: a group renamed from or to a name a mapping holds may move every
+    // member's role; otherwise only those who joined or left it. Deriving all 20,000 members of
+    // a large group for a PATCH that removed one outlasted the console's wait (2026-11-30).
     const moved = await replaceGroupMembers(db, id, members);
-    return deriveUsers(db, caller, renamed ? [...new Set([...members, ...moved])] : moved);
+    return deriveUsers(db, caller, renamedWithRole ? [...new Set([...members, ...moved])] : moved);
   });
   const [saved] = await listGroups(deps.pool, caller, { id });
   if (!saved) throw noGroup(id);
   return saved;
+}
+
+/** Whether a role mapping of the brand names one of these group keys (names, external ids). */
+async function mapsARole(db: PoolClient, brandId: string, keys: readonly string[]) {
+  const wanted = new Set(keys.filter((k) => k !== '').map((k) => k.toLowerCase()));
+  const mappings = await selectRoleMappings(db, brandId);
+  return mappings.some((m) => wanted.has(m.group_key.toLowerCase()));
 }
 
 /** Deletes a group, then derives its former members' roles. */

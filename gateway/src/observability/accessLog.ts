@@ -15,7 +15,7 @@ export interface LogLocals {
  * sent, by the client or cut by the server. Not a status any client received; the line once
  * said 200, the status a response object starts with.
  */
-export const CLOSED_UNANSWERED = 499;
+const CLOSED_UNANSWERED = 499;
 
 /**
  * The status the request was answered with: the app's once its headers were sent, the HTTP

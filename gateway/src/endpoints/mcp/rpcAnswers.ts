@@ -11,7 +11,7 @@ import { jsonRpcError, SERVER_ERROR, type JsonRpcId } from './jsonRpc';
 export const MCP_PATH = '/api/mcp';
 
 /** Sends a JSON-RPC error as the whole HTTP answer. */
-export function sendRpcError(
+function sendRpcError(
   res: ServerResponse,
   status: number,
   body: ReturnType<typeof jsonRpcError>,

@@ -46,7 +46,7 @@ async function main(): Promise<void> {
     commandTimeoutMs: 2_000,
   });
   const metrics = new ConsoleMetrics();
-  // Sign-in's rate limits and sessions' Redis, for BrandRecordsRedisUnreachable.
+  // The Redis of one-time reveals (a new key's or secret's value), for BrandRecordsRedisUnreachable.
   dependencyUpGauge(metrics.registry, () => ({ redis: redis.status === 'ready' }));
   const sender = createMailSender({
     smtpUrl: config.SMTP_URL,

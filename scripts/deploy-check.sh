@@ -7,7 +7,9 @@
 #  3. Every rendered object validated against the Kubernetes schemas (kubernetes-models)
 #     plus the chart's security promises (scripts/deploy/validateManifests.mjs), and checked
 #     for unknown fields with kubernetes-types and tsc (scripts/deploy/checkUnknownFields.mjs),
-#     and the sidecars of the examples for their egress (scripts/deploy/checkSidecarEgress.mjs).
+#     the sidecars of the examples for their egress (scripts/deploy/checkSidecarEgress.mjs), and
+#     every key read from a Secret the release renders for its presence there
+#     (scripts/deploy/checkRenderedSecretKeys.mjs).
 #  4. The chart's contracts on the production example (scripts/deploy/checkChartContracts.mjs):
 #     every Secret and ConfigMap a rendered object reads is rendered, issued by a cert-manager
 #     Certificate or created by the README's install step (and a README missing a key, or an
@@ -60,6 +62,9 @@ node scripts/deploy/checkUnknownFields.mjs "${rendered[@]}"
 # The worked examples' sidecars (Cloud SQL Auth Proxy, Vault agent) reach what they need under
 # the egress policies (networkPolicy.egress.extra), and the agent has a token to log in with.
 node scripts/deploy/checkSidecarEgress.mjs "${rendered[@]}"
+# Every key a pod reads from a Secret the release renders is in it (with secrets.create, each
+# password that database.passwordFiles and redis.passwordFile mount).
+node scripts/deploy/checkRenderedSecretKeys.mjs "${rendered[@]}"
 
 # 4. The chart's contracts, on the production example; and the README check must bite: the
 # same README without one of its keys fails.
@@ -145,6 +150,13 @@ reject 'a port range past 65535' --set 'networkPolicy.egress.receivers.ports[1].
 reject 'an extra egress rule with a misspelt key' --set 'networkPolicy.egress.extra[0].too[0].ipBlock.cidr=10.0.0.0/8'
 reject 'a volume mount without a path' --set 'gateway.extraVolumeMounts[0].name=ca'
 reject 'a liveness probe that follows the database' --set records.probes.livenessType=grpc
+# With the passwords as files (ci/inline-secrets-values.yaml), a chart-managed Secret must hold
+# each one the pods and the migration Job mount.
+for key in PLANS_DATABASE_PASSWORD REDIS_PASSWORD; do
+  grep -v "^    $key:" "$CHART/ci/inline-secrets-values.yaml" >"$tmp/no-$key-values.yaml"
+  reject "password files with secrets.create but no $key" -f "$tmp/no-$key-values.yaml"
+  grep -q "missing propert.*$key" "$tmp/neg.log" || { cat "$tmp/neg.log" >&2; fail "not refused for the missing $key"; }
+done
 # ... or by the chart, where the schema cannot compare two values.
 refuse() {
   local why=$1 expect=$2
@@ -186,11 +198,23 @@ echo "accepted as intended: migrations.podAnnotations on the Job's pods"
 if grep -nE 'PLANS_DATABASE|WEBHOOKS_DATABASE' "$tmp/no-plans.yaml" >&2; then
   fail "with plans and webhooks disabled, the release still reads their database credentials"
 fi
-grep -v 'PLANS_DATABASE_URL' "$CHART/ci/inline-secrets-values.yaml" >"$tmp/no-plans-values.yaml"
+grep -v 'PLANS_DATABASE_' "$CHART/ci/inline-secrets-values.yaml" >"$tmp/no-plans-values.yaml"
 "$HELM" template brand-records "$CHART" --namespace brand-records -f "$tmp/no-plans-values.yaml" \
   --set plans.enabled=false >/dev/null 2>"$tmp/neg.log" \
-  || { cat "$tmp/neg.log" >&2; fail "a chart-managed Secret without PLANS_DATABASE_URL was refused with plans disabled"; }
+  || { cat "$tmp/neg.log" >&2; fail "a chart-managed Secret without PLANS_DATABASE_URL and _PASSWORD was refused with plans disabled"; }
 echo "accepted as intended: no database credentials of a disabled service"
+# A chart-managed Secret with the passwords in the URLs (no password files): nothing mounts a
+# *_PASSWORD key, and none is required.
+grep -vE '^    [A-Z_]+_PASSWORD:' "$CHART/ci/inline-secrets-values.yaml" >"$tmp/url-passwords-values.yaml"
+"$HELM" template brand-records "$CHART" --namespace brand-records -f "$tmp/url-passwords-values.yaml" \
+  --set database.passwordFiles=false --set redis.passwordFile=false >"$tmp/url-passwords.yaml" 2>"$tmp/neg.log" \
+  || { cat "$tmp/neg.log" >&2; fail "secrets.create without the password files was refused"; }
+node scripts/deploy/validateManifests.mjs "$tmp/url-passwords.yaml" url-passwords >/dev/null
+node scripts/deploy/checkRenderedSecretKeys.mjs "url-passwords=$tmp/url-passwords.yaml" >/dev/null
+if grep -nE '(DATABASE|REDIS)_PASSWORD' "$tmp/url-passwords.yaml" >&2; then
+  fail "without database.passwordFiles and redis.passwordFile, the release still reads a password key"
+fi
+echo "accepted as intended: secrets.create with the passwords in the URLs"
 # A listener set to loopback passes the schema but not the chart's promises (validateManifests).
 "$HELM" template brand-records "$CHART" --set config.METRICS_HOST=127.0.0.1 >"$tmp/loopback.yaml"
 if node scripts/deploy/validateManifests.mjs "$tmp/loopback.yaml" loopback >/dev/null 2>&1; then

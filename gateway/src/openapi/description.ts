@@ -9,8 +9,9 @@ brand: no parameter can switch to another one. Keys look like \`bk_live_...\` or
 environment and refuses keys of the other with \`invalid_key\`. A revoked key is refused at once, on every instance. Keep keys
 on servers: never in browser code, repositories or support messages.
 
-Order of checks on \`/api/v1/*\`: authentication, then the rate limit, then the resource name (404 \`unknown_resource\`), then
-the parameters (400). So an unauthenticated request is 401 whatever the path.
+Order of checks on \`/api/v1/*\`: the method (405 \`method_not_allowed\` with \`Allow\`, for a method the route does not
+serve), authentication, then the rate limit, then the resource name (404 \`unknown_resource\`), then the parameters (400).
+So an unauthenticated request with a method the route serves is 401 whatever the path.
 
 ## Pagination
 Records come newest first (\`created_at\` descending, then \`id\`). \`limit\` is 1-200 (default 50); anything else is 400

@@ -23,7 +23,6 @@ const KEYLESS = [
   ['GET', '/api'],
   ['GET', '/api/v2/campaigns'],
   ['GET', '/no/such/path'],
-  ['POST', '/openapi/service.yaml'],
   ['DELETE', '/healthz'],
 ] as const;
 
@@ -35,6 +34,17 @@ describe('no keyless endpoint on the public listener but the description file', 
     if (method === 'HEAD') return;
     const body = (await res.json()) as { error: { code: string } };
     expect(body.error.code).toBe('missing_key');
+  });
+
+  // The description file's path is public; a method it does not serve is 405 with Allow, as the
+  // read routes answer one, before any key is asked for (b65ed76).
+  it('POST /openapi/service.yaml without a key → 405 method_not_allowed, Allow: GET, HEAD', async () => {
+    const res = await fetch(`${stack.gateway.url}/openapi/service.yaml`, { method: 'POST' });
+    expect(res.status).toBe(405);
+    expect(res.headers.get('allow')).toBe('GET, HEAD');
+    expect(((await res.json()) as { error: { code: string } }).error.code).toBe(
+      'method_not_allowed',
+    );
   });
 
   it('with a key, a path that is no endpoint is 404 not_found (the probes are not public)', async () => {

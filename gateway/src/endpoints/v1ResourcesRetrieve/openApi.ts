@@ -132,7 +132,7 @@ export function describeV1ResourcesRetrieve(registry: OpenAPIRegistry): void {
     summary: 'Retrieve one record of any resource by id',
     description:
       `The generic form of the six retrieve operations above; \`resource\` is one of ${RESOURCES.join(', ')}. ` +
-      'Any other name is 404 `unknown_resource` (after authentication: an unauthenticated request is 401 whatever the path).',
+      'Any other name is 404 `unknown_resource` (after authentication: an unauthenticated GET is 401 whatever the name).',
     security: [{ bearerAuth: [] }],
     request: { params: RetrieveParams, headers: ConditionalHeaders },
     responses: {

@@ -273,7 +273,7 @@ export interface paths {
         };
         /**
          * Retrieve one record of any resource by id
-         * @description The generic form of the six retrieve operations above; `resource` is one of campaigns, submissions, payouts, deposits, conversions, links. Any other name is 404 `unknown_resource` (after authentication: an unauthenticated request is 401 whatever the path).
+         * @description The generic form of the six retrieve operations above; `resource` is one of campaigns, submissions, payouts, deposits, conversions, links. Any other name is 404 `unknown_resource` (after authentication: an unauthenticated GET is 401 whatever the name).
          */
         get: operations["retrieve_record"];
         put?: never;

@@ -257,7 +257,7 @@ function answerAndLog(
           const cause = (body as Error).cause;
           if (isInputError(cause)) {
             res.status(400);
-            body = errorBody(400, inputErrorDetail(cause), 'invalidValue');
+            body = errorBody(400, INPUT_ERROR_DETAIL, 'invalidValue');
           }
         }
         if (res.statusCode >= 400 && 'detail' in (body as object)) {
@@ -290,7 +290,11 @@ const isTooMany = (body: object) =>
   body instanceof SCIMMY.Messages.Error && (body as { scimType?: unknown }).scimType === 'tooMany';
 
 /** What a provider is told of input scimmy choked on. */
-const inputErrorDetail = (err: Error) => `The request could not be applied: ${err.message}.`;
+// scimmy's TypeErrors are JavaScript's words about its own objects ("Cannot read properties of
+// null", "'set' on proxy: trap returned falsish"): no use to a provider, so SCIM's words (the
+// warning logged keeps the error).
+const INPUT_ERROR_DETAIL =
+  'The request could not be applied: a value, path or attribute name in it is not of the form SCIM expects (RFC 7643, RFC 7644).';
 
 /**
  * The last handler: every error still unanswered becomes a SCIM error, never the console's HTML
@@ -314,7 +318,7 @@ function finalErrors(deps: { log: Logger }): ErrorRequestHandler {
     } else if (typeof e.status === 'number' && e.status >= 400 && e.status < 500) {
       scimError(res, 400, 'The request body is not valid JSON.');
     } else if (isInputError(err)) {
-      scimError(res, 400, inputErrorDetail(err), 'invalidValue');
+      scimError(res, 400, INPUT_ERROR_DETAIL, 'invalidValue');
     } else {
       deps.log.error({ err, method: req.method }, 'SCIM request failed');
       scimError(res, 500, 'Something went wrong on our side; try again.');

@@ -524,6 +524,7 @@ describe('hostile input', () => {
     ];
     for (const [method, path, body] of nulls) {
       const answer = await b.scim(method, path, body);
+      expect(String(answer.body.detail)).not.toMatch(/Cannot|properties|proxy/);
       expect({
         method,
         path,
@@ -537,6 +538,21 @@ describe('hostile input', () => {
       expect(page.body).toMatchObject({ totalResults: 1 });
       expect(page.body.Resources ?? []).toEqual([]);
     }
+    // Input scimmy chokes on is 400 in SCIM's words, not JavaScript's; adding no members is
+    // no change (204), where scimmy threw ("'set' on proxy: trap returned falsish").
+    for (const path of [
+      '/Users?attributes=__proto__',
+      `/Users?filter=${encodeURIComponent('__proto__ eq "x"')}`,
+    ]) {
+      const answer = await b.scim('GET', path);
+      expect({ path, status: answer.status }).toEqual({ path, status: 400 });
+      expect(String(answer.body.detail)).not.toMatch(/Cannot|properties|null|undefined|proxy/);
+    }
+    const noneAdded = await b.scim('PATCH', groupPath, {
+      schemas: [PATCH_SCHEMA],
+      Operations: [{ op: 'add', path: 'members', value: [] }],
+    });
+    expect(noneAdded.status).toBe(204);
     // Without a token nothing is read: 401 whatever the body, even one that is not JSON.
     const anonymous = await b.scim('POST', '/Users', undefined, {
       rawBody: '{not json',

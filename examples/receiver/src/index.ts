@@ -10,7 +10,14 @@ export {
 } from './event';
 export { sampleEvent } from './sampleEvent';
 export { DEFAULT_MAX_BODY_BYTES, readRawBody, type RawBodyResult } from './rawBody';
-export { baseUrl, closeServer, listen } from './listen';
+export {
+  baseUrl,
+  closeServer,
+  createBoundedServer,
+  listen,
+  msUntilStalledRequestClosed,
+  type ServerTls,
+} from './listen';
 export {
   startReceiver,
   type Outcome,

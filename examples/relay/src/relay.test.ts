@@ -1,6 +1,11 @@
 import * as http from 'node:http';
-import { connect, type AddressInfo } from 'node:net';
-import { type DeliveryEvent, deliveryHeaders, sampleEvent } from '@brand/example-receiver';
+import { type AddressInfo } from 'node:net';
+import {
+  type DeliveryEvent,
+  deliveryHeaders,
+  msUntilStalledRequestClosed,
+  sampleEvent,
+} from '@brand/example-receiver';
 import { type RelayOptions, type RunningRelay, startRelay } from './relay';
 
 const SECRET = 'whsec_5bN8mQ2wE7rT1yU4iO9pA3sD6fG0hJ';
@@ -197,21 +202,7 @@ describe('startRelay', () => {
   // Node checks request deadlines every 30 s by default: a stalled body was held ~28 s.
   it("cuts a request whose body stalls within about 15 s, not after Node's 30 s check", async () => {
     await start();
-    const { port } = new URL(relay.url);
-    const started = Date.now();
-    const closedAfterMs = await new Promise<number>((resolve, reject) => {
-      const socket = connect(Number(port), '127.0.0.1', () => {
-        socket.write(
-          'POST / HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{',
-        );
-      });
-      socket.on('error', () => undefined);
-      socket.on('close', () => resolve(Date.now() - started));
-      setTimeout(() => {
-        socket.destroy();
-        reject(new Error('the stalled request was still held after 20 s'));
-      }, 20_000).unref();
-    });
+    const closedAfterMs = await msUntilStalledRequestClosed(Number(new URL(relay.url).port));
     expect(closedAfterMs).toBeGreaterThanOrEqual(14_000);
     expect(closedAfterMs).toBeLessThan(17_000);
   }, 25_000);

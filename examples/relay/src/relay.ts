@@ -1,12 +1,11 @@
-import * as http from 'node:http';
 import { type IncomingMessage, type ServerResponse } from 'node:http';
-import * as https from 'node:https';
 import {
   type DedupeStore,
   type EventType,
   MemoryDedupeStore,
   baseUrl,
   closeServer,
+  createBoundedServer,
   listen,
   processOnce,
 } from '@brand/example-receiver';
@@ -119,23 +118,10 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
     }
   }
 
-  // Node checks these deadlines every 30 s by default, which held a stalled request ~28 s
-  // past them; checked every second, a stalled request is cut ~15 s after it began.
-  const serverOptions: http.ServerOptions = {
-    requestTimeout: 15_000,
-    headersTimeout: 10_000,
-    connectionsCheckingInterval: 1_000,
-  };
   const listener = (req: IncomingMessage, res: ServerResponse): void => {
     handle(req, res).catch(() => answer(res, 500, { error: 'internal_error' }));
   };
-  const server = options.tls
-    ? https.createServer(
-        { ...serverOptions, key: options.tls.key, cert: options.tls.cert },
-        listener,
-      )
-    : http.createServer(serverOptions, listener);
-  server.on('clientError', (_error, socket) => socket.destroy());
+  const server = createBoundedServer(listener, options.tls);
   const host = options.host ?? '127.0.0.1';
   const port = await listen(server, options.port ?? 0, host);
   return {

@@ -25,6 +25,21 @@ describe('toCallError', () => {
     });
   });
 
+  // A page of groups with thousands of members each passed the client's receive limit, which
+  // grpc-js reports as RESOURCE_EXHAUSTED, the status of a rate limit: SCIM answered 429.
+  it('keeps an answer too large apart from a rate limit', () => {
+    expect(toCallError(serviceError(status.RESOURCE_EXHAUSTED))).toMatchObject({
+      grpcStatus: status.OUT_OF_RANGE,
+      code: 'answer_too_large',
+    });
+    const limited = serviceError(status.RESOURCE_EXHAUSTED, 'Slow down.');
+    limited.metadata.set('x-error-code', 'rate_limited');
+    expect(toCallError(limited)).toMatchObject({
+      grpcStatus: status.RESOURCE_EXHAUSTED,
+      code: 'rate_limited',
+    });
+  });
+
   it("keeps the service's own code and sentence", () => {
     const e = serviceError(status.FAILED_PRECONDITION, 'No.');
     e.metadata.set('x-error-code', 'key_policy');

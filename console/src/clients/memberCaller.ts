@@ -91,6 +91,17 @@ export function toCallError(err: ServiceError): ServiceCallError {
   const unavailable = [status.UNAVAILABLE, status.DEADLINE_EXCEEDED, status.CANCELLED].includes(
     err.code,
   );
+  // Without a service's code, RESOURCE_EXHAUSTED is grpc-js refusing an answer past this
+  // client's receive limit: not the service's rate limit (its refusal carries rate_limited), and
+  // asking again gets the same answer. OUT_OF_RANGE keeps it apart from every rate-limit mapping.
+  if (err.code === status.RESOURCE_EXHAUSTED) {
+    return new ServiceCallError(
+      status.OUT_OF_RANGE,
+      'answer_too_large',
+      'The answer is larger than this client takes.',
+      undefined,
+    );
+  }
   // A method this release added, asked of a service still on the previous one (a rolling
   // upgrade rolls processes in no fixed order): over in minutes, so a 503 to retry, not a 500.
   // The status stays UNIMPLEMENTED for a page that can do without the method (signIn/linkAddress).

@@ -1,6 +1,6 @@
-import { status } from '@grpc/grpc-js';
+import { Metadata, status } from '@grpc/grpc-js';
 import { SCIMMY } from 'scimmy-routers';
-import { ServiceCallError } from '../clients/memberCaller';
+import { ServiceCallError, toCallError } from '../clients/memberCaller';
 import { isInputError, scimRefusalOf } from './scimErrors';
 
 const refused = (grpcStatus: status, retryAfter?: number) =>
@@ -31,11 +31,12 @@ describe('scimRefusalOf', () => {
   // request forever. It is tooMany (413 to scimmy, answered 400 by the endpoint), to ask less.
   it('answers an answer too large for the console tooMany, not 429', () => {
     const tooLarge = scimRefusalOf(
-      new ServiceCallError(
-        status.RESOURCE_EXHAUSTED,
-        'internal_error',
-        'Something went wrong on our side.',
-        undefined,
+      toCallError(
+        Object.assign(new Error('Received message larger than max'), {
+          code: status.RESOURCE_EXHAUSTED,
+          details: 'Received message larger than max (29000000 vs 16777216)',
+          metadata: new Metadata(),
+        }),
       ),
     );
     expect(tooLarge.override).toBeUndefined();

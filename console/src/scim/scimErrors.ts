@@ -65,9 +65,10 @@ export function scimRefusalOf(err: unknown): ScimRefusal {
     case status.PERMISSION_DENIED:
       return as(403, null);
     case status.RESOURCE_EXHAUSTED:
-      // records' rate limit; else grpc-js refusing an answer past the console's receive limit
-      // (a page of groups with thousands of members each), which asking again cannot change.
-      if (err.code === 'rate_limited') return overridden(429, err.message, err.retryAfterSeconds);
+      return overridden(429, err.message, err.retryAfterSeconds);
+    case status.OUT_OF_RANGE:
+      // An answer past the console's receive limit (toCallError; a page of groups with thousands
+      // of members each), which asking again cannot change.
       return {
         error: scimmyError(
           413,

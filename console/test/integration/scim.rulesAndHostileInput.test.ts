@@ -429,6 +429,19 @@ describe('hostile input', () => {
       }),
       400,
     );
+    // The same through a PATCH of members (applied without scimmy, groupMembersRoute.ts): refused,
+    // and the group keeps no trace of the other brand's user.
+    const own = await b.scim('POST', '/Groups', { schemas: [GROUP_SCHEMA], displayName: 'Own' });
+    expectScimError(
+      await b.scim('PATCH', `/Groups/${own.body.id as string}`, {
+        schemas: [PATCH_SCHEMA],
+        Operations: [{ op: 'add', path: 'members', value: [{ value: theirs.body.id }] }],
+      }),
+      400,
+    );
+    expect((await b.scim('GET', `/Groups/${own.body.id as string}`)).body.members ?? []).toEqual(
+      [],
+    );
     // Bad bodies and filters.
     expectScimError(await b.scim('POST', '/Users', undefined, { rawBody: '{not json' }), 400);
     expectScimError(await b.scim('POST', '/Users', [1, 2, 3]), 400);

@@ -9,7 +9,8 @@
 #     for unknown fields with kubernetes-types and tsc (scripts/deploy/checkUnknownFields.mjs),
 #     the sidecars of the examples for their egress (scripts/deploy/checkSidecarEgress.mjs), and
 #     every key read from a Secret the release renders for its presence there
-#     (scripts/deploy/checkRenderedSecretKeys.mjs).
+#     (scripts/deploy/checkRenderedSecretKeys.mjs), and every Node process's heap for room in
+#     its container's memory limit (scripts/deploy/checkNodeHeap.mjs).
 #  4. The chart's contracts on the production example (scripts/deploy/checkChartContracts.mjs):
 #     every Secret and ConfigMap a rendered object reads is rendered, issued by a cert-manager
 #     Certificate or created by the README's install step (and a README missing a key, or an
@@ -65,6 +66,15 @@ node scripts/deploy/checkSidecarEgress.mjs "${rendered[@]}"
 # Every key a pod reads from a Secret the release renders is in it (with secrets.create, each
 # password that database.passwordFiles and redis.passwordFile mount).
 node scripts/deploy/checkRenderedSecretKeys.mjs "${rendered[@]}"
+# Every Node process's heap fits its container's memory limit (nodeHeapPercentOfMemoryLimit);
+# and the check bites: a share that leaves too little outside V8's heap fails it.
+node scripts/deploy/checkNodeHeap.mjs "${rendered[@]}"
+"$HELM" template brand-records "$CHART" --namespace brand-records --set nodeHeapPercentOfMemoryLimit=85 >"$tmp/heap-85.yaml"
+if node scripts/deploy/checkNodeHeap.mjs "heap-85=$tmp/heap-85.yaml" >"$tmp/heap.log" 2>&1; then
+  fail "old spaces of 85% of the memory limit passed the heap check"
+fi
+grep -q 'pass 90% of the limit' "$tmp/heap.log" || { cat "$tmp/heap.log" >&2; fail "the heap check failed for another reason"; }
+echo "rejected as intended: old spaces of 85% of the memory limit"
 
 # 4. The chart's contracts, on the production example; and the README check must bite: the
 # same README without one of its keys fails.

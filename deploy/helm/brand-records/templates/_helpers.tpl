@@ -545,3 +545,32 @@ and the variable naming it.
 {{- end -}}
 {{- toYaml $files -}}
 {{- end -}}
+
+{{/*
+A component's process arguments with V8's old space capped at nodeHeapPercentOfMemoryLimit of
+its container's memory limit (values.yaml says why): `--max-old-space-size=<MiB>` right after
+"node". Unchanged without a memory limit, at 0, or for a process that is not node.
+*/}}
+{{- define "brand-records.nodeArgs" -}}
+{{- $args := .args -}}
+{{- $percent := int .root.Values.nodeHeapPercentOfMemoryLimit -}}
+{{- $limit := dig "limits" "memory" "" (.resources | default dict) -}}
+{{- if and $limit (gt $percent 0) (eq (first $args) "node") -}}
+{{- $mib := include "brand-records.mebibytes" $limit | float64 -}}
+{{- $heap := divf (mulf $mib $percent) 100 | floor | int -}}
+{{- $args = concat (list "node" (printf "--max-old-space-size=%d" $heap)) (rest $args) -}}
+{{- end -}}
+{{- toJson $args -}}
+{{- end -}}
+
+{{/* A Kubernetes memory quantity ("512Mi", "1.5Gi", "800M", "268435456") in MiB. */}}
+{{- define "brand-records.mebibytes" -}}
+{{- $q := toString . -}}
+{{- $number := regexFind "^[0-9]+(\\.[0-9]+)?" $q -}}
+{{- $unit := trimPrefix $number $q -}}
+{{- $perUnit := dict "" 0.00000095367431640625 "k" 0.0009765625 "Ki" 0.0009765625 "M" 0.95367431640625 "Mi" 1.0 "G" 953.67431640625 "Gi" 1024.0 "T" 953674.31640625 "Ti" 1048576.0 -}}
+{{- if or (not $number) (not (hasKey $perUnit $unit)) -}}
+{{- fail (printf "memory limit %q: expected a number with Ki, Mi, Gi, Ti, k, M, G, T or none" $q) -}}
+{{- end -}}
+{{- mulf (float64 $number) (index $perUnit $unit) -}}
+{{- end -}}

@@ -83,7 +83,7 @@ async function main(): Promise<void> {
       })
     : undefined;
   const consuming = roles.has('consumer')
-    ? await startConsumerRole(config, {
+    ? startConsumerRole(config, {
         pool,
         log,
         registry,

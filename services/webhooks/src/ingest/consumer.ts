@@ -98,7 +98,7 @@ const PARTITIONS_AT_ONCE = 16;
  * event for its deliveries. A member the group dropped (its batch outlived the session) is
  * replaced in this process (memberSupervisor.ts). Returns a stop function.
  */
-export async function startConsumer(opts: ConsumerOptions): Promise<{ stop(): Promise<void> }> {
+export function startConsumer(opts: ConsumerOptions): { stop(): Promise<void> } {
   const log = opts.log.child({ role: 'consumer', topic: opts.topic });
   // Made by the first member that connects, so a broker that refuses us at boot is retried
   // with the member (memberSupervisor.ts) instead of failing the start.
@@ -113,8 +113,13 @@ export async function startConsumer(opts: ConsumerOptions): Promise<{ stop(): Pr
     log,
     opts.onFatal,
   );
-  await supervisor.start();
-  log.info({ group: opts.groupId }, 'consuming business events');
+  // Not awaited: while no broker answers, the first member's connects retry for seconds to a
+  // minute (kafkajs), and the process must listen meanwhile, its /healthz alive and its /readyz
+  // saying Kafka is unreachable. Kept from listening past its startup probe's budget, a pod is
+  // restarted in a loop for as long as the outage lasts.
+  void supervisor.start().then((started) => {
+    if (started) log.info({ group: opts.groupId }, 'consuming business events');
+  });
   return { stop: () => supervisor.stop() };
 }
 

@@ -15,10 +15,11 @@ import { consumerLagMetrics, consumerMetrics } from './consumerMetrics';
 /**
  * Starts the consumer role (WEBHOOKS_ROLES=consumer): reads business events from Kafka,
  * stores each with its deliveries, then commits. Returns the shutdown step that stops it and
- * the connection status readiness shows (a broker refusing the credentials does not stop the
- * start: the consumer retries until the settings are fixed).
+ * the connection status readiness shows. Neither a broker refusing the credentials nor none
+ * answering holds up the process's start: the consumer connects in the background and retries
+ * until the settings are fixed or a broker answers.
  */
-export async function startConsumerRole(
+export function startConsumerRole(
   config: WebhooksConfig,
   deps: {
     pool: Pool;
@@ -27,7 +28,7 @@ export async function startConsumerRole(
     onIngested: ConsumerOptions['onIngested'];
     onFeedAdvanced: ConsumerOptions['onFeedAdvanced'];
   },
-): Promise<{ stop: ShutdownStep; status: KafkaConnectionStatus }> {
+): { stop: ShutdownStep; status: KafkaConnectionStatus } {
   const { log } = deps;
   const kafka = createKafka({
     brokers: config.KAFKA_BROKERS,
@@ -40,7 +41,7 @@ export async function startConsumerRole(
     log,
     registry: deps.registry,
   });
-  const consumer = await startConsumer({
+  const consumer = startConsumer({
     kafka,
     pool: deps.pool,
     log,

@@ -116,7 +116,7 @@ describe('issue 43: a broker refusing the credentials is not a crash loop', () =
       () => new FakeMember(authenticationError()),
       () => new FakeMember(authenticationError()),
     ]);
-    await expect(supervisor.start()).resolves.toBeUndefined();
+    await expect(supervisor.start()).resolves.toBe(false);
     await until(() => members.length === 3); // two refused starts, then one that works
     expect(fatal).toEqual([]);
     await supervisor.stop();

@@ -60,12 +60,15 @@ export class MemberSupervisor {
    * Starts the first member. One that cannot start (a broker unreachable, or refusing the
    * credentials) is replaced after a pause like any failed member: the service boots anyway.
    */
-  async start(): Promise<void> {
+  /** Starts the first member; false when it failed (it is replaced after a pause). */
+  async start(): Promise<boolean> {
     try {
       await this.startMember();
+      return true;
     } catch (err) {
       const member = this.current;
       if (member) this.replace(member, err);
+      return false;
     }
   }
 

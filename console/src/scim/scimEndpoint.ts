@@ -6,6 +6,7 @@ import express, {
   type Router,
 } from 'express';
 import { SCIMMY, SCIMMYRouters } from 'scimmy-routers';
+import { ambiguousHeaderError } from '@brand/shared/httpServer';
 import type { Logger } from '@brand/shared/logger';
 import type { ConsoleClients } from '../clients/consoleClients';
 import { isInputError, scimRefusalOf, type ScimRefusal } from './scimErrors';
@@ -160,6 +161,13 @@ function authenticate(
 ): RequestHandler {
   const logRefusal = refusalLog(deps);
   return (req, res, next) => {
+    // Node keeps the first of two Authorization headers: a proxy reading the last would act
+    // for another brand than the console does (ambiguousHeaders.ts, as on the gateway).
+    const ambiguous = ambiguousHeaderError(req.rawHeaders);
+    if (ambiguous) {
+      scimError(res, 400, ambiguous.message);
+      return;
+    }
     const token = SCIM_TOKEN.exec(req.header('authorization') ?? '')?.[1];
     if (!token) {
       res.setHeader('WWW-Authenticate', 'Bearer realm="scim"');

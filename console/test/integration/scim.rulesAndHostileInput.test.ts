@@ -3,6 +3,7 @@
 // deprovisioned person's keys kept (listed) or revoked by the brand's choice, and their other
 // brands untouched; a token that reaches its brand only; and hostile input answered with SCIM
 // errors, never a 5xx. Real records, a real OpenID provider, the console process.
+import { createConnection } from 'node:net';
 import { queueBehindRowLock, randomHex, type TestIdp } from '@brand/testkit';
 import { ConsoleHttp, csrfOf } from '../browserlessClient';
 import { signInHttp } from '../consoleActors';
@@ -35,6 +36,29 @@ afterAll(async () => {
 });
 
 const db = () => cs.stack.db.pool;
+
+/** Writes `raw` on a fresh connection to the console; its status and JSON body once it closes. */
+function rawExchange(raw: string): Promise<{ status: number; body: unknown }> {
+  const url = new URL(cs.url);
+  return new Promise((resolve, reject) => {
+    const socket = createConnection({ host: url.hostname, port: Number(url.port) }, () =>
+      socket.write(raw),
+    );
+    let text = '';
+    socket.on('data', (d: Buffer) => (text += d.toString('utf8')));
+    socket.on('error', reject);
+    socket.setTimeout(10_000, () => socket.destroy());
+    socket.on('close', () => {
+      const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(text)?.[1]);
+      const split = text.indexOf('\r\n\r\n');
+      try {
+        resolve({ status, body: JSON.parse(text.slice(split + 4)) as unknown });
+      } catch {
+        resolve({ status, body: text.slice(split + 4) });
+      }
+    });
+  });
+}
 
 async function memberOf(brandId: string, email: string) {
   const { rows } = await db().query<{ id: string; role: string; managed_by: string | null }>(
@@ -507,6 +531,39 @@ describe('hostile input', () => {
     expect((await b.scim('POST', '/Bulk', { schemas: [], Operations: [] })).status).toBeLessThan(
       600,
     );
+  });
+
+  // Node keeps the first of two Authorization headers and drops the rest, so a proxy in front
+  // that reads the last would disagree with the console about which brand is acting; the
+  // gateway refuses the ambiguity for API keys, and SCIM tokens took the first.
+  it('refuses a request with two Authorization headers, whichever token comes first', async () => {
+    const b = await provisionedBrand();
+    const other = await provisionedBrand();
+    const answers: [string, number, unknown][] = [];
+    for (const [label, first, second] of [
+      ['its own token first', b.token, other.token],
+      ['the other brand’s first', other.token, b.token],
+      ['its own token twice', b.token, b.token],
+    ] as const) {
+      const email = `twice-${randomHex(3)}@${b.domain}`;
+      const body = JSON.stringify(user(email));
+      const raw =
+        `POST /scim/v2/Users HTTP/1.1\r\nHost: ${new URL(cs.url).host}\r\n` +
+        `Authorization: Bearer ${first}\r\nAuthorization: Bearer ${second}\r\n` +
+        `Content-Type: application/scim+json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+        `Connection: close\r\n\r\n${body}`;
+      const answer = await rawExchange(raw);
+      const made = await db().query(`select 1 from records.scim_users where user_name = $1`, [
+        email,
+      ]);
+      answers.push([label, answer.status, (answer.body as { schemas?: string[] }).schemas?.[0]]);
+      expect(made.rowCount).toBe(0);
+    }
+    expect(answers).toEqual([
+      ['its own token first', 400, 'urn:ietf:params:scim:api:messages:2.0:Error'],
+      ['the other brand’s first', 400, 'urn:ietf:params:scim:api:messages:2.0:Error'],
+      ['its own token twice', 400, 'urn:ietf:params:scim:api:messages:2.0:Error'],
+    ]);
   });
 
   // An outside probe (2026-11-30): a null in a list, or a startIndex past 2^32, was answered 503

@@ -1,8 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { safeRequestId } from '@brand/shared/grpc';
+import { ambiguousHeaderError } from '@brand/shared/httpServer';
 import { newId } from '@brand/shared/ids';
 import type { Logger } from '@brand/shared/logger';
-import { ambiguousHeaderError } from '../http/ambiguousHeaders';
 import type { ErrorAnswer } from '../http/errorHandler';
 import type { RequestScope } from '../http/requestScope';
 import type { AccessLog } from '../observability/accessLog';

@@ -21,6 +21,7 @@ export function closeHttpServer(server: Server): Promise<void> {
   });
 }
 
+export { ambiguousHeaderError } from './ambiguousHeaders';
 export { clientAddressKey } from './clientAddressKey';
 export {
   createPublicHttpServer,

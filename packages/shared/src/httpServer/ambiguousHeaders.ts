@@ -1,4 +1,4 @@
-import { AppError } from '@brand/shared/errors';
+import { AppError } from '../errors/appError';
 
 /**
  * The refusal of a request carrying two Authorization or two Host headers (400

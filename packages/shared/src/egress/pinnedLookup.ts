@@ -8,6 +8,10 @@ export class BlockedAddressError extends Error {
   readonly code = 'EBLOCKEDADDRESS';
 }
 
+/** The refusal of a host name whose addresses are not all allowed, in words that name none. */
+export const notPublic = (hostname: string): BlockedAddressError =>
+  new BlockedAddressError(`${hostname} does not resolve to a public address`);
+
 type Resolve = (
   hostname: string,
   callback: (err: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => void,
@@ -38,18 +42,11 @@ export function pinnedLookup(
         callback(err, '', 0);
         return;
       }
-      for (const a of found) {
-        const why = addressRefusal(a.address, allowLoopback);
-        if (why) {
-          callback(
-            // the block, never the address: the attempt's error is shown to the brand's owners,
-            // who must not map internal names by it (a review, 2026-11-29)
-            new BlockedAddressError(`${hostname} resolves to an address that ${why}`),
-            '',
-            0,
-          );
-          return;
-        }
+      if (found.some((a) => addressRefusal(a.address, allowLoopback))) {
+        // neither the address nor its block: the attempt's error is shown to the brand's
+        // owners, who must not map internal names by it (reviews, 2026-11-29 and 2026-11-30)
+        callback(notPublic(hostname), '', 0);
+        return;
       }
       const usable = found.filter((a) => !options.family || a.family === options.family);
       if (usable.length === 0) {

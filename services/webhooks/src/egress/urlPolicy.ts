@@ -66,17 +66,17 @@ export async function checkReceiverUrl(raw: string, opts: UrlPolicyOptions): Pro
   const url = checkUrlShape(raw, opts.allowLoopback);
   const host = bareHost(url);
   if (isIP(host) !== 0) return url;
+  // One refusal for a name that resolves to an address that is not allowed and for one that
+  // does not resolve: neither the address nor its block, so an owner cannot tell which internal
+  // names exist, nor where (reviews, 2026-11-29 and 2026-11-30).
+  const notPublic = () => refuse(`the host name ${host} does not resolve to a public address`);
   let addresses: string[];
   try {
     addresses = await opts.resolve(host);
   } catch {
-    throw refuse(`the host name ${host} does not resolve`);
+    throw notPublic();
   }
-  if (addresses.length === 0) throw refuse(`the host name ${host} does not resolve`);
-  for (const address of addresses) {
-    const why = addressRefusal(address, opts.allowLoopback);
-    // the block, never the address: an owner must not map internal names (a review, 2026-11-29)
-    if (why) throw refuse(`${host} resolves to an address that ${why}`);
-  }
+  if (addresses.length === 0) throw notPublic();
+  if (addresses.some((address) => addressRefusal(address, opts.allowLoopback))) throw notPublic();
   return url;
 }

@@ -1,4 +1,4 @@
-import { BlockedAddressError, pinnedLookup } from '@brand/shared/egress';
+import { BlockedAddressError, notPublic, pinnedLookup } from '@brand/shared/egress';
 import type * as Undici from 'undici';
 import { providerUrlRefusal, shownUrl, type ProviderPolicy } from './providerPolicy';
 
@@ -61,10 +61,18 @@ function newAgent(policy: ProviderPolicy): Undici.Agent {
   });
 }
 
-/** Whether an error (or one of its causes) is the pinned lookup refusing an address. */
-function blockedAddressIn(err: unknown): BlockedAddressError | undefined {
+/** Names that do not exist, as the resolver says it (getaddrinfo's and c-ares' codes). */
+const NO_SUCH_NAME = new Set(['ENOTFOUND', 'ENODATA']);
+
+/**
+ * The pinned lookup's refusal among an error's causes, or a name that does not resolve refused
+ * in the same words: an owner must not tell the internal names that exist from those that do not
+ * (a review, 2026-11-30: "did not answer a discovery document" against a refusal naming the block).
+ */
+function blockedAddressIn(err: unknown, host: string): BlockedAddressError | undefined {
   for (let e = err, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
     if (e instanceof BlockedAddressError) return e;
+    if (NO_SUCH_NAME.has((e as NodeJS.ErrnoException).code ?? '')) return notPublic(host);
   }
   return undefined;
 }
@@ -129,7 +137,7 @@ export function providerFetch(
       });
     } catch (err) {
       if (err instanceof ProviderRefusedError) throw err;
-      const blocked = blockedAddressIn(err);
+      const blocked = blockedAddressIn(err, url.hostname);
       if (blocked) throw new ProviderRefusedError(`${shown}: ${blocked.message}`);
       if (timeout.aborted) throw timedOut();
       throw err;

@@ -9,8 +9,9 @@
 #     for unknown fields with kubernetes-types and tsc (scripts/deploy/checkUnknownFields.mjs),
 #     the sidecars of the examples for their egress (scripts/deploy/checkSidecarEgress.mjs), and
 #     every key read from a Secret the release renders for its presence there
-#     (scripts/deploy/checkRenderedSecretKeys.mjs), and every Node process's heap for room in
-#     its container's memory limit (scripts/deploy/checkNodeHeap.mjs).
+#     (scripts/deploy/checkRenderedSecretKeys.mjs), records' and the webhooks worker's egress for
+#     public addresses only (scripts/deploy/checkBrandChosenEgress.mjs), and every Node process's
+#     heap for room in its container's memory limit (scripts/deploy/checkNodeHeap.mjs).
 #  4. The chart's contracts on the production example (scripts/deploy/checkChartContracts.mjs):
 #     every Secret and ConfigMap a rendered object reads is rendered, issued by a cert-manager
 #     Certificate or created by the README's install step (and a README missing a key, or an
@@ -66,6 +67,9 @@ node scripts/deploy/checkSidecarEgress.mjs "${rendered[@]}"
 # Every key a pod reads from a Secret the release renders is in it (with secrets.create, each
 # password that database.passwordFiles and redis.passwordFile mount).
 node scripts/deploy/checkRenderedSecretKeys.mjs "${rendered[@]}"
+# Records and the webhooks worker, which connect where brands say, reach public addresses only
+# on the ports they use for brands, on the defaults and the production example.
+node scripts/deploy/checkBrandChosenEgress.mjs "defaults=$tmp/rendered-defaults.yaml" "production=$tmp/rendered-production.yaml"
 # Every Node process's heap fits its container's memory limit (nodeHeapPercentOfMemoryLimit);
 # and the check bites: a share that leaves too little outside V8's heap fails it.
 node scripts/deploy/checkNodeHeap.mjs "${rendered[@]}"

@@ -14,48 +14,12 @@
 // Fails when a rule above is broken, or when no file had a proxy and an agent to check.
 import { readFileSync } from 'node:fs';
 import { parseAllDocuments } from 'yaml';
+import { isIpv4, podCanReach } from './egressReach.mjs';
 
 const METADATA_SERVER = [
   { ip: '169.254.169.254', port: 80 },
   { ip: '169.254.169.252', port: 988 },
 ];
-
-/** Whether a label selector ({ matchLabels, matchExpressions: In only }) selects these labels. */
-const selects = (selector, labels = {}) =>
-  Object.entries(selector?.matchLabels ?? {}).every(([k, v]) => labels[k] === v) &&
-  (selector?.matchExpressions ?? []).every(
-    ({ key, operator, values = [] }) => operator === 'In' && values.includes(labels[key]),
-  );
-
-const ipv4 = (a) => a.split('.').reduce((n, o) => n * 256 + Number(o), 0);
-const isIpv4 = (a) => /^\d+\.\d+\.\d+\.\d+$/.test(a);
-/** Whether an IPv4 address lies in a CIDR (IPv6 blocks never match an IPv4 address). */
-const inCidr = (ip, cidr) => {
-  const [base, bits = '32'] = cidr.split('/');
-  if (!isIpv4(base)) return false;
-  const size = 2 ** (32 - Number(bits));
-  return Math.floor(ipv4(ip) / size) === Math.floor(ipv4(base) / size);
-};
-
-const portMatches = (rule, port) =>
-  !rule.ports?.length ||
-  rule.ports.some(
-    (p) =>
-      (p.protocol ?? 'TCP') === 'TCP' &&
-      (p.port === undefined ||
-        p.port === port ||
-        (p.endPort && p.port <= port && port <= p.endPort)),
-  );
-
-/** Whether a rule's destinations include `ip` (an IPv4 literal) or, for a host name, some address block. */
-const peerMatches = (to, ip) =>
-  !to?.length ||
-  to.some(
-    (p) =>
-      p.ipBlock &&
-      (ip === undefined ||
-        (inCidr(ip, p.ipBlock.cidr) && !(p.ipBlock.except ?? []).some((e) => inCidr(ip, e)))),
-  );
 
 const problems = [];
 const counts = { proxies: 0, agents: 0 };
@@ -70,16 +34,7 @@ for (const arg of process.argv.slice(2)) {
   for (const o of objects.filter((x) => ['Deployment', 'Job'].includes(x.kind))) {
     const pod = o.spec.template.spec;
     const labels = o.spec.template.metadata?.labels ?? {};
-    const mine = policies.filter(
-      (np) =>
-        np.metadata.namespace === o.metadata.namespace && selects(np.spec.podSelector, labels),
-    );
-    /** Whether the pod may open a TCP connection to ip:port (ip undefined: a host name). */
-    const canReach = (ip, port) =>
-      mine.length === 0 ||
-      mine.some((np) =>
-        (np.spec.egress ?? []).some((r) => portMatches(r, port) && peerMatches(r.to, ip)),
-      );
+    const canReach = (ip, port) => podCanReach(policies, o.metadata.namespace, labels, ip, port);
     const where = `${label}: ${o.kind} ${o.metadata.name}`;
     for (const c of [...(pod.initContainers ?? []), ...(pod.containers ?? [])]) {
       const args = (c.args ?? []).join(' ');

@@ -421,7 +421,9 @@ Refusals the schema cannot express, checked once per render (deployment.yaml inc
 
 {{/*
 One egress rule for a backend of networkPolicy.egress: (dict "np" <networkPolicy> "backend" "postgres").
-DNS gets UDP and TCP; receivers get the public-address ipBlocks (private ranges excepted).
+DNS gets UDP and TCP. Peers: the backend's `to` when it names any; else, for the addresses brands
+choose (receivers, identity providers), the public-address ipBlocks of `cidrs` with `except`
+(private ranges excepted); else none, which Kubernetes reads as any destination on the ports.
 */}}
 {{- define "brand-records.egressRule" -}}
 {{- $b := index .np.egress .backend -}}
@@ -437,7 +439,10 @@ DNS gets UDP and TCP; receivers get the public-address ipBlocks (private ranges 
       protocol: {{ $protocol }}
     {{- end }}
     {{- end }}
-  {{- if eq .backend "receivers" }}
+  {{- if $b.to }}
+  to:
+    {{- toYaml $b.to | nindent 4 }}
+  {{- else if $b.cidrs }}
   to:
     {{- range $cidr := $b.cidrs }}
     {{- $v6 := contains ":" $cidr }}
@@ -454,11 +459,6 @@ DNS gets UDP and TCP; receivers get the public-address ipBlocks (private ranges 
           {{- toYaml . | nindent 10 }}
         {{- end }}
     {{- end }}
-  {{- else }}
-  {{- with $b.to }}
-  to:
-    {{- toYaml . | nindent 4 }}
-  {{- end }}
   {{- end }}
 {{- end -}}
 

@@ -3,8 +3,7 @@
 // deprovisioned person's keys kept (listed) or revoked by the brand's choice, and their other
 // brands untouched; a token that reaches its brand only; and hostile input answered with SCIM
 // errors, never a 5xx. Real records, a real OpenID provider, the console process.
-import { createConnection } from 'node:net';
-import { queueBehindRowLock, randomHex, type TestIdp } from '@brand/testkit';
+import { queueBehindRowLock, randomHex, sendRaw, type TestIdp } from '@brand/testkit';
 import { ConsoleHttp, csrfOf } from '../browserlessClient';
 import { signInHttp } from '../consoleActors';
 import { startConsoleStack, type ConsoleStack } from '../consoleStack';
@@ -36,29 +35,6 @@ afterAll(async () => {
 });
 
 const db = () => cs.stack.db.pool;
-
-/** Writes `raw` on a fresh connection to the console; its status and JSON body once it closes. */
-function rawExchange(raw: string): Promise<{ status: number; body: unknown }> {
-  const url = new URL(cs.url);
-  return new Promise((resolve, reject) => {
-    const socket = createConnection({ host: url.hostname, port: Number(url.port) }, () =>
-      socket.write(raw),
-    );
-    let text = '';
-    socket.on('data', (d: Buffer) => (text += d.toString('utf8')));
-    socket.on('error', reject);
-    socket.setTimeout(10_000, () => socket.destroy());
-    socket.on('close', () => {
-      const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(text)?.[1]);
-      const split = text.indexOf('\r\n\r\n');
-      try {
-        resolve({ status, body: JSON.parse(text.slice(split + 4)) as unknown });
-      } catch {
-        resolve({ status, body: text.slice(split + 4) });
-      }
-    });
-  });
-}
 
 async function memberOf(brandId: string, email: string) {
   const { rows } = await db().query<{ id: string; role: string; managed_by: string | null }>(
@@ -546,17 +522,30 @@ describe('hostile input', () => {
       ['its own token twice', b.token, b.token],
     ] as const) {
       const email = `twice-${randomHex(3)}@${b.domain}`;
-      const body = JSON.stringify(user(email));
-      const raw =
-        `POST /scim/v2/Users HTTP/1.1\r\nHost: ${new URL(cs.url).host}\r\n` +
-        `Authorization: Bearer ${first}\r\nAuthorization: Bearer ${second}\r\n` +
-        `Content-Type: application/scim+json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
-        `Connection: close\r\n\r\n${body}`;
-      const answer = await rawExchange(raw);
+      const answer = await sendRaw(
+        cs.url,
+        'POST',
+        '/scim/v2/Users',
+        [
+          'Host',
+          new URL(cs.url).host,
+          'Authorization',
+          `Bearer ${first}`,
+          'Authorization',
+          `Bearer ${second}`,
+          'Content-Type',
+          'application/scim+json',
+        ],
+        JSON.stringify(user(email)),
+      );
       const made = await db().query(`select 1 from records.scim_users where user_name = $1`, [
         email,
       ]);
-      answers.push([label, answer.status, (answer.body as { schemas?: string[] }).schemas?.[0]]);
+      answers.push([
+        label,
+        answer.status,
+        (JSON.parse(answer.body) as { schemas?: string[] }).schemas?.[0],
+      ]);
       expect(made.rowCount).toBe(0);
     }
     expect(answers).toEqual([

@@ -5,8 +5,11 @@ import {
   startStack,
   waitFor,
   type Stack,
+  headerOf,
+  sendRaw,
+  type RawAnswer,
 } from '@brand/testkit';
-import { comparable, headerOf, sendRaw, type RawAnswer } from '../support/rawExchange';
+import { comparable } from '../support/rawExchange';
 
 // Every list request (REST GET /api/v1/{resource}, the MCP POST) is answered by one lean
 // implementation on plain node:http (endpoints/*/leanPath.ts). Here: the exact headers of its

@@ -8,9 +8,11 @@ import {
   waitFor,
   type BrandWithKey,
   type Stack,
+  headerOf,
+  sendRaw,
+  type RawAnswer,
 } from '@brand/testkit';
 import { ApiClient, type ApiResponse } from '../support/apiClient';
-import { headerOf, sendRaw, type RawAnswer } from '../support/rawExchange';
 
 // GET /api/v1/{resource}/{id} answers the record in exactly the bytes a list page holds for it,
 // with a strong ETag; a matching If-None-Match is 304 decided from the brand's change version (no

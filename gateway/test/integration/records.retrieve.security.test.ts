@@ -6,9 +6,12 @@ import {
   startStack,
   type BrandWithKey,
   type Stack,
+  headerOf,
+  sendRaw,
+  type RawAnswer,
 } from '@brand/testkit';
 import { ApiClient } from '../support/apiClient';
-import { comparable, headerOf, sendRaw, type RawAnswer } from '../support/rawExchange';
+import { comparable } from '../support/rawExchange';
 
 // GET /api/v1/{resource}/{id} is no existence oracle. The key alone selects the brand; another
 // brand's id, an id that exists nowhere and an id of another resource get the same 404 not_found,

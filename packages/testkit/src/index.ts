@@ -32,6 +32,7 @@ export { preparedStatements, type PreparedStatement } from './preparedStatements
 export { planBody, planInputMessage } from './planFixtures';
 export { createPlansClient, type PlansClient } from './plansClient';
 export { randomHex } from './random';
+export { headerOf, sendRaw, type RawAnswer } from './rawExchange';
 export { RECORD_FACTORIES, type RecordTypes, type RowContext } from './recordFactories';
 export { freeRedisPrefixKeys, uniqueRedisPrefix } from './redisKeys';
 export {

@@ -93,6 +93,38 @@ describe('sign-in', () => {
   });
 });
 
+describe('signing in again in the same browser', () => {
+  // A hostile review (2026-11-30): a new sign-in replaced the cookie but left the session it
+  // replaced alive on the server, so an earlier copy of the cookie kept working after the person
+  // signed in afresh (until its own end).
+  it('ends the session the browser presented, and no other', async () => {
+    const { brand, owner } = await brandWithOwner();
+    const browser = await signIn(owner.email);
+    const copied = new ConsoleHttp(cs.url);
+    copied.cookie = browser.cookie;
+    const elsewhere = await signIn(owner.email);
+    expect((await copied.get(`/brands/${brand.id}/keys`)).status).toBe(200);
+
+    const since = Date.now() - 1_000;
+    expect((await browser.post('/sign-in', { email: owner.email })).status).toBe(200);
+    const link = new URL(await cs.latestLink(owner.email, since)).pathname;
+    expect((await browser.post(link, {})).status).toBe(303);
+    expect(browser.cookie).not.toBe(copied.cookie);
+
+    const answers = await Promise.all(
+      [browser, copied, elsewhere].map(async (http) => {
+        const res = await http.get(`/brands/${brand.id}/keys`);
+        return [res.status, res.location];
+      }),
+    );
+    expect(answers).toEqual([
+      [200, null],
+      [303, '/sign-in'],
+      [200, null],
+    ]);
+  });
+});
+
 describe('sign-in limits and standing', () => {
   it('refuses a fifth link in the window with 429 and says when to retry', async () => {
     const email = `limited-${randomHex(4)}@brand.test`;

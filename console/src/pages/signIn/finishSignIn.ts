@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { Request, Response } from 'express';
 import { clientAddressKey } from '@brand/shared/httpServer';
-import { setSessionCookie } from '../../session/sessionCookie';
+import type { ConsoleClients } from '../../clients/consoleClients';
+import { readSessionToken, setSessionCookie } from '../../session/sessionCookie';
 
 /**
  * The per-client rate-limit key records counts sign-in attempts under (links, passkey
@@ -21,10 +22,22 @@ export interface OpenedSession {
 }
 
 /**
- * The last step of every way in: the session cookie, then the page to land on (the brand's
- * overview when the session opens exactly one brand (issue 62), else the list of brands).
+ * The last step of every way in: the session the browser presented ended (its cookie is about to
+ * be replaced: a copy of it kept working after the person signed in afresh, a hostile review of
+ * 2026-11-30), the new session cookie, then the page to land on (the brand's overview when the
+ * session opens exactly one brand (issue 62), else the list of brands). Ending the old one is
+ * best effort: records just opened the new one, and the old one still ends at its own expiry.
  */
-export function finishSignIn(res: Response, opened: OpenedSession): void {
+export async function finishSignIn(
+  req: Request,
+  res: Response,
+  opened: OpenedSession,
+  sessions: ConsoleClients['sessions'],
+): Promise<void> {
+  const previous = readSessionToken(req);
+  if (previous !== undefined && previous !== opened.session_token) {
+    await sessions('signOut', { session_token: previous }).catch(() => undefined);
+  }
   setSessionCookie(res, opened.session_token, new Date(opened.expires_at));
   const only = opened.brands.length === 1 ? opened.brands[0]?.brand : undefined;
   res.redirect(303, only ? `/brands/${only.id}` : '/brands');

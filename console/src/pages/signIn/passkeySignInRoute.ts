@@ -49,6 +49,6 @@ export function registerPasskeySignIn(router: Router, deps: ConsoleDeps): void {
       refuse(refused.httpStatus);
       return;
     }
-    finishSignIn(res, opened);
+    await finishSignIn(req, res, opened, clients.sessions);
   });
 }

@@ -99,6 +99,6 @@ export function registerSignIn(router: Router, deps: SignInDeps): void {
       throw err;
     }
     if (!session.session_token) throw new ConsoleHttpError(502, 'internal_error', 'No session.');
-    finishSignIn(res, session);
+    await finishSignIn(req, res, session, deps.clients.sessions);
   });
 }

@@ -98,6 +98,6 @@ export function registerSsoSignIn(router: Router, deps: ConsoleDeps): void {
       }
       throw err;
     }
-    finishSignIn(res, opened);
+    await finishSignIn(req, res, opened, clients.sessions);
   });
 }

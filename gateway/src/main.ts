@@ -16,6 +16,7 @@ import { clientAddressOf } from './auth/requestAddress';
 import { Authenticator } from './auth/authenticator';
 import { KeyCache } from './auth/keyCache';
 import { listenForRevocations } from './auth/revocationListener';
+import { SharedProvenKeys } from './auth/sharedProvenKeys';
 import { createPlansApi } from './clients/plansClient';
 import { createAuditLogApi } from './clients/auditLogClient';
 import { createEventsFeedApi } from './clients/eventsFeedClient';
@@ -140,7 +141,12 @@ async function main(): Promise<void> {
     assistantRoute: MCP_PATH,
   });
   const gate = new AccessGate(
-    new Authenticator(records, keyCache, config.SERVICE_ENVIRONMENT),
+    new Authenticator(
+      records,
+      keyCache,
+      config.SERVICE_ENVIRONMENT,
+      new SharedProvenKeys(redis, config.REDIS_KEY_PREFIX, config.KEY_PROVEN_TTL_MS, log),
+    ),
     limiter,
     config.ANONYMOUS_RATE_LIMIT_PER_MINUTE,
     config.RATE_LIMIT_SCALE,

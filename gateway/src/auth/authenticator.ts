@@ -6,6 +6,7 @@ import type { AuthFailureReason } from '../http/authFailureReason';
 import { readBearerKey, type KeyRefusal } from './bearer';
 import type { Identity } from './identity';
 import type { KeyCache } from './keyCache';
+import type { SharedProvenKeys } from './sharedProvenKeys';
 
 /** The outcome of reading a request's key, before any remote lookup. */
 export type KeyCheck =
@@ -23,6 +24,8 @@ export class Authenticator {
     private readonly records: RecordsApi,
     private readonly cache: KeyCache,
     private readonly environment: KeyEnvironment,
+    /** The keys proven on any gateway (sharedProvenKeys.ts); without it, this process's own. */
+    private readonly shared?: SharedProvenKeys,
   ) {}
 
   check(authorization: string | undefined): KeyCheck {
@@ -60,12 +63,23 @@ export class Authenticator {
       try {
         // A key proven valid recently is looked up without `around` (the address
         // reservation): it still goes to the records service, so a revocation holds, but
-        // guesses from its address cannot lock it out. Unknown keys keep the reservation.
-        const identity = await (this.cache.isProven(keyHash) ? ask() : around(ask));
+        // guesses from its address cannot lock it out. Unknown keys keep the reservation; one
+        // another gateway proved is asked for only when the reservation was refused.
+        const identity = await (this.cache.isProven(keyHash)
+          ? ask()
+          : around(ask).catch(async (err: unknown) => {
+              const spent = isAppError(err) && err.code === 'rate_limited';
+              if (spent && (await this.shared?.has(keyHash))) return ask();
+              throw err;
+            }));
         this.cache.markProven(keyHash);
+        this.shared?.add(keyHash);
         return identity;
       } catch (err) {
-        if (isAppError(err) && err.code === 'invalid_key') this.cache.forgetProven(keyHash);
+        if (isAppError(err) && err.code === 'invalid_key') {
+          this.cache.forgetProven(keyHash);
+          this.shared?.remove(keyHash);
+        }
         throw err;
       }
     });

@@ -177,3 +177,45 @@ describe('per client address, behind a trusted proxy (X-Forwarded-For)', () => {
     expect((await from('2001:db8:1:3::1')).status).toBe(401);
   });
 });
+
+// A hostile review (2026-11-30): the keys that proved valid were kept by each gateway process
+// alone, while the address budgets are shared through Redis, so a key proven on one gateway was
+// refused on another (and on every pod after a rollout) once strangers behind its address had
+// spent the budget. Two gateways on one Redis prefix, behind a trusted proxy.
+describe('a key proven on one gateway, on another', () => {
+  it('keeps working on every gateway when its address budget is spent', async () => {
+    const prefix = uniqueRedisPrefix();
+    const env = { ANONYMOUS_RATE_LIMIT_PER_MINUTE: '5', TRUST_PROXY: 'loopback' };
+    const [one, two] = await Promise.all(
+      [0, 1].map(() =>
+        startGateway({ recordsAddr: stack.records.address, redisKeyPrefix: prefix, env }),
+      ),
+    );
+    try {
+      const brand = await makeBrandWithKey(stack.admin, { tier: 'plus' });
+      // one client each: a client reads the API description once, charged to 127.0.0.1
+      const clients = new Map([one, two].map((g) => [g, new ApiClient(g.url)]));
+      const at = (gateway: GatewayProcess, key: string) =>
+        clients.get(gateway)!.get<ErrorBody>('/api/v1/campaigns', {
+          key,
+          headers: { 'X-Forwarded-For': '203.0.113.80' },
+        });
+      expect((await at(one, brand.secret)).status).toBe(200);
+      const guesses: number[] = [];
+      for (let i = 0; i < 6; i++)
+        guesses.push(
+          (await at(i % 2 ? two : one, `bk_live_${String(i).padStart(40, 'P')}`)).status,
+        );
+      expect(guesses).toEqual([401, 401, 401, 401, 401, 429]);
+
+      const answers = await Promise.all([at(one, brand.secret), at(two, brand.secret)]);
+      expect(answers.map((r) => [r.status, r.headers.get('ratelimit-policy')])).toEqual([
+        [200, '"brand";q=60;w=60'],
+        [200, '"brand";q=60;w=60'],
+      ]);
+    } finally {
+      await Promise.all([one.stop(), two.stop()]);
+      await freeRedisPrefixKeys(prefix).catch(() => undefined);
+    }
+  });
+});

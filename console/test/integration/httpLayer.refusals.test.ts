@@ -3,6 +3,7 @@
 // empty answer (the outside probe, 2026-11-30: a SCIM filter in a very long URL, a big header).
 // Its pages are HTML, but these are protocol-level refusals no page is rendered for.
 import { createConnection } from 'node:net';
+import { sendRaw } from '@brand/testkit';
 import { startConsoleStack, type ConsoleStack } from '../consoleStack';
 
 let cs: ConsoleStack;
@@ -73,4 +74,17 @@ it.each([
   expect(answer.body).toEqual({
     error: { code, message: expect.any(String) as unknown, request_id: requestId },
   });
+});
+
+// RFC 9112 3.2.2: a server must accept a request target in absolute form; the console answered
+// it 404 (a review, 2026-11-30).
+it('serves an absolute-form target as its origin form', async () => {
+  const host = new URL(cs.url).host;
+  const [plain, absolute] = await Promise.all(
+    ['/sign-in', `http://${host}/sign-in`].map((path) =>
+      sendRaw(cs.url, 'GET', path, ['Host', host]),
+    ),
+  );
+  expect([plain.status, absolute.status]).toEqual([200, 200]);
+  expect(absolute.body).toContain('action="/sign-in"');
 });

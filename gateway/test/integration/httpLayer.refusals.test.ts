@@ -1,5 +1,5 @@
 import { createConnection } from 'node:net';
-import { makeBrandWithKey, startStack, waitFor, type Stack } from '@brand/testkit';
+import { makeBrandWithKey, sendRaw, startStack, waitFor, type Stack } from '@brand/testkit';
 
 // What Node's HTTP layer refuses before a route runs (its parser, its deadlines, an unknown
 // Expect, HTTP/1.1 without Host) is answered as the contract's JSON error, with X-Request-Id and
@@ -213,5 +213,34 @@ describe('deadlines', () => {
       jsonLogs().find((l) => l.method === 'POST' && l.path === '/api/mcp' && l.level === 'warn'),
     );
     expect(access).toMatchObject({ status: 408, code: 'request_timeout' });
+  });
+});
+
+// RFC 9112 3.2.2: a server must accept a request target in absolute form (a client configured
+// with the API as its proxy sends one). It answered 404 not_found, charged to the brand (the
+// outside probe and a hostile review, 2026-11-30).
+describe('what the HTTP layer accepts', () => {
+  it('serves an absolute-form target as its origin form, and refuses one that is no URL', async () => {
+    const origin = new URL(stack.gateway.url);
+    const ask = (path: string) =>
+      sendRaw(stack.gateway.url, 'GET', path, [
+        'Host',
+        origin.host,
+        'Authorization',
+        `Bearer ${key}`,
+      ]);
+    const plain = await ask('/api/v1/campaigns?limit=2');
+    const absolute = await ask(`http://${origin.host}/api/v1/campaigns?limit=2`);
+    const upper = await ask(`HTTP://${origin.host}/api/v1/campaigns?limit=2`);
+    const broken = await ask('http://[::1/api/v1/campaigns');
+    const page = (a: { body: string }) =>
+      (JSON.parse(a.body) as { data: { id: string }[] }).data.map((r) => r.id);
+    expect([plain, absolute, upper].map((a) => a.status)).toEqual([200, 200, 200]);
+    expect(page(absolute)).toEqual(page(plain));
+    expect(page(upper)).toEqual(page(plain));
+    expect([
+      broken.status,
+      (JSON.parse(broken.body) as { error: { code: string } }).error.code,
+    ]).toEqual([400, 'malformed_request']);
   });
 });

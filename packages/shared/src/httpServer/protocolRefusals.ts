@@ -38,6 +38,10 @@ export function createPublicHttpServer(listener: RequestListener, log: Logger): 
         );
         return;
       }
+      if (ABSOLUTE_FORM.test(req.url ?? '') && !toOriginForm(req)) {
+        refuseRequest(log, req, res, 'malformed_request', 'The request target is not a valid URL.');
+        return;
+      }
       listener(req, res);
     },
   );
@@ -55,6 +59,26 @@ export function createPublicHttpServer(listener: RequestListener, log: Logger): 
     ),
   );
   return server;
+}
+
+const ABSOLUTE_FORM = /^https?:\/\//i;
+
+/**
+ * A request target in absolute form (`GET http://host/path`), which a server must accept (RFC 9112
+ * 3.2.2; a client given the API as its proxy sends it), made the origin form every route reads,
+ * its authority taking the place of Host as the RFC says; false when it is no URL. The gateway's
+ * routes answered it 404 (a review, 2026-11-30).
+ */
+function toOriginForm(req: IncomingMessage): boolean {
+  let url: URL;
+  try {
+    url = new URL(req.url!);
+  } catch {
+    return false;
+  }
+  req.url = `${url.pathname}${url.search}`;
+  req.headers.host = url.host;
+  return true;
 }
 
 /** What a protocol refusal answered a request with, when it cut one the app was serving. */

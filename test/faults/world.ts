@@ -188,6 +188,7 @@ export async function startWorldOn<I extends Infra>(
       secrets,
       acceptedTypes: EVENT_TYPES.names,
       keepReceived: 1_000_000,
+      keepReceivedBytes: Number.POSITIVE_INFINITY,
       respondWith: (): ScriptedResponse | undefined => (mode === 'normal' ? undefined : mode),
       onDelivery: (d) => {
         if (d.outcome === 'processed' && d.event && !deliveredAt.has(d.event.id))

@@ -12,6 +12,8 @@ async function main(): Promise<void> {
   const config = loadReceiverConfig(process.env);
   const receiver = await startReceiver({
     ...config,
+    // The history is for tests that start a receiver in-process; this program never reads it.
+    keepReceived: 0,
     onEvent: (event, { attempt, secretIndex }) => {
       // A real receiver would enqueue the work here and return at once.
       logLine(process.stdout, {

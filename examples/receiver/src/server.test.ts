@@ -106,6 +106,20 @@ describe('startReceiver over HTTP', () => {
     expect(r.received.map((d) => d.outcome)).toEqual(['refused', 'refused']);
   });
 
+  // A review (2026-11-30): the history kept every request's body, unsigned ones too, 10,000 of
+  // them by default: anyone who could reach a receiver made it hold ~10 GiB of 1 MiB bodies.
+  it('keeps at most keepReceivedBytes of bodies in its history, the newest', async () => {
+    const r = await start({ keepReceivedBytes: 3 * 1024 * 1024 });
+    const body = Buffer.alloc(1024 * 1024 - 16, 'a');
+    for (let i = 0; i < 8; i++) {
+      const answer = await post(`${r.url}/webhooks`, { 'content-type': 'application/json' }, body);
+      expect(answer.status).toBe(400);
+    }
+    const kept = r.received.reduce((sum, d) => sum + d.rawBody.length, 0);
+    expect(kept).toBeLessThanOrEqual(3 * 1024 * 1024);
+    expect(r.received.map((d) => d.n)).toEqual([6, 7, 8]);
+  });
+
   it('answers 400 to a signed body that is not JSON, and keeps serving', async () => {
     const r = await start();
     const body = '{"id": "evt_1", ';

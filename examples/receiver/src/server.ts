@@ -55,8 +55,14 @@ export interface ReceiverOptions {
   toleranceSeconds?: number;
   /** The clock for timestamp checks (tests). */
   now?: () => Date;
-  /** How many recent requests `received` keeps. */
+  /** How many recent requests `received` keeps (10,000; the runnable receiver keeps none). */
   keepReceived?: number;
+  /**
+   * How many bytes of bodies `received` keeps at most, the newest requests' (64 MiB): the history
+   * holds unsigned requests too, and 10,000 bodies of 1 MiB from anyone who can reach the
+   * receiver were ~10 GiB (a review, 2026-11-30).
+   */
+  keepReceivedBytes?: number;
 }
 
 export interface RunningReceiver {
@@ -83,14 +89,19 @@ export async function startReceiver(options: ReceiverOptions): Promise<RunningRe
   const dedupe = options.dedupe ?? new MemoryDedupeStore();
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const keep = options.keepReceived ?? 10_000;
+  const keepBytes = options.keepReceivedBytes ?? 64 * 1024 * 1024;
   const received: ReceivedDelivery[] = [];
+  let receivedBytes = 0;
   const waiters = new Set<() => void>();
   const timers = new Set<NodeJS.Timeout>();
   let count = 0;
 
   const record = (delivery: ReceivedDelivery): void => {
     received.push(delivery);
-    if (received.length > keep) received.shift();
+    receivedBytes += delivery.rawBody.length;
+    while (received.length > keep || (receivedBytes > keepBytes && received.length > 0)) {
+      receivedBytes -= received.shift()!.rawBody.length;
+    }
     options.onDelivery?.(delivery);
     for (const wake of waiters) wake();
   };

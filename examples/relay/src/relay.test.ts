@@ -158,6 +158,18 @@ describe('startRelay', () => {
     expect(chat.posts).toHaveLength(1);
   });
 
+  // A review (2026-11-30): a repeat that came while the first copy was still being posted was
+  // answered 200 relayed, which ends the service's retries though the post then failed.
+  it('answers 409 to a repeat while the first copy is still being posted', async () => {
+    await start({ timeoutMs: 300 });
+    chat.behaviour = 'hang';
+    const first = deliver(relay, sampleEvent(), { attempt: 1 });
+    await new Promise((r) => setTimeout(r, 100));
+    const repeat = await deliver(relay, sampleEvent(), { attempt: 2 });
+    expect([repeat.status, await repeat.json()]).toEqual([409, { error: 'event_in_progress' }]);
+    expect((await first).status).toBe(502);
+  });
+
   it.each([
     [
       'a wrong secret',

@@ -98,6 +98,13 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
         );
         if (!result.ok) throw new PostFailed(result);
       });
+      if (outcome === 'in_progress') {
+        // The first copy is still being posted and may yet fail: not a 2xx, which would end
+        // the service's retries (as the example receiver answers it).
+        answer(res, 409, { error: 'event_in_progress' });
+        log({ msg: 'event in progress', event_id: event.id, type: event.type, attempt });
+        return;
+      }
       answer(res, 200, { relayed: true, duplicate: outcome === 'duplicate' });
       log({
         msg: `event ${outcome === 'duplicate' ? 'duplicate' : 'relayed'}`,

@@ -386,6 +386,14 @@ describe('verifyWebhook: hostile and broken deliveries', () => {
       TypeError,
     );
   });
+
+  // A review (2026-11-30): an invalid `now` made every window comparison false, and a delivery
+  // signed in 1970 was accepted.
+  it('refuses an invalid `now` as a programming error, never accepting an old delivery', async () => {
+    await expect(
+      verify({ ...delivery({ timestamp: 1 }), now: new Date('not a date') }),
+    ).rejects.toBeInstanceOf(TypeError);
+  });
 });
 
 describe('verifyWebhook: rule 5 needs the selected types', () => {

@@ -108,7 +108,10 @@ export async function verifyWebhookDelivery<T extends WebhookEventType = Webhook
   const headers = readDeliveryHeaders(options.headers);
 
   const timestamp = Number(headers.timestamp);
-  const nowSeconds = Math.floor((options.now ?? new Date()).getTime() / 1000);
+  const nowMs = (options.now ?? new Date()).getTime();
+  // An invalid Date would make both window comparisons false and admit any timestamp.
+  if (!Number.isFinite(nowMs)) throw new TypeError('verifyWebhook: now must be a valid Date.');
+  const nowSeconds = Math.floor(nowMs / 1000);
   if (nowSeconds - timestamp > tolerance) {
     throw new WebhookVerificationError(
       'timestamp_too_old',

@@ -21,6 +21,7 @@ import { recordReceiverActivity as record } from './receiverActivity';
 import type { SecretBox } from '@brand/shared/secrets';
 import { generateSigningSecret } from './newSigningSecret';
 import { checkReceiverUrl, type Resolver } from '../egress/urlPolicy';
+import { urlInTrail } from '../audit/urlInTrail';
 
 export interface ReceiverDeps {
   pool: Pool;
@@ -101,7 +102,7 @@ export async function addReceiver(
       keyId: sealed.keyId,
       createdBy: v.actorEmail,
     });
-    await record(db, audit, row, 'receiver.added', `${row.label} (${row.url})`);
+    await record(db, audit, row, 'receiver.added', `${row.label} (${urlInTrail(row.url)})`);
     return row;
   });
   return { receiver, secret };
@@ -191,7 +192,7 @@ export async function removeReceiver(
   return withTransaction(deps.pool, async (db) => {
     const row = await deleteReceiver(db, v.receiverId);
     if (!row) throw notFound(v.receiverId);
-    await record(db, audit, row, 'receiver.removed', `${row.label} (${row.url})`);
+    await record(db, audit, row, 'receiver.removed', `${row.label} (${urlInTrail(row.url)})`);
     return row;
   });
 }

@@ -34,6 +34,7 @@ import {
   updateStreamDestination,
   type StreamRow,
 } from './streamRepo';
+import { urlInTrail } from '../audit/urlInTrail';
 
 export interface StreamDeps {
   pool: Pool;
@@ -190,7 +191,7 @@ export async function addStream(
       audit,
       row,
       'audit_stream.added',
-      `${row.label}: ${KIND_WORDS[row.kind]} to ${row.url}`,
+      `${row.label}: ${KIND_WORDS[row.kind]} to ${urlInTrail(row.url)}`,
     );
     return row;
   });
@@ -258,7 +259,7 @@ export async function updateStream(
         `give the ${stream.kind === 'datadog' ? 'Datadog API key' : 'HEC token'} again for a new host: the stored one is sent only where it was given`,
       );
     }
-    if (dest.url !== stream.url) changed.push(`sent to ${dest.url}`);
+    if (dest.url !== stream.url) changed.push(`sent to ${urlInTrail(dest.url)}`);
     if (JSON.stringify(dest.options) !== JSON.stringify(stream.options))
       changed.push('options changed');
   }
@@ -310,7 +311,7 @@ export async function removeStream(
       audit,
       stream,
       'audit_stream.removed',
-      `${stream.label}: ${KIND_WORDS[stream.kind]} to ${stream.url}`,
+      `${stream.label}: ${KIND_WORDS[stream.kind]} to ${urlInTrail(stream.url)}`,
     );
   });
   return stream;

@@ -1,7 +1,9 @@
 import { AuditStreamServiceClient, type AuditStream } from '@brand/proto/webhooks/v1/audit';
+import { EVENT_TYPES } from '@brand/shared/enums';
 import { connectClient, createCaller, type Caller } from '@brand/shared/grpc';
 import {
   createTestCa,
+  createWebhooksClient,
   makeBrandWithKey,
   startStack,
   TEST_ADMIN_TOKEN,
@@ -342,5 +344,61 @@ describe('audit streams', () => {
     await expect(
       streams('getAuditStream', { stream_id: 'aus_00000000000000000000', deliveries: 0 }),
     ).rejects.toMatchObject({ code: 'not_found' });
+  });
+});
+
+// A hostile review (2026-11-30): a destination's URL went into the trail whole, so a credential
+// in its query (Azure Functions' ?code=, a receiver's ?token=) or fragment reached the audit-log
+// API and every SIEM stream, though entries never carry a secret.
+describe('a destination URL in the trail', () => {
+  it('names scheme, host and path, never its query or fragment', async () => {
+    const owner = await makeBrandWithKey(stack.admin);
+    const admin = createWebhooksClient(stack.webhooks!.address);
+    try {
+      const receiver = await admin.call('addReceiver', {
+        brand_id: owner.brand.id,
+        url: `${lines.url}/hooks?token=RCVSECRET111&code=RCVCODE222`,
+        label: 'probe',
+        events: [EVENT_TYPES.toProto('payout.paid')],
+        actor_email: owner.owner.email,
+      });
+      await admin.call('removeReceiver', { receiver_id: receiver.receiver!.id });
+      for (const url of [`${lines.url}?code=AZFUNCKEY333`, `${lines.url}#token=FRAGSECRET444`]) {
+        const added = await streams('addAuditStream', {
+          brand_id: owner.brand.id,
+          kind: 'https',
+          label: 'p',
+          url,
+          token: '',
+          datadog_site: '',
+          splunk_index: '',
+          actor_email: owner.owner.email,
+        });
+        await streams('removeAuditStream', {
+          stream_id: added.stream!.id,
+          actor_email: owner.owner.email,
+        });
+      }
+    } finally {
+      admin.close();
+    }
+    const { rows } = await stack.db.pool.query<{ action: string; summary: string }>(
+      `select action, summary from webhooks.activity where brand_id = $1 order by created_at`,
+      [owner.brand.id],
+    );
+    const trail = JSON.stringify(rows);
+    for (const secret of ['RCVSECRET111', 'RCVCODE222', 'AZFUNCKEY333', 'FRAGSECRET444'])
+      expect(trail).not.toContain(secret);
+    expect(rows.map((r) => r.action)).toEqual([
+      'receiver.added',
+      'receiver.removed',
+      'audit_stream.added',
+      'audit_stream.removed',
+      'audit_stream.added',
+      'audit_stream.removed',
+    ]);
+    expect(rows[0]!.summary).toBe(`probe (${lines.url}/hooks?…)`);
+    expect(rows[2]!.summary).toBe(`p: HTTPS (JSON lines) to ${lines.url}?…`);
+    expect(rows[4]!.summary).toBe(`p: HTTPS (JSON lines) to ${lines.url}#…`);
   });
 });

@@ -80,11 +80,8 @@ it.each([
 // it 404 (a review, 2026-11-30).
 it('serves an absolute-form target as its origin form', async () => {
   const host = new URL(cs.url).host;
-  const [plain, absolute] = await Promise.all(
-    ['/sign-in', `http://${host}/sign-in`].map((path) =>
-      sendRaw(cs.url, 'GET', path, ['Host', host]),
-    ),
-  );
+  const get = (path: string) => sendRaw(cs.url, 'GET', path, ['Host', host]);
+  const [plain, absolute] = await Promise.all([get('/sign-in'), get(`http://${host}/sign-in`)]);
   expect([plain.status, absolute.status]).toEqual([200, 200]);
   expect(absolute.body).toContain('action="/sign-in"');
 });

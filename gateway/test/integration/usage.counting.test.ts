@@ -363,6 +363,33 @@ it('shows the reasons to owners only', async () => {
   }
 });
 
+// A hostile review (2026-11-30): an assistant batch refused for carrying more messages than the
+// brand's whole budget is charged one unit, but usage counted each of its messages, so one
+// refused POST of 100 added 100 failed requests to the brand's usage.
+it('counts an assistant batch refused as larger than the budget as the one request it is charged', async () => {
+  const plus = await makeBrandWithKey(stack.admin, { tier: 'plus', keyName: 'Assistant' });
+  secrets.push(plus.secret);
+  const pings = Array.from({ length: 61 }, (_, i) => ({
+    jsonrpc: '2.0',
+    id: i + 1,
+    method: 'ping',
+  }));
+  const res = await send(0, '/api/mcp', {
+    key: plus.secret,
+    body: pings,
+    headers: { 'MCP-Protocol-Version': '2025-03-26' },
+  });
+  expect(res.status).toBe(400);
+  const counted = await waitFor(
+    async () => {
+      const usage = await usageOf(plus.brand.id);
+      return Object.keys(usage).length > 0 ? usage : undefined;
+    },
+    { timeoutMs: 10_000, what: "the refused batch's usage" },
+  );
+  expect(counted).toEqual({ [`${plus.key.id}|assistant|4xx:malformed_request`]: 1 });
+});
+
 function sorted(o: Record<string, number>): Record<string, number> {
   return Object.fromEntries(Object.entries(o).sort(([a], [b]) => (a < b ? -1 : 1)));
 }

@@ -187,8 +187,6 @@ async function answerMcp(
     }
     const body = await readBody(req, res, deps.maxBodyBytes);
     envelope = readEnvelope(body, protocolVersionOf(req));
-    // Usage counts each message as one request, as the budget charges it.
-    scope.units = costOf(envelope);
     const limit = deps.gate.limitOf(identity);
     if (costOf(envelope) > limit) {
       throw new EnvelopeError(
@@ -206,6 +204,9 @@ async function answerMcp(
     return sendRpcTransportError(res, err.status, err.response);
   }
 
+  // Usage counts each message as one request, as the budget charges it; a refused envelope
+  // (above) is charged and counted as the one request it is.
+  scope.units = costOf(envelope);
   const decision = await deps.gate.charge(res, identity, costOf(envelope));
   // Every method alike, tools/call included: 429 (docs/contract.md#errors).
   if (!decision.allowed)

@@ -6,10 +6,15 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
  * 415 "must be application/json"), `not_json` when its media type is not application/json (as
  * express's `req.is('application/json')` decided).
  */
-export function jsonBodyProblem(req: IncomingMessage): 'missing' | 'not_json' | undefined {
+export function jsonBodyProblem(
+  req: IncomingMessage,
+): 'missing' | 'not_json' | 'not_utf8' | undefined {
   const { headers } = req;
   const type = headers['content-type'];
   if (type === undefined || !/^\s*application\/json\s*(?:;|$)/i.test(type)) return 'not_json';
+  // JSON is UTF-8 (RFC 8259); a body said to be in another charset is not read as if it were
+  const charset = CHARSET.exec(type)?.[1];
+  if (charset !== undefined && !/^utf-?8$/i.test(charset)) return 'not_utf8';
   const length = headers['content-length'];
   const hasBody =
     headers['transfer-encoding'] !== undefined ||
@@ -17,10 +22,13 @@ export function jsonBodyProblem(req: IncomingMessage): 'missing' | 'not_json' | 
   return hasBody ? undefined : 'missing';
 }
 
+const CHARSET = /;\s*charset\s*=\s*"?([^";\s]*)"?/i;
+
 /** The refusal of a request whose JSON body is missing or of another media type. */
 export const JSON_BODY_REFUSALS = {
   missing: 'The request has no body: send a JSON body (with its Content-Length).',
   not_json: 'Content-Type must be application/json.',
+  not_utf8: 'The request body must be UTF-8 JSON (charset=utf-8, or no charset).',
 } as const;
 
 /** One of body-parser's readers (express.json, express.raw), as the lean paths call it. */

@@ -380,6 +380,23 @@ describe('Content-Type', () => {
     expect(res.body).toMatchObject({ error: { code: -32600 } });
   });
 
+  // A hostile review (2026-11-30): the charset was ignored, so a UTF-16 body was -32700 and a
+  // Latin-1 one was read as UTF-8, where REST answers 415 for a charset it does not decode.
+  it('a charset other than UTF-8 is 415, as over REST', async () => {
+    for (const charset of ['utf-16', 'latin1', 'ISO-8859-1']) {
+      const res = await mcp.post<RpcResponse>(
+        { jsonrpc: '2.0', id: 6, method: 'ping' },
+        { headers: { 'Content-Type': `application/json; charset=${charset}` } },
+      );
+      expect([charset, res.status, res.body.error?.code]).toEqual([charset, 415, -32600]);
+    }
+    const quoted = await mcp.post<RpcResponse>(
+      { jsonrpc: '2.0', id: 7, method: 'ping' },
+      { headers: { 'Content-Type': 'application/json; charset="UTF-8"' } },
+    );
+    expect(quoted.status).toBe(200);
+  });
+
   it('application/json; charset=utf-8 is accepted', async () => {
     const res = await mcp.post<RpcResponse>(
       { jsonrpc: '2.0', id: 5, method: 'ping' },

@@ -29,7 +29,9 @@ export class EnvelopeError extends Error {
 
 const idOf = (value: unknown): JsonRpcId | null => {
   const id = (value as { id?: unknown } | null)?.id;
-  return typeof id === 'string' || (typeof id === 'number' && Number.isInteger(id)) ? id : null;
+  // An integer past 2^53 was rounded by JSON.parse: answered as it reads, it is another id than
+  // the one sent, so it is none (JSON-RPC: null when the id could not be read).
+  return typeof id === 'string' || (typeof id === 'number' && Number.isSafeInteger(id)) ? id : null;
 };
 
 const invalid = (value: unknown, message: string): ErrorResponse =>

@@ -59,8 +59,8 @@ async function answerPlan(
   const { identity } = await admitApiKey(deps.gate, req, res);
   deps.gate.requirePermission(identity, requirePreparePermission);
   const problem = jsonBodyProblem(req);
-  if (problem === 'not_json')
-    throw new AppError('unsupported_media_type', JSON_BODY_REFUSALS.not_json);
+  if (problem === 'not_json' || problem === 'not_utf8')
+    throw new AppError('unsupported_media_type', JSON_BODY_REFUSALS[problem]);
   if (problem === 'missing') throw new AppError('malformed_request', JSON_BODY_REFUSALS.missing);
   const body = await readBodyWith(jsonBody, req, res);
   const { plan, replayed } = await preparePlan(deps.plans, identity, body, scope.requestId);

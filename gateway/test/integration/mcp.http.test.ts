@@ -352,6 +352,16 @@ describe('params the MCP SDK would not accept are refused at once, never left to
     expectRpcError(res, -32602, /^Invalid params: this server runs no tasks/);
   });
 
+  // A hostile review (2026-11-30): tools/list answered its one page whatever cursor it was
+  // given; MCP's pagination says an invalid cursor should be -32602.
+  it('tools/list with a cursor → -32602: its one page has no next cursor to give back', async () => {
+    for (const cursor of ['zzz', '']) {
+      const res = await mcp.rpc('tools/list', { cursor });
+      expect(res.status).toBe(200);
+      expectRpcError(res, -32602, /cursor/);
+    }
+  });
+
   it('a notification with array params is accepted (202) and ignored', async () => {
     const res = await mcp.post({ jsonrpc: '2.0', method: 'notifications/initialized', params: [] });
     expect(res.status).toBe(202);

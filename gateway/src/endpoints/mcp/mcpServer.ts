@@ -64,9 +64,12 @@ export function createMcpServer(ctx: ToolContext, log: Logger): Server {
     };
   });
 
-  server.setRequestHandler(anyParams('tools/list'), () => ({
-    tools: toolsFor(ctx.identity).map((t) => t.tool),
-  }));
+  server.setRequestHandler(anyParams('tools/list'), (req) => {
+    // One page, no nextCursor: any cursor is one this server never gave (MCP: -32602)
+    if ((req.params as { cursor?: unknown } | undefined)?.cursor !== undefined)
+      throw invalidParams('tools/list', 'cursor: the tools fit one page, which gives no cursor');
+    return { tools: toolsFor(ctx.identity).map((t) => t.tool) };
+  });
 
   server.setRequestHandler(anyParams('tools/call'), (req) =>
     callTool(req.params as CallToolParams, ctx, log),

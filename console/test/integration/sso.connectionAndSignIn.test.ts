@@ -11,11 +11,13 @@ import { ConsoleHttp, csrfOf } from '../browserlessClient';
 import { signInHttp } from '../consoleActors';
 import { startConsoleStack, type ConsoleStack } from '../consoleStack';
 import {
+  authorizationUrlOf,
   brandWithSso,
   IdpBrowser,
   idpClient,
   providerSetLongAgo,
   signInWithSso,
+  startSso,
   startTestIdp,
 } from '../ssoActors';
 import type { TestIdp } from '@brand/testkit';
@@ -232,6 +234,25 @@ describe('signing in with single sign-on', () => {
     expect(members.find((m) => m.brand_id === brand.id)?.m).toBe('sso');
     expect(members.find((m) => m.brand_id === second.brand.id)?.m).not.toBe('sso');
     expect(domain).toMatch(/^sso-/);
+  });
+
+  // A hostile review (2026-11-30): the callback cleared the browser binding at every hit, so a
+  // cross-site page that sent the browser to /sign-in/sso/callback?state=junk (the cookie is
+  // SameSite=Lax: a top-level navigation carries it) cancelled a sign-in in progress.
+  it('keeps a sign-in in progress through a callback with a state that is not its own', async () => {
+    const { brand, owner } = await brandWithSso(cs, idp, nextClient());
+    idp.addUser({ email: owner.email, password: 'pw-owner' });
+    const { http, answer: started } = await startSso(cs, { email: owner.email });
+    expect(started.status).toBe(200);
+    const { callbackUrl } = await new IdpBrowser().authorize(
+      authorizationUrlOf(started.body),
+      cs.url,
+      { email: owner.email, password: 'pw-owner' },
+    );
+    const junk = await http.get('/sign-in/sso/callback?state=junk-state&code=junk-code');
+    expect(junk.status).toBe(400);
+    const answer = await http.get(callbackUrl!.slice(cs.url.length));
+    expect(answer).toMatchObject({ status: 303, location: `/brands/${brand.id}` });
   });
 
   it('reads the provider’s discovery document once, not at each sign-in', async () => {

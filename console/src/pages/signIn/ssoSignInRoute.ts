@@ -79,7 +79,6 @@ export function registerSsoSignIn(router: Router, deps: ConsoleDeps): void {
 
   router.get('/sign-in/sso/callback', async (req, res) => {
     const binding = readBrowserBinding(req);
-    clearBrowserBinding(res);
     let opened;
     try {
       opened = await clients.sso('finishSsoSignIn', {
@@ -90,14 +89,19 @@ export function registerSsoSignIn(router: Router, deps: ConsoleDeps): void {
         client: signInClientOf(req),
       });
     } catch (err) {
+      // A state this browser did not start leaves its binding: a cross-site page sending the
+      // browser here (the cookie is SameSite=Lax) must not cancel a sign-in in progress (a hostile
+      // review, 2026-11-30). Any other outcome spent the state, and the binding with it.
       if (err instanceof ServiceCallError && err.code === 'invalid_sso_state') {
         throw new ConsoleHttpError(400, err.code, err.message);
       }
+      clearBrowserBinding(res);
       if (err instanceof ServiceCallError && err.grpcStatus === status.UNAUTHENTICATED) {
         throw new ConsoleHttpError(401, err.code, err.message);
       }
       throw err;
     }
+    clearBrowserBinding(res);
     await finishSignIn(req, res, opened, clients.sessions);
   });
 }

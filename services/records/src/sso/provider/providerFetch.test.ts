@@ -1,3 +1,5 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { pinnedLookup } from '@brand/shared/egress';
 import { Agent } from 'undici';
 import { providerFetch, ProviderRefusedError } from './providerFetch';
@@ -47,4 +49,43 @@ it('refuses an internal name and a name that does not resolve in the same words'
   expect(answers[0]).toBe(
     'https://<host>/tenant/.well-known/openid-configuration: <host> does not resolve to a public address',
   );
+});
+
+/**
+ * A provider slow to answer is refused as slow whichever deadline fires first: undici's own
+ * headers and body timeouts equal the request's, and on a busy machine one fired a moment before
+ * the request's abort signal, so the answer was the generic "no usable discovery document" (a CI
+ * run, 2026-11-30). Here undici's deadlines are the shorter, on purpose.
+ */
+describe('a provider slow to answer', () => {
+  let server: Server;
+  let origin: string;
+  beforeAll(async () => {
+    server = createServer((req, res) => {
+      if (req.url?.includes('headers-then-nothing')) res.writeHead(200).write('{');
+      // else: never answers
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    server.closeAllConnections();
+    await new Promise((r) => server.close(r));
+  });
+
+  it.each(['no-headers', 'headers-then-nothing'])('is refused as slow (%s)', async (path) => {
+    const quick = new Agent({ headersTimeout: 200, bodyTimeout: 200 });
+    try {
+      const issuer = new URL(`${origin}/${path}`);
+      const fetch = providerFetch({ allowLoopback: true, extraOrigins: [] }, issuer, quick);
+      const err = await fetch(`${issuer.href}/.well-known/openid-configuration`, {}).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(err).toBeInstanceOf(ProviderRefusedError);
+      expect((err as Error).message).toMatch(/did not answer within/);
+    } finally {
+      await quick.close();
+    }
+  });
 });

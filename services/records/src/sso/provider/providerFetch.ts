@@ -77,6 +77,19 @@ function blockedAddressIn(err: unknown, host: string): BlockedAddressError | und
   return undefined;
 }
 
+/**
+ * Whether an error (or one of its causes) is undici's own deadline: its headers and body timeouts
+ * are the request's, so on a busy machine either may fire a moment before the request's abort
+ * signal, and a slow provider was then answered as an unusable one (a CI run, 2026-11-30).
+ */
+function undiciTimeoutIn(err: unknown): boolean {
+  for (let e = err, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
+    const code = (e as NodeJS.ErrnoException).code ?? '';
+    if (code.startsWith('UND_ERR_') && code.endsWith('_TIMEOUT')) return true;
+  }
+  return false;
+}
+
 /** Reads at most `max` bytes of a body; more is refused and the rest is not read. */
 async function readBounded(body: AsyncIterable<Uint8Array> | null, max: number, shown: string) {
   const chunks: Uint8Array[] = [];
@@ -139,7 +152,7 @@ export function providerFetch(
       if (err instanceof ProviderRefusedError) throw err;
       const blocked = blockedAddressIn(err, url.hostname);
       if (blocked) throw new ProviderRefusedError(`${shown}: ${blocked.message}`);
-      if (timeout.aborted) throw timedOut();
+      if (timeout.aborted || undiciTimeoutIn(err)) throw timedOut();
       throw err;
     }
   };

@@ -6,6 +6,7 @@ import type { Logger } from '../logger';
 import {
   deleteOutbox,
   selectOutbox,
+  setOutboxRowAside,
   sweepOutbox,
   tryRelayLock,
   type AuditOutboxRow,
@@ -56,9 +57,6 @@ export function auditRelayFailure(err: unknown): AuditRelayFailure {
 const refusesAnEntry = (err: unknown): boolean =>
   err instanceof AppError && err.code === 'validation_failed';
 
-/** Each of these rows has been kept from the trail once; this many at most (memory bound). */
-const MAX_SET_ASIDE = 10_000;
-
 const MAX_BACKOFF_MS = 10_000;
 /** Without a push the relay only drops what nobody took: once a minute is plenty. */
 const SWEEP_ONLY_MS = 60_000;
@@ -70,9 +68,9 @@ const SWEEP_ONLY_MS = 60_000;
  * once the trail has them; a push that fails rolls back, and the rows go again after a back-off
  * (the trail stores an entry once, by its id). A full batch is followed at once by the next, so a
  * backlog drains at the trail's pace; idle, the relay looks every `pollMs`. A batch refused for
- * one bad entry is split until that entry is alone; it is set aside (logged as an error and
- * counted) and the good entries around it go in their order, so one entry never stalls the
- * outbox. Without `push` (no webhooks service configured) nothing is handed on, and rows older
+ * one bad entry is split until that entry is alone; it is set aside in the outbox (marked in
+ * the same turn, logged as an error and counted) and the good entries around it go in their
+ * order, so one entry never stalls the outbox, and a restart does not try it again. Without `push` (no webhooks service configured) nothing is handed on, and rows older
  * than `retentionMs` go. Never throws; `observer` counts each failure by reason.
  */
 export function startAuditRelay(
@@ -88,12 +86,6 @@ export function startAuditRelay(
 ): AuditRelay {
   const log = deps.log.child({ component: 'audit-relay' });
   const stopping = new AbortController();
-  /**
-   * Outbox ids the trail refused one by one: this relay skips them from then on, so the rows
-   * behind them go on. They stay in the outbox (nothing is lost; the gauges and the alert keep
-   * showing them) until an operator deals with them; a restart isolates them again.
-   */
-  const setAside = new Set<string>();
   const entriesOf = (rows: readonly AuditOutboxRow[]): AuditEntryIn[] =>
     rows.map((r) => ({
       id: r.entry_id,
@@ -115,7 +107,7 @@ export function startAuditRelay(
     try {
       await push(entriesOf(rows));
     } catch (err) {
-      if (!refusesAnEntry(err) || setAside.size >= MAX_SET_ASIDE) throw err;
+      if (!refusesAnEntry(err)) throw err;
       if (rows.length > 1) {
         const half = Math.ceil(rows.length / 2);
         await handOn(db, push, rows.slice(0, half));
@@ -123,12 +115,12 @@ export function startAuditRelay(
         return;
       }
       const row = rows[0]!;
-      setAside.add(row.id);
+      await setOutboxRowAside(db, row.id, err instanceof Error ? err.message : String(err));
       deps.observer?.failed('refused');
       deps.observer?.setAside();
       log.error(
         { err, outbox_id: row.id, entry_id: row.entry_id, brand_id: row.brand_id, kind: row.kind },
-        'the audit trail refused this entry; it stays in audit_outbox, set aside, and the entries behind it go on',
+        'the audit trail refused this entry; it stays in audit_outbox, set aside (set_aside_at), and the entries behind it go on',
       );
       return;
     }
@@ -143,7 +135,7 @@ export function startAuditRelay(
       return sweepOutbox(deps.pool, settings.retentionMs, settings.batchSize).then(() => 0);
     return withTransaction(deps.pool, async (db) => {
       if (!(await tryRelayLock(db))) return 0;
-      const rows = await selectOutbox(db, settings.batchSize, [...setAside]);
+      const rows = await selectOutbox(db, settings.batchSize);
       if (rows.length === 0) return 0;
       await handOn(db, push, rows);
       return rows.length;

@@ -1,7 +1,7 @@
-import { Counter, type Registry } from 'prom-client';
+import { Counter, Gauge, type Registry } from 'prom-client';
 import { backlogGauges } from '../metrics/backlogGauges';
 import type { Pool } from '../db/pool';
-import { selectOutboxBacklog } from './auditOutboxRepo';
+import { countOutboxSetAside, selectOutboxBacklog } from './auditOutboxRepo';
 import type { AuditRelayFailure, AuditRelayObserver } from './auditRelay';
 
 /** Rows the waiting gauge counts at most: past this the outbox is "this many or more". */
@@ -11,10 +11,10 @@ const REASONS: readonly AuditRelayFailure[] = ['unreachable', 'refused', 'other'
 
 /**
  * The audit outbox on /metrics of a service that runs the audit relay (records, plans): the
- * entries waiting and the age of the oldest (gauges read from the table at scrape time, so every
- * replica reports them, relaying or not; a scrape while the database is unreachable keeps the
- * last values), this process's failed hand-overs by reason and the entries it set aside
- * (counters). The trail's own counts (the console's "entries waiting") only see what arrived;
+ * entries waiting and the age of the oldest, and the entries set aside (gauges read from the
+ * table at scrape time, so every replica reports them, relaying or not; a scrape while the
+ * database is unreachable keeps the last values), this process's failed hand-overs by reason
+ * and the entries it set aside (counters). The trail's own counts (the console's "entries waiting") only see what arrived;
  * these see what did not.
  */
 export function auditRelayMetrics(registry: Registry, pool: Pool): AuditRelayObserver {
@@ -35,11 +35,11 @@ export function auditRelayMetrics(registry: Registry, pool: Pool): AuditRelayObs
     {
       waiting: {
         name: 'audit_outbox_waiting_entries',
-        help: `Audit entries in the outbox, not yet in the trail (counted up to ${AUDIT_OUTBOX_COUNT_CAP}).`,
+        help: `Audit entries in the outbox, not yet in the trail, set aside ones apart (counted up to ${AUDIT_OUTBOX_COUNT_CAP}).`,
       },
       oldestAge: {
         name: 'audit_outbox_oldest_waiting_age_seconds',
-        help: 'How long the oldest audit entry in the outbox has waited (0 when none).',
+        help: 'How long the oldest audit entry in the outbox, set aside ones apart, has waited (0 when none).',
       },
     },
     async () => {
@@ -47,6 +47,15 @@ export function auditRelayMetrics(registry: Registry, pool: Pool): AuditRelayObs
       return { waiting: b.waiting, oldestAgeSeconds: b.oldest_age_seconds };
     },
   );
+  new Gauge({
+    name: 'audit_outbox_set_aside_entries',
+    help: `Audit entries the trail refused, set aside in the outbox until an operator mends them (counted up to ${AUDIT_OUTBOX_COUNT_CAP}).`,
+    registers: [registry],
+    async collect() {
+      const n = await countOutboxSetAside(pool, AUDIT_OUTBOX_COUNT_CAP).catch(() => undefined);
+      if (n !== undefined) this.set(n);
+    },
+  });
   return {
     failed: (reason) => failures.inc({ reason }),
     setAside: () => setAside.inc(),

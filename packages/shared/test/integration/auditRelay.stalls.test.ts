@@ -4,6 +4,10 @@
 // "entries waiting" counts only what reached the trail. Now the outbox's waiting entries and the
 // age of the oldest are gauges, failures a counter by reason; and a batch refused for one bad
 // entry is split down to that entry, which is set aside while the good ones go on, in order.
+// The set-aside was this process's memory: every restart pushed such an entry again, and at
+// 10,000 a relay stopped setting aside and stalled on the next one until a restart. It is now a
+// mark in the outbox (migration audit_outbox_set_aside), with a gauge of its own.
+import { readFileSync } from 'node:fs';
 import net from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
@@ -33,6 +37,13 @@ beforeAll(async () => {
       created_at timestamptz not null default now()
     );
     create index audit_outbox_created on audit_outbox (created_at);`);
+  // ...and the set-aside mark, as each service's migration adds it
+  await pool.query(
+    readFileSync(
+      require.resolve('../../../../services/records/migrations/0038_audit_outbox_set_aside.sql'),
+      'utf8',
+    ),
+  );
 });
 afterAll(async () => {
   await pool?.end();
@@ -77,6 +88,24 @@ function sample(text: string, name: string): number | undefined {
   return line === undefined ? undefined : Number(line.slice(name.length + 1));
 }
 
+/** The trail as ingestService.ts answers: a whole batch refused for one entry it cannot store. */
+function refusingTrail(): {
+  push: (entries: AuditEntryIn[]) => Promise<void>;
+  stored: string[];
+  offered: string[];
+} {
+  const stored: string[] = [];
+  const offered: string[] = [];
+  const push = (entries: AuditEntryIn[]): Promise<void> => {
+    offered.push(...entries.map((e) => e.id));
+    const i = entries.findIndex((e) => e.id.includes('bad'));
+    if (i >= 0) return Promise.reject(new AppError('validation_failed', `entries[${i}]: bad`));
+    for (const e of entries) if (!stored.includes(e.id)) stored.push(e.id);
+    return Promise.resolve();
+  };
+  return { push, stored, offered };
+}
+
 describe('the audit relay', () => {
   it('reports a growing outbox and its failures while the webhooks admin role is unreachable', async () => {
     const registry = new Registry();
@@ -111,14 +140,7 @@ describe('the audit relay', () => {
   });
 
   it('sets aside the one entry the trail refuses and hands on the others in order', async () => {
-    // The trail refuses a whole batch for one entry it cannot store (ingestService.ts).
-    const stored: string[] = [];
-    const push = (entries: AuditEntryIn[]): Promise<void> => {
-      const i = entries.findIndex((e) => e.id.includes('bad'));
-      if (i >= 0) return Promise.reject(new AppError('validation_failed', `entries[${i}]: bad`));
-      for (const e of entries) if (!stored.includes(e.id)) stored.push(e.id);
-      return Promise.resolve();
-    };
+    const { push, stored } = refusingTrail();
     const failures: string[] = [];
     let setAside = 0;
     await addEntries(['act_1', 'act_2', 'act_3', 'act_bad', 'act_5', 'act_6', 'act_7']);
@@ -143,5 +165,66 @@ describe('the audit relay', () => {
     expect(await waitingIds()).toEqual(['act_bad']);
     expect(setAside).toBe(1);
     expect(failures).toEqual(['refused']);
+  });
+
+  it('keeps an entry set aside across a restart, and counts it apart from the waiting ones', async () => {
+    const first = refusingTrail();
+    await addEntries(['act_1', 'act_bad', 'act_3'], { agoSeconds: 600 });
+    const relay = startAuditRelay(
+      { pool, log, push: first.push, source: 'records' },
+      { pollMs: 20, batchSize: 5, retentionMs: 3600_000 },
+    );
+    try {
+      await until(async () => (await waitingIds()).length === 1, 5_000);
+    } finally {
+      await relay.stop();
+    }
+    const mark = await pool.query<{ set_aside_at: Date | null; set_aside_reason: string | null }>(
+      `select set_aside_at, set_aside_reason from audit_outbox where entry_id = 'act_bad'`,
+    );
+    expect(mark.rows[0]?.set_aside_at).toBeInstanceOf(Date);
+    expect(mark.rows[0]?.set_aside_reason).toContain('entries[0]: bad');
+
+    // A new process (a restart, a rollout): the entry is not offered to the trail again.
+    const second = refusingTrail();
+    const registry = new Registry();
+    const step = startServiceAuditRelay(
+      { AUDIT_RELAY_POLL_MS: 20, INTERNAL_TOKEN: 'internal-token' },
+      { pool, log, source: 'records', registry },
+    );
+    await step.run(); // its metrics alone: no WEBHOOKS_GRPC_ADDR, and stopped at once
+    const relayAgain = startAuditRelay(
+      { pool, log, push: second.push, source: 'records' },
+      { pollMs: 20, batchSize: 5, retentionMs: 3600_000 },
+    );
+    try {
+      await addEntries(['act_4']);
+      await until(() => Promise.resolve(second.stored.includes('act_4')), 5_000);
+    } finally {
+      await relayAgain.stop();
+    }
+    expect(second.offered).toEqual(['act_4']);
+    expect(await waitingIds()).toEqual(['act_bad']);
+    const m = await registry.metrics();
+    expect(sample(m, 'audit_outbox_set_aside_entries')).toBe(1);
+    // The set-aside entry is not a backlog: the relay-behind alert reads these.
+    expect(sample(m, 'audit_outbox_waiting_entries')).toBe(0);
+    expect(sample(m, 'audit_outbox_oldest_waiting_age_seconds')).toBe(0);
+
+    // An operator who mended it clears the mark; the relay hands it on.
+    await pool.query(
+      `update audit_outbox set set_aside_at = null, row_json = '{"action":"ok"}',
+              entry_id = 'act_mended' where entry_id = 'act_bad'`,
+    );
+    const relayMended = startAuditRelay(
+      { pool, log, push: second.push, source: 'records' },
+      { pollMs: 20, batchSize: 5, retentionMs: 3600_000 },
+    );
+    try {
+      await until(async () => (await waitingIds()).length === 0, 5_000);
+    } finally {
+      await relayMended.stop();
+    }
+    expect(second.stored).toEqual(['act_4', 'act_mended']);
   });
 });

@@ -23,9 +23,8 @@ import { startConsumerRole } from './ingest/consumerRole';
 import { feedVersionPublisher, startFeedVersionSweep } from './ingest/feedVersions';
 import { SecretBox } from '@brand/shared/secrets';
 import { createServer, SERVICE_NAMES } from './server';
-import { feedCursorKey } from './feed/feedCursor';
 import type { FeedDeps } from './feed/feedHandlers';
-import { auditCursorKey } from './audit/auditCursor';
+import { cursorKeys } from './cursorKeys';
 
 /** Composition root: the only place that reads process.env and listens. */
 async function main(): Promise<void> {
@@ -105,6 +104,11 @@ async function main(): Promise<void> {
           windowSeconds: config.FEED_VERSION_SWEEP_WINDOW_SECONDS,
         })
       : undefined;
+  const feedCursorKeys = cursorKeys(
+    'events-feed-cursor',
+    config.WEBHOOK_SECRET_KEY,
+    config.WEBHOOK_SECRET_KEYS_PREVIOUS,
+  );
   const admin: AdminDeps | undefined = roles.has('admin')
     ? {
         pool,
@@ -114,16 +118,20 @@ async function main(): Promise<void> {
         maxPerBrand: config.WEBHOOK_MAX_RECEIVERS_PER_BRAND,
         recoveryMaxPerRequest: config.RECOVERY_MAX_PER_REQUEST,
         historyRetentionMs: config.DELIVERY_HISTORY_RETENTION_MS,
-        cursorKey: feedCursorKey(config.WEBHOOK_SECRET_KEY),
+        cursorKeys: feedCursorKeys,
       }
     : undefined;
   const feed: FeedDeps | undefined = roles.has('admin')
-    ? { pool, cursorKey: feedCursorKey(config.WEBHOOK_SECRET_KEY) }
+    ? { pool, cursorKeys: feedCursorKeys }
     : undefined;
   const audit = roles.has('admin')
     ? {
         pool,
-        cursorKey: auditCursorKey(config.WEBHOOK_SECRET_KEY),
+        cursorKeys: cursorKeys(
+          'audit-log-cursor',
+          config.WEBHOOK_SECRET_KEY,
+          config.WEBHOOK_SECRET_KEYS_PREVIOUS,
+        ),
         onStored: () => worker?.wakeStreams(),
       }
     : undefined;

@@ -1,4 +1,5 @@
 import type { WebhooksServiceServer } from '@brand/proto/webhooks/v1';
+import type { CursorKeys } from '../cursorKeys';
 import { EventType } from '@brand/proto/events/v1';
 import { auditorOf, listActivity } from '@brand/shared/activity';
 import { EVENT_TYPES, type EventTypeName } from '@brand/shared/enums';
@@ -30,7 +31,7 @@ export type AdminDeps = ReceiverDeps &
     /** DELIVERY_HISTORY_RETENTION_MS, which the delivery log states. */
     historyRetentionMs: number;
     /** The events feed's cursor key (feed/feedCursor.ts): the Events page pages as the feed does. */
-    cursorKey: Buffer;
+    cursorKeys: CursorKeys;
   };
 
 /** Event types from the wire: UNSPECIFIED and unknown numbers are refused by field. */

@@ -1,4 +1,5 @@
 import type { WebhooksServiceServer } from '@brand/proto/webhooks/v1';
+import type { CursorKeys } from '../cursorKeys';
 import { EVENT_TYPES } from '@brand/shared/enums';
 import { AppError } from '@brand/shared/errors';
 import type { RpcBuilder } from '@brand/shared/grpc';
@@ -12,7 +13,7 @@ import { toDelivery } from './toProto';
  * its deliveries at every receiver. A Developers-area RPC (deliveries.read).
  */
 export function eventOutcomeHandlers(
-  deps: { pool: Pool; cursorKey: Buffer; historyRetentionMs: number },
+  deps: { pool: Pool; cursorKeys: CursorKeys; historyRetentionMs: number },
   rpc: RpcBuilder,
 ): Pick<WebhooksServiceServer, 'listEventOutcomes'> {
   return {

@@ -1,4 +1,5 @@
 import type { ListAuditLogRequest, ListAuditLogResponse } from '@brand/proto/webhooks/v1/audit';
+import type { CursorKeys } from '../cursorKeys';
 import type { Pool } from '@brand/shared/db';
 import { AppError } from '@brand/shared/errors';
 import { DEFAULT_LIMIT, isValidLimit } from '@brand/shared/resources';
@@ -8,8 +9,8 @@ import { withPosition } from './entryJson';
 
 export interface AuditLogDeps {
   pool: Pool;
-  /** auditCursorKey(WEBHOOK_SECRET_KEY). */
-  cursorKey: Buffer;
+  /** cursorKeys("audit-log-cursor", …): the current secrets key signs, each verifies. */
+  cursorKeys: CursorKeys;
   /** Told when entries were stored (the worker role of this process opens its streams' runs). */
   onStored?: () => void;
 }
@@ -49,7 +50,7 @@ export async function listAuditLog(
   const before =
     req.cursor === ''
       ? undefined
-      : decodeAuditCursor(deps.cursorKey, req.brand_id, kind, req.cursor);
+      : decodeAuditCursor(deps.cursorKeys, req.brand_id, kind, req.cursor);
   const page = await selectAuditPage(deps.pool, {
     brandId: req.brand_id,
     limit,
@@ -69,7 +70,7 @@ export async function listAuditLog(
     entries_json: page.entries.map((e) => withPosition(e.entry_json, e.seq)),
     next_cursor:
       after === undefined && full && last
-        ? encodeAuditCursor(deps.cursorKey, req.brand_id, kind, last.seq)
+        ? encodeAuditCursor(deps.cursorKeys, req.brand_id, kind, last.seq)
         : '',
     next_after: after === undefined ? undefined : full && last ? last.seq : page.head,
     head: page.head,

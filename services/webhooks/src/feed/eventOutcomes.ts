@@ -48,7 +48,7 @@ export async function listEventOutcomes(
   if (q.recordId !== '' && !RECORD_ID.test(q.recordId))
     throw bad('record_id', 'must be a record id (po_..., sub_..., cmp_...).');
   const before =
-    q.cursor === '' ? undefined : decodeFeedCursor(deps.cursorKey, q.brandId, q.cursor);
+    q.cursor === '' ? undefined : decodeFeedCursor(deps.cursorKeys, q.brandId, q.cursor);
   const read = await readFeedPage(deps.pool, {
     brandId: q.brandId,
     limit,
@@ -74,7 +74,7 @@ export async function listEventOutcomes(
     })),
     nextCursor:
       last !== undefined && read.rows.length === limit
-        ? encodeFeedCursor(deps.cursorKey, q.brandId, last.position)
+        ? encodeFeedCursor(deps.cursorKeys, q.brandId, last.position)
         : '',
   };
 }

@@ -1,26 +1,15 @@
-import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import { AppError } from '@brand/shared/errors';
+import { signedByOneOf, type CursorKeys } from '../cursorKeys';
 
 /**
  * The events feed's newest-first cursor: the feed position of the last event of a page,
  * with a MAC that binds it to the brand it was issued for, so a cursor is opaque and
  * tamper-evident like a list's (docs/contract.md: a bad, foreign or altered cursor is 400
- * invalid_cursor). The key is derived from the service's WEBHOOK_SECRET_KEY, so the feed needs
- * no secret of its own; rotating that key invalidates the cursors issued before (a client
- * starts again from the first page; forward positions are plain numbers and live on).
+ * invalid_cursor). Its keys come from the secrets keys (cursorKeys.ts): the current signs, the
+ * previous ones verify too, so cursors live through a rotation of that key (forward positions
+ * are plain numbers and need none).
  */
-export function feedCursorKey(secretKeyBase64: string): Buffer {
-  return Buffer.from(
-    hkdfSync(
-      'sha256',
-      Buffer.from(secretKeyBase64, 'base64'),
-      Buffer.alloc(0),
-      'events-feed-cursor',
-      32,
-    ),
-  );
-}
-
 const MAC_BYTES = 12;
 
 function mac(key: Buffer, brandId: string, position: number): Buffer {
@@ -31,8 +20,8 @@ function mac(key: Buffer, brandId: string, position: number): Buffer {
 }
 
 /** The cursor of the page after the event at `position`: "<position base36>.<mac>". */
-export function encodeFeedCursor(key: Buffer, brandId: string, position: number): string {
-  return `${position.toString(36)}.${mac(key, brandId, position).toString('base64url')}`;
+export function encodeFeedCursor(keys: CursorKeys, brandId: string, position: number): string {
+  return `${position.toString(36)}.${mac(keys[0], brandId, position).toString('base64url')}`;
 }
 
 const CURSOR_SHAPE = /^([0-9a-z]{1,11})\.([A-Za-z0-9_-]{16})$/;
@@ -41,13 +30,12 @@ const INVALID =
   'cursor is not a next_cursor issued for this feed (it may be truncated or altered); start again without a cursor.';
 
 /** The position a cursor names; 400 invalid_cursor for one not issued for this brand. */
-export function decodeFeedCursor(key: Buffer, brandId: string, cursor: string): number {
+export function decodeFeedCursor(keys: CursorKeys, brandId: string, cursor: string): number {
   const match = CURSOR_SHAPE.exec(cursor);
   const position = match ? parseInt(match[1]!, 36) : NaN;
   if (!match || !Number.isSafeInteger(position) || position < 1) throw invalidCursor();
   const given = Buffer.from(match[2]!, 'base64url');
-  const expected = mac(key, brandId, position);
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw invalidCursor();
+  if (!signedByOneOf(keys, given, (key) => mac(key, brandId, position))) throw invalidCursor();
   return position;
 }
 

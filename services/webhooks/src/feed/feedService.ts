@@ -1,4 +1,5 @@
 import { EVENT_TYPES, type EventTypeName } from '@brand/shared/enums';
+import type { CursorKeys } from '../cursorKeys';
 import { AppError } from '@brand/shared/errors';
 import type { Pool } from '@brand/shared/db';
 import { DEFAULT_LIMIT, isValidLimit, normalizeSince } from '@brand/shared/resources';
@@ -6,10 +7,10 @@ import { deliveryBody } from '../send/sign';
 import { decodeFeedCursor, encodeFeedCursor } from './feedCursor';
 import { readFeedPage, type FeedQuery } from './feedRepo';
 
-/** What the feed needs: the store, and the key its cursors are signed with. */
+/** What the feed needs: the store, and the keys its cursors are signed and checked with. */
 export interface FeedDeps {
   pool: Pool;
-  cursorKey: Buffer;
+  cursorKeys: CursorKeys;
 }
 
 /** One page request, as the gateway sends it (ListFeedEventsRequest, domain-typed). */
@@ -70,7 +71,7 @@ export async function listFeedEvents(deps: FeedDeps, req: FeedRequest): Promise<
   if (!Number.isSafeInteger(req.after) || req.after < 0)
     throw badParameter('after', 'after must be a feed position (a whole number, 0 or more).');
   const before =
-    req.cursor === '' ? undefined : decodeFeedCursor(deps.cursorKey, req.brandId, req.cursor);
+    req.cursor === '' ? undefined : decodeFeedCursor(deps.cursorKeys, req.brandId, req.cursor);
   const query: FeedQuery = {
     brandId: req.brandId,
     limit,
@@ -93,7 +94,7 @@ export async function listFeedEvents(deps: FeedDeps, req: FeedRequest): Promise<
     eventsJson: read.rows.map(deliveryBody),
     nextCursor:
       !req.forward && last !== undefined && read.rows.length === limit
-        ? encodeFeedCursor(deps.cursorKey, req.brandId, last.position)
+        ? encodeFeedCursor(deps.cursorKeys, req.brandId, last.position)
         : '',
     nextAfter: req.forward ? (last?.position ?? req.after) : 0,
     feedVersion: read.version,

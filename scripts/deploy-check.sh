@@ -191,6 +191,11 @@ refuse "a private Kafka CA that KEDA's scaler lacks" 'keda.kafka.caSecret' \
   -f "$CHART/values-production.yaml" --set kafka.tls.caFile=/etc/kafka-ca/ca.crt
 refuse "a Kafka password file that KEDA's scaler cannot read" 'keda.kafka.hashiCorpVault' \
   -f "$CHART/values-production.yaml" --set kafka.sasl.passwordFile=/vault/secrets/kafka-password
+# The console drains as the gateway does (SHUTDOWN_DRAIN_MS, 5000): its grace period must hold
+# the drain and the grace after it.
+refuse 'a console grace period within its drain plus grace' \
+  'console.terminationGracePeriodSeconds (15 s) must exceed SHUTDOWN_DRAIN_MS + SHUTDOWN_GRACE_MS (15000 ms)' \
+  -f "$CHART/values-production.yaml" --set console.terminationGracePeriodSeconds=15
 # The migration Job's own pod annotations (a mesh's sidecar injection off: a classic sidecar
 # never exits, and the Job would run to its deadline).
 "$HELM" template brand-records "$CHART" --namespace brand-records \

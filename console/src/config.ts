@@ -73,6 +73,12 @@ const ConsoleEnv = z
      * else sets it for the console. false: records' absence fails readiness again.
      */
     READY_WITHOUT_RECORDS: boolEnv.default(true),
+    /**
+     * After SIGTERM, keep serving while /readyz reports 503, so the ingress stops sending here
+     * before the listener closes (as the gateway's; the chart sets 5000).
+     */
+    SHUTDOWN_DRAIN_MS: z.coerce.number().int().min(0).default(0),
+    /** Then how long in-flight requests may finish. */
     SHUTDOWN_GRACE_MS: msEnv.default(10_000),
   })
   .superRefine(checkRedisTls)

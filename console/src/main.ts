@@ -6,7 +6,13 @@ import { createServer } from 'node:http';
 import { createLogger } from '@brand/shared/logger';
 import { closeRedis, createRedisClient } from '@brand/shared/redis';
 import { dependencyUpGauge } from '@brand/shared/metrics';
-import { closeHttpServer, createPublicHttpServer, listenHttp } from '@brand/shared/httpServer';
+import {
+  closeHttpServer,
+  closingWhenDraining,
+  createPublicHttpServer,
+  drainHttpSteps,
+  listenHttp,
+} from '@brand/shared/httpServer';
 import { exitOnStartupFailure, onShutdown } from '@brand/shared/shutdown';
 import { stopTelemetry } from '@brand/shared/telemetry';
 import { createConsoleApp } from './app';
@@ -117,8 +123,9 @@ async function main(): Promise<void> {
     trustProxy: trustProxySetting(config.TRUST_PROXY),
   });
   // Deadlines checked every second; what Node's HTTP layer refuses (431, 400, 408, 417) is
-  // answered as the JSON error the gateway's are (createPublicHttpServer).
-  const server = createPublicHttpServer(app, log);
+  // answered as the JSON error the gateway's are (createPublicHttpServer). Once shutdown has
+  // begun every answer carries Connection: close (closingWhenDraining).
+  const server = createPublicHttpServer(closingWhenDraining(state, app), log);
   server.keepAliveTimeout = 65_000;
   server.requestTimeout = 15_000;
   server.headersTimeout = 10_000;
@@ -147,16 +154,11 @@ async function main(): Promise<void> {
     'listening',
   );
 
-  onShutdown(log, config.SHUTDOWN_GRACE_MS, [
-    {
-      name: 'stop accepting connections and finish in-flight requests',
-      run: () =>
-        new Promise<void>((resolve) => {
-          state.accepting = false;
-          server.close(() => resolve());
-          server.closeIdleConnections();
-        }),
-    },
+  onShutdown(log, config.SHUTDOWN_DRAIN_MS + config.SHUTDOWN_GRACE_MS, [
+    // As the gateway's: /readyz answers 503 while the pages are still served for
+    // SHUTDOWN_DRAIN_MS, every answer with Connection: close, so the ingress stops sending
+    // here before the listener closes; then requests in flight finish.
+    ...drainHttpSteps({ server, state, drainMs: config.SHUTDOWN_DRAIN_MS }),
     { name: 'close the operations listener', run: () => closeHttpServer(ops) },
     {
       name: 'stop mailing sign-in links (finish the turn in flight)',

@@ -7,7 +7,12 @@ import { createBatchedStdout, createLogger } from '@brand/shared/logger';
 import { dependencyUpGauge } from '@brand/shared/metrics';
 import { stopTelemetry } from '@brand/shared/telemetry';
 import { closeRedis, createRedisClient, waitUntilReady } from '@brand/shared/redis';
-import { closeHttpServer, createPublicHttpServer, listenHttp } from '@brand/shared/httpServer';
+import {
+  closeHttpServer,
+  createPublicHttpServer,
+  drainHttpSteps,
+  listenHttp,
+} from '@brand/shared/httpServer';
 import { exitOnStartupFailure, onShutdown } from '@brand/shared/shutdown';
 import { createGatewayListener } from './app';
 import { createOpsApp } from './opsApp';
@@ -226,22 +231,9 @@ async function main(): Promise<void> {
   );
 
   onShutdown(log, config.SHUTDOWN_DRAIN_MS + config.SHUTDOWN_GRACE_MS, [
-    {
-      // From here on every answer also carries Connection: close (the request prelude).
-      name: 'report not ready, keep serving while balancers notice',
-      run: async () => {
-        health.accepting = false;
-        await new Promise((resolve) => setTimeout(resolve, config.SHUTDOWN_DRAIN_MS));
-      },
-    },
-    {
-      name: 'stop accepting connections and finish in-flight requests',
-      run: () =>
-        new Promise<void>((resolve) => {
-          server.close(() => resolve());
-          server.closeIdleConnections();
-        }),
-    },
+    // Not ready and still serving for SHUTDOWN_DRAIN_MS, every answer with Connection: close
+    // (the request prelude), then the listener closes and in-flight requests finish.
+    ...drainHttpSteps({ server, state: health, drainMs: config.SHUTDOWN_DRAIN_MS }),
     { name: 'close the operations listener', run: () => closeHttpServer(ops) },
     // After the last request finished, before the channel to records closes.
     { name: 'flush usage counts to records', run: () => usageFlusher.stop() },

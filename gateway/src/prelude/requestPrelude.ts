@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { safeRequestId } from '@brand/shared/grpc';
-import { ambiguousHeaderError } from '@brand/shared/httpServer';
+import { ambiguousHeaderError, closeWhenDraining } from '@brand/shared/httpServer';
 import { newId } from '@brand/shared/ids';
 import type { Logger } from '@brand/shared/logger';
 import type { ErrorAnswer } from '../http/errorHandler';
@@ -52,7 +52,7 @@ export type RequestPrelude = (
  */
 export function createRequestPrelude(deps: PreludeDeps): RequestPrelude {
   return (req, res) => {
-    if (!deps.health.accepting) res.setHeader('Connection', 'close');
+    closeWhenDraining(deps.health, res);
     const scope: RequestScope = {
       requestId: safeRequestId(req.headers['x-request-id']) ?? newId('request'),
     };

@@ -23,6 +23,7 @@ export function closeHttpServer(server: Server): Promise<void> {
 
 export { ambiguousHeaderError } from './ambiguousHeaders';
 export { clientAddressKey } from './clientAddressKey';
+export { closeWhenDraining, closingWhenDraining, drainHttpSteps, type ServingState } from './drain';
 export {
   createPublicHttpServer,
   protocolRefusalOf,

@@ -51,10 +51,20 @@ export async function selectPlanByRequest(
 /**
  * Serialises plan creation per brand until the transaction ends: the pending count and the
  * insert that follows cannot interleave with another request of the same brand, so the
- * limit holds exactly under concurrency. Other brands are not blocked (a hash collision
- * between two brands only makes them wait for each other).
+ * limit holds exactly under concurrency. The wait is bounded by `waitMs` (lock_timeout, set
+ * local: it bounds the rest of this transaction's lock waits too, none of which should wait): a waiter holds a pooled connection, so an unbounded wait let one
+ * brand's requests take the whole pool and other brands got 503. Past it, PostgreSQL fails
+ * the statement with lock_not_available (55P03). Other brands are not blocked (a hash
+ * collision between two brands only makes them wait for each other, as long as that).
  */
-export async function lockBrandPlans(client: PoolClient, brandId: string): Promise<void> {
+export async function lockBrandPlans(
+  client: PoolClient,
+  brandId: string,
+  waitMs: number,
+): Promise<void> {
+  await client.query(`select set_config('lock_timeout', $1, true)`, [
+    `${Math.max(1, Math.ceil(waitMs))}ms`,
+  ]);
   await client.query(`select pg_advisory_xact_lock(hashtextextended($1, 0))`, [`plans:${brandId}`]);
 }
 

@@ -1,10 +1,11 @@
 import { insertActivity, type Auditor } from '@brand/shared/activity';
-import { withTransaction, type Pool } from '@brand/shared/db';
+import { SQLSTATE, sqlState, withTransaction, type Pool } from '@brand/shared/db';
 import type { PlanStatusName } from '@brand/shared/enums';
 import { AppError } from '@brand/shared/errors';
 import { newId } from '@brand/shared/ids';
 import type { Logger } from '@brand/shared/logger';
 import { canonicalHash, type PlanInput } from '@brand/shared/plans';
+import { BrandGate } from './brandGate';
 import { decodePageToken, encodePageToken } from './pageToken';
 import {
   countPendingPlans,
@@ -50,12 +51,33 @@ function replayOrConflict(existing: PlanRow, inputHash: string): Prepared {
 }
 
 /**
+ * How long a new plan waits for its brand's turn (in memory, then for the brand's lock in the
+ * database), in all. Making a plan holds the lock for milliseconds, so a longer wait means a
+ * stuck or flooding holder; the waiter is answered, well inside the gateway's 3 s deadline,
+ * with a retryable service_unavailable instead of holding a pooled connection.
+ */
+const PREPARE_WAIT_MS = 1_000;
+
+/** One brand's turn at a time in this process: its burst holds one pooled connection, not ten. */
+const brandGate = new BrandGate();
+
+function brandBusy(cause?: unknown): AppError {
+  return new AppError(
+    'service_unavailable',
+    'Another request of this brand is preparing a campaign plan and it is taking long; ' +
+      'retry shortly with the same request_id.',
+    { cause, retryAfterSeconds: 1 },
+  );
+}
+
+/**
  * Prepares a pending plan for `brandId`, exactly once per (brand, request_id):
  * - a request_id already used with the identical canonical input replays that plan
  *   (whichever key of the brand asks, and even when the brand is at its pending limit);
  * - other input under it, or a cancelled plan, is request_conflict;
  * - otherwise, under a per-brand lock, the pending count is checked and the plan inserted,
- *   so concurrent identical requests make one plan and the limit cannot be overshot.
+ *   so concurrent identical requests make one plan and the limit cannot be overshot. A request
+ *   that cannot have the lock within PREPARE_WAIT_MS is service_unavailable (Retry-After 1).
  * Throws pending_plan_limit when the brand already holds `pendingLimit` pending plans.
  * Nothing is published, funded or approved: the plan only prefills the brand's wizard.
  */
@@ -69,8 +91,27 @@ export async function preparePlan(
   const existing = await selectPlanByRequest(deps.pool, brandId, input.request_id);
   if (existing) return replayOrConflict(existing, inputHash);
 
+  const deadline = Date.now() + PREPARE_WAIT_MS;
+  const endTurn = await brandGate.enter(brandId, deadline);
+  if (!endTurn) throw brandBusy();
+  try {
+    return await createUnderLock(deps, brandId, input, inputHash, deadline);
+  } catch (err) {
+    throw sqlState(err) === SQLSTATE.lockNotAvailable ? brandBusy(err) : err;
+  } finally {
+    endTurn();
+  }
+}
+
+async function createUnderLock(
+  deps: PlanDeps,
+  brandId: string,
+  input: PlanInput,
+  inputHash: string,
+  deadline: number,
+): Promise<Prepared> {
   return withTransaction(deps.pool, async (client) => {
-    await lockBrandPlans(client, brandId);
+    await lockBrandPlans(client, brandId, deadline - Date.now());
     // Read again under the lock: a concurrent request may have just created it.
     const raced = await selectPlanByRequest(client, brandId, input.request_id);
     if (raced) return replayOrConflict(raced, inputHash);

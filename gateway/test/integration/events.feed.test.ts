@@ -400,7 +400,7 @@ describe('a feed version lost on its way to Redis', () => {
 });
 
 describe('expiry', () => {
-  it('answers 410 cursor_expired for a cursor or position at or below what retention dropped', async () => {
+  it('answers 410 cursor_expired for a cursor at or below what retention dropped, a position below it', async () => {
     const page = await get('/api/v1/events?limit=3');
     const cursor = page.body.next_cursor!;
     // as the partition keeper records it before it drops a week (feedRepo.ts expireFeedThrough)
@@ -409,12 +409,13 @@ describe('expiry', () => {
       [brand.brand.id],
     );
     try {
-      for (const path of ['/api/v1/events?after=3', '/api/v1/events?after=5']) {
+      for (const path of ['/api/v1/events?after=3', '/api/v1/events?after=4']) {
         const res = await get(path);
         expect(res.status).toBe(410);
         expect(res.body).toMatchObject({ error: { code: 'cursor_expired' } });
       }
-      // a position past it, and 0 (the oldest kept), read on
+      // the position itself (nothing after it is gone), one past it, and 0 (the oldest kept)
+      expect((await get('/api/v1/events?after=5')).status).toBe(200);
       expect((await get('/api/v1/events?after=6')).status).toBe(200);
       expect((await get('/api/v1/events?after=0')).status).toBe(200);
       expect((await get(`/api/v1/events?cursor=${cursor}`)).status).toBe(200);
@@ -434,6 +435,133 @@ describe('expiry', () => {
       );
     }
   });
+});
+
+describe('expiry by the real retention sweep', () => {
+  // A review (2026-11-30): a follower that had read everything was answered 410 once retention
+  // dropped the event at its position, and the advised recovery (after=0) handed it events a
+  // second time. Events here are published a moment inside the 30-day history retention, so the
+  // webhooks service's own sweep (every 10 s) drops them while the test waits, as it drops an
+  // event committed 40 days late or a brand's events after it was idle a month.
+  const RETENTION_MS = 30 * DAY_MS;
+  /** created_at that leaves the retention `seconds` from now. */
+  const leavingIn = (seconds: number): string =>
+    new Date(Date.now() - RETENTION_MS + seconds * 1000).toISOString();
+
+  async function storedFor(owner: BrandWithKey, total: number): Promise<void> {
+    await waitFor(
+      async () => {
+        const { rows } = await stack.db.pool.query<{ n: number }>(
+          'select count(*)::int as n from webhooks.events where brand_id = $1 and feed_seq is not null',
+          [owner.brand.id],
+        );
+        return rows[0]!.n >= total;
+      },
+      { timeoutMs: 30_000, intervalMs: 100, what: `${total} events of ${owner.brand.id}` },
+    );
+  }
+
+  async function expiredThrough(owner: BrandWithKey): Promise<number> {
+    const { rows } = await stack.db.pool.query<{ n: number }>(
+      'select expired_through::int as n from webhooks.event_feed_heads where brand_id = $1',
+      [owner.brand.id],
+    );
+    return rows[0]?.n ?? 0;
+  }
+
+  it('lets a follower at what was dropped read on, refuses one below it, and a cursor at it', async () => {
+    // late: event 1 recent, event 2 committed late with an old created_at (the reviewer's case)
+    const late = await makeBrandWithKey(stack.admin, { tier: 'enterprise' });
+    // idle: every event of the brand leaves the retention, its follower at the head
+    const idle = await makeBrandWithKey(stack.admin, { tier: 'enterprise' });
+    // walked: the two oldest leave, two recent ones stay (what retention drops every week)
+    const walked = await makeBrandWithKey(stack.admin, { tier: 'enterprise' });
+    const event = (owner: BrandWithKey, createdAt: string) =>
+      makeBusinessEvent({ brandId: owner.brand.id, type: 'payout.paid', createdAt });
+    const recent = at(30);
+    await producer.publish([event(late, recent)]);
+    await storedFor(late, 1);
+    const lateOld = event(late, leavingIn(20));
+    const idleEvents = [event(idle, leavingIn(20)), event(idle, leavingIn(20))];
+    const walkedEvents = [
+      event(walked, leavingIn(20)),
+      event(walked, leavingIn(20)),
+      event(walked, recent),
+      event(walked, recent),
+    ];
+    await producer.publish([lateOld, ...idleEvents, ...walkedEvents]);
+    await storedFor(late, 2);
+    await storedFor(idle, 2);
+    await storedFor(walked, 4);
+
+    // read before the sweep: each follower at its brand's head, 2
+    const lateRead = await get('/api/v1/events?after=1', late.secret);
+    expect(lateRead.body).toMatchObject({ count: 1, next_after: 2, head: 2 });
+    expect(lateRead.body.data[0]!.id).toBe(lateOld.id);
+    const idleRead = await get('/api/v1/events?after=0', idle.secret);
+    expect(idleRead.body).toMatchObject({ count: 2, next_after: 2, head: 2 });
+    // newest-first cursors handed out before the sweep: at position 2 (late), 2 (walked)
+    const lateCursor = (await get('/api/v1/events?limit=1', late.secret)).body.next_cursor!;
+    const walkedPage = await get('/api/v1/events?limit=3', walked.secret);
+    expect(walkedPage.body.count).toBe(3);
+    const walkedCursor = walkedPage.body.next_cursor!;
+
+    await waitFor(
+      async () =>
+        (await expiredThrough(late)) === 2 &&
+        (await expiredThrough(idle)) === 2 &&
+        (await expiredThrough(walked)) === 2,
+      { timeoutMs: 60_000, intervalMs: 500, what: 'the sweep to drop the old events' },
+    );
+
+    // the follower at 2 lost nothing after it (before the fix: 410 cursor_expired)
+    const atDropped = await get('/api/v1/events?after=2', late.secret);
+    expect(atDropped.status).toBe(200);
+    expect(atDropped.body).toEqual({
+      resource: 'events',
+      count: 0,
+      data: [],
+      next_after: 2,
+      head: 2,
+    });
+    const idleAtHead = await get('/api/v1/events?after=2', idle.secret);
+    expect(idleAtHead.status).toBe(200);
+    expect(idleAtHead.body).toMatchObject({ count: 0, next_after: 2, head: 2 });
+    // a follower at 1 never got event 2: it is told so
+    const behind = await get('/api/v1/events?after=1', late.secret);
+    expect(behind.status).toBe(410);
+    expect(behind.body).toMatchObject({ error: { code: 'cursor_expired' } });
+    // a cursor at a dropped position: its walk straddles the drop
+    for (const [owner, cursor] of [
+      [late, lateCursor],
+      [walked, walkedCursor],
+    ] as const) {
+      const res = await get(`/api/v1/events?cursor=${cursor}`, owner.secret);
+      expect(res.status).toBe(410);
+      expect(res.body).toMatchObject({ error: { code: 'cursor_expired' } });
+    }
+    // a walk started now ends at the oldest kept (3, one past what was dropped): its cursor
+    // there reads on to an empty page, not a 410 a new walk would meet again
+    const fresh = await get('/api/v1/events?limit=2', walked.secret);
+    expect(fresh.body.data.map((e) => e.id)).toEqual([walkedEvents[3]!.id, walkedEvents[2]!.id]);
+    const end = await get(
+      `/api/v1/events?limit=2&cursor=${fresh.body.next_cursor!}`,
+      walked.secret,
+    );
+    expect(end.status).toBe(200);
+    expect(end.body).toMatchObject({ count: 0, data: [] });
+
+    // the follower at 2 gets the brand's next event, once
+    const next = event(late, recent);
+    await producer.publish([next]);
+    await storedFor(late, 2); // event 2 was dropped: 1 and the new one
+    const after = await get('/api/v1/events?after=2', late.secret);
+    expect(after.status).toBe(200);
+    expect(after.body.data.map((e) => e.id)).toEqual([next.id]);
+    expect(after.body).toMatchObject({ next_after: 3, head: 3 });
+    const again = await get('/api/v1/events?after=3', late.secret);
+    expect(again.body).toMatchObject({ count: 0, next_after: 3, head: 3 });
+  }, 120_000);
 });
 
 describe('bad input', () => {

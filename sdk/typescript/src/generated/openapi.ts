@@ -3011,7 +3011,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `cursor_expired`: the cursor or `after` position is older than the kept history, so events after it may be gone. Start again (the first page, or `after=0`), and reconcile what the gap may hold from the lists. */
+            /** @description `cursor_expired`: retention dropped an event after this `after` position (an `after` at or above the greatest position dropped reads on), or the cursor is at or below what it dropped, so reading on could leave a silent gap. Start again (the first page, or `after=0`), and reconcile what the gap may hold from the lists. */
             410: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];

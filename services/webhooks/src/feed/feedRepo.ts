@@ -176,8 +176,9 @@ export async function readFeedPage(pool: Pool, q: FeedQuery): Promise<FeedRead> 
 
 /**
  * Records, before a week of events is dropped, the greatest feed position of each brand it
- * holds (migrations/0014_events_feed.sql): a cursor or position at or below it may have lost
- * what followed it, and is answered 410 cursor_expired instead of a silent gap. `partition`
+ * holds (migrations/0014_events_feed.sql): a position below it, or a cursor at or below it,
+ * may have lost what followed it, and is answered 410 cursor_expired instead of a silent gap
+ * (feedService.ts isExpired; a position at it lost nothing after it). `partition`
  * comes from the partition keeper's own listing, never from input; `past` narrows it to the
  * rows a sweep of the default partition is about to delete (its predicate, `$1` its bound).
  */

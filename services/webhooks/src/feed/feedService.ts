@@ -57,10 +57,10 @@ function beyondHead(after: number, head: number): AppError {
 /**
  * One page of a brand's events feed (docs/api.md "Events"). Newest first by feed position
  * from `cursor` (next_cursor on a full page), or oldest first after `after` (next_after is
- * the last event's position, or `after` itself on an empty page). A cursor or a non-zero
- * `after` at or below what retention dropped for the brand is 410 cursor_expired: reading on
- * would silently skip what was dropped; an `after` beyond the head read with the page is 400
- * position_beyond_head. Throws invalid_cursor, invalid_parameter (a missing brand among them).
+ * the last event's position, or `after` itself on an empty page). 410 cursor_expired where
+ * reading on could silently skip what retention dropped (isExpired); an `after` beyond the
+ * head read with the page is 400 position_beyond_head. Throws invalid_cursor,
+ * invalid_parameter (a missing brand among them).
  */
 export async function listFeedEvents(deps: FeedDeps, req: FeedRequest): Promise<FeedPage> {
   if (req.brandId === '') throw badParameter('brand_id', 'brand_id is required.');
@@ -84,8 +84,7 @@ export async function listFeedEvents(deps: FeedDeps, req: FeedRequest): Promise<
     until: timeBound('until', req.until),
   };
   const read = await readFeedPage(deps.pool, query);
-  const bound = req.forward ? req.after : before;
-  if (bound !== undefined && bound > 0 && bound <= read.expiredThrough)
+  if (isExpired(req.forward ? { after: req.after } : { before }, read.expiredThrough))
     throw new AppError('cursor_expired', EXPIRED);
   // the head comes from the page's own snapshot (feedRepo.ts): never a head older than the page
   if (req.forward && req.after > read.version) throw beyondHead(req.after, read.version);
@@ -99,6 +98,31 @@ export async function listFeedEvents(deps: FeedDeps, req: FeedRequest): Promise<
     nextAfter: req.forward ? (last?.position ?? req.after) : 0,
     feedVersion: read.version,
   };
+}
+
+/**
+ * Whether reading on from a bound could silently skip what retention dropped. Retention drops
+ * by created_at, and a late event's position is above events it is older than, so the dropped
+ * positions need not be a prefix: all the feed knows is the greatest, `expiredThrough`.
+ * - Following reads the positions above `after`: one was dropped exactly when
+ *   after < expiredThrough. A follower at expiredThrough (say at the head of a brand idle past
+ *   the retention) lost nothing after it and reads on; after=0 is the oldest kept.
+ * - A cursor reads the positions below its own, toward the oldest events, the end retention
+ *   always drops from: a walk that meets what was dropped there ends where a walk started now
+ *   ends, as a list does. A cursor at or below expiredThrough names an event that may have been
+ *   dropped after the cursor was given (its walk straddles the drop) and is refused. One above
+ *   it reads on, even at expiredThrough + 1: a walk started after the drop ends on that
+ *   position's page when it is the oldest kept, and refusing it would refuse every such walk,
+ *   the fresh one that "start again" advises included. What this cannot tell apart: a kept
+ *   position below expiredThrough (left below a late event retention dropped) given as a
+ *   cursor by a walk started after the drop is refused too; a cursor carries no time.
+ */
+function isExpired(
+  bound: { after: number } | { before: number | undefined },
+  expiredThrough: number,
+): boolean {
+  if ('after' in bound) return bound.after > 0 && bound.after < expiredThrough;
+  return bound.before !== undefined && bound.before <= expiredThrough;
 }
 
 function timeBound(field: 'since' | 'until', value: string): string | undefined {

@@ -33,11 +33,16 @@ const LONGEST_PAUSE_MS = 30_000;
 
 /**
  * Applies the pending forward-only migrations `NNNN_description.sql` from `dir` to
- * `schema`, all in one transaction with their rows in `<schema>.schema_migrations`
- * (PostgreSQL DDL is transactional, so a failed migration leaves nothing half-applied).
- * A transaction-scoped advisory lock serialises concurrent runners (several replicas, or
- * a Job racing a dev script): the second waits, then finds the work done. Every lock after
- * that one is taken under the lock policy above. Returns the ids applied by this call.
+ * `schema`, in order, each in a transaction of its own with its row in
+ * `<schema>.schema_migrations` (PostgreSQL DDL is transactional, so a failed migration leaves
+ * nothing half-applied). One transaction each, not one for all: the locks a migration takes
+ * (an `alter table`'s, held to its commit) are let go when it commits, not held while every
+ * later one runs, and a try that gives way to traffic gives up one migration's work, not all
+ * of it. Each migration is expand-only (migrationRules.ts), so the previous release serves on
+ * any prefix of them. A transaction-scoped advisory lock serialises concurrent runners
+ * (several replicas, or a Job racing a dev script): the second waits, then finds the work
+ * done. Every lock after that one is taken under the lock policy above. Returns the ids
+ * applied by this call.
  */
 export async function runMigrations(
   pool: Pool,
@@ -45,11 +50,16 @@ export async function runMigrations(
 ): Promise<string[]> {
   const policy = opts.lock ?? DEFAULT_MIGRATION_LOCK_POLICY;
   const files = (await readdir(opts.dir)).filter((f) => /^\d{4}_[a-z0-9_]+\.sql$/.test(f)).sort();
+  const applied: string[] = [];
   // counted from the first refusal: waiting for another runner first is no refusal
   let giveUpAt: number | undefined;
   for (let attempt = 1, pause = FIRST_PAUSE_MS; ; attempt += 1, pause *= 2) {
     try {
-      return await applyPending(pool, { ...opts, files, lockTimeoutMs: policy.lockTimeoutMs });
+      for (;;) {
+        const id = await applyNext(pool, { ...opts, files, lockTimeoutMs: policy.lockTimeoutMs });
+        if (id === undefined) return applied;
+        applied.push(id);
+      }
     } catch (err) {
       if (sqlState(err) !== SQLSTATE.lockNotAvailable) throw err;
       giveUpAt ??= Date.now() + policy.lockWaitMaxMs;
@@ -59,7 +69,8 @@ export async function runMigrations(
         throw new Error(
           `migrations of ${opts.schema} gave way to other transactions' locks for ` +
             `${Math.round(policy.lockWaitMaxMs / 1000)} s (${attempt} tries) and stopped; ` +
-            `nothing was applied. Transactions open longest: ${JSON.stringify(blockers)}`,
+            `applied before that: ${applied.length > 0 ? applied.join(', ') : 'none'}, ` +
+            `the next one not. Transactions open longest: ${JSON.stringify(blockers)}`,
         );
       }
       opts.log.warn(
@@ -71,12 +82,16 @@ export async function runMigrations(
   }
 }
 
-async function applyPending(
+/**
+ * Applies the first pending migration of `files` in a transaction of its own and returns its
+ * id, or undefined when none is pending. Logged once committed: a try that gave way applied
+ * nothing.
+ */
+async function applyNext(
   pool: Pool,
   opts: { schema: string; dir: string; log: Logger; files: string[]; lockTimeoutMs: number },
-): Promise<string[]> {
-  const applied: string[] = [];
-  await withTransaction(pool, async (client) => {
+): Promise<string | undefined> {
+  const applied = await withTransaction(pool, async (client) => {
     await client.query('select pg_advisory_xact_lock(hashtext($1))', [`migrate:${opts.schema}`]);
     // After the runners' own lock: waiting for another runner holds up no traffic.
     await client.query(`select set_config('lock_timeout', $1, true)`, [`${opts.lockTimeoutMs}ms`]);
@@ -91,18 +106,16 @@ async function applyPending(
       `select id from ${opts.schema}.schema_migrations`,
     );
     const doneIds = new Set(done.rows.map((r) => r.id));
-    for (const file of opts.files) {
-      const id = file.replace(/\.sql$/, '');
-      if (doneIds.has(id)) continue;
-      const sql = await readFile(path.join(opts.dir, file), 'utf8');
-      await client.query(`set local search_path to ${opts.schema}, public`);
-      await client.query(sql);
-      await client.query(`insert into ${opts.schema}.schema_migrations (id) values ($1)`, [id]);
-      applied.push(id);
-    }
+    const file = opts.files.find((f) => !doneIds.has(f.replace(/\.sql$/, '')));
+    if (file === undefined) return undefined;
+    const id = file.replace(/\.sql$/, '');
+    const sql = await readFile(path.join(opts.dir, file), 'utf8');
+    await client.query(`set local search_path to ${opts.schema}, public`);
+    await client.query(sql);
+    await client.query(`insert into ${opts.schema}.schema_migrations (id) values ($1)`, [id]);
+    return id;
   });
-  // logged once committed: a try that gave way applied nothing
-  for (const id of applied) opts.log.info({ migration: id }, 'migration applied');
+  if (applied !== undefined) opts.log.info({ migration: applied }, 'migration applied');
   return applied;
 }
 

@@ -3,6 +3,9 @@
 // behind one open transaction (a report, a forgotten psql) held every reader and writer of that
 // table for as long as the transaction stayed open. Now it waits at most its lock timeout, gives
 // way (nothing half-applied) and comes back; past its whole wait it fails, applying nothing.
+// And each pending migration commits on its own: they all ran in one transaction, so an
+// `alter table`'s lock was held while every later migration ran (an index build, a backfill),
+// and traffic to that table waited for all of them (a platform review, 2026-11-30).
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -88,7 +91,7 @@ it('gives way to traffic while a long transaction holds the table, then applies'
   }
 }, 30_000);
 
-it('stops after its whole wait, applying nothing, and names the oldest transactions', async () => {
+it('stops after its whole wait, applying nothing more, and names the oldest transactions', async () => {
   writeFileSync(path.join(dir, '0003_more.sql'), 'alter table t add column more text;');
   const blocker = await openReader();
   try {
@@ -102,7 +105,7 @@ it('stops after its whole wait, applying nothing, and names the oldest transacti
       setTimeout(() => reject(new Error('still waiting after 10 s')), 10_000).unref(),
     );
     await expect(Promise.race([failed, stillWaiting])).rejects.toThrow(
-      /gave way .* for 3 s \(\d+ tries\).*nothing was applied/,
+      /gave way .* for 3 s \(\d+ tries\).*applied before that: none, the next one not/,
     );
     await expect(failed).rejects.toThrow(/"state":"idle in transaction"/);
     expect(await columns()).toEqual(['id', 'note']);
@@ -112,4 +115,34 @@ it('stops after its whole wait, applying nothing, and names the oldest transacti
     await blocker.end();
   }
   await expect(runMigrations(pool, { schema, dir, log })).resolves.toEqual(['0003_more']);
+}, 30_000);
+
+it('commits each migration on its own: a table altered first is served while the next one runs', async () => {
+  writeFileSync(path.join(dir, '0004_tag.sql'), 'alter table t add column tag text;');
+  // a long second migration (an index build, a backfill) on another table
+  writeFileSync(
+    path.join(dir, '0005_slow.sql'),
+    'create table slow (id int); select pg_sleep(3); insert into slow values (1);',
+  );
+  const migrating = runMigrations(pool, { schema, dir, log });
+  // once 0004 is in, a reader of t is served at once (before: it queued behind 0004's lock
+  // until 0005 had run too, 3 s)
+  const end = Date.now() + 3_000;
+  while (!(await columns()).includes('tag')) {
+    if (Date.now() > end) throw new Error('0004 not committed within 3 s');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  const reader = new pg.Client({ connectionString: db.url, statement_timeout: 2_000 });
+  await reader.connect();
+  try {
+    const started = Date.now();
+    const { rows } = await reader.query<{ n: number }>(
+      `select count(*)::int as n from ${schema}.t`,
+    );
+    expect(rows[0]?.n).toBe(2);
+    expect(Date.now() - started).toBeLessThan(1_000);
+  } finally {
+    await reader.end();
+  }
+  await expect(migrating).resolves.toEqual(['0004_tag', '0005_slow']);
 }, 30_000);

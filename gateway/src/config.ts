@@ -97,11 +97,16 @@ const GatewayEnv = z
      * `loopback` admits http(s)://localhost, 127.0.0.1 and [::1] on any port (local stack only).
      */
     MCP_ALLOWED_ORIGINS: commaListEnv,
+    /**
+     * Body limit of /api/mcp: as the plans POST's (v1CampaignPlans/input.ts MAX_BODY_BYTES, with
+     * the arithmetic): the largest valid plan with every character escaped (266,984 bytes) and
+     * its tools/call envelope fit.
+     */
     MCP_MAX_BODY_BYTES: z.coerce
       .number()
       .int()
       .min(1_024)
-      .default(256 * 1024),
+      .default(320 * 1024),
     // Usage counting (issue 26; docs/console.md "Usage")
     /** How often each gateway sends its usage counts and refused requests to records. */
     USAGE_FLUSH_INTERVAL_MS: msEnv.default(5_000),

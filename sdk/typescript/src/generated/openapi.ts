@@ -855,7 +855,7 @@ export interface components {
             data: components["schemas"]["Event"][];
             /** @description Newest first, on a full page: send it as `cursor` for the next (older) page. */
             next_cursor?: string;
-            /** @description With `after`: the feed position of the last event of the page (or `after` itself when empty). Store it once the page is processed, and read on with `after=<next_after>`. */
+            /** @description With `after`: the feed position of the last event of a full page; of a page that is not full, `head` (the page holds every event the query matches up to it), except with `until`, where it is the last event's position (or `after` itself when empty). Store it once the page is processed, and read on with `after=<next_after>` and the same filters. */
             next_after?: number;
             /**
              * @description The feed's head: the position of the brand's newest event when the page was read (0 while it has none), whatever the filters. A follower at `next_after = head` has read everything; an `after` beyond it is refused (400 `position_beyond_head`).

@@ -308,7 +308,11 @@ export async function requeueDelivery(
   return res.rows[0]!.outcome;
 }
 
-/** Inserts one test delivery (the Test action), to sign with `secretVersion` when set. */
+/**
+ * Inserts one test delivery (the Test action), to sign with `secretVersion` when set. Its
+ * created_at is the clock at the insert, after the caller locked the receiver: so a Test with a
+ * rotation's new secret is never older than the rotation (discardRotation finds them so).
+ */
 export async function insertTestDelivery(
   db: Db,
   d: {
@@ -324,8 +328,8 @@ export async function insertTestDelivery(
 ): Promise<void> {
   await db.query(
     `insert into deliveries (id, event_id, event_at, event_type, receiver_id, brand_id, test,
-       secret_version)
-     values ($1, $2, $3, $4, $5, $6, true, $7)`,
+       secret_version, created_at)
+     values ($1, $2, $3, $4, $5, $6, true, $7, clock_timestamp())`,
     [d.id, d.eventId, d.eventAt, d.eventType, d.receiverId, d.brandId, d.secretVersion],
   );
 }

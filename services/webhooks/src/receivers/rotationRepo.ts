@@ -1,5 +1,6 @@
 import type { PoolClient } from '@brand/shared/db';
 import type { SealedSecret } from '@brand/shared/secrets';
+import { CANCELLED_ROTATION } from '../send/signingSecret';
 
 /** A receiver locked for a rotation change, as the rotation rules need it. */
 export interface LockedReceiver {
@@ -73,8 +74,25 @@ export async function scheduleSwitch(db: PoolClient, id: string, at: Date): Prom
   ]);
 }
 
-/** Discards a pending rotation's new secret (overwritten with NULL). */
+/**
+ * Discards a pending rotation's new secret (overwritten with NULL), and unbinds its Tests from
+ * the version they were to be signed with: a rotation started next gets the same version
+ * (current + 1), and a Test of this one, still queued or resent later, was then signed with
+ * that rotation's secret (a hostile review, 2026-11-30). They are marked CANCELLED_ROTATION,
+ * which no secret signs (secretInForce: secret_unavailable). Its Tests are those of the
+ * receiver with that version created since the rotation began (insertTestDelivery stamps
+ * created_at after it took the receiver's lock, so after the rotation committed): the
+ * receiver's index by created_at bounds the search to them.
+ */
 export async function discardRotation(db: PoolClient, id: string): Promise<void> {
+  await db.query(
+    `update deliveries d set secret_version = ${CANCELLED_ROTATION}
+     from receivers r
+     where r.id = $1 and r.rotation_created_at is not null and d.receiver_id = r.id
+       and d.created_at >= r.rotation_created_at and d.test
+       and d.secret_version = r.secret_version + 1`,
+    [id],
+  );
   await db.query(
     `update receivers set pending_secret_ciphertext = null, pending_secret_key_id = null,
        rotation_created_at = null, rotation_created_by = null, rotation_switch_at = null,

@@ -1,5 +1,5 @@
 import type { ReceiverTarget } from '../claim/claimRepo';
-import { secretInForce } from './signingSecret';
+import { CANCELLED_ROTATION, secretInForce } from './signingSecret';
 
 const OLD = Buffer.from('old');
 const NEW = Buffer.from('new');
@@ -56,5 +56,11 @@ describe('secretInForce', () => {
   it('signs nothing for a Test whose rotation was cancelled', () => {
     const choice = secretInForce(target(), 4, now);
     expect(choice).toEqual({ ok: false, reason: expect.stringMatching(/cancelled/) as string });
+  });
+
+  it('signs nothing for a Test of a cancelled rotation while the next rotation, of the same version, is pending', () => {
+    for (const r of [target(), rotating(null), rotating('2026-11-20T13:00:00Z')]) {
+      expect(signedWith(secretInForce(r, CANCELLED_ROTATION, now))).toBe('none');
+    }
   });
 });

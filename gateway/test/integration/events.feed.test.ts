@@ -564,6 +564,74 @@ describe('expiry by the real retention sweep', () => {
   }, 120_000);
 });
 
+describe('a narrow filter over a long history', () => {
+  // A review (2026-11-30): a follower of ?type=campaign.settled on a brand with a million
+  // payout.paid events was answered next_after 0 on every empty page, so each poll rescanned
+  // the brand's whole history (~270 ms) and it never moved. A page that is not full holds every
+  // match up to the head it was read with, so the follower reads on from the head.
+  it('moves a filtered follower to the head on a page that is not full, then hands it a later match once', async () => {
+    const narrow = await makeBrandWithKey(stack.admin, { tier: 'enterprise' });
+    const COUNT = 3000;
+    const paid = Array.from({ length: COUNT }, () =>
+      makeBusinessEvent({ brandId: narrow.brand.id, type: 'payout.paid', createdAt: at(40) }),
+    );
+    await producer.publish(paid);
+    await waitFor(
+      async () => {
+        const { rows } = await stack.db.pool.query<{ n: number }>(
+          'select count(*)::int as n from webhooks.events where brand_id = $1 and feed_seq is not null',
+          [narrow.brand.id],
+        );
+        return rows[0]!.n >= COUNT;
+      },
+      { timeoutMs: 60_000, intervalMs: 200, what: `${COUNT} events in the feed` },
+    );
+    const read = (query: string) => get(`/api/v1/events?${query}`, narrow.secret);
+
+    // nothing matches: next_after is the head (before the fix: 0, forever)
+    const none = await read('after=0&type=campaign.settled');
+    expect(none.status).toBe(200);
+    expect(none.body).toMatchObject({ count: 0, next_after: COUNT, head: COUNT });
+    // so is one of record_id (one match, far behind the head)
+    const record = JSON.parse(paid[9]!.object_json) as { id: string };
+    const byRecord = await read(`after=0&record_id=${record.id}`);
+    expect(byRecord.body.data.map((e) => e.id)).toEqual([paid[9]!.id]);
+    expect(byRecord.body).toMatchObject({ next_after: COUNT, head: COUNT });
+    // a full page still reads on from its last event
+    const full = await read('after=0&type=payout.paid&limit=5');
+    expect(full.body).toMatchObject({ count: 5, next_after: 5, head: COUNT });
+    // with until it stays: a follower moving its until on must still get what lies between
+    const until = new Date(Date.now() + DAY_MS).toISOString();
+    const bounded = await read(`after=0&type=campaign.settled&until=${until}`);
+    expect(bounded.body).toMatchObject({ count: 0, next_after: 0, head: COUNT });
+
+    // the follower polls from the head: a later match comes once, then it stays at the head
+    const settled = makeBusinessEvent({ brandId: narrow.brand.id, type: 'campaign.settled' });
+    const later = makeBusinessEvent({ brandId: narrow.brand.id, type: 'payout.paid' });
+    await producer.publish([settled, later]);
+    await waitFor(
+      async () => {
+        const { rows } = await stack.db.pool.query<{ n: number }>(
+          'select count(*)::int as n from webhooks.events where brand_id = $1 and feed_seq is not null',
+          [narrow.brand.id],
+        );
+        return rows[0]!.n >= COUNT + 2;
+      },
+      { timeoutMs: 30_000, intervalMs: 100, what: 'the later events in the feed' },
+    );
+    const seen: string[] = [];
+    let after = none.body.next_after!;
+    for (let i = 0; i < 3; i++) {
+      const res = await read(`after=${after}&type=campaign.settled`);
+      expect(res.status).toBe(200);
+      seen.push(...res.body.data.map((e) => e.id));
+      expect(res.body).toMatchObject({ next_after: COUNT + 2, head: COUNT + 2 });
+      after = res.body.next_after!;
+    }
+    expect(seen).toEqual([settled.id]);
+  }, 120_000);
+});
+
 describe('bad input', () => {
   it.each([
     ['limit=0', 'invalid_parameter'],

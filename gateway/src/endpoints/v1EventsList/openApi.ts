@@ -107,7 +107,7 @@ const EventsPage = z
     }),
     next_after: z.number().int().optional().meta({
       description:
-        'With `after`: the feed position of the last event of the page (or `after` itself when empty). Store it once the page is processed, and read on with `after=<next_after>`.',
+        "With `after`: the feed position of the last event of a full page; of a page that is not full, `head` (the page holds every event the query matches up to it), except with `until`, where it is the last event's position (or `after` itself when empty). Store it once the page is processed, and read on with `after=<next_after>` and the same filters.",
     }),
     head: z
       .number()

@@ -56,11 +56,10 @@ function beyondHead(after: number, head: number): AppError {
 
 /**
  * One page of a brand's events feed (docs/api.md "Events"). Newest first by feed position
- * from `cursor` (next_cursor on a full page), or oldest first after `after` (next_after is
- * the last event's position, or `after` itself on an empty page). 410 cursor_expired where
- * reading on could silently skip what retention dropped (isExpired); an `after` beyond the
- * head read with the page is 400 position_beyond_head. Throws invalid_cursor,
- * invalid_parameter (a missing brand among them).
+ * from `cursor` (next_cursor on a full page), or oldest first after `after` (next_after:
+ * followFrom). 410 cursor_expired where reading on could silently skip what retention dropped
+ * (isExpired); an `after` beyond the head read with the page is 400 position_beyond_head.
+ * Throws invalid_cursor, invalid_parameter (a missing brand among them).
  */
 export async function listFeedEvents(deps: FeedDeps, req: FeedRequest): Promise<FeedPage> {
   if (req.brandId === '') throw badParameter('brand_id', 'brand_id is required.');
@@ -95,7 +94,7 @@ export async function listFeedEvents(deps: FeedDeps, req: FeedRequest): Promise<
       !req.forward && last !== undefined && read.rows.length === limit
         ? encodeFeedCursor(deps.cursorKeys, req.brandId, last.position)
         : '',
-    nextAfter: req.forward ? (last?.position ?? req.after) : 0,
+    nextAfter: req.forward ? followFrom(req, limit, read) : 0,
     feedVersion: read.version,
   };
 }
@@ -123,6 +122,27 @@ function isExpired(
 ): boolean {
   if ('after' in bound) return bound.after > 0 && bound.after < expiredThrough;
   return bound.before !== undefined && bound.before <= expiredThrough;
+}
+
+/**
+ * Where a follower reads on from. A full page: its last event's position (more may match). A
+ * page that is not full holds every event the query matches up to the head read with it: one
+ * statement, one snapshot, and positions are handed out under the brand's head-row lock, held
+ * by the storing transaction until it commits (eventRepo.ts insertEvents), so a snapshot that
+ * sees a head sees every stored position up to it. So the head, and a narrow filter over a long
+ * history is not rescanned on every poll. `type`, `record_id` and `since` are fixed properties
+ * of an event, and a later event gets a later position whatever its created_at. Not with
+ * `until`: a follower that moves its `until` on between polls must still get the events between
+ * its old bound and the head, so there it stays the last event's position (`after` if none).
+ */
+function followFrom(
+  req: FeedRequest,
+  limit: number,
+  read: { rows: ReadonlyArray<{ position: number }>; version: number },
+): number {
+  const last = read.rows[read.rows.length - 1];
+  if (last !== undefined && (read.rows.length === limit || req.until !== '')) return last.position;
+  return req.until !== '' ? req.after : read.version;
 }
 
 function timeBound(field: 'since' | 'until', value: string): string | undefined {

@@ -204,6 +204,25 @@ describe('GET /api/v1/audit-log', () => {
     expect(posted.status).toBe(405);
   });
 
+  it('words a foreign or forged cursor as the gateway words a malformed one, here and on the feed', async () => {
+    // the gateway's shape check and the webhooks service's MAC said it in two ways (a hostile
+    // review, 2026-11-30): one error, one wording, wherever it is caught
+    const t = await makeBrandWithKey(stack.admin, {
+      permissions: ['audit:read'],
+    });
+    const forged = `abc.${'A'.repeat(16)}`; // the shape of a cursor, not its MAC
+    for (const path of ['/api/v1/audit-log', '/api/v1/events']) {
+      const [caught, malformed] = await Promise.all([
+        api.get<ErrorBody>(`${path}?cursor=${forged}`, { key: t.secret }),
+        api.get<ErrorBody>(`${path}?cursor=not-a-cursor`, { key: t.secret }),
+      ]);
+      const words = (r: typeof caught) => [r.status, r.body.error.code, r.body.error.message];
+      expect(words(caught)).toEqual(words(malformed));
+      expect(words(caught).slice(0, 2)).toEqual([400, 'invalid_cursor']);
+      expect(caught.body.error.details).toEqual(malformed.body.error.details);
+    }
+  });
+
   it('counts against the brand budget like any authenticated request', async () => {
     const t = await makeBrandWithKey(stack.admin, { permissions: ['audit:read'] });
     const res = await read(t.secret);

@@ -77,6 +77,29 @@ describe('brand isolation (docs/contract.md#scope-and-rules, #authentication)', 
     expect(res.body.error.code).toBe('invalid_cursor');
   });
 
+  it("answers another brand's cursor in the very words of a malformed one", async () => {
+    // records refused a foreign cursor without the details the gateway gives a malformed one
+    // (a hostile review, 2026-11-30): a client's error handling saw two shapes of one error
+    const [a, b] = tenants;
+    const bPage = await api.get<Page>('/api/v1/links?limit=3', { key: b!.key });
+    type Refusal = { error: { code: string; message: string; details?: unknown } };
+    const foreign = await api.get<Refusal>(
+      `/api/v1/links?cursor=${encodeURIComponent(bPage.body.next_cursor!)}`,
+      { key: a!.key },
+    );
+    const malformed = await api.get<Refusal>('/api/v1/links?cursor=', { key: a!.key });
+    expect([foreign.status, malformed.status]).toEqual([400, 400]);
+    const words = (r: Refusal) => ({
+      code: r.error.code,
+      message: r.error.message,
+      details: r.error.details,
+    });
+    expect(words(foreign.body)).toEqual(words(malformed.body));
+    expect(foreign.body.error.details).toEqual([
+      { field: 'cursor', message: expect.stringContaining('is not a next_cursor') as unknown },
+    ]);
+  });
+
   it('a since far in the past still returns only the own brand', async () => {
     const [a] = tenants;
     const res = await api.get<Page>('/api/v1/links?limit=200&since=1970-01-01T00:00:00Z', {

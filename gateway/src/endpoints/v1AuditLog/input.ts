@@ -30,7 +30,7 @@ const AuditLogQuery = z.strictObject({
     .string()
     .refine((v) => parseLimitString(v) !== undefined, { message: LIST_PARAM_MESSAGES.limit })
     .optional(),
-  cursor: z.string().regex(CURSOR, 'is not a next_cursor of this audit log.').optional(),
+  cursor: z.string().regex(CURSOR, LIST_PARAM_MESSAGES.auditCursor).optional(),
   after: z.string().regex(POSITION, 'must be a position: a whole number, 0 or more.').optional(),
   kind: z.enum(['activity', 'request'], 'must be activity or request.').optional(),
 });

@@ -51,7 +51,7 @@ const EventsQuery = z.strictObject({
     .string()
     .refine((v) => parseLimitString(v) !== undefined, { message: LIST_PARAM_MESSAGES.limit })
     .optional(),
-  cursor: z.string().regex(FEED_CURSOR, 'is not a next_cursor of this feed.').optional(),
+  cursor: z.string().regex(FEED_CURSOR, LIST_PARAM_MESSAGES.feedCursor).optional(),
   after: z
     .string()
     .regex(POSITION, 'must be a feed position: a whole number, 0 or more.')

@@ -28,6 +28,12 @@ export const LIST_PARAM_MESSAGES = {
     'since must be an RFC 3339 timestamp with a time zone, e.g. 2026-01-31T23:59:59Z or 2026-01-31T23:59:59.123456+08:00 (in a query string, send + as %2B: a bare + reads as a space).',
   cursor:
     'cursor is not a next_cursor issued for this listing (it may be truncated or altered); start again without a cursor.',
+  /** The events feed's cursor (GET /api/v1/events): the gateway's shape check and webhooks' MAC. */
+  feedCursor:
+    'cursor is not a next_cursor issued for this feed (it may be truncated or altered); start again without a cursor.',
+  /** The audit log's (GET /api/v1/audit-log), refused alike. */
+  auditCursor:
+    'cursor is not a next_cursor issued for this audit log and kind (it may be truncated or altered); start again without a cursor.',
 } as const;
 
 export function isValidLimit(value: number): boolean {

@@ -123,6 +123,9 @@ function checkedPosition(p: Partial<Payload> | null): CursorPosition | undefined
   return Object.freeze({ createdAt: p.t, id: p.i, since });
 }
 
+/** As the gateway refuses a malformed cursor (listParams.ts): one detail, on the cursor. */
 function invalidCursor(): AppError {
-  return new AppError('invalid_cursor', LIST_PARAM_MESSAGES.cursor);
+  return new AppError('invalid_cursor', LIST_PARAM_MESSAGES.cursor, {
+    details: [{ field: 'cursor', message: LIST_PARAM_MESSAGES.cursor }],
+  });
 }

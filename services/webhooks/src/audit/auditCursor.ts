@@ -1,5 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { AppError } from '@brand/shared/errors';
+import { LIST_PARAM_MESSAGES } from '@brand/shared/resources';
 import { signedByOneOf, type CursorKeys } from '../cursorKeys';
 
 /**
@@ -30,8 +31,7 @@ export function encodeAuditCursor(
 
 const SHAPE = /^([0-9a-z]{1,11})\.([A-Za-z0-9_-]{16})$/;
 
-const INVALID =
-  'cursor is not a next_cursor issued for this audit log and kind (it may be truncated or altered); start again without a cursor.';
+const INVALID = LIST_PARAM_MESSAGES.auditCursor;
 
 /** The position a cursor names; 400 invalid_cursor for one not issued for this brand and kind. */
 export function decodeAuditCursor(

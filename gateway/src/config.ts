@@ -99,14 +99,14 @@ const GatewayEnv = z
     MCP_ALLOWED_ORIGINS: commaListEnv,
     /**
      * Body limit of /api/mcp: as the plans POST's (v1CampaignPlans/input.ts MAX_BODY_BYTES, with
-     * the arithmetic): the largest valid plan with every character escaped (266,984 bytes) and
+     * the arithmetic): the largest valid plan with every character escaped (532,184 bytes) and
      * its tools/call envelope fit.
      */
     MCP_MAX_BODY_BYTES: z.coerce
       .number()
       .int()
       .min(1_024)
-      .default(320 * 1024),
+      .default(576 * 1024),
     // Usage counting (issue 26; docs/console.md "Usage")
     /** How often each gateway sends its usage counts and refused requests to records. */
     USAGE_FLUSH_INTERVAL_MS: msEnv.default(5_000),

@@ -537,16 +537,16 @@ describe('body size limit', () => {
     });
   };
 
-  it('the default limit refuses a body over 320 KiB with 413 and a JSON-RPC error', async () => {
-    const rawBody = pingOfSize(320 * 1024 + 1);
-    expect(Buffer.byteLength(rawBody)).toBe(320 * 1024 + 1);
+  it('the default limit refuses a body over 576 KiB with 413 and a JSON-RPC error', async () => {
+    const rawBody = pingOfSize(576 * 1024 + 1);
+    expect(Buffer.byteLength(rawBody)).toBe(576 * 1024 + 1);
     const res = await mcp.post<RpcResponse>(undefined, { rawBody });
     expect(res.status).toBe(413);
-    expectRpcError(res, -32600, 'Request body exceeds 327680 bytes.');
+    expectRpcError(res, -32600, 'Request body exceeds 589824 bytes.');
   });
 
-  it('a body of exactly 320 KiB is accepted', async () => {
-    const res = await mcp.post<RpcResponse>(undefined, { rawBody: pingOfSize(320 * 1024) });
+  it('a body of exactly 576 KiB is accepted', async () => {
+    const res = await mcp.post<RpcResponse>(undefined, { rawBody: pingOfSize(576 * 1024) });
     expect(res.status).toBe(200);
     expect(res.body.result).toEqual({});
   });

@@ -57,7 +57,7 @@ it('checks the key and its permission before reading the body', async () => {
     status: 403,
     code: 'insufficient_permission',
   });
-  expect(await post({ key: brand.readKey, body: 'x'.repeat(400_000), type: json })).toMatchObject({
+  expect(await post({ key: brand.readKey, body: 'x'.repeat(600_000), type: json })).toMatchObject({
     status: 403,
     code: 'insufficient_permission',
   });
@@ -85,7 +85,7 @@ it('answers a body it cannot read with a 4xx and a stable code', async () => {
     status: 400,
     code: 'malformed_request',
   });
-  expect(await post({ key, body: 'x'.repeat(400_000), type: json })).toMatchObject({
+  expect(await post({ key, body: 'x'.repeat(600_000), type: json })).toMatchObject({
     status: 413,
     code: 'payload_too_large',
   });

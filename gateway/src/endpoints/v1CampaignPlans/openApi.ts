@@ -51,7 +51,7 @@ export function describeV1CampaignPlans(registry: OpenAPIRegistry): void {
       409: errorResponse(
         '`request_conflict`: the request_id was used with different input, or its plan was cancelled. Use a new request_id.',
       ),
-      413: errorResponse('`payload_too_large`: the body exceeds 320 KiB.'),
+      413: errorResponse('`payload_too_large`: the body exceeds 576 KiB.'),
       415: errorResponse('`unsupported_media_type`: send `Content-Type: application/json`.'),
       422: errorResponse(
         '`pending_plan_limit`: the brand has 200 pending plans. Complete or cancel plans in the campaign wizard, then retry.',

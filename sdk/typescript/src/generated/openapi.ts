@@ -3316,7 +3316,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `payload_too_large`: the body exceeds 320 KiB. */
+            /** @description `payload_too_large`: the body exceeds 576 KiB. */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];

@@ -14,6 +14,7 @@ const CLASS_WORDS: Record<string, string> = {
   blocked_address: 'refused: the address is not public',
   invalid_url: 'refused: the URL breaks the receiver rules',
   secret_unavailable: 'the signing secret could not be read',
+  unexpected_continue: 'an unasked 100 Continue hid the answer',
 };
 
 /** A failure class in words; an unknown class is shown as it came. */

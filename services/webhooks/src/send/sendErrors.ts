@@ -8,7 +8,8 @@ export type ErrorClass =
   | 'tls_error'
   | 'blocked_address'
   | 'invalid_url'
-  | 'secret_unavailable';
+  | 'secret_unavailable'
+  | 'unexpected_continue';
 
 /** A failure without a response: its class, the words shown to people, and whether it was a timeout. */
 export interface NoResponse {
@@ -88,6 +89,19 @@ export function describeNoResponse(
     return {
       errorClass: 'blocked_address',
       error: e.message ?? 'address refused',
+      timedOut: false,
+    };
+  }
+  // undici (7.x) destroys the connection at a 100 Continue it did not ask for (it never sends
+  // Expect: 100-continue) and fails the request in flight with this error (client-h1.js,
+  // onHeadersComplete; its other 'bad response' is data with no request in flight, which fails
+  // none): the receiver answered, and its final answer cannot be read (nodejs/undici#197).
+  if (code === 'UND_ERR_SOCKET' && e.message === 'bad response') {
+    return {
+      errorClass: 'unexpected_continue',
+      error:
+        `${peer(e, target)} answered 100 Continue, which was not asked for ` +
+        '(no Expect: 100-continue is sent); the sender cannot read the answer after it',
       timedOut: false,
     };
   }

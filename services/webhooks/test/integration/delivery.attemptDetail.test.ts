@@ -147,6 +147,28 @@ describe('a 50 MB answer', () => {
   });
 });
 
+describe('an answer behind an unasked 100 Continue', () => {
+  it('is recorded as that, not as a connection closed unanswered, and retried', async () => {
+    // the receiver took the event and answered 200, after a 100 nobody asked for: undici cannot
+    // read past it (docs/webhooks.md#receivers-answer)
+    const server = await scriptedServer((_req, res) => {
+      res.writeContinue();
+      res.end('ok');
+    });
+    const d = await deliverOnce(server.url);
+    expect(server.seen.length).toBeGreaterThanOrEqual(1);
+    const port = new URL(server.url).port;
+    expect(d.attempts[0]).toMatchObject({
+      status_code: 0,
+      error_class: 'unexpected_continue',
+      error_message:
+        `127.0.0.1:${port} answered 100 Continue, which was not asked for ` +
+        '(no Expect: 100-continue is sent); the sender cannot read the answer after it',
+    });
+    expect(d.status).toBe(DeliveryStatus.DELIVERY_STATUS_PENDING);
+  });
+});
+
 describe('no answer at all', () => {
   it('says which address refused the connection', async () => {
     const port = await freePort();

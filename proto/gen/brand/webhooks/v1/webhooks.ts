@@ -210,7 +210,8 @@ export interface Attempt {
   status_code: number;
   /**
    * Empty on success; otherwise "http_status", "redirect", "timeout", "connect_timeout",
-   * "connection_error", "tls_error", "blocked_address", "invalid_url" or "secret_unavailable".
+   * "connection_error", "tls_error", "blocked_address", "invalid_url", "secret_unavailable" or
+   * "unexpected_continue".
    */
   error_class: string;
   /** At most 200 characters of the response body or the error message. */
@@ -633,7 +634,7 @@ export interface HealthWindow {
   /**
    * Failures by class: "http_4xx", "http_5xx", "http_429", "redirect", "timeout",
    * "connect_timeout", "connection_error", "tls_error", "blocked_address", "invalid_url",
-   * "secret_unavailable", with their counts, largest first.
+   * "secret_unavailable", "unexpected_continue", with their counts, largest first.
    */
   failures: FailureCount[];
   /**

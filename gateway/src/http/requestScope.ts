@@ -55,8 +55,14 @@ export function pathOf(url: string | undefined): string {
   return end === -1 ? target : target.slice(0, end);
 }
 
-/** The query string of a request target ('' when it has none). */
+/**
+ * The query string of a request target ('' when it has none), without a fragment: a client
+ * never sends one, and one that does gets its query read as the path is (pathOf), not with the
+ * fragment glued to the last value (`?limit=5#x` was 400 while `/links/lnk_1#x` was served).
+ */
 export function rawQueryOf(url: string): string {
-  const q = url.indexOf('?');
-  return q === -1 ? '' : url.slice(q + 1);
+  const hash = url.indexOf('#');
+  const target = hash === -1 ? url : url.slice(0, hash);
+  const q = target.indexOf('?');
+  return q === -1 ? '' : target.slice(q + 1);
 }

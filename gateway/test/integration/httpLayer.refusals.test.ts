@@ -243,4 +243,24 @@ describe('what the HTTP layer accepts', () => {
       (JSON.parse(broken.body) as { error: { code: string } }).error.code,
     ]).toEqual([400, 'malformed_request']);
   });
+
+  it('reads a target with a fragment as its path does: the fragment is dropped', async () => {
+    // no client sends one (fetch and curl strip it); one sent by hand glued itself to the last
+    // query value (?limit=2#x: 400 invalid_parameter) while /links/<id>#x was served (a hostile
+    // review, 2026-11-30)
+    const origin = new URL(stack.gateway.url);
+    const ask = (path: string) =>
+      sendRaw(stack.gateway.url, 'GET', path, [
+        'Host',
+        origin.host,
+        'Authorization',
+        `Bearer ${key}`,
+      ]);
+    const [plain, fragment] = await Promise.all([
+      ask('/api/v1/campaigns?limit=2'),
+      ask('/api/v1/campaigns?limit=2#frag'),
+    ]);
+    expect([plain.status, fragment.status]).toEqual([200, 200]);
+    expect(JSON.parse(fragment.body)).toEqual(JSON.parse(plain.body));
+  });
 });

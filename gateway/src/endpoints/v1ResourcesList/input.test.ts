@@ -60,5 +60,9 @@ describe('list input', () => {
     expect(rawQueryOf('/api/v1/links')).toBe('');
     expect(rawQueryOf('/api/v1/links?')).toBe('');
     expect(rawQueryOf('/api/v1/links?limit=2')).toBe('limit=2');
+    // a fragment is no part of the query, as it is no part of the path (pathOf)
+    expect(rawQueryOf('/api/v1/links?limit=2#frag')).toBe('limit=2');
+    expect(rawQueryOf('/api/v1/links?#frag')).toBe('');
+    expect(rawQueryOf('/api/v1/links#frag?limit=2')).toBe('');
   });
 });

@@ -2,6 +2,7 @@ import { rfc3339 } from '../db/sqlFormat';
 import type { Pool, PoolClient } from '../db/pool';
 import { currentClientOrigin } from '../grpcClient/clientOrigin';
 import { newId } from '../ids';
+import { firstCharacters } from '../text';
 import type { ActivityFilters, ActivityPosition, ActivityRow, NewActivity } from './activityTypes';
 
 /**
@@ -16,6 +17,14 @@ import type { ActivityFilters, ActivityPosition, ActivityRow, NewActivity } from
 
 type Db = Pool | PoolClient;
 
+/**
+ * Characters of a summary that are kept. Summaries name what changed in a sentence; the longest
+ * a plan's, "<title> (<campaign type>)", is 212 with a title at its limit of 200, so its
+ * suffix always stays. Counted in characters: a cut by UTF-16 units cut an emoji title's
+ * summary short and left half an emoji, stored as U+FFFD.
+ */
+export const SUMMARY_MAX_CHARACTERS = 300;
+
 export async function insertActivity(db: Db, entry: NewActivity): Promise<void> {
   const origin = entry.origin ?? currentClientOrigin();
   await db.query(
@@ -29,7 +38,7 @@ export async function insertActivity(db: Db, entry: NewActivity): Promise<void> 
       entry.actorMemberId,
       entry.actorEmail,
       entry.subjectId,
-      entry.summary.slice(0, 300),
+      firstCharacters(entry.summary, SUMMARY_MAX_CHARACTERS),
       origin.clientAddress.slice(0, 64),
       origin.userAgent.slice(0, 512),
     ],

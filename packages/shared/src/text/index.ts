@@ -19,3 +19,20 @@ export function isStorableText(s: string): boolean {
 export function isOneLine(s: string): boolean {
   return !NOT_ONE_LINE.test(s);
 }
+
+/**
+ * The first `max` characters (code points) of `s`, never half of a surrogate pair: slice counts
+ * UTF-16 units, and a cut between the two halves of an astral character (an emoji) left a lone
+ * surrogate, which reached PostgreSQL as U+FFFD.
+ */
+export function firstCharacters(s: string, max: number): string {
+  if (s.length <= max) return s;
+  let units = 0;
+  let count = 0;
+  for (const ch of s) {
+    if (count === max) break;
+    units += ch.length;
+    count += 1;
+  }
+  return s.slice(0, units);
+}

@@ -15,6 +15,15 @@ describe('parseBudget', () => {
     expect(parseBudget(value)).toEqual({ ok: true, centavos });
   });
 
+  // What the docs say of a JSON number: the rule holds of the double JSON.parse made of it.
+  it.each<[string, number]>([
+    ['1e2', 10_000],
+    ['25000.500', 2_500_050],
+    ['25000.499999999999999', 2_500_050],
+  ])('reads the JSON number %s as the double it parses to: %p centavos', (json, centavos) => {
+    expect(parseBudget(JSON.parse(json) as number)).toEqual({ ok: true, centavos });
+  });
+
   it.each<[number | string, RegExp]>([
     [0, /positive/],
     ['0.00', /positive/],

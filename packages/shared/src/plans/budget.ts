@@ -1,7 +1,14 @@
 /**
- * PHP amounts as exact integer centavos. Floats are never used for money: a number is read
- * through its shortest decimal text (what JSON.parse gave us), a string as written, and both
- * are checked against one decimal pattern, so 0.1 + 0.2 style errors cannot arise.
+ * PHP amounts as exact integer centavos. Floats are never used for arithmetic on money: a
+ * string is checked as written, a number through its shortest decimal text, against one
+ * decimal pattern, so 0.1 + 0.2 style errors cannot arise.
+ *
+ * A JSON number is not seen as written: JSON.parse has already made it the nearest double,
+ * and Node 20's JSON.parse cannot give the source text. So for a number the rule (at most two
+ * decimals, no exponent) holds of that double's shortest decimal form, not of the client's
+ * text: 1e2 is read as 100, 25000.500 as 25000.5, and 25000.499999999999999 (nearest double
+ * 25000.5) as 25000.50, all accepted; 25000.123 and 1e-7 are refused. A client that wants the
+ * exact rule applied to what it wrote sends the budget as a string (docs/campaign-plans.md).
  */
 
 /** The largest planning budget accepted: PHP 100,000,000.00. */

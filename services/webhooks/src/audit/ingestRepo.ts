@@ -3,14 +3,26 @@ import type { RenderedEntry } from './entryJson';
 
 /**
  * Stores entries not stored yet (by id), each brand's numbered after its head in the order
- * given, in ONE statement: the brand's head row is upserted first, so its lock is held until the
- * caller commits and positions are handed out in commit order (migration 0016). Returns how
- * many were new, by brand.
+ * given. First the batch's brands' head rows are locked, in brand order (two batches never
+ * wait on each other crosswise), and held until the caller commits, so positions are handed out
+ * in commit order (migration 0016). Then ONE statement, whose snapshot is taken after those
+ * locks: an entry a racing hand-over of the same brand stored is seen as stored and skipped.
+ * (One statement alone read "not stored" before it waited on the lock, and then failed on the
+ * unique id once the other committed.) Returns how many were new, by brand.
  */
 export async function insertAuditEntries(
   db: PoolClient,
   entries: readonly RenderedEntry[],
 ): Promise<Map<string, number>> {
+  const brands = [...new Set(entries.map((e) => e.brandId))].sort();
+  await db.query({
+    name: 'webhooks.lock-audit-heads',
+    // an upsert locks each head row, a new one as it inserts it; a no-op update so that it does
+    text: `insert into audit_heads as h (brand_id, last_seq)
+     select b, 0 from unnest($1::text[]) as b order by b
+     on conflict (brand_id) do update set last_seq = h.last_seq`,
+    values: [brands],
+  });
   const res = await db.query<{ brand_id: string; stored: number }>({
     name: 'webhooks.insert-audit-entries',
     text: `with input as (

@@ -102,11 +102,17 @@ const WebhooksEnv = z
      * larger claims and outcome statements (S6: 1.15x the deliveries/s of 32; BENCHMARKS.md).
      */
     DELIVERY_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(64),
-    /** Deliveries in flight per receiver per worker, in either lane. */
+    /** Deliveries in flight per receiver per worker, in any lane. */
     DELIVERY_PER_RECEIVER_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(4),
-    /** An attempt still waiting for its answer after this long leaves the shared budget for the slow lane. */
+    /**
+     * An attempt still waiting for its answer after this long leaves the shared budget for the slow
+     * lane, and after 4 times as long (at most half DELIVERY_TIMEOUT_MS) for the hanging lane.
+     */
     DELIVERY_SLOW_AFTER_MS: msEnv.default(500),
-    /** Attempts of slow receivers claimed into the slow lane per worker (idle sockets: cheap). */
+    /**
+     * Attempts of slow receivers in the slow lane per worker, and as many of hanging ones in the
+     * hanging lane (idle sockets: cheap).
+     */
     DELIVERY_SLOW_LANE_CONCURRENCY: z.coerce.number().int().min(1).max(10_000).default(256),
     /**
      * Attempts claimed or answered whose outcomes are not yet written, per worker, at most:

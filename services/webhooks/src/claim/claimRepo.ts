@@ -68,8 +68,9 @@ export interface ClaimScope {
   /** Receivers with attempts in this worker, and how many more each may take (0: none). */
   receiverRoom: Map<string, number>;
   /**
-   * `only`: just these receivers (the slow lane's claim). `except`: every receiver with
-   * pending deliveries but these (the shared budget's claim, which leaves slow ones out).
+   * `only`: just these receivers, in this order (the slow and hanging lanes' claims: the one
+   * that waited longest for a place first). `except`: every receiver with pending deliveries but
+   * these (the shared budget's claim, which leaves slow and hanging ones out).
    */
   receivers: { only: string[] } | { except: string[] };
   leaseMs: number;
@@ -79,7 +80,7 @@ export interface ClaimScope {
  * The receivers a claim considers. With `except`, those with pending deliveries, found by a
  * skip scan of deliveries_pending_receiver (one index probe per such receiver), so a claim's
  * cost follows the number of active receivers, not the backlog (ranking every due delivery
- * took 16 ms at 10,000); with `only`, the list given.
+ * took 16 ms at 10,000); with `only`, the list given, each with its place in it (`pos`).
  */
 const ACTIVE_EXCEPT = `active as (
        select receiver_id from (
@@ -93,7 +94,10 @@ const ACTIVE_EXCEPT = `active as (
          ) select receiver_id from pending
        ) p where receiver_id is not null and not (receiver_id = any(${unseenArray(2, 'text[]')}))
      )`;
-const ACTIVE_ONLY = `active as (select unnest(${unseenArray(2, 'text[]')}) as receiver_id)`;
+const ACTIVE_ONLY = `active as (
+       select receiver_id, pos
+       from unnest(${unseenArray(2, 'text[]')}) with ordinality as a(receiver_id, pos)
+     )`;
 
 /**
  * The terms of every claim, written once: a delivery is claimable while it is pending, due and
@@ -200,8 +204,12 @@ export const SCAN_PLAN_SETTING = `select set_config('enable_sort', 'off', true),
  * Claims up to `limit` due deliveries for this worker: pending, due, not leased (or the
  * lease expired: its worker died), of an enabled receiver in the scope, each receiver's
  * oldest first and at most its room (`receiverRoom`, else `perReceiver`); candidates are
- * taken round-robin across receivers (fairness: deliveryLanes.ts). Rows are locked with FOR
- * UPDATE SKIP LOCKED and leased for `leaseMs`, so concurrent workers never claim the same row.
+ * taken round-robin across receivers (fairness: deliveryLanes.ts): every receiver's first,
+ * then every receiver's second, each round by the age of the deliveries with `except`, and in
+ * the order of the list with `only` (the slow and hanging lanes': by age, the backlog of the
+ * receivers that hold their places longest took each place that freed; a hostile review,
+ * 2026-11-30). Rows are locked with FOR UPDATE SKIP LOCKED and leased for `leaseMs`, so
+ * concurrent workers never claim the same row.
  * The lease is the only column the claim writes, no index holds it, and the partitions leave
  * room in each page (fillfactor, historyPartitions.ts), so the claim's update can be a HOT one.
  * The statement runs in a transaction of its own under SCAN_PLAN_SETTING, so its searches read
@@ -246,7 +254,7 @@ export async function claimDueDeliveriesInTransaction(
          limit coalesce(room.free, $3)
        ) c
        where r.enabled
-       order by c.rn, c.next_attempt_at limit $1
+       order by c.rn, ${only ? 'a.pos' : 'c.next_attempt_at'} limit $1
      ), ${lockedByKey('candidates k')}
      ${leaseLocked('$4')}`,
     values: [

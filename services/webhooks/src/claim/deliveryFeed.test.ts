@@ -1,17 +1,27 @@
-import type { LaneRoom } from './deliveryLanes';
+import type { Lane, LaneRoom } from './deliveryLanes';
 import { DeliveryFeed, type FedDelivery } from './deliveryFeed';
 
 const AT = '2026-11-25T10:00:00.000Z';
 const fed = (receiverId: string, n: number): FedDelivery[] =>
   Array.from({ length: n }, (_, i) => ({ id: `dlv_${receiverId}_${i}`, eventAt: AT, receiverId }));
-const room = (shared: number, slow = 0, receiverRoom: [string, number][] = []): LaneRoom => ({
+const room = (
+  shared: number,
+  slow = 0,
+  receiverRoom: [string, number][] = [],
+  order: Pick<LaneRoom, 'slowReceivers' | 'hangingReceivers'> = {
+    slowReceivers: [],
+    hangingReceivers: [],
+  },
+  hanging = 0,
+): LaneRoom => ({
   shared,
   slow,
-  slowReceivers: [],
+  hanging,
+  ...order,
   receiverRoom: new Map(receiverRoom),
 });
 const ids = (ds: FedDelivery[]) => ds.map((d) => d.id);
-const notSlow = () => false;
+const notSlow = (): Lane => 'shared';
 
 describe('DeliveryFeed', () => {
   it('serves receivers round-robin, each in the order stored', () => {
@@ -52,12 +62,25 @@ describe('DeliveryFeed', () => {
   it("puts a slow receiver's deliveries in the slow lane's room, never the shared budget's", () => {
     const feed = new DeliveryFeed({ max: 100, maxPerReceiver: 100 });
     feed.offer([...fed('slow', 3), ...fed('fast', 3)]);
-    const isSlow = (id: string) => id === 'slow';
-    const none = feed.take(room(10, 0), 4, isSlow);
+    const laneOf = (id: string): Lane => (id === 'slow' ? 'slow' : 'shared');
+    const order = { slowReceivers: ['slow'], hangingReceivers: [] };
+    const none = feed.take(room(10, 0, [], order), 4, laneOf);
     expect(ids(none.slow)).toEqual([]);
     expect(ids(none.shared)).toEqual(['dlv_fast_0', 'dlv_fast_1', 'dlv_fast_2']);
-    const pick = feed.take(room(10, 2), 4, isSlow);
+    const pick = feed.take(room(10, 2, [], order), 4, laneOf);
     expect(ids(pick.slow)).toEqual(['dlv_slow_0', 'dlv_slow_1']);
+    expect(pick.shared).toEqual([]);
+  });
+
+  it('serves the slow and hanging lanes in the order the room gives, each its own places', () => {
+    const feed = new DeliveryFeed({ max: 100, maxPerReceiver: 100 });
+    // the hanging receivers' deliveries came first; b, slow, waited longest for a place
+    feed.offer([...fed('h1', 3), ...fed('h2', 3), ...fed('a', 3), ...fed('b', 3)]);
+    const laneOf = (id: string): Lane => (id.startsWith('h') ? 'hanging' : 'slow');
+    const order = { slowReceivers: ['b', 'a'], hangingReceivers: ['h2', 'h1'] };
+    const pick = feed.take(room(10, 3, [], order, 1), 4, laneOf);
+    expect(ids(pick.slow)).toEqual(['dlv_b_0', 'dlv_a_0', 'dlv_b_1']);
+    expect(ids(pick.hanging)).toEqual(['dlv_h2_0']);
     expect(pick.shared).toEqual([]);
   });
 

@@ -1,4 +1,4 @@
-import type { LaneRoom } from './deliveryLanes';
+import type { Lane, LaneRoom } from './deliveryLanes';
 
 /** A delivery the consumer of this process stored, by its primary key and its receiver. */
 export interface FedDelivery {
@@ -15,11 +15,8 @@ export interface FeedBounds {
   maxPerReceiver: number;
 }
 
-/** What `take` picked: for the shared budget's claim and for the slow lane's. */
-export interface FeedPick {
-  shared: FedDelivery[];
-  slow: FedDelivery[];
-}
+/** What `take` picked: for the shared budget's claim and for the slow and hanging lanes'. */
+export type FeedPick = Record<Lane, FedDelivery[]>;
 
 /**
  * The deliveries this process's consumer has just stored, handed to its own worker in memory
@@ -70,30 +67,53 @@ export class DeliveryFeed {
   }
 
   /**
-   * Removes and returns deliveries to claim within `room`: a receiver known to be slow
-   * (`isSlow`) takes places of the slow lane, any other the shared budget's; each at most its
-   * own room (`receiverRoom`, else `perReceiver`). One delivery of each receiver per round.
+   * Removes and returns deliveries to claim within `room`: a receiver in the shared lane
+   * (`laneOf`) takes places of the shared budget, one known as slow or hanging places of its own
+   * lane; each at most its own room (`receiverRoom`, else `perReceiver`). One delivery of each
+   * receiver per round: in the shared budget the receivers held in turn, starting after those
+   * served last; in the slow and hanging lanes the receivers in the order the room gives (the one
+   * that waited longest for a place first: deliveryLanes.ts), not the order their deliveries came.
    */
-  take(room: LaneRoom, perReceiver: number, isSlow: (receiverId: string) => boolean): FeedPick {
-    const pick: FeedPick = { shared: [], slow: [] };
-    const free = { shared: room.shared, slow: room.slow };
+  take(room: LaneRoom, perReceiver: number, laneOf: (receiverId: string) => Lane): FeedPick {
+    const pick: FeedPick = { shared: [], slow: [], hanging: [] };
     const left = new Map<string, number>();
     const served = new Set<string>();
-    for (let progress = true; progress && (free.shared > 0 || free.slow > 0);) {
+    const own = (receiverId: string): number =>
+      left.get(receiverId) ?? room.receiverRoom.get(receiverId) ?? perReceiver;
+    const takeOne = (receiverId: string, queue: FedDelivery[], lane: Lane): void => {
+      pick[lane].push(queue.shift()!);
+      this.held--;
+      left.set(receiverId, own(receiverId) - 1);
+      served.add(receiverId);
+    };
+    let free = room.shared;
+    for (let progress = true; progress && free > 0;) {
       progress = false;
       for (const [receiverId, queue] of this.byReceiver) {
-        // no room left in either lane: the receivers after this one wait for the next take
-        // (over thousands of receivers with deliveries held, going on cost a turn each, S10)
-        if (free.shared <= 0 && free.slow <= 0) break;
-        const lane = isSlow(receiverId) ? 'slow' : 'shared';
-        const own = left.get(receiverId) ?? room.receiverRoom.get(receiverId) ?? perReceiver;
-        if (free[lane] <= 0 || own <= 0 || queue.length === 0) continue;
-        pick[lane].push(queue.shift()!);
-        this.held--;
-        free[lane]--;
-        left.set(receiverId, own - 1);
-        served.add(receiverId);
+        // no room left: the receivers after this one wait for the next take (over thousands of
+        // receivers with deliveries held, going on cost a turn each, S10)
+        if (free <= 0) break;
+        if (queue.length === 0 || own(receiverId) <= 0 || laneOf(receiverId) !== 'shared') continue;
+        takeOne(receiverId, queue, 'shared');
+        free--;
         progress = true;
+      }
+    }
+    for (const [lane, order] of [
+      ['slow', room.slowReceivers],
+      ['hanging', room.hangingReceivers],
+    ] as const) {
+      let free = room[lane];
+      for (let progress = true; progress && free > 0;) {
+        progress = false;
+        for (const receiverId of order) {
+          if (free <= 0) break;
+          const queue = this.byReceiver.get(receiverId);
+          if (!queue || queue.length === 0 || own(receiverId) <= 0) continue;
+          takeOne(receiverId, queue, lane);
+          free--;
+          progress = true;
+        }
       }
     }
     // the receivers served go to the back, so the next take starts with those that were not

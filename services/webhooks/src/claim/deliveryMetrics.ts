@@ -1,6 +1,7 @@
 import type { Pool } from '@brand/shared/db';
 import { Counter, Gauge, Histogram, type Registry } from '@brand/shared/metrics';
 import { selectPendingDepth } from './claimRepo';
+import type { Lane } from './deliveryLanes';
 import type { Verdict } from '../outcome/recordOutcome';
 
 /**
@@ -103,14 +104,15 @@ export function deliveryMetrics(registry: Registry, pool: Pool): DeliveryObserve
 
 /**
  * This worker's attempts in flight by lane (deliveryLanes.ts): `shared` is the budget of
- * receivers that answer promptly (DELIVERY_CONCURRENCY), `slow` the lane of slow and hanging
- * ones. A slow lane near its bound means many receivers hang at once. Beside them, the
+ * receivers that answer promptly (DELIVERY_CONCURRENCY), `slow` the lane of slow ones that
+ * answer, `hanging` the lane of those that hang or time out (each DELIVERY_SLOW_LANE_CONCURRENCY).
+ * A hanging lane near its bound means many receivers hang at once. Beside them, the
  * answered attempts whose outcomes are being written (DELIVERY_UNRECORDED_MAX): near its
  * bound, the database is what holds deliveries back.
  */
 export function laneMetrics(
   registry: Registry,
-  inFlight: () => { shared: number; slow: number },
+  inFlight: () => Record<Lane, number>,
   unrecorded: () => number,
 ): void {
   new Gauge({
@@ -123,13 +125,14 @@ export function laneMetrics(
   });
   new Gauge({
     name: 'webhook_worker_attempts_in_flight',
-    help: "This worker's delivery attempts in flight by lane: shared (receivers answering promptly), slow (slow or hanging receivers).",
+    help: "This worker's delivery attempts in flight by lane: shared (receivers answering promptly), slow (slow receivers that answer), hanging (hanging or timing out).",
     labelNames: ['lane'] as const,
     registers: [registry],
     collect() {
       const n = inFlight();
       this.set({ lane: 'shared' }, n.shared);
       this.set({ lane: 'slow' }, n.slow);
+      this.set({ lane: 'hanging' }, n.hanging);
     },
   });
 }

@@ -8,7 +8,12 @@ import { attemptOutcome, type DeliveryObserver } from './deliveryMetrics';
 import { DeliveryLanes, type Lane, type LaneRoom, type LaneSettings } from './deliveryLanes';
 import { DeliveryFeed, type FedDelivery } from './deliveryFeed';
 import { ScanPacing } from './scanPacing';
-import { claimDueDeliveries, claimFedDeliveries, type ClaimedDelivery } from './claimRepo';
+import {
+  claimDueDeliveries,
+  claimFedDeliveries,
+  type ClaimedDelivery,
+  type ClaimScope,
+} from './claimRepo';
 import { recordSucceededAttempts, type AttemptRecord } from '../outcome/attemptRepo';
 import { attemptRecordOf, recordOutcome, type OutcomeSettings } from '../outcome/recordOutcome';
 import { streamRequest } from '../streams/streamRequest';
@@ -22,7 +27,10 @@ import { OpenedSecrets } from '../send/openedSecrets';
 import { GroupCommit } from '../db/groupCommit';
 
 export interface WorkerSettings extends OutcomeSettings {
-  /** The lanes' bounds: the shared budget, the slow lane, per receiver (deliveryLanes.ts). */
+  /**
+   * The lanes' bounds: the shared budget, the slow and hanging lanes, per receiver, and when an
+   * attempt is slow and when hanging (deliveryLanes.ts).
+   */
   lanes: Omit<LaneSettings, 'forgetSlowAfterMs'>;
   /**
    * DELIVERY_UNRECORDED_MAX: attempts claimed or answered whose outcomes are not yet
@@ -122,7 +130,7 @@ export class DeliveryWorker {
   }
 
   /** Attempts in flight by lane (the /metrics gauge). */
-  inFlight(): { shared: number; slow: number } {
+  inFlight(): Record<Lane, number> {
     return this.lanes.counts();
   }
 
@@ -130,7 +138,7 @@ export class DeliveryWorker {
   unrecordedCount(): number {
     // every attempt is in `running` until recorded, and in a lane until answered
     const inFlight = this.lanes.counts();
-    return this.running.size - inFlight.shared - inFlight.slow;
+    return this.running.size - inFlight.shared - inFlight.slow - inFlight.hanging;
   }
 
   start(): void {
@@ -197,7 +205,10 @@ export class DeliveryWorker {
         this.deps.log.warn({ err }, 'claiming deliveries failed; retrying');
       }
       const room = this.room();
-      const hasRoom = room.shared > 0 || (room.slow > 0 && room.slowReceivers.length > 0);
+      const hasRoom =
+        room.shared > 0 ||
+        (room.slow > 0 && room.slowReceivers.length > 0) ||
+        (room.hanging > 0 && room.hangingReceivers.length > 0);
       if ((claimed > 0 || this.woken) && hasRoom) {
         // busy with little room: let answers free more places, for a larger claim
         if (this.busy() && room.shared < this.lanes.settings.shared / 2) await sleep(GATHER_MS);
@@ -226,9 +237,9 @@ export class DeliveryWorker {
   /** Claims fed deliveries by primary key, within the lanes' room. */
   private async claimFed(): Promise<number> {
     const pick = this.feed.take(this.room(), this.lanes.settings.perReceiver, (id) =>
-      this.lanes.isSlow(id),
+      this.lanes.laneOf(id),
     );
-    const fed = [...pick.slow, ...pick.shared];
+    const fed = [...pick.slow, ...pick.hanging, ...pick.shared];
     if (fed.length === 0) return 0;
     let rows: ClaimedDelivery[];
     try {
@@ -244,15 +255,15 @@ export class DeliveryWorker {
   }
 
   /**
-   * Searches the table for due deliveries to fill the free places of both lanes: the slow
-   * lane with its own receivers' due deliveries, the shared budget with everyone else's.
-   * Returns how many were claimed.
+   * Searches the table for due deliveries to fill the free places of the lanes: the slow and
+   * hanging lanes each with its own receivers' due deliveries (the one that waited longest for
+   * a place first), the shared budget with everyone else's. Returns how many were claimed.
    */
   private async scan(): Promise<number> {
     this.pacing.started();
     const room = this.room();
     const { perReceiver } = this.lanes.settings;
-    const claim = (limit: number, receivers: { only: string[] } | { except: string[] }) =>
+    const claim = (limit: number, receivers: ClaimScope['receivers']) =>
       limit <= 0
         ? Promise.resolve([])
         : claimDueDeliveries(this.deps.pool, {
@@ -264,20 +275,31 @@ export class DeliveryWorker {
           });
     const full = [...room.receiverRoom].filter(([, free]) => free <= 0).map(([id]) => id);
     const slow = room.slowReceivers.length > 0 ? room.slow : 0;
-    const [slowRows, sharedRows] = await Promise.all([
+    const hanging = room.hangingReceivers.length > 0 ? room.hanging : 0;
+    const [slowRows, hangingRows, sharedRows] = await Promise.all([
       claim(slow, { only: room.slowReceivers }),
-      claim(room.shared, { except: [...full, ...room.slowReceivers] }),
+      claim(hanging, { only: room.hangingReceivers }),
+      claim(room.shared, {
+        except: [...full, ...room.slowReceivers, ...room.hangingReceivers],
+      }),
     ]);
-    const rows = [...slowRows, ...sharedRows];
+    const rows = [...slowRows, ...hangingRows, ...sharedRows];
     const held = this.feed.forget(rows);
     this.pacing.found(
       new Set(rows.map((r) => r.receiver_id)),
       rows.filter((r) => !held.has(r.id)).map((r) => r.receiver_id),
       {
         // a claim that reached its limit may have left receivers out: nothing is known of them
-        complete: sharedRows.length < room.shared && (slow === 0 || slowRows.length < slow),
+        complete:
+          sharedRows.length < room.shared &&
+          (slow === 0 || slowRows.length < slow) &&
+          (hanging === 0 || hangingRows.length < hanging),
         scanned: (id) =>
-          room.slowReceivers.includes(id) ? slow > 0 : (room.receiverRoom.get(id) ?? 1) > 0,
+          room.slowReceivers.includes(id)
+            ? slow > 0
+            : room.hangingReceivers.includes(id)
+              ? hanging > 0
+              : (room.receiverRoom.get(id) ?? 1) > 0,
       },
     );
     this.deps.observer?.claimed('scan', rows.length);
@@ -301,28 +323,39 @@ export class DeliveryWorker {
   }
 
   /**
-   * The lanes' room, within what `unrecordedMax` leaves (the shared budget's first): every
-   * attempt not yet recorded counts, answered or still in flight (it will be an answer to
-   * record).
+   * The lanes' room, within what `unrecordedMax` leaves (the shared budget's first, then the
+   * slow lane's, then the hanging lane's): every attempt not yet recorded counts, answered or
+   * still in flight (it will be an answer to record).
    */
   private room(): LaneRoom {
     const room = this.lanes.room();
     const free = Math.max(0, this.settings.unrecordedMax - this.running.size);
-    if (free >= room.shared + room.slow) return room;
+    if (free >= room.shared + room.slow + room.hanging) return room;
     const shared = Math.min(room.shared, free);
-    return { ...room, shared, slow: Math.min(room.slow, free - shared) };
+    const slow = Math.min(room.slow, free - shared);
+    return { ...room, shared, slow, hanging: Math.min(room.hanging, free - shared - slow) };
   }
 
   private launch(d: ClaimedDelivery): void {
     let lane: Lane = this.lanes.start(d.receiver_id);
+    const { slowAfterMs, hangAfterMs } = this.lanes.settings;
+    let slowTimer: NodeJS.Timeout | undefined;
+    // still waiting for its answer at `hangAfterMs`: it leaves the slow lane for the hanging one
+    const hangIn = (ms: number) =>
+      setTimeout(() => {
+        lane = this.lanes.hang(d.receiver_id);
+        slowTimer = undefined;
+        this.wake();
+      }, ms);
     // still waiting for its answer: the attempt leaves the shared budget for the slow lane
-    const slowTimer =
-      lane === 'shared'
-        ? setTimeout(() => {
-            lane = this.lanes.demote(d.receiver_id);
-            this.wake();
-          }, this.lanes.settings.slowAfterMs)
-        : undefined;
+    // (one timer an attempt in the shared budget, as before; the next only once it is slow)
+    if (lane === 'shared')
+      slowTimer = setTimeout(() => {
+        lane = this.lanes.demote(d.receiver_id);
+        slowTimer = hangIn(hangAfterMs - slowAfterMs);
+        this.wake();
+      }, slowAfterMs);
+    else if (lane === 'slow') slowTimer = hangIn(hangAfterMs);
     // The receiver's answer frees the lane place (and its time decides the lane); the
     // outcome is recorded after (the task stays in `running` until it is).
     let hasAnswer = false;

@@ -6,6 +6,7 @@ import type { SecretBox } from '@brand/shared/secrets';
 import type { DeliveryObserver } from './deliveryMetrics';
 import { startSweeper } from '../maintenance/sweeper';
 import type { FedDelivery } from './deliveryFeed';
+import { hangAfterMs, type Lane } from './deliveryLanes';
 import { Sender } from '../send/sender';
 import { DeliveryWorker } from './worker';
 import { startTrailRelay } from '../audit/trailRole';
@@ -18,7 +19,7 @@ export interface WorkerRole {
   /** Audit entries were stored, or a stream changed: its streams' runs are opened now. */
   wakeStreams(): void;
   /** Attempts in flight by lane (deliveryLanes.ts). */
-  inFlight(): { shared: number; slow: number };
+  inFlight(): Record<Lane, number>;
   /** Answered attempts whose outcomes are still being written. */
   unrecordedCount(): number;
   /** Finishes in-flight deliveries (unfinished leases expire and are retried), then closes the sender. */
@@ -59,8 +60,10 @@ export function startWorkerRole(
       lanes: {
         shared: config.DELIVERY_CONCURRENCY,
         slow: config.DELIVERY_SLOW_LANE_CONCURRENCY,
+        hanging: config.DELIVERY_SLOW_LANE_CONCURRENCY,
         perReceiver: config.DELIVERY_PER_RECEIVER_CONCURRENCY,
         slowAfterMs: config.DELIVERY_SLOW_AFTER_MS,
+        hangAfterMs: hangAfterMs(config.DELIVERY_SLOW_AFTER_MS, config.DELIVERY_TIMEOUT_MS),
       },
       unrecordedMax: config.DELIVERY_UNRECORDED_MAX,
       leaseMs: config.DELIVERY_LEASE_MS,

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import {
   ApiError,
   BrandRecords,
+  checkpointAfterPage,
   ConnectionError,
   TimeoutError,
   type FollowCheckpoint,
@@ -67,7 +68,8 @@ const printLine = (json: string): void => void process.stdout.write(`${json}\n`)
 /**
  * Follows over the admin token (the webhooks service's EventsFeedService): each page after the
  * stored position, oldest first, skipping the ids already handled there; the position after
- * each event, and after each page, is stored.
+ * each event, and after each page, is stored (checkpointAfterPage: handled ids beyond a page,
+ * stored by a run with a larger --limit, stay until a page holds them).
  */
 async function followOverAdmin(backend: Backend, brandId: string, run: FollowRun): Promise<void> {
   const { opts, position, progress, signal, notice } = run;
@@ -78,8 +80,10 @@ async function followOverAdmin(backend: Backend, brandId: string, run: FollowRun
       feedRequest(brandId, opts, { forward: true, after: at.after }),
     );
     const handled = new Set(at.handled);
+    const ids: string[] = [];
     for (const text of page.events_json) {
       const { id } = JSON.parse(text) as { id: string };
+      ids.push(id);
       if (handled.has(id)) continue;
       if (signal.aborted) return;
       printLine(text);
@@ -87,10 +91,15 @@ async function followOverAdmin(backend: Backend, brandId: string, run: FollowRun
       progress.stored = { after: at.after, handled: [...progress.stored.handled, id] };
       await position.save(progress.stored);
     }
-    if (page.next_after !== at.after || progress.stored.handled.length > 0) {
-      progress.stored = { after: page.next_after, handled: [] };
+    const next = checkpointAfterPage(progress.stored, {
+      ids,
+      nextAfter: page.next_after,
+      full: page.events_json.length >= opts.limit,
+    });
+    if (next.after !== at.after || next.handled.length !== progress.stored.handled.length) {
+      progress.stored = next;
       await position.save(progress.stored);
-      notice(`position ${page.next_after}`);
+      if (next.after !== at.after) notice(`position ${page.next_after}`);
     }
     if (page.events_json.length < opts.limit) await pause(opts.interval, signal);
   }

@@ -6,7 +6,7 @@
 // on; with --checkpoint it reads on from the file, locked against a second follower. A bad
 // position is a usage error, not a call; one beyond the feed's head is refused by the service.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { makeBusinessEvent, REPO_ROOT, TEST_ADMIN_TOKEN, waitFor } from '@brand/testkit';
@@ -217,6 +217,28 @@ describe('brandctl events follow', () => {
       expect(await stop(next.child, next.exited)).toBe(0);
       expect(next.out.stderr).toContain(`Took over the lock of pid ${killed.child.pid}`);
       expect(ids(next.lines())).toEqual(ids(more));
+    });
+
+    it('reads on from a file stored with a larger --limit, with a smaller one, each event once', async () => {
+      // a run with --limit 4 stopped after handling the first three events of its page
+      const file = path.join(dir, 'smaller.checkpoint');
+      await writeFile(file, JSON.stringify({ after: 0, handled: ids(published.slice(0, 3)) }));
+      const f = follow(
+        '--brand',
+        brandId,
+        '--checkpoint',
+        file,
+        '--limit',
+        '2',
+        '--interval',
+        '100',
+      );
+      await waitFor(() => f.out.stderr.includes(`position ${published.length}`), {
+        timeoutMs: 20_000,
+        what: 'the head',
+      });
+      expect(await stop(f.child, f.exited)).toBe(0);
+      expect(ids(f.lines())).toEqual(ids(published.slice(3)));
     });
 
     it('refuses --after with an existing checkpoint file, which already says where to read on', async () => {

@@ -98,6 +98,7 @@ export {
 } from './auditLog/auditLogResource.js';
 export { type EventsPollResult } from './events/eventTypes.js';
 export {
+  checkpointAfterPage,
   FROM_OLDEST,
   isFollowCheckpoint,
   type FollowCheckpoint,

@@ -84,6 +84,49 @@ describe('EventsResource.follow', () => {
     expect(seen).toEqual(['e3', 'e4']);
   });
 
+  it('resumed with a smaller page than the checkpoint was taken with, hands no event twice', async () => {
+    // run 1 (limit 4) stopped at e4 having handled e1..e3; run 2 reads pages of 2
+    const { transport } = testTransport(feedApi(() => 6));
+    const seen: string[] = [];
+    const checkpoints: FollowCheckpoint[] = [];
+    const stop = new AbortController();
+    await new EventsResource(transport).follow({
+      from: { after: 0, handled: ['e1', 'e2', 'e3'] },
+      limit: 2,
+      onEvent: (e) => {
+        seen.push(e.id);
+      },
+      onCheckpoint: (c) => {
+        checkpoints.push(c);
+        if (c.after === 6) stop.abort();
+      },
+      intervalMs: 10,
+      signal: stop.signal,
+    });
+    expect(seen).toEqual(['e4', 'e5', 'e6']);
+    // past the first page, e3 is still handled: a restart from here skips it too
+    expect(checkpoints[0]).toEqual({ after: 2, handled: ['e3'] });
+    expect(checkpoints[checkpoints.length - 1]).toEqual({ after: 6, handled: [] });
+  });
+
+  it('forgets a handled id that a page not full did not hold (another filter, a stale store)', async () => {
+    const { transport } = testTransport(feedApi(() => 2));
+    const checkpoints: FollowCheckpoint[] = [];
+    const stop = new AbortController();
+    await new EventsResource(transport).follow({
+      from: { after: 0, handled: ['e1', 'other'] },
+      limit: 5,
+      onEvent: () => undefined,
+      onCheckpoint: (c) => {
+        checkpoints.push(c);
+        if (c.after === 2) stop.abort();
+      },
+      intervalMs: 10,
+      signal: stop.signal,
+    });
+    expect(checkpoints[checkpoints.length - 1]).toEqual({ after: 2, handled: [] });
+  });
+
   it('sends If-None-Match at the head and waits on 304', async () => {
     // the test transport's sleep is instant: stop after a few polls
     const stop = new AbortController();

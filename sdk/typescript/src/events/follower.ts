@@ -2,7 +2,12 @@ import { ConnectionError } from '../errors/brandRecordsError.js';
 import { RetryAfterError } from '../errors/codeErrors.js';
 import type { Transport } from '../http/transport.js';
 import type { EventFilters, FeedEvent, FeedPoller } from './eventTypes.js';
-import { isFollowCheckpoint, type FollowCheckpoint } from './followCheckpoint.js';
+import {
+  checkpointAfterPage,
+  isFollowCheckpoint,
+  sameCheckpoint,
+  type FollowCheckpoint,
+} from './followCheckpoint.js';
 
 export interface FollowOptions extends EventFilters {
   /** The stored checkpoint to resume from; FROM_OLDEST the first time. */
@@ -30,7 +35,9 @@ const DEFAULT_LIMIT = 100;
  * 1. read `after=<checkpoint.after>` oldest first, with If-None-Match of the last empty read
  *    at that position (a 304 costs the API nothing but the rate-limit check);
  * 2. hand each event not in `checkpoint.handled` to onEvent, in order, and store the
- *    checkpoint with its id added; at the page's end store `{ after: next_after, handled: [] }`;
+ *    checkpoint with its id added; at the page's end store `after: next_after` with the
+ *    handled ids that lie beyond the page (checkpointAfterPage: a checkpoint stored with a
+ *    larger page keeps them until a page holds them);
  * 3. read on at once after a full page, else wait `intervalMs`.
  * A 429 or 503 waits out Retry-After and a lost connection waits `intervalMs` (the client's
  * own retries come first); CursorExpiredError and the callbacks' errors end the follow.
@@ -84,10 +91,13 @@ export async function followFeed(
       checkpoint = { after: checkpoint.after, handled: [...checkpoint.handled, event.id] };
       await options.onCheckpoint(checkpoint);
     }
-    const next = result.next_after ?? checkpoint.after;
-    const moved = next !== checkpoint.after;
-    if (moved || checkpoint.handled.length > 0) {
-      checkpoint = { after: next, handled: [] };
+    const next = checkpointAfterPage(checkpoint, {
+      ids: result.data.map((event) => event.id),
+      nextAfter: result.next_after ?? checkpoint.after,
+      full: result.data.length >= limit,
+    });
+    if (!sameCheckpoint(next, checkpoint)) {
+      checkpoint = next;
       await options.onCheckpoint(checkpoint);
     }
     // an empty read at this position: its tag makes the next poll a 304 until an event arrives

@@ -86,9 +86,33 @@ describe('toEventInput', () => {
       message(event({ object_json: '{"id":"po_1","status":"paid"}' })),
       /no record id and resource/,
     ],
+    // a deep nest overflowed the NUL check's recursion: the consumer crashed on it, rejoined and
+    // crashed again, holding the partition (a hostile review, 2026-11-30)
+    [
+      'an object nested 5,000 deep',
+      message(event({ object_json: nested(5_000) })),
+      /nests deeper than 32/,
+    ],
+    ['an object nested 33 deep', message(event({ object_json: nested(33) })), /nests deeper/],
   ])('skips %s', (_name, m, reason) => {
     const result = toEventInput(m);
     expect(result).toHaveProperty('skip');
     expect((result as { skip: string }).skip).toMatch(reason);
   });
+
+  it('reads an object nested 32 deep, and finds a NUL at its bottom', () => {
+    expect(toEventInput(message(event({ object_json: nested(32) })))).toMatchObject({
+      id: 'evt_abc',
+    });
+    expect(toEventInput(message(event({ object_json: nested(32, '"a\\u0000"') })))).toEqual({
+      skip: 'object_json holds a NUL character',
+      reason: 'invalid_object_json',
+    });
+  });
 });
+
+/** A record holding objects within objects, `depth` in all (the record one of them). */
+function nested(depth: number, bottom = '"bottom"'): string {
+  const inner = `${'{"a":'.repeat(depth - 1)}${bottom}${'}'.repeat(depth - 1)}`;
+  return `{"resource":"payouts","id":"po_1","a":${inner}}`;
+}

@@ -11,7 +11,8 @@ import type { EventInput } from './eventRepo';
  * The event a message carries, or a reason to skip it: undecodable bytes, an unknown
  * event type (new types may be added; this service delivers only the four), a brand, producer,
  * created_at or object_json that is not what the envelope promises (a NUL, 30 February: values
- * PostgreSQL refuses, which replayed the chunk for ever and held the partition). Skipped messages
+ * PostgreSQL refuses, which replayed the chunk for ever and held the partition; a nest deeper
+ * than any record's). Skipped messages
  * are logged and committed past: retrying cannot make them readable, and they must not block the
  * partition.
  */
@@ -36,9 +37,9 @@ export function toEventInput(
   }
   if (typeof object !== 'object' || object === null || Array.isArray(object))
     return { skip: 'object_json is not a JSON object', reason: 'invalid_object_json' };
-  // PostgreSQL's jsonb cannot hold a NUL, nor the record id's text
-  if (holdsNul(object))
-    return { skip: 'object_json holds a NUL character', reason: 'invalid_object_json' };
+  // PostgreSQL's jsonb cannot hold a NUL, nor the record id's text; and no record nests deep
+  const problem = shapeProblem(object);
+  if (problem) return { skip: `object_json ${problem}`, reason: 'invalid_object_json' };
   if (!isRecordShaped(object))
     return {
       skip: 'object_json has no record id and resource',
@@ -73,9 +74,29 @@ function isRecordShaped(object: object): boolean {
   );
 }
 
-/** Whether any string of a parsed JSON value, key or value, holds a NUL character. */
-function holdsNul(value: unknown): boolean {
-  if (typeof value === 'string') return value.includes('\0');
-  if (typeof value !== 'object' || value === null) return false;
-  return Object.entries(value).some(([k, v]) => k.includes('\0') || holdsNul(v));
+/** Objects and arrays within one another a record may have, itself counted (far past any record). */
+const MAX_DEPTH = 32;
+
+/**
+ * What makes a parsed object unfit to store, or undefined: a NUL in any string, key or value,
+ * or a nest deeper than MAX_DEPTH. Walked with a stack of its own, not by recursion: JSON.parse
+ * reads a nest thousands deep, and a recursive walk of it overflowed the call stack, which
+ * crashed the consumer on that message again after every rejoin (a hostile review, 2026-11-30).
+ */
+function shapeProblem(object: object): string | undefined {
+  const stack: Array<[value: unknown, depth: number]> = [[object, 1]];
+  for (let next = stack.pop(); next !== undefined; next = stack.pop()) {
+    const [value, depth] = next;
+    if (typeof value === 'string') {
+      if (value.includes('\0')) return 'holds a NUL character';
+      continue;
+    }
+    if (typeof value !== 'object' || value === null) continue;
+    if (depth > MAX_DEPTH) return `nests deeper than ${MAX_DEPTH} levels`;
+    for (const [k, v] of Object.entries(value)) {
+      if (k.includes('\0')) return 'holds a NUL character';
+      stack.push([v, depth + 1]);
+    }
+  }
+  return undefined;
 }

@@ -1,4 +1,4 @@
-import { CursorExpiredError } from '../errors/codeErrors';
+import { CursorExpiredError, RateLimitedError } from '../errors/codeErrors';
 import { errorBody, type RecordedRequest, type StubAnswer } from '../testing/fetchStub';
 import { testTransport } from '../testing/testTransport';
 import { EventsResource } from './eventsResource';
@@ -185,6 +185,62 @@ describe('EventsResource.follow', () => {
         onCheckpoint: () => undefined,
       }),
     ).rejects.toBeInstanceOf(CursorExpiredError);
+  });
+
+  it('throws a Retry-After beyond maxRetryAfterSeconds at once, in follow and all (README retries)', async () => {
+    const tooLong: StubAnswer = {
+      status: 429,
+      body: errorBody('rate_limited'),
+      headers: { 'retry-after': '86400' },
+    };
+    const follower = testTransport([tooLong]);
+    await expect(
+      new EventsResource(follower.transport).follow({
+        from: FROM_OLDEST,
+        onEvent: () => undefined,
+        onCheckpoint: () => undefined,
+      }),
+    ).rejects.toBeInstanceOf(RateLimitedError);
+    expect(follower.requests).toHaveLength(1);
+    expect(follower.sleeps).toEqual([]);
+
+    const walk = testTransport([{ ...tooLong, headers: { 'retry-after': '3600' } }]);
+    const walking = (async () => {
+      for await (const e of new EventsResource(walk.transport).all()) void e;
+    })();
+    await expect(walking).rejects.toBeInstanceOf(RateLimitedError);
+    expect(walk.requests).toHaveLength(1);
+    expect(walk.sleeps).toEqual([]);
+  });
+
+  it("waits out a proxy's 502 and 504 with a bounded back-off and goes on", async () => {
+    const proxy = (status: number): StubAnswer => ({
+      status,
+      body: '<html>Bad Gateway</html>',
+      headers: { 'content-type': 'text/html' },
+    });
+    // the client's two retries answer 502s too: the follower itself sees three failures
+    const { transport, sleeps } = testTransport(
+      feedApi(() => 2, {
+        refuse: (n) => (n <= 6 ? proxy(502) : n <= 9 ? proxy(504) : undefined),
+      }),
+    );
+    const seen: string[] = [];
+    const stop = new AbortController();
+    await new EventsResource(transport).follow({
+      from: FROM_OLDEST,
+      onEvent: (e) => {
+        seen.push(e.id);
+      },
+      onCheckpoint: (c) => {
+        if (c.after === 2) stop.abort();
+      },
+      intervalMs: 1_000,
+      signal: stop.signal,
+    });
+    expect(seen).toEqual(['e1', 'e2']);
+    // the follower's own waits (not the client's retries, each below 8 s): 1, 2, 4 s
+    expect(sleeps.filter((ms) => ms >= 1_000).slice(0, 3)).toEqual([1_000, 2_000, 4_000]);
   });
 
   it('refuses a stored checkpoint that is not one', async () => {

@@ -1,4 +1,4 @@
-import { ConnectionError } from '../errors/brandRecordsError.js';
+import { ApiError, ConnectionError } from '../errors/brandRecordsError.js';
 import { RetryAfterError } from '../errors/codeErrors.js';
 import type { Transport } from '../http/transport.js';
 import type { EventFilters, FeedEvent, FeedPoller } from './eventTypes.js';
@@ -29,6 +29,33 @@ export interface FollowOptions extends EventFilters {
 
 const DEFAULT_INTERVAL_MS = 5_000;
 const DEFAULT_LIMIT = 100;
+/** The longest back-off between polls after failures in a row that named no Retry-After. */
+const MAX_BACKOFF_MS = 60_000;
+/** A proxy's answers that say "not now": the README's retry table retries them as 503. */
+const PROXY_STATUSES = new Set([502, 504]);
+
+/**
+ * How long to wait before polling again after `error`, the `failures`-th in a row, or
+ * undefined to end the follow with it: a 429 or 503 waits its Retry-After (one beyond
+ * `maxRetryAfterSeconds` is thrown, as the client's retries throw it); a 429 or 503 without
+ * one, a proxy's 502 or 504 and a lost connection back off from `intervalMs`, doubling up to
+ * a minute. Anything else (CursorExpiredError, a 4xx, a 500) ends the follow.
+ */
+function failureWaitMs(
+  error: unknown,
+  failures: number,
+  intervalMs: number,
+  transport: Transport,
+): number | undefined {
+  const backoff = Math.min(MAX_BACKOFF_MS, intervalMs * 2 ** Math.min(failures - 1, 30));
+  if (error instanceof RetryAfterError) {
+    if (error.retryAfterSeconds === undefined) return backoff;
+    return transport.retryAfterWaitMs(error.retryAfterSeconds);
+  }
+  if (error instanceof ApiError && PROXY_STATUSES.has(error.status)) return backoff;
+  if (error instanceof ConnectionError) return backoff;
+  return undefined;
+}
 
 /**
  * The follower loop (docs/webhooks.md "Following the events feed instead of a receiver"):
@@ -39,8 +66,9 @@ const DEFAULT_LIMIT = 100;
  *    handled ids that lie beyond the page (checkpointAfterPage: a checkpoint stored with a
  *    larger page keeps them until a page holds them);
  * 3. read on at once after a full page, else wait `intervalMs`.
- * A 429 or 503 waits out Retry-After and a lost connection waits `intervalMs` (the client's
- * own retries come first); CursorExpiredError and the callbacks' errors end the follow.
+ * A 429 or 503 waits out Retry-After (up to `maxRetryAfterSeconds`: a longer one is thrown);
+ * a proxy's 502 or 504 and a lost connection back off from `intervalMs` (the client's own
+ * retries come first); CursorExpiredError, other refusals and the callbacks' errors end it.
  */
 export async function followFeed(
   events: FeedPoller,
@@ -58,6 +86,7 @@ export async function followFeed(
   };
   let etag: string | undefined;
   const wait = (ms: number) => transport.pause(ms, signal).catch(() => undefined);
+  let failures = 0;
   while (!signal?.aborted) {
     let result;
     try {
@@ -73,11 +102,12 @@ export async function followFeed(
       });
     } catch (error) {
       if (signal?.aborted) return;
-      if (error instanceof RetryAfterError) await wait((error.retryAfterSeconds ?? 1) * 1000);
-      else if (error instanceof ConnectionError) await wait(intervalMs);
-      else throw error;
+      const ms = failureWaitMs(error, ++failures, intervalMs, transport);
+      if (ms === undefined) throw error;
+      await wait(ms);
       continue;
     }
+    failures = 0;
     if (result.notModified) {
       await wait(intervalMs);
       continue;

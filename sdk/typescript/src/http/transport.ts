@@ -83,6 +83,16 @@ export class Transport {
     }
   }
 
+  /**
+   * How long a caller that retries by itself (a walk, the follower) may wait on a `Retry-After`
+   * of `seconds` (one second when there was none), in ms: undefined beyond
+   * `maxRetryAfterSeconds`, which is thrown to the user at once, as the transport does.
+   */
+  retryAfterWaitMs(seconds: number | undefined): number | undefined {
+    const ms = (seconds ?? 1) * 1000;
+    return ms > this.config.tuning.maxRetryAfterSeconds * 1000 ? undefined : ms;
+  }
+
   /** Waits `ms` (with the injected clock in tests); rejects when `signal` aborts. */
   pause(ms: number, signal?: AbortSignal): Promise<void> {
     return this.sleep(ms, signal);

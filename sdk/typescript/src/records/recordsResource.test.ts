@@ -190,6 +190,17 @@ describe('RecordsResource.all', () => {
     expect(stuck.requests).toHaveLength(WALK_RATE_LIMIT_WAITS + 1);
   });
 
+  it('throws a Retry-After beyond maxRetryAfterSeconds at once, as the client does (README retries)', async () => {
+    const { transport, requests, sleeps } = testTransport([
+      { status: 429, body: errorBody('rate_limited'), headers: { 'retry-after': '3600' } },
+    ]);
+    await expect(
+      collect(new RecordsResource(transport, 'submissions').all()),
+    ).rejects.toMatchObject({ retryAfterSeconds: 3600 });
+    expect(requests).toHaveLength(1);
+    expect(sleeps).toEqual([]);
+  });
+
   it('pages() yields each page with its meta', async () => {
     const { transport } = testTransport(pagingApi(15));
     const pages = await collect(new RecordsResource(transport, 'submissions').pages({ limit: 10 }));

@@ -162,8 +162,11 @@ export class RecordsResource<R extends ResourceName> {
         return await this.list(params);
       } catch (error) {
         if (!(error instanceof RateLimitedError) || waits >= WALK_RATE_LIMIT_WAITS) throw error;
-        // Retry-After is the earliest moment a request can pass; one second when it is missing.
-        await this.transport.pause((error.retryAfterSeconds ?? 1) * 1000, params.signal);
+        // Retry-After is the earliest moment a request can pass (one second when missing); one
+        // beyond maxRetryAfterSeconds is thrown at once, as the client's own retries do.
+        const ms = this.transport.retryAfterWaitMs(error.retryAfterSeconds);
+        if (ms === undefined) throw error;
+        await this.transport.pause(ms, params.signal);
       }
     }
   }

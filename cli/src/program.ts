@@ -46,7 +46,7 @@ export function buildProgram(): Command {
     )
     .option(
       '--token <token>',
-      'the admin token itself: visible in shell history and to every user of this machine; prefer --token-file',
+      'the admin token itself: visible in shell history and to every user of this machine; prefer --admin-token-file',
     )
     .option('--timeout <ms>', `deadline per call (default ${DEFAULT_TIMEOUT_MS})`, parseTimeout)
     .showHelpAfterError('(add --help for usage)')

@@ -46,6 +46,13 @@ describe('usage', () => {
     expect(r.stdout).toMatch(/\nExamples?:\n {2}\$ brandctl /);
   });
 
+  it('--token points at an option that exists', async () => {
+    const r = await run('--help');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/--token <token>[\s\S]*prefer\s+--admin-token-file/);
+    expect(r.stdout).not.toContain('--token-file');
+  });
+
   it('exits 2 on an unknown command, a missing option or a bad choice', async () => {
     const unknown = await run('frobnicate');
     expect(unknown.code).toBe(2);

@@ -220,15 +220,17 @@ describe('deadlines', () => {
 // with the API as its proxy sends one). It answered 404 not_found, charged to the brand (the
 // outside probe and a hostile review, 2026-11-30).
 describe('what the HTTP layer accepts', () => {
+  /** A GET of `path` as it is written on the request line, with the brand's key. */
+  const ask = (path: string) =>
+    sendRaw(stack.gateway.url, 'GET', path, [
+      'Host',
+      new URL(stack.gateway.url).host,
+      'Authorization',
+      `Bearer ${key}`,
+    ]);
+
   it('serves an absolute-form target as its origin form, and refuses one that is no URL', async () => {
     const origin = new URL(stack.gateway.url);
-    const ask = (path: string) =>
-      sendRaw(stack.gateway.url, 'GET', path, [
-        'Host',
-        origin.host,
-        'Authorization',
-        `Bearer ${key}`,
-      ]);
     const plain = await ask('/api/v1/campaigns?limit=2');
     const absolute = await ask(`http://${origin.host}/api/v1/campaigns?limit=2`);
     const upper = await ask(`HTTP://${origin.host}/api/v1/campaigns?limit=2`);
@@ -248,14 +250,6 @@ describe('what the HTTP layer accepts', () => {
     // no client sends one (fetch and curl strip it); one sent by hand glued itself to the last
     // query value (?limit=2#x: 400 invalid_parameter) while /links/<id>#x was served (a hostile
     // review, 2026-11-30)
-    const origin = new URL(stack.gateway.url);
-    const ask = (path: string) =>
-      sendRaw(stack.gateway.url, 'GET', path, [
-        'Host',
-        origin.host,
-        'Authorization',
-        `Bearer ${key}`,
-      ]);
     const [plain, fragment] = await Promise.all([
       ask('/api/v1/campaigns?limit=2'),
       ask('/api/v1/campaigns?limit=2#frag'),

@@ -106,6 +106,22 @@ function refusingTrail(): {
   return { push, stored, offered };
 }
 
+/** Runs a relay of records' outbox handing to `push` until `done`, then stops it (a process). */
+async function relayUntil(
+  push: (entries: AuditEntryIn[]) => Promise<void>,
+  done: () => Promise<boolean>,
+): Promise<void> {
+  const relay = startAuditRelay(
+    { pool, log, push, source: 'records' },
+    { pollMs: 20, batchSize: 5, retentionMs: 3600_000 },
+  );
+  try {
+    await until(done, 5_000);
+  } finally {
+    await relay.stop();
+  }
+}
+
 describe('the audit relay', () => {
   it('reports a growing outbox and its failures while the webhooks admin role is unreachable', async () => {
     const registry = new Registry();
@@ -170,15 +186,7 @@ describe('the audit relay', () => {
   it('keeps an entry set aside across a restart, and counts it apart from the waiting ones', async () => {
     const first = refusingTrail();
     await addEntries(['act_1', 'act_bad', 'act_3'], { agoSeconds: 600 });
-    const relay = startAuditRelay(
-      { pool, log, push: first.push, source: 'records' },
-      { pollMs: 20, batchSize: 5, retentionMs: 3600_000 },
-    );
-    try {
-      await until(async () => (await waitingIds()).length === 1, 5_000);
-    } finally {
-      await relay.stop();
-    }
+    await relayUntil(first.push, async () => (await waitingIds()).length === 1);
     const mark = await pool.query<{ set_aside_at: Date | null; set_aside_reason: string | null }>(
       `select set_aside_at, set_aside_reason from audit_outbox where entry_id = 'act_bad'`,
     );
@@ -193,16 +201,8 @@ describe('the audit relay', () => {
       { pool, log, source: 'records', registry },
     );
     await step.run(); // its metrics alone: no WEBHOOKS_GRPC_ADDR, and stopped at once
-    const relayAgain = startAuditRelay(
-      { pool, log, push: second.push, source: 'records' },
-      { pollMs: 20, batchSize: 5, retentionMs: 3600_000 },
-    );
-    try {
-      await addEntries(['act_4']);
-      await until(() => Promise.resolve(second.stored.includes('act_4')), 5_000);
-    } finally {
-      await relayAgain.stop();
-    }
+    await addEntries(['act_4']);
+    await relayUntil(second.push, () => Promise.resolve(second.stored.includes('act_4')));
     expect(second.offered).toEqual(['act_4']);
     expect(await waitingIds()).toEqual(['act_bad']);
     const m = await registry.metrics();
@@ -216,15 +216,7 @@ describe('the audit relay', () => {
       `update audit_outbox set set_aside_at = null, row_json = '{"action":"ok"}',
               entry_id = 'act_mended' where entry_id = 'act_bad'`,
     );
-    const relayMended = startAuditRelay(
-      { pool, log, push: second.push, source: 'records' },
-      { pollMs: 20, batchSize: 5, retentionMs: 3600_000 },
-    );
-    try {
-      await until(async () => (await waitingIds()).length === 0, 5_000);
-    } finally {
-      await relayMended.stop();
-    }
+    await relayUntil(second.push, async () => (await waitingIds()).length === 0);
     expect(second.stored).toEqual(['act_4', 'act_mended']);
   });
 });

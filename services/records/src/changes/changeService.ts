@@ -49,12 +49,22 @@ interface Transition {
 }
 
 /**
+ * The most a change's event may carry as its record's JSON (BusinessEvent.object_json), in
+ * UTF-8 bytes: 512 KiB, half Kafka's default message.max.bytes (1 MiB + 12), so the envelope,
+ * headers and record batch framing always fit beside it. Record text has no length limit of its
+ * own; a change whose event would be larger is refused (precondition_failed) rather than
+ * accepted and then set aside by the relay (docs/operating.md, BrandRecordsOutboxEventsSetAside).
+ */
+export const MAX_EVENT_OBJECT_BYTES = 512 * 1024;
+
+/**
  * Applies a transition in ONE transaction: lock the row (`for update`, so concurrent
  * changes of one record serialise and the loser sees the new status), check the status,
  * write the new state, and insert the outbox event with an id minted here. Either both the
  * change and its event commit or neither does. not_found for an unknown id,
  * validation_failed for an id of the wrong shape, precondition_failed (naming the current
- * status) for a repeated or invalid transition.
+ * status) for a repeated or invalid transition, and precondition_failed for a record whose
+ * event would be over MAX_EVENT_OBJECT_BYTES (nothing is written).
  */
 async function applyTransition(pool: Pool, t: Transition, id: string): Promise<ChangeResult> {
   const idPattern = new RegExp(`^${idPrefix(t.idKind)}[A-Za-z0-9]{1,64}$`);
@@ -79,12 +89,20 @@ async function applyTransition(pool: Pool, t: Transition, id: string): Promise<C
         );
       }
       const record = await t.write(client, id);
+      const payload = eventObjectJson(t.resource, record);
+      const bytes = Buffer.byteLength(payload, 'utf8');
+      if (bytes > MAX_EVENT_OBJECT_BYTES)
+        // refused before the commit: a change whose event Kafka could never take is not accepted
+        throw new AppError(
+          'precondition_failed',
+          `${capitalise(t.noun)} ${id} is too large to publish as an event (${bytes} bytes of JSON; at most ${MAX_EVENT_OBJECT_BYTES}); shorten its text fields first.`,
+        );
       const eventId = newId('event');
       await insertOutboxEvent(client, {
         id: eventId,
         brandId: locked.brand_id,
         type: t.event,
-        payload: eventObjectJson(t.resource, record),
+        payload,
       });
       brandId = locked.brand_id;
       return { record, eventId };

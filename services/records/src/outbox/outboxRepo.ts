@@ -36,7 +36,7 @@ export async function insertOutboxEvent(
 }
 
 /**
- * Claims up to `limit` unpublished rows, oldest first, locked until the caller's
+ * Claims up to `limit` unpublished rows not set aside, oldest first, locked until the caller's
  * transaction ends. `skip locked` lets several relays (records replicas) claim disjoint
  * batches; the per-brand advisory lock keeps one brand's events on a single relay at a
  * time, so two replicas can never publish a brand's events out of order. A brand whose
@@ -48,6 +48,7 @@ export async function claimUnpublished(client: PoolClient, limit: number): Promi
        traceparent, tracestate
      from outbox
      where published_at is null
+       and set_aside_at is null
        and pg_try_advisory_xact_lock(hashtext('records.outbox'), hashtext(brand_id))
      order by seq
      limit $1
@@ -65,6 +66,24 @@ export async function markPublished(client: PoolClient, ids: string[]): Promise<
   );
 }
 
+/**
+ * Sets a claimed row aside (in the claiming transaction): the broker refuses its event on its
+ * own (over message.max.bytes), so it is never claimed again until an operator clears
+ * `set_aside_at`; the rows behind it go on.
+ */
+export async function setOutboxRowAside(
+  client: PoolClient,
+  id: string,
+  reason: string,
+): Promise<void> {
+  await client.query(
+    `update outbox set set_aside_at = now(), set_aside_reason = left($2, 1000),
+       attempts = attempts + 1, last_error = left($2, 500)
+     where id = $1 and published_at is null`,
+    [id, reason],
+  );
+}
+
 /** Records a failed publish of these rows (outside the rolled-back claim), for operators. */
 export async function recordPublishFailure(
   pool: Pool,
@@ -77,14 +96,25 @@ export async function recordPublishFailure(
   );
 }
 
-/** The backlog: how many events wait and how long the oldest has waited (0 when none). */
+/**
+ * The backlog: how many events wait for the relay and how long the oldest has waited (0 when
+ * none). Rows set aside wait for an operator instead: countSetAside.
+ */
 export async function selectBacklog(
   pool: Pool,
 ): Promise<{ count: number; oldest_age_seconds: number }> {
   const res = await pool.query<{ count: number; oldest_age_seconds: number }>(
     `select count(*)::int as count,
        coalesce(extract(epoch from now() - min(created_at)), 0)::float8 as oldest_age_seconds
-     from outbox where published_at is null`,
+     from outbox where published_at is null and set_aside_at is null`,
   );
   return res.rows[0]!;
+}
+
+/** How many events are set aside (the broker refuses each on its own) and wait to be mended. */
+export async function countSetAside(pool: Pool): Promise<number> {
+  const res = await pool.query<{ n: number }>(
+    'select count(*)::int as n from outbox where set_aside_at is not null and published_at is null',
+  );
+  return res.rows[0]!.n;
 }

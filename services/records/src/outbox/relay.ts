@@ -1,9 +1,15 @@
 import { Partitioners, type Kafka, type Producer } from 'kafkajs';
-import { withTransaction, type Pool } from '@brand/shared/db';
+import { withTransaction, type Pool, type PoolClient } from '@brand/shared/db';
 import { lazyKafkaClient, type KafkaConnectionStatus } from '@brand/shared/kafka';
 import type { Logger } from '@brand/shared/logger';
 import { startPublishing } from './outboxMessages';
-import { claimUnpublished, markPublished, recordPublishFailure } from './outboxRepo';
+import {
+  claimUnpublished,
+  markPublished,
+  recordPublishFailure,
+  setOutboxRowAside,
+  type OutboxRow,
+} from './outboxRepo';
 import type { RelayObserver } from './relayMetrics';
 import { createSleeper } from './sleeper';
 
@@ -37,6 +43,8 @@ export interface OutboxRelay {
 
 const FIRST_BACKOFF_MS = 250;
 
+const errorMessage = (err: unknown): string => (err instanceof Error ? err.message : String(err));
+
 /** The producer could not connect: no rows were claimed. */
 class ConnectFailure extends Error {
   override readonly name = ConnectFailure.name;
@@ -56,6 +64,23 @@ class PublishFailure extends Error {
   }
 }
 
+/** Kafka's answers that a request's message or record batch is too large: the same every time. */
+const TOO_LARGE = new Set(['MESSAGE_TOO_LARGE', 'RECORD_LIST_TOO_LARGE']);
+
+/**
+ * Whether the broker refused a send because a message, or a partition's record batch, is over
+ * its size limit (message.max.bytes, or the topic's max.message.bytes). Walks the wrappers
+ * (kafkajs's retrier keeps the error it gave up on as `cause` or `originalError`).
+ */
+export function isTooLargeForBroker(err: unknown): boolean {
+  for (let e: unknown = err, depth = 0; e instanceof Error && depth < 8; depth++) {
+    const type = (e as { type?: unknown }).type;
+    if (typeof type === 'string' && TOO_LARGE.has(type)) return true;
+    e = e.cause ?? (e as { originalError?: unknown }).originalError;
+  }
+  return false;
+}
+
 /**
  * Starts the outbox relay loop: claim a batch of unpublished rows in order (skip locked,
  * so replicas share the work), send it with an idempotent producer (acks from all in-sync
@@ -63,7 +88,13 @@ class PublishFailure extends Error {
  * acknowledged. Delivery is at-least-once: a crash after the send and before the commit
  * publishes the batch again with the same event ids, which consumers dedupe. While Kafka
  * (or the database) is unreachable the loop backs off, doubling up to maxBackoffMs; rows
- * simply stay in the outbox, so nothing is lost. Never throws.
+ * simply stay in the outbox, so nothing is lost. A batch the broker refuses as too large
+ * (kafkajs puts a partition's messages in one record batch, refused whole over
+ * message.max.bytes) is sent again in halves, in order, until the parts fit; an event refused
+ * on its own is set aside in the outbox (set_aside_at, with the broker's answer), logged at
+ * error level and counted, and the events behind it go on. A refused request may have written
+ * its other partitions' messages already: sent again in a part, they reach the topic twice, with
+ * the same id and created_at, which consumers dedupe. Never throws.
  */
 export function startOutboxRelay(opts: RelayOptions): OutboxRelay {
   const log = opts.log.child({ component: 'outbox-relay', topic: opts.topic });
@@ -100,32 +131,73 @@ export function startOutboxRelay(opts: RelayOptions): OutboxRelay {
     }
   };
 
-  const relayBatch = async (): Promise<number> => {
+  /**
+   * Sends `rows` and marks them published, in the claiming transaction. A part the broker
+   * refuses as too large goes again in halves, in order (a fresh producer each time: the refused
+   * request leaves the idempotent producer's sequence numbers behind the broker's), down to the
+   * one event, which is set aside. Returns how many were published. Any other failure throws a
+   * PublishFailure of this part: the turn rolls back, the parts marked before it included.
+   */
+  const publish = async (client: PoolClient, rows: OutboxRow[]): Promise<number> => {
     const p = await connectedProducer();
+    const ids = rows.map((r) => r.id);
+    const batch = startPublishing(rows, opts.topic);
+    try {
+      await p.send({ topic: opts.topic, acks: -1, messages: batch.messages });
+      batch.end();
+    } catch (err) {
+      batch.end(err);
+      if (!isTooLargeForBroker(err)) throw new PublishFailure(ids, err);
+      opts.observer?.failed(rows.length);
+      await dropProducer();
+      if (rows.length > 1) {
+        const half = Math.ceil(rows.length / 2);
+        log.warn(
+          { err: errorMessage(err), events: rows.length },
+          'Kafka refused an outbox batch as too large; sending it in halves',
+        );
+        return (
+          (await publish(client, rows.slice(0, half))) + (await publish(client, rows.slice(half)))
+        );
+      }
+      const row = rows[0]!;
+      await setOutboxRowAside(client, row.id, errorMessage(err));
+      opts.observer?.setAside();
+      log.error(
+        {
+          err: errorMessage(err),
+          outbox_id: row.id,
+          brand_id: row.brand_id,
+          type: row.type,
+          payload_bytes: Buffer.byteLength(row.payload),
+        },
+        'Kafka refuses this event as too large; it stays in the outbox, set aside (set_aside_at), and the events behind it go on',
+      );
+      return 0;
+    }
+    await markPublished(client, ids);
+    return rows.length;
+  };
+
+  /** One turn: the batch claimed, and how many of it were published (not set aside). */
+  const relayBatch = async (): Promise<{ claimed: number; published: number }> => {
+    await connectedProducer();
     opts.status?.succeeded();
     return withTransaction(opts.pool, async (client) => {
       const rows = await claimUnpublished(client, opts.batchSize);
-      if (rows.length === 0) return 0;
-      const ids = rows.map((r) => r.id);
-      const batch = startPublishing(rows, opts.topic);
-      try {
-        await p.send({ topic: opts.topic, acks: -1, messages: batch.messages });
-        batch.end();
-      } catch (err) {
-        batch.end(err);
-        throw new PublishFailure(ids, err);
-      }
-      await markPublished(client, ids);
-      return rows.length;
+      if (rows.length === 0) return { claimed: 0, published: 0 };
+      return { claimed: rows.length, published: await publish(client, rows) };
     });
   };
 
   const loop = async (): Promise<void> => {
     let backoffMs = 0;
     while (!stopping) {
-      let sent = 0;
+      let claimed = 0;
       try {
-        sent = await relayBatch();
+        const turn = await relayBatch();
+        claimed = turn.claimed;
+        const sent = turn.published;
         if (backoffMs > 0) log.info('outbox relay recovered');
         backoffMs = 0;
         if (sent > 0) {
@@ -155,7 +227,7 @@ export function startOutboxRelay(opts: RelayOptions): OutboxRelay {
       }
       if (stopping) break;
       // A full batch means more may be waiting: go again without sleeping.
-      if (backoffMs === 0 && sent === opts.batchSize) continue;
+      if (backoffMs === 0 && claimed === opts.batchSize) continue;
       await sleeper.sleep(backoffMs || opts.pollMs, { wakeable: backoffMs === 0 });
     }
   };

@@ -17,7 +17,7 @@ import type { Rendered } from '../output';
 import { onWebhooks, runReported, type ReportContext } from '../run';
 import { secretFromFile } from '../settings';
 import { feedRequest, type FeedFilters } from './eventsFeedRequest';
-import { openPosition, type Position } from './followPosition';
+import { openPosition, type Position, type PositionFilters } from './followPosition';
 
 export interface FollowOptions extends FeedFilters {
   brand?: string;
@@ -134,6 +134,7 @@ async function followOverApi(client: BrandRecords, run: FollowRun): Promise<void
     until: opts.until,
     signal,
     onEvent: (event) => {
+      position.checkBrand(event.brand_id);
       printLine(JSON.stringify(event));
       progress.printed++;
     },
@@ -160,6 +161,16 @@ function asAppError(err: unknown, url: string): unknown {
   return err;
 }
 
+/** The filters a stored position depends on, as the file records them. */
+function positionFilters(opts: FollowOptions): PositionFilters {
+  const filters: PositionFilters = {};
+  if (opts.type !== undefined && opts.type.length > 0)
+    filters.type = [...opts.type].sort().join(',');
+  if (opts.record !== undefined) filters.record = opts.record;
+  if (opts.since !== undefined) filters.since = opts.since;
+  return filters;
+}
+
 /** Follows until a signal, then says on stderr how many events it printed and where to read on. */
 async function follow(
   ctx: ReportContext,
@@ -170,7 +181,7 @@ async function follow(
   let position: Position | undefined;
   const { signal, release } = stopOnSignals();
   try {
-    position = await openPosition(opts, ctx.notice);
+    position = await openPosition({ ...opts, filters: positionFilters(opts) }, ctx.notice);
     const progress: Progress = { printed: 0, stored: position.from };
     ctx.notice(`Following from position ${position.from.after}; Ctrl-C stops.`);
     await over({ opts, position, progress, signal, notice: ctx.notice });

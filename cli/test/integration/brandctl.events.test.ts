@@ -6,6 +6,8 @@
 // on; with --checkpoint it reads on from the file, locked against a second follower. A bad
 // position is a usage error, not a call; one beyond the feed's head is refused by the service.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -201,6 +203,8 @@ describe('brandctl events follow', () => {
       expect(JSON.parse(await readFile(file, 'utf8'))).toEqual({
         after: published.length,
         handled: [],
+        brand: brandId,
+        filters: {},
       });
 
       // killed, not stopped: its lock stays behind; the next run takes it over and reads on
@@ -239,6 +243,72 @@ describe('brandctl events follow', () => {
       });
       expect(await stop(f.child, f.exited)).toBe(0);
       expect(ids(f.lines())).toEqual(ids(published.slice(3)));
+    });
+
+    it("records the brand and filters in the file and refuses another brand's or filters' follow", async () => {
+      const file = path.join(dir, 'brand-a.checkpoint');
+      const first = follow('--brand', brandId, '--checkpoint', file, '--interval', '100');
+      await waitFor(() => first.lines().length >= published.length, { timeoutMs: 20_000 });
+      expect(await stop(first.child, first.exited)).toBe(0);
+      expect(JSON.parse(await readFile(file, 'utf8'))).toMatchObject({
+        after: published.length,
+        brand: brandId,
+        filters: {},
+      });
+
+      // brand B read on from brand A's position would skip B's events up to it: refused
+      const other = newBrandId();
+      const b = follow('--brand', other, '--checkpoint', file, '--json');
+      expect(await b.exited).toBe(1);
+      expect(b.out.stdout).toContain('"code":"precondition_failed"');
+      expect(b.out.stderr).toContain(`${file} holds the position of brand ${brandId}`);
+      const typed = follow('--brand', brandId, '--checkpoint', file, '--type', 'payout.paid');
+      expect(await typed.exited).toBe(1);
+      expect(typed.out.stderr).toContain('read with other filters');
+
+      // a file of an older brandctl (no brand) is read, and from then on holds the brand
+      const old = path.join(dir, 'old.checkpoint');
+      await writeFile(old, JSON.stringify({ after: published.length - 1, handled: [] }));
+      const resumed = follow('--brand', brandId, '--checkpoint', old, '--interval', '100');
+      await waitFor(() => resumed.lines().length >= 1, { timeoutMs: 20_000 });
+      expect(await stop(resumed.child, resumed.exited)).toBe(0);
+      expect(resumed.out.stderr).toContain('records no brand');
+      expect(ids(resumed.lines())).toEqual(ids(published.slice(-1)));
+      expect(JSON.parse(await readFile(old, 'utf8'))).toMatchObject({ brand: brandId });
+    });
+
+    it("over an API key, refuses a file of another brand at the key's first event, printing nothing", async () => {
+      const file = path.join(dir, 'key.checkpoint');
+      await writeFile(file, JSON.stringify({ after: 0, handled: [], brand: brandId, filters: {} }));
+      // a stand-in for the API: the key's brand is another one
+      const api = createServer((_req, res) => {
+        res.writeHead(200, { 'content-type': 'application/json', etag: '"v1"' });
+        const event = { id: 'evt_other', type: 'payout.paid', brand_id: 'br_other', data: {} };
+        res.end(
+          JSON.stringify({ resource: 'events', count: 1, data: [event], next_after: 1, head: 1 }),
+        );
+      });
+      await new Promise<void>((resolve) => api.listen(0, '127.0.0.1', resolve));
+      try {
+        const { port } = api.address() as AddressInfo;
+        const f = follow(
+          '--key',
+          'bk_live_x',
+          '--url',
+          `http://127.0.0.1:${port}`,
+          '--checkpoint',
+          file,
+        );
+        expect(await f.exited).toBe(1);
+        expect(f.out.stdout).toBe('');
+        expect(f.out.stderr).toContain('but this key reads brand br_other');
+        expect(JSON.parse(await readFile(file, 'utf8'))).toMatchObject({
+          after: 0,
+          brand: brandId,
+        });
+      } finally {
+        api.close();
+      }
     });
 
     it('refuses --after with an existing checkpoint file, which already says where to read on', async () => {

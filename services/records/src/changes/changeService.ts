@@ -55,7 +55,7 @@ interface Transition {
  * own; a change whose event would be larger is refused (precondition_failed) rather than
  * accepted and then set aside by the relay (docs/operating.md, BrandRecordsOutboxEventsSetAside).
  */
-export const MAX_EVENT_OBJECT_BYTES = 512 * 1024;
+const MAX_EVENT_OBJECT_BYTES = 512 * 1024;
 
 /**
  * Applies a transition in ONE transaction: lock the row (`for update`, so concurrent

@@ -72,7 +72,7 @@ const TOO_LARGE = new Set(['MESSAGE_TOO_LARGE', 'RECORD_LIST_TOO_LARGE']);
  * its size limit (message.max.bytes, or the topic's max.message.bytes). Walks the wrappers
  * (kafkajs's retrier keeps the error it gave up on as `cause` or `originalError`).
  */
-export function isTooLargeForBroker(err: unknown): boolean {
+function isTooLargeForBroker(err: unknown): boolean {
   for (let e: unknown = err, depth = 0; e instanceof Error && depth < 8; depth++) {
     const type = (e as { type?: unknown }).type;
     if (typeof type === 'string' && TOO_LARGE.has(type)) return true;

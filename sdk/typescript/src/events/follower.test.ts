@@ -33,6 +33,35 @@ function feedApi(
   };
 }
 
+/** Follows from `from` until a checkpoint satisfies `stopAt`: the ids handed over, the checkpoints. */
+async function followUntil(
+  transport: ReturnType<typeof testTransport>['transport'],
+  opts: {
+    stopAt: (c: FollowCheckpoint) => boolean;
+    from?: FollowCheckpoint;
+    limit?: number;
+    intervalMs?: number;
+  },
+): Promise<{ seen: string[]; checkpoints: FollowCheckpoint[] }> {
+  const seen: string[] = [];
+  const checkpoints: FollowCheckpoint[] = [];
+  const stop = new AbortController();
+  await new EventsResource(transport).follow({
+    from: opts.from ?? FROM_OLDEST,
+    ...(opts.limit === undefined ? {} : { limit: opts.limit }),
+    onEvent: (e) => {
+      seen.push(e.id);
+    },
+    onCheckpoint: (c) => {
+      checkpoints.push(c);
+      if (opts.stopAt(c)) stop.abort();
+    },
+    intervalMs: opts.intervalMs ?? 10,
+    signal: stop.signal,
+  });
+  return { seen, checkpoints };
+}
+
 describe('EventsResource.follow', () => {
   it('hands every event once in order, stores a checkpoint after each, and polls with the ETag', async () => {
     let total = 5;
@@ -67,19 +96,10 @@ describe('EventsResource.follow', () => {
 
   it('resumes from a checkpoint taken mid-page without handing an event twice', async () => {
     const { transport } = testTransport(feedApi(() => 4));
-    const seen: string[] = [];
-    const stop = new AbortController();
-    await new EventsResource(transport).follow({
+    const { seen } = await followUntil(transport, {
       from: { after: 0, handled: ['e1', 'e2'] },
       limit: 3,
-      onEvent: (e) => {
-        seen.push(e.id);
-      },
-      onCheckpoint: (c) => {
-        if (c.after === 4) stop.abort();
-      },
-      intervalMs: 10,
-      signal: stop.signal,
+      stopAt: (c) => c.after === 4,
     });
     expect(seen).toEqual(['e3', 'e4']);
   });
@@ -87,21 +107,10 @@ describe('EventsResource.follow', () => {
   it('resumed with a smaller page than the checkpoint was taken with, hands no event twice', async () => {
     // run 1 (limit 4) stopped at e4 having handled e1..e3; run 2 reads pages of 2
     const { transport } = testTransport(feedApi(() => 6));
-    const seen: string[] = [];
-    const checkpoints: FollowCheckpoint[] = [];
-    const stop = new AbortController();
-    await new EventsResource(transport).follow({
+    const { seen, checkpoints } = await followUntil(transport, {
       from: { after: 0, handled: ['e1', 'e2', 'e3'] },
       limit: 2,
-      onEvent: (e) => {
-        seen.push(e.id);
-      },
-      onCheckpoint: (c) => {
-        checkpoints.push(c);
-        if (c.after === 6) stop.abort();
-      },
-      intervalMs: 10,
-      signal: stop.signal,
+      stopAt: (c) => c.after === 6,
     });
     expect(seen).toEqual(['e4', 'e5', 'e6']);
     // past the first page, e3 is still handled: a restart from here skips it too
@@ -111,18 +120,10 @@ describe('EventsResource.follow', () => {
 
   it('forgets a handled id that a page not full did not hold (another filter, a stale store)', async () => {
     const { transport } = testTransport(feedApi(() => 2));
-    const checkpoints: FollowCheckpoint[] = [];
-    const stop = new AbortController();
-    await new EventsResource(transport).follow({
+    const { checkpoints } = await followUntil(transport, {
       from: { after: 0, handled: ['e1', 'other'] },
       limit: 5,
-      onEvent: () => undefined,
-      onCheckpoint: (c) => {
-        checkpoints.push(c);
-        if (c.after === 2) stop.abort();
-      },
-      intervalMs: 10,
-      signal: stop.signal,
+      stopAt: (c) => c.after === 2,
     });
     expect(checkpoints[checkpoints.length - 1]).toEqual({ after: 2, handled: [] });
   });
@@ -162,19 +163,7 @@ describe('EventsResource.follow', () => {
             : undefined,
       }),
     );
-    const seen: string[] = [];
-    const stop = new AbortController();
-    await new EventsResource(transport).follow({
-      from: FROM_OLDEST,
-      onEvent: (e) => {
-        seen.push(e.id);
-      },
-      onCheckpoint: (c) => {
-        if (c.after === 2) stop.abort();
-      },
-      intervalMs: 10,
-      signal: stop.signal,
-    });
+    const { seen } = await followUntil(transport, { stopAt: (c) => c.after === 2 });
     expect(seen).toEqual(['e1', 'e2']);
 
     const expired = testTransport([{ status: 410, body: errorBody('cursor_expired') }]);
@@ -225,18 +214,9 @@ describe('EventsResource.follow', () => {
         refuse: (n) => (n <= 6 ? proxy(502) : n <= 9 ? proxy(504) : undefined),
       }),
     );
-    const seen: string[] = [];
-    const stop = new AbortController();
-    await new EventsResource(transport).follow({
-      from: FROM_OLDEST,
-      onEvent: (e) => {
-        seen.push(e.id);
-      },
-      onCheckpoint: (c) => {
-        if (c.after === 2) stop.abort();
-      },
+    const { seen } = await followUntil(transport, {
+      stopAt: (c) => c.after === 2,
       intervalMs: 1_000,
-      signal: stop.signal,
     });
     expect(seen).toEqual(['e1', 'e2']);
     // the follower's own waits (not the client's retries, each below 8 s): 1, 2, 4 s

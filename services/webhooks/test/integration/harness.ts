@@ -1,7 +1,8 @@
 // Shared set-up of the webhooks integration tests: a throwaway database, a test CA, a topic
 // and consumer group of the test file's own, the built webhooks service, and real HTTPS
 // example receivers registered through the admin RPCs.
-import type { RunningReceiver } from '@brand/example-receiver';
+import { createHmac } from 'node:crypto';
+import type { ReceivedDelivery, RunningReceiver } from '@brand/example-receiver';
 import { ListDeliveriesRequest, type Delivery, type Receiver } from '@brand/proto/webhooks/v1';
 import {
   createEventProducer,
@@ -155,4 +156,14 @@ export async function deliveriesOf(h: Harness, receiverId: string): Promise<Deli
 /** Enables or disables a receiver as an owner would (disabling fails its pending deliveries). */
 export async function setEnabled(h: Harness, receiverId: string, enabled: boolean): Promise<void> {
   await h.client.call('updateReceiver', { receiver_id: receiverId, enabled, events: [] });
+}
+
+/** Which of `secrets` signed a received request (HMAC over "<timestamp>.<raw body>"). */
+export function signedWith(d: ReceivedDelivery, secrets: Record<string, string>): string {
+  const ts = String(d.headers['x-service-timestamp']);
+  for (const [name, secret] of Object.entries(secrets)) {
+    const digest = createHmac('sha256', secret).update(`${ts}.`).update(d.rawBody).digest('hex');
+    if (d.headers['x-service-signature'] === `sha256=${digest}`) return name;
+  }
+  return 'none';
 }

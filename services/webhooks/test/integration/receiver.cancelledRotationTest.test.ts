@@ -5,12 +5,10 @@
 // (holding it) accepted a Test nobody had asked for with that secret (a hostile review,
 // 2026-11-30). Real processes: an admin and consumer process with no worker at first, so the
 // Test is still queued when the rotation is cancelled; a worker only after the second rotation.
-import { createHmac } from 'node:crypto';
-import type { ReceivedDelivery } from '@brand/example-receiver';
 import { DeliveryStatus } from '@brand/proto/webhooks/v1';
 import { EVENT_TYPES } from '@brand/shared/enums';
 import { waitFor } from '@brand/testkit';
-import { newBrandId, startHarness, type Harness } from './harness';
+import { newBrandId, signedWith, startHarness, type Harness } from './harness';
 
 let h: Harness;
 
@@ -20,15 +18,6 @@ beforeAll(async () => {
 afterAll(() => h?.close());
 
 const PAID = 'payout.paid' as const;
-
-function signedWith(d: ReceivedDelivery, secrets: Record<string, string>): string {
-  const ts = String(d.headers['x-service-timestamp']);
-  for (const [name, secret] of Object.entries(secrets)) {
-    const digest = createHmac('sha256', secret).update(`${ts}.`).update(d.rawBody).digest('hex');
-    if (d.headers['x-service-signature'] === `sha256=${digest}`) return name;
-  }
-  return 'none';
-}
 
 const rotate = async (id: string): Promise<string> =>
   (await h.client.call('rotateSecret', { receiver_id: id, actor_email: '' })).new_secret;

@@ -5,13 +5,18 @@
 // event first sent before it included, is signed with the new secret and the old one is destroyed;
 // a receiver holding both loses nothing, one holding only the old fails only after the switch;
 // cancelling discards the new secret. Each change is in the activity log, no secret in the log.
-import { createHmac } from 'node:crypto';
-import type { ReceivedDelivery, ScriptedResponse } from '@brand/example-receiver';
+import type { ScriptedResponse } from '@brand/example-receiver';
 import { DeliveryStatus, type Receiver } from '@brand/proto/webhooks/v1';
 import { EVENT_TYPES } from '@brand/shared/enums';
 import { makeBusinessEvent, TEST_WEBHOOK_SECRET_KEY, waitFor } from '@brand/testkit';
 import { SecretBox } from '@brand/shared/secrets';
-import { newBrandId, startHarness, type Harness, type RegisteredReceiver } from './harness';
+import {
+  newBrandId,
+  signedWith,
+  startHarness,
+  type Harness,
+  type RegisteredReceiver,
+} from './harness';
 
 let h: Harness;
 const secretsSeen: string[] = [];
@@ -22,16 +27,6 @@ beforeAll(async () => {
 afterAll(() => h?.close());
 
 const PAID = 'payout.paid' as const;
-
-/** Which of `secrets` signed a received request (HMAC over "<timestamp>.<raw body>"). */
-function signedWith(d: ReceivedDelivery, secrets: Record<string, string>): string {
-  const ts = String(d.headers['x-service-timestamp']);
-  for (const [name, secret] of Object.entries(secrets)) {
-    const digest = createHmac('sha256', secret).update(`${ts}.`).update(d.rawBody).digest('hex');
-    if (d.headers['x-service-signature'] === `sha256=${digest}`) return name;
-  }
-  return 'none';
-}
 
 async function receiver(
   brandId: string,

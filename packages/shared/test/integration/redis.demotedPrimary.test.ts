@@ -49,7 +49,18 @@ describe('a Redis client on a demoted primary', () => {
       },
       { timeoutMs: 5_000, what: 'a new connection' },
     );
-    await client.set('k', '3');
+    // and it writes again: once ready (the ID above can come from a connection that ioredis
+    // then replaces, and a command meanwhile is refused offline: a fresh-clone CI, 2026-11-30)
+    await waitFor(
+      async () => {
+        try {
+          return (await client.set('k', '3')) === 'OK';
+        } catch {
+          return false; // reconnecting
+        }
+      },
+      { timeoutMs: 5_000, what: 'a write accepted' },
+    );
     expect(await client.get('k')).toBe('3');
   });
 });

@@ -85,6 +85,13 @@ const SHOTS_DIR =
     ? path.join(REPO_ROOT, 'docs/console')
     : path.join(tmpdir(), 'console-screenshots');
 
+/**
+ * How long a screenshot may take. Playwright's default, 30 s, was passed once in a fresh-clone
+ * run at load 5-11 (receivers.backlogAndLog, 2026-11-30: two browsers drawing full, masked pages
+ * on two shared cores); the file alone took 19-36 s in all. The test's own 240 s still bounds it.
+ */
+const SCREENSHOT_MS = 120_000;
+
 export async function screenshot(page: Page, name: string, mask: Locator[] = []): Promise<void> {
   await expectNothingScrollsSideways(page);
   // and at a small laptop's, a tablet's and a phone's width too: a wide table scrolls inside its
@@ -101,6 +108,7 @@ export async function screenshot(page: Page, name: string, mask: Locator[] = [])
     fullPage: true,
     mask,
     maskColor: '#5a5f66',
+    timeout: SCREENSHOT_MS,
   });
 }
 
@@ -114,6 +122,7 @@ export async function screenshotOf(
     path: path.join(SHOTS_DIR, `${name}.png`),
     mask,
     maskColor: '#5a5f66',
+    timeout: SCREENSHOT_MS,
   });
 }
 

@@ -18,6 +18,7 @@ import { onWebhooks, runReported, type ReportContext } from '../run';
 import { secretFromFile } from '../settings';
 import { feedRequest, type FeedFilters } from './eventsFeedRequest';
 import { openPosition, type Position, type PositionFilters } from './followPosition';
+import { pause, readWaitingOut } from './followWaitOut';
 
 export interface FollowOptions extends FeedFilters {
   brand?: string;
@@ -69,16 +70,33 @@ const printLine = (json: string): void => void process.stdout.write(`${json}\n`)
  * Follows over the admin token (the webhooks service's EventsFeedService): each page after the
  * stored position, oldest first, skipping the ids already handled there; the position after
  * each event, and after each page, is stored (checkpointAfterPage: handled ids beyond a page,
- * stored by a run with a larger --limit, stay until a page holds them).
+ * stored by a run with a larger --limit, stay until a page holds them). UNAVAILABLE (the service
+ * restarting), DEADLINE_EXCEEDED and RESOURCE_EXHAUSTED are waited out (readWaitingOut).
  */
-async function followOverAdmin(backend: Backend, brandId: string, run: FollowRun): Promise<void> {
+async function followOverAdmin(
+  backend: Backend,
+  target: { brandId: string; address: string },
+  run: FollowRun,
+): Promise<void> {
   const { opts, position, progress, signal, notice } = run;
+  const waitOut = {
+    intervalMs: opts.interval,
+    signal,
+    notice,
+    peer: `the webhooks service at ${target.address}`,
+    position: () => progress.stored.after,
+  };
   while (!signal.aborted) {
     const at = progress.stored;
-    const page = await backend.eventsFeed(
-      'listFeedEvents',
-      feedRequest(brandId, opts, { forward: true, after: at.after }),
+    const page = await readWaitingOut(
+      () =>
+        backend.eventsFeed(
+          'listFeedEvents',
+          feedRequest(target.brandId, opts, { forward: true, after: at.after }),
+        ),
+      waitOut,
     );
+    if (page === undefined) return;
     const handled = new Set(at.handled);
     const ids: string[] = [];
     for (const text of page.events_json) {
@@ -103,18 +121,6 @@ async function followOverAdmin(backend: Backend, brandId: string, run: FollowRun
     }
     if (page.events_json.length < opts.limit) await pause(opts.interval, signal);
   }
-}
-
-function pause(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-    signal.addEventListener('abort', done, { once: true });
-  });
 }
 
 /**
@@ -231,7 +237,7 @@ export function followAction(opts: FollowOptions, cmd: Command): Promise<void> {
     const brandId = opts.brand;
     return onWebhooks(cmd, (ctx) =>
       follow(ctx, opts, ctx.settings.webhooksAddr, (run) =>
-        followOverAdmin(ctx.backend, brandId, run),
+        followOverAdmin(ctx.backend, { brandId, address: ctx.settings.webhooksAddr }, run),
       ),
     );
   }

@@ -340,3 +340,33 @@ describe('brandctl events follow', () => {
     expect(await both.exited).toBe(2);
   });
 });
+
+// Last in the file: it stops the file's webhooks service and brings it back at the same address
+// (as a rolling deploy does behind one Service name), which the tests above must not see.
+describe('brandctl events follow over the admin token, across a restart of the webhooks service', () => {
+  it('waits out UNAVAILABLE and reads on from its position: every event once, still following', async () => {
+    const from = published.length - 1;
+    const f = follow('--brand', brandId, '--after', String(from), '--interval', '100');
+    await waitFor(() => f.lines().length >= 1, { timeoutMs: 20_000, what: 'the last event' });
+
+    const { port } = h.webhooks;
+    await h.webhooks.stop();
+    // the follower polls every 100 ms: it meets the stopped service several times
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    h.webhooks = await h.another({ GRPC_PORT: String(port) });
+    await publish([makeBusinessEvent({ brandId }), makeBusinessEvent({ brandId })]);
+    await waitFor(() => f.lines().length >= 3 || f.child.exitCode !== null, {
+      timeoutMs: 30_000,
+      what: 'the events published after the restart',
+    });
+
+    // still following: a follower that gave up says why on stderr
+    if (f.child.exitCode !== null)
+      throw new Error(`brandctl stopped (exit ${f.child.exitCode}):\n${f.out.stderr}`);
+    expect(await stop(f.child, f.exited)).toBe(0);
+    expect(ids(f.lines())).toEqual(ids(published.slice(from)));
+    expect(f.out.stderr).toMatch(
+      /webhooks service at \S+: UNAVAILABLE; waiting \d+ ms, then reading on from position/,
+    );
+  });
+});

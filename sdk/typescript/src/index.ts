@@ -104,6 +104,7 @@ export {
   type FollowCheckpoint,
 } from './events/followCheckpoint.js';
 export { type FollowOptions } from './events/follower.js';
+export { followBackoffMs } from './events/followBackoff.js';
 export {
   verifyWebhook,
   WebhookVerificationError,

@@ -2,6 +2,7 @@ import { ApiError, ConnectionError } from '../errors/brandRecordsError.js';
 import { RetryAfterError } from '../errors/codeErrors.js';
 import type { Transport } from '../http/transport.js';
 import type { EventFilters, FeedEvent, FeedPoller } from './eventTypes.js';
+import { followBackoffMs } from './followBackoff.js';
 import {
   checkpointAfterPage,
   isFollowCheckpoint,
@@ -29,8 +30,6 @@ export interface FollowOptions extends EventFilters {
 
 const DEFAULT_INTERVAL_MS = 5_000;
 const DEFAULT_LIMIT = 100;
-/** The longest back-off between polls after failures in a row that named no Retry-After. */
-const MAX_BACKOFF_MS = 60_000;
 /** A proxy's answers that say "not now": the README's retry table retries them as 503. */
 const PROXY_STATUSES = new Set([502, 504]);
 
@@ -47,7 +46,7 @@ function failureWaitMs(
   intervalMs: number,
   transport: Transport,
 ): number | undefined {
-  const backoff = Math.min(MAX_BACKOFF_MS, intervalMs * 2 ** Math.min(failures - 1, 30));
+  const backoff = followBackoffMs(failures, intervalMs);
   if (error instanceof RetryAfterError) {
     if (error.retryAfterSeconds === undefined) return backoff;
     return transport.retryAfterWaitMs(error.retryAfterSeconds);

@@ -63,6 +63,14 @@ const ConsoleEnv = z
     REDIS_URL: z.url().default('redis://127.0.0.1:6379'),
     ...redisTlsEnv,
     REDIS_KEY_PREFIX: z.string().default('brs:'),
+    // SCIM
+    /**
+     * Refused SCIM tokens one client address may send per window before the rest are answered
+     * 429 with Retry-After, records unasked (docs/console.md "Provisioning (SCIM)"). An identity
+     * provider sends its one token; only a guesser or a token pasted wrong reaches 20 a minute.
+     */
+    SCIM_AUTH_FAILURES_PER_ADDRESS: z.coerce.number().int().min(1).max(100_000).default(20),
+    SCIM_AUTH_FAILURE_WINDOW_MS: msEnv.max(3_600_000).default(60_000),
     // Process
     LOG_LEVEL: logLevelEnv.default('info'),
     /**

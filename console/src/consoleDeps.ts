@@ -2,6 +2,7 @@ import type { Logger } from '@brand/shared/logger';
 import type { ConsoleClients } from './clients/consoleClients';
 import type { ConsoleMetrics } from './observability/metrics';
 import type { OneTimeReveal } from './reveal/oneTimeReveal';
+import type { WrongTokenThrottle } from './scim/wrongTokenThrottle';
 
 /**
  * What the console's pages are handed by the composition root (main.ts). It lives apart from
@@ -16,4 +17,6 @@ export interface ConsoleDeps {
   publicOrigin: string;
   gatewayUrl: string;
   trustProxy: boolean | number | string[];
+  /** Wrong SCIM tokens counted per client address (SCIM_AUTH_FAILURES_PER_ADDRESS). */
+  scimWrongTokens: WrongTokenThrottle;
 }

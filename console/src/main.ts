@@ -28,6 +28,7 @@ import { SIGN_IN_MAIL_BATCH, signInMailTurn } from './mail/signInMailTurn';
 import { ConsoleMetrics } from './observability/metrics';
 import { createOpsApp } from './opsApp';
 import { OneTimeReveal } from './reveal/oneTimeReveal';
+import { WrongTokenThrottle } from './scim/wrongTokenThrottle';
 
 /** Composition root: the only place that reads process.env and listens. */
 async function main(): Promise<void> {
@@ -50,6 +51,17 @@ async function main(): Promise<void> {
     log,
     queueWhileOffline: true,
     commandTimeoutMs: 2_000,
+  });
+  // The request path's (SCIM's wrong-token counts): while Redis is away its commands fail at
+  // once and the count falls back to this process, rather than each request waiting 2 s.
+  const limitRedis = createRedisClient({
+    url: config.REDIS_URL,
+    tlsCaFile: config.REDIS_TLS_CA_FILE,
+    passwordFile: config.REDIS_PASSWORD_FILE,
+    name: 'console-limits',
+    log,
+    queueWhileOffline: false,
+    commandTimeoutMs: 1_000,
   });
   const metrics = new ConsoleMetrics();
   // The Redis of one-time reveals (a new key's or secret's value), for BrandRecordsRedisUnreachable.
@@ -121,6 +133,15 @@ async function main(): Promise<void> {
     publicOrigin,
     gatewayUrl: config.GATEWAY_PUBLIC_URL.replace(/\/$/, ''),
     trustProxy: trustProxySetting(config.TRUST_PROXY),
+    scimWrongTokens: new WrongTokenThrottle(
+      limitRedis,
+      config.REDIS_KEY_PREFIX,
+      {
+        perAddress: config.SCIM_AUTH_FAILURES_PER_ADDRESS,
+        windowMs: config.SCIM_AUTH_FAILURE_WINDOW_MS,
+      },
+      log,
+    ),
   });
   // Deadlines checked every second; what Node's HTTP layer refuses (431, 400, 408, 417) is
   // answered as the JSON error the gateway's are (createPublicHttpServer). Once shutdown has
@@ -167,7 +188,10 @@ async function main(): Promise<void> {
     { name: 'stop mailing receiver notices', run: () => notices.stop() },
     { name: 'stop mailing invitations and owners’ notices', run: () => memberMails.stop() },
     { name: 'close gRPC channels and SMTP', run: () => (clients.close(), sender.close()) },
-    { name: 'close redis', run: () => closeRedis(redis) },
+    {
+      name: 'close redis',
+      run: async () => void (await Promise.all([closeRedis(redis), closeRedis(limitRedis)])),
+    },
     { name: 'flush traces', run: stopTelemetry },
   ]);
 }

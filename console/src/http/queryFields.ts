@@ -1,5 +1,6 @@
 import { isAppError } from '@brand/shared/errors';
 import { ConsoleHttpError } from './consoleHttpError';
+import { firstCharacters } from '@brand/shared/text';
 
 /**
  * The named query parameters as trimmed text ('' when absent). A parameter given twice
@@ -16,7 +17,7 @@ export function queryFields<K extends string>(
     if (v !== undefined && typeof v !== 'string') {
       throw new ConsoleHttpError(400, 'validation_failed', `${name}: give it once.`);
     }
-    out[name] = (v ?? '').trim().slice(0, 300);
+    out[name] = firstCharacters((v ?? '').trim(), 300);
   }
   return out;
 }

@@ -15,6 +15,8 @@ import { expressionsOf, isUnknownId, patchRefusal, refusalOf } from './expressio
 import { normalisePatch, normaliseResource } from './providerQuirks';
 import { MAX_PAGE } from './scimPaging';
 import { declareScimResources, ifMatchVersion, type ScimContext } from './scimResources';
+import type { AttemptOutcome, WrongTokenThrottle } from './wrongTokenThrottle';
+import { firstCharacters } from '@brand/shared/text';
 
 /** A SCIM token as records mints them: "scim_" and 43 base64url characters. */
 const SCIM_TOKEN = /^Bearer (scim_[A-Za-z0-9_-]{43})$/;
@@ -49,6 +51,7 @@ export function scimEndpoint(deps: {
   clients: ConsoleClients;
   log: Logger;
   publicOrigin: string;
+  scimWrongTokens: WrongTokenThrottle;
 }): Router {
   current = deps.clients;
   declareScimResources(() => current!.provisioning);
@@ -153,10 +156,12 @@ const boundedExpressions: RequestHandler = (req, res, next) => {
 /**
  * Checks the bearer token with records before anything else: 401 for a missing, malformed or
  * refused one (never a call to records for a token of the wrong form), 503 when records cannot
- * say. Discovery (ServiceProviderConfig, ResourceTypes, Schemas) needs a token too.
+ * say. Discovery (ServiceProviderConfig, ResourceTypes, Schemas) needs a token too. A client
+ * address past its bound of refused tokens is answered 429 with Retry-After, records unasked
+ * (wrongTokenThrottle.ts).
  */
 function authenticate(
-  deps: { clients: ConsoleClients; log: Logger },
+  deps: { clients: ConsoleClients; log: Logger; scimWrongTokens: WrongTokenThrottle },
   contexts: WeakMap<Request, ScimContext>,
 ): RequestHandler {
   const logRefusal = refusalLog(deps);
@@ -174,18 +179,33 @@ function authenticate(
       scimError(res, 401, 'Send the SCIM token as Authorization: Bearer scim_….');
       return;
     }
-    deps.clients.provisioning('authenticateScimToken', { scim_token: token }).then(
-      () => {
-        const conditional = ['PUT', 'PATCH', 'DELETE'].includes(req.method);
-        const ifMatch = conditional ? ifMatchVersion(req.header('if-match')) : undefined;
-        contexts.set(req, { token, ...(ifMatch ? { ifMatch } : {}) });
-        next();
-      },
-      (err: unknown) => {
-        const { error, override } = answerRefusal(res, err);
-        if (override?.status === 429) logRefusal(token, req, override.retryAfterSeconds, error);
-      },
-    );
+    const throttle = deps.scimWrongTokens;
+    const settle = (outcome: AttemptOutcome) => void throttle.settle(req.ip, token, outcome);
+    void throttle.attempt(req.ip, token).then((waitSeconds) => {
+      if (waitSeconds !== undefined) {
+        res.setHeader('Retry-After', String(waitSeconds));
+        scimError(
+          res,
+          429,
+          `Too many wrong SCIM tokens were sent from this address; try again in ${waitSeconds} seconds.`,
+        );
+        return;
+      }
+      deps.clients.provisioning('authenticateScimToken', { scim_token: token }).then(
+        () => {
+          settle('accepted');
+          const conditional = ['PUT', 'PATCH', 'DELETE'].includes(req.method);
+          const ifMatch = conditional ? ifMatchVersion(req.header('if-match')) : undefined;
+          contexts.set(req, { token, ...(ifMatch ? { ifMatch } : {}) });
+          next();
+        },
+        (err: unknown) => {
+          const { error, override } = answerRefusal(res, err);
+          settle(res.statusCode === 401 ? 'refused' : 'unanswered');
+          if (override?.status === 429) logRefusal(token, req, override.retryAfterSeconds, error);
+        },
+      );
+    }, next);
   };
 }
 
@@ -228,7 +248,7 @@ function refusalLog(deps: { clients: ConsoleClients; log: Logger }) {
         method: req.method,
         path: req.originalUrl.split('?')[0]!.slice(0, 200),
         status: 429,
-        summary: error.message.slice(0, 300),
+        summary: firstCharacters(error.message, 300),
       })
       .catch((err: unknown) => deps.log.warn({ err }, 'SCIM request not logged'));
   };
@@ -286,7 +306,7 @@ function answerAndLog(
           method: req.method,
           path: req.originalUrl.split('?')[0]!.slice(0, 200),
           status: res.statusCode,
-          summary: detail.slice(0, 300),
+          summary: firstCharacters(detail, 300),
         })
         .catch((err: unknown) => deps.log.warn({ err }, 'SCIM request not logged'));
     });

@@ -1,6 +1,7 @@
 import { DeliveryStatus, ListDeliveriesRequest } from '@brand/proto/webhooks/v1';
 import { EVENT_TYPES, type EventTypeName } from '@brand/shared/enums';
 import { parseUtcTimeText } from '../../views/utcTimeInput';
+import { firstCharacters } from '@brand/shared/text';
 
 /** The delivery log's states as the page names them, and the service's status for each. */
 export const LOG_STATES = {
@@ -35,7 +36,7 @@ const CURSOR = /^[A-Za-z0-9_-]{1,200}$/;
 const text = (v: unknown): string | undefined => {
   if (v === undefined) return undefined;
   if (typeof v !== 'string') return '\u0000';
-  return v.trim() === '' ? undefined : v.trim().slice(0, 300);
+  return v.trim() === '' ? undefined : firstCharacters(v.trim(), 300);
 };
 
 /**

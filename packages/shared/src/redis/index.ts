@@ -7,6 +7,7 @@ import { redisTlsOptions } from './tlsOptions';
 export type { Redis };
 export { checkRedisTls, redisTlsEnv, redisTlsOptions, type RedisTlsSettings } from './tlsOptions';
 export { writeAtEndOfTurn } from './writesPerTurn';
+export { digest, retryAfterSecondsOf, WindowCounter } from './windowCounter';
 
 export interface RedisOptions {
   url: string;

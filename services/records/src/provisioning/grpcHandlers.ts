@@ -22,6 +22,7 @@ import {
 } from './scimTokens';
 import type { ScimRateLimit } from './scimRateLimit';
 import { toScimGroup, toScimToken, toScimUser } from './toProto';
+import { firstCharacters } from '@brand/shared/text';
 
 /** A filter value, or none when the field is empty (proto3 strings cannot be absent). */
 const given = (s: string): string | undefined => (s === '' ? undefined : s);
@@ -196,7 +197,7 @@ export function provisioningHandlers(
         method: req.method.slice(0, 10),
         path: req.path.slice(0, 200),
         status: req.status,
-        summary: req.summary.slice(0, 300),
+        summary: firstCharacters(req.summary, 300),
       });
       return {};
     }),

@@ -11,6 +11,7 @@ import type { ProviderPolicy } from './provider/providerPolicy';
 import { providerClientOf } from './providerClient';
 import type { LogoutTokenLedger } from './logoutTokenLedger';
 import { endSsoSessions } from './ssoSessionRepo';
+import { firstCharacters } from '@brand/shared/text';
 
 /** The event a logout token must carry (OpenID Connect Back-Channel Logout 1.0, 2.4). */
 const LOGOUT_EVENT = 'http://schemas.openid.net/event/backchannel-logout';
@@ -218,7 +219,7 @@ export async function ssoBackchannelLogout(
     } catch (err) {
       lastRefusal = err;
       deps.log.info(
-        { brand_id: c.brand_id, reason: String(err).slice(0, 300) },
+        { brand_id: c.brand_id, reason: firstCharacters(String(err), 300) },
         'logout token refused',
       );
       continue;

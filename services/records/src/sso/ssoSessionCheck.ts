@@ -13,6 +13,7 @@ import {
   type SsoSessionToCheck,
 } from './ssoSessionRepo';
 import { openTokens, sealTokens, tokensOf } from './ssoTokens';
+import { firstCharacters } from '@brand/shared/text';
 
 export interface SsoSessionCheckDeps {
   pool: Pool;
@@ -87,7 +88,10 @@ async function askProvider(deps: SsoSessionCheckDeps, s: SsoSessionToCheck): Pro
       return { kind: 'gone', why: `userinfo answered ${err.status}` };
     }
     deps.providers.forget(client);
-    return { kind: 'unknown', why: err instanceof Error ? err.message.slice(0, 200) : String(err) };
+    return {
+      kind: 'unknown',
+      why: err instanceof Error ? firstCharacters(err.message, 200) : String(err),
+    };
   }
 }
 
@@ -105,7 +109,7 @@ async function endGone(
       actorMemberId: '',
       actorEmail: 'identity provider',
       subjectId: '',
-      summary: `The identity provider no longer signs ${s.email} in (${why.slice(0, 120)}); the single sign-on session ended`,
+      summary: `The identity provider no longer signs ${s.email} in (${firstCharacters(why, 120)}); the single sign-on session ended`,
       origin: { clientAddress: '', userAgent: '' },
     });
   });
@@ -122,7 +126,7 @@ async function checkSsoSessionsOnce(deps: SsoSessionCheckDeps): Promise<number> 
     for (const s of due) {
       const verdict = await askProvider(deps, s).catch((err: unknown): Verdict => ({
         kind: 'unknown',
-        why: String(err).slice(0, 200),
+        why: firstCharacters(String(err), 200),
       }));
       if (verdict.kind === 'gone') {
         await endGone(deps, s, verdict.why);

@@ -25,6 +25,7 @@ import {
   presentCodeOnce,
   takePendingSsoSignIn,
 } from './ssoSignInRepo';
+import { firstCharacters } from '@brand/shared/text';
 
 /**
  * What signing in with SSO needs: sessions, the box that opens client secrets, and the
@@ -320,7 +321,7 @@ function refusalWords(reason: string): string {
   if (/domain .* not allowed/.test(reason)) {
     return 'the address is not at a domain the brand has verified.';
   }
-  return `the identity provider’s answer did not pass the checks (${reason.slice(0, 160)}).`;
+  return `the identity provider’s answer did not pass the checks (${firstCharacters(reason, 160)}).`;
 }
 
 const invalidState = (): AppError =>
@@ -335,7 +336,10 @@ const invalidState = (): AppError =>
  * address, a nonce), which the log never holds.
  */
 function reasonOf(err: unknown): string {
-  if (!(err instanceof Error)) return String(err).slice(0, 200);
+  if (!(err instanceof Error)) return firstCharacters(String(err), 200);
   const code = (err as { code?: unknown }).code;
-  return `${err.name}${typeof code === 'string' ? ` ${code}` : ''}: ${err.message}`.slice(0, 300);
+  return firstCharacters(
+    `${err.name}${typeof code === 'string' ? ` ${code}` : ''}: ${err.message}`,
+    300,
+  );
 }

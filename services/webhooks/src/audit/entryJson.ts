@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { AuditEntryIn } from '@brand/proto/webhooks/v1/audit';
 import { parseOrThrow } from '@brand/shared/errors';
+import { firstCharacters } from '@brand/shared/text';
 
 /**
  * An audit entry as streams and the API carry it (issue 63; docs/api.md "Audit log"): one JSON
@@ -13,7 +14,7 @@ const AT = z
   .string()
   .regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/, 'must be RFC 3339 UTC');
 /** Text cut at `max`: a long value never stops the trail (the services cut theirs already). */
-const text = (max: number) => z.string().transform((s) => s.slice(0, max));
+const text = (max: number) => z.string().transform((s) => firstCharacters(s, max));
 
 /** An activity row as the outboxes' triggers copy it. */
 const ActivityRow = z.object({

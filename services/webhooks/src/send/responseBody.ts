@@ -1,3 +1,5 @@
+import { firstCharacters } from '@brand/shared/text';
+
 /** The most of a response body kept with an attempt (AttemptDetail.response_body). */
 export const BODY_KEEP_BYTES = 4096;
 
@@ -79,5 +81,5 @@ export async function readBounded(
 /** The short excerpt kept on the attempt itself (lists show it): whitespace folded, 200 chars. */
 export function excerptOf(text: string): string | undefined {
   const folded = text.replace(/\s+/g, ' ').trim();
-  return folded === '' ? undefined : folded.slice(0, EXCERPT_CHARS);
+  return folded === '' ? undefined : firstCharacters(folded, EXCERPT_CHARS);
 }

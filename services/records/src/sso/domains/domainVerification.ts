@@ -11,6 +11,7 @@ import {
   selectSsoDomains,
   type SsoDomainRow,
 } from './ssoDomainRepo';
+import { firstCharacters } from '@brand/shared/text';
 
 /** What another brand's proof of a domain looks like to this one: a problem, not an error. */
 const HELD_ELSEWHERE =
@@ -38,7 +39,7 @@ export async function verifySsoDomain(
   if (!row) {
     throw new AppError(
       'not_found',
-      `${domain.slice(0, 64)} is not a domain of ${brand.name}’s single sign-on.`,
+      `${firstCharacters(domain, 64)} is not a domain of ${brand.name}’s single sign-on.`,
     );
   }
   if (row.state === 'verified') return row;

@@ -1,6 +1,7 @@
 import type { Pool, PoolClient } from '@brand/shared/db';
 import { rfc3339, SQLSTATE, sqlState } from '@brand/shared/db';
 import { newDomainToken } from './domainProof';
+import { firstCharacters } from '@brand/shared/text';
 
 type Db = Pool | PoolClient;
 
@@ -102,7 +103,7 @@ export async function markDomainFailed(
   await db.query(
     `update sso_domains set state = 'failed', checked_at = now(), problem = $4
       where brand_id = $1 and domain = $2 and token = $3 and state <> 'verified'`,
-    [brandId, domain, token, problem.slice(0, 300)],
+    [brandId, domain, token, firstCharacters(problem, 300)],
   );
 }
 
@@ -218,7 +219,7 @@ export async function markProofMissing(
             missing_checks = missing_checks + 1, problem = $4
       where brand_id = $1 and domain = $2 and token = $3 and state = 'verified'
       returning proof_missing_since as since, missing_checks as checks`,
-    [brandId, domain, token, problem.slice(0, 300)],
+    [brandId, domain, token, firstCharacters(problem, 300)],
   );
   return r.rows[0];
 }
@@ -238,7 +239,7 @@ export async function markProofLost(
   const r = await db.query(
     `update sso_domains set state = 'failed', verified_at = null, problem = $4
       where brand_id = $1 and domain = $2 and token = $3 and state = 'verified'`,
-    [brandId, domain, token, problem.slice(0, 300)],
+    [brandId, domain, token, firstCharacters(problem, 300)],
   );
   return (r.rowCount ?? 0) > 0;
 }

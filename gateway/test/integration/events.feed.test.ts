@@ -102,12 +102,13 @@ const feedCalls = (): Promise<number> =>
   );
 
 /** Every event of a newest-first walk, and the page sizes. */
-async function walk(query: string, limit: number) {
+async function walk(query: string, limit: number, key = brand.secret) {
   const seen: FeedEvent[] = [];
   let cursor: string | undefined;
   for (let i = 0; i < 100; i++) {
     const res = await get(
       `/api/v1/events?limit=${limit}${query}${cursor ? `&cursor=${cursor}` : ''}`,
+      key,
     );
     expect(res.status).toBe(200);
     seen.push(...res.body.data);
@@ -562,6 +563,63 @@ describe('expiry by the real retention sweep', () => {
     const again = await get('/api/v1/events?after=3', late.secret);
     expect(again.body).toMatchObject({ count: 0, next_after: 3, head: 3 });
   }, 120_000);
+
+  it('walks a fresh newest-first walk through a kept position below what was dropped, refuses one that began before the drop', async () => {
+    // Retention drops by created_at: the late event (position 4, an old created_at) goes while
+    // 1 to 3, committed before it but created later, stay. The greatest dropped, 4, is then
+    // above kept positions. A walk started after the drop whose page ends on 3 was refused 410
+    // (its cursor at or below 4), and so was every fresh walk the 410 advised (2026-11-30).
+    const mixed = await makeBrandWithKey(stack.admin, { tier: 'enterprise' });
+    const event = (createdAt: string) =>
+      makeBusinessEvent({ brandId: mixed.brand.id, type: 'payout.paid', createdAt });
+    const kept = [event(at(40)), event(at(41)), event(at(42))];
+    const lateOld = event(leavingIn(20));
+    const newest = event(at(43));
+    await producer.publish([...kept, lateOld, newest]);
+    await storedFor(mixed, 5);
+    const ids = async (): Promise<string[]> =>
+      (await get('/api/v1/events?limit=10', mixed.secret)).body.data.map((e) => e.id);
+    expect(await ids()).toEqual([newest.id, lateOld.id, kept[2]!.id, kept[1]!.id, kept[0]!.id]);
+
+    // walks begun before the drop: one whose cursor is at the kept 3, one whose cursor (5) is
+    // above what will be dropped, so its next page reads on and ends on 3
+    const straddling = await get('/api/v1/events?limit=3', mixed.secret);
+    expect(straddling.body.data.map((e) => e.id)).toEqual([newest.id, lateOld.id, kept[2]!.id]);
+    const straddlingCursor = straddling.body.next_cursor!;
+    const slow = (await get('/api/v1/events?limit=1', mixed.secret)).body.next_cursor!;
+
+    await waitFor(async () => (await expiredThrough(mixed)) === 4, {
+      timeoutMs: 60_000,
+      intervalMs: 500,
+      what: 'the sweep to drop the late event',
+    });
+    expect(await ids()).toEqual([newest.id, kept[2]!.id, kept[1]!.id, kept[0]!.id]);
+
+    // a fresh walk, two a page: its first page ends on 3, below 4; it reads on to the end,
+    // every kept event once
+    const fresh = await walk('', 2, mixed.secret);
+    expect(fresh.map((e) => e.id)).toEqual([newest.id, kept[2]!.id, kept[1]!.id, kept[0]!.id]);
+    // and one a page: cursors at 5, 3, 2, 1
+    const single = await walk('', 1, mixed.secret);
+    expect(single.map((e) => e.id)).toEqual([newest.id, kept[2]!.id, kept[1]!.id, kept[0]!.id]);
+
+    // the protection stays: a walk begun before the drop is refused once its cursor is at or
+    // below 4 (it may still have to read what was dropped after it began) ...
+    const refused = await get(`/api/v1/events?limit=3&cursor=${straddlingCursor}`, mixed.secret);
+    expect(refused.status).toBe(410);
+    expect(refused.body).toMatchObject({ error: { code: 'cursor_expired' } });
+    // ... also when its page after the drop began above 4: the value it carries is its first
+    // page's, so where its pages end does not decide whether it is refused
+    const onAbove = await get(`/api/v1/events?limit=1&cursor=${slow}`, mixed.secret);
+    expect(onAbove.status).toBe(200);
+    expect(onAbove.body.data.map((e) => e.id)).toEqual([kept[2]!.id]);
+    const below = await get(
+      `/api/v1/events?limit=1&cursor=${onAbove.body.next_cursor!}`,
+      mixed.secret,
+    );
+    expect(below.status).toBe(410);
+    expect(below.body).toMatchObject({ error: { code: 'cursor_expired' } });
+  }, 120_000);
 });
 
 describe('a narrow filter over a long history', () => {
@@ -647,6 +705,9 @@ describe('bad input', () => {
     ['record_id=po_%27%3B--', 'invalid_parameter'],
     ['cursor=garbage', 'invalid_cursor'],
     ['cursor=1.AAAAAAAAAAAAAAAA', 'invalid_cursor'],
+    ['cursor=1.2.AAAAAAAAAAAAAAAA', 'invalid_cursor'],
+    ['cursor=1.2.3.AAAAAAAAAAAAAAAA', 'invalid_cursor'],
+    ['cursor=1.A.AAAAAAAAAAAAAAAA', 'invalid_cursor'],
     ['cursor=1.AAAAAAAAAAAAAAAA&after=0', 'invalid_parameter'],
     ['updated_since=2026-01-01T00:00:00Z', 'invalid_parameter'],
     ['limit=1&limit=2', 'invalid_parameter'],

@@ -17,8 +17,13 @@ export function isEventsPath(url: string | undefined): boolean {
   return EVENTS_PATH.test(end === -1 ? target : target.slice(0, end));
 }
 
-/** A feed cursor as this service issues it ("<base36>.<16 base64url>"), checked before any call. */
-const FEED_CURSOR = /^[0-9a-z]{1,11}\.[A-Za-z0-9_-]{16}$/;
+/**
+ * A feed cursor as webhooks issues it, checked before any call: "<base36>.<16 base64url>", or
+ * with the walk's recorded expired_through, "<base36>.<base36>.<16 base64url>" (at most 40
+ * characters; services/webhooks/src/feed/feedCursor.ts). Both shapes are taken, so the gateway
+ * goes before webhooks in a deploy that brings the longer one.
+ */
+const FEED_CURSOR = /^[0-9a-z]{1,11}\.(?:[0-9a-z]{1,11}\.)?[A-Za-z0-9_-]{16}$/;
 /** A feed position: a whole number below 2^53, without sign or leading zeros. */
 const POSITION = /^(0|[1-9][0-9]{0,14})$/;
 /** A record id of any resource, as records mints them. */

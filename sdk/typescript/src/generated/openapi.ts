@@ -3011,7 +3011,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `cursor_expired`: retention dropped an event after this `after` position (an `after` at or above the greatest position dropped reads on), or the cursor is at or below what it dropped, so reading on could leave a silent gap. Start again (the first page, or `after=0`), and reconcile what the gap may hold from the lists. */
+            /** @description `cursor_expired`: retention dropped an event after this `after` position (an `after` at or above the greatest position dropped reads on), or retention dropped events since the walk of this cursor began and the cursor is at or below the greatest position dropped, so reading on could leave a silent gap (a walk started after the drop reads on to the oldest event kept). Start again (the first page, or `after=0`), and reconcile what the gap may hold from the lists. */
             410: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];

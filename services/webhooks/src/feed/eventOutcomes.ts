@@ -47,12 +47,12 @@ export async function listEventOutcomes(
     throw bad('event_id', 'must be an event id (evt_...).');
   if (q.recordId !== '' && !RECORD_ID.test(q.recordId))
     throw bad('record_id', 'must be a record id (po_..., sub_..., cmp_...).');
-  const before =
+  const cursor =
     q.cursor === '' ? undefined : decodeFeedCursor(deps.cursorKeys, q.brandId, q.cursor);
   const read = await readFeedPage(deps.pool, {
     brandId: q.brandId,
     limit,
-    direction: { newestFirst: true, before },
+    direction: { newestFirst: true, before: cursor?.position },
     types: q.type ? [q.type] : [],
     recordId: q.recordId || undefined,
     eventId: q.eventId || undefined,
@@ -74,7 +74,11 @@ export async function listEventOutcomes(
     })),
     nextCursor:
       last !== undefined && read.rows.length === limit
-        ? encodeFeedCursor(deps.cursorKeys, q.brandId, last.position)
+        ? encodeFeedCursor(deps.cursorKeys, q.brandId, {
+            position: last.position,
+            // the feed's cursor, carried as the feed carries it (feedService.ts isExpired)
+            expiredThrough: cursor?.expiredThrough ?? read.expiredThrough,
+          })
         : '',
   };
 }

@@ -4,7 +4,7 @@ import { AppError } from '@brand/shared/errors';
 import type { Pool } from '@brand/shared/db';
 import { DEFAULT_LIMIT, isValidLimit, normalizeSince } from '@brand/shared/resources';
 import { deliveryBody } from '../send/sign';
-import { decodeFeedCursor, encodeFeedCursor } from './feedCursor';
+import { decodeFeedCursor, encodeFeedCursor, type FeedCursor } from './feedCursor';
 import { readFeedPage, type FeedQuery } from './feedRepo';
 
 /** What the feed needs: the store, and the keys its cursors are signed and checked with. */
@@ -69,8 +69,9 @@ export async function listFeedEvents(deps: FeedDeps, req: FeedRequest): Promise<
     throw badParameter('cursor', 'cursor and after cannot be combined; use one.');
   if (!Number.isSafeInteger(req.after) || req.after < 0)
     throw badParameter('after', 'after must be a feed position (a whole number, 0 or more).');
-  const before =
+  const cursor =
     req.cursor === '' ? undefined : decodeFeedCursor(deps.cursorKeys, req.brandId, req.cursor);
+  const before = cursor?.position;
   const query: FeedQuery = {
     brandId: req.brandId,
     limit,
@@ -83,7 +84,7 @@ export async function listFeedEvents(deps: FeedDeps, req: FeedRequest): Promise<
     until: timeBound('until', req.until),
   };
   const read = await readFeedPage(deps.pool, query);
-  if (isExpired(req.forward ? { after: req.after } : { before }, read.expiredThrough))
+  if (isExpired(req.forward ? { after: req.after } : { cursor }, read.expiredThrough))
     throw new AppError('cursor_expired', EXPIRED);
   // the head comes from the page's own snapshot (feedRepo.ts): never a head older than the page
   if (req.forward && req.after > read.version) throw beyondHead(req.after, read.version);
@@ -92,7 +93,11 @@ export async function listFeedEvents(deps: FeedDeps, req: FeedRequest): Promise<
     eventsJson: read.rows.map(deliveryBody),
     nextCursor:
       !req.forward && last !== undefined && read.rows.length === limit
-        ? encodeFeedCursor(deps.cursorKeys, req.brandId, last.position)
+        ? encodeFeedCursor(deps.cursorKeys, req.brandId, {
+            position: last.position,
+            // the walk's first page's value, carried unchanged (isExpired says why)
+            expiredThrough: cursor?.expiredThrough ?? read.expiredThrough,
+          })
         : '',
     nextAfter: req.forward ? followFrom(req, limit, read) : 0,
     feedVersion: read.version,
@@ -108,20 +113,40 @@ export async function listFeedEvents(deps: FeedDeps, req: FeedRequest): Promise<
  *   the retention) lost nothing after it and reads on; after=0 is the oldest kept.
  * - A cursor reads the positions below its own, toward the oldest events, the end retention
  *   always drops from: a walk that meets what was dropped there ends where a walk started now
- *   ends, as a list does. A cursor at or below expiredThrough names an event that may have been
- *   dropped after the cursor was given (its walk straddles the drop) and is refused. One above
- *   it reads on, even at expiredThrough + 1: a walk started after the drop ends on that
- *   position's page when it is the oldest kept, and refusing it would refuse every such walk,
- *   the fresh one that "start again" advises included. What this cannot tell apart: a kept
- *   position below expiredThrough (left below a late event retention dropped) given as a
- *   cursor by a walk started after the drop is refused too; a cursor carries no time.
+ *   ends, as a list does. Refused: a cursor at or below expiredThrough of a walk that began
+ *   before expiredThrough last rose (the cursor records the value its walk's first page read):
+ *   a drop since the walk began reached at or above the cursor, so it may have taken what the
+ *   walk still had to read, and the pages it read came from before it (the walk straddles it).
+ *   A walk whose recorded value is the current one began after the last drop: what it meets
+ *   below expiredThrough (positions kept below a late event retention dropped) is what a walk
+ *   started now meets, so it reads on. Before the cursor carried the value it was refused, and
+ *   so was every fresh walk the 410 advised whose page ended on such a position.
+ * - Why the first page's value, carried unchanged, and not the latest page's: take a walk begun
+ *   before a drop whose first page after it starts above expiredThrough (so it reads on, the
+ *   drop wholly below) and ends at or below it. With the latest page's value the next page
+ *   would read on; whether a walk straddling a drop is refused would then turn on where its
+ *   pages happen to end. With the first page's, every walk that began before a drop is
+ *   answered exactly as before (refused once its cursor is at or below expiredThrough), and only
+ *   walks begun after the last drop read on; after a 410 the walk started again records the
+ *   current value and goes through.
+ * - A cursor of the older shape records 0 (feedCursor.ts): the rule above with 0 is the rule it
+ *   was issued under (refused at or below any expiredThrough).
+ * - What this cannot see: expiredThrough rises only when a drop takes a position above it, so a
+ *   later drop wholly below the recorded value (a week of events that sat below a late event
+ *   dropped before) leaves it unchanged, and such a walk reads on without those events, as a
+ *   walk started now would.
  */
 function isExpired(
-  bound: { after: number } | { before: number | undefined },
+  bound: { after: number } | { cursor: FeedCursor | undefined },
   expiredThrough: number,
 ): boolean {
   if ('after' in bound) return bound.after > 0 && bound.after < expiredThrough;
-  return bound.before !== undefined && bound.before <= expiredThrough;
+  const { cursor } = bound;
+  return (
+    cursor !== undefined &&
+    expiredThrough > cursor.expiredThrough &&
+    cursor.position <= expiredThrough
+  );
 }
 
 /**

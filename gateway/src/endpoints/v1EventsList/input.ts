@@ -20,8 +20,8 @@ export function isEventsPath(url: string | undefined): boolean {
 /**
  * A feed cursor as webhooks issues it, checked before any call: "<base36>.<16 base64url>", or
  * with the walk's recorded expired_through, "<base36>.<base36>.<16 base64url>" (at most 40
- * characters; services/webhooks/src/feed/feedCursor.ts). Both shapes are taken, so the gateway
- * goes before webhooks in a deploy that brings the longer one.
+ * characters; services/webhooks/src/feed/feedCursor.ts). Both shapes are taken; a gateway of a
+ * release before the longer one refuses it while a rollout mixes releases (docs/deploying.md).
  */
 const FEED_CURSOR = /^[0-9a-z]{1,11}\.(?:[0-9a-z]{1,11}\.)?[A-Za-z0-9_-]{16}$/;
 /** A feed position: a whole number below 2^53, without sign or leading zeros. */

@@ -155,15 +155,31 @@ describe('initialize', () => {
     },
   );
 
-  it('initialize without a protocolVersion is -32602', async () => {
+  it('initialize without a protocolVersion is -32602 naming it', async () => {
     const res = await mcp.rpc('initialize', { capabilities: {} }, { protocolVersion: null });
     expect(res.status).toBe(200);
     expectRpcError(
       res,
       -32602,
-      /^MCP error -32602: Invalid params for initialize: protocolVersion/,
+      'Invalid params for initialize: protocolVersion: expected string, received undefined',
     );
     expect(res.body.id).toBe(res.id);
+  });
+
+  // It once blamed protocolVersion for any failure, a present one too, and repeated the code
+  // in the message ("MCP error -32602: ...").
+  it('initialize with capabilities [] is -32602 naming capabilities, not protocolVersion', async () => {
+    const res = await mcp.rpc(
+      'initialize',
+      { protocolVersion: LATEST_VERSION, capabilities: [] },
+      { protocolVersion: null },
+    );
+    expect(res.status).toBe(200);
+    expectRpcError(
+      res,
+      -32602,
+      'Invalid params for initialize: capabilities: expected object, received array',
+    );
   });
 });
 

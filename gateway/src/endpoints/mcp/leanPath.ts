@@ -16,6 +16,7 @@ import {
 } from '../../http/requestBody';
 import type { RequestScope } from '../../http/requestScope';
 import type { LeanPath } from '../endpoint';
+import { answerPreflight, grantOrigin, isPreflight } from './cors';
 import { answerDirectListCall, directListCall } from './directListCall';
 import { EnvelopeError, readEnvelope, type Envelope } from './envelope';
 import { exchange } from './exchange';
@@ -122,8 +123,9 @@ const MCP_PATH_PATTERN = /^\/api\/mcp\/?$/i;
 /**
  * POST /api/mcp, the assistant connection (docs/contract.md#assistant-endpoint), stateless Streamable HTTP answered
  * with JSON only, on plain node:http: the one implementation of every request to the path,
- * a list tool call and every other message alike. In order: the method (405 but for POST:
- * there is no stream or session to open or close), Origin allow-list (403), authentication
+ * a list tool call and every other message alike. In order: CORS for an allowed Origin (its
+ * preflight 204, the grant on every answer), the method (405 but for POST: there is no stream
+ * or session to open or close), Origin allow-list (403, a refused preflight too), authentication
  * (401, before the body is read), Content-Type (415), body size and JSON (413, -32700),
  * MCP-Protocol-Version (400), JSON-RPC shape and batch rules (-32600), the brand budget shared
  * with REST (one unit per message), then the answer: a lone list tools/call directly
@@ -147,7 +149,18 @@ async function answerMcp(
   res: ServerResponse,
   scope: RequestScope,
 ): Promise<void> {
-  if (req.method !== 'POST') {
+  // CORS (cors.ts) for an allowed origin only: its preflight is answered here, and every
+  // answer below, errors included, carries the grant so the page may read it.
+  const origin = req.headers.origin;
+  const allowedOrigin = origin !== undefined && originAllowed(origin) ? origin : undefined;
+  if (allowedOrigin !== undefined) {
+    if (isPreflight(req)) return answerPreflight(res, allowedOrigin);
+    grantOrigin(res, allowedOrigin);
+  }
+  // A refused origin's preflight gets the 403 its POST would (below), with no grant; any other
+  // method but POST is 405.
+  const refusedPreflight = origin !== undefined && isPreflight(req);
+  if (req.method !== 'POST' && !refusedPreflight) {
     res.setHeader('Allow', 'POST');
     return sendRpcAppError(
       res,
@@ -157,8 +170,7 @@ async function answerMcp(
       ),
     );
   }
-  const origin = req.headers.origin;
-  if (origin !== undefined && !originAllowed(origin)) {
+  if (origin !== undefined && allowedOrigin === undefined) {
     return sendRpcAppError(
       res,
       new AppError(

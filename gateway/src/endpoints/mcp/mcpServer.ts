@@ -1,5 +1,5 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv-provider.js';
 import { z } from 'zod';
 import type { Logger } from '@brand/shared/logger';
@@ -37,8 +37,29 @@ const InitializeParams = z.object({
   clientInfo: z.object({ name: z.string(), version: z.string() }).loose().optional(),
 });
 
-function invalidParams(method: string, detail: string): McpError {
-  return new McpError(ErrorCode.InvalidParams, `Invalid params for ${method}: ${detail}`);
+/**
+ * A -32602 answer. Not McpError: its message repeats the code ("MCP error -32602: ..."), which
+ * the JSON-RPC error already carries; the SDK answers any thrown error with its numeric `code`.
+ */
+function invalidParams(method: string, detail: string): Error {
+  return Object.assign(new Error(`Invalid params for ${method}: ${detail}`), {
+    code: ErrorCode.InvalidParams,
+  });
+}
+
+/**
+ * Each field that failed and why, from zod's issues ("capabilities: expected object, received
+ * array"), so a client is told which field to fix: one fixed sentence once blamed
+ * protocolVersion for any failure, a present one included.
+ */
+function issuesOf(error: z.ZodError): string {
+  return error.issues
+    .map((issue) => {
+      const field = issue.path.length > 0 ? issue.path.join('.') : 'params';
+      const why = issue.message.replace(/^Invalid input: /, '').replace(/\brecord\b/, 'object');
+      return `${field}: ${why}`;
+    })
+    .join('; ');
 }
 
 /**
@@ -55,7 +76,7 @@ export function createMcpServer(ctx: ToolContext, log: Logger): Server {
 
   server.setRequestHandler(anyParams('initialize'), (req) => {
     const params = InitializeParams.safeParse(req.params);
-    if (!params.success) throw invalidParams('initialize', 'protocolVersion (string) is required');
+    if (!params.success) throw invalidParams('initialize', issuesOf(params.error));
     return {
       protocolVersion: negotiateVersion(params.data.protocolVersion),
       capabilities: CAPABILITIES,

@@ -23,6 +23,9 @@ export function describeMcp(registry: OpenAPIRegistry): void {
       '`list_payouts`, `list_deposits`, `list_conversions`, `list_links` (arguments `limit`, `cursor`, `since`, as in REST), and ' +
       '`prepare_campaign_plan` for keys with the `campaigns:prepare` permission. Validation, permission and business refusals ' +
       'inside `tools/call` are HTTP 200 results with `isError: true` and the REST error code. GET and DELETE are 405. ' +
+      'A browser page on an origin MCP_ALLOWED_ORIGINS allows gets CORS: its preflight is answered (OPTIONS) and every answer, ' +
+      'errors included, carries `Access-Control-Allow-Origin` and exposes X-Request-Id, RateLimit, RateLimit-Policy, ' +
+      'Retry-After, WWW-Authenticate and Allow (no credentials mode: the key goes in Authorization). ' +
       'The brand rate limit is shared with REST; each POST counts one request (a batch, one per message). Over the limit every ' +
       'POST, `tools/call` included, is HTTP 429 with Retry-After and a JSON-RPC error whose `error.data` carries ' +
       '`code: rate_limited` and `retry_after` (seconds).',
@@ -68,7 +71,7 @@ export function describeMcp(registry: OpenAPIRegistry): void {
         },
       ),
       403: jsonRpcErrorResponse(
-        '`forbidden_origin` (Origin not allowed) or `insufficient_permission`.',
+        '`forbidden_origin` (Origin not allowed), `insufficient_permission`, or `network_not_allowed`: the key works only from its allowed networks.',
       ),
       413: jsonRpcErrorResponse('The body exceeds the size limit.'),
       415: jsonRpcErrorResponse('Content-Type is not application/json.'),
@@ -81,6 +84,60 @@ export function describeMcp(registry: OpenAPIRegistry): void {
       503: jsonRpcErrorResponse('A backing service is unavailable while authenticating.', {
         'Retry-After': ref('headers', 'Retry-After'),
       }),
+    },
+  });
+
+  // The CORS preflight a browser sends before its POST (cors.ts); no key: preflights carry none.
+  registry.registerPath({
+    method: 'options',
+    path: '/api/mcp',
+    operationId: 'mcpPreflight',
+    tags: ['Assistant (MCP)'],
+    summary: 'CORS preflight for browser pages on an allowed origin',
+    description:
+      'Answered for the origins MCP_ALLOWED_ORIGINS allows: 204 granting that origin POST (GET and DELETE too, so a page ' +
+      'can read their 405) with the headers a Streamable HTTP client sends (Authorization, Content-Type, Accept, ' +
+      'MCP-Protocol-Version, Mcp-Session-Id, Last-Event-ID). An origin off the list gets the 403 its POST would, with no ' +
+      'CORS header; an OPTIONS that is no preflight is 405.',
+    security: [],
+    request: {
+      headers: z.object({
+        Origin: z.string().meta({ description: 'The page origin; it must be on the allow-list.' }),
+        'Access-Control-Request-Method': z
+          .string()
+          .meta({ description: 'The method the page will send.' }),
+        'Access-Control-Request-Headers': z
+          .string()
+          .optional()
+          .meta({ description: 'The headers the page will send.' }),
+      }),
+    },
+    responses: {
+      204: {
+        description:
+          "The grant: Access-Control-Allow-Origin (the request's Origin), -Allow-Methods, -Allow-Headers, -Max-Age; Vary: Origin.",
+        headers: {
+          'Access-Control-Allow-Origin': {
+            schema: { type: 'string' },
+            description: 'The requesting origin.',
+          },
+          'Access-Control-Allow-Methods': {
+            schema: { type: 'string', example: 'POST, GET, DELETE' },
+          },
+          'Access-Control-Allow-Headers': { schema: { type: 'string' } },
+          'Access-Control-Max-Age': { schema: { type: 'integer', example: 7200 } },
+          Vary: { schema: { type: 'string', example: 'Origin' } },
+        },
+      },
+      403: jsonRpcErrorResponse(
+        '`forbidden_origin`: the Origin is not on the allow-list; no CORS header.',
+      ),
+      405: jsonRpcErrorResponse(
+        '`method_not_allowed`: an OPTIONS that is no preflight (no Origin, or no Access-Control-Request-Method).',
+        {
+          Allow: { schema: { type: 'string', example: 'POST' } },
+        },
+      ),
     },
   });
 }

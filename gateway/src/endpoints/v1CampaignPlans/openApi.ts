@@ -45,7 +45,7 @@ export function describeV1CampaignPlans(registry: OpenAPIRegistry): void {
         'WWW-Authenticate': ref('headers', 'WWW-Authenticate'),
       }),
       403: errorResponse(
-        '`insufficient_permission`: the key lacks `campaigns:prepare`, or the brand is not on Plus or above.',
+        '`insufficient_permission`: the key lacks `campaigns:prepare`, or the brand is not on Plus or above; `network_not_allowed`: the key works only from its allowed networks.',
       ),
       405: errorResponse('`method_not_allowed`: only POST.'),
       409: errorResponse(

@@ -184,7 +184,9 @@ export function describeV1EventsList(registry: OpenAPIRegistry): void {
       401: errorResponse('`missing_key` or `invalid_key`.', {
         'WWW-Authenticate': ref('headers', 'WWW-Authenticate'),
       }),
-      403: errorResponse('`insufficient_permission`: the brand is not on Plus or above.'),
+      403: errorResponse(
+        '`insufficient_permission`: the brand is not on Plus or above; `network_not_allowed`: the key works only from its allowed networks.',
+      ),
       410: {
         description:
           '`cursor_expired`: retention dropped an event after this `after` position (an `after` at or above the greatest position dropped reads on), or retention dropped events since the walk of this cursor began and the cursor is at or below the greatest position dropped, so reading on could leave a silent gap (a walk started after the drop reads on to the oldest event kept). Start again (the first page, or `after=0`), and reconcile what the gap may hold from the lists.',

@@ -48,7 +48,9 @@ export function describeV1ResourcesList(registry: OpenAPIRegistry): void {
         'WWW-Authenticate': ref('headers', 'WWW-Authenticate'),
       },
     ),
-    403: errorResponse('`insufficient_permission`: the brand is not on Plus or above.'),
+    403: errorResponse(
+      '`insufficient_permission`: the brand is not on Plus or above; `network_not_allowed`: the key works only from its allowed networks.',
+    ),
     429: errorResponse(
       '`rate_limited`: the brand (or, without a valid key, the client address) spent its budget.',
       {

@@ -69,7 +69,9 @@ function errors(notFound: string): Record<number, ResponseConfig> {
       '`missing_key` (no `Authorization: Bearer` header) or `invalid_key` (unknown, revoked, or of the other environment).',
       { 'WWW-Authenticate': ref('headers', 'WWW-Authenticate') },
     ),
-    403: errorResponse('`insufficient_permission`: the brand is not on Plus or above.'),
+    403: errorResponse(
+      '`insufficient_permission`: the brand is not on Plus or above; `network_not_allowed`: the key works only from its allowed networks.',
+    ),
     404: {
       description: notFound,
       headers: COMMON_HEADERS,

@@ -355,11 +355,15 @@ export interface paths {
         put?: never;
         /**
          * Model Context Protocol endpoint (JSON-RPC 2.0, stateless, JSON responses)
-         * @description Streamable HTTP MCP without sessions or server-sent events: every POST carries one JSON-RPC message (or, under protocol 2025-03-26 only, a batch) and gets one JSON answer, whatever the Accept header says. Protocol versions 2025-03-26, 2025-06-18 and 2025-11-25; `initialize` with any other version is answered with 2025-11-25. Methods: `initialize`, `ping`, `tools/list`, `tools/call`; notifications get 202 with no body. Tools: `list_campaigns`, `list_submissions`, `list_payouts`, `list_deposits`, `list_conversions`, `list_links` (arguments `limit`, `cursor`, `since`, as in REST), and `prepare_campaign_plan` for keys with the `campaigns:prepare` permission. Validation, permission and business refusals inside `tools/call` are HTTP 200 results with `isError: true` and the REST error code. GET and DELETE are 405. The brand rate limit is shared with REST; each POST counts one request (a batch, one per message). Over the limit every POST, `tools/call` included, is HTTP 429 with Retry-After and a JSON-RPC error whose `error.data` carries `code: rate_limited` and `retry_after` (seconds).
+         * @description Streamable HTTP MCP without sessions or server-sent events: every POST carries one JSON-RPC message (or, under protocol 2025-03-26 only, a batch) and gets one JSON answer, whatever the Accept header says. Protocol versions 2025-03-26, 2025-06-18 and 2025-11-25; `initialize` with any other version is answered with 2025-11-25. Methods: `initialize`, `ping`, `tools/list`, `tools/call`; notifications get 202 with no body. Tools: `list_campaigns`, `list_submissions`, `list_payouts`, `list_deposits`, `list_conversions`, `list_links` (arguments `limit`, `cursor`, `since`, as in REST), and `prepare_campaign_plan` for keys with the `campaigns:prepare` permission. Validation, permission and business refusals inside `tools/call` are HTTP 200 results with `isError: true` and the REST error code. GET and DELETE are 405. A browser page on an origin MCP_ALLOWED_ORIGINS allows gets CORS: its preflight is answered (OPTIONS) and every answer, errors included, carries `Access-Control-Allow-Origin` and exposes X-Request-Id, RateLimit, RateLimit-Policy, Retry-After, WWW-Authenticate and Allow (no credentials mode: the key goes in Authorization). The brand rate limit is shared with REST; each POST counts one request (a batch, one per message). Over the limit every POST, `tools/call` included, is HTTP 429 with Retry-After and a JSON-RPC error whose `error.data` carries `code: rate_limited` and `retry_after` (seconds).
          */
         post: operations["mcp"];
         delete?: never;
-        options?: never;
+        /**
+         * CORS preflight for browser pages on an allowed origin
+         * @description Answered for the origins MCP_ALLOWED_ORIGINS allows: 204 granting that origin POST (GET and DELETE too, so a page can read their 405) with the headers a Streamable HTTP client sends (Authorization, Content-Type, Accept, MCP-Protocol-Version, Mcp-Session-Id, Last-Event-ID). An origin off the list gets the 403 its POST would, with no CORS header; an OPTIONS that is no preflight is 405.
+         */
+        options: operations["mcpPreflight"];
         head?: never;
         patch?: never;
         trace?: never;
@@ -1143,7 +1147,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `insufficient_permission`: the brand is not on Plus or above. */
+            /** @description `insufficient_permission`: the brand is not on Plus or above; `network_not_allowed`: the key works only from its allowed networks. */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1263,7 +1267,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `insufficient_permission`: the brand is not on Plus or above. */
+            /** @description `insufficient_permission`: the brand is not on Plus or above; `network_not_allowed`: the key works only from its allowed networks. */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1383,7 +1387,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `insufficient_permission`: the brand is not on Plus or above. */
+            /** @description `insufficient_permission`: the brand is not on Plus or above; `network_not_allowed`: the key works only from its allowed networks. */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1503,7 +1507,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `insufficient_permission`: the brand is not on Plus or above. */
+            /** @description `insufficient_permission`: the brand is not on Plus or above; `network_not_allowed`: the key works only from its allowed networks. */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1623,7 +1627,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `insufficient_permission`: the brand is not on Plus or above. */
+            /** @description `insufficient_permission`: the brand is not on Plus or above; `network_not_allowed`: the key works only from its allowed networks. */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1743,7 +1747,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `insufficient_permission`: the brand is not on Plus or above. */
+            /** @description `insufficient_permission`: the brand is not on Plus or above; `network_not_allowed`: the key works only from its allowed networks. */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1866,7 +1870,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `insufficient_permission`: the brand is not on Plus or above. */
+            /** @description `insufficient_permission`: the brand is not on Plus or above; `network_not_allowed`: the key works only from its allowed networks. */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1994,7 +1998,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `insufficient_permission`: the brand is not on Plus or above. */
+            /** @description `insufficient_permission`: the brand is not on Plus or above; `network_not_allowed`: the key works only from its allowed networks. */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2131,7 +2135,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `insufficient_permission`: the brand is not on Plus or above. */
+            /** @description `insufficient_permission`: the brand is not on Plus or above; `network_not_allowed`: the key works only from its allowed networks. */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2284,7 +2288,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `insufficient_permission`: the brand is not on Plus or above. */
+            /** @description `insufficient_permission`: the brand is not on Plus or above; `network_not_allowed`: the key works only from its allowed networks. */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2421,7 +2425,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `insufficient_permission`: the brand is not on Plus or above. */
+            /** @description `insufficient_permission`: the brand is not on Plus or above; `network_not_allowed`: the key works only from its allowed networks. */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2558,7 +2562,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `insufficient_permission`: the brand is not on Plus or above. */
+            /** @description `insufficient_permission`: the brand is not on Plus or above; `network_not_allowed`: the key works only from its allowed networks. */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2695,7 +2699,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `insufficient_permission`: the brand is not on Plus or above. */
+            /** @description `insufficient_permission`: the brand is not on Plus or above; `network_not_allowed`: the key works only from its allowed networks. */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2850,7 +2854,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `insufficient_permission`: the brand is not on Plus or above. */
+            /** @description `insufficient_permission`: the brand is not on Plus or above; `network_not_allowed`: the key works only from its allowed networks. */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2999,7 +3003,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `insufficient_permission`: the brand is not on Plus or above. */
+            /** @description `insufficient_permission`: the brand is not on Plus or above; `network_not_allowed`: the key works only from its allowed networks. */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3280,7 +3284,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `insufficient_permission`: the key lacks `campaigns:prepare`, or the brand is not on Plus or above. */
+            /** @description `insufficient_permission`: the key lacks `campaigns:prepare`, or the brand is not on Plus or above; `network_not_allowed`: the key works only from its allowed networks. */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3479,7 +3483,7 @@ export interface operations {
                     "application/json": components["schemas"]["JsonRpcErrorResponse"];
                 };
             };
-            /** @description `forbidden_origin` (Origin not allowed) or `insufficient_permission`. */
+            /** @description `forbidden_origin` (Origin not allowed), `insufficient_permission`, or `network_not_allowed`: the key works only from its allowed networks. */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3535,6 +3539,62 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JsonRpcErrorResponse"];
+                };
+            };
+        };
+    };
+    mcpPreflight: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The page origin; it must be on the allow-list. */
+                Origin: string;
+                /** @description The method the page will send. */
+                "Access-Control-Request-Method": string;
+                /** @description The headers the page will send. */
+                "Access-Control-Request-Headers"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The grant: Access-Control-Allow-Origin (the request's Origin), -Allow-Methods, -Allow-Headers, -Max-Age; Vary: Origin. */
+            204: {
+                headers: {
+                    /** @description The requesting origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    "Access-Control-Allow-Methods"?: string;
+                    "Access-Control-Allow-Headers"?: string;
+                    "Access-Control-Max-Age"?: number;
+                    Vary?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `forbidden_origin`: the Origin is not on the allow-list; no CORS header. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JsonRpcErrorResponse"];
+                };
+            };
+            /** @description `method_not_allowed`: an OPTIONS that is no preflight (no Origin, or no Access-Control-Request-Method). */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    Allow?: string;
                     [name: string]: unknown;
                 };
                 content: {

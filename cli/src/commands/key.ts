@@ -20,9 +20,16 @@ interface CreateOptions {
   expiresAt?: string;
 }
 
-/** `--networks 203.0.113.0/24,2001:db8::/32` as a list; records reads and checks each. */
-const networkList = (text: string | undefined): string[] =>
-  (text ?? '').split(/[\s,]+/).filter((s) => s !== '');
+/**
+ * `--networks 203.0.113.0/24,2001:db8::/32` as a list; records reads and checks each. A value
+ * with no network in it (`--set ''`, `--set ,`) is sent as it is, so records refuses it rather
+ * than it reading as `--any` (a review of 2026-11-30); no option is no networks.
+ */
+const networkList = (text: string | undefined): string[] => {
+  if (text === undefined) return [];
+  const entries = text.split(/[\s,]+/).filter((s) => s !== '');
+  return entries.length === 0 ? [text.slice(0, 200)] : entries;
+};
 
 /** The only opt-in permission (docs/contract.md#key-format-and-permissions); reading records needs none. */
 export const CAMPAIGNS_PREPARE = 'campaigns:prepare';

@@ -8,9 +8,16 @@ import { KEY_ID, KeyNetworksForm } from './input';
 import type { KeysPageProps } from './view';
 import { KeyNetworksPage } from './networksView';
 
-/** A textarea of networks, as the form sends it, into entries; records reads and checks them. */
+/**
+ * A textarea of networks, as the form sends it, into entries; records reads and checks them. A
+ * blank textarea is no networks (any network); one holding only separators (`,`) is sent as it
+ * is, so records refuses it ("names no network") rather than it opening the key to any network
+ * (a review of 2026-11-30). Cut to 200, records' limit for an entry: separators all the same.
+ */
 export function splitNetworks(text: string): string[] {
-  return text.split(/[\s,]+/).filter((s) => s !== '');
+  const entries = text.split(/[\s,]+/).filter((s) => s !== '');
+  const typed = text.trim();
+  return entries.length === 0 && typed !== '' ? [typed.slice(0, 200)] : entries;
 }
 
 /** What the keys page's own routes lend the networks pages. */

@@ -14,7 +14,12 @@ describe('readNetworks', () => {
     ['0x7f.1', /not an IPv4 or IPv6/],
     ['127.1', /not an IPv4 or IPv6/],
     ['example.com', /not an IPv4 or IPv6/],
-    ['::ffff:10.0.0.0/104', /IPv4-mapped/],
+    ['::ffff:10.0.0.0/104', /IPv4 written as IPv6 \(IPv4-mapped .* or IPv4-compatible/],
+    // IPv4-compatible (RFC 4291, deprecated): ipaddr.js reads it as mapped, and the message
+    // said "IPv4-mapped" of what the person wrote without ::ffff (a review of 2026-11-30)
+    ['::1.2.3.4', /"::1\.2\.3\.4" is IPv4 written as IPv6/],
+    ['::0:1.2.3.4', /IPv4 written as IPv6/],
+    ['::ffff:102:304', /IPv4 written as IPv6/],
     ['fe80::1%eth0', /not an IPv4 or IPv6/],
     ['10.0.0.0/33', /no valid prefix/],
     ['10.0.0.0/-1', /no valid prefix/],
@@ -25,6 +30,52 @@ describe('readNetworks', () => {
     const read = readNetworks(input);
     expect('error' in read && read.error).toMatch(message);
   });
+
+  // A list covering a whole family binds a key to nothing, as /0 would (a review of 2026-11-30):
+  // the union of its networks is what counts, not each entry.
+  it.each([
+    [['0.0.0.0/1', '128.0.0.0/1', '::/1', '8000::/1'], /every IPv4 and every IPv6 address/],
+    [['0.0.0.0/1', '128.0.0.0/1'], /cover every IPv4 address/],
+    [['128.0.0.0/1', '198.51.100.0/24', '0.0.0.0/1', '2001:db8::/32'], /every IPv4 address/],
+    [['8000::/1', '::/1'], /cover every IPv6 address/],
+    // overlapping and nested ranges, out of order
+    [
+      ['0.0.0.0/2', '64.0.0.0/2', '10.0.0.0/8', '128.0.0.0/2', '100.0.0.0/6', '192.0.0.0/2'],
+      /IPv4/,
+    ],
+    [
+      ['255.255.255.255', '0.0.0.0/1', '128.0.0.0/2', '192.0.0.0/3', '224.0.0.0/4', '240.0.0.0/4'],
+      /every IPv4 address/,
+    ],
+  ])('refuses %j, which together cover a whole family', (input, message) => {
+    const read = readNetworks(input);
+    expect('error' in read && read.error).toMatch(message);
+    expect('error' in read && read.error).toMatch(/leave the list empty to allow any network/);
+  });
+
+  it('takes lists that leave part of each family out', () => {
+    // all of IPv4 but 255.255.255.255
+    const gap = Array.from({ length: 32 }, (_, i) => {
+      const start = (0xffffffff - (0xffffffff >>> i)) >>> 0;
+      const address = [24, 16, 8, 0].map((s) => (start >>> s) & 255).join('.');
+      return i === 31 ? address : `${address}/${i + 1}`; // 255.255.255.254, canonically
+    });
+    expect(readNetworks(gap)).toEqual({ networks: gap });
+    expect(readNetworks(['0.0.0.0/1', '2001:db8::/32'])).toEqual({
+      networks: ['0.0.0.0/1', '2001:db8::/32'],
+    });
+    expect(readNetworks(['0.0.0.0/1', '128.0.0.0/2', '::/1'])).toHaveProperty('networks');
+  });
+
+  // Blank items were dropped and the empty result stored as "any network" (a review of
+  // 2026-11-30): a list given must name at least one network.
+  it.each([[['']], [['  ']], [[',']], [[' , \n', '']], ['  '], [',']])(
+    'refuses %j, which names no network',
+    (input) => {
+      const read = readNetworks(input);
+      expect('error' in read && read.error).toMatch(/names no network/);
+    },
+  );
 
   it(`refuses more than ${MAX_KEY_NETWORKS} networks`, () => {
     const many = Array.from({ length: MAX_KEY_NETWORKS + 1 }, (_, i) => `10.0.${i}.0/24`);

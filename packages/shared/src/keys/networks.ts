@@ -1,4 +1,5 @@
 import ipaddr from 'ipaddr.js';
+import { fullyCoveredFamilies } from './networkCoverage';
 
 /**
  * A key's allowed networks (issue 63): the IPv4 and IPv6 CIDRs a request with the key may come
@@ -17,22 +18,41 @@ export type NetworksReading = { networks: string[] } | { error: string };
  * (`203.0.113.7` is `/32`, an IPv6 address `/128`), separated by commas, spaces or new lines.
  * Refused with a sentence: anything else, IPv4 in other spellings than four decimal parts
  * (`0x7f.1` names an address no person meant), a network with host bits set (`10.0.0.1/8`:
- * the network is `10.0.0.0/8`, say so), IPv4-mapped IPv6 (write IPv4 as IPv4: a mapped client
- * is matched as IPv4), a zone, `/0` (every address: leave the list empty instead), and more
- * than MAX_KEY_NETWORKS. Duplicates are dropped; the order given is kept.
+ * the network is `10.0.0.0/8`, say so), IPv4 written as IPv6, mapped (`::ffff:1.2.3.4`) or
+ * compatible (`::1.2.3.4`) (write IPv4 as IPv4: a mapped client is matched as IPv4), a zone,
+ * `/0` (every address: leave the list empty instead), more than MAX_KEY_NETWORKS, a list
+ * whose networks together cover every IPv4 or every IPv6 address (`0.0.0.0/1, 128.0.0.0/1`:
+ * /0 in two parts), and a list given with items but no network in them (`['']`, `[',']`:
+ * read as empty it meant any network, the opposite of what was sent). An empty list, or the
+ * empty string, is no networks (any network). Duplicates are dropped; the order is kept.
+ *
+ * Either family covered is refused although the other may still be bound: a key whose list
+ * admits every IPv4 client is not bound for the clients most requests come from, and would
+ * satisfy a brand's "networks on every key" policy while binding nothing.
  */
 export function readNetworks(input: string | readonly string[]): NetworksReading {
-  const items = (typeof input === 'string' ? [input] : input)
-    .flatMap((s) => s.split(/[\s,]+/))
-    .filter((s) => s !== '');
+  const given = typeof input === 'string' ? (input === '' ? [] : [input]) : input;
+  const items = given.flatMap((s) => s.split(/[\s,]+/)).filter((s) => s !== '');
   const networks: string[] = [];
   for (const item of items) {
     const read = readNetwork(item);
     if ('error' in read) return read;
     if (!networks.includes(read.network)) networks.push(read.network);
   }
+  if (given.length > 0 && networks.length === 0) {
+    return {
+      error:
+        'the list names no network, only blanks or separators; give networks (e.g. 203.0.113.0/24), or an empty list to allow any network.',
+    };
+  }
   if (networks.length > MAX_KEY_NETWORKS) {
     return { error: `at most ${MAX_KEY_NETWORKS} networks per key (${networks.length} given).` };
+  }
+  const covered = fullyCoveredFamilies(networks);
+  if (covered.length > 0) {
+    return {
+      error: `these networks together cover every ${covered.join(' and every ')} address, so they bind the key to nothing; give narrower networks, or leave the list empty to allow any network.`,
+    };
   }
   return { networks };
 }
@@ -46,8 +66,13 @@ function readNetwork(raw: string): { network: string } | { error: string } {
   if (ipaddr.IPv4.isValidFourPartDecimal(host)) addr = ipaddr.IPv4.parse(host);
   else if (ipaddr.IPv6.isValid(host) && !host.includes('%')) {
     const v6 = ipaddr.IPv6.parse(host);
-    if (v6.isIPv4MappedAddress()) {
-      return { error: `${shown} is IPv4-mapped IPv6: write the IPv4 network instead.` };
+    // ipaddr.js reads IPv4-compatible `::1.2.3.4` as mapped, but `::0:1.2.3.4` as ::102:304:
+    // a dotted tail after 96 zero bits is IPv4 meant all the same
+    const compatible = host.includes('.') && v6.parts.slice(0, 6).every((p) => p === 0);
+    if (v6.isIPv4MappedAddress() || compatible) {
+      return {
+        error: `${shown} is IPv4 written as IPv6 (IPv4-mapped ::ffff:a.b.c.d or IPv4-compatible ::a.b.c.d): write the IPv4 network instead.`,
+      };
     }
     addr = v6;
   } else {

@@ -35,8 +35,8 @@ const page = (key: string, address?: string) =>
 
 /**
  * A refusal's code and message as plain values: `rejects.toMatchObject({ message: /…/ })` passes
- * whatever an Error's message says (its message is not an own enumerable property), so the
- * wording is checked here.
+ * whatever the message says (a RegExp there is an object with no keys of its own, which jest's
+ * subset equality takes as matched by any value), so the wording is checked here.
  */
 const refusal = (p: Promise<unknown>) =>
   p.then(

@@ -204,7 +204,7 @@ describe('an invitation', () => {
       console_.invitations('answerInvitation', { token, accept: true }),
     ).rejects.toMatchObject({
       code: 'invitation_closed',
-      message: expect.stringMatching(/expired/),
+      message: expect.stringMatching(/expired/) as unknown,
     });
     const listed = await asOwner.invitations('listBrandInvitations', { brand_id: brandId });
     expect(listed.invitations.map((i) => i.state)).toEqual(['expired']);

@@ -2,7 +2,8 @@ import { parse } from 'yaml';
 import { makeBrandWithKey, startStack, type Stack } from '@brand/testkit';
 
 // The public listener serves nothing without a key but the description file
-// (docs/contract.md#openapi-document). Liveness and readiness live on the internal listener, beside
+// (docs/contract.md#openapi-document) and the assistant endpoint's CORS preflight, which serves no
+// data. Liveness and readiness live on the internal listener, beside
 // /metrics and the detailed readiness; any other public path without a key is 401 missing_key.
 
 let stack: Stack;
@@ -79,7 +80,9 @@ describe('no keyless endpoint on the public listener but the description file', 
         .filter(([, op]) => (op.security ?? doc.security ?? []).length === 0)
         .map(([method]) => `${method.toUpperCase()} ${path}`),
     );
-    expect(keyless).toEqual(['GET /openapi/service.yaml']);
+    // and the assistant endpoint's CORS preflight: a browser sends it without a key, and its
+    // answer (204 to an allowed origin, else 403 or 405) carries headers only (mcp.cors.test.ts)
+    expect(keyless).toEqual(['OPTIONS /api/mcp', 'GET /openapi/service.yaml']);
   });
 });
 

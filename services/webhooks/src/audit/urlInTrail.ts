@@ -1,9 +1,11 @@
 /**
- * A destination's URL as the audit trail names it (a receiver's, an audit stream's): scheme,
- * host and path, and "?…" or "#…" for a query or fragment, which may hold a credential the owner
- * put there (Azure Functions' `?code=`, a receiver's `?token=`). The trail reaches the audit-log
- * API and every SIEM stream, and its entries never carry a secret; the whole URL stays on the
- * destination itself, for those who may read it (a hostile review, 2026-11-30).
+ * A destination's URL as the audit trail names it (a receiver's, an audit stream's): scheme and
+ * host, with "/…", "?…" or "#…" for a path, query or fragment, each of which may hold a
+ * credential the owner put there: Azure Functions' `?code=`, a receiver's `?token=`, and in the
+ * path itself a Slack or Discord webhook's secret, a Sumo Logic HTTP source's token. The trail
+ * reaches the audit-log API and every SIEM stream, and its entries never carry a secret; the
+ * whole URL stays on the destination itself, for those who may read it (hostile reviews,
+ * 2026-11-30: the query first, then the path).
  */
 export function urlInTrail(raw: string): string {
   let url: URL;
@@ -12,5 +14,6 @@ export function urlInTrail(raw: string): string {
   } catch {
     return '(a URL)';
   }
-  return `${url.origin}${url.pathname}${url.search ? '?…' : ''}${url.hash ? '#…' : ''}`;
+  const path = url.pathname === '/' || url.pathname === '' ? '' : '/…';
+  return `${url.origin}${path}${url.search ? '?…' : ''}${url.hash ? '#…' : ''}`;
 }

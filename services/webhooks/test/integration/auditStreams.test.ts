@@ -347,17 +347,18 @@ describe('audit streams', () => {
   });
 });
 
-// A hostile review (2026-11-30): a destination's URL went into the trail whole, so a credential
-// in its query (Azure Functions' ?code=, a receiver's ?token=) or fragment reached the audit-log
-// API and every SIEM stream, though entries never carry a secret.
+// Hostile reviews (2026-11-30): a destination's URL went into the trail whole, so a credential
+// in its query (Azure Functions' ?code=, a receiver's ?token=) or fragment, and then one in its
+// path (a Slack webhook's, a Sumo Logic source's), reached the audit-log API and every SIEM
+// stream, though entries never carry a secret.
 describe('a destination URL in the trail', () => {
-  it('names scheme, host and path, never its query or fragment', async () => {
+  it('names scheme and host, never its path, query or fragment', async () => {
     const owner = await makeBrandWithKey(stack.admin);
     const admin = createWebhooksClient(stack.webhooks!.address);
     try {
       const receiver = await admin.call('addReceiver', {
         brand_id: owner.brand.id,
-        url: `${lines.url}/hooks?token=RCVSECRET111&code=RCVCODE222`,
+        url: `${lines.url}/hooks/PATHSECRET555?token=RCVSECRET111&code=RCVCODE222`,
         label: 'probe',
         events: [EVENT_TYPES.toProto('payout.paid')],
         actor_email: owner.owner.email,
@@ -387,7 +388,13 @@ describe('a destination URL in the trail', () => {
       [owner.brand.id],
     );
     const trail = JSON.stringify(rows);
-    for (const secret of ['RCVSECRET111', 'RCVCODE222', 'AZFUNCKEY333', 'FRAGSECRET444'])
+    for (const secret of [
+      'PATHSECRET555',
+      'RCVSECRET111',
+      'RCVCODE222',
+      'AZFUNCKEY333',
+      'FRAGSECRET444',
+    ])
       expect(trail).not.toContain(secret);
     expect(rows.map((r) => r.action)).toEqual([
       'receiver.added',
@@ -397,8 +404,10 @@ describe('a destination URL in the trail', () => {
       'audit_stream.added',
       'audit_stream.removed',
     ]);
-    expect(rows[0]!.summary).toBe(`probe (${lines.url}/hooks?…)`);
-    expect(rows[2]!.summary).toBe(`p: HTTPS (JSON lines) to ${lines.url}?…`);
-    expect(rows[4]!.summary).toBe(`p: HTTPS (JSON lines) to ${lines.url}#…`);
+    // the collector's URL has a path of its own (/audit): it goes too
+    const { origin } = new URL(lines.url);
+    expect(rows[0]!.summary).toBe(`probe (${origin}/…?…)`);
+    expect(rows[2]!.summary).toBe(`p: HTTPS (JSON lines) to ${origin}/…?…`);
+    expect(rows[4]!.summary).toBe(`p: HTTPS (JSON lines) to ${origin}/…#…`);
   });
 });

@@ -18,7 +18,7 @@ import { onWebhooks, runReported, type ReportContext } from '../run';
 import { secretFromFile } from '../settings';
 import { feedRequest, type FeedFilters } from './eventsFeedRequest';
 import { openPosition, type Position, type PositionFilters } from './followPosition';
-import { pause, readWaitingOut } from './followWaitOut';
+import { OutageWatch, pause, readWaitingOut } from './followWaitOut';
 
 export interface FollowOptions extends FeedFilters {
   brand?: string;
@@ -123,13 +123,27 @@ async function followOverAdmin(
   }
 }
 
+/** What a failed read of the API answered, for the wait lines: "503 service_unavailable". */
+function apiAnswerName(err: unknown): string {
+  if (err instanceof ApiError) return `${err.status} ${err.code}`;
+  if (err instanceof ConnectionError) return 'no connection';
+  return err instanceof Error ? err.name : 'a failure';
+}
+
 /**
  * Follows over the public API with an API key (`GET /api/v1/events?after=`, what an
- * integration behind a firewall can reach): the client's follower, which waits out 429 and 503,
- * polls with If-None-Match at the head and hands each event over once.
+ * integration behind a firewall can reach): the client's follower, which waits out 429, 503,
+ * a proxy's 502 and 504 and a lost connection (each wait said on stderr, and the follow ended
+ * after five minutes of them in a row, as over the admin token), polls with If-None-Match at
+ * the head and hands each event over once.
  */
-async function followOverApi(client: BrandRecords, run: FollowRun): Promise<void> {
+async function followOverApi(client: BrandRecords, url: string, run: FollowRun): Promise<void> {
   const { opts, position, progress, signal, notice } = run;
+  const watch = new OutageWatch({
+    notice,
+    peer: `the API at ${url}`,
+    position: () => progress.stored.after,
+  });
   await client.events.follow({
     from: position.from,
     limit: opts.limit,
@@ -144,6 +158,8 @@ async function followOverApi(client: BrandRecords, run: FollowRun): Promise<void
       printLine(JSON.stringify(event));
       progress.printed++;
     },
+    onWait: ({ error, failures, waitMs }) =>
+      watch.waiting(error, apiAnswerName(error), failures, waitMs),
     onCheckpoint: async (checkpoint) => {
       const moved = checkpoint.after !== progress.stored.after;
       progress.stored = checkpoint;
@@ -247,9 +263,13 @@ export function followAction(opts: FollowOptions, cmd: Command): Promise<void> {
     );
   const url = opts.url ?? process.env.BRAND_RECORDS_URL ?? LOCAL_API_URL;
   const client = new BrandRecords({ apiKey: key, baseUrl: url });
-  return runReported(cmd, (ctx) => follow(ctx, opts, url, (run) => followOverApi(client, run)), {
-    address: url,
-    timeoutMs: 30_000,
-    service: 'gateway',
-  });
+  return runReported(
+    cmd,
+    (ctx) => follow(ctx, opts, url, (run) => followOverApi(client, url, run)),
+    {
+      address: url,
+      timeoutMs: 30_000,
+      service: 'gateway',
+    },
+  );
 }

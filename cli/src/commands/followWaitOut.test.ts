@@ -1,6 +1,6 @@
 import { Metadata, status } from '@grpc/grpc-js';
 import { ERROR_CODE_METADATA, fromServiceError, RETRY_AFTER_METADATA } from '@brand/shared/errors';
-import { OUTAGE_LIMIT_MS, readWaitingOut } from './followWaitOut';
+import { OUTAGE_LIMIT_MS, OutageWatch, readWaitingOut } from './followWaitOut';
 
 /** A failed call as brandctl's caller rejects it; `sent`: the code (and Retry-After) the service sent. */
 function failed(code: status, sent?: { code: string; retryAfter?: number }) {
@@ -99,5 +99,33 @@ describe('readWaitingOut', () => {
     const h = harness([failed(status.UNAVAILABLE), 'page']);
     h.stop.abort();
     expect(await h.result()).toBeUndefined();
+  });
+});
+
+describe('OutageWatch (the API path: the client follower tells each wait)', () => {
+  it('says each wait, starts the outage again after a read that answered, and stops past five minutes', () => {
+    let clock = 0;
+    const lines: string[] = [];
+    const watch = new OutageWatch({
+      notice: (line) => lines.push(line),
+      peer: 'the API at u',
+      position: () => 3,
+      now: () => clock,
+    });
+    const down = new Error('503');
+    watch.waiting(down, '503 service_unavailable', 1, 60_000);
+    expect(lines).toEqual([
+      'the API at u: 503 service_unavailable; waiting 60000 ms, then reading on from position 3 (failure 1 in a row).',
+    ]);
+    clock += 4 * 60_000;
+    // an answer in between: the follower counts from 1 again, and so does the outage
+    watch.waiting(down, '503 service_unavailable', 1, 60_000);
+    clock += 4 * 60_000;
+    watch.waiting(down, '503 service_unavailable', 2, 60_000);
+    clock += 60_000;
+    expect(() => watch.waiting(down, '503 service_unavailable', 3, 1)).toThrow(down);
+    expect(lines.at(-1)).toBe(
+      'the API at u: 503 service_unavailable for 5 min in a row: stopping.',
+    );
   });
 });

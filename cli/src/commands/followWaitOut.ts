@@ -26,19 +26,54 @@ export const OUTAGE_LIMIT_MS = 5 * 60_000;
 /** The longest Retry-After waited out, as the REST path's client (a longer one ends the follow). */
 const MAX_RETRY_AFTER_MS = DEFAULT_RETRY_TUNING.maxRetryAfterSeconds * 1000;
 
-export interface WaitOutOptions {
-  /** The poll interval: the first back-off, doubling with each failure in a row (followBackoffMs). */
-  intervalMs: number;
-  signal: AbortSignal;
+/** Where a follow's wait lines go and what they name. */
+export interface WaitNotices {
   /** One line per wait, on stderr. */
   notice: (text: string) => void;
   /** Who answered, for the lines: "the webhooks service at 127.0.0.1:50053". */
   peer: string;
   /** The position the read goes on from, for the lines. */
   position: () => number;
-  /** The clock and the wait (tests pass their own). */
+  /** The clock (tests pass their own). */
   now?: () => number;
+}
+
+export interface WaitOutOptions extends WaitNotices {
+  /** The poll interval: the first back-off, doubling with each failure in a row (followBackoffMs). */
+  intervalMs: number;
+  signal: AbortSignal;
+  /** The wait (tests pass their own). */
   sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
+}
+
+/**
+ * One follow's failures in a row, as both transports report them: a line on stderr for each
+ * wait, and the follow's end once they have lasted OUTAGE_LIMIT_MS (the admin path's gRPC
+ * answers through readWaitingOut, the API path's through the client follower's onWait).
+ */
+export class OutageWatch {
+  private firstFailureAt = 0;
+  private readonly now: () => number;
+
+  constructor(private readonly notices: WaitNotices) {
+    this.now = notices.now ?? Date.now;
+  }
+
+  /**
+   * The `failures`-th failure in a row (`name` says what answered), about to wait `ms`: says
+   * so, or throws `err` when the wait would take the outage past OUTAGE_LIMIT_MS.
+   */
+  waiting(err: unknown, name: string, failures: number, ms: number): void {
+    const { notice, peer, position } = this.notices;
+    if (failures === 1) this.firstFailureAt = this.now();
+    if (this.now() - this.firstFailureAt + ms > OUTAGE_LIMIT_MS) {
+      notice(`${peer}: ${name} for ${OUTAGE_LIMIT_MS / 60_000} min in a row: stopping.`);
+      throw err;
+    }
+    notice(
+      `${peer}: ${name}; waiting ${ms} ms, then reading on from position ${position()} (failure ${failures} in a row).`,
+    );
+  }
 }
 
 /** Waits `ms`, or less when `signal` aborts (then resolves: stopping is not a failure). */
@@ -79,10 +114,9 @@ export async function readWaitingOut<T>(
   read: () => Promise<T>,
   opts: WaitOutOptions,
 ): Promise<T | undefined> {
-  const now = opts.now ?? Date.now;
   const sleep = opts.sleep ?? pause;
+  const watch = new OutageWatch(opts);
   let failures = 0;
-  let firstFailureAt = 0;
   for (;;) {
     try {
       return await read();
@@ -91,7 +125,7 @@ export async function readWaitingOut<T>(
       const answer = grpcAnswer(err);
       const name = answer === undefined ? undefined : TEMPORARY.get(answer.code);
       if (answer === undefined || name === undefined) throw err;
-      if (++failures === 1) firstFailureAt = now();
+      failures++;
       const ms = answer.retryAfterMs ?? followBackoffMs(failures, opts.intervalMs);
       if (ms > MAX_RETRY_AFTER_MS) {
         opts.notice(
@@ -99,15 +133,7 @@ export async function readWaitingOut<T>(
         );
         throw err;
       }
-      if (now() - firstFailureAt + ms > OUTAGE_LIMIT_MS) {
-        opts.notice(
-          `${opts.peer}: ${name} for ${OUTAGE_LIMIT_MS / 60_000} min in a row: stopping.`,
-        );
-        throw err;
-      }
-      opts.notice(
-        `${opts.peer}: ${name}; waiting ${ms} ms, then reading on from position ${opts.position()} (failure ${failures} in a row).`,
-      );
+      watch.waiting(err, name, failures, ms);
       await sleep(ms, opts.signal);
       if (opts.signal.aborted) return undefined;
     }

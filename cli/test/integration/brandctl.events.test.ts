@@ -341,6 +341,45 @@ describe('brandctl events follow', () => {
   });
 });
 
+describe('brandctl events follow over an API key, while the API answers 503', () => {
+  it('says each wait on stderr and reads on when the API answers again', async () => {
+    // a stand-in for the API behind a proxy during a deploy: 503 with Retry-After six times
+    // (more than the client's own retries), then the brand's one event
+    let reads = 0;
+    const api = createServer((_req, res) => {
+      if (++reads <= 6) {
+        res.writeHead(503, { 'content-type': 'application/json', 'retry-after': '1' });
+        res.end(JSON.stringify({ error: { code: 'service_unavailable', message: 'deploying' } }));
+        return;
+      }
+      res.writeHead(200, { 'content-type': 'application/json', etag: '"v1"' });
+      const event = { id: 'evt_after', type: 'payout.paid', brand_id: brandId, data: {} };
+      res.end(
+        JSON.stringify({ resource: 'events', count: 1, data: [event], next_after: 1, head: 1 }),
+      );
+    });
+    await new Promise<void>((resolve) => api.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = api.address() as AddressInfo;
+      const url = `http://127.0.0.1:${port}`;
+      const f = follow('--key', 'bk_live_x', '--url', url, '--after', '0', '--interval', '100');
+      await waitFor(() => f.lines().length >= 1 || f.child.exitCode !== null, {
+        timeoutMs: 30_000,
+        what: 'the event after the 503s',
+      });
+      if (f.child.exitCode !== null)
+        throw new Error(`brandctl stopped (exit ${f.child.exitCode}):\n${f.out.stderr}`);
+      expect(await stop(f.child, f.exited)).toBe(0);
+      expect(ids(f.lines())).toEqual(['evt_after']);
+      expect(f.out.stderr).toContain(
+        `the API at ${url}: 503 service_unavailable; waiting 1000 ms, then reading on from position 0 (failure 1 in a row).`,
+      );
+    } finally {
+      api.close();
+    }
+  });
+});
+
 // Last in the file: it stops the file's webhooks service and brings it back at the same address
 // (as a rolling deploy does behind one Service name), which the tests above must not see.
 describe('brandctl events follow over the admin token, across a restart of the webhooks service', () => {

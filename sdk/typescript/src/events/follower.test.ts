@@ -176,6 +176,43 @@ describe('EventsResource.follow', () => {
     ).rejects.toBeInstanceOf(CursorExpiredError);
   });
 
+  it('tells onWait each wait before it is waited; onWait throwing ends the follow with its error', async () => {
+    const unavailable: StubAnswer = {
+      status: 503,
+      body: errorBody('service_unavailable'),
+      headers: { 'retry-after': '1' },
+    };
+    const told = testTransport(
+      feedApi(() => 1, { refuse: (n) => (n <= 6 ? unavailable : undefined) }),
+    );
+    const waits: Array<{ failures: number; waitMs: number; after: number; error: unknown }> = [];
+    const stop = new AbortController();
+    await new EventsResource(told.transport).follow({
+      from: FROM_OLDEST,
+      onEvent: () => stop.abort(),
+      onCheckpoint: () => undefined,
+      onWait: (wait) => void waits.push(wait),
+      signal: stop.signal,
+    });
+    expect(waits.length).toBeGreaterThan(0);
+    expect(waits.map((w) => w.failures)).toEqual(waits.map((_, i) => i + 1));
+    expect(waits[0]).toMatchObject({ waitMs: 1000, after: 0 });
+    expect((waits[0]!.error as { code?: string }).code).toBe('service_unavailable');
+
+    const stopped = new Error('down too long');
+    const refused = testTransport(feedApi(() => 1, { refuse: () => unavailable }));
+    await expect(
+      new EventsResource(refused.transport).follow({
+        from: FROM_OLDEST,
+        onEvent: () => undefined,
+        onCheckpoint: () => undefined,
+        onWait: () => {
+          throw stopped;
+        },
+      }),
+    ).rejects.toBe(stopped);
+  });
+
   it('throws a Retry-After beyond maxRetryAfterSeconds at once, in follow and all (README retries)', async () => {
     const tooLong: StubAnswer = {
       status: 429,

@@ -26,6 +26,24 @@ export interface FollowOptions extends EventFilters {
   limit?: number;
   /** Stops following; the promise then resolves. */
   signal?: AbortSignal;
+  /**
+   * Told of each wait after a failed read, before it is waited: the error, how many reads in a
+   * row have failed, the wait, and the position the read goes on from. For a log line or a
+   * bound of your own: throwing ends the follow with that error (nothing is skipped).
+   */
+  onWait?: (wait: FollowWait) => unknown;
+}
+
+/** A wait the follower is about to make after a failed read (FollowOptions.onWait). */
+export interface FollowWait {
+  /** The failed read's error: a RetryAfterError (429, 503), an ApiError (502, 504), a ConnectionError. */
+  error: unknown;
+  /** Reads failed in a row, this one included (1 for the first). */
+  failures: number;
+  /** How long the follower waits before reading again. */
+  waitMs: number;
+  /** The position the next read goes on from. */
+  after: number;
 }
 
 const DEFAULT_INTERVAL_MS = 5_000;
@@ -67,7 +85,8 @@ function failureWaitMs(
  * 3. read on at once after a full page, else wait `intervalMs`.
  * A 429 or 503 waits out Retry-After (up to `maxRetryAfterSeconds`: a longer one is thrown);
  * a proxy's 502 or 504 and a lost connection back off from `intervalMs` (the client's own
- * retries come first); CursorExpiredError, other refusals and the callbacks' errors end it.
+ * retries come first), each wait told to onWait first; CursorExpiredError, other refusals and
+ * the callbacks' errors (onWait's too) end it.
  */
 export async function followFeed(
   events: FeedPoller,
@@ -103,6 +122,7 @@ export async function followFeed(
       if (signal?.aborted) return;
       const ms = failureWaitMs(error, ++failures, intervalMs, transport);
       if (ms === undefined) throw error;
+      await options.onWait?.({ error, failures, waitMs: ms, after: checkpoint.after });
       await wait(ms);
       continue;
     }

@@ -4,6 +4,7 @@ import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { parse } from 'yaml';
 import { REPO_ROOT, startStack, type Stack } from '@brand/testkit';
 import { OpenApiValidator } from '../support/openApiValidator';
 
@@ -104,6 +105,57 @@ describe('GET /openapi/service.yaml (docs/contract.md#openapi-document)', () => 
         JSON.stringify({ error: { code: 'invalid_cursor', message: 'x', request_id: 'r' } }),
       ),
     ).toEqual([]);
+  });
+});
+
+// A hostile review (2026-11-30): the assistant endpoint's preflight answers and its 403
+// forbidden_origin listed RateLimit and RateLimit-Policy, which they never carry: they are
+// answered before the key is read and count toward no budget (docs/contract.md#rate-limits).
+describe("the assistant endpoint's answers before the key is read", () => {
+  type Answer = { headers?: Record<string, unknown>; description?: string };
+  const answers = () =>
+    (
+      parse(served) as {
+        paths: Record<string, Record<string, { responses: Record<string, Answer> }>>;
+      }
+    ).paths['/api/mcp'];
+  const rateLimitHeaders = (a: Answer | undefined) =>
+    Object.keys(a?.headers ?? {}).filter((h) => /^ratelimit/i.test(h));
+  const rateLimitSent = (res: Response) =>
+    ['ratelimit', 'ratelimit-policy'].filter((h) => res.headers.has(h));
+
+  it('the preflight (OPTIONS) lists no RateLimit header on any answer, as none is sent', async () => {
+    const listed = answers().options.responses;
+    expect(Object.keys(listed).sort()).toEqual(['204', '403', '405']);
+    for (const a of Object.values(listed)) {
+      expect(rateLimitHeaders(a)).toEqual([]);
+      expect(Object.keys(a.headers ?? {})).toContain('X-Request-Id');
+    }
+    const refused = await fetch(`${stack.gateway.url}/api/mcp`, {
+      method: 'OPTIONS',
+      headers: { Origin: 'https://evil.example', 'Access-Control-Request-Method': 'POST' },
+    });
+    const noPreflight = await fetch(`${stack.gateway.url}/api/mcp`, { method: 'OPTIONS' });
+    for (const [res, status] of [
+      [refused, 403],
+      [noPreflight, 405],
+    ] as const) {
+      expect(res.status).toBe(status);
+      expect(res.headers.get('x-request-id')).toBeTruthy();
+      expect(rateLimitSent(res)).toEqual([]);
+    }
+  });
+
+  it("the POST's 403 says forbidden_origin carries none (network_not_allowed does)", async () => {
+    const forbidden = answers().post.responses['403'];
+    expect(forbidden?.description).toMatch(/`forbidden_origin`[^.]*no RateLimit/);
+    const res = await fetch(`${stack.gateway.url}/api/mcp`, {
+      method: 'POST',
+      headers: { Origin: 'https://evil.example', 'Content-Type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }),
+    });
+    expect(res.status).toBe(403);
+    expect(rateLimitSent(res)).toEqual([]);
   });
 });
 

@@ -7,6 +7,19 @@ import { JsonRpcErrorResponse, JsonRpcRequest, JsonRpcResponse } from './jsonRpc
 const jsonRpcErrorResponse = (description: string, extraHeaders: Record<string, unknown> = {}) =>
   errorResponse(description, extraHeaders, JsonRpcErrorResponse);
 
+/**
+ * An answer given before the key is read (the preflight's, forbidden_origin): it counts toward
+ * no budget, so it carries no RateLimit or RateLimit-Policy (docs/contract.md#rate-limits).
+ */
+const REQUEST_ID_ONLY = { 'X-Request-Id': ref('headers', 'X-Request-Id') };
+const beforeKeyErrorResponse = (
+  description: string,
+  extraHeaders: Record<string, unknown> = {},
+) => {
+  const answer = jsonRpcErrorResponse(description);
+  return { ...answer, headers: { ...REQUEST_ID_ONLY, ...extraHeaders } } as ResponseConfig;
+};
+
 /** The OpenAPI description of POST /api/mcp. */
 export function describeMcp(registry: OpenAPIRegistry): void {
   registry.registerPath({
@@ -71,7 +84,8 @@ export function describeMcp(registry: OpenAPIRegistry): void {
         },
       ),
       403: jsonRpcErrorResponse(
-        '`forbidden_origin` (Origin not allowed), `insufficient_permission`, or `network_not_allowed`: the key works only from its allowed networks.',
+        '`forbidden_origin` (Origin not allowed; answered before the key is read, with no RateLimit headers), ' +
+          '`insufficient_permission`, or `network_not_allowed`: the key works only from its allowed networks (charged to the client address, with its RateLimit headers).',
       ),
       413: jsonRpcErrorResponse('The body exceeds the size limit.'),
       415: jsonRpcErrorResponse('Content-Type is not application/json.'),
@@ -98,7 +112,8 @@ export function describeMcp(registry: OpenAPIRegistry): void {
       'Answered for the origins MCP_ALLOWED_ORIGINS allows: 204 granting that origin POST (GET and DELETE too, so a page ' +
       'can read their 405) with the headers a Streamable HTTP client sends (Authorization, Content-Type, Accept, ' +
       'MCP-Protocol-Version, Mcp-Session-Id, Last-Event-ID). An origin off the list gets the 403 its POST would, with no ' +
-      'CORS header; an OPTIONS that is no preflight is 405.',
+      'CORS header; an OPTIONS that is no preflight is 405. No answer here carries RateLimit headers: each comes ' +
+      'before the key is read and counts toward no budget.',
     security: [],
     request: {
       headers: z.object({
@@ -117,6 +132,7 @@ export function describeMcp(registry: OpenAPIRegistry): void {
         description:
           "The grant: Access-Control-Allow-Origin (the request's Origin), -Allow-Methods, -Allow-Headers, -Max-Age; Vary: Origin.",
         headers: {
+          ...REQUEST_ID_ONLY,
           'Access-Control-Allow-Origin': {
             schema: { type: 'string' },
             description: 'The requesting origin.',
@@ -129,11 +145,11 @@ export function describeMcp(registry: OpenAPIRegistry): void {
           Vary: { schema: { type: 'string', example: 'Origin' } },
         },
       },
-      403: jsonRpcErrorResponse(
-        '`forbidden_origin`: the Origin is not on the allow-list; no CORS header.',
+      403: beforeKeyErrorResponse(
+        '`forbidden_origin`: the Origin is not on the allow-list; no CORS header, no RateLimit headers.',
       ),
-      405: jsonRpcErrorResponse(
-        '`method_not_allowed`: an OPTIONS that is no preflight (no Origin, or no Access-Control-Request-Method).',
+      405: beforeKeyErrorResponse(
+        '`method_not_allowed`: an OPTIONS that is no preflight (no Origin, or no Access-Control-Request-Method); no RateLimit headers.',
         {
           Allow: { schema: { type: 'string', example: 'POST' } },
         },

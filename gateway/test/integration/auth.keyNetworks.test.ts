@@ -197,6 +197,12 @@ describe('a list that binds a key to nothing', () => {
     [[''], /names no network/],
     [['  '], /names no network/],
     [['::1.2.3.4'], /IPv4 written as IPv6 \(IPv4-mapped .* or IPv4-compatible/],
+    // nearly everything (a second review that day): more than a /8's worth of IPv4 in all
+    [
+      ['0.0.0.0/1', '128.0.0.0/2', '2001:db8::/32'],
+      /cover 3,221,225,472 IPv4 addresses; .* at most a \/8's worth/,
+    ],
+    [['2001:db8::/32', '2000::/15'], /cover a \/15's worth of IPv6 addresses/],
   ])('%j is refused at creation, when set, and under the policy', async (networks, message) => {
     const t = await makeBrandWithKey(stack.admin);
     const expectRefused = async (p: Promise<unknown>) => {
@@ -234,6 +240,82 @@ describe('a list that binds a key to nothing', () => {
     // nothing was stored: the brand has its one key, still open to any network
     const { keys } = await stack.admin.access('listKeys', { brand_id: t.brand.id });
     expect(keys.map((k) => [k.id, k.allowed_networks])).toEqual([[t.key.id, []]]);
+  });
+});
+
+// A review of 2026-11-30: a roll copied the old key's stored networks as they were, so a list
+// stored before today's rules (all of IPv4 but one address, or all of it) lived on in every
+// replacement, under the brand's policy too. A roll reads them again by today's rules; a list
+// they refuse stops the roll, naming the fix, and the old key is left as it was.
+describe("a roll of a key whose stored networks today's rules refuse", () => {
+  const storeUnchecked = (keyId: string, networks: string[]) =>
+    stack.db.pool.query('update api_keys set allowed_networks = $2 where id = $1', [
+      keyId,
+      networks,
+    ]);
+  const roll = (keyId: string, actorEmail: string) =>
+    stack.admin.access('rollKey', {
+      key_id: keyId,
+      old_key_expires_in: KeyOverlap.KEY_OVERLAP_ONE_HOUR,
+      actor_email: actorEmail,
+    });
+
+  it.each([
+    ['with the policy', true],
+    ['without it', false],
+  ])('is refused %s until the owner sets them; expiring it needs nothing', async (_, policy) => {
+    const t = await makeBrandWithKey(stack.admin);
+    if (policy) {
+      await stack.admin.access('setKeyPolicy', {
+        brand_id: t.brand.id,
+        require_key_networks: true,
+        actor_email: t.owner.email,
+      });
+    }
+    const { key } = await stack.admin.createKey({
+      brandId: t.brand.id,
+      actorEmail: t.owner.email,
+      name: 'Stored before',
+      allowedNetworks: ['198.51.100.0/24'],
+    });
+    for (const stored of [
+      ['0.0.0.0/1', '128.0.0.0/2', '192.0.0.0/2'], // all of IPv4 but nothing: refused at 1e025b6
+      ['0.0.0.0/1', '198.51.100.0/24'], // half of IPv4: refused from this review on
+    ]) {
+      await storeUnchecked(key.id, stored);
+      const refused = await refusal(roll(key.id, t.owner.email));
+      expect(refused.code).toBe('precondition_failed');
+      expect(refused.message).toMatch(
+        /^Cannot roll Stored before: its allowed networks are refused by today's rules \(these networks together cover/,
+      );
+      expect(refused.message).toMatch(/set its networks .* and roll it again/);
+    }
+    // nothing was rolled: no replacement, no expiry on the old key
+    const listed = await stack.admin.access('listKeys', { brand_id: t.brand.id });
+    const named = listed.keys.filter((k) => k.name === 'Stored before');
+    expect(named.map((k) => [k.id, k.expires_at ?? '', k.replaced_by ?? ''])).toEqual([
+      [key.id, '', ''],
+    ]);
+    // the owner sets networks, and the roll goes through with them
+    await stack.admin.access('setKeyNetworks', {
+      key_id: key.id,
+      allowed_networks: ['198.51.100.0/24'],
+      actor_email: t.owner.email,
+    });
+    const rolled = await roll(key.id, t.owner.email);
+    expect(rolled.key!.allowed_networks).toEqual(['198.51.100.0/24']);
+  });
+
+  it('a leaked key with such a list can still be expired at once', async () => {
+    const t = await makeBrandWithKey(stack.admin);
+    await storeUnchecked(t.key.id, ['0.0.0.0/1', '128.0.0.0/1']);
+    const expired = await stack.admin.access('setKeyExpiry', {
+      key_id: t.key.id,
+      now: true,
+      expires_at: '',
+      actor_email: t.owner.email,
+    });
+    expect(expired.key!.expires_at ?? '').not.toBe('');
   });
 });
 

@@ -53,18 +53,42 @@ describe('readNetworks', () => {
     expect('error' in read && read.error).toMatch(/leave the list empty to allow any network/);
   });
 
-  it('takes lists that leave part of each family out', () => {
-    // all of IPv4 but 255.255.255.255
-    const gap = Array.from({ length: 32 }, (_, i) => {
-      const start = (0xffffffff - (0xffffffff >>> i)) >>> 0;
-      const address = [24, 16, 8, 0].map((s) => (start >>> s) & 255).join('.');
-      return i === 31 ? address : `${address}/${i + 1}`; // 255.255.255.254, canonically
-    });
-    expect(readNetworks(gap)).toEqual({ networks: gap });
-    expect(readNetworks(['0.0.0.0/1', '2001:db8::/32'])).toEqual({
-      networks: ['0.0.0.0/1', '2001:db8::/32'],
-    });
-    expect(readNetworks(['0.0.0.0/1', '128.0.0.0/2', '::/1'])).toHaveProperty('networks');
+  // A review of 2026-11-30 (the second that day): all of IPv4 but one address was stored, and
+  // satisfied the brand's networks policy as well as "any network" would. Together a list's
+  // networks may cover at most a /8's worth of IPv4 and a /16's worth of IPv6 (networkCoverage.ts).
+  it.each([
+    [
+      'all of IPv4 but 255.255.255.255',
+      Array.from({ length: 32 }, (_, i) => {
+        const start = (0xffffffff - (0xffffffff >>> i)) >>> 0;
+        const address = [24, 16, 8, 0].map((s) => (start >>> s) & 255).join('.');
+        return i === 31 ? address : `${address}/${i + 1}`; // 255.255.255.254, canonically
+      }),
+      /cover 4,294,967,295 IPv4 addresses/,
+    ],
+    ['half of IPv4', ['0.0.0.0/1', '2001:db8::/32'], /cover 2,147,483,648 IPv4 addresses/],
+    ['a /7', ['10.0.0.0/7'], /IPv4/],
+    ['a /8 and one address more', ['10.0.0.0/8', '203.0.113.7'], /16,777,217 IPv4/],
+    ['17 /12s', Array.from({ length: 17 }, (_, i) => `${i + 1}.0.0.0/12`), /IPv4/],
+    ['half of IPv6', ['0.0.0.0/1', '128.0.0.0/2', '::/1'], /IPv4 addresses .* and .* IPv6/],
+    ['a /15 of IPv6', ['2000::/15'], /IPv6 addresses/],
+    ['two /16s of IPv6', ['2001::/16', '2a00::/16', '203.0.113.0/24'], /IPv6 addresses/],
+  ])('refuses %s: more than a /8 of IPv4 or a /16 of IPv6 in all', (_, input, message) => {
+    const read = readNetworks(input);
+    expect('error' in read && read.error).toMatch(message);
+    expect('error' in read && read.error).toMatch(
+      /at most a \/8's worth of IPv4 \(16,777,216 addresses\) and a \/16's worth of IPv6/,
+    );
+  });
+
+  it.each([
+    ['a /8', ['10.0.0.0/8']],
+    ['16 /12s, a /8 in all', Array.from({ length: 16 }, (_, i) => `${i + 1}.0.0.0/12`)],
+    ['a /8 that holds the rest', ['10.0.0.0/8', '10.1.0.0/16', '10.2.3.4']],
+    ['a /16 of IPv6 beside a /8 of IPv4', ['2600::/16', '3.0.0.0/8']],
+    ['cloud egress ranges', ['3.80.0.0/12', '52.0.0.0/15', '2600:1f00::/24', '2a05:d000::/25']],
+  ])('takes %s', (_, input) => {
+    expect(readNetworks(input)).toEqual({ networks: input });
   });
 
   // Blank items were dropped and the empty result stored as "any network" (a review of

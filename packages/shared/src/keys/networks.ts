@@ -1,5 +1,11 @@
 import ipaddr from 'ipaddr.js';
-import { fullyCoveredFamilies } from './networkCoverage';
+import {
+  coverageInWords,
+  fullyCoveredFamilies,
+  MAX_COVERAGE_PREFIX,
+  networkCoverage,
+  overlyBroadFamilies,
+} from './networkCoverage';
 
 /**
  * A key's allowed networks (issue 63): the IPv4 and IPv6 CIDRs a request with the key may come
@@ -22,7 +28,8 @@ export type NetworksReading = { networks: string[] } | { error: string };
  * compatible (`::1.2.3.4`) (write IPv4 as IPv4: a mapped client is matched as IPv4), a zone,
  * `/0` (every address: leave the list empty instead), more than MAX_KEY_NETWORKS, a list
  * whose networks together cover every IPv4 or every IPv6 address (`0.0.0.0/1, 128.0.0.0/1`:
- * /0 in two parts), and a list given with items but no network in them (`['']`, `[',']`:
+ * /0 in two parts), one that covers more than a /8's worth of IPv4 or a /16's worth of IPv6
+ * in all (all of IPv4 but one address; why this bound: networkCoverage.ts), and a list given with items but no network in them (`['']`, `[',']`:
  * read as empty it meant any network, the opposite of what was sent). An empty list, or the
  * empty string, is no networks (any network). Duplicates are dropped; the order is kept.
  *
@@ -48,10 +55,18 @@ export function readNetworks(input: string | readonly string[]): NetworksReading
   if (networks.length > MAX_KEY_NETWORKS) {
     return { error: `at most ${MAX_KEY_NETWORKS} networks per key (${networks.length} given).` };
   }
-  const covered = fullyCoveredFamilies(networks);
+  const coverage = networkCoverage(networks);
+  const covered = fullyCoveredFamilies(coverage);
   if (covered.length > 0) {
     return {
       error: `these networks together cover every ${covered.join(' and every ')} address, so they bind the key to nothing; give narrower networks, or leave the list empty to allow any network.`,
+    };
+  }
+  const broad = overlyBroadFamilies(coverage);
+  if (broad.length > 0) {
+    const { IPv4, IPv6 } = MAX_COVERAGE_PREFIX;
+    return {
+      error: `these networks together cover ${broad.map((f) => coverageInWords(f, coverage[f])).join(' and ')}; a key's networks may cover at most a /${IPv4}'s worth of IPv4 (16,777,216 addresses) and a /${IPv6}'s worth of IPv6 in all, so that they bind it to networks of your own: give narrower networks, or leave the list empty to allow any network.`,
     };
   }
   return { networks };

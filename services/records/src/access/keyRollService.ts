@@ -11,7 +11,7 @@ import { selectBrand, selectMemberByEmail } from './brandRepo';
 import { currentActor } from './currentActor';
 import { email, keyExpiresAt, keyId } from './inputs';
 import { unmetKeyConditions } from './keyConditions';
-import { refuseOpenKeyByPolicy } from './keyNetworkRules';
+import { networksForRoll, refuseOpenKeyByPolicy } from './keyNetworkRules';
 import {
   insertKey,
   lockKeyState,
@@ -111,11 +111,13 @@ export async function rollKey(
     }
     // The replacement is a new key: it keeps the old one's networks as they are now, under the
     // lock (read before it, a change committing in between was lost: a hostile review,
-    // 2026-11-29), and the policy holds for it.
+    // 2026-11-29), read again by today's rules (a stored list was copied unchecked: a review of
+    // 2026-11-30), and the policy holds for it.
+    const networks = networksForRoll(state.allowed_networks, old.name);
     await refuseOpenKeyByPolicy(
       db,
       old.brand_id,
-      state.allowed_networks,
+      networks,
       `roll ${old.name} (give it allowed networks first)`,
     );
     const key = await insertKey(db, {
@@ -127,7 +129,7 @@ export async function rollKey(
       keyHash: Buffer.from(hashApiKey(secret), 'hex'),
       permissions: old.permissions,
       createdBy: creator.id,
-      allowedNetworks: state.allowed_networks,
+      allowedNetworks: networks,
     });
     const expiresAt = await setKeyExpiresAt(
       db,

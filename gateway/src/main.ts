@@ -34,7 +34,7 @@ import { AdmissionLedger } from './ratelimit/admissionLedger';
 import { MemorySlidingWindowLimiter } from './ratelimit/memoryLimiter';
 import { RedisSlidingWindowLimiter } from './ratelimit/redisLimiter';
 import { ResilientLimiter } from './ratelimit/resilientLimiter';
-import { MCP_PATH } from './endpoints/mcp/rpcAnswers';
+import { MCP_PATH, mcpRefusalBody } from './endpoints/mcp/rpcAnswers';
 import { AddressBrands } from './usage/addressBrands';
 import { UsageBuffer } from './usage/usageBuffer';
 import { UsageFlusher } from './usage/usageFlusher';
@@ -195,8 +195,9 @@ async function main(): Promise<void> {
     log.warn('starting without Redis: rate limits are per instance until it connects');
 
   // Deadlines are checked every second, and what Node's HTTP layer refuses (431, 400, 408,
-  // 417) is answered as the contract's JSON error (createPublicHttpServer).
-  const server = createPublicHttpServer(app, log);
+  // 417) is answered as the contract's JSON error (createPublicHttpServer), or on the
+  // assistant endpoint's path as JSON-RPC, like its every other answer.
+  const server = createPublicHttpServer(app, log, { refusalBody: mcpRefusalBody });
   // Longer than common load-balancer idle timeouts (60 s), so the balancer closes first.
   server.keepAliveTimeout = 65_000;
   // A request's headers and body must arrive within BODY_TIMEOUT_MS, or it gets 408 and

@@ -100,6 +100,35 @@ function expectJsonError(answer: RawAnswer, status: number, code: string): strin
   return requestId ?? '';
 }
 
+/**
+ * The assistant endpoint's every answer is JSON-RPC (docs/contract.md#assistant-endpoint): a
+ * refusal of the HTTP layer on its path too, with the REST code and request id in error.data.
+ */
+function expectRpcError(answer: RawAnswer, status: number, code: string): string {
+  const requestId = answer.headers['x-request-id'];
+  expect({
+    status: answer.status,
+    type: answer.headers['content-type'],
+    connection: answer.headers.connection,
+    body: answer.body,
+  }).toEqual({
+    status,
+    type: 'application/json; charset=utf-8',
+    connection: 'close',
+    body: {
+      jsonrpc: '2.0',
+      id: null,
+      error: {
+        code: -32000,
+        message: expect.any(String) as unknown,
+        data: { code, request_id: requestId },
+      },
+    },
+  });
+  expect(requestId).toMatch(/^req_[A-Za-z0-9]{20}$/);
+  return requestId ?? '';
+}
+
 /** The gateway's log lines (JSON) that name `requestId`. */
 async function logLinesOf(requestId: string): Promise<Record<string, unknown>[]> {
   return waitFor(
@@ -178,6 +207,25 @@ describe('refusals of a parsed request the routes never see', () => {
     ]);
   });
 
+  it('on the assistant endpoint, each is a JSON-RPC error', async () => {
+    expectRpcError(
+      await exchange('POST /api/mcp HTTP/1.1\r\nContent-Length: 0\r\n\r\n'),
+      400,
+      'malformed_request',
+    );
+    expectRpcError(
+      await exchange(`POST /api/mcp?x=1 HTTP/1.1\r\nHost: ${host()}\r\nExpect: foo\r\n\r\n`),
+      417,
+      'expectation_failed',
+    );
+    // another path that starts with the same letters is not the endpoint
+    expectJsonError(
+      await exchange(`GET /api/mcpx HTTP/1.1\r\nHost: ${host()}\r\nExpect: foo\r\n\r\n`),
+      417,
+      'expectation_failed',
+    );
+  });
+
   it('Expect: foo is 417 expectation_failed', async () => {
     const requestId = expectJsonError(
       await exchange(`GET /api/v1/campaigns HTTP/1.1\r\nHost: ${host()}\r\nExpect: foo\r\n\r\n`),
@@ -200,13 +248,13 @@ describe('deadlines', () => {
     ]);
   });
 
-  it('a body that stalls is 408 request_timeout, and its access line says 408, not 200', async () => {
+  it('on the assistant endpoint, a body that stalls is a JSON-RPC 408 request_timeout, and its access line says 408, not 200', async () => {
     const answer = await exchange(
       `POST /api/mcp HTTP/1.1\r\nHost: ${host()}\r\nAuthorization: Bearer ${key}\r\n` +
         `Content-Type: application/json\r\n` +
         `Content-Length: 100\r\n\r\n{"jsonrpc":`,
     );
-    expectJsonError(answer, 408, 'request_timeout');
+    expectRpcError(answer, 408, 'request_timeout');
     expect(answer.ms).toBeLessThan(BODY_TIMEOUT_MS + 2_500);
     // the access line has the request id the prelude gave the request it cut
     const access = await waitFor(() =>

@@ -24,7 +24,13 @@ import { jsonRpcError, type JsonRpcId } from './jsonRpc';
 import { answerLooseArguments } from './looseArguments';
 import { createMcpServer } from './mcpServer';
 import { originPolicy } from './originPolicy';
-import { MCP_PATH, sendRateLimited, sendRpcAppError, sendRpcTransportError } from './rpcAnswers';
+import {
+  MCP_PATH,
+  isMcpTarget,
+  sendRateLimited,
+  sendRpcAppError,
+  sendRpcTransportError,
+} from './rpcAnswers';
 import { toolContext } from './toolDefinition';
 import {
   DEFAULT_VERSION,
@@ -117,9 +123,6 @@ function costOf(envelope: Envelope): number {
   return Math.max(1, envelope.messages.length + envelope.rejected.length);
 }
 
-/** `/api/mcp` as express's router matched it: any case, an optional trailing slash. */
-const MCP_PATH_PATTERN = /^\/api\/mcp\/?$/i;
-
 /**
  * POST /api/mcp, the assistant connection (docs/contract.md#assistant-endpoint), stateless Streamable HTTP answered
  * with JSON only, on plain node:http: the one implementation of every request to the path,
@@ -134,9 +137,7 @@ const MCP_PATH_PATTERN = /^\/api\/mcp\/?$/i;
 export function mcpPath(deps: McpDeps): LeanPath {
   const originAllowed = originPolicy(deps.allowedOrigins);
   return (req, res, scope) => {
-    const target = req.url ?? '';
-    const end = target.search(/[?#]/);
-    if (!MCP_PATH_PATTERN.test(end === -1 ? target : target.slice(0, end))) return undefined;
+    if (!isMcpTarget(req.url ?? '')) return undefined;
     scope.route = MCP_PATH;
     return answerMcp(deps, originAllowed, req, res, scope);
   };

@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import { AppError, httpStatusOf, type ErrorCode } from '@brand/shared/errors';
+import type { RefusalBody } from '@brand/shared/httpServer';
 import { rateLimitedError } from '../../auth/accessGate';
 import { setErrorHeaders, type ErrorSender } from '../../http/errorResponse';
 import { sendJson } from '../../http/jsonResponse';
@@ -9,6 +10,31 @@ import { jsonRpcError, SERVER_ERROR, type JsonRpcId } from './jsonRpc';
 
 /** The path of the assistant endpoint, whose every answer is JSON-RPC. */
 export const MCP_PATH = '/api/mcp';
+
+/** `/api/mcp` as express's router matches it: any case, an optional trailing slash. */
+const MCP_PATH_PATTERN = /^\/api\/mcp\/?$/i;
+
+/** Whether a request target (path, query, fragment) is the endpoint's. */
+export function isMcpTarget(target: string): boolean {
+  const end = target.search(/[?#]/);
+  return MCP_PATH_PATTERN.test(end === -1 ? target : target.slice(0, end));
+}
+
+/**
+ * A refusal of the HTTP layer (a body past its deadline, an unknown Expect, no Host) on the
+ * endpoint's path: a JSON-RPC error like every other answer there, with the REST code and the
+ * request id in error.data (createPublicHttpServer's refusalBody; any other path: undefined,
+ * the contract's JSON error).
+ */
+export const mcpRefusalBody: RefusalBody = (target, refusal) => {
+  if (!isMcpTarget(target)) return undefined;
+  return JSON.stringify(
+    jsonRpcError(null, SERVER_ERROR, refusal.message, {
+      code: refusal.code,
+      request_id: refusal.requestId,
+    }),
+  );
+};
 
 /** Sends a JSON-RPC error as the whole HTTP answer. */
 function sendRpcError(

@@ -28,4 +28,5 @@ export {
   createPublicHttpServer,
   protocolRefusalOf,
   type ProtocolRefusal,
+  type RefusalBody,
 } from './protocolRefusals';

@@ -23,7 +23,30 @@ import type { Logger } from '../logger';
  * Deadlines are checked every second (Node's default is 30 s, which let a slow body hold a
  * connection for over a minute).
  */
-export function createPublicHttpServer(listener: RequestListener, log: Logger): Server {
+/** A refusal of the HTTP layer, as its body tells it. */
+export interface Refusal {
+  code: ErrorCode;
+  message: string;
+  requestId: string;
+}
+
+/**
+ * The body of a refusal on a path whose every answer has a format of its own (the gateway's
+ * assistant endpoint answers JSON-RPC); undefined: the contract's JSON error. `target` is the
+ * request target as sent (path and query), known once the request line was parsed.
+ */
+export type RefusalBody = (target: string, refusal: Refusal) => string | undefined;
+
+export interface PublicHttpServerOptions {
+  refusalBody?: RefusalBody;
+}
+
+export function createPublicHttpServer(
+  listener: RequestListener,
+  log: Logger,
+  options: PublicHttpServerOptions = {},
+): Server {
+  const bodyFor = bodyMaker(options.refusalBody);
   const server = createServer(
     // Host is checked below, so that its refusal is a JSON error too.
     { connectionsCheckingInterval: 1_000, requireHostHeader: false },
@@ -31,6 +54,7 @@ export function createPublicHttpServer(listener: RequestListener, log: Logger): 
       if (req.httpVersionMajor === 1 && req.httpVersionMinor >= 1 && !req.headers.host) {
         refuseRequest(
           log,
+          bodyFor,
           req,
           res,
           'malformed_request',
@@ -39,19 +63,27 @@ export function createPublicHttpServer(listener: RequestListener, log: Logger): 
         return;
       }
       if (ABSOLUTE_FORM.test(req.url ?? '') && !toOriginForm(req)) {
-        refuseRequest(log, req, res, 'malformed_request', 'The request target is not a valid URL.');
+        refuseRequest(
+          log,
+          bodyFor,
+          req,
+          res,
+          'malformed_request',
+          'The request target is not a valid URL.',
+        );
         return;
       }
       listener(req, res);
     },
   );
   server.on('clientError', (err: Error & { code?: string }, socket: Duplex) =>
-    answerClientError(log, err, socket),
+    answerClientError(log, bodyFor, err, socket),
   );
   // An Expect other than 100-continue (Node's own answer is an empty 417).
   server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) =>
     refuseRequest(
       log,
+      bodyFor,
       req,
       res,
       'expectation_failed',
@@ -124,8 +156,15 @@ const REASONS: Record<number, string> = {
   431: 'Request Header Fields Too Large',
 };
 
-function bodyOf(code: ErrorCode, message: string, requestId: string): string {
-  return JSON.stringify({ error: { code, message, request_id: requestId } });
+/** A refusal's body for a request target (undefined: not parsed yet), by `refusalBody` or the contract's. */
+type BodyFor = (target: string | undefined, refusal: Refusal) => string;
+
+function bodyMaker(refusalBody: RefusalBody | undefined): BodyFor {
+  return (target, refusal) =>
+    (target !== undefined ? refusalBody?.(target, refusal) : undefined) ??
+    JSON.stringify({
+      error: { code: refusal.code, message: refusal.message, request_id: refusal.requestId },
+    });
 }
 
 /**
@@ -135,14 +174,20 @@ function bodyOf(code: ErrorCode, message: string, requestId: string): string {
  * write there would be lost, or throw). Never throws: it runs inside the server's socket
  * error handling.
  */
-function answerClientError(log: Logger, err: Error & { code?: string }, socket: Duplex): void {
+function answerClientError(
+  log: Logger,
+  bodyFor: BodyFor,
+  err: Error & { code?: string },
+  socket: Duplex,
+): void {
   try {
     const current = (socket as { _httpMessage?: ServerResponse | null })._httpMessage;
     if (err.code !== 'ECONNRESET' && socket.writable && !current?.headersSent) {
       const { code, message } = refusalOf(err);
       const status = httpStatusOf(code);
       const requestId = newId('request');
-      const body = bodyOf(code, message, requestId);
+      // the request a deadline cut is known (its line was parsed); a parse error's is not
+      const body = bodyFor(current?.req?.url, { code, message, requestId });
       if (current) refusals.set(current, { status, code });
       // written, then destroyed at once, as Node writes its own bare answer
       socket.write(
@@ -170,13 +215,14 @@ function answerClientError(log: Logger, err: Error & { code?: string }, socket: 
 /** Answers a parsed request the app never sees (no Host, an unknown Expect), and closes its connection. */
 function refuseRequest(
   log: Logger,
+  bodyFor: BodyFor,
   req: IncomingMessage,
   res: ServerResponse,
   code: ErrorCode,
   message: string,
 ): void {
   const requestId = newId('request');
-  const body = bodyOf(code, message, requestId);
+  const body = bodyFor(req.url, { code, message, requestId });
   res.writeHead(httpStatusOf(code), {
     'Content-Type': 'application/json; charset=utf-8',
     'Content-Length': Buffer.byteLength(body),

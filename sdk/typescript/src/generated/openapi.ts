@@ -361,7 +361,7 @@ export interface paths {
         delete?: never;
         /**
          * CORS preflight for browser pages on an allowed origin
-         * @description Answered for the origins MCP_ALLOWED_ORIGINS allows: 204 granting that origin POST (GET and DELETE too, so a page can read their 405) with the headers a Streamable HTTP client sends (Authorization, Content-Type, Accept, MCP-Protocol-Version, Mcp-Session-Id, Last-Event-ID). An origin off the list gets the 403 its POST would, with no CORS header; an OPTIONS that is no preflight is 405.
+         * @description Answered for the origins MCP_ALLOWED_ORIGINS allows: 204 granting that origin POST (GET and DELETE too, so a page can read their 405) with the headers a Streamable HTTP client sends (Authorization, Content-Type, Accept, MCP-Protocol-Version, Mcp-Session-Id, Last-Event-ID). An origin off the list gets the 403 its POST would, with no CORS header; an OPTIONS that is no preflight is 405. No answer here carries RateLimit headers: each comes before the key is read and counts toward no budget.
          */
         options: operations["mcpPreflight"];
         head?: never;
@@ -3483,7 +3483,7 @@ export interface operations {
                     "application/json": components["schemas"]["JsonRpcErrorResponse"];
                 };
             };
-            /** @description `forbidden_origin` (Origin not allowed), `insufficient_permission`, or `network_not_allowed`: the key works only from its allowed networks. */
+            /** @description `forbidden_origin` (Origin not allowed; answered before the key is read, with no RateLimit headers), `insufficient_permission`, or `network_not_allowed`: the key works only from its allowed networks (charged to the client address, with its RateLimit headers). */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3566,6 +3566,7 @@ export interface operations {
             /** @description The grant: Access-Control-Allow-Origin (the request's Origin), -Allow-Methods, -Allow-Headers, -Max-Age; Vary: Origin. */
             204: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     /** @description The requesting origin. */
                     "Access-Control-Allow-Origin"?: string;
                     "Access-Control-Allow-Methods"?: string;
@@ -3576,24 +3577,20 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description `forbidden_origin`: the Origin is not on the allow-list; no CORS header. */
+            /** @description `forbidden_origin`: the Origin is not on the allow-list; no CORS header, no RateLimit headers. */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["JsonRpcErrorResponse"];
                 };
             };
-            /** @description `method_not_allowed`: an OPTIONS that is no preflight (no Origin, or no Access-Control-Request-Method). */
+            /** @description `method_not_allowed`: an OPTIONS that is no preflight (no Origin, or no Access-Control-Request-Method); no RateLimit headers. */
             405: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     Allow?: string;
                     [name: string]: unknown;
                 };

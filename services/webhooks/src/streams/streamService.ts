@@ -87,6 +87,8 @@ async function destination(
   deps: StreamDeps,
   kind: StreamKind,
   given: { url: string; token: string; datadogSite: string; splunkIndex: string },
+  /** The stream's stored URL, on a save: kept as it is without resolving it again. */
+  stored?: string,
 ): Promise<{ url: string; options: StreamOptions }> {
   if (kind === 'https' && given.token !== '') {
     throw fieldError('token', 'an HTTPS stream is signed with a secret made for it; give no token');
@@ -116,10 +118,12 @@ async function destination(
     options.splunk_index = parseOrThrow(z.object({ splunk_index: splunkIndex }), {
       splunk_index: given.splunkIndex,
     }).splunk_index;
-  const url = await checkReceiverUrl(raw, {
-    allowLoopback: deps.allowLoopback,
-    resolve: deps.resolve,
-  });
+  // The stored URL passed this check when it was saved; only a new one is resolved (a save that
+  // changes a Splunk index alone must not fail while the destination's DNS is away).
+  const url =
+    stored !== undefined && raw === stored
+      ? new URL(stored)
+      : await checkReceiverUrl(raw, { allowLoopback: deps.allowLoopback, resolve: deps.resolve });
   const secretParam = [...url.searchParams.keys()].find((name) => CREDENTIAL_PARAM.test(name));
   if (secretParam !== undefined) {
     throw fieldError(
@@ -216,10 +220,45 @@ const UpdateInput = z.object({
 });
 
 /**
+ * What of a save is a change. The console's settings form sends every field back (the stored
+ * URL, the site, an empty Splunk index) and the API and brandctl may send unchanged values too: a
+ * value equal to the stored one is no change (a URL compared as the egress check writes it), so a
+ * rename is not a new destination, and a Datadog site changed beside its stored URL moves the
+ * stream to the new site's intake (a hostile review, 2026-11-30: the stored URL won, and the
+ * stream claimed the new site while it sent to the old).
+ */
+function changedDestination(
+  stream: StreamRow,
+  v: { url?: string; datadogSite?: string; splunkIndex?: string },
+): { url?: string; datadogSite?: string; splunkIndex?: string } {
+  const sameUrl = (given: string): boolean => {
+    if (given === stream.url) return true;
+    try {
+      return new URL(given).toString() === stream.url;
+    } catch {
+      return false;
+    }
+  };
+  return {
+    url: v.url === undefined || sameUrl(v.url) ? undefined : v.url,
+    datadogSite:
+      v.datadogSite === undefined || v.datadogSite === (stream.options.datadog_site ?? '')
+        ? undefined
+        : v.datadogSite,
+    splunkIndex:
+      v.splunkIndex === undefined || v.splunkIndex === (stream.options.splunk_index ?? '')
+        ? undefined
+        : v.splunkIndex,
+  };
+}
+
+/**
  * Changes a stream (owners): label, destination (checked again), a new token or API key (the
- * old one overwritten), enabled. Disabling fails its run in flight, as for a receiver; enabling
- * clears the failure streak, and the stream goes on where it stopped (its run starts a new
- * round). Recorded as audit_stream.changed, saying what changed, never a token.
+ * old one overwritten), enabled. Only a destination that changes is checked again (resolved, the
+ * egress policy): a rename or a new token goes through while the destination's DNS is away.
+ * Disabling fails its run in flight, as for a receiver; enabling clears the failure streak, and
+ * the stream goes on where it stopped (its run starts a new round). Recorded as
+ * audit_stream.changed, saying what changed, never a token.
  */
 export async function updateStream(
   deps: StreamDeps,
@@ -230,29 +269,30 @@ export async function updateStream(
   const v = parseOrThrow(UpdateInput, input);
   const changed: string[] = [];
   let dest: { url: string; options: StreamOptions } | undefined;
-  const destinationChanges =
-    v.url !== undefined || v.datadogSite !== undefined || v.splunkIndex !== undefined;
-  if (destinationChanges || (v.token !== undefined && v.token !== '')) {
-    if (stream.kind === 'https' && v.token !== undefined && v.token !== '')
-      throw fieldError('token', 'an HTTPS stream is signed with its own secret; give no token');
-    if (stream.kind !== 'https' && v.token !== undefined && v.token === '')
-      throw fieldError('token', 'must not be empty: give the new token, or leave it out');
-    dest = await destination(deps, stream.kind, {
-      url:
-        v.url ??
-        (stream.kind === 'datadog' && v.datadogSite !== undefined && v.datadogSite !== ''
-          ? ''
-          : stream.url),
-      token: stream.kind === 'https' ? '' : 'kept',
-      datadogSite:
-        stream.kind === 'datadog' ? (v.datadogSite ?? stream.options.datadog_site ?? '') : '',
-      splunkIndex:
-        stream.kind === 'splunk_hec' ? (v.splunkIndex ?? stream.options.splunk_index ?? '') : '',
-    });
+  const newToken = v.token !== undefined && v.token !== '';
+  if (stream.kind === 'https' && newToken)
+    throw fieldError('token', 'an HTTPS stream is signed with its own secret; give no token');
+  if (stream.kind !== 'https' && v.token !== undefined && !newToken)
+    throw fieldError('token', 'must not be empty: give the new token, or leave it out');
+  const to = changedDestination(stream, v);
+  if (to.url !== undefined || to.datadogSite !== undefined || to.splunkIndex !== undefined) {
+    dest = await destination(
+      deps,
+      stream.kind,
+      {
+        // a new site without a new URL: the new site's intake
+        url: to.url ?? (stream.kind === 'datadog' && to.datadogSite ? '' : stream.url),
+        token: stream.kind === 'https' ? '' : 'kept',
+        datadogSite:
+          stream.kind === 'datadog' ? (to.datadogSite ?? stream.options.datadog_site ?? '') : '',
+        splunkIndex:
+          stream.kind === 'splunk_hec' ? (to.splunkIndex ?? stream.options.splunk_index ?? '') : '',
+      },
+      stream.url,
+    );
     // A stored token or API key goes to no host but the one it was given for: a new host needs
     // it given again, or whoever can change the URL could have it sent to their own server (a
     // hostile review, 2026-11-29).
-    const newToken = v.token !== undefined && v.token !== '';
     if (stream.kind !== 'https' && !newToken && !sameOrigin(dest.url, stream.url)) {
       throw fieldError(
         'token',

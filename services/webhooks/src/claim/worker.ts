@@ -15,9 +15,14 @@ import {
   type ClaimScope,
 } from './claimRepo';
 import { recordSucceededAttempts, type AttemptRecord } from '../outcome/attemptRepo';
-import { attemptRecordOf, recordOutcome, type OutcomeSettings } from '../outcome/recordOutcome';
+import {
+  attemptRecordOf,
+  recordOutcome,
+  type OutcomeSettings,
+  type Verdict,
+} from '../outcome/recordOutcome';
 import { streamRequest } from '../streams/streamRequest';
-import { recordStreamSuccess } from '../streams/streamOutcome';
+import { recordStreamSuccess, recordStreamTooLarge } from '../streams/streamOutcome';
 import type { Header } from '../send/responseBody';
 import { retryRecording } from '../outcome/retryRecording';
 import type { Sender, SendResult } from '../send/sender';
@@ -311,10 +316,36 @@ export class DeliveryWorker {
    * An audit stream's run answered 2xx (issue 63): recorded with the stream moved on, and its
    * next run, opened in the same transaction when entries wait, claimed at once by key.
    */
-  private async recordRun(attempt: AttemptRecord): Promise<'succeeded'> {
-    const next = await recordStreamSuccess(this.deps.pool, attempt, this.settings.auditBatchMax);
+  private async recordRun(attempt: AttemptRecord, d: ClaimedDelivery): Promise<'succeeded'> {
+    const next = await recordStreamSuccess(
+      this.deps.pool,
+      attempt,
+      d.object_json,
+      this.settings.auditBatchMax,
+    );
     if (next) this.queueRuns([next]);
     return 'succeeded';
+  }
+
+  /**
+   * An audit stream's run answered 413 (streamOutcome.ts): sent again in halves, or its one
+   * entry set aside; the half claimed at once. The ordinary outcome when the run is no longer
+   * the stream's current one.
+   */
+  private async recordTooLargeRun(
+    attempt: AttemptRecord,
+    d: ClaimedDelivery,
+    ordinary: () => Promise<Verdict>,
+  ): Promise<Verdict> {
+    const split = await recordStreamTooLarge(
+      this.deps.pool,
+      attempt,
+      d.object_json,
+      this.settings.auditBatchMax,
+    );
+    if (!split) return ordinary();
+    if (split.next) this.queueRuns([split.next]);
+    return split.verdict;
   }
 
   /** Whether enough attempts are in flight that gathering pays (GATHER_MS). */
@@ -456,20 +487,27 @@ export class DeliveryWorker {
     if (this.abandoned) return;
     // Recording is tried again after a transient failure while half the lease remains, so an
     // answer the receiver gave is not sent again when the lease runs out (retryRecording.ts).
-    const runSucceeded =
-      stream !== undefined && !d.test && result.ok && result.status !== undefined;
+    const run = stream !== undefined && !d.test;
+    const ordinary = () =>
+      recordOutcome(
+        { pool: this.deps.pool, successes: this.successes },
+        this.settings,
+        d,
+        startedAt,
+        result,
+        sentHeaders,
+      );
     const verdict = await retryRecording(
       () =>
-        runSucceeded
-          ? this.recordRun(attemptRecordOf(d, startedAt, result, sentHeaders))
-          : recordOutcome(
-              { pool: this.deps.pool, successes: this.successes },
-              this.settings,
-              d,
-              startedAt,
-              result,
-              sentHeaders,
-            ),
+        run && result.ok && result.status !== undefined
+          ? this.recordRun(attemptRecordOf(d, startedAt, result, sentHeaders), d)
+          : run && result.status === 413
+            ? this.recordTooLargeRun(
+                attemptRecordOf(d, startedAt, result, sentHeaders),
+                d,
+                ordinary,
+              )
+            : ordinary(),
       {
         giveUpAt: startedAt.getTime() + this.settings.leaseMs / 2,
         abandoned: () => this.abandoned,

@@ -14,6 +14,17 @@ import { newId } from '@brand/shared/ids';
 /** The event type of a stream's deliveries: a run of entries, or a test entry. */
 const AUDIT_BATCH_TYPE = 'audit.entries';
 
+/**
+ * The positions a run carries, as its events row keeps them. `cap`: the entries a run may carry
+ * since its destination refused a larger one as too large (413; a run split in halves carries
+ * it, and so does each run opened after it while the stream drains: splitTooLargeRun).
+ */
+export interface RunRange {
+  from: number;
+  through: number;
+  cap?: number;
+}
+
 /** A delivery this module queued, to hand to the worker's feed (claimed by primary key). */
 export interface QueuedBatch {
   id: string;
@@ -28,7 +39,7 @@ export interface QueuedBatch {
 export async function insertBatch(
   db: PoolClient,
   stream: { id: string; brand_id: string },
-  what: { range: { from: number; through: number } } | { testEntry: string },
+  what: { range: RunRange } | { testEntry: string },
 ): Promise<QueuedBatch> {
   const test = 'testEntry' in what;
   const res = await db.query<{ id: string; event_at: string }>({
@@ -57,7 +68,7 @@ export async function insertBatch(
 }
 
 /** A stream as the opener and the success path see it, locked. */
-interface StreamState {
+export interface StreamState {
   id: string;
   brand_id: string;
   enabled: boolean;
@@ -73,17 +84,8 @@ const STATE_COLUMNS = `r.id, r.brand_id, r.enabled, r.stream_delivered_through::
   d.status as batch_status,
   coalesce((select h.last_seq from audit_heads h where h.brand_id = r.brand_id), 0)::float8 as head`;
 
-/** Opens the stream's next run when entries wait past what it was sent: at most `max` of them. */
-async function openNext(
-  db: PoolClient,
-  s: StreamState,
-  max: number,
-): Promise<QueuedBatch | undefined> {
-  if (!s.enabled || s.head <= s.delivered_through) return undefined;
-  const range = {
-    from: s.delivered_through + 1,
-    through: Math.min(s.head, s.delivered_through + max),
-  };
+/** Queues `range` as the stream's one run. */
+async function openRun(db: PoolClient, s: StreamState, range: RunRange): Promise<QueuedBatch> {
   const batch = await insertBatch(db, s, { range });
   await db.query(
     `update receivers set stream_batch_id = $2, stream_batch_event_at = $3, stream_batch_through = $4
@@ -91,6 +93,23 @@ async function openNext(
     [s.id, batch.id, batch.eventAt, range.through],
   );
   return batch;
+}
+
+/**
+ * Opens the stream's next run when entries wait past what it was sent: at most `max` of them,
+ * or `cap` (carried on) when its destination refused larger runs.
+ */
+async function openNext(
+  db: PoolClient,
+  s: StreamState,
+  max: number,
+  cap?: number,
+): Promise<QueuedBatch | undefined> {
+  if (!s.enabled || s.head <= s.delivered_through) return undefined;
+  const size = cap !== undefined && cap < max ? cap : undefined;
+  const from = s.delivered_through + 1;
+  const through = Math.min(s.head, s.delivered_through + (size ?? max));
+  return openRun(db, s, size === undefined ? { from, through } : { from, through, cap: size });
 }
 
 /**
@@ -103,6 +122,7 @@ export async function advanceAfterSuccess(
   streamId: string,
   deliveryId: string,
   max: number,
+  cap?: number,
 ): Promise<QueuedBatch | undefined> {
   const res = await db.query<StreamState>(
     `with moved as (
@@ -116,7 +136,56 @@ export async function advanceAfterSuccess(
     [streamId, deliveryId],
   );
   const s = res.rows[0];
-  return s ? openNext(db, s, max) : undefined;
+  return s ? openNext(db, s, max, cap) : undefined;
+}
+
+/**
+ * A run its destination refused as too large (413), in the caller's transaction after the
+ * stream's row lock (lockCurrentRun): a run of two entries or more is queued again as its first
+ * half, due now, with the half as the cap of the runs after it (the second half is the next run),
+ * so the destination still gets every entry in position order; a run of one entry is set aside
+ * (the stream moves past it, the entry stays in the audit log) and the next run opens at full
+ * size. Returns the run queued, and whether the entry was set aside.
+ */
+export async function splitTooLargeRun(
+  db: PoolClient,
+  s: StreamState,
+  range: RunRange,
+  max: number,
+): Promise<{ next: QueuedBatch | undefined; setAside: boolean }> {
+  const size = range.through - range.from + 1;
+  if (size > 1) {
+    const cap = Math.ceil(size / 2);
+    return {
+      next: await openRun(db, s, { from: range.from, through: range.from + cap - 1, cap }),
+      setAside: false,
+    };
+  }
+  await db.query(
+    `update receivers set stream_delivered_through = $2, stream_batch_id = null,
+       stream_batch_event_at = null, stream_batch_through = null
+     where id = $1`,
+    [s.id, range.through],
+  );
+  return {
+    next: await openNext(db, { ...s, delivered_through: range.through, batch_id: null }, max),
+    setAside: true,
+  };
+}
+
+/** The stream's state, its row locked, when `deliveryId` is its current run and it is enabled. */
+export async function lockCurrentRun(
+  db: PoolClient,
+  streamId: string,
+  deliveryId: string,
+): Promise<StreamState | undefined> {
+  const res = await db.query<StreamState>(
+    `select ${STATE_COLUMNS} from receivers r left join deliveries d on false
+     where r.id = $1 and r.stream_batch_id = $2 and r.enabled
+     for no key update of r`,
+    [streamId, deliveryId],
+  );
+  return res.rows[0];
 }
 
 /**

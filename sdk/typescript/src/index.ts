@@ -106,6 +106,7 @@ export {
 export { type FollowOptions } from './events/follower.js';
 export { followBackoffMs } from './events/followBackoff.js';
 export {
+  verifyAuditStreamDelivery,
   verifyWebhook,
   WebhookVerificationError,
   type WebhookEvent,

@@ -9,7 +9,9 @@ import {
 } from '@brand-records/client';
 import {
   memoryDeduplication,
+  verifyAuditStreamDelivery,
   verifyWebhook,
+  type AuditEntry,
   type WebhookEvent,
 } from '@brand-records/client/webhooks';
 import { openCheckpointFile, type CheckpointFile } from '@brand-records/client/checkpoint-file';
@@ -63,6 +65,19 @@ export async function receive(rawBody: string, headers: Headers): Promise<string
     case 'campaign.settled':
       return event.data.object.resource;
   }
+}
+
+export async function receiveAuditRun(rawBody: Uint8Array, headers: Headers): Promise<string[]> {
+  const { entries, attempt } = await verifyAuditStreamDelivery({
+    rawBody,
+    headers,
+    secret: 'whsec_s',
+  });
+  // @ts-expect-error: a stream has no event types to select
+  await verifyAuditStreamDelivery({ rawBody, headers, secret: 'whsec_s', eventTypes: [] });
+  const first: AuditEntry | undefined = entries[0];
+  const kind: 'activity' | 'request' | undefined = first?.kind;
+  return [String(attempt), String(kind), ...entries.map((e) => `${e.position} ${e.id}`)];
 }
 
 export async function follow(client: BrandRecords, signal: AbortSignal): Promise<number> {

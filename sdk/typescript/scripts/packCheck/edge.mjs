@@ -1,7 +1,8 @@
 // Runs the webhooks entry point as an edge runtime offers it: its CommonJS build is loaded
 // into a fresh vm context holding only web-platform globals (Web Crypto, TextEncoder and
 // TextDecoder, Headers, Request, Response, URL, timers): no Buffer, no process, no require of
-// anything but its own files. A delivery is then verified there, and a forged one refused.
+// anything but its own files. A delivery is then verified there, and a forged one refused, and
+// an audit stream's run verified.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -67,7 +68,14 @@ const run = vm.runInContext(
     const ok = await post(rawBody);
     const repeated = await post(rawBody);
     const forged = await post(rawBody.replace('"rejected"}', '"approved"}'));
-    return { ok: ok.status, repeated: await repeated.json(), forged: forged.status, received, bufferSeen: typeof Buffer, processSeen: typeof process };
+    // an audit stream's run: the signing headers without X-Service-Event, JSON lines
+    const lines = JSON.stringify({
+      position: 1, id: 'act_1', kind: 'activity', brand_id: 'br_1',
+      created_at: '2026-11-22T10:00:00.000000Z', action: 'key.created', test: false,
+    }) + '\\n';
+    const { 'x-service-event': _event, ...streamHeaders } = await signWebhookForTest({ secret: 'whsec_stream', rawBody: lines, eventType: 'audit.run' });
+    const stream = await webhooks.verifyAuditStreamDelivery({ rawBody: lines, headers: streamHeaders, secret: 'whsec_stream' });
+    return { ok: ok.status, repeated: await repeated.json(), forged: forged.status, received, streamPositions: stream.entries.map((e) => e.position), bufferSeen: typeof Buffer, processSeen: typeof process };
   })()`,
   context,
 );
@@ -77,6 +85,7 @@ assert.deepEqual(JSON.parse(JSON.stringify(await run)), {
   repeated: { received: true, duplicate: true },
   forged: 401,
   received: ['evt_edge'],
+  streamPositions: [1],
   bufferSeen: 'undefined',
   processSeen: 'undefined',
 });

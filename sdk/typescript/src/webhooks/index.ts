@@ -1,4 +1,5 @@
-// @brand-records/client/webhooks: verifying signed deliveries (docs/contract.md#receiver-verification). Uses only Web
+// @brand-records/client/webhooks: verifying signed deliveries (docs/contract.md#receiver-verification)
+// and HTTPS audit stream runs (docs/console.md#audit-streams). Uses only Web
 // Crypto, TextEncoder and (for the fetch handler) Response, so it runs in Node 20+ and in edge
 // runtimes alike. Explicit named exports only.
 export {
@@ -29,9 +30,16 @@ export {
   type VerifiedWebhook,
   type VerifyWebhookOptions,
 } from './verifyWebhook.js';
+export type { AuditEntry } from './auditEntries.js';
+export {
+  verifyAuditStreamDelivery,
+  type VerifiedAuditStreamDelivery,
+  type VerifyAuditStreamOptions,
+} from './verifyAuditStream.js';
 export type { HandlerOutcome, WebhookHandlerOptions } from './handlerOutcome.js';
 export {
   readNodeRawBody,
+  verifyNodeAuditStream,
   verifyNodeWebhook,
   webhookExpressHandler,
   webhookNodeHandler,

@@ -10,6 +10,11 @@ import {
 } from './rawBody.js';
 import { WebhookVerificationError } from './verificationError.js';
 import {
+  verifyAuditStreamDelivery,
+  type VerifiedAuditStreamDelivery,
+  type VerifyAuditStreamOptions,
+} from './verifyAuditStream.js';
+import {
   verifyWebhookDelivery,
   type VerifiedWebhook,
   type VerifyWebhookOptions,
@@ -64,7 +69,8 @@ export async function readNodeRawBody(
     throw new WebhookVerificationError(
       'body_not_raw',
       'the request body was parsed before verification; mount express.raw({ type: "application/json" }) ' +
-        '(not express.json()) on the webhook route, or no body parser at all',
+        '(not express.json()) on the webhook route, express.raw({ type: "application/x-ndjson" }) on an ' +
+        "audit stream's, or no body parser at all",
     );
   }
   const length = req.headers['content-length'];
@@ -81,6 +87,16 @@ export async function verifyNodeWebhook<T extends WebhookEventType = WebhookEven
 ): Promise<VerifiedWebhook<T> & { rawBody: Uint8Array }> {
   const rawBody = await readNodeRawBody(req, options.maxBodyBytes);
   const verified = await verifyWebhookDelivery({ ...options, rawBody, headers: req.headers });
+  return { ...verified, rawBody };
+}
+
+/** Reads the raw body of a Node request (see readNodeRawBody) and verifies it as an audit stream run. */
+export async function verifyNodeAuditStream(
+  req: NodeRequestLike,
+  options: Omit<VerifyAuditStreamOptions, 'rawBody' | 'headers'> & { maxBodyBytes?: number },
+): Promise<VerifiedAuditStreamDelivery & { rawBody: Uint8Array }> {
+  const rawBody = await readNodeRawBody(req, options.maxBodyBytes);
+  const verified = await verifyAuditStreamDelivery({ ...options, rawBody, headers: req.headers });
   return { ...verified, rawBody };
 }
 

@@ -1,8 +1,14 @@
-/** Which rule of docs/contract.md#receiver-verification a delivery broke, or which misuse stopped the check. */
+/**
+ * Which rule of docs/contract.md#receiver-verification a delivery broke (or, for an audit stream
+ * run, which step of docs/console.md#verifying-an-https-stream), or which misuse stopped the check.
+ */
 export type WebhookVerificationReason =
-  /** X-Service-Event, -Timestamp, -Signature or -Attempt is absent or empty. */
+  /** X-Service-Event, -Timestamp, -Signature or -Attempt is absent or empty (a stream's run: one of the last three). */
   | 'missing_header'
-  /** A header is not in its exact format, is sent twice, or X-Service-Event differs from the body's type. */
+  /**
+   * A header is not in its exact format, is sent twice, or X-Service-Event differs from the
+   * body's type; on an audit stream run, X-Service-Event is there at all.
+   */
   | 'malformed_header'
   /** X-Service-Timestamp is more than the tolerance (300 s) in the past: a replay or a stuck queue. */
   | 'timestamp_too_old'
@@ -12,7 +18,10 @@ export type WebhookVerificationReason =
   | 'signature_mismatch'
   /** Authentic, but the event type is not one this endpoint accepts. */
   | 'unexpected_event_type'
-  /** Authentic, but the body is not a delivery event (not JSON, or missing fields). */
+  /**
+   * Authentic, but the body is not a delivery event (not JSON, or missing fields); on an audit
+   * stream run, not UTF-8 JSON lines, or a line that is not an audit entry.
+   */
   | 'malformed_body'
   /** The body exceeds the size limit of the helper that read it. */
   | 'body_too_large'

@@ -1,24 +1,15 @@
 import { webhookDeduplicationKey, type WebhookDeduplication } from './deduplication.js';
 import { readDeliveryHeaders } from './deliveryHeaders.js';
 import { isWebhookEventType, type WebhookEvent, type WebhookEventType } from './eventTypes.js';
-import type { WebhookHeaders } from './headerValue.js';
-import { anySecretMatches, hexBytes, signedPayload } from './hmac.js';
 import { parseDelivery } from './parseEvent.js';
-import { rawBodyBytes, type WebhookRawBody } from './rawBody.js';
+import { checkSignature, signingCheck, type SignedRequestOptions } from './signedRequest.js';
 import { WebhookVerificationError } from './verificationError.js';
 
-/** docs/contract.md#receiver-verification rule 4, #limits: five minutes either way. */
-export const DEFAULT_TOLERANCE_SECONDS = 300;
+export { DEFAULT_TOLERANCE_SECONDS } from './signedRequest.js';
 
-export interface VerifyWebhookOptions<T extends WebhookEventType = WebhookEventType> {
-  /** The body exactly as received, before any JSON parsing. */
-  rawBody: WebhookRawBody;
-  /** The request's headers (Headers, Node's req.headers, or a plain object; any letter case). */
-  headers: WebhookHeaders;
-  /** The endpoint's signing secret (`whsec_...`), or several while rotating: any one may match. */
-  secret: string | readonly string[];
-  /** Accepted clock difference either way, in seconds (default 300). */
-  toleranceSeconds?: number;
+export interface VerifyWebhookOptions<
+  T extends WebhookEventType = WebhookEventType,
+> extends SignedRequestOptions {
   /**
    * The event types this receiver selected (rule 5); anything else is refused with
    * `unexpected_event_type`. Required: pass WEBHOOK_EVENT_TYPES for a receiver of all four.
@@ -32,8 +23,6 @@ export interface VerifyWebhookOptions<T extends WebhookEventType = WebhookEventT
    * service's retry runs it again (the ready-made handlers do both).
    */
   deduplicate?: WebhookDeduplication;
-  /** The clock to judge the timestamp by (default the current time). */
-  now?: Date;
 }
 
 /** A verified delivery: the event, and the attempt number and signing time from the headers. */
@@ -45,30 +34,6 @@ export interface VerifiedWebhook<T extends WebhookEventType = WebhookEventType> 
   timestamp: number;
   /** The event id and record id it is deduplicated on (webhookDeduplicationKey). */
   deduplicationKey: string;
-}
-
-/**
- * The secrets to try. Checked at run time, not only by the types: `process.env.X!` compiles
- * whatever the environment holds, so an unset variable arrives here as undefined, alone or in
- * a list. Every entry must be a non-empty string: a list with a hole is a misconfiguration
- * (a rotation's new secret unset would otherwise pass unnoticed on the old one alone).
- */
-function secretsOf(secret: unknown): string[] {
-  const list: unknown[] = Array.isArray(secret) ? secret : [secret];
-  if (list.length === 0) {
-    throw new WebhookVerificationError('no_secret', 'no signing secret is configured');
-  }
-  list.forEach((s, i) => {
-    if (typeof s !== 'string' || s.length === 0) {
-      const which = Array.isArray(secret) ? `secret[${i}]` : 'secret';
-      const got = s === undefined ? 'undefined (is its environment variable set?)' : typeof s;
-      throw new WebhookVerificationError(
-        'no_secret',
-        `${which} must be a non-empty string, got ${s === '' ? 'an empty string' : got}`,
-      );
-    }
-  });
-  return list as string[];
 }
 
 /**
@@ -98,40 +63,13 @@ function acceptedTypesOf(eventTypes: unknown): readonly string[] {
 export async function verifyWebhookDelivery<T extends WebhookEventType = WebhookEventType>(
   options: VerifyWebhookOptions<T>,
 ): Promise<VerifiedWebhook<T>> {
-  const body = rawBodyBytes(options.rawBody);
-  const tolerance = options.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS;
-  if (!(Number.isFinite(tolerance) && tolerance >= 0)) {
-    throw new TypeError('verifyWebhook: toleranceSeconds must be a number, 0 or more.');
-  }
-  const secrets = secretsOf(options.secret);
+  const check = signingCheck(options, 'verifyWebhook');
   const accepted = acceptedTypesOf(options.eventTypes);
   const headers = readDeliveryHeaders(options.headers);
-
-  const timestamp = Number(headers.timestamp);
-  const nowMs = (options.now ?? new Date()).getTime();
-  // An invalid Date would make both window comparisons false and admit any timestamp.
-  if (!Number.isFinite(nowMs)) throw new TypeError('verifyWebhook: now must be a valid Date.');
-  const nowSeconds = Math.floor(nowMs / 1000);
-  if (nowSeconds - timestamp > tolerance) {
-    throw new WebhookVerificationError(
-      'timestamp_too_old',
-      `timestamp is more than ${tolerance} s old`,
-    );
-  }
-  if (timestamp - nowSeconds > tolerance) {
-    throw new WebhookVerificationError(
-      'timestamp_in_future',
-      `timestamp is more than ${tolerance} s ahead`,
-    );
-  }
-
-  const payload = signedPayload(headers.timestamp, body);
-  if (!(await anySecretMatches(secrets, payload, hexBytes(headers.digestHex)))) {
-    throw new WebhookVerificationError('signature_mismatch', 'signature does not match');
-  }
+  const timestamp = await checkSignature(check, headers);
 
   // Only now is the body trusted enough to parse.
-  const event = parseDelivery(body);
+  const event = parseDelivery(check.body);
   if (!event) throw new WebhookVerificationError('malformed_body', 'body is not a delivery event');
   // The header is not signed; the body is. A disagreement means the header was altered.
   if (event.type !== headers.event) {

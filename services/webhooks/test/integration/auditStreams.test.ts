@@ -1,3 +1,8 @@
+import {
+  verifyAuditStreamDelivery,
+  verifyWebhookDelivery,
+  WEBHOOK_EVENT_TYPES,
+} from '@brand-records/client/webhooks';
 import { AuditStreamServiceClient, type AuditStream } from '@brand/proto/webhooks/v1/audit';
 import { EVENT_TYPES } from '@brand/shared/enums';
 import { connectClient, createCaller, type Caller } from '@brand/shared/grpc';
@@ -141,6 +146,44 @@ function expectComplete(head: number): void {
 }
 
 describe('audit streams', () => {
+  // A hostile review (2026-11-30): docs/console.md told an HTTPS stream's receiver to verify "as
+  // a receiver does", and the client package's webhook verifier refuses every run as
+  // missing_header (no X-Service-Event; nor is the body one event). The collector verifies with
+  // verifyAuditStreamDelivery, as the docs now say.
+  it('send HTTPS runs that verifyAuditStreamDelivery accepts and the webhook verifier refuses', async () => {
+    // the collector's verdict on the first run, taken or refused
+    await waitFor(() => lines.received.length + lines.refused.length > 0 || undefined, {
+      timeoutMs: 30_000,
+      what: 'the first run at the HTTPS stream answered',
+    });
+    expect(lines.refused).toEqual([]);
+    const first = lines.requests[0]!;
+    const run = await verifyAuditStreamDelivery({
+      rawBody: first.body,
+      headers: first.headers,
+      secret,
+    });
+    expect(run.attempt).toBeGreaterThanOrEqual(1);
+    expect(run.entries.length).toBeGreaterThan(0);
+    for (const entry of run.entries) {
+      expect(entry).toMatchObject({ brand_id: brand.brand.id, test: false });
+      expect(entry.position).toBeGreaterThan(added[0]!.started_after);
+    }
+    // the same bytes under another secret are refused
+    await expect(
+      verifyAuditStreamDelivery({ rawBody: first.body, headers: first.headers, secret: 'whsec_x' }),
+    ).rejects.toMatchObject({ reason: 'signature_mismatch' });
+    // why a run needs its own verifier
+    await expect(
+      verifyWebhookDelivery({
+        rawBody: first.body,
+        headers: first.headers,
+        secret,
+        eventTypes: WEBHOOK_EVENT_TYPES,
+      }),
+    ).rejects.toMatchObject({ reason: 'missing_header', message: 'x-service-event is missing' });
+  });
+
   it('deliver every entry to HTTPS JSON lines, Splunk HEC and Datadog, in order, within seconds', async () => {
     const before = Date.now();
     await makeActivity(10);

@@ -3,9 +3,12 @@
 // receiver does, a Splunk HTTP Event Collector that checks `Authorization: Splunk <token>` and
 // the event envelope, and a Datadog logs intake that checks `DD-API-KEY` and the logs array.
 // Each records what it accepted, with when, and can be taken down (503) and up again.
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import {
+  verifyAuditStreamDelivery,
+  WebhookVerificationError,
+} from '@brand-records/client/webhooks';
 import { createServer, type Server } from 'node:https';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 /** One audit entry as a destination received it, with when it arrived. */
@@ -21,6 +24,8 @@ export interface Collector {
   url: string;
   /** Every entry accepted, in arrival order (a run sent again shows twice). */
   received: Received[];
+  /** Every request to the collector's path while up, its headers and raw body as received. */
+  requests: { headers: IncomingHttpHeaders; body: Buffer }[];
   /** Requests refused for their credentials or shape, with why. */
   refused: string[];
   /** While down, every request is answered 503 (the destination's outage). */
@@ -28,10 +33,9 @@ export interface Collector {
   close(): Promise<void>;
 }
 
-type Accept = (
-  req: IncomingMessage,
-  body: string,
-) => { entries: Received['entry'][] } | { status: number; why: string };
+type Verdict = { entries: Received['entry'][] } | { status: number; why: string };
+/** `raw` is the body's bytes exactly as received (what a signature covers), `body` their text. */
+type Accept = (req: IncomingMessage, body: string, raw: Buffer) => Verdict | Promise<Verdict>;
 
 async function serve(
   tls: { key: Buffer; cert: Buffer },
@@ -42,32 +46,41 @@ async function serve(
   const collector: Collector = {
     url: '',
     received: [],
+    requests: [],
     refused: [],
     down: false,
     close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+  const answer = async (req: IncomingMessage, res: ServerResponse, raw: Buffer): Promise<void> => {
+    if (collector.down) {
+      res.writeHead(503, { 'content-type': 'text/plain' }).end('down for maintenance');
+      return;
+    }
+    if (req.method !== 'POST' || req.url !== path) {
+      collector.refused.push(`${req.method} ${req.url}`);
+      res.writeHead(404).end();
+      return;
+    }
+    collector.requests.push({ headers: req.headers, body: raw });
+    const verdict = await accept(req, raw.toString('utf8'), raw);
+    if ('why' in verdict) {
+      collector.refused.push(verdict.why);
+      res.writeHead(verdict.status, { 'content-type': 'application/json' }).end('{}');
+      return;
+    }
+    const at = Date.now();
+    for (const entry of verdict.entries) collector.received.push({ entry, at });
+    res.writeHead(ok.status, { 'content-type': 'application/json' }).end(ok.body);
   };
   const server: Server = createServer(tls, (req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      if (collector.down) {
-        res.writeHead(503, { 'content-type': 'text/plain' }).end('down for maintenance');
-        return;
-      }
-      if (req.method !== 'POST' || req.url !== path) {
-        collector.refused.push(`${req.method} ${req.url}`);
-        res.writeHead(404).end();
-        return;
-      }
-      const verdict = accept(req, Buffer.concat(chunks).toString('utf8'));
-      if ('why' in verdict) {
-        collector.refused.push(verdict.why);
-        res.writeHead(verdict.status, { 'content-type': 'application/json' }).end('{}');
-        return;
-      }
-      const at = Date.now();
-      for (const entry of verdict.entries) collector.received.push({ entry, at });
-      res.writeHead(ok.status, { 'content-type': 'application/json' }).end(ok.body);
+      // A collector that throws (a body it cannot read) refuses, so the test sees why.
+      answer(req, res, Buffer.concat(chunks)).catch((error: unknown) => {
+        collector.refused.push(`threw: ${String(error)}`);
+        if (!res.headersSent) res.writeHead(500).end();
+      });
     });
   });
   server.keepAliveTimeout = 60_000;
@@ -77,8 +90,10 @@ async function serve(
 }
 
 /**
- * HTTPS JSON lines, verified as docs/contract.md tells a webhook receiver: the raw body, HMAC
- * over "<timestamp>.<body>" compared in constant time, a timestamp within 5 minutes.
+ * HTTPS JSON lines, verified as docs/console.md#audit-streams tells a stream's receiver: with the
+ * client package's verifyAuditStreamDelivery (the signing headers and no X-Service-Event, the
+ * timestamp within 5 minutes, HMAC over "<timestamp>.<raw body>" compared in constant time, each
+ * line one entry). The content type is checked here: the verifier leaves it alone (not signed).
  */
 export function jsonLinesCollector(
   tls: { key: Buffer; cert: Buffer },
@@ -87,26 +102,20 @@ export function jsonLinesCollector(
   return serve(
     tls,
     '/audit',
-    (req, body) => {
-      const ts = String(req.headers['x-service-timestamp'] ?? '');
-      const sig = String(req.headers['x-service-signature'] ?? '');
-      if (!/^\d+$/.test(ts) || Math.abs(Date.now() / 1000 - Number(ts)) > 300)
-        return { status: 401, why: 'stale or missing timestamp' };
-      const expected = `sha256=${createHmac('sha256', secret()).update(`${ts}.${body}`).digest('hex')}`;
-      if (
-        sig.length !== expected.length ||
-        !timingSafeEqual(Buffer.from(sig), Buffer.from(expected))
-      )
-        return { status: 401, why: 'bad signature' };
+    async (req, _body, raw) => {
       if (req.headers['content-type'] !== 'application/x-ndjson')
         return { status: 400, why: `content-type ${String(req.headers['content-type'])}` };
-      if (!body.endsWith('\n')) return { status: 400, why: 'not JSON lines' };
-      return {
-        entries: body
-          .trimEnd()
-          .split('\n')
-          .map((l) => JSON.parse(l) as Received['entry']),
-      };
+      try {
+        const run = await verifyAuditStreamDelivery({
+          rawBody: raw,
+          headers: req.headers,
+          secret: secret(),
+        });
+        return { entries: run.entries };
+      } catch (error) {
+        if (!(error instanceof WebhookVerificationError)) throw error;
+        return { status: error.status, why: `${error.reason}: ${error.message}` };
+      }
     },
     { status: 200, body: '{}' },
   );

@@ -4,6 +4,7 @@ import { AppError, isAppError } from '@brand/shared/errors';
 import type { Logger } from '@brand/shared/logger';
 import { sendError, type ErrorSender } from './errorResponse';
 import { pathOf, requestIdOf } from './requestScope';
+import { NOT_UTF8_MESSAGE } from './requestBody';
 
 /**
  * Errors raised by express itself (a path with malformed percent-encoding) and by
@@ -16,6 +17,7 @@ function fromHttpError(err: unknown): AppError | undefined {
     return new AppError('payload_too_large', 'The request body is too large.');
   if (type === 'entity.parse.failed')
     return new AppError('malformed_request', 'The request body is not valid JSON.');
+  if (type === 'entity.not.utf8') return new AppError('malformed_request', NOT_UTF8_MESSAGE);
   if (type === 'encoding.unsupported' || type === 'charset.unsupported' || status === 415) {
     return new AppError('unsupported_media_type', 'The request body must be UTF-8 JSON.');
   }

@@ -1,3 +1,4 @@
+import { gzipSync } from 'node:zlib';
 import { createConnection } from 'node:net';
 import {
   makeBrandWithKey,
@@ -456,7 +457,7 @@ describe('transport refusals carry the REST code and the request id', () => {
   }
 
   const viaFetch = async (
-    rawBody: string,
+    rawBody: string | Uint8Array,
     headers: Record<string, string> = {},
     client: McpHttp = mcp,
   ) => {
@@ -510,6 +511,25 @@ describe('transport refusals carry the REST code and the request id', () => {
       await viaFetch('{"jsonrpc":"1.0","id":1,"method":"ping"}'),
       400,
       -32600,
+      'malformed_request',
+    );
+  });
+
+  // The outside probe (2026-11-30): bytes that are not UTF-8 were read with U+FFFD in their
+  // place (REST stored a plan titled "caf\uFFFD"); JSON is UTF-8 (RFC 8259), so they are no JSON.
+  it('400 malformed_request: a body that is not UTF-8, as sent or once inflated', async () => {
+    const latin1 = Buffer.concat([
+      Buffer.from(
+        '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"list_payouts","arguments":{"cursor":"caf',
+      ),
+      Buffer.from([0xe9]),
+      Buffer.from('"}}}'),
+    ]);
+    expectData(await viaFetch(latin1), 400, -32700, 'malformed_request');
+    expectData(
+      await viaFetch(gzipSync(latin1), { 'Content-Encoding': 'gzip' }),
+      400,
+      -32700,
       'malformed_request',
     );
   });

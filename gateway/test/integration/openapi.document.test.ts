@@ -118,18 +118,18 @@ describe("the assistant endpoint's answers before the key is read", () => {
       parse(served) as {
         paths: Record<string, Record<string, { responses: Record<string, Answer> }>>;
       }
-    ).paths['/api/mcp'];
+    ).paths['/api/mcp']!;
   const rateLimitHeaders = (a: Answer | undefined) =>
     Object.keys(a?.headers ?? {}).filter((h) => /^ratelimit/i.test(h));
   const rateLimitSent = (res: Response) =>
     ['ratelimit', 'ratelimit-policy'].filter((h) => res.headers.has(h));
 
   it('the preflight (OPTIONS) lists no RateLimit header on any answer, as none is sent', async () => {
-    const listed = answers().options.responses;
+    const listed = answers().options!.responses;
     expect(Object.keys(listed).sort()).toEqual(['204', '403', '405']);
     for (const a of Object.values(listed)) {
       expect(rateLimitHeaders(a)).toEqual([]);
-      expect(Object.keys(a.headers ?? {})).toContain('X-Request-Id');
+      expect(Object.keys(a?.headers ?? {})).toContain('X-Request-Id');
     }
     const refused = await fetch(`${stack.gateway.url}/api/mcp`, {
       method: 'OPTIONS',
@@ -147,7 +147,7 @@ describe("the assistant endpoint's answers before the key is read", () => {
   });
 
   it("the POST's 403 says forbidden_origin carries none (network_not_allowed does)", async () => {
-    const forbidden = answers().post.responses['403'];
+    const forbidden = answers().post!.responses['403'];
     expect(forbidden?.description).toMatch(/`forbidden_origin`[^.]*no RateLimit/);
     const res = await fetch(`${stack.gateway.url}/api/mcp`, {
       method: 'POST',

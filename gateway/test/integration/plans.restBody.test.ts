@@ -100,6 +100,26 @@ it('answers a body it cannot read with a 4xx and a stable code', async () => {
   });
 });
 
+// The outside probe (2026-11-30): a title sent as the bytes "caf\xE9" (Latin-1) under a UTF-8
+// JSON type was read with U+FFFD in place of the byte and the plan stored ("caf\uFFFD").
+it('answers a body that is not UTF-8 400 malformed_request, as sent or once inflated, and stores nothing', async () => {
+  const key = brand.prepareKey;
+  const plan = planBody();
+  const [before, after] = JSON.stringify({ ...plan, title: 'caf\u0000' }).split('\\u0000');
+  const latin1 = Buffer.concat([Buffer.from(before!), Buffer.from([0xe9]), Buffer.from(after!)]);
+  expect(await post({ key, body: new Blob([latin1]), type: json })).toMatchObject({
+    status: 400,
+    code: 'malformed_request',
+  });
+  expect(
+    await post({ key, body: new Blob([gzipSync(latin1)]), type: json, encoding: 'gzip' }),
+  ).toMatchObject({ status: 400, code: 'malformed_request' });
+  // nothing was stored under the request id: the same plan in UTF-8 is new (not a replay or a conflict)
+  expect(
+    await post({ key, body: JSON.stringify({ ...plan, title: 'caf\u00e9' }), type: json }),
+  ).toMatchObject({ status: 201 });
+});
+
 // A review (2026-11-29): a JSON Content-Type with no body at all (no Content-Length, no
 // Transfer-Encoding: fetch never sends that, a hand-written client may) was 415 "Content-Type must
 // be application/json", naming what was right instead of what was missing.

@@ -14,8 +14,8 @@ export interface RequestOptions {
   authorization?: string;
   headers?: Record<string, string>;
   body?: unknown;
-  /** Raw body text, sent as is. */
-  rawBody?: string;
+  /** Raw body text (or bytes), sent as is. */
+  rawBody?: string | Uint8Array;
 }
 
 /**
@@ -47,7 +47,8 @@ export class ApiClient {
     const headers: Record<string, string> = { ...opts.headers };
     const authorization = opts.authorization ?? (opts.key ? `Bearer ${opts.key}` : undefined);
     if (authorization !== undefined) headers.Authorization = authorization;
-    let body: string | undefined = opts.rawBody;
+    let body: string | Blob | undefined =
+      opts.rawBody instanceof Uint8Array ? new Blob([Uint8Array.from(opts.rawBody)]) : opts.rawBody;
     if (opts.body !== undefined) {
       body = JSON.stringify(opts.body);
       headers['Content-Type'] ??= 'application/json';

@@ -67,10 +67,10 @@ export class McpHttp {
     readonly defaults: { key?: string; protocolVersion?: string | null } = {},
   ) {}
 
-  /** POSTs a JSON value (or, with `rawBody`, text as is) to /api/mcp. */
+  /** POSTs a JSON value (or, with `rawBody`, text or bytes as they are) to /api/mcp. */
   async post<T = unknown>(
     body: unknown,
-    opts: McpRequestOptions & { rawBody?: string } = {},
+    opts: McpRequestOptions & { rawBody?: string | Uint8Array } = {},
   ): Promise<ApiResponse<T>> {
     const version =
       opts.protocolVersion === undefined ? this.defaults.protocolVersion : opts.protocolVersion;

@@ -11,6 +11,8 @@ import { sendJson } from '../../http/jsonResponse';
 import {
   jsonBodyProblem,
   JSON_BODY_REFUSALS,
+  isUtf8Body,
+  NOT_UTF8_MESSAGE,
   readBodyWith,
   type BodyParser,
 } from '../../http/requestBody';
@@ -92,8 +94,13 @@ async function readBody(
     const { status, message } = unreadableBody(err, maxBytes);
     throw new EnvelopeError(jsonRpcError(null, ErrorCode.InvalidRequest, message), status);
   }
+  const body = (bytes as Buffer | undefined) ?? Buffer.alloc(0);
+  if (!isUtf8Body(body))
+    throw new EnvelopeError(
+      jsonRpcError(null, ErrorCode.ParseError, `Parse error: ${NOT_UTF8_MESSAGE}`),
+    );
   try {
-    return JSON.parse((bytes as Buffer | undefined)?.toString('utf8') ?? '');
+    return JSON.parse(body.toString('utf8'));
   } catch {
     throw new EnvelopeError(
       jsonRpcError(null, ErrorCode.ParseError, 'Parse error: the body is not valid JSON.'),

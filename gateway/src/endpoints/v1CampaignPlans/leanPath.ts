@@ -8,6 +8,7 @@ import {
   jsonBodyProblem,
   JSON_BODY_REFUSALS,
   readBodyWith,
+  refuseNonUtf8,
   type BodyParser,
 } from '../../http/requestBody';
 import { pathOf, type RequestScope } from '../../http/requestScope';
@@ -26,10 +27,15 @@ const PLANS_PATH = /^\/api\/v1\/campaign-plans\/?$/i;
 
 /**
  * body-parser's JSON reader, as the express route used it (size limit, charset,
- * Content-Encoding, aborted uploads, `strict: false`); its errors carry the `type` that
+ * Content-Encoding, aborted uploads, `strict: false`), refusing bytes that are not UTF-8
+ * (refuseNonUtf8: its decoder would read them as U+FFFD); its errors carry the `type` that
  * errorAnswer turns into 413, 400 or 415 (http/errorHandler.ts).
  */
-const jsonBody = express.json({ limit: MAX_BODY_BYTES, strict: false }) as unknown as BodyParser;
+const jsonBody = express.json({
+  limit: MAX_BODY_BYTES,
+  strict: false,
+  verify: refuseNonUtf8,
+}) as unknown as BodyParser;
 
 /**
  * POST /api/v1/campaign-plans (docs/contract.md#campaign-plans): prepares a campaign plan for

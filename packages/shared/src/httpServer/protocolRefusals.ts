@@ -24,7 +24,7 @@ import type { Logger } from '../logger';
  * connection for over a minute).
  */
 /** A refusal of the HTTP layer, as its body tells it. */
-export interface Refusal {
+interface Refusal {
   code: ErrorCode;
   message: string;
   requestId: string;

@@ -461,10 +461,12 @@ export function StreamSecretPage(props: {
             reloading this page will not show it again.
           </SecretShownOnce>
           <p>
-            Verify every request as a webhook receiver does: HMAC-SHA256 with this secret over{' '}
-            <code>X-Service-Timestamp</code>, a period and the raw body, compared in constant time
-            with <code>X-Service-Signature</code>; refuse a timestamp more than 5 minutes off. Each
-            line of the body is one entry; deduplicate on its <code>id</code>.
+            Verify every request: HMAC-SHA256 with this secret over <code>X-Service-Timestamp</code>
+            , a period and the raw body, compared in constant time with{' '}
+            <code>X-Service-Signature</code>; refuse a timestamp more than 5 minutes off. A stream
+            sends no <code>X-Service-Event</code>: a webhook verifier refuses it, and the TypeScript
+            client's <code>verifyAuditStreamDelivery</code> does all of this. Each line of the body
+            is one entry; deduplicate on its <code>id</code>.
           </p>
           <p>
             <a href={`/brands/${viewer.brandId}/audit-streams/${created.streamId}`}>

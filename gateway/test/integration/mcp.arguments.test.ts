@@ -99,6 +99,15 @@ const cases: Case[] = [
     says: LIMIT_SAYS,
     rest: () => 'limit=-1',
   },
+  // the outside probe (2026-11-30): past the safe integers, int and max both failed and the
+  // message and details said it twice (REST, which reads digits, said it once)
+  {
+    label: 'limit 1e21',
+    args: () => ({ limit: 1e21 }),
+    code: 'invalid_parameter',
+    says: /^limit must be an integer from 1 to 200 \(default 50\)\.$/,
+    rest: () => 'limit=1e21',
+  },
   {
     label: 'limit 1.5',
     args: () => ({ limit: 1.5 }),

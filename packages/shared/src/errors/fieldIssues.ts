@@ -28,9 +28,18 @@ export function fieldIssues(
     if (issue.path.length === 0 && words.root) return [{ field: '', message: words.root }];
     return [{ field: issue.path.join('.').slice(0, MAX_ECHO), message: issue.message }];
   });
-  if (all.length <= MAX_ISSUES) return all;
-  const more = all.length - MAX_ISSUES;
-  return [...all.slice(0, MAX_ISSUES), { field: '', message: `... and ${more} more.` }];
+  // One rule's several checks may fail together with the same words (1e21 is neither an integer
+  // nor at most 200): the field is said once (the outside probe, 2026-11-30, read it twice).
+  const seen = new Set<string>();
+  const distinct = all.filter((d) => {
+    const key = JSON.stringify([d.field, d.message]);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+  if (distinct.length <= MAX_ISSUES) return distinct;
+  const more = distinct.length - MAX_ISSUES;
+  return [...distinct.slice(0, MAX_ISSUES), { field: '', message: `... and ${more} more.` }];
 }
 
 /** "field: message" pairs joined for a one-line error message. */

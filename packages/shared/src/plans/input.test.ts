@@ -37,6 +37,26 @@ describe('PlanInputSchema', () => {
     expect(parseOrThrow(PlanInputSchema, VALID)).not.toHaveProperty('planning_budget');
   });
 
+  // The outside probe (2026-11-30): a lone surrogate was refused as "control characters".
+  it('names what it refuses in text: a control character, or half of a surrogate pair', () => {
+    const control = refusal({ ...VALID, title: 'a\u0007b' });
+    expect(control.details).toEqual([
+      expect.objectContaining({
+        field: 'title',
+        message: expect.stringMatching(/control character/) as unknown,
+      }),
+    ]);
+    const lone = refusal({ ...VALID, title: 'a\ud800b' });
+    expect(lone.details).toEqual([
+      expect.objectContaining({
+        field: 'title',
+        message: expect.stringMatching(
+          /half of a character \(an unpaired UTF-16 surrogate/,
+        ) as unknown,
+      }),
+    ]);
+  });
+
   it('accepts every optional field and drops null or blank ones', () => {
     const full = parseOrThrow(PlanInputSchema, {
       ...VALID,

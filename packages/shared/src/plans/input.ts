@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isStorableText } from '../text';
+import { isStorableText, storableTextRefusal } from '../text';
 import { CAMPAIGN_TYPES, type CampaignTypeName } from '../enums';
 import {
   centavosProblem,
@@ -42,7 +42,7 @@ function text(max: number, description: string) {
     .trim()
     .min(1, 'must not be blank.')
     .max(max, `must be at most ${max} characters.`)
-    .refine(isStorableText, 'must not contain control characters.')
+    .refine(isStorableText, { error: (issue) => storableTextRefusal(String(issue.input)) })
     .describe(description);
 }
 

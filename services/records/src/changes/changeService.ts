@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isStorableText } from '@brand/shared/text';
+import { isStorableText, storableTextRefusal } from '@brand/shared/text';
 import { withTransaction, type Pool, type PoolClient } from '@brand/shared/db';
 import type { ChangeVersion } from '@brand/shared/changeVersions';
 import type { EventTypeName } from '@brand/shared/enums';
@@ -163,7 +163,7 @@ const RejectInput = z.object({
     .max(MAX_REJECTION_REASON, `must be at most ${MAX_REJECTION_REASON} characters`)
     // PostgreSQL text cannot hold NUL (it would be a 500), and a reason shown to creators
     // has no use for other control characters; line breaks and tabs are fine.
-    .refine(isStorableText, { message: 'must not contain control characters' }),
+    .refine(isStorableText, { error: (issue) => storableTextRefusal(String(issue.input)) }),
 });
 
 /**

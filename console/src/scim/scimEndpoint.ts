@@ -6,7 +6,12 @@ import express, {
   type Router,
 } from 'express';
 import { SCIMMY, SCIMMYRouters } from 'scimmy-routers';
-import { ambiguousHeaderError } from '@brand/shared/httpServer';
+import {
+  ambiguousHeaderError,
+  NOT_UTF8_MESSAGE,
+  NOT_UTF8_TYPE,
+  refuseNonUtf8,
+} from '@brand/shared/httpServer';
 import type { Logger } from '@brand/shared/logger';
 import type { ConsoleClients } from '../clients/consoleClients';
 import { isInputError, scimRefusalOf, type ScimRefusal } from './scimErrors';
@@ -62,7 +67,11 @@ export function scimEndpoint(deps: {
   // (an outside probe found anonymous bodies of 2 MB inflated and parsed, 2026-11-30).
   router.use(authenticate(deps, contexts));
   router.use(
-    express.json({ type: ['application/scim+json', 'application/json'], limit: MAX_BODY }),
+    express.json({
+      type: ['application/scim+json', 'application/json'],
+      limit: MAX_BODY,
+      verify: refuseNonUtf8,
+    }),
   );
   router.use(providerQuirks);
   router.use(boundedPaging);
@@ -343,6 +352,8 @@ function finalErrors(deps: { log: Logger }): ErrorRequestHandler {
     const e = err as { status?: number; type?: string; message?: string };
     if (e.type === 'entity.too.large') {
       scimError(res, 413, `The request body is larger than ${MAX_BODY}.`);
+    } else if (e.type === NOT_UTF8_TYPE) {
+      scimError(res, 400, NOT_UTF8_MESSAGE);
     } else if (typeof e.status === 'number' && e.status >= 400 && e.status < 500) {
       scimError(res, 400, 'The request body is not valid JSON.');
     } else if (isInputError(err)) {

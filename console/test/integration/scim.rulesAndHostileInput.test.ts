@@ -512,6 +512,31 @@ describe('hostile input', () => {
   // Node keeps the first of two Authorization headers and drops the rest, so a proxy in front
   // that reads the last would disagree with the console about which brand is acting; the
   // gateway refuses the ambiguity for API keys, and SCIM tokens took the first.
+  // A review (2026-11-30): the gateway refused bodies that are not UTF-8 (3394d12), but SCIM
+  // read them too, with U+FFFD in the bytes' place, and would store such a userName.
+  it('refuses a body that is not UTF-8 with a SCIM 400, and makes no one', async () => {
+    const b = await provisionedBrand();
+    const email = `caf-${randomHex(3)}@${b.domain}`;
+    const [before, after] = JSON.stringify({
+      ...user(email),
+      name: { givenName: 'Ren\u0000' },
+    }).split('\\u0000');
+    const latin1 = Buffer.concat([Buffer.from(before!), Buffer.from([0xe9]), Buffer.from(after!)]);
+    const answer = await fetch(`${cs.url}/scim/v2/Users`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${b.token}`, 'content-type': 'application/scim+json' },
+      body: new Blob([latin1]),
+    });
+    const body = (await answer.json()) as { schemas?: string[]; detail?: string };
+    expect({ status: answer.status, schema: body.schemas?.[0] }).toEqual({
+      status: 400,
+      schema: 'urn:ietf:params:scim:api:messages:2.0:Error',
+    });
+    expect(body.detail).toMatch(/UTF-8/);
+    const made = await db().query(`select 1 from records.scim_users where user_name = $1`, [email]);
+    expect(made.rowCount).toBe(0);
+  });
+
   it('refuses a request with two Authorization headers, whichever token comes first', async () => {
     const b = await provisionedBrand();
     const other = await provisionedBrand();

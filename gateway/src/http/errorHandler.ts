@@ -1,10 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ErrorRequestHandler } from 'express';
 import { AppError, isAppError } from '@brand/shared/errors';
+import { NOT_UTF8_MESSAGE, NOT_UTF8_TYPE } from '@brand/shared/httpServer';
 import type { Logger } from '@brand/shared/logger';
 import { sendError, type ErrorSender } from './errorResponse';
 import { pathOf, requestIdOf } from './requestScope';
-import { NOT_UTF8_MESSAGE } from './requestBody';
 
 /**
  * Errors raised by express itself (a path with malformed percent-encoding) and by
@@ -17,7 +17,7 @@ function fromHttpError(err: unknown): AppError | undefined {
     return new AppError('payload_too_large', 'The request body is too large.');
   if (type === 'entity.parse.failed')
     return new AppError('malformed_request', 'The request body is not valid JSON.');
-  if (type === 'entity.not.utf8') return new AppError('malformed_request', NOT_UTF8_MESSAGE);
+  if (type === NOT_UTF8_TYPE) return new AppError('malformed_request', NOT_UTF8_MESSAGE);
   if (type === 'encoding.unsupported' || type === 'charset.unsupported' || status === 415) {
     return new AppError('unsupported_media_type', 'The request body must be UTF-8 JSON.');
   }

@@ -1,4 +1,3 @@
-import { isUtf8 } from 'node:buffer';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
 /**
@@ -53,27 +52,4 @@ export function readBodyWith(
   return new Promise((resolve, reject) =>
     parser(req, res, (err) => (err ? reject(err) : resolve((req as { body?: unknown }).body))),
   );
-}
-
-/** The refusal of a body whose bytes are not UTF-8 (the same words on REST and MCP). */
-export const NOT_UTF8_MESSAGE = 'The request body is not valid UTF-8: JSON is sent as UTF-8.';
-
-/**
- * Whether a body's bytes, as sent (after any Content-Encoding), are UTF-8. JSON is UTF-8 (RFC
- * 8259); a decoder that meets other bytes puts U+FFFD in their place, and the outside probe
- * (2026-11-30) saw a plan stored titled "caf\uFFFD" from a Latin-1 "caf\xE9". Such a body is
- * no JSON: 400 malformed_request on REST, -32700 on the assistant endpoint.
- */
-export function isUtf8Body(bytes: Uint8Array): boolean {
-  return isUtf8(bytes);
-}
-
-/**
- * body-parser's `verify` hook (it is handed the bytes before they are decoded): throws the
- * error errorHandler answers 400 malformed_request for a body that is not UTF-8.
- */
-export function refuseNonUtf8(_req: unknown, _res: unknown, bytes: Buffer): void {
-  if (!isUtf8Body(bytes)) {
-    throw Object.assign(new Error(NOT_UTF8_MESSAGE), { status: 400, type: 'entity.not.utf8' });
-  }
 }

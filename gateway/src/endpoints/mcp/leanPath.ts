@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import express from 'express';
 import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import { AppError, isAppError, quoteInput } from '@brand/shared/errors';
+import { isUtf8Body, NOT_UTF8_MESSAGE } from '@brand/shared/httpServer';
 import type { Logger } from '@brand/shared/logger';
 import type { AccessGate } from '../../auth/accessGate';
 import type { ApiIdentity } from '../../auth/identity';
@@ -11,8 +12,6 @@ import { sendJson } from '../../http/jsonResponse';
 import {
   jsonBodyProblem,
   JSON_BODY_REFUSALS,
-  isUtf8Body,
-  NOT_UTF8_MESSAGE,
   readBodyWith,
   type BodyParser,
 } from '../../http/requestBody';

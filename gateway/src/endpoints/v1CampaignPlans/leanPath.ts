@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import express from 'express';
 import { AppError } from '@brand/shared/errors';
+import { refuseNonUtf8 } from '@brand/shared/httpServer';
 import type { AccessGate } from '../../auth/accessGate';
 import type { PlansApi } from '../../clients/plansClient';
 import { sendJson } from '../../http/jsonResponse';
@@ -8,7 +9,6 @@ import {
   jsonBodyProblem,
   JSON_BODY_REFUSALS,
   readBodyWith,
-  refuseNonUtf8,
   type BodyParser,
 } from '../../http/requestBody';
 import { pathOf, type RequestScope } from '../../http/requestScope';

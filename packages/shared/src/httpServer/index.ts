@@ -30,3 +30,4 @@ export {
   type ProtocolRefusal,
   type RefusalBody,
 } from './protocolRefusals';
+export { isUtf8Body, NOT_UTF8_MESSAGE, NOT_UTF8_TYPE, refuseNonUtf8 } from './utf8Body';

@@ -18,8 +18,9 @@ const BITS: Record<AddressFamily, number> = { IPv4: 32, IPv6: 128 };
  * about the union. A /8 is the largest block anyone is allocated in one piece (10.0.0.0/8, the
  * legacy class A's such as 3.0.0.0/8): a key may be bound to that much and no more. IPv6 space
  * is sparse, and dynamic customer prefixes move within an ISP's block (allocations up to about a
- * /19), so IPv6 gets a /16's worth: any one provider's block, never a registry's (IANA gives the
- * registries /12s). All of RFC 1918 together (10/8, 172.16/12, 192.168/16) is over the bound:
+ * /19), so IPv6 gets a /16's worth: any one provider's block, never a registry's /12 (IANA's
+ * unit to the registries; a /16 such as 2001::/16 may still hold a few registries' /23s, so the
+ * bound says "no more than a provider's", not "no registry"). All of RFC 1918 together (10/8, 172.16/12, 192.168/16) is over the bound:
  * name the ranges your servers use.
  */
 export const MAX_COVERAGE_PREFIX: Record<AddressFamily, number> = { IPv4: 8, IPv6: 16 };

@@ -83,7 +83,15 @@ function exchange(raw: string | Buffer): Promise<RawAnswer> {
   });
 }
 
-function expectJsonError(answer: RawAnswer, status: number, code: string): string {
+/**
+ * A refusal as the HTTP layer writes it: `body` (given the answer's request id) with JSON's
+ * Content-Type and Connection: close; the request id returned.
+ */
+function expectRefusal(
+  answer: RawAnswer,
+  status: number,
+  body: (requestId: string | undefined) => unknown,
+): string {
   const requestId = answer.headers['x-request-id'];
   expect({
     status: answer.status,
@@ -94,40 +102,32 @@ function expectJsonError(answer: RawAnswer, status: number, code: string): strin
     status,
     type: 'application/json; charset=utf-8',
     connection: 'close',
-    body: { error: { code, message: expect.any(String) as unknown, request_id: requestId } },
+    body: body(requestId),
   });
   expect(requestId).toMatch(/^req_[A-Za-z0-9]{20}$/);
   return requestId ?? '';
 }
 
+/** The contract's JSON error. */
+const expectJsonError = (answer: RawAnswer, status: number, code: string): string =>
+  expectRefusal(answer, status, (requestId) => ({
+    error: { code, message: expect.any(String) as unknown, request_id: requestId },
+  }));
+
 /**
  * The assistant endpoint's every answer is JSON-RPC (docs/contract.md#assistant-endpoint): a
  * refusal of the HTTP layer on its path too, with the REST code and request id in error.data.
  */
-function expectRpcError(answer: RawAnswer, status: number, code: string): string {
-  const requestId = answer.headers['x-request-id'];
-  expect({
-    status: answer.status,
-    type: answer.headers['content-type'],
-    connection: answer.headers.connection,
-    body: answer.body,
-  }).toEqual({
-    status,
-    type: 'application/json; charset=utf-8',
-    connection: 'close',
-    body: {
-      jsonrpc: '2.0',
-      id: null,
-      error: {
-        code: -32000,
-        message: expect.any(String) as unknown,
-        data: { code, request_id: requestId },
-      },
+const expectRpcError = (answer: RawAnswer, status: number, code: string): string =>
+  expectRefusal(answer, status, (requestId) => ({
+    jsonrpc: '2.0',
+    id: null,
+    error: {
+      code: -32000,
+      message: expect.any(String) as unknown,
+      data: { code, request_id: requestId },
     },
-  });
-  expect(requestId).toMatch(/^req_[A-Za-z0-9]{20}$/);
-  return requestId ?? '';
-}
+  }));
 
 /** The gateway's log lines (JSON) that name `requestId`. */
 async function logLinesOf(requestId: string): Promise<Record<string, unknown>[]> {

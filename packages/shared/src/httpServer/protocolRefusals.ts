@@ -47,30 +47,18 @@ export function createPublicHttpServer(
   options: PublicHttpServerOptions = {},
 ): Server {
   const bodyFor = bodyMaker(options.refusalBody);
+  const refuse = (req: IncomingMessage, res: ServerResponse, code: ErrorCode, message: string) =>
+    refuseRequest(log, bodyFor, req, res, code, message);
   const server = createServer(
     // Host is checked below, so that its refusal is a JSON error too.
     { connectionsCheckingInterval: 1_000, requireHostHeader: false },
     (req, res) => {
       if (req.httpVersionMajor === 1 && req.httpVersionMinor >= 1 && !req.headers.host) {
-        refuseRequest(
-          log,
-          bodyFor,
-          req,
-          res,
-          'malformed_request',
-          'An HTTP/1.1 request needs a Host header.',
-        );
+        refuse(req, res, 'malformed_request', 'An HTTP/1.1 request needs a Host header.');
         return;
       }
       if (ABSOLUTE_FORM.test(req.url ?? '') && !toOriginForm(req)) {
-        refuseRequest(
-          log,
-          bodyFor,
-          req,
-          res,
-          'malformed_request',
-          'The request target is not a valid URL.',
-        );
+        refuse(req, res, 'malformed_request', 'The request target is not a valid URL.');
         return;
       }
       listener(req, res);
@@ -81,14 +69,7 @@ export function createPublicHttpServer(
   );
   // An Expect other than 100-continue (Node's own answer is an empty 417).
   server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) =>
-    refuseRequest(
-      log,
-      bodyFor,
-      req,
-      res,
-      'expectation_failed',
-      'The Expect header can only be 100-continue.',
-    ),
+    refuse(req, res, 'expectation_failed', 'The Expect header can only be 100-continue.'),
   );
   return server;
 }

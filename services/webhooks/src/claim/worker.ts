@@ -19,10 +19,16 @@ import {
   attemptRecordOf,
   recordOutcome,
   type OutcomeSettings,
+  type RoundSpent,
   type Verdict,
 } from '../outcome/recordOutcome';
 import { streamRequest } from '../streams/streamRequest';
-import { recordStreamSuccess, recordStreamTooLarge } from '../streams/streamOutcome';
+import {
+  rangeOf,
+  recordStreamSuccess,
+  recordStreamTooLarge,
+  setAsideWhenRoundSpent,
+} from '../streams/streamOutcome';
 import type { Header } from '../send/responseBody';
 import { retryRecording } from '../outcome/retryRecording';
 import type { Sender, SendResult } from '../send/sender';
@@ -328,24 +334,35 @@ export class DeliveryWorker {
   }
 
   /**
-   * An audit stream's run answered 413 (streamOutcome.ts): sent again in halves, or its one
-   * entry set aside; the half claimed at once. The ordinary outcome when the run is no longer
-   * the stream's current one.
+   * An audit stream's run answered 413 (streamOutcome.ts): a run of two entries or more sent
+   * again in halves, the half claimed at once (the ordinary outcome when the run is no longer
+   * the stream's current one); a run of one entry an ordinary failure, set aside instead of
+   * starting a new round when its round is spent, the next run then claimed at once.
    */
   private async recordTooLargeRun(
     attempt: AttemptRecord,
     d: ClaimedDelivery,
-    ordinary: () => Promise<Verdict>,
+    ordinary: (roundSpent?: RoundSpent) => Promise<Verdict>,
   ): Promise<Verdict> {
-    const split = await recordStreamTooLarge(
-      this.deps.pool,
-      attempt,
-      d.object_json,
-      this.settings.auditBatchMax,
-    );
-    if (!split) return ordinary();
-    if (split.next) this.queueRuns([split.next]);
-    return split.verdict;
+    const range = rangeOf(d.object_json);
+    if (range.through > range.from) {
+      const split = await recordStreamTooLarge(this.deps.pool, attempt, d.object_json);
+      if (!split) return ordinary();
+      this.queueRuns([split.next]);
+      return split.verdict;
+    }
+    let next: FedDelivery | undefined;
+    const verdict = await ordinary(async (db) => {
+      const aside = await setAsideWhenRoundSpent(
+        db,
+        { id: d.id, receiverId: d.receiver_id, from: range.from },
+        this.settings.auditBatchMax,
+      );
+      next = aside?.next;
+      return aside?.reason;
+    });
+    if (next) this.queueRuns([next]);
+    return verdict;
   }
 
   /** Whether enough attempts are in flight that gathering pays (GATHER_MS). */
@@ -488,7 +505,7 @@ export class DeliveryWorker {
     // Recording is tried again after a transient failure while half the lease remains, so an
     // answer the receiver gave is not sent again when the lease runs out (retryRecording.ts).
     const run = stream !== undefined && !d.test;
-    const ordinary = () =>
+    const ordinary = (roundSpent?: RoundSpent) =>
       recordOutcome(
         { pool: this.deps.pool, successes: this.successes },
         this.settings,
@@ -496,6 +513,7 @@ export class DeliveryWorker {
         startedAt,
         result,
         sentHeaders,
+        roundSpent,
       );
     const verdict = await retryRecording(
       () =>

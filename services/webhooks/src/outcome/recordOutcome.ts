@@ -1,4 +1,4 @@
-import { withTransaction, type Pool } from '@brand/shared/db';
+import { withTransaction, type Pool, type PoolClient } from '@brand/shared/db';
 import { newId } from '@brand/shared/ids';
 import { healthClass } from '../health/healthRepo';
 import { latencySlot } from '../health/latencyHistogram';
@@ -30,6 +30,13 @@ export interface OutcomeSettings {
 export type Verdict = 'succeeded' | 'retry' | 'failed' | 'receiver_disabled';
 
 /**
+ * Instead of failing a delivery whose counted failure spends its round: in the same transaction,
+ * after the receiver's row (an audit stream's run of one entry refused 413 is set aside:
+ * streamOutcome.ts). Returns the delivery's last error then, or `undefined` to fail it as usual.
+ */
+export type RoundSpent = (db: PoolClient) => Promise<string | undefined>;
+
+/**
  * Stores one attempt's result in one transaction: the attempt row with its detail (the
  * request headers as sent, what came back) and its health count, the delivery's new state
  * (succeeded; pending with its next time; or failed after the last attempt), and the
@@ -48,12 +55,13 @@ export function recordOutcome(
   startedAt: Date,
   r: SendResult,
   requestHeaders: Header[],
+  roundSpent?: RoundSpent,
 ): Promise<Verdict> {
   const attempt = attemptRecordOf(d, startedAt, r, requestHeaders);
   if (r.ok && r.status !== undefined) {
     return successes.add(attempt).then(() => 'succeeded' as const);
   }
-  return recordFailure(pool, settings, d, attempt, r);
+  return recordFailure(pool, settings, d, attempt, r, roundSpent);
 }
 
 /** One attempt's result as it is recorded (the success path of an audit stream's run too). */
@@ -88,6 +96,7 @@ function recordFailure(
   d: ClaimedDelivery,
   attempt: AttemptRecord,
   r: SendResult,
+  roundSpent: RoundSpent | undefined,
 ): Promise<Verdict> {
   const now = new Date();
   return withTransaction(pool, async (db) => {
@@ -118,6 +127,8 @@ function recordFailure(
             scale: settings.scale,
             now,
           });
+    const instead =
+      !r.ok && counts && r.status !== 410 && !next && roundSpent ? await roundSpent(db) : undefined;
     await finishAttempt(db, {
       id: d.id,
       eventAt: d.event_created_at,
@@ -125,7 +136,7 @@ function recordFailure(
       status: r.ok ? 'succeeded' : next ? 'pending' : 'failed',
       nextAttemptAt: next,
       lastStatus: r.status ?? null,
-      lastError: r.ok ? null : unselected ? TYPE_NOT_SELECTED : (r.error ?? null),
+      lastError: r.ok ? null : unselected ? TYPE_NOT_SELECTED : (instead ?? r.error ?? null),
     });
     // one mail to the owners when a run of failures crosses the threshold (never per attempt)
     if (!r.ok && counts && streak && failingAlertDue(streak, now, settings.failingAlert))

@@ -17,7 +17,10 @@ const AUDIT_BATCH_TYPE = 'audit.entries';
 /**
  * The positions a run carries, as its events row keeps them. `cap`: the entries a run may carry
  * since its destination refused a larger one as too large (413; a run split in halves carries
- * it, and so does each run opened after it while the stream drains: splitTooLargeRun).
+ * it: splitTooLargeRun). Each run that succeeds with a cap opens the next with twice the cap,
+ * until it reaches AUDIT_STREAM_BATCH_MAX and is dropped (recordStreamSuccess), so one spurious
+ * 413 does not keep a stream at runs of one entry while a backlog drains; a run opened with
+ * nothing pending (the opener's, after a quiet spell) has none.
  */
 export interface RunRange {
   from: number;
@@ -97,7 +100,7 @@ async function openRun(db: PoolClient, s: StreamState, range: RunRange): Promise
 
 /**
  * Opens the stream's next run when entries wait past what it was sent: at most `max` of them,
- * or `cap` (carried on) when its destination refused larger runs.
+ * or `cap` when its destination refused larger runs (a cap of `max` or more is dropped).
  */
 async function openNext(
   db: PoolClient,
@@ -140,37 +143,88 @@ export async function advanceAfterSuccess(
 }
 
 /**
- * A run its destination refused as too large (413), in the caller's transaction after the
- * stream's row lock (lockCurrentRun): a run of two entries or more is queued again as its first
- * half, due now, with the half as the cap of the runs after it (the second half is the next run),
- * so the destination still gets every entry in position order; a run of one entry is set aside
- * (the stream moves past it, the entry stays in the audit log) and the next run opens at full
- * size. Returns the run queued, and whether the entry was set aside.
+ * A run of two entries or more its destination refused as too large (413), in the caller's
+ * transaction after the stream's row lock (lockCurrentRun): queued again as its first half, due
+ * now, with the half as the cap of the runs after it (the second half is the next run), so the
+ * destination still gets every entry in position order. The stream's last status and error say
+ * so, but its failure streak is left alone: halving is progress, not a failure (a destination
+ * refusing everything is counted once its runs are down to one entry: recordOutcome). Returns
+ * the run queued.
  */
 export async function splitTooLargeRun(
   db: PoolClient,
   s: StreamState,
   range: RunRange,
+  error: string,
+): Promise<QueuedBatch> {
+  const cap = Math.ceil((range.through - range.from + 1) / 2);
+  await db.query(
+    `update receivers set last_status = 413, last_delivery_at = now(), last_error = $2 where id = $1`,
+    [s.id, error],
+  );
+  return openRun(db, s, { from: range.from, through: range.from + cap - 1, cap });
+}
+
+/**
+ * A run of one entry its destination refused as too large (413) on the last attempt of its
+ * round, in the transaction that records that failure (recordOutcome, the stream's row locked
+ * first): the entry is set aside (the stream moves past it, the entry stays in the audit log)
+ * and the next run opens at full size. `undefined` when the run is no longer the stream's current
+ * one or the stream is disabled: the run then fails as any other.
+ */
+export async function setAsideRun(
+  db: PoolClient,
+  streamId: string,
+  deliveryId: string,
   max: number,
-): Promise<{ next: QueuedBatch | undefined; setAside: boolean }> {
-  const size = range.through - range.from + 1;
-  if (size > 1) {
-    const cap = Math.ceil(size / 2);
-    return {
-      next: await openRun(db, s, { from: range.from, through: range.from + cap - 1, cap }),
-      setAside: false,
-    };
-  }
+): Promise<{ next: QueuedBatch | undefined } | undefined> {
+  const s = await lockCurrentRun(db, streamId, deliveryId);
+  if (!s || s.batch_through === null) return undefined;
   await db.query(
     `update receivers set stream_delivered_through = $2, stream_batch_id = null,
        stream_batch_event_at = null, stream_batch_through = null
      where id = $1`,
-    [s.id, range.through],
+    [s.id, s.batch_through],
   );
   return {
-    next: await openNext(db, { ...s, delivered_through: range.through, batch_id: null }, max),
-    setAside: true,
+    next: await openNext(db, { ...s, delivered_through: s.batch_through, batch_id: null }, max),
   };
+}
+
+/**
+ * The cap the run `deliveryId` carries now: a disable, an enable or a new destination drops it
+ * while the run waits (dropRunCap), so the success path reads it again rather than trust the
+ * copy claimed with the run.
+ */
+export async function runCap(
+  db: PoolClient,
+  deliveryId: string,
+  eventAt: string,
+): Promise<number | undefined> {
+  const res = await db.query<{ cap: number | null }>(
+    `select (e.object_json::jsonb ->> 'cap')::int as cap
+     from deliveries d join events e on e.id = d.event_id and e.created_at = d.event_at
+     where d.id = $1 and d.event_at = $2`,
+    [deliveryId, eventAt],
+  );
+  return res.rows[0]?.cap ?? undefined;
+}
+
+/**
+ * Drops the cap of the stream's current run (a hostile review, 2026-11-30: a cap from one 413
+ * outlived a disable and enable, and a new URL): after an owner's disable or enable, or a changed
+ * destination, the runs after it are full size again. In the caller's transaction, after the
+ * stream's row is written (the engine's lock order).
+ */
+export async function dropRunCap(db: PoolClient, streamId: string): Promise<void> {
+  await db.query(
+    `update events e set object_json = (e.object_json::jsonb - 'cap')::text
+     from receivers r
+     join deliveries d on d.id = r.stream_batch_id and d.event_at = r.stream_batch_event_at
+     where r.id = $1 and e.id = d.event_id and e.created_at = d.event_at
+       and e.object_json::jsonb ? 'cap'`,
+    [streamId],
+  );
 }
 
 /** The stream's state, its row locked, when `deliveryId` is its current run and it is enabled. */

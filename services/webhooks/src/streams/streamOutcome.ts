@@ -1,4 +1,5 @@
-import { withTransaction, type Pool } from '@brand/shared/db';
+import { withTransaction, type Pool, type PoolClient } from '@brand/shared/db';
+import { ATTEMPTS_PER_ROUND } from '@brand/shared/webhooks';
 import {
   finishAttempt,
   insertAttempt,
@@ -8,19 +9,23 @@ import {
 import {
   advanceAfterSuccess,
   lockCurrentRun,
+  runCap,
+  setAsideRun,
   splitTooLargeRun,
   type QueuedBatch,
   type RunRange,
 } from './batchRepo';
 
 /** The positions a stream's run carries (its delivery's object_json). */
-const rangeOf = (objectJson: string): RunRange => JSON.parse(objectJson) as RunRange;
+export const rangeOf = (objectJson: string): RunRange => JSON.parse(objectJson) as RunRange;
 
 /**
  * A run of an audit stream answered 2xx: in ONE transaction, what every success writes (the
  * attempt, its health count, the stream's state, catch-up and the recovered notice:
  * recordSucceededAttempts) and the stream moved on past the run, with its next run opened when
- * entries wait (no larger than the run's cap, when its destination refused larger ones). Not
+ * entries wait: no larger than twice the run's cap when its destination refused larger runs
+ * (so the cap grows back run by run, and is dropped at `max`). The cap is read again in the
+ * transaction: an owner's disable, enable or new destination drops it while the run waits. Not
  * batched with other successes (db/groupCommit.ts): the stream's next run must not start before
  * this one is recorded, and a stream has one run at a time anyway. Returns the next run, for the
  * worker to claim at once.
@@ -33,40 +38,45 @@ export function recordStreamSuccess(
 ): Promise<QueuedBatch | undefined> {
   return withTransaction(pool, async (db) => {
     await recordSucceededAttempts(db, [attempt]);
+    // a cap is only ever dropped from a run, never added: none claimed, none now
+    const cap =
+      rangeOf(objectJson).cap === undefined
+        ? undefined
+        : await runCap(db, attempt.deliveryId, attempt.eventAt);
     return advanceAfterSuccess(
       db,
       attempt.receiverId,
       attempt.deliveryId,
       max,
-      rangeOf(objectJson).cap,
+      cap === undefined ? undefined : cap * 2,
     );
   });
 }
 
 /**
- * A run of an audit stream answered 413 (payload too large; a hostile review, 2026-11-30: the
- * same run was sent again on the retry schedule for ever, and everything after it waited). In ONE
- * transaction, the stream's row locked first (the engine's lock order): the attempt recorded
- * (its health count as any 4xx), the run failed with the reason, and its entries queued again as
- * a run of half its size, due now (splitTooLargeRun), or, for one entry the destination refuses
- * alone, that entry set aside and the stream moved on. Sending the halves is not a retry of the
- * refused request, so the retry schedule and the failure streak (the failing notice, the disable
- * after days without a 2xx) are left to the runs' own answers. `undefined` when the run is no
- * longer the stream's current one or the stream is disabled: the ordinary outcome then.
+ * A run of two entries or more of an audit stream answered 413 (payload too large; a hostile
+ * review, 2026-11-30: the same run was sent again on the retry schedule for ever, and everything
+ * after it waited). In ONE transaction, the stream's row locked first (the engine's lock order):
+ * the attempt recorded (its health count as any 4xx), the run failed with the reason, and its
+ * entries queued again as a run of half its size, due now (splitTooLargeRun), the stream's last
+ * status and error saying so. Sending the halves is not a retry of the refused request, so it
+ * waits for no schedule and adds nothing to the failure streak; a run of one entry refused 413
+ * is an ordinary failure (setAsideWhenRoundSpent). `undefined` when the run is no longer the
+ * stream's current one or the stream is disabled: the ordinary outcome then.
  */
 export function recordStreamTooLarge(
   pool: Pool,
   attempt: AttemptRecord,
   objectJson: string,
-  max: number,
-): Promise<{ verdict: 'retry' | 'failed'; next: QueuedBatch | undefined } | undefined> {
+): Promise<{ verdict: 'retry'; next: QueuedBatch } | undefined> {
   return withTransaction(pool, async (db) => {
     const stream = await lockCurrentRun(db, attempt.receiverId, attempt.deliveryId);
     if (!stream) return undefined;
     const range = rangeOf(objectJson);
-    await insertAttempt(db, attempt);
-    const { next, setAside } = await splitTooLargeRun(db, stream, range, max);
     const entries = range.through - range.from + 1;
+    const lastError = `413: the destination refused ${entries} entries (${range.from}-${range.through}) as too large; sent again in runs of at most ${Math.ceil(entries / 2)}`;
+    await insertAttempt(db, attempt);
+    const next = await splitTooLargeRun(db, stream, range, lastError);
     await finishAttempt(db, {
       id: attempt.deliveryId,
       eventAt: attempt.eventAt,
@@ -74,10 +84,30 @@ export function recordStreamTooLarge(
       status: 'failed',
       nextAttemptAt: undefined,
       lastStatus: 413,
-      lastError: setAside
-        ? `413: the destination refuses entry ${range.from} alone as too large; set aside (not sent again, still in the audit log)`
-        : `413: the destination refused ${entries} entries (${range.from}-${range.through}) as too large; sent again in runs of at most ${Math.ceil(entries / 2)}`,
+      lastError,
     });
-    return { verdict: setAside ? 'failed' : 'retry', next };
+    return { verdict: 'retry', next };
   });
+}
+
+/**
+ * What a run of ONE entry refused 413 does when the failure recorded spends its round of the
+ * retry schedule (recordOutcome's roundSpent, in its transaction): where any other run starts a
+ * new round, this entry is set aside (setAsideRun) and the stream goes on. Before that it was an
+ * ordinary failure: retried on the schedule (a 413 that passes is simply retried), counted in the
+ * failure streak (the owners had the failing mail by the fifth attempt), which the stream's next
+ * 2xx clears. Returns the delivery's reason and the next run to claim at once, or `undefined`
+ * when the run is no longer the stream's current one.
+ */
+export async function setAsideWhenRoundSpent(
+  db: PoolClient,
+  run: { id: string; receiverId: string; from: number },
+  max: number,
+): Promise<{ reason: string; next: QueuedBatch | undefined } | undefined> {
+  const aside = await setAsideRun(db, run.receiverId, run.id, max);
+  if (!aside) return undefined;
+  return {
+    reason: `413: the destination refused entry ${run.from} alone as too large on all ${ATTEMPTS_PER_ROUND} attempts of a round; set aside (not sent again, still in the audit log)`,
+    next: aside.next,
+  };
 }

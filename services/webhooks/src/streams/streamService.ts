@@ -17,7 +17,7 @@ import {
   lockBrand,
   updateReceiver,
 } from '../receivers/receiverRepo';
-import { insertBatch } from './batchRepo';
+import { dropRunCap, insertBatch } from './batchRepo';
 import {
   DATADOG_SITES,
   datadogIntakeUrl,
@@ -326,6 +326,9 @@ export async function updateStream(
       });
       if (!v.enabled) await failPendingDeliveries(db, stream.id, STREAM_DISABLED_BY_OWNER);
     }
+    // a cap from a 413 (batchRepo.ts) was the old destination's, or is stale after a pause
+    if (dest !== undefined || (v.enabled !== undefined && v.enabled !== stream.enabled))
+      await dropRunCap(db, stream.id);
     if (changed.length > 0)
       await record(
         db,

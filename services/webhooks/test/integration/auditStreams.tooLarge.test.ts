@@ -17,24 +17,45 @@ import {
 
 /**
  * A destination that refuses large requests (a hostile review, 2026-11-30): a proxy or intake
- * answering 413 above some body size. A stream's run (up to AUDIT_STREAM_BATCH_MAX entries) was
- * never made smaller, so it was sent again on the retry schedule forever and everything after it
- * waited. Here a real HTTPS JSON-lines receiver answers 413 to any body over `maxBody` bytes:
- * every entry it can take still arrives, in position order, and one entry it refuses even alone
- * is set aside with the reason on its delivery, not retried for ever.
+ * answering 413 above some body size. A run of two entries or more refused 413 is sent again at
+ * once in halves; a run of one entry refused 413 is an ordinary failure (the retry schedule, the
+ * failure streak, the failing notice) and is set aside only when its round's ten attempts are
+ * spent; the halved cap doubles back after each run that succeeds. Real HTTPS JSON-lines
+ * receivers (one path per stream) answer 413 as each case needs. The retry schedule is scaled
+ * so that a round (75 h unscaled) takes about 3 s, and runs carry at most 16 entries.
  */
+
+/** A round of the retry schedule, scaled: 272,105 s unscaled. */
+const RETRY_TIME_SCALE = 0.00001;
+const BATCH_MAX = 16;
 
 let stack: Stack;
 let ca: TestCa;
 let streams: Caller<AuditStreamServiceClient>;
 let closeStreams: () => void;
 let server: Server;
-let url = '';
-let brand: BrandWithKey;
-/** What the receiver accepted (positions, in arrival order) and the sizes it refused with 413. */
-const accepted: number[] = [];
-const tooLarge: number[] = [];
-let maxBody = 0;
+let base = '';
+
+/** One stream's destination: when it answers 413, and what it took. */
+interface Destination {
+  /** 413 to any body over this many bytes (0: no limit). */
+  maxBody: number;
+  /** 413 to any request of more entries than this (0: no limit). */
+  maxEntries: number;
+  /** 413 to the next this many requests, whatever they carry; Infinity: to every request. */
+  refuse: number;
+  /** maxEntries lifted once a request is taken. */
+  liftOnTake?: boolean;
+  /** 413 to any body holding this text (an entry too large alone). */
+  refuseHolding?: string;
+  /** When set, this status to every request (a destination down). */
+  down?: number;
+  /** Positions taken, in arrival order. */
+  accepted: number[];
+  /** Every request: its entries and the status answered. */
+  requests: Array<{ entries: number; bytes: number; status: number }>;
+}
+const destinations = new Map<string, Destination>();
 
 beforeAll(async () => {
   ca = createTestCa();
@@ -43,6 +64,10 @@ beforeAll(async () => {
       topic: uniqueTopic('audit-413'),
       groupId: uniqueConsumerGroup('audit-413'),
       caFile: ca.caFile,
+      env: {
+        RETRY_TIME_SCALE: String(RETRY_TIME_SCALE),
+        AUDIT_STREAM_BATCH_MAX: String(BATCH_MAX),
+      },
     },
   });
   const client = connectClient(AuditStreamServiceClient, stack.webhooks!.address);
@@ -52,20 +77,42 @@ beforeAll(async () => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
+      const dest = destinations.get(req.url ?? '');
       const body = Buffer.concat(chunks);
-      if (maxBody > 0 && body.length > maxBody) {
-        tooLarge.push(body.length);
+      const positions = body
+        .toString('utf8')
+        .trimEnd()
+        .split('\n')
+        .filter((line) => line !== '')
+        .map((line) => (JSON.parse(line) as { position: number }).position);
+      const refused =
+        dest === undefined ||
+        dest.refuse > 0 ||
+        (dest.maxBody > 0 && body.length > dest.maxBody) ||
+        (dest.maxEntries > 0 && positions.length > dest.maxEntries) ||
+        (dest.refuseHolding !== undefined && body.includes(dest.refuseHolding));
+      if (dest && dest.refuse > 0) dest.refuse -= 1;
+      dest?.requests.push({
+        entries: positions.length,
+        bytes: body.length,
+        status: refused ? 413 : 200,
+      });
+      if (dest?.down !== undefined && !refused) {
+        dest.requests.at(-1)!.status = dest.down;
+        res.writeHead(dest.down, { 'content-type': 'text/plain' }).end('down');
+        return;
+      }
+      if (refused) {
         res.writeHead(413, { 'content-type': 'text/plain' }).end('request entity too large');
         return;
       }
-      for (const line of body.toString('utf8').trimEnd().split('\n'))
-        if (line !== '') accepted.push((JSON.parse(line) as { position: number }).position);
+      dest.accepted.push(...positions);
+      if (dest.liftOnTake) dest.maxEntries = 0;
       res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  url = `https://localhost:${(server.address() as AddressInfo).port}/audit`;
-  brand = await makeBrandWithKey(stack.admin);
+  base = `https://localhost:${(server.address() as AddressInfo).port}`;
 }, 120_000);
 
 afterAll(async () => {
@@ -75,19 +122,48 @@ afterAll(async () => {
   ca?.remove();
 });
 
-const keys = async (n: number, name?: string): Promise<void> => {
-  for (let i = 0; i < n; i++)
-    await stack.admin.createKey({ brandId: brand.brand.id, actorEmail: brand.owner.email, name });
-};
+/** A brand of its own with a disabled HTTPS stream to its own destination. */
+async function connect(path: string): Promise<{
+  brand: BrandWithKey;
+  id: string;
+  from: number;
+  dest: Destination;
+  keys: (n: number, name?: string) => Promise<void>;
+  enabled: (on: boolean) => Promise<unknown>;
+}> {
+  const brand = await makeBrandWithKey(stack.admin);
+  const dest: Destination = { maxBody: 0, maxEntries: 0, refuse: 0, accepted: [], requests: [] };
+  destinations.set(`/${path}`, dest);
+  const added = await streams('addAuditStream', {
+    brand_id: brand.brand.id,
+    kind: 'https',
+    label: path,
+    url: `${base}/${path}`,
+    token: '',
+    datadog_site: '',
+    splunk_index: '',
+    actor_email: brand.owner.email,
+  });
+  const id = added.stream!.id;
+  const enabled = (on: boolean) =>
+    streams('updateAuditStream', { stream_id: id, enabled: on, actor_email: '' });
+  await enabled(false);
+  const keys = async (n: number, name?: string): Promise<void> => {
+    for (let i = 0; i < n; i++)
+      await stack.admin.createKey({ brandId: brand.brand.id, actorEmail: brand.owner.email, name });
+  };
+  return { brand, id, from: added.stream!.started_after + 1, dest, keys, enabled };
+}
 
 /** The brand's entries after `after` with the bytes of each as a JSON line of an HTTPS run. */
 async function lines(
+  brandId: string,
   after: number,
 ): Promise<Array<{ position: number; bytes: number; action: string }>> {
   const { rows } = await stack.db.pool.query<{ seq: string; entry_json: string }>(
     `select seq::text, entry_json from webhooks.audit_entries where brand_id = $1 and seq > $2
      order by seq`,
-    [brand.brand.id, after],
+    [brandId, after],
   );
   return rows.map((r) => ({
     position: Number(r.seq),
@@ -97,7 +173,7 @@ async function lines(
 }
 
 /** Until the stream's head is at least `atLeast` (every entry made stored) and it was sent all. */
-const delivered = (id: string, atLeast: number) =>
+const delivered = (id: string, atLeast: number, dest: Destination) =>
   waitFor(
     async () => {
       const { stream } = await streams('getAuditStream', { stream_id: id, deliveries: 0 });
@@ -105,66 +181,201 @@ const delivered = (id: string, atLeast: number) =>
         ? stream!
         : undefined;
     },
-    { timeoutMs: 45_000, intervalMs: 250, what: 'the stream delivered through its head' },
+    { timeoutMs: 45_000, intervalMs: 100, what: 'the stream delivered through its head' },
   ).catch((err: Error) => {
-    throw new Error(`${err.message}; 413 answers to bodies of ${tooLarge.join(', ')} bytes`);
+    throw new Error(`${err.message}; requests ${JSON.stringify(dest.requests)}`);
   });
 
-it('splits a run the destination refuses as too large, and sets aside one entry it refuses alone', async () => {
-  const added = await streams('addAuditStream', {
-    brand_id: brand.brand.id,
-    kind: 'https',
-    label: 'behind a proxy',
-    url,
-    token: '',
-    datadog_site: '',
-    splunk_index: '',
-    actor_email: brand.owner.email,
+/** Until the brand's entries through `position` are stored (they come through Kafka). */
+const stored = (id: string, position: number) =>
+  waitFor(async () => {
+    const { stream } = await streams('getAuditStream', { stream_id: id, deliveries: 0 });
+    return stream!.head >= position;
   });
-  const id = added.stream!.id;
-  const from = added.stream!.started_after + 1;
-  // a backlog of one run: the stream disabled while 24 keys are made, then enabled
-  await streams('updateAuditStream', { stream_id: id, enabled: false, actor_email: '' });
-  await keys(24);
+
+/** Enabled, and sent everything its brand made so far (the brand's own entries come late). */
+async function settled(id: string, dest: Destination): Promise<number> {
+  await streams('updateAuditStream', { stream_id: id, enabled: true, actor_email: '' });
+  for (;;) {
+    const { head } = await delivered(id, 0, dest);
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    const { stream } = await streams('getAuditStream', { stream_id: id, deliveries: 0 });
+    if (stream!.head === head && stream!.delivered_through === head) return head;
+  }
+}
+
+/** The stream's failure streak as its row keeps it. */
+async function streak(id: string) {
+  const { rows } = await stack.db.pool.query<{
+    failure_count: number;
+    failing_since: Date | null;
+    failing_alerted_at: Date | null;
+    last_status: number | null;
+    last_error: string | null;
+  }>(
+    `select failure_count, failing_since, failing_alerted_at, last_status, last_error
+     from webhooks.receivers where id = $1`,
+    [id],
+  );
+  return rows[0]!;
+}
+
+/** The stream's run that carried exactly `position`, with its attempts. */
+async function runOf(id: string, position: number) {
+  const { deliveries } = await streams('getAuditStream', { stream_id: id, deliveries: 100 });
+  return deliveries.find((d) => d.first_position === position && d.last_position === position);
+}
+
+it('splits a run the destination refuses as too large, every entry arriving in order', async () => {
+  const s = await connect('body-limit');
+  await s.keys(24);
+  await stored(s.id, s.from + 24);
   const keyLine = Math.max(
-    ...(await lines(from - 1)).filter((l) => l.action === 'key.created').map((l) => l.bytes),
+    ...(await lines(s.brand.brand.id, s.from - 1))
+      .filter((l) => l.action === 'key.created')
+      .map((l) => l.bytes),
   );
   // three entries a request at most
-  maxBody = Math.floor(keyLine * 3.5);
-  await streams('updateAuditStream', { stream_id: id, enabled: true, actor_email: '' });
-  const first = await delivered(id, from + 24);
-  expect(tooLarge.length).toBeGreaterThan(0);
-  console.info(`413 answers to bodies of ${tooLarge.join(', ')} bytes (limit ${maxBody})`);
-  expect([...new Set(accepted)]).toEqual(
-    Array.from({ length: first.head - from + 1 }, (_, k) => from + k),
+  s.dest.maxBody = Math.floor(keyLine * 3.5);
+  await s.enabled(true);
+  const done = await delivered(s.id, s.from + 24, s.dest);
+  const refused = s.dest.requests.filter((r) => r.status === 413);
+  expect(refused.length).toBeGreaterThan(0);
+  console.info(`413 answers to bodies of ${refused.map((r) => r.bytes).join(', ')} bytes`);
+  expect([...new Set(s.dest.accepted)]).toEqual(
+    Array.from({ length: done.head - s.from + 1 }, (_, k) => s.from + k),
   );
+});
 
-  // One entry the destination refuses even alone (a key named with 100 characters) among
-  // others it takes: set aside, the reason on its delivery; the entries after it arrive.
-  maxBody = keyLine + 40;
-  const before = first.head;
-  await keys(2);
-  await keys(1, 'B'.repeat(100));
-  await keys(2);
-  const second = await delivered(id, before + 5);
-  const newer = await lines(before);
-  const big = newer.find((l) => l.bytes > maxBody)!;
-  expect(big).toBeDefined();
-  expect(newer.filter((l) => l.bytes > maxBody)).toEqual([big]);
-  expect([...new Set(accepted)].filter((p) => p > before)).toEqual(
-    newer.map((l) => l.position).filter((p) => p !== big.position && p <= second.head),
+it('a destination refusing everything 413 fails the stream visibly, and sets an entry aside only after its round', async () => {
+  const s = await connect('all-413');
+  s.dest.refuse = Infinity;
+  await s.keys(3);
+  await s.enabled(true);
+  // runs of 3 and 2 halved at once, then the first entry alone on the retry schedule
+  const failing = await waitFor(
+    async () => {
+      const row = await streak(s.id);
+      return row.failure_count >= 5 ? row : undefined;
+    },
+    { timeoutMs: 30_000, intervalMs: 100, what: 'the stream failing' },
   );
-  const { deliveries } = await streams('getAuditStream', { stream_id: id, deliveries: 100 });
-  const setAside = deliveries.find(
-    (d) => d.first_position === big.position && d.last_position === big.position,
+  expect(failing).toMatchObject({ last_status: 413 });
+  expect(failing.failing_since).not.toBeNull();
+  // the owners' one failing notice, as for a receiver down
+  expect(failing.failing_alerted_at).not.toBeNull();
+  // the first entry set aside only once its round's ten attempts were all refused
+  const aside = await waitFor(
+    async () => {
+      const run = await runOf(s.id, s.from);
+      return run?.last_error.includes('set aside') ? run : undefined;
+    },
+    { timeoutMs: 30_000, intervalMs: 100, what: 'the first entry set aside' },
   );
-  expect(setAside).toMatchObject({
+  expect(aside.attempts.map((a) => a.status_code)).toEqual(Array(10).fill(413));
+  expect(aside.last_error).toMatch(/413.*10 attempts.*set aside/);
+  // the streak goes on: no 2xx came
+  const after = await streak(s.id);
+  expect(after.failure_count).toBeGreaterThanOrEqual(10);
+  expect(after.failing_since).toEqual(failing.failing_since);
+  await s.enabled(false);
+});
+
+it('retries a single-entry run refused 413 once, and delivers it', async () => {
+  const s = await connect('spurious-one');
+  const head = await settled(s.id, s.dest);
+  const sent = s.dest.requests.length;
+  s.dest.refuse = 1;
+  await s.keys(1);
+  await delivered(s.id, head + 1, s.dest);
+  expect(s.dest.requests.slice(sent).map((r) => [r.entries, r.status])).toEqual([
+    [1, 413],
+    [1, 200],
+  ]);
+  expect(s.dest.accepted.at(-1)).toBe(head + 1);
+  const run = await runOf(s.id, head + 1);
+  expect(run!.attempts.map((a) => a.status_code)).toEqual([413, 200]);
+  expect(await streak(s.id)).toMatchObject({ failure_count: 0, failing_since: null });
+});
+
+it('grows runs back after a 413 while a backlog remains: 1, 2, 4, 8, then full size', async () => {
+  const s = await connect('grow-back');
+  await s.keys(40);
+  await stored(s.id, s.from + 40);
+  // 413 to more than one entry until the first run of one is taken
+  s.dest.maxEntries = 1;
+  s.dest.liftOnTake = true;
+  await s.enabled(true);
+  await delivered(s.id, s.from + 40, s.dest);
+  const taken = s.dest.requests.filter((r) => r.status === 200).map((r) => r.entries);
+  console.info(`requests: ${JSON.stringify(s.dest.requests)}`);
+  // 16 → 8 → 4 → 2 → 1 refused, then the cap doubles back to the maximum and is dropped
+  expect(s.dest.requests.slice(0, 4).map((r) => [r.entries, r.status])).toEqual([
+    [16, 413],
+    [8, 413],
+    [4, 413],
+    [2, 413],
+  ]);
+  expect(taken.slice(0, 5)).toEqual([1, 2, 4, 8, 16]);
+  expect([...new Set(s.dest.accepted)]).toEqual(
+    Array.from({ length: s.dest.accepted.length }, (_, k) => s.from + k),
+  );
+});
+
+it('a disable and enable drops the cap: the run after is full size', async () => {
+  const s = await connect('cap-dropped');
+  await s.keys(8);
+  // runs of one entry only (16 → 8 → 4 → 2 → 1), then the destination down: the capped run
+  // waits on the retry schedule, and is the stream's run when it is disabled
+  s.dest.maxEntries = 1;
+  await s.enabled(true);
+  await waitFor(() => s.dest.accepted.length >= 2, { timeoutMs: 30_000, what: 'two taken' });
+  s.dest.down = 500;
+  await waitFor(() => s.dest.requests.some((r) => r.status === 500), { what: 'a 500' });
+  await s.enabled(false);
+  const sent = s.dest.requests.length;
+  s.dest.down = undefined;
+  s.dest.maxEntries = 0;
+  await s.keys(6);
+  await stored(s.id, s.from + 14);
+  await s.enabled(true);
+  await delivered(s.id, s.from + 14, s.dest);
+  const later = s.dest.requests.slice(sent);
+  console.info(`after the enable: ${JSON.stringify(later)}`);
+  // the run failed at the disable goes again as it was (one or two entries); the one after it
+  // carries every entry waiting, the six keys at least (an entry the enable itself wrote may
+  // come after it), not the old cap or twice it
+  expect(later.every((r) => r.status === 200)).toBe(true);
+  expect(later[0]!.entries).toBeLessThanOrEqual(2);
+  expect(later[1]!.entries).toBeGreaterThanOrEqual(6);
+});
+
+it('sets aside one entry the destination refuses even alone, after its round, and recovers', async () => {
+  const s = await connect('one-oversized');
+  const head = await settled(s.id, s.dest);
+  // an entry of a key so named is too large for the destination, even alone
+  const name = 'B'.repeat(100);
+  s.dest.refuseHolding = name;
+  await s.keys(2);
+  await s.keys(1, name);
+  await s.keys(2);
+  const done = await delivered(s.id, head + 5, s.dest);
+  const big = head + 3;
+  expect([...new Set(s.dest.accepted)].filter((p) => p > head)).toEqual(
+    Array.from({ length: done.head - head }, (_, k) => head + 1 + k).filter((p) => p !== big),
+  );
+  const aside = await runOf(s.id, big);
+  expect(aside).toMatchObject({
     last_status: 413,
     last_error: expect.stringMatching(/413.*set aside/) as unknown,
   });
+  // a full round of the schedule, not one refusal
+  expect(aside!.attempts.map((a) => a.status_code)).toEqual(Array(10).fill(413));
   const { rows } = await stack.db.pool.query<{ status: string }>(
     `select status from webhooks.deliveries where id = $1`,
-    [setAside!.id],
+    [aside!.id],
   );
   expect(rows[0]!.status).toBe('failed');
+  // the entries after it were taken: the streak it made is cleared by their 2xx
+  expect(await streak(s.id)).toMatchObject({ failure_count: 0, failing_since: null });
 });

@@ -16,6 +16,7 @@ import type { Backend } from '../client';
 import type { Rendered } from '../output';
 import { onWebhooks, runReported, type ReportContext } from '../run';
 import { secretFromFile } from '../settings';
+import { apiUrlProblem } from './apiUrl';
 import { feedRequest, type FeedFilters } from './eventsFeedRequest';
 import { openPosition, type Position, type PositionFilters } from './followPosition';
 import { OutageWatch, pause, readWaitingOut } from './followWaitOut';
@@ -262,6 +263,8 @@ export function followAction(opts: FollowOptions, cmd: Command): Promise<void> {
       'error: give --brand <id> (with the admin token) or an API key (--key, or BRAND_RECORDS_KEY)',
     );
   const url = opts.url ?? process.env.BRAND_RECORDS_URL ?? LOCAL_API_URL;
+  const problem = apiUrlProblem(url);
+  if (problem !== undefined) cmd.error(`error: ${problem}`);
   const client = new BrandRecords({ apiKey: key, baseUrl: url });
   return runReported(
     cmd,

@@ -339,6 +339,20 @@ describe('brandctl events follow', () => {
     const both = follow('--brand', brandId, '--key', 'bk_live_x');
     expect(await both.exited).toBe(2);
   });
+
+  // An outside probe (2026-11-30): --url http://<another host> sent the key in clear.
+  it('sends an API key over https only, or plain http to this machine', async () => {
+    const remote = follow('--key', 'bk_live_x', '--url', 'http://192.0.2.2:47990');
+    const exited = await Promise.race([
+      remote.exited,
+      new Promise<string>((resolve) => setTimeout(() => resolve('still running'), 10_000)),
+    ]);
+    if (exited === 'still running') remote.child.kill('SIGKILL');
+    expect(exited).toBe(2);
+    expect(remote.out.stdout).toBe('');
+    expect(remote.out.stderr).toContain('would send the API key in clear: use https');
+    expect(remote.out.stderr).not.toContain('bk_live_x');
+  });
 });
 
 describe('brandctl events follow over an API key, while the API answers 503', () => {

@@ -1,5 +1,6 @@
 import type { components } from '../generated/openapi.js';
 import { RateLimitedError } from '../errors/codeErrors.js';
+import { pageShape } from '../http/responseShape.js';
 import type { RequestSpec, Transport } from '../http/transport.js';
 import type { ResponseMeta } from '../responseMeta.js';
 
@@ -21,6 +22,10 @@ export interface AuditLogListParams {
   kind?: 'activity' | 'request';
   signal?: AbortSignal;
 }
+
+const PAGE_SHAPE = pageShape({});
+/** Pages read after a position carry the position to read on from. */
+const PAGE_AFTER_SHAPE = pageShape({ nextAfter: true });
 
 /** The walk's default page size: the API's maximum, so a walk spends the fewest requests. */
 const WALK_PAGE_SIZE = 200;
@@ -86,6 +91,7 @@ export class AuditLogResource {
         kind: params.kind,
       },
       idempotent: true,
+      shape: params.after === undefined ? PAGE_SHAPE : PAGE_AFTER_SHAPE,
       signal: params.signal,
     };
   }

@@ -1,4 +1,5 @@
 import { RateLimitedError } from '../errors/codeErrors.js';
+import { pageShape } from '../http/responseShape.js';
 import type { RequestSpec, Transport } from '../http/transport.js';
 import type {
   EventsEnvelope,
@@ -8,6 +9,10 @@ import type {
   FeedEvent,
 } from './eventTypes.js';
 import { followFeed, type FollowOptions } from './follower.js';
+
+const PAGE_SHAPE = pageShape({ itemIds: true });
+/** Pages read after a position carry the position to read on from. */
+const PAGE_AFTER_SHAPE = pageShape({ itemIds: true, nextAfter: true });
 
 /** The walk's default page size: the API's maximum, so a walk spends the fewest requests. */
 const WALK_PAGE_SIZE = 200;
@@ -102,6 +107,7 @@ export class EventsResource {
         until: timeParam(params.until),
       },
       idempotent: true,
+      shape: params.after === undefined ? PAGE_SHAPE : PAGE_AFTER_SHAPE,
       ...(params.etag === undefined ? {} : { headers: { 'If-None-Match': params.etag } }),
       signal: params.signal,
     };

@@ -8,6 +8,7 @@ import {
   type AttemptFailure,
   type RetryTuning,
 } from './retryPolicy.js';
+import type { ShapeCheck } from './responseShape.js';
 import { sleep as defaultSleep } from './sleep.js';
 
 export interface TransportConfig {
@@ -38,6 +39,11 @@ export interface RequestSpec {
   headers?: Record<string, string>;
   /** A 304 is a result (body undefined), not an error: the request was conditional. */
   notModifiedIsResult?: boolean;
+  /**
+   * The shape a 2xx body must have (responseShape.ts); one that has another is an ApiError
+   * `invalid_response`, like a body that is not JSON.
+   */
+  shape?: ShapeCheck;
   signal?: AbortSignal | undefined;
 }
 
@@ -137,7 +143,7 @@ export class Transport {
       });
       const text = await response.text();
       const meta = responseMeta(response);
-      if (response.ok) return { ok: true, result: { body: parseJson<T>(text, meta), meta } };
+      if (response.ok) return { ok: true, result: { body: parseBody<T>(text, meta, spec), meta } };
       if (response.status === 304 && spec.notModifiedIsResult)
         return { ok: true, result: { body: undefined as T, meta } };
       return {
@@ -170,16 +176,27 @@ function describe(error: unknown): string {
   return `${error.message}${cause}`;
 }
 
-/** A 2xx body that is not JSON is the API's fault, reported like any other API failure. */
-function parseJson<T>(text: string, meta: ResponseMeta): T {
+function invalidResponse(meta: ResponseMeta, what: string): ApiError {
+  return new ApiError({
+    code: 'invalid_response',
+    message: `The API answered HTTP ${meta.status} with ${what}.`,
+    details: undefined,
+    meta,
+  });
+}
+
+/**
+ * A 2xx body that is not JSON, or not of the operation's shape, is the API's fault, reported
+ * like any other API failure (and not retried: the same request would get the same body).
+ */
+function parseBody<T>(text: string, meta: ResponseMeta, spec: RequestSpec): T {
+  let body: unknown;
   try {
-    return JSON.parse(text) as T;
+    body = JSON.parse(text);
   } catch {
-    throw new ApiError({
-      code: 'invalid_response',
-      message: `The API answered HTTP ${meta.status} with a body that is not JSON.`,
-      details: undefined,
-      meta,
-    });
+    throw invalidResponse(meta, 'a body that is not JSON');
   }
+  const problem = spec.shape?.(body);
+  if (problem !== undefined) throw invalidResponse(meta, `a body of the wrong shape: ${problem}`);
+  return body as T;
 }

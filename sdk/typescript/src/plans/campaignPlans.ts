@@ -1,6 +1,7 @@
 import { BrandRecordsError } from '../errors/brandRecordsError.js';
 import type { components, operations } from '../generated/openapi.js';
 import type { ResponseMeta } from '../responseMeta.js';
+import { planShape } from '../http/responseShape.js';
 import type { Transport } from '../http/transport.js';
 import { webCrypto } from '../webCrypto.js';
 
@@ -64,6 +65,7 @@ export class CampaignPlans {
         body: { request_id: requestId, ...fields },
         // The request_id makes a repeat harmless: the API replays instead of creating again.
         idempotent: true,
+        shape: planShape,
         signal: options.signal,
       });
       return { ...body, replayed: meta.headers.get('idempotent-replayed') === 'true', meta };

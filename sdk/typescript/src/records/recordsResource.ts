@@ -1,5 +1,6 @@
 import { RateLimitedError } from '../errors/codeErrors.js';
 import type { ResponseMeta } from '../responseMeta.js';
+import { pageShape } from '../http/responseShape.js';
 import type { RequestSpec, Transport } from '../http/transport.js';
 import type { Envelope, RecordsByResource, ResourceName } from './recordTypes.js';
 import { retrieveRecord, type RetrieveOptions, type Retrieved } from './retrieveRecord.js';
@@ -63,6 +64,8 @@ export const WALK_PAGE_SIZE = 200;
  */
 export const WALK_RATE_LIMIT_WAITS = 5;
 
+const PAGE_SHAPE = pageShape();
+
 function sinceParam(since: string | Date | undefined): string | undefined {
   return since instanceof Date ? since.toISOString() : since;
 }
@@ -125,6 +128,7 @@ export class RecordsResource<R extends ResourceName> {
         since: sinceParam(params.since),
       },
       idempotent: true,
+      shape: PAGE_SHAPE,
       signal: params.signal,
     };
   }

@@ -1,3 +1,4 @@
+import { recordShape } from '../http/responseShape.js';
 import type { Transport } from '../http/transport.js';
 import type { ResponseMeta } from '../responseMeta.js';
 import type { RecordsByResource, ResourceName } from './recordTypes.js';
@@ -36,6 +37,7 @@ export async function retrieveRecord<R extends ResourceName>(
     method: 'GET',
     path: `/api/v1/${resource}/${encodeURIComponent(id)}`,
     idempotent: true,
+    shape: recordShape,
     signal: options.signal,
   });
   return Object.defineProperty(body, 'meta', { value: meta, enumerable: false }) as Retrieved<R>;

@@ -2,7 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
 import { isOneLine } from '@brand/shared/text';
 import { insertActivity } from '@brand/shared/activity';
-import { actorMemberId, authorize, type Actor } from '@brand/shared/console';
+import { authorize, type Actor } from '@brand/shared/console';
 import { ROLES, TIERS, type RoleName, type TierName } from '@brand/shared/enums';
 import { AppError, parseOrThrow } from '@brand/shared/errors';
 import { SQLSTATE, sqlState, withTransaction, type Pool } from '@brand/shared/db';
@@ -36,6 +36,7 @@ import {
 } from './keyRepo';
 import { OPERATOR_SIGN_IN_POLICIES, POLICY_SUMMARIES } from '../signInPolicy/policy';
 import { currentActor } from './currentActor';
+import { recordedActor } from './recordedActor';
 import { unmetKeyConditions } from './keyConditions';
 import { networksInWords, refuseOpenKeyByPolicy, requestedNetworks } from './keyNetworkRules';
 import { brandId, email, keyExpiresAt } from './inputs';
@@ -340,7 +341,8 @@ const RevokeKeyInput = z.object({
 /**
  * Revokes a key for good (revoking twice keeps the first time) and announces it so every
  * gateway forgets the key at once. A member acting through the console must be an owner of
- * the key's brand (another brand's key is not_found) and is recorded as the revoker.
+ * the key's brand (another brand's key is not_found) and is recorded as the revoker; an
+ * operator may name an owner of the brand as the revoker (recordedActor).
  */
 export async function revokeKey(
   deps: AccessDeps,
@@ -353,15 +355,15 @@ export async function revokeKey(
   if (!key) throw noKey();
   const who = await currentActor(deps.pool, actor);
   authorize(who, 'keys.revoke', key.brand_id, noKey);
-  const revoker = who.kind === 'member' ? who.member.email : v.actorEmail || 'operator';
+  const by = await recordedActor(deps.pool, who, key.brand_id, v.actorEmail, 'revoke keys');
   const revoked = await withTransaction(deps.pool, async (db) => {
-    const row = await markKeyRevoked(db, v.keyId, revoker);
+    const row = await markKeyRevoked(db, v.keyId, by.email);
     if (row?.newly_revoked) {
       await insertActivity(db, {
         brandId: key.brand_id,
         action: 'key.revoked',
-        actorMemberId: actorMemberId(who),
-        actorEmail: revoker,
+        actorMemberId: by.memberId,
+        actorEmail: by.email,
         subjectId: key.id,
         summary: `${key.name} (${key.prefix}, ${key.environment})`,
       });

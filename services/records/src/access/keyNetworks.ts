@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { insertActivity } from '@brand/shared/activity';
-import { actorMemberId, authorize, type Actor } from '@brand/shared/console';
+import { authorize, type Actor } from '@brand/shared/console';
 import { withTransaction } from '@brand/shared/db';
 import { AppError, parseOrThrow } from '@brand/shared/errors';
 import type { AccessDeps } from './accessService';
@@ -9,6 +9,7 @@ import { brandId, email, keyId } from './inputs';
 import { networksInWords, refuseOpenKeyByPolicy, requestedNetworks } from './keyNetworkRules';
 import { updateKeyNetworks, updateKeyPolicy } from './keyNetworksRepo';
 import { selectKey, type KeyRow } from './keyRepo';
+import { recordedActor } from './recordedActor';
 import { authorizedKey, lockActive } from './keyRollService';
 
 /**
@@ -37,6 +38,7 @@ export async function setKeyNetworks(
 ): Promise<KeyRow> {
   const v = parseOrThrow(SetKeyNetworksInput, input);
   const { key, who } = await authorizedKey(deps, actor, v.keyId, 'keys.networks');
+  const by = await recordedActor(deps.pool, who, key.brand_id, v.actorEmail, 'set key networks');
   const networks = requestedNetworks(v.networks);
   const hash = await withTransaction(deps.pool, async (db) => {
     const state = await lockActive(db, key);
@@ -50,8 +52,8 @@ export async function setKeyNetworks(
     await insertActivity(db, {
       brandId: key.brand_id,
       action: 'key.networks_set',
-      actorMemberId: actorMemberId(who),
-      actorEmail: who.kind === 'member' ? who.member.email : v.actorEmail || 'operator',
+      actorMemberId: by.memberId,
+      actorEmail: by.email,
       subjectId: key.id,
       summary: `${key.name} (${key.prefix}, ${key.environment}) works from ${networksInWords(networks)}`,
     });
@@ -86,6 +88,7 @@ export async function setKeyPolicy(
     v.brandId,
     () => new AppError('not_found', `No brand ${v.brandId}.`),
   );
+  const by = await recordedActor(deps.pool, who, v.brandId, v.actorEmail, 'set the key policy');
   await withTransaction(deps.pool, async (db) => {
     const changed = await updateKeyPolicy(db, v.brandId, v.requireKeyNetworks);
     if (!changed) throw new AppError('not_found', `No brand ${v.brandId}.`);
@@ -94,8 +97,8 @@ export async function setKeyPolicy(
     await insertActivity(db, {
       brandId: v.brandId,
       action: 'brand.key_policy_changed',
-      actorMemberId: actorMemberId(who),
-      actorEmail: who.kind === 'member' ? who.member.email : v.actorEmail || 'operator',
+      actorMemberId: by.memberId,
+      actorEmail: by.email,
       subjectId: v.brandId,
       summary: v.requireKeyNetworks
         ? `every new key must have allowed networks (${open} active ${open === 1 ? 'key has' : 'keys have'} none)`

@@ -1,14 +1,15 @@
 import { z } from 'zod';
 import { insertActivity } from '@brand/shared/activity';
-import { actorMemberId, authorize, type Actor } from '@brand/shared/console';
+import { authorize, type Actor } from '@brand/shared/console';
 import { KEY_OVERLAP_SECONDS, KEY_OVERLAPS } from '@brand/shared/enums';
 import { AppError, parseOrThrow } from '@brand/shared/errors';
 import { withTransaction, type PoolClient } from '@brand/shared/db';
 import { newId } from '@brand/shared/ids';
 import { generateApiKey, hashApiKey, keyDisplayPrefix } from '@brand/shared/keys';
 import type { AccessDeps } from './accessService';
-import { selectBrand, selectMemberByEmail } from './brandRepo';
+import { selectBrand } from './brandRepo';
 import { currentActor } from './currentActor';
+import { namedOwner, recordedActor } from './recordedActor';
 import { email, keyExpiresAt, keyId } from './inputs';
 import { unmetKeyConditions } from './keyConditions';
 import { networksForRoll, refuseOpenKeyByPolicy } from './keyNetworkRules';
@@ -84,17 +85,7 @@ export async function rollKey(
   const v = parseOrThrow(RollKeyInput, input);
   const { key: old, who } = await authorizedKey(deps, actor, v.keyId, 'keys.roll');
   const creatorEmail = who.kind === 'member' ? who.member.email : v.actorEmail;
-  const creator = creatorEmail
-    ? await selectMemberByEmail(deps.pool, old.brand_id, creatorEmail)
-    : undefined;
-  if (creator?.role !== 'owner') {
-    const named = !creatorEmail
-      ? 'name the owner rolling it (actor_email)'
-      : creator
-        ? `${creatorEmail} is a brand ${creator.role}`
-        : `${creatorEmail} is not a member of this brand`;
-    throw new AppError('insufficient_permission', `Only a brand owner can roll keys: ${named}.`);
-  }
+  const creator = await namedOwner(deps.pool, old.brand_id, creatorEmail, 'roll keys');
   const brand = await selectBrand(deps.pool, old.brand_id);
   const unmet = brand ? unmetKeyConditions(brand, old.environment, old.permissions) : [];
   if (unmet.length > 0) {
@@ -180,7 +171,7 @@ export async function setKeyExpiry(
 ): Promise<KeyRow> {
   const v = parseOrThrow(SetKeyExpiryInput, input);
   const { key, who } = await authorizedKey(deps, actor, v.keyId, 'keys.expire');
-  const by = who.kind === 'member' ? who.member.email : v.actorEmail || 'operator';
+  const by = await recordedActor(deps.pool, who, key.brand_id, v.actorEmail, 'expire keys');
   const expiry: KeyExpiry = v.expiresAt === undefined ? { inSeconds: 0 } : { at: v.expiresAt };
   const hash = await withTransaction(deps.pool, async (db) => {
     const state = await lockActive(db, key);
@@ -198,8 +189,8 @@ export async function setKeyExpiry(
     await insertActivity(db, {
       brandId: key.brand_id,
       action: v.now ? 'key.expired' : 'key.expiry_set',
-      actorMemberId: actorMemberId(who),
-      actorEmail: by,
+      actorMemberId: by.memberId,
+      actorEmail: by.email,
       subjectId: key.id,
       summary: `${keyLabel(key)} expires ${expiresAt}`,
     });

@@ -56,7 +56,7 @@ async function followUntil(
       checkpoints.push(c);
       if (opts.stopAt(c)) stop.abort();
     },
-    intervalMs: opts.intervalMs ?? 10,
+    intervalMs: opts.intervalMs ?? 100,
     signal: stop.signal,
   });
   return { seen, checkpoints };
@@ -81,7 +81,7 @@ describe('EventsResource.follow', () => {
         if (c.after === 5 && c.handled.length === 0 && total === 5) total = 7;
         if (c.after === 7 && c.handled.length === 0) stop.abort();
       },
-      intervalMs: 10,
+      intervalMs: 100,
       signal: stop.signal,
     });
     polls = requests.length;
@@ -141,7 +141,7 @@ describe('EventsResource.follow', () => {
       from: { after: 1, handled: [] },
       onEvent: () => undefined,
       onCheckpoint: () => undefined,
-      intervalMs: 10,
+      intervalMs: 100,
       signal: stop.signal,
     });
     const n = requests.length;

@@ -2,6 +2,7 @@ import { ApiError, ConnectionError } from '../errors/brandRecordsError.js';
 import { RetryAfterError } from '../errors/codeErrors.js';
 import type { Transport } from '../http/transport.js';
 import type { EventFilters, FeedEvent, FeedPoller } from './eventTypes.js';
+import { checkNumber, checkTimerMs } from '../optionChecks.js';
 import { followBackoffMs } from './followBackoff.js';
 import {
   checkpointAfterPage,
@@ -20,9 +21,12 @@ export interface FollowOptions extends EventFilters {
    * run passes what was stored last as `from`.
    */
   onCheckpoint: (checkpoint: FollowCheckpoint) => unknown;
-  /** How long to wait between polls while nothing is new (default 5000 ms). */
+  /**
+   * How long to wait between polls while nothing is new (default 5000 ms): at least
+   * MIN_FOLLOW_INTERVAL_MS (100), so a follower never polls flat out; a TypeError otherwise.
+   */
   intervalMs?: number;
-  /** Events per page (default 100). */
+  /** Events per page, a whole number from 1 to 200 (default 100). */
   limit?: number;
   /** Stops following; the promise then resolves. */
   signal?: AbortSignal;
@@ -30,6 +34,9 @@ export interface FollowOptions extends EventFilters {
    * Told of each wait after a failed read, before it is waited: the error, how many reads in a
    * row have failed, the wait, and the position the read goes on from. For a log line or a
    * bound of your own: throwing ends the follow with that error (nothing is skipped).
+   * A read fails only after the client's own retries (`maxRetries`, each attempt up to
+   * `timeoutMs`) are spent, so with the defaults a feed that times out on every attempt is
+   * silent for about three timeouts (90 s) plus backoff before the first onWait.
    */
   onWait?: (wait: FollowWait) => unknown;
 }
@@ -47,7 +54,11 @@ export interface FollowWait {
 }
 
 const DEFAULT_INTERVAL_MS = 5_000;
+/** The shortest interval between polls: below it a follower would poll flat out. */
+export const MIN_FOLLOW_INTERVAL_MS = 100;
 const DEFAULT_LIMIT = 100;
+/** The API's largest page. */
+const MAX_LIMIT = 200;
 /** A proxy's answers that say "not now": the README's retry table retries them as 503. */
 const PROXY_STATUSES = new Set([502, 504]);
 
@@ -96,7 +107,14 @@ export async function followFeed(
   if (!isFollowCheckpoint(options.from))
     throw new TypeError('events.follow: `from` must be a FollowCheckpoint ({ after, handled }).');
   const intervalMs = options.intervalMs ?? DEFAULT_INTERVAL_MS;
+  checkTimerMs(intervalMs, 'intervalMs', 'events.follow', MIN_FOLLOW_INTERVAL_MS);
   const limit = options.limit ?? DEFAULT_LIMIT;
+  checkNumber(limit, 'limit', 'events.follow', {
+    min: 1,
+    max: MAX_LIMIT,
+    integer: true,
+    what: `a whole number from 1 to ${MAX_LIMIT}`,
+  });
   const { signal } = options;
   let checkpoint: FollowCheckpoint = {
     after: options.from.after,

@@ -1,0 +1,38 @@
+/**
+ * Run-time checks of options the types already describe, for JavaScript callers (and values
+ * read from configuration): a clear TypeError naming the option instead of a raw TypeError
+ * from deep inside, or a silent misbehaviour (a timer clamped to 1 ms, a poll loop flat out).
+ */
+
+/**
+ * The longest delay a timer keeps: Node (and browsers) clamp anything above 2^31-1 ms to 1 ms
+ * (TimeoutOverflowWarning), so a timeout of 3e9 ms would fire at once.
+ */
+export const MAX_TIMER_MS = 2_147_483_647;
+
+/** A finite number in [min, max], or a TypeError `${caller}: ${name} must be ...`. */
+export function checkNumber(
+  value: unknown,
+  name: string,
+  caller: string,
+  range: { min: number; max: number; integer?: boolean; what: string },
+): void {
+  const ok =
+    typeof value === 'number' &&
+    Number.isFinite(value) &&
+    value >= range.min &&
+    value <= range.max &&
+    (!range.integer || Number.isInteger(value));
+  if (!ok) {
+    throw new TypeError(`${caller}: ${name} must be ${range.what}, got ${String(value)}.`);
+  }
+}
+
+/** A timer delay in ms: 0 (or `min`) up to MAX_TIMER_MS. */
+export function checkTimerMs(value: unknown, name: string, caller: string, min = 0): void {
+  checkNumber(value, name, caller, {
+    min,
+    max: MAX_TIMER_MS,
+    what: `a number of milliseconds from ${min} to ${MAX_TIMER_MS} (about 24.8 days, the longest timer)`,
+  });
+}

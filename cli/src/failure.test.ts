@@ -1,6 +1,7 @@
 import { Metadata, status, type ServiceError } from '@grpc/grpc-js';
 import { AppError, ERROR_CODE_METADATA, fromServiceError } from '@brand/shared/errors';
 import { describeFailure, EXIT } from './failure';
+import { UsageError } from './usageError';
 
 function serviceError(code: status, details: string, sentCode?: string): ServiceError {
   const metadata = new Metadata();
@@ -64,6 +65,27 @@ describe('describeFailure', () => {
     expect(describeFailure(new Error('boom'), 'h:1', 1000)).toEqual({
       failure: { code: 'internal_error', message: 'boom' },
       exitCode: EXIT.refused,
+    });
+  });
+});
+
+describe('describeFailure never echoes the admin token', () => {
+  it('redacts the token wherever a message quotes it', () => {
+    const err = new Error('Metadata string value "Sup3rS3cretValue" contains illegal characters');
+    const { failure } = describeFailure(err, 'h:1', 1000, 'records', 'Sup3rS3cretValue');
+    expect(failure.message).not.toContain('Sup3rS3cretValue');
+    expect(failure.message).toContain('[redacted]');
+  });
+
+  it("redacts whatever gRPC quotes as a metadata value, the token's or not", () => {
+    const err = new Error('Metadata string value "Sup3rS3cret" contains illegal characters');
+    expect(describeFailure(err, 'h:1', 1000).failure.message).not.toContain('Sup3rS3cret');
+  });
+
+  it('reports a usage error with exit code 2', () => {
+    expect(describeFailure(new UsageError('--key-file x is a directory'), 'h:1', 1000)).toEqual({
+      failure: { code: 'usage', message: '--key-file x is a directory' },
+      exitCode: EXIT.usage,
     });
   });
 });

@@ -1,6 +1,7 @@
 import { status, type ServiceError } from '@grpc/grpc-js';
 import { ERROR_CODE_METADATA, isAppError } from '@brand/shared/errors';
 import type { Failure } from './output';
+import { UsageError } from './usageError';
 
 /** Exit codes: 0 success, 1 refused or invalid, 2 usage (commander), 3 service unreachable. */
 export const EXIT = { ok: 0, refused: 1, usage: 2, unreachable: 3 } as const;
@@ -10,7 +11,7 @@ export type ServiceName = 'records' | 'plans' | 'webhooks' | 'gateway';
 
 export interface Outcome {
   failure: Failure;
-  exitCode: (typeof EXIT)['refused' | 'unreachable'];
+  exitCode: (typeof EXIT)['refused' | 'usage' | 'unreachable'];
 }
 
 /**
@@ -24,7 +25,27 @@ export function describeFailure(
   address: string,
   timeoutMs: number,
   service: ServiceName = 'records',
+  secret?: string,
 ): Outcome {
+  const outcome = classify(err, address, timeoutMs, service);
+  outcome.failure.message = redact(outcome.failure.message, secret);
+  return outcome;
+}
+
+/**
+ * A message with the admin token, and any metadata value gRPC quotes in its refusals
+ * ('Metadata string value "..." contains illegal characters'), replaced: brandctl never
+ * prints the token, whatever a library puts in an error.
+ */
+function redact(message: string, secret: string | undefined): string {
+  let out = message.replace(/(Metadata (?:string|key) value )"[^"]*"/g, '$1"[redacted]"');
+  if (secret !== undefined && secret !== '') out = out.split(secret).join('[redacted]');
+  return out;
+}
+
+function classify(err: unknown, address: string, timeoutMs: number, service: ServiceName): Outcome {
+  if (err instanceof UsageError)
+    return { failure: { code: 'usage', message: err.message }, exitCode: EXIT.usage };
   if (!isAppError(err)) {
     const message = err instanceof Error ? err.message : String(err);
     return { failure: { code: 'internal_error', message }, exitCode: EXIT.refused };

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { createBackend, type Backend } from './client';
 import { describeFailure, type ServiceName } from './failure';
 import { printFailure, printResult, processStreams, type Rendered, type Streams } from './output';
-import { resolveSettings, type Settings } from './settings';
+import { resolveSettings, UsageError, type Settings } from './settings';
 
 /** What a command's handler gets: a connected backend and a way to tell the operator things. */
 export interface CommandContext {
@@ -67,7 +67,14 @@ export async function runCommand(
       'brandctl: warning: --token puts the admin token in your shell history and the process list; use --admin-token-file or ADMIN_TOKEN.\n',
     );
   }
-  const settings = resolveSettings(flags, process.env);
+  let settings: Settings;
+  try {
+    settings = resolveSettings(flags, process.env);
+  } catch (err) {
+    // A bad flag, variable or token file: a usage error (exit 2) like commander's own.
+    if (err instanceof UsageError) return cmd.error(`error: ${err.message}`);
+    throw err;
+  }
   const address = {
     records: settings.recordsAddr,
     plans: settings.plansAddr,
@@ -81,7 +88,7 @@ export async function runCommand(
         backend = createBackend(settings);
         return handler({ ...ctx, backend, settings });
       },
-      { address, timeoutMs: settings.timeoutMs, service },
+      { address, timeoutMs: settings.timeoutMs, service, secret: settings.token },
       streams,
     );
   } finally {
@@ -101,7 +108,7 @@ export type ReportContext = Pick<CommandContext, 'json' | 'notice'>;
 export async function runReported(
   cmd: Command,
   handler: (ctx: ReportContext) => Promise<Rendered>,
-  where: { address: string; timeoutMs: number; service: ServiceName },
+  where: { address: string; timeoutMs: number; service: ServiceName; secret?: string | undefined },
   streams: Streams = processStreams,
 ): Promise<void> {
   const json = cmd.optsWithGlobals<GlobalOptions>().json === true;
@@ -114,6 +121,7 @@ export async function runReported(
       where.address,
       where.timeoutMs,
       where.service,
+      where.secret,
     );
     printFailure(streams, json, failure);
     process.exitCode = exitCode;

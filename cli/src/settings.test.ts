@@ -11,6 +11,8 @@ import {
   parseEnvFile,
   readEnvFile,
   resolveSettings,
+  secretFromFile,
+  UsageError,
 } from './settings';
 
 const FILE = {
@@ -104,12 +106,8 @@ describe('resolveSettings', () => {
     });
   });
 
-  it('treats empty strings as unset', () => {
-    const s = resolveSettings(
-      { records: '' },
-      { RECORDS_GRPC_ADDR: '  ', ADMIN_TOKEN: '' },
-      () => FILE,
-    );
+  it('treats empty environment variables as unset', () => {
+    const s = resolveSettings({}, { RECORDS_GRPC_ADDR: '  ', ADMIN_TOKEN: '' }, () => FILE);
     expect(s.recordsAddr).toBe('file-host:1');
     expect(s.token).toBe('file-token');
   });
@@ -167,9 +165,9 @@ describe('readEnvFile', () => {
 describe('the admin token from a file (kept off the command line)', () => {
   const dir = mkdtempSync(join(tmpdir(), 'brandctl-token-'));
   const file = join(dir, 'admin.token');
-  writeFileSync(file, '  file-held-token-0123456789abcdef-0123\n');
+  writeFileSync(file, 'file-held-token-0123456789abcdef-0123\n');
 
-  it('reads --admin-token-file, then ADMIN_TOKEN, then ADMIN_TOKEN_FILE, trimmed', () => {
+  it('reads --admin-token-file, then ADMIN_TOKEN, then ADMIN_TOKEN_FILE, its newline stripped', () => {
     expect(
       resolveSettings({ adminTokenFile: file }, { ADMIN_TOKEN: 'env-token' }, () => ({})).token,
     ).toBe('file-held-token-0123456789abcdef-0123');
@@ -184,6 +182,101 @@ describe('the admin token from a file (kept off the command line)', () => {
   it('names a file it cannot read', () => {
     expect(() => resolveSettings({ adminTokenFile: join(dir, 'missing') }, {}, () => ({}))).toThrow(
       /cannot read .*missing/,
+    );
+  });
+});
+
+describe('the admin token is checked where it is read', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'brandctl-token-check-'));
+  const write = (name: string, text: string | Buffer): string => {
+    const path = join(dir, name);
+    writeFileSync(path, text);
+    return path;
+  };
+  const SECRET = 'Sup3rS3cretValue';
+  const refusal = (fn: () => unknown): Error => {
+    try {
+      fn();
+    } catch (err) {
+      return err as Error;
+    }
+    throw new Error('expected a refusal');
+  };
+
+  it.each([
+    ['a control character in the file', { adminTokenFile: write('ctl', `${SECRET}\x01\n`) }, {}],
+    ['a second line in the file', { adminTokenFile: write('two', `${SECRET}\nmore\n`) }, {}],
+    ['a tab in --token', { token: `${SECRET}\tb` }, {}],
+    ['a newline in ADMIN_TOKEN', {}, { ADMIN_TOKEN: `${SECRET}\nx` }],
+    ['a space inside the file', { adminTokenFile: write('sp', `${SECRET} x\n`) }, {}],
+  ])('refuses %s as a usage error that names the source, never the value', (_, flags, env) => {
+    const err = refusal(() => resolveSettings(flags, env, () => ({})));
+    expect(err).toBeInstanceOf(UsageError);
+    expect(err.message).toMatch(/--admin-token-file|--token|ADMIN_TOKEN/);
+    expect(err.message).not.toContain(SECRET);
+  });
+
+  it('strips one trailing newline or CRLF from a file', () => {
+    const lf = write('lf', `${SECRET}\n`);
+    const crlf = write('crlf', `${SECRET}\r\n`);
+    expect(resolveSettings({ adminTokenFile: lf }, {}, () => ({})).token).toBe(SECRET);
+    expect(resolveSettings({ adminTokenFile: crlf }, {}, () => ({})).token).toBe(SECRET);
+  });
+
+  it('refuses a token longer than 1 KB', () => {
+    const err = refusal(() => resolveSettings({ token: 'a'.repeat(1025) }, {}, () => ({})));
+    expect(err).toBeInstanceOf(UsageError);
+    expect(resolveSettings({ token: 'a'.repeat(1024) }, {}, () => ({})).token).toHaveLength(1024);
+  });
+
+  it.each([
+    ['an empty --admin-token-file', { adminTokenFile: write('empty', '') }, {}],
+    ['a --admin-token-file of one newline', { adminTokenFile: write('nl', '\n') }, {}],
+    ['an empty --token', { token: '' }, {}],
+    ['an empty ADMIN_TOKEN_FILE', {}, { ADMIN_TOKEN_FILE: join(dir, 'empty') }],
+  ])('refuses %s rather than fall back to the checkout token', (_, flags, env) => {
+    const err = refusal(() => resolveSettings(flags, env, () => FILE));
+    expect(err).toBeInstanceOf(UsageError);
+    expect(err.message).toMatch(/empty/);
+  });
+});
+
+describe('secret files are read with a bound', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'brandctl-big-'));
+
+  it('refuses a file larger than the bound without reading all of it', () => {
+    const big = join(dir, 'big');
+    writeFileSync(big, 'a'.repeat(1024 * 1024));
+    expect(() => secretFromFile(big)).toThrow(/larger than/);
+  });
+
+  it('stops reading an endless file (/dev/zero)', () => {
+    expect(() => secretFromFile('/dev/zero')).toThrow(/larger than/);
+  });
+
+  it('refuses a directory, naming it', () => {
+    expect(() => secretFromFile(dir)).toThrow(new RegExp(`${dir}.*directory`));
+  });
+});
+
+describe('service addresses', () => {
+  it.each(['127.0.0.1:99999', 'notahost', 'host:0', 'host:', ':50051', 'a b:1', ''])(
+    'refuses --records %j as a usage error',
+    (records) => {
+      expect(() => resolveSettings({ records }, {}, () => ({}))).toThrow(UsageError);
+    },
+  );
+
+  it('accepts host:port and [v6]:port', () => {
+    expect(resolveSettings({ records: 'h.example:1' }, {}, () => ({})).recordsAddr).toBe(
+      'h.example:1',
+    );
+    expect(resolveSettings({ plans: '[::1]:65535' }, {}, () => ({})).plansAddr).toBe('[::1]:65535');
+  });
+
+  it('refuses a bad address from the environment, naming the variable', () => {
+    expect(() => resolveSettings({}, { WEBHOOKS_GRPC_ADDR: 'x:70000' }, () => ({}))).toThrow(
+      /WEBHOOKS_GRPC_ADDR/,
     );
   });
 });

@@ -1,5 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { readSecretFile } from './secretFile';
+import { UsageError } from './usageError';
+
+export { UsageError };
 
 /** Where brandctl connects and how it authenticates; resolved once per invocation. */
 export interface Settings {
@@ -80,8 +84,11 @@ function readLocalSettings(): Record<string, string> {
 
 /**
  * Resolves the settings: flags beat environment variables, which beat the local stack's
- * local stack's files (config/local.env, .local/secrets.env), which beat the built-in default. The file is read only when a value
- * is missing from both flags and environment. Empty strings count as unset.
+ * files (config/local.env, .local/secrets.env), which beat the built-in default. The files
+ * are read only when a value is missing from both flags and environment. An empty
+ * environment variable counts as unset; an empty flag (or token file) is refused, since
+ * falling back to the checkout's own admin token would act with a credential nobody gave.
+ * Every value is checked here, where it is read: a bad one is a UsageError naming its source.
  */
 export function resolveSettings(
   flags: SettingFlags,
@@ -90,36 +97,107 @@ export function resolveSettings(
 ): Settings {
   let file: Record<string, string> | undefined;
   const fromFile = (name: string): string | undefined => nonEmpty((file ??= envFile())[name]);
-  const pick = (flag: string | undefined, name: string): string | undefined =>
-    nonEmpty(flag) ?? nonEmpty(env[name]) ?? fromFile(name);
+  const address = (flag: string | undefined, flagName: string, name: string, fallback: string) => {
+    if (flag !== undefined) return checkAddress(flag, flagName);
+    const fromEnv = nonEmpty(env[name]);
+    if (fromEnv !== undefined) return checkAddress(fromEnv, name);
+    const local = fromFile(name);
+    return local === undefined ? fallback : checkAddress(local, `${name} in config/local.env`);
+  };
 
   return {
-    recordsAddr: pick(flags.records, 'RECORDS_GRPC_ADDR') ?? DEFAULT_RECORDS_ADDR,
-    plansAddr: pick(flags.plans, 'PLANS_GRPC_ADDR') ?? DEFAULT_PLANS_ADDR,
-    webhooksAddr: pick(flags.webhooks, 'WEBHOOKS_GRPC_ADDR') ?? DEFAULT_WEBHOOKS_ADDR,
-    token:
-      nonEmpty(flags.token) ??
-      secretFromFile(flags.adminTokenFile) ??
-      nonEmpty(env.ADMIN_TOKEN) ??
-      secretFromFile(nonEmpty(env.ADMIN_TOKEN_FILE)) ??
-      fromFile('ADMIN_TOKEN'),
+    recordsAddr: address(flags.records, '--records', 'RECORDS_GRPC_ADDR', DEFAULT_RECORDS_ADDR),
+    plansAddr: address(flags.plans, '--plans', 'PLANS_GRPC_ADDR', DEFAULT_PLANS_ADDR),
+    webhooksAddr: address(
+      flags.webhooks,
+      '--webhooks',
+      'WEBHOOKS_GRPC_ADDR',
+      DEFAULT_WEBHOOKS_ADDR,
+    ),
+    token: resolveToken(flags, env, () => fromFile('ADMIN_TOKEN')),
     timeoutMs: flags.timeout ?? DEFAULT_TIMEOUT_MS,
   };
 }
 
+/** The admin token's sources in order: --token, --admin-token-file, ADMIN_TOKEN, ADMIN_TOKEN_FILE, the local files. */
+function resolveToken(
+  flags: SettingFlags,
+  env: NodeJS.ProcessEnv,
+  local: () => string | undefined,
+): string | undefined {
+  if (flags.token !== undefined) return checkToken(flags.token, '--token');
+  if (flags.adminTokenFile !== undefined)
+    return tokenFromFile(flags.adminTokenFile, '--admin-token-file');
+  const fromEnv = nonEmpty(env.ADMIN_TOKEN);
+  if (fromEnv !== undefined) return checkToken(env.ADMIN_TOKEN!, 'ADMIN_TOKEN');
+  const envFile = nonEmpty(env.ADMIN_TOKEN_FILE);
+  if (envFile !== undefined) return tokenFromFile(envFile, 'ADMIN_TOKEN_FILE');
+  const fromLocal = local();
+  return fromLocal === undefined
+    ? undefined
+    : checkToken(fromLocal, 'ADMIN_TOKEN in .local/secrets.env');
+}
+
+/** The longest admin token brandctl sends; real ones are 32-64 characters. */
+export const MAX_TOKEN_LENGTH = 1024;
+
 /**
- * A secret kept in a file ("-": standard input), trimmed: how an operator gives brandctl a token
- * without putting it in the shell's history and every user's process list.
+ * An admin token as given, or a UsageError naming `source` and never the value: gRPC refuses
+ * metadata outside visible ASCII and would quote the value in its error, and a token
+ * holding a line break or a space is a wrong file or a paste gone wrong, not a token.
+ */
+function checkToken(value: string, source: string, flag: string = source): string {
+  if (value === '')
+    throw new UsageError(
+      `${source} is empty; give the admin token, or leave ${flag} out to use the environment or the local stack's token`,
+    );
+  if (value.length > MAX_TOKEN_LENGTH)
+    throw new UsageError(
+      `${source}: the admin token is longer than ${MAX_TOKEN_LENGTH} characters (not shown)`,
+    );
+  if (!/^[\x21-\x7e]+$/.test(value))
+    throw new UsageError(
+      `${source}: the admin token holds a character other than visible ASCII (a space, tab, control character or second line; not shown)`,
+    );
+  return value;
+}
+
+/** The admin token in a file, its one trailing newline (LF or CRLF) stripped, checked. */
+function tokenFromFile(path: string, flag: string): string {
+  const source = `${flag} ${path === '-' ? '- (standard input)' : path}`;
+  let text: string;
+  try {
+    text = readSecretFile(path);
+  } catch (err) {
+    throw new UsageError(`${flag}: ${(err as Error).message}`);
+  }
+  return checkToken(text.replace(/\r?\n$/, ''), source, flag);
+}
+
+/**
+ * A service address as host:port (a name, IPv4, or [IPv6]) with a port 1-65535; anything
+ * else is a usage error naming its source, rather than exit 3 "cannot reach" later.
+ */
+function checkAddress(value: string, source: string): string {
+  const m = /^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?):(\d{1,5})$/.exec(
+    value,
+  );
+  const port = m ? Number(m[2]) : 0;
+  if (port < 1 || port > 65535)
+    throw new UsageError(
+      `${source} ${JSON.stringify(value)} is not a host:port address (port 1-65535), e.g. 127.0.0.1:50051`,
+    );
+  return value;
+}
+
+/**
+ * A secret kept in a file ("-": standard input), trimmed: how an operator gives brandctl a
+ * token or key without putting it in the shell's history and every user's process list.
+ * Bounded (readSecretFile); undefined for no path or an empty file.
  */
 export function secretFromFile(path: string | undefined): string | undefined {
   if (path === undefined) return undefined;
-  try {
-    return nonEmpty(readFileSync(path === '-' ? 0 : path, 'utf8'));
-  } catch (err) {
-    throw new Error(
-      `cannot read ${path === '-' ? 'standard input' : path}: ${(err as Error).message}`,
-    );
-  }
+  return nonEmpty(readSecretFile(path));
 }
 
 function nonEmpty(value: string | undefined): string | undefined {

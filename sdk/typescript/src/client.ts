@@ -4,6 +4,7 @@ import { EventsResource } from './events/eventsResource.js';
 import { AuditLogResource } from './auditLog/auditLogResource.js';
 import { CampaignPlans } from './plans/campaignPlans.js';
 import { RecordsResource } from './records/recordsResource.js';
+import { MAX_TIMER_MS, checkNumber, checkTimerMs } from './optionChecks.js';
 import { VERSION } from './version.js';
 
 export interface BrandRecordsOptions {
@@ -11,13 +12,19 @@ export interface BrandRecordsOptions {
   apiKey: string;
   /** The API's origin, e.g. `https://api.example.com` (a trailing slash is ignored). */
   baseUrl: string;
-  /** Time allowed for each attempt, headers and body (default 30000). */
+  /**
+   * Time allowed for each attempt, headers and body (default 30000), in ms: above 0 and at most
+   * 2,147,483,647 (the longest timer; Node fires a longer one at once).
+   */
   timeoutMs?: number;
   /** Retries after the first attempt of a retryable failure (default 2; 0 turns retries off). */
   maxRetries?: number;
   /** The fetch to use (default the global one), e.g. to add a proxy agent or for tests. */
   fetch?: typeof fetch;
-  /** Backoff tuning: `baseDelayMs` (500), `maxDelayMs` (8000), `maxRetryAfterSeconds` (60). */
+  /**
+   * Backoff tuning: `baseDelayMs` (500), `maxDelayMs` (8000), `maxRetryAfterSeconds` (60). Each
+   * 0 or more, and no delay beyond 2,147,483,647 ms (`maxRetryAfterSeconds` up to 2,147,483).
+   */
   retry?: Partial<RetryTuning>;
 }
 
@@ -38,13 +45,33 @@ function checkOptions(options: BrandRecordsOptions): URL {
     throw new TypeError('BrandRecords: baseUrl must be an absolute http(s) URL.');
   }
   const { timeoutMs, maxRetries } = options;
-  if (timeoutMs !== undefined && !(Number.isFinite(timeoutMs) && timeoutMs > 0)) {
-    throw new TypeError('BrandRecords: timeoutMs must be a positive number.');
-  }
+  if (timeoutMs !== undefined) checkTimerMs(timeoutMs, 'timeoutMs', 'BrandRecords', 1);
   if (maxRetries !== undefined && !(Number.isInteger(maxRetries) && maxRetries >= 0)) {
     throw new TypeError('BrandRecords: maxRetries must be a whole number, 0 or more.');
   }
+  checkRetryTuning(options.retry);
   return url;
+}
+
+/** Each delay feeds a timer: negative, NaN or beyond the longest timer is refused. */
+function checkRetryTuning(retry: Partial<RetryTuning> | undefined): void {
+  if (retry === undefined) return;
+  if (typeof retry !== 'object' || retry === null) {
+    throw new TypeError(
+      'BrandRecords: retry must be an object ({ baseDelayMs, maxDelayMs, maxRetryAfterSeconds }).',
+    );
+  }
+  for (const name of ['baseDelayMs', 'maxDelayMs'] as const) {
+    if (retry[name] !== undefined) checkTimerMs(retry[name], `retry.${name}`, 'BrandRecords');
+  }
+  if (retry.maxRetryAfterSeconds !== undefined) {
+    const max = Math.floor(MAX_TIMER_MS / 1000);
+    checkNumber(retry.maxRetryAfterSeconds, 'retry.maxRetryAfterSeconds', 'BrandRecords', {
+      min: 0,
+      max,
+      what: `a number of seconds from 0 to ${max} (the longest timer)`,
+    });
+  }
 }
 
 /**

@@ -10,6 +10,13 @@
  */
 export const MAX_TIMER_MS = 2_147_483_647;
 
+/** A value for a message: numbers and strings as they are, anything else by its type. */
+export function shown(value: unknown): string {
+  if (typeof value === 'number') return String(value);
+  if (typeof value === 'string') return JSON.stringify(value);
+  return value === null ? 'null' : `a ${typeof value}`;
+}
+
 /** A finite number in [min, max], or a TypeError `${caller}: ${name} must be ...`. */
 export function checkNumber(
   value: unknown,
@@ -24,7 +31,7 @@ export function checkNumber(
     value <= range.max &&
     (!range.integer || Number.isInteger(value));
   if (!ok) {
-    throw new TypeError(`${caller}: ${name} must be ${range.what}, got ${String(value)}.`);
+    throw new TypeError(`${caller}: ${name} must be ${range.what}, got ${shown(value)}.`);
   }
 }
 

@@ -3,8 +3,8 @@ import { respondTo, type WebhookHandlerOptions } from './handlerOutcome.js';
 import { readNodeStream, type NodeStream } from './nodeStream.js';
 import {
   checkDeclaredLength,
-  DEFAULT_MAX_BODY_BYTES,
   isBytes,
+  maxBodyBytesOf,
   rawBodyBytes,
   readBodyChunks,
 } from './rawBody.js';
@@ -61,8 +61,9 @@ function isEmptyObject(value: unknown): boolean {
  */
 export async function readNodeRawBody(
   req: NodeRequestLike,
-  maxBytes: number = DEFAULT_MAX_BODY_BYTES,
+  maxBodyBytes?: number,
 ): Promise<Uint8Array> {
+  const maxBytes = maxBodyBytesOf(maxBodyBytes, 'readNodeRawBody');
   if (typeof req.body === 'string' || isBytes(req.body)) return rawBodyBytes(req.body);
   const unparsed = req.body === undefined || isEmptyObject(req.body);
   if (!unparsed || req.readableEnded === true) {
@@ -121,6 +122,8 @@ function send(res: NodeResponseLike, status: number, body: unknown): void {
 export function webhookNodeHandler<T extends WebhookEventType = WebhookEventType>(
   options: WebhookHandlerOptions<T>,
 ): (req: NodeRequestLike, res: NodeResponseLike) => Promise<void> {
+  // Checked once here: a bad limit would otherwise answer 500 to every delivery.
+  maxBodyBytesOf(options.maxBodyBytes, 'webhookNodeHandler');
   return async (req, res) => {
     const outcome = await respondTo(options, (deduplicate) =>
       verifyNodeWebhook(req, { ...options, deduplicate, now: options.now?.() }),

@@ -1,3 +1,4 @@
+import { shown } from '../optionChecks.js';
 import { WebhookVerificationError } from './verificationError.js';
 
 /** The body exactly as received: a string, or bytes (a Node Buffer is a Uint8Array). */
@@ -31,6 +32,20 @@ export function rawBodyBytes(rawBody: unknown): Uint8Array {
   if (isBytes(rawBody)) return new Uint8Array(rawBody as ArrayBuffer);
   const what = rawBody === undefined || rawBody === null ? 'missing' : `a ${typeof rawBody}`;
   throw new WebhookVerificationError('body_not_raw', `rawBody is ${what}. ${NOT_RAW}`);
+}
+
+/**
+ * The body limit a caller gave (`maxBodyBytes`), or the default. A negative or NaN limit
+ * would refuse every body, or none: a TypeError naming the option instead.
+ */
+export function maxBodyBytesOf(value: unknown, caller: string): number {
+  if (value === undefined) return DEFAULT_MAX_BODY_BYTES;
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
+    throw new TypeError(
+      `${caller}: maxBodyBytes must be a number of bytes, 0 or more, got ${shown(value)}.`,
+    );
+  }
+  return value;
 }
 
 /** Joins chunks into one array. */

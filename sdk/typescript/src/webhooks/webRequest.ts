@@ -1,5 +1,5 @@
 import type { WebhookEventType } from './eventTypes.js';
-import { checkDeclaredLength, DEFAULT_MAX_BODY_BYTES, readWebStream } from './rawBody.js';
+import { checkDeclaredLength, maxBodyBytesOf, readWebStream } from './rawBody.js';
 import { respondTo, type WebhookHandlerOptions } from './handlerOutcome.js';
 import { WebhookVerificationError } from './verificationError.js';
 import {
@@ -26,13 +26,13 @@ export async function verifyWebhookRequest<T extends WebhookEventType = WebhookE
   request: WebRequestLike,
   options: Omit<VerifyWebhookOptions<T>, 'rawBody' | 'headers'> & { maxBodyBytes?: number },
 ): Promise<VerifiedWebhook<T> & { rawBody: Uint8Array }> {
+  const maxBytes = maxBodyBytesOf(options.maxBodyBytes, 'verifyWebhookRequest');
   if (request.bodyUsed) {
     throw new WebhookVerificationError(
       'body_not_raw',
       'the request body was already read; verify before parsing it (do not call request.json() first)',
     );
   }
-  const maxBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   checkDeclaredLength(request.headers.get('content-length'), maxBytes);
   const rawBody = request.body ? await readWebStream(request.body, maxBytes) : new Uint8Array();
   const verified = await verifyWebhookDelivery({ ...options, rawBody, headers: request.headers });
@@ -51,6 +51,8 @@ export async function verifyWebhookRequest<T extends WebhookEventType = WebhookE
 export function webhookFetchHandler<T extends WebhookEventType = WebhookEventType>(
   options: WebhookHandlerOptions<T>,
 ): (request: WebRequestLike) => Promise<Response> {
+  // Checked once here: a bad limit would otherwise answer 500 to every delivery.
+  maxBodyBytesOf(options.maxBodyBytes, 'webhookFetchHandler');
   return async (request) => {
     const outcome = await respondTo(options, (deduplicate) =>
       verifyWebhookRequest(request, { ...options, deduplicate, now: options.now?.() }),

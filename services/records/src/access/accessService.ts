@@ -1,6 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
-import { isOneLine } from '@brand/shared/text';
+import { refuseUnlessOneLine } from '@brand/shared/text';
 import { insertActivity } from '@brand/shared/activity';
 import { authorize, type Actor } from '@brand/shared/console';
 import { ROLES, TIERS, type RoleName, type TierName } from '@brand/shared/enums';
@@ -112,7 +112,7 @@ export async function authenticateKey(
 }
 
 const CreateBrandInput = z.object({
-  name: z.string().trim().min(1, 'is required').max(200).refine(isOneLine, 'must be one line'),
+  name: z.string().trim().min(1, 'is required').max(200).superRefine(refuseUnlessOneLine()),
   tier: z.enum(TIERS.names, { message: `must be one of ${TIERS.names.join(', ')}` }),
   verified: z.boolean(),
   ownerEmail: email,
@@ -230,7 +230,7 @@ const CreateKeyInput = z.object({
     .trim()
     .min(1, 'is required (name the integration, e.g. "Warehouse sync")')
     .max(100)
-    .refine(isOneLine, 'must be one line, without control characters'),
+    .superRefine(refuseUnlessOneLine()),
   environment: z.enum(['live', 'test'], { message: 'must be live or test' }),
   actorEmail: email,
   permissions: z

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
-import { isOneLine } from '@brand/shared/text';
+import { refuseUnlessOneLine } from '@brand/shared/text';
 import { withTransaction } from '@brand/shared/db';
 import { AppError, parseOrThrow } from '@brand/shared/errors';
 import { newId } from '@brand/shared/ids';
@@ -36,7 +36,7 @@ const PasskeyName = z.object({
     .trim()
     .min(1, 'Give the passkey a name, such as “Work laptop”.')
     .max(60, 'A passkey name is at most 60 characters.')
-    .refine(isOneLine, 'A passkey name is one line.'),
+    .superRefine(refuseUnlessOneLine((why) => `A passkey name ${why}.`)),
 });
 
 export const invalidPasskey = (): AppError =>

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isOneLine } from '@brand/shared/text';
+import { refuseUnlessOneLine } from '@brand/shared/text';
 import { insertActivity } from '@brand/shared/activity';
 import {
   actorEmail,
@@ -40,7 +40,7 @@ const tokenName = z
   .trim()
   .min(1, 'Name the token (the provider it is for, e.g. Okta).')
   .max(100, 'At most 100 characters.')
-  .refine(isOneLine, 'The name is one line.');
+  .superRefine(refuseUnlessOneLine((why) => `The name ${why}.`));
 const tokenId = z.string().regex(/^sct_[A-Za-z0-9]{1,64}$/, 'must be a SCIM token id (sct_...)');
 
 const noToken = (id: string) => () => new AppError('not_found', `No SCIM token ${id}.`);

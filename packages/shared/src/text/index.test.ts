@@ -1,0 +1,66 @@
+import { z } from 'zod';
+import { isOneLine, oneLineRefusal, refuseUnlessOneLine } from './index';
+
+describe('isOneLine', () => {
+  it.each([
+    ['plain text', 'Warehouse sync'],
+    ['accents and emoji', 'Ünïcødé 🍕 brand'],
+    ['right-to-left script', 'שלום עולם'],
+    // marks only nudge where neutral characters such as digits or brackets go; they cannot
+    // reorder a run of text, and right-to-left names need them
+    ['left-to-right and right-to-left marks', 'שלום\u200f (2) \u200eAcme'],
+  ])('accepts %s', (_, s) => {
+    expect(isOneLine(s)).toBe(true);
+    expect(oneLineRefusal(s)).toBeUndefined();
+  });
+
+  it.each([
+    ['U+202A left-to-right embedding', '\u202a'],
+    ['U+202B right-to-left embedding', '\u202b'],
+    ['U+202C pop directional formatting', '\u202c'],
+    ['U+202D left-to-right override', '\u202d'],
+    ['U+202E right-to-left override', '\u202e'],
+    ['U+2066 left-to-right isolate', '\u2066'],
+    ['U+2067 right-to-left isolate', '\u2067'],
+    ['U+2068 first strong isolate', '\u2068'],
+    ['U+2069 pop directional isolate', '\u2069'],
+  ])('refuses %s, which reorders how a name displays', (_, control) => {
+    const s = `Ünïcødé 🍕 ${control}RTL`;
+    expect(isOneLine(s)).toBe(false);
+    expect(oneLineRefusal(s)).toBe('must not contain text-direction controls');
+  });
+
+  it.each([
+    ['a line break', 'a\nb'],
+    ['a tab', 'a\tb'],
+    ['an escape', 'a\u001b[31mb'],
+    ['a NUL', 'a\u0000b'],
+    ['DEL', 'a\u007fb'],
+    ['a line separator', 'a\u2028b'],
+  ])('refuses %s as not one line, naming control characters', (_, s) => {
+    expect(isOneLine(s)).toBe(false);
+    expect(oneLineRefusal(s)).toBe('must be one line, without control characters');
+  });
+
+  it('refuses a lone surrogate as half of a character', () => {
+    expect(isOneLine('a\ud800b')).toBe(false);
+    expect(oneLineRefusal('a\ud800b')).toMatch(/^must not contain half of a character/);
+  });
+});
+
+describe('refuseUnlessOneLine', () => {
+  const name = z.string().superRefine(refuseUnlessOneLine((why) => `A name ${why}.`));
+
+  it('refuses with the reason in the sentence given', () => {
+    const r = name.safeParse('Acme \u202eRTL');
+    expect(r.success).toBe(false);
+    expect(r.error?.issues[0]?.message).toBe('A name must not contain text-direction controls.');
+    expect(name.safeParse('a\u001bb').error?.issues[0]?.message).toBe(
+      'A name must be one line, without control characters.',
+    );
+  });
+
+  it('passes a name on one line', () => {
+    expect(name.safeParse('Acme Labs').success).toBe(true);
+  });
+});

@@ -57,13 +57,48 @@ export function parseDuration(value: string): number {
   return ms;
 }
 
+/** The furthest back a --since/--until duration reaches: far past any history kept. */
+const MAX_SINCE_DAYS = 3650;
+
 /**
  * --since: an RFC 3339 time as is (the service checks it), or a duration back from now
- * (6h, 3d) made into one, so a preview and the recovery after it name the same instant.
+ * (6h, 3d; at most 3650d) made into one, so a preview and the recovery after it name the
+ * same instant. A duration past the bound is refused here, naming both forms, rather than
+ * passed on for the service to call it a malformed time.
  */
 export function parseSince(value: string, now = new Date()): string {
-  if (!/^\d{1,4}[mhd]$/.test(value.trim())) return value.trim();
-  return `${new Date(now.getTime() - parseDuration(value)).toISOString().slice(0, 19)}Z`;
+  const m = /^(\d+)([mhd])$/.exec(value.trim());
+  if (!m) return value.trim();
+  const ms = Number(m[1]) * DURATION_UNITS_MS[m[2] as keyof typeof DURATION_UNITS_MS];
+  if (ms < 1 || ms > MAX_SINCE_DAYS * DURATION_UNITS_MS.d)
+    throw new InvalidArgumentError(
+      `must be a duration back from now from 1m to ${MAX_SINCE_DAYS}d (e.g. 90m, 6h, 3d; "${value.trim()}" is beyond ${MAX_SINCE_DAYS}d), or an RFC 3339 time with its offset (e.g. 2026-11-20T14:00:00Z).`,
+    );
+  return `${new Date(now.getTime() - ms).toISOString().slice(0, 19)}Z`;
+}
+
+/** How far in the past a --at may be and still mean "now": clocks of two machines differ. */
+export const CLOCK_SKEW_MS = 60_000;
+
+const RFC3339_WITH_OFFSET = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2})$/i;
+
+/**
+ * switch-secret --at: an RFC 3339 time with its offset, not more than a minute (clock skew) in
+ * the past. A past time would switch at once, irreversibly, which is not what a time asks for;
+ * `switch-secret` without --at/--in is how to switch now. The 7-day bound is the service's.
+ */
+export function parseSwitchAt(value: string, now = new Date()): string {
+  const at = value.trim();
+  const ms = RFC3339_WITH_OFFSET.test(at) ? Date.parse(at) : NaN;
+  if (Number.isNaN(ms))
+    throw new InvalidArgumentError(
+      'must be an RFC 3339 time with its offset, e.g. 2026-11-21T09:00:00Z.',
+    );
+  if (ms < now.getTime() - CLOCK_SKEW_MS)
+    throw new InvalidArgumentError(
+      'is in the past; give a time to come (at most 7 days ahead), --in a duration, or neither to switch now.',
+    );
+  return at;
 }
 
 /** --actor on changes that may be made by an operator for someone: named in the activity log. */

@@ -35,8 +35,12 @@ export function registerDeliveryCommands(receiver: Command): void {
     )
     .option('--status <state>', 'only delivered, waiting or failed ones', parseDeliveryState)
     .option('--event <type>', 'only this event type, e.g. subscription.updated', parseEventType)
-    .option('--since <time>', 'created at or after: RFC 3339, or 90m, 6h, 3d back from now')
-    .option('--until <time>', 'created before: RFC 3339, or a duration back from now')
+    .option('--since <time>', 'created at or after: RFC 3339, or 90m, 6h, 3d back from now', (v) =>
+      parseSince(v),
+    )
+    .option('--until <time>', 'created before: RFC 3339, or a duration back from now', (v) =>
+      parseSince(v),
+    )
     .option('--event-id <evt>', 'only the deliveries of this event (evt_...)')
     .option('--record-id <id>', 'only deliveries of events about this record (sub_..., po_...)')
     .option('--limit <n>', 'how many per page (1-200, default 50)', parseLimit)

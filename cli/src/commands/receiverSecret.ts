@@ -1,5 +1,5 @@
 import { Option, type Command } from 'commander';
-import { ACTOR_FLAGS, ACTOR_HELP, parseDuration } from '../args';
+import { ACTOR_FLAGS, ACTOR_HELP, parseDuration, parseSwitchAt } from '../args';
 import { indent, shortTime } from '../output';
 import { receiverFields, receiverJson, signingSecretBlock } from '../receiverViews';
 import { defineCommand, onWebhooks } from '../run';
@@ -55,7 +55,9 @@ export function registerSecretCommands(receiver: Command): void {
   )
     .option(ACTOR_FLAGS, ACTOR_HELP)
     .addOption(
-      new Option('--at <time>', 'when to switch (RFC 3339 with its offset)').conflicts('in'),
+      new Option('--at <time>', 'when to switch (RFC 3339 with its offset; not in the past)')
+        .argParser((v) => parseSwitchAt(v))
+        .conflicts('in'),
     )
     .addOption(
       new Option('--in <duration>', 'switch after this long: 30m, 1h, 24h, 7d').argParser(

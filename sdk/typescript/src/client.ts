@@ -8,7 +8,11 @@ import { MAX_TIMER_MS, checkNumber, checkTimerMs } from './optionChecks.js';
 import { VERSION } from './version.js';
 
 export interface BrandRecordsOptions {
-  /** A brand API key (`bk_live_...` / `bk_test_...`). Keep it on servers, never in browser code. */
+  /**
+   * A brand API key (`bk_live_...` / `bk_test_...`). Keep it on servers, never in browser code.
+   * Printable ASCII only: a space, a control character (a trailing newline) or a non-ASCII
+   * character is a TypeError at construction, whose message never shows the key.
+   */
   apiKey: string;
   /** The API's origin, e.g. `https://api.example.com` (a trailing slash is ignored). */
   baseUrl: string;
@@ -35,6 +39,7 @@ function checkOptions(options: BrandRecordsOptions): URL {
   if (typeof options.apiKey !== 'string' || options.apiKey.trim() === '') {
     throw new TypeError('BrandRecords: apiKey is required.');
   }
+  checkApiKeyCharacters(options.apiKey);
   let url: URL;
   try {
     url = new URL(options.baseUrl);
@@ -51,6 +56,34 @@ function checkOptions(options: BrandRecordsOptions): URL {
   }
   checkRetryTuning(options.retry);
   return url;
+}
+
+/** The key prefixes it is safe to name in a message: they say nothing secret. */
+const KEY_PREFIXES = ['bk_live_', 'bk_test_'];
+
+/**
+ * The key goes into the Authorization header, so it must be printable ASCII (what a key is).
+ * Without this check fetch refuses the header on every call, reported as a lost connection and
+ * retried. The message says which kind of character, never the key (its prefix at most).
+ */
+function checkApiKeyCharacters(apiKey: string): void {
+  for (let i = 0; i < apiKey.length; i++) {
+    const code = apiKey.charCodeAt(i);
+    if (code > 0x20 && code < 0x7f) continue;
+    const kind =
+      code === 0x20
+        ? 'a space'
+        : code > 0x7f
+          ? 'a non-ASCII character'
+          : 'a control character (a line break, tab, NUL or DEL)';
+    const prefix = KEY_PREFIXES.find((p) => apiKey.startsWith(p));
+    const where = i === apiKey.length - 1 ? 'at its end' : i === 0 ? 'at its start' : 'inside it';
+    throw new TypeError(
+      `BrandRecords: apiKey${prefix ? ` (${prefix}...)` : ''} contains ${kind} ${where}; a key ` +
+        'is printable ASCII, and fetch refuses anything else in an Authorization header (a ' +
+        'trailing newline read from a file or an environment variable is the usual cause).',
+    );
+  }
 }
 
 /** Each delay feeds a timer: negative, NaN or beyond the longest timer is refused. */

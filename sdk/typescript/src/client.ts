@@ -36,6 +36,9 @@ export const DEFAULT_TIMEOUT_MS = 30_000;
 export const DEFAULT_MAX_RETRIES = 2;
 
 function checkOptions(options: BrandRecordsOptions): URL {
+  if (typeof options !== 'object' || options === null) {
+    throw new TypeError('BrandRecords: options are required ({ apiKey, baseUrl }).');
+  }
   if (typeof options.apiKey !== 'string' || options.apiKey.trim() === '') {
     throw new TypeError('BrandRecords: apiKey is required.');
   }

@@ -43,3 +43,40 @@ export function checkTimerMs(value: unknown, name: string, caller: string, min =
     what: `a number of milliseconds from ${min} to ${MAX_TIMER_MS} (about 24.8 days, the longest timer)`,
   });
 }
+
+/** An AbortSignal (by what the client uses of it, so one from another realm passes too). */
+export function checkSignal(signal: unknown, caller: string): void {
+  if (signal === undefined) return;
+  const s = (typeof signal === 'object' ? signal : null) as Partial<AbortSignal> | null;
+  const ok =
+    s !== null &&
+    typeof s.aborted === 'boolean' &&
+    typeof s.addEventListener === 'function' &&
+    typeof s.throwIfAborted === 'function';
+  if (!ok) {
+    throw new TypeError(`${caller}: signal must be an AbortSignal, got ${shown(signal)}.`);
+  }
+}
+
+/**
+ * A time filter as the API takes it: a Date as RFC 3339, a string as it is. An invalid Date
+ * (`new Date('x')`) would otherwise throw a RangeError from toISOString.
+ */
+export function timeParam(value: unknown, name: string, caller: string): string | undefined {
+  if (value === undefined || typeof value === 'string') return value;
+  if (value instanceof Date && Number.isFinite(value.getTime())) return value.toISOString();
+  throw new TypeError(
+    `${caller}: ${name} must be a valid Date or an RFC 3339 string, got ${
+      value instanceof Date ? 'an invalid Date' : shown(value)
+    }.`,
+  );
+}
+
+/** A list of event types: an array (a single string would be sent letter by letter). */
+export function checkTypes(types: unknown, caller: string): void {
+  if (types !== undefined && !Array.isArray(types)) {
+    throw new TypeError(
+      `${caller}: types must be an array of event types (['payout.paid']), got ${shown(types)}.`,
+    );
+  }
+}

@@ -1,5 +1,6 @@
 import { RateLimitedError } from '../errors/codeErrors.js';
 import { pageShape } from '../http/responseShape.js';
+import { checkTypes, timeParam } from '../optionChecks.js';
 import type { RequestSpec, Transport } from '../http/transport.js';
 import type {
   EventsEnvelope,
@@ -18,8 +19,6 @@ const PAGE_AFTER_SHAPE = pageShape({ itemIds: true, nextAfter: true });
 const WALK_PAGE_SIZE = 200;
 /** How many 429s in a row one page of a walk waits out after the transport's own retries. */
 const WALK_RATE_LIMIT_WAITS = 5;
-
-const timeParam = (t: string | Date | undefined) => (t instanceof Date ? t.toISOString() : t);
 
 /**
  * The events feed (GET /api/v1/events, docs/api.md "Events"): `list` for one page, `all` to
@@ -94,6 +93,7 @@ export class EventsResource {
   }
 
   private pageRequest(params: EventsListParams): RequestSpec {
+    checkTypes(params.types, 'events.list');
     return {
       method: 'GET',
       path: '/api/v1/events',
@@ -103,8 +103,8 @@ export class EventsResource {
         after: params.after === undefined ? undefined : String(params.after),
         type: params.types && params.types.length > 0 ? params.types.join(',') : undefined,
         record_id: params.recordId,
-        since: timeParam(params.since),
-        until: timeParam(params.until),
+        since: timeParam(params.since, 'since', 'events.list'),
+        until: timeParam(params.until, 'until', 'events.list'),
       },
       idempotent: true,
       shape: params.after === undefined ? PAGE_SHAPE : PAGE_AFTER_SHAPE,

@@ -2,7 +2,7 @@ import { ApiError, ConnectionError } from '../errors/brandRecordsError.js';
 import { RetryAfterError } from '../errors/codeErrors.js';
 import type { Transport } from '../http/transport.js';
 import type { EventFilters, FeedEvent, FeedPoller } from './eventTypes.js';
-import { checkNumber, checkTimerMs } from '../optionChecks.js';
+import { checkNumber, checkSignal, checkTimerMs, checkTypes } from '../optionChecks.js';
 import { followBackoffMs } from './followBackoff.js';
 import {
   checkpointAfterPage,
@@ -104,6 +104,12 @@ export async function followFeed(
   transport: Transport,
   options: FollowOptions,
 ): Promise<void> {
+  if (typeof options !== 'object' || options === null)
+    throw new TypeError('events.follow: options are required ({ from, onEvent, onCheckpoint }).');
+  for (const name of ['onEvent', 'onCheckpoint'] as const) {
+    if (typeof options[name] !== 'function')
+      throw new TypeError(`events.follow: ${name} must be a function.`);
+  }
   if (!isFollowCheckpoint(options.from))
     throw new TypeError('events.follow: `from` must be a FollowCheckpoint ({ after, handled }).');
   const intervalMs = options.intervalMs ?? DEFAULT_INTERVAL_MS;
@@ -115,6 +121,8 @@ export async function followFeed(
     integer: true,
     what: `a whole number from 1 to ${MAX_LIMIT}`,
   });
+  checkTypes(options.types, 'events.follow');
+  checkSignal(options.signal, 'events.follow');
   const { signal } = options;
   let checkpoint: FollowCheckpoint = {
     after: options.from.after,

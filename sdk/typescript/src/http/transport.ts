@@ -1,4 +1,5 @@
 import { ApiError, ConnectionError, TimeoutError } from '../errors/brandRecordsError.js';
+import { checkSignal } from '../optionChecks.js';
 import { errorFromResponse } from './errorResponse.js';
 import type { ResponseMeta } from '../responseMeta.js';
 import { responseMeta } from './readResponseMeta.js';
@@ -74,6 +75,7 @@ export class Transport {
   }
 
   async request<T>(spec: RequestSpec): Promise<TransportResult<T>> {
+    checkSignal(spec.signal, `${spec.method} ${spec.path}`);
     for (let retriesDone = 0; ; retriesDone++) {
       const attempt = await this.attempt<T>(spec);
       if (attempt.ok) return attempt.result;

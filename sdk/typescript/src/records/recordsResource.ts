@@ -1,6 +1,7 @@
 import { RateLimitedError } from '../errors/codeErrors.js';
 import type { ResponseMeta } from '../responseMeta.js';
 import { pageShape } from '../http/responseShape.js';
+import { timeParam } from '../optionChecks.js';
 import type { RequestSpec, Transport } from '../http/transport.js';
 import type { Envelope, RecordsByResource, ResourceName } from './recordTypes.js';
 import { retrieveRecord, type RetrieveOptions, type Retrieved } from './retrieveRecord.js';
@@ -66,10 +67,6 @@ export const WALK_RATE_LIMIT_WAITS = 5;
 
 const PAGE_SHAPE = pageShape();
 
-function sinceParam(since: string | Date | undefined): string | undefined {
-  return since instanceof Date ? since.toISOString() : since;
-}
-
 /**
  * The read methods of one resource: `list` for one page, `pages` and `all` to walk them all,
  * `retrieve` for one record by id.
@@ -125,7 +122,7 @@ export class RecordsResource<R extends ResourceName> {
       query: {
         limit: params.limit === undefined ? undefined : String(params.limit),
         cursor: params.cursor,
-        since: sinceParam(params.since),
+        since: timeParam(params.since, 'since', `${this.resource}.list`),
       },
       idempotent: true,
       shape: PAGE_SHAPE,

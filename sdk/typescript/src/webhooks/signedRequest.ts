@@ -54,11 +54,21 @@ function secretsOf(secret: unknown): string[] {
 }
 
 /**
- * The caller's options, checked before anything of the request is: the raw body (body_not_raw),
- * the tolerance and the clock (TypeError: programming errors), the secrets (no_secret). `caller`
+ * The caller's options, checked before anything of the request is: options and headers present
+ * (TypeError), the raw body (body_not_raw), the tolerance and the clock (TypeError: programming
+ * errors), the secrets (no_secret). `caller`
  * names the function in a TypeError's message.
  */
 export function signingCheck(options: SignedRequestOptions, caller: string): SigningCheck {
+  if (typeof options !== 'object' || options === null) {
+    throw new TypeError(`${caller}: options are required ({ rawBody, headers, secret, ... }).`);
+  }
+  // Checked here, not left to the header reads: null or a string there is a raw TypeError.
+  if (typeof options.headers !== 'object' || options.headers === null) {
+    throw new TypeError(
+      `${caller}: headers must be the request's headers (a Headers or a plain object, such as Node's req.headers).`,
+    );
+  }
   const body = rawBodyBytes(options.rawBody);
   const tolerance = options.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS;
   if (!(Number.isFinite(tolerance) && tolerance >= 0)) {

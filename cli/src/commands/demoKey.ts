@@ -1,7 +1,6 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
 import { Environment, type ApiKey } from '@brand/proto/access/v1';
 import type { Backend } from '../client';
+import type { DemoKeyFile } from './demoKeyFile';
 
 export const DEMO_KEY_NAME = 'Demo integration';
 
@@ -13,15 +12,8 @@ export interface DemoKey {
   reused: boolean;
 }
 
-/** The demo key an earlier run kept in `file` (DEMO_KEY_ID=…, DEMO_KEY_SECRET=…), if any. */
-function readKept(file: string | undefined): { id: string; secret: string } | undefined {
-  if (!file) return undefined;
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch {
-    return undefined;
-  }
+/** The demo key an earlier run kept in the key file (DEMO_KEY_ID=…, DEMO_KEY_SECRET=…), if any. */
+function readKept(text: string): { id: string; secret: string } | undefined {
   const value = (name: string) => new RegExp(`^${name}=(.+)$`, 'm').exec(text)?.[1]?.trim();
   const id = value('DEMO_KEY_ID');
   const secret = value('DEMO_KEY_SECRET');
@@ -36,15 +28,17 @@ const isLive = (k: ApiKey, now: number) =>
  * with campaigns:prepare: the key kept in `keyFile` is reused while it is live (and the file's
  * secret is that key's: its prefix matches); otherwise a new key is minted, every earlier
  * live key named "Demo integration" on the brand is revoked, and the new one is written to
- * `keyFile` (mode 600). Without a key file every run mints a key and revokes the earlier ones.
+ * `keyFile` (mode 600, replacing the file whole; openDemoKeyFile has checked it before
+ * anything was created). Without a key file every run mints a key and revokes the earlier ones.
  */
 export async function ensureDemoKey(
   backend: Backend,
-  opts: { brandId: string; actor: string; permissions: string[]; keyFile?: string },
+  opts: { brandId: string; actor: string; permissions: string[]; keyFile?: DemoKeyFile },
 ): Promise<DemoKey> {
+  const file = opts.keyFile;
   const now = Date.now();
   const { keys } = await backend.access('listKeys', { brand_id: opts.brandId });
-  const kept = readKept(opts.keyFile);
+  const kept = file ? readKept(file.kept) : undefined;
   const reusable = kept
     ? keys.find(
         (k) =>
@@ -68,13 +62,8 @@ export async function ensureDemoKey(
   for (const earlier of keys.filter((k) => k.name === DEMO_KEY_NAME && isLive(k, now))) {
     await backend.access('revokeKey', { key_id: earlier.id, actor_email: opts.actor });
   }
-  if (opts.keyFile) {
-    mkdirSync(path.dirname(opts.keyFile), { recursive: true });
-    writeFileSync(
-      opts.keyFile,
-      `# The demo key of npm run up (brandctl seed --key-file); never commit.\nDEMO_KEY_ID=${res.key.id}\nDEMO_KEY_SECRET=${res.secret}\n`,
-      { mode: 0o600 },
-    );
-  }
+  file?.write(
+    `# The demo key of npm run up (brandctl seed --key-file); never commit.\nDEMO_KEY_ID=${res.key.id}\nDEMO_KEY_SECRET=${res.secret}\n`,
+  );
   return { id: res.key.id, secret: res.secret, prefix: res.key.prefix, reused: false };
 }

@@ -4,10 +4,11 @@ import { Resource } from '@brand/proto/records/v1';
 import { AppError } from '@brand/shared/errors';
 import { MAX_SEED_SCALE, parseScale } from '../args';
 import type { Backend } from '../client';
-import { formatFields, formatTable, indent } from '../output';
+import { formatFields, formatTable, indent, type Rendered } from '../output';
 import { defineCommand, runCommand } from '../run';
 import { brandFields, brandJson, permissionsText, secretBlock } from '../views';
 import { DEMO_KEY_NAME, ensureDemoKey, type DemoKey } from './demoKey';
+import { openDemoKeyFile, type DemoKeyFile } from './demoKeyFile';
 import { CAMPAIGNS_PREPARE } from './key';
 
 /** The demo brand `npm run up` and the docs refer to; found by exact name. */
@@ -49,25 +50,42 @@ export function registerSeedCommand(program: Command): void {
     )
     .action((opts: SeedOptions, cmd: Command) =>
       runCommand(cmd, async ({ backend, settings, json, notice }) => {
-        const brand = await (opts.brand ? findBrand(backend, opts.brand) : demoBrand(backend));
-        const seeded = (await hasRecords(backend, brand.id))
-          ? null
-          : await seedRecords(backend, brand.id, opts.scale, settings.timeoutMs);
-        if (seeded === null && json) notice(`${brand.id} already has records; nothing seeded.`);
-        const key = opts.key
-          ? await ensureDemoKey(backend, {
-              brandId: brand.id,
-              actor: opts.actor,
-              permissions: [CAMPAIGNS_PREPARE],
-              keyFile: opts.keyFile,
-            })
-          : null;
-        return {
-          json: { brand: brandJson(brand), seeded, key },
-          human: render(brand, seeded, key),
-        };
+        // Checked before the brand, the records or a key are created (a bad path refused first).
+        const keyFile = opts.key && opts.keyFile ? openDemoKeyFile(opts.keyFile) : undefined;
+        try {
+          return await seedAll(backend, opts, settings.timeoutMs, json, notice, keyFile);
+        } finally {
+          keyFile?.discard();
+        }
       }),
     );
+}
+
+async function seedAll(
+  backend: Backend,
+  opts: SeedOptions,
+  timeoutMs: number,
+  json: boolean,
+  notice: (text: string) => void,
+  keyFile: DemoKeyFile | undefined,
+): Promise<Rendered> {
+  const brand = await (opts.brand ? findBrand(backend, opts.brand) : demoBrand(backend));
+  const seeded = (await hasRecords(backend, brand.id))
+    ? null
+    : await seedRecords(backend, brand.id, opts.scale, timeoutMs);
+  if (seeded === null && json) notice(`${brand.id} already has records; nothing seeded.`);
+  const key = opts.key
+    ? await ensureDemoKey(backend, {
+        brandId: brand.id,
+        actor: opts.actor,
+        permissions: [CAMPAIGNS_PREPARE],
+        keyFile,
+      })
+    : null;
+  return {
+    json: { brand: brandJson(brand), seeded, key },
+    human: render(brand, seeded, key),
+  };
 }
 
 async function findBrand(backend: Backend, brandId: string): Promise<Brand> {

@@ -103,7 +103,7 @@ export {
   isFollowCheckpoint,
   type FollowCheckpoint,
 } from './events/followCheckpoint.js';
-export { type FollowOptions, type FollowWait } from './events/follower.js';
+export { MIN_FOLLOW_INTERVAL_MS, type FollowOptions, type FollowWait } from './events/follower.js';
 export { followBackoffMs } from './events/followBackoff.js';
 export {
   verifyAuditStreamDelivery,

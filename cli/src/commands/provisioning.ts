@@ -79,14 +79,15 @@ export function registerProvisioningCommands(program: Command): void {
   ])
     .requiredOption('--name <name>', 'the provider it is for, e.g. Okta')
     .action((brandId: string, opts: { name: string }, cmd: Command) =>
-      runCommand(cmd, async ({ backend }) => {
+      runCommand(cmd, async ({ backend, json, notice }) => {
         const r = await backend.provisioning('createScimToken', {
           brand_id: brandId,
           name: opts.name,
         });
+        if (json) notice(`warning: ${SECRET_WARNING.replace(/\n/g, ' ')}`);
         return {
           json: { token: r.token, secret: r.secret },
-          human: `SCIM token created.\n\n${secretBlock(r.secret)}\n${SECRET_WARNING}`,
+          human: `SCIM token created.\n\n${secretBlock(r.secret)}`,
         };
       }),
     );
@@ -102,14 +103,15 @@ export function registerProvisioningCommands(program: Command): void {
         .default('24h'),
     )
     .action((tokenId: string, opts: { oldExpiresIn: string }, cmd: Command) =>
-      runCommand(cmd, async ({ backend }) => {
+      runCommand(cmd, async ({ backend, json, notice }) => {
         const r = await backend.provisioning('rotateScimToken', {
           token_id: tokenId,
           old_token_expires_in: opts.oldExpiresIn,
         });
+        if (json) notice(`warning: ${SECRET_WARNING.replace(/\n/g, ' ')}`);
         return {
           json: { token: r.token, secret: r.secret, replaced: r.replaced },
-          human: `SCIM token rotated; the old one ends ${shortTime(r.replaced?.expires_at) || 'now'}.\n\n${secretBlock(r.secret)}\n${SECRET_WARNING}`,
+          human: `SCIM token rotated; the old one ends ${shortTime(r.replaced?.expires_at) || 'now'}.\n\n${secretBlock(r.secret)}`,
         };
       }),
     );

@@ -1,7 +1,8 @@
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { FROM_OLDEST, type FollowCheckpoint } from '@brand-records/client';
 import { openCheckpointFile } from '@brand-records/client/checkpoint-file';
 import { AppError } from '@brand/shared/errors';
+import { UsageError } from '../usageError';
 
 /** Where the follower stands and where that is stored: memory, or a locked checkpoint file. */
 export interface Position {
@@ -69,6 +70,9 @@ export async function openPosition(
       close: () => Promise.resolve(),
     };
   }
+  // The checkpoint reader's own EISDIR names neither the flag nor the path.
+  if (statSync(file, { throwIfNoEntry: false })?.isDirectory())
+    throw new UsageError(`--checkpoint ${file} is a directory; give a file path`);
   if (opts.after !== undefined && existsSync(file)) {
     throw new AppError(
       'invalid_parameter',

@@ -1,9 +1,19 @@
-import { readNodeRawBody, verifyNodeWebhook, webhookNodeHandler } from './nodeHttp';
+import {
+  readNodeRawBody,
+  verifyNodeWebhook,
+  webhookNodeHandler,
+  type NodeRequestLike,
+} from './nodeHttp';
 import { verifyWebhookRequest, webhookFetchHandler } from './webRequest';
 import { WEBHOOK_EVENT_TYPES } from './eventTypes';
 
 const options = { secret: 'whsec_x', eventTypes: WEBHOOK_EVENT_TYPES };
-const nodeReq = { headers: {}, body: '{}' };
+/** A request express.text() already read: the limit is checked before the body is looked at. */
+const nodeReq: NodeRequestLike = {
+  headers: {},
+  body: '{}',
+  async *[Symbol.asyncIterator]() {},
+};
 const webReq = new Request('https://receiver.test/hook', { method: 'POST', body: '{}' });
 
 describe('maxBodyBytes is checked', () => {

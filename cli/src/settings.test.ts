@@ -274,6 +274,18 @@ describe('service addresses', () => {
     expect(resolveSettings({ plans: '[::1]:65535' }, {}, () => ({})).plansAddr).toBe('[::1]:65535');
   });
 
+  it('accepts the gRPC target forms the helm chart gives (dns:///host:port, unix:path)', () => {
+    const target = 'dns:///brand-records-records-headless.ns.svc.cluster.local:50051';
+    expect(resolveSettings({}, { RECORDS_GRPC_ADDR: target }, () => ({})).recordsAddr).toBe(target);
+    expect(resolveSettings({ records: 'dns:h:1' }, {}, () => ({})).recordsAddr).toBe('dns:h:1');
+    expect(resolveSettings({ records: 'unix:/run/r.sock' }, {}, () => ({})).recordsAddr).toBe(
+      'unix:/run/r.sock',
+    );
+    expect(() => resolveSettings({ records: 'dns:///h:99999' }, {}, () => ({}))).toThrow(
+      UsageError,
+    );
+  });
+
   it('refuses a bad address from the environment, naming the variable', () => {
     expect(() => resolveSettings({}, { WEBHOOKS_GRPC_ADDR: 'x:70000' }, () => ({}))).toThrow(
       /WEBHOOKS_GRPC_ADDR/,

@@ -175,13 +175,17 @@ function tokenFromFile(path: string, flag: string): string {
 }
 
 /**
- * A service address as host:port (a name, IPv4, or [IPv6]) with a port 1-65535; anything
- * else is a usage error naming its source, rather than exit 3 "cannot reach" later.
+ * A service address as host:port (a name, IPv4, or [IPv6]) with a port 1-65535, optionally as
+ * the gRPC target `dns:///host:port` (or `dns:host:port`, what the helm chart sets), or a
+ * `unix:` socket path; anything else is a usage error naming its source, rather than exit 3
+ * "cannot reach" later.
  */
 function checkAddress(value: string, source: string): string {
-  const m = /^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?):(\d{1,5})$/.exec(
-    value,
-  );
+  if (/^unix:\S+$/.test(value)) return value;
+  const m =
+    /^(?:dns:(?:\/\/[^/\s]*\/)?)?(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?):(\d{1,5})$/.exec(
+      value,
+    );
   const port = m ? Number(m[2]) : 0;
   if (port < 1 || port > 65535)
     throw new UsageError(

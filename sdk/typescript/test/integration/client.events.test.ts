@@ -86,7 +86,7 @@ describe('client.events', () => {
     await client.events.follow({
       from: stored,
       limit: 5,
-      intervalMs: 50,
+      intervalMs: 100,
       signal: first.signal,
       onEvent: (e) => {
         handled.push(e);
@@ -102,7 +102,7 @@ describe('client.events', () => {
     const following = client.events.follow({
       from: JSON.parse(JSON.stringify(stored)) as FollowCheckpoint,
       limit: 5,
-      intervalMs: 50,
+      intervalMs: 100,
       signal: second.signal,
       onEvent: (e) => {
         handled.push(e);

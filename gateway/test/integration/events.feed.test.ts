@@ -289,6 +289,13 @@ describe('GET /api/v1/events?after=, the follow mode', () => {
       'If-None-Match': atHead.headers.get('etag')!,
     });
     expect(tagged.status).toBe(400);
+    // a brand with no events yet is told so, not "after=0 for new events only, or after=0"
+    const none = await makeBrandWithKey(stack.admin, { tier: 'enterprise' });
+    const empty = await get('/api/v1/events?after=3', none.secret);
+    expect(empty.status).toBe(400);
+    expect((empty.body as unknown as { error: { message: string } }).error.message).toMatch(
+      /\(0\)[^]*The feed has no events yet: follow from after=0\.$/,
+    );
   });
 
   it('hands a follower an event committed late (an older created_at) after what it saw', async () => {

@@ -45,10 +45,13 @@ const EXPIRED =
  * grew past it and silently skip every event up to there.
  */
 function beyondHead(after: number, head: number): AppError {
+  const from =
+    head === 0
+      ? 'The feed has no events yet: follow from after=0.'
+      : `Follow from after=${head} for new events only, or from after=0 for every event kept.`;
   const message =
     `after=${after} is beyond the head of this brand's feed (${head}): no event has that position yet, ` +
-    `so it is not a next_after this feed gave. Follow from after=${head} for new events only, ` +
-    'or from after=0 for every event kept.';
+    `so it is not a next_after this feed gave. ${from}`;
   return new AppError('position_beyond_head', message, {
     details: [{ field: 'after', message }],
   });

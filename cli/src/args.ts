@@ -78,7 +78,7 @@ export function parseSince(value: string, now = new Date()): string {
 }
 
 /** How far in the past a --at may be and still mean "now": clocks of two machines differ. */
-export const CLOCK_SKEW_MS = 60_000;
+const CLOCK_SKEW_MS = 60_000;
 
 const RFC3339_WITH_OFFSET = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2})$/i;
 

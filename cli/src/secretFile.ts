@@ -5,7 +5,7 @@ import { UsageError } from './usageError';
  * The most a secret file may hold. Tokens and keys are tens of bytes; a bound keeps a wrong
  * path (a log, /dev/zero) from being read whole into memory and sent on as a header.
  */
-export const MAX_SECRET_FILE_BYTES = 4096;
+const MAX_SECRET_FILE_BYTES = 4096;
 
 /**
  * The text of a secret file ("-": standard input), as is: reads at most one byte past the

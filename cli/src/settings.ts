@@ -139,7 +139,7 @@ function resolveToken(
 }
 
 /** The longest admin token brandctl sends; real ones are 32-64 characters. */
-export const MAX_TOKEN_LENGTH = 1024;
+const MAX_TOKEN_LENGTH = 1024;
 
 /**
  * An admin token as given, or a UsageError naming `source` and never the value: gRPC refuses

@@ -70,7 +70,7 @@ export async function openPosition(
       close: () => Promise.resolve(),
     };
   }
-  // The checkpoint reader's own EISDIR names neither the flag nor the path.
+  // The checkpoint reader names the path of a directory, but not the flag to change.
   if (statSync(file, { throwIfNoEntry: false })?.isDirectory())
     throw new UsageError(`--checkpoint ${file} is a directory; give a file path`);
   if (opts.after !== undefined && existsSync(file)) {

@@ -33,6 +33,11 @@ async function readCheckpoint(fs: FsPromises, path: string): Promise<FollowCheck
     text = await fs.readFile(path, 'utf8');
   } catch (error) {
     if (errnoOf(error) === 'ENOENT') return FROM_OLDEST;
+    // Node's own EISDIR names neither the path nor what to pass instead
+    if (errnoOf(error) === 'EISDIR')
+      throw new BrandRecordsError(
+        `${path} is a directory: name a file for the checkpoint, such as ${path.replace(/[\\/]+$/, '')}/events.checkpoint.`,
+      );
     throw error;
   }
   let stored: unknown;

@@ -3,7 +3,7 @@
 // first); the lock of a follower killed with SIGKILL is taken over and its last checkpoint read
 // on; a follower whose lock was taken stops before it stores anything.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, readFile, rm, unlink, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, unlink, writeFile } from 'node:fs/promises';
 import { hostname, tmpdir } from 'node:os';
 import path from 'node:path';
 import {
@@ -11,6 +11,7 @@ import {
   CheckpointLockLostError,
   openCheckpointFile,
 } from '../../src/checkpointFile';
+import { BrandRecordsError } from '../../src/errors/brandRecordsError';
 import { REPO_ROOT } from '@brand/testkit';
 
 const BUILT = path.join(REPO_ROOT, 'sdk/typescript/dist/cjs/checkpointFile/index.js');
@@ -136,6 +137,18 @@ describe('openCheckpointFile', () => {
   it('refuses a file that holds no checkpoint, and leaves no lock behind', async () => {
     await writeFile(file, '{"after":"x"}');
     await expect(openCheckpointFile(file)).rejects.toThrow(/does not hold a checkpoint/);
+    await expect(readFile(`${file}.lock`)).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+
+  it('refuses a directory as the checkpoint, saying so, and leaves no lock behind', async () => {
+    // Node's own EISDIR ("illegal operation on a directory, read") named neither the path nor
+    // what to pass instead (the brandctl probe, 2026-11-30).
+    await mkdir(file);
+    const opened = openCheckpointFile(file);
+    await expect(opened).rejects.toBeInstanceOf(BrandRecordsError);
+    await expect(opened).rejects.toThrow(
+      `${file} is a directory: name a file for the checkpoint, such as ${path.join(file, 'events.checkpoint')}.`,
+    );
     await expect(readFile(`${file}.lock`)).rejects.toMatchObject({ code: 'ENOENT' });
   });
 });

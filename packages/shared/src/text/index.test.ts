@@ -1,5 +1,11 @@
 import { z } from 'zod';
-import { isOneLine, oneLineRefusal, refuseUnlessOneLine } from './index';
+import {
+  isOneLine,
+  isStorableText,
+  oneLineRefusal,
+  refuseUnlessOneLine,
+  storableTextRefusal,
+} from './index';
 
 describe('isOneLine', () => {
   it.each([
@@ -46,6 +52,45 @@ describe('isOneLine', () => {
     expect(isOneLine('a\ud800b')).toBe(false);
     expect(oneLineRefusal('a\ud800b')).toMatch(/^must not contain half of a character/);
   });
+
+  it('names the first rule broken: a control character before a lone surrogate or a direction control', () => {
+    expect(oneLineRefusal('\u202e\ud800\u001b')).toBe(
+      'must be one line, without control characters',
+    );
+    expect(oneLineRefusal('\u202e\ud800')).toBe(
+      'must not contain half of a character (an unpaired UTF-16 surrogate, such as half an emoji)',
+    );
+  });
+});
+
+describe('isStorableText', () => {
+  it.each([
+    ['plain text', 'Approved by the brand'],
+    ['tabs and line breaks', 'Line one\n\tLine two\r\nLine three'],
+    ['accents, emoji and right-to-left script', 'Ünïcødé 🍕 שלום'],
+    // only a name is read as one line beside others: text of several lines keeps them
+    ['text-direction controls', 'a \u202eRTL'],
+  ])('accepts %s', (_, s) => {
+    expect(isStorableText(s)).toBe(true);
+    expect(storableTextRefusal(s)).toBeUndefined();
+  });
+
+  it.each([
+    ['a NUL', 'a\u0000b'],
+    ['an escape', 'a\u001b[31mb'],
+    ['DEL', 'a\u007fb'],
+    ['a control character before a lone surrogate', 'a\ud800\u001b'],
+  ])('refuses %s as control characters, in a sentence', (_, s) => {
+    expect(isStorableText(s)).toBe(false);
+    expect(storableTextRefusal(s)).toBe('must not contain control characters.');
+  });
+
+  it('refuses a lone surrogate as half of a character, in a sentence', () => {
+    expect(isStorableText('a\udc00b')).toBe(false);
+    expect(storableTextRefusal('a\udc00b')).toBe(
+      'must not contain half of a character (an unpaired UTF-16 surrogate, such as half an emoji).',
+    );
+  });
 });
 
 describe('refuseUnlessOneLine', () => {
@@ -62,5 +107,26 @@ describe('refuseUnlessOneLine', () => {
 
   it('passes a name on one line', () => {
     expect(name.safeParse('Acme Labs').success).toBe(true);
+  });
+
+  describe('of a secret', () => {
+    const secret = z
+      .string()
+      .superRefine(refuseUnlessOneLine((why) => `The secret ${why}.`, 'secret'));
+    const messageOf = (s: string) => secret.safeParse(s).error?.issues[0]?.message;
+
+    it('lets text-direction controls through: nobody reads a secret', () => {
+      expect(secret.safeParse('s3cr\u202et-\u2066x').success).toBe(true);
+    });
+
+    it('refuses line breaks, control characters and lone surrogates', () => {
+      expect(messageOf('s3cret\n')).toBe(
+        'The secret must be one line, without control characters.',
+      );
+      expect(messageOf('s3\u0000cret')).toBe(
+        'The secret must be one line, without control characters.',
+      );
+      expect(messageOf('s3cret\ud800')).toMatch(/^The secret must not contain half of a character/);
+    });
   });
 });

@@ -1,50 +1,77 @@
 import type { RefinementCtx } from 'zod';
 
 /**
- * The two kinds of free text the services take, checked in one place. PostgreSQL refuses a NUL
- * in text (before these checks, a 500 for bad input); other control characters and lone UTF-16
+ * The kinds of free text the services take, checked in one place. PostgreSQL refuses a NUL in
+ * text (before these checks, a 500 for bad input); other control characters and lone UTF-16
  * surrogates are refused too, since nothing a person types holds them and every client would
  * have to cope with them in what it reads back.
+ *
+ * - several lines (a reason, a description): tabs and line breaks are fine.
+ * - a name: one line a person reads and names a thing by (a key's, a passkey's, a brand's, a
+ *   SCIM user's); text-direction controls are refused too.
+ * - a secret: one line nobody reads (an identity provider's client secret), so the rule that
+ *   is there for how text displays does not apply.
  */
+type TextKind = 'several lines' | 'name' | 'secret';
 
-// eslint-disable-next-line no-control-regex -- control characters are what is refused
-const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/;
-const NOT_STORABLE = new RegExp(`${CONTROL.source}|\\p{Cs}`, 'u');
-// eslint-disable-next-line no-control-regex -- as above, and line breaks and tabs too
-const NOT_ONE_LINE = /[\u0000-\u001F\u007F\u2028\u2029]/;
-const LONE_SURROGATE = /\p{Cs}/u;
+/**
+ * Every rule, in the order a refusal names them: text breaking several is told of the first
+ * that applies to its kind (an escape with a lone surrogate is told of the control character).
+ */
+const RULES: readonly { of: readonly TextKind[]; refuses: RegExp; why: string }[] = [
+  {
+    of: ['name', 'secret'],
+    // eslint-disable-next-line no-control-regex -- control characters are what is refused
+    refuses: /[\u0000-\u001F\u007F\u2028\u2029]/,
+    why: 'must be one line, without control characters',
+  },
+  {
+    of: ['several lines'],
+    // eslint-disable-next-line no-control-regex -- as above, but tabs and line breaks are fine
+    refuses: /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/,
+    why: 'must not contain control characters',
+  },
+  {
+    // a lone surrogate is no control character (the outside probe, 2026-11-30, was told
+    // "control characters" for "\ud800"), and PostgreSQL would store it as U+FFFD
+    of: ['several lines', 'name', 'secret'],
+    refuses: /\p{Cs}/u,
+    why: 'must not contain half of a character (an unpaired UTF-16 surrogate, such as half an emoji)',
+  },
+  {
+    // The bidirectional embeddings, overrides and isolates (U+202A-U+202E, U+2066-U+2069): each
+    // reorders the text after it, so a name holding one displays other than it reads (an outside
+    // probe, 2026-11-30, showed `\u202eRTL` reversed in tables). The marks U+200E and U+200F stay
+    // allowed: they only place neutral characters (digits, brackets) beside right-to-left words,
+    // cannot reverse a run, and names in Hebrew or Arabic need them.
+    of: ['name'],
+    refuses: /[\u202A-\u202E\u2066-\u2069]/,
+    why: 'must not contain text-direction controls',
+  },
+];
+
+/** The words of the first rule of `kind` that `s` breaks, or undefined when it breaks none. */
+function refusal(s: string, kind: TextKind): string | undefined {
+  return RULES.find((rule) => rule.of.includes(kind) && rule.refuses.test(s))?.why;
+}
 
 /** Text of several lines (a reason, a description): tabs and line breaks are fine. */
 export function isStorableText(s: string): boolean {
-  return !NOT_STORABLE.test(s);
+  return refusal(s, 'several lines') === undefined;
 }
 
 /**
- * Why isStorableText refuses `s`, as a field's message says it: a lone surrogate is no control
- * character (the outside probe, 2026-11-30, was told "control characters" for "\ud800").
+ * Why isStorableText refuses `s`, as a field's message says it (a sentence: "must not contain
+ * control characters."), or undefined when it does not.
  */
-export function storableTextRefusal(s: string): string {
-  return CONTROL.test(s)
-    ? 'must not contain control characters.'
-    : 'must not contain half of a character (an unpaired UTF-16 surrogate, such as half an emoji).';
+export function storableTextRefusal(s: string): string | undefined {
+  const why = refusal(s, 'several lines');
+  return why === undefined ? undefined : `${why}.`;
 }
 
-/**
- * The bidirectional embeddings, overrides and isolates (U+202A-U+202E, U+2066-U+2069): each
- * reorders the text after it, so a name holding one displays other than it reads (an outside
- * probe, 2026-11-30, showed `\u202eRTL` reversed in tables). The marks U+200E and U+200F stay
- * allowed: they only place neutral characters (digits, brackets) beside right-to-left words,
- * cannot reverse a run, and names in Hebrew or Arabic need them.
- */
-const DIRECTION_CONTROL = /[\u202A-\u202E\u2066-\u2069]/;
-
-/**
- * One line a person reads and names a thing by (a key's, a passkey's, a brand's, a SCIM
- * token's name): no line breaks, tabs or other control characters, no lone surrogates and no
- * text-direction controls.
- */
+/** A name: one line, no control characters, no lone surrogates, no text-direction controls. */
 export function isOneLine(s: string): boolean {
-  return oneLineRefusal(s) === undefined;
+  return refusal(s, 'name') === undefined;
 }
 
 /**
@@ -52,21 +79,20 @@ export function isOneLine(s: string): boolean {
  * when it does not. An escape was once told "must be one line", which it was.
  */
 export function oneLineRefusal(s: string): string | undefined {
-  if (NOT_ONE_LINE.test(s)) return 'must be one line, without control characters';
-  if (LONE_SURROGATE.test(s)) return storableTextRefusal(s).replace(/\.$/, '');
-  if (DIRECTION_CONTROL.test(s)) return 'must not contain text-direction controls';
-  return undefined;
+  return refusal(s, 'name');
 }
 
 /**
  * A zod check (`.superRefine(refuseUnlessOneLine())`) refusing what isOneLine refuses, with
  * oneLineRefusal's words; `say` puts them in a sentence where a form shows the message as is.
+ * For a secret (`of: 'secret'`), text-direction controls are let through: nobody reads it.
  */
 export function refuseUnlessOneLine(
   say: (why: string) => string = (why) => why,
+  of: 'name' | 'secret' = 'name',
 ): (s: string, ctx: RefinementCtx) => void {
   return (s, ctx) => {
-    const why = oneLineRefusal(s);
+    const why = refusal(s, of);
     if (why !== undefined) ctx.addIssue({ code: 'custom', message: say(why) });
   };
 }

@@ -11,6 +11,8 @@ describe('isOneLine', () => {
   it.each([
     ['plain text', 'Warehouse sync'],
     ['accents and emoji', 'Ünïcødé 🍕 brand'],
+    // the first characters past the C1 controls
+    ['a no-break space and Latin-1 letters', 'Caf\u00e9\u00a0\u00ff'],
     ['right-to-left script', 'שלום עולם'],
     // marks only nudge where neutral characters such as digits or brackets go; they cannot
     // reorder a run of text, and right-to-left names need them
@@ -43,6 +45,11 @@ describe('isOneLine', () => {
     ['a NUL', 'a\u0000b'],
     ['DEL', 'a\u007fb'],
     ['a line separator', 'a\u2028b'],
+    // C1 controls: U+0085 is a line break to some readers, U+009B a terminal's escape (CSI)
+    ['a C1 next line (U+0085)', 'a\u0085b'],
+    ['a C1 control sequence introducer (U+009B)', 'a\u009b2Jb'],
+    ['a C1 control (U+0080)', 'a\u0080b'],
+    ['a C1 control (U+009F)', 'a\u009fb'],
   ])('refuses %s as not one line, naming control characters', (_, s) => {
     expect(isOneLine(s)).toBe(false);
     expect(oneLineRefusal(s)).toBe('must be one line, without control characters');

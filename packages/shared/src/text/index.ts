@@ -20,9 +20,10 @@ type TextKind = 'several lines' | 'name' | 'secret';
  */
 const RULES: readonly { of: readonly TextKind[]; refuses: RegExp; why: string }[] = [
   {
+    // every control character, C1 too (U+0080-U+009F: U+0085 breaks a line for some readers,
+    // U+009B starts a terminal's escape), and the Unicode line and paragraph separators
     of: ['name', 'secret'],
-    // eslint-disable-next-line no-control-regex -- control characters are what is refused
-    refuses: /[\u0000-\u001F\u007F\u2028\u2029]/,
+    refuses: /[\p{Cc}\u2028\u2029]/u,
     why: 'must be one line, without control characters',
   },
   {

@@ -239,7 +239,7 @@ describe('the receiver guide (finding 5)', () => {
     for (const label of ['Orders\nprocess.exit(9)', 'Orders\u2028x', 'Tab\there', 'Esc\u001b[2J']) {
       const refused = await http.post(base, { ...form, label, _csrf: csrfOf(page.body) });
       expect({ label, status: refused.status }).toEqual({ label, status: 400 });
-      expect(refused.body).toContain('label: must be one line without control characters');
+      expect(refused.body).toContain('label: must be one line, without control characters');
       page = refused;
     }
     const added = await http.post(base, { ...form, label: 'Orders', _csrf: csrfOf(page.body) });
@@ -252,7 +252,7 @@ describe('the receiver guide (finding 5)', () => {
       _csrf: csrfOf(page.body),
     });
     expect(edit.status).toBe(400);
-    expect(edit.body).toContain('label: must be one line without control characters');
+    expect(edit.body).toContain('label: must be one line, without control characters');
   });
 
   it("keeps an owner's label and URL path as data in the example, which verifies a real delivery", async () => {

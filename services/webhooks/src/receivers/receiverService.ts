@@ -22,6 +22,7 @@ import type { SecretBox } from '@brand/shared/secrets';
 import { generateSigningSecret } from './newSigningSecret';
 import { checkReceiverUrl, type Resolver } from '../egress/urlPolicy';
 import { urlInTrail } from '../audit/urlInTrail';
+import { label } from './receiverLabel';
 
 export interface ReceiverDeps {
   pool: Pool;
@@ -33,17 +34,6 @@ export interface ReceiverDeps {
 
 const brandId = z.string().regex(/^br_[A-Za-z0-9]{1,64}$/, 'must be a brand id (br_...)');
 const receiverId = z.string().regex(/^rcv_[A-Za-z0-9]{1,64}$/, 'must be a receiver id (rcv_...)');
-/**
- * One line of text: control characters (tabs, newlines, escape sequences, C1 controls) and the
- * Unicode line and paragraph separators are refused. A label is shown in pages, logs, mails and
- * code examples, and none of them should break a line or run a terminal escape (issue 23).
- */
-export const label = z
-  .string()
-  .trim()
-  .min(1, 'is required')
-  .max(100)
-  .regex(/^[^\p{Cc}\u2028\u2029]*$/u, 'must be one line without control characters');
 const email = z
   .string()
   .trim()

@@ -9,7 +9,7 @@ import { checkReceiverUrl, type Resolver } from '../egress/urlPolicy';
 import { recordReceiverActivity as record } from '../receivers/receiverActivity';
 import { generateSigningSecret } from '../receivers/newSigningSecret';
 // one line, as a receiver's label: shown in pages, mails and the activity log
-import { label } from '../receivers/receiverService';
+import { label } from '../receivers/receiverLabel';
 import {
   deleteReceiver,
   failPendingDeliveries,

@@ -240,7 +240,7 @@ describe('values the database cannot take', () => {
       expires: 'none',
     });
     expect(res.status).toBe(400);
-    expect(res.body).toContain('A key name is one line, without control characters.');
+    expect(res.body).toContain('A key name must be one line, without control characters.');
     const { rows } = await cs.stack.db.pool.query(
       `select 1 from records.api_keys where brand_id = $1`,
       [brand.id],

@@ -9,6 +9,23 @@ const NOW = Date.parse('2030-01-10T12:00:00Z');
 const form = (extra: Record<string, string>) =>
   CreateKeyForm.parse({ name: 'Sync', environment: 'live', ...extra });
 
+describe('CreateKeyForm', () => {
+  const refusalOf = (name: string) =>
+    CreateKeyForm.safeParse({ name, environment: 'live' }).error?.issues[0]?.message;
+
+  it('says which rule of a name was broken, in a sentence the form shows as is', () => {
+    expect(refusalOf('Sync \u202eRTL')).toBe(
+      'A key name must not contain text-direction controls.',
+    );
+    expect(refusalOf('a\u0000b')).toBe('A key name must be one line, without control characters.');
+    expect(refusalOf('Sync \ud83c')).toMatch(/^A key name must not contain half of a character/);
+  });
+
+  it('keeps a name in right-to-left script with its marks', () => {
+    expect(form({ name: 'סנכרון\u200f (2)' }).name).toBe('סנכרון\u200f (2)');
+  });
+});
+
 describe('requestedExpiry', () => {
   it('is none unless asked', () => {
     expect(requestedExpiry(form({}), NOW)).toEqual({ expiresAt: '' });

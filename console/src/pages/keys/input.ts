@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { KEY_OVERLAP_SECONDS, KEY_OVERLAPS } from '@brand/shared/enums';
-import { isOneLine } from '@brand/shared/text';
+import { refuseUnlessOneLine } from '@brand/shared/text';
 import { parseUtcDateTimeLocal } from '../../views/utcDateTime';
 
 /** The expiry choices of the create-key form: none, a span from now, or a time (UTC). */
@@ -13,7 +13,8 @@ export const CreateKeyForm = z.object({
     .trim()
     .min(1, 'Give the key a name, e.g. "Warehouse sync".')
     .max(200)
-    .refine(isOneLine, 'A key name is one line, without control characters.'),
+    // the rule's own words: a text-direction control was told "without control characters"
+    .superRefine(refuseUnlessOneLine((why) => `A key name ${why}.`)),
   environment: z.enum(['live', 'test'], 'Choose live or test.'),
   campaigns_prepare: z.literal('on').optional(),
   audit_read: z.literal('on').optional(),

@@ -1,5 +1,6 @@
 import { rfc3339, type PoolClient } from '@brand/shared/db';
 import { newId } from '@brand/shared/ids';
+import { limitsAfterTooLarge, limitsForRun, type RunLimits } from './runSize';
 
 /**
  * The deliveries of audit streams (issue 63). A stream is a receivers row of another kind, and a
@@ -15,17 +16,18 @@ import { newId } from '@brand/shared/ids';
 const AUDIT_BATCH_TYPE = 'audit.entries';
 
 /**
- * The positions a run carries, as its events row keeps them. `cap`: the entries a run may carry
- * since its destination refused a larger one as too large (413; a run split in halves carries
- * it: splitTooLargeRun). Each run that succeeds with a cap opens the next with twice the cap,
- * until it reaches AUDIT_STREAM_BATCH_MAX and is dropped (recordStreamSuccess), so one spurious
- * 413 does not keep a stream at runs of one entry while a backlog drains; a run opened with
- * nothing pending (the opener's, after a quiet spell) has none.
+ * The positions a run carries, as its events row keeps them, with the limits a 413 set
+ * (runSize.ts): `cap`, the entries a run may carry since its destination refused a larger one as
+ * too large (a run split in halves carries it: splitTooLargeRun), and while a backlog drains the
+ * fewest entries refused (`refused`, `settled`). Each run that succeeds with a cap opens the next
+ * with a larger one (recordStreamSuccess: twice, or halfway toward the refused size), until it
+ * reaches AUDIT_STREAM_BATCH_MAX and is dropped, so one spurious 413 does not keep a stream at
+ * runs of one entry while a backlog drains, and a limit that stays is not refused every other
+ * run; a run opened with nothing pending (the opener's, after a quiet spell) has none.
  */
-export interface RunRange {
+export interface RunRange extends Partial<RunLimits> {
   from: number;
   through: number;
-  cap?: number;
 }
 
 /** A delivery this module queued, to hand to the worker's feed (claimed by primary key). */
@@ -100,19 +102,20 @@ async function openRun(db: PoolClient, s: StreamState, range: RunRange): Promise
 
 /**
  * Opens the stream's next run when entries wait past what it was sent: at most `max` of them,
- * or `cap` when its destination refused larger runs (a cap of `max` or more is dropped).
+ * or the cap when its destination refused larger runs (limitsForRun: a cap of `max` or more is
+ * dropped, and the refused size forgotten once fewer entries wait than the cap allows).
  */
 async function openNext(
   db: PoolClient,
   s: StreamState,
   max: number,
-  cap?: number,
+  limits?: RunLimits,
 ): Promise<QueuedBatch | undefined> {
   if (!s.enabled || s.head <= s.delivered_through) return undefined;
-  const size = cap !== undefined && cap < max ? cap : undefined;
+  const kept = limitsForRun(limits, s.head - s.delivered_through, max);
   const from = s.delivered_through + 1;
-  const through = Math.min(s.head, s.delivered_through + (size ?? max));
-  return openRun(db, s, size === undefined ? { from, through } : { from, through, cap: size });
+  const through = Math.min(s.head, s.delivered_through + Math.min(kept?.cap ?? max, max));
+  return openRun(db, s, { from, through, ...kept });
 }
 
 /**
@@ -125,7 +128,7 @@ export async function advanceAfterSuccess(
   streamId: string,
   deliveryId: string,
   max: number,
-  cap?: number,
+  limits?: RunLimits,
 ): Promise<QueuedBatch | undefined> {
   const res = await db.query<StreamState>(
     `with moved as (
@@ -139,30 +142,33 @@ export async function advanceAfterSuccess(
     [streamId, deliveryId],
   );
   const s = res.rows[0];
-  return s ? openNext(db, s, max, cap) : undefined;
+  return s ? openNext(db, s, max, limits) : undefined;
 }
 
 /**
  * A run of two entries or more its destination refused as too large (413), in the caller's
  * transaction after the stream's row lock (lockCurrentRun): queued again as its first half, due
  * now, with the half as the cap of the runs after it (the second half is the next run), so the
- * destination still gets every entry in position order. The stream's last status and error say
- * so, but its failure streak is left alone: halving is progress, not a failure (a destination
- * refusing everything is counted once its runs are down to one entry: recordOutcome). Returns
- * the run queued.
+ * destination still gets every entry in position order, and the refused size remembered for the
+ * drain (limitsAfterTooLarge, from the limits the run carries now: `carried`, read again in the
+ * transaction, as a new destination drops them). The stream's last status and error say so, but
+ * its failure streak is left alone: halving is progress, not a failure (a destination refusing
+ * everything is counted once its runs are down to one entry: recordOutcome). Returns the run
+ * queued.
  */
 export async function splitTooLargeRun(
   db: PoolClient,
   s: StreamState,
   range: RunRange,
+  carried: RunLimits | undefined,
   error: string,
 ): Promise<QueuedBatch> {
-  const cap = Math.ceil((range.through - range.from + 1) / 2);
+  const limits = limitsAfterTooLarge(range.through - range.from + 1, carried);
   await db.query(
     `update receivers set last_status = 413, last_delivery_at = now(), last_error = $2 where id = $1`,
     [s.id, error],
   );
-  return openRun(db, s, { from: range.from, through: range.from + cap - 1, cap });
+  return openRun(db, s, { from: range.from, through: range.from + limits.cap - 1, ...limits });
 }
 
 /**
@@ -192,33 +198,41 @@ export async function setAsideRun(
 }
 
 /**
- * The cap the run `deliveryId` carries now: a disable, an enable or a new destination drops it
- * while the run waits (dropRunCap), so the success path reads it again rather than trust the
- * copy claimed with the run.
+ * The limits the run `deliveryId` carries now (runSize.ts), `undefined` without a cap: a
+ * disable, an enable or a new destination drops them while the run waits (dropRunCap), so the
+ * outcomes read them again rather than trust the copy claimed with the run.
  */
-export async function runCap(
+export async function runLimits(
   db: PoolClient,
   deliveryId: string,
   eventAt: string,
-): Promise<number | undefined> {
-  const res = await db.query<{ cap: number | null }>(
-    `select (e.object_json::jsonb ->> 'cap')::int as cap
+): Promise<RunLimits | undefined> {
+  const res = await db.query<{ cap: number | null; refused: number | null; settled: boolean }>(
+    `select (j ->> 'cap')::int as cap, (j ->> 'refused')::int as refused,
+       coalesce((j ->> 'settled')::boolean, false) as settled
      from deliveries d join events e on e.id = d.event_id and e.created_at = d.event_at
+     cross join lateral (select e.object_json::jsonb as j) o
      where d.id = $1 and d.event_at = $2`,
     [deliveryId, eventAt],
   );
-  return res.rows[0]?.cap ?? undefined;
+  const row = res.rows[0];
+  if (!row || row.cap === null) return undefined;
+  return {
+    cap: row.cap,
+    ...(row.refused === null ? {} : { refused: row.refused }),
+    ...(row.settled ? { settled: true } : {}),
+  };
 }
 
 /**
- * Drops the cap of the stream's current run (a hostile review, 2026-11-30: a cap from one 413
- * outlived a disable and enable, and a new URL): after an owner's disable or enable, or a changed
- * destination, the runs after it are full size again. In the caller's transaction, after the
- * stream's row is written (the engine's lock order).
+ * Drops the cap of the stream's current run, and the refused size it remembers (a hostile
+ * review, 2026-11-30: a cap from one 413 outlived a disable and enable, and a new URL): after an
+ * owner's disable or enable, or a changed destination, the runs after it are full size again.
+ * In the caller's transaction, after the stream's row is written (the engine's lock order).
  */
 export async function dropRunCap(db: PoolClient, streamId: string): Promise<void> {
   await db.query(
-    `update events e set object_json = (e.object_json::jsonb - 'cap')::text
+    `update events e set object_json = (e.object_json::jsonb - 'cap' - 'refused' - 'settled')::text
      from receivers r
      join deliveries d on d.id = r.stream_batch_id and d.event_at = r.stream_batch_event_at
      where r.id = $1 and e.id = d.event_id and e.created_at = d.event_at

@@ -9,12 +9,13 @@ import {
 import {
   advanceAfterSuccess,
   lockCurrentRun,
-  runCap,
+  runLimits,
   setAsideRun,
   splitTooLargeRun,
   type QueuedBatch,
   type RunRange,
 } from './batchRepo';
+import { limitsAfterSuccess } from './runSize';
 
 /** The positions a stream's run carries (its delivery's object_json). */
 export const rangeOf = (objectJson: string): RunRange => JSON.parse(objectJson) as RunRange;
@@ -23,9 +24,11 @@ export const rangeOf = (objectJson: string): RunRange => JSON.parse(objectJson) 
  * A run of an audit stream answered 2xx: in ONE transaction, what every success writes (the
  * attempt, its health count, the stream's state, catch-up and the recovered notice:
  * recordSucceededAttempts) and the stream moved on past the run, with its next run opened when
- * entries wait: no larger than twice the run's cap when its destination refused larger runs
- * (so the cap grows back run by run, and is dropped at `max`). The cap is read again in the
- * transaction: an owner's disable, enable or new destination drops it while the run waits. Not
+ * entries wait: when its destination refused larger runs, no larger than twice the run's cap, and
+ * halfway toward the fewest entries refused while the backlog drains (limitsAfterSuccess: the cap
+ * grows back run by run, is dropped at `max`, and a limit that stays is not refused every other
+ * run). The limits are read again in the transaction: an owner's disable, enable or new
+ * destination drops them while the run waits. Not
  * batched with other successes (db/groupCommit.ts): the stream's next run must not start before
  * this one is recorded, and a stream has one run at a time anyway. Returns the next run, for the
  * worker to claim at once.
@@ -39,16 +42,16 @@ export function recordStreamSuccess(
   return withTransaction(pool, async (db) => {
     await recordSucceededAttempts(db, [attempt]);
     // a cap is only ever dropped from a run, never added: none claimed, none now
-    const cap =
+    const limits =
       rangeOf(objectJson).cap === undefined
         ? undefined
-        : await runCap(db, attempt.deliveryId, attempt.eventAt);
+        : await runLimits(db, attempt.deliveryId, attempt.eventAt);
     return advanceAfterSuccess(
       db,
       attempt.receiverId,
       attempt.deliveryId,
       max,
-      cap === undefined ? undefined : cap * 2,
+      limits === undefined ? undefined : limitsAfterSuccess(limits),
     );
   });
 }
@@ -58,7 +61,8 @@ export function recordStreamSuccess(
  * review, 2026-11-30: the same run was sent again on the retry schedule for ever, and everything
  * after it waited). In ONE transaction, the stream's row locked first (the engine's lock order):
  * the attempt recorded (its health count as any 4xx), the run failed with the reason, and its
- * entries queued again as a run of half its size, due now (splitTooLargeRun), the stream's last
+ * entries queued again as a run of half its size, due now, its size remembered while the backlog
+ * drains (splitTooLargeRun, from the limits the run carries now: runLimits), the stream's last
  * status and error saying so. Sending the halves is not a retry of the refused request, so it
  * waits for no schedule and adds nothing to the failure streak; a run of one entry refused 413
  * is an ordinary failure (setAsideWhenRoundSpent). `undefined` when the run is no longer the
@@ -76,7 +80,11 @@ export function recordStreamTooLarge(
     const entries = range.through - range.from + 1;
     const lastError = `413: the destination refused ${entries} entries (${range.from}-${range.through}) as too large; sent again in runs of at most ${Math.ceil(entries / 2)}`;
     await insertAttempt(db, attempt);
-    const next = await splitTooLargeRun(db, stream, range, lastError);
+    const carried =
+      range.cap === undefined
+        ? undefined
+        : await runLimits(db, attempt.deliveryId, attempt.eventAt);
+    const next = await splitTooLargeRun(db, stream, range, carried, lastError);
     await finishAttempt(db, {
       id: attempt.deliveryId,
       eventAt: attempt.eventAt,

@@ -340,6 +340,41 @@ it('grows runs back after a 413 while a backlog remains: 1, 2, 4, 8, then full s
   );
 });
 
+it('a destination whose limit stays below a full run refuses a long backlog a few times, not every other run', async () => {
+  const s = await connect('limit-held');
+  // ten writers side by side: 300 keys one after another take too long for the case
+  const backlog = 300;
+  await Promise.all(Array.from({ length: 10 }, () => s.keys(backlog / 10)));
+  await waitFor(
+    async () => {
+      const { stream } = await streams('getAuditStream', { stream_id: s.id, deliveries: 0 });
+      return stream!.head >= s.from + backlog;
+    },
+    { timeoutMs: 60_000, intervalMs: 200, what: 'the backlog stored' },
+  );
+  const keyLine = Math.max(
+    ...(await lines(s.brand.brand.id, s.from - 1))
+      .filter((l) => l.action === 'key.created')
+      .map((l) => l.bytes),
+  );
+  // six key entries a request at most, by bytes (a run of 16 is refused for good)
+  s.dest.maxBody = Math.floor(keyLine * 6.5);
+  await s.enabled(true);
+  const done = await delivered(s.id, s.from + backlog, s.dest);
+  const refused = s.dest.requests.filter((r) => r.status === 413);
+  console.info(
+    `${refused.length} 413s in ${s.dest.requests.length} requests; runs: ${s.dest.requests
+      .map((r) => (r.status === 413 ? -r.entries : r.entries))
+      .join(' ')}`,
+  );
+  // before the refused size was remembered: about one 413 every other run (about 75 here);
+  // now the halvings down from 16, the climb back and one try of the refused size (runSize.ts)
+  expect(refused.length).toBeLessThanOrEqual(8);
+  expect([...new Set(s.dest.accepted)]).toEqual(
+    Array.from({ length: done.head - s.from + 1 }, (_, k) => s.from + k),
+  );
+}, 120_000);
+
 it('a disable and enable drops the cap: the run after is full size', async () => {
   const s = await connect('cap-dropped');
   await s.keys(8);

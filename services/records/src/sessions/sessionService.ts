@@ -94,9 +94,10 @@ export async function membershipsOpenedBy(
 /**
  * Refuses a session whose way of signing in the brand does not accept (its sign-in policy). The
  * first refusal of a session at a brand is recorded there (member.sign_in_refused), once: the
- * person tried to open this brand, and only this brand hears of it.
+ * person tried to open this brand, and only this brand hears of it. Every RPC that resolves a
+ * session token for a brand itself, rather than through resolveSession, calls this too.
  */
-async function assertSignInPolicy(
+export async function assertSignInPolicy(
   deps: SessionDeps,
   { brand, member }: Membership,
   session: SessionRow,

@@ -3,7 +3,7 @@ import { roleAllows } from '@brand/shared/console';
 import { withTransaction } from '@brand/shared/db';
 import { AppError } from '@brand/shared/errors';
 import type { SessionDeps } from '../sessions/sessionDeps';
-import { liveSession, membershipsOpenedBy } from '../sessions/sessionService';
+import { assertSignInPolicy, liveSession, membershipsOpenedBy } from '../sessions/sessionService';
 import { selectSsoConnection } from '../sso/ssoConnectionRepo';
 import { POLICY_SUMMARIES, SIGN_IN_POLICIES } from './policy';
 
@@ -27,6 +27,12 @@ export async function setBrandSignInPolicy(
     (m) => m.brand.id === input.brandId,
   );
   if (!found) throw new AppError('not_found', `No brand ${input.brandId}.`);
+  // The brand's current policy first, as resolving the session for it does: a session the brand
+  // refuses (a passkey where it requires single sign-on) must not lift the requirement that
+  // refuses it. Refused through the same path, so the attempt is recorded at the brand once per
+  // session, like any other act of a refused session there, and only this brand hears of it; a
+  // link session at such a brand gets the brand's reason, the true one, over the link check's.
+  await assertSignInPolicy(deps, found, session);
   if (!roleAllows(found.member.role, 'members.sign_in_policy')) {
     throw new AppError(
       'insufficient_permission',

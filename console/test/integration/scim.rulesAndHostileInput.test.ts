@@ -26,7 +26,8 @@ const nextClient = () => clients[next++]!;
 
 beforeAll(async () => {
   cs = await startConsoleStack({ signInOnly: true });
-  clients = Array.from({ length: 16 }, (_, i) => idpClient(cs, `rules${i}`));
+  // one IdP client per provisioned brand (17 in this file), with room for a few more
+  clients = Array.from({ length: 20 }, (_, i) => idpClient(cs, `rules${i}`));
   idp = await startTestIdp({ clients });
 }, 120_000);
 afterAll(async () => {
@@ -535,6 +536,83 @@ describe('hostile input', () => {
     expect(body.detail).toMatch(/UTF-8/);
     const made = await db().query(`select 1 from records.scim_users where user_name = $1`, [email]);
     expect(made.rowCount).toBe(0);
+  });
+
+  // The console shows users and groups by these names: they keep to the rules of every name
+  // (@brand/shared/text). Before, a directory's text only had to be without control characters,
+  // told "must be one line": a right-to-left override or an isolate was stored, and showed
+  // reversed; the group mapping's key was held to the same pattern.
+  describe('names that would display other than they read', () => {
+    // one brand for the three: each is refused and changes nothing
+    let b: Awaited<ReturnType<typeof provisionedBrand>>;
+    beforeAll(async () => {
+      b = await provisionedBrand();
+    });
+    const refusal = (a: ScimAnswer) => {
+      expectScimError(a, 400);
+      return { scimType: a.body.scimType, detail: a.body.detail };
+    };
+
+    it('refuses a user with a text-direction control or a control character, saying which', async () => {
+      const reversed = `rtl-${randomHex(3)}@${b.domain}`;
+      expect(
+        refusal(
+          await b.scim('POST', '/Users', {
+            ...user(reversed),
+            displayName: 'Ünïcødé 🍕 \u202eRTL',
+          }),
+        ),
+      ).toEqual({
+        scimType: 'invalidValue',
+        detail: 'displayName: must not contain text-direction controls',
+      });
+      expect(
+        refusal(
+          await b.scim('POST', '/Users', {
+            ...user(`esc-${randomHex(3)}@${b.domain}`),
+            name: { givenName: 'Ren\u001b[2J' },
+          }),
+        ),
+      ).toEqual({
+        scimType: 'invalidValue',
+        detail: 'givenName: must be one line, without control characters',
+      });
+      const made = await db().query(
+        `select 1 from records.scim_users where brand_id = $1 and user_name = $2`,
+        [b.brand.id, reversed],
+      );
+      expect(made.rowCount).toBe(0);
+      // A name in a right-to-left script keeps its marks.
+      const hebrew = await b.scim('POST', '/Users', {
+        ...user(`he-${randomHex(3)}@${b.domain}`),
+        displayName: 'שלום\u200f (2)',
+      });
+      expect(hebrew.status).toBe(201);
+      expect(hebrew.body.displayName).toBe('שלום\u200f (2)');
+    });
+
+    it('refuses a group named with an isolate', async () => {
+      expect(
+        refusal(
+          await b.scim('POST', '/Groups', {
+            schemas: [GROUP_SCHEMA],
+            displayName: 'Sales \u2067olleh\u2069',
+          }),
+        ),
+      ).toEqual({
+        scimType: 'invalidValue',
+        detail: 'displayName: must not contain text-direction controls',
+      });
+    });
+
+    it('refuses mapping a group named with an override, in the page’s words', async () => {
+      const mapped = await form(b.ownerHttp, b.brand.id, '/mappings', {
+        group_key: 'Sales \u202eRTL',
+        role: 'admin',
+      });
+      expect(mapped.status).toBe(400);
+      expect(mapped.body).toContain('The group must not contain text-direction controls.');
+    });
   });
 
   it('refuses a request with two Authorization headers, whichever token comes first', async () => {

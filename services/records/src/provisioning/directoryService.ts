@@ -4,6 +4,7 @@ import { withTransaction, sqlState, SQLSTATE, type Pool, type PoolClient } from 
 import { AppError, parseOrThrow } from '@brand/shared/errors';
 import { newId } from '@brand/shared/ids';
 import { emailAddress } from '@brand/shared/console';
+import { refuseUnlessOneLine } from '@brand/shared/text';
 import type { RevocationNotifier } from '../access/revocations';
 import { lockBrandMembers } from '../access/memberRepo';
 import { selectVerifiedDomains } from '../sso/domains/ssoDomainRepo';
@@ -46,9 +47,12 @@ export interface DirectoryDeps {
   revocations: RevocationNotifier;
 }
 
-// eslint-disable-next-line no-control-regex -- control characters are what is refused
-const ONE_LINE = /^[^\u0000-\u001f\u007f\u2028\u2029]*$/;
-const text = (max: number) => z.string().max(max).regex(ONE_LINE, 'must be one line');
+/**
+ * A name or address the provider sends: one line by the rules of every name (@brand/shared/text),
+ * since the console shows users and groups by them and a text-direction control would show one
+ * reversed. The provider is told which rule (400 invalidValue, "displayName: must not ...").
+ */
+const text = (max: number) => z.string().max(max).superRefine(refuseUnlessOneLine());
 
 /** The version a write expects the resource to be at; empty for none (a create, a bare PUT). */
 const expectedVersion = z.string().regex(/^(\d{1,19})?$/, 'must be a version');

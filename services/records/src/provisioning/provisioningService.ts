@@ -4,6 +4,7 @@ import { actorEmail, actorMemberId, authorize, type Actor } from '@brand/shared/
 import type { Pool } from '@brand/shared/db';
 import { ROLES, type RoleName } from '@brand/shared/enums';
 import { AppError, parseOrThrow } from '@brand/shared/errors';
+import { refuseUnlessOneLine } from '@brand/shared/text';
 import { selectBrand } from '../access/brandRepo';
 import { currentActor } from '../access/currentActor';
 import { brandId } from '../access/inputs';
@@ -33,8 +34,9 @@ const groupKey = z
   .trim()
   .min(1, 'Name the group (its display name at the provider, or its id).')
   .max(256)
-  // eslint-disable-next-line no-control-regex -- control characters are what is refused
-  .regex(/^[^\u0000-\u001f\u007f\u2028\u2029]*$/, 'The group is one line.');
+  // a group's display name, by the rules the directory keeps its groups' names to (text in
+  // directoryService.ts), so a group named there can be mapped here and no other
+  .superRefine(refuseUnlessOneLine((why) => `The group ${why}.`));
 const role = z.enum(ROLES.names, { message: `must be one of ${ROLES.names.join(', ')}` });
 const Settings = z.object({
   jit_enabled: z.boolean(),

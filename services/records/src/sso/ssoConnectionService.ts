@@ -3,6 +3,7 @@ import { insertActivity } from '@brand/shared/activity';
 import { actorEmail, actorMemberId, authorize, type Actor } from '@brand/shared/console';
 import { withTransaction, type Pool } from '@brand/shared/db';
 import { AppError, parseOrThrow } from '@brand/shared/errors';
+import { refuseUnlessOneLine } from '@brand/shared/text';
 import type { Logger } from '@brand/shared/logger';
 import type { SecretBox } from '@brand/shared/secrets';
 import { selectBrand } from '../access/brandRepo';
@@ -41,8 +42,6 @@ export interface SsoConnectionDeps {
   domainGraceMs: number;
 }
 
-// eslint-disable-next-line no-control-regex -- control characters are what is refused
-const ONE_LINE = /^[^\u0000-\u001f\u007f\u2028\u2029]*$/;
 const DOMAIN = /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;
 
 const ConnectionInput = z.object({
@@ -53,8 +52,16 @@ const ConnectionInput = z.object({
     .trim()
     .min(1, 'Enter the client id your identity provider gave you.')
     .max(255)
-    .regex(ONE_LINE, 'The client id is one line.'),
-  clientSecret: z.string().max(1024).regex(ONE_LINE, 'The client secret is one line.'),
+    // shown on the single sign-on page, which an owner reads: the rules of every name
+    .superRefine(refuseUnlessOneLine((why) => `The client id ${why}.`)),
+  // One line too (a line break is a paste gone wrong), without control characters, and no lone
+  // surrogate, which UTF-8 (what the provider is sent) cannot carry. Text-direction controls are
+  // let through: names refuse them because they reorder what a person reads, and the secret is
+  // never shown (the page leaves its field empty), so nobody reads it reordered.
+  clientSecret: z
+    .string()
+    .max(1024)
+    .superRefine(refuseUnlessOneLine((why) => `The client secret ${why}.`, 'secret')),
   allowedDomains: z
     .array(
       z

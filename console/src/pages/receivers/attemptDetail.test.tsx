@@ -46,10 +46,26 @@ describe('AttemptDetail', () => {
     expect(page).toContain('X-Service-Attempt');
   });
 
-  it('says when the detail is no longer kept, and keeps the outcome', () => {
+  it('says when the detail is not kept, why, and keeps the outcome', () => {
     const page = html(<AttemptDetail attempt={{ ...failed, detail: undefined }} index={0} />);
-    expect(page).toContain('no longer kept');
+    expect(page).toContain('attempt detail is kept for a limited time after the event');
     expect(page).toContain('the receiver answered 400');
+  });
+
+  it('never says of an attempt a second old that its detail is "no longer" kept', () => {
+    // a probe saw it of a fresh attempt read mid-write; the retention counts from the event, so
+    // a fresh attempt without detail is one of an event older than the retention
+    const fresh = attempt({
+      number: 1,
+      started_at: new Date(Date.now() - 1000).toISOString(),
+      status_code: 200,
+      detail: undefined,
+    });
+    const page = html(<AttemptDetail attempt={fresh} index={0} />);
+    expect(page).not.toContain('no longer kept');
+    expect(page).toContain(
+      'not kept: attempt detail is kept for a limited time after the event, not after the attempt, and the event of this delivery is older than that.',
+    );
   });
 
   it('names a connection failure in words when no response came', () => {

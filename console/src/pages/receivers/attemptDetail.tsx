@@ -101,9 +101,14 @@ export function AttemptDetail(props: { attempt: Attempt; index: number }) {
           />
         </>
       ) : (
+        // The service records an attempt with its detail in one statement and reads a delivery
+        // as of one moment, so a missing detail is the retention's doing, which counts from the
+        // event: a late attempt of an old event (a resend, a retry) has none either, seconds
+        // after it was made. "No longer kept" said of one a second old read as a broken page.
         <p class="hint">
-          The headers and body of this attempt are no longer kept (attempt detail is kept for a
-          limited time); the outcome above stays.
+          The headers and body of this attempt are not kept: attempt detail is kept for a limited
+          time after the event, not after the attempt, and the event of this delivery is older than
+          that. The outcome above stays.
         </p>
       )}
     </section>

@@ -1,5 +1,10 @@
 import { z } from 'zod';
-import { decodeKeysetCursor, encodeKeysetCursor, type Pool } from '@brand/shared/db';
+import {
+  decodeKeysetCursor,
+  encodeKeysetCursor,
+  type Pool,
+  type PoolClient,
+} from '@brand/shared/db';
 import { EVENT_TYPES, type EventTypeName } from '@brand/shared/enums';
 import { parseOrThrow } from '@brand/shared/errors';
 import { fieldError, parseTimestamp } from '../requestFields';
@@ -45,14 +50,13 @@ export type DeliveryLogInput = z.input<typeof LogInput> & {
 };
 
 /**
- * One page of a receiver's or a brand's delivery log, newest first, filtered, and the cursor
- * of the next (bounded work per page: selectDeliveryLog). not_found for an unknown receiver;
- * validation_failed for a bad limit, id, time, range or cursor.
+ * What one page of a receiver's or a brand's delivery log asks for, validated: not_found for
+ * an unknown receiver; validation_failed for a bad limit, id, time, range or cursor.
  */
-export async function deliveryLogPage(
+export async function deliveryLogQuery(
   deps: { pool: Pool },
   input: DeliveryLogInput,
-): Promise<{ rows: Awaited<ReturnType<typeof selectDeliveryLog>>['rows']; nextCursor: string }> {
+): Promise<DeliveryLogQuery> {
   const v = parseOrThrow(LogInput, input);
   const since = v.since ? parseTimestamp(v.since, 'since') : undefined;
   const until = v.until ? parseTimestamp(v.until, 'until') : undefined;
@@ -70,6 +74,18 @@ export async function deliveryLogPage(
     ...(v.recordId ? { recordId: v.recordId } : {}),
   };
   if (v.receiverId) await getReceiver(deps, v.receiverId);
-  const { rows, next } = await selectDeliveryLog(deps.pool, query);
+  return query;
+}
+
+/**
+ * One page of the delivery log, newest first, filtered (bounded work per page:
+ * selectDeliveryLog), and the cursor of the next ('' at the end). Read through `db`: the
+ * caller's snapshot (listDeliveries).
+ */
+export async function readDeliveryLogPage(
+  db: PoolClient,
+  query: DeliveryLogQuery,
+): Promise<{ rows: Awaited<ReturnType<typeof selectDeliveryLog>>['rows']; nextCursor: string }> {
+  const { rows, next } = await selectDeliveryLog(db, query);
   return { rows, nextCursor: next ? encodeKeysetCursor(next) : '' };
 }

@@ -19,7 +19,8 @@ import {
   type AttemptRow,
   type DeliveryRow,
 } from './deliveryRepo';
-import { deliveryLogPage, type DeliveryLogInput } from './deliveryLog';
+import { deliveryLogQuery, readDeliveryLogPage, type DeliveryLogInput } from './deliveryLog';
+import { readSnapshot } from './snapshotRead';
 import { sampleObject } from './sampleData';
 import { deliveryBody } from '../send/sign';
 
@@ -35,11 +36,11 @@ export interface DeliveryView extends DeliveryRow {
 
 /** Deliveries with their attempts, oldest first (the log's and the Events page's form). */
 export async function withAttempts<R extends DeliveryRow>(
-  pool: Pool,
+  db: Pool | PoolClient,
   rows: R[],
 ): Promise<Array<R & DeliveryView>> {
   const attempts = await selectAttempts(
-    pool,
+    db,
     rows.map((r) => r.id),
   );
   return rows.map((r) => ({ ...r, attempt_log: attempts.filter((a) => a.delivery_id === r.id) }));
@@ -48,15 +49,20 @@ export async function withAttempts<R extends DeliveryRow>(
 /**
  * Loads one delivery with its attempts, their retained detail and the exact body sent
  * (rebuilt from the stored event: the same bytes on every attempt), or throws not_found.
+ * The three are read as of one moment (readSnapshot): the worker writes an attempt, its detail
+ * and the delivery's state together, so the view never has one without the others.
  */
 export async function getDelivery(pool: Pool, id: string): Promise<DeliveryView> {
   parseOrThrow(z.object({ deliveryId }), { deliveryId: id });
-  const row = await selectDelivery(pool, id);
-  if (!row) throw new AppError('not_found', `No delivery ${id}.`);
-  const [attempts, details] = await Promise.all([
-    selectAttempts(pool, [id]),
-    selectAttemptDetails(pool, id),
-  ]);
+  const { row, attempts, details } = await readSnapshot(pool, async (db) => {
+    const row = await selectDelivery(db, id);
+    if (!row) throw new AppError('not_found', `No delivery ${id}.`);
+    return {
+      row,
+      attempts: await selectAttempts(db, [id]),
+      details: await selectAttemptDetails(db, id),
+    };
+  });
   const { event_created_at, object_json, ...delivery } = row;
   const payload = deliveryBody({
     id: row.event_id,
@@ -144,13 +150,17 @@ export async function testReceiver(
 /**
  * One page of the delivery log of a receiver or a brand (deliveryLog.ts: filters, cursor,
  * bounded work), each delivery with its attempts, and the next page's cursor ('' at the end).
+ * The page and its attempts are read as of one moment, as getDelivery's are.
  */
 export async function listDeliveries(
   deps: { pool: Pool },
   input: DeliveryLogInput,
 ): Promise<{ deliveries: DeliveryView[]; nextCursor: string }> {
-  const page = await deliveryLogPage(deps, input);
-  return { deliveries: await withAttempts(deps.pool, page.rows), nextCursor: page.nextCursor };
+  const query = await deliveryLogQuery(deps, input);
+  return readSnapshot(deps.pool, async (db) => {
+    const page = await readDeliveryLogPage(db, query);
+    return { deliveries: await withAttempts(db, page.rows), nextCursor: page.nextCursor };
+  });
 }
 
 /**

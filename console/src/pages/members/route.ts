@@ -10,7 +10,12 @@ import { SignInPolicyForm } from '../passkeys/input';
 import { MembersNotAllowedPage, MembersPage } from './view';
 
 const InviteForm = z.object({
-  email: z.string().trim().toLowerCase().max(254).pipe(z.email('Enter an email address.')),
+  email: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .max(254, 'An email address is at most 254 characters.')
+    .pipe(z.email('Enter an email address.')),
   role: z.enum(ROLES.names, 'Choose a role.'),
 });
 const RoleForm = z.object({ role: z.enum(ROLES.names, 'Choose a role.') });

@@ -57,7 +57,9 @@ describe('deliveryDetail', () => {
     expect(text).toMatch(
       /Attempt 1 {2}2026-11-20 14:00:00Z {2}12 ms {2}connection refused by 203\.0\.113\.7:443/,
     );
-    expect(text).toMatch(/Attempt 1 .*\n {2}\(detail no longer kept\)/);
+    expect(text).toMatch(
+      /Attempt 1 .*\n {2}\(detail not kept: it is kept for a limited time after the event\)/,
+    );
   });
 
   it('shows what was sent and what came back, as text a terminal cannot act on', () => {

@@ -106,7 +106,10 @@ function attemptBlock(a: Attempt): string {
   const outcome =
     a.error_message || (a.status_code === 0 ? a.error_class : `${a.status_code} from the receiver`);
   const head = `Attempt ${a.number}  ${shortTime(a.started_at)}  ${a.duration_ms} ms  ${outcome || 'accepted'}`;
-  if (!a.detail) return `${head}\n${indent('(detail no longer kept)')}`;
+  // detail is kept for a while after the EVENT (ATTEMPT_DETAIL_RETENTION_MS), not the attempt:
+  // a fresh attempt of an old event (a resend) has none either, so "no longer" would mislead
+  if (!a.detail)
+    return `${head}\n${indent('(detail not kept: it is kept for a limited time after the event)')}`;
   return [
     head,
     indent(`Request headers:\n${indent(headerLines(a.detail.request_headers))}`),

@@ -3,6 +3,7 @@ import { AppError } from '@brand/shared/errors';
 import { DEFAULT_LIMIT, isValidLimit, normalizeSince } from '@brand/shared/resources';
 import { selectDeliveriesOfEvents } from '../log/deliveryRepo';
 import { withAttempts, type DeliveryView } from '../log/deliveryService';
+import { readSnapshot } from '../log/snapshotRead';
 import { decodeFeedCursor, encodeFeedCursor } from './feedCursor';
 import { readFeedPage } from './feedRepo';
 import type { FeedDeps } from './feedService';
@@ -34,8 +35,8 @@ const RECORD_ID = /^[A-Za-z0-9_]{1,64}$/;
 /**
  * One page of the brand's events, newest first by feed position (the feed's order and
  * cursor), each with its deliveries and their attempts (two more statements a page, whatever
- * its size). Test deliveries are not events of the brand and are left out. Throws
- * invalid_parameter for a bad filter, invalid_cursor for another brand's cursor.
+ * its size, read in one snapshot). Test deliveries are not events of the brand and are left
+ * out. Throws invalid_parameter for a bad filter, invalid_cursor for another brand's cursor.
  */
 export async function listEventOutcomes(
   deps: FeedDeps,
@@ -59,8 +60,11 @@ export async function listEventOutcomes(
     since: time('since', q.since),
     until: time('until', q.until),
   });
-  const rows = await selectDeliveriesOfEvents(deps.pool, q.brandId, read.rows);
-  const deliveries = await withAttempts(deps.pool, rows);
+  // the deliveries and their attempts as of one moment, or a worker's attempt committed
+  // between the two reads shows a delivery queued beside its attempt 1 (delivery pages too)
+  const deliveries = await readSnapshot(deps.pool, async (db) =>
+    withAttempts(db, await selectDeliveriesOfEvents(db, q.brandId, read.rows)),
+  );
   const byEvent = new Map<string, typeof deliveries>();
   for (const d of deliveries) byEvent.set(d.event_id, [...(byEvent.get(d.event_id) ?? []), d]);
   const last = read.rows[read.rows.length - 1];

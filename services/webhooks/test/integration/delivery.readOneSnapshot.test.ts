@@ -1,12 +1,14 @@
-// A delivery's page reads the delivery, its attempts and their detail as of one moment. They
-// were three separate reads (the delivery row, then its attempts and their detail, each on a
-// connection of its own), so a worker's attempt committed in between showed through: a probe of
-// the console saw "Queued, not delivered yet · Attempts: 0 of 10" above "Attempt 1: HTTP 200".
+// A delivery's page, the delivery log and the Events page read deliveries, their attempts and
+// their detail as of one moment. They were separate reads (the delivery rows, then their
+// attempts and detail, each on a connection of its own), so a worker's attempt committed in
+// between showed through: a probe of the console saw "Queued, not delivered yet · Attempts: 0 of 10" above "Attempt 1: HTTP 200".
 // The worker writes an attempt, its detail and the delivery's state in one statement; here its
 // very statement (recordSucceededAttempts) commits right after the reader's first read, every
 // time, so the race that showed once in four tries is met deterministically.
 import type pg from 'pg';
 import type { TestDatabase } from '@brand/testkit';
+import { cursorKeys } from '../../src/cursorKeys';
+import { listEventOutcomes } from '../../src/feed/eventOutcomes';
 import { getDelivery, listDeliveries, type DeliveryView } from '../../src/log/deliveryService';
 import { recordSucceededAttempts } from '../../src/outcome/attemptRepo';
 import { historyDatabase, successOf, webhooksPool } from './statementFixtures';
@@ -56,18 +58,21 @@ afterAll(async () => {
   await db?.close();
 });
 
-/** A queued delivery of a new event to rcv_snap, not attempted yet. */
-async function queued(name: string): Promise<{ id: string; event_created_at: string }> {
+/** A queued delivery of a new event to rcv_snap, not attempted yet; `feedSeq`: its feed position. */
+async function queued(
+  name: string,
+  feedSeq: number | null = null,
+): Promise<{ id: string; event_created_at: string }> {
   const { rows } = await db.pool.query<{ event_created_at: string }>(
     `with e as (
-       insert into webhooks.events (id, brand_id, type, created_at, object_json)
-       values ('evt_' || $1, 'br_snap', 'payout.paid', now(), '{"id":"po_snap"}')
+       insert into webhooks.events (id, brand_id, type, created_at, object_json, feed_seq)
+       values ('evt_' || $1, 'br_snap', 'payout.paid', now(), '{"id":"po_snap"}', $2)
        returning id, created_at, type
      )
      insert into webhooks.deliveries (id, event_id, event_at, event_type, receiver_id, brand_id)
      select 'dlv_' || $1, e.id, e.created_at, e.type, 'rcv_snap', 'br_snap' from e
      returning to_char(event_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as event_created_at`,
-    [name],
+    [name, feedSeq],
   );
   return { id: `dlv_${name}`, event_created_at: rows[0]!.event_created_at };
 }
@@ -107,4 +112,36 @@ it('the delivery log never shows a queued delivery beside an attempt the worker 
   expect(page.deliveries.map(shown)).toEqual([{ ...BEFORE, detailed: undefined }]);
   const again = await listDeliveries({ pool: reader }, { receiverId: 'rcv_snap', limit: 1 });
   expect(again.deliveries.map(shown)).toEqual([{ ...AFTER, detailed: undefined }]);
+});
+
+it("the Events page never shows an event's delivery queued beside an attempt the worker made meanwhile", async () => {
+  const d = await queued('snapfeed', 1);
+  await db.pool.query(
+    `insert into webhooks.event_feed_heads (brand_id, last_seq) values ('br_snap', 1)
+     on conflict (brand_id) do update set last_seq = 1`,
+  );
+  const deps = {
+    pool: reader,
+    cursorKeys: cursorKeys('events-feed-cursor', Buffer.alloc(32, 7).toString('base64')),
+  };
+  const query = {
+    brandId: 'br_snap',
+    limit: 1,
+    cursor: '',
+    type: undefined,
+    since: '',
+    until: '',
+    eventId: 'evt_snapfeed',
+    recordId: '',
+  };
+  between = { at: /join deliveries d on d\.event_id = k\.event_id/, run: workerSucceeds(d) };
+  const page = await listEventOutcomes(deps, query);
+  expect(between).toBeUndefined();
+  expect(page.events.flatMap((e) => e.deliveries).map(shown)).toEqual([
+    { ...BEFORE, detailed: undefined },
+  ]);
+  const again = await listEventOutcomes(deps, query);
+  expect(again.events.flatMap((e) => e.deliveries).map(shown)).toEqual([
+    { ...AFTER, detailed: undefined },
+  ]);
 });

@@ -1,7 +1,8 @@
 // A delivery's page, the delivery log and the Events page read deliveries, their attempts and
 // their detail as of one moment. They were separate reads (the delivery rows, then their
 // attempts and detail, each on a connection of its own), so a worker's attempt committed in
-// between showed through: a probe of the console saw "Queued, not delivered yet · Attempts: 0 of 10" above "Attempt 1: HTTP 200".
+// between showed through: a probe of the console saw "Queued, not delivered yet · Attempts: 0
+// of 10" above "Attempt 1: HTTP 200".
 // The worker writes an attempt, its detail and the delivery's state in one statement; here its
 // very statement (recordSucceededAttempts) commits right after the reader's first read, every
 // time, so the race that showed once in four tries is met deterministically.

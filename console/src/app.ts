@@ -4,6 +4,7 @@ import type { ConsoleDeps } from './consoleDeps';
 import { originCheck } from './csrf/originCheck';
 import { clientOrigin } from './http/clientOrigin';
 import { ConsoleHttpError } from './http/consoleHttpError';
+import { FORM_BODY_LIMIT_KB } from './http/formBodyLimit';
 import { securityHeaders } from './http/securityHeaders';
 import { serveVendorScripts } from './http/vendorScripts';
 import { registerBrands } from './pages/brands/route';
@@ -46,7 +47,9 @@ export function createConsoleApp(deps: ConsoleDeps): Express {
   registerSsoBackchannel(app, deps);
   app.use('/scim/v2', scimEndpoint(deps));
   app.use(originCheck(deps.publicOrigin));
-  app.use(express.urlencoded({ extended: false, limit: '32kb', parameterLimit: 50 }));
+  app.use(
+    express.urlencoded({ extended: false, limit: `${FORM_BODY_LIMIT_KB}kb`, parameterLimit: 50 }),
+  );
   // after the body is read: its stream's callbacks would not carry the request's origin
   app.use(clientOrigin());
 
@@ -64,6 +67,6 @@ export function createConsoleApp(deps: ConsoleDeps): Express {
   app.use(() => {
     throw new ConsoleHttpError(404, 'not_found', 'There is nothing here.');
   });
-  app.use(errorPages(deps.log));
+  app.use(errorPages(deps.log, deps.publicOrigin));
   return app;
 }

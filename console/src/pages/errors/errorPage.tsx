@@ -3,8 +3,10 @@ import type { ErrorRequestHandler } from 'express';
 import type { Logger } from '@brand/shared/logger';
 import { ServiceCallError } from '../../clients/memberCaller';
 import { ConsoleHttpError, type WayForward } from '../../http/consoleHttpError';
+import { FORM_BODY_LIMIT_KB } from '../../http/formBodyLimit';
 import { Layout } from '../../views/layout';
 import { sendPage } from '../../views/render';
+import { wayBackOf } from './wayBack';
 
 /** HTTP status of a service's refusal, when a page does not handle it itself. */
 const HTTP_OF_GRPC: Partial<Record<status, number>> = {
@@ -26,6 +28,7 @@ const TITLES: Record<number, string> = {
   403: 'Not allowed',
   404: 'Not found',
   409: 'Already exists',
+  413: 'Too much text',
   422: 'That did not work',
   429: 'Too many requests',
   503: 'Temporarily unavailable',
@@ -36,7 +39,7 @@ const TITLES: Record<number, string> = {
  * sentence. Refusals are 4xx with the service's own message; only unexpected failures are
  * 500, logged with their stack, and they show nothing of it.
  */
-export function errorPages(log: Logger): ErrorRequestHandler {
+export function errorPages(log: Logger, publicOrigin: string): ErrorRequestHandler {
   return (err: unknown, req, res, _next) => {
     let httpStatus = 500;
     let code = 'internal_error';
@@ -50,6 +53,13 @@ export function errorPages(log: Logger): ErrorRequestHandler {
       message = httpStatus === 404 ? 'There is nothing here.' : err.message;
       if (err.retryAfterSeconds !== undefined)
         res.setHeader('Retry-After', String(err.retryAfterSeconds));
+    } else if (isTooLargeBody(err)) {
+      // a paste gone wrong: say what happened and lead back to the form (the probe of
+      // 2026-11-30 met a dead end that told them to reload, which lost nothing but helped nothing)
+      httpStatus = 413;
+      code = 'payload_too_large';
+      message = `That is too much text: a form holds at most ${FORM_BODY_LIMIT_KB} kB, and one of this form's fields holds more. Go back (your browser's Back button keeps what you typed), shorten the long field and send the form again.`;
+      wayForward = wayBackOf(req, publicOrigin);
     } else if (isBodyError(err)) {
       httpStatus = 400;
       code = 'malformed_request';
@@ -81,6 +91,11 @@ export function errorPages(log: Logger): ErrorRequestHandler {
       httpStatus,
     );
   };
+}
+
+/** body-parser's refusal of a body over its limit. */
+function isTooLargeBody(err: unknown): boolean {
+  return (err as { type?: unknown } | null)?.type === 'entity.too.large';
 }
 
 /** body-parser's errors (too large, malformed) carry a 4xx status of their own. */

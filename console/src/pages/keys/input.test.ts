@@ -21,6 +21,10 @@ describe('CreateKeyForm', () => {
     expect(refusalOf('Sync \ud83c')).toMatch(/^A key name must not contain half of a character/);
   });
 
+  it('says a name too long in a sentence naming the field and the limit', () => {
+    expect(refusalOf('k'.repeat(10_000))).toBe('A key name is at most 200 characters.');
+  });
+
   it('keeps a name in right-to-left script with its marks', () => {
     expect(form({ name: 'סנכרון\u200f (2)' }).name).toBe('סנכרון\u200f (2)');
   });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { KEY_OVERLAP_SECONDS, KEY_OVERLAPS } from '@brand/shared/enums';
 import { refuseUnlessOneLine } from '@brand/shared/text';
-import { parseUtcDateTimeLocal } from '../../views/utcDateTime';
+import { parseUtcTimeText } from '../../views/utcTimeInput';
 
 /** The expiry choices of the create-key form: none, a span from now, or a time (UTC). */
 const CREATE_EXPIRIES = ['none', '1h', '24h', '7d', 'at'] as const;
@@ -12,7 +12,7 @@ export const CreateKeyForm = z.object({
     .string()
     .trim()
     .min(1, 'Give the key a name, e.g. "Warehouse sync".')
-    .max(200)
+    .max(200, 'A key name is at most 200 characters.')
     // the rule's own words: a text-direction control was told "without control characters"
     .superRefine(refuseUnlessOneLine((why) => `A key name ${why}.`)),
   environment: z.enum(['live', 'test'], 'Choose live or test.'),
@@ -21,7 +21,7 @@ export const CreateKeyForm = z.object({
   // allowed networks as typed (issue 63): records reads and checks them (readNetworks)
   allowed_networks: z.string().max(4000, 'Give at most 32 networks.').optional(),
   expires: z.enum(CREATE_EXPIRIES, 'Choose when the key expires.').default('none'),
-  expires_at: z.string().max(40).optional(),
+  expires_at: z.string().max(40, 'Give the expiry as a date and time (UTC).').optional(),
 });
 
 /**
@@ -46,7 +46,7 @@ export function requestedExpiry(
 ): { expiresAt: string } | { error: string } {
   if (form.expires === 'none') return { expiresAt: '' };
   if (form.expires === 'at') {
-    const at = parseUtcDateTimeLocal(form.expires_at);
+    const at = parseUtcTimeText(form.expires_at);
     if (!at) return { error: 'Give the expiry as a date and time (UTC).' };
     if (at.getTime() <= now) return { error: 'The expiry must be in the future.' };
     return { expiresAt: at.toISOString() };

@@ -1,5 +1,35 @@
 import { parseUtcDateTimeLocal } from '../../views/utcDateTime';
-import { recoverySinceOf, switchTimeOf } from './input';
+import { ReceiverForm, recoverySinceOf, switchTimeOf, TestForm } from './input';
+
+describe('ReceiverForm', () => {
+  const good = {
+    url: 'https://hooks.example.com/brand',
+    label: 'Warehouse',
+    events: 'payout.paid',
+  };
+  const refusalOf = (form: Record<string, unknown>) =>
+    ReceiverForm.safeParse({ ...good, ...form }).error?.issues.map((i) => i.message);
+
+  it('says a URL or label too long in sentences naming the field and the limit', () => {
+    expect(refusalOf({ url: `https://x.example/${'a'.repeat(10_000)}` })).toEqual([
+      'A receiver URL is at most 2048 characters.',
+    ]);
+    // 100, as the webhooks service takes a label
+    expect(refusalOf({ label: 'l'.repeat(101) })).toEqual([
+      'A receiver label is at most 100 characters.',
+    ]);
+    expect(ReceiverForm.safeParse({ ...good, label: 'l'.repeat(100) }).success).toBe(true);
+  });
+
+  it('says an event type not on the list in words', () => {
+    expect(refusalOf({ events: ['payout.paid', 'nope'] })).toEqual([
+      'Choose event types from the list.',
+    ]);
+    expect(TestForm.safeParse({ event_type: 'nope' }).error?.issues[0]?.message).toBe(
+      'Choose one of the receiver’s event types.',
+    );
+  });
+});
 
 const now = new Date('2026-11-23T12:00:00.000Z');
 

@@ -9,20 +9,33 @@ const eventList = z
   .union([z.string(), z.array(z.string())])
   .optional()
   .transform((v) => (v === undefined ? [] : Array.isArray(v) ? v : [v]))
-  .pipe(z.array(z.enum(EVENT_TYPES.names)).min(1, 'Select at least one event type.'));
+  .pipe(
+    z
+      .array(z.enum(EVENT_TYPES.names, 'Choose event types from the list.'))
+      .min(1, 'Select at least one event type.'),
+  );
 
 /**
  * The add and edit forms. The URL rules (https only, public addresses, no credentials, no
  * team-chat hosts) live in the webhooks service, which explains a refusal in its own words.
  */
 export const ReceiverForm = z.object({
-  url: z.string().trim().min(1, 'Enter the receiver URL (https://...).').max(2048),
-  label: z.string().trim().min(1, 'Give the receiver a label.').max(200),
+  url: z
+    .string()
+    .trim()
+    .min(1, 'Enter the receiver URL (https://...).')
+    .max(2048, 'A receiver URL is at most 2048 characters.'),
+  // 100, as the webhooks service takes it: at 200 a label of 101 came back in zod's words
+  label: z
+    .string()
+    .trim()
+    .min(1, 'Give the receiver a label.')
+    .max(100, 'A receiver label is at most 100 characters.'),
   events: eventList,
 });
 
 export const TestForm = z.object({
-  event_type: z.enum(EVENT_TYPES.names),
+  event_type: z.enum(EVENT_TYPES.names, 'Choose one of the receiver’s event types.'),
   /** "1" signs the test with a pending rotation's new secret. */
   with_new_secret: z.literal('1').optional(),
 });

@@ -11,10 +11,14 @@ export const SsoStartForm = z.object({
     .string()
     .trim()
     .toLowerCase()
-    .max(254)
-    .pipe(z.email('Enter your work email address.'))
-    .or(z.literal('')),
-  brand: z.string().regex(BRAND_ID).or(z.literal('')).default(''),
+    .max(254, 'An email address is at most 254 characters.')
+    // blank is allowed (a brand's link names the brand); the check is not an either-or rule,
+    // whose failure zod words only as "Invalid input"
+    .refine((s) => s === '' || z.email().safeParse(s).success, 'Enter your work email address.'),
+  brand: z
+    .string()
+    .refine((s) => s === '' || BRAND_ID.test(s), 'That sign-in link names no brand.')
+    .default(''),
 });
 
 /** A brand id from an SSO link's query, or '' (anything else is ignored). */
@@ -23,13 +27,21 @@ export const brandOfQuery = (q: unknown): string =>
 
 /** The owner's form on the brand's Single sign-on page. */
 export const ConnectionForm = z.object({
-  issuer: z.string().trim().min(1, 'Enter the issuer URL of your identity provider.').max(512),
-  client_id: z.string().trim().min(1, 'Enter the client id.').max(255),
-  client_secret: z.string().max(1024).default(''),
+  issuer: z
+    .string()
+    .trim()
+    .min(1, 'Enter the issuer URL of your identity provider.')
+    .max(512, 'The issuer is at most 512 characters.'),
+  client_id: z
+    .string()
+    .trim()
+    .min(1, 'Enter the client id.')
+    .max(255, 'The client id is at most 255 characters.'),
+  client_secret: z.string().max(1024, 'The client secret is at most 1024 characters.').default(''),
   // One domain per line or comma-separated, as people paste them.
   allowed_domains: z
     .string()
-    .max(2_000)
+    .max(2_000, 'The allowed email domains are at most 2000 characters in all.')
     .transform((s) =>
       s
         .split(/[\s,]+/)

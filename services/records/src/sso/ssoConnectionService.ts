@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { insertActivity } from '@brand/shared/activity';
 import { actorEmail, actorMemberId, authorize, type Actor } from '@brand/shared/console';
 import { withTransaction, type Pool } from '@brand/shared/db';
-import { AppError, parseOrThrow } from '@brand/shared/errors';
+import { AppError, fieldIssues, parseOrThrow } from '@brand/shared/errors';
 import { refuseUnlessOneLine } from '@brand/shared/text';
 import type { Logger } from '@brand/shared/logger';
 import type { SecretBox } from '@brand/shared/secrets';
@@ -14,6 +14,7 @@ import { insertOwnerMails } from '../memberMails/memberMailRepo';
 import { freshSsoUntil, requireFreshSsoProof } from './changeProof';
 import { selectVerifiedDomains, syncSsoDomains, unproveDomains } from './domains/ssoDomainRepo';
 import type { ProofFinder } from './domains/txtLookup';
+import { allowedDomains } from './allowedDomains';
 import { checkIssuer } from './issuerUrl';
 import { assertOwnersKeepAWayIn } from './ownerWayIn';
 import { discoverProvider } from './oidcClient';
@@ -42,16 +43,14 @@ export interface SsoConnectionDeps {
   domainGraceMs: number;
 }
 
-const DOMAIN = /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;
-
 const ConnectionInput = z.object({
   brandId,
-  issuer: z.string().max(512),
+  issuer: z.string().max(512, 'The issuer is at most 512 characters.'),
   clientId: z
     .string()
     .trim()
     .min(1, 'Enter the client id your identity provider gave you.')
-    .max(255)
+    .max(255, 'The client id is at most 255 characters.')
     // shown on the single sign-on page, which an owner reads: the rules of every name
     .superRefine(refuseUnlessOneLine((why) => `The client id ${why}.`)),
   // One line too (a line break is a paste gone wrong), without control characters, and no lone
@@ -60,21 +59,28 @@ const ConnectionInput = z.object({
   // never shown (the page leaves its field empty), so nobody reads it reordered.
   clientSecret: z
     .string()
-    .max(1024)
+    .max(1024, 'The client secret is at most 1024 characters.')
     .superRefine(refuseUnlessOneLine((why) => `The client secret ${why}.`, 'secret')),
-  allowedDomains: z
-    .array(
-      z
-        .string()
-        .trim()
-        .toLowerCase()
-        .regex(DOMAIN, 'Each allowed domain is a domain name, such as example.com.'),
-    )
-    .min(1, 'Allow at least one email domain.')
-    .max(20, 'At most 20 email domains.')
-    .transform((ds) => [...new Set(ds)]),
+  allowedDomains,
   enabled: z.boolean(),
 });
+
+/**
+ * The connection as asked for, or a refusal in sentences that each name their field in words
+ * (the brand id is checked before, by `authorized`): the owner reads it above the form, where
+ * "allowedDomains.0: " was a path of ours, not theirs. No field details: they cross gRPC as ASCII
+ * metadata, and a refusal quoting “🚀.test” would fail to send (a 503 instead of a 400).
+ */
+function connectionOf(input: z.input<typeof ConnectionInput>): z.output<typeof ConnectionInput> {
+  const result = ConnectionInput.safeParse(input);
+  if (result.success) return result.data;
+  throw new AppError(
+    'validation_failed',
+    fieldIssues(result.error)
+      .map((d) => d.message)
+      .join(' '),
+  );
+}
 
 const noBrand = (id: string) => () => new AppError('not_found', `No brand ${id}.`);
 
@@ -133,7 +139,7 @@ export async function setSsoConnection(
   input: z.input<typeof ConnectionInput> & { sessionToken: string },
 ): Promise<SsoConnectionRow> {
   const brand = await authorized(deps.pool, actor, input.brandId);
-  const v = parseOrThrow(ConnectionInput, input);
+  const v = connectionOf(input);
   const checked = checkIssuer(v.issuer, deps.providerPolicy);
   if (!checked.ok) {
     throw new AppError('validation_failed', `issuer: ${checked.message}`);

@@ -7,8 +7,9 @@
 # request. It also generates a local test CA under .local/ca/ (once), registers the example
 # receiver (examples/receiver, HTTPS on localhost) for the demo brand, starts it, and prints
 # how to register receivers and trigger an event. It also starts a local mailbox (an SMTP sink
-# writing .local/mailbox/*.eml) and the console (the Developers area) on 127.0.0.1:8090, and
-# prints its address and the demo owner's email, and a local OpenID provider (scripts/dev-idp)
+# writing .local/mailbox/*.eml) and the console (the Developers area) at http://localhost:8090
+# (listening on 127.0.0.1; open it by the name localhost: its forms work only there, and
+# 127.0.0.1:8090 redirects to it), and prints its address and the demo owner's email, and a local OpenID provider (scripts/dev-idp)
 # connected to the demo brand as its single sign-on, with how to sign in through it, and a local
 # DNS server (scripts/dev-dns) that serves the demo brand's domain proof. Ctrl-C stops everything this script started (and only
 # that). A service that dies is restarted with back-off (scripts/lib/supervise.sh) and the

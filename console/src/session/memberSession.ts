@@ -53,10 +53,21 @@ function csrfTokenOf(csrfSecret: string): string {
  * standing on the brand in the URL: another brand's id is 404, whatever the session. On a
  * state-changing request the form's CSRF token must match the session's.
  */
-export function requireSession(clients: ConsoleClients, opts: { brand: boolean }): RequestHandler {
+export function requireSession(
+  clients: ConsoleClients,
+  opts: {
+    brand: boolean;
+    /**
+     * What to answer instead when there is no live session (no cookie, or the session ended):
+     * by default a page goes to sign in and a form is refused (toSignIn).
+     */
+    withoutSession?: (res: Response) => void;
+  },
+): RequestHandler {
+  const withoutSession = opts.withoutSession;
   return (req, res, next) => {
     void (async () => {
-      const session = await resolve(clients, req, res, opts.brand);
+      const session = await resolve(clients, req, res, opts.brand, withoutSession);
       if (!session) return;
       if (req.method === 'POST') {
         const posted = (req.body as Record<string, unknown> | undefined)?.[CSRF_FIELD];
@@ -73,10 +84,11 @@ async function resolve(
   req: Request,
   res: Response,
   withBrand: boolean,
+  withoutSession: (res: Response) => void = (r) => toSignIn(req, r),
 ): Promise<SignedIn | MemberSession | undefined> {
   const token = readSessionToken(req);
   if (!token) {
-    toSignIn(req, res);
+    withoutSession(res);
     return undefined;
   }
   const brandId = withBrand ? String(req.params.brandId ?? '') : '';
@@ -112,7 +124,7 @@ async function resolve(
   } catch (err) {
     if (err instanceof ServiceCallError && err.grpcStatus === status.UNAUTHENTICATED) {
       clearSessionCookie(res);
-      toSignIn(req, res);
+      withoutSession(res);
       return undefined;
     }
     if (err instanceof ServiceCallError && err.grpcStatus === status.NOT_FOUND) throw notFound();
@@ -174,7 +186,11 @@ export function freshAssertion(clients: ConsoleClients, s: MemberSession): () =>
   };
 }
 
-/** Pages send people to sign in; a form post without a session is refused outright. */
+/**
+ * Pages send people to sign in; a form post without a session is refused outright (what it
+ * would have changed is not done), with the way to sign in again. The console keeps no return
+ * path: after signing in a person starts from their brand's overview.
+ */
 function toSignIn(req: Request, res: Response): void {
   if (req.method === 'GET' || req.method === 'HEAD') {
     res.redirect(303, '/sign-in');
@@ -183,7 +199,8 @@ function toSignIn(req: Request, res: Response): void {
   throw new ConsoleHttpError(
     401,
     'not_signed_in',
-    'You are not signed in (or your session ended). Sign in again.',
+    'You are not signed in (or your session ended), so this was not done. Sign in again.',
+    { href: '/sign-in', label: 'Sign in' },
   );
 }
 

@@ -1,6 +1,7 @@
 // In a real browser: receivers (add with the secret shown once, Test and watch the queued delivery
 // succeed, a business event's delivery appearing), campaign plans (notes, the pending count,
-// cancel), members (invite, change role, the last owner kept), activity and the brand picker.
+// cancel), members (invite, change role, remove after asking, the last owner kept), activity and
+// the brand picker.
 // axe-core checks each page; screenshots go to docs/console/.
 import { randomUUID } from 'node:crypto';
 import type { Browser, Page } from 'playwright-core';
@@ -186,7 +187,17 @@ it('manages members (the last owner is kept), shows activity, and lets a member 
   await page.getByRole('alert').waitFor();
   await page.goto(`${cs.url}/brands/${brand.id}/members`);
   await expectAccessible(page);
+  // The last owner's row offers no Remove (records would refuse it).
+  await page.getByRole('row', { name: owner.email }).getByText('Last owner').waitFor();
   await screenshot(page, 'members');
+  // Removing a member asks first, as revoking a key does, and the notice names them.
+  await page.getByRole('link', { name: `Remove ${invited}` }).click();
+  await page.getByRole('heading', { name: `Remove ${invited} from Demo Brand?` }).waitFor();
+  await expectAccessible(page);
+  await screenshot(page, 'members-remove');
+  await page.getByRole('button', { name: `Remove ${invited}` }).click();
+  await page.getByRole('status').getByText(`Removed ${invited} from Demo Brand.`).waitFor();
+  await screenshot(page, 'members-removed');
 
   // A key created and revoked, for the log.
   await page.getByRole('link', { name: 'API keys' }).click();

@@ -5,9 +5,20 @@ import { clearSessionCookie } from '../../session/sessionCookie';
 import { sendPage } from '../../views/render';
 import { BrandsPage } from './view';
 
+const SIGNED_OUT = '/sign-in?signed_out=1';
+
 /** The brand picker, sign-out and sign-out everywhere: pages of a session, not of a brand. */
 export function registerBrands(router: Router, clients: ConsoleClients): void {
   const signedIn = requireSession(clients, { brand: false });
+  // Signing out where the session already ended (another tab signed out, it expired) is done:
+  // the person sees that they are signed out, not a refusal.
+  const signingOut = requireSession(clients, {
+    brand: false,
+    withoutSession: (res) => {
+      clearSessionCookie(res);
+      res.redirect(303, SIGNED_OUT);
+    },
+  });
 
   // Signed in, a member of one brand goes straight to its overview; of several, to the choice.
   router.get('/', signedIn, (_req, res) => {
@@ -35,15 +46,15 @@ export function registerBrands(router: Router, clients: ConsoleClients): void {
     );
   });
 
-  router.post('/sign-out', signedIn, async (_req, res) => {
+  router.post('/sign-out', signingOut, async (_req, res) => {
     await clients.sessions('signOut', { session_token: signedInOf(res).token });
     clearSessionCookie(res);
-    res.redirect(303, '/sign-in?signed_out=1');
+    res.redirect(303, SIGNED_OUT);
   });
 
   router.post('/sign-out-everywhere', signedIn, async (_req, res) => {
     await clients.sessions('signOutEverywhere', { session_token: signedInOf(res).token });
     clearSessionCookie(res);
-    res.redirect(303, '/sign-in?signed_out=1');
+    res.redirect(303, SIGNED_OUT);
   });
 }

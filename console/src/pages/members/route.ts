@@ -7,7 +7,8 @@ import { runFormChange } from '../../http/formChange';
 import { memberOf, notFound, viewerOf, type MemberSession } from '../../session/memberSession';
 import { sendPage } from '../../views/render';
 import { SignInPolicyForm } from '../passkeys/input';
-import { MembersNotAllowedPage, MembersPage } from './view';
+import { isLastOwner } from './lastOwner';
+import { MembersNotAllowedPage, MembersPage, RemoveMemberPage } from './view';
 
 const InviteForm = z.object({
   email: z
@@ -24,14 +25,21 @@ const INVITATION_ID = /^inv_[A-Za-z0-9]{1,64}$/;
 
 /**
  * Members (owners only): list, invite (records mails the invitation; the person becomes a member
- * only by accepting it, issue 59), withdraw an invitation, change role, remove. Records keeps the
- * last owner from being removed or demoted and says so.
+ * only by accepting it, issue 59), withdraw an invitation, change role, remove (asked first, as
+ * revoking a key; never offered for the last owner). Records keeps the last owner from being
+ * removed or demoted and says so.
  */
 export function registerMembers(router: Router, deps: ConsoleDeps): void {
   const listPage = async (
     res: Response,
     s: MemberSession,
-    extra: { error?: string; notice?: string; form?: { email?: string; role?: string } } = {},
+    extra: {
+      error?: string;
+      notice?: string;
+      /** The address just removed, named in the notice unless it is a member after all. */
+      removed?: string;
+      form?: { email?: string; role?: string };
+    } = {},
     httpStatus = 200,
   ) => {
     const [{ members }, { invitations }] = await Promise.all([
@@ -42,6 +50,12 @@ export function registerMembers(router: Router, deps: ConsoleDeps): void {
         { assertion: s.assertion },
       ),
     ]);
+    const { removed, ...shown } = extra;
+    // The address comes from the URL: a link cannot make the page call a member removed.
+    const removedNotice =
+      removed !== undefined && !members.some((m) => m.email === removed)
+        ? `Removed ${removed} from ${s.brand.name}. Their next request for this brand is refused.`
+        : undefined;
     sendPage(
       res,
       MembersPage({
@@ -49,10 +63,24 @@ export function registerMembers(router: Router, deps: ConsoleDeps): void {
         members,
         invitations,
         signInPolicy: s.brand.sign_in_policy,
-        ...extra,
+        ...shown,
+        notice: removedNotice ?? shown.notice,
       }),
       httpStatus,
     );
+  };
+
+  /** The member named in the path, read from the brand's list (404 if not one of its members). */
+  const pathMember = async (memberId: string, s: MemberSession) => {
+    if (!MEMBER_ID.test(memberId)) throw notFound();
+    const { members } = await deps.clients.access(
+      'listMembers',
+      { brand_id: s.brand.id },
+      { assertion: s.assertion },
+    );
+    const member = members.find((m) => m.id === memberId);
+    if (!member) throw notFound();
+    return { member, lastOwner: isLastOwner(member, members) };
   };
 
   /** Runs a change, then shows the list with the outcome (the service's refusal on the form). */
@@ -73,11 +101,15 @@ export function registerMembers(router: Router, deps: ConsoleDeps): void {
         'Invited: an invitation is on its way to them. They become a member once they accept it.',
       withdrawn: 'Invitation withdrawn: its link no longer works.',
       role: 'Role changed.',
-      removed: 'Member removed. Their next request is refused.',
+      removed: 'Member removed. Their next request for this brand is refused.',
       policy: 'Saved: how members sign in to this brand.',
     };
     const done = typeof req.query.done === 'string' ? notices[req.query.done] : undefined;
-    await listPage(res, s, { notice: done });
+    const removed =
+      req.query.done === 'removed' && typeof req.query.who === 'string'
+        ? req.query.who.slice(0, 254)
+        : undefined;
+    await listPage(res, s, { notice: done, removed });
   });
 
   router.post('/members', async (req, res) => {
@@ -161,16 +193,23 @@ export function registerMembers(router: Router, deps: ConsoleDeps): void {
     );
   });
 
+  router.get('/members/:memberId/remove', async (req, res) => {
+    const s = memberOf(res);
+    if (!roleAllows(s.role, 'members.read')) throw notFound();
+    const { member, lastOwner } = await pathMember(String(req.params.memberId), s);
+    sendPage(res, RemoveMemberPage({ viewer: viewerOf(s), member, lastOwner }));
+  });
+
   router.post('/members/:memberId/remove', async (req, res) => {
     const s = memberOf(res);
-    const memberId = String(req.params.memberId);
-    if (!MEMBER_ID.test(memberId)) throw notFound();
+    const { member } = await pathMember(String(req.params.memberId), s);
+    // Records refuses the last owner itself (the page offers no button for it).
     await change(
       res,
       s,
       () =>
-        deps.clients.access('removeMember', { member_id: memberId }, { assertion: s.assertion }),
-      'removed',
+        deps.clients.access('removeMember', { member_id: member.id }, { assertion: s.assertion }),
+      `removed&who=${encodeURIComponent(member.email)}`,
     );
   });
 }

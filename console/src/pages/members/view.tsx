@@ -6,6 +6,7 @@ import { Csrf, Layout, Notice, type Viewer } from '../../views/layout';
 import { signInMethodWords } from '../../views/signInMethod';
 import { DataTable } from '../../views/dataTable';
 import { PostButton } from '../../views/postButton';
+import { isLastOwner } from './lastOwner';
 
 /** How members may sign in (records' sign-in policy), in the owner's words. */
 const SIGN_IN_POLICIES = [
@@ -97,14 +98,13 @@ export function MembersPage(props: {
                 )}
               </td>
               <td>
-                <PostButton
-                  action={`${base}/${m.id}/remove`}
-                  csrfToken={viewer.csrfToken}
-                  kind="danger"
-                  label={`Remove ${m.email}`}
-                >
-                  Remove
-                </PostButton>
+                {isLastOwner(m, props.members) ? (
+                  <span class="hint">Last owner</span>
+                ) : (
+                  <a href={`${base}/${m.id}/remove`} aria-label={`Remove ${m.email}`}>
+                    Remove…
+                  </a>
+                )}
               </td>
             </tr>
           );
@@ -173,6 +173,50 @@ export function MembersPage(props: {
           </div>
         </form>
       </section>
+    </Layout>
+  );
+}
+
+/**
+ * Asks before removing a member, as revoking a key does: it takes effect at once. For the last
+ * owner (reached only by a typed URL: the list offers no Remove) it says why it cannot be done.
+ */
+export function RemoveMemberPage(props: { viewer: Viewer; member: Member; lastOwner: boolean }) {
+  const { viewer, member } = props;
+  const base = `/brands/${viewer.brandId}/members`;
+  if (props.lastOwner) {
+    return (
+      <Layout title="Remove member" viewer={viewer} section="members">
+        <h1>{member.email} cannot be removed</h1>
+        <p>
+          {member.email} is the last owner of {viewer.brandName}. Make another member an owner
+          first.
+        </p>
+        <p>
+          <a href={base}>Back to Members</a>
+        </p>
+      </Layout>
+    );
+  }
+  return (
+    <Layout title="Remove member" viewer={viewer} section="members">
+      <h1>
+        Remove {member.email} from {viewer.brandName}?
+      </h1>
+      <p>
+        They lose the brand at once: their next request for it is refused, in every browser, and the
+        sessions this brand’s single sign-on opened for them end. Invitations they sent are
+        withdrawn and provisioning (SCIM) tokens they made are revoked. Their sign-ins to other
+        brands are untouched. To come back they need a new invitation.
+      </p>
+      <PostButton
+        action={`${base}/${member.id}/remove`}
+        csrfToken={viewer.csrfToken}
+        kind="danger"
+        cancel={base}
+      >
+        Remove {member.email}
+      </PostButton>
     </Layout>
   );
 }

@@ -77,7 +77,10 @@ export function CheckEmailPage(props: { email: string }) {
         link is on its way. It works once, within 15 minutes.
       </Notice>
       <p>
-        Nothing arrived? Check your spam folder, or <a href="/sign-in">request another link</a>.
+        Nothing arrived? Check your spam folder first. An address is sent at most one link a minute,
+        and less often (up to one in 15 minutes) while its links go unused, so asking again soon
+        sends nothing new: look for the earlier link instead. Otherwise{' '}
+        <a href="/sign-in">request another link</a>.
       </p>
     </Layout>
   );

@@ -1,7 +1,8 @@
 // In a real browser (Debian's Chromium via playwright-core): an owner filters the Activity page
 // (merged from records, webhooks and plans) to key actions, pages to the older entries, and
-// downloads the CSV export of the filtered range. axe-core checks each page; the screenshot goes to
-// docs/console/ (activity-filtered).
+// downloads the CSV export of the filtered range; a mistyped Who keeps the page with its form.
+// axe-core checks each page; the screenshots go to docs/console/ (activity-filtered,
+// activity-refused-filter).
 import { readFile } from 'node:fs/promises';
 import type { Browser } from 'playwright-core';
 import { randomHex } from '@brand/testkit';
@@ -67,6 +68,32 @@ it('filters the activity page, pages it, and downloads the export of the filtere
   const page = await signIn(browser, cs, ownerEmail);
   await page.goto(`${cs.url}/brands/${brand.id}/activity`);
   await expectAccessible(page);
+
+  // Who and About are text boxes styled as the other fields (they had no type, and showed thin
+  // and unstyled); a Who that is not one (the probe typed "owner") keeps the page: 400, the
+  // form with what was typed, the refusal above it, announced, and no export of it offered
+  const height = (label: string) =>
+    page.getByLabel(label).evaluate((e) => e.getBoundingClientRect().height);
+  const from = await height('From (UTC)');
+  expect(await height('Who (email or mem_…)')).toBe(from);
+  expect(await height('About (id)')).toBe(from);
+  await page.getByLabel('Who (email or mem_…)').fill('owner');
+  const [refused] = await Promise.all([
+    page.waitForResponse((r) => r.url().includes('actor=owner')),
+    page.getByRole('button', { name: 'Filter' }).click(),
+  ]);
+  expect(refused.status()).toBe(400);
+  await page.getByRole('alert').getByText('actor: must be a member id').waitFor();
+  const form = page.getByRole('form', { name: 'Filter activity' });
+  expect(await form.getAttribute('aria-describedby')).toBe(
+    await page.getByRole('alert').getAttribute('id'),
+  );
+  expect(await page.getByLabel('Who (email or mem_…)').inputValue()).toBe('owner');
+  expect(await page.getByRole('navigation', { name: 'Sections' }).count()).toBe(1);
+  expect(await page.getByRole('link', { name: 'CSV' }).count()).toBe(0);
+  await expectAccessible(page);
+  await screenshot(page, 'activity-refused-filter');
+  await page.getByLabel('Who (email or mem_…)').fill('');
 
   await page.getByLabel('What').selectOption('key.');
   await page.getByLabel('From (UTC)').fill('2026-11-18T00:00');

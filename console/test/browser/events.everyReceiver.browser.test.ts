@@ -104,6 +104,23 @@ it('lists events one line each, opens one on its receivers, retries a waiting de
   await page.getByText('No events match.').waitFor();
   expect((await page.goto(`${base}/events?since=11%2F20%2F2026`))?.status()).toBe(400);
   await page.getByText(/as a UTC time, for example 2026-11-20 14:00/).waitFor();
+  // the page stays (the probe of 2026-11-30 found a bare error page): the form with what was
+  // typed, the refusal announced above it; an id that is neither an event's nor a record's too
+  expect(await page.getByLabel('From (UTC)').inputValue()).toBe('11/20/2026');
+  await page
+    .getByRole('alert')
+    .getByText(/^since: enter "From" as a UTC time/)
+    .waitFor();
+  await page.getByLabel('From (UTC)').fill('');
+  await page.getByLabel('Event or record id').fill('abc');
+  await page.getByRole('button', { name: 'Filter' }).click();
+  await page
+    .getByRole('alert')
+    .getByText(/^find: enter an event id/)
+    .waitFor();
+  expect(await page.getByLabel('Event or record id').inputValue()).toBe('abc');
+  await page.getByText('Correct the filter above to see events.').waitFor();
+  await expectAccessible(page);
 });
 
 it('makes the overview the brand’s home, with a side bar of sections, and logs every receiver’s deliveries', async () => {

@@ -11,7 +11,7 @@ import {
 import { parseExportFormat, type ExportRow } from '@brand/shared/export';
 import type { ConsoleDeps } from '../../consoleDeps';
 import { sendExport } from '../../http/exportResponse';
-import { asRefusal, queryFields } from '../../http/queryFields';
+import { asRefusal, filterQuery, queryFields } from '../../http/queryFields';
 import { freshAssertion, memberOf, viewerOf } from '../../session/memberSession';
 import { sendPage } from '../../views/render';
 import { activitySources, tolerant } from './activitySources';
@@ -33,25 +33,29 @@ const COLUMNS = [
   'user_agent',
 ] as const;
 
+const filtersOf = (q: Record<(typeof FIELDS)[number], string>): ActivityFilterFields => ({
+  actor: q.actor,
+  action: q.action,
+  subject_id: q.subject_id,
+  since: q.since,
+  until: q.until,
+});
+
+/** The shared check of a listing: its filters, and its cursor is one of this brand's listing. */
+function listingOf(q: Record<(typeof FIELDS)[number], string>, brandId: string) {
+  const parsed = { brandId, filters: parseActivityFilters(q) };
+  if (q.cursor !== '') decodeActivityCursor(parsed, q.cursor);
+  return parsed;
+}
+
 /**
- * The query string read and checked (400 in words for a bad one: never sent on as is). A
- * cursor must be one of this brand's listing with these filters (invalid_cursor otherwise).
+ * The export's query string read and checked (400 in words for a bad one: never sent on as
+ * is). A cursor must be one of this brand's listing with these filters (invalid_cursor otherwise).
  */
 function activityQuery(query: Record<string, unknown>, brandId: string) {
   const q = queryFields(query, FIELDS);
-  const listing = asRefusal(() => {
-    const parsed = { brandId, filters: parseActivityFilters(q) };
-    if (q.cursor !== '') decodeActivityCursor(parsed, q.cursor);
-    return parsed;
-  });
-  const filters: ActivityFilterFields = {
-    actor: q.actor,
-    action: q.action,
-    subject_id: q.subject_id,
-    since: q.since,
-    until: q.until,
-  };
-  return { filters, cursor: q.cursor, listing };
+  const listing = asRefusal(() => listingOf(q, brandId));
+  return { filters: filtersOf(q), cursor: q.cursor, listing };
 }
 
 /**
@@ -64,17 +68,23 @@ function activityQuery(query: Record<string, unknown>, brandId: string) {
 export function registerActivity(router: Router, deps: ConsoleDeps): void {
   router.get('/activity', async (req, res) => {
     const s = memberOf(res);
-    const { filters, cursor } = activityQuery(req.query, s.brand.id);
+    // a refused filter: the page as typed with why (400), nothing listed, nothing to export
+    const { fields, refusal } = filterQuery(req.query, FIELDS, (q) => listingOf(q, s.brand.id));
+    const filters = filtersOf(fields);
+    const cursor = refusal ? '' : fields.cursor;
     const unavailable: string[] = [];
     const sources = activitySources(deps, () => Promise.resolve(s.assertion)).map((n) =>
       tolerant(n, unavailable),
     );
-    const page = await mergedActivityPage(sources, {
-      brand_id: s.brand.id,
-      cursor,
-      limit: PAGE,
-      ...filters,
-    });
+    const page = refusal
+      ? { entries: [], next_cursor: '' }
+      : await mergedActivityPage(sources, {
+          brand_id: s.brand.id,
+          cursor,
+          limit: PAGE,
+          ...filters,
+        });
+    if (refusal) res.setHeader('X-Console-Error', refusal.code);
     sendPage(
       res,
       ActivityPage({
@@ -84,7 +94,9 @@ export function registerActivity(router: Router, deps: ConsoleDeps): void {
         paged: cursor !== '',
         filters,
         unavailable,
+        refused: refusal?.message,
       }),
+      refusal ? 400 : 200,
     );
   });
 

@@ -8,6 +8,7 @@ import { UtcTimeInput } from '../../views/utcTimeInput';
 import { breaksAfter } from '../../views/wrapPoints';
 import { ClientAddress } from '../../views/clientAddress';
 import { DataTable } from '../../views/dataTable';
+import { FilterRefusalNotice, filterRefusalId } from '../../views/filterRefusal';
 
 /** The actions the three services write (proto/brand/activity/v1), grouped by kind for the filter. */
 const ACTIONS: Record<string, string[]> = {
@@ -47,7 +48,9 @@ function query(filters: ActivityFilterFields, extra: Record<string, string> = {}
   return s === '' ? '' : `?${s}`;
 }
 
-function FilterForm(props: { base: string; filters: ActivityFilterFields }) {
+const FORM_ID = 'activity-filter';
+
+function FilterForm(props: { base: string; filters: ActivityFilterFields; refused: boolean }) {
   const f = props.filters;
   const known = Object.entries(ACTIONS).flatMap(([kind, list]) => [kind, ...list]);
   return (
@@ -55,10 +58,20 @@ function FilterForm(props: { base: string; filters: ActivityFilterFields }) {
       method="get"
       action={`${props.base}/activity`}
       class="filters"
+      id={FORM_ID}
       aria-label="Filter activity"
+      aria-describedby={props.refused ? filterRefusalId(FORM_ID) : undefined}
     >
       <Field id="act-actor" label="Who (email or mem_…)">
-        <input id="act-actor" name="actor" value={f.actor} autocomplete="off" />
+        <input
+          id="act-actor"
+          type="text"
+          name="actor"
+          value={f.actor}
+          size={24}
+          spellcheck={false}
+          autocomplete="off"
+        />
       </Field>
       <Field id="act-action" label="What">
         <select id="act-action" name="action">
@@ -85,7 +98,15 @@ function FilterForm(props: { base: string; filters: ActivityFilterFields }) {
         </select>
       </Field>
       <Field id="act-subject" label="About (id)">
-        <input id="act-subject" name="subject_id" value={f.subject_id} autocomplete="off" />
+        <input
+          id="act-subject"
+          type="text"
+          name="subject_id"
+          value={f.subject_id}
+          size={18}
+          spellcheck={false}
+          autocomplete="off"
+        />
       </Field>
       <UtcTimeInput id="act-since" name="since" label="From" value={f.since} />
       <UtcTimeInput id="act-until" name="until" label="Before" value={f.until} />
@@ -115,6 +136,8 @@ export function ActivityPage(props: {
   paged: boolean;
   filters: ActivityFilterFields;
   unavailable: string[];
+  /** Why the filters as typed are not ones (nothing listed then, and no export offered). */
+  refused?: string;
 }) {
   const base = `/brands/${props.viewer.brandId}`;
   const filtered = Object.values(props.filters).some((v) => v !== '');
@@ -128,18 +151,21 @@ export function ActivityPage(props: {
         age); times are UTC. “From” is the address and browser of the request that made the change;
         brandctl for an operator’s command line, and empty for background work.
       </p>
-      <FilterForm base={base} filters={props.filters} />
-      <p>
-        Download everything these filters match (newest first, at most{' '}
-        {EXPORT_MAX_ROWS.toLocaleString('en')} entries):{' '}
-        <a href={`${base}/activity/export${query(props.filters, { format: 'csv' })}`} download>
-          CSV
-        </a>{' '}
-        ·{' '}
-        <a href={`${base}/activity/export${query(props.filters, { format: 'jsonl' })}`} download>
-          JSON Lines
-        </a>
-      </p>
+      <FilterRefusalNotice formId={FORM_ID} message={props.refused} />
+      <FilterForm base={base} filters={props.filters} refused={!!props.refused} />
+      {!props.refused && (
+        <p>
+          Download everything these filters match (newest first, at most{' '}
+          {EXPORT_MAX_ROWS.toLocaleString('en')} entries):{' '}
+          <a href={`${base}/activity/export${query(props.filters, { format: 'csv' })}`} download>
+            CSV
+          </a>{' '}
+          ·{' '}
+          <a href={`${base}/activity/export${query(props.filters, { format: 'jsonl' })}`} download>
+            JSON Lines
+          </a>
+        </p>
+      )}
       {props.unavailable.length > 0 && (
         <p class="notice warn" role="status">
           Not shown right now (the service did not answer): {props.unavailable.join(', ')}.
@@ -149,15 +175,27 @@ export function ActivityPage(props: {
         label="Activity"
         caption={
           <>
-            {filtered ? 'Matching entries' : 'Entries'}, newest first, {props.entries.length} on
-            this page
+            {props.refused ? (
+              'Entries: none shown until the filters are corrected'
+            ) : (
+              <>
+                {filtered ? 'Matching entries' : 'Entries'}, newest first, {props.entries.length} on
+                this page
+              </>
+            )}
           </>
         }
         columns={['When', 'Who', 'What', 'Details', 'From']}
       >
         {props.entries.length === 0 && (
           <tr>
-            <td colSpan={5}>{filtered ? 'Nothing matches these filters.' : 'Nothing yet.'}</td>
+            <td colSpan={5}>
+              {props.refused
+                ? 'Correct the filters above to see entries.'
+                : filtered
+                  ? 'Nothing matches these filters.'
+                  : 'Nothing yet.'}
+            </td>
           </tr>
         )}
         {props.entries.map((e) => (

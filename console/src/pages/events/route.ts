@@ -7,7 +7,7 @@ import { ATTEMPTS_PER_ROUND } from '@brand/shared/webhooks';
 import type { ConsoleDeps } from '../../consoleDeps';
 import { ConsoleHttpError } from '../../http/consoleHttpError';
 import { formRefusal } from '../../http/formRefusal';
-import { queryFields } from '../../http/queryFields';
+import { filterQuery, type FilterRefusal } from '../../http/queryFields';
 import { memberOf, viewerOf, type MemberSession } from '../../session/memberSession';
 import { sendPage } from '../../views/render';
 import { parseUtcTimeText } from '../../views/utcTimeInput';
@@ -18,27 +18,25 @@ const PAGE = 25;
 const FIELDS = ['type', 'since', 'until', 'find', 'cursor'] as const;
 const EVENT_ID = /^evt_[A-Za-z0-9]{1,64}$/;
 
-/** The page's filter from its query string; an unknown type or time is refused in words. */
-function filterOf(query: Record<string, unknown>): EventsFilter {
-  const q = queryFields(query, FIELDS);
+/** Record ids as the pages print them (po_..., sub_..., cmp_...), as the delivery log reads them. */
+const RECORD_ID = /^[a-z]{2,4}_[A-Za-z0-9]{1,64}$/;
+
+/** The page's filter checked: an unknown type, time or id is refused in words (filterQuery). */
+function checkFilter(q: EventsFilter): void {
+  const refuse = (message: string) => {
+    throw new ConsoleHttpError(400, 'validation_failed', message);
+  };
   if (q.type !== '' && !EVENT_TYPES.isName(q.type))
-    throw new ConsoleHttpError(
-      400,
-      'validation_failed',
-      `type: must be one of ${EVENT_TYPES.names.join(', ')}.`,
-    );
+    refuse(`type: must be one of ${EVENT_TYPES.names.join(', ')}.`);
   for (const [field, words] of [
     ['since', 'From'],
     ['until', 'Before'],
   ] as const) {
     if (q[field] !== '' && !parseUtcTimeText(q[field]))
-      throw new ConsoleHttpError(
-        400,
-        'validation_failed',
-        `${field}: enter "${words}" as a UTC time, for example 2026-11-20 14:00, or a day.`,
-      );
+      refuse(`${field}: enter "${words}" as a UTC time, for example 2026-11-20 14:00, or a day.`);
   }
-  return q;
+  if (q.find !== '' && !EVENT_ID.test(q.find) && !RECORD_ID.test(q.find))
+    refuse('find: enter an event id (evt_...) or a record id (po_..., sub_..., cmp_...).');
 }
 
 /** A time as typed, read as UTC (the page says so); the service wants RFC 3339. */
@@ -79,6 +77,10 @@ const oneEvent = (eventId: string): EventsFilter => ({
 export function registerEvents(router: Router, deps: ConsoleDeps): void {
   const webhooks = deps.clients.webhooks;
   const as = (s: MemberSession) => ({ assertion: s.assertion });
+  const rightsOf = (s: MemberSession) => ({
+    canResend: roleAllows(s.role, 'deliveries.resend'),
+    canRetry: roleAllows(s.role, 'deliveries.retry'),
+  });
 
   const render = async (
     s: MemberSession,
@@ -96,19 +98,39 @@ export function registerEvents(router: Router, deps: ConsoleDeps): void {
         nextCursor: page.next_cursor,
         retentionDays: page.history_retention_days,
         filter,
-        rights: {
-          canResend: roleAllows(s.role, 'deliveries.resend'),
-          canRetry: roleAllows(s.role, 'deliveries.retry'),
-        },
+        rights: rightsOf(s),
         ...extra,
       }),
       status,
     );
   };
 
+  /** The page with a refused filter: 400, the form as typed and why, no events (none asked). */
+  const refusedPage = (
+    s: MemberSession,
+    res: Parameters<typeof sendPage>[0],
+    filter: EventsFilter,
+    refusal: FilterRefusal,
+  ) => {
+    res.setHeader('X-Console-Error', refusal.code);
+    sendPage(
+      res,
+      EventsPage({
+        viewer: viewerOf(s),
+        events: [],
+        nextCursor: '',
+        filter: { ...filter, cursor: '' },
+        rights: rightsOf(s),
+        refused: refusal.message,
+      }),
+      400,
+    );
+  };
+
   router.get('/events', async (req, res) => {
     const s = memberOf(res);
-    const filter = filterOf(req.query);
+    const { fields: filter, refusal } = filterQuery(req.query, FIELDS, checkFilter);
+    if (refusal) return refusedPage(s, res, filter, refusal);
     const count = (v: unknown) => (typeof v === 'string' && /^\d{1,4}$/.test(v) ? Number(v) : NaN);
     const resent = count(req.query.resent);
     const retried = count(req.query.retried);
@@ -122,6 +144,8 @@ export function registerEvents(router: Router, deps: ConsoleDeps): void {
     } catch (err) {
       const refused = formRefusal(err);
       if (!refused) throw err;
+      // the service's refusal of the filter (a cursor of another listing): on the page too
+      if (refused.httpStatus === 400) return refusedPage(s, res, filter, refused);
       throw new ConsoleHttpError(refused.httpStatus, 'validation_failed', refused.message);
     }
   });

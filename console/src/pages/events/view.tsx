@@ -1,6 +1,7 @@
 import type { EventOutcome } from '@brand/proto/webhooks/v1';
 import { ATTEMPTS_PER_ROUND } from '@brand/shared/webhooks';
 import { EventTypeField, FindIdField } from '../../views/filterFields';
+import { FilterRefusalNotice, filterRefusalId } from '../../views/filterRefusal';
 import { Layout, type Viewer } from '../../views/layout';
 import { Notice } from '../../views/notice';
 import { UtcTimeInput } from '../../views/utcTimeInput';
@@ -23,7 +24,9 @@ function query(f: EventsFilter, extra: Record<string, string> = {}): string {
   return text === '' ? '' : `?${text}`;
 }
 
-function Filters(props: { base: string; filter: EventsFilter }) {
+const FORM_ID = 'events-filter';
+
+function Filters(props: { base: string; filter: EventsFilter; refused: boolean }) {
   const f = props.filter;
   const filtered = f.type !== '' || f.since !== '' || f.until !== '' || f.find !== '';
   return (
@@ -31,7 +34,9 @@ function Filters(props: { base: string; filter: EventsFilter }) {
       method="get"
       action={`${props.base}/events`}
       class="filters"
+      id={FORM_ID}
       aria-label="Filter the events"
+      aria-describedby={props.refused ? filterRefusalId(FORM_ID) : undefined}
     >
       <EventTypeField id="ev-type" name="type" value={f.type} />
       <UtcTimeInput id="ev-since" name="since" label="From" value={f.since} />
@@ -53,11 +58,14 @@ export function EventsPage(props: {
   viewer: Viewer;
   events: EventOutcome[];
   nextCursor: string;
-  retentionDays: number;
+  /** How long the service keeps events; unknown when a refused filter asked it nothing. */
+  retentionDays?: number;
   filter: EventsFilter;
   rights: EventRights;
   notice?: string;
   error?: string;
+  /** Why the filter as typed is not one (the page then lists nothing, status 400). */
+  refused?: string;
 }) {
   const base = `/brands/${props.viewer.brandId}`;
   const { filter } = props;
@@ -66,12 +74,14 @@ export function EventsPage(props: {
       <h1>Events</h1>
       <p class="hint">
         Every business event of the brand, newest first, as the API's feed has them (
-        <code>GET /api/v1/events</code>), kept {props.retentionDays} days; times are UTC. Open a
-        line for each receiver's delivery.
+        <code>GET /api/v1/events</code>)
+        {props.retentionDays !== undefined && <>, kept {props.retentionDays} days</>}; times are
+        UTC. Open a line for each receiver's delivery.
       </p>
       {props.notice && <Notice tone="ok">{props.notice}</Notice>}
       {props.error && <Notice tone="error">{props.error}</Notice>}
-      <Filters base={base} filter={filter} />
+      <FilterRefusalNotice formId={FORM_ID} message={props.refused} />
+      <Filters base={base} filter={filter} refused={!!props.refused} />
       <table class="stack events">
         <caption class="visually-hidden">Events, newest first</caption>
         <thead>
@@ -85,7 +95,9 @@ export function EventsPage(props: {
         <tbody>
           {props.events.length === 0 && (
             <tr>
-              <td colSpan={4}>No events match.</td>
+              <td colSpan={4}>
+                {props.refused ? 'Correct the filter above to see events.' : 'No events match.'}
+              </td>
             </tr>
           )}
           {props.events.map((event) => (

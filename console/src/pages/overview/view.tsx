@@ -1,3 +1,4 @@
+import { counted } from '../../views/counted';
 import { Layout, type Viewer } from '../../views/layout';
 import { HealthChartFigure } from '../receivers/healthChart';
 import { UsageChart } from '../usage/usageChart';
@@ -20,7 +21,7 @@ export function OverviewPage(props: { viewer: Viewer; data: OverviewData; now: n
   const { viewer, data } = props;
   const base = `/brands/${viewer.brandId}`;
   const d = data.deliveries;
-  const delivered = d ? `${d.succeeded} of ${d.attempts} attempts succeeded` : '';
+  const delivered = d ? `${d.succeeded} of ${counted(d.attempts, 'attempt')} succeeded` : '';
   const requests = data.requests;
   const requestCount = requests?.slices.reduce(
     (n, s) => n + OUTCOME_CLASSES.reduce((m, c) => m + s.counts[c.id], 0),
@@ -51,7 +52,7 @@ export function OverviewPage(props: { viewer: Viewer; data: OverviewData; now: n
           {requests ? (
             <>
               <p class="hint">
-                {requestCount} requests, REST and assistant, against a budget of{' '}
+                {counted(requestCount ?? 0, 'request')}, REST and assistant, against a budget of{' '}
                 {requests.limitPerMinute} a minute. <a href={`${base}/usage`}>Usage</a>
               </p>
               <figure class="chart">

@@ -69,12 +69,12 @@ describe('a connection’s client id', () => {
       await refusalOf(connect(brandId, { id: 'console-\u202eRTL', secret: 's3cret' })),
     ).toEqual({
       code: 'validation_failed',
-      message: 'clientId: The client id must not contain text-direction controls.',
+      message: 'The client id must not contain text-direction controls.',
     });
     expect(await refusalOf(connect(brandId, { id: 'console\u001b[2J', secret: 's3cret' }))).toEqual(
       {
         code: 'validation_failed',
-        message: 'clientId: The client id must be one line, without control characters.',
+        message: 'The client id must be one line, without control characters.',
       },
     );
     const { connection } = await admin.sso('getSsoConnection', {
@@ -102,7 +102,7 @@ describe('a connection’s client secret', () => {
       await refusalOf(connect(brandId, { id: `console-${brandId}`, secret: 's3cret\nmore' })),
     ).toEqual({
       code: 'validation_failed',
-      message: 'clientSecret: The client secret must be one line, without control characters.',
+      message: 'The client secret must be one line, without control characters.',
     });
   });
 

@@ -1,6 +1,7 @@
 import type { Logger } from '@brand/shared/logger';
 import type { ConsoleClients } from './clients/consoleClients';
 import type { ConsoleMetrics } from './observability/metrics';
+import type { SubmitOnce } from './forms/submitOnce';
 import type { OneTimeReveal } from './reveal/oneTimeReveal';
 import type { WrongTokenThrottle } from './scim/wrongTokenThrottle';
 
@@ -12,6 +13,8 @@ export interface ConsoleDeps {
   log: Logger;
   clients: ConsoleClients;
   reveal: OneTimeReveal;
+  /** One submission per rendered create form (forms/submitOnce.ts). */
+  submitOnce: SubmitOnce;
   metrics: ConsoleMetrics;
   /** CONSOLE_PUBLIC_URL's origin, e.g. "https://console.example.com". */
   publicOrigin: string;

@@ -28,6 +28,7 @@ import { SIGN_IN_MAIL_BATCH, signInMailTurn } from './mail/signInMailTurn';
 import { ConsoleMetrics } from './observability/metrics';
 import { createOpsApp } from './opsApp';
 import { OneTimeReveal } from './reveal/oneTimeReveal';
+import { SubmitOnce } from './forms/submitOnce';
 import { WrongTokenThrottle } from './scim/wrongTokenThrottle';
 
 /** Composition root: the only place that reads process.env and listens. */
@@ -125,10 +126,12 @@ async function main(): Promise<void> {
     },
   );
 
+  const reveal = new OneTimeReveal(redis, config.REDIS_KEY_PREFIX);
   const app = createConsoleApp({
     log,
     clients,
-    reveal: new OneTimeReveal(redis, config.REDIS_KEY_PREFIX),
+    reveal,
+    submitOnce: new SubmitOnce(redis, config.REDIS_KEY_PREFIX, reveal),
     metrics,
     publicOrigin,
     gatewayUrl: config.GATEWAY_PUBLIC_URL.replace(/\/$/, ''),

@@ -37,6 +37,14 @@ export class OneTimeReveal {
     return record.owner === ownerOf(sessionToken) ? record.value : undefined;
   }
 
+  /** Whether `id` still waits unread for this session (a repeated form is sent back to it). */
+  async waiting(sessionToken: string, id: string): Promise<boolean> {
+    if (!/^[A-Za-z0-9_-]{24}$/.test(id)) return false;
+    const raw = await this.redis.get(this.key(id));
+    if (raw === null) return false;
+    return (JSON.parse(raw) as { owner: string }).owner === ownerOf(sessionToken);
+  }
+
   private key(id: string): string {
     return `${this.prefix}console:reveal:${id}`;
   }

@@ -1,6 +1,8 @@
 import type { Request, Response, Router } from 'express';
 import { roleAllows } from '@brand/shared/console';
 import type { ConsoleDeps } from '../../consoleDeps';
+import { repeatLocation, repeatNotice } from '../../forms/repeatedForm';
+import { ONCE_FIELD } from '../../forms/submitOnce';
 import { formRefusal } from '../../http/formRefusal';
 import { memberOf, notFound, viewerOf, type MemberSession } from '../../session/memberSession';
 import { sendPage } from '../../views/render';
@@ -20,6 +22,10 @@ interface CreatedStream {
   secret: string;
   streamId: string;
 }
+
+/** The list's notice when the add form was posted again after its stream's secret was shown. */
+const ALREADY_CONNECTED =
+  'This stream was already connected from this form: its signing secret was shown once, on the first submission. If nobody copied it, remove the stream below and connect it again.';
 
 /** The notices a redirect back to a stream's page names with `?done=`. */
 const DONE: Record<string, string> = {
@@ -54,6 +60,7 @@ export function registerAuditStreams(router: Router, deps: ConsoleDeps): void {
         streams: list.streams,
         limit: list.limit,
         canManage: roleAllows(s.role, 'audit_streams.manage'),
+        onceToken: deps.submitOnce.token(),
         ...extra,
       }),
       httpStatus,
@@ -93,8 +100,9 @@ export function registerAuditStreams(router: Router, deps: ConsoleDeps): void {
     );
   };
 
-  router.get('/audit-streams', async (_req, res) => {
-    await listPage(res, memberOf(res));
+  router.get('/audit-streams', async (req, res) => {
+    const notice = repeatNotice(req.query.repeat, ALREADY_CONNECTED, 'stream');
+    await listPage(res, memberOf(res), notice ? { notice } : {});
   });
 
   router.post('/audit-streams', async (req, res) => {
@@ -114,6 +122,23 @@ export function registerAuditStreams(router: Router, deps: ConsoleDeps): void {
       return;
     }
     const v = parsed.data;
+    // A double click, a retry or back-and-resubmit posts this form again: one stream.
+    const once = await deps.submitOnce.claim(
+      s.token,
+      s.brand.id,
+      'audit_streams.add',
+      body[ONCE_FIELD],
+    );
+    if (once.kind === 'stale') {
+      const error =
+        'This form is out of date. Check the list below, then connect the stream again.';
+      await listPage(res, s, { form, error }, 400);
+      return;
+    }
+    if (once.kind === 'repeat') {
+      res.redirect(303, repeatLocation(`/brands/${s.brand.id}/audit-streams`, once));
+      return;
+    }
     try {
       const added = await streams(
         'addAuditStream',
@@ -138,13 +163,22 @@ export function registerAuditStreams(router: Router, deps: ConsoleDeps): void {
           streamId: id,
         };
         const revealId = await deps.reveal.put(s.token, reveal);
-        res.redirect(303, `/brands/${s.brand.id}/audit-streams/created/${revealId}`);
+        const location = `/brands/${s.brand.id}/audit-streams/created/${revealId}`;
+        await once.done(location, revealId);
+        res.redirect(303, location);
         return;
       }
-      res.redirect(303, `/brands/${s.brand.id}/audit-streams/${id}?done=connected`);
+      // no secret to show: a repeat is sent to the same page
+      const location = `/brands/${s.brand.id}/audit-streams/${id}?done=connected`;
+      await once.done(location, '');
+      res.redirect(303, location);
     } catch (err) {
       const refused = formRefusal(err);
-      if (!refused) throw err;
+      if (!refused) {
+        await once.failed();
+        throw err;
+      }
+      await once.release();
       await listPage(res, s, { form, error: refused.message }, refused.httpStatus);
     }
   });

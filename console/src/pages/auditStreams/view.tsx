@@ -1,5 +1,6 @@
 import { DeliveryStatus, type HealthWindow } from '@brand/proto/webhooks/v1';
 import type { AuditBatch, AuditStream } from '@brand/proto/webhooks/v1/audit';
+import { OnceField } from '../../forms/onceField';
 import { Csrf, Layout, Notice, SecretShownOnce, type Viewer } from '../../views/layout';
 import { formatTime } from '../../views/format';
 import { UtcTime } from '../../views/utcTime';
@@ -66,6 +67,8 @@ export interface AuditStreamsPageProps {
   streams: AuditStream[];
   limit: number;
   canManage: boolean;
+  /** The add form's one-time token: a repeat of the form connects no second stream. */
+  onceToken: string;
   error?: string;
   notice?: string;
   form?: Partial<AddStreamValues>;
@@ -129,7 +132,7 @@ export function AuditStreamsPage(props: AuditStreamsPageProps) {
         ))}
       </DataTable>
       {props.canManage && props.streams.length < props.limit && (
-        <AddStreamForm base={base} viewer={viewer} form={props.form} />
+        <AddStreamForm base={base} viewer={viewer} form={props.form} onceToken={props.onceToken} />
       )}
       <h2>What each destination gets</h2>
       <ul>
@@ -160,13 +163,19 @@ export function AuditStreamsPage(props: AuditStreamsPageProps) {
   );
 }
 
-function AddStreamForm(props: { base: string; viewer: Viewer; form?: Partial<AddStreamValues> }) {
+function AddStreamForm(props: {
+  base: string;
+  viewer: Viewer;
+  form?: Partial<AddStreamValues>;
+  onceToken: string;
+}) {
   const kind = props.form?.kind ?? 'https';
   return (
     <section aria-labelledby="add-stream">
       <h2 id="add-stream">Connect a stream</h2>
       <form class="stack" method="post" action={props.base}>
         <Csrf token={props.viewer.csrfToken} />
+        <OnceField token={props.onceToken} />
         <fieldset>
           <legend>Destination</legend>
           {(['https', 'splunk_hec', 'datadog'] as const).map((k) => (

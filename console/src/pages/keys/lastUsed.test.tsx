@@ -32,6 +32,7 @@ describe('the keys page', () => {
         },
         canManage: false,
         requireKeyNetworks: false,
+        onceToken: 'once',
         now: NOW,
         keys: [
           ApiKey.fromPartial({

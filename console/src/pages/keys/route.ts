@@ -2,6 +2,8 @@ import type { Request, Response, Router } from 'express';
 import { roleAllows } from '@brand/shared/console';
 import { ENVIRONMENTS, KEY_OVERLAPS } from '@brand/shared/enums';
 import type { ConsoleDeps } from '../../consoleDeps';
+import { repeatLocation, repeatNotice } from '../../forms/repeatedForm';
+import { ONCE_FIELD } from '../../forms/submitOnce';
 import { formRefusal } from '../../http/formRefusal';
 import { memberOf, notFound, viewerOf, type MemberSession } from '../../session/memberSession';
 import { sendPage } from '../../views/render';
@@ -24,6 +26,10 @@ interface CreatedKey {
   secret: string;
   replaced?: { prefix: string; expiresAt: string };
 }
+
+/** The list's notice when the create form was posted again after its key was shown. */
+const ALREADY_CREATED =
+  'This key was already created from this form: its secret was shown once, on the first submission. If nobody copied it, revoke the key below and create another.';
 
 /**
  * The keys page: list, create (the key shown once on a page that cannot be shown again,
@@ -50,6 +56,7 @@ export function registerKeys(router: Router, deps: ConsoleDeps): void {
         keys,
         canManage: roleAllows(s.role, 'keys.create'),
         requireKeyNetworks,
+        onceToken: deps.submitOnce.token(),
         ...extra,
       }),
       httpStatus,
@@ -62,17 +69,19 @@ export function registerKeys(router: Router, deps: ConsoleDeps): void {
     const expired = typeof req.query.expired === 'string' ? req.query.expired : undefined;
     const networks = typeof req.query.networks === 'string';
     const policy = req.query.policy;
-    const notice = revoked
-      ? 'The key is revoked. It no longer works.'
-      : expired
-        ? 'The key has expired. It no longer works.'
-        : networks
-          ? "The key's allowed networks are saved. Every gateway uses them from its next request."
-          : policy === 'on'
-            ? 'Every new key must now have allowed networks. Keys without them keep working: they are flagged below.'
-            : policy === 'off'
-              ? 'New keys may now work from any network.'
-              : undefined;
+    const notice =
+      repeatNotice(req.query.repeat, ALREADY_CREATED, 'key') ??
+      (revoked
+        ? 'The key is revoked. It no longer works.'
+        : expired
+          ? 'The key has expired. It no longer works.'
+          : networks
+            ? "The key's allowed networks are saved. Every gateway uses them from its next request."
+            : policy === 'on'
+              ? 'Every new key must now have allowed networks. Keys without them keep working: they are flagged below.'
+              : policy === 'off'
+                ? 'New keys may now work from any network.'
+                : undefined);
     await listPage(res, s, notice ? { notice } : {});
   });
 
@@ -99,6 +108,17 @@ export function registerKeys(router: Router, deps: ConsoleDeps): void {
       await listPage(res, s, { form, error: expiry.error }, 400);
       return;
     }
+    // A double click, a retry or back-and-resubmit posts this form again: one key, not two.
+    const once = await deps.submitOnce.claim(s.token, s.brand.id, 'keys.create', body[ONCE_FIELD]);
+    if (once.kind === 'stale') {
+      const error = 'This form is out of date. Check the list below, then create the key again.';
+      await listPage(res, s, { form, error }, 400);
+      return;
+    }
+    if (once.kind === 'repeat') {
+      res.redirect(303, repeatLocation(`/brands/${s.brand.id}/keys`, once));
+      return;
+    }
     try {
       const created = await deps.clients.access(
         'createKey',
@@ -122,10 +142,16 @@ export function registerKeys(router: Router, deps: ConsoleDeps): void {
         secret: created.secret,
       };
       const id = await deps.reveal.put(s.token, reveal);
-      res.redirect(303, `/brands/${s.brand.id}/keys/created/${id}`);
+      const location = `/brands/${s.brand.id}/keys/created/${id}`;
+      await once.done(location, id);
+      res.redirect(303, location);
     } catch (err) {
       const refused = formRefusal(err);
-      if (!refused) throw err;
+      if (!refused) {
+        await once.failed();
+        throw err;
+      }
+      await once.release();
       await listPage(res, s, { form, error: refused.message }, refused.httpStatus);
     }
   });

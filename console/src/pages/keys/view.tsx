@@ -8,6 +8,7 @@ import { keyState } from './keyState';
 import { KeyPolicy, NetworksCell, NetworksField } from './networksView';
 import { DataTable } from '../../views/dataTable';
 import { PostButton } from '../../views/postButton';
+import { OnceField } from '../../forms/onceField';
 
 export interface KeysPageProps {
   viewer: Viewer;
@@ -26,6 +27,8 @@ export interface KeysPageProps {
     expires?: string;
     expiresAt?: string;
   };
+  /** The create form's one-time token: a repeat of the form creates no second key. */
+  onceToken: string;
   /** The clock the countdowns are rendered with (tests pass their own). */
   now?: number;
 }
@@ -130,6 +133,7 @@ export function KeysPage(props: KeysPageProps) {
           viewer={viewer}
           form={props.form}
           requireKeyNetworks={props.requireKeyNetworks}
+          onceToken={props.onceToken}
         />
       )}
       <h2>Replacing a key</h2>
@@ -213,6 +217,7 @@ function CreateKeyForm(props: {
   viewer: Viewer;
   form: KeysPageProps['form'];
   requireKeyNetworks: boolean;
+  onceToken: string;
 }) {
   const env = props.form?.environment ?? 'live';
   const expires = props.form?.expires ?? 'none';
@@ -221,6 +226,7 @@ function CreateKeyForm(props: {
       <h2 id="create-key">Create a key</h2>
       <form class="stack" method="post" action={`/brands/${props.viewer.brandId}/keys`}>
         <Csrf token={props.viewer.csrfToken} />
+        <OnceField token={props.onceToken} />
         <label for="key-name">Name (the integration that will use it)</label>
         <input
           id="key-name"
@@ -298,17 +304,25 @@ function CreateKeyForm(props: {
             <label for="key-expires-at" class="visually-hidden">
               Expiry time (UTC)
             </label>
+            {/* typed like every other time field (views/utcTimeInput.tsx), not datetime-local */}
             <input
               id="key-expires-at"
               name="expires_at"
-              type="datetime-local"
+              type="text"
               value={props.form?.expiresAt ?? ''}
+              placeholder="YYYY-MM-DD HH:MM"
+              title="A UTC time such as 2026-11-20 14:00"
+              size={16}
+              maxLength={40}
+              spellcheck={false}
+              autocomplete="off"
               aria-describedby="expires-hint"
             />
           </div>
           <p id="expires-hint" class="hint">
-            From then on every request with the key is refused with <code>401 invalid_key</code>. An
-            expiry can be brought forward later, never extended.
+            A time in UTC, such as 2026-11-20 14:00. From then on every request with the key is
+            refused with <code>401 invalid_key</code>. An expiry can be brought forward later, never
+            extended.
           </p>
         </fieldset>
         <div>

@@ -2,6 +2,8 @@ import type { Response, Router } from 'express';
 import { roleAllows } from '@brand/shared/console';
 import { ROLES } from '@brand/shared/enums';
 import type { ConsoleDeps } from '../../consoleDeps';
+import { repeatLocation, repeatNotice } from '../../forms/repeatedForm';
+import { ONCE_FIELD, type FirstPost } from '../../forms/submitOnce';
 import { formRefusal } from '../../http/formRefusal';
 import { runFormChange } from '../../http/formChange';
 import { memberOf, notFound, viewerOf, type MemberSession } from '../../session/memberSession';
@@ -15,6 +17,10 @@ import {
   TokenForm,
 } from './input';
 import { ProvisioningNotAllowedPage, ProvisioningPage, ScimTokenCreatedPage } from './view';
+
+/** The page's notice when the new-token form was posted again after its token was shown. */
+const ALREADY_MADE =
+  'This token was already made from this form: it was shown once, on the first submission. If nobody copied it, revoke it below and make another.';
 
 const NOTICES: Record<string, string> = {
   revoked: 'Token revoked: the provider’s requests with it are refused from now.',
@@ -51,6 +57,7 @@ export function registerProvisioning(router: Router, deps: ConsoleDeps): void {
         viewer: viewerOf(s),
         origin: deps.publicOrigin,
         p,
+        onceToken: deps.submitOnce.token(),
         // read by the attention notice's loader for every page (undefined: webhooks unreachable)
         receivers: s.receivers,
         ...extra,
@@ -76,7 +83,7 @@ export function registerProvisioning(router: Router, deps: ConsoleDeps): void {
       return;
     }
     const done = typeof req.query.done === 'string' ? NOTICES[req.query.done] : undefined;
-    await page(res, s, { notice: done });
+    await page(res, s, { notice: repeatNotice(req.query.repeat, ALREADY_MADE, 'token') ?? done });
   });
 
   /** Makes a token (or a rotation's replacement) and shows it once. */
@@ -84,33 +91,59 @@ export function registerProvisioning(router: Router, deps: ConsoleDeps): void {
     res: Response,
     s: MemberSession,
     made: () => Promise<{ name: string; secret: string }>,
+    once?: FirstPost,
   ) => {
     let created: CreatedToken;
     try {
       created = await made();
     } catch (err) {
       const refused = formRefusal(err);
-      if (!refused) throw err;
+      if (!refused) {
+        await once?.failed();
+        throw err;
+      }
+      await once?.release();
       res.setHeader('X-Console-Error', refused.code);
       await page(res, s, { error: refused.message }, refused.httpStatus);
       return;
     }
     const id = await deps.reveal.put(s.token, created);
-    res.redirect(303, `/brands/${s.brand.id}/provisioning/tokens/created/${id}`);
+    const location = `/brands/${s.brand.id}/provisioning/tokens/created/${id}`;
+    await once?.done(location, id);
+    res.redirect(303, location);
   };
 
   router.post('/provisioning/tokens', async (req, res) => {
     const s = memberOf(res);
     const parsed = TokenForm.safeParse(req.body);
     if (!parsed.success) return refuseInput(res, s, parsed.error.issues[0]?.message);
-    await reveal(res, s, async () => {
-      const r = await deps.clients.provisioning(
-        'createScimToken',
-        { brand_id: s.brand.id, name: parsed.data.name },
-        { assertion: s.assertion },
+    // A double click, a retry or back-and-resubmit posts this form again: one token.
+    const posted = (req.body as Record<string, unknown>)[ONCE_FIELD];
+    const once = await deps.submitOnce.claim(s.token, s.brand.id, 'scim_tokens.create', posted);
+    if (once.kind === 'stale') {
+      return refuseInput(
+        res,
+        s,
+        'This form is out of date. Check the tokens below, then make the token again.',
       );
-      return { name: r.token?.name ?? parsed.data.name, secret: r.secret };
-    });
+    }
+    if (once.kind === 'repeat') {
+      res.redirect(303, repeatLocation(`/brands/${s.brand.id}/provisioning`, once));
+      return;
+    }
+    await reveal(
+      res,
+      s,
+      async () => {
+        const r = await deps.clients.provisioning(
+          'createScimToken',
+          { brand_id: s.brand.id, name: parsed.data.name },
+          { assertion: s.assertion },
+        );
+        return { name: r.token?.name ?? parsed.data.name, secret: r.secret };
+      },
+      once,
+    );
   });
 
   router.get('/provisioning/tokens/created/:revealId', async (req, res) => {

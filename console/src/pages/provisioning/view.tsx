@@ -7,6 +7,7 @@ import type { Receiver } from '@brand/proto/webhooks/v1';
 import { ROLES } from '@brand/shared/enums';
 import { formatTime } from '../../views/format';
 import { UtcTime } from '../../views/utcTime';
+import { OnceField } from '../../forms/onceField';
 import { Csrf, Layout, Notice, SecretShownOnce, type Viewer } from '../../views/layout';
 import { DataTable } from '../../views/dataTable';
 import { PostButton } from '../../views/postButton';
@@ -35,6 +36,8 @@ export function ProvisioningPage(props: {
   p: GetProvisioningResponse;
   /** The brand's receivers, to name those a deprovisioned person added; undefined: unknown. */
   receivers: Receiver[] | undefined;
+  /** The new-token form's one-time token: a repeat of the form makes no second token. */
+  onceToken: string;
   notice?: string;
   error?: string;
 }) {
@@ -122,6 +125,7 @@ export function ProvisioningPage(props: {
         </DataTable>
         <form class="stack" method="post" action={`${base}/tokens`}>
           <Csrf token={viewer.csrfToken} />
+          <OnceField token={props.onceToken} />
           <label for="token-name">New token’s name (the provider it is for)</label>
           <input
             id="token-name"

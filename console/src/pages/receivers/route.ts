@@ -2,6 +2,8 @@ import type { Response, Router } from 'express';
 import { roleAllows } from '@brand/shared/console';
 import { EVENT_TYPES } from '@brand/shared/enums';
 import type { ConsoleDeps } from '../../consoleDeps';
+import { repeatLocation, repeatNotice } from '../../forms/repeatedForm';
+import { ONCE_FIELD } from '../../forms/submitOnce';
 import { formRefusal } from '../../http/formRefusal';
 import { memberOf, viewerOf, type MemberSession } from '../../session/memberSession';
 import { sendPage } from '../../views/render';
@@ -22,6 +24,10 @@ import {
   SecretCreatedPage,
   type ReceiverFormValues,
 } from './view';
+
+/** The list's notice when the add form was posted again after its receiver was shown. */
+const ALREADY_ADDED =
+  'This receiver was already added from this form: its signing secret was shown once, on the first submission. If nobody copied it, rotate the secret on its Settings tab.';
 
 /** The notices a redirect back to a receiver's tab names with `?done=`. */
 const DONE: Record<string, string> = {
@@ -74,15 +80,18 @@ export function registerReceivers(router: Router, deps: ConsoleDeps): void {
     const receivers =
       s.receivers ?? (await webhooks('listReceivers', { brand_id: s.brand.id }, as(s))).receivers;
     const canManage = roleAllows(s.role, 'receivers.manage');
+    const onceToken = deps.submitOnce.token();
     sendPage(
       res,
-      ReceiversPage({ viewer: viewerOf(s), receivers, canManage, ...extra }),
+      ReceiversPage({ viewer: viewerOf(s), receivers, canManage, onceToken, ...extra }),
       httpStatus,
     );
   };
 
   router.get('/receivers', async (req, res) => {
-    const notice = req.query.removed === '1' ? 'The receiver is removed.' : undefined;
+    const notice =
+      repeatNotice(req.query.repeat, ALREADY_ADDED, 'receiver') ??
+      (req.query.removed === '1' ? 'The receiver is removed.' : undefined);
     await listPage(res, memberOf(res), { notice });
   });
 
@@ -99,6 +108,22 @@ export function registerReceivers(router: Router, deps: ConsoleDeps): void {
       );
       return;
     }
+    // A double click, a retry or back-and-resubmit posts this form again: one receiver.
+    const once = await deps.submitOnce.claim(
+      s.token,
+      s.brand.id,
+      'receivers.add',
+      body[ONCE_FIELD],
+    );
+    if (once.kind === 'stale') {
+      const error = 'This form is out of date. Check the list below, then add the receiver again.';
+      await listPage(res, s, { form: formValues(body), error }, 400);
+      return;
+    }
+    if (once.kind === 'repeat') {
+      res.redirect(303, repeatLocation(`/brands/${s.brand.id}/receivers`, once));
+      return;
+    }
     try {
       const added = await webhooks(
         'addReceiver',
@@ -113,10 +138,16 @@ export function registerReceivers(router: Router, deps: ConsoleDeps): void {
       );
       const receiverId = added.receiver?.id ?? '';
       const id = await deps.reveal.put(s.token, { label: parsed.data.label, secret: added.secret });
-      res.redirect(303, `/brands/${s.brand.id}/receivers/${receiverId}/created/${id}`);
+      const location = `/brands/${s.brand.id}/receivers/${receiverId}/created/${id}`;
+      await once.done(location, id);
+      res.redirect(303, location);
     } catch (err) {
       const refused = formRefusal(err);
-      if (!refused) throw err;
+      if (!refused) {
+        await once.failed();
+        throw err;
+      }
+      await once.release();
       await listPage(
         res,
         s,

@@ -2,6 +2,7 @@ import type { Receiver } from '@brand/proto/webhooks/v1';
 import { EVENT_TYPES } from '@brand/shared/enums';
 import { formatTime } from '../../views/format';
 import { UtcTime } from '../../views/utcTime';
+import { OnceField } from '../../forms/onceField';
 import { Csrf, Layout, Notice, type Viewer } from '../../views/layout';
 import { attentionOf, ReceiverHealthText, waitingWords } from './receiverHealthText';
 import { SecretRevealPage, type RevealedSecret, type SecretRevealWords } from './secretReveal';
@@ -21,6 +22,8 @@ export function ReceiversPage(props: {
   viewer: Viewer;
   receivers: Receiver[];
   canManage: boolean;
+  /** The add form's one-time token: a repeat of the form adds no second receiver. */
+  onceToken?: string;
   error?: string;
   notice?: string;
   form?: ReceiverFormValues;
@@ -94,6 +97,7 @@ export function ReceiversPage(props: {
             action={`/brands/${viewer.brandId}/receivers`}
             values={props.form}
             submit="Add receiver"
+            onceToken={props.onceToken}
           />
         </section>
       )}
@@ -107,12 +111,15 @@ export function ReceiverFields(props: {
   action: string;
   values?: ReceiverFormValues;
   submit: string;
+  /** Only the add form's (forms/submitOnce.ts); an edit is the same whenever repeated. */
+  onceToken?: string;
 }) {
   const selected = new Set(props.values?.events ?? []);
   const idPrefix = props.submit.startsWith('Add') ? 'add' : 'edit';
   return (
     <form class="stack" method="post" action={props.action}>
       <Csrf token={props.viewer.csrfToken} />
+      {props.onceToken && <OnceField token={props.onceToken} />}
       <label for={`${idPrefix}-url`}>URL</label>
       <input
         id={`${idPrefix}-url`}

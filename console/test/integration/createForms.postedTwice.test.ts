@@ -1,0 +1,168 @@
+// A create form posted twice (a double click, a retry, back and resubmit) makes one key,
+// receiver, audit stream or SCIM token, and its secret is still shown (forms/submitOnce.ts): an
+// outside probe found two live keys, one whose secret nobody ever saw.
+import { brandWithOwner, signInHttp } from '../consoleActors';
+import { startConsoleStack, type ConsoleStack } from '../consoleStack';
+
+let cs: ConsoleStack;
+
+beforeAll(async () => {
+  cs = await startConsoleStack();
+}, 120_000);
+afterAll(() => cs?.close());
+
+/** The hidden fields of the form posting to `action` on a page, as a browser would send them. */
+function hiddenFields(page: string, action: string): Record<string, string> {
+  const start = page.indexOf(`action="${action}"`);
+  const form = page.slice(start, page.indexOf('</form>', start));
+  const fields: Record<string, string> = {};
+  for (const input of form.matchAll(/<input type="hidden"[^>]*>/g)) {
+    const name = /name="([^"]+)"/.exec(input[0])?.[1];
+    const value = /value="([^"]*)"/.exec(input[0])?.[1];
+    if (name && value !== undefined) fields[name] = value;
+  }
+  return fields;
+}
+
+describe('creating a key from one form', () => {
+  it('makes one key however often the form is posted, and shows its secret once', async () => {
+    const { brand, owner } = await brandWithOwner(cs);
+    const http = await signInHttp(cs, owner.email);
+    const base = `/brands/${brand.id}/keys`;
+    const form = {
+      ...hiddenFields((await http.get(base)).body, base),
+      name: 'Double',
+      environment: 'live',
+    };
+
+    // A double click: both posts arrive before either answers.
+    const [a, b] = await Promise.all([http.post(base, form), http.post(base, form)]);
+    expect([a.status, b.status]).toEqual([303, 303]);
+    expect(await cs.stack.admin.listKeys(brand.id)).toHaveLength(1);
+    // The browser shows the second answer: it is the one key's secret, not a second key.
+    expect(b.location).toMatch(new RegExp(`^${base}/created/`));
+    expect(a.location).toBe(b.location);
+    const shown = await http.get(b.location!);
+    expect(shown.status).toBe(200);
+    const [key] = await cs.stack.admin.listKeys(brand.id);
+    expect(shown.body).toContain(key!.prefix);
+
+    // Back and resubmit, after the secret was shown: still one key, and the list says why.
+    const again = await http.post(base, form);
+    expect(again.status).toBe(303);
+    expect(again.location).toBe(`${base}?repeat=created`);
+    expect((await http.get(again.location!)).body).toContain(
+      'This key was already created from this form',
+    );
+    expect(await cs.stack.admin.listKeys(brand.id)).toHaveLength(1);
+
+    // A fresh form makes a second key; a mangled token makes none.
+    const fresh = {
+      ...hiddenFields((await http.get(base)).body, base),
+      name: 'Second',
+      environment: 'live',
+    };
+    expect((await http.post(base, fresh)).status).toBe(303);
+    expect((await http.post(base, { ...fresh, _once: 'not-a-token' })).status).toBe(400);
+    expect(await cs.stack.admin.listKeys(brand.id)).toHaveLength(2);
+  });
+
+  it('lets a form refused by records be posted again, and reads a typed UTC expiry', async () => {
+    const { brand, owner } = await brandWithOwner(cs);
+    const http = await signInHttp(cs, owner.email);
+    const base = `/brands/${brand.id}/keys`;
+    const page = (await http.get(base)).body;
+    expect(page).toContain('placeholder="YYYY-MM-DD HH:MM"');
+    expect(page).not.toContain('datetime-local');
+    const hidden = hiddenFields(page, base);
+    // campaigns:prepare is live-only: records refuses it on a test key, nothing created.
+    const refused = await http.post(base, {
+      ...hidden,
+      name: 'Prep',
+      environment: 'test',
+      campaigns_prepare: 'on',
+    });
+    expect(refused.status).toBeGreaterThanOrEqual(400);
+    expect(await cs.stack.admin.listKeys(brand.id)).toHaveLength(0);
+
+    const at = new Date(Date.now() + 3 * 86_400_000);
+    at.setUTCSeconds(0, 0);
+    const typed = at.toISOString().slice(0, 16).replace('T', ' ');
+    const made = await http.post(base, {
+      ...hidden,
+      name: 'Prep',
+      environment: 'live',
+      expires: 'at',
+      expires_at: typed,
+    });
+    expect(made.status).toBe(303);
+    const [key] = await cs.stack.admin.listKeys(brand.id);
+    expect(Date.parse(key!.expires_at!)).toBe(at.getTime());
+    const past = await http.post(base, {
+      ...hiddenFields((await http.get(base)).body, base),
+      name: 'Late',
+      environment: 'live',
+      expires: 'at',
+      expires_at: '2020-01-01 10:00',
+    });
+    expect(past.status).toBe(400);
+    expect(past.body).toContain('The expiry must be in the future.');
+  });
+});
+
+describe('the other create forms that show a secret once', () => {
+  /** Posts the form at `action` on `listPath` twice at once, then once more after the first answer was read. */
+  async function postedThrice(listPath: string, action: string, fields: Record<string, string>) {
+    const { brand, owner } = await brandWithOwner(cs);
+    const http = await signInHttp(cs, owner.email);
+    const base = `/brands/${brand.id}`;
+    const page = await http.get(`${base}${listPath}`);
+    expect(page.status).toBe(200);
+    const form = { ...hiddenFields(page.body, `${base}${action}`), ...fields };
+    expect(form._once).toBeDefined();
+    const [a, b] = await Promise.all([
+      http.post(`${base}${action}`, form),
+      http.post(`${base}${action}`, form),
+    ]);
+    expect([a.status, b.status]).toEqual([303, 303]);
+    expect(a.location).toBe(b.location);
+    expect((await http.get(b.location!)).status).toBe(200);
+    const again = await http.post(`${base}${action}`, form);
+    expect(again.status).toBe(303);
+    return { brand, http, again };
+  }
+
+  it('adds one receiver', async () => {
+    const { brand, http, again } = await postedThrice('/receivers', '/receivers', {
+      url: 'https://localhost:9443/twice',
+      label: 'Twice',
+      events: 'payout.paid',
+    });
+    expect(again.location).toBe(`/brands/${brand.id}/receivers?repeat=created`);
+    expect((await http.get(again.location!)).body).toContain('This receiver was already added');
+    const listed = (await http.get(`/brands/${brand.id}/receivers`)).body;
+    expect(listed.split('https://localhost:9443/twice').length - 1).toBe(1);
+  });
+
+  it('makes one SCIM token', async () => {
+    const { brand, http, again } = await postedThrice('/provisioning', '/provisioning/tokens', {
+      name: 'Twice',
+    });
+    expect(again.location).toBe(`/brands/${brand.id}/provisioning?repeat=created`);
+    const page = (await http.get(again.location!)).body;
+    expect(page).toContain('This token was already made');
+    expect(page.split('>Twice<').length - 1).toBe(1);
+  });
+
+  it('connects one audit stream', async () => {
+    const { brand, http, again } = await postedThrice('/audit-streams', '/audit-streams', {
+      kind: 'https',
+      label: 'Twice',
+      url: 'https://localhost:9443/audit-twice',
+    });
+    expect(again.location).toBe(`/brands/${brand.id}/audit-streams?repeat=created`);
+    const page = (await http.get(again.location!)).body;
+    expect(page).toContain('This stream was already connected');
+    expect(page.split('>Twice<').length - 1).toBe(1);
+  });
+});

@@ -37,6 +37,20 @@ describe('toGrpcFailure → fromServiceError', () => {
     expect(back).toMatchObject({ code, message: original.message, details });
   });
 
+  it('keeps details holding any character, which metadata (printable ASCII) cannot carry as is', () => {
+    // a field issue may quote what was sent (an emoji, curly quotes, a DEL, half an emoji):
+    // Metadata.set threw on them, and the refusal became an internal error (a review,
+    // 2026-11-30: an SSO domain list of "🚀.test" was a 503, not a 400)
+    const details = [
+      { field: 'allowedDomains.0', message: '“🚀.test” is not a domain name' },
+      { field: 'name', message: 'ends in \u007f and \ud800' },
+    ];
+    const failure = toGrpcFailure(new AppError('validation_failed', 'Refused.', { details }));
+    const back = fromServiceError(serviceError(failure.code, failure.details, failure.metadata));
+    expect(back).toMatchObject({ code: 'validation_failed', details });
+    expect(failure.metadata.get(ERROR_DETAILS_METADATA)[0]).toMatch(/^[\x20-\x7e]*$/);
+  });
+
   it('leaves details undefined when there were none', () => {
     const failure = toGrpcFailure(new AppError('invalid_key', 'The API key is not valid.'));
     expect(failure.metadata.get(ERROR_DETAILS_METADATA)).toEqual([]);

@@ -19,12 +19,25 @@ export function toGrpcFailure(err: AppError): GrpcFailure {
   const metadata = new Metadata();
   metadata.set(ERROR_CODE_METADATA, err.code);
   if (err.details !== undefined) {
-    metadata.set(ERROR_DETAILS_METADATA, JSON.stringify(err.details));
+    metadata.set(ERROR_DETAILS_METADATA, asciiJson(err.details));
   }
   if (err.retryAfterSeconds !== undefined) {
     metadata.set(RETRY_AFTER_METADATA, String(err.retryAfterSeconds));
   }
   return { code: grpcStatusOf(err.code), details: err.message, metadata };
+}
+
+/**
+ * JSON in printable ASCII: a metadata value may hold nothing else (grpc-js throws on the rest),
+ * and a field issue may quote what was sent (an emoji, curly quotes). Every other character is
+ * a `\uXXXX` escape, which JSON.parse reads back as it was; the message itself travels as the
+ * status's details, which grpc-js percent-encodes.
+ */
+function asciiJson(value: unknown): string {
+  return JSON.stringify(value).replace(
+    /[^\x20-\x7e]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
 }
 
 const UNAVAILABLE_MESSAGE = 'A backing service is temporarily unavailable; retry shortly.';

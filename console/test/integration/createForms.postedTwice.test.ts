@@ -67,6 +67,29 @@ describe('creating a key from one form', () => {
     expect(await cs.stack.admin.listKeys(brand.id)).toHaveLength(2);
   });
 
+  it('rolls a key once however often the roll form is posted, and shows the replacement', async () => {
+    const { brand, owner } = await brandWithOwner(cs);
+    const { key } = await cs.stack.admin.createKey({
+      brandId: brand.id,
+      actorEmail: owner.email,
+      name: 'Rolled twice',
+    });
+    const http = await signInHttp(cs, owner.email);
+    const action = `/brands/${brand.id}/keys/${key.id}/roll`;
+    const form = {
+      ...hiddenFields((await http.get(action)).body, action),
+      old_key_expires_in: '24h',
+    };
+    const [a, b] = await Promise.all([http.post(action, form), http.post(action, form)]);
+    expect([a.status, b.status]).toEqual([303, 303]);
+    expect(b.location).toBe(a.location);
+    expect(await cs.stack.admin.listKeys(brand.id)).toHaveLength(2);
+    expect((await http.get(b.location!)).body).toContain('bk_live_');
+    const again = await http.post(action, form);
+    expect(again.location).toBe(`/brands/${brand.id}/keys?repeat=rolled`);
+    expect((await http.get(again.location!)).body).toContain('This key was already rolled');
+  });
+
   it('lets a form refused by records be posted again, and reads a typed UTC expiry', async () => {
     const { brand, owner } = await brandWithOwner(cs);
     const http = await signInHttp(cs, owner.email);

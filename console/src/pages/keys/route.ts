@@ -27,6 +27,10 @@ interface CreatedKey {
   replaced?: { prefix: string; expiresAt: string };
 }
 
+/** The list's notice when a roll's form was posted again after its replacement was shown. */
+const ALREADY_ROLLED =
+  'This key was already rolled from this form: its replacement was shown once, on the first submission. If nobody copied it, revoke the replacement below and roll the old key again while it still works, or create a new key.';
+
 /** The list's notice when the create form was posted again after its key was shown. */
 const ALREADY_CREATED =
   'This key was already created from this form: its secret was shown once, on the first submission. If nobody copied it, revoke the key below and create another.';
@@ -70,6 +74,7 @@ export function registerKeys(router: Router, deps: ConsoleDeps): void {
     const networks = typeof req.query.networks === 'string';
     const policy = req.query.policy;
     const notice =
+      (req.query.repeat === 'rolled' ? ALREADY_ROLLED : undefined) ??
       repeatNotice(req.query.repeat, ALREADY_CREATED, 'key') ??
       (revoked
         ? 'The key is revoked. It no longer works.'
@@ -190,7 +195,8 @@ export function registerKeys(router: Router, deps: ConsoleDeps): void {
 
   router.get('/keys/:keyId/roll', async (req, res) => {
     const s = memberOf(res);
-    sendPage(res, RollKeyPage({ viewer: viewerOf(s), apiKey: await pathKey(req, s) }));
+    const apiKey = await pathKey(req, s);
+    sendPage(res, RollKeyPage({ viewer: viewerOf(s), apiKey, onceToken: deps.submitOnce.token() }));
   });
 
   router.post('/keys/:keyId/roll', async (req, res) => {
@@ -201,7 +207,32 @@ export function registerKeys(router: Router, deps: ConsoleDeps): void {
     if (!parsed.success) {
       const apiKey = await pathKey(req, s);
       const error = parsed.error.issues[0]?.message;
-      sendPage(res, RollKeyPage({ viewer: viewerOf(s), apiKey, error }), 400);
+      const onceToken = deps.submitOnce.token();
+      sendPage(res, RollKeyPage({ viewer: viewerOf(s), apiKey, onceToken, error }), 400);
+      return;
+    }
+    // A double click on "Roll key": the second post would be refused (already rolled) and the
+    // replacement's one page lost with the first answer; it gets that page instead.
+    const body = req.body as Record<string, unknown>;
+    const once = await deps.submitOnce.claim(
+      s.token,
+      s.brand.id,
+      `keys.roll:${keyId}`,
+      body[ONCE_FIELD],
+    );
+    if (once.kind === 'stale') {
+      const apiKey = await pathKey(req, s);
+      const error = 'This form is out of date. Check the key, then roll it again.';
+      const onceToken = deps.submitOnce.token();
+      sendPage(res, RollKeyPage({ viewer: viewerOf(s), apiKey, onceToken, error }), 400);
+      return;
+    }
+    if (once.kind === 'repeat') {
+      const list = `/brands/${s.brand.id}/keys`;
+      res.redirect(
+        303,
+        once.location ?? `${list}?repeat=${once.created ? 'rolled' : 'unfinished'}`,
+      );
       return;
     }
     try {
@@ -224,10 +255,16 @@ export function registerKeys(router: Router, deps: ConsoleDeps): void {
         },
       };
       const id = await deps.reveal.put(s.token, reveal);
-      res.redirect(303, `/brands/${s.brand.id}/keys/created/${id}`);
+      const location = `/brands/${s.brand.id}/keys/created/${id}`;
+      await once.done(location, id);
+      res.redirect(303, location);
     } catch (err) {
       const refused = formRefusal(err);
-      if (!refused) throw err;
+      if (!refused) {
+        await once.failed();
+        throw err;
+      }
+      await once.release();
       await listPage(res, s, { error: refused.message }, refused.httpStatus);
     }
   });

@@ -424,7 +424,13 @@ export function KeyCreatedPage(props: {
   );
 }
 
-export function RollKeyPage(props: { viewer: Viewer; apiKey: ApiKey; error?: string }) {
+export function RollKeyPage(props: {
+  viewer: Viewer;
+  apiKey: ApiKey;
+  /** The form's one-time token: a repeat of the form does not roll the key's replacement too. */
+  onceToken: string;
+  error?: string;
+}) {
   const { viewer, apiKey } = props;
   const choices = [
     ['now', 'Now: the old key stops working at once'],
@@ -444,6 +450,7 @@ export function RollKeyPage(props: { viewer: Viewer; apiKey: ApiKey; error?: str
       </p>
       <form class="stack" method="post" action={`/brands/${viewer.brandId}/keys/${apiKey.id}/roll`}>
         <Csrf token={viewer.csrfToken} />
+        <OnceField token={props.onceToken} />
         <fieldset>
           <legend>The old key expires</legend>
           {choices.map(([value, label]) => (

@@ -34,6 +34,14 @@ describe('the receivers list', () => {
     expect(page.match(/<tr class="failing">/g)).toHaveLength(2);
   });
 
+  it("lets the add form's label hold what the webhooks service takes, at most 100 characters", () => {
+    // it allowed 200, and a label of 101-200 came back refused by the service
+    const page = html(<ReceiversPage viewer={viewer()} receivers={[]} canManage />);
+    expect(page).toMatch(
+      /<input id="[^"]*-label" name="label" type="text" required maxlength="100"/,
+    );
+  });
+
   it('never reads OK while a backlog waits: it is catching up, with how many and the oldest', () => {
     const catchingUp = receiver({
       waiting: 29,

@@ -141,7 +141,7 @@ export function ReceiverFields(props: {
         name="label"
         type="text"
         required
-        maxLength={200}
+        maxLength={100}
         value={props.values?.label ?? ''}
       />
       <fieldset>

@@ -8,7 +8,8 @@ import type { ComponentChildren } from 'preact';
  * inside the box and the page around it stays put (a laptop's screen fits every table; the
  * browser tests check both widths). The box is focusable and named by `label`, a short name
  * ("Keys"), so a keyboard can scroll it and a screen reader says what it holds; the caption is a
- * sentence and is read with the table. A column's heading may be markup (a visually hidden
+ * sentence and is read with the table, and stays put within the box's width while the table
+ * scrolls (console.css: as wide as the table, a phone showed only its first words). A column's heading may be markup (a visually hidden
  * "Action").
  */
 export function DataTable(props: {

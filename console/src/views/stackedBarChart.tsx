@@ -1,5 +1,8 @@
 import { formatTime } from './format';
 
+/** Height above the budget line its label needs (the text is larger on a narrow chart). */
+const BUDGET_LABEL_ROOM = 28;
+
 /** One bar's part: its CSS class (the colour, from console.css) and its value. */
 interface BarPart {
   class: string;
@@ -63,12 +66,6 @@ export function StackedBarChart(props: {
       {props.topLine && (
         <line class="grid" x1={plot.left} y1={plot.top} x2={plot.right} y2={plot.top} />
       )}
-      <text x={plot.left - 6} y={plot.top + 4} text-anchor="end">
-        {max}
-      </text>
-      <text x={plot.left - 6} y={plot.bottom} text-anchor="end">
-        0
-      </text>
       {slices.map((s, i) => {
         if (total(s) === 0) return null;
         const x = plot.left + i * slot;
@@ -93,11 +90,42 @@ export function StackedBarChart(props: {
             x2={plot.right}
             y2={plot.bottom - y(budget.value)}
           />
-          <text x={plot.left + 4} y={plot.bottom - y(budget.value) - 4}>
-            {budget.label}
-          </text>
+          {/* in the middle, clear of the scale; above its line, or below it when the line runs
+          along the plot's top (no request yet reached it) and would cut it off at the edge */}
+          {plot.bottom - y(budget.value) - plot.top >= BUDGET_LABEL_ROOM ? (
+            <text
+              x={(plot.left + plot.right) / 2}
+              y={plot.bottom - y(budget.value) - 4}
+              text-anchor="middle"
+            >
+              {budget.label}
+            </text>
+          ) : (
+            <text
+              x={(plot.left + plot.right) / 2}
+              y={plot.bottom - y(budget.value) + 4}
+              text-anchor="middle"
+              dominant-baseline="hanging"
+            >
+              {budget.label}
+            </text>
+          )}
         </>
       )}
+      {/* the scale at the plot's left, drawn over the bars; a narrow chart (console.css) draws
+      its text larger and shows the scale just inside the plot instead */}
+      <text class="y-wide" x={plot.left - 6} y={plot.top + 4} text-anchor="end">
+        {max}
+      </text>
+      <text class="y-wide" x={plot.left - 6} y={plot.bottom} text-anchor="end">
+        0
+      </text>
+      <text class="y-narrow" x={plot.left + 4} y={plot.top + 4} dominant-baseline="hanging">
+        {max}
+      </text>
+      <text class="y-narrow" x={plot.left + 4} y={plot.bottom - 4}>
+        0
+      </text>
       {first && (
         <text x={plot.left} y={box.height - 8}>
           {formatTime(first.start)}

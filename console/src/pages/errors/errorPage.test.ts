@@ -41,7 +41,11 @@ describe('a form too large to read', () => {
   });
 
   it("links to the brand's page when the Referer is missing or of another origin", async () => {
-    for (const headers of [{}, { referer: 'https://evil.example/brands/br_demo/keys' }]) {
+    const asSent: Array<Record<string, string>> = [
+      {},
+      { referer: 'https://evil.example/brands/br_demo/keys' },
+    ];
+    for (const headers of asSent) {
       const answer = await post('/brands/br_demo/keys', pasted, headers);
       expect(answer.status).toBe(413);
       expect(answer.page).toContain('href="/brands/br_demo"');

@@ -3,13 +3,21 @@ import { ROLES } from '@brand/shared/enums';
 
 /** The forms of the Provisioning page; records checks each value again. */
 export const TokenForm = z.object({
-  name: z.string().trim().min(1, 'Name the token (the provider it is for, e.g. Okta).').max(100),
+  name: z
+    .string()
+    .trim()
+    .min(1, 'Name the token (the provider it is for, e.g. Okta).')
+    .max(100, 'A token name is at most 100 characters.'),
 });
 export const RotateForm = z.object({
   old_token_expires_in: z.enum(['now', '1h', '24h', '7d'], 'Choose how long the old token works.'),
 });
 export const MappingForm = z.object({
-  group_key: z.string().trim().min(1, 'Name the group.').max(256),
+  group_key: z
+    .string()
+    .trim()
+    .min(1, 'Name the group.')
+    .max(256, 'A group is at most 256 characters.'),
   role: z.enum(ROLES.names, 'Choose a role.'),
 });
 export const RemoveMappingForm = z.object({ group_key: z.string().min(1).max(256) });

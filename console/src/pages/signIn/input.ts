@@ -6,7 +6,7 @@ export const SignInForm = z.object({
     .string()
     .trim()
     .toLowerCase()
-    .max(254, 'That address is too long.')
+    .max(254, 'An email address is at most 254 characters.')
     .pipe(z.email('Enter an email address, like you@brand.example.')),
 });
 

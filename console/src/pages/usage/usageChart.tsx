@@ -1,3 +1,4 @@
+import { counted, formatCount as count } from '../../views/counted';
 import { formatTime } from '../../views/format';
 import { StackedBarChart } from '../../views/stackedBarChart';
 import { OUTCOME_CLASSES, type Slice } from './usageSeries';
@@ -14,14 +15,14 @@ export function usageDescription(slices: Slice[], budget: number, sliceName: str
     (c) => [c.label, slices.reduce((n, s) => n + s.counts[c.id], 0)] as const,
   );
   const all = totals.reduce((n, [, v]) => n + v, 0);
-  if (all === 0) return `No requests. The budget is ${budget} requests ${per}.`;
+  if (all === 0) return `No requests. The budget is ${counted(budget, 'request')} ${per}.`;
   const byClass = totals
     .filter(([, v]) => v > 0)
-    .map(([label, v]) => `${v} ${label}`)
+    .map(([label, v]) => `${count(v)} ${label}`)
     .join(', ');
   const sum = (s: Slice) => OUTCOME_CLASSES.reduce((n, c) => n + s.counts[c.id], 0);
   const busiest = slices.reduce((a, b) => (sum(b) > sum(a) ? b : a));
-  return `${all} requests: ${byClass}. The busiest ${sliceName} (from ${formatTime(busiest.start)}) had ${sum(busiest)}, against a budget of ${budget} ${per}.`;
+  return `${counted(all, 'request')}: ${byClass}. The busiest ${sliceName} (from ${formatTime(busiest.start)}) had ${count(sum(busiest))}, against a budget of ${count(budget)} ${per}.`;
 }
 
 /**
@@ -52,7 +53,9 @@ export function UsageChart(props: {
       description={usageDescription(slices, budget, props.sliceName)}
       idPrefix={props.idPrefix}
       budget={
-        props.drawBudget === false ? undefined : { value: budget, label: `budget ${budget} ${per}` }
+        props.drawBudget === false
+          ? undefined
+          : { value: budget, label: `budget ${count(budget)} ${per}` }
       }
     />
   );

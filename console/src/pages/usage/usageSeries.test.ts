@@ -42,6 +42,25 @@ describe('usage series', () => {
     );
   });
 
+  it('describes one request in the singular, and thousands with separators', () => {
+    const one = slicesOf(
+      usage([{ start: '2026-11-22T10:01:00.000000Z', surface: REST, outcome: '2xx', count: 1 }]),
+      'rest',
+    );
+    expect(usageDescription(one, 14_400, 'minute')).toBe(
+      '1 request: 1 succeeded (2xx). The busiest minute (from 2026-11-22 10:01 UTC) had 1, against a budget of 14,400 a minute.',
+    );
+    const many = slicesOf(
+      usage([
+        { start: '2026-11-22T10:01:00.000000Z', surface: REST, outcome: '2xx', count: 12_345 },
+      ]),
+      'rest',
+    );
+    expect(usageDescription(many, 60, 'minute')).toMatch(
+      /^12,345 requests: 12,345 succeeded \(2xx\)\. The busiest minute .* had 12,345, against a budget of 60 a minute\.$/,
+    );
+  });
+
   it('totals each key, biggest spender first, and counts refusals by code', () => {
     const k = (
       key_id: string,

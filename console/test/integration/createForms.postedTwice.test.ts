@@ -189,3 +189,76 @@ describe('the other create forms that show a secret once', () => {
     expect(page.split('>Twice<').length - 1).toBe(1);
   });
 });
+
+describe('a rotate form posted twice', () => {
+  // Before: the second post of a receiver's rotate was refused (422: a rotation is pending),
+  // and a SCIM token still working through its overlap was rotated again (a second replacement);
+  // either way the browser showed that answer and the first post's one-time page was lost.
+  it("rotates a receiver's signing secret once, and the repeat shows the first post's new secret", async () => {
+    const { brand, owner } = await brandWithOwner(cs);
+    const http = await signInHttp(cs, owner.email);
+    const list = `/brands/${brand.id}/receivers`;
+    const added = await http.post(list, {
+      ...hiddenFields((await http.get(list)).body, list),
+      url: 'https://localhost:9443/rotated-twice',
+      label: 'Rotated twice',
+      events: 'payout.paid',
+    });
+    expect(added.status).toBe(303);
+    const receiverId = /\/receivers\/(rcv_[A-Za-z0-9]+)\//.exec(added.location!)?.[1];
+    const base = `${list}/${receiverId}`;
+    const action = `${base}/rotate`;
+    const form = hiddenFields((await http.get(`${base}/settings`)).body, action);
+
+    const [a, b] = await Promise.all([http.post(action, form), http.post(action, form)]);
+    expect([a.status, b.status]).toEqual([303, 303]);
+    expect(b.location).toMatch(new RegExp(`^${base}/rotated/`));
+    expect(a.location).toBe(b.location);
+    const shown = await http.get(b.location!);
+    expect(shown.status).toBe(200);
+    expect(shown.body).toMatch(/whsec_[A-Za-z0-9_-]+/);
+
+    // Back and resubmit, after the secret was shown: nothing rotated, and the tab says why.
+    const again = await http.post(action, form);
+    expect(again.status).toBe(303);
+    expect(again.location).toBe(`${base}/settings?repeat=rotated`);
+    const settings = (await http.get(again.location!)).body;
+    expect(settings).toContain('This secret was already rotated from this form');
+    expect(settings).toContain('A rotation is pending');
+  });
+
+  it("rotates a SCIM token once, and the repeat shows the first post's replacement", async () => {
+    const { brand, owner } = await brandWithOwner(cs);
+    const http = await signInHttp(cs, owner.email);
+    const page = `/brands/${brand.id}/provisioning`;
+    const made = await http.post(`${page}/tokens`, {
+      ...hiddenFields((await http.get(page)).body, `${page}/tokens`),
+      name: 'Okta',
+    });
+    expect(made.status).toBe(303);
+    const listed = (await http.get(page)).body;
+    const tokenId = /\/provisioning\/tokens\/(sct_[A-Za-z0-9]+)\/rotate/.exec(listed)?.[1];
+    const action = `${page}/tokens/${tokenId}/rotate`;
+    // the old token keeps working 24 hours, so records would rotate it again
+    const form = { ...hiddenFields(listed, action), old_token_expires_in: '24h' };
+    const tokenRows = async () => (await http.get(page)).body.split('<td>Okta</td>').length - 1;
+
+    const [a, b] = await Promise.all([http.post(action, form), http.post(action, form)]);
+    expect([a.status, b.status]).toEqual([303, 303]);
+    expect(b.location).toMatch(new RegExp(`^${page}/tokens/created/`));
+    expect(a.location).toBe(b.location);
+    const shown = await http.get(b.location!);
+    expect(shown.status).toBe(200);
+    expect(shown.body).toMatch(/scim_[A-Za-z0-9_-]+/);
+    // the old token counting down and one replacement: not two
+    expect(await tokenRows()).toBe(2);
+
+    const again = await http.post(action, form);
+    expect(again.status).toBe(303);
+    expect(again.location).toBe(`${page}?repeat=rotated`);
+    expect((await http.get(again.location!)).body).toContain(
+      'This token was already rotated from this form',
+    );
+    expect(await tokenRows()).toBe(2);
+  });
+});

@@ -22,6 +22,18 @@ import { ProvisioningNotAllowedPage, ProvisioningPage, ScimTokenCreatedPage } fr
 const ALREADY_MADE =
   'This token was already made from this form: it was shown once, on the first submission. If nobody copied it, revoke it below and make another.';
 
+/**
+ * The page's notices for a rotate form posted again (`?repeat=`): after its replacement was
+ * shown (the old token counts down, and a token counting down offers no Rotate), or while
+ * the first post had not finished.
+ */
+const ROTATE_REPEATS: Record<string, string> = {
+  rotated:
+    'This token was already rotated from this form: its replacement was shown once, on the first submission. If nobody copied it, revoke the replacement below and make a new token; the old one works only until the time shown beside it.',
+  'rotate-unfinished':
+    'This rotation was already submitted, and that submission did not finish. Check the tokens below before rotating again.',
+};
+
 const NOTICES: Record<string, string> = {
   revoked: 'Token revoked: the provider’s requests with it are refused from now.',
   mapped: 'Saved. Every provisioned member’s role follows it now.',
@@ -83,7 +95,13 @@ export function registerProvisioning(router: Router, deps: ConsoleDeps): void {
       return;
     }
     const done = typeof req.query.done === 'string' ? NOTICES[req.query.done] : undefined;
-    await page(res, s, { notice: repeatNotice(req.query.repeat, ALREADY_MADE, 'token') ?? done });
+    const repeat = req.query.repeat;
+    const rotated =
+      typeof repeat === 'string' && Object.hasOwn(ROTATE_REPEATS, repeat)
+        ? ROTATE_REPEATS[repeat]
+        : undefined;
+    const notice = rotated ?? repeatNotice(repeat, ALREADY_MADE, 'token') ?? done;
+    await page(res, s, { notice });
   });
 
   /** Makes a token (or a rotation's replacement) and shows it once. */
@@ -166,14 +184,40 @@ export function registerProvisioning(router: Router, deps: ConsoleDeps): void {
     if (!TOKEN_ID.test(tokenId)) throw notFound();
     const parsed = RotateForm.safeParse(req.body);
     if (!parsed.success) return refuseInput(res, s, parsed.error.issues[0]?.message);
-    await reveal(res, s, async () => {
-      const r = await deps.clients.provisioning(
-        'rotateScimToken',
-        { token_id: tokenId, old_token_expires_in: parsed.data.old_token_expires_in },
-        { assertion: s.assertion },
+    // A double click on "Rotate": the old token, still working through its overlap, was rotated
+    // again, and the first replacement's one page lost; the repeat gets that page instead.
+    const posted = (req.body as Record<string, unknown>)[ONCE_FIELD];
+    const once = await deps.submitOnce.claim(
+      s.token,
+      s.brand.id,
+      `scim_tokens.rotate:${tokenId}`,
+      posted,
+    );
+    if (once.kind === 'stale') {
+      return refuseInput(
+        res,
+        s,
+        'This form is out of date. Check the tokens below, then rotate the token again.',
       );
-      return { name: r.token?.name ?? '', secret: r.secret };
-    });
+    }
+    if (once.kind === 'repeat') {
+      const repeat = once.created ? 'rotated' : 'rotate-unfinished';
+      res.redirect(303, once.location ?? `/brands/${s.brand.id}/provisioning?repeat=${repeat}`);
+      return;
+    }
+    await reveal(
+      res,
+      s,
+      async () => {
+        const r = await deps.clients.provisioning(
+          'rotateScimToken',
+          { token_id: tokenId, old_token_expires_in: parsed.data.old_token_expires_in },
+          { assertion: s.assertion },
+        );
+        return { name: r.token?.name ?? '', secret: r.secret };
+      },
+      once,
+    );
   });
 
   router.post('/provisioning/tokens/:tokenId/revoke', async (req, res) => {

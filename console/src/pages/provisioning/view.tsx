@@ -36,7 +36,10 @@ export function ProvisioningPage(props: {
   p: GetProvisioningResponse;
   /** The brand's receivers, to name those a deprovisioned person added; undefined: unknown. */
   receivers: Receiver[] | undefined;
-  /** The new-token form's one-time token: a repeat of the form makes no second token. */
+  /**
+   * The one-time token of the new-token and rotate forms (each claims it under its own form
+   * name): a repeat of a form makes no second token.
+   */
   onceToken: string;
   notice?: string;
   error?: string;
@@ -96,6 +99,7 @@ export function ProvisioningPage(props: {
                   <div class="actions">
                     <form method="post" action={`${base}/tokens/${t.id}/rotate`}>
                       <Csrf token={viewer.csrfToken} />
+                      <OnceField token={props.onceToken} />
                       <label for={`overlap-${t.id}`} class="visually-hidden">
                         How long the old token of {t.name} keeps working
                       </label>

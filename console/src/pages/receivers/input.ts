@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { EVENT_TYPES } from '@brand/shared/enums';
 import { MAX_SWITCH_AHEAD_MS } from '@brand/shared/webhooks';
-import { parseUtcDateTimeLocal } from '../../views/utcDateTime';
 import { parseUtcTimeText } from '../../views/utcTimeInput';
 
 /** One checkbox per event type posts `events` once or several times. */
@@ -47,7 +46,9 @@ const HOUR_MS = 3_600_000;
 
 /**
  * The switch form as SwitchSecretRequest.at: "" for now, else an RFC 3339 time. A chosen
- * time must be ahead of `now` and at most 7 days ahead; it is read as UTC (the page says so).
+ * time is typed like the console's other times ("2026-11-20 14:00", read as UTC, as the page
+ * says; the datetime-local form "2026-11-20T14:00" the field used to post still reads) and
+ * must be ahead of `now` and at most 7 days ahead.
  */
 export function switchTimeOf(
   body: Record<string, unknown>,
@@ -60,7 +61,7 @@ export function switchTimeOf(
   }
   if (when !== 'at')
     return { error: 'Choose when to switch: now, in 1 hour, in 24 hours or at a time.' };
-  const at = parseUtcDateTimeLocal(body.at);
+  const at = parseUtcTimeText(body.at);
   if (!at) return { error: 'Enter the time to switch at, in UTC (for example 2026-11-24 09:00).' };
   if (at.getTime() <= now.getTime()) {
     return { error: 'That time has passed: choose a time ahead, or switch now.' };

@@ -111,7 +111,8 @@ export function receiverKit(deps: ConsoleDeps) {
     } else if (tab === 'recovery') {
       content = RecoveryTab({ viewer, receiver, rights, now });
     } else {
-      content = SettingsTab({ viewer, receiver, rights, now, form: extra.form });
+      const onceToken = deps.submitOnce.token();
+      content = SettingsTab({ viewer, receiver, rights, now, form: extra.form, onceToken });
       // a Test signed with the new secret is followed here until it is answered
       const rotation = receiver.rotation;
       if (rotation?.test_delivery_id && deliveryStatusName(rotation.test_status) === 'pending')

@@ -1,5 +1,6 @@
 import type { Router } from 'express';
 import type { ConsoleDeps } from '../../consoleDeps';
+import { ONCE_FIELD } from '../../forms/submitOnce';
 import { formRefusal } from '../../http/formRefusal';
 import { memberOf } from '../../session/memberSession';
 import { switchTimeOf } from './input';
@@ -9,9 +10,24 @@ import { RotatedSecretPage } from './rotationView';
 import { registerSecretReveal } from './secretReveal';
 
 /**
+ * The Settings tab's notice for `?repeat=` after a repeated rotate form: `rotated`, its new
+ * secret already shown (cancelling discards it; the current secret keeps signing), or
+ * `unfinished`. Undefined for any other value.
+ */
+export function rotationRepeatNotice(repeat: unknown): string | undefined {
+  if (repeat === 'rotated') {
+    return 'This secret was already rotated from this form: the new secret was shown once, on the first submission. If nobody copied it, cancel the rotation below (the current secret keeps signing) and rotate again.';
+  }
+  if (repeat === 'unfinished') {
+    return 'This form was already submitted, and that submission did not finish. Check the signing secret below before rotating again.';
+  }
+  return undefined;
+}
+
+/**
  * The rotation of a receiver's signing secret, as the webhooks service runs it: rotate (the
- * new secret goes through the one-time reveal, as at creation), switch now or at a time,
- * cancel. The Test signed with the new secret is the receiver's Test route with a flag.
+ * new secret goes through the one-time reveal, as at creation; a repeat of the form rotates
+ * nothing more, forms/submitOnce.ts), switch now or at a time, cancel. The Test signed with the new secret is the receiver's Test route with a flag.
  */
 export function registerRotation(router: Router, deps: ConsoleDeps, kit: ReceiverKit): void {
   const { webhooks, as, getReceiver, receiverPage } = kit;
@@ -19,6 +35,27 @@ export function registerRotation(router: Router, deps: ConsoleDeps, kit: Receive
   router.post('/receivers/:receiverId/rotate', async (req, res) => {
     const s = memberOf(res);
     const receiver = await getReceiver(s, String(req.params.receiverId));
+    const settings = receiverTabPath(s.brand.id, receiver.id, 'settings');
+    // A double click on "Rotate": the second post was refused (a rotation is pending) and the
+    // new secret's one page lost with the first answer; it gets that page instead.
+    const once = await deps.submitOnce.claim(
+      s.token,
+      s.brand.id,
+      `receivers.rotate:${receiver.id}`,
+      (req.body as Record<string, unknown>)[ONCE_FIELD],
+    );
+    if (once.kind === 'stale') {
+      const error = 'This form is out of date. Check the signing secret below, then rotate again.';
+      await receiverPage(res, s, receiver, 'settings', { error }, 400);
+      return;
+    }
+    if (once.kind === 'repeat') {
+      res.redirect(
+        303,
+        once.location ?? `${settings}?repeat=${once.created ? 'rotated' : 'unfinished'}`,
+      );
+      return;
+    }
     try {
       const rotated = await webhooks(
         'rotateSecret',
@@ -29,10 +66,16 @@ export function registerRotation(router: Router, deps: ConsoleDeps, kit: Receive
         label: receiver.label,
         secret: rotated.new_secret,
       });
-      res.redirect(303, `/brands/${s.brand.id}/receivers/${receiver.id}/rotated/${id}`);
+      const location = `/brands/${s.brand.id}/receivers/${receiver.id}/rotated/${id}`;
+      await once.done(location, id);
+      res.redirect(303, location);
     } catch (err) {
       const refused = formRefusal(err);
-      if (!refused) throw err;
+      if (!refused) {
+        await once.failed();
+        throw err;
+      }
+      await once.release();
       await receiverPage(
         res,
         s,

@@ -16,12 +16,21 @@ const rotation = (over: Partial<SecretRotation> = {}): SecretRotation => ({
 });
 const panel = (r = receiver(), rights = { canRotate: true, canSwitch: true }) =>
   html(
-    <RotationPanel viewer={viewer()} receiver={r} events={['payout.paid']} now={now} {...rights} />,
+    <RotationPanel
+      viewer={viewer()}
+      receiver={r}
+      events={['payout.paid']}
+      now={now}
+      onceToken="mk1.once"
+      {...rights}
+    />,
   );
 
 describe('RotationPanel', () => {
   it('offers owners a rotation, and shows others nothing to press', () => {
     expect(panel()).toContain('action="/brands/br_demo/receivers/rcv_orders/rotate"');
+    // a double click rotates once and shows that secret (forms/submitOnce.ts)
+    expect(panel()).toContain('<input type="hidden" name="_once" value="mk1.once"/>');
     const readOnly = panel(receiver(), { canRotate: false, canSwitch: false });
     expect(readOnly).toContain('Signing secret');
     expect(readOnly).not.toContain('<form');
@@ -33,11 +42,19 @@ describe('RotationPanel', () => {
     expect(page).toContain('No switch is scheduled yet');
     expect(page).toContain('name="with_new_secret" value="1"');
     for (const when of ['now', '1h', '24h', 'at']) expect(page).toContain(`value="${when}"`);
-    expect(page).toContain('min="2026-11-23T12:01"');
-    expect(page).toContain('max="2026-11-30T12:00"');
+    expect(page).not.toContain('/rotate"');
     expect(page).toContain('/cancel-rotation');
     expect(page).toContain('Not tested yet');
     expect(page).toContain('data-poll="done"');
+  });
+
+  it('takes the switch time typed in UTC like the other time fields, not a datetime-local picker', () => {
+    const page = panel(receiver({ rotation: rotation() }));
+    expect(page).not.toContain('datetime-local');
+    const field = /<input[^>]*name="at"[^>]*>/.exec(page)?.[0] ?? '';
+    expect(field).toContain('type="text"');
+    expect(field).toContain('placeholder="YYYY-MM-DD HH:MM"');
+    expect(page).toContain('A time in UTC, such as 2026-11-24 12:00, at most 7 days ahead.');
   });
 
   it('starts the switch form on a choice: now once the new secret is accepted, else in 24 h (issue 35)', () => {

@@ -1,9 +1,9 @@
 import type { Receiver, SecretRotation } from '@brand/proto/webhooks/v1';
 import { formatTime, formatTimeToSecond } from '../../views/format';
 import { Csrf, type Viewer } from '../../views/layout';
-import { toUtcDateTimeLocal } from '../../views/utcDateTime';
+import { toUtcText } from '../../views/utcTimeInput';
+import { ONCE_FIELD } from '../../forms/submitOnce';
 import { deliveryStatusName } from './deliveryStatus';
-import { MAX_SWITCH_AHEAD_MS } from '@brand/shared/webhooks';
 import { SecretRevealPage, type RevealedSecret, type SecretRevealWords } from './secretReveal';
 import { PostButton } from '../../views/postButton';
 
@@ -23,6 +23,8 @@ export function RotationPanel(props: {
   /** Switch now or at a time (receivers.switch). */
   canSwitch: boolean;
   now: Date;
+  /** The rotate form's one-time token: a double click rotates once, and shows that secret. */
+  onceToken: string;
 }) {
   const { viewer, receiver: r } = props;
   const base = `/brands/${viewer.brandId}/receivers/${r.id}`;
@@ -43,7 +45,12 @@ export function RotationPanel(props: {
             one is destroyed.
           </p>
           {props.canRotate && (
-            <PostButton action={`${base}/rotate`} csrfToken={viewer.csrfToken} kind="secondary">
+            <PostButton
+              action={`${base}/rotate`}
+              csrfToken={viewer.csrfToken}
+              kind="secondary"
+              fields={{ [ONCE_FIELD]: props.onceToken }}
+            >
               Rotate the signing secret
             </PostButton>
           )}
@@ -155,8 +162,9 @@ function defaultSwitchChoice(rotation: SecretRotation): 'now' | '24h' {
 function SwitchForm(props: { viewer: Viewer; base: string; rotation: SecretRotation; now: Date }) {
   const { viewer, base } = props;
   const choice = defaultSwitchChoice(props.rotation);
-  const earliest = toUtcDateTimeLocal(new Date(props.now.getTime() + 60_000));
-  const latest = toUtcDateTimeLocal(new Date(props.now.getTime() + MAX_SWITCH_AHEAD_MS));
+  // an example in the form the field reads: a whole hour, a day ahead
+  const hour = 3_600_000;
+  const example = toUtcText(new Date((Math.floor(props.now.getTime() / hour) + 24) * hour));
   return (
     <>
       <form class="stack" method="post" action={`${base}/switch-secret`}>
@@ -178,18 +186,24 @@ function SwitchForm(props: { viewer: Viewer; base: string; rotation: SecretRotat
           <label>
             <input type="radio" name="when" value="at" /> At this time (UTC):
           </label>{' '}
+          {/* typed like every other time field (views/utcTimeInput.tsx), not datetime-local */}
           <input
-            type="datetime-local"
+            id="switch-at"
+            type="text"
             name="at"
             aria-label="Switch at (UTC)"
-            min={earliest}
-            max={latest}
-            step={60}
+            aria-describedby="switch-at-hint"
+            placeholder="YYYY-MM-DD HH:MM"
+            title={`A UTC time such as ${example}`}
+            size={16}
+            maxLength={40}
+            spellcheck={false}
+            autocomplete="off"
           />
         </fieldset>
-        <span class="hint">
-          At most 7 days ahead. After the switch the old secret is destroyed: a receiver that holds
-          only the old one refuses every delivery.
+        <span id="switch-at-hint" class="hint">
+          A time in UTC, such as {example}, at most 7 days ahead. After the switch the old secret is
+          destroyed: a receiver that holds only the old one refuses every delivery.
         </span>
         <div>
           <button type="submit">

@@ -16,7 +16,7 @@ import { RECEIVER_TABS, receiverTabPath, type ReceiverTab } from './receiverPage
 import { retriedWaitingNotice } from './retryWaitingView';
 import { registerSecretReveal } from './secretReveal';
 import { registerRecovery } from './recoveryRoutes';
-import { registerRotation } from './rotationRoutes';
+import { registerRotation, rotationRepeatNotice } from './rotationRoutes';
 import {
   DisableReceiverPage,
   RemoveReceiverPage,
@@ -46,8 +46,13 @@ const DONE: Record<string, string> = {
     'The rotation is cancelled: the new secret is discarded and the current one keeps signing.',
 };
 
-/** The notice of a tab's `?done=`: a fixed sentence, or one built from the redirect's numbers. */
+/**
+ * The notice of a tab's `?done=`: a fixed sentence, or one built from the redirect's numbers;
+ * or of a repeated rotate form's `?repeat=`.
+ */
 function doneNotice(query: Record<string, unknown>): string | undefined {
+  const repeated = rotationRepeatNotice(query.repeat);
+  if (repeated) return repeated;
   const done = query.done;
   if (done === 'recovered') return recoveredNotice(query);
   if (done === 'retried-waiting') return retriedWaitingNotice(query);

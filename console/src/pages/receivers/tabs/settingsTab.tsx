@@ -18,6 +18,8 @@ export function SettingsTab(props: {
   rights: ReceiverRights;
   now: Date;
   form?: ReceiverFormValues;
+  /** The rotate form's one-time token (forms/submitOnce.ts). */
+  onceToken: string;
 }) {
   const { viewer, receiver: r, rights } = props;
   const base = receiverTabPath(viewer.brandId, r.id, 'overview');
@@ -34,6 +36,7 @@ export function SettingsTab(props: {
         canRotate={rights.canRotate}
         canSwitch={rights.canSwitch}
         now={props.now}
+        onceToken={props.onceToken}
       />
       <details class="guide" open={!!r.rotation}>
         <summary>How your receiver accepts both secrets during a rotation</summary>

@@ -141,9 +141,8 @@ export async function setSsoConnection(
   const brand = await authorized(deps.pool, actor, input.brandId);
   const v = connectionOf(input);
   const checked = checkIssuer(v.issuer, deps.providerPolicy);
-  if (!checked.ok) {
-    throw new AppError('validation_failed', `issuer: ${checked.message}`);
-  }
+  // checkIssuer's sentences name the issuer in words, as connectionOf's name their fields
+  if (!checked.ok) throw new AppError('validation_failed', checked.message);
   const box = deps.box;
   if (!box) {
     throw new AppError(
@@ -181,7 +180,10 @@ export async function setSsoConnection(
   let secret = v.clientSecret;
   if (secret === '') {
     if (!existing)
-      throw new AppError('validation_failed', 'clientSecret: Enter the client secret.');
+      throw new AppError(
+        'validation_failed',
+        'Enter the client secret your identity provider gave you.',
+      );
     secret = box.open(
       { ciphertext: existing.client_secret_ciphertext, keyId: existing.client_secret_key_id },
       brand.id,
@@ -198,12 +200,12 @@ export async function setSsoConnection(
     if (refused) {
       throw new AppError(
         'sso_provider_refused',
-        `issuer: records will not use this identity provider: ${refused.message}`,
+        `Records will not use this identity provider: ${refused.message}`,
       );
     }
     throw new AppError(
       'validation_failed',
-      `issuer: ${checked.issuer}/.well-known/openid-configuration did not answer a discovery document for this issuer.`,
+      `The issuer did not answer a discovery document for itself at ${checked.issuer}/.well-known/openid-configuration.`,
     );
   }
   return withTransaction(deps.pool, async (db) => {

@@ -2,6 +2,7 @@ import { insertActivity } from '@brand/shared/activity';
 import { roleAllows } from '@brand/shared/console';
 import { withTransaction } from '@brand/shared/db';
 import { AppError } from '@brand/shared/errors';
+import { ineligibleReason, isEligible } from '../sessions/eligibility';
 import type { SessionDeps } from '../sessions/sessionDeps';
 import { assertSignInPolicy, liveSession, membershipsOpenedBy } from '../sessions/sessionService';
 import { selectSsoConnection } from '../sso/ssoConnectionRepo';
@@ -27,7 +28,12 @@ export async function setBrandSignInPolicy(
     (m) => m.brand.id === input.brandId,
   );
   if (!found) throw new AppError('not_found', `No brand ${input.brandId}.`);
-  // The brand's current policy first, as resolving the session for it does: a session the brand
+  // The brand's standing first, as resolving the session for it does: a brand below Plus or
+  // unverified has no console, so a direct call must not change its policy either.
+  if (!isEligible(found.brand)) {
+    throw new AppError('brand_not_eligible', ineligibleReason(found.brand));
+  }
+  // Then the brand's current policy, as resolving the session does: a session the brand
   // refuses (a passkey where it requires single sign-on) must not lift the requirement that
   // refuses it. Refused through the same path, so the attempt is recorded at the brand once per
   // session, like any other act of a refused session there, and only this brand hears of it; a

@@ -2,8 +2,10 @@
 // as resolving a session for the brand does: a session the brand refuses cannot change how its
 // members sign in. Before, it checked role and "not an emailed link" only, so a passkey session
 // of an owner of a brand requiring single sign-on could lift the requirement by calling records
-// directly (the console refuses that session first). Real records and PostgreSQL; sessions are
-// written as records stores them (the sign-ins themselves are the console's tests).
+// directly (the console refuses that session first). A brand that is not eligible for the console
+// (below Plus, or unverified) is refused first, with resolving's brand_not_eligible: before, a
+// direct call changed such a brand's policy. Real records and PostgreSQL; sessions are written as
+// records stores them (the sign-ins themselves are the console's tests).
 import { createHash, randomBytes } from 'node:crypto';
 import {
   createConsoleClient,
@@ -42,9 +44,12 @@ async function session(
   return token;
 }
 
-/** A Plus brand whose policy is `policy` (set in the database, as its owner once set it). */
-async function brandRequiring(policy: 'passkey_or_sso' | 'sso') {
-  const created = await stack.admin.createBrand({ tier: 'plus', verified: true });
+/** A brand (Plus, verified by default) whose policy is `policy`, as its owner once set it. */
+async function brandRequiring(
+  policy: 'passkey_or_sso' | 'sso',
+  standing: { tier: 'free' | 'plus'; verified: boolean } = { tier: 'plus', verified: true },
+) {
+  const created = await stack.admin.createBrand(standing);
   await stack.db.pool.query(`update records.brands set sign_in_policy = $2 where id = $1`, [
     created.brand.id,
     policy,
@@ -111,4 +116,33 @@ describe('setBrandSignInPolicy from a session the brand refuses', () => {
     expect(await policyOf(brand.id)).toBe('any');
     expect(await refusalsAt(brand.id)).toEqual([]);
   });
+});
+
+describe('setBrandSignInPolicy for a brand not eligible for the console', () => {
+  it.each([
+    [
+      'on the free plan',
+      { tier: 'free', verified: true } as const,
+      'is on the free plan; the Developers area needs Plus, Pro or Enterprise.',
+    ],
+    [
+      'not verified',
+      { tier: 'plus', verified: false } as const,
+      'is not verified yet; the Developers area opens once it is.',
+    ],
+  ])(
+    'refuses the brand %s as resolving a session for it does, before its sign-in policy',
+    async (_name, standing, why) => {
+      const { brand, owner } = await brandRequiring('passkey_or_sso', standing);
+      const notEligible = { code: 'brand_not_eligible', message: `${brand.name} ${why}` };
+
+      const passkey = await session(owner.email, 'passkey');
+      await expect(set(passkey, brand.id, 'any')).rejects.toMatchObject(notEligible);
+      // a session the policy refuses hears the brand's standing first, and nothing is recorded
+      const linked = await session(owner.email, 'link');
+      await expect(set(linked, brand.id, 'any')).rejects.toMatchObject(notEligible);
+      expect(await policyOf(brand.id)).toBe('passkey_or_sso');
+      expect(await refusalsAt(brand.id)).toEqual([]);
+    },
+  );
 });

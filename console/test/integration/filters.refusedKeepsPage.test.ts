@@ -2,16 +2,39 @@
 // error page (no side bar, no form, the typed text gone). A refused filter is still a 400
 // (X-Console-Error says why) but the page comes back whole: the side bar, the form with what
 // was typed, and the refusal above it, announced (role=alert) and tied to the form
-// (aria-describedby). Activity's export links are not offered for a refused filter.
-import { brandWithOwner, signInHttp } from '../consoleActors';
-import { startConsoleStack, type ConsoleStack } from '../consoleStack';
+// (aria-describedby). Activity's export links are not offered for a refused filter. The
+// delivery logs (the brand's Deliveries page, a receiver's Deliveries tab) said their refusal
+// but dropped the refused value from the form and listed the newest deliveries: they now keep
+// the page the same way, list nothing, and so does a filter the service refuses (a cursor).
+import type { Answer } from '../browserlessClient';
+import {
+  brandWithOwner,
+  signInHttp,
+  startReceiverStack,
+  type ReceiverStack,
+} from '../consoleActors';
+import type { ConsoleStack } from '../consoleStack';
 
+let rs: ReceiverStack;
 let cs: ConsoleStack;
 
 beforeAll(async () => {
-  cs = await startConsoleStack();
+  rs = await startReceiverStack();
+  cs = rs.cs;
 }, 120_000);
-afterAll(() => cs?.close());
+afterAll(() => rs?.close());
+
+/** The page of a refused filter: 400, the side bar, the form as typed, the refusal tied to it. */
+function expectRefusedPage(res: Answer, form: string, typed: string, words: string) {
+  expect(res.status).toBe(400);
+  expect(res.headers.get('x-console-error')).toBe('validation_failed');
+  expect(res.body).toContain('aria-label="Sections"');
+  expect(res.body).toContain(`aria-label="${form}"`);
+  expect(res.body).toContain(`value="${typed}"`);
+  const alert = /<div id="([a-z-]+)" class="notice error" role="alert">([^<]*)</.exec(res.body);
+  expect(alert?.[2]).toContain(words);
+  expect(res.body).toMatch(new RegExp(`<form[^>]*aria-describedby="${alert?.[1]}"`));
+}
 
 it.each([
   ['activity?actor=owner', 'Filter activity', 'owner', 'actor: must be a member id'],
@@ -29,14 +52,26 @@ it.each([
     const { brand, owner } = await brandWithOwner(cs);
     const http = await signInHttp(cs, owner.email);
     const res = await http.get(`/brands/${brand.id}/${path}`);
-    expect(res.status).toBe(400);
-    expect(res.headers.get('x-console-error')).toBe('validation_failed');
-    expect(res.body).toContain('aria-label="Sections"');
-    expect(res.body).toContain(`aria-label="${form}"`);
-    expect(res.body).toContain(`value="${typed}"`);
-    const alert = /<div id="([a-z-]+)" class="notice error" role="alert">([^<]*)</.exec(res.body);
-    expect(alert?.[2]).toContain(words);
-    expect(res.body).toMatch(new RegExp(`<form[^>]*aria-describedby="${alert?.[1]}"`));
+    expectRefusedPage(res, form, typed, words);
     expect(res.body).not.toContain('/activity/export');
+  },
+);
+
+it.each([
+  ['deliveries?since=yesterday&state=failed', 'yesterday', 'Enter &quot;From&quot; as a UTC time'],
+  ['deliveries?find=abc', 'abc', 'Find takes an event id (evt_...) or a record id'],
+  // refused by the service, not the console: the same page, what was typed kept
+  ['deliveries?find=evt_1&cursor=bm90LWEtY3Vyc29y', 'evt_1', 'not a cursor of this list'],
+])(
+  '/%s, the brand’s and a receiver’s: 400, the form as typed, the refusal, no deliveries',
+  async (path, typed, words) => {
+    const { brand, owner } = await brandWithOwner(cs);
+    const r = await rs.receiverFor(brand.id);
+    const http = await signInHttp(cs, owner.email);
+    for (const page of [path, `receivers/${r.receiver.id}/${path}`]) {
+      const res = await http.get(`/brands/${brand.id}/${page}`);
+      expectRefusedPage(res, 'Filter the log', typed, words);
+      expect(res.body).toContain('Correct the filter above to see deliveries.');
+    }
   },
 );

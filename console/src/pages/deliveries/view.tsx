@@ -1,5 +1,5 @@
 import type { Receiver } from '@brand/proto/webhooks/v1';
-import { Layout, Notice, type Viewer } from '../../views/layout';
+import { Layout, type Viewer } from '../../views/layout';
 import { isFiltered } from '../receivers/deliveryLogFilter';
 import type { DeliveryLogPage } from '../receivers/deliveryLogLoader';
 import { DeliveryLogFilters, DeliveryLogPager } from '../receivers/deliveryLogView';
@@ -23,16 +23,17 @@ export function DeliveriesPage(props: {
     <Layout title="Deliveries" viewer={viewer} section="deliveries">
       <h1>Deliveries</h1>
       <p class="hint">
-        Every delivery to every receiver of the brand, newest first, kept {log.retentionDays} days
-        after its event. Each delivery's page has its attempts; each receiver's page has its own
-        log, its recovery and its health.
+        Every delivery to every receiver of the brand, newest first
+        {log.retentionDays !== undefined && <>, kept {log.retentionDays} days after its event</>}.
+        Each delivery's page has its attempts; each receiver's page has its own log, its recovery
+        and its health.
       </p>
-      {log.error && <Notice tone="error">{log.error}</Notice>}
-      <DeliveryLogFilters base={base} filter={log.filter} />
+      <DeliveryLogFilters base={base} filter={log.filter} refused={log.refusal?.message} />
       <DeliveryTable
         viewer={viewer}
         deliveries={log.deliveries}
         filtered={isFiltered(log.filter) || !!log.filter.cursor}
+        refused={!!log.refusal}
         receiverLabels={labels}
         rights={(d) => ({ ...rights, receiverEnabled: enabled.has(d.receiver_id) })}
       />

@@ -5,8 +5,8 @@ import { logFilterOf, logQuery, logRequest } from './deliveryLogFilter';
 describe("the delivery log filter of a receiver page or the brand's", () => {
   it('takes a state, an event type, a UTC range, an id and a cursor', () => {
     // times as typed: with a space or a T, a day alone
-    expect(logFilterOf({ since: '2026-11-20 14:00', until: '2026-11-21' }).error).toBeUndefined();
-    const { filter, error } = logFilterOf({
+    expect(logFilterOf({ since: '2026-11-20 14:00', until: '2026-11-21' }).refusal).toBeUndefined();
+    const { filter, refusal } = logFilterOf({
       state: 'waiting',
       event: 'payout.paid',
       since: '2026-11-20T14:00',
@@ -14,7 +14,7 @@ describe("the delivery log filter of a receiver page or the brand's", () => {
       find: 'evt_abc123',
       cursor: 'WyIyMDI2Il0',
     });
-    expect(error).toBeUndefined();
+    expect(refusal).toBeUndefined();
     expect(logRequest({ receiverId: 'rcv_1' }, filter, 50)).toMatchObject({
       receiver_id: 'rcv_1',
       brand_id: '',
@@ -52,11 +52,23 @@ describe("the delivery log filter of a receiver page or the brand's", () => {
     [{ since: '2026-11-21T10:00', until: '2026-11-21T10:00' }, /later than "From"/],
     [{ find: '<script>' }, /Find takes an event id/],
     [{ cursor: 'not a cursor' }, /start again from the newest/],
-    [{ state: ['failed', 'waiting'] }, /Choose a state/],
+    [{ state: ['failed', 'waiting'] }, /state: give it once/],
   ])('says what is wrong with %p, and drops the cursor', (query, message) => {
-    const { filter, error } = logFilterOf({ cursor: 'abc', ...query });
-    expect(error).toMatch(message);
+    const { filter, refusal } = logFilterOf({ cursor: 'abc', ...query });
+    expect(refusal?.code).toBe('validation_failed');
+    expect(refusal?.message).toMatch(message);
     expect(filter.cursor).toBeUndefined();
+  });
+
+  it('keeps what was typed for the form, the refused values too, as Events and Activity do', () => {
+    const typed = { state: 'failed', since: 'yesterday', until: '2026-11-21', find: 'abc' };
+    const { filter, refusal } = logFilterOf({ ...typed, cursor: 'c1' });
+    expect(filter).toEqual(typed);
+    expect(refusal?.message).toBe(
+      'Enter "From" as a UTC time, for example 2026-11-20 14:00, or a day. Find takes an event id (evt_...) or a record id (sub_..., po_...).',
+    );
+    // given twice: the first value typed is kept, as queryFields' other pages do
+    expect(logFilterOf({ find: ['evt_1', 'evt_2'] }).filter).toEqual({ find: 'evt_1' });
   });
 
   it('keeps the filter in the next page link', () => {

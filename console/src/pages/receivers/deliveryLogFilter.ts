@@ -1,7 +1,8 @@
 import { DeliveryStatus, ListDeliveriesRequest } from '@brand/proto/webhooks/v1';
-import { EVENT_TYPES, type EventTypeName } from '@brand/shared/enums';
+import { EVENT_TYPES } from '@brand/shared/enums';
+import { ConsoleHttpError } from '../../http/consoleHttpError';
+import { filterQuery, type FilterRefusal } from '../../http/queryFields';
 import { parseUtcTimeText } from '../../views/utcTimeInput';
-import { firstCharacters } from '@brand/shared/text';
 
 /** The delivery log's states as the page names them, and the service's status for each. */
 export const LOG_STATES = {
@@ -11,79 +12,67 @@ export const LOG_STATES = {
 } as const;
 type LogState = keyof typeof LOG_STATES;
 
+const FIELDS = ['state', 'event', 'since', 'until', 'find', 'cursor'] as const;
+type LogField = (typeof FIELDS)[number];
+
 /**
- * What the delivery log's GET form asks for, as typed (so the form shows it back): a state,
- * an event type, a time range (typed, UTC), an event or record id, and the cursor of
- * the page. Every field is optional: none is the newest page of everything.
+ * What the delivery log's GET form asks for, as typed (so the form shows it back, a refused
+ * value too): a state, an event type, a time range (typed, UTC), an event or record id, and the
+ * cursor of the page. Every field is optional: none is the newest page of everything.
  */
-export interface LogFilter {
-  state?: LogState;
-  event?: EventTypeName;
-  since?: string;
-  until?: string;
-  find?: string;
-  cursor?: string;
-}
+export type LogFilter = Partial<Record<LogField, string>>;
 
 const EVENT_ID = /^evt_[A-Za-z0-9]{1,64}$/;
 const RECORD_ID = /^[a-z]{2,4}_[A-Za-z0-9]{1,64}$/;
 const CURSOR = /^[A-Za-z0-9_-]{1,200}$/;
 
-/**
- * A field as typed; a field given twice (?state=a&state=b) or as an object is kept as a value
- * no check accepts, so it is refused in words rather than silently ignored.
- */
-const text = (v: unknown): string | undefined => {
-  if (v === undefined) return undefined;
-  if (typeof v !== 'string') return '\u0000';
-  return v.trim() === '' ? undefined : firstCharacters(v.trim(), 300);
-};
+const isLogState = (s: string): s is LogState => Object.hasOwn(LOG_STATES, s);
 
-/**
- * The filter of a receiver page's query string, or what is wrong with it in words (the page
- * then shows the newest deliveries with that message, status 400). Unknown values never reach
- * the service.
- */
-export function logFilterOf(query: Record<string, unknown>): { filter: LogFilter; error?: string } {
-  const filter: LogFilter = {};
+/** What is wrong with the filter as typed, in words (every field's, together); none: []. */
+function logFilterErrors(q: Record<LogField, string>): string[] {
   const errors: string[] = [];
-  const state = text(query.state);
-  if (state !== undefined) {
-    if (Object.hasOwn(LOG_STATES, state)) filter.state = state as LogState;
-    else errors.push('Choose a state: delivered, waiting or failed.');
-  }
-  const event = text(query.event);
-  if (event !== undefined) {
-    if (EVENT_TYPES.isName(event)) filter.event = event;
-    else errors.push(`Choose an event type: ${EVENT_TYPES.names.join(', ')}.`);
-  }
+  if (q.state !== '' && !isLogState(q.state))
+    errors.push('Choose a state: delivered, waiting or failed.');
+  if (q.event !== '' && !EVENT_TYPES.isName(q.event))
+    errors.push(`Choose an event type: ${EVENT_TYPES.names.join(', ')}.`);
   for (const key of ['since', 'until'] as const) {
-    const value = text(query[key]);
-    if (value === undefined) continue;
-    if (parseUtcTimeText(value)) filter[key] = value;
-    else
+    if (q[key] !== '' && !parseUtcTimeText(q[key]))
       errors.push(
         `Enter "${key === 'since' ? 'From' : 'Before'}" as a UTC time, for example 2026-11-20 14:00, or a day.`,
       );
   }
-  if (filter.since && filter.until) {
-    const from = parseUtcTimeText(filter.since)!;
-    const before = parseUtcTimeText(filter.until)!;
-    if (from.getTime() >= before.getTime()) errors.push('"Before" must be later than "From".');
-  }
-  const find = text(query.find);
-  if (find !== undefined) {
-    if (EVENT_ID.test(find) || RECORD_ID.test(find)) filter.find = find;
-    else errors.push('Find takes an event id (evt_...) or a record id (sub_..., po_...).');
-  }
-  const cursor = text(query.cursor);
-  if (cursor !== undefined) {
-    if (CURSOR.test(cursor)) filter.cursor = cursor;
-    else errors.push('That page link is not one of this log: start again from the newest.');
-  }
-  return errors.length
-    ? { filter: { ...filter, cursor: undefined }, error: errors.join(' ') }
-    : { filter };
+  const from = q.since && parseUtcTimeText(q.since);
+  const before = q.until && parseUtcTimeText(q.until);
+  if (from && before && from.getTime() >= before.getTime())
+    errors.push('"Before" must be later than "From".');
+  if (q.find !== '' && !EVENT_ID.test(q.find) && !RECORD_ID.test(q.find))
+    errors.push('Find takes an event id (evt_...) or a record id (sub_..., po_...).');
+  if (q.cursor !== '' && !CURSOR.test(q.cursor))
+    errors.push('That page link is not one of this log: start again from the newest.');
+  return errors;
+}
+
+/** A delivery log's filter as asked: as typed, and why it is not one (then nothing is read). */
+export interface AskedLog {
+  filter: LogFilter;
+  refusal?: FilterRefusal;
+}
+
+/**
+ * The filter of a delivery log's query string (a receiver's or the brand's), as Events and
+ * Activity read theirs (filterQuery): what was typed, kept for the form, and its refusal in
+ * words, shown above the form with status 400 and no deliveries. Unknown values never reach the
+ * service; a refused filter's cursor is dropped (the form does not carry it).
+ */
+export function logFilterOf(query: Record<string, unknown>): AskedLog {
+  const { fields, refusal } = filterQuery(query, FIELDS, (q) => {
+    const errors = logFilterErrors(q);
+    if (errors.length) throw new ConsoleHttpError(400, 'validation_failed', errors.join(' '));
+  });
+  const filter: LogFilter = {};
+  for (const name of FIELDS) if (fields[name] !== '') filter[name] = fields[name];
+  if (refusal) delete filter.cursor;
+  return refusal ? { filter, refusal } : { filter };
 }
 
 /** True when the log shows only part of the history (a filter or a later page). */
@@ -101,8 +90,11 @@ export function logRequest(
     ...('receiverId' in of ? { receiver_id: of.receiverId } : { brand_id: of.brandId }),
     limit,
     cursor: f.cursor ?? '',
-    status: f.state ? LOG_STATES[f.state] : DeliveryStatus.DELIVERY_STATUS_UNSPECIFIED,
-    event_type: f.event ? EVENT_TYPES.toProto(f.event) : 0,
+    status:
+      f.state && isLogState(f.state)
+        ? LOG_STATES[f.state]
+        : DeliveryStatus.DELIVERY_STATUS_UNSPECIFIED,
+    event_type: f.event && EVENT_TYPES.isName(f.event) ? EVENT_TYPES.toProto(f.event) : 0,
     since: utc(f.since),
     until: utc(f.until),
     event_id: f.find && EVENT_ID.test(f.find) ? f.find : '',

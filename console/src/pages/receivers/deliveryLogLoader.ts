@@ -1,8 +1,9 @@
 import type { Delivery } from '@brand/proto/webhooks/v1';
 import type { ConsoleClients } from '../../clients/consoleClients';
 import { formRefusal } from '../../http/formRefusal';
+import type { FilterRefusal } from '../../http/queryFields';
 import type { MemberSession } from '../../session/memberSession';
-import { logRequest, type LogFilter } from './deliveryLogFilter';
+import { logRequest, type AskedLog, type LogFilter } from './deliveryLogFilter';
 
 /**
  * Deliveries per page of a delivery log: one line each, so a page of them with the filters
@@ -15,39 +16,48 @@ export interface DeliveryLogPage {
   deliveries: Delivery[];
   /** The cursor of the next (older) page; '' at the end. */
   nextCursor: string;
-  retentionDays: number;
-  /** The filter the page shows: none when the service refused the one asked for. */
+  /** How long the service keeps deliveries; unknown when a refused filter asked it nothing. */
+  retentionDays?: number;
+  /** The filter the form shows: as typed, refused or not. */
   filter: LogFilter;
-  /** The service's reason for refusing the filter asked for. */
-  error?: string;
+  /** Why the filter as typed is not one (the console's check or the service's): no deliveries. */
+  refusal?: FilterRefusal;
 }
 
+/** The log of a refused filter: nothing listed, the filter as typed without its cursor. */
+const refusedLog = (filter: LogFilter, refusal: FilterRefusal): DeliveryLogPage => ({
+  deliveries: [],
+  nextCursor: '',
+  filter: { ...filter, cursor: undefined },
+  refusal,
+});
+
 /**
- * A page of a receiver's delivery log or of the brand's, as the member. A filter the service
- * refuses (a cursor from another log, a range it does not take) shows the newest deliveries
- * with the service's reason, never a 5xx.
+ * A page of a receiver's delivery log or of the brand's, as the member. A filter refused, by
+ * the console's check or by the service (a cursor from another log, a range it does not take),
+ * lists nothing and keeps what was typed with the reason, as Events and Activity do; never a 5xx.
  */
 export async function loadDeliveryLog(
   clients: Pick<ConsoleClients, 'webhooks'>,
   s: Pick<MemberSession, 'assertion'>,
   of: { receiverId: string } | { brandId: string },
-  filter: LogFilter,
+  asked: AskedLog,
 ): Promise<DeliveryLogPage> {
-  const as = { assertion: s.assertion };
-  const read = async (f: LogFilter): Promise<DeliveryLogPage> => {
-    const page = await clients.webhooks('listDeliveries', logRequest(of, f, LOG_PAGE), as);
+  const { filter } = asked;
+  if (asked.refusal) return refusedLog(filter, asked.refusal);
+  try {
+    const page = await clients.webhooks('listDeliveries', logRequest(of, filter, LOG_PAGE), {
+      assertion: s.assertion,
+    });
     return {
       deliveries: page.deliveries,
       nextCursor: page.next_cursor,
       retentionDays: page.history_retention_days,
-      filter: f,
+      filter,
     };
-  };
-  try {
-    return await read(filter);
   } catch (err) {
     const refused = formRefusal(err);
     if (!refused || refused.httpStatus !== 400) throw err;
-    return { ...(await read({})), error: refused.message };
+    return refusedLog(filter, { code: refused.code, message: refused.message });
   }
 }

@@ -37,6 +37,8 @@ export function DeliveryTable(props: {
   deliveries: Delivery[];
   /** The log shows part of the history (filters, an older page): "none match", not "none yet". */
   filtered?: boolean;
+  /** The filter was refused and nothing asked for (as on Events): the row says to correct it. */
+  refused?: boolean;
   rights: (d: Delivery) => DeliveryRights;
   receiverLabels?: ReadonlyMap<string, string>;
 }) {
@@ -61,7 +63,11 @@ export function DeliveryTable(props: {
         {props.deliveries.length === 0 && (
           <tr>
             <td colSpan={columns}>
-              {props.filtered ? 'No deliveries here match.' : 'No deliveries yet.'}
+              {props.refused
+                ? 'Correct the filter above to see deliveries.'
+                : props.filtered
+                  ? 'No deliveries here match.'
+                  : 'No deliveries yet.'}
             </td>
           </tr>
         )}

@@ -7,7 +7,7 @@ import type { ConsoleDeps } from '../../consoleDeps';
 import { notFound, viewerOf, type MemberSession } from '../../session/memberSession';
 import { sendPage } from '../../views/render';
 import type { HealthWindowName } from './healthPanel';
-import type { LogFilter } from './deliveryLogFilter';
+import type { AskedLog } from './deliveryLogFilter';
 import { loadDeliveryLog } from './deliveryLogLoader';
 import { DELIVERY_ID, RECEIVER_ID } from './input';
 import { deliveryStatusName } from './deliveryStatus';
@@ -25,8 +25,8 @@ export interface ReceiverPageExtra {
   notice?: string;
   form?: ReceiverFormValues;
   healthWindow?: HealthWindowName;
-  /** The delivery log's filter and page (the deliveries tab's query string). */
-  log?: LogFilter;
+  /** The delivery log's filter and page as asked (the deliveries tab's query string). */
+  log?: AskedLog;
 }
 
 /**
@@ -89,18 +89,16 @@ export function receiverKit(deps: ConsoleDeps) {
     const viewer = viewerOf(s);
     const rights = rightsOf(s);
     const now = new Date();
-    let error = extra.error;
     let content: VNode;
     let scripts: string[] = [];
     if (tab === 'deliveries') {
-      const log = await loadDeliveryLog(
-        deps.clients,
-        s,
-        { receiverId: receiver.id },
-        extra.log ?? {},
-      );
-      error = [extra.error, log.error].filter(Boolean).join(' ') || undefined;
-      if (log.error && httpStatus === 200) httpStatus = 400;
+      const asked = extra.log ?? { filter: {} };
+      const log = await loadDeliveryLog(deps.clients, s, { receiverId: receiver.id }, asked);
+      // a refused filter is said above the log's form (DeliveryLogFilters), as on Events
+      if (log.refusal && httpStatus === 200) {
+        res.setHeader('X-Console-Error', log.refusal.code);
+        httpStatus = 400;
+      }
       content = DeliveriesTab({ viewer, receiver, rights, deliveries: log.deliveries, log });
     } else if (tab === 'overview') {
       const health = await healthOf(s, receiver);
@@ -125,7 +123,7 @@ export function receiverKit(deps: ConsoleDeps) {
         receiver,
         tab,
         notice: extra.notice,
-        error,
+        error: extra.error,
         scripts,
         children: content,
       }),

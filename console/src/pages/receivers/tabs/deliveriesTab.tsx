@@ -1,6 +1,7 @@
 import type { Delivery, Receiver } from '@brand/proto/webhooks/v1';
 import type { Viewer } from '../../../views/layout';
-import { isFiltered, type LogFilter } from '../deliveryLogFilter';
+import { isFiltered } from '../deliveryLogFilter';
+import type { DeliveryLogPage } from '../deliveryLogLoader';
 import { DeliveryLogFilters, DeliveryLogPager } from '../deliveryLogView';
 import { DeliveryTable, ScheduleHint } from '../deliveryView';
 import { receiverTabPath, type ReceiverRights } from '../receiverPage';
@@ -12,8 +13,8 @@ export function DeliveriesTab(props: {
   receiver: Receiver;
   rights: ReceiverRights;
   deliveries: Delivery[];
-  /** The log's filter and the cursor of its next (older) page ('' at the end). */
-  log: { filter: LogFilter; nextCursor: string; retentionDays: number };
+  /** The log's filter, the cursor of its next (older) page ('' at the end), its refusal. */
+  log: DeliveryLogPage;
 }) {
   const { viewer, receiver: r, rights, log } = props;
   const base = receiverTabPath(viewer.brandId, r.id, 'deliveries');
@@ -22,18 +23,19 @@ export function DeliveriesTab(props: {
       <h2 id="log" class="visually-hidden">
         Delivery log
       </h2>
-      {log.retentionDays > 0 && (
+      {!!log.retentionDays && (
         <p class="hint">
           Deliveries are kept {log.retentionDays} days after their event, then removed a week at a
           time: the log reaches back that far. Each delivery's page has its attempts.
         </p>
       )}
-      <DeliveryLogFilters base={base} filter={log.filter} />
+      <DeliveryLogFilters base={base} filter={log.filter} refused={log.refusal?.message} />
       {rights.canRetry && <RetryWaitingForm viewer={viewer} receiver={r} compact />}
       <DeliveryTable
         viewer={viewer}
         deliveries={props.deliveries}
         filtered={isFiltered(log.filter) || !!log.filter.cursor}
+        refused={!!log.refusal}
         rights={() => ({
           canResend: rights.canResend,
           canRetry: rights.canRetry,

@@ -172,7 +172,7 @@ it('shows usage against the budget and the request log with owner-only reasons',
   await page.getByRole('link', { name: 'last 7 days, per hour' }).click();
   await page.waitForURL(/window=7d/);
   expect(await page.locator('figure.chart').first().locator('desc').textContent()).toContain(
-    'budget of 3600 an hour',
+    'budget of 3,600 an hour',
   );
   await expectAccessible(page);
 

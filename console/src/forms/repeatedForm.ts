@@ -1,11 +1,16 @@
 import type { Repeat } from './submitOnce';
 
 /**
- * Where a repeated create form goes (submitOnce.ts): the first post's answer while it is still
- * worth showing, else the list with `?repeat=`, which repeatNotice reads.
+ * Where a repeated create (or roll, or rotate) form goes (submitOnce.ts): the first post's answer
+ * while it is still worth showing, else the list with `?repeat=`, whose notice says what became
+ * of the first post: `words` are the page's own values for it (repeatNotice reads the default).
  */
-export const repeatLocation = (listPath: string, repeat: Repeat): string =>
-  repeat.location ?? `${listPath}?repeat=${repeat.created ? 'created' : 'unfinished'}`;
+export const repeatLocation = (
+  listPath: string,
+  repeat: Repeat,
+  words: { created: string; unfinished: string } = { created: 'created', unfinished: 'unfinished' },
+): string =>
+  repeat.location ?? `${listPath}?repeat=${repeat.created ? words.created : words.unfinished}`;
 
 /**
  * The list's notice for `?repeat=`: `created` is the page's own sentence (what was created,

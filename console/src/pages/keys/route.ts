@@ -231,7 +231,7 @@ export function registerKeys(router: Router, deps: ConsoleDeps): void {
       const list = `/brands/${s.brand.id}/keys`;
       res.redirect(
         303,
-        once.location ?? `${list}?repeat=${once.created ? 'rolled' : 'unfinished'}`,
+        repeatLocation(list, once, { created: 'rolled', unfinished: 'unfinished' }),
       );
       return;
     }

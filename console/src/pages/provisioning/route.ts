@@ -201,8 +201,8 @@ export function registerProvisioning(router: Router, deps: ConsoleDeps): void {
       );
     }
     if (once.kind === 'repeat') {
-      const repeat = once.created ? 'rotated' : 'rotate-unfinished';
-      res.redirect(303, once.location ?? `/brands/${s.brand.id}/provisioning?repeat=${repeat}`);
+      const words = { created: 'rotated', unfinished: 'rotate-unfinished' };
+      res.redirect(303, repeatLocation(`/brands/${s.brand.id}/provisioning`, once, words));
       return;
     }
     await reveal(

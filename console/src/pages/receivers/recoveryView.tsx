@@ -1,10 +1,9 @@
 import type { PreviewRecoveryResponse, Receiver } from '@brand/proto/webhooks/v1';
+import { formatCount as count } from '../../views/counted';
 import { formatTime } from '../../views/format';
 import { Csrf, Layout, Notice, type Viewer } from '../../views/layout';
 import { toUtcText, UtcTimeInput } from '../../views/utcTimeInput';
 import { RECOVERY_MAX_AGE_MS, RECOVERY_MAX_PER_REQUEST } from '@brand/shared/webhooks';
-
-const count = (n: number) => n.toLocaleString('en-US');
 
 /** The bounds of a recovery, said wherever one is asked for. */
 const RECOVERY_BOUNDS = `Recovery reaches at most 14 days back and sends at most ${count(RECOVERY_MAX_PER_REQUEST)} deliveries per request.`;

@@ -1,5 +1,6 @@
 import type { Router } from 'express';
 import type { ConsoleDeps } from '../../consoleDeps';
+import { repeatLocation } from '../../forms/repeatedForm';
 import { ONCE_FIELD } from '../../forms/submitOnce';
 import { formRefusal } from '../../http/formRefusal';
 import { memberOf } from '../../session/memberSession';
@@ -27,7 +28,8 @@ export function rotationRepeatNotice(repeat: unknown): string | undefined {
 /**
  * The rotation of a receiver's signing secret, as the webhooks service runs it: rotate (the
  * new secret goes through the one-time reveal, as at creation; a repeat of the form rotates
- * nothing more, forms/submitOnce.ts), switch now or at a time, cancel. The Test signed with the new secret is the receiver's Test route with a flag.
+ * nothing more, forms/submitOnce.ts), switch now or at a time, cancel. The Test signed with the
+ * new secret is the receiver's Test route with a flag.
  */
 export function registerRotation(router: Router, deps: ConsoleDeps, kit: ReceiverKit): void {
   const { webhooks, as, getReceiver, receiverPage } = kit;
@@ -50,10 +52,8 @@ export function registerRotation(router: Router, deps: ConsoleDeps, kit: Receive
       return;
     }
     if (once.kind === 'repeat') {
-      res.redirect(
-        303,
-        once.location ?? `${settings}?repeat=${once.created ? 'rotated' : 'unfinished'}`,
-      );
+      const words = { created: 'rotated', unfinished: 'unfinished' };
+      res.redirect(303, repeatLocation(settings, once, words));
       return;
     }
     try {

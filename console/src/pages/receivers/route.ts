@@ -3,6 +3,7 @@ import { roleAllows } from '@brand/shared/console';
 import { EVENT_TYPES } from '@brand/shared/enums';
 import type { ConsoleDeps } from '../../consoleDeps';
 import { repeatLocation, repeatNotice } from '../../forms/repeatedForm';
+import { formatCount as count } from '../../views/counted';
 import { ONCE_FIELD } from '../../forms/submitOnce';
 import { formRefusal } from '../../http/formRefusal';
 import { memberOf, viewerOf, type MemberSession } from '../../session/memberSession';
@@ -319,7 +320,6 @@ function recoveredNotice(query: Record<string, unknown>): string {
   const failed = n(query.failed);
   const waiting = n(query.waiting);
   const remaining = n(query.remaining);
-  const count = (k: number) => k.toLocaleString('en-US');
   const parts = [
     failed + waiting === 0
       ? 'Nothing needed sending again.'

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import {
+  everyTextRefusal,
   isOneLine,
   isStorableText,
   oneLineRefusal,
@@ -77,6 +78,8 @@ describe('isStorableText', () => {
     ['accents, emoji and right-to-left script', 'Ünïcødé 🍕 שלום'],
     // only a name is read as one line beside others: text of several lines keeps them
     ['text-direction controls', 'a \u202eRTL'],
+    // the first characters past the C1 controls
+    ['a no-break space and Latin-1 letters', 'Caf\u00e9\u00a0\u00ff'],
   ])('accepts %s', (_, s) => {
     expect(isStorableText(s)).toBe(true);
     expect(storableTextRefusal(s)).toBeUndefined();
@@ -87,6 +90,12 @@ describe('isStorableText', () => {
     ['an escape', 'a\u001b[31mb'],
     ['DEL', 'a\u007fb'],
     ['a control character before a lone surrogate', 'a\ud800\u001b'],
+    // C1 controls have no use in text a person types: U+0085 (NEL) breaks a line for some
+    // readers only, U+009B starts a terminal's escape sequence (CSI)
+    ['a C1 control (U+0080)', 'a\u0080b'],
+    ['a C1 next line (U+0085)', 'line one\u0085line two'],
+    ['a C1 control sequence introducer (U+009B)', 'a\u009b2Jb'],
+    ['a C1 control (U+009F)', 'a\u009fb'],
   ])('refuses %s as control characters, in a sentence', (_, s) => {
     expect(isStorableText(s)).toBe(false);
     expect(storableTextRefusal(s)).toBe('must not contain control characters.');
@@ -97,6 +106,26 @@ describe('isStorableText', () => {
     expect(storableTextRefusal('a\udc00b')).toBe(
       'must not contain half of a character (an unpaired UTF-16 surrogate, such as half an emoji).',
     );
+  });
+});
+
+describe('everyTextRefusal', () => {
+  it('refuses a lone surrogate, which every kind of text refuses', () => {
+    expect(everyTextRefusal('a\ud800b')).toBe(
+      'must not contain half of a character (an unpaired UTF-16 surrogate, such as half an emoji)',
+    );
+    expect(everyTextRefusal('\udfffa')).toMatch(/^must not contain half of a character/);
+  });
+
+  it.each([
+    ['plain text', 'Acme Labs'],
+    ['an emoji (a surrogate pair)', 'Ünïcødé 🍕'],
+    // each of these is refused by some kinds only: the one who reads the text knows its kind
+    ['a line break', 'a\nb'],
+    ['a control character', 'a\u001bb'],
+    ['a text-direction control', 'a \u202eRTL'],
+  ])('passes %s', (_, s) => {
+    expect(everyTextRefusal(s)).toBeUndefined();
   });
 });
 

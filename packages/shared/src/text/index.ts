@@ -12,7 +12,8 @@ import type { RefinementCtx } from 'zod';
  * - a secret: one line nobody reads (an identity provider's client secret), so the rule that
  *   is there for how text displays does not apply.
  */
-type TextKind = 'several lines' | 'name' | 'secret';
+const KINDS = ['several lines', 'name', 'secret'] as const;
+type TextKind = (typeof KINDS)[number];
 
 /**
  * Every rule, in the order a refusal names them: text breaking several is told of the first
@@ -28,8 +29,12 @@ const RULES: readonly { of: readonly TextKind[]; refuses: RegExp; why: string }[
   },
   {
     of: ['several lines'],
-    // eslint-disable-next-line no-control-regex -- as above, but tabs and line breaks are fine
-    refuses: /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/,
+    // As above, but tabs and line breaks (LF, CR) are fine. C1 controls (U+0080-U+009F) are
+    // refused here too: nobody types one, U+009B starts a terminal's escape sequence, and NEL
+    // (U+0085) breaks a line for some readers only, so it is a control, not a line break.
+    // The Unicode line and paragraph separators are not controls: text of several lines keeps them.
+    // eslint-disable-next-line no-control-regex -- control characters are what is refused
+    refuses: /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/,
     why: 'must not contain control characters',
   },
   {
@@ -54,6 +59,17 @@ const RULES: readonly { of: readonly TextKind[]; refuses: RegExp; why: string }[
 /** The words of the first rule of `kind` that `s` breaks, or undefined when it breaks none. */
 function refusal(s: string, kind: TextKind): string | undefined {
   return RULES.find((rule) => rule.of.includes(kind) && rule.refuses.test(s))?.why;
+}
+
+/**
+ * Why `s` is no text of any kind (the rules every kind keeps: no lone surrogate), or undefined.
+ * For an edge that reads a body of text of many kinds at once (a SCIM resource, a PATCH) before
+ * a service does: the service never sees a lone surrogate, which the gRPC client's UTF-8
+ * encoding turns into U+FFFD before the call is sent. The rules of each kind stay the service's.
+ */
+export function everyTextRefusal(s: string): string | undefined {
+  return RULES.find((rule) => KINDS.every((kind) => rule.of.includes(kind)) && rule.refuses.test(s))
+    ?.why;
 }
 
 /** Text of several lines (a reason, a description): tabs and line breaks are fine. */

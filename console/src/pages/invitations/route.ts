@@ -4,6 +4,7 @@ import type { ConsoleClients } from '../../clients/consoleClients';
 import { formRefusal } from '../../http/formRefusal';
 import { notFound, requireSession, signedInOf } from '../../session/memberSession';
 import { readSessionToken } from '../../session/sessionCookie';
+import { doneNoticeOf } from '../../views/doneNotice';
 import { sendPage } from '../../views/render';
 import { LINK_TOKEN } from '../signIn/input';
 import {
@@ -36,7 +37,7 @@ export function registerInvitations(router: Router, clients: ConsoleClients): vo
       const { invitations } = await clients.invitations('listOwnInvitations', {
         session_token: s.token,
       });
-      const done = typeof req.query.done === 'string' ? NOTICES[req.query.done] : undefined;
+      const done = doneNoticeOf(NOTICES, req.query.done);
       sendPage(res, InvitationsPage({ ...page, invitations, notice: done }));
     } catch (err) {
       const refused = formRefusal(err);

@@ -5,6 +5,7 @@ import { ServiceCallError } from '../../clients/memberCaller';
 import { runFormChange } from '../../http/formChange';
 import { formRefusal } from '../../http/formRefusal';
 import { notFound, requireSession, signedInOf, type SignedIn } from '../../session/memberSession';
+import { doneNoticeOf } from '../../views/doneNotice';
 import { sendPage } from '../../views/render';
 import { sendCeremonyOptions } from './ceremonyOptions';
 import { AddPasskeyForm, PASSKEY_ID } from './input';
@@ -50,7 +51,7 @@ export function registerPasskeys(router: Router, deps: ConsoleDeps): void {
   };
 
   router.get('/passkeys', signedIn, async (req, res) => {
-    const done = typeof req.query.done === 'string' ? NOTICES[req.query.done] : undefined;
+    const done = doneNoticeOf(NOTICES, req.query.done);
     await listPage(res, signedInOf(res), { notice: done });
   });
 

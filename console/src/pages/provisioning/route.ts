@@ -7,6 +7,7 @@ import { ONCE_FIELD, type FirstPost } from '../../forms/submitOnce';
 import { formRefusal } from '../../http/formRefusal';
 import { runFormChange } from '../../http/formChange';
 import { memberOf, notFound, viewerOf, type MemberSession } from '../../session/memberSession';
+import { doneNoticeOf } from '../../views/doneNotice';
 import { sendPage } from '../../views/render';
 import {
   MappingForm,
@@ -94,7 +95,7 @@ export function registerProvisioning(router: Router, deps: ConsoleDeps): void {
       sendPage(res, ProvisioningNotAllowedPage({ viewer: viewerOf(s) }), 403);
       return;
     }
-    const done = typeof req.query.done === 'string' ? NOTICES[req.query.done] : undefined;
+    const done = doneNoticeOf(NOTICES, req.query.done);
     const repeat = req.query.repeat;
     const rotated =
       typeof repeat === 'string' && Object.hasOwn(ROTATE_REPEATS, repeat)

@@ -7,6 +7,7 @@ import { formatCount as count } from '../../views/counted';
 import { ONCE_FIELD } from '../../forms/submitOnce';
 import { formRefusal } from '../../http/formRefusal';
 import { memberOf, viewerOf, type MemberSession } from '../../session/memberSession';
+import { doneNoticeOf } from '../../views/doneNotice';
 import { sendPage } from '../../views/render';
 import { logFilterOf } from './deliveryLogFilter';
 import { registerDeliveries } from './deliveryRoutes';
@@ -57,7 +58,7 @@ function doneNotice(query: Record<string, unknown>): string | undefined {
   const done = query.done;
   if (done === 'recovered') return recoveredNotice(query);
   if (done === 'retried-waiting') return retriedWaitingNotice(query);
-  return typeof done === 'string' && Object.hasOwn(DONE, done) ? DONE[done] : undefined;
+  return doneNoticeOf(DONE, done);
 }
 
 /**

@@ -2,6 +2,7 @@ import type { Router } from 'express';
 import type { ConsoleClients } from '../../clients/consoleClients';
 import { notFound, requireSession, signedInOf } from '../../session/memberSession';
 import { clearSessionCookie } from '../../session/sessionCookie';
+import { doneNoticeOf } from '../../views/doneNotice';
 import { sendPage } from '../../views/render';
 import { SESSION_ID } from './input';
 import { SessionsPage } from './view';
@@ -23,7 +24,7 @@ export function registerSessions(router: Router, clients: ConsoleClients): void 
   router.get('/sessions', signedIn, async (req, res) => {
     const s = signedInOf(res);
     const { sessions } = await clients.sessions('listConsoleSessions', { session_token: s.token });
-    const done = typeof req.query.done === 'string' ? NOTICES[req.query.done] : undefined;
+    const done = doneNoticeOf(NOTICES, req.query.done);
     sendPage(
       res,
       SessionsPage({

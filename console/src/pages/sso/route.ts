@@ -5,6 +5,7 @@ import type { ConsoleDeps } from '../../consoleDeps';
 import { runFormChange } from '../../http/formChange';
 import { formRefusal } from '../../http/formRefusal';
 import { memberOf, viewerOf, type MemberSession } from '../../session/memberSession';
+import { doneNoticeOf } from '../../views/doneNotice';
 import { sendPage } from '../../views/render';
 import { ConnectionForm } from './input';
 import { SsoNotAllowedPage, SsoPage, type SsoFormValues } from './view';
@@ -60,7 +61,7 @@ export function registerSso(router: Router, deps: ConsoleDeps): void {
       sendPage(res, SsoNotAllowedPage({ viewer: viewerOf(s) }), 403);
       return;
     }
-    const done = typeof req.query.done === 'string' ? NOTICES[req.query.done] : undefined;
+    const done = doneNoticeOf(NOTICES, req.query.done);
     await page(res, s, { notice: done });
   });
 

@@ -100,7 +100,10 @@ export function registerUsage(router: Router, deps: ConsoleDeps): void {
   });
 }
 
-/** since/until as typed (datetime-local, UTC), checked here so a bad one is a 400 in words. */
+/**
+ * since/until as typed in the page's time fields ("2026-11-20 14:00" or a day, UTC:
+ * views/utcTimeInput.tsx), checked here so a bad one is a 400 in words.
+ */
 function timeRangeOf(query: Record<string, unknown>): { since: string; until: string } {
   const range = queryFields(query, ['since', 'until']);
   asRefusal(() => parseTimeRange(range));

@@ -170,6 +170,24 @@ describe('REST', () => {
     );
   });
 
+  it('a parameter behind 1,000 separators is judged, not dropped unread', async () => {
+    // node:querystring's default cap: the 1,001st piece and after were never read
+    const padding = '&'.repeat(1000);
+    const cases: Array<[string, string]> = [
+      [`/api/v1/submissions?${padding}limit=0`, 'invalid_parameter'],
+      [`/api/v1/submissions?${padding}limit=1000`, 'invalid_parameter'],
+      [`/api/v1/submissions?${padding}cursor=garbage`, 'invalid_cursor'],
+      [`/api/v1/submissions?${padding}brand_id=x`, 'invalid_parameter'],
+      [`/api/v1/submissions/sub_x?${padding}limit=1`, 'invalid_parameter'],
+    ];
+    for (const [path, code] of cases) {
+      const res = await send('GET', path, auth());
+      checkAnswer(res, 'rest query');
+      expect([path.slice(-20), res.status]).toEqual([path.slice(-20), 400]);
+      expect((res.body as { error: { code: string } }).error.code).toBe(code);
+    }
+  });
+
   it('paths under /api/v1 and elsewhere, raw and percent-encoded', async () => {
     await fc.assert(
       fc.asyncProperty(

@@ -1,7 +1,7 @@
-import { parse as parseQuery } from 'node:querystring';
 import { z } from 'zod';
 import { AppError, describeIssues, fieldIssues } from '@brand/shared/errors';
 import { LIST_PARAM_MESSAGES, parseLimitString } from '@brand/shared/resources';
+import { parseQueryString } from '../../http/queryString';
 
 /** The route, and the request metric's label of every answer of this endpoint. */
 export const AUDIT_LOG_ROUTE = '/api/v1/audit-log';
@@ -49,7 +49,7 @@ export interface AuditLogParams {
  * parameter, invalid_cursor when only the cursor is wrong; cursor and after are two directions.
  */
 export function readAuditLogQuery(rawQuery: string): AuditLogParams {
-  const result = AuditLogQuery.safeParse(parseQuery(rawQuery));
+  const result = AuditLogQuery.safeParse(parseQueryString(rawQuery));
   if (!result.success) {
     const details = fieldIssues(result.error, {
       unknownKey: 'unknown parameter; the audit log takes limit, cursor, after and kind.',

@@ -1,8 +1,8 @@
-import { parse as parseQuery } from 'node:querystring';
 import { z } from 'zod';
 import { EVENT_TYPES, type EventTypeName } from '@brand/shared/enums';
 import { AppError, describeIssues, fieldIssues } from '@brand/shared/errors';
 import { LIST_PARAM_MESSAGES, normalizeSince, parseLimitString } from '@brand/shared/resources';
+import { parseQueryString } from '../../http/queryString';
 
 /** The route, and the request metric's label of every answer of this endpoint. */
 export const EVENTS_ROUTE = '/api/v1/events';
@@ -88,7 +88,7 @@ export interface EventsParams {
  * directions and cannot be combined.
  */
 export function readEventsQuery(rawQuery: string): EventsParams {
-  const result = EventsQuery.safeParse(parseQuery(rawQuery));
+  const result = EventsQuery.safeParse(parseQueryString(rawQuery));
   if (!result.success) {
     const details = fieldIssues(result.error, {
       unknownKey:

@@ -49,6 +49,22 @@ describe('list input', () => {
     );
   });
 
+  // node:querystring stops at 1,000 pieces (empty ones count), so a parameter behind 1,000 `&`
+  // was dropped unread: `limit=0` listed a default page and `cursor=x` the first page
+  it('judges a parameter behind 1,000 separators instead of dropping it', () => {
+    const padding = '&'.repeat(1000);
+    expect(() => readListQuery(`${padding}limit=0`)).toThrow(
+      expect.objectContaining({ code: 'invalid_parameter' }) as Error,
+    );
+    expect(() => readListQuery(`${padding}cursor=x`)).toThrow(
+      expect.objectContaining({ code: 'invalid_cursor' }) as Error,
+    );
+    expect(() => readListQuery(`${padding}brand_id=x`)).toThrow(
+      expect.objectContaining({ code: 'invalid_parameter' }) as Error,
+    );
+    expect(readListQuery(`${padding}limit=5`)).toEqual({ limit: 5 });
+  });
+
   it('names the resource, or refuses it as unknown_resource', () => {
     expect(resourceNamed('links')).toBe('links');
     expect(() => resourceNamed('Links')).toThrow(

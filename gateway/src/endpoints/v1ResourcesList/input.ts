@@ -1,7 +1,7 @@
-import { parse as parseQuery } from 'node:querystring';
 import { z } from 'zod';
 import { isCursorShaped, normalizeSince, parseLimitString } from '@brand/shared/resources';
 import { cursor, limit, parseListParams, since, type ListParams } from '../../records/listParams';
+import { parseQueryString } from '../../http/queryString';
 
 /** The route pattern, and the request metric's label of every answer of this endpoint. */
 export const LIST_ROUTE = '/api/v1/:resource';
@@ -61,5 +61,5 @@ export function validListParams(rawQuery: string): ListParams | undefined {
  * detail per offending parameter).
  */
 export function readListQuery(rawQuery: string): ListParams {
-  return validListParams(rawQuery) ?? parseListParams(ListQuery, parseQuery(rawQuery));
+  return validListParams(rawQuery) ?? parseListParams(ListQuery, parseQueryString(rawQuery));
 }

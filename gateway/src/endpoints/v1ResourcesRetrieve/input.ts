@@ -1,4 +1,3 @@
-import { parse as parseQuery } from 'node:querystring';
 import { z } from 'zod';
 import { AppError, describeIssues, fieldIssues } from '@brand/shared/errors';
 import {
@@ -8,6 +7,7 @@ import {
   recordIdShape,
   type ResourceName,
 } from '@brand/shared/resources';
+import { parseQueryString } from '../../http/queryString';
 
 /** The route pattern, and the request metric's label of every answer of this endpoint. */
 export const RETRIEVE_ROUTE = '/api/v1/:resource/:id';
@@ -84,7 +84,7 @@ const NoQuery = z.strictObject({});
  */
 export function refuseQuery(rawQuery: string): void {
   if (rawQuery === '') return;
-  const result = NoQuery.safeParse(parseQuery(rawQuery));
+  const result = NoQuery.safeParse(parseQueryString(rawQuery));
   if (result.success) return;
   const details = fieldIssues(result.error, {
     unknownKey: 'unknown parameter; a record by id takes no query parameters.',

@@ -83,7 +83,10 @@ it('filters the activity page, pages it, and downloads the export of the filtere
     page.getByRole('button', { name: 'Filter' }).click(),
   ]);
   expect(refused.status()).toBe(400);
-  await page.getByRole('alert').getByText('actor: must be a member id').waitFor();
+  await page
+    .getByRole('alert')
+    .getByText('Enter "Who" as an email address, a member id (mem_...) or "operator".')
+    .waitFor();
   const form = page.getByRole('form', { name: 'Filter activity' });
   expect(await form.getAttribute('aria-describedby')).toBe(
     await page.getByRole('alert').getAttribute('id'),

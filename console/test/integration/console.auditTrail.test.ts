@@ -113,10 +113,15 @@ describe('the audit trail in the console', () => {
     // Bad input: 400 with a stable code and a sentence, never a 500.
     for (const [q, code, words] of [
       ['format=xlsx', 'validation_failed', 'format: must be csv or jsonl.'],
-      ['since=yesterday', 'validation_failed', 'since: must be a time'],
-      ['since=2026-11-02&until=2026-11-01', 'validation_failed', 'until: must be after since.'],
-      ['cursor=bm9wZQ', 'invalid_cursor', 'cursor: not a cursor'],
-      ['actor=%3Cscript%3E', 'validation_failed', 'actor: must be'],
+      // the filters in the words of the page's labels, not the shared parser's field paths
+      ['since=yesterday', 'validation_failed', '&quot;From&quot; as a UTC time, for example'],
+      [
+        'since=2026-11-02&until=2026-11-01',
+        'validation_failed',
+        '&quot;Before&quot; must be later than &quot;From&quot;.',
+      ],
+      ['cursor=bm9wZQ', 'invalid_cursor', 'That page link is not one of this list'],
+      ['actor=%3Cscript%3E', 'validation_failed', '&quot;Who&quot; as an email address'],
       ['since=2026-11-01&since=2026-11-02', 'validation_failed', 'since: give it once.'],
     ] as const) {
       for (const path of q.startsWith('format')

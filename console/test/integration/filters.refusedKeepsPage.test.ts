@@ -37,8 +37,19 @@ function expectRefusedPage(res: Answer, form: string, typed: string, words: stri
 }
 
 it.each([
-  ['activity?actor=owner', 'Filter activity', 'owner', 'actor: must be a member id'],
-  ['activity?since=yesterday', 'Filter activity', 'yesterday', 'since: '],
+  // in the words of the form's labels, as the delivery logs say theirs: no field path
+  [
+    'activity?actor=owner',
+    'Filter activity',
+    'owner',
+    'Enter &quot;Who&quot; as an email address, a member id (mem_...) or &quot;operator&quot;.',
+  ],
+  [
+    'activity?since=yesterday',
+    'Filter activity',
+    'yesterday',
+    'Enter &quot;From&quot; as a UTC time, for example 2026-11-20 14:00, or a day.',
+  ],
   ['events?since=yesterday', 'Filter the events', 'yesterday', 'since: enter &quot;From&quot;'],
   [
     'events?find=abc',
@@ -54,6 +65,7 @@ it.each([
     const res = await http.get(`/brands/${brand.id}/${path}`);
     expectRefusedPage(res, form, typed, words);
     expect(res.body).not.toContain('/activity/export');
+    if (path.startsWith('activity')) expect(res.body).not.toMatch(/role="alert">[a-z_]+: /);
   },
 );
 

@@ -15,6 +15,7 @@ import { asRefusal, filterQuery, queryFields } from '../../http/queryFields';
 import { freshAssertion, memberOf, viewerOf } from '../../session/memberSession';
 import { sendPage } from '../../views/render';
 import { activitySources, tolerant } from './activitySources';
+import { inPlainWords } from './refusalWords';
 import { ActivityPage } from './view';
 
 const PAGE = 50;
@@ -41,11 +42,16 @@ const filtersOf = (q: Record<(typeof FIELDS)[number], string>): ActivityFilterFi
   until: q.until,
 });
 
-/** The shared check of a listing: its filters, and its cursor is one of this brand's listing. */
+/**
+ * The shared check of a listing: its filters, and its cursor is one of this brand's listing;
+ * a refusal in the page's words (refusalWords.ts), not the shared parser's field paths.
+ */
 function listingOf(q: Record<(typeof FIELDS)[number], string>, brandId: string) {
-  const parsed = { brandId, filters: parseActivityFilters(q) };
-  if (q.cursor !== '') decodeActivityCursor(parsed, q.cursor);
-  return parsed;
+  return inPlainWords(() => {
+    const parsed = { brandId, filters: parseActivityFilters(q) };
+    if (q.cursor !== '') decodeActivityCursor(parsed, q.cursor);
+    return parsed;
+  });
 }
 
 /**

@@ -101,6 +101,10 @@ export function parseSwitchAt(value: string, now = new Date()): string {
   return at;
 }
 
-/** --actor on changes that may be made by an operator for someone: named in the activity log. */
+/**
+ * --actor on receiver and stream changes an operator may make for a brand owner: checked to be an
+ * owner (ownerActor.ts: checkedActor), then named in the activity log.
+ */
 export const ACTOR_FLAGS = '--actor <email>';
-export const ACTOR_HELP = 'who is acting, recorded in the activity log (default: operator)';
+export const ACTOR_HELP =
+  'the brand owner acting, recorded in the activity log; anyone else is refused (default: operator)';

@@ -36,3 +36,31 @@ export async function requireOwnerActor(
     : `${email} is not a member of this brand`;
   throw new AppError('insufficient_permission', `Only a brand owner can ${doing}: ${named}.`);
 }
+
+/**
+ * The actor_email of a change brandctl makes in someone's name on a receiver or an audit stream:
+ * '' without --actor (the service records "operator", as for any admin-token change), and with
+ * one, the email once requireOwnerActor has found them an owner of the brand `brandOf` names (the
+ * receiver's or the stream's: the commands name only its id). One path for every command that
+ * records an actor, so none records a name nobody checked.
+ */
+export async function checkedActor(
+  backend: Backend,
+  settings: Settings,
+  actor: string | undefined,
+  brandOf: () => Promise<string>,
+  doing: string,
+): Promise<string> {
+  if (actor === undefined) return '';
+  await requireOwnerActor(backend, settings, await brandOf(), actor, doing);
+  return actor;
+}
+
+/** The brand of a receiver, for checkedActor. */
+export const receiverBrand = (backend: Backend, receiverId: string) => async (): Promise<string> =>
+  (await backend.webhooks('getReceiver', { receiver_id: receiverId })).receiver?.brand_id ?? '';
+
+/** The brand of an audit stream, for checkedActor. */
+export const streamBrand = (backend: Backend, streamId: string) => async (): Promise<string> =>
+  (await backend.auditStreams('getAuditStream', { stream_id: streamId, deliveries: 1 })).stream
+    ?.brand_id ?? '';

@@ -11,6 +11,7 @@ import {
 import { deliveryDetail, deliveryFields, deliveryJson, deliveryTable } from '../deliveryViews';
 import { groupedNumber, indent, shortTime } from '../output';
 import { defineCommand, onWebhooks } from '../run';
+import { checkedActor, receiverBrand } from '../ownerActor';
 import { orNull } from '../viewWords';
 
 /** The most deliveries --all gathers; narrow with --since/--until for more. */
@@ -162,7 +163,15 @@ export function registerDeliveryCommands(receiver: Command): void {
         opts: { since: string; yes?: boolean; requestId?: string; actor?: string },
         cmd: Command,
       ) =>
-        onWebhooks(cmd, async ({ backend }) => {
+        onWebhooks(cmd, async ({ backend, settings }) => {
+          // checked before the preview too: a --yes run would refuse it after the preview agreed
+          const actor = await checkedActor(
+            backend,
+            settings,
+            opts.actor,
+            receiverBrand(backend, receiverId),
+            'recover deliveries',
+          );
           const preview = await backend.webhooks('previewRecovery', {
             receiver_id: receiverId,
             since: opts.since,
@@ -185,7 +194,7 @@ export function registerDeliveryCommands(receiver: Command): void {
             receiver_id: receiverId,
             since: opts.since,
             request_id: opts.requestId ?? randomUUID(),
-            actor_email: opts.actor ?? '',
+            actor_email: actor,
           });
           const left =
             res.remaining > 0 ? ` ${res.remaining} remain: run it again to send more.` : '';

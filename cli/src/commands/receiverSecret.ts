@@ -2,6 +2,7 @@ import { Option, type Command } from 'commander';
 import { ACTOR_FLAGS, ACTOR_HELP, parseDuration, parseSwitchAt } from '../args';
 import { indent, shortTime } from '../output';
 import { receiverFields, receiverJson, signingSecretBlock } from '../receiverViews';
+import { checkedActor, receiverBrand } from '../ownerActor';
 import { defineCommand, onWebhooks } from '../run';
 
 /** How the overlap goes, printed with the new secret. */
@@ -26,10 +27,17 @@ export function registerSecretCommands(receiver: Command): void {
   )
     .option(ACTOR_FLAGS, ACTOR_HELP)
     .action((receiverId: string, opts: { actor?: string }, cmd: Command) =>
-      onWebhooks(cmd, async ({ backend, json, notice }) => {
+      onWebhooks(cmd, async ({ backend, settings, json, notice }) => {
+        const actor = await checkedActor(
+          backend,
+          settings,
+          opts.actor,
+          receiverBrand(backend, receiverId),
+          'rotate signing secrets',
+        );
         const res = await backend.webhooks('rotateSecret', {
           receiver_id: receiverId,
-          actor_email: opts.actor ?? '',
+          actor_email: actor,
         });
         if (!res.receiver) throw new Error('the webhooks service returned no receiver');
         if (json)
@@ -66,13 +74,20 @@ export function registerSecretCommands(receiver: Command): void {
     )
     .action(
       (receiverId: string, opts: { at?: string; in?: number; actor?: string }, cmd: Command) =>
-        onWebhooks(cmd, async ({ backend }) => {
+        onWebhooks(cmd, async ({ backend, settings }) => {
+          const actor = await checkedActor(
+            backend,
+            settings,
+            opts.actor,
+            receiverBrand(backend, receiverId),
+            'switch signing secrets',
+          );
           const at =
             opts.in !== undefined ? new Date(Date.now() + opts.in).toISOString() : (opts.at ?? '');
           const res = await backend.webhooks('switchSecret', {
             receiver_id: receiverId,
             at,
-            actor_email: opts.actor ?? '',
+            actor_email: actor,
           });
           if (!res.receiver) throw new Error('the webhooks service returned no receiver');
           const switchAt = res.receiver.rotation?.switch_at ?? '';
@@ -99,10 +114,17 @@ export function registerSecretCommands(receiver: Command): void {
   )
     .option(ACTOR_FLAGS, ACTOR_HELP)
     .action((receiverId: string, opts: { actor?: string }, cmd: Command) =>
-      onWebhooks(cmd, async ({ backend }) => {
+      onWebhooks(cmd, async ({ backend, settings }) => {
+        const actor = await checkedActor(
+          backend,
+          settings,
+          opts.actor,
+          receiverBrand(backend, receiverId),
+          'cancel secret rotations',
+        );
         const res = await backend.webhooks('cancelRotation', {
           receiver_id: receiverId,
-          actor_email: opts.actor ?? '',
+          actor_email: actor,
         });
         if (!res.receiver) throw new Error('the webhooks service returned no receiver');
         return {

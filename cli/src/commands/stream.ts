@@ -2,8 +2,9 @@ import { secretFromFile } from '../settings';
 import { Option, type Command } from 'commander';
 import { DeliveryStatus } from '@brand/proto/webhooks/v1';
 import type { AuditBatch, AuditStream } from '@brand/proto/webhooks/v1/audit';
+import { ACTOR_FLAGS, ACTOR_HELP } from '../args';
 import { formatFields, formatTable, indent, shortTime } from '../output';
-import { requireOwnerActor } from '../ownerActor';
+import { checkedActor, requireOwnerActor, streamBrand } from '../ownerActor';
 import { signingSecretBlock } from '../receiverViews';
 import { defineCommand, defineGroup, onWebhooks } from '../run';
 
@@ -216,7 +217,7 @@ export function registerStreamCommands(program: Command): void {
       new Option('--enable', 'enable it: it goes on where it stopped').conflicts('disable'),
     )
     .option('--disable', 'disable it: its entries wait')
-    .option('--actor <email>', 'who is changing it, for the record (default: operator)')
+    .option(ACTOR_FLAGS, ACTOR_HELP)
     .action(
       (
         streamId: string,
@@ -232,7 +233,14 @@ export function registerStreamCommands(program: Command): void {
         },
         cmd: Command,
       ) =>
-        onWebhooks(cmd, async ({ backend }) => {
+        onWebhooks(cmd, async ({ backend, settings }) => {
+          const actor = await checkedActor(
+            backend,
+            settings,
+            opts.actor,
+            streamBrand(backend, streamId),
+            'change audit streams',
+          );
           const res = await backend.auditStreams('updateAuditStream', {
             stream_id: streamId,
             label: opts.label,
@@ -241,7 +249,7 @@ export function registerStreamCommands(program: Command): void {
             datadog_site: opts.datadogSite,
             splunk_index: opts.splunkIndex,
             enabled: opts.enable ? true : opts.disable ? false : undefined,
-            actor_email: opts.actor ?? '',
+            actor_email: actor,
           });
           return {
             json: { stream: streamJson(res.stream!) },
@@ -256,12 +264,19 @@ export function registerStreamCommands(program: Command): void {
     'Queue one test entry (test: true, position 0) to a stream.',
     ['brandctl stream test aus_123'],
   )
-    .option('--actor <email>', 'who is testing it, for the record (default: operator)')
+    .option(ACTOR_FLAGS, ACTOR_HELP)
     .action((streamId: string, opts: { actor?: string }, cmd: Command) =>
-      onWebhooks(cmd, async ({ backend }) => {
+      onWebhooks(cmd, async ({ backend, settings }) => {
+        const actor = await checkedActor(
+          backend,
+          settings,
+          opts.actor,
+          streamBrand(backend, streamId),
+          'test audit streams',
+        );
         const res = await backend.auditStreams('testAuditStream', {
           stream_id: streamId,
-          actor_email: opts.actor ?? '',
+          actor_email: actor,
         });
         return {
           json: res,
@@ -273,12 +288,19 @@ export function registerStreamCommands(program: Command): void {
   defineCommand(stream, 'remove <streamId>', 'Remove a stream; the audit trail itself stays.', [
     'brandctl stream remove aus_123 --actor ana@acme.test',
   ])
-    .option('--actor <email>', 'who is removing it, for the record (default: operator)')
+    .option(ACTOR_FLAGS, ACTOR_HELP)
     .action((streamId: string, opts: { actor?: string }, cmd: Command) =>
-      onWebhooks(cmd, async ({ backend }) => {
+      onWebhooks(cmd, async ({ backend, settings }) => {
+        const actor = await checkedActor(
+          backend,
+          settings,
+          opts.actor,
+          streamBrand(backend, streamId),
+          'remove audit streams',
+        );
         const res = await backend.auditStreams('removeAuditStream', {
           stream_id: streamId,
-          actor_email: opts.actor ?? '',
+          actor_email: actor,
         });
         return {
           json: { stream: streamJson(res.stream!) },

@@ -444,3 +444,74 @@ describe('brandctl stream', () => {
     });
   });
 });
+
+// Every receiver and stream command that records an --actor checks it as `receiver add` does (a
+// standing left-out until 2026-11-30: only `add` asked records; the others wrote any name given
+// into the activity log). A brand admin and a stranger are refused before anything changes or is
+// recorded; an owner, in any letter case, acts and is named.
+describe('brandctl: every --actor on receivers and streams is checked', () => {
+  it('refuses a brand admin and a stranger on each command, recording nothing; an owner acts', async () => {
+    const target = await h.addReceiver({ brandId: brand, events: ['payout.paid'] });
+    const receiverId = target.receiver.id;
+    const added = await brandctl(
+      ...['stream', 'add', '--brand', brand, '--kind', 'https', '--label', 'Actors'],
+      ...['--url', `${target.server.url}/audit-actors`, '--actor', OWNER, '--json'],
+    );
+    const streamId = json<{ stream: { id: string } }>(added).stream.id;
+    /** Each command that records an actor, with what the refusal says the owner alone can do. */
+    const commands: Array<[string, string[]]> = [
+      ['rotate signing secrets', ['receiver', 'rotate-secret', receiverId]],
+      ['switch signing secrets', ['receiver', 'switch-secret', receiverId]],
+      ['cancel secret rotations', ['receiver', 'cancel-rotation', receiverId]],
+      ['recover deliveries', ['receiver', 'recover', receiverId, '--since', '1h', '--yes']],
+      ['change audit streams', ['stream', 'update', streamId, '--label', 'Renamed']],
+      ['test audit streams', ['stream', 'test', streamId]],
+      ['remove audit streams', ['stream', 'remove', streamId]],
+    ];
+    const actingAs = (actor: string): Array<[string, string[]]> =>
+      commands.map(([doing, args]) => [doing, [...args, '--actor', actor, '--json']]);
+
+    for (const [doing, args] of actingAs(ADMIN)) {
+      const run = await brandctl(...args);
+      expect({ args, code: run.code }).toEqual({ args, code: 1 });
+      expect(json<{ error: { code: string; message: string } }>(run).error).toEqual({
+        code: 'insufficient_permission',
+        message: `Only a brand owner can ${doing}: ${ADMIN} is a brand admin.`,
+      });
+    }
+    const stranger = await brandctl(...actingAs('someone@else.test')[4]![1]);
+    expect(stranger.code).toBe(1);
+    expect(stranger.stderr).toContain('someone@else.test is not a member of this brand');
+
+    const named = await h.db.pool.query<{ actor_email: string }>(
+      `select actor_email from webhooks.activity where subject_id = any($1) order by created_at`,
+      [[receiverId, streamId]],
+    );
+    // the receiver's registration (operator) and the stream's connection only
+    expect(named.rows.map((r) => r.actor_email)).toEqual(['operator', OWNER]);
+    const shown = json<{ stream: { label: string } }>(
+      await brandctl('stream', 'show', streamId, '--json'),
+    );
+    expect(shown.stream.label).toBe('Actors');
+
+    // an owner, whatever the letter case, acts and is named; no --actor is still "operator"
+    const rotated = await brandctl(
+      ...['receiver', 'rotate-secret', receiverId, '--actor', OWNER.toUpperCase(), '--json'],
+    );
+    expect(rotated.code).toBe(0);
+    expect((await brandctl('stream', 'test', streamId)).code).toBe(0);
+    expect((await brandctl('stream', 'remove', streamId, '--actor', OWNER)).code).toBe(0);
+    const after = await h.db.pool.query<{ action: string; actor_email: string }>(
+      `select action, actor_email from webhooks.activity where subject_id = any($1)
+       order by created_at`,
+      [[receiverId, streamId]],
+    );
+    expect(after.rows.map((r) => r.actor_email)).toEqual([
+      'operator',
+      OWNER,
+      OWNER,
+      'operator',
+      OWNER,
+    ]);
+  });
+});

@@ -3,9 +3,10 @@
 // --new-secret, switch-secret later or now, cancel-rotation; retry; recover with its preview
 // (nothing changes without --yes); health; delivery with what was sent and answered. Refusals carry
 // the service's code with exit 1. The real retry schedule (RETRY_TIME_SCALE=1) keeps a failed
-// delivery waiting for retry.
-import { makeBusinessEvent, waitFor } from '@brand/testkit';
-import { brandctl as run, json } from './brandctlRun';
+// delivery waiting for retry. A records service holds the brand whose owners the --actor runs
+// name: brandctl checks an actor is an owner there before it acts in their name.
+import { makeBusinessEvent, startStack, waitFor, type Stack } from '@brand/testkit';
+import { brandctlAt, json } from './brandctlRun';
 import {
   deliveriesOf,
   newBrandId,
@@ -15,12 +16,29 @@ import {
 } from '../../../services/webhooks/test/integration/harness';
 
 let h: Harness;
-const brandctl = (...args: string[]) => run(h, ...args);
+let records: Stack;
+/** A brand in records with two owners, who rotate and switch a secret by name. */
+let ownedBrand: string;
+const brandctl = (...args: string[]) =>
+  brandctlAt({ webhooks: h.webhooks.address, records: records.records.address }, ...args);
 
 beforeAll(async () => {
-  h = await startHarness({ label: 'brandctl2', env: { RETRY_TIME_SCALE: '1' } });
+  [h, records] = await Promise.all([
+    startHarness({ label: 'brandctl2', env: { RETRY_TIME_SCALE: '1' } }),
+    startStack({ gateways: 0 }),
+  ]);
+  const made = await records.admin.createBrand({
+    tier: 'plus',
+    verified: true,
+    ownerEmail: 'ana@acme.test',
+  });
+  ownedBrand = made.brand.id;
+  await records.admin.addMember({ brandId: ownedBrand, email: 'ops@acme.test', role: 'owner' });
 });
-afterAll(() => h?.close());
+afterAll(async () => {
+  await h?.close();
+  await records?.close();
+});
 
 interface ReceiverOut {
   id: string;
@@ -29,11 +47,11 @@ interface ReceiverOut {
 
 describe('brandctl receiver, day 2', () => {
   it('rotates a secret: shown once with the steps, tested, scheduled, switched', async () => {
-    const r = await h.addReceiver({ brandId: newBrandId(), events: ['payout.paid'] });
+    const r = await h.addReceiver({ brandId: ownedBrand, events: ['payout.paid'] });
     const id = r.receiver.id;
     const badActor = await brandctl('receiver', 'rotate-secret', id, '--actor', 'ana', '--json');
     expect(badActor.code).toBe(1);
-    expect(json<{ error: { code: string } }>(badActor).error.code).toBe('validation_failed');
+    expect(json<{ error: { code: string } }>(badActor).error.code).toBe('insufficient_permission');
     const rotated = await brandctl('receiver', 'rotate-secret', id, '--actor', 'Ana@Acme.test');
     expect(rotated.code).toBe(0);
     const secret = /New signing secret \(shown once\):\n\n {4,}(whsec_[0-9A-Za-z]{32})\n/.exec(

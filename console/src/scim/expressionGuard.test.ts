@@ -50,6 +50,17 @@ describe('expressionRefusal', () => {
     expect(expressionRefusal('x'.repeat(2048))).toBeUndefined();
   });
 
+  // records would look it up, or store it, as U+FFFD: the gRPC client sends no lone surrogate
+  it('refuses a lone surrogate, in a filter and in a value a remove pastes into one', () => {
+    expect(expressionRefusal('userName eq "ann\ud800"')).toBe(
+      'must not contain half of a character (an unpaired UTF-16 surrogate, such as half an emoji)',
+    );
+    expect(
+      refusalOf({ scimType: 'invalidValue', where: 'v', value: '\udc00', kind: 'quotedValue' }),
+    ).toMatch(/^must not contain half of a character/);
+    expect(expressionRefusal('displayName eq "Ünïcødé 🍕"')).toBeUndefined();
+  });
+
   it('refuses a filter that multiplies out into more than 100 alternatives, in a list too', () => {
     const groups = (n: number) => Array(n).fill('(a pr or b pr)').join(' and ');
     expect(expressionRefusal(groups(6))).toBeUndefined();

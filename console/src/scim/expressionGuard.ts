@@ -15,6 +15,8 @@
  * remove (`<key> eq "<value>"` joined by and/or). expressionsOf() finds them all.
  */
 
+import { everyTextRefusal } from '@brand/shared/text';
+
 /** Longer than any filter a provider sends (a userName or externalId compared, or a few). */
 const MAX_LENGTH = 2048;
 /** A few escaped quotes or a domain's backslash; the backtracking stays under a millisecond. */
@@ -37,6 +39,9 @@ export function expressionRefusal(
 ): string | undefined {
   if (expression.length > MAX_LENGTH) return `is longer than ${MAX_LENGTH} characters`;
   if (CONTROL.test(expression)) return 'holds a control character';
+  // a lone surrogate reaches records as U+FFFD (brokenText.ts): looked up as "�", or stored
+  const broken = everyTextRefusal(expression);
+  if (broken) return broken;
   if (expression.split('\\').length - 1 > MAX_BACKSLASHES) {
     return `holds more than ${MAX_BACKSLASHES} backslashes`;
   }

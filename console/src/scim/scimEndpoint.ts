@@ -17,6 +17,7 @@ import type { ConsoleClients } from '../clients/consoleClients';
 import { isInputError, scimRefusalOf, type ScimRefusal } from './scimErrors';
 import { groupMembersRoute } from './groupMembersRoute';
 import { expressionsOf, isUnknownId, patchRefusal, refusalOf } from './expressionGuard';
+import { brokenTextIn } from './brokenText';
 import { normalisePatch, normaliseResource } from './providerQuirks';
 import { MAX_PAGE } from './scimPaging';
 import { declareScimResources, ifMatchVersion, type ScimContext } from './scimResources';
@@ -77,6 +78,7 @@ export function scimEndpoint(deps: {
   router.use(boundedPaging);
   router.use(answerAndLog(deps, contexts));
   router.use(boundedExpressions);
+  router.use(wholeCharacters);
   router.use(
     groupMembersRoute({
       clients: deps.clients,
@@ -157,6 +159,20 @@ const boundedExpressions: RequestHandler = (req, res, next) => {
   const patch = req.method === 'PATCH' ? patchRefusal(req.body) : undefined;
   if (patch) {
     scimError(res, 400, patch.detail, patch.scimType);
+    return;
+  }
+  next();
+};
+
+/**
+ * A body holding text no service takes, a lone surrogate (brokenText.ts), refused 400
+ * invalidValue naming the attribute: records would be sent U+FFFD in its place. After
+ * boundedExpressions, which refuses one in a filter or a PATCH path with their own SCIM types.
+ */
+const wholeCharacters: RequestHandler = (req, res, next) => {
+  const broken = brokenTextIn(req.body);
+  if (broken) {
+    scimError(res, 400, `${broken.where}: ${broken.why}`, 'invalidValue');
     return;
   }
   next();

@@ -432,6 +432,20 @@ describe('Content-Type', () => {
     expect(res.status).toBe(200);
     expect(res.body.result).toEqual({});
   });
+
+  // The outside conformance probe (2026-11-30): a body after a UTF-8 byte order mark was -32700
+  // here while the REST plan endpoint reads it (RFC 8259 lets a parser ignore the mark).
+  it('a body after a UTF-8 byte order mark is read, as over REST', async () => {
+    const res = await rawPost(
+      {
+        Authorization: `Bearer ${key}`,
+        'Content-Type': 'application/json; charset=utf8',
+        Accept: 'application/json',
+      },
+      `\uFEFF${JSON.stringify({ jsonrpc: '2.0', id: 8, method: 'ping' })}`,
+    );
+    expect([res.status, res.body]).toEqual([200, { jsonrpc: '2.0', id: 8, result: {} }]);
+  });
 });
 
 // The outside probe (2026-11-30): the refusals before the JSON-RPC exchange (413, 415, a missing

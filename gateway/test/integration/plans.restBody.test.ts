@@ -184,6 +184,19 @@ it('reads a compressed body, and the path in any case with a trailing slash', as
   ).toMatchObject({ status: 201 });
 });
 
+// The outside conformance probe (2026-11-30): charset=utf8, which the assistant endpoint reads
+// as UTF-8 (and the gateway's own Content-Type check admits), was 415 here, "The request body
+// must be UTF-8 JSON.", for a UTF-8 body.
+it('reads a body labelled charset=utf8 as UTF-8, as the assistant endpoint does', async () => {
+  const key = brand.prepareKey;
+  for (const charset of ['utf8', 'UTF8', '"utf8"']) {
+    const res = await post({ key, body: valid(), type: `${json}; charset=${charset}` });
+    expect([charset, res.status]).toEqual([charset, 201]);
+  }
+  // a UTF-8 byte order mark before the JSON is read on both endpoints too
+  expect(await post({ key, body: `\uFEFF${valid()}`, type: json })).toMatchObject({ status: 201 });
+});
+
 it('answers every other method 405 with Allow: POST', async () => {
   for (const method of ['GET', 'PUT', 'DELETE', 'PATCH']) {
     const res = await post({ key: brand.prepareKey, method });

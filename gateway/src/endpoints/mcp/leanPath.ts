@@ -99,12 +99,20 @@ async function readBody(
       jsonRpcError(null, ErrorCode.ParseError, `Parse error: ${NOT_UTF8_MESSAGE}`),
     );
   try {
-    return JSON.parse(body.toString('utf8'));
+    return JSON.parse(withoutByteOrderMark(body).toString('utf8'));
   } catch {
     throw new EnvelopeError(
       jsonRpcError(null, ErrorCode.ParseError, 'Parse error: the body is not valid JSON.'),
     );
   }
+}
+
+/**
+ * The body without a leading UTF-8 byte order mark, which RFC 8259 lets a parser ignore and the
+ * REST plan endpoint's reader (body-parser) skips: with it, the same JSON was -32700 here.
+ */
+function withoutByteOrderMark(body: Buffer): Buffer {
+  return body[0] === 0xef && body[1] === 0xbb && body[2] === 0xbf ? body.subarray(3) : body;
 }
 
 /** The version the client speaks: the header, or 2025-03-26 without one. An unsupported header is 400. */

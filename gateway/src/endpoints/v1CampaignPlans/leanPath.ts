@@ -68,6 +68,10 @@ async function answerPlan(
   if (problem === 'not_json' || problem === 'not_utf8')
     throw new AppError('unsupported_media_type', JSON_BODY_REFUSALS[problem]);
   if (problem === 'missing') throw new AppError('malformed_request', JSON_BODY_REFUSALS.missing);
+  // jsonBodyProblem admitted the body as UTF-8 JSON (charset utf-8, utf8 or none); body-parser
+  // decodes only `utf-` charsets and refused `utf8` with 415 "must be UTF-8 JSON", which the
+  // assistant endpoint reads. Its media type alone reads the body as the UTF-8 it is.
+  req.headers['content-type'] = 'application/json';
   const body = await readBodyWith(jsonBody, req, res);
   const { plan, replayed } = await preparePlan(deps.plans, identity, body, scope.requestId);
   if (replayed) res.setHeader('Idempotent-Replayed', 'true');

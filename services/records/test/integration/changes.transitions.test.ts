@@ -115,6 +115,8 @@ describe('RejectSubmission', () => {
     ['over 500 characters', 'x'.repeat(501)],
     ['NUL-carrying', 'Logo\u0000missing'],
     ['control-character', 'Logo\u001bmissing'],
+    // C1 controls too (since 2026-11-30): NEL (U+0085) is no line break a reason may hold
+    ['C1-control', 'Logo\u0085missing'],
   ])('refuses a %s reason with validation_failed and changes nothing', async (_c, reason) => {
     const [sub] = await makePendingSubmissions(stack.db.pool, brandId, 1);
     const before = (await outboxRows()).length;

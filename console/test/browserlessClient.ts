@@ -13,6 +13,8 @@ export class ConsoleHttp {
   cookie = '';
   /** The single sign-on browser binding (__Host-console_sso), kept like the session cookie. */
   ssoCookie = '';
+  /** Where a sign-in returns to (__Host-console_return), kept like the session cookie. */
+  returnCookie = '';
   /** Sent as User-Agent when set (the device "Your sessions" names). */
   userAgent = '';
   /**
@@ -51,7 +53,7 @@ export class ConsoleHttp {
     origin?: string | null,
   ): Promise<Answer> {
     const headers: Record<string, string> = {};
-    const cookies = [this.cookie, this.ssoCookie].filter((c) => c !== '');
+    const cookies = [this.cookie, this.ssoCookie, this.returnCookie].filter((c) => c !== '');
     if (cookies.length > 0) headers.cookie = cookies.join('; ');
     if (body !== undefined) headers['content-type'] = 'application/x-www-form-urlencoded';
     if (origin) headers.origin = origin;
@@ -63,6 +65,7 @@ export class ConsoleHttp {
       const [name, value] = pair!.split('=');
       if (name === '__Host-console_session') this.cookie = value ? `${name}=${value}` : '';
       if (name === '__Host-console_sso') this.ssoCookie = value ? `${name}=${value}` : '';
+      if (name === '__Host-console_return') this.returnCookie = value ? `${name}=${value}` : '';
     }
     return {
       status: res.status,

@@ -1,6 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import express from 'express';
 import type { Logger } from '@brand/shared/logger';
+import { ConsoleHttpError } from '../../http/consoleHttpError';
 import { errorPages, pathForLog } from './errorPage';
 
 const ORIGIN = 'https://console.test';
@@ -83,5 +84,53 @@ describe('pathForLog', () => {
   it('masks token-long segments where no route matched', () => {
     expect(pathForLog({ path: `/sign-in/${token}`, baseUrl: '' })).toBe('/sign-in/:masked');
     expect(pathForLog({ path: '/brands/br_demo/keys', baseUrl: '' })).toBe('/brands/br_demo/keys');
+  });
+});
+
+/** Posts to an app whose every form is refused for want of a session, as memberSession's is. */
+async function postSignedOut(path: string, headers: Record<string, string> = {}) {
+  const app = express();
+  app.post(/.*/, () => {
+    throw new ConsoleHttpError(401, 'not_signed_in', 'You are not signed in.', {
+      href: '/sign-in',
+      label: 'Sign in',
+    });
+  });
+  app.use(errorPages({ error: () => undefined } as unknown as Logger, ORIGIN));
+  const server = app.listen(0);
+  try {
+    const { port } = server.address() as AddressInfo;
+    const res = await fetch(`http://127.0.0.1:${port}${path}`, { method: 'POST', headers });
+    const page = await res.text();
+    return {
+      status: res.status,
+      signIn: /<a class="button" href="([^"]*)">Sign in</.exec(page)?.[1],
+    };
+  } finally {
+    server.close();
+  }
+}
+
+// After signing in from a 401 page a person landed on their brand's overview, not on the page
+// whose form was refused: its Sign in kept no return path.
+describe('the 401 page of a form posted without a session', () => {
+  it("signs in back to the form's page", async () => {
+    const answer = await postSignedOut('/brands/br_demo/keys', {
+      referer: `${ORIGIN}/brands/br_demo/keys?new=1`,
+    });
+    expect(answer).toEqual({
+      status: 401,
+      signIn: '/sign-in?next=%2Fbrands%2Fbr_demo%2Fkeys%3Fnew%3D1',
+    });
+  });
+
+  it("signs in back to the form's brand, never to another origin's page", async () => {
+    const answer = await postSignedOut('/brands/br_demo/keys/key_1/revoke', {
+      referer: 'https://evil.example/brands/br_demo/keys',
+    });
+    expect(answer.signIn).toBe('/sign-in?next=%2Fbrands%2Fbr_demo');
+    expect((await postSignedOut('/sessions/others/end')).signIn).toBe('/sign-in');
+    const doubled = await postSignedOut('/sessions/others/end', { referer: `${ORIGIN}//evil` });
+    expect(doubled.signIn).toBe('/sign-in');
   });
 });

@@ -4,6 +4,7 @@ import type { Logger } from '@brand/shared/logger';
 import { ServiceCallError } from '../../clients/memberCaller';
 import { ConsoleHttpError, type WayForward } from '../../http/consoleHttpError';
 import { FORM_BODY_LIMIT_KB } from '../../http/formBodyLimit';
+import { returnPathOf, signInHref } from '../../http/returnPath';
 import { Layout } from '../../views/layout';
 import { sendPage } from '../../views/render';
 import { wayBackOf } from './wayBack';
@@ -68,6 +69,10 @@ export function errorPages(log: Logger, publicOrigin: string): ErrorRequestHandl
       log.error({ err, path: pathForLog(req), method: req.method }, 'request failed');
     }
     if (res.headersSent) return;
+    // Sign in leads back to the page the refused request came from (http/returnPath.ts)
+    if (wayForward?.href === '/sign-in') {
+      wayForward = { ...wayForward, href: signInHref(returnPathOf(req, publicOrigin)) };
+    }
     res.setHeader('X-Console-Error', code);
     sendPage(
       res,

@@ -3,6 +3,7 @@ import type { Request, Response } from 'express';
 import { clientAddressKey } from '@brand/shared/httpServer';
 import type { ConsoleClients } from '../../clients/consoleClients';
 import { readSessionToken, setSessionCookie } from '../../session/sessionCookie';
+import { clearReturnPath, hasReturnCookie, readReturnPath } from './returnCookie';
 
 /**
  * The per-client rate-limit key records counts sign-in attempts under (links, passkey
@@ -24,8 +25,9 @@ export interface OpenedSession {
 /**
  * The last step of every way in: the session the browser presented ended (its cookie is about to
  * be replaced: a copy of it kept working after the person signed in afresh, a hostile review of
- * 2026-11-30), the new session cookie, then the page to land on (the brand's overview when the
- * session opens exactly one brand (issue 62), else the list of brands). Ending the old one is
+ * 2026-11-30), the new session cookie, then the page to land on: the page the sign-in was asked
+ * from (`/sign-in?next=`, kept in returnCookie.ts), else the brand's overview when the session
+ * opens exactly one brand (issue 62), else the list of brands. Ending the old one is
  * best effort: records just opened the new one, and the old one still ends at its own expiry.
  */
 export async function finishSignIn(
@@ -39,6 +41,8 @@ export async function finishSignIn(
     await sessions('signOut', { session_token: previous }).catch(() => undefined);
   }
   setSessionCookie(res, opened.session_token, new Date(opened.expires_at));
+  const back = readReturnPath(req);
+  if (hasReturnCookie(req)) clearReturnPath(res);
   const only = opened.brands.length === 1 ? opened.brands[0]?.brand : undefined;
-  res.redirect(303, only ? `/brands/${only.id}` : '/brands');
+  res.redirect(303, back ?? (only ? `/brands/${only.id}` : '/brands'));
 }

@@ -3,11 +3,13 @@ import type { Router } from 'express';
 import type { ConsoleClients } from '../../clients/consoleClients';
 import { ServiceCallError } from '../../clients/memberCaller';
 import { ConsoleHttpError } from '../../http/consoleHttpError';
+import { safeReturnPath } from '../../http/returnPath';
 import { signInClientOf } from '../../session/signInClient';
 import { sendPage } from '../../views/render';
 import { clientKey, finishSignIn } from './finishSignIn';
 import { LINK_TOKEN, SignInForm } from './input';
 import { linkAddress } from './linkAddress';
+import { clearReturnPath, hasReturnCookie, keepReturnPath } from './returnCookie';
 import { CheckEmailPage, ConfirmSignInPage, InvalidLinkPage, SignInPage } from './view';
 
 export interface SignInDeps {
@@ -22,6 +24,10 @@ export interface SignInDeps {
  */
 export function registerSignIn(router: Router, deps: SignInDeps): void {
   router.get('/sign-in', (req, res) => {
+    // where to land once signed in (a 401 page's Sign in); a plain /sign-in forgets an older one
+    const next = safeReturnPath(req.query.next);
+    if (next) keepReturnPath(res, next);
+    else if (hasReturnCookie(req)) clearReturnPath(res);
     const notice = req.query.signed_out === '1' ? 'You are signed out.' : undefined;
     sendPage(res, SignInPage({ notice }));
   });

@@ -1,0 +1,58 @@
+// A form posted after the session ended is refused with a 401 page whose Sign in led to the
+// plain sign-in page: once signed in, the person landed on their brand's overview instead of
+// the page they were on. Sign in now carries that page (same origin, a relative path only) and
+// every way in lands there once; anything else offered as the return (another host, a
+// protocol-relative or absolute URL) is ignored and the sign-in lands where it always did.
+// Real records, webhooks, plans, gateway, SMTP sink and console.
+import { ConsoleHttp } from '../browserlessClient';
+import { brandWithOwner } from '../consoleActors';
+import { startConsoleStack, type ConsoleStack } from '../consoleStack';
+
+let cs: ConsoleStack;
+
+beforeAll(async () => {
+  cs = await startConsoleStack();
+}, 120_000);
+afterAll(() => cs?.close());
+
+/** Signs `email` in through the form and the mailed link; the link's answer. */
+async function signIn(http: ConsoleHttp, email: string) {
+  const since = Date.now() - 1_000;
+  expect((await http.post('/sign-in', { email })).status).toBe(200);
+  return http.post(new URL(await cs.latestLink(email, since)).pathname, {});
+}
+
+it("the 401 page's Sign in returns to the page whose form was refused, once", async () => {
+  const { brand, owner } = await brandWithOwner(cs);
+  const page = `/brands/${brand.id}/keys?new=1`;
+  // the key form posted from its page by a browser whose session has ended
+  const refused = await fetch(`${cs.url}/brands/${brand.id}/keys`, {
+    method: 'POST',
+    headers: {
+      origin: cs.url,
+      referer: `${cs.url}${page}`,
+      'content-type': 'application/x-www-form-urlencoded',
+    },
+    body: 'name=ci&environment=test',
+    redirect: 'manual',
+  });
+  expect(refused.status).toBe(401);
+  const href = /<a class="button" href="([^"]*)">Sign in</.exec(await refused.text())?.[1];
+  expect(href).toBe(`/sign-in?next=${encodeURIComponent(page)}`);
+
+  const http = new ConsoleHttp(cs.url);
+  expect((await http.get(href!.replace(/&amp;/g, '&'))).status).toBe(200);
+  expect((await signIn(http, owner.email)).location).toBe(page);
+  // spent: the next sign-in of this browser lands where it always does
+  expect((await signIn(http, owner.email)).location).toBe(`/brands/${brand.id}`);
+});
+
+it.each(['//evil.example/brands', '/\\evil.example', 'https://evil.example/brands', '/sign-in'])(
+  'a return path of %s is ignored: the sign-in lands on the overview',
+  async (next) => {
+    const { brand, owner } = await brandWithOwner(cs);
+    const http = new ConsoleHttp(cs.url);
+    expect((await http.get(`/sign-in?next=${encodeURIComponent(next)}`)).status).toBe(200);
+    expect((await signIn(http, owner.email)).location).toBe(`/brands/${brand.id}`);
+  },
+);

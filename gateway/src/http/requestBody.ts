@@ -24,6 +24,20 @@ export function jsonBodyProblem(
 
 const CHARSET = /;\s*charset\s*=\s*"?([^";\s]*)"?/i;
 
+/**
+ * Whether the request declares, in its Content-Length, a body of more than `maxBytes` sent as
+ * it is (no Content-Encoding, or identity): refused at once with 413, unread (the prelude closes
+ * the connection). body-parser refuses it too, but only once it has read the whole declared body
+ * off the socket, so a client waiting for the answer got 408 request_timeout at the body
+ * deadline, and one sending a gigabyte had it read first. A compressed body is judged by
+ * body-parser as it inflates, as before.
+ */
+export function declaresTooLargeBody(req: IncomingMessage, maxBytes: number): boolean {
+  const encoding = req.headers['content-encoding'];
+  if (encoding !== undefined && encoding.trim().toLowerCase() !== 'identity') return false;
+  return Number(req.headers['content-length']) > maxBytes;
+}
+
 /** The refusal of a request whose JSON body is missing or of another media type. */
 export const JSON_BODY_REFUSALS = {
   missing: 'The request has no body: send a JSON body (with its Content-Length).',

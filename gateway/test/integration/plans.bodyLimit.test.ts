@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { connect } from 'node:net';
 import { PLAN_LIMITS, PLATFORMS } from '@brand/shared/plans';
 import { startStack, type Stack } from '@brand/testkit';
 import { MAX_BODY_BYTES } from '../../src/endpoints/v1CampaignPlans/input';
@@ -88,3 +89,55 @@ it('MCP: the worst case escaped, in its tools/call envelope, is a plan', async (
   expect(result?.isError).toBeFalsy();
   expect((result?.structuredContent as PlanOut | undefined)?.status).toBe('pending');
 });
+
+/**
+ * The answer to a request head declaring a `contentLength`-byte body, none of which is sent:
+ * its first line and body, and how long it took to come. Gives up after 8 s.
+ */
+function headOnly(
+  path: string,
+  contentLength: number,
+): Promise<{ head: string; body: string; ms: number }> {
+  const { hostname, port } = new URL(stack.gateway.url);
+  const started = Date.now();
+  return new Promise((resolve) => {
+    const socket = connect(Number(port), hostname);
+    let text = '';
+    const done = () => {
+      clearTimeout(timer);
+      socket.destroy();
+      const [head = '', body = ''] = text.split('\r\n\r\n');
+      resolve({ head: head.split('\r\n')[0] ?? '', body, ms: Date.now() - started });
+    };
+    const timer = setTimeout(done, 8_000);
+    socket.on('data', (chunk: Buffer) => {
+      text += chunk.toString('utf8');
+      if (text.includes('\r\n\r\n{') && text.trimEnd().endsWith('}')) done();
+    });
+    socket.on('end', done);
+    socket.on('error', done);
+    socket.write(
+      `POST ${path} HTTP/1.1\r\nHost: ${hostname}\r\nAuthorization: Bearer ${brand.prepareKey}\r\n` +
+        `Content-Type: application/json\r\nContent-Length: ${contentLength}\r\n\r\n`,
+    );
+  });
+}
+
+// The outside conformance probe (2026-11-30): a Content-Length over the limit was not refused
+// until the whole declared body had been read off the socket (body-parser drains it first), so a
+// client waiting for the answer got 408 request_timeout at the 10 s body deadline, not 413.
+it.each([MAX_BODY_BYTES + 1, 1_000_000_000])(
+  'a declared body of %i bytes is 413 at once, unread, over REST and MCP',
+  async (contentLength) => {
+    const rest = await headOnly(PLANS_PATH, contentLength);
+    expect(rest.head).toBe('HTTP/1.1 413 Payload Too Large');
+    expect(JSON.parse(rest.body)).toMatchObject({ error: { code: 'payload_too_large' } });
+    expect(rest.ms).toBeLessThan(2_000);
+    const mcp = await headOnly('/api/mcp', contentLength);
+    expect(mcp.head).toBe('HTTP/1.1 413 Payload Too Large');
+    expect(JSON.parse(mcp.body)).toMatchObject({
+      error: { code: -32600, data: { code: 'payload_too_large' } },
+    });
+    expect(mcp.ms).toBeLessThan(2_000);
+  },
+);

@@ -10,6 +10,7 @@ import type { PlansApi } from '../../clients/plansClient';
 import type { RecordsApi } from '../../clients/recordsClient';
 import { sendJson } from '../../http/jsonResponse';
 import {
+  declaresTooLargeBody,
   jsonBodyProblem,
   JSON_BODY_REFUSALS,
   readBodyWith,
@@ -59,6 +60,12 @@ export interface McpDeps {
 const rawBody = (maxBytes: number): BodyParser =>
   express.raw({ type: () => true, limit: maxBytes });
 
+/** The refusal of a body over the limit, read or only declared. */
+const tooLarge = (maxBytes: number): { status: number; message: string } => ({
+  status: 413,
+  message: `Request body exceeds ${maxBytes} bytes.`,
+});
+
 /**
  * Why body-parser could not read a body, as REST answers the same (errorHandler.ts): too large
  * 413, a Content-Encoding or charset it does not decode 415 (zstd was 400 here, 415 over
@@ -66,8 +73,7 @@ const rawBody = (maxBytes: number): BodyParser =>
  */
 function unreadableBody(err: unknown, maxBytes: number): { status: number; message: string } {
   const { type, errno } = (err ?? {}) as { type?: unknown; errno?: unknown };
-  if (type === 'entity.too.large')
-    return { status: 413, message: `Request body exceeds ${maxBytes} bytes.` };
+  if (type === 'entity.too.large') return tooLarge(maxBytes);
   if (type === 'encoding.unsupported' || type === 'charset.unsupported')
     return {
       status: 415,
@@ -211,6 +217,10 @@ async function answerMcp(
         jsonRpcError(null, ErrorCode.InvalidRequest, JSON_BODY_REFUSALS[problem]),
         problem === 'missing' ? 400 : 415,
       );
+    }
+    if (declaresTooLargeBody(req, deps.maxBodyBytes)) {
+      const { status, message } = tooLarge(deps.maxBodyBytes);
+      throw new EnvelopeError(jsonRpcError(null, ErrorCode.InvalidRequest, message), status);
     }
     const body = await readBody(req, res, deps.maxBodyBytes);
     envelope = readEnvelope(body, protocolVersionOf(req));

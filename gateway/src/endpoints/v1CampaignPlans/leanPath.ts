@@ -6,6 +6,7 @@ import type { AccessGate } from '../../auth/accessGate';
 import type { PlansApi } from '../../clients/plansClient';
 import { sendJson } from '../../http/jsonResponse';
 import {
+  declaresTooLargeBody,
   jsonBodyProblem,
   JSON_BODY_REFUSALS,
   readBodyWith,
@@ -68,6 +69,8 @@ async function answerPlan(
   if (problem === 'not_json' || problem === 'not_utf8')
     throw new AppError('unsupported_media_type', JSON_BODY_REFUSALS[problem]);
   if (problem === 'missing') throw new AppError('malformed_request', JSON_BODY_REFUSALS.missing);
+  if (declaresTooLargeBody(req, MAX_BODY_BYTES))
+    throw new AppError('payload_too_large', 'The request body is too large.');
   // jsonBodyProblem admitted the body as UTF-8 JSON (charset utf-8, utf8 or none); body-parser
   // decodes only `utf-` charsets and refused `utf8` with 415 "must be UTF-8 JSON", which the
   // assistant endpoint reads. Its media type alone reads the body as the UTF-8 it is.

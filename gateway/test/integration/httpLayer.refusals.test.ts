@@ -236,6 +236,16 @@ describe('refusals of a parsed request the routes never see', () => {
       expect.objectContaining({ level: 'warn', code: 'expectation_failed', status: 417 }),
     ]);
   });
+
+  // The outside conformance probe (2026-11-30): the connection was closed unanswered.
+  it('CONNECT is 405 method_not_allowed with an empty Allow: no proxy here', async () => {
+    const answer = await exchange(`CONNECT ${host()} HTTP/1.1\r\nHost: ${host()}\r\n\r\n`);
+    const requestId = expectJsonError(answer, 405, 'method_not_allowed');
+    expect(answer.headers.allow).toBe('');
+    expect(await logLinesOf(requestId)).toEqual([
+      expect.objectContaining({ level: 'warn', code: 'method_not_allowed', status: 405 }),
+    ]);
+  });
 });
 
 describe('deadlines', () => {

@@ -95,6 +95,16 @@ it('answers an Expect other than 100-continue 417 expectation_failed', async () 
   );
 });
 
+// The outside conformance probe (2026-11-30): a CONNECT had its connection closed unanswered
+// (Node does that without a 'connect' listener), where every other method gets an answer.
+it('answers CONNECT 405 method_not_allowed: no target here allows a method', async () => {
+  const answer = await exchange(
+    'CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n',
+  );
+  expectRefusal(answer, 405, 'method_not_allowed');
+  expect(answer.head).toMatch(/\r\nallow: *(\r\n|$)/i);
+});
+
 it('answers stalled headers 408 request_timeout', async () => {
   expectRefusal(await exchange('GET / HTTP/1.1\r\nHost: x\r\n'), 408, 'request_timeout');
 });

@@ -71,6 +71,10 @@ export function createPublicHttpServer(
   server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) =>
     refuse(req, res, 'expectation_failed', 'The Expect header can only be 100-continue.'),
   );
+  // CONNECT, which Node answers by closing the connection unless the server is a proxy.
+  server.on('connect', (req: IncomingMessage, socket: Duplex) =>
+    answerConnect(log, bodyFor, req, socket),
+  );
   return server;
 }
 
@@ -190,6 +194,43 @@ function answerClientError(
   } catch {
     // the socket went away while being answered: it is only destroyed
   }
+  socket.destroy();
+}
+
+/**
+ * Answers a CONNECT 405 method_not_allowed with an empty Allow (its target, an authority, allows
+ * no method: this server is no proxy), then destroys the socket. Never throws.
+ */
+function answerConnect(log: Logger, bodyFor: BodyFor, req: IncomingMessage, socket: Duplex): void {
+  try {
+    const code = 'method_not_allowed';
+    const status = httpStatusOf(code);
+    const requestId = newId('request');
+    const body = bodyFor(req.url, {
+      code,
+      message: 'CONNECT is not supported: this server is not a proxy.',
+      requestId,
+    });
+    socket.write(
+      `HTTP/1.1 ${status} Method Not Allowed\r\n` +
+        `Date: ${new Date().toUTCString()}\r\n` +
+        'Allow: \r\n' +
+        'Content-Type: application/json; charset=utf-8\r\n' +
+        `Content-Length: ${Buffer.byteLength(body)}\r\n` +
+        'Cache-Control: no-store\r\n' +
+        'X-Content-Type-Options: nosniff\r\n' +
+        `X-Request-Id: ${requestId}\r\n` +
+        'Connection: close\r\n\r\n' +
+        body,
+    );
+    log.warn(
+      { request_id: requestId, code, status, method: req.method },
+      'request refused by the HTTP layer',
+    );
+  } catch {
+    // the socket went away while being answered: it is only destroyed
+  }
+  // written, then destroyed at once, as answerClientError does
   socket.destroy();
 }
 

@@ -57,13 +57,52 @@ export type BodyParser = (
  * response object): its size limit, charsets, Content-Encoding and aborted uploads as the
  * express routes had them. Resolves with what it set as `req.body`; rejects with its error,
  * an http-error whose `type` says what was wrong (entity.too.large, entity.parse.failed, ...).
+ *
+ * With `maxBytes`, a body sent without Content-Length (chunked) and without Content-Encoding is
+ * refused as entity.too.large the moment it passes the limit: body-parser refuses it too, but
+ * only once it has read the rest off the socket, so a body that went on got 408 at the body
+ * deadline instead. A body with a Content-Length is bounded by it (declaresTooLargeBody) and is
+ * not counted: nothing is added to the common request.
  */
 export function readBodyWith(
   parser: BodyParser,
   req: IncomingMessage,
   res: ServerResponse,
+  maxBytes?: number,
 ): Promise<unknown> {
-  return new Promise((resolve, reject) =>
-    parser(req, res, (err) => (err ? reject(err) : resolve((req as { body?: unknown }).body))),
-  );
+  return new Promise((resolve, reject) => {
+    const counting = maxBytes !== undefined && sentUnbounded(req);
+    let received = 0;
+    const count = (chunk: Buffer): void => {
+      received += chunk.length;
+      if (received > maxBytes!) {
+        req.off('data', count);
+        reject(tooLargeError());
+      }
+    };
+    if (counting) req.on('data', count);
+    parser(req, res, (err) => {
+      if (counting) req.off('data', count);
+      if (err) reject(err);
+      else resolve((req as { body?: unknown }).body);
+    });
+  });
+}
+
+/** A body of no declared length, as sent (no Content-Encoding, or identity). */
+function sentUnbounded(req: IncomingMessage): boolean {
+  const { headers } = req;
+  const encoding = headers['content-encoding'];
+  if (encoding !== undefined && encoding.trim().toLowerCase() !== 'identity') return false;
+  return headers['content-length'] === undefined;
+}
+
+/** body-parser's own refusal of a body over its limit, as both endpoints' error paths read it. */
+function tooLargeError(): Error {
+  return Object.assign(new Error('request entity too large'), {
+    type: 'entity.too.large',
+    status: 413,
+    statusCode: 413,
+    expose: true,
+  });
 }

@@ -96,7 +96,7 @@ it('MCP: the worst case escaped, in its tools/call envelope, is a plan', async (
  */
 function headOnly(
   path: string,
-  contentLength: number,
+  contentLength: number | 'chunked',
 ): Promise<{ head: string; body: string; ms: number }> {
   const { hostname, port } = new URL(stack.gateway.url);
   const started = Date.now();
@@ -118,7 +118,11 @@ function headOnly(
     socket.on('error', done);
     socket.write(
       `POST ${path} HTTP/1.1\r\nHost: ${hostname}\r\nAuthorization: Bearer ${brand.prepareKey}\r\n` +
-        `Content-Type: application/json\r\nContent-Length: ${contentLength}\r\n\r\n`,
+        'Content-Type: application/json\r\n' +
+        (contentLength === 'chunked'
+          ? // one chunk over the limit, and the body never ends
+            `Transfer-Encoding: chunked\r\n\r\n${(MAX_BODY_BYTES + 1).toString(16)}\r\n${'x'.repeat(MAX_BODY_BYTES + 1)}\r\n`
+          : `Content-Length: ${contentLength}\r\n\r\n`),
     );
   });
 }
@@ -126,8 +130,9 @@ function headOnly(
 // The outside conformance probe (2026-11-30): a Content-Length over the limit was not refused
 // until the whole declared body had been read off the socket (body-parser drains it first), so a
 // client waiting for the answer got 408 request_timeout at the 10 s body deadline, not 413.
-it.each([MAX_BODY_BYTES + 1, 1_000_000_000])(
-  'a declared body of %i bytes is 413 at once, unread, over REST and MCP',
+// A chunked body that goes on past the limit was read until the deadline too.
+it.each([MAX_BODY_BYTES + 1, 1_000_000_000, 'chunked' as const])(
+  'a body declared or sent over the limit (%s) is 413 at once, the rest unread, over REST and MCP',
   async (contentLength) => {
     const rest = await headOnly(PLANS_PATH, contentLength);
     expect(rest.head).toBe('HTTP/1.1 413 Payload Too Large');

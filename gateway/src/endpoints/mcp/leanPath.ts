@@ -94,7 +94,7 @@ async function readBody(
 ): Promise<unknown> {
   let bytes: unknown;
   try {
-    bytes = await readBodyWith(rawBody(maxBytes), req, res);
+    bytes = await readBodyWith(rawBody(maxBytes), req, res, maxBytes);
   } catch (err) {
     const { status, message } = unreadableBody(err, maxBytes);
     throw new EnvelopeError(jsonRpcError(null, ErrorCode.InvalidRequest, message), status);

@@ -75,7 +75,7 @@ async function answerPlan(
   // decodes only `utf-` charsets and refused `utf8` with 415 "must be UTF-8 JSON", which the
   // assistant endpoint reads. Its media type alone reads the body as the UTF-8 it is.
   req.headers['content-type'] = 'application/json';
-  const body = await readBodyWith(jsonBody, req, res);
+  const body = await readBodyWith(jsonBody, req, res, MAX_BODY_BYTES);
   const { plan, replayed } = await preparePlan(deps.plans, identity, body, scope.requestId);
   if (replayed) res.setHeader('Idempotent-Replayed', 'true');
   sendJson(res, replayed ? 200 : 201, JSON.stringify(plan));

@@ -37,6 +37,11 @@ const groupKey = z
   // a group's display name, by the rules the directory keeps its groups' names to (text in
   // directoryService.ts), so a group named there can be mapped here and no other
   .superRefine(refuseUnlessOneLine((why) => `The group ${why}.`));
+/**
+ * A mapping to remove, named exactly as stored: removal identifies a row that exists, so the
+ * rules of a new name (which a row saved before them may break: 10332c6) do not apply to it.
+ */
+const storedGroupKey = z.string().min(1).max(256);
 const role = z.enum(ROLES.names, { message: `must be one of ${ROLES.names.join(', ')}` });
 const Settings = z.object({
   jit_enabled: z.boolean(),
@@ -88,7 +93,7 @@ export async function setRoleMapping(
   input: { brandId: string; groupKey: string; role: RoleName | undefined; remove: boolean },
 ): Promise<void> {
   const { who, brandId: id } = await ownersBrand(deps.pool, actor, input.brandId);
-  const key = parseOrThrow(groupKey, input.groupKey);
+  const key = parseOrThrow(input.remove ? storedGroupKey : groupKey, input.groupKey);
   const newRole = input.remove ? undefined : parseOrThrow(role, input.role);
   const label = `${actorEmail(who)} (role mapping)`;
   await changeDirectory(deps, { brandId: id, label }, async (db) => {

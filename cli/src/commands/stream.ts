@@ -45,6 +45,11 @@ function streamFields(s: AuditStream): string {
       'failing',
       `since ${shortTime(s.failing_since)}, ${s.failure_count} attempts: ${s.last_error}`,
     ]);
+  if (s.set_aside > 0)
+    fields.push([
+      'set aside',
+      `${s.set_aside} refused as too large alone (send again: brandctl stream resend-set-aside ${s.id})`,
+    ]);
   fields.push(['created', `${shortTime(s.created_at)} by ${s.created_by}`]);
   return formatFields(fields);
 }
@@ -64,7 +69,7 @@ const batchRow = (b: AuditBatch): string[] => [
   b.last_error || (b.last_status ? `HTTP ${b.last_status}` : '-'),
 ];
 
-/** brandctl stream add | list | show | update | test | remove (issue 63). */
+/** brandctl stream add | list | show | update | test | resend-set-aside | remove (issue 63). */
 export function registerStreamCommands(program: Command): void {
   const stream = defineGroup(
     program,
@@ -281,6 +286,43 @@ export function registerStreamCommands(program: Command): void {
         return {
           json: res,
           human: `Test entry queued (${res.delivery_id}); queued is not delivered. See: brandctl stream show ${streamId}`,
+        };
+      }),
+    );
+
+  defineCommand(
+    stream,
+    'resend-set-aside <streamId>',
+    'Send again the entries a stream set aside (each refused as too large alone on a whole round), once the destination takes them: oldest first, at most 100 a run; they arrive out of order.',
+    ['brandctl stream resend-set-aside aus_123 --actor ana@acme.test'],
+  )
+    .option(ACTOR_FLAGS, ACTOR_HELP)
+    .action((streamId: string, opts: { actor?: string }, cmd: Command) =>
+      onWebhooks(cmd, async ({ backend, settings }) => {
+        const actor = await checkedActor(
+          backend,
+          settings,
+          opts.actor,
+          streamBrand(backend, streamId),
+          'send set-aside entries again',
+        );
+        const res = await backend.auditStreams('resendSetAside', {
+          stream_id: streamId,
+          actor_email: actor,
+        });
+        const left =
+          res.remaining > 0 ? ` ${res.remaining} remain: run it again to send more.` : '';
+        return {
+          json: {
+            stream: streamJson(res.stream!),
+            requeued: res.requeued,
+            remaining: res.remaining,
+          },
+          human:
+            `${res.requeued} set-aside ${res.requeued === 1 ? 'entry' : 'entries'} queued to be sent again; queued is not delivered. ` +
+            `They arrive out of order, after the entries sent since, each with its position.${left}
+` +
+            `See the outcome with: brandctl stream show ${streamId}`,
         };
       }),
     );

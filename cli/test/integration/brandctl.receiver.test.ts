@@ -466,6 +466,7 @@ describe('brandctl: every --actor on receivers and streams is checked', () => {
       ['recover deliveries', ['receiver', 'recover', receiverId, '--since', '1h', '--yes']],
       ['change audit streams', ['stream', 'update', streamId, '--label', 'Renamed']],
       ['test audit streams', ['stream', 'test', streamId]],
+      ['send set-aside entries again', ['stream', 'resend-set-aside', streamId]],
       ['remove audit streams', ['stream', 'remove', streamId]],
     ];
     const actingAs = (actor: string): Array<[string, string[]]> =>
@@ -500,6 +501,10 @@ describe('brandctl: every --actor on receivers and streams is checked', () => {
     );
     expect(rotated.code).toBe(0);
     expect((await brandctl('stream', 'test', streamId)).code).toBe(0);
+    // an owner may send set-aside entries again; with none, the service says so (exit 1)
+    const none = await brandctl('stream', 'resend-set-aside', streamId, '--actor', OWNER);
+    expect(none.code).toBe(1);
+    expect(none.stderr).toContain(`Nothing set aside from audit stream ${streamId}`);
     expect((await brandctl('stream', 'remove', streamId, '--actor', OWNER)).code).toBe(0);
     const after = await h.db.pool.query<{ action: string; actor_email: string }>(
       `select action, actor_email from webhooks.activity where subject_id = any($1)

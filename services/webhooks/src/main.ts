@@ -150,6 +150,7 @@ async function main(): Promise<void> {
       resolve: systemResolver,
       allowLoopback: config.WEBHOOK_ALLOW_LOOPBACK_RECEIVERS,
       maxPerBrand: config.AUDIT_STREAMS_PER_BRAND,
+      historyRetentionMs: config.DELIVERY_HISTORY_RETENTION_MS,
       onChanged: () => worker?.wakeStreams(),
     },
     pageStreamMaxInFlight: config.PAGE_STREAM_MAX_IN_FLIGHT,

@@ -12,6 +12,7 @@ import {
   AuditStreamPage,
   AuditStreamsPage,
   RemoveStreamPage,
+  ResendSetAsidePage,
   StreamSecretPage,
   type AuditStreamsPageProps,
 } from './view';
@@ -34,6 +35,8 @@ const DONE: Record<string, string> = {
   enabled: 'The stream is enabled: it is sent every entry it was not sent yet, in order.',
   disabled: 'The stream is disabled: its entries wait until it is enabled again.',
   tested: 'A test entry is queued: its outcome appears under “Last deliveries”.',
+  resent:
+    'The set-aside entries are queued to be sent again. They arrive out of order, after the entries sent since; each carries its position. Their outcome appears under “Last deliveries”.',
 };
 
 /**
@@ -253,6 +256,27 @@ export function registerAuditStreams(router: Router, deps: ConsoleDeps): void {
   router.post('/audit-streams/:streamId/test', (req, res) =>
     change(req, res, 'tested', (s, id) =>
       streams('testAuditStream', { stream_id: id, actor_email: '' }, as(s)),
+    ),
+  );
+
+  router.get('/audit-streams/:streamId/resend-set-aside', async (req, res) => {
+    const s = memberOf(res);
+    const got = await streams(
+      'getAuditStream',
+      { stream_id: pathStream(req), deliveries: 1 },
+      as(s),
+    );
+    // nothing set aside (sent again meanwhile): the stream's page says where it stands
+    if (got.stream!.set_aside === 0) {
+      res.redirect(303, `/brands/${s.brand.id}/audit-streams/${got.stream!.id}`);
+      return;
+    }
+    sendPage(res, ResendSetAsidePage({ viewer: viewerOf(s), stream: got.stream! }));
+  });
+
+  router.post('/audit-streams/:streamId/resend-set-aside', (req, res) =>
+    change(req, res, 'resent', (s, id) =>
+      streams('resendSetAside', { stream_id: id, actor_email: '' }, as(s)),
     ),
   );
 

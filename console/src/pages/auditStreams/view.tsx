@@ -313,6 +313,7 @@ export function AuditStreamPage(props: {
           </span>
         </form>
       )}
+      {s.set_aside > 0 && <SetAsidePanel base={base} stream={s} canManage={props.canManage} />}
       <HealthPanel base={base} windows={props.health} selected={props.healthWindow} />
       <h2>Last deliveries</h2>
       <DataTable
@@ -424,6 +425,58 @@ function StreamSettings(props: { base: string; viewer: Viewer; stream: AuditStre
         <a href={`${props.base}/remove`}>Remove this stream…</a>
       </p>
     </section>
+  );
+}
+
+/** What "set aside" means, in the panel and on the page that asks to send them again. */
+const SET_ASIDE_WORDS =
+  'its destination refused each as too large, even alone, on every attempt of a round of retries, so the stream went on without it. They are still in the audit log.';
+
+/** The entries a stream set aside, with the way to send them again once the destination takes them. */
+function SetAsidePanel(props: { base: string; stream: AuditStream; canManage: boolean }) {
+  const n = props.stream.set_aside;
+  return (
+    <section aria-labelledby="set-aside">
+      <h2 id="set-aside">Set aside</h2>
+      <p>
+        <span class="flag-failing">
+          <strong>{entries(n)} set aside:</strong>
+        </span>{' '}
+        {SET_ASIDE_WORDS}
+      </p>
+      {props.canManage && (
+        <p>
+          <a href={`${props.base}/resend-set-aside`}>Send {n === 1 ? 'it' : 'them'} again…</a>{' '}
+          <span class="hint">once the destination accepts larger requests.</span>
+        </p>
+      )}
+    </section>
+  );
+}
+
+/** Asks before a stream's set-aside entries are sent again, saying they arrive out of order. */
+export function ResendSetAsidePage(props: { viewer: Viewer; stream: AuditStream }) {
+  const { viewer, stream } = props;
+  const base = `/brands/${viewer.brandId}/audit-streams/${stream.id}`;
+  const n = stream.set_aside;
+  return (
+    <Layout title="Send set-aside entries again" viewer={viewer} section="auditStreams">
+      <h1>
+        Send {entries(n)} to “{stream.label}” again?
+      </h1>
+      <p>
+        {n === 1 ? 'This entry was' : 'These entries were'} set aside: {SET_ASIDE_WORDS}
+      </p>
+      <p>
+        {n === 1 ? 'It is' : 'Each is'} sent once more, with a new round of retries.{' '}
+        <strong>{n === 1 ? 'It arrives' : 'They arrive'} out of order</strong>, after entries sent
+        since; each carries its position, which says where it belongs. At most 100 are sent at a
+        time.
+      </p>
+      <PostButton action={`${base}/resend-set-aside`} csrfToken={viewer.csrfToken} cancel={base}>
+        Send again
+      </PostButton>
+    </Layout>
   );
 }
 

@@ -10,6 +10,7 @@ import { authorizeBrand } from '../admin/authorized';
 import { selectHealthRows } from '../health/healthRepo';
 import { healthFrom, healthWindows } from '../health/healthWindows';
 import { toHealthWindow } from '../admin/toProto';
+import { resendSetAside } from './resendSetAside';
 import { selectStreamDeliveries } from './streamDeliveries';
 import {
   addStream,
@@ -117,6 +118,12 @@ export function addStreamService(
       const deliveryId = await testStream(deps, stream, auditorNamed(actor, req.actor_email));
       deps.onChanged?.();
       return { delivery_id: deliveryId };
+    }),
+
+    resendSetAside: rpc.developers('ResendSetAside', async (req, { actor }) => {
+      const stream = await authorizedStream(pool, actor, 'audit_streams.manage', req.stream_id);
+      const done = await resendSetAside(deps, stream, auditorNamed(actor, req.actor_email));
+      return { stream: toStream(done.stream), requeued: done.requeued, remaining: done.remaining };
     }),
   };
   server.addService(AuditStreamServiceService, handlers);

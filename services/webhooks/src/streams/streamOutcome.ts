@@ -115,7 +115,7 @@ export async function setAsideWhenRoundSpent(
   const aside = await setAsideRun(db, run.receiverId, run.id, max);
   if (!aside) return undefined;
   return {
-    reason: `413: the destination refused entry ${run.from} alone as too large on all ${ATTEMPTS_PER_ROUND} attempts of a round; set aside (not sent again, still in the audit log)`,
+    reason: `413: the destination refused entry ${run.from} alone as too large on all ${ATTEMPTS_PER_ROUND} attempts of a round; set aside (still in the audit log; an owner may send it again once the destination takes it)`,
     next: aside.next,
   };
 }

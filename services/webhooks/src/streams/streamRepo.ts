@@ -1,5 +1,6 @@
 import { rfc3339, type Pool, type PoolClient } from '@brand/shared/db';
 import type { StreamKind, StreamOptions } from '@brand/shared/webhooks';
+import { SET_ASIDE_COUNT } from './setAside';
 
 type Db = Pool | PoolClient;
 
@@ -26,6 +27,8 @@ export interface StreamRow {
   head: number;
   /** When the oldest entry it was not sent yet was stored; null when none waits. */
   oldest_waiting_at: string | null;
+  /** Entries set aside and not sent since (setAside.ts), which a resend sends again. */
+  set_aside: number;
 }
 
 const COLUMNS = `r.id, r.brand_id, r.kind, r.label, r.url, r.stream_options as options, r.enabled,
@@ -36,7 +39,8 @@ const COLUMNS = `r.id, r.brand_id, r.kind, r.label, r.url, r.stream_options as o
   r.stream_delivered_through::float8 as delivered_through,
   coalesce((select h.last_seq from audit_heads h where h.brand_id = r.brand_id), 0)::float8 as head,
   (select ${rfc3339('e.received_at')} from audit_entries e
-   where e.brand_id = r.brand_id and e.seq = r.stream_delivered_through + 1) as oldest_waiting_at`;
+   where e.brand_id = r.brand_id and e.seq = r.stream_delivered_through + 1) as oldest_waiting_at,
+  ${SET_ASIDE_COUNT} as set_aside`;
 
 /**
  * A new stream: a receivers row of its kind that subscribes to no event, sent from the brand's

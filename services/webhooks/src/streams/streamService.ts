@@ -44,6 +44,8 @@ export interface StreamDeps {
   allowLoopback: boolean;
   /** AUDIT_STREAMS_PER_BRAND. */
   maxPerBrand: number;
+  /** DELIVERY_HISTORY_RETENTION_MS: a set-aside entry is sent again only while its week is kept. */
+  historyRetentionMs: number;
 }
 
 const brandId = z.string().regex(/^br_[A-Za-z0-9]{1,64}$/, 'must be a brand id (br_...)');

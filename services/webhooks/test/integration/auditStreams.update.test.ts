@@ -30,6 +30,7 @@ const deps = (): StreamDeps => ({
   },
   allowLoopback: false,
   maxPerBrand: 3,
+  historyRetentionMs: 30 * 86_400_000,
 });
 
 beforeAll(async () => {

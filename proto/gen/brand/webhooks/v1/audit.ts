@@ -111,6 +111,11 @@ export interface AuditStream {
   oldest_waiting_at: string;
   /** The position the stream started after (its creation's head). */
   started_after: number;
+  /**
+   * Entries set aside (refused as too large alone on every attempt of a round) and not sent
+   * since, still kept: ResendSetAside sends them again.
+   */
+  set_aside: number;
 }
 
 /** AuditBatch is one delivery of a stream: a run of entries, or a test entry. */
@@ -232,6 +237,23 @@ export interface TestAuditStreamRequest {
 export interface TestAuditStreamResponse {
   /** The test delivery ("dlv_..."); follow it with GetAuditStream. */
   delivery_id: string;
+}
+
+/** ResendSetAsideRequest names the stream whose set-aside entries are sent again. */
+export interface ResendSetAsideRequest {
+  stream_id: string;
+  actor_email: string;
+}
+
+/** ResendSetAsideResponse says how many were queued and how many wait for another call. */
+export interface ResendSetAsideResponse {
+  stream:
+    | AuditStream
+    | undefined;
+  /** Set-aside entries queued again by this call (at most 100). */
+  requeued: number;
+  /** Set-aside entries left for another call. */
+  remaining: number;
 }
 
 function createBaseAuditEntryIn(): AuditEntryIn {
@@ -802,6 +824,7 @@ function createBaseAuditStream(): AuditStream {
     head: 0,
     oldest_waiting_at: "",
     started_after: 0,
+    set_aside: 0,
   };
 }
 
@@ -869,6 +892,9 @@ export const AuditStream: MessageFns<AuditStream> = {
     }
     if (message.started_after !== 0) {
       writer.uint32(168).int64(message.started_after);
+    }
+    if (message.set_aside !== 0) {
+      writer.uint32(176).int32(message.set_aside);
     }
     return writer;
   },
@@ -1054,6 +1080,14 @@ export const AuditStream: MessageFns<AuditStream> = {
             message.started_after = longToNumber(reader.int64());
             continue;
           }
+          case 22: {
+            if (tag !== 176) {
+              break;
+            }
+
+            message.set_aside = reader.int32();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1149,6 +1183,11 @@ export const AuditStream: MessageFns<AuditStream> = {
         : isSet(object.started_after)
         ? globalThis.Number(object.started_after)
         : 0,
+      set_aside: isSet(object.setAside)
+        ? globalThis.Number(object.setAside)
+        : isSet(object.set_aside)
+        ? globalThis.Number(object.set_aside)
+        : 0,
     };
   },
 
@@ -1217,6 +1256,9 @@ export const AuditStream: MessageFns<AuditStream> = {
     if (message.started_after !== 0) {
       obj.startedAfter = Math.round(message.started_after);
     }
+    if (message.set_aside !== 0) {
+      obj.setAside = Math.round(message.set_aside);
+    }
     return obj;
   },
 
@@ -1246,6 +1288,7 @@ export const AuditStream: MessageFns<AuditStream> = {
     message.head = object.head ?? 0;
     message.oldest_waiting_at = object.oldest_waiting_at ?? "";
     message.started_after = object.started_after ?? 0;
+    message.set_aside = object.set_aside ?? 0;
     return message;
   },
 };
@@ -2806,6 +2849,202 @@ export const TestAuditStreamResponse: MessageFns<TestAuditStreamResponse> = {
   },
 };
 
+function createBaseResendSetAsideRequest(): ResendSetAsideRequest {
+  return { stream_id: "", actor_email: "" };
+}
+
+export const ResendSetAsideRequest: MessageFns<ResendSetAsideRequest> = {
+  encode(message: ResendSetAsideRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.stream_id !== "") {
+      writer.uint32(10).string(message.stream_id);
+    }
+    if (message.actor_email !== "") {
+      writer.uint32(18).string(message.actor_email);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ResendSetAsideRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseResendSetAsideRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.stream_id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.actor_email = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ResendSetAsideRequest {
+    return {
+      stream_id: isSet(object.streamId)
+        ? globalThis.String(object.streamId)
+        : isSet(object.stream_id)
+        ? globalThis.String(object.stream_id)
+        : "",
+      actor_email: isSet(object.actorEmail)
+        ? globalThis.String(object.actorEmail)
+        : isSet(object.actor_email)
+        ? globalThis.String(object.actor_email)
+        : "",
+    };
+  },
+
+  toJSON(message: ResendSetAsideRequest): unknown {
+    const obj: any = {};
+    if (message.stream_id !== "") {
+      obj.streamId = message.stream_id;
+    }
+    if (message.actor_email !== "") {
+      obj.actorEmail = message.actor_email;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ResendSetAsideRequest>, I>>(base?: I): ResendSetAsideRequest {
+    return ResendSetAsideRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ResendSetAsideRequest>, I>>(object: I): ResendSetAsideRequest {
+    const message = createBaseResendSetAsideRequest();
+    message.stream_id = object.stream_id ?? "";
+    message.actor_email = object.actor_email ?? "";
+    return message;
+  },
+};
+
+function createBaseResendSetAsideResponse(): ResendSetAsideResponse {
+  return { stream: undefined, requeued: 0, remaining: 0 };
+}
+
+export const ResendSetAsideResponse: MessageFns<ResendSetAsideResponse> = {
+  encode(message: ResendSetAsideResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.stream !== undefined) {
+      AuditStream.encode(message.stream, writer.uint32(10).fork()).join();
+    }
+    if (message.requeued !== 0) {
+      writer.uint32(16).int32(message.requeued);
+    }
+    if (message.remaining !== 0) {
+      writer.uint32(24).int32(message.remaining);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ResendSetAsideResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseResendSetAsideResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.stream = AuditStream.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.requeued = reader.int32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.remaining = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ResendSetAsideResponse {
+    return {
+      stream: isSet(object.stream) ? AuditStream.fromJSON(object.stream) : undefined,
+      requeued: isSet(object.requeued) ? globalThis.Number(object.requeued) : 0,
+      remaining: isSet(object.remaining) ? globalThis.Number(object.remaining) : 0,
+    };
+  },
+
+  toJSON(message: ResendSetAsideResponse): unknown {
+    const obj: any = {};
+    if (message.stream !== undefined) {
+      obj.stream = AuditStream.toJSON(message.stream);
+    }
+    if (message.requeued !== 0) {
+      obj.requeued = Math.round(message.requeued);
+    }
+    if (message.remaining !== 0) {
+      obj.remaining = Math.round(message.remaining);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ResendSetAsideResponse>, I>>(base?: I): ResendSetAsideResponse {
+    return ResendSetAsideResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ResendSetAsideResponse>, I>>(object: I): ResendSetAsideResponse {
+    const message = createBaseResendSetAsideResponse();
+    message.stream = (object.stream !== undefined && object.stream !== null)
+      ? AuditStream.fromPartial(object.stream)
+      : undefined;
+    message.requeued = object.requeued ?? 0;
+    message.remaining = object.remaining ?? 0;
+    return message;
+  },
+};
+
 /**
  * AuditIngestService takes audit entries from the services that write them (records, plans:
  * their outbox relays; internal credential). At least once: an entry already stored (by id) is
@@ -3024,6 +3263,25 @@ export const AuditStreamServiceService = {
       Buffer.from(TestAuditStreamResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): TestAuditStreamResponse => TestAuditStreamResponse.decode(value),
   },
+  /**
+   * ResendSetAside queues again the entries set aside from the stream (each refused as too large
+   * alone on every attempt of a round), oldest first, at most 100 a call, each as a new round of
+   * its own delivery: they arrive after entries of later positions (out of order; each carries its
+   * position). Owners only. FAILED_PRECONDITION precondition_failed when the stream is disabled
+   * or nothing set aside waits to be sent again (those queued by an earlier call are not queued
+   * twice). Recorded as audit_stream.set_aside_resent.
+   */
+  resendSetAside: {
+    path: "/brand.webhooks.v1.AuditStreamService/ResendSetAside" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ResendSetAsideRequest): Buffer =>
+      Buffer.from(ResendSetAsideRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ResendSetAsideRequest => ResendSetAsideRequest.decode(value),
+    responseSerialize: (value: ResendSetAsideResponse): Buffer =>
+      Buffer.from(ResendSetAsideResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ResendSetAsideResponse => ResendSetAsideResponse.decode(value),
+  },
 } as const;
 
 export interface AuditStreamServiceServer extends UntypedServiceImplementation {
@@ -3047,6 +3305,15 @@ export interface AuditStreamServiceServer extends UntypedServiceImplementation {
   removeAuditStream: handleUnaryCall<RemoveAuditStreamRequest, RemoveAuditStreamResponse>;
   /** TestAuditStream queues one test entry (test: true) to the stream; queued is not delivered. */
   testAuditStream: handleUnaryCall<TestAuditStreamRequest, TestAuditStreamResponse>;
+  /**
+   * ResendSetAside queues again the entries set aside from the stream (each refused as too large
+   * alone on every attempt of a round), oldest first, at most 100 a call, each as a new round of
+   * its own delivery: they arrive after entries of later positions (out of order; each carries its
+   * position). Owners only. FAILED_PRECONDITION precondition_failed when the stream is disabled
+   * or nothing set aside waits to be sent again (those queued by an earlier call are not queued
+   * twice). Recorded as audit_stream.set_aside_resent.
+   */
+  resendSetAside: handleUnaryCall<ResendSetAsideRequest, ResendSetAsideResponse>;
 }
 
 export interface AuditStreamServiceClient extends Client {
@@ -3153,6 +3420,29 @@ export interface AuditStreamServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: TestAuditStreamResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * ResendSetAside queues again the entries set aside from the stream (each refused as too large
+   * alone on every attempt of a round), oldest first, at most 100 a call, each as a new round of
+   * its own delivery: they arrive after entries of later positions (out of order; each carries its
+   * position). Owners only. FAILED_PRECONDITION precondition_failed when the stream is disabled
+   * or nothing set aside waits to be sent again (those queued by an earlier call are not queued
+   * twice). Recorded as audit_stream.set_aside_resent.
+   */
+  resendSetAside(
+    request: ResendSetAsideRequest,
+    callback: (error: ServiceError | null, response: ResendSetAsideResponse) => void,
+  ): ClientUnaryCall;
+  resendSetAside(
+    request: ResendSetAsideRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ResendSetAsideResponse) => void,
+  ): ClientUnaryCall;
+  resendSetAside(
+    request: ResendSetAsideRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ResendSetAsideResponse) => void,
   ): ClientUnaryCall;
 }
 

@@ -9,6 +9,7 @@ import type { ConsoleClients } from '../clients/consoleClients';
 import { ServiceCallError } from '../clients/memberCaller';
 import { assertCsrfToken, CSRF_FIELD } from '../csrf/csrfToken';
 import { ConsoleHttpError } from '../http/consoleHttpError';
+import { returnPathOf, signInHref } from '../http/returnPath';
 import type { Viewer } from '../views/layout';
 import type { ReceiverAttention } from '../views/receiverAttention';
 import { clearSessionCookie, readSessionToken } from './sessionCookie';
@@ -187,13 +188,16 @@ export function freshAssertion(clients: ConsoleClients, s: MemberSession): () =>
 }
 
 /**
- * Pages send people to sign in; a form post without a session is refused outright (what it
- * would have changed is not done), with the way to sign in again. The console keeps no return
- * path: after signing in a person starts from their brand's overview.
+ * Pages send people to sign in, carrying the page asked for (the console's root needs none:
+ * a sign-in lands on the brand's overview anyway), where the sign-in lands once; a form post
+ * without a session is refused outright (what it would have changed is not done), with the way
+ * to sign in again, whose Sign in carries the form's page (the 401 page, errors/errorPage.tsx).
  */
 function toSignIn(req: Request, res: Response): void {
   if (req.method === 'GET' || req.method === 'HEAD') {
-    res.redirect(303, '/sign-in');
+    // req.path is the mounted router's (a brand's overview reads "/"): the root is originalUrl's
+    const asked = returnPathOf(req, '');
+    res.redirect(303, signInHref(asked === '/' ? undefined : asked));
     return;
   }
   throw new ConsoleHttpError(

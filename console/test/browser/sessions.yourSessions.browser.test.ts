@@ -52,7 +52,7 @@ it('lists the sessions of the address and signs another one out', async () => {
   await page.getByText('That session is signed out.').waitFor();
   await expect(rows.count()).resolves.toBe(1);
   await other.reload();
-  await other.waitForURL(/\/sign-in$/);
+  await other.waitForURL(/\/sign-in\?next=%2Fbrands%2Fbr_[A-Za-z0-9]+$/);
   await other.getByRole('heading', { name: 'Sign in to the Developers area' }).waitFor();
 
   await page.goto(`${cs.url}/brands/${brand.id}/members`);

@@ -66,7 +66,7 @@ describe('Your sessions', () => {
     expect(ended).toMatchObject({ status: 303, location: '/sessions?done=ended' });
     expect(await other.get(`/brands/${brand.id}/keys`)).toMatchObject({
       status: 303,
-      location: '/sign-in',
+      location: `/sign-in?next=${encodeURIComponent(`/brands/${brand.id}/keys`)}`,
     });
     expect((await third.get(`/brands/${brand.id}/keys`)).status).toBe(200);
 
@@ -97,7 +97,7 @@ describe('Your sessions', () => {
   it('sends a visitor without a session to sign in', async () => {
     expect(await new ConsoleHttp(cs.url).get('/sessions')).toMatchObject({
       status: 303,
-      location: '/sign-in',
+      location: '/sign-in?next=%2Fsessions',
     });
   });
 });

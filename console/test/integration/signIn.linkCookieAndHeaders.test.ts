@@ -88,7 +88,7 @@ describe('sign-in', () => {
       http.cookie ||= 'x';
       const res = await http.get(`/brands/${brand.id}/keys`);
       expect(res.status).toBe(303);
-      expect(res.location).toBe('/sign-in');
+      expect(res.location).toBe(`/sign-in?next=${encodeURIComponent(`/brands/${brand.id}/keys`)}`);
     }
   });
 });
@@ -119,7 +119,7 @@ describe('signing in again in the same browser', () => {
     );
     expect(answers).toEqual([
       [200, null],
-      [303, '/sign-in'],
+      [303, `/sign-in?next=${encodeURIComponent(`/brands/${brand.id}/keys`)}`],
       [200, null],
     ]);
   });

@@ -56,3 +56,22 @@ it.each(['//evil.example/brands', '/\\evil.example', 'https://evil.example/brand
     expect((await signIn(http, owner.email)).location).toBe(`/brands/${brand.id}`);
   },
 );
+
+it('a page opened without a session goes to sign in and back to that page, once', async () => {
+  const { brand, owner } = await brandWithOwner(cs);
+  const page = `/brands/${brand.id}/activity?who=operator`;
+  const http = new ConsoleHttp(cs.url);
+  const asked = await http.get(page);
+  expect({ status: asked.status, location: asked.location }).toEqual({
+    status: 303,
+    location: `/sign-in?next=${encodeURIComponent(page)}`,
+  });
+  expect((await http.get(asked.location!)).status).toBe(200);
+  expect((await signIn(http, owner.email)).location).toBe(page);
+  // a brand's overview (its router reads the path as "/") is carried as any other page
+  const overview = await new ConsoleHttp(cs.url).get(`/brands/${brand.id}`);
+  expect(overview.location).toBe(`/sign-in?next=${encodeURIComponent(`/brands/${brand.id}`)}`);
+  // the console's root needs no return: it is where a sign-in lands anyway
+  const root = await new ConsoleHttp(cs.url).get('/');
+  expect(root.location).toBe('/sign-in');
+});

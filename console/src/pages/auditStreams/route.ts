@@ -5,6 +5,7 @@ import { repeatLocation, repeatNotice } from '../../forms/repeatedForm';
 import { ONCE_FIELD } from '../../forms/submitOnce';
 import { formRefusal } from '../../http/formRefusal';
 import { memberOf, notFound, viewerOf, type MemberSession } from '../../session/memberSession';
+import { doneNoticeOf } from '../../views/doneNotice';
 import { sendPage } from '../../views/render';
 import { healthWindowOf } from '../receivers/healthPanel';
 import { AddStreamForm, STREAM_ID, UpdateStreamForm, type AddStreamValues } from './input';
@@ -194,7 +195,7 @@ export function registerAuditStreams(router: Router, deps: ConsoleDeps): void {
   });
 
   router.get('/audit-streams/:streamId', async (req, res) => {
-    const done = typeof req.query.done === 'string' ? DONE[req.query.done] : undefined;
+    const done = doneNoticeOf(DONE, req.query.done);
     await streamPage(req, res, memberOf(res), done ? { notice: done } : {});
   });
 

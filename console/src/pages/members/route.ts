@@ -5,6 +5,7 @@ import { ROLES } from '@brand/shared/enums';
 import type { ConsoleDeps } from '../../consoleDeps';
 import { runFormChange } from '../../http/formChange';
 import { memberOf, notFound, viewerOf, type MemberSession } from '../../session/memberSession';
+import { doneNoticeOf } from '../../views/doneNotice';
 import { sendPage } from '../../views/render';
 import { SignInPolicyForm } from '../passkeys/input';
 import { isLastOwner } from './lastOwner';
@@ -104,7 +105,7 @@ export function registerMembers(router: Router, deps: ConsoleDeps): void {
       removed: 'Member removed. Their next request for this brand is refused.',
       policy: 'Saved: how members sign in to this brand.',
     };
-    const done = typeof req.query.done === 'string' ? notices[req.query.done] : undefined;
+    const done = doneNoticeOf(notices, req.query.done);
     const removed =
       req.query.done === 'removed' && typeof req.query.who === 'string'
         ? req.query.who.slice(0, 254)

@@ -36,23 +36,46 @@ export async function insertOutboxEvent(
 }
 
 /**
+ * How far into the queue a claim looks for brands it may take: a brand whose events fill the head
+ * while another relay holds it leaves this many rows' worth of other brands to this one.
+ */
+const HEAD_ROWS_PER_CLAIMED = 4;
+
+/**
  * Claims up to `limit` unpublished rows not set aside, oldest first, locked until the caller's
- * transaction ends. `skip locked` lets several relays (records replicas) claim disjoint
- * batches; the per-brand advisory lock keeps one brand's events on a single relay at a
- * time, so two replicas can never publish a brand's events out of order. A brand whose
- * lock another relay holds is skipped until that relay's transaction ends.
+ * transaction ends. Several relays (records replicas) share the work by brand: a claim first takes
+ * the advisory lock of each brand among the oldest rows that it can, once per brand, then the
+ * oldest rows of those brands, so one brand's events are on one relay at a time and leave in
+ * order. A brand another relay holds is left until that relay's transaction ends.
+ *
+ * Trying the brand's lock row by row as the rows are scanned (with `skip locked`), as this did
+ * before, let a brand's events overtake one another: a brand whose lock came free part-way
+ * through the scan (another replica committing) was passed over for its older rows and taken for
+ * later ones, and a row locked by anything else at that instant (a failed batch's attempts
+ * recorded after its rollback, an operator's statement) was skipped. Its rows are locked with a
+ * wait instead: only this relay may claim them now, and others hold a row briefly. Rows another
+ * relay published after this statement's snapshot are seen as they are now and left out.
  */
 export async function claimUnpublished(client: PoolClient, limit: number): Promise<OutboxRow[]> {
   const res = await client.query<OutboxRow>(
-    `select id, brand_id, type, payload::text as payload, ${rfc3339('created_at')} as created_at,
-       traceparent, tracestate
+    `with head as materialized (
+       select brand_id from outbox
+       where published_at is null and set_aside_at is null
+       order by seq
+       limit $1 * ${HEAD_ROWS_PER_CLAIMED}
+     ), held as materialized (
+       select brand_id from (select distinct brand_id from head) brands
+       where pg_try_advisory_xact_lock(hashtext('records.outbox'), hashtext(brand_id))
+     )
+     select id, brand_id, type, payload::text as payload,
+       ${rfc3339('created_at')} as created_at, traceparent, tracestate
      from outbox
      where published_at is null
        and set_aside_at is null
-       and pg_try_advisory_xact_lock(hashtext('records.outbox'), hashtext(brand_id))
+       and brand_id in (select brand_id from held)
      order by seq
      limit $1
-     for update skip locked`,
+     for update`,
     [limit],
   );
   return res.rows;

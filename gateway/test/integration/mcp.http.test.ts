@@ -529,6 +529,18 @@ describe('transport refusals carry the REST code and the request id', () => {
     );
   });
 
+  // The outside probe (2026-11-30): a header sent twice (Node joins the two with ", ") was called
+  // an unsupported version, the same version twice included.
+  it('400 malformed_request: MCP-Protocol-Version given twice says so', async () => {
+    for (const twice of ['2025-06-18, 2025-06-18', '2025-06-18, 2025-11-25']) {
+      const res = await viaFetch(ping, { 'MCP-Protocol-Version': twice });
+      expectData(res, 400, -32600, 'malformed_request');
+      expect((res.body as { error: { message: string } }).error.message).toBe(
+        `MCP-Protocol-Version was given more than once ("${twice}"); send it once.`,
+      );
+    }
+  });
+
   // The outside probe (2026-11-30): bytes that are not UTF-8 were read with U+FFFD in their
   // place (REST stored a plan titled "caf\uFFFD"); JSON is UTF-8 (RFC 8259), so they are no JSON.
   it('400 malformed_request: a body that is not UTF-8, as sent or once inflated', async () => {

@@ -126,6 +126,16 @@ function protocolVersionOf(req: IncomingMessage): ProtocolVersion {
   const raw = req.headers['mcp-protocol-version'];
   const header = Array.isArray(raw) ? raw.join(', ') : raw;
   if (header === undefined) return DEFAULT_VERSION;
+  // Node joins a header sent twice with ", "; no version holds a comma
+  if (header.includes(',')) {
+    throw new EnvelopeError(
+      jsonRpcError(
+        null,
+        ErrorCode.InvalidRequest,
+        `MCP-Protocol-Version was given more than once (${quoteInput(header)}); send it once.`,
+      ),
+    );
+  }
   if (!isSupportedVersion(header)) {
     throw new EnvelopeError(
       jsonRpcError(

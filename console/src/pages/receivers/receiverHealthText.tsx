@@ -1,6 +1,7 @@
 import type { Receiver } from '@brand/proto/webhooks/v1';
 import { formatTime } from '../../views/format';
 import type { ReceiverAttention } from '../../views/receiverAttention';
+import { lastAttemptSucceeded } from './lastAttempt';
 
 /** Whether a receiver needs its owners: failing now, or disabled by the service. */
 export function attentionOf(r: Receiver): ReceiverAttention | undefined {
@@ -46,15 +47,17 @@ export function ReceiverHealthText(props: { receiver: Receiver }) {
       </span>
     );
   }
+  // not failing: the last attempt succeeded, or it did not count (a Test refused 500: lastAttempt.ts)
+  const how = lastAttemptSucceeded(r) ? 'the last attempt succeeded' : 'nothing is failing';
   // a backlog that waits is never "OK": it is catching up, and says how far behind it is
   if (r.waiting > 0) {
     return (
       <span class="flag-waiting">
-        <strong>Catching up</strong>: the last attempt succeeded; {waitingWords(r)}
+        <strong>Catching up</strong>: {how}; {waitingWords(r)}
       </span>
     );
   }
-  return <span>{r.last_delivery_at ? 'OK: the last attempt succeeded' : 'no deliveries yet'}</span>;
+  return <span>{r.last_delivery_at ? `OK: ${how}` : 'no deliveries yet'}</span>;
 }
 
 /** "29 deliveries waiting, the oldest from 25 Nov 12:03 UTC" (10,000 means at least that). */

@@ -3,6 +3,7 @@ import { EVENT_TYPES } from '@brand/shared/enums';
 import { formatTime } from '../../../views/format';
 import type { Viewer } from '../../../views/layout';
 import { HealthPanel, type HealthWindowName } from '../healthPanel';
+import { lastAttemptWords } from '../lastAttempt';
 import { receiverTabPath, type ReceiverRights } from '../receiverPage';
 
 /** A receiver's state in words: enabled, or disabled by whom, since when and why. */
@@ -38,12 +39,8 @@ export function OverviewTab(props: {
             <td>{receiverStateWords(r)}</td>
           </tr>
           <tr>
-            <th scope="row">Last delivery</th>
-            <td>
-              {r.last_delivery_at
-                ? `${formatTime(r.last_delivery_at)}${r.last_status ? `, HTTP ${r.last_status}` : ''}`
-                : 'never'}
-            </td>
+            <th scope="row">Last attempt</th>
+            <td>{lastAttemptWords(r)}</td>
           </tr>
           <tr>
             <th scope="row">Signing secret</th>

@@ -2,7 +2,7 @@ import type { Auditor } from '@brand/shared/activity';
 import { withTransaction } from '@brand/shared/db';
 import { AppError } from '@brand/shared/errors';
 import { recordReceiverActivity as record } from '../receivers/receiverActivity';
-import { requeueSetAside } from './setAside';
+import { countPastHistory, requeueSetAside } from './setAside';
 import type { StreamDeps } from './streamService';
 import { selectStream, type StreamRow } from './streamRepo';
 
@@ -30,9 +30,15 @@ export async function resendSetAside(
     if (!queued) throw disabled(stream.id);
     const n = queued.requeued.length;
     if (n === 0) {
+      // past the history kept is not "sent again earlier": say which it is
+      const past = await countPastHistory(db, stream.id, deps.historyRetentionMs);
+      const why =
+        past === 0
+          ? 'entries sent again earlier are queued or delivered'
+          : `${past} set-aside ${past === 1 ? 'entry is' : 'entries are'} older than the delivery history kept (${Math.round(deps.historyRetentionMs / 86_400_000)} days) and can no longer be sent`;
       throw new AppError(
         'precondition_failed',
-        `Nothing set aside from audit stream ${stream.id} waits to be sent again: entries sent again earlier are queued or delivered.`,
+        `Nothing set aside from audit stream ${stream.id} waits to be sent again: ${why}.`,
       );
     }
     const named = queued.requeued.slice(0, NAMED_POSITIONS).join(', ');
@@ -46,5 +52,5 @@ export async function resendSetAside(
     );
     return { requeued: n, remaining: queued.remaining };
   });
-  return { stream: (await selectStream(deps.pool, stream.id))!, ...done };
+  return { stream: (await selectStream(deps.pool, stream.id, deps.historyRetentionMs))!, ...done };
 }

@@ -32,10 +32,22 @@ const SET_ASIDE = `d.receiver_id = r.id and d.status = 'failed' and not d.test
                   where a.brand_id = d.brand_id and a.seq = (o.j ->> 'from')::bigint))`;
 
 /**
- * The stream `r`'s set-aside entries, as a column of its row (streamRepo.ts): the walk of its
- * failed deliveries (deliveries_failed_receiver), few unless its destination refuses much.
+ * Whether the delivery `d` is within the delivery history kept (`historyMs`, a query parameter
+ * such as '$2'): a week wholly past it is dropped (historyPartitions.ts), and its drop does not
+ * wait for a delivery a resend puts back meanwhile, so only these are sent again, and counted.
  */
-export const SET_ASIDE_COUNT = `(select count(*) from deliveries d where ${SET_ASIDE})::int`;
+const keptWithin = (historyMs: string) =>
+  `d.event_at > now() - make_interval(secs => ${historyMs}::float8 / 1000)`;
+
+/**
+ * The stream `r`'s set-aside entries a resend would send again, as a column of its row
+ * (streamRepo.ts; `historyMs` a query parameter): the walk of its failed deliveries
+ * (deliveries_failed_receiver), few unless its destination refuses much. The same rule as the
+ * resend's (a review of c980ad73: the count took deliveries past the history too, so for up to a
+ * week an entry was offered that the resend refused as "queued or delivered").
+ */
+export const setAsideCount = (historyMs: string) =>
+  `(select count(*) from deliveries d where ${SET_ASIDE} and ${keptWithin(historyMs)})::int`;
 
 /**
  * Queues the stream's set-aside entries again, oldest first, at most SET_ASIDE_RESEND_MAX, each
@@ -56,7 +68,7 @@ export async function requeueSetAside(
     [streamId],
   );
   if (locked.rowCount === 0) return undefined;
-  const kept = `d.event_at > now() - make_interval(secs => $2::float8 / 1000)`;
+  const kept = keptWithin('$2');
   const res = await db.query<{ position: string }>(
     `with aside as (
        select d.id, d.event_at from receivers r join deliveries d on d.receiver_id = r.id
@@ -87,9 +99,24 @@ async function countResendable(
   historyMs: number,
 ): Promise<number> {
   const res = await db.query<{ n: number }>(
+    `select ${setAsideCount('$2')} as n from receivers r where r.id = $1`,
+    [streamId, historyMs],
+  );
+  return res.rows[0]!.n;
+}
+
+/**
+ * The stream's set-aside entries past the delivery history kept, not yet dropped with their
+ * week: no longer sent again, which a refused resend says rather than "queued or delivered".
+ */
+export async function countPastHistory(
+  db: Pool | PoolClient,
+  streamId: string,
+  historyMs: number,
+): Promise<number> {
+  const res = await db.query<{ n: number }>(
     `select count(*)::int as n from receivers r join deliveries d on d.receiver_id = r.id
-     where r.id = $1 and ${SET_ASIDE}
-       and d.event_at > now() - make_interval(secs => $2::float8 / 1000)`,
+     where r.id = $1 and ${SET_ASIDE} and not ${keptWithin('$2')}`,
     [streamId, historyMs],
   );
   return res.rows[0]!.n;

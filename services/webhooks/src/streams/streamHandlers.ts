@@ -63,12 +63,18 @@ export function addStreamService(
 
     listAuditStreams: rpc.developers('ListAuditStreams', async (req, { actor }) => {
       authorizeBrand(actor, 'audit_streams.read', req.brand_id);
-      const streams = await listStreams(pool, req.brand_id);
+      const streams = await listStreams(pool, req.brand_id, deps.historyRetentionMs);
       return { streams: streams.map(toStream), limit: deps.maxPerBrand };
     }),
 
     getAuditStream: rpc.developers('GetAuditStream', async (req, { actor }) => {
-      const stream = await authorizedStream(pool, actor, 'audit_streams.read', req.stream_id);
+      const stream = await authorizedStream(
+        pool,
+        actor,
+        'audit_streams.read',
+        req.stream_id,
+        deps.historyRetentionMs,
+      );
       const wanted = req.deliveries === 0 ? DELIVERIES_DEFAULT : req.deliveries;
       if (wanted > DELIVERIES_MAX) {
         throw new AppError('validation_failed', `deliveries: at most ${DELIVERIES_MAX}.`, {
@@ -88,7 +94,13 @@ export function addStreamService(
     }),
 
     updateAuditStream: rpc.developers('UpdateAuditStream', async (req, { actor }) => {
-      const stream = await authorizedStream(pool, actor, 'audit_streams.manage', req.stream_id);
+      const stream = await authorizedStream(
+        pool,
+        actor,
+        'audit_streams.manage',
+        req.stream_id,
+        deps.historyRetentionMs,
+      );
       const updated = await updateStream(
         deps,
         stream,
@@ -107,21 +119,39 @@ export function addStreamService(
     }),
 
     removeAuditStream: rpc.developers('RemoveAuditStream', async (req, { actor }) => {
-      const stream = await authorizedStream(pool, actor, 'audit_streams.manage', req.stream_id);
+      const stream = await authorizedStream(
+        pool,
+        actor,
+        'audit_streams.manage',
+        req.stream_id,
+        deps.historyRetentionMs,
+      );
       return {
         stream: toStream(await removeStream(deps, stream, auditorNamed(actor, req.actor_email))),
       };
     }),
 
     testAuditStream: rpc.developers('TestAuditStream', async (req, { actor }) => {
-      const stream = await authorizedStream(pool, actor, 'audit_streams.manage', req.stream_id);
+      const stream = await authorizedStream(
+        pool,
+        actor,
+        'audit_streams.manage',
+        req.stream_id,
+        deps.historyRetentionMs,
+      );
       const deliveryId = await testStream(deps, stream, auditorNamed(actor, req.actor_email));
       deps.onChanged?.();
       return { delivery_id: deliveryId };
     }),
 
     resendSetAside: rpc.developers('ResendSetAside', async (req, { actor }) => {
-      const stream = await authorizedStream(pool, actor, 'audit_streams.manage', req.stream_id);
+      const stream = await authorizedStream(
+        pool,
+        actor,
+        'audit_streams.manage',
+        req.stream_id,
+        deps.historyRetentionMs,
+      );
       const done = await resendSetAside(deps, stream, auditorNamed(actor, req.actor_email));
       return { stream: toStream(done.stream), requeued: done.requeued, remaining: done.remaining };
     }),

@@ -1,6 +1,6 @@
 import { rfc3339, type Pool, type PoolClient } from '@brand/shared/db';
 import type { StreamKind, StreamOptions } from '@brand/shared/webhooks';
-import { SET_ASIDE_COUNT } from './setAside';
+import { setAsideCount } from './setAside';
 
 type Db = Pool | PoolClient;
 
@@ -27,11 +27,14 @@ export interface StreamRow {
   head: number;
   /** When the oldest entry it was not sent yet was stored; null when none waits. */
   oldest_waiting_at: string | null;
-  /** Entries set aside and not sent since (setAside.ts), which a resend sends again. */
+  /** Entries set aside and not sent since, within the delivery history: a resend sends them. */
   set_aside: number;
 }
 
-const COLUMNS = `r.id, r.brand_id, r.kind, r.label, r.url, r.stream_options as options, r.enabled,
+/** A stream's columns; `historyMs`, the parameter holding DELIVERY_HISTORY_RETENTION_MS. */
+const columns = (
+  historyMs: string,
+) => `r.id, r.brand_id, r.kind, r.label, r.url, r.stream_options as options, r.enabled,
   r.disabled_reason, r.disabled_by_service, ${rfc3339('r.created_at')} as created_at, r.created_by,
   r.last_status, ${rfc3339('r.last_delivery_at')} as last_delivery_at, r.failure_count,
   ${rfc3339('r.failing_since')} as failing_since, r.last_error,
@@ -40,7 +43,7 @@ const COLUMNS = `r.id, r.brand_id, r.kind, r.label, r.url, r.stream_options as o
   coalesce((select h.last_seq from audit_heads h where h.brand_id = r.brand_id), 0)::float8 as head,
   (select ${rfc3339('e.received_at')} from audit_entries e
    where e.brand_id = r.brand_id and e.seq = r.stream_delivered_through + 1) as oldest_waiting_at,
-  ${SET_ASIDE_COUNT} as set_aside`;
+  ${setAsideCount(historyMs)} as set_aside`;
 
 /**
  * A new stream: a receivers row of its kind that subscribes to no event, sent from the brand's
@@ -78,23 +81,32 @@ export async function insertStream(
       JSON.stringify(s.options),
     ],
   );
-  return (await selectStream(db, s.id))!;
+  return (await selectStream(db, s.id, 0))!; // a new stream has set nothing aside
 }
 
-export async function selectStream(db: Db, id: string): Promise<StreamRow | undefined> {
+/** The stream `id`, its set-aside entries counted within `historyMs` (the history kept). */
+export async function selectStream(
+  db: Db,
+  id: string,
+  historyMs: number,
+): Promise<StreamRow | undefined> {
   const res = await db.query<StreamRow>(
-    `select ${COLUMNS} from receivers r where r.id = $1 and r.kind <> 'webhook'`,
-    [id],
+    `select ${columns('$2')} from receivers r where r.id = $1 and r.kind <> 'webhook'`,
+    [id, historyMs],
   );
   return res.rows[0];
 }
 
 /** A brand's streams, newest first. */
-export async function selectStreams(db: Db, brandId: string): Promise<StreamRow[]> {
+export async function selectStreams(
+  db: Db,
+  brandId: string,
+  historyMs: number,
+): Promise<StreamRow[]> {
   const res = await db.query<StreamRow>(
-    `select ${COLUMNS} from receivers r where r.brand_id = $1 and r.kind <> 'webhook'
+    `select ${columns('$2')} from receivers r where r.brand_id = $1 and r.kind <> 'webhook'
      order by r.created_at desc, r.id desc`,
-    [brandId],
+    [brandId, historyMs],
   );
   return res.rows;
 }

@@ -70,15 +70,19 @@ const fieldError = (field: string, message: string) =>
 
 const notFound = (id: string) => () => new AppError('not_found', `No audit stream ${id}.`);
 
-/** The stream, once `actor` may take `action` on it (another brand's stream is not_found). */
+/**
+ * The stream, once `actor` may take `action` on it (another brand's stream is not_found); its
+ * set-aside entries counted within `historyMs` (DELIVERY_HISTORY_RETENTION_MS).
+ */
 export async function authorizedStream(
   pool: Pool,
   actor: Actor,
   action: ConsoleAction,
   id: string,
+  historyMs: number,
 ): Promise<StreamRow> {
   parseOrThrow(z.object({ stream_id: streamId }), { stream_id: id });
-  const stream = await selectStream(pool, id);
+  const stream = await selectStream(pool, id, historyMs);
   if (!stream) throw notFound(id)();
   authorize(actor, action, stream.brand_id, notFound(id));
   return stream;
@@ -204,9 +208,13 @@ export async function addStream(
   return { stream, signingSecret };
 }
 
-export async function listStreams(pool: Pool, brand: string): Promise<StreamRow[]> {
+export async function listStreams(
+  pool: Pool,
+  brand: string,
+  historyMs: number,
+): Promise<StreamRow[]> {
   parseOrThrow(z.object({ brand_id: brandId }), { brand_id: brand });
-  return selectStreams(pool, brand);
+  return selectStreams(pool, brand, historyMs);
 }
 
 /** Whether two checked destination URLs name the same scheme, host and port. */
@@ -340,7 +348,7 @@ export async function updateStream(
         `${v.label ?? stream.label}: ${changed.join('; ')}`,
       );
   });
-  return (await selectStream(deps.pool, stream.id))!;
+  return (await selectStream(deps.pool, stream.id, deps.historyRetentionMs))!;
 }
 
 /** Removes a stream with its deliveries; recorded as audit_stream.removed. */

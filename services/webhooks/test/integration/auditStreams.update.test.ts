@@ -92,7 +92,7 @@ describe('saving a stream', () => {
     );
     expect(moved.url).toBe('https://http-intake.logs.datadoghq.com/api/v2/logs');
     expect(moved.options).toEqual({ datadog_site: 'datadoghq.com' });
-    expect((await selectStream(db.pool, stream.id))!.url).toBe(moved.url);
+    expect((await selectStream(db.pool, stream.id, 30 * 86_400_000))!.url).toBe(moved.url);
     expect(lookups.at(-1)).toBe('http-intake.logs.datadoghq.com');
   });
 

@@ -96,6 +96,20 @@ it('an owner sends a set-aside entry again after a confirm: queued once, deliver
   });
   expect(forged.status).toBe(403);
 
+  // another brand's owner naming this stream under their own brand: not found (not "forbidden",
+  // which would say it exists), and nothing queued
+  const other = await brandWithOwner(cs);
+  const otherHttp = await signInHttp(cs, other.owner.email);
+  const otherList = await otherHttp.get(`/brands/${other.brand.id}/audit-streams`);
+  const crossed = `/brands/${other.brand.id}/audit-streams/${id}/resend-set-aside`;
+  expect((await otherHttp.get(crossed)).status).toBe(404);
+  const crossedPost = await otherHttp.post(crossed, { _csrf: csrfOf(otherList.body) });
+  expect(crossedPost.status).toBe(404);
+  expect(crossedPost.body).not.toContain('SIEM');
+  const still = await streams('getAuditStream', { stream_id: id, deliveries: 100 });
+  expect(still.stream!.set_aside).toBe(1);
+  expect(still.deliveries.find((d) => d.id === aside.id)!.status).toBe(aside.status);
+
   const http = await signInHttp(cs, owner.email);
   const shown = await http.get(page);
   expect(shown.body).toContain('1 entry set aside:');

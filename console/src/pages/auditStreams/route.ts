@@ -38,6 +38,9 @@ const DONE: Record<string, string> = {
   tested: 'A test entry is queued: its outcome appears under “Last deliveries”.',
   resent:
     'The set-aside entries are queued to be sent again. They arrive out of order, after the entries sent since; each carries its position. Their outcome appears under “Last deliveries”.',
+  // more than one Send queues (ResendSetAside: the oldest 100 a call)
+  'resent-some':
+    'The oldest 100 set-aside entries are queued to be sent again. They arrive out of order, after the entries sent since; each carries its position. The others are still set aside: send them again below.',
 };
 
 /**
@@ -199,24 +202,29 @@ export function registerAuditStreams(router: Router, deps: ConsoleDeps): void {
     await streamPage(req, res, memberOf(res), done ? { notice: done } : {});
   });
 
-  /** A change of the stream; its refusal is shown on the stream's page with its status. */
-  const change = async (
+  /**
+   * A change of the stream; its refusal is shown on the stream's page with its status. `done`
+   * names the notice, or picks it from what the call answered.
+   */
+  const change = async <T>(
     req: Request,
     res: Response,
-    done: string,
-    call: (s: MemberSession, streamId: string) => Promise<unknown>,
+    done: string | ((answer: T) => string),
+    call: (s: MemberSession, streamId: string) => Promise<T>,
   ) => {
     const s = memberOf(res);
     const id = pathStream(req);
+    let answer: T;
     try {
-      await call(s, id);
+      answer = await call(s, id);
     } catch (err) {
       const refused = formRefusal(err);
       if (!refused) throw err;
       await streamPage(req, res, s, { error: refused.message }, refused.httpStatus);
       return;
     }
-    res.redirect(303, `/brands/${s.brand.id}/audit-streams/${id}?done=${done}`);
+    const notice = typeof done === 'string' ? done : done(answer);
+    res.redirect(303, `/brands/${s.brand.id}/audit-streams/${id}?done=${notice}`);
   };
 
   router.post('/audit-streams/:streamId', async (req, res) => {
@@ -276,8 +284,11 @@ export function registerAuditStreams(router: Router, deps: ConsoleDeps): void {
   });
 
   router.post('/audit-streams/:streamId/resend-set-aside', (req, res) =>
-    change(req, res, 'resent', (s, id) =>
-      streams('resendSetAside', { stream_id: id, actor_email: '' }, as(s)),
+    change(
+      req,
+      res,
+      (sent: { remaining: number }) => (sent.remaining > 0 ? 'resent-some' : 'resent'),
+      (s, id) => streams('resendSetAside', { stream_id: id, actor_email: '' }, as(s)),
     ),
   );
 

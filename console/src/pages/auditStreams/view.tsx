@@ -429,8 +429,10 @@ function StreamSettings(props: { base: string; viewer: Viewer; stream: AuditStre
 }
 
 /** What "set aside" means, in the panel and on the page that asks to send them again. */
-const SET_ASIDE_WORDS =
-  'its destination refused each as too large, even alone, on every attempt of a round of retries, so the stream went on without it. They are still in the audit log.';
+const setAsideWords = (n: number) =>
+  n === 1
+    ? 'its destination refused it as too large, even alone, on every attempt of a round of retries, so the stream went on without it. It is still in the audit log.'
+    : 'its destination refused each as too large, even alone, on every attempt of a round of retries, so the stream went on without them. They are still in the audit log.';
 
 /** The entries a stream set aside, with the way to send them again once the destination takes them. */
 function SetAsidePanel(props: { base: string; stream: AuditStream; canManage: boolean }) {
@@ -442,7 +444,7 @@ function SetAsidePanel(props: { base: string; stream: AuditStream; canManage: bo
         <span class="flag-failing">
           <strong>{entries(n)} set aside:</strong>
         </span>{' '}
-        {SET_ASIDE_WORDS}
+        {setAsideWords(n)}
       </p>
       {props.canManage && (
         <p>
@@ -465,7 +467,7 @@ export function ResendSetAsidePage(props: { viewer: Viewer; stream: AuditStream 
         Send {entries(n)} to “{stream.label}” again?
       </h1>
       <p>
-        {n === 1 ? 'This entry was' : 'These entries were'} set aside: {SET_ASIDE_WORDS}
+        {n === 1 ? 'This entry was' : 'These entries were'} set aside: {setAsideWords(n)}
       </p>
       <p>
         {n === 1 ? 'It is' : 'Each is'} sent once more, with a new round of retries.{' '}

@@ -18,7 +18,7 @@ import type { Pool, PoolClient } from '@brand/shared/db';
  */
 
 /** Set-aside entries sent again by one call, at most (the oldest first; the rest on another). */
-export const SET_ASIDE_RESEND_MAX = 100;
+const SET_ASIDE_RESEND_MAX = 100;
 
 /** Whether the delivery `d` of the stream `r` is a set-aside entry still in the trail. */
 const SET_ASIDE = `d.receiver_id = r.id and d.status = 'failed' and not d.test

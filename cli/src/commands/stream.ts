@@ -15,6 +15,15 @@ const KINDS = ['https', 'splunk_hec', 'datadog'] as const;
  * line, where shell histories and process lists would keep it.
  */
 /** A stream's token from --token-file ('' without one). */
+/** --actor of a command on the stream `streamId`, checked an owner of its brand (checkedActor). */
+const streamActor = (
+  backend: Parameters<typeof checkedActor>[0],
+  settings: Parameters<typeof checkedActor>[1],
+  streamId: string,
+  actor: string | undefined,
+  doing: string,
+): Promise<string> => checkedActor(backend, settings, actor, streamBrand(backend, streamId), doing);
+
 const readToken = (path: string | undefined): string => secretFromFile(path) ?? '';
 
 const streamJson = (s: AuditStream) => ({
@@ -239,11 +248,11 @@ export function registerStreamCommands(program: Command): void {
         cmd: Command,
       ) =>
         onWebhooks(cmd, async ({ backend, settings }) => {
-          const actor = await checkedActor(
+          const actor = await streamActor(
             backend,
             settings,
+            streamId,
             opts.actor,
-            streamBrand(backend, streamId),
             'change audit streams',
           );
           const res = await backend.auditStreams('updateAuditStream', {
@@ -272,11 +281,11 @@ export function registerStreamCommands(program: Command): void {
     .option(ACTOR_FLAGS, ACTOR_HELP)
     .action((streamId: string, opts: { actor?: string }, cmd: Command) =>
       onWebhooks(cmd, async ({ backend, settings }) => {
-        const actor = await checkedActor(
+        const actor = await streamActor(
           backend,
           settings,
+          streamId,
           opts.actor,
-          streamBrand(backend, streamId),
           'test audit streams',
         );
         const res = await backend.auditStreams('testAuditStream', {
@@ -299,11 +308,11 @@ export function registerStreamCommands(program: Command): void {
     .option(ACTOR_FLAGS, ACTOR_HELP)
     .action((streamId: string, opts: { actor?: string }, cmd: Command) =>
       onWebhooks(cmd, async ({ backend, settings }) => {
-        const actor = await checkedActor(
+        const actor = await streamActor(
           backend,
           settings,
+          streamId,
           opts.actor,
-          streamBrand(backend, streamId),
           'send set-aside entries again',
         );
         const res = await backend.auditStreams('resendSetAside', {
@@ -333,11 +342,11 @@ export function registerStreamCommands(program: Command): void {
     .option(ACTOR_FLAGS, ACTOR_HELP)
     .action((streamId: string, opts: { actor?: string }, cmd: Command) =>
       onWebhooks(cmd, async ({ backend, settings }) => {
-        const actor = await checkedActor(
+        const actor = await streamActor(
           backend,
           settings,
+          streamId,
           opts.actor,
-          streamBrand(backend, streamId),
           'remove audit streams',
         );
         const res = await backend.auditStreams('removeAuditStream', {

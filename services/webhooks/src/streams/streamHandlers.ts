@@ -39,6 +39,12 @@ export function addStreamService(
   deps: StreamDeps & { onChanged?: () => void },
 ): void {
   const { pool } = deps;
+  /** The stream `id` if `actor` may `permission` it (another brand's is not_found). */
+  const streamFor = (
+    actor: Parameters<typeof authorizedStream>[1],
+    permission: Parameters<typeof authorizedStream>[2],
+    id: string,
+  ) => authorizedStream(pool, actor, permission, id, deps.historyRetentionMs);
   const handlers: AuditStreamServiceServer = {
     addAuditStream: rpc.developers('AddAuditStream', async (req, { actor }) => {
       authorizeBrand(actor, 'audit_streams.manage', req.brand_id);
@@ -68,13 +74,7 @@ export function addStreamService(
     }),
 
     getAuditStream: rpc.developers('GetAuditStream', async (req, { actor }) => {
-      const stream = await authorizedStream(
-        pool,
-        actor,
-        'audit_streams.read',
-        req.stream_id,
-        deps.historyRetentionMs,
-      );
+      const stream = await streamFor(actor, 'audit_streams.read', req.stream_id);
       const wanted = req.deliveries === 0 ? DELIVERIES_DEFAULT : req.deliveries;
       if (wanted > DELIVERIES_MAX) {
         throw new AppError('validation_failed', `deliveries: at most ${DELIVERIES_MAX}.`, {
@@ -94,13 +94,7 @@ export function addStreamService(
     }),
 
     updateAuditStream: rpc.developers('UpdateAuditStream', async (req, { actor }) => {
-      const stream = await authorizedStream(
-        pool,
-        actor,
-        'audit_streams.manage',
-        req.stream_id,
-        deps.historyRetentionMs,
-      );
+      const stream = await streamFor(actor, 'audit_streams.manage', req.stream_id);
       const updated = await updateStream(
         deps,
         stream,
@@ -119,39 +113,21 @@ export function addStreamService(
     }),
 
     removeAuditStream: rpc.developers('RemoveAuditStream', async (req, { actor }) => {
-      const stream = await authorizedStream(
-        pool,
-        actor,
-        'audit_streams.manage',
-        req.stream_id,
-        deps.historyRetentionMs,
-      );
+      const stream = await streamFor(actor, 'audit_streams.manage', req.stream_id);
       return {
         stream: toStream(await removeStream(deps, stream, auditorNamed(actor, req.actor_email))),
       };
     }),
 
     testAuditStream: rpc.developers('TestAuditStream', async (req, { actor }) => {
-      const stream = await authorizedStream(
-        pool,
-        actor,
-        'audit_streams.manage',
-        req.stream_id,
-        deps.historyRetentionMs,
-      );
+      const stream = await streamFor(actor, 'audit_streams.manage', req.stream_id);
       const deliveryId = await testStream(deps, stream, auditorNamed(actor, req.actor_email));
       deps.onChanged?.();
       return { delivery_id: deliveryId };
     }),
 
     resendSetAside: rpc.developers('ResendSetAside', async (req, { actor }) => {
-      const stream = await authorizedStream(
-        pool,
-        actor,
-        'audit_streams.manage',
-        req.stream_id,
-        deps.historyRetentionMs,
-      );
+      const stream = await streamFor(actor, 'audit_streams.manage', req.stream_id);
       const done = await resendSetAside(deps, stream, auditorNamed(actor, req.actor_email));
       return { stream: toStream(done.stream), requeued: done.requeued, remaining: done.remaining };
     }),

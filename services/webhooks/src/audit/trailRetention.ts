@@ -1,4 +1,5 @@
-import type { Pool } from '@brand/shared/db';
+import { withTransaction, type Pool } from '@brand/shared/db';
+import { holdTrailForRetention } from './trailLock';
 
 /** Request entries are kept as long as records keeps its request log: 7 days. */
 export const REQUEST_ENTRY_RETENTION_MS = 7 * 24 * 3600_000;
@@ -39,21 +40,28 @@ const SENDING = `exists (
  * kept for as long as the brand exists, as the services that wrote them keep them. Walks the
  * partial index of request entries by age, oldest first; an entry kept is walked past again on
  * each pass, as one a stream has not reached is.
+ *
+ * Under the trail lock (trailLock.ts), taken before the delete's statement begins so that it
+ * reads the deliveries a resend queued meanwhile, and a resend waits for the delete (a review of
+ * 08e46f07: each unseen by the other, a delivery was queued for an entry deleted).
  */
-export async function deleteExpiredRequestEntries(
+export function deleteExpiredRequestEntries(
   pool: Pool,
   before: Date,
   limit: number,
 ): Promise<number> {
-  const res = await pool.query(
-    `delete from audit_entries where ctid = any(array(
-       select e.ctid from audit_entries e
-       where e.kind = 'request' and e.received_at < $1
-         and e.seq <= coalesce((select min(r.stream_delivered_through) from receivers r
-                                where r.brand_id = ${BRAND} and r.kind <> 'webhook'), e.seq)
-         and not ${SENDING}
-       order by e.received_at limit $2))`,
-    [before, limit],
-  );
-  return res.rowCount ?? 0;
+  return withTransaction(pool, async (db) => {
+    await holdTrailForRetention(db);
+    const res = await db.query(
+      `delete from audit_entries where ctid = any(array(
+         select e.ctid from audit_entries e
+         where e.kind = 'request' and e.received_at < $1
+           and e.seq <= coalesce((select min(r.stream_delivered_through) from receivers r
+                                  where r.brand_id = ${BRAND} and r.kind <> 'webhook'), e.seq)
+           and not ${SENDING}
+         order by e.received_at limit $2))`,
+      [before, limit],
+    );
+    return res.rowCount ?? 0;
+  });
 }

@@ -1,4 +1,5 @@
 import type { Pool, PoolClient } from '@brand/shared/db';
+import { holdTrailForResend } from '../audit/trailLock';
 
 /**
  * The entries set aside from an audit stream (batchRepo.ts setAsideRun: one entry its
@@ -54,7 +55,8 @@ export const setAsideCount = (historyMs: string) =>
  * its own delivery due now with a new round; only those whose week the delivery history still
  * keeps for a while (`historyMs`: a resend just before its week is dropped would vanish with it,
  * as for a webhook delivery's resend). In the caller's transaction, the stream's row locked
- * first (the engine's lock order); `undefined` when the stream is gone or disabled (its
+ * first (the engine's lock order), then the trail (trailLock.ts: not read while a
+ * retention pass deletes from it); `undefined` when the stream is gone or disabled (its
  * deliveries would not be sent). A second call re-queues none of the first's: they are pending.
  */
 export async function requeueSetAside(
@@ -68,6 +70,9 @@ export async function requeueSetAside(
     [streamId],
   );
   if (locked.rowCount === 0) return undefined;
+  // a retention pass under way is waited for: read after it, an entry it deleted is no longer
+  // set aside; and the next pass waits for this commit, so it sees one queued and keeps it
+  await holdTrailForResend(db);
   const kept = keptWithin('$2');
   const res = await db.query<{ position: string }>(
     `with aside as (

@@ -25,6 +25,7 @@ import {
 import { streamRequest } from '../streams/streamRequest';
 import {
   rangeOf,
+  recordStreamEntriesGone,
   recordStreamSuccess,
   recordStreamTooLarge,
   setAsideWhenRoundSpent,
@@ -365,6 +366,25 @@ export class DeliveryWorker {
     return verdict;
   }
 
+  /**
+   * An audit stream's run none of whose entries is still in the trail (streamOutcome.ts
+   * recordStreamEntriesGone): not sent (an empty body answered 2xx was recorded as delivered),
+   * the run ended with why, and the stream's next run claimed at once.
+   */
+  private async endGoneRun(
+    d: ClaimedDelivery,
+    answered: (durationMs: number) => void,
+  ): Promise<void> {
+    answered(0);
+    if (this.abandoned) return;
+    const next = await recordStreamEntriesGone(this.deps.pool, d, this.settings.auditBatchMax);
+    if (next) this.queueRuns([next]);
+    this.deps.log.warn(
+      { delivery_id: d.id, receiver_id: d.receiver_id, run: d.object_json },
+      'audit stream run not sent: its entries are no longer kept',
+    );
+  }
+
   /** Whether enough attempts are in flight that gathering pays (GATHER_MS). */
   private busy(): boolean {
     return this.lanes.counts().shared >= Math.max(8, this.lanes.settings.shared / 4);
@@ -484,6 +504,7 @@ export class DeliveryWorker {
       );
     } else if (stream) {
       const request = await streamRequest(this.deps.pool, d, stream, secret, signedAt);
+      if (request === undefined) return this.endGoneRun(d, answered);
       sentHeaders = request.shown;
       result = await this.deps.sender.send(target.url, request.headers, request.body);
     } else {

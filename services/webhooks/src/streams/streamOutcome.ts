@@ -1,4 +1,5 @@
 import { withTransaction, type Pool, type PoolClient } from '@brand/shared/db';
+import type { ClaimedDelivery } from '../claim/claimRepo';
 import { ATTEMPTS_PER_ROUND } from '@brand/shared/webhooks';
 import {
   finishAttempt,
@@ -118,4 +119,47 @@ export async function setAsideWhenRoundSpent(
     reason: `413: the destination refused entry ${run.from} alone as too large on all ${ATTEMPTS_PER_ROUND} attempts of a round; set aside (still in the audit log; an owner may send it again once the destination takes it)`,
     next: aside.next,
   };
+}
+
+/** What a run whose entries are gone says (its delivery's last_error). */
+function entriesGoneError(range: RunRange, wentOn: boolean): string {
+  const one = range.from === range.through;
+  const which = one ? `Entry ${range.from} is` : `Entries ${range.from}-${range.through} are`;
+  const past = wentOn ? `, and the stream went on past ${one ? 'it' : 'them'}` : '';
+  return `${which} no longer kept in the audit log (deleted before ${one ? 'it was' : 'they were'} sent); nothing was sent${past}.`;
+}
+
+/**
+ * A run of an audit stream none of whose entries is still in the trail when its attempt comes
+ * (streamRequest: `undefined`; a review of 08e46f07, the second defence beside the retention's
+ * keeping what a pending run carries): nothing is sent, since an empty body answered 2xx was
+ * recorded as the run delivered. Deleted entries never come back, so the run ends at once, no
+ * attempt made (the destination was not asked; its health and failure streak are left alone):
+ * in ONE transaction, the stream's row locked first (the engine's lock order), the stream's
+ * current run moved past as a set-aside one is (setAsideRun; the next run opened, returned to
+ * claim at once), and the delivery failed with why. A set-aside entry sent again, below where
+ * the stream is, leaves the stream as it was, and is no longer set aside (setAside.ts: its entry
+ * is gone). A disabled stream's current run stays where it is: enabled, its run starts again and
+ * is ended so then.
+ */
+export function recordStreamEntriesGone(
+  pool: Pool,
+  run: Pick<ClaimedDelivery, 'id' | 'event_created_at' | 'receiver_id' | 'object_json'>,
+  max: number,
+): Promise<QueuedBatch | undefined> {
+  return withTransaction(pool, async (db) => {
+    await db.query(`select 1 from receivers where id = $1 for no key update`, [run.receiver_id]);
+    const passed = await setAsideRun(db, run.receiver_id, run.id, max);
+    await db.query(
+      `update deliveries set status = 'failed', lease_until = null, completed_at = now(),
+         last_error = $3
+       where id = $1 and event_at = $2 and status = 'pending'`,
+      [
+        run.id,
+        run.event_created_at,
+        entriesGoneError(rangeOf(run.object_json), passed !== undefined),
+      ],
+    );
+    return passed?.next;
+  });
 }

@@ -11,7 +11,11 @@ export interface StreamRequest {
   shown: Header[];
 }
 
-/** What a claimed stream delivery carries: its run's entries, or its test entry. */
+/**
+ * What a claimed stream delivery carries: its run's entries, or its test entry. A run's entries
+ * are read as they are now: one deleted since the run was opened (the request-entry retention)
+ * is missing, and a run with none left is not sent (streamRequest).
+ */
 async function entriesOf(
   pool: Pool,
   d: ClaimedDelivery,
@@ -77,6 +81,10 @@ function datadogBody(entries: string[]): string {
  * - datadog: `DD-API-KEY`, the intake's array of logs.
  * The credential never reaches the attempt's kept detail: a token is shown as dots, a
  * signature by its first characters (headersAsShown).
+ *
+ * `undefined` for a run none of whose entries is still in the trail (a review of 08e46f07):
+ * sent, its empty body was answered 2xx and the run recorded as delivered, though nothing was
+ * (streamOutcome.ts recordStreamEntriesGone records it instead).
  */
 export async function streamRequest(
   pool: Pool,
@@ -84,10 +92,11 @@ export async function streamRequest(
   kind: StreamKind,
   secret: string,
   now: Date,
-): Promise<StreamRequest> {
+): Promise<StreamRequest | undefined> {
   const { entries, options } = await entriesOf(pool, d);
+  if (entries.length === 0) return undefined;
   if (kind === 'https') {
-    const body = entries.length === 0 ? '' : `${entries.join('\n')}\n`;
+    const body = `${entries.join('\n')}\n`;
     const timestamp = Math.floor(now.getTime() / 1000);
     const headers = {
       'content-type': 'application/x-ndjson',

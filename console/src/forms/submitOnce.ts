@@ -40,9 +40,10 @@ export interface FirstPost {
 
 /**
  * A repeat of a form already posted. `location`: the first post's answer, still worth showing
- * (its secret waits unread: a double click, the browser dropped the first answer; or it has no
- * secret). Otherwise `created` says whether the first post created the thing (its secret
- * already shown) or did not finish (failed, or still running after a wait).
+ * (its secret waits unread, or was read seconds ago by a page the second press may have
+ * dropped: a double click; or it has no secret). Otherwise `created` says whether the first post
+ * created the thing (its secret already shown) or did not finish (failed, or still running
+ * after a wait).
  */
 export interface Repeat {
   kind: 'repeat';
@@ -106,7 +107,7 @@ export class SubmitOnce {
       if (settled === undefined) continue;
       if (settled.state !== 'done') break;
       const showable =
-        settled.revealId === '' || (await this.reveal.waiting(sessionToken, settled.revealId));
+        settled.revealId === '' || (await this.reveal.showAgain(sessionToken, settled.revealId));
       return showable
         ? { kind: 'repeat', location: settled.location, created: true }
         : { kind: 'repeat', created: true };

@@ -1,6 +1,7 @@
 // A create form posted twice (a double click, a retry, back and resubmit) makes one key,
 // receiver, audit stream or SCIM token, and its secret is still shown (forms/submitOnce.ts): an
 // outside probe found two live keys, one whose secret nobody ever saw.
+import { SHOWN_AGAIN_WITHIN_MS } from '../../src/reveal/oneTimeReveal';
 import { brandWithOwner, signInHttp } from '../consoleActors';
 import { startConsoleStack, type ConsoleStack } from '../consoleStack';
 
@@ -64,6 +65,41 @@ describe('creating a key from one form', () => {
     };
     expect((await http.post(base, fresh)).status).toBe(303);
     expect((await http.post(base, { ...fresh, _once: 'not-a-token' })).status).toBe(400);
+    expect(await cs.stack.admin.listKeys(brand.id)).toHaveLength(2);
+  });
+
+  it('shows the secret once more to a repeat seconds after its page was read, once', async () => {
+    const { brand, owner } = await brandWithOwner(cs);
+    const http = await signInHttp(cs, owner.email);
+    const base = `/brands/${brand.id}/keys`;
+    const form = () =>
+      http.get(base).then((page) => ({
+        ...hiddenFields(page.body, base),
+        name: 'Pressed twice',
+        environment: 'live',
+      }));
+
+    // A double click whose second press cancels the first answer's page after the server read
+    // it: the repeat is sent back to that page, which shows the secret again, once.
+    const first = await form();
+    const answer = await http.post(base, first);
+    expect((await http.get(answer.location!)).status).toBe(200);
+    const repeat = await http.post(base, first);
+    expect(repeat.location).toBe(answer.location);
+    const [key] = await cs.stack.admin.listKeys(brand.id);
+    const again = await http.get(repeat.location!);
+    expect(again.status).toBe(200);
+    expect(again.body).toContain(key!.prefix);
+    expect((await http.get(repeat.location!)).status).toBe(410);
+    expect((await http.post(base, first)).location).toBe(`${base}?repeat=created`);
+
+    // Back and resubmit later than that: the list says the secret was shown.
+    const second = await form();
+    const shown = await http.post(base, second);
+    expect((await http.get(shown.location!)).status).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, SHOWN_AGAIN_WITHIN_MS + 500));
+    expect((await http.post(base, second)).location).toBe(`${base}?repeat=created`);
+    expect((await http.get(shown.location!)).status).toBe(410);
     expect(await cs.stack.admin.listKeys(brand.id)).toHaveLength(2);
   });
 

@@ -43,27 +43,43 @@ export function keptHeaders(raw: Record<string, string | string[] | undefined>):
 }
 
 /**
- * Reads at most BODY_KEEP_BYTES (and one chunk beyond, to know there is more), then destroys
- * the body: a 50 MB answer is never read whole, and its connection is closed rather than
- * drained. A body cut short by the receiver keeps what arrived.
+ * How long the body of an answer is read once its status and headers are in. The status
+ * decides the outcome; the body is kept only to show (its first 4 KB). Without a bound of its
+ * own, a receiver answering 200 and then a byte a second held the attempt, and one of its
+ * receiver's places, until the attempt's whole deadline (30 s by default) though it had answered.
+ */
+export const BODY_WAIT_MS = 1_000;
+
+/**
+ * Reads at most BODY_KEEP_BYTES (and one chunk beyond, to know there is more) for at most
+ * `waitMs`, then destroys the body: a 50 MB answer is never read whole, a trickling one is not
+ * waited for, and its connection is closed rather than drained. A body cut short, by the
+ * receiver or by the wait, keeps what arrived.
  */
 export async function readBounded(
   body: AsyncIterable<Buffer> & { destroy(): unknown },
   declaredLength: string | undefined,
+  waitMs = BODY_WAIT_MS,
 ): Promise<{ kept: Buffer; truncated: boolean; bytes: number }> {
   const chunks: Buffer[] = [];
   let size = 0;
   let ended = false;
+  let waited = false;
+  const wait = setTimeout(() => {
+    waited = true;
+    body.destroy();
+  }, waitMs);
   try {
     for await (const chunk of body) {
       chunks.push(chunk);
       size += chunk.length;
       if (size > BODY_KEEP_BYTES) break;
     }
-    ended = size <= BODY_KEEP_BYTES;
+    ended = size <= BODY_KEEP_BYTES && !waited;
   } catch {
     // a body cut short still leaves the status, which is what decides the outcome
   } finally {
+    clearTimeout(wait);
     body.destroy();
   }
   const all = Buffer.concat(chunks);
@@ -73,7 +89,8 @@ export async function readBounded(
       : undefined;
   return {
     kept: all.subarray(0, BODY_KEEP_BYTES),
-    truncated: size > BODY_KEEP_BYTES || (declared !== undefined && declared > size),
+    truncated:
+      size > BODY_KEEP_BYTES || (declared !== undefined && declared > size) || (waited && !ended),
     bytes: declared ?? (ended ? size : -1),
   };
 }

@@ -9,6 +9,8 @@ describe('safeReturnPath', () => {
     '/brands/br_demo/keys',
     '/brands/br_demo/activity?actor=ann%40brand.test&since=2026-11-20+14%3A00',
     '/passkeys',
+    '/brands/br_demo/activity?q=../x',
+    '/brands/br_demo/keys/.well',
   ])('keeps %s', (path) => {
     expect(safeReturnPath(path)).toBe(path);
   });
@@ -33,6 +35,17 @@ describe('safeReturnPath', () => {
     '/sign-in?next=/brands',
     '/sign-in/passkey',
     '/sign-out',
+    // the console's routes ignore case, and a browser removes dot segments before asking
+    '/SIGN-IN/abc',
+    '/Sign-Out',
+    '/%73ign-in/abc',
+    '/./sign-in/abc',
+    '/%2e/sign-in/abc',
+    '/brands/../sign-in/abc',
+    '/brands/%2E%2E/sign-out',
+    '/brands/.%2e/x',
+    '/brands/..',
+    '/.//evil.example',
   ])('refuses %j', (path) => {
     expect(safeReturnPath(path)).toBeUndefined();
   });

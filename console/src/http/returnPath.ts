@@ -5,15 +5,34 @@ import type { Request } from 'express';
  * single "/" (never "//", "/\\" or a scheme, which browsers read as another host), made only of
  * the characters a URL's path and query are sent in (no backslash, no space or control
  * character, which browsers strip or turn into "/" before reading), at most 1,000 characters,
- * and not a sign-in or sign-out page (which would only ask again). Anything else is undefined:
- * the sign-in then lands where it always does.
+ * with no dot segment in its path, and not a sign-in or sign-out page (which would only ask
+ * again, or offer a link someone else requested: login CSRF). Anything else is undefined: the
+ * sign-in then lands where it always does.
  */
 const RETURN_PATH = /^\/(?![/\\])[A-Za-z0-9\-._~!$&'()*+,;=:@%/?]{0,999}$/;
-const SIGN_IN_PAGES = /^\/sign-(?:in|out)(?:[/?]|$)/;
+/**
+ * "/./", "/../" and their "%2e" spellings: a browser removes them before asking, so
+ * "/brands/../sign-in/<token>" would be read here as a brand's page and asked for as a sign-in
+ * link's (a hostile review of 2026-12-01). No page of the console has one.
+ */
+const DOT_SEGMENT = /(?:^|\/)(?:\.|%2e){1,2}(?:\/|$)/i;
+/** Matched case-insensitively, and percent-decoded: the console's routes ignore case. */
+const SIGN_IN_PAGES = /^\/sign-(?:in|out)(?:[/?]|$)/i;
 
 export function safeReturnPath(value: unknown): string | undefined {
   if (typeof value !== 'string' || !RETURN_PATH.test(value)) return undefined;
-  return SIGN_IN_PAGES.test(value) ? undefined : value;
+  const path = value.split('?', 1)[0]!;
+  if (DOT_SEGMENT.test(path)) return undefined;
+  return SIGN_IN_PAGES.test(decoded(path)) ? undefined : value;
+}
+
+/** The path percent-decoded, or as it is when it does not decode. */
+function decoded(path: string): string {
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    return path;
+  }
 }
 
 const BRAND_PATH = /^\/brands\/br_[A-Za-z0-9]{1,64}(?=\/|$)/;

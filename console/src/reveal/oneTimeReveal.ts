@@ -14,12 +14,17 @@ export const SHOWN_AGAIN_WITHIN_MS = 5_000;
 /**
  * The page's read, in one step: the first read returns the record and keeps it SHOWN_AGAIN_WITHIN_MS
  * more (marked read); a later read returns it only if a repeat of the form granted one more
- * showing, and then deletes it. A record of another session is left as it is.
- * KEYS: record, read mark, grant. ARGV: owner, SHOWN_AGAIN_WITHIN_MS.
+ * showing, and then deletes it. A record of another session, or read on another page than the
+ * one it was made for, is left as it is (a record without a page, written by a replica of
+ * before pages were bound, is read on any: it lives two minutes).
+ * KEYS: record, read mark, grant. ARGV: owner, SHOWN_AGAIN_WITHIN_MS, page.
  */
 const TAKE = `
 local raw = redis.call('GET', KEYS[1])
-if not raw or cjson.decode(raw).owner ~= ARGV[1] then return false end
+if not raw then return false end
+local record = cjson.decode(raw)
+if record.owner ~= ARGV[1] then return false end
+if record.page ~= nil and record.page ~= ARGV[3] then return false end
 if redis.call('EXISTS', KEYS[2]) == 0 then
   redis.call('SET', KEYS[2], '1', 'PX', ARGV[2])
   redis.call('PEXPIRE', KEYS[1], ARGV[2])
@@ -51,7 +56,9 @@ return 0
  * Holds a secret that must be shown once (a new API key, a receiver's signing secret) between
  * the POST that created it and the page that shows it: the POST redirects to that page, whose
  * read marks it shown, so a reload, the back button or a copied URL finds nothing. Kept in Redis
- * so any console replica can answer the redirect; bound to the session that created it and gone
+ * so any console replica can answer the redirect; bound to the session that created it and to
+ * that page (its brand and kind: the same id under another brand of the same person showed one
+ * brand's secret under the other's name and spent it, a hostile review of 2026-12-01), and gone
  * after two minutes either way.
  *
  * One exception, for a double click: the second press can land while the browser is still
@@ -65,19 +72,23 @@ export class OneTimeReveal {
     private readonly prefix: string,
   ) {}
 
-  /** Stores `value` for `sessionToken`; returns the id the result page's URL carries. */
-  async put(sessionToken: string, value: unknown): Promise<string> {
+  /**
+   * Stores `value` for `sessionToken`, to be shown on `page` (the result page's path without
+   * the id: `/brands/<id>/keys/created`); returns the id that page's URL ends with.
+   */
+  async put(sessionToken: string, page: string, value: unknown): Promise<string> {
     const id = randomBytes(18).toString('base64url');
-    const record = JSON.stringify({ owner: ownerOf(sessionToken), value });
+    const record = JSON.stringify({ owner: ownerOf(sessionToken), page, value });
     await this.redis.set(this.keys(id)[0], record, 'PX', REVEAL_TTL_MS);
     return id;
   }
 
   /**
    * The value for the page that shows it: the first read, or the one more a repeat of the form
-   * granted. Undefined when already shown, expired, unknown, or created by another session.
+   * granted. Undefined when already shown, expired, unknown, created by another session, or
+   * made for another page than `page` (as given to put).
    */
-  async take(sessionToken: string, id: string): Promise<unknown> {
+  async take(sessionToken: string, page: string, id: string): Promise<unknown> {
     if (!ID.test(id)) return undefined;
     const raw = (await this.redis.eval(
       TAKE,
@@ -85,6 +96,7 @@ export class OneTimeReveal {
       ...this.keys(id),
       ownerOf(sessionToken),
       SHOWN_AGAIN_WITHIN_MS,
+      page,
     )) as string | null;
     return raw === null ? undefined : (JSON.parse(raw) as { value: unknown }).value;
   }

@@ -169,8 +169,9 @@ export function registerAuditStreams(router: Router, deps: ConsoleDeps): void {
           secret: added.signing_secret,
           streamId: id,
         };
-        const revealId = await deps.reveal.put(s.token, reveal);
-        const location = `/brands/${s.brand.id}/audit-streams/created/${revealId}`;
+        const page = `/brands/${s.brand.id}/audit-streams/created`;
+        const revealId = await deps.reveal.put(s.token, page, reveal);
+        const location = `${page}/${revealId}`;
         await once.done(location, revealId);
         res.redirect(303, location);
         return;
@@ -192,7 +193,8 @@ export function registerAuditStreams(router: Router, deps: ConsoleDeps): void {
 
   router.get('/audit-streams/created/:revealId', async (req, res) => {
     const s = memberOf(res);
-    const created = (await deps.reveal.take(s.token, String(req.params.revealId))) as
+    const page = `/brands/${s.brand.id}/audit-streams/created`;
+    const created = (await deps.reveal.take(s.token, page, String(req.params.revealId))) as
       CreatedStream | undefined;
     sendPage(res, StreamSecretPage({ viewer: viewerOf(s), created }), created ? 200 : 410);
   });

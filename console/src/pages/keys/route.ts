@@ -146,8 +146,9 @@ export function registerKeys(router: Router, deps: ConsoleDeps): void {
         prefix: created.key?.prefix ?? '',
         secret: created.secret,
       };
-      const id = await deps.reveal.put(s.token, reveal);
-      const location = `/brands/${s.brand.id}/keys/created/${id}`;
+      const page = `/brands/${s.brand.id}/keys/created`;
+      const id = await deps.reveal.put(s.token, page, reveal);
+      const location = `${page}/${id}`;
       await once.done(location, id);
       res.redirect(303, location);
     } catch (err) {
@@ -163,7 +164,8 @@ export function registerKeys(router: Router, deps: ConsoleDeps): void {
 
   router.get('/keys/created/:revealId', async (req, res) => {
     const s = memberOf(res);
-    const created = (await deps.reveal.take(s.token, String(req.params.revealId))) as
+    const page = `/brands/${s.brand.id}/keys/created`;
+    const created = (await deps.reveal.take(s.token, page, String(req.params.revealId))) as
       CreatedKey | undefined;
     sendPage(
       res,
@@ -254,8 +256,9 @@ export function registerKeys(router: Router, deps: ConsoleDeps): void {
           expiresAt: rolled.replaced?.expires_at ?? '',
         },
       };
-      const id = await deps.reveal.put(s.token, reveal);
-      const location = `/brands/${s.brand.id}/keys/created/${id}`;
+      const page = `/brands/${s.brand.id}/keys/created`;
+      const id = await deps.reveal.put(s.token, page, reveal);
+      const location = `${page}/${id}`;
       await once.done(location, id);
       res.redirect(303, location);
     } catch (err) {

@@ -126,8 +126,9 @@ export function registerProvisioning(router: Router, deps: ConsoleDeps): void {
       await page(res, s, { error: refused.message }, refused.httpStatus);
       return;
     }
-    const id = await deps.reveal.put(s.token, created);
-    const location = `/brands/${s.brand.id}/provisioning/tokens/created/${id}`;
+    const shownOn = `/brands/${s.brand.id}/provisioning/tokens/created`;
+    const id = await deps.reveal.put(s.token, shownOn, created);
+    const location = `${shownOn}/${id}`;
     await once?.done(location, id);
     res.redirect(303, location);
   };
@@ -167,7 +168,8 @@ export function registerProvisioning(router: Router, deps: ConsoleDeps): void {
 
   router.get('/provisioning/tokens/created/:revealId', async (req, res) => {
     const s = memberOf(res);
-    const taken = (await deps.reveal.take(s.token, String(req.params.revealId))) as
+    const shownOn = `/brands/${s.brand.id}/provisioning/tokens/created`;
+    const taken = (await deps.reveal.take(s.token, shownOn, String(req.params.revealId))) as
       CreatedToken | undefined;
     sendPage(
       res,

@@ -62,11 +62,12 @@ export function registerRotation(router: Router, deps: ConsoleDeps, kit: Receive
         { receiver_id: receiver.id, actor_email: '' },
         as(s),
       );
-      const id = await deps.reveal.put(s.token, {
+      const page = `/brands/${s.brand.id}/receivers/${receiver.id}/rotated`;
+      const id = await deps.reveal.put(s.token, page, {
         label: receiver.label,
         secret: rotated.new_secret,
       });
-      const location = `/brands/${s.brand.id}/receivers/${receiver.id}/rotated/${id}`;
+      const location = `${page}/${id}`;
       await once.done(location, id);
       res.redirect(303, location);
     } catch (err) {

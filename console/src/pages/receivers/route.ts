@@ -144,8 +144,10 @@ export function registerReceivers(router: Router, deps: ConsoleDeps): void {
         as(s),
       );
       const receiverId = added.receiver?.id ?? '';
-      const id = await deps.reveal.put(s.token, { label: parsed.data.label, secret: added.secret });
-      const location = `/brands/${s.brand.id}/receivers/${receiverId}/created/${id}`;
+      const page = `/brands/${s.brand.id}/receivers/${receiverId}/created`;
+      const secret = { label: parsed.data.label, secret: added.secret };
+      const id = await deps.reveal.put(s.token, page, secret);
+      const location = `${page}/${id}`;
       await once.done(location, id);
       res.redirect(303, location);
     } catch (err) {

@@ -70,7 +70,8 @@ export function registerSecretReveal(
     const s = memberOf(res);
     const receiverId = String(req.params.receiverId);
     if (!RECEIVER_ID.test(receiverId)) throw notFound();
-    const created = (await deps.reveal.take(s.token, String(req.params.revealId))) as
+    const shownOn = `/brands/${s.brand.id}/receivers/${receiverId}/${segment}`;
+    const created = (await deps.reveal.take(s.token, shownOn, String(req.params.revealId))) as
       RevealedSecret | undefined;
     sendPage(res, page({ viewer: viewerOf(s), receiverId, created }), created ? 200 : 410);
   });

@@ -2,6 +2,7 @@ import type { Router } from 'express';
 import { z } from 'zod';
 import type { ConsoleClients } from '../../clients/consoleClients';
 import { formRefusal } from '../../http/formRefusal';
+import { signInHref } from '../../http/returnPath';
 import { notFound, requireSession, signedInOf } from '../../session/memberSession';
 import { readSessionToken } from '../../session/sessionCookie';
 import { doneNoticeOf } from '../../views/doneNotice';
@@ -77,7 +78,14 @@ export function registerInvitations(router: Router, clients: ConsoleClients): vo
       );
       return;
     }
-    res.redirect(303, answer === 'accept' ? `/brands/${brandId}` : '/invitations?done=declined');
+    if (answer !== 'accept') {
+      res.redirect(303, '/invitations?done=declined');
+      return;
+    }
+    // A session that lived through the address's removal from this brand never opens it again
+    // (records), so someone invited back signs in afresh: the sign-in page, then the brand.
+    const opens = await sessionOpens(clients, s.token, { email: s.email, brandId });
+    res.redirect(303, opens ? `/brands/${brandId}` : signInHref(`/brands/${brandId}`));
   });
 
   router.get('/invite/:token', async (req, res) => {
@@ -99,7 +107,10 @@ export function registerInvitations(router: Router, clients: ConsoleClients): vo
         accept: parsed.data.answer === 'accept',
       });
       if (!invitation) throw notFound();
-      const signedInHere = await sessionOfAddress(clients, readSessionToken(req), invitation.email);
+      const signedInHere = await sessionOpens(clients, readSessionToken(req), {
+        email: invitation.email,
+        brandId: invitation.brand_id,
+      });
       sendPage(res, InvitationAnsweredPage({ inv: invitation, signedInHere }));
     } catch (err) {
       const refused = formRefusal(err);
@@ -110,11 +121,15 @@ export function registerInvitations(router: Router, clients: ConsoleClients): vo
   });
 }
 
-/** Whether this browser is signed in as `email` already (the page then links the brand). */
-async function sessionOfAddress(
+/**
+ * Whether this browser is signed in as `email` already, with a session that opens the brand (the
+ * page then links the brand). One that lived through the address's removal from the brand does
+ * not: the person signs in again.
+ */
+async function sessionOpens(
   clients: ConsoleClients,
   token: string | undefined,
-  email: string,
+  want: { email: string; brandId: string },
 ): Promise<boolean> {
   if (!token) return false;
   try {
@@ -122,7 +137,7 @@ async function sessionOfAddress(
       session_token: token,
       brand_id: '',
     });
-    return r.email === email;
+    return r.email === want.email && r.brands.some((m) => m.brand?.id === want.brandId);
   } catch {
     return false;
   }

@@ -8,7 +8,7 @@ import {
 } from '../invitations/withdrawOpenInvitation';
 import { revokeScimTokensMadeBy, type RevokedScimToken } from '../provisioning/scimTokenRepo';
 import { scimTokensWords } from '../provisioning/scimTokens';
-import { endSessionsWithin } from '../sessions/sessionRepo';
+import { endSessionsWithin, markSessionsLeftBrand } from '../sessions/sessionRepo';
 import { markMemberRemoved } from './memberRepo';
 
 /** What spoke with a member's authority and ended with it: invitations sent, SCIM tokens made. */
@@ -20,7 +20,8 @@ export interface AuthorityEnded {
 /**
  * Ends a membership, whoever ends it (an owner, the brand's identity provider): the member is
  * removed, the sessions the brand's single sign-on opened for the person end (their other
- * sessions lose the brand at their next request), an invitation of theirs still open, sent
+ * sessions lose the brand at their next request, for good: a member who comes back signs in
+ * again), an invitation of theirs still open, sent
  * before they joined another way, is withdrawn: accepting it would undo the removal, and so are
  * the invitations they sent and revoked the SCIM tokens they made, which spoke with their
  * authority (hostile reviews of 2026-11-29; the tokens, a later review: a removed owner
@@ -36,6 +37,9 @@ export async function endMembership(
     email: member.email,
     ssoBrandId: member.brandId,
   });
+  // The address's other sessions keep its other brands, never this one: coming back (an
+  // invitation, an operator, SCIM) must not reopen it to a session the owner meant to shut out.
+  await markSessionsLeftBrand(db, { email: member.email, brandId: member.brandId });
   // Found unlocked: the withdrawal locks its mails before the invitation, as the mail claim does.
   const open = await selectOpenInvitationId(db, member.brandId, member.email);
   const withdrawn = open !== undefined && (await withdrawOpenInvitation(db, open));

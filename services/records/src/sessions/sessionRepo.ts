@@ -15,6 +15,11 @@ export interface SessionRow {
   acted_brand_ids: string[];
   /** The brands whose sign-in policy refused this session (the refusal recorded once each). */
   refused_brand_ids: string[];
+  /**
+   * The brands the address was removed from while this session lived: it never opens them again,
+   * even once the address is a member there again (a new sign-in does).
+   */
+  left_brand_ids: string[];
 }
 
 /** A session found live, and whether its last_seen_at was just written (a minute had passed). */
@@ -37,8 +42,8 @@ export interface SessionReach {
   ssoBrandId: string | null;
 }
 
-const SESSION_COLUMNS =
-  'id, email, csrf_secret, expires_at, sign_in_method, sso_brand_id, acted_brand_ids, refused_brand_ids';
+const SESSION_COLUMNS = `id, email, csrf_secret, expires_at, sign_in_method, sso_brand_id,
+  acted_brand_ids, refused_brand_ids, left_brand_ids`;
 
 /**
  * last_seen_at is written at most this often: resolving a session is every page and form,
@@ -103,6 +108,24 @@ export async function markSessionAt(
     [sessionId, brandId],
   );
   return (r.rowCount ?? 0) > 0;
+}
+
+/**
+ * The address left the brand (removed): its live sessions never open the brand again. Those the
+ * brand's single sign-on opened are ended instead (endSessionsWithin); the others keep the
+ * address's other brands, and a member who comes back signs in again.
+ */
+export async function markSessionsLeftBrand(
+  db: Db,
+  m: { email: string; brandId: string },
+): Promise<void> {
+  await db.query(
+    // no longer "acted at" either: a sign-out is recorded only where a session opened the brand
+    `update console_sessions set left_brand_ids = array_append(left_brand_ids, $2::text),
+            acted_brand_ids = array_remove(acted_brand_ids, $2::text)
+      where email = $1 and ended_at is null and not ($2::text = any(left_brand_ids))`,
+    [m.email, m.brandId],
+  );
 }
 
 /**

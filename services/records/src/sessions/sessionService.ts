@@ -79,13 +79,18 @@ export async function resolveSession(
 
 /**
  * The memberships a session opens: every one of its address, or, for a session opened by a
- * brand's single sign-on, that brand's alone (the provider vouched for the address there only).
+ * brand's single sign-on, that brand's alone (the provider vouched for the address there only);
+ * never one of a brand the address was removed from while the session lived.
  */
 export async function membershipsOpenedBy(
   deps: Pick<SessionDeps, 'pool'>,
   session: SessionRow,
 ): Promise<Membership[]> {
-  const all = await selectMemberships(deps.pool, session.email);
+  // A brand the address was removed from while the session lived stays shut to it, even once
+  // the address is a member there again: a removed member invited back signs in again.
+  const all = (await selectMemberships(deps.pool, session.email)).filter(
+    (m) => !session.left_brand_ids.includes(m.brand.id),
+  );
   return session.sso_brand_id === null
     ? all
     : all.filter((m) => m.brand.id === session.sso_brand_id);

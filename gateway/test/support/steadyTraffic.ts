@@ -226,10 +226,27 @@ export async function planPreparations(
   }
 }
 
+/** How long one business change may take before its caller gives up. */
+const CHANGE_DEADLINE_MS = 30_000;
+
+/** The gRPC status behind a service_unavailable (fromServiceError's three). */
+function grpcCodeOf(err: AppError): string {
+  const code = (err.cause as { code?: unknown } | undefined)?.code;
+  const names: Record<number, string> = {
+    1: 'CANCELLED',
+    4: 'DEADLINE_EXCEEDED',
+    14: 'UNAVAILABLE',
+  };
+  return typeof code === 'number' ? (names[code] ?? `status ${code}`) : 'no gRPC status';
+}
+
 /**
  * Business changes through the records admin RPC (as brandctl makes them): approve the
  * next pending submission. An unavailable service is retried; a retry finding the change
  * already made means a committed change's reply was lost, which graceful shutdown forbids.
+ * Each call may take 30 s: a client that gives up sooner on a slow (loaded) machine loses a
+ * reply that was still coming, which says nothing of a stop; a violation names what each
+ * earlier attempt got, so a lost reply can be told from one given up on.
  */
 export async function businessChanges(
   ctx: LoopContext,
@@ -239,19 +256,28 @@ export async function businessChanges(
 ): Promise<void> {
   for (const submissionId of pendingIds) {
     if (!ctx.running()) return;
+    const earlier: string[] = [];
     for (let attempt = 1; ; attempt += 1) {
       try {
-        const change = await admin.records('approveSubmission', { submission_id: submissionId });
+        const change = await admin.records(
+          'approveSubmission',
+          { submission_id: submissionId },
+          { deadlineMs: CHANGE_DEADLINE_MS },
+        );
         ctx.log.eventIds.push(change.event_id);
         count(ctx.log, attempt === 1 ? 'changes' : 'changes after a retry');
         break;
       } catch (err) {
         if (err instanceof AppError && err.code === 'service_unavailable' && attempt < 50) {
           count(ctx.log, 'changes unavailable');
+          earlier.push(grpcCodeOf(err));
           await sleep(200);
           continue;
         }
-        ctx.log.violations.push(`change ${submissionId} (attempt ${attempt}): ${String(err)}`);
+        const before = earlier.length ? ` after ${earlier.join(', ')}` : '';
+        ctx.log.violations.push(
+          `change ${submissionId} (attempt ${attempt}${before}): ${String(err)}`,
+        );
         break;
       }
     }

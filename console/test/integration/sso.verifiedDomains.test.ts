@@ -35,12 +35,17 @@ let registered: ReturnType<typeof idpClient>[];
 let next = 0;
 const nextClient = () => registered[next++]!;
 
+/** How long a verified domain's missing record is borne here. */
+const GRACE_MS = 8_000;
+
 beforeAll(async () => {
-  // Verified domains re-checked every second, failed after three seconds missing (issue 59;
-  // a day and 72 hours in production): a record left in place is simply found again.
+  // Verified domains re-checked every second, failed after eight seconds missing (issue 59;
+  // a day and 72 hours in production): a record left in place is simply found again. Eight,
+  // not three: the grace period must outlast the owners' mail and a page read on a loaded
+  // machine (a fresh-clone run at load 10 found the domain already failed when it looked).
   cs = await startConsoleStack({
     signInOnly: true,
-    recordsEnv: { SSO_DOMAIN_RECHECK_INTERVAL_MS: '1000', SSO_DOMAIN_GRACE_MS: '3000' },
+    recordsEnv: { SSO_DOMAIN_RECHECK_INTERVAL_MS: '1000', SSO_DOMAIN_GRACE_MS: String(GRACE_MS) },
   });
   registered = Array.from({ length: 16 }, (_, i) => idpClient(cs, `d${i}`));
   idp = await startTestIdp({ clients: registered });
@@ -364,7 +369,7 @@ describe('domains stay proven (issue 59 part 6)', () => {
     expect(await domainRow(b.brand.id, b.domain)).toMatchObject({ state: 'verified' });
 
     await waitFor(async () => (await domainRow(b.brand.id, b.domain))?.state === 'failed', {
-      timeoutMs: 15_000,
+      timeoutMs: 30_000,
       what: 'the domain to fail',
     });
     await waitFor(
@@ -399,7 +404,7 @@ describe('domains stay proven (issue 59 part 6)', () => {
       async () => (await domainRow(b.brand.id, b.domain))?.proof_missing_since === null,
       { timeoutMs: 10_000, what: 'the record to be found again' },
     );
-    await new Promise((r) => setTimeout(r, 3_500));
+    await new Promise((r) => setTimeout(r, GRACE_MS + 500)); // past the grace period
     expect(await domainRow(b.brand.id, b.domain)).toMatchObject({
       state: 'verified',
       proof_missing_since: null,

@@ -5,7 +5,7 @@ import { insertActivity } from '@brand/shared/activity';
 import { authorize, type Actor } from '@brand/shared/console';
 import { ROLES, TIERS, type RoleName, type TierName } from '@brand/shared/enums';
 import { AppError, parseOrThrow } from '@brand/shared/errors';
-import { SQLSTATE, sqlState, withTransaction, type Pool } from '@brand/shared/db';
+import { withTransaction, type Pool } from '@brand/shared/db';
 import { newId } from '@brand/shared/ids';
 import {
   generateApiKey,
@@ -34,6 +34,7 @@ import {
   touchKey,
   type KeyRow,
 } from './keyRepo';
+import { insertOrRestoreMember } from './memberRepo';
 import { OPERATOR_SIGN_IN_POLICIES, POLICY_SUMMARIES } from '../signInPolicy/policy';
 import { currentActor } from './currentActor';
 import { recordedActor } from './recordedActor';
@@ -208,19 +209,18 @@ export async function addMember(
 ): Promise<MemberRow> {
   const v = parseOrThrow(AddMemberInput, input);
   await requireBrand(deps, v.brandId);
-  try {
-    return await insertMember(deps.pool, {
-      id: newId('member'),
-      brandId: v.brandId,
-      email: v.email,
-      role: v.role,
-    });
-  } catch (err) {
-    if (sqlState(err) === SQLSTATE.uniqueViolation) {
-      throw new AppError('already_exists', `${v.email} is already a member of ${v.brandId}.`);
-    }
-    throw err;
+  // A member removed earlier comes back with the role given, as an invitation accepted or SCIM
+  // brings them back (their row keeps its id); only a current member is already_exists.
+  const member = await insertOrRestoreMember(deps.pool, {
+    id: newId('member'),
+    brandId: v.brandId,
+    email: v.email,
+    role: v.role,
+  });
+  if (!member) {
+    throw new AppError('already_exists', `${v.email} is already a member of ${v.brandId}.`);
   }
+  return member;
 }
 
 const CreateKeyInput = z.object({

@@ -326,6 +326,28 @@ describe('members through the console', () => {
   });
 });
 
+describe('members an operator adds (brandctl member add)', () => {
+  it('brings a removed member back with the given role; a current one is already_exists', async () => {
+    const t = await brandTeam();
+    const email = `back-${randomHex(4)}@brand.test`;
+    const added = await stack.admin.addMember({ brandId: t.brand.id, email, role: 'member' });
+    await expect(
+      stack.admin.addMember({ brandId: t.brand.id, email, role: 'admin' }),
+    ).rejects.toMatchObject({ code: 'already_exists' });
+    await t.asOwner.access('removeMember', { member_id: added.id });
+
+    // Removed, then added again by an operator: the same member, now an admin (an invitation
+    // accepted or SCIM bring a removed member back the same way).
+    const back = await stack.admin.addMember({ brandId: t.brand.id, email, role: 'admin' });
+    expect(back).toMatchObject({ id: added.id, email });
+    const listed = await t.asOwner.access('listMembers', { brand_id: t.brand.id });
+    expect(listed.members.find((m) => m.email === email)).toMatchObject({
+      id: added.id,
+      role: Role.ROLE_ADMIN,
+    });
+  });
+});
+
 describe('member assertions records refuses', () => {
   it('no assertion, a forged one, a stale one: unauthenticated, nothing changes', async () => {
     const t = await brandTeam();

@@ -3,6 +3,7 @@ import { SecretBox } from '@brand/shared/secrets';
 import { createTestDatabase, type TestDatabase } from '@brand/testkit';
 import {
   DELETE_EXPIRED_REQUEST_ENTRIES,
+  DELETE_OLDEST_REQUEST_ENTRIES,
   deleteExpiredRequestEntries,
   REQUEST_ENTRY_RETENTION_MS,
   RETENTION_PLAN_SETTING,
@@ -158,4 +159,43 @@ it("reads the entries it deletes, not a stuck stream's kept ones, and deletes al
     [before()],
   );
   expect(left.rows).toEqual([{ brand_id: stuck, n: KEPT }]);
+});
+
+it('with every stream keeping up, a pass reads the oldest entries only, however many brands', async () => {
+  // The stuck brand's stream catches up: its 20,000 expired entries may all go now, and they are
+  // the trail's oldest. A pass of 1,000 takes 1,000 of them from the oldest it looks at, with no
+  // probe of the other brands (a pass brand by brand probes every brand with request entries,
+  // which is the cost of a pass at every sweep, on every replica, when nothing is stuck).
+  await db.pool.query(
+    `update receivers set stream_delivered_through = $2
+      where brand_id = $1 and kind <> 'webhook'`,
+    [stuck, ACTIVITY + KEPT + 100],
+  );
+  // The pass's statements, seen through a pool whose client notes each one.
+  const statements: string[] = [];
+  const clients: object[] = [];
+  const recording = {
+    connect: async () => {
+      const client = await db.pool.connect();
+      const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+      clients.push(client);
+      return Object.assign(client, {
+        query: (...args: unknown[]) => {
+          if (typeof args[0] === 'string') statements.push(args[0]);
+          return query(...args);
+        },
+      });
+    },
+  } as unknown as typeof db.pool;
+  const deleted = await deleteExpiredRequestEntries(recording, before(), 1000);
+  for (const client of clients) Reflect.deleteProperty(client, 'query'); // back to the pool's own
+  expect(deleted).toBe(1000);
+  expect(statements).toContain(DELETE_OLDEST_REQUEST_ENTRIES);
+  expect(statements).not.toContain(DELETE_EXPIRED_REQUEST_ENTRIES);
+  const left = await db.pool.query<{ n: number }>(
+    `select count(*)::int as n from audit_entries
+     where brand_id = $1 and kind = 'request' and received_at < $2`,
+    [stuck, before()],
+  );
+  expect(left.rows[0]!.n).toBe(KEPT - 1000);
 });

@@ -113,7 +113,8 @@ export async function removeMember(
 
 /**
  * Loads the member, authorizes members.manage on their brand (another brand's member is
- * not_found), and runs the change under the brand's member lock.
+ * not_found), and runs the change under the brand's member lock, authorizing the actor again
+ * there: a removal or demotion of theirs that committed while the change waited refuses it.
  */
 async function changeMember(
   pool: Pool,
@@ -123,10 +124,13 @@ async function changeMember(
 ): Promise<MemberRow> {
   const found = await selectCurrentMember(pool, id);
   if (!found) throw noMember(id)();
-  const who = await currentActor(pool, actor);
-  authorize(who, 'members.manage', found.brand_id, noMember(id));
+  authorize(await currentActor(pool, actor), 'members.manage', found.brand_id, noMember(id));
   return withTransaction(pool, async (db) => {
     await lockBrandMembers(db, found.brand_id);
+    // The actor's standing again under the lock: two owners removing or demoting each other at
+    // once both went through when it was read only before (a hostile review, 2026-12-01).
+    const who = await currentActor(db, actor);
+    authorize(who, 'members.manage', found.brand_id, noMember(id));
     const before = await selectCurrentMember(db, id);
     if (!before) throw noMember(id)();
     return change(db, before, who);

@@ -59,13 +59,17 @@ export async function inviteMember(
   input: { brandId: string; email: string; role: RoleName | undefined },
 ): Promise<InvitationRow> {
   const v = parseOrThrow(z.object({ brandId, email, role }), input);
-  const who = await currentActor(pool, actor);
-  authorize(who, 'members.manage', v.brandId, noBrand(v.brandId));
+  authorize(await currentActor(pool, actor), 'members.manage', v.brandId, noBrand(v.brandId));
   if (!(await selectBrand(pool, v.brandId))) throw noBrand(v.brandId)();
   const id = newId('invitation');
   await withTransaction(pool, async (db) => {
     // One invitation of the brand at a time: two owners inviting one address cannot both pass.
     await lockBrandMembers(db, v.brandId);
+    // The inviter's standing again under the lock: read only before it, an owner's invitation
+    // waiting behind their removal was stored after the removal withdrew theirs, and outlived
+    // them (a hostile review, 2026-12-01).
+    const who = await currentActor(db, actor);
+    authorize(who, 'members.manage', v.brandId, noBrand(v.brandId));
     if (await selectCurrentMemberOf(db, v.brandId, v.email)) {
       throw new AppError('already_exists', `${v.email} is already a member of this brand.`);
     }

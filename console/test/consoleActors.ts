@@ -6,7 +6,7 @@ import {
   type RegisteredReceiver,
   type WebhooksClient,
 } from '@brand/testkit';
-import { ConsoleHttp } from './browserlessClient';
+import { ConsoleHttp, type Answer } from './browserlessClient';
 import { startConsoleStack, type ConsoleStack } from './consoleStack';
 
 /** A verified Plus brand with a fresh owner, as the console's tests start from. */
@@ -18,16 +18,53 @@ export function brandWithOwner(cs: ConsoleStack) {
   });
 }
 
-/** Signs `email` in over HTTP through the form and the mailed link, as a person would. */
-export async function signInHttp(cs: ConsoleStack, email: string): Promise<ConsoleHttp> {
-  const http = new ConsoleHttp(cs.url);
+/**
+ * Signs `email` in on `http` (a browser that may carry a return path) through the form and the
+ * mailed link; the link's answer, whose location is where the sign-in lands.
+ */
+export async function signInOn(
+  cs: ConsoleStack,
+  http: ConsoleHttp,
+  email: string,
+): Promise<Answer> {
   const since = Date.now() - 1_000;
   const asked = await http.post('/sign-in', { email });
   if (asked.status !== 200) throw new Error(`sign-in form answered ${asked.status}`);
   const link = await cs.latestLink(email, since);
-  const redeemed = await http.post(new URL(link).pathname, {});
+  return http.post(new URL(link).pathname, {});
+}
+
+/** Signs `email` in over HTTP through the form and the mailed link, as a person would. */
+export async function signInHttp(cs: ConsoleStack, email: string): Promise<ConsoleHttp> {
+  const http = new ConsoleHttp(cs.url);
+  const redeemed = await signInOn(cs, http, email);
   if (redeemed.status !== 303) throw new Error(`sign-in link answered ${redeemed.status}`);
   return http;
+}
+
+/**
+ * A new brand's owner signs in on a browser that opened `/sign-in?next=<next>` first; the brand,
+ * that browser, and the link's answer (where the sign-in landed).
+ */
+export async function signInAfterReturnPath(cs: ConsoleStack, next: string) {
+  const { brand, owner } = await brandWithOwner(cs);
+  const http = new ConsoleHttp(cs.url);
+  const opened = await http.get(`/sign-in?next=${encodeURIComponent(next)}`);
+  if (opened.status !== 200) throw new Error(`the sign-in page answered ${opened.status}`);
+  return { brand, http, landed: await signInOn(cs, http, owner.email) };
+}
+
+/** The hidden fields of the form posting to `action` on a page, as a browser would send them. */
+export function hiddenFields(page: string, action: string): Record<string, string> {
+  const start = page.indexOf(`action="${action}"`);
+  const form = page.slice(start, page.indexOf('</form>', start));
+  const fields: Record<string, string> = {};
+  for (const input of form.matchAll(/<input type="hidden"[^>]*>/g)) {
+    const name = /name="([^"]+)"/.exec(input[0])?.[1];
+    const value = /value="([^"]*)"/.exec(input[0])?.[1];
+    if (name && value !== undefined) fields[name] = value;
+  }
+  return fields;
 }
 
 /** A console stack for receiver tests, with an admin webhooks client and verifying receivers. */

@@ -2,7 +2,7 @@
 // receiver, audit stream or SCIM token, and its secret is still shown (forms/submitOnce.ts): an
 // outside probe found two live keys, one whose secret nobody ever saw.
 import { SHOWN_AGAIN_WITHIN_MS } from '../../src/reveal/oneTimeReveal';
-import { brandWithOwner, signInHttp } from '../consoleActors';
+import { brandWithOwner, hiddenFields, signInHttp } from '../consoleActors';
 import { startConsoleStack, type ConsoleStack } from '../consoleStack';
 
 let cs: ConsoleStack;
@@ -11,19 +11,6 @@ beforeAll(async () => {
   cs = await startConsoleStack();
 }, 120_000);
 afterAll(() => cs?.close());
-
-/** The hidden fields of the form posting to `action` on a page, as a browser would send them. */
-function hiddenFields(page: string, action: string): Record<string, string> {
-  const start = page.indexOf(`action="${action}"`);
-  const form = page.slice(start, page.indexOf('</form>', start));
-  const fields: Record<string, string> = {};
-  for (const input of form.matchAll(/<input type="hidden"[^>]*>/g)) {
-    const name = /name="([^"]+)"/.exec(input[0])?.[1];
-    const value = /value="([^"]*)"/.exec(input[0])?.[1];
-    if (name && value !== undefined) fields[name] = value;
-  }
-  return fields;
-}
 
 describe('creating a key from one form', () => {
   it('makes one key however often the form is posted, and shows its secret once', async () => {

@@ -8,7 +8,7 @@
 // Real records, webhooks, plans, gateway, SMTP sink and console.
 import { csrfOf, type ConsoleHttp } from '../browserlessClient';
 import { randomHex } from '@brand/testkit';
-import { brandWithOwner, signInHttp } from '../consoleActors';
+import { brandWithOwner, hiddenFields, signInHttp } from '../consoleActors';
 import { startConsoleStack, type ConsoleStack } from '../consoleStack';
 
 let cs: ConsoleStack;
@@ -17,19 +17,6 @@ beforeAll(async () => {
   cs = await startConsoleStack();
 }, 120_000);
 afterAll(() => cs?.close());
-
-/** The hidden fields of the form posting to `action` on a page, as a browser would send them. */
-function hiddenFields(page: string, action: string): Record<string, string> {
-  const start = page.indexOf(`action="${action}"`);
-  const form = page.slice(start, page.indexOf('</form>', start));
-  const fields: Record<string, string> = {};
-  for (const input of form.matchAll(/<input type="hidden"[^>]*>/g)) {
-    const name = /name="([^"]+)"/.exec(input[0])?.[1];
-    const value = /value="([^"]*)"/.exec(input[0])?.[1];
-    if (name && value !== undefined) fields[name] = value;
-  }
-  return fields;
-}
 
 /** Creates a key through the brand's form; the form posted and where it sent the browser. */
 async function createKey(http: ConsoleHttp, brandId: string, name: string) {

@@ -121,7 +121,10 @@ export async function countStreams(db: Db, brandId: string): Promise<number> {
 
 /**
  * Sets what is given: label, URL, options, a new sealed token. Enabling is updateReceiver's
- * (the engine's one place for it); this changes the destination only.
+ * (the engine's one place for it); this changes the destination only. `onto`, the destination
+ * the change was decided on, is required to be the stream's still (in the one statement, which
+ * waits for a save in flight and then reads its result): false, and nothing written, when it
+ * moved meanwhile.
  */
 export async function updateStreamDestination(
   db: PoolClient,
@@ -132,8 +135,9 @@ export async function updateStreamDestination(
     options?: StreamOptions;
     sealed?: { ciphertext: Buffer; keyId: string };
   },
-): Promise<void> {
-  await db.query(
+  onto?: { url: string; options: StreamOptions },
+): Promise<boolean> {
+  const res = await db.query(
     `update receivers set
        label = coalesce($2::text, label),
        url = coalesce($3::text, url),
@@ -141,7 +145,8 @@ export async function updateStreamDestination(
        secret_ciphertext = coalesce($5::bytea, secret_ciphertext),
        secret_key_id = coalesce($6::text, secret_key_id),
        updated_at = now()
-     where id = $1 and kind <> 'webhook'`,
+     where id = $1 and kind <> 'webhook'
+       and ($7::text is null or (url = $7::text and stream_options = $8::jsonb))`,
     [
       id,
       changes.label ?? null,
@@ -149,6 +154,9 @@ export async function updateStreamDestination(
       changes.options ? JSON.stringify(changes.options) : null,
       changes.sealed?.ciphertext ?? null,
       changes.sealed?.keyId ?? null,
+      onto?.url ?? null,
+      onto ? JSON.stringify(onto.options) : null,
     ],
   );
+  return (res.rowCount ?? 0) > 0;
 }

@@ -321,12 +321,22 @@ export async function updateStream(
   if (v.enabled !== undefined && v.enabled !== stream.enabled)
     changed.push(v.enabled ? 'enabled' : 'disabled');
   await withTransaction(deps.pool, async (db) => {
-    await updateStreamDestination(db, stream.id, {
-      label: v.label,
-      url: dest?.url,
-      options: dest?.options,
-      sealed,
-    });
+    // A new destination or token is written only onto the destination it was decided on: a save
+    // that committed meanwhile (a move to a new host, with its token) was undone, and a token
+    // given for one host sent to another, when this wrote over it (a hostile review, 2026-12-01).
+    const onto = dest !== undefined || sealed ? stream : undefined;
+    const written = await updateStreamDestination(
+      db,
+      stream.id,
+      { label: v.label, url: dest?.url, options: dest?.options, sealed },
+      onto && { url: onto.url, options: onto.options },
+    );
+    if (!written && onto) {
+      throw new AppError(
+        'precondition_failed',
+        `Audit stream ${stream.id}'s destination was changed by someone else meanwhile; reload it and save again.`,
+      );
+    }
     if (v.enabled !== undefined && v.enabled !== stream.enabled) {
       await updateReceiver(db, stream.id, {
         url: undefined,

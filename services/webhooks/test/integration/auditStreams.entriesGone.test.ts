@@ -1,20 +1,14 @@
-import { createServer, type Server } from 'node:https';
-import type { AddressInfo } from 'node:net';
-import { AuditStreamServiceClient } from '@brand/proto/webhooks/v1/audit';
+import type { AuditStreamServiceClient } from '@brand/proto/webhooks/v1/audit';
 import { withTransaction } from '@brand/shared/db';
-import { connectClient, createCaller, type Caller } from '@brand/shared/grpc';
-import {
-  createTestCa,
-  makeBrandWithKey,
-  startStack,
-  TEST_ADMIN_TOKEN,
-  uniqueConsumerGroup,
-  uniqueTopic,
-  waitFor,
-  type Stack,
-  type TestCa,
-} from '@brand/testkit';
+import type { Caller } from '@brand/shared/grpc';
+import { makeBrandWithKey, waitFor, type Stack } from '@brand/testkit';
 import { insertBatch } from '../../src/streams/batchRepo';
+import {
+  httpsDestination,
+  startAuditStreamStack,
+  type AuditStreamStack,
+  type HttpsDestination,
+} from '../support/auditStreamFixtures';
 
 /**
  * A run of an audit stream whose entries are gone from the trail when its attempt comes (a
@@ -28,11 +22,10 @@ import { insertBatch } from '../../src/streams/batchRepo';
 
 const RETRY_TIME_SCALE = 0.00001;
 
+let audit: AuditStreamStack;
 let stack: Stack;
-let ca: TestCa;
 let streams: Caller<AuditStreamServiceClient>;
-let closeStreams: () => void;
-let server: Server;
+let destination: HttpsDestination;
 let base = '';
 /** The destination answers 503 to any body holding this text (a run it cannot take yet). */
 const REFUSED = 'DOOMED'.repeat(4);
@@ -40,42 +33,23 @@ const REFUSED = 'DOOMED'.repeat(4);
 const bodies = new Map<string, string[]>();
 
 beforeAll(async () => {
-  ca = createTestCa();
-  stack = await startStack({
-    webhooks: {
-      topic: uniqueTopic('audit-gone'),
-      groupId: uniqueConsumerGroup('audit-gone'),
-      caFile: ca.caFile,
-      env: { RETRY_TIME_SCALE: String(RETRY_TIME_SCALE) },
-    },
+  audit = await startAuditStreamStack('audit-gone', {
+    RETRY_TIME_SCALE: String(RETRY_TIME_SCALE),
   });
-  const client = connectClient(AuditStreamServiceClient, stack.webhooks!.address);
-  streams = createCaller(client, { deadlineMs: 10_000, token: TEST_ADMIN_TOKEN });
-  closeStreams = () => client.close();
-  server = createServer(ca.tls, (req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const body = Buffer.concat(chunks).toString('utf8');
-      const seen = bodies.get(req.url ?? '') ?? [];
-      seen.push(body);
-      bodies.set(req.url ?? '', seen);
-      if (body.includes(REFUSED)) {
-        res.writeHead(503, { 'content-type': 'text/plain' }).end('not now');
-        return;
-      }
-      res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
-    });
+  ({ stack, streams } = audit);
+  destination = await httpsDestination(audit.ca.tls, (path, raw) => {
+    const body = raw.toString('utf8');
+    const seen = bodies.get(path) ?? [];
+    seen.push(body);
+    bodies.set(path, seen);
+    return body.includes(REFUSED) ? { status: 503, text: 'not now' } : undefined;
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  base = `https://localhost:${(server.address() as AddressInfo).port}`;
+  base = destination.base;
 }, 120_000);
 
 afterAll(async () => {
-  closeStreams?.();
-  await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
-  await stack?.close();
-  ca?.remove();
+  await destination?.close();
+  await audit?.close();
 });
 
 /** Positions in the bodies a path took (answered 2xx), in arrival order. */
@@ -93,16 +67,7 @@ const positions = (path: string): number[] =>
 async function connect(path: string) {
   const brand = await makeBrandWithKey(stack.admin);
   const owner = brand.owner.email;
-  const added = await streams('addAuditStream', {
-    brand_id: brand.brand.id,
-    kind: 'https',
-    label: path,
-    url: `${base}/${path}`,
-    token: '',
-    datadog_site: '',
-    splunk_index: '',
-    actor_email: owner,
-  });
+  const added = await audit.addHttpsStream(brand, path, `${base}/${path}`);
   const key = (name?: string) =>
     stack.admin.createKey({ brandId: brand.brand.id, actorEmail: owner, name });
   return { brandId: brand.brand.id, id: added.stream!.id, key };

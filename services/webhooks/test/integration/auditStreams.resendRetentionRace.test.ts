@@ -1,15 +1,19 @@
-import { randomBytes } from 'node:crypto';
-import { withTransaction } from '@brand/shared/db';
-import { SecretBox } from '@brand/shared/secrets';
 import { createTestDatabase, waitFor, type TestDatabase } from '@brand/testkit';
 import {
   deleteExpiredRequestEntries,
   REQUEST_ENTRY_RETENTION_MS,
 } from '../../src/audit/trailRetention';
-import { insertBatch } from '../../src/streams/batchRepo';
 import { resendSetAside } from '../../src/streams/resendSetAside';
 import { requeueSetAside } from '../../src/streams/setAside';
-import { addStream, type StreamDeps } from '../../src/streams/streamService';
+import {
+  datadogStream,
+  DAY,
+  entryPositions,
+  oldRequestEntries,
+  OWNER,
+  setAside,
+  streamDeps,
+} from '../support/auditStreamFixtures';
 
 // A resend of a set-aside entry against a retention pass deleting that entry at the same
 // instant (a review of 08e46f07). The resend read the entry as still there (the pass's delete
@@ -19,18 +23,9 @@ import { addStream, type StreamDeps } from '../../src/streams/streamService';
 // the other and then sees what it did. Each case holds one side open in a transaction of the
 // test's own and shows the other waiting, then the outcome once it is let go.
 
-const OWNER = { memberId: 'mem_owner', email: 'owner@example.com' };
-const DAY = 86_400_000;
 let db: TestDatabase;
 
-const deps = (): StreamDeps => ({
-  pool: db.pool,
-  box: new SecretBox(randomBytes(32).toString('base64')),
-  resolve: () => Promise.resolve(['93.184.216.34']),
-  allowLoopback: false,
-  maxPerBrand: 3,
-  historyRetentionMs: 30 * DAY,
-});
+const deps = () => streamDeps(db.pool);
 
 beforeAll(async () => {
   db = await createTestDatabase();
@@ -42,38 +37,10 @@ afterAll(() => db?.close());
  * its three request entries 8 days old: past the retention, 2 kept only while it is owed.
  */
 async function streamWithOldSetAside() {
-  const brandId = `br_${randomBytes(6).toString('hex')}`;
-  const { stream } = await addStream(
-    deps(),
-    {
-      brandId,
-      kind: 'datadog',
-      label: 'Datadog',
-      url: '',
-      token: '7f3c2a1be4d94c0f8e6a5b4c3d2e1f00',
-      datadogSite: 'datadoghq.eu',
-      splunkIndex: '',
-      actorEmail: OWNER.email,
-    },
-    OWNER,
-  );
-  for (const seq of [1, 2, 3])
-    await db.pool.query(
-      `insert into audit_entries (brand_id, seq, id, kind, created_at, received_at, entry_json)
-       values ($1, $2, $3, 'request', now() - interval '8 days', now() - interval '8 days', '{}')`,
-      [brandId, seq, `aud_${randomBytes(8).toString('hex')}`],
-    );
-  const batch = await withTransaction(db.pool, (c) =>
-    insertBatch(c, stream, { range: { from: 2, through: 2 } }),
-  );
-  await db.pool.query(
-    `update deliveries set status = 'failed', attempts = 10, completed_at = now() where id = $1`,
-    [batch.id],
-  );
-  await db.pool.query(`update receivers set stream_delivered_through = 3 where id = $1`, [
-    stream.id,
-  ]);
-  return { stream, deliveryId: batch.id };
+  const stream = await datadogStream(deps());
+  await oldRequestEntries(db.pool, stream.brand_id, [1, 2, 3]);
+  const deliveryId = await setAside(db.pool, stream, 2, 3);
+  return { stream, deliveryId };
 }
 
 const sweep = () =>
@@ -93,13 +60,7 @@ const waiting = (lock: 'advisory' | 'transactionid') =>
     { timeoutMs: 5_000, intervalMs: 20, what: `a session waiting on a ${lock} lock` },
   );
 
-const entries = async (brandId: string) =>
-  (
-    await db.pool.query<{ seq: string }>(
-      `select seq from audit_entries where brand_id = $1 order by seq`,
-      [brandId],
-    )
-  ).rows.map((r) => Number(r.seq));
+const entries = (brandId: string) => entryPositions(db.pool, brandId);
 
 const statusOf = async (deliveryId: string) =>
   (

@@ -1,18 +1,12 @@
-import { createServer, type Server } from 'node:https';
-import type { AddressInfo } from 'node:net';
-import { AuditStreamServiceClient } from '@brand/proto/webhooks/v1/audit';
-import { connectClient, createCaller, type Caller } from '@brand/shared/grpc';
+import type { AuditStreamServiceClient } from '@brand/proto/webhooks/v1/audit';
+import type { Caller } from '@brand/shared/grpc';
+import { makeBrandWithKey, waitFor, type Stack } from '@brand/testkit';
 import {
-  createTestCa,
-  makeBrandWithKey,
-  startStack,
-  TEST_ADMIN_TOKEN,
-  uniqueConsumerGroup,
-  uniqueTopic,
-  waitFor,
-  type Stack,
-  type TestCa,
-} from '@brand/testkit';
+  httpsDestination,
+  startAuditStreamStack,
+  type AuditStreamStack,
+  type HttpsDestination,
+} from '../support/auditStreamFixtures';
 
 /**
  * Sending again what an audit stream set aside (a standing left-out until 2026-11-30: an entry
@@ -26,11 +20,10 @@ import {
 
 const RETRY_TIME_SCALE = 0.00001;
 
+let audit: AuditStreamStack;
 let stack: Stack;
-let ca: TestCa;
 let streams: Caller<AuditStreamServiceClient>;
-let closeStreams: () => void;
-let server: Server;
+let server: HttpsDestination;
 let base = '';
 /** The destination refuses (413) any body holding this text; '' once it is fixed. */
 let refuseHolding = '';
@@ -38,44 +31,27 @@ let refuseHolding = '';
 const accepted: number[] = [];
 
 beforeAll(async () => {
-  ca = createTestCa();
-  stack = await startStack({
-    webhooks: {
-      topic: uniqueTopic('audit-resend'),
-      groupId: uniqueConsumerGroup('audit-resend'),
-      caFile: ca.caFile,
-      env: { RETRY_TIME_SCALE: String(RETRY_TIME_SCALE) },
-    },
+  audit = await startAuditStreamStack('audit-resend', {
+    RETRY_TIME_SCALE: String(RETRY_TIME_SCALE),
   });
-  const client = connectClient(AuditStreamServiceClient, stack.webhooks!.address);
-  streams = createCaller(client, { deadlineMs: 10_000, token: TEST_ADMIN_TOKEN });
-  closeStreams = () => client.close();
-  server = createServer(ca.tls, (req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const body = Buffer.concat(chunks).toString('utf8');
-      if (refuseHolding !== '' && body.includes(refuseHolding)) {
-        res.writeHead(413, { 'content-type': 'text/plain' }).end('request entity too large');
-        return;
-      }
-      for (const line of body
-        .trimEnd()
-        .split('\n')
-        .filter((l) => l !== ''))
-        accepted.push((JSON.parse(line) as { position: number }).position);
-      res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
-    });
+  ({ stack, streams } = audit);
+  server = await httpsDestination(audit.ca.tls, (_path, raw) => {
+    const body = raw.toString('utf8');
+    if (refuseHolding !== '' && body.includes(refuseHolding))
+      return { status: 413, text: 'request entity too large' };
+    for (const line of body
+      .trimEnd()
+      .split('\n')
+      .filter((l) => l !== ''))
+      accepted.push((JSON.parse(line) as { position: number }).position);
+    return undefined;
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  base = `https://localhost:${(server.address() as AddressInfo).port}`;
+  base = server.base;
 }, 120_000);
 
 afterAll(async () => {
-  closeStreams?.();
-  await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
-  await stack?.close();
-  ca?.remove();
+  await server?.close();
+  await audit?.close();
 });
 
 /** The stream with its last deliveries. */
@@ -87,16 +63,7 @@ const show = async (id: string) => {
 it('sends a set-aside entry again once its destination is fixed: delivered exactly once, out of order, recorded', async () => {
   const brand = await makeBrandWithKey(stack.admin);
   const owner = brand.owner.email;
-  const added = await streams('addAuditStream', {
-    brand_id: brand.brand.id,
-    kind: 'https',
-    label: 'Resend',
-    url: `${base}/audit`,
-    token: '',
-    datadog_site: '',
-    splunk_index: '',
-    actor_email: owner,
-  });
+  const added = await audit.addHttpsStream(brand, 'Resend', `${base}/audit`);
   const id = added.stream!.id;
   // an entry of a key so named is too large for the destination, even alone
   const name = 'R'.repeat(100);

@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { SecretBox } from '@brand/shared/secrets';
 import { createTestDatabase, type TestDatabase } from '@brand/testkit';
 import {
   DELETE_EXPIRED_REQUEST_ENTRIES,
@@ -8,7 +7,7 @@ import {
   REQUEST_ENTRY_RETENTION_MS,
   RETENTION_PLAN_SETTING,
 } from '../../src/audit/trailRetention';
-import { addStream } from '../../src/streams/streamService';
+import { datadogStream, deliveredThrough, streamDeps } from '../support/auditStreamFixtures';
 
 // The request-entry retention's cost with a brand whose audit stream is stuck (its destination
 // away for days): its expired entries are kept, oldest of all. The pass walked the trail's
@@ -16,8 +15,6 @@ import { addStream } from '../../src/streams/streamService';
 // (the probe of 2026-12-01: 100,000 kept for 1,000 deleted, 2.3 s under the trail lock that
 // resends wait for), again on every pass. It now reads what it deletes, plus a few probes a brand.
 
-const OWNER = { memberId: 'mem_owner', email: 'owner@example.com' };
-const DAY = 86_400_000;
 /** Expired request entries of the stuck brand, which its stream has not sent. */
 const KEPT = 20_000;
 /** The stuck brand's activity entries before them, sent (kept for as long as the brand is). */
@@ -36,31 +33,8 @@ const busy = `br_busy${randomBytes(4).toString('hex')}`;
 
 /** A Datadog stream of `brandId`, sent through `through`. */
 async function streamOf(brandId: string, through: number): Promise<void> {
-  const { stream } = await addStream(
-    {
-      pool: db.pool,
-      box: new SecretBox(randomBytes(32).toString('base64')),
-      resolve: () => Promise.resolve(['93.184.216.34']),
-      allowLoopback: false,
-      maxPerBrand: 3,
-      historyRetentionMs: 30 * DAY,
-    },
-    {
-      brandId,
-      kind: 'datadog',
-      label: 'Datadog',
-      url: '',
-      token: '7f3c2a1be4d94c0f8e6a5b4c3d2e1f00',
-      datadogSite: 'datadoghq.eu',
-      splunkIndex: '',
-      actorEmail: OWNER.email,
-    },
-    OWNER,
-  );
-  await db.pool.query(`update receivers set stream_delivered_through = $2 where id = $1`, [
-    stream.id,
-    through,
-  ]);
+  const stream = await datadogStream(streamDeps(db.pool), brandId);
+  await deliveredThrough(db.pool, stream.id, through);
 }
 
 /** `count` request (or `kind`) entries of `brandId` from seq `from`, received `ageHours` ago on. */

@@ -1,10 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { withTransaction } from '@brand/shared/db';
-import { SecretBox } from '@brand/shared/secrets';
 import { createTestDatabase, type TestDatabase } from '@brand/testkit';
-import { insertBatch } from '../../src/streams/batchRepo';
 import { resendSetAside } from '../../src/streams/resendSetAside';
-import { addStream, listStreams, type StreamDeps } from '../../src/streams/streamService';
+import { listStreams } from '../../src/streams/streamService';
+import { datadogStream, DAY, OWNER, setAside, streamDeps } from '../support/auditStreamFixtures';
 
 // A stream's set-aside entries as its row counts them (set_aside: the panel and its "Send them
 // again…", brandctl's hint) against what ResendSetAside queues. A review of c980ad73
@@ -12,18 +10,9 @@ import { addStream, listStreams, type StreamDeps } from '../../src/streams/strea
 // past it is dropped whole), the count took every one still stored, so for up to a week an
 // entry was offered, and the resend refused it as "queued or delivered", which it was not.
 
-const OWNER = { memberId: 'mem_owner', email: 'owner@example.com' };
-const DAY = 86_400_000;
 let db: TestDatabase;
 
-const deps = (historyRetentionMs: number): StreamDeps => ({
-  pool: db.pool,
-  box: new SecretBox(randomBytes(32).toString('base64')),
-  resolve: () => Promise.resolve(['93.184.216.34']),
-  allowLoopback: false,
-  maxPerBrand: 3,
-  historyRetentionMs,
-});
+const deps = (historyRetentionMs: number) => streamDeps(db.pool, { historyRetentionMs });
 
 beforeAll(async () => {
   db = await createTestDatabase();
@@ -32,21 +21,8 @@ afterAll(() => db?.close());
 
 /** A Datadog stream with one entry (position 2) set aside, its delivery `ageMs` old. */
 async function streamWithOneSetAside(ageMs: number) {
-  const brandId = `br_${randomBytes(6).toString('hex')}`;
-  const { stream } = await addStream(
-    deps(30 * DAY),
-    {
-      brandId,
-      kind: 'datadog',
-      label: 'Datadog',
-      url: '',
-      token: '7f3c2a1be4d94c0f8e6a5b4c3d2e1f00',
-      datadogSite: 'datadoghq.eu',
-      splunkIndex: '',
-      actorEmail: OWNER.email,
-    },
-    OWNER,
-  );
+  const stream = await datadogStream(deps(30 * DAY));
+  const brandId = stream.brand_id;
   for (const seq of [1, 2, 3])
     await db.pool.query(
       `insert into audit_entries (brand_id, seq, id, kind, created_at, entry_json)
@@ -54,16 +30,7 @@ async function streamWithOneSetAside(ageMs: number) {
       [brandId, seq, `aud_${randomBytes(8).toString('hex')}`],
     );
   // as setAsideRun leaves it: failed, one position, not the stream's current run
-  const batch = await withTransaction(db.pool, (c) =>
-    insertBatch(c, stream, { range: { from: 2, through: 2 } }),
-  );
-  await db.pool.query(
-    `update deliveries set status = 'failed', attempts = 10, completed_at = now() where id = $1`,
-    [batch.id],
-  );
-  await db.pool.query(`update receivers set stream_delivered_through = 3 where id = $1`, [
-    stream.id,
-  ]);
+  await setAside(db.pool, stream, 2, 3);
   await new Promise((resolve) => setTimeout(resolve, ageMs));
   return stream;
 }

@@ -3,17 +3,12 @@ import {
   verifyWebhookDelivery,
   WEBHOOK_EVENT_TYPES,
 } from '@brand-records/client/webhooks';
-import { AuditStreamServiceClient, type AuditStream } from '@brand/proto/webhooks/v1/audit';
+import type { AuditStream, AuditStreamServiceClient } from '@brand/proto/webhooks/v1/audit';
 import { EVENT_TYPES } from '@brand/shared/enums';
-import { connectClient, createCaller, type Caller } from '@brand/shared/grpc';
+import type { Caller } from '@brand/shared/grpc';
 import {
-  createTestCa,
   createWebhooksClient,
   makeBrandWithKey,
-  startStack,
-  TEST_ADMIN_TOKEN,
-  uniqueConsumerGroup,
-  uniqueTopic,
   waitFor,
   type BrandWithKey,
   type Stack,
@@ -26,6 +21,7 @@ import {
   splunkHecCollector,
   type Collector,
 } from '../support/auditCollectors';
+import { startAuditStreamStack, type AuditStreamStack } from '../support/auditStreamFixtures';
 
 /**
  * Audit streams end to end (issue 63): records, webhooks and a gateway, and three local HTTPS
@@ -39,10 +35,10 @@ import {
 const HEC_TOKEN = '9c1b6f0e-6a0d-4f3b-8a77-2f6d8f1c0e11';
 const DD_API_KEY = '7f3c2a1be4d94c0f8e6a5b4c3d2e1f00';
 
+let audit: AuditStreamStack;
 let stack: Stack;
 let ca: TestCa;
 let streams: Caller<AuditStreamServiceClient>;
-let closeStreams: () => void;
 let secret = '';
 let lines: Collector;
 let hec: Collector;
@@ -51,33 +47,17 @@ let brand: BrandWithKey;
 const added: AuditStream[] = [];
 
 beforeAll(async () => {
-  ca = createTestCa();
-  stack = await startStack({
-    webhooks: {
-      topic: uniqueTopic('audit-streams'),
-      groupId: uniqueConsumerGroup('audit-streams'),
-      caFile: ca.caFile,
-      env: { RECEIVER_FAILING_ALERT_AFTER_FAILURES: '2' },
-    },
-    gatewayEnv: { USAGE_FLUSH_INTERVAL_MS: '200', ANONYMOUS_RATE_LIMIT_PER_MINUTE: '1000' },
-  });
-  const client = connectClient(AuditStreamServiceClient, stack.webhooks!.address);
-  streams = createCaller(client, { deadlineMs: 10_000, token: TEST_ADMIN_TOKEN });
-  closeStreams = () => client.close();
+  audit = await startAuditStreamStack(
+    'audit-streams',
+    { RECEIVER_FAILING_ALERT_AFTER_FAILURES: '2' },
+    { gatewayEnv: { USAGE_FLUSH_INTERVAL_MS: '200', ANONYMOUS_RATE_LIMIT_PER_MINUTE: '1000' } },
+  );
+  ({ stack, ca, streams } = audit);
   lines = await jsonLinesCollector(ca.tls, () => secret);
   hec = await splunkHecCollector(ca.tls, HEC_TOKEN);
   dd = await datadogCollector(ca.tls, DD_API_KEY);
   brand = await makeBrandWithKey(stack.admin);
-  const https = await streams('addAuditStream', {
-    brand_id: brand.brand.id,
-    kind: 'https',
-    label: 'SIEM collector',
-    url: lines.url,
-    token: '',
-    datadog_site: '',
-    splunk_index: '',
-    actor_email: brand.owner.email,
-  });
+  const https = await audit.addHttpsStream(brand, 'SIEM collector', lines.url);
   secret = https.signing_secret;
   const splunk = await streams('addAuditStream', {
     brand_id: brand.brand.id,
@@ -103,10 +83,8 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  closeStreams?.();
   await Promise.all([lines?.close(), hec?.close(), dd?.close()]);
-  await stack?.close();
-  ca?.remove();
+  await audit?.close();
 });
 
 const get = (id: string) => streams('getAuditStream', { stream_id: id, deliveries: 5 });

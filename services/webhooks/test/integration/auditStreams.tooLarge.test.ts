@@ -1,19 +1,12 @@
-import { createServer, type Server } from 'node:https';
-import type { AddressInfo } from 'node:net';
-import { AuditStreamServiceClient } from '@brand/proto/webhooks/v1/audit';
-import { connectClient, createCaller, type Caller } from '@brand/shared/grpc';
+import type { AuditStreamServiceClient } from '@brand/proto/webhooks/v1/audit';
+import type { Caller } from '@brand/shared/grpc';
+import { makeBrandWithKey, waitFor, type BrandWithKey, type Stack } from '@brand/testkit';
 import {
-  createTestCa,
-  makeBrandWithKey,
-  startStack,
-  TEST_ADMIN_TOKEN,
-  uniqueConsumerGroup,
-  uniqueTopic,
-  waitFor,
-  type BrandWithKey,
-  type Stack,
-  type TestCa,
-} from '@brand/testkit';
+  httpsDestination,
+  startAuditStreamStack,
+  type AuditStreamStack,
+  type HttpsDestination,
+} from '../support/auditStreamFixtures';
 
 /**
  * A destination that refuses large requests (a hostile review, 2026-11-30): a proxy or intake
@@ -29,11 +22,10 @@ import {
 const RETRY_TIME_SCALE = 0.00001;
 const BATCH_MAX = 16;
 
+let audit: AuditStreamStack;
 let stack: Stack;
-let ca: TestCa;
 let streams: Caller<AuditStreamServiceClient>;
-let closeStreams: () => void;
-let server: Server;
+let server: HttpsDestination;
 let base = '';
 
 /** One stream's destination: when it answers 413, and what it took. */
@@ -58,68 +50,46 @@ interface Destination {
 const destinations = new Map<string, Destination>();
 
 beforeAll(async () => {
-  ca = createTestCa();
-  stack = await startStack({
-    webhooks: {
-      topic: uniqueTopic('audit-413'),
-      groupId: uniqueConsumerGroup('audit-413'),
-      caFile: ca.caFile,
-      env: {
-        RETRY_TIME_SCALE: String(RETRY_TIME_SCALE),
-        AUDIT_STREAM_BATCH_MAX: String(BATCH_MAX),
-      },
-    },
+  audit = await startAuditStreamStack('audit-413', {
+    RETRY_TIME_SCALE: String(RETRY_TIME_SCALE),
+    AUDIT_STREAM_BATCH_MAX: String(BATCH_MAX),
   });
-  const client = connectClient(AuditStreamServiceClient, stack.webhooks!.address);
-  streams = createCaller(client, { deadlineMs: 10_000, token: TEST_ADMIN_TOKEN });
-  closeStreams = () => client.close();
-  server = createServer(ca.tls, (req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const dest = destinations.get(req.url ?? '');
-      const body = Buffer.concat(chunks);
-      const positions = body
-        .toString('utf8')
-        .trimEnd()
-        .split('\n')
-        .filter((line) => line !== '')
-        .map((line) => (JSON.parse(line) as { position: number }).position);
-      const refused =
-        dest === undefined ||
-        dest.refuse > 0 ||
-        (dest.maxBody > 0 && body.length > dest.maxBody) ||
-        (dest.maxEntries > 0 && positions.length > dest.maxEntries) ||
-        (dest.refuseHolding !== undefined && body.includes(dest.refuseHolding));
-      if (dest && dest.refuse > 0) dest.refuse -= 1;
-      dest?.requests.push({
-        entries: positions.length,
-        bytes: body.length,
-        status: refused ? 413 : 200,
-      });
-      if (dest?.down !== undefined && !refused) {
-        dest.requests.at(-1)!.status = dest.down;
-        res.writeHead(dest.down, { 'content-type': 'text/plain' }).end('down');
-        return;
-      }
-      if (refused) {
-        res.writeHead(413, { 'content-type': 'text/plain' }).end('request entity too large');
-        return;
-      }
-      dest.accepted.push(...positions);
-      if (dest.liftOnTake) dest.maxEntries = 0;
-      res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+  ({ stack, streams } = audit);
+  server = await httpsDestination(audit.ca.tls, (path, body) => {
+    const dest = destinations.get(path);
+    const positions = body
+      .toString('utf8')
+      .trimEnd()
+      .split('\n')
+      .filter((line) => line !== '')
+      .map((line) => (JSON.parse(line) as { position: number }).position);
+    const refused =
+      dest === undefined ||
+      dest.refuse > 0 ||
+      (dest.maxBody > 0 && body.length > dest.maxBody) ||
+      (dest.maxEntries > 0 && positions.length > dest.maxEntries) ||
+      (dest.refuseHolding !== undefined && body.includes(dest.refuseHolding));
+    if (dest && dest.refuse > 0) dest.refuse -= 1;
+    dest?.requests.push({
+      entries: positions.length,
+      bytes: body.length,
+      status: refused ? 413 : 200,
     });
+    if (dest?.down !== undefined && !refused) {
+      dest.requests.at(-1)!.status = dest.down;
+      return { status: dest.down, text: 'down' };
+    }
+    if (refused) return { status: 413, text: 'request entity too large' };
+    dest.accepted.push(...positions);
+    if (dest.liftOnTake) dest.maxEntries = 0;
+    return undefined;
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  base = `https://localhost:${(server.address() as AddressInfo).port}`;
+  base = server.base;
 }, 120_000);
 
 afterAll(async () => {
-  closeStreams?.();
-  await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
-  await stack?.close();
-  ca?.remove();
+  await server?.close();
+  await audit?.close();
 });
 
 /** A brand of its own with a disabled HTTPS stream to its own destination. */
@@ -134,16 +104,7 @@ async function connect(path: string): Promise<{
   const brand = await makeBrandWithKey(stack.admin);
   const dest: Destination = { maxBody: 0, maxEntries: 0, refuse: 0, accepted: [], requests: [] };
   destinations.set(`/${path}`, dest);
-  const added = await streams('addAuditStream', {
-    brand_id: brand.brand.id,
-    kind: 'https',
-    label: path,
-    url: `${base}/${path}`,
-    token: '',
-    datadog_site: '',
-    splunk_index: '',
-    actor_email: brand.owner.email,
-  });
+  const added = await audit.addHttpsStream(brand, path, `${base}/${path}`);
   const id = added.stream!.id;
   const enabled = (on: boolean) =>
     streams('updateAuditStream', { stream_id: id, enabled: on, actor_email: '' });

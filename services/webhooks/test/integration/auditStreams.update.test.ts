@@ -1,8 +1,13 @@
-import { randomBytes } from 'node:crypto';
-import { SecretBox } from '@brand/shared/secrets';
 import { createTestDatabase, type TestDatabase } from '@brand/testkit';
-import { addStream, updateStream, type StreamDeps } from '../../src/streams/streamService';
+import { addStream, updateStream } from '../../src/streams/streamService';
 import { selectStream } from '../../src/streams/streamRepo';
+import {
+  datadogStream,
+  DD_KEY,
+  newBrandId,
+  OWNER,
+  streamDeps,
+} from '../support/auditStreamFixtures';
 
 // A stream's save (updateStream) against the database, with a resolver the test controls. A
 // hostile review (2026-11-30): the console's settings form sends every field back, the stored
@@ -10,28 +15,22 @@ import { selectStream } from '../../src/streams/streamRepo';
 // never moved), and every save, a rename too, resolved the destination again: a DNS blip
 // refused a rename. The API and brandctl may send the unchanged URL too.
 
-const OWNER = { memberId: 'mem_owner', email: 'owner@example.com' };
-const DD_KEY = '7f3c2a1be4d94c0f8e6a5b4c3d2e1f00';
 let db: TestDatabase;
 /** Hostnames looked up, in order; `dnsDown` makes every lookup fail as a DNS outage does. */
 const lookups: string[] = [];
 let dnsDown = false;
 
-const deps = (): StreamDeps => ({
-  pool: db.pool,
-  box: new SecretBox(randomBytes(32).toString('base64')),
-  resolve: (hostname) => {
-    lookups.push(hostname);
-    return dnsDown
-      ? Promise.reject(
-          Object.assign(new Error(`getaddrinfo EAI_AGAIN ${hostname}`), { code: 'EAI_AGAIN' }),
-        )
-      : Promise.resolve(['93.184.216.34']);
-  },
-  allowLoopback: false,
-  maxPerBrand: 3,
-  historyRetentionMs: 30 * 86_400_000,
-});
+const deps = () =>
+  streamDeps(db.pool, {
+    resolve: (hostname) => {
+      lookups.push(hostname);
+      return dnsDown
+        ? Promise.reject(
+            Object.assign(new Error(`getaddrinfo EAI_AGAIN ${hostname}`), { code: 'EAI_AGAIN' }),
+          )
+        : Promise.resolve(['93.184.216.34']);
+    },
+  });
 
 beforeAll(async () => {
   db = await createTestDatabase();
@@ -41,26 +40,6 @@ beforeEach(() => {
   lookups.length = 0;
   dnsDown = false;
 });
-
-const brand = () => `br_${randomBytes(6).toString('hex')}`;
-
-async function datadogStream(d: StreamDeps) {
-  const { stream } = await addStream(
-    d,
-    {
-      brandId: brand(),
-      kind: 'datadog',
-      label: 'Datadog',
-      url: '',
-      token: DD_KEY,
-      datadogSite: 'datadoghq.eu',
-      splunkIndex: '',
-      actorEmail: OWNER.email,
-    },
-    OWNER,
-  );
-  return stream;
-}
 
 const changes = async (streamId: string): Promise<string[]> =>
   (
@@ -134,7 +113,7 @@ describe('saving a stream', () => {
     const { stream } = await addStream(
       d,
       {
-        brandId: brand(),
+        brandId: newBrandId(),
         kind: 'splunk_hec',
         label: 'Splunk',
         url: 'https://splunk.example.com:8088/services/collector/event',

@@ -10,7 +10,7 @@
 // person on a clean "nothing here" page of a brand they are not a member of, naming nothing.
 // Real records, webhooks, plans, gateway, SMTP sink and console.
 import { ConsoleHttp } from '../browserlessClient';
-import { brandWithOwner } from '../consoleActors';
+import { brandWithOwner, signInAfterReturnPath, signInOn } from '../consoleActors';
 import { startConsoleStack, type ConsoleStack } from '../consoleStack';
 
 let cs: ConsoleStack;
@@ -19,13 +19,6 @@ beforeAll(async () => {
   cs = await startConsoleStack();
 }, 120_000);
 afterAll(() => cs?.close());
-
-/** Signs `email` in through the form and the mailed link; the link's answer. */
-async function signIn(http: ConsoleHttp, email: string) {
-  const since = Date.now() - 1_000;
-  expect((await http.post('/sign-in', { email })).status).toBe(200);
-  return http.post(new URL(await cs.latestLink(email, since)).pathname, {});
-}
 
 /** The path of a sign-in link the sender requested for their own address (unspent). */
 async function linkOf(email: string): Promise<string> {
@@ -44,10 +37,7 @@ it.each([
 ])("a return path to someone else's sign-in link (%#) is ignored", async (spelled) => {
   const sender = await brandWithOwner(cs);
   const next = spelled(await linkOf(sender.owner.email));
-  const { brand, owner } = await brandWithOwner(cs);
-  const http = new ConsoleHttp(cs.url);
-  expect((await http.get(`/sign-in?next=${encodeURIComponent(next)}`)).status).toBe(200);
-  const landed = await signIn(http, owner.email);
+  const { brand, http, landed } = await signInAfterReturnPath(cs, next);
   expect(landed.location).toBe(`/brands/${brand.id}`);
   // had it been followed, the page offered a sign-in as the sender
   const there = await http.get(landed.location!);
@@ -57,10 +47,8 @@ it.each([
 it.each(['/SIGN-OUT', '/./sign-out', '/Sign-Out-Everywhere/..', '/brands/../sign-in?x=1'])(
   'a return path of %s is ignored',
   async (next) => {
-    const { brand, owner } = await brandWithOwner(cs);
-    const http = new ConsoleHttp(cs.url);
-    expect((await http.get(`/sign-in?next=${encodeURIComponent(next)}`)).status).toBe(200);
-    expect((await signIn(http, owner.email)).location).toBe(`/brands/${brand.id}`);
+    const { brand, landed } = await signInAfterReturnPath(cs, next);
+    expect(landed.location).toBe(`/brands/${brand.id}`);
   },
 );
 
@@ -72,7 +60,7 @@ it("another person's return path on a shared computer lands on a clean page nami
   // the first person's page asked for a sign-in; they walked away, the second signs in
   const asked = await http.get(page);
   expect((await http.get(asked.location!)).status).toBe(200);
-  const landed = await signIn(http, second.owner.email);
+  const landed = await signInOn(cs, http, second.owner.email);
   expect(landed.location).toBe(page);
   const there = await http.get(page);
   expect(there.status).toBe(404);
@@ -80,5 +68,7 @@ it("another person's return path on a shared computer lands on a clean page nami
   expect(there.body).not.toContain(first.brand.name);
   expect(there.body).not.toContain(first.owner.email);
   // spent: the second person's next sign-in lands on their own brand
-  expect((await signIn(http, second.owner.email)).location).toBe(`/brands/${second.brand.id}`);
+  expect((await signInOn(cs, http, second.owner.email)).location).toBe(
+    `/brands/${second.brand.id}`,
+  );
 });

@@ -5,7 +5,7 @@
 // protocol-relative or absolute URL) is ignored and the sign-in lands where it always did.
 // Real records, webhooks, plans, gateway, SMTP sink and console.
 import { ConsoleHttp } from '../browserlessClient';
-import { brandWithOwner } from '../consoleActors';
+import { brandWithOwner, signInAfterReturnPath, signInOn } from '../consoleActors';
 import { startConsoleStack, type ConsoleStack } from '../consoleStack';
 
 let cs: ConsoleStack;
@@ -14,13 +14,6 @@ beforeAll(async () => {
   cs = await startConsoleStack();
 }, 120_000);
 afterAll(() => cs?.close());
-
-/** Signs `email` in through the form and the mailed link; the link's answer. */
-async function signIn(http: ConsoleHttp, email: string) {
-  const since = Date.now() - 1_000;
-  expect((await http.post('/sign-in', { email })).status).toBe(200);
-  return http.post(new URL(await cs.latestLink(email, since)).pathname, {});
-}
 
 it("the 401 page's Sign in returns to the page whose form was refused, once", async () => {
   const { brand, owner } = await brandWithOwner(cs);
@@ -42,18 +35,16 @@ it("the 401 page's Sign in returns to the page whose form was refused, once", as
 
   const http = new ConsoleHttp(cs.url);
   expect((await http.get(href!.replace(/&amp;/g, '&'))).status).toBe(200);
-  expect((await signIn(http, owner.email)).location).toBe(page);
+  expect((await signInOn(cs, http, owner.email)).location).toBe(page);
   // spent: the next sign-in of this browser lands where it always does
-  expect((await signIn(http, owner.email)).location).toBe(`/brands/${brand.id}`);
+  expect((await signInOn(cs, http, owner.email)).location).toBe(`/brands/${brand.id}`);
 });
 
 it.each(['//evil.example/brands', '/\\evil.example', 'https://evil.example/brands', '/sign-in'])(
   'a return path of %s is ignored: the sign-in lands on the overview',
   async (next) => {
-    const { brand, owner } = await brandWithOwner(cs);
-    const http = new ConsoleHttp(cs.url);
-    expect((await http.get(`/sign-in?next=${encodeURIComponent(next)}`)).status).toBe(200);
-    expect((await signIn(http, owner.email)).location).toBe(`/brands/${brand.id}`);
+    const { brand, landed } = await signInAfterReturnPath(cs, next);
+    expect(landed.location).toBe(`/brands/${brand.id}`);
   },
 );
 
@@ -67,7 +58,7 @@ it('a page opened without a session goes to sign in and back to that page, once'
     location: `/sign-in?next=${encodeURIComponent(page)}`,
   });
   expect((await http.get(asked.location!)).status).toBe(200);
-  expect((await signIn(http, owner.email)).location).toBe(page);
+  expect((await signInOn(cs, http, owner.email)).location).toBe(page);
   // a brand's overview (its router reads the path as "/") is carried as any other page
   const overview = await new ConsoleHttp(cs.url).get(`/brands/${brand.id}`);
   expect(overview.location).toBe(`/sign-in?next=${encodeURIComponent(`/brands/${brand.id}`)}`);

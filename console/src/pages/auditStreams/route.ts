@@ -4,6 +4,7 @@ import type { ConsoleDeps } from '../../consoleDeps';
 import { repeatLocation, repeatNotice } from '../../forms/repeatedForm';
 import { ONCE_FIELD } from '../../forms/submitOnce';
 import { formRefusal } from '../../http/formRefusal';
+import { changedFields, conflictMessage } from '../../forms/shownFields';
 import { memberOf, notFound, viewerOf, type MemberSession } from '../../session/memberSession';
 import { doneNoticeOf } from '../../views/doneNotice';
 import { sendPage } from '../../views/render';
@@ -14,6 +15,7 @@ import {
   AuditStreamsPage,
   RemoveStreamPage,
   ResendSetAsidePage,
+  shownStreamFields,
   StreamSecretPage,
   type AuditStreamsPageProps,
 } from './view';
@@ -24,6 +26,14 @@ interface CreatedStream {
   secret: string;
   streamId: string;
 }
+
+/** A stream's settings as a conflict names them. */
+const STREAM_FIELD_WORDS: Record<string, string> = {
+  label: 'name',
+  url: 'URL',
+  datadog_site: 'Datadog site',
+  splunk_index: 'Splunk index',
+};
 
 /** The list's notice when the add form was posted again after its stream's secret was shown. */
 const ALREADY_CONNECTED =
@@ -236,16 +246,37 @@ export function registerAuditStreams(router: Router, deps: ConsoleDeps): void {
       return;
     }
     const v = parsed.data;
+    // Only what the person changed is sent: the rest may have been changed by another owner
+    // since the page was opened (forms/shownFields.ts).
+    const s = memberOf(res);
+    const read = await streams(
+      'getAuditStream',
+      { stream_id: pathStream(req), deliveries: 1 },
+      as(s),
+    );
+    const now = shownStreamFields(read.stream!);
+    const posted = Object.fromEntries(
+      Object.keys(now).map((f) => [f, v[f as keyof typeof v]]),
+    ) as Record<string, string>;
+    const { changes, conflicts } = changedFields(req.body as Record<string, unknown>, posted, now);
+    if (conflicts.length > 0) {
+      const error = conflictMessage(
+        conflicts.map((f) => ({ label: STREAM_FIELD_WORDS[f] ?? f, now: now[f]! })),
+      );
+      res.setHeader('X-Console-Error', 'edit_conflict');
+      await streamPage(req, res, s, { error }, 409);
+      return;
+    }
     await change(req, res, 'saved', (s, id) =>
       streams(
         'updateAuditStream',
         {
           stream_id: id,
-          label: v.label,
-          url: v.url === '' ? undefined : v.url,
+          label: changes.label,
+          url: changes.url === '' ? undefined : changes.url,
           token: v.token === '' ? undefined : v.token,
-          datadog_site: v.datadog_site === '' ? undefined : v.datadog_site,
-          splunk_index: v.splunk_index,
+          datadog_site: changes.datadog_site === '' ? undefined : changes.datadog_site,
+          splunk_index: changes.splunk_index,
           actor_email: '',
         },
         as(s),

@@ -1,6 +1,7 @@
 import { DeliveryStatus, type HealthWindow } from '@brand/proto/webhooks/v1';
 import type { AuditBatch, AuditStream } from '@brand/proto/webhooks/v1/audit';
 import { OnceField } from '../../forms/onceField';
+import { shownName } from '../../forms/shownFields';
 import { Csrf, Layout, Notice, SecretShownOnce, type Viewer } from '../../views/layout';
 import { formatTime } from '../../views/format';
 import { UtcTime } from '../../views/utcTime';
@@ -352,6 +353,16 @@ export function AuditStreamPage(props: {
   );
 }
 
+/** The settings form's fields of a stream as shown (a kind's own fields only). */
+export function shownStreamFields(s: AuditStream): Record<string, string> {
+  return {
+    label: s.label,
+    url: s.url,
+    ...(s.kind === 'datadog' ? { datadog_site: s.datadog_site } : {}),
+    ...(s.kind === 'splunk_hec' ? { splunk_index: s.splunk_index } : {}),
+  };
+}
+
 function StreamSettings(props: { base: string; viewer: Viewer; stream: AuditStream }) {
   const s = props.stream;
   return (
@@ -359,6 +370,10 @@ function StreamSettings(props: { base: string; viewer: Viewer; stream: AuditStre
       <h2 id="settings">Settings</h2>
       <form class="stack" method="post" action={props.base}>
         <Csrf token={props.viewer.csrfToken} />
+        {/* what the page showed: a save sends only what was changed (forms/shownFields.ts) */}
+        {Object.entries(shownStreamFields(s)).map(([name, value]) => (
+          <input type="hidden" name={shownName(name)} value={value} />
+        ))}
         <label for="edit-label">Name</label>
         <input id="edit-label" name="label" type="text" required maxLength={100} value={s.label} />
         <label for="edit-url">URL</label>

@@ -1,4 +1,5 @@
 import type { Response, Router } from 'express';
+import type { Receiver } from '@brand/proto/webhooks/v1';
 import { roleAllows } from '@brand/shared/console';
 import { EVENT_TYPES } from '@brand/shared/enums';
 import type { ConsoleDeps } from '../../consoleDeps';
@@ -6,6 +7,7 @@ import { repeatLocation, repeatNotice } from '../../forms/repeatedForm';
 import { formatCount as count } from '../../views/counted';
 import { ONCE_FIELD } from '../../forms/submitOnce';
 import { formRefusal } from '../../http/formRefusal';
+import { changedFields, conflictMessage, shownName } from '../../forms/shownFields';
 import { memberOf, viewerOf, type MemberSession } from '../../session/memberSession';
 import { doneNoticeOf } from '../../views/doneNotice';
 import { sendPage } from '../../views/render';
@@ -26,6 +28,20 @@ import {
   SecretCreatedPage,
   type ReceiverFormValues,
 } from './view';
+
+/** A receiver's fields as a conflict names them. */
+const FIELD_WORDS = { url: 'URL', label: 'label', events: 'events' } as const;
+
+/** A receiver's events by name, as the settings form shows them. */
+const receiverEvents = (r: Receiver): string[] =>
+  r.events.map((e) => EVENT_TYPES.fromProto(e) ?? 'unknown');
+
+/** What the edit form showed, posted back hidden (undefined from the add form). */
+function shownOf(body: Record<string, unknown>): ReceiverFormValues['shown'] {
+  const [url, label, events] = ['url', 'label', 'events'].map((f) => body[shownName(f)]);
+  if (typeof url !== 'string' || typeof label !== 'string' || typeof events !== 'string') return;
+  return { url, label, events: events.split(',').filter((e) => e !== '') };
+}
 
 /** The list's notice when the add form was posted again after its receiver was shown. */
 const ALREADY_ADDED =
@@ -75,6 +91,7 @@ export function registerReceivers(router: Router, deps: ConsoleDeps): void {
     url: typeof body.url === 'string' ? body.url.slice(0, 2048) : '',
     label: typeof body.label === 'string' ? body.label.slice(0, 200) : '',
     events: ([] as unknown[]).concat(body.events ?? []).filter((e) => typeof e === 'string'),
+    shown: shownOf(body),
   });
 
   const listPage = async (
@@ -192,14 +209,25 @@ export function registerReceivers(router: Router, deps: ConsoleDeps): void {
       await receiverPage(res, s, receiver, 'settings', { form: formValues(body), error }, 400);
       return;
     }
+    // Only what the person changed is sent: the rest may have been changed by another owner
+    // since the page was opened (forms/shownFields.ts).
+    const now = { url: receiver.url, label: receiver.label, events: receiverEvents(receiver) };
+    const { changes, conflicts } = changedFields(body, parsed.data, now);
+    if (conflicts.length > 0) {
+      const error = conflictMessage(conflicts.map((f) => ({ label: FIELD_WORDS[f], now: now[f] })));
+      res.setHeader('X-Console-Error', 'edit_conflict');
+      const form = { ...formValues(body), shown: now };
+      await receiverPage(res, s, receiver, 'settings', { form, error }, 409);
+      return;
+    }
     try {
       await webhooks(
         'updateReceiver',
         {
           receiver_id: receiver.id,
-          url: parsed.data.url,
-          label: parsed.data.label,
-          events: parsed.data.events.map((e) => EVENT_TYPES.toProto(e)),
+          url: changes.url,
+          label: changes.label,
+          events: (changes.events ?? []).map((e) => EVENT_TYPES.toProto(e)),
         },
         as(s),
       );

@@ -3,6 +3,7 @@ import { EVENT_TYPES } from '@brand/shared/enums';
 import { formatTime } from '../../views/format';
 import { UtcTime } from '../../views/utcTime';
 import { OnceField } from '../../forms/onceField';
+import { joinSet, shownName } from '../../forms/shownFields';
 import { Csrf, Layout, Notice, type Viewer } from '../../views/layout';
 import { attentionOf, ReceiverHealthText, waitingWords } from './receiverHealthText';
 import { SecretRevealPage, type RevealedSecret, type SecretRevealWords } from './secretReveal';
@@ -13,6 +14,11 @@ export interface ReceiverFormValues {
   url?: string;
   label?: string;
   events?: string[];
+  /**
+   * The edit form's: the receiver as the page showed it, posted back hidden so a save sends only
+   * what the person changed (forms/shownFields.ts).
+   */
+  shown?: { url: string; label: string; events: string[] };
 }
 
 const eventNames = (r: Receiver) =>
@@ -120,6 +126,17 @@ export function ReceiverFields(props: {
     <form class="stack" method="post" action={props.action}>
       <Csrf token={props.viewer.csrfToken} />
       {props.onceToken && <OnceField token={props.onceToken} />}
+      {props.values?.shown && (
+        <>
+          <input type="hidden" name={shownName('url')} value={props.values.shown.url} />
+          <input type="hidden" name={shownName('label')} value={props.values.shown.label} />
+          <input
+            type="hidden"
+            name={shownName('events')}
+            value={joinSet(props.values.shown.events)}
+          />
+        </>
+      )}
       <label for={`${idPrefix}-url`}>URL</label>
       <input
         id={`${idPrefix}-url`}

@@ -49,7 +49,14 @@ export function SettingsTab(props: {
             <ReceiverFields
               viewer={viewer}
               action={`${base}/edit`}
-              values={props.form ?? { url: r.url, label: r.label, events }}
+              values={
+                props.form ?? {
+                  url: r.url,
+                  label: r.label,
+                  events,
+                  shown: { url: r.url, label: r.label, events },
+                }
+              }
               submit="Save changes"
             />
           </section>

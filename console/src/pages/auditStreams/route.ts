@@ -27,6 +27,9 @@ interface CreatedStream {
   streamId: string;
 }
 
+/** The page a new HTTPS stream's signing secret is shown on (and only there), without its reveal id. */
+const streamCreatedPage = (brandId: string) => `/brands/${brandId}/audit-streams/created`;
+
 /** A stream's settings as a conflict names them. */
 const STREAM_FIELD_WORDS: Record<string, string> = {
   label: 'name',
@@ -179,7 +182,7 @@ export function registerAuditStreams(router: Router, deps: ConsoleDeps): void {
           secret: added.signing_secret,
           streamId: id,
         };
-        const page = `/brands/${s.brand.id}/audit-streams/created`;
+        const page = streamCreatedPage(s.brand.id);
         const revealId = await deps.reveal.put(s.token, page, reveal);
         const location = `${page}/${revealId}`;
         await once.done(location, revealId);
@@ -203,7 +206,7 @@ export function registerAuditStreams(router: Router, deps: ConsoleDeps): void {
 
   router.get('/audit-streams/created/:revealId', async (req, res) => {
     const s = memberOf(res);
-    const page = `/brands/${s.brand.id}/audit-streams/created`;
+    const page = streamCreatedPage(s.brand.id);
     const created = (await deps.reveal.take(s.token, page, String(req.params.revealId))) as
       CreatedStream | undefined;
     sendPage(res, StreamSecretPage({ viewer: viewerOf(s), created }), created ? 200 : 410);

@@ -27,6 +27,9 @@ interface CreatedKey {
   replaced?: { prefix: string; expiresAt: string };
 }
 
+/** The page a new or rolled key's secret is shown on (and only there), without its reveal id. */
+const keyCreatedPage = (brandId: string) => `/brands/${brandId}/keys/created`;
+
 /** The list's notice when a roll's form was posted again after its replacement was shown. */
 const ALREADY_ROLLED =
   'This key was already rolled from this form: its replacement was shown once, on the first submission. If nobody copied it, revoke the replacement below and roll the old key again while it still works, or create a new key.';
@@ -146,7 +149,7 @@ export function registerKeys(router: Router, deps: ConsoleDeps): void {
         prefix: created.key?.prefix ?? '',
         secret: created.secret,
       };
-      const page = `/brands/${s.brand.id}/keys/created`;
+      const page = keyCreatedPage(s.brand.id);
       const id = await deps.reveal.put(s.token, page, reveal);
       const location = `${page}/${id}`;
       await once.done(location, id);
@@ -164,7 +167,7 @@ export function registerKeys(router: Router, deps: ConsoleDeps): void {
 
   router.get('/keys/created/:revealId', async (req, res) => {
     const s = memberOf(res);
-    const page = `/brands/${s.brand.id}/keys/created`;
+    const page = keyCreatedPage(s.brand.id);
     const created = (await deps.reveal.take(s.token, page, String(req.params.revealId))) as
       CreatedKey | undefined;
     sendPage(
@@ -256,7 +259,7 @@ export function registerKeys(router: Router, deps: ConsoleDeps): void {
           expiresAt: rolled.replaced?.expires_at ?? '',
         },
       };
-      const page = `/brands/${s.brand.id}/keys/created`;
+      const page = keyCreatedPage(s.brand.id);
       const id = await deps.reveal.put(s.token, page, reveal);
       const location = `${page}/${id}`;
       await once.done(location, id);

@@ -42,6 +42,9 @@ const NOTICES: Record<string, string> = {
   settings: 'Saved.',
 };
 
+/** The page a new SCIM token is shown on (and only there), without its reveal id. */
+const tokenCreatedPage = (brandId: string) => `/brands/${brandId}/provisioning/tokens/created`;
+
 /** What the one-time reveal holds between making a token and showing it. */
 interface CreatedToken {
   name: string;
@@ -126,7 +129,7 @@ export function registerProvisioning(router: Router, deps: ConsoleDeps): void {
       await page(res, s, { error: refused.message }, refused.httpStatus);
       return;
     }
-    const shownOn = `/brands/${s.brand.id}/provisioning/tokens/created`;
+    const shownOn = tokenCreatedPage(s.brand.id);
     const id = await deps.reveal.put(s.token, shownOn, created);
     const location = `${shownOn}/${id}`;
     await once?.done(location, id);
@@ -168,7 +171,7 @@ export function registerProvisioning(router: Router, deps: ConsoleDeps): void {
 
   router.get('/provisioning/tokens/created/:revealId', async (req, res) => {
     const s = memberOf(res);
-    const shownOn = `/brands/${s.brand.id}/provisioning/tokens/created`;
+    const shownOn = tokenCreatedPage(s.brand.id);
     const taken = (await deps.reveal.take(s.token, shownOn, String(req.params.revealId))) as
       CreatedToken | undefined;
     sendPage(

@@ -8,7 +8,7 @@ import { switchTimeOf } from './input';
 import type { ReceiverKit } from './receiverKit';
 import { receiverTabPath } from './receiverPage';
 import { RotatedSecretPage } from './rotationView';
-import { registerSecretReveal } from './secretReveal';
+import { receiverSecretPage, registerSecretReveal } from './secretReveal';
 
 /**
  * The Settings tab's notice for `?repeat=` after a repeated rotate form: `rotated`, its new
@@ -62,7 +62,7 @@ export function registerRotation(router: Router, deps: ConsoleDeps, kit: Receive
         { receiver_id: receiver.id, actor_email: '' },
         as(s),
       );
-      const page = `/brands/${s.brand.id}/receivers/${receiver.id}/rotated`;
+      const page = receiverSecretPage(s.brand.id, receiver.id, 'rotated');
       const id = await deps.reveal.put(s.token, page, {
         label: receiver.label,
         secret: rotated.new_secret,

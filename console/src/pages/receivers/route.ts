@@ -18,7 +18,7 @@ import { ReceiverForm, TestForm } from './input';
 import { receiverKit } from './receiverKit';
 import { RECEIVER_TABS, receiverTabPath, type ReceiverTab } from './receiverPage';
 import { retriedWaitingNotice } from './retryWaitingView';
-import { registerSecretReveal } from './secretReveal';
+import { receiverSecretPage, registerSecretReveal } from './secretReveal';
 import { registerRecovery } from './recoveryRoutes';
 import { registerRotation, rotationRepeatNotice } from './rotationRoutes';
 import {
@@ -161,7 +161,7 @@ export function registerReceivers(router: Router, deps: ConsoleDeps): void {
         as(s),
       );
       const receiverId = added.receiver?.id ?? '';
-      const page = `/brands/${s.brand.id}/receivers/${receiverId}/created`;
+      const page = receiverSecretPage(s.brand.id, receiverId, 'created');
       const secret = { label: parsed.data.label, secret: added.secret };
       const id = await deps.reveal.put(s.token, page, secret);
       const location = `${page}/${id}`;

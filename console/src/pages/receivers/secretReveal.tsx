@@ -6,6 +6,16 @@ import { Layout, Notice, SecretShownOnce, type Viewer } from '../../views/layout
 import { sendPage } from '../../views/render';
 import { RECEIVER_ID } from './input';
 
+/** The receiver's pages that show a signing secret: a new receiver's, a rotation's new one. */
+type SecretSegment = 'created' | 'rotated';
+
+/**
+ * The page a receiver's new signing secret is shown on (and only there), without its reveal id:
+ * where the POST that made it puts it, and where the GET takes it.
+ */
+export const receiverSecretPage = (brandId: string, receiverId: string, segment: SecretSegment) =>
+  `/brands/${brandId}/receivers/${receiverId}/${segment}`;
+
 /** What the one-time reveal holds between making a signing secret and showing it. */
 export interface RevealedSecret {
   label: string;
@@ -63,14 +73,14 @@ export function SecretRevealPage(props: {
 export function registerSecretReveal(
   router: Router,
   deps: ConsoleDeps,
-  segment: string,
+  segment: SecretSegment,
   page: (props: { viewer: Viewer; receiverId: string; created?: RevealedSecret }) => VNode,
 ): void {
   router.get(`/receivers/:receiverId/${segment}/:revealId`, async (req, res) => {
     const s = memberOf(res);
     const receiverId = String(req.params.receiverId);
     if (!RECEIVER_ID.test(receiverId)) throw notFound();
-    const shownOn = `/brands/${s.brand.id}/receivers/${receiverId}/${segment}`;
+    const shownOn = receiverSecretPage(s.brand.id, receiverId, segment);
     const created = (await deps.reveal.take(s.token, shownOn, String(req.params.revealId))) as
       RevealedSecret | undefined;
     sendPage(res, page({ viewer: viewerOf(s), receiverId, created }), created ? 200 : 410);

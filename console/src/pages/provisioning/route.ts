@@ -5,6 +5,7 @@ import type { ConsoleDeps } from '../../consoleDeps';
 import { repeatLocation, repeatNotice } from '../../forms/repeatedForm';
 import { ONCE_FIELD, type FirstPost } from '../../forms/submitOnce';
 import { formRefusal } from '../../http/formRefusal';
+import { changedFields, conflictMessage } from '../../forms/shownFields';
 import { runFormChange } from '../../http/formChange';
 import { memberOf, notFound, viewerOf, type MemberSession } from '../../session/memberSession';
 import { doneNoticeOf } from '../../views/doneNotice';
@@ -17,7 +18,12 @@ import {
   TOKEN_ID,
   TokenForm,
 } from './input';
-import { ProvisioningNotAllowedPage, ProvisioningPage, ScimTokenCreatedPage } from './view';
+import {
+  ProvisioningNotAllowedPage,
+  ProvisioningPage,
+  ScimTokenCreatedPage,
+  shownSettings,
+} from './view';
 
 /** The page's notice when the new-token form was posted again after its token was shown. */
 const ALREADY_MADE =
@@ -34,6 +40,13 @@ const ROTATE_REPEATS: Record<string, string> = {
   'rotate-unfinished':
     'This rotation was already submitted, and that submission did not finish. Check the tokens below before rotating again.',
 };
+
+/** The settings as a conflict names them. */
+const SETTING_WORDS = {
+  jit_enabled: 'just-in-time membership',
+  jit_groups_claim: 'groups claim',
+  revoke_keys_on_deprovision: 'revoking a deprovisioned person’s keys',
+} as const;
 
 const NOTICES: Record<string, string> = {
   revoked: 'Token revoked: the provider’s requests with it are refused from now.',
@@ -285,6 +298,31 @@ export function registerProvisioning(router: Router, deps: ConsoleDeps): void {
     const s = memberOf(res);
     const parsed = SettingsForm.safeParse(req.body);
     if (!parsed.success) return refuseInput(res, s, parsed.error.issues[0]?.message);
+    // The settings are stored whole: what the person did not change is taken from them as they
+    // are now, not from the page, which another owner may have saved over since it was opened
+    // (forms/shownFields.ts): "revoke the keys" turned on was turned off again by a save of the
+    // groups claim from an older page (a hostile review of lost updates, 2026-12-01).
+    const { settings } = await deps.clients.provisioning(
+      'getProvisioning',
+      { brand_id: s.brand.id },
+      { assertion: s.assertion },
+    );
+    const now = shownSettings(settings);
+    const posted = {
+      jit_enabled: parsed.data.jit_enabled ?? '',
+      jit_groups_claim: parsed.data.jit_groups_claim,
+      revoke_keys_on_deprovision: parsed.data.revoke_keys_on_deprovision ?? '',
+    };
+    const { changes, conflicts } = changedFields(req.body as Record<string, unknown>, posted, now);
+    if (conflicts.length > 0) {
+      res.setHeader('X-Console-Error', 'edit_conflict');
+      const error = conflictMessage(
+        conflicts.map((f) => ({ label: SETTING_WORDS[f], now: now[f] || 'off' })),
+      );
+      await page(res, s, { error }, 409);
+      return;
+    }
+    const next = { ...now, ...changes };
     await change(
       res,
       s,
@@ -294,9 +332,9 @@ export function registerProvisioning(router: Router, deps: ConsoleDeps): void {
           {
             brand_id: s.brand.id,
             settings: {
-              jit_enabled: parsed.data.jit_enabled === 'on',
-              jit_groups_claim: parsed.data.jit_groups_claim,
-              revoke_keys_on_deprovision: parsed.data.revoke_keys_on_deprovision === 'on',
+              jit_enabled: next.jit_enabled === 'on',
+              jit_groups_claim: next.jit_groups_claim,
+              revoke_keys_on_deprovision: next.revoke_keys_on_deprovision === 'on',
             },
           },
           { assertion: s.assertion },

@@ -1,6 +1,7 @@
 import type {
   DeprovisionedPerson,
   GetProvisioningResponse,
+  ProvisioningSettings,
   ScimToken,
 } from '@brand/proto/access/v1/provisioning';
 import type { Receiver } from '@brand/proto/webhooks/v1';
@@ -8,6 +9,7 @@ import { ROLES } from '@brand/shared/enums';
 import { formatTime } from '../../views/format';
 import { UtcTime } from '../../views/utcTime';
 import { OnceField } from '../../forms/onceField';
+import { shownName } from '../../forms/shownFields';
 import { Csrf, Layout, Notice, SecretShownOnce, type Viewer } from '../../views/layout';
 import { DataTable } from '../../views/dataTable';
 import { PostButton } from '../../views/postButton';
@@ -30,6 +32,22 @@ function TokenState(props: { t: ScimToken }) {
  * roles, just-in-time membership, what deprovisioning does with keys, the members the provider
  * manages, and its last requests.
  */
+/**
+ * The settings form's fields as shown, in the form's own terms (a ticked box is "on"): posted back
+ * hidden, and what the route compares a save with.
+ */
+export function shownSettings(p: ProvisioningSettings | undefined): {
+  jit_enabled: string;
+  jit_groups_claim: string;
+  revoke_keys_on_deprovision: string;
+} {
+  return {
+    jit_enabled: p?.jit_enabled ? 'on' : '',
+    jit_groups_claim: p?.jit_groups_claim ?? 'groups',
+    revoke_keys_on_deprovision: p?.revoke_keys_on_deprovision ? 'on' : '',
+  };
+}
+
 export function ProvisioningPage(props: {
   viewer: Viewer;
   origin: string;
@@ -202,6 +220,10 @@ export function ProvisioningPage(props: {
         <h2 id="provisioning-settings">Just in time, and deprovisioning</h2>
         <form class="stack" method="post" action={`${base}/settings`}>
           <Csrf token={viewer.csrfToken} />
+          {/* what the page showed: a save sends only what was changed (forms/shownFields.ts) */}
+          {Object.entries(shownSettings(p.settings)).map(([name, value]) => (
+            <input type="hidden" name={shownName(name)} value={value} />
+          ))}
           <label>
             <input type="checkbox" name="jit_enabled" checked={p.settings?.jit_enabled} /> Add a
             person at a verified domain as a member at their first single sign-on, with the role

@@ -40,6 +40,7 @@ import { currentActor } from './currentActor';
 import { recordedActor } from './recordedActor';
 import { unmetKeyConditions } from './keyConditions';
 import { networksInWords, refuseOpenKeyByPolicy, requestedNetworks } from './keyNetworkRules';
+import { shareBrandForKeys } from './keyNetworksRepo';
 import { brandId, email, keyExpiresAt } from './inputs';
 import type { RevocationNotifier } from './revocations';
 
@@ -286,10 +287,13 @@ export async function createKey(
     throw new AppError('precondition_failed', `Cannot create the key: ${unmet.join('; ')}.`);
   }
   const networks = requestedNetworks(v.allowedNetworks ?? []);
-  await refuseOpenKeyByPolicy(deps.pool, v.brandId, networks, 'create the key');
 
   const secret = generateApiKey(v.environment);
   const key = await withTransaction(deps.pool, async (db) => {
+    // The policy as it is under the brand's row, which its change locks: read before, a key
+    // created as the policy turned on had no networks (a hostile review, 2026-12-01).
+    await shareBrandForKeys(db, v.brandId);
+    await refuseOpenKeyByPolicy(db, v.brandId, networks, 'create the key');
     const row = await insertKey(db, {
       id: newId('apiKey'),
       brandId: v.brandId,

@@ -7,7 +7,7 @@ import type { AccessDeps } from './accessService';
 import { currentActor } from './currentActor';
 import { brandId, email, keyId } from './inputs';
 import { networksInWords, refuseOpenKeyByPolicy, requestedNetworks } from './keyNetworkRules';
-import { updateKeyNetworks, updateKeyPolicy } from './keyNetworksRepo';
+import { shareBrandForKeys, updateKeyNetworks, updateKeyPolicy } from './keyNetworksRepo';
 import { selectKey, type KeyRow } from './keyRepo';
 import { recordedActor } from './recordedActor';
 import { authorizedKey, lockActive } from './keyRollService';
@@ -41,6 +41,9 @@ export async function setKeyNetworks(
   const by = await recordedActor(deps.pool, who, key.brand_id, v.actorEmail, 'set key networks');
   const networks = requestedNetworks(v.networks);
   const hash = await withTransaction(deps.pool, async (db) => {
+    // The policy as it is under the brand's row (its change locks it): a list emptied as the
+    // policy turned on was stored open (a hostile review, 2026-12-01).
+    await shareBrandForKeys(db, key.brand_id);
     const state = await lockActive(db, key);
     await refuseOpenKeyByPolicy(
       db,

@@ -2,6 +2,18 @@ import type { Pool, PoolClient } from '@brand/shared/db';
 
 type Db = Pool | PoolClient;
 
+/**
+ * Shares the brand's row for a key's creation, roll or change of networks: the key policy's
+ * change (updateKeyPolicy) and member changes (lockBrandMembers) lock it for update, so a key
+ * change waits behind them and reads the policy (and its actor) as they left it; key changes
+ * do not wait for each other. Taken before the key's own lock (lockKeyState), as everywhere.
+ * Read without it, a key created as the policy turned on was stored open to any network and
+ * the policy's count of open keys missed it (a hostile review, 2026-12-01).
+ */
+export async function shareBrandForKeys(db: PoolClient, brandId: string): Promise<void> {
+  await db.query('select 1 from brands where id = $1 for share', [brandId]);
+}
+
 /** The brand's key policy (issue 63): every new key must have allowed networks; undefined: no brand. */
 export async function selectKeyPolicy(db: Db, brandId: string): Promise<boolean | undefined> {
   const r = await db.query<{ require_key_networks: boolean }>(

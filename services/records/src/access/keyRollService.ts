@@ -13,6 +13,7 @@ import { namedOwner, recordedActor } from './recordedActor';
 import { email, keyExpiresAt, keyId } from './inputs';
 import { unmetKeyConditions } from './keyConditions';
 import { networksForRoll, refuseOpenKeyByPolicy } from './keyNetworkRules';
+import { shareBrandForKeys } from './keyNetworksRepo';
 import {
   insertKey,
   lockKeyState,
@@ -93,6 +94,7 @@ export async function rollKey(
   }
   const secret = generateApiKey(old.environment);
   const rolled = await withTransaction(deps.pool, async (db) => {
+    await shareBrandForKeys(db, old.brand_id);
     const state = await lockActive(db, old);
     if (state.replaced_by !== null) {
       throw new AppError(
@@ -103,7 +105,8 @@ export async function rollKey(
     // The replacement is a new key: it keeps the old one's networks as they are now, under the
     // lock (read before it, a change committing in between was lost: a hostile review,
     // 2026-11-29), read again by today's rules (a stored list was copied unchecked: a review of
-    // 2026-11-30), and the policy holds for it.
+    // 2026-11-30), and the policy holds for it, as it is under the brand's row (shared above:
+    // a policy turning on meanwhile is waited for, a hostile review of 2026-12-01).
     const networks = networksForRoll(state.allowed_networks, old.name);
     await refuseOpenKeyByPolicy(
       db,

@@ -20,6 +20,13 @@ const DEFAULT_COUNT = 20;
  * records makes (userName, externalId or displayName eq) or walks unfiltered.
  */
 export const MAX_FILTERED = 10_000;
+/**
+ * The most group members such a list may hold, all its groups together (a hostile review of
+ * 2026-12-01): 10,000 groups of up to 20,000 members each is far more than the console's memory,
+ * shared by every brand; ten groups of 20,000 took 250 MB and 7 s of its thread. Past it the
+ * list is refused 400 tooMany naming excludedAttributes=members (then read without members).
+ */
+export const MAX_FILTERED_MEMBERS = 50_000;
 
 /** The paging a list request names, as scimmy parsed it (resource.constraints). */
 export interface Constraints {
@@ -136,12 +143,18 @@ function tooMany(total: number, kind: 'users' | 'groups'): Error {
  * or deleted during the read may be missed or seen twice (kept once, by id): as a provider's own
  * walk of pages would.
  */
-export async function readAllBounded<T extends { id: string }>(
+export async function readAllBounded<T extends { id: string; members?: readonly unknown[] }>(
   read: (window: RecordsWindow) => Promise<RecordsAnswer<T>>,
   chunk: number,
   kind: 'users' | 'groups',
 ): Promise<T[]> {
+  let members = 0;
+  const counted = (rows: readonly T[]) => {
+    for (const r of rows) members += r.members?.length ?? 0;
+    if (members > MAX_FILTERED_MEMBERS) throw tooManyMembers();
+  };
   const first = await read({ start_index: 1, count: chunk });
+  counted(first.rows);
   if (fromOlderRecords(first)) return first.rows;
   if (first.total > MAX_FILTERED) throw tooMany(first.total, kind);
   const byId = new Map(first.rows.map((r) => [r.id, r]));
@@ -149,8 +162,18 @@ export async function readAllBounded<T extends { id: string }>(
   let last = first;
   while (last.rows.length === chunk && start <= Math.min(last.total, MAX_FILTERED)) {
     last = await read({ start_index: start, count: chunk });
+    counted(last.rows);
     for (const r of last.rows) byId.set(r.id, r);
     start += last.rows.length;
   }
   return [...byId.values()];
+}
+
+/** Groups whose members together are more than the console filters or sorts with them. */
+function tooManyMembers(): Error {
+  return new SCIMMY.Types.Error(
+    413,
+    'tooMany',
+    `The groups hold more than the ${MAX_FILTERED_MEMBERS} members this filter or sortBy can be applied with: send excludedAttributes=members (the filter and sortBy not naming members), look groups up by displayName or id (eq), or list them without a filter or sortBy.`,
+  );
 }

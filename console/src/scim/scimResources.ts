@@ -4,6 +4,7 @@ import type { ConsoleClients } from '../clients/consoleClients';
 import { resourceNotFound, scimCall, type StatusOverride } from './scimErrors';
 import {
   fromOlderRecords,
+  MAX_PAGE,
   membersLeftOut,
   pageOf,
   readAllBounded,
@@ -294,16 +295,21 @@ export function declareScimResources(provisioning: () => Provisioning): void {
         id: resource.id ?? equalityOf(resource.filter, 'id'),
         display_name: equalityOf(resource.filter, 'displayName'),
       };
-      // Members are left out only of a page records answers: a read by id is what a PATCH writes
-      // back whole, and scimmy's filters and sorts may read them.
-      const read = async (window: RecordsWindow, paged?: 'paged') => {
+      // Members are left out of a list whose answer names none, when its filter and sortBy do not
+      // name them either: a read by id is what a PATCH writes back whole. A list the console
+      // filters or sorts with members reads few groups a call and at most MAX_FILTERED_MEMBERS.
+      const withoutMembers =
+        membersLeftOut(resource.attributes) &&
+        !/members/i.test(JSON.stringify(resource.filter ?? [])) &&
+        !/members/i.test(resource.constraints?.sortBy ?? '');
+      const read = async (window: RecordsWindow) => {
         const { groups, total_results } = await scimCall(ctx, () =>
           provisioning()('listScimGroups', {
             scim_token: ctx.token,
             id: lookup.id ?? '',
             display_name: lookup.display_name ?? '',
             ...window,
-            without_members: paged === 'paged' && membersLeftOut(resource.attributes),
+            without_members: withoutMembers,
           }),
         );
         return { rows: groups, total: total_results };
@@ -315,8 +321,11 @@ export function declareScimResources(provisioning: () => Provisioning): void {
         return groupOut(found);
       }
       const lookedUp = !resource.filter || Object.values(lookup).some((v) => v !== undefined);
-      // Groups in small chunks: each carries its members (up to 20,000).
-      return listed(resource, lookedUp, read, groupOut, { chunk: 20, kind: 'groups' });
+      // With members, groups in twos: each carries up to 20,000.
+      return listed(resource, lookedUp, read, groupOut, {
+        chunk: withoutMembers ? MAX_PAGE : 2,
+        kind: 'groups',
+      });
     },
     ingress: async (resource: { id?: string }, instance: Json, ctx: ScimContext) => {
       const written = groupIn(resource.id ?? '', instance);

@@ -7,6 +7,17 @@ import {
   type ExportFormat,
   type ExportRow,
 } from '@brand/shared/export';
+import { ConsoleHttpError } from './consoleHttpError';
+
+/**
+ * The exports one brand may run at once in this console process (docs/console.md#exports): each
+ * walks the services a page at a time while its reader reads, so without a bound one brand's
+ * members (or a script with a session) could keep the console's thread and the services' pools
+ * busy for every brand. Past it: 429 export_busy with Retry-After, before anything is read.
+ */
+export const EXPORTS_PER_BRAND = 2;
+const EXPORT_BUSY_RETRY_AFTER_S = 30;
+const running = new Map<string, number>();
 
 /**
  * Streams an export as a download: an attachment named after what it holds and when, the
@@ -19,12 +30,37 @@ export async function sendExport(
   res: Response,
   log: Logger,
   opts: {
+    brandId: string;
     name: string;
     format: ExportFormat;
     columns: readonly string[];
     rows: AsyncGenerator<ExportRow>;
     cursorAfter: (row: ExportRow) => string;
   },
+): Promise<void> {
+  const inFlight = running.get(opts.brandId) ?? 0;
+  if (inFlight >= EXPORTS_PER_BRAND) {
+    res.setHeader('Retry-After', String(EXPORT_BUSY_RETRY_AFTER_S));
+    throw new ConsoleHttpError(
+      429,
+      'export_busy',
+      `${EXPORTS_PER_BRAND} exports of this brand are running already, the most at once. Try again when one has finished (in about ${EXPORT_BUSY_RETRY_AFTER_S} seconds).`,
+    );
+  }
+  running.set(opts.brandId, inFlight + 1);
+  try {
+    await sendOne(res, log, opts);
+  } finally {
+    const left = (running.get(opts.brandId) ?? 1) - 1;
+    if (left > 0) running.set(opts.brandId, left);
+    else running.delete(opts.brandId);
+  }
+}
+
+async function sendOne(
+  res: Response,
+  log: Logger,
+  opts: Parameters<typeof sendExport>[2],
 ): Promise<void> {
   const first = await opts.rows.next();
   async function* all(): AsyncGenerator<ExportRow> {

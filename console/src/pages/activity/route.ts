@@ -115,6 +115,7 @@ export function registerActivity(router: Router, deps: ConsoleDeps): void {
       { brand_id: s.brand.id, cursor, pageSize: EXPORT_PAGE, ...filters },
     );
     await sendExport(res, deps.log, {
+      brandId: s.brand.id,
       name: `activity-${s.brand.id}`,
       format,
       columns: COLUMNS,

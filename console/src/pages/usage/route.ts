@@ -88,6 +88,7 @@ export function registerUsage(router: Router, deps: ConsoleDeps): void {
     const showReasons = roleAllows(s.role, 'requests.reasons');
     const fresh = freshAssertion(deps.clients, s);
     await sendExport(res, deps.log, {
+      brandId: s.brand.id,
       name: `requests-${s.brand.id}`,
       format,
       columns: showReasons ? [...REQUEST_COLUMNS, ...REASON_COLUMNS] : REQUEST_COLUMNS,

@@ -40,7 +40,8 @@ import { currentActor } from './currentActor';
 import { recordedActor } from './recordedActor';
 import { unmetKeyConditions } from './keyConditions';
 import { networksInWords, refuseOpenKeyByPolicy, requestedNetworks } from './keyNetworkRules';
-import { shareBrandForKeys } from './keyNetworksRepo';
+import { reauthorizeUnderBrand } from './keyRollService';
+import { namedOwner } from './recordedActor';
 import { brandId, email, keyExpiresAt } from './inputs';
 import type { RevocationNotifier } from './revocations';
 
@@ -292,7 +293,21 @@ export async function createKey(
   const key = await withTransaction(deps.pool, async (db) => {
     // The policy as it is under the brand's row, which its change locks: read before, a key
     // created as the policy turned on had no networks (a hostile review, 2026-12-01).
-    await shareBrandForKeys(db, v.brandId);
+    // The creator's standing too (reauthorizeUnderBrand): an owner's creation waiting behind
+    // their removal or demotion is refused, not made on the authority they no longer have.
+    const whoNow = await reauthorizeUnderBrand(
+      db,
+      actor,
+      'keys.create',
+      v.brandId,
+      noBrand(v.brandId),
+    );
+    const creator = await namedOwner(
+      db,
+      v.brandId,
+      whoNow.kind === 'member' ? whoNow.member.email : v.actorEmail,
+      'create keys',
+    );
     await refuseOpenKeyByPolicy(db, v.brandId, networks, 'create the key');
     const row = await insertKey(db, {
       id: newId('apiKey'),
@@ -302,15 +317,15 @@ export async function createKey(
       prefix: keyDisplayPrefix(secret),
       keyHash: Buffer.from(hashApiKey(secret), 'hex'),
       permissions: v.permissions,
-      createdBy: creator!.id,
+      createdBy: creator.id,
       expiresAt: v.expiresAt ?? null,
       allowedNetworks: networks,
     });
     await insertActivity(db, {
       brandId: row.brand_id,
       action: 'key.created',
-      actorMemberId: creator!.id,
-      actorEmail: creator!.email,
+      actorMemberId: creator.id,
+      actorEmail: creator.email,
       subjectId: row.id,
       summary:
         `${row.name} (${row.prefix}, ${row.environment})` +
@@ -359,8 +374,12 @@ export async function revokeKey(
   if (!key) throw noKey();
   const who = await currentActor(deps.pool, actor);
   authorize(who, 'keys.revoke', key.brand_id, noKey);
-  const by = await recordedActor(deps.pool, who, key.brand_id, v.actorEmail, 'revoke keys');
+  await recordedActor(deps.pool, who, key.brand_id, v.actorEmail, 'revoke keys');
   const revoked = await withTransaction(deps.pool, async (db) => {
+    // Again under the brand's row (reauthorizeUnderBrand): a revocation waiting behind its
+    // actor's removal is refused, and the activity names whom the brand had then.
+    const whoNow = await reauthorizeUnderBrand(db, actor, 'keys.revoke', key.brand_id, noKey);
+    const by = await recordedActor(db, whoNow, key.brand_id, v.actorEmail, 'revoke keys');
     const row = await markKeyRevoked(db, v.keyId, by.email);
     if (row?.newly_revoked) {
       await insertActivity(db, {

@@ -7,10 +7,11 @@ import type { AccessDeps } from './accessService';
 import { currentActor } from './currentActor';
 import { brandId, email, keyId } from './inputs';
 import { networksInWords, refuseOpenKeyByPolicy, requestedNetworks } from './keyNetworkRules';
-import { shareBrandForKeys, updateKeyNetworks, updateKeyPolicy } from './keyNetworksRepo';
+import { updateKeyNetworks, updateKeyPolicy } from './keyNetworksRepo';
+import { lockBrandMembers } from './memberRepo';
 import { selectKey, type KeyRow } from './keyRepo';
 import { recordedActor } from './recordedActor';
-import { authorizedKey, lockActive } from './keyRollService';
+import { authorizedKey, lockActive, noKeyOf, reauthorizeUnderBrand } from './keyRollService';
 
 /**
  * Keys bound to networks and the brand's key policy (issue 63; docs/console.md "Keys bound
@@ -38,12 +39,21 @@ export async function setKeyNetworks(
 ): Promise<KeyRow> {
   const v = parseOrThrow(SetKeyNetworksInput, input);
   const { key, who } = await authorizedKey(deps, actor, v.keyId, 'keys.networks');
-  const by = await recordedActor(deps.pool, who, key.brand_id, v.actorEmail, 'set key networks');
+  await recordedActor(deps.pool, who, key.brand_id, v.actorEmail, 'set key networks');
   const networks = requestedNetworks(v.networks);
   const hash = await withTransaction(deps.pool, async (db) => {
     // The policy as it is under the brand's row (its change locks it): a list emptied as the
     // policy turned on was stored open (a hostile review, 2026-12-01).
-    await shareBrandForKeys(db, key.brand_id);
+    // and the actor's standing again there (reauthorizeUnderBrand: a change waiting behind their
+    // removal or demotion is refused).
+    const whoNow = await reauthorizeUnderBrand(
+      db,
+      actor,
+      'keys.networks',
+      key.brand_id,
+      noKeyOf(key),
+    );
+    const by = await recordedActor(db, whoNow, key.brand_id, v.actorEmail, 'set key networks');
     const state = await lockActive(db, key);
     await refuseOpenKeyByPolicy(
       db,
@@ -91,8 +101,19 @@ export async function setKeyPolicy(
     v.brandId,
     () => new AppError('not_found', `No brand ${v.brandId}.`),
   );
-  const by = await recordedActor(deps.pool, who, v.brandId, v.actorEmail, 'set the key policy');
+  await recordedActor(deps.pool, who, v.brandId, v.actorEmail, 'set the key policy');
   await withTransaction(deps.pool, async (db) => {
+    // The brand's row first, then the actor's standing under it: a policy change waiting
+    // behind its actor's removal or demotion is refused (a hostile review, 2026-12-01).
+    await lockBrandMembers(db, v.brandId);
+    const whoNow = await currentActor(db, actor);
+    authorize(
+      whoNow,
+      'keys.policy',
+      v.brandId,
+      () => new AppError('not_found', `No brand ${v.brandId}.`),
+    );
+    const by = await recordedActor(db, whoNow, v.brandId, v.actorEmail, 'set the key policy');
     const changed = await updateKeyPolicy(db, v.brandId, v.requireKeyNetworks);
     if (!changed) throw new AppError('not_found', `No brand ${v.brandId}.`);
     if (changed.previous === v.requireKeyNetworks) return;

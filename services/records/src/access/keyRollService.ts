@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { insertActivity } from '@brand/shared/activity';
-import { authorize, type Actor } from '@brand/shared/console';
+import { authorize, type Actor, type ConsoleAction } from '@brand/shared/console';
 import { KEY_OVERLAP_SECONDS, KEY_OVERLAPS } from '@brand/shared/enums';
 import { AppError, parseOrThrow } from '@brand/shared/errors';
 import { withTransaction, type PoolClient } from '@brand/shared/db';
@@ -39,6 +39,9 @@ function refuseInactive(key: KeyRow, state: KeyStateRow): void {
   }
 }
 
+export const noKeyOf = (key: { id: string }) => () =>
+  new AppError('not_found', `No key ${key.id}.`);
+
 /** The key, once the actor may take `action` on it (another brand's key is not_found). */
 export async function authorizedKey(
   deps: AccessDeps,
@@ -52,6 +55,27 @@ export async function authorizedKey(
   const who = await currentActor(deps.pool, actor);
   authorize(who, action, key.brand_id, noKey);
   return { key, who };
+}
+
+/**
+ * Under a key change's transaction, before the key's own lock: the brand's row shared
+ * (shareBrandForKeys: member changes lock it for update) and the actor authorized again there.
+ * Read only before it, a change waiting behind its actor's removal or demotion went ahead on the
+ * authority they no longer had (as member changes did before b1f9c5ab; a hostile review,
+ * 2026-12-01). Answers the actor as they are now; an operator's named owner is read again by
+ * the caller (namedOwner, recordedActor on `db`).
+ */
+export async function reauthorizeUnderBrand(
+  db: PoolClient,
+  actor: Actor,
+  action: ConsoleAction,
+  brandId: string,
+  refuse: () => AppError,
+): Promise<Actor> {
+  await shareBrandForKeys(db, brandId);
+  const who = await currentActor(db, actor);
+  authorize(who, action, brandId, refuse);
+  return who;
 }
 
 /** Locks the key; throws not_found if it vanished, key_inactive if revoked or expired. */
@@ -86,7 +110,7 @@ export async function rollKey(
   const v = parseOrThrow(RollKeyInput, input);
   const { key: old, who } = await authorizedKey(deps, actor, v.keyId, 'keys.roll');
   const creatorEmail = who.kind === 'member' ? who.member.email : v.actorEmail;
-  const creator = await namedOwner(deps.pool, old.brand_id, creatorEmail, 'roll keys');
+  await namedOwner(deps.pool, old.brand_id, creatorEmail, 'roll keys');
   const brand = await selectBrand(deps.pool, old.brand_id);
   const unmet = brand ? unmetKeyConditions(brand, old.environment, old.permissions) : [];
   if (unmet.length > 0) {
@@ -94,7 +118,13 @@ export async function rollKey(
   }
   const secret = generateApiKey(old.environment);
   const rolled = await withTransaction(deps.pool, async (db) => {
-    await shareBrandForKeys(db, old.brand_id);
+    const whoNow = await reauthorizeUnderBrand(db, actor, 'keys.roll', old.brand_id, noKeyOf(old));
+    const creator = await namedOwner(
+      db,
+      old.brand_id,
+      whoNow.kind === 'member' ? whoNow.member.email : v.actorEmail,
+      'roll keys',
+    );
     const state = await lockActive(db, old);
     if (state.replaced_by !== null) {
       throw new AppError(
@@ -174,9 +204,17 @@ export async function setKeyExpiry(
 ): Promise<KeyRow> {
   const v = parseOrThrow(SetKeyExpiryInput, input);
   const { key, who } = await authorizedKey(deps, actor, v.keyId, 'keys.expire');
-  const by = await recordedActor(deps.pool, who, key.brand_id, v.actorEmail, 'expire keys');
+  await recordedActor(deps.pool, who, key.brand_id, v.actorEmail, 'expire keys');
   const expiry: KeyExpiry = v.expiresAt === undefined ? { inSeconds: 0 } : { at: v.expiresAt };
   const hash = await withTransaction(deps.pool, async (db) => {
+    const whoNow = await reauthorizeUnderBrand(
+      db,
+      actor,
+      'keys.expire',
+      key.brand_id,
+      noKeyOf(key),
+    );
+    const by = await recordedActor(db, whoNow, key.brand_id, v.actorEmail, 'expire keys');
     const state = await lockActive(db, key);
     if (
       'at' in expiry &&

@@ -1,5 +1,5 @@
 import type { Actor } from '@brand/shared/console';
-import type { Pool } from '@brand/shared/db';
+import type { Pool, PoolClient } from '@brand/shared/db';
 import { AppError } from '@brand/shared/errors';
 import { selectMemberByEmail, type MemberRow } from './brandRepo';
 
@@ -16,7 +16,7 @@ export interface RecordedActor {
  * naming another brand's owner, and the first brand's activity recorded that person.
  */
 export async function namedOwner(
-  pool: Pool,
+  pool: Pool | PoolClient,
   brandId: string,
   email: string,
   doing: string,
@@ -37,7 +37,7 @@ export async function namedOwner(
  * "operator", and an operator who names someone must name an owner of the brand.
  */
 export async function recordedActor(
-  pool: Pool,
+  pool: Pool | PoolClient,
   who: Actor,
   brandId: string,
   claimedEmail: string,

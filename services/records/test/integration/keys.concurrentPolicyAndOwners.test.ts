@@ -6,7 +6,7 @@
 // creation, rolls and network changes now share the brand's row (the lock the policy change and
 // member changes take for update) and read the policy and the actor again under it. Each test
 // queues the two calls behind a lock on the brand's row, in that order.
-import { Environment } from '@brand/proto/access/v1';
+import { Environment, KeyOverlap, Role } from '@brand/proto/access/v1';
 import {
   createConsoleClient,
   queueBehindRowLock,
@@ -117,5 +117,43 @@ describe('the key policy and key changes, one at a time', () => {
     expect(policy).toEqual({ ok: true });
     expect(opened).toEqual({ ok: false, code: 'key_networks_required' });
     expect(await openKeys(t.brand.id)).toEqual([]);
+  });
+});
+
+describe("a key change behind its actor's removal", () => {
+  it("a removed owner's key creation waiting behind the removal is refused", async () => {
+    const t = await twoOwners();
+    const [removal, created] = await atOnce(
+      t.brand.id,
+      () => t.asA.access('removeMember', { member_id: t.b.id }),
+      () => newKey(t.asB, t.brand.id, ['203.0.113.0/24']),
+    );
+    expect(removal).toEqual({ ok: true });
+    expect(created).toEqual({ ok: false, code: 'not_found' });
+    const keys = await stack.db.pool.query('select id from api_keys where brand_id = $1', [
+      t.brand.id,
+    ]);
+    expect(keys.rows).toEqual([]);
+  });
+
+  it("a demoted owner's roll waiting behind the demotion is refused", async () => {
+    const t = await twoOwners();
+    const key = await newKey(t.asB, t.brand.id, ['203.0.113.0/24']);
+    const [demotion, rolled] = await atOnce(
+      t.brand.id,
+      () => t.asA.access('changeMemberRole', { member_id: t.b.id, role: Role.ROLE_MEMBER }),
+      () =>
+        t.asB.access('rollKey', {
+          key_id: key.key!.id,
+          old_key_expires_in: KeyOverlap.KEY_OVERLAP_ONE_HOUR,
+          actor_email: '',
+        }),
+    );
+    expect(demotion).toEqual({ ok: true });
+    expect(rolled).toEqual({ ok: false, code: 'insufficient_permission' });
+    const keys = await stack.db.pool.query('select id from api_keys where brand_id = $1', [
+      t.brand.id,
+    ]);
+    expect(keys.rows).toHaveLength(1);
   });
 });

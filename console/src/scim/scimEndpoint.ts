@@ -217,11 +217,11 @@ function authenticate(
         return;
       }
       deps.clients.provisioning('authenticateScimToken', { scim_token: token }).then(
-        () => {
+        (answer) => {
           settle('accepted');
           const conditional = ['PUT', 'PATCH', 'DELETE'].includes(req.method);
           const ifMatch = conditional ? ifMatchVersion(req.header('if-match')) : undefined;
-          contexts.set(req, { token, ...(ifMatch ? { ifMatch } : {}) });
+          contexts.set(req, { token, brandId: answer.brand_id, ...(ifMatch ? { ifMatch } : {}) });
           next();
         },
         (err: unknown) => {

@@ -28,6 +28,46 @@ export const MAX_FILTERED = 10_000;
  */
 export const MAX_FILTERED_MEMBERS = 50_000;
 
+/**
+ * The lists the console filters or sorts itself that one brand may have read at once in this
+ * console process (a hostile review of 2026-12-01): one such list of 10,000 users of long names
+ * took 235 MB and 9 s, eight at once from one token 955 MB, five of them answered 503, while the
+ * per-token rate limit admits 3,000 a minute. Past it: 429 with Retry-After, which providers
+ * wait out and send again.
+ */
+export const FILTERED_LISTS_PER_BRAND = 1;
+const FILTERED_LIST_RETRY_AFTER_S = 5;
+const filtering = new Map<string, number>();
+
+/**
+ * Runs `read` (a list filtered or sorted here) within its brand's FILTERED_LISTS_PER_BRAND;
+ * past it refuses at once, noting 429 and Retry-After on the request's context (the endpoint
+ * answers scimmy's 500 with them, as it does records' rate limit).
+ */
+export async function filteredListOf<T>(
+  brandId: string,
+  ctx: { override?: { status: 429 | 503; retryAfterSeconds: number } },
+  read: () => Promise<T>,
+): Promise<T> {
+  const inFlight = filtering.get(brandId) ?? 0;
+  if (inFlight >= FILTERED_LISTS_PER_BRAND) {
+    ctx.override = { status: 429, retryAfterSeconds: FILTERED_LIST_RETRY_AFTER_S };
+    throw new SCIMMY.Types.Error(
+      500,
+      null as unknown as string,
+      `Another list of this directory filtered or sorted by the console is being read; try again in ${FILTERED_LIST_RETRY_AFTER_S} seconds, or look resources up by name or id (eq), or list them without a filter or sortBy.`,
+    );
+  }
+  filtering.set(brandId, inFlight + 1);
+  try {
+    return await read();
+  } finally {
+    const left = (filtering.get(brandId) ?? 1) - 1;
+    if (left > 0) filtering.set(brandId, left);
+    else filtering.delete(brandId);
+  }
+}
+
 /** The paging a list request names, as scimmy parsed it (resource.constraints). */
 export interface Constraints {
   sortBy?: string;

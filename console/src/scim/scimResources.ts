@@ -3,6 +3,7 @@ import { SCIMMY } from 'scimmy-routers';
 import type { ConsoleClients } from '../clients/consoleClients';
 import { resourceNotFound, scimCall, type StatusOverride } from './scimErrors';
 import {
+  filteredListOf,
   fromOlderRecords,
   MAX_PAGE,
   membersLeftOut,
@@ -21,6 +22,8 @@ import {
  */
 export interface ScimContext {
   token: string;
+  /** The brand the token is of, as records answered. */
+  brandId: string;
   override?: StatusOverride;
   /** The version the provider's If-Match names (ifMatchVersion), for a PUT, PATCH or DELETE. */
   ifMatch?: string;
@@ -101,7 +104,7 @@ async function listed<R extends { id: string }>(
   lookedUp: boolean,
   read: (window: RecordsWindow, paged?: 'paged') => Promise<RecordsAnswer<R>>,
   out: (row: R) => Json,
-  bounded: { chunk: number; kind: 'users' | 'groups' },
+  bounded: { chunk: number; kind: 'users' | 'groups'; ctx: ScimContext },
 ): Promise<Json[]> {
   const filter = lookedUp ? undefined : resource.filter;
   if (!filter && resource.constraints?.sortBy === undefined) {
@@ -116,8 +119,10 @@ async function listed<R extends { id: string }>(
     };
     return rowsForScimmy(page, answer.rows, answer.total).map(out);
   }
-  const all = (await readAllBounded(read, bounded.chunk, bounded.kind)).map(out);
-  return filter ? filter.match(all) : all;
+  return filteredListOf(bounded.ctx.brandId, bounded.ctx, async () => {
+    const all = (await readAllBounded(read, bounded.chunk, bounded.kind)).map(out);
+    return filter ? filter.match(all) : all;
+  });
 }
 
 const text = (v: unknown): string => (typeof v === 'string' ? v : '');
@@ -246,7 +251,7 @@ export function declareScimResources(provisioning: () => Provisioning): void {
         return userOut(found);
       }
       const lookedUp = !resource.filter || Object.values(lookup).some((v) => v !== undefined);
-      return listed(resource, lookedUp, read, userOut, { chunk: 500, kind: 'users' });
+      return listed(resource, lookedUp, read, userOut, { chunk: 500, kind: 'users', ctx });
     },
     ingress: async (resource: { id?: string }, instance: Json, ctx: ScimContext) => {
       const written = userIn(resource.id ?? '', instance);
@@ -325,6 +330,7 @@ export function declareScimResources(provisioning: () => Provisioning): void {
       return listed(resource, lookedUp, read, groupOut, {
         chunk: withoutMembers ? MAX_PAGE : 2,
         kind: 'groups',
+        ctx,
       });
     },
     ingress: async (resource: { id?: string }, instance: Json, ctx: ScimContext) => {

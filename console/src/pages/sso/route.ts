@@ -2,13 +2,22 @@ import type { Response, Router } from 'express';
 import type { SsoConnection } from '@brand/proto/access/v1/sso';
 import { roleAllows } from '@brand/shared/console';
 import type { ConsoleDeps } from '../../consoleDeps';
+import { changedFields, conflictMessage, shownName } from '../../forms/shownFields';
 import { runFormChange } from '../../http/formChange';
 import { formRefusal } from '../../http/formRefusal';
 import { memberOf, viewerOf, type MemberSession } from '../../session/memberSession';
 import { doneNoticeOf } from '../../views/doneNotice';
 import { sendPage } from '../../views/render';
 import { ConnectionForm } from './input';
-import { SsoNotAllowedPage, SsoPage, type SsoFormValues } from './view';
+import { shownConnection, SsoNotAllowedPage, SsoPage, type SsoFormValues } from './view';
+
+/** The connection's fields as a conflict names them. */
+const FIELD_WORDS = {
+  issuer: 'issuer URL',
+  client_id: 'client id',
+  allowed_domains: 'allowed email domains',
+  enabled: 'use (members may sign in with it)',
+} as const;
 
 const NOTICES: Record<string, string> = {
   saved: 'Saved. Members at the verified domains can sign in with single sign-on.',
@@ -80,17 +89,62 @@ export function registerSso(router: Router, deps: ConsoleDeps): void {
       await page(res, s, { form, error: parsed.error.issues[0]?.message }, 400);
       return;
     }
+    // The connection is written whole: what the owner did not change is taken from it as it is
+    // now, not from the page, which another owner may have saved over since it was opened
+    // (forms/shownFields.ts): a domain edit from an older page turned single sign-on back on
+    // just after another owner had disabled it (a hostile review of lost updates, 2026-12-01).
+    // Records writes it only onto the connection read here (if_updated_at).
+    const { connection } = await deps.clients.sso(
+      'getSsoConnection',
+      { brand_id: s.brand.id, session_token: s.token },
+      { assertion: s.assertion },
+    );
+    const posted = {
+      issuer: parsed.data.issuer,
+      client_id: parsed.data.client_id,
+      allowed_domains: parsed.data.allowed_domains,
+      enabled: parsed.data.enabled ?? '',
+    };
+    let next = posted;
+    if (connection) {
+      const now = shownConnection(connection);
+      const { changes, conflicts } = changedFields(body, posted, now);
+      // A new secret was given for the provider the page showed: if another owner changed the
+      // issuer or client id since, it must not go to theirs.
+      if (parsed.data.client_secret !== '') {
+        for (const name of ['issuer', 'client_id'] as const) {
+          const shown = body[shownName(name)];
+          const movedByOthers = typeof shown === 'string' && shown !== now[name];
+          if (movedByOthers && posted[name] !== now[name] && !conflicts.includes(name)) {
+            conflicts.push(name);
+          }
+        }
+      }
+      if (conflicts.length > 0) {
+        res.setHeader('X-Console-Error', 'edit_conflict');
+        const error = conflictMessage(
+          conflicts.map((f) => ({
+            label: FIELD_WORDS[f],
+            now: f === 'enabled' ? (now.enabled ? 'on' : 'off') : now[f],
+          })),
+        );
+        await page(res, s, { form, error }, 409);
+        return;
+      }
+      next = { ...now, allowed_domains: [...now.allowed_domains], ...changes };
+    }
     try {
       await deps.clients.sso(
         'setSsoConnection',
         {
           brand_id: s.brand.id,
-          issuer: parsed.data.issuer,
-          client_id: parsed.data.client_id,
+          issuer: next.issuer,
+          client_id: next.client_id,
           client_secret: parsed.data.client_secret,
-          allowed_domains: parsed.data.allowed_domains,
-          enabled: parsed.data.enabled === 'on',
+          allowed_domains: next.allowed_domains,
+          enabled: next.enabled === 'on',
           session_token: s.token,
+          if_updated_at: connection?.updated_at ?? '',
         },
         { assertion: s.assertion },
       );

@@ -3,6 +3,7 @@ import { formatTime } from '../../views/format';
 import { Csrf, Layout, Notice, type Viewer } from '../../views/layout';
 import { ChangeProofNotice, SsoDomains } from './domainsView';
 import { PostButton } from '../../views/postButton';
+import { joinSet, shownName } from '../../forms/shownFields';
 
 /** What the form shows: the stored connection, or what the owner typed (never a secret). */
 export interface SsoFormValues {
@@ -10,6 +11,25 @@ export interface SsoFormValues {
   client_id: string;
   allowed_domains: string;
   enabled: boolean;
+}
+
+/**
+ * The stored connection's fields in the form's terms (a ticked box is "on", the domains a set):
+ * posted back hidden as the page showed them (forms/shownFields.ts), and what the route compares
+ * a save with. Always the connection as stored, also when the form holds what the owner typed.
+ */
+export function shownConnection(c: SsoConnection): {
+  issuer: string;
+  client_id: string;
+  allowed_domains: readonly string[];
+  enabled: string;
+} {
+  return {
+    issuer: c.issuer,
+    client_id: c.client_id,
+    allowed_domains: c.allowed_domains,
+    enabled: c.enabled ? 'on' : '',
+  };
 }
 
 export function SsoPage(props: {
@@ -79,6 +99,15 @@ export function SsoPage(props: {
         </p>
         <form class="stack" method="post" action={base}>
           <Csrf token={viewer.csrfToken} />
+          {/* what the page showed: a save sends only what was changed (forms/shownFields.ts) */}
+          {connection &&
+            Object.entries(shownConnection(connection)).map(([name, value]) => (
+              <input
+                type="hidden"
+                name={shownName(name)}
+                value={typeof value === 'string' ? value : joinSet(value)}
+              />
+            ))}
           <label for="sso-issuer">Issuer URL</label>
           <input
             id="sso-issuer"

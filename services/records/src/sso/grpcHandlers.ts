@@ -88,6 +88,7 @@ export function ssoHandlers(
           allowedDomains: req.allowed_domains,
           enabled: req.enabled,
           sessionToken: req.session_token,
+          ifUpdatedAt: req.if_updated_at || undefined,
         }),
         deps.domainGraceMs,
       ),

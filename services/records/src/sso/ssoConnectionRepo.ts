@@ -91,6 +91,19 @@ export async function upsertSsoConnection(
   return r.rows[0]!;
 }
 
+/**
+ * Locks the brand's connection row and answers its updated_at (undefined: none), to check that
+ * the row a save was decided on is still the one stored.
+ */
+export async function lockSsoConnection(db: Db, brandId: string): Promise<string | undefined> {
+  const r = await db.query<{ updated_at: string }>(
+    `select ${rfc3339('updated_at')} as updated_at from sso_connections
+      where brand_id = $1 for update`,
+    [brandId],
+  );
+  return r.rows[0]?.updated_at;
+}
+
 export async function deleteSsoConnection(db: Db, brandId: string): Promise<boolean> {
   const r = await db.query(`delete from sso_connections where brand_id = $1`, [brandId]);
   return (r.rowCount ?? 0) > 0;

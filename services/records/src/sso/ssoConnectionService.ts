@@ -22,6 +22,7 @@ import { providerRefusalIn } from './provider/providerFetch';
 import type { ProviderPolicy } from './provider/providerPolicy';
 import {
   deleteSsoConnection,
+  lockSsoConnection,
   selectSsoConnection,
   upsertSsoConnection,
   type SsoConnectionRow,
@@ -132,11 +133,18 @@ async function inUse(pool: Pool, connection: SsoConnectionRow): Promise<boolean>
  * a fresh single sign-on through it (sso_proof_required); while the brand requires SSO, a change
  * that would leave no current owner able to sign in is refused (sso_required). Domains new to
  * the connection start pending, with their record to publish; domains removed lose their proof.
+ *
+ * The whole connection is written, so it is written only onto the row it was decided on: the
+ * caller's `ifUpdatedAt` (the console's read, whose untouched fields it sends back) and the row
+ * read here for the checks below are compared with the row under its lock at the write, and a
+ * connection changed meanwhile is precondition_failed. Written over unchecked, another owner's
+ * "disable single sign-on" was undone by a domain edit from an older page (a hostile review of
+ * lost updates, 2026-12-01).
  */
 export async function setSsoConnection(
   deps: SsoConnectionDeps,
   actor: Actor,
-  input: z.input<typeof ConnectionInput> & { sessionToken: string },
+  input: z.input<typeof ConnectionInput> & { sessionToken: string; ifUpdatedAt?: string },
 ): Promise<SsoConnectionRow> {
   const brand = await authorized(deps.pool, actor, input.brandId);
   const v = connectionOf(input);
@@ -151,6 +159,9 @@ export async function setSsoConnection(
     );
   }
   const existing = await selectSsoConnection(deps.pool, brand.id);
+  if (input.ifUpdatedAt !== undefined && existing?.updated_at !== input.ifUpdatedAt) {
+    throw changedMeanwhile(brand.name);
+  }
   if (existing && (await inUse(deps.pool, existing))) {
     await requireFreshSsoProof(deps.pool, actor, {
       sessionToken: input.sessionToken,
@@ -209,6 +220,10 @@ export async function setSsoConnection(
     );
   }
   return withTransaction(deps.pool, async (db) => {
+    // The row the checks above were made on, under its lock (the discovery took a while).
+    if ((await lockSsoConnection(db, brand.id)) !== existing?.updated_at) {
+      throw changedMeanwhile(brand.name);
+    }
     const row = await upsertSsoConnection(db, {
       brandId: brand.id,
       issuer: checked.issuer,
@@ -259,6 +274,12 @@ export async function setSsoConnection(
     return row;
   });
 }
+
+const changedMeanwhile = (brandName: string) =>
+  new AppError(
+    'precondition_failed',
+    `${brandName}'s single sign-on connection was changed by someone else since this save began: reload it and save again.`,
+  );
 
 /**
  * Whether the actor may carry the brand's verified domains over to a new provider: an operator

@@ -244,6 +244,7 @@ const SESSION_RPCS: Array<CallerAuthRpc<ConsoleClient>> = [
         allowed_domains: ['example.com'],
         enabled: true,
         session_token: '',
+        if_updated_at: '',
       }),
   ],
   [

@@ -53,6 +53,7 @@ const connect = (brandId: string, client: { id: string; secret: string }) =>
     allowed_domains: [`${brandId.slice(3).toLowerCase()}.example.com`],
     enabled: true,
     session_token: '',
+    if_updated_at: '',
   });
 
 /** How a call was refused (code and sentence), or undefined when it was answered. */

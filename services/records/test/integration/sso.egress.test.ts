@@ -86,6 +86,7 @@ const connect = (client: ConsoleClient, brandId: string, issuerUrl: string) =>
     allowed_domains: [`${brandId.slice(3).toLowerCase()}.example.com`],
     enabled: true,
     session_token: '',
+    if_updated_at: '',
   });
 
 /** A brand connected to the hostile issuer while it still served a benign document. */

@@ -174,6 +174,13 @@ export interface SetSsoConnectionRequest {
   enabled: boolean;
   /** The console's session of the acting owner (the fresh proof); empty for operators. */
   session_token: string;
+  /**
+   * Optional: the connection's updated_at as the change was decided against (the console reads
+   * it, keeps what the owner did not change, and sends the rest as read). Given, the save is
+   * refused with FAILED_PRECONDITION precondition_failed if the connection changed since (checked
+   * under its row's lock), so a save cannot put back what another owner changed meanwhile.
+   */
+  if_updated_at: string;
 }
 
 /** SetSsoConnectionResponse is the connection stored. */
@@ -1831,6 +1838,7 @@ function createBaseSetSsoConnectionRequest(): SetSsoConnectionRequest {
     allowed_domains: [],
     enabled: false,
     session_token: "",
+    if_updated_at: "",
   };
 }
 
@@ -1856,6 +1864,9 @@ export const SetSsoConnectionRequest: MessageFns<SetSsoConnectionRequest> = {
     }
     if (message.session_token !== "") {
       writer.uint32(58).string(message.session_token);
+    }
+    if (message.if_updated_at !== "") {
+      writer.uint32(66).string(message.if_updated_at);
     }
     return writer;
   },
@@ -1929,6 +1940,14 @@ export const SetSsoConnectionRequest: MessageFns<SetSsoConnectionRequest> = {
             message.session_token = reader.string();
             continue;
           }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.if_updated_at = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1970,6 +1989,11 @@ export const SetSsoConnectionRequest: MessageFns<SetSsoConnectionRequest> = {
         : isSet(object.session_token)
         ? globalThis.String(object.session_token)
         : "",
+      if_updated_at: isSet(object.ifUpdatedAt)
+        ? globalThis.String(object.ifUpdatedAt)
+        : isSet(object.if_updated_at)
+        ? globalThis.String(object.if_updated_at)
+        : "",
     };
   },
 
@@ -1996,6 +2020,9 @@ export const SetSsoConnectionRequest: MessageFns<SetSsoConnectionRequest> = {
     if (message.session_token !== "") {
       obj.sessionToken = message.session_token;
     }
+    if (message.if_updated_at !== "") {
+      obj.ifUpdatedAt = message.if_updated_at;
+    }
     return obj;
   },
 
@@ -2011,6 +2038,7 @@ export const SetSsoConnectionRequest: MessageFns<SetSsoConnectionRequest> = {
     message.allowed_domains = object.allowed_domains?.map((e) => e) || [];
     message.enabled = object.enabled ?? false;
     message.session_token = object.session_token ?? "";
+    message.if_updated_at = object.if_updated_at ?? "";
     return message;
   },
 };

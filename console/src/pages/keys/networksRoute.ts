@@ -1,6 +1,7 @@
 import type { Request, Response, Router } from 'express';
 import type { ApiKey } from '@brand/proto/access/v1';
 import type { ConsoleDeps } from '../../consoleDeps';
+import { changedFields, conflictMessage } from '../../forms/shownFields';
 import { formRefusal } from '../../http/formRefusal';
 import { memberOf, notFound, viewerOf, type MemberSession } from '../../session/memberSession';
 import { sendPage } from '../../views/render';
@@ -63,12 +64,36 @@ export function registerKeyNetworks(router: Router, deps: ConsoleDeps, keys: Key
       return;
     }
     const typed = form.data.allowed_networks;
+    // The list as a whole is one field of the shown-fields rule (forms/shownFields.ts): the page
+    // posts all of it, and a save from a page opened earlier put back a network another owner
+    // had just removed (a hostile review of lost updates, 2026-12-01). Changed since it was shown
+    // and changed by this person too: refused, naming it; left as shown: nothing is written.
+    const now = await keys.pathKey(req, s);
+    const posted = { allowed_networks: splitNetworks(typed) };
+    const { changes, conflicts } = changedFields(req.body as Record<string, unknown>, posted, {
+      allowed_networks: now.allowed_networks,
+    });
+    if (conflicts.length > 0) {
+      res.setHeader('X-Console-Error', 'edit_conflict');
+      const error = conflictMessage([
+        {
+          label: 'allowed networks',
+          now: now.allowed_networks.length > 0 ? now.allowed_networks : 'any network',
+        },
+      ]);
+      sendPage(res, KeyNetworksPage({ viewer: viewerOf(s), apiKey: now, typed, error }), 409);
+      return;
+    }
+    if (!changes.allowed_networks) {
+      res.redirect(303, `/brands/${s.brand.id}/keys?networks=${keyId}`);
+      return;
+    }
     try {
       await deps.clients.access(
         'setKeyNetworks',
         {
           key_id: keyId,
-          allowed_networks: splitNetworks(typed),
+          allowed_networks: changes.allowed_networks,
           actor_email: '',
         },
         { assertion: s.assertion },

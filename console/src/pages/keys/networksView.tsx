@@ -2,6 +2,7 @@ import type { ApiKey } from '@brand/proto/access/v1';
 import { MAX_KEY_NETWORKS } from '@brand/shared/keys';
 import { Csrf, Layout, Notice, type Viewer } from '../../views/layout';
 import { keyState } from './keyState';
+import { joinSet, shownName } from '../../forms/shownFields';
 
 /**
  * Keys bound to networks (issue 63): what the keys page shows of a key's allowed networks,
@@ -171,6 +172,12 @@ export function KeyNetworksPage(props: {
         action={`/brands/${viewer.brandId}/keys/${apiKey.id}/networks`}
       >
         <Csrf token={viewer.csrfToken} />
+        {/* the list as shown: a save over another owner's change of it is refused (shownFields.ts) */}
+        <input
+          type="hidden"
+          name={shownName('allowed_networks')}
+          value={joinSet(apiKey.allowed_networks)}
+        />
         <NetworksField
           id="key-networks"
           value={props.typed ?? apiKey.allowed_networks.join('\n')}

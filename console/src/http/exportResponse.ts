@@ -15,7 +15,7 @@ import { ConsoleHttpError } from './consoleHttpError';
  * members (or a script with a session) could keep the console's thread and the services' pools
  * busy for every brand. Past it: 429 export_busy with Retry-After, before anything is read.
  */
-export const EXPORTS_PER_BRAND = 2;
+const EXPORTS_PER_BRAND = 2;
 const EXPORT_BUSY_RETRY_AFTER_S = 30;
 const running = new Map<string, number>();
 

@@ -26,7 +26,7 @@ export const MAX_FILTERED = 10_000;
  * shared by every brand; ten groups of 20,000 took 250 MB and 7 s of its thread. Past it the
  * list is refused 400 tooMany naming excludedAttributes=members (then read without members).
  */
-export const MAX_FILTERED_MEMBERS = 50_000;
+const MAX_FILTERED_MEMBERS = 50_000;
 
 /**
  * The lists the console filters or sorts itself that one brand may have read at once in this
@@ -35,7 +35,7 @@ export const MAX_FILTERED_MEMBERS = 50_000;
  * per-token rate limit admits 3,000 a minute. Past it: 429 with Retry-After, which providers
  * wait out and send again.
  */
-export const FILTERED_LISTS_PER_BRAND = 1;
+const FILTERED_LISTS_PER_BRAND = 1;
 const FILTERED_LIST_RETRY_AFTER_S = 5;
 const filtering = new Map<string, number>();
 

@@ -11,7 +11,8 @@ import { updateKeyNetworks, updateKeyPolicy } from './keyNetworksRepo';
 import { lockBrandMembers } from './memberRepo';
 import { selectKey, type KeyRow } from './keyRepo';
 import { recordedActor } from './recordedActor';
-import { authorizedKey, lockActive, noKeyOf, reauthorizeUnderBrand } from './keyRollService';
+import { reauthorizeUnderBrand } from './keyChangeAuthority';
+import { authorizedKey, lockActive, noKeyOf } from './keyRollService';
 
 /**
  * Keys bound to networks and the brand's key policy (issue 63; docs/console.md "Keys bound

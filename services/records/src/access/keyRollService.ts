@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { insertActivity } from '@brand/shared/activity';
-import { authorize, type Actor, type ConsoleAction } from '@brand/shared/console';
+import { authorize, type Actor } from '@brand/shared/console';
 import { KEY_OVERLAP_SECONDS, KEY_OVERLAPS } from '@brand/shared/enums';
 import { AppError, parseOrThrow } from '@brand/shared/errors';
 import { withTransaction, type PoolClient } from '@brand/shared/db';
@@ -9,11 +9,11 @@ import { generateApiKey, hashApiKey, keyDisplayPrefix } from '@brand/shared/keys
 import type { AccessDeps } from './accessService';
 import { selectBrand } from './brandRepo';
 import { currentActor } from './currentActor';
+import { reauthorizeUnderBrand } from './keyChangeAuthority';
 import { namedOwner, recordedActor } from './recordedActor';
 import { email, keyExpiresAt, keyId } from './inputs';
 import { unmetKeyConditions } from './keyConditions';
 import { networksForRoll, refuseOpenKeyByPolicy } from './keyNetworkRules';
-import { shareBrandForKeys } from './keyNetworksRepo';
 import {
   insertKey,
   lockKeyState,
@@ -55,27 +55,6 @@ export async function authorizedKey(
   const who = await currentActor(deps.pool, actor);
   authorize(who, action, key.brand_id, noKey);
   return { key, who };
-}
-
-/**
- * Under a key change's transaction, before the key's own lock: the brand's row shared
- * (shareBrandForKeys: member changes lock it for update) and the actor authorized again there.
- * Read only before it, a change waiting behind its actor's removal or demotion went ahead on the
- * authority they no longer had (as member changes did before b1f9c5ab; a hostile review,
- * 2026-12-01). Answers the actor as they are now; an operator's named owner is read again by
- * the caller (namedOwner, recordedActor on `db`).
- */
-export async function reauthorizeUnderBrand(
-  db: PoolClient,
-  actor: Actor,
-  action: ConsoleAction,
-  brandId: string,
-  refuse: () => AppError,
-): Promise<Actor> {
-  await shareBrandForKeys(db, brandId);
-  const who = await currentActor(db, actor);
-  authorize(who, action, brandId, refuse);
-  return who;
 }
 
 /** Locks the key; throws not_found if it vanished, key_inactive if revoked or expired. */

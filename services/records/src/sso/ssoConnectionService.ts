@@ -9,7 +9,7 @@ import type { SecretBox } from '@brand/shared/secrets';
 import { selectBrand } from '../access/brandRepo';
 import { currentActor } from '../access/currentActor';
 import { brandId } from '../access/inputs';
-import { selectOwnerEmails } from '../access/memberRepo';
+import { lockBrandMembers, selectOwnerEmails } from '../access/memberRepo';
 import { insertOwnerMails } from '../memberMails/memberMailRepo';
 import { freshSsoUntil, requireFreshSsoProof } from './changeProof';
 import { selectVerifiedDomains, syncSsoDomains, unproveDomains } from './domains/ssoDomainRepo';
@@ -220,7 +220,11 @@ export async function setSsoConnection(
     );
   }
   return withTransaction(deps.pool, async (db) => {
-    // The row the checks above were made on, under its lock (the discovery took a while).
+    // The brand's row first, as member changes take it: with no connection yet there is no row of
+    // its own to lock, and two owners' first connections at once both went in, the second
+    // written over the first unseen. Then the row the checks above were made on, under its lock
+    // (the discovery took a while).
+    await lockBrandMembers(db, brand.id);
     if ((await lockSsoConnection(db, brand.id)) !== existing?.updated_at) {
       throw changedMeanwhile(brand.name);
     }

@@ -105,3 +105,29 @@ it('refuses the second of two saves that read the connection before either wrote
   expect(edit).toEqual({ ok: false, code: 'precondition_failed' });
   expect(await stored(t.brandId)).toEqual({ allowed_domains: [t.domain], enabled: false });
 });
+
+it('refuses the second of two first connections made at once', async () => {
+  const made = await stack.admin.createBrand({
+    tier: 'plus',
+    verified: true,
+    ownerEmail: `owner@first-${randomHex(4)}.test`,
+  });
+  const brandId = made.brand.id;
+  const domain = `${brandId.slice(3).toLowerCase()}.example.com`;
+  const [first, second] = await queueBehindRowLock(
+    stack.db.pool,
+    { sql: 'select 1 from brands where id = $1 for update', params: [brandId] },
+    [
+      settled(() => save(brandId, { allowed_domains: [domain], client_secret: 's1' })),
+      settled(() =>
+        save(brandId, {
+          allowed_domains: [`other.${domain}`],
+          enabled: false,
+          client_secret: 's2',
+        }),
+      ),
+    ] as const,
+  );
+  expect([first, second]).toEqual([{ ok: true }, { ok: false, code: 'precondition_failed' }]);
+  expect(await stored(brandId)).toEqual({ allowed_domains: [domain], enabled: true });
+});

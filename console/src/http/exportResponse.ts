@@ -8,6 +8,7 @@ import {
   type ExportRow,
 } from '@brand/shared/export';
 import { ConsoleHttpError } from './consoleHttpError';
+import { PlacesByKey } from './placesByKey';
 
 /**
  * The exports one brand may run at once in this console process (docs/console.md#exports): each
@@ -16,8 +17,8 @@ import { ConsoleHttpError } from './consoleHttpError';
  * busy for every brand. Past it: 429 export_busy with Retry-After, before anything is read.
  */
 const EXPORTS_PER_BRAND = 2;
+const exportsByBrand = new PlacesByKey(EXPORTS_PER_BRAND);
 const EXPORT_BUSY_RETRY_AFTER_S = 30;
-const running = new Map<string, number>();
 
 /**
  * Streams an export as a download: an attachment named after what it holds and when, the
@@ -38,23 +39,18 @@ export async function sendExport(
     cursorAfter: (row: ExportRow) => string;
   },
 ): Promise<void> {
-  const inFlight = running.get(opts.brandId) ?? 0;
-  if (inFlight >= EXPORTS_PER_BRAND) {
-    res.setHeader('Retry-After', String(EXPORT_BUSY_RETRY_AFTER_S));
-    throw new ConsoleHttpError(
-      429,
-      'export_busy',
-      `${EXPORTS_PER_BRAND} exports of this brand are running already, the most at once. Try again when one has finished (in about ${EXPORT_BUSY_RETRY_AFTER_S} seconds).`,
-    );
-  }
-  running.set(opts.brandId, inFlight + 1);
-  try {
-    await sendOne(res, log, opts);
-  } finally {
-    const left = (running.get(opts.brandId) ?? 1) - 1;
-    if (left > 0) running.set(opts.brandId, left);
-    else running.delete(opts.brandId);
-  }
+  await exportsByBrand.run(
+    opts.brandId,
+    () => sendOne(res, log, opts),
+    () => {
+      res.setHeader('Retry-After', String(EXPORT_BUSY_RETRY_AFTER_S));
+      throw new ConsoleHttpError(
+        429,
+        'export_busy',
+        `${EXPORTS_PER_BRAND} exports of this brand are running already, the most at once. Try again when one has finished (in about ${EXPORT_BUSY_RETRY_AFTER_S} seconds).`,
+      );
+    },
+  );
 }
 
 async function sendOne(

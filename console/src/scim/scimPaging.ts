@@ -1,4 +1,5 @@
 import { SCIMMY } from 'scimmy-routers';
+import { PlacesByKey } from '../http/placesByKey';
 
 /*
  * A SCIM list as records pages it. A provider's import walks GET /Users?startIndex=1&count=100,
@@ -36,8 +37,8 @@ const MAX_FILTERED_MEMBERS = 50_000;
  * wait out and send again.
  */
 const FILTERED_LISTS_PER_BRAND = 1;
+const filteredListsByBrand = new PlacesByKey(FILTERED_LISTS_PER_BRAND);
 const FILTERED_LIST_RETRY_AFTER_S = 5;
-const filtering = new Map<string, number>();
 
 /**
  * Runs `read` (a list filtered or sorted here) within its brand's FILTERED_LISTS_PER_BRAND;
@@ -49,23 +50,14 @@ export async function filteredListOf<T>(
   ctx: { override?: { status: 429 | 503; retryAfterSeconds: number } },
   read: () => Promise<T>,
 ): Promise<T> {
-  const inFlight = filtering.get(brandId) ?? 0;
-  if (inFlight >= FILTERED_LISTS_PER_BRAND) {
+  return filteredListsByBrand.run(brandId, read, () => {
     ctx.override = { status: 429, retryAfterSeconds: FILTERED_LIST_RETRY_AFTER_S };
     throw new SCIMMY.Types.Error(
       500,
       null as unknown as string,
       `Another list of this directory filtered or sorted by the console is being read; try again in ${FILTERED_LIST_RETRY_AFTER_S} seconds, or look resources up by name or id (eq), or list them without a filter or sortBy.`,
     );
-  }
-  filtering.set(brandId, inFlight + 1);
-  try {
-    return await read();
-  } finally {
-    const left = (filtering.get(brandId) ?? 1) - 1;
-    if (left > 0) filtering.set(brandId, left);
-    else filtering.delete(brandId);
-  }
+  });
 }
 
 /** The paging a list request names, as scimmy parsed it (resource.constraints). */

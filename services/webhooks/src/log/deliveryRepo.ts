@@ -309,33 +309,6 @@ export async function requeueDelivery(
 }
 
 /**
- * Locks a receiver's row (an audit stream's too: streams are rows of receivers) for the Test
- * action, so two Tests of it at once take turns and the second sees the first's delivery
- * (onePendingTest). False when there is no such row.
- */
-export async function lockReceiverForTest(db: PoolClient, receiverId: string): Promise<boolean> {
-  const res = await db.query(`select 1 from receivers where id = $1 for update`, [receiverId]);
-  return res.rowCount === 1;
-}
-
-/**
- * The receiver's (or stream's) Test delivery still pending, queued or its one attempt in
- * flight, with when it was queued (to the second, UTC); undefined when none is.
- */
-export async function selectPendingTest(
-  db: Db,
-  receiverId: string,
-): Promise<{ id: string; queued_at: string } | undefined> {
-  const res = await db.query<{ id: string; queued_at: string }>(
-    `select id, to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') as queued_at
-     from deliveries where receiver_id = $1 and status = 'pending' and test
-     order by created_at limit 1`,
-    [receiverId],
-  );
-  return res.rows[0];
-}
-
-/**
  * Inserts one test delivery (the Test action), to sign with `secretVersion` when set. Its
  * created_at is the clock at the insert, after the caller locked the receiver: so a Test with a
  * rotation's new secret is never older than the rotation (discardRotation finds them so).

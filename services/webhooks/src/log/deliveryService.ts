@@ -10,13 +10,11 @@ import { setRotationTest } from '../receivers/rotationRepo';
 import { lockForRotation } from '../receivers/rotationService';
 import {
   insertTestDelivery,
-  lockReceiverForTest,
   makeDueNow,
   requeueDelivery,
   selectAttemptDetails,
   selectAttempts,
   selectDelivery,
-  selectPendingTest,
   type AttemptDetailRow,
   type AttemptRow,
   type DeliveryRow,
@@ -78,31 +76,11 @@ export async function getDelivery(pool: Pool, id: string): Promise<DeliveryView>
 }
 
 /**
- * At most one pending Test per receiver (or audit stream): precondition_failed, naming the Test
- * still pending and when it was queued, when one is. Each Test stores an event, a delivery and
- * an activity entry, so without this a script with an owner's session could grow storage, the
- * brand's activity log and the workers' queue without limit (hostile review, 2026-12-01). A
- * Test is attempted once (never retried), so the pending one ends at its first attempt. Call it
- * in the Test's transaction after locking the receiver's row (lockReceiverForTest or
- * lockForRotation): two Tests at once then take turns, and the second sees the first.
- */
-export async function onePendingTest(db: PoolClient, receiverId: string, label: string) {
-  const pending = await selectPendingTest(db, receiverId);
-  if (!pending) return;
-  throw new AppError(
-    'precondition_failed',
-    `A Test of "${label}" is already queued (${pending.id}, queued at ${pending.queued_at}). ` +
-      'One Test at a time: it is attempted once, and its outcome is in the delivery log; test again once it has one.',
-  );
-}
-
-/**
  * The Test action: stores a test event (`"test": true`, sample data of one of the
  * receiver's own types; no business event is created) and queues one delivery of it to
  * this receiver only. With `withNewSecret` it is signed with the pending rotation's new
- * secret (no_rotation when none is pending) and shown with the rotation. Refused while
- * another Test of the receiver is pending (onePendingTest). Returns the queued delivery: queued
- * is not delivered.
+ * secret (no_rotation when none is pending) and shown with the rotation. Returns the queued
+ * delivery: queued is not delivered.
  */
 export async function testReceiver(
   deps: { pool: Pool },
@@ -136,10 +114,7 @@ export async function testReceiver(
         );
       }
       secretVersion = locked.secret_version + 1;
-    } else if (!(await lockReceiverForTest(db, receiver.id))) {
-      throw new AppError('not_found', `No receiver ${receiver.id}.`);
     }
-    await onePendingTest(db, receiver.id, receiver.label);
     await insertEventOnce(db, {
       id: eventId,
       brandId: receiver.brand_id,

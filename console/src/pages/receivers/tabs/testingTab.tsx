@@ -15,8 +15,7 @@ export function TestingTab(props: { viewer: Viewer; receiver: Receiver; rights: 
         <p class="hint">
           Queues one delivery marked <code>"test": true</code> with sample data. It creates no
           business event and never counts as a failure, and queued is not delivered: its page shows
-          the outcome as it happens. One test at a time: a test is attempted once, and the next can
-          be sent when it has its outcome.
+          the outcome as it happens.
         </p>
         {!props.rights.canTest ? (
           <OwnersOnly viewer={viewer} what="send test deliveries" />

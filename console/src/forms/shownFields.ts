@@ -18,6 +18,9 @@ export const shownName = (name: string): string => `shown_${name}`;
 /** A set of names as one hidden field's value. */
 export const joinSet = (values: readonly string[]): string => [...values].sort().join(',');
 
+/** A set of names back from one hidden field's value (`joinSet`'s inverse). */
+export const splitSet = (value: string): string[] => value.split(',').filter((v) => v !== '');
+
 const same = (a: FieldValue, b: FieldValue): boolean =>
   typeof a === 'string' || typeof b === 'string' ? a === b : joinSet(a) === joinSet(b);
 
@@ -41,8 +44,7 @@ export function changedFields<T extends Record<string, FieldValue>>(
       changes[name] = value;
       continue;
     }
-    const shown: FieldValue =
-      typeof value === 'string' ? raw : raw.split(',').filter((v) => v !== '');
+    const shown: FieldValue = typeof value === 'string' ? raw : splitSet(raw);
     if (same(value, shown)) continue;
     const current: FieldValue = now[name];
     if (!same(current, shown) && !same(current, value)) conflicts.push(name);

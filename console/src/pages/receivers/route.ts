@@ -7,7 +7,7 @@ import { repeatLocation, repeatNotice } from '../../forms/repeatedForm';
 import { formatCount as count } from '../../views/counted';
 import { ONCE_FIELD } from '../../forms/submitOnce';
 import { formRefusal } from '../../http/formRefusal';
-import { changedFields, conflictMessage, shownName } from '../../forms/shownFields';
+import { changedFields, conflictMessage, shownName, splitSet } from '../../forms/shownFields';
 import { memberOf, viewerOf, type MemberSession } from '../../session/memberSession';
 import { doneNoticeOf } from '../../views/doneNotice';
 import { sendPage } from '../../views/render';
@@ -40,7 +40,7 @@ const receiverEvents = (r: Receiver): string[] =>
 function shownOf(body: Record<string, unknown>): ReceiverFormValues['shown'] {
   const [url, label, events] = ['url', 'label', 'events'].map((f) => body[shownName(f)]);
   if (typeof url !== 'string' || typeof label !== 'string' || typeof events !== 'string') return;
-  return { url, label, events: events.split(',').filter((e) => e !== '') };
+  return { url, label, events: splitSet(events) };
 }
 
 /** The list's notice when the add form was posted again after its receiver was shown. */

@@ -41,3 +41,29 @@ async function lockWaiters(pool: Pool): Promise<number> {
   );
   return r.rows[0]!.n;
 }
+
+/** What a racing call got, as a value (ok, or its error's code), so a test compares two of them. */
+export type Outcome = { ok: true } | { ok: false; code: string | undefined };
+
+/** `call` as a request for the queue: answers its outcome instead of throwing. */
+export const outcomeOf = (call: () => Promise<unknown>) => (): Promise<Outcome> =>
+  call().then(
+    () => ({ ok: true as const }),
+    (err: { code?: string }) => ({ ok: false as const, code: err.code }),
+  );
+
+/**
+ * Two changes to one brand "at the same moment": queued, `first` then `second`, behind a lock on
+ * the brand's row (what member, key and SSO changes take first), each answering its outcome.
+ */
+export const twoChangesAtOnce = (
+  pool: Pool,
+  brandId: string,
+  first: () => Promise<unknown>,
+  second: () => Promise<unknown>,
+): Promise<readonly [Outcome, Outcome]> =>
+  queueBehindRowLock(
+    pool,
+    { sql: 'select 1 from brands where id = $1 for update', params: [brandId] },
+    [outcomeOf(first), outcomeOf(second)] as const,
+  );

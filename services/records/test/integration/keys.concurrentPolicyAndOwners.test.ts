@@ -9,9 +9,11 @@
 import { Environment, KeyOverlap, Role } from '@brand/proto/access/v1';
 import {
   createConsoleClient,
-  queueBehindRowLock,
+  brandWithOwners,
   randomHex,
   startStack,
+  twoChangesAtOnce,
+  type ActingMember,
   type ConsoleClient,
   type Stack,
 } from '@brand/testkit';
@@ -28,25 +30,7 @@ afterAll(async () => {
   await stack?.close();
 });
 
-/** A Plus brand with two owners, A and B, signed in. */
-async function twoOwners() {
-  const { brand, owner } = await stack.admin.createBrand({
-    tier: 'plus',
-    ownerEmail: `a-${randomHex(4)}@brand.test`,
-  });
-  const b = await stack.admin.addMember({
-    brandId: brand.id,
-    email: `b-${randomHex(4)}@brand.test`,
-    role: 'owner',
-  });
-  const act = async (email: string) =>
-    console_.actAs((await console_.signIn(email)).sessionToken, brand.id);
-  return { brand, a: owner, b, asA: await act(owner.email), asB: await act(b.email) };
-}
-
-type Acting = Awaited<ReturnType<typeof twoOwners>>['asA'];
-
-const newKey = (m: Acting, brandId: string, networks: string[] = []) =>
+const newKey = (m: ActingMember, brandId: string, networks: string[] = []) =>
   m.access('createKey', {
     brand_id: brandId,
     name: `Sync ${randomHex(3)}`,
@@ -55,19 +39,6 @@ const newKey = (m: Acting, brandId: string, networks: string[] = []) =>
     permissions: [],
     allowed_networks: networks,
   });
-
-const settled = (call: () => Promise<unknown>) => () =>
-  call().then(
-    () => ({ ok: true as const }),
-    (err: { code?: string }) => ({ ok: false as const, code: err.code }),
-  );
-
-const atOnce = (brandId: string, first: () => Promise<unknown>, second: () => Promise<unknown>) =>
-  queueBehindRowLock(
-    stack.db.pool,
-    { sql: 'select 1 from brands where id = $1 for update', params: [brandId] },
-    [settled(first), settled(second)] as const,
-  );
 
 const openKeys = async (brandId: string) =>
   (
@@ -80,16 +51,17 @@ const openKeys = async (brandId: string) =>
 
 describe('the key policy and key changes, one at a time', () => {
   it('a key created while the policy turns on is held to it', async () => {
-    const t = await twoOwners();
-    const [policy, created] = await atOnce(
+    const t = await brandWithOwners(stack.admin, console_, ['a', 'b'], ['a', 'b']);
+    const [policy, created] = await twoChangesAtOnce(
+      stack.db.pool,
       t.brand.id,
       () =>
-        t.asA.access('setKeyPolicy', {
+        t.as.a.access('setKeyPolicy', {
           brand_id: t.brand.id,
           require_key_networks: true,
           actor_email: '',
         }),
-      () => newKey(t.asB, t.brand.id),
+      () => newKey(t.as.b, t.brand.id),
     );
     expect(policy).toEqual({ ok: true });
     expect(created).toEqual({ ok: false, code: 'key_networks_required' });
@@ -97,18 +69,19 @@ describe('the key policy and key changes, one at a time', () => {
   });
 
   it("a key's networks emptied while the policy turns on are refused", async () => {
-    const t = await twoOwners();
-    const key = await newKey(t.asB, t.brand.id, ['203.0.113.0/24']);
-    const [policy, opened] = await atOnce(
+    const t = await brandWithOwners(stack.admin, console_, ['a', 'b'], ['a', 'b']);
+    const key = await newKey(t.as.b, t.brand.id, ['203.0.113.0/24']);
+    const [policy, opened] = await twoChangesAtOnce(
+      stack.db.pool,
       t.brand.id,
       () =>
-        t.asA.access('setKeyPolicy', {
+        t.as.a.access('setKeyPolicy', {
           brand_id: t.brand.id,
           require_key_networks: true,
           actor_email: '',
         }),
       () =>
-        t.asB.access('setKeyNetworks', {
+        t.as.b.access('setKeyNetworks', {
           key_id: key.key!.id,
           allowed_networks: [],
           actor_email: '',
@@ -122,11 +95,12 @@ describe('the key policy and key changes, one at a time', () => {
 
 describe("a key change behind its actor's removal", () => {
   it("a removed owner's key creation waiting behind the removal is refused", async () => {
-    const t = await twoOwners();
-    const [removal, created] = await atOnce(
+    const t = await brandWithOwners(stack.admin, console_, ['a', 'b'], ['a', 'b']);
+    const [removal, created] = await twoChangesAtOnce(
+      stack.db.pool,
       t.brand.id,
-      () => t.asA.access('removeMember', { member_id: t.b.id }),
-      () => newKey(t.asB, t.brand.id, ['203.0.113.0/24']),
+      () => t.as.a.access('removeMember', { member_id: t.owner.b.id }),
+      () => newKey(t.as.b, t.brand.id, ['203.0.113.0/24']),
     );
     expect(removal).toEqual({ ok: true });
     expect(created).toEqual({ ok: false, code: 'not_found' });
@@ -137,13 +111,14 @@ describe("a key change behind its actor's removal", () => {
   });
 
   it("a demoted owner's roll waiting behind the demotion is refused", async () => {
-    const t = await twoOwners();
-    const key = await newKey(t.asB, t.brand.id, ['203.0.113.0/24']);
-    const [demotion, rolled] = await atOnce(
+    const t = await brandWithOwners(stack.admin, console_, ['a', 'b'], ['a', 'b']);
+    const key = await newKey(t.as.b, t.brand.id, ['203.0.113.0/24']);
+    const [demotion, rolled] = await twoChangesAtOnce(
+      stack.db.pool,
       t.brand.id,
-      () => t.asA.access('changeMemberRole', { member_id: t.b.id, role: Role.ROLE_MEMBER }),
+      () => t.as.a.access('changeMemberRole', { member_id: t.owner.b.id, role: Role.ROLE_MEMBER }),
       () =>
-        t.asB.access('rollKey', {
+        t.as.b.access('rollKey', {
           key_id: key.key!.id,
           old_key_expires_in: KeyOverlap.KEY_OVERLAP_ONE_HOUR,
           actor_email: '',

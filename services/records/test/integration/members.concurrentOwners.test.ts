@@ -10,9 +10,10 @@
 import { Role } from '@brand/proto/access/v1';
 import {
   createConsoleClient,
-  queueBehindRowLock,
+  brandWithOwners,
   randomHex,
   startStack,
+  twoChangesAtOnce,
   type ConsoleClient,
   type Stack,
 } from '@brand/testkit';
@@ -29,39 +30,6 @@ afterAll(async () => {
   await stack?.close();
 });
 
-/** A brand with three owners, A and B signed in. */
-async function threeOwners() {
-  const { brand, owner } = await stack.admin.createBrand({
-    tier: 'plus',
-    ownerEmail: `a-${randomHex(4)}@brand.test`,
-  });
-  const addOwner = (name: string) =>
-    stack.admin.addMember({
-      brandId: brand.id,
-      email: `${name}-${randomHex(4)}@brand.test`,
-      role: 'owner',
-    });
-  const b = await addOwner('b');
-  const c = await addOwner('c');
-  const act = async (email: string) =>
-    console_.actAs((await console_.signIn(email)).sessionToken, brand.id);
-  return { brand, a: owner, b, c, asA: await act(owner.email), asB: await act(b.email) };
-}
-
-/** The two changes queued behind a lock on the brand's row (the member lock), in that order. */
-const atOnce = (brandId: string, first: () => Promise<unknown>, second: () => Promise<unknown>) =>
-  queueBehindRowLock(
-    stack.db.pool,
-    { sql: 'select 1 from brands where id = $1 for update', params: [brandId] },
-    [settled(first), settled(second)] as const,
-  );
-
-const settled = (call: () => Promise<unknown>) => () =>
-  call().then(
-    () => ({ ok: true as const }),
-    (err: { code?: string }) => ({ ok: false as const, code: err.code }),
-  );
-
 const ownerEmails = async (brandId: string) =>
   (await stack.admin.access('listMembers', { brand_id: brandId })).members
     .filter((m) => m.role === Role.ROLE_OWNER)
@@ -70,37 +38,40 @@ const ownerEmails = async (brandId: string) =>
 
 describe('two owners changing each other at once', () => {
   it('removing each other: the first removal stands, the removed owner acts no more', async () => {
-    const t = await threeOwners();
-    const [first, second] = await atOnce(
+    const t = await brandWithOwners(stack.admin, console_, ['a', 'b', 'c'], ['a', 'b']);
+    const [first, second] = await twoChangesAtOnce(
+      stack.db.pool,
       t.brand.id,
-      () => t.asA.access('removeMember', { member_id: t.b.id }),
-      () => t.asB.access('removeMember', { member_id: t.a.id }),
+      () => t.as.a.access('removeMember', { member_id: t.owner.b.id }),
+      () => t.as.b.access('removeMember', { member_id: t.owner.a.id }),
     );
     expect(first).toEqual({ ok: true });
     expect(second).toEqual({ ok: false, code: 'not_found' });
-    expect(await ownerEmails(t.brand.id)).toEqual([t.a.email, t.c.email].sort());
+    expect(await ownerEmails(t.brand.id)).toEqual([t.owner.a.email, t.owner.c.email].sort());
   });
 
   it('a demoted owner cannot demote another owner behind their own demotion', async () => {
-    const t = await threeOwners();
-    const [first, second] = await atOnce(
+    const t = await brandWithOwners(stack.admin, console_, ['a', 'b', 'c'], ['a', 'b']);
+    const [first, second] = await twoChangesAtOnce(
+      stack.db.pool,
       t.brand.id,
-      () => t.asA.access('changeMemberRole', { member_id: t.b.id, role: Role.ROLE_MEMBER }),
-      () => t.asB.access('changeMemberRole', { member_id: t.c.id, role: Role.ROLE_MEMBER }),
+      () => t.as.a.access('changeMemberRole', { member_id: t.owner.b.id, role: Role.ROLE_MEMBER }),
+      () => t.as.b.access('changeMemberRole', { member_id: t.owner.c.id, role: Role.ROLE_MEMBER }),
     );
     expect(first).toEqual({ ok: true });
     expect(second).toEqual({ ok: false, code: 'insufficient_permission' });
-    expect(await ownerEmails(t.brand.id)).toEqual([t.a.email, t.c.email].sort());
+    expect(await ownerEmails(t.brand.id)).toEqual([t.owner.a.email, t.owner.c.email].sort());
   });
 
   it("a removed owner's invitation waiting behind the removal is not sent", async () => {
-    const t = await threeOwners();
+    const t = await brandWithOwners(stack.admin, console_, ['a', 'b', 'c'], ['a', 'b']);
     const accomplice = `accomplice-${randomHex(4)}@elsewhere.test`;
-    const [removal, invitation] = await atOnce(
+    const [removal, invitation] = await twoChangesAtOnce(
+      stack.db.pool,
       t.brand.id,
-      () => t.asA.access('removeMember', { member_id: t.b.id }),
+      () => t.as.a.access('removeMember', { member_id: t.owner.b.id }),
       () =>
-        t.asB.access('inviteMember', {
+        t.as.b.access('inviteMember', {
           brand_id: t.brand.id,
           email: accomplice,
           role: Role.ROLE_OWNER,

@@ -7,11 +7,13 @@
 // meanwhile is precondition_failed.
 import {
   createConsoleClient,
+  outcomeOf,
   queueBehindRowLock,
   randomHex,
   startHostileIssuer,
   startStack,
   TEST_ADMIN_TOKEN,
+  twoChangesAtOnce,
   type ConsoleClient,
   type HostileIssuer,
   type Stack,
@@ -65,12 +67,6 @@ const save = (
     if_updated_at: ifUpdatedAt,
   });
 
-const settled = (call: () => Promise<unknown>) => () =>
-  call().then(
-    () => ({ ok: true as const }),
-    (err: { code?: string }) => ({ ok: false as const, code: err.code }),
-  );
-
 const stored = async (brandId: string) =>
   (
     await stack.db.pool.query<{ allowed_domains: string[]; enabled: boolean }>(
@@ -97,8 +93,8 @@ it('refuses the second of two saves that read the connection before either wrote
     stack.db.pool,
     { sql: 'select 1 from sso_connections where brand_id = $1 for update', params: [t.brandId] },
     [
-      settled(() => save(t.brandId, { allowed_domains: [t.domain], enabled: false })),
-      settled(() => save(t.brandId, { allowed_domains: [t.domain, `more.${t.domain}`] })),
+      outcomeOf(() => save(t.brandId, { allowed_domains: [t.domain], enabled: false })),
+      outcomeOf(() => save(t.brandId, { allowed_domains: [t.domain, `more.${t.domain}`] })),
     ] as const,
   );
   expect(disable).toEqual({ ok: true });
@@ -114,19 +110,16 @@ it('refuses the second of two first connections made at once', async () => {
   });
   const brandId = made.brand.id;
   const domain = `${brandId.slice(3).toLowerCase()}.example.com`;
-  const [first, second] = await queueBehindRowLock(
+  const [first, second] = await twoChangesAtOnce(
     stack.db.pool,
-    { sql: 'select 1 from brands where id = $1 for update', params: [brandId] },
-    [
-      settled(() => save(brandId, { allowed_domains: [domain], client_secret: 's1' })),
-      settled(() =>
-        save(brandId, {
-          allowed_domains: [`other.${domain}`],
-          enabled: false,
-          client_secret: 's2',
-        }),
-      ),
-    ] as const,
+    brandId,
+    () => save(brandId, { allowed_domains: [domain], client_secret: 's1' }),
+    () =>
+      save(brandId, {
+        allowed_domains: [`other.${domain}`],
+        enabled: false,
+        client_secret: 's2',
+      }),
   );
   expect([first, second]).toEqual([{ ok: true }, { ok: false, code: 'precondition_failed' }]);
   expect(await stored(brandId)).toEqual({ allowed_domains: [domain], enabled: true });

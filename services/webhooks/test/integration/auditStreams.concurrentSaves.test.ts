@@ -1,6 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { SecretBox } from '@brand/shared/secrets';
-import { createTestDatabase, queueBehindRowLock, type TestDatabase } from '@brand/testkit';
+import {
+  createTestDatabase,
+  outcomeOf,
+  queueBehindRowLock,
+  type TestDatabase,
+} from '@brand/testkit';
 import { selectStream } from '../../src/streams/streamRepo';
 import { addStream, updateStream, type StreamDeps } from '../../src/streams/streamService';
 
@@ -57,13 +62,7 @@ const atOnce = (streamId: string, first: () => Promise<unknown>, second: () => P
   queueBehindRowLock(
     db.pool,
     { sql: 'select 1 from receivers where id = $1 for update', params: [streamId] },
-    [settled(first), settled(second)] as const,
-  );
-
-const settled = (call: () => Promise<unknown>) => () =>
-  call().then(
-    () => ({ ok: true as const }),
-    (err: { code?: string }) => ({ ok: false as const, code: err.code }),
+    [outcomeOf(first), outcomeOf(second)] as const,
   );
 
 const tokenOf = async (id: string) => {

@@ -309,6 +309,37 @@ export async function requeueDelivery(
 }
 
 /**
+ * Locks a receiver's row (an audit stream's too: streams are rows of receivers) for the Test
+ * action, so Tests of it at once take turns and each counts the ones before it
+ * (boundedPendingTests). False when there is no such row.
+ */
+export async function lockReceiverForTest(db: PoolClient, receiverId: string): Promise<boolean> {
+  const res = await db.query(`select 1 from receivers where id = $1 for update`, [receiverId]);
+  return res.rowCount === 1;
+}
+
+/** A receiver's pending Tests, oldest first, up to $2 (countPendingTests). */
+export const PENDING_TESTS = `select id,
+    to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') as queued_at
+  from deliveries where receiver_id = $1 and status = 'pending' and test
+  order by created_at limit $2`;
+
+/**
+ * How many of the receiver's (or stream's) Test deliveries are pending, queued or their one
+ * attempt in flight, counted up to `upTo`, with the oldest's id and when it was queued (to the
+ * second, UTC). Reads deliveries_pending_test (migration 0021): the Tests alone, not the
+ * receiver's backlog of business deliveries.
+ */
+export async function countPendingTests(
+  db: Db,
+  receiverId: string,
+  upTo: number,
+): Promise<{ count: number; oldest?: { id: string; queued_at: string } }> {
+  const res = await db.query<{ id: string; queued_at: string }>(PENDING_TESTS, [receiverId, upTo]);
+  return { count: res.rows.length, oldest: res.rows[0] };
+}
+
+/**
  * Inserts one test delivery (the Test action), to sign with `secretVersion` when set. Its
  * created_at is the clock at the insert, after the caller locked the receiver: so a Test with a
  * rotation's new secret is never older than the rotation (discardRotation finds them so).

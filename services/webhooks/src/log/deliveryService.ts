@@ -9,7 +9,9 @@ import { getReceiver } from '../receivers/receiverService';
 import { setRotationTest } from '../receivers/rotationRepo';
 import { lockForRotation } from '../receivers/rotationService';
 import {
+  countPendingTests,
   insertTestDelivery,
+  lockReceiverForTest,
   makeDueNow,
   requeueDelivery,
   selectAttemptDetails,
@@ -76,11 +78,39 @@ export async function getDelivery(pool: Pool, id: string): Promise<DeliveryView>
 }
 
 /**
+ * How many Tests may wait per receiver (or audit stream). Each Test stores an event, a delivery
+ * and an activity entry, so without a bound a script with an owner's session could grow
+ * storage, the brand's activity log and the workers' queue without limit (hostile review,
+ * 2026-12-01). Ten leaves room for what people do: a Test of each of the four event types back to
+ * back, twice over, and a rotation's Test with the new secret; one at a time refused that.
+ */
+const PENDING_TESTS_PER_RECEIVER = 10;
+
+/**
+ * precondition_failed when `PENDING_TESTS_PER_RECEIVER` Tests of the receiver (or stream) are
+ * pending, queued or their one attempt in flight, naming the oldest. A Test is attempted once,
+ * never retried, so each ends at its first attempt. Call it in the Test's transaction after
+ * locking the receiver's row (lockReceiverForTest or lockForRotation): Tests at once then take
+ * turns, and each counts the ones before it.
+ */
+export async function boundedPendingTests(db: PoolClient, receiverId: string, what: string) {
+  const cap = PENDING_TESTS_PER_RECEIVER;
+  const pending = await countPendingTests(db, receiverId, cap);
+  if (pending.count < cap || !pending.oldest) return;
+  throw new AppError(
+    'precondition_failed',
+    `${what} already has ${cap} Tests waiting (the oldest ${pending.oldest.id}, queued at ${pending.oldest.queued_at}); at most ${cap} wait at once. ` +
+      'Each is attempted once and its outcome shows in the delivery log: test again once one has its outcome.',
+  );
+}
+
+/**
  * The Test action: stores a test event (`"test": true`, sample data of one of the
  * receiver's own types; no business event is created) and queues one delivery of it to
  * this receiver only. With `withNewSecret` it is signed with the pending rotation's new
- * secret (no_rotation when none is pending) and shown with the rotation. Returns the queued
- * delivery: queued is not delivered.
+ * secret (no_rotation when none is pending) and shown with the rotation. Refused while ten
+ * Tests of the receiver wait (boundedPendingTests). Returns the queued delivery: queued is not
+ * delivered.
  */
 export async function testReceiver(
   deps: { pool: Pool },
@@ -114,7 +144,10 @@ export async function testReceiver(
         );
       }
       secretVersion = locked.secret_version + 1;
+    } else if (!(await lockReceiverForTest(db, receiver.id))) {
+      throw new AppError('not_found', `No receiver ${receiver.id}.`);
     }
+    await boundedPendingTests(db, receiver.id, `Receiver "${receiver.label}"`);
     await insertEventOnce(db, {
       id: eventId,
       brandId: receiver.brand_id,

@@ -17,6 +17,8 @@ import {
   lockBrand,
   updateReceiver,
 } from '../receivers/receiverRepo';
+import { lockReceiverForTest } from '../log/deliveryRepo';
+import { boundedPendingTests } from '../log/deliveryService';
 import { dropRunCap, insertBatch } from './batchRepo';
 import {
   DATADOG_SITES,
@@ -386,7 +388,8 @@ const microseconds = (at: Date): string => at.toISOString().replace('Z', '000Z')
 /**
  * The Test action of a stream (owners): one test entry (`"test": true`, position 0; not in the
  * audit log, not counted as a failure) queued to this stream only, beside its run; queued is not
- * delivered. Its 2xx after failures drains the stream's waiting run at once (catch-up).
+ * delivered. Its 2xx after failures drains the stream's waiting run at once (catch-up). Refused
+ * while ten Test entries of the stream wait (boundedPendingTests).
  */
 export async function testStream(
   deps: StreamDeps,
@@ -415,6 +418,9 @@ export async function testStream(
     test: true,
   });
   return withTransaction(deps.pool, async (db: PoolClient) => {
+    if (!(await lockReceiverForTest(db, stream.id)))
+      throw new AppError('not_found', `No audit stream ${stream.id}.`);
+    await boundedPendingTests(db, stream.id, `Audit stream "${stream.label}"`);
     const batch = await insertBatch(db, stream, { testEntry: entry });
     await record(db, audit, stream, 'audit_stream.tested', `${stream.label}: a test entry queued`);
     return batch.id;

@@ -15,7 +15,8 @@ export function TestingTab(props: { viewer: Viewer; receiver: Receiver; rights: 
         <p class="hint">
           Queues one delivery marked <code>"test": true</code> with sample data. It creates no
           business event and never counts as a failure, and queued is not delivered: its page shows
-          the outcome as it happens.
+          the outcome as it happens. At most ten tests wait at once: each is attempted once, and
+          more can be sent as they get their outcomes.
         </p>
         {!props.rights.canTest ? (
           <OwnersOnly viewer={viewer} what="send test deliveries" />

@@ -82,3 +82,12 @@ export function csrfOf(page: string): string {
   if (!token) throw new Error('no CSRF token on the page');
   return token;
 }
+
+/** A page's text as read: tags and spaces collapsed, quotes decoded. */
+export function textOf(html: string): string {
+  return html
+    .replace(/<[^>]+>/g, ' ')
+    .replace(/&quot;/g, '"')
+    .replace(/\s+/g, ' ')
+    .trim();
+}

@@ -4,7 +4,7 @@
 // said "OK: the last attempt succeeded" beside "HTTP 500" (docs/console/receiver.png, 2026-11-30);
 // now neither line claims what the other denies, and the 500 is named as not counted.
 import { randomHex, waitFor } from '@brand/testkit';
-import { csrfOf } from '../browserlessClient';
+import { csrfOf, textOf } from '../browserlessClient';
 import {
   approveSubmissions,
   brandWithOwner,
@@ -19,13 +19,6 @@ beforeAll(async () => {
   rs = await startReceiverStack();
 }, 120_000);
 afterAll(() => rs?.close());
-
-/** The page's text without tags, spaces collapsed. */
-const textOf = (html: string) =>
-  html
-    .replace(/<[^>]+>/g, ' ')
-    .replace(/\s+/g, ' ')
-    .trim();
 
 it('does not say the last attempt succeeded when it was a Test refused 500, and names it as not counted', async () => {
   const { brand, owner } = await brandWithOwner(rs.cs);

@@ -1,4 +1,11 @@
-import { changedFields, conflictMessage, joinSet, shownName, splitSet } from './shownFields';
+import {
+  changedFields,
+  conflictMessage,
+  joinSet,
+  keptForm,
+  shownName,
+  splitSet,
+} from './shownFields';
 
 type Receiver = { url: string; label: string; events: string[] };
 const shownBody = (shown: Receiver): Record<string, string> => ({
@@ -53,6 +60,21 @@ describe('changedFields', () => {
   });
 });
 
+describe('keptForm', () => {
+  it('keeps what the person changed, refused or not, and shows the rest as it is now', () => {
+    // another owner changed the label and the events; the person changed the label and the URL
+    const now = { ...page, label: 'Theirs', events: ['record.deleted'] };
+    const posted = { ...page, label: 'Mine', url: 'https://mine.example/hook' };
+    const decided = changedFields(shownBody(page), posted, now);
+    expect(decided.conflicts).toEqual(['label']);
+    expect(keptForm(posted, now, decided)).toEqual({
+      url: 'https://mine.example/hook',
+      label: 'Mine',
+      events: ['record.deleted'],
+    });
+  });
+});
+
 describe('sets in one hidden field', () => {
   it('round-trips, sorted, and an empty set is an empty value', () => {
     expect(splitSet(joinSet(['b', 'a']))).toEqual(['a', 'b']);
@@ -64,7 +86,7 @@ describe('sets in one hidden field', () => {
 describe('conflictMessage', () => {
   it('names each field and its value now', () => {
     expect(conflictMessage([{ label: 'URL', now: 'https://x.example' }])).toBe(
-      'Not saved: the URL (now “https://x.example”) was changed by someone else since you opened this page. Your values are kept in the form: check them and save again.',
+      'Not saved: the URL (now “https://x.example”) was changed by someone else since you opened this page. The form keeps your changes, with everything else as it is now: check it and save again.',
     );
     expect(
       conflictMessage([

@@ -5,8 +5,9 @@
  * another owner had changed since the page was opened, silently (a hostile review of lost
  * updates, 2026-12-01). A field the person changed that someone else also changed meanwhile (now
  * neither what the page showed nor what was posted) is a conflict: the save is refused (409) and
- * the form shown again against the values as they are now. The comparison is with the values
- * read for this request, a moment before the change is sent.
+ * the form shown again, holding what the person changed and every other field as it is now
+ * (`keptForm`). The comparison is with the values read for this request, a moment before the
+ * change is sent.
  */
 
 /** A field's value: text, or a set of names (checkboxes). */
@@ -53,6 +54,24 @@ export function changedFields<T extends Record<string, FieldValue>>(
   return { changes, conflicts };
 }
 
+/**
+ * The form shown again with a refusal, in the form's own terms: each field the person changed
+ * (sent or refused, as `changedFields` decided) as they typed it, every other as it is `now`.
+ * Shown as their page had it, a field they left alone would be sent by the next save as a change
+ * of theirs, putting it back over another owner's change (a disable turned on again).
+ */
+export function keptForm<F extends object>(
+  typed: F,
+  now: Partial<F>,
+  decided: { changes: object; conflicts: readonly string[] },
+): F {
+  const kept = { ...typed };
+  for (const name of Object.keys(now) as (keyof F & string)[]) {
+    if (!(name in decided.changes) && !decided.conflicts.includes(name)) kept[name] = now[name]!;
+  }
+  return kept;
+}
+
 /** The refusal's sentence: which fields someone else changed, and to what. */
 export function conflictMessage(fields: readonly { label: string; now: FieldValue }[]): string {
   const named = fields
@@ -61,5 +80,5 @@ export function conflictMessage(fields: readonly { label: string; now: FieldValu
         `${f.label} (now “${typeof f.now === 'string' ? f.now : joinSet(f.now).replace(/,/g, ', ')}”)`,
     )
     .join(', ');
-  return `Not saved: the ${named} ${fields.length === 1 ? 'was' : 'were'} changed by someone else since you opened this page. Your values are kept in the form: check them and save again.`;
+  return `Not saved: the ${named} ${fields.length === 1 ? 'was' : 'were'} changed by someone else since you opened this page. The form keeps your changes, with everything else as it is now: check it and save again.`;
 }

@@ -4,7 +4,7 @@ import type { ConsoleDeps } from '../../consoleDeps';
 import { repeatLocation, repeatNotice } from '../../forms/repeatedForm';
 import { ONCE_FIELD } from '../../forms/submitOnce';
 import { formRefusal } from '../../http/formRefusal';
-import { changedFields, conflictMessage } from '../../forms/shownFields';
+import { changedFields, conflictMessage, keptForm } from '../../forms/shownFields';
 import { memberOf, notFound, viewerOf, type MemberSession } from '../../session/memberSession';
 import { doneNoticeOf } from '../../views/doneNotice';
 import { sendPage } from '../../views/render';
@@ -97,7 +97,7 @@ export function registerAuditStreams(router: Router, deps: ConsoleDeps): void {
     req: Request,
     res: Response,
     s: MemberSession,
-    extra: { notice?: string; error?: string } = {},
+    extra: { notice?: string; error?: string; form?: Record<string, string> } = {},
     httpStatus = 200,
   ) => {
     const got = await streams(
@@ -267,7 +267,9 @@ export function registerAuditStreams(router: Router, deps: ConsoleDeps): void {
         conflicts.map((f) => ({ label: STREAM_FIELD_WORDS[f] ?? f, now: now[f]! })),
       );
       res.setHeader('X-Console-Error', 'edit_conflict');
-      await streamPage(req, res, s, { error }, 409);
+      // what the person changed as they typed it, the rest as it is now
+      const form = keptForm(posted, now, { changes, conflicts });
+      await streamPage(req, res, s, { error, form }, 409);
       return;
     }
     await change(req, res, 'saved', (s, id) =>

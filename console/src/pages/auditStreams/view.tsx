@@ -270,6 +270,8 @@ export function AuditStreamPage(props: {
   canManage: boolean;
   notice?: string;
   error?: string;
+  /** The settings form's values when shown again with a refusal (else the stream's). */
+  form?: Record<string, string>;
 }) {
   const { viewer, stream: s } = props;
   const base = `/brands/${viewer.brandId}/audit-streams/${s.id}`;
@@ -348,7 +350,9 @@ export function AuditStreamPage(props: {
           );
         })}
       </DataTable>
-      {props.canManage && <StreamSettings base={base} viewer={viewer} stream={s} />}
+      {props.canManage && (
+        <StreamSettings base={base} viewer={viewer} stream={s} form={props.form} />
+      )}
     </Layout>
   );
 }
@@ -363,8 +367,14 @@ export function shownStreamFields(s: AuditStream): Record<string, string> {
   };
 }
 
-function StreamSettings(props: { base: string; viewer: Viewer; stream: AuditStream }) {
+function StreamSettings(props: {
+  base: string;
+  viewer: Viewer;
+  stream: AuditStream;
+  form?: Record<string, string>;
+}) {
   const s = props.stream;
+  const formValue = (name: string, stored: string) => props.form?.[name] ?? stored;
   return (
     <section aria-labelledby="settings">
       <h2 id="settings">Settings</h2>
@@ -375,9 +385,22 @@ function StreamSettings(props: { base: string; viewer: Viewer; stream: AuditStre
           <input type="hidden" name={shownName(name)} value={value} />
         ))}
         <label for="edit-label">Name</label>
-        <input id="edit-label" name="label" type="text" required maxLength={100} value={s.label} />
+        <input
+          id="edit-label"
+          name="label"
+          type="text"
+          required
+          maxLength={100}
+          value={formValue('label', s.label)}
+        />
         <label for="edit-url">URL</label>
-        <input id="edit-url" name="url" type="url" maxLength={2048} value={s.url} />
+        <input
+          id="edit-url"
+          name="url"
+          type="url"
+          maxLength={2048}
+          value={formValue('url', s.url)}
+        />
         {s.kind !== 'https' && (
           <>
             <label for="edit-token">
@@ -398,7 +421,7 @@ function StreamSettings(props: { base: string; viewer: Viewer; stream: AuditStre
             <label for="edit-site">Datadog site</label>
             <select id="edit-site" name="datadog_site">
               {DATADOG_SITES.map((site) => (
-                <option value={site} selected={s.datadog_site === site}>
+                <option value={site} selected={formValue('datadog_site', s.datadog_site) === site}>
                   {site}
                 </option>
               ))}
@@ -413,7 +436,7 @@ function StreamSettings(props: { base: string; viewer: Viewer; stream: AuditStre
               name="splunk_index"
               type="text"
               maxLength={80}
-              value={s.splunk_index}
+              value={formValue('splunk_index', s.splunk_index)}
             />
           </>
         )}

@@ -5,7 +5,7 @@ import type { ConsoleDeps } from '../../consoleDeps';
 import { repeatLocation, repeatNotice } from '../../forms/repeatedForm';
 import { ONCE_FIELD, type FirstPost } from '../../forms/submitOnce';
 import { formRefusal } from '../../http/formRefusal';
-import { changedFields, conflictMessage } from '../../forms/shownFields';
+import { changedFields, conflictMessage, keptForm } from '../../forms/shownFields';
 import { runFormChange } from '../../http/formChange';
 import { memberOf, notFound, viewerOf, type MemberSession } from '../../session/memberSession';
 import { doneNoticeOf } from '../../views/doneNotice';
@@ -23,6 +23,7 @@ import {
   ProvisioningPage,
   ScimTokenCreatedPage,
   shownSettings,
+  type SettingsFormValues,
 } from './view';
 
 /** The page's notice when the new-token form was posted again after its token was shown. */
@@ -72,7 +73,7 @@ export function registerProvisioning(router: Router, deps: ConsoleDeps): void {
   const page = async (
     res: Response,
     s: MemberSession,
-    extra: { notice?: string; error?: string } = {},
+    extra: { notice?: string; error?: string; settingsForm?: SettingsFormValues } = {},
     httpStatus = 200,
   ) => {
     const p = await deps.clients.provisioning(
@@ -319,7 +320,9 @@ export function registerProvisioning(router: Router, deps: ConsoleDeps): void {
       const error = conflictMessage(
         conflicts.map((f) => ({ label: SETTING_WORDS[f], now: now[f] || 'off' })),
       );
-      await page(res, s, { error }, 409);
+      // what the person changed as they set it, the rest as it is now
+      const settingsForm = keptForm(posted, now, { changes, conflicts });
+      await page(res, s, { error, settingsForm }, 409);
       return;
     }
     const next = { ...now, ...changes };

@@ -28,6 +28,16 @@ function TokenState(props: { t: ScimToken }) {
 }
 
 /**
+ * The settings form's fields in the form's own terms (a ticked box is "on", else ""). A type, not an
+ * interface: Object.entries keeps its values' type.
+ */
+export type SettingsFormValues = {
+  jit_enabled: string;
+  jit_groups_claim: string;
+  revoke_keys_on_deprovision: string;
+};
+
+/**
  * Provisioning (owners only): the SCIM endpoint and its tokens, the provider's groups mapped to
  * roles, just-in-time membership, what deprovisioning does with keys, the members the provider
  * manages, and its last requests.
@@ -36,11 +46,7 @@ function TokenState(props: { t: ScimToken }) {
  * The settings form's fields as shown, in the form's own terms (a ticked box is "on"): posted back
  * hidden, and what the route compares a save with.
  */
-export function shownSettings(p: ProvisioningSettings | undefined): {
-  jit_enabled: string;
-  jit_groups_claim: string;
-  revoke_keys_on_deprovision: string;
-} {
+export function shownSettings(p: ProvisioningSettings | undefined): SettingsFormValues {
   return {
     jit_enabled: p?.jit_enabled ? 'on' : '',
     jit_groups_claim: p?.jit_groups_claim ?? 'groups',
@@ -61,8 +67,11 @@ export function ProvisioningPage(props: {
   onceToken: string;
   notice?: string;
   error?: string;
+  /** The settings form's values when shown again with a refusal (else the stored settings). */
+  settingsForm?: SettingsFormValues;
 }) {
   const { viewer, p } = props;
+  const settingsForm = props.settingsForm ?? shownSettings(p.settings);
   const base = `/brands/${viewer.brandId}/provisioning`;
   const live = p.tokens.filter(
     (t) => !t.revoked_at && !(t.expires_at && Date.parse(t.expires_at) <= Date.now()),
@@ -225,9 +234,9 @@ export function ProvisioningPage(props: {
             <input type="hidden" name={shownName(name)} value={value} />
           ))}
           <label>
-            <input type="checkbox" name="jit_enabled" checked={p.settings?.jit_enabled} /> Add a
-            person at a verified domain as a member at their first single sign-on, with the role
-            their groups map to, and follow the groups at each sign-in
+            <input type="checkbox" name="jit_enabled" checked={settingsForm.jit_enabled === 'on'} />{' '}
+            Add a person at a verified domain as a member at their first single sign-on, with the
+            role their groups map to, and follow the groups at each sign-in
           </label>
           <label for="groups-claim">The ID token claim that carries the groups</label>
           <input
@@ -235,13 +244,13 @@ export function ProvisioningPage(props: {
             type="text"
             name="jit_groups_claim"
             maxLength={100}
-            value={p.settings?.jit_groups_claim ?? 'groups'}
+            value={settingsForm.jit_groups_claim}
           />
           <label>
             <input
               type="checkbox"
               name="revoke_keys_on_deprovision"
-              checked={p.settings?.revoke_keys_on_deprovision}
+              checked={settingsForm.revoke_keys_on_deprovision === 'on'}
             />{' '}
             Revoke the API keys a deprovisioned person created (off: they keep working, and the
             activity lists them for you to roll or revoke)

@@ -7,7 +7,13 @@ import { repeatLocation, repeatNotice } from '../../forms/repeatedForm';
 import { formatCount as count } from '../../views/counted';
 import { ONCE_FIELD } from '../../forms/submitOnce';
 import { formRefusal } from '../../http/formRefusal';
-import { changedFields, conflictMessage, shownName, splitSet } from '../../forms/shownFields';
+import {
+  changedFields,
+  conflictMessage,
+  keptForm,
+  shownName,
+  splitSet,
+} from '../../forms/shownFields';
 import { memberOf, viewerOf, type MemberSession } from '../../session/memberSession';
 import { doneNoticeOf } from '../../views/doneNotice';
 import { sendPage } from '../../views/render';
@@ -216,7 +222,8 @@ export function registerReceivers(router: Router, deps: ConsoleDeps): void {
     if (conflicts.length > 0) {
       const error = conflictMessage(conflicts.map((f) => ({ label: FIELD_WORDS[f], now: now[f] })));
       res.setHeader('X-Console-Error', 'edit_conflict');
-      const form = { ...formValues(body), shown: now };
+      // what the person changed as they typed it, the rest as it is now (and shown as such)
+      const form = { ...keptForm(formValues(body), now, { changes, conflicts }), shown: now };
       await receiverPage(res, s, receiver, 'settings', { form, error }, 409);
       return;
     }

@@ -2,7 +2,7 @@ import type { Response, Router } from 'express';
 import type { SsoConnection } from '@brand/proto/access/v1/sso';
 import { roleAllows } from '@brand/shared/console';
 import type { ConsoleDeps } from '../../consoleDeps';
-import { changedFields, conflictMessage, shownName } from '../../forms/shownFields';
+import { changedFields, conflictMessage, keptForm, shownName } from '../../forms/shownFields';
 import { runFormChange } from '../../http/formChange';
 import { formRefusal } from '../../http/formRefusal';
 import { memberOf, viewerOf, type MemberSession } from '../../session/memberSession';
@@ -128,7 +128,10 @@ export function registerSso(router: Router, deps: ConsoleDeps): void {
             now: f === 'enabled' ? (now.enabled ? 'on' : 'off') : now[f],
           })),
         );
-        await page(res, s, { form, error }, 409);
+        // what the owner changed as they typed it, the rest as it is now: a box left ticked on
+        // their page must not turn single sign-on back on at the next save
+        const kept = keptForm(form, formOf(connection), { changes, conflicts });
+        await page(res, s, { form: kept, error }, 409);
         return;
       }
       next = { ...now, allowed_domains: [...now.allowed_domains], ...changes };

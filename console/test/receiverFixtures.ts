@@ -40,6 +40,7 @@ export const receiver = (over: Partial<Receiver> = {}): Receiver => ({
   disabled_at: '',
   waiting: 0,
   oldest_waiting_at: '',
+  updated_at: '',
   ...over,
 });
 

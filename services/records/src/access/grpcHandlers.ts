@@ -122,6 +122,7 @@ export function accessHandlers(deps: AccessDeps, rpc: RpcBuilder): AccessService
           keyId: req.key_id,
           networks: req.allowed_networks,
           actorEmail: req.actor_email,
+          ifNetworks: req.if_allowed_networks?.allowed_networks,
         }),
       ),
     })),

@@ -21,10 +21,13 @@ import { authorizedKey, lockActive, noKeyOf } from './keyRollService';
  * gateways to forget a key whose networks changed.
  */
 
+const networkList = z.array(z.string().max(200)).max(200);
+
 const SetKeyNetworksInput = z.object({
   keyId,
-  networks: z.array(z.string().max(200)).max(200),
+  networks: networkList,
   actorEmail: z.union([email, z.literal('')]),
+  ifNetworks: networkList.optional(),
 });
 
 /**
@@ -32,6 +35,14 @@ const SetKeyNetworksInput = z.object({
  * the brand's policy requires networks and the list is empty, refused for a revoked or expired
  * key (key_inactive). Recorded as key.networks_set; every gateway forgets the key at once, so
  * its next request is checked against the new list.
+ *
+ * Given `ifNetworks` (the list as the change was decided on: the console reads the key, then
+ * compares the owner's list with it and with what the page showed), the list is written only
+ * over that list, compared under the key's row lock at the write; one changed meanwhile is
+ * precondition_failed. The console's read and this write are two calls: a change committing
+ * between them (another owner's, brandctl's, the API's) was replaced unseen, a removed network
+ * put back (a review of lost updates, 2026-12-01). A key has no updated_at (and its last_used_at
+ * moves with its requests): the list itself is the precondition.
  */
 export async function setKeyNetworks(
   deps: AccessDeps,
@@ -41,6 +52,10 @@ export async function setKeyNetworks(
   const v = parseOrThrow(SetKeyNetworksInput, input);
   const { key, who } = await authorizedKey(deps, actor, v.keyId, 'keys.networks');
   await recordedActor(deps.pool, who, key.brand_id, v.actorEmail, 'set key networks');
+  const read = v.ifNetworks;
+  const changedSince = (now: readonly string[]) =>
+    read !== undefined && (now.length !== read.length || now.some((n, i) => n !== read[i]));
+  if (changedSince(key.allowed_networks)) throw networksChangedMeanwhile(key);
   const networks = requestedNetworks(v.networks);
   const hash = await withTransaction(deps.pool, async (db) => {
     // The policy as it is under the brand's row (its change locks it): a list emptied as the
@@ -56,6 +71,7 @@ export async function setKeyNetworks(
     );
     const by = await recordedActor(db, whoNow, key.brand_id, v.actorEmail, 'set key networks');
     const state = await lockActive(db, key);
+    if (changedSince(state.allowed_networks)) throw networksChangedMeanwhile(key);
     await refuseOpenKeyByPolicy(
       db,
       key.brand_id,
@@ -77,6 +93,12 @@ export async function setKeyNetworks(
   deps.log.info({ key_id: key.id, networks: networks.length }, 'API key networks set');
   return (await selectKey(deps.pool, key.id))!;
 }
+
+const networksChangedMeanwhile = (key: KeyRow) =>
+  new AppError(
+    'precondition_failed',
+    `The allowed networks of ${key.name} (${key.prefix}) were changed by someone else since this change was decided: reload them and save again.`,
+  );
 
 const SetKeyPolicyInput = z.object({
   brandId,

@@ -100,6 +100,7 @@ export function provisioningHandlers(
           jit_groups_claim: 'groups',
           revoke_keys_on_deprovision: false,
         },
+        ifSettings: req.if_settings,
       }),
     })),
 

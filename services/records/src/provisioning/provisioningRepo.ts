@@ -23,6 +23,22 @@ export async function selectProvisioningSettings(
   return r.rows[0];
 }
 
+/**
+ * Locks the brand's row (as member changes and the key policy do) and reads its settings there:
+ * what a change with a precondition compares, before it writes. Undefined: no brand.
+ */
+export async function lockProvisioningSettings(
+  db: PoolClient,
+  brandId: string,
+): Promise<ProvisioningSettingsRow | undefined> {
+  const r = await db.query<ProvisioningSettingsRow>(
+    `select jit_enabled, jit_groups_claim, revoke_keys_on_deprovision from brands
+      where id = $1 for update`,
+    [brandId],
+  );
+  return r.rows[0];
+}
+
 export async function updateProvisioningSettings(
   db: Db,
   brandId: string,

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { insertActivity } from '@brand/shared/activity';
 import { actorEmail, actorMemberId, authorize, type Actor } from '@brand/shared/console';
-import type { Pool } from '@brand/shared/db';
+import { withTransaction, type Pool } from '@brand/shared/db';
 import { ROLES, type RoleName } from '@brand/shared/enums';
 import { AppError, parseOrThrow } from '@brand/shared/errors';
 import { refuseUnlessOneLine } from '@brand/shared/text';
@@ -11,6 +11,7 @@ import { brandId } from '../access/inputs';
 import { changeDirectory, deriveUsers, type DirectoryDeps } from './directoryService';
 import {
   deleteRoleMapping,
+  lockProvisioningSettings,
   selectManagedMembers,
   selectProvisioningSettings,
   selectRoleMappings,
@@ -120,22 +121,52 @@ export async function setRoleMapping(
   });
 }
 
-/** Just-in-time membership on or off, its groups claim, and revoking deprovisioned keys. */
+/**
+ * Just-in-time membership on or off, its groups claim, and revoking deprovisioned keys. The three
+ * are written whole, so given `ifSettings` (the settings as the change was decided on: the console
+ * reads them, keeps what the owner did not change, and sends the rest as read) they are written
+ * only over those settings, compared under the brand's row lock at the write; settings changed
+ * meanwhile are precondition_failed. The console's read and this write are two calls: a change
+ * committing between them (another owner's, brandctl's, the API's) was turned back unseen,
+ * "revoke the keys" turned off again (a review of lost updates, 2026-12-01). The settings are
+ * columns of the brand's row, which has no updated_at (and many other writes, none of them a
+ * reason to refuse this one): the settings themselves are the precondition.
+ */
 export async function setProvisioningSettings(
   pool: Pool,
   actor: Actor,
-  input: { brandId: string; settings: ProvisioningSettingsRow },
+  input: {
+    brandId: string;
+    settings: ProvisioningSettingsRow;
+    ifSettings?: ProvisioningSettingsRow;
+  },
 ): Promise<ProvisioningSettingsRow> {
   const { who, brandId: id } = await ownersBrand(pool, actor, input.brandId);
   const s = parseOrThrow(Settings, input.settings);
-  await updateProvisioningSettings(pool, id, s);
-  await insertActivity(pool, {
-    brandId: id,
-    action: 'scim.settings_changed',
-    actorMemberId: actorMemberId(who),
-    actorEmail: actorEmail(who),
-    subjectId: id,
-    summary: `Provisioning: just-in-time membership ${s.jit_enabled ? `on (groups from the “${s.jit_groups_claim}” claim)` : 'off'}; a deprovisioned person's API keys are ${s.revoke_keys_on_deprovision ? 'revoked' : 'kept for the owners to decide'}`,
+  const read = input.ifSettings;
+  await withTransaction(pool, async (db) => {
+    const now = await lockProvisioningSettings(db, id);
+    if (!now) throw new AppError('not_found', `No brand ${id}.`);
+    if (
+      read !== undefined &&
+      (now.jit_enabled !== read.jit_enabled ||
+        now.jit_groups_claim !== read.jit_groups_claim ||
+        now.revoke_keys_on_deprovision !== read.revoke_keys_on_deprovision)
+    ) {
+      throw new AppError(
+        'precondition_failed',
+        'The provisioning settings were changed by someone else since this change was decided: reload them and save again.',
+      );
+    }
+    await updateProvisioningSettings(db, id, s);
+    await insertActivity(db, {
+      brandId: id,
+      action: 'scim.settings_changed',
+      actorMemberId: actorMemberId(who),
+      actorEmail: actorEmail(who),
+      subjectId: id,
+      summary: `Provisioning: just-in-time membership ${s.jit_enabled ? `on (groups from the “${s.jit_groups_claim}” claim)` : 'off'}; a deprovisioned person's API keys are ${s.revoke_keys_on_deprovision ? 'revoked' : 'kept for the owners to decide'}`,
+    });
   });
   return (await selectProvisioningSettings(pool, id))!;
 }

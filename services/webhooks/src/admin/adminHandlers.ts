@@ -87,6 +87,8 @@ export function webhooksAdminHandlers(deps: AdminDeps, rpc: RpcBuilder): Webhook
           label: req.label,
           events: req.events.length > 0 ? eventNames(req.events, 'events') : undefined,
           enabled: req.enabled,
+          // empty is absent, as SetSsoConnectionRequest's: a receiver always has one
+          ifUpdatedAt: req.if_updated_at || undefined,
         },
         auditorOf(actor),
       );

@@ -66,6 +66,7 @@ export const toReceiver = (r: ReceiverRow): Receiver => ({
   disabled_at: r.enabled ? '' : (r.disabled_at ?? ''),
   waiting: r.waiting,
   oldest_waiting_at: r.oldest_waiting_at ?? '',
+  updated_at: r.updated_at,
 });
 
 export function toAttempt(a: AttemptRow, detail: AttemptDetailRow | undefined): Attempt {

@@ -41,6 +41,8 @@ export interface ReceiverRow {
   waiting: number;
   /** When the oldest of them was created; null when none waits. */
   oldest_waiting_at: string | null;
+  /** When its settings or rotation last changed (deliveries leave it): a change's precondition. */
+  updated_at: string;
 }
 
 /** Waiting deliveries are counted up to this many: a receiver's page stays one bounded read. */
@@ -64,7 +66,7 @@ const COLUMNS = `id, brand_id, url, label, events, enabled, disabled_reason, las
   ${rfc3339('last_delivery_at')} as last_delivery_at, failure_count,
   ${rfc3339('created_at')} as created_at, created_by,
   ${rfc3339('failing_since')} as failing_since, last_error, disabled_by_service,
-  ${rfc3339('disabled_at')} as disabled_at,
+  ${rfc3339('disabled_at')} as disabled_at, ${rfc3339('updated_at')} as updated_at,
   case when ${ROTATION_PENDING} then json_build_object(
     'created_at', ${rfc3339('rotation_created_at')},
     'switch_at', ${rfc3339('rotation_switch_at')},
@@ -135,7 +137,10 @@ export async function selectReceivers(db: Db, brandId: string): Promise<Receiver
 
 /**
  * Sets the given fields only. Disabling records the time (by a person: no notice is sent);
- * enabling clears the disabled state and the failure streak.
+ * enabling clears the disabled state and the failure streak. Given `ifUpdatedAt`, only onto the
+ * receiver with that updated_at: the statement waits for a change in flight and then compares its
+ * result (READ COMMITTED reads the row again under its lock), so undefined (nothing written) when
+ * it changed since; the caller tells that from a receiver that is gone.
  */
 export async function updateReceiver(
   db: Db,
@@ -146,6 +151,7 @@ export async function updateReceiver(
     events: EventTypeName[] | undefined;
     enabled: boolean | undefined;
   },
+  ifUpdatedAt?: string,
 ): Promise<ReceiverRow | undefined> {
   const res = await db.query<ReceiverRow>(
     `update receivers set
@@ -164,13 +170,15 @@ export async function updateReceiver(
        last_error = case when $5::boolean and not enabled then null else last_error end,
        failing_alerted_at = case when $5::boolean and not enabled then null else failing_alerted_at end,
        updated_at = now()
-     where id = $1 returning ${COLUMNS}`,
+     where id = $1 and ($6::text is null or ${rfc3339('updated_at')} = $6::text)
+     returning ${COLUMNS}`,
     [
       id,
       changes.url ?? null,
       changes.label ?? null,
       changes.events ?? null,
       changes.enabled ?? null,
+      ifUpdatedAt ?? null,
     ],
   );
   return res.rows[0];

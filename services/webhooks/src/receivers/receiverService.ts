@@ -120,6 +120,7 @@ const UpdateInput = z.object({
   label: label.optional(),
   events: events.optional(),
   enabled: z.boolean().optional(),
+  ifUpdatedAt: z.string().max(64).optional(),
 });
 
 /**
@@ -128,6 +129,13 @@ const UpdateInput = z.object({
  * selection of events fails, in the same transaction, the pending deliveries of the types it
  * no longer holds (TYPE_NOT_SELECTED, not counted against the receiver): the claim does not
  * look at types, so they would be sent, refused by the receiver, and counted as its failures.
+ *
+ * Given `ifUpdatedAt` (the receiver's updated_at as the change was decided on: the console reads
+ * the receiver, then sends only what the owner changed), the change is written only onto that
+ * receiver, compared under its row's lock at the write; one changed meanwhile is
+ * precondition_failed. The console's read and this write are two calls: a change committing
+ * between them (another owner's, brandctl's, the API's) was replaced unseen, a selection of events
+ * replaced whole (a review of lost updates, 2026-12-01).
  */
 export async function updateReceiver(
   deps: ReceiverDeps,
@@ -145,13 +153,20 @@ export async function updateReceiver(
           })
         ).toString();
   return withTransaction(deps.pool, async (db) => {
-    const updated = await updateReceiverRow(db, v.receiverId, {
-      url,
-      label: v.label,
-      events: v.events,
-      enabled: v.enabled,
-    });
-    if (!updated) throw notFound(v.receiverId);
+    const updated = await updateReceiverRow(
+      db,
+      v.receiverId,
+      { url, label: v.label, events: v.events, enabled: v.enabled },
+      v.ifUpdatedAt,
+    );
+    if (!updated) {
+      const now = v.ifUpdatedAt === undefined ? undefined : await selectReceiver(db, v.receiverId);
+      if (!now) throw notFound(v.receiverId);
+      throw new AppError(
+        'precondition_failed',
+        `Receiver "${now.label}" was changed by someone else since this change was decided: reload it and save again.`,
+      );
+    }
     if (v.enabled === false) await failPendingDeliveries(db, updated.id, DISABLED_BY_OWNER);
     const unselected = v.events === undefined ? 0 : await failUnselectedDeliveries(db, updated.id);
     // what waits is counted again once those are failed

@@ -105,6 +105,8 @@ export function addStreamService(
           datadogSite: req.datadog_site,
           splunkIndex: req.splunk_index,
           enabled: req.enabled,
+          // empty is absent, as SetSsoConnectionRequest's: a stream always has one
+          ifUpdatedAt: req.if_updated_at || undefined,
         },
         auditorNamed(actor, req.actor_email),
       );

@@ -29,6 +29,8 @@ export interface StreamRow {
   oldest_waiting_at: string | null;
   /** Entries set aside and not sent since, within the delivery history: a resend sends them. */
   set_aside: number;
+  /** When its settings last changed (its deliveries leave it): a change's precondition. */
+  updated_at: string;
 }
 
 /** A stream's columns; `historyMs`, the parameter holding DELIVERY_HISTORY_RETENTION_MS. */
@@ -43,7 +45,7 @@ const columns = (
   coalesce((select h.last_seq from audit_heads h where h.brand_id = r.brand_id), 0)::float8 as head,
   (select ${rfc3339('e.received_at')} from audit_entries e
    where e.brand_id = r.brand_id and e.seq = r.stream_delivered_through + 1) as oldest_waiting_at,
-  ${setAsideCount(historyMs)} as set_aside`;
+  ${setAsideCount(historyMs)} as set_aside, ${rfc3339('r.updated_at')} as updated_at`;
 
 /**
  * A new stream: a receivers row of its kind that subscribes to no event, sent from the brand's
@@ -124,7 +126,8 @@ export async function countStreams(db: Db, brandId: string): Promise<number> {
  * (the engine's one place for it); this changes the destination only. `onto`, the destination
  * the change was decided on, is required to be the stream's still (in the one statement, which
  * waits for a save in flight and then reads its result): false, and nothing written, when it
- * moved meanwhile.
+ * moved meanwhile. So is `ifUpdatedAt`, the stream's updated_at the caller decided on: false when
+ * the stream changed at all since.
  */
 export async function updateStreamDestination(
   db: PoolClient,
@@ -136,6 +139,7 @@ export async function updateStreamDestination(
     sealed?: { ciphertext: Buffer; keyId: string };
   },
   onto?: { url: string; options: StreamOptions },
+  ifUpdatedAt?: string,
 ): Promise<boolean> {
   const res = await db.query(
     `update receivers set
@@ -146,7 +150,8 @@ export async function updateStreamDestination(
        secret_key_id = coalesce($6::text, secret_key_id),
        updated_at = now()
      where id = $1 and kind <> 'webhook'
-       and ($7::text is null or (url = $7::text and stream_options = $8::jsonb))`,
+       and ($7::text is null or (url = $7::text and stream_options = $8::jsonb))
+       and ($9::text is null or ${rfc3339('updated_at')} = $9::text)`,
     [
       id,
       changes.label ?? null,
@@ -156,6 +161,7 @@ export async function updateStreamDestination(
       changes.sealed?.keyId ?? null,
       onto?.url ?? null,
       onto ? JSON.stringify(onto.options) : null,
+      ifUpdatedAt ?? null,
     ],
   );
   return (res.rowCount ?? 0) > 0;

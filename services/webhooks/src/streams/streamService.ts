@@ -229,6 +229,7 @@ const UpdateInput = z.object({
   datadogSite: z.string().trim().max(64).optional(),
   splunkIndex: z.string().max(80).optional(),
   enabled: z.boolean().optional(),
+  ifUpdatedAt: z.string().max(64).optional(),
 });
 
 /**
@@ -271,6 +272,14 @@ function changedDestination(
  * Disabling fails its run in flight, as for a receiver; enabling clears the failure streak, and
  * the stream goes on where it stopped (its run starts a new round). Recorded as
  * audit_stream.changed, saying what changed, never a token.
+ *
+ * Given `ifUpdatedAt` (the stream's updated_at as the change was decided on: the console reads the
+ * stream, then sends only what the owner changed), the change is written only onto that stream,
+ * compared with the stream read here and again under its row's lock at the write; one changed
+ * meanwhile is precondition_failed. The console's read is a call before this one: a rename or a
+ * move committing between them was replaced unseen, and a token typed for the host the page showed
+ * was stored for the one another owner had moved the stream to (a review of lost updates,
+ * 2026-12-01).
  */
 export async function updateStream(
   deps: StreamDeps,
@@ -279,6 +288,9 @@ export async function updateStream(
   audit: Auditor,
 ): Promise<StreamRow> {
   const v = parseOrThrow(UpdateInput, input);
+  if (v.ifUpdatedAt !== undefined && v.ifUpdatedAt !== stream.updated_at) {
+    throw changedMeanwhile(stream);
+  }
   const changed: string[] = [];
   let dest: { url: string; options: StreamOptions } | undefined;
   const newToken = v.token !== undefined && v.token !== '';
@@ -332,7 +344,9 @@ export async function updateStream(
       stream.id,
       { label: v.label, url: dest?.url, options: dest?.options, sealed },
       onto && { url: onto.url, options: onto.options },
+      v.ifUpdatedAt,
     );
+    if (!written && v.ifUpdatedAt !== undefined) throw changedMeanwhile(stream);
     if (!written && onto) {
       throw new AppError(
         'precondition_failed',
@@ -362,6 +376,12 @@ export async function updateStream(
   });
   return (await selectStream(deps.pool, stream.id, deps.historyRetentionMs))!;
 }
+
+const changedMeanwhile = (stream: StreamRow) =>
+  new AppError(
+    'precondition_failed',
+    `Audit stream "${stream.label}" was changed by someone else since this change was decided: reload it and save again.`,
+  );
 
 /** Removes a stream with its deliveries; recorded as audit_stream.removed. */
 export async function removeStream(

@@ -27,6 +27,7 @@ export const toStream = (s: StreamRow): AuditStream => ({
   oldest_waiting_at: s.oldest_waiting_at ?? '',
   started_after: s.started_after,
   set_aside: s.set_aside,
+  updated_at: s.updated_at,
 });
 
 /** A stream's delivery: the positions it carries (0 and 0 for a test) and its attempts. */

@@ -455,6 +455,20 @@ export interface SetKeyNetworksRequest {
   allowed_networks: string[];
   /** Who changed it, for the record; optional for operators, ignored for console callers. */
   actor_email: string;
+  /**
+   * Optional: the key's allowed_networks as the change was decided against (the console reads the
+   * key and compares the owner's list with it and with what the page showed). Given, the change
+   * is refused with FAILED_PRECONDITION precondition_failed if the stored list is not this one
+   * (in this order; compared under the key's row lock, at the write), so a save cannot put back a
+   * network another owner, brandctl or the API removed meanwhile. A key has no updated_at: the
+   * list itself is the precondition. Absent: written as before.
+   */
+  if_allowed_networks?: KeyNetworks | undefined;
+}
+
+/** KeyNetworks is a key's list of allowed networks as one value (empty: any network). */
+export interface KeyNetworks {
+  allowed_networks: string[];
 }
 
 /** SetKeyNetworksResponse returns the key with its networks. */
@@ -2926,7 +2940,7 @@ export const ListKeysResponse: MessageFns<ListKeysResponse> = {
 };
 
 function createBaseSetKeyNetworksRequest(): SetKeyNetworksRequest {
-  return { key_id: "", allowed_networks: [], actor_email: "" };
+  return { key_id: "", allowed_networks: [], actor_email: "", if_allowed_networks: undefined };
 }
 
 export const SetKeyNetworksRequest: MessageFns<SetKeyNetworksRequest> = {
@@ -2939,6 +2953,9 @@ export const SetKeyNetworksRequest: MessageFns<SetKeyNetworksRequest> = {
     }
     if (message.actor_email !== "") {
       writer.uint32(26).string(message.actor_email);
+    }
+    if (message.if_allowed_networks !== undefined) {
+      KeyNetworks.encode(message.if_allowed_networks, writer.uint32(34).fork()).join();
     }
     return writer;
   },
@@ -2980,6 +2997,14 @@ export const SetKeyNetworksRequest: MessageFns<SetKeyNetworksRequest> = {
             message.actor_email = reader.string();
             continue;
           }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.if_allowed_networks = KeyNetworks.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -3009,6 +3034,11 @@ export const SetKeyNetworksRequest: MessageFns<SetKeyNetworksRequest> = {
         : isSet(object.actor_email)
         ? globalThis.String(object.actor_email)
         : "",
+      if_allowed_networks: isSet(object.ifAllowedNetworks)
+        ? KeyNetworks.fromJSON(object.ifAllowedNetworks)
+        : isSet(object.if_allowed_networks)
+        ? KeyNetworks.fromJSON(object.if_allowed_networks)
+        : undefined,
     };
   },
 
@@ -3023,6 +3053,9 @@ export const SetKeyNetworksRequest: MessageFns<SetKeyNetworksRequest> = {
     if (message.actor_email !== "") {
       obj.actorEmail = message.actor_email;
     }
+    if (message.if_allowed_networks !== undefined) {
+      obj.ifAllowedNetworks = KeyNetworks.toJSON(message.if_allowed_networks);
+    }
     return obj;
   },
 
@@ -3034,6 +3067,82 @@ export const SetKeyNetworksRequest: MessageFns<SetKeyNetworksRequest> = {
     message.key_id = object.key_id ?? "";
     message.allowed_networks = object.allowed_networks?.map((e) => e) || [];
     message.actor_email = object.actor_email ?? "";
+    message.if_allowed_networks = (object.if_allowed_networks !== undefined && object.if_allowed_networks !== null)
+      ? KeyNetworks.fromPartial(object.if_allowed_networks)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseKeyNetworks(): KeyNetworks {
+  return { allowed_networks: [] };
+}
+
+export const KeyNetworks: MessageFns<KeyNetworks> = {
+  encode(message: KeyNetworks, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.allowed_networks) {
+      writer.uint32(10).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): KeyNetworks {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseKeyNetworks();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.allowed_networks.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): KeyNetworks {
+    return {
+      allowed_networks: globalThis.Array.isArray(object?.allowedNetworks)
+        ? object.allowedNetworks.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.allowed_networks)
+        ? object.allowed_networks.map((e: any) => globalThis.String(e))
+        : [],
+    };
+  },
+
+  toJSON(message: KeyNetworks): unknown {
+    const obj: any = {};
+    if (message.allowed_networks?.length) {
+      obj.allowedNetworks = message.allowed_networks;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<KeyNetworks>, I>>(base?: I): KeyNetworks {
+    return KeyNetworks.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<KeyNetworks>, I>>(object: I): KeyNetworks {
+    const message = createBaseKeyNetworks();
+    message.allowed_networks = object.allowed_networks?.map((e) => e) || [];
     return message;
   },
 };

@@ -169,7 +169,18 @@ export interface RemoveRoleMappingResponse {
 /** SetProvisioningSettingsRequest carries the new settings. */
 export interface SetProvisioningSettingsRequest {
   brand_id: string;
-  settings: ProvisioningSettings | undefined;
+  settings:
+    | ProvisioningSettings
+    | undefined;
+  /**
+   * Optional: the settings as the change was decided against (the console reads them, keeps what
+   * the owner did not change, and sends the rest as read). Given, the change is refused with
+   * FAILED_PRECONDITION precondition_failed if the stored settings are not these (compared under
+   * the brand's row lock, at the write), so a save cannot turn back a setting another owner,
+   * brandctl or the API changed meanwhile. The settings are columns of the brand's row, which
+   * has no updated_at: the settings themselves are the precondition. Absent: written as before.
+   */
+  if_settings?: ProvisioningSettings | undefined;
 }
 
 /** SetProvisioningSettingsResponse answers them as stored. */
@@ -2334,7 +2345,7 @@ export const RemoveRoleMappingResponse: MessageFns<RemoveRoleMappingResponse> = 
 };
 
 function createBaseSetProvisioningSettingsRequest(): SetProvisioningSettingsRequest {
-  return { brand_id: "", settings: undefined };
+  return { brand_id: "", settings: undefined, if_settings: undefined };
 }
 
 export const SetProvisioningSettingsRequest: MessageFns<SetProvisioningSettingsRequest> = {
@@ -2344,6 +2355,9 @@ export const SetProvisioningSettingsRequest: MessageFns<SetProvisioningSettingsR
     }
     if (message.settings !== undefined) {
       ProvisioningSettings.encode(message.settings, writer.uint32(18).fork()).join();
+    }
+    if (message.if_settings !== undefined) {
+      ProvisioningSettings.encode(message.if_settings, writer.uint32(26).fork()).join();
     }
     return writer;
   },
@@ -2377,6 +2391,14 @@ export const SetProvisioningSettingsRequest: MessageFns<SetProvisioningSettingsR
             message.settings = ProvisioningSettings.decode(reader, reader.uint32());
             continue;
           }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.if_settings = ProvisioningSettings.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2397,6 +2419,11 @@ export const SetProvisioningSettingsRequest: MessageFns<SetProvisioningSettingsR
         ? globalThis.String(object.brand_id)
         : "",
       settings: isSet(object.settings) ? ProvisioningSettings.fromJSON(object.settings) : undefined,
+      if_settings: isSet(object.ifSettings)
+        ? ProvisioningSettings.fromJSON(object.ifSettings)
+        : isSet(object.if_settings)
+        ? ProvisioningSettings.fromJSON(object.if_settings)
+        : undefined,
     };
   },
 
@@ -2407,6 +2434,9 @@ export const SetProvisioningSettingsRequest: MessageFns<SetProvisioningSettingsR
     }
     if (message.settings !== undefined) {
       obj.settings = ProvisioningSettings.toJSON(message.settings);
+    }
+    if (message.if_settings !== undefined) {
+      obj.ifSettings = ProvisioningSettings.toJSON(message.if_settings);
     }
     return obj;
   },
@@ -2421,6 +2451,9 @@ export const SetProvisioningSettingsRequest: MessageFns<SetProvisioningSettingsR
     message.brand_id = object.brand_id ?? "";
     message.settings = (object.settings !== undefined && object.settings !== null)
       ? ProvisioningSettings.fromPartial(object.settings)
+      : undefined;
+    message.if_settings = (object.if_settings !== undefined && object.if_settings !== null)
+      ? ProvisioningSettings.fromPartial(object.if_settings)
       : undefined;
     return message;
   },

@@ -116,6 +116,11 @@ export interface AuditStream {
    * since, still kept: ResendSetAside sends them again.
    */
   set_aside: number;
+  /**
+   * When its settings (name, destination, token, enabled) last changed (RFC 3339, microseconds);
+   * its deliveries do not change it. What UpdateAuditStreamRequest.if_updated_at names.
+   */
+  updated_at: string;
 }
 
 /** AuditBatch is one delivery of a stream: a run of entries, or a test entry. */
@@ -209,6 +214,15 @@ export interface UpdateAuditStreamRequest {
   splunk_index?: string | undefined;
   enabled?: boolean | undefined;
   actor_email: string;
+  /**
+   * Optional: the stream's updated_at as the change was decided against (the console reads the
+   * stream, sends only what the owner changed, and this). Given, the change is refused with
+   * FAILED_PRECONDITION precondition_failed if the stream changed since (compared under its row's
+   * lock, at the write), so a save cannot put back a name or destination another owner changed
+   * meanwhile, nor a token typed for the host the page showed land on another. Absent: written as
+   * before (a destination or token is still written only onto the destination read).
+   */
+  if_updated_at?: string | undefined;
 }
 
 /** UpdateAuditStreamResponse returns the stream after the change. */
@@ -825,6 +839,7 @@ function createBaseAuditStream(): AuditStream {
     oldest_waiting_at: "",
     started_after: 0,
     set_aside: 0,
+    updated_at: "",
   };
 }
 
@@ -895,6 +910,9 @@ export const AuditStream: MessageFns<AuditStream> = {
     }
     if (message.set_aside !== 0) {
       writer.uint32(176).int32(message.set_aside);
+    }
+    if (message.updated_at !== "") {
+      writer.uint32(186).string(message.updated_at);
     }
     return writer;
   },
@@ -1088,6 +1106,14 @@ export const AuditStream: MessageFns<AuditStream> = {
             message.set_aside = reader.int32();
             continue;
           }
+          case 23: {
+            if (tag !== 186) {
+              break;
+            }
+
+            message.updated_at = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1188,6 +1214,11 @@ export const AuditStream: MessageFns<AuditStream> = {
         : isSet(object.set_aside)
         ? globalThis.Number(object.set_aside)
         : 0,
+      updated_at: isSet(object.updatedAt)
+        ? globalThis.String(object.updatedAt)
+        : isSet(object.updated_at)
+        ? globalThis.String(object.updated_at)
+        : "",
     };
   },
 
@@ -1259,6 +1290,9 @@ export const AuditStream: MessageFns<AuditStream> = {
     if (message.set_aside !== 0) {
       obj.setAside = Math.round(message.set_aside);
     }
+    if (message.updated_at !== "") {
+      obj.updatedAt = message.updated_at;
+    }
     return obj;
   },
 
@@ -1289,6 +1323,7 @@ export const AuditStream: MessageFns<AuditStream> = {
     message.oldest_waiting_at = object.oldest_waiting_at ?? "";
     message.started_after = object.started_after ?? 0;
     message.set_aside = object.set_aside ?? 0;
+    message.updated_at = object.updated_at ?? "";
     return message;
   },
 };
@@ -2256,6 +2291,7 @@ function createBaseUpdateAuditStreamRequest(): UpdateAuditStreamRequest {
     splunk_index: undefined,
     enabled: undefined,
     actor_email: "",
+    if_updated_at: undefined,
   };
 }
 
@@ -2284,6 +2320,9 @@ export const UpdateAuditStreamRequest: MessageFns<UpdateAuditStreamRequest> = {
     }
     if (message.actor_email !== "") {
       writer.uint32(66).string(message.actor_email);
+    }
+    if (message.if_updated_at !== undefined) {
+      writer.uint32(74).string(message.if_updated_at);
     }
     return writer;
   },
@@ -2365,6 +2404,14 @@ export const UpdateAuditStreamRequest: MessageFns<UpdateAuditStreamRequest> = {
             message.actor_email = reader.string();
             continue;
           }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.if_updated_at = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2403,6 +2450,11 @@ export const UpdateAuditStreamRequest: MessageFns<UpdateAuditStreamRequest> = {
         : isSet(object.actor_email)
         ? globalThis.String(object.actor_email)
         : "",
+      if_updated_at: isSet(object.ifUpdatedAt)
+        ? globalThis.String(object.ifUpdatedAt)
+        : isSet(object.if_updated_at)
+        ? globalThis.String(object.if_updated_at)
+        : undefined,
     };
   },
 
@@ -2432,6 +2484,9 @@ export const UpdateAuditStreamRequest: MessageFns<UpdateAuditStreamRequest> = {
     if (message.actor_email !== "") {
       obj.actorEmail = message.actor_email;
     }
+    if (message.if_updated_at !== undefined) {
+      obj.ifUpdatedAt = message.if_updated_at;
+    }
     return obj;
   },
 
@@ -2448,6 +2503,7 @@ export const UpdateAuditStreamRequest: MessageFns<UpdateAuditStreamRequest> = {
     message.splunk_index = object.splunk_index ?? undefined;
     message.enabled = object.enabled ?? undefined;
     message.actor_email = object.actor_email ?? "";
+    message.if_updated_at = object.if_updated_at ?? undefined;
     return message;
   },
 };

@@ -174,6 +174,11 @@ export interface Receiver {
   waiting: number;
   /** When the oldest of them was created (RFC 3339); empty when none waits. */
   oldest_waiting_at: string;
+  /**
+   * When its settings (URL, label, events, enabled) or its secret's rotation last changed (RFC 3339,
+   * microseconds); deliveries do not change it. What UpdateReceiverRequest.if_updated_at names.
+   */
+  updated_at: string;
 }
 
 /**
@@ -330,7 +335,17 @@ export interface UpdateReceiverRequest {
     | undefined;
   /** Replaces the selection when not empty. */
   events: EventType[];
-  enabled?: boolean | undefined;
+  enabled?:
+    | boolean
+    | undefined;
+  /**
+   * Optional: the receiver's updated_at as the change was decided against (the console reads the
+   * receiver, sends only what the owner changed, and this). Given, the change is refused with
+   * FAILED_PRECONDITION precondition_failed if the receiver changed since (compared under its
+   * row's lock, at the write), so a save cannot replace what another owner, brandctl or the API
+   * changed meanwhile (a selection of events replaced whole, say). Absent: written as before.
+   */
+  if_updated_at?: string | undefined;
 }
 
 /** UpdateReceiverResponse holds the changed receiver. */
@@ -915,6 +930,7 @@ function createBaseReceiver(): Receiver {
     disabled_at: "",
     waiting: 0,
     oldest_waiting_at: "",
+    updated_at: "",
   };
 }
 
@@ -980,6 +996,9 @@ export const Receiver: MessageFns<Receiver> = {
     }
     if (message.oldest_waiting_at !== "") {
       writer.uint32(154).string(message.oldest_waiting_at);
+    }
+    if (message.updated_at !== "") {
+      writer.uint32(162).string(message.updated_at);
     }
     return writer;
   },
@@ -1159,6 +1178,14 @@ export const Receiver: MessageFns<Receiver> = {
             message.oldest_waiting_at = reader.string();
             continue;
           }
+          case 20: {
+            if (tag !== 162) {
+              break;
+            }
+
+            message.updated_at = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1240,6 +1267,11 @@ export const Receiver: MessageFns<Receiver> = {
         : isSet(object.oldest_waiting_at)
         ? globalThis.String(object.oldest_waiting_at)
         : "",
+      updated_at: isSet(object.updatedAt)
+        ? globalThis.String(object.updatedAt)
+        : isSet(object.updated_at)
+        ? globalThis.String(object.updated_at)
+        : "",
     };
   },
 
@@ -1302,6 +1334,9 @@ export const Receiver: MessageFns<Receiver> = {
     if (message.oldest_waiting_at !== "") {
       obj.oldestWaitingAt = message.oldest_waiting_at;
     }
+    if (message.updated_at !== "") {
+      obj.updatedAt = message.updated_at;
+    }
     return obj;
   },
 
@@ -1331,6 +1366,7 @@ export const Receiver: MessageFns<Receiver> = {
     message.disabled_at = object.disabled_at ?? "";
     message.waiting = object.waiting ?? 0;
     message.oldest_waiting_at = object.oldest_waiting_at ?? "";
+    message.updated_at = object.updated_at ?? "";
     return message;
   },
 };
@@ -2772,7 +2808,14 @@ export const ListReceiversResponse: MessageFns<ListReceiversResponse> = {
 };
 
 function createBaseUpdateReceiverRequest(): UpdateReceiverRequest {
-  return { receiver_id: "", url: undefined, label: undefined, events: [], enabled: undefined };
+  return {
+    receiver_id: "",
+    url: undefined,
+    label: undefined,
+    events: [],
+    enabled: undefined,
+    if_updated_at: undefined,
+  };
 }
 
 export const UpdateReceiverRequest: MessageFns<UpdateReceiverRequest> = {
@@ -2795,6 +2838,9 @@ export const UpdateReceiverRequest: MessageFns<UpdateReceiverRequest> = {
     }
     if (message.enabled !== undefined) {
       writer.uint32(40).bool(message.enabled);
+    }
+    if (message.if_updated_at !== undefined) {
+      writer.uint32(50).string(message.if_updated_at);
     }
     return writer;
   },
@@ -2862,6 +2908,14 @@ export const UpdateReceiverRequest: MessageFns<UpdateReceiverRequest> = {
             message.enabled = reader.bool();
             continue;
           }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.if_updated_at = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2885,6 +2939,11 @@ export const UpdateReceiverRequest: MessageFns<UpdateReceiverRequest> = {
       label: isSet(object.label) ? globalThis.String(object.label) : undefined,
       events: globalThis.Array.isArray(object?.events) ? object.events.map((e: any) => eventTypeFromJSON(e)) : [],
       enabled: isSet(object.enabled) ? globalThis.Boolean(object.enabled) : undefined,
+      if_updated_at: isSet(object.ifUpdatedAt)
+        ? globalThis.String(object.ifUpdatedAt)
+        : isSet(object.if_updated_at)
+        ? globalThis.String(object.if_updated_at)
+        : undefined,
     };
   },
 
@@ -2905,6 +2964,9 @@ export const UpdateReceiverRequest: MessageFns<UpdateReceiverRequest> = {
     if (message.enabled !== undefined) {
       obj.enabled = message.enabled;
     }
+    if (message.if_updated_at !== undefined) {
+      obj.ifUpdatedAt = message.if_updated_at;
+    }
     return obj;
   },
 
@@ -2918,6 +2980,7 @@ export const UpdateReceiverRequest: MessageFns<UpdateReceiverRequest> = {
     message.label = object.label ?? undefined;
     message.events = object.events?.map((e) => e) || [];
     message.enabled = object.enabled ?? undefined;
+    message.if_updated_at = object.if_updated_at ?? undefined;
     return message;
   },
 };

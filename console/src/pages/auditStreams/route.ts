@@ -1,10 +1,12 @@
 import type { Request, Response, Router } from 'express';
+import type { AuditStream } from '@brand/proto/webhooks/v1/audit';
 import { roleAllows } from '@brand/shared/console';
 import type { ConsoleDeps } from '../../consoleDeps';
 import { repeatLocation, repeatNotice } from '../../forms/repeatedForm';
 import { ONCE_FIELD } from '../../forms/submitOnce';
 import { formRefusal } from '../../http/formRefusal';
-import { changedFields, conflictMessage, keptForm } from '../../forms/shownFields';
+import { changedFields, conflictMessage, keptForm, shownName } from '../../forms/shownFields';
+import { changedWhileSavingMessage, decideOntoRead } from '../../forms/ontoWhatWasRead';
 import { memberOf, notFound, viewerOf, type MemberSession } from '../../session/memberSession';
 import { doneNoticeOf } from '../../views/doneNotice';
 import { sendPage } from '../../views/render';
@@ -250,43 +252,81 @@ export function registerAuditStreams(router: Router, deps: ConsoleDeps): void {
     }
     const v = parsed.data;
     // Only what the person changed is sent: the rest may have been changed by another owner
-    // since the page was opened (forms/shownFields.ts).
+    // since the page was opened (forms/shownFields.ts); and only onto the stream it was decided
+    // on (if_updated_at), read again and decided once more if it changed before the write
+    // (forms/ontoWhatWasRead.ts).
     const s = memberOf(res);
-    const read = await streams(
-      'getAuditStream',
-      { stream_id: pathStream(req), deliveries: 1 },
-      as(s),
-    );
-    const now = shownStreamFields(read.stream!);
-    const posted = Object.fromEntries(
-      Object.keys(now).map((f) => [f, v[f as keyof typeof v]]),
-    ) as Record<string, string>;
-    const { changes, conflicts } = changedFields(req.body as Record<string, unknown>, posted, now);
-    if (conflicts.length > 0) {
-      const error = conflictMessage(
-        conflicts.map((f) => ({ label: STREAM_FIELD_WORDS[f] ?? f, now: now[f]! })),
-      );
+    const id = pathStream(req);
+    const body = req.body as Record<string, unknown>;
+    const readStream = async () =>
+      (await streams('getAuditStream', { stream_id: id, deliveries: 1 }, as(s))).stream!;
+    const postedOf = (now: Record<string, string>) =>
+      Object.fromEntries(Object.keys(now).map((f) => [f, v[f as keyof typeof v]])) as Record<
+        string,
+        string
+      >;
+    const decide = (stream: AuditStream) => {
+      const now = shownStreamFields(stream);
+      const posted = postedOf(now);
+      const decided = changedFields(body, posted, now);
+      // A token typed for the destination the page showed goes nowhere else (as a new client
+      // secret on the single sign-on form): if another owner moved the stream since, and this
+      // person did not move it there too, the save is refused, naming the destination.
+      if (v.token !== '') {
+        for (const name of ['url', 'datadog_site'].filter((f) => f in now)) {
+          const shown = body[shownName(name)];
+          const movedByOthers = typeof shown === 'string' && shown !== now[name];
+          if (movedByOthers && posted[name] !== now[name] && !decided.conflicts.includes(name))
+            decided.conflicts.push(name);
+        }
+      }
+      return decided;
+    };
+    let saved;
+    try {
+      saved = await decideOntoRead({
+        read: await readStream(),
+        readAgain: readStream,
+        decide,
+        write: async (stream, { changes }) => {
+          await streams(
+            'updateAuditStream',
+            {
+              stream_id: id,
+              label: changes.label,
+              url: changes.url === '' ? undefined : changes.url,
+              token: v.token === '' ? undefined : v.token,
+              datadog_site: changes.datadog_site === '' ? undefined : changes.datadog_site,
+              splunk_index: changes.splunk_index,
+              actor_email: '',
+              if_updated_at: stream.updated_at,
+            },
+            as(s),
+          );
+        },
+      });
+    } catch (err) {
+      const refused = formRefusal(err);
+      if (!refused) throw err;
+      await streamPage(req, res, s, { error: refused.message }, refused.httpStatus);
+      return;
+    }
+    if (saved.outcome !== 'written') {
+      const now = shownStreamFields(saved.read);
+      const { conflicts } = saved.decided;
+      const error =
+        conflicts.length > 0
+          ? conflictMessage(
+              conflicts.map((f) => ({ label: STREAM_FIELD_WORDS[f] ?? f, now: now[f]! })),
+            )
+          : changedWhileSavingMessage('audit stream');
       res.setHeader('X-Console-Error', 'edit_conflict');
       // what the person changed as they typed it, the rest as it is now
-      const form = keptForm(posted, now, { changes, conflicts });
+      const form = keptForm(postedOf(now), now, saved.decided);
       await streamPage(req, res, s, { error, form }, 409);
       return;
     }
-    await change(req, res, 'saved', (s, id) =>
-      streams(
-        'updateAuditStream',
-        {
-          stream_id: id,
-          label: changes.label,
-          url: changes.url === '' ? undefined : changes.url,
-          token: v.token === '' ? undefined : v.token,
-          datadog_site: changes.datadog_site === '' ? undefined : changes.datadog_site,
-          splunk_index: changes.splunk_index,
-          actor_email: '',
-        },
-        as(s),
-      ),
-    );
+    res.redirect(303, `/brands/${s.brand.id}/audit-streams/${id}?done=saved`);
   });
 
   for (const [path, enabled] of [

@@ -3,6 +3,7 @@ import type { ApiKey } from '@brand/proto/access/v1';
 import type { ConsoleDeps } from '../../consoleDeps';
 import { changedFields, conflictMessage } from '../../forms/shownFields';
 import { formRefusal } from '../../http/formRefusal';
+import { changedWhileSavingMessage, decideOntoRead } from '../../forms/ontoWhatWasRead';
 import { memberOf, notFound, viewerOf, type MemberSession } from '../../session/memberSession';
 import { sendPage } from '../../views/render';
 import { KEY_ID, KeyNetworksForm } from './input';
@@ -68,36 +69,33 @@ export function registerKeyNetworks(router: Router, deps: ConsoleDeps, keys: Key
     // posts all of it, and a save from a page opened earlier put back a network another owner
     // had just removed (a hostile review of lost updates, 2026-12-01). Changed since it was shown
     // and changed by this person too: refused, naming it; left as shown: nothing is written.
-    const now = await keys.pathKey(req, s);
+    // Written only over the list it was decided on (if_allowed_networks), read again and decided
+    // once more if it changed before the write (forms/ontoWhatWasRead.ts).
     const posted = { allowed_networks: splitNetworks(typed) };
-    const { changes, conflicts } = changedFields(req.body as Record<string, unknown>, posted, {
-      allowed_networks: now.allowed_networks,
-    });
-    if (conflicts.length > 0) {
-      res.setHeader('X-Console-Error', 'edit_conflict');
-      const error = conflictMessage([
-        {
-          label: 'allowed networks',
-          now: now.allowed_networks.length > 0 ? now.allowed_networks : 'any network',
-        },
-      ]);
-      sendPage(res, KeyNetworksPage({ viewer: viewerOf(s), apiKey: now, typed, error }), 409);
-      return;
-    }
-    if (!changes.allowed_networks) {
-      res.redirect(303, `/brands/${s.brand.id}/keys?networks=${keyId}`);
-      return;
-    }
+    const read = await keys.pathKey(req, s);
+    let saved;
     try {
-      await deps.clients.access(
-        'setKeyNetworks',
-        {
-          key_id: keyId,
-          allowed_networks: changes.allowed_networks,
-          actor_email: '',
+      saved = await decideOntoRead({
+        read,
+        readAgain: () => keys.pathKey(req, s),
+        decide: (key) =>
+          changedFields(req.body as Record<string, unknown>, posted, {
+            allowed_networks: key.allowed_networks,
+          }),
+        write: async (key, { changes }) => {
+          if (!changes.allowed_networks) return;
+          await deps.clients.access(
+            'setKeyNetworks',
+            {
+              key_id: keyId,
+              allowed_networks: changes.allowed_networks,
+              actor_email: '',
+              if_allowed_networks: { allowed_networks: key.allowed_networks },
+            },
+            { assertion: s.assertion },
+          );
         },
-        { assertion: s.assertion },
-      );
+      });
     } catch (err) {
       const refused = formRefusal(err);
       if (!refused) throw err;
@@ -107,6 +105,21 @@ export function registerKeyNetworks(router: Router, deps: ConsoleDeps, keys: Key
         KeyNetworksPage({ viewer: viewerOf(s), apiKey, typed, error: refused.message }),
         refused.httpStatus,
       );
+      return;
+    }
+    if (saved.outcome !== 'written') {
+      const now = saved.read;
+      res.setHeader('X-Console-Error', 'edit_conflict');
+      const error =
+        saved.decided.conflicts.length > 0
+          ? conflictMessage([
+              {
+                label: 'allowed networks',
+                now: now.allowed_networks.length > 0 ? now.allowed_networks : 'any network',
+              },
+            ])
+          : changedWhileSavingMessage('allowed networks');
+      sendPage(res, KeyNetworksPage({ viewer: viewerOf(s), apiKey: now, typed, error }), 409);
       return;
     }
     res.redirect(303, `/brands/${s.brand.id}/keys?networks=${keyId}`);

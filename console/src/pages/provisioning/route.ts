@@ -5,6 +5,7 @@ import type { ConsoleDeps } from '../../consoleDeps';
 import { repeatLocation, repeatNotice } from '../../forms/repeatedForm';
 import { ONCE_FIELD, type FirstPost } from '../../forms/submitOnce';
 import { formRefusal } from '../../http/formRefusal';
+import { changedWhileSavingMessage, decideOntoRead } from '../../forms/ontoWhatWasRead';
 import { changedFields, conflictMessage, keptForm } from '../../forms/shownFields';
 import { runFormChange } from '../../http/formChange';
 import { memberOf, notFound, viewerOf, type MemberSession } from '../../session/memberSession';
@@ -302,47 +303,69 @@ export function registerProvisioning(router: Router, deps: ConsoleDeps): void {
     // The settings are stored whole: what the person did not change is taken from them as they
     // are now, not from the page, which another owner may have saved over since it was opened
     // (forms/shownFields.ts): "revoke the keys" turned on was turned off again by a save of the
-    // groups claim from an older page (a hostile review of lost updates, 2026-12-01).
-    const { settings } = await deps.clients.provisioning(
-      'getProvisioning',
-      { brand_id: s.brand.id },
-      { assertion: s.assertion },
-    );
-    const now = shownSettings(settings);
+    // groups claim from an older page (a hostile review of lost updates, 2026-12-01). Written only
+    // over the settings it was decided on (if_settings), read again and decided once more if they
+    // changed before the write (forms/ontoWhatWasRead.ts).
+    const readSettings = async () =>
+      (
+        await deps.clients.provisioning(
+          'getProvisioning',
+          { brand_id: s.brand.id },
+          { assertion: s.assertion },
+        )
+      ).settings;
     const posted = {
       jit_enabled: parsed.data.jit_enabled ?? '',
       jit_groups_claim: parsed.data.jit_groups_claim,
       revoke_keys_on_deprovision: parsed.data.revoke_keys_on_deprovision ?? '',
     };
-    const { changes, conflicts } = changedFields(req.body as Record<string, unknown>, posted, now);
-    if (conflicts.length > 0) {
+    const read = await readSettings();
+    let saved;
+    try {
+      saved = await decideOntoRead({
+        read,
+        readAgain: readSettings,
+        decide: (settings) =>
+          changedFields(req.body as Record<string, unknown>, posted, shownSettings(settings)),
+        write: async (settings, { changes }) => {
+          const next = { ...shownSettings(settings), ...changes };
+          await deps.clients.provisioning(
+            'setProvisioningSettings',
+            {
+              brand_id: s.brand.id,
+              settings: {
+                jit_enabled: next.jit_enabled === 'on',
+                jit_groups_claim: next.jit_groups_claim,
+                revoke_keys_on_deprovision: next.revoke_keys_on_deprovision === 'on',
+              },
+              if_settings: settings,
+            },
+            { assertion: s.assertion },
+          );
+        },
+      });
+    } catch (err) {
+      const refused = formRefusal(err);
+      if (!refused) throw err;
+      res.setHeader('X-Console-Error', refused.code);
+      await page(res, s, { error: refused.message }, refused.httpStatus);
+      return;
+    }
+    if (saved.outcome !== 'written') {
+      const now = shownSettings(saved.read);
+      const { conflicts } = saved.decided;
       res.setHeader('X-Console-Error', 'edit_conflict');
-      const error = conflictMessage(
-        conflicts.map((f) => ({ label: SETTING_WORDS[f], now: now[f] || 'off' })),
-      );
+      const error =
+        conflicts.length > 0
+          ? conflictMessage(
+              conflicts.map((f) => ({ label: SETTING_WORDS[f], now: now[f] || 'off' })),
+            )
+          : changedWhileSavingMessage('provisioning settings');
       // what the person changed as they set it, the rest as it is now
-      const settingsForm = keptForm(posted, now, { changes, conflicts });
+      const settingsForm = keptForm(posted, now, saved.decided);
       await page(res, s, { error, settingsForm }, 409);
       return;
     }
-    const next = { ...now, ...changes };
-    await change(
-      res,
-      s,
-      () =>
-        deps.clients.provisioning(
-          'setProvisioningSettings',
-          {
-            brand_id: s.brand.id,
-            settings: {
-              jit_enabled: next.jit_enabled === 'on',
-              jit_groups_claim: next.jit_groups_claim,
-              revoke_keys_on_deprovision: next.revoke_keys_on_deprovision === 'on',
-            },
-          },
-          { assertion: s.assertion },
-        ),
-      'settings',
-    );
+    res.redirect(303, `/brands/${s.brand.id}/provisioning?done=settings`);
   });
 }

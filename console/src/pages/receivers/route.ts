@@ -7,6 +7,7 @@ import { repeatLocation, repeatNotice } from '../../forms/repeatedForm';
 import { formatCount as count } from '../../views/counted';
 import { ONCE_FIELD } from '../../forms/submitOnce';
 import { formRefusal } from '../../http/formRefusal';
+import { changedWhileSavingMessage, decideOntoRead } from '../../forms/ontoWhatWasRead';
 import {
   changedFields,
   conflictMessage,
@@ -216,34 +217,49 @@ export function registerReceivers(router: Router, deps: ConsoleDeps): void {
       return;
     }
     // Only what the person changed is sent: the rest may have been changed by another owner
-    // since the page was opened (forms/shownFields.ts).
-    const now = { url: receiver.url, label: receiver.label, events: receiverEvents(receiver) };
-    const { changes, conflicts } = changedFields(body, parsed.data, now);
-    if (conflicts.length > 0) {
-      const error = conflictMessage(conflicts.map((f) => ({ label: FIELD_WORDS[f], now: now[f] })));
-      res.setHeader('X-Console-Error', 'edit_conflict');
-      // what the person changed as they typed it, the rest as it is now (and shown as such)
-      const form = { ...keptForm(formValues(body), now, { changes, conflicts }), shown: now };
-      await receiverPage(res, s, receiver, 'settings', { form, error }, 409);
-      return;
-    }
+    // since the page was opened (forms/shownFields.ts); and only onto the receiver it was decided
+    // on (if_updated_at), read again and decided once more if it changed before the write
+    // (forms/ontoWhatWasRead.ts).
+    const nowOf = (r: Receiver) => ({ url: r.url, label: r.label, events: receiverEvents(r) });
+    let saved;
     try {
-      await webhooks(
-        'updateReceiver',
-        {
-          receiver_id: receiver.id,
-          url: changes.url,
-          label: changes.label,
-          events: (changes.events ?? []).map((e) => EVENT_TYPES.toProto(e)),
+      saved = await decideOntoRead({
+        read: receiver,
+        readAgain: () => getReceiver(s, receiver.id),
+        decide: (r) => changedFields(body, parsed.data, nowOf(r)),
+        write: async (r, { changes }) => {
+          await webhooks(
+            'updateReceiver',
+            {
+              receiver_id: r.id,
+              url: changes.url,
+              label: changes.label,
+              events: (changes.events ?? []).map((e) => EVENT_TYPES.toProto(e)),
+              if_updated_at: r.updated_at,
+            },
+            as(s),
+          );
         },
-        as(s),
-      );
+      });
     } catch (err) {
       const refused = formRefusal(err);
       if (!refused) throw err;
       const form = formValues(body);
       const extra = { form, error: refused.message };
       await receiverPage(res, s, receiver, 'settings', extra, refused.httpStatus);
+      return;
+    }
+    if (saved.outcome !== 'written') {
+      const { read, decided } = saved;
+      const now = nowOf(read);
+      const error =
+        decided.conflicts.length > 0
+          ? conflictMessage(decided.conflicts.map((f) => ({ label: FIELD_WORDS[f], now: now[f] })))
+          : changedWhileSavingMessage('receiver');
+      res.setHeader('X-Console-Error', 'edit_conflict');
+      // what the person changed as they typed it, the rest as it is now (and shown as such)
+      const form = { ...keptForm(formValues(body), now, decided), shown: now };
+      await receiverPage(res, s, read, 'settings', { form, error }, 409);
       return;
     }
     res.redirect(303, `${receiverTabPath(s.brand.id, receiver.id, 'settings')}?done=saved`);

@@ -1,5 +1,8 @@
 import { Option, type Command } from 'commander';
+import type { ProvisioningSettings } from '@brand/proto/access/v1/provisioning';
 import { ROLES, type RoleName } from '@brand/shared/enums';
+import { isAppError } from '@brand/shared/errors';
+import type { Backend } from '../client';
 import { formatFields, formatTable, shortTime } from '../output';
 import { defineCommand, defineGroup, runCommand } from '../run';
 import { SECRET_WARNING, secretBlock } from '../views';
@@ -180,19 +183,7 @@ export function registerProvisioningCommands(program: Command): void {
         cmd: Command,
       ) =>
         runCommand(cmd, async ({ backend }) => {
-          const now = (await backend.provisioning('getProvisioning', { brand_id: brandId }))
-            .settings;
-          const { settings } = await backend.provisioning('setProvisioningSettings', {
-            brand_id: brandId,
-            settings: {
-              jit_enabled: opts.jit === undefined ? (now?.jit_enabled ?? false) : opts.jit === 'on',
-              jit_groups_claim: opts.groupsClaim ?? now?.jit_groups_claim ?? 'groups',
-              revoke_keys_on_deprovision:
-                opts.revokeKeys === undefined
-                  ? (now?.revoke_keys_on_deprovision ?? false)
-                  : opts.revokeKeys === 'on',
-            },
-          });
+          const settings = await setNamedSettings(backend, brandId, opts);
           return {
             json: { settings },
             human: formatFields([
@@ -205,4 +196,40 @@ export function registerProvisioningCommands(program: Command): void {
           };
         }),
     );
+}
+
+/**
+ * The settings named on the command line set, the others kept as they are: read, then written
+ * onto what was read (if_settings). Written whole without it, another owner's change committing
+ * between the two (console, API) was turned back unseen, "revoke the keys" off again. Refused
+ * because that happened, it reads once more and applies the same flags onto the newer settings:
+ * they name only what the operator asked to change. Three refusals in a row (a brand whose
+ * settings change continuously) end as the service's precondition_failed.
+ */
+async function setNamedSettings(
+  backend: Backend,
+  brandId: string,
+  opts: { jit?: string; groupsClaim?: string; revokeKeys?: string },
+): Promise<ProvisioningSettings | undefined> {
+  for (let attempt = 1; ; attempt++) {
+    const now = (await backend.provisioning('getProvisioning', { brand_id: brandId })).settings;
+    const named: ProvisioningSettings = {
+      jit_enabled: opts.jit === undefined ? (now?.jit_enabled ?? false) : opts.jit === 'on',
+      jit_groups_claim: opts.groupsClaim ?? now?.jit_groups_claim ?? 'groups',
+      revoke_keys_on_deprovision:
+        opts.revokeKeys === undefined
+          ? (now?.revoke_keys_on_deprovision ?? false)
+          : opts.revokeKeys === 'on',
+    };
+    try {
+      const { settings } = await backend.provisioning('setProvisioningSettings', {
+        brand_id: brandId,
+        settings: named,
+        if_settings: now,
+      });
+      return settings;
+    } catch (err) {
+      if (!(isAppError(err) && err.code === 'precondition_failed') || attempt === 3) throw err;
+    }
+  }
 }

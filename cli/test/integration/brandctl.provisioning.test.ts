@@ -1,12 +1,15 @@
 // brandctl provisioning end to end, against a real records process: a SCIM token printed once
 // (and never again), a group mapped to a role, just-in-time membership turned on, what show
 // answers, and a revoked token refused by records' own check.
+import { ProvisioningServiceClient } from '@brand/proto/access/v1/provisioning';
+import { connectClient, createCaller } from '@brand/shared/grpc';
+import { queueBehindRowLock, TEST_ADMIN_TOKEN } from '@brand/testkit';
 import { jsonOf, useBrandctlStack } from './brandctlHarness';
 
 const h = useBrandctlStack();
 
 interface ShowOut {
-  settings: { jit_enabled: boolean; jit_groups_claim: string };
+  settings: { jit_enabled: boolean; jit_groups_claim: string; revoke_keys_on_deprovision: boolean };
   tokens: { id: string; name: string; revoked_at: string; expires_at: string }[];
   mappings: { group: string; role: string }[];
 }
@@ -107,5 +110,41 @@ describe('brandctl provisioning', () => {
     const unknown = await h.run('provisioning', 'token', 'revoke', 'sct_nope');
     expect(unknown.code).not.toBe(0);
     expect(unknown.stderr).toContain('No SCIM token');
+  });
+
+  it("changes only the settings it names, keeping another owner's change made meanwhile", async () => {
+    // `settings` reads the three settings, sets the ones named and writes all three: another
+    // owner's change committing between the read and the write was turned back unseen
+    // ("revoke the keys" off again). The write now names what was read (if_settings), and
+    // brandctl reads again and applies its flags once more when records refuses it.
+    const { brand } = await h.stack.admin.createBrand({ tier: 'plus', verified: true });
+    const client = connectClient(ProvisioningServiceClient, h.stack.records.address);
+    try {
+      const other = createCaller(client, { deadlineMs: 10_000, token: TEST_ADMIN_TOKEN });
+      const [otherOwner, set] = await queueBehindRowLock(
+        h.stack.db.pool,
+        { sql: 'select 1 from brands where id = $1 for update', params: [brand.id] },
+        [
+          () =>
+            other('setProvisioningSettings', {
+              brand_id: brand.id,
+              settings: {
+                jit_enabled: false,
+                jit_groups_claim: 'groups',
+                revoke_keys_on_deprovision: true,
+              },
+            }),
+          // Reads before the other change commits (no lock), then its write queues behind it.
+          () => h.run('provisioning', 'settings', brand.id, '--jit', 'on', '--json'),
+        ] as const,
+      );
+      expect(otherOwner.settings?.revoke_keys_on_deprovision).toBe(true);
+      expect(set.code).toBe(0);
+      expect(
+        jsonOf<ShowOut>(await h.run('provisioning', 'show', brand.id, '--json')),
+      ).toMatchObject({ settings: { jit_enabled: true, revoke_keys_on_deprovision: true } });
+    } finally {
+      client.close();
+    }
   });
 });

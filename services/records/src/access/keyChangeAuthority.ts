@@ -10,7 +10,8 @@ import { shareBrandForKeys } from './keyNetworksRepo';
  * Read only before it, a change waiting behind its actor's removal or demotion went ahead on the
  * authority they no longer had (as member changes did before b1f9c5ab; a hostile review,
  * 2026-12-01). Answers the actor as they are now; an operator's named owner is read again by
- * the caller (namedOwner, recordedActor on `db`).
+ * the caller (namedOwner, recordedActor on `db`). Provisioning changes use it too, after their own
+ * lock on the brand's row (provisioningService.ts, scimTokens.ts).
  */
 export async function reauthorizeUnderBrand(
   db: PoolClient,

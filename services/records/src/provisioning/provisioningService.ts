@@ -1,13 +1,14 @@
 import { z } from 'zod';
 import { insertActivity } from '@brand/shared/activity';
 import { actorEmail, actorMemberId, authorize, type Actor } from '@brand/shared/console';
-import { withTransaction, type Pool } from '@brand/shared/db';
+import { withTransaction, type Pool, type PoolClient } from '@brand/shared/db';
 import { ROLES, type RoleName } from '@brand/shared/enums';
 import { AppError, parseOrThrow } from '@brand/shared/errors';
 import { refuseUnlessOneLine } from '@brand/shared/text';
 import { selectBrand } from '../access/brandRepo';
 import { currentActor } from '../access/currentActor';
 import { brandId } from '../access/inputs';
+import { reauthorizeUnderBrand } from '../access/keyChangeAuthority';
 import { changeDirectory, deriveUsers, type DirectoryDeps } from './directoryService';
 import {
   deleteRoleMapping,
@@ -67,6 +68,22 @@ async function ownersBrand(
   return { who, brandId: v.brandId };
 }
 
+/**
+ * The actor authorized again once the brand's row is locked (member changes lock it for update):
+ * ownersBrand reads their standing before it, and a change queued behind their demotion or
+ * removal went ahead on the authority they no longer had, just-in-time membership turned on or a
+ * group mapped to owner (a review of races inside one brand, 2026-12-01; as key changes since
+ * keyChangeAuthority.ts).
+ */
+const ownerStillUnderLock = (db: PoolClient, actor: Actor, id: string): Promise<Actor> =>
+  reauthorizeUnderBrand(
+    db,
+    actor,
+    'members.provisioning',
+    id,
+    () => new AppError('not_found', `No brand ${id}.`),
+  );
+
 /** Everything the Provisioning page shows. */
 export async function getProvisioning(pool: Pool, actor: Actor, input: { brandId: string }) {
   const { brandId: id } = await ownersBrand(pool, actor, input.brandId);
@@ -93,11 +110,12 @@ export async function setRoleMapping(
   actor: Actor,
   input: { brandId: string; groupKey: string; role: RoleName | undefined; remove: boolean },
 ): Promise<void> {
-  const { who, brandId: id } = await ownersBrand(deps.pool, actor, input.brandId);
+  const { who: before, brandId: id } = await ownersBrand(deps.pool, actor, input.brandId);
   const key = parseOrThrow(input.remove ? storedGroupKey : groupKey, input.groupKey);
   const newRole = input.remove ? undefined : parseOrThrow(role, input.role);
-  const label = `${actorEmail(who)} (role mapping)`;
+  const label = `${actorEmail(before)} (role mapping)`;
   await changeDirectory(deps, { brandId: id, label }, async (db) => {
+    const who = await ownerStillUnderLock(db, actor, id);
     if (newRole) {
       const count = (await selectRoleMappings(db, id)).length;
       if (count >= MAX_MAPPINGS) {
@@ -141,12 +159,13 @@ export async function setProvisioningSettings(
     ifSettings?: ProvisioningSettingsRow;
   },
 ): Promise<ProvisioningSettingsRow> {
-  const { who, brandId: id } = await ownersBrand(pool, actor, input.brandId);
+  const { brandId: id } = await ownersBrand(pool, actor, input.brandId);
   const s = parseOrThrow(Settings, input.settings);
   const read = input.ifSettings;
   await withTransaction(pool, async (db) => {
     const now = await lockProvisioningSettings(db, id);
     if (!now) throw new AppError('not_found', `No brand ${id}.`);
+    const who = await ownerStillUnderLock(db, actor, id);
     if (
       read !== undefined &&
       (now.jit_enabled !== read.jit_enabled ||

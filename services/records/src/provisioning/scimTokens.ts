@@ -12,6 +12,7 @@ import { withTransaction, type Pool, type PoolClient } from '@brand/shared/db';
 import { AppError, parseOrThrow } from '@brand/shared/errors';
 import { newId } from '@brand/shared/ids';
 import { currentActor } from '../access/currentActor';
+import { reauthorizeUnderBrand } from '../access/keyChangeAuthority';
 import { lockBrandMembers, selectCurrentMember } from '../access/memberRepo';
 import { brandId } from '../access/inputs';
 import { hashToken, newSecretToken, TOKEN_PATTERN } from '../sessions/tokens';
@@ -221,9 +222,22 @@ export async function revokeScimToken(
   const v = parseOrThrow(z.object({ tokenId }), input);
   const found = await selectScimToken(pool, v.tokenId);
   if (!found) throw noToken(v.tokenId)();
-  const who = await currentActor(pool, actor);
-  authorize(who, 'members.provisioning', found.brand_id, noToken(v.tokenId));
+  authorize(
+    await currentActor(pool, actor),
+    'members.provisioning',
+    found.brand_id,
+    noToken(v.tokenId),
+  );
   return withTransaction(pool, async (db) => {
+    // Again under the brand's row: a revocation queued behind its actor's demotion ended the
+    // provider's token on authority they no longer had.
+    const who = await reauthorizeUnderBrand(
+      db,
+      actor,
+      'members.provisioning',
+      found.brand_id,
+      noToken(v.tokenId),
+    );
     const ended = await endScimToken(db, found.id, { revoke: true });
     if (!ended) throw noToken(v.tokenId)();
     await insertActivity(db, {

@@ -5,12 +5,12 @@ import { ServiceCallError } from '../clients/memberCaller';
  * person changed, and whether someone else changed it too), then written in a second call. What
  * another owner, brandctl or the API committed between the two was replaced unseen (a receiver's
  * events, a key's allowed networks, a provisioning setting; a review of lost updates,
- * 2026-12-01). So the write names what it was decided on (UpdateReceiver's and UpdateAuditStream's
- * if_updated_at, SetKeyNetworks' if_allowed_networks, SetProvisioningSettings' if_settings, as
- * SetSsoConnection's if_updated_at), and the service refuses it with precondition_failed when the
- * row changed since. Then this reads again and decides once more: another owner's change of a
- * field the person left alone is kept and theirs written beside it; one of a field they changed
- * too is the usual conflict (409, edit_conflict). Refused again (a third change within that
+ * 2026-12-01). So the write names what it was decided on (UpdateReceiver's, UpdateAuditStream's
+ * and SetSsoConnection's if_updated_at, SetKeyNetworks' if_allowed_networks,
+ * SetProvisioningSettings' if_settings), and the service refuses it with precondition_failed
+ * when the row changed since. Then this reads again and decides once more: another owner's change
+ * of a field the person left alone is kept and theirs written beside it; one of a field they
+ * changed too is the usual conflict (409, edit_conflict). Refused again (a third change within that
  * moment), it reads once more and ends as `changed`: the route answers 409, edit_conflict, with
  * the form as it is then.
  */

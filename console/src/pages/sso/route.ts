@@ -2,6 +2,7 @@ import type { Response, Router } from 'express';
 import type { SsoConnection } from '@brand/proto/access/v1/sso';
 import { roleAllows } from '@brand/shared/console';
 import type { ConsoleDeps } from '../../consoleDeps';
+import { changedWhileSavingMessage, decideOntoRead } from '../../forms/ontoWhatWasRead';
 import { changedFields, conflictMessage, keptForm, shownName } from '../../forms/shownFields';
 import { runFormChange } from '../../http/formChange';
 import { formRefusal } from '../../http/formRefusal';
@@ -28,6 +29,9 @@ const NOTICES: Record<string, string> = {
 
 /** A domain as the Verify now form posts it (records checks it is one of the connection's). */
 const DOMAIN_FIELD = /^[a-z0-9.-]{1,253}$/;
+
+/** What a save sends (`changes`) or is refused over (`conflicts`): forms/shownFields.ts. */
+type Decided<T> = { changes: Partial<T>; conflicts: (keyof T & string)[] };
 
 /** Renders the page with the stored connection and what the request adds. */
 type SsoPageRenderer = (
@@ -93,69 +97,96 @@ export function registerSso(router: Router, deps: ConsoleDeps): void {
     // now, not from the page, which another owner may have saved over since it was opened
     // (forms/shownFields.ts): a domain edit from an older page turned single sign-on back on
     // just after another owner had disabled it (a hostile review of lost updates, 2026-12-01).
-    // Records writes it only onto the connection read here (if_updated_at).
-    const { connection } = await deps.clients.sso(
-      'getSsoConnection',
-      { brand_id: s.brand.id, session_token: s.token },
-      { assertion: s.assertion },
-    );
+    // Records writes it only onto the connection read here (if_updated_at); changed before the
+    // write, it is read again and decided once more (forms/ontoWhatWasRead.ts). That was a 422
+    // "reload it and save again", the owner's typing lost.
+    const readConnection = async () =>
+      (
+        await deps.clients.sso(
+          'getSsoConnection',
+          { brand_id: s.brand.id, session_token: s.token },
+          { assertion: s.assertion },
+        )
+      ).connection;
     const posted = {
       issuer: parsed.data.issuer,
       client_id: parsed.data.client_id,
       allowed_domains: parsed.data.allowed_domains,
       enabled: parsed.data.enabled ?? '',
     };
-    let next = posted;
-    if (connection) {
+    const read = await readConnection();
+    // None read for this request but one found on reading again: another owner's first connection
+    // committed before this one's write. Decided against the empty form the page showed, a field
+    // the two set differently is a conflict, not written over theirs (as records' refusal of a
+    // second first connection keeps it).
+    const shownBody = read
+      ? body
+      : { ...body, ...Object.fromEntries(Object.keys(posted).map((n) => [shownName(n), ''])) };
+    const decide = (connection: SsoConnection | undefined): Decided<typeof posted> => {
+      if (!connection) return { changes: posted, conflicts: [] };
       const now = shownConnection(connection);
-      const { changes, conflicts } = changedFields(body, posted, now);
+      const decided = changedFields(shownBody, posted, now);
       // A new secret was given for the provider the page showed: if another owner changed the
       // issuer or client id since, it must not go to theirs.
       if (parsed.data.client_secret !== '') {
         for (const name of ['issuer', 'client_id'] as const) {
-          const shown = body[shownName(name)];
+          const shown = shownBody[shownName(name)];
           const movedByOthers = typeof shown === 'string' && shown !== now[name];
-          if (movedByOthers && posted[name] !== now[name] && !conflicts.includes(name)) {
-            conflicts.push(name);
+          if (movedByOthers && posted[name] !== now[name] && !decided.conflicts.includes(name)) {
+            decided.conflicts.push(name);
           }
         }
       }
-      if (conflicts.length > 0) {
-        res.setHeader('X-Console-Error', 'edit_conflict');
-        const error = conflictMessage(
-          conflicts.map((f) => ({
-            label: FIELD_WORDS[f],
-            now: f === 'enabled' ? (now.enabled ? 'on' : 'off') : now[f],
-          })),
-        );
-        // what the owner changed as they typed it, the rest as it is now: a box left ticked on
-        // their page must not turn single sign-on back on at the next save
-        const kept = keptForm(form, formOf(connection), { changes, conflicts });
-        await page(res, s, { form: kept, error }, 409);
-        return;
-      }
-      next = { ...now, allowed_domains: [...now.allowed_domains], ...changes };
-    }
+      return decided;
+    };
+    let saved;
     try {
-      await deps.clients.sso(
-        'setSsoConnection',
-        {
-          brand_id: s.brand.id,
-          issuer: next.issuer,
-          client_id: next.client_id,
-          client_secret: parsed.data.client_secret,
-          allowed_domains: next.allowed_domains,
-          enabled: next.enabled === 'on',
-          session_token: s.token,
-          if_updated_at: connection?.updated_at ?? '',
+      saved = await decideOntoRead({
+        read,
+        readAgain: readConnection,
+        decide,
+        write: async (connection, { changes }) => {
+          const next = connection ? { ...shownConnection(connection), ...changes } : posted;
+          await deps.clients.sso(
+            'setSsoConnection',
+            {
+              brand_id: s.brand.id,
+              issuer: next.issuer,
+              client_id: next.client_id,
+              client_secret: parsed.data.client_secret,
+              allowed_domains: [...next.allowed_domains],
+              enabled: next.enabled === 'on',
+              session_token: s.token,
+              if_updated_at: connection?.updated_at ?? '',
+            },
+            { assertion: s.assertion },
+          );
         },
-        { assertion: s.assertion },
-      );
+      });
     } catch (err) {
       const refused = formRefusal(err);
       if (!refused) throw err;
       res.setHeader('X-Console-Error', refused.code);
       await page(res, s, { form, error: refused.message }, refused.httpStatus);
+      return;
+    }
+    if (saved.outcome !== 'written') {
+      const { conflicts } = saved.decided;
+      const now = saved.read && shownConnection(saved.read);
+      res.setHeader('X-Console-Error', 'edit_conflict');
+      const error =
+        now && conflicts.length > 0
+          ? conflictMessage(
+              conflicts.map((f) => ({
+                label: FIELD_WORDS[f],
+                now: f === 'enabled' ? (now.enabled ? 'on' : 'off') : now[f],
+              })),
+            )
+          : changedWhileSavingMessage('single sign-on connection');
+      // what the owner changed as they typed it, the rest as it is now: a box left ticked on
+      // their page must not turn single sign-on back on at the next save
+      const kept = keptForm(form, formOf(saved.read), saved.decided);
+      await page(res, s, { form: kept, error }, 409);
       return;
     }
     res.redirect(303, `/brands/${s.brand.id}/sso?done=saved`);

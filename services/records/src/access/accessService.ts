@@ -40,7 +40,7 @@ import { currentActor } from './currentActor';
 import { recordedActor } from './recordedActor';
 import { unmetKeyConditions } from './keyConditions';
 import { networksInWords, refuseOpenKeyByPolicy, requestedNetworks } from './keyNetworkRules';
-import { reauthorizeUnderBrand } from './keyChangeAuthority';
+import { reauthorizeUnderBrand } from './reauthorizeUnderBrand';
 import { namedOwner } from './recordedActor';
 import { brandId, email, keyExpiresAt } from './inputs';
 import type { RevocationNotifier } from './revocations';

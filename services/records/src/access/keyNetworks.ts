@@ -11,7 +11,7 @@ import { updateKeyNetworks, updateKeyPolicy } from './keyNetworksRepo';
 import { lockBrandMembers } from './memberRepo';
 import { selectKey, type KeyRow } from './keyRepo';
 import { recordedActor } from './recordedActor';
-import { reauthorizeUnderBrand } from './keyChangeAuthority';
+import { reauthorizeUnderBrand } from './reauthorizeUnderBrand';
 import { authorizedKey, lockActive, noKeyOf } from './keyRollService';
 
 /**

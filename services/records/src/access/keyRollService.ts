@@ -9,7 +9,7 @@ import { generateApiKey, hashApiKey, keyDisplayPrefix } from '@brand/shared/keys
 import type { AccessDeps } from './accessService';
 import { selectBrand } from './brandRepo';
 import { currentActor } from './currentActor';
-import { reauthorizeUnderBrand } from './keyChangeAuthority';
+import { reauthorizeUnderBrand } from './reauthorizeUnderBrand';
 import { namedOwner, recordedActor } from './recordedActor';
 import { email, keyExpiresAt, keyId } from './inputs';
 import { unmetKeyConditions } from './keyConditions';

@@ -7,6 +7,7 @@ import { AppError, parseOrThrow } from '@brand/shared/errors';
 import { newId } from '@brand/shared/ids';
 import { selectBrand } from '../access/brandRepo';
 import { currentActor } from '../access/currentActor';
+import { reauthorizeUnderBrand } from '../access/reauthorizeUnderBrand';
 import { brandId, email } from '../access/inputs';
 import {
   insertOrRestoreMember,
@@ -136,9 +137,22 @@ export async function withdrawInvitation(
   const v = parseOrThrow(z.object({ invitationId }), input);
   const found = await selectInvitation(pool, v.invitationId);
   if (!found) throw noInvitation(v.invitationId)();
-  const who = await currentActor(pool, actor);
-  authorize(who, 'members.manage', found.brand_id, noInvitation(v.invitationId));
+  authorize(
+    await currentActor(pool, actor),
+    'members.manage',
+    found.brand_id,
+    noInvitation(v.invitationId),
+  );
   await withTransaction(pool, async (db) => {
+    // Again under the brand's row, as sending one does: a withdrawal queued behind its actor's
+    // removal went ahead on authority they no longer had (a review, 2026-12-01).
+    const who = await reauthorizeUnderBrand(
+      db,
+      actor,
+      'members.manage',
+      found.brand_id,
+      noInvitation(v.invitationId),
+    );
     if (!(await withdrawOpenInvitation(db, found.id))) throw noInvitation(v.invitationId)();
     await insertActivity(db, {
       brandId: found.brand_id,

@@ -8,7 +8,7 @@ import { refuseUnlessOneLine } from '@brand/shared/text';
 import { selectBrand } from '../access/brandRepo';
 import { currentActor } from '../access/currentActor';
 import { brandId } from '../access/inputs';
-import { reauthorizeUnderBrand } from '../access/keyChangeAuthority';
+import { reauthorizeUnderBrand } from '../access/reauthorizeUnderBrand';
 import { changeDirectory, deriveUsers, type DirectoryDeps } from './directoryService';
 import {
   deleteRoleMapping,
@@ -73,7 +73,7 @@ async function ownersBrand(
  * ownersBrand reads their standing before it, and a change queued behind their demotion or
  * removal went ahead on the authority they no longer had, just-in-time membership turned on or a
  * group mapped to owner (a review of races inside one brand, 2026-12-01; as key changes since
- * keyChangeAuthority.ts).
+ * reauthorizeUnderBrand.ts).
  */
 const ownerStillUnderLock = (db: PoolClient, actor: Actor, id: string): Promise<Actor> =>
   reauthorizeUnderBrand(

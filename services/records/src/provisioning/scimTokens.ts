@@ -12,7 +12,7 @@ import { withTransaction, type Pool, type PoolClient } from '@brand/shared/db';
 import { AppError, parseOrThrow } from '@brand/shared/errors';
 import { newId } from '@brand/shared/ids';
 import { currentActor } from '../access/currentActor';
-import { reauthorizeUnderBrand } from '../access/keyChangeAuthority';
+import { reauthorizeUnderBrand } from '../access/reauthorizeUnderBrand';
 import { lockBrandMembers, selectCurrentMember } from '../access/memberRepo';
 import { brandId } from '../access/inputs';
 import { hashToken, newSecretToken, TOKEN_PATTERN } from '../sessions/tokens';

@@ -2,6 +2,7 @@ import { insertActivity } from '@brand/shared/activity';
 import { roleAllows } from '@brand/shared/console';
 import { withTransaction } from '@brand/shared/db';
 import { AppError } from '@brand/shared/errors';
+import { lockBrandMembers, selectCurrentMember } from '../access/memberRepo';
 import { ineligibleReason, isEligible } from '../sessions/eligibility';
 import type { SessionDeps } from '../sessions/sessionDeps';
 import { assertSignInPolicy, liveSession, membershipsOpenedBy } from '../sessions/sessionService';
@@ -39,12 +40,7 @@ export async function setBrandSignInPolicy(
   // session, like any other act of a refused session there, and only this brand hears of it; a
   // link session at such a brand gets the brand's reason, the true one, over the link check's.
   await assertSignInPolicy(deps, found, session);
-  if (!roleAllows(found.member.role, 'members.sign_in_policy')) {
-    throw new AppError(
-      'insufficient_permission',
-      `A brand ${found.member.role} cannot do this (members.sign_in_policy); ask a brand owner.`,
-    );
-  }
+  if (!roleAllows(found.member.role, 'members.sign_in_policy')) throw notAllowed(found.member.role);
   if (session.sign_in_method === 'link') {
     throw new AppError(
       'passkey_session_required',
@@ -77,6 +73,13 @@ export async function setBrandSignInPolicy(
   }
   if (found.brand.sign_in_policy === policy) return;
   await withTransaction(deps.pool, async (db) => {
+    // The owner's standing again under the brand's row (member changes lock it): a change queued
+    // behind their demotion or removal went ahead on authority they no longer had (a review,
+    // 2026-12-01).
+    await lockBrandMembers(db, found.brand.id);
+    const now = await selectCurrentMember(db, found.member.id);
+    if (!now) throw new AppError('not_found', `No brand ${input.brandId}.`);
+    if (!roleAllows(now.role, 'members.sign_in_policy')) throw notAllowed(now.role);
     await db.query(`update brands set sign_in_policy = $2 where id = $1`, [found.brand.id, policy]);
     await insertActivity(db, {
       brandId: found.brand.id,
@@ -88,3 +91,9 @@ export async function setBrandSignInPolicy(
     });
   });
 }
+
+const notAllowed = (role: string) =>
+  new AppError(
+    'insufficient_permission',
+    `A brand ${role} cannot do this (members.sign_in_policy); ask a brand owner.`,
+  );

@@ -4,6 +4,7 @@ import { actorEmail, actorMemberId, authorize, type Actor } from '@brand/shared/
 import { withTransaction, type Pool } from '@brand/shared/db';
 import { AppError, parseOrThrow } from '@brand/shared/errors';
 import { currentActor } from '../access/currentActor';
+import { reauthorizeUnderBrand } from '../access/reauthorizeUnderBrand';
 import { brandId } from '../access/inputs';
 import { hashToken, TOKEN_PATTERN } from '../sessions/tokens';
 
@@ -74,6 +75,9 @@ export async function endBrandSsoSession(
   const notFound = () => new AppError('not_found', `No session ${input.sessionId}.`);
   if (!SESSION_ID.test(input.sessionId)) throw notFound();
   return withTransaction(deps.pool, async (db) => {
+    // Again under the brand's row: an end queued behind its actor's demotion or removal went
+    // ahead on authority they no longer had (a review, 2026-12-01).
+    await reauthorizeUnderBrand(db, actor, 'members.sessions', brand, noBrand(brand));
     const r = await db.query<{ email: string; member_id: string; current: boolean }>(
       `update console_sessions s set ended_at = now()
        where s.id = $1 and s.sso_brand_id = $2 and s.ended_at is null

@@ -8,6 +8,7 @@ import type { Logger } from '@brand/shared/logger';
 import type { SecretBox } from '@brand/shared/secrets';
 import { selectBrand } from '../access/brandRepo';
 import { currentActor } from '../access/currentActor';
+import { reauthorizeUnderBrand } from '../access/reauthorizeUnderBrand';
 import { brandId } from '../access/inputs';
 import { lockBrandMembers, selectOwnerEmails } from '../access/memberRepo';
 import { insertOwnerMails } from '../memberMails/memberMailRepo';
@@ -225,6 +226,9 @@ export async function setSsoConnection(
     // written over the first unseen. Then the row the checks above were made on, under its lock
     // (the discovery took a while).
     await lockBrandMembers(db, brand.id);
+    // The owner too, under that lock: a save queued behind their demotion or removal re-pointed
+    // the brand's identity provider on authority they no longer had (a review, 2026-12-01).
+    await reauthorizeUnderBrand(db, actor, 'members.sso', brand.id, noBrand(brand.id));
     if ((await lockSsoConnection(db, brand.id)) !== existing?.updated_at) {
       throw changedMeanwhile(brand.name);
     }
@@ -328,6 +332,7 @@ export async function removeSsoConnection(
   }
   assertOwnersKeepAWayIn(brand, [], undefined);
   await withTransaction(deps.pool, async (db) => {
+    await reauthorizeUnderBrand(db, actor, 'members.sso', brand.id, noBrand(brand.id));
     if (!(await deleteSsoConnection(db, brand.id))) {
       throw new AppError('not_found', `${brand.name} has no single sign-on connection.`);
     }

@@ -91,3 +91,50 @@ export function textOf(html: string): string {
     .replace(/\s+/g, ' ')
     .trim();
 }
+
+/** Undoes the escaping the console's views apply to attribute values and text. */
+function unescapeHtml(s: string): string {
+  return s
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&');
+}
+
+/**
+ * The form posting to `action` on `page` as a browser posts it untouched: named inputs, ticked
+ * boxes and chosen radios (a box without a value posts "on"), text areas and each select's chosen
+ * option. A name posted more than once (a group of boxes) is a list.
+ */
+export function formAsPosted(page: string, action: string): Record<string, string | string[]> {
+  const start = page.indexOf(`action="${action}"`);
+  if (start < 0) throw new Error(`no form posting to ${action}`);
+  const form = page.slice(start, page.indexOf('</form>', start));
+  const fields: Record<string, string | string[]> = {};
+  const add = (name: string, value: string) => {
+    const had = fields[name];
+    fields[name] = had === undefined ? value : [had, value].flat();
+  };
+  for (const [input] of form.matchAll(/<input [^>]*>/g)) {
+    const name = /name="([^"]+)"/.exec(input)?.[1];
+    if (!name) continue;
+    const value = /value="([^"]*)"/.exec(input)?.[1];
+    if (/type="(checkbox|radio)"/.test(input)) {
+      if (/ checked/.test(input)) add(name, value === undefined ? 'on' : unescapeHtml(value));
+    } else add(name, unescapeHtml(value ?? ''));
+  }
+  for (const [, name, text] of form.matchAll(
+    /<textarea [^>]*name="([^"]+)"[^>]*>([\s\S]*?)<\/textarea>/g,
+  ))
+    add(name!, unescapeHtml(text!));
+  for (const [, name, options] of form.matchAll(
+    /<select [^>]*name="([^"]+)"[^>]*>([\s\S]*?)<\/select>/g,
+  )) {
+    const values = [...options!.matchAll(/<option [^>]*>/g)].map(([o]) => o);
+    const chosen = values.find((o) => / selected/.test(o)) ?? values[0];
+    const value = chosen && /value="([^"]*)"/.exec(chosen)?.[1];
+    if (value !== undefined) add(name!, unescapeHtml(value));
+  }
+  return fields;
+}

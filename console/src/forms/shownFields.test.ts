@@ -86,7 +86,7 @@ describe('sets in one hidden field', () => {
 describe('conflictMessage', () => {
   it('names each field and its value now', () => {
     expect(conflictMessage([{ label: 'URL', now: 'https://x.example' }])).toBe(
-      'Not saved: the URL (now “https://x.example”) was changed by someone else since you opened this page. The form keeps your changes, with everything else as it is now: check it and save again.',
+      'Not saved: someone else changed the URL (now “https://x.example”) since you opened this page. The form keeps your changes, with everything else as it is now: check it and save again.',
     );
     expect(
       conflictMessage([
@@ -94,7 +94,7 @@ describe('conflictMessage', () => {
         { label: 'events', now: ['record.created', 'plan.created'] },
       ]),
     ).toMatch(
-      /^Not saved: the label \(now “L”\), events \(now “plan.created, record.created”\) were changed/,
+      /^Not saved: someone else changed the label \(now “L”\), events \(now “plan.created, record.created”\) since/,
     );
   });
 });

@@ -80,5 +80,5 @@ export function conflictMessage(fields: readonly { label: string; now: FieldValu
         `${f.label} (now “${typeof f.now === 'string' ? f.now : joinSet(f.now).replace(/,/g, ', ')}”)`,
     )
     .join(', ');
-  return `Not saved: the ${named} ${fields.length === 1 ? 'was' : 'were'} changed by someone else since you opened this page. The form keeps your changes, with everything else as it is now: check it and save again.`;
+  return `Not saved: someone else changed the ${named} since you opened this page. The form keeps your changes, with everything else as it is now: check it and save again.`;
 }

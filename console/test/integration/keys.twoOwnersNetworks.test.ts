@@ -73,7 +73,7 @@ it("refuses a stale page's list over another owner's removal of a network, namin
   expect(added.status).toBe(409);
   expect(added.headers.get('x-console-error')).toBe('edit_conflict');
   expect(added.body).toContain('allowed networks');
-  expect(added.body).toContain('changed by someone else');
+  expect(added.body).toContain('someone else changed the');
   expect(await networksOf(t.key.id)).toEqual([KEPT]);
 });
 

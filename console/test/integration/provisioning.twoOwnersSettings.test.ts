@@ -74,6 +74,6 @@ it('refuses the second change of the same setting, naming it', async () => {
   expect((await t.a.post(t.action, { ...t.formA, jit_groups_claim: 'teams' })).status).toBe(303);
   const second = await t.b.post(t.action, { ...t.formB, jit_groups_claim: 'roles' });
   expect(second.status).toBe(409);
-  expect(second.body).toContain('changed by someone else');
+  expect(second.body).toContain('someone else changed the');
   expect((await stored(t.brand.id))?.jit_groups_claim).toBe('teams');
 });

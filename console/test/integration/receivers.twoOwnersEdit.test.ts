@@ -8,7 +8,7 @@
 import { Role } from '@brand/proto/access/v1';
 import { EVENT_TYPES } from '@brand/shared/enums';
 import { randomHex, type WebhooksClient } from '@brand/testkit';
-import type { ConsoleHttp } from '../browserlessClient';
+import { formAsPosted, type ConsoleHttp } from '../browserlessClient';
 import {
   brandWithOwner,
   signInHttp,
@@ -25,31 +25,6 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(() => rs?.close());
 
-const unescape = (s: string) =>
-  s
-    .replace(/&quot;/g, '"')
-    .replace(/&#39;/g, "'")
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&amp;/g, '&');
-
-/** The edit form of a receiver's settings page as a browser would post it untouched. */
-function editForm(page: string, action: string): Record<string, string | string[]> {
-  const start = page.indexOf(`action="${action}"`);
-  if (start < 0) throw new Error(`no form posting to ${action}`);
-  const form = page.slice(start, page.indexOf('</form>', start));
-  const fields: Record<string, string | string[]> = { events: [] };
-  for (const [input] of form.matchAll(/<input [^>]*>/g)) {
-    const name = /name="([^"]+)"/.exec(input)?.[1];
-    const value = unescape(/value="([^"]*)"/.exec(input)?.[1] ?? '');
-    if (!name) continue;
-    if (/type="checkbox"/.test(input)) {
-      if (/ checked/.test(input)) (fields[name] as string[]).push(value);
-    } else fields[name] = value;
-  }
-  return fields;
-}
-
 async function twoOwnersAndReceiver() {
   const { brand, owner } = await brandWithOwner(rs.cs);
   const second = await rs.cs.stack.admin.addMember({
@@ -63,7 +38,7 @@ async function twoOwnersAndReceiver() {
   const open = async (http: ConsoleHttp) => {
     const page = await http.get(settings);
     expect(page.status).toBe(200);
-    return editForm(page.body, action);
+    return formAsPosted(page.body, action);
   };
   const a = await signInHttp(rs.cs, owner.email);
   const b = await signInHttp(rs.cs, second.email);
@@ -94,7 +69,7 @@ describe('two owners saving one receiver from pages opened together', () => {
     expect((await t.a.post(t.action, { ...t.formA, label: 'Orders A' })).status).toBe(303);
     const second = await t.b.post(t.action, { ...t.formB, label: 'Orders B' });
     expect(second.status).toBe(409);
-    expect(second.body).toContain('changed by someone else');
+    expect(second.body).toContain('someone else changed the');
     expect(second.body).toContain('Orders A');
     expect((await stored(t.r.receiver.id)).label).toBe('Orders A');
   });
@@ -107,7 +82,7 @@ describe("two owners saving one audit stream's settings from pages opened togeth
     const list = `/brands/${brandId}/audit-streams`;
     const listPage = await t.a.get(list);
     const added = await t.a.post(list, {
-      _csrf: editForm(listPage.body, list)._csrf as string,
+      _csrf: formAsPosted(listPage.body, list)._csrf as string,
       kind: 'https',
       label: 'SIEM',
       url: t.r.receiver.url,
@@ -115,8 +90,8 @@ describe("two owners saving one audit stream's settings from pages opened togeth
     expect(added.status).toBe(303);
     const id = /aus_[A-Za-z0-9]+/.exec((await t.a.get(list)).body)![0];
     const page = `${list}/${id}`;
-    const formA = editForm((await t.a.get(page)).body, page);
-    const formB = editForm((await t.b.get(page)).body, page);
+    const formA = formAsPosted((await t.a.get(page)).body, page);
+    const formB = formAsPosted((await t.b.get(page)).body, page);
     expect((await t.a.post(page, { ...formA, label: 'SIEM (EU)' })).status).toBe(303);
     const moved = `${t.r.receiver.url}?to=b`;
     expect((await t.b.post(page, { ...formB, url: moved })).status).toBe(303);

@@ -17,7 +17,7 @@ import { AuditStreamServiceClient } from '@brand/proto/webhooks/v1/audit';
 import { EVENT_TYPES } from '@brand/shared/enums';
 import { connectClient, createCaller } from '@brand/shared/grpc';
 import { outcomeOf, queueBehindRowLock, randomHex, TEST_ADMIN_TOKEN } from '@brand/testkit';
-import type { Answer, ConsoleHttp } from '../browserlessClient';
+import { formAsPosted, type Answer, type ConsoleHttp } from '../browserlessClient';
 import {
   brandWithOwner,
   signInHttp,
@@ -43,41 +43,6 @@ afterAll(async () => {
   streamsClient?.close();
   await rs?.close();
 });
-
-const unescape = (s: string) =>
-  s
-    .replace(/&quot;/g, '"')
-    .replace(/&#39;/g, "'")
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&amp;/g, '&');
-
-/** The form posting to `action` as a browser posts it untouched (checkbox groups as lists). */
-function formOn(page: string, action: string): Record<string, string | string[]> {
-  const start = page.indexOf(`action="${action}"`);
-  if (start < 0) throw new Error(`no form posting to ${action}`);
-  const form = page.slice(start, page.indexOf('</form>', start));
-  const fields: Record<string, string | string[]> = {};
-  for (const [input] of form.matchAll(/<input [^>]*>/g)) {
-    const name = /name="([^"]+)"/.exec(input)?.[1];
-    // a checkbox without a value posts "on"; any other input without one posts ""
-    const checkbox = /type="checkbox"/.test(input);
-    const value = unescape(/value="([^"]*)"/.exec(input)?.[1] ?? (checkbox ? 'on' : ''));
-    if (!name) continue;
-    if (name === 'events') {
-      const events = (fields.events as string[] | undefined) ?? [];
-      if (/ checked/.test(input)) events.push(value);
-      fields.events = events;
-    } else if (checkbox) {
-      if (/ checked/.test(input)) fields[name] = value;
-    } else fields[name] = value;
-  }
-  for (const [, name, text] of form.matchAll(
-    /<textarea [^>]*name="([^"]+)"[^>]*>([\s\S]*?)<\/textarea>/g,
-  ))
-    fields[name!] = unescape(text!);
-  return fields;
-}
 
 async function owner() {
   const { brand, owner: o } = await brandWithOwner(rs.cs);
@@ -105,7 +70,7 @@ const otherThenSave = (
 const openForm = async (http: ConsoleHttp, page: string, action: string) => {
   const opened = await http.get(page);
   expect(opened.status).toBe(200);
-  return formOn(opened.body, action);
+  return formAsPosted(opened.body, action);
 };
 
 describe("a receiver's settings", () => {
@@ -154,7 +119,7 @@ describe("a receiver's settings", () => {
     );
     expect(saved.status).toBe(409);
     expect(saved.headers.get('x-console-error')).toBe('edit_conflict');
-    expect(saved.body).toContain('changed by someone else');
+    expect(saved.body).toContain('someone else changed the');
     expect((await stored(t.id)).events).toEqual(theirs);
   });
 });

@@ -19,7 +19,7 @@
 import { queueBehindRowLock, randomHex, TEST_WEBHOOK_SECRET_KEY } from '@brand/testkit';
 import type { TestIdp } from '@brand/testkit';
 import { SecretBox } from '@brand/shared/secrets';
-import { csrfOf, type Answer, type ConsoleHttp } from '../browserlessClient';
+import { csrfOf, formAsPosted, type Answer, type ConsoleHttp } from '../browserlessClient';
 import { signInHttp } from '../consoleActors';
 import { startConsoleStack, type ConsoleStack } from '../consoleStack';
 import { idpClient, startTestIdp } from '../ssoActors';
@@ -37,36 +37,6 @@ afterAll(async () => {
   await idp?.close();
   await cs?.close();
 });
-
-const unescape = (s: string) =>
-  s
-    .replace(/&quot;/g, '"')
-    .replace(/&#39;/g, "'")
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&amp;/g, '&');
-
-/** The connection form as a browser posts it untouched (a ticked box posts "on"). */
-function connectionForm(page: string, action: string): Record<string, string> {
-  const start = page.indexOf(`action="${action}"`);
-  if (start < 0) throw new Error(`no form posting to ${action}`);
-  const form = page.slice(start, page.indexOf('</form>', start));
-  const fields: Record<string, string> = {};
-  for (const [input] of form.matchAll(/<input [^>]*>/g)) {
-    const name = /name="([^"]+)"/.exec(input)?.[1];
-    const value = /value="([^"]*)"/.exec(input)?.[1];
-    if (!name) continue;
-    if (/type="checkbox"/.test(input)) {
-      if (/ checked/.test(input)) fields[name] = value ?? 'on';
-    } else fields[name] = unescape(value ?? '');
-  }
-  for (const [, name, text] of form.matchAll(
-    /<textarea [^>]*name="([^"]+)"[^>]*>([\s\S]*?)<\/textarea>/g,
-  )) {
-    fields[name!] = unescape(text!);
-  }
-  return fields;
-}
 
 /**
  * A brand connected to the test provider through the console (client `registered[0]`; not
@@ -99,7 +69,7 @@ async function twoOwners({ connect = true } = {}) {
     });
     expect(connected.status).toBe(303);
   }
-  const open = async (http: ConsoleHttp) => connectionForm((await http.get(action)).body, action);
+  const open = async (http: ConsoleHttp) => formAsPosted((await http.get(action)).body, action);
   return { brand: made.brand, domain, action, a, b, formA: await open(a), formB: await open(b) };
 }
 
@@ -158,9 +128,9 @@ it('refuses a domain list over one saved meanwhile (409), keeping theirs and the
   expect(saved.status).toBe(409);
   expect(saved.headers.get('x-console-error')).toBe('edit_conflict');
   expect(saved.body).toContain('allowed email domains');
-  expect(saved.body).toContain('changed by someone else');
+  expect(saved.body).toContain('someone else changed the');
   // the form keeps what the person typed, to check and save again
-  expect(connectionForm(saved.body, t.action).allowed_domains).toBe(`${t.domain}\n${mine}`);
+  expect(formAsPosted(saved.body, t.action).allowed_domains).toBe(`${t.domain}\n${mine}`);
   expect((await stored(t.brand.id)).allowed_domains).toEqual([t.domain, theirs]);
 });
 
@@ -212,6 +182,6 @@ it("refuses a first connection over another owner's made meanwhile (409), keepin
   expect(saved.status).toBe(409);
   expect(saved.headers.get('x-console-error')).toBe('edit_conflict');
   expect(saved.body).toContain('allowed email domains');
-  expect(connectionForm(saved.body, t.action).allowed_domains).toBe(t.domain);
+  expect(formAsPosted(saved.body, t.action).allowed_domains).toBe(t.domain);
   expect((await stored(t.brand.id)).allowed_domains).toEqual([theirs]);
 });

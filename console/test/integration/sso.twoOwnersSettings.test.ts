@@ -8,7 +8,7 @@
 // console and identity provider (oidc-provider, packages/testkit/src/testIdp.ts).
 import { randomHex } from '@brand/testkit';
 import type { TestIdp } from '@brand/testkit';
-import type { ConsoleHttp } from '../browserlessClient';
+import { formAsPosted, type ConsoleHttp } from '../browserlessClient';
 import { startConsoleStack, type ConsoleStack } from '../consoleStack';
 import { brandWithSso, idpClient, signInWithSso, startTestIdp } from '../ssoActors';
 
@@ -30,36 +30,6 @@ afterAll(async () => {
 let next = 0;
 const nextClient = () => registered[next++]!;
 
-const unescape = (s: string) =>
-  s
-    .replace(/&quot;/g, '"')
-    .replace(/&#39;/g, "'")
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&amp;/g, '&');
-
-/** The connection form as a browser posts it untouched (a ticked box posts "on"). */
-function connectionForm(page: string, action: string): Record<string, string> {
-  const start = page.indexOf(`action="${action}"`);
-  if (start < 0) throw new Error(`no form posting to ${action}`);
-  const form = page.slice(start, page.indexOf('</form>', start));
-  const fields: Record<string, string> = {};
-  for (const [input] of form.matchAll(/<input [^>]*>/g)) {
-    const name = /name="([^"]+)"/.exec(input)?.[1];
-    const value = /value="([^"]*)"/.exec(input)?.[1];
-    if (!name) continue;
-    if (/type="checkbox"/.test(input)) {
-      if (/ checked/.test(input)) fields[name] = value ?? 'on';
-    } else fields[name] = unescape(value ?? '');
-  }
-  for (const [, name, text] of form.matchAll(
-    /<textarea [^>]*name="([^"]+)"[^>]*>([\s\S]*?)<\/textarea>/g,
-  )) {
-    fields[name!] = unescape(text!);
-  }
-  return fields;
-}
-
 /** A brand whose single sign-on is in use, with two owners freshly signed in through it. */
 async function twoOwners() {
   const { brand, domain, owner } = await brandWithSso(cs, idp, nextClient());
@@ -73,7 +43,7 @@ async function twoOwners() {
     return (await signInWithSso(cs, { email, password: `pw-${email}` })).http;
   };
   const action = `/brands/${brand.id}/sso`;
-  const open = async (http: ConsoleHttp) => connectionForm((await http.get(action)).body, action);
+  const open = async (http: ConsoleHttp) => formAsPosted((await http.get(action)).body, action);
   const a = await signIn(owner.email);
   const b = await signIn(second.email);
   return { brand, domain, action, a, b, formA: await open(a), formB: await open(b) };
@@ -116,6 +86,6 @@ it('refuses the second change of the same field, naming it', async () => {
   expect(second.status).toBe(409);
   expect(second.headers.get('x-console-error')).toBe('edit_conflict');
   expect(second.body).toContain('allowed email domains');
-  expect(second.body).toContain('changed by someone else');
+  expect(second.body).toContain('someone else changed the');
   expect((await stored(t.brand.id))?.allowed_domains).toEqual([t.domain, `first-${t.domain}`]);
 });

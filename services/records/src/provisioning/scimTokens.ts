@@ -1,19 +1,13 @@
 import { z } from 'zod';
 import { refuseUnlessOneLine } from '@brand/shared/text';
 import { insertActivity } from '@brand/shared/activity';
-import {
-  actorEmail,
-  actorMemberId,
-  authorize,
-  roleAllows,
-  type Actor,
-} from '@brand/shared/console';
+import { actorEmail, actorMemberId, authorize, type Actor } from '@brand/shared/console';
 import { withTransaction, type Pool, type PoolClient } from '@brand/shared/db';
 import { AppError, parseOrThrow } from '@brand/shared/errors';
 import { newId } from '@brand/shared/ids';
 import { currentActor } from '../access/currentActor';
 import { reauthorizeUnderBrand } from '../access/reauthorizeUnderBrand';
-import { lockBrandMembers, selectCurrentMember } from '../access/memberRepo';
+import { lockBrandMembers } from '../access/memberRepo';
 import { brandId } from '../access/inputs';
 import { hashToken, newSecretToken, TOKEN_PATTERN } from '../sessions/tokens';
 import {
@@ -87,24 +81,6 @@ async function refuseBeyondLiveLimit(db: PoolClient, brandId: string): Promise<v
   }
 }
 
-/**
- * Under the brand's member lock, the maker is still a member who may make tokens: their role was
- * read before the lock, and a removal or demotion committing in between revokes only the tokens
- * already made, so a token made after it would outlive it (a review).
- */
-async function refuseMakerGoneMeanwhile(
-  db: PoolClient,
-  who: Actor,
-  brandId: string,
-  refused: () => AppError,
-): Promise<void> {
-  if (who.kind !== 'member') return;
-  const now = await selectCurrentMember(db, who.member.member_id);
-  if (!now || now.brand_id !== brandId || !roleAllows(now.role, 'members.provisioning')) {
-    throw refused();
-  }
-}
-
 /** The activity summary's words for tokens revoked with their maker ('' for none). */
 export function scimTokensWords(tokens: readonly RevokedScimToken[]): string {
   const named = tokens.map((t) => `“${t.name}” (${t.prefix}…)`).join(', ');
@@ -120,18 +96,20 @@ export async function createScimToken(
   input: { brandId: string; name: string },
 ): Promise<{ token: ScimTokenRow; secret: string }> {
   const v = parseOrThrow(z.object({ brandId, name: tokenName }), input);
-  const who = await currentActor(pool, actor);
   authorize(
-    who,
+    await currentActor(pool, actor),
     'members.provisioning',
     v.brandId,
     () => new AppError('not_found', `No brand ${v.brandId}.`),
   );
   return withTransaction(pool, async (db) => {
     await lockBrandMembers(db, v.brandId);
-    await refuseMakerGoneMeanwhile(
+    // Again under the lock: a removal or demotion committing meanwhile revokes only the tokens
+    // already made, so a token made after it would outlive it (a review).
+    const who = await reauthorizeUnderBrand(
       db,
-      who,
+      actor,
+      'members.provisioning',
       v.brandId,
       () => new AppError('not_found', `No brand ${v.brandId}.`),
     );
@@ -178,11 +156,21 @@ export async function rotateScimToken(
   );
   const old = await selectScimToken(pool, v.tokenId);
   if (!old) throw noToken(v.tokenId)();
-  const who = await currentActor(pool, actor);
-  authorize(who, 'members.provisioning', old.brand_id, noToken(v.tokenId));
+  authorize(
+    await currentActor(pool, actor),
+    'members.provisioning',
+    old.brand_id,
+    noToken(v.tokenId),
+  );
   return withTransaction(pool, async (db) => {
     await lockBrandMembers(db, old.brand_id);
-    await refuseMakerGoneMeanwhile(db, who, old.brand_id, noToken(v.tokenId));
+    const who = await reauthorizeUnderBrand(
+      db,
+      actor,
+      'members.provisioning',
+      old.brand_id,
+      noToken(v.tokenId),
+    );
     const replaced = await endScimToken(db, old.id, {
       expiresInMs: OVERLAPS[v.oldTokenExpiresIn]!,
     });

@@ -113,6 +113,43 @@ it("a demoted owner's token revocation waiting behind the demotion is refused", 
   expect(live.rows).toHaveLength(1);
 });
 
+it("a demoted owner's token creation or rotation waiting behind the demotion is refused", async () => {
+  // Refused before too (7d940206), but as not_found; now as every other owner-only change: a
+  // demoted actor is insufficient_permission, a removed one not_found.
+  const t = await brandWithOwners(stack.admin, console_, ['a', 'b'], ['a', 'b']);
+  const { token } = await provisioningAs(t.as.a)('createScimToken', {
+    brand_id: t.brand.id,
+    name: 'Okta',
+  });
+  const [demotion, made] = await twoChangesAtOnce(
+    stack.db.pool,
+    t.brand.id,
+    () => t.as.a.access('changeMemberRole', { member_id: t.owner.b.id, role: Role.ROLE_ADMIN }),
+    () => provisioningAs(t.as.b)('createScimToken', { brand_id: t.brand.id, name: 'Entra' }),
+  );
+  expect(demotion).toEqual({ ok: true });
+  expect(made).toEqual({ ok: false, code: 'insufficient_permission' });
+
+  await t.as.a.access('changeMemberRole', { member_id: t.owner.b.id, role: Role.ROLE_OWNER });
+  const [again, rotated] = await twoChangesAtOnce(
+    stack.db.pool,
+    t.brand.id,
+    () => t.as.a.access('changeMemberRole', { member_id: t.owner.b.id, role: Role.ROLE_MEMBER }),
+    () =>
+      provisioningAs(t.as.b)('rotateScimToken', {
+        token_id: token!.id,
+        old_token_expires_in: 'now',
+      }),
+  );
+  expect(again).toEqual({ ok: true });
+  expect(rotated).toEqual({ ok: false, code: 'insufficient_permission' });
+  const tokens = await stack.db.pool.query<{ name: string; live: boolean }>(
+    'select name, revoked_at is null and expires_at is null as live from scim_tokens where brand_id = $1',
+    [t.brand.id],
+  );
+  expect(tokens.rows).toEqual([{ name: 'Okta', live: true }]);
+});
+
 it('an owner still in standing changes both as before', async () => {
   const t = await brandWithOwners(stack.admin, console_, ['a', 'b'], ['b']);
   const b = provisioningAs(t.as.b);

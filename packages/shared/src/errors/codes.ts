@@ -70,6 +70,8 @@ export const ERROR_CODES = {
   receiver_limit: { http: 422, grpc: status.FAILED_PRECONDITION },
   /** A brand has as many audit streams as it may (issue 63): remove one first. */
   audit_stream_limit: { http: 422, grpc: status.FAILED_PRECONDITION },
+  /** A brand has as many live API keys as it may: revoke or expire one first. */
+  key_limit: { http: 422, grpc: status.FAILED_PRECONDITION },
   /**
    * The brand requires every new key to have allowed networks (its key policy, issue 63), and
    * none were given (or a key's list would be emptied).
@@ -148,6 +150,7 @@ const CONSOLE_ONLY_CODES: readonly ErrorCode[] = [
   'no_rotation',
   'receiver_disabled',
   'audit_stream_limit',
+  'key_limit',
   'key_networks_required',
 ];
 

@@ -34,7 +34,8 @@ import {
   touchKey,
   type KeyRow,
 } from './keyRepo';
-import { insertOrRestoreMember } from './memberRepo';
+import { insertOrRestoreMember, lockBrandMembers } from './memberRepo';
+import { refuseBeyondLiveKeys } from './keyLimit';
 import { OPERATOR_SIGN_IN_POLICIES, POLICY_SUMMARIES } from '../signInPolicy/policy';
 import { currentActor } from './currentActor';
 import { recordedActor } from './recordedActor';
@@ -291,10 +292,12 @@ export async function createKey(
 
   const secret = generateApiKey(v.environment);
   const key = await withTransaction(deps.pool, async (db) => {
-    // The policy as it is under the brand's row, which its change locks: read before, a key
+    // The brand's row for update: creations and rolls count the live keys one at a time.
+    // The policy as it is under it, which its change locks: read before, a key
     // created as the policy turned on had no networks (a hostile review, 2026-12-01).
     // The creator's standing too (reauthorizeUnderBrand): an owner's creation waiting behind
     // their removal or demotion is refused, not made on the authority they no longer have.
+    await lockBrandMembers(db, v.brandId);
     const whoNow = await reauthorizeUnderBrand(
       db,
       actor,
@@ -309,6 +312,7 @@ export async function createKey(
       'create keys',
     );
     await refuseOpenKeyByPolicy(db, v.brandId, networks, 'create the key');
+    await refuseBeyondLiveKeys(db, v.brandId, 'create the key');
     const row = await insertKey(db, {
       id: newId('apiKey'),
       brandId: v.brandId,

@@ -101,6 +101,16 @@ export async function selectKeys(db: Db, brandId: string): Promise<KeyRow[]> {
   return r.rows;
 }
 
+/** A brand's keys that still work: not revoked, not past their expiry (the database's clock). */
+export async function countLiveKeys(db: Db, brandId: string): Promise<number> {
+  const r = await db.query<{ n: number }>(
+    `select count(*)::int as n from api_keys
+     where brand_id = $1 and revoked_at is null and (expires_at is null or expires_at > now())`,
+    [brandId],
+  );
+  return r.rows[0]!.n;
+}
+
 /** Looks a key up by the SHA-256 of its secret (unique index). */
 export async function selectKeyIdentity(
   db: Db,

@@ -10,6 +10,8 @@ import type { AccessDeps } from './accessService';
 import { selectBrand } from './brandRepo';
 import { currentActor } from './currentActor';
 import { reauthorizeUnderBrand } from './reauthorizeUnderBrand';
+import { refuseBeyondLiveKeys } from './keyLimit';
+import { lockBrandMembers } from './memberRepo';
 import { namedOwner, recordedActor } from './recordedActor';
 import { email, keyExpiresAt, keyId } from './inputs';
 import { unmetKeyConditions } from './keyConditions';
@@ -97,6 +99,8 @@ export async function rollKey(
   }
   const secret = generateApiKey(old.environment);
   const rolled = await withTransaction(deps.pool, async (db) => {
+    // the brand's row for update: creations and rolls count the live keys one at a time
+    await lockBrandMembers(db, old.brand_id);
     const whoNow = await reauthorizeUnderBrand(db, actor, 'keys.roll', old.brand_id, noKeyOf(old));
     const creator = await namedOwner(
       db,
@@ -123,6 +127,12 @@ export async function rollKey(
       networks,
       `roll ${old.name} (give it allowed networks first)`,
     );
+    // The old key works on through the overlap beside its replacement, so the limit counts
+    // it, or rolling over and over would make live keys without end; ending it now adds none,
+    // so a brand at its limit can still roll.
+    if (v.oldKeyExpiresIn !== 'now') {
+      await refuseBeyondLiveKeys(db, old.brand_id, `roll ${old.name} with the old key working on`);
+    }
     const key = await insertKey(db, {
       id: newId('apiKey'),
       brandId: old.brand_id,

@@ -185,3 +185,27 @@ it("refuses a first connection over another owner's made meanwhile (409), keepin
   expect(formAsPosted(saved.body, t.action).allowed_domains).toBe(t.domain);
   expect((await stored(t.brand.id)).allowed_domains).toEqual([theirs]);
 });
+
+it('refuses a form opened before any connection over one another owner saved since (409), keeping theirs', async () => {
+  // No race: the other owner's first connection committed before the person's save was even
+  // read, so the console read theirs and decided the post against the page. The page, with no
+  // connection, showed nothing, and a post with nothing shown was taken whole, written over
+  // theirs; it now shows the empty form it is.
+  const t = await twoOwners({ connect: false });
+  const client = registered[0]!;
+  const connection = (domains: string) => ({
+    issuer: idp.issuer,
+    client_id: client.client_id,
+    client_secret: client.client_secret,
+    allowed_domains: domains,
+    enabled: 'on',
+  });
+  const theirs = `theirs-${t.domain}`;
+  expect((await t.b.post(t.action, { ...t.formB, ...connection(theirs) })).status).toBe(303);
+  const saved = await t.a.post(t.action, { ...t.formA, ...connection(t.domain) });
+  expect(saved.status).toBe(409);
+  expect(saved.headers.get('x-console-error')).toBe('edit_conflict');
+  expect(saved.body).toContain('allowed email domains');
+  expect(formAsPosted(saved.body, t.action).allowed_domains).toBe(t.domain);
+  expect((await stored(t.brand.id)).allowed_domains).toEqual([theirs]);
+});

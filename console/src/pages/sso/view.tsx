@@ -13,6 +13,9 @@ export interface SsoFormValues {
   enabled: boolean;
 }
 
+/** What a page with no connection shows: the empty form. */
+const NO_CONNECTION = { issuer: '', client_id: '', allowed_domains: [], enabled: '' } as const;
+
 /**
  * The stored connection's fields in the form's terms (a ticked box is "on", the domains a set):
  * posted back hidden as the page showed them (forms/shownFields.ts), and what the route compares
@@ -100,14 +103,17 @@ export function SsoPage(props: {
         <form class="stack" method="post" action={base}>
           <Csrf token={viewer.csrfToken} />
           {/* what the page showed: a save sends only what was changed (forms/shownFields.ts) */}
-          {connection &&
-            Object.entries(shownConnection(connection)).map(([name, value]) => (
+          {/* with no connection, the empty form: saved over one another owner made since, a
+              field set differently is a conflict, not written over theirs */}
+          {Object.entries(connection ? shownConnection(connection) : NO_CONNECTION).map(
+            ([name, value]) => (
               <input
                 type="hidden"
                 name={shownName(name)}
                 value={typeof value === 'string' ? value : joinSet(value)}
               />
-            ))}
+            ),
+          )}
           <label for="sso-issuer">Issuer URL</label>
           <input
             id="sso-issuer"

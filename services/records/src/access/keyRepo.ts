@@ -91,12 +91,32 @@ export async function selectKey(db: Db, id: string): Promise<KeyRow | undefined>
   return r.rows[0];
 }
 
-/** A brand's keys, newest first. */
+/**
+ * Ended keys (revoked or expired) are listed for this long after they ended, and at most this
+ * many of them, the most recently ended: every live key is listed, but a brand that rolls its
+ * keys daily would otherwise list every key it ever had, a page and a message growing without
+ * end (past gRPC's 4 MB within a year for a brand rolling fifty keys daily). Longer than any
+ * window that names a key (usage's and the request log's 7 days); the activity log keeps every
+ * key's history.
+ */
+const ENDED_KEYS_LISTED_DAYS = 90;
+const ENDED_KEYS_LISTED_MAX = 200;
+
+/** A brand's keys, newest first: the live ones, and those that ended lately (above). */
 export async function selectKeys(db: Db, brandId: string): Promise<KeyRow[]> {
+  const ended = 'least(k.revoked_at, k.expires_at)';
   const r = await db.query<KeyRow>(
-    `select ${KEY_COLUMNS} from api_keys k join brand_members m on m.id = k.created_by
-     where k.brand_id = $1 order by k.created_at desc, k.id desc`,
-    [brandId],
+    `with listed as (
+       select k.id from api_keys k where k.brand_id = $1 and (${ended} is null or ${ended} > now())
+       union all
+       (select k.id from api_keys k
+         where k.brand_id = $1 and ${ended} <= now()
+           and ${ended} > now() - make_interval(days => $2)
+         order by ${ended} desc limit $3)
+     )
+     select ${KEY_COLUMNS} from api_keys k join brand_members m on m.id = k.created_by
+     where k.id in (select id from listed) order by k.created_at desc, k.id desc`,
+    [brandId, ENDED_KEYS_LISTED_DAYS, ENDED_KEYS_LISTED_MAX],
   );
   return r.rows;
 }

@@ -73,6 +73,52 @@ describe('ListKeys', () => {
     expect((await stack.admin.listKeys(b.brand.id)).map((k) => k.id)).toEqual([b.key.id]);
   });
 
+  it('lists every live key but only the 200 most recently ended of the last 90 days', async () => {
+    // As services/records/src/access/keyRepo.ts (ENDED_KEYS_LISTED_*): a brand rolling daily
+    // listed every key it ever had, past gRPC's message size in time.
+    const { brand, owner, key: live } = await makeBrandWithKey(stack.admin);
+    const make = (name: string) =>
+      stack.admin.createKey({
+        brandId: brand.id,
+        actorEmail: owner.email,
+        name,
+        environment: 'live',
+      });
+    const endAll = (ago: string) =>
+      stack.db.pool.query(
+        `update api_keys set revoked_at = now() - $2::interval
+          where brand_id = $1 and id <> $3 and revoked_at is null`,
+        [brand.id, ago, live.id],
+      );
+    const old = await make('Ended long ago');
+    await endAll('91 days');
+    // 205 ended lately, in three runs (the live-key limit), the first run the longest ago
+    for (const [n, ago] of [
+      [90, '3 days'],
+      [90, '2 days'],
+      [25, '1 day'],
+    ] as const) {
+      for (let i = 0; i < n; i++) await make(`Rolled ${ago} ${i}`);
+      await endAll(ago);
+    }
+    const expiring = await make('Expires tomorrow');
+    await stack.db.pool.query(
+      `update api_keys set expires_at = now() + interval '1 day' where id = $1`,
+      [expiring.key.id],
+    );
+
+    const listed = await stack.admin.listKeys(brand.id);
+    const ids = listed.map((k) => k.id);
+    expect(ids).toContain(live.id);
+    expect(ids).toContain(expiring.key.id);
+    expect(ids).not.toContain(old.key.id);
+    const ended = listed.filter((k) => k.revoked_at);
+    expect(ended).toHaveLength(200);
+    // the 5 left out are among the longest ended: the first run's
+    expect(ended.filter((k) => k.name.startsWith('Rolled 3 days'))).toHaveLength(85);
+    expect(listed).toHaveLength(202);
+  }, 120_000);
+
   it('refuses an unknown brand with not_found', async () => {
     await expect(stack.admin.listKeys('br_doesNotExist000000')).rejects.toMatchObject({
       code: 'not_found',

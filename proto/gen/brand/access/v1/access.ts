@@ -5237,7 +5237,10 @@ export const AccessServiceService = {
     responseSerialize: (value: CreateKeyResponse): Buffer => Buffer.from(CreateKeyResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): CreateKeyResponse => CreateKeyResponse.decode(value),
   },
-  /** ListKeys lists a brand's keys (never their secrets), newest first. Console (every role). */
+  /**
+   * ListKeys lists a brand's keys (never their secrets), newest first: every live key, and the
+   * 200 most recently ended (revoked or expired) of the last 90 days. Console (every role).
+   */
   listKeys: {
     path: "/brand.access.v1.AccessService/ListKeys" as const,
     requestStream: false as const,
@@ -5438,7 +5441,10 @@ export interface AccessServiceServer extends UntypedServiceImplementation {
    * when the actor is not an owner of the brand.
    */
   createKey: handleUnaryCall<CreateKeyRequest, CreateKeyResponse>;
-  /** ListKeys lists a brand's keys (never their secrets), newest first. Console (every role). */
+  /**
+   * ListKeys lists a brand's keys (never their secrets), newest first: every live key, and the
+   * 200 most recently ended (revoked or expired) of the last 90 days. Console (every role).
+   */
   listKeys: handleUnaryCall<ListKeysRequest, ListKeysResponse>;
   /**
    * RevokeKey revokes a key for good and tells every gateway to forget it at once.
@@ -5640,7 +5646,10 @@ export interface AccessServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: CreateKeyResponse) => void,
   ): ClientUnaryCall;
-  /** ListKeys lists a brand's keys (never their secrets), newest first. Console (every role). */
+  /**
+   * ListKeys lists a brand's keys (never their secrets), newest first: every live key, and the
+   * 200 most recently ended (revoked or expired) of the last 90 days. Console (every role).
+   */
   listKeys(
     request: ListKeysRequest,
     callback: (error: ServiceError | null, response: ListKeysResponse) => void,

@@ -8,7 +8,7 @@ import { countLiveKeys } from './keyRepo';
  * an owner's session, or a script run wild, could mint keys without end, each one a secret to
  * track down and every key list and gateway cache of the brand the longer for it.
  */
-export const MAX_LIVE_KEYS = 100;
+const MAX_LIVE_KEYS = 100;
 
 /**
  * Refuses one more live key when the brand has its limit. The caller holds the brand's row for

@@ -358,18 +358,22 @@ describe('brandctl events follow', () => {
 describe('brandctl events follow over an API key, while the API answers 503', () => {
   it('says each wait on stderr and reads on when the API answers again', async () => {
     // a stand-in for the API behind a proxy during a deploy: 503 with Retry-After six times
-    // (more than the client's own retries), then the brand's one event
+    // (more than the client's own retries), then the brand's one event, at position 1: a read
+    // after it finds none, as the API's would (read again before the stop on a loaded machine,
+    // the event was printed twice when the stand-in answered it whatever the position)
     let reads = 0;
-    const api = createServer((_req, res) => {
+    const api = createServer((req, res) => {
       if (++reads <= 6) {
         res.writeHead(503, { 'content-type': 'application/json', 'retry-after': '1' });
         res.end(JSON.stringify({ error: { code: 'service_unavailable', message: 'deploying' } }));
         return;
       }
       res.writeHead(200, { 'content-type': 'application/json', etag: '"v1"' });
+      const after = new URL(req.url ?? '/', 'http://api').searchParams.get('after');
       const event = { id: 'evt_after', type: 'payout.paid', brand_id: brandId, data: {} };
+      const data = after === '0' ? [event] : [];
       res.end(
-        JSON.stringify({ resource: 'events', count: 1, data: [event], next_after: 1, head: 1 }),
+        JSON.stringify({ resource: 'events', count: data.length, data, next_after: 1, head: 1 }),
       );
     });
     await new Promise<void>((resolve) => api.listen(0, '127.0.0.1', resolve));

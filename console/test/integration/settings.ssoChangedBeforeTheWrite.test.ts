@@ -73,6 +73,15 @@ async function twoOwners({ connect = true } = {}) {
   return { brand: made.brand, domain, action, a, b, formA: await open(a), formB: await open(b) };
 }
 
+/** A first connection to the test provider (client `registered[0]`) at `domains`, turned on. */
+const firstConnection = (domains: string) => ({
+  issuer: idp.issuer,
+  client_id: registered[0]!.client_id,
+  client_secret: registered[0]!.client_secret,
+  allowed_domains: domains,
+  enabled: 'on',
+});
+
 /** The other owner's save, then the person's, queued behind the brand's row in that order. */
 const otherThenSave = (
   brandId: string,
@@ -164,19 +173,11 @@ it('refuses a client secret typed for the client the page showed once another ow
 
 it("refuses a first connection over another owner's made meanwhile (409), keeping theirs", async () => {
   const t = await twoOwners({ connect: false });
-  const client = registered[0]!;
-  const connection = (domains: string) => ({
-    issuer: idp.issuer,
-    client_id: client.client_id,
-    client_secret: client.client_secret,
-    allowed_domains: domains,
-    enabled: 'on',
-  });
   const theirs = `theirs-${t.domain}`;
   const [other, saved] = await otherThenSave(
     t.brand.id,
-    () => t.b.post(t.action, { ...t.formB, ...connection(theirs) }),
-    () => t.a.post(t.action, { ...t.formA, ...connection(t.domain) }),
+    () => t.b.post(t.action, { ...t.formB, ...firstConnection(theirs) }),
+    () => t.a.post(t.action, { ...t.formA, ...firstConnection(t.domain) }),
   );
   expect(other.status).toBe(303);
   expect(saved.status).toBe(409);
@@ -192,17 +193,9 @@ it('refuses a form opened before any connection over one another owner saved sin
   // connection, showed nothing, and a post with nothing shown was taken whole, written over
   // theirs; it now shows the empty form it is.
   const t = await twoOwners({ connect: false });
-  const client = registered[0]!;
-  const connection = (domains: string) => ({
-    issuer: idp.issuer,
-    client_id: client.client_id,
-    client_secret: client.client_secret,
-    allowed_domains: domains,
-    enabled: 'on',
-  });
   const theirs = `theirs-${t.domain}`;
-  expect((await t.b.post(t.action, { ...t.formB, ...connection(theirs) })).status).toBe(303);
-  const saved = await t.a.post(t.action, { ...t.formA, ...connection(t.domain) });
+  expect((await t.b.post(t.action, { ...t.formB, ...firstConnection(theirs) })).status).toBe(303);
+  const saved = await t.a.post(t.action, { ...t.formA, ...firstConnection(t.domain) });
   expect(saved.status).toBe(409);
   expect(saved.headers.get('x-console-error')).toBe('edit_conflict');
   expect(saved.body).toContain('allowed email domains');

@@ -1,0 +1,215 @@
+// Every page and form the console shows a brand's owner, crawled from its front page as an outside
+// checker would (no list of routes from this code), then read with hostile query strings and
+// posted with hostile values: each field sent twice, very long, holding a NUL, a lone surrogate
+// and markup, as invalid UTF-8, missing, as JSON, with ids in the action's path made up. The rule
+// under test is the contract's: bad input is a 4xx with a stable reason, never a 5xx, and the
+// console keeps serving. The area tests (account, SSO, SCIM hostile inputs) check each refusal's
+// words; this one checks that nothing anyone can reach answers 5xx.
+import { randomHex, waitFor } from '@brand/testkit';
+import { type ConsoleHttp, formAsPosted } from '../browserlessClient';
+import {
+  approveSubmissions,
+  brandWithOwner,
+  signInHttp,
+  startReceiverStack,
+  type ReceiverStack,
+} from '../consoleActors';
+
+let rs: ReceiverStack;
+
+beforeAll(async () => {
+  rs = await startReceiverStack();
+}, 120_000);
+afterAll(() => rs?.close());
+
+/** Posts that would end the sweep's own session (it would go on signed out, testing nothing). */
+const ENDS_OWN_SESSION = /\/sign-out|\/sessions\/[^/]+\/end$|\/sessions\/others\/end$/;
+
+interface Found {
+  pages: string[];
+  /** Each post form's action, and the form as a browser posts it untouched. */
+  forms: Map<string, Record<string, string | string[]>>;
+  /** Each filter form's (method get) action, and the query it sends untouched. */
+  filters: Map<string, Record<string, string | string[]>>;
+}
+
+/** Same-origin paths a page links to or posts to. */
+function pathsIn(html: string, attr: 'href' | 'action'): string[] {
+  return [...html.matchAll(new RegExp(`${attr}="(/[^"]*)"`, 'g'))]
+    .map((m) => m[1]!.replace(/&amp;/g, '&'))
+    .filter((p) => !p.startsWith('//'));
+}
+
+/** Crawls every page the owner can reach from `/`, following redirects, up to `max` pages. */
+async function crawl(http: ConsoleHttp, brandId: string, max = 150): Promise<Found> {
+  const seen = new Set<string>();
+  const queue = ['/', `/brands/${brandId}`];
+  const found: Found = { pages: [], forms: new Map(), filters: new Map() };
+  while (queue.length > 0 && found.pages.length < max) {
+    const path = queue.shift()!;
+    const key = path.split('?')[0]!;
+    if (seen.has(key) || ENDS_OWN_SESSION.test(key)) continue;
+    // another brand's pages are not this sweep's
+    if (key.startsWith('/brands/') && !key.startsWith(`/brands/${brandId}`)) continue;
+    seen.add(key);
+    const res = await http.get(path);
+    if (res.status >= 300 && res.status < 400 && res.location?.startsWith('/')) {
+      queue.push(res.location);
+      continue;
+    }
+    if (res.status !== 200 || !/text\/html/.test(res.headers.get('content-type') ?? '')) continue;
+    found.pages.push(path);
+    queue.push(...pathsIn(res.body, 'href'));
+    for (const action of pathsIn(res.body, 'action')) {
+      const at = escapeRe(action);
+      const post = new RegExp(`method="post"[^>]*action="${at}"|action="${at}"[^>]*method="post"`);
+      const into = post.test(res.body) ? found.forms : found.filters;
+      if (into.has(action) || ENDS_OWN_SESSION.test(action)) continue;
+      into.set(action, formAsPosted(res.body, action));
+    }
+  }
+  return found;
+}
+
+const escapeRe = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+type Form = Record<string, string | string[]>;
+const NASTY = '\u0000\ud800<script>alert(1)</script>\u202e%00\'"--';
+
+/** The hostile forms made from one as posted; the CSRF token stays, so each reaches its route. */
+const VARIANTS: [string, (form: Form) => Form][] = [
+  ['every field twice', (f) => mapFields(f, (v) => [first(v), `${first(v)}x`])],
+  ['every field 4,000 characters', (f) => mapFields(f, () => 'x'.repeat(4_000))],
+  ['every field a NUL, a lone surrogate and markup', (f) => mapFields(f, () => NASTY)],
+  ['every number out of range', (f) => mapFields(f, () => '-99999999999999999999e999')],
+  ['only the CSRF token', (f) => (f._csrf === undefined ? {} : { _csrf: f._csrf })],
+];
+
+const first = (v: string | string[]): string => (Array.isArray(v) ? (v[0] ?? '') : v);
+
+function mapFields(form: Form, to: (v: string | string[]) => string | string[]): Form {
+  return Object.fromEntries(Object.entries(form).map(([k, v]) => [k, k === '_csrf' ? v : to(v)]));
+}
+
+/** Sends a raw body with the session's cookie and the console's own Origin. */
+async function postRaw(http: ConsoleHttp, path: string, body: string, type: string) {
+  const res = await fetch(`${http.origin}${path}`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { cookie: http.cookie, origin: http.origin, 'content-type': type },
+    body,
+  });
+  return { status: res.status, body: await res.text() };
+}
+
+/** Each id-like segment of a path (`key_…`, `whr_…`) replaced with made-up ones. */
+function madeUpIds(path: string): string[] {
+  const parts = path.split('/');
+  const at = parts.findIndex((p, i) => i > 2 && /^[a-z]+_[A-Za-z0-9]+$/.test(p));
+  if (at < 0) return [];
+  return ['x%FF%FE', 'a'.repeat(300), '..%2F..%2Fsign-out', '%00', `${parts[at]!}'--`].map((id) =>
+    [...parts.slice(0, at), id, ...parts.slice(at + 1)].join('/'),
+  );
+}
+
+it('answers no hostile read or post of any page or form an owner can reach with a 5xx', async () => {
+  const { brand, owner } = await brandWithOwner(rs.cs);
+  const receiver = await rs.receiverFor(brand.id, { label: `Orders ${randomHex(2)}` });
+  // events and their deliveries, so the event and delivery pages are there too
+  await approveSubmissions(rs.cs, brand.id, 2);
+  await waitFor(() => receiver.server.received.length >= 2, {
+    timeoutMs: 30_000,
+    what: 'both events delivered',
+  });
+  let http = await signInHttp(rs.cs, owner.email);
+  // a key and an invitation, so their pages and forms are there to be crawled
+  const keysPage = await http.get(`/brands/${brand.id}/keys`);
+  const made = await http.post(`/brands/${brand.id}/keys`, {
+    ...formAsPosted(keysPage.body, `/brands/${brand.id}/keys`),
+    name: 'Sweep key',
+  });
+  expect(made.status).toBeLessThan(400);
+  const membersPage = await http.get(`/brands/${brand.id}/members`);
+  const invited = await http.post(`/brands/${brand.id}/members`, {
+    ...formAsPosted(membersPage.body, `/brands/${brand.id}/members`),
+    email: `invited-${randomHex(4)}@brand.test`,
+  });
+  expect(invited.status).toBeLessThan(400);
+
+  const found = await crawl(http, brand.id);
+  // the crawl reached the owner's areas, not only a sign-in page
+  expect(found.pages.length).toBeGreaterThan(15);
+  expect(found.forms.size).toBeGreaterThan(15);
+  expect(found.filters.size).toBeGreaterThan(3);
+
+  const failures: string[] = [];
+  let refused = 0;
+  const check = (what: string, status: number, body: string) => {
+    if (status >= 400 && status < 500) refused++;
+    if (status >= 500) failures.push(`${status} ${what}: ${body.slice(0, 200)}`);
+  };
+  const stillSignedIn = async () => {
+    const res = await http.get(`/brands/${brand.id}/keys`);
+    if (res.status !== 200) http = await signInHttp(rs.cs, owner.email);
+  };
+
+  for (const [action, form] of found.filters) {
+    for (const [name, make] of VARIANTS) {
+      const query = new URLSearchParams();
+      for (const [k, v] of Object.entries(make(form)))
+        for (const x of [v].flat()) query.append(k, x);
+      const res = await http.get(`${action}?${query.toString()}`);
+      check(`GET ${action} (${name})`, res.status, res.body);
+    }
+  }
+
+  const hostileQuery = `cursor=%FF%FE&page=-1&type=a&type=b&from=2026-13-45&q=${'x'.repeat(3_000)}&__proto__=1`;
+  for (const page of found.pages) {
+    const res = await http.get(`${page.split('?')[0]}?${hostileQuery}`);
+    check(`GET ${page} with a hostile query`, res.status, res.body);
+  }
+
+  for (const [action, form] of found.forms) {
+    for (const [name, make] of VARIANTS) {
+      await stillSignedIn();
+      const res = await http.post(action, make(form));
+      check(`POST ${action} (${name})`, res.status, res.body);
+    }
+    const csrf = typeof form._csrf === 'string' ? form._csrf : '';
+    const fieldNames = Object.keys(form).filter((k) => k !== '_csrf');
+    const invalidUtf8 = [
+      `_csrf=${encodeURIComponent(csrf)}`,
+      ...fieldNames.map((k) => `${k}=%FF%FE%C0%AF`),
+    ];
+    await stillSignedIn();
+    let res = await postRaw(
+      http,
+      action,
+      invalidUtf8.join('&'),
+      'application/x-www-form-urlencoded',
+    );
+    check(`POST ${action} (invalid UTF-8)`, res.status, res.body);
+    res = await postRaw(
+      http,
+      action,
+      JSON.stringify({
+        _csrf: csrf,
+        ...Object.fromEntries(fieldNames.map((k) => [k, { $ne: 1 }])),
+      }),
+      'application/json',
+    );
+    check(`POST ${action} (JSON with objects)`, res.status, res.body);
+    for (const path of madeUpIds(action)) {
+      await stillSignedIn();
+      const answer = await http.post(path, form);
+      check(`POST ${path} (a made-up id)`, answer.status, answer.body);
+    }
+  }
+
+  expect(failures).toEqual([]);
+  // most of it was refused as bad input (a 4xx), not taken
+  expect(refused).toBeGreaterThan(150);
+  // and the console still serves its owner
+  await stillSignedIn();
+  expect((await http.get(`/brands/${brand.id}/keys`)).status).toBe(200);
+}, 600_000);

@@ -5,15 +5,9 @@
 // under test is the contract's: bad input is a 4xx with a stable reason, never a 5xx, and the
 // console keeps serving. The area tests (account, SSO, SCIM hostile inputs) check each refusal's
 // words; this one checks that nothing anyone can reach answers 5xx.
-import { randomHex, waitFor } from '@brand/testkit';
-import { type ConsoleHttp, formAsPosted } from '../browserlessClient';
-import {
-  approveSubmissions,
-  brandWithOwner,
-  signInHttp,
-  startReceiverStack,
-  type ReceiverStack,
-} from '../consoleActors';
+import type { ConsoleHttp } from '../browserlessClient';
+import { signInHttp, startReceiverStack, type ReceiverStack } from '../consoleActors';
+import { crawl, ENDS_A_SESSION, furnishedBrand, type Form } from '../consoleCrawl';
 
 let rs: ReceiverStack;
 
@@ -22,58 +16,6 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(() => rs?.close());
 
-/** Posts that would end the sweep's own session (it would go on signed out, testing nothing). */
-const ENDS_OWN_SESSION = /\/sign-out|\/sessions\/[^/]+\/end$|\/sessions\/others\/end$/;
-
-interface Found {
-  pages: string[];
-  /** Each post form's action, and the form as a browser posts it untouched. */
-  forms: Map<string, Record<string, string | string[]>>;
-  /** Each filter form's (method get) action, and the query it sends untouched. */
-  filters: Map<string, Record<string, string | string[]>>;
-}
-
-/** Same-origin paths a page links to or posts to. */
-function pathsIn(html: string, attr: 'href' | 'action'): string[] {
-  return [...html.matchAll(new RegExp(`${attr}="(/[^"]*)"`, 'g'))]
-    .map((m) => m[1]!.replace(/&amp;/g, '&'))
-    .filter((p) => !p.startsWith('//'));
-}
-
-/** Crawls every page the owner can reach from `/`, following redirects, up to `max` pages. */
-async function crawl(http: ConsoleHttp, brandId: string, max = 150): Promise<Found> {
-  const seen = new Set<string>();
-  const queue = ['/', `/brands/${brandId}`];
-  const found: Found = { pages: [], forms: new Map(), filters: new Map() };
-  while (queue.length > 0 && found.pages.length < max) {
-    const path = queue.shift()!;
-    const key = path.split('?')[0]!;
-    if (seen.has(key) || ENDS_OWN_SESSION.test(key)) continue;
-    // another brand's pages are not this sweep's
-    if (key.startsWith('/brands/') && !key.startsWith(`/brands/${brandId}`)) continue;
-    seen.add(key);
-    const res = await http.get(path);
-    if (res.status >= 300 && res.status < 400 && res.location?.startsWith('/')) {
-      queue.push(res.location);
-      continue;
-    }
-    if (res.status !== 200 || !/text\/html/.test(res.headers.get('content-type') ?? '')) continue;
-    found.pages.push(path);
-    queue.push(...pathsIn(res.body, 'href'));
-    for (const action of pathsIn(res.body, 'action')) {
-      const at = escapeRe(action);
-      const post = new RegExp(`method="post"[^>]*action="${at}"|action="${at}"[^>]*method="post"`);
-      const into = post.test(res.body) ? found.forms : found.filters;
-      if (into.has(action) || ENDS_OWN_SESSION.test(action)) continue;
-      into.set(action, formAsPosted(res.body, action));
-    }
-  }
-  return found;
-}
-
-const escapeRe = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
-type Form = Record<string, string | string[]>;
 const NASTY = '\u0000\ud800<script>alert(1)</script>\u202e%00\'"--';
 
 /** The hostile forms made from one as posted; the CSRF token stays, so each reaches its route. */
@@ -113,29 +55,9 @@ function madeUpIds(path: string): string[] {
 }
 
 it('answers no hostile read or post of any page or form an owner can reach with a 5xx', async () => {
-  const { brand, owner } = await brandWithOwner(rs.cs);
-  const receiver = await rs.receiverFor(brand.id, { label: `Orders ${randomHex(2)}` });
-  // events and their deliveries, so the event and delivery pages are there too
-  await approveSubmissions(rs.cs, brand.id, 2);
-  await waitFor(() => receiver.server.received.length >= 2, {
-    timeoutMs: 30_000,
-    what: 'both events delivered',
-  });
-  let http = await signInHttp(rs.cs, owner.email);
-  // a key and an invitation, so their pages and forms are there to be crawled
-  const keysPage = await http.get(`/brands/${brand.id}/keys`);
-  const made = await http.post(`/brands/${brand.id}/keys`, {
-    ...formAsPosted(keysPage.body, `/brands/${brand.id}/keys`),
-    name: 'Sweep key',
-  });
-  expect(made.status).toBeLessThan(400);
-  const membersPage = await http.get(`/brands/${brand.id}/members`);
-  const invited = await http.post(`/brands/${brand.id}/members`, {
-    ...formAsPosted(membersPage.body, `/brands/${brand.id}/members`),
-    email: `invited-${randomHex(4)}@brand.test`,
-  });
-  expect(invited.status).toBeLessThan(400);
-
+  const furnished = await furnishedBrand(rs);
+  const { brand, owner } = furnished;
+  let http = furnished.http;
   const found = await crawl(http, brand.id);
   // the crawl reached the owner's areas, not only a sign-in page
   expect(found.pages.length).toBeGreaterThan(15);
@@ -170,6 +92,7 @@ it('answers no hostile read or post of any page or form an owner can reach with 
   }
 
   for (const [action, form] of found.forms) {
+    if (ENDS_A_SESSION.test(action)) continue;
     for (const [name, make] of VARIANTS) {
       await stillSignedIn();
       const res = await http.post(action, make(form));

@@ -1,0 +1,100 @@
+/**
+ * What a person can reach in the console, found as an outside checker finds it: from the front
+ * page, following every same-origin link and redirect, collecting every form. No list of routes
+ * from the console's code, so a page or form added later is swept without anyone adding it here.
+ */
+import { Role } from '@brand/proto/access/v1';
+import { randomHex, waitFor } from '@brand/testkit';
+import { formAsPosted, type ConsoleHttp } from './browserlessClient';
+import {
+  approveSubmissions,
+  brandWithOwner,
+  signInHttp,
+  type ReceiverStack,
+} from './consoleActors';
+
+/** Posts that end a session (sign-out, ending a session): a sweep that sent them would go on signed out. */
+export const ENDS_A_SESSION = /\/sign-out|\/sessions\/[^/]+\/end$|\/sessions\/others\/end$/;
+
+export type Form = Record<string, string | string[]>;
+
+export interface Crawled {
+  /** Each HTML page answered 200, as linked. */
+  pages: string[];
+  /** Each post form's action, and the form as a browser posts it untouched. */
+  forms: Map<string, Form>;
+  /** Each filter form's (method get) action, and the query it sends untouched. */
+  filters: Map<string, Form>;
+}
+
+/** Same-origin paths a page links to or posts to. */
+function pathsIn(html: string, attr: 'href' | 'action'): string[] {
+  return [...html.matchAll(new RegExp(`${attr}="(/[^"]*)"`, 'g'))]
+    .map((m) => m[1]!.replace(/&amp;/g, '&'))
+    .filter((p) => !p.startsWith('//'));
+}
+
+const escapeRe = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * Every page `http` can reach from `/` and the brand's home (one page a path: queries are read
+ * once), another brand's pages left out, up to `max` pages. Pages are only read: no form is sent.
+ */
+export async function crawl(http: ConsoleHttp, brandId: string, max = 150): Promise<Crawled> {
+  const seen = new Set<string>();
+  const queue = ['/', `/brands/${brandId}`];
+  const found: Crawled = { pages: [], forms: new Map(), filters: new Map() };
+  while (queue.length > 0 && found.pages.length < max) {
+    const path = queue.shift()!;
+    const key = path.split('?')[0]!;
+    if (seen.has(key) || ENDS_A_SESSION.test(key)) continue;
+    if (key.startsWith('/brands/') && !key.startsWith(`/brands/${brandId}`)) continue;
+    seen.add(key);
+    const res = await http.get(path);
+    if (res.status >= 300 && res.status < 400 && res.location?.startsWith('/')) {
+      queue.push(res.location);
+      continue;
+    }
+    if (res.status !== 200 || !/text\/html/.test(res.headers.get('content-type') ?? '')) continue;
+    found.pages.push(path);
+    queue.push(...pathsIn(res.body, 'href'));
+    for (const action of pathsIn(res.body, 'action')) {
+      const at = escapeRe(action);
+      const post = new RegExp(`method="post"[^>]*action="${at}"|action="${at}"[^>]*method="post"`);
+      const into = post.test(res.body) ? found.forms : found.filters;
+      if (!into.has(action)) into.set(action, formAsPosted(res.body, action));
+    }
+  }
+  return found;
+}
+
+/**
+ * A brand with one of everything an owner's pages list, so a crawl finds their pages and forms:
+ * a receiver with two delivered events, a key, an invitation and a second member signed in
+ * (whose session the members page lists). The owner is signed in on `http`.
+ */
+export async function furnishedBrand(rs: ReceiverStack) {
+  const { brand, owner } = await brandWithOwner(rs.cs);
+  const receiver = await rs.receiverFor(brand.id, { label: `Orders ${randomHex(2)}` });
+  await approveSubmissions(rs.cs, brand.id, 2);
+  await waitFor(() => receiver.server.received.length >= 2, {
+    timeoutMs: 30_000,
+    what: 'both events delivered',
+  });
+  const second = await rs.cs.stack.admin.addMember({
+    brandId: brand.id,
+    email: `second-${randomHex(4)}@brand.test`,
+    role: Role.ROLE_MEMBER,
+  });
+  await signInHttp(rs.cs, second.email);
+  const http = await signInHttp(rs.cs, owner.email);
+  const submit = async (area: string, fields: Form) => {
+    const page = await http.get(`/brands/${brand.id}/${area}`);
+    const action = `/brands/${brand.id}/${area}`;
+    const res = await http.post(action, { ...formAsPosted(page.body, action), ...fields });
+    if (res.status >= 400) throw new Error(`${action} answered ${res.status}`);
+  };
+  await submit('keys', { name: 'Sweep key' });
+  await submit('members', { email: `invited-${randomHex(4)}@brand.test` });
+  return { brand, owner, receiver, http };
+}

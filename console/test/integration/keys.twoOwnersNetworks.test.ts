@@ -84,3 +84,29 @@ it('a save of the list as the page showed it does not put a removed network back
   expect(untouched.status).toBe(303);
   expect(await networksOf(t.key.id)).toEqual([KEPT]);
 });
+
+it.each([
+  ['an admin', 'admin'],
+  ['a member', 'member'],
+] as const)(
+  'refuses the form to %s even when it changes nothing, rather than answering "saved"',
+  async (_, role) => {
+    const t = await twoOwnersOneKey();
+    const person = await cs.stack.admin.addMember({
+      brandId: t.brand.id,
+      email: `${role}-${randomHex(4)}@brand.test`,
+      role,
+    });
+    const http = await signInHttp(cs, person.email);
+    const page = await http.get(t.action);
+    const untouched = await http.post(t.action, networksForm(page.body, t.action));
+    expect(untouched.status).toBe(403);
+    expect(untouched.body).toContain(`A brand ${role} cannot do this (keys.networks)`);
+    const changed = await http.post(t.action, {
+      ...networksForm(page.body, t.action),
+      allowed_networks: KEPT,
+    });
+    expect(changed.status).toBe(403);
+    expect(await networksOf(t.key.id)).toEqual([KEPT, REMOVED]);
+  },
+);

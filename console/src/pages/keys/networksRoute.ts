@@ -1,5 +1,6 @@
 import type { Request, Response, Router } from 'express';
 import type { ApiKey } from '@brand/proto/access/v1';
+import { roleAllows, roleRefusal } from '@brand/shared/console';
 import type { ConsoleDeps } from '../../consoleDeps';
 import { changedFields, conflictMessage } from '../../forms/shownFields';
 import { formRefusal } from '../../http/formRefusal';
@@ -49,6 +50,15 @@ export function registerKeyNetworks(router: Router, deps: ConsoleDeps, keys: Key
     const s = memberOf(res);
     const keyId = String(req.params.keyId);
     if (!KEY_ID.test(keyId)) throw notFound();
+    // Records refuses a role that may not set networks, at the write. A post that changes nothing
+    // writes nothing, so without this it answered "saved" to a member too (a sweep of every form a
+    // role is not shown, 2026-12-02).
+    if (!roleAllows(s.role, 'keys.networks')) {
+      const apiKey = await keys.pathKey(req, s);
+      const error = roleRefusal(s.role, 'keys.networks');
+      sendPage(res, KeyNetworksPage({ viewer: viewerOf(s), apiKey, error }), 403);
+      return;
+    }
     const form = KeyNetworksForm.safeParse(req.body);
     if (!form.success) {
       const sent = (req.body as Record<string, unknown> | undefined)?.allowed_networks;

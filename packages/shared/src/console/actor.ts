@@ -32,11 +32,13 @@ export function authorize(
   }
   if (actor.member.brand_id !== brandId) throw notFound();
   if (!roleAllows(actor.member.role, action)) {
-    throw new AppError(
-      'insufficient_permission',
-      `A brand ${actor.member.role} cannot do this (${action}); ask a brand owner.`,
-    );
+    throw new AppError('insufficient_permission', roleRefusal(actor.member.role, action));
   }
+}
+
+/** What a refusal for a role says (insufficient_permission): the role, the action, who may. */
+export function roleRefusal(role: MemberClaims['role'], action: ConsoleAction): string {
+  return `A brand ${role} cannot do this (${action}); ask a brand owner.`;
 }
 
 /** The email recorded as the actor in audit columns and activity: the member's, or "operator". */

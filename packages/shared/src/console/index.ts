@@ -1,5 +1,5 @@
 export { emailAddress } from './emailAddress';
-export { actorEmail, actorMemberId, authorize, type Actor } from './actor';
+export { actorEmail, actorMemberId, authorize, roleRefusal, type Actor } from './actor';
 export {
   MEMBER_ASSERTION_TTL_SECONDS,
   MemberAssertionError,

@@ -12,6 +12,7 @@ import {
   signInHttp,
   type ReceiverStack,
 } from './consoleActors';
+import type { ConsoleStack } from './consoleStack';
 
 /** Posts that end a session (sign-out, ending a session): a sweep that sent them would go on signed out. */
 export const ENDS_A_SESSION = /\/sign-out|\/sessions\/[^/]+\/end$|\/sessions\/others\/end$/;
@@ -97,4 +98,18 @@ export async function furnishedBrand(rs: ReceiverStack) {
   await submit('keys', { name: 'Sweep key' });
   await submit('members', { email: `invited-${randomHex(4)}@brand.test` });
   return { brand, owner, receiver, http };
+}
+
+/**
+ * How many entries a brand's activity logs hold (records', webhooks' and plans'): every change
+ * any service makes to the brand writes one, so a sweep that changed nothing leaves it as it was.
+ */
+export async function activityCount(cs: ConsoleStack, brandId: string): Promise<number> {
+  const { rows } = await cs.stack.db.pool.query<{ n: string }>(
+    `select (select count(*) from records.activity where brand_id = $1)
+          + (select count(*) from webhooks.activity where brand_id = $1)
+          + (select count(*) from plans.activity where brand_id = $1) as n`,
+    [brandId],
+  );
+  return Number(rows[0]!.n);
 }

@@ -12,7 +12,7 @@ import {
   startReceiverStack,
   type ReceiverStack,
 } from '../consoleActors';
-import { crawl, furnishedBrand, type Form } from '../consoleCrawl';
+import { activityCount, crawl, furnishedBrand, type Form } from '../consoleCrawl';
 
 let rs: ReceiverStack;
 
@@ -20,17 +20,6 @@ beforeAll(async () => {
   rs = await startReceiverStack();
 }, 120_000);
 afterAll(() => rs?.close());
-
-/** What a brand's activity logs hold: an entry for every change any service made to it. */
-async function activityCount(brandId: string): Promise<number> {
-  const { rows } = await rs.cs.stack.db.pool.query<{ n: string }>(
-    `select (select count(*) from records.activity where brand_id = $1)
-          + (select count(*) from webhooks.activity where brand_id = $1)
-          + (select count(*) from plans.activity where brand_id = $1) as n`,
-    [brandId],
-  );
-  return Number(rows[0]!.n);
-}
 
 it('refuses every form posted forged, or by a browser not signed in, and changes nothing', async () => {
   const victim = await furnishedBrand(rs);
@@ -42,7 +31,7 @@ it('refuses every form posted forged, or by a browser not signed in, and changes
   const signedOut = new ConsoleHttp(rs.cs.url);
 
   const keysBefore = await rs.cs.stack.admin.listKeys(victim.brand.id);
-  const activityBefore = await activityCount(victim.brand.id);
+  const activityBefore = await activityCount(rs.cs, victim.brand.id);
   const ways: [string, (action: string, form: Form) => ReturnType<ConsoleHttp['post']>][] = [
     ['without the form token', (a, { _csrf, ...form }) => victim.http.post(a, form)],
     ["with another session's token", (a, f) => victim.http.post(a, { ...f, _csrf: theirToken })],
@@ -60,7 +49,7 @@ it('refuses every form posted forged, or by a browser not signed in, and changes
     }
   }
   expect(taken).toEqual([]);
-  expect(await activityCount(victim.brand.id)).toBe(activityBefore);
+  expect(await activityCount(rs.cs, victim.brand.id)).toBe(activityBefore);
   expect(await rs.cs.stack.admin.listKeys(victim.brand.id)).toEqual(keysBefore);
   // and the owner's own session was not ended by any of it
   const receiverPage = await victim.http.get(

@@ -11,7 +11,7 @@ import {
   startReceiverStack,
   type ReceiverStack,
 } from '../consoleActors';
-import { crawl, furnishedBrand, type Form } from '../consoleCrawl';
+import { activityCount, crawl, furnishedBrand, type Form } from '../consoleCrawl';
 
 let rs: ReceiverStack;
 
@@ -19,17 +19,6 @@ beforeAll(async () => {
   rs = await startReceiverStack();
 }, 120_000);
 afterAll(() => rs?.close());
-
-/** What a brand's activity logs hold: an entry for every change any service made to it. */
-async function activityCount(brandId: string): Promise<number> {
-  const { rows } = await rs.cs.stack.db.pool.query<{ n: string }>(
-    `select (select count(*) from records.activity where brand_id = $1)
-          + (select count(*) from webhooks.activity where brand_id = $1)
-          + (select count(*) from plans.activity where brand_id = $1) as n`,
-    [brandId],
-  );
-  return Number(rows[0]!.n);
-}
 
 it("refuses every page and form of a brand to another brand's owner, and changes nothing there", async () => {
   const victim = await furnishedBrand(rs);
@@ -50,7 +39,7 @@ it("refuses every page and form of a brand to another brand's owner, and changes
   expect(victimSession).toBeDefined();
 
   const keysBefore = await rs.cs.stack.admin.listKeys(victim.brand.id);
-  const activityBefore = await activityCount(victim.brand.id);
+  const activityBefore = await activityCount(rs.cs, victim.brand.id);
 
   const attacker = await brandWithOwner(rs.cs);
   const http = await signInHttp(rs.cs, attacker.owner.email);
@@ -83,7 +72,7 @@ it("refuses every page and form of a brand to another brand's owner, and changes
   expect(taken).toEqual([]);
 
   // nothing of the brand changed: no activity, its keys as they were, its people still signed in
-  expect(await activityCount(victim.brand.id)).toBe(activityBefore);
+  expect(await activityCount(rs.cs, victim.brand.id)).toBe(activityBefore);
   expect(await rs.cs.stack.admin.listKeys(victim.brand.id)).toEqual(keysBefore);
   expect((await victim.http.get('/sessions')).body).toContain(victimSession);
   expect((await victim.http.get(`${own}/receivers/${victim.receiver.receiver.id}`)).status).toBe(

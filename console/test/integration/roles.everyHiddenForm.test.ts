@@ -8,7 +8,7 @@ import { Role } from '@brand/proto/access/v1';
 import { randomHex } from '@brand/testkit';
 import { csrfOf } from '../browserlessClient';
 import { signInHttp, startReceiverStack, type ReceiverStack } from '../consoleActors';
-import { crawl, ENDS_A_SESSION, furnishedBrand } from '../consoleCrawl';
+import { activityCount, crawl, ENDS_A_SESSION, furnishedBrand } from '../consoleCrawl';
 
 let rs: ReceiverStack;
 
@@ -16,17 +16,6 @@ beforeAll(async () => {
   rs = await startReceiverStack();
 }, 120_000);
 afterAll(() => rs?.close());
-
-/** What a brand's activity logs hold: an entry for every change any service made to it. */
-async function activityCount(brandId: string): Promise<number> {
-  const { rows } = await rs.cs.stack.db.pool.query<{ n: string }>(
-    `select (select count(*) from records.activity where brand_id = $1)
-          + (select count(*) from webhooks.activity where brand_id = $1)
-          + (select count(*) from plans.activity where brand_id = $1) as n`,
-    [brandId],
-  );
-  return Number(rows[0]!.n);
-}
 
 it.each([
   ['an admin', Role.ROLE_ADMIN],
@@ -52,14 +41,14 @@ it.each([
 
     const csrf = csrfOf((await http.get(`/brands/${brand.brand.id}`)).body);
     const keysBefore = await rs.cs.stack.admin.listKeys(brand.brand.id);
-    const activityBefore = await activityCount(brand.brand.id);
+    const activityBefore = await activityCount(rs.cs, brand.brand.id);
     const taken: string[] = [];
     for (const [action, form] of hidden) {
       const res = await http.post(action, { ...form, _csrf: csrf });
       if (res.status < 400) taken.push(`POST ${action}: ${res.status} ${res.location ?? ''}`);
     }
     expect(taken).toEqual([]);
-    expect(await activityCount(brand.brand.id)).toBe(activityBefore);
+    expect(await activityCount(rs.cs, brand.brand.id)).toBe(activityBefore);
     expect(await rs.cs.stack.admin.listKeys(brand.brand.id)).toEqual(keysBefore);
     const receiverPage = await brand.http.get(
       `/brands/${brand.brand.id}/receivers/${brand.receiver.receiver.id}`,

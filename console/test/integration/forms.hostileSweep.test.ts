@@ -59,9 +59,9 @@ function madeUpIds(path: string): string[] {
 
 it.each([
   ['its owner, of every page and form they reach', undefined],
-  ["a plain member, with the owner's pages and forms", Role.ROLE_MEMBER],
+  ['a plain member, of every page and form the owner reaches', Role.ROLE_MEMBER],
 ])(
-  'answers no hostile read or post by %s with a 5xx',
+  'answers no hostile read or post with a 5xx: by %s',
   async (_, role) => {
     const furnished = await furnishedBrand(rs);
     const { brand } = furnished;

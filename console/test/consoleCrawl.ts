@@ -3,8 +3,9 @@
  * page, following every same-origin link and redirect, collecting every form. No list of routes
  * from the console's code, so a page or form added later is swept without anyone adding it here.
  */
+import { randomUUID } from 'node:crypto';
 import { Role } from '@brand/proto/access/v1';
-import { randomHex, waitFor } from '@brand/testkit';
+import { planBody, randomHex, waitFor } from '@brand/testkit';
 import { formAsPosted, type ConsoleHttp } from './browserlessClient';
 import {
   approveSubmissions,
@@ -71,8 +72,8 @@ export async function crawl(http: ConsoleHttp, brandId: string, max = 150): Prom
 
 /**
  * A brand with one of everything an owner's pages list, so a crawl finds their pages and forms:
- * a receiver with two delivered events, a key, an invitation and a second member signed in
- * (whose session the members page lists). The owner is signed in on `http`.
+ * a receiver with two delivered events, a campaign plan, a key, an invitation, an audit stream, a
+ * SCIM token and a second member signed in. The owner is signed in on `http`.
  */
 export async function furnishedBrand(rs: ReceiverStack) {
   const { brand, owner } = await brandWithOwner(rs.cs);
@@ -89,14 +90,38 @@ export async function furnishedBrand(rs: ReceiverStack) {
   });
   await signInHttp(rs.cs, second.email);
   const http = await signInHttp(rs.cs, owner.email);
-  const submit = async (area: string, fields: Form) => {
+  /** Fills `fields` into the form posting to `to` on the area's page, and sends it. */
+  const submit = async (area: string, fields: Form, to = area) => {
     const page = await http.get(`/brands/${brand.id}/${area}`);
-    const action = `/brands/${brand.id}/${area}`;
+    const action = `/brands/${brand.id}/${to}`;
     const res = await http.post(action, { ...formAsPosted(page.body, action), ...fields });
-    if (res.status >= 400) throw new Error(`${action} answered ${res.status}`);
+    if (res.status >= 400)
+      throw new Error(
+        `${action} answered ${res.status}: ${/role="alert"[^>]*>([^<]*)/.exec(res.body)?.[1] ?? ''}`,
+      );
+    if (res.location) await http.get(res.location);
   };
   await submit('keys', { name: 'Sweep key' });
   await submit('members', { email: `invited-${randomHex(4)}@brand.test` });
+  // a destination nothing answers at: the stream's pages are what is wanted, not its deliveries
+  await submit('audit-streams', {
+    kind: 'https',
+    label: 'SIEM',
+    url: 'https://127.0.0.1:1026/audit',
+  });
+  await submit('provisioning', { name: 'Directory sync' }, 'provisioning/tokens');
+  const planner = await rs.cs.stack.admin.createKey({
+    brandId: brand.id,
+    actorEmail: owner.email,
+    name: 'Planner',
+    permissions: ['campaigns:prepare'],
+  });
+  const planned = await fetch(`${rs.cs.stack.gateway.url}/api/v1/campaign-plans`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${planner.secret}`, 'content-type': 'application/json' },
+    body: JSON.stringify(planBody({ request_id: randomUUID(), title: 'Summer launch' })),
+  });
+  if (planned.status !== 201) throw new Error(`the plan answered ${planned.status}`);
   return { brand, owner, receiver, http };
 }
 

@@ -27,7 +27,7 @@ const VARIANTS: [string, (form: Form) => Form][] = [
   ['every field 4,000 characters', (f) => mapFields(f, () => 'x'.repeat(4_000))],
   ['every field a NUL, a lone surrogate and markup', (f) => mapFields(f, () => NASTY)],
   ['every number out of range', (f) => mapFields(f, () => '-99999999999999999999e999')],
-  ['only the CSRF token', (f) => (f._csrf === undefined ? {} : { _csrf: f._csrf })],
+  ['only the CSRF token', (f): Form => (f._csrf === undefined ? {} : { _csrf: f._csrf })],
 ];
 
 const first = (v: string | string[]): string => (Array.isArray(v) ? (v[0] ?? '') : v);

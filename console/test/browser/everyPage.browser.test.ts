@@ -1,10 +1,12 @@
 // Every page of a furnished brand's console in a real browser (Debian's Chromium via
-// playwright-core), found as an outside checker finds them: the owner's crawl from the front page,
-// following links (consoleCrawl; no list of routes from this code). Each page is opened as the
-// signed-in owner and checked as the area tests check theirs: axe-core finds no serious or
-// critical violation, and nothing scrolls sideways at a laptop's, a small laptop's, a tablet's
-// or a phone's width; its screenshot is kept (every-page-owner-*.png, every-page-member-*.png). The area tests look at the pages
-// their stories pass through; this one looks at every page, including those added after it.
+// playwright-core), found as an outside checker finds them: a crawl from the front page,
+// following links (consoleCrawl; no list of routes from this code), as the owner and as a plain
+// member. Each page is opened signed in and checked as the area tests check theirs: axe-core
+// finds no serious or critical violation, and nothing scrolls sideways at a laptop's, a small
+// laptop's, a tablet's or a phone's width; its screenshot is kept (every-page-owner-*.png,
+// every-page-member-*.png). The member also opens the owner's pages they are not led to, by their
+// addresses: each is refused (403 or 404) and looked at the same way. The area tests look at the
+// pages their stories pass through; this one looks at every page, including those added after it.
 import type { Browser } from 'playwright-core';
 import { Role } from '@brand/proto/access/v1';
 import { randomHex } from '@brand/testkit';
@@ -51,12 +53,21 @@ it.each([
     const http = role === undefined ? furnished.http : await signInHttp(rs.cs, person.email);
     const { pages } = await crawl(http, furnished.brand.id);
     expect(pages.length).toBeGreaterThan(least);
+    // a member also opens, by their addresses, the owner's pages they are not led to: each
+    // answers 403 or 404, and is looked at like any other
+    const ownersOnly =
+      role === undefined
+        ? []
+        : (await crawl(furnished.http, furnished.brand.id)).pages.filter((p) => !pages.includes(p));
+    if (role !== undefined) expect(ownersOnly.length).toBeGreaterThan(3);
     const page = await signIn(browser, rs.cs, person.email);
     const failures: string[] = [];
-    for (const path of pages) {
+    for (const path of [...pages, ...ownersOnly]) {
       try {
         const response = await page.goto(`${rs.cs.url}${path}`);
-        expect({ path, status: response?.status() }).toEqual({ path, status: 200 });
+        const status = response?.status();
+        const expected = pages.includes(path) ? [200] : [403, 404];
+        expect({ path, status: expected.includes(status!) }).toEqual({ path, status: true });
         await expectAccessible(page);
         await screenshot(
           page,

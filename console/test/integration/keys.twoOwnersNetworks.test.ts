@@ -89,7 +89,7 @@ it.each([
   ['an admin', 'admin'],
   ['a member', 'member'],
 ] as const)(
-  'refuses the form to %s even when it changes nothing, rather than answering "saved"',
+  'refuses the page and the form to %s, even a post that changes nothing, rather than answering "saved"',
   async (_, role) => {
     const t = await twoOwnersOneKey();
     const person = await cs.stack.admin.addMember({
@@ -98,14 +98,18 @@ it.each([
       role,
     });
     const http = await signInHttp(cs, person.email);
+    // the page says why and offers no form
     const page = await http.get(t.action);
-    const untouched = await http.post(t.action, networksForm(page.body, t.action));
+    expect(page.status).toBe(403);
+    expect(page.body).toContain(
+      `Only brand owners set a key's allowed networks. You are a ${role} of this brand.`,
+    );
+    expect(page.body).not.toContain('name="allowed_networks"');
+    // the form as an owner's page has it, posted untouched and changed: refused, the list as it was
+    const untouched = await http.post(t.action, t.formA);
     expect(untouched.status).toBe(403);
-    expect(untouched.body).toContain(`A brand ${role} cannot do this (keys.networks)`);
-    const changed = await http.post(t.action, {
-      ...networksForm(page.body, t.action),
-      allowed_networks: KEPT,
-    });
+    expect(untouched.body).not.toContain('name="allowed_networks"');
+    const changed = await http.post(t.action, { ...t.formA, allowed_networks: KEPT });
     expect(changed.status).toBe(403);
     expect(await networksOf(t.key.id)).toEqual([KEPT, REMOVED]);
   },

@@ -24,7 +24,8 @@ it.each([
   'refuses %s every form the owner is shown and they are not',
   async (_, role) => {
     const brand = await furnishedBrand(rs);
-    const ownersForms = (await crawl(brand.http, brand.brand.id)).forms;
+    const owners = await crawl(brand.http, brand.brand.id);
+    const ownersForms = owners.forms;
     const person = await rs.cs.stack.admin.addMember({
       brandId: brand.brand.id,
       email: `role-${randomHex(4)}@brand.test`,
@@ -46,6 +47,16 @@ it.each([
     for (const [action, form] of hidden) {
       const res = await http.post(action, { ...form, _csrf: csrf });
       if (res.status < 400) taken.push(`POST ${action}: ${res.status} ${res.location ?? ''}`);
+    }
+    // and a page only the owner is led to, opened by its address, offers none of those forms
+    const hiddenActions = new Set(hidden.map(([action]) => action));
+    for (const page of owners.pages.filter((p) => !theirs.pages.includes(p))) {
+      const res = await http.get(page);
+      const offered = [...res.body.matchAll(/action="([^"]+)"/g)]
+        .map((m) => m[1]!.replace(/&amp;/g, '&'))
+        .filter((action) => hiddenActions.has(action));
+      if (res.status === 200 && offered.length > 0)
+        taken.push(`GET ${page} offers ${offered.join(', ')}`);
     }
     expect(taken).toEqual([]);
     expect(await activityCount(rs.cs, brand.brand.id)).toBe(activityBefore);

@@ -21,6 +21,7 @@ import {
   StreamSecretPage,
   type AuditStreamsPageProps,
 } from './view';
+import { refusedToRole } from '../refusedToRole';
 
 /** What the one-time reveal holds between connecting an HTTPS stream and showing its secret. */
 interface CreatedStream {
@@ -377,6 +378,10 @@ export function registerAuditStreams(router: Router, deps: ConsoleDeps): void {
       { stream_id: pathStream(req), deliveries: 1 },
       as(s),
     );
+    const back = { href: `/brands/${s.brand.id}/audit-streams`, label: 'Back to audit streams' };
+    const page = { title: 'Remove audit stream', section: 'auditStreams' as const, back };
+    if (refusedToRole(res, s, 'audit_streams.manage', { ...page, what: 'remove audit streams' }))
+      return;
     sendPage(res, RemoveStreamPage({ viewer: viewerOf(s), stream: got.stream! }));
   });
 

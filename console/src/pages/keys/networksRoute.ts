@@ -1,6 +1,5 @@
 import type { Request, Response, Router } from 'express';
 import type { ApiKey } from '@brand/proto/access/v1';
-import { roleAllows, roleRefusal } from '@brand/shared/console';
 import type { ConsoleDeps } from '../../consoleDeps';
 import { changedFields, conflictMessage } from '../../forms/shownFields';
 import { formRefusal } from '../../http/formRefusal';
@@ -10,6 +9,8 @@ import { sendPage } from '../../views/render';
 import { KEY_ID, KeyNetworksForm } from './input';
 import type { KeysPageProps } from './view';
 import { KeyNetworksPage } from './networksView';
+import { ownersOnlyKeyPage } from './ownersOnlyKeyPage';
+import { refusedToRole } from '../refusedToRole';
 
 /**
  * A textarea of networks, as the form sends it, into entries; records reads and checks them. A
@@ -43,6 +44,8 @@ export function registerKeyNetworks(router: Router, deps: ConsoleDeps, keys: Key
   router.get('/keys/:keyId/networks', async (req, res) => {
     const s = memberOf(res);
     const apiKey = await keys.pathKey(req, s);
+    const page = ownersOnlyKeyPage(s, 'Allowed networks', "set a key's allowed networks");
+    if (refusedToRole(res, s, 'keys.networks', page)) return;
     sendPage(res, KeyNetworksPage({ viewer: viewerOf(s), apiKey }));
   });
 
@@ -53,12 +56,8 @@ export function registerKeyNetworks(router: Router, deps: ConsoleDeps, keys: Key
     // Records refuses a role that may not set networks, at the write. A post that changes nothing
     // writes nothing, so without this it answered "saved" to a member too (a sweep of every form a
     // role is not shown, 2026-12-02).
-    if (!roleAllows(s.role, 'keys.networks')) {
-      const apiKey = await keys.pathKey(req, s);
-      const error = roleRefusal(s.role, 'keys.networks');
-      sendPage(res, KeyNetworksPage({ viewer: viewerOf(s), apiKey, error }), 403);
-      return;
-    }
+    const page = ownersOnlyKeyPage(s, 'Allowed networks', "set a key's allowed networks");
+    if (refusedToRole(res, s, 'keys.networks', page)) return;
     const form = KeyNetworksForm.safeParse(req.body);
     if (!form.success) {
       const sent = (req.body as Record<string, unknown> | undefined)?.allowed_networks;

@@ -18,6 +18,8 @@ import {
   RollKeyPage,
   type KeysPageProps,
 } from './view';
+import { ownersOnlyKeyPage } from './ownersOnlyKeyPage';
+import { refusedToRole } from '../refusedToRole';
 
 /** What the one-time reveal holds between creating (or rolling) a key and showing it. */
 interface CreatedKey {
@@ -195,12 +197,16 @@ export function registerKeys(router: Router, deps: ConsoleDeps): void {
 
   router.get('/keys/:keyId/revoke', async (req, res) => {
     const s = memberOf(res);
-    sendPage(res, RevokeKeyPage({ viewer: viewerOf(s), apiKey: await pathKey(req, s) }));
+    const apiKey = await pathKey(req, s);
+    if (refusedToRole(res, s, 'keys.revoke', ownersOnlyKeyPage(s, 'Revoke key', 'revoke keys')))
+      return;
+    sendPage(res, RevokeKeyPage({ viewer: viewerOf(s), apiKey }));
   });
 
   router.get('/keys/:keyId/roll', async (req, res) => {
     const s = memberOf(res);
     const apiKey = await pathKey(req, s);
+    if (refusedToRole(res, s, 'keys.roll', ownersOnlyKeyPage(s, 'Roll key', 'roll keys'))) return;
     sendPage(res, RollKeyPage({ viewer: viewerOf(s), apiKey, onceToken: deps.submitOnce.token() }));
   });
 

@@ -83,12 +83,3 @@ export function ReceiverFrame(props: {
     </Layout>
   );
 }
-
-/** The line a tab with actions shows to members who may only read. */
-export function OwnersOnly(props: { viewer: Viewer; what: string }) {
-  return (
-    <Notice>
-      Only brand owners {props.what}. You are a {props.viewer.role} of this brand.
-    </Notice>
-  );
-}

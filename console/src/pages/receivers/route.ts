@@ -35,6 +35,8 @@ import {
   SecretCreatedPage,
   type ReceiverFormValues,
 } from './view';
+import { refusedToRole } from '../refusedToRole';
+import type { OwnersOnlyPageProps } from '../../views/ownersOnly';
 
 /** A receiver's fields as a conflict names them. */
 const FIELD_WORDS = { url: 'URL', label: 'label', events: 'events' } as const;
@@ -82,6 +84,23 @@ function doneNotice(query: Record<string, unknown>): string | undefined {
   if (done === 'recovered') return recoveredNotice(query);
   if (done === 'retried-waiting') return retriedWaitingNotice(query);
   return doneNoticeOf(DONE, done);
+}
+
+/** A receiver's disable or removal page as a role that may only read sees it. */
+function ownersOnlyReceiverPage(
+  s: MemberSession,
+  receiver: Receiver,
+  verb: 'Disable' | 'Remove',
+): OwnersOnlyPageProps {
+  return {
+    title: `${verb} receiver`,
+    section: 'receivers',
+    what: `${verb.toLowerCase()} receivers`,
+    back: {
+      href: receiverTabPath(s.brand.id, receiver.id, 'settings'),
+      label: `Back to “${receiver.label}”`,
+    },
+  };
 }
 
 /**
@@ -282,6 +301,8 @@ export function registerReceivers(router: Router, deps: ConsoleDeps): void {
   router.get('/receivers/:receiverId/disable', async (req, res) => {
     const s = memberOf(res);
     const receiver = await getReceiver(s, String(req.params.receiverId));
+    if (refusedToRole(res, s, 'receivers.manage', ownersOnlyReceiverPage(s, receiver, 'Disable')))
+      return;
     sendPage(res, DisableReceiverPage({ viewer: viewerOf(s), receiver }));
   });
 
@@ -318,6 +339,8 @@ export function registerReceivers(router: Router, deps: ConsoleDeps): void {
   router.get('/receivers/:receiverId/remove', async (req, res) => {
     const s = memberOf(res);
     const receiver = await getReceiver(s, String(req.params.receiverId));
+    if (refusedToRole(res, s, 'receivers.manage', ownersOnlyReceiverPage(s, receiver, 'Remove')))
+      return;
     sendPage(res, RemoveReceiverPage({ viewer: viewerOf(s), receiver }));
   });
 

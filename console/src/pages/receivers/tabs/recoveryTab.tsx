@@ -1,6 +1,7 @@
 import type { Receiver } from '@brand/proto/webhooks/v1';
 import type { Viewer } from '../../../views/layout';
-import { OwnersOnly, type ReceiverRights } from '../receiverPage';
+import { OwnersOnly } from '../../../views/ownersOnly';
+import type { ReceiverRights } from '../receiverPage';
 import { RecoveryForm } from '../recoveryView';
 import { RetryWaitingForm } from '../retryWaitingView';
 

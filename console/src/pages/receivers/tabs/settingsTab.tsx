@@ -1,7 +1,8 @@
 import type { Receiver } from '@brand/proto/webhooks/v1';
 import { EVENT_TYPES } from '@brand/shared/enums';
 import type { Viewer } from '../../../views/layout';
-import { OwnersOnly, receiverTabPath, type ReceiverRights } from '../receiverPage';
+import { OwnersOnly } from '../../../views/ownersOnly';
+import { receiverTabPath, type ReceiverRights } from '../receiverPage';
 import { RotationGuide } from '../rotationGuide';
 import { RotationPanel } from '../rotationView';
 import { ReceiverFields, type ReceiverFormValues } from '../view';

@@ -2,7 +2,8 @@ import type { Receiver } from '@brand/proto/webhooks/v1';
 import { EVENT_TYPES } from '@brand/shared/enums';
 import { Csrf, type Viewer } from '../../../views/layout';
 import { ReceiverGuide } from '../guide';
-import { OwnersOnly, type ReceiverRights } from '../receiverPage';
+import { OwnersOnly } from '../../../views/ownersOnly';
+import type { ReceiverRights } from '../receiverPage';
 
 /** The testing tab: a test delivery of one of its event types, and the guide to verify them. */
 export function TestingTab(props: { viewer: Viewer; receiver: Receiver; rights: ReceiverRights }) {

@@ -7,6 +7,7 @@
 // demotion and the removal, and its keys and receiver are as they were.
 import { Role } from '@brand/proto/access/v1';
 import { randomHex } from '@brand/testkit';
+import { csrfOf } from '../browserlessClient';
 import { signInHttp, startReceiverStack, type ReceiverStack } from '../consoleActors';
 import { activityCount, crawl, ENDS_A_SESSION, furnishedBrand } from '../consoleCrawl';
 
@@ -32,7 +33,7 @@ it("refuses a demoted owner's open owner forms, then a removed one's every page 
   const keysBefore = await rs.cs.stack.admin.listKeys(id);
 
   const membersPage = (await brand.http.get(`/brands/${id}/members`)).body;
-  const csrf = /name="_csrf" value="([^"]+)"/.exec(membersPage)![1]!;
+  const csrf = csrfOf(membersPage);
   const demoted = await brand.http.post(`/brands/${id}/members/${second.id}/role`, {
     _csrf: csrf,
     role: 'member',

@@ -5,30 +5,37 @@ import { SectionNav, type Section } from './sectionNav';
 
 export { Notice };
 
-/** What the header shows about the signed-in member, when there is one. */
-export interface Viewer {
+/** The person signed in, on the pages of their own (brands, invitations, sessions, passkeys). */
+export interface Person {
   email: string;
+  csrfToken: string;
+}
+
+/** What the header shows about the signed-in member on a brand's pages. */
+export interface Viewer extends Person {
   role: string;
   brandId: string;
   brandName: string;
-  csrfToken: string;
   /** Receivers failing or disabled by the service: one notice on every page of the brand. */
   attention?: ReceiverAttention[];
 }
 
 /**
  * Every page: a skip link, the header (brand, who is signed in, their own pages, sign-out),
- * on a brand's pages its sections (sectionNav.tsx) beside the main region. Scripts are external
- * files only (CSP script-src 'self').
+ * on a brand's pages its sections (sectionNav.tsx) beside the main region. A person's own pages
+ * (`person`) carry the same header without a brand, so who is signed in and the way out are in
+ * one place on every signed-in page. Scripts are external files only (CSP script-src 'self').
  */
 export function Layout(props: {
   title: string;
   viewer?: Viewer;
+  person?: Person;
   section?: Section;
   scripts?: string[];
   children: ComponentChildren;
 }) {
   const { viewer } = props;
+  const who = viewer ?? props.person;
   const main = (
     <main id="main" tabIndex={-1}>
       {viewer?.attention && (
@@ -54,17 +61,15 @@ export function Layout(props: {
         </a>
         <header class="top">
           <span class="brand">Developers{viewer ? ` · ${viewer.brandName}` : ''}</span>
-          {viewer && (
+          {who && (
             <div class="who">
-              <span>
-                {viewer.email} ({viewer.role})
-              </span>
-              <a href="/brands">Switch brand</a>
+              <span>{viewer ? `${viewer.email} (${viewer.role})` : who.email}</span>
+              <a href="/brands">{viewer ? 'Switch brand' : 'Your brands'}</a>
               <a href="/invitations">Invitations</a>
               <a href="/sessions">Your sessions</a>
               <a href="/passkeys">Passkeys</a>
               <form class="inline" method="post" action="/sign-out">
-                <input type="hidden" name="_csrf" value={viewer.csrfToken} />
+                <input type="hidden" name="_csrf" value={who.csrfToken} />
                 <button type="submit" class="secondary">
                   Sign out
                 </button>

@@ -1,7 +1,8 @@
 // Every page of a furnished brand's console in a real browser (Debian's Chromium via
 // playwright-core), found as an outside checker finds them: a crawl from the front page,
 // following links (consoleCrawl; no list of routes from this code), as the owner and as a plain
-// member. Each page is opened signed in and checked as the area tests check theirs: axe-core
+// member. Each page is opened signed in and checked as the area tests check theirs: the header
+// names who is signed in and holds the one Sign out button (a person's own pages too), axe-core
 // finds no serious or critical violation, and nothing scrolls sideways at a laptop's, a small
 // laptop's, a tablet's or a phone's width; its screenshot is kept (every-page-owner-*.png,
 // every-page-member-*.png). The member also opens the owner's pages they are not led to, by their
@@ -68,6 +69,18 @@ it.each([
         const status = response?.status();
         const expected = pages.includes(path) ? [200] : [403, 404];
         expect({ path, status: expected.includes(status!) }).toEqual({ path, status: true });
+        // every page of theirs and every refusal of a brand's page says, in one header, who is
+        // signed in and offers the one way out (a 404 is the console's plain error page)
+        if (status !== 404) {
+          const header = page.locator('header.top');
+          await expect(header.textContent()).resolves.toContain(person.email);
+          await expect(
+            header.getByRole('button', { name: 'Sign out', exact: true }).count(),
+          ).resolves.toBe(1);
+          await expect(
+            page.getByRole('button', { name: 'Sign out', exact: true }).count(),
+          ).resolves.toBe(1);
+        }
         await expectAccessible(page);
         await screenshot(
           page,

@@ -60,7 +60,7 @@ it('adds a passkey, signs in with it alone, and requires passkeys for the brand'
   await screenshot(page, 'passkeys');
 
   // Signed out, the same browser (and so the same authenticator) signs in with the passkey.
-  await page.getByRole('link', { name: 'Back to your brands' }).click();
+  await page.getByRole('link', { name: 'Your brands' }).click();
   await page.getByRole('button', { name: 'Sign out', exact: true }).click();
   await page.waitForURL(/\/sign-in\?signed_out=1$/);
   await page.getByRole('button', { name: 'Sign in with a passkey' }).waitFor();

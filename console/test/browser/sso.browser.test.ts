@@ -86,7 +86,7 @@ it('connects the provider, signs in through it, and requires it for the brand', 
 
   // Signed out, the sign-in page offers single sign-on; the address finds the brand.
   await page
-    .getByRole('link', { name: 'Back to your brands' })
+    .getByRole('link', { name: 'Your brands' })
     .or(page.getByRole('link', { name: 'Switch brand' }))
     .first()
     .click();
@@ -115,7 +115,7 @@ it('connects the provider, signs in through it, and requires it for the brand', 
 
   // "Your passkeys" tells how this session was opened, and that it cannot act on the address's
   // passkeys (issue 42): no list, no form to add one.
-  await page.getByRole('link', { name: 'Your passkeys' }).click();
+  await page.getByRole('link', { name: 'Passkeys', exact: true }).click();
   await page
     .getByText('You signed in with Demo Brand’s single sign-on.', { exact: false })
     .waitFor();

@@ -15,7 +15,7 @@ export function BrandsPage(props: {
 }) {
   const invitedBy = props.invitedBy ?? [];
   return (
-    <Layout title="Choose a brand">
+    <Layout title="Choose a brand" person={{ email: props.email, csrfToken: props.csrfToken }}>
       <h1>Choose a brand</h1>
       <p>
         Signed in as <strong>{props.email}</strong>.
@@ -47,9 +47,6 @@ export function BrandsPage(props: {
         recognise.
       </p>
       <div class="actions">
-        <PostButton action="/sign-out" csrfToken={props.csrfToken} kind="secondary">
-          Sign out
-        </PostButton>
         <PostButton action="/sign-out-everywhere" csrfToken={props.csrfToken} kind="danger">
           Sign out everywhere
         </PostButton>

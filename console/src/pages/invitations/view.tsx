@@ -33,10 +33,7 @@ export function InvitationsPage(props: {
   refusal?: string;
 }) {
   return (
-    <Layout title="Your invitations">
-      <p>
-        <a href="/brands">Back to your brands</a> · <a href="/sessions">Your sessions</a>
-      </p>
+    <Layout title="Your invitations" person={{ email: props.email, csrfToken: props.csrfToken }}>
       <h1>Your invitations</h1>
       <p>
         Brands that invited <strong>{props.email}</strong>. You become a member of a brand only when

@@ -31,10 +31,11 @@ export function PasskeysPage(props: {
   // swap a member's passkey for another (records refuses it too, passkey_session_required).
   const mayChange = !byLink || props.passkeys.length === 0;
   return (
-    <Layout title="Your passkeys" scripts={PASSKEY_SCRIPTS}>
-      <p>
-        <a href="/brands">Back to your brands</a> · <a href="/sessions">Your sessions</a>
-      </p>
+    <Layout
+      title="Your passkeys"
+      scripts={PASSKEY_SCRIPTS}
+      person={{ email: props.email, csrfToken: props.csrfToken }}
+    >
       <h1>Your passkeys</h1>
       <p>
         A passkey signs <strong>{props.email}</strong> in with this device's screen lock or a
@@ -148,10 +149,7 @@ function SsoSessionPasskeysPage(props: {
 }) {
   const brand = props.signedInBy.ssoBrandName ?? 'your brand';
   return (
-    <Layout title="Your passkeys">
-      <p>
-        <a href="/brands">Back to your brands</a> · <a href="/sessions">Your sessions</a>
-      </p>
+    <Layout title="Your passkeys" person={{ email: props.email, csrfToken: props.csrfToken }}>
       <h1>Your passkeys</h1>
       {props.error && <Notice tone="error">{props.error}</Notice>}
       <p>
@@ -160,11 +158,9 @@ function SsoSessionPasskeysPage(props: {
         belong to: so from this session you cannot see, add or remove passkeys.
       </p>
       <p>
-        To manage your passkeys, sign out and sign in with an emailed link or a passkey you have.
+        To manage your passkeys, sign out (at the top of the page) and sign in with an emailed link
+        or a passkey you have.
       </p>
-      <PostButton action="/sign-out" csrfToken={props.csrfToken} kind="secondary" inline>
-        Sign out
-      </PostButton>
     </Layout>
   );
 }

@@ -18,10 +18,7 @@ export function SessionsPage(props: {
 }) {
   const others = props.sessions.filter((s) => !s.current).length;
   return (
-    <Layout title="Your sessions">
-      <p>
-        <a href="/brands">Back to your brands</a> · <a href="/passkeys">Your passkeys</a>
-      </p>
+    <Layout title="Your sessions" person={{ email: props.email, csrfToken: props.csrfToken }}>
       <h1>Your sessions</h1>
       <p>
         Every browser signed in as <strong>{props.email}</strong>. Sign out any you do not

@@ -5,7 +5,8 @@
 // only ever checked as fetched HTML (the *.twoOwners* integration tests). Here owner A opens the
 // form in the browser; owner B, on a console client of their own, saves the same field from the
 // same page; then A edits that field and saves. A sees the page again with status 409: a message
-// naming the field and its value now, A's own input still in the form, no stack trace nor raw
+// naming the field and its value now and linking to it (the field marked invalid and described
+// by the message), A's own input still in the form, no stack trace nor raw
 // JSON; the stored value is still B's; and A's second save (as the message says to do) is
 // taken. B also changes a field A left alone (where the form has more than one): the refusal
 // shows it as it is now, not as A's page had it, so that A's second save does not put it back
@@ -96,14 +97,16 @@ async function submit(button: string): Promise<Response> {
 
 /**
  * What A sees after a refused save: status 409 (edit_conflict), the page's own heading, one alert
- * naming the field and its value now and saying what to do, and nothing of a stack trace, raw
- * JSON or an error code. Checked for accessibility and kept as `edit-conflict-<name>`.
+ * naming the field and its value now, saying what to do and linking to the field, which alone
+ * is marked invalid and described by the alert; nothing of a stack trace, raw JSON or an error
+ * code. Checked for accessibility and kept as `edit-conflict-<name>`.
  */
 async function expectRefused(
   response: Response,
   heading: string,
   message: string,
   name: string,
+  field: { label: string; id: string },
 ): Promise<void> {
   expect(response.status()).toBe(409);
   expect(await response.headerValue('x-console-error')).toBe('edit_conflict');
@@ -111,9 +114,22 @@ async function expectRefused(
   const alert = page.getByRole('alert');
   await expect(alert.count()).resolves.toBe(1);
   await expect(alert.innerText()).resolves.toBe(
-    `Not saved: someone else changed the ${message} since you opened this page. The form keeps your changes, with everything else as it is now: check it and save again.`,
+    `Not saved: someone else changed the ${message} since you opened this page. The form keeps your changes, with everything else as it is now: check it and save again.\n\nThe field: ${field.label}.`,
   );
   await expect(alert.isVisible()).resolves.toBe(true);
+  // the alert links to the field it names; that field, and no other, is marked and described by it
+  const link = alert.getByRole('link', { name: field.label, exact: true });
+  await expect(link.getAttribute('href')).resolves.toBe(`#${field.id}`);
+  const invalid = page.locator('[aria-invalid="true"]');
+  await expect(invalid.count()).resolves.toBe(1);
+  await expect(invalid.getAttribute('id')).resolves.toBe(field.id);
+  const describedBy = (await invalid.getAttribute('aria-describedby')) ?? '';
+  const alertId = await alert.getAttribute('id');
+  expect(alertId).toBeTruthy();
+  expect(describedBy.split(' ')).toContain(alertId);
+  await link.click();
+  await expect(page.evaluate(() => location.hash)).resolves.toBe(`#${field.id}`);
+  await expect(page.locator(`#${field.id}`).isVisible()).resolves.toBe(true);
   const text = await page.locator('body').innerText();
   expect(text).not.toMatch(/\bat \S+ \(?\S+:\d+:\d+\)?/); // a stack frame
   expect(text).not.toMatch(/[{[]\s*"[a-z_]+"\s*:/); // raw JSON
@@ -139,7 +155,10 @@ it("a receiver's label", async () => {
   await label.fill('Order system (A)');
   const refused = await submit('Save changes');
 
-  await expectRefused(refused, 'Order system (B)', 'label (now “Order system (B)”)', 'receiver');
+  await expectRefused(refused, 'Order system (B)', 'label (now “Order system (B)”)', 'receiver', {
+    label: 'Label',
+    id: 'edit-label',
+  });
   // A's label kept; the events A left alone as they are now (B's), not as A's page showed them
   await expect(label.inputValue()).resolves.toBe('Order system (A)');
   await expect(page.getByLabel('submission.rejected').isChecked()).resolves.toBe(true);
@@ -174,7 +193,10 @@ it("an audit stream's name", async () => {
   await name.fill('SIEM (A)');
   const refused = await submit('Save');
 
-  await expectRefused(refused, 'SIEM (B)', 'name (now “SIEM (B)”)', 'audit-stream');
+  await expectRefused(refused, 'SIEM (B)', 'name (now “SIEM (B)”)', 'audit-stream', {
+    label: 'Name',
+    id: 'edit-label',
+  });
   await expect(name.inputValue()).resolves.toBe('SIEM (A)');
   await expect(page.getByLabel('URL', { exact: true }).inputValue()).resolves.toBe(theirUrl);
   const stored = () =>
@@ -203,7 +225,10 @@ it("Provisioning's groups claim", async () => {
   await claim.fill('roles');
   const refused = await submit('Save');
 
-  await expectRefused(refused, 'Provisioning', 'groups claim (now “teams”)', 'provisioning');
+  await expectRefused(refused, 'Provisioning', 'groups claim (now “teams”)', 'provisioning', {
+    label: 'The ID token claim that carries the groups',
+    id: 'groups-claim',
+  });
   await expect(claim.inputValue()).resolves.toBe('roles');
   const revoke = page.getByLabel(/Revoke the API keys a deprovisioned person created/);
   await expect(revoke.isChecked()).resolves.toBe(true);
@@ -252,6 +277,7 @@ it("Single sign-on's allowed email domains", async () => {
     'Single sign-on',
     `allowed email domains (now “b-${domain}, ${domain}”)`,
     'sso',
+    { label: 'Allowed email domains', id: 'sso-domains' },
   );
   await expect(domains.inputValue()).resolves.toBe(`${domain}\na-${domain}`);
   // "off", as B left it: a second save must not turn it back on
@@ -299,6 +325,7 @@ it("a key's allowed networks", async () => {
     'Allowed networks of “Warehouse sync”',
     'allowed networks (now “203.0.113.0/24”)',
     'key-networks',
+    { label: 'Allowed networks', id: 'key-networks' },
   );
   await expect(networks.inputValue()).resolves.toBe(
     '203.0.113.0/24\n198.51.100.0/24\n192.0.2.0/24',

@@ -100,7 +100,12 @@ export function registerAuditStreams(router: Router, deps: ConsoleDeps): void {
     req: Request,
     res: Response,
     s: MemberSession,
-    extra: { notice?: string; error?: string; form?: Record<string, string> } = {},
+    extra: {
+      notice?: string;
+      error?: string;
+      form?: Record<string, string>;
+      conflicts?: readonly string[];
+    } = {},
     httpStatus = 200,
   ) => {
     const got = await streams(
@@ -324,7 +329,7 @@ export function registerAuditStreams(router: Router, deps: ConsoleDeps): void {
       res.setHeader('X-Console-Error', 'edit_conflict');
       // what the person changed as they typed it, the rest as it is now
       const form = keptForm(postedOf(now), now, saved.decided);
-      await streamPage(req, res, s, { error, form }, 409);
+      await streamPage(req, res, s, { error, form, conflicts }, 409);
       return;
     }
     res.redirect(303, `/brands/${s.brand.id}/audit-streams/${id}?done=saved`);

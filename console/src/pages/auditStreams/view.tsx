@@ -11,6 +11,7 @@ import { DATADOG_SITES, KIND_WORDS } from '@brand/shared/webhooks';
 import type { AddStreamValues } from './input';
 import { DataTable } from '../../views/dataTable';
 import { PostButton } from '../../views/postButton';
+import { namedFields, refusalAttrs, RefusalNotice, type NamedField } from '../../views/refusal';
 
 /** A stream's kind in words ("Splunk HEC"); one this console does not know, as it came. */
 const kindWords = (kind: string): string => (KIND_WORDS as Record<string, string>)[kind] ?? kind;
@@ -272,6 +273,8 @@ export function AuditStreamPage(props: {
   error?: string;
   /** The settings form's values when shown again with a refusal (else the stream's). */
   form?: Record<string, string>;
+  /** The settings a refused save named: someone else changed them too (409). */
+  conflicts?: readonly string[];
 }) {
   const { viewer, stream: s } = props;
   const base = `/brands/${viewer.brandId}/audit-streams/${s.id}`;
@@ -282,7 +285,10 @@ export function AuditStreamPage(props: {
       </p>
       <h1>{s.label}</h1>
       {props.notice && <Notice tone="ok">{props.notice}</Notice>}
-      {props.error && <Notice tone="error">{props.error}</Notice>}
+      <RefusalNotice
+        message={props.error}
+        fields={namedFields(props.conflicts, STREAM_EDIT_FIELDS)}
+      />
       <dl>
         <dt>Destination</dt>
         <dd>
@@ -351,7 +357,13 @@ export function AuditStreamPage(props: {
         })}
       </DataTable>
       {props.canManage && (
-        <StreamSettings base={base} viewer={viewer} stream={s} form={props.form} />
+        <StreamSettings
+          base={base}
+          viewer={viewer}
+          stream={s}
+          form={props.form}
+          conflicts={props.conflicts}
+        />
       )}
     </Layout>
   );
@@ -367,14 +379,24 @@ export function shownStreamFields(s: AuditStream): Record<string, string> {
   };
 }
 
+/** The settings form's fields as a refusal names and links them. */
+const STREAM_EDIT_FIELDS: Readonly<Record<string, NamedField>> = {
+  label: { id: 'edit-label', label: 'Name' },
+  url: { id: 'edit-url', label: 'URL' },
+  datadog_site: { id: 'edit-site', label: 'Datadog site' },
+  splunk_index: { id: 'edit-index', label: 'Splunk index' },
+};
+
 function StreamSettings(props: {
   base: string;
   viewer: Viewer;
   stream: AuditStream;
   form?: Record<string, string>;
+  conflicts?: readonly string[];
 }) {
   const s = props.stream;
   const formValue = (name: string, stored: string) => props.form?.[name] ?? stored;
+  const named = (field: string): boolean => props.conflicts?.includes(field) ?? false;
   return (
     <section aria-labelledby="settings">
       <h2 id="settings">Settings</h2>
@@ -392,6 +414,7 @@ function StreamSettings(props: {
           required
           maxLength={100}
           value={formValue('label', s.label)}
+          {...refusalAttrs(named('label'))}
         />
         <label for="edit-url">URL</label>
         <input
@@ -400,6 +423,7 @@ function StreamSettings(props: {
           type="url"
           maxLength={2048}
           value={formValue('url', s.url)}
+          {...refusalAttrs(named('url'))}
         />
         {s.kind !== 'https' && (
           <>
@@ -419,7 +443,7 @@ function StreamSettings(props: {
         {s.kind === 'datadog' && (
           <>
             <label for="edit-site">Datadog site</label>
-            <select id="edit-site" name="datadog_site">
+            <select id="edit-site" name="datadog_site" {...refusalAttrs(named('datadog_site'))}>
               {DATADOG_SITES.map((site) => (
                 <option value={site} selected={formValue('datadog_site', s.datadog_site) === site}>
                   {site}
@@ -437,6 +461,7 @@ function StreamSettings(props: {
               type="text"
               maxLength={80}
               value={formValue('splunk_index', s.splunk_index)}
+              {...refusalAttrs(named('splunk_index'))}
             />
           </>
         )}

@@ -128,7 +128,12 @@ export function registerKeyNetworks(router: Router, deps: ConsoleDeps, keys: Key
               },
             ])
           : changedWhileSavingMessage('allowed networks');
-      sendPage(res, KeyNetworksPage({ viewer: viewerOf(s), apiKey: now, typed, error }), 409);
+      const conflict = saved.decided.conflicts.length > 0;
+      sendPage(
+        res,
+        KeyNetworksPage({ viewer: viewerOf(s), apiKey: now, typed, error, conflict }),
+        409,
+      );
       return;
     }
     res.redirect(303, `/brands/${s.brand.id}/keys?networks=${keyId}`);

@@ -1,8 +1,9 @@
 import type { ApiKey } from '@brand/proto/access/v1';
 import { MAX_KEY_NETWORKS } from '@brand/shared/keys';
-import { Csrf, Layout, Notice, type Viewer } from '../../views/layout';
+import { Csrf, Layout, type Viewer } from '../../views/layout';
 import { keyState } from './keyState';
 import { joinSet, shownName } from '../../forms/shownFields';
+import { refusalAttrs, RefusalNotice } from '../../views/refusal';
 
 /**
  * Keys bound to networks (issue 63): what the keys page shows of a key's allowed networks,
@@ -117,7 +118,13 @@ export function KeyPolicy(props: {
 }
 
 /** The create form's field, and the networks page's. */
-export function NetworksField(props: { value: string; required?: boolean; id: string }) {
+export function NetworksField(props: {
+  value: string;
+  required?: boolean;
+  id: string;
+  /** A refused save named the list: someone else changed it too (409, views/refusal.tsx). */
+  refused?: boolean;
+}) {
   // undefined: the page does not say (a key's own page: the policy is on the keys page)
   const suffix =
     props.required === undefined
@@ -133,7 +140,7 @@ export function NetworksField(props: { value: string; required?: boolean; id: st
         name="allowed_networks"
         rows={3}
         maxLength={4000}
-        aria-describedby={`${props.id}-hint`}
+        {...refusalAttrs(props.refused === true, `${props.id}-hint`)}
       >
         {props.value}
       </textarea>
@@ -152,12 +159,17 @@ export function KeyNetworksPage(props: {
   apiKey: ApiKey;
   typed?: string;
   error?: string;
+  /** The save was refused over another owner's change of the list (409). */
+  conflict?: boolean;
 }) {
   const { viewer, apiKey } = props;
   return (
     <Layout title="Allowed networks" viewer={viewer} section="keys">
       <h1>Allowed networks of “{apiKey.name}”</h1>
-      {props.error && <Notice tone="error">{props.error}</Notice>}
+      <RefusalNotice
+        message={props.error}
+        fields={props.conflict ? [{ id: 'key-networks', label: 'Allowed networks' }] : []}
+      />
       <p>
         Key <code>{apiKey.prefix}…</code> works{' '}
         {apiKey.allowed_networks.length === 0
@@ -181,6 +193,7 @@ export function KeyNetworksPage(props: {
         <NetworksField
           id="key-networks"
           value={props.typed ?? apiKey.allowed_networks.join('\n')}
+          refused={props.conflict}
         />
         <div class="actions">
           <button type="submit">Save networks</button>

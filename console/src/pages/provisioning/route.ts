@@ -74,7 +74,12 @@ export function registerProvisioning(router: Router, deps: ConsoleDeps): void {
   const page = async (
     res: Response,
     s: MemberSession,
-    extra: { notice?: string; error?: string; settingsForm?: SettingsFormValues } = {},
+    extra: {
+      notice?: string;
+      error?: string;
+      settingsForm?: SettingsFormValues;
+      conflicts?: readonly string[];
+    } = {},
     httpStatus = 200,
   ) => {
     const p = await deps.clients.provisioning(
@@ -363,7 +368,7 @@ export function registerProvisioning(router: Router, deps: ConsoleDeps): void {
           : changedWhileSavingMessage('provisioning settings');
       // what the person changed as they set it, the rest as it is now
       const settingsForm = keptForm(posted, now, saved.decided);
-      await page(res, s, { error, settingsForm }, 409);
+      await page(res, s, { error, settingsForm, conflicts }, 409);
       return;
     }
     res.redirect(303, `/brands/${s.brand.id}/provisioning?done=settings`);

@@ -13,6 +13,7 @@ import { shownName } from '../../forms/shownFields';
 import { Csrf, Layout, Notice, SecretShownOnce, type Viewer } from '../../views/layout';
 import { DataTable } from '../../views/dataTable';
 import { PostButton } from '../../views/postButton';
+import { namedFields, refusalAttrs, RefusalNotice, type NamedField } from '../../views/refusal';
 
 const roleOf = (r: number): string => ROLES.fromProto(r) ?? 'member';
 
@@ -31,6 +32,13 @@ function TokenState(props: { t: ScimToken }) {
  * The settings form's fields in the form's own terms (a ticked box is "on", else ""). A type, not an
  * interface: Object.entries keeps its values' type.
  */
+/** The settings form's fields as a refusal names and links them. */
+const PROVISIONING_SETTINGS_FIELDS: Readonly<Record<string, NamedField>> = {
+  jit_enabled: { id: 'jit-enabled', label: 'Just-in-time membership' },
+  jit_groups_claim: { id: 'groups-claim', label: 'The ID token claim that carries the groups' },
+  revoke_keys_on_deprovision: { id: 'revoke-keys', label: 'Revoke the API keys' },
+};
+
 export type SettingsFormValues = {
   jit_enabled: string;
   jit_groups_claim: string;
@@ -69,8 +77,11 @@ export function ProvisioningPage(props: {
   error?: string;
   /** The settings form's values when shown again with a refusal (else the stored settings). */
   settingsForm?: SettingsFormValues;
+  /** The settings a refused save named: someone else changed them too (409). */
+  conflicts?: readonly string[];
 }) {
   const { viewer, p } = props;
+  const named = (field: string): boolean => props.conflicts?.includes(field) ?? false;
   const settingsForm = props.settingsForm ?? shownSettings(p.settings);
   const base = `/brands/${viewer.brandId}/provisioning`;
   const live = p.tokens.filter(
@@ -86,7 +97,10 @@ export function ProvisioningPage(props: {
         deletes loses the brand at once.
       </p>
       {props.notice && <Notice tone="ok">{props.notice}</Notice>}
-      {props.error && <Notice tone="error">{props.error}</Notice>}
+      <RefusalNotice
+        message={props.error}
+        fields={namedFields(props.conflicts, PROVISIONING_SETTINGS_FIELDS)}
+      />
 
       <section aria-labelledby="scim-endpoint">
         <h2 id="scim-endpoint">SCIM endpoint</h2>
@@ -234,7 +248,13 @@ export function ProvisioningPage(props: {
             <input type="hidden" name={shownName(name)} value={value} />
           ))}
           <label>
-            <input type="checkbox" name="jit_enabled" checked={settingsForm.jit_enabled === 'on'} />{' '}
+            <input
+              id="jit-enabled"
+              type="checkbox"
+              name="jit_enabled"
+              checked={settingsForm.jit_enabled === 'on'}
+              {...refusalAttrs(named('jit_enabled'))}
+            />{' '}
             Add a person at a verified domain as a member at their first single sign-on, with the
             role their groups map to, and follow the groups at each sign-in
           </label>
@@ -245,12 +265,15 @@ export function ProvisioningPage(props: {
             name="jit_groups_claim"
             maxLength={100}
             value={settingsForm.jit_groups_claim}
+            {...refusalAttrs(named('jit_groups_claim'))}
           />
           <label>
             <input
+              id="revoke-keys"
               type="checkbox"
               name="revoke_keys_on_deprovision"
               checked={settingsForm.revoke_keys_on_deprovision === 'on'}
+              {...refusalAttrs(named('revoke_keys_on_deprovision'))}
             />{' '}
             Revoke the API keys a deprovisioned person created (off: they keep working, and the
             activity lists them for you to roll or revoke)

@@ -5,6 +5,7 @@ import type { VNode } from 'preact';
 import { bestEffort } from '../../clients/bestEffort';
 import type { ConsoleDeps } from '../../consoleDeps';
 import { notFound, viewerOf, type MemberSession } from '../../session/memberSession';
+import { namedFields } from '../../views/refusal';
 import { sendPage } from '../../views/render';
 import type { HealthWindowName } from './healthPanel';
 import type { AskedLog } from './deliveryLogFilter';
@@ -17,7 +18,7 @@ import { OverviewTab } from './tabs/overviewTab';
 import { RecoveryTab } from './tabs/recoveryTab';
 import { SettingsTab } from './tabs/settingsTab';
 import { TestingTab } from './tabs/testingTab';
-import type { ReceiverFormValues } from './view';
+import { RECEIVER_EDIT_FIELDS, type ReceiverFormValues } from './view';
 
 /** What a receiver's tab may carry besides the receiver: a message, a refused form. */
 export interface ReceiverPageExtra {
@@ -124,6 +125,7 @@ export function receiverKit(deps: ConsoleDeps) {
         tab,
         notice: extra.notice,
         error: extra.error,
+        errorFields: namedFields(extra.form?.conflicts, RECEIVER_EDIT_FIELDS),
         scripts,
         children: content,
       }),

@@ -1,6 +1,7 @@
 import type { Receiver } from '@brand/proto/webhooks/v1';
 import type { ComponentChildren } from 'preact';
 import { Layout, Notice, type Viewer } from '../../views/layout';
+import { RefusalNotice, type NamedField } from '../../views/refusal';
 import { ReceiverHealthText } from './receiverHealthText';
 
 /** What the member may do on a receiver's pages, from the permission table. */
@@ -45,6 +46,8 @@ export function ReceiverFrame(props: {
   tab: ReceiverTab;
   notice?: string;
   error?: string;
+  /** The fields `error` names, linked from it (a refused settings form). */
+  errorFields?: readonly NamedField[];
   scripts?: string[];
   children: ComponentChildren;
 }) {
@@ -78,7 +81,7 @@ export function ReceiverFrame(props: {
         </ul>
       </nav>
       {props.notice && <Notice tone="ok">{props.notice}</Notice>}
-      {props.error && <Notice tone="error">{props.error}</Notice>}
+      <RefusalNotice message={props.error} fields={props.errorFields} />
       {props.children}
     </Layout>
   );

@@ -277,7 +277,11 @@ export function registerReceivers(router: Router, deps: ConsoleDeps): void {
           : changedWhileSavingMessage('receiver');
       res.setHeader('X-Console-Error', 'edit_conflict');
       // what the person changed as they typed it, the rest as it is now (and shown as such)
-      const form = { ...keptForm(formValues(body), now, decided), shown: now };
+      const form = {
+        ...keptForm(formValues(body), now, decided),
+        shown: now,
+        conflicts: decided.conflicts,
+      };
       await receiverPage(res, s, read, 'settings', { form, error }, 409);
       return;
     }

@@ -9,6 +9,7 @@ import { attentionOf, ReceiverHealthText, waitingWords } from './receiverHealthT
 import { SecretRevealPage, type RevealedSecret, type SecretRevealWords } from './secretReveal';
 import { DataTable } from '../../views/dataTable';
 import { PostButton } from '../../views/postButton';
+import { refusalAttrs, refusalGroupAttrs, type NamedField } from '../../views/refusal';
 
 export interface ReceiverFormValues {
   url?: string;
@@ -19,7 +20,16 @@ export interface ReceiverFormValues {
    * what the person changed (forms/shownFields.ts).
    */
   shown?: { url: string; label: string; events: string[] };
+  /** The fields a refused save named: someone else changed them too (409, views/refusal.tsx). */
+  conflicts?: readonly string[];
 }
+
+/** The edit form's fields as a refusal names and links them. */
+export const RECEIVER_EDIT_FIELDS: Readonly<Record<string, NamedField>> = {
+  url: { id: 'edit-url', label: 'URL' },
+  label: { id: 'edit-label', label: 'Label' },
+  events: { id: 'edit-events', label: 'Events to send' },
+};
 
 const eventNames = (r: Receiver) =>
   r.events.map((e) => EVENT_TYPES.fromProto(e) ?? 'unknown').join(', ');
@@ -122,6 +132,7 @@ export function ReceiverFields(props: {
 }) {
   const selected = new Set(props.values?.events ?? []);
   const idPrefix = props.submit.startsWith('Add') ? 'add' : 'edit';
+  const named = (field: string): boolean => props.values?.conflicts?.includes(field) ?? false;
   return (
     <form class="stack" method="post" action={props.action}>
       <Csrf token={props.viewer.csrfToken} />
@@ -146,7 +157,7 @@ export function ReceiverFields(props: {
         maxLength={2048}
         placeholder="https://hooks.your-brand.example/brand-records"
         value={props.values?.url ?? ''}
-        aria-describedby={`${idPrefix}-url-hint`}
+        {...refusalAttrs(named('url'), `${idPrefix}-url-hint`)}
       />
       <span id={`${idPrefix}-url-hint`} class="hint">
         Public HTTPS only. Team-chat incoming-webhook URLs are refused: run a relay (see the guide
@@ -160,8 +171,9 @@ export function ReceiverFields(props: {
         required
         maxLength={100}
         value={props.values?.label ?? ''}
+        {...refusalAttrs(named('label'))}
       />
-      <fieldset>
+      <fieldset id={`${idPrefix}-events`} {...refusalGroupAttrs(named('events'))}>
         <legend>Events to send</legend>
         {EVENT_TYPES.names.map((name) => (
           <label>

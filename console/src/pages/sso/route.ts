@@ -37,7 +37,12 @@ type Decided<T> = { changes: Partial<T>; conflicts: (keyof T & string)[] };
 type SsoPageRenderer = (
   res: Response,
   s: MemberSession,
-  extra?: { notice?: string; error?: string; form?: SsoFormValues },
+  extra?: {
+    notice?: string;
+    error?: string;
+    form?: SsoFormValues;
+    conflicts?: readonly string[];
+  },
   httpStatus?: number,
 ) => Promise<void>;
 
@@ -186,7 +191,7 @@ export function registerSso(router: Router, deps: ConsoleDeps): void {
       // what the owner changed as they typed it, the rest as it is now: a box left ticked on
       // their page must not turn single sign-on back on at the next save
       const kept = keptForm(form, formOf(saved.read), saved.decided);
-      await page(res, s, { form: kept, error }, 409);
+      await page(res, s, { form: kept, error, conflicts: now ? conflicts : [] }, 409);
       return;
     }
     res.redirect(303, `/brands/${s.brand.id}/sso?done=saved`);

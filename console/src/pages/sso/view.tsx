@@ -4,6 +4,7 @@ import { Csrf, Layout, Notice, type Viewer } from '../../views/layout';
 import { ChangeProofNotice, SsoDomains } from './domainsView';
 import { PostButton } from '../../views/postButton';
 import { joinSet, shownName } from '../../forms/shownFields';
+import { namedFields, refusalAttrs, RefusalNotice, type NamedField } from '../../views/refusal';
 
 /** What the form shows: the stored connection, or what the owner typed (never a secret). */
 export interface SsoFormValues {
@@ -35,6 +36,14 @@ export function shownConnection(c: SsoConnection): {
   };
 }
 
+/** The connection form's fields as a refusal names and links them. */
+const SSO_FIELDS: Readonly<Record<string, NamedField>> = {
+  issuer: { id: 'sso-issuer', label: 'Issuer URL' },
+  client_id: { id: 'sso-client-id', label: 'Client id' },
+  allowed_domains: { id: 'sso-domains', label: 'Allowed email domains' },
+  enabled: { id: 'sso-enabled', label: 'Members may sign in with it' },
+};
+
 export function SsoPage(props: {
   viewer: Viewer;
   connection: SsoConnection | undefined;
@@ -46,8 +55,11 @@ export function SsoPage(props: {
   form: SsoFormValues;
   notice?: string;
   error?: string;
+  /** The fields a refused save named: another owner changed them too (409). */
+  conflicts?: readonly string[];
 }) {
   const { viewer, connection } = props;
+  const named = (field: string): boolean => props.conflicts?.includes(field) ?? false;
   const base = `/brands/${viewer.brandId}/sso`;
   const link = `${props.origin}/sign-in/sso?brand=${viewer.brandId}`;
   return (
@@ -60,7 +72,7 @@ export function SsoPage(props: {
         stays on Members.
       </p>
       {props.notice && <Notice tone="ok">{props.notice}</Notice>}
-      {props.error && <Notice tone="error">{props.error}</Notice>}
+      <RefusalNotice message={props.error} fields={namedFields(props.conflicts, SSO_FIELDS)} />
       <ChangeProofNotice brandId={viewer.brandId} proof={props.changeProof} />
       <section aria-labelledby="sso-status">
         <h2 id="sso-status">Status</h2>
@@ -122,7 +134,7 @@ export function SsoPage(props: {
             required
             maxLength={512}
             value={props.form.issuer}
-            aria-describedby="sso-issuer-hint"
+            {...refusalAttrs(named('issuer'), 'sso-issuer-hint')}
           />
           <span id="sso-issuer-hint" class="hint">
             As the provider names itself, e.g. https://login.example.com. https only (http for a
@@ -136,6 +148,7 @@ export function SsoPage(props: {
             required
             maxLength={255}
             value={props.form.client_id}
+            {...refusalAttrs(named('client_id'))}
           />
           <label for="sso-client-secret">Client secret</label>
           <input
@@ -158,7 +171,7 @@ export function SsoPage(props: {
             name="allowed_domains"
             rows={3}
             required
-            aria-describedby="sso-domains-hint"
+            {...refusalAttrs(named('allowed_domains'), 'sso-domains-hint')}
           >
             {props.form.allowed_domains}
           </textarea>
@@ -169,8 +182,14 @@ export function SsoPage(props: {
           <fieldset>
             <legend>Use</legend>
             <label>
-              <input type="checkbox" name="enabled" checked={props.form.enabled} /> Members may sign
-              in with it
+              <input
+                id="sso-enabled"
+                type="checkbox"
+                name="enabled"
+                checked={props.form.enabled}
+                {...refusalAttrs(named('enabled'))}
+              />{' '}
+              Members may sign in with it
             </label>
           </fieldset>
           <div>

@@ -2,12 +2,13 @@
 // playwright-core), found as an outside checker finds them: a crawl from the front page,
 // following links (consoleCrawl; no list of routes from this code), as the owner and as a plain
 // member. Each page is opened signed in and checked as the area tests check theirs: the header
-// names who is signed in and holds the one Sign out button (a person's own pages too), axe-core
-// finds no serious or critical violation, and nothing scrolls sideways at a laptop's, a small
-// laptop's, a tablet's or a phone's width; its screenshot is kept (every-page-owner-*.png,
-// every-page-member-*.png). The member also opens the owner's pages they are not led to, by their
-// addresses: each is refused (403 or 404) and looked at the same way. The area tests look at the
-// pages their stories pass through; this one looks at every page, including those added after it.
+// names who is signed in and holds the one Sign out button (a person's own pages and the
+// refusals too), axe-core finds no serious or critical violation, and nothing scrolls sideways
+// at a laptop's, a small laptop's, a tablet's or a phone's width; its screenshot is kept
+// (every-page-owner-*.png, every-page-member-*.png). The member also opens the owner's pages they
+// are not led to, by their addresses: each is refused (403 or 404) and looked at the same way. The
+// area tests look at the pages their stories pass through; this one looks at every page,
+// including those added after it.
 import type { Browser } from 'playwright-core';
 import { Role } from '@brand/proto/access/v1';
 import { randomHex } from '@brand/testkit';
@@ -69,18 +70,16 @@ it.each([
         const status = response?.status();
         const expected = pages.includes(path) ? [200] : [403, 404];
         expect({ path, status: expected.includes(status!) }).toEqual({ path, status: true });
-        // every page of theirs and every refusal of a brand's page says, in one header, who is
-        // signed in and offers the one way out (a 404 is the console's plain error page)
-        if (status !== 404) {
-          const header = page.locator('header.top');
-          await expect(header.textContent()).resolves.toContain(person.email);
-          await expect(
-            header.getByRole('button', { name: 'Sign out', exact: true }).count(),
-          ).resolves.toBe(1);
-          await expect(
-            page.getByRole('button', { name: 'Sign out', exact: true }).count(),
-          ).resolves.toBe(1);
-        }
+        // every page of theirs and every refusal of a brand's page (403 or 404 alike) says, in
+        // one header, who is signed in and offers the one way out
+        const header = page.locator('header.top');
+        await expect(header.textContent()).resolves.toContain(person.email);
+        await expect(
+          header.getByRole('button', { name: 'Sign out', exact: true }).count(),
+        ).resolves.toBe(1);
+        await expect(
+          page.getByRole('button', { name: 'Sign out', exact: true }).count(),
+        ).resolves.toBe(1);
         await expectAccessible(page);
         await screenshot(
           page,

@@ -23,7 +23,9 @@
 //     However the chart decides who calls whom, an address handed out but shut off fails here
 //     (the webhooks policy once admitted only the console and operators, shutting out the
 //     gateway's events feed and records' and plans' audit relays).
-//  8. Every rotation setting (`*_PREVIOUS`) a process reads reaches it, and none it does not:
+//  8. Every rotation setting (`*_PREVIOUS`) a process reads reaches it, and none it does not
+//     (a process holding the current value as a variable or as a file, secrets.asFiles); no
+//     setting is given both as a variable and as `<NAME>_FILE`, which the process refuses:
 //     the names come from the process's own config schema (<dir>/src/config.ts of the
 //     container's `<dir>/dist/main.js`, with the shared `...xxxEnv` fragments it spreads), and
 //     each must be an optional secretKeyRef of its Deployment (absent from the Secret: not set).
@@ -466,7 +468,19 @@ for (const deployment of objects.filter((o) => o.kind === 'Deployment')) {
         .filter((e) => e.name.endsWith('_PREVIOUS'))
         .map((e) => [e.name, e.valueFrom?.secretKeyRef]),
     );
-    const holds = new Set((c.env ?? []).map((e) => e.name));
+    // a setting held as a variable, or as a file (`<NAME>_FILE`, secrets.asFiles)
+    const environment = environmentOf({ namespace: deployment.metadata.namespace }, c);
+    const holds = new Set([
+      ...(c.env ?? []).map((e) => e.name),
+      ...environment.filter(([n]) => n.endsWith('_FILE')).map(([n]) => n.replace(/_FILE$/, '')),
+    ]);
+    // a process refuses a setting given both ways (startSecretFiles.ts): which would win?
+    for (const e of c.env ?? [])
+      if (environment.some(([n]) => n === `${e.name}_FILE`)) {
+        problems.push(
+          `Deployment ${deployment.metadata.name}: ${e.name} is given both as a variable and as ${e.name}_FILE, which the process refuses at start`,
+        );
+      }
     for (const name of reads) {
       // A component given no current value (the webhooks worker, no caller credential) has
       // nothing to rotate: INTERNAL_TOKENS_PREVIOUS goes with INTERNAL_TOKEN.

@@ -543,7 +543,32 @@ and the variable naming it.
 {{- if and (has "redis" .c.backends) $v.redis.passwordFile -}}
 {{- $files = append $files (dict "secret" (include "brand-records.secretName" .root) "key" "REDIS_PASSWORD" "file" "redis-password" "env" "REDIS_PASSWORD_FILE") -}}
 {{- end -}}
+{{- range $name := include "brand-records.startSecretsAsFiles" . | fromYamlArray -}}
+{{- $key := index (index $.c.secretEnv $name) 0 -}}
+{{- $files = append $files (dict "secret" (include "brand-records.secretName" $.root) "key" $key "file" (lower (replace "_" "-" $name)) "env" (printf "%s_FILE" $name)) -}}
+{{- end -}}
 {{- toYaml $files -}}
+{{- end -}}
+
+{{/*
+With secrets.asFiles, the names of a component's secretEnv it reads at start and must have (not
+optional): each is given as a file (`<NAME>_FILE`, brand-records.secretFiles) and not as a
+variable, which the processes refuse beside its file. The list is the processes' own
+(packages/shared/src/config/startSecretFiles.ts), less the optional `*_PREVIOUS` values.
+(dict "root" $ "c" <component>) -> a YAML list of variable names.
+*/}}
+{{- define "brand-records.startSecretsAsFiles" -}}
+{{- $names := list -}}
+{{- if .root.Values.secrets.asFiles -}}
+{{- $startSecrets := list "INTERNAL_TOKEN" "ADMIN_TOKEN" "CONSOLE_TOKEN" "CURSOR_SECRET" "WEBHOOK_SECRET_KEY" "CONSOLE_ASSERTION_PRIVATE_KEY" "SMTP_URL" -}}
+{{- range $env, $ref := .c.secretEnv -}}
+{{- $optional := and (index $ref 1) (not (and (eq (len $ref) 3) $.root.Values.console.enabled)) -}}
+{{- if and (has $env $startSecrets) (not $optional) -}}
+{{- $names = append $names $env -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+{{- toYaml $names -}}
 {{- end -}}
 
 {{/*

@@ -10,7 +10,7 @@ import { ServiceCallError } from '../clients/memberCaller';
 import { assertCsrfToken, CSRF_FIELD } from '../csrf/csrfToken';
 import { ConsoleHttpError } from '../http/consoleHttpError';
 import { returnPathOf, signInHref } from '../http/returnPath';
-import type { Viewer } from '../views/layout';
+import type { Person, Viewer } from '../views/layout';
 import type { ReceiverAttention } from '../views/receiverAttention';
 import { clearSessionCookie, readSessionToken } from './sessionCookie';
 
@@ -214,6 +214,16 @@ export function notFound(): ConsoleHttpError {
 
 export function signedInOf(res: Response): SignedIn {
   return res.locals.session as SignedIn;
+}
+
+/**
+ * The person this request's session was read for, when it was (requireSession ran and passed):
+ * the error page keeps their header. Undefined when no session was read (no route matched, the
+ * session or its form token was refused).
+ */
+export function signedInPersonOf(res: Response): Person | undefined {
+  const session = res.locals.session as SignedIn | undefined;
+  return session && { email: session.email, csrfToken: session.csrfToken };
 }
 
 export function memberOf(res: Response): MemberSession {

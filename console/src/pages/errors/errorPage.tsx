@@ -5,8 +5,8 @@ import { ServiceCallError } from '../../clients/memberCaller';
 import { ConsoleHttpError, type WayForward } from '../../http/consoleHttpError';
 import { FORM_BODY_LIMIT_KB } from '../../http/formBodyLimit';
 import { returnPathOf, signInHref } from '../../http/returnPath';
-import type { SignedIn } from '../../session/memberSession';
-import { Layout, type Person } from '../../views/layout';
+import { signedInPersonOf } from '../../session/memberSession';
+import { Layout } from '../../views/layout';
 import { sendPage } from '../../views/render';
 import { wayBackOf } from './wayBack';
 
@@ -75,9 +75,11 @@ export function errorPages(log: Logger, publicOrigin: string): ErrorRequestHandl
       wayForward = { ...wayForward, href: signInHref(returnPathOf(req, publicOrigin)) };
     }
     res.setHeader('X-Console-Error', code);
+    // a signed-in person keeps the header (address, Sign out); it names no brand, so a 404 for
+    // another brand's id shows nothing of that brand
     sendPage(
       res,
-      <Layout title={TITLES[httpStatus] ?? 'Error'} person={signedInPerson(res.locals)}>
+      <Layout title={TITLES[httpStatus] ?? 'Error'} person={signedInPersonOf(res)}>
         <h1>{TITLES[httpStatus] ?? 'Something went wrong'}</h1>
         <p>{message}</p>
         {wayForward && (
@@ -97,19 +99,6 @@ export function errorPages(log: Logger, publicOrigin: string): ErrorRequestHandl
       httpStatus,
     );
   };
-}
-
-/**
- * Who is signed in, when this request's session was read before it failed (a brand page's 404,
- * a refusal by a service): the error page then keeps the header with the address and Sign out,
- * and names no brand (a 404 for another brand's id must not show that brand). Undefined when no
- * session was read (no route matched, the session or its form token was refused).
- */
-function signedInPerson(locals: Record<string, unknown>): Person | undefined {
-  const session = locals.session as Partial<SignedIn> | undefined;
-  return typeof session?.email === 'string' && typeof session.csrfToken === 'string'
-    ? { email: session.email, csrfToken: session.csrfToken }
-    : undefined;
 }
 
 /** body-parser's refusal of a body over its limit. */

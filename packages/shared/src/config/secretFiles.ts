@@ -18,7 +18,7 @@ export function unreadableFileReason(file: string): string | undefined {
 }
 
 /** A PEM or secret file's text; a trailing newline (as editors and kubectl write) is dropped. */
-function readSecretFile(file: string): string {
+export function readSecretFile(file: string): string {
   return readFileSync(file, 'utf8').replace(/\r?\n$/, '');
 }
 

@@ -1,7 +1,6 @@
-import { readFileSync } from 'node:fs';
 import { CALLER_TOKEN_NAMES } from './callerTokens';
 import { ASSERTION_PUBLIC_KEY_NAMES } from './consoleEnv';
-import { unreadableFileReason } from './secretFiles';
+import { readSecretFile, unreadableFileReason } from './secretFiles';
 
 /**
  * The settings read once at start that may also come from a file, as `<NAME>_FILE` (the
@@ -22,8 +21,8 @@ const START_SECRET_NAMES: readonly string[] = [
 ];
 
 /**
- * `env` with each START_SECRET_NAMES setting given as `<NAME>_FILE` read into `<NAME>` (one
- * trailing newline dropped, as editors and kubectl write one), and the problems found: a file
+ * `env` with each START_SECRET_NAMES setting given as `<NAME>_FILE` read into `<NAME>`
+ * (readSecretFile: one trailing newline dropped), and the problems found: a file
  * that cannot be read, or a setting given both ways (which one would win is a guess). Nothing
  * else of `env` changes, and a file's text is never part of a problem.
  */
@@ -45,7 +44,7 @@ export function withStartSecretFiles(env: NodeJS.ProcessEnv): {
       problems.push(`${name}_FILE: ${reason}`);
       continue;
     }
-    out[name] = readFileSync(file, 'utf8').replace(/\r?\n$/, '');
+    out[name] = readSecretFile(file);
   }
   return { env: out, problems };
 }

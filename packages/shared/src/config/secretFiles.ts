@@ -1,14 +1,17 @@
 import { accessSync, constants, readFileSync, statSync } from 'node:fs';
 
 /**
- * Why a file named by a setting cannot be read ("no such file", "permission denied"), or
- * undefined when it can. Checked at start, so a missing secret mount is a config error that
- * names the variable, not a connection failure minutes later.
+ * Why a file named by a setting cannot be read ("no such file", "permission denied", a
+ * directory), or undefined when it can. Checked at start, so a missing secret mount is a config
+ * error that names the variable, not a connection failure minutes later; a directory (the
+ * Secret's mount given instead of its key's file) passes the access check but no read.
  */
 export function unreadableFileReason(file: string): string | undefined {
   try {
     accessSync(file, constants.R_OK);
-    return undefined;
+    return statSync(file).isDirectory()
+      ? `cannot read ${file}: a directory, not a file`
+      : undefined;
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return `cannot read ${file}: no such file`;

@@ -81,6 +81,13 @@ describe('a secret read at start, given as <NAME>_FILE', () => {
     }
   });
 
+  it('names a directory given for a file (the Secret’s mount, not its key) as a setting problem', () => {
+    // the likeliest slip: INTERNAL_TOKEN_FILE=/etc/brand-records/secrets
+    const load = () => loadConfig(Env, { INTERNAL_TOKEN_FILE: dir, CURSOR_SECRET: cursor });
+    expect(load).toThrow(ConfigError);
+    expect(load).toThrow(`INTERNAL_TOKEN_FILE: cannot read ${dir}: a directory, not a file`);
+  });
+
   it('leaves the settings that read their own file again when it changes as they are', () => {
     const password = fileOf('sasl-password', 'scram\n');
     const config = loadConfig(Env, {

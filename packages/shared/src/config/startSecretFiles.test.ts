@@ -1,8 +1,9 @@
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import { ConfigError, loadConfig } from './loadConfig';
+import { START_SECRET_NAMES } from './startSecretFiles';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'start-secret-files-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -101,4 +102,17 @@ describe('a secret read at start, given as <NAME>_FILE', () => {
       KAFKA_SASL_PASSWORD_FILE: password,
     });
   });
+});
+
+it('the Helm chart gives as files only settings the processes read so (secrets.asFiles)', () => {
+  // the chart names them in its own template language: a name there that the processes do not
+  // read as <NAME>_FILE would start every pod without that secret
+  const helpers = readFileSync(
+    path.join(__dirname, '../../../../deploy/helm/brand-records/templates/_helpers.tpl'),
+    'utf8',
+  );
+  const list = /\$startSecrets := list ((?:"[A-Z_]+" ?)+)/.exec(helpers)?.[1];
+  const chartNames = [...(list ?? '').matchAll(/"([A-Z_]+)"/g)].map((m) => m[1]);
+  expect(chartNames.length).toBeGreaterThan(5);
+  expect(chartNames.filter((n) => !START_SECRET_NAMES.includes(n!))).toEqual([]);
 });

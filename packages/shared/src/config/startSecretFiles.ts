@@ -9,7 +9,7 @@ import { readSecretFile, unreadableFileReason } from './secretFiles';
  * report or a child process can read it. The connection credentials are not here: they have
  * `_FILE` settings of their own, read again when they change (secretFiles.ts).
  */
-const START_SECRET_NAMES: readonly string[] = [
+export const START_SECRET_NAMES: readonly string[] = [
   ...CALLER_TOKEN_NAMES,
   'CURSOR_SECRET',
   'CURSOR_SECRETS_PREVIOUS',

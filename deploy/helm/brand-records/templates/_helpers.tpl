@@ -284,7 +284,9 @@ applies. (dict "root" $ "name" "records" "c" <component>)
 {{- $_ := set $env "REDIS_TLS_CA_FILE" $v.redis.tlsCaFile -}}
 {{- end -}}
 {{- range $f := include "brand-records.secretFiles" (dict "root" $root "c" $c) | fromYamlArray -}}
+{{- if not $f.podSpec -}}
 {{- $_ := set $env $f.env (printf "/etc/brand-records/secrets/%s" $f.file) -}}
+{{- end -}}
 {{- end -}}
 {{- $_ := set $env "OTEL_SERVICE_NAME" .name -}}
 {{- $_ := set $env "METRICS_PORT" $c.metricsPort -}}
@@ -545,7 +547,7 @@ and the variable naming it.
 {{- end -}}
 {{- range $name := include "brand-records.startSecretsAsFiles" . | fromYamlArray -}}
 {{- $key := index (index $.c.secretEnv $name) 0 -}}
-{{- $files = append $files (dict "secret" (include "brand-records.secretName" $.root) "key" $key "file" (lower (replace "_" "-" $name)) "env" (printf "%s_FILE" $name)) -}}
+{{- $files = append $files (dict "secret" (include "brand-records.secretName" $.root) "key" $key "file" (lower (replace "_" "-" $name)) "env" (printf "%s_FILE" $name) "podSpec" true) -}}
 {{- end -}}
 {{- toYaml $files -}}
 {{- end -}}
@@ -553,7 +555,10 @@ and the variable naming it.
 {{/*
 With secrets.asFiles, the names of a component's secretEnv it reads at start and must have (not
 optional): each is given as a file (`<NAME>_FILE`, brand-records.secretFiles) and not as a
-variable, which the processes refuse beside its file. The list is the processes' own
+variable, which the processes refuse beside its file. `<NAME>_FILE` goes in the pod spec beside
+where `<NAME>` would be, not in the shared ConfigMap (podSpec): a pod of the previous
+ReplicaSet restarted mid-rollout after secrets.asFiles changed would otherwise get the new
+ConfigMap's `<NAME>_FILE` beside its own `<NAME>`, or neither, and stop. The list is the processes' own
 (packages/shared/src/config/startSecretFiles.ts), less the optional `*_PREVIOUS` values.
 (dict "root" $ "c" <component>) -> a YAML list of variable names.
 */}}

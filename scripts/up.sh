@@ -21,6 +21,8 @@ set -Eeuo pipefail
 . "$(dirname "$0")/lib/supervise.sh"
 # shellcheck source=lib/localStack.sh
 . "$(dirname "$0")/lib/localStack.sh"
+# shellcheck source=lib/demoSeed.sh
+. "$(dirname "$0")/lib/demoSeed.sh"
 # shellcheck source=lib/kafkaWatch.sh
 . "$(dirname "$0")/lib/kafkaWatch.sh"
 cd "$REPO_ROOT"
@@ -86,21 +88,15 @@ SUPERVISE_WATCHERS+=(kafka_watch_check)
 start_local_services
 
 say "seeding demo data"
-# The demo key is kept in .local/demo-key.env (mode 600) and reused while it is live, so
-# running up again leaves one live "Demo integration" key, not one more per run.
-seed_json=$(npx --no-install brandctl seed --json --key-file "$REPO_ROOT/.local/demo-key.env")
-demo_key=$(node -e 'const s=JSON.parse(process.argv[1]); process.stdout.write(s.key.secret)' "$seed_json")
+# Each step is safe to run again (scripts/lib/demoSeed.sh): the demo key is kept in
+# .local/demo-key.env (mode 600) and reused while it is live, so running up again leaves one live
+# "Demo integration" key, not one more per run.
+seed_demo_data
 plan_request_id=$(node -e 'process.stdout.write(require("node:crypto").randomUUID())')
-demo_brand=$(node -e 'const s=JSON.parse(process.argv[1]); process.stdout.write(s.brand.name + " (" + s.brand.id + ")")' "$seed_json")
 # A pending submission of the demo brand, read through the API, for the event example below.
 pending_submission=$(curl -fsS "$gateway_url/api/v1/submissions?limit=200" -H "Authorization: Bearer $demo_key" |
   node -e 'let s="";process.stdin.on("data",(d)=>(s+=d)).on("end",()=>{const p=JSON.parse(s).data.find((r)=>r.status==="pending");process.stdout.write(p?p.id:"<pending submission id>")})' ||
   echo "<pending submission id>")
-demo_brand_id=$(node -e 'process.stdout.write(JSON.parse(process.argv[1]).brand.id)' "$seed_json")
-demo_owner=$(node -e 'process.stdout.write(JSON.parse(process.argv[1]).owner?.email ?? "owner@demo-brand.test")' "$seed_json")
-# A non-owner too, to see what the console shows a member who may only read.
-demo_member=developer@demo-brand.test
-npx --no-install brandctl member add "$demo_brand_id" --email "$demo_member" --role member >/dev/null 2>&1 || true
 
 # Single sign-on for the demo brand: the local OpenID provider with the demo members as its
 # users, connected to the demo brand as its identity provider (docs/console.md "Single sign-on").
@@ -108,33 +104,11 @@ npx --no-install brandctl member add "$demo_brand_id" --email "$demo_member" --r
 # server (scripts/dev-dns), found by records through SSO_DNS_SERVERS.
 start_dev_idp "$demo_owner" "$demo_member"
 start_dev_dns
-node scripts/dev-idp/connectDemoBrand.cjs "$demo_brand_id" "$DEV_IDP_ISSUER" brand-records-console \
-  "${demo_owner##*@}" "${DEV_DNS_DIR:-$REPO_ROOT/.local/dev-dns}/zone.json" ||
-  die "could not connect the local OpenID provider to the demo brand"
+connect_demo_sso || die "could not connect the local OpenID provider to the demo brand"
 
 # The example receiver: registered once for the demo brand (its id and signing secret kept in
 # .local/example-receiver.env, mode 600), then started over HTTPS with the test CA's certificate.
-receiver_url="https://localhost:${EXAMPLE_RECEIVER_PORT}/webhooks"
-receiver_env="$REPO_ROOT/.local/example-receiver.env"
-receiver_id=""
-if [ -f "$receiver_env" ]; then
-  # shellcheck disable=SC1090
-  . "$receiver_env"
-  receiver_id=${EXAMPLE_RECEIVER_ID:-}
-  if ! npx --no-install brandctl receiver list --brand "$demo_brand_id" --json | grep -q "\"$receiver_id\""; then
-    receiver_id=""
-  fi
-fi
-if [ -z "$receiver_id" ]; then
-  say "registering the example receiver for the demo brand"
-  add_json=$(npx --no-install brandctl receiver add --brand "$demo_brand_id" --url "$receiver_url" \
-    --label "Example receiver (local)" --events submission.approved,submission.rejected,payout.paid,campaign.settled \
-    --actor "$(node -e 'process.stdout.write(JSON.parse(process.argv[1]).owner?.email ?? "owner@demo-brand.test")' "$seed_json")" --json 2>/dev/null)
-  receiver_id=$(node -e 'process.stdout.write(JSON.parse(process.argv[1]).receiver.id)' "$add_json")
-  receiver_secret=$(node -e 'process.stdout.write(JSON.parse(process.argv[1]).secret)' "$add_json")
-  (umask 077 && printf 'EXAMPLE_RECEIVER_ID=%s\nEXAMPLE_RECEIVER_SECRET=%s\n' "$receiver_id" "$receiver_secret" >"$receiver_env")
-  EXAMPLE_RECEIVER_SECRET=$receiver_secret
-fi
+register_example_receiver
 start_example_receiver
 
 cat <<EOF

@@ -48,6 +48,9 @@ async function main() {
       allowed_domains: [domain],
       enabled: true,
       session_token: '',
+      // the connection as read above: a field left out of a request is encoded as the text
+      // 'undefined' (no type checks this file), which records refused as a stale read
+      if_updated_at: connection?.updated_at ?? '',
     }));
     console.log(`connected ${issuer} as the single sign-on of ${brandId}`);
   }

@@ -8,6 +8,8 @@
 // CI runs only the second. On 2026-12-02 the seeding failed on every fresh machine for a day
 // (connectDemoBrand.cjs left SetSsoConnection's new if_updated_at out, encoded as the text
 // 'undefined', and records refused the save as a stale read) with every test passing.
+import { ConsoleHttp } from '../../console/test/browserlessClient';
+import { authorizationUrlOf, IdpBrowser } from '../../console/test/ssoActors';
 import { startLocalStack, type LocalStack } from './localStackDriver';
 
 /** up's seeding steps, in up's order, then the seeding steps again as a second `npm run up` runs them. */
@@ -91,6 +93,26 @@ it("connects the local OpenID provider once as the brand's single sign-on, its d
     'brand.sso_connected',
     'brand.sso_domain_verified',
   ]);
+});
+
+it("lets the demo owner sign in through the local provider, as up's banner says", async () => {
+  const { brandId } = runs()[0]!;
+  const consoleUrl = stack.env.CONSOLE_PUBLIC_URL!;
+  const http = new ConsoleHttp(consoleUrl);
+  const owner = 'owner@demo-brand.test';
+  const started = await http.post('/sign-in/sso', { email: owner, brand: '' });
+  expect(started.status).toBe(200);
+  const { callbackUrl } = await new IdpBrowser().authorize(
+    authorizationUrlOf(started.body),
+    consoleUrl,
+    { email: owner, password: stack.env.DEV_IDP_PASSWORD! },
+  );
+  expect(callbackUrl).toBeDefined();
+  const signedIn = await http.get(callbackUrl!.slice(consoleUrl.length));
+  expect(signedIn.location).toBe(`/brands/${brandId}`);
+  const home = await http.get(signedIn.location!);
+  expect(home.status).toBe(200);
+  expect(home.body).toContain(owner);
 });
 
 it('registers the example receiver once', async () => {

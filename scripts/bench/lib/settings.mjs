@@ -179,11 +179,12 @@ export const SETTINGS = {
   /**
    * BENCH_PEER_WEBHOOKS_ENV="NAME=value,NAME=value": settings given to system `B` only, over
    * ours; with no BENCH_PEER_WEBHOOKS, B is our own build with these settings (an A/B of a
-   * setting, e.g. DELIVERY_CONCURRENCY=64).
+   * setting, e.g. DELIVERY_CONCURRENCY=64). A value may hold commas (MALLOC_CONF=a:1,b:2): a
+   * pair starts only where an upper-case NAME= follows a comma.
    */
   peerWebhooksEnv: Object.fromEntries(
     (process.env.BENCH_PEER_WEBHOOKS_ENV ?? '')
-      .split(',')
+      .split(/,(?=[A-Z_][A-Z0-9_]*=)/)
       .filter((pair) => pair.includes('='))
       .map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]),
   ),

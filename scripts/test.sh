@@ -13,11 +13,8 @@ set -Eeuo pipefail
 . "$(dirname "$0")/lib/common.sh"
 cd "$REPO_ROOT"
 
-# The tests' broker keeps its data apart from the local stack's (.local/kafka). It and every
-# broker a test starts of its own (they inherit this environment) run the JVM's quick compiler
-# only: a start on ~2/3 of the CPU, and no test's load needs the optimising one.
-export KAFKA_DATA_DIR="$REPO_ROOT/.local/kafka-test"
-export KAFKA_JVM_OPTS="${KAFKA_JVM_OPTS:--XX:TieredStopAtLevel=1}"
+# The tests' broker: its data apart from the local stack's, the JVM's quick compiler (common.sh).
+use_test_kafka
 STARTED_KAFKA=0
 stop_kafka() { if [ "$STARTED_KAFKA" = 1 ]; then scripts/kafka.sh stop >/dev/null || true; fi; }
 run_started_at=$(date -u +%Y-%m-%dT%H:%M:%S.000Z)

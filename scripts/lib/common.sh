@@ -1,5 +1,5 @@
 # shellcheck shell=bash
-# Shared by scripts/up.sh and scripts/test.sh. Source it; it defines functions only.
+# Shared by scripts/up.sh, scripts/test.sh and scripts/test-faults.sh. Source it; it defines functions only.
 # Everything here is idempotent: it checks first and acts only when something is missing.
 
 REPO_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd -P)"
@@ -34,6 +34,15 @@ dependency_inputs_digest() {
     ' package-lock.json .npmrc package.json proto/package.json packages/*/package.json \
       services/*/package.json gateway/package.json cli/package.json examples/*/package.json
   )
+}
+
+# The tests' broker (npm test, npm run test:faults) keeps its data apart from the local stack's
+# (.local/kafka). It and every broker a test starts of its own (they inherit this environment)
+# run the JVM's quick compiler only: a start on ~2/3 of the CPU, and no test's load needs the
+# optimising one.
+use_test_kafka() {
+  export KAFKA_DATA_DIR="$REPO_ROOT/.local/kafka-test"
+  export KAFKA_JVM_OPTS="${KAFKA_JVM_OPTS:--XX:TieredStopAtLevel=1}"
 }
 
 # Starts the machine's PostgreSQL and Redis if they do not answer (the commands these

@@ -35,7 +35,9 @@ import { percentile } from './lib/load.mjs';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const N = Number(process.env.N ?? 1000);
 const ROUNDS = Number(process.env.ROUNDS ?? 3);
-const MODES = (process.env.MODES ?? 'tcp,tls,tls 1.2,tls 4 KiB records,worker,worker at once').split(',');
+const MODES = (
+  process.env.MODES ?? 'tcp,tls,tls 1.2,tls 4 KiB records,worker,worker at once'
+).split(',');
 const REQUEST = 'POST /hooks/0 HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-length: 2\r\n\r\n{}';
 
 if (process.argv[2] === 'serve') serve(process.argv[3]);

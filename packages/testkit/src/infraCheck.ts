@@ -1,3 +1,4 @@
+import net from 'node:net';
 import { Redis } from 'ioredis';
 import { withAdminClient } from './pgAdmin';
 import { adminDatabaseUrl, testRedisUrl } from './testEnv';
@@ -36,6 +37,36 @@ export async function checkInfrastructure(): Promise<void> {
   }
   if (problems.length > 0) {
     throw new Error(`Integration tests need PostgreSQL and Redis:\n${problems.join('\n')}`);
+  }
+}
+
+/**
+ * Says, without failing the run, when no broker answers at the tests' shared address (KAFKA_BROKERS,
+ * else 127.0.0.1:9092): the files that go through Kafka would each fail with ECONNREFUSED deep in
+ * a test, while the rest need no broker. `npm test` and `npm run test:faults` start one; jest
+ * alone does not.
+ */
+export async function warnWithoutKafka(): Promise<void> {
+  const first = (process.env.KAFKA_BROKERS ?? '127.0.0.1:9092').split(',')[0]!;
+  const at = first.lastIndexOf(':');
+  const answers = await new Promise<boolean>((resolve) => {
+    const socket = net.connect({ host: first.slice(0, at), port: Number(first.slice(at + 1)) });
+    socket.setTimeout(1_000);
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('timeout', () => {
+      socket.destroy();
+      resolve(false);
+    });
+    socket.once('error', () => resolve(false));
+  });
+  if (!answers) {
+    process.stderr.write(
+      `\nwarning: no Kafka broker answers on ${first}; the tests that use Kafka will fail.\n` +
+        `  Start the tests' broker with: KAFKA_DATA_DIR=.local/kafka-test scripts/kafka.sh ensure\n\n`,
+    );
   }
 }
 

@@ -21,7 +21,7 @@
 // allocator can be tried (LD_PRELOAD, MALLOC_ARENA_MAX).
 // What it answers: whether the cost of a kept receiver is the worker's (undici, its own state) or
 // node's TLS socket itself, which no setting of ours reaches (DELIVERY_KEPT_RECEIVERS bounds it).
-import { fork, spawnSync } from 'node:child_process';
+import { fork } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import https from 'node:https';
 import { createRequire } from 'node:module';
@@ -31,6 +31,7 @@ import path from 'node:path';
 import tls from 'node:tls';
 import { fileURLToPath } from 'node:url';
 import { percentile } from './lib/load.mjs';
+import { makeTestCa } from './lib/testCa.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const N = Number(process.env.N ?? 1000);
@@ -169,10 +170,7 @@ async function post(lease, url, release = true) {
 
 async function main() {
   const dir = mkdtempSync(path.join(tmpdir(), 'brand-idle-memory-'));
-  const ca = spawnSync('bash', [path.join(root, 'scripts/lib/testCa.sh'), dir], {
-    encoding: 'utf8',
-  });
-  if (ca.status !== 0) throw new Error(`testCa.sh failed: ${ca.stderr}`);
+  makeTestCa(dir);
   const server = fork(fileURLToPath(import.meta.url), ['serve', dir]);
   try {
     const { tlsPort, tcpPort } = await new Promise((resolve) => server.once('message', resolve));

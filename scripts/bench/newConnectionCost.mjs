@@ -20,7 +20,7 @@
 //   connection and opens its own (S10's busy receivers beyond DELIVERY_KEPT_RECEIVERS);
 // - first contact: the same POST to a receiver the worker never delivered to (a full handshake
 //   over a connection of its own, closed after the answer): most of S10's new connections.
-import { fork, spawnSync } from 'node:child_process';
+import { fork } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import https from 'node:https';
 import { createRequire } from 'node:module';
@@ -30,6 +30,7 @@ import path from 'node:path';
 import tls from 'node:tls';
 import { fileURLToPath } from 'node:url';
 import { percentile } from './lib/load.mjs';
+import { makeTestCa } from './lib/testCa.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const N = Number(process.env.N ?? 1000);
@@ -70,10 +71,7 @@ function serve(dir) {
 
 async function main() {
   const dir = mkdtempSync(path.join(tmpdir(), 'brand-conn-cost-'));
-  const ca = spawnSync('bash', [path.join(root, 'scripts/lib/testCa.sh'), dir], {
-    encoding: 'utf8',
-  });
-  if (ca.status !== 0) throw new Error(`testCa.sh failed: ${ca.stderr}`);
+  makeTestCa(dir);
   const server = fork(fileURLToPath(import.meta.url), ['serve', dir]);
   try {
     const { ports } = await new Promise((resolve) => server.once('message', resolve));

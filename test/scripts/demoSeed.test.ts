@@ -10,7 +10,7 @@
 // 'undefined', and records refused the save as a stale read) with every test passing.
 import { ConsoleHttp } from '../../console/test/browserlessClient';
 import { authorizationUrlOf, IdpBrowser } from '../../console/test/ssoActors';
-import { startLocalStack, type LocalStack } from './localStackDriver';
+import { useLocalStack } from './localStackDriver';
 
 /** up's seeding steps, in up's order, then the seeding steps again as a second `npm run up` runs them. */
 const STEPS = `
@@ -28,19 +28,15 @@ register_example_receiver
 echo "seeded: $demo_brand_id $demo_key $receiver_id"
 `;
 
-let stack: LocalStack;
-
-beforeAll(async () => {
-  stack = await startLocalStack(STEPS);
-}, 300_000);
-
-afterAll(async () => {
-  await stack?.close();
-}, 60_000);
+const stack = useLocalStack(STEPS);
 
 /** Each run's brand id, demo key and example receiver id, as the driver printed them. */
 const runs = () =>
-  [...stack.output().matchAll(/^seeded: (\S+) (\S+) (\S+)$/gm)].map((m) => ({
+  [
+    ...stack()
+      .output()
+      .matchAll(/^seeded: (\S+) (\S+) (\S+)$/gm),
+  ].map((m) => ({
     brandId: m[1]!,
     key: m[2]!,
     receiverId: m[3]!,
@@ -56,13 +52,13 @@ it('seeds twice, the second run reusing the brand, the demo key and the example 
 
 it('leaves one live demo key, which answers the request up prints', async () => {
   const { brandId, key } = runs()[0]!;
-  const { rows } = await stack.db.pool.query<{ n: string }>(
+  const { rows } = await stack().db.pool.query<{ n: string }>(
     `select count(*) as n from records.api_keys
       where brand_id = $1 and revoked_at is null and (expires_at is null or expires_at > now())`,
     [brandId],
   );
   expect(Number(rows[0]!.n)).toBe(1);
-  const res = await fetch(`http://127.0.0.1:${stack.env.GATEWAY_PORT}/api/v1/campaigns?limit=2`, {
+  const res = await fetch(`http://127.0.0.1:${stack().env.GATEWAY_PORT}/api/v1/campaigns?limit=2`, {
     headers: { authorization: `Bearer ${key}` },
   });
   expect(res.status).toBe(200);
@@ -71,20 +67,20 @@ it('leaves one live demo key, which answers the request up prints', async () => 
 
 it("connects the local OpenID provider once as the brand's single sign-on, its domain proven", async () => {
   const { brandId } = runs()[0]!;
-  const connection = await stack.db.pool.query(
+  const connection = await stack().db.pool.query(
     `select issuer, client_id, enabled from records.sso_connections where brand_id = $1`,
     [brandId],
   );
   expect(connection.rows).toEqual([
-    { issuer: stack.env.DEV_IDP_ISSUER, client_id: 'brand-records-console', enabled: true },
+    { issuer: stack().env.DEV_IDP_ISSUER, client_id: 'brand-records-console', enabled: true },
   ]);
-  const domains = await stack.db.pool.query(
+  const domains = await stack().db.pool.query(
     `select domain, state from records.sso_domains where brand_id = $1`,
     [brandId],
   );
   expect(domains.rows).toEqual([{ domain: 'demo-brand.test', state: 'verified' }]);
   // the second run found it connected and left it: no change, so no activity of its own
-  const activity = await stack.db.pool.query<{ action: string }>(
+  const activity = await stack().db.pool.query<{ action: string }>(
     `select action from records.activity where brand_id = $1 and action like 'brand.sso%'
       order by created_at`,
     [brandId],
@@ -97,7 +93,7 @@ it("connects the local OpenID provider once as the brand's single sign-on, its d
 
 it("lets the demo owner sign in through the local provider, as up's banner says", async () => {
   const { brandId } = runs()[0]!;
-  const consoleUrl = stack.env.CONSOLE_PUBLIC_URL!;
+  const consoleUrl = stack().env.CONSOLE_PUBLIC_URL!;
   const http = new ConsoleHttp(consoleUrl);
   const owner = 'owner@demo-brand.test';
   const started = await http.post('/sign-in/sso', { email: owner, brand: '' });
@@ -105,7 +101,7 @@ it("lets the demo owner sign in through the local provider, as up's banner says"
   const { callbackUrl } = await new IdpBrowser().authorize(
     authorizationUrlOf(started.body),
     consoleUrl,
-    { email: owner, password: stack.env.DEV_IDP_PASSWORD! },
+    { email: owner, password: stack().env.DEV_IDP_PASSWORD! },
   );
   expect(callbackUrl).toBeDefined();
   const signedIn = await http.get(callbackUrl!.slice(consoleUrl.length));
@@ -117,7 +113,7 @@ it("lets the demo owner sign in through the local provider, as up's banner says"
 
 it('registers the example receiver once', async () => {
   const { brandId, receiverId } = runs()[0]!;
-  const { rows } = await stack.db.pool.query<{ id: string }>(
+  const { rows } = await stack().db.pool.query<{ id: string }>(
     `select id from webhooks.receivers where brand_id = $1`,
     [brandId],
   );

@@ -152,3 +152,15 @@ supervise_forever
     close,
   };
 }
+
+/** The stack started before the file's tests (beforeAll) and closed after them: a getter of it. */
+export function useLocalStack(steps: string): () => LocalStack {
+  let stack: LocalStack | undefined;
+  beforeAll(async () => {
+    stack = await startLocalStack(steps);
+  }, 300_000);
+  afterAll(async () => {
+    await stack?.close();
+  }, 60_000);
+  return () => stack!;
+}

@@ -5,7 +5,7 @@
 // Then every TCP socket each of those processes listens on must be on 127.0.0.1: a listener
 // on 0.0.0.0 or :: (any address) fails the test.
 import { listeningSockets } from '@brand/testkit';
-import { startLocalStack, type LocalStack } from './localStackDriver';
+import { useLocalStack } from './localStackDriver';
 
 /** What up.sh starts between loading its settings and printing the banner, minus the seeding. */
 const STEPS = `
@@ -26,22 +26,14 @@ const PROCESSES = [
   'dev-idp',
 ];
 
-let stack: LocalStack;
-
-beforeAll(async () => {
-  stack = await startLocalStack(STEPS);
-}, 300_000);
-
-afterAll(async () => {
-  await stack?.close();
-}, 60_000);
+const stack = useLocalStack(STEPS);
 
 it('starts every process of the local stack', () => {
-  expect([...stack.startedPids().keys()].sort()).toEqual([...PROCESSES].sort());
+  expect([...stack().startedPids().keys()].sort()).toEqual([...PROCESSES].sort());
 });
 
 it.each([...PROCESSES, 'kafka'])('%s listens on 127.0.0.1 only', (name) => {
-  const pid = name === 'kafka' ? stack.kafka.pid() : stack.startedPids().get(name);
+  const pid = name === 'kafka' ? stack().kafka.pid() : stack().startedPids().get(name);
   expect(pid).toBeDefined();
   const sockets = listeningSockets(pid!);
   // every process of the stack serves something; none listening means the check saw nothing

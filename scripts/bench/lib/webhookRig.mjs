@@ -6,7 +6,6 @@
 // own: peerRedis.mjs, issue 64). Either way the receivers verify every delivery's signature
 // with its receiver's secret.
 import { randomBytes } from 'node:crypto';
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -14,6 +13,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { Kafka, logLevel } from 'kafkajs';
 import { onCleanup } from './cleanup.mjs';
+import { makeTestCa } from './testCa.mjs';
 import { cpuOfBackendsFollowed, cpuOfPid } from './arms.mjs';
 import {
   ADMIN_TOKEN,
@@ -128,20 +128,11 @@ async function createRunTopic() {
   return topic;
 }
 
-/** A throwaway CA and localhost certificate (the script `npm run up` and the tests use). */
+/** A throwaway CA and localhost certificate (lib/testCa.mjs), removed at the run's cleanup. */
 function createCa() {
   const dir = mkdtempSync(path.join(tmpdir(), 'brand-bench-ca-'));
   onCleanup(`remove ${dir}`, () => rmSync(dir, { recursive: true, force: true }));
-  const r = spawnSync('bash', [path.join(REPO_ROOT, 'scripts/lib/testCa.sh'), dir], {
-    encoding: 'utf8',
-    timeout: 30_000,
-  });
-  if (r.status !== 0) throw new Error(`testCa.sh failed: ${r.stderr}`);
-  return {
-    caFile: path.join(dir, 'ca.pem'),
-    keyFile: path.join(dir, 'localhost-key.pem'),
-    certFile: path.join(dir, 'localhost.pem'),
-  };
+  return makeTestCa(dir);
 }
 
 /** Ids of a brand's pending submissions, oldest first. */

@@ -55,3 +55,74 @@ describe('watchKafkaReachability', () => {
     }
   });
 });
+
+describe('watchKafkaReachability with scripted probes', () => {
+  const quietLog = { info: () => undefined, error: () => undefined } as unknown as Logger;
+  /** Runs the watch over `answers` (one per probe) and returns reachable() after each probe. */
+  const verdicts = async (answers: boolean[], failuresInARow?: number): Promise<boolean[]> => {
+    const seen: boolean[] = [];
+    let next = 0;
+    let resolveDone: () => void = () => undefined;
+    const done = new Promise<void>((r) => (resolveDone = r));
+    const watch = watchKafkaReachability({
+      brokers: ['127.0.0.1:1'],
+      intervalMs: 5,
+      log: quietLog,
+      ...(failuresInARow ? { failuresInARow } : {}),
+      connect: () => {
+        const answer = answers[next++] ?? true;
+        // Read the verdict once this probe has been counted.
+        setImmediate(() => {
+          seen.push(watch.reachable());
+          if (seen.length === answers.length) resolveDone();
+        });
+        return Promise.resolve(answer);
+      },
+    });
+    try {
+      await done;
+    } finally {
+      watch.stop();
+    }
+    return seen;
+  };
+
+  it('stays reachable through one failed probe and flips on the second in a row', async () => {
+    expect(await verdicts([true, false, true, false, false, false, true])).toEqual([
+      true,
+      true,
+      true,
+      true,
+      false,
+      false,
+      true,
+    ]);
+  });
+
+  it('takes the number of failures it is told', async () => {
+    expect(await verdicts([false, true, false], 1)).toEqual([false, true, false]);
+    expect(await verdicts([false, false, false, true], 3)).toEqual([true, true, false, true]);
+  });
+
+  it('never runs two probes at once', async () => {
+    let inFlight = 0;
+    let most = 0;
+    let probes = 0;
+    const watch = watchKafkaReachability({
+      brokers: ['127.0.0.1:1'],
+      intervalMs: 2,
+      log: quietLog,
+      connect: async () => {
+        probes++;
+        most = Math.max(most, ++inFlight);
+        await new Promise((r) => setTimeout(r, 30));
+        inFlight--;
+        return true;
+      },
+    });
+    await new Promise((r) => setTimeout(r, 200));
+    watch.stop();
+    expect(probes).toBeGreaterThanOrEqual(3);
+    expect(most).toBe(1);
+  });
+});

@@ -37,27 +37,43 @@ export function canConnect(address: string, timeoutMs: number): Promise<boolean>
  * what fails when a broker is gone: ECONNREFUSED). Logs each change loudly, the first
  * unreachable result included, and reports it to `onChange`. Issue 35: a broker that vanished
  * left the webhooks service logging ECONNREFUSED while everything said ready.
+ *
+ * Unreachable takes `failuresInARow` probes (2 unless told) that find no broker; one that finds
+ * one is enough to be reachable again. A single probe can fail on a starved event loop (its
+ * timer fires before the connect's callback runs), and readiness must not take a pod out of
+ * its Service for that: it did so once under a loaded test run. A broker that is really gone
+ * is seen one interval later. Probes never overlap: a slow one delays the next.
  */
 export function watchKafkaReachability(opts: {
   brokers: readonly string[];
   intervalMs: number;
   log: Logger;
   timeoutMs?: number;
+  failuresInARow?: number;
   onChange?: (reachable: boolean) => void;
+  /** The probe of one broker; `canConnect` unless a test scripts it. */
+  connect?: (address: string, timeoutMs: number) => Promise<boolean>;
 }): KafkaReachability {
+  const connect = opts.connect ?? canConnect;
+  const needed = opts.failuresInARow ?? 2;
   let reachable = true;
+  let failures = 0;
+  let probing = false;
   let stopped = false;
   const probe = async (): Promise<void> => {
+    if (probing) return;
+    probing = true;
     const answers = await Promise.all(
-      opts.brokers.map((b) => canConnect(b, opts.timeoutMs ?? 1_000)),
-    );
-    const now = answers.some(Boolean);
+      opts.brokers.map((b) => connect(b, opts.timeoutMs ?? 1_000)),
+    ).finally(() => (probing = false));
+    failures = answers.some(Boolean) ? 0 : failures + 1;
+    const now = failures < needed;
     if (stopped || now === reachable) return;
     reachable = now;
     if (now) opts.log.info({ brokers: opts.brokers, kafka: 'reachable' }, 'Kafka reachable again');
     else
       opts.log.error(
-        { brokers: opts.brokers, kafka: 'unreachable' },
+        { brokers: opts.brokers, kafka: 'unreachable', probes: failures },
         'Kafka unreachable: no broker accepts connections; events wait in the outbox until one does',
       );
     opts.onChange?.(now);

@@ -19,7 +19,7 @@ import net from 'node:net';
 const require = createRequire(import.meta.url);
 const grpc = require('@grpc/grpc-js');
 const records = require('../../proto/dist/brand/records/v1/records.js');
-const { CLIENT_CHANNEL_OPTIONS } = require('../../packages/shared/dist/grpc/client.js');
+const { CLIENT_CHANNEL_OPTIONS } = require('../../packages/shared/dist/grpcClient/client.js');
 
 const MODES = ['grpc64k', 'grpc4m', 'tcp'];
 const IN_FLIGHT = Number(process.env.IN_FLIGHT ?? 50);

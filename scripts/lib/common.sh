@@ -126,15 +126,26 @@ BUSINESS_EVENTS_TOPIC=brand.business-events.v1.$id
 ENV
 }
 
+# apt-get as root, one at a time. npm test installs Chromium in the background while
+# deploy:check may install promtool (and the benchmark wrk), and apt-get stops at once, exit
+# 100, when another holds dpkg's lock ("Could not get lock /var/lib/dpkg/lock-frontend"): on a
+# machine without promtool that failed npm run check. The flock on a file of ours queues our
+# own calls, `apt-get update`'s lists lock included; DPkg::Lock::Timeout waits for anyone
+# else's. RUNLEVEL=1: no package's init script starts a server (promtool comes with Prometheus's).
+apt_get() {
+  local sudo=()
+  if [ "$(id -u)" != 0 ]; then sudo=(sudo); fi
+  flock "${TMPDIR:-/tmp}/brand-records-apt.lock" "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive RUNLEVEL=1 \
+    apt-get -o DPkg::Lock::Timeout=600 "$@"
+}
+
 # Debian's Chromium for the console's browser tests (playwright-core drives the system
 # binary; nothing downloads a browser). Installs it with apt when it is missing.
 ensure_chromium() {
   if [ -x "${CHROMIUM_PATH:-/usr/bin/chromium}" ]; then return; fi
   say "installing chromium (apt) for the browser tests"
   command -v apt-get >/dev/null || die "chromium is missing and apt-get is not available: install Chromium and set CHROMIUM_PATH"
-  local sudo=""
-  if [ "$(id -u)" != 0 ]; then sudo="sudo"; fi
-  $sudo apt-get update -qq >/dev/null && $sudo apt-get install -y -qq chromium >/dev/null \
+  apt_get update -qq >/dev/null && apt_get install -y -qq chromium >/dev/null \
     || die "could not install chromium with apt-get"
 }
 

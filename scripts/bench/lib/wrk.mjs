@@ -13,6 +13,7 @@ import { BenchRefusal } from './kafka.mjs';
 import { REPO_ROOT, say } from './settings.mjs';
 
 const SCRIPT = path.join(REPO_ROOT, 'scripts/bench/walk.lua');
+const COMMON_SH = path.join(REPO_ROOT, 'scripts/lib/common.sh');
 const QUANTILES = 1000; // walk.lua's done(): each quantile is 0.1 % of a slice's requests
 
 /** The first executable `name` on PATH, or undefined. */
@@ -42,17 +43,17 @@ export function ensureWrk() {
       'the walk needs wrk and apt-get is not available: install wrk and put it on PATH (or set BENCH_WRK)',
     );
   say('installing wrk (apt) for the walk');
-  const asRoot = (args) => (process.getuid?.() === 0 ? args : ['sudo', ...args]);
-  for (const [command, ...args] of [
-    asRoot(['apt-get', 'update', '-qq']),
-    asRoot(['apt-get', 'install', '-y', '-qq', 'wrk']),
-  ]) {
-    const run = spawnSync(command, args, { stdio: ['ignore', 'ignore', 'pipe'] });
-    if (run.status !== 0)
-      throw new BenchRefusal(
-        `could not install wrk with apt-get (${run.stderr?.toString().trim().split('\n').at(-1) || run.error?.message})`,
-      );
-  }
+  // apt_get (scripts/lib/common.sh) waits for any other apt-get, as the test command's
+  // Chromium install beside the smoke run.
+  const run = spawnSync(
+    'bash',
+    ['-c', '. "$1" && apt_get update -qq && apt_get install -y -qq wrk', 'bash', COMMON_SH],
+    { stdio: ['ignore', 'ignore', 'pipe'] },
+  );
+  if (run.status !== 0)
+    throw new BenchRefusal(
+      `could not install wrk with apt-get (${run.stderr?.toString().trim().split('\n').at(-1) || run.error?.message})`,
+    );
   wrkPath = onPath('wrk');
   if (!wrkPath) throw new BenchRefusal('apt-get installed wrk but it is not on PATH');
   return wrkPath;

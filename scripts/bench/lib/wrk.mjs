@@ -43,8 +43,8 @@ export function ensureWrk() {
       'the walk needs wrk and apt-get is not available: install wrk and put it on PATH (or set BENCH_WRK)',
     );
   say('installing wrk (apt) for the walk');
-  // apt_get (scripts/lib/common.sh) waits for any other apt-get, as the test command's
-  // Chromium install beside the smoke run.
+  // apt_get (scripts/lib/common.sh) waits for any other apt-get (a Chromium install by the test
+  // command, or another's) instead of failing at once.
   const run = spawnSync(
     'bash',
     ['-c', '. "$1" && apt_get update -qq && apt_get install -y -qq wrk', 'bash', COMMON_SH],

@@ -26,6 +26,14 @@ const NAMED = 20;
 
 let db: TestDatabase;
 let pool: pg.Pool;
+/**
+ * A transaction held open with an id, as a long report, a backup's snapshot or another test
+ * file's transaction holds one: the leases' old row versions then stay in the pending index until
+ * it ends, and the scans read their pages. Without it the figures below depended on the
+ * neighbours: 494 pages alone, 809 beside another file's open transaction (a CI run that failed
+ * on a bound of 800). Held by the file itself, every run reads the worse figure.
+ */
+let horizon: pg.PoolClient;
 
 beforeAll(async () => {
   db = await historyDatabase();
@@ -59,10 +67,15 @@ beforeAll(async () => {
   await deliveries(1, DELIVERED, true);
   await db.pool.query('analyze webhooks.receivers, webhooks.events, webhooks.deliveries');
   await deliveries(DELIVERED + 1, DELIVERED + BACKLOG, false);
+  horizon = await db.pool.connect();
+  await horizon.query('begin');
+  await horizon.query('select pg_current_xact_id()');
   // one connection: the claim's statement is prepared and planned on it as in the worker
   pool = webhooksPool(db, 1);
 }, 60_000);
 afterAll(async () => {
+  await horizon?.query('rollback');
+  horizon?.release();
   await pool?.end();
   await db?.close();
 });
@@ -169,9 +182,11 @@ it('scans for due deliveries of a backlog the statistics do not know, locking on
 
 it('finds the due deliveries of a backlog the statistics do not know in the pending index order', async () => {
   // ordered reads: the receivers' skip scan (a probe of each partition's pending index per
-  // receiver, 11 here), each receiver's first due rows past those already leased, the picked
-  // rows' locks and leases; a few pages each, 453 in all after the case above left 96 leased
-  // rows in the way. Read whole and sorted, the pending index cost each of those steps the
-  // backlog's entries after it: 10,009 pages, and more with every delivery the backlog gains.
-  expect(deliveryPagesRead(await scanPlan())).toBeLessThanOrEqual(800);
+  // receiver, 11 here), each receiver's first due rows past those already leased and the old
+  // versions the open transaction keeps of them, the picked rows' locks and leases; a few pages
+  // each, 809 in all after the cases above left 96 leased rows in the way (830 with twice the
+  // backlog; 494 with no transaction held). Read whole and sorted, the pending index cost each of
+  // those steps the backlog's entries after it: 10,009 pages, and more with every delivery the
+  // backlog gains.
+  expect(deliveryPagesRead(await scanPlan())).toBeLessThanOrEqual(1000);
 });

@@ -1,4 +1,5 @@
-import { LRUCache } from 'lru-cache';
+import type { LRUCache } from 'lru-cache';
+import { growingLru } from './growingLru';
 import { toSeconds } from './seconds';
 
 /**
@@ -87,8 +88,8 @@ export class AdmissionLeases {
   private readonly demand: LRUCache<string, Demand>;
 
   constructor(opts: { maxKeys: number }) {
-    this.leases = new LRUCache({ max: opts.maxKeys });
-    this.demand = new LRUCache({ max: opts.maxKeys });
+    this.leases = growingLru(opts.maxKeys);
+    this.demand = growingLru(opts.maxKeys);
   }
 
   /**

@@ -1,4 +1,5 @@
-import { LRUCache } from 'lru-cache';
+import type { LRUCache } from 'lru-cache';
+import { growingLru } from './growingLru';
 import { randomBase62 } from '@brand/shared/ids';
 import { WINDOW_SECONDS } from './limiter';
 
@@ -62,8 +63,8 @@ export class AdmissionLedger {
   readonly now: () => number;
 
   constructor(opts: { maxKeys: number; now?: () => number }) {
-    this.budgets = new LRUCache({ max: opts.maxKeys });
-    this.addressBudgets = new LRUCache({ max: opts.maxKeys });
+    this.budgets = growingLru(opts.maxKeys);
+    this.addressBudgets = growingLru(opts.maxKeys);
     this.now = opts.now ?? (() => performance.timeOrigin + performance.now());
   }
 

@@ -1,4 +1,5 @@
-import { LRUCache } from 'lru-cache';
+import type { LRUCache } from 'lru-cache';
+import { growingLru } from './growingLru';
 import { LEASE_SPAN_MS } from './admissionLeases';
 
 /** A value read along (a change version) and when the call that read it was sent. */
@@ -27,8 +28,8 @@ export class PeekedValues {
   private readonly byBudget: LRUCache<string, Map<string, number>>;
 
   constructor(opts: { maxKeys: number }) {
-    this.values = new LRUCache({ max: opts.maxKeys });
-    this.byBudget = new LRUCache({ max: opts.maxKeys });
+    this.values = growingLru(opts.maxKeys);
+    this.byBudget = growingLru(opts.maxKeys);
   }
 
   /** Notes that a request of `budget` reads `key` along. */

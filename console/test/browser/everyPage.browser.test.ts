@@ -8,11 +8,18 @@
 // (every-page-owner-*.png, every-page-member-*.png). The member also opens the owner's pages they
 // are not led to, by their addresses: each is refused (403 or 404) and looked at the same way. The
 // area tests look at the pages their stories pass through; this one looks at every page,
-// including those added after it.
-import type { Browser } from 'playwright-core';
+// including those added after it. The pages no link leads to, each secret's one showing after
+// the form that makes it (a key's, an audit stream's, a SCIM token's), are opened by sending those
+// forms and looked at the same way.
+import type { Browser, Page } from 'playwright-core';
 import { Role } from '@brand/proto/access/v1';
 import { randomHex } from '@brand/testkit';
-import { signInHttp, startReceiverStack, type ReceiverStack } from '../consoleActors';
+import {
+  brandWithOwner,
+  signInHttp,
+  startReceiverStack,
+  type ReceiverStack,
+} from '../consoleActors';
 import { crawl, furnishedBrand } from '../consoleCrawl';
 import { expectAccessible, launchChromium, screenshot, signIn } from './browserKit';
 
@@ -36,6 +43,24 @@ const shotName = (path: string): string =>
     .filter((p) => p !== '')
     .map((p) => /^([a-z]+)_[A-Za-z0-9]+$/.exec(p)?.[1] ?? p)
     .join('-')}`;
+
+/**
+ * The checks every page gets: the header says, once, who is signed in and holds the one way out
+ * (a brand's page, a person's own, a refusal alike), axe-core finds no serious or critical
+ * violation, nothing scrolls sideways at any width, and its screenshot is kept as `name`.
+ */
+async function lookAt(page: Page, email: string, name: string): Promise<void> {
+  const header = page.locator('header.top');
+  await expect(header.textContent()).resolves.toContain(email);
+  await expect(header.getByRole('button', { name: 'Sign out', exact: true }).count()).resolves.toBe(
+    1,
+  );
+  await expect(page.getByRole('button', { name: 'Sign out', exact: true }).count()).resolves.toBe(
+    1,
+  );
+  await expectAccessible(page);
+  await screenshot(page, name);
+}
 
 it.each([
   ['an owner', undefined, 20],
@@ -70,19 +95,9 @@ it.each([
         const status = response?.status();
         const expected = pages.includes(path) ? [200] : [403, 404];
         expect({ path, status: expected.includes(status!) }).toEqual({ path, status: true });
-        // every page of theirs and every refusal of a brand's page (403 or 404 alike) says, in
-        // one header, who is signed in and offers the one way out
-        const header = page.locator('header.top');
-        await expect(header.textContent()).resolves.toContain(person.email);
-        await expect(
-          header.getByRole('button', { name: 'Sign out', exact: true }).count(),
-        ).resolves.toBe(1);
-        await expect(
-          page.getByRole('button', { name: 'Sign out', exact: true }).count(),
-        ).resolves.toBe(1);
-        await expectAccessible(page);
-        await screenshot(
+        await lookAt(
           page,
+          person.email,
           `every-page-${role === undefined ? 'owner' : 'member'}-${shotName(path)}`,
         );
       } catch (err) {
@@ -95,3 +110,64 @@ it.each([
   },
   600_000,
 );
+
+/**
+ * Sends the form posting to `action` on the page as a person would, each of `fields` set first
+ * (a radio group by its value), and waits for the page it leads to.
+ */
+async function sendForm(page: Page, action: string, fields: Record<string, string>): Promise<void> {
+  const from = new URL(page.url()).pathname;
+  await Promise.all([
+    page.waitForURL((url) => url.pathname !== from),
+    page.evaluate(
+      ({ action, fields }) => {
+        const form = document.querySelector<HTMLFormElement>(
+          `form[method="post"][action="${action}"]`,
+        );
+        if (!form) throw new Error(`no form posts to ${action}`);
+        for (const [name, value] of Object.entries(fields)) {
+          const field = form.elements.namedItem(name) as HTMLInputElement | RadioNodeList | null;
+          if (!field) throw new Error(`the form posting to ${action} has no field ${name}`);
+          field.value = value;
+        }
+        form.requestSubmit();
+      },
+      { action, fields },
+    ),
+  ]);
+}
+
+// The pages a crawl cannot reach: each secret's one showing, after the form that makes it. They
+// get every page's checks, as an owner sees them the moment the secret is made.
+it('shows each new secret once on a page as accessible and fitting as every other', async () => {
+  const { brand, owner } = await brandWithOwner(rs.cs);
+  const page = await signIn(browser, rs.cs, owner.email);
+  // each form's page, where it posts, what it is sent, and the secret its answer shows
+  const made: [string, string, Record<string, string>, RegExp][] = [
+    ['keys', 'keys', { name: 'Sweep key' }, /bk_live_[A-Za-z0-9]{32,}/],
+    [
+      'audit-streams',
+      'audit-streams',
+      { kind: 'https', label: 'SIEM', url: 'https://127.0.0.1:1026/audit' },
+      /whsec_[A-Za-z0-9]{20,}/,
+    ],
+    ['provisioning', 'provisioning/tokens', { name: 'Directory sync' }, /scim_[A-Za-z0-9_-]{20,}/],
+  ];
+  const failures: string[] = [];
+  for (const [area, to, fields, secret] of made) {
+    try {
+      await page.goto(`${rs.cs.url}/brands/${brand.id}/${area}`);
+      await sendForm(page, `/brands/${brand.id}/${to}`, fields);
+      expect(new URL(page.url()).pathname).toMatch(
+        new RegExp(`^/brands/${brand.id}/${to}/created/[^/]+$`),
+      );
+      await expect(page.locator('main').textContent()).resolves.toMatch(secret);
+      await lookAt(page, owner.email, `every-page-owner-${area}-secret`);
+    } catch (err) {
+      failures.push(
+        `${area}: ${err instanceof Error ? err.message.split('\n').slice(0, 12).join(' ') : String(err)}`,
+      );
+    }
+  }
+  expect(failures).toEqual([]);
+}, 300_000);

@@ -3,9 +3,9 @@ import express, { type Express } from 'express';
 import type { ConsoleDeps } from './consoleDeps';
 import { originCheck } from './csrf/originCheck';
 import { clientOrigin } from './http/clientOrigin';
-import { ConsoleHttpError } from './http/consoleHttpError';
 import { FORM_BODY_LIMIT_KB } from './http/formBodyLimit';
 import { securityHeaders } from './http/securityHeaders';
+import { notFoundPage } from './session/memberSession';
 import { serveVendorScripts } from './http/vendorScripts';
 import { registerBrands } from './pages/brands/route';
 import { errorPages } from './pages/errors/errorPage';
@@ -64,9 +64,8 @@ export function createConsoleApp(deps: ConsoleDeps): Express {
   registerInvitations(router, deps.clients);
   registerBrandPages(router, deps);
   app.use(router);
-  app.use(() => {
-    throw new ConsoleHttpError(404, 'not_found', 'There is nothing here.');
-  });
+  // an address no route took: 404, with the person's header when they are signed in
+  app.use(notFoundPage(deps.clients));
   app.use(errorPages(deps.log, deps.publicOrigin));
   return app;
 }

@@ -93,7 +93,8 @@ async function resolve(
     return undefined;
   }
   const brandId = withBrand ? String(req.params.brandId ?? '') : '';
-  if (withBrand && !/^br_[A-Za-z0-9]{1,64}$/.test(brandId)) throw notFound();
+  if (withBrand && !/^br_[A-Za-z0-9]{1,64}$/.test(brandId))
+    throw await notFoundKeepingHeader(clients, req, res);
   try {
     const r = await clients.sessions('resolveConsoleSession', {
       session_token: token,
@@ -112,7 +113,10 @@ async function resolve(
           : { id: r.sso_brand_id, name: ssoBrand?.name ?? 'your brand' },
     };
     if (!withBrand) return base;
-    if (!r.brand || !r.member) throw notFound();
+    if (!r.brand || !r.member) {
+      if (readsPage(req)) res.locals.session = base; // the 404 keeps the person's header
+      throw notFound();
+    }
     return {
       ...base,
       brand: r.brand,
@@ -128,7 +132,8 @@ async function resolve(
       withoutSession(res);
       return undefined;
     }
-    if (err instanceof ServiceCallError && err.grpcStatus === status.NOT_FOUND) throw notFound();
+    if (err instanceof ServiceCallError && err.grpcStatus === status.NOT_FOUND)
+      throw withBrand ? await notFoundKeepingHeader(clients, req, res) : notFound();
     if (err instanceof ServiceCallError && err.code === 'sign_in_method_required') {
       throw signInMethodRequired(err.message, brandId);
     }
@@ -206,6 +211,43 @@ function toSignIn(req: Request, res: Response): void {
     'You are not signed in (or your session ended), so this was not done. Sign in again.',
     { href: '/sign-in', label: 'Sign in' },
   );
+}
+
+/**
+ * The answer of an address no route took: 404, "There is nothing here." A page's GET or HEAD
+ * that brings a live session reads it first, so the page keeps the person's header (who is
+ * signed in, Sign out) as every other page does; a post, no session, or a session records
+ * refuses or cannot read now gets the plain header.
+ */
+export function notFoundPage(clients: ConsoleClients): RequestHandler {
+  return (req, res, next) => {
+    if (!readSessionToken(req)) {
+      next(notFound());
+      return;
+    }
+    notFoundKeepingHeader(clients, req, res).then(next, next);
+  };
+}
+
+/**
+ * The 404 of another brand's page (or of no brand), which names nothing of that brand, with the
+ * person's session read without it, so a page keeps their own header as every other does (a
+ * form's post, refused so, is answered without it).
+ */
+async function notFoundKeepingHeader(
+  clients: ConsoleClients,
+  req: Request,
+  res: Response,
+): Promise<ConsoleHttpError> {
+  if (!readsPage(req)) return notFound();
+  const session = await resolve(clients, req, res, false, () => undefined).catch(() => undefined);
+  if (session) res.locals.session = session;
+  return notFound();
+}
+
+/** A page asked for (GET or HEAD), not a form's post. */
+function readsPage(req: Request): boolean {
+  return req.method === 'GET' || req.method === 'HEAD';
 }
 
 export function notFound(): ConsoleHttpError {

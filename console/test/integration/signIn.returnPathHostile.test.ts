@@ -7,7 +7,9 @@
 // next on that link's page, one press from working in the sender's brands as the sender
 // (login CSRF). Such a return path is now refused: the sign-in lands on the overview.
 // Also kept here: a return path left by one person's link on a shared computer lands the next
-// person on a clean "nothing here" page of a brand they are not a member of, naming nothing.
+// person on a clean "nothing here" page of a brand they are not a member of, naming nothing of
+// it; as every 404 a signed-in person meets (an address nothing serves, another brand's page),
+// it keeps their own header: who is signed in, and Sign out.
 // Real records, webhooks, plans, gateway, SMTP sink and console.
 import { ConsoleHttp } from '../browserlessClient';
 import { brandWithOwner, signInAfterReturnPath, signInOn } from '../consoleActors';
@@ -67,8 +69,42 @@ it("another person's return path on a shared computer lands on a clean page nami
   expect(there.body).toContain('There is nothing here.');
   expect(there.body).not.toContain(first.brand.name);
   expect(there.body).not.toContain(first.owner.email);
+  expect(headerOf(there.body)).toContain(second.owner.email);
   // spent: the second person's next sign-in lands on their own brand
   expect((await signInOn(cs, http, second.owner.email)).location).toBe(
     `/brands/${second.brand.id}`,
   );
+});
+
+/** The page's header, where who is signed in and Sign out are. */
+function headerOf(html: string): string {
+  return /<header class="top">([\s\S]*?)<\/header>/.exec(html)?.[1] ?? '';
+}
+
+it("a signed-in person's 404s keep their header; a visitor's say nothing of anyone", async () => {
+  const { brand, owner } = await brandWithOwner(cs);
+  const other = await brandWithOwner(cs);
+  const http = new ConsoleHttp(cs.url);
+  await signInOn(cs, http, owner.email);
+  const visitor = new ConsoleHttp(cs.url);
+  for (const path of [
+    '/no-such-page',
+    '/static/no-such.css',
+    `/brands/${brand.id}/no-such-tab`,
+    `/brands/${other.brand.id}/keys`,
+    '/brands/not-a-brand/keys',
+  ]) {
+    const theirs = await http.get(path);
+    expect({ path, status: theirs.status }).toEqual({ path, status: 404 });
+    expect(theirs.body).toContain('There is nothing here.');
+    const header = headerOf(theirs.body);
+    expect({ path, named: header.includes(owner.email) }).toEqual({ path, named: true });
+    expect(header.match(/>\s*Sign out\s*</g)).toHaveLength(1);
+    expect(theirs.body).not.toContain(other.owner.email);
+    expect(theirs.body).not.toContain(other.brand.name);
+
+    const visitors = await visitor.get(path);
+    if (visitors.status === 404) expect(headerOf(visitors.body)).not.toContain('Sign out');
+    else expect(visitors.location).toMatch(/^\/sign-in/);
+  }
 });

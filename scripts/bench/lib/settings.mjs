@@ -188,6 +188,15 @@ export const SETTINGS = {
       .filter((pair) => pair.includes('='))
       .map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]),
   ),
+  /**
+   * BENCH_PEER_WEBHOOKS_FLAGS="--flag --flag": node flags for system `B` instead of ours
+   * (webhooksFlags), space-separated, "-" for none; with no BENCH_PEER_WEBHOOKS, B is our own
+   * build under these flags (a heap-flag A/B within one run's rounds).
+   */
+  peerWebhooksFlags:
+    process.env.BENCH_PEER_WEBHOOKS_FLAGS === undefined
+      ? undefined
+      : process.env.BENCH_PEER_WEBHOOKS_FLAGS.split(' ').filter((f) => f !== '' && f !== '-'),
   /** BENCH_S6N_ROUNDS=0: none (a run for S6 and S6f rounds only). */
   s6nRounds: process.env.BENCH_S6N_ROUNDS === '0' ? 0 : intEnv('BENCH_S6N_ROUNDS', 1),
   /**
@@ -364,4 +373,8 @@ export const round = (x, digits = 2) => (Number.isFinite(x) ? Number(x.toFixed(d
  * everything but its main and those settings.
  */
 export const PEER =
-  SETTINGS.peerWebhooksMain || Object.keys(SETTINGS.peerWebhooksEnv).length > 0 ? 'B' : 'W0';
+  SETTINGS.peerWebhooksMain ||
+  Object.keys(SETTINGS.peerWebhooksEnv).length > 0 ||
+  SETTINGS.peerWebhooksFlags !== undefined
+    ? 'B'
+    : 'W0';

@@ -318,6 +318,10 @@ export async function startWebhookRig(
               ...webhooksEnv,
               ...(system === 'B' ? SETTINGS.peerWebhooksEnv : {}),
             },
+            flags:
+              system === 'B'
+                ? (SETTINGS.peerWebhooksFlags ?? SETTINGS.webhooksFlags)
+                : SETTINGS.webhooksFlags,
             adminApart,
           });
   // ours with its admin role apart (the Helm chart's shape): the receivers are added through it
@@ -464,13 +468,13 @@ export async function startWebhookRig(
  * `name`-admin, returned as the sender's `admin`: the receivers a run adds then go through a
  * process of their own, and the one that delivers holds only what delivering needs.
  */
-async function spawnOurs(name, { main, env, adminApart }) {
+async function spawnOurs(name, { main, env, flags, adminApart }) {
   const start = (processName, roles) =>
     spawnMeasured(
       processName,
       main,
       { ...env, ...(roles ? { WEBHOOKS_ROLES: roles } : {}) },
-      SETTINGS.webhooksFlags,
+      flags,
       { readyTimeoutMs: READY_TIMEOUT_MS },
     );
   if (!adminApart) return start(name);

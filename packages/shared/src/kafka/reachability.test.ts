@@ -22,6 +22,23 @@ describe('canConnect', () => {
     await close(server);
     expect(await canConnect(address, 500)).toBe(false);
   });
+
+  it('is true for a listening port when the event loop was stalled past its timeout', async () => {
+    // A stall as a loaded start makes one (a CI run, 2026-12-03: two probes in a row, the
+    // webhooks service not ready beside a broker that was up): the connection opened meanwhile,
+    // but the timeout's timer runs before the connection's callback when the loop goes on.
+    const server = await listen();
+    try {
+      const answer = canConnect(`127.0.0.1:${portOf(server)}`, 20);
+      process.nextTick(() => {
+        const until = Date.now() + 150;
+        while (Date.now() < until); // the stall, after the connect was sent
+      });
+      expect(await answer).toBe(true);
+    } finally {
+      await close(server);
+    }
+  });
 });
 
 describe('watchKafkaReachability', () => {

@@ -17,7 +17,12 @@ function splitAddress(address: string): { host: string; port: number } {
   };
 }
 
-/** True when a TCP connection to `address` opens within `timeoutMs`. */
+/**
+ * True when a TCP connection to `address` opens within `timeoutMs`. A timeout gives the
+ * connection the rest of the event loop's turn before it counts: after a stall of the loop (a
+ * loaded start, a long GC) the timeout's timer runs before the I/O that says the connection opened
+ * meanwhile, which alone read as a broker that is gone.
+ */
 export function canConnect(address: string, timeoutMs: number): Promise<boolean> {
   const { host, port } = splitAddress(address);
   return new Promise((resolve) => {
@@ -26,7 +31,8 @@ export function canConnect(address: string, timeoutMs: number): Promise<boolean>
       socket.destroy();
       resolve(ok);
     };
-    socket.setTimeout(timeoutMs, () => done(false));
+    // setImmediate runs after this turn's I/O, where an opened connection says so first
+    socket.setTimeout(timeoutMs, () => setImmediate(() => done(false)));
     socket.once('error', () => done(false));
     socket.connect(port, host, () => done(true));
   });

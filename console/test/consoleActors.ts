@@ -89,8 +89,13 @@ export interface ReceiverStack {
  */
 export async function startReceiverStack(
   consoleEnv: Record<string, string> = {},
+  services: { recordsEnv?: Record<string, string>; webhooksEnv?: Record<string, string> } = {},
 ): Promise<ReceiverStack> {
-  const cs = await startConsoleStack({ webhooksEnv: { RETRY_TIME_SCALE: '0.01' }, consoleEnv });
+  const cs = await startConsoleStack({
+    recordsEnv: services.recordsEnv,
+    webhooksEnv: { RETRY_TIME_SCALE: '0.01', ...services.webhooksEnv },
+    consoleEnv,
+  });
   const admin = createWebhooksClient(cs.stack.webhooks!.address);
   const started: RegisteredReceiver[] = [];
   return {

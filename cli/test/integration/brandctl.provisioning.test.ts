@@ -3,10 +3,11 @@
 // answers, and a revoked token refused by records' own check.
 import { ProvisioningServiceClient } from '@brand/proto/access/v1/provisioning';
 import { connectClient, createCaller } from '@brand/shared/grpc';
-import { queueBehindRowLock, TEST_ADMIN_TOKEN } from '@brand/testkit';
+import { LOCK_QUEUE_SERVICE_ENV, queueBehindRowLock, TEST_ADMIN_TOKEN } from '@brand/testkit';
 import { jsonOf, useBrandctlStack } from './brandctlHarness';
 
-const h = useBrandctlStack();
+// a brandctl command's start, on a loaded machine, is part of what the queued change waits for
+const h = useBrandctlStack({ recordsEnv: LOCK_QUEUE_SERVICE_ENV });
 
 interface ShowOut {
   settings: { jit_enabled: boolean; jit_groups_claim: string; revoke_keys_on_deprovision: boolean };

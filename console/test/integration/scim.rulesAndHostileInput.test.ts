@@ -3,7 +3,13 @@
 // deprovisioned person's keys kept (listed) or revoked by the brand's choice, and their other
 // brands untouched; a token that reaches its brand only; and hostile input answered with SCIM
 // errors, never a 5xx. Real records, a real OpenID provider, the console process.
-import { queueBehindRowLock, randomHex, sendRaw, type TestIdp } from '@brand/testkit';
+import {
+  LOCK_QUEUE_SERVICE_ENV,
+  queueBehindRowLock,
+  randomHex,
+  sendRaw,
+  type TestIdp,
+} from '@brand/testkit';
 import { ConsoleHttp, csrfOf } from '../browserlessClient';
 import { signInHttp } from '../consoleActors';
 import { startConsoleStack, type ConsoleStack } from '../consoleStack';
@@ -25,7 +31,7 @@ let next = 0;
 const nextClient = () => clients[next++]!;
 
 beforeAll(async () => {
-  cs = await startConsoleStack({ signInOnly: true });
+  cs = await startConsoleStack({ signInOnly: true, recordsEnv: LOCK_QUEUE_SERVICE_ENV });
   // one IdP client per provisioned brand (17 in this file), with room for a few more
   clients = Array.from({ length: 20 }, (_, i) => idpClient(cs, `rules${i}`));
   idp = await startTestIdp({ clients });

@@ -3,7 +3,7 @@
 // it, as an owner again if they mapped a group to owner. A token now ends, in the same
 // transaction, when its maker leaves the brand or loses the owner role, as the invitations they
 // sent do; the activity says so. Real records, the console process, each step as owners take it.
-import { queueBehindRowLock, randomHex } from '@brand/testkit';
+import { LOCK_QUEUE_SERVICE_ENV, queueBehindRowLock, randomHex } from '@brand/testkit';
 import { csrfOf, type ConsoleHttp } from '../browserlessClient';
 import { brandWithOwner, signInHttp } from '../consoleActors';
 import { startConsoleStack, type ConsoleStack } from '../consoleStack';
@@ -12,7 +12,7 @@ import { scimClient, scimTokenOf } from '../scimActors';
 let cs: ConsoleStack;
 
 beforeAll(async () => {
-  cs = await startConsoleStack({ signInOnly: true });
+  cs = await startConsoleStack({ signInOnly: true, recordsEnv: LOCK_QUEUE_SERVICE_ENV });
 }, 120_000);
 afterAll(async () => {
   await cs?.close();

@@ -16,7 +16,13 @@ import { ProvisioningServiceClient } from '@brand/proto/access/v1/provisioning';
 import { AuditStreamServiceClient } from '@brand/proto/webhooks/v1/audit';
 import { EVENT_TYPES } from '@brand/shared/enums';
 import { connectClient, createCaller } from '@brand/shared/grpc';
-import { outcomeOf, queueBehindRowLock, randomHex, TEST_ADMIN_TOKEN } from '@brand/testkit';
+import {
+  LOCK_QUEUE_SERVICE_ENV,
+  outcomeOf,
+  queueBehindRowLock,
+  randomHex,
+  TEST_ADMIN_TOKEN,
+} from '@brand/testkit';
 import { formAsPosted, type Answer, type ConsoleHttp } from '../browserlessClient';
 import {
   brandWithOwner,
@@ -32,7 +38,10 @@ let provisioning: ReturnType<typeof createCaller<ProvisioningServiceClient>>;
 let streams: ReturnType<typeof createCaller<AuditStreamServiceClient>>;
 
 beforeAll(async () => {
-  rs = await startReceiverStack();
+  rs = await startReceiverStack(
+    {},
+    { recordsEnv: LOCK_QUEUE_SERVICE_ENV, webhooksEnv: LOCK_QUEUE_SERVICE_ENV },
+  );
   provisioningClient = connectClient(ProvisioningServiceClient, rs.cs.stack.records.address);
   provisioning = createCaller(provisioningClient, { deadlineMs: 10_000, token: TEST_ADMIN_TOKEN });
   streamsClient = connectClient(AuditStreamServiceClient, rs.cs.stack.webhooks!.address);

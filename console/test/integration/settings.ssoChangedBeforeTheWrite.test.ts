@@ -16,7 +16,12 @@
 // connections here are not in use yet (no domain proven), so owners signed in by emailed link may
 // change them. Real records, console and identity provider (oidc-provider,
 // packages/testkit/src/testIdp.ts).
-import { queueBehindRowLock, randomHex, TEST_WEBHOOK_SECRET_KEY } from '@brand/testkit';
+import {
+  LOCK_QUEUE_SERVICE_ENV,
+  queueBehindRowLock,
+  randomHex,
+  TEST_WEBHOOK_SECRET_KEY,
+} from '@brand/testkit';
 import type { TestIdp } from '@brand/testkit';
 import { SecretBox } from '@brand/shared/secrets';
 import { csrfOf, formAsPosted, type Answer, type ConsoleHttp } from '../browserlessClient';
@@ -29,7 +34,10 @@ let idp: TestIdp;
 let registered: ReturnType<typeof idpClient>[];
 
 beforeAll(async () => {
-  cs = await startConsoleStack();
+  cs = await startConsoleStack({
+    recordsEnv: LOCK_QUEUE_SERVICE_ENV,
+    webhooksEnv: LOCK_QUEUE_SERVICE_ENV,
+  });
   registered = Array.from({ length: 4 }, (_, i) => idpClient(cs, `race-${i}`));
   idp = await startTestIdp({ clients: registered });
 }, 120_000);

@@ -62,7 +62,13 @@ export { tcpProxy, type TcpProxy } from './tcpProxy';
 export { createEmptyDatabase, createTestDatabase, type TestDatabase } from './testDatabase';
 export { adminDatabaseUrl, testRedisUrl } from './testEnv';
 export { API_TIMESTAMP, formatMicros, newestFirst, parseMicros } from './timestamps';
-export { outcomeOf, queueBehindRowLock, twoChangesAtOnce, type Outcome } from './rowLockQueue';
+export {
+  LOCK_QUEUE_SERVICE_ENV,
+  outcomeOf,
+  queueBehindRowLock,
+  twoChangesAtOnce,
+  type Outcome,
+} from './rowLockQueue';
 export { brandWithOwners } from './brandWithOwners';
 export { waitFor } from './waitFor';
 export {

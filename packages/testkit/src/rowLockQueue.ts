@@ -2,6 +2,16 @@ import type { Pool } from '@brand/shared/db';
 import { waitFor } from './waitFor';
 
 /**
+ * The services' statement timeout in a file that queues requests through the console (or a
+ * brandctl command) behind a held row lock: the first request's statement waits on the lock
+ * until the last request has reached it, and on a loaded machine a save through the console took
+ * past the 5 s default to get there (a fresh-clone CI run, 2026-12-03: the first of two answered
+ * 503, its statement cancelled while it waited). Give it to records and webhooks (recordsEnv,
+ * webhooksEnv).
+ */
+export const LOCK_QUEUE_SERVICE_ENV = { DATABASE_STATEMENT_TIMEOUT_MS: '30000' } as const;
+
+/**
  * Holds a row lock (`lockSql`, run in a transaction of its own) while `queue` starts requests
  * one by one: each is awaited until it waits on a lock in this database, so they queue behind
  * the holder in the order given (PostgreSQL hands a row to its waiters first come, first

@@ -121,7 +121,7 @@ describe('brandctl provisioning', () => {
     const { brand } = await h.stack.admin.createBrand({ tier: 'plus', verified: true });
     const client = connectClient(ProvisioningServiceClient, h.stack.records.address);
     try {
-      const other = createCaller(client, { deadlineMs: 10_000, token: TEST_ADMIN_TOKEN });
+      const other = createCaller(client, { deadlineMs: 30_000, token: TEST_ADMIN_TOKEN });
       const [otherOwner, set] = await queueBehindRowLock(
         h.stack.db.pool,
         { sql: 'select 1 from brands where id = $1 for update', params: [brand.id] },

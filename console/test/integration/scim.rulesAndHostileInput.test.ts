@@ -11,7 +11,7 @@ import {
   type TestIdp,
 } from '@brand/testkit';
 import { ConsoleHttp, csrfOf } from '../browserlessClient';
-import { signInHttp } from '../consoleActors';
+import { LOCK_QUEUE_CONSOLE_ENV, signInHttp } from '../consoleActors';
 import { startConsoleStack, type ConsoleStack } from '../consoleStack';
 import {
   GROUP_SCHEMA,
@@ -31,7 +31,11 @@ let next = 0;
 const nextClient = () => clients[next++]!;
 
 beforeAll(async () => {
-  cs = await startConsoleStack({ signInOnly: true, recordsEnv: LOCK_QUEUE_SERVICE_ENV });
+  cs = await startConsoleStack({
+    signInOnly: true,
+    consoleEnv: LOCK_QUEUE_CONSOLE_ENV,
+    recordsEnv: LOCK_QUEUE_SERVICE_ENV,
+  });
   // one IdP client per provisioned brand (17 in this file), with room for a few more
   clients = Array.from({ length: 20 }, (_, i) => idpClient(cs, `rules${i}`));
   idp = await startTestIdp({ clients });

@@ -5,14 +5,18 @@
 // sent do; the activity says so. Real records, the console process, each step as owners take it.
 import { LOCK_QUEUE_SERVICE_ENV, queueBehindRowLock, randomHex } from '@brand/testkit';
 import { csrfOf, type ConsoleHttp } from '../browserlessClient';
-import { brandWithOwner, signInHttp } from '../consoleActors';
+import { brandWithOwner, LOCK_QUEUE_CONSOLE_ENV, signInHttp } from '../consoleActors';
 import { startConsoleStack, type ConsoleStack } from '../consoleStack';
 import { scimClient, scimTokenOf } from '../scimActors';
 
 let cs: ConsoleStack;
 
 beforeAll(async () => {
-  cs = await startConsoleStack({ signInOnly: true, recordsEnv: LOCK_QUEUE_SERVICE_ENV });
+  cs = await startConsoleStack({
+    signInOnly: true,
+    consoleEnv: LOCK_QUEUE_CONSOLE_ENV,
+    recordsEnv: LOCK_QUEUE_SERVICE_ENV,
+  });
 }, 120_000);
 afterAll(async () => {
   await cs?.close();

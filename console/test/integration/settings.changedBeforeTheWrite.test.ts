@@ -26,6 +26,7 @@ import {
 import { formAsPosted, type Answer, type ConsoleHttp } from '../browserlessClient';
 import {
   brandWithOwner,
+  LOCK_QUEUE_CONSOLE_ENV,
   signInHttp,
   startReceiverStack,
   type ReceiverStack,
@@ -38,14 +39,15 @@ let provisioning: ReturnType<typeof createCaller<ProvisioningServiceClient>>;
 let streams: ReturnType<typeof createCaller<AuditStreamServiceClient>>;
 
 beforeAll(async () => {
-  rs = await startReceiverStack(
-    {},
-    { recordsEnv: LOCK_QUEUE_SERVICE_ENV, webhooksEnv: LOCK_QUEUE_SERVICE_ENV },
-  );
+  rs = await startReceiverStack(LOCK_QUEUE_CONSOLE_ENV, {
+    recordsEnv: LOCK_QUEUE_SERVICE_ENV,
+    webhooksEnv: LOCK_QUEUE_SERVICE_ENV,
+  });
   provisioningClient = connectClient(ProvisioningServiceClient, rs.cs.stack.records.address);
-  provisioning = createCaller(provisioningClient, { deadlineMs: 10_000, token: TEST_ADMIN_TOKEN });
+  // the first of two queued calls waits on the lock until the second has reached it
+  provisioning = createCaller(provisioningClient, { deadlineMs: 30_000, token: TEST_ADMIN_TOKEN });
   streamsClient = connectClient(AuditStreamServiceClient, rs.cs.stack.webhooks!.address);
-  streams = createCaller(streamsClient, { deadlineMs: 10_000, token: TEST_ADMIN_TOKEN });
+  streams = createCaller(streamsClient, { deadlineMs: 30_000, token: TEST_ADMIN_TOKEN });
 }, 120_000);
 afterAll(async () => {
   provisioningClient?.close();

@@ -25,7 +25,7 @@ import {
 import type { TestIdp } from '@brand/testkit';
 import { SecretBox } from '@brand/shared/secrets';
 import { csrfOf, formAsPosted, type Answer, type ConsoleHttp } from '../browserlessClient';
-import { signInHttp } from '../consoleActors';
+import { LOCK_QUEUE_CONSOLE_ENV, signInHttp } from '../consoleActors';
 import { startConsoleStack, type ConsoleStack } from '../consoleStack';
 import { idpClient, startTestIdp } from '../ssoActors';
 
@@ -35,6 +35,7 @@ let registered: ReturnType<typeof idpClient>[];
 
 beforeAll(async () => {
   cs = await startConsoleStack({
+    consoleEnv: LOCK_QUEUE_CONSOLE_ENV,
     recordsEnv: LOCK_QUEUE_SERVICE_ENV,
     webhooksEnv: LOCK_QUEUE_SERVICE_ENV,
   });

@@ -28,14 +28,26 @@ export async function queueBehindRowLock<T extends readonly Promise<unknown>[]>(
   try {
     await holder.query('begin');
     await holder.query(lock.sql, lock.params);
+    // Each request is known by the backend that starts waiting once it is sent: a count of all
+    // waiters was thrown by another process's wait on the same row (an audit stream's worker
+    // recording a failed run under the stream's row lock, a flaky run of 2026-12-03), which
+    // is in `before` when it waits already and otherwise is as likely after a request as before.
+    const queued = new Set<number>();
     for (const [i, start] of queue.entries()) {
+      const before = await lockWaiters(pool);
       const answer = start();
       answer.catch(() => undefined); // awaited below; not unhandled meanwhile
       started.push(answer);
-      await waitFor(async () => (await lockWaiters(pool)) === i + 1, {
-        timeoutMs: 10_000,
-        what: `request ${i + 1} of ${queue.length} waiting on the lock`,
-      });
+      await waitFor(
+        async () => {
+          const fresh = [...(await lockWaiters(pool))].find(
+            (pid) => !before.has(pid) && !queued.has(pid),
+          );
+          if (fresh !== undefined) queued.add(fresh);
+          return fresh !== undefined;
+        },
+        { timeoutMs: 10_000, what: `request ${i + 1} of ${queue.length} waiting on the lock` },
+      );
     }
   } finally {
     await holder.query('commit');
@@ -44,12 +56,13 @@ export async function queueBehindRowLock<T extends readonly Promise<unknown>[]>(
   return Promise.all(started) as Promise<{ [K in keyof T]: Awaited<T[K]> }>;
 }
 
-async function lockWaiters(pool: Pool): Promise<number> {
-  const r = await pool.query<{ n: number }>(
-    `select count(*)::int as n from pg_stat_activity
+/** The backends of this database waiting on a lock. */
+async function lockWaiters(pool: Pool): Promise<Set<number>> {
+  const r = await pool.query<{ pid: number }>(
+    `select pid from pg_stat_activity
       where datname = current_database() and wait_event_type = 'Lock'`,
   );
-  return r.rows[0]!.n;
+  return new Set(r.rows.map((row) => row.pid));
 }
 
 /** What a racing call got, as a value (ok, or its error's code), so a test compares two of them. */

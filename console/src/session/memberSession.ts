@@ -239,7 +239,8 @@ async function notFoundKeepingHeader(
   req: Request,
   res: Response,
 ): Promise<ConsoleHttpError> {
-  if (!readsPage(req)) return notFound();
+  // a page under the person's own brand that no route took: its session was read already
+  if (!readsPage(req) || res.locals.session !== undefined) return notFound();
   const session = await resolve(clients, req, res, false, () => undefined).catch(() => undefined);
   if (session) res.locals.session = session;
   return notFound();

@@ -83,6 +83,17 @@ export function csrfOf(page: string): string {
   return token;
 }
 
+/** A page's header, where who is signed in and Sign out are ('' when it has none). */
+export function headerOf(html: string): string {
+  return /<header class="top">([\s\S]*?)<\/header>/.exec(html)?.[1] ?? '';
+}
+
+/** Whether a page's header names `email` and holds exactly one Sign out. */
+export function headerSignedInAs(html: string, email: string): boolean {
+  const header = headerOf(html);
+  return header.includes(email) && (header.match(/>\s*Sign out\s*</g) ?? []).length === 1;
+}
+
 /** A page's text as read: tags and spaces collapsed, quotes decoded. */
 export function textOf(html: string): string {
   return html

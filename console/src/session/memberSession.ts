@@ -134,14 +134,20 @@ async function resolve(
     }
     if (err instanceof ServiceCallError && err.grpcStatus === status.NOT_FOUND)
       throw withBrand ? await notFoundKeepingHeader(clients, req, res) : notFound();
+    // the person is signed in, the brand refuses this session: the 403 keeps their header
     if (err instanceof ServiceCallError && err.code === 'sign_in_method_required') {
-      throw signInMethodRequired(err.message, brandId);
+      throw await keepingHeader(clients, req, res, signInMethodRequired(err.message, brandId));
     }
     if (err instanceof ServiceCallError && err.grpcStatus === status.FAILED_PRECONDITION) {
-      throw new ConsoleHttpError(
-        403,
-        err.code,
-        'This brand cannot use the Developers area now: it must be verified and on the Plus tier or above.',
+      throw await keepingHeader(
+        clients,
+        req,
+        res,
+        new ConsoleHttpError(
+          403,
+          err.code,
+          'This brand cannot use the Developers area now: it must be verified and on the Plus tier or above.',
+        ),
       );
     }
     throw err;
@@ -234,16 +240,31 @@ export function notFoundPage(clients: ConsoleClients): RequestHandler {
  * person's session read without it, so a page keeps their own header as every other does (a
  * form's post, refused so, is answered without it).
  */
-async function notFoundKeepingHeader(
+function notFoundKeepingHeader(
   clients: ConsoleClients,
   req: Request,
   res: Response,
 ): Promise<ConsoleHttpError> {
+  return keepingHeader(clients, req, res, notFound());
+}
+
+/**
+ * `refusal` (a 404, or a brand's 403 of a live session), with the person's session read without
+ * the brand, so a page keeps their own header as every other does. A form's post, or a session
+ * records refuses or cannot read now, is answered with the plain header; the refusal stands
+ * either way.
+ */
+async function keepingHeader(
+  clients: ConsoleClients,
+  req: Request,
+  res: Response,
+  refusal: ConsoleHttpError,
+): Promise<ConsoleHttpError> {
   // a page under the person's own brand that no route took: its session was read already
-  if (!readsPage(req) || res.locals.session !== undefined) return notFound();
+  if (!readsPage(req) || res.locals.session !== undefined) return refusal;
   const session = await resolve(clients, req, res, false, () => undefined).catch(() => undefined);
   if (session) res.locals.session = session;
-  return notFound();
+  return refusal;
 }
 
 /** A page asked for (GET or HEAD), not a form's post. */

@@ -35,6 +35,18 @@ export function launchChromium(): Promise<Browser> {
 }
 
 /**
+ * The header every signed-in page carries: it names `email`, once, and holds the page's one
+ * Sign out button (a brand's page, a person's own, a refusal and a 404 alike).
+ */
+export async function expectSignedInHeader(page: Page, email: string): Promise<void> {
+  const header = page.locator('header.top');
+  await expect(header.textContent()).resolves.toContain(email);
+  const signOut = { name: 'Sign out', exact: true };
+  await expect(header.getByRole('button', signOut).count()).resolves.toBe(1);
+  await expect(page.getByRole('button', signOut).count()).resolves.toBe(1);
+}
+
+/**
  * Runs axe-core in the page (injected over the DevTools protocol, so the strict CSP does not
  * stop it) and fails on any serious or critical violation, naming each.
  *

@@ -10,7 +10,7 @@
 // area tests look at the pages their stories pass through; this one looks at every page,
 // including those added after it. The pages no link leads to, each secret's one showing after
 // the form that makes it (a key's, an audit stream's, a SCIM token's), are opened by sending those
-// forms and looked at the same way.
+// forms and looked at the same way, and so are the 404s a signed-in person meets.
 import type { Browser, Page } from 'playwright-core';
 import { Role } from '@brand/proto/access/v1';
 import { randomHex } from '@brand/testkit';
@@ -21,7 +21,13 @@ import {
   type ReceiverStack,
 } from '../consoleActors';
 import { crawl, furnishedBrand } from '../consoleCrawl';
-import { expectAccessible, launchChromium, screenshot, signIn } from './browserKit';
+import {
+  expectAccessible,
+  expectSignedInHeader,
+  launchChromium,
+  screenshot,
+  signIn,
+} from './browserKit';
 
 let rs: ReceiverStack;
 let browser: Browser;
@@ -50,14 +56,7 @@ const shotName = (path: string): string =>
  * violation, nothing scrolls sideways at any width, and its screenshot is kept as `name`.
  */
 async function lookAt(page: Page, email: string, name: string): Promise<void> {
-  const header = page.locator('header.top');
-  await expect(header.textContent()).resolves.toContain(email);
-  await expect(header.getByRole('button', { name: 'Sign out', exact: true }).count()).resolves.toBe(
-    1,
-  );
-  await expect(page.getByRole('button', { name: 'Sign out', exact: true }).count()).resolves.toBe(
-    1,
-  );
+  await expectSignedInHeader(page, email);
   await expectAccessible(page);
   await screenshot(page, name);
 }
@@ -166,6 +165,36 @@ it('shows each new secret once on a page as accessible and fitting as every othe
     } catch (err) {
       failures.push(
         `${area}: ${err instanceof Error ? err.message.split('\n').slice(0, 12).join(' ') : String(err)}`,
+      );
+    }
+  }
+  expect(failures).toEqual([]);
+}, 300_000);
+
+// The 404s a signed-in person meets (an address nothing serves, a tab their brand has not,
+// another brand's page, a brand id that is none) keep the header of every page: who is signed
+// in and the one Sign out. They get every page's checks, and name nothing of the other brand.
+it('answers every 404 of a signed-in person with a page like every other', async () => {
+  const { brand, owner } = await brandWithOwner(rs.cs);
+  const other = await brandWithOwner(rs.cs);
+  const page = await signIn(browser, rs.cs, owner.email);
+  const failures: string[] = [];
+  for (const path of [
+    '/no-such-page',
+    `/brands/${brand.id}/no-such-tab`,
+    `/brands/${other.brand.id}/keys`,
+    '/brands/not-a-brand/keys',
+  ]) {
+    try {
+      const response = await page.goto(`${rs.cs.url}${path}`);
+      expect({ path, status: response?.status() }).toEqual({ path, status: 404 });
+      const text = (await page.locator('body').textContent()) ?? '';
+      expect(text).not.toContain(other.owner.email);
+      expect(text).not.toContain(other.brand.name);
+      await lookAt(page, owner.email, `every-page-owner-404-${shotName(path)}`);
+    } catch (err) {
+      failures.push(
+        `${path}: ${err instanceof Error ? err.message.split('\n').slice(0, 12).join(' ') : String(err)}`,
       );
     }
   }

@@ -7,14 +7,22 @@
 // before publishing says why it failed, and after publishing (on the test's real DNS server)
 // it is verified. Signed in by SSO, "Your passkeys" says so and offers nothing of the address's
 // passkeys, "Single sign-on" is in the owner's navigation, and the 403 of a link session links
-// to the brand's single sign-on (issue 42). axe-core checks each console page; screenshots go to
+// to the brand's single sign-on (issue 42). axe-core checks each console page, and each signed-in
+// one has the header of every page (who is signed in, one Sign out); screenshots go to
 // docs/console/ (sso, sso-domain-pending, sso-domain-failed, sign-in-sso, sso-continue,
 // sign-in-policy-sso, passkeys-sso, sign-in-method-required-sso), the secret masked.
 import type { Browser } from 'playwright-core';
 import { randomHex, startTestIdp, type TestIdp } from '@brand/testkit';
 import { startConsoleStack, type ConsoleStack } from '../consoleStack';
 import { providerSetLongAgo } from '../ssoActors';
-import { expectAccessible, launchChromium, screenshot, screenshotOf, signIn } from './browserKit';
+import {
+  expectAccessible,
+  expectSignedInHeader,
+  launchChromium,
+  screenshot,
+  screenshotOf,
+  signIn,
+} from './browserKit';
 
 let cs: ConsoleStack;
 let idp: TestIdp;
@@ -63,6 +71,7 @@ it('connects the provider, signs in through it, and requires it for the brand', 
   const recordValue = await row.locator('code').nth(1).textContent();
   expect(recordName).toBe(`_brand-records-verification.${domain}`);
   expect(recordValue).toMatch(/^brand-records-verification=[A-Za-z0-9]{32}$/);
+  await expectSignedInHeader(page, owner.email);
   await expectAccessible(page);
   await screenshot(page, 'sso-domain-pending');
 
@@ -81,6 +90,7 @@ it('connects the provider, signs in through it, and requires it for the brand', 
   await row.getByRole('button', { name: `Verify ${domain} now` }).click();
   await page.getByText('Domain verified: members at it can sign in').waitFor();
   await row.getByText(/^Verified \d{4}-/).waitFor();
+  await expectSignedInHeader(page, owner.email);
   await expectAccessible(page);
   await screenshot(page, 'sso');
 
@@ -120,6 +130,7 @@ it('connects the provider, signs in through it, and requires it for the brand', 
     .getByText('You signed in with Demo Brand’s single sign-on.', { exact: false })
     .waitFor();
   await expect(page.locator('form[data-passkey="register"]').count()).resolves.toBe(0);
+  await expectSignedInHeader(page, owner.email);
   await expectAccessible(page);
   await screenshot(page, 'passkeys-sso');
 
@@ -139,6 +150,7 @@ it('connects the provider, signs in through it, and requires it for the brand', 
   await page.getByLabel(/Single sign-on only/).check();
   await page.getByRole('button', { name: 'Save how members sign in' }).click();
   await page.getByText('Saved: how members sign in to this brand.').waitFor();
+  await expectSignedInHeader(page, owner.email);
   await expectAccessible(page);
   await screenshotOf(
     page.locator('section[aria-labelledby="sign-in-policy"]'),
@@ -154,6 +166,7 @@ it('connects the provider, signs in through it, and requires it for the brand', 
   await other.goto(`${cs.url}/brands/${brand.id}/keys`);
   await other.getByRole('heading', { name: 'Not allowed' }).waitFor();
   await expect(other.locator('main').textContent()).resolves.toContain('requires single sign-on');
+  await expectSignedInHeader(other, owner.email);
   await expectAccessible(other);
   await screenshot(other, 'sign-in-method-required-sso');
   await other.getByRole('link', { name: 'Sign in with single sign-on' }).click();
@@ -180,6 +193,7 @@ it('sets up provisioning: a SCIM token shown once, a group mapped, just in time 
   await page.getByRole('button', { name: 'Create SCIM token' }).click();
   const secret = page.locator('#new-secret');
   await expect(secret.textContent()).resolves.toMatch(/^scim_[A-Za-z0-9_-]{43}$/);
+  await expectSignedInHeader(page, owner.email);
   await expectAccessible(page);
   await screenshot(page, 'scim-token', [secret]);
   await page.getByRole('link', { name: 'Back to Provisioning' }).click();
@@ -196,6 +210,7 @@ it('sets up provisioning: a SCIM token shown once, a group mapped, just in time 
   await expect(page.locator('main').textContent()).resolves.toContain(`${cs.url}/scim/v2`);
   // An owner leaving ends the tokens they made (a review of 2026-11-30): the page says so.
   await page.getByText(/ends when the owner who made or last rotated it leaves/).waitFor();
+  await expectSignedInHeader(page, owner.email);
   await expectAccessible(page);
   await screenshot(page, 'provisioning');
 });

@@ -3,7 +3,7 @@
 // headers, the Origin and CSRF-token refusals, 404 for another brand's ids, and what a non-owner
 // may do. Real records, webhooks, plans, gateway, SMTP sink and console.
 import { randomHex } from '@brand/testkit';
-import { ConsoleHttp, csrfOf } from '../browserlessClient';
+import { ConsoleHttp, csrfOf, headerSignedInAs } from '../browserlessClient';
 import { brandWithOwner as brandWithOwnerOf, signInHttp } from '../consoleActors';
 import { startConsoleStack, type ConsoleStack } from '../consoleStack';
 
@@ -163,6 +163,8 @@ describe('sign-in limits and standing', () => {
     const dropped = await ownerHttp.get(`/brands/${brand.id}/keys`);
     expect(dropped.status).toBe(403);
     expect(dropped.body).toContain('Plus tier or above');
+    // the owner is signed in: the brand's refusal keeps their header, as every page
+    expect(headerSignedInAs(dropped.body, owner.email)).toBe(true);
   });
 });
 

@@ -11,7 +11,7 @@
 // it; as every 404 a signed-in person meets (an address nothing serves, another brand's page),
 // it keeps their own header: who is signed in, and Sign out.
 // Real records, webhooks, plans, gateway, SMTP sink and console.
-import { ConsoleHttp } from '../browserlessClient';
+import { ConsoleHttp, headerOf } from '../browserlessClient';
 import { brandWithOwner, signInAfterReturnPath, signInOn } from '../consoleActors';
 import { startConsoleStack, type ConsoleStack } from '../consoleStack';
 
@@ -75,11 +75,6 @@ it("another person's return path on a shared computer lands on a clean page nami
     `/brands/${second.brand.id}`,
   );
 });
-
-/** The page's header, where who is signed in and Sign out are. */
-function headerOf(html: string): string {
-  return /<header class="top">([\s\S]*?)<\/header>/.exec(html)?.[1] ?? '';
-}
 
 it("a signed-in person's 404s keep their header; a visitor's say nothing of anyone", async () => {
   const { brand, owner } = await brandWithOwner(cs);

@@ -7,7 +7,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { randomHex, TEST_WEBHOOK_SECRET_KEY, waitFor } from '@brand/testkit';
 import { SecretBox } from '@brand/shared/secrets';
-import { ConsoleHttp, csrfOf } from '../browserlessClient';
+import { ConsoleHttp, csrfOf, headerSignedInAs } from '../browserlessClient';
 import { signInHttp } from '../consoleActors';
 import { startConsoleStack, type ConsoleStack } from '../consoleStack';
 import {
@@ -377,6 +377,8 @@ describe('requiring single sign-on', () => {
     expect(refused.body).toContain(
       `<a class="button" href="/sign-in/sso?brand=${brand.id}">Sign in with single sign-on</a>`,
     );
+    // the person is signed in: the refusal keeps their header (who, and Sign out) as every page
+    expect(headerSignedInAs(refused.body, owner.email)).toBe(true);
     // A member asking for a link is mailed none, only the way to the brand's single sign-on.
     const asked = await new ConsoleHttp(cs.url).post('/sign-in', { email: memberEmail });
     expect(asked.status).toBe(200);

@@ -70,6 +70,10 @@ async function admit(brandId) {
       `m${member++}`,
       epoch,
       '0',
+      // no lease (ARGV[7..9]: units ahead, their prefix, their span), as today's tiers never take one
+      '0',
+      '',
+      '0',
     );
     if (news !== null) epoch = news;
     if (allowed !== -1) return allowed === 1;

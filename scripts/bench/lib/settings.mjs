@@ -318,9 +318,11 @@ export const SETTINGS = {
   profile: process.env.BENCH_PROFILE === '1',
   /**
    * BENCH_LEAN=1: the bare split (leanSplit/) walks beside B0 too: the design's floor on this
-   * machine (BENCHMARKS.md, "The split's floor"); BENCH_LEAN_REDIS picks its Redis modes.
+   * machine (BENCHMARKS.md, "The split's floor"); BENCH_LEAN_REDIS picks its Redis modes. A
+   * smoke run walks it too (BENCH_LEAN=0: not), so a change the bare front no longer matches
+   * (the rate-limit script's arguments, 2026-11-27 to 2026-12-03) fails the test command.
    */
-  leanSplit: process.env.BENCH_LEAN === '1',
+  leanSplit: process.env.BENCH_LEAN === '1' || (SMOKE && process.env.BENCH_LEAN !== '0'),
   /**
    * BENCH_WALK_ARMS: which of the walk's other arms run beside B0 and REST, comma-separated
    * (MCP, lean-ioredis, ...); all by default, none with `-`. For a profile of the REST path

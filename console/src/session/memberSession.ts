@@ -134,15 +134,15 @@ async function resolve(
     }
     if (err instanceof ServiceCallError && err.grpcStatus === status.NOT_FOUND)
       throw withBrand ? await notFoundKeepingHeader(clients, req, res) : notFound();
-    // the person is signed in, the brand refuses this session: the 403 keeps their header
+    // the person is signed in, the brand refuses this session: the 403 keeps their header (read
+    // without the brand, so only a brand's refusal reads it: the read itself cannot recur)
+    const keepHeader = (refusal: ConsoleHttpError): Promise<ConsoleHttpError> =>
+      withBrand ? keepingHeader(clients, req, res, refusal) : Promise.resolve(refusal);
     if (err instanceof ServiceCallError && err.code === 'sign_in_method_required') {
-      throw await keepingHeader(clients, req, res, signInMethodRequired(err.message, brandId));
+      throw await keepHeader(signInMethodRequired(err.message, brandId));
     }
     if (err instanceof ServiceCallError && err.grpcStatus === status.FAILED_PRECONDITION) {
-      throw await keepingHeader(
-        clients,
-        req,
-        res,
+      throw await keepHeader(
         new ConsoleHttpError(
           403,
           err.code,

@@ -83,17 +83,17 @@ export interface ReceiverStack {
 }
 
 /**
- * The console stack with retries a hundred times faster than in production (5 s, 5 min,
- * 30 min become 50 ms, 3 s, 18 s), so a delivery waits long enough after its third failure to
- * be retried by hand, and none is in flight then.
- */
-/**
  * The console's service deadline in a file that queues its requests behind a held row lock
  * (with testkit's LOCK_QUEUE_SERVICE_ENV for the services): its first request waits on the lock
  * until the last has reached it, past the 5 s default on a loaded machine.
  */
 export const LOCK_QUEUE_CONSOLE_ENV = { GRPC_DEADLINE_MS: '30000' } as const;
 
+/**
+ * The console stack with retries a hundred times faster than in production (5 s, 5 min,
+ * 30 min become 50 ms, 3 s, 18 s), so a delivery waits long enough after its third failure to
+ * be retried by hand, and none is in flight then.
+ */
 export async function startReceiverStack(
   consoleEnv: Record<string, string> = {},
   services: { recordsEnv?: Record<string, string>; webhooksEnv?: Record<string, string> } = {},

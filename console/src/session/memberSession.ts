@@ -94,7 +94,7 @@ async function resolve(
   }
   const brandId = withBrand ? String(req.params.brandId ?? '') : '';
   if (withBrand && !/^br_[A-Za-z0-9]{1,64}$/.test(brandId))
-    throw await notFoundKeepingHeader(clients, req, res);
+    throw await keepingHeader(clients, req, res, notFound());
   try {
     const r = await clients.sessions('resolveConsoleSession', {
       session_token: token,
@@ -133,7 +133,7 @@ async function resolve(
       return undefined;
     }
     if (err instanceof ServiceCallError && err.grpcStatus === status.NOT_FOUND)
-      throw withBrand ? await notFoundKeepingHeader(clients, req, res) : notFound();
+      throw withBrand ? await keepingHeader(clients, req, res, notFound()) : notFound();
     // the person is signed in, the brand refuses this session: the 403 keeps their header (read
     // without the brand, so only a brand's refusal reads it: the read itself cannot recur)
     const keepHeader = (refusal: ConsoleHttpError): Promise<ConsoleHttpError> =>
@@ -231,28 +231,15 @@ export function notFoundPage(clients: ConsoleClients): RequestHandler {
       next(notFound());
       return;
     }
-    notFoundKeepingHeader(clients, req, res).then(next, next);
+    keepingHeader(clients, req, res, notFound()).then(next, next);
   };
 }
 
 /**
- * The 404 of another brand's page (or of no brand), which names nothing of that brand, with the
- * person's session read without it, so a page keeps their own header as every other does (a
- * form's post, refused so, is answered without it).
- */
-function notFoundKeepingHeader(
-  clients: ConsoleClients,
-  req: Request,
-  res: Response,
-): Promise<ConsoleHttpError> {
-  return keepingHeader(clients, req, res, notFound());
-}
-
-/**
  * `refusal` (a 404, or a brand's 403 of a live session), with the person's session read without
- * the brand, so a page keeps their own header as every other does. A form's post, or a session
- * records refuses or cannot read now, is answered with the plain header; the refusal stands
- * either way.
+ * the brand, so a page keeps their own header as every other does; the 404 of another brand's
+ * page (or of no brand) names nothing of that brand. A form's post, or a session records
+ * refuses or cannot read now, is answered with the plain header; the refusal stands either way.
  */
 async function keepingHeader(
   clients: ConsoleClients,
